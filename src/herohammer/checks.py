@@ -1,0 +1,108 @@
+"""Characteristic tests and Leadership tests (seed 004), shared by every ruleset.
+
+Named ``checks`` so as not to be confused with the project's unit tests; the rules
+themselves call them "tests".  Each function takes the Dice it rolls with, so the same
+code plays a game or, under ``enumerate_outcomes``, gives the exact odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .catalogue import implements
+from .dice import Dice
+from .errors import IllegalActionError, OutOfRangeError
+from .profiles import CHARACTERISTIC_MAX, CHARACTERISTIC_MIN
+
+
+def check_value(name: str, value: int, rule: str) -> int:
+    """Reject a characteristic outside 0..10 before any dice are rolled."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OutOfRangeError(name, value, "a whole number", rule)
+    if not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
+        raise OutOfRangeError(name, value, f"{CHARACTERISTIC_MIN}..{CHARACTERISTIC_MAX}", rule)
+    return value
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """Say whether a test passed, what was rolled and the value it was taken against."""
+
+    passed: bool
+    roll: int
+    value: int
+    rule: str
+
+
+@implements("core.test.characteristic")
+def characteristic_test(
+    dice: Dice, value: int, purpose: str = "characteristic test", reroll_failed: bool = False
+) -> TestResult:
+    """Roll a D6 against a characteristic: at most the value passes; a 6 or a value of 0 fails."""
+    rule = "core.test.characteristic"
+    check_value("characteristic", value, rule)
+    roll = dice.d6(purpose, rule)
+    passed = 0 < value and roll != 6 and roll <= value
+    if not passed and reroll_failed:
+        roll = dice.d6(f"{purpose} (re-roll)", rule)
+        passed = 0 < value and roll != 6 and roll <= value
+    return TestResult(passed, roll, value, rule)
+
+
+@implements("core.test.highest-value")
+def highest_value(values: Sequence[int]) -> int:
+    """Return the one value a model with several values (or a whole unit) tests against."""
+    if not values:
+        raise OutOfRangeError("values", list(values), "at least one value", "core.test.highest-value")
+    return max(values)
+
+
+class LeadershipTestKind(StrEnum):
+    """Name a Leadership test; each is a Leadership test whatever it is called."""
+
+    LEADERSHIP = "Leadership"
+    MORALE = "Morale"
+    TERROR = "Terror"
+    FEAR = "Fear"
+    BREAK = "Break"
+    PANIC = "Panic"
+    LAST_MAN_STANDING = "Last Man Standing"
+    PSYCHIC = "Psychic"
+    REGROUP = "Regroup"
+    PINNING = "Pinning"
+
+
+@implements("core.test.leadership", "core.test.leadership-kinds")
+def leadership_test(
+    dice: Dice,
+    leadership: int,
+    kind: LeadershipTestKind = LeadershipTestKind.LEADERSHIP,
+    modifier: int = 0,
+) -> TestResult:
+    """Roll 2D6 against Leadership: a total at most the value passes.
+
+    Every named test (Terror, Break, Panic ...) comes through here, so whatever applies
+    to Leadership tests applies to each (core.test.leadership-kinds); what a failure
+    does is decided by the caller, the named test's own rule.
+    """
+    check_value("Leadership", leadership, "core.test.leadership")
+    roll = dice.total(2, f"{kind.value} test (Ld {leadership})", "core.test.leadership")
+    target = max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, leadership + modifier))
+    return TestResult(roll <= target, roll, target, "core.test.leadership")
+
+
+@implements("core.test.leadership-choice")
+def chosen_leadership(values: Sequence[int], chosen: int | None = None) -> int:
+    """Return the Leadership a unit tests on: the player's pick of its values, the highest by default."""
+    if not values:
+        raise OutOfRangeError("Leadership values", list(values), "at least one", "core.test.leadership-choice")
+    if chosen is None:
+        return max(values)
+    if chosen not in values:
+        raise IllegalActionError(
+            f"Leadership {chosen} is not a value of any model in the unit (values: {sorted(set(values))})",
+            ["core.test.leadership-choice"],
+        )
+    return chosen

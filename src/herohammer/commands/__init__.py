@@ -1,0 +1,14 @@
+"""Sub-commands: each module exposes ``register(subparsers)``; add new ones to COMMANDS."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from . import odds_cmd, rules_cmd
+
+SubParsers = Any  # argparse's private _SubParsersAction
+Register = Callable[[SubParsers], argparse.ArgumentParser]
+
+COMMANDS: list[Register] = [odds_cmd.register, rules_cmd.register]

@@ -1,0 +1,53 @@
+"""Argument types that turn bad input into one clear line (argparse prints it)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from ..dice import Reroll
+
+
+def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type accepting a whole number in low..high."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, got {value}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def roll_needed(name: str) -> Callable[[str], int]:
+    """Return an argparse type for a roll such as ``4+`` (2+ to 6+)."""
+
+    def parse(text: str) -> int:
+        raw = text.strip().rstrip("+")
+        if not raw.isdigit():
+            raise argparse.ArgumentTypeError(f"{name} must be a roll like 4+, got {text!r}")
+        value = int(raw)
+        if not 2 <= value <= 6:
+            raise argparse.ArgumentTypeError(f"{name} must be from 2+ to 6+, got {text!r}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def reroll(text: str) -> Reroll:
+    """Read a re-roll policy: ``failed`` or ``1s``."""
+    try:
+        return Reroll(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"re-roll must be 'failed' or '1s', got {text!r}") from None
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Add ``--json`` (machine-readable, exact fractions as strings)."""
+    parser.add_argument("--json", action="store_true", help="print JSON with exact fractions")

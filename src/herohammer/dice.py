@@ -1,0 +1,393 @@
+"""Every roll in the game goes through one Dice object.
+
+Rules code asks for a roll (``dice.total(2, ...)``, ``dice.pool(n, 4, ...)``) and
+never knows whether the answer is sampled from a seeded generator, read from a
+script of physical rolls, or one branch of an exact enumeration.  That is what lets
+one implementation of a rule give both play and exact odds: ``enumerate_outcomes``
+re-runs the rules code once per branch of the chance tree (the OpenSpiel idea of
+explicit chance nodes), multiplying exact Fractions along the way.
+
+Pooled rolls ("N dice, count those >= k") are one request with a closed-form
+distribution, so an enumeration branches N+1 ways instead of 6**N.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import TypeVar
+
+from .distribution import Distribution
+from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
+
+T = TypeVar("T", bound=Hashable)
+
+SIDES = 6
+#: Default cap on rules-code runs in one exact enumeration; above it callers fall back to Monte Carlo.
+DEFAULT_MAX_RUNS = 200_000
+
+
+class Reroll(StrEnum):
+    """Say which dice of a roll are rolled again, once."""
+
+    NONE = "none"
+    FAILED = "failed"
+    ONES = "1s"
+
+    def below(self, target: int) -> int:
+        """Return the face under which a die is re-rolled for this policy and target."""
+        if self is Reroll.FAILED:
+            return target
+        if self is Reroll.ONES:
+            return 2
+        return 0
+
+
+@lru_cache(maxsize=None)
+def face_probabilities(reroll_below: int = 0, sides: int = SIDES) -> tuple[Fraction, ...]:
+    """Return P(face) for faces 1..sides of one die re-rolled once when it shows < reroll_below."""
+    below = max(0, min(reroll_below, sides + 1) - 1)  # how many faces trigger a re-roll
+    base = Fraction(1, sides)
+    return tuple(
+        (base if face > below else Fraction(0)) + Fraction(below, sides) * base
+        for face in range(1, sides + 1)
+    )
+
+
+@lru_cache(maxsize=None)
+def success_probability(target: int, reroll_below: int = 0) -> Fraction:
+    """Return the chance that one die, re-rolled by the policy, shows ``target`` or more."""
+    faces = face_probabilities(reroll_below)
+    return sum(faces[max(target, 1) - 1 :], Fraction(0))
+
+
+def binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    """Return the exact Binomial(n, p) distribution as (count, probability) pairs.
+
+    Works in integers over one common denominator and reduces once per term, which
+    is what keeps 300-dice pools fast.
+    """
+    if n == 0 or p == 0:
+        return ((0, Fraction(1)),)
+    if p == 1:
+        return ((n, Fraction(1)),)
+    a, d = p.numerator, p.denominator
+    b = d - a
+    den = d**n
+    out = []
+    a_pow = [1] * (n + 1)
+    for k in range(1, n + 1):
+        a_pow[k] = a_pow[k - 1] * a
+    b_pow = 1
+    terms: list[tuple[int, int]] = []
+    for k in range(n, -1, -1):
+        terms.append((k, comb(n, k) * a_pow[k] * b_pow))
+        b_pow *= b
+    for k, w in reversed(terms):
+        out.append((k, Fraction(w, den)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Request(ABC):
+    """Describe one roll: what it is for, the rule behind it, and how its value is made."""
+
+    purpose: str
+    rule: str
+
+    @abstractmethod
+    def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """Return every value this roll can give with its exact probability (a chance node)."""
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
+        """Roll physical dice: return the value and the faces that made it."""
+
+    @abstractmethod
+    def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        """Read the value from scripted faces; return (value, faces consumed)."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """Say the roll in the players' notation, e.g. ``2D6`` or ``10D6 4+``."""
+
+
+def _reroll_note(reroll_below: int) -> str:
+    if reroll_below <= 1:
+        return ""
+    return " re-rolling 1s" if reroll_below == 2 else f" re-rolling <{reroll_below}"
+
+
+def _roll_die(rng: random.Random, reroll_below: int) -> int:
+    face = rng.randint(1, SIDES)
+    if face < reroll_below:
+        face = rng.randint(1, SIDES)
+    return face
+
+
+def _scripted_die(faces: Sequence[int], at: int, reroll_below: int) -> tuple[int, int]:
+    face = faces[at]
+    if face < reroll_below:
+        return faces[at + 1], 2
+    return face, 1
+
+
+@lru_cache(maxsize=4096)
+def _total_outcomes(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
+    faces = face_probabilities(reroll_below)
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(n):
+        nxt: dict[int, Fraction] = {}
+        for total, p in dist.items():
+            for face, q in enumerate(faces, start=1):
+                if q:
+                    nxt[total + face] = nxt.get(total + face, Fraction(0)) + p * q
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+@lru_cache(maxsize=4096)
+def _highest_outcomes(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
+    faces = face_probabilities(reroll_below)
+    cdf = [sum(faces[:k], Fraction(0)) for k in range(SIDES + 1)]
+    out = tuple((k, cdf[k] ** n - cdf[k - 1] ** n) for k in range(1, SIDES + 1))
+    return tuple((k, p) for k, p in out if p)
+
+
+@lru_cache(maxsize=4096)
+def _pool_outcomes(n: int, target: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
+    return binomial(n, success_probability(target, reroll_below))
+
+
+@dataclass(frozen=True)
+class Total(Request):
+    """Sum of ``n`` D6 (a 2D6 Leadership test, a D6 Strength, a 3D6 run ...)."""
+
+    n: int = 1
+    reroll_below: int = 0
+
+    def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        return _total_outcomes(self.n, self.reroll_below)
+
+    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
+        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        return sum(faces), faces
+
+    def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        total, used = 0, 0
+        for _ in range(self.n):
+            face, k = _scripted_die(faces, used, self.reroll_below)
+            total += face
+            used += k
+        return total, used
+
+    def describe(self) -> str:
+        return f"{self.n}D6{_reroll_note(self.reroll_below)}"
+
+
+@dataclass(frozen=True)
+class Highest(Request):
+    """Highest of ``n`` D6 (difficult terrain: roll several dice, move the highest)."""
+
+    n: int = 1
+    reroll_below: int = 0
+
+    def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        return _highest_outcomes(self.n, self.reroll_below)
+
+    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
+        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        return max(faces), faces
+
+    def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        best, used = 0, 0
+        for _ in range(self.n):
+            face, k = _scripted_die(faces, used, self.reroll_below)
+            best = max(best, face)
+            used += k
+        return best, used
+
+    def describe(self) -> str:
+        return f"highest of {self.n}D6{_reroll_note(self.reroll_below)}"
+
+
+@dataclass(frozen=True)
+class Pool(Request):
+    """``n`` D6, counting those showing ``target`` or more (to hit, to wound, saves)."""
+
+    n: int = 1
+    target: int = 4
+    reroll_below: int = 0
+
+    def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        return _pool_outcomes(self.n, self.target, self.reroll_below)
+
+    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
+        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        return sum(1 for f in faces if f >= self.target), faces
+
+    def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        hits, used = 0, 0
+        for _ in range(self.n):
+            face, k = _scripted_die(faces, used, self.reroll_below)
+            hits += face >= self.target
+            used += k
+        return hits, used
+
+    def describe(self) -> str:
+        return f"{self.n}D6 {self.target}+{_reroll_note(self.reroll_below)}"
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """Remember one roll for the event log: what it was for, the rule, and what came up."""
+
+    purpose: str
+    rule: str
+    request: str
+    value: int
+    faces: tuple[int, ...] | None = None
+    probability: Fraction | None = None
+
+    def describe(self) -> str:
+        """Say the roll in one line for a log."""
+        shown = f" [{' '.join(map(str, self.faces))}]" if self.faces else ""
+        return f"{self.purpose}: {self.request} -> {self.value}{shown} ({self.rule})"
+
+
+class Dice(ABC):
+    """Give rules code its rolls; subclasses decide where the values come from."""
+
+    def __init__(self) -> None:
+        self.log: list[RollRecord] = []
+
+    @abstractmethod
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        """Return the value, the faces (if physical) and the probability (if enumerating)."""
+
+    def roll(self, request: Request) -> int:
+        """Resolve one request and record it with its purpose and rule id."""
+        value, faces, p = self._resolve(request)
+        self.log.append(RollRecord(request.purpose, request.rule, request.describe(), value, faces, p))
+        return value
+
+    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0) -> int:
+        """Roll ``n`` D6 and return their sum."""
+        return self.roll(Total(purpose, rule, n, reroll_below))
+
+    def d6(self, purpose: str, rule: str) -> int:
+        """Roll one D6."""
+        return self.total(1, purpose, rule)
+
+    def highest(self, n: int, purpose: str, rule: str, reroll_below: int = 0) -> int:
+        """Roll ``n`` D6 and return the highest."""
+        return self.roll(Highest(purpose, rule, n, reroll_below))
+
+    def pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll = Reroll.NONE) -> int:
+        """Roll ``n`` D6 and count those showing ``target`` or more (re-rolled by ``reroll``).
+
+        A target of 1 or less succeeds without a roll; 7 or more cannot succeed, so no
+        dice are rolled and nothing is logged.
+        """
+        if n < 0:
+            raise OutOfRangeError("dice", n, "0 or more")
+        if n == 0 or target >= SIDES + 1:
+            return 0
+        if target <= 1:
+            return n
+        return self.roll(Pool(purpose, rule, n, target, reroll.below(target)))
+
+
+class SeededDice(Dice):
+    """Sample physical dice from a private generator: the same seed gives the same rolls."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        value, faces = request.sample(self._rng)
+        return value, faces, None
+
+
+class ScriptedDice(Dice):
+    """Read faces from a script, e.g. the physical rolls a judge enters, in order."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__()
+        self._faces = list(faces)
+        for f in self._faces:
+            if not 1 <= f <= SIDES:
+                raise OutOfRangeError("scripted die", f, "a face from 1 to 6")
+        self._at = 0
+
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        try:
+            value, used = request.from_faces(self._faces[self._at :])
+        except IndexError:
+            raise HerohammerError(
+                f"scripted dice ran out at roll #{len(self.log) + 1} ({request.purpose}, {request.describe()})"
+            ) from None
+        faces = tuple(self._faces[self._at : self._at + used])
+        self._at += used
+        return value, faces, None
+
+    @property
+    def remaining(self) -> int:
+        """Count the scripted faces not used yet."""
+        return len(self._faces) - self._at
+
+
+class _ReplayDice(Dice):
+    """Follow a fixed path of branch indices, then take branch 0 and note the rest."""
+
+    def __init__(self, path: tuple[int, ...]) -> None:
+        super().__init__()
+        self.path = path
+        self.choices: list[int] = []
+        self.widths: list[int] = []
+        self.probability = Fraction(1)
+
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        outcomes = request.outcomes()
+        depth = len(self.choices)
+        index = self.path[depth] if depth < len(self.path) else 0
+        value, p = outcomes[index]
+        self.choices.append(index)
+        self.widths.append(len(outcomes))
+        self.probability *= p
+        return value, None, p
+
+
+def enumerate_outcomes(
+    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS
+) -> Distribution[T]:
+    """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
+
+    ``rules`` must depend on nothing random but the dice it is given (copy any game
+    state inside it).  Raises ``EnumerationTooLarge`` past ``max_runs`` runs so the
+    caller can fall back to Monte Carlo and say so.
+    """
+    weights: dict[T, Fraction] = {}
+    stack: list[tuple[int, ...]] = [()]
+    runs = 0
+    while stack:
+        path = stack.pop()
+        runs += 1
+        if runs > max_runs:
+            raise EnumerationTooLarge(max_runs)
+        dice = _ReplayDice(path)
+        result = rules(dice)
+        for depth in range(len(path), len(dice.choices)):
+            prefix = tuple(dice.choices[:depth])
+            for alternative in range(1, dice.widths[depth]):
+                stack.append(prefix + (alternative,))
+        weights[result] = weights.get(result, Fraction(0)) + dice.probability
+    return Distribution(weights)

@@ -1,0 +1,61 @@
+"""The project's error hierarchy: every failure a user can cause is one of these.
+
+Each is a ``ValueError`` so that library callers can catch the family, and each
+message says what was given, where, and which rule id forbids it, so that the
+command line can print it as one line with no traceback.
+"""
+
+from __future__ import annotations
+
+
+class HerohammerError(ValueError):
+    """Signal a problem the user can fix (bad input or an illegal request)."""
+
+
+class ScenarioError(HerohammerError):
+    """Report a malformed scenario file: the file, the field's path and what was expected."""
+
+    def __init__(self, source: str, field: str, problem: str) -> None:
+        self.source = source
+        self.field = field
+        self.problem = problem
+        where = f"{source}: {field}" if field else source
+        super().__init__(f"{where}: {problem}")
+
+
+class IllegalActionError(HerohammerError):
+    """Refuse an action, naming the rule ids that forbid it; the game state is unchanged."""
+
+    def __init__(self, message: str, rules: tuple[str, ...] | list[str] = ()) -> None:
+        self.rules = tuple(rules)
+        self.reason = message
+        cited = f" [{', '.join(self.rules)}]" if self.rules else ""
+        super().__init__(f"illegal action: {message}{cited}")
+
+
+class OutOfRangeError(HerohammerError):
+    """Reject a value outside what the rules allow (Leadership 13, a 7+ roll, ...)."""
+
+    def __init__(self, name: str, value: object, expected: str, rule: str | None = None) -> None:
+        self.name = name
+        self.value = value
+        cited = f" [{rule}]" if rule else ""
+        super().__init__(f"{name}: got {value!r}, expected {expected}{cited}")
+
+
+class UnknownRulesetError(HerohammerError):
+    """Reject a ruleset name that is not registered."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown ruleset: {name!r} (known: {', '.join(known)})")
+
+
+class EnumerationTooLarge(Exception):
+    """Stop an exact enumeration that would visit more outcomes than allowed.
+
+    Not a user error: callers catch it and fall back to Monte Carlo, naming the method.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"more than {limit} dice outcomes to enumerate")

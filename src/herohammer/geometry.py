@@ -1,0 +1,474 @@
+"""Table geometry: bases, edge-to-edge distances, coherency, line of sight, terrain.
+
+Warhammer 40,000 (3rd/4th edition) measures every distance between the edges of
+the models' bases, in inches, while bases are sold in millimetres; this module
+turns bases into shapes in inches and answers the questions the rules ask of them.
+
+Round bases are measured exactly (a disc is its centre plus a radius), so that a
+model placed exactly 2" away is within 2"; every other shape is a shapely polygon.
+Comparisons against a rules distance allow ``EPSILON`` inches of slack so that
+float rounding never turns "exactly 2 inches" into "more than 2 inches".
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely import Polygon
+from shapely.affinity import rotate, translate
+
+from herohammer.errors import HerohammerError
+
+MM_PER_INCH: float = 25.4
+COHERENCY_INCHES: float = 2.0
+EPSILON: float = 1e-9
+"""Slack in inches for "within N inches" comparisons, to absorb float rounding."""
+
+LOS_RING_SAMPLES: int = 8
+"""Points sampled on a round base's outline for line of sight (plus its centre)."""
+
+_QUAD_SEGS: int = 32  # segments per quarter circle: 128-gon, < 0.0002" off a 25mm disc
+_INTERIORS_MEET = "T********"  # DE-9IM: the interiors of the two geometries intersect
+
+Point = tuple[float, float]
+
+
+def _number(value: object) -> float | None:
+    """Return ``value`` as a finite float, or None, so that callers word their own error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    result = float(value)
+    return result if math.isfinite(result) else None
+
+
+def _point(value: object, what: str) -> Point:
+    """Coerce ``value`` to an (x, y) tuple of floats so data read from files (lists) works."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise HerohammerError(f"{what}: expected a point [x, y] in inches, got {value!r}")
+    x, y = _number(value[0]), _number(value[1])
+    if x is None or y is None:
+        raise HerohammerError(f"{what}: coordinates must be finite numbers, got {value!r}")
+    return (x, y)
+
+
+@dataclass(frozen=True)
+class Base:
+    """A model's base, in millimetres as printed on the sprue.
+
+    A round base has ``width_mm == depth_mm`` (its diameter); oval bases are not
+    supported. A rectangular base is ``width_mm`` across its front and ``depth_mm``
+    from front to back.
+    """
+
+    width_mm: float
+    depth_mm: float
+    round: bool = True
+
+    def __post_init__(self) -> None:
+        """Reject impossible sizes at construction so no shape is ever built from them."""
+        for name in ("width_mm", "depth_mm"):
+            raw = getattr(self, name)
+            size = _number(raw)
+            if size is None or size <= 0:
+                raise HerohammerError(f"base {name} must be a positive number of mm, got {raw!r}")
+            object.__setattr__(self, name, size)
+        if self.round and self.width_mm != self.depth_mm:
+            raise HerohammerError(
+                f"a round base needs width_mm == depth_mm (its diameter), got "
+                f"{self.width_mm} x {self.depth_mm}; oval bases are not supported"
+            )
+
+    @classmethod
+    def parse(cls, value: float | int | Sequence[float]) -> Base:
+        """Read a base from data: ``25`` is a 25mm round base, ``[50, 25]`` a 50x25mm rectangle."""
+        expected = "a diameter in mm (e.g. 25) or [width, depth] in mm (e.g. [50, 25])"
+        if isinstance(value, (str, bytes)) or isinstance(value, bool):
+            raise HerohammerError(f"base: expected {expected}, got {value!r}")
+        if isinstance(value, numbers.Real):
+            size = _number(value)
+            if size is None or size <= 0:
+                raise HerohammerError(f"base: diameter must be a positive number of mm, got {value!r}")
+            return cls(size, size, round=True)
+        if isinstance(value, Sequence) and len(value) == 2:
+            width, depth = _number(value[0]), _number(value[1])
+            if width is None or depth is None or width <= 0 or depth <= 0:
+                raise HerohammerError(
+                    f"base: width and depth must be positive numbers of mm, got {list(value)!r}"
+                )
+            return cls(width, depth, round=False)
+        raise HerohammerError(f"base: expected {expected}, got {value!r}")
+
+    def to_data(self) -> float | list[float]:
+        """Write the base back in the form ``parse`` reads, so scenario files round-trip."""
+        if self.round:
+            return _tidy(self.width_mm)
+        return [_tidy(self.width_mm), _tidy(self.depth_mm)]
+
+    @property
+    def radius_inches(self) -> float:
+        """Give a round base's radius in inches, the quantity exact distances need."""
+        return self.width_mm / MM_PER_INCH / 2.0
+
+    def footprint(self, at: Point, facing_deg: float = 0.0) -> Polygon:
+        """Build the base's shape on the table, in inches, for shapely to measure.
+
+        A round base is a 128-sided polygon inscribed in the disc. A rectangle at
+        ``facing_deg == 0`` has its front facing +y (width along x, depth along y);
+        positive angles turn it counter-clockwise, as ``shapely.affinity.rotate`` does.
+        """
+        x, y = at
+        if self.round:
+            return shapely.Point(x, y).buffer(self.radius_inches, quad_segs=_QUAD_SEGS)
+        half_w = self.width_mm / MM_PER_INCH / 2.0
+        half_d = self.depth_mm / MM_PER_INCH / 2.0
+        shape = shapely.box(-half_w, -half_d, half_w, half_d)
+        if facing_deg % 360.0:
+            shape = rotate(shape, facing_deg, origin=(0.0, 0.0))
+        return translate(shape, x, y)
+
+
+def _tidy(mm: float) -> float:
+    """Drop a needless ``.0`` so that written files read ``25``, as people write them."""
+    return int(mm) if mm.is_integer() else mm
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A base standing at a point of the table (its centre, in inches), turned to a facing."""
+
+    base: Base
+    at: Point
+    facing_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Store the position as floats so equal placements compare and hash equal."""
+        if not isinstance(self.base, Base):
+            raise HerohammerError(f"placed model: expected a Base, got {self.base!r}")
+        object.__setattr__(self, "at", _point(self.at, "placed model position"))
+        facing = _number(self.facing_deg)
+        if facing is None:
+            raise HerohammerError(f"placed model: facing must be a finite number, got {self.facing_deg!r}")
+        object.__setattr__(self, "facing_deg", facing)
+
+    @cached_property
+    def _footprint(self) -> Polygon:
+        shape = self.base.footprint(self.at, self.facing_deg)
+        shapely.prepare(shape)
+        return shape
+
+    def footprint(self) -> Polygon:
+        """Return the base's shape in inches, built once per placement because it is reused."""
+        return self._footprint
+
+
+# --- distances -----------------------------------------------------------------------
+
+
+def _gap(a: Placed, b: Placed) -> float:
+    """Measure edge to edge, negative when round bases overlap, exactly when a base is round."""
+    if a.base.round and b.base.round:
+        return math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches)
+    if b.base.round:
+        a, b = b, a
+    if a.base.round:
+        return float(b.footprint().distance(shapely.Point(a.at))) - a.base.radius_inches
+    if (b.at, b.facing_deg) < (a.at, a.facing_deg):
+        a, b = b, a  # a fixed order keeps the result symmetric to the last bit
+    return float(a.footprint().distance(b.footprint()))
+
+
+def distance(a: Placed, b: Placed) -> float:
+    """Measure edge to edge in inches, as every range in the rules is; 0 when bases touch or overlap."""
+    return max(0.0, _gap(a, b))
+
+
+def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, float]:
+    """Find the nearest model of ``a`` to the nearest of ``b``, since units measure from their closest models.
+
+    Returns (index in a, index in b, distance); ties go to the lowest indices.
+    """
+    if not a or not b:
+        raise HerohammerError(
+            f"closest pair needs at least one model in each group, got {len(a)} and {len(b)}"
+        )
+    best = (0, 0, math.inf)
+    for i, model_a in enumerate(a):
+        for j, model_b in enumerate(b):
+            d = distance(model_a, model_b)
+            if d < best[2]:
+                best = (i, j, d)
+    return best
+
+
+def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
+    """Measure between two units as the rules do: from their closest models, edge to edge."""
+    return closest_pair(a, b)[2]
+
+
+def _check_tolerance(tolerance: float) -> None:
+    """Refuse a negative tolerance, which would silently turn every answer to False."""
+    if not tolerance >= 0:
+        raise HerohammerError(f"tolerance must be >= 0 inches, got {tolerance!r}")
+
+
+def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
+    """Tell whether two bases touch, allowing ``tolerance`` inches because players place by hand."""
+    _check_tolerance(tolerance)
+    return distance(a, b) <= tolerance
+
+
+def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
+    """Tell whether two bases overlap by more than ``tolerance`` inches, which no placement may do.
+
+    "Overlap by more than t" means both bases still overlap after each is shrunk by
+    t/2 all round; for two round bases that is exactly ``r1 + r2 - d > t``.
+    """
+    _check_tolerance(tolerance)
+    if a.base.round and b.base.round:
+        return _gap(a, b) < -tolerance
+    half = tolerance / 2.0
+    if b.base.round:
+        a, b = b, a
+    other = b.footprint()
+    if half:
+        other = other.buffer(-half, join_style="mitre")
+        if other.is_empty:
+            return False
+    if a.base.round:
+        radius = a.base.radius_inches - half
+        return radius > 0 and float(other.distance(shapely.Point(a.at))) < radius
+    mine = a.footprint().buffer(-half, join_style="mitre") if half else a.footprint()
+    return bool(not mine.is_empty and mine.intersects(other) and not mine.touches(other))
+
+
+def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
+    """Tell whether ``a`` is within ``inches`` of any model of ``group`` (edge to edge, ``EPSILON`` slack).
+
+    An empty group is never within reach.
+    """
+    return any(distance(a, model) <= inches + EPSILON for model in group)
+
+
+# --- coherency -----------------------------------------------------------------------
+
+
+def coherency_groups(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> list[list[int]]:
+    """Split a unit into chains of models each within ``max_gap`` of a neighbour, to explain a break.
+
+    Returns lists of indices into ``models``, each sorted, ordered by their first index.
+    """
+    if not max_gap >= 0:
+        raise HerohammerError(f"max_gap must be >= 0 inches, got {max_gap!r}")
+    parent = list(range(len(models)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(models)):
+        for j in range(i + 1, len(models)):
+            if root(i) != root(j) and distance(models[i], models[j]) <= max_gap + EPSILON:
+                parent[max(root(i), root(j))] = min(root(i), root(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(models)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def coherent(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> bool:
+    """Tell whether a unit is in coherency: one chain with no model more than ``max_gap`` from the next.
+
+    Each model having a neighbour is not enough (two clumps far apart each pass that);
+    the unit must be connected. A unit of zero or one models is coherent.
+    """
+    return len(coherency_groups(models, max_gap)) <= 1
+
+
+# --- terrain -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain piece: an id to cite in messages, a kind the rules look up, and its outline in inches.
+
+    Kinds the module acts on are ``"blocking"`` (line of sight) and whatever kind a
+    movement query names (``"difficult"`` by default); any other string is kept as data.
+    """
+
+    id: str
+    kind: str
+    polygon: tuple[Point, ...]
+
+    def __post_init__(self) -> None:
+        """Validate the outline now, so a bad scenario fails naming the piece, not mid-game."""
+        raw: Any = self.polygon
+        if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+            raise HerohammerError(f"terrain {self.id!r}: polygon must be a list of [x, y] points, got {raw!r}")
+        points = tuple(_point(p, f"terrain {self.id!r}: polygon point {k}") for k, p in enumerate(raw))
+        object.__setattr__(self, "polygon", points)
+        if len(set(points)) < 3:
+            raise HerohammerError(
+                f"terrain {self.id!r}: polygon needs at least 3 distinct points, got {len(set(points))}"
+            )
+        shape = self._shape
+        if not shape.is_valid:
+            raise HerohammerError(
+                f"terrain {self.id!r}: polygon is not valid ({shapely.is_valid_reason(shape)})"
+            )
+        if not shape.area > 0:
+            raise HerohammerError(f"terrain {self.id!r}: polygon has no area (its points are collinear)")
+
+    @cached_property
+    def _shape(self) -> Polygon:
+        shape = Polygon(self.polygon)
+        shapely.prepare(shape)
+        return shape
+
+    def shape(self) -> Polygon:
+        """Return the outline as a shapely polygon, built once because every query reuses it."""
+        return self._shape
+
+
+def _of_kind(terrain: Sequence[Terrain], kind: str) -> list[Polygon]:
+    """Pick the shapes of one kind, since each rule cares about one kind of terrain."""
+    return [piece.shape() for piece in terrain if piece.kind == kind]
+
+
+def _crossing(segments: Any, pieces: Sequence[Polygon]) -> Any:
+    """Mark each segment whose interior meets some piece's interior; touching an edge is not crossing."""
+    hit = np.zeros(np.shape(segments), dtype=bool)
+    for piece in pieces:
+        hit |= shapely.relate_pattern(segments, piece, _INTERIORS_MEET)
+    return hit
+
+
+def crosses_terrain(a: Point, b: Point, terrain: Sequence[Terrain], kind: str) -> bool:
+    """Tell whether the segment a-b passes through the inside of a piece of ``kind``.
+
+    A segment that only runs along or touches a piece's edge does not cross it.
+    """
+    segment = shapely.LineString([a, b])
+    return bool(_crossing(np.array([segment]), _of_kind(terrain, kind)).any())
+
+
+def _sight_points(model: Placed) -> list[Point]:
+    """Sample where sight lines may start or end: the centre and points round the outline."""
+    x, y = model.at
+    points = [model.at]
+    if model.base.round:
+        r = model.base.radius_inches
+        for k in range(LOS_RING_SAMPLES):
+            angle = 2.0 * math.pi * k / LOS_RING_SAMPLES
+            points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
+        return points
+    corners = [(float(cx), float(cy)) for cx, cy in model.footprint().exterior.coords[:-1]]
+    points.extend(corners)
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        points.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0))
+    return points
+
+
+def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
+    """Tell whether ``a`` can see ``b``: some straight line between their bases misses all blocking terrain.
+
+    Approximation: instead of every point of each base, this tries the centre plus
+    ``LOS_RING_SAMPLES`` (8) points evenly round a round base's edge, or the centre,
+    corners and edge midpoints of a rectangle, and checks each of the segments
+    between the two samples. A segment is blocked only if it passes through the
+    interior of a ``"blocking"`` piece; one that merely touches or runs along an
+    edge is not. A sight line through a gap narrower than the sample spacing may be
+    missed. Models do not block sight here.
+    """
+    pieces = _of_kind(terrain, "blocking")
+    if not pieces:
+        return True
+    starts, ends = _sight_points(a), _sight_points(b)
+    coords = np.array([[s, e] for s in starts for e in ends], dtype=float)
+    segments = shapely.linestrings(coords)
+    return not bool(_crossing(segments, pieces).all())
+
+
+def unit_line_of_sight(a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]) -> bool:
+    """Tell whether any model of ``a`` sees any model of ``b``, as a unit may shoot what any of it sees."""
+    return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
+
+
+# --- movement ------------------------------------------------------------------------
+
+
+def _path(start: Point, waypoints: Sequence[Point]) -> list[Point]:
+    """List the path's points as float pairs, start first."""
+    return [_point(start, "path start")] + [
+        _point(p, f"path waypoint {k}") for k, p in enumerate(waypoints)
+    ]
+
+
+def path_length(start: Point, waypoints: Sequence[Point]) -> float:
+    """Add up a move's legs in inches, since a move is measured along the path actually taken."""
+    points = _path(start, waypoints)
+    if len(points) < 2:
+        return 0.0
+    return float(shapely.LineString(points).length)
+
+
+def length_in_terrain(
+    start: Point,
+    waypoints: Sequence[Point],
+    terrain: Sequence[Terrain],
+    kind: str = "difficult",
+) -> float:
+    """Measure how much of a move lies in terrain of ``kind``, for rules that cost terrain differently.
+
+    Overlapping pieces count once (their union is used); running along a piece's
+    edge counts as in it; a path that crosses the same ground twice counts it twice.
+    """
+    points = _path(start, waypoints)
+    pieces = _of_kind(terrain, kind)
+    if len(points) < 2 or not pieces:
+        return 0.0
+    area = shapely.union_all(pieces)
+    legs = shapely.linestrings(np.array(list(zip(points, points[1:])), dtype=float))
+    return float(shapely.length(shapely.intersection(legs, area)).sum())
+
+
+def enters_terrain(
+    start: Point,
+    waypoints: Sequence[Point],
+    terrain: Sequence[Terrain],
+    kind: str = "difficult",
+) -> bool:
+    """Tell whether a move touches terrain of ``kind`` anywhere, start and end included.
+
+    The start counts because leaving difficult terrain is moving through it; the path
+    is the line the caller gives (typically the model's centre), not its swept base.
+    """
+    points = _path(start, waypoints)
+    line = shapely.LineString(points) if len(points) >= 2 else shapely.Point(points[0])
+    return any(bool(line.intersects(piece)) for piece in _of_kind(terrain, kind))
+
+
+def on_table(p: Placed, width: float, depth: float) -> bool:
+    """Tell whether a base lies wholly on a ``width`` x ``depth`` inch table, since models may not hang off it."""
+    if not (width > 0 and depth > 0):
+        raise HerohammerError(f"table must have positive size, got {width!r} x {depth!r}")
+    if p.base.round:
+        x, y = p.at
+        r = p.base.radius_inches
+        min_x, min_y, max_x, max_y = x - r, y - r, x + r, y + r
+    else:
+        min_x, min_y, max_x, max_y = (float(v) for v in p.footprint().bounds)
+    return (
+        min_x >= -EPSILON
+        and min_y >= -EPSILON
+        and max_x <= width + EPSILON
+        and max_y <= depth + EPSILON
+    )

@@ -1,0 +1,22 @@
+"""Rulesets by name: one lookup, ``ValueError("unknown ruleset: ...")`` for the rest."""
+
+from __future__ import annotations
+
+from ..errors import UnknownRulesetError
+from .base import Ruleset
+from .t9a import NinthAge
+from .w40k3 import Warhammer40k3
+from .w40k4 import Warhammer40k4
+
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Warhammer40k3, Warhammer40k4, NinthAge)}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """Return the ruleset registered under ``name``."""
+    try:
+        return RULESETS[name]()
+    except KeyError:
+        raise UnknownRulesetError(name, sorted(RULESETS)) from None
+
+
+__all__ = ["RULESETS", "Ruleset", "get_ruleset"]
