@@ -188,7 +188,9 @@ def test_rectangle_to_rectangle() -> None:
 def test_group_distance_and_closest_pair() -> None:
     squad = [m25(0, 0), m25(1, 0), m25(2, 0)]
     enemy = [m25(10, 5), m25(8, 0), m25(9, 0)]
-    assert closest_pair(squad, enemy) == (2, 1, pytest.approx(6 - 2 * R25))
+    i, j, gap = closest_pair(squad, enemy)
+    assert (i, j) == (2, 1)
+    assert gap == pytest.approx(6 - 2 * R25)
     assert group_distance(squad, enemy) == pytest.approx(6 - 2 * R25)
     with pytest.raises(ValueError, match="at least one model"):
         group_distance([], enemy)
@@ -368,35 +370,49 @@ def test_on_table() -> None:
 
 coords = st.floats(min_value=-50, max_value=50, allow_nan=False, allow_infinity=False)
 round_bases = st.sampled_from([25, 32, 40, 60]).map(Base.parse)
-rect_bases = st.tuples(st.integers(10, 120), st.integers(10, 120)).map(lambda wd: Base.parse(list(wd)))
+rect_bases = st.builds(lambda w, d: Base.parse([w, d]), st.integers(10, 120), st.integers(10, 120))
+near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
+facings = st.one_of(st.sampled_from([0.0, 90.0, 45.0]), st.floats(min_value=0, max_value=360))
 placed = st.builds(
     Placed,
     base=st.one_of(round_bases, rect_bases),
     at=st.tuples(coords, coords),
-    facing_deg=st.floats(min_value=0, max_value=360),
+    facing_deg=facings,
 )
+# models a few inches apart, so contact, overlap and coherency are all common
+clustered = st.builds(
+    Placed,
+    base=st.one_of(round_bases, rect_bases),
+    at=st.tuples(near, near),
+    facing_deg=facings,
+)
+pairs = st.one_of(st.tuples(placed, placed), st.tuples(clustered, clustered))
 
 
-@given(placed, placed)
-def test_distance_is_symmetric_and_non_negative(a: Placed, b: Placed) -> None:
+@given(pairs)
+def test_distance_is_symmetric_and_non_negative(pair: tuple[Placed, Placed]) -> None:
+    a, b = pair
     assert distance(a, b) == distance(b, a)
     assert distance(a, b) >= 0
     assert overlaps(a, b) == overlaps(b, a)
 
 
-@given(placed, placed)
-def test_distance_zero_iff_base_contact(a: Placed, b: Placed) -> None:
+@given(pairs)
+def test_distance_zero_iff_base_contact(pair: tuple[Placed, Placed]) -> None:
+    a, b = pair
     assert (distance(a, b) == 0) == in_base_contact(a, b, tolerance=0)
 
 
-@given(placed, placed)
-def test_overlap_implies_contact(a: Placed, b: Placed) -> None:
+@given(pairs)
+def test_overlap_implies_contact(pair: tuple[Placed, Placed]) -> None:
+    a, b = pair
     if overlaps(a, b):
         assert distance(a, b) == 0
 
 
-@given(placed, placed)
-def test_exact_distance_agrees_with_shapely_polygons(a: Placed, b: Placed) -> None:
+@given(pairs)
+def test_exact_distance_agrees_with_shapely_polygons(pair: tuple[Placed, Placed]) -> None:
+    a, b = pair
     # round bases are measured exactly; shapely's 128-gons sit just inside the disc
     assert distance(a, b) == pytest.approx(a.footprint().distance(b.footprint()), abs=1e-3)
 
@@ -406,8 +422,10 @@ def test_parse_round_trips(base: Base) -> None:
     assert Base.parse(base.to_data()) == base
 
 
-@given(st.lists(placed, max_size=8), st.tuples(coords, coords))
-def test_coherency_invariant_under_translation(models: list[Placed], shift: tuple[float, float]) -> None:
+@given(st.lists(clustered, max_size=8), st.tuples(coords, coords))
+def test_coherency_invariant_under_translation(
+    models: list[Placed], shift: tuple[float, float]
+) -> None:
     moved = [Placed(m.base, (m.at[0] + shift[0], m.at[1] + shift[1]), m.facing_deg) for m in models]
     # pairs within rounding error of the 2" limit may go either way; keep clear of them
     for i, a in enumerate(models):
@@ -417,7 +435,7 @@ def test_coherency_invariant_under_translation(models: list[Placed], shift: tupl
     assert coherency_groups(moved) == coherency_groups(models)
 
 
-@given(st.lists(placed, max_size=8))
+@given(st.lists(clustered, max_size=8))
 def test_coherency_groups_partition_the_unit(models: list[Placed]) -> None:
     groups = coherency_groups(models)
     assert sorted(i for g in groups for i in g) == list(range(len(models)))
@@ -427,8 +445,24 @@ def test_coherency_groups_partition_the_unit(models: list[Placed]) -> None:
             assert not within(models[i], others, COHERENCY_INCHES)
 
 
-@given(st.lists(placed, min_size=1, max_size=5), st.lists(placed, min_size=1, max_size=5))
+@given(st.lists(clustered, min_size=1, max_size=5), st.lists(clustered, min_size=1, max_size=5))
 def test_group_distance_is_the_minimum_pair(a: list[Placed], b: list[Placed]) -> None:
     i, j, d = closest_pair(a, b)
     assert d == distance(a[i], b[j]) == group_distance(a, b)
     assert d == min(distance(x, y) for x in a for y in b)
+
+
+walls = st.builds(
+    lambda x, y, w, h: square("wall", "blocking", x, y, x + w, y + h),
+    near,
+    near,
+    st.floats(min_value=0.1, max_value=3),
+    st.floats(min_value=0.1, max_value=3),
+)
+
+
+@given(st.tuples(clustered, clustered), walls)
+def test_line_of_sight_is_mutual(pair: tuple[Placed, Placed], wall: Terrain) -> None:
+    a, b = pair
+    assert line_of_sight(a, b, [wall]) == line_of_sight(b, a, [wall])
+    assert line_of_sight(a, b, [Terrain("wood", "difficult", wall.polygon)])

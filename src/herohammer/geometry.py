@@ -94,7 +94,9 @@ class Base:
         if isinstance(value, numbers.Real):
             size = _number(value)
             if size is None or size <= 0:
-                raise HerohammerError(f"base: diameter must be a positive number of mm, got {value!r}")
+                raise HerohammerError(
+                    f"base: diameter must be a positive number of mm, got {value!r}"
+                )
             return cls(size, size, round=True)
         if isinstance(value, Sequence) and len(value) == 2:
             width, depth = _number(value[0]), _number(value[1])
@@ -154,7 +156,9 @@ class Placed:
         object.__setattr__(self, "at", _point(self.at, "placed model position"))
         facing = _number(self.facing_deg)
         if facing is None:
-            raise HerohammerError(f"placed model: facing must be a finite number, got {self.facing_deg!r}")
+            raise HerohammerError(
+                f"placed model: facing must be a finite number, got {self.facing_deg!r}"
+            )
         object.__setattr__(self, "facing_deg", facing)
 
     @cached_property
@@ -185,12 +189,12 @@ def _gap(a: Placed, b: Placed) -> float:
 
 
 def distance(a: Placed, b: Placed) -> float:
-    """Measure edge to edge in inches, as every range in the rules is; 0 when bases touch or overlap."""
+    """Measure edge to edge in inches, as every rules range is; 0 when bases touch or overlap."""
     return max(0.0, _gap(a, b))
 
 
 def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, float]:
-    """Find the nearest model of ``a`` to the nearest of ``b``, since units measure from their closest models.
+    """Find the closest models of two groups, since units measure between their closest models.
 
     Returns (index in a, index in b, distance); ties go to the lowest indices.
     """
@@ -249,9 +253,9 @@ def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
 
 
 def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
-    """Tell whether ``a`` is within ``inches`` of any model of ``group`` (edge to edge, ``EPSILON`` slack).
+    """Tell whether ``a`` is within ``inches`` of any model of ``group``, as joining a unit asks.
 
-    An empty group is never within reach.
+    Measured edge to edge with ``EPSILON`` slack; an empty group is never within reach.
     """
     return any(distance(a, model) <= inches + EPSILON for model in group)
 
@@ -259,8 +263,10 @@ def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
 # --- coherency -----------------------------------------------------------------------
 
 
-def coherency_groups(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> list[list[int]]:
-    """Split a unit into chains of models each within ``max_gap`` of a neighbour, to explain a break.
+def coherency_groups(
+    models: Sequence[Placed], max_gap: float = COHERENCY_INCHES
+) -> list[list[int]]:
+    """Split a unit into chains of models within ``max_gap`` of a neighbour, to explain a break.
 
     Returns lists of indices into ``models``, each sorted, ordered by their first index.
     """
@@ -285,7 +291,7 @@ def coherency_groups(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES
 
 
 def coherent(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> bool:
-    """Tell whether a unit is in coherency: one chain with no model more than ``max_gap`` from the next.
+    """Tell whether a unit is in coherency: one chain, no link longer than ``max_gap`` inches.
 
     Each model having a neighbour is not enough (two clumps far apart each pass that);
     the unit must be connected. A unit of zero or one models is coherent.
@@ -298,7 +304,7 @@ def coherent(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> boo
 
 @dataclass(frozen=True)
 class Terrain:
-    """A terrain piece: an id to cite in messages, a kind the rules look up, and its outline in inches.
+    """A terrain piece: an id to cite in messages, a kind the rules look up, its outline in inches.
 
     Kinds the module acts on are ``"blocking"`` (line of sight) and whatever kind a
     movement query names (``"difficult"`` by default); any other string is kept as data.
@@ -312,12 +318,17 @@ class Terrain:
         """Validate the outline now, so a bad scenario fails naming the piece, not mid-game."""
         raw: Any = self.polygon
         if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
-            raise HerohammerError(f"terrain {self.id!r}: polygon must be a list of [x, y] points, got {raw!r}")
-        points = tuple(_point(p, f"terrain {self.id!r}: polygon point {k}") for k, p in enumerate(raw))
-        object.__setattr__(self, "polygon", points)
-        if len(set(points)) < 3:
             raise HerohammerError(
-                f"terrain {self.id!r}: polygon needs at least 3 distinct points, got {len(set(points))}"
+                f"terrain {self.id!r}: polygon must be a list of [x, y] points, got {raw!r}"
+            )
+        points = tuple(
+            _point(p, f"terrain {self.id!r}: polygon point {k}") for k, p in enumerate(raw)
+        )
+        object.__setattr__(self, "polygon", points)
+        distinct = len(set(points))
+        if distinct < 3:
+            raise HerohammerError(
+                f"terrain {self.id!r}: polygon needs at least 3 distinct points, got {distinct}"
             )
         shape = self._shape
         if not shape.is_valid:
@@ -325,7 +336,9 @@ class Terrain:
                 f"terrain {self.id!r}: polygon is not valid ({shapely.is_valid_reason(shape)})"
             )
         if not shape.area > 0:
-            raise HerohammerError(f"terrain {self.id!r}: polygon has no area (its points are collinear)")
+            raise HerohammerError(
+                f"terrain {self.id!r}: polygon has no area (its points are collinear)"
+            )
 
     @cached_property
     def _shape(self) -> Polygon:
@@ -344,7 +357,7 @@ def _of_kind(terrain: Sequence[Terrain], kind: str) -> list[Polygon]:
 
 
 def _crossing(segments: Any, pieces: Sequence[Polygon]) -> Any:
-    """Mark each segment whose interior meets some piece's interior; touching an edge is not crossing."""
+    """Mark each segment whose interior meets a piece's interior; touching an edge does not count."""
     hit = np.zeros(np.shape(segments), dtype=bool)
     for piece in pieces:
         hit |= shapely.relate_pattern(segments, piece, _INTERIORS_MEET)
@@ -378,7 +391,7 @@ def _sight_points(model: Placed) -> list[Point]:
 
 
 def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
-    """Tell whether ``a`` can see ``b``: some straight line between their bases misses all blocking terrain.
+    """Tell whether ``a`` sees ``b``: some straight line between the bases misses blocking terrain.
 
     Approximation: instead of every point of each base, this tries the centre plus
     ``LOS_RING_SAMPLES`` (8) points evenly round a round base's edge, or the centre,
@@ -397,8 +410,10 @@ def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
     return not bool(_crossing(segments, pieces).all())
 
 
-def unit_line_of_sight(a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]) -> bool:
-    """Tell whether any model of ``a`` sees any model of ``b``, as a unit may shoot what any of it sees."""
+def unit_line_of_sight(
+    a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
+) -> bool:
+    """Tell whether any model of ``a`` sees any model of ``b``, since a unit shoots what any sees."""
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 
 
@@ -426,7 +441,7 @@ def length_in_terrain(
     terrain: Sequence[Terrain],
     kind: str = "difficult",
 ) -> float:
-    """Measure how much of a move lies in terrain of ``kind``, for rules that cost terrain differently.
+    """Measure how much of a move lies in terrain of ``kind``, for rules that charge for terrain.
 
     Overlapping pieces count once (their union is used); running along a piece's
     edge counts as in it; a path that crosses the same ground twice counts it twice.
@@ -457,7 +472,7 @@ def enters_terrain(
 
 
 def on_table(p: Placed, width: float, depth: float) -> bool:
-    """Tell whether a base lies wholly on a ``width`` x ``depth`` inch table, since models may not hang off it."""
+    """Tell whether a base lies wholly on a ``width`` x ``depth`` inch table; none may hang off."""
     if not (width > 0 and depth > 0):
         raise HerohammerError(f"table must have positive size, got {width!r} x {depth!r}")
     if p.base.round:

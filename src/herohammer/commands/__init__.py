@@ -6,9 +6,15 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import odds_cmd, rules_cmd
+from . import game_cmds, odds_cmd, rules_cmd
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
 
-COMMANDS: list[Register] = [odds_cmd.register, rules_cmd.register]
+COMMANDS: list[Register] = [
+    odds_cmd.register,
+    rules_cmd.register,
+    game_cmds.register_check,
+    game_cmds.register_targets,
+    game_cmds.register_actions,
+]

@@ -1,15 +1,30 @@
-"""Warhammer 40,000 3rd edition: characters, independent characters, psykers (seed 000)."""
+"""Warhammer 40,000 3rd edition: characters, independent characters, psykers (seed 000).
+
+Also the home of the 40k character mechanics that 4th edition (``w40k4``) changes
+only through the small hooks below: which statuses forbid joining or leaving, whether
+moving near a unit joins it, how far a combined unit moves, who may be shot.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
+from .. import geometry as geo
+from .. import movement
+from ..actions import Action, EndPhase, Join, Leave, Move, Shoot
 from ..catalogue import implements
-from ..dice import Dice
+from ..dice import Dice, Highest, enumerate_outcomes
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult, psychic_test
-from .base import LeadershipRuling, LeadershipSource, Ruleset
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase, PhaseSpec
+from ..units import CharacterKind, Status, Unit, UnitType
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+
+JOIN_INCHES = 2.0
+LONE_CHARACTER_SAFE_INCHES = 6.0
+CLOSEST_TARGET_INCHES = 12.0
 
 
 class Warhammer40k3(Ruleset):
@@ -19,7 +34,81 @@ class Warhammer40k3(Ruleset):
     title: ClassVar[str] = "Warhammer 40,000 3rd edition"
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "end_phase"})),
+        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "end_phase"})),
+    )
 
+    # == hooks that 40k4 overrides ================================================
+    join_rule: ClassVar[str] = "40k3.ic.join"
+    leave_rule: ClassVar[str] = "40k3.ic.leave"
+    phase_only_rule: ClassVar[str] = "40k3.ic.movement-phase-only"
+    #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
+    joins_by_moving_close: ClassVar[bool] = True
+
+    def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
+        """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
+        return None
+
+    @implements("40k3.ic.falling-back")
+    def leave_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
+        """Refuse leaving a unit that is falling back until it regroups."""
+        if host.has(Status.FALLING_BACK):
+            return Ruling.forbid(
+                f"{character.id} cannot leave {host.id} while it is falling back; it must regroup first",
+                "40k3.ic.falling-back",
+            )
+        return None
+
+    @implements("40k3.char.move-as-type")
+    def move_allowance(self, state: GameState, unit: Unit) -> float:
+        """Return how far a model of this unit moves: by its own troop type."""
+        return movement.MOVE_INCHES[unit.type]
+
+    @implements("40k3.ic.move-through-cover")
+    def difficult_terrain_dice(self, unit: Unit) -> tuple[int, int, str]:
+        """Return (dice, re-roll below, rule): an independent character may re-roll the dice.
+
+        Decision: the player's standing choice is to re-roll each die that shows less than 4.
+        """
+        if unit.is_independent:
+            return 2, 4, "40k3.ic.move-through-cover"
+        return 2, 0, "published.difficult-terrain"
+
+    @implements("40k3.ic.no-unit-abilities")
+    def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
+        """Return the special rules a unit has now: a joined character keeps only its own."""
+        return state.unit(unit_id).rules
+
+    @implements("40k3.ic.target")
+    def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
+        """Rule on shooting at a character: a lone one only if isolated, or closest and within 12"."""
+        if target.joined:
+            return Ruling.forbid(
+                f"{target.id} is part of {target.joined}: shoot at the unit, not the character", "40k3.ic.join"
+            )
+        if not target.is_independent:
+            return None
+        friends = [u for u in state.side_units(target.side) if u.id != target.id]
+        nearest = min((geo.group_distance(target.placed, u.placed) for u in friends), default=float("inf"))
+        if nearest > LONE_CHARACTER_SAFE_INCHES:
+            return Ruling.allow(
+                f"{target.id} is {nearest:.1f}\" from its nearest other unit, more than 6\"", "40k3.ic.target"
+            )
+        distance = geo.group_distance(self.firing_models(state, shooter), target.placed)
+        if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES:
+            return Ruling.allow(
+                f"{target.id} is within 6\" of another unit, but it is the closest target and {distance:.1f}\" away",
+                "40k3.ic.target",
+            )
+        return Ruling.forbid(
+            f"{target.id} is within 6\" of another of its side's units ({nearest:.1f}\") and is not the closest "
+            f"target within 12\" ({distance:.1f}\" away)",
+            "40k3.ic.target",
+        )
+
+    # == Leadership and Last Man Standing ==========================================
     def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int) -> PsychicResult:
         """Take a psychic test with Perils of the Warp (40k3.psyker.*)."""
         return psychic_test(dice, leadership, toughness, wounds)
@@ -38,7 +127,429 @@ class Warhammer40k3(Ruleset):
             )
         return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name)
 
+    def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
+        """Return the Leadership a unit (with its joined characters) tests on."""
+        sources = [
+            LeadershipSource(m.name, m.profile.ld, u.is_character)
+            for u in state.combined(unit_id) for m in u.models
+        ]
+        return self.unit_leadership(sources, chosen)
+
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say that an independent character never takes Last Man Standing: it is a unit already."""
         return not is_character
+
+    # == shared checks =============================================================
+    def phase_rules(self, do: str) -> tuple[str, ...]:
+        """Cite the movement-phase-only rule when a join or leave comes in another phase."""
+        return (self.phase_only_rule,) if do in ("join", "leave") else ()
+
+    def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
+        if unit.side != state.active:
+            return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
+        return None
+
+    def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
+        if problem := self._own_active(state, unit):
+            return problem
+        if unit.has(Status.MOVED):
+            return Ruling.forbid(f"{unit.id} has already moved this phase")
+        if unit.has(Status.LOCKED):
+            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule)
+        return None
+
+    def _single_move(
+        self, state: GameState, unit: Unit, to: geo.Point, rules: tuple[str, ...]
+    ) -> tuple[Ruling | None, list[movement.PlannedMove], tuple[str, ...]]:
+        """Check a one-model character's move to ``to``; return a refusal or the plan and notes."""
+        moves = movement.plan(unit, [to], state.terrain)
+        allowance = self.move_allowance(state, unit)
+        if moves[0].length > allowance + movement.EPSILON:
+            return Ruling.forbid(
+                f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most {allowance:g}\"",
+                "40k3.char.move-as-type", *rules,
+            ), moves, ()
+        if overlap := movement.placement_problem(state, moves, {unit.id}):
+            return Ruling.forbid(overlap, *rules), moves, ()
+        return None, moves, self._difficult_notes(unit, moves)
+
+    def _difficult_notes(self, unit: Unit, moves: Sequence[movement.PlannedMove]) -> tuple[str, ...]:
+        need = max((mv.length for mv in moves if mv.difficult), default=0.0)
+        if need <= 0:
+            return ()
+        n, below, rule = self.difficult_terrain_dice(unit)
+        dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
+        return (
+            f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
+            f"(chance {dist[True]}) [{rule}]",
+        )
+
+    def _roll_difficult(
+        self, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice
+    ) -> tuple[list[movement.PlannedMove], list[Event]]:
+        """Roll for difficult terrain and cut each move down to the highest die if needed."""
+        if not any(mv.difficult for mv in moves):
+            return list(moves), []
+        n, below, rule = self.difficult_terrain_dice(unit)
+        start = len(getattr(dice, "log", []))
+        allowed = dice.highest(n, f"{unit.id}: difficult terrain", rule, below)
+        rolls = tuple(dice.log[start:])
+        out = [
+            movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, allowed),
+                                 min(mv.length, allowed), mv.difficult)
+            for mv in moves
+        ]
+        short = any(mv.length > allowed for mv in moves)
+        msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
+        return out, [Event("difficult_terrain", msg, (rule,), rolls)]
+
+    # == move =====================================================================
+    @implements("40k3.char.coherency", "40k4.ic.slowest-model")
+    def rule_move(self, state: GameState, action: Move) -> Ruling:
+        """Rule on moving a unit: distance by troop type, table, no overlaps, coherency with its characters."""
+        unit = state.unit(action.unit)
+        if problem := self._mover_checks(state, unit):
+            return problem
+        if unit.joined:
+            return Ruling.forbid(
+                f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
+                "or use leave", self.join_rule,
+            )
+        members = state.combined(unit.id)
+        models = [(u, m) for u in members for m in u.models]
+        if len(action.to) not in (len(unit.models), len(models)):
+            return Ruling.forbid(
+                f"{unit.id} has {len(unit.models)} models ({len(models)} with its characters): "
+                f"got {len(action.to)} positions"
+            )
+        moves: list[movement.PlannedMove] = []
+        at = 0
+        for u in members:
+            if at >= len(action.to):
+                break
+            moves += movement.plan(u, action.to[at:at + len(u.models)], state.terrain)
+            at += len(u.models)
+        by_id = {u.id: u for u in members}
+        for mv in moves:
+            allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
+            if mv.length > allowance + movement.EPSILON:
+                rule = self.allowance_rule(members)
+                return Ruling.forbid(
+                    f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
+                )
+        if overlap := movement.placement_problem(state, moves, {u.id for u in members}):
+            return Ruling.forbid(overlap)
+        after = movement.positions_after(state, [u.id for u in members], moves)
+        if not geo.coherent(after):
+            rule = "40k3.char.coherency" if len(members) > 1 else "published.coherency"
+            return Ruling.forbid(
+                f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
+                "all connected)", rule,
+            )
+        notes = self._difficult_notes(unit, moves)
+        if self.joins_by_moving_close and unit.is_independent:
+            host = self._host_in_reach(state, unit, moves[0].to)
+            if host is not None:
+                notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
+        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+
+    def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:
+        """Return how far one member of a combined unit may move (3rd: by its own type)."""
+        return self.move_allowance(state, unit)
+
+    def allowance_rule(self, members: Sequence[Unit]) -> str:
+        """Name the rule that limits a combined unit's move."""
+        return "40k3.char.move-as-type"
+
+    def _host_in_reach(self, state: GameState, character: Unit, to: geo.Point) -> Unit | None:
+        placed = geo.Placed(character.models[0].base, to, character.models[0].facing)
+        hosts = [
+            u for u in state.side_units(character.side)
+            if u.id != character.id and not u.joined and geo.within(placed, u.placed, JOIN_INCHES)
+            and self.join_problem(state, character, u) is None
+        ]
+        return min(hosts, key=lambda u: geo.group_distance([placed], u.placed), default=None)
+
+    def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
+        """Move the unit (and its characters), rolling for difficult terrain."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        moves: list[movement.PlannedMove] = []
+        at = 0
+        for u in members:
+            if at >= len(action.to):
+                break
+            moves += movement.plan(u, action.to[at:at + len(u.models)], state.terrain)
+            at += len(u.models)
+        moves, events = self._roll_difficult(unit, moves, dice)
+        state = _apply_moves(state, moves, {u.id for u in members})
+        events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
+        if self.joins_by_moving_close and unit.is_independent:
+            host = self._host_in_reach(state, state.unit(unit.id), moves[0].to)
+            if host is not None:
+                state = state.replace_unit(_joined(state.unit(unit.id), host.id))
+                events.append(Event("join", f"{unit.id} moves within 2\" of {host.id} and joins it", (self.join_rule,)))
+        return state, events
+
+    # == join =====================================================================
+    def join_problem(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
+        """Return why ``character`` may not join ``host`` now, apart from where it moves (None: it may)."""
+        if host.side != character.side:
+            return Ruling.forbid(f"{host.id} is an enemy unit", self.join_rule)
+        if host.id == character.id:
+            return Ruling.forbid(f"{character.id} cannot join itself", self.join_rule)
+        if host.joined:
+            return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
+        if not host.alive:
+            return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
+        if host.has(Status.LOCKED):
+            return Ruling.forbid(
+                f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
+                "never during close combat", self.phase_only_rule,
+            )
+        return self.join_forbidden(state, character, host)
+
+    @implements("40k3.ic.join", "40k3.ic.movement-phase-only", "40k3.char.kinds")
+    def rule_join(self, state: GameState, action: Join) -> Ruling:
+        """Rule on an independent character moving to within 2" of a unit's model to join it."""
+        character, host = state.unit(action.character), state.unit(action.unit)
+        if character.character is not CharacterKind.INDEPENDENT:
+            return Ruling.forbid(
+                f"{character.id} is not an independent character; only independent characters join units",
+                "40k3.char.kinds",
+            )
+        if problem := self._mover_checks(state, character):
+            return problem
+        if character.joined == host.id:
+            return Ruling.forbid(f"{character.id} is already part of {host.id}", self.join_rule)
+        if character.joined:
+            if problem := self.leave_problem(state, character):
+                return problem
+        if problem := self.join_problem(state, character, host):
+            return problem
+        to = action.to if action.to is not None else character.models[0].at
+        problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
+        if problem:
+            return problem
+        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        gap = geo.group_distance([placed], host.placed)
+        if gap > JOIN_INCHES + movement.EPSILON:
+            return Ruling.forbid(
+                f"{character.id} would end {gap:.2f}\" from {host.id}'s nearest model; it must be within 2\" to join",
+                self.join_rule,
+            )
+        return Ruling.allow(
+            f"{character.id} may join {host.id}: it ends {gap:.2f}\" from its nearest model, in its Movement phase",
+            self.join_rule, self.phase_only_rule, notes=notes,
+        )
+
+    def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
+        """Move the character and make it part of the unit."""
+        character = state.unit(action.character)
+        to = action.to if action.to is not None else character.models[0].at
+        moves, events = self._roll_difficult(character, movement.plan(character, [to], state.terrain), dice)
+        state = _apply_moves(state, moves, {character.id})
+        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
+            events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
+                                f"{action.unit}", (self.join_rule,)))
+            return state, events
+        state = state.replace_unit(_joined(state.unit(character.id), action.unit))
+        events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
+        return state, events
+
+    # == leave ====================================================================
+    def leave_problem(self, state: GameState, character: Unit) -> Ruling | None:
+        """Return why a joined character may not leave its unit now (None: it may)."""
+        if character.character is CharacterKind.ORDINARY:
+            return Ruling.forbid(f"{character.id} is an ordinary character: it stays with its unit all game",
+                                 "40k3.char.kinds")
+        if not character.joined:
+            return Ruling.forbid(f"{character.id} is not part of any unit", self.leave_rule)
+        host = state.unit(character.joined)
+        if host.has(Status.LOCKED) or character.has(Status.LOCKED):
+            return Ruling.forbid(f"{host.id} is locked in close combat; characters leave only in the Movement "
+                                 "phase, never during close combat", self.phase_only_rule)
+        return self.leave_forbidden(state, character, host)
+
+    @implements("40k3.ic.leave")
+    def rule_leave(self, state: GameState, action: Leave) -> Ruling:
+        """Rule on a character moving more than 2" from its unit's nearest model to leave it."""
+        character = state.unit(action.character)
+        if problem := self._own_active(state, character):
+            return problem
+        if problem := self.leave_problem(state, character):
+            return problem
+        if character.has(Status.MOVED):
+            return Ruling.forbid(f"{character.id} has already moved this phase")
+        host = state.unit(character.joined or "")
+        problem, moves, notes = self._single_move(state, character, action.to, (self.leave_rule,))
+        if problem:
+            return problem
+        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        gap = geo.group_distance([placed], host.placed)
+        if gap <= JOIN_INCHES + movement.EPSILON:
+            return Ruling.forbid(
+                f"{character.id} would end {gap:.2f}\" from {host.id}: it must end more than 2\" from the unit's "
+                "nearest model to leave", self.leave_rule,
+            )
+        return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
+                            self.leave_rule, self.phase_only_rule, notes=notes)
+
+    def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
+        """Move the character out; it is a unit of its own again if it got clear."""
+        character = state.unit(action.character)
+        host_id = character.joined or ""
+        moves, events = self._roll_difficult(character, movement.plan(character, [action.to], state.terrain), dice)
+        state = _apply_moves(state, moves, {character.id})
+        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        if geo.group_distance([placed], state.unit(host_id).placed) <= JOIN_INCHES + movement.EPSILON:
+            events.append(Event("leave", f"{character.id} stops short and stays part of {host_id}", (self.leave_rule,)))
+            return state, events
+        moved = state.unit(character.id)
+        state = state.replace_unit(_joined(moved, None))
+        events.append(Event("leave", f"{character.id} leaves {host_id}", (self.leave_rule, self.phase_only_rule)))
+        return state, events
+
+    # == shooting: choosing targets ===================================================
+    def firing_models(self, state: GameState, shooter: Unit) -> list[geo.Placed]:
+        """Return the bases of every model firing with a unit (its characters included)."""
+        return [p for u in state.combined(shooter.id) for p in u.placed]
+
+    def target_groups(self, state: GameState, side: str) -> list[Unit]:
+        """Return the enemy units that can be targets as a whole: hosts and lone units, not joined characters."""
+        return [u for u in state.enemies_of(side) if not u.joined]
+
+    def target_models(self, state: GameState, target: Unit) -> list[geo.Placed]:
+        """Return the bases of a target as a whole (a unit with its joined characters)."""
+        return [p for u in state.combined(target.id) for p in u.placed] if not target.joined else target.placed
+
+    def is_closest_target(self, state: GameState, shooter: Unit, target: Unit) -> bool:
+        """Say whether ``target`` is (one of) the closest visible enemy targets of the firing unit.
+
+        Decision: "closest target" means the closest enemy unit the firing unit can see
+        (a unit counted with its joined characters); units tied for closest all count.
+        """
+        firing = self.firing_models(state, shooter)
+        visible = [
+            (geo.group_distance(firing, self.target_models(state, u)), u.id)
+            for u in self.target_groups(state, shooter.side)
+            if geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
+        ]
+        if not visible:
+            return False
+        best = min(d for d, _ in visible)
+        return any(uid == target.id and d <= best + movement.EPSILON for d, uid in visible)
+
+    def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
+        """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
+        shooter, target = state.unit(shooter_id), state.unit(target_id)
+        if shooter.joined:
+            host = state.unit(shooter.joined)
+            inner = self.target_ruling(state, host.id, target_id)
+            return Ruling(inner.legal, (*inner.rules, "40k4.shoot.same-target"),
+                          f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
+        if target.side == shooter.side:
+            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        firers = [m for u in state.combined(shooter.id) for m in u.models]
+        if not any(m.profile.bs > 0 for m in firers):
+            return Ruling.forbid(f"no model in {shooter.id} has Ballistic Skill above 0", "core.zero.bs")
+        if not geo.unit_line_of_sight(self.firing_models(state, shooter), target.placed, state.terrain):
+            return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
+        special = self.character_target_ruling(state, shooter, target)
+        if special is not None:
+            return special
+        return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
+
+    def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
+        """Rule on a unit shooting: its side's turn, not fired yet, and a legal target."""
+        shooter = state.unit(action.unit)
+        if problem := self._own_active(state, shooter):
+            return problem
+        if shooter.joined:
+            return Ruling.forbid(
+                f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
+                f"shoot with {shooter.joined}", "40k4.shoot.same-target",
+            )
+        if shooter.has(Status.SHOT):
+            return Ruling.forbid(f"{shooter.id} has already shot this turn")
+        if shooter.has(Status.LOCKED):
+            return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot")
+        return self.target_ruling(state, shooter.id, action.target)
+
+    # == what the active side may do ==================================================
+    def candidate_actions(self, state: GameState) -> Iterator[Action]:
+        """Propose joins, leaves, a few moves per unit, shots at every enemy, and ending the phase."""
+        side = state.active
+        mine = state.side_units(side)
+        if state.phase == Phase.MOVEMENT:
+            for u in mine:
+                if u.is_independent and not u.joined:
+                    for host in mine:
+                        if host.id != u.id and not host.joined:
+                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host))
+                if u.is_independent and u.joined:
+                    host = state.unit(u.joined)
+                    yield from (Leave(do="leave", character=u.id, to=p) for p in _points_away(u, host))
+                if not u.joined:
+                    yield from _sample_moves(state, u, self.move_allowance(state, u))
+        if state.phase == Phase.SHOOTING:
+            for u in mine:
+                for t in state.enemies_of(side):
+                    yield Shoot(do="shoot", unit=u.id, target=t.id)
+        yield EndPhase(do="end_phase")
+
+
+def _joined(unit: Unit, host: str | None) -> Unit:
+    from dataclasses import replace
+
+    return replace(unit, joined=host, status=unit.status | {Status.MOVED})
+
+
+def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str]) -> GameState:
+    from dataclasses import replace
+
+    by_unit: dict[str, dict[int, geo.Point]] = {}
+    for mv in moves:
+        by_unit.setdefault(mv.unit_id, {})[mv.index] = mv.to
+    units = []
+    for u in state.units:
+        if u.id in moved_ids:
+            new_models = tuple(m.moved_to(by_unit.get(u.id, {}).get(i, m.at)) for i, m in enumerate(u.models))
+            u = replace(u, models=new_models, status=u.status | {Status.MOVED})
+        units.append(u)
+    return replace(state, units=tuple(units))
+
+
+def _point_near(character: Unit, host: Unit) -> geo.Point:
+    """Return a spot 1" outside the host's model nearest to the character, on the line between them."""
+    me = character.models[0].placed
+    nearest = min(host.placed, key=lambda p: geo.distance(me, p))
+    dx, dy = me.at[0] - nearest.at[0], me.at[1] - nearest.at[1]
+    norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    reach = nearest.base.width_mm / 50.8 + character.models[0].base.width_mm / 50.8 + 1.0
+    return (nearest.at[0] + dx / norm * reach, nearest.at[1] + dy / norm * reach)
+
+
+def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
+    """Return a few spots that would take a character more than 2" from its unit."""
+    x, y = character.models[0].at
+    cx = sum(p.at[0] for p in host.placed) / len(host.models)
+    cy = sum(p.at[1] for p in host.placed) / len(host.models)
+    dx, dy = x - cx, y - cy
+    norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    return [(x + dx / norm * 5.5, y + dy / norm * 5.5), (x, y + 5.5), (x, y - 5.5)]
+
+
+def _sample_moves(state: GameState, unit: Unit, allowance: float) -> Iterator[Move]:
+    """Propose moving a unit (with its characters) straight in eight directions, half its allowance."""
+    members = state.combined(unit.id)
+    step = allowance / 2
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
+        to = [(m.at[0] + dx * step, m.at[1] + dy * step) for u in members for m in u.models]
+        yield Move(do="move", unit=unit.id, to=to)

@@ -1,13 +1,29 @@
-"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3."""
+"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3.
+
+Only the hooks the 4th edition changes are overridden here; the mechanics are in
+``w40k3``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
+from .. import geometry as geo
 from ..catalogue import implements
+from ..rulings import Ruling
+from ..state import GameState
+from ..units import Status, Unit, UnitType
 from .base import LeadershipRuling, LeadershipSource, Ruleset
 from .w40k3 import Warhammer40k3
+
+#: Special rules that a character and its unit share although rules are not normally shared.
+SHARED_RULES = frozenset({"stubborn"})
+#: Special rules a unit keeps only while every member has them (a character without Infiltrate
+#: joining Infiltrators takes the rule away).
+LOST_UNLESS_ALL = frozenset({"infiltrate"})
+#: Special rules of a unit that protect a joined Monstrous Creature character from being picked out.
+PROTECTING_RULES = frozenset({"tyrant_guard"})
 
 
 class Warhammer40k4(Warhammer40k3):
@@ -16,6 +32,98 @@ class Warhammer40k4(Warhammer40k3):
     name: ClassVar[str] = "40k4"
     title: ClassVar[str] = "Warhammer 40,000 4th edition"
     seeds: ClassVar[tuple[str, ...]] = ("001", "000", "004")
+
+    join_rule: ClassVar[str] = "40k4.ic.join"
+    leave_rule: ClassVar[str] = "40k4.ic.leave"
+    phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
+    joins_by_moving_close: ClassVar[bool] = False
+
+    @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
+    def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
+        """Refuse joining a lone character, a unit falling back, or leaving a living retinue."""
+        if host.is_character:
+            return Ruling.forbid(
+                f"{host.id} is a character: a lone character cannot join another to make a unit of characters",
+                "40k4.ic.no-character-units",
+            )
+        if host.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{host.id} is falling back: no character may join it until it regroups",
+                                 "40k4.ic.falling-back")
+        return self._retinue_holds(state, character)
+
+    @implements("40k4.ic.falling-back", "40k4.ic.pinned", "40k4.char.retinue")
+    def leave_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
+        """Refuse leaving a unit that is falling back or pinned, or a retinue that still lives."""
+        if host.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{character.id} cannot leave {host.id} while it is falling back; "
+                                 "it waits until the unit regroups", "40k4.ic.falling-back")
+        if host.has(Status.PINNED):
+            return Ruling.forbid(f"{character.id} cannot leave {host.id} while it is pinned", "40k4.ic.pinned")
+        return self._retinue_holds(state, character)
+
+    def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:
+        if character.has_rule("retinue") and character.joined and state.unit(character.joined).alive:
+            return Ruling.forbid(
+                f"{character.id} leads its retinue {character.joined}: it may not leave it or join another unit "
+                "while the retinue lives", "40k4.char.retinue",
+            )
+        return None
+
+    def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:
+        """Return the combined unit's allowance: the speed of its slowest model (40k4.ic.slowest-model)."""
+        return min(self.move_allowance(state, u) for u in members)
+
+    def allowance_rule(self, members: Sequence[Unit]) -> str:
+        """Name the slowest-model rule for a combined unit."""
+        return "40k4.ic.slowest-model" if len(members) > 1 else "40k3.char.move-as-type"
+
+    @implements("40k4.char.move-through-cover")
+    def difficult_terrain_dice(self, unit: Unit) -> tuple[int, int, str]:
+        """Return the difficult terrain dice: a character has Move Through Cover (one extra die), not in a vehicle."""
+        if unit.is_character and unit.type is not UnitType.VEHICLE:
+            return 3, 0, "40k4.char.move-through-cover"
+        return 2, 0, "published.difficult-terrain"
+
+    @implements("40k4.ic.rules-not-shared", "40k4.ic.rules-lost")
+    def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
+        """Return a unit's rules now: not shared with its characters, except Stubborn; Infiltrate lost unless all have it."""
+        unit = state.unit(unit_id)
+        members = state.combined(unit_id)
+        rules = set(unit.rules)
+        for rule in SHARED_RULES:
+            if any(rule in m.rules for m in members):
+                rules.add(rule)
+        for rule in LOST_UNLESS_ALL:
+            if rule in rules and not all(rule in m.rules for m in members):
+                rules.discard(rule)
+        return frozenset(rules)
+
+    @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
+    def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
+        """Rule on shooting at a character: joined ones cannot be picked out, lone ones only if closest.
+
+        A Monstrous Creature character can always be picked out unless it has joined a
+        unit of Monstrous Creatures or one whose rules protect it (Tyrant Guard).
+        """
+        if not target.is_character:
+            return None
+        if target.type is UnitType.MONSTROUS_CREATURE:
+            host = state.unit(target.joined) if target.joined else None
+            if host is None or not (host.type is UnitType.MONSTROUS_CREATURE or host.rules & PROTECTING_RULES):
+                return Ruling.allow(f"{target.id} is a Monstrous Creature character: it can always be picked out",
+                                    "40k4.target.monstrous")
+            return Ruling.forbid(f"{target.id} is protected by {host.id} and cannot be picked out",
+                                 "40k4.target.monstrous", "40k4.target.joined")
+        if target.joined:
+            return Ruling.forbid(f"{target.id} has joined {target.joined} and cannot be picked out as a target",
+                                 "40k4.target.joined")
+        if self.is_closest_target(state, shooter, target):
+            return Ruling.allow(f"{target.id} is the closest target to {shooter.id}", "40k4.target.closest")
+        firing = self.firing_models(state, shooter)
+        return Ruling.forbid(
+            f"{target.id} is a lone character but not the closest target to {shooter.id} "
+            f"({geo.group_distance(firing, target.placed):.1f}\" away)", "40k4.target.closest",
+        )
 
     @implements("40k4.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
@@ -32,3 +140,5 @@ class Warhammer40k4(Warhammer40k3):
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say that characters never take Last Man Standing tests."""
         return not is_character
+
+

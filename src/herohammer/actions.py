@@ -1,0 +1,134 @@
+"""Actions as validated values: what a player asks to do, in the JSON form the commands take.
+
+Each action is a frozen pydantic model with a ``do`` tag, so ``parse_action`` turns a
+JSON object into the right type or fails naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .errors import HerohammerError
+
+Point = tuple[float, float]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the action as the JSON object it was read from (defaults left out)."""
+        return self.model_dump(mode="json", exclude_defaults=True) | {"do": self.do}  # type: ignore[attr-defined]
+
+
+class Join(_Action):
+    """Move an independent character to ``to`` and join a unit there."""
+
+    do: Literal["join"]
+    character: str
+    unit: str
+    to: Point | None = None
+    rank_choice: Literal["widen", "second_rank"] | None = None  # t9a.join.single-rank
+    position: int | None = None  # t9a: which front-rank file to take
+
+
+class Leave(_Action):
+    """Move a character out of its unit to ``to``."""
+
+    do: Literal["leave"]
+    character: str
+    to: Point
+    fly: bool = False
+
+
+class Move(_Action):
+    """Move a unit's models to new places, one position per model in file order."""
+
+    do: Literal["move"]
+    unit: str
+    to: list[Point]
+    march: bool = False
+
+
+class Shoot(_Action):
+    """Fire a unit (with the characters in it) at an enemy unit."""
+
+    do: Literal["shoot"]
+    unit: str
+    target: str
+
+
+class Manifest(_Action):
+    """Use a psychic power."""
+
+    do: Literal["manifest"]
+    psyker: str
+    power: str
+    target: str | None = None
+
+
+class Assault(_Action):
+    """Launch an assault (40k) from a unit at an enemy unit."""
+
+    do: Literal["assault"]
+    unit: str
+    target: str
+
+
+class Charge(_Action):
+    """Declare a charge (t9a), possibly by a character out of its unit."""
+
+    do: Literal["charge"]
+    unit: str
+    target: str
+
+
+class Allocate(_Action):
+    """Split a character's close combat attacks between enemy models in base contact."""
+
+    do: Literal["allocate"]
+    character: str
+    attacks: dict[str, int]
+
+
+class Fight(_Action):
+    """Resolve the close combat a unit is in."""
+
+    do: Literal["fight"]
+    unit: str
+
+
+class EndPhase(_Action):
+    """End the active side's current phase."""
+
+    do: Literal["end_phase"]
+
+
+Action = Annotated[
+    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, EndPhase],
+    Field(discriminator="do"),
+]
+_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
+    """Read an action from JSON text or a mapping, or fail naming the field."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
+    try:
+        return _ADAPTER.validate_python(value)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"]) or "do"
+        msg = str(err["msg"])
+        if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
+            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight or end_phase"
+        raise HerohammerError(f"{where}: field {loc}: {msg}") from None

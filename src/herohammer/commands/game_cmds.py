@@ -1,0 +1,76 @@
+"""``herohammer check``, ``targets`` and ``actions``: rulings on a scenario file."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..actions import parse_action
+from ..game import Game
+from ..report import dump_json, simple_table
+from .args import add_json_flag
+
+
+def register_check(sub: Any) -> argparse.ArgumentParser:
+    """Add ``check SCENARIO --action JSON``."""
+    p: argparse.ArgumentParser = sub.add_parser("check", help="is this action legal? with the deciding rule ids")
+    p.add_argument("scenario", help="scenario file (YAML or JSON)")
+    p.add_argument("--action", required=True, help='the action as JSON, e.g. {"do": "join", ...}')
+    add_json_flag(p)
+    p.set_defaults(run=_run_check)
+    return p
+
+
+def register_targets(sub: Any) -> argparse.ArgumentParser:
+    """Add ``targets SCENARIO --unit ID``."""
+    p: argparse.ArgumentParser = sub.add_parser("targets", help="which enemy units may this unit shoot at?")
+    p.add_argument("scenario")
+    p.add_argument("--unit", required=True, help="the firing unit's id")
+    add_json_flag(p)
+    p.set_defaults(run=_run_targets)
+    return p
+
+
+def register_actions(sub: Any) -> argparse.ArgumentParser:
+    """Add ``actions SCENARIO``."""
+    p: argparse.ArgumentParser = sub.add_parser("actions", help="the active side's legal actions now")
+    p.add_argument("scenario")
+    add_json_flag(p)
+    p.set_defaults(run=_run_actions)
+    return p
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    game = Game.load(args.scenario)
+    ruling = game.check(parse_action(args.action))
+    if args.json:
+        print(dump_json(ruling.to_json()))
+    else:
+        verdict = "LEGAL" if ruling.legal else "ILLEGAL"
+        print(f"{verdict}: {ruling.reason} [{', '.join(ruling.rules) or 'no special rule'}]")
+        for note in ruling.notes:
+            print(f"  note: {note}")
+    return 0
+
+
+def _run_targets(args: argparse.Namespace) -> int:
+    game = Game.load(args.scenario)
+    answers = game.ruleset.targets(game.state, args.unit)
+    if args.json:
+        print(dump_json({"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}}))
+        return 0
+    simple_table(f"Targets for {args.unit}", ["target", "legal", "rules", "reason"],
+                 [[k, "yes" if v.legal else "no", ", ".join(v.rules), v.reason] for k, v in answers.items()])
+    return 0
+
+
+def _run_actions(args: argparse.Namespace) -> int:
+    game = Game.load(args.scenario)
+    summary = game.ruleset.summarise_actions(game.state, game.legal_actions())
+    if args.json:
+        print(dump_json({"active": game.state.active, "phase": game.state.phase.value, "actions": summary}))
+        return 0
+    print(f"{game.state.active} to act, {game.state.phase.value} phase:")
+    for item in summary:
+        print("  " + dump_json(item).replace("\n", " ").replace("  ", ""))
+    return 0

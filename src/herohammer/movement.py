@@ -1,0 +1,96 @@
+"""Moving models: how far each troop type goes, and the checks every move shares.
+
+Move allowances are the published 3rd/4th edition values (3rd ed. rulebook p. 13,
+4th ed. p. 11): infantry and monstrous creatures 6", jump infantry, cavalry and bikes
+12", vehicles 12" at most.  Difficult terrain: roll dice and move no further than the
+highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import geometry as geo
+from .geometry import Point
+from .state import GameState
+from .units import Model, Unit, UnitType
+
+MOVE_INCHES: dict[UnitType, float] = {
+    UnitType.INFANTRY: 6.0,
+    UnitType.JUMP_INFANTRY: 12.0,
+    UnitType.CAVALRY: 12.0,
+    UnitType.BIKE: 12.0,
+    UnitType.MONSTROUS_CREATURE: 6.0,
+    UnitType.VEHICLE: 12.0,
+}
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True)
+class PlannedMove:
+    """One model's move: where from, where to, and how much of it is in difficult terrain."""
+
+    unit_id: str
+    index: int
+    model: Model
+    to: Point
+    length: float
+    difficult: bool
+
+
+def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
+    """Pair each model of ``unit`` with its new position (straight-line moves)."""
+    out = []
+    for i, (m, to) in enumerate(zip(unit.models, positions)):
+        to = (float(to[0]), float(to[1]))
+        length = geo.path_length(m.at, [to])
+        difficult = length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "difficult")
+        out.append(PlannedMove(unit.id, i, m, to, length, difficult))
+    return out
+
+
+def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
+    """Return why the new positions cannot be taken (off table, on another model), or None."""
+    moved = {(mv.unit_id, mv.index): mv.to for mv in moves}
+    new_placed: list[tuple[str, geo.Placed]] = []
+    for mv in moves:
+        placed = geo.Placed(mv.model.base, mv.to, mv.model.facing)
+        if not geo.on_table(placed, state.table.width, state.table.depth):
+            return f"{mv.model.name} would stand off the table at {list(mv.to)}"
+        new_placed.append((mv.model.name, placed))
+    others = [
+        m.placed
+        for u in state.units
+        for i, m in enumerate(u.models)
+        if u.alive and (u.id, i) not in moved
+    ]
+    for name, placed in new_placed:
+        for other in others:
+            if geo.overlaps(placed, other):
+                return f"{name} would overlap another model at {list(placed.at)}"
+    for a in range(len(new_placed)):
+        for b in range(a + 1, len(new_placed)):
+            if geo.overlaps(new_placed[a][1], new_placed[b][1]):
+                return f"{new_placed[a][0]} and {new_placed[b][0]} would overlap"
+    return None
+
+
+def truncate(start: Point, end: Point, allowed: float) -> Point:
+    """Return the point ``allowed`` inches along the straight line from start to end."""
+    length = geo.path_length(start, [end])
+    if length <= allowed or length == 0:
+        return end
+    f = max(0.0, allowed) / length
+    return (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+
+
+def positions_after(state: GameState, unit_ids: Sequence[str], moves: Sequence[PlannedMove]) -> list[geo.Placed]:
+    """Return the bases of the given units with the planned moves applied (for coherency)."""
+    moved = {(mv.unit_id, mv.index): mv.to for mv in moves}
+    out = []
+    for uid in unit_ids:
+        u = state.unit(uid)
+        for i, m in enumerate(u.models):
+            out.append(geo.Placed(m.base, moved.get((uid, i), m.at), m.facing))
+    return out

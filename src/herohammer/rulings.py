@@ -1,0 +1,65 @@
+"""Rulings and events: how the rules answer a question and record what happened.
+
+A ``Ruling`` is the yes/no a player or judge asks for, with the rule ids that decided
+it and one sentence of reason; an ``Event`` is one line of the game log, naming the
+rule behind it and carrying the rolls made for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import RollRecord
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """Answer "may I?": legal or not, the deciding rule ids, and why."""
+
+    legal: bool
+    rules: tuple[str, ...]
+    reason: str
+    notes: tuple[str, ...] = ()
+
+    @classmethod
+    def allow(cls, reason: str, *rules: str, notes: tuple[str, ...] = ()) -> Ruling:
+        """Return a legal ruling."""
+        return cls(True, tuple(rules), reason, notes)
+
+    @classmethod
+    def forbid(cls, reason: str, *rules: str) -> Ruling:
+        """Return an illegal ruling."""
+        return cls(False, tuple(rules), reason)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ruling in the commands' JSON form."""
+        out: dict[str, Any] = {"legal": self.legal, "rules": list(self.rules), "reason": self.reason}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+@dataclass(frozen=True)
+class Event:
+    """Record one thing that happened, with its rule ids and the rolls made for it."""
+
+    kind: str
+    message: str
+    rules: tuple[str, ...] = ()
+    rolls: tuple[RollRecord, ...] = field(default=())
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def describe(self) -> str:
+        """Say the event in one line, citing its rules."""
+        cited = f" [{', '.join(self.rules)}]" if self.rules else ""
+        return f"{self.message}{cited}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        return {
+            "kind": self.kind, "message": self.message, "rules": list(self.rules),
+            "rolls": [{"purpose": r.purpose, "rule": r.rule, "dice": r.request, "value": r.value,
+                       "faces": list(r.faces) if r.faces else None} for r in self.rolls],
+            **{k: v for k, v in self.data},
+        }

@@ -1,0 +1,274 @@
+"""Scenario files (YAML or JSON, one schema): read, validate, write.
+
+pydantic checks the shape; the cross-references (unique ids, ``joined`` naming a
+unit of the same side, special characters agreed on) are checked here.  Every error
+becomes one ``ScenarioError`` naming the file, the field's path and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .catalogue import implements
+from .errors import HerohammerError, ScenarioError
+from .geometry import Base, Terrain
+from .profiles import Profile
+from .rulesets import RULESETS
+from .state import GameState, Phase, Table
+from .units import CharacterKind, Model, Status, Unit, UnitType
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelSpec(_Spec):
+    """One model in a file."""
+
+    name: str
+    profile: str | dict[str, str | int]
+    base: float | list[float] = 25
+    at: tuple[float, float]
+    facing: float = 0.0
+    wounds_taken: int = Field(0, ge=0)
+    weapons: list[str] = []
+    role: str = ""
+
+    @field_validator("profile")
+    @classmethod
+    def _profile(cls, value: str | dict[str, str | int]) -> str | dict[str, str | int]:
+        (Profile.parse(value) if isinstance(value, str) else Profile.from_mapping(value))
+        return value
+
+
+class UnitSpec(_Spec):
+    """One unit in a file."""
+
+    id: str = Field(min_length=1)
+    type: UnitType = UnitType.INFANTRY
+    character: CharacterKind | None = None
+    rules: list[str] = []
+    joined: str | None = None
+    status: list[Status] = []
+    special: bool = False
+    models: list[ModelSpec] = Field(min_length=1)
+
+
+class TerrainSpec(_Spec):
+    """One terrain piece."""
+
+    id: str
+    kind: Literal["blocking", "difficult", "open"]
+    polygon: list[tuple[float, float]] = Field(min_length=3)
+
+
+class TableSpec(_Spec):
+    """The table's size in inches."""
+
+    width: float = Field(gt=0)
+    depth: float = Field(gt=0)
+
+
+class ScenarioSpec(_Spec):
+    """A whole scenario file."""
+
+    ruleset: str
+    turn: int = Field(1, ge=1)
+    phase: Phase = Phase.MOVEMENT
+    active: str
+    table: TableSpec = TableSpec(width=72, depth=48)
+    special_characters: bool = False
+    terrain: list[TerrainSpec] = []
+    sides: dict[str, list[UnitSpec]] = Field(min_length=2)
+
+    @field_validator("ruleset")
+    @classmethod
+    def _ruleset(cls, value: str) -> str:
+        if value not in RULESETS:
+            raise ValueError(f"expected one of {', '.join(sorted(RULESETS))}")
+        return value
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
+    err = exc.errors()[0]
+    more = len(exc.errors()) - 1
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    given = err.get("input")
+    shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return ScenarioError(source, _path(tuple(err["loc"])) or "(top level)", f"{msg}{shown}{tail}")
+
+
+def read_data(path: str | Path) -> dict[str, Any]:
+    """Read a YAML or JSON file into plain data, or fail naming the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ScenarioError(str(p), "", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {first}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(str(p), "(top level)", "expected a mapping with ruleset, active, sides ...")
+    return data
+
+
+def load_scenario(path: str | Path) -> GameState:
+    """Read and validate a scenario file into a game state."""
+    return state_from_data(read_data(path), str(path))
+
+
+@implements("40k3.char.special-agreement", "40k3.char.kinds")
+def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> GameState:
+    """Validate plain data (as read from a file) into a game state."""
+    try:
+        spec = ScenarioSpec.model_validate(data)
+    except ValidationError as exc:
+        raise _pydantic_error(source, exc) from None
+    except HerohammerError as exc:  # a profile or base the domain types refuse
+        raise ScenarioError(source, "", str(exc)) from None
+    if spec.active not in spec.sides:
+        raise ScenarioError(source, "active", f"expected one of the sides {sorted(spec.sides)}, got {spec.active!r}")
+    units: list[Unit] = []
+    seen: dict[str, str] = {}
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            where = f"sides.{side}[{i}]"
+            if u.id in seen:
+                raise ScenarioError(source, f"{where}.id", f"unit id {u.id!r} is used twice (also at {seen[u.id]})")
+            seen[u.id] = where
+            units.append(_unit(source, where, side, u))
+    by_id = {u.id: u for u in units}
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            _check_links(source, f"sides.{side}[{i}]", u, side, by_id, spec)
+    state = GameState(
+        ruleset=spec.ruleset, turn=spec.turn, phase=spec.phase, active=spec.active,
+        sides=tuple(spec.sides), table=Table(spec.table.width, spec.table.depth),
+        terrain=tuple(_terrain(source, i, t) for i, t in enumerate(spec.terrain)),
+        units=tuple(units), special_characters_agreed=spec.special_characters,
+    )
+    from .rulesets import get_ruleset
+
+    get_ruleset(spec.ruleset).validate_state(state, source)
+    return state
+
+
+def _terrain(source: str, i: int, t: TerrainSpec) -> Terrain:
+    try:
+        return Terrain(t.id, t.kind, tuple(t.polygon))
+    except HerohammerError as exc:
+        raise ScenarioError(source, f"terrain[{i}].polygon", str(exc)) from None
+
+
+def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
+    models = []
+    for j, m in enumerate(u.models):
+        try:
+            profile = Profile.parse(m.profile) if isinstance(m.profile, str) else Profile.from_mapping(m.profile)
+            base = Base.parse(m.base)
+        except HerohammerError as exc:
+            raise ScenarioError(source, f"{where}.models[{j}]", str(exc)) from None
+        if m.wounds_taken >= profile.w:
+            raise ScenarioError(source, f"{where}.models[{j}].wounds_taken",
+                                f"a model with {profile.w} Wounds and {m.wounds_taken} taken is a casualty "
+                                "and must not be listed [core.zero.w]")
+        models.append(Model(m.name, profile, base, (float(m.at[0]), float(m.at[1])), m.facing,
+                            m.wounds_taken, tuple(m.weapons), m.role))
+    return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
+                frozenset(u.status), u.special)
+
+
+def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
+    if u.joined is not None:
+        if u.character is None:
+            raise ScenarioError(source, f"{where}.joined", "only a character can join a unit; add character: independent")
+        host = by_id.get(u.joined)
+        if host is None:
+            raise ScenarioError(source, f"{where}.joined", f"no unit with id {u.joined!r}")
+        if host.side != side:
+            raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is a unit of side {host.side!r}, not {side!r}")
+        if host.id == u.id or host.joined is not None:
+            raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
+    if u.character is CharacterKind.ORDINARY and u.joined is None:
+        raise ScenarioError(source, f"{where}.joined",
+                            "an ordinary character is deployed as part of a unit: name it in joined [40k3.char.kinds]")
+    if u.special and not spec.special_characters and spec.ruleset in ("40k3", "40k4"):
+        raise ScenarioError(source, f"{where}.special",
+                            "special characters may be used only when both players agree: set "
+                            "special_characters: true [40k3.char.special-agreement]")
+
+
+def state_to_data(state: GameState) -> dict[str, Any]:
+    """Write a game state as plain data that ``state_from_data`` reads back to the same state."""
+    sides: dict[str, list[dict[str, Any]]] = {s: [] for s in state.sides}
+    for u in state.units:
+        if not u.alive:
+            continue
+        entry: dict[str, Any] = {"id": u.id, "type": u.type.value}
+        if u.character is not None:
+            entry["character"] = u.character.value
+        if u.rules:
+            entry["rules"] = sorted(u.rules)
+        if u.joined:
+            entry["joined"] = u.joined
+        if u.status:
+            entry["status"] = sorted(s.value for s in u.status)
+        if u.special:
+            entry["special"] = True
+        entry["models"] = [_model_data(m) for m in u.models]
+        sides[u.side].append(entry)
+    data: dict[str, Any] = {
+        "ruleset": state.ruleset, "turn": state.turn, "phase": state.phase.value, "active": state.active,
+        "table": {"width": state.table.width, "depth": state.table.depth},
+    }
+    if state.special_characters_agreed:
+        data["special_characters"] = True
+    if state.terrain:
+        data["terrain"] = [{"id": t.id, "kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in state.terrain]
+    data["sides"] = sides
+    return data
+
+
+def _model_data(m: Model) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": m.name, "profile": m.profile.format(), "base": m.base.to_data(),
+                           "at": [m.at[0], m.at[1]]}
+    if m.facing:
+        out["facing"] = m.facing
+    if m.wounds_taken:
+        out["wounds_taken"] = m.wounds_taken
+    if m.weapons:
+        out["weapons"] = list(m.weapons)
+    if m.role:
+        out["role"] = m.role
+    return out
+
+
+def dump_state(state: GameState, fmt: str = "yaml") -> str:
+    """Return the state as YAML or JSON text."""
+    data = state_to_data(state)
+    if fmt == "json":
+        return json.dumps(data, indent=2)
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
+
+
+def save_scenario(state: GameState, path: str | Path) -> None:
+    """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
+    p = Path(path)
+    p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")

@@ -1,0 +1,107 @@
+"""The game state: one immutable value holding the table, the units and the turn.
+
+Phases are data (``PhaseSpec``: which actions each allows, what follows it), declared
+by each ruleset.  Because the state is immutable, a snapshot for ``undo`` or a branch
+for exact odds is the value itself: nothing is deep-copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .errors import IllegalActionError
+from .geometry import Terrain
+from .units import Unit
+
+
+class Phase(StrEnum):
+    """Name a phase of a player turn (40k: movement, shooting, assault; t9a adds charge, magic, melee)."""
+
+    CHARGE = "charge"
+    MOVEMENT = "movement"
+    MAGIC = "magic"
+    SHOOTING = "shooting"
+    ASSAULT = "assault"
+    MELEE = "melee"
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """Declare a phase: the actions it allows."""
+
+    phase: Phase
+    actions: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table's size in inches."""
+
+    width: float
+    depth: float
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game at one moment: enough to save, load and continue it."""
+
+    ruleset: str
+    turn: int
+    phase: Phase
+    active: str
+    sides: tuple[str, ...]
+    table: Table
+    terrain: tuple[Terrain, ...]
+    units: tuple[Unit, ...]
+    special_characters_agreed: bool = False
+
+    # -- lookups ------------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        """Return a unit by id, or refuse with a clear message."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise IllegalActionError(f"no unit with id {unit_id!r} in this scenario")
+
+    def has_unit(self, unit_id: str) -> bool:
+        """Say whether a unit id exists."""
+        return any(u.id == unit_id for u in self.units)
+
+    def side_units(self, side: str) -> list[Unit]:
+        """Return the living units of one side."""
+        return [u for u in self.units if u.side == side and u.alive]
+
+    def enemies_of(self, side: str) -> list[Unit]:
+        """Return the living units of every other side."""
+        return [u for u in self.units if u.side != side and u.alive]
+
+    def opponent(self, side: str) -> str:
+        """Return the next side after ``side`` in turn order."""
+        i = self.sides.index(side)
+        return self.sides[(i + 1) % len(self.sides)]
+
+    def joined_to(self, host_id: str) -> list[Unit]:
+        """Return the living characters that have joined a unit."""
+        return [u for u in self.units if u.joined == host_id and u.alive]
+
+    def combined(self, unit_id: str) -> list[Unit]:
+        """Return a unit and every character that has joined it (the host first)."""
+        unit = self.unit(unit_id)
+        host = self.unit(unit.joined) if unit.joined else unit
+        return [host, *self.joined_to(host.id)]
+
+    def iter_units(self) -> Iterator[Unit]:
+        """Iterate over every unit, dead ones included (for saving)."""
+        return iter(self.units)
+
+    # -- changes (each returns a new state) -----------------------------------------
+    def replace_unit(self, unit: Unit) -> GameState:
+        """Return the state with one unit replaced by id."""
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def replace_units(self, *units: Unit) -> GameState:
+        """Return the state with several units replaced by id."""
+        by_id = {u.id: u for u in units}
+        return replace(self, units=tuple(by_id.get(u.id, u) for u in self.units))

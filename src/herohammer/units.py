@@ -1,0 +1,130 @@
+"""Models, units, characters, special rules and status, as immutable values.
+
+An independent character is a unit of its own even while it has joined another
+(``joined`` names the host): the 40k rules treat it as a separate unit in close
+combat and for Last Man Standing, and leaving is then just clearing ``joined``.
+Immutable values make ``undo`` a matter of keeping the previous state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .geometry import Base, Placed, Point
+from .profiles import Profile
+
+
+class UnitType(StrEnum):
+    """Name a troop type; it sets how far a model moves and how far it may assault."""
+
+    INFANTRY = "infantry"
+    JUMP_INFANTRY = "jump_infantry"
+    CAVALRY = "cavalry"
+    BIKE = "bike"
+    MONSTROUS_CREATURE = "monstrous_creature"
+    VEHICLE = "vehicle"
+
+
+class CharacterKind(StrEnum):
+    """Say whether a character is deployed in a unit for good or acts on its own (40k3.char.kinds)."""
+
+    ORDINARY = "ordinary"
+    INDEPENDENT = "independent"
+
+
+class Status(StrEnum):
+    """Name a unit's condition or what it has done this turn."""
+
+    FALLING_BACK = "falling_back"
+    PINNED = "pinned"
+    LOCKED = "locked"
+    FLEEING = "fleeing"
+    ENGAGED = "engaged"
+    SHAKEN = "shaken"
+    MOVED = "moved"
+    MARCHED = "marched"
+    SHOT = "shot"
+    ASSAULTED = "assaulted"
+    USED_POWER = "used_power"
+    CHARGED = "charged"
+
+
+#: Statuses that last only until the end of the active side's turn.
+TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.SHOT, Status.ASSAULTED,
+                           Status.USED_POWER, Status.CHARGED})
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model: its profile, base, place on the table and wounds taken."""
+
+    name: str
+    profile: Profile
+    base: Base
+    at: Point
+    facing: float = 0.0
+    wounds_taken: int = 0
+    weapons: tuple[str, ...] = ()
+    role: str = ""  # t9a: champion, musician, standard; empty for rank and file
+
+    @property
+    def placed(self) -> Placed:
+        """Return the base at its place, for geometry."""
+        return Placed(self.base, self.at, self.facing)
+
+    @property
+    def wounds_left(self) -> int:
+        """Return the wounds the model has left."""
+        return self.profile.w - self.wounds_taken
+
+    def moved_to(self, at: Point) -> Model:
+        """Return the model standing at ``at``."""
+        return replace(self, at=(float(at[0]), float(at[1])))
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit (an independent character is one too), with its side, rules and status."""
+
+    id: str
+    side: str
+    type: UnitType
+    models: tuple[Model, ...]
+    character: CharacterKind | None = None
+    rules: frozenset[str] = frozenset()
+    joined: str | None = None
+    status: frozenset[Status] = frozenset()
+    special: bool = False
+
+    @property
+    def is_character(self) -> bool:
+        """Say whether the unit is a character."""
+        return self.character is not None
+
+    @property
+    def is_independent(self) -> bool:
+        """Say whether the unit is an independent character."""
+        return self.character is CharacterKind.INDEPENDENT
+
+    @property
+    def alive(self) -> bool:
+        """Say whether any model of the unit is still on the table."""
+        return bool(self.models)
+
+    def has(self, status: Status) -> bool:
+        """Say whether the unit has a status."""
+        return status in self.status
+
+    def has_rule(self, rule: str) -> bool:
+        """Say whether the unit has a special rule by name (its own rules only)."""
+        return rule in self.rules
+
+    def with_status(self, *add: Status, remove: tuple[Status, ...] = ()) -> Unit:
+        """Return the unit with statuses added and removed."""
+        return replace(self, status=(self.status - frozenset(remove)) | frozenset(add))
+
+    @property
+    def placed(self) -> list[Placed]:
+        """Return every model's base at its place."""
+        return [m.placed for m in self.models]
