@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from .formations import Formation
 from .geometry import Base, Placed, Point
 from .profiles import Profile
 
@@ -48,11 +49,13 @@ class Status(StrEnum):
     ASSAULTED = "assaulted"
     USED_POWER = "used_power"
     CHARGED = "charged"
+    HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
+    NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
 
 
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.SHOT, Status.ASSAULTED,
-                           Status.USED_POWER, Status.CHARGED})
+                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE})
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,7 @@ class Unit:
     joined: str | None = None
     status: frozenset[Status] = frozenset()
     special: bool = False
+    formation: Formation | None = None  # t9a rank and file: ranks, files, facing, slots
 
     @property
     def is_character(self) -> bool:

@@ -26,8 +26,13 @@ LOST_UNLESS_ALL = frozenset({"infiltrate"})
 PROTECTING_RULES = frozenset({"tyrant_guard"})
 
 
+@implements("40k4.ic.join", "40k4.ic.leave", "40k4.ic.movement-phase-only")
 class Warhammer40k4(Warhammer40k3):
-    """Override the 3rd edition where the 4th edition Character rule changes it."""
+    """Override the 3rd edition where the 4th edition Character rule changes it.
+
+    Joining, leaving and the Movement-phase-only rule run the 3rd edition mechanics
+    with this edition's rule ids (``join_rule`` ...) and without joining by moving close.
+    """
 
     name: ClassVar[str] = "40k4"
     title: ClassVar[str] = "Warhammer 40,000 4th edition"

@@ -1,0 +1,252 @@
+"""Rank-and-file formations (The 9th Age): ranks and files, facing, front rank slots.
+
+A formation is a grid of equal slots behind a front edge.  ``order`` lists the model
+names slot by slot, rank by rank, each rank from left to right as the unit faces; slot
+``k`` is rank ``k // files``, file ``k % files``.  Only the rearmost rank may be
+incomplete, and its models stand from the left (project decision).  Every model of a
+combined unit (its rank and file and the characters joined to it) has a slot, so a
+model's place on the table is derived from the formation and never stored twice.
+
+Facing follows ``geometry.Base``: 0 degrees faces +y, positive angles turn
+counter-clockwise.  Slots are as wide and deep as the widest and deepest base among
+the unit's models (project decision: characters on bigger bases are not offset).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from .catalogue import implements
+from .errors import IllegalActionError
+from .geometry import MM_PER_INCH, Point
+
+if TYPE_CHECKING:
+    from .state import GameState
+    from .units import Model, Unit
+
+#: Model roles that stand in the front rank like characters (t9a.char.front-rank decision).
+FRONT_RANK_ROLES = frozenset({"champion", "musician", "standard"})
+
+RankChoice = Literal["widen", "second_rank"]
+
+
+@dataclass(frozen=True)
+class Formation:
+    """Place a unit on the table: front-edge centre, facing, width in files, slot order."""
+
+    position: Point
+    facing: float = 0.0
+    files: int = 1
+    order: tuple[str, ...] = ()
+    slot_mm: tuple[float, float] = (20.0, 20.0)
+
+    @property
+    def ranks(self) -> int:
+        """Count the ranks, the incomplete rear rank included."""
+        return max(1, math.ceil(len(self.order) / self.files))
+
+    @property
+    def single_rank(self) -> bool:
+        """Say whether the unit stands in one rank (t9a.join.single-rank)."""
+        return len(self.order) <= self.files
+
+    def rank_of(self, name: str) -> int:
+        """Return the rank (0 = front) a model stands in."""
+        return self.order.index(name) // self.files
+
+    def front_rank(self) -> tuple[str, ...]:
+        """Return the names in the first rank, left to right."""
+        return self.order[: self.files]
+
+    def slot_point(self, index: int) -> Point:
+        """Return the table point (inches) at the centre of a slot."""
+        w, d = self.slot_mm[0] / MM_PER_INCH, self.slot_mm[1] / MM_PER_INCH
+        rank, file = divmod(index, self.files)
+        x = (file - (self.files - 1) / 2.0) * w
+        y = -(rank + 0.5) * d
+        t = math.radians(self.facing)
+        right = (math.cos(t), math.sin(t))
+        forward = (-math.sin(t), math.cos(t))
+        px = self.position[0] + right[0] * x + forward[0] * y
+        py = self.position[1] + right[1] * x + forward[1] * y
+        return (round(px, 9) + 0.0, round(py, 9) + 0.0)
+
+    def point_of(self, name: str) -> Point:
+        """Return the table point of a named model's slot."""
+        return self.slot_point(self.order.index(name))
+
+    def moved_by(self, dx: float, dy: float) -> Formation:
+        """Return the formation moved straight without turning."""
+        return replace(self, position=(self.position[0] + dx, self.position[1] + dy))
+
+    def to_data(self) -> dict[str, object]:
+        """Write the formation as scenario data (``slot_mm`` is derived from the bases)."""
+        out: dict[str, object] = {"position": [self.position[0], self.position[1]], "files": self.files,
+                                  "order": list(self.order)}
+        if self.facing:
+            out["facing"] = self.facing
+        return out
+
+
+def slot_size(models: Sequence[Model]) -> tuple[float, float]:
+    """Return the slot size in mm: the widest and deepest base of the unit."""
+    return (max(m.base.width_mm for m in models), max(m.base.depth_mm for m in models))
+
+
+@implements("t9a.char.front-rank")
+def has_front_rank(model: Model, is_character: bool) -> bool:
+    """Say whether a model has Front Rank: every character does, and so do command models."""
+    return is_character or model.role in FRONT_RANK_ROLES
+
+
+@implements("t9a.char.front-rank")
+def front_rank_problems(formation: Formation, front: Callable[[str], bool]) -> list[str]:
+    """List the Front Rank models standing behind the first rank while it holds a model without it."""
+    first = formation.front_rank()
+    if all(front(n) for n in first):
+        return []
+    return [n for n in formation.order[formation.files :] if front(n)]
+
+
+def _nearest_plain_front_slot(order: list[str], files: int, file: int, front: Callable[[str], bool]) -> int | None:
+    slots = [i for i in range(min(files, len(order))) if i != file and not front(order[i])]
+    return min(slots, key=lambda i: (abs(i - file), i)) if slots else None
+
+
+def _push_back(order: list[str], files: int, column: int, carry: str) -> None:
+    """Push ``carry`` into the slot behind ``column``'s front, each model there one rank back."""
+    idx = column + files
+    while idx < len(order):
+        carry, order[idx] = order[idx], carry
+        idx += files
+    order.append(carry)
+
+
+@implements("t9a.join.position", "t9a.join.single-rank")
+def place_in_front_rank(
+    formation: Formation, name: str, file: int, front: Callable[[str], bool], choice: RankChoice | None
+) -> Formation:
+    """Return the formation with ``name`` in front-rank ``file``, displacing models to legal places.
+
+    A Front Rank occupant (champion, musician, standard, character) moves to the nearest
+    front slot held by a model without Front Rank, and that model is pushed back one
+    rank in its file (the file's rearmost model goes to the rear rank's first free
+    slot).  A unit of a single rank follows the player's ``choice``: ``widen`` the rank
+    by one file, or put the displaced model in a ``second_rank``.
+    """
+    order = list(formation.order)
+    files = formation.files
+    if formation.single_rank and len(order) == files:
+        if choice is None:
+            raise IllegalActionError(
+                "the unit stands in a single rank: choose rank_choice 'widen' or 'second_rank'",
+                ["t9a.join.single-rank"])
+        if choice == "widen":
+            if not 0 <= file <= files:
+                raise IllegalActionError(f"file {file} is outside 0..{files} of the widened rank", ["t9a.join.position"])
+            order.insert(file, name)
+            return replace(formation, order=tuple(order), files=files + 1)
+    elif choice == "widen":
+        raise IllegalActionError(
+            f"the unit stands in {formation.ranks} ranks: only a unit of a single rank may be widened",
+            ["t9a.join.single-rank"])
+    if not 0 <= file < files:
+        raise IllegalActionError(f"file {file} is outside the front rank's files 0..{files - 1}", ["t9a.join.position"])
+    if file >= len(order):  # a free slot in an incomplete single rank
+        order.append(name)
+        return replace(formation, order=tuple(order))
+    occupant = order[file]
+    order[file] = name
+    column, carry = file, occupant
+    if front(occupant):
+        j = _nearest_plain_front_slot(order, files, file, front)
+        if j is not None:
+            column, carry = j, order[j]
+            order[j] = occupant
+    _push_back(order, files, column, carry)
+    return replace(formation, order=tuple(order))
+
+
+def remove_from(formation: Formation, name: str) -> Formation:
+    """Return the formation without ``name``: a gap before the rear rank is filled from the rear."""
+    order = list(formation.order)
+    i = order.index(name)
+    last_rank_start = (formation.ranks - 1) * formation.files
+    if i >= last_rank_start:
+        order.pop(i)
+    else:
+        order[i] = order.pop()
+    files = max(1, min(formation.files, len(order)))
+    return replace(formation, order=tuple(order), files=files)
+
+
+def combined_models(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
+    """Return every living model of a combined unit with the unit it belongs to (host first)."""
+    out = [(host, m) for m in host.models]
+    for ch in state.joined_to(host.id):
+        out.extend((ch, m) for m in ch.models)
+    return out
+
+
+def front_rank_test(state: GameState, host: Unit) -> Callable[[str], bool]:
+    """Return the test 'has this named model Front Rank?' for a combined unit."""
+    flags = {m.name: has_front_rank(m, u.is_character) for u, m in combined_models(state, host)}
+    return lambda n: flags.get(n, False)
+
+
+def arrange(state: GameState, host_id: str) -> GameState:
+    """Return the state with every model of a combined unit standing in its slot, facing the front."""
+    host = state.unit(host_id)
+    f = host.formation
+    if f is None:
+        return state
+    units = [host, *[u for u in state.units if u.joined == host.id]]
+    changed = []
+    for u in units:
+        models = tuple(
+            replace(m, at=f.point_of(m.name), facing=f.facing) if m.name in f.order else m for m in u.models
+        )
+        changed.append(replace(u, models=models))
+    return state.replace_units(*changed)
+
+
+def default_formation(state: GameState, host: Unit) -> Formation:
+    """Complete a formation read from a file: its slot size, and an order if none was given.
+
+    Without an order the unit's models fill the slots as listed, then each joined
+    character takes the centre-most front slot, displacing models (t9a.join.deploy).
+    """
+    f = host.formation
+    assert f is not None
+    names = [m.name for u, m in combined_models(state, host)]
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise IllegalActionError(f"model names must be unique within a combined unit, repeated: {', '.join(dup)}")
+    f = replace(f, slot_mm=slot_size([m for _, m in combined_models(state, host)]))
+    if f.order:
+        if sorted(f.order) != sorted(names):
+            raise IllegalActionError(
+                f"formation order must list each model of the unit and its characters once: {sorted(names)}")
+        return replace(f, files=max(1, min(f.files, len(f.order))))
+    order = tuple(m.name for m in host.models)
+    f = replace(f, order=order, files=max(1, min(f.files, len(order))))
+    front = front_rank_test(state, host)
+    for ch in state.joined_to(host.id):
+        for m in ch.models:
+            choice: RankChoice | None = "second_rank" if f.single_rank else None
+            if not f.order:
+                f = replace(f, order=(m.name,), files=1)
+                continue
+            f = place_in_front_rank(f, m.name, centre_file(f, front), front, choice)
+    return f
+
+
+def centre_file(f: Formation, front: Callable[[str], bool]) -> int:
+    """Return the front file nearest the centre held by a model without Front Rank (else the centre)."""
+    mid = (min(f.files, len(f.order)) - 1) / 2.0
+    plain = [i for i, n in enumerate(f.front_rank()) if not front(n)]
+    pool = plain or list(range(len(f.front_rank())))
+    return int(min(pool, key=lambda i: (abs(i - mid), i)))
