@@ -86,11 +86,6 @@ def test_bad_tokens_raise_naming_the_token(text: str, token: str) -> None:
 
 
 @pytest.mark.rule("core.profile.dash")
-@pytest.mark.xfail(
-    strict=True,
-    reason="profiles.parse_value/parse_save trust str.isdigit(), which is True for '²'; "
-    "int('²') then raises a bare ValueError instead of OutOfRangeError",
-)
 @pytest.mark.parametrize("text", ["WS²", "Sv²+"])
 def test_unicode_digit_token_raises_out_of_range(text: str) -> None:
     with pytest.raises(OutOfRangeError):
@@ -606,3 +601,12 @@ def test_named_kinds_take_modifiers_and_range_checks(kind: LeadershipTestKind) -
     assert not leadership_test(ScriptedDice([4, 5]), 9, kind, modifier=-1).passed
     with pytest.raises(OutOfRangeError):
         leadership_test(ScriptedDice([1, 1]), 11, kind)
+
+
+@pytest.mark.rule("40k4.char.leadership")
+def test_40k4_superior_character_leadership_cannot_be_declined() -> None:
+    rules = get_ruleset("40k4")
+    unit = [*UNIT, LeadershipSource("Captain", 10, is_character=True)]
+    with pytest.raises(IllegalActionError) as info:
+        rules.unit_leadership(unit, chosen=7)
+    assert "40k4.char.leadership" in info.value.rules

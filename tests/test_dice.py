@@ -275,16 +275,16 @@ def test_pool_enumeration(n: int, target: int, reroll: Reroll) -> None:
 
 
 def test_chained_rolls_enumeration() -> None:
-    """A later roll that depends on an earlier one: roll a D6, then pool that many at 4+ re-rolling 1s."""
+    """A later roll that depends on an earlier one: roll a D6, then pool half that (rounded up) at 4+ re-rolling 1s."""
 
     def rules(d: Dice) -> tuple[int, int]:
         k = d.d6("how many", "r")
-        return k, d.pool(k, 4, "hits", "r", Reroll.ONES)
+        return k, d.pool((k + 1) // 2, 4, "hits", "r", Reroll.ONES)
 
     dist = enumerate_outcomes(rules)
     expected: dict[Hashable, Fraction] = {}
     for k in FACES:
-        for hits, p in brute(k, 2, lambda faces: sum(f >= 4 for f in faces)).items():
+        for hits, p in brute((k + 1) // 2, 2, lambda faces: sum(f >= 4 for f in faces)).items():
             expected[(k, hits)] = expected.get((k, hits), Fraction(0)) + p / 6
     assert as_dict(dist) == expected
     assert sum(dist.values()) == 1
@@ -355,3 +355,24 @@ def test_distribution_basics() -> None:
     assert hash(d) == hash(Distribution({2: Fraction(1, 3), 1: Fraction(2, 3)}))
     assert Distribution.certain("x")["x"] == 1
     assert all(isinstance(p, Fraction) for p in d.values())
+
+
+def _enumerated(call: Callable[[Dice], int]) -> int:
+    enumerate_outcomes(call)
+    return 0
+
+
+@pytest.mark.parametrize("kind", ["seeded", "scripted", "enumerated"])
+@pytest.mark.parametrize(
+    "call",
+    [lambda d: d.highest(0, "x", "r"), lambda d: d.total(-1, "x", "r"), lambda d: d.highest(-1, "x", "r")],
+    ids=["highest-0", "total-minus-1", "highest-minus-1"],
+)
+def test_bad_dice_counts_are_refused_alike(kind: str, call: Callable[[Dice], int]) -> None:
+    with pytest.raises(OutOfRangeError):
+        if kind == "seeded":
+            call(SeededDice(1))
+        elif kind == "scripted":
+            call(ScriptedDice([1, 2, 3]))
+        else:
+            _enumerated(call)

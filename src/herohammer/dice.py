@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
 from typing import TypeVar
 
 from .distribution import Distribution
@@ -67,31 +66,35 @@ def success_probability(target: int, reroll_below: int = 0) -> Fraction:
     return sum(faces[max(target, 1) - 1 :], Fraction(0))
 
 
-def binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
-    """Return the exact Binomial(n, p) distribution as (count, probability) pairs.
+def binomial_weights(n: int, p: Fraction) -> tuple[list[int], int]:
+    """Return integer weights w[k] and one denominator with P(k successes of n) = w[k] / den.
 
-    Works in integers over one common denominator and reduces once per term, which
-    is what keeps 300-dice pools fast.
+    Staying in integers over a common denominator (and reducing only at the end) is
+    what keeps 300-dice pools fast.
     """
-    if n == 0 or p == 0:
-        return ((0, Fraction(1)),)
-    if p == 1:
-        return ((n, Fraction(1)),)
     a, d = p.numerator, p.denominator
     b = d - a
-    den = d**n
-    out = []
+    weights = [0] * (n + 1)
     a_pow = [1] * (n + 1)
     for k in range(1, n + 1):
         a_pow[k] = a_pow[k - 1] * a
     b_pow = 1
-    terms: list[tuple[int, int]] = []
+    c = 1  # comb(n, k), updated from k = n downwards
     for k in range(n, -1, -1):
-        terms.append((k, comb(n, k) * a_pow[k] * b_pow))
+        weights[k] = c * a_pow[k] * b_pow
         b_pow *= b
-    for k, w in reversed(terms):
-        out.append((k, Fraction(w, den)))
-    return tuple(out)
+        c = c * k // (n - k + 1) if k else c
+    return weights, d**n
+
+
+def binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    """Return the exact Binomial(n, p) distribution as (count, probability) pairs."""
+    if n == 0 or p == 0:
+        return ((0, Fraction(1)),)
+    if p == 1:
+        return ((n, Fraction(1)),)
+    weights, den = binomial_weights(n, p)
+    return tuple((k, Fraction(w, den)) for k, w in enumerate(weights) if w)
 
 
 @dataclass(frozen=True)
@@ -165,12 +168,20 @@ def _pool_outcomes(n: int, target: int, reroll_below: int) -> tuple[tuple[int, F
     return binomial(n, success_probability(target, reroll_below))
 
 
+def _check_count(request: Request, n: int, least: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < least:
+        raise OutOfRangeError(f"number of dice for {request.purpose}", n, f"a whole number, at least {least}")
+
+
 @dataclass(frozen=True)
 class Total(Request):
     """Sum of ``n`` D6 (a 2D6 Leadership test, a D6 Strength, a 3D6 run ...)."""
 
     n: int = 1
     reroll_below: int = 0
+
+    def __post_init__(self) -> None:
+        _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
@@ -198,6 +209,9 @@ class Highest(Request):
     n: int = 1
     reroll_below: int = 0
 
+    def __post_init__(self) -> None:
+        _check_count(self, self.n, 1)
+
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _highest_outcomes(self.n, self.reroll_below)
 
@@ -224,6 +238,9 @@ class Pool(Request):
     n: int = 1
     target: int = 4
     reroll_below: int = 0
+
+    def __post_init__(self) -> None:
+        _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _pool_outcomes(self.n, self.target, self.reroll_below)

@@ -35,6 +35,15 @@ class Distribution(Mapping[T, Fraction], Generic[T]):
         self._p = acc
 
     @classmethod
+    def from_weights(cls, weights: Mapping[T, int], denominator: int) -> Distribution[T]:
+        """Build from integer weights over one denominator, checking the total in integers (fast)."""
+        if sum(weights.values()) != denominator or any(w < 0 for w in weights.values()):
+            raise ValueError(f"weights sum to {sum(weights.values())}, not {denominator}")
+        self = cls.__new__(cls)
+        self._p = {o: Fraction(w, denominator) for o, w in weights.items() if w}
+        return self
+
+    @classmethod
     def certain(cls, outcome: T) -> Distribution[T]:
         """Return the distribution that always gives ``outcome``."""
         return cls({outcome: Fraction(1)})

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from .attacks import resolve_attacks
 from .checks import characteristic_test, check_value, leadership_test
-from .dice import Dice, Reroll, binomial, enumerate_outcomes, success_probability
+from .dice import Dice, Reroll, binomial, binomial_weights, enumerate_outcomes, success_probability
 from .distribution import Distribution
 from .errors import OutOfRangeError
 from .rulesets import get_ruleset
@@ -89,7 +89,11 @@ class AttackQuery:
 
     def distribution(self) -> Distribution[int]:
         """Return the exact distribution of unsaved wounds (closed form)."""
-        return Distribution(binomial(self.attacks, self.per_attack()))
+        p = self.per_attack()
+        if p in (0, 1) or self.attacks == 0:
+            return Distribution(binomial(self.attacks, p))
+        weights, den = binomial_weights(self.attacks, p)
+        return Distribution.from_weights(dict(enumerate(weights)), den)
 
     def play(self, dice: Dice) -> int:
         """Roll the attacks through the rules code and return the unsaved wounds."""

@@ -67,7 +67,7 @@ def parse_value(text: str | int, name: str = "value") -> int:
             if raw == "":
                 raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
             return 0
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):
             raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
         value = int(raw)
     if not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
@@ -83,7 +83,7 @@ def parse_save(text: str | int | None, name: str = "Sv") -> int | None:
     if raw in ("-", "*"):
         return None
     raw = raw.rstrip("+")
-    if not raw.isdigit() or not 2 <= int(raw) <= 6:
+    if not (raw.isascii() and raw.isdigit()) or not 2 <= int(raw) <= 6:
         raise OutOfRangeError(name, text, "a save from 2+ to 6+, or '-'")
     return int(raw)
 

@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from .. import geometry as geo
 from ..catalogue import implements
+from ..errors import IllegalActionError
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
@@ -137,7 +138,12 @@ class Warhammer40k4(Warhammer40k3):
         troops = [s for s in sources if not s.is_character]
         if characters and troops:
             best = max(characters, key=lambda s: s.leadership)
-            if best.leadership > max(s.leadership for s in troops) and chosen in (None, best.leadership):
+            if best.leadership > max(s.leadership for s in troops):
+                if chosen not in (None, best.leadership):
+                    raise IllegalActionError(
+                        f"the character's Leadership {best.leadership} is superior to the unit's, so the test "
+                        f"uses it, not {chosen}", ["40k4.char.leadership"],
+                    )
                 return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name)
         return Ruleset.unit_leadership(self, sources, chosen)
 
