@@ -8,6 +8,7 @@ becomes one ``ScenarioError`` naming the file, the field's path and what was exp
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -34,7 +35,7 @@ class ModelSpec(_Spec):
     name: str
     profile: str | dict[str, str | int]
     base: float | list[float] = 25
-    at: tuple[float, float]
+    at: tuple[float, float] | None = None  # may be left out in a t9a formation (derived from its slot)
     facing: float = 0.0
     wounds_taken: int = Field(0, ge=0)
     weapons: list[str] = []
@@ -47,6 +48,15 @@ class ModelSpec(_Spec):
         return value
 
 
+class FormationSpec(_Spec):
+    """A rank-and-file unit's place (t9a): front-edge centre, facing, width in files, slot order."""
+
+    position: tuple[float, float]
+    facing: float = 0.0
+    files: int = Field(ge=1)
+    order: list[str] = []  # model names slot by slot, rank by rank, left to right; default: as listed
+
+
 class UnitSpec(_Spec):
     """One unit in a file."""
 
@@ -57,6 +67,7 @@ class UnitSpec(_Spec):
     joined: str | None = None
     status: list[Status] = []
     special: bool = False
+    formation: FormationSpec | None = None
     models: list[ModelSpec] = Field(min_length=1)
 
 
@@ -86,6 +97,11 @@ class ScenarioSpec(_Spec):
     special_characters: bool = False
     terrain: list[TerrainSpec] = []
     sides: dict[str, list[UnitSpec]] = Field(min_length=2)
+    weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
+    powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
+    allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
+    plan: list[dict[str, Any]] = []
 
     @field_validator("ruleset")
     @classmethod
@@ -123,6 +139,9 @@ def read_data(path: str | Path) -> dict[str, Any]:
         data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
+            mark = exc.problem_mark
+            first = exc.problem + (f" at line {mark.line + 1}, column {mark.column + 1}" if mark else "")
         raise ScenarioError(str(p), "", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {first}") from None
     if not isinstance(data, dict):
         raise ScenarioError(str(p), "(top level)", "expected a mapping with ruleset, active, sides ...")
@@ -163,10 +182,27 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
         sides=tuple(spec.sides), table=Table(spec.table.width, spec.table.depth),
         terrain=tuple(_terrain(source, i, t) for i, t in enumerate(spec.terrain)),
         units=tuple(units), special_characters_agreed=spec.special_characters,
+        **_combat_extras(source, spec),
     )
     from .rulesets import get_ruleset
 
+    state = _arrange_formations(state, source)
     get_ruleset(spec.ruleset).validate_state(state, source)
+    return state
+
+
+def _arrange_formations(state: GameState, source: str) -> GameState:
+    """Complete each rank-and-file formation and stand its models (and joined characters) in their slots."""
+    from .formations import arrange, default_formation
+
+    for i, u in enumerate(state.units):
+        if u.formation is None:
+            continue
+        try:
+            state = state.replace_unit(replace(u, formation=default_formation(state, u)))
+        except HerohammerError as exc:
+            raise ScenarioError(source, f"units.{u.id}.formation", str(exc)) from None
+        state = arrange(state, u.id)
     return state
 
 
@@ -182,17 +218,30 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
     for j, m in enumerate(u.models):
         try:
             profile = Profile.parse(m.profile) if isinstance(m.profile, str) else Profile.from_mapping(m.profile)
+        except HerohammerError as exc:
+            raise ScenarioError(source, f"{where}.models[{j}].profile", str(exc)) from None
+        try:
             base = Base.parse(m.base)
         except HerohammerError as exc:
-            raise ScenarioError(source, f"{where}.models[{j}]", str(exc)) from None
+            raise ScenarioError(source, f"{where}.models[{j}].base", str(exc)) from None
         if m.wounds_taken >= profile.w:
             raise ScenarioError(source, f"{where}.models[{j}].wounds_taken",
                                 f"a model with {profile.w} Wounds and {m.wounds_taken} taken is a casualty "
                                 "and must not be listed [core.zero.w]")
-        models.append(Model(m.name, profile, base, (float(m.at[0]), float(m.at[1])), m.facing,
+        if m.at is None and u.formation is None and u.joined is None:
+            raise ScenarioError(source, f"{where}.models[{j}].at",
+                                "expected a point [x, y] (only models in a formation may leave it out)")
+        at = (0.0, 0.0) if m.at is None else (float(m.at[0]), float(m.at[1]))
+        models.append(Model(m.name, profile, base, at, m.facing,
                             m.wounds_taken, tuple(m.weapons), m.role))
+    formation = None
+    if u.formation is not None:
+        from .formations import Formation
+
+        f = u.formation
+        formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special)
+                frozenset(u.status), u.special, formation)
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
@@ -204,6 +253,8 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
             raise ScenarioError(source, f"{where}.joined", f"no unit with id {u.joined!r}")
         if host.side != side:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is a unit of side {host.side!r}, not {side!r}")
+        if any(m.at is None for m in u.models) and host.formation is None:
+            raise ScenarioError(source, f"{where}.models", f"expected at: {u.joined!r} has no formation to stand in")
         if host.id == u.id or host.joined is not None:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
     if u.character is CharacterKind.ORDINARY and u.joined is None:
@@ -226,12 +277,14 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["character"] = u.character.value
         if u.rules:
             entry["rules"] = sorted(u.rules)
-        if u.joined:
+        if u.joined and state.has_unit(u.joined) and state.unit(u.joined).alive:  # a dead host is not saved
             entry["joined"] = u.joined
         if u.status:
             entry["status"] = sorted(s.value for s in u.status)
         if u.special:
             entry["special"] = True
+        if u.formation is not None:
+            entry["formation"] = u.formation.to_data()
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {
@@ -242,6 +295,7 @@ def state_to_data(state: GameState) -> dict[str, Any]:
         data["special_characters"] = True
     if state.terrain:
         data["terrain"] = [{"id": t.id, "kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in state.terrain]
+    data.update(_combat_extras_data(state))
     data["sides"] = sides
     return data
 
@@ -272,3 +326,29 @@ def save_scenario(state: GameState, path: str | Path) -> None:
     """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
     p = Path(path)
     p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+
+
+def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
+    """Read the optional weapons, powers and allocations of a scenario (the combat engine's data)."""
+    from .powers import powers_from_data
+    from .weapons import weapons_from_data
+
+    try:
+        weapons = weapons_from_data(spec.weapons)
+        powers = powers_from_data(spec.powers)
+    except HerohammerError as exc:
+        raise ScenarioError(source, "", str(exc)) from None
+    allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
+    return {"weapons": weapons, "powers": powers, "allocations": allocations}
+
+
+def _combat_extras_data(state: GameState) -> dict[str, Any]:
+    """Write the optional weapons, powers and allocations back (left out when empty)."""
+    out: dict[str, Any] = {}
+    if state.weapons:
+        out["weapons"] = [w.to_data() for w in state.weapons]
+    if state.powers:
+        out["powers"] = [p.to_data() for p in state.powers]
+    if state.allocations:
+        out["allocations"] = {k: dict(v) for k, v in state.allocations}
+    return out

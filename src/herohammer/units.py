@@ -49,6 +49,7 @@ class Status(StrEnum):
     ASSAULTED = "assaulted"
     USED_POWER = "used_power"
     CHARGED = "charged"
+    FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
     HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
 

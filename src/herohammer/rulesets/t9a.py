@@ -1,10 +1,203 @@
-"""The 9th Age: characters in rank-and-file units (seed 002)."""
+"""The 9th Age: characters in rank-and-file units (seed 002).
+
+A joined character stays a ``Unit`` of its own with ``joined`` naming its host, and
+stands in a slot of the host's ``Formation`` (formations.py); the charge mechanics the
+seed defers to (Charge Range, Failed Charge move, Stand and Shoot) are in charging.py.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
 
-from .base import Ruleset
+import shapely
+
+from ..catalogue import implements
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vector,
+                        roll_charge, stand_and_shoot, towards, weapon_strength)
+from ..checks import LeadershipTestKind, TestResult, leadership_test
+from ..dice import Dice, enumerate_outcomes
+from ..distribution import Distribution
+from ..errors import IllegalActionError, ScenarioError
+from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems, front_rank_test,
+                          place_in_front_rank, remove_from)
+from ..geometry import EPSILON, Placed, Point, crosses_terrain, distance, group_distance, in_base_contact, overlaps
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase, PhaseSpec
+from ..units import Model, Status, Unit
+from .base import Resolution, Ruleset
+
+if TYPE_CHECKING:
+    from ..actions import Action, Charge, Join, Leave, Move
+
+CHARACTER_RULE = "Character"
+FLY_RULE = "Fly"
+WIZARD_CONCLAVE = "Wizard Conclave"
+BUSY = (Status.ENGAGED, Status.FLEEING)
+MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
+
+#: Outcomes of a character's charge out of its unit (``charge_out_odds``).
+CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
+
+
+# -- characters and units ------------------------------------------------------------
+@implements("t9a.char.universal")
+def is_character(unit: Unit) -> bool:
+    """Say whether a unit is a character: taken as one (``character:``) or given the Character rule."""
+    return unit.character is not None or unit.has_rule(CHARACTER_RULE)
+
+
+def advance_rate(unit: Unit) -> int:
+    """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
+    return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
+
+
+def march_rate(unit: Unit) -> int:
+    """Return a unit's March Rate: its slowest model's (twice the Advance Rate when not printed)."""
+    return min((m.profile.mar if m.profile.mar is not None else 2 * (m.profile.adv or 0)) for m in unit.models)
+
+
+def host_of(state: GameState, unit: Unit) -> Unit:
+    """Return the unit a character has joined, or the unit itself."""
+    return state.unit(unit.joined) if unit.joined else unit
+
+
+@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
+def combined_status(state: GameState, unit: Unit) -> frozenset[Status]:
+    """Return the statuses that bind a model: its own and, once joined, its unit's (effects stay on the unit)."""
+    return unit.status | host_of(state, unit).status
+
+
+def _formation_of(unit: Unit) -> Formation | None:
+    """Return a unit's formation; a lone single model gets a one-file formation around it."""
+    if unit.formation is not None:
+        return unit.formation
+    if len(unit.models) != 1:
+        return None
+    m = unit.models[0]
+    d = m.base.depth_mm / 25.4 / 2.0
+    t = math.radians(m.facing)
+    front = (m.at[0] - math.sin(t) * d, m.at[1] + math.cos(t) * d)
+    return Formation(front, m.facing, 1, (m.name,), (m.base.width_mm, m.base.depth_mm))
+
+
+def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
+    out = [m.placed for m in host.models if m.name != skip]
+    for ch in state.joined_to(host.id):
+        out.extend(m.placed for m in ch.models if m.name != skip)
+    return out
+
+
+# -- combined units ------------------------------------------------------------------
+@implements("t9a.combined.last-survivor")
+def is_destroyed(state: GameState, unit_id: str) -> bool:
+    """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor a joined character, lives."""
+    unit = state.unit(unit_id)
+    return not unit.alive and not state.joined_to(unit.id)
+
+
+@implements("t9a.combined.last-survivor")
+def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
+    """Remove named models from a combined unit; a character left alone is still that unit."""
+    dead = set(names)
+    host = state.unit(host_id)
+    f = host.formation
+    changed = []
+    for u in [host, *state.joined_to(host.id)]:
+        changed.append(replace(u, models=tuple(m for m in u.models if m.name not in dead)))
+    if f is not None:
+        for n in [n for n in f.order if n in dead]:
+            f = remove_from(f, n)
+        changed[0] = replace(changed[0], formation=f)
+    new = state.replace_units(*changed)
+    return arrange(new, host_id) if f is not None and f.order else new
+
+
+@implements("t9a.combined.last-survivor")
+def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice) -> TestResult | None:
+    """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
+
+    A character left alone takes it alone, with its own Leadership; it is a Leadership
+    test (core.test.leadership-kinds).
+    """
+    if at_start <= 0 or lost * 4 < at_start:
+        return None
+    host = state.unit(host_id)
+    models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
+    if not models:
+        return None
+    return leadership_test(dice, max(m.profile.ld for m in models), LeadershipTestKind.PANIC)
+
+
+# -- Wizard Conclave -----------------------------------------------------------------
+_CONCLAVE = re.compile(r"^\s*Wizard Conclave\s*\((.*)\)\s*$")
+
+
+@implements("t9a.spell.wizard-conclave")
+def conclave_spells(unit: Unit) -> tuple[str, ...]:
+    """Return the spell list given with a unit's Wizard Conclave rule, e.g. ``Wizard Conclave (A, B, C)``."""
+    for r in unit.rules:
+        m = _CONCLAVE.match(r)
+        if m:
+            return tuple(s.strip() for s in m.group(1).split(",") if s.strip())
+    return ()
+
+
+def has_conclave(unit: Unit) -> bool:
+    """Say whether a unit has the Wizard Conclave rule."""
+    return any(r == WIZARD_CONCLAVE or _CONCLAVE.match(r) for r in unit.rules)
+
+
+@implements("t9a.spell.wizard-conclave")
+def model_wounds(unit: Unit, model: Model) -> int:
+    """Return a model's Wounds: the champion of a Wizard Conclave unit has +1, on top of its other bonuses."""
+    bonus = 1 if model.role == "champion" and has_conclave(unit) else 0
+    return model.profile.w + bonus
+
+
+@implements("t9a.spell.wizard-conclave")
+def choose_conclave_spells(unit: Unit, chosen: Sequence[str]) -> tuple[str, str]:
+    """Check the champion's choice: exactly two different spells from the rule's list (not normal selection)."""
+    rule = "t9a.spell.wizard-conclave"
+    if not has_conclave(unit):
+        raise IllegalActionError(f"unit {unit.id} has no Wizard Conclave rule", [rule])
+    listed = conclave_spells(unit)
+    if len(chosen) != 2 or len(set(chosen)) != 2:
+        raise IllegalActionError(f"the champion chooses exactly two different spells, got {list(chosen)}", [rule])
+    bad = [s for s in chosen if s not in listed]
+    if bad:
+        raise IllegalActionError(f"{', '.join(bad)} not in the Wizard Conclave list ({', '.join(listed)})", [rule])
+    return (chosen[0], chosen[1])
+
+
+# -- plans shared by rule_ and resolve_ ------------------------------------------------
+@dataclass(frozen=True)
+class JoinPlan:
+    """What a legal join does: the host's new formation and how far the character moves."""
+
+    host: Unit
+    character: Unit
+    formation: Formation
+    moved: float
+    advance: int
+    march: int
+
+
+@dataclass(frozen=True)
+class LeavePlan:
+    """What a legal leave does: how far the character moves."""
+
+    host: Unit
+    character: Unit
+    moved: float
+    advance: int
+
+
+def _refuse(reason: str, *rules: str) -> IllegalActionError:
+    return IllegalActionError(reason, rules)
 
 
 class NinthAge(Ruleset):
@@ -13,3 +206,397 @@ class NinthAge(Ruleset):
     name: ClassVar[str] = "t9a"
     title: ClassVar[str] = "The 9th Age"
     seeds: ClassVar[tuple[str, ...]] = ("002", "004")
+
+    #: The 9th Age player turn: Charge, Movement, Magic, Shooting, Melee.
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
+    )
+
+    def phase_rules(self, do: str) -> tuple[str, ...]:
+        """Cite the clause that ties an action to its phase."""
+        return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",),
+                "charge": ("t9a.charge-out.declare",)}.get(do, ())
+
+    # -- scenario ------------------------------------------------------------------
+    @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank")
+    def validate_state(self, state: GameState, source: str) -> None:
+        """Refuse a character unit of several models and a Front Rank model behind a first rank of others."""
+        for u in state.units:
+            if is_character(u) and u.joined is None and len(u.models) > 1:
+                raise ScenarioError(source, f"units.{u.id}.models",
+                                    "a character on its own is a unit of a single model [t9a.char.lone]")
+            if u.joined is not None and not is_character(u):
+                raise ScenarioError(source, f"units.{u.id}.joined", "only a character joins a unit [t9a.join.deploy]")
+            if u.formation is not None:
+                bad = front_rank_problems(u.formation, front_rank_test(state, u))
+                if bad:
+                    raise ScenarioError(
+                        source, f"units.{u.id}.formation.order",
+                        f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank "
+                        "[t9a.char.front-rank]")
+
+    @implements("t9a.charge-out.failure")
+    def end_turn(self, state: GameState) -> Resolution:
+        """End the player turn: Shaken from a failed charge out lasts until now."""
+        cleared = tuple(u.with_status(remove=(Status.SHAKEN,)) for u in state.units)
+        return super().end_turn(replace(state, units=cleared))
+
+    # -- listing -----------------------------------------------------------------
+    def candidate_actions(self, state: GameState) -> Iterable[Action]:
+        """Propose joins, leaves, moves and charges for the active side, then ending the phase."""
+        from ..actions import Charge, EndPhase, Join, Leave, Move
+
+        mine = state.side_units(state.active)
+        for u in mine:
+            if state.phase is Phase.CHARGE:
+                for e in state.enemies_of(state.active):
+                    yield Charge(do="charge", unit=u.id, target=e.id)
+            if state.phase is Phase.MOVEMENT and is_character(u) and u.joined is None:
+                for host in mine:
+                    f = _formation_of(host)
+                    if host.id == u.id or host.joined or f is None:
+                        continue
+                    choices: tuple[RankChoice | None, ...] = ("widen", "second_rank") if f.single_rank else (None,)
+                    for file in range(f.files):
+                        for choice in choices:
+                            yield Join(do="join", character=u.id, unit=host.id, position=file, rank_choice=choice)
+            if state.phase is Phase.MOVEMENT and u.joined is None and u.models:
+                f = u.formation
+                start = f.position if f is not None else u.models[0].at
+                t = math.radians(f.facing if f is not None else u.models[0].facing)
+                step = float(advance_rate(u))
+                yield Move(do="move", unit=u.id, to=[(start[0] - math.sin(t) * step, start[1] + math.cos(t) * step)])
+            if u.joined and u.models:
+                m = u.models[0]
+                t = math.radians(m.facing)
+                step = float(advance_rate(u))
+                yield Leave(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
+        yield EndPhase(do="end_phase")
+
+    # -- joining -----------------------------------------------------------------
+    def rule_join(self, state: GameState, action: Join) -> Ruling:
+        """Rule on a character joining a unit (t9a.join.*)."""
+        plan = self.plan_join(state, action)
+        note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
+            "it counts as having moved; the unit does not"
+        return Ruling.allow(
+            f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
+            f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
+            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
+            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
+
+    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
+                "t9a.join.single-rank")
+    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
+        ch = state.unit(action.character)
+        host = state.unit(action.unit)
+        if not is_character(ch):
+            raise _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
+        if ch.side != state.active or host.side != ch.side:
+            raise _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
+        if ch.joined is not None:
+            raise _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+        if host.id == ch.id or host.joined is not None:
+            raise _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
+                          "t9a.join.character-units")
+        if not host.alive or not ch.alive:
+            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
+        for s in BUSY:
+            if host.has(s):
+                raise _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
+            if ch.has(s):
+                raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+        if any(ch.has(s) for s in MOVED):
+            raise _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
+        f = _formation_of(host)
+        if f is None:
+            raise _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
+        f = replace(f, slot_mm=(max(f.slot_mm[0], ch.models[0].base.width_mm),
+                                max(f.slot_mm[1], ch.models[0].base.depth_mm)))
+        model = ch.models[0]
+        front = front_rank_test(state, host)
+        names = {m.name for _, m in _members(state, host)}
+        if model.name in names:
+            raise _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
+        file = action.position if action.position is not None else centre_file(f, front)
+        new = place_in_front_rank(f, model.name, file, front, action.rank_choice)
+        slot = new.point_of(model.name)
+        start = model.at
+        moved = 0.0
+        if action.to is not None:
+            to_placed = Placed(model.base, action.to, model.facing)
+            others = [m.placed for m in host.models] + [m.placed for c in state.joined_to(host.id) for m in c.models]
+            if not any(in_base_contact(to_placed, o, 0.05) for o in others):
+                raise _refuse(f"{action.to} is not in base contact with {host.id}: a character joins by moving "
+                              "into base contact", "t9a.join.move")
+            moved += math.dist(start, action.to)
+            start = action.to
+        moved += math.dist(start, slot)
+        adv, mar = advance_rate(ch), march_rate(ch)
+        if moved > mar + EPSILON:
+            raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
+                          f"more than its March Rate {mar}\"; it cannot join there", "t9a.join.position")
+        return JoinPlan(host, ch, new, moved, adv, mar)
+
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit")
+    def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
+        """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
+        plan = self.plan_join(state, action)
+        marched = plan.moved > plan.advance + EPSILON
+        ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
+        ch = replace(ch, joined=plan.host.id, formation=None)
+        host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
+        new = arrange(state.replace_units(ch, host), host.id)
+        msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
+               f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
+        return new, [Event("join", msg, ("t9a.join.move", "t9a.join.position", "t9a.join.unit-stops",
+                                         "t9a.join.moved-separately"))]
+
+    # -- leaving ----------------------------------------------------------------
+    def rule_leave(self, state: GameState, action: Leave) -> Ruling:
+        """Rule on a character leaving its unit (t9a.leave.*)."""
+        plan = self.plan_leave(state, action)
+        return Ruling.allow(f"{plan.character.id} leaves {plan.host.id}, moving {plan.moved:.2f}\"",
+                            "t9a.leave.when", "t9a.leave.move",
+                            notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
+
+    @implements("t9a.leave.when", "t9a.leave.move")
+    def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
+        """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
+        ch = state.unit(action.character)
+        if ch.side != state.active:
+            raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
+        if ch.joined is None:
+            raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
+        host = state.unit(ch.joined)
+        for s in BUSY:
+            if ch.has(s) or host.has(s):
+                raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
+        if any(ch.has(s) for s in MOVED):
+            raise _refuse(f"{ch.id} has already moved this turn", "t9a.leave.when")
+        if action.fly and not ch.has_rule(FLY_RULE):
+            raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
+        model = ch.models[0]
+        moved = math.dist(model.at, action.to)
+        adv, mar = advance_rate(ch), march_rate(ch)
+        if moved > mar + EPSILON:
+            raise _refuse(f"{ch.id} would move {moved:.2f}\", more than its March Rate {mar}\"", "t9a.leave.move")
+        end = Placed(model.base, action.to, model.facing)
+        own = {m.name for _, m in _members(state, host)}
+        for u in state.units:
+            for m in u.models:
+                if m.name == model.name and u.id == ch.id:
+                    continue
+                if overlaps(end, m.placed):
+                    raise _refuse(f"{ch.id} cannot end its move on {u.id}'s model {m.name}", "t9a.leave.move")
+                if not action.fly and m.name not in own and u.id != ch.id and _path_hits(model, action.to, m):
+                    raise _refuse(f"{ch.id}'s path crosses {u.id}'s model {m.name} (only its own unit is "
+                                  "ignored; Fly passes over models)", "t9a.leave.move")
+        if not action.fly and crosses_terrain(model.at, action.to, state.terrain, "blocking"):
+            raise _refuse(f"{ch.id}'s path crosses blocking terrain (Fly passes over it)", "t9a.leave.move")
+        return LeavePlan(host, ch, moved, adv)
+
+    @implements("t9a.leave.unit-not-moved")
+    def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
+        """Leave: the character moves out and counts as moved; the unit it left does not."""
+        plan = self.plan_leave(state, action)
+        marched = plan.moved > plan.advance + EPSILON
+        new = _detach(state, plan.character, action.to)
+        ch = new.unit(plan.character.id).with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
+        new = new.replace_unit(ch)
+        return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
+                           ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
+
+    # -- moving -----------------------------------------------------------------
+    @implements("t9a.join.unit-stops", "t9a.join.part-of-unit", "t9a.char.lone")
+    def rule_move(self, state: GameState, action: Move) -> Ruling:
+        """Rule on moving a unit (a lone character is one): not a joined character, not a unit a character joined."""
+        unit = state.unit(action.unit)
+        if unit.side != state.active or not unit.alive:
+            return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined} and moves with it; it must leave the unit first",
+                                 "t9a.join.part-of-unit")
+        if unit.has(Status.HALTED):
+            return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
+                                 "t9a.join.unit-stops")
+        if any(unit.has(s) for s in (*MOVED, *BUSY)):
+            return Ruling.forbid(f"{unit.id} has moved already or cannot move (engaged or fleeing)")
+        if len(action.to) != 1:
+            return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
+        members = [unit, *state.joined_to(unit.id)]
+        rate = min(march_rate(u) if action.march else advance_rate(u) for u in members)
+        start = unit.formation.position if unit.formation is not None else unit.models[0].at
+        dist = math.dist(start, action.to[0])
+        if dist > rate + EPSILON:
+            return Ruling.forbid(f"{unit.id} may move {rate}\" ({'March' if action.march else 'Advance'} Rate "
+                                 f"of its slowest model), not {dist:.2f}\"")
+        rules = ("t9a.char.lone",) if is_character(unit) else ()
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\"", *rules)
+
+    def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
+        """Move a unit straight, with the characters that are part of it."""
+        unit = state.unit(action.unit)
+        marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
+        if unit.formation is not None:
+            dx = action.to[0][0] - unit.formation.position[0]
+            dy = action.to[0][1] - unit.formation.position[1]
+            moved = replace(unit, formation=unit.formation.moved_by(dx, dy))
+            new = arrange(state.replace_unit(moved), unit.id)
+        else:
+            m = unit.models[0]
+            dx, dy = action.to[0][0] - m.at[0], action.to[0][1] - m.at[1]
+            new = state.replace_unit(replace(unit, models=tuple(x.moved_to((x.at[0] + dx, x.at[1] + dy))
+                                                               for x in unit.models)))
+        members = [new.unit(unit.id), *new.joined_to(unit.id)]
+        new = new.replace_units(*(u.with_status(*marked) for u in members))
+        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"", ())]
+
+    # -- charging ---------------------------------------------------------------
+    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
+    def rule_charge(self, state: GameState, action: Charge) -> Ruling:
+        """Rule on declaring a charge, by a unit or by a character out of its unit."""
+        unit = state.unit(action.unit)
+        target = state.unit(action.target)
+        if unit.side != state.active or not unit.alive:
+            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", "t9a.charge-out.declare")
+        if target.side == unit.side or not target.alive:
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+        host = host_of(state, unit)
+        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
+            return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
+                                 f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
+        if any(s in combined_status(state, unit) for s in BUSY) or any(unit.has(s) for s in MOVED):
+            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing",
+                                 "t9a.charge-out.declare")
+        if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
+            return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
+        adv = advance_rate(unit)
+        gap = group_distance(unit.placed, target.placed)
+        if gap > adv + MAX_CHARGE_BONUS + EPSILON:
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {unit.id}'s greatest Charge Range "
+                                 f"({adv}\" + 12\")", "t9a.charge-out.declare")
+        rules = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else ("t9a.charge-out.declare",)
+        who = f"{unit.id} charges out of {unit.joined}" if unit.joined else f"{unit.id} charges"
+        return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away (Charge Range {adv}\" + 2D6)", *rules)
+
+    @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
+                "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
+    def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
+        """Resolve a charge: Stand and Shoot, the Charge Range roll, then the charge or the Failed Charge move."""
+        start = len(dice.log)
+        unit = state.unit(action.unit)
+        target = state.unit(action.target)
+        out = bool(unit.joined)
+        host = host_of(state, unit)
+        rules: list[str] = ["t9a.charge-out.declare"]
+        if out:
+            others = [c for c in state.joined_to(host.id) if c.id != unit.id]
+            state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
+            rules.append("t9a.charge-out.no-other-charges")
+        # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot)
+        shooters = [Shooter(m.profile.bs, weapon_strength(m.weapons[0])) for m in target.models if m.weapons]
+        if target.has_rule(STAND_AND_SHOOT_RULE) and shooters and not target.has(Status.ENGAGED):
+            victim = unit.models[-1]
+            unsaved = stand_and_shoot(dice, shooters, victim.profile.t, victim.profile.save)
+            if out:
+                rules.append("t9a.charge-out.stand-and-shoot")
+            if unsaved >= victim.wounds_left:
+                new = remove_casualties(state, host.id, [victim.name]) if out else state.replace_unit(
+                    replace(unit, models=unit.models[:-1]))
+                return new, [_charge_event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+            if unsaved:
+                hurt = replace(victim, wounds_taken=victim.wounds_taken + unsaved)
+                unit = replace(unit, models=(*unit.models[:-1], hurt))
+                state = state.replace_unit(unit)
+        swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
+        roll = roll_charge(dice, advance_rate(unit), swift, unit.id)
+        if out:
+            rules.append("t9a.charge-out.own-rate")
+        gap = group_distance(unit.placed, target.placed)
+        if roll.range + EPSILON >= gap:
+            model = unit.models[0]
+            dx, dy = contact_vector(model.placed, target.placed)
+            to = (model.at[0] + dx, model.at[1] + dy)
+            new = _detach(state, unit, to) if out else _shift(state, unit, dx, dy)
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
+                                    new.unit(target.id).with_status(Status.ENGAGED))
+            rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
+            return new, [_charge_event(f"{unit.id} charges {target.id}: range {roll.range}\" >= {gap:.2f}\"",
+                                       rules, dice, start, CHARGED)]
+        rules.append("t9a.charge-out.failure")
+        model = unit.models[0]
+        dx, dy = towards(model.placed, target.placed, roll.failed_move)
+        if not out:
+            new = _shift(state, unit, dx, dy)
+            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+                                       f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT)]
+        to = (model.at[0] + dx, model.at[1] + dy)
+        end = Placed(model.base, to, model.facing)
+        rest = _placed_all(state, host, skip=model.name)
+        away = min((distance(end, p) for p in rest), default=math.inf)
+        if away + EPSILON >= 1.0:
+            new = _detach(state, unit, to)
+            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+                                       f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT)]
+        members = [state.unit(host.id), *state.joined_to(host.id)]
+        new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
+        new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+        return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+                                   f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
+                                   "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+
+
+def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
+    return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
+
+
+def _path_hits(model: Model, to: Point, other: Model) -> bool:
+    path = shapely.LineString([model.at, to]).buffer(min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01)
+    return bool(path.intersects(other.placed.footprint())) and distance(model.placed, other.placed) > 0.01
+
+
+def _detach(state: GameState, ch: Unit, to: Point) -> GameState:
+    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own."""
+    host = state.unit(ch.joined) if ch.joined else None
+    if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
+        state = state.replace_unit(replace(host, formation=remove_from(host.formation, ch.models[0].name)))
+        state = arrange(state, host.id)
+    moved = replace(state.unit(ch.id), joined=None, formation=None)
+    moved = replace(moved, models=(moved.models[0].moved_to(to), *moved.models[1:]))
+    return state.replace_unit(moved)
+
+
+def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
+    if unit.formation is not None:
+        return arrange(state.replace_unit(replace(unit, formation=unit.formation.moved_by(dx, dy))), unit.id)
+    return state.replace_unit(replace(unit, models=tuple(m.moved_to((m.at[0] + dx, m.at[1] + dy)) for m in unit.models)))
+
+
+def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str) -> Event:
+    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]), (("outcome", outcome),))
+
+
+def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
+    """Return the exact odds of a charge: 'charged', 'failed_left', 'failed_stayed_shaken' or 'slain'.
+
+    Runs ``NinthAge.resolve_charge`` over every branch of the dice (enumerate_outcomes),
+    so the odds come from the same rules code that plays the charge.
+    """
+    rules = NinthAge()
+    ruling = rules.rule_on(state, action)
+    if not ruling.legal:
+        raise IllegalActionError(ruling.reason, ruling.rules)
+
+    def run(dice: Dice) -> str:
+        _, events = rules.resolve_charge(state, action, dice)
+        return str(dict(events[-1].data)["outcome"])
+
+    return enumerate_outcomes(run)
