@@ -24,7 +24,7 @@ from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems, front_rank_test,
                           place_in_front_rank, remove_from)
-from ..geometry import EPSILON, Placed, Point, crosses_terrain, distance, group_distance, in_base_contact, overlaps
+from ..geometry import EPSILON, Placed, Point, crosses_terrain, distance, group_distance, in_base_contact, overlaps, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
@@ -240,6 +240,24 @@ class NinthAge(Ruleset):
                         "[t9a.char.front-rank]")
 
     @implements("t9a.charge-out.failure")
+    @implements("t9a.join.part-of-unit", "t9a.char.lone")
+    def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
+        """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit."""
+        shooter, target = state.unit(shooter_id), state.unit(target_id)
+        if target.side == shooter.side:
+            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.joined:
+            return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target",
+                                 "t9a.join.part-of-unit")
+        firing = _placed_all(state, host_of(state, shooter))
+        if not unit_line_of_sight(firing, _placed_all(state, target), state.terrain):
+            return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
+        if is_character(target):
+            return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
+        return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
+
     def end_turn(self, state: GameState) -> Resolution:
         """End the player turn: Shaken from a failed charge out lasts until now."""
         cleared = tuple(u.with_status(remove=(Status.SHAKEN,)) for u in state.units)

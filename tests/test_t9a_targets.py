@@ -1,0 +1,41 @@
+"""Shooting targets in The 9th Age: a joined character is part of its unit, a lone one is a unit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from herohammer.game import Game
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "t9a_wizard_charges_out.yaml"
+
+
+@pytest.mark.rule("t9a.join.part-of-unit")
+def test_joined_character_is_not_a_separate_target() -> None:
+    game = Game.load(EXAMPLE)
+    answers = game.ruleset.targets(game.state, "orc_archers")
+    assert answers["wizard"].legal is False
+    assert "t9a.join.part-of-unit" in answers["wizard"].rules
+    host = game.state.unit("wizard").joined
+    assert host is not None and answers[host].legal is True
+
+
+@pytest.mark.rule("t9a.char.lone")
+def test_lone_character_is_a_target_of_its_own() -> None:
+    game = Game.load(EXAMPLE)
+    data = game.to_data()
+    for side in data["sides"].values():
+        for unit in side:
+            if unit["id"] == "wizard":
+                unit.pop("joined")
+                wizard_name = unit["models"][0]["name"]
+                unit["models"][0]["at"] = [60.0, 30.0]
+    for side in data["sides"].values():
+        for unit in side:
+            order = unit.get("formation", {}).get("order")
+            if order:
+                unit["formation"]["order"] = [n for n in order if n != wizard_name]
+    lone = Game.from_data(data)
+    ruling = lone.ruleset.target_ruling(lone.state, "orc_archers", "wizard")
+    assert ruling.legal and ruling.rules == ("t9a.char.lone",)
