@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd
 from typing import TypeVar
 
 from .distribution import Distribution
@@ -362,24 +363,58 @@ class ScriptedDice(Dice):
         return len(self._faces) - self._at
 
 
+_WEIGHTS: dict[int, tuple[tuple[tuple[int, Fraction], ...], tuple[int, ...], int]] = {}
+
+
+def _integer_weights(outcomes: tuple[tuple[int, Fraction], ...]) -> tuple[tuple[int, ...], int]:
+    """Return a chance node's probabilities as integer weights over one denominator.
+
+    Keyed by the identity of the (itself cached) outcomes tuple: hashing Fractions
+    would cost more than the arithmetic it saves.
+    """
+    hit = _WEIGHTS.get(id(outcomes))
+    if hit is not None and hit[0] is outcomes:
+        return hit[1], hit[2]
+    den = 1
+    for _, p in outcomes:
+        den = den * p.denominator // gcd(den, p.denominator)
+    weights = tuple(p.numerator * (den // p.denominator) for _, p in outcomes)
+    if len(_WEIGHTS) > 4096:
+        _WEIGHTS.clear()
+    _WEIGHTS[id(outcomes)] = (outcomes, weights, den)
+    return weights, den
+
+
 class _ReplayDice(Dice):
-    """Follow a fixed path of branch indices, then take branch 0 and note the rest."""
+    """Follow a fixed path of branch indices, then take branch 0 and note the rest.
+
+    The path's probability is kept as an integer numerator and denominator: products
+    of small integers are far cheaper than Fraction arithmetic on every roll.
+    """
 
     def __init__(self, path: tuple[int, ...]) -> None:
         super().__init__()
         self.path = path
         self.choices: list[int] = []
         self.widths: list[int] = []
-        self.probability = Fraction(1)
+        self.numerator = 1
+        self.denominator = 1
+
+    @property
+    def probability(self) -> Fraction:
+        """Return the exact probability of the path followed so far."""
+        return Fraction(self.numerator, self.denominator)
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         outcomes = request.outcomes()
         depth = len(self.choices)
         index = self.path[depth] if depth < len(self.path) else 0
         value, p = outcomes[index]
+        weights, den = _integer_weights(outcomes)
         self.choices.append(index)
         self.widths.append(len(outcomes))
-        self.probability *= p
+        self.numerator *= weights[index]
+        self.denominator *= den
         return value, None, p
 
 
@@ -390,9 +425,10 @@ def enumerate_outcomes(
 
     ``rules`` must depend on nothing random but the dice it is given (copy any game
     state inside it).  Raises ``EnumerationTooLarge`` past ``max_runs`` runs so the
-    caller can fall back to Monte Carlo and say so.
+    caller can fall back to Monte Carlo and say so.  Leaf probabilities are summed as
+    integers per denominator and turned into Fractions once, at the end.
     """
-    weights: dict[T, Fraction] = {}
+    sums: dict[T, dict[int, int]] = {}
     stack: list[tuple[int, ...]] = [()]
     runs = 0
     while stack:
@@ -406,5 +442,13 @@ def enumerate_outcomes(
             prefix = tuple(dice.choices[:depth])
             for alternative in range(1, dice.widths[depth]):
                 stack.append(prefix + (alternative,))
-        weights[result] = weights.get(result, Fraction(0)) + dice.probability
-    return Distribution(weights)
+        by_den = sums.setdefault(result, {})
+        by_den[dice.denominator] = by_den.get(dice.denominator, 0) + dice.numerator
+    common = 1
+    for by_den in sums.values():
+        for den in by_den:
+            common = common * den // gcd(common, den)
+    weights = {
+        result: sum(num * (common // den) for den, num in by_den.items()) for result, by_den in sums.items()
+    }
+    return Distribution.from_weights(weights, common)
