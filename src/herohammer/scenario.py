@@ -68,7 +68,8 @@ class UnitSpec(_Spec):
     status: list[Status] = []
     special: bool = False
     formation: FormationSpec | None = None
-    models: list[ModelSpec] = Field(min_length=1)
+    destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
+    models: list[ModelSpec] = []
 
 
 class TerrainSpec(_Spec):
@@ -196,7 +197,7 @@ def _arrange_formations(state: GameState, source: str) -> GameState:
     from .formations import arrange, default_formation
 
     for i, u in enumerate(state.units):
-        if u.formation is None:
+        if u.formation is None or not u.alive:
             continue
         try:
             state = state.replace_unit(replace(u, formation=default_formation(state, u)))
@@ -214,6 +215,11 @@ def _terrain(source: str, i: int, t: TerrainSpec) -> Terrain:
 
 
 def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
+    if u.destroyed and u.models:
+        raise ScenarioError(source, f"{where}.models", "expected no models for a unit marked destroyed: true")
+    if not u.destroyed and not u.models:
+        raise ScenarioError(source, f"{where}.models",
+                            "expected at least one model (or destroyed: true for a unit wiped out)")
     models = []
     for j, m in enumerate(u.models):
         try:
@@ -270,14 +276,14 @@ def state_to_data(state: GameState) -> dict[str, Any]:
     """Write a game state as plain data that ``state_from_data`` reads back to the same state."""
     sides: dict[str, list[dict[str, Any]]] = {s: [] for s in state.sides}
     for u in state.units:
-        if not u.alive:
-            continue
         entry: dict[str, Any] = {"id": u.id, "type": u.type.value}
+        if not u.alive:
+            entry["destroyed"] = True
         if u.character is not None:
             entry["character"] = u.character.value
         if u.rules:
             entry["rules"] = sorted(u.rules)
-        if u.joined and state.has_unit(u.joined) and state.unit(u.joined).alive:  # a dead host is not saved
+        if u.joined:
             entry["joined"] = u.joined
         if u.status:
             entry["status"] = sorted(s.value for s in u.status)

@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .errors import IllegalActionError
 from .geometry import Terrain
 from .units import Unit
+
+if TYPE_CHECKING:
+    from .powers import Power
+    from .weapons import Weapon
 
 
 class Phase(StrEnum):
@@ -56,6 +61,11 @@ class GameState:
     terrain: tuple[Terrain, ...]
     units: tuple[Unit, ...]
     special_characters_agreed: bool = False
+    #: The scenario's own weapon profiles and psychic powers (the bundled ones are always known).
+    weapons: tuple[Weapon, ...] = ()
+    powers: tuple[Power, ...] = ()
+    #: Characters' declared splits of close combat attacks (40k3.char.attack-allocation), until they fight.
+    allocations: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 
     # -- lookups ------------------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:

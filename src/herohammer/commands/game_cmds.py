@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..actions import parse_action
+from ..errors import HerohammerError
 from ..game import Game
 from ..report import dump_json, simple_table
 from .args import add_json_flag
@@ -42,7 +43,13 @@ def register_actions(sub: Any) -> argparse.ArgumentParser:
 
 def _run_check(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    ruling = game.check(parse_action(args.action))
+    action = parse_action(args.action)
+    for field in ("unit", "character", "target", "psyker"):
+        unit_id = getattr(action, field, None)
+        if isinstance(unit_id, str) and not game.state.has_unit(unit_id):
+            known = ", ".join(u.id for u in game.state.units)
+            raise HerohammerError(f"--action: field {field}: no unit with id {unit_id!r} (units: {known})")
+    ruling = game.check(action)
     if args.json:
         print(dump_json(ruling.to_json()))
     else:

@@ -1,10 +1,46 @@
-"""``herohammer odds action``: the exact odds of a whole action in a scenario (engine issues)."""
+"""``herohammer odds action``: the exact odds of a whole action in a scenario (Monte Carlo when too large)."""
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
+
+from ..action_odds import DEFAULT_RUNS, action_odds
+from ..dice import DEFAULT_MAX_RUNS
+from ..report import dump_json, fraction_text, percent
+from ..scenario import load_scenario
+from .args import add_json_flag, whole_number
 
 
 def register_action(queries: Any) -> None:
-    """Add ``odds action`` once the game engine provides it (nothing yet)."""
-    return None
+    """Add ``odds action SCENARIO --action JSON [--runs N] [--seed S] [--max-branches M]``."""
+    p: argparse.ArgumentParser = queries.add_parser(
+        "action", help="odds of every outcome of one action in a scenario, through the rules code")
+    p.add_argument("scenario", help="scenario file (YAML or JSON)")
+    p.add_argument("--action", required=True, help='the action as JSON, e.g. {"do": "shoot", "unit": ..., "target": ...}')
+    p.add_argument("--runs", type=whole_number("--runs", 1, 10_000_000), default=DEFAULT_RUNS,
+                   help="Monte Carlo runs if the exact enumeration is too large")
+    p.add_argument("--seed", type=int, default=0, help="seed for Monte Carlo")
+    p.add_argument("--max-branches", type=whole_number("--max-branches", 1, 10_000_000), default=DEFAULT_MAX_RUNS,
+                   help="largest exact enumeration before falling back to Monte Carlo")
+    add_json_flag(p)
+    p.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    state = load_scenario(args.scenario)
+    answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed)
+    if args.json:
+        print(dump_json(answer.to_json()))
+        return 0
+    print(f"odds of {dump_json(answer.action.to_json()).replace(chr(10), '').replace('  ', '')}")
+    print(f"method: {answer.method}")
+    for name, est in answer.rows().items():
+        if est.low is None:
+            print(f"  {name:<40} {fraction_text(est.p):>14}  {percent(est.p):>8}")
+        else:
+            print(f"  {name:<40} {float(est.p):>8.4f}  (95% CI {est.low:.4f}-{est.high:.4f})")
+    for unit in sorted({u for o, _ in answer.weights for u, _ in o.models_lost}):
+        mean = answer.mean_lost(unit)
+        print(f"  mean models slain in {unit}: {float(mean):.4f}" + (f" (exactly {mean})" if answer.exact else ""))
+    return 0

@@ -21,13 +21,14 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .w40k_combat import CombatRules
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 
 
-class Warhammer40k3(Ruleset):
+class Warhammer40k3(CombatRules, Ruleset):
     """Override the shared rules where the 3rd edition character rules say otherwise."""
 
     name: ClassVar[str] = "40k3"
@@ -390,6 +391,9 @@ class Warhammer40k3(Ruleset):
         if problem:
             return problem
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        if not host.alive:  # its unit (a retinue, say) is destroyed: the character just moves off alone
+            return Ruling.allow(f"{character.id} moves off alone: {host.id} has no models left",
+                                self.leave_rule, notes=notes)
         gap = geo.group_distance([placed], host.placed)
         if gap <= JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
@@ -406,7 +410,8 @@ class Warhammer40k3(Ruleset):
         moves, events = self._roll_difficult(character, movement.plan(character, [action.to], state.terrain), dice)
         state = _apply_moves(state, moves, {character.id})
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
-        if geo.group_distance([placed], state.unit(host_id).placed) <= JOIN_INCHES + movement.EPSILON:
+        host = state.unit(host_id)
+        if host.alive and geo.group_distance([placed], host.placed) <= JOIN_INCHES + movement.EPSILON:
             events.append(Event("leave", f"{character.id} stops short and stays part of {host_id}", (self.leave_rule,)))
             return state, events
         moved = state.unit(character.id)
@@ -533,17 +538,19 @@ def _point_near(character: Unit, host: Unit) -> geo.Point:
     dx, dy = me.at[0] - nearest.at[0], me.at[1] - nearest.at[1]
     norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
     reach = nearest.base.width_mm / 50.8 + character.models[0].base.width_mm / 50.8 + 1.0
-    return (nearest.at[0] + dx / norm * reach, nearest.at[1] + dy / norm * reach)
+    return (round(nearest.at[0] + dx / norm * reach, 2), round(nearest.at[1] + dy / norm * reach, 2))
 
 
 def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
     """Return a few spots that would take a character more than 2" from its unit."""
     x, y = character.models[0].at
+    if not host.alive:  # its unit was destroyed: any direction will do
+        return [(x + 5.5, y), (x, y + 5.5), (x, y - 5.5)]
     cx = sum(p.at[0] for p in host.placed) / len(host.models)
     cy = sum(p.at[1] for p in host.placed) / len(host.models)
     dx, dy = x - cx, y - cy
     norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-    return [(x + dx / norm * 5.5, y + dy / norm * 5.5), (x, y + 5.5), (x, y - 5.5)]
+    return [(round(x + dx / norm * 5.5, 2), round(y + dy / norm * 5.5, 2)), (x, y + 5.5), (x, y - 5.5)]
 
 
 def _sample_moves(state: GameState, unit: Unit, allowance: float) -> Iterator[Move]:

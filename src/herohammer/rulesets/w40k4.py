@@ -15,8 +15,10 @@ from ..errors import IllegalActionError
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
+from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Ruleset
 from .w40k3 import Warhammer40k3
+from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -153,3 +155,36 @@ class Warhammer40k4(Warhammer40k3):
         return not is_character
 
 
+    # == shooting, assault and close combat (mechanics in w40k_combat) =================
+    shooting_dice_rule: ClassVar[str] = "40k4.shoot.separate-dice"
+    same_target_rule: ClassVar[str] = "40k4.shoot.same-target"
+    assault_alone_rule: ClassVar[str] = "40k4.assault.alone"
+    must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
+    character_separate_in_combat: ClassVar[bool] = True
+
+    def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
+        """Return a Rapid Fire weapon's shots (4th ed.): 2 up to half range even after moving; 1 at full range if still."""
+        if distance <= weapon.range / 2 + geo.EPSILON:
+            return 2
+        return 0 if moved else 1
+
+    @implements("40k4.cc.base-contact")
+    def fights_near_contact(self, unit: Unit) -> bool:
+        """Let troopers within 2" of a friend in base contact fight; a character must be in base contact itself."""
+        return not unit.is_character
+
+    def combat_morale_modifier(self, margin: int) -> int:
+        """Subtract the margin the combat was lost by from the Morale check (4th ed. published)."""
+        return -margin
+
+    def last_man_exempt(self, unit: Unit) -> bool:
+        """Exempt every character from Last Man Standing (40k4.char.no-last-man)."""
+        return not self.takes_last_man_standing(unit.is_character)
+
+    @implements("40k4.ic.slowest-model", "40k4.assault.alone", "40k4.assault.must-charge")
+    def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
+        """Return the assault range: the slowest model's (6", 12" for fast types) and the deciding rule."""
+        reach = min(CAVALRY_ASSAULT_INCHES if m.type in FAST_TYPES else ASSAULT_INCHES for m in members)
+        if unit.is_character and len(members) == 1:
+            return reach, "40k4.assault.alone"
+        return reach, "40k4.assault.must-charge" if len(members) > 1 else "published.assault-range"

@@ -1,0 +1,216 @@
+"""The odds of a whole action: every outcome of the dice, through the same resolve code as play.
+
+``action_odds`` rules on the action (an illegal one raises ``IllegalActionError``),
+then runs ``ruleset.resolve(state, action, dice)`` under ``enumerate_outcomes`` and
+summarises each branch's resulting state with ``summarise`` - a generic summary that
+works for any ruleset: models and wounds lost per unit, statuses gained, and which
+kinds of event happened.  When the chance tree is too large it samples ``runs`` games
+with ``SeededDice(seed)`` instead and gives each probability a 95% Wilson interval;
+the answer names its method either way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .actions import Action, parse_action
+from .dice import DEFAULT_MAX_RUNS, Dice, SeededDice, enumerate_outcomes
+from .distribution import Distribution
+from .errors import EnumerationTooLarge, IllegalActionError, OutOfRangeError
+from .rulesets import get_ruleset
+from .rulings import Event
+from .state import GameState
+
+Z95 = 1.959963984540054
+DEFAULT_RUNS = 10_000
+#: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
+FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result")
+
+
+@dataclass(frozen=True, order=True)
+class Outcome:
+    """Summarise one way an action can end: what each unit lost and gained, and what happened."""
+
+    models_lost: tuple[tuple[str, int], ...]
+    wounds_lost: tuple[tuple[str, int], ...]
+    statuses_gained: tuple[tuple[str, tuple[str, ...]], ...]
+    events: tuple[str, ...]
+
+    def lost(self, unit_id: str) -> int:
+        """Return the models a unit lost (0 if none)."""
+        return dict(self.models_lost).get(unit_id, 0)
+
+    def gained(self, unit_id: str, status: str) -> bool:
+        """Say whether a unit gained a status."""
+        return status in dict(self.statuses_gained).get(unit_id, ())
+
+
+def summarise(before: GameState, resolution: tuple[GameState, list[Event]]) -> Outcome:
+    """Summarise a resolved action against the state it started from (any ruleset)."""
+    after, events = resolution
+    lost, wounds, gained = [], [], []
+    for u in before.units:
+        now = after.unit(u.id) if after.has_unit(u.id) else None
+        n_now = len(now.models) if now else 0
+        w_before = sum(m.wounds_left for m in u.models)
+        w_now = sum(m.wounds_left for m in now.models) if now else 0
+        if n_now < len(u.models):
+            lost.append((u.id, len(u.models) - n_now))
+        if w_now < w_before:
+            wounds.append((u.id, w_before - w_now))
+        if now is not None:
+            new = sorted(s.value for s in now.status - u.status)
+            if new:
+                gained.append((u.id, tuple(new)))
+    flags = sorted({_flag(e) for e in events if e.kind in FLAG_KINDS})
+    return Outcome(tuple(lost), tuple(wounds), tuple(gained), tuple(flags))
+
+
+def _flag(event: Event) -> str:
+    if event.kind == "psychic_test":
+        return "psychic test passed" if "passed" in event.message else "psychic test failed"
+    if event.kind == "fall_back":
+        return f"{dict(event.data).get('unit', '?')} falls back"
+    if event.kind == "combat_result":
+        winner = dict(event.data).get("winner")
+        return f"combat won by {winner}" if winner else "combat drawn"
+    return event.kind.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A probability: exact, or sampled with a 95% Wilson interval."""
+
+    p: Fraction
+    low: float | None = None
+    high: float | None = None
+
+    def to_json(self) -> dict[str, Any] | Fraction:
+        """Return the exact Fraction, or the estimate with its interval."""
+        if self.low is None:
+            return self.p
+        return {"estimate": float(self.p), "ci95": [self.low, self.high]}
+
+
+def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval for a sampled proportion."""
+    if runs == 0:
+        return 0.0, 1.0
+    phat = successes / runs
+    denom = 1 + z * z / runs
+    centre = (phat + z * z / (2 * runs)) / denom
+    half = z * math.sqrt(phat * (1 - phat) / runs + z * z / (4 * runs * runs)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _lost_exactly(unit: str, k: int) -> Callable[[Outcome], bool]:
+    return lambda o: o.lost(unit) == k
+
+
+def _gains(unit: str, status: str) -> Callable[[Outcome], bool]:
+    return lambda o: o.gained(unit, status)
+
+
+def _happens(flag: str) -> Callable[[Outcome], bool]:
+    return lambda o: flag in o.events
+
+
+@dataclass(frozen=True)
+class ActionOdds:
+    """The distribution of an action's outcomes, exact or sampled, naming its method."""
+
+    action: Action
+    method: str
+    exact: bool
+    weights: tuple[tuple[Outcome, Fraction], ...]  # probabilities (exact) or frequencies (sampled)
+    runs: int
+
+    def probability(self, predicate: Callable[[Outcome], bool]) -> Estimate:
+        """Return the probability that the outcome satisfies ``predicate``."""
+        p = sum((w for o, w in self.weights if predicate(o)), Fraction(0))
+        if self.exact:
+            return Estimate(p)
+        low, high = wilson(round(p * self.runs), self.runs)
+        return Estimate(p, low, high)
+
+    def distribution(self) -> Distribution[Outcome]:
+        """Return the outcomes as a Distribution (exact, or the sample's frequencies)."""
+        return Distribution(dict(self.weights))
+
+    def mean_lost(self, unit_id: str) -> Fraction:
+        """Return the expected models a unit loses."""
+        return sum((w * o.lost(unit_id) for o, w in self.weights), Fraction(0))
+
+    def rows(self) -> dict[str, Estimate]:
+        """Return the questions players ask, one row each: models slain per unit, statuses, events."""
+        rows: dict[str, Estimate] = {}
+        units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
+        for unit in units:
+            most = max(o.lost(unit) for o, _ in self.weights)
+            for k in range(0, most + 1):
+                rows[f"{unit}: {k} model{'s' * (k != 1)} slain"] = self.probability(_lost_exactly(unit, k))
+        statuses = sorted({(u, s) for o, _ in self.weights for u, ss in o.statuses_gained for s in ss})
+        for unit, status in statuses:
+            rows[f"{unit} becomes {status}"] = self.probability(_gains(unit, status))
+        flags = sorted({f for o, _ in self.weights for f in o.events})
+        for flag in flags:
+            rows[flag] = self.probability(_happens(flag))
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the answer as JSON-ready data (exact Fractions, or estimates with intervals)."""
+        units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
+        return {
+            "action": self.action.to_json(), "method": self.method, "exact": self.exact, "runs": self.runs,
+            "rows": {k: v.to_json() for k, v in self.rows().items()},
+            "mean_models_slain": {u: self.mean_lost(u) if self.exact else float(self.mean_lost(u)) for u in units},
+        }
+
+
+def action_odds(
+    state: GameState,
+    action: Action | str | Mapping[str, Any],
+    *,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    runs: int = DEFAULT_RUNS,
+    seed: int | None = 0,
+    summary: Callable[[GameState, tuple[GameState, list[Event]]], Any] = summarise,
+) -> ActionOdds:
+    """Return the odds of every outcome of one legal action, exact when the chance tree allows.
+
+    Works for any ruleset: it only calls ``rule_on`` and ``resolve``.  Raises
+    ``IllegalActionError`` (with the rule ids) for an action the rules forbid.
+    """
+    act = parse_action(dict(action)) if isinstance(action, Mapping) else (
+        parse_action(action) if isinstance(action, str) else action)
+    if runs < 1:
+        raise OutOfRangeError("--runs", runs, "1 or more")
+    ruleset = get_ruleset(state.ruleset)
+    ruling = ruleset.rule_on(state, act)
+    if not ruling.legal:
+        raise IllegalActionError(ruling.reason, ruling.rules)
+
+    def play(dice: Dice) -> Any:
+        return summary(state, ruleset.resolve(state, act, dice))
+
+    try:
+        dist = enumerate_outcomes(play, max_runs)
+        return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
+                          tuple(dist.sorted_items()), 0)
+    except EnumerationTooLarge:
+        pass
+    dice = SeededDice(seed)
+    counts: Counter[Any] = Counter(play(dice) for _ in range(runs))
+    weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
+    return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; more than {max_runs} dice outcomes to enumerate), "
+                           "95% Wilson intervals", False, weights, runs)
+
+
+def outcomes_of(odds: ActionOdds) -> Iterable[Outcome]:
+    """Iterate over the outcomes an answer holds."""
+    return (o for o, _ in odds.weights)

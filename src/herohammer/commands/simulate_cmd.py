@@ -1,0 +1,226 @@
+"""``herohammer simulate`` and ``herohammer sweep``: many games, summarised; grids of variants."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..report import dump_json
+from ..simulate import METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
+from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
+from .args import whole_number
+
+MAX_RUNS = 10**9
+DEMO_RUNS = 100_000
+DEMO_SEED = 1
+
+
+def register(sub: Any) -> argparse.ArgumentParser:
+    """Add ``simulate`` and ``sweep``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "simulate", help="play a scenario many times: outcome table, 95%% intervals, exact odds beside them",
+        description="Play a scenario's plan (or the default policy) N times. With no scenario, run the bundled demos.")
+    p.add_argument("scenario", nargs="?", help="scenario file (YAML or JSON); omit for the bundled demos")
+    p.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=DEMO_RUNS, help="number of runs")
+    p.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None,
+                   help="seed (a fresh one is drawn and printed if omitted)")
+    p.add_argument("--actions", help="plan file: a YAML/JSON list of action objects (instead of the scenario's plan)")
+    p.add_argument("--method", choices=METHODS, default="auto",
+                   help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON (seed, scenario hash, version, rows)")
+    out.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the outcome distributions to a PNG file")
+    p.set_defaults(run=_run_simulate)
+
+    s: argparse.ArgumentParser = sub.add_parser(
+        "sweep", help="simulate a grid of scenario variants (--vary PATH=V1,V2); processes or a Dask cluster")
+    s.add_argument("scenario", help="scenario file (YAML or JSON)")
+    s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
+                   help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
+    s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000)
+    s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None)
+    s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
+    s.add_argument("--method", choices=METHODS, default="auto")
+    s.add_argument("--workers", type=whole_number("--workers", 1, 1024), default=None, help="local processes")
+    s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
+    s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
+                   help="an outcome to tabulate, as the simulate table labels it (repeatable)")
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(run=_run_sweep)
+    return p
+
+
+def _console() -> Console:
+    """Return a console; 100 columns when not a terminal (pipes, files, the README)."""
+    return Console() if sys.stdout.isatty() else Console(width=100)
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    console = _console()
+    progress = sys.stderr.isatty() and not (args.json or args.csv)
+    if args.scenario is None:
+        return _run_demos(args, console, progress)
+    result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
+    _emit(args, result, console)
+    return 0
+
+
+def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None) -> None:
+    if args.plot:
+        plot(result, args.plot)
+    if args.json:
+        print(dump_json(result.to_json()))
+    elif args.csv:
+        sys.stdout.write(result.to_csv())
+    else:
+        show(result, console, title)
+
+
+def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> int:
+    results = []
+    for name in demo_files():
+        data, about = read_demo(name)
+        seed = DEMO_SEED if args.seed is None else args.seed  # fixed, so the README's output is reproducible
+        result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress)
+        results.append((name, about, result))
+    if args.json:
+        print(dump_json({"demos": [r.to_json() for _, _, r in results]}))
+        return 0
+    if args.csv:
+        sys.stdout.write("".join(r.to_csv() for _, _, r in results))
+        return 0
+    console.print("[bold]herohammer simulate[/bold]: the bundled demos, one rules code for play, odds and simulation\n")
+    for name, about, result in results:
+        console.rule(f"[bold]{name}")
+        if about:
+            console.print(about)
+        show(result, console)
+        console.print()
+    console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
+                  "(add --json, --csv, --plot out.png; see also: herohammer sweep)")
+    if args.plot:
+        plot(results[0][2], args.plot)
+    return 0
+
+
+def show(result: SimulationResult, console: Console, title: str | None = None) -> None:
+    """Print a simulation as a table: frequency, 95% interval, exact value, and how it was run."""
+    m = result.meta
+    plan = "its plan" if m["policy"] == "plan" else "the default policy (simple)"
+    console.print(title or f"[bold]{escape(m['scenario'])}[/bold] ({m['ruleset']}): {result.runs:,} runs of {plan}, "
+                  f"seed {m['seed']}")
+    table = Table()
+    table.add_column("outcome")
+    table.add_column("simulated", justify="right")
+    table.add_column("95% interval", justify="right")
+    if result.exact_known:
+        table.add_column("exact", justify="right")
+        table.add_column("exact %", justify="right")
+    rows = result.rows()
+    for r in rows:
+        lo, hi = r.ci95
+        cells = [r.label, f"{r.probability * 100:.2f}%", f"{lo * 100:.2f}-{hi * 100:.2f}%"]
+        if result.exact_known:
+            cells += [str(r.exact), f"{float(r.exact or 0) * 100:.2f}%"]
+        table.add_row(*(escape(c) for c in cells))
+    if rows:
+        console.print(table)
+    else:
+        console.print("  (nothing changed in any run)")
+    hidden = len(result.keys()) - len({r.outcome for r in rows})
+    t = result.timing
+    if m["method"] == "compiled":
+        how = (f"method: compiled - the rules code ran {m['rules_code_runs']:,} times to enumerate "
+               f"{m['exact_outcomes']:,} distinct outcomes with exact odds ({t.get('compile_seconds', 0):.2f} s), "
+               f"then numpy drew the {result.runs:,} runs from them ({t.get('sample_seconds', 0):.3f} s)")
+    else:
+        how = (f"method: engine - one game per run with seeded dice "
+               f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
+               "the chance tree is too large to enumerate" if m["method"] == "engine" else "")
+    console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
+                  f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
+
+
+def plot(result: SimulationResult, path: str | Path) -> None:
+    """Draw each varying outcome's distribution (bars with 95% intervals, exact values as dots) to a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result.rows()
+    groups: dict[str, list[Any]] = {}
+    for r in rows:
+        groups.setdefault(r.outcome, []).append(r)
+    keys = list(groups)[:12] or ["(nothing changed)"]
+    cols = min(3, len(keys))
+    nrows = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 2.8 * nrows), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        items = groups.get(key, [])
+        labels = ["yes" if r.value is None else str(r.value) for r in items]
+        ps = [r.probability for r in items]
+        err = [[r.probability - r.ci95[0] for r in items], [r.ci95[1] - r.probability for r in items]]
+        ax.bar(labels, ps, yerr=err, color="#4c72b0", capsize=3, label="simulated (95%)")
+        if result.exact_known:
+            ax.plot(labels, [float(r.exact or 0) for r in items], "o", color="black", label="exact")
+        ax.set_title(key, fontsize=9)
+        ax.set_ylim(0, 1)
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7)
+    m = result.meta
+    fig.suptitle(f"{m['scenario']}: {result.runs:,} runs, seed {m['seed']}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _run_sweep(args: argparse.Namespace) -> int:
+    from ..scenario import read_data
+    from ..simulate import load_plan
+
+    varies = [parse_vary(v) for v in args.vary]
+    plan = load_plan(args.actions) if args.actions else None
+    sweep = run_sweep(read_data(args.scenario), varies, args.runs, args.seed, plan, args.method,
+                      args.workers, args.scheduler, args.scenario)
+    if args.json:
+        print(dump_json(sweep))
+        return 0
+    labels = pick_outcomes(sweep, args.outcome)
+    console = _console()
+    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
+    console.print(f"[bold]{escape(args.scenario)}[/bold]: {len(sweep['variants'])} variants x {sweep['runs']:,} runs, "
+                  f"seed {sweep['seed']} ({escape(where)})")
+    for i, path in enumerate(sweep["vary"]):
+        console.print(escape(f"  vary {_short(path)}: {path}"))
+    table = Table()
+    for path in sweep["vary"]:
+        table.add_column(_short(path))
+    for label in labels:
+        table.add_column(f"{label}\nsimulated (exact)", justify="right")
+    for v in sweep["variants"]:
+        cells = [str(v["values"][p]) for p in sweep["vary"]]
+        for label in labels:
+            sim, exact = cell(v["result"], label)
+            cells.append(f"{sim * 100:.2f}%" + ("" if exact is None else f" ({exact * 100:.2f}%)"))
+        table.add_row(*cells)
+    console.print(table)
+    known = {row_label(r) for v in sweep["variants"] for r in v["result"]["outcomes"]}
+    console.print(f"[dim]{len(known)} outcome rows in all; pick columns with --outcome LABEL, or see --json[/dim]")
+    return 0
+
+
+def _short(path: str) -> str:
+    """Return the last two steps of a path as a column heading (``profile.Ld``)."""
+    from ..sweep import parse_path
+
+    steps = [s if isinstance(s, str) else f"[{s}]" for s in parse_path(path)]
+    return ".".join(steps[-2:]).replace(".[", "[")

@@ -1,0 +1,830 @@
+"""Warhammer 40,000 (3rd/4th edition) shooting, psychic powers, assaults, close combat and morale.
+
+A mixin of ``rule_<do>`` / ``resolve_<do>`` methods that ``Warhammer40k3`` inherits;
+4th edition changes it only through the small hooks marked below.  Every roll goes
+through ``Dice`` with its purpose and rule id, so the same code plays a game and,
+under ``enumerate_outcomes``, gives the exact odds of a whole action.
+
+Decisions the seeds leave open (the published rules where they give them):
+
+- Shooting: each model fires one weapon (the first listed that can fire: in range, in
+  sight, not Heavy after moving).  Models with the same BS and weapon roll together;
+  a character whose BS or weapon differs rolls apart (40k3.char.shooting-dice,
+  40k4.shoot.separate-dice).  To wound uses the majority Toughness of the target.
+- Wound allocation (shooting and close combat alike): wounds are allocated one per
+  model before any model takes a second, in order - the unit's own models closest
+  to the attackers first, joined characters last - and saves are rolled as one pool
+  per group of models with the same save.  A joined character's wounds are always its
+  own group: unsaved wounds on the unit never carry over onto it (40k4.cc.no-carry-over,
+  applied to shooting too; within a group, unsaved wounds slay whole models in order and
+  any excess is lost).
+- Blast: a hit covers ``blast`` models of the target (at most the models it has).
+- Morale: 25% casualties in one shooting attack, losing a close combat, or (for a unit
+  reduced to one model) Last Man Standing are Leadership tests on the unit's Leadership
+  (``leadership_of``: the character's by each edition's rule); failing means falling
+  back 2D6" (3D6" for cavalry, bikes and jump infantry) straight away from the nearest
+  enemy.  4th edition subtracts the losing margin from a close combat Morale check;
+  3rd does not.  Sweeping advances and consolidation are not modelled.
+- Assault moves each model straight to base contact with the nearest enemy model it
+  can reach, sliding round that model if the spot is taken.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import geometry as geo
+from ..actions import Allocate, Assault, Fight, Manifest, Shoot
+from ..catalogue import implements
+from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
+from ..checks import LeadershipTestKind, leadership_test
+from ..dice import Dice, RollRecord
+from ..errors import HerohammerError
+from ..powers import Power, PowerEffect, find_power, known_powers
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase
+from ..units import Model, Status, Unit, UnitType
+from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
+from .base import LeadershipRuling, Resolution, Ruleset
+
+ASSAULT_INCHES = 6.0
+CAVALRY_ASSAULT_INCHES = 12.0
+FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
+MORALE_FRACTION = 0.25
+NEAR_CONTACT_INCHES = 2.0
+
+ModelRef = tuple[str, int]  # (unit id, model index)
+
+
+@dataclass(frozen=True)
+class WoundBatch:
+    """Wounds from one batch of attacks, waiting for saves: how many, and what they ignore."""
+
+    wounds: int
+    ap: int | None
+    ignores_armour: bool = False
+
+
+def _majority(values: Sequence[int]) -> int:
+    """Return the most common value (the first in order on a tie)."""
+    counts = Counter(values)
+    best = max(counts.values())
+    return next(v for v in values if counts[v] == best)
+
+
+def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
+    return tuple(dice.log[start:])
+
+
+def _label(models: Sequence[Model]) -> str:
+    names = [m.name for m in models]
+    return names[0] if len(names) == 1 else f"{len(names)} models"
+
+
+class CombatRules(Ruleset):
+    """Shoot, manifest psychic powers, assault, allocate attacks, fight, and take Morale checks."""
+
+    # == hooks 4th edition overrides ===============================================
+    shooting_dice_rule: ClassVar[str] = "40k3.char.shooting-dice"
+    same_target_rule: ClassVar[str] = "40k3.char.shooting-dice"
+    assault_alone_rule: ClassVar[str] = "40k3.ic.assault-alone"
+    must_assault_rule: ClassVar[str] = "40k3.char.must-assault"
+    #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
+    character_separate_in_combat: ClassVar[bool] = False
+
+    if TYPE_CHECKING:
+        join_rule: ClassVar[str]
+
+        def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling: ...
+
+        def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+    def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
+        """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""
+        half = distance <= weapon.range / 2 + geo.EPSILON
+        if moved:
+            return 1 if half else 0
+        return 2 if half else 1
+
+    def fights_near_contact(self, unit: Unit) -> bool:
+        """Say whether a model within 2" of a friend in base contact fights (3rd ed.: no, only base contact)."""
+        return False
+
+    def combat_morale_modifier(self, margin: int) -> int:
+        """Return the Leadership modifier of a close combat Morale check lost by ``margin`` wounds (3rd: none)."""
+        return 0
+
+    def last_man_exempt(self, unit: Unit) -> bool:
+        """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
+        return not self.takes_last_man_standing(unit.is_independent)
+
+    def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
+        """Return how far a unit assaults and the rule: 6", 12" if cavalry (40k3.ic.assault-alone for a lone character)."""
+        fast = all(m.type in FAST_TYPES for m in members)
+        reach = CAVALRY_ASSAULT_INCHES if fast else ASSAULT_INCHES
+        if unit.is_character and len(members) == 1:
+            return reach, self.assault_alone_rule
+        return reach, self.must_assault_rule if len(members) > 1 else "published.assault-range"
+
+    # == shared helpers ===============================================================
+    def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
+        """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
+        return [find_weapon(n, state.weapons, model.name) for n in model.weapons]
+
+    def _members_models(self, state: GameState, unit_id: str) -> list[tuple[Unit, int, Model]]:
+        return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
+
+    def _pool_order(self, state: GameState, target_id: str, attackers: Sequence[geo.Placed],
+                    with_characters: bool = True) -> list[ModelRef]:
+        """Order the models that take wounds: the unit's own, closest to the attackers first, then its characters."""
+        host = state.unit(target_id)
+        groups = state.combined(target_id) if with_characters else [host]
+        out: list[ModelRef] = []
+        for u in groups:
+            refs = [(u.id, i) for i in range(len(u.models))]
+            if attackers:
+                refs.sort(key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], attackers))
+            out += refs
+        return out
+
+    @implements("core.zero.w")
+    def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
+                     dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True
+                     ) -> tuple[GameState, list[Event], int]:
+        """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too."""
+        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
+        total = sum(b.wounds for b in batches)
+        if not alive or total == 0:
+            return state, [], 0
+        flat = [b for b in batches for _ in range(b.wounds)]
+        groups: dict[tuple[str | None, int | None], list[tuple[ModelRef, int]]] = {}
+        per_model: dict[ModelRef, list[WoundBatch]] = {}
+        for k, batch in enumerate(flat):
+            per_model.setdefault(alive[k % len(alive)], []).append(batch)
+        for ref in alive:
+            unit = state.unit(ref[0])
+            model = unit.models[ref[1]]
+            character = unit.id if unit.is_character else None
+            for batch in per_model.get(ref, []):
+                armour = None if batch.ignores_armour else model.profile.save
+                save = best_save(armour, model.profile.invulnerable, batch.ap)
+                groups.setdefault((character, save), []).append((ref, 1))
+        events: list[Event] = []
+        unsaved_total = 0
+        taken: dict[ModelRef, int] = {}
+        for (character, save), items in groups.items():
+            refs = list(dict.fromkeys(r for r, _ in items))
+            n = len(items)
+            start = len(dice.log)
+            names = _label([state.unit(r[0]).models[r[1]] for r in refs])
+            saved = 0 if save is None else dice.pool(n, save, f"{who}: saves ({save}+) for {names}", "published.saves")
+            unsaved = n - saved
+            unsaved_total += unsaved
+            left = unsaved
+            for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
+                room = state.unit(ref[0]).models[ref[1]].wounds_left - taken.get(ref, 0)
+                got = min(room, left)
+                if got:
+                    taken[ref] = taken.get(ref, 0) + got
+                    left -= got
+            kind = "no save" if save is None else f"{saved} saved"
+            events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved",
+                                rules, _rolls(dice, start)))
+        state, slain = _apply_wounds(state, taken, remove)
+        if slain:
+            events.append(Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules),
+                                data=(("slain", len(slain)),)))
+        return state, events, unsaved_total
+
+    def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
+                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
+        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back."""
+        unit = state.unit(unit_id)
+        if not unit.alive or unit.has(Status.FALLING_BACK):
+            return state, []
+        host_id = unit.joined or unit.id
+        ld = self.leadership_of(state, host_id)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, kind, modifier)
+        mod = f" {modifier:+d}" if modifier else ""
+        verdict = "passes" if result.passed else "fails"
+        event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership"),
+                      _rolls(dice, start))
+        if result.passed:
+            return state, [event]
+        state, more = self._fall_back(state, host_id, dice)
+        return state, [event, *more]
+
+    def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
+        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
+        members = state.combined(unit_id)
+        n = 3 if all(u.type in FAST_TYPES for u in members) else 2
+        start = len(dice.log)
+        inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back")
+        mine = [p for u in members for p in u.placed]
+        enemies = [e for e in state.enemies_of(members[0].side)]
+        cx = sum(p.at[0] for p in mine) / len(mine)
+        cy = sum(p.at[1] for p in mine) / len(mine)
+        dx, dy = 0.0, -1.0
+        if enemies:
+            nearest = min(enemies, key=lambda e: geo.group_distance(mine, e.placed))
+            ex = sum(p.at[0] for p in nearest.placed) / len(nearest.models)
+            ey = sum(p.at[1] for p in nearest.placed) / len(nearest.models)
+            norm = math.hypot(cx - ex, cy - ey)
+            if norm > 1e-9:
+                dx, dy = (cx - ex) / norm, (cy - ey) / norm
+        w, d = state.table.width, state.table.depth
+        moved = []
+        for u in members:
+            models = tuple(m.moved_to((min(max(m.at[0] + dx * inches, 0.5), w - 0.5),
+                                       min(max(m.at[1] + dy * inches, 0.5), d - 0.5))) for m in u.models)
+            moved.append(replace(u, models=models).with_status(Status.FALLING_BACK,
+                                                             remove=(Status.LOCKED, Status.ENGAGED)))
+        state = state.replace_units(*moved)
+        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
+                             _rolls(dice, start), (("unit", unit_id),))]
+
+    def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
+        """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
+        events: list[Event] = []
+        for u in before.units:
+            if u.joined or u.id in skip:
+                continue
+            was = sum(len(x.models) for x in before.combined(u.id))
+            now_units = [x for x in state.combined(u.id) if x.alive] if state.unit(u.id).alive else \
+                [x for x in state.units if x.joined == u.id and x.alive]
+            now = sum(len(x.models) for x in now_units)
+            if was > 1 and now == 1:
+                last = now_units[0]
+                if self.last_man_exempt(last):
+                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
+                                        "Last Man Standing", ("40k3.ic.no-last-man", "40k4.char.no-last-man")))
+                    continue
+                state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
+                                                 "published.last-man-standing", 0,
+                                                 LeadershipTestKind.LAST_MAN_STANDING)
+                events += more
+        return state, events
+
+    # == shooting ====================================================================
+    def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str]]:
+        """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot."""
+        target_placed = [p for u in state.combined(target_id) for p in u.placed]
+        fired: list[tuple[Unit, Model, Weapon, int]] = []
+        notes: list[str] = []
+        for unit, model in shooters:
+            if not can_shoot(model.profile.bs):
+                notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
+                continue
+            dist = geo.group_distance([model.placed], target_placed)
+            if not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
+                notes.append(f"{model.name} cannot see {target_id}")
+                continue
+            choice: tuple[Weapon, int] | None = None
+            for w in self.weapons_of(state, model):
+                if not w.is_shooting or dist > w.range + geo.EPSILON:
+                    continue
+                if w.type is WeaponType.RAPID_FIRE:
+                    shots = self.rapid_fire_shots(moved, dist, w)
+                elif w.type in (WeaponType.HEAVY, WeaponType.ORDNANCE):
+                    shots = 0 if moved else w.shots
+                else:
+                    shots = w.shots
+                if shots:
+                    choice = (w, shots)
+                    break
+            if choice is None:
+                notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
+                continue
+            fired.append((unit, model, *choice))
+        return fired, notes
+
+    @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
+    def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
+                         target_id: str, dice: Dice, rules: tuple[str, ...]) -> Resolution:
+        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save."""
+        target_models = [m for u in state.combined(target_id) for m in u.models]
+        toughness = _majority([m.profile.t for m in target_models])
+        batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
+        trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
+        for item in fired:
+            u, m, w, _ = item
+            apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
+            batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
+        events: list[Event] = []
+        wounds: list[WoundBatch] = []
+        for (bs, _name, apart), items in batches.items():
+            weapon = items[0][2]
+            shots = sum(n for *_, n in items)
+            who = _label([m for _, m, _, _ in items])
+            rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
+            start = len(dice.log)
+            need = to_hit_shooting(bs)
+            hits = 0 if need is None else dice.pool(shots, need, f"{who} ({weapon.name}, BS{bs}): to hit ({need}+)", rule)
+            if weapon.blast:
+                hits *= min(weapon.blast, len(target_models))
+            strength = weapon.strength_for(items[0][1].profile.s)
+            wound_on = to_wound(strength, toughness)
+            got = 0 if wound_on is None else dice.pool(
+                hits, wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
+                rule if apart else "published.to-wound")
+            cited = (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s")
+            why = "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"
+            events.append(Event("shots", f"{who} fire{'s' * (len(items) == 1)} {shots} shot{'s' * (shots != 1)} "
+                                f"with {weapon.name}: {hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
+                                cited, _rolls(dice, start)))
+            wounds.append(WoundBatch(got, weapon.ap))
+        firers = [m.placed for _, m, _, _ in fired]
+        pool = self._pool_order(state, target_id, firers)
+        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
+        return state, events + more
+
+    def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
+        """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
+        shooter = state.unit(action.unit)
+        members = state.combined(shooter.id)
+        target = state.unit(action.target)
+        target_id = target.joined or target.id
+        moved = any(u.has(Status.MOVED) for u in members)
+        shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
+        fired, notes = self._shots(state, shooters, target_id, moved)
+        rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
+        events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
+                        + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
+                           else ""), rules)]
+        events += [Event("note", n) for n in notes]
+        before = state
+        state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
+                                            *self._carry_rule(state, target_id)))
+        events += more
+        state = state.replace_units(*(state.unit(u.id).with_status(Status.SHOT) for u in members))
+        state, more = self._after_casualties(state, before, target_id, dice)
+        return state, events + more
+
+    def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
+        return ("40k4.cc.no-carry-over",) if len(state.combined(target_id)) > 1 else ()
+
+    def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
+        """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
+        state, events = self._last_man(state, before, dice, set())
+        if events:
+            return state, events
+        was = sum(len(u.models) for u in before.combined(target_id))
+        host = state.unit(target_id)
+        alive_id = target_id if host.alive else next((u.id for u in state.units if u.joined == target_id and u.alive), None)
+        if alive_id is None:
+            return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
+        now = sum(len(u.models) for u in state.combined(alive_id))
+        if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
+            return self._morale_check(state, alive_id, dice, f"lost {was - now} of {was} models",
+                                      "published.morale-casualties")
+        return state, []
+
+    # == psychic powers ================================================================
+    @implements("40k3.psyker.test", "40k3.psyker.as-shooting")
+    def rule_manifest(self, state: GameState, action: Manifest) -> Ruling:
+        """Rule on using a power: a psyker, one power a turn, its phase, and a target as for shooting."""
+        psyker = state.unit(action.psyker)
+        if problem := self._own_active(state, psyker):
+            return problem
+        if "psyker" not in psyker.rules:
+            return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", "40k3.psyker.test")
+        if psyker.has(Status.USED_POWER):
+            return Ruling.forbid(f"{psyker.id} has already taken a psychic test this turn: never more than one "
+                                 "power a turn", "40k3.psyker.test")
+        power = find_power(action.power, state.powers)
+        if power is None:
+            return Ruling.forbid(f"unknown power {action.power!r} (known: {', '.join(known_powers(state.powers))})",
+                                 "40k3.psyker.test")
+        if power.phase != state.phase:
+            return Ruling.forbid(f"{power.name} is used in the {power.phase.value} phase, not the "
+                                 f"{state.phase.value} phase", "40k3.psyker.test")
+        if action.target is None:
+            return Ruling.forbid(f"{power.name} needs a target: field target", "40k3.psyker.as-shooting")
+        return self._power_target(state, psyker, power, action.target)
+
+    def _power_target(self, state: GameState, psyker: Unit, power: Power, target_id: str) -> Ruling:
+        rule = "40k3.psyker.as-shooting"
+        target = state.unit(target_id)
+        if power.effect is PowerEffect.SHOOTING:
+            host = state.unit(psyker.joined) if psyker.joined else psyker
+            if psyker.has(Status.SHOT) or host.has(Status.SHOT):
+                return Ruling.forbid(f"{psyker.id} has already fired this turn; a psychic shooting attack is its "
+                                     "shooting", rule)
+            if psyker.has(Status.LOCKED):
+                return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            inner = self.target_ruling(state, psyker.id, target_id)
+            if not inner.legal:
+                return Ruling.forbid(inner.reason, *inner.rules, rule)
+        elif target.side == psyker.side:
+            return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
+        group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
+        if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
+            return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
+        dist = geo.group_distance(psyker.placed, group)
+        if dist > power.range + geo.EPSILON:
+            return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {psyker.id}, beyond {power.name}'s range of "
+                                 f"{power.range:g}\"", rule)
+        return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
+                            f"({dist:.1f}\", in sight)", "40k3.psyker.test", rule)
+
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2")
+    def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
+        """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
+        psyker = state.unit(action.psyker)
+        power = find_power(action.power, state.powers)
+        assert power is not None and action.target is not None  # checked by rule_manifest
+        model = psyker.models[0]
+        start = len(dice.log)
+        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
+        verdict = "passed" if result.passed else "failed"
+        events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
+                        f"Ld {model.profile.ld}, {verdict}", ("40k3.psyker.test",), _rolls(dice, start))]
+        before = state
+        after = state.replace_unit(psyker.with_status(Status.USED_POWER))
+        if result.perils:
+            hurt = "wounded" if result.wounded else "not wounded"
+            events.append(Event("perils", f"Perils of the Warp! {model.name} is hit at S{result.perils_strength}, "
+                                f"no save: {hurt}", ("40k3.psyker.perils",)))
+            if result.wounded:
+                after, slain = _apply_wounds(after, {(psyker.id, 0): 1})
+                if slain:
+                    events.append(Event("casualties", f"slain: {', '.join(slain)}", ("40k3.psyker.perils", "core.zero.w"),
+                                        data=(("slain", len(slain)),)))
+        if not result.power_used:
+            return after, events
+        rules = ("40k3.psyker.test",) + (("40k3.psyker.perils-on-2",) if result.roll == 2 else ())
+        events.append(Event("power_used", f"{model.name} uses {power.name} on {action.target}", rules))
+        target = state.unit(action.target)
+        target_id = target.joined or target.id
+        if power.effect is PowerEffect.SHOOTING:
+            assert power.weapon is not None
+            shots = power.weapon.shots
+            after, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
+                                                ("40k3.psyker.as-shooting", "published.wound-allocation",
+                                                 *self._carry_rule(after, target_id)))
+            events += more
+            if after.unit(psyker.id).alive:
+                after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            after, more = self._after_casualties(after, before, target_id, dice)
+            return after, events + more
+        after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
+                                         "40k3.psyker.test", power.modifier)
+        return after, events + more
+
+    # == assault ======================================================================
+    @implements("40k3.ic.assault-alone", "40k3.char.must-assault", "40k4.assault.alone", "40k4.assault.must-charge")
+    def rule_assault(self, state: GameState, action: Assault) -> Ruling:
+        """Rule on an assault: the unit with its characters, not engaged yet, an enemy within range."""
+        unit = state.unit(action.unit)
+        if problem := self._own_active(state, unit):
+            return problem
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it assaults when its unit does "
+                                 f"(assault with {unit.joined})", self.must_assault_rule)
+        if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
+            return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")
+        if unit.has(Status.LOCKED):
+            return Ruling.forbid(f"{unit.id} is already locked in close combat", "40k4.cc.locked")
+        if unit.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
+        target = state.unit(action.target)
+        if target.side == unit.side:
+            return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        members = state.combined(unit.id)
+        reach, rule = self.assault_range(state, unit, members)
+        mine = [p for u in members for p in u.placed]
+        theirs = [p for u in state.combined(target.id) for p in u.placed]
+        dist = geo.group_distance(mine, theirs)
+        if dist > reach + geo.EPSILON:
+            return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {unit.id}, beyond its assault range of "
+                                 f"{reach:g}\"", rule)
+        with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
+        return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
+                            rule)
+
+    @implements("40k4.cc.locked")
+    def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
+        """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        reach, rule = self.assault_range(state, unit, members)
+        target_ids = [u.id for u in state.combined(state.unit(action.target).id)]
+        theirs = [m.placed for tid in target_ids for m in state.unit(tid).models]
+        movers = sorted(((u.id, i) for u in members for i in range(len(u.models))),
+                        key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], theirs))
+        placed_now = {(u.id, i): m.placed for u in state.units for i, m in enumerate(u.models)}
+        new_at: dict[tuple[str, int], geo.Point] = {}
+        contacts = 0
+        for ref in movers:
+            model = state.unit(ref[0]).models[ref[1]]
+            spot, touching = _charge_spot(model, theirs, reach, [p for r, p in placed_now.items() if r != ref])
+            new_at[ref] = spot
+            placed_now[ref] = geo.Placed(model.base, spot, model.facing)
+            contacts += touching
+        moved_units = []
+        for u in members:
+            models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
+            moved_units.append(replace(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
+        state = state.replace_units(*moved_units)
+        if contacts:
+            state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED) for t in target_ids))
+        rules = (rule, "40k4.cc.locked") if len(members) > 1 else (rule,)
+        return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
+                             f"{'s' * (contacts != 1)} in base contact", rules)]
+
+    # == close combat ===================================================================
+    def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
+        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        seen = [unit_id]
+        i = 0
+        while i < len(seen):
+            u = state.unit(seen[i])
+            i += 1
+            linked = [x.id for x in state.units if x.alive and (x.joined == u.id or u.joined == x.id
+                      or (x.side != u.side and _touching(u, x)))]
+            seen += [x for x in linked if x not in seen]
+        return seen
+
+    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
+    def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
+        """Rule on a character splitting its attacks between enemy models in base contact with it."""
+        char = state.unit(action.character)
+        if not char.is_character:
+            return Ruling.forbid(f"{char.id} is not a character: only characters may always split their attacks",
+                                 "40k3.char.attack-allocation")
+        if not char.alive:
+            return Ruling.forbid(f"{char.id} has no models left", "core.zero.w")
+        engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
+                   if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
+        if not engaged:
+            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", "40k3.char.allocation-b2b-only",
+                                 "40k4.cc.base-contact")
+        for key, n in action.attacks.items():
+            if n < 1:
+                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", "40k3.char.attack-allocation")
+            if not any(e.id == key or m.name == key for e, m in engaged):
+                return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
+                                     f"{char.id}; it can wound only those", "40k3.char.allocation-b2b-only",
+                                     "40k4.cc.engaged-only")
+        have = sum(self._attacks(char, m) for m in char.models)
+        if sum(action.attacks.values()) > have:
+            return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
+                                 "40k3.char.attack-allocation")
+        return Ruling.allow(f"{char.id} splits its {have} attacks: "
+                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                            "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")
+
+    def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
+        """Record the split until the character fights."""
+        kept = tuple(a for a in state.allocations if a[0] != action.character)
+        state = replace(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
+        return state, [Event("allocate", f"{action.character} declares its attacks: "
+                             + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                             ("40k3.char.attack-allocation",))]
+
+    def _attacks(self, unit: Unit, model: Model) -> int:
+        """Return a model's close combat attacks: its A, +1 on the turn it charged (published)."""
+        base = close_combat_attacks(model.profile.a)
+        return base + 1 if base and unit.has(Status.CHARGED) else base
+
+    def rule_fight(self, state: GameState, action: Fight) -> Ruling:
+        """Rule on fighting a close combat: the unit is in base contact and has not fought this phase."""
+        unit = state.unit(action.unit)
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
+        combat = self._contact_units(state, unit.id)
+        if not any(state.unit(u).side != unit.side for u in combat):
+            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", "40k4.cc.base-contact")
+        if any(state.unit(u).has(Status.FOUGHT) for u in combat):
+            return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
+        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(u for u in combat if u != unit.id)}",
+                            "published.close-combat")
+
+    @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
+                "core.zero.ws", "core.zero.a")
+    def resolve_fight(self, state: GameState, action: Fight, dice: Dice) -> Resolution:
+        """Fight in Initiative order (pooled rolls per step), compare wounds caused, test the losers' morale."""
+        combat = self._contact_units(state, action.unit)
+        before = state
+        caused: Counter[str] = Counter()
+        events = [Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))]
+        allocations = dict(state.allocations)
+        for initiative in range(10, -1, -1):
+            jobs = self._strikes(state, combat, initiative, allocations)
+            if not jobs:
+                continue
+            events.append(Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",)))
+            for (side, pool_key, ws, s, armour_off, apart, who), (n, pool) in jobs.items():
+                live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
+                if not live:
+                    continue
+                targets = [state.unit(r[0]).models[r[1]] for r in live]
+                start = len(dice.log)
+                need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
+                rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
+                hits = dice.pool(n, need, f"{who}: to hit ({need}+, WS{ws})", rule)
+                toughness = _majority([m.profile.t for m in targets])
+                wound_on = to_wound(s, toughness)
+                got = 0 if wound_on is None else dice.pool(hits, wound_on, f"{who}: to wound ({wound_on}+, S{s} vs "
+                                                           f"T{toughness})", rule if apart else "published.to-wound")
+                events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
+                                    f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
+                state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
+                                                         pool_key, ("published.wound-allocation",), remove=False)
+                caused[side] += unsaved
+                events += more
+            state = _remove_casualties(state)
+        state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+        state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
+        state, more = self._resolve_combat(state, before, combat, caused, dice)
+        return state, events + more
+
+    def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
+                 allocations: dict[str, tuple[tuple[str, int], ...]]
+                 ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
+        """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
+        jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
+        units = [state.unit(u) for u in combat if state.unit(u).alive]
+        for unit in units:
+            enemies = [e for e in units if e.side != unit.side]
+            for model in unit.models:
+                if model.profile.i != initiative:
+                    continue
+                n = self._attacks(unit, model)
+                if not n:
+                    continue
+                touching = [e for e in enemies if any(geo.in_base_contact(model.placed, m.placed) for m in e.models)]
+                if not touching and not self._near_contact(state, unit, model, enemies):
+                    continue
+                melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
+                weapon = melee[0]
+                s = weapon.strength_for(model.profile.s)
+                split = allocations.get(unit.id) if unit.is_character else None
+                if split:
+                    given = 0
+                    for key, k in split:
+                        pool = [(e.id, i) for e in touching for i, m in enumerate(e.models)
+                                if (e.id == key or m.name == key) and geo.in_base_contact(model.placed, m.placed)]
+                        k = min(k, n - given)
+                        if pool and k > 0:
+                            _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
+                                        f"{model.name} (split)"), k, pool)
+                            given += k
+                    n -= given
+                    if not n:
+                        continue
+                target = self._default_target(state, unit, model, touching, enemies)
+                if target is None:
+                    continue
+                pool = self._combat_pool(state, target, model)
+                apart = unit.is_character
+                who = model.name if apart else unit.id
+                _add(jobs, (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who), n, pool)
+        return jobs
+
+    def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
+        """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
+        if not self.fights_near_contact(unit):
+            return False
+        friends = [m for m in unit.models if m is not model
+                   and any(geo.in_base_contact(m.placed, e.placed) for x in enemies for e in x.models)]
+        return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
+
+    def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
+                        enemies: Sequence[Unit]) -> Unit | None:
+        """Pick the enemy unit a model attacks: the one it touches most (units before characters)."""
+        if touching:
+            return max(touching, key=lambda e: (not e.is_character,
+                                                sum(geo.in_base_contact(model.placed, m.placed) for m in e.models)))
+        engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
+        return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
+
+    def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
+        """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
+        if self.character_separate_in_combat or target.joined:
+            return self._pool_order(state, target.id, [attacker.placed], with_characters=False)
+        return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
+
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
+                        dice: Dice) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing."""
+        sides = sorted({before.unit(u).side for u in combat})
+        score = ", ".join(f"{s} {caused[s]}" for s in sides)
+        events: list[Event] = []
+        tested: set[str] = set()
+        if len(sides) == 2 and caused[sides[0]] != caused[sides[1]]:
+            winner = max(sides, key=lambda s: caused[s])
+            loser = next(s for s in sides if s != winner)
+            margin = caused[winner] - caused[loser]
+            events.append(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
+                                ("published.combat-resolution",), data=(("winner", winner),)))
+            losers = [u for u in combat if before.unit(u).side == loser and not before.unit(u).joined]
+            for uid in losers:
+                unit_now = state.unit(uid)
+                live_id = uid if unit_now.alive else next((x.id for x in state.units if x.joined == uid and x.alive),
+                                                          None)
+                if live_id is None:
+                    continue
+                state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
+                                                 "published.combat-resolution", self.combat_morale_modifier(margin))
+                tested.add(uid)
+                events += more
+        else:
+            events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
+                                ("published.combat-resolution",)))
+        state, more = self._last_man(state, before, dice, tested)
+        events += more
+        for uid in combat:  # units with no enemy left in contact are no longer locked
+            u = state.unit(uid)
+            if u.alive and u.has(Status.LOCKED) and not any(_touching(x, e) for x in state.combined(uid)
+                                                             for e in state.enemies_of(u.side)):
+                state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
+        return state, events
+
+    # == phases =======================================================================
+    def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
+        """End the phase; combats fought and undeclared splits of attacks end with it."""
+        state = replace(state, allocations=(),
+                        units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
+                                    for u in state.units))
+        return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
+
+
+def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
+         key: tuple[str, str, int, int, bool, bool, str], n: int, pool: list[ModelRef]) -> None:
+    have, old = jobs.get(key, (0, pool))
+    jobs[key] = (have + n, old if have else pool)
+
+
+def _touching(a: Unit, b: Unit) -> bool:
+    return any(geo.in_base_contact(x, y) for x in a.placed for y in b.placed)
+
+
+def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[GameState, list[str]]:
+    """Add wounds to models and remove those reduced to 0 Wounds (core.zero.w); return the slain names.
+
+    With ``remove`` False the slain stay (at 0 Wounds) until the end of an Initiative step,
+    since blows at one Initiative are simultaneous.
+    """
+    slain: list[str] = []
+    changed: list[Unit] = []
+    for uid in dict.fromkeys(r[0] for r in taken):
+        unit = state.unit(uid)
+        models: list[Model] = []
+        for i, m in enumerate(unit.models):
+            got = taken.get((uid, i), 0)
+            m = replace(m, wounds_taken=m.wounds_taken + got)
+            if got and is_casualty(m.wounds_left):
+                slain.append(m.name)
+            if remove and is_casualty(m.wounds_left):
+                continue
+            models.append(m)
+        changed.append(replace(unit, models=tuple(models)))
+    return state.replace_units(*changed), slain
+
+
+def _remove_casualties(state: GameState) -> GameState:
+    return state.replace_units(*(replace(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left)))
+                                 for u in state.units))
+
+
+def _charge_spot(model: Model, targets: Sequence[geo.Placed], reach: float,
+                 others: Iterable[geo.Placed]) -> tuple[geo.Point, bool]:
+    """Return where a charging model ends: touching the nearest enemy model it can reach, else as close as it gets."""
+    others = list(others)
+    r = model.base.radius_inches if model.base.round else model.base.width_mm / geo.MM_PER_INCH / 2
+    for t in sorted(targets, key=lambda p: geo.distance(model.placed, p)):
+        rt = t.base.radius_inches if t.base.round else t.base.width_mm / geo.MM_PER_INCH / 2
+        base_angle = math.atan2(model.at[1] - t.at[1], model.at[0] - t.at[0])
+        for k in range(0, 13):
+            for sign in ((1,) if k == 0 else (1, -1)):
+                a = base_angle + sign * k * math.pi / 12
+                spot = (t.at[0] + (r + rt) * math.cos(a), t.at[1] + (r + rt) * math.sin(a))
+                if math.dist(spot, model.at) > reach + geo.EPSILON:
+                    continue
+                here = geo.Placed(model.base, spot, model.facing)
+                if not any(geo.overlaps(here, o) for o in others):
+                    return spot, True
+    nearest = min(targets, key=lambda p: geo.distance(model.placed, p))
+    gap = geo.distance(model.placed, nearest)
+    step = min(reach, max(0.0, gap - 0.05))
+    dx, dy = nearest.at[0] - model.at[0], nearest.at[1] - model.at[1]
+    norm = max(math.hypot(dx, dy), 1e-9)
+    while step > 0:
+        spot = (model.at[0] + dx / norm * step, model.at[1] + dy / norm * step)
+        if not any(geo.overlaps(geo.Placed(model.base, spot, model.facing), o) for o in others):
+            return spot, False
+        step -= 0.25
+    return model.at, False
+
+
+__all__ = ["CombatRules", "WoundBatch", "HerohammerError", "Phase"]

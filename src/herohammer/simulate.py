@@ -1,0 +1,620 @@
+"""Run a scenario many times: outcome tables with 95% intervals, exact where enumeration gives one.
+
+A *run* plays the scenario from its file: either its ``plan`` (a list of action
+objects, the same JSON the ``check`` command takes, played in order) or, without a
+plan, the default policy ``simple`` (below).  Every step goes through ``Game.apply``
+- the one rules code - so a simulated game is a game.
+
+Two ways to play N runs, one rules code:
+
+* ``compiled`` (the fast path, ``fastsim``): the plan's chance tree is enumerated
+  once, step by step, through the same resolve code with ``enumerate_outcomes``;
+  identical game states after a step are merged, so the tree stays small.  That gives
+  every final outcome with its exact probability.  The N runs are then drawn at once
+  with numpy from those exact probabilities (floats only for sampling), so each
+  simulated run is a real path of the rules code and the exact value sits beside the
+  estimate.
+* ``engine``: one ``Game`` per run with ``SeededDice``; run ``i`` rolls with the
+  i-th 64-bit word of ``SeedSequence(seed).generate_state(N)``.  Used when the chance
+  tree is too large to enumerate, or on request.
+
+Outcomes are derived generically from the initial and final states and the events:
+per unit, models lost, wounds lost, destroyed, the unit it has joined and each status;
+per event kind, how many happened (and each true flag in the event's data, such as
+``psychic_test.power_used``).  Plan steps that turn out illegal in a run (a join cut
+short by difficult terrain, say) are skipped and counted as ``skipped: step N``.
+
+The default policy ``simple``: until every side has had one player turn, the active
+side takes, in each phase, the first legal action the ruleset proposes whose kind is
+one of ``POLICY_KINDS`` (in that order of preference) and that it has not taken yet
+this phase, at most ``POLICY_MAX_ACTIONS`` per phase; then it ends the phase.
+Moves are never chosen (their proposals are sample directions, not plans).
+
+Besides game actions, a plan may hold two simulator steps that roll through the
+rulesets' test code directly: ``{"do": "psychic_test", "psyker": ID}`` (the psyker's
+first model tests by ``ruleset.psychic_test``; Perils wounds it, the power marks the
+unit ``used_power``) and ``{"do": "leadership_test", "unit": ID}`` (the unit tests
+on ``ruleset.leadership_of``).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .actions import EndPhase, parse_action
+from .checks import leadership_test
+from .dice import Dice, SeededDice
+from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
+from .game import Game
+from .rulesets import Ruleset, get_ruleset
+from .rulings import Event
+from .scenario import read_data, state_from_data
+from .state import GameState
+from .units import Status
+
+#: Action kinds the default policy takes, most preferred first.
+POLICY_KINDS = ("charge", "manifest", "assault", "fight", "shoot", "join")
+#: At most this many actions per phase under the default policy.
+POLICY_MAX_ACTIONS = 12
+#: Simulator steps that are not game actions.
+PROBES = ("psychic_test", "leadership_test")
+#: Cap on rules-code runs when compiling a chance tree; past it, simulate runs the engine per run.
+COMPILE_MAX_RUNS = 200_000
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+METHODS = ("auto", "compiled", "engine")
+#: Event kinds that are bookkeeping, not outcomes (every run ends its phases the same way).
+QUIET_EVENTS = frozenset({"phase", "turn"})
+MEMO_LIMIT = 100_000
+#: Text fields of an event's data that name a result (counted per value, e.g. ``charge.outcome: slain``).
+EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
+
+Value = int | bool | str
+Outcome = tuple[tuple[str, Value], ...]
+EVENT_PREFIX = "event: "
+SKIP_PREFIX = "skipped: "
+
+
+# == plans and the default policy ============================================================
+@dataclass(frozen=True)
+class Node:
+    """One point of a run: the state, where the plan (or policy) is, and the events so far."""
+
+    state: GameState
+    cursor: int = 0
+    memo: tuple[str, ...] = ()
+    tally: tuple[tuple[str, int], ...] = ()
+
+
+def _key(step: Mapping[str, Any]) -> str:
+    return json.dumps(step, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Driver:
+    """Decide each run's next step: the plan's next entry, or the default policy's choice."""
+
+    ruleset: Ruleset
+    plan: tuple[Mapping[str, Any], ...] | None
+    sides: int
+    #: Rulings and policy choices already made, by (state, action): both are pure functions of
+    #: the state, so a compiled chance tree asks once per node, not once per dice branch.
+    _memo: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def policy(self) -> str:
+        """Name what drives the runs (for reports)."""
+        return "plan" if self.plan is not None else "simple"
+
+    def start(self, state: GameState) -> Node:
+        """Return the node a run starts from."""
+        return Node(state)
+
+    def done(self, node: Node) -> bool:
+        """Say whether a run has finished."""
+        if self.plan is not None:
+            return node.cursor >= len(self.plan)
+        return node.cursor >= self.sides
+
+    def choose(self, node: Node) -> Mapping[str, Any]:
+        """Return the next step as a JSON object (deterministic in the node)."""
+        if self.plan is not None:
+            return self.plan[node.cursor]
+        cached: Mapping[str, Any] | None = self._memo.get(("choose", node))
+        if cached is None:
+            cached = self._memo[("choose", node)] = self._choose(node)
+        return cached
+
+    def _choose(self, node: Node) -> Mapping[str, Any]:
+        if len(node.memo) < POLICY_MAX_ACTIONS:
+            legal = [a for a in Game(node.state).legal_actions()
+                     if a.do in POLICY_KINDS and hasattr(self.ruleset, f"resolve_{a.do}")]
+            legal.sort(key=lambda a: POLICY_KINDS.index(a.do))
+            for action in legal:
+                data = action.to_json()
+                if _key(data) not in node.memo:
+                    return data
+        return EndPhase(do="end_phase").to_json()
+
+    def step(self, node: Node, dice: Dice) -> Node:
+        """Play the next step with ``dice``; return the next node (the rules code decides everything)."""
+        chosen = self.choose(node)
+        state = node.state
+        try:
+            if chosen["do"] in PROBES:
+                new_state, events = run_probe(self.ruleset, state, chosen, dice)
+            else:
+                new_state, events = self.apply(state, chosen, dice)
+        except IllegalActionError:
+            new_state = state
+            events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
+            if self.plan is None:  # the policy proposed it as legal; never loop on it
+                raise
+        counts = Counter(dict(node.tally))
+        if events and events[0].kind == "skipped":
+            counts[f"{SKIP_PREFIX}step {node.cursor + 1} ({chosen['do']})"] += 1
+        else:
+            for event in events:
+                if event.kind in QUIET_EVENTS:
+                    continue
+                counts[f"{EVENT_PREFIX}{event.kind}"] += 1
+                for name, value in event.data:
+                    if value is True:
+                        counts[f"{EVENT_PREFIX}{event.kind}.{name}"] += 1
+                    elif isinstance(value, str) and name in EVENT_TEXT_FIELDS:
+                        counts[f"{EVENT_PREFIX}{event.kind}.{name}: {value}"] += 1
+        tally = tuple(sorted(counts.items()))
+        if self.plan is not None:
+            return Node(new_state, node.cursor + 1, (), tally)
+        if chosen["do"] != "end_phase":
+            return Node(new_state, node.cursor, (*node.memo, _key(chosen)), tally)
+        turned = new_state.active != state.active
+        return Node(new_state, node.cursor + int(turned), (), tally)
+
+
+    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice) -> tuple[GameState, list[Event]]:
+        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state."""
+        key = ("rule", state, _key(step))
+        entry = self._memo.get(key)
+        if len(self._memo) > MEMO_LIMIT:  # engine runs rarely revisit a state: keep memory flat
+            self._memo.clear()
+        if entry is None:
+            action = parse_action(dict(step))
+            entry = self._memo[key] = (action, self.ruleset.rule_on(state, action))
+        action, ruling = entry
+        if not ruling.legal:
+            raise IllegalActionError(ruling.reason, ruling.rules)
+        return self.ruleset.resolve(state, action, dice)
+
+
+def make_driver(state: GameState, plan: Sequence[Mapping[str, Any]] | None, source: str = "plan") -> Driver:
+    """Check a plan up front (each step parses and the ruleset can resolve it) and return its driver."""
+    ruleset = get_ruleset(state.ruleset)
+    if plan is None:
+        return Driver(ruleset, None, len(state.sides))
+    steps: list[Mapping[str, Any]] = []
+    for i, raw in enumerate(plan):
+        where = f"{source}[{i}]"
+        if not isinstance(raw, Mapping):
+            raise HerohammerError(f"{where}: expected an action object like {{\"do\": \"join\", ...}}")
+        step = dict(raw)
+        do = step.get("do")
+        if do == "psychic_test":
+            _expect_keys(step, where, {"psyker"})
+        elif do == "leadership_test":
+            _expect_keys(step, where, {"unit"})
+        else:
+            action = parse_action(step, where)
+            if not hasattr(ruleset, f"resolve_{action.do}"):
+                raise HerohammerError(f"{where}: ruleset {ruleset.name} cannot resolve {action.do!r} actions yet")
+            step = action.to_json()
+        steps.append(step)
+    return Driver(ruleset, tuple(steps), len(state.sides))
+
+
+def _expect_keys(step: Mapping[str, Any], where: str, keys: set[str]) -> None:
+    given = set(step) - {"do"}
+    if given != keys:
+        raise HerohammerError(f"{where}: {step['do']} takes exactly {', '.join(sorted(keys))} (got {sorted(given)})")
+    for k in keys:
+        if not isinstance(step[k], str):
+            raise HerohammerError(f"{where}: field {k}: expected a unit id")
+
+
+def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice: Dice) -> tuple[GameState, list[Event]]:
+    """Take a psychic or Leadership test through the ruleset's rules code and apply what it does."""
+    if step["do"] == "leadership_test":
+        unit = state.unit(step["unit"])
+        if not unit.alive:
+            raise IllegalActionError(f"{unit.id} has no models left", ["core.zero.w"])
+        ld = ruleset.leadership_of(state, unit.id) if hasattr(ruleset, "leadership_of") else None
+        value = ld.value if ld is not None else max(m.profile.ld for m in unit.models)
+        test = leadership_test(dice, value)
+        return state, [Event("leadership_test", f"{unit.id} tests on Ld {value}: {'passed' if test.passed else 'failed'}",
+                             (test.rule,), data=(("unit", unit.id), ("passed", test.passed),
+                                                 ("failed", not test.passed)))]
+    psyker = state.unit(step["psyker"])
+    if not psyker.alive:
+        raise IllegalActionError(f"{psyker.id} has no models left", ["core.zero.w"])
+    if psyker.has(Status.USED_POWER):
+        raise IllegalActionError(f"{psyker.id} has already used a power this turn", ["40k3.psyker.test"])
+    model = psyker.models[0]
+    result = ruleset.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
+    models = psyker.models
+    if result.slain:
+        models = models[1:]
+    elif result.wounded:
+        models = (replace(model, wounds_taken=model.wounds_taken + 1), *models[1:])
+    new = replace(psyker, models=models)
+    if result.power_used:
+        new = new.with_status(Status.USED_POWER)
+    said = "uses the power" if result.power_used else "fails"
+    perils = ", Perils of the Warp" + (" slays it" if result.slain else " wounds it" if result.wounded else "") \
+        if result.perils else ""
+    return state.replace_unit(new), [Event(
+        "psychic_test", f"{psyker.id} rolls {result.roll} and {said}{perils}",
+        ("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2"),
+        data=(("psyker", psyker.id), ("passed", result.passed), ("power_used", result.power_used),
+              ("perils", result.perils), ("wounded", result.wounded), ("slain", result.slain)),
+    )]
+
+
+# == outcomes ===================================================================================
+def outcome_of(initial: GameState, node: Node) -> Outcome:
+    """Derive a run's outcome from the initial and final states and the events' tally."""
+    final = node.state
+    out: list[tuple[str, Value]] = []
+    for u in initial.units:
+        f = final.unit(u.id)
+        out.append((f"{u.id}: models lost", len(u.models) - len(f.models)))
+        out.append((f"{u.id}: wounds lost", sum(m.wounds_left for m in u.models) - sum(m.wounds_left for m in f.models)))
+        out.append((f"{u.id}: destroyed", u.alive and not f.alive))
+        if u.is_character:
+            out.append((f"{u.id}: joined", f.joined or "-"))
+        for s in Status:
+            out.append((f"{u.id}: {s.value}", s in f.status))
+    out.extend(node.tally)
+    return tuple(out)
+
+
+def _default(key: str) -> Value:
+    return 0
+
+
+# == seeds, hashes, loading ======================================================================
+def canonical_hash(data: Any) -> str:
+    """Return the sha256 of the canonical JSON of plain data (sorted keys, no spaces)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def fresh_seed() -> int:
+    """Return a new random seed (recorded in the output so the run can be repeated)."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+
+
+def engine_seeds(seed: int, runs: int) -> np.ndarray[Any, Any]:
+    """Return the per-run seeds of the engine path: independent 64-bit words derived from ``seed``."""
+    return np.random.SeedSequence(seed).generate_state(runs, np.uint64)
+
+
+def demo_files() -> list[str]:
+    """List the bundled demo scenarios (``herohammer/examples/demo_*.yaml``)."""
+    root = resources.files("herohammer") / "examples"
+    return sorted(p.name for p in root.iterdir() if p.name.startswith("demo_") and p.name.endswith(".yaml"))
+
+
+def read_demo(name: str) -> tuple[dict[str, Any], str]:
+    """Return a bundled demo's data and its description (the comment lines at its top)."""
+    text = (resources.files("herohammer") / "examples" / name).read_text(encoding="utf-8")
+    import yaml
+
+    data = yaml.safe_load(text)
+    about = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        about.append(line.lstrip("#").strip())
+    return data, " ".join(a for a in about if a)
+
+
+def load_plan(path: str | Path) -> list[dict[str, Any]]:
+    """Read a plan file: a YAML or JSON list of action objects (or a mapping with key ``plan``)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
+    import yaml
+
+    try:
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise ScenarioError(str(p), "", f"not a valid action list: {str(exc).splitlines()[0]}") from None
+    if isinstance(data, dict) and "plan" in data:
+        data = data["plan"]
+    if not isinstance(data, list):
+        raise ScenarioError(str(p), "(top level)", "expected a list of action objects")
+    return data
+
+
+# == results =====================================================================================
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval for ``k`` successes in ``n`` runs."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the outcome table: an outcome, how often it happened, and its exact chance."""
+
+    outcome: str
+    value: Value | None
+    count: int
+    runs: int
+    exact: Fraction | None
+
+    @property
+    def label(self) -> str:
+        """Say the outcome for people: ``tactical: models lost = 2`` or ``librarian: destroyed``."""
+        name = self.outcome.removeprefix(EVENT_PREFIX)
+        return name if self.value is None else f"{name} = {self.value}"
+
+    @property
+    def probability(self) -> float:
+        """Return the simulated frequency."""
+        return self.count / self.runs if self.runs else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Return the 95% Wilson interval of the frequency."""
+        return wilson(self.count, self.runs)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the row as JSON-ready data (exact as a fraction string)."""
+        lo, hi = self.ci95
+        return {"outcome": self.outcome, "value": self.value, "count": self.count, "probability": self.probability,
+                "ci95": [lo, hi], "exact": None if self.exact is None else str(self.exact),
+                "exact_float": None if self.exact is None else float(self.exact)}
+
+
+@dataclass
+class SimulationResult:
+    """Hold a simulation: what was run (seed, hashes, version) and how often each outcome came up."""
+
+    meta: dict[str, Any]
+    counts: list[tuple[Outcome, int, Fraction | None]]
+    exact_known: bool
+    baseline: Outcome = ()
+    timing: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def runs(self) -> int:
+        """Return the number of runs."""
+        return int(self.meta["runs"])
+
+    def keys(self) -> list[str]:
+        """List every outcome key in first-seen order."""
+        seen: dict[str, None] = {}
+        for outcome, _, _ in self.counts:
+            for k, _ in outcome:
+                seen.setdefault(k, None)
+        return list(seen)
+
+    def marginals(self) -> dict[str, dict[Value, tuple[int, Fraction | None]]]:
+        """Return, per key, each value's count and exact probability (when known)."""
+        keys = self.keys()
+        out: dict[str, dict[Value, list[Any]]] = {k: {} for k in keys}
+        for outcome, count, p in self.counts:
+            values = dict(outcome)
+            for k in keys:
+                v = values.get(k, _default(k))
+                slot = out[k].setdefault(v, [0, Fraction(0) if self.exact_known else None])
+                slot[0] += count
+                if self.exact_known and p is not None:
+                    slot[1] += p
+        return {k: {v: (c, e) for v, (c, e) in sorted(d.items(), key=lambda kv: str(kv[0]).zfill(6))}
+                for k, d in out.items()}
+
+    def rows(self, include_constant: bool = False) -> list[Row]:
+        """Return the table rows, leaving out outcomes that never differ from the start.
+
+        A bool (or a 0/1 event count) is one row, the chance it is true; any other
+        outcome has one row per value.
+        """
+        rows: list[Row] = []
+        baseline = dict(self.baseline)
+        for key, values in self.marginals().items():
+            if len(values) == 1 and not include_constant and (
+                    key.startswith(EVENT_PREFIX) or next(iter(values)) == baseline.get(key, 0)):
+                continue
+            flag = all(isinstance(v, bool) for v in values) or (key.startswith((EVENT_PREFIX, SKIP_PREFIX)) and set(values) <= {0, 1})
+            if flag:
+                none = (0, Fraction(0) if self.exact_known else None)
+                count, exact = next(((c, e) for v, (c, e) in values.items() if v), none)
+                rows.append(Row(key, None, count, self.runs, exact))
+            else:
+                rows.extend(Row(key, v, c, self.runs, e) for v, (c, e) in values.items())
+        return rows
+
+    def means(self) -> dict[str, dict[str, Any]]:
+        """Return the simulated (and exact) mean of each numeric outcome that varies."""
+        out: dict[str, dict[str, Any]] = {}
+        for key, values in self.marginals().items():
+            if len(values) < 2 or not all(isinstance(v, int) for v in values):
+                continue
+            sim = sum(int(v) * c for v, (c, _) in values.items()) / max(self.runs, 1)
+            exact = sum((int(v) * e for v, (_, e) in values.items() if e is not None), Fraction(0)) \
+                if self.exact_known else None
+            out[key] = {"mean": sim, "exact": None if exact is None else str(exact),
+                        "exact_float": None if exact is None else float(exact)}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the whole result as JSON-ready data: meta, rows, means (no timings: re-runs compare equal)."""
+        rows = self.rows()
+        return {**self.meta, "outcomes": [r.to_json() for r in rows], "means": self.means(),
+                "unchanged_outcomes": len(self.keys()) - len({r.outcome for r in rows})}
+
+    def to_csv(self) -> str:
+        """Return the rows as CSV text."""
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
+                         "exact_float"])
+        for r in self.rows():
+            lo, hi = r.ci95
+            writer.writerow([r.outcome, "" if r.value is None else r.value, r.count, r.runs, f"{r.probability:.6f}",
+                             f"{lo:.6f}", f"{hi:.6f}", "" if r.exact is None else str(r.exact),
+                             "" if r.exact is None else f"{float(r.exact):.6f}"])
+        return buf.getvalue()
+
+
+# == running ===================================================================================
+def prepare(data: Mapping[str, Any], plan: Sequence[Mapping[str, Any]] | None = None,
+            source: str = "<scenario>") -> tuple[GameState, Driver, dict[str, Any]]:
+    """Validate a scenario and its plan; return the state, the driver and the run's identity (hashes)."""
+    state = state_from_data(data, source)
+    if plan is None and data.get("plan"):
+        plan = list(data["plan"])
+    driver = make_driver(state, plan, "plan" if plan is None or plan is data.get("plan") else "--actions")
+    meta = {
+        "herohammer_version": __version__,
+        "scenario": source,
+        "scenario_sha256": canonical_hash(dict(data)),
+        "plan_sha256": canonical_hash(list(driver.plan)) if driver.plan is not None else None,
+        "policy": driver.policy,
+        "ruleset": state.ruleset,
+    }
+    return state, driver, meta
+
+
+def run_engine_once(initial: GameState, driver: Driver, dice: Dice, max_steps: int = 10_000) -> Node:
+    """Play one run with the plain game engine and the given dice; return its final node."""
+    node = driver.start(initial)
+    steps = 0
+    while not driver.done(node):
+        node = driver.step(node, dice)
+        steps += 1
+        if steps > max_steps:  # pragma: no cover - a policy bug, not a user error
+            raise HerohammerError(f"a run took more than {max_steps} steps")
+    return node
+
+
+def simulate(
+    data: Mapping[str, Any],
+    runs: int,
+    seed: int | None = None,
+    plan: Sequence[Mapping[str, Any]] | None = None,
+    method: str = "auto",
+    source: str = "<scenario>",
+    progress: bool = False,
+    max_compile_runs: int = COMPILE_MAX_RUNS,
+) -> SimulationResult:
+    """Play a scenario ``runs`` times from ``seed``; count each outcome, exact beside it when enumerable."""
+    import time
+
+    from . import fastsim
+
+    if method not in METHODS:
+        raise HerohammerError(f"--method: expected one of {', '.join(METHODS)}, got {method!r}")
+    if runs < 1:
+        raise HerohammerError(f"--runs: expected 1 or more, got {runs}")
+    seed = fresh_seed() if seed is None else int(seed)
+    state, driver, meta = prepare(data, plan, source)
+    meta.update({"seed": seed, "runs": runs})
+    baseline = outcome_of(state, driver.start(state))
+    timing: dict[str, float] = {}
+    if method in ("auto", "compiled"):
+        t0 = time.perf_counter()
+        try:
+            compiled = fastsim.compile_plan(state, driver, max_compile_runs)
+        except EnumerationTooLarge:
+            if method == "compiled":
+                raise HerohammerError(
+                    f"the chance tree has more than {max_compile_runs} rules-code runs; use --method engine") from None
+            compiled = None
+        timing["compile_seconds"] = time.perf_counter() - t0
+        if compiled is not None:
+            t0 = time.perf_counter()
+            counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress)
+            timing["sample_seconds"] = time.perf_counter() - t0
+            meta.update({"method": "compiled", "exact_outcomes": len(compiled.outcomes),
+                         "rules_code_runs": compiled.rules_code_runs})
+            rows: list[tuple[Outcome, int, Fraction | None]] = [
+                (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
+            return SimulationResult(meta, rows, True, baseline, timing)
+    t0 = time.perf_counter()
+    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+    timing["engine_seconds"] = time.perf_counter() - t0
+    meta.update({"method": "engine"})
+    ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
+    return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing)
+
+
+def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool) -> Iterator[Outcome]:
+    seeds = engine_seeds(seed, runs)
+    with _progress(progress, runs, "playing the engine") as advance:
+        for i in range(runs):
+            yield outcome_of(state, run_engine_once(state, driver, SeededDice(int(seeds[i]))))
+            if (i + 1) % 256 == 0 or i + 1 == runs:
+                advance(min(256, (i % 256) + 1))
+
+
+class _NoProgress:
+    def __enter__(self) -> Any:
+        return lambda n: None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+class _RichProgress:
+    def __init__(self, total: int, label: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.task = self.progress.add_task(label, total=total)
+
+    def __enter__(self) -> Any:
+        self.progress.start()
+        return lambda n: self.progress.advance(self.task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+
+def _progress(enabled: bool, total: int, label: str) -> _NoProgress | _RichProgress:
+    return _RichProgress(total, label) if enabled else _NoProgress()
+
+
+def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
+                  method: str = "auto", progress: bool = False) -> SimulationResult:
+    """Simulate a scenario file (with an optional plan file instead of its ``plan``)."""
+    data = read_data(path)
+    plan = load_plan(actions) if actions is not None else None
+    return simulate(data, runs, seed, plan, method, str(path), progress)

@@ -1,0 +1,249 @@
+"""Sweeps: run a scenario over a grid of variants, locally, in processes, or on a Dask cluster.
+
+A variant sets fields of the scenario data by *path*.  The path syntax:
+
+* ``a.b.c`` walks mapping keys; ``[i]`` indexes a list (``sides.red[0]``);
+* ``[name]`` (not a number) picks the list element whose ``id`` (or ``name``) is
+  ``name``: ``sides.red[librarian].models[0]``;
+* past a profile string (``...models[0].profile``) one more step names a
+  characteristic inside it, case-insensitive: ``.profile.Ld`` turns
+  ``"WS5 ... Ld10 Sv3+"`` into ``"WS5 ... Ld9 Sv3+"``; a characteristic not in the
+  string is appended;
+* values are read as YAML scalars: ``9`` is a number, ``true`` a bool, ``3+`` text.
+
+``--vary PATH=V1,V2 --vary PATH2=W1,W2`` runs every combination, in the order of
+``itertools.product``.  Variant ``i`` draws from the seed
+``SeedSequence(seed, spawn_key=(i,))`` - derived from the sweep's seed and the
+variant's index only, never from which worker runs it - so sequential, process-pool
+and Dask runs give identical results.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import yaml
+
+from . import __version__
+from .errors import HerohammerError
+from .simulate import canonical_hash, fresh_seed, simulate
+
+_STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
+Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]
+
+
+def parse_path(path: str) -> list[str | int]:
+    """Split a path into keys (str) and list indices (int); a non-numeric ``[x]`` stays a str selector."""
+    steps: list[str | int] = []
+    pos = 0
+    text = path.strip()
+    if not text:
+        raise HerohammerError("--vary: empty path")
+    while pos < len(text):
+        m = _STEP.match(text, pos)
+        if m is None or m.end() == pos:
+            raise HerohammerError(f"--vary: cannot read the path {path!r} at character {pos + 1}")
+        key, index = m.group(1), m.group(2)
+        if index is not None:
+            steps.append(int(index) if index.lstrip("-").isdigit() else f"[{index}]")
+        else:
+            steps.append(key)
+        pos = m.end()
+    return steps
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars)."""
+    if "=" not in text:
+        raise HerohammerError(f"--vary: expected PATH=V1,V2,..., got {text!r}")
+    path, _, raw = text.partition("=")
+    values = [yaml.safe_load(v.strip()) if v.strip() else "" for v in raw.split(",")]
+    if not values or raw.strip() == "":
+        raise HerohammerError(f"--vary {path}: no values given")
+    parse_path(path)
+    return path.strip(), values
+
+
+def _select(container: Any, step: str | int, path: str) -> Any:
+    if isinstance(step, int):
+        if not isinstance(container, list) or not -len(container) <= step < len(container):
+            raise HerohammerError(f"--vary {path}: no element [{step}] there")
+        return step
+    if step.startswith("["):
+        name = step[1:-1]
+        if not isinstance(container, list):
+            raise HerohammerError(f"--vary {path}: [{name}] selects from a list, found {type(container).__name__}")
+        for i, item in enumerate(container):
+            if isinstance(item, Mapping) and name in (item.get("id"), item.get("name")):
+                return i
+        raise HerohammerError(f"--vary {path}: no element with id or name {name!r}")
+    if not isinstance(container, dict):
+        raise HerohammerError(f"--vary {path}: {step!r} is a key, but the value there is a {type(container).__name__}")
+    return step
+
+
+def set_profile_value(profile: str, characteristic: str, value: Any) -> str:
+    """Return a profile string with one characteristic set (``Ld`` in ``"WS4 ... Ld8"``)."""
+    tokens = profile.split()
+    want = characteristic.lower()
+    text = str(value)
+    for i, token in enumerate(tokens):
+        m = re.match(r"^([A-Za-z]+)", token)
+        if m and m.group(1).lower() == want:
+            tokens[i] = m.group(1) + text
+            return " ".join(tokens)
+    return " ".join([*tokens, characteristic + text])
+
+
+def set_path(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """Return a deep copy of scenario data with the field at ``path`` set to ``value``."""
+    out: dict[str, Any] = copy.deepcopy(dict(data))
+    steps = parse_path(path)
+    node: Any = out
+    for depth, step in enumerate(steps):
+        last = depth == len(steps) - 1
+        if isinstance(node, str):
+            if depth != len(steps) - 1 or steps[depth - 1] != "profile":
+                raise HerohammerError(f"--vary {path}: only a profile string can be entered with a characteristic")
+            raise AssertionError  # pragma: no cover - handled below
+        key = _select(node, step, path)
+        if last:
+            node[key] = value
+            break
+        child = node[key] if isinstance(key, int) or key in node else None
+        if child is None:
+            child = node[key] = {}
+        nxt = steps[depth + 1]
+        if isinstance(child, str) and step == "profile" and depth + 1 == len(steps) - 1 and isinstance(nxt, str):
+            node[key] = set_profile_value(child, nxt, value)
+            break
+        if isinstance(child, dict) and step == "profile" and isinstance(nxt, str):
+            match = next((k for k in child if k.lower() == nxt.lower()), nxt)
+            child[match] = value
+            break
+        node = child
+    return out
+
+
+def grid(varies: Sequence[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    """Return every combination of the varied values, as {path: value}, in product order."""
+    paths = [p for p, _ in varies]
+    return [dict(zip(paths, combo)) for combo in itertools.product(*(v for _, v in varies))]
+
+
+def variant_seed(seed: int, index: int) -> int:
+    """Return variant ``index``'s seed: from the sweep's seed and the index alone."""
+    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """Simulate one variant and return its JSON result (a top-level function, so processes can pickle it)."""
+    data, plan, runs, seed, method, source = job
+    return simulate(data, runs, seed, plan, method, source).to_json()
+
+
+def run_sweep(
+    data: Mapping[str, Any],
+    varies: Sequence[tuple[str, list[Any]]],
+    runs: int,
+    seed: int | None = None,
+    plan: list[dict[str, Any]] | None = None,
+    method: str = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    source: str = "<scenario>",
+) -> dict[str, Any]:
+    """Run every variant of the grid; return the sweep's identity and each variant's result."""
+    if not varies:
+        raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
+    seed = fresh_seed() if seed is None else int(seed)
+    variants = grid(varies)
+    jobs: list[Job] = []
+    for i, values in enumerate(variants):
+        variant = dict(data)
+        for path, value in values.items():
+            variant = set_path(variant, path, value)
+        jobs.append((variant, plan, runs, variant_seed(seed, i), method, f"{source} variant {i}"))
+    for job in jobs[:1]:  # fail fast, in this process, on a variant the scenario schema refuses
+        from .simulate import prepare
+
+        prepare(job[0], job[1], job[5])
+    results = _execute(jobs, workers, scheduler)
+    return {
+        "herohammer_version": __version__,
+        "scenario": source,
+        "scenario_sha256": canonical_hash(dict(data)),
+        "seed": seed,
+        "runs": runs,
+        "vary": {p: v for p, v in varies},
+        "variants": [{"index": i, "values": values, "result": r}
+                     for i, (values, r) in enumerate(zip(variants, results))],
+    }
+
+
+def _execute(jobs: list[Job], workers: int | None, scheduler: str | None) -> list[dict[str, Any]]:
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:  # pragma: no cover - dask is an optional extra
+            raise HerohammerError("--scheduler needs dask: pip install 'herohammer[dask]'") from None
+        with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+            futures = client.map(run_job, jobs, pure=False)
+            return list(client.gather(futures))
+    if workers and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(run_job, jobs))
+    runner: Callable[[Job], dict[str, Any]] = run_job
+    return [runner(j) for j in jobs]
+
+
+def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4) -> list[str]:
+    """Choose the outcome labels to tabulate: those asked for, else those that vary most across variants.
+
+    The spread is measured on the exact values where known (else the frequencies), and
+    an outcome whose column would repeat one already chosen is left out.
+    """
+    if wanted:
+        return list(wanted)
+    labels: dict[str, None] = {}
+    for v in sweep["variants"]:
+        for row in v["result"]["outcomes"]:
+            labels.setdefault(row_label(row), None)
+    columns = []
+    for label in labels:
+        cells = [cell(v["result"], label) for v in sweep["variants"]]
+        vector = tuple(round(e if e is not None else s, 12) for s, e in cells)
+        columns.append((max(vector) - min(vector), vector, label))
+    columns.sort(key=lambda c: -c[0])
+    chosen: list[str] = []
+    seen: set[tuple[float, ...]] = set()
+    for _, vector, label in columns:
+        if vector in seen:
+            continue
+        seen.add(vector)
+        chosen.append(label)
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+def row_label(row: Mapping[str, Any]) -> str:
+    """Return a JSON row's label as the table shows it."""
+    from .simulate import Row
+
+    return Row(row["outcome"], row["value"], 0, 0, None).label
+
+
+def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
+    """Return a variant's simulated and exact probability of an outcome label (0 when it never happened)."""
+    for row in result["outcomes"]:
+        if row_label(row) == label:
+            return float(row["probability"]), row["exact_float"]
+    return 0.0, (0.0 if result.get("method") == "compiled" else None)

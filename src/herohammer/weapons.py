@@ -1,0 +1,138 @@
+"""Weapon profiles as data: range, Strength, AP and type, read from YAML.
+
+A profile is what the army book prints (3rd/4th edition rulebooks, "Weapons"): range
+in inches, Strength (or the user's), Armour Piercing, and a type - Rapid Fire,
+Assault N, Heavy N, Pistol, Ordnance N - optionally with Blast.  Close combat
+weapons have the type ``melee``.  Bundled profiles are in ``data/weapons.yaml``; a
+scenario may add or replace profiles under its top-level ``weapons:`` key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .errors import HerohammerError
+
+
+class WeaponType(StrEnum):
+    """Name a weapon type; it sets how many shots are fired and when (published shooting rules)."""
+
+    RAPID_FIRE = "rapid_fire"
+    ASSAULT = "assault"
+    HEAVY = "heavy"
+    PISTOL = "pistol"
+    ORDNANCE = "ordnance"
+    MELEE = "melee"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """Hold one weapon profile.
+
+    ``strength`` None means "User" (the wielder's S); ``ap`` None means "-" (no
+    armour ignored).  ``blast`` is how many models of the target one hit covers (0:
+    not a Blast weapon) - the project's stand-in for placing the template, stated in
+    the docs.  ``ignores_armour`` is a power weapon's "no armour save in close combat".
+    """
+
+    name: str
+    range: float
+    type: WeaponType
+    strength: int | None = None
+    ap: int | None = None
+    shots: int = 1
+    blast: int = 0
+    ignores_armour: bool = False
+
+    @property
+    def is_shooting(self) -> bool:
+        """Say whether the weapon is fired in the Shooting phase."""
+        return self.type is not WeaponType.MELEE
+
+    def strength_for(self, user_strength: int) -> int:
+        """Return the Strength of a hit: the profile's, or the wielder's for 'User'."""
+        return user_strength if self.strength is None else self.strength
+
+    def to_data(self) -> dict[str, Any]:
+        """Write the profile as the mapping ``weapon_from_data`` reads."""
+        out: dict[str, Any] = {"name": self.name, "type": self.type.value, "range": self.range,
+                               "strength": "user" if self.strength is None else self.strength,
+                               "ap": "-" if self.ap is None else self.ap}
+        if self.shots != 1:
+            out["shots"] = self.shots
+        if self.blast:
+            out["blast"] = self.blast
+        if self.ignores_armour:
+            out["ignores_armour"] = True
+        return out
+
+
+def _int_or_none(value: Any, none_words: tuple[str, ...], field: str, where: str, low: int, high: int) -> int | None:
+    if isinstance(value, str) and value.strip().lower() in none_words:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HerohammerError(f"{where}: field {field}: expected {low}..{high} or {'/'.join(none_words)}, got {value!r}")
+    return value
+
+
+def weapon_from_data(data: Mapping[str, Any], where: str = "weapons") -> Weapon:
+    """Read one weapon profile from a mapping, or fail naming the field."""
+    if not isinstance(data, Mapping):
+        raise HerohammerError(f"{where}: expected a mapping with name, type, range, strength, ap")
+    known = {"name", "type", "range", "strength", "ap", "shots", "blast", "ignores_armour"}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise HerohammerError(f"{where}: unknown field {extra[0]!r} (expected {', '.join(sorted(known))})")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise HerohammerError(f"{where}: field name: expected a weapon name")
+    try:
+        kind = WeaponType(str(data.get("type", "")))
+    except ValueError:
+        raise HerohammerError(
+            f"{where}: field type: expected one of {', '.join(t.value for t in WeaponType)}, got {data.get('type')!r}"
+        ) from None
+    rng = data.get("range", 0)
+    if isinstance(rng, bool) or not isinstance(rng, (int, float)) or rng < 0:
+        raise HerohammerError(f"{where}: field range: expected inches >= 0, got {rng!r}")
+    strength = _int_or_none(data.get("strength", "user"), ("user",), "strength", where, 1, 10)
+    ap = _int_or_none(data.get("ap", "-"), ("-",), "ap", where, 1, 6)
+    shots = data.get("shots", 1)
+    blast = data.get("blast", 0)
+    for field, value in (("shots", shots), ("blast", blast)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
+            raise HerohammerError(f"{where}: field {field}: expected a whole number 0..20, got {value!r}")
+    return Weapon(name.strip(), float(rng), kind, strength, ap, max(1, shots), blast, bool(data.get("ignores_armour", False)))
+
+
+def weapons_from_data(items: Iterable[Mapping[str, Any]], where: str = "weapons") -> tuple[Weapon, ...]:
+    """Read a list of weapon profiles."""
+    return tuple(weapon_from_data(item, f"{where}[{i}]") for i, item in enumerate(items))
+
+
+@lru_cache(maxsize=1)
+def bundled_weapons() -> tuple[Weapon, ...]:
+    """Return the weapon profiles shipped with the package (``data/weapons.yaml``)."""
+    text = resources.files("herohammer").joinpath("data/weapons.yaml").read_text(encoding="utf-8")
+    return weapons_from_data(yaml.safe_load(text), "data/weapons.yaml")
+
+
+#: Every model fights in close combat even without a listed close combat weapon.
+BARE_HANDS = Weapon("close combat weapon", 0.0, WeaponType.MELEE)
+
+
+def find_weapon(name: str, extra: Iterable[Weapon] = (), model: str = "") -> Weapon:
+    """Return a weapon by name, the scenario's own profiles first, or fail naming the model."""
+    for w in (*extra, *bundled_weapons()):
+        if w.name.lower() == name.lower():
+            return w
+    known = sorted({w.name for w in (*extra, *bundled_weapons())})
+    owner = f" (on {model})" if model else ""
+    raise HerohammerError(f"unknown weapon {name!r}{owner}; known: {', '.join(known)} - or define it under weapons:")

@@ -1,0 +1,77 @@
+"""Small builders for 40k scenarios in tests: plain data in, a Game out.
+
+Bases are 25mm (0.984" across), so two models 2" apart centre to centre stand about
+1" apart edge to edge, which is what the 2" rules measure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import Dice, SeededDice
+from herohammer.errors import IllegalActionError
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+BASE_25 = 25 / 25.4  # a 25mm base's width in inches
+TROOPER = "WS4 BS4 S4 T4 W1 I4 A1 Ld{ld} Sv3+"
+HERO = "WS5 BS5 S4 T4 W2 I5 A3 Ld{ld} Sv3+"
+
+
+def model(name: str, x: float, y: float, ld: int = 8, profile: str = TROOPER) -> dict[str, Any]:
+    """Return one 25mm model at (x, y)."""
+    return {"name": name, "profile": profile.format(ld=ld), "base": 25, "at": [x, y]}
+
+
+def squad(uid: str, x: float, y: float, n: int = 3, ld: int = 8, **extra: Any) -> dict[str, Any]:
+    """Return a unit of ``n`` troopers in a line along x, 2" apart (centre to centre)."""
+    return {"id": uid, "models": [model(f"{uid} {i + 1}", x + 2 * i, y, ld) for i in range(n)], **extra}
+
+
+def hero(uid: str, x: float, y: float, ld: int = 10, kind: str = "independent", **extra: Any) -> dict[str, Any]:
+    """Return a one-model character unit."""
+    return {"id": uid, "character": kind, "models": [model(uid.title(), x, y, ld, HERO)], **extra}
+
+
+def scenario(ruleset: str, red: list[dict[str, Any]], blue: list[dict[str, Any]] | None = None,
+             phase: str = "movement", terrain: list[dict[str, Any]] | None = None,
+             **extra: Any) -> dict[str, Any]:
+    """Return scenario data with red active; blue gets one far-away squad unless given."""
+    data: dict[str, Any] = {
+        "ruleset": ruleset, "phase": phase, "active": "red", "table": {"width": 72, "depth": 48},
+        "sides": {"red": red, "blue": blue if blue is not None else [squad("far", 60, 45)]},
+        **extra,
+    }
+    if terrain:
+        data["terrain"] = terrain
+    return data
+
+
+def game(data: dict[str, Any], dice: Dice | None = None) -> Game:
+    """Load scenario data into a game with seeded dice."""
+    return Game(state_from_data(data), dice if dice is not None else SeededDice(7))
+
+
+def assert_legal(g: Game, action: dict[str, Any], *rules: str) -> None:
+    """Check an action is legal and cites ``rules``."""
+    ruling = g.check(action)
+    assert ruling.legal, ruling.reason
+    for rule in rules:
+        assert rule in ruling.rules, (rule, ruling)
+
+
+def assert_illegal(g: Game, action: dict[str, Any], rule: str) -> IllegalActionError:
+    """Check an action is refused citing ``rule``, and that applying it changes nothing."""
+    ruling = g.check(action)
+    assert not ruling.legal, ruling.reason
+    assert rule in ruling.rules, ruling
+    before, log = g.state, list(g.log)
+    with pytest.raises(IllegalActionError) as info:
+        g.apply(action)
+    assert rule in info.value.rules
+    assert rule in str(info.value)
+    assert g.state == before
+    assert g.log == log
+    return info.value
