@@ -110,11 +110,12 @@ def test_40k3_independent_character_rerolls_difficult_terrain_exact_odds() -> No
     # troops roll the same dice with no re-roll
     assert ruleset.difficult_terrain_dice(cap_state.unit("squad"))[:2] == (2, 0)  # type: ignore[attr-defined]
     plain = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", "x", 2, 0)))
-    assert plain[6] == Fraction(11, 36) and exact[6] == Fraction(7, 16)
+    # each die short of the 6" needed is re-rolled once: P(a die ends below 6) = (5/6)**2
+    assert plain[6] == Fraction(11, 36) and exact[6] == 1 - (Fraction(5, 6) ** 2) ** 2
     # the ruling quotes the exact chance of covering the full 6"
     g = game(scenario("40k3", [hero("cap", 27, 30), squad("squad", 27, 40, n=1)], terrain=WOODS))
     note = g.check({"do": "move", "unit": "cap", "to": [[33, 30]]}).notes[0]
-    assert "7/16" in note and "40k3.ic.move-through-cover" in note
+    assert str(1 - (Fraction(5, 6) ** 2) ** 2) in note and "40k3.ic.move-through-cover" in note
     note = g.check({"do": "move", "unit": "squad", "to": [[33, 40]]}).notes
     assert note == ()  # the squad's path stays out of the woods
 

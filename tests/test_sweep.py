@@ -73,7 +73,7 @@ def test_variant_result_is_the_plain_simulation_of_that_variant() -> None:
 
 def test_psychic_odds_fall_with_leadership() -> None:
     sweep = run_sweep(data(), [(LD_PATH, [6, 10])], 100, seed=1)
-    used = [next(r["exact_float"] for r in v["result"]["outcomes"] if r["outcome"] == "event: psychic_test.power_used")
+    used = [next(r["exact_float"] for r in v["result"]["outcomes"] if r["outcome"].endswith("power_used"))
             for v in sweep["variants"]]
     assert used[0] < used[1]
 

@@ -7,6 +7,7 @@ moving near a unit joins it, how far a combined unit moves, who may be shot.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
@@ -68,13 +69,15 @@ class Warhammer40k3(CombatRules, Ruleset):
         return movement.MOVE_INCHES[unit.type]
 
     @implements("40k3.ic.move-through-cover")
-    def difficult_terrain_dice(self, unit: Unit) -> tuple[int, int, str]:
+    def difficult_terrain_dice(self, unit: Unit, need: float = 6.0) -> tuple[int, int, str]:
         """Return (dice, re-roll below, rule): an independent character may re-roll the dice.
 
-        Decision: the player's standing choice is to re-roll each die that shows less than 4.
+        Decision: the character re-rolls each die that shows less than the distance it
+        needs (``need`` inches, rounded up), the choice that best serves a move to a
+        chosen point; with the highest die deciding, no other choice does better.
         """
         if unit.is_independent:
-            return 2, 4, "40k3.ic.move-through-cover"
+            return 2, min(6, max(2, math.ceil(need - 1e-9))), "40k3.ic.move-through-cover"
         return 2, 0, "published.difficult-terrain"
 
     @implements("40k3.ic.no-unit-abilities")
@@ -181,7 +184,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         need = max((mv.length for mv in moves if mv.difficult), default=0.0)
         if need <= 0:
             return ()
-        n, below, rule = self.difficult_terrain_dice(unit)
+        n, below, rule = self.difficult_terrain_dice(unit, need)
         dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
@@ -194,7 +197,8 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
         if not any(mv.difficult for mv in moves):
             return list(moves), []
-        n, below, rule = self.difficult_terrain_dice(unit)
+        need = max(mv.length for mv in moves if mv.difficult)
+        n, below, rule = self.difficult_terrain_dice(unit, need)
         start = len(getattr(dice, "log", []))
         allowed = dice.highest(n, f"{unit.id}: difficult terrain", rule, below)
         rolls = tuple(dice.log[start:])

@@ -86,7 +86,7 @@ class Warhammer40k4(Warhammer40k3):
         return "40k4.ic.slowest-model" if len(members) > 1 else "40k3.char.move-as-type"
 
     @implements("40k4.char.move-through-cover")
-    def difficult_terrain_dice(self, unit: Unit) -> tuple[int, int, str]:
+    def difficult_terrain_dice(self, unit: Unit, need: float = 6.0) -> tuple[int, int, str]:
         """Return the difficult terrain dice: a character has Move Through Cover (one extra die), not in a vehicle."""
         if unit.is_character and unit.type is not UnitType.VEHICLE:
             return 3, 0, "40k4.char.move-through-cover"

@@ -256,8 +256,8 @@ class CombatRules(Ruleset):
             if u.joined or u.id in skip:
                 continue
             was = sum(len(x.models) for x in before.combined(u.id))
-            now_units = [x for x in state.combined(u.id) if x.alive] if state.unit(u.id).alive else \
-                [x for x in state.units if x.joined == u.id and x.alive]
+            # the members it had before: a character released from a destroyed unit still counts
+            now_units = [state.unit(x.id) for x in before.combined(u.id) if state.unit(x.id).alive]
             now = sum(len(x.models) for x in now_units)
             if was > 1 and now == 1:
                 last = now_units[0]
@@ -789,12 +789,22 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
                 continue
             models.append(m)
         changed.append(replace(unit, models=tuple(models)))
-    return state.replace_units(*changed), slain
+    return _release_orphans(state.replace_units(*changed)), slain
 
 
 def _remove_casualties(state: GameState) -> GameState:
-    return state.replace_units(*(replace(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left)))
-                                 for u in state.units))
+    return _release_orphans(state.replace_units(
+        *(replace(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units)))
+
+
+def _release_orphans(state: GameState) -> GameState:
+    """Make a character whose unit was destroyed a unit of its own again (free to join another).
+
+    40k4.char.retinue: once the retinue is destroyed the character may move between units again.
+    """
+    dead = {u.id for u in state.units if not u.alive}
+    orphans = [replace(u, joined=None) for u in state.units if u.joined in dead and u.alive]
+    return state.replace_units(*orphans) if orphans else state
 
 
 def _charge_spot(model: Model, targets: Sequence[geo.Placed], reach: float,
