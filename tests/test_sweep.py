@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from herohammer.cli import main
 from herohammer.errors import HerohammerError
@@ -19,7 +20,10 @@ LD_PATH = "sides.red[librarian].models[0].profile.Ld"
 
 
 def data() -> dict[str, Any]:
-    return read_demo("demo_40k3_librarian.yaml")[0]
+    """Return the 40k3 demo with a short plan (join, then a psychic test): sweeps, not the demo, are tested."""
+    scenario = read_demo("demo_40k3_librarian.yaml")[0]
+    scenario["plan"] = [scenario["plan"][0], {"do": "psychic_test", "psyker": "librarian"}]
+    return scenario
 
 
 def test_parse_path() -> None:
@@ -95,8 +99,10 @@ def test_dask_cluster_gives_identical_results() -> None:
     assert json.dumps(one, sort_keys=True) == json.dumps(on_dask, sort_keys=True)
 
 
-def test_cli_sweep_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["sweep", str(DEMO), "--vary", f"{LD_PATH}=8,10", "--runs", "1000", "--seed", "3"]
+def test_cli_sweep_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    short = tmp_path / "demo_short.yaml"
+    short.write_text(yaml.safe_dump(data()), encoding="utf-8")
+    argv = ["sweep", str(short), "--vary", f"{LD_PATH}=8,10", "--runs", "1000", "--seed", "3"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "profile.Ld" in out and "simulated" in out and "(exact)" in out

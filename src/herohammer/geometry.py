@@ -42,6 +42,8 @@ Point = tuple[float, float]
 
 def _number(value: object) -> float | None:
     """Return ``value`` as a finite float, or None, so that callers word their own error."""
+    if type(value) is float:  # the common case, without the slow abstract-class checks
+        return value if math.isfinite(value) else None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return None
     result = float(value)
@@ -50,6 +52,9 @@ def _number(value: object) -> float | None:
 
 def _point(value: object, what: str) -> Point:
     """Coerce ``value`` to an (x, y) tuple of floats so data read from files (lists) works."""
+    if type(value) is tuple and len(value) == 2 and type(value[0]) is float and type(value[1]) is float:
+        if math.isfinite(value[0]) and math.isfinite(value[1]):
+            return value  # already a point of floats: the hot path of every geometry query
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
         raise HerohammerError(f"{what}: expected a point [x, y] in inches, got {value!r}")
     x, y = _number(value[0]), _number(value[1])

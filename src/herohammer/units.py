@@ -9,6 +9,7 @@ Immutable values make ``undo`` a matter of keeping the previous state.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from enum import StrEnum
 
 from .formations import Formation
@@ -72,9 +73,9 @@ class Model:
     weapons: tuple[str, ...] = ()
     role: str = ""  # t9a: champion, musician, standard; empty for rank and file
 
-    @property
+    @cached_property
     def placed(self) -> Placed:
-        """Return the base at its place, for geometry."""
+        """Return the base at its place, for geometry (built once per model value)."""
         return Placed(self.base, self.at, self.facing)
 
     @property
