@@ -101,6 +101,13 @@ class Fight(_Action):
     unit: str
 
 
+class Regroup(_Action):
+    """Take a Regroup test for a unit that is falling back (40k, Movement phase)."""
+
+    do: Literal["regroup"]
+    unit: str
+
+
 class EndPhase(_Action):
     """End the active side's current phase."""
 
@@ -108,7 +115,7 @@ class EndPhase(_Action):
 
 
 Action = Annotated[
-    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, EndPhase],
+    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase],
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -130,5 +137,5 @@ def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight or end_phase"
+            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight, regroup or end_phase"
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

@@ -13,10 +13,11 @@ from typing import ClassVar
 
 from .. import geometry as geo
 from .. import movement
-from ..actions import Action, EndPhase, Join, Leave, Move, Shoot
+from ..actions import Action, Assault, EndPhase, Fight, Join, Leave, Manifest, Move, Regroup, Shoot
 from ..catalogue import implements
 from ..dice import Dice, Highest, enumerate_outcomes
 from ..errors import IllegalActionError
+from ..powers import bundled_powers
 from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -37,7 +38,7 @@ class Warhammer40k3(CombatRules, Ruleset):
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "end_phase"})),
         PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "end_phase"})),
     )
@@ -218,6 +219,9 @@ class Warhammer40k3(CombatRules, Ruleset):
         unit = state.unit(action.unit)
         if problem := self._mover_checks(state, unit):
             return problem
+        if unit.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{unit.id} is falling back: it cannot move at will; it may take a Regroup test",
+                                 "published.fall-back")
         if unit.joined:
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
@@ -507,10 +511,28 @@ class Warhammer40k3(CombatRules, Ruleset):
                     yield from (Leave(do="leave", character=u.id, to=p) for p in _points_away(u, host))
                 if not u.joined:
                     yield from _sample_moves(state, u, self.move_allowance(state, u))
+        if state.phase == Phase.MOVEMENT:
+            for u in mine:
+                if u.has(Status.FALLING_BACK):
+                    yield Regroup(do="regroup", unit=u.id)
+        enemies = state.enemies_of(side)
+        for u in mine:
+            if "psyker" in u.rules:
+                for power in (*state.powers, *bundled_powers()):
+                    if power.phase == state.phase:
+                        for t in enemies:
+                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id)
         if state.phase == Phase.SHOOTING:
             for u in mine:
-                for t in state.enemies_of(side):
+                for t in enemies:
                     yield Shoot(do="shoot", unit=u.id, target=t.id)
+        if state.phase == Phase.ASSAULT:
+            for u in mine:
+                for t in enemies:
+                    yield Assault(do="assault", unit=u.id, target=t.id)
+            for u in state.units:
+                if u.alive and u.has(Status.LOCKED) and not u.joined:
+                    yield Fight(do="fight", unit=u.id)
         yield EndPhase(do="end_phase")
 
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
-from ..actions import Allocate, Assault, Fight, Manifest, Shoot
+from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
 from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
 from ..checks import LeadershipTestKind, leadership_test
@@ -52,6 +52,7 @@ from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import LeadershipRuling, Resolution, Ruleset
 
 ASSAULT_INCHES = 6.0
+REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
 CAVALRY_ASSAULT_INCHES = 12.0
 FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
 MORALE_FRACTION = 0.25
@@ -248,6 +249,51 @@ class CombatRules(Ruleset):
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
+
+    # == regrouping ===================================================================
+    def rule_regroup(self, state: GameState, action: Regroup) -> Ruling:
+        """Rule on a Regroup test: a unit falling back, in its Movement phase, with no enemy within 6".
+
+        Published rule (3rd ed. p. 50, 4th ed. p. 48): a falling back unit may test to
+        regroup at the start of its Movement phase unless an enemy is within 6"; the
+        half-strength condition is not modelled (the scenario does not record a unit's
+        starting size).  Its characters regroup with it (40k3.ic.falling-back).
+        """
+        unit = state.unit(action.unit)
+        if problem := self._own_active(state, unit):
+            return problem
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined} and regroups with it: regroup {unit.joined}",
+                                 "40k3.ic.falling-back")
+        if not unit.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{unit.id} is not falling back", "published.regroup")
+        if unit.has(Status.MOVED):
+            return Ruling.forbid(f"{unit.id} has already moved this phase", "published.regroup")
+        mine = [p for u in state.combined(unit.id) for p in u.placed]
+        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES]
+        if near:
+            return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
+                                 "published.regroup")
+        ld = self.leadership_of(state, unit.id)
+        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source})",
+                            "published.regroup", ld.rule)
+
+    def resolve_regroup(self, state: GameState, action: Regroup, dice: Dice) -> Resolution:
+        """Test on the unit's Leadership: pass and it stops falling back; fail and it falls back again."""
+        unit = state.unit(action.unit)
+        ld = self.leadership_of(state, unit.id)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
+        verdict = "regroups" if result.passed else "fails and falls back again"
+        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}), rolls "
+                      f"{result.roll}: {verdict}", ("published.regroup", ld.rule, "core.test.leadership"),
+                      _rolls(dice, start))
+        if not result.passed:
+            state, more = self._fall_back(state, unit.id, dice)
+            members = [u.with_status(Status.MOVED) for u in state.combined(unit.id)]
+            return state.replace_units(*members), [event, *more]
+        members = [u.with_status(Status.MOVED, remove=(Status.FALLING_BACK,)) for u in state.combined(unit.id)]
+        return state.replace_units(*members), [event]
 
     def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
         """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
