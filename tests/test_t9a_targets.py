@@ -39,3 +39,22 @@ def test_lone_character_is_a_target_of_its_own() -> None:
     lone = Game.from_data(data)
     ruling = lone.ruleset.target_ruling(lone.state, "orc_archers", "wizard")
     assert ruling.legal and ruling.rules == ("t9a.char.lone",)
+
+
+@pytest.mark.rule("t9a.charge-out.failure", "t9a.charge-out.success", "t9a.charge-out.stand-and-shoot")
+def test_odds_action_gives_the_four_ways_a_charge_out_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    from fractions import Fraction
+    import json
+
+    from herohammer.actions import parse_action
+    from herohammer.cli import main
+    from herohammer.rulesets.t9a import charge_out_odds
+
+    action = '{"do": "charge", "unit": "wizard", "target": "orc_archers"}'
+    assert main(["odds", "action", str(EXAMPLE), "--action", action, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    ways = {k.removeprefix("charge: "): Fraction(v) for k, v in rows.items() if k.startswith("charge: ")}
+    assert set(ways) == {"charged", "failed_left", "failed_stayed_shaken", "slain"}
+    assert sum(ways.values()) == 1
+    expected = charge_out_odds(Game.load(EXAMPLE).state, parse_action(action))  # type: ignore[arg-type]
+    assert ways == {k: expected[k] for k in expected}

@@ -4,7 +4,8 @@
 then runs ``ruleset.resolve(state, action, dice)`` under ``enumerate_outcomes`` and
 summarises each branch's resulting state with ``summarise`` - a generic summary that
 works for any ruleset: models and wounds lost per unit, statuses gained, and which
-kinds of event happened.  When the chance tree is too large it samples ``runs`` games
+kinds of event happened (plus any ``outcome`` an event names, such as a t9a charge's
+``charged`` / ``failed_left`` / ``failed_stayed_shaken`` / ``slain``).  When the chance tree is too large it samples ``runs`` games
 with ``SeededDice(seed)`` instead and gives each probability a 95% Wilson interval;
 the answer names its method either way.
 """
@@ -67,7 +68,8 @@ def summarise(before: GameState, resolution: tuple[GameState, list[Event]]) -> O
             new = sorted(s.value for s in now.status - u.status)
             if new:
                 gained.append((u.id, tuple(new)))
-    flags = sorted({_flag(e) for e in events if e.kind in FLAG_KINDS})
+    flags = sorted({_flag(e) for e in events if e.kind in FLAG_KINDS}
+                   | {f"{e.kind}: {value}" for e in events for key, value in e.data if key == "outcome"})
     return Outcome(tuple(lost), tuple(wounds), tuple(gained), tuple(flags))
 
 
