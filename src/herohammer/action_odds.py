@@ -100,14 +100,16 @@ class Estimate:
 
 
 def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
-    """Return the Wilson score interval for a sampled proportion."""
-    if runs == 0:
+    """Return the 95% Wilson score interval for ``successes`` in ``runs`` (exact 0 and 1 at the ends)."""
+    if runs <= 0:
         return 0.0, 1.0
     phat = successes / runs
     denom = 1 + z * z / runs
     centre = (phat + z * z / (2 * runs)) / denom
     half = z * math.sqrt(phat * (1 - phat) / runs + z * z / (4 * runs * runs)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == runs else min(1.0, centre + half)
+    return low, high
 
 
 def _lost_exactly(unit: str, k: int) -> Callable[[Outcome], bool]:

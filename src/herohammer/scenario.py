@@ -129,23 +129,28 @@ def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
     return ScenarioError(source, _path(tuple(err["loc"])) or "(top level)", f"{msg}{shown}{tail}")
 
 
-def read_data(path: str | Path) -> dict[str, Any]:
-    """Read a YAML or JSON file into plain data, or fail naming the file."""
+def read_structured(path: str | Path) -> Any:
+    """Read a YAML or JSON file (by its suffix) into plain data, or fail naming the file and the line."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+        return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
             mark = exc.problem_mark
             first = exc.problem + (f" at line {mark.line + 1}, column {mark.column + 1}" if mark else "")
         raise ScenarioError(str(p), "", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {first}") from None
+
+
+def read_data(path: str | Path) -> dict[str, Any]:
+    """Read a scenario file into plain data, or fail naming the file."""
+    data = read_structured(path)
     if not isinstance(data, dict):
-        raise ScenarioError(str(p), "(top level)", "expected a mapping with ruleset, active, sides ...")
+        raise ScenarioError(str(path), "(top level)", "expected a mapping with ruleset, active, sides ...")
     return data
 
 

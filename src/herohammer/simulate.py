@@ -43,7 +43,6 @@ import csv
 import hashlib
 import io
 import json
-import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -62,7 +61,8 @@ from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, Sc
 from .game import Game
 from .rulesets import Ruleset, get_ruleset
 from .rulings import Event
-from .scenario import read_data, state_from_data
+from .action_odds import wilson
+from .scenario import read_data, read_structured, state_from_data
 from .state import GameState
 from .units import Status
 
@@ -75,7 +75,6 @@ PROBES = ("psychic_test", "leadership_test")
 #: Cap on rules-code runs when compiling a chance tree; past it, simulate runs the engine per run.
 COMPILE_MAX_RUNS = 200_000
 #: z for a two-sided 95% interval.
-Z95 = 1.959963984540054
 METHODS = ("auto", "compiled", "engine")
 #: Event kinds that are bookkeeping, not outcomes (every run ends its phases the same way).
 QUIET_EVENTS = frozenset({"phase", "turn"})
@@ -335,16 +334,7 @@ def read_demo(name: str) -> tuple[dict[str, Any], str]:
 def load_plan(path: str | Path) -> list[dict[str, Any]]:
     """Read a plan file: a YAML or JSON list of action objects (or a mapping with key ``plan``)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
-    import yaml
-
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise ScenarioError(str(p), "", f"not a valid action list: {str(exc).splitlines()[0]}") from None
+    data = read_structured(p)
     if isinstance(data, dict) and "plan" in data:
         data = data["plan"]
     if not isinstance(data, list):
@@ -353,18 +343,6 @@ def load_plan(path: str | Path) -> list[dict[str, Any]]:
 
 
 # == results =====================================================================================
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Return the Wilson score interval for ``k`` successes in ``n`` runs."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
-    return lo, hi
-
 
 @dataclass(frozen=True)
 class Row:

@@ -234,13 +234,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{unit.id} has {len(unit.models)} models ({len(models)} with its characters): "
                 f"got {len(action.to)} positions"
             )
-        moves: list[movement.PlannedMove] = []
-        at = 0
-        for u in members:
-            if at >= len(action.to):
-                break
-            moves += movement.plan(u, action.to[at:at + len(u.models)], state.terrain)
-            at += len(u.models)
+        moves = _plan_members(state, members, action.to)
         by_id = {u.id: u for u in members}
         for mv in moves:
             allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
@@ -286,13 +280,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Move the unit (and its characters), rolling for difficult terrain."""
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
-        moves: list[movement.PlannedMove] = []
-        at = 0
-        for u in members:
-            if at >= len(action.to):
-                break
-            moves += movement.plan(u, action.to[at:at + len(u.models)], state.terrain)
-            at += len(u.models)
+        moves = _plan_members(state, members, action.to)
         moves, events = self._roll_difficult(unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
@@ -534,6 +522,18 @@ class Warhammer40k3(CombatRules, Ruleset):
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
                     yield Fight(do="fight", unit=u.id)
         yield EndPhase(do="end_phase")
+
+
+def _plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]) -> list[movement.PlannedMove]:
+    """Pair positions with the models of a unit and then of its characters, in file order."""
+    moves: list[movement.PlannedMove] = []
+    at = 0
+    for u in members:
+        if at >= len(positions):
+            break
+        moves += movement.plan(u, positions[at:at + len(u.models)], state.terrain)
+        at += len(u.models)
+    return moves
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
