@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.actions import Charge, parse_action
+from herohammer.actions import Charge
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError, ScenarioError
 from herohammer.formations import place_in_front_rank

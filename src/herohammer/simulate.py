@@ -74,10 +74,9 @@ POLICY_MAX_ACTIONS = 12
 PROBES = ("psychic_test", "leadership_test")
 #: Cap on rules-code runs when compiling a chance tree; past it, simulate runs the engine per run.
 COMPILE_MAX_RUNS = 200_000
-#: z for a two-sided 95% interval.
 METHODS = ("auto", "compiled", "engine")
-#: Event kinds that are bookkeeping, not outcomes (every run ends its phases the same way).
-QUIET_EVENTS = frozenset({"phase", "turn"})
+#: Event kinds that are bookkeeping or commentary, not outcomes.
+QUIET_EVENTS = frozenset({"phase", "turn", "note"})
 MEMO_LIMIT = 100_000
 #: Text fields of an event's data that name a result (counted per value, e.g. ``charge.outcome: slain``).
 EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
@@ -240,8 +239,7 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
         unit = state.unit(step["unit"])
         if not unit.alive:
             raise IllegalActionError(f"{unit.id} has no models left", ["core.zero.w"])
-        ld = ruleset.leadership_of(state, unit.id) if hasattr(ruleset, "leadership_of") else None
-        value = ld.value if ld is not None else max(m.profile.ld for m in unit.models)
+        value = ruleset.leadership_of(state, unit.id).value
         test = leadership_test(dice, value)
         return state, [Event("leadership_test", f"{unit.id} tests on Ld {value}: {'passed' if test.passed else 'failed'}",
                              (test.rule,), data=(("unit", unit.id), ("passed", test.passed),

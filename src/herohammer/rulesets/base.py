@@ -173,6 +173,14 @@ class Ruleset:
         source = next(s.name for s in sources if s.leadership == value)
         return LeadershipRuling(value, "core.test.leadership-choice", source)
 
+    def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
+        """Return the Leadership a unit (with the characters that joined it) tests on, by ``unit_leadership``."""
+        sources = [
+            LeadershipSource(m.name, m.profile.ld, u.is_character)
+            for u in state.combined(unit_id) for m in u.models
+        ]
+        return self.unit_leadership(sources, chosen)
+
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say whether a unit of one model left takes a Last Man Standing test."""
         return True

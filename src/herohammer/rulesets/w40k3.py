@@ -21,7 +21,7 @@ from ..powers import bundled_powers
 from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import CharacterKind, Status, Unit, UnitType
+from ..units import CharacterKind, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .w40k_combat import CombatRules
 
@@ -131,14 +131,6 @@ class Warhammer40k3(CombatRules, Ruleset):
                 ["40k3.char.leadership"],
             )
         return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name)
-
-    def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
-        """Return the Leadership a unit (with its joined characters) tests on."""
-        sources = [
-            LeadershipSource(m.name, m.profile.ld, u.is_character)
-            for u in state.combined(unit_id) for m in u.models
-        ]
-        return self.unit_leadership(sources, chosen)
 
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:

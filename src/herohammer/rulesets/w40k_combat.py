@@ -49,7 +49,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import LeadershipRuling, Resolution, Ruleset
+from .base import Resolution, Ruleset
 
 ASSAULT_INCHES = 6.0
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
@@ -99,8 +99,6 @@ class CombatRules(Ruleset):
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
-
-        def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling: ...
 
         def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
 
