@@ -192,9 +192,13 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None) -> lis
             from dask.distributed import Client
         except ImportError:  # pragma: no cover - dask is an optional extra
             raise HerohammerError("--scheduler needs dask: pip install 'herohammer[dask]'") from None
-        with Client(scheduler, set_as_default=False) as client:  # type: ignore[no-untyped-call]
+        try:
+            client = Client(scheduler, set_as_default=False, timeout="10s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
+        with client:
             futures = client.map(run_job, jobs, pure=False)
-            return list(client.gather(futures))
+            return list(client.gather(futures))  # type: ignore[no-untyped-call]
     if workers and workers > 1:
         from concurrent.futures import ProcessPoolExecutor
 
