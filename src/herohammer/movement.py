@@ -1,8 +1,8 @@
 """Moving models: how far each troop type goes, and the checks every move shares.
 
 Move allowances are the published 3rd/4th edition values (3rd ed. rulebook p. 13,
-4th ed. p. 11): infantry and monstrous creatures 6", jump infantry, cavalry and bikes
-12", vehicles 12" at most.  Difficult terrain: roll dice and move no further than the
+4th ed. p. 11): infantry, cavalry and monstrous creatures 6" (cavalry move as infantry
+and assault further), jump infantry and bikes 12", vehicles 12" at most.  Difficult terrain: roll dice and move no further than the
 highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
 """
 
@@ -19,7 +19,7 @@ from .units import Model, Unit, UnitType
 MOVE_INCHES: dict[UnitType, float] = {
     UnitType.INFANTRY: 6.0,
     UnitType.JUMP_INFANTRY: 12.0,
-    UnitType.CAVALRY: 12.0,
+    UnitType.CAVALRY: 6.0,
     UnitType.BIKE: 12.0,
     UnitType.MONSTROUS_CREATURE: 6.0,
     UnitType.VEHICLE: 12.0,

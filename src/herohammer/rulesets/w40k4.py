@@ -18,7 +18,7 @@ from ..units import Status, Unit, UnitType
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Ruleset
 from .w40k3 import Warhammer40k3
-from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES
+from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -183,8 +183,12 @@ class Warhammer40k4(Warhammer40k3):
 
     @implements("40k4.ic.slowest-model", "40k4.assault.alone", "40k4.assault.must-charge")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
-        """Return the assault range: the slowest model's (6", 12" for fast types) and the deciding rule."""
-        reach = min(CAVALRY_ASSAULT_INCHES if m.type in FAST_TYPES else ASSAULT_INCHES for m in members)
+        """Return the assault range: the slowest model's and the deciding rule.
+
+        4th ed. rulebook: cavalry (and beasts) assault 12"; jump infantry and bikes, like
+        infantry, 6"; a combined unit goes at its slowest model's speed (40k4.ic.slowest-model).
+        """
+        reach = min(CAVALRY_ASSAULT_INCHES if m.type is UnitType.CAVALRY else ASSAULT_INCHES for m in members)
         if unit.is_character and len(members) == 1:
             return reach, "40k4.assault.alone"
         return reach, "40k4.assault.must-charge" if len(members) > 1 else "published.assault-range"

@@ -54,7 +54,10 @@ from .base import Resolution, Ruleset
 ASSAULT_INCHES = 6.0
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
 CAVALRY_ASSAULT_INCHES = 12.0
+#: Types that fall back 3D6" instead of 2D6" (published fall back rule).
 FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
+#: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
+ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
 NEAR_CONTACT_INCHES = 2.0
 
@@ -122,11 +125,17 @@ class CombatRules(Ruleset):
         return not self.takes_last_man_standing(unit.is_independent)
 
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
-        """Return how far a unit assaults and the rule: 6", 12" if cavalry (40k3.ic.assault-alone for a lone character)."""
-        fast = all(m.type in FAST_TYPES for m in members)
-        reach = CAVALRY_ASSAULT_INCHES if fast else ASSAULT_INCHES
+        """Return how far a unit assaults and the rule deciding it.
+
+        A lone independent character: 6", or 12" only if it counts as cavalry
+        (40k3.ic.assault-alone, read literally: bikes and jump infantry do not count).
+        Other units: 12" if every model is cavalry, a bike or jump infantry (3rd ed.), else 6".
+        """
         if unit.is_character and len(members) == 1:
+            reach = CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
             return reach, self.assault_alone_rule
+        fast = all(m.type in ASSAULT_12_TYPES_3RD for m in members)
+        reach = CAVALRY_ASSAULT_INCHES if fast else ASSAULT_INCHES
         return reach, self.must_assault_rule if len(members) > 1 else "published.assault-range"
 
     # == shared helpers ===============================================================
@@ -600,11 +609,13 @@ class CombatRules(Ruleset):
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
-        """Rule on a character splitting its attacks between enemy models in base contact with it."""
+        """Rule on splitting attacks between enemy models in base contact.
+
+        A character may always split (40k3.char.attack-allocation); ordinary troopers only
+        when the enemy models they touch differ in WS or S (decision: either one), and
+        then each model of the unit splits its attacks as declared.
+        """
         char = state.unit(action.character)
-        if not char.is_character:
-            return Ruling.forbid(f"{char.id} is not a character: only characters may always split their attacks",
-                                 "40k3.char.attack-allocation")
         if not char.alive:
             return Ruling.forbid(f"{char.id} has no models left", "core.zero.w")
         engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
@@ -612,6 +623,9 @@ class CombatRules(Ruleset):
         if not engaged:
             return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", "40k3.char.allocation-b2b-only",
                                  "40k4.cc.base-contact")
+        if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
+            return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
+                                 "when their opponents differ in WS or S", "40k3.char.attack-allocation")
         for key, n in action.attacks.items():
             if n < 1:
                 return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", "40k3.char.attack-allocation")
@@ -619,7 +633,8 @@ class CombatRules(Ruleset):
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
                                      f"{char.id}; it can wound only those", "40k3.char.allocation-b2b-only",
                                      "40k4.cc.engaged-only")
-        have = sum(self._attacks(char, m) for m in char.models)
+        have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
+                else max(self._attacks(char, m) for m in char.models))  # troopers: per model
         if sum(action.attacks.values()) > have:
             return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
                                  "40k3.char.attack-allocation")
@@ -712,7 +727,7 @@ class CombatRules(Ruleset):
                 melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
                 weapon = melee[0]
                 s = weapon.strength_for(model.profile.s)
-                split = allocations.get(unit.id) if unit.is_character else None
+                split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
                 if split:
                     given = 0
                     for key, k in split:
