@@ -157,7 +157,7 @@ def test_join_displaces_champion_and_needs_reach() -> None:
     assert f.front_rank() == ("s0", "s2", "Hero", "s3", "s4")
     assert "s2" in f.front_rank()  # the champion stays in the first rank
     assert f.rank_of("s1") == 1  # the spearman it displaced is pushed back
-    far = game(hero_at=(36, 40))
+    far = game(hero_at=(36, 4))  # out of reach behind the unit (not on the orcs)
     refused(far, {**JOIN, "position": 0}, "t9a.join.position")
 
 

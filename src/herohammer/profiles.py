@@ -113,12 +113,16 @@ class Profile:
     def parse(cls, text: str) -> Profile:
         """Read a line such as ``WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+`` ('-'/'*' read as 0)."""
         values: dict[str, int | None] = {}
+        seen: set[str] = set()
         for token in text.replace(",", " ").split():
             m = _TOKEN.match(token)
             if not m:
                 raise OutOfRangeError("profile", token, "tokens like WS4, Ld8 or Sv3+")
             key, rest = m.group(1), m.group(2)
             lower = key.lower()
+            if lower in seen:
+                raise OutOfRangeError("profile", token, f"each characteristic once ({key} is given twice)")
+            seen.add(lower)
             if lower == "sv":
                 values["save"] = parse_save(rest)
             elif lower in ("inv", "invuln"):
@@ -129,6 +133,12 @@ class Profile:
             else:
                 raise OutOfRangeError("profile", token, "one of WS BS S T W I A Ld Sv Inv Adv Mar")
         return cls(**values)  # type: ignore[arg-type]
+
+    @staticmethod
+    def missing(text: str) -> list[str]:
+        """Name the characteristics every model needs (WS BS S T W I A Ld) that a profile line leaves out."""
+        given = {m.group(1).lower() for t in text.replace(",", " ").split() if (m := _TOKEN.match(t))}
+        return [c.value for c in REQUIRED if c.value.lower() not in given]
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> Profile:
@@ -154,6 +164,9 @@ class Profile:
 
 
 PROFILE_FIELDS = tuple(f.name for f in fields(Profile))
+#: The characteristics a model's profile must give ('-' counts: it is a value of 0).
+REQUIRED = (Characteristic.WS, Characteristic.BS, Characteristic.S, Characteristic.T, Characteristic.W,
+            Characteristic.I, Characteristic.A, Characteristic.LD)
 
 
 class ModifierKind(StrEnum):

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from .catalogue import implements
 from .errors import HerohammerError, ScenarioError
-from .geometry import Base, Terrain
+from .geometry import Base, Terrain, on_table, overlaps
 from .profiles import Profile
 from .rulesets import RULESETS
 from .state import GameState, Phase, Table
@@ -26,7 +26,7 @@ from .units import CharacterKind, Model, Status, Unit, UnitType
 
 
 class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class ModelSpec(_Spec):
@@ -39,12 +39,15 @@ class ModelSpec(_Spec):
     facing: float = 0.0
     wounds_taken: int = Field(0, ge=0)
     weapons: list[str] = []
-    role: str = ""
+    role: Literal["", "champion", "musician", "standard"] = ""
 
     @field_validator("profile")
     @classmethod
     def _profile(cls, value: str | dict[str, str | int]) -> str | dict[str, str | int]:
-        (Profile.parse(value) if isinstance(value, str) else Profile.from_mapping(value))
+        text = value if isinstance(value, str) else " ".join(f"{k}{v}" for k, v in value.items())
+        Profile.parse(text)
+        if missing := Profile.missing(text):
+            raise ValueError(f"the profile leaves out {', '.join(missing)} (use '-' for a value of 0)")
         return value
 
 
@@ -91,7 +94,7 @@ class ScenarioSpec(_Spec):
     """A whole scenario file."""
 
     ruleset: str
-    turn: int = Field(1, ge=1)
+    turn: StrictInt = Field(1, ge=1)
     phase: Phase = Phase.MOVEMENT
     active: str
     table: TableSpec = TableSpec(width=72, depth=48)
@@ -136,6 +139,8 @@ def read_structured(path: str | Path) -> Any:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(p), "", f"not UTF-8 text (byte {exc.start}): expected a YAML or JSON file") from None
     try:
         return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
@@ -193,8 +198,28 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     from .rulesets import get_ruleset
 
     state = _arrange_formations(state, source)
-    get_ruleset(spec.ruleset).validate_state(state, source)
+    ruleset = get_ruleset(spec.ruleset)
+    if state.phase not in [p.phase for p in ruleset.phases]:
+        raise ScenarioError(source, "phase", f"{spec.ruleset} has no {state.phase.value} phase; expected one of "
+                            + ", ".join(p.phase.value for p in ruleset.phases))
+    _check_placement(source, state)
+    ruleset.validate_state(state, source)
     return state
+
+
+def _check_placement(source: str, state: GameState) -> None:
+    """Refuse models off the table or standing on each other (a move could never put them there)."""
+    placed = [(f"sides.{u.side}[{u.id}].models[{i}]", m.name, m.placed)
+              for u in state.units for i, m in enumerate(u.models)]
+    for where, name, p in placed:
+        if not on_table(p, state.table.width, state.table.depth):
+            raise ScenarioError(source, f"{where}.at", f"{name} stands off the {state.table.width:g}x"
+                                f"{state.table.depth:g}\" table at {list(p.at)}")
+    for a in range(len(placed)):
+        for b in range(a + 1, len(placed)):
+            if overlaps(placed[a][2], placed[b][2]):
+                raise ScenarioError(source, f"{placed[b][0]}.at",
+                                    f"{placed[b][1]} stands on {placed[a][1]} ({placed[a][0]}): bases overlap")
 
 
 def _arrange_formations(state: GameState, source: str) -> GameState:
@@ -333,10 +358,23 @@ def dump_state(state: GameState, fmt: str = "yaml") -> str:
     return yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
 
 
+def check_writable(path: str | Path, option: str) -> Path:
+    """Refuse an output path that cannot be written (a directory, or in a missing folder) before any work."""
+    p = Path(path)
+    if p.is_dir():
+        raise HerohammerError(f"{option} {p}: is a directory; give a file name")
+    if not p.parent.is_dir():
+        raise HerohammerError(f"{option} {p}: the folder {p.parent} does not exist")
+    return p
+
+
 def save_scenario(state: GameState, path: str | Path) -> None:
     """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
-    p = Path(path)
-    p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+    p = check_writable(path, "output")
+    try:
+        p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+    except OSError as exc:
+        raise HerohammerError(f"cannot write {p}: {exc.strerror or exc}") from None
 
 
 def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:

@@ -545,7 +545,7 @@ def simulate(
     t0 = time.perf_counter()
     tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
     timing["engine_seconds"] = time.perf_counter() - t0
-    meta.update({"method": "engine"})
+    meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
     return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing)
 

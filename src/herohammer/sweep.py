@@ -57,12 +57,40 @@ def parse_path(path: str) -> list[str | int]:
     return steps
 
 
+def _split_top_level(raw: str) -> list[str]:
+    """Split on commas outside brackets, so ``[1,2],[3,4]`` gives two values."""
+    parts, depth, current = [], 0, ""
+    for ch in raw:
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+def _scalar(text: str) -> Any:
+    """Read one value as YAML; '-' and '*' stay text (a profile's dash), a bad one fails naming it."""
+    text = text.strip()
+    if text in ("", "-", "*"):
+        return text
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise HerohammerError(f"--vary: cannot read the value {text!r} (YAML scalars or [lists])") from None
+
+
 def parse_vary(text: str) -> tuple[str, list[Any]]:
     """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars)."""
     if "=" not in text:
         raise HerohammerError(f"--vary: expected PATH=V1,V2,..., got {text!r}")
     path, _, raw = text.partition("=")
-    values = [yaml.safe_load(v.strip()) if v.strip() else "" for v in raw.split(",")]
+    values = [_scalar(v) for v in _split_top_level(raw)]
     if not values or raw.strip() == "":
         raise HerohammerError(f"--vary {path}: no values given")
     parse_path(path)

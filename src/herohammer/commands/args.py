@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 
 from ..dice import Reroll
 
@@ -51,3 +52,13 @@ def reroll(text: str) -> Reroll:
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
     """Add ``--json`` (machine-readable, exact fractions as strings)."""
     parser.add_argument("--json", action="store_true", help="print JSON with exact fractions")
+
+
+class Once(argparse.Action):
+    """Refuse a repeated option instead of silently keeping the last (use play for sequences)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice: check one action at a time (play applies several in order)")
+        setattr(namespace, self.dest, values)

@@ -9,14 +9,14 @@ from ..actions import parse_action
 from ..errors import HerohammerError
 from ..game import Game
 from ..report import dump_json, simple_table
-from .args import add_json_flag
+from .args import Once, add_json_flag
 
 
 def register_check(sub: Any) -> argparse.ArgumentParser:
     """Add ``check SCENARIO --action JSON``."""
     p: argparse.ArgumentParser = sub.add_parser("check", help="is this action legal? with the deciding rule ids")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
-    p.add_argument("--action", required=True, help='the action as JSON, e.g. {"do": "join", ...}')
+    p.add_argument("--action", required=True, action=Once, help='the action as JSON, e.g. {"do": "join", ...}')
     add_json_flag(p)
     p.set_defaults(run=_run_check)
     return p

@@ -9,7 +9,7 @@ from ..action_odds import DEFAULT_RUNS, action_odds
 from ..dice import DEFAULT_MAX_RUNS
 from ..report import dump_json, fraction_text, percent
 from ..scenario import load_scenario
-from .args import add_json_flag, whole_number
+from .args import Once, add_json_flag, whole_number
 
 
 def register_action(queries: Any) -> None:
@@ -17,10 +17,10 @@ def register_action(queries: Any) -> None:
     p: argparse.ArgumentParser = queries.add_parser(
         "action", help="odds of every outcome of one action in a scenario, through the rules code")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
-    p.add_argument("--action", required=True, help='the action as JSON, e.g. {"do": "shoot", "unit": ..., "target": ...}')
+    p.add_argument("--action", required=True, action=Once, help='the action as JSON, e.g. {"do": "shoot", "unit": ..., "target": ...}')
     p.add_argument("--runs", type=whole_number("--runs", 1, 10_000_000), default=DEFAULT_RUNS,
                    help="Monte Carlo runs if the exact enumeration is too large")
-    p.add_argument("--seed", type=int, default=0, help="seed for Monte Carlo")
+    p.add_argument("--seed", type=whole_number("--seed", 0, 2**63 - 1), default=0, help="seed for Monte Carlo")
     p.add_argument("--max-branches", type=whole_number("--max-branches", 1, 10_000_000), default=DEFAULT_MAX_RUNS,
                    help="largest exact enumeration before falling back to Monte Carlo")
     add_json_flag(p)

@@ -8,8 +8,8 @@ from typing import Any
 from ..dice import SeededDice
 from ..game import Game
 from ..report import dump_json
-from ..scenario import save_scenario
-from .args import add_json_flag
+from ..scenario import check_writable, save_scenario
+from .args import add_json_flag, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
@@ -17,7 +17,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser("play", help="apply actions in order; print every roll; save the state")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
     p.add_argument("--action", action="append", required=True, help="an action as JSON; repeat for several, in order")
-    p.add_argument("--seed", type=int, default=None, help="seed for the dice (the same seed replays the same rolls)")
+    p.add_argument("--seed", type=whole_number("--seed", 0, 2**63 - 1), default=None, help="seed for the dice (the same seed replays the same rolls)")
     p.add_argument("--out", default=None, help="write the resulting state here (YAML, or JSON if it ends in .json)")
     add_json_flag(p)
     p.set_defaults(run=_run)
@@ -25,6 +25,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.out:
+        check_writable(args.out, "--out")  # refuse before playing, not after
     game = Game.load(args.scenario, SeededDice(args.seed))
     log: list[dict[str, Any]] = []
     lines: list[str] = []

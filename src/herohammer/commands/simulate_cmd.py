@@ -14,6 +14,8 @@ from rich.table import Table
 from ..report import dump_json
 from ..simulate import METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
+from ..errors import HerohammerError
+from ..scenario import check_writable
 from .args import whole_number
 
 MAX_RUNS = 10**9
@@ -62,7 +64,17 @@ def _console() -> Console:
     return Console() if sys.stdout.isatty() else Console(width=100)
 
 
+def _check_plot(path: str | None) -> None:
+    """Refuse a --plot path that cannot take a PNG before simulating."""
+    if path is None:
+        return
+    p = check_writable(path, "--plot")
+    if p.suffix.lower() != ".png":
+        raise HerohammerError(f"--plot {p}: expected a file name ending in .png")
+
+
 def _run_simulate(args: argparse.Namespace) -> int:
+    _check_plot(args.plot)
     console = _console()
     progress = sys.stderr.isatty() and not (args.json or args.csv)
     if args.scenario is None:
@@ -143,7 +155,8 @@ def show(result: SimulationResult, console: Console, title: str | None = None) -
     else:
         how = (f"method: engine - one game per run with seeded dice "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
-               "the chance tree is too large to enumerate" if m["method"] == "engine" else "")
+               + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
+                  else "the chance tree is too large to enumerate"))
     console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
 
@@ -184,6 +197,7 @@ def plot(result: SimulationResult, path: str | Path) -> None:
 
 
 def _run_sweep(args: argparse.Namespace) -> int:
+    _check_plot(getattr(args, "plot", None))
     from ..scenario import read_data
     from ..simulate import load_plan
 

@@ -443,7 +443,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         if shooter.joined:
             host = state.unit(shooter.joined)
             inner = self.target_ruling(state, host.id, target_id)
-            return Ruling(inner.legal, (*inner.rules, "40k4.shoot.same-target"),
+            return Ruling(inner.legal, (*inner.rules, self.same_target_rule),
                           f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
@@ -467,7 +467,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         if shooter.joined:
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
-                f"shoot with {shooter.joined}", "40k4.shoot.same-target",
+                f"shoot with {shooter.joined}", self.same_target_rule,
             )
         if shooter.has(Status.SHOT):
             return Ruling.forbid(f"{shooter.id} has already shot this turn")

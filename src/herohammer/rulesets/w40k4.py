@@ -160,6 +160,7 @@ class Warhammer40k4(Warhammer40k3):
     same_target_rule: ClassVar[str] = "40k4.shoot.same-target"
     assault_alone_rule: ClassVar[str] = "40k4.assault.alone"
     must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
+    locked_rule: ClassVar[str] = "40k4.cc.locked"
     character_separate_in_combat: ClassVar[bool] = True
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:

@@ -97,6 +97,8 @@ class CombatRules(Ruleset):
     same_target_rule: ClassVar[str] = "40k3.char.shooting-dice"
     assault_alone_rule: ClassVar[str] = "40k3.ic.assault-alone"
     must_assault_rule: ClassVar[str] = "40k3.char.must-assault"
+    #: The rule that locks a joined character in its unit's combat (3rd: it assaults with the unit).
+    locked_rule: ClassVar[str] = "40k3.char.must-assault"
     #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
     character_separate_in_combat: ClassVar[bool] = False
 
@@ -544,7 +546,7 @@ class CombatRules(Ruleset):
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")
         if unit.has(Status.LOCKED):
-            return Ruling.forbid(f"{unit.id} is already locked in close combat", "40k4.cc.locked")
+            return Ruling.forbid(f"{unit.id} is already locked in close combat", self.locked_rule)
         if unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
         target = state.unit(action.target)
@@ -590,7 +592,7 @@ class CombatRules(Ruleset):
         state = state.replace_units(*moved_units)
         if contacts:
             state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED) for t in target_ids))
-        rules = (rule, "40k4.cc.locked") if len(members) > 1 else (rule,)
+        rules = (rule, self.locked_rule) if len(members) > 1 else (rule,)
         return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
                              f"{'s' * (contacts != 1)} in base contact", rules)]
 
