@@ -220,6 +220,11 @@ def make_driver(state: GameState, plan: Sequence[Mapping[str, Any]] | None, sour
             if not hasattr(ruleset, f"resolve_{action.do}"):
                 raise HerohammerError(f"{where}: ruleset {ruleset.name} cannot resolve {action.do!r} actions yet")
             step = action.to_json()
+        for key in ("unit", "character", "psyker", "target"):
+            name = step.get(key)
+            if isinstance(name, str) and not state.has_unit(name):
+                known = ", ".join(u.id for u in state.units)
+                raise HerohammerError(f"{where}: field {key}: no unit {name!r} in the scenario (units: {known})")
         steps.append(step)
     return Driver(ruleset, tuple(steps), len(state.sides))
 

@@ -242,12 +242,16 @@ def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: i
     The spread is measured on the exact values where known (else the frequencies), and
     an outcome whose column would repeat one already chosen is left out.
     """
-    if wanted:
-        return list(wanted)
     labels: dict[str, None] = {}
     for v in sweep["variants"]:
         for row in v["result"]["outcomes"]:
             labels.setdefault(row_label(row), None)
+    if wanted:
+        unknown = [w for w in wanted if w not in labels]
+        if unknown:
+            raise HerohammerError(f"--outcome {unknown[0]!r}: no such outcome in this sweep; outcomes: "
+                                  + "; ".join(labels))
+        return list(wanted)
     columns = []
     for label in labels:
         cells = [cell(v["result"], label) for v in sweep["variants"]]

@@ -1,0 +1,99 @@
+"""Bad input of every kind is one line on stderr naming what is wrong, and exit status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from herohammer.cli import main
+from herohammer.sweep import parse_vary
+
+ROOT = Path(__file__).resolve().parent.parent
+PSYCHIC = ROOT / "examples" / "40k3_librarian_psychic.yaml"
+END = '{"do": "end_phase"}'
+
+
+def one_line_error(argv: list[str], capsys: pytest.CaptureFixture[str], *expected: str) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors exit directly
+        code = int(exc.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for text in expected:
+        assert text in err, err
+
+
+def mutated(tmp_path: Path, change: object) -> Path:
+    data = yaml.safe_load(PSYCHIC.read_text(encoding="utf-8"))
+    change(data)  # type: ignore[operator]
+    path = tmp_path / "mutated.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def boy(data: dict) -> dict:  # type: ignore[type-arg]
+    return data["sides"]["orks"][0]["models"][0]  # type: ignore[no-any-return]
+
+
+def test_a_binary_file_is_refused_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.yaml"
+    junk.write_bytes(bytes(range(128, 256)))
+    one_line_error(["check", str(junk), "--action", END], capsys, "junk.yaml", "UTF-8")
+
+
+def test_out_into_a_missing_folder_is_refused_before_playing(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "missing" / "after.yaml"
+    one_line_error(["play", str(PSYCHIC), "--action", END, "--out", str(out)], capsys, "--out", "does not exist")
+    assert not out.exists()
+
+
+def test_plot_must_be_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["simulate", str(PSYCHIC), "--runs", "5", "--plot", str(tmp_path / "x.txt")], capsys, ".png")
+
+
+def test_check_takes_one_action(capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["check", str(PSYCHIC), "--action", END, "--action", END], capsys, "given twice")
+
+
+def test_a_negative_seed_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["play", str(PSYCHIC), "--action", END, "--seed", "-1"], capsys, "--seed")
+
+
+@pytest.mark.rule("core.profile.dash")
+@pytest.mark.parametrize("profile,expected", [
+    ("WS4 BS2 S3 T4 I2 A2 Ld7 Sv6+", "leaves out W"),
+    ("WS4 WS5 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "given twice"),
+    ("", "leaves out"),
+])
+def test_profiles_must_give_each_characteristic_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     profile: str, expected: str) -> None:
+    path = mutated(tmp_path, lambda d: boy(d).update(profile=profile))
+    one_line_error(["check", str(path), "--action", END], capsys, "sides.orks[0].models[0].profile", expected)
+
+
+@pytest.mark.parametrize("at,expected", [([-5, -5], "off the"), ([500, 30], "off the"), ([28, 30], "stands on")])
+def test_models_must_stand_on_the_table_and_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   at: list[int], expected: str) -> None:
+    path = mutated(tmp_path, lambda d: boy(d).update(at=at))
+    one_line_error(["check", str(path), "--action", END], capsys, "mutated.yaml", expected)
+
+
+def test_a_phase_the_ruleset_lacks_is_a_file_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = mutated(tmp_path, lambda d: d.update(phase="magic"))
+    one_line_error(["check", str(path), "--action", END], capsys, "mutated.yaml: phase", "40k3 has no magic phase")
+
+
+def test_a_plan_naming_an_unknown_unit_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- {do: shoot, unit: nobody, target: boyz}\n", encoding="utf-8")
+    one_line_error(["simulate", str(PSYCHIC), "--actions", str(plan), "--runs", "5"], capsys, "nobody")
+
+
+def test_vary_reads_bracketed_values_whole() -> None:
+    assert parse_vary("sides.marines[0].models[0].at=[1,2],[3,4]")[1] == [[1, 2], [3, 4]]
+    assert parse_vary("x.profile.Ld=-,5")[1] == ["-", 5]
