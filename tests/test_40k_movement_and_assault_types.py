@@ -76,3 +76,19 @@ def test_troopers_split_attacks_only_against_opponents_differing_in_ws_or_s() ->
     same = scenario("40k3", "assault", [marine], [boy, twin])
     ruling = same.check({"do": "allocate", "character": "marine", "attacks": {"Boy": 1, "Boy 2": 1}})
     assert not ruling.legal and ruling.rules == ("40k3.char.attack-allocation",)
+
+
+@pytest.mark.rule("40k3.char.move-as-type")
+def test_models_move_around_other_models_not_through_them_unless_they_jump() -> None:
+    blocker = {"id": "boyz", "models": [{"name": "Boy 1", "profile": BOY, "at": [20, 23]}]}
+    through = {"do": "move", "unit": "riders", "to": [[20, 26], [22, 26]]}
+    walkers = scenario("40k3", "movement", [riders("infantry")], [blocker])
+    ruling = walkers.check(through)
+    assert not ruling.legal and "through Boy 1" in ruling.reason
+    before = walkers.state
+    with pytest.raises(ValueError):
+        walkers.apply(through)
+    assert walkers.state == before
+    around = {"do": "move", "unit": "riders", "to": [[23, 25], [25, 25]]}
+    assert walkers.check(around).legal
+    assert scenario("40k3", "movement", [riders("jump_infantry")], [blocker]).check(through).legal

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import shapely
+
 from . import geometry as geo
 from .geometry import Point
 from .state import GameState
@@ -73,6 +75,25 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
         for b in range(a + 1, len(new_placed)):
             if geo.overlaps(new_placed[a][1], new_placed[b][1]):
                 return f"{new_placed[a][0]} and {new_placed[b][0]} would overlap"
+    return None
+
+
+def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
+    """Return why a move would pass through another unit's model (None if every path is clear).
+
+    Models move around one another, not through (3rd/4th ed. movement rules); jump
+    infantry and units with Fly pass over them.  The swept base is the straight path
+    widened by the model's own base.
+    """
+    others = [(u.id, m) for u in state.units if u.alive and u.id not in moving_ids for m in u.models]
+    for mv in moves:
+        unit = state.unit(mv.unit_id)
+        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or "fly" in {r.lower() for r in unit.rules}:
+            continue
+        swept = shapely.LineString([mv.model.at, mv.to]).buffer(mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01)
+        for other_id, other in others:
+            if swept.intersects(other.placed.footprint()) and not geo.in_base_contact(mv.model.placed, other.placed):
+                return f"{mv.model.name} would move through {other.name} of {other_id}"
     return None
 
 

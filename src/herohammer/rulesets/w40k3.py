@@ -169,7 +169,8 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most {allowance:g}\"",
                 "40k3.char.move-as-type", *rules,
             ), moves, ()
-        if overlap := movement.placement_problem(state, moves, {unit.id}):
+        if overlap := movement.placement_problem(state, moves, {unit.id}) or \
+                movement.path_problem(state, moves, {unit.id}):
             return Ruling.forbid(overlap, *rules), moves, ()
         return None, moves, self._difficult_notes(unit, moves)
 
@@ -235,7 +236,8 @@ class Warhammer40k3(CombatRules, Ruleset):
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
-        if overlap := movement.placement_problem(state, moves, {u.id for u in members}):
+        if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
+                movement.path_problem(state, moves, {u.id for u in members}):
             return Ruling.forbid(overlap)
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
