@@ -592,7 +592,7 @@ class CombatRules(Ruleset):
         state = state.replace_units(*moved_units)
         if contacts:
             state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED) for t in target_ids))
-        rules = (rule, self.locked_rule) if len(members) > 1 else (rule,)
+        rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
         return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
                              f"{'s' * (contacts != 1)} in base contact", rules)]
 
