@@ -97,3 +97,16 @@ def test_a_plan_naming_an_unknown_unit_is_refused(tmp_path: Path, capsys: pytest
 def test_vary_reads_bracketed_values_whole() -> None:
     assert parse_vary("sides.marines[0].models[0].at=[1,2],[3,4]")[1] == [[1, 2], [3, 4]]
     assert parse_vary("x.profile.Ld=-,5")[1] == ["-", 5]
+
+
+@pytest.mark.parametrize("extra,expected", [
+    ({"weapons": [{"name": "laser", "type": "lazer", "range": 24}]}, "weapons[0].type"),
+    ({"weapons": [{"name": "laser", "type": "heavy", "range": 24, "strength": 11}]}, "weapons[0].strength: expected 1..10"),
+    ({"weapons": [{"name": "laser", "type": "heavy", "range": -1}]}, "weapons[0].range"),
+    ({"powers": [{"name": "Zap", "range": 12, "effect": "shooting"}]}, "powers[0]: a shooting power needs a profile"),
+    ({"powers": [{"name": "Zap", "range": 12, "effect": "morale", "modifier": 11}]}, "powers[0].modifier"),
+])
+def test_weapon_and_power_profiles_are_validated_naming_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   extra: dict, expected: str) -> None:  # type: ignore[type-arg]
+    path = mutated(tmp_path, lambda d: d.update(extra))
+    one_line_error(["check", str(path), "--action", END], capsys, "mutated.yaml", expected)

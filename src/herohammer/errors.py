@@ -7,6 +7,8 @@ command line can print it as one line with no traceback.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HerohammerError(ValueError):
     """Signal a problem the user can fix (bad input or an illegal request)."""
@@ -59,3 +61,21 @@ class EnumerationTooLarge(Exception):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"more than {limit} dice outcomes to enumerate")
+
+
+def validation_problem(exc: Any) -> tuple[str, str]:
+    """Return (field path, one-line problem) for the first error of a pydantic ``ValidationError``.
+
+    Duck-typed on ``exc.errors()`` so this module needs no pydantic import.
+    """
+    errors = exc.errors()
+    err = errors[0]
+    path = ""
+    for part in err["loc"]:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    given = err.get("input")
+    shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"
+    more = len(errors) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return path, f"{msg}{shown}{tail}"

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
-from .errors import HerohammerError
+from .errors import HerohammerError, validation_problem
 from .state import Phase
 from .weapons import Weapon, WeaponType, weapon_from_data
 
@@ -53,41 +54,37 @@ class Power:
         return out
 
 
+class PowerSpec(BaseModel):
+    """Validate one psychic power as a file gives it (pydantic: field paths in the errors)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    name: str = Field(min_length=1)
+    range: float = Field(0, ge=0)
+    phase: Literal[Phase.SHOOTING, Phase.ASSAULT, Phase.MOVEMENT] = Phase.SHOOTING
+    effect: PowerEffect = PowerEffect.SHOOTING
+    shooting: dict[str, Any] | None = None
+    modifier: Annotated[StrictInt, Field(ge=-10, le=10)] = 0
+
+    @model_validator(mode="after")
+    def _profile_for_shooting(self) -> PowerSpec:
+        if self.effect is PowerEffect.SHOOTING and self.shooting is None:
+            raise ValueError("a shooting power needs a profile: shooting: {type, strength, ap}")
+        return self
+
+
 def power_from_data(data: Mapping[str, Any], where: str = "powers") -> Power:
     """Read one power from a mapping, or fail naming the field."""
-    if not isinstance(data, Mapping):
-        raise HerohammerError(f"{where}: expected a mapping with name, range, phase, effect")
-    known = {"name", "range", "phase", "effect", "shooting", "modifier"}
-    extra = sorted(set(data) - known)
-    if extra:
-        raise HerohammerError(f"{where}: unknown field {extra[0]!r} (expected {', '.join(sorted(known))})")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise HerohammerError(f"{where}: field name: expected a power name")
-    rng = data.get("range", 0)
-    if isinstance(rng, bool) or not isinstance(rng, (int, float)) or rng < 0:
-        raise HerohammerError(f"{where}: field range: expected inches >= 0, got {rng!r}")
     try:
-        phase = Phase(str(data.get("phase", "shooting")))
-    except ValueError:
-        raise HerohammerError(f"{where}: field phase: expected shooting or assault, got {data.get('phase')!r}") from None
-    try:
-        effect = PowerEffect(str(data.get("effect", "shooting")))
-    except ValueError:
-        raise HerohammerError(
-            f"{where}: field effect: expected one of {', '.join(e.value for e in PowerEffect)}, got {data.get('effect')!r}"
-        ) from None
+        spec = PowerSpec.model_validate(data)
+    except ValidationError as exc:
+        path, problem = validation_problem(exc)
+        raise HerohammerError(f"{where}{'.' + path if path else ''}: {problem}") from None
     weapon = None
-    if effect is PowerEffect.SHOOTING:
-        profile = data.get("shooting")
-        if not isinstance(profile, Mapping):
-            raise HerohammerError(f"{where}: field shooting: a shooting power needs a profile {{type, strength, ap}}")
-        weapon = weapon_from_data({"type": WeaponType.ASSAULT.value, **profile, "name": name.strip(), "range": rng},
-                                  f"{where}.shooting")
-    modifier = data.get("modifier", 0)
-    if isinstance(modifier, bool) or not isinstance(modifier, int) or not -10 <= modifier <= 10:
-        raise HerohammerError(f"{where}: field modifier: expected a whole number -10..10, got {modifier!r}")
-    return Power(name.strip(), float(rng), phase, effect, weapon, modifier)
+    if spec.effect is PowerEffect.SHOOTING and spec.shooting is not None:
+        weapon = weapon_from_data({"type": WeaponType.ASSAULT.value, **spec.shooting, "name": spec.name.strip(),
+                                   "range": spec.range}, f"{where}.shooting")
+    return Power(spec.name.strip(), float(spec.range), Phase(spec.phase), spec.effect, weapon, spec.modifier)
 
 
 def powers_from_data(items: Iterable[Mapping[str, Any]], where: str = "powers") -> tuple[Power, ...]:

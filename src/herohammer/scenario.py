@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from .catalogue import implements
-from .errors import HerohammerError, ScenarioError
+from .errors import HerohammerError, ScenarioError, validation_problem
 from .geometry import Base, Terrain, on_table, overlaps
 from .profiles import Profile
 from .rulesets import RULESETS
@@ -115,21 +115,9 @@ class ScenarioSpec(_Spec):
         return value
 
 
-def _path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
-    err = exc.errors()[0]
-    more = len(exc.errors()) - 1
-    msg = str(err["msg"]).removeprefix("Value error, ")
-    given = err.get("input")
-    shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return ScenarioError(source, _path(tuple(err["loc"])) or "(top level)", f"{msg}{shown}{tail}")
+    path, problem = validation_problem(exc)
+    return ScenarioError(source, path or "(top level)", problem)
 
 
 def read_structured(path: str | Path) -> Any:

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
-from .errors import HerohammerError
+from .errors import HerohammerError, validation_problem
 
 
 class WeaponType(StrEnum):
@@ -74,42 +75,52 @@ class Weapon:
         return out
 
 
-def _int_or_none(value: Any, none_words: tuple[str, ...], field: str, where: str, low: int, high: int) -> int | None:
-    if isinstance(value, str) and value.strip().lower() in none_words:
+class WeaponSpec(BaseModel):
+    """Validate one weapon profile as a file gives it (pydantic: field paths in the errors)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    name: str = Field(min_length=1)
+    type: WeaponType
+    range: float = Field(0, ge=0)
+    strength: int | None = None  # None: "user", the wielder's Strength
+    ap: int | None = None  # None: "-", no armour ignored
+    shots: Annotated[StrictInt, Field(ge=0, le=20)] = 1
+    blast: Annotated[StrictInt, Field(ge=0, le=20)] = 0
+    ignores_armour: StrictBool = False
+
+    @field_validator("strength", mode="before")
+    @classmethod
+    def _strength(cls, value: Any) -> int | None:
+        return _number_or_word(value, "user", 1, 10)
+
+    @field_validator("ap", mode="before")
+    @classmethod
+    def _ap(cls, value: Any) -> int | None:
+        return _number_or_word(value, "-", 1, 6)
+
+    def build(self) -> Weapon:
+        """Return the weapon profile the rules use."""
+        return Weapon(self.name.strip(), float(self.range), self.type, self.strength, self.ap,
+                      max(1, self.shots), self.blast, self.ignores_armour)
+
+
+def _number_or_word(value: Any, word: str, low: int, high: int) -> int | None:
+    """Read a printed value that is a number in low..high or a word ('user', '-') meaning none."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == word):
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise HerohammerError(f"{where}: field {field}: expected {low}..{high} or {'/'.join(none_words)}, got {value!r}")
+        raise ValueError(f"expected {low}..{high} or '{word}'")
     return value
 
 
 def weapon_from_data(data: Mapping[str, Any], where: str = "weapons") -> Weapon:
     """Read one weapon profile from a mapping, or fail naming the field."""
-    if not isinstance(data, Mapping):
-        raise HerohammerError(f"{where}: expected a mapping with name, type, range, strength, ap")
-    known = {"name", "type", "range", "strength", "ap", "shots", "blast", "ignores_armour"}
-    extra = sorted(set(data) - known)
-    if extra:
-        raise HerohammerError(f"{where}: unknown field {extra[0]!r} (expected {', '.join(sorted(known))})")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise HerohammerError(f"{where}: field name: expected a weapon name")
     try:
-        kind = WeaponType(str(data.get("type", "")))
-    except ValueError:
-        raise HerohammerError(
-            f"{where}: field type: expected one of {', '.join(t.value for t in WeaponType)}, got {data.get('type')!r}"
-        ) from None
-    rng = data.get("range", 0)
-    if isinstance(rng, bool) or not isinstance(rng, (int, float)) or rng < 0:
-        raise HerohammerError(f"{where}: field range: expected inches >= 0, got {rng!r}")
-    strength = _int_or_none(data.get("strength", "user"), ("user",), "strength", where, 1, 10)
-    ap = _int_or_none(data.get("ap", "-"), ("-",), "ap", where, 1, 6)
-    shots = data.get("shots", 1)
-    blast = data.get("blast", 0)
-    for field, value in (("shots", shots), ("blast", blast)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 20:
-            raise HerohammerError(f"{where}: field {field}: expected a whole number 0..20, got {value!r}")
-    return Weapon(name.strip(), float(rng), kind, strength, ap, max(1, shots), blast, bool(data.get("ignores_armour", False)))
+        return WeaponSpec.model_validate(data).build()
+    except ValidationError as exc:
+        path, problem = validation_problem(exc)
+        raise HerohammerError(f"{where}{'.' + path if path else ''}: {problem}") from None
 
 
 def weapons_from_data(items: Iterable[Mapping[str, Any]], where: str = "weapons") -> tuple[Weapon, ...]:
