@@ -110,3 +110,13 @@ def test_weapon_and_power_profiles_are_validated_naming_the_field(tmp_path: Path
                                                                    extra: dict, expected: str) -> None:  # type: ignore[type-arg]
     path = mutated(tmp_path, lambda d: d.update(extra))
     one_line_error(["check", str(path), "--action", END], capsys, "mutated.yaml", expected)
+
+
+@pytest.mark.parametrize("action,expected", [
+    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [true, 21]}', "join.to.0"),
+    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [NaN, 21]}', "join.to.0"),
+])
+def test_actions_refuse_booleans_and_nan_for_numbers(capsys: pytest.CaptureFixture[str], action: str,
+                                                     expected: str) -> None:
+    example = ROOT / "examples" / "40k4_librarian_joins_tactical.yaml"
+    one_line_error(["check", str(example), "--action", action], capsys, "--action", expected)

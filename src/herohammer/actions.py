@@ -9,15 +9,25 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import HerohammerError
 
-Point = tuple[float, float]
+
+def _not_bool(value: Any) -> Any:
+    """Refuse true/false where a number is meant (pydantic would read true as 1)."""
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not true/false")
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_not_bool)]
+Count = Annotated[int, BeforeValidator(_not_bool)]
+Point = tuple[Number, Number]
 
 
 class _Action(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     def to_json(self) -> dict[str, Any]:
         """Return the action as the JSON object it was read from (defaults left out)."""
@@ -32,7 +42,7 @@ class Join(_Action):
     unit: str
     to: Point | None = None
     rank_choice: Literal["widen", "second_rank"] | None = None  # t9a.join.single-rank
-    position: int | None = None  # t9a: which front-rank file to take
+    position: Count | None = None  # t9a: which front-rank file to take
 
 
 class Leave(_Action):
@@ -91,7 +101,7 @@ class Allocate(_Action):
 
     do: Literal["allocate"]
     character: str
-    attacks: dict[str, int]
+    attacks: dict[str, Count]
 
 
 class Fight(_Action):
@@ -135,7 +145,7 @@ def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"]) or "do"
-        msg = str(err["msg"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
             msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight, regroup or end_phase"
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None
