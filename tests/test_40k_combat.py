@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from _cli import run
 from herohammer import odds
 from herohammer.action_odds import action_odds, wilson
 from herohammer.actions import parse_action
-from herohammer.cli import main
 from herohammer.dice import ScriptedDice, SeededDice
 from herohammer.errors import IllegalActionError
 from herohammer.rulesets import get_ruleset
@@ -383,15 +383,6 @@ def test_losing_a_combat_tests_on_the_characters_leadership_with_the_margin_in_4
 
 
 # == play and odds action on the command line ===========================================
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_play_prints_every_roll_and_writes_the_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "after.yaml"
     code, text, err = run(["play", str(ROOT / "examples/40k3_librarian_psychic.yaml"), "--seed", "3",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from herohammer.cli import main
+from _cli import run
 from herohammer.sweep import parse_vary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,12 +16,8 @@ END = '{"do": "end_phase"}'
 
 
 def one_line_error(argv: list[str], capsys: pytest.CaptureFixture[str], *expected: str) -> None:
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's own usage errors exit directly
-        code = int(exc.code or 0)
+    code, _, err = run(argv, capsys)
     assert code == 2
-    err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     for text in expected:
         assert text in err, err

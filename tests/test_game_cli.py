@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.cli import main
+from _cli import run
 from herohammer.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,15 +20,6 @@ CAPTAIN = str(EX / "40k3_lone_captain_target.yaml")
 TYRANT = str(EX / "40k4_hive_tyrant_target.yaml")
 RETINUE = str(EX / "40k4_inquisitor_retinue.yaml")
 WOODS = str(EX / "40k3_librarian_woods.yaml")
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:

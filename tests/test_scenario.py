@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from _w40k import hero, scenario, squad
-from herohammer.cli import main
+from _cli import run
 from herohammer.dice import SeededDice
 from herohammer.errors import ScenarioError
 from herohammer.game import Game
@@ -22,15 +22,6 @@ from herohammer.scenario import dump_state, load_scenario, save_scenario, state_
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_40K = sorted(p for p in (ROOT / "examples").glob("40k*.yaml"))
 END = '{"do": "end_phase"}'
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def good() -> dict[str, Any]:

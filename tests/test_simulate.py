@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from _cli import run
 from herohammer import __version__, fastsim, odds
 from herohammer.actions import Charge
-from herohammer.cli import main
 from herohammer.dice import SeededDice
 from herohammer.scenario import read_data, state_from_data
 from herohammer.simulate import (
@@ -54,15 +54,6 @@ def psyker_scenario(ld: int = 9, toughness: int = 4, wounds: int = 1, ruleset: s
 
 def by_label(result: SimulationResult) -> dict[str, Row]:
     return {r.label: r for r in result.rows()}
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # == exact columns come from the rules code ======================================================

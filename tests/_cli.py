@@ -1,0 +1,17 @@
+"""Run the command line inside a test and collect what it printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from herohammer.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run ``herohammer argv``; return the exit status, stdout and stderr (argparse exits included)."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
