@@ -180,6 +180,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     ) -> tuple[Ruling | None, list[movement.PlannedMove], tuple[str, ...]]:
         """Check a one-model character's move to ``to``; return a refusal or the plan and notes."""
         moves = movement.plan(unit, [to], state.terrain)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, *rules), moves, ()
         allowance = self.move_allowance(state, unit)
         spent = unit.models[0].moved
         if moves[0].length > allowance - spent + movement.EPSILON:
@@ -245,6 +247,8 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"got {len(action.to)} positions"
             )
         moves = _plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off)
         by_id = {u.id: u for u in members}
         for mv in moves:
             allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
@@ -346,13 +350,13 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{character.id} is not an independent character; only independent characters join units",
                 "40k3.char.kinds",
             )
+        if character.joined and character.joined != host.id:  # joining elsewhere is leaving first
+            if problem := self._own_active(state, character) or self.leave_problem(state, character):
+                return problem
         if problem := self._mover_checks(state, character):
             return problem
         if character.joined == host.id:
             return Ruling.forbid(f"{character.id} is already part of {host.id}", self.join_rule)
-        if character.joined:
-            if problem := self.leave_problem(state, character):
-                return problem
         if problem := self.join_problem(state, character, host):
             return problem
         to = action.to if action.to is not None else character.models[0].at
@@ -494,6 +498,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
         shooter, target = state.unit(shooter_id), state.unit(target_id)
+        if not shooter.alive:
+            return Ruling.forbid(f"{shooter.id} has no models left to shoot with", "core.zero.w")
         if shooter.joined:
             host = state.unit(shooter.joined)
             inner = self.target_ruling(state, host.id, target_id)

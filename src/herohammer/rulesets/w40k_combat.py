@@ -470,8 +470,7 @@ class CombatRules(Ruleset):
         if events:
             return state, events
         was = sum(len(u.models) for u in before.combined(target_id))
-        host = state.unit(target_id)
-        alive_id = target_id if host.alive else next((u.id for u in state.units if u.joined == target_id and u.alive), None)
+        alive_id = next((u.id for u in before.combined(target_id) if state.unit(u.id).alive), None)
         if alive_id is None:
             return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
         now = sum(len(u.models) for u in state.combined(alive_id))
@@ -664,6 +663,10 @@ class CombatRules(Ruleset):
         char = state.unit(action.character)
         if not char.alive:
             return Ruling.forbid(f"{char.id} has no models left", "core.zero.w")
+        if not action.attacks:
+            return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
+                                 "contact and how many attacks go to it, e.g. {\"B1\": 2}",
+                                 "40k3.char.attack-allocation")
         engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
                    if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
         if not engaged:
@@ -834,9 +837,8 @@ class CombatRules(Ruleset):
                                 ("published.combat-resolution",), data=(("winner", winner),)))
             losers = [u for u in combat if before.unit(u).side == loser and not before.unit(u).joined]
             for uid in losers:
-                unit_now = state.unit(uid)
-                live_id = uid if unit_now.alive else next((x.id for x in state.units if x.joined == uid and x.alive),
-                                                          None)
+                # a character who survives his unit (released by then) takes the loser's check himself
+                live_id = next((x.id for x in before.combined(uid) if state.unit(x.id).alive), None)
                 if live_id is None:
                     continue
                 state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
