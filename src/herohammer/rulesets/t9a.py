@@ -533,7 +533,8 @@ class NinthAge(Ruleset):
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {unit.id}'s greatest Charge Range "
                                  f"({adv}\" + 12\")", "t9a.charge-out.declare")
-        rules = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else ("t9a.charge-out.declare",)
+        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else (
+            "t9a.charge-out.declare",)
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if unit.joined else f"{unit.id} charges"
