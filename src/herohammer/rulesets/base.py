@@ -61,6 +61,10 @@ class Ruleset:
     )
 
     # -- validation of a loaded scenario ------------------------------------------
+    def counts_as_character(self, unit: Unit) -> bool:
+        """Say whether a unit is a character (may join units): taken as one (``character:``) by default."""
+        return unit.is_character
+
     def validate_state(self, state: GameState, source: str) -> None:
         """Check what only this ruleset forbids in a scenario (nothing by default)."""
 
