@@ -203,3 +203,28 @@ def test_empty_or_impossible_actions_are_refused_naming_the_field_and_change_not
     for action in ({"do": "move", "unit": "cap", "to": [[-3, 16]]},
                    {"do": "join", "character": "cap", "unit": "tac", "to": [20, 48.5]}):
         assert not g.check(action).legal and "off the table" in g.check(action).reason
+
+
+@pytest.mark.rule("40k4.cc.engaged-only", "40k3.char.allocation-b2b-only")
+def test_40k4_a_characters_attacks_hurt_only_the_enemy_models_engaged_with_him() -> None:
+    from herohammer.dice import SeededDice
+
+    gap = 25 / 25.4
+    idle = "WS4 BS4 S4 T4 W1 I4 A- Ld8 Sv3+"  # no attacks: only the Chaplain strikes
+    red = [{"id": "sq", "status": ["locked"], "models": [model("M1", 20, 20, profile=idle),
+                                                         model("M2", 22, 20, profile=idle)]},
+           {**hero("chap", 24, 20, joined="sq"), "status": ["locked"]}]
+    red[1]["models"][0]["profile"] = "WS6 BS5 S6 T4 W2 I5 A6 Ld10 Sv3+"
+    blue = [{"id": "boyz", "status": ["locked"],
+             "models": [model(f"B{i + 1}", 20 + 2 * i, 20 + gap, profile="WS1 BS2 S3 T3 W1 I2 A- Ld7 Sv-")
+                        for i in range(3)]}]  # only B3 touches the Chaplain
+    most: dict[str, int] = {}
+    for ruleset in ("40k3", "40k4"):
+        g = game(scenario(ruleset, red, blue, phase="assault"))
+        most[ruleset] = 0
+        for seed in range(12):
+            g.apply({"do": "fight", "unit": "sq"}, dice=SeededDice(seed))
+            most[ruleset] = max(most[ruleset], 3 - len(g.state.unit("boyz").models))
+            g.undo()
+    assert most["40k4"] == 1  # B3 only, however many wounds he causes
+    assert most["40k3"] >= 2  # 3rd edition: wounds go on through the unit unless he splits his attacks

@@ -794,6 +794,10 @@ class CombatRules(Ruleset):
                 if target is None:
                     continue
                 pool = self._combat_pool(state, target, model)
+                if unit.is_character and self.character_separate_in_combat:
+                    pool = self._engaged_only(state, model, pool)
+                    if not pool:
+                        continue
                 apart = unit.is_character
                 who = model.name if apart else unit.id
                 _add(jobs, (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who), n, pool)
@@ -815,6 +819,11 @@ class CombatRules(Ruleset):
                                                 sum(geo.in_base_contact(model.placed, m.placed) for m in e.models)))
         engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
         return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
+
+    @implements("40k4.cc.engaged-only")
+    def _engaged_only(self, state: GameState, model: Model, pool: list[ModelRef]) -> list[ModelRef]:
+        """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
+        return [r for r in pool if geo.in_base_contact(model.placed, state.unit(r[0]).models[r[1]].placed)]
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
