@@ -283,6 +283,7 @@ class Ruleset:
             return state, [Event("test", f"{host} is Fearless: it passes the {kind.value} test without rolling",
                                  ("published.fearless", *self.rules_sharing_rules()))]
         value, cited, how = self._modified_leadership(state, host, kind, ld.value, action)
+        cited += self.withheld(state, host, "fearless")
         result = leadership_test(dice, value, kind)
         verdict = "passes" if result.passed else "fails"
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
@@ -307,6 +308,12 @@ class Ruleset:
             how = ", Stubborn: negative modifiers ignored"
         profile = state.unit(unit_id).models[0].profile.with_value(Characteristic.LD, value)
         return used_value(profile, Characteristic.LD, mods), cited, how
+
+    def withheld(self, state: GameState, unit_id: str, rule: str) -> tuple[str, ...]:
+        """Cite the sharing rule when some member of a joined unit has ``rule`` but the unit as a whole has not."""
+        members = state.combined(unit_id)
+        has = [rule in self.effective_rules(state, u.id) for u in members]
+        return self.rules_sharing_rules() if any(has) and not all(has) else ()
 
     def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether the unit ignores negative Leadership modifiers on this test (none by default)."""

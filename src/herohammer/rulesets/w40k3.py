@@ -54,6 +54,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
         return None
 
+    def freed_rules(self, state: GameState, character: Unit) -> tuple[str, ...]:
+        """Cite what lets a character bound to a unit move between units again (nothing binds in 3rd)."""
+        return ()
+
     @implements("40k3.ic.falling-back")
     def leave_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Refuse leaving a unit that is falling back until it regroups."""
@@ -372,7 +376,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             )
         return Ruling.allow(
             f"{character.id} may join {host.id}: it ends {gap:.2f}\" from its nearest model, in its Movement phase",
-            self.join_rule, self.phase_only_rule, notes=notes,
+            self.join_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes,
         )
 
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
@@ -439,7 +443,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         if self.joins_by_moving_close and (other := self._host_in_reach(state, character, moves[0].to, host.id)):
             notes += (f"ends within 2\" of {other.id} and joins it [{self.join_rule}]",)
         return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
-                            self.leave_rule, self.phase_only_rule, notes=notes)
+                            self.leave_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes)
 
     def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
         """Move the character out; it is a unit of its own again if it got clear."""

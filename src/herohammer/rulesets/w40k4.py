@@ -71,6 +71,10 @@ class Warhammer40k4(Warhammer40k3):
             return Ruling.forbid(f"{character.id} cannot leave {host.id} while it is pinned", "40k4.ic.pinned")
         return self._retinue_holds(state, character)
 
+    def freed_rules(self, state: GameState, character: Unit) -> tuple[str, ...]:
+        """Cite the retinue rule when a retinue leader moves between units: his retinue is destroyed."""
+        return ("40k4.char.retinue",) if character.has_rule("retinue") else ()
+
     def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:
         host = state.unit(character.joined) if character.joined else None
         if character.has_rule("retinue") and host is not None and host.alive and host.has_rule("retinue"):
@@ -182,6 +186,7 @@ class Warhammer40k4(Warhammer40k3):
     must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
     locked_rule: ClassVar[str] = "40k4.cc.locked"
     character_separate_in_combat: ClassVar[bool] = True
+    survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (4th ed.): 2 up to half range even after moving; 1 at full range if still."""

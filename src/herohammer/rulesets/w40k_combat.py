@@ -101,6 +101,8 @@ class CombatRules(Ruleset):
     locked_rule: ClassVar[str] = "40k3.char.must-assault"
     #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
     character_separate_in_combat: ClassVar[bool] = False
+    #: The rules that make a character who survives his unit's destruction in combat a unit of his own.
+    survivor_rules: ClassVar[tuple[str, ...]] = ("published.combat-resolution",)
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
@@ -226,6 +228,7 @@ class CombatRules(Ruleset):
             modifier = 0
         else:
             rule_extra = ()
+        rule_extra += self.withheld(state, host_id, "fearless")
         ld = self.leadership_of(state, host_id)
         start = len(dice.log)
         result = leadership_test(dice, ld.value, kind, modifier)
@@ -850,6 +853,9 @@ class CombatRules(Ruleset):
                 live_id = next((x.id for x in before.combined(uid) if state.unit(x.id).alive), None)
                 if live_id is None:
                     continue
+                if live_id != uid:
+                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                        "check as a unit of its own", self.survivor_rules))
                 state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
                                                  "published.combat-resolution", self.combat_morale_modifier(margin))
                 tested.add(uid)
