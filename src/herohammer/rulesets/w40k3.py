@@ -212,6 +212,9 @@ class Warhammer40k3(CombatRules, Ruleset):
         unit = state.unit(action.unit)
         if problem := self._mover_checks(state, unit):
             return problem
+        if action.fly:
+            return Ruling.forbid("40k has no Flying Movement to choose: jump infantry and units with Fly pass over "
+                                 "models on their own (leave out fly)")
         if unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back: it cannot move at will; it may take a Regroup test",
                                  "published.fall-back")
