@@ -130,7 +130,8 @@ def test_panic_for_heavy_casualties_and_the_character_left_alone() -> None:
     g.apply(SHOOT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [5, 6] + [3, 4]))
     panic = g.log[-1]
     assert panic.kind == "panic" and "t9a.combined.last-survivor" in panic.rules and "Ld 9" in panic.message
-    assert Status.FLEEING in g.state.unit("spears").status and Status.FLEEING in g.state.unit("hero").status
+    assert not g.state.unit("spears").alive and g.state.unit("hero").last_of == "spears"
+    assert Status.FLEEING in g.state.unit("hero").status
     calm = game(n=3)
     calm.apply(SHOOT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [4, 5]))
     assert calm.log[-1].kind == "panic" and "passes" in calm.log[-1].message

@@ -36,7 +36,8 @@ from ..dice import Dice
 from ..formations import arrange
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a import heavy_casualties_panic, host_of, is_character, model_wounds, remove_casualties
+from ..formations import is_character
+from .t9a import current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
 
 #: Rank and file a combined unit needs for hits to stay off its characters.
 LOOK_OUT_SIR = 5
@@ -74,13 +75,12 @@ def hit_allocation(state: GameState, target_id: str, at: str | None) -> tuple[Un
     than five are left and the attacker names the character (``at``); a unit reduced to its
     characters passes the hits to them (the first joined character).
     """
-    host = host_of(state, state.unit(target_id))
-    chars = state.joined_to(host.id)
-    if at is not None and at != host.id:
+    host = current(state, host_of(state, state.unit(target_id)).id)
+    if at is not None and at != host.id and state.unit(at).alive:
         return state.unit(at), "t9a.join.part-of-unit"
-    if host.alive or not chars:
-        return host, "t9a.join.part-of-unit"
-    return chars[0], "t9a.combined.last-survivor"
+    if host.last_of:
+        return host, "t9a.combined.last-survivor"
+    return host, "t9a.join.part-of-unit"
 
 
 def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:
@@ -129,9 +129,15 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
     return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id)
 
 
+def members(state: GameState, unit_id: str) -> list[Unit]:
+    """Return what is now a combined unit (its last survivor once the rank and file are gone) and its characters."""
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    return [host, *state.joined_to(host.id)]
+
+
 def models_in(state: GameState, unit_id: str) -> int:
     """Count the living models of a combined unit (rank and file and characters)."""
-    return sum(len(u.models) for u in state.combined(unit_id))
+    return sum(len(u.models) for u in members(state, unit_id))
 
 
 def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice,
@@ -141,7 +147,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice,
     The losses of one shooting attack or one spell count against the models the unit had
     before it; a unit engaged in combat or already fleeing takes no Panic test.
     """
-    host = host_of(state, state.unit(unit_id))
+    host = current(state, host_of(state, state.unit(unit_id)).id)
     if host.has(Status.ENGAGED) or host.has(Status.FLEEING):
         return state, None, ""
     result = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice)
@@ -159,20 +165,20 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
     """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance."""
     dist = dice.total(2, f"{host_id}: flee distance (2D6)", rule)
     state = shift_away(state, host_id, away_from, float(dist))
-    members = state.combined(host_id)
-    return state.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,)) for u in members)), dist
+    return state.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
+                                 for u in members(state, host_id))), dist
 
 
 def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], inches: float) -> GameState:
     """Move a combined unit ``inches`` straight away from a point (towards it for a negative distance)."""
-    host = state.unit(host_id)
-    centre = host.formation.position if host.formation is not None else (
-        host.models[0].at if host.models else state.joined_to(host_id)[0].models[0].at)
+    group = members(state, host_id)
+    host = group[0]
+    centre = host.formation.position if host.formation is not None else host.models[0].at
     dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
     length = math.hypot(dx, dy) or 1.0
     mx, my = dx / length * inches, dy / length * inches
     if host.formation is not None:
-        return arrange(state.replace_unit(replace(host, formation=host.formation.moved_by(mx, my))), host_id)
+        return arrange(state.replace_unit(replace(host, formation=host.formation.moved_by(mx, my))), host.id)
     changed = [replace(u, models=tuple(m.moved_to((m.at[0] + mx, m.at[1] + my)) for m in u.models))
-               for u in state.combined(host_id)]
+               for u in group]
     return state.replace_units(*changed)

@@ -25,8 +25,9 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import host_of, is_character
-from .t9a_combat import PANIC, TO_WOUND, allocation_problem, hit_allocation, models_in, panic_after_losses, wound_unit
+from ..formations import is_character
+from .t9a_combat import (PANIC, TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
+                         wound_unit)
 
 if TYPE_CHECKING:
     from ..actions import Shoot
@@ -70,7 +71,7 @@ class ShootingPhase(Ruleset):
         """Return the shots a combined unit fires at a target and the notes on models that cannot fire."""
         shots: list[Shot] = []
         notes: list[str] = []
-        aim = [m.placed for u in state.combined(target.id) for m in u.models]
+        aim = [m.placed for u in members(state, target.id) for m in u.models]
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
                 notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
@@ -96,7 +97,7 @@ class ShootingPhase(Ruleset):
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)
-        if unit.side != state.active or not state.combined(unit.id) or not any(u.alive for u in state.combined(unit.id)):
+        if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: name the unit, which shoots with it",
@@ -107,7 +108,7 @@ class ShootingPhase(Ruleset):
         ruling = self.target_ruling(state, unit.id, action.target)
         if not ruling.legal:
             return ruling
-        target = host_of(state, state.unit(action.target))
+        target = members(state, action.target)[0]
         problem = allocation_problem(state, target.id, action.at)
         if problem:
             return Ruling.forbid(problem, "t9a.join.part-of-unit")
@@ -126,7 +127,7 @@ class ShootingPhase(Ruleset):
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
         start = len(dice.log)
         unit = state.unit(action.unit)
-        target = host_of(state, state.unit(action.target))
+        target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target)
         before = models_in(state, target.id)
         groups: dict[tuple[int | None, int], int] = {}
@@ -137,7 +138,7 @@ class ShootingPhase(Ruleset):
             rules.append("t9a.char.lone")
         parts = []
         for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
-            if not any(u.alive for u in state.combined(target.id)):
+            if not models_in(state, target.id):
                 break
             hits = roll_to_hit_at_range(dice, n, need, f"{unit.id} shooting")
             victim, why = hit_allocation(state, target.id, action.at)
@@ -150,8 +151,7 @@ class ShootingPhase(Ruleset):
             state, harm = wound_unit(state, victim, hits, strength, dice, f"{unit.id} shooting")
             parts.append(f"{n} shots ({need}+ to hit, S{strength}): {harm.hits} hits, {harm.unsaved} unsaved on "
                          f"{harm.victim}" + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
-        members = state.combined(unit.id)
-        state = state.replace_units(*(u.with_status(Status.SHOT) for u in members))
+        state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
         if any("t9a.join.moved-separately" in n for n in notes):
             rules.append("t9a.join.moved-separately")
         if any("core.zero.bs" in n for n in notes):
@@ -164,7 +164,7 @@ class ShootingPhase(Ruleset):
         state, result, said = panic_after_losses(state, target.id, before, dice, at)
         if result is not None:
             panic_rules = [PANIC, result.rule]
-            if not state.unit(target.id).alive:
+            if members(state, target.id)[0].last_of:
                 panic_rules.append("t9a.combined.last-survivor")
             events.append(Event("panic", said, tuple(panic_rules), tuple(dice.log[start:]),
                                 (("outcome", "passed" if result.passed else "fled"),)))
