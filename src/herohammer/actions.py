@@ -80,6 +80,7 @@ class Shoot(_Action):
     do: Literal["shoot"]
     unit: str
     target: str
+    at: str | None = None  # t9a: a character of the target unit to direct the hits at, where allowed
 
 
 class Manifest(_Action):
