@@ -272,9 +272,10 @@ class Ruleset:
             value, source = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
+            valued = ("core.value.unmodified",) if action.unmodified else ("core.value.used",) if action.modifiers else ()
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
-                                                                     "core.test.highest-value"),
+                                                                     "core.test.highest-value", *valued),
                                  tuple(dice.log[start:]))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)

@@ -562,6 +562,8 @@ class CombatRules(Ruleset):
         if not result.power_used:
             return after, events
         rules = ("40k3.psyker.test",) + (("40k3.psyker.perils-on-2",) if result.roll == 2 else ())
+        if power.effect is PowerEffect.SHOOTING:
+            rules += ("40k3.psyker.as-shooting",)
         events.append(Event("power_used", f"{model.name} uses {power.name} on {action.target}", rules))
         target = state.unit(action.target)
         target_id = target.joined or target.id
