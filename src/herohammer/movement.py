@@ -40,6 +40,7 @@ class PlannedMove:
     to: Point
     length: float
     difficult: bool
+    dangerous: bool = False  # dangerous terrain is difficult terrain that may also wound (a test per model)
 
 
 def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
@@ -48,8 +49,9 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
     for i, (m, to) in enumerate(zip(unit.models, positions)):
         to = (float(to[0]), float(to[1]))
         length = geo.path_length(m.at, [to])
-        difficult = length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "difficult")
-        out.append(PlannedMove(unit.id, i, m, to, length, difficult))
+        dangerous = length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "dangerous")
+        difficult = dangerous or (length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "difficult"))
+        out.append(PlannedMove(unit.id, i, m, to, length, difficult, dangerous))
     return out
 
 

@@ -83,7 +83,7 @@ class TerrainSpec(_Spec):
     """One terrain piece."""
 
     id: str
-    kind: Literal["blocking", "difficult", "open"]
+    kind: Literal["blocking", "difficult", "dangerous", "open"]
     polygon: list[tuple[float, float]] = Field(min_length=3)
 
 

@@ -15,19 +15,21 @@ from .. import geometry as geo
 from .. import movement
 from ..actions import Action, Assault, EndPhase, Fight, Join, Leave, Manifest, Move, Regroup, Shoot
 from ..catalogue import implements
-from ..dice import Dice, Highest, enumerate_outcomes
+from ..dice import Dice, Highest, Reroll, enumerate_outcomes
 from ..errors import IllegalActionError
 from ..powers import bundled_powers
 from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import CharacterKind, Status, Unit
+from ..units import CharacterKind, Status, Unit, UnitType
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .w40k_combat import CombatRules
+from .w40k_combat import CombatRules, WoundBatch
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
+#: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
+SKILLED_RIDER_TYPES = frozenset({UnitType.BIKE, UnitType.CAVALRY})
 
 
 class Warhammer40k3(CombatRules, Ruleset):
@@ -224,12 +226,43 @@ class Warhammer40k3(CombatRules, Ruleset):
         rolls = tuple(dice.log[start:])
         out = [
             movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, allowed),
-                                 min(mv.length, allowed), mv.difficult)
+                                 min(mv.length, allowed), mv.difficult, mv.dangerous)
             for mv in moves
         ]
         short = any(mv.length > allowed for mv in moves)
         msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
         return out, [Event("difficult_terrain", msg, (rule,), rolls)]
+
+    def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
+        """Say whether a unit's models re-roll failed dangerous terrain tests (Skilled Rider on a bike or horse)."""
+        if unit.type in SKILLED_RIDER_TYPES and "skilled_rider" in self.effective_rules(state, unit.id):
+            return True, ("published.skilled-rider",)
+        return False, ()
+
+    def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove], dice: Dice) -> Resolution:
+        """Test each model that moved through dangerous terrain: a 1 on a D6 is a wound with no armour save.
+
+        The test is the model's own, so each model's own Skilled Rider counts: a character's
+        is not lent to the unit he is with, nor the unit's to him.
+        """
+        events: list[Event] = []
+        for uid in dict.fromkeys(mv.unit_id for mv in moves if mv.dangerous):
+            tested = [mv for mv in moves if mv.unit_id == uid and mv.dangerous]
+            unit = state.unit(uid)
+            reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
+            start = len(dice.log)
+            passed = dice.pool(len(tested), 2, f"{uid}: dangerous terrain", "published.dangerous-terrain",
+                               Reroll.FAILED if reroll else Reroll.NONE)
+            failed = len(tested) - passed
+            rules = ("published.dangerous-terrain", *why)
+            again = ", failures re-rolled (Skilled Rider)" if reroll else ""
+            events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
+                                f"{'s' * (len(tested) != 1)}{again}, {failed} failed", rules, tuple(dice.log[start:])))
+            if failed:
+                refs = [(uid, mv.index) for mv in tested]
+                state, more, _ = self._take_wounds(state, refs, [WoundBatch(failed, None, True)], dice, uid, rules)
+                events += more
+        return state, events
 
     # == move =====================================================================
     @implements("40k3.char.coherency", "40k4.ic.slowest-model")
@@ -312,6 +345,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
+        state, more = self._dangerous_tests(state, moves, dice)
+        events += more
+        if not state.unit(unit.id).alive:
+            return state, events
         if unit.is_independent:
             state, more = self._join_on_ending_near(state, unit.id, moves[0].to)
             events += more
@@ -389,6 +426,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
                                             alone=True)
         state = _apply_moves(state, moves, {character.id})
+        state, more = self._dangerous_tests(state, moves, dice)
+        events += more
+        if not state.unit(character.id).alive:
+            return state, events
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
         if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
             events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
@@ -455,6 +496,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         moves, events = self._roll_difficult(state, character, movement.plan(character, [action.to], state.terrain),
                                             dice, alone=True)
         state = _apply_moves(state, moves, {character.id})
+        state, more = self._dangerous_tests(state, moves, dice)
+        events += more
+        if not state.unit(character.id).alive:
+            return state, events
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
         state, more = self._left_or_stayed(state, character.id, host_id, placed)
         events += more

@@ -126,6 +126,13 @@ class Warhammer40k4(Warhammer40k3):
         innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
         return frozenset(rule_key(r) for r in unit.rules) | innate
 
+    def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
+        """Re-roll dangerous terrain with Skilled Rider: every character has it on a bike or horse (not in a vehicle)."""
+        reroll, why = super().dangerous_reroll(state, unit)
+        if reroll and unit.is_character and "skilled_rider" not in {rule_key(r) for r in unit.rules}:
+            return True, (*why, "40k4.char.move-through-cover")
+        return reroll, why
+
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Cite the 4th edition rule: special rules are not shared unless they say so."""
         return ("40k4.ic.rules-not-shared",)
