@@ -616,7 +616,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                     yield Regroup(do="regroup", unit=u.id)
         enemies = state.enemies_of(side)
         for u in mine:
-            if "psyker" in u.rules:
+            if "psyker" in self.effective_rules(state, u.id):
                 for power in (*state.powers, *bundled_powers()):
                     if power.phase == state.phase:
                         for t in enemies:

@@ -73,11 +73,12 @@ class Warhammer40k4(Warhammer40k3):
 
     def freed_rules(self, state: GameState, character: Unit) -> tuple[str, ...]:
         """Cite the retinue rule when a retinue leader moves between units: his retinue is destroyed."""
-        return ("40k4.char.retinue",) if character.has_rule("retinue") else ()
+        return ("40k4.char.retinue",) if "retinue" in self.effective_rules(state, character.id) else ()
 
     def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:
         host = state.unit(character.joined) if character.joined else None
-        if character.has_rule("retinue") and host is not None and host.alive and host.has_rule("retinue"):
+        if (host is not None and host.alive and "retinue" in self.effective_rules(state, character.id)
+                and "retinue" in self.effective_rules(state, host.id)):
             return Ruling.forbid(
                 f"{character.id} leads its retinue {character.joined}: it may not leave it or join another unit "
                 "while the retinue lives", "40k4.char.retinue",
@@ -148,7 +149,7 @@ class Warhammer40k4(Warhammer40k3):
             return None
         if target.type is UnitType.MONSTROUS_CREATURE:
             host = state.unit(target.joined) if target.joined else None
-            if host is None or not (host.type is UnitType.MONSTROUS_CREATURE or host.rules & PROTECTING_RULES):
+            if host is None or not (host.type is UnitType.MONSTROUS_CREATURE or self.effective_rules(state, host.id) & PROTECTING_RULES):
                 return Ruling.allow(f"{target.id} is a Monstrous Creature character: it can always be picked out",
                                     "40k4.target.monstrous")
             return Ruling.forbid(f"{target.id} is protected by {host.id} and cannot be picked out",

@@ -491,7 +491,7 @@ class CombatRules(Ruleset):
         psyker = state.unit(action.psyker)
         if problem := self._own_active(state, psyker):
             return problem
-        if "psyker" not in psyker.rules:
+        if "psyker" not in self.effective_rules(state, psyker.id):
             return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", "40k3.psyker.test")
         if psyker.has(Status.USED_POWER):
             return Ruling.forbid(f"{psyker.id} has already taken a psychic test this turn: never more than one "
