@@ -42,6 +42,9 @@ class ModelSpec(_Spec):
     wounds_taken: int = Field(0, ge=0)
     weapons: list[str] = []
     role: Literal["", "champion", "musician", "standard"] = ""
+    #: Promoted to Veteran: Strength +1 written into the profile at load (core.value.unmodified).
+    veteran: bool = False
+    moved: float = Field(0.0, ge=0)  # inches moved this phase (one allowance per model per phase)
 
     @field_validator("profile")
     @classmethod
@@ -74,6 +77,7 @@ class UnitSpec(_Spec):
     special: bool = False
     formation: FormationSpec | None = None
     destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
+    last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
     models: list[ModelSpec] = []
 
 
@@ -106,6 +110,7 @@ class ScenarioSpec(_Spec):
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
 
@@ -298,6 +303,8 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
             profile = Profile.parse(m.profile) if isinstance(m.profile, str) else Profile.from_mapping(m.profile)
         except HerohammerError as exc:
             raise ScenarioError(source, f"{where}.models[{j}].profile", str(exc)) from None
+        if m.veteran:
+            profile = profile.promoted_to_veteran()
         try:
             base = Base.parse(m.base)
         except HerohammerError as exc:
@@ -311,7 +318,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
                                 "expected a point [x, y] (only models in a formation may leave it out)")
         at = (0.0, 0.0) if m.at is None else (float(m.at[0]), float(m.at[1]))
         models.append(Model(m.name, profile, base, at, m.facing,
-                            m.wounds_taken, tuple(m.weapons), m.role))
+                            m.wounds_taken, tuple(m.weapons), m.role, m.moved))
     formation = None
     if u.formation is not None:
         from .formations import Formation
@@ -319,12 +326,14 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation)
+                frozenset(u.status), u.special, formation, u.last_of)
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
+    from .rulesets import get_ruleset
+
     if u.joined is not None:
-        if u.character is None:
+        if not get_ruleset(spec.ruleset).counts_as_character(by_id[u.id]):
             raise ScenarioError(source, f"{where}.joined", "only a character can join a unit; add character: independent")
         host = by_id.get(u.joined)
         if host is None:
@@ -335,6 +344,11 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
             raise ScenarioError(source, f"{where}.models", f"expected at: {u.joined!r} has no formation to stand in")
         if host.id == u.id or host.joined is not None:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
+    if u.last_of is not None:
+        gone = by_id.get(u.last_of)
+        if gone is None or gone.side != side or gone.alive or gone.id == u.id:
+            raise ScenarioError(source, f"{where}.last_of", f"expected a destroyed unit of side {side!r} that this "
+                                f"character is the last survivor of, got {u.last_of!r} [t9a.combined.last-survivor]")
     if u.character is CharacterKind.ORDINARY and u.joined is None:
         raise ScenarioError(source, f"{where}.joined",
                             "an ordinary character is deployed as part of a unit: name it in joined [40k3.char.kinds]")
@@ -363,6 +377,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["special"] = True
         if u.formation is not None:
             entry["formation"] = u.formation.to_data()
+        if u.last_of is not None:
+            entry["last_of"] = u.last_of
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {
@@ -389,6 +405,8 @@ def _model_data(m: Model) -> dict[str, Any]:
         out["weapons"] = list(m.weapons)
     if m.role:
         out["role"] = m.role
+    if m.moved:
+        out["moved"] = m.moved
     return out
 
 
@@ -445,7 +463,8 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     except HerohammerError as exc:
         raise ScenarioError(source, "", str(exc)) from None
     allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
-    return {"weapons": weapons, "powers": powers, "allocations": allocations}
+    return {"weapons": weapons, "powers": powers, "allocations": allocations,
+            "fired_at": tuple(spec.fired_at.items())}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -457,4 +476,6 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["powers"] = [p.to_data() for p in state.powers]
     if state.allocations:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
+    if state.fired_at:
+        out["fired_at"] = dict(state.fired_at)
     return out
