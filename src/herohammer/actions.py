@@ -167,9 +167,11 @@ Action = Annotated[
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+#: The classes an ``Action`` may be (for callers handed objects of unknown type).
+ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase)
 
 
-def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
+def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
     """Read an action from JSON text or a mapping, or fail naming the field."""
     if isinstance(value, str):
         check_size(len(value), where, MAX_ACTION_CHARS, "characters")

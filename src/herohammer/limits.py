@@ -9,7 +9,7 @@ minutes, exhaust the stack, or end in a traceback.  The README states these figu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import HerohammerError
@@ -34,11 +34,12 @@ class LimitError(HerohammerError):
     """Refuse an input beyond one of the stated limits, naming where and which limit."""
 
 
-def _path(parts: Iterable[str | int]) -> str:
+def _path(parts: Sequence[str | int]) -> str:
+    """Write a field's path as ``sides.red[0].models``; a very deep one is cut short."""
     out = ""
-    for part in parts:
+    for part in parts[:6]:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
+    return (out + ("..." if len(parts) > 6 else "")) or "(top level)"
 
 
 def check_data(data: Any, where: str) -> None:

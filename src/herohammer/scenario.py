@@ -133,6 +133,8 @@ def read_structured(path: str | Path) -> Any:
     The file's size is checked before reading and its nesting and size while parsing
     (YAML as a stream of events, so no input can exhaust the stack); see ``limits``.
     """
+    if not isinstance(path, (str, Path)):
+        raise ScenarioError(repr(path)[:60], "", "expected a file name (str or pathlib.Path)")
     p = Path(path)
     try:
         size = p.stat().st_size
