@@ -94,4 +94,4 @@ def _as_action(action: Action | str | dict[str, Any]) -> Action:
     """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
     if isinstance(action, ACTION_TYPES):
         return action
-    return parse_action(action, "action")
+    return parse_action(action)
