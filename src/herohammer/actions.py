@@ -93,6 +93,17 @@ class Manifest(_Action):
     target: str | None = None
 
 
+class Cast(_Action):
+    """Cast a spell (t9a Magic phase) with some Magic Dice; the reactive player may dispel with some of theirs."""
+
+    do: Literal["cast"]
+    unit: str
+    spell: str
+    target: str
+    dice: Annotated[int, BeforeValidator(_not_bool), Field(ge=1, le=5)]
+    dispel: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=12)] = 0
+
+
 class Assault(_Action):
     """Launch an assault (40k) from a unit at an enemy unit."""
 
@@ -174,7 +185,7 @@ class EndPhase(_Action):
 
 
 Action = Annotated[
-    Union[Join, Leave, Move, Reform, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
+    Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -205,6 +216,6 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, reform, shoot, manifest, assault, charge, allocate, fight, regroup, "
+            msg = ("expected do: join, leave, move, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

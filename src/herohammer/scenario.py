@@ -12,7 +12,7 @@ import os
 from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
@@ -23,7 +23,7 @@ from .geometry import Base, Terrain, on_table, overlaps
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
 from .rulesets import RULESETS
-from .state import GameState, Phase, Table
+from .state import GameState, MagicDice, Phase, Table
 from .units import CharacterKind, Model, Status, Unit, UnitType
 
 
@@ -78,6 +78,7 @@ class UnitSpec(_Spec):
     formation: FormationSpec | None = None
     destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
     last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
+    spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
     models: list[ModelSpec] = []
 
 
@@ -110,6 +111,10 @@ class ScenarioSpec(_Spec):
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    #: t9a: each side's Magic Dice per Magic phase (the Flux card's), those used this phase, spells cast.
+    magic_dice: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
+    magic_dice_used: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
+    spells_cast: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
@@ -328,7 +333,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation, u.last_of)
+                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells))
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
@@ -381,6 +386,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["formation"] = u.formation.to_data()
         if u.last_of is not None:
             entry["last_of"] = u.last_of
+        if u.spells:
+            entry["spells"] = list(u.spells)
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {
@@ -465,8 +472,13 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     except HerohammerError as exc:
         raise ScenarioError(source, "", str(exc)) from None
     allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
+    for side in (*spec.magic_dice, *spec.magic_dice_used):
+        if side not in spec.sides:
+            raise ScenarioError(source, "magic_dice", f"no side {side!r} (sides: {', '.join(spec.sides)})")
+    magic = MagicDice(tuple(sorted(spec.magic_dice.items())), tuple(sorted(spec.magic_dice_used.items())),
+                      tuple(spec.spells_cast))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
-            "fired_at": tuple(spec.fired_at.items())}
+            "fired_at": tuple(spec.fired_at.items()), "magic": magic}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -480,4 +492,10 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
     if state.fired_at:
         out["fired_at"] = dict(state.fired_at)
+    if state.magic.per_phase:
+        out["magic_dice"] = dict(state.magic.per_phase)
+    if state.magic.used:
+        out["magic_dice_used"] = dict(state.magic.used)
+    if state.magic.cast:
+        out["spells_cast"] = list(state.magic.cast)
     return out
