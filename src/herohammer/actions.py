@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError
+from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
 def _not_bool(value: Any) -> Any:
@@ -189,16 +190,25 @@ Action = Annotated[
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+#: The classes an ``Action`` may be (for callers handed objects of unknown type).
+ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase)
 
 
-def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
+def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
     """Read an action from JSON text or a mapping, or fail naming the field."""
     if isinstance(value, str):
+        check_size(len(value), where, MAX_ACTION_CHARS, "characters")
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
             raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(value, dict):
+        except RecursionError:
+            raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
+        except ValueError:  # Python's limit on converting integers thousands of digits long
+            raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
+    if isinstance(value, dict):
+        check_data(value, where)
+    else:
         raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
     try:
         return _ADAPTER.validate_python(value)

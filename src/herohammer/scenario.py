@@ -8,6 +8,7 @@ becomes one ``ScenarioError`` naming the file, the field's path and what was exp
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 from .catalogue import implements
 from .errors import HerohammerError, ScenarioError, validation_problem
 from .geometry import Base, Terrain, on_table, overlaps
+from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
 from .rulesets import RULESETS
 from .state import GameState, MagicDice, Phase, Table
@@ -131,22 +133,74 @@ def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
 
 
 def read_structured(path: str | Path) -> Any:
-    """Read a YAML or JSON file (by its suffix) into plain data, or fail naming the file and the line."""
+    """Read a YAML or JSON file (by its suffix) into plain data, or fail naming the file and the line.
+
+    The file's size is checked before reading and its nesting and size while parsing
+    (YAML as a stream of events, so no input can exhaust the stack); see ``limits``.
+    """
+    if not isinstance(path, (str, Path)):
+        raise ScenarioError(repr(path)[:60], "", "expected a file name (str or pathlib.Path)")
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if p.is_file():
+            check_size(size, str(p))
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(str(p), "", f"not UTF-8 text (byte {exc.start}): expected a YAML or JSON file") from None
+    return parse_text(text, "JSON" if p.suffix.lower() == ".json" else "YAML", str(p))
+
+
+def parse_text(text: str, kind: str, where: str, limit: int = MAX_FILE_BYTES) -> Any:
+    """Parse YAML or JSON text into plain data, refusing size, nesting or numbers past the limits in one line."""
+    check_size(len(text), where, limit, "characters")
+    data = _parse(text, kind, where)
+    check_data(data, where)
+    return data
+
+
+def _parse(text: str, kind: str, where: str) -> Any:
     try:
-        return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+        if kind == "JSON":
+            return json.loads(text)
+        _check_yaml_events(text, where)
+        return yaml.load(text, Loader=_YAML_LOADER)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, yaml.MarkedYAMLError) and "nesting depth" in str(exc.problem):
+            raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
             mark = exc.problem_mark
             first = exc.problem + (f" at line {mark.line + 1}, column {mark.column + 1}" if mark else "")
-        raise ScenarioError(str(p), "", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {first}") from None
+        raise ScenarioError(where, "", f"not valid {kind}: {first}") from None
+    except HerohammerError:
+        raise
+    except RecursionError:
+        raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
+    except ValueError as exc:  # Python's limit on very long integers, or a date such as 2020-13-45
+        if "integer string conversion" in str(exc):
+            raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
+        raise ScenarioError(where, "", f"not valid {kind}: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+
+
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _check_yaml_events(text: str, where: str) -> None:
+    """Walk the YAML parser's events (no recursion) and stop at the first past a limit."""
+    depth = 0
+    for count, event in enumerate(yaml.parse(text, Loader=_YAML_LOADER), start=1):
+        if count > 2 * MAX_NODES:
+            raise LimitError(f"{where}: more than {MAX_NODES:,} values (the limit for one file or action)")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise LimitError(f"{where}: line {line}: nested deeper than {MAX_DEPTH} levels (the limit)")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def read_data(path: str | Path) -> dict[str, Any]:
@@ -165,12 +219,14 @@ def load_scenario(path: str | Path) -> GameState:
 @implements("40k3.char.special-agreement", "40k3.char.kinds")
 def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> GameState:
     """Validate plain data (as read from a file) into a game state."""
+    check_data(data, source)
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse
         raise ScenarioError(source, "", str(exc)) from None
+    check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
     if spec.active not in spec.sides:
         raise ScenarioError(source, "active", f"expected one of the sides {sorted(spec.sides)}, got {spec.active!r}")
     units: list[Unit] = []
@@ -382,12 +438,27 @@ def check_writable(path: str | Path, option: str) -> Path:
 
 
 def save_scenario(state: GameState, path: str | Path) -> None:
-    """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
+    """Write the state as a scenario file (JSON if the name ends in .json, else YAML).
+
+    Written whole or not at all: Ctrl-C or a full disk leaves any earlier file as it was.
+    """
     p = check_writable(path, "output")
+    write_atomically(p, dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"))
+
+
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write a file through a temporary one beside it, renamed into place only when complete."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+        if isinstance(text, bytes):
+            tmp.write_bytes(text)
+        else:
+            tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
     except OSError as exc:
-        raise HerohammerError(f"cannot write {p}: {exc.strerror or exc}") from None
+        raise HerohammerError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
