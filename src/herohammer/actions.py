@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
+import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import HerohammerError
@@ -132,14 +133,18 @@ _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
-    """Read an action from JSON text or a mapping, or fail naming the field."""
+    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field."""
     if isinstance(value, str):
+        text = value
         try:
-            value = json.loads(value)
+            value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            try:
+                value = yaml.safe_load(text)
+            except yaml.YAMLError:
+                raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}) nor YAML") from None
     if not isinstance(value, dict):
-        raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
+        raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
     try:
         return _ADAPTER.validate_python(value)
     except ValidationError as exc:

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from .catalogue import implements
 from .errors import OutOfRangeError
+from .notation import parse_roll_needed
 
 #: Characteristics are clamped to this range after modifiers (core.value.used decision).
 CHARACTERISTIC_MIN = 0
@@ -82,10 +83,7 @@ def parse_save(text: str | int | None, name: str = "Sv") -> int | None:
     raw = str(text).strip()
     if raw in ("-", "*"):
         return None
-    raw = raw.rstrip("+")
-    if not (raw.isascii() and raw.isdigit()) or not 2 <= int(raw) <= 6:
-        raise OutOfRangeError(name, text, "a save from 2+ to 6+, or '-'")
-    return int(raw)
+    return parse_roll_needed(raw, name)  # dice notation is read in one place
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,8 @@ class ScenarioSpec(_Spec):
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
+    #: How ``herohammer play`` reached this state (source file, actions, seed or dice): enough to replay it.
+    played: dict[str, Any] = {}
 
     @field_validator("ruleset")
     @classmethod
@@ -356,11 +358,16 @@ def check_writable(path: str | Path, option: str) -> Path:
     return p
 
 
-def save_scenario(state: GameState, path: str | Path) -> None:
-    """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
+def save_scenario(state: GameState, path: str | Path, played: Mapping[str, Any] | None = None) -> None:
+    """Write the state as a scenario file (JSON if the name ends in .json, else YAML), with how it was played."""
     p = check_writable(path, "output")
+    data = state_to_data(state)
+    if played:
+        data["played"] = dict(played)
+    fmt = "json" if p.suffix.lower() == ".json" else "yaml"
+    text = json.dumps(data, indent=2) if fmt == "json" else yaml.safe_dump(data, sort_keys=False, default_flow_style=None)
     try:
-        p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+        p.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise HerohammerError(f"cannot write {p}: {exc.strerror or exc}") from None
 
