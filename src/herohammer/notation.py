@@ -17,7 +17,7 @@ from itertools import product
 
 from .dice import Dice
 from .distribution import Distribution
-from .errors import HerohammerError
+from .errors import HerohammerError, OutOfRangeError
 
 #: The most dice one amount may name (a larger number is a typing slip, not a rule).
 MAX_DICE = 20
@@ -26,11 +26,13 @@ _AMOUNT = re.compile(r"^(?P<count>\d*)\s*[dD](?P<sides>3|6)\s*(?:(?P<sign>[+-])\
 EXAMPLES = "a whole number or dice such as D6, 2D6, D3+1, 2D6 highest"
 
 
-class NotationError(HerohammerError):
+class NotationError(OutOfRangeError):
     """Report text that is not dice notation, naming where it was given."""
 
     def __init__(self, where: str, text: object, expected: str) -> None:
-        super().__init__(f"{where}: {text!r} is not {expected}")
+        self.name = where
+        self.value = text
+        HerohammerError.__init__(self, f"{where}: {text!r} is not {expected}")
 
 
 @dataclass(frozen=True)

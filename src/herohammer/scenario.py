@@ -34,6 +34,8 @@ class ModelSpec(_Spec):
 
     name: str
     profile: str | dict[str, str | int]
+    #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
+    from_: str | None = Field(None, alias="from")
     base: float | list[float] = 25
     at: tuple[float, float] | None = None  # may be left out in a t9a formation (derived from its slot)
     facing: float = 0.0
@@ -94,7 +96,11 @@ class TableSpec(_Spec):
 class ScenarioSpec(_Spec):
     """A whole scenario file."""
 
+    #: The JSON Schema an editor validates the file against (``herohammer schema``); ignored here.
+    schema_: str | None = Field(None, alias="$schema")
     ruleset: str
+    #: BattleScribe files (.cat/.catz/.ros/.rosz) whose units models name with ``from:``.
+    catalogues: list[str] = []
     turn: StrictInt = Field(1, ge=1)
     phase: Phase = Phase.MOVEMENT
     active: str
@@ -158,8 +164,10 @@ def load_scenario(path: str | Path) -> GameState:
 @implements("40k3.char.special-agreement", "40k3.char.kinds")
 def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> GameState:
     """Validate plain data (as read from a file) into a game state."""
+    from .battlescribe import fill_from_catalogues
+
     try:
-        spec = ScenarioSpec.model_validate(data)
+        spec = ScenarioSpec.model_validate(fill_from_catalogues(dict(data), source))
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse
