@@ -194,29 +194,20 @@ _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase)
 
 
-<<<<<<< HEAD
-def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
+def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
     """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field."""
     if isinstance(value, str):
-        text = value
-=======
-def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
-    """Read an action from JSON text or a mapping, or fail naming the field."""
-    if isinstance(value, str):
         check_size(len(value), where, MAX_ACTION_CHARS, "characters")
->>>>>>> main
+        text = value
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-<<<<<<< HEAD
             try:
                 value = yaml.safe_load(text)
             except yaml.YAMLError:
                 raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}) nor YAML") from None
-    if not isinstance(value, dict):
-        raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
-=======
-            raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            except RecursionError:
+                raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         except RecursionError:
             raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         except ValueError:  # Python's limit on converting integers thousands of digits long
@@ -224,8 +215,7 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
     if isinstance(value, dict):
         check_data(value, where)
     else:
-        raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
->>>>>>> main
+        raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
     try:
         return _ADAPTER.validate_python(value)
     except ValidationError as exc:
