@@ -48,7 +48,7 @@ def test_a_chosen_seed_is_printed_saved_and_replays_the_game(capsys: pytest.Capt
     seed = int(out.splitlines()[0].split()[1])
     assert f"replay with --seed {seed}" in out
     saved = yaml.safe_load(first.read_text())
-    assert saved["played"]["seed"] == seed and saved["played"]["actions"] == [SMITE]
+    assert saved["played"]["seed"] == str(seed) and saved["played"]["actions"] == [SMITE]
     again = tmp_path / "again.yaml"
     code, out2, _ = run(["play", LIBRARIAN, "--action", SMITE, "--seed", str(seed), "--out", str(again)], capsys)
     assert code == 0 and out2.splitlines()[1:-1] == out.splitlines()[1:-1]

@@ -19,6 +19,8 @@ from ..scenario import check_writable, save_scenario
 from .args import add_json_flag, whole_number
 
 MAX_SEED = 2**63 - 1
+#: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
+CHOSEN_SEEDS = 10**9
 
 
 def dice_faces(text: str) -> list[int]:
@@ -57,7 +59,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.dice is not None:
         dice, seed = ScriptedDice(args.dice), None
     else:
-        seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
+        seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
     log: list[dict[str, Any]] = []
@@ -81,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
     unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
     if args.out:
         save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
-                                                   **({"seed": seed} if seed is not None else {"dice": args.dice})})
+                                                   **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
     if args.json:
         print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": unused, "log": log, "out": args.out,
                             "state": {"turn": game.state.turn, "phase": game.state.phase.value,
