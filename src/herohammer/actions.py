@@ -133,6 +133,7 @@ class Fight(_Action):
 
     do: Literal["fight"]
     unit: str
+    at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
 
 
 class Regroup(_Action):
