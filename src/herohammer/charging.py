@@ -22,7 +22,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import shapely
 from shapely.ops import nearest_points
 
 from .attacks import resolve_attacks
@@ -98,13 +97,3 @@ def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
     best = min(targets, key=lambda t: distance(mover, t))
     a, b = nearest_points(mover.footprint(), best.footprint())
     return (float(b.x - a.x), float(b.y - a.y))
-
-
-def towards(mover: Placed, targets: Sequence[Placed], inches: float) -> Point:
-    """Return a move of ``inches`` straight towards the nearest target, stopping short of contact."""
-    best = min(targets, key=lambda t: distance(mover, t))
-    gap = distance(mover, best)
-    step = max(0.0, min(inches, gap - 0.01))
-    dx, dy = best.at[0] - mover.at[0], best.at[1] - mover.at[1]
-    length = float(shapely.Point(0, 0).distance(shapely.Point(dx, dy))) or 1.0
-    return (dx / length * step, dy / length * step)
