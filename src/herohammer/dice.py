@@ -46,6 +46,8 @@ C = TypeVar("C")
 SIDES = 6
 #: Default cap on rules-code runs in one exact enumeration; above it callers fall back to Monte Carlo.
 DEFAULT_MAX_RUNS = 200_000
+#: The first path's size estimate over-counts shallow branches: give up at once only this far over budget.
+OVERSIZE = 16
 
 
 class Reroll(StrEnum):
@@ -606,9 +608,9 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
         budget.spend()
         dice = _ReplayDice(path, fine, budget, memo, merge_loops)
         result = rules(dice)
-        if not path:  # the first run sizes the tree: give up at once when it is far too large
+        if not path:  # the first run sizes the tree (every branch as deep as the first): far too large, stop now
             estimate = math.prod(dice.widths)
-            if estimate > budget.max_runs - budget.runs + 1:  # this run is one of the leaves
+            if estimate > OVERSIZE * (budget.max_runs - budget.runs + 1):  # this run is one of the leaves
                 raise EnumerationTooLarge(budget.max_runs, estimate)
         for depth in range(len(path), len(dice.choices)):
             prefix = tuple(dice.choices[:depth])
