@@ -49,6 +49,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     phase_only_rule: ClassVar[str] = "40k3.ic.movement-phase-only"
     #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
     joins_by_moving_close: ClassVar[bool] = True
+    #: The clause that keeps a character in coherency with the unit it belongs to.
+    coherency_rule: ClassVar[str] = "40k3.char.coherency"
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -241,7 +243,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(overlap)
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
-            rule = "40k3.char.coherency" if len(members) > 1 else "published.coherency"
+            rule = self.coherency_rule if len(members) > 1 else "published.coherency"
             return Ruling.forbid(
                 f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
                 "all connected)", rule,

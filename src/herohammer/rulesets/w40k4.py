@@ -45,6 +45,14 @@ class Warhammer40k4(Warhammer40k3):
     leave_rule: ClassVar[str] = "40k4.ic.leave"
     phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
     joins_by_moving_close: ClassVar[bool] = False
+    carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
+    coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
+    allocation_rule: ClassVar[str] = "40k4.cc.engaged-only"
+    engaged_only_rule: ClassVar[str] = "40k4.cc.engaged-only"
+    contact_rule: ClassVar[str] = "40k4.cc.base-contact"
+    allocation_contact_rule: ClassVar[str] = "40k4.cc.base-contact"
+    falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
+    no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
 
     @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:

@@ -101,6 +101,17 @@ class CombatRules(Ruleset):
     locked_rule: ClassVar[str] = "40k3.char.must-assault"
     #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
     character_separate_in_combat: ClassVar[bool] = False
+    #: The clause that keeps a unit's unsaved wounds off its joined character (3rd: the published allocation only).
+    carry_over_rules: ClassVar[tuple[str, ...]] = ()
+    #: The clause that spares a character Last Man Standing.
+    no_last_man_rule: ClassVar[str] = "40k3.ic.no-last-man"
+    #: The clauses on dividing close combat attacks: who may, whom they may hurt, who fights at all.
+    allocation_rule: ClassVar[str] = "40k3.char.attack-allocation"
+    engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    contact_rule: ClassVar[str] = "published.close-combat"
+    allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause that keeps a character with its unit while the unit falls back.
+    falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
@@ -273,7 +284,7 @@ class CombatRules(Ruleset):
             return problem
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined} and regroups with it: regroup {unit.joined}",
-                                 "40k3.ic.falling-back")
+                                 self.falling_back_rule)
         if not unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is not falling back", "published.regroup")
         if unit.has(Status.MOVED):
@@ -318,7 +329,7 @@ class CombatRules(Ruleset):
                 last = now_units[0]
                 if self.last_man_exempt(last):
                     events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", ("40k3.ic.no-last-man", "40k4.char.no-last-man")))
+                                        "Last Man Standing", (self.no_last_man_rule,)))
                     continue
                 state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
                                                  "published.last-man-standing", 0,
@@ -423,7 +434,7 @@ class CombatRules(Ruleset):
         return state, events + more
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
-        return ("40k4.cc.no-carry-over",) if len(state.combined(target_id)) > 1 else ()
+        return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
 
     def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
         """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
@@ -623,26 +634,24 @@ class CombatRules(Ruleset):
         engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
                    if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
         if not engaged:
-            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", "40k3.char.allocation-b2b-only",
-                                 "40k4.cc.base-contact")
+            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", self.allocation_contact_rule)
         if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
             return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
-                                 "when their opponents differ in WS or S", "40k3.char.attack-allocation")
+                                 "when their opponents differ in WS or S", self.allocation_rule)
         for key, n in action.attacks.items():
             if n < 1:
-                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", "40k3.char.attack-allocation")
+                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", self.allocation_rule)
             if not any(e.id == key or m.name == key for e, m in engaged):
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
-                                     f"{char.id}; it can wound only those", "40k3.char.allocation-b2b-only",
-                                     "40k4.cc.engaged-only")
+                                     f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
                 else max(self._attacks(char, m) for m in char.models))  # troopers: per model
         if sum(action.attacks.values()) > have:
             return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
-                                 "40k3.char.attack-allocation")
+                                 self.allocation_rule)
         return Ruling.allow(f"{char.id} splits its {have} attacks: "
                             + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
-                            "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")
+                            *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
 
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
         """Record the split until the character fights."""
@@ -650,7 +659,7 @@ class CombatRules(Ruleset):
         state = replace(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
         return state, [Event("allocate", f"{action.character} declares its attacks: "
                              + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
-                             ("40k3.char.attack-allocation",))]
+                             (self.allocation_rule,))]
 
     def _attacks(self, unit: Unit, model: Model) -> int:
         """Return a model's close combat attacks: its A, +1 on the turn it charged (published)."""
@@ -664,7 +673,7 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         combat = self._contact_units(state, unit.id)
         if not any(state.unit(u).side != unit.side for u in combat):
-            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", "40k4.cc.base-contact")
+            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
         if any(state.unit(u).has(Status.FOUGHT) for u in combat):
             return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
         return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(u for u in combat if u != unit.id)}",
@@ -691,7 +700,7 @@ class CombatRules(Ruleset):
                 targets = [state.unit(r[0]).models[r[1]] for r in live]
                 start = len(dice.log)
                 need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
-                rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
+                rule = self.allocation_rule if apart else "core.zero.ws"
                 hits = dice.pool(n, need, f"{who}: to hit ({need}+, WS{ws})", rule)
                 toughness = _majority([m.profile.t for m in targets])
                 wound_on = to_wound(s, toughness)
