@@ -272,9 +272,12 @@ class Ruleset:
             value, source = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
+            # the value tested is the unmodified one or the used one: the event names the clause that chose it
+            chosen = ("core.value.unmodified",) if action.unmodified else (
+                ("core.value.used",) if action.modifiers else ())
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
-                                                                     "core.test.highest-value"),
+                                                                     "core.test.highest-value", *chosen),
                                  tuple(dice.log[start:]))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
@@ -287,7 +290,8 @@ class Ruleset:
         verdict = "passes" if result.passed else "fails"
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
-                                                   *cited), tuple(dice.log[start:]))
+                                                   *cited, *self.lost_rules_cited(state, host)),
+                      tuple(dice.log[start:]))
         if result.passed:
             return state, [event]
         state, more = self.test_failed(state, host, kind, dice)
@@ -318,6 +322,17 @@ class Ruleset:
 
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Name the clause that decides which special rules a joined unit shares (none by default)."""
+        return ()
+
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Name the clause by which a unit loses its own special rules to a character joining it (none by default)."""
+        return ()
+
+    def lost_rules_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Cite ``rules_lost_rules`` when a joined character has taken one of the unit's own rules from it."""
+        own = {rule_key(r) for r in state.unit(unit_id).rules}
+        if len(state.combined(unit_id)) > 1 and any(not self.group_has_rule(state, unit_id, r) for r in own):
+            return self.rules_lost_rules()
         return ()
 
     def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:

@@ -96,6 +96,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Cite the 3rd edition rule: a joined character does not gain its unit's abilities."""
         return ("40k3.ic.no-unit-abilities",)
 
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Cite the same rule when the unit, acting with a character who lacks an ability, loses its use."""
+        return ("40k3.ic.no-unit-abilities",)
+
     @implements("40k3.ic.target")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
         """Rule on shooting at a character: a lone one only if isolated, or closest and within 12"."""

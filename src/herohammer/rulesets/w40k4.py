@@ -134,6 +134,10 @@ class Warhammer40k4(Warhammer40k3):
         """Cite the 4th edition rule: special rules are not shared unless they say so."""
         return ("40k4.ic.rules-not-shared",)
 
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Cite the 4th edition rule: a unit can lose a special rule to a character without it."""
+        return ("40k4.ic.rules-lost",)
+
     @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
         """Rule on shooting at a character: joined ones cannot be picked out, lone ones only if closest.

@@ -89,6 +89,13 @@ def _label(models: Sequence[Model]) -> str:
     return names[0] if len(names) == 1 else f"{len(names)} models"
 
 
+def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
+    """Name the value-0 clause that decided a to-wound roll, if one did (S 0 prevails over T 0)."""
+    if strength <= 0:
+        return ("core.zero.s",)
+    return ("core.zero.t",) if toughness <= 0 else ()
+
+
 class CombatRules(Ruleset):
     """Shoot, manifest psychic powers, assault, allocate attacks, fight, and take Morale checks."""
 
@@ -243,7 +250,8 @@ class CombatRules(Ruleset):
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
         event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra),
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra,
+                                                          *self.lost_rules_cited(state, host_id)),
                       _rolls(dice, start))
         if result.passed:
             return state, [event]
@@ -734,6 +742,7 @@ class CombatRules(Ruleset):
         before = state
         caused: Counter[str] = Counter()
         events = [Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))]
+        events += self._characters_apart(state, combat)
         allocations = dict(state.allocations)
         for initiative in range(10, -1, -1):
             jobs = self._strikes(state, combat, initiative, allocations)
@@ -753,8 +762,10 @@ class CombatRules(Ruleset):
                 wound_on = to_wound(s, toughness)
                 got = 0 if wound_on is None else dice.pool(hits, wound_on, f"{who}: to wound ({wound_on}+, S{s} vs "
                                                            f"T{toughness})", rule if apart else "published.to-wound")
+                why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
                 events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
-                                    f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
+                                    f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
+                                    _rolls(dice, start)))
                 state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                          pool_key, ("published.wound-allocation",), remove=False)
                 caused[side] += unsaved
@@ -764,6 +775,21 @@ class CombatRules(Ruleset):
         state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
         state, more = self._resolve_combat(state, before, combat, caused, dice)
         return state, events + more
+
+    def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
+        """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
+        if not self.character_separate_in_combat:
+            return []
+        events: list[Event] = []
+        for uid in combat:
+            unit = state.unit(uid)
+            if not (unit.is_character and unit.joined and unit.alive):
+                continue
+            touching = any(_touching(unit, e) for e in state.enemies_of(unit.side))
+            events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
+                "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
+                ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
+        return events
 
     def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]
