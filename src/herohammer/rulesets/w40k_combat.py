@@ -768,8 +768,11 @@ class CombatRules(Ruleset):
                 events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                     f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
                                     _rolls(dice, start)))
+                struck = state.unit(live[0][0])
                 state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
-                                                         pool_key, ("published.wound-allocation",), remove=False)
+                                                         pool_key, ("published.wound-allocation",
+                                                                    *self._carry_rule(state, struck.joined or struck.id)),
+                                                         remove=False)
                 caused[side] += unsaved
                 events += more
             state = _remove_casualties(state)
