@@ -71,7 +71,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Return how far a model of this unit moves: by its own troop type."""
         return movement.MOVE_INCHES[unit.type]
 
-    @implements("40k3.ic.move-through-cover")
+    @implements("40k3.ic.move-through-cover", "published.difficult-terrain", "published.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
                                alone: bool = False) -> tuple[int, int, str]:
         """Return (dice, re-roll below, rule): an independent character on its own may re-roll the dice.
@@ -234,7 +234,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         return out, [Event("difficult_terrain", msg, (rule,), rolls)]
 
     # == move =====================================================================
-    @implements("40k3.char.coherency", "40k4.ic.slowest-model")
+    @implements("40k3.char.coherency", "40k4.ic.slowest-model", "published.coherency")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
         """Rule on moving a unit: distance by troop type, table, no overlaps, coherency with its characters."""
         unit = state.unit(action.unit)
@@ -504,6 +504,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         best = min(d for d, _ in visible)
         return any(uid == target.id and d <= best + movement.EPSILON for d, uid in visible)
 
+    @implements("published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
         shooter, target = state.unit(shooter_id), state.unit(target_id)

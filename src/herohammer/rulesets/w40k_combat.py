@@ -144,6 +144,7 @@ class CombatRules(Ruleset):
         """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
         return not self.takes_last_man_standing(unit.is_independent)
 
+    @implements("published.assault-range")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
         """Return how far a unit assaults and the rule deciding it.
 
@@ -179,7 +180,7 @@ class CombatRules(Ruleset):
             out += refs
         return out
 
-    @implements("core.zero.w")
+    @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
                      dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True
                      ) -> tuple[GameState, list[Event], int]:
@@ -263,10 +264,12 @@ class CombatRules(Ruleset):
                                  LeadershipTestKind.PANIC, LeadershipTestKind.FEAR, LeadershipTestKind.TERROR,
                                  LeadershipTestKind.LAST_MAN_STANDING})
 
+    @implements("published.fearless")
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether the unit is Fearless (every member, after joining) against a test that would break or pin it."""
         return kind in self.FEARLESS_PASSES and self.group_has_rule(state, unit_id, "fearless")
 
+    @implements("published.stubborn")
     def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether a Stubborn unit (every member; 4th shares Stubborn both ways) ignores a Morale check's negatives."""
         return kind is LeadershipTestKind.MORALE and self.group_has_rule(state, unit_id, "stubborn")
@@ -275,6 +278,7 @@ class CombatRules(Ruleset):
         """Cite the rule on sharing special rules when characters have joined the unit."""
         return self.rules_sharing_rules() if len(state.combined(unit_id)) > 1 else ()
 
+    @implements("published.pinning")
     def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:
         """Carry out a failed named test: a Morale-type check falls back, a Pinning test pins the unit."""
         if kind in (LeadershipTestKind.MORALE, LeadershipTestKind.BREAK, LeadershipTestKind.PANIC,
@@ -287,6 +291,7 @@ class CombatRules(Ruleset):
             return state.replace_units(*pinned), [Event("pinned", f"{unit_id} is pinned", ("published.pinning",))]
         return super().test_failed(state, unit_id, kind, dice)
 
+    @implements("published.fall-back")
     def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
         """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
         members = state.combined(unit_id)
@@ -317,6 +322,7 @@ class CombatRules(Ruleset):
                              _rolls(dice, start), (("unit", unit_id),))]
 
     # == regrouping ===================================================================
+    @implements("published.regroup")
     def rule_regroup(self, state: GameState, action: Regroup) -> Ruling:
         """Rule on a Regroup test: a unit falling back, in its Movement phase, with no enemy within 6".
 
@@ -361,6 +367,7 @@ class CombatRules(Ruleset):
         members = [u.with_status(Status.MOVED, remove=(Status.FALLING_BACK,)) for u in state.combined(unit.id)]
         return state.replace_units(*members), [event]
 
+    @implements("published.last-man-standing")
     def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
         """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
         events: list[Event] = []
@@ -418,6 +425,7 @@ class CombatRules(Ruleset):
         return fired, notes
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
+    @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...]) -> Resolution:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save."""
@@ -485,6 +493,7 @@ class CombatRules(Ruleset):
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
         return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
 
+    @implements("published.morale-casualties")
     def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
         """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
         state, events = self._last_man(state, before, dice, set())
@@ -796,6 +805,7 @@ class CombatRules(Ruleset):
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
+    @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
@@ -862,6 +872,7 @@ class CombatRules(Ruleset):
             return self._pool_order(state, target.id, [attacker.placed], with_characters=False)
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
+    @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
                         dice: Dice) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing."""
