@@ -208,7 +208,8 @@ def test_every_command_ends_in_an_answer_or_one_line(tmp_path_factory: pytest.Te
     assert "Traceback" not in err + stdout, (argv, err)
     if code == 2:
         FIGURES["refusals"] += 1
-        assert len(err.strip().splitlines()) == 1, (argv, err)
+        message = json.loads(stdout)["error"] if "--json" in argv and not err else err  # --json: the envelope
+        assert len(message.strip().splitlines()) == 1, (argv, err, stdout)
         if argv[0] == "play":
             assert not out.exists(), "a refused play wrote its --out file"
     elif argv[0] == "play":
