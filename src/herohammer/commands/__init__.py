@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import game_cmds, odds_cmd, play_cmd, rules_cmd, simulate_cmd
+from . import game_cmds, odds_cmd, play_cmd, rules_cmd, serve_cmd, simulate_cmd
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
@@ -19,4 +19,5 @@ COMMANDS: list[Register] = [
     game_cmds.register_actions,
     play_cmd.register,
     simulate_cmd.register,  # simulate and sweep
+    serve_cmd.register,
 ]
