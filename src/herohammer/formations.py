@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Model roles that stand in the front rank like characters (t9a.char.front-rank decision).
 FRONT_RANK_ROLES = frozenset({"champion", "musician", "standard"})
+#: The universal special rule that makes a model a character (t9a.char.universal).
+CHARACTER_RULE = "Character"
 
 RankChoice = Literal["widen", "second_rank"]
 
@@ -94,6 +96,12 @@ class Formation:
 def slot_size(models: Sequence[Model]) -> tuple[float, float]:
     """Return the slot size in mm: the widest and deepest base of the unit."""
     return (max(m.base.width_mm for m in models), max(m.base.depth_mm for m in models))
+
+
+@implements("t9a.char.universal")
+def is_character(unit: Unit) -> bool:
+    """Say whether a unit is a character: taken as one (``character:``) or given the Character rule."""
+    return unit.character is not None or CHARACTER_RULE in unit.rules
 
 
 @implements("t9a.char.front-rank")
@@ -193,7 +201,7 @@ def combined_models(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
 
 def front_rank_test(state: GameState, host: Unit) -> Callable[[str], bool]:
     """Return the test 'has this named model Front Rank?' for a combined unit."""
-    flags = {m.name: has_front_rank(m, u.is_character) for u, m in combined_models(state, host)}
+    flags = {m.name: has_front_rank(m, is_character(u)) for u, m in combined_models(state, host)}
     return lambda n: flags.get(n, False)
 
 
@@ -213,6 +221,7 @@ def arrange(state: GameState, host_id: str) -> GameState:
     return state.replace_units(*changed)
 
 
+@implements("t9a.join.deploy", "t9a.char.front-rank")
 def default_formation(state: GameState, host: Unit) -> Formation:
     """Complete a formation read from a file: its slot size, and an order if none was given.
 

@@ -72,6 +72,7 @@ class UnitSpec(_Spec):
     special: bool = False
     formation: FormationSpec | None = None
     destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
+    last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
     models: list[ModelSpec] = []
 
 
@@ -265,12 +266,14 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation)
+                frozenset(u.status), u.special, formation, u.last_of)
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
+    from .rulesets import get_ruleset
+
     if u.joined is not None:
-        if u.character is None:
+        if not get_ruleset(spec.ruleset).counts_as_character(by_id[u.id]):
             raise ScenarioError(source, f"{where}.joined", "only a character can join a unit; add character: independent")
         host = by_id.get(u.joined)
         if host is None:
@@ -281,6 +284,11 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
             raise ScenarioError(source, f"{where}.models", f"expected at: {u.joined!r} has no formation to stand in")
         if host.id == u.id or host.joined is not None:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
+    if u.last_of is not None:
+        gone = by_id.get(u.last_of)
+        if gone is None or gone.side != side or gone.alive or gone.id == u.id:
+            raise ScenarioError(source, f"{where}.last_of", f"expected a destroyed unit of side {side!r} that this "
+                                f"character is the last survivor of, got {u.last_of!r} [t9a.combined.last-survivor]")
     if u.character is CharacterKind.ORDINARY and u.joined is None:
         raise ScenarioError(source, f"{where}.joined",
                             "an ordinary character is deployed as part of a unit: name it in joined [40k3.char.kinds]")
@@ -309,6 +317,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["special"] = True
         if u.formation is not None:
             entry["formation"] = u.formation.to_data()
+        if u.last_of is not None:
+            entry["last_of"] = u.last_of
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {

@@ -102,6 +102,8 @@ class Unit:
     status: frozenset[Status] = frozenset()
     special: bool = False
     formation: Formation | None = None  # t9a rank and file: ranks, files, facing, slots
+    #: t9a.combined.last-survivor: the destroyed combined unit whose last survivor this character is (and so is).
+    last_of: str | None = None
 
     @property
     def is_character(self) -> bool:

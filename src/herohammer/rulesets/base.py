@@ -17,7 +17,7 @@ from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import TURN_STATUSES
+from ..units import TURN_STATUSES, Unit
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -58,6 +58,10 @@ class Ruleset:
     )
 
     # -- validation of a loaded scenario ------------------------------------------
+    def counts_as_character(self, unit: Unit) -> bool:
+        """Say whether a unit is a character (may join units): taken as one (``character:``) by default."""
+        return unit.is_character
+
     def validate_state(self, state: GameState, source: str) -> None:
         """Check what only this ruleset forbids in a scenario (nothing by default)."""
 

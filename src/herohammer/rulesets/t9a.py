@@ -22,8 +22,8 @@ from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice, enumerate_outcomes
 from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
-from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems, front_rank_test,
-                          place_in_front_rank, remove_from)
+from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
+                          front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import EPSILON, Placed, Point, crosses_terrain, distance, group_distance, in_base_contact, overlaps, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -33,7 +33,6 @@ from .base import Resolution, Ruleset
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move
 
-CHARACTER_RULE = "Character"
 FLY_RULE = "Fly"
 WIZARD_CONCLAVE = "Wizard Conclave"
 BUSY = (Status.ENGAGED, Status.FLEEING)
@@ -44,12 +43,6 @@ CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_s
 
 
 # -- characters and units ------------------------------------------------------------
-@implements("t9a.char.universal")
-def is_character(unit: Unit) -> bool:
-    """Say whether a unit is a character: taken as one (``character:``) or given the Character rule."""
-    return unit.character is not None or unit.has_rule(CHARACTER_RULE)
-
-
 def advance_rate(unit: Unit) -> int:
     """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
     return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
@@ -93,17 +86,36 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
 
 # -- combined units ------------------------------------------------------------------
 @implements("t9a.combined.last-survivor")
-def is_destroyed(state: GameState, unit_id: str) -> bool:
-    """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor a joined character, lives."""
+def current(state: GameState, unit_id: str) -> Unit:
+    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left."""
     unit = state.unit(unit_id)
-    return not unit.alive and not state.joined_to(unit.id)
+    if unit.alive:
+        return unit
+    for u in state.units:
+        if u.last_of == unit_id and u.alive:
+            return u
+    return unit
+
+
+@implements("t9a.combined.last-survivor")
+def is_destroyed(state: GameState, unit_id: str) -> bool:
+    """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor its last survivor, lives."""
+    unit = state.unit(unit_id)
+    return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
 
 
 @implements("t9a.combined.last-survivor")
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
-    """Remove named models from a combined unit; a character left alone is still that unit."""
+    """Remove named models from a combined unit; characters left alone are still that unit.
+
+    When the rank and file are gone, the first surviving character becomes the unit: it
+    stands where it stood, keeps the unit's statuses (its "until the end of the round"
+    effects) and records ``last_of``; any other surviving character stays joined to it
+    (a unit of characters only, t9a.join.character-units).
+    """
     dead = set(names)
-    host = state.unit(host_id)
+    host = current(state, host_id)
+    host_id = host.id
     f = host.formation
     changed = []
     for u in [host, *state.joined_to(host.id)]:
@@ -111,9 +123,22 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     if f is not None:
         for n in [n for n in f.order if n in dead]:
             f = remove_from(f, n)
-        changed[0] = replace(changed[0], formation=f)
+        changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
+    survivors = new.joined_to(host_id)
+    if not new.unit(host_id).alive and survivors:
+        return _last_survivors(new, new.unit(host_id), survivors)
     return arrange(new, host_id) if f is not None and f.order else new
+
+
+def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> GameState:
+    """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
+    lead, rest = survivors[0], survivors[1:]
+    formation = host.formation if rest else None
+    heir = replace(lead, joined=None, last_of=host.id, formation=formation, status=lead.status | host.status)
+    moved = [replace(c, joined=heir.id) for c in rest]
+    new = state.replace_units(replace(host, formation=None), heir, *moved)
+    return arrange(new, heir.id) if formation is not None else new
 
 
 @implements("t9a.combined.last-survivor")
@@ -125,7 +150,7 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
-    host = state.unit(host_id)
+    host = current(state, host_id)
     models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
@@ -222,6 +247,10 @@ class NinthAge(Ruleset):
                 "charge": ("t9a.charge-out.declare",)}.get(do, ())
 
     # -- scenario ------------------------------------------------------------------
+    def counts_as_character(self, unit: Unit) -> bool:
+        """Say whether a unit is a character: the Character rule makes one too (t9a.char.universal)."""
+        return is_character(unit)
+
     @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank")
     def validate_state(self, state: GameState, source: str) -> None:
         """Refuse a character unit of several models and a Front Rank model behind a first rank of others."""
@@ -254,6 +283,9 @@ class NinthAge(Ruleset):
         firing = _placed_all(state, host_of(state, shooter))
         if not unit_line_of_sight(firing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
+        if target.last_of:
+            return Ruling.allow(f"{target.id} is all that is left of {target.last_of} and is that unit; visible",
+                                "t9a.combined.last-survivor")
         if is_character(target):
             return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
@@ -455,6 +487,8 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{unit.id} may move {rate}\" ({'March' if action.march else 'Advance'} Rate "
                                  f"of its slowest model), not {dist:.2f}\"")
         rules = ("t9a.char.lone",) if is_character(unit) else ()
+        if unit.last_of:
+            rules = (*rules, "t9a.combined.last-survivor")
         return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\"", *rules)
 
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
@@ -499,7 +533,10 @@ class NinthAge(Ruleset):
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {unit.id}'s greatest Charge Range "
                                  f"({adv}\" + 12\")", "t9a.charge-out.declare")
-        rules = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else ("t9a.charge-out.declare",)
+        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else (
+            "t9a.charge-out.declare",)
+        if unit.last_of or target.last_of:
+            rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if unit.joined else f"{unit.id} charges"
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away (Charge Range {adv}\" + 2D6)", *rules)
 
@@ -517,21 +554,26 @@ class NinthAge(Ruleset):
             others = [c for c in state.joined_to(host.id) if c.id != unit.id]
             state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
             rules.append("t9a.charge-out.no-other-charges")
-        # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot)
+        # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
+        # on a unit, on its rank and file from the rear, then on its characters (project reading)
         shooters = [Shooter(m.profile.bs, weapon_strength(m.weapons[0])) for m in target.models if m.weapons]
         if target.has_rule(STAND_AND_SHOOT_RULE) and shooters and not target.has(Status.ENGAGED):
-            victim = unit.models[-1]
-            unsaved = stand_and_shoot(dice, shooters, victim.profile.t, victim.profile.save)
+            victims = [(unit, unit.models[-1])] if out else _wound_order(state, unit)
+            first = victims[0][1]
+            unsaved = stand_and_shoot(dice, shooters, first.profile.t, first.profile.save)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
-            if unsaved >= victim.wounds_left:
-                new = remove_casualties(state, host.id, [victim.name]) if out else state.replace_unit(
-                    replace(unit, models=unit.models[:-1]))
-                return new, [_charge_event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
-            if unsaved:
-                hurt = replace(victim, wounds_taken=victim.wounds_taken + unsaved)
-                unit = replace(unit, models=(*unit.models[:-1], hurt))
-                state = state.replace_unit(unit)
+            state, dead = _take_wounds(state, victims, unsaved)
+            if dead:
+                state = remove_casualties(state, host.id if out else unit.id, dead)
+                survivor = current(state, unit.id)
+                if not survivor.alive:
+                    return state, [_charge_event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                if survivor.id != unit.id:
+                    rules.append("t9a.combined.last-survivor")
+                unit = survivor
+            unit = state.unit(unit.id)
+            host = host_of(state, unit)
         swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
         roll = roll_charge(dice, advance_rate(unit), swift, unit.id)
         if out:
@@ -570,6 +612,33 @@ class NinthAge(Ruleset):
         return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
                                    f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
                                    "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+
+
+def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
+    """List who takes a unit's wounds, in order: rank and file from the rear rank, then the characters."""
+    f = unit.formation
+    rank_and_file = list(unit.models)
+    if f is not None:
+        slot = {n: i for i, n in enumerate(f.order)}
+        rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
+    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models]
+
+
+def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds: int) -> tuple[GameState, list[str]]:
+    """Put ``wounds`` on the victims in order, each until it falls; return the state and the fallen's names."""
+    dead: list[str] = []
+    for owner, m in victims:
+        if wounds <= 0:
+            break
+        take = min(wounds, m.wounds_left)
+        wounds -= take
+        if take == m.wounds_left:
+            dead.append(m.name)
+            continue
+        owner = state.unit(owner.id)
+        hurt = replace(m, wounds_taken=m.wounds_taken + take)
+        state = state.replace_unit(replace(owner, models=tuple(hurt if x.name == m.name else x for x in owner.models)))
+    return state, dead
 
 
 def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:

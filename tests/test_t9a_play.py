@@ -1,0 +1,157 @@
+"""The 9th Age character rules met in play: deployment from files, charges that cost models,
+the last survivor of a combined unit, and what play writes reloading to the same rulings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from _cli import run
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.rulesets.t9a import is_destroyed
+from herohammer.scenario import state_from_data, state_to_data
+from herohammer.units import Status
+from test_t9a_rules import HERO, scenario
+
+CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
+
+
+def reload(g: Game) -> Game:
+    """Save the game to data, load it back, and check nothing changed."""
+    again = Game(state_from_data(state_to_data(g.state)))
+    assert again.state == g.state
+    return again
+
+
+def same_rulings(a: Game, b: Game) -> None:
+    """Both games rule alike on every action either proposes."""
+    for action in [*a.ruleset.candidate_actions(a.state), *b.ruleset.candidate_actions(b.state)]:
+        ra, rb = a.check(action), b.check(action)
+        assert (ra.legal, ra.rules) == (rb.legal, rb.rules), action
+
+
+def write(tmp_path: Path, data: dict[str, Any], name: str = "s.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
+# -- deployment through the front door (files read by the command line) --------------------------
+@pytest.mark.rule("t9a.join.deploy", "t9a.char.front-rank")
+def test_a_character_deployed_in_a_unit_stands_in_its_first_rank(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, scenario(joined=True))
+    code, out, _ = run(["check", path, "--action", json.dumps({"do": "move", "unit": "hero", "to": [[36, 30]]})],
+                       capsys)
+    assert code == 0 and "part of spears" in out and "t9a.join.part-of-unit" in out
+    g = Game.load(path)
+    assert "Hero" in g.state.unit("spears").formation.front_rank()  # type: ignore[union-attr]
+    bad = scenario(joined=True)
+    bad["sides"]["elves"][0]["formation"]["order"] = [f"s{i}" for i in range(5)] + ["Hero"] + [
+        f"s{i}" for i in range(5, 10)]
+    code, _, err = run(["check", write(tmp_path, bad, "bad.yaml"), "--action", '{"do": "end_phase"}'], capsys)
+    assert code == 2 and "t9a.char.front-rank" in err and "formation.order" in err
+
+
+@pytest.mark.rule("t9a.join.deploy", "t9a.char.universal")
+def test_only_a_character_is_deployed_as_part_of_a_unit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = scenario(joined=True)
+    del data["sides"]["elves"][1]["character"]
+    code, _, err = run(["check", write(tmp_path, data), "--action", '{"do": "end_phase"}'], capsys)
+    assert code == 2 and "joined" in err and "character" in err
+    data["sides"]["elves"][1]["rules"] = ["Character"]  # the Character rule makes one (t9a.char.universal)
+    code, out, _ = run(["check", write(tmp_path, data), "--action", '{"do": "end_phase"}'], capsys)
+    assert code == 0, out
+
+
+# -- issue 14: whatever play writes, load accepts and rules on alike -------------------------------
+@pytest.mark.rule("t9a.char.universal", "t9a.join.move")
+def test_a_model_with_the_character_rule_joins_and_the_save_reloads() -> None:
+    data = scenario(hero_at=(36, 23.5))
+    del data["sides"]["elves"][1]["character"]
+    data["sides"]["elves"][1]["rules"] = ["Character"]
+    g = Game(state_from_data(data))
+    g.apply({"do": "join", "character": "hero", "unit": "spears"})
+    assert g.state.unit("hero").joined == "spears"
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule("t9a.charge-out.declare")
+def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads() -> None:
+    g = Game(state_from_data(scenario(phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])))
+    # 5 shots hit on 5+ (BS3, -1), wound T3 on 5+, Sv5+: 2 unsaved wounds kill the two rear models
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [3, 3]))
+    spears = g.state.unit("spears")
+    assert len(spears.models) == 8 and spears.has(Status.ENGAGED)
+    assert dict(events[-1].data)["outcome"] == "charged"
+    assert spears.formation is not None and sorted(spears.formation.order) == sorted(m.name for m in spears.models)
+    assert {"s8", "s9"}.isdisjoint(spears.formation.order)  # the rear rank falls first
+    same_rulings(g, reload(g))
+
+
+# -- the last survivor of a combined unit ---------------------------------------------------------
+def _small_combined(**kw: Any) -> dict[str, Any]:
+    return scenario(n=2, files=2, joined=True, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"], **kw)
+
+
+@pytest.mark.rule("t9a.combined.last-survivor")
+def test_the_last_survivor_of_a_charging_unit_is_that_unit() -> None:
+    g = Game(state_from_data(_small_combined(host_status=["shaken"])))
+    # both rank and file fall to Stand and Shoot; the Hero charges on as the unit
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4]))
+    assert not g.state.unit("spears").alive
+    hero = g.state.unit("hero")
+    assert hero.last_of == "spears" and hero.joined is None
+    assert hero.has(Status.SHAKEN)  # the unit's effects stay on it
+    assert hero.has(Status.ENGAGED) and hero.has(Status.CHARGED)
+    assert "t9a.combined.last-survivor" in events[-1].rules
+    assert not is_destroyed(g.state, "spears")
+    again = reload(g)
+    assert again.state.unit("hero").last_of == "spears"
+    # the enemy may target it as the unit
+    ruling = g.ruleset.targets(g.state, "orcs")["hero"]
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    same_rulings(g, again)
+
+
+@pytest.mark.rule("t9a.combined.last-survivor")
+def test_the_last_survivor_moves_and_is_charged_as_the_unit() -> None:
+    data = _small_combined()
+    data["sides"]["elves"][0]["destroyed"] = True
+    data["sides"]["elves"][0]["models"] = []
+    del data["sides"]["elves"][0]["formation"]
+    data["sides"]["elves"][1].update(joined=None, last_of="spears", status=["shaken"])
+    data["sides"]["elves"][1]["models"][0]["at"] = [36, 20]
+    data["phase"] = "movement"
+    g = Game(state_from_data(data))
+    ruling = g.check({"do": "move", "unit": "hero", "to": [[36, 24]]})
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    data["active"] = "orcs"
+    data["phase"] = "charge"
+    o = Game(state_from_data(data))
+    ruling = o.check({"do": "charge", "unit": "orcs", "target": "hero"})
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    bad = dict(data, sides={**data["sides"], "elves": [data["sides"]["elves"][0],
+                                                       {**data["sides"]["elves"][1], "last_of": "orcs"}]})
+    with pytest.raises(Exception, match="last_of"):
+        state_from_data(bad)
+
+
+@pytest.mark.rule("t9a.charge-out.own-rate")
+def test_charging_out_uses_the_characters_own_rate_in_play() -> None:
+    data = scenario(joined=True, phase="charge", enemy_y=30)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("Adv5 Mar10", "Adv3 Mar6")
+    g = Game(state_from_data(data))
+    # 10" away: 3" + 3 + 3 = 9" fails with the Hero's own Advance Rate (the unit's 5" would have made it)
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([3, 3]))
+    assert dict(events[-1].data)["outcome"] != "charged"
+    assert "t9a.charge-out.own-rate" in events[-1].rules
+    g2 = Game(state_from_data(data))
+    events = g2.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([4, 3]))
+    assert dict(events[-1].data)["outcome"] == "charged"
+
