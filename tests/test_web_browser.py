@@ -137,6 +137,13 @@ def test_a_shooter_lists_every_enemy_as_a_legal_or_illegal_target(page: Page) ->
     expect(target).to_contain_text("visible")
     expect(page.locator('#table g.unit[data-unit="warriors"]')).to_have_class("unit target-legal")
     expect(page.locator('#actions li[data-do="move"]')).to_contain_text("drag it")
+    drag(page, (19, 30.5), (20, 24.8))  # a drag elsewhere keeps the selection
+    expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
+    expect(page.locator("#selected-name")).to_have_text("tactical")
+    page.mouse.click(*to_screen(page, 30, 40))  # the bare table: nothing selected, targets cleared
+    expect(page.locator("#selected-name")).to_have_text("nothing")
+    expect(page.locator("#targets li")).to_have_count(0)
+    expect(page.locator('#actions li[data-do="end_phase"]')).to_have_count(1)
 
 
 def test_exact_odds_on_the_page_equal_the_cli(page: Page, server: str, capsys: pytest.CaptureFixture[str],

@@ -262,30 +262,28 @@ async function select(unitId) {
 
 async function refreshSelection() {
   const id = ui.selected;
+  const seq = ui.selectSeq = (ui.selectSeq || 0) + 1;  // a later selection's answers win over an earlier one's
   $("selected-name").textContent = id || "nothing";
   const info = $("unit-info");
   info.replaceChildren();
   $("actions").replaceChildren();
   for (const g of document.querySelectorAll("#table .unit")) g.classList.remove("target-legal", "target-illegal");
-  if (!id) { $("targets").replaceChildren(); await listActions(null); return; }
+  if (!id) { $("targets").replaceChildren(); await listActions(null, seq); return; }
   const u = unitById(id);
   info.append(el("div", {}, `${u.side}, ${u.type}${u.character ? `, ${u.character} character` : ""}`
     + `${u.joined ? `, joined to ${u.joined}` : ""}; status: ${u.status.join(", ") || "none"}`
     + `${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
   for (const m of u.models) info.append(el("div", { class: "profile" }, `${m.name}: ${m.profile}`));
-  await Promise.all([listActions(id), listTargets(id)]);
+  await Promise.all([listActions(id, seq), listTargets(id, seq)]);
 }
 
-async function listActions(unitId) {
+async function listActions(unitId, seq) {
   const list = $("actions");
   try {
-    const q = unitId ? `?unit=${encodeURIComponent(unitId)}` : "";
-    const all = await api("GET", tablePath("/actions") + q);
-    const items = unitId ? all.actions : all.actions.filter((a) => a.do === "end_phase");
-    if (unitId) {
-      const end = await api("GET", tablePath("/actions"));
-      for (const a of end.actions) if (a.do === "end_phase") items.push(a);
-    }
+    const all = await api("GET", tablePath("/actions"));
+    if (seq !== ui.selectSeq) return;
+    const mine = (a) => [a.unit, a.character, a.psyker].includes(unitId);
+    const items = all.actions.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
     list.replaceChildren();
     for (const a of items) {
       const li = el("li", { "data-do": a.do });
@@ -308,11 +306,12 @@ async function listActions(unitId) {
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
 }
 
-async function listTargets(unitId) {
+async function listTargets(unitId, seq) {
   const list = $("targets");
   list.replaceChildren();
   try {
     const answer = await api("GET", tablePath(`/targets?unit=${encodeURIComponent(unitId)}`));
+    if (seq !== ui.selectSeq) return;
     for (const [tid, r] of Object.entries(answer.targets)) {
       const li = el("li", { "data-target": tid, "data-legal": String(r.legal) });
       li.append(el("span", { class: r.legal ? "legal" : "illegal" }, `${tid}: ${r.legal ? "legal" : "illegal"} target `));
@@ -523,7 +522,7 @@ function proposedAction(drag, dx, dy, evt) {
 
 function onPointerDown(evt) {
   const target = evt.target;
-  if (!target.dataset || !target.dataset.unit) return;
+  if (!target.dataset || !target.dataset.unit) { if (ui.selected) select(null); return; }  // the bare table: deselect
   evt.preventDefault();
   const unit = target.dataset.unit;
   const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(unit)}"]`);
@@ -694,7 +693,6 @@ async function start() {
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointermove", onPointerMove);
   svg.addEventListener("pointerup", onPointerUp);
-  svg.addEventListener("click", (evt) => { if (evt.target === svg) select(null); });
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
   $("whole-table").onchange = draw;
