@@ -103,12 +103,12 @@ def _brute_highest(n: int, reroll_below: int) -> dict[int, Fraction]:
 def test_40k3_independent_character_rerolls_difficult_terrain_exact_odds() -> None:
     ruleset = get_ruleset("40k3")
     cap_state = state_from_data(scenario("40k3", [hero("cap", 27, 30), squad("squad", 27, 40, n=1)], terrain=WOODS))
-    n, below, rule = ruleset.difficult_terrain_dice(cap_state.unit("cap"))  # type: ignore[attr-defined]
+    n, below, rule = ruleset.difficult_terrain_dice(cap_state, cap_state.unit("cap"))  # type: ignore[attr-defined]
     assert (n, rule) == (2, "40k3.ic.move-through-cover") and below > 1
     exact = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)))
     assert {k: exact[k] for k in exact} == _brute_highest(n, below)
     # troops roll the same dice with no re-roll
-    assert ruleset.difficult_terrain_dice(cap_state.unit("squad"))[:2] == (2, 0)  # type: ignore[attr-defined]
+    assert ruleset.difficult_terrain_dice(cap_state, cap_state.unit("squad"))[:2] == (2, 0)  # type: ignore[attr-defined]
     plain = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", "x", 2, 0)))
     # each die short of the 6" needed is re-rolled once: P(a die ends below 6) = (5/6)**2
     assert plain[6] == Fraction(11, 36) and exact[6] == 1 - (Fraction(5, 6) ** 2) ** 2
@@ -139,14 +139,14 @@ def test_40k4_character_rolls_an_extra_die_in_difficult_terrain() -> None:
     ruleset = get_ruleset("40k4")
     state = state_from_data(scenario("40k4", [hero("cap", 27, 30), squad("grunt", 27, 27, n=1),
                                               hero("tank", 10, 10, type="vehicle")], terrain=WOODS))
-    n, below, rule = ruleset.difficult_terrain_dice(state.unit("cap"))  # type: ignore[attr-defined]
+    n, below, rule = ruleset.difficult_terrain_dice(state, state.unit("cap"))  # type: ignore[attr-defined]
     assert (n, below, rule) == (3, 0, "40k4.char.move-through-cover")
     exact = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)))
     assert {k: exact[k] for k in exact} == _brute_highest(3, 0)
     assert exact[6] == 1 - Fraction(5, 6) ** 3
-    assert ruleset.difficult_terrain_dice(state.unit("grunt"))[:2] == (2, 0)  # type: ignore[attr-defined]
+    assert ruleset.difficult_terrain_dice(state, state.unit("grunt"))[:2] == (2, 0)  # type: ignore[attr-defined]
     # not in (or as) a vehicle
-    assert ruleset.difficult_terrain_dice(state.unit("tank"))[:2] == (2, 0)  # type: ignore[attr-defined]
+    assert ruleset.difficult_terrain_dice(state, state.unit("tank"))[:2] == (2, 0)  # type: ignore[attr-defined]
     g = game(scenario("40k4", [hero("cap", 27, 30), squad("grunt", 27, 27, n=1)], terrain=WOODS))
     assert "91/216" in g.check({"do": "move", "unit": "cap", "to": [[33, 30]]}).notes[0]
     events = g.apply({"do": "move", "unit": "cap", "to": [[33, 30]]}, dice=ScriptedDice([1, 2, 6]))
@@ -317,13 +317,14 @@ def test_40k4_a_character_cannot_join_another_character() -> None:
 def test_40k4_special_rules_are_not_shared_except_stubborn() -> None:
     rs = get_ruleset("40k4")
     state = state_from_data(joined_cap("40k4", {"rules": ["fearless"]}, {"rules": ["fleet"]}))
-    assert rs.effective_rules(state, "cap") == frozenset({"fearless"})  # type: ignore[attr-defined]
-    assert rs.effective_rules(state, "squad") == frozenset({"fleet"})  # type: ignore[attr-defined]
+    innate = {"move_through_cover", "skilled_rider"}  # every character's own (40k4.char.move-through-cover)
+    assert rs.effective_rules(state, "cap") == frozenset({"fearless"} | innate)
+    assert rs.effective_rules(state, "squad") == frozenset({"fleet"})
     # Stubborn says it extends: both ways
     state = state_from_data(joined_cap("40k4", {"rules": ["stubborn"]}, {"rules": ["fleet"]}))
     assert rs.effective_rules(state, "squad") == frozenset({"fleet", "stubborn"})  # type: ignore[attr-defined]
     state = state_from_data(joined_cap("40k4", {}, {"rules": ["stubborn"]}))
-    assert rs.effective_rules(state, "cap") == frozenset({"stubborn"})  # type: ignore[attr-defined]
+    assert rs.effective_rules(state, "cap") == frozenset({"stubborn"} | innate)
 
 
 @pytest.mark.rule("40k4.ic.rules-lost")

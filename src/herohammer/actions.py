@@ -7,9 +7,10 @@ JSON object into the right type or fails naming the field.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError
 
@@ -116,6 +117,42 @@ class Regroup(_Action):
 
     do: Literal["regroup"]
     unit: str
+    leadership: Count | None = None  # the player's pick among the unit's values (core.test.leadership-choice)
+
+
+class TestModifier(BaseModel):
+    """One modifier to the tested value: set (borrowed), multiply, or add (core.value.used)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    kind: Literal["set", "multiply", "add"]
+    value: Annotated[int | str, BeforeValidator(_not_bool)]
+    source: str = ""
+
+    @field_validator("value")
+    @classmethod
+    def _fraction(cls, value: int | str) -> int | str:
+        try:
+            Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError("expected a whole number or a fraction like 1/2") from None
+        return value
+
+
+class TakeTest(_Action):
+    """Take a test a rule (or the judge) calls for: a characteristic test on a D6, or a Leadership test on 2D6.
+
+    The game's own tests (Morale, Regroup, Last Man Standing, psychic tests) are taken by
+    the actions that call for them; this action is for the tests the judge calls for from
+    a rule the engine does not play (a Pinning weapon, an Initiative test, Terror ...).
+    """
+
+    do: Literal["test"]
+    unit: str
+    characteristic: Literal["WS", "BS", "S", "T", "W", "I", "A", "Ld"]
+    kind: Literal["Leadership", "Morale", "Terror", "Fear", "Break", "Panic", "Pinning"] | None = None
+    leadership: Count | None = None
+    modifiers: list[TestModifier] = []
+    unmodified: bool = False
 
 
 class EndPhase(_Action):
@@ -125,7 +162,7 @@ class EndPhase(_Action):
 
 
 Action = Annotated[
-    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase],
+    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -147,5 +184,5 @@ def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight, regroup or end_phase"
+            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight, regroup, test or end_phase"
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

@@ -30,6 +30,8 @@ class Clause:
     seed: str
     says: str
     decision: str | None = None
+    #: Where a ``published.*`` clause comes from (edition rulebook and section); seed clauses cite their seed.
+    source: str | None = None
 
 
 def implements(*rule_ids: str) -> Callable[[F], F]:
@@ -56,9 +58,10 @@ def clauses() -> tuple[Clause, ...]:
                 Clause(
                     id=item["id"],
                     ruleset=ruleset,
-                    seed=str(item["seed"]),
+                    seed=str(item.get("seed", "published")),
                     says=" ".join(str(item["says"]).split()),
                     decision=" ".join(str(item["decision"]).split()) if item.get("decision") else None,
+                    source=" ".join(str(item["source"]).split()) if item.get("source") else None,
                 )
             )
     return tuple(out)

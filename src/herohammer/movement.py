@@ -8,6 +8,7 @@ highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,6 +51,17 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
         difficult = length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "difficult")
         out.append(PlannedMove(unit.id, i, m, to, length, difficult))
     return out
+
+
+def table_problem(state: GameState, moves: Sequence[PlannedMove]) -> str | None:
+    """Return why a planned position is no place on the table (not a finite point, or off the edge), or None."""
+    for mv in moves:
+        if not all(math.isfinite(v) for v in mv.to):
+            return f"{mv.model.name}: {list(mv.to)} is not a point on the table"
+        if not geo.on_table(geo.Placed(mv.model.base, mv.to, mv.model.facing), state.table.width, state.table.depth):
+            return (f"{mv.model.name} would stand off the table at {list(mv.to)} (the table is "
+                    f"{state.table.width:g}\" x {state.table.depth:g}\")")
+    return None
 
 
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:

@@ -40,6 +40,9 @@ class ModelSpec(_Spec):
     wounds_taken: int = Field(0, ge=0)
     weapons: list[str] = []
     role: Literal["", "champion", "musician", "standard"] = ""
+    #: Promoted to Veteran: Strength +1 written into the profile at load (core.value.unmodified).
+    veteran: bool = False
+    moved: float = Field(0.0, ge=0)  # inches moved this phase (one allowance per model per phase)
 
     @field_validator("profile")
     @classmethod
@@ -105,6 +108,7 @@ class ScenarioSpec(_Spec):
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
 
@@ -245,6 +249,8 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
             profile = Profile.parse(m.profile) if isinstance(m.profile, str) else Profile.from_mapping(m.profile)
         except HerohammerError as exc:
             raise ScenarioError(source, f"{where}.models[{j}].profile", str(exc)) from None
+        if m.veteran:
+            profile = profile.promoted_to_veteran()
         try:
             base = Base.parse(m.base)
         except HerohammerError as exc:
@@ -258,7 +264,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
                                 "expected a point [x, y] (only models in a formation may leave it out)")
         at = (0.0, 0.0) if m.at is None else (float(m.at[0]), float(m.at[1]))
         models.append(Model(m.name, profile, base, at, m.facing,
-                            m.wounds_taken, tuple(m.weapons), m.role))
+                            m.wounds_taken, tuple(m.weapons), m.role, m.moved))
     formation = None
     if u.formation is not None:
         from .formations import Formation
@@ -345,6 +351,8 @@ def _model_data(m: Model) -> dict[str, Any]:
         out["weapons"] = list(m.weapons)
     if m.role:
         out["role"] = m.role
+    if m.moved:
+        out["moved"] = m.moved
     return out
 
 
@@ -386,7 +394,8 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     except HerohammerError as exc:
         raise ScenarioError(source, "", str(exc)) from None
     allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
-    return {"weapons": weapons, "powers": powers, "allocations": allocations}
+    return {"weapons": weapons, "powers": powers, "allocations": allocations,
+            "fired_at": tuple(spec.fired_at.items())}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -398,4 +407,6 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["powers"] = [p.to_data() for p in state.powers]
     if state.allocations:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
+    if state.fired_at:
+        out["fired_at"] = dict(state.fired_at)
     return out

@@ -66,6 +66,12 @@ class GameState:
     powers: tuple[Power, ...] = ()
     #: Characters' declared splits of close combat attacks (40k3.char.attack-allocation), until they fight.
     allocations: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    #: This turn's shooting targets, by the unit that fired (its characters fire at the same one).
+    fired_at: tuple[tuple[str, str], ...] = ()
+
+    def target_fired_at(self, unit_id: str) -> str | None:
+        """Return the unit a unit (with its characters) fired at this turn, if it has fired."""
+        return next((t for u, t in self.fired_at if u == unit_id), None)
 
     # -- lookups ------------------------------------------------------------------
     def unit(self, unit_id: str) -> Unit:

@@ -72,6 +72,8 @@ class Model:
     wounds_taken: int = 0
     weapons: tuple[str, ...] = ()
     role: str = ""  # t9a: champion, musician, standard; empty for rank and file
+    #: Inches moved this phase: one move allowance per model per phase, however many actions move it.
+    moved: float = 0.0
 
     @cached_property
     def placed(self) -> Placed:
@@ -86,6 +88,10 @@ class Model:
     def moved_to(self, at: Point) -> Model:
         """Return the model standing at ``at``."""
         return replace(self, at=(float(at[0]), float(at[1])))
+
+    def walked_to(self, at: Point, inches: float) -> Model:
+        """Return the model at ``at`` having spent ``inches`` more of this phase's move allowance."""
+        return replace(self, at=(float(at[0]), float(at[1])), moved=self.moved + inches)
 
 
 @dataclass(frozen=True)

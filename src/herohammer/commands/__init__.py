@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import game_cmds, odds_cmd, play_cmd, rules_cmd, serve_cmd, simulate_cmd
+from . import game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, serve_cmd, simulate_cmd
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
@@ -14,6 +14,7 @@ Register = Callable[[SubParsers], argparse.ArgumentParser]
 COMMANDS: list[Register] = [
     odds_cmd.register,
     rules_cmd.register,
+    rulings_cmd.register,
     game_cmds.register_check,
     game_cmds.register_targets,
     game_cmds.register_actions,

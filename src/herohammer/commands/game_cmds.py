@@ -14,9 +14,14 @@ from .args import Once, add_json_flag
 
 def register_check(sub: Any) -> argparse.ArgumentParser:
     """Add ``check SCENARIO --action JSON``."""
-    p: argparse.ArgumentParser = sub.add_parser("check", help="is this action legal? with the deciding rule ids")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "check", help="is this action legal? with the deciding rule ids",
+        description="Rule on one action without applying it. The answer (LEGAL or ILLEGAL) is the output: "
+                    "the exit status is 0 either way, unless --strict is given; bad input exits 2.")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
     p.add_argument("--action", required=True, action=Once, help='the action as JSON, e.g. {"do": "join", ...}')
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when the action is illegal (without it an illegal action still exits 0)")
     add_json_flag(p)
     p.set_defaults(run=_run_check)
     return p
@@ -57,7 +62,7 @@ def _run_check(args: argparse.Namespace) -> int:
         print(f"{verdict}: {ruling.reason} [{', '.join(ruling.rules) or 'no special rule'}]")
         for note in ruling.notes:
             print(f"  note: {note}")
-    return 0
+    return 1 if args.strict and not ruling.legal else 0
 
 
 def _run_targets(args: argparse.Namespace) -> int:

@@ -14,8 +14,8 @@ from .args import add_json_flag
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``rules``."""
     parser: argparse.ArgumentParser = sub.add_parser("rules", help="list the rule clauses and their status")
-    parser.add_argument("--ruleset", choices=["core", *sorted(RULESETS)], default=None,
-                        help="only this ruleset's clauses (core: the shared ones)")
+    parser.add_argument("--ruleset", choices=["core", *sorted(RULESETS), "published"], default=None,
+                        help="only this ruleset's clauses (core: the shared ones; published: judging rules from the rulebooks)")
     add_json_flag(parser)
     parser.set_defaults(run=_run)
     return parser
@@ -27,14 +27,14 @@ def _run(args: argparse.Namespace) -> int:
     for c in selected:
         impl = implemented_by(c.id)
         rows.append({"id": c.id, "ruleset": c.ruleset, "seed": c.seed, "says": c.says,
-                     "decision": c.decision, "implemented": bool(impl), "implemented_by": impl})
+                     "decision": c.decision, "source": c.source or f"seed {c.seed}", "implemented": bool(impl), "implemented_by": impl})
     if args.json:
         print(dump_json(rows))
         return 0
     simple_table(
         f"Rule clauses ({len(rows)}; implemented: {sum(r['implemented'] for r in rows)})",
-        ["id", "seed", "implemented", "says"],
-        [[r["id"], r["seed"], "yes" if r["implemented"] else "no",
+        ["id", "source", "implemented", "says"],
+        [[r["id"], r["seed"] if r["seed"] != "published" else r["source"], "yes" if r["implemented"] else "no",
           str(r["says"]) + (f" Decision: {r['decision']}" if r["decision"] else "")] for r in rows],
     )
     return 0

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..checks import chosen_leadership
+from ..catalogue import implements
+from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
+from ..profiles import Characteristic, Modifier, ModifierKind, used_value
 from ..dice import Dice
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult
@@ -20,7 +23,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..units import TURN_STATUSES, Unit
 
 if TYPE_CHECKING:
-    from ..actions import Action
+    from ..actions import Action, TakeTest
 
 Resolution = tuple[GameState, list[Event]]
 
@@ -139,6 +142,7 @@ class Ruleset:
         """Move to the next phase, or hand the turn to the next side after the last one."""
         order = [p.phase for p in self.phases]
         i = order.index(state.phase)
+        state = _allowances_renewed(state)
         if i + 1 < len(order):
             nxt = replace(state, phase=order[i + 1])
             return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase")]
@@ -152,7 +156,7 @@ class Ruleset:
         )
         nxt_side = state.opponent(side)
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
-        new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase)
+        new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=())
         return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
 
     # -- psychic powers -------------------------------------------------------
@@ -188,3 +192,151 @@ class Ruleset:
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say whether a unit of one model left takes a Last Man Standing test."""
         return True
+
+    # -- special rules as play sees them ----------------------------------------------
+    def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
+        """Return the special rules a unit (or a joined character) has now, names normalised.
+
+        Every rule that asks "has this unit rule X?" asks here, so what joining shares,
+        withholds or takes away (the rulesets' hooks) holds everywhere at once.
+        """
+        return frozenset(rule_key(r) for r in state.unit(unit_id).rules)
+
+    def group_has_rule(self, state: GameState, unit_id: str, rule: str, alone: bool = False) -> bool:
+        """Say whether a unit acting with its joined characters has a rule: only if every member has it.
+
+        A rule that lets a unit do something (Fearless, Move Through Cover, Fleet) works for
+        the unit as a whole only when no member lacks it, since a character does not gain
+        the unit's rules nor the unit the character's (40k3.ic.no-unit-abilities,
+        40k4.ic.rules-not-shared) and the unit acts together.  ``alone``: a character
+        moving by itself (joining, leaving) counts only its own rules.
+        """
+        members = [state.unit(unit_id)] if alone else state.combined(unit_id)
+        return all(rule in self.effective_rules(state, u.id) for u in members)
+
+    # -- tests a rule or the judge calls for (seed 004) -------------------------------
+    def rule_test(self, state: GameState, action: TakeTest) -> Ruling:
+        """Allow a test of a living unit of either side, with a Leadership value that is the unit's to pick."""
+        unit = state.unit(action.unit)
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left to test", "core.zero.w")
+        if action.unmodified and action.modifiers:
+            return Ruling.forbid("field modifiers: a test of the unmodified value takes no modifiers",
+                                 "core.value.unmodified")
+        if action.characteristic != "Ld":
+            if action.kind is not None or action.leadership is not None:
+                field = "kind" if action.kind is not None else "leadership"
+                return Ruling.forbid(f"field {field}: only a Leadership test (characteristic Ld) has one",
+                                     "core.test.leadership-kinds")
+            value, source = self._tested_value(state, action)
+            return Ruling.allow(f"{unit.id} may take a {action.characteristic} test on {value} ({source}): "
+                                "a D6, at most the value passes, a 6 always fails", "core.test.characteristic",
+                                "core.test.highest-value")
+        try:
+            ld = self._tested_leadership(state, action)
+        except IllegalActionError as exc:
+            return Ruling.forbid(exc.reason, *exc.rules)
+        kind = action.kind or "Leadership"
+        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {ld.value} ({ld.source}): 2D6, at most the "
+                            "value passes", "core.test.leadership", ld.rule, "core.test.leadership-kinds")
+
+    @implements("core.value.used", "core.value.unmodified", "core.test.highest-value")
+    def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str]:
+        """Return the value a characteristic test uses: each model's used value, the highest in the unit.
+
+        ``unmodified`` tests the profile as it stood at the start of the game (a Veteran's
+        Strength already written in); otherwise the modifiers apply in the fixed order of
+        core.value.used.
+        """
+        ch = Characteristic(action.characteristic)
+        mods = [_modifier(ch, m.kind, m.value, m.source) for m in action.modifiers]
+        members = state.combined(action.unit) if not state.unit(action.unit).joined else [state.unit(action.unit)]
+        values = [(m.profile[ch] if action.unmodified else used_value(m.profile, ch, mods), m.name)
+                  for u in members for m in u.models]
+        best = highest_value([v for v, _ in values])
+        source = next(name for v, name in values if v == best)
+        how = "unmodified" if action.unmodified else ("used value" if mods else "profile")
+        return best, f"{source}'s {how}" + (", the highest in the unit" if len(values) > 1 else "")
+
+    def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
+        unit = state.unit(action.unit)
+        if unit.joined:  # a character in a unit tests with it
+            return self.leadership_of(state, unit.joined, action.leadership)
+        return self.leadership_of(state, unit.id, action.leadership)
+
+    def resolve_test(self, state: GameState, action: TakeTest, dice: Dice) -> Resolution:
+        """Roll the test; on a failure the rule that called for it decides (``test_failed``)."""
+        unit = state.unit(action.unit)
+        start = len(dice.log)
+        if action.characteristic != "Ld":
+            value, source = self._tested_value(state, action)
+            result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
+            verdict = "passes" if result.passed else "fails"
+            return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
+                                 f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
+                                                                     "core.test.highest-value"),
+                                 tuple(dice.log[start:]))]
+        kind = LeadershipTestKind(action.kind or "Leadership")
+        ld = self._tested_leadership(state, action)
+        host = unit.joined or unit.id
+        if self.passes_automatically(state, host, kind):
+            return state, [Event("test", f"{host} is Fearless: it passes the {kind.value} test without rolling",
+                                 ("published.fearless", *self.rules_sharing_rules()))]
+        value, cited, how = self._modified_leadership(state, host, kind, ld.value, action)
+        result = leadership_test(dice, value, kind)
+        verdict = "passes" if result.passed else "fails"
+        event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
+                      f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
+                                                   *cited), tuple(dice.log[start:]))
+        if result.passed:
+            return state, [event]
+        state, more = self.test_failed(state, host, kind, dice)
+        return state, [event, *more]
+
+    def _modified_leadership(self, state: GameState, unit_id: str, kind: LeadershipTestKind, value: int,
+                             action: TakeTest) -> tuple[int, tuple[str, ...], str]:
+        """Apply a Leadership test's modifiers (core.value.used); a Stubborn unit ignores the negative ones."""
+        if not action.modifiers:
+            return value, (), ""
+        mods = [_modifier(Characteristic.LD, m.kind, m.value, m.source) for m in action.modifiers]
+        cited: tuple[str, ...] = ("core.value.used",)
+        how = ", modified"
+        if self.ignores_negative_modifiers(state, unit_id, kind):
+            mods = [m for m in mods if not (m.kind is ModifierKind.ADD and m.value < 0)]
+            cited += ("published.stubborn", *self.rules_sharing_rules())
+            how = ", Stubborn: negative modifiers ignored"
+        profile = state.unit(unit_id).models[0].profile.with_value(Characteristic.LD, value)
+        return used_value(profile, Characteristic.LD, mods), cited, how
+
+    def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether the unit ignores negative Leadership modifiers on this test (none by default)."""
+        return False
+
+    def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether a unit passes this test without rolling (none by default)."""
+        return False
+
+    def rules_sharing_rules(self) -> tuple[str, ...]:
+        """Name the clause that decides which special rules a joined unit shares (none by default)."""
+        return ()
+
+    def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:
+        """Carry out what failing a named test does (nothing by default: the calling rule says)."""
+        return state, [Event("test", f"{unit_id} failed its {kind.value} test; the rule that called for it "
+                             "decides what follows")]
+
+
+def _allowances_renewed(state: GameState) -> GameState:
+    """Return the state with every model's move allowance whole again (a new phase begins)."""
+    spent = [replace(u, models=tuple(replace(m, moved=0.0) for m in u.models))
+             for u in state.units if any(m.moved for m in u.models)]
+    return state.replace_units(*spent) if spent else state
+
+
+def rule_key(name: str) -> str:
+    """Return a special rule's name as the engine compares it: lower case, words joined by '_'."""
+    return "_".join(name.lower().replace("-", " ").split())
+
+
+def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
+    return Modifier(ch, ModifierKind(kind), Fraction(value), source)

@@ -38,9 +38,9 @@ class Warhammer40k3(CombatRules, Ruleset):
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "end_phase"})),
-        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "test", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "test", "end_phase"})),
+        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
     )
 
     # == hooks that 40k4 overrides ================================================
@@ -70,21 +70,29 @@ class Warhammer40k3(CombatRules, Ruleset):
         return movement.MOVE_INCHES[unit.type]
 
     @implements("40k3.ic.move-through-cover")
-    def difficult_terrain_dice(self, unit: Unit, need: float = 6.0) -> tuple[int, int, str]:
-        """Return (dice, re-roll below, rule): an independent character may re-roll the dice.
+    def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
+                               alone: bool = False) -> tuple[int, int, str]:
+        """Return (dice, re-roll below, rule): an independent character on its own may re-roll the dice.
 
         Decision: the character re-rolls each die that shows less than the distance it
         needs (``need`` inches, rounded up), the choice that best serves a move to a
-        chosen point; with the highest die deciding, no other choice does better.
+        chosen point; with the highest die deciding, no other choice does better.  A unit
+        with Move Through Cover (every member, 40k3.ic.no-unit-abilities) rolls 3D6.
         """
-        if unit.is_independent:
+        if unit.is_independent and (alone or len(state.combined(unit.id)) == 1):
             return 2, min(6, max(2, math.ceil(need - 1e-9))), "40k3.ic.move-through-cover"
+        if self.group_has_rule(state, unit.id, "move_through_cover", alone):
+            return 3, 0, "published.move-through-cover"
         return 2, 0, "published.difficult-terrain"
 
     @implements("40k3.ic.no-unit-abilities")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
-        """Return the special rules a unit has now: a joined character keeps only its own."""
-        return state.unit(unit_id).rules
+        """Return the special rules a unit has now: its own; a joined character never gains its unit's."""
+        return super().effective_rules(state, unit_id)
+
+    def rules_sharing_rules(self) -> tuple[str, ...]:
+        """Cite the 3rd edition rule: a joined character does not gain its unit's abilities."""
+        return ("40k3.ic.no-unit-abilities",)
 
     @implements("40k3.ic.target")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
@@ -156,6 +164,15 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(f"{unit.id} has already moved this phase")
         if unit.has(Status.LOCKED):
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule)
+        return self._held(unit)
+
+    def _held(self, unit: Unit) -> Ruling | None:
+        """Refuse any move at will by a unit (or lone character) that is falling back or pinned."""
+        if unit.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{unit.id} is falling back: it cannot move at will; it may take a Regroup test",
+                                 "published.fall-back")
+        if unit.has(Status.PINNED):
+            return Ruling.forbid(f"{unit.id} is pinned and cannot move", "published.pinning")
         return None
 
     def _single_move(
@@ -163,22 +180,27 @@ class Warhammer40k3(CombatRules, Ruleset):
     ) -> tuple[Ruling | None, list[movement.PlannedMove], tuple[str, ...]]:
         """Check a one-model character's move to ``to``; return a refusal or the plan and notes."""
         moves = movement.plan(unit, [to], state.terrain)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, *rules), moves, ()
         allowance = self.move_allowance(state, unit)
-        if moves[0].length > allowance + movement.EPSILON:
+        spent = unit.models[0].moved
+        if moves[0].length > allowance - spent + movement.EPSILON:
+            already = f", and has moved {spent:.2f}\" already this phase" if spent else ""
             return Ruling.forbid(
-                f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most {allowance:g}\"",
-                "40k3.char.move-as-type", *rules,
+                f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most "
+                f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
             ), moves, ()
         if overlap := movement.placement_problem(state, moves, {unit.id}) or \
                 movement.path_problem(state, moves, {unit.id}):
             return Ruling.forbid(overlap, *rules), moves, ()
-        return None, moves, self._difficult_notes(unit, moves)
+        return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
-    def _difficult_notes(self, unit: Unit, moves: Sequence[movement.PlannedMove]) -> tuple[str, ...]:
+    def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
+                         alone: bool = False) -> tuple[str, ...]:
         need = max((mv.length for mv in moves if mv.difficult), default=0.0)
         if need <= 0:
             return ()
-        n, below, rule = self.difficult_terrain_dice(unit, need)
+        n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
@@ -186,13 +208,13 @@ class Warhammer40k3(CombatRules, Ruleset):
         )
 
     def _roll_difficult(
-        self, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice
+        self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
     ) -> tuple[list[movement.PlannedMove], list[Event]]:
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
         if not any(mv.difficult for mv in moves):
             return list(moves), []
         need = max(mv.length for mv in moves if mv.difficult)
-        n, below, rule = self.difficult_terrain_dice(unit, need)
+        n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         start = len(getattr(dice, "log", []))
         allowed = dice.highest(n, f"{unit.id}: difficult terrain", rule, below)
         rolls = tuple(dice.log[start:])
@@ -212,9 +234,6 @@ class Warhammer40k3(CombatRules, Ruleset):
         unit = state.unit(action.unit)
         if problem := self._mover_checks(state, unit):
             return problem
-        if unit.has(Status.FALLING_BACK):
-            return Ruling.forbid(f"{unit.id} is falling back: it cannot move at will; it may take a Regroup test",
-                                 "published.fall-back")
         if unit.joined:
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
@@ -228,11 +247,18 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"got {len(action.to)} positions"
             )
         moves = _plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off)
         by_id = {u.id: u for u in members}
         for mv in moves:
             allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
-            if mv.length > allowance + movement.EPSILON:
+            if mv.length > allowance - mv.model.moved + movement.EPSILON:
                 rule = self.allowance_rule(members)
+                if mv.model.moved:
+                    return Ruling.forbid(
+                        f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
+                        f"{mv.length:.2f}\" it would exceed its {allowance:g}\" (one move allowance a phase)",
+                        rule, "40k3.char.move-as-type")
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
@@ -246,7 +272,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
                 "all connected)", rule,
             )
-        notes = self._difficult_notes(unit, moves)
+        notes = self._difficult_notes(state, unit, moves)
         if self.joins_by_moving_close and unit.is_independent:
             host = self._host_in_reach(state, unit, moves[0].to)
             if host is not None:
@@ -261,11 +287,12 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Name the rule that limits a combined unit's move."""
         return "40k3.char.move-as-type"
 
-    def _host_in_reach(self, state: GameState, character: Unit, to: geo.Point) -> Unit | None:
+    def _host_in_reach(self, state: GameState, character: Unit, to: geo.Point,
+                       leaving: str | None = None) -> Unit | None:
         placed = geo.Placed(character.models[0].base, to, character.models[0].facing)
         hosts = [
             u for u in state.side_units(character.side)
-            if u.id != character.id and not u.joined and geo.within(placed, u.placed, JOIN_INCHES)
+            if u.id not in (character.id, leaving) and not u.joined and geo.within(placed, u.placed, JOIN_INCHES)
             and self.join_problem(state, character, u) is None
         ]
         return min(hosts, key=lambda u: geo.group_distance([placed], u.placed), default=None)
@@ -275,15 +302,26 @@ class Warhammer40k3(CombatRules, Ruleset):
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
         moves = _plan_members(state, members, action.to)
-        moves, events = self._roll_difficult(unit, moves, dice)
+        moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
-        if self.joins_by_moving_close and unit.is_independent:
-            host = self._host_in_reach(state, state.unit(unit.id), moves[0].to)
-            if host is not None:
-                state = state.replace_unit(_joined(state.unit(unit.id), host.id))
-                events.append(Event("join", f"{unit.id} moves within 2\" of {host.id} and joins it", (self.join_rule,)))
+        if unit.is_independent:
+            state, more = self._join_on_ending_near(state, unit.id, moves[0].to)
+            events += more
         return state, events
+
+    def _join_on_ending_near(self, state: GameState, character_id: str, at: geo.Point,
+                             leaving: str | None = None) -> Resolution:
+        """Join the friendly unit a 3rd edition character ends any move within 2\" of (none in 4th: it declares)."""
+        if not self.joins_by_moving_close:
+            return state, []
+        character = state.unit(character_id)
+        host = self._host_in_reach(state, character, at, leaving)
+        if host is None:
+            return state, []
+        state = state.replace_unit(_joined(character, host.id))
+        return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} and joins it",
+                             (self.join_rule,))]
 
     # == join =====================================================================
     def join_problem(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
@@ -312,13 +350,13 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{character.id} is not an independent character; only independent characters join units",
                 "40k3.char.kinds",
             )
+        if character.joined and character.joined != host.id:  # joining elsewhere is leaving first
+            if problem := self._own_active(state, character) or self.leave_problem(state, character):
+                return problem
         if problem := self._mover_checks(state, character):
             return problem
         if character.joined == host.id:
             return Ruling.forbid(f"{character.id} is already part of {host.id}", self.join_rule)
-        if character.joined:
-            if problem := self.leave_problem(state, character):
-                return problem
         if problem := self.join_problem(state, character, host):
             return problem
         to = action.to if action.to is not None else character.models[0].at
@@ -341,13 +379,19 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Move the character and make it part of the unit."""
         character = state.unit(action.character)
         to = action.to if action.to is not None else character.models[0].at
-        moves, events = self._roll_difficult(character, movement.plan(character, [to], state.terrain), dice)
+        moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
+                                            alone=True)
         state = _apply_moves(state, moves, {character.id})
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
         if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
             events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
                                 f"{action.unit}", (self.join_rule,)))
-            return state, events
+            if character.joined:  # it has left its old unit, if it got clear of it
+                state, more = self._left_or_stayed(state, character.id, character.joined, placed)
+                events += more
+            state, more = self._join_on_ending_near(state, character.id, moves[0].to,
+                                                    state.unit(character.id).joined)
+            return state, events + more
         state = state.replace_unit(_joined(state.unit(character.id), action.unit))
         events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
         return state, events
@@ -376,6 +420,8 @@ class Warhammer40k3(CombatRules, Ruleset):
             return problem
         if character.has(Status.MOVED):
             return Ruling.forbid(f"{character.id} has already moved this phase")
+        if problem := self._held(character):
+            return problem
         host = state.unit(character.joined or "")
         problem, moves, notes = self._single_move(state, character, action.to, (self.leave_rule,))
         if problem:
@@ -390,6 +436,8 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{character.id} would end {gap:.2f}\" from {host.id}: it must end more than 2\" from the unit's "
                 "nearest model to leave", self.leave_rule,
             )
+        if self.joins_by_moving_close and (other := self._host_in_reach(state, character, moves[0].to, host.id)):
+            notes += (f"ends within 2\" of {other.id} and joins it [{self.join_rule}]",)
         return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
                             self.leave_rule, self.phase_only_rule, notes=notes)
 
@@ -397,17 +445,25 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Move the character out; it is a unit of its own again if it got clear."""
         character = state.unit(action.character)
         host_id = character.joined or ""
-        moves, events = self._roll_difficult(character, movement.plan(character, [action.to], state.terrain), dice)
+        moves, events = self._roll_difficult(state, character, movement.plan(character, [action.to], state.terrain),
+                                            dice, alone=True)
         state = _apply_moves(state, moves, {character.id})
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        state, more = self._left_or_stayed(state, character.id, host_id, placed)
+        events += more
+        if state.unit(character.id).joined is None:
+            state, more = self._join_on_ending_near(state, character.id, moves[0].to, host_id)
+            events += more
+        return state, events
+
+    def _left_or_stayed(self, state: GameState, character_id: str, host_id: str, placed: geo.Placed) -> Resolution:
+        """Make a character that ended more than 2\" from its unit a unit of its own; else it stays."""
         host = state.unit(host_id)
         if host.alive and geo.group_distance([placed], host.placed) <= JOIN_INCHES + movement.EPSILON:
-            events.append(Event("leave", f"{character.id} stops short and stays part of {host_id}", (self.leave_rule,)))
-            return state, events
-        moved = state.unit(character.id)
-        state = state.replace_unit(_joined(moved, None))
-        events.append(Event("leave", f"{character.id} leaves {host_id}", (self.leave_rule, self.phase_only_rule)))
-        return state, events
+            return state, [Event("leave", f"{character_id} stops short and stays part of {host_id}",
+                                 (self.leave_rule,))]
+        state = state.replace_unit(_joined(state.unit(character_id), None))
+        return state, [Event("leave", f"{character_id} leaves {host_id}", (self.leave_rule, self.phase_only_rule))]
 
     # == shooting: choosing targets ===================================================
     def firing_models(self, state: GameState, shooter: Unit) -> list[geo.Placed]:
@@ -442,6 +498,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
         shooter, target = state.unit(shooter_id), state.unit(target_id)
+        if not shooter.alive:
+            return Ruling.forbid(f"{shooter.id} has no models left to shoot with", "core.zero.w")
         if shooter.joined:
             host = state.unit(shooter.joined)
             inner = self.target_ruling(state, host.id, target_id)
@@ -461,11 +519,18 @@ class Warhammer40k3(CombatRules, Ruleset):
             return special
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
 
+    @implements("40k4.shoot.same-target")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
-        """Rule on a unit shooting: its side's turn, not fired yet, and a legal target."""
+        """Rule on a unit shooting: its side's turn, not fired yet, a legal target, its characters' target."""
         shooter = state.unit(action.unit)
         if problem := self._own_active(state, shooter):
             return problem
+        earlier = state.target_fired_at(shooter.id)
+        target = state.unit(action.target)
+        if earlier is not None and earlier != (target.joined or target.id) and not shooter.joined:
+            return Ruling.forbid(
+                f"a character in {shooter.id} has already fired at {earlier} this turn: the unit must fire at the "
+                "same target", self.same_target_rule)
         if shooter.joined:
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
@@ -539,13 +604,13 @@ def _joined(unit: Unit, host: str | None) -> Unit:
 def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str]) -> GameState:
     from dataclasses import replace
 
-    by_unit: dict[str, dict[int, geo.Point]] = {}
+    by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
     for mv in moves:
-        by_unit.setdefault(mv.unit_id, {})[mv.index] = mv.to
+        by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
     units = []
     for u in state.units:
         if u.id in moved_ids:
-            new_models = tuple(m.moved_to(by_unit.get(u.id, {}).get(i, m.at)) for i, m in enumerate(u.models))
+            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
             u = replace(u, models=new_models, status=u.status | {Status.MOVED})
         units.append(u)
     return replace(state, units=tuple(units))

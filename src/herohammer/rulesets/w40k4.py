@@ -16,7 +16,7 @@ from ..rulings import Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
 from ..weapons import Weapon
-from .base import LeadershipRuling, LeadershipSource, Ruleset
+from .base import LeadershipRuling, LeadershipSource, Ruleset, rule_key
 from .w40k3 import Warhammer40k3
 from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES
 
@@ -27,6 +27,8 @@ SHARED_RULES = frozenset({"stubborn"})
 LOST_UNLESS_ALL = frozenset({"infiltrate"})
 #: Special rules of a unit that protect a joined Monstrous Creature character from being picked out.
 PROTECTING_RULES = frozenset({"tyrant_guard"})
+#: Special rules every character has (40k4.char.move-through-cover), unless it is a vehicle.
+CHARACTER_RULES = frozenset({"move_through_cover", "skilled_rider"})
 
 
 @implements("40k4.ic.join", "40k4.ic.leave", "40k4.ic.movement-phase-only")
@@ -70,7 +72,8 @@ class Warhammer40k4(Warhammer40k3):
         return self._retinue_holds(state, character)
 
     def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:
-        if character.has_rule("retinue") and character.joined and state.unit(character.joined).alive:
+        host = state.unit(character.joined) if character.joined else None
+        if character.has_rule("retinue") and host is not None and host.alive and host.has_rule("retinue"):
             return Ruling.forbid(
                 f"{character.id} leads its retinue {character.joined}: it may not leave it or join another unit "
                 "while the retinue lives", "40k4.char.retinue",
@@ -86,25 +89,42 @@ class Warhammer40k4(Warhammer40k3):
         return "40k4.ic.slowest-model" if len(members) > 1 else "40k3.char.move-as-type"
 
     @implements("40k4.char.move-through-cover")
-    def difficult_terrain_dice(self, unit: Unit, need: float = 6.0) -> tuple[int, int, str]:
-        """Return the difficult terrain dice: a character has Move Through Cover (one extra die), not in a vehicle."""
-        if unit.is_character and unit.type is not UnitType.VEHICLE:
-            return 3, 0, "40k4.char.move-through-cover"
+    def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
+                               alone: bool = False) -> tuple[int, int, str]:
+        """Return the difficult terrain dice: 3D6 with Move Through Cover (every character has it, not a vehicle).
+
+        A unit a character has joined rolls 3D6 only if it has the rule itself: the
+        character's rules are not conferred on it (40k4.ic.rules-not-shared).
+        """
+        if self.group_has_rule(state, unit.id, "move_through_cover", alone):
+            own = unit.is_character and (alone or len(state.combined(unit.id)) == 1)
+            return 3, 0, "40k4.char.move-through-cover" if own else "published.move-through-cover"
         return 2, 0, "published.difficult-terrain"
 
-    @implements("40k4.ic.rules-not-shared", "40k4.ic.rules-lost")
+    @implements("40k4.ic.rules-not-shared", "40k4.ic.rules-lost", "40k4.char.move-through-cover")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
-        """Return a unit's rules now: not shared with its characters, except Stubborn; Infiltrate lost unless all have it."""
-        unit = state.unit(unit_id)
+        """Return a unit's rules now: not shared with its characters, except Stubborn; Infiltrate lost unless all have it.
+
+        Every character has Move Through Cover and Skilled Rider of its own (not a vehicle).
+        """
         members = state.combined(unit_id)
-        rules = set(unit.rules)
+        own = {u.id: set(self._own_rules(u)) for u in members}
+        rules = set(own[unit_id])
         for rule in SHARED_RULES:
-            if any(rule in m.rules for m in members):
+            if any(rule in r for r in own.values()):
                 rules.add(rule)
         for rule in LOST_UNLESS_ALL:
-            if rule in rules and not all(rule in m.rules for m in members):
+            if rule in rules and not all(rule in r for r in own.values()):
                 rules.discard(rule)
         return frozenset(rules)
+
+    def _own_rules(self, unit: Unit) -> frozenset[str]:
+        innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
+        return frozenset(rule_key(r) for r in unit.rules) | innate
+
+    def rules_sharing_rules(self) -> tuple[str, ...]:
+        """Cite the 4th edition rule: special rules are not shared unless they say so."""
+        return ("40k4.ic.rules-not-shared",)
 
     @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:

@@ -217,18 +217,56 @@ class CombatRules(Ruleset):
         if not unit.alive or unit.has(Status.FALLING_BACK):
             return state, []
         host_id = unit.joined or unit.id
+        if self.passes_automatically(state, host_id, kind):
+            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check without "
+                                 "rolling", (rule, "published.fearless", *self.sharing_cited(state, host_id)))]
+        if modifier < 0 and self.ignores_negative_modifiers(state, host_id, kind):
+            why += " (Stubborn: the negative modifier is ignored)"
+            rule_extra: tuple[str, ...] = ("published.stubborn", *self.sharing_cited(state, host_id))
+            modifier = 0
+        else:
+            rule_extra = ()
         ld = self.leadership_of(state, host_id)
         start = len(dice.log)
         result = leadership_test(dice, ld.value, kind, modifier)
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
         event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership"),
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra),
                       _rolls(dice, start))
         if result.passed:
             return state, [event]
         state, more = self._fall_back(state, host_id, dice)
         return state, [event, *more]
+
+    #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
+    FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
+                                 LeadershipTestKind.PANIC, LeadershipTestKind.FEAR, LeadershipTestKind.TERROR,
+                                 LeadershipTestKind.LAST_MAN_STANDING})
+
+    def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether the unit is Fearless (every member, after joining) against a test that would break or pin it."""
+        return kind in self.FEARLESS_PASSES and self.group_has_rule(state, unit_id, "fearless")
+
+    def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether a Stubborn unit (every member; 4th shares Stubborn both ways) ignores a Morale check's negatives."""
+        return kind is LeadershipTestKind.MORALE and self.group_has_rule(state, unit_id, "stubborn")
+
+    def sharing_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Cite the rule on sharing special rules when characters have joined the unit."""
+        return self.rules_sharing_rules() if len(state.combined(unit_id)) > 1 else ()
+
+    def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:
+        """Carry out a failed named test: a Morale-type check falls back, a Pinning test pins the unit."""
+        if kind in (LeadershipTestKind.MORALE, LeadershipTestKind.BREAK, LeadershipTestKind.PANIC,
+                    LeadershipTestKind.LAST_MAN_STANDING):
+            if state.unit(unit_id).has(Status.FALLING_BACK):
+                return state, []
+            return self._fall_back(state, unit_id, dice)
+        if kind is LeadershipTestKind.PINNING:
+            pinned = [u.with_status(Status.PINNED) for u in state.combined(unit_id)]
+            return state.replace_units(*pinned), [Event("pinned", f"{unit_id} is pinned", ("published.pinning",))]
+        return super().test_failed(state, unit_id, kind, dice)
 
     def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
         """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
@@ -283,14 +321,14 @@ class CombatRules(Ruleset):
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
-        ld = self.leadership_of(state, unit.id)
+        ld = self.leadership_of(state, unit.id, action.leadership)
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source})",
                             "published.regroup", ld.rule)
 
     def resolve_regroup(self, state: GameState, action: Regroup, dice: Dice) -> Resolution:
         """Test on the unit's Leadership: pass and it stops falling back; fail and it falls back again."""
         unit = state.unit(action.unit)
-        ld = self.leadership_of(state, unit.id)
+        ld = self.leadership_of(state, unit.id, action.leadership)
         start = len(dice.log)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
         verdict = "regroups" if result.passed else "fails and falls back again"
@@ -419,6 +457,7 @@ class CombatRules(Ruleset):
                                             *self._carry_rule(state, target_id)))
         events += more
         state = state.replace_units(*(state.unit(u.id).with_status(Status.SHOT) for u in members))
+        state = _fired(state, shooter.id, target_id)
         state, more = self._after_casualties(state, before, target_id, dice)
         return state, events + more
 
@@ -431,8 +470,7 @@ class CombatRules(Ruleset):
         if events:
             return state, events
         was = sum(len(u.models) for u in before.combined(target_id))
-        host = state.unit(target_id)
-        alive_id = target_id if host.alive else next((u.id for u in state.units if u.joined == target_id and u.alive), None)
+        alive_id = next((u.id for u in before.combined(target_id) if state.unit(u.id).alive), None)
         if alive_id is None:
             return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
         now = sum(len(u.models) for u in state.combined(alive_id))
@@ -474,6 +512,10 @@ class CombatRules(Ruleset):
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            earlier = state.target_fired_at(host.id)
+            if earlier is not None and earlier != (target.joined or target.id):
+                return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
+                                     "attack must take the same target", rule, self.same_target_rule)
             inner = self.target_ruling(state, psyker.id, target_id)
             if not inner.legal:
                 return Ruling.forbid(inner.reason, *inner.rules, rule)
@@ -527,6 +569,7 @@ class CombatRules(Ruleset):
             events += more
             if after.unit(psyker.id).alive:
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            after = _fired(after, psyker.joined or psyker.id, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
@@ -620,6 +663,10 @@ class CombatRules(Ruleset):
         char = state.unit(action.character)
         if not char.alive:
             return Ruling.forbid(f"{char.id} has no models left", "core.zero.w")
+        if not action.attacks:
+            return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
+                                 "contact and how many attacks go to it, e.g. {\"B1\": 2}",
+                                 "40k3.char.attack-allocation")
         engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
                    if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
         if not engaged:
@@ -790,9 +837,8 @@ class CombatRules(Ruleset):
                                 ("published.combat-resolution",), data=(("winner", winner),)))
             losers = [u for u in combat if before.unit(u).side == loser and not before.unit(u).joined]
             for uid in losers:
-                unit_now = state.unit(uid)
-                live_id = uid if unit_now.alive else next((x.id for x in state.units if x.joined == uid and x.alive),
-                                                          None)
+                # a character who survives his unit (released by then) takes the loser's check himself
+                live_id = next((x.id for x in before.combined(uid) if state.unit(x.id).alive), None)
                 if live_id is None:
                     continue
                 state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
@@ -824,6 +870,13 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
          key: tuple[str, str, int, int, bool, bool, str], n: int, pool: list[ModelRef]) -> None:
     have, old = jobs.get(key, (0, pool))
     jobs[key] = (have + n, old if have else pool)
+
+
+def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
+    """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target)."""
+    if state.target_fired_at(unit_id) is not None:
+        return state
+    return replace(state, fired_at=(*state.fired_at, (unit_id, target_id)))
 
 
 def _touching(a: Unit, b: Unit) -> bool:

@@ -1,0 +1,79 @@
+"""``herohammer rulings``: the rulings book as an FAQ, each entry played live before it is shown."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..book import BOOK_RULESETS, EntryReport, find_entry, load_book, run_entry
+from ..catalogue import clause
+from ..errors import HerohammerError
+from ..report import dump_json, simple_table
+from .args import add_json_flag
+
+
+def register(sub: Any) -> argparse.ArgumentParser:
+    """Add ``rulings [ID] [--ruleset R] [--rule CLAUSE] [--json]``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "rulings", help="the rulings book: worked rulings citing the rules, played through the engine")
+    p.add_argument("id", nargs="?", default=None, help="a ruling's id: play it and print it as an FAQ entry")
+    p.add_argument("--ruleset", choices=BOOK_RULESETS, default=None, help="only this ruleset's rulings")
+    p.add_argument("--rule", metavar="CLAUSE_ID", default=None, help="only the rulings that show this clause")
+    add_json_flag(p)
+    p.set_defaults(run=_run)
+    return p
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.id is not None:
+        return _show(run_entry(find_entry(args.id)), args.json)
+    book = [b for b in load_book() if args.ruleset in (None, b.entry.ruleset)
+            and (args.rule is None or args.rule in b.entry.rules)]
+    if args.rule is not None and not book:
+        raise HerohammerError(f"--rule: no ruling shows {args.rule!r} (herohammer rules lists the clause ids)")
+    if args.json:
+        print(dump_json([{"id": b.id, "ruleset": b.entry.ruleset, "title": b.entry.title,
+                          "rules": b.entry.rules} for b in book]))
+        return 0
+    simple_table(f"Rulings ({len(book)}); herohammer rulings ID prints one", ["id", "title", "rules"],
+                 [[b.id, b.entry.title, ", ".join(b.entry.rules)] for b in book])
+    return 0
+
+
+def _clause_text(rule_id: str) -> tuple[str, str]:
+    try:
+        c = clause(rule_id)
+    except KeyError:
+        return "?", "(not listed by herohammer rules)"
+    origin = c.source or f"seed {c.seed}"
+    return origin, c.says + (f" Decision: {c.decision}" if c.decision else "")
+
+
+def _show(report: EntryReport, as_json: bool) -> int:
+    e = report.entry.entry
+    if as_json:
+        print(dump_json({
+            "id": e.id, "ruleset": e.ruleset, "title": e.title, "question": e.question, "answer": e.answer,
+            "rules": [{"id": r, "source": _clause_text(r)[0], "says": _clause_text(r)[1]} for r in e.rules],
+            "source": e.source,
+            "steps": [{"kind": s.kind, "what": s.what, "result": list(s.lines), "cited": sorted(s.cited),
+                       **({"note": e.steps[s.index].note} if e.steps[s.index].note else {})} for s in report.steps],
+            "verified": True,
+        }))
+        return 0
+    print(f"{e.id} ({e.ruleset}): {e.title}")
+    print(f"\nQ: {' '.join(e.question.split())}")
+    print(f"A: {' '.join(e.answer.split())}")
+    print("\nRules:")
+    for r in e.rules:
+        origin, says = _clause_text(r)
+        print(f"  [{r}] ({origin}) {says}")
+    print(f"Source: {e.source}")
+    print("\nPlayed through the engine:")
+    for s in report.steps:
+        note = e.steps[s.index].note
+        print(f"  {s.index + 1}. {s.what}" + (f"  -- {' '.join(note.split())}" if note else ""))
+        for line in s.lines:
+            print(f"       {line}")
+    print("\nverified: every step gave the ruling the book states")
+    return 0
