@@ -16,7 +16,7 @@ from herohammer.game import Game
 from herohammer.rulesets.t9a import is_destroyed
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
-from test_t9a_rules import HERO, scenario
+from test_t9a_rules import HERO, SPEAR as SPEAR_P, game, refused, scenario
 
 CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
 
@@ -83,7 +83,7 @@ def test_a_model_with_the_character_rule_joins_and_the_save_reloads() -> None:
 
 @pytest.mark.rule("t9a.charge-out.declare")
 def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads() -> None:
-    g = Game(state_from_data(scenario(phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])))
+    g = Game(state_from_data(scenario(phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"], hero_at=(10, 10))))
     # 5 shots hit on 5+ (BS3, -1), wound T3 on 5+, Sv5+: 2 unsaved wounds kill the two rear models
     events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [3, 3]))
     spears = g.state.unit("spears")
@@ -155,3 +155,106 @@ def test_charging_out_uses_the_characters_own_rate_in_play() -> None:
     events = g2.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([4, 3]))
     assert dict(events[-1].data)["outcome"] == "charged"
 
+
+
+# -- movement and charges that respect the table --------------------------------------------------
+WALL = {"id": "wall", "kind": "blocking", "polygon": [[30, 30], [42, 30], [42, 31], [30, 31]]}
+
+
+def _table(**kw: Any) -> Game:
+    terrain = kw.pop("terrain", [])
+    data = scenario(**kw)
+    data["terrain"] = terrain
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule("t9a.join.position", "t9a.join.move")
+def test_a_character_joins_through_its_own_unit_only() -> None:
+    blocker = [{"id": "guards", "formation": {"position": [36, 24.5], "files": 3},
+                "models": [{"name": f"g{i}", "profile": SPEAR_P, "base": [20, 20]} for i in range(3)]}]
+    g = _table(hero_at=(36, 27), extra=blocker)  # the Guards stand between the Hero and the Spearmen
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.position")
+    assert "guards" in g.check({"do": "join", "character": "hero", "unit": "spears"}).reason
+    g = _table(hero_at=(36, 16))  # behind the Spearmen: it walks through them to the first rank
+    assert g.check({"do": "join", "character": "hero", "unit": "spears"}).legal
+
+
+@pytest.mark.rule("t9a.char.lone", "t9a.leave.move")
+def test_no_move_passes_through_another_unit_or_impassable_terrain_but_fly_does() -> None:
+    g = _table(hero_at=(36, 28), terrain=[WALL])
+    refused(g, {"do": "move", "unit": "hero", "to": [[36, 34]]}, "published.t9a-move")  # through the wall
+    assert g.check({"do": "move", "unit": "hero", "to": [[31.5, 28]]}).legal  # along it
+    refused(g, {"do": "move", "unit": "hero", "to": [[36, 16]]}, "published.t9a-move")  # through the Spearmen
+    flier = _table(hero_at=(36, 28), terrain=[WALL], hero_rules=["Fly (8, 16)"])
+    assert flier.check({"do": "move", "unit": "hero", "to": [[36, 34]], "fly": True}).legal
+    assert flier.check({"do": "move", "unit": "hero", "to": [[36, 36]], "march": True, "fly": True}).legal
+    refused(flier, {"do": "move", "unit": "hero", "to": [[36, 37]], "fly": True}, "published.t9a-fly")  # 9" > 8"
+    refused(flier, {"do": "move", "unit": "hero", "to": [[36, 30.5]], "fly": True}, "published.t9a-move")  # ends in it
+    refused(flier, {"do": "move", "unit": "spears", "to": [[36, 22]], "fly": True}, "published.t9a-fly")
+
+
+@pytest.mark.rule("t9a.join.part-of-unit")
+def test_a_combined_unit_moves_at_its_slowest_models_rate() -> None:
+    data = scenario(joined=True)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("Adv5 Mar10", "Adv3 Mar6")
+    g = Game(state_from_data(data))
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 24]]}, "t9a.join.part-of-unit")  # 4" > the Hero's 3"
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 23]]})
+    assert g.state.unit("hero").models[0].at[1] == pytest.approx(g.state.unit("spears").formation.position[1] - 0.3937,  # type: ignore[union-attr]
+                                                                 abs=1e-3)
+
+
+@pytest.mark.rule("t9a.charge-out.declare")
+def test_a_charge_needs_the_target_in_the_front_arc_and_in_sight() -> None:
+    behind = scenario(phase="charge", hero_at=(10, 10))
+    behind["sides"]["orcs"][0]["formation"]["position"] = [36, 8]
+    refused(Game(state_from_data(behind)), CHARGE, "published.t9a-charge-arc")
+    aside = scenario(phase="charge", hero_at=(10, 10))
+    aside["sides"]["orcs"][0]["formation"].update(position=[60, 22], facing=270)  # level with the front, to the side
+    refused(Game(state_from_data(aside)), CHARGE, "published.t9a-charge-arc")
+    assert _table(phase="charge", hero_at=(10, 10), enemy_y=28).check(CHARGE).legal
+    wall = {"id": "wall", "kind": "blocking", "polygon": [[20, 23], [52, 23], [52, 24], [20, 24]]}
+    walled = _table(phase="charge", hero_at=(10, 10), enemy_y=28, terrain=[wall])
+    refused(walled, CHARGE, "published.line-of-sight")
+
+
+@pytest.mark.rule("t9a.leave.move")
+def test_a_character_leaving_ends_at_least_an_inch_from_its_unit() -> None:
+    g = game(joined=True)
+    front = g.state.unit("hero").models[0].at
+    refused(g, {"do": "leave", "character": "hero", "to": [front[0], front[1] + 1.2]}, "t9a.leave.move")
+    assert "1\"" in g.check({"do": "leave", "character": "hero", "to": [front[0], front[1] + 1.2]}).reason
+    assert g.check({"do": "leave", "character": "hero", "to": [front[0], front[1] + 1.8]}).legal
+
+
+@pytest.mark.rule("t9a.join.character-units")
+def test_a_unit_of_characters_is_moved_and_left_by_any_of_them() -> None:
+    mage = [{"id": "mage", "character": "independent",
+             "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [10, 10]}]}]
+    g = game(hero_at=(10, 11.2), extra=mage)
+    g.apply({"do": "join", "character": "hero", "unit": "mage", "rank_choice": "widen", "position": 1})
+    assert g.state.unit("hero").joined == "mage"
+    g.apply({"do": "end_phase"})
+    while not (g.state.active == "elves" and g.state.phase.value == "movement"):
+        g.apply({"do": "end_phase"})
+    ruling = g.check({"do": "move", "unit": "hero", "to": [[10, 14]]})  # named by the joined character
+    assert ruling.legal and "t9a.join.character-units" in ruling.rules
+    g.apply({"do": "leave", "character": "mage", "to": [4, 10]})  # the leader leaves; the Hero stays a unit
+    assert g.state.unit("mage").joined is None and g.state.unit("hero").joined is None
+    assert g.state.unit("hero").formation is None
+    reload(g)
+
+
+@pytest.mark.rule("t9a.join.unit-stops")
+def test_a_unit_reforms_about_its_centre_and_moves_no_further() -> None:
+    g = game(joined=True)
+    before = g.state.unit("spears").formation
+    g.apply({"do": "reform", "unit": "spears", "files": 11, "facing": 90})
+    f = g.state.unit("spears").formation
+    assert f is not None and before is not None and f.files == 11 and f.facing == 90 and f.ranks == 1
+    assert g.state.unit("hero").models[0].facing == 90
+    assert not g.check({"do": "move", "unit": "spears", "to": [[f.position[0] - 1, f.position[1]]]}).legal
+    joined = game(hero_at=(36, 23.5))
+    joined.apply({"do": "join", "character": "hero", "unit": "spears"})
+    refused(joined, {"do": "reform", "unit": "spears", "files": 4}, "t9a.join.unit-stops")
+    reload(g)

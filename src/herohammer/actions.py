@@ -62,6 +62,16 @@ class Move(_Action):
     unit: str
     to: list[Point]
     march: bool = False
+    fly: bool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
+
+
+class Reform(_Action):
+    """Turn a rank-and-file unit about its centre and change its width (t9a, its move for the phase)."""
+
+    do: Literal["reform"]
+    unit: str
+    facing: Number | None = None
+    files: Count | None = Field(None, ge=1)
 
 
 class Shoot(_Action):
@@ -70,6 +80,7 @@ class Shoot(_Action):
     do: Literal["shoot"]
     unit: str
     target: str
+    at: str | None = None  # t9a: a character of the target unit to direct the hits at, where allowed
 
 
 class Manifest(_Action):
@@ -162,7 +173,7 @@ class EndPhase(_Action):
 
 
 Action = Annotated[
-    Union[Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
+    Union[Join, Leave, Move, Reform, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -184,5 +195,6 @@ def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = "expected do: join, leave, move, shoot, manifest, assault, charge, allocate, fight, regroup, test or end_phase"
+            msg = ("expected do: join, leave, move, reform, shoot, manifest, assault, charge, allocate, fight, regroup, "
+                   "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

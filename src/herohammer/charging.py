@@ -10,10 +10,10 @@ Published The 9th Age rules (1st and 2nd edition, 2016-2021; the seed's era):
   project follows the seed's edition.
 * Swiftstride: roll one extra die for the Charge Range and discard the lowest (a charge
   bonus a character charging out of a unit may use, t9a.charge-out.own-rate).
-* Stand and Shoot: the charged unit shoots at the charger with -1 to hit; to hit by BS
-  (7 - BS, 2+ best, 6+ worst here), to wound by Strength against Toughness (S >= T+2: 2+,
-  T+1: 3+, T: 4+, T-1: 5+, less: 6+) and armour saves worsened by 1 per point of
-  Strength above 3.  A weapon's Strength is 3 unless its name ends in ``S<n>``.
+* Stand and Shoot: the charged unit shoots at the charger with -1 to hit, through the
+  9th Age charts of ``t9a_charts`` (to hit by BS, to wound by Strength against Toughness,
+  armour by Strength, values of 0 as seed 004 says).  A weapon's Strength is 3 unless its
+  name ends in ``S<n>``.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import shapely
 from shapely.ops import nearest_points
 
 from .attacks import resolve_attacks
 from .dice import Dice
 from .geometry import Placed, Point, distance
+from .t9a_charts import AUTOMATIC, armour_save, roll_to_hit_at_range, to_hit_shooting, to_wound
 
 CHARGE_RULE = "t9a.charge-out.declare"
 CHARGE_DICE = 2
@@ -63,25 +63,6 @@ def roll_charge(dice: Dice, advance: int, swiftstride: bool, who: str, rule: str
     return ChargeRoll(tuple(faces[:CHARGE_DICE]), advance)
 
 
-def to_hit_shooting(bs: int, modifier: int = 0) -> int:
-    """Return the roll needed to hit at range: 7 - BS, worsened by ``modifier``, within 2+..6+."""
-    return max(2, min(6, 7 - bs + modifier))
-
-
-def to_wound(strength: int, toughness: int) -> int:
-    """Return the roll needed to wound by Strength against Toughness (no wound is impossible)."""
-    diff = strength - toughness
-    return 2 if diff >= 2 else 3 if diff == 1 else 4 if diff == 0 else 5 if diff == -1 else 6
-
-
-def armour_save(save: int | None, strength: int) -> int | None:
-    """Return the save roll after -1 per point of Strength above 3; None when no save is left."""
-    if save is None:
-        return None
-    needed = save + max(0, strength - 3)
-    return needed if needed <= 6 else None
-
-
 def weapon_strength(weapon: str) -> int:
     """Read a weapon's Strength from a name ending in ``S<n>``; 3 otherwise."""
     m = _STRENGTH.search(weapon.strip())
@@ -104,7 +85,8 @@ def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, sav
         groups[(s.bs, s.strength)] = groups.get((s.bs, s.strength), 0) + 1
     unsaved = 0
     for (bs, strength), n in sorted(groups.items()):
-        result = resolve_attacks(dice, n, to_hit_shooting(bs, 1), to_wound(strength, toughness),
+        hits = roll_to_hit_at_range(dice, n, to_hit_shooting(bs, -1), "Stand and Shoot", rule)
+        result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, toughness),
                                  armour_save(save, strength), rule=rule, who="Stand and Shoot")
         unsaved += result.unsaved
     return unsaved
@@ -115,13 +97,3 @@ def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
     best = min(targets, key=lambda t: distance(mover, t))
     a, b = nearest_points(mover.footprint(), best.footprint())
     return (float(b.x - a.x), float(b.y - a.y))
-
-
-def towards(mover: Placed, targets: Sequence[Placed], inches: float) -> Point:
-    """Return a move of ``inches`` straight towards the nearest target, stopping short of contact."""
-    best = min(targets, key=lambda t: distance(mover, t))
-    gap = distance(mover, best)
-    step = max(0.0, min(inches, gap - 0.01))
-    dx, dy = best.at[0] - mover.at[0], best.at[1] - mover.at[1]
-    length = float(shapely.Point(0, 0).distance(shapely.Point(dx, dy))) or 1.0
-    return (dx / length * step, dy / length * step)

@@ -88,8 +88,9 @@ def leadership_test(
     does is decided by the caller, the named test's own rule.
     """
     check_value("Leadership", leadership, "core.test.leadership")
-    roll = dice.total(2, f"{kind.value} test (Ld {leadership})", "core.test.leadership")
     target = max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, leadership + modifier))
+    # only "at most the target?" matters: an exact enumeration branches pass/fail, not 11 totals
+    roll = dice.total(2, f"{kind.value} test (Ld {leadership})", "core.test.leadership", splits=(target,))
     return TestResult(roll <= target, roll, target, "core.test.leadership")
 
 

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import COMMANDS
 from .errors import HerohammerError
 
 
@@ -24,7 +23,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the parser with every registered sub-command."""
+    """Build the parser with every registered sub-command (importing them: numpy, pydantic, rich ...)."""
+    from .commands import COMMANDS
+
     parser = _Parser(
         prog="herohammer",
         description="Rules engine, exact odds and simulator for wargame character rules.",
@@ -38,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status."""
+    args_given = sys.argv[1:] if argv is None else list(argv)
+    if args_given == ["--version"]:  # answered before the sub-commands (and their libraries) load
+        print(f"herohammer {__version__}")
+        return 0
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -8,7 +8,20 @@ re-runs the rules code once per branch of the chance tree (the OpenSpiel idea of
 explicit chance nodes), multiplying exact Fractions along the way.
 
 Pooled rolls ("N dice, count those >= k") are one request with a closed-form
-distribution, so an enumeration branches N+1 ways instead of 6**N.
+distribution, so an enumeration branches N+1 ways instead of 6**N.  Two more cuts keep
+the tree as small as the number of *distinct results the rules code can tell apart*
+(design.md, "Exact odds that scale"):
+
+* a total or highest die the rules code only compares (``splits``: a Leadership test
+  asks only "at most Ld?") branches once per class of values, handing the code one
+  representative value of each class with the class's exact probability;
+* a chain of pools (``pools``: hit, then wound with the hits) is one chance node over
+  the last count - the wounds are Binomial(n, p_hit * p_wound) - with a representative
+  count for the stages before it.
+
+Play still rolls every physical die (the log keeps every real roll); only an
+enumeration's log shows representative values.  ``enumerate_outcomes(..., fine=True)``
+turns both cuts off: the brute-force oracle the fast enumeration is tested against.
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
@@ -109,6 +122,10 @@ class Request(ABC):
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         """Return every value this roll can give with its exact probability (a chance node)."""
 
+    def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """Return every value without merging classes (the brute-force oracle's chance node)."""
+        return self.outcomes()
+
     @abstractmethod
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
         """Roll physical dice: return the value and the faces that made it."""
@@ -169,6 +186,23 @@ def _pool_outcomes(n: int, target: int, reroll_below: int) -> tuple[tuple[int, F
     return binomial(n, success_probability(target, reroll_below))
 
 
+@lru_cache(maxsize=4096)
+def _classed(outcomes: tuple[tuple[int, Fraction], ...], splits: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """Merge values the rules code cannot tell apart: classes cut after each split value.
+
+    Each class is represented by its most likely value (the lowest on a tie), so a
+    representative roll in a log line is a typical one.
+    """
+    classes: dict[int, list[tuple[int, Fraction]]] = {}
+    for value, p in outcomes:
+        classes.setdefault(sum(1 for cut in splits if value > cut), []).append((value, p))
+    merged = []
+    for members in classes.values():
+        representative = max(members, key=lambda vp: (vp[1], -vp[0]))[0]
+        merged.append((representative, sum((p for _, p in members), Fraction(0))))
+    return tuple(sorted(merged))
+
+
 def _check_count(request: Request, n: int, least: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < least:
         raise OutOfRangeError(f"number of dice for {request.purpose}", n, f"a whole number, at least {least}")
@@ -180,11 +214,17 @@ class Total(Request):
 
     n: int = 1
     reroll_below: int = 0
+    #: The values the rules code compares the total with (``total <= s``); () = every total counts.
+    splits: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        fine = _total_outcomes(self.n, self.reroll_below)
+        return _classed(fine, self.splits) if self.splits else fine
+
+    def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
@@ -263,6 +303,58 @@ class Pool(Request):
 
 
 @dataclass(frozen=True)
+class Stage:
+    """One stage of a chain of pools: the dice that succeeded at the stage before roll at this target.
+
+    ``target`` None means the stage cannot succeed (nothing is rolled, 0 successes).
+    """
+
+    target: int | None
+    purpose: str
+    rule: str
+    reroll: Reroll = Reroll.NONE
+
+    def key(self) -> tuple[int, int]:
+        """Return (target, re-roll below) with an impossible stage as target 7."""
+        if self.target is None:
+            return SIDES + 1, 0
+        return self.target, self.reroll.below(self.target)
+
+
+ChainValue = tuple[int, ...]
+
+
+@lru_cache(maxsize=4096)
+def _chain_joint(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
+    """Return the joint distribution of every stage's count (targets <= 1 and >= 7 roll nothing)."""
+    dist: dict[ChainValue, Fraction] = {(): Fraction(1)}
+    for target, below in stages:
+        nxt: dict[ChainValue, Fraction] = {}
+        for counts, p in dist.items():
+            dice_n = counts[-1] if counts else n
+            if target >= SIDES + 1 or dice_n == 0:
+                branches: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
+            elif target <= 1:
+                branches = ((dice_n, Fraction(1)),)
+            else:
+                branches = _pool_outcomes(dice_n, target, below)
+            for k, q in branches:
+                nxt[(*counts, k)] = nxt.get((*counts, k), Fraction(0)) + p * q
+        dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+@lru_cache(maxsize=4096)
+def _chain_last(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
+    """Group the joint distribution by the last stage's count; the most likely earlier counts represent it."""
+    groups: dict[int, list[tuple[ChainValue, Fraction]]] = {}
+    for counts, p in _chain_joint(n, stages):
+        groups.setdefault(counts[-1], []).append((counts, p))
+    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
+                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+
+
+@dataclass(frozen=True)
 class RollRecord:
     """Remember one roll for the event log: what it was for, the rule, and what came up."""
 
@@ -295,9 +387,13 @@ class Dice(ABC):
         self.log.append(RollRecord(request.purpose, request.rule, request.describe(), value, faces, p))
         return value
 
-    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0) -> int:
-        """Roll ``n`` D6 and return their sum."""
-        return self.roll(Total(purpose, rule, n, reroll_below))
+    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = ()) -> int:
+        """Roll ``n`` D6 and return their sum.
+
+        ``splits`` promises that the caller only compares the total with these values
+        (``total <= s``), so an enumeration may hand it one representative per class.
+        """
+        return self.roll(Total(purpose, rule, n, reroll_below, tuple(sorted(set(splits)))))
 
     def d6(self, purpose: str, rule: str) -> int:
         """Roll one D6."""
@@ -320,6 +416,18 @@ class Dice(ABC):
         if target <= 1:
             return n
         return self.roll(Pool(purpose, rule, n, target, reroll.below(target)))
+
+    def pools(self, n: int, *stages: Stage) -> ChainValue:
+        """Roll ``n`` dice at the first stage, its successes at the next, and so on; return every count.
+
+        Hit then wound is ``pools(shots, Stage(hit, ...), Stage(wound, ...))``.  Play rolls
+        each stage as ``pool`` does; an enumeration branches once per last count.
+        """
+        counts: list[int] = []
+        for stage in stages:
+            n = 0 if stage.target is None else self.pool(n, stage.target, stage.purpose, stage.rule, stage.reroll)
+            counts.append(n)
+        return tuple(counts)
 
 
 class SeededDice(Dice):
@@ -392,9 +500,10 @@ class _ReplayDice(Dice):
     of small integers are far cheaper than Fraction arithmetic on every roll.
     """
 
-    def __init__(self, path: tuple[int, ...]) -> None:
+    def __init__(self, path: tuple[int, ...], fine: bool = False) -> None:
         super().__init__()
         self.path = path
+        self.fine = fine
         self.choices: list[int] = []
         self.widths: list[int] = []
         self.numerator = 1
@@ -405,8 +514,10 @@ class _ReplayDice(Dice):
         """Return the exact probability of the path followed so far."""
         return Fraction(self.numerator, self.denominator)
 
-    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
-        outcomes = request.outcomes()
+    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, Fraction]:
+        """Take this path's branch of a chance node (branch 0 past the path) and weigh the path by it."""
+        if len(outcomes) == 1:
+            return outcomes[0]
         depth = len(self.choices)
         index = self.path[depth] if depth < len(self.path) else 0
         value, p = outcomes[index]
@@ -415,18 +526,37 @@ class _ReplayDice(Dice):
         self.widths.append(len(outcomes))
         self.numerator *= weights[index]
         self.denominator *= den
+        return value, p
+
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        value, p = self._branch(request.fine_outcomes() if self.fine else request.outcomes())
         return value, None, p
+
+    def pools(self, n: int, *stages: Stage) -> ChainValue:
+        """Branch once per last count (representative earlier counts in the log), unless brute force."""
+        if self.fine or n < 0:
+            return super().pools(n, *stages)
+        counts, p = self._branch(_chain_last(n, tuple(s.key() for s in stages)))
+        rolled = n
+        for stage, count in zip(stages, counts):
+            target, below = stage.key()
+            if rolled and 1 < target <= SIDES:
+                pool = Pool(stage.purpose, stage.rule, rolled, target, below)
+                self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(), count, None, p))
+            rolled = count
+        return tuple(counts)
 
 
 def enumerate_outcomes(
-    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS
+    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
 
     ``rules`` must depend on nothing random but the dice it is given (copy any game
     state inside it).  Raises ``EnumerationTooLarge`` past ``max_runs`` runs so the
     caller can fall back to Monte Carlo and say so.  Leaf probabilities are summed as
-    integers per denominator and turned into Fractions once, at the end.
+    integers per denominator and turned into Fractions once, at the end.  ``fine``
+    branches on every value of every roll (no classes, no chains): the slow oracle.
     """
     sums: dict[T, dict[int, int]] = {}
     stack: list[tuple[int, ...]] = [()]
@@ -436,7 +566,7 @@ def enumerate_outcomes(
         runs += 1
         if runs > max_runs:
             raise EnumerationTooLarge(max_runs)
-        dice = _ReplayDice(path)
+        dice = _ReplayDice(path, fine)
         result = rules(dice)
         for depth in range(len(path), len(dice.choices)):
             prefix = tuple(dice.choices[:depth])

@@ -80,6 +80,38 @@ class Formation:
         """Return the table point of a named model's slot."""
         return self.slot_point(self.order.index(name))
 
+    def front_corners(self) -> tuple[Point, Point]:
+        """Return the left and right ends of the front edge, as the unit faces."""
+        half = self.files * self.slot_mm[0] / MM_PER_INCH / 2.0
+        t = math.radians(self.facing)
+        rx, ry = math.cos(t), math.sin(t)
+        x, y = self.position
+        return (x - rx * half, y - ry * half), (x + rx * half, y + ry * half)
+
+    def front_arc(self, reach: float = 200.0) -> list[Point]:
+        """Return the Front Arc as a polygon: from the front corners outwards at 135 degrees to the front.
+
+        The published 9th Age arcs: lines from the corners of the front at 135 degrees to
+        it bound the Front Arc (a quarter turn wide, opening forwards).
+        """
+        left, right = self.front_corners()
+        t = math.radians(self.facing)
+        fx, fy = -math.sin(t), math.cos(t)
+        rx, ry = math.cos(t), math.sin(t)
+        return [left, right, (right[0] + (fx + rx) * reach, right[1] + (fy + ry) * reach),
+                (left[0] + (fx - rx) * reach, left[1] + (fy - ry) * reach)]
+
+    def rotated(self, facing: float, files: int) -> Formation:
+        """Return the formation reformed about its centre: a new facing and width, the same order."""
+        d = self.ranks * self.slot_mm[1] / MM_PER_INCH / 2.0
+        t = math.radians(self.facing)
+        cx, cy = self.position[0] + math.sin(t) * d, self.position[1] - math.cos(t) * d
+        files = max(1, min(files, len(self.order)))
+        ranks = max(1, math.ceil(len(self.order) / files))
+        d2 = ranks * self.slot_mm[1] / MM_PER_INCH / 2.0
+        t2 = math.radians(facing)
+        return replace(self, position=(cx - math.sin(t2) * d2, cy + math.cos(t2) * d2), facing=facing, files=files)
+
     def moved_by(self, dx: float, dy: float) -> Formation:
         """Return the formation moved straight without turning."""
         return replace(self, position=(self.position[0] + dx, self.position[1] + dy))

@@ -38,7 +38,9 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     check_value("Toughness", toughness, "core.zero.t")
     if wounds < 1:
         raise OutOfRangeError("Wounds", wounds, "1 or more (a model at 0 Wounds is already removed)", "core.zero.w")
-    roll = dice.total(2, f"psychic test (Ld {leadership})", "40k3.psyker.test")
+    # only pass/fail and the Perils rolls matter: at most 4 branches when enumerating, not 11
+    roll = dice.total(2, f"psychic test (Ld {leadership})", "40k3.psyker.test",
+                      splits=(min(PERILS_ROLLS), leadership, max(PERILS_ROLLS) - 1))
     passed = roll <= leadership
     power_used = passed or roll == 2
     perils = roll in PERILS_ROLLS

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..errors import UnknownRulesetError
 from .base import Ruleset
-from .t9a import NinthAge
+from .t9a_turn import NinthAgeTurn
 from .w40k3 import Warhammer40k3
 from .w40k4 import Warhammer40k4
 
-RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Warhammer40k3, Warhammer40k4, NinthAge)}
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Warhammer40k3, Warhammer40k4, NinthAgeTurn)}
 
 
 def get_ruleset(name: str) -> Ruleset:

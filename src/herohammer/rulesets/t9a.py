@@ -17,23 +17,22 @@ import shapely
 
 from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vector,
-                        roll_charge, stand_and_shoot, towards, weapon_strength)
+                        roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice, enumerate_outcomes
 from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import EPSILON, Placed, Point, crosses_terrain, distance, group_distance, in_base_contact, overlaps, unit_line_of_sight
+from ..geometry import EPSILON, Placed, Point, distance, group_distance, in_base_contact, overlaps, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Join, Leave, Move
+    from ..actions import Action, Charge, Join, Leave, Move, Reform
 
-FLY_RULE = "Fly"
 WIZARD_CONCLAVE = "Wizard Conclave"
 BUSY = (Status.ENGAGED, Status.FLEEING)
 MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
@@ -56,6 +55,36 @@ def march_rate(unit: Unit) -> int:
 def host_of(state: GameState, unit: Unit) -> Unit:
     """Return the unit a character has joined, or the unit itself."""
     return state.unit(unit.joined) if unit.joined else unit
+
+
+_FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
+
+
+def fly_rates(unit: Unit) -> tuple[int, int] | None:
+    """Return a unit's flying Advance and March Rates from ``Fly (X, Y)``; a bare ``Fly`` keeps its ground rates."""
+    for r in unit.rules:
+        m = _FLY.match(r)
+        if m:
+            return (int(m.group(1)), int(m.group(2))) if m.group(1) else (advance_rate(unit), march_rate(unit))
+    return None
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.move")
+def unit_rates(state: GameState, unit: Unit, fly: bool) -> tuple[int, int] | None:
+    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly."""
+    members = [u for u in state.combined(unit.id) if u.alive]
+    if fly:
+        rates = [fly_rates(u) for u in members]
+        if any(r is None for r in rates):
+            return None
+        return min(r[0] for r in rates if r), min(r[1] for r in rates if r)
+    return min(advance_rate(u) for u in members), min(march_rate(u) for u in members)
+
+
+def movers_of(state: GameState, unit: Unit) -> Unit:
+    """Return the unit that moves when ``unit`` is named: a character in a unit of characters moves it all."""
+    host = host_of(state, unit)
+    return host if unit.joined and is_character(host) else unit
 
 
 @implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
@@ -235,7 +264,7 @@ class NinthAge(Ruleset):
     #: The 9th Age player turn: Charge, Movement, Magic, Shooting, Melee.
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
         PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
         PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
@@ -387,6 +416,13 @@ class NinthAge(Ruleset):
             moved += math.dist(start, action.to)
             start = action.to
         moved += math.dist(start, slot)
+        own = {ch.id, *(u.id for u in state.combined(host.id))}
+        legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
+        for a, b in legs:
+            problem = path_problem(state, [(replace(model, at=a), b)], own, False)
+            if problem:
+                raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
+                              "no other)", "t9a.join.position", "published.t9a-move")
         adv, mar = advance_rate(ch), march_rate(ch)
         if moved > mar + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
@@ -421,34 +457,37 @@ class NinthAge(Ruleset):
         ch = state.unit(action.character)
         if ch.side != state.active:
             raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
-        if ch.joined is None:
+        if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
             raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
-        host = state.unit(ch.joined)
+        host = state.unit(ch.joined) if ch.joined else ch  # any character may leave a unit of characters
         for s in BUSY:
             if ch.has(s) or host.has(s):
                 raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn", "t9a.leave.when")
-        if action.fly and not ch.has_rule(FLY_RULE):
+        rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
+        if rates is None:
             raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
         model = ch.models[0]
         moved = math.dist(model.at, action.to)
-        adv, mar = advance_rate(ch), march_rate(ch)
+        adv, mar = rates
         if moved > mar + EPSILON:
-            raise _refuse(f"{ch.id} would move {moved:.2f}\", more than its March Rate {mar}\"", "t9a.leave.move")
+            raise _refuse(f"{ch.id} would move {moved:.2f}\", more than its {'flying ' if action.fly else ''}March "
+                          f"Rate {mar}\"", "t9a.leave.move")
+        own = {u.id for u in state.combined(host.id)}
+        problem = path_problem(state, [(model, action.to)], own, action.fly)
         end = Placed(model.base, action.to, model.facing)
-        own = {m.name for _, m in _members(state, host)}
-        for u in state.units:
-            for m in u.models:
-                if m.name == model.name and u.id == ch.id:
-                    continue
-                if overlaps(end, m.placed):
-                    raise _refuse(f"{ch.id} cannot end its move on {u.id}'s model {m.name}", "t9a.leave.move")
-                if not action.fly and m.name not in own and u.id != ch.id and _path_hits(model, action.to, m):
-                    raise _refuse(f"{ch.id}'s path crosses {u.id}'s model {m.name} (only its own unit is "
-                                  "ignored; Fly passes over models)", "t9a.leave.move")
-        if not action.fly and crosses_terrain(model.at, action.to, state.terrain, "blocking"):
-            raise _refuse(f"{ch.id}'s path crosses blocking terrain (Fly passes over it)", "t9a.leave.move")
+        for _, m in _members(state, host):
+            if m.name != model.name and overlaps(end, m.placed, 0.02):
+                problem = f"{model.name} would end on its own unit's model {m.name}"
+        if problem:
+            raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
+                          "over)", "t9a.leave.move", "published.t9a-move")
+        rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
+        away = min((distance(end, p) for p in rest), default=math.inf)
+        if away + EPSILON < 1.0:
+            raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
+                          "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
         return LeavePlan(host, ch, moved, adv)
 
     @implements("t9a.leave.unit-not-moved")
@@ -463,62 +502,112 @@ class NinthAge(Ruleset):
                            ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
 
     # -- moving -----------------------------------------------------------------
-    @implements("t9a.join.unit-stops", "t9a.join.part-of-unit", "t9a.char.lone")
+    @implements("t9a.join.unit-stops", "t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.character-units")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
-        """Rule on moving a unit (a lone character is one): not a joined character, not a unit a character joined."""
-        unit = state.unit(action.unit)
-        if unit.side != state.active or not unit.alive:
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined} and moves with it; it must leave the unit first",
-                                 "t9a.join.part-of-unit")
+        """Rule on moving a unit (a lone character is one): at its slowest model's rate, around other units."""
+        named = state.unit(action.unit)
+        if named.side != state.active or not named.alive:
+            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        unit = movers_of(state, named)
+        rules: tuple[str, ...] = ("t9a.join.character-units",) if unit.id != named.id else ()
+        if named.joined and unit.id == named.id:
+            return Ruling.forbid(f"{named.id} is part of {named.joined} and moves with it; it must leave the unit "
+                                 "first", "t9a.join.part-of-unit")
         if unit.has(Status.HALTED):
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
-        if any(unit.has(s) for s in (*MOVED, *BUSY)):
+        if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             return Ruling.forbid(f"{unit.id} has moved already or cannot move (engaged or fleeing)")
         if len(action.to) != 1:
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
-        members = [unit, *state.joined_to(unit.id)]
-        rate = min(march_rate(u) if action.march else advance_rate(u) for u in members)
+        rates = unit_rates(state, unit, action.fly)
+        if rates is None:
+            return Ruling.forbid(f"not every model of {unit.id} has Fly: it cannot make a Flying Movement",
+                                 "published.t9a-fly")
+        rate = rates[1] if action.march else rates[0]
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
         dist = math.dist(start, action.to[0])
+        kind = ("flying " if action.fly else "") + ("March" if action.march else "Advance")
         if dist > rate + EPSILON:
-            return Ruling.forbid(f"{unit.id} may move {rate}\" ({'March' if action.march else 'Advance'} Rate "
-                                 f"of its slowest model), not {dist:.2f}\"")
-        rules = ("t9a.char.lone",) if is_character(unit) else ()
+            why = (("t9a.join.part-of-unit",) if state.joined_to(unit.id) else ()) + (
+                ("published.t9a-fly",) if action.fly else ())
+            return Ruling.forbid(f"{unit.id} may move {rate}\" ({kind} Rate of its slowest model), not {dist:.2f}\"",
+                                 *why, "published.t9a-move")
+        dx, dy = action.to[0][0] - start[0], action.to[0][1] - start[1]
+        movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for _, m in _members(state, unit)]
+        problem = path_problem(state, movers, {u.id for u in state.combined(unit.id)}, action.fly)
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot move there: {problem}", "published.t9a-move",
+                                 *(("published.t9a-fly",) if action.fly else ()))
+        if is_character(unit):
+            rules += ("t9a.char.lone",)
         if unit.last_of:
-            rules = (*rules, "t9a.combined.last-survivor")
-        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\"", *rules)
+            rules += ("t9a.combined.last-survivor",)
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate)", *rules, "published.t9a-move")
 
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit straight, with the characters that are part of it."""
-        unit = state.unit(action.unit)
+        unit = movers_of(state, state.unit(action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
-        if unit.formation is not None:
-            dx = action.to[0][0] - unit.formation.position[0]
-            dy = action.to[0][1] - unit.formation.position[1]
-            moved = replace(unit, formation=unit.formation.moved_by(dx, dy))
-            new = arrange(state.replace_unit(moved), unit.id)
-        else:
-            m = unit.models[0]
-            dx, dy = action.to[0][0] - m.at[0], action.to[0][1] - m.at[1]
-            new = state.replace_unit(replace(unit, models=tuple(x.moved_to((x.at[0] + dx, x.at[1] + dy))
-                                                               for x in unit.models)))
+        start = unit.formation.position if unit.formation is not None else unit.models[0].at
+        dx, dy = action.to[0][0] - start[0], action.to[0][1] - start[1]
+        new = _shift(state, unit, dx, dy)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(*marked) for u in members))
-        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"", ())]
+        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"", ("published.t9a-move",))]
+
+    @implements("published.t9a-reform")
+    def rule_reform(self, state: GameState, action: Reform) -> Ruling:
+        """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
+        named = state.unit(action.unit)
+        if named.side != state.active or not named.alive:
+            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        unit = movers_of(state, named)
+        if named.joined and unit.id == named.id:
+            return Ruling.forbid(f"{named.id} is part of {named.joined}; the unit reforms", "t9a.join.part-of-unit")
+        if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
+            return Ruling.forbid(f"{unit.id} has moved already or cannot move this phase", "published.t9a-reform",
+                                 *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
+        f = _formation_of(unit)
+        if f is None:
+            return Ruling.forbid(f"{unit.id} has no ranks and files to reform", "published.t9a-reform")
+        new = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
+        movers = [(m, new.point_of(m.name)) for _, m in _members(state, unit) if m.name in new.order]
+        turned = [(replace(m, facing=new.facing), to) for m, to in movers]
+        problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform")
+        return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
+                            "further this phase", "published.t9a-reform")
+
+    def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
+        """Reform a unit about its centre; it counts as having moved."""
+        unit = movers_of(state, state.unit(action.unit))
+        f = _formation_of(unit)
+        assert f is not None
+        new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
+        if unit.formation is None:
+            m = unit.models[0]
+            moved = replace(unit, models=(replace(m, facing=new_f.facing),))
+            new = state.replace_unit(moved)
+        else:
+            new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
+        members = [new.unit(unit.id), *new.joined_to(unit.id)]
+        new = new.replace_units(*(u.with_status(Status.MOVED) for u in members))
+        return new, [Event("reform", f"{unit.id} reforms: {new_f.files} files facing {new_f.facing:g} degrees",
+                           ("published.t9a-reform",))]
 
     # -- charging ---------------------------------------------------------------
     @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit."""
-        unit = state.unit(action.unit)
+        named = state.unit(action.unit)
         target = state.unit(action.target)
-        if unit.side != state.active or not unit.alive:
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", "t9a.charge-out.declare")
-        if target.side == unit.side or not target.alive:
+        if named.side != state.active or not named.alive:
+            return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
+        if target.side == named.side or not target.alive:
             return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+        unit = named
         host = host_of(state, unit)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
@@ -528,17 +617,34 @@ class NinthAge(Ruleset):
                                  "t9a.charge-out.declare")
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
-        adv = advance_rate(unit)
+        out = bool(unit.joined)
+        if not in_front_arc(unit, target):
+            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
+                                 "published.t9a-charge-arc")
+        if not unit_line_of_sight(unit.placed, target.placed, state.terrain):
+            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
+                                 "published.line-of-sight")
+        adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
         gap = group_distance(unit.placed, target.placed)
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {unit.id}'s greatest Charge Range "
                                  f"({adv}\" + 12\")", "t9a.charge-out.declare")
-        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if unit.joined else (
+        _, _, movers = _contact(state, unit, target, out)
+        own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
+        if out:
+            own.add(host.id)
+            own.update(c.id for c in state.joined_to(host.id))
+        problem = path_problem(state, movers, own, False, frozenset({target.id}))
+        if problem:
+            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
+                                 "published.t9a-move")
+        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if out else (
             "t9a.charge-out.declare",)
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
-        who = f"{unit.id} charges out of {unit.joined}" if unit.joined else f"{unit.id} charges"
-        return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away (Charge Range {adv}\" + 2D6)", *rules)
+        who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
+        return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
+                            f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
@@ -575,13 +681,14 @@ class NinthAge(Ruleset):
             unit = state.unit(unit.id)
             host = host_of(state, unit)
         swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
-        roll = roll_charge(dice, advance_rate(unit), swift, unit.id)
+        rate = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
+        roll = roll_charge(dice, rate, swift, unit.id)
         if out:
             rules.append("t9a.charge-out.own-rate")
-        gap = group_distance(unit.placed, target.placed)
+        gap = group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
+        dx, dy, _ = _contact(state, unit, target, out)
+        model = unit.models[0]
         if roll.range + EPSILON >= gap:
-            model = unit.models[0]
-            dx, dy = contact_vector(model.placed, target.placed)
             to = (model.at[0] + dx, model.at[1] + dy)
             new = _detach(state, unit, to) if out else _shift(state, unit, dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
@@ -590,8 +697,9 @@ class NinthAge(Ruleset):
             return new, [_charge_event(f"{unit.id} charges {target.id}: range {roll.range}\" >= {gap:.2f}\"",
                                        rules, dice, start, CHARGED)]
         rules.append("t9a.charge-out.failure")
-        model = unit.models[0]
-        dx, dy = towards(model.placed, target.placed, roll.failed_move)
+        length = math.hypot(dx, dy)
+        step = min(float(roll.failed_move), max(0.0, length - 0.01))
+        dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = _shift(state, unit, dx, dy)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
@@ -645,6 +753,62 @@ def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
 
 
+def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
+                 may_touch: frozenset[str] = frozenset()) -> str | None:
+    """Say why models cannot move straight to their new places, or None.
+
+    No model ends on another unit's model or in impassable (``blocking``) terrain; on the
+    ground none passes through another unit or impassable terrain (published 9th Age
+    movement); Flying Movement passes over both.  ``own`` names the units whose models
+    the movers ignore (their own combined unit); ``may_touch`` units may be contacted.
+    """
+    others = [(u, m) for u in state.units if u.alive and u.id not in own for m in u.models]
+    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    for model, to in movers:
+        end = Placed(model.base, to, model.facing)
+        for u, m in others:
+            if overlaps(end, m.placed, 0.02):
+                return f"{model.name} would end on {u.id}'s model {m.name}"
+        for t in blocking:
+            if end.footprint().intersection(t.shape()).area > 1e-6:
+                return f"{model.name} would end in impassable terrain {t.id}"
+        if fly or math.dist(model.at, to) <= EPSILON:
+            continue
+        for u, m in others:
+            if u.id not in may_touch and _path_hits(model, to, m):
+                return f"{model.name}'s path crosses {u.id}'s model {m.name}"
+        swept = _swept(model, to)
+        for t in blocking:
+            if swept.intersection(t.shape()).area > 1e-6:
+                return f"{model.name}'s path crosses impassable terrain {t.id}"
+    return None
+
+
+def _swept(model: Model, to: Point) -> shapely.Polygon:
+    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
+    return shapely.LineString([model.at, to]).buffer(radius)
+
+
+def in_front_arc(charger: Unit, target: Unit) -> bool:
+    """Say whether any model of ``target`` stands in the Front Arc of ``charger`` (of each model when unranked)."""
+    f = _formation_of(charger)
+    arcs = [f.front_arc()] if f is not None else [
+        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
+    shapes = [shapely.Polygon(a) for a in arcs]
+    return any(arc.intersection(p.footprint()).area > 1e-6 for arc in shapes for p in target.placed)
+
+
+def _contact(state: GameState, unit: Unit, target: Unit, out: bool) -> tuple[float, float, list[tuple[Model, Point]]]:
+    """Return the straight move into base contact with ``target`` and every model it carries along."""
+    models = list(unit.models) if out else [m for _, m in _members(state, unit)]
+    best = (math.inf, 0.0, 0.0)
+    for m in models:
+        dx, dy = contact_vector(m.placed, target.placed)
+        best = min(best, (math.hypot(dx, dy), dx, dy))
+    _, dx, dy = best
+    return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
+
+
 def _path_hits(model: Model, to: Point, other: Model) -> bool:
     path = shapely.LineString([model.at, to]).buffer(min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01)
     return bool(path.intersects(other.placed.footprint())) and distance(model.placed, other.placed) > 0.01
@@ -652,6 +816,9 @@ def _path_hits(model: Model, to: Point, other: Model) -> bool:
 
 def _detach(state: GameState, ch: Unit, to: Point) -> GameState:
     """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own."""
+    if ch.joined is None and state.joined_to(ch.id):
+        state = _hand_over(state, ch)
+        ch = state.unit(ch.id)
     host = state.unit(ch.joined) if ch.joined else None
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
         state = state.replace_unit(replace(host, formation=remove_from(host.formation, ch.models[0].name)))
@@ -659,6 +826,21 @@ def _detach(state: GameState, ch: Unit, to: Point) -> GameState:
     moved = replace(state.unit(ch.id), joined=None, formation=None)
     moved = replace(moved, models=(moved.models[0].moved_to(to), *moved.models[1:]))
     return state.replace_unit(moved)
+
+
+@implements("t9a.join.character-units")
+def _hand_over(state: GameState, leader: Unit) -> GameState:
+    """Let the next character lead a unit of characters that its leader is leaving (the unit stays)."""
+    others = state.joined_to(leader.id)
+    heir = others[0]
+    f = leader.formation
+    if f is not None and leader.models[0].name in f.order:
+        f = remove_from(f, leader.models[0].name)
+    keep = leader.status - frozenset(MOVED)
+    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep)
+    new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
+                              replace(leader, joined=heir.id, formation=None))
+    return arrange(new, heir.id) if new_heir.formation is not None else new
 
 
 def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:

@@ -234,6 +234,9 @@ class Warhammer40k3(CombatRules, Ruleset):
         unit = state.unit(action.unit)
         if problem := self._mover_checks(state, unit):
             return problem
+        if action.fly:
+            return Ruling.forbid("40k has no Flying Movement to choose: jump infantry and units with Fly pass over "
+                                 "models on their own (leave out fly)")
         if unit.joined:
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "

@@ -42,7 +42,7 @@ from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
 from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
 from ..checks import LeadershipTestKind, leadership_test
-from ..dice import Dice, RollRecord
+from ..dice import Dice, RollRecord, Stage
 from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
@@ -419,14 +419,16 @@ class CombatRules(Ruleset):
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
             start = len(dice.log)
             need = to_hit_shooting(bs)
-            hits = 0 if need is None else dice.pool(shots, need, f"{who} ({weapon.name}, BS{bs}): to hit ({need}+)", rule)
-            if weapon.blast:
-                hits *= min(weapon.blast, len(target_models))
             strength = weapon.strength_for(items[0][1].profile.s)
             wound_on = to_wound(strength, toughness)
-            got = 0 if wound_on is None else dice.pool(
-                hits, wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
-                rule if apart else "published.to-wound")
+            to_hit = Stage(need, f"{who} ({weapon.name}, BS{bs}): to hit ({need}+)", rule)
+            wounding = Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
+                             rule if apart else "published.to-wound")
+            if weapon.blast:
+                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(target_models))
+                got = dice.pools(hits, wounding)[0]
+            else:  # hit then wound: one chance node over the wounds when enumerating
+                hits, got = dice.pools(shots, to_hit, wounding)
             cited = (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s")
             why = "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"
             events.append(Event("shots", f"{who} fire{'s' * (len(items) == 1)} {shots} shot{'s' * (shots != 1)} "
@@ -739,11 +741,11 @@ class CombatRules(Ruleset):
                 start = len(dice.log)
                 need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
                 rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
-                hits = dice.pool(n, need, f"{who}: to hit ({need}+, WS{ws})", rule)
                 toughness = _majority([m.profile.t for m in targets])
                 wound_on = to_wound(s, toughness)
-                got = 0 if wound_on is None else dice.pool(hits, wound_on, f"{who}: to wound ({wound_on}+, S{s} vs "
-                                                           f"T{toughness})", rule if apart else "published.to-wound")
+                hits, got = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
+                                       Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                                             rule if apart else "published.to-wound"))
                 events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                     f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
                 state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,

@@ -1,0 +1,184 @@
+"""The 9th Age attack sequence shared by shooting, spells and melee: to hit, to wound, armour, casualties.
+
+Seed 002 leans on "the general rules" without giving them; the engine follows the
+published The 9th Age rules of the seed's era (1st/2nd edition, 2016-2021), stated in
+``herohammer rules`` under the clauses they serve:
+
+* To hit at range: 7 - BS (BS 1: 6+ ... BS 5 or more: 2+), worsened by -1 for Long Range
+  (more than half the weapon's range), -1 for moving before shooting (a unit that
+  marched does not shoot), -1 for Stand and Shoot, -1 soft cover, -2 hard cover.  A roll
+  needed above 6 is a 6 followed by 4+ (7+), 5+ (8+) or 6 (9+); beyond that no hit.
+* To hit in melee: the attacker's Weapon Skill against the defender's, as the 2nd edition
+  compares Offensive to Defensive Skill: 4 or more above: 2+; 1 to 3 above: 3+; equal to
+  3 below: 4+; 4 to 7 below: 5+; 8 or more below: 6+.
+* To wound: Strength against Toughness: 2 or more above: 2+, 1 above: 3+, equal: 4+, 1
+  below: 5+, 2 or more below: 6+ (always possible, unlike 40k).
+* Armour: the save worsens by 1 for each point of Strength above 3.
+* Values of 0 (seed 004) everywhere: BS 0 cannot shoot, WS 0 is hit automatically and
+  hits only on 6, S 0 never wounds (it prevails over T 0), T 0 is wounded on 2+.
+
+Hits on a combined unit go to its rank and file while it has five or more of them;
+with fewer, the attacker may direct them at a character of the unit (the rulebook's
+"Look out, Sir!" threshold); a unit reduced to its character takes them all
+(t9a.combined.last-survivor).  Wounds never carry over from one model to another kind.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from ..attacks import resolve_attacks
+from ..catalogue import implements
+from ..t9a_charts import AUTOMATIC, armour_save, to_wound
+from ..checks import TestResult
+from ..dice import Dice
+from ..formations import arrange
+from ..state import GameState
+from ..units import Model, Status, Unit
+from ..formations import is_character
+from .t9a import current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
+
+#: Rank and file a combined unit needs for hits to stay off its characters.
+LOOK_OUT_SIR = 5
+#: Published rule ids cited for the general rules the seeds rely on.
+TO_HIT_MELEE = "published.t9a-to-hit-melee"
+TO_WOUND = "published.t9a-to-wound"
+PANIC = "published.t9a-panic"
+FLEE_RULE = "published.t9a-flee"
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Say what a batch of hits did to a unit: wounds, casualties and the models that took them."""
+
+    hits: int
+    wounds: int
+    unsaved: int
+    slain: tuple[str, ...]
+    victim: str  # the unit (a character's id when hits went to it)
+
+
+def rank_and_file(unit: Unit) -> list[Model]:
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the champion last."""
+    order = unit.formation.order if unit.formation is not None else ()
+    rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+    plain = [m for m in rear_first if m.role != "champion"]
+    return [*plain, *[m for m in unit.models if m.role == "champion"]]
+
+
+@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
+def hit_allocation(state: GameState, target_id: str, at: str | None) -> tuple[Unit, str]:
+    """Return the unit whose models take hits aimed at ``target_id`` and the rule deciding it.
+
+    A joined character is part of the unit: hits go to the rank and file, unless fewer
+    than five are left and the attacker names the character (``at``); a unit reduced to its
+    characters passes the hits to them (the first joined character).
+    """
+    host = current(state, host_of(state, state.unit(target_id)).id)
+    if at is not None and at != host.id and state.unit(at).alive:
+        return state.unit(at), "t9a.join.part-of-unit"
+    if host.last_of:
+        return host, "t9a.combined.last-survivor"
+    return host, "t9a.join.part-of-unit"
+
+
+def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:
+    """Say why hits cannot be directed at ``at`` (None when they can)."""
+    if at is None:
+        return None
+    host = host_of(state, state.unit(target_id))
+    if not state.has_unit(at) or (at != host.id and state.unit(at).joined != host.id):
+        return f"{at} is not a character in {host.id}"
+    if at != host.id and len(host.models) >= LOOK_OUT_SIR:
+        return (f"{host.id} has {len(host.models)} rank-and-file models: hits go to them, not to {at} "
+                f"(a character may be picked out only below {LOOK_OUT_SIR})")
+    return None
+
+
+def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: Dice, who: str,
+               rule: str = TO_WOUND) -> tuple[GameState, Harm]:
+    """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path)."""
+    pool = rank_and_file(victim) if not is_character(victim) else list(victim.models)
+    if not pool or hits <= 0:
+        return state, Harm(hits, 0, 0, (), victim.id)
+    first = pool[0]
+    result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, first.profile.t),
+                             armour_save(first.profile.save, strength), rule=rule, who=who)
+    host_id = victim.joined or victim.id
+    left = result.unsaved
+    slain: list[str] = []
+    hurt: dict[str, int] = {}
+    owner = state.unit(host_id) if victim.joined else victim
+    for m in pool:
+        if left <= 0:
+            break
+        have = model_wounds(owner, m) - m.wounds_taken
+        take = min(have, left)
+        left -= take
+        if take >= have:
+            slain.append(m.name)
+        else:
+            hurt[m.name] = m.wounds_taken + take
+    if hurt:
+        fresh = state.unit(victim.id)
+        state = state.replace_unit(replace(fresh, models=tuple(
+            replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
+    if slain:
+        state = remove_casualties(state, host_id, slain)
+    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id)
+
+
+def members(state: GameState, unit_id: str) -> list[Unit]:
+    """Return what is now a combined unit (its last survivor once the rank and file are gone) and its characters."""
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    return [host, *state.joined_to(host.id)]
+
+
+def models_in(state: GameState, unit_id: str) -> int:
+    """Count the living models of a combined unit (rank and file and characters)."""
+    return sum(len(u.models) for u in members(state, unit_id))
+
+
+def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice,
+                       away_from: tuple[float, float]) -> tuple[GameState, TestResult | None, str]:
+    """Take the Panic test for heavy casualties when due (``heavy_casualties_panic``) and flee on a failure.
+
+    The losses of one shooting attack or one spell count against the models the unit had
+    before it; a unit engaged in combat or already fleeing takes no Panic test.
+    """
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    if host.has(Status.ENGAGED) or host.has(Status.FLEEING):
+        return state, None, ""
+    result = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice)
+    if result is None:
+        return state, None, ""
+    if result.passed:
+        return state, result, f"{host.id} passes its Panic test ({result.roll} against Ld {result.value})"
+    state, dist = flee(state, host.id, away_from, dice)
+    return state, result, (f"{host.id} fails its Panic test ({result.roll} against Ld {result.value}) and flees "
+                           f"{dist}\"")
+
+
+def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: Dice,
+         rule: str = FLEE_RULE) -> tuple[GameState, int]:
+    """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance."""
+    dist = dice.total(2, f"{host_id}: flee distance (2D6)", rule)
+    state = shift_away(state, host_id, away_from, float(dist))
+    return state.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
+                                 for u in members(state, host_id))), dist
+
+
+def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], inches: float) -> GameState:
+    """Move a combined unit ``inches`` straight away from a point (towards it for a negative distance)."""
+    group = members(state, host_id)
+    host = group[0]
+    centre = host.formation.position if host.formation is not None else host.models[0].at
+    dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
+    length = math.hypot(dx, dy) or 1.0
+    mx, my = dx / length * inches, dy / length * inches
+    if host.formation is not None:
+        return arrange(state.replace_unit(replace(host, formation=host.formation.moved_by(mx, my))), host.id)
+    changed = [replace(u, models=tuple(m.moved_to((m.at[0] + mx, m.at[1] + my)) for m in u.models))
+               for u in group]
+    return state.replace_units(*changed)

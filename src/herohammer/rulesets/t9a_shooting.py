@@ -1,0 +1,171 @@
+"""The 9th Age Shooting phase: units (with the characters in them) and lone characters shoot.
+
+A combined unit shoots as one unit: each model with a missile weapon fires once, a
+character among them with its own BS and its own movement (t9a.join.moved-separately:
+a character that marched does not shoot, its unit may).  Hits on a combined unit go as
+``t9a_combat.hit_allocation`` says; a lone character is a unit of its own and a target
+like any other (t9a.char.lone).  After the volley, a unit that lost a quarter of its
+models takes the Panic test for heavy casualties.
+
+Missile weapons (published 9th Age general weapons): range in inches and Strength;
+a weapon named ``<kind> S<n>`` uses that Strength.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..catalogue import implements
+from ..dice import Dice
+from ..geometry import group_distance
+from ..rulings import Event, Ruling
+from ..state import GameState
+from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
+from ..units import Model, Status, Unit
+from .base import Resolution, Ruleset
+from ..formations import is_character
+from .t9a_combat import (PANIC, TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
+                         wound_unit)
+
+if TYPE_CHECKING:
+    from ..actions import Shoot
+
+#: Published 9th Age missile weapons: (range in inches, Strength).
+MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
+    "shortbow": (18, 3), "bow": (24, 3), "longbow": (30, 3), "crossbow": (30, 4), "handgun": (24, 4),
+    "sling": (18, 3), "javelin": (12, 3), "throwing weapons": (8, 3), "pistol": (12, 4),
+}
+_STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
+LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
+
+
+def missile_weapon(name: str) -> tuple[str, float, int] | None:
+    """Read a missile weapon by name (``bow`` or ``bow S4``): kind, range and Strength; None if unknown."""
+    text = name.strip().lower()
+    m = _STRENGTH.match(text)
+    kind = m.group(1) if m else text
+    if kind not in MISSILE_WEAPONS:
+        return None
+    rng, strength = MISSILE_WEAPONS[kind]
+    return kind, rng, int(m.group(2)) if m else strength
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One model's shot: who fires, at what need, with what Strength."""
+
+    unit: Unit
+    model: Model
+    weapon: str
+    need: int | None
+    strength: int
+    long_range: bool
+
+
+class ShootingPhase(Ruleset):
+    """Rule on and resolve shooting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
+
+    def shooters(self, state: GameState, host: Unit, target: Unit) -> tuple[list[Shot], list[str]]:
+        """Return the shots a combined unit fires at a target and the notes on models that cannot fire."""
+        shots: list[Shot] = []
+        notes: list[str] = []
+        aim = [m.placed for u in members(state, target.id) for m in u.models]
+        for u in state.combined(host.id):
+            if u.has(Status.MARCHED):
+                notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
+                continue
+            for m in u.models:
+                if not m.weapons:
+                    continue
+                w = missile_weapon(m.weapons[0])
+                if w is None:
+                    continue
+                if m.profile.bs <= 0:
+                    notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
+                    continue
+                gap = group_distance([m.placed], aim)
+                if gap > w[1]:
+                    continue
+                long_range = gap > w[1] / 2
+                mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0)
+                shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
+        return shots, notes
+
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
+    def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
+        """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
+        unit = state.unit(action.unit)
+        if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
+            return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: name the unit, which shoots with it",
+                                 "t9a.join.part-of-unit")
+        for s in (Status.ENGAGED, Status.FLEEING, Status.SHOT):
+            if unit.has(s):
+                return Ruling.forbid(f"{unit.id} is {s.value.replace('_', ' ')} and cannot shoot")
+        ruling = self.target_ruling(state, unit.id, action.target)
+        if not ruling.legal:
+            return ruling
+        target = members(state, action.target)[0]
+        problem = allocation_problem(state, target.id, action.at)
+        if problem:
+            return Ruling.forbid(problem, "t9a.join.part-of-unit")
+        shots, notes = self.shooters(state, unit, target)
+        if not shots:
+            why = "; ".join(notes) or "no model has a missile weapon in range"
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately") if r in why]
+            return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
+        rules = [*ruling.rules]
+        if state.joined_to(target.id) or target.joined:
+            rules.append("t9a.join.part-of-unit")
+        return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
+                            notes=tuple(notes))
+
+    def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
+        """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
+        start = len(dice.log)
+        unit = state.unit(action.unit)
+        target = members(state, action.target)[0]
+        shots, notes = self.shooters(state, unit, target)
+        before = models_in(state, target.id)
+        groups: dict[tuple[int | None, int], int] = {}
+        for s in shots:
+            groups[(s.need, s.strength)] = groups.get((s.need, s.strength), 0) + 1
+        rules = [TO_HIT_SHOOTING, TO_WOUND]
+        if is_character(target) and not state.joined_to(target.id):
+            rules.append("t9a.char.lone")
+        parts = []
+        for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
+            if not models_in(state, target.id):
+                break
+            hits = roll_to_hit_at_range(dice, n, need, f"{unit.id} shooting")
+            victim, why = hit_allocation(state, target.id, action.at)
+            if victim.id != target.id or state.joined_to(target.id):
+                rules.append(why)
+            if strength <= 0:
+                rules.append("core.zero.s")
+            if victim.models and victim.models[0].profile.t <= 0:
+                rules.append("core.zero.t")
+            state, harm = wound_unit(state, victim, hits, strength, dice, f"{unit.id} shooting")
+            parts.append(f"{n} shots ({need}+ to hit, S{strength}): {harm.hits} hits, {harm.unsaved} unsaved on "
+                         f"{harm.victim}" + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+        state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
+        if any("t9a.join.moved-separately" in n for n in notes):
+            rules.append("t9a.join.moved-separately")
+        if any("core.zero.bs" in n for n in notes):
+            rules.append("core.zero.bs")
+        events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
+                        tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
+        start = len(dice.log)
+        at = unit.formation.position if unit.formation is not None else next(
+            m.at for u in state.combined(unit.id) for m in u.models)
+        state, result, said = panic_after_losses(state, target.id, before, dice, at)
+        if result is not None:
+            panic_rules = [PANIC, result.rule]
+            if members(state, target.id)[0].last_of:
+                panic_rules.append("t9a.combined.last-survivor")
+            events.append(Event("panic", said, tuple(panic_rules), tuple(dice.log[start:]),
+                                (("outcome", "passed" if result.passed else "fled"),)))
+        return state, events

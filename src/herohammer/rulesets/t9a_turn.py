@@ -1,0 +1,42 @@
+"""The 9th Age ruleset as played: the character rules of seed 002 and the phases they sit in.
+
+``NinthAge`` (t9a.py) holds what seed 002 says about characters joining, leaving and
+charging out; the Magic, Shooting and Melee phases the seed relies on ("the general
+rules") are mixins, one module each, and this class puts them together in the order of
+a 9th Age player turn.  It is the class registered as ``t9a``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
+
+from ..state import GameState, Phase, PhaseSpec
+from .t9a import NinthAge
+from .t9a_shooting import ShootingPhase
+
+if TYPE_CHECKING:
+    from ..actions import Action
+
+
+class NinthAgeTurn(ShootingPhase, NinthAge):
+    """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
+
+    phases: ClassVar[tuple[PhaseSpec, ...]] = (
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
+    )
+
+    def candidate_actions(self, state: GameState) -> Iterable[Action]:
+        """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
+        from ..actions import Shoot
+
+        if state.phase is Phase.SHOOTING:
+            for u in state.side_units(state.active):
+                if u.joined is None:
+                    for e in state.enemies_of(state.active):
+                        yield Shoot(do="shoot", unit=u.id, target=e.id)
+        yield from super().candidate_actions(state)

@@ -1,0 +1,77 @@
+"""The 9th Age charts the seeds lean on without giving them (published rules, 1st/2nd edition).
+
+* To hit at range: 7 - BS (BS 1: 6+ ... BS 5: 2+; a 1 always fails, so a BS above 5 offsets negative modifiers), worsened by -1 for Long Range
+  (more than half the weapon's range), -1 for moving before shooting, -1 for Stand and
+  Shoot, -1 soft cover, -2 hard cover.  A roll needed above 6 is a 6 followed by 4+ (7+),
+  5+ (8+) or 6 (9+); beyond that no hit is possible.
+* To hit in melee: the attacker's Weapon Skill against the defender's, compared as the 2nd
+  edition compares Offensive to Defensive Skill: 4 or more above: 2+; 1 to 3 above: 3+;
+  equal to 3 below: 4+; 4 to 7 below: 5+; 8 or more below: 6+.
+* To wound: Strength against Toughness: 2 or more above: 2+, 1 above: 3+, equal: 4+,
+  1 below: 5+, 2 or more below: 6+ (always possible, unlike 40k).
+* Armour: the save worsens by 1 for each point of Strength above 3.
+* Values of 0 (seed 004): BS 0 cannot shoot, WS 0 is hit automatically and hits only on
+  6, S 0 never wounds (it prevails over T 0, as in core.zero.s), T 0 is wounded on 2+.
+
+A roll needed is an int: 1 means automatic (no roll), None means it cannot succeed.
+"""
+
+from __future__ import annotations
+
+from .catalogue import implements
+from .dice import Dice
+
+AUTOMATIC = 1
+TO_HIT_SHOOTING = "published.t9a-to-hit-shooting"
+
+
+@implements("core.zero.bs")
+def to_hit_shooting(bs: int, modifier: int = 0) -> int | None:
+    """Return the roll needed to hit at range (7 and up: a 6 then more); None when no hit is possible.
+
+    ``modifier`` is the sum of the to-hit modifiers (negative worsens).  BS 0 cannot shoot.
+    """
+    if bs <= 0:
+        return None
+    needed = max(2, 7 - bs - modifier)  # a 1 always fails, so BS 6 gains against a -1
+    return needed if needed <= 9 else None
+
+
+def roll_to_hit_at_range(dice: Dice, shots: int, needed: int | None, who: str, rule: str = TO_HIT_SHOOTING) -> int:
+    """Roll ``shots`` to hit at range; a need of 7+/8+/9+ is a 6 followed by 4+/5+/6."""
+    if needed is None or shots <= 0:
+        return 0
+    if needed <= 6:
+        return dice.pool(shots, needed, f"{who}: to hit ({needed}+)", rule)
+    sixes = dice.pool(shots, 6, f"{who}: to hit ({needed}+: a 6 first)", rule)
+    return dice.pool(sixes, needed - 3, f"{who}: to hit ({needed}+: then {needed - 3}+)", rule)
+
+
+@implements("core.zero.ws")
+def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
+    """Return the roll needed to hit in melee: WS 0 is hit automatically and hits only on 6."""
+    if defender_ws <= 0:
+        return AUTOMATIC
+    if attacker_ws <= 0:
+        return 6
+    diff = attacker_ws - defender_ws
+    return 2 if diff >= 4 else 3 if diff >= 1 else 4 if diff >= -3 else 5 if diff >= -7 else 6
+
+
+@implements("core.zero.s", "core.zero.t")
+def to_wound(strength: int, toughness: int) -> int | None:
+    """Return the roll needed to wound: S 0 never wounds (even T 0); T 0 is wounded on 2+."""
+    if strength <= 0:
+        return None
+    if toughness <= 0:
+        return 2
+    diff = strength - toughness
+    return 2 if diff >= 2 else 3 if diff == 1 else 4 if diff == 0 else 5 if diff == -1 else 6
+
+
+def armour_save(save: int | None, strength: int) -> int | None:
+    """Return the save roll after -1 per point of Strength above 3; None when no save is left."""
+    if save is None:
+        return None
+    needed = save + max(0, strength - 3)
+    return needed if needed <= 6 else None

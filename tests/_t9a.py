@@ -1,0 +1,49 @@
+"""Shared 9th Age test scenarios: elven spearmen (with a hero who may be joined) facing orc archers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+SPEAR = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"
+HERO = "WS6 BS6 S4 T4 W3 I6 A3 Ld9 Sv4+ Adv5 Mar10"
+ORC = "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"
+
+
+def scenario(n: int = 10, orcs: int = 5, phase: str = "shooting", active: str = "orcs", joined: bool = True,
+             hero_at: tuple[float, float] = (10, 10), enemy_y: float = 34.0, orc_profile: str = ORC,
+             spear_profile: str = SPEAR, orc_weapon: str = "bow", hero_weapons: list[str] | None = None,
+             hero_status: list[str] | None = None, spear_status: list[str] | None = None,
+             orc_status: list[str] | None = None, spear_rules: list[str] | None = None,
+             roles: dict[int, str] | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return scenario data: spearmen at (36, 20) facing up the table, orcs facing them at ``enemy_y``."""
+    roles = roles or {}
+    spears = [{"name": f"s{i}", "profile": spear_profile, "base": [20, 20],
+               **({"role": roles[i]} if i in roles else {})} for i in range(n)]
+    hero: dict[str, Any] = {"id": "hero", "character": "independent", "status": hero_status or [],
+                            "models": [{"name": "Hero", "profile": HERO, "base": [20, 20],
+                                        "weapons": hero_weapons or []}]}
+    if joined:
+        hero["joined"] = "spears"
+    else:
+        hero["models"][0]["at"] = list(hero_at)
+    archers = [{"name": f"o{i}", "profile": orc_profile, "base": [25, 25], "weapons": [orc_weapon]}
+               for i in range(orcs)]
+    data: dict[str, Any] = {
+        "ruleset": "t9a", "phase": phase, "active": active,
+        "sides": {
+            "elves": [{"id": "spears", "status": spear_status or [], "rules": spear_rules or [],
+                       "formation": {"position": [36, 20], "files": 5}, "models": spears}, hero],
+            "orcs": [{"id": "orcs", "status": orc_status or [],
+                      "formation": {"position": [36, enemy_y], "facing": 180, "files": 5}, "models": archers}],
+        },
+    }
+    data.update(extra or {})
+    return data
+
+
+def game(**kw: Any) -> Game:
+    """Return a game of ``scenario(**kw)``."""
+    return Game(state_from_data(scenario(**kw)))

@@ -1,0 +1,147 @@
+"""The fast enumeration (classes of totals, chained pools) gives exactly the brute-force answer.
+
+The oracle is ``enumerate_outcomes(..., fine=True)``: every total of every roll and
+every stage of a chain its own chance node, as the enumerator did before the cuts.
+Each legal action the rules propose in every example (and the benchmark positions) is
+enumerated both ways and the distributions must be equal as exact Fractions; the
+chance nodes themselves are checked against icepool.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import icepool
+import pytest
+
+from herohammer.action_odds import summarise
+from herohammer.actions import parse_action
+from herohammer.dice import Dice, Reroll, ScriptedDice, SeededDice, Stage, enumerate_outcomes
+from herohammer.game import Game
+from herohammer.rulesets import get_ruleset
+from herohammer.scenario import load_scenario, state_from_data
+from herohammer.state import GameState
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import scenarios  # noqa: E402  (the benchmark positions)
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+#: Kinds of action whose odds players ask for; moves are proposals, not plans.
+ROLLING = ("shoot", "manifest", "assault", "fight", "regroup", "charge", "join")
+#: Brute force is the slow oracle: actions whose fine tree is larger are left to the fight tests below.
+ORACLE_RUNS = 4_000
+
+
+def _both(state: GameState, action: Any, limit: int = ORACLE_RUNS) -> tuple[Any, Any] | None:
+    ruleset = get_ruleset(state.ruleset)
+
+    def play(dice: Dice) -> Any:
+        return summarise(state, ruleset.resolve(state, action, dice))
+
+    try:
+        fine = enumerate_outcomes(play, limit, fine=True)
+    except Exception as exc:  # EnumerationTooLarge: too slow to brute-force here
+        if type(exc).__name__ == "EnumerationTooLarge":
+            return None
+        raise
+    return enumerate_outcomes(play), fine
+
+
+def _actions(state: GameState) -> list[Any]:
+    return [a for a in Game(state).legal_actions() if a.do in ROLLING]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_rolling_action_of_every_example_is_exactly_the_brute_force_answer(path: Path) -> None:
+    state = load_scenario(path)
+    compared = 0
+    for action in _actions(state):
+        pair = _both(state, action)
+        if pair is None:
+            continue
+        fast, fine = pair
+        assert dict(fast.items()) == dict(fine.items()), action
+        compared += 1
+    if _actions(state):
+        assert compared, f"no action of {path.name} was small enough to compare"
+
+
+@pytest.mark.parametrize("name,data,action", [
+    ("volley", scenarios.volley(5), scenarios.VOLLEY_ACTION),
+    ("smite", scenarios.smite(), scenarios.SMITE_ACTION),
+])
+def test_benchmark_positions_match_brute_force(name: str, data: dict[str, Any], action: dict[str, Any]) -> None:
+    state = state_from_data(data)
+    assert Game(state).check(action).legal
+    pair = _both(state, parse_action(action), 200_000)
+    assert pair is not None
+    fast, fine = pair
+    assert dict(fast.items()) == dict(fine.items())
+
+
+def test_fast_enumeration_runs_the_rules_code_fewer_times() -> None:
+    """The point of the cuts: a Leadership test is 2 branches, a volley one per wound count."""
+    from herohammer.checks import leadership_test
+
+    calls = {"fast": 0, "fine": 0}
+
+    def counted(kind: str) -> Callable[[Dice], bool]:
+        def run(dice: Dice) -> bool:
+            calls[kind] += 1
+            return leadership_test(dice, 7).passed
+        return run
+
+    assert enumerate_outcomes(counted("fast")) == enumerate_outcomes(counted("fine"), fine=True)
+    assert (calls["fast"], calls["fine"]) == (2, 11)
+
+
+@pytest.mark.parametrize("splits", [(7,), (2, 8, 11), (2, 1, 11), (12,), (3, 5, 9)])
+def test_a_classed_total_matches_icepool_per_class(splits: tuple[int, ...]) -> None:
+    def run(dice: Dice) -> int:
+        total = dice.total(2, "test", "core.test.leadership", splits=splits)
+        return sum(1 for s in splits if total > s)  # the class, all the caller may ask
+
+    two = 2 @ icepool.Die(range(1, 7))
+    expected: dict[int, Fraction] = {}
+    for face in range(2, 13):
+        cls = sum(1 for s in splits if face > s)
+        expected[cls] = expected.get(cls, Fraction(0)) + Fraction(two.quantity(face), two.denominator())
+    assert dict(enumerate_outcomes(run).items()) == expected
+
+
+@pytest.mark.parametrize("n,hit,wound,rh,rw", [
+    (10, 3, 4, Reroll.NONE, Reroll.NONE), (7, 4, 2, Reroll.FAILED, Reroll.ONES), (12, 5, 6, Reroll.ONES, Reroll.NONE),
+    (6, 1, 4, Reroll.NONE, Reroll.NONE), (6, 4, 7, Reroll.NONE, Reroll.NONE), (0, 4, 4, Reroll.NONE, Reroll.NONE),
+])
+def test_a_chained_pool_matches_icepool_and_brute_force(n: int, hit: int, wound: int, rh: Reroll, rw: Reroll) -> None:
+    def run(dice: Dice) -> int:
+        return dice.pools(n, Stage(hit, "to hit", "published.to-hit-bs", rh),
+                          Stage(wound if wound <= 6 else None, "to wound", "published.to-wound", rw))[-1]
+
+    def die(target: int, reroll: Reroll) -> icepool.Die:
+        faces = {Reroll.NONE: [], Reroll.FAILED: list(range(1, target)), Reroll.ONES: [1]}[reroll]
+        fresh = icepool.Die(range(1, 7))
+        return fresh.reroll(faces, depth=1) if faces else fresh
+
+    one = icepool.map(lambda h, w: int((hit <= 1 or h >= hit) and wound <= 6 and w >= wound), die(hit, rh), die(wound, rw))
+    total = n @ one if n else icepool.Die([0])
+    expected = {k: Fraction(total.quantity(k), total.denominator()) for k in total.outcomes() if total.quantity(k)}
+    fast = enumerate_outcomes(run)
+    assert dict(fast.items()) == expected
+    assert fast == enumerate_outcomes(run, fine=True)
+
+
+def test_play_still_rolls_every_die_of_a_chain() -> None:
+    """Seeded and scripted play roll the hits, then the wounds, each logged with its faces."""
+    dice = ScriptedDice([6, 1, 5, 2, 4, 3])
+    hits, wounds = dice.pools(4, Stage(4, "to hit", "published.to-hit-bs"), Stage(4, "to wound", "published.to-wound"))
+    assert (hits, wounds) == (2, 1)
+    assert [r.faces for r in dice.log] == [(6, 1, 5, 2), (4, 3)]
+    seeded = SeededDice(3)
+    seeded.pools(10, Stage(4, "to hit", "r"), Stage(4, "to wound", "r"))
+    assert all(r.faces is not None and len(r.faces) == int(r.request.split("D6")[0]) for r in seeded.log)
