@@ -24,7 +24,7 @@ class NinthAgeTurn(ShootingPhase, NinthAge):
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
         PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
         PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
