@@ -116,3 +116,103 @@ def test_actions_refuse_booleans_and_nan_for_numbers(capsys: pytest.CaptureFixtu
                                                      expected: str) -> None:
     example = ROOT / "examples" / "40k4_librarian_joins_tactical.yaml"
     one_line_error(["check", str(example), "--action", action], capsys, "--action", expected)
+
+
+# -- issue 14: inputs that used to end in a traceback or run without limit ------------------------
+
+LIBRARIAN = ROOT / "examples" / "40k4_librarian_joins_tactical.yaml"
+
+
+@pytest.mark.parametrize("name,text,expected", [
+    ("deep.yaml", "[" * 5000 + "]" * 5000, "nested deeper than 32 levels"),
+    ("deep.json", "[" * 5000 + "]" * 5000, "nested deeper than 32 levels"),
+    ("block.yaml", "\n".join("  " * i + "- " for i in range(100)), "nested deeper than 32 levels"),
+    ("bigint.yaml", "ruleset: 40k3\nturn: " + "9" * 5000 + "\n", "thousands of digits"),
+    ("bigint.json", '{"turn": ' + "9" * 5000 + "}", "thousands of digits"),
+    ("large.yaml", "ruleset: 40k3\nturn: 10000000000000\n", "number too large"),
+    ("huge.yaml", "- {}\n" * 300_000, "more than the limit of 1,000,000"),
+    ("many.yaml", "- {}\n" * 150_000, "more than 100,000 values"),
+    ("laughs.yaml", "a: &a [1, 2]\n" + "".join(
+        f"b{i}: &b{i} [*{'a' if i == 0 else f'b{i - 1}'}, *{'a' if i == 0 else f'b{i - 1}'}]\n" for i in range(30)),
+     "more than 100,000 values"),
+    ("escape.yaml", 'ruleset: "40k3\\e[31m"\n', "control character"),
+    ("date.yaml", "turn: 2020-13-45\n", "not valid YAML"),
+])
+def test_hostile_files_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str,
+                                    expected: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    for argv in (["check", str(path), "--action", END], ["simulate", str(PSYCHIC), "--actions", str(path)],
+                 ["sweep", str(path), "--vary", "turn=1,2"]):
+        one_line_error(argv, capsys, name, expected)
+
+
+@pytest.mark.parametrize("action,expected", [
+    ("[" * 5000 + "]" * 5000, "nested deeper than 32 levels"),
+    ('{"do": "end_phase", "x": ' + "9" * 5000 + "}", "thousands of digits"),
+    ('{"do": "leave", "character": "librarian", "to": [1e999, 2]}', "--action"),
+    ('{"do": "end_phase", "x": "' + "a" * 200_000 + '"}', "more than the limit of 100,000"),
+])
+def test_hostile_actions_are_one_line(capsys: pytest.CaptureFixture[str], action: str, expected: str) -> None:
+    for command in ("check", "play", "odds action"):
+        one_line_error([*command.split(), str(LIBRARIAN), "--action", action], capsys, expected)
+
+
+def test_hostile_vary_values_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["sweep", str(PSYCHIC), "--vary", "turn=" + "[" * 5000], capsys, "--vary")
+
+
+def test_more_models_than_the_limit_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from herohammer.limits import MAX_MODELS
+
+    def crowd(d: dict) -> None:  # type: ignore[type-arg]
+        d["sides"]["orks"][0]["models"] = [dict(boy(d), at=[i % 70 + 1, 1 + i // 70]) for i in range(MAX_MODELS + 1)]
+
+    path = mutated(tmp_path, crowd)
+    one_line_error(["check", str(path), "--action", END], capsys, f"more than the limit of {MAX_MODELS:,}")
+
+
+MARKUP = "[/]x[bold red]"
+
+
+def test_markup_in_ids_is_printed_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = PSYCHIC.read_text(encoding="utf-8").replace("orks", f"'{MARKUP}'").replace("boyz", f"'{MARKUP}b'")
+    path = tmp_path / "markup.yaml"
+    path.write_text(text, encoding="utf-8")
+    data = yaml.safe_load(text)
+    firer = data["sides"][data["active"]][0]["id"]
+    code, out, err = run(["targets", str(path), "--unit", firer], capsys)
+    assert code == 0, err
+    assert f"{MARKUP}b" in out  # the id itself, not restyled or swallowed
+    code, out, err = run(["simulate", str(path), "--runs", "20", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert MARKUP in out
+
+
+def test_a_saved_file_is_never_half_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from herohammer.game import Game
+
+    game = Game.load(PSYCHIC)
+    out = tmp_path / "after.yaml"
+    out.write_text("earlier", encoding="utf-8")
+
+    def interrupted(self: Path, *args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "write_text", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        game.save(out)
+    monkeypatch.undo()
+    assert out.read_text(encoding="utf-8") == "earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["after.yaml"]
+
+
+def test_ctrl_c_is_one_line_and_exit_130(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from herohammer import game
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(game.Game, "load", interrupted)
+    code, out, err = run(["check", str(PSYCHIC), "--action", END], capsys)
+    assert code == 130 and err.strip() == "herohammer: interrupted; nothing was written"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .actions import Action, parse_action
+from .actions import ACTION_TYPES, Action, parse_action
 from .dice import DEFAULT_MAX_RUNS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, IllegalActionError, OutOfRangeError
@@ -190,8 +190,8 @@ def action_odds(
     Works for any ruleset: it only calls ``rule_on`` and ``resolve``.  Raises
     ``IllegalActionError`` (with the rule ids) for an action the rules forbid.
     """
-    act = parse_action(dict(action)) if isinstance(action, Mapping) else (
-        parse_action(action) if isinstance(action, str) else action)
+    act = action if isinstance(action, ACTION_TYPES) else parse_action(
+        dict(action) if isinstance(action, Mapping) else action)
     if runs < 1:
         raise OutOfRangeError("--runs", runs, "1 or more")
     ruleset = get_ruleset(state.ruleset)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError
+from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
 def _not_bool(value: Any) -> Any:
@@ -90,6 +91,17 @@ class Manifest(_Action):
     psyker: str
     power: str
     target: str | None = None
+
+
+class Cast(_Action):
+    """Cast a spell (t9a Magic phase) with some Magic Dice; the reactive player may dispel with some of theirs."""
+
+    do: Literal["cast"]
+    unit: str
+    spell: str
+    target: str
+    dice: Annotated[int, BeforeValidator(_not_bool), Field(ge=1, le=5)]
+    dispel: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=12)] = 0
 
 
 class Assault(_Action):
@@ -173,20 +185,29 @@ class EndPhase(_Action):
 
 
 Action = Annotated[
-    Union[Join, Leave, Move, Reform, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
+    Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+#: The classes an ``Action`` may be (for callers handed objects of unknown type).
+ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase)
 
 
-def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action:
+def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
     """Read an action from JSON text or a mapping, or fail naming the field."""
     if isinstance(value, str):
+        check_size(len(value), where, MAX_ACTION_CHARS, "characters")
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
             raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(value, dict):
+        except RecursionError:
+            raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
+        except ValueError:  # Python's limit on converting integers thousands of digits long
+            raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
+    if isinstance(value, dict):
+        check_data(value, where)
+    else:
         raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
     try:
         return _ADAPTER.validate_python(value)
@@ -195,6 +216,6 @@ def parse_action(value: str | dict[str, Any], where: str = "--action") -> Action
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, reform, shoot, manifest, assault, charge, allocate, fight, regroup, "
+            msg = ("expected do: join, leave, move, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

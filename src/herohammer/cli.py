@@ -50,8 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except HerohammerError as exc:
         print(f"herohammer: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # pragma: no cover - interactive
-        print("herohammer: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)
+        print("herohammer: interrupted; nothing was written", file=sys.stderr)
         return 130
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

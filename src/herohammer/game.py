@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .actions import Action, parse_action
+from .actions import ACTION_TYPES, Action, parse_action
 from .dice import Dice, SeededDice
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
@@ -91,6 +91,7 @@ class Game:
 
 
 def _as_action(action: Action | str | dict[str, Any]) -> Action:
-    if isinstance(action, (str, dict)):
-        return parse_action(action)
-    return action
+    """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
+    if isinstance(action, ACTION_TYPES):
+        return action
+    return parse_action(action)

@@ -1,4 +1,8 @@
-"""Present answers: exact fractions for machines, tables for people."""
+"""Present answers: exact fractions for machines, tables for people.
+
+Text that comes from files (ids, names, rule text) goes to rich as ``Text`` objects,
+never as markup, so ``[/]`` in a unit id prints as itself and restyles nothing.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 
 def fraction_text(p: Fraction | int) -> str:
@@ -40,23 +45,23 @@ def percent(p: Fraction) -> str:
 def odds_table(title: str, rows: Mapping[str, Fraction], console: Console | None = None) -> None:
     """Print outcome, exact probability and percentage as a table."""
     console = console or Console()
-    console.print(title)
+    console.print(Text(title))
     table = Table()
     table.add_column("outcome")
     table.add_column("exact", justify="right")
     table.add_column("%", justify="right")
     for name, p in rows.items():
-        table.add_row(name, fraction_text(p), percent(p))
+        table.add_row(Text(name), fraction_text(p), percent(p))
     console.print(table)
 
 
 def simple_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], console: Console | None = None) -> None:
     """Print a plain table of strings."""
     console = console or Console()
-    console.print(title)
+    console.print(Text(title))
     table = Table()
     for c in columns:
-        table.add_column(c)
+        table.add_column(Text(c))
     for row in rows:
-        table.add_row(*(str(x) for x in row))
+        table.add_row(*(Text(str(x)) for x in row))
     console.print(table)

@@ -8,10 +8,11 @@ becomes one ``ScenarioError`` naming the file, the field's path and what was exp
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
@@ -19,9 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 from .catalogue import implements
 from .errors import HerohammerError, ScenarioError, validation_problem
 from .geometry import Base, Terrain, on_table, overlaps
+from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
 from .rulesets import RULESETS
-from .state import GameState, Phase, Table
+from .state import GameState, MagicDice, Phase, Table
 from .units import CharacterKind, Model, Status, Unit, UnitType
 
 
@@ -76,6 +78,7 @@ class UnitSpec(_Spec):
     formation: FormationSpec | None = None
     destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
     last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
+    spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
     models: list[ModelSpec] = []
 
 
@@ -108,6 +111,10 @@ class ScenarioSpec(_Spec):
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    #: t9a: each side's Magic Dice per Magic phase (the Flux card's), those used this phase, spells cast.
+    magic_dice: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
+    magic_dice_used: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
+    spells_cast: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
@@ -126,22 +133,74 @@ def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
 
 
 def read_structured(path: str | Path) -> Any:
-    """Read a YAML or JSON file (by its suffix) into plain data, or fail naming the file and the line."""
+    """Read a YAML or JSON file (by its suffix) into plain data, or fail naming the file and the line.
+
+    The file's size is checked before reading and its nesting and size while parsing
+    (YAML as a stream of events, so no input can exhaust the stack); see ``limits``.
+    """
+    if not isinstance(path, (str, Path)):
+        raise ScenarioError(repr(path)[:60], "", "expected a file name (str or pathlib.Path)")
     p = Path(path)
     try:
+        size = p.stat().st_size
+        if p.is_file():
+            check_size(size, str(p))
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(str(p), "", f"not UTF-8 text (byte {exc.start}): expected a YAML or JSON file") from None
+    return parse_text(text, "JSON" if p.suffix.lower() == ".json" else "YAML", str(p))
+
+
+def parse_text(text: str, kind: str, where: str, limit: int = MAX_FILE_BYTES) -> Any:
+    """Parse YAML or JSON text into plain data, refusing size, nesting or numbers past the limits in one line."""
+    check_size(len(text), where, limit, "characters")
+    data = _parse(text, kind, where)
+    check_data(data, where)
+    return data
+
+
+def _parse(text: str, kind: str, where: str) -> Any:
     try:
-        return json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+        if kind == "JSON":
+            return json.loads(text)
+        _check_yaml_events(text, where)
+        return yaml.load(text, Loader=_YAML_LOADER)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if isinstance(exc, yaml.MarkedYAMLError) and "nesting depth" in str(exc.problem):
+            raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
             mark = exc.problem_mark
             first = exc.problem + (f" at line {mark.line + 1}, column {mark.column + 1}" if mark else "")
-        raise ScenarioError(str(p), "", f"not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {first}") from None
+        raise ScenarioError(where, "", f"not valid {kind}: {first}") from None
+    except HerohammerError:
+        raise
+    except RecursionError:
+        raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
+    except ValueError as exc:  # Python's limit on very long integers, or a date such as 2020-13-45
+        if "integer string conversion" in str(exc):
+            raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
+        raise ScenarioError(where, "", f"not valid {kind}: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+
+
+_YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _check_yaml_events(text: str, where: str) -> None:
+    """Walk the YAML parser's events (no recursion) and stop at the first past a limit."""
+    depth = 0
+    for count, event in enumerate(yaml.parse(text, Loader=_YAML_LOADER), start=1):
+        if count > 2 * MAX_NODES:
+            raise LimitError(f"{where}: more than {MAX_NODES:,} values (the limit for one file or action)")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                raise LimitError(f"{where}: line {line}: nested deeper than {MAX_DEPTH} levels (the limit)")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def read_data(path: str | Path) -> dict[str, Any]:
@@ -160,12 +219,14 @@ def load_scenario(path: str | Path) -> GameState:
 @implements("40k3.char.special-agreement", "40k3.char.kinds")
 def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> GameState:
     """Validate plain data (as read from a file) into a game state."""
+    check_data(data, source)
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse
         raise ScenarioError(source, "", str(exc)) from None
+    check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
     if spec.active not in spec.sides:
         raise ScenarioError(source, "active", f"expected one of the sides {sorted(spec.sides)}, got {spec.active!r}")
     units: list[Unit] = []
@@ -272,7 +333,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation, u.last_of)
+                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells))
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
@@ -325,6 +386,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["formation"] = u.formation.to_data()
         if u.last_of is not None:
             entry["last_of"] = u.last_of
+        if u.spells:
+            entry["spells"] = list(u.spells)
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {
@@ -375,12 +438,27 @@ def check_writable(path: str | Path, option: str) -> Path:
 
 
 def save_scenario(state: GameState, path: str | Path) -> None:
-    """Write the state as a scenario file (JSON if the name ends in .json, else YAML)."""
+    """Write the state as a scenario file (JSON if the name ends in .json, else YAML).
+
+    Written whole or not at all: Ctrl-C or a full disk leaves any earlier file as it was.
+    """
     p = check_writable(path, "output")
+    write_atomically(p, dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"))
+
+
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write a file through a temporary one beside it, renamed into place only when complete."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        p.write_text(dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"), encoding="utf-8")
+        if isinstance(text, bytes):
+            tmp.write_bytes(text)
+        else:
+            tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
     except OSError as exc:
-        raise HerohammerError(f"cannot write {p}: {exc.strerror or exc}") from None
+        raise HerohammerError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
@@ -394,8 +472,13 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     except HerohammerError as exc:
         raise ScenarioError(source, "", str(exc)) from None
     allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
+    for side in (*spec.magic_dice, *spec.magic_dice_used):
+        if side not in spec.sides:
+            raise ScenarioError(source, "magic_dice", f"no side {side!r} (sides: {', '.join(spec.sides)})")
+    magic = MagicDice(tuple(sorted(spec.magic_dice.items())), tuple(sorted(spec.magic_dice_used.items())),
+                      tuple(spec.spells_cast))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
-            "fired_at": tuple(spec.fired_at.items())}
+            "fired_at": tuple(spec.fired_at.items()), "magic": magic}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -409,4 +492,10 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
     if state.fired_at:
         out["fired_at"] = dict(state.fired_at)
+    if state.magic.per_phase:
+        out["magic_dice"] = dict(state.magic.per_phase)
+    if state.magic.used:
+        out["magic_dice_used"] = dict(state.magic.used)
+    if state.magic.cast:
+        out["spells_cast"] = list(state.magic.cast)
     return out

@@ -49,6 +49,25 @@ class Table:
 
 
 @dataclass(frozen=True)
+class MagicDice:
+    """The 9th Age Magic Dice: each side's dice per Magic phase, those used this phase, the spells cast."""
+
+    per_phase: tuple[tuple[str, int], ...] = ()
+    used: tuple[tuple[str, int], ...] = ()
+    cast: tuple[str, ...] = ()  # "unit/spell" already cast this Magic phase
+
+    def left(self, side: str) -> int:
+        """Return the Magic Dice a side has left this phase."""
+        return dict(self.per_phase).get(side, 0) - dict(self.used).get(side, 0)
+
+    def spend(self, side: str, n: int) -> MagicDice:
+        """Return the pools with ``n`` more dice of ``side`` used."""
+        used = dict(self.used)
+        used[side] = used.get(side, 0) + n
+        return MagicDice(self.per_phase, tuple(sorted(used.items())), self.cast)
+
+
+@dataclass(frozen=True)
 class GameState:
     """Everything about a game at one moment: enough to save, load and continue it."""
 
@@ -66,6 +85,8 @@ class GameState:
     powers: tuple[Power, ...] = ()
     #: Characters' declared splits of close combat attacks (40k3.char.attack-allocation), until they fight.
     allocations: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    #: t9a: Magic Dice per Magic phase and their use this phase.
+    magic: MagicDice = MagicDice()
     #: This turn's shooting targets, by the unit that fired (its characters fire at the same one).
     fired_at: tuple[tuple[str, str], ...] = ()
 

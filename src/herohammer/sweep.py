@@ -27,10 +27,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import yaml
 
 from . import __version__
-from .errors import HerohammerError
+from .errors import HerohammerError, ScenarioError
+from .limits import MAX_ACTION_CHARS
+from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
@@ -80,8 +81,8 @@ def _scalar(text: str) -> Any:
     if text in ("", "-", "*"):
         return text
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError:
+        return parse_text(text, "YAML", "--vary", MAX_ACTION_CHARS)
+    except ScenarioError:
         raise HerohammerError(f"--vary: cannot read the value {text!r} (YAML scalars or [lists])") from None
 
 

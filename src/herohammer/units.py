@@ -110,6 +110,8 @@ class Unit:
     formation: Formation | None = None  # t9a rank and file: ranks, files, facing, slots
     #: t9a.combined.last-survivor: the destroyed combined unit whose last survivor this character is (and so is).
     last_of: str | None = None
+    #: t9a: the spells this unit's Wizard (or a Wizard Conclave's champion) chose before the game.
+    spells: tuple[str, ...] = ()
 
     @property
     def is_character(self) -> bool:

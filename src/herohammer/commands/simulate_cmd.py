@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,12 +11,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ..report import dump_json
 from ..simulate import METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
 from ..errors import HerohammerError
-from ..scenario import check_writable
+from ..scenario import check_writable, write_atomically
 from .args import whole_number
 
 MAX_RUNS = 10**9
@@ -112,7 +114,7 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
     for name, about, result in results:
         console.rule(f"[bold]{name}")
         if about:
-            console.print(about)
+            console.print(Text(about))
         show(result, console)
         console.print()
     console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
@@ -184,16 +186,23 @@ def plot(result: SimulationResult, path: str | Path) -> None:
         ax.bar(labels, ps, yerr=err, color="#4c72b0", capsize=3, label="simulated (95%)")
         if result.exact_known:
             ax.plot(labels, [float(r.exact or 0) for r in items], "o", color="black", label="exact")
-        ax.set_title(key, fontsize=9)
+        ax.set_title(_plain(key), fontsize=9)
         ax.set_ylim(0, 1)
     for ax in list(axes.flat)[len(keys):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
     m = result.meta
-    fig.suptitle(f"{m['scenario']}: {result.runs:,} runs, seed {m['seed']}", fontsize=10)
+    fig.suptitle(f"{_plain(m['scenario'])}: {result.runs:,} runs, seed {m['seed']}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
+    write_atomically(Path(path), buffer.getvalue())  # no half-written PNG on Ctrl-C
+
+
+def _plain(text: str) -> str:
+    """Keep matplotlib from reading ``$...$`` in an id or file name as mathematics (it may not parse)."""
+    return text.replace("$", r"\$")
 
 
 def _run_sweep(args: argparse.Namespace) -> int:
@@ -217,15 +226,15 @@ def _run_sweep(args: argparse.Namespace) -> int:
         console.print(escape(f"  vary {_short(path)}: {path}"))
     table = Table()
     for path in sweep["vary"]:
-        table.add_column(_short(path))
+        table.add_column(Text(_short(path)))
     for label in labels:
-        table.add_column(f"{label}\nsimulated (exact)", justify="right")
+        table.add_column(Text(f"{label}\nsimulated (exact)"), justify="right")
     for v in sweep["variants"]:
         cells = [str(v["values"][p]) for p in sweep["vary"]]
         for label in labels:
             sim, exact = cell(v["result"], label)
             cells.append(f"{sim * 100:.2f}%" + ("" if exact is None else f" ({exact * 100:.2f}%)"))
-        table.add_row(*cells)
+        table.add_row(*(Text(c) for c in cells))
     console.print(table)
     known = {row_label(r) for v in sweep["variants"] for r in v["result"]["outcomes"]}
     console.print(f"[dim]{len(known)} outcome rows in all; pick columns with --outcome LABEL, or see --json[/dim]")

@@ -11,32 +11,44 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
+from ..dice import Dice
 from ..state import GameState, Phase, PhaseSpec
+from .base import Resolution
 from .t9a import NinthAge
+from .t9a_magic import MagicPhase
 from .t9a_shooting import ShootingPhase
 
 if TYPE_CHECKING:
     from ..actions import Action
 
 
-class NinthAgeTurn(ShootingPhase, NinthAge):
+class NinthAgeTurn(MagicPhase, ShootingPhase, NinthAge):
     """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
-        PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"cast", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
         PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
     )
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
-        from ..actions import Shoot
+        from ..actions import Cast, Shoot
 
+        if state.phase is Phase.MAGIC:
+            for u in state.side_units(state.active):
+                for spell in u.spells:
+                    for e in state.enemies_of(state.active):
+                        yield Cast(do="cast", unit=u.id, spell=spell, target=e.id, dice=2)
         if state.phase is Phase.SHOOTING:
             for u in state.side_units(state.active):
                 if u.joined is None:
                     for e in state.enemies_of(state.active):
                         yield Shoot(do="shoot", unit=u.id, target=e.id)
         yield from super().candidate_actions(state)
+
+    def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """End the phase; the end of a Magic phase discards the Magic Dice used and the spells cast."""
+        return super().resolve_end_phase(self.end_magic_phase(state), action, dice)

@@ -1,0 +1,215 @@
+"""The 9th Age Magic phase: Wizards (and Wizard Conclave units) cast spells with Magic Dice.
+
+Published 9th Age rules as the engine reads them (each reading in ``herohammer rules``
+under published.t9a-magic):
+
+* Magic Dice: each side's dice for a Magic phase come from the Flux card drawn; the engine
+  holds no deck, so a scenario states them (``magic_dice: {side: n}``), and the dice used
+  this phase are kept until the phase ends.
+* A casting attempt: the caster picks 1 to 5 of its side's Magic Dice; the casting roll is
+  their total plus the caster's casting modifier (Wizard Apprentice +0, Adept +1, Master
+  +2); at least the spell's casting value casts it.  Two or more natural 6s are
+  Overwhelming Power: the spell is cast whatever the total, cannot be dispelled, and the
+  caster suffers a Miscast.
+* A dispel attempt: the reactive player rolls the dice they commit (``dispel``); a total
+  at least the casting roll dispels the spell.
+* Each caster casts each of its spells at most once per Magic phase.
+* Wizard Conclave (seed 002): the unit's champion is its Master Wizard, has +1 Wound and
+  casts the two spells chosen from the rule's list before the game; the unit casts only
+  while its champion lives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..catalogue import implements
+from ..dice import Dice
+from ..errors import IllegalActionError, ScenarioError
+from ..geometry import group_distance, unit_line_of_sight
+from ..rulings import Event, Ruling
+from ..spells import Spell, bundled_spells, find_spell
+from ..state import GameState, MagicDice, Phase
+from ..units import Status, Unit
+from .base import Resolution, Ruleset
+from .t9a import choose_conclave_spells, has_conclave
+from .t9a_combat import PANIC, TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
+
+if TYPE_CHECKING:
+    from ..actions import Cast
+
+MAGIC = "published.t9a-magic"
+MISCAST = "published.t9a-miscast"
+CONCLAVE = "t9a.spell.wizard-conclave"
+#: Wizard levels: (casting modifier, spells known by the normal selection).
+WIZARD_LEVELS = {"Wizard Apprentice": (0, 1), "Wizard Adept": (1, 2), "Wizard Master": (2, 4)}
+MAX_DICE = 5
+#: Miscast (the engine's reading, see published.t9a-miscast): D6 hits of this Strength on the caster's unit.
+MISCAST_STRENGTH = 4
+
+
+def wizard_level(unit: Unit) -> tuple[str, int, int] | None:
+    """Return a caster's level, casting modifier and spell count; a Wizard Conclave casts as a Master."""
+    if has_conclave(unit):
+        return "Wizard Master", *WIZARD_LEVELS["Wizard Master"]
+    for name, (mod, count) in WIZARD_LEVELS.items():
+        if unit.has_rule(name):
+            return name, mod, count
+    return None
+
+
+@implements(CONCLAVE)
+def spell_choice_problem(unit: Unit) -> str | None:
+    """Say what is wrong with a unit's chosen spells (None when the choice is legal)."""
+    if not unit.spells:
+        return None
+    unknown = [s for s in unit.spells if find_spell(s) is None]
+    if unknown:
+        return (f"unknown spell {', '.join(unknown)} (known: {', '.join(s.name for s in bundled_spells())}) "
+                f"[{MAGIC}]")
+    if has_conclave(unit):
+        try:
+            choose_conclave_spells(unit, unit.spells)
+        except IllegalActionError as exc:
+            return f"{exc.reason} [{CONCLAVE}]"
+        return None
+    level = wizard_level(unit)
+    if level is None:
+        return f"only a Wizard (Wizard Apprentice, Adept or Master) or a Wizard Conclave unit knows spells [{MAGIC}]"
+    if len(set(unit.spells)) != len(unit.spells) or len(unit.spells) > level[2]:
+        return f"a {level[0]} knows at most {level[2]} different spells, got {list(unit.spells)} [{MAGIC}]"
+    return None
+
+
+class MagicPhase(Ruleset):
+    """Rule on and resolve casting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
+
+    def validate_state(self, state: GameState, source: str) -> None:
+        """Refuse spells chosen against the rules: unknown, too many, or off a Wizard Conclave's list."""
+        super().validate_state(state, source)
+        for side in state.sides:
+            for i, u in enumerate(x for x in state.units if x.side == side):
+                problem = spell_choice_problem(u)
+                if problem:
+                    raise ScenarioError(source, f"sides.{side}[{i}].spells", problem)
+
+    @implements(CONCLAVE)
+    def rule_cast(self, state: GameState, action: Cast) -> Ruling:
+        """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
+        unit = state.unit(action.unit)
+        if unit.side != state.active or not unit.alive:
+            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", MAGIC)
+        spell = find_spell(action.spell)
+        if spell is None or spell.name not in unit.spells:
+            return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
+                                 MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()))
+        conclave = has_conclave(unit)
+        if conclave and not any(m.role == "champion" for m in unit.models):
+            return Ruling.forbid(f"{unit.id}'s champion, its Master Wizard, is dead: the unit casts no more", CONCLAVE)
+        if unit.has(Status.FLEEING) or (unit.joined and state.unit(unit.joined).has(Status.FLEEING)):
+            return Ruling.forbid(f"{unit.id} is fleeing and cannot cast", MAGIC)
+        if f"{unit.id}/{spell.name}" in state.magic.cast:
+            return Ruling.forbid(f"{unit.id} has already cast {spell.name} this Magic phase", MAGIC)
+        mine, theirs = state.magic.left(unit.side), state.magic.left(state.opponent(unit.side))
+        if action.dice > mine:
+            return Ruling.forbid(f"{unit.side} has {mine} Magic Dice left, not {action.dice}", MAGIC)
+        if action.dispel > theirs:
+            return Ruling.forbid(f"{state.opponent(unit.side)} has {theirs} Magic Dice left to dispel with, "
+                                 f"not {action.dispel}", MAGIC)
+        target = state.unit(action.target)
+        if target.side == unit.side or not models_in(state, target.id):
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", MAGIC)
+        if target.joined:
+            return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target", "t9a.join.part-of-unit")
+        caster = [m.placed for u in state.combined(unit.id) for m in u.models]
+        aim = [m.placed for u in members(state, target.id) for m in u.models]
+        gap = group_distance(caster, aim)
+        if gap > spell.range:
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {spell.name}'s range of {spell.range:g}\"",
+                                 MAGIC)
+        if not unit_line_of_sight(caster, aim, state.terrain):
+            return Ruling.forbid(f"{unit.id} cannot see {target.id}", "published.line-of-sight")
+        rules = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
+        level = wizard_level(unit)
+        mod = level[1] if level else 0
+        return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
+                            f"{action.dice} Magic Dice {'+' if mod >= 0 else ''}{mod}", *rules)
+
+    @implements(CONCLAVE)
+    def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
+        """Cast: roll the casting dice, let the reactive player dispel, then the spell's hits and a Panic test."""
+        start = len(dice.log)
+        unit = state.unit(action.unit)
+        spell = find_spell(action.spell)
+        assert spell is not None  # rule_cast checked it
+        level = wizard_level(unit)
+        mod = level[1] if level else 0
+        faces = [dice.d6(f"{unit.id}: casting die {i + 1}", MAGIC) for i in range(action.dice)]
+        roll = sum(faces) + mod
+        overwhelming = faces.count(6) >= 2
+        rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ())]
+        enemy = state.opponent(unit.side)
+        magic = state.magic.spend(unit.side, action.dice)
+        magic = MagicDice(magic.per_phase, magic.used, (*magic.cast, f"{unit.id}/{spell.name}"))
+        said = f"{unit.id} casts {spell.name}: {'+'.join(map(str, faces))}{mod:+d} = {roll}"
+        outcome = "cast"
+        if not overwhelming and roll < spell.casting_value:
+            outcome = "failed"
+            said += f", short of {spell.casting_value}: the spell fails"
+        elif overwhelming:
+            said += " with Overwhelming Power (two natural 6s): it cannot be dispelled"
+        elif action.dispel:
+            magic = magic.spend(enemy, action.dispel)
+            dispel = dice.total(action.dispel, f"{enemy}: dispel ({action.dispel} dice)", MAGIC)
+            if dispel >= roll:
+                outcome = "dispelled"
+                said += f"; {enemy} dispels it with {dispel}"
+            else:
+                said += f"; {enemy}'s dispel of {dispel} falls short"
+        state = replace(state, magic=magic)
+        events: list[Event] = []
+        if outcome == "cast":
+            state, hit_said, panic = self._spell_hits(state, unit, spell, action.target, dice)
+            said += f": {hit_said}"
+            rules.append(TO_WOUND)
+            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
+            events.extend(panic)
+        else:
+            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
+        if overwhelming:
+            start = len(dice.log)
+            state, hit_said = self._miscast(state, unit, dice)
+            events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND),
+                                tuple(dice.log[start:])))
+        return state, events
+
+    def _spell_hits(self, state: GameState, unit: Unit, spell: Spell, target_id: str,
+                    dice: Dice) -> tuple[GameState, str, list[Event]]:
+        before = models_in(state, target_id)
+        hits = spell.roll_hits(dice, MAGIC)
+        victim, _ = hit_allocation(state, target_id, None)
+        state, harm = wound_unit(state, victim, hits, spell.strength, dice, spell.name)
+        said = (f"{hits} hits of S{spell.strength} on {harm.victim}, {harm.unsaved} unsaved"
+                + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+        start = len(dice.log)
+        at = next(m.at for u in state.combined(unit.id) for m in u.models)
+        state, result, panic_said = panic_after_losses(state, target_id, before, dice, at)
+        events = []
+        if result is not None:
+            events.append(Event("panic", panic_said, (PANIC, result.rule), tuple(dice.log[start:]),
+                                (("outcome", "passed" if result.passed else "fled"),)))
+        return state, said, events
+
+    def _miscast(self, state: GameState, unit: Unit, dice: Dice) -> tuple[GameState, str]:
+        hits = dice.d6(f"{unit.id}: Miscast hits (D6)", MISCAST)
+        victim, _ = hit_allocation(state, unit.joined or unit.id, None)
+        state, harm = wound_unit(state, victim, hits, MISCAST_STRENGTH, dice, "Miscast")
+        return state, (f"{hits} hits of S{MISCAST_STRENGTH} on {harm.victim}, {harm.unsaved} unsaved"
+                       + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+
+    def end_magic_phase(self, state: GameState) -> GameState:
+        """Discard the Magic Dice used and the spells cast when a Magic phase ends."""
+        if state.phase is not Phase.MAGIC:
+            return state
+        return replace(state, magic=MagicDice(state.magic.per_phase))

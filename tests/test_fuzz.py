@@ -1,0 +1,270 @@
+"""The project's own fuzz test: mutated scenarios and actions through every command and the API.
+
+It mutates the bundled scenarios (examples/ and src/herohammer/examples/), draws actions
+(legal ones from ``Game.legal_actions`` and hostile ones), and asserts what the house
+promises: every command ends with exit 0 or 2 and no traceback, a refusal is one line,
+a refused action changes nothing, and every state that ``play`` or ``Game.save`` writes
+loads back to the same state (hence the same rulings and odds).
+
+A short profile runs with the tests (seconds).  The long one runs on demand::
+
+    HEROHAMMER_FUZZ=long pytest tests/test_fuzz.py -s
+
+and prints its figures (inputs tried, refusals, defects found) at the end.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from _cli import run
+from herohammer.dice import SeededDice
+from herohammer.errors import HerohammerError
+from herohammer.game import Game
+from herohammer.scenario import load_scenario, state_from_data
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted([*ROOT.glob("examples/*.yaml"), *ROOT.glob("src/herohammer/examples/*.yaml"),
+                    *ROOT.glob("examples/bad/*")])
+LONG = os.environ.get("HEROHAMMER_FUZZ") == "long"
+EXAMPLES = {"cli": 600, "walk": 150} if LONG else {"cli": 12, "walk": 4}
+if os.environ.get("HEROHAMMER_FUZZ_EXAMPLES"):  # e.g. 2000 for a longer long run
+    EXAMPLES = {"cli": int(os.environ["HEROHAMMER_FUZZ_EXAMPLES"]), "walk": int(os.environ["HEROHAMMER_FUZZ_EXAMPLES"]) // 4}
+WALK_STEPS = 40 if LONG else 8
+FIGURES: Counter[str] = Counter()
+
+def fuzz(kind: str) -> settings:
+    """Settings for one fuzz test: derandomized (repeatable) in the short profile, random in the long one."""
+    return settings(max_examples=EXAMPLES[kind], deadline=None, derandomize=not LONG, database=None,
+                    suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+
+HOSTILE: list[Any] = [
+    "", "[/]", "[bold red]x", "$x^$", "\x1b[31mred", "-", None, True, [], {}, -1, 0, 1, 7, 13, 10**12 + 1,
+    2.5, -0.5, 1e308, float("nan"), "x" * 300, [[[[[1]]]]], {"do": "end_phase"}, "WS4", "40k3", "t9a",
+]
+
+
+def _load(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except Exception:  # noqa: BLE001 - a deliberately broken example stays as text
+        return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _slots(data: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Yield the path of every value in plain data (mappings and lists)."""
+    yield path
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _slots(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _slots(v, (*path, i))
+
+
+def _get(data: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+@st.composite
+def mutated_scenario(draw: st.DrawFn) -> tuple[str, Any]:
+    """Draw a bundled scenario and change up to three of its values (replace, delete, duplicate)."""
+    path = draw(st.sampled_from(SCENARIOS))
+    data = copy.deepcopy(_load(path))
+    for _ in range(draw(st.integers(0, 3))):
+        slots = [s for s in _slots(data) if s]
+        if not slots:
+            break
+        where = draw(st.sampled_from(slots))
+        parent, key = _get(data, where[:-1]), where[-1]
+        op = draw(st.sampled_from(["replace", "replace", "delete", "duplicate", "nudge"]))
+        if op == "replace":
+            parent[key] = draw(st.sampled_from(HOSTILE) | st.integers(-100, 100) | st.text(max_size=8))
+        elif op == "delete":
+            del parent[key]
+        elif op == "duplicate" and isinstance(parent, list):
+            parent.append(copy.deepcopy(parent[key]))
+        elif op == "nudge" and isinstance(parent[key], (int, float)) and not isinstance(parent[key], bool):
+            parent[key] = parent[key] + draw(st.sampled_from([-1, 1, 0.5, -3, 20]))
+    return path.name, data
+
+
+def _ids(data: Any) -> list[str]:
+    ids: list[str] = []
+    if isinstance(data, dict) and isinstance(data.get("sides"), dict):
+        for units in data["sides"].values():
+            for u in units if isinstance(units, list) else []:
+                if isinstance(u, dict) and isinstance(u.get("id"), str):
+                    ids.append(u["id"])
+    return ids or ["nobody"]
+
+
+def _points(data: Any) -> list[list[float]]:
+    points = [list(_get(data, s)) for s in _slots(data) if s and s[-1] == "at"
+              and isinstance(_get(data, s), list) and len(_get(data, s)) == 2]
+    return [p for p in points if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)] or [[10, 10]]
+
+
+@st.composite
+def action(draw: st.DrawFn, data: Any) -> Any:
+    """Draw an action naming the scenario's units and places near its models (or something hostile)."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(HOSTILE + ["{", "[]", '{"do": "fly"}', '{"do": "move", "unit": 3}']))
+    ids = st.sampled_from(_ids(data)) | st.sampled_from(["nobody", "[/]"])
+    near = st.builds(lambda p, dx, dy: [p[0] + dx, p[1] + dy], st.sampled_from(_points(data)),
+                     st.floats(-8, 8), st.floats(-8, 8))
+    do = draw(st.sampled_from(["join", "leave", "move", "shoot", "manifest", "assault", "charge", "allocate",
+                               "fight", "regroup", "end_phase"]))
+    fields: dict[str, Any] = {"do": do}
+    if do == "join":
+        fields |= {"character": draw(ids), "unit": draw(ids), "to": draw(near)}
+    elif do == "leave":
+        fields |= {"character": draw(ids), "to": draw(near)}
+    elif do == "move":
+        fields |= {"unit": draw(ids), "to": draw(st.lists(near, min_size=1, max_size=12))}
+    elif do in ("shoot", "assault", "charge"):
+        fields |= {"unit": draw(ids), "target": draw(ids)}
+    elif do == "manifest":
+        fields |= {"psyker": draw(ids), "power": draw(st.sampled_from(["Smite", "Fear", "x"])), "target": draw(ids)}
+    elif do == "allocate":
+        fields |= {"character": draw(ids), "attacks": {draw(st.text(max_size=5)): draw(st.integers(-1, 5))}}
+    elif do in ("fight", "regroup"):
+        fields |= {"unit": draw(ids)}
+    return fields
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, allow_nan=True)
+
+
+def _write(tmp: Path, name: str, data: Any, as_json: bool) -> Path:
+    path = tmp / (Path(name).stem + (".json" if as_json else ".yaml"))
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    elif as_json:
+        path.write_text(json.dumps(data, allow_nan=True), encoding="utf-8")
+    else:
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _command(draw: Any, scenario: Path, data: Any, out: Path) -> list[str]:
+    acts = [_text(draw(action(data))) for _ in range(draw(st.integers(1, 3)))]
+    kind = draw(st.sampled_from(["check", "targets", "actions", "play", "odds action", "simulate", "sweep",
+                                 "rules", "odds"]))
+    if kind == "check":
+        return ["check", str(scenario), "--action", acts[0], *draw(st.sampled_from([[], ["--json"]]))]
+    if kind == "targets":
+        return ["targets", str(scenario), "--unit", draw(st.sampled_from(_ids(data) + ["[/]"]))]
+    if kind == "actions":
+        return ["actions", str(scenario), *draw(st.sampled_from([[], ["--json"]]))]
+    if kind == "play":
+        return ["play", str(scenario), *[a for t in acts for a in ("--action", t)], "--seed",
+                str(draw(st.integers(0, 99))), "--out", str(out)]
+    if kind == "odds action":
+        return ["odds", "action", str(scenario), "--action", acts[0], "--runs", "30", "--max-branches", "300"]
+    if kind == "simulate":
+        return ["simulate", str(scenario), "--runs", str(draw(st.integers(1, 20))), "--seed", "1",
+                "--method", "engine", *draw(st.sampled_from([[], ["--json"], ["--csv"]]))]
+    if kind == "sweep":
+        return ["sweep", str(scenario), "--vary", draw(st.sampled_from(["turn=1,2", "active=x", "[0]=1", "turn="])),
+                "--runs", "5", "--seed", "1", "--method", "engine"]
+    if kind == "rules":
+        return ["rules", *draw(st.sampled_from([[], ["--ruleset", "t9a"], ["--ruleset", "[/]"], ["--json"]]))]
+    query = draw(st.sampled_from(["test", "leadership", "psychic", "attacks", "nothing"]))
+    tokens = draw(st.lists(st.sampled_from(["4", "13", "-3", "4+", "7+", "failed", "--hit", "--wound", "3+",
+                                            "--save", "x", "9" * 5000, "--json"]), max_size=6))
+    return ["odds", query, *tokens]
+
+
+@fuzz("cli")
+@given(scenario=mutated_scenario(), as_json=st.booleans(), data=st.data())
+def test_every_command_ends_in_an_answer_or_one_line(tmp_path_factory: pytest.TempPathFactory,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      scenario: tuple[str, Any], as_json: bool,
+                                                      data: st.DataObject) -> None:
+    tmp = tmp_path_factory.mktemp("fuzz")
+    name, content = scenario
+    path = _write(tmp, name, content, as_json)
+    out = tmp / "after.yaml"
+    argv = _command(data.draw, path, content, out)
+    code, stdout, err = run(argv, capsys)
+    FIGURES["commands"] += 1
+    assert code in (0, 2), (argv, code, err)
+    assert "Traceback" not in err + stdout, (argv, err)
+    if code == 2:
+        FIGURES["refusals"] += 1
+        assert len(err.strip().splitlines()) == 1, (argv, err)
+        if argv[0] == "play":
+            assert not out.exists(), "a refused play wrote its --out file"
+    elif argv[0] == "play":
+        _same_as_replayed(path, argv, out)
+
+
+def _same_as_replayed(scenario: Path, argv: list[str], out: Path) -> None:
+    """The file ``play --out`` wrote loads, and equals the state the API reaches with the same actions."""
+    actions = [argv[i + 1] for i, a in enumerate(argv) if a == "--action"]
+    seed = int(argv[argv.index("--seed") + 1])
+    game = Game.load(scenario, SeededDice(seed))
+    for a in actions:
+        game.apply(a)
+    assert load_scenario(out) == game.state
+    FIGURES["saves reloaded"] += 1
+
+
+@fuzz("walk")
+@given(start=st.sampled_from([p for p in SCENARIOS if p.parent.name != "bad"]), data=st.data())
+def test_random_play_refusals_change_nothing_and_every_state_reloads(start: Path, data: st.DataObject) -> None:
+    game = Game.load(start, SeededDice(data.draw(st.integers(0, 2**32))))
+    raw = _load(start)
+    for _ in range(WALK_STEPS):
+        legal = game.legal_actions()
+        if legal and data.draw(st.integers(0, 2)) > 0:
+            chosen: Any = data.draw(st.sampled_from(legal))
+        else:
+            chosen = data.draw(action(raw))
+        before = game.state
+        FIGURES["actions"] += 1
+        try:
+            game.apply(chosen)
+        except HerohammerError:
+            FIGURES["actions refused"] += 1
+            assert game.state is before
+            continue
+        _reloads_the_same(game)
+        if game.state.phase != before.phase and data.draw(st.booleans()):
+            game.undo()
+            assert game.state is before
+
+
+def _reloads_the_same(game: Game) -> None:
+    """Saving and loading gives the same state: the same rulings and odds follow from it."""
+    data = game.to_data()
+    try:
+        again = state_from_data(yaml.safe_load(yaml.safe_dump(data, sort_keys=False)), "<saved state>")
+    except HerohammerError as exc:
+        FIGURES["saves refused"] += 1
+        pytest.fail(f"a state play reached does not load back: {exc}")
+    FIGURES["saves reloaded"] += 1
+    assert again == game.state
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _figures() -> Iterator[None]:
+    yield
+    if LONG:
+        print(f"\nfuzz figures: {dict(sorted(FIGURES.items()))}", file=sys.__stdout__)

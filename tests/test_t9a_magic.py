@@ -1,0 +1,133 @@
+"""The 9th Age Magic phase: Magic Dice, casting value, dispelling, Overwhelming Power, the Wizard Conclave."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from _t9a import scenario
+from herohammer.actions import parse_action
+from herohammer.dice import ScriptedDice, enumerate_outcomes
+from herohammer.errors import HerohammerError, IllegalActionError, ScenarioError
+from herohammer.game import Game
+from herohammer.scenario import state_from_data, state_to_data
+
+CONCLAVE = "Wizard Conclave (Fireball, Flame Cage, Burning Head)"
+CAST = {"do": "cast", "unit": "spears", "spell": "Fireball", "target": "orcs", "dice": 2}
+
+
+def magic_scenario(spells: list[str] | None = None, rules: list[str] | None = None, n: int = 10,
+                   roles: dict[int, str] | None = None, **kw: Any) -> dict[str, Any]:
+    data = scenario(phase="magic", active="elves", roles={0: "champion"} if roles is None else roles, n=n,
+                    spear_rules=rules if rules is not None else [CONCLAVE],
+                    extra={"magic_dice": {"elves": 6, "orcs": 4}}, **kw)
+    data["sides"]["elves"][0]["spells"] = spells if spells is not None else ["Fireball", "Flame Cage"]
+    return data
+
+
+def magic_game(**kw: Any) -> Game:
+    return Game(state_from_data(magic_scenario(**kw)))
+
+
+def refused(g: Game, action: dict[str, Any], rule: str, text: str) -> None:
+    before = g.state
+    ruling = g.check(action)
+    assert not ruling.legal and rule in ruling.rules and text in ruling.reason, ruling
+    with pytest.raises(IllegalActionError):
+        g.apply(action)
+    assert g.state is before
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave")
+def test_conclave_spells_are_chosen_from_the_rule_list_before_the_game() -> None:
+    g = magic_game()
+    assert state_from_data(state_to_data(g.state)) == g.state
+    with pytest.raises(ScenarioError, match=r"sides\.elves\[0\]\.spells.*not in the Wizard Conclave list"):
+        state_from_data(magic_scenario(spells=["Fireball", "Lightning Bolt"]))
+    with pytest.raises(ScenarioError, match="exactly two"):
+        state_from_data(magic_scenario(spells=["Fireball", "Flame Cage", "Burning Head"]))
+    # the normal selection: a Wizard Adept knows at most two spells, from any list
+    assert state_from_data(magic_scenario(spells=["Fireball", "Lightning Bolt"], rules=["Wizard Adept"]))
+    with pytest.raises(ScenarioError, match="at most 2"):
+        state_from_data(magic_scenario(spells=["Fireball", "Lightning Bolt", "Flame Cage"], rules=["Wizard Adept"]))
+    with pytest.raises(ScenarioError, match="only a Wizard"):
+        state_from_data(magic_scenario(rules=[]))
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave")
+def test_the_conclave_casts_its_chosen_spells_as_a_master_wizard() -> None:
+    g = magic_game()
+    ruling = g.check(CAST)
+    assert ruling.legal and "t9a.spell.wizard-conclave" in ruling.rules and "+2" in ruling.reason
+    refused(g, {**CAST, "spell": "Burning Head"}, "t9a.spell.wizard-conclave", "does not know")
+    # 1 + 2 + 2 (Master) = 5: cast; D6 = 3 hits of S4 on T4 orcs (4+): 6, 6, 1; no save (6+ worsened to 7)
+    events = g.apply(CAST, ScriptedDice([1, 2, 3, 6, 6, 1] + [3, 4]))
+    assert events[0].data == (("outcome", "cast"),) and "t9a.spell.wizard-conclave" in events[0].rules
+    assert len(g.state.unit("orcs").models) == 3
+    assert events[-1].kind == "panic" and "passes" in events[-1].message  # 2 of 5 lost; 7 against Ld 7
+    refused(g, CAST, "published.t9a-magic", "already cast Fireball")
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave")
+def test_the_champion_has_one_more_wound_and_the_unit_casts_only_while_he_lives() -> None:
+    g = magic_game(n=2)
+    champion = next(m for m in g.state.unit("spears").models if m.role == "champion")
+    orcs = Game(state_from_data({**state_to_data(g.state), "phase": "shooting", "active": "orcs"}))
+    # 5 bows: 2 hit, 2 wound, 2 saves failed: 2 unsaved wounds on the spearman and the champion; Panic passed
+    orcs.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+               ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [1, 1]))
+    left = orcs.state.unit("spears").models
+    assert [m.name for m in left] == [champion.name] and left[0].wounds_taken == 1  # W1 + 1: still standing
+    no_champion = magic_game(roles={})
+    refused(no_champion, CAST, "t9a.spell.wizard-conclave", "champion")
+
+
+def test_dice_and_range_are_checked() -> None:
+    g = magic_game()
+    with pytest.raises(HerohammerError, match="cast.dice"):
+        g.check({**CAST, "dice": 6})  # at most five dice in one casting attempt
+    refused(g, {**CAST, "dice": 5, "dispel": 5}, "published.t9a-magic", "4 Magic Dice left to dispel")
+    far = magic_game(enemy_y=46)
+    refused(far, CAST, "published.t9a-magic", "beyond Fireball's range")
+    events = g.apply({**CAST, "spell": "Flame Cage", "dice": 5}, ScriptedDice([1, 1, 1, 1, 1]))  # 5 + 2 < 8
+    assert events[0].data == (("outcome", "failed"),)
+    refused(g, CAST, "published.t9a-magic", "1 Magic Dice left")
+
+
+def test_dispel_and_overwhelming_power() -> None:
+    g = magic_game()
+    events = g.apply({**CAST, "dispel": 2}, ScriptedDice([3, 2, 4, 3]))  # 7 cast; 7 dispels it
+    assert events[0].data == (("outcome", "dispelled"),) and g.state.magic.left("orcs") == 2
+    assert g.state.magic.left("elves") == 4
+    g2 = magic_game()
+    # two natural 6s: cast whatever the dispel; D6 hits on the orcs; then the Miscast: D6 S4 hits on the spearmen
+    events = g2.apply({**CAST, "dispel": 4}, ScriptedDice([6, 6, 1, 1] + [3, 3] + [1, 1, 1, 1]))
+    assert events[0].data == (("outcome", "cast"),) and g2.state.magic.left("orcs") == 4
+    assert events[-1].kind == "miscast" and "published.t9a-miscast" in events[-1].rules
+    g2.apply({"do": "end_phase"})
+    assert g2.state.magic.left("elves") == 6 and g2.state.magic.cast == ()
+
+
+def test_casting_odds_are_exact_against_brute_force() -> None:
+    g = magic_game(spells=["Lightning Bolt"], rules=["Wizard Adept"])
+    action = parse_action({**CAST, "spell": "Lightning Bolt", "dispel": 2})
+
+    def outcome(dice: Any) -> str:
+        _, events = g.ruleset.resolve(g.state, action, dice)
+        return str(dict(events[0].data)["outcome"])
+
+    got = enumerate_outcomes(outcome)
+    want: dict[str, Fraction] = {}
+    for a, b, c, d in itertools.product(range(1, 7), repeat=4):
+        roll = a + b + 1  # Wizard Adept
+        if a == b == 6:
+            o = "cast"
+        elif roll < 7:
+            o = "failed"
+        else:
+            o = "dispelled" if c + d >= roll else "cast"
+        want[o] = want.get(o, Fraction(0)) + Fraction(1, 6 ** 4)
+    assert {k: Fraction(v) for k, v in got.items()} == want
