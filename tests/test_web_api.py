@@ -108,6 +108,8 @@ def test_t9a_formation_is_drawn_with_ranks_facing_and_front_rank(client: TestCli
      201, ""),
     ({"scenario": {"ruleset": "40k9", "active": "red", "sides": {"red": [], "blue": []}}}, 400, "ruleset"),
     ({"demo": DEMO, "colour": "red"}, 422, "colour"),
+    ({"text": "a: " + "x" * 1_000_001, "filename": "huge.yaml"}, 400, "huge.yaml"),
+    ({"text": "a: " + "[" * 40 + "]" * 40, "filename": "deep.yaml"}, 400, "nested deeper"),
 ])
 def test_open_refuses_bad_input_clearly(client: TestClient, body: dict[str, Any], status: int, words: str) -> None:
     r = client.post("/api/tables", json=body)

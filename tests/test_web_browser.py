@@ -26,6 +26,7 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 T9A = "demo_t9a_wizard_charges_out.yaml"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 if not os.path.exists(CHROMIUM):  # CI installs it (.ci/run); there a missing browser is a failure
     if os.environ.get("CI"):
@@ -199,3 +200,31 @@ def test_upload_and_download_a_scenario(page: Page, capsys: pytest.CaptureFixtur
     cli = cli_json(["check", str(saved), "--action", json.dumps(charge), "--json"], capsys)
     assert cli["legal"] is True and sorted(cli["rules"]) == shown_rules
     assert saved.name == "demo_t9a_wizard_charges_out.yaml"
+
+
+def test_long_odds_switch_to_monte_carlo_show_progress_and_cancel(page: Page) -> None:
+    page.click('#actions li[data-do="end_phase"] .act-apply')
+    expect(page.locator("#status-line")).to_contain_text("shooting phase")
+    page.fill("#odds-max", "2")
+    page.fill("#odds-runs", "300")
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "warriors"}
+    page.fill("#action-json", json.dumps(smite))
+    page.click("#json-odds")
+    expect(page.locator("#odds .method")).to_contain_text("Monte Carlo estimate: Monte Carlo (300 runs", timeout=120_000)
+    expect(page.locator("#odds").get_by_text("95% CI").first).to_be_visible()
+    assert page.locator("#odds").get_attribute("data-exact") == "false"
+    page.fill("#odds-max", "1")
+    page.fill("#odds-runs", "10000000")
+    page.click("#json-odds")
+    expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
+    page.click("#cancel")
+    expect(page.locator("#message")).to_have_text("cancelled")
+    expect(page.locator("#progress")).to_be_hidden()
+
+
+def test_statuses_are_drawn(page: Page) -> None:
+    page.set_input_files("#upload", str(EXAMPLES / "40k3_chaplain_falling_back.yaml"))
+    expect(page.locator("#status-line")).to_contain_text("40k3_chaplain_falling_back.yaml")
+    expect(page.locator("#table [data-status]")).to_contain_text("FALLING BACK")
+    page.set_input_files("#upload", str(EXAMPLES / "t9a_unit_reduced_to_character.yaml"))
+    expect(page.locator("#table [data-status]").first).to_contain_text("SHAKEN")

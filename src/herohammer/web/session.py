@@ -8,7 +8,6 @@ hook of ``action_odds``) or in a child process (simulations: cancel ends the pro
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import threading
 import time
@@ -19,14 +18,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from ..action_odds import action_odds, summarise
 from ..errors import HerohammerError, ScenarioError
 from ..game import Game
 from ..report import to_jsonable
 from ..rulings import Event
-from ..scenario import state_from_data
+from ..scenario import parse_text, state_from_data
 from ..state import GameState
 
 MAX_TABLES = 64
@@ -38,16 +35,8 @@ class Cancelled(Exception):
 
 
 def parse_scenario_text(text: str, filename: str) -> dict[str, Any]:
-    """Read uploaded scenario text (JSON if the name ends in .json, else YAML) into data, naming the file."""
-    is_json = filename.lower().endswith(".json")
-    try:
-        data = json.loads(text) if is_json else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if isinstance(exc, yaml.MarkedYAMLError) and exc.problem:
-            mark = exc.problem_mark
-            first = exc.problem + (f" at line {mark.line + 1}, column {mark.column + 1}" if mark else "")
-        raise ScenarioError(filename, "", f"not valid {'JSON' if is_json else 'YAML'}: {first}") from None
+    """Read uploaded scenario text (JSON if the name ends in .json, else YAML) as the CLI reads files."""
+    data = parse_text(text, "JSON" if filename.lower().endswith(".json") else "YAML", filename)
     if not isinstance(data, dict):
         raise ScenarioError(filename, "(top level)", "expected a mapping with ruleset, active, sides ...")
     return data

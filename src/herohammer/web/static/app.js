@@ -117,6 +117,7 @@ function draw() {
   for (const u of v.units) if (u.formation) drawFormation(svg, u);
   for (const u of v.units) if (u.alive) drawUnit(svg, u);
   for (const u of v.units) if (u.alive) drawLabel(svg, u);
+  if (ui.ghost) svg.append(ui.ghost);
 }
 
 function drawFormation(svg, u) {
@@ -336,6 +337,7 @@ function showRuling(action, r) {
   box.append(ruleChips(r.rules, r.clauses));
   for (const n of r.notes || []) box.append(el("div", { class: "note" }, `note: ${n}`));
   ui.proposal = action;
+  if (ui.ghost) ui.ghost.dataset.legal = String(r.legal);
   $("proposal-buttons").hidden = false;
   $("proposal-apply").disabled = !r.legal;
   $("proposal-odds").disabled = !r.legal;
@@ -343,6 +345,7 @@ function showRuling(action, r) {
 
 function showRefusal(action, message, data) {
   const box = $("ruling");
+  if (ui.ghost) ui.ghost.dataset.legal = "false";
   box.replaceChildren();
   box.dataset.state = "illegal";
   box.append(el("div", { class: "verdict" }, "REFUSED"));
@@ -353,6 +356,7 @@ function showRefusal(action, message, data) {
 
 function clearProposal() {
   ui.proposal = null;
+  if (ui.ghost) { ui.ghost.remove(); ui.ghost = null; }
   $("ruling").dataset.state = "none";
   $("ruling").textContent = "Drag a model or pick an action.";
   $("proposal-buttons").hidden = true;
@@ -424,7 +428,8 @@ async function followJob(job, render) {
 async function startOdds(action) {
   $("odds").replaceChildren();
   try {
-    const job = await api("POST", tablePath("/odds"), { action });
+    const job = await api("POST", tablePath("/odds"), { action, runs: Number($("odds-runs").value),
+      max_branches: Number($("odds-max").value) });
     await followJob(job, renderOdds);
   } catch (e) { showRefusal(action, e.message, e.data); say(e.message); }
 }
@@ -526,8 +531,12 @@ function onPointerDown(evt) {
   evt.preventDefault();
   const unit = target.dataset.unit;
   const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(unit)}"]`);
+  if (ui.ghost) { ui.ghost.remove(); ui.ghost = null; }
   const ghost = g.cloneNode(true);
+  ghost.classList.remove("selected", "target-legal", "target-illegal");
   ghost.classList.add("ghost");
+  ghost.removeAttribute("data-unit");
+  for (const n of ghost.querySelectorAll("[data-unit], [data-model]")) { n.removeAttribute("data-unit"); n.removeAttribute("data-model"); }
   $("table").append(ghost);
   ui.drag = { unit, start: tablePoint(evt), ghost, moved: false, inflight: false, pending: null };
   $("table").setPointerCapture(evt.pointerId);
@@ -561,8 +570,9 @@ async function onPointerUp(evt) {
   const d = ui.drag;
   if (!d) return;
   ui.drag = null;
-  d.ghost.remove();
-  if (!d.moved) { await select(d.unit); return; }
+  if (!d.moved) { d.ghost.remove(); await select(d.unit); return; }
+  if (ui.ghost && ui.ghost !== d.ghost) ui.ghost.remove();
+  ui.ghost = d.ghost;  // the proposal stays drawn where it was dropped until applied or cleared
   const [x, y] = tablePoint(evt);
   const action = proposedAction(d, x - d.start[0], y - d.start[1], evt);
   await propose(action);
