@@ -16,13 +16,14 @@ from ..state import GameState, Phase, PhaseSpec
 from .base import Resolution
 from .t9a import NinthAge
 from .t9a_magic import MagicPhase
+from .t9a_melee import MeleePhase, engaged_with
 from .t9a_shooting import ShootingPhase
 
 if TYPE_CHECKING:
     from ..actions import Action
 
 
-class NinthAgeTurn(MagicPhase, ShootingPhase, NinthAge):
+class NinthAgeTurn(MagicPhase, ShootingPhase, MeleePhase, NinthAge):
     """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
@@ -30,18 +31,22 @@ class NinthAgeTurn(MagicPhase, ShootingPhase, NinthAge):
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
         PhaseSpec(Phase.MAGIC, frozenset({"cast", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
-        PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"fight", "end_phase"})),
     )
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
-        from ..actions import Cast, Shoot
+        from ..actions import Cast, Fight, Shoot
 
         if state.phase is Phase.MAGIC:
             for u in state.side_units(state.active):
                 for spell in u.spells:
                     for e in state.enemies_of(state.active):
                         yield Cast(do="cast", unit=u.id, spell=spell, target=e.id, dice=2)
+        if state.phase is Phase.MELEE:
+            for u in state.side_units(state.active):
+                if u.joined is None and engaged_with(state, u.id):
+                    yield Fight(do="fight", unit=u.id)
         if state.phase is Phase.SHOOTING:
             for u in state.side_units(state.active):
                 if u.joined is None:
@@ -50,5 +55,5 @@ class NinthAgeTurn(MagicPhase, ShootingPhase, NinthAge):
         yield from super().candidate_actions(state)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        """End the phase; the end of a Magic phase discards the Magic Dice used and the spells cast."""
-        return super().resolve_end_phase(self.end_magic_phase(state), action, dice)
+        """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought."""
+        return super().resolve_end_phase(self.end_melee_phase(self.end_magic_phase(state)), action, dice)
