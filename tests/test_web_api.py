@@ -47,7 +47,9 @@ def open_demo(client: TestClient, name: str = DEMO) -> dict[str, Any]:
 def cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
     code, out, err = run(argv, capsys)
     assert code == 0, err
-    return json.loads(out)
+    answer = json.loads(out)
+    assert answer["command"] == " ".join(argv[:2] if argv[0] == "odds" else argv[:1])  # the envelope; its result is the answer
+    return answer["result"]
 
 
 def wait_job(client: TestClient, job: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
@@ -167,8 +169,8 @@ def test_targets_and_actions_equal_the_cli(client: TestClient, capsys: pytest.Ca
     assert {k: {f: v[f] for f in cli["targets"][k]} for k, v in answer["targets"].items()} == cli["targets"]
     acts = client.get(f"/api/tables/{tid}/actions").json()
     assert acts == cli_json(["actions", demo_path(), "--json"], capsys)
-    only = client.get(f"/api/tables/{tid}/actions", params={"unit": "tactical"}).json()["actions"]
-    assert only and all(a.get("unit") == "tactical" for a in only)
+    only = client.get(f"/api/tables/{tid}/actions", params={"unit": "tactical"}).json()
+    assert only["actions"] and all(a.get("unit") == "tactical" for a in only["actions"] + only["summary"])
     assert client.get(f"/api/tables/{tid}/targets", params={"unit": "ghosts"}).status_code == 400
     assert client.get(f"/api/tables/{tid}/targets").status_code == 422
     assert client.get(f"/api/tables/{tid}/actions", params={"unit": "ghosts"}).status_code == 400

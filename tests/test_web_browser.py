@@ -101,7 +101,9 @@ def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> No
 def cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
     code, out, err = run(argv, capsys)
     assert code == 0, err
-    return json.loads(out)
+    answer = json.loads(out)
+    assert answer["command"] == " ".join(argv[:2] if argv[0] == "odds" else argv[:1])  # the envelope; its result is the answer
+    return answer["result"]
 
 
 @pytest.mark.rule("40k3.ic.join")

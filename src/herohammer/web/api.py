@@ -208,15 +208,18 @@ def create_app(store: Store | None = None) -> FastAPI:
         answers = game.ruleset.targets(game.state, unit)
         return {"unit": unit, "targets": {k: ruling_json(v) for k, v in answers.items()}}
 
-    @app.get("/api/tables/{table_id}/actions", summary="herohammer actions: the active side's legal actions")
+    @app.get("/api/tables/{table_id}/actions", summary="herohammer actions: the active side's legal actions (each, and summarised)")
     def actions(table_id: str, unit: str | None = None) -> dict[str, Any]:
         game = store.table(table_id).game
         if unit is not None and not game.state.has_unit(unit):
             raise HerohammerError(f"unit: no unit with id {unit!r}")
-        summary = game.ruleset.summarise_actions(game.state, game.legal_actions())
+        legal = game.legal_actions()
+        summary = game.ruleset.summarise_actions(game.state, legal)
+        listed = [a.to_json() for a in legal]
         if unit is not None:
+            listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
             summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
-        return {"active": game.state.active, "phase": game.state.phase.value, "actions": summary}
+        return {"active": game.state.active, "phase": game.state.phase.value, "actions": listed, "summary": summary}
 
     @app.post("/api/tables/{table_id}/odds", status_code=202,
               summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")

@@ -284,7 +284,7 @@ async function listActions(unitId, seq) {
     const all = await api("GET", tablePath("/actions"));
     if (seq !== ui.selectSeq) return;
     const mine = (a) => [a.unit, a.character, a.psyker].includes(unitId);
-    const items = all.actions.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
+    const items = all.summary.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
     list.replaceChildren();
     for (const a of items) {
       const li = el("li", { "data-do": a.do });
