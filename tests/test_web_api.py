@@ -143,7 +143,8 @@ def test_check_equals_the_cli(client: TestClient, capsys: pytest.CaptureFixture[
     tid = open_demo(client)["table_id"]
     answer = client.post(f"/api/tables/{tid}/check", json={"action": action}).json()
     cli = cli_json(["check", demo_path(), "--action", json.dumps(action), "--json"], capsys)
-    assert answer["legal"] is legal and {k: answer[k] for k in cli} == cli
+    assert answer["result"]["legal"] is legal and answer["result"] == cli
+    assert (answer["command"], answer["ruleset"], answer["method"]) == ("check", "40k3", None)
     assert "40k3.ic.join" in answer["rules"] and "within 2" in answer["clauses"]["40k3.ic.join"]
 
 
@@ -166,10 +167,10 @@ def test_targets_and_actions_equal_the_cli(client: TestClient, capsys: pytest.Ca
     tid = open_demo(client)["table_id"]
     answer = client.get(f"/api/tables/{tid}/targets", params={"unit": "tactical"}).json()
     cli = cli_json(["targets", demo_path(), "--unit", "tactical", "--json"], capsys)
-    assert {k: {f: v[f] for f in cli["targets"][k]} for k, v in answer["targets"].items()} == cli["targets"]
+    assert answer["result"] == cli and "published.line-of-sight" in answer["clauses"]
     acts = client.get(f"/api/tables/{tid}/actions").json()
-    assert acts == cli_json(["actions", demo_path(), "--json"], capsys)
-    only = client.get(f"/api/tables/{tid}/actions", params={"unit": "tactical"}).json()
+    assert acts["result"] == cli_json(["actions", demo_path(), "--json"], capsys)
+    only = client.get(f"/api/tables/{tid}/actions", params={"unit": "tactical"}).json()["result"]
     assert only["actions"] and all(a.get("unit") == "tactical" for a in only["actions"] + only["summary"])
     assert client.get(f"/api/tables/{tid}/targets", params={"unit": "ghosts"}).status_code == 400
     assert client.get(f"/api/tables/{tid}/targets").status_code == 422
@@ -184,11 +185,11 @@ def test_odds_equal_the_cli_exactly(client: TestClient, capsys: pytest.CaptureFi
     job = client.post(f"/api/tables/{tid}/odds", json={"action": SMITE})
     assert job.status_code == 202
     done = wait_job(client, job.json())
-    assert done["status"] == "done" and done["result"]["exact"] is True
+    assert done["status"] == "done" and done["result"]["method"] == "exact" and done["result"]["result"]["exact"]
     scenario_file = _write(data)
     cli = cli_json(["odds", "action", scenario_file, "--action", json.dumps(SMITE), "--json"], capsys)
-    assert done["result"] == cli
-    assert "psychic test passed" in done["result"]["rows"]
+    assert done["result"]["result"] == cli
+    assert "psychic test passed" in cli["rows"] and "40k3.psyker.as-shooting" in done["result"]["clauses"]
 
 
 def _write(data: dict[str, Any]) -> str:
@@ -206,9 +207,9 @@ def test_odds_switch_to_monte_carlo_with_intervals_and_can_be_cancelled(client: 
     tid = client.post("/api/tables", json={"scenario": data}).json()["table_id"]
     mc = wait_job(client, client.post(f"/api/tables/{tid}/odds",
                                       json={"action": SMITE, "max_branches": 2, "runs": 200, "seed": 3}).json())
-    assert mc["status"] == "done" and mc["result"]["exact"] is False
-    assert mc["result"]["method"].startswith("Monte Carlo (200 runs, seed 3")
-    row = mc["result"]["rows"]["psychic test passed"]
+    assert mc["status"] == "done" and mc["result"]["method"] == "monte-carlo" and mc["result"]["result"]["exact"] is False
+    assert mc["result"]["result"]["method"].startswith("Monte Carlo (200 runs, seed 3")
+    row = mc["result"]["result"]["rows"]["psychic test passed"]
     assert row["ci95"][0] <= row["estimate"] <= row["ci95"][1]
     long = client.post(f"/api/tables/{tid}/odds", json={"action": SMITE, "max_branches": 1, "runs": 10_000_000}).json()
     cancelled = client.delete(f"/api/jobs/{long['id']}").json()
@@ -236,9 +237,7 @@ def test_play_with_a_seed_equals_the_cli_and_undo_restores(client: TestClient, c
     assert answer.status_code == 200
     cli = cli_json(["play", demo_path(), *sum((["--action", json.dumps(a)] for a in plan), []), "--seed", "7",
                     "--json"], capsys)
-    strip = [{"action": e["action"], "events": [{k: v for k, v in ev.items() if k != "clauses"} for ev in e["events"]]}
-             for e in answer.json()["log"]]
-    assert strip == cli["log"]
+    assert answer.json()["result"] == cli
     table = answer.json()["table"]
     assert table["can_undo"] and table["phase"] == cli["state"]["phase"]
     assert len(table["log"]) == sum(len(e["events"]) for e in cli["log"])
@@ -251,10 +250,11 @@ def test_play_with_a_seed_equals_the_cli_and_undo_restores(client: TestClient, c
 
 def test_play_with_typed_in_dice(client: TestClient) -> None:
     tid = open_demo(client)["table_id"]
-    six = client.post(f"/api/tables/{tid}/play", json={"actions": [JOIN], "dice": [6, 6]}).json()
+    six = client.post(f"/api/tables/{tid}/play", json={"actions": [JOIN], "dice": [6, 6, 4]}).json()
+    assert (six["result"]["seed"], six["result"]["dice"], six["result"]["unused_dice"]) == (None, [6, 6, 4], 1)
     lib = next(u for u in six["table"]["units"] if u["id"] == "librarian")
     assert lib["joined"] == "tactical"
-    rolls = [r for e in six["log"][0]["events"] for r in e["rolls"]]
+    rolls = [r for e in six["result"]["log"][0]["events"] for r in e["rolls"]]
     assert rolls and rolls[0]["faces"] == [6, 6]
 
 
@@ -263,7 +263,6 @@ def test_play_with_typed_in_dice(client: TestClient) -> None:
     ({"actions": [{"do": "end_phase"}, FAR_JOIN]}, 400, "'join' is not an action of the shooting phase"),
     ({"actions": [JOIN], "dice": [7, 1]}, 400, "scripted die"),
     ({"actions": [JOIN], "dice": [2]}, 400, "ran out"),
-    ({"actions": [JOIN], "dice": [6, 6, 4]}, 400, "left unused"),
     ({"actions": [JOIN], "dice": [6, 6], "seed": 1}, 422, "seed or dice"),
     ({"actions": []}, 422, "actions"),
     ({"actions": [{"do": "jump"}]}, 400, "actions[0]: field do"),
@@ -285,7 +284,8 @@ def test_simulate_equals_the_cli_and_can_be_cancelled(client: TestClient, capsys
     done = wait_job(client, client.post(f"/api/tables/{tid}/simulate", json={"runs": 2000, "seed": 5}).json())
     assert done["status"] == "done", done
     cli = cli_json(["simulate", demo_path(), "--runs", "2000", "--seed", "5", "--json"], capsys)
-    assert done["result"]["outcomes"] == cli["outcomes"] and done["result"]["seed"] == 5
+    assert done["result"]["result"]["outcomes"] == cli["outcomes"] and done["result"]["result"]["seed"] == 5
+    assert done["result"]["method"] == "monte-carlo"
     long = client.post(f"/api/tables/{tid}/simulate", json={"runs": 10_000_000, "method": "engine"}).json()
     assert wait_job(client, client.delete(f"/api/jobs/{long['id']}").json())["status"] == "cancelled"
     assert client.post(f"/api/tables/{tid}/simulate", json={"runs": 0}).status_code == 422
@@ -307,7 +307,7 @@ def test_downloaded_scenario_loads_in_the_cli_with_the_same_rulings(
     for action in (leave, JOIN, {"do": "end_phase"}):
         api = client.post(f"/api/tables/{tid}/check", json={"action": action}).json()
         cli = cli_json(["check", str(saved), "--action", json.dumps(action), "--json"], capsys)
-        assert {k: api[k] for k in cli} == cli
+        assert api["result"] == cli
     assert client.get(f"/api/tables/{tid}/scenario", params={"format": "xml"}).status_code == 422
 
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import tempfile
-import threading
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -39,25 +37,13 @@ from playwright.sync_api import BrowserContext, Page, expect, sync_playwright  #
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """Run the app under uvicorn on a free loopback port, in a thread, for this module's tests."""
-    import uvicorn
-
     from herohammer.web.api import create_app
+    from herohammer.web.server import listen, start_in_thread
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    srv = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    started = threading.Event()
-    for _ in range(200):
-        if srv.started:
-            started.set()
-            break
-        started.wait(0.05)
-    assert srv.started, "the server did not start"
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    sock = listen("127.0.0.1", 0)
+    running = start_in_thread(create_app(), sock)
+    yield running.url
+    running.stop()
 
 
 @pytest.fixture(scope="module")

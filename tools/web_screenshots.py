@@ -8,16 +8,13 @@ and docs/web_t9a.png (the t9a demo, the Wizard selected with his actions and tar
 
 from __future__ import annotations
 
-import socket
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
 from playwright.sync_api import Page, expect, sync_playwright
 
 from herohammer.web.api import create_app
+from herohammer.web.server import listen, start_in_thread
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -33,13 +30,8 @@ def to_screen(page: Page, x: float, y: float) -> tuple[float, float]:
 
 
 def main() -> None:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True).start()
-    while not server.started:
-        time.sleep(0.01)
-    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    running = start_in_thread(create_app(), listen("127.0.0.1", 0))
+    base = running.url
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as profile:
         ctx = pw.chromium.launch_persistent_context(profile, executable_path="/usr/bin/chromium", args=FLAGS,
                                                     headless=True, viewport={"width": 1400, "height": 860})
@@ -64,7 +56,7 @@ def main() -> None:
         expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
         page.screenshot(path=str(DOCS / "web_t9a.png"))
         ctx.close()
-    server.should_exit = True
+    running.stop()
     print(f"wrote {DOCS / 'web_40k3.png'} and {DOCS / 'web_t9a.png'}")
 
 

@@ -7,7 +7,6 @@ import sys
 import webbrowser
 from typing import Any
 
-from ..errors import HerohammerError
 from .args import whole_number
 
 
@@ -25,12 +24,11 @@ def register(sub: Any) -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import socket
-
     import uvicorn
 
     from ..scenario import read_data
     from ..web.api import create_app
+    from ..web.server import listen
     from ..web.session import Store, demo_names, demo_text, parse_scenario_text
 
     store = Store()
@@ -39,12 +37,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         name = demo_names()[0]
         first = store.open(parse_scenario_text(demo_text(name), name), name)
-    try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        raise HerohammerError(f"--host/--port: cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
+    sock = listen(args.host, args.port)
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown}:{port}/?table={first.id}"

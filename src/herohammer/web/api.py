@@ -9,6 +9,7 @@ with one clear ``error`` line and changes nothing.
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,15 +20,17 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .. import __version__
-from ..action_odds import DEFAULT_RUNS
+from ..action_odds import DEFAULT_RUNS, ActionOdds
 from ..actions import Action, parse_action
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from ..game import Game
+from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import state_to_data
+from ..state import GameState
 from ..simulate import METHODS
 from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
-from .view import clause_texts, ruling_json, table_view
+from .view import clause_texts, table_view
 
 STATIC = Path(__file__).parent / "static"
 SEED_MAX = 2**63 - 1
@@ -105,6 +108,13 @@ def _unit_ids_exist(game: Game, action: Action) -> None:
         if isinstance(unit_id, str) and not game.state.has_unit(unit_id):
             known = ", ".join(u.id for u in game.state.units)
             raise HerohammerError(f"action: field {name}: no unit with id {unit_id!r} (units: {known})")
+
+
+def _answer(command: str, result: Any, state: GameState, rules: tuple[str, ...] | list[str],
+            method: str | None = None, **extra: Any) -> dict[str, Any]:
+    """Wrap an answer in the CLI's ``--json`` envelope, plus the text of every clause it cites."""
+    out = envelope(command, to_jsonable(result), ruleset=state.ruleset, rules=rules, method=method)
+    return out | {"clauses": clause_texts(out["rules"])} | extra
 
 
 def _view(table: Table) -> dict[str, Any]:
@@ -198,7 +208,8 @@ def create_app(store: Store | None = None) -> FastAPI:
         game = store.table(table_id).game
         action = parse_action(body.action, "action")
         _unit_ids_exist(game, action)
-        return {"action": action.to_json(), **ruling_json(game.check(action))}
+        ruling = game.check(action)
+        return _answer("check", ruling.to_json(), game.state, ruling.rules, action=action.to_json())
 
     @app.get("/api/tables/{table_id}/targets", summary="herohammer targets: every enemy unit, legal or not, and why")
     def targets(table_id: str, unit: str = Query(min_length=1)) -> dict[str, Any]:
@@ -206,7 +217,9 @@ def create_app(store: Store | None = None) -> FastAPI:
         if not game.state.has_unit(unit):
             raise HerohammerError(f"unit: no unit with id {unit!r} (units: {', '.join(u.id for u in game.state.units)})")
         answers = game.ruleset.targets(game.state, unit)
-        return {"unit": unit, "targets": {k: ruling_json(v) for k, v in answers.items()}}
+        cited = [r for v in answers.values() for r in v.rules]
+        return _answer("targets", {"unit": unit, "targets": {k: v.to_json() for k, v in answers.items()}},
+                       game.state, cited)
 
     @app.get("/api/tables/{table_id}/actions", summary="herohammer actions: the active side's legal actions (each, and summarised)")
     def actions(table_id: str, unit: str | None = None) -> dict[str, Any]:
@@ -219,7 +232,8 @@ def create_app(store: Store | None = None) -> FastAPI:
         if unit is not None:
             listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
             summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
-        return {"active": game.state.active, "phase": game.state.phase.value, "actions": listed, "summary": summary}
+        return _answer("actions", {"active": game.state.active, "phase": game.state.phase.value, "actions": listed,
+                                   "summary": summary}, game.state, [])
 
     @app.post("/api/tables/{table_id}/odds", status_code=202,
               summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")
@@ -230,26 +244,34 @@ def create_app(store: Store | None = None) -> FastAPI:
         ruling = game.check(action)
         if not ruling.legal:
             raise IllegalActionError(ruling.reason, ruling.rules)
-        return store.start_odds(game.state, action, body.runs, body.seed, body.max_branches).to_json()
+        state = game.state
+
+        def wrap(answer: ActionOdds) -> dict[str, Any]:
+            return _answer("odds action", answer.to_json(), state, ruling.rules, EXACT if answer.exact else MONTE_CARLO)
+
+        return store.start_odds(state, action, body.runs, body.seed, body.max_branches, wrap).to_json()
 
     @app.post("/api/tables/{table_id}/play", summary="herohammer play: apply actions in order (all or nothing)")
     def play(table_id: str, body: PlayBody) -> dict[str, Any]:
         table = store.table(table_id)
         with table.lock:
             trial = table.game.copy()
-            dice: Dice = ScriptedDice(body.dice) if body.dice is not None else SeededDice(body.seed)
-            log = []
+            seed = None if body.dice is not None else (body.seed if body.seed is not None else secrets.randbelow(10**9))
+            dice: Dice = ScriptedDice(body.dice) if body.dice is not None else SeededDice(seed)
+            log: list[dict[str, Any]] = []
             for i, raw in enumerate(body.actions):
                 action = parse_action(raw, f"actions[{i}]")
                 _unit_ids_exist(trial, action)
                 events = trial.apply(action, dice)
-                log.append({"action": i + 1, "events": [e.to_json() | {"clauses": clause_texts(e.rules)}
-                                                        for e in events]})
-            if isinstance(dice, ScriptedDice) and dice.remaining:
-                raise HerohammerError(f"dice: {dice.remaining} typed-in face(s) left unused; nothing was applied")
+                log.append({"action": i + 1, "events": [e.to_json() for e in events]})
             table.game = trial
             table.applied += len(body.actions)
-        return {"seed": body.seed, "log": log, "table": _view(table)}
+        state = trial.state
+        result = {"seed": seed, "dice": body.dice, "unused_dice": dice.remaining if isinstance(dice, ScriptedDice) else 0,
+                  "log": log, "out": None,
+                  "state": {"turn": state.turn, "phase": state.phase.value, "active": state.active}}
+        cited = [r for entry in log for e in entry["events"] for r in e["rules"]]
+        return _answer("play", result, state, cited, table=_view(table))
 
     @app.post("/api/tables/{table_id}/undo", summary="Undo the last applied action (one action, as Game.undo)")
     def undo(table_id: str) -> dict[str, Any]:
@@ -266,8 +288,13 @@ def create_app(store: Store | None = None) -> FastAPI:
         plan = body.actions if body.actions is not None else (table.plan or None)
         for i, raw in enumerate(plan or []):
             parse_action(raw, f"actions[{i}]")
-        data = state_to_data(table.game.state)
-        return store.start_simulation(data, body.runs, body.seed, plan, body.method, table.name).to_json()
+        state = table.game.state
+        data = state_to_data(state)
+
+        def wrap(result: dict[str, Any]) -> dict[str, Any]:
+            return _answer("simulate", result, state, [], MONTE_CARLO)
+
+        return store.start_simulation(data, body.runs, body.seed, plan, body.method, table.name, wrap).to_json()
 
     # -- jobs and clauses --------------------------------------------------------------------
     @app.get("/api/jobs/{job_id}", summary="A long job's progress and, when done, its result")

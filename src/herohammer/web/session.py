@@ -13,12 +13,12 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from ..action_odds import action_odds, summarise
+from ..action_odds import ActionOdds, action_odds, summarise
 from ..errors import HerohammerError, ScenarioError
 from ..game import Game
 from ..report import to_jsonable
@@ -133,8 +133,9 @@ class Store:
                 cancel(old)
         return job
 
-    def start_odds(self, state: GameState, action: Any, runs: int, seed: int, max_branches: int) -> Job:
-        """Start the odds of an action in a thread; progress counts rules-code runs."""
+    def start_odds(self, state: GameState, action: Any, runs: int, seed: int, max_branches: int,
+                   present: Callable[[ActionOdds], dict[str, Any]]) -> Job:
+        """Start the odds of an action in a thread; progress counts rules-code runs; ``present`` shapes the answer."""
         job = self._add(Job(uuid.uuid4().hex[:12], "odds", total=None))
 
         def counting(before: GameState, resolution: tuple[GameState, list[Event]]) -> Any:
@@ -152,7 +153,7 @@ class Store:
         def work() -> None:
             try:
                 answer = action_odds(state, action, max_runs=max_branches, runs=runs, seed=seed, summary=counting)
-                job.result = to_jsonable(answer.to_json())
+                job.result = present(answer)
                 job.status = "done"
                 job.label = answer.method
             except Cancelled:
@@ -164,7 +165,7 @@ class Store:
         return job
 
     def start_simulation(self, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
-                         method: str, source: str) -> Job:
+                         method: str, source: str, present: Callable[[dict[str, Any]], dict[str, Any]]) -> Job:
         """Start a simulation in a child process (so that cancel can end it at once)."""
         job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=f"simulating {runs} runs (seed {seed})"))
         ctx = multiprocessing.get_context("spawn")
@@ -187,7 +188,7 @@ class Store:
                         return
             proc.join(timeout=5)
             if kind == "ok":
-                job.result, job.status, job.label = payload, "done", "done"
+                job.result, job.status, job.label = present(payload), "done", "done"
             else:
                 job.error, job.status = payload, "failed"
 

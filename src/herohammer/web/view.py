@@ -10,7 +10,6 @@ from typing import Any
 
 from ..catalogue import clause
 from ..geometry import MM_PER_INCH
-from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Unit
 
@@ -24,11 +23,6 @@ def clause_texts(rule_ids: list[str] | tuple[str, ...]) -> dict[str, str]:
         except KeyError:
             out[rid] = "(not in the project's catalogue)"
     return out
-
-
-def ruling_json(ruling: Ruling) -> dict[str, Any]:
-    """Return a ruling as the CLI's JSON, plus the cited clauses' texts."""
-    return ruling.to_json() | {"clauses": clause_texts(ruling.rules)}
 
 
 def _model(m: Model) -> dict[str, Any]:

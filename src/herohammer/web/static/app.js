@@ -284,7 +284,7 @@ async function listActions(unitId, seq) {
     const all = await api("GET", tablePath("/actions"));
     if (seq !== ui.selectSeq) return;
     const mine = (a) => [a.unit, a.character, a.psyker].includes(unitId);
-    const items = all.summary.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
+    const items = all.result.summary.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
     list.replaceChildren();
     for (const a of items) {
       const li = el("li", { "data-do": a.do });
@@ -313,28 +313,28 @@ async function listTargets(unitId, seq) {
   try {
     const answer = await api("GET", tablePath(`/targets?unit=${encodeURIComponent(unitId)}`));
     if (seq !== ui.selectSeq) return;
-    for (const [tid, r] of Object.entries(answer.targets)) {
+    for (const [tid, r] of Object.entries(answer.result.targets)) {
       const li = el("li", { "data-target": tid, "data-legal": String(r.legal) });
       li.append(el("span", { class: r.legal ? "legal" : "illegal" }, `${tid}: ${r.legal ? "legal" : "illegal"} target `));
       li.append(document.createTextNode(r.reason + " "));
-      li.append(ruleChips(r.rules, r.clauses));
+      li.append(ruleChips(r.rules, answer.clauses));
       list.append(li);
       const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(tid)}"]`);
       if (g) g.classList.add(r.legal ? "target-legal" : "target-illegal");
     }
-    if (!Object.keys(answer.targets).length) list.append(el("li", {}, "no enemy units"));
+    if (!Object.keys(answer.result.targets).length) list.append(el("li", {}, "no enemy units"));
   } catch (e) { list.append(el("li", {}, e.message)); }
 }
 
 // ---------------------------------------------------------------- rulings ---------
-function showRuling(action, r) {
+function showRuling(action, r, clauses) {
   const box = $("ruling");
   box.replaceChildren();
   box.dataset.state = r.legal ? "legal" : "illegal";
   box.append(el("div", { class: "verdict" }, r.legal ? "LEGAL" : "ILLEGAL"));
   box.append(el("code", { class: "proposed" }, JSON.stringify(action)));
   box.append(el("div", { class: "reason" }, r.reason));
-  box.append(ruleChips(r.rules, r.clauses));
+  box.append(ruleChips(r.rules, clauses));
   for (const n of r.notes || []) box.append(el("div", { class: "note" }, `note: ${n}`));
   ui.proposal = action;
   if (ui.ghost) ui.ghost.dataset.legal = String(r.legal);
@@ -366,7 +366,7 @@ async function propose(action) {
   const seq = ++ui.checkSeq;
   try {
     const r = await api("POST", tablePath("/check"), { action });
-    if (seq === ui.checkSeq) showRuling(action, r);
+    if (seq === ui.checkSeq) showRuling(action, r.result, r.clauses);
     return r;
   } catch (e) {
     if (seq === ui.checkSeq) showRefusal(action, e.message, e.data);
@@ -391,7 +391,9 @@ async function play(action) {
     const answer = await api("POST", tablePath("/play"), { actions: [action], ...diceChoice() });
     clearProposal();
     show(answer.table);
-    say(`applied: ${answer.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`, "info");
+    const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
+    say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
+      + (answer.result.unused_dice ? `; ${answer.result.unused_dice} of the typed-in dice were not needed` : ""), "info");
   } catch (e) {
     showRefusal(action, e.message, e.data);
     say(e.message);
@@ -434,7 +436,8 @@ async function startOdds(action) {
   } catch (e) { showRefusal(action, e.message, e.data); say(e.message); }
 }
 
-function renderOdds(result) {
+function renderOdds(answer) {
+  const result = answer.result;
   const box = $("odds");
   box.replaceChildren();
   box.dataset.exact = String(result.exact);
@@ -463,7 +466,8 @@ async function simulate() {
   box.replaceChildren();
   try {
     const job = await api("POST", tablePath("/simulate"), { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) });
-    await followJob(job, (result) => {
+    await followJob(job, (answer) => {
+      const result = answer.result;
       box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs, seed ${result.seed}, method ${result.method}; `
         + "95% intervals, exact values beside them where the chance tree was enumerated"));
       const table = el("table", { class: "odds" });
