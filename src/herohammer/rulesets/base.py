@@ -92,6 +92,10 @@ class Ruleset:
             f"ruleset {self.name} has no {phase.value} phase (phases: {', '.join(p.phase.value for p in self.phases)})"
         )
 
+    def has_phase(self, phase: Phase) -> bool:
+        """Say whether a game of this ruleset can stand in ``phase``."""
+        return any(spec.phase == phase for spec in self.phases)
+
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
         spec = self.phase_spec(state.phase)
