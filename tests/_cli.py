@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from herohammer.cli import main
@@ -15,3 +17,16 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         code = exc.code if isinstance(exc.code, int) else 1
     out, err = capsys.readouterr()
     return code, out, err
+
+
+ENVELOPE = {"command", "ruleset", "method", "rules", "result"}
+
+
+def result_of(text: str) -> Any:
+    """Parse a ``--json`` answer, check the common envelope, and return its result."""
+    import json
+
+    doc = json.loads(text)
+    assert isinstance(doc, dict) and ENVELOPE <= set(doc), doc
+    assert doc["method"] in ("exact", "monte-carlo", None) and isinstance(doc["rules"], list)
+    return doc["result"]

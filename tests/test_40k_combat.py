@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from _cli import run
+from _cli import result_of, run
 from herohammer import odds
 from herohammer.action_odds import action_odds, wilson
 from herohammer.actions import parse_action
@@ -417,7 +417,7 @@ def test_odds_action_cli_exact_json_and_errors(capsys: pytest.CaptureFixture[str
     code, out, err = run(["odds", "action", scen, "--action", '{"do": "shoot", "unit": "tactical", "target": "lord"}',
                           "--json"], capsys)
     assert code == 0, err
-    data = json.loads(out)
+    data = result_of(out)
     assert data["exact"] and data["method"].startswith("exact")
     assert sum(Fraction(v) for k, v in data["rows"].items() if k.startswith("lord: ")) == 1
     code, out, err = run(["odds", "action", scen, "--action", '{"do": "manifest", "psyker": "tactical", "power": "Smite", '

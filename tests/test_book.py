@@ -15,7 +15,7 @@ import pytest
 from herohammer.book import RulingMismatch, load_book, load_entry_text, run_entry
 from herohammer.errors import ScenarioError
 
-from _cli import run
+from _cli import result_of, run
 
 BOOK = load_book()
 
@@ -148,12 +148,12 @@ def test_a_refused_apply_leaves_the_state_unchanged() -> None:
 def test_rulings_lists_the_book_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["rulings", "--json"], capsys)
     assert code == 0 and err == ""
-    listed = json.loads(out)
+    listed = result_of(out)
     assert [r["id"] for r in listed] == [b.id for b in BOOK]
     code, out, _ = run(["rulings", "--ruleset", "core", "--json"], capsys)
-    assert code == 0 and {r["ruleset"] for r in json.loads(out)} == {"core"}
+    assert code == 0 and {r["ruleset"] for r in result_of(out)} == {"core"}
     code, out, _ = run(["rulings", "--rule", "40k3.ic.target", "--json"], capsys)
-    assert code == 0 and all("40k3.ic.target" in r["rules"] for r in json.loads(out)) and json.loads(out)
+    assert code == 0 and all("40k3.ic.target" in r["rules"] for r in result_of(out)) and result_of(out)
 
 
 def test_rulings_prints_one_ruling_as_an_faq_entry(capsys: pytest.CaptureFixture[str]) -> None:
@@ -164,7 +164,7 @@ def test_rulings_prints_one_ruling_as_an_faq_entry(capsys: pytest.CaptureFixture
     assert "[40k3.ic.target] (seed 000)" in out
     assert "ILLEGAL" in out and "verified" in out
     code, out, _ = run(["rulings", item.id, "--json"], capsys)
-    data = json.loads(out)
+    data = result_of(out)
     assert data["verified"] is True and data["steps"]
 
 

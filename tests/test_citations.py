@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from _cli import run
+from _cli import result_of, run
 from herohammer.book import cited_ids, load_book, run_entry
 from herohammer.dice import SeededDice
 from herohammer.errors import IllegalActionError
@@ -96,7 +96,7 @@ def played() -> tuple[tuple[str, str, str, str], ...]:
 def test_every_cited_id_is_listed_by_herohammer_rules_with_its_source(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["rules", "--json"], capsys)
     assert code == 0 and err == ""
-    listed = {r["id"]: r for r in json.loads(out)}
+    listed = {r["id"]: r for r in result_of(out)}
     cited = {rid: f"{src}: {what}" for src, _, what, rid in played()}
     assert any(r.startswith("published.") for r in cited), "no published rule was cited"
     unlisted = sorted(f"{rid} (cited by {where})" for rid, where in cited.items() if rid not in listed)
@@ -127,10 +127,10 @@ def test_check_exits_non_zero_for_an_illegal_action_only_with_strict(capsys: pyt
     code, out, _ = run(["check", LIBRARIAN, "--action", JOIN_FAR, "--strict"], capsys)
     assert code == 1 and out.startswith("ILLEGAL: ")
     code, out, _ = run(["check", LIBRARIAN, "--action", JOIN_FAR, "--strict", "--json"], capsys)
-    assert code == 1 and json.loads(out)["legal"] is False
+    assert code == 1 and result_of(out)["legal"] is False
     code, out, _ = run(["check", LIBRARIAN, "--action", JOIN_OK, "--strict"], capsys)
     assert code == 0 and out.startswith("LEGAL: ")
-    code, _, err = run(["check", LIBRARIAN, "--action", "not json", "--strict"], capsys)
+    code, _, err = run(["check", LIBRARIAN, "--action", "{do: [join", "--strict"], capsys)
     assert code == 2 and "not valid JSON" in err
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from _cli import run
+from _cli import result_of, run
 from herohammer.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +25,7 @@ WOODS = str(EX / "40k3_librarian_woods.yaml")
 def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
     code, out, err = run([*argv, "--json"], capsys)
     assert code == 0 and err == "", err
-    return json.loads(out)
+    return result_of(out)
 
 
 def check(path: str, action: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -108,7 +108,13 @@ def test_actions_lists_the_active_sides_legal_actions(capsys: pytest.CaptureFixt
     assert [(a["character"], a["unit"]) for a in joins] == [("captain", "tactical")]  # not the inquisitor
     moves = {a["unit"]: a for a in answer["actions"] if a["do"] == "move"}
     assert "inquisitor" not in moves and "retinue" in moves  # a joined character moves with its unit
-    assert all(isinstance(a["sampled_directions_legal"], int) for a in moves.values())
+    summary = {a["unit"]: a for a in answer["summary"] if a["do"] == "move"}
+    assert all(isinstance(a["sampled_directions_legal"], int) for a in summary.values())
+    for action in answer["actions"]:  # each listed action is accepted as it is, by check and by play
+        ruling = run_json(["check", RETINUE, "--action", json.dumps(action)], capsys)
+        assert ruling["legal"], (action, ruling)
+    played = run_json(["play", RETINUE, "--action", json.dumps(answer["actions"][0]), "--seed", "1"], capsys)
+    assert played["log"][0]["action"] == 1
     chap = run_json(["actions", CHAPLAIN], capsys)
     assert not any(a["do"] == "leave" for a in chap["actions"])  # falling back: no leaving
     code, out, _ = run(["actions", LIBRARIAN], capsys)
@@ -116,10 +122,11 @@ def test_actions_lists_the_active_sides_legal_actions(capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize("argv,expected", [
-    (["check", LIBRARIAN, "--action", "not json"], "not valid JSON"),
+    (["check", LIBRARIAN, "--action", "{do: [join"], "not valid JSON"),
+    (["check", LIBRARIAN, "--action", "not json"], "expected an object"),
     (["check", LIBRARIAN, "--action", '{"do": "teleport"}'], "expected do: join"),
     (["check", LIBRARIAN, "--action", '{"do": "join", "character": "librarian"}'], "join.unit"),
-    (["check", LIBRARIAN, "--action", '[1, 2]'], "expected a JSON object"),
+    (["check", LIBRARIAN, "--action", '[1, 2]'], "expected an object"),
     (["check", LIBRARIAN, "--action", '{"do": "join", "character": "librarian", "unit": "ghost"}'], "'ghost'"),
     (["check", LIBRARIAN, "--action", '{"do": "shoot", "unit": "nobody", "target": "lord"}'], "'nobody'"),
     (["targets", LIBRARIAN, "--unit", "ghost"], "'ghost'"),

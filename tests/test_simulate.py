@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _cli import run
+from _cli import result_of, run
 from herohammer import __version__, fastsim, odds
 from herohammer.actions import Charge
 from herohammer.dice import SeededDice
@@ -146,11 +146,11 @@ def test_engine_same_seed_same_result() -> None:
 def test_cli_rerun_from_recorded_seed_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["simulate", str(EXAMPLE_40K4), "--runs", "2000", "--json"], capsys)
     assert code == 0, err
-    first = json.loads(out)
+    first = result_of(out)
     assert isinstance(first["seed"], int)
     assert first["scenario_sha256"] == canonical_hash(read_data(EXAMPLE_40K4))
     code, out, _ = run(["simulate", str(EXAMPLE_40K4), "--runs", "2000", "--json", "--seed", str(first["seed"])], capsys)
-    assert json.loads(out) == first
+    assert result_of(out) == first
 
 
 # == plans and policy ======================================================================
@@ -176,7 +176,7 @@ def test_actions_file_replaces_the_plan(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, err = run(["simulate", str(EXAMPLE_40K4), "--actions", str(plan), "--runs", "100", "--seed", "1",
                           "--json"], capsys)
     assert code == 0, err
-    data = json.loads(out)
+    data = result_of(out)
     assert data["policy"] == "plan" and data["plan_sha256"]
     assert not any(r["outcome"].endswith("joined") for r in data["outcomes"])
 

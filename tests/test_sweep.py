@@ -13,6 +13,7 @@ from herohammer.cli import main
 from herohammer.errors import HerohammerError
 from herohammer.simulate import read_demo, simulate
 from herohammer.sweep import grid, parse_path, parse_vary, run_sweep, set_path, set_profile_value, variant_seed
+from _cli import result_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "src" / "herohammer" / "examples" / "demo_40k3_librarian.yaml"
@@ -107,7 +108,7 @@ def test_cli_sweep_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: 
     out = capsys.readouterr().out
     assert "profile.Ld" in out and "simulated" in out and "(exact)" in out
     assert main([*argv, "--json", "--outcome", "librarian: joined = tactical"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = result_of(capsys.readouterr().out)
     assert doc["seed"] == 3 and len(doc["variants"]) == 2 and doc["scenario_sha256"]
     assert main([*argv[:2], "--vary", "sides.red[ghost].at=1", "--runs", "10"]) == 2
     assert "ghost" in capsys.readouterr().err

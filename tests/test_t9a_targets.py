@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from herohammer.game import Game
+from _cli import result_of
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "t9a_wizard_charges_out.yaml"
 
@@ -52,7 +53,7 @@ def test_odds_action_gives_the_four_ways_a_charge_out_ends(capsys: pytest.Captur
 
     action = '{"do": "charge", "unit": "wizard", "target": "orc_archers"}'
     assert main(["odds", "action", str(EXAMPLE), "--action", action, "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["rows"]
+    rows = result_of(capsys.readouterr().out)["rows"]
     ways = {k.removeprefix("charge: "): Fraction(v) for k, v in rows.items() if k.startswith("charge: ")}
     assert set(ways) == {"charged", "failed_left", "failed_stayed_shaken", "slain"}
     assert sum(ways.values()) == 1

@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 from typing import Annotated, Any, Literal, Union
 
+import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError
@@ -195,13 +196,19 @@ ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, F
 
 
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
-    """Read an action from JSON text or a mapping, or fail naming the field."""
+    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field."""
     if isinstance(value, str):
         check_size(len(value), where, MAX_ACTION_CHARS, "characters")
+        text = value
         try:
-            value = json.loads(value)
+            value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            try:
+                value = yaml.safe_load(text)
+            except yaml.YAMLError:
+                raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}) nor YAML") from None
+            except RecursionError:
+                raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         except RecursionError:
             raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         except ValueError:  # Python's limit on converting integers thousands of digits long
@@ -209,7 +216,7 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
     if isinstance(value, dict):
         check_data(value, where)
     else:
-        raise HerohammerError(f"{where}: expected a JSON object like {{\"do\": \"move\", ...}}")
+        raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
     try:
         return _ADAPTER.validate_python(value)
     except ValidationError as exc:

@@ -16,10 +16,24 @@ from .errors import HerohammerError
 
 
 class _Parser(argparse.ArgumentParser):
-    """Report a usage error as one line and exit 2, instead of usage plus error."""
+    """Report a usage error as one line and exit 2, instead of usage plus error (JSON under ``--json``)."""
+
+    json_errors = False
 
     def error(self, message: str) -> NoReturn:
+        if _Parser.json_errors:
+            _print_json_error(self.prog.removeprefix("herohammer").strip(), f"{self.prog}: {message}", ())
+            self.exit(2)
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _print_json_error(command: str, message: str, rules: Sequence[str]) -> None:
+    """Print an error in the common JSON envelope (on stdout, where a machine reads the answer)."""
+    from .report import dump_json, envelope
+
+    out = envelope(command, None, rules=rules, method=None)
+    out["error"] = message
+    print(dump_json(out))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,10 +58,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"herohammer {__version__}")
         return 0
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    _Parser.json_errors = "--json" in words
+    try:
+        args = parser.parse_args(words)
+    finally:
+        _Parser.json_errors = False
     try:
         return int(args.run(args) or 0)
     except HerohammerError as exc:
+        if getattr(args, "json", False):
+            command = " ".join(w for w in (args.command, getattr(args, "query", None)) if w)
+            _print_json_error(command, str(exc), getattr(exc, "rules", ()))
+            return 2
         print(f"herohammer: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)

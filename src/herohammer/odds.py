@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .attacks import resolve_attacks
+from .catalogue import implements
+from .charts import armour_save_allowed, best_save, to_hit_melee, to_hit_shooting, to_wound
 from .checks import characteristic_test, check_value, leadership_test
 from .dice import Dice, Reroll, binomial, binomial_weights, enumerate_outcomes, success_probability
 from .distribution import Distribution
 from .errors import OutOfRangeError
+from .notation import DiceAmount
 from .rulesets import get_ruleset
 
 MAX_ATTACKS = 1000
@@ -62,6 +65,35 @@ def check_roll_needed(name: str, value: int | None, allow_none: bool = False) ->
         raise OutOfRangeError(name, value, "a roll from 2+ to 6+")
 
 
+def unsaved_chance(hit: int | None, wound: int | None, save: int | None,
+                   reroll_hits: Reroll = Reroll.NONE, reroll_wounds: Reroll = Reroll.NONE) -> Fraction:
+    """Return the chance one attack ends as an unsaved wound (hit 1: automatic; None: cannot hit or wound)."""
+    if hit is None or wound is None:
+        return Fraction(0)
+    p_hit = Fraction(1) if hit <= 1 else success_probability(hit, reroll_hits.below(hit))
+    p_wound = success_probability(wound, reroll_wounds.below(wound))
+    p_unsaved = 1 - success_probability(save) if save else Fraction(1)
+    return p_hit * p_wound * p_unsaved
+
+
+def _binomial_distribution(n: int, p: Fraction) -> Distribution[int]:
+    if p in (0, 1) or n == 0:
+        return Distribution(binomial(n, p))
+    weights, den = binomial_weights(n, p)
+    return Distribution.from_weights(dict(enumerate(weights)), den)
+
+
+def unsaved_wounds(attacks: DiceAmount, p: Fraction) -> Distribution[int]:
+    """Return the distribution of unsaved wounds from a number of attacks that may itself be rolled (a mixture)."""
+    if attacks.is_fixed:
+        return _binomial_distribution(attacks.plus, p)
+    mixed: dict[int, Fraction] = {}
+    for n, p_n in attacks.distribution().items():
+        for k, p_k in _binomial_distribution(n, p).items():
+            mixed[k] = mixed.get(k, Fraction(0)) + p_n * p_k
+    return Distribution(mixed)
+
+
 @dataclass(frozen=True)
 class AttackQuery:
     """Describe a batch of identical attacks: how many, the rolls needed, the re-rolls."""
@@ -82,18 +114,11 @@ class AttackQuery:
 
     def per_attack(self) -> Fraction:
         """Return the chance that one attack ends as an unsaved wound."""
-        p_hit = success_probability(self.hit, self.reroll_hits.below(self.hit))
-        p_wound = success_probability(self.wound, self.reroll_wounds.below(self.wound))
-        p_unsaved = 1 - success_probability(self.save) if self.save else Fraction(1)
-        return p_hit * p_wound * p_unsaved
+        return unsaved_chance(self.hit, self.wound, self.save, self.reroll_hits, self.reroll_wounds)
 
     def distribution(self) -> Distribution[int]:
         """Return the exact distribution of unsaved wounds (closed form)."""
-        p = self.per_attack()
-        if p in (0, 1) or self.attacks == 0:
-            return Distribution(binomial(self.attacks, p))
-        weights, den = binomial_weights(self.attacks, p)
-        return Distribution.from_weights(dict(enumerate(weights)), den)
+        return _binomial_distribution(self.attacks, self.per_attack())
 
     def play(self, dice: Dice) -> int:
         """Roll the attacks through the rules code and return the unsaved wounds."""
@@ -104,3 +129,62 @@ class AttackQuery:
     def enumerate(self) -> Distribution[int]:
         """Return the distribution by walking the rules code's chance tree (slow; the oracle)."""
         return enumerate_outcomes(self.play)
+
+
+@dataclass(frozen=True)
+class ChartRolls:
+    """The rolls an attack needs, worked out from the published charts, with the rule ids that set them."""
+
+    hit: int | None
+    wound: int | None
+    save: int | None
+    rules: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@implements("core.zero.bs", "core.zero.ws")
+def hit_roll(*, bs: int | None = None, ws: int | None = None, vs_ws: int | None = None) -> ChartRolls:
+    """Work out the roll to hit: the BS chart when shooting, WS against WS in close combat (values of 0: seed 004)."""
+    if bs is not None:
+        check_value("--bs", bs, "core.zero.bs")
+        need = to_hit_shooting(bs)
+        if need is None:
+            return ChartRolls(None, None, None, ("published.to-hit-bs", "core.zero.bs"),
+                              ("BS 0: the model may not shoot (core.zero.bs)",))
+        return ChartRolls(need, None, None, ("published.to-hit-bs",))
+    if ws is None or vs_ws is None:
+        raise OutOfRangeError("to hit", None, "--bs N for shooting, or --ws N with --vs-ws N for close combat")
+    check_value("--ws", ws, "core.zero.ws")
+    check_value("--vs-ws", vs_ws, "core.zero.ws")
+    need = to_hit_melee(ws, vs_ws)
+    if vs_ws == 0:
+        return ChartRolls(need, None, None, ("published.to-hit-ws", "core.zero.ws"),
+                          ("WS 0 target: hit automatically (core.zero.ws)",))
+    if ws == 0:
+        return ChartRolls(need, None, None, ("published.to-hit-ws", "core.zero.ws"),
+                          ("WS 0 attacker: hits only on a 6 (core.zero.ws)",))
+    return ChartRolls(need, None, None, ("published.to-hit-ws",))
+
+
+@implements("core.zero.s", "core.zero.t")
+def wound_roll(strength: int, toughness: int) -> ChartRolls:
+    """Work out the roll to wound from Strength against Toughness (S 0 never wounds; T 0 is wounded on 2+)."""
+    check_value("--s", strength, "core.zero.s")
+    check_value("--t", toughness, "core.zero.t")
+    need = to_wound(strength, toughness)
+    if strength == 0:
+        return ChartRolls(None, need, None, ("published.to-wound", "core.zero.s"), ("S 0: never wounds (core.zero.s)",))
+    if toughness == 0:
+        return ChartRolls(None, need, None, ("published.to-wound", "core.zero.t"), ("T 0: wounded on 2+ (core.zero.t)",))
+    note = () if need is not None else (f"S{strength} cannot wound T{toughness} (to-wound chart)",)
+    return ChartRolls(None, need, None, ("published.to-wound",), note)
+
+
+def save_roll(sv: int | None, inv: int | None, ap: int | None) -> ChartRolls:
+    """Work out the save rolled: the better of the armour save the AP allows and the invulnerable save."""
+    save = best_save(sv, inv, ap)
+    notes: tuple[str, ...] = ()
+    if sv is not None and not armour_save_allowed(sv, ap):
+        notes = (f"AP{ap} ignores the {sv}+ armour save" + (f"; the {inv}+ invulnerable save is taken" if inv else ""),)
+    rules = ("published.armour-save",) if ap is not None or inv is not None else ()
+    return ChartRolls(None, None, save, rules, notes)

@@ -16,10 +16,13 @@ from fractions import Fraction
 
 from .catalogue import implements
 from .errors import OutOfRangeError
+from .notation import parse_roll_needed
 
 #: Characteristics are clamped to this range after modifiers (core.value.used decision).
 CHARACTERISTIC_MIN = 0
 CHARACTERISTIC_MAX = 10
+#: The 9th Age movement rates are inches, not 0..10 characteristics: cavalry March 16" or 18", flyers more.
+RATE_MAX = 30
 
 
 class Characteristic(StrEnum):
@@ -37,6 +40,7 @@ class Characteristic(StrEnum):
     MAR = "Mar"  # The 9th Age March Rate (inches)
 
 
+RATES = (Characteristic.ADV, Characteristic.MAR)
 _FIELD = {
     Characteristic.WS: "ws",
     Characteristic.BS: "bs",
@@ -55,7 +59,7 @@ _TOKEN = re.compile(r"^([A-Za-z]+)(.*)$")
 
 
 @implements("core.profile.dash")
-def parse_value(text: str | int, name: str = "value") -> int:
+def parse_value(text: str | int, name: str = "value", high: int = CHARACTERISTIC_MAX) -> int:
     """Read one printed characteristic; '-' and '*' mean 0 (core.profile.dash)."""
     if isinstance(text, bool):
         raise OutOfRangeError(name, text, "a number, '-' or '*'")
@@ -70,8 +74,8 @@ def parse_value(text: str | int, name: str = "value") -> int:
         if not (raw.isascii() and raw.isdigit()):
             raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
         value = int(raw)
-    if not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
-        raise OutOfRangeError(name, value, f"{CHARACTERISTIC_MIN}..{CHARACTERISTIC_MAX}", "core.value.used")
+    if not CHARACTERISTIC_MIN <= value <= high:
+        raise OutOfRangeError(name, value, f"{CHARACTERISTIC_MIN}..{high}", "core.value.used")
     return value
 
 
@@ -82,10 +86,7 @@ def parse_save(text: str | int | None, name: str = "Sv") -> int | None:
     raw = str(text).strip()
     if raw in ("-", "*"):
         return None
-    raw = raw.rstrip("+")
-    if not (raw.isascii() and raw.isdigit()) or not 2 <= int(raw) <= 6:
-        raise OutOfRangeError(name, text, "a save from 2+ to 6+, or '-'")
-    return int(raw)
+    return parse_roll_needed(raw, name)  # dice notation is read in one place
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ class Profile:
                 values["invulnerable"] = parse_save(rest, "Inv")
             elif lower in _BY_LOWER:
                 ch = _BY_LOWER[lower]
-                values[_FIELD[ch]] = parse_value(rest, ch.value)
+                values[_FIELD[ch]] = parse_value(rest, ch.value, RATE_MAX if ch in RATES else CHARACTERISTIC_MAX)
             else:
                 raise OutOfRangeError("profile", token, "one of WS BS S T W I A Ld Sv Inv Adv Mar")
         return cls(**values)  # type: ignore[arg-type]

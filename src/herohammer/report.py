@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -64,4 +65,45 @@ def simple_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[obj
         table.add_column(Text(c))
     for row in rows:
         table.add_row(*(Text(str(x)) for x in row))
+    console.print(table)
+
+
+#: How an answer was found, as every ``--json`` envelope says it.
+EXACT = "exact"
+MONTE_CARLO = "monte-carlo"
+
+
+def envelope(command: str, result: Any, *, ruleset: str | None = None, rules: Sequence[str] = (),
+             method: str | None = EXACT) -> dict[str, Any]:
+    """Wrap an answer in the one shape every ``--json`` output has (method None: no odds involved)."""
+    return {"command": command, "ruleset": ruleset, "method": method,
+            "rules": list(dict.fromkeys(rules)), "result": result}
+
+
+def print_json(command: str, result: Any, *, ruleset: str | None = None, rules: Sequence[str] = (),
+               method: str | None = EXACT) -> None:
+    """Print an answer as JSON in the common envelope."""
+    print(dump_json(envelope(command, result, ruleset=ruleset, rules=rules, method=method)))
+
+
+def at_least_rows(dist: Mapping[int, Fraction]) -> dict[int, tuple[Fraction, Fraction]]:
+    """Return, for each value, the chance of exactly it and of at least it."""
+    rows: dict[int, tuple[Fraction, Fraction]] = {}
+    tail = Fraction(0)
+    for value in sorted(dist, reverse=True):
+        tail += dist[value]
+        rows[value] = (Fraction(dist[value]), tail)
+    return dict(sorted(rows.items()))
+
+
+def distribution_table(title: str, rows: Mapping[int, tuple[Fraction, Fraction]], what: str,
+                       console: Console | None = None) -> None:
+    """Print a number's distribution: exactly N and at least N, exact and in percent."""
+    console = console or Console()
+    console.print(escape(title))
+    table = Table()
+    for name in (what, "exactly", "%", "at least", "% "):
+        table.add_column(name, justify="right", overflow="fold")
+    for value, (p, tail) in rows.items():
+        table.add_row(str(value), fraction_text(p), percent(p), fraction_text(tail), percent(tail))
     console.print(table)

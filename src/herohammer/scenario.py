@@ -36,6 +36,8 @@ class ModelSpec(_Spec):
 
     name: str
     profile: str | dict[str, str | int]
+    #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
+    from_: str | None = Field(None, alias="from")
     base: float | list[float] = 25
     at: tuple[float, float] | None = None  # may be left out in a t9a formation (derived from its slot)
     facing: float = 0.0
@@ -100,7 +102,11 @@ class TableSpec(_Spec):
 class ScenarioSpec(_Spec):
     """A whole scenario file."""
 
+    #: The JSON Schema an editor validates the file against (``herohammer schema``); ignored here.
+    schema_: str | None = Field(None, alias="$schema")
     ruleset: str
+    #: BattleScribe files (.cat/.catz/.ros/.rosz) whose units models name with ``from:``.
+    catalogues: list[str] = []
     turn: StrictInt = Field(1, ge=1)
     phase: Phase = Phase.MOVEMENT
     active: str
@@ -118,6 +124,8 @@ class ScenarioSpec(_Spec):
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
+    #: How ``herohammer play`` reached this state (source file, actions, seed or dice): enough to replay it.
+    played: dict[str, Any] = {}
 
     @field_validator("ruleset")
     @classmethod
@@ -219,9 +227,11 @@ def load_scenario(path: str | Path) -> GameState:
 @implements("40k3.char.special-agreement", "40k3.char.kinds")
 def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> GameState:
     """Validate plain data (as read from a file) into a game state."""
+    from .battlescribe import fill_from_catalogues
+
     check_data(data, source)
     try:
-        spec = ScenarioSpec.model_validate(data)
+        spec = ScenarioSpec.model_validate(fill_from_catalogues(dict(data), source))
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse
@@ -437,13 +447,18 @@ def check_writable(path: str | Path, option: str) -> Path:
     return p
 
 
-def save_scenario(state: GameState, path: str | Path) -> None:
-    """Write the state as a scenario file (JSON if the name ends in .json, else YAML).
+def save_scenario(state: GameState, path: str | Path, played: Mapping[str, Any] | None = None) -> None:
+    """Write the state as a scenario file (JSON if the name ends in .json, else YAML), with how it was played.
 
     Written whole or not at all: Ctrl-C or a full disk leaves any earlier file as it was.
     """
     p = check_writable(path, "output")
-    write_atomically(p, dump_state(state, "json" if p.suffix.lower() == ".json" else "yaml"))
+    data = state_to_data(state)
+    if played:
+        data["played"] = dict(played)
+    fmt = "json" if p.suffix.lower() == ".json" else "yaml"
+    write_atomically(p, json.dumps(data, indent=2) if fmt == "json"
+                     else yaml.safe_dump(data, sort_keys=False, default_flow_style=None))
 
 
 def write_atomically(path: Path, text: str | bytes) -> None:

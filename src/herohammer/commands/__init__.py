@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, simulate_cmd
+from . import catalogue_cmd, game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, scenario_cmd, simulate_cmd
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
@@ -20,4 +20,6 @@ COMMANDS: list[Register] = [
     game_cmds.register_actions,
     play_cmd.register,
     simulate_cmd.register,  # simulate and sweep
+    catalogue_cmd.register,
+    scenario_cmd.register,
 ]

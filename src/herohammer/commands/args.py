@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dice import Reroll
+from ..errors import HerohammerError
+from ..notation import DiceAmount, parse_amount, parse_roll_needed
 
 
 def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
@@ -25,17 +27,27 @@ def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-def roll_needed(name: str) -> Callable[[str], int]:
-    """Return an argparse type for a roll such as ``4+`` (2+ to 6+)."""
+def roll_needed(name: str, low: int = 2, high: int = 6) -> Callable[[str], int]:
+    """Return an argparse type for a roll such as ``4+`` (read by ``notation.parse_roll_needed``)."""
 
     def parse(text: str) -> int:
-        raw = text.strip().rstrip("+")
-        if not raw.isdigit():
-            raise argparse.ArgumentTypeError(f"{name} must be a roll like 4+, got {text!r}")
-        value = int(raw)
-        if not 2 <= value <= 6:
-            raise argparse.ArgumentTypeError(f"{name} must be from 2+ to 6+, got {text!r}")
-        return value
+        try:
+            return parse_roll_needed(text, name, low, high)
+        except HerohammerError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{name}: ")) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def dice_amount(name: str, low: int = 0, high: int = 1000) -> Callable[[str], DiceAmount]:
+    """Return an argparse type for a number or dice notation (``10``, ``D6``, ``2D6``, ``D3+1``)."""
+
+    def parse(text: str) -> DiceAmount:
+        try:
+            return parse_amount(text, name, low, high)
+        except HerohammerError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{name}: ")) from None
 
     parse.__name__ = name
     return parse

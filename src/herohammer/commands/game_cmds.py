@@ -8,7 +8,7 @@ from typing import Any
 from ..actions import parse_action
 from ..errors import HerohammerError
 from ..game import Game
-from ..report import dump_json, simple_table
+from ..report import dump_json, print_json, simple_table
 from .args import Once, add_json_flag
 
 
@@ -56,7 +56,7 @@ def _run_check(args: argparse.Namespace) -> int:
             raise HerohammerError(f"--action: field {field}: no unit with id {unit_id!r} (units: {known})")
     ruling = game.check(action)
     if args.json:
-        print(dump_json(ruling.to_json()))
+        print_json("check", ruling.to_json(), ruleset=game.state.ruleset, rules=ruling.rules, method=None)
     else:
         verdict = "LEGAL" if ruling.legal else "ILLEGAL"
         print(f"{verdict}: {ruling.reason} [{', '.join(ruling.rules) or 'no special rule'}]")
@@ -69,7 +69,8 @@ def _run_targets(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
     answers = game.ruleset.targets(game.state, args.unit)
     if args.json:
-        print(dump_json({"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}}))
+        print_json("targets", {"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}},
+                   ruleset=game.state.ruleset, rules=[r for v in answers.values() for r in v.rules], method=None)
         return 0
     simple_table(f"Targets for {args.unit}", ["target", "legal", "rules", "reason"],
                  [[k, "yes" if v.legal else "no", ", ".join(v.rules), v.reason] for k, v in answers.items()])
@@ -78,9 +79,12 @@ def _run_targets(args: argparse.Namespace) -> int:
 
 def _run_actions(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    summary = game.ruleset.summarise_actions(game.state, game.legal_actions())
-    if args.json:
-        print(dump_json({"active": game.state.active, "phase": game.state.phase.value, "actions": summary}))
+    legal = game.legal_actions()
+    summary = game.ruleset.summarise_actions(game.state, legal)
+    if args.json:  # every listed action is accepted as it is by check --action and play --action
+        print_json("actions", {"active": game.state.active, "phase": game.state.phase.value,
+                               "actions": [a.to_json() for a in legal], "summary": summary},
+                   ruleset=game.state.ruleset, method=None)
         return 0
     print(f"{game.state.active} to act, {game.state.phase.value} phase:")
     for item in summary:

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..action_odds import DEFAULT_RUNS, action_odds
 from ..dice import DEFAULT_MAX_RUNS
-from ..report import dump_json, fraction_text, percent
+from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
+from ..rulesets import get_ruleset
 from ..scenario import load_scenario
 from .args import Once, add_json_flag, whole_number
 
@@ -31,7 +32,9 @@ def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
     answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed)
     if args.json:
-        print(dump_json(answer.to_json()))
+        rules = get_ruleset(state.ruleset).rule_on(state, answer.action).rules
+        print_json("odds action", answer.to_json(), ruleset=state.ruleset, rules=rules,
+                   method=EXACT if answer.exact else MONTE_CARLO)
         return 0
     print(f"odds of {dump_json(answer.action.to_json()).replace(chr(10), '').replace('  ', '')}")
     print(f"method: {answer.method}")

@@ -8,9 +8,11 @@ from typing import Any
 
 from .. import odds
 from ..dice import Reroll
-from ..report import dump_json, odds_table
+from ..errors import HerohammerError
+from ..report import at_least_rows, distribution_table, odds_table, print_json
 from ..rulesets import RULESETS
-from .args import add_json_flag, reroll, roll_needed, whole_number
+from ..rulesets.w40k_combat import CombatRules
+from .args import add_json_flag, dice_amount, reroll, roll_needed, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
@@ -37,13 +39,30 @@ def register(sub: Any) -> argparse.ArgumentParser:
     add_json_flag(p)
     p.set_defaults(run=_run_psychic)
 
-    p = queries.add_parser("attacks", help="unsaved wounds from N identical attacks")
-    p.add_argument("n", metavar="N", type=whole_number("N", 0, odds.MAX_ATTACKS), help="number of attacks")
-    p.add_argument("--hit", type=roll_needed("--hit"), required=True, help="roll needed to hit, e.g. 3+")
-    p.add_argument("--wound", type=roll_needed("--wound"), required=True, help="roll needed to wound, e.g. 4+")
-    p.add_argument("--save", type=roll_needed("--save"), default=None, help="armour save, e.g. 3+ (none if omitted)")
+    p = queries.add_parser(
+        "attacks", help="unsaved wounds from N identical attacks (rolls given, or worked out from profiles)",
+        description="Give the rolls (--hit 3+ --wound 4+ --save 3+) or the profiles as players think of them "
+                    "(--bs 4 | --ws 4 --vs-ws 3, --s 4 --t 4, --sv 3+ --inv 5+ --ap 2): the edition's charts "
+                    "work the rolls out, values of 0 included.")
+    p.add_argument("n", metavar="N", type=dice_amount("N", 0, odds.MAX_ATTACKS),
+                   help="number of attacks: a number or dice (D6, 2D6, D3+1)")
+    hit = p.add_mutually_exclusive_group(required=True)
+    hit.add_argument("--hit", type=roll_needed("--hit"), help="roll needed to hit, e.g. 3+")
+    hit.add_argument("--bs", type=whole_number("--bs", 0, 10), help="the firer's Ballistic Skill (shooting)")
+    hit.add_argument("--ws", type=whole_number("--ws", 0, 10), help="the attacker's Weapon Skill (close combat; with --vs-ws)")
+    p.add_argument("--vs-ws", type=whole_number("--vs-ws", 0, 10), help="the target's Weapon Skill (with --ws)")
+    wound = p.add_mutually_exclusive_group(required=True)
+    wound.add_argument("--wound", type=roll_needed("--wound"), help="roll needed to wound, e.g. 4+")
+    wound.add_argument("--s", type=whole_number("--s", 0, 10), help="the attack's Strength (with --t)")
+    p.add_argument("--t", type=whole_number("--t", 0, 10), help="the target's Toughness (with --s)")
+    p.add_argument("--sv", "--save", dest="save", type=roll_needed("--sv"), default=None,
+                   help="the target's armour save, e.g. 3+ (none if omitted)")
+    p.add_argument("--inv", type=roll_needed("--inv"), default=None, help="the target's invulnerable save, e.g. 5+")
+    p.add_argument("--ap", type=armour_piercing, default=None, help="the weapon's AP, 1..6 or '-' (default '-')")
     p.add_argument("--reroll-hits", type=reroll, default=Reroll.NONE, metavar="failed|1s")
     p.add_argument("--reroll-wounds", type=reroll, default=Reroll.NONE, metavar="failed|1s")
+    p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if issubclass(v, CombatRules)),
+                   default="40k3", help="the edition whose charts are used (3rd and 4th print the same charts)")
     add_json_flag(p)
     p.set_defaults(run=_run_attacks)
 
@@ -53,9 +72,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _show(args: argparse.Namespace, title: str, rows: dict[str, Fraction], extra: dict[str, Any] | None = None) -> int:
+def _show(args: argparse.Namespace, title: str, rows: dict[str, Fraction], rules: tuple[str, ...],
+          ruleset: str = "core") -> int:
     if args.json:
-        print(dump_json({**rows, **(extra or {})}))
+        print_json(f"odds {args.query}", rows, ruleset=ruleset, rules=rules)
     else:
         odds_table(title, rows)
     return 0
@@ -64,31 +84,69 @@ def _show(args: argparse.Namespace, title: str, rows: dict[str, Fraction], extra
 def _run_test(args: argparse.Namespace) -> int:
     rows = odds.test_odds(args.value, args.reroll_failed)
     note = ", re-rolling a failure" if args.reroll_failed else ""
-    return _show(args, f"Characteristic test against {args.value}{note} (core.test.characteristic)", rows)
+    return _show(args, f"Characteristic test against {args.value}{note} (core.test.characteristic)", rows,
+                 ("core.test.characteristic",))
 
 
 def _run_leadership(args: argparse.Namespace) -> int:
     rows = odds.leadership_odds(args.ld)
-    return _show(args, f"Leadership test against Ld {args.ld} (core.test.leadership)", rows)
+    return _show(args, f"Leadership test against Ld {args.ld} (core.test.leadership)", rows, ("core.test.leadership",))
 
 
 def _run_psychic(args: argparse.Namespace) -> int:
     rows = odds.psychic_odds(args.ld, args.toughness, args.wounds, args.ruleset)
-    title = (
-        f"Psychic test, Ld {args.ld}, T{args.toughness} W{args.wounds}, {args.ruleset} "
-        "(40k3.psyker.test, 40k3.psyker.perils, 40k3.psyker.perils-on-2)"
-    )
-    return _show(args, title, rows)
+    rules = ("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
+    title = f"Psychic test, Ld {args.ld}, T{args.toughness} W{args.wounds}, {args.ruleset} ({', '.join(rules)})"
+    return _show(args, title, rows, rules, args.ruleset)
+
+
+def armour_piercing(text: str) -> int | None:
+    """Read an AP value: 1..6, or '-' for none."""
+    if text.strip() in ("-", "none"):
+        return None
+    return whole_number("--ap", 1, 6)(text)
+
+
+def _attack_rolls(args: argparse.Namespace) -> odds.ChartRolls:
+    """Take each roll as given, or work it out from the profiles; name a missing partner option."""
+    for one, other, what in (("ws", "vs_ws", "the target's Weapon Skill"), ("vs_ws", "ws", "the attacker's Weapon Skill"),
+                             ("s", "t", "the target's Toughness"), ("t", "s", "the attack's Strength")):
+        if getattr(args, one) is not None and getattr(args, other) is None:
+            flag, partner = "--" + one.replace("_", "-"), "--" + other.replace("_", "-")
+            raise HerohammerError(f"{flag} needs {partner} ({what}) to read the chart")
+    hit = odds.ChartRolls(args.hit, None, None) if args.hit is not None else odds.hit_roll(
+        bs=args.bs, ws=args.ws, vs_ws=args.vs_ws)
+    wound = odds.ChartRolls(None, args.wound, None) if args.wound is not None else odds.wound_roll(args.s, args.t)
+    save = odds.save_roll(args.save, args.inv, args.ap)
+    parts = (hit, wound, save)
+    return odds.ChartRolls(hit.hit, wound.wound, save.save, tuple(dict.fromkeys(r for p in parts for r in p.rules)),
+                           tuple(n for p in parts for n in p.notes))
+
+
+def _roll_text(need: int | None) -> str:
+    return "cannot" if need is None else ("automatic" if need <= 1 else f"{need}+")
 
 
 def _run_attacks(args: argparse.Namespace) -> int:
-    query = odds.AttackQuery(args.n, args.hit, args.wound, args.save, args.reroll_hits, args.reroll_wounds)
-    dist = query.distribution()
+    rolls = _attack_rolls(args)
+    dist = odds.unsaved_wounds(args.n, odds.unsaved_chance(rolls.hit, rolls.wound, rolls.save,
+                                                           args.reroll_hits, args.reroll_wounds))
     mean = dist.mean()
+    table = at_least_rows(dist)
     if args.json:
-        print(dump_json({"distribution": {str(k): p for k, p in dist.sorted_items()}, "mean": mean}))
+        print_json("odds attacks", {
+            "attacks": str(args.n), "hit": _roll_text(rolls.hit), "wound": _roll_text(rolls.wound),
+            "save": _roll_text(rolls.save) if rolls.save else "none", "notes": list(rolls.notes),
+            "distribution": {str(k): p for k, p in dist.sorted_items()},
+            "at_least": {str(k): row[1] for k, row in table.items()}, "mean": mean},
+            ruleset=args.ruleset, rules=rolls.rules)
         return 0
-    save = f", save {args.save}+" if args.save else ", no save"
-    rows = {f"{k} unsaved": p for k, p in dist.sorted_items()}
-    odds_table(f"{args.n} attacks, hit {args.hit}+, wound {args.wound}+{save}; mean {mean} = {float(mean):.3f}", rows)
+    save = f", save {rolls.save}+" if rolls.save else ", no save"
+    charts = f" ({args.ruleset} charts)" if rolls.rules else ""
+    title = (f"{args.n} attacks{charts}, hit {_roll_text(rolls.hit)}, wound {_roll_text(rolls.wound)}"
+             f"{save}{' [' + ', '.join(rolls.rules) + ']' if rolls.rules else ''}")
+    distribution_table(title, table, "unsaved wounds")
+    for note in rolls.notes:
+        print(f"note: {note}")
+    print(f"mean: {mean} = {float(mean):.3f} unsaved wounds")
     return 0

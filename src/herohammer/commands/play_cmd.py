@@ -1,23 +1,51 @@
-"""``herohammer play``: apply actions to a scenario with seeded dice, print the log, save the result."""
+"""``herohammer play``: apply actions to a scenario with seeded or given dice, print the log, save the result.
+
+Every game can be replayed: without ``--seed`` a seed is chosen, printed and written
+into the saved state (``played:``); with ``--dice 3,5,6`` a judge's physical rolls are
+used in order, and running out is one clear error that changes nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
+import secrets
 from typing import Any
 
-from ..dice import SeededDice
+from ..dice import Dice, ScriptedDice, SeededDice
+from ..errors import HerohammerError
 from ..game import Game
-from ..report import dump_json
+from ..report import print_json
 from ..scenario import check_writable, save_scenario
 from .args import add_json_flag, whole_number
 
+MAX_SEED = 2**63 - 1
+#: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
+CHOSEN_SEEDS = 10**9
+
+
+def dice_faces(text: str) -> list[int]:
+    """Read ``--dice 3,5,6`` (commas or spaces): faces 1..6, in the order rolled."""
+    faces = []
+    for i, part in enumerate(text.replace(",", " ").split(), start=1):
+        if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= 6:
+            raise argparse.ArgumentTypeError(f"die #{i} is {part!r}: expected a face from 1 to 6")
+        faces.append(int(part))
+    if not faces:
+        raise argparse.ArgumentTypeError("expected faces such as 3,5,6")
+    return faces
+
 
 def register(sub: Any) -> argparse.ArgumentParser:
-    """Add ``play SCENARIO --action JSON [--action JSON ...] [--seed S] [--out FILE]``."""
+    """Add ``play SCENARIO --action ACTION [--action ...] [--seed S | --dice 3,5,6] [--out FILE]``."""
     p: argparse.ArgumentParser = sub.add_parser("play", help="apply actions in order; print every roll; save the state")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
-    p.add_argument("--action", action="append", required=True, help="an action as JSON; repeat for several, in order")
-    p.add_argument("--seed", type=whole_number("--seed", 0, 2**63 - 1), default=None, help="seed for the dice (the same seed replays the same rolls)")
+    p.add_argument("--action", action="append", required=True,
+                   help="an action as JSON or YAML, e.g. '{do: shoot, unit: a, target: b}'; repeat for several, in order")
+    dice = p.add_mutually_exclusive_group()
+    dice.add_argument("--seed", type=whole_number("--seed", 0, MAX_SEED), default=None,
+                      help="seed for the dice (the same seed replays the same rolls); chosen and printed if omitted")
+    dice.add_argument("--dice", type=dice_faces, default=None, metavar="3,5,6,...",
+                      help="the rolls to use, in order (a judge's physical dice)")
     p.add_argument("--out", default=None, help="write the resulting state here (YAML, or JSON if it ends in .json)")
     add_json_flag(p)
     p.set_defaults(run=_run)
@@ -27,24 +55,44 @@ def register(sub: Any) -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     if args.out:
         check_writable(args.out, "--out")  # refuse before playing, not after
-    game = Game.load(args.scenario, SeededDice(args.seed))
+    dice: Dice
+    if args.dice is not None:
+        dice, seed = ScriptedDice(args.dice), None
+    else:
+        seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
+        dice = SeededDice(seed)
+    game = Game.load(args.scenario, dice)
     log: list[dict[str, Any]] = []
-    lines: list[str] = []
+    lines: list[str] = [f"dice: {len(args.dice)} given rolls, in order" if seed is None
+                        else f"seed: {seed} (replay with --seed {seed})"]
+    rules: list[str] = []
     for i, text in enumerate(args.action, start=1):
-        events = game.apply(text)  # an illegal action raises: one line, exit 2, nothing written
+        try:
+            events = game.apply(text)  # an illegal action raises: one line, exit 2, nothing written
+        except HerohammerError as exc:
+            if isinstance(dice, ScriptedDice) and "ran out" in str(exc):
+                raise HerohammerError(f"action {i}: {exc}; --dice gave {len(args.dice)} rolls "
+                                      f"(the game stays as it was before action {i})") from None
+            raise
         log.append({"action": i, "events": [e.to_json() for e in events]})
+        rules += [r for e in events for r in e.rules]
         lines.append(f"action {i}: {text}")
         for e in events:
             lines.append(f"  {e.describe()}")
             lines += [f"    roll {r.describe()}" for r in e.rolls]
+    unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
     if args.out:
-        save_scenario(game.state, args.out)
+        save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
+                                                   **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
     if args.json:
-        print(dump_json({"seed": args.seed, "log": log, "out": args.out,
-                         "state": {"turn": game.state.turn, "phase": game.state.phase.value,
-                                   "active": game.state.active}}))
+        print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": unused, "log": log, "out": args.out,
+                            "state": {"turn": game.state.turn, "phase": game.state.phase.value,
+                                      "active": game.state.active}},
+                   ruleset=game.state.ruleset, rules=rules, method=None)
         return 0
     print("\n".join(lines))
+    if unused:
+        print(f"{unused} of the given dice were not needed")
     print(f"now: turn {game.state.turn}, {game.state.active} to play, {game.state.phase.value} phase"
-          + (f"; state written to {args.out}" if args.out else ""))
+          + (f"; state written to {args.out} (with the seed or dice used)" if args.out else ""))
     return 0

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..catalogue import clauses, implemented_by
-from ..report import dump_json, simple_table
+from ..report import print_json, simple_table
 from ..rulesets import RULESETS
 from .args import add_json_flag
 
@@ -29,7 +29,7 @@ def _run(args: argparse.Namespace) -> int:
         rows.append({"id": c.id, "ruleset": c.ruleset, "seed": c.seed, "says": c.says,
                      "decision": c.decision, "source": c.source or f"seed {c.seed}", "implemented": bool(impl), "implemented_by": impl})
     if args.json:
-        print(dump_json(rows))
+        print_json("rules", rows, ruleset=args.ruleset, method=None)
         return 0
     simple_table(
         f"Rule clauses ({len(rows)}; implemented: {sum(r['implemented'] for r in rows)})",

@@ -8,7 +8,7 @@ from typing import Any
 from ..book import BOOK_RULESETS, EntryReport, find_entry, load_book, run_entry
 from ..catalogue import clause
 from ..errors import HerohammerError
-from ..report import dump_json, simple_table
+from ..report import print_json, simple_table
 from .args import add_json_flag
 
 
@@ -32,8 +32,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.rule is not None and not book:
         raise HerohammerError(f"--rule: no ruling shows {args.rule!r} (herohammer rules lists the clause ids)")
     if args.json:
-        print(dump_json([{"id": b.id, "ruleset": b.entry.ruleset, "title": b.entry.title,
-                          "rules": b.entry.rules} for b in book]))
+        print_json("rulings", [{"id": b.id, "ruleset": b.entry.ruleset, "title": b.entry.title,
+                                "rules": b.entry.rules} for b in book], ruleset=args.ruleset,
+                   rules=[r for b in book for r in b.entry.rules], method=None)
         return 0
     simple_table(f"Rulings ({len(book)}); herohammer rulings ID prints one", ["id", "title", "rules"],
                  [[b.id, b.entry.title, ", ".join(b.entry.rules)] for b in book])
@@ -52,14 +53,14 @@ def _clause_text(rule_id: str) -> tuple[str, str]:
 def _show(report: EntryReport, as_json: bool) -> int:
     e = report.entry.entry
     if as_json:
-        print(dump_json({
+        print_json("rulings", {
             "id": e.id, "ruleset": e.ruleset, "title": e.title, "question": e.question, "answer": e.answer,
             "rules": [{"id": r, "source": _clause_text(r)[0], "says": _clause_text(r)[1]} for r in e.rules],
             "source": e.source,
             "steps": [{"kind": s.kind, "what": s.what, "result": list(s.lines), "cited": sorted(s.cited),
                        **({"note": e.steps[s.index].note} if e.steps[s.index].note else {})} for s in report.steps],
             "verified": True,
-        }))
+        }, ruleset=e.ruleset, rules=e.rules, method=None)
         return 0
     print(f"{e.id} ({e.ruleset}): {e.title}")
     print(f"\nQ: {' '.join(e.question.split())}")

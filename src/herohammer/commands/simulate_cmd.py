@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..report import dump_json
+from ..report import MONTE_CARLO, print_json
 from ..simulate import METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
 from ..errors import HerohammerError
@@ -90,7 +90,7 @@ def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, 
     if args.plot:
         plot(result, args.plot)
     if args.json:
-        print(dump_json(result.to_json()))
+        print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO)
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
@@ -105,7 +105,7 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
         result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress)
         results.append((name, about, result))
     if args.json:
-        print(dump_json({"demos": [r.to_json() for _, _, r in results]}))
+        print_json("simulate", {"demos": [r.to_json() for _, _, r in results]}, method=MONTE_CARLO)
         return 0
     if args.csv:
         sys.stdout.write("".join(r.to_csv() for _, _, r in results))
@@ -215,7 +215,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     sweep = run_sweep(read_data(args.scenario), varies, args.runs, args.seed, plan, args.method,
                       args.workers, args.scheduler, args.scenario)
     if args.json:
-        print(dump_json(sweep))
+        print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
         return 0
     labels = pick_outcomes(sweep, args.outcome)
     console = _console()

@@ -60,6 +60,7 @@ def host_of(state: GameState, unit: Unit) -> Unit:
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
 
 
+@implements("published.t9a-fly")
 def fly_rates(unit: Unit) -> tuple[int, int] | None:
     """Return a unit's flying Advance and March Rates from ``Fly (X, Y)``; a bare ``Fly`` keeps its ground rates."""
     for r in unit.rules:
@@ -753,6 +754,7 @@ def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
 
 
+@implements("published.t9a-move")
 def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
                  may_touch: frozenset[str] = frozenset()) -> str | None:
     """Say why models cannot move straight to their new places, or None.
@@ -789,6 +791,7 @@ def _swept(model: Model, to: Point) -> shapely.Polygon:
     return shapely.LineString([model.at, to]).buffer(radius)
 
 
+@implements("published.t9a-charge-arc")
 def in_front_arc(charger: Unit, target: Unit) -> bool:
     """Say whether any model of ``target`` stands in the Front Arc of ``charger`` (of each model when unranked)."""
     f = _formation_of(charger)

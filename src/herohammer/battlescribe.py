@@ -1,0 +1,649 @@
+"""BattleScribe data (``.cat``, ``.gst``, ``.ros`` and their zipped ``z`` forms) read into herohammer's terms.
+
+The community keeps every army of these editions as BattleScribe / New Recruit data
+(catalogues and game systems on the BSData GitHub organisation; rosters are what a
+player saves from the app).  This module reads those files with defusedxml (no DTDs,
+no entities: a hostile file is refused, not expanded), resolves the links a catalogue
+uses (``infoLink``, ``entryLink`` to shared entries, also in the game system file
+beside it), and turns what it finds into units: models with a profile line herohammer
+parses, weapons, special rules, and whether the unit is a character.
+
+Warhammer 40,000 3rd/4th edition profiles are read as printed (WS BS S T W I A Ld Sv).
+The 9th Age 2nd edition's characteristics are mapped into the t9a ruleset's profile
+(``T9A_MAPPING``; the README states the mapping).  Every problem with a file is one
+``BattleScribeError`` naming the file.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as safe_xml
+from defusedxml import DefusedXmlException
+
+from .errors import HerohammerError
+from .profiles import Profile
+
+#: The largest file (after unzipping) read: a real catalogue is a few MB; more is a zip bomb or a mistake.
+MAX_BYTES = 64 * 1024 * 1024
+ROOTS = {"catalogue": "catalogue", "gameSystem": "game system", "roster": "roster"}
+SUFFIXES = (".cat", ".catz", ".gst", ".gstz", ".ros", ".rosz")
+#: How deep links and child entries are followed (real data nests a handful deep; a cycle stops here).
+MAX_DEPTH = 12
+FORTY_K = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
+#: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see the README).
+T9A_MAPPING = {"Adv": "Adv", "Mar": "Mar", "Dis": "Ld", "HP": "W", "Off": "WS", "Res": "T", "Att": "A",
+               "Str": "S", "Agi": "I", "Arm": "Sv"}
+T9A_PARTS = ("Global", "Defensive", "Offensive", "Size")
+#: Aim assumed for a T9A model whose data names none (the common 4+ of 2nd edition): BS = 7 - Aim.
+T9A_DEFAULT_AIM = 4
+
+
+class BattleScribeError(HerohammerError):
+    """Report a BattleScribe file that cannot be read, naming the file."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+
+
+@dataclass(frozen=True)
+class BsWeapon:
+    """A weapon profile as the data prints it, and as herohammer's weapon data when it reads as one."""
+
+    name: str
+    characteristics: tuple[tuple[str, str], ...]
+    data: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    problem: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the weapon as JSON-ready data."""
+        out: dict[str, Any] = {"name": self.name, "printed": dict(self.characteristics)}
+        if self.data is not None:
+            out["herohammer"] = self.data
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass(frozen=True)
+class BsModel:
+    """One model kind of a unit: its profile line (or why it does not read), how many, base and type."""
+
+    name: str
+    profile: str
+    printed: tuple[tuple[str, str], ...]
+    count: int = 1
+    base: tuple[float, float] | float | None = None
+    troop_type: str = ""
+    problem: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the model as JSON-ready data."""
+        out: dict[str, Any] = {"name": self.name, "count": self.count, "profile": self.profile,
+                               "printed": dict(self.printed)}
+        if self.base is not None:
+            out["base"] = list(self.base) if isinstance(self.base, tuple) else self.base
+        if self.troop_type:
+            out["type"] = self.troop_type
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+
+@dataclass(frozen=True)
+class BsUnit:
+    """A unit (catalogue entry or roster selection): models, weapons, special rules, character or not."""
+
+    name: str
+    models: tuple[BsModel, ...]
+    weapons: tuple[BsWeapon, ...]
+    rules: tuple[str, ...]
+    categories: tuple[str, ...]
+    character: bool
+
+    @property
+    def default_weapons(self) -> tuple[str, ...]:
+        """Name the weapons herohammer can use (those whose profile reads)."""
+        return tuple(w.name for w in self.weapons if w.data is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the unit as JSON-ready data."""
+        return {"name": self.name, "character": self.character, "categories": list(self.categories),
+                "models": [m.to_json() for m in self.models], "weapons": [w.to_json() for w in self.weapons],
+                "rules": list(self.rules)}
+
+
+@dataclass(frozen=True)
+class BsFile:
+    """What one BattleScribe file holds: its kind, name, game system and units."""
+
+    path: str
+    kind: str
+    name: str
+    game: str
+    units: tuple[BsUnit, ...]
+
+    @property
+    def ruleset(self) -> str | None:
+        """Guess the herohammer ruleset from the game system's name (None when it is not one of ours)."""
+        return ruleset_for(self.game)
+
+    def unit(self, name: str) -> BsUnit:
+        """Return a unit by name (case-insensitive), or fail naming the close ones."""
+        for u in self.units:
+            if u.name.lower() == name.strip().lower():
+                return u
+        import difflib
+
+        close = difflib.get_close_matches(name, [u.name for u in self.units], n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise BattleScribeError(self.path, f"no unit named {name!r}{hint} ({len(self.units)} units; "
+                                "herohammer catalogue FILE lists them)")
+
+
+def ruleset_for(game: str) -> str | None:
+    """Say which ruleset a game system's name means: 40k 3rd/4th edition or The 9th Age."""
+    low = game.lower()
+    if "9th age" in low or "ninth age" in low or "ninthage" in low or "t9a" in low:
+        return "t9a"
+    if "40" in low and ("3rd" in low or "third" in low or "3e" in low):
+        return "40k3"
+    if "40" in low and ("4th" in low or "fourth" in low or "4e" in low):
+        return "40k4"
+    return None
+
+
+# == reading files safely ========================================================================
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def read_xml(path: str | Path) -> Element:
+    """Read a BattleScribe file (zipped or not) into its root element, safely, or fail naming the file."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise BattleScribeError(p, f"cannot read the file ({exc.strerror or exc})") from None
+    if raw[:2] == b"PK":
+        raw = _unzip(p, raw)
+    if len(raw) > MAX_BYTES:
+        raise BattleScribeError(p, f"larger than {MAX_BYTES // 2**20} MB: not a BattleScribe file")
+    try:
+        root: Element = safe_xml.fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise BattleScribeError(p, f"refused: the XML declares a DTD or entities ({type(exc).__name__}); "
+                                "BattleScribe files never do") from None
+    except ParseError as exc:
+        raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
+    kind = _local(root.tag)
+    if kind not in ROOTS:
+        raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
+    return root
+
+
+def _unzip(p: Path, raw: bytes) -> bytes:
+    import io
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as z:
+            members = [i for i in z.infolist() if not i.is_dir()]
+            if len(members) != 1:
+                raise BattleScribeError(p, f"expected one file inside the zip, found {len(members)}")
+            if members[0].file_size > MAX_BYTES:
+                raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
+            with z.open(members[0]) as f:
+                data = f.read(MAX_BYTES + 1)
+    except zipfile.BadZipFile as exc:
+        raise BattleScribeError(p, f"a broken zip file ({exc})") from None
+    if len(data) > MAX_BYTES:
+        raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
+    return data
+
+
+def _children(el: Element, *path: str) -> Iterator[Element]:
+    """Yield the elements under ``el`` along a path of local names (namespace-blind)."""
+    if not path:
+        yield el
+        return
+    for child in el:
+        if _local(child.tag) == path[0]:
+            yield from _children(child, *path[1:])
+
+
+def _index(roots: Iterable[Element]) -> dict[str, Element]:
+    index: dict[str, Element] = {}
+    for root in roots:
+        for el in root.iter():
+            ident = el.get("id")
+            if ident and ident not in index:
+                index[ident] = el
+    return index
+
+
+def _game_system(p: Path, root: Element) -> Element | None:
+    """Find the game system file beside a catalogue (its links often point there)."""
+    wanted = root.get("gameSystemId")
+    if not wanted:
+        return None
+    for candidate in sorted(p.parent.glob("*.gst")) + sorted(p.parent.glob("*.gstz")):
+        try:
+            other = read_xml(candidate)
+        except BattleScribeError:
+            continue
+        if other.get("id") == wanted:
+            return other
+    return None
+
+
+# == profiles ====================================================================================
+def _characteristics(profile: Element) -> tuple[tuple[str, str], ...]:
+    return tuple((c.get("name", "").strip(), (c.text or "").strip())
+                 for c in _children(profile, "characteristics", "characteristic"))
+
+
+def _number(text: str) -> str:
+    """Keep a printed value's number ('5\"' -> '5', '2 (9)' -> '2': the ground rate of a flyer; '-' stays)."""
+    text = text.replace('"', "").replace("\u2033", "").strip()
+    m = re.match(r"^(\d+)\s*\(", text)
+    return m.group(1) if m else text
+
+
+def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
+    """Write a 40k profile line from printed characteristics; return (line, problem)."""
+    by_lower = {k.lower(): v for k, v in chars.items()}
+    parts = []
+    for name in FORTY_K:
+        parts.append(f"{name}{_number(by_lower.get(name.lower(), '-')) or '-'}")
+    save = by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
+    parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
+    if inv := by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
+        parts.append(f"Inv{inv.rstrip('+')}+")
+    return _checked(" ".join(parts))
+
+
+def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:
+    """Write the t9a ruleset's profile line from T9A 2nd edition characteristics (``T9A_MAPPING``)."""
+    parts = []
+    for printed, ours in T9A_MAPPING.items():
+        value = _number(chars.get(printed, ""))
+        if ours == "Sv":
+            arm = value if value.isdigit() else "0"
+            parts.append(f"Sv{7 - int(arm)}+" if 1 <= int(arm) <= 5 else ("Sv2+" if int(arm) >= 6 else "Sv-"))
+        else:
+            parts.append(f"{ours}{value or '-'}")
+    parts.append(f"BS{7 - (aim or T9A_DEFAULT_AIM)}")
+    return _checked(" ".join(parts))
+
+
+def _checked(line: str) -> tuple[str, str]:
+    try:
+        Profile.parse(line)
+    except HerohammerError as exc:
+        return line, f"does not read as a profile: {exc}"
+    return line, ""
+
+
+_SHOTS = re.compile(r"(\d+)")
+
+
+def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None, str]:
+    """Turn a printed 40k weapon profile into herohammer's weapon data; return (data, problem)."""
+    by_lower = {k.lower(): v.strip() for k, v in chars.items()}
+    rng = _number(by_lower.get("range", ""))
+    strength = by_lower.get("s", by_lower.get("str", by_lower.get("strength", ""))).strip()
+    ap = by_lower.get("ap", "-").strip() or "-"
+    kind = by_lower.get("type", "").lower()
+    melee = "close combat" in kind or "melee" in kind or rng.lower() in ("", "-", "cc", "close combat", "melee")
+    data: dict[str, Any] = {"name": name, "range": 0 if melee else None}
+    if melee:
+        data["type"] = "melee"
+    else:
+        for word, wtype in (("rapid", "rapid_fire"), ("assault", "assault"), ("heavy", "heavy"),
+                            ("pistol", "pistol"), ("ordnance", "ordnance")):
+            if word in kind:
+                data["type"] = wtype
+                break
+        else:
+            return None, f"unknown weapon type {by_lower.get('type', '')!r}"
+        if not rng.isdigit():
+            return None, f"range {rng!r} is not a number of inches"
+        data["range"] = int(rng)
+        if (m := _SHOTS.search(kind.split("/")[0])) and data["type"] in ("assault", "heavy", "ordnance"):
+            data["shots"] = int(m.group(1))
+        if "blast" in kind:
+            data["blast"] = 3
+    if strength.lower() in ("user", "u", "") or strength.startswith(("+", "x")):
+        data["strength"] = "user"
+    elif strength.isdigit():
+        data["strength"] = int(strength)
+    else:
+        return None, f"Strength {strength!r} is not a number or User"
+    data["ap"] = int(ap) if ap.isdigit() else "-"
+    if melee and ("power" in name.lower() or "ignores armour" in kind):
+        data["ignores_armour"] = True
+    from .weapons import weapon_from_data
+
+    try:
+        weapon_from_data(data, f"weapon {name!r}")
+    except HerohammerError as exc:
+        return None, str(exc)
+    return data, ""
+
+
+# == walking entries =============================================================================
+@dataclass
+class _Found:
+    profiles: list[tuple[str, str, tuple[tuple[str, str], ...], int]] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+
+
+class _Reader:
+    """Walk a file's entries (or a roster's selections), following links through the index."""
+
+    def __init__(self, path: str, root: Element, index: dict[str, Element]) -> None:
+        self.path = path
+        self.root = root
+        self.index = index
+
+    def resolve(self, link: Element) -> Element | None:
+        target = link.get("targetId")
+        return self.index.get(target) if target else None
+
+    def walk(self, entry: Element, found: _Found, count: int, depth: int = 0) -> None:
+        """Collect the profiles, rules and categories of an entry and the entries under it."""
+        if depth > MAX_DEPTH:
+            return
+        for prof in _children(entry, "profiles", "profile"):
+            found.profiles.append((prof.get("name", "").strip(), prof.get("typeName", ""), _characteristics(prof), count))
+        for rule in _children(entry, "rules", "rule"):
+            found.rules.append(rule.get("name", "").strip())
+        for link in _children(entry, "infoLinks", "infoLink"):
+            target = self.resolve(link)
+            kind = link.get("type", "")
+            if target is None:
+                continue
+            if kind == "profile":
+                found.profiles.append((target.get("name", "").strip(), target.get("typeName", ""),
+                                       _characteristics(target), count))
+            elif kind == "rule":
+                found.rules.append(str(link.get("name") or target.get("name", "")).strip())
+        for cat in (*_children(entry, "categoryLinks", "categoryLink"), *_children(entry, "categories", "category")):
+            target = self.resolve(cat)
+            if target is None:
+                target = self.index.get(cat.get("entryId", ""))
+            found.categories.append((target.get("name", "") if target is not None else cat.get("name", "")).strip())
+        for child in self._child_entries(entry):
+            self.walk(child, found, count * _count(child), depth + 1)
+
+    def _child_entries(self, entry: Element) -> Iterator[Element]:
+        yield from _children(entry, "selections", "selection")  # a roster: what was chosen
+        for child in _children(entry, "selectionEntries", "selectionEntry"):
+            if _included(child):
+                yield child
+        for group in _children(entry, "selectionEntryGroups", "selectionEntryGroup"):
+            default = group.get("defaultSelectionEntryId")
+            for child in _children(group, "selectionEntries", "selectionEntry"):
+                if _included(child) or child.get("id") == default:
+                    yield child
+            for link in _children(group, "entryLinks", "entryLink"):
+                target = self.resolve(link)
+                if target is not None and (_included(link) or link.get("id") == default):
+                    yield target
+        for link in _children(entry, "entryLinks", "entryLink"):
+            target = self.resolve(link)
+            if target is not None and _local(target.tag) == "selectionEntry" and (
+                    _included(link) or target.get("type") == "model"):
+                yield target
+
+
+def _count(el: Element) -> int:
+    """How many of an entry a unit has: a roster's ``number``, or a catalogue entry's minimum (at least 1)."""
+    if _local(el.tag) == "selection":
+        try:
+            return max(1, int(float(el.get("number", "1"))))
+        except ValueError:
+            return 1
+    return max(1, _minimum(el))
+
+
+def _minimum(el: Element) -> int:
+    for c in _children(el, "constraints", "constraint"):
+        if c.get("type") == "min" and c.get("field") == "selections" and c.get("scope") == "parent":
+            try:
+                return int(float(c.get("value", "0")))
+            except ValueError:
+                return 0
+    return 0
+
+
+def _included(el: Element) -> bool:
+    """Say whether a catalogue option comes with the unit: a model, or an upgrade with a minimum of one."""
+    return el.get("type") == "model" or _minimum(el) >= 1 or _local(el.tag) == "selection"
+
+
+# == units =======================================================================================
+def _is_model_profile(chars: dict[str, str]) -> bool:
+    keys = {k.lower() for k in chars}
+    return {"ws", "bs", "s", "t", "w"} <= keys
+
+
+def _is_weapon_profile(chars: dict[str, str]) -> bool:
+    keys = {k.lower() for k in chars}
+    return "range" in keys and ({"s", "str", "strength"} & keys) != set() and "ap" in keys
+
+
+def _part(name: str, type_name: str) -> tuple[str, str] | None:
+    """Split a T9A profile name such as 'Sea Guard Offensive' into ('Sea Guard', 'Offensive')."""
+    for part in T9A_PARTS:
+        if type_name.endswith(part) or name.endswith(" " + part):
+            return name.removesuffix(" " + part).strip(), part
+    return None
+
+
+def _aim(rules: Iterable[str], chars: dict[str, str]) -> int | None:
+    for text in (*rules, chars.get("Rules", "")):
+        if m := re.search(r"\((\d)\+\)", text):
+            return int(m.group(1))
+    return None
+
+
+def build_unit(name: str, found: _Found, game: str | None) -> BsUnit:
+    """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping."""
+    models: list[BsModel] = []
+    weapons: dict[str, BsWeapon] = {}
+    t9a: dict[str, dict[str, Any]] = {}
+    for pname, type_name, chars_t, count in found.profiles:
+        chars = dict(chars_t)
+        if (part := _part(pname, type_name)) is not None and (game == "t9a" or "Adv" in chars or "HP" in chars
+                                                               or "Off" in chars or "Base" in chars):
+            slot = t9a.setdefault(part[0], {"chars": {}, "printed": [], "count": count})
+            slot["chars"].update({k: v for k, v in chars.items() if k != "Rules"})
+            slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
+            slot["count"] = max(slot["count"], count)
+            if part[1] == "Offensive" and chars.get("Rules"):
+                slot.setdefault("rules", []).append(chars["Rules"])
+        elif _is_model_profile(chars):
+            line, problem = forty_k_profile(chars)
+            if not any(m.name == pname for m in models):
+                models.append(BsModel(pname, line, chars_t, count, problem=problem))
+        elif _is_weapon_profile(chars) and pname not in weapons:
+            data, problem = weapon_data(pname, chars)
+            weapons[pname] = BsWeapon(pname, chars_t, data, problem)
+        elif type_name.lower().endswith("weapon") and pname not in weapons:  # T9A weapons: printed only
+            weapons[pname] = BsWeapon(pname, chars_t, None, "T9A weapon: listed, not used by the t9a ruleset")
+    for mname, slot in t9a.items():
+        chars = slot["chars"]
+        if not ({"Adv", "HP"} & set(chars)):
+            if "Att" in chars:  # a mount's or crew's attacks: no model of its own
+                found.rules.append(f"{mname} (mount): " + " ".join(f"{k} {v}" for k, v in chars.items()))
+            continue
+        line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
+        models.append(BsModel(mname, line, tuple(slot["printed"]), slot["count"], _base(chars.get("Base", "")),
+                              chars.get("Type", ""), problem))
+    rules = tuple(dict.fromkeys(r for r in found.rules if r))
+    categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
+    character = any("character" in x.lower() for x in (*rules, *categories)) or any(
+        c.lower() in ("hq", "lords", "heroes") for c in categories)
+    return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character)
+
+
+def _base(text: str) -> tuple[float, float] | float | None:
+    nums = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)]
+    if len(nums) >= 2:
+        return (nums[0], nums[1])
+    if len(nums) == 1:
+        return nums[0]
+    return None
+
+
+def read_battlescribe(path: str | Path) -> BsFile:
+    """Read a catalogue, game system or roster into its units (links resolved, the game system beside it too)."""
+    p = Path(path)
+    root = read_xml(p)
+    kind = _local(root.tag)
+    roots = [root]
+    game = str(root.get("name", ""))
+    if kind == "catalogue":
+        system = _game_system(p, root)
+        if system is not None:
+            roots.append(system)
+            game = system.get("name", "")
+        else:
+            game = str(root.get("gameSystemName", "") or root.get("name", ""))
+    if kind == "roster":
+        game = str(root.get("gameSystemName", ""))
+    reader = _Reader(str(p), root, _index(roots))
+    ruleset = ruleset_for(game) or ruleset_for(root.get("name", ""))
+    units: list[BsUnit] = []
+    for name, entry in _unit_entries(reader, kind):
+        found = _Found()
+        reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
+        units.append(build_unit(name, found, ruleset))
+    if kind == "roster" and not units:
+        raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
+    return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
+
+
+def _unit_entries(reader: _Reader, kind: str) -> list[tuple[str, Element]]:
+    root = reader.root
+    out: list[tuple[str, Element]] = []
+    if kind == "roster":
+        for force in root.iter():
+            if _local(force.tag) != "force":
+                continue
+            for sel in _children(force, "selections", "selection"):
+                if sel.get("type") in ("unit", "model") or any(True for _ in _children(sel, "selections", "selection")):
+                    out.append((sel.get("name", "?").strip(), sel))
+        return out
+    seen: set[str] = set()
+    for entry in _children(root, "selectionEntries", "selectionEntry"):
+        if entry.get("type") in ("unit", "model") and entry.get("name", "") not in seen:
+            seen.add(entry.get("name", ""))
+            out.append((entry.get("name", "?").strip(), entry))
+    for link in _children(root, "entryLinks", "entryLink"):
+        target = reader.resolve(link)
+        name = str(link.get("name") or (target.get("name", "") if target is not None else "")).strip()
+        if target is not None and target.get("type") in ("unit", "model") and name not in seen:
+            seen.add(name)
+            out.append((name, target))
+    if not out:
+        for entry in _children(root, "sharedSelectionEntries", "selectionEntry"):
+            if entry.get("type") == "unit" and entry.get("name", "") not in seen:
+                seen.add(entry.get("name", ""))
+                out.append((entry.get("name", "?").strip(), entry))
+    return out
+
+
+# == scenarios naming catalogue units ============================================================
+def find_model(files: Iterable[BsFile], name: str) -> tuple[BsUnit, BsModel] | None:
+    """Find a model by unit name (its first model) or by model name, in the files given in order."""
+    files = list(files)
+    wanted = name.strip().lower()
+    for f in files:
+        for u in f.units:
+            if u.name.lower() == wanted and u.models:
+                return u, u.models[0]
+    for f in files:
+        for u in f.units:
+            for m in u.models:
+                if m.name.lower() == wanted:
+                    return u, m
+    return None
+
+
+def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """Give each model written ``from: NAME`` its profile, base and weapons from the scenario's ``catalogues``.
+
+    Values written in the scenario win over the catalogue's.  Paths are relative to the
+    scenario file.  Every problem is one ``ScenarioError`` naming the field.
+    """
+    from .errors import ScenarioError
+
+    sides = data.get("sides")
+    if not isinstance(sides, dict):
+        return data
+    wants = [(side, i, j) for side, units in sides.items() if isinstance(units, list)
+             for i, u in enumerate(units) if isinstance(u, dict) and isinstance(u.get("models"), list)
+             for j, m in enumerate(u["models"]) if isinstance(m, dict) and "from" in m]
+    paths = data.get("catalogues") or []
+    if not wants:
+        return data
+    if not isinstance(paths, list) or not paths:
+        side, i, j = wants[0]
+        raise ScenarioError(source, f"sides.{side}[{i}].models[{j}].from",
+                            "name the BattleScribe files first: catalogues: [army.cat] at the top of the scenario")
+    here = Path(source).parent if source and not source.startswith("<") else Path(".")
+    files = []
+    for k, raw in enumerate(paths):
+        if not isinstance(raw, str):
+            raise ScenarioError(source, f"catalogues[{k}]", f"expected a file name, got {raw!r}")
+        p = Path(raw) if Path(raw).is_absolute() else here / raw
+        try:
+            files.append(read_battlescribe(p))
+        except BattleScribeError as exc:
+            raise ScenarioError(source, f"catalogues[{k}]", str(exc)) from None
+    out = {**data, "sides": {s: [dict(u) if isinstance(u, dict) else u for u in us]
+                             for s, us in data["sides"].items()}}
+    weapons = list(data.get("weapons") or [])
+    known = {str(w.get("name", "")).lower() for w in weapons if isinstance(w, dict)}
+    for side, i, j in wants:
+        unit = out["sides"][side][i]
+        unit["models"] = list(unit["models"])
+        model = dict(unit["models"][j])
+        where = f"sides.{side}[{i}].models[{j}].from"
+        name = model["from"]
+        if not isinstance(name, str):
+            raise ScenarioError(source, where, f"expected a unit or model name, got {name!r}")
+        found = find_model(files, name)
+        if found is None:
+            import difflib
+
+            names = sorted({x for f in files for u in f.units for x in (u.name, *(m.name for m in u.models))})
+            close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise ScenarioError(source, where, f"no unit or model {name!r} in {', '.join(str(p) for p in paths)}{hint}")
+        bs_unit, bs_model = found
+        if bs_model.problem and "profile" not in model:
+            raise ScenarioError(source, where, f"{bs_model.name}: the catalogue's profile {bs_model.problem}; "
+                                "give profile: in the scenario")
+        model.setdefault("profile", bs_model.profile)
+        if bs_model.base is not None:
+            model.setdefault("base", list(bs_model.base) if isinstance(bs_model.base, tuple) else bs_model.base)
+        if "weapons" not in model:
+            model["weapons"] = list(bs_unit.default_weapons)
+        for w in bs_unit.weapons:
+            if w.data is not None and w.name.lower() not in known and w.name in model["weapons"]:
+                weapons.append(w.data)
+                known.add(w.name.lower())
+        unit["models"][j] = model
+    if weapons:
+        out["weapons"] = weapons
+    return out

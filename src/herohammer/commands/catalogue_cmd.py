@@ -1,0 +1,66 @@
+"""``herohammer catalogue``: what a BattleScribe catalogue, game system or roster holds, as herohammer reads it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from ..battlescribe import read_battlescribe
+from ..report import print_json, simple_table
+from .args import add_json_flag
+
+
+def register(sub: Any) -> argparse.ArgumentParser:
+    """Add ``catalogue FILE [--unit NAME] [--json]``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "catalogue", help="list the units of a BattleScribe .cat/.catz/.gst/.ros/.rosz file, or show one",
+        description="Read a BattleScribe / New Recruit data file (40k 3rd/4th edition, The 9th Age 2nd edition) "
+                    "and show its units with their profiles as herohammer reads them.")
+    p.add_argument("file", help="a .cat, .catz, .gst, .gstz, .ros or .rosz file")
+    p.add_argument("--unit", help="show one unit: profiles, weapons, special rules, character")
+    add_json_flag(p)
+    p.set_defaults(run=_run)
+    return p
+
+
+def _run(args: argparse.Namespace) -> int:
+    data = read_battlescribe(args.file)
+    if args.unit:
+        unit = data.unit(args.unit)
+        if args.json:
+            print_json("catalogue", {"file": data.path, "kind": data.kind, "game": data.game, "unit": unit.to_json()},
+                       ruleset=data.ruleset, method=None)
+            return 0
+        console = Console(soft_wrap=True)
+        console.print(f"[bold]{escape(unit.name)}[/bold] ({escape(data.name)}, {escape(data.game) or 'unknown game'})"
+                      f"{' - a character' if unit.character else ''}")
+        if unit.categories:
+            console.print(f"categories: {escape(', '.join(unit.categories))}")
+        if not unit.models:
+            console.print("no model profile in the data for this unit")
+        for m in unit.models:
+            console.print(f"  {m.count} x {escape(m.name)}: \"{escape(m.profile)}\""
+                          + (f"  base {m.base}" if m.base else "") + (f"  {escape(m.troop_type)}" if m.troop_type else ""))
+            if any(k in ("HP", "Def", "Off", "Res", "Arm", "Agi") for k, _ in m.printed):
+                console.print("    printed: " + escape(" ".join(f"{k} {v}" for k, v in m.printed if v)))
+            if m.problem:
+                console.print(f"    [yellow]{escape(m.problem)}[/yellow]")
+        for w in unit.weapons:
+            printed = ", ".join(f"{k} {v}" for k, v in w.characteristics if v)
+            console.print(f"  weapon {escape(w.name)}: {escape(printed)}" + (f"  [yellow]({escape(w.problem)})[/yellow]"
+                                                                            if w.problem else ""))
+        if unit.rules:
+            console.print(f"  special rules: {escape(', '.join(unit.rules))}")
+        return 0
+    if args.json:
+        print_json("catalogue", {"file": data.path, "kind": data.kind, "name": data.name, "game": data.game,
+                                 "units": [u.to_json() for u in data.units]}, ruleset=data.ruleset, method=None)
+        return 0
+    simple_table(f"{data.name} ({data.kind}; {data.game or 'unknown game'}; ruleset {data.ruleset or 'none'}): "
+                 f"{len(data.units)} units", ["unit", "character", "models", "profile"],
+                 [[u.name, "yes" if u.character else "", ", ".join(f"{m.count} {m.name}" for m in u.models) or "-",
+                   "; ".join(m.profile for m in u.models) or "(none in the data)"] for u in data.units])
+    return 0

@@ -1,0 +1,100 @@
+"""A BattleScribe roster becomes a side of a scenario: its units, deployed in a default formation, ready to edit.
+
+40k units stand in rows of five, 1.5" apart (within 2" coherency), one unit beside the
+next along the side's deployment line; a t9a rank-and-file unit gets a ``formation``
+five files wide facing the enemy, and a character stands alone in front of it.  The
+first side deploys along its own table edge facing +y, the second along the far edge.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .battlescribe import BsFile, BsUnit
+from .errors import HerohammerError
+
+SPACING = 1.5  # inches between model centres in a 40k row (25 mm bases leave a 0.5" gap)
+PER_ROW = 5
+GAP = 3.0  # inches between units
+EDGE = 6.0  # inches from the side and back edges
+T9A_DEPTH = 6.0  # a rank-and-file unit's front stands this much further in, its ranks behind it
+
+
+def slug(text: str, taken: set[str]) -> str:
+    """Make an id from a name (``Tactical Squad`` -> ``tactical_squad``), unique among ``taken``."""
+    base = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "unit"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def _models(unit: BsUnit) -> list[tuple[str, dict[str, Any]]]:
+    """Return (name, model data) for every model of the unit, numbered when there are several of a kind."""
+    out = []
+    for m in unit.models:
+        if m.problem:
+            raise HerohammerError(f"{unit.name}: {m.name}: the roster's profile {m.problem}")
+        for k in range(m.count):
+            name = m.name if m.count == 1 else f"{m.name} {k + 1}"
+            data: dict[str, Any] = {"name": name, "profile": m.profile}
+            if m.base is not None:
+                data["base"] = list(m.base) if isinstance(m.base, tuple) else m.base
+            weapons = list(unit.default_weapons)
+            if weapons:
+                data["weapons"] = weapons
+            out.append((name, data))
+    return out
+
+
+def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth: float = 48,
+                   sides: list[str] | None = None) -> dict[str, Any]:
+    """Return scenario data with each roster's units as a side (a second, empty side if only one roster)."""
+    if not 1 <= len(rosters) <= 2:
+        raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
+    taken_sides: set[str] = set()
+    names = sides or [slug(r.name, taken_sides) for r in rosters]
+    if len(rosters) == 1:
+        names = [*names[:1], "opponent" if names[0] != "opponent" else "enemy"]
+    data: dict[str, Any] = {"ruleset": ruleset, "turn": 1, "phase": "movement", "active": names[0],
+                            "table": {"width": width, "depth": depth}, "sides": {n: [] for n in names}}
+    weapons: dict[str, dict[str, Any]] = {}
+    ids: set[str] = set()
+    for index, roster in enumerate(rosters):
+        far = index == 1
+        x, row_y = EDGE, EDGE
+        for unit in roster.units:
+            models = _models(unit)
+            if not models:
+                continue  # a roster entry without a model profile (an upgrade, a detachment choice)
+            for w in unit.weapons:
+                if w.data is not None:
+                    weapons.setdefault(w.name.lower(), w.data)
+            files = min(PER_ROW, len(models))
+            unit_width = files * SPACING
+            if x + unit_width > width - EDGE:
+                x, row_y = EDGE, row_y + 4 * SPACING + GAP
+            entry: dict[str, Any] = {"id": slug(unit.name, ids)}
+            if unit.character:
+                entry["character"] = "independent"
+            if unit.rules:
+                entry["rules"] = list(unit.rules)
+            if ruleset == "t9a" and not unit.character:
+                front = depth - (row_y + T9A_DEPTH) if far else row_y + T9A_DEPTH
+                entry["formation"] = {"position": [round(x + unit_width / 2, 2), round(front, 2)],
+                                      "facing": 180 if far else 0, "files": files}
+                entry["models"] = [m for _, m in models]
+            else:
+                placed = []
+                for k, (_, m) in enumerate(models):
+                    px = x + SPACING * (k % PER_ROW) + SPACING / 2
+                    py = row_y - SPACING * (k // PER_ROW)
+                    placed.append({**m, "at": [round(px, 2), round(depth - py if far else py, 2)]})
+                entry["models"] = placed
+            data["sides"][names[index]].append(entry)
+            x += unit_width + GAP
+    if weapons:
+        data["weapons"] = list(weapons.values())
+    return data
