@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -192,7 +192,7 @@ Action = Annotated[
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: The classes an ``Action`` may be (for callers handed objects of unknown type).
-ACTION_TYPES = (Join, Leave, Move, Shoot, Manifest, Assault, Charge, Allocate, Fight, Regroup, EndPhase)
+ACTION_TYPES: tuple[type[_Action], ...] = get_args(get_args(Action)[0])  # every member of the union, none forgotten
 
 
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
