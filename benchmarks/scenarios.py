@@ -29,13 +29,13 @@ def _boyz(n: int, y: float, x0: float = 20.0) -> list[dict[str, Any]]:
 
 
 def volley(shooters: int = 10, ruleset: str = "40k3") -> dict[str, Any]:
-    """``shooters`` Marines with bolters 14" from 10 Boyz led by a Nob, in the shooting phase."""
+    """``shooters`` Marines with bolters 10" from 10 Boyz led by a Nob (rapid fire: 2 shots each), shooting phase."""
     marines = [_model(f"Marine {i + 1}", SERGEANT if i == 0 else MARINE, 20 + 2 * (i % 15), 10 - 2 * (i // 15),
                       ["bolter"]) for i in range(shooters)]
     return {"ruleset": ruleset, "turn": 1, "phase": "shooting", "active": "marines",
             "table": {"width": 72, "depth": 48},
             "sides": {"marines": [{"id": "tactical", "type": "infantry", "models": marines}],
-                      "orks": _boyz(10, 24)},
+                      "orks": _boyz(10, 20)},
             "weapons": ORK_WEAPONS}
 
 

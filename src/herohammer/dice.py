@@ -26,6 +26,7 @@ turns both cuts off: the brute-force oracle the fast enumeration is tested again
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -40,10 +41,13 @@ from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
 
 T = TypeVar("T", bound=Hashable)
+C = TypeVar("C")
 
 SIDES = 6
 #: Default cap on rules-code runs in one exact enumeration; above it callers fall back to Monte Carlo.
 DEFAULT_MAX_RUNS = 200_000
+#: The first path's size estimate over-counts shallow branches: give up at once only this far over budget.
+OVERSIZE = 16
 
 
 class Reroll(StrEnum):
@@ -429,6 +433,21 @@ class Dice(ABC):
             counts.append(n)
         return tuple(counts)
 
+    def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
+             key: Callable[[C], Hashable]) -> C:
+        """Run ``step`` from ``start`` until ``done``; return the last carry.
+
+        Play runs the steps one after another.  An enumeration walks them breadth
+        first, merging carries with equal ``key`` (the first one met stands for them:
+        its log lines show representative rolls), and branches once per distinct final
+        carry - identical intermediate states inside a resolution are resolved once.
+        ``key`` must keep everything later steps and callers read.
+        """
+        carry = start
+        while not done(carry):
+            carry = step(carry, self)
+        return carry
+
 
 class SeededDice(Dice):
     """Sample physical dice from a private generator: the same seed gives the same rolls."""
@@ -500,10 +519,16 @@ class _ReplayDice(Dice):
     of small integers are far cheaper than Fraction arithmetic on every roll.
     """
 
-    def __init__(self, path: tuple[int, ...], fine: bool = False) -> None:
+    def __init__(self, path: tuple[int, ...], fine: bool = False, budget: _Budget | None = None,
+                 memo: dict[Any, Any] | None = None, merge_loops: bool = True) -> None:
         super().__init__()
         self.path = path
         self.fine = fine
+        self.merge_loops = merge_loops and not fine
+        self.budget = budget if budget is not None else _Budget(DEFAULT_MAX_RUNS)
+        #: Loops already walked, by (branches taken before, loops met before): shared by the replays.
+        self.memo = memo if memo is not None else {}
+        self._loops = 0
         self.choices: list[int] = []
         self.widths: list[int] = []
         self.numerator = 1
@@ -532,6 +557,19 @@ class _ReplayDice(Dice):
         value, p = self._branch(request.fine_outcomes() if self.fine else request.outcomes())
         return value, None, p
 
+    def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
+             key: Callable[[C], Hashable]) -> C:
+        """Branch once per distinct final carry, walking the loop breadth first once per replay prefix."""
+        if not self.merge_loops:
+            return super().loop(start, step, done, key)
+        where = (tuple(self.choices), self._loops)
+        self._loops += 1
+        outcomes = self.memo.get(where)
+        if outcomes is None:
+            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget)
+        value: C = self._branch(outcomes)[0]
+        return value
+
     def pools(self, n: int, *stages: Stage) -> ChainValue:
         """Branch once per last count (representative earlier counts in the log), unless brute force."""
         if self.fine or n < 0:
@@ -547,33 +585,83 @@ class _ReplayDice(Dice):
         return tuple(counts)
 
 
-def enumerate_outcomes(
-    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False
-) -> Distribution[T]:
-    """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
+class _Budget:
+    """Count rules-code runs across nested walks; past the cap the caller falls back to Monte Carlo."""
 
-    ``rules`` must depend on nothing random but the dice it is given (copy any game
-    state inside it).  Raises ``EnumerationTooLarge`` past ``max_runs`` runs so the
-    caller can fall back to Monte Carlo and say so.  Leaf probabilities are summed as
-    integers per denominator and turned into Fractions once, at the end.  ``fine``
-    branches on every value of every roll (no classes, no chains): the slow oracle.
-    """
-    sums: dict[T, dict[int, int]] = {}
+    def __init__(self, max_runs: int) -> None:
+        self.max_runs = max_runs
+        self.runs = 0
+
+    def spend(self) -> None:
+        self.runs += 1
+        if self.runs > self.max_runs:
+            raise EnumerationTooLarge(self.max_runs)
+
+
+def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
+          merge_loops: bool = True) -> Iterable[tuple[Any, int, int]]:
+    """Yield (result, numerator, denominator) for every leaf of the chance tree, replaying ``rules``."""
     stack: list[tuple[int, ...]] = [()]
-    runs = 0
+    memo: dict[Any, Any] = {}
     while stack:
         path = stack.pop()
-        runs += 1
-        if runs > max_runs:
-            raise EnumerationTooLarge(max_runs)
-        dice = _ReplayDice(path, fine)
+        budget.spend()
+        dice = _ReplayDice(path, fine, budget, memo, merge_loops)
         result = rules(dice)
+        if not path:  # the first run sizes the tree (every branch as deep as the first): far too large, stop now
+            estimate = math.prod(dice.widths)
+            if estimate > OVERSIZE * (budget.max_runs - budget.runs + 1):  # this run is one of the leaves
+                raise EnumerationTooLarge(budget.max_runs, estimate)
         for depth in range(len(path), len(dice.choices)):
             prefix = tuple(dice.choices[:depth])
             for alternative in range(1, dice.widths[depth]):
                 stack.append(prefix + (alternative,))
+        yield result, dice.numerator, dice.denominator
+
+
+def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
+                   key: Callable[[C], Hashable], budget: _Budget) -> tuple[tuple[C, Fraction], ...]:
+    """Return every final carry of a loop with its probability, merging equal keys after each step."""
+    frontier: dict[Hashable, tuple[C, Fraction]] = {key(start): (start, Fraction(1))}
+    finished: dict[Hashable, tuple[C, Fraction]] = {}
+    while frontier:
+        following: dict[Hashable, tuple[C, Fraction]] = {}
+        for carry, p in frontier.values():
+            if done(carry):
+                k = key(carry)
+                seen = finished.get(k)
+                finished[k] = (carry, p) if seen is None else (seen[0], seen[1] + p)
+                continue
+            sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
+            for result, num, den in _walk(lambda dice: step(carry, dice), budget, False):
+                k = key(result)
+                entry = sums.setdefault(k, (result, {}))
+                entry[1][den] = entry[1].get(den, 0) + num
+            for k, (result, by_den) in sums.items():
+                q = sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)) * p
+                seen = following.get(k)
+                following[k] = (result, q) if seen is None else (seen[0], seen[1] + q)
+        frontier = following
+    return tuple(finished.values())
+
+
+def enumerate_outcomes(
+    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool = True
+) -> Distribution[T]:
+    """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
+
+    ``rules`` must depend on nothing random but the dice it is given (copy any game
+    state inside it).  Raises ``EnumerationTooLarge`` past ``max_runs`` runs (nested
+    loop walks included) so the caller can fall back to Monte Carlo and say so.  Leaf
+    probabilities are summed as integers per denominator and turned into Fractions
+    once, at the end.  ``fine`` branches on every value of every roll (no classes, no
+    chains, loops replayed whole): the slow oracle.  ``merge_loops=False`` keeps the
+    classes and chains but replays loops whole: the oracle for the merging alone.
+    """
+    sums: dict[T, dict[int, int]] = {}
+    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge_loops):
         by_den = sums.setdefault(result, {})
-        by_den[dice.denominator] = by_den.get(dice.denominator, 0) + dice.numerator
+        by_den[den] = by_den.get(den, 0) + num
     common = 1
     for by_den in sums.values():
         for den in by_den:

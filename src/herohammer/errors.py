@@ -58,9 +58,12 @@ class EnumerationTooLarge(Exception):
     Not a user error: callers catch it and fall back to Monte Carlo, naming the method.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, estimate: int | None = None) -> None:
         self.limit = limit
-        super().__init__(f"more than {limit} dice outcomes to enumerate")
+        self.estimate = estimate
+        said = f"about {estimate:,} dice outcomes (estimated before enumerating)" if estimate else "more"
+        super().__init__(f"{said} than {limit:,} dice outcomes to enumerate" if not estimate
+                         else f"{said}, more than the {limit:,} allowed")
 
 
 def validation_problem(exc: Any) -> tuple[str, str]:

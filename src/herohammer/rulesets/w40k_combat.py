@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -87,6 +87,26 @@ def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
 def _label(models: Sequence[Model]) -> str:
     names = [m.name for m in models]
     return names[0] if len(names) == 1 else f"{len(names)} models"
+
+
+StrikeKey = tuple[str, str, int, int, bool, bool, str]
+
+
+@dataclass(frozen=True)
+class _Melee:
+    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events."""
+
+    state: GameState
+    initiative: int  # the next Initiative value to gather attacks for
+    jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...]
+    caused: tuple[tuple[str, int], ...]
+    events: tuple[Event, ...]
+    finished: bool = False
+
+    def key(self) -> Hashable:
+        """Everything later steps and summaries read: events by kind, rules and data, not by their wording."""
+        return (self.state, self.initiative, self.jobs, self.caused, self.finished,
+                tuple((e.kind, e.rules, e.data) for e in self.events))
 
 
 class CombatRules(Ruleset):
@@ -722,41 +742,61 @@ class CombatRules(Ruleset):
     @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
                 "core.zero.ws", "core.zero.a")
     def resolve_fight(self, state: GameState, action: Fight, dice: Dice) -> Resolution:
-        """Fight in Initiative order (pooled rolls per step), compare wounds caused, test the losers' morale."""
+        """Fight in Initiative order (pooled rolls per step), compare wounds caused, test the losers' morale.
+
+        The fight is a loop of steps over a ``_Melee`` carry (gather an Initiative step's
+        attacks, strike with one pool, finally the combat result): play runs it step by
+        step, an exact enumeration merges equal carries after every step.
+        """
         combat = self._contact_units(state, action.unit)
         before = state
-        caused: Counter[str] = Counter()
-        events = [Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))]
         allocations = dict(state.allocations)
-        for initiative in range(10, -1, -1):
-            jobs = self._strikes(state, combat, initiative, allocations)
-            if not jobs:
-                continue
-            events.append(Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",)))
-            for (side, pool_key, ws, s, armour_off, apart, who), (n, pool) in jobs.items():
-                live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
-                if not live:
-                    continue
-                targets = [state.unit(r[0]).models[r[1]] for r in live]
-                start = len(dice.log)
-                need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
-                rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
-                toughness = _majority([m.profile.t for m in targets])
-                wound_on = to_wound(s, toughness)
-                hits, got = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
-                                       Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                             rule if apart else "published.to-wound"))
-                events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
-                                    f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
-                state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
-                                                         pool_key, ("published.wound-allocation",), remove=False)
-                caused[side] += unsaved
-                events += more
+        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+
+        def step(melee: _Melee, dice: Dice) -> _Melee:
+            if melee.jobs:
+                return self._strike(melee, dice)
+            for initiative in range(melee.initiative, -1, -1):
+                jobs = self._strikes(melee.state, combat, initiative, allocations)
+                if jobs:
+                    return replace(melee, initiative=initiative - 1,
+                                   jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
+                                   events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
+                                                                ("published.initiative",))))
+            state = melee.state
+            state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+            state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
+            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
+            return replace(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+
+        melee = dice.loop(_Melee(state, 10, (), (), (opening,)), step, lambda m: m.finished, _Melee.key)
+        return melee.state, list(melee.events)
+
+    def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
+        """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
+        (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
+        state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
+        live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
+        if live:
+            targets = [state.unit(r[0]).models[r[1]] for r in live]
+            start = len(dice.log)
+            need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
+            rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
+            toughness = _majority([m.profile.t for m in targets])
+            wound_on = to_wound(s, toughness)
+            hits, got = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
+                                   Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                                         rule if apart else "published.to-wound"))
+            events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
+                                f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
+            state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
+                                                     pool_key, ("published.wound-allocation",), remove=False)
+            caused[side] += unsaved
+            events += more
+        jobs = melee.jobs[1:]
+        if not jobs:
             state = _remove_casualties(state)
-        state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
-        state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
-        state, more = self._resolve_combat(state, before, combat, caused, dice)
-        return state, events + more
+        return replace(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
 
     def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]

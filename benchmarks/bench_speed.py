@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""The speed targets of issue 11, each measured here and on the version before the change, in one run.
+
+Run on demand from the project root:   .venv/bin/python benchmarks/bench_speed.py [--baseline COMMIT]
+
+The baseline (default db0b29e, the commit before the change) is exported with
+``git archive`` into a temporary directory; every query then runs in a fresh
+subprocess twice - once with this tree's ``src`` on PYTHONPATH, once with the
+baseline's - and reports CPU seconds (``time.process_time`` around the query, so the
+load of other processes does not count) and the ratio baseline / now.  Exact answers
+are compared between the two versions (a sha256 of the exact distribution): the
+"same" column must say yes.  A query that runs past ``--timeout`` seconds is stopped
+and shown as ``> T``.  ``--only NAME`` runs the queries whose name contains NAME.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "db0b29e"
+WHOLE_TURN = ROOT / "examples" / "40k3_whole_turn.yaml"
+
+
+# == the queries (run inside a child process) ======================================================
+def _digest(value: Any) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:12]
+
+
+def _odds(data: dict[str, Any], action: dict[str, Any]) -> tuple[str, bool]:
+    from herohammer.action_odds import action_odds
+    from herohammer.scenario import state_from_data
+
+    state = state_from_data(data)
+    answer = action_odds(state, action)
+    return _digest(sorted((repr(o), w) for o, w in answer.weights)), answer.exact
+
+
+def q_odds(kind: str, arg: str) -> Callable[[], tuple[str, bool]]:
+    import scenarios
+
+    if kind == "volley":
+        return lambda: _odds(scenarios.volley(int(arg)), scenarios.VOLLEY_ACTION)
+    if kind == "smite":
+        return lambda: _odds(scenarios.smite(), scenarios.SMITE_ACTION)
+    return lambda: _odds(scenarios.fight(arg), scenarios.FIGHT_ACTION)
+
+
+def q_demos() -> tuple[str, bool]:
+    from herohammer.simulate import demo_files, read_demo, simulate
+
+    digests = []
+    for name in demo_files():
+        result = simulate(read_demo(name)[0], 100_000, 1, None, "auto", name)
+        digests.append(sorted((repr(o), str(p)) for o, _, p in result.counts))
+    return _digest(digests), all(p is not None for d in digests for _, p in d)
+
+
+def whole_turn_plan() -> list[dict[str, Any]]:
+    """Read the whole-turn example's actions from its own comment (the documented command)."""
+    return [json.loads(a) for a in re.findall(r"--action '([^']+)'", WHOLE_TURN.read_text(encoding="utf-8"))]
+
+
+def q_whole_turn() -> tuple[str, bool]:
+    from herohammer.scenario import read_data
+    from herohammer.simulate import simulate
+
+    result = simulate(read_data(WHOLE_TURN), 100_000, 1, whole_turn_plan(), "compiled", str(WHOLE_TURN))
+    return _digest(sorted((repr(o), str(p)) for o, _, p in result.counts)), True
+
+
+def q_apply_undo(kind: str) -> tuple[str, bool]:
+    """Apply one action and undo it, 200 times; the figure is per pair (CPU ms)."""
+    import scenarios
+    from herohammer.dice import SeededDice
+    from herohammer.game import Game
+    from herohammer.scenario import load_scenario, state_from_data
+
+    if kind == "move":
+        data = scenarios.volley(10)
+        data["phase"] = "movement"
+        game = Game(state_from_data(data))
+        at = [m["at"] for m in data["sides"]["marines"][0]["models"]]
+        action: dict[str, Any] = {"do": "move", "unit": "tactical", "to": [[x, y + 3] for x, y in at]}
+    elif kind == "join":
+        game = Game(load_scenario(ROOT / "examples" / "40k4_librarian_joins_tactical.yaml"))
+        action = next(a.to_json() for a in game.legal_actions() if a.do == "join")
+    elif kind == "volley":
+        game = Game(state_from_data(scenarios.volley(10)))
+        action = scenarios.VOLLEY_ACTION
+    else:
+        game = Game(state_from_data(scenarios.fight("40k4")))
+        action = scenarios.FIGHT_ACTION
+    game.dice = SeededDice(1)
+    reps = 200
+    t0 = time.process_time()
+    for _ in range(reps):
+        game.apply(action)
+        game.undo()
+    ms = (time.process_time() - t0) / reps * 1000
+    return f"{ms:.3f} ms", True
+
+
+def q_legal_actions() -> tuple[str, bool]:
+    """The slowest legal_actions over every example (CPU ms, best of 5 each)."""
+    from herohammer.game import Game
+    from herohammer.scenario import load_scenario
+
+    worst = 0.0
+    for path in sorted((ROOT / "examples").glob("*.yaml")):
+        game = Game(load_scenario(path))
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.process_time()
+            game.legal_actions()
+            best = min(best, time.process_time() - t0)
+        worst = max(worst, best)
+    return f"{worst * 1000:.2f} ms", True
+
+
+QUERIES: dict[str, tuple[str, Callable[[], tuple[str, bool]]]] = {}
+
+
+def _register() -> None:
+    for n in (5, 10, 20, 30):
+        QUERIES[f"volley{n}"] = (f"odds action: {n} Marines shoot 10 Boyz + Nob (40k3)", q_odds("volley", str(n)))
+    QUERIES["smite"] = ("odds action: Librarian's Smite at 10 Boyz + Nob (40k3)", q_odds("smite", ""))
+    QUERIES["fight40k3"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k3)", q_odds("fight", "40k3"))
+    QUERIES["fight40k4"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k4)", q_odds("fight", "40k4"))
+    QUERIES["demos"] = ("simulate: both bundled demos, 100,000 runs each", q_demos)
+    QUERIES["whole_turn"] = ("simulate --method compiled: the 40k3 whole-turn example", q_whole_turn)
+    for kind in ("move", "join", "volley", "fight"):
+        QUERIES[f"apply_{kind}"] = (f"Game.apply + undo: {kind} (per pair)", lambda k=kind: q_apply_undo(k))
+    QUERIES["legal_actions"] = ("Game.legal_actions: slowest example (best of 5)", q_legal_actions)
+
+
+_register()
+
+
+def child(name: str) -> None:
+    """Run one query and print its CPU seconds, answer digest and whether it was exact, as JSON."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    fn = QUERIES[name][1]
+    t0 = time.process_time()
+    digest, exact = fn()
+    print(json.dumps({"cpu": time.process_time() - t0, "digest": digest, "exact": exact}))
+
+
+# == the parent: run everything twice and tabulate =================================================
+def run(src: Path, args: list[str], timeout: float) -> dict[str, Any] | None:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    try:
+        out = subprocess.run([sys.executable, __file__, *args], env=env, capture_output=True, text=True,
+                             timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return None
+    if out.returncode:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"}
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def version_cpu(src: Path) -> float:
+    """CPU seconds of ``herohammer --version`` in a fresh interpreter (best of 3)."""
+    best = float("inf")
+    for _ in range(3):
+        before = os.times()
+        subprocess.run([sys.executable, "-c", "import sys; from herohammer.cli import main; sys.exit(main(['--version']))"],
+                       env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True, check=False)
+        after = os.times()
+        best = min(best, (after.children_user - before.children_user) + (after.children_system - before.children_system))
+    return best
+
+
+def export(commit: str, into: Path) -> Path:
+    """Export the baseline commit's tree into ``into`` (no worktree is registered)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+                             capture_output=True, check=True).stdout
+    tar_path = into / "base.tar"
+    tar_path.write_bytes(archive)
+    with tarfile.open(tar_path) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds before a query is stopped")
+    parser.add_argument("--only", default="", help="run the queries whose name contains this")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child)
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=140)
+    names = [n for n in QUERIES if args.only in n]
+    table = Table(title=f"herohammer speed: CPU seconds now and at {args.baseline} (ratio = before / now)")
+    for col in ("query", "now", "before", "ratio", "same exact answer"):
+        table.add_column(col, justify="left" if col == "query" else "right")
+    with tempfile.TemporaryDirectory() as tmp:
+        base_src = export(args.baseline, Path(tmp))
+        now_src = ROOT / "src"
+        console.print(f"[bold]herohammer speed benchmark[/bold]: {len(names) + 1} queries, each in a fresh process, "
+                      f"now and at {args.baseline}")
+        for name in names:
+            label = QUERIES[name][0]
+            console.print(f"  running {name} ...", end="")
+            now = run(now_src, ["--child", name], args.timeout)
+            before = run(base_src, ["--child", name], args.timeout)
+            console.print(" done")
+            table.add_row(label, _cell(now, args.timeout), _cell(before, args.timeout), _ratio(now, before, args.timeout),
+                          _same(now, before))
+        v_now, v_before = version_cpu(now_src), version_cpu(base_src)
+        table.add_row("herohammer --version (whole process)", f"{v_now:.3f} s", f"{v_before:.3f} s",
+                      f"{v_before / v_now:.1f}x", "-")
+    console.print(table)
+    return 0
+
+
+def _cell(r: dict[str, Any] | None, timeout: float) -> str:
+    if r is None:
+        return f"> {timeout:.0f} s"
+    if "error" in r:
+        return f"error: {r['error'][:40]}"
+    text = f"{r['cpu']:.3f} s"
+    if r["digest"].endswith(" ms"):  # per-call figures report their own unit
+        text = r["digest"]
+    return text + ("" if r["exact"] else " (MC)")
+
+
+def _value(r: dict[str, Any]) -> float:
+    return float(r["digest"][:-3]) if r["digest"].endswith(" ms") else float(r["cpu"])
+
+
+def _ratio(now: dict[str, Any] | None, before: dict[str, Any] | None, timeout: float) -> str:
+    if now is None or "error" in now or "error" in (before or {}):
+        return "-"
+    if before is None:  # stopped at the timeout: at least this ratio
+        return f"> {timeout / max(_value(now), 1e-9):.1f}x"
+    return f"{_value(before) / max(_value(now), 1e-9):.1f}x"
+
+
+def _same(now: dict[str, Any] | None, before: dict[str, Any] | None) -> str:
+    if now is None or before is None or "error" in now or "error" in before or now["digest"].endswith(" ms"):
+        return "-"
+    if not (now["exact"] and before["exact"]):
+        return "n/a (MC)"
+    return "yes" if now["digest"] == before["digest"] else "NO"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
