@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .. import __version__
-from ..action_odds import DEFAULT_RUNS, ActionOdds
+from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
 from ..actions import Action, parse_action
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
@@ -259,16 +259,18 @@ def create_app(store: Store | None = None) -> FastAPI:
             seed = None if body.dice is not None else (body.seed if body.seed is not None else secrets.randbelow(10**9))
             dice: Dice = ScriptedDice(body.dice) if body.dice is not None else SeededDice(seed)
             log: list[dict[str, Any]] = []
+            start, happened_events = trial.state, []
             for i, raw in enumerate(body.actions):
                 action = parse_action(raw, f"actions[{i}]")
                 _unit_ids_exist(trial, action)
                 events = trial.apply(action, dice)
                 log.append({"action": i + 1, "events": [e.to_json() for e in events]})
+                happened_events += events
             table.game = trial
             table.applied += len(body.actions)
         state = trial.state
         result = {"seed": seed, "dice": body.dice, "unused_dice": dice.remaining if isinstance(dice, ScriptedDice) else 0,
-                  "log": log, "out": None,
+                  "log": log, "out": None, "outcome": summarise(start, (trial.state, happened_events)).labels(),
                   "state": {"turn": state.turn, "phase": state.phase.value, "active": state.active}}
         cited = [r for entry in log for e in entry["events"] for r in e["rules"]]
         return _answer("play", result, state, cited, table=_view(table))
