@@ -259,18 +259,18 @@ def create_app(store: Store | None = None) -> FastAPI:
             seed = None if body.dice is not None else (body.seed if body.seed is not None else secrets.randbelow(10**9))
             dice: Dice = ScriptedDice(body.dice) if body.dice is not None else SeededDice(seed)
             log: list[dict[str, Any]] = []
-            start, first_event = trial.state, len(trial.log)
+            start, happened_events = trial.state, []
             for i, raw in enumerate(body.actions):
                 action = parse_action(raw, f"actions[{i}]")
                 _unit_ids_exist(trial, action)
                 events = trial.apply(action, dice)
                 log.append({"action": i + 1, "events": [e.to_json() for e in events]})
+                happened_events += events
             table.game = trial
             table.applied += len(body.actions)
         state = trial.state
-        happened = summarise(start, (state, list(trial.log[first_event:]))).labels()  # the CLI's outcome words
         result = {"seed": seed, "dice": body.dice, "unused_dice": dice.remaining if isinstance(dice, ScriptedDice) else 0,
-                  "log": log, "out": None, "outcome": happened,
+                  "log": log, "out": None, "outcome": summarise(start, (trial.state, happened_events)).labels(),
                   "state": {"turn": state.turn, "phase": state.phase.value, "active": state.active}}
         cited = [r for entry in log for e in entry["events"] for r in e["rules"]]
         return _answer("play", result, state, cited, table=_view(table))
