@@ -44,7 +44,8 @@ class CompiledPlan:
     rules_code_runs: int
 
 
-def compile_plan(initial: GameState, driver: Driver, max_runs: int) -> CompiledPlan:
+def compile_plan(initial: GameState, driver: Driver, max_runs: int,
+                 advance: Callable[[int], None] | None = None) -> CompiledPlan:
     """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``."""
     from .simulate import outcome_of
 
@@ -64,6 +65,8 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int) -> CompiledP
             counter = _Counted(_stepper(driver, node))
             dist = enumerate_outcomes(counter, max_runs=budget)
             used += counter.calls
+            if advance is not None:
+                advance(counter.calls)
             for nxt, q in dist.items():
                 following[nxt] = following.get(nxt, Fraction(0)) + p * q
         frontier = following
@@ -107,13 +110,13 @@ def sample_indices(cum: np.ndarray[Any, np.dtype[np.float64]], n: int, rng: np.r
 def sample_counts(probabilities: np.ndarray[Any, np.dtype[np.float64]], runs: int, seed: int,
                   progress: bool = False) -> np.ndarray[Any, Any]:
     """Draw ``runs`` runs from the exact outcome probabilities; return how often each outcome came up."""
-    from .simulate import _progress
+    from .simulate import progress_bar
 
     cum = sampler(probabilities)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     counts = np.zeros(len(cum), dtype=np.int64)
     done = 0
-    with _progress(progress and runs > 4 * CHUNK, runs, "sampling runs") as advance:
+    with progress_bar(progress and runs > 4 * CHUNK, runs, "sampling runs") as advance:
         while done < runs:
             n = min(CHUNK, runs - done)
             counts += np.bincount(sample_indices(cum, n, rng), minlength=len(cum))[: len(cum)]
