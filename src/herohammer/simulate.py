@@ -531,8 +531,7 @@ def simulate(
         budget = max_compile_runs if method == "compiled" else min(max_compile_runs, max(COMPILE_FLOOR, runs))
         meta["compile_budget"] = budget
         try:
-            with progress_bar(progress, budget, "enumerating the chance tree (rules-code runs, at most)") as advance:
-                compiled = fastsim.compile_plan(state, driver, budget, advance)
+            compiled = fastsim.compile_plan(state, driver, budget, progress)
         except EnumerationTooLarge:
             if method == "compiled":
                 raise HerohammerError(
@@ -582,7 +581,7 @@ class _NoProgress:
 
 
 class _RichProgress:
-    def __init__(self, total: int, label: str) -> None:
+    def __init__(self, total: int | None, label: str) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -598,9 +597,12 @@ class _RichProgress:
         self.progress.stop()
 
 
-def progress_bar(enabled: bool, total: int, label: str) -> _NoProgress | _RichProgress:
+def progress_bar(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
     """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing."""
     return _RichProgress(total, label) if enabled else _NoProgress()
+
+
+_progress = progress_bar
 
 
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
