@@ -196,7 +196,7 @@ def test_action_odds_of_one_psychic_test_agree_with_psychic_odds(ruleset: str) -
     answer = action_odds(state, {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "boyz"})
     assert answer.exact
     expected = odds.psychic_odds(9, 4, 1, ruleset)
-    assert answer.probability(lambda o: "power used" in o.events).p == expected["power_used"]
+    assert answer.probability(lambda o: "power_used" in o.events).p == expected["power_used"]
     assert answer.probability(lambda o: "perils" in o.events).p == expected["perils"]
     assert answer.probability(lambda o: o.lost("lib") == 1).p == expected["psyker_slain"]
 

@@ -98,3 +98,13 @@ def test_every_json_output_has_the_same_envelope(argv: list[str], command: str, 
     assert doc["command"] == command and doc["method"] == method and doc["result"] is not None
     if command != "rules":
         assert doc["ruleset"] == ("core" if command == "odds test" else "40k3")
+
+
+def test_play_names_the_outcome_as_odds_action_does(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["play", LIBRARIAN, "--action", SMITE, "--dice", "3,4,5,6,6,6,6,1,1,1,2,2", "--json"], capsys)
+    assert code == 0, err
+    outcome = json.loads(out)["result"]["outcome"]
+    assert "boyz: models lost = 1" in outcome and "power_used" in outcome
+    code, out, _ = run(["odds", "action", LIBRARIAN, "--action", SMITE, "--json"], capsys)
+    rows = result_of(out)["rows"]
+    assert all(label in rows for label in outcome)  # the same words label the same outcomes

@@ -60,7 +60,8 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
     ("unit with no models", _set(("sides", "red", 0, "models"), []), "sides.red[0].models", "at least one model"),
     ("destroyed unit with models", _set(("sides", "red", 0, "destroyed"), True), "sides.red[0].models",
      "no models"),
-    ("unknown field", _set(("sides", "red", 0, "colour"), "red"), "sides.red[0].colour", "not permitted"),
+    ("unknown field", _set(("sides", "red", 0, "colour"), "red"), "sides.red[0].colour", "unknown key `colour`"),
+    ("misspelt field", _set(("sides", "red", 0, "rule"), ["x"]), "sides.red[0].rule", "did you mean `rules`?"),
 ]
 
 

@@ -54,7 +54,7 @@ def test_odds_action_gives_the_four_ways_a_charge_out_ends(capsys: pytest.Captur
     action = '{"do": "charge", "unit": "wizard", "target": "orc_archers"}'
     assert main(["odds", "action", str(EXAMPLE), "--action", action, "--json"]) == 0
     rows = result_of(capsys.readouterr().out)["rows"]
-    ways = {k.removeprefix("charge: "): Fraction(v) for k, v in rows.items() if k.startswith("charge: ")}
+    ways = {k.removeprefix("charge.outcome: "): Fraction(v) for k, v in rows.items() if k.startswith("charge.outcome: ")}
     assert set(ways) == {"charged", "failed_left", "failed_stayed_shaken", "slain"}
     assert sum(ways.values()) == 1
     expected = charge_out_odds(Game.load(EXAMPLE).state, parse_action(action))  # type: ignore[arg-type]

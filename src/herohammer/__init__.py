@@ -7,11 +7,56 @@ and Leadership tests they share.
 
 from __future__ import annotations
 
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("herohammer")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0"
 
-__all__ = ["__version__"]
+#: The public API, ``from herohammer import Game, load_scenario, ...``: name -> the module defining it.
+#: Loaded on first use (module ``__getattr__``), so ``import herohammer`` and ``--version`` stay fast.
+_PUBLIC = {
+    "Game": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
+    "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
+    "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
+    "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
+    "Distribution": "distribution", "Profile": "profiles", "parse_amount": "notation", "DiceAmount": "notation",
+    "parse_roll_needed": "notation", "action_odds": "action_odds", "simulate": "simulate",
+    "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
+    "ScenarioError": "errors", "IllegalActionError": "errors", "OutOfRangeError": "errors",
+}
+
+__all__ = ["__version__", *_PUBLIC]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
+    from .action_odds import action_odds
+    from .actions import Action, parse_action
+    from .battlescribe import read_battlescribe
+    from .dice import Dice, Reroll, ScriptedDice, SeededDice, enumerate_outcomes
+    from .distribution import Distribution
+    from .errors import HerohammerError, IllegalActionError, OutOfRangeError, ScenarioError
+    from .game import Game
+    from .notation import DiceAmount, parse_amount, parse_roll_needed
+    from .profiles import Profile
+    from .rulesets import RULESETS, Ruleset, get_ruleset
+    from .rulings import Event, Ruling
+    from .scenario import load_scenario, save_scenario, state_from_data
+    from .simulate import simulate, simulate_file
+    from .state import GameState
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'herohammer' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -24,6 +24,8 @@ from .dice import DEFAULT_MAX_RUNS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, IllegalActionError, OutOfRangeError
 from .rulesets import get_ruleset
+from . import outcome_labels as labels
+from .outcome_labels import EVENT_TEXT_FIELDS, event_labels
 from .rulings import Event
 from .state import GameState
 
@@ -45,6 +47,11 @@ class Outcome:
     def lost(self, unit_id: str) -> int:
         """Return the models a unit lost (0 if none)."""
         return dict(self.models_lost).get(unit_id, 0)
+
+    def labels(self) -> list[str]:
+        """Say what happened in the words ``odds action`` and ``simulate`` use for their rows."""
+        return ([labels.with_value(labels.models_lost(u), k) for u, k in self.models_lost]
+                + [labels.status(u, s) for u, ss in self.statuses_gained for s in ss] + list(self.events))
 
     def gained(self, unit_id: str, status: str) -> bool:
         """Say whether a unit gained a status."""
@@ -68,20 +75,9 @@ def summarise(before: GameState, resolution: tuple[GameState, list[Event]]) -> O
             new = sorted(s.value for s in now.status - u.status)
             if new:
                 gained.append((u.id, tuple(new)))
-    flags = sorted({_flag(e) for e in events if e.kind in FLAG_KINDS}
-                   | {f"{e.kind}: {value}" for e in events for key, value in e.data if key == "outcome"})
+    flags = sorted({label for e in events if e.kind in FLAG_KINDS or any(k in EVENT_TEXT_FIELDS for k, _ in e.data)
+                    for label in event_labels(e)})
     return Outcome(tuple(lost), tuple(wounds), tuple(gained), tuple(flags))
-
-
-def _flag(event: Event) -> str:
-    if event.kind == "psychic_test":
-        return "psychic test passed" if "passed" in event.message else "psychic test failed"
-    if event.kind == "fall_back":
-        return f"{dict(event.data).get('unit', '?')} falls back"
-    if event.kind == "combat_result":
-        winner = dict(event.data).get("winner")
-        return f"combat won by {winner}" if winner else "combat drawn"
-    return event.kind.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -157,10 +153,10 @@ class ActionOdds:
         for unit in units:
             most = max(o.lost(unit) for o, _ in self.weights)
             for k in range(0, most + 1):
-                rows[f"{unit}: {k} model{'s' * (k != 1)} slain"] = self.probability(_lost_exactly(unit, k))
+                rows[labels.with_value(labels.models_lost(unit), k)] = self.probability(_lost_exactly(unit, k))
         statuses = sorted({(u, s) for o, _ in self.weights for u, ss in o.statuses_gained for s in ss})
         for unit, status in statuses:
-            rows[f"{unit} becomes {status}"] = self.probability(_gains(unit, status))
+            rows[labels.status(unit, status)] = self.probability(_gains(unit, status))
         flags = sorted({f for o, _ in self.weights for f in o.events})
         for flag in flags:
             rows[flag] = self.probability(_happens(flag))

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Union, get_args
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from .errors import HerohammerError
+from .errors import HerohammerError, unknown_key_problem
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
@@ -191,6 +191,7 @@ Action = Annotated[
     Field(discriminator="do"),
 ]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+_ACTION_CLASSES: tuple[type[_Action], ...] = tuple(_Action.__subclasses__())
 #: The classes an ``Action`` may be (for callers handed objects of unknown type).
 ACTION_TYPES: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])  # every member of the union, none forgotten
 
@@ -220,9 +221,13 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
     try:
         return _ADAPTER.validate_python(value)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a misspelt key explains the rest
         loc = ".".join(str(p) for p in err["loc"]) or "do"
         msg = str(err["msg"]).removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden" and len(err["loc"]) == 2:
+            cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
+            msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
             msg = ("expected do: join, leave, move, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")

@@ -66,16 +66,59 @@ class EnumerationTooLarge(Exception):
                          else f"{said}, more than the {limit:,} allowed")
 
 
-def validation_problem(exc: Any) -> tuple[str, str]:
+def _known_keys(model: Any, loc: tuple[Any, ...]) -> list[str]:
+    """Return the keys the model at ``loc`` accepts (walking field annotations: lists, dicts, optionals)."""
+    import typing
+
+    def models_in(annotation: Any) -> list[Any]:
+        if hasattr(annotation, "model_fields"):
+            return [annotation]
+        return [m for arg in typing.get_args(annotation) for m in models_in(arg)]
+
+    current = [model]
+    for part in loc:
+        if not isinstance(part, str):
+            continue
+        following = []
+        for m in current:
+            fields = getattr(m, "model_fields", {})
+            by_key = {(f.alias or name): f for name, f in fields.items()}
+            if part in by_key:
+                following += models_in(by_key[part].annotation)
+            elif not fields:
+                following.append(m)
+        current = following or current  # a dict key (a side's name) keeps the model below it
+    return sorted({(f.alias or name) for m in current for name, f in getattr(m, "model_fields", {}).items()})
+
+
+def unknown_key_problem(key: str, known: list[str]) -> str:
+    """Say that a key is unknown, suggesting the nearest known one (difflib), never the validator's wording."""
+    import difflib
+
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key `{key}`; did you mean `{close[0]}`?"
+    return f"unknown key `{key}`; expected one of: {', '.join(f'`{k}`' for k in known)}"
+
+
+def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
     """Return (field path, one-line problem) for the first error of a pydantic ``ValidationError``.
 
-    Duck-typed on ``exc.errors()`` so this module needs no pydantic import.
+    Duck-typed on ``exc.errors()`` so this module needs no pydantic import.  An unknown key
+    is reported in our words with the nearest known key (``model`` is the model validated).
     """
     errors = exc.errors()
-    err = errors[0]
+    err = next((e for e in errors if e.get("type") == "extra_forbidden"), errors[0])  # a misspelt key explains the rest
     path = ""
     for part in err["loc"]:
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    if err.get("type") == "extra_forbidden" and err["loc"]:
+        known = _known_keys(model, tuple(err["loc"][:-1])) if model is not None else []
+        more = len(errors) - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        if known:
+            return path, unknown_key_problem(str(err["loc"][-1]), known) + tail
+        return path, f"unknown key `{err['loc'][-1]}`" + tail
     msg = str(err["msg"]).removeprefix("Value error, ")
     given = err.get("input")
     shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"

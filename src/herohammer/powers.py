@@ -78,7 +78,7 @@ def power_from_data(data: Mapping[str, Any], where: str = "powers") -> Power:
     try:
         spec = PowerSpec.model_validate(data)
     except ValidationError as exc:
-        path, problem = validation_problem(exc)
+        path, problem = validation_problem(exc, PowerSpec)
         raise HerohammerError(f"{where}{'.' + path if path else ''}: {problem}") from None
     weapon = None
     if spec.effect is PowerEffect.SHOOTING and spec.shooting is not None:

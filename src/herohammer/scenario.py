@@ -136,7 +136,7 @@ class ScenarioSpec(_Spec):
 
 
 def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
-    path, problem = validation_problem(exc)
+    path, problem = validation_problem(exc, ScenarioSpec)
     return ScenarioError(source, path or "(top level)", problem)
 
 

@@ -54,11 +54,13 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from . import outcome_labels as labels
 from .actions import EndPhase, parse_action
 from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from .game import Game
+from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
 from .rulings import Event
 from .action_odds import wilson
@@ -75,11 +77,7 @@ PROBES = ("psychic_test", "leadership_test")
 #: Cap on rules-code runs when compiling a chance tree; past it, simulate runs the engine per run.
 COMPILE_MAX_RUNS = 200_000
 METHODS = ("auto", "compiled", "engine")
-#: Event kinds that are bookkeeping or commentary, not outcomes.
-QUIET_EVENTS = frozenset({"phase", "turn", "note"})
 MEMO_LIMIT = 100_000
-#: Text fields of an event's data that name a result (counted per value, e.g. ``charge.outcome: slain``).
-EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
 
 Value = int | bool | str
 Outcome = tuple[tuple[str, Value], ...]
@@ -167,14 +165,8 @@ class Driver:
             counts[f"{SKIP_PREFIX}step {node.cursor + 1} ({chosen['do']})"] += 1
         else:
             for event in events:
-                if event.kind in QUIET_EVENTS:
-                    continue
-                counts[f"{EVENT_PREFIX}{event.kind}"] += 1
-                for name, value in event.data:
-                    if value is True:
-                        counts[f"{EVENT_PREFIX}{event.kind}.{name}"] += 1
-                    elif isinstance(value, str) and name in EVENT_TEXT_FIELDS:
-                        counts[f"{EVENT_PREFIX}{event.kind}.{name}: {value}"] += 1
+                for label in event_labels(event):
+                    counts[f"{EVENT_PREFIX}{label}"] += 1
         tally = tuple(sorted(counts.items()))
         if self.plan is not None:
             return Node(new_state, node.cursor + 1, (), tally)
@@ -282,13 +274,13 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
-        out.append((f"{u.id}: models lost", len(u.models) - len(f.models)))
-        out.append((f"{u.id}: wounds lost", sum(m.wounds_left for m in u.models) - sum(m.wounds_left for m in f.models)))
-        out.append((f"{u.id}: destroyed", u.alive and not f.alive))
+        out.append((labels.models_lost(u.id), len(u.models) - len(f.models)))
+        out.append((labels.wounds_lost(u.id), sum(m.wounds_left for m in u.models) - sum(m.wounds_left for m in f.models)))
+        out.append((labels.destroyed(u.id), u.alive and not f.alive))
         if u.is_character:
-            out.append((f"{u.id}: joined", f.joined or "-"))
+            out.append((labels.joined(u.id), f.joined or "-"))
         for s in Status:
-            out.append((f"{u.id}: {s.value}", s in f.status))
+            out.append((labels.status(u.id, s.value), s in f.status))
     out.extend(node.tally)
     return tuple(out)
 

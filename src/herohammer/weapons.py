@@ -119,7 +119,7 @@ def weapon_from_data(data: Mapping[str, Any], where: str = "weapons") -> Weapon:
     try:
         return WeaponSpec.model_validate(data).build()
     except ValidationError as exc:
-        path, problem = validation_problem(exc)
+        path, problem = validation_problem(exc, WeaponSpec)
         raise HerohammerError(f"{where}{'.' + path if path else ''}: {problem}") from None
 
 

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import catalogue_cmd, game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, scenario_cmd, simulate_cmd
+from . import catalogue_cmd, game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, scenario_cmd, schema_cmd, simulate_cmd
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
@@ -22,4 +22,5 @@ COMMANDS: list[Register] = [
     simulate_cmd.register,  # simulate and sweep
     catalogue_cmd.register,
     scenario_cmd.register,
+    schema_cmd.register,
 ]

@@ -11,6 +11,7 @@ import argparse
 import secrets
 from typing import Any
 
+from ..action_odds import summarise
 from ..dice import Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError
 from ..game import Game
@@ -62,6 +63,7 @@ def _run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
+    start = game.state
     log: list[dict[str, Any]] = []
     lines: list[str] = [f"dice: {len(args.dice)} given rolls, in order" if seed is None
                         else f"seed: {seed} (replay with --seed {seed})"]
@@ -81,11 +83,13 @@ def _run(args: argparse.Namespace) -> int:
             lines.append(f"  {e.describe()}")
             lines += [f"    roll {r.describe()}" for r in e.rolls]
     unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
+    happened = summarise(start, (game.state, list(game.log))).labels()
     if args.out:
         save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
                                                    **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
     if args.json:
         print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": unused, "log": log, "out": args.out,
+                            "outcome": happened,
                             "state": {"turn": game.state.turn, "phase": game.state.phase.value,
                                       "active": game.state.active}},
                    ruleset=game.state.ruleset, rules=rules, method=None)
@@ -93,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     print("\n".join(lines))
     if unused:
         print(f"{unused} of the given dice were not needed")
+    if happened:
+        print("outcome: " + "; ".join(happened))
     print(f"now: turn {game.state.turn}, {game.state.active} to play, {game.state.phase.value} phase"
           + (f"; state written to {args.out} (with the seed or dice used)" if args.out else ""))
     return 0

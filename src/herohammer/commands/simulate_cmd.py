@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..report import MONTE_CARLO, print_json
-from ..simulate import METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
+from ..simulate import EVENT_PREFIX, METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
 from ..errors import HerohammerError
 from ..scenario import check_writable, write_atomically
@@ -88,7 +91,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None) -> None:
     if args.plot:
-        plot(result, args.plot)
+        _said_plot(args.plot, plot(result, args.plot), args.json or args.csv)
     if args.json:
         print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO)
     elif args.csv:
@@ -104,6 +107,8 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
         seed = DEMO_SEED if args.seed is None else args.seed  # fixed, so the README's output is reproducible
         result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress)
         results.append((name, about, result))
+    if args.plot:
+        _said_plot(args.plot, plot([r for _, _, r in results], args.plot), args.json or args.csv)
     if args.json:
         print_json("simulate", {"demos": [r.to_json() for _, _, r in results]}, method=MONTE_CARLO)
         return 0
@@ -119,8 +124,7 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
         console.print()
     console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
                   "(add --json, --csv, --plot out.png; see also: herohammer sweep)")
-    if args.plot:
-        plot(results[0][2], args.plot)
+
     return 0
 
 
@@ -163,41 +167,82 @@ def show(result: SimulationResult, console: Console, title: str | None = None) -
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
 
 
-def plot(result: SimulationResult, path: str | Path) -> None:
-    """Draw each varying outcome's distribution (bars with 95% intervals, exact values as dots) to a PNG."""
+@dataclass(frozen=True)
+class Panel:
+    """One panel of a plot: an outcome group and every row in it (simulated with its interval, exact if known)."""
+
+    title: str
+    labels: tuple[str, ...]
+    simulated: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    exact: tuple[Fraction | None, ...]
+
+
+def panels(result: SimulationResult, prefix: str = "") -> list[Panel]:
+    """Group the table's rows into panels: one per numeric outcome (every value), one per unit for yes/no outcomes.
+
+    Every row of the table is in exactly one panel: none is dropped.
+    """
+    groups: dict[str, list[Any]] = {}
+    for r in result.rows():
+        key = r.outcome if r.value is not None else r.outcome.removeprefix(EVENT_PREFIX).split(":")[0].split(".")[0]
+        groups.setdefault(key if r.value is not None else f"{key}: chance of each", []).append(r)
+    out = []
+    for key, items in groups.items():
+        labels = tuple((r.label.split(": ", 1)[-1] if r.value is None else str(r.value)) for r in items)
+        out.append(Panel(prefix + key, labels, tuple(r.probability for r in items), tuple(r.ci95[0] for r in items),
+                         tuple(r.ci95[1] for r in items), tuple(r.exact for r in items)))
+    return out
+
+
+def plot(results: SimulationResult | Sequence[SimulationResult], path: str | Path) -> int:
+    """Draw one panel per outcome group (bars with 95% intervals, exact values marked and written) to a PNG.
+
+    Returns the number of panels drawn.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = result.rows()
-    groups: dict[str, list[Any]] = {}
-    for r in rows:
-        groups.setdefault(r.outcome, []).append(r)
-    keys = list(groups)[:12] or ["(nothing changed)"]
-    cols = min(3, len(keys))
-    nrows = (len(keys) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 2.8 * nrows), squeeze=False)
-    for ax, key in zip(axes.flat, keys):
-        items = groups.get(key, [])
-        labels = ["yes" if r.value is None else str(r.value) for r in items]
-        ps = [r.probability for r in items]
-        err = [[r.probability - r.ci95[0] for r in items], [r.ci95[1] - r.probability for r in items]]
-        ax.bar(labels, ps, yerr=err, color="#4c72b0", capsize=3, label="simulated (95%)")
-        if result.exact_known:
-            ax.plot(labels, [float(r.exact or 0) for r in items], "o", color="black", label="exact")
-        ax.set_title(_plain(key), fontsize=9)
-        ax.set_ylim(0, 1)
-    for ax in list(axes.flat)[len(keys):]:
+    many = [results] if isinstance(results, SimulationResult) else list(results)
+    drawn = [p for r in many for p in panels(r, f"{Path(r.meta['scenario']).stem}: " if len(many) > 1 else "")]
+    shown = drawn or [Panel("(no outcome changed)", (), (), (), (), ())]
+    cols = min(3, len(shown))
+    nrows = (len(shown) + cols - 1) // cols
+    widest = max((len(p.labels) for p in shown), default=1)
+    fig, axes = plt.subplots(nrows, cols, figsize=(max(4.2, 0.45 * widest) * cols, 3.0 * nrows), squeeze=False)
+    for ax, panel in zip(axes.flat, shown):
+        x = range(len(panel.labels))
+        err = [[s - lo for s, lo in zip(panel.simulated, panel.low)], [hi - s for s, hi in zip(panel.simulated, panel.high)]]
+        ax.bar(x, panel.simulated, yerr=err, color="#4c72b0", capsize=3, label="simulated (95%)")
+        for k, e in enumerate(panel.exact):
+            if e is not None:
+                ax.plot([k], [float(e)], "D", color="black", markersize=5, label="exact" if k == 0 else None)
+                text = str(e) if len(str(e)) <= 9 else f"{float(e):.3f}"
+                ax.annotate(text, (k, float(e)), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=6)
+        ax.set_xticks(list(x), [_plain(label) for label in panel.labels], rotation=30 if widest > 6 else 0,
+                      fontsize=7, ha="right" if widest > 6 else "center")
+        ax.set_title(_plain(panel.title), fontsize=9)
+        ax.set_ylim(0, 1.08)
+    for ax in list(axes.flat)[len(shown):]:
         ax.axis("off")
     axes.flat[0].legend(fontsize=7)
-    m = result.meta
-    fig.suptitle(f"{_plain(m['scenario'])}: {result.runs:,} runs, seed {m['seed']}", fontsize=10)
+    m = many[0].meta
+    title = f"{_plain(m['scenario'])}: {many[0].runs:,} runs, seed {m['seed']}" if len(many) == 1 else "the bundled demos"
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
     write_atomically(Path(path), buffer.getvalue())  # no half-written PNG on Ctrl-C
+    return len(drawn)
+
+
+def _said_plot(path: str, count: int, to_stderr: bool) -> None:
+    """Say where the plot went (on stderr when stdout carries JSON or CSV)."""
+    print(f"plot: {count} panel{'s' * (count != 1)} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
 
 
 def _plain(text: str) -> str:
