@@ -48,6 +48,13 @@ def test_catalogue_units_with_links_resolved_through_the_game_system() -> None:
     assert squad.weapons[0].data == {"name": "bolter", "range": 24, "type": "rapid_fire", "strength": 4, "ap": 5}
 
 
+@pytest.mark.parametrize("printed,read", [('5"', "5"), ("2 (9)", "2"), ("Ground 5, Fly 9", "5"), ("3D6", "3D6"), ("-", "-")])
+def test_movement_rates_as_the_data_prints_them(printed: str, read: str) -> None:
+    from herohammer.battlescribe import _number
+
+    assert _number(printed) == read
+
+
 def test_catalogue_command_lists_and_shows_units(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["catalogue", str(MARINES)], capsys)
     assert code == 0 and "Librarian" in out and "5 Space Marine" in out, err

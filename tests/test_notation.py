@@ -75,3 +75,52 @@ def test_cli_arguments_use_the_notation(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2 and "'D6+' is not a whole number or dice such as D6" in err
     code, _, err = run(["odds", "attacks", "3", "--hit", "9+", "--wound", "4+"], capsys)
     assert code == 2 and "'9+' is not a roll from 2+ to 6+" in err
+
+
+SCATTER = """
+ruleset: 40k3
+phase: shooting
+active: eldar
+sides:
+  eldar:
+    - id: guardians
+      models:
+        - {name: G1, profile: "WS3 BS3 S3 T3 W1 I4 A1 Ld8 Sv5+", at: [20, 10], weapons: [scatter]}
+  orks:
+    - id: boyz
+      models:
+        - {name: Boy 1, profile: "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", at: [20, 20]}
+        - {name: Boy 2, profile: "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", at: [22, 20]}
+weapons:
+  - {name: scatter, type: assault, shots: SHOTS, range: 24, strength: 4, ap: "-"}
+"""
+
+
+def test_random_shots_in_weapon_data_are_rolled_through_the_games_dice(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from herohammer import Game, load_scenario
+    from herohammer.action_odds import action_odds
+
+    path = tmp_path / "scatter.yaml"
+    path.write_text(SCATTER.replace("SHOTS", "D3"), encoding="utf-8")
+    state = load_scenario(path)
+    shoot = {"do": "shoot", "unit": "guardians", "target": "boyz"}
+    game = Game(state, ScriptedDice([5, 6, 6, 6, 6, 6, 1, 1, 4, 4]))  # D3 from a 5: 3 shots, all hit
+    events = game.apply(shoot)
+    assert any("3 shots" in e.message for e in events)
+    answer = action_odds(state, shoot)
+    assert answer.exact
+    per_shot = (icepool.d6 >= 4) & (icepool.d6 >= 4) & ~(icepool.d6 >= 6)  # BS3, S4 vs T4, save 6+
+    unsaved = icepool.Die([1, 2, 3]) @ per_shot.map(lambda x: int(x))
+    nothing = dict(zip(unsaved.outcomes(), unsaved.probabilities()))[0]
+    assert answer.probability(lambda o: o.lost("boyz") == 0).p == nothing
+    assert state.weapons[0].to_data()["shots"] == "D3"  # written back as read
+
+
+@pytest.mark.parametrize("shots,fragment", [("D7", "shots: 'D7' is not a whole number or dice"),
+                                            ("4D6", "dice that always give 0 to 20")])
+def test_bad_shots_notation_names_the_weapon_field(tmp_path, shots: str, fragment: str,  # type: ignore[no-untyped-def]
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(SCATTER.replace("SHOTS", shots), encoding="utf-8")
+    code, _, err = run(["actions", str(path)], capsys)
+    assert code == 2 and "weapons[0].shots" in err and fragment in err

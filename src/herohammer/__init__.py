@@ -18,21 +18,22 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 #: The public API, ``from herohammer import Game, load_scenario, ...``: name -> the module defining it.
 #: Loaded on first use (module ``__getattr__``), so ``import herohammer`` and ``--version`` stay fast.
+#: The functions named like their modules (``action_odds.action_odds``, ``simulate.simulate``) are
+#: imported from those modules: a package attribute would be replaced by the module on its import.
 _PUBLIC = {
     "Game": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
     "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
     "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
     "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
     "Distribution": "distribution", "Profile": "profiles", "parse_amount": "notation", "DiceAmount": "notation",
-    "parse_roll_needed": "notation", "action_odds": "action_odds", "simulate": "simulate",
-    "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
+    "parse_roll_needed": "notation", "ActionOdds": "action_odds", "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
     "ScenarioError": "errors", "IllegalActionError": "errors", "OutOfRangeError": "errors",
 }
 
 __all__ = ["__version__", *_PUBLIC]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from .action_odds import action_odds
+    from .action_odds import ActionOdds
     from .actions import Action, parse_action
     from .battlescribe import read_battlescribe
     from .dice import Dice, Reroll, ScriptedDice, SeededDice, enumerate_outcomes
@@ -44,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from .rulesets import RULESETS, Ruleset, get_ruleset
     from .rulings import Event, Ruling
     from .scenario import load_scenario, save_scenario, state_from_data
-    from .simulate import simulate, simulate_file
+    from .simulate import simulate_file
     from .state import GameState
 
 

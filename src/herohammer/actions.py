@@ -193,7 +193,7 @@ Action = Annotated[
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 _ACTION_CLASSES: tuple[type[_Action], ...] = tuple(_Action.__subclasses__())
 #: The classes an ``Action`` may be (for callers handed objects of unknown type).
-ACTION_TYPES: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])  # every member of the union, none forgotten
+ACTION_TYPES: tuple[type[_Action], ...] = get_args(get_args(Action)[0])  # every member of the union, none forgotten
 
 
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:

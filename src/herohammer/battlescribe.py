@@ -249,9 +249,9 @@ def _characteristics(profile: Element) -> tuple[tuple[str, str], ...]:
 
 
 def _number(text: str) -> str:
-    """Keep a printed value's number ('5\"' -> '5', '2 (9)' -> '2': the ground rate of a flyer; '-' stays)."""
+    """Keep a printed value's number ('5\"' -> '5'; a flyer's ground rate: '2 (9)' and 'Ground 2, Fly 9' -> '2')."""
     text = text.replace('"', "").replace("\u2033", "").strip()
-    m = re.match(r"^(\d+)\s*\(", text)
+    m = re.match(r"^(\d+)\s*\(", text) or re.match(r"^Ground\s*(\d+)\b", text)  # 'Ground 5, Fly 9' reads 5
     return m.group(1) if m else text
 
 

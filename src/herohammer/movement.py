@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import shapely
 
 from . import geometry as geo
+from .catalogue import implements
 from .geometry import Point
 from .state import GameState
 from .units import Model, Unit, UnitType
@@ -129,3 +130,23 @@ def positions_after(state: GameState, unit_ids: Sequence[str], moves: Sequence[P
         for i, m in enumerate(u.models):
             out.append(geo.Placed(m.base, moved.get((uid, i), m.at), m.facing))
     return out
+
+
+@implements("published.bases-apart")
+def overlap_problem(before: GameState, after: GameState) -> str | None:
+    """Return why a resolved action leaves a model standing on another (None if every base is clear).
+
+    Shared by every ruleset and every action that places models (moves, joins, leaves,
+    charges, the models a formation re-arranges): only models whose place changed are
+    checked, against every model on the table.
+    """
+    was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
+    placed = [(u.id, m) for u in after.units for m in u.models]
+    for unit_id, m in placed:
+        if was.get((unit_id, m.name)) == m.placed:
+            continue
+        for other_id, other in placed:
+            if (other_id, other.name) != (unit_id, m.name) and geo.overlaps(m.placed, other.placed):
+                return (f"{m.name} of {unit_id} would end standing on {other.name} of {other_id}: "
+                        f"bases may not overlap")
+    return None

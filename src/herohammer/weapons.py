@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from .errors import HerohammerError, validation_problem
+from .notation import DiceAmount, parse_amount
 
 
 class WeaponType(StrEnum):
@@ -51,6 +52,8 @@ class Weapon:
     shots: int = 1
     blast: int = 0
     ignores_armour: bool = False
+    #: Random shots (``Assault D6``): rolled through the game's dice by each model that fires; None when fixed.
+    shots_dice: DiceAmount | None = None
 
     @property
     def is_shooting(self) -> bool:
@@ -66,7 +69,9 @@ class Weapon:
         out: dict[str, Any] = {"name": self.name, "type": self.type.value, "range": self.range,
                                "strength": "user" if self.strength is None else self.strength,
                                "ap": "-" if self.ap is None else self.ap}
-        if self.shots != 1:
+        if self.shots_dice is not None:
+            out["shots"] = str(self.shots_dice)
+        elif self.shots != 1:
             out["shots"] = self.shots
         if self.blast:
             out["blast"] = self.blast
@@ -85,7 +90,7 @@ class WeaponSpec(BaseModel):
     range: float = Field(0, ge=0)
     strength: int | None = None  # None: "user", the wielder's Strength
     ap: int | None = None  # None: "-", no armour ignored
-    shots: Annotated[StrictInt, Field(ge=0, le=20)] = 1
+    shots: Annotated[StrictInt, Field(ge=0, le=20)] | str = 1  # a number or dice notation: 2, D6, 2D3, D3+1
     blast: Annotated[StrictInt, Field(ge=0, le=20)] = 0
     ignores_armour: StrictBool = False
 
@@ -99,10 +104,20 @@ class WeaponSpec(BaseModel):
     def _ap(cls, value: Any) -> int | None:
         return _number_or_word(value, "-", 1, 6)
 
+    @field_validator("shots", mode="before")
+    @classmethod
+    def _shots(cls, value: Any) -> int | str:
+        if isinstance(value, str):
+            amount = parse_amount(value, "shots", 0, 20)  # one clear error for bad notation
+            return amount.plus if amount.is_fixed else str(amount)
+        return value  # type: ignore[no-any-return]
+
     def build(self) -> Weapon:
         """Return the weapon profile the rules use."""
+        dice = parse_amount(self.shots, "shots", 0, 20) if isinstance(self.shots, str) else None
+        fixed = 1 if isinstance(self.shots, str) else max(1, self.shots)
         return Weapon(self.name.strip(), float(self.range), self.type, self.strength, self.ap,
-                      max(1, self.shots), self.blast, self.ignores_armour)
+                      fixed, self.blast, self.ignores_armour, dice)
 
 
 def _number_or_word(value: Any, word: str, low: int, high: int) -> int | None:

@@ -16,6 +16,7 @@ from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
 from ..profiles import Characteristic, Modifier, ModifierKind, used_value
 from ..dice import Dice
+from .. import movement
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
@@ -26,6 +27,19 @@ if TYPE_CHECKING:
     from ..actions import Action, TakeTest
 
 Resolution = tuple[GameState, list[Event]]
+#: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
+PLACING = frozenset({"move", "join", "leave", "charge", "assault"})
+
+
+class _RollNeeded(Exception):
+    """Raised by ``_NoRolls``: the action's result depends on dice."""
+
+
+class _NoRolls(Dice):
+    """Dice for resolving an action ahead of play: any roll means the outcome is not yet known."""
+
+    def _resolve(self, request: Any) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        raise _RollNeeded
 
 
 @dataclass(frozen=True)
@@ -91,9 +105,27 @@ class Ruleset:
         if ruler is None:
             return Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action")
         try:
-            return ruler(state, action)
+            ruling = ruler(state, action)
         except IllegalActionError as exc:  # e.g. an unknown unit id
             return Ruling.forbid(exc.reason, *exc.rules)
+        if ruling.legal and action.do in PLACING:
+            return self._bases_apart(state, action, ruling)
+        return ruling
+
+    def _bases_apart(self, state: GameState, action: Action, ruling: Ruling) -> Ruling:
+        """Forbid a placing action whose models would end on other models, when no dice decide where.
+
+        The action is resolved with dice that refuse to roll; one that rolls (a charge, a
+        difficult-terrain move) is checked when it is resolved instead (``resolve``).
+        """
+        resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
+        try:
+            after, _ = resolver(state, action, _NoRolls())
+        except (_RollNeeded, IllegalActionError):
+            return ruling
+        if problem := movement.overlap_problem(state, after):
+            return Ruling.forbid(problem, "published.bases-apart")
+        return ruling
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""
@@ -102,7 +134,10 @@ class Ruleset:
     def resolve(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Carry out a legal action (``resolve_<do>``); return the new state and its events."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
-        return resolver(state, action, dice)
+        after, events = resolver(state, action, dice)
+        if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
+            raise IllegalActionError(problem, ("published.bases-apart",))
+        return after, events
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""

@@ -109,6 +109,8 @@ class ShootingPhase(Ruleset):
         if not ruling.legal:
             return ruling
         target = members(state, action.target)[0]
+        if any(u.has(Status.ENGAGED) for u in members(state, target.id)):
+            return Ruling.forbid(f"{target.id} is engaged in combat: no shooting into a combat", TO_HIT_SHOOTING)
         problem = allocation_problem(state, target.id, action.at)
         if problem:
             return Ruling.forbid(problem, "t9a.join.part-of-unit")

@@ -437,10 +437,14 @@ class CombatRules(Ruleset):
         wounds: list[WoundBatch] = []
         for (bs, _name, apart), items in batches.items():
             weapon = items[0][2]
-            shots = sum(n for *_, n in items)
             who = _label([m for _, m, _, _ in items])
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
             start = len(dice.log)
+            if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
+                shots = sum(weapon.shots_dice.roll(dice, f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})", rule)
+                            for _, m, _, n in items if n)
+            else:
+                shots = sum(n for *_, n in items)
             need = to_hit_shooting(bs)
             strength = weapon.strength_for(items[0][1].profile.s)
             wound_on = to_wound(strength, toughness)
