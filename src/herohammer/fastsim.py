@@ -44,32 +44,45 @@ class CompiledPlan:
     rules_code_runs: int
 
 
-def compile_plan(initial: GameState, driver: Driver, max_runs: int) -> CompiledPlan:
-    """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``."""
-    from .simulate import outcome_of
+def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False) -> CompiledPlan:
+    """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``.
+
+    With ``progress`` a bar on stderr counts the plan's steps (states merged so far in its text).
+    """
+    from .simulate import _progress, outcome_of
 
     frontier: dict[Node, Fraction] = {driver.start(initial): Fraction(1)}
     finished: dict[Outcome, Fraction] = {}
     used = 0
-    while frontier:
-        following: dict[Node, Fraction] = {}
-        for node, p in frontier.items():
-            if driver.done(node):
-                outcome = outcome_of(initial, node)
-                finished[outcome] = finished.get(outcome, Fraction(0)) + p
-                continue
-            budget = max_runs - used
-            if budget <= 0:
-                raise EnumerationTooLarge(max_runs)
-            counter = _Counted(_stepper(driver, node))
-            dist = enumerate_outcomes(counter, max_runs=budget)
-            used += counter.calls
-            for nxt, q in dist.items():
-                following[nxt] = following.get(nxt, Fraction(0)) + p * q
-        frontier = following
+    steps = len(driver.plan) + 1 if driver.plan is not None else None  # + the step that finds every run done
+    with _progress(progress, steps, "compiling the chance tree (exact odds)") as advance:
+        while frontier:
+            frontier, used = _expand(initial, driver, frontier, finished, used, max_runs, outcome_of)
+            advance(1)
     ordered = sorted(finished.items(), key=lambda kv: repr(kv[0]))
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
     return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, used)
+
+
+def _expand(initial: GameState, driver: Driver, frontier: dict[Node, Fraction], finished: dict[Outcome, Fraction],
+            used: int, max_runs: int, outcome_of: Callable[[GameState, Node], Outcome]
+            ) -> tuple[dict[Node, Fraction], int]:
+    """Play one more step from every node of the frontier; merge equal nodes; return the next frontier."""
+    following: dict[Node, Fraction] = {}
+    for node, p in frontier.items():
+        if driver.done(node):
+            outcome = outcome_of(initial, node)
+            finished[outcome] = finished.get(outcome, Fraction(0)) + p
+            continue
+        budget = max_runs - used
+        if budget <= 0:
+            raise EnumerationTooLarge(max_runs)
+        counter = _Counted(_stepper(driver, node))
+        dist = enumerate_outcomes(counter, max_runs=budget)
+        used += counter.calls
+        for nxt, q in dist.items():
+            following[nxt] = following.get(nxt, Fraction(0)) + p * q
+    return following, used
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:

@@ -523,7 +523,7 @@ def simulate(
     if method in ("auto", "compiled"):
         t0 = time.perf_counter()
         try:
-            compiled = fastsim.compile_plan(state, driver, max_compile_runs)
+            compiled = fastsim.compile_plan(state, driver, max_compile_runs, progress)
         except EnumerationTooLarge:
             if method == "compiled":
                 raise HerohammerError(
@@ -565,7 +565,7 @@ class _NoProgress:
 
 
 class _RichProgress:
-    def __init__(self, total: int, label: str) -> None:
+    def __init__(self, total: int | None, label: str) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -581,7 +581,7 @@ class _RichProgress:
         self.progress.stop()
 
 
-def _progress(enabled: bool, total: int, label: str) -> _NoProgress | _RichProgress:
+def _progress(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
     return _RichProgress(total, label) if enabled else _NoProgress()
 
 

@@ -44,6 +44,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="print JSON (seed, scenario hash, version, rows)")
     out.add_argument("--csv", action="store_true", help="print the rows as CSV")
     p.add_argument("--plot", metavar="FILE.png", help="draw the outcome distributions to a PNG file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     p.set_defaults(run=_run_simulate)
 
     s: argparse.ArgumentParser = sub.add_parser(
@@ -81,7 +82,7 @@ def _check_plot(path: str | None) -> None:
 def _run_simulate(args: argparse.Namespace) -> int:
     _check_plot(args.plot)
     console = _console()
-    progress = sys.stderr.isatty() and not (args.json or args.csv)
+    progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
     result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
@@ -101,12 +102,23 @@ def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, 
 
 
 def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> int:
+    """Run the bundled demos; as a table, each demo's heading is printed before it is simulated."""
+    table = not (args.json or args.csv)
+    if table:
+        console.print("[bold]herohammer simulate[/bold]: the bundled demos, one rules code for play, odds and simulation\n")
     results = []
     for name in demo_files():
         data, about = read_demo(name)
+        if table:
+            console.rule(f"[bold]{name}")
+            if about:
+                console.print(Text(about))
         seed = DEMO_SEED if args.seed is None else args.seed  # fixed, so the README's output is reproducible
         result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress)
         results.append((name, about, result))
+        if table:
+            show(result, console)
+            console.print()
     if args.plot:
         _said_plot(args.plot, plot([r for _, _, r in results], args.plot), args.json or args.csv)
     if args.json:
@@ -115,16 +127,8 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
     if args.csv:
         sys.stdout.write("".join(r.to_csv() for _, _, r in results))
         return 0
-    console.print("[bold]herohammer simulate[/bold]: the bundled demos, one rules code for play, odds and simulation\n")
-    for name, about, result in results:
-        console.rule(f"[bold]{name}")
-        if about:
-            console.print(Text(about))
-        show(result, console)
-        console.print()
     console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
                   "(add --json, --csv, --plot out.png; see also: herohammer sweep)")
-
     return 0
 
 

@@ -248,6 +248,8 @@ class MeleePhase(Ruleset):
             if result.passed:
                 said += f"; {test}, holds"
                 continue
+            if len(members(state, uid)) > 1:  # its characters break, flee and die with it
+                rules.append("t9a.join.part-of-unit")
             away = _centre(state, winners[0])
             state, fled = flee(state, uid, away, dice, FLEE_RULE)
             chase = dice.total(2, f"{winners[0]}: pursuit (2D6)", PURSUIT)
@@ -262,8 +264,6 @@ class MeleePhase(Ruleset):
             else:
                 said += f"; {test}, breaks and flees {fled}\" (pursuit {chase}\")"
                 outcome = "fled"
-            if any(is_character(u) for u in members(state, uid)) or state.joined_to(uid):
-                rules.append("t9a.join.part-of-unit")
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in winners
                                           for u in members(state, w)))
             events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
