@@ -306,21 +306,26 @@ def combat_state(ruleset: str, chaplain_in_contact: bool = True) -> GameState:
 
 
 @pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
-def test_character_splits_attacks_only_onto_models_in_base_contact() -> None:
-    state = combat_state("40k4")
+@pytest.mark.parametrize(("ruleset", "split", "engaged"), [
+    ("40k3", "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only"),
+    ("40k4", "40k4.cc.engaged-only", "40k4.cc.engaged-only"),  # each edition cites its own clause
+])
+def test_character_splits_attacks_only_onto_models_in_base_contact(ruleset: str, split: str, engaged: str) -> None:
+    state = combat_state(ruleset)
     ok = ruling(state, {"do": "allocate", "character": "chap", "attacks": {"B3": 2}})
-    assert ok.legal and "40k3.char.attack-allocation" in ok.rules
+    assert ok.legal and split in ok.rules
     r = ruling(state, {"do": "allocate", "character": "chap", "attacks": {"B1": 1}})
-    assert not r.legal and "40k3.char.allocation-b2b-only" in r.rules and "40k4.cc.engaged-only" in r.rules
+    assert not r.legal and engaged in r.rules
     r = ruling(state, {"do": "allocate", "character": "chap", "attacks": {"B3": 5}})
-    assert not r.legal and "40k3.char.attack-allocation" in r.rules
+    assert not r.legal and split in r.rules
     r = ruling(state, {"do": "allocate", "character": "sq", "attacks": {"B1": 1}})
-    assert not r.legal and "40k3.char.attack-allocation" in r.rules
+    assert not r.legal and split in r.rules
+    other = "40k4." if ruleset == "40k3" else "40k3."
+    assert not any(x.startswith(other) for x in ok.rules + r.rules)
     new, _ = resolve(state, {"do": "allocate", "character": "chap", "attacks": {"B3": 2}}, SeededDice(0))
     dice = SeededDice(4)
     resolve(new, {"do": "fight", "unit": "sq"}, dice)
-    assert any(r.purpose.startswith("Chap (split): to hit") and r.rule == "40k3.char.attack-allocation"
-               for r in dice.log)
+    assert any(r.purpose.startswith("Chap (split): to hit") and r.rule == split for r in dice.log)
 
 
 @pytest.mark.rule("40k4.cc.base-contact", "40k4.cc.separate-unit", "core.zero.ws", "core.zero.a")

@@ -164,7 +164,9 @@ def test_40k4_character_rolls_an_extra_die_in_difficult_terrain() -> None:
 def test_character_in_a_unit_keeps_coherency(ruleset: str, kind: str) -> None:
     g = game(joined_cap(ruleset, {"character": kind}))
     squad_only = [[20, 5], [22, 5], [24, 5]]
-    assert_illegal(g, {"do": "move", "unit": "squad", "to": squad_only}, "40k3.char.coherency")
+    # 4th edition states coherency in its joining paragraph (40k4.ic.join); a 40k4 game cites its own clause
+    rule = "40k3.char.coherency" if ruleset == "40k3" else "40k4.ic.join"
+    assert_illegal(g, {"do": "move", "unit": "squad", "to": squad_only}, rule)
     together = [*squad_only, [20, 6.5]]
     assert_legal(g, {"do": "move", "unit": "squad", "to": together})
     g.apply({"do": "move", "unit": "squad", "to": together})
@@ -209,7 +211,7 @@ def test_40k4_join_needs_moving_within_2_inches_and_a_declaration() -> None:
     g.apply({"do": "end_phase"})
     g.apply({"do": "end_phase"})
     g.apply({"do": "end_phase"})  # red's movement phase again: MOVED cleared
-    assert_illegal(g, {"do": "move", "unit": "squad", "to": [[20, 4], [22, 4], [24, 4]]}, "40k3.char.coherency")
+    assert_illegal(g, {"do": "move", "unit": "squad", "to": [[20, 4], [22, 4], [24, 4]]}, "40k4.ic.join")
 
 
 @pytest.mark.rule("40k3.ic.no-unit-abilities")

@@ -258,3 +258,24 @@ def test_a_unit_reforms_about_its_centre_and_moves_no_further() -> None:
     joined.apply({"do": "join", "character": "hero", "unit": "spears"})
     refused(joined, {"do": "reform", "unit": "spears", "files": 4}, "t9a.join.unit-stops")
     reload(g)
+
+
+@pytest.mark.rule("t9a.join.deploy", "t9a.char.front-rank")
+def test_deployment_places_characters_in_units_before_the_first_turn() -> None:
+    g = game(phase="deployment", hero_at=(60, 40))  # far from the unit: deploying is placing, not moving
+    assert not g.check({"do": "move", "unit": "hero", "to": [[60, 42]]}).legal
+    assert any(a.do == "join" for a in g.legal_actions())
+    ruling = g.check({"do": "join", "character": "hero", "unit": "spears", "position": 0})
+    assert ruling.legal and {"t9a.join.deploy", "t9a.char.front-rank"} <= set(ruling.rules)
+    events = g.apply({"do": "join", "character": "hero", "unit": "spears", "position": 0})
+    assert "t9a.join.deploy" in events[-1].rules
+    hero, spears = g.state.unit("hero"), g.state.unit("spears")
+    assert hero.joined == "spears" and not hero.status and not spears.status  # nobody moved, the unit may move
+    assert spears.formation is not None and spears.formation.front_rank()[0] == "Hero"
+    reload(g)
+    g.apply({"do": "end_phase"})
+    assert (g.state.phase.value, g.state.active) == ("deployment", "orcs")
+    g.apply({"do": "end_phase"})
+    assert (g.state.phase.value, g.state.active, g.state.turn) == ("charge", "elves", 1)
+    g.undo()
+    assert g.state.phase.value == "deployment"

@@ -180,6 +180,7 @@ def action_odds(
     runs: int = DEFAULT_RUNS,
     seed: int | None = 0,
     summary: Callable[[GameState, tuple[GameState, list[Event]]], Any] = summarise,
+    advance: Callable[[int], None] | None = None,
 ) -> ActionOdds:
     """Return the odds of every outcome of one legal action, exact when the chance tree allows.
 
@@ -205,7 +206,11 @@ def action_odds(
     except EnumerationTooLarge:
         pass
     dice = SeededDice(seed)
-    counts: Counter[Any] = Counter(play(dice) for _ in range(runs))
+    counts: Counter[Any] = Counter()
+    for i in range(runs):  # ``advance`` moves a progress bar every 256 runs
+        counts[play(dice)] += 1
+        if advance is not None and ((i + 1) % 256 == 0 or i + 1 == runs):
+            advance(i % 256 + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
     return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; more than {max_runs} dice outcomes to enumerate), "
                            "95% Wilson intervals", False, weights, runs)

@@ -186,14 +186,14 @@ class EndPhase(_Action):
     do: Literal["end_phase"]
 
 
-Action = Annotated[
-    Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup, TakeTest, EndPhase],
-    Field(discriminator="do"),
-]
+_ActionUnion = Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
+                     TakeTest, EndPhase]
+Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
-_ACTION_CLASSES: tuple[type[_Action], ...] = tuple(_Action.__subclasses__())
-#: The classes an ``Action`` may be (for callers handed objects of unknown type).
-ACTION_TYPES: tuple[type[_Action], ...] = get_args(get_args(Action)[0])  # every member of the union, none forgotten
+#: The classes an ``Action`` may be (for callers handed objects of unknown type), read from the union itself
+#: so that a new action kind cannot be left out.
+ACTION_TYPES: tuple[type[_Action], ...] = get_args(_ActionUnion)
+_ACTION_CLASSES: tuple[type[_Action], ...] = ACTION_TYPES
 
 
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:

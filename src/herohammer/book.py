@@ -19,7 +19,7 @@ Step kinds (one per step; ``expect`` says what must hold, ``note`` is commentary
 - ``check: ACTION`` - ``Game.check``; expect ``legal``, ``rules`` (each cited by the
   ruling), ``reason`` (a substring of the reason).
 - ``apply: ACTION`` with optional ``dice: [faces]`` (``ScriptedDice``, every face must be
-  used) - ``Game.apply``; expect ``rules`` (each cited by some event) and ``events``
+  used) - ``Game.apply``; expect ``rules`` (each cited by some event or one of its rolls) and ``events``
   (substrings of event lines).  With ``expect: {legal: false, ...}`` the action must be
   refused and the state left exactly as it was.
 - ``targets: {unit: ID}`` - ``ruleset.targets``; expect ``legal`` (ids that may be shot)
@@ -28,11 +28,15 @@ Step kinds (one per step; ``expect`` says what must hold, ``note`` is commentary
   (``exact`` or ``monte carlo``) and ``outcomes`` (row label -> exact ``p/q``).
 - ``state: {...}`` - the state now: ``phase``, ``active``, ``turn`` and per unit
   ``joined`` (an id or null), ``models``, ``status`` (statuses it has), ``no_status``
-  (statuses it lacks), ``removed`` (no models left), ``wounds_taken`` (per model, in order).
+  (statuses it lacks), ``removed`` (no models left), ``wounds_taken`` (per model, in order),
+  ``at`` (each model's place, to 0.01").
 - ``undo: true`` - ``Game.undo``.
 - ``cli: [args]`` - ``herohammer args`` (``cli.main``); expect ``exit`` (default 0) and
   ``output`` (substrings of what it printed).  For the rules no scenario reaches
-  (characteristic tests, odds tables).
+  (characteristic tests, odds tables) and for refusals at load time: an argument
+  ``{scenario}`` is replaced by a temporary file holding the current game state
+  (before any step: the entry's scenario), with the step's ``with: {key: value}``
+  top-level keys replaced (e.g. ``with: {special_characters: false}``).
 """
 
 from __future__ import annotations
@@ -40,11 +44,13 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Literal
 
 import yaml
@@ -79,7 +85,7 @@ class RulingMismatch(HerohammerError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Expect(_Strict):
@@ -115,6 +121,7 @@ class UnitState(_Strict):
     no_status: list[str] = []
     removed: bool | None = None
     wounds_taken: list[int] | None = None
+    at: list[tuple[float, float]] | None = None  # each model's place, to 0.01"
 
 
 class StateExpect(_Strict):
@@ -142,6 +149,7 @@ class Step(_Strict):
     state: StateExpect | None = None
     undo: Literal[True] | None = None
     cli: list[str] | None = None
+    with_: dict[str, Any] = Field({}, alias="with")
     dice: list[int] | None = None
     expect: Expect = Expect()
     note: str | None = None
@@ -158,6 +166,8 @@ class Step(_Strict):
                              f"(expected: {', '.join(sorted(_EXPECT_KEYS[kind])) or 'nothing'})")
         if self.dice is not None and kind != "apply":
             raise ValueError("dice only apply to an apply step")
+        if self.with_ and kind != "cli":
+            raise ValueError("with only applies to a cli step (the scenario written for {scenario})")
         for name in ("check", "apply", "odds"):
             action = getattr(self, name)
             if action is not None:
@@ -376,9 +386,9 @@ def _run_apply(game: Game | None, step: Step, i: int, where: str) -> StepReport:
         raise _fail(where, f"expected a legal action; refused: {exc}") from None
     if isinstance(dice, ScriptedDice) and dice.remaining:
         raise _fail(where, f"{dice.remaining} scripted dice left unused (dice: {step.dice})")
-    cited = {r for e in events for r in e.rules}
+    cited = {r for e in events for r in (*e.rules, *(roll.rule for roll in e.rolls))}
     _need_rules(where, exp.rules, cited, "the events")
-    lines = tuple(e.describe() for e in events)
+    lines = tuple(line for e in events for line in (e.describe(), *(f"  roll: {r.describe()}" for r in e.rolls)))
     for text in exp.events:
         if not any(text.lower() in line.lower() for line in lines):
             raise _fail(where, f"expected an event saying {text!r}; events: {' | '.join(lines) or 'none'}")
@@ -414,7 +424,7 @@ def _run_odds(game: Game | None, step: Step, i: int, where: str) -> StepReport:
     from .action_odds import summarise
 
     def summary(before: GameState, resolution: tuple[GameState, list[Event]]) -> Any:
-        cited.update(r for e in resolution[1] for r in e.rules)
+        cited.update(r for e in resolution[1] for r in (*e.rules, *(roll.rule for roll in e.rolls)))
         return summarise(before, resolution)
 
     try:
@@ -467,6 +477,11 @@ def _run_state(game: Game | None, step: Step, i: int, where: str) -> StepReport:
         if u.wounds_taken is not None and [m.wounds_taken for m in unit.models] != u.wounds_taken:
             raise _fail(where, f"{unit_id}: expected wounds taken {u.wounds_taken}, "
                                f"got {[m.wounds_taken for m in unit.models]}")
+        if u.at is not None:
+            places = [m.at for m in unit.models]
+            if len(places) != len(u.at) or any(abs(a - x) > 0.01 or abs(b - y) > 0.01
+                                               for (a, b), (x, y) in zip(places, u.at)):
+                raise _fail(where, f"{unit_id}: expected models at {u.at}, got {[(round(a, 2), round(b, 2)) for a, b in places]}")
         lines.append(f"{unit_id}: {len(unit.models)} model(s), joined {unit.joined or 'nothing'}, "
                      f"status {', '.join(statuses) or 'none'}")
     head = f"{state.active} to act, turn {state.turn}, {state.phase.value} phase"
@@ -487,12 +502,20 @@ def _run_cli(game: Game | None, step: Step, i: int, where: str) -> StepReport:
     from .cli import main  # the command line is the layer above; imported only to play a cli step
 
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(step.cli)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    text = out.getvalue() + err.getvalue()
+    with tempfile.TemporaryDirectory(prefix="herohammer-book-") as tmp:
+        argv = list(step.cli)
+        if any("{scenario}" in a for a in argv):
+            if game is None:
+                raise _fail(where, "{scenario} needs the entry's scenario")
+            path = Path(tmp) / "scenario.yaml"
+            path.write_text(yaml.safe_dump({**game.to_data(), **step.with_}, sort_keys=False), encoding="utf-8")
+            argv = [a.replace("{scenario}", str(path)) for a in argv]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+        text = (out.getvalue() + err.getvalue()).replace(str(Path(tmp) / "scenario.yaml"), "SCENARIO")
     exp = step.expect
     if code != exp.exit:
         raise _fail(where, f"expected exit {exp.exit}, got {code}: {text.strip()[:300]}")
@@ -502,7 +525,8 @@ def _run_cli(game: Game | None, step: Step, i: int, where: str) -> StepReport:
     cited = frozenset(_RULE_ID.findall(text))
     _need_rules(where, exp.rules, cited, "the output")
     lines = tuple(line.rstrip() for line in text.strip().splitlines())
-    return StepReport(i, "cli", "herohammer " + " ".join(step.cli), lines, cited)
+    shown = " ".join(a if " " not in a else f"'{a}'" for a in step.cli).replace("{scenario}", "SCENARIO")
+    return StepReport(i, "cli", "herohammer " + shown, lines, cited)
 
 
 _RUNNERS = {"check": _run_check, "apply": _run_apply, "targets": _run_targets, "odds": _run_odds,

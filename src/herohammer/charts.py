@@ -25,6 +25,7 @@ def can_shoot(bs: int) -> bool:
     return bs > 0
 
 
+@implements("published.to-hit-bs")
 def to_hit_shooting(bs: int) -> int | None:
     """Return the D6 roll needed to hit with a shooting weapon (None: BS 0 cannot shoot)."""
     if not can_shoot(bs):
@@ -32,7 +33,7 @@ def to_hit_shooting(bs: int) -> int | None:
     return max(2, 7 - bs)
 
 
-@implements("core.zero.ws")
+@implements("core.zero.ws", "published.to-wound")
 def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     """Return the roll needed to hit in close combat; WS 0 is hit automatically and hits on 6+ only."""
     if defender_ws == 0:
@@ -46,7 +47,7 @@ def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     return 4
 
 
-@implements("core.zero.s", "core.zero.t")
+@implements("core.zero.s", "core.zero.t", "published.to-wound")
 def to_wound(strength: int, toughness: int) -> int | None:
     """Return the roll needed to wound: S 0 never wounds; T 0 is always wounded on 2+.
 
@@ -78,6 +79,7 @@ def armour_save_allowed(save: int | None, ap: int | None) -> bool:
     return ap is None or ap > save
 
 
+@implements("published.saves")
 def best_save(save: int | None, invulnerable: int | None, ap: int | None) -> int | None:
     """Return the save to roll: the better of the armour save allowed and the invulnerable save."""
     options = [s for s in (save if armour_save_allowed(save, ap) else None, invulnerable) if s]

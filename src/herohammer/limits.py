@@ -26,8 +26,10 @@ MAX_NODES = 100_000
 MAX_NUMBER = 10**12
 #: Most models in one scenario.
 MAX_MODELS = 1_000
-#: Most Monte Carlo runs one command may ask for (``--runs``).
-MAX_RUNS = 10_000_000
+#: Most runs ``simulate`` and ``sweep`` may ask for (numpy draws compiled runs fast).
+MAX_RUNS = 10**9
+#: Most runs played one game at a time (``simulate`` by the engine; ``odds action`` by Monte Carlo).
+ENGINE_MAX_RUNS = 1_000_000
 
 
 class LimitError(HerohammerError):

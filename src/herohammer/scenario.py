@@ -263,7 +263,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
 
     state = _arrange_formations(state, source)
     ruleset = get_ruleset(spec.ruleset)
-    if state.phase not in [p.phase for p in ruleset.phases]:
+    if not ruleset.has_phase(state.phase):
         raise ScenarioError(source, "phase", f"{spec.ruleset} has no {state.phase.value} phase; expected one of "
                             + ", ".join(p.phase.value for p in ruleset.phases))
     _check_placement(source, state)

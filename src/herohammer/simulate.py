@@ -59,6 +59,7 @@ from .actions import EndPhase, parse_action
 from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
+from .limits import ENGINE_MAX_RUNS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
@@ -76,6 +77,9 @@ POLICY_MAX_ACTIONS = 12
 PROBES = ("psychic_test", "leadership_test")
 #: Cap on rules-code runs when compiling a chance tree; past it, simulate runs the engine per run.
 COMPILE_MAX_RUNS = 200_000
+#: The least rules-code runs ``auto`` spends trying to enumerate; above it the budget is the runs asked for,
+#: so trying costs at most about as much as the runs themselves (then the engine plays them).
+COMPILE_FLOOR = 5_000
 METHODS = ("auto", "compiled", "engine")
 MEMO_LIMIT = 100_000
 
@@ -520,14 +524,19 @@ def simulate(
     meta.update({"seed": seed, "runs": runs})
     baseline = outcome_of(state, driver.start(state))
     timing: dict[str, float] = {}
+    if method == "engine":
+        _check_engine_runs(runs, "--method engine")
     if method in ("auto", "compiled"):
         t0 = time.perf_counter()
+        budget = max_compile_runs if method == "compiled" else min(max_compile_runs, max(COMPILE_FLOOR, runs))
+        meta["compile_budget"] = budget
         try:
-            compiled = fastsim.compile_plan(state, driver, max_compile_runs, progress)
+            compiled = fastsim.compile_plan(state, driver, budget, progress)
         except EnumerationTooLarge:
             if method == "compiled":
                 raise HerohammerError(
-                    f"the chance tree has more than {max_compile_runs} rules-code runs; use --method engine") from None
+                    f"the chance tree has more than {budget} rules-code runs; use --method engine") from None
+            _check_engine_runs(runs, f"the chance tree has more than {budget:,} rules-code runs, so")
             compiled = None
         timing["compile_seconds"] = time.perf_counter() - t0
         if compiled is not None:
@@ -547,9 +556,16 @@ def simulate(
     return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing)
 
 
+def _check_engine_runs(runs: int, why: str) -> None:
+    """Refuse more engine runs than the stated limit before playing any (one game per run is slow)."""
+    if runs > ENGINE_MAX_RUNS:
+        raise HerohammerError(f"--runs {runs:,}: {why} the engine would play one game per run; "
+                              f"at most {ENGINE_MAX_RUNS:,} engine runs (the limit)")
+
+
 def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool) -> Iterator[Outcome]:
     seeds = engine_seeds(seed, runs)
-    with _progress(progress, runs, "playing the engine") as advance:
+    with progress_bar(progress, runs, "playing the engine") as advance:
         for i in range(runs):
             yield outcome_of(state, run_engine_once(state, driver, SeededDice(int(seeds[i]))))
             if (i + 1) % 256 == 0 or i + 1 == runs:
@@ -581,8 +597,12 @@ class _RichProgress:
         self.progress.stop()
 
 
-def _progress(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
+def progress_bar(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
+    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing."""
     return _RichProgress(total, label) if enabled else _NoProgress()
+
+
+_progress = progress_bar
 
 
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,

@@ -22,8 +22,12 @@ if TYPE_CHECKING:
 
 
 class Phase(StrEnum):
-    """Name a phase of a player turn (40k: movement, shooting, assault; t9a adds charge, magic, melee)."""
+    """Name a phase of a player turn (40k: movement, shooting, assault; t9a adds charge, magic, melee).
 
+    ``deployment`` comes once, before the first turn (t9a: characters placed in units).
+    """
+
+    DEPLOYMENT = "deployment"
     CHARGE = "charge"
     MOVEMENT = "movement"
     MAGIC = "magic"

@@ -6,7 +6,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from . import catalogue_cmd, game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, scenario_cmd, schema_cmd, simulate_cmd
+from . import (catalogue_cmd, game_cmds, odds_cmd, play_cmd, rules_cmd, rulings_cmd, scenario_cmd, schema_cmd,
+               serve_cmd, simulate_cmd)
 
 SubParsers = Any  # argparse's private _SubParsersAction
 Register = Callable[[SubParsers], argparse.ArgumentParser]
@@ -23,4 +24,5 @@ COMMANDS: list[Register] = [
     catalogue_cmd.register,
     scenario_cmd.register,
     schema_cmd.register,
+    serve_cmd.register,
 ]

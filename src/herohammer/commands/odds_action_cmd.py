@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from ..action_odds import DEFAULT_RUNS, action_odds
 from ..dice import DEFAULT_MAX_RUNS
+from ..limits import ENGINE_MAX_RUNS
+from ..simulate import progress_bar
 from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
@@ -19,10 +22,10 @@ def register_action(queries: Any) -> None:
         "action", help="odds of every outcome of one action in a scenario, through the rules code")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
     p.add_argument("--action", required=True, action=Once, help='the action as JSON, e.g. {"do": "shoot", "unit": ..., "target": ...}')
-    p.add_argument("--runs", type=whole_number("--runs", 1, 10_000_000), default=DEFAULT_RUNS,
+    p.add_argument("--runs", type=whole_number("--runs", 1, ENGINE_MAX_RUNS), default=DEFAULT_RUNS,
                    help="Monte Carlo runs if the exact enumeration is too large")
     p.add_argument("--seed", type=whole_number("--seed", 0, 2**63 - 1), default=0, help="seed for Monte Carlo")
-    p.add_argument("--max-branches", type=whole_number("--max-branches", 1, 10_000_000), default=DEFAULT_MAX_RUNS,
+    p.add_argument("--max-branches", type=whole_number("--max-branches", 1, ENGINE_MAX_RUNS), default=DEFAULT_MAX_RUNS,
                    help="largest exact enumeration before falling back to Monte Carlo")
     add_json_flag(p)
     p.set_defaults(run=_run)
@@ -30,7 +33,10 @@ def register_action(queries: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
-    answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed)
+    with progress_bar(sys.stderr.isatty() and not args.json, args.runs,
+                      "Monte Carlo runs, if the enumeration is too large") as advance:
+        answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
+                             advance=advance)
     if args.json:
         rules = get_ruleset(state.ruleset).rule_on(state, answer.action).rules
         print_json("odds action", answer.to_json(), ruleset=state.ruleset, rules=rules,

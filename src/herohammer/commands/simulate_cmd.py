@@ -21,9 +21,9 @@ from ..simulate import EVENT_PREFIX, METHODS, SimulationResult, demo_files, read
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
 from ..errors import HerohammerError
 from ..scenario import check_writable, write_atomically
+from ..limits import MAX_RUNS
 from .args import whole_number
 
-MAX_RUNS = 10**9
 DEMO_RUNS = 100_000
 DEMO_SEED = 1
 
@@ -166,7 +166,8 @@ def show(result: SimulationResult, console: Console, title: str | None = None) -
         how = (f"method: engine - one game per run with seeded dice "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
-                  else "the chance tree is too large to enumerate"))
+                  else f"the chance tree has more than {m.get('compile_budget', 0):,} rules-code runs "
+                       "(at least 5,000, else as many as --runs)"))
     console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
 

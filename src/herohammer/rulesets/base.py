@@ -92,6 +92,10 @@ class Ruleset:
             f"ruleset {self.name} has no {phase.value} phase (phases: {', '.join(p.phase.value for p in self.phases)})"
         )
 
+    def has_phase(self, phase: Phase) -> bool:
+        """Say whether a game of this ruleset can stand in ``phase``."""
+        return any(spec.phase == phase for spec in self.phases)
+
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
         spec = self.phase_spec(state.phase)
@@ -324,7 +328,8 @@ class Ruleset:
         verdict = "passes" if result.passed else "fails"
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
-                                                   *cited), tuple(dice.log[start:]))
+                                                   *cited, *self.lost_rules_cited(state, host)),
+                      tuple(dice.log[start:]))
         if result.passed:
             return state, [event]
         state, more = self.test_failed(state, host, kind, dice)
@@ -361,6 +366,17 @@ class Ruleset:
 
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Name the clause that decides which special rules a joined unit shares (none by default)."""
+        return ()
+
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Name the clause by which a unit loses its own special rules to a character joining it (none by default)."""
+        return ()
+
+    def lost_rules_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Cite ``rules_lost_rules`` when a joined character has taken one of the unit's own rules from it."""
+        own = {rule_key(r) for r in state.unit(unit_id).rules}
+        if len(state.combined(unit_id)) > 1 and any(not self.group_has_rule(state, unit_id, r) for r in own):
+            return self.rules_lost_rules()
         return ()
 
     def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:

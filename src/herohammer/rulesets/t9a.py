@@ -271,6 +271,30 @@ class NinthAge(Ruleset):
         PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
     )
 
+    #: Deployment, once before the first turn: each side in turn places its characters in units.
+    deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
+
+    def has_phase(self, phase: Phase) -> bool:
+        """Say whether a game can stand in ``phase``: the turn's phases and Deployment."""
+        return phase is Phase.DEPLOYMENT or super().has_phase(phase)
+
+    def phase_spec(self, phase: Phase) -> PhaseSpec:
+        """Return the declaration of a phase, Deployment included."""
+        return self.deployment if phase is Phase.DEPLOYMENT else super().phase_spec(phase)
+
+    @implements("t9a.join.deploy")
+    def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """End a phase; Deployment passes to the next side, and after the last side the first turn begins."""
+        if state.phase is not Phase.DEPLOYMENT:
+            return super().resolve_end_phase(state, action, dice)
+        i = state.sides.index(state.active)
+        if i + 1 < len(state.sides):
+            nxt = replace(state, active=state.sides[i + 1])
+            return nxt, [Event("phase", f"{nxt.active}: deployment", ("t9a.join.deploy",))]
+        first = replace(state, active=state.sides[0], phase=self.phases[0].phase)
+        return first, [Event("turn", f"deployment over; turn {first.turn}: {first.active} to play, "
+                                     f"{first.phase.value} phase", ("t9a.join.deploy",))]
+
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase."""
         return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",),
@@ -335,7 +359,7 @@ class NinthAge(Ruleset):
             if state.phase is Phase.CHARGE:
                 for e in state.enemies_of(state.active):
                     yield Charge(do="charge", unit=u.id, target=e.id)
-            if state.phase is Phase.MOVEMENT and is_character(u) and u.joined is None:
+            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
                     f = _formation_of(host)
                     if host.id == u.id or host.joined or f is None:
@@ -361,6 +385,10 @@ class NinthAge(Ruleset):
     def rule_join(self, state: GameState, action: Join) -> Ruling:
         """Rule on a character joining a unit (t9a.join.*)."""
         plan = self.plan_join(state, action)
+        where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
+        if state.phase is Phase.DEPLOYMENT:
+            return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
+                                "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
         note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
             "it counts as having moved; the unit does not"
         return Ruling.allow(
@@ -417,6 +445,8 @@ class NinthAge(Ruleset):
             moved += math.dist(start, action.to)
             start = action.to
         moved += math.dist(start, slot)
+        if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
+            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch))
         own = {ch.id, *(u.id for u in state.combined(host.id))}
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
@@ -430,10 +460,15 @@ class NinthAge(Ruleset):
                           f"more than its March Rate {mar}\"; it cannot join there", "t9a.join.position")
         return JoinPlan(host, ch, new, moved, adv, mar)
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit")
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
         plan = self.plan_join(state, action)
+        if state.phase is Phase.DEPLOYMENT:
+            ch = replace(plan.character, joined=plan.host.id, formation=None)
+            new = arrange(state.replace_units(ch, replace(plan.host, formation=plan.formation)), plan.host.id)
+            return new, [Event("join", f"{ch.id} is deployed as part of {plan.host.id}, in its first rank",
+                               ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
         marched = plan.moved > plan.advance + EPSILON
         ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
         ch = replace(ch, joined=plan.host.id, formation=None)

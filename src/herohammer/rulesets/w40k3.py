@@ -51,6 +51,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     phase_only_rule: ClassVar[str] = "40k3.ic.movement-phase-only"
     #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
     joins_by_moving_close: ClassVar[bool] = True
+    #: The clause that keeps a character in coherency with the unit it belongs to.
+    coherency_rule: ClassVar[str] = "40k3.char.coherency"
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -75,7 +77,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         """Return how far a model of this unit moves: by its own troop type."""
         return movement.MOVE_INCHES[unit.type]
 
-    @implements("40k3.ic.move-through-cover")
+    @implements("40k3.ic.move-through-cover", "published.difficult-terrain", "published.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
                                alone: bool = False) -> tuple[int, int, str]:
         """Return (dice, re-roll below, rule): an independent character on its own may re-roll the dice.
@@ -98,6 +100,10 @@ class Warhammer40k3(CombatRules, Ruleset):
 
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Cite the 3rd edition rule: a joined character does not gain its unit's abilities."""
+        return ("40k3.ic.no-unit-abilities",)
+
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Cite the same rule when the unit, acting with a character who lacks an ability, loses its use."""
         return ("40k3.ic.no-unit-abilities",)
 
     @implements("40k3.ic.target")
@@ -265,7 +271,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         return state, events
 
     # == move =====================================================================
-    @implements("40k3.char.coherency", "40k4.ic.slowest-model")
+    @implements("40k3.char.coherency", "40k4.ic.slowest-model", "published.coherency")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
         """Rule on moving a unit: distance by troop type, table, no overlaps, coherency with its characters."""
         unit = state.unit(action.unit)
@@ -307,7 +313,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(overlap)
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
-            rule = "40k3.char.coherency" if len(members) > 1 else "published.coherency"
+            rule = self.coherency_rule if len(members) > 1 else "published.coherency"
             return Ruling.forbid(
                 f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
                 "all connected)", rule,
@@ -547,6 +553,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         best = min(d for d, _ in visible)
         return any(uid == target.id and d <= best + movement.EPSILON for d, uid in visible)
 
+    @implements("published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
         shooter, target = state.unit(shooter_id), state.unit(target_id)

@@ -47,6 +47,14 @@ class Warhammer40k4(Warhammer40k3):
     leave_rule: ClassVar[str] = "40k4.ic.leave"
     phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
     joins_by_moving_close: ClassVar[bool] = False
+    carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
+    coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
+    allocation_rule: ClassVar[str] = "40k4.cc.engaged-only"
+    engaged_only_rule: ClassVar[str] = "40k4.cc.engaged-only"
+    contact_rule: ClassVar[str] = "40k4.cc.base-contact"
+    allocation_contact_rule: ClassVar[str] = "40k4.cc.base-contact"
+    falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
+    no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
 
     @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
@@ -137,6 +145,10 @@ class Warhammer40k4(Warhammer40k3):
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Cite the 4th edition rule: special rules are not shared unless they say so."""
         return ("40k4.ic.rules-not-shared",)
+
+    def rules_lost_rules(self) -> tuple[str, ...]:
+        """Cite the 4th edition rule: a unit can lose a special rule to a character without it."""
+        return ("40k4.ic.rules-lost",)
 
     @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:

@@ -89,6 +89,13 @@ def _label(models: Sequence[Model]) -> str:
     return names[0] if len(names) == 1 else f"{len(names)} models"
 
 
+def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
+    """Name the value-0 clause that decided a to-wound roll, if one did (S 0 prevails over T 0)."""
+    if strength <= 0:
+        return ("core.zero.s",)
+    return ("core.zero.t",) if toughness <= 0 else ()
+
+
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
 
 
@@ -123,6 +130,17 @@ class CombatRules(Ruleset):
     character_separate_in_combat: ClassVar[bool] = False
     #: The rules that make a character who survives his unit's destruction in combat a unit of his own.
     survivor_rules: ClassVar[tuple[str, ...]] = ("published.combat-resolution",)
+    #: The clause that keeps a unit's unsaved wounds off its joined character (3rd: the published allocation only).
+    carry_over_rules: ClassVar[tuple[str, ...]] = ()
+    #: The clause that spares a character Last Man Standing.
+    no_last_man_rule: ClassVar[str] = "40k3.ic.no-last-man"
+    #: The clauses on dividing close combat attacks: who may, whom they may hurt, who fights at all.
+    allocation_rule: ClassVar[str] = "40k3.char.attack-allocation"
+    engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    contact_rule: ClassVar[str] = "published.close-combat"
+    allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause that keeps a character with its unit while the unit falls back.
+    falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
@@ -148,6 +166,7 @@ class CombatRules(Ruleset):
         """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
         return not self.takes_last_man_standing(unit.is_independent)
 
+    @implements("published.assault-range")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
         """Return how far a unit assaults and the rule deciding it.
 
@@ -183,7 +202,7 @@ class CombatRules(Ruleset):
             out += refs
         return out
 
-    @implements("core.zero.w")
+    @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
                      dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True
                      ) -> tuple[GameState, list[Event], int]:
@@ -255,7 +274,8 @@ class CombatRules(Ruleset):
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
         event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra),
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra,
+                                                          *self.lost_rules_cited(state, host_id)),
                       _rolls(dice, start))
         if result.passed:
             return state, [event]
@@ -267,10 +287,12 @@ class CombatRules(Ruleset):
                                  LeadershipTestKind.PANIC, LeadershipTestKind.FEAR, LeadershipTestKind.TERROR,
                                  LeadershipTestKind.LAST_MAN_STANDING})
 
+    @implements("published.fearless")
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether the unit is Fearless (every member, after joining) against a test that would break or pin it."""
         return kind in self.FEARLESS_PASSES and self.group_has_rule(state, unit_id, "fearless")
 
+    @implements("published.stubborn")
     def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether a Stubborn unit (every member; 4th shares Stubborn both ways) ignores a Morale check's negatives."""
         return kind is LeadershipTestKind.MORALE and self.group_has_rule(state, unit_id, "stubborn")
@@ -279,6 +301,7 @@ class CombatRules(Ruleset):
         """Cite the rule on sharing special rules when characters have joined the unit."""
         return self.rules_sharing_rules() if len(state.combined(unit_id)) > 1 else ()
 
+    @implements("published.pinning")
     def test_failed(self, state: GameState, unit_id: str, kind: LeadershipTestKind, dice: Dice) -> Resolution:
         """Carry out a failed named test: a Morale-type check falls back, a Pinning test pins the unit."""
         if kind in (LeadershipTestKind.MORALE, LeadershipTestKind.BREAK, LeadershipTestKind.PANIC,
@@ -291,6 +314,7 @@ class CombatRules(Ruleset):
             return state.replace_units(*pinned), [Event("pinned", f"{unit_id} is pinned", ("published.pinning",))]
         return super().test_failed(state, unit_id, kind, dice)
 
+    @implements("published.fall-back")
     def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
         """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
         members = state.combined(unit_id)
@@ -321,6 +345,7 @@ class CombatRules(Ruleset):
                              _rolls(dice, start), (("unit", unit_id),))]
 
     # == regrouping ===================================================================
+    @implements("published.regroup")
     def rule_regroup(self, state: GameState, action: Regroup) -> Ruling:
         """Rule on a Regroup test: a unit falling back, in its Movement phase, with no enemy within 6".
 
@@ -334,7 +359,7 @@ class CombatRules(Ruleset):
             return problem
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined} and regroups with it: regroup {unit.joined}",
-                                 "40k3.ic.falling-back")
+                                 self.falling_back_rule)
         if not unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is not falling back", "published.regroup")
         if unit.has(Status.MOVED):
@@ -365,6 +390,7 @@ class CombatRules(Ruleset):
         members = [u.with_status(Status.MOVED, remove=(Status.FALLING_BACK,)) for u in state.combined(unit.id)]
         return state.replace_units(*members), [event]
 
+    @implements("published.last-man-standing")
     def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
         """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
         events: list[Event] = []
@@ -379,7 +405,7 @@ class CombatRules(Ruleset):
                 last = now_units[0]
                 if self.last_man_exempt(last):
                     events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", ("40k3.ic.no-last-man", "40k4.char.no-last-man")))
+                                        "Last Man Standing", (self.no_last_man_rule,)))
                     continue
                 state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
                                                  "published.last-man-standing", 0,
@@ -422,6 +448,7 @@ class CombatRules(Ruleset):
         return fired, notes
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
+    @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...]) -> Resolution:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save."""
@@ -491,8 +518,9 @@ class CombatRules(Ruleset):
         return state, events + more
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
-        return ("40k4.cc.no-carry-over",) if len(state.combined(target_id)) > 1 else ()
+        return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
 
+    @implements("published.morale-casualties")
     def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
         """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
         state, events = self._last_man(state, before, dice, set())
@@ -697,30 +725,28 @@ class CombatRules(Ruleset):
         if not action.attacks:
             return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
                                  "contact and how many attacks go to it, e.g. {\"B1\": 2}",
-                                 "40k3.char.attack-allocation")
+                                 self.allocation_rule)
         engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
                    if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
         if not engaged:
-            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", "40k3.char.allocation-b2b-only",
-                                 "40k4.cc.base-contact")
+            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", self.allocation_contact_rule)
         if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
             return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
-                                 "when their opponents differ in WS or S", "40k3.char.attack-allocation")
+                                 "when their opponents differ in WS or S", self.allocation_rule)
         for key, n in action.attacks.items():
             if n < 1:
-                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", "40k3.char.attack-allocation")
+                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", self.allocation_rule)
             if not any(e.id == key or m.name == key for e, m in engaged):
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
-                                     f"{char.id}; it can wound only those", "40k3.char.allocation-b2b-only",
-                                     "40k4.cc.engaged-only")
+                                     f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
                 else max(self._attacks(char, m) for m in char.models))  # troopers: per model
         if sum(action.attacks.values()) > have:
             return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
-                                 "40k3.char.attack-allocation")
+                                 self.allocation_rule)
         return Ruling.allow(f"{char.id} splits its {have} attacks: "
                             + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
-                            "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")
+                            *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
 
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
         """Record the split until the character fights."""
@@ -728,7 +754,7 @@ class CombatRules(Ruleset):
         state = replace(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
         return state, [Event("allocate", f"{action.character} declares its attacks: "
                              + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
-                             ("40k3.char.attack-allocation",))]
+                             (self.allocation_rule,))]
 
     def _attacks(self, unit: Unit, model: Model) -> int:
         """Return a model's close combat attacks: its A, +1 on the turn it charged (published)."""
@@ -742,7 +768,7 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         combat = self._contact_units(state, unit.id)
         if not any(state.unit(u).side != unit.side for u in combat):
-            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", "40k4.cc.base-contact")
+            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
         if any(state.unit(u).has(Status.FOUGHT) for u in combat):
             return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
         return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(u for u in combat if u != unit.id)}",
@@ -778,7 +804,8 @@ class CombatRules(Ruleset):
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
             return replace(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        melee = dice.loop(_Melee(state, 10, (), (), (opening,)), step, lambda m: m.finished, _Melee.key)
+        melee = dice.loop(_Melee(state, 10, (), (), (opening, *self._characters_apart(state, combat))), step,
+                          lambda m: m.finished, _Melee.key)
         return melee.state, list(melee.events)
 
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
@@ -790,16 +817,21 @@ class CombatRules(Ruleset):
             targets = [state.unit(r[0]).models[r[1]] for r in live]
             start = len(dice.log)
             need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
-            rule = "40k3.char.attack-allocation" if apart else "core.zero.ws"
+            rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority([m.profile.t for m in targets])
             wound_on = to_wound(s, toughness)
             hits, got = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
                                    Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                          rule if apart else "published.to-wound"))
+            why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
-                                f"{got} wounds", (rule, "core.zero.a"), _rolls(dice, start)))
+                                f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
+                                _rolls(dice, start)))
+            struck = state.unit(live[0][0])
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
-                                                     pool_key, ("published.wound-allocation",), remove=False)
+                                                     pool_key, ("published.wound-allocation",
+                                                                *self._carry_rule(state, struck.joined or struck.id)),
+                                                     remove=False)
             caused[side] += unsaved
             events += more
         jobs = melee.jobs[1:]
@@ -807,6 +839,22 @@ class CombatRules(Ruleset):
             state = _remove_casualties(state)
         return replace(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
 
+    def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
+        """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
+        if not self.character_separate_in_combat:
+            return []
+        events: list[Event] = []
+        for uid in combat:
+            unit = state.unit(uid)
+            if not (unit.is_character and unit.joined and unit.alive):
+                continue
+            touching = any(_touching(unit, e) for e in state.enemies_of(unit.side))
+            events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
+                "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
+                ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
+        return events
+
+    @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
@@ -882,6 +930,7 @@ class CombatRules(Ruleset):
             return self._pool_order(state, target.id, [attacker.placed], with_characters=False)
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
+    @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
                         dice: Dice) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing."""

@@ -1,0 +1,319 @@
+"""The JSON API (mirroring the commands: check, targets, actions, odds, play, simulate) and the page.
+
+FastAPI because every request body is a pydantic model - the same library that
+validates scenario files and actions - so bad requests are refused at the field and
+the OpenAPI description (``/openapi.json``, ``/docs``) comes from the same models.
+Every answer that rules cites its clause ids and their texts; every refusal is a 4xx
+with one clear ``error`` line and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .. import __version__
+from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
+from ..actions import Action, parse_action
+from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
+from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
+from ..game import Game
+from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
+from ..scenario import state_to_data
+from ..state import GameState
+from ..simulate import METHODS
+from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
+from .view import clause_texts, table_view
+
+STATIC = Path(__file__).parent / "static"
+SEED_MAX = 2**63 - 1
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class OpenTable(_Body):
+    """Open a table: a bundled demo by name, scenario data, or an uploaded file's text (exactly one)."""
+
+    demo: str | None = None
+    scenario: dict[str, Any] | None = None
+    text: str | None = Field(None, max_length=5_000_000)
+    filename: str = Field("upload.yaml", max_length=255)
+
+    @model_validator(mode="after")
+    def _one(self) -> OpenTable:
+        given = [k for k in ("demo", "scenario", "text") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of demo, scenario, text (got {', '.join(given) or 'none'})")
+        return self
+
+
+class CheckBody(_Body):
+    """``herohammer check``: one action to rule on."""
+
+    action: dict[str, Any]
+
+
+class OddsBody(_Body):
+    """``herohammer odds action``: one action, Monte Carlo settings for when the tree is too large."""
+
+    action: dict[str, Any]
+    runs: int = Field(DEFAULT_RUNS, ge=1, le=10_000_000)
+    seed: int = Field(0, ge=0, le=SEED_MAX)
+    max_branches: int = Field(DEFAULT_MAX_RUNS, ge=1, le=10_000_000)
+
+
+class PlayBody(_Body):
+    """``herohammer play``: actions applied in order with seeded dice or a judge's typed-in faces."""
+
+    actions: list[dict[str, Any]] = Field(min_length=1, max_length=1000)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
+    dice: list[int] | None = Field(None, max_length=10_000)
+
+    @model_validator(mode="after")
+    def _dice(self) -> PlayBody:
+        if self.seed is not None and self.dice is not None:
+            raise ValueError("give seed or dice, not both")
+        return self
+
+
+class SimulateBody(_Body):
+    """``herohammer simulate``: many games of the table's plan (or the given actions)."""
+
+    runs: int = Field(10_000, ge=1, le=10_000_000)
+    seed: int = Field(1, ge=0, le=2**64 - 1)
+    method: Literal["auto", "compiled", "engine"] = "auto"
+    actions: list[dict[str, Any]] | None = None
+
+
+assert set(METHODS) == {"auto", "compiled", "engine"}
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def _unit_ids_exist(game: Game, action: Action) -> None:
+    """Refuse an action naming a unit the table lacks, as ``herohammer check`` does."""
+    for name in ("unit", "character", "target", "psyker"):
+        unit_id = getattr(action, name, None)
+        if isinstance(unit_id, str) and not game.state.has_unit(unit_id):
+            known = ", ".join(u.id for u in game.state.units)
+            raise HerohammerError(f"action: field {name}: no unit with id {unit_id!r} (units: {known})")
+
+
+def _answer(command: str, result: Any, state: GameState, rules: tuple[str, ...] | list[str],
+            method: str | None = None, **extra: Any) -> dict[str, Any]:
+    """Wrap an answer in the CLI's ``--json`` envelope, plus the text of every clause it cites."""
+    out = envelope(command, to_jsonable(result), ruleset=state.ruleset, rules=rules, method=method)
+    return out | {"clauses": clause_texts(out["rules"])} | extra
+
+
+def _view(table: Table) -> dict[str, Any]:
+    game = table.game
+    return {"table_id": table.id, "name": table.name, "version": __version__, **table_view(game.state),
+            "log": [e.to_json() | {"clauses": clause_texts(e.rules)} for e in game.log],
+            "can_undo": table.applied > 0, "has_plan": bool(table.plan)}
+
+
+def _scenario_data(table: Table) -> dict[str, Any]:
+    data = state_to_data(table.game.state)
+    if table.plan:
+        data["plan"] = table.plan
+    return data
+
+
+def create_app(store: Store | None = None) -> FastAPI:
+    """Build the app; ``store`` holds its tables and jobs (a fresh one by default)."""
+    store = store or Store()
+    app = FastAPI(title="herohammer", version=__version__,
+                  description="Rulings, exact odds and play on a wargame table: the CLI's commands as JSON.")
+
+    @app.exception_handler(ScenarioError)
+    async def _scenario_error(request: Request, exc: ScenarioError) -> JSONResponse:
+        return _error(400, str(exc), field=exc.field, source=exc.source)
+
+    @app.exception_handler(IllegalActionError)
+    async def _illegal(request: Request, exc: IllegalActionError) -> JSONResponse:
+        return _error(409, str(exc), rules=list(exc.rules), clauses=clause_texts(exc.rules))
+
+    @app.exception_handler(HerohammerError)
+    async def _bad_input(request: Request, exc: HerohammerError) -> JSONResponse:
+        return _error(400, str(exc))
+
+    @app.exception_handler(LookupError)
+    async def _missing(request: Request, exc: LookupError) -> JSONResponse:
+        return _error(404, str(exc.args[0]) if exc.args else "not found")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        path, problem = validation_problem(exc)
+        return _error(422, f"{path}: {problem}" if path else problem, field=path)
+
+    # -- the page ----------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    # -- tables ------------------------------------------------------------------------
+    @app.get("/api/demos", summary="The bundled demo scenarios")
+    def demos() -> dict[str, Any]:
+        return {"demos": demo_names()}
+
+    @app.post("/api/tables", status_code=201, summary="Open a table from a demo, scenario data or a file's text")
+    def open_table(body: OpenTable) -> dict[str, Any]:
+        if body.demo is not None:
+            data, name = parse_scenario_text(demo_text(body.demo), body.demo), body.demo
+        elif body.text is not None:
+            data, name = parse_scenario_text(body.text, body.filename), body.filename
+        else:
+            assert body.scenario is not None
+            data, name = body.scenario, body.filename
+        return _view(store.open(data, name))
+
+    @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log")
+    def get_table(table_id: str) -> dict[str, Any]:
+        return _view(store.table(table_id))
+
+    @app.get("/api/tables/{table_id}/scenario", summary="The current state as a scenario file (the CLI loads it)")
+    def scenario(table_id: str, format: Literal["yaml", "json"] = "yaml", download: bool = False) -> Response:
+        table = store.table(table_id)
+        data = _scenario_data(table)
+        if format == "json" and not download:
+            return JSONResponse(data)
+        import json
+
+        import yaml
+
+        text = json.dumps(data, indent=2) if format == "json" else yaml.safe_dump(
+            data, sort_keys=False, default_flow_style=None)
+        stem = Path(table.name).stem or "scenario"
+        headers = {"Content-Disposition": f'attachment; filename="{stem}.{format}"'} if download else {}
+        return Response(text, media_type="application/json" if format == "json" else "application/yaml",
+                        headers=headers)
+
+    # -- the commands ------------------------------------------------------------------
+    @app.post("/api/tables/{table_id}/check", summary="herohammer check: is this action legal, and why")
+    def check(table_id: str, body: CheckBody) -> dict[str, Any]:
+        game = store.table(table_id).game
+        action = parse_action(body.action, "action")
+        _unit_ids_exist(game, action)
+        ruling = game.check(action)
+        return _answer("check", ruling.to_json(), game.state, ruling.rules, action=action.to_json())
+
+    @app.get("/api/tables/{table_id}/targets", summary="herohammer targets: every enemy unit, legal or not, and why")
+    def targets(table_id: str, unit: str = Query(min_length=1)) -> dict[str, Any]:
+        game = store.table(table_id).game
+        if not game.state.has_unit(unit):
+            raise HerohammerError(f"unit: no unit with id {unit!r} (units: {', '.join(u.id for u in game.state.units)})")
+        answers = game.ruleset.targets(game.state, unit)
+        cited = [r for v in answers.values() for r in v.rules]
+        return _answer("targets", {"unit": unit, "targets": {k: v.to_json() for k, v in answers.items()}},
+                       game.state, cited)
+
+    @app.get("/api/tables/{table_id}/actions", summary="herohammer actions: the active side's legal actions (each, and summarised)")
+    def actions(table_id: str, unit: str | None = None) -> dict[str, Any]:
+        game = store.table(table_id).game
+        if unit is not None and not game.state.has_unit(unit):
+            raise HerohammerError(f"unit: no unit with id {unit!r}")
+        legal = game.legal_actions()
+        summary = game.ruleset.summarise_actions(game.state, legal)
+        listed = [a.to_json() for a in legal]
+        if unit is not None:
+            listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
+            summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
+        return _answer("actions", {"active": game.state.active, "phase": game.state.phase.value, "actions": listed,
+                                   "summary": summary}, game.state, [])
+
+    @app.post("/api/tables/{table_id}/odds", status_code=202,
+              summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")
+    def odds(table_id: str, body: OddsBody) -> dict[str, Any]:
+        game = store.table(table_id).game
+        action = parse_action(body.action, "action")
+        _unit_ids_exist(game, action)
+        ruling = game.check(action)
+        if not ruling.legal:
+            raise IllegalActionError(ruling.reason, ruling.rules)
+        state = game.state
+
+        def wrap(answer: ActionOdds) -> dict[str, Any]:
+            return _answer("odds action", answer.to_json(), state, ruling.rules, EXACT if answer.exact else MONTE_CARLO)
+
+        return store.start_odds(state, action, body.runs, body.seed, body.max_branches, wrap).to_json()
+
+    @app.post("/api/tables/{table_id}/play", summary="herohammer play: apply actions in order (all or nothing)")
+    def play(table_id: str, body: PlayBody) -> dict[str, Any]:
+        table = store.table(table_id)
+        with table.lock:
+            trial = table.game.copy()
+            seed = None if body.dice is not None else (body.seed if body.seed is not None else secrets.randbelow(10**9))
+            dice: Dice = ScriptedDice(body.dice) if body.dice is not None else SeededDice(seed)
+            log: list[dict[str, Any]] = []
+            start, happened_events = trial.state, []
+            for i, raw in enumerate(body.actions):
+                action = parse_action(raw, f"actions[{i}]")
+                _unit_ids_exist(trial, action)
+                events = trial.apply(action, dice)
+                log.append({"action": i + 1, "events": [e.to_json() for e in events]})
+                happened_events += events
+            table.game = trial
+            table.applied += len(body.actions)
+        state = trial.state
+        result = {"seed": seed, "dice": body.dice, "unused_dice": dice.remaining if isinstance(dice, ScriptedDice) else 0,
+                  "log": log, "out": None, "outcome": summarise(start, (trial.state, happened_events)).labels(),
+                  "state": {"turn": state.turn, "phase": state.phase.value, "active": state.active}}
+        cited = [r for entry in log for e in entry["events"] for r in e["rules"]]
+        return _answer("play", result, state, cited, table=_view(table))
+
+    @app.post("/api/tables/{table_id}/undo", summary="Undo the last applied action (one action, as Game.undo)")
+    def undo(table_id: str) -> dict[str, Any]:
+        table = store.table(table_id)
+        with table.lock:
+            table.game.undo()
+            table.applied -= 1
+        return _view(table)
+
+    @app.post("/api/tables/{table_id}/simulate", status_code=202,
+              summary="herohammer simulate: start many games of the plan (poll /api/jobs/{id})")
+    def simulate(table_id: str, body: SimulateBody) -> dict[str, Any]:
+        table = store.table(table_id)
+        plan = body.actions if body.actions is not None else (table.plan or None)
+        for i, raw in enumerate(plan or []):
+            parse_action(raw, f"actions[{i}]")
+        state = table.game.state
+        data = state_to_data(state)
+
+        def wrap(result: dict[str, Any]) -> dict[str, Any]:
+            return _answer("simulate", result, state, [], MONTE_CARLO)
+
+        return store.start_simulation(data, body.runs, body.seed, plan, body.method, table.name, wrap).to_json()
+
+    # -- jobs and clauses --------------------------------------------------------------------
+    @app.get("/api/jobs/{job_id}", summary="A long job's progress and, when done, its result")
+    def job(job_id: str) -> dict[str, Any]:
+        return store.job(job_id).to_json()
+
+    @app.delete("/api/jobs/{job_id}", summary="Cancel a running job")
+    def cancel_job(job_id: str) -> dict[str, Any]:
+        j = store.job(job_id)
+        cancel(j)
+        return j.to_json()
+
+    @app.get("/api/rules/{rule_id}", summary="What a clause says")
+    def rule(rule_id: str) -> dict[str, Any]:
+        texts = clause_texts([rule_id])
+        if texts[rule_id].startswith("(not in"):
+            raise LookupError(f"no clause {rule_id!r} in the catalogue (see herohammer rules)")
+        return {"id": rule_id, "says": texts[rule_id]}
+
+    return app

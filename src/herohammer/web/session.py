@@ -1,0 +1,219 @@
+"""The server's memory: open tables (a ``Game`` each) and long-running jobs (odds, simulations).
+
+Everything lives in this process only; nothing is written to disk.  A table keeps its
+``Game`` (state, log, undo history) and the plan the scenario came with, for simulate.
+Jobs run in a thread (exact odds: progress and cancel through the per-branch summary
+hook of ``action_odds``) or in a child process (simulations: cancel ends the process).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from ..action_odds import ActionOdds, action_odds, summarise
+from ..errors import HerohammerError, ScenarioError
+from ..game import Game
+from ..report import to_jsonable
+from ..rulings import Event
+from ..scenario import parse_text, state_from_data
+from ..state import GameState
+
+MAX_TABLES = 64
+MAX_JOBS = 64
+
+
+class Cancelled(Exception):
+    """Stop a job the user cancelled (raised inside the rules-code loop, never shown as an error)."""
+
+
+def parse_scenario_text(text: str, filename: str) -> dict[str, Any]:
+    """Read uploaded scenario text (JSON if the name ends in .json, else YAML) as the CLI reads files."""
+    data = parse_text(text, "JSON" if filename.lower().endswith(".json") else "YAML", filename)
+    if not isinstance(data, dict):
+        raise ScenarioError(filename, "(top level)", "expected a mapping with ruleset, active, sides ...")
+    return data
+
+
+def demo_names() -> list[str]:
+    """List the bundled demo scenarios by file name."""
+    root = resources.files("herohammer") / "examples"
+    return sorted(p.name for p in root.iterdir() if p.name.startswith("demo_") and p.name.endswith(".yaml"))
+
+
+def demo_text(name: str) -> str:
+    """Return a bundled demo's text; refuse any name that is not one (no path is ever opened from a request)."""
+    if name not in demo_names():
+        raise HerohammerError(f"demo: no bundled demo {name!r} (demos: {', '.join(demo_names())})")
+    return (resources.files("herohammer") / "examples" / name).read_text(encoding="utf-8")
+
+
+@dataclass
+class Table:
+    """One open table: a game and where it came from."""
+
+    id: str
+    name: str
+    game: Game
+    plan: list[dict[str, Any]]
+    applied: int = 0  # applied actions that undo can take back
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass
+class Job:
+    """A long computation the page polls: progress, then a result, an error or a cancellation."""
+
+    id: str
+    kind: str
+    label: str = "starting"
+    done: int = 0
+    total: int | None = None
+    status: str = "running"  # running, done, failed, cancelled
+    result: Any = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    cancel: threading.Event = field(default_factory=threading.Event)
+    process: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the job as the page sees it."""
+        return {"id": self.id, "kind": self.kind, "status": self.status, "label": self.label,
+                "done": self.done, "total": self.total, "seconds": round(time.monotonic() - self.started, 2),
+                "result": self.result, "error": self.error}
+
+
+class Store:
+    """Hold tables and jobs by id, oldest dropped first past a fixed number."""
+
+    def __init__(self) -> None:
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- tables ----------------------------------------------------------------------
+    def open(self, data: Mapping[str, Any], name: str) -> Table:
+        """Validate scenario data (the same schema as the files) and open a table on it."""
+        state = state_from_data(data, name)
+        plan = data.get("plan") or []
+        table = Table(uuid.uuid4().hex[:12], name, Game(state), [dict(p) for p in plan if isinstance(p, dict)])
+        with self._lock:
+            self.tables[table.id] = table
+            while len(self.tables) > MAX_TABLES:
+                self.tables.popitem(last=False)
+        return table
+
+    def table(self, table_id: str) -> Table:
+        """Return an open table or refuse naming the id."""
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise LookupError(f"no open table {table_id!r} (it may have been closed; load the scenario again)") from None
+
+    # -- jobs --------------------------------------------------------------------------
+    def job(self, job_id: str) -> Job:
+        """Return a job or refuse naming the id."""
+        try:
+            return self.jobs[job_id]
+        except KeyError:
+            raise LookupError(f"no job {job_id!r}") from None
+
+    def _add(self, job: Job) -> Job:
+        with self._lock:
+            self.jobs[job.id] = job
+            while len(self.jobs) > MAX_JOBS:
+                _, old = self.jobs.popitem(last=False)
+                cancel(old)
+        return job
+
+    def start_odds(self, state: GameState, action: Any, runs: int, seed: int, max_branches: int,
+                   present: Callable[[ActionOdds], dict[str, Any]]) -> Job:
+        """Start the odds of an action in a thread; progress counts rules-code runs; ``present`` shapes the answer."""
+        job = self._add(Job(uuid.uuid4().hex[:12], "odds", total=None))
+
+        def counting(before: GameState, resolution: tuple[GameState, list[Event]]) -> Any:
+            if job.cancel.is_set():
+                raise Cancelled
+            job.done += 1
+            if job.done <= max_branches:
+                job.label = f"exact: enumerating the chance tree ({job.done} of at most {max_branches} branches)"
+            else:
+                job.label = (f"more than {max_branches} branches: Monte Carlo instead "
+                             f"({job.done - max_branches} of {runs} runs)")
+                job.total = max_branches + runs
+            return summarise(before, resolution)
+
+        def work() -> None:
+            try:
+                answer = action_odds(state, action, max_runs=max_branches, runs=runs, seed=seed, summary=counting)
+                job.result = present(answer)
+                job.status = "done"
+                job.label = answer.method
+            except Cancelled:
+                job.status, job.label = "cancelled", "cancelled"
+            except HerohammerError as exc:
+                job.status, job.error = "failed", str(exc)
+
+        threading.Thread(target=work, name=f"odds-{job.id}", daemon=True).start()
+        return job
+
+    def start_simulation(self, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
+                         method: str, source: str, present: Callable[[dict[str, Any]], dict[str, Any]]) -> Job:
+        """Start a simulation in a child process (so that cancel can end it at once)."""
+        job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=f"simulating {runs} runs (seed {seed})"))
+        ctx = multiprocessing.get_context("spawn")
+        queue: Any = ctx.Queue()
+        proc = ctx.Process(target=_simulate_worker, args=(queue, data, runs, seed, plan, method, source), daemon=True)
+        job.process = proc
+        proc.start()
+
+        def wait() -> None:
+            while True:
+                try:
+                    kind, payload = queue.get(timeout=0.2)
+                    break
+                except Exception:  # queue.Empty: still running (or killed)
+                    if job.cancel.is_set() or not proc.is_alive():
+                        if job.status == "running":
+                            job.status = "cancelled" if job.cancel.is_set() else "failed"
+                            job.error = None if job.cancel.is_set() else "the simulation stopped unexpectedly"
+                            job.label = job.status
+                        return
+            proc.join(timeout=5)
+            if kind == "ok":
+                job.result, job.status, job.label = present(payload), "done", "done"
+            else:
+                job.error, job.status = payload, "failed"
+
+        threading.Thread(target=wait, name=f"sim-{job.id}", daemon=True).start()
+        return job
+
+
+def cancel(job: Job) -> None:
+    """Cancel a running job: flag it (threads) and end its process (simulations)."""
+    if job.status != "running":
+        return
+    job.cancel.set()
+    if job.process is not None and job.process.is_alive():
+        job.process.terminate()
+
+
+def _simulate_worker(queue: Any, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
+                     method: str, source: str) -> None:
+    """Run one simulation in the child process and send back its JSON (or the error line)."""
+    from ..simulate import simulate
+
+    try:
+        result = simulate(data, runs, seed, plan, method, source)
+        queue.put(("ok", to_jsonable(result.to_json())))
+    except HerohammerError as exc:
+        queue.put(("error", str(exc)))
+
+

@@ -1,0 +1,736 @@
+// herohammer's table page: draws the state as SVG and asks the JSON API (/api) every question.
+// It decides no rule itself: legality, reasons, clause ids and odds all come from the server.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const SIDE_COLOURS = ["#c0392b", "#2e6fd8", "#8e44ad", "#d68910"];
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  tableId: null,
+  view: null,
+  selected: null,
+  proposal: null,      // the action shown in the ruling box
+  job: null,           // the running odds or simulation job id
+  drag: null,
+  checkSeq: 0,
+};
+
+// ---------------------------------------------------------------- the API ---------
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, opts);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { error: `${response.status} ${response.statusText}` }; }
+  if (!response.ok) {
+    const err = new Error(data && data.error ? data.error : `${response.status}`);
+    err.data = data; err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+function say(text, kind) {
+  const box = $("message");
+  box.textContent = text;
+  box.dataset.kind = kind || "error";
+  box.hidden = !text;
+}
+
+function tablePath(rest) { return `/api/tables/${ui.tableId}${rest || ""}`; }
+
+// ---------------------------------------------------------------- helpers ---------
+function el(tag, attrs, text) {
+  const node = tag.startsWith("svg:") ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v !== undefined && v !== null) node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function ruleChips(rules, clauses) {
+  const span = el("span", { class: "rules" });
+  for (const id of rules || []) {
+    span.append(el("span", { class: "rule", title: (clauses && clauses[id]) || id, "data-rule": id }, id));
+  }
+  return span;
+}
+
+function sideColour(side) {
+  const i = ui.view.sides.indexOf(side);
+  return SIDE_COLOURS[(i < 0 ? 0 : i) % SIDE_COLOURS.length];
+}
+
+function unitById(id) { return ui.view.units.find((u) => u.id === id); }
+
+function fractionValue(p) {
+  if (typeof p === "object" && p !== null) return p.estimate;
+  const [a, b] = String(p).split("/");
+  return b === undefined ? Number(a) : Number(a) / Number(b);
+}
+
+// ---------------------------------------------------------------- drawing ---------
+function sy(y) { return ui.view.table.depth - y; }
+
+// The area drawn: the whole table, or (by default) the units and terrain with 4" around them, to scale either way.
+function viewBox(v) {
+  if ($("whole-table").checked) return `0 0 ${v.table.width} ${v.table.depth}`;
+  const xs = [], ys = [];
+  for (const u of v.units) for (const m of u.models) { xs.push(m.x); ys.push(m.y); }
+  for (const t of v.terrain) for (const [x, y] of t.polygon) { xs.push(x); ys.push(y); }
+  if (!xs.length) return `0 0 ${v.table.width} ${v.table.depth}`;
+  const pad = 4;
+  let x0 = Math.max(0, Math.min(...xs) - pad), x1 = Math.min(v.table.width, Math.max(...xs) + pad);
+  let y0 = Math.max(0, Math.min(...ys) - pad), y1 = Math.min(v.table.depth, Math.max(...ys) + pad);
+  // keep the table's proportions so the page does not jump between states
+  const aspect = v.table.width / v.table.depth;
+  if ((x1 - x0) / (y1 - y0) < aspect) { const w = (y1 - y0) * aspect, cx = (x0 + x1) / 2; x0 = cx - w / 2; x1 = cx + w / 2; }
+  else { const h = (x1 - x0) / aspect, cy = (y0 + y1) / 2; y0 = cy - h / 2; y1 = cy + h / 2; }
+  return `${x0} ${v.table.depth - y1} ${x1 - x0} ${y1 - y0}`;
+}
+
+function draw() {
+  const v = ui.view;
+  const svg = $("table");
+  svg.replaceChildren();
+  const box = viewBox(v);
+  svg.setAttribute("viewBox", box);
+  svg.setAttribute("font-size", String(Math.max(0.5, Number(box.split(" ")[2]) / 55)));
+  svg.append(el("svg:rect", { class: "table-edge", x: 0, y: 0, width: v.table.width, height: v.table.depth }));
+  svg.dataset.ruleset = v.ruleset;
+  for (let x = 6; x < v.table.width; x += 6) svg.append(el("svg:line", { class: "grid", x1: x, y1: 0, x2: x, y2: v.table.depth }));
+  for (let y = 6; y < v.table.depth; y += 6) svg.append(el("svg:line", { class: "grid", x1: 0, y1: y, x2: v.table.width, y2: y }));
+  for (const t of v.terrain) {
+    const g = el("svg:polygon", { class: `terrain terrain-${t.kind}`, "data-terrain": t.id,
+      points: t.polygon.map(([x, y]) => `${x},${sy(y)}`).join(" ") });
+    g.append(el("svg:title", {}, `${t.id} (${t.kind} terrain)`));
+    svg.append(g);
+    const cx = t.polygon.reduce((s, p) => s + p[0], 0) / t.polygon.length;
+    const cy = t.polygon.reduce((s, p) => s + p[1], 0) / t.polygon.length;
+    svg.append(el("svg:text", { x: cx, y: sy(cy), "text-anchor": "middle", fill: "#dfe" }, t.id));
+  }
+  for (const u of v.units) if (u.formation) drawFormation(svg, u);
+  for (const u of v.units) if (u.alive) drawUnit(svg, u);
+  for (const u of v.units) if (u.alive) drawLabel(svg, u);
+  if (ui.ghost) svg.append(ui.ghost);
+}
+
+function drawFormation(svg, u) {
+  const f = u.formation;
+  const g = el("svg:g", { class: "formation", "data-formation": u.id });
+  const [w, d] = f.slot;
+  for (const s of f.slots) {
+    const r = el("svg:rect", { class: `slot${s.rank === 0 ? " front" : ""}`, x: s.x - w / 2, y: sy(s.y) - d / 2,
+      width: w, height: d, transform: `rotate(${-f.facing} ${s.x} ${sy(s.y)})`,
+      "data-slot": `${s.rank}:${s.file}`, "data-name": s.name });
+    g.append(r);
+  }
+  // The front edge: a bold line across the front of the first rank, and an arrow for the facing.
+  const t = f.facing * Math.PI / 180;
+  const right = [Math.cos(t), Math.sin(t)], fwd = [-Math.sin(t), Math.cos(t)];
+  const half = f.files * w / 2;
+  const [px, py] = f.position;
+  g.append(el("svg:line", { class: "front-edge", x1: px - right[0] * half, y1: sy(py - right[1] * half),
+    x2: px + right[0] * half, y2: sy(py + right[1] * half) }));
+  g.append(el("svg:line", { class: "front-edge", x1: px, y1: sy(py), x2: px + fwd[0] * 1.2, y2: sy(py + fwd[1] * 1.2),
+    "marker-end": "" }));
+  svg.append(g);
+}
+
+function drawUnit(svg, u) {
+  const colour = sideColour(u.side);
+  const classes = ["unit"];
+  if (ui.selected === u.id) classes.push("selected");
+  const g = el("svg:g", { class: classes.join(" "), "data-unit": u.id, "data-side": u.side });
+  const host = u.joined ? unitById(u.joined) : null;
+  for (const m of u.models) {
+    const x = m.x, y = sy(m.y);
+    let shape;
+    if (m.base.round) {
+      shape = el("svg:circle", { cx: x, cy: y, r: m.base.width / 2 });
+    } else {
+      shape = el("svg:rect", { x: x - m.base.width / 2, y: y - m.base.depth / 2, width: m.base.width,
+        height: m.base.depth, transform: `rotate(${-m.facing} ${x} ${y})` });
+    }
+    shape.setAttribute("class", "model");
+    shape.setAttribute("fill", colour);
+    shape.dataset.unit = u.id;
+    shape.dataset.model = m.name;
+    const wounds = m.wounds > 1 ? `, ${m.wounds_left}/${m.wounds} wounds` : "";
+    shape.append(el("svg:title", {}, `${m.name} (${u.id}${u.joined ? `, joined to ${u.joined}` : ""})${wounds}\n${m.profile}`
+      + (m.role ? `\n${m.role}` : "")));
+    g.append(shape);
+    if (u.character) {
+      // Characters are marked with a gold star on their base.
+      const r = Math.min(m.base.width, m.base.depth) * 0.32;
+      const pts = [];
+      for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + i * Math.PI / 5, rr = i % 2 ? r * 0.45 : r;
+        pts.push(`${x + rr * Math.cos(a)},${y + rr * Math.sin(a)}`);
+      }
+      g.append(el("svg:polygon", { class: "character-mark", points: pts.join(" ") }));
+    }
+    if (host && host.models.length) {
+      // A joined character is tied to its unit by a dashed line to the unit's nearest model.
+      let best = host.models[0], bd = Infinity;
+      for (const hm of host.models) {
+        const dd = (hm.x - m.x) ** 2 + (hm.y - m.y) ** 2;
+        if (dd < bd) { bd = dd; best = hm; }
+      }
+      if (bd > 0.01) g.append(el("svg:line", { class: "joined-link", stroke: colour, x1: x, y1: y, x2: best.x, y2: sy(best.y) }));
+    }
+  }
+  svg.append(g);
+}
+
+const STATUS_SHOWN = { pinned: "PINNED", falling_back: "FALLING BACK", engaged: "ENGAGED", shaken: "SHAKEN",
+  locked: "LOCKED", fleeing: "FLEEING" };
+
+function drawLabel(svg, u) {
+  const xs = u.models.map((m) => m.x), ys = u.models.map((m) => m.y);
+  const top = Math.max(...u.models.map((m) => m.y + m.base.depth / 2));
+  const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+  const joiners = ui.view.units.filter((c) => c.joined === u.id && c.alive).map((c) => c.id);
+  let name = u.id + (joiners.length ? ` + ${joiners.join(", ")}` : "");
+  if (u.joined) return;  // shown with its unit's label
+  if (u.character) name = `\u2605 ${name}`;
+  svg.append(el("svg:text", { class: "label", x: cx, y: sy(top), dy: "-0.3em", "text-anchor": "middle",
+    fill: sideColour(u.side), "data-label": u.id }, name));
+  const statuses = [...u.status, ...ui.view.units.filter((c) => c.joined === u.id).flatMap((c) => c.status)]
+    .filter((s) => STATUS_SHOWN[s]);
+  if (statuses.length) {
+    const bottom = Math.min(...ys.map((y, i) => y - u.models[i].base.depth / 2));
+    svg.append(el("svg:text", { class: "status", x: cx, y: sy(bottom), dy: "1.1em", "text-anchor": "middle",
+      "data-status": u.id }, [...new Set(statuses)].map((s) => STATUS_SHOWN[s]).join(" \u00b7 ")));
+  }
+}
+
+// ---------------------------------------------------------------- table state -------
+function show(view) {
+  ui.view = view;
+  ui.tableId = view.table_id;
+  history.replaceState(null, "", `/?table=${view.table_id}`);
+  $("status-line").textContent = `${view.name}: ${view.ruleset}, turn ${view.turn}, ${view.active} to act, ${view.phase} phase`;
+  $("undo").disabled = !view.can_undo;
+  $("download").href = tablePath("/scenario?format=yaml&download=true");
+  if (ui.selected && !unitById(ui.selected)) ui.selected = null;
+  draw();
+  drawLog();
+  refreshSelection();
+}
+
+function drawLog() {
+  const list = $("log");
+  list.replaceChildren();
+  for (const e of ui.view.log) {
+    const li = el("li", { "data-kind": e.kind });
+    li.append(document.createTextNode(e.message + " "));
+    li.append(ruleChips(e.rules, e.clauses));
+    for (const r of e.rolls || []) {
+      li.append(el("div", { class: "roll" }, `roll ${r.purpose}: ${r.dice} = ${r.value}${r.faces ? ` (${r.faces.join(", ")})` : ""}`));
+    }
+    list.append(li);
+  }
+}
+
+async function openTable(body) {
+  busy(true);
+  try {
+    const view = await api("POST", "/api/tables", body);
+    ui.selected = null; clearProposal(); $("odds").replaceChildren(); $("targets").replaceChildren();
+    show(view);
+    say("");
+    return view;
+  } catch (e) {
+    say(e.message);
+    throw e;
+  } finally { busy(false); }
+}
+
+function busy(on) { $("busy").hidden = !on; }
+
+// ---------------------------------------------------------------- selection -------
+async function select(unitId) {
+  ui.selected = unitId;
+  draw();
+  await refreshSelection();
+}
+
+async function refreshSelection() {
+  const id = ui.selected;
+  const seq = ui.selectSeq = (ui.selectSeq || 0) + 1;  // a later selection's answers win over an earlier one's
+  $("selected-name").textContent = id || "nothing";
+  const info = $("unit-info");
+  info.replaceChildren();
+  $("actions").replaceChildren();
+  for (const g of document.querySelectorAll("#table .unit")) g.classList.remove("target-legal", "target-illegal");
+  if (!id) { $("targets").replaceChildren(); await listActions(null, seq); return; }
+  const u = unitById(id);
+  info.append(el("div", {}, `${u.side}, ${u.type}${u.character ? `, ${u.character} character` : ""}`
+    + `${u.joined ? `, joined to ${u.joined}` : ""}; status: ${u.status.join(", ") || "none"}`
+    + `${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
+  for (const m of u.models) info.append(el("div", { class: "profile" }, `${m.name}: ${m.profile}`));
+  await Promise.all([listActions(id, seq), listTargets(id, seq)]);
+}
+
+async function listActions(unitId, seq) {
+  const list = $("actions");
+  try {
+    const all = await api("GET", tablePath("/actions"));
+    if (seq !== ui.selectSeq) return;
+    const mine = (a) => [a.unit, a.character, a.psyker].includes(unitId);
+    const items = all.result.summary.filter((a) => (unitId && mine(a)) || a.do === "end_phase");
+    list.replaceChildren();
+    for (const a of items) {
+      const li = el("li", { "data-do": a.do });
+      if (a.do === "move" && typeof a.to === "string") {
+        li.append(document.createTextNode(`move ${a.unit}: drag it on the table (${a.sampled_directions_legal} sampled directions legal)`));
+      } else {
+        const text = JSON.stringify(a);
+        li.append(el("code", {}, text + " "));
+        const check = el("button", { type: "button", class: "act-check" }, "Check");
+        check.onclick = () => propose(a);
+        const odds = el("button", { type: "button", class: "act-odds" }, "Odds");
+        odds.onclick = () => startOdds(a);
+        const apply = el("button", { type: "button", class: "act-apply" }, "Apply");
+        apply.onclick = () => play(a);
+        li.append(check, odds, apply);
+      }
+      list.append(li);
+    }
+    if (!items.length) list.append(el("li", {}, "none now"));
+  } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
+}
+
+async function listTargets(unitId, seq) {
+  const list = $("targets");
+  list.replaceChildren();
+  try {
+    const answer = await api("GET", tablePath(`/targets?unit=${encodeURIComponent(unitId)}`));
+    if (seq !== ui.selectSeq) return;
+    for (const [tid, r] of Object.entries(answer.result.targets)) {
+      const li = el("li", { "data-target": tid, "data-legal": String(r.legal) });
+      li.append(el("span", { class: r.legal ? "legal" : "illegal" }, `${tid}: ${r.legal ? "legal" : "illegal"} target `));
+      li.append(document.createTextNode(r.reason + " "));
+      li.append(ruleChips(r.rules, answer.clauses));
+      list.append(li);
+      const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(tid)}"]`);
+      if (g) g.classList.add(r.legal ? "target-legal" : "target-illegal");
+    }
+    if (!Object.keys(answer.result.targets).length) list.append(el("li", {}, "no enemy units"));
+  } catch (e) { list.append(el("li", {}, e.message)); }
+}
+
+// ---------------------------------------------------------------- rulings ---------
+function showRuling(action, r, clauses) {
+  const box = $("ruling");
+  box.replaceChildren();
+  box.dataset.state = r.legal ? "legal" : "illegal";
+  box.append(el("div", { class: "verdict" }, r.legal ? "LEGAL" : "ILLEGAL"));
+  box.append(el("code", { class: "proposed" }, JSON.stringify(action)));
+  box.append(el("div", { class: "reason" }, r.reason));
+  box.append(ruleChips(r.rules, clauses));
+  for (const n of r.notes || []) box.append(el("div", { class: "note" }, `note: ${n}`));
+  ui.proposal = action;
+  if (ui.ghost) ui.ghost.dataset.legal = String(r.legal);
+  $("proposal-buttons").hidden = false;
+  $("proposal-apply").disabled = !r.legal;
+  $("proposal-odds").disabled = !r.legal;
+}
+
+function showRefusal(action, message, data) {
+  const box = $("ruling");
+  if (ui.ghost) ui.ghost.dataset.legal = "false";
+  box.replaceChildren();
+  box.dataset.state = "illegal";
+  box.append(el("div", { class: "verdict" }, "REFUSED"));
+  if (action) box.append(el("code", { class: "proposed" }, JSON.stringify(action)));
+  box.append(el("div", { class: "reason" }, message));
+  if (data && data.rules) box.append(ruleChips(data.rules, data.clauses));
+}
+
+function clearProposal() {
+  ui.proposal = null;
+  if (ui.ghost) { ui.ghost.remove(); ui.ghost = null; }
+  $("ruling").dataset.state = "none";
+  $("ruling").textContent = "Drag a model or pick an action.";
+  $("proposal-buttons").hidden = true;
+}
+
+async function propose(action) {
+  const seq = ++ui.checkSeq;
+  try {
+    const r = await api("POST", tablePath("/check"), { action });
+    if (seq === ui.checkSeq) showRuling(action, r.result, r.clauses);
+    return r;
+  } catch (e) {
+    if (seq === ui.checkSeq) showRefusal(action, e.message, e.data);
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- play and undo ----
+function diceChoice() {
+  const faces = $("faces").value.trim();
+  if (faces) {
+    const list = faces.split(/[\s,]+/).map((t) => Number(t));
+    return { dice: list };
+  }
+  const seed = $("seed").value.trim();
+  return seed === "" ? {} : { seed: Number(seed) };
+}
+
+async function play(action) {
+  busy(true);
+  try {
+    const answer = await api("POST", tablePath("/play"), { actions: [action], ...diceChoice() });
+    clearProposal();
+    show(answer.table);
+    const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
+    say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
+      + (answer.result.unused_dice ? `; ${answer.result.unused_dice} of the typed-in dice were not needed` : ""), "info");
+  } catch (e) {
+    showRefusal(action, e.message, e.data);
+    say(e.message);
+  } finally { busy(false); }
+}
+
+async function undo() {
+  try {
+    show(await api("POST", tablePath("/undo")));
+    clearProposal();
+    say("undone", "info");
+  } catch (e) { say(e.message); }
+}
+
+// ---------------------------------------------------------------- jobs: odds, simulate --
+async function followJob(job, render) {
+  ui.job = job.id;
+  $("progress").hidden = false;
+  const bar = $("progress-bar");
+  while (ui.job === job.id) {
+    if (job.total) { bar.max = job.total; bar.value = job.done; } else { bar.removeAttribute("value"); }
+    $("progress-label").textContent = `${job.label} (${job.seconds}s)`;
+    if (job.status !== "running") break;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    try { job = await api("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
+  }
+  if (ui.job === job.id) { ui.job = null; $("progress").hidden = true; }
+  if (job.status === "done") render(job.result);
+  else if (job.status === "failed") say(job.error || "the job failed");
+  else if (job.status === "cancelled") say("cancelled", "info");
+  return job;
+}
+
+async function startOdds(action) {
+  $("odds").replaceChildren();
+  try {
+    const job = await api("POST", tablePath("/odds"), { action, runs: Number($("odds-runs").value),
+      max_branches: Number($("odds-max").value) });
+    await followJob(job, renderOdds);
+  } catch (e) { showRefusal(action, e.message, e.data); say(e.message); }
+}
+
+function renderOdds(answer) {
+  const result = answer.result;
+  const box = $("odds");
+  box.replaceChildren();
+  box.dataset.exact = String(result.exact);
+  box.append(el("code", {}, JSON.stringify(result.action)));
+  box.append(el("div", { class: "method" }, (result.exact ? "Exact: " : "Monte Carlo estimate: ") + result.method));
+  const table = el("table", { class: "odds" });
+  for (const [name, p] of Object.entries(result.rows)) {
+    const tr = el("tr", { "data-row": name });
+    tr.append(el("td", {}, name));
+    const text = typeof p === "object" ? `~${p.estimate.toFixed(4)} (95% CI ${p.ci95[0].toFixed(4)}-${p.ci95[1].toFixed(4)})` : p;
+    tr.append(el("td", { class: "p", "data-p": typeof p === "object" ? JSON.stringify(p) : p }, text));
+    tr.append(el("td", { class: "p" }, `${(fractionValue(p) * 100).toFixed(2)}%`));
+    const cell = el("td", { class: "barcell" });
+    cell.append(el("span", { class: "bar", style: `width:${(fractionValue(p) * 100).toFixed(2)}%` }));
+    tr.append(cell);
+    table.append(tr);
+  }
+  box.append(table);
+  for (const [unit, mean] of Object.entries(result.mean_models_slain || {})) {
+    box.append(el("div", {}, `mean models slain in ${unit}: ${mean}`));
+  }
+}
+
+async function simulate() {
+  const box = $("simulation");
+  box.replaceChildren();
+  try {
+    const job = await api("POST", tablePath("/simulate"), { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) });
+    await followJob(job, (answer) => {
+      const result = answer.result;
+      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs, seed ${result.seed}, method ${result.method}; `
+        + "95% intervals, exact values beside them where the chance tree was enumerated"));
+      const table = el("table", { class: "odds" });
+      for (const row of result.outcomes || []) {
+        const tr = el("tr", { "data-row": `${row.outcome} = ${row.value}` });
+        tr.append(el("td", {}, `${row.outcome} = ${row.value}`));
+        tr.append(el("td", { class: "p" }, `${(row.probability * 100).toFixed(2)}%`));
+        tr.append(el("td", { class: "p" }, `${(row.ci95[0] * 100).toFixed(2)}-${(row.ci95[1] * 100).toFixed(2)}%`));
+        tr.append(el("td", { class: "p" }, row.exact !== null ? `exact ${row.exact}` : ""));
+        table.append(tr);
+      }
+      box.append(table);
+    });
+  } catch (e) { say(e.message); }
+}
+
+async function cancelJob() {
+  if (!ui.job) return;
+  try { await api("DELETE", `/api/jobs/${ui.job}`); } catch (e) { say(e.message); }
+}
+
+// ---------------------------------------------------------------- dragging --------
+function tablePoint(evt) {
+  const svg = $("table");
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, ui.view.table.depth - p.y];
+}
+
+function round2(v) { return Math.round(v * 100) / 100; }
+
+// The friendly unit a character dropped at ``at`` would join: one of its models within 2" edge to edge.
+function nearbyUnit(character, at) {
+  const r = character.models[0].base.width / 2;
+  let best = null, bestGap = 2.0;
+  for (const u of ui.view.units) {
+    if (u.id === character.id || u.side !== character.side || u.character || !u.alive) continue;
+    for (const m of u.models) {
+      const gap = Math.hypot(m.x - at[0], m.y - at[1]) - r - Math.max(m.base.width, m.base.depth) / 2;
+      if (gap <= bestGap) { bestGap = gap; best = u; }
+    }
+  }
+  return best;
+}
+
+function proposedAction(drag, dx, dy, evt) {
+  const u = unitById(drag.unit);
+  const moved = u.models.map((m) => [round2(m.x + dx), round2(m.y + dy)]);
+  if (u.character) {
+    const under = document.elementsFromPoint(evt.clientX, evt.clientY)
+      .map((n) => n.dataset && n.dataset.unit).find((id) => id && id !== u.id);
+    const host = (under && unitById(under)) || nearbyUnit(u, moved[0]);
+    if (host && host.side === u.side && !host.character && host.id !== u.joined) {
+      return { do: "join", character: u.id, unit: host.id, to: moved[0] };
+    }
+    if (u.joined) return { do: "leave", character: u.id, to: moved[0] };
+  }
+  return { do: "move", unit: u.id, to: moved };
+}
+
+function onPointerDown(evt) {
+  const target = evt.target;
+  if (!target.dataset || !target.dataset.unit) { if (ui.selected) select(null); return; }  // the bare table: deselect
+  evt.preventDefault();
+  const unit = target.dataset.unit;
+  const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(unit)}"]`);
+  if (ui.ghost) { ui.ghost.remove(); ui.ghost = null; }
+  const ghost = g.cloneNode(true);
+  ghost.classList.remove("selected", "target-legal", "target-illegal");
+  ghost.classList.add("ghost");
+  ghost.removeAttribute("data-unit");
+  for (const n of ghost.querySelectorAll("[data-unit], [data-model]")) { n.removeAttribute("data-unit"); n.removeAttribute("data-model"); }
+  $("table").append(ghost);
+  ui.drag = { unit, start: tablePoint(evt), ghost, moved: false, inflight: false, pending: null };
+  $("table").setPointerCapture(evt.pointerId);
+}
+
+function liveCheck(action) {
+  const d = ui.drag;
+  if (!d) return;
+  if (d.inflight) { d.pending = action; return; }
+  d.inflight = true;
+  propose(action).finally(() => {
+    d.inflight = false;
+    if (d.pending) { const next = d.pending; d.pending = null; if (ui.drag === d) liveCheck(next); }
+  });
+}
+
+function onPointerMove(evt) {
+  const d = ui.drag;
+  if (!d) return;
+  const [x, y] = tablePoint(evt);
+  const dx = x - d.start[0], dy = y - d.start[1];
+  if (Math.hypot(dx, dy) > 0.1) d.moved = true;
+  d.ghost.setAttribute("transform", `translate(${dx} ${-dy})`);
+  if (d.moved) {
+    d.last = proposedAction(d, dx, dy, evt);
+    liveCheck(d.last);
+  }
+}
+
+async function onPointerUp(evt) {
+  const d = ui.drag;
+  if (!d) return;
+  ui.drag = null;
+  if (!d.moved) { d.ghost.remove(); await select(d.unit); return; }
+  if (ui.ghost && ui.ghost !== d.ghost) ui.ghost.remove();
+  ui.ghost = d.ghost;  // the proposal stays drawn where it was dropped until applied or cleared
+  const [x, y] = tablePoint(evt);
+  const action = proposedAction(d, x - d.start[0], y - d.start[1], evt);
+  await propose(action);
+}
+
+// ---------------------------------------------------------------- the scenario form --
+const UNIT_TYPES = ["infantry", "jump_infantry", "cavalry", "bike", "monstrous_creature", "vehicle"];
+const STATUSES = ["falling_back", "pinned", "locked", "fleeing", "engaged", "shaken", "moved", "marched", "shot",
+  "assaulted", "used_power", "charged", "fought", "halted", "no_charge"];
+
+function field(label, path, value, attrs) {
+  const wrap = el("label", { class: "field" }, `${label} `);
+  const input = el("input", { "data-path": path, value: value === undefined || value === null ? "" : String(value), ...(attrs || {}) });
+  wrap.append(input, el("span", { class: "field-error", "data-error-for": path }));
+  return wrap;
+}
+
+async function openEditor() {
+  try {
+    const data = await api("GET", tablePath("/scenario?format=json"));
+    ui.editing = data;
+    const box = $("edit-fields");
+    box.replaceChildren();
+    $("edit-error").textContent = "";
+    const top = el("fieldset");
+    top.append(el("legend", {}, "game"));
+    top.append(field("turn", "turn", data.turn, { type: "number" }), field("phase", "phase", data.phase),
+      field("active", "active", data.active));
+    box.append(top);
+    for (const [side, units] of Object.entries(data.sides)) {
+      units.forEach((u, i) => {
+        const where = `sides.${side}[${i}]`;
+        const fs = el("fieldset", { "data-unit": u.id, "data-alt": `sides.${side}[${u.id}]` });
+        fs.append(el("legend", {}, `${side}: ${u.id}`));
+        const type = el("select", { "data-path": `${where}.type` });
+        for (const t of UNIT_TYPES) type.append(el("option", t === u.type ? { value: t, selected: "" } : { value: t }, t));
+        const tl = el("label", {}, "type "); tl.append(type, el("span", { class: "field-error", "data-error-for": `${where}.type` }));
+        fs.append(field("id", `${where}.id`, u.id), tl,
+          field("rules", `${where}.rules`, (u.rules || []).join(", "), { title: "comma-separated" }),
+          field("status", `${where}.status`, (u.status || []).join(", "), { title: `comma-separated: ${STATUSES.join(", ")}` }));
+        (u.models || []).forEach((m, j) => {
+          const mw = `${where}.models[${j}]`;
+          const row = el("div", { class: "model-row" });
+          row.append(field("name", `${mw}.name`, m.name), field("profile", `${mw}.profile`, m.profile, { size: 48 }),
+            field("base", `${mw}.base`, JSON.stringify(m.base), { size: 8, title: "25 (round, mm) or [width, depth]" }),
+            field("at", `${mw}.at`, (m.at || []).join(", "), { size: 10 }),
+            field("wounds taken", `${mw}.wounds_taken`, m.wounds_taken || 0, { type: "number", size: 3 }));
+          fs.append(row);
+        });
+        box.append(fs);
+      });
+    }
+    $("editor").showModal();
+  } catch (e) { say(e.message); }
+}
+
+function setPath(data, path, value) {
+  const parts = path.replace(/\[(\w+)\]/g, ".$1").split(".");
+  let obj = data;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const k = /^\d+$/.test(parts[i]) ? Number(parts[i]) : parts[i];
+    obj = obj[k];
+  }
+  obj[parts[parts.length - 1]] = value;
+}
+
+function readField(path, raw) {
+  const last = path.split(".").pop();
+  if (last === "rules" || last === "status") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (last === "turn" || last === "wounds_taken") return raw.trim() === "" ? raw : Number(raw);
+  if (last === "base") { try { return JSON.parse(raw); } catch (e) { return raw; } }
+  if (last === "at") {
+    const parts = raw.split(",").map((s) => s.trim());
+    return parts.length === 2 && parts.every((s) => s !== "" && !isNaN(Number(s))) ? parts.map(Number) : raw;
+  }
+  return raw;
+}
+
+async function saveEditor() {
+  const data = JSON.parse(JSON.stringify(ui.editing));
+  for (const node of document.querySelectorAll("#edit-fields [data-path]")) {
+    node.classList.remove("bad");
+    setPath(data, node.dataset.path, readField(node.dataset.path, node.value));
+  }
+  for (const span of document.querySelectorAll("#edit-fields .field-error")) span.textContent = "";
+  $("edit-error").textContent = "";
+  try {
+    await openTable({ scenario: data, filename: ui.view.name });
+    $("editor").close();
+    say("edits applied: a new table from the edited scenario", "info");
+  } catch (e) {
+    const path = e.data && e.data.field;
+    let input = path ? document.querySelector(`#edit-fields [data-path="${CSS.escape(path)}"]`) : null;
+    if (!input && path) {
+      // Placement errors name the unit by id: sides.red[tactical].models[0].at
+      const m = path.match(/^sides\.([^\[]+)\[([^\]]+)\](.*)$/);
+      if (m) {
+        const fs = document.querySelector(`#edit-fields fieldset[data-alt="${CSS.escape(`sides.${m[1]}[${m[2]}]`)}"]`);
+        if (fs) input = fs.querySelector(`[data-path$="${CSS.escape(m[3])}"]`);
+      }
+    }
+    if (input) {
+      input.classList.add("bad");
+      const span = input.parentElement.querySelector(".field-error");
+      span.textContent = e.message;
+      input.focus();
+    } else {
+      $("edit-error").textContent = e.message;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- start -----------
+async function upload(evt) {
+  const file = evt.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  try { await openTable({ text, filename: file.name }); say(`opened ${file.name}`, "info"); } catch (e) { /* shown */ }
+  evt.target.value = "";
+}
+
+function jsonAction() {
+  try { return JSON.parse($("action-json").value); } catch (e) { say(`action: not valid JSON (${e.message})`); return null; }
+}
+
+async function start() {
+  const svg = $("table");
+  svg.addEventListener("pointerdown", onPointerDown);
+  svg.addEventListener("pointermove", onPointerMove);
+  svg.addEventListener("pointerup", onPointerUp);
+  $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
+  $("upload").onchange = upload;
+  $("whole-table").onchange = draw;
+  $("undo").onclick = undo;
+  $("cancel").onclick = cancelJob;
+  $("simulate").onclick = simulate;
+  $("edit").onclick = openEditor;
+  $("edit-save").onclick = saveEditor;
+  $("edit-close").onclick = () => $("editor").close();
+  $("proposal-apply").onclick = () => ui.proposal && play(ui.proposal);
+  $("proposal-odds").onclick = () => ui.proposal && startOdds(ui.proposal);
+  $("proposal-clear").onclick = clearProposal;
+  $("json-check").onclick = () => { const a = jsonAction(); if (a) propose(a); };
+  $("json-odds").onclick = () => { const a = jsonAction(); if (a) startOdds(a); };
+  $("json-apply").onclick = () => { const a = jsonAction(); if (a) play(a); };
+  const { demos } = await api("GET", "/api/demos");
+  for (const d of demos) $("demo-select").append(el("option", { value: d }, d));
+  const wanted = new URLSearchParams(location.search).get("table");
+  try {
+    if (wanted) { show(await api("GET", `/api/tables/${encodeURIComponent(wanted)}`)); } else { await openTable({ demo: demos[0] }); }
+  } catch (e) {
+    await openTable({ demo: demos[0] });
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,218 @@
+"""The page in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+Through the page only, as a player would: open the demo, drag the Librarian into the
+Tactical squad and read the ruling, list targets, get exact odds equal to the CLI's,
+apply with typed-in dice and undo, edit a unit with an error shown at its field, and
+upload and download a scenario.  Every wait is on something the page shows, never a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._cli import run
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+T9A = "demo_t9a_wizard_charges_out.yaml"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+if not os.path.exists(CHROMIUM):  # CI installs it (.ci/run); there a missing browser is a failure
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+
+from playwright.sync_api import BrowserContext, Page, expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """Run the app under uvicorn on a free loopback port, in a thread, for this module's tests."""
+    from herohammer.web.api import create_app
+    from herohammer.web.server import listen, start_in_thread
+
+    sock = listen("127.0.0.1", 0)
+    running = start_in_thread(create_app(), sock)
+    yield running.url
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[BrowserContext]:
+    with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        ctx = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=FLAGS, headless=True,
+                                                   viewport={"width": 1400, "height": 900}, accept_downloads=True)
+        ctx.set_default_timeout(20_000)
+        yield ctx
+        ctx.close()
+
+
+@pytest.fixture()
+def page(server: str, browser: BrowserContext) -> Iterator[Page]:
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    yield pg
+    pg.close()
+    assert not errors, errors
+
+
+def to_screen(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Return the page coordinates of a table point (inches), through the SVG's own transform."""
+    point: list[float] = page.evaluate(
+        """([x, y]) => { const svg = document.getElementById('table');
+             const p = svg.createSVGPoint(); p.x = x; p.y = ui.view.table.depth - y;
+             const q = p.matrixTransform(svg.getScreenCTM()); return [q.x, q.y]; }""", [x, y])
+    return point[0], point[1]
+
+
+def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*to_screen(page, *start))
+    page.mouse.down()
+    page.mouse.move(*to_screen(page, *end), steps=6)
+    page.mouse.up()
+
+
+def cli_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["command"] == " ".join(argv[:2] if argv[0] == "odds" else argv[:1])  # the envelope; its result is the answer
+    return answer["result"]
+
+
+@pytest.mark.rule("40k3.ic.join")
+def test_drag_the_librarian_into_the_tactical_squad(page: Page) -> None:
+    drag(page, (19, 30.5), (25, 20.6))  # within 2" of the squad but beyond his move: illegal
+    ruling = page.locator("#ruling")
+    expect(ruling).to_have_attribute("data-state", "illegal")
+    expect(ruling.locator(".proposed")).to_contain_text('"do":"join"')
+    expect(page.locator("#proposal-apply")).to_be_disabled()
+    drag(page, (19, 30.5), (20, 24.8))  # 1.8" from the Sergeant: legal, needs a 6 through the woods
+    expect(ruling).to_have_attribute("data-state", "legal")
+    expect(ruling.locator(".proposed")).to_contain_text('"to":[20,24.8]')
+    chip = ruling.locator('.rule[data-rule="40k3.ic.join"]')
+    expect(chip).to_be_visible()
+    assert "within 2" in (chip.get_attribute("title") or "")
+    expect(ruling).to_contain_text("difficult terrain")
+    # Apply it with the judge's physical rolls, then undo.
+    page.fill("#faces", "6 6")
+    page.click("#proposal-apply")
+    expect(page.locator('#table [data-label="tactical"]')).to_have_text("tactical + librarian")
+    expect(page.locator("#log li")).to_have_count(2)
+    expect(page.locator('#log .rule[data-rule="40k3.ic.move-through-cover"]')).to_have_count(1)
+    page.click("#undo")
+    expect(page.locator('#table [data-label="tactical"]')).to_have_text("tactical")
+    expect(page.locator("#log li")).to_have_count(0)
+    expect(page.locator("#undo")).to_be_disabled()
+
+
+def test_a_shooter_lists_every_enemy_as_a_legal_or_illegal_target(page: Page) -> None:
+    page.click('#table circle[data-model="Marine 2"]')
+    expect(page.locator("#selected-name")).to_have_text("tactical")
+    target = page.locator('#targets li[data-target="warriors"]')
+    expect(target).to_have_attribute("data-legal", "true")
+    expect(target).to_contain_text("visible")
+    expect(page.locator('#table g.unit[data-unit="warriors"]')).to_have_class("unit target-legal")
+    expect(page.locator('#actions li[data-do="move"]')).to_contain_text("drag it")
+    drag(page, (19, 30.5), (20, 24.8))  # a drag elsewhere keeps the selection
+    expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
+    expect(page.locator("#selected-name")).to_have_text("tactical")
+    page.mouse.click(*to_screen(page, 30, 40))  # the bare table: nothing selected, targets cleared
+    expect(page.locator("#selected-name")).to_have_text("nothing")
+    expect(page.locator("#targets li")).to_have_count(0)
+    expect(page.locator('#actions li[data-do="end_phase"]')).to_have_count(1)
+
+
+def test_exact_odds_on_the_page_equal_the_cli(page: Page, server: str, capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    page.click('#actions li[data-do="end_phase"] .act-apply')
+    expect(page.locator("#status-line")).to_contain_text("shooting phase")
+    page.click('#table circle[data-model="Librarian"]')
+    smite = page.locator('#actions li[data-do="manifest"]').filter(has_text="Smite")
+    smite.locator(".act-odds").click()
+    expect(page.locator("#progress-label")).to_contain_text("enumerating the chance tree")  # progress while it works
+    expect(page.locator("#odds .method")).to_contain_text("Exact", timeout=120_000)
+    shown = {r.get_attribute("data-row"): r.locator("td.p").first.get_attribute("data-p")
+             for r in page.locator("#odds tr").all()}
+    action = json.loads(smite.locator("code").inner_text())
+    table_id = page.evaluate("ui.tableId")
+    import httpx
+
+    saved = tmp_path / "now.yaml"
+    saved.write_text(httpx.get(f"{server}/api/tables/{table_id}/scenario?format=yaml").text)
+    cli = cli_json(["odds", "action", str(saved), "--action", json.dumps(action), "--json"], capsys)
+    assert shown == cli["rows"] and any(k.startswith("warriors") for k in shown)
+    expect(page.locator("#odds .bar")).to_have_count(len(cli["rows"]))
+
+
+def test_edit_a_unit_with_the_error_at_its_field(page: Page) -> None:
+    page.click("#edit")
+    profile = page.locator('#edit-fields [data-path="sides.red[1].models[0].profile"]')
+    profile.fill("WS4 BS4")
+    page.click("#edit-save")
+    expect(profile).to_have_class("bad")
+    expect(profile.locator("xpath=..").locator(".field-error")).to_contain_text("profile")
+    profile.fill("WS5 BS4 S4 T4 W1 I4 A2 Ld9 Sv3+")
+    page.click("#edit-save")
+    expect(page.locator("#editor")).not_to_be_visible()
+    page.click('#table circle[data-model="Sergeant"]')
+    expect(page.locator("#unit-info")).to_contain_text("Sergeant: WS5 BS4")
+
+
+def test_upload_and_download_a_scenario(page: Page, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = Path(str(resources.files("herohammer") / "examples" / T9A))
+    page.set_input_files("#upload", str(source))
+    expect(page.locator("#status-line")).to_contain_text(f"{T9A}: t9a")
+    expect(page.locator('#table [data-formation="spearmen"] rect.slot.front')).to_have_count(5)
+    charge = {"do": "charge", "unit": "wizard", "target": "orc_archers"}
+    page.fill("#action-json", json.dumps(charge))
+    page.click("#json-check")
+    expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
+    shown_rules = sorted(c.get_attribute("data-rule") or "" for c in page.locator("#ruling .rule").all())
+    with page.expect_download() as info:
+        page.click("#download")
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    cli = cli_json(["check", str(saved), "--action", json.dumps(charge), "--json"], capsys)
+    assert cli["legal"] is True and sorted(cli["rules"]) == shown_rules
+    assert saved.name == "demo_t9a_wizard_charges_out.yaml"
+
+
+def test_long_odds_switch_to_monte_carlo_show_progress_and_cancel(page: Page) -> None:
+    page.click('#actions li[data-do="end_phase"] .act-apply')
+    expect(page.locator("#status-line")).to_contain_text("shooting phase")
+    page.fill("#odds-max", "2")
+    page.fill("#odds-runs", "300")
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "warriors"}
+    page.fill("#action-json", json.dumps(smite))
+    page.click("#json-odds")
+    expect(page.locator("#odds .method")).to_contain_text("Monte Carlo estimate: Monte Carlo (300 runs", timeout=120_000)
+    expect(page.locator("#odds").get_by_text("95% CI").first).to_be_visible()
+    assert page.locator("#odds").get_attribute("data-exact") == "false"
+    page.fill("#odds-max", "1")
+    page.fill("#odds-runs", "10000000")
+    page.click("#json-odds")
+    expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
+    page.click("#cancel")
+    expect(page.locator("#message")).to_have_text("cancelled")
+    expect(page.locator("#progress")).to_be_hidden()
+
+
+def test_statuses_are_drawn(page: Page) -> None:
+    page.set_input_files("#upload", str(EXAMPLES / "40k3_chaplain_falling_back.yaml"))
+    expect(page.locator("#status-line")).to_contain_text("40k3_chaplain_falling_back.yaml")
+    expect(page.locator("#table [data-status]")).to_contain_text("FALLING BACK")
+    page.set_input_files("#upload", str(EXAMPLES / "t9a_unit_reduced_to_character.yaml"))
+    expect(page.locator("#table [data-status]").first).to_contain_text("SHAKEN")
