@@ -216,3 +216,26 @@ def test_ctrl_c_is_one_line_and_exit_130(capsys: pytest.CaptureFixture[str], mon
     monkeypatch.setattr(game.Game, "load", interrupted)
     code, out, err = run(["check", str(PSYCHIC), "--action", END], capsys)
     assert code == 130 and err.strip() == "herohammer: interrupted; nothing was written"
+
+
+PYDANTIC_WORDS = ("Input should", "Field required", "valid integer", "valid list", "Value error")
+
+
+@pytest.mark.parametrize("action, expected", [
+    ('{"do": "join", "character": "librarian"}', "field join.unit: required, but not given"),
+    ('{"do": "move", "unit": "librarian", "to": "x"}', "field move.to: expected a list"),
+    ('{"do": "move", "unit": "librarian", "to": [[1, "a"]]}', "field move.to.0.1: expected a number"),
+    ('{"do": "test", "unit": "librarian", "characteristic": "Q"}', "field test.characteristic: expected 'WS'"),
+])
+def test_action_errors_are_in_our_words(capsys: pytest.CaptureFixture[str], action: str, expected: str) -> None:
+    code, out, err = run(["check", "examples/40k3_librarian_psychic.yaml", "--action", action], capsys)
+    assert code == 2 and expected in err and not any(w in err for w in PYDANTIC_WORDS), err
+
+
+def test_scenario_errors_are_in_our_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = yaml.safe_load(Path("examples/40k3_librarian_psychic.yaml").read_text(encoding="utf-8"))
+    data["turn"] = "x"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data), encoding="utf-8")
+    code, out, err = run(["check", str(bad), "--action", '{"do": "end_phase"}'], capsys)
+    assert code == 2 and "turn: expected a whole number" in err and not any(w in err for w in PYDANTIC_WORDS), err

@@ -150,7 +150,7 @@ def test_check_equals_the_cli(client: TestClient, capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize("action, words", [
     ({"do": "fly"}, "field do"),
-    ({"do": "join", "character": "librarian"}, "unit: Field required"),
+    ({"do": "join", "character": "librarian"}, "unit: required, but not given"),
     ({"do": "join", "character": "librarian", "unit": "ghosts", "to": [1, 1]}, "no unit with id 'ghosts'"),
     ({"do": "move", "unit": "tactical", "to": [[True, 1]]}, "true/false"),
 ])

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Union, get_args
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from .errors import HerohammerError, unknown_key_problem
+from .errors import HerohammerError, in_our_words, unknown_key_problem
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
@@ -224,7 +224,7 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
         errors = exc.errors()
         err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a misspelt key explains the rest
         loc = ".".join(str(p) for p in err["loc"]) or "do"
-        msg = str(err["msg"]).removeprefix("Value error, ")
+        msg = in_our_words(err)
         if err["type"] == "extra_forbidden" and len(err["loc"]) == 2:
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
             msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])

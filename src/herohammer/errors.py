@@ -119,9 +119,45 @@ def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
         if known:
             return path, unknown_key_problem(str(err["loc"][-1]), known) + tail
         return path, f"unknown key `{err['loc'][-1]}`" + tail
-    msg = str(err["msg"]).removeprefix("Value error, ")
+    msg = in_our_words(err)
     given = err.get("input")
     shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"
     more = len(errors) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     return path, f"{msg}{shown}{tail}"
+
+
+#: pydantic's error types, said in the project's words (a user never reads the validation library's own).
+_OUR_WORDS: dict[str, str] = {
+    "missing": "required, but not given",
+    "int_type": "expected a whole number", "int_parsing": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "float_type": "expected a number", "float_parsing": "expected a number",
+    "finite_number": "expected a finite number",
+    "string_type": "expected text", "bool_type": "expected true or false", "bool_parsing": "expected true or false",
+    "list_type": "expected a list", "tuple_type": "expected a list", "dict_type": "expected a mapping",
+    "model_type": "expected a mapping", "model_attributes_type": "expected a mapping",
+    "union_tag_not_found": "missing the `{discriminator}` key",
+    "greater_than_equal": "expected at least {ge}", "less_than_equal": "expected at most {le}",
+    "greater_than": "expected more than {gt}", "less_than": "expected less than {lt}",
+    "too_short": "expected at least {min_length} item(s)", "too_long": "expected at most {max_length} item(s)",
+    "string_too_short": "expected at least {min_length} character(s)",
+    "string_too_long": "expected at most {max_length} character(s)",
+}
+
+
+def in_our_words(err: Any) -> str:
+    """Say one pydantic error in the project's words; our own validators' messages pass through."""
+    kind = str(err.get("type", ""))
+    ctx = {k: str(v) for k, v in (err.get("ctx") or {}).items()}
+    if kind in ("literal_error", "enum"):
+        return f"expected {ctx.get('expected', 'one of the allowed values')}"
+    if kind == "union_tag_invalid":
+        return f"unknown {ctx.get('discriminator', 'kind')} {ctx.get('tag', '?')!r}; expected one of {ctx.get('expected_tags', '?')}"
+    words = _OUR_WORDS.get(kind)
+    if words is not None:
+        try:
+            return words.format(**ctx)
+        except (KeyError, IndexError):
+            pass
+    return str(err["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
