@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from herohammer.errors import IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 
@@ -47,3 +50,13 @@ def scenario(n: int = 10, orcs: int = 5, phase: str = "shooting", active: str = 
 def game(**kw: Any) -> Game:
     """Return a game of ``scenario(**kw)``."""
     return Game(state_from_data(scenario(**kw)))
+
+
+def refused(g: Game, action: dict[str, Any], rule: str, text: str) -> None:
+    """Check that an action is illegal for ``rule`` with ``text`` in its reason, and that applying it changes nothing."""
+    before = g.state
+    ruling = g.check(action)
+    assert not ruling.legal and rule in ruling.rules and text in ruling.reason, ruling
+    with pytest.raises(IllegalActionError):
+        g.apply(action)
+    assert g.state is before

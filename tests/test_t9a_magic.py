@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from _t9a import scenario
+from _t9a import refused, scenario
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
-from herohammer.errors import HerohammerError, IllegalActionError, ScenarioError
+from herohammer.errors import HerohammerError, ScenarioError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 
@@ -31,14 +31,6 @@ def magic_scenario(spells: list[str] | None = None, rules: list[str] | None = No
 def magic_game(**kw: Any) -> Game:
     return Game(state_from_data(magic_scenario(**kw)))
 
-
-def refused(g: Game, action: dict[str, Any], rule: str, text: str) -> None:
-    before = g.state
-    ruling = g.check(action)
-    assert not ruling.legal and rule in ruling.rules and text in ruling.reason, ruling
-    with pytest.raises(IllegalActionError):
-        g.apply(action)
-    assert g.state is before
 
 
 @pytest.mark.rule("t9a.spell.wizard-conclave")

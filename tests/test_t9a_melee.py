@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _t9a import scenario
+from _t9a import refused, scenario
 from herohammer.dice import ScriptedDice, SeededDice
-from herohammer.errors import IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.t9a_charts import to_hit_melee
@@ -31,14 +30,6 @@ def melee(boss: bool = True, spear_files: int = 5, boss_first: bool = False, act
             data["sides"]["orcs"][0]["formation"]["order"] = ["Boss", "o0", "o1", "o2", "o3", "o4"]
     return Game(state_from_data(data))
 
-
-def refused(g: Game, action: dict[str, Any], rule: str, text: str) -> None:
-    before = g.state
-    ruling = g.check(action)
-    assert not ruling.legal and rule in ruling.rules and text in ruling.reason, ruling
-    with pytest.raises(IllegalActionError):
-        g.apply(action)
-    assert g.state is before
 
 
 @pytest.mark.rule("t9a.join.part-of-unit")
