@@ -91,7 +91,32 @@ def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads()
     assert dict(events[-1].data)["outcome"] == "charged"
     assert spears.formation is not None and sorted(spears.formation.order) == sorted(m.name for m in spears.models)
     assert {"s8", "s9"}.isdisjoint(spears.formation.order)  # the rear rank falls first
+    assert [e.kind for e in events] == ["charge"]  # 2 of 10 lost: under a quarter, no Panic test
     same_rulings(g, reload(g))
+
+
+@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.declare")
+def test_a_charging_unit_that_panics_after_stand_and_shoot_flees_instead_of_charging() -> None:
+    data = scenario(n=4, files=4, joined=False, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"],
+                    hero_at=(10, 10))
+    g = Game(state_from_data(data))
+    start = g.state.unit("spears").formation.position  # type: ignore[union-attr]
+    # 5 shots: hits 6 6 (5+), wounds 6 6, saves 1 1: two of four spearmen fall, a half: Panic test on Ld 8
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [5, 5] + [3, 2]))
+    panic, charge = events
+    assert panic.kind == "panic" and dict(panic.data)["outcome"] == "fled" and len(panic.rolls) == 2  # test, flee
+    assert dict(charge.data)["outcome"] == "fled" and "published.t9a-panic" in charge.rules
+    spears = g.state.unit("spears")
+    assert spears.has(Status.FLEEING) and not spears.has(Status.ENGAGED)
+    assert not g.state.unit("orcs").has(Status.ENGAGED)
+    assert spears.formation is not None and spears.formation.position[1] < start[1] - 4.9  # fled 5" away
+    assert all(r.purpose != "spears: charge die" for r in charge.rolls)  # no charge roll was made
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
+    same_rulings(g, reload(g))
+    # passed: the charge goes on
+    g2 = Game(state_from_data(data))
+    events = g2.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [3, 3] + [6, 6]))
+    assert [e.kind for e in events] == ["panic", "charge"] and dict(events[1].data)["outcome"] == "charged"
 
 
 # -- the last survivor of a combined unit ---------------------------------------------------------
@@ -103,7 +128,9 @@ def _small_combined(**kw: Any) -> dict[str, Any]:
 def test_the_last_survivor_of_a_charging_unit_is_that_unit() -> None:
     g = Game(state_from_data(_small_combined(host_status=["shaken"])))
     # both rank and file fall to Stand and Shoot; the Hero charges on as the unit
-    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4]))
+    # two of three models lost: the Panic test (Hero's Ld 9, rolls 8) is passed, then the charge dice
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4] + [4, 4]))
+    assert [e.kind for e in events] == ["panic", "charge"] and "published.t9a-panic" in events[0].rules
     assert not g.state.unit("spears").alive
     hero = g.state.unit("hero")
     assert hero.last_of == "spears" and hero.joined is None

@@ -39,6 +39,9 @@ MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
 
 #: Outcomes of a character's charge out of its unit (``charge_out_odds``).
 CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
+PANIC_RULE = "published.t9a-panic"
+#: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
+FLED = "fled"
 
 
 # -- characters and units ------------------------------------------------------------
@@ -343,6 +346,16 @@ class NinthAge(Ruleset):
         if is_character(target):
             return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
+
+    def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
+                      away_from: Point) -> tuple[GameState, list[Event]]:
+        """Take the Panic test a charging unit may owe after Stand and Shoot casualties (a hook).
+
+        The Panic test belongs to the shooting rules above this module (t9a_combat); the
+        turn's Shooting phase mixin implements this hook, so the charge takes the test
+        without importing them.  Here: no test.
+        """
+        return state, []
 
     def end_turn(self, state: GameState) -> Resolution:
         """End the player turn: Shaken from a failed charge out lasts until now."""
@@ -687,6 +700,8 @@ class NinthAge(Ruleset):
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
         """Resolve a charge: Stand and Shoot, the Charge Range roll, then the charge or the Failed Charge move."""
         start = len(dice.log)
+        events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
+        skip = (start, start)  # the dice of that test, reported on its own event
         unit = state.unit(action.unit)
         target = state.unit(action.target)
         out = bool(unit.joined)
@@ -705,6 +720,7 @@ class NinthAge(Ruleset):
             unsaved = stand_and_shoot(dice, shooters, first.profile.t, first.profile.save)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
+            before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
             state, dead = _take_wounds(state, victims, unsaved)
             if dead:
                 state = remove_casualties(state, host.id if out else unit.id, dead)
@@ -714,6 +730,17 @@ class NinthAge(Ruleset):
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
+                if not out:
+                    shot_at = len(dice.log)
+                    state, panic = self.charger_panic(state, unit.id, before, dice, _centre(target))
+                    if panic:
+                        events.extend(panic)
+                        skip = (shot_at, len(dice.log))
+                    if state.unit(unit.id).has(Status.FLEEING):
+                        rules.append(PANIC_RULE)
+                        return state, [*events, _charge_event(
+                            f"{unit.id} flees from the Stand and Shoot of {target.id}: its charge is not made",
+                            rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
             host = host_of(state, unit)
         swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
@@ -730,8 +757,8 @@ class NinthAge(Ruleset):
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
                                     new.unit(target.id).with_status(Status.ENGAGED))
             rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
-            return new, [_charge_event(f"{unit.id} charges {target.id}: range {roll.range}\" >= {gap:.2f}\"",
-                                       rules, dice, start, CHARGED)]
+            return new, [*events, _charge_event(f"{unit.id} charges {target.id}: range {roll.range}\" >= {gap:.2f}\"",
+                                                rules, dice, start, CHARGED, skip)]
         rules.append("t9a.charge-out.failure")
         length = math.hypot(dx, dy)
         step = min(float(roll.failed_move), max(0.0, length - 0.01))
@@ -739,8 +766,8 @@ class NinthAge(Ruleset):
         if not out:
             new = _shift(state, unit, dx, dy)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
-                                       f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT)]
+            return new, [*events, _charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+                                                f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
         rest = _placed_all(state, host, skip=model.name)
@@ -887,8 +914,19 @@ def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
     return state.replace_unit(replace(unit, models=tuple(m.moved_to((m.at[0] + dx, m.at[1] + dy)) for m in unit.models)))
 
 
-def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str) -> Event:
-    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]), (("outcome", outcome),))
+def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
+                  skip: tuple[int, int] = (0, 0)) -> Event:
+    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports)."""
+    rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
+    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+
+
+def _centre(unit: Unit) -> Point:
+    """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
+    if unit.formation is not None:
+        return unit.formation.position
+    xs = [m.at for m in unit.models]
+    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
 
 
 def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
