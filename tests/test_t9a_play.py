@@ -306,3 +306,58 @@ def test_deployment_places_characters_in_units_before_the_first_turn() -> None:
     assert (g.state.phase.value, g.state.active, g.state.turn) == ("charge", "elves", 1)
     g.undo()
     assert g.state.phase.value == "deployment"
+
+
+# -- unit spacing: 1" between units when a move ends ----------------------------------------------
+SPACING = "published.t9a-unit-spacing"
+
+
+def _guard(gap: float, n: int = 5) -> dict[str, Any]:
+    """A friendly unit to the spearmen's right, ``gap`` inches from their five-wide front (x 34.03..37.97)."""
+    left = 36 + 2.5 * 20 / 25.4 + gap
+    return {"id": "guard", "formation": {"position": [left + 2.5 * 20 / 25.4, 20], "files": 5},
+            "models": [{"name": f"g{i}", "profile": SPEAR_P, "base": [20, 20]} for i in range(n)]}
+
+
+@pytest.mark.rule(SPACING, "published.t9a-move")
+def test_a_move_ends_at_least_1_inch_from_other_units() -> None:
+    g = game(enemy_y=30, hero_at=(10, 10))
+    near = {"do": "move", "unit": "spears", "to": [[36, 29.5]], "march": True}  # 0.5" short of the orcs
+    refused(g, near, SPACING)
+    assert "0.50\" from orcs" in g.check(near).reason
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 28.9]], "march": True})  # 1.1" short
+    assert ruling.legal and SPACING in ruling.rules
+    # friends too, and a lone character is a unit
+    g2 = game(enemy_y=40, hero_at=(36, 27))
+    refused(g2, {"do": "move", "unit": "spears", "to": [[36, 25.8]], "march": True}, SPACING)
+    g2.apply({"do": "move", "unit": "spears", "to": [[36, 24.6]], "march": True})
+    same_rulings(g2, reload(g2))
+
+
+@pytest.mark.rule(SPACING, "t9a.leave.move")
+def test_a_leaving_character_ends_1_inch_from_other_units() -> None:
+    g = game(joined=True, enemy_y=28)
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 27.1]}, SPACING)  # 0.51" from the orcs
+    g.apply({"do": "leave", "character": "hero", "to": [36, 26.4]})  # 1.21"
+    assert g.state.unit("hero").joined is None
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(SPACING, "t9a.join.position", "t9a.join.single-rank")
+def test_a_join_that_widens_a_unit_keeps_1_inch_from_its_neighbour() -> None:
+    g = game(n=5, hero_at=(36, 23.5), extra=[_guard(1.2)])
+    widen = {"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen"}
+    refused(g, widen, SPACING)
+    assert "guard" in g.check(widen).reason
+    g.apply({"do": "join", "character": "hero", "unit": "spears", "rank_choice": "second_rank"})
+    assert g.state.unit("hero").joined == "spears"
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(SPACING, "published.t9a-reform")
+def test_a_reform_keeps_1_inch_from_other_units() -> None:
+    g = game(hero_at=(10, 10), extra=[_guard(2.5)])
+    refused(g, {"do": "reform", "unit": "spears", "files": 9}, SPACING)
+    g.apply({"do": "reform", "unit": "spears", "files": 8})
+    assert g.state.unit("spears").formation.files == 8  # type: ignore[union-attr]
+    same_rulings(g, reload(g))

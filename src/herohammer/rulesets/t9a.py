@@ -458,6 +458,13 @@ class NinthAge(Ruleset):
             moved += math.dist(start, action.to)
             start = action.to
         moved += math.dist(start, slot)
+        group = {ch.id, *(u.id for u in state.combined(host.id))}
+        placed = [(m, new.point_of(m.name)) for m in [*(m for _, m in _members(state, host)), model]
+                  if m.name in new.order]
+        problem = spacing_problem(state, placed, group, new.facing)
+        if problem:
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
+                          SPACING_RULE)
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
             return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch))
         own = {ch.id, *(u.id for u in state.combined(host.id))}
@@ -537,6 +544,9 @@ class NinthAge(Ruleset):
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
+        problem = spacing_problem(state, [(model, action.to)], own)
+        if problem:
+            raise _refuse(f"{ch.id} cannot leave there: {problem}", "t9a.leave.move", SPACING_RULE)
         return LeavePlan(host, ch, moved, adv)
 
     @implements("t9a.leave.unit-not-moved")
@@ -588,11 +598,15 @@ class NinthAge(Ruleset):
         if problem:
             return Ruling.forbid(f"{unit.id} cannot move there: {problem}", "published.t9a-move",
                                  *(("published.t9a-fly",) if action.fly else ()))
+        problem = spacing_problem(state, movers, {u.id for u in state.combined(unit.id)})
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot move there: {problem}", SPACING_RULE, "published.t9a-move")
         if is_character(unit):
             rules += ("t9a.char.lone",)
         if unit.last_of:
             rules += ("t9a.combined.last-survivor",)
-        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate)", *rules, "published.t9a-move")
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate)", *rules, "published.t9a-move",
+                            SPACING_RULE)
 
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit straight, with the characters that are part of it."""
@@ -626,6 +640,9 @@ class NinthAge(Ruleset):
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
         if problem:
             return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform")
+        problem = spacing_problem(state, turned, {u.id for u in state.combined(unit.id)})
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform", SPACING_RULE)
         return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
                             "further this phase", "published.t9a-reform")
 
@@ -845,6 +862,32 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
         for t in blocking:
             if swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
+    return None
+
+
+#: Units keep this gap (inches, edge to edge) from other units when a move ends, charges aside.
+UNIT_SPACING = 1.0
+SPACING_RULE = "published.t9a-unit-spacing"
+
+
+@implements(SPACING_RULE)
+def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str],
+                    facing: float | None = None) -> str | None:
+    """Say which other unit models moved to these places would end within 1" of, or None.
+
+    The published 9th Age Unit Spacing: a unit ends a move (a move, a reform, a character
+    joining or leaving) at least 1" from every other unit, friend or foe; only charges come
+    closer.  ``own`` names the mover's combined unit, which the gap does not concern.
+    """
+    ends = [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
+    if not ends:
+        return None
+    for u in state.units:
+        if u.id in own or not u.alive:
+            continue
+        gap = group_distance(ends, u.placed)
+        if gap + EPSILON < UNIT_SPACING:
+            return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
     return None
 
 
