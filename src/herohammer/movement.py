@@ -12,8 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import shapely
-
 from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
@@ -105,9 +103,10 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
         unit = state.unit(mv.unit_id)
         if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or "fly" in {r.lower() for r in unit.rules}:
             continue
-        swept = shapely.LineString([mv.model.at, mv.to]).buffer(mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01)
+        radius = mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
         for other_id, other in others:
-            if swept.intersects(other.placed.footprint()) and not geo.in_base_contact(mv.model.placed, other.placed):
+            if (geo.sweep_hits(mv.model.at, mv.to, radius, other.placed)
+                    and not geo.in_base_contact(mv.model.placed, other.placed)):
                 return f"{mv.model.name} would move through {other.name} of {other_id}"
     return None
 
