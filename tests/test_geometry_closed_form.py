@@ -99,3 +99,42 @@ def test_overlap_with_the_bounding_circle_shortcut_is_shapelys_overlap(a: Placed
 def test_a_base_lies_within_its_reach(base: Base) -> None:
     outline = Placed(base, (0.0, 0.0), 37.0).footprint().exterior.coords
     assert max(math.hypot(x, y) for x, y in outline) <= base.reach_inches + 1e-9
+
+
+@given(st.lists(placed, min_size=1, max_size=6), st.lists(placed, min_size=1, max_size=6))
+def test_closest_pair_of_round_bases_is_the_plain_loops_answer(a: list[Placed], b: list[Placed]) -> None:
+    """The inlined loop for round bases names the same pair, ties included, at the same distance."""
+    from herohammer.geometry import closest_pair, distance
+
+    a = [Placed(Base.parse(25 + 10 * (i % 3)), p.at) for i, p in enumerate(a)]
+    b = [Placed(Base.parse(32), p.at) for p in b]
+    best = (0, 0, math.inf)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            if distance(x, y) < best[2]:
+                best = (i, j, distance(x, y))
+    assert closest_pair(a, b) == best
+
+
+@settings(max_examples=60)
+@given(st.lists(placed, min_size=1, max_size=30), st.lists(placed, min_size=1, max_size=30),
+       st.sampled_from([0.0, 0.01, 0.02]))
+def test_overlapping_pairs_are_the_double_loops_pairs_in_its_order(a: list[Placed], b: list[Placed],
+                                                                    tolerance: float) -> None:
+    """Screened by bounding circles (a plain loop for a few pairs, numpy for many), the pairs are the double loop's."""
+    from herohammer.geometry import overlapping_pairs
+
+    assert list(overlapping_pairs(a, b, tolerance)) == [
+        (i, j) for i in range(len(a)) for j in range(len(b)) if overlaps(a[i], b[j], tolerance)]
+    assert list(overlapping_pairs(a, None, tolerance)) == [
+        (i, j) for i in range(len(a)) for j in range(i + 1, len(a)) if overlaps(a[i], a[j], tolerance)]
+
+
+def test_a_path_meets_terrain_only_inside_its_box() -> None:
+    from herohammer.geometry import Terrain, enters_terrain
+
+    woods = Terrain("woods", "difficult", ((10.0, 10.0), (14.0, 10.0), (12.0, 14.0)))
+    assert enters_terrain((0.0, 12.0), [(20.0, 12.0)], [woods])  # straight through
+    assert not enters_terrain((0.0, 0.0), [(20.0, 0.0)], [woods])  # below its box
+    assert not enters_terrain((10.0, 13.9), [(10.5, 14.0)], [woods])  # inside the box, beside the triangle
+    assert enters_terrain((12.0, 12.0), [], [woods])  # standing in it

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -235,6 +235,9 @@ def _gap(a: Placed, b: Placed) -> float:
 
 def distance(a: Placed, b: Placed) -> float:
     """Measure edge to edge in inches, as every rules range is; 0 when bases touch or overlap."""
+    if a.base.round and b.base.round:  # the common case, inlined: rules code asks it thousands of times an action
+        gap = math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches)
+        return gap if gap > 0.0 else 0.0
     return max(0.0, _gap(a, b))
 
 
@@ -247,12 +250,31 @@ def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, fl
         raise HerohammerError(
             f"closest pair needs at least one model in each group, got {len(a)} and {len(b)}"
         )
+    if all(p.base.round for p in a) and all(p.base.round for p in b):
+        return _closest_round_pair(a, b)
     best = (0, 0, math.inf)
     for i, model_a in enumerate(a):
         for j, model_b in enumerate(b):
             d = distance(model_a, model_b)
             if d < best[2]:
                 best = (i, j, d)
+    return best
+
+
+def _closest_round_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, float]:
+    """Find the closest pair of round bases: ``closest_pair``'s answer (and ties), the arithmetic of ``distance`` inlined."""
+    dist = math.dist
+    others = [(p.at, p.base.radius_inches) for p in b]
+    best = (0, 0, math.inf)
+    best_d = math.inf
+    for i, model_a in enumerate(a):
+        at, radius = model_a.at, model_a.base.radius_inches
+        for j, (other_at, other_radius) in enumerate(others):
+            d = dist(at, other_at) - (radius + other_radius)
+            if d < 0.0:
+                d = 0.0
+            if d < best_d:
+                best, best_d = (i, j, d), d
     return best
 
 
@@ -269,7 +291,10 @@ def _check_tolerance(tolerance: float) -> None:
 
 def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     """Tell whether two bases touch, allowing ``tolerance`` inches because players place by hand."""
-    _check_tolerance(tolerance)
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if a.base.round and b.base.round:  # inlined: close combat asks it for every pair of models, every step
+        return math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches) <= tolerance
     return distance(a, b) <= tolerance
 
 
@@ -295,6 +320,54 @@ def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
         return radius > 0 and float(other.distance(shapely.Point(a.at))) < radius
     mine = a.shrunk(half) if half else a.footprint()
     return bool(not mine.is_empty and mine.intersects(other) and not mine.touches(other))
+
+
+def overlapping_pairs(
+    a: Sequence[Placed], b: Sequence[Placed] | None = None, tolerance: float = 0.01
+) -> Iterator[tuple[int, int]]:
+    """Yield the pairs of overlapping bases, one from ``a`` and one from ``b`` (or two of ``a``), lazily.
+
+    Pairs come in the order a loop over ``a`` then ``b`` would meet them, so messages name
+    the same pair as a plain double loop; without ``b``, pairs (i, j) with i < j of ``a``.
+    Every pair is screened at once by bounding circles (numpy) and only pairs whose
+    circles meet are measured by ``overlaps``, which decides.
+    """
+    _check_tolerance(tolerance)
+    others = a if b is None else b
+    if len(a) * len(others) <= _FEW_PAIRS:
+        yield from _few_overlapping_pairs(a, b, tolerance)
+        return
+    centres_a = np.array([p.at for p in a], dtype=float)
+    centres_b = centres_a if b is None else np.array([p.at for p in others], dtype=float)
+    reach_a = np.array([p.base.reach_inches for p in a], dtype=float)
+    reach_b = reach_a if b is None else np.array([p.base.reach_inches for p in others], dtype=float)
+    gaps = np.hypot(centres_a[:, None, 0] - centres_b[None, :, 0], centres_a[:, None, 1] - centres_b[None, :, 1])
+    near = gaps < reach_a[:, None] + reach_b[None, :] - tolerance + 1e-6  # a little slack: overlaps decides
+    if b is None:
+        near = np.triu(near, k=1)
+    for i, j in np.argwhere(near).tolist():
+        if overlaps(a[i], others[j], tolerance):
+            yield i, j
+
+
+_FEW_PAIRS = 400
+"""Up to this many pairs a plain loop screens faster than building numpy arrays."""
+
+
+def _few_overlapping_pairs(a: Sequence[Placed], b: Sequence[Placed] | None, tolerance: float) -> Iterator[tuple[int, int]]:
+    """Screen pairs by bounding circles in a plain loop (``overlapping_pairs`` for a few models)."""
+    others = [(q.at[0], q.at[1], q.base.reach_inches, q) for q in (a if b is None else b)]
+    for i, p in enumerate(a):
+        x, y = p.at
+        reach = p.base.reach_inches - tolerance + 1e-6
+        for j in range(i + 1 if b is None else 0, len(others)):
+            qx, qy, other_reach, q = others[j]
+            limit = reach + other_reach
+            dx = x - qx
+            if -limit < dx < limit:
+                dy = y - qy
+                if dx * dx + dy * dy < limit * limit and overlaps(p, q, tolerance):
+                    yield i, j
 
 
 def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
@@ -394,6 +467,12 @@ class Terrain:
     def shape(self) -> Polygon:
         """Return the outline as a shapely polygon, built once because every query reuses it."""
         return self._shape
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Return the piece's bounding box (min x, min y, max x, max y): a path outside it cannot touch the piece."""
+        xs, ys = [p[0] for p in self.polygon], [p[1] for p in self.polygon]
+        return min(xs), min(ys), max(xs), max(ys)
 
 
 def _of_kind(terrain: Sequence[Terrain], kind: str) -> list[Polygon]:
@@ -577,11 +656,19 @@ def enters_terrain(
     is the line the caller gives (typically the model's centre), not its swept base.
     """
     points = _path(start, waypoints)
-    pieces = _of_kind(terrain, kind)
+    low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
+    low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
+    pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(
+        piece.bounds, (low_x, low_y, high_x, high_y))]  # a path clear of a piece's box cannot touch it
     if not pieces:
         return False
     line = shapely.LineString(points) if len(points) >= 2 else shapely.Point(points[0])
     return any(bool(line.intersects(piece)) for piece in pieces)
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Tell whether two bounding boxes (min x, min y, max x, max y) share a point."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def on_table(p: Placed, width: float, depth: float) -> bool:
