@@ -361,3 +361,81 @@ def test_a_reform_keeps_1_inch_from_other_units() -> None:
     g.apply({"do": "reform", "unit": "spears", "files": 8})
     assert g.state.unit("spears").formation.files == 8  # type: ignore[union-attr]
     same_rulings(g, reload(g))
+
+
+# -- wheels -------------------------------------------------------------------------------------
+WHEEL = "published.t9a-wheel"
+
+
+def _wheel_game(phase: str = "movement", guard_at: tuple[float, float] | None = None,
+                orcs_at: tuple[float, float] = (36, 40)) -> Game:
+    data = scenario(hero_at=(10, 10), phase=phase)
+    data["sides"]["orcs"][0]["formation"]["position"] = list(orcs_at)
+    if guard_at is not None:
+        data["sides"]["elves"].append({"id": "guard", "formation": {"position": list(guard_at), "files": 1},
+                                       "models": [{"name": "g0", "profile": SPEAR_P, "base": [20, 20]}]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(WHEEL, "published.t9a-move")
+def test_a_unit_wheels_about_its_front_corner_and_the_arc_counts_against_its_move() -> None:
+    import math
+    g = _wheel_game()
+    before = g.state.unit("spears").formation
+    assert before is not None
+    width = 5 * 20 / 25.4
+    # 90 degrees: the outer corner travels width * pi/2 = 6.18", more than the Advance Rate 5"
+    refused(g, {"do": "move", "unit": "spears", "wheel": 90, "to": []}, WHEEL)
+    assert "6.18\" of it wheeling" in g.check({"do": "move", "unit": "spears", "wheel": 90, "to": []}).reason
+    # 45 degrees (3.09") and 2" straight on is 5.09": too far to Advance, fine to March
+    half = {"do": "move", "unit": "spears", "wheel": 45, "to": [[34.03, 22.8]]}
+    assert not g.check(half).legal
+    events = g.apply({"do": "move", "unit": "spears", "wheel": 45, "to": []})  # the wheel is the whole move
+    assert WHEEL in events[-1].rules
+    f = g.state.unit("spears").formation
+    assert f is not None and f.facing == 45
+    left = (36 - width / 2, 20)  # the pivot: the left front corner stays put
+    assert math.dist(f.front_corners()[0], left) < 1e-6
+    assert all(m.facing == 45 for m in g.state.unit("spears").models)
+    assert g.state.unit("spears").has(Status.MOVED)
+    same_rulings(g, reload(g))
+    g2 = _wheel_game()
+    g2.apply({**half, "march": True})
+    assert g2.state.unit("spears").has(Status.MARCHED)
+
+
+@pytest.mark.rule(WHEEL)
+def test_a_wheel_does_not_sweep_through_another_unit() -> None:
+    g = _wheel_game(guard_at=(37.5, 24.4))
+    # turning right pivots on the right corner: the left of the unit sweeps over the guard
+    refused(g, {"do": "move", "unit": "spears", "wheel": -90, "to": [], "march": True}, WHEEL)
+    assert "sweep through guard" in g.check({"do": "move", "unit": "spears", "wheel": -90, "to": [],
+                                             "march": True}).reason
+    g.apply({"do": "move", "unit": "spears", "wheel": 90, "to": [], "march": True})  # turning left clears it
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(WHEEL, "t9a.charge-out.declare")
+def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
+    g = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
+    straight = {"do": "charge", "unit": "spears", "target": "orcs"}
+    refused(g, straight, "t9a.charge-out.declare")
+    assert "guard" in g.check(straight).reason
+    wheel = {**straight, "wheel": 20}
+    ruling = g.check(wheel)
+    assert ruling.legal and WHEEL in ruling.rules and "13.70\"" in ruling.reason  # 1.37" arc + 12.33" straight
+    far = {**straight, "wheel": 150}  # the arc (10.31") and the way left are beyond 5" + 12"
+    refused(g, far, WHEEL)
+    assert "with the wheel" in g.check(far).reason
+    hit = g.apply(wheel, ScriptedDice([5, 4]))  # 5 + 9 = 14 >= 13.70
+    assert dict(hit[-1].data)["outcome"] == "charged" and WHEEL in hit[-1].rules
+    spears = g.state.unit("spears")
+    assert spears.has(Status.ENGAGED) and spears.formation is not None and spears.formation.facing == 20
+    from herohammer.geometry import group_distance
+    assert group_distance(spears.placed, g.state.unit("orcs").placed) < 0.02
+    same_rulings(g, reload(g))
+    miss = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
+    events = miss.apply(wheel, ScriptedDice([4, 4]))  # 13 < 13.70: the Failed Charge move (4") wheels, then on
+    assert dict(events[-1].data)["outcome"] == "failed_left"
+    assert miss.state.unit("spears").formation.facing == 20  # type: ignore[union-attr]
+    reload(miss)
