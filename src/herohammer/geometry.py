@@ -171,6 +171,11 @@ class Placed:
 
     def __post_init__(self) -> None:
         """Store the position as floats so equal placements compare and hash equal."""
+        at, facing_deg = self.at, self.facing_deg
+        if (type(self.base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
+                and type(at[1]) is float and type(facing_deg) is float
+                and math.isfinite(at[0] + at[1] + facing_deg)):
+            return  # already floats: the hot path of every planned move
         if not isinstance(self.base, Base):
             raise HerohammerError(f"placed model: expected a Base, got {self.base!r}")
         object.__setattr__(self, "at", _point(self.at, "placed model position"))
