@@ -137,6 +137,9 @@ class Fight(_Action):
     do: Literal["fight"]
     unit: str
     at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
+    duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
+    accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
+    nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed
 
 
 class Regroup(_Action):

@@ -57,6 +57,7 @@ class Harm:
     unsaved: int
     slain: tuple[str, ...]
     victim: str  # the unit (a character's id when hits went to it)
+    lost: int = 0  # Wounds the models actually lost (unsaved wounds beyond the last model's are overkill)
 
 
 def rank_and_file(unit: Unit) -> list[Model]:
@@ -110,12 +111,14 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
     slain: list[str] = []
     hurt: dict[str, int] = {}
     owner = state.unit(host_id) if victim.joined else victim
+    lost = 0
     for m in pool:
         if left <= 0:
             break
         have = model_wounds(owner, m) - m.wounds_taken
         take = min(have, left)
         left -= take
+        lost += take
         if take >= have:
             slain.append(m.name)
         else:
@@ -126,7 +129,7 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id)
+    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id, lost)
 
 
 def members(state: GameState, unit_id: str) -> list[Unit]:
