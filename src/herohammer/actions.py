@@ -185,6 +185,13 @@ class TakeTest(_Action):
     unmodified: bool = False
 
 
+class Rally(_Action):
+    """Take the Rally test of a fleeing unit (t9a, at the start of its player turn, in the Charge phase)."""
+
+    do: Literal["rally"]
+    unit: str
+
+
 class EndPhase(_Action):
     """End the active side's current phase."""
 
@@ -192,7 +199,7 @@ class EndPhase(_Action):
 
 
 _ActionUnion = Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
-                     TakeTest, EndPhase]
+                     Rally, TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: The classes an ``Action`` may be (for callers handed objects of unknown type), read from the union itself

@@ -42,7 +42,8 @@ from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a import current, remove_casualties
-from .t9a_combat import FLEE_RULE, TO_WOUND, flee, members, models_in, rank_and_file, wound_unit
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in, rank_and_file,
+                         wound_unit)
 
 if TYPE_CHECKING:
     from ..actions import Fight
@@ -341,6 +342,8 @@ class MeleePhase(Ruleset):
             ld = self._break_leadership(state, uid, refused)
             if refused is not None and any(u.id == refused for u in members(state, uid)):
                 rules.append(DUEL)
+            if any(m.name == ld.source for m in generals_near(state, uid)):
+                rules.append(GENERAL)
             result = leadership_test(dice, ld.value, LeadershipTestKind.BREAK, 0 if steadfast else -abs(diff))
             rules += [BREAK, result.rule, ld.rule]
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
@@ -372,14 +375,14 @@ class MeleePhase(Ruleset):
         return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                              (("outcome", "held"),))]
 
-    @implements(DUEL)
+    @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str, refused: str | None) -> LeadershipRuling:
-        """Return the Leadership a unit breaks on; a character who refused a Duel counts as Leadership 0."""
-        if refused is None or all(u.id != refused for u in members(state, uid)):
-            return self.leadership_of(state, uid)
+        """Return the Leadership a unit breaks on: its highest, or the General's within 12"; a character who
+        refused a Duel counts as Leadership 0."""
         sources = [LeadershipSource(m.name, 0 if u.id == refused else m.profile.ld, u.is_character)
                    for u in state.combined(members(state, uid)[0].id) for m in u.models]
-        return self.unit_leadership(sources)
+        general = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, uid)]
+        return self.unit_leadership([*sources, *general])
 
     def end_melee_phase(self, state: GameState) -> GameState:
         """Clear who has fought when a Melee phase ends."""
