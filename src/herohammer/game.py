@@ -14,6 +14,7 @@ from typing import Any
 
 from .actions import ACTION_TYPES, Action, parse_action
 from .dice import Dice, SeededDice
+from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
 from .rulings import Event, Ruling
@@ -25,9 +26,10 @@ class Game:
     """Hold the current state, apply actions through the ruleset, and undo them."""
 
     def __init__(self, state: GameState, dice: Dice | None = None) -> None:
-        self.state = state
+        self.state = guards.instance(state, GameState, "Game", "state",
+                                     "a GameState (use Game.load(path) or Game.from_data(data))")
         self.ruleset: Ruleset = get_ruleset(state.ruleset)
-        self.dice: Dice = dice if dice is not None else SeededDice(None)
+        self.dice: Dice = _dice(dice, "Game") if dice is not None else SeededDice(None)
         self.log: list[Event] = []
         self._history: list[tuple[GameState, int]] = []
 
@@ -65,7 +67,7 @@ class Game:
         ruling = self.ruleset.rule_on(self.state, act)
         if not ruling.legal:
             raise IllegalActionError(ruling.reason, ruling.rules)
-        roller = dice if dice is not None else self.dice
+        roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         new_state, events = self.ruleset.resolve(self.state, act, roller)
         self._history.append((self.state, len(self.log)))
         self.state = new_state
@@ -88,6 +90,10 @@ class Game:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.log)
+
+
+def _dice(dice: Any, where: str) -> Dice:
+    return guards.instance(dice, Dice, where, "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
 
 
 def _as_action(action: Action | str | dict[str, Any]) -> Action:
