@@ -633,17 +633,19 @@ class NinthAge(Ruleset):
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
         if action.wheel is not None:
+            f = _formation_of(unit)
+            arc = f.wheel_distance(action.wheel) if f is not None else 0.0
             state = wheeled(state, unit, action.wheel)
             unit = state.unit(unit.id)
             rules += (WHEEL_RULE,)
-            said = f" after wheeling {action.wheel:g} degrees"
+            said = f" after wheeling {action.wheel:g} degrees ({arc:.2f}\" of its move)"
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
         to = action.to[0] if action.to else start
         dx, dy = to[0] - start[0], to[1] - start[1]
         new = _shift(state, unit, dx, dy)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(*marked) for u in members))
-        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"{said}", rules)]
+        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\" straight{said}", rules)]
 
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
