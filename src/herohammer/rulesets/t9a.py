@@ -176,11 +176,13 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
 
 
 @implements("t9a.combined.last-survivor")
-def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice) -> TestResult | None:
+def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
+                           lent: Sequence[int] = ()) -> TestResult | None:
     """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
 
     A character left alone takes it alone, with its own Leadership; it is a Leadership
-    test (core.test.leadership-kinds).
+    test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
+    instead (its General's, from the Melee and Shooting rules above).
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
@@ -188,7 +190,7 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
-    return leadership_test(dice, max(m.profile.ld for m in models), LeadershipTestKind.PANIC)
+    return leadership_test(dice, max([*(m.profile.ld for m in models), *lent]), LeadershipTestKind.PANIC)
 
 
 # -- Wizard Conclave -----------------------------------------------------------------

@@ -29,7 +29,7 @@ from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from ..formations import is_character
-from .t9a_combat import (PANIC, TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
+from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
 
 if TYPE_CHECKING:
@@ -147,15 +147,8 @@ class ShootingPhase(Ruleset):
         calls for the Panic test for heavy casualties like any other volley (the hook
         ``NinthAge.resolve_charge`` calls).
         """
-        start = len(dice.log)
-        state, result, said = panic_after_losses(state, unit_id, before, dice, away_from)
-        if result is None:
-            return state, []
-        rules = [PANIC, result.rule, "t9a.charge-out.declare"]
-        if members(state, unit_id)[0].last_of:
-            rules.append("t9a.combined.last-survivor")
-        return state, [Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                             (("outcome", "passed" if result.passed else "fled"),))]
+        state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("t9a.charge-out.declare",))
+        return state, [panic] if panic is not None else []
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
@@ -229,14 +222,7 @@ class ShootingPhase(Ruleset):
             parts.append(next(n.split(" [")[0] for n in notes if COVER in n))
         events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
                         tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
-        start = len(dice.log)
         at = unit.formation.position if unit.formation is not None else next(
             m.at for u in state.combined(unit.id) for m in u.models)
-        state, result, said = panic_after_losses(state, target.id, before, dice, at)
-        if result is not None:
-            panic_rules = [PANIC, result.rule]
-            if members(state, target.id)[0].last_of:
-                panic_rules.append("t9a.combined.last-survivor")
-            events.append(Event("panic", said, tuple(panic_rules), tuple(dice.log[start:]),
-                                (("outcome", "passed" if result.passed else "fled"),)))
-        return state, events
+        state, panic = panic_after_losses(state, target.id, before, dice, at)
+        return state, [*events, *([panic] if panic is not None else [])]
