@@ -93,17 +93,19 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     return None
 
 
-def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
+def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str],
+                 flying: frozenset[str] = frozenset()) -> str | None:
     """Return why a move would pass through another unit's model (None if every path is clear).
 
     Models move around one another, not through (3rd/4th ed. movement rules); jump
-    infantry and units with Fly pass over them.  The swept base is the straight path
-    widened by the model's own base.
+    infantry and the units in ``flying`` (those with Fly as the ruleset's
+    ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
+    over them.  The swept base is the straight path widened by the model's own base.
     """
     others = [(u.id, m) for u in state.units if u.alive and u.id not in moving_ids for m in u.models]
     for mv in moves:
         unit = state.unit(mv.unit_id)
-        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or "fly" in {r.lower() for r in unit.rules}:
+        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or unit.id in flying:
             continue
         swept = shapely.LineString([mv.model.at, mv.to]).buffer(mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01)
         for other_id, other in others:

@@ -40,6 +40,7 @@ class Status(StrEnum):
 
     FALLING_BACK = "falling_back"
     PINNED = "pinned"
+    NEWLY_PINNED = "newly_pinned"  # pinned in its own turn: the pin lasts through its following turn too
     LOCKED = "locked"
     FLEEING = "fleeing"
     ENGAGED = "engaged"

@@ -53,6 +53,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     joins_by_moving_close: ClassVar[bool] = True
     #: The clause that keeps a character in coherency with the unit it belongs to.
     coherency_rule: ClassVar[str] = "40k3.char.coherency"
+    #: The clause that locks a joined character in the combat its unit is locked in (none of its own in 3rd).
+    locked_with_unit_rules: ClassVar[tuple[str, ...]] = ()
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -175,7 +177,9 @@ class Warhammer40k3(CombatRules, Ruleset):
         if unit.has(Status.MOVED):
             return Ruling.forbid(f"{unit.id} has already moved this phase")
         if unit.has(Status.LOCKED):
-            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule)
+            with_unit = self.locked_with_unit_rules if unit.joined else ()
+            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
+                                 *with_unit)
         return self._held(unit)
 
     def _held(self, unit: Unit) -> Ruling | None:
@@ -203,7 +207,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
             ), moves, ()
         if overlap := movement.placement_problem(state, moves, {unit.id}) or \
-                movement.path_problem(state, moves, {unit.id}):
+                movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
             return Ruling.forbid(overlap, *rules), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
@@ -238,6 +242,15 @@ class Warhammer40k3(CombatRules, Ruleset):
         short = any(mv.length > allowed for mv in moves)
         msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
         return out, [Event("difficult_terrain", msg, (rule,), rolls)]
+
+    def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
+        """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.
+
+        Each model moves by its own rules, so a character with Fly does not lift the squad he
+        joined over other models, nor a flying squad him (40k3.ic.no-unit-abilities,
+        40k4.ic.rules-not-shared).
+        """
+        return frozenset(u.id for u in members if "fly" in self.effective_rules(state, u.id))
 
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Say whether a unit's models re-roll failed dangerous terrain tests (Skilled Rider on a bike or horse)."""
@@ -309,7 +322,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
         if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
-                movement.path_problem(state, moves, {u.id for u in members}):
+                movement.path_problem(state, moves, {u.id for u in members}, self.flying(state, members)):
             return Ruling.forbid(overlap)
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
@@ -451,6 +464,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         return state, events
 
     # == leave ====================================================================
+    @implements("40k4.cc.locked")
     def leave_problem(self, state: GameState, character: Unit) -> Ruling | None:
         """Return why a joined character may not leave its unit now (None: it may)."""
         if character.character is CharacterKind.ORDINARY:
@@ -460,8 +474,9 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(f"{character.id} is not part of any unit", self.leave_rule)
         host = state.unit(character.joined)
         if host.has(Status.LOCKED) or character.has(Status.LOCKED):
-            return Ruling.forbid(f"{host.id} is locked in close combat; characters leave only in the Movement "
-                                 "phase, never during close combat", self.phase_only_rule)
+            return Ruling.forbid(f"{host.id} is locked in close combat and {character.id} is locked with it; "
+                                 "characters leave only in the Movement phase, never during close combat",
+                                 self.phase_only_rule, *self.locked_with_unit_rules)
         return self.leave_forbidden(state, character, host)
 
     @implements("40k3.ic.leave")
@@ -599,6 +614,8 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(f"{shooter.id} has already shot this turn")
         if shooter.has(Status.LOCKED):
             return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot")
+        if problem := self._pinned(shooter, "shoot"):
+            return problem
         return self.target_ruling(state, shooter.id, action.target)
 
     # == what the active side may do ==================================================

@@ -205,6 +205,7 @@ class Warhammer40k4(Warhammer40k3):
     assault_alone_rule: ClassVar[str] = "40k4.assault.alone"
     must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
     locked_rule: ClassVar[str] = "40k4.cc.locked"
+    locked_with_unit_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.locked",)
     character_separate_in_combat: ClassVar[bool] = True
     survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")
 
