@@ -112,3 +112,129 @@ def test_fly_is_read_through_effective_rules(ruleset: str) -> None:
     ruling = g.check(over)
     assert not ruling.legal and ruling.reason.startswith("Cap would move through"), ruling.reason
     assert_legal(g, {"do": "move", "unit": "hawks", "to": [[24, 15.6], [26, 15.6], [25, 12.9]]})
+
+
+# -- Fleet: run in the Shooting phase -------------------------------------------------------
+
+FLEET_RULE = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
+
+
+def runners(ruleset: str, squad_rules: list[str], hero_rules: list[str] | None = None,
+            terrain: list[dict[str, object]] | None = None) -> Game:
+    """Red's Shooting phase: Guardians (with a joined Farseer if ``hero_rules`` is given) 8" from Orks."""
+    red = [squad("guard", 20, 10, n=2, rules=squad_rules)]
+    if hero_rules is not None:
+        red.append(hero("seer", 21, 11.5, joined="guard", rules=hero_rules))
+    blue = [squad("boyz", 20, 21.5, n=2)]
+    return game(scenario(ruleset, red, blue, phase="shooting", terrain=terrain))
+
+
+@pytest.mark.rule("published.fleet-of-foot", "published.fleet")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_fleet_unit_runs_d6_instead_of_shooting(ruleset: str) -> None:
+    g = runners(ruleset, ["Fleet"])
+    run = {"do": "run", "unit": "guard", "to": [[20, 15], [22, 15]]}
+    assert_legal(g, run, FLEET_RULE[ruleset])
+    events = g.apply(run, dice=ScriptedDice([3]))
+    assert any("guard runs 3\"" in e.message and "stops short" in e.message for e in events)
+    assert [m.at for m in g.state.unit("guard").models] == [(20.0, 13.0), (22.0, 13.0)]
+    assert not g.check({"do": "shoot", "unit": "guard", "target": "boyz"}).legal
+    assert_illegal(g, {"do": "run", "unit": "guard", "to": [[20, 14], [22, 14]]}, FLEET_RULE[ruleset])
+
+
+@pytest.mark.rule("published.fleet-of-foot", "published.fleet")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_run_without_fleet_beyond_a_d6_or_after_shooting(ruleset: str) -> None:
+    g = runners(ruleset, [])
+    assert_illegal(g, {"do": "run", "unit": "guard", "to": [[20, 12], [22, 12]]}, FLEET_RULE[ruleset])
+    g = runners(ruleset, ["Fleet of Foot"])
+    assert_illegal(g, {"do": "run", "unit": "guard", "to": [[20, 16.5], [22, 16.5]]}, FLEET_RULE[ruleset])
+    g = runners(ruleset, ["Fleet"], terrain=[])
+    g.apply({"do": "shoot", "unit": "guard", "target": "boyz"}, dice=ScriptedDice([1, 1]))
+    assert_illegal(g, {"do": "run", "unit": "guard", "to": [[20, 12], [22, 12]]}, FLEET_RULE[ruleset])
+
+
+@pytest.mark.rule("published.fleet-of-foot", "published.fleet")
+def test_3rd_edition_runners_may_not_assault_but_4th_edition_fleet_may() -> None:
+    for ruleset, legal in (("40k3", False), ("40k4", True)):
+        g = runners(ruleset, ["Fleet"])
+        g.apply({"do": "run", "unit": "guard", "to": [[20, 15], [22, 15]]}, dice=ScriptedDice([5]))
+        g.apply({"do": "end_phase"})
+        ruling = g.check({"do": "assault", "unit": "guard", "target": "boyz"})
+        assert ruling.legal is legal, ruling
+        if not legal:
+            assert_illegal(g, {"do": "assault", "unit": "guard", "target": "boyz"}, "published.fleet-of-foot")
+
+
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-lost", "40k4.ic.rules-not-shared")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_character_without_fleet_keeps_his_unit_from_running(ruleset: str) -> None:
+    run = {"do": "run", "unit": "guard", "to": [[20, 12], [22, 12], [21, 13.5]]}
+    g = runners(ruleset, ["Fleet"], hero_rules=[])
+    lost = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.rules-lost"}[ruleset]
+    assert_illegal(g, run, lost)
+    assert "seer lacks Fleet" in g.check(run).reason
+    g = runners(ruleset, [], hero_rules=["Fleet"])  # nor does a Fleet character lend it to his unit
+    not_shared = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.rules-not-shared"}[ruleset]
+    assert_illegal(g, run, not_shared)
+    g = runners(ruleset, ["Fleet"], hero_rules=["Fleet"])
+    assert_legal(g, run, FLEET_RULE[ruleset])
+    assert_illegal(g, {"do": "run", "unit": "seer", "to": [[21, 13]]}, FLEET_RULE[ruleset])
+
+
+# -- Infiltrate: a Deployment phase before turn 1 ----------------------------------------------
+
+def deploying(ruleset: str, squad_rules: list[str], hero_rules: list[str] | None = None,
+              terrain: list[dict[str, object]] | None = None) -> Game:
+    """Red's Deployment phase: Scouts in red's corner; the Orks in a line at y = 40."""
+    red = [squad("scouts", 5, 5, n=2, rules=squad_rules), squad("tac", 10, 2, n=2)]
+    if hero_rules is not None:
+        red.append(hero("sgt", 6, 6.5, joined="scouts", rules=hero_rules))
+    blue = [squad("boyz", 30, 40, n=3)]
+    return game(scenario(ruleset, red, blue, phase="deployment", terrain=terrain))
+
+
+WALL = {"id": "wall", "kind": "blocking", "polygon": [[20, 30], [40, 30], [40, 31], [20, 31]]}
+
+
+@pytest.mark.rule("published.infiltrate")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_infiltrators_set_up_more_than_18_inches_away_or_12_out_of_sight(ruleset: str) -> None:
+    g = deploying(ruleset, ["Infiltrate"], terrain=[WALL])
+    assert_legal(g, {"do": "infiltrate", "unit": "scouts", "to": [[30, 20], [32, 20]]}, "published.infiltrate")
+    assert_illegal(g, {"do": "infiltrate", "unit": "scouts", "to": [[30, 33], [32, 33]]}, "published.infiltrate")
+    hidden = {"do": "infiltrate", "unit": "scouts", "to": [[30, 25], [32, 25]]}  # 14" away, behind the wall
+    assert_legal(g, hidden, "published.infiltrate")
+    g = deploying(ruleset, ["Infiltrate"])  # no wall: in sight, 14" is too close
+    ruling = g.check(hidden)
+    assert not ruling.legal and "can see it" in ruling.reason
+    assert_illegal(g, {"do": "infiltrate", "unit": "tac", "to": [[10, 12], [12, 12]]}, "published.infiltrate")
+
+
+@pytest.mark.rule("published.infiltrate")
+def test_deployment_hands_over_to_each_side_then_turn_one_begins() -> None:
+    g = deploying("40k4", ["Infiltrate"])
+    g.apply({"do": "infiltrate", "unit": "scouts", "to": [[30, 20], [32, 20]]})
+    assert [m.at for m in g.state.unit("scouts").models] == [(30.0, 20.0), (32.0, 20.0)]
+    assert g.state.unit("scouts").models[0].moved == 0  # a set-up, not a move
+    g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value) == ("blue", "deployment")
+    assert not g.check({"do": "move", "unit": "boyz", "to": [[30, 38], [32, 38], [34, 38]]}).legal
+    events = g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value, g.state.turn) == ("red", "movement", 1)
+    assert "published.infiltrate" in events[0].rules
+    assert not g.check({"do": "infiltrate", "unit": "scouts", "to": [[30, 22], [32, 22]]}).legal
+
+
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.rules-lost", "published.infiltrate")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_character_without_infiltrate_takes_it_from_the_unit(ruleset: str) -> None:
+    to = {"do": "infiltrate", "unit": "scouts", "to": [[30, 18], [32, 18], [31, 16.5]]}
+    g = deploying(ruleset, ["Infiltrate"], hero_rules=[])
+    lost = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.rules-lost"}[ruleset]
+    assert_illegal(g, to, lost)
+    assert_illegal(g, {"do": "infiltrate", "unit": "sgt", "to": [[31, 16.5]]}, "published.infiltrate")
+    g = deploying(ruleset, ["Infiltrate"], hero_rules=["Infiltrate"])
+    assert_legal(g, to, "published.infiltrate")
+    g.apply(to)
+    assert g.state.unit("sgt").models[0].at == (31.0, 16.5)

@@ -67,6 +67,22 @@ class Move(_Action):
     fly: bool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
 
 
+class Run(_Action):
+    """Run a unit with Fleet D6" in its Shooting phase instead of shooting (40k), towards these places."""
+
+    do: Literal["run"]
+    unit: str
+    to: list[Point]
+
+
+class Infiltrate(_Action):
+    """Set up a unit of Infiltrators (with its characters) before the first turn (40k Deployment phase)."""
+
+    do: Literal["infiltrate"]
+    unit: str
+    to: list[Point]
+
+
 class Reform(_Action):
     """Turn a rank-and-file unit about its centre and change its width (t9a, its move for the phase)."""
 
@@ -186,7 +202,7 @@ class EndPhase(_Action):
     do: Literal["end_phase"]
 
 
-_ActionUnion = Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
+_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
                      TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -229,6 +245,6 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
             msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
+            msg = ("expected do: join, leave, move, run, infiltrate, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

@@ -47,6 +47,7 @@ class Status(StrEnum):
     SHAKEN = "shaken"
     MOVED = "moved"
     MARCHED = "marched"
+    RAN = "ran"  # 40k: ran with Fleet in this turn's Shooting phase (instead of shooting)
     SHOT = "shot"
     ASSAULTED = "assaulted"
     USED_POWER = "used_power"
@@ -57,7 +58,7 @@ class Status(StrEnum):
 
 
 #: Statuses that last only until the end of the active side's turn.
-TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.SHOT, Status.ASSAULTED,
+TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
                            Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE})
 
 

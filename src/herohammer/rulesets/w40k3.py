@@ -23,7 +23,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .w40k_combat import CombatRules, WoundBatch
+from .w40k_combat import WoundBatch
+from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
@@ -32,7 +33,7 @@ CLOSEST_TARGET_INCHES = 12.0
 SKILLED_RIDER_TYPES = frozenset({UnitType.BIKE, UnitType.CAVALRY})
 
 
-class Warhammer40k3(CombatRules, Ruleset):
+class Warhammer40k3(SpecialMoves, Ruleset):
     """Override the shared rules where the 3rd edition character rules say otherwise."""
 
     name: ClassVar[str] = "40k3"
@@ -41,7 +42,7 @@ class Warhammer40k3(CombatRules, Ruleset):
     supports_psychic_tests: ClassVar[bool] = True
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "test", "end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "test", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
         PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
     )
 
@@ -610,6 +611,8 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
                 f"shoot with {shooter.joined}", self.same_target_rule,
             )
+        if shooter.has(Status.RAN):
+            return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)
         if shooter.has(Status.SHOT):
             return Ruling.forbid(f"{shooter.id} has already shot this turn")
         if shooter.has(Status.LOCKED):
@@ -649,6 +652,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             for u in mine:
                 for t in enemies:
                     yield Shoot(do="shoot", unit=u.id, target=t.id)
+            yield from self.special_move_candidates(state)
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
@@ -659,37 +663,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         yield EndPhase(do="end_phase")
 
 
-def _plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]) -> list[movement.PlannedMove]:
-    """Pair positions with the models of a unit and then of its characters, in file order."""
-    moves: list[movement.PlannedMove] = []
-    at = 0
-    for u in members:
-        if at >= len(positions):
-            break
-        moves += movement.plan(u, positions[at:at + len(u.models)], state.terrain)
-        at += len(u.models)
-    return moves
-
-
 def _joined(unit: Unit, host: str | None) -> Unit:
     from dataclasses import replace
 
     return replace(unit, joined=host, status=unit.status | {Status.MOVED})
-
-
-def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str]) -> GameState:
-    from dataclasses import replace
-
-    by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
-    for mv in moves:
-        by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
-    units = []
-    for u in state.units:
-        if u.id in moved_ids:
-            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
-            u = replace(u, models=new_models, status=u.status | {Status.MOVED})
-        units.append(u)
-    return replace(state, units=tuple(units))
 
 
 def _point_near(character: Unit, host: Unit) -> geo.Point:

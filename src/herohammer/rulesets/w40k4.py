@@ -205,6 +205,8 @@ class Warhammer40k4(Warhammer40k3):
     assault_alone_rule: ClassVar[str] = "40k4.assault.alone"
     must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
     locked_rule: ClassVar[str] = "40k4.cc.locked"
+    fleet_rule: ClassVar[str] = "published.fleet"
+    fleet_may_assault: ClassVar[bool] = True
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.locked",)
     character_separate_in_combat: ClassVar[bool] = True
     survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")

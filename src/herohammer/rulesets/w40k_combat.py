@@ -339,6 +339,10 @@ class CombatRules(Ruleset):
         after, more = super().end_turn(replace(state, units=tuple(units)))
         return after, events + more
 
+    def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
+        """Return why a unit that ran this turn may not assault (None by default: no unit runs)."""
+        return None
+
     def _pinned(self, unit: Unit, doing: str) -> Ruling | None:
         """Refuse what a pinned unit may not do in its pinned turn (move, shoot, assault, run)."""
         if unit.has(Status.PINNED):
@@ -683,7 +687,7 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} is already locked in close combat", self.locked_rule)
         if unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
-        if problem := self._pinned(unit, "assault"):
+        if problem := self._pinned(unit, "assault") or self.assault_after_run(state, unit):
             return problem
         target = state.unit(action.target)
         if target.side == unit.side:
