@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 from rich.console import Console
 from rich.table import Table
 

@@ -346,7 +346,7 @@ def test_serve_prints_its_address_and_answers_on_loopback() -> None:
         line = proc.stdout.readline() if proc.stdout else ""
         assert "http://127.0.0.1:" in line and "demo_40k3_librarian.yaml" in line
         url = line.split(" at ")[1].split()[0]
-        import httpx
+        import httpx2 as httpx
 
         base = url.split("/?")[0]
         for _ in range(100):

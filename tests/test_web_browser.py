@@ -148,7 +148,7 @@ def test_exact_odds_on_the_page_equal_the_cli(page: Page, server: str, capsys: p
              for r in page.locator("#odds tr").all()}
     action = json.loads(smite.locator("code").inner_text())
     table_id = page.evaluate("ui.tableId")
-    import httpx
+    import httpx2 as httpx
 
     saved = tmp_path / "now.yaml"
     saved.write_text(httpx.get(f"{server}/api/tables/{table_id}/scenario?format=yaml").text)
