@@ -36,9 +36,13 @@ def _print_json_error(command: str, message: str, rules: Sequence[str]) -> None:
     print(dump_json(out))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the parser with every registered sub-command (importing them: numpy, pydantic, rich ...)."""
-    from .commands import COMMANDS
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """Build the parser: the ``chosen`` sub-command in full, every other by name and help only.
+
+    Only the chosen command's module is imported (with numpy, pydantic, rich ... as it
+    needs them), so ``--help`` and a quick command do not load what they do not use.
+    """
+    from .commands import register_commands
 
     parser = _Parser(
         prog="herohammer",
@@ -46,9 +50,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"herohammer {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for register in COMMANDS:
-        register(sub)
+    register_commands(sub, chosen)
     return parser
+
+
+def _command_word(words: Sequence[str]) -> str | None:
+    """Return the sub-command named on the command line (its first word that is not an option), if any."""
+    return next((w for w in words if not w.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,8 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_given == ["--version"]:  # answered before the sub-commands (and their libraries) load
         print(f"herohammer {__version__}")
         return 0
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_word(words))
     _Parser.json_errors = "--json" in words
     try:
         args = parser.parse_args(words)

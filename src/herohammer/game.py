@@ -2,8 +2,12 @@
 
 In the style of python-chess's ``Board.push()/pop()``: ``apply`` checks the action
 with the ruleset, keeps the previous (immutable) state as the snapshot, and swaps in
-the new one; ``undo`` puts the snapshot back.  An illegal action raises
-``IllegalActionError`` citing the rule ids and leaves the state untouched.
+the new one; ``undo`` puts the snapshot back (O(1): nothing is rebuilt).  An illegal
+action raises ``IllegalActionError`` citing the rule ids and leaves the state untouched.
+
+A ruling depends only on the state and the action, so the game remembers its rulings
+per state (and the result of an action no dice decide): ``legal_actions`` then
+``apply``, or a search that applies and undoes the same actions, rules on each once.
 """
 
 from __future__ import annotations
@@ -16,9 +20,14 @@ from .actions import ACTION_TYPES, Action, parse_action
 from .dice import Dice, SeededDice
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
+from .rulesets.base import Judgement
 from .rulings import Event, Ruling
 from .scenario import load_scenario, save_scenario, state_from_data, state_to_data
 from .state import GameState
+
+
+#: How many rulings a game remembers (the oldest are forgotten first).
+_JUDGED_KEPT = 1024
 
 
 class Game:
@@ -30,6 +39,9 @@ class Game:
         self.dice: Dice = dice if dice is not None else SeededDice(None)
         self.log: list[Event] = []
         self._history: list[tuple[GameState, int]] = []
+        #: Rulings already given, by (state, action); the state is kept so that its id stays its own.
+        self._judged: dict[tuple[int, str], tuple[GameState, Judgement]] = {}
+        self._legal: tuple[GameState, list[Action]] | None = None
 
     # -- files ----------------------------------------------------------------------
     @classmethod
@@ -53,24 +65,43 @@ class Game:
     # -- rules ----------------------------------------------------------------------
     def check(self, action: Action | str | dict[str, Any]) -> Ruling:
         """Rule on an action without applying it."""
-        return self.ruleset.rule_on(self.state, _as_action(action))
+        return self._judge(_as_action(action)).ruling
 
     def legal_actions(self) -> list[Action]:
         """Return concrete legal actions for the active side (moves sampled, not exhaustive)."""
-        return [a for a in self.ruleset.candidate_actions(self.state) if self.ruleset.rule_on(self.state, a).legal]
+        state = self.state
+        if self._legal is None or self._legal[0] is not state:
+            self._legal = (state, [a for a in self.ruleset.candidate_actions(state) if self._judge(a).ruling.legal])
+        return list(self._legal[1])
 
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
         """Apply a legal action and return its events; refuse an illegal one, changing nothing."""
         act = _as_action(action)
-        ruling = self.ruleset.rule_on(self.state, act)
-        if not ruling.legal:
-            raise IllegalActionError(ruling.reason, ruling.rules)
-        roller = dice if dice is not None else self.dice
-        new_state, events = self.ruleset.resolve(self.state, act, roller)
+        judged = self._judge(act)
+        if not judged.ruling.legal:
+            raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
+        if judged.resolved is not None:  # no dice decide it: the result worked out while ruling
+            new_state, events = judged.resolved[0], list(judged.resolved[1])
+        else:
+            roller = dice if dice is not None else self.dice
+            new_state, events = self.ruleset.resolve(self.state, act, roller)
         self._history.append((self.state, len(self.log)))
         self.state = new_state
         self.log.extend(events)
         return events
+
+    def _judge(self, action: Action) -> Judgement:
+        """Rule on an action in the current state, once per state and action."""
+        state = self.state
+        key = (id(state), action.model_dump_json())  # equal actions, equal keys
+        known = self._judged.get(key)
+        if known is not None and known[0] is state:
+            return known[1]
+        judged = self.ruleset.judge(state, action)
+        if len(self._judged) >= _JUDGED_KEPT:
+            del self._judged[next(iter(self._judged))]  # the oldest first
+        self._judged[key] = (state, judged)
+        return judged
 
     def undo(self) -> None:
         """Restore the state and log from before the last applied action."""
@@ -84,6 +115,7 @@ class Game:
         other = Game(self.state, self.dice)
         other.log = list(self.log)
         other._history = list(self._history)
+        other._judged = dict(self._judged)
         return other
 
     def __iter__(self) -> Iterator[Event]:

@@ -6,6 +6,10 @@ turns bases into shapes in inches and answers the questions the rules ask of the
 
 Round bases are measured exactly (a disc is its centre plus a radius), so that a
 model placed exactly 2" away is within 2"; every other shape is a shapely polygon.
+Closed forms answer the questions asked thousands of times per move (distances and
+overlaps of round bases, a base swept along a straight move against a round base) and
+every shape has a bounding circle (``Base.reach_inches``) that settles far-apart pairs
+without shapely; shapely is kept for rectangles that come close, terrain and sight.
 Comparisons against a rules distance allow ``EPSILON`` inches of slack so that
 float rounding never turns "exactly 2 inches" into "more than 2 inches".
 """
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -118,10 +122,21 @@ class Base:
             return _tidy(self.width_mm)
         return [_tidy(self.width_mm), _tidy(self.depth_mm)]
 
-    @property
+    @cached_property
     def radius_inches(self) -> float:
         """Give a round base's radius in inches, the quantity exact distances need."""
         return self.width_mm / MM_PER_INCH / 2.0
+
+    @cached_property
+    def reach_inches(self) -> float:
+        """Give the radius of the smallest circle about the centre holding the base (its half diagonal if square-cornered).
+
+        Two bases whose centres are further apart than their reaches added cannot touch,
+        which settles most pairs on a table without building a shape.
+        """
+        if self.round:
+            return self.radius_inches
+        return math.hypot(self.width_mm, self.depth_mm) / MM_PER_INCH / 2.0
 
     def footprint(self, at: Point, facing_deg: float = 0.0) -> Polygon:
         """Build the base's shape on the table, in inches, for shapely to measure.
@@ -176,6 +191,31 @@ class Placed:
         """Return the base's shape in inches, built once per placement because it is reused."""
         return self._footprint
 
+    @cached_property
+    def corners(self) -> tuple[Point, ...]:
+        """Return a rectangular base's corners, counter-clockwise, turned and placed as ``footprint`` is."""
+        half_w = self.base.width_mm / MM_PER_INCH / 2.0
+        half_d = self.base.depth_mm / MM_PER_INCH / 2.0
+        turn = math.radians(self.facing_deg % 360.0)
+        c, s = math.cos(turn), math.sin(turn)
+        x, y = self.at
+        return tuple((x + c * px - s * py, y + s * px + c * py)
+                     for px, py in ((half_w, -half_d), (half_w, half_d), (-half_w, half_d), (-half_w, -half_d)))
+
+    def shrunk(self, inches: float) -> Polygon:
+        """Return the footprint shrunk by ``inches`` all round (mitred), built once per placement and amount.
+
+        Overlap with a tolerance compares shrunk shapes; a move checks the same base
+        against every other, so the shape is kept rather than buffered again each time.
+        """
+        cache: dict[float, Polygon] = self.__dict__.setdefault("_shrunk", {})
+        shape = cache.get(inches)
+        if shape is None:
+            shape = self.footprint().buffer(-inches, join_style="mitre")
+            shapely.prepare(shape)
+            cache[inches] = shape
+        return shape
+
 
 # --- distances -----------------------------------------------------------------------
 
@@ -195,6 +235,9 @@ def _gap(a: Placed, b: Placed) -> float:
 
 def distance(a: Placed, b: Placed) -> float:
     """Measure edge to edge in inches, as every rules range is; 0 when bases touch or overlap."""
+    if a.base.round and b.base.round:  # the common case, inlined: rules code asks it thousands of times an action
+        gap = math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches)
+        return gap if gap > 0.0 else 0.0
     return max(0.0, _gap(a, b))
 
 
@@ -207,12 +250,31 @@ def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, fl
         raise HerohammerError(
             f"closest pair needs at least one model in each group, got {len(a)} and {len(b)}"
         )
+    if all(p.base.round for p in a) and all(p.base.round for p in b):
+        return _closest_round_pair(a, b)
     best = (0, 0, math.inf)
     for i, model_a in enumerate(a):
         for j, model_b in enumerate(b):
             d = distance(model_a, model_b)
             if d < best[2]:
                 best = (i, j, d)
+    return best
+
+
+def _closest_round_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, float]:
+    """Find the closest pair of round bases: ``closest_pair``'s answer (and ties), the arithmetic of ``distance`` inlined."""
+    dist = math.dist
+    others = [(p.at, p.base.radius_inches) for p in b]
+    best = (0, 0, math.inf)
+    best_d = math.inf
+    for i, model_a in enumerate(a):
+        at, radius = model_a.at, model_a.base.radius_inches
+        for j, (other_at, other_radius) in enumerate(others):
+            d = dist(at, other_at) - (radius + other_radius)
+            if d < 0.0:
+                d = 0.0
+            if d < best_d:
+                best, best_d = (i, j, d), d
     return best
 
 
@@ -229,7 +291,10 @@ def _check_tolerance(tolerance: float) -> None:
 
 def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     """Tell whether two bases touch, allowing ``tolerance`` inches because players place by hand."""
-    _check_tolerance(tolerance)
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if a.base.round and b.base.round:  # inlined: close combat asks it for every pair of models, every step
+        return math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches) <= tolerance
     return distance(a, b) <= tolerance
 
 
@@ -242,19 +307,67 @@ def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     _check_tolerance(tolerance)
     if a.base.round and b.base.round:
         return _gap(a, b) < -tolerance
+    if math.dist(a.at, b.at) >= a.base.reach_inches + b.base.reach_inches - tolerance:
+        return False  # the shrunk shapes lie inside circles that do not meet
     half = tolerance / 2.0
     if b.base.round:
         a, b = b, a
-    other = b.footprint()
-    if half:
-        other = other.buffer(-half, join_style="mitre")
-        if other.is_empty:
-            return False
+    other = b.shrunk(half) if half else b.footprint()
+    if other.is_empty:
+        return False
     if a.base.round:
         radius = a.base.radius_inches - half
         return radius > 0 and float(other.distance(shapely.Point(a.at))) < radius
-    mine = a.footprint().buffer(-half, join_style="mitre") if half else a.footprint()
+    mine = a.shrunk(half) if half else a.footprint()
     return bool(not mine.is_empty and mine.intersects(other) and not mine.touches(other))
+
+
+def overlapping_pairs(
+    a: Sequence[Placed], b: Sequence[Placed] | None = None, tolerance: float = 0.01
+) -> Iterator[tuple[int, int]]:
+    """Yield the pairs of overlapping bases, one from ``a`` and one from ``b`` (or two of ``a``), lazily.
+
+    Pairs come in the order a loop over ``a`` then ``b`` would meet them, so messages name
+    the same pair as a plain double loop; without ``b``, pairs (i, j) with i < j of ``a``.
+    Every pair is screened at once by bounding circles (numpy) and only pairs whose
+    circles meet are measured by ``overlaps``, which decides.
+    """
+    _check_tolerance(tolerance)
+    others = a if b is None else b
+    if len(a) * len(others) <= _FEW_PAIRS:
+        yield from _few_overlapping_pairs(a, b, tolerance)
+        return
+    centres_a = np.array([p.at for p in a], dtype=float)
+    centres_b = centres_a if b is None else np.array([p.at for p in others], dtype=float)
+    reach_a = np.array([p.base.reach_inches for p in a], dtype=float)
+    reach_b = reach_a if b is None else np.array([p.base.reach_inches for p in others], dtype=float)
+    gaps = np.hypot(centres_a[:, None, 0] - centres_b[None, :, 0], centres_a[:, None, 1] - centres_b[None, :, 1])
+    near = gaps < reach_a[:, None] + reach_b[None, :] - tolerance + 1e-6  # a little slack: overlaps decides
+    if b is None:
+        near = np.triu(near, k=1)
+    for i, j in np.argwhere(near).tolist():
+        if overlaps(a[i], others[j], tolerance):
+            yield i, j
+
+
+_FEW_PAIRS = 400
+"""Up to this many pairs a plain loop screens faster than building numpy arrays."""
+
+
+def _few_overlapping_pairs(a: Sequence[Placed], b: Sequence[Placed] | None, tolerance: float) -> Iterator[tuple[int, int]]:
+    """Screen pairs by bounding circles in a plain loop (``overlapping_pairs`` for a few models)."""
+    others = [(q.at[0], q.at[1], q.base.reach_inches, q) for q in (a if b is None else b)]
+    for i, p in enumerate(a):
+        x, y = p.at
+        reach = p.base.reach_inches - tolerance + 1e-6
+        for j in range(i + 1 if b is None else 0, len(others)):
+            qx, qy, other_reach, q = others[j]
+            limit = reach + other_reach
+            dx = x - qx
+            if -limit < dx < limit:
+                dy = y - qy
+                if dx * dx + dy * dy < limit * limit and overlaps(p, q, tolerance):
+                    yield i, j
 
 
 def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
@@ -355,6 +468,12 @@ class Terrain:
         """Return the outline as a shapely polygon, built once because every query reuses it."""
         return self._shape
 
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Return the piece's bounding box (min x, min y, max x, max y): a path outside it cannot touch the piece."""
+        xs, ys = [p[0] for p in self.polygon], [p[1] for p in self.polygon]
+        return min(xs), min(ys), max(xs), max(ys)
+
 
 def _of_kind(terrain: Sequence[Terrain], kind: str) -> list[Polygon]:
     """Pick the shapes of one kind, since each rule cares about one kind of terrain."""
@@ -422,6 +541,73 @@ def unit_line_of_sight(
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 
 
+# --- a base swept along a straight move ------------------------------------------------
+
+SWEEP_TOLERANCE: float = 1.0 - math.cos(math.pi / 32)
+"""How far (as a share of the radii) ``sweep_hits`` may disagree with shapely's buffered shapes near touching.
+
+Shapely draws a buffered path's round ends with 32 sides and a round base with 128,
+each inscribed in its circle, so its shapes are up to ``r * (1 - cos(pi/32))`` smaller
+than the discs; the closed form measures the discs themselves.  The two agree whenever
+the exact clearance is further than ``SWEEP_TOLERANCE * (r + r_other)`` from zero.
+"""
+
+
+def _segment_point_distance(a: Point, b: Point, p: Point) -> float:
+    """Measure from ``p`` to the nearest point of the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return math.dist(a, p)
+    f = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    f = 0.0 if f < 0.0 else 1.0 if f > 1.0 else f
+    return math.hypot(a[0] + f * dx - p[0], a[1] + f * dy - p[1])
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Tell whether segments a-b and c-d share a point (touching counts)."""
+    d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
+    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+        return True
+    return min(_segment_point_distance(c, d, a), _segment_point_distance(c, d, b),
+               _segment_point_distance(a, b, c), _segment_point_distance(a, b, d)) == 0.0
+
+
+def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point]) -> float:
+    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet."""
+    edges = list(zip(corners, [*corners[1:], corners[0]]))
+    if all(_cross(p, q, a) >= 0.0 for p, q in edges):
+        return 0.0  # a lies inside (or on) the polygon
+    best = math.inf
+    for p, q in edges:
+        if _segments_cross(a, b, p, q):
+            return 0.0
+        best = min(best, _segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
+                   _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+    return best
+
+
+def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
+    """Tell whether a disc of ``radius`` moved straight from ``start`` to ``to`` meets ``other``'s base (touching counts).
+
+    This is the question "does a move pass through that model", asked for every model
+    a move passes; answered in closed form (the swept disc is every point within
+    ``radius`` of the segment) for round and rectangular bases alike.  It agrees with
+    shapely's buffered shapes except within ``SWEEP_TOLERANCE`` of touching.
+    """
+    if not radius > 0:
+        return False  # a disc of no size sweeps nothing (as shapely's empty buffer)
+    if other.base.round:
+        return _segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
+    if _segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
+        return False
+    return _segment_polygon_distance(start, to, other.corners) <= radius
+
+
 # --- movement ------------------------------------------------------------------------
 
 
@@ -435,9 +621,7 @@ def _path(start: Point, waypoints: Sequence[Point]) -> list[Point]:
 def path_length(start: Point, waypoints: Sequence[Point]) -> float:
     """Add up a move's legs in inches, since a move is measured along the path actually taken."""
     points = _path(start, waypoints)
-    if len(points) < 2:
-        return 0.0
-    return float(shapely.LineString(points).length)
+    return sum((math.dist(p, q) for p, q in zip(points, points[1:])), 0.0)
 
 
 def length_in_terrain(
@@ -472,8 +656,19 @@ def enters_terrain(
     is the line the caller gives (typically the model's centre), not its swept base.
     """
     points = _path(start, waypoints)
+    low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
+    low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
+    pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(
+        piece.bounds, (low_x, low_y, high_x, high_y))]  # a path clear of a piece's box cannot touch it
+    if not pieces:
+        return False
     line = shapely.LineString(points) if len(points) >= 2 else shapely.Point(points[0])
-    return any(bool(line.intersects(piece)) for piece in _of_kind(terrain, kind))
+    return any(bool(line.intersects(piece)) for piece in pieces)
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Tell whether two bounding boxes (min x, min y, max x, max y) share a point."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def on_table(p: Placed, width: float, depth: float) -> bool:

@@ -12,8 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import shapely
-
 from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
@@ -46,12 +44,14 @@ class PlannedMove:
 
 def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
     """Pair each model of ``unit`` with its new position (straight-line moves)."""
+    kinds = {t.kind for t in terrain}
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
         to = (float(to[0]), float(to[1]))
-        length = geo.path_length(m.at, [to])
-        dangerous = length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "dangerous")
-        difficult = dangerous or (length > EPSILON and geo.enters_terrain(m.at, [to], terrain, "difficult"))
+        length = math.dist(m.at, to)
+        moving = length > EPSILON
+        dangerous = moving and "dangerous" in kinds and geo.enters_terrain(m.at, [to], terrain, "dangerous")
+        difficult = dangerous or (moving and "difficult" in kinds and geo.enters_terrain(m.at, [to], terrain, "difficult"))
         out.append(PlannedMove(unit.id, i, m, to, length, difficult, dangerous))
     return out
 
@@ -82,14 +82,12 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
         for i, m in enumerate(u.models)
         if u.alive and (u.id, i) not in moved
     ]
-    for name, placed in new_placed:
-        for other in others:
-            if geo.overlaps(placed, other):
-                return f"{name} would overlap another model at {list(placed.at)}"
-    for a in range(len(new_placed)):
-        for b in range(a + 1, len(new_placed)):
-            if geo.overlaps(new_placed[a][1], new_placed[b][1]):
-                return f"{new_placed[a][0]} and {new_placed[b][0]} would overlap"
+    new_bases = [p for _, p in new_placed]
+    if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
+        name, placed = new_placed[hit[0]]
+        return f"{name} would overlap another model at {list(placed.at)}"
+    if (pair := next(geo.overlapping_pairs(new_bases), None)) is not None:
+        return f"{new_placed[pair[0]][0]} and {new_placed[pair[1]][0]} would overlap"
     return None
 
 
@@ -107,9 +105,10 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
         unit = state.unit(mv.unit_id)
         if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or unit.id in flying:
             continue
-        swept = shapely.LineString([mv.model.at, mv.to]).buffer(mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01)
+        radius = mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
         for other_id, other in others:
-            if swept.intersects(other.placed.footprint()) and not geo.in_base_contact(mv.model.placed, other.placed):
+            if (geo.sweep_hits(mv.model.at, mv.to, radius, other.placed)
+                    and not geo.in_base_contact(mv.model.placed, other.placed)):
                 return f"{mv.model.name} would move through {other.name} of {other_id}"
     return None
 
@@ -144,11 +143,15 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
     """
     was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
     placed = [(u.id, m) for u in after.units for m in u.models]
-    for unit_id, m in placed:
-        if was.get((unit_id, m.name)) == m.placed:
-            continue
-        for other_id, other in placed:
-            if (other_id, other.name) != (unit_id, m.name) and geo.overlaps(m.placed, other.placed):
-                return (f"{m.name} of {unit_id} would end standing on {other.name} of {other_id}: "
-                        f"bases may not overlap")
-    return None
+    changed = [k for k, (unit_id, m) in enumerate(placed) if was.get((unit_id, m.name)) != m.placed]
+    if not changed:
+        return None
+    everyone = [m.placed for _, m in placed]
+    hits = geo.overlapping_pairs([everyone[k] for k in changed], everyone)
+    hit = next(((i, j) for i, j in hits if j != changed[i]), None)  # a model does not stand on itself
+    if hit is None:
+        return None
+    unit_id, m = placed[changed[hit[0]]]
+    other_id, other = placed[hit[1]]
+    return (f"{m.name} of {unit_id} would end standing on {other.name} of {other_id}: "
+            f"bases may not overlap")

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 
 from .catalogue import implements
 from .errors import HerohammerError, ScenarioError, validation_problem
-from .geometry import Base, Terrain, on_table, overlaps
+from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
 from .rulesets import RULESETS
@@ -279,11 +279,9 @@ def _check_placement(source: str, state: GameState) -> None:
         if not on_table(p, state.table.width, state.table.depth):
             raise ScenarioError(source, f"{where}.at", f"{name} stands off the {state.table.width:g}x"
                                 f"{state.table.depth:g}\" table at {list(p.at)}")
-    for a in range(len(placed)):
-        for b in range(a + 1, len(placed)):
-            if overlaps(placed[a][2], placed[b][2]):
-                raise ScenarioError(source, f"{placed[b][0]}.at",
-                                    f"{placed[b][1]} stands on {placed[a][1]} ({placed[a][0]}): bases overlap")
+    for a, b in overlapping_pairs([p for _, _, p in placed]):
+        raise ScenarioError(source, f"{placed[b][0]}.at",
+                            f"{placed[b][1]} stands on {placed[a][1]} ({placed[a][0]}): bases overlap")
 
 
 def _arrange_formations(state: GameState, source: str) -> GameState:

@@ -8,13 +8,14 @@ for exact odds is the value itself: nothing is deep-copied.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .errors import IllegalActionError
 from .geometry import Terrain
 from .units import Unit
+from .values import HashOnce, evolve
 
 if TYPE_CHECKING:
     from .powers import Power
@@ -72,8 +73,14 @@ class MagicDice:
 
 
 @dataclass(frozen=True)
-class GameState:
-    """Everything about a game at one moment: enough to save, load and continue it."""
+class GameState(HashOnce):
+    """Everything about a game at one moment: enough to save, load and continue it.
+
+    Hashed once per value (exact odds merge branches by state); a change builds a new
+    state sharing every unit it does not touch.
+    """
+
+    __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
 
     ruleset: str
     turn: int
@@ -140,9 +147,9 @@ class GameState:
     # -- changes (each returns a new state) -----------------------------------------
     def replace_unit(self, unit: Unit) -> GameState:
         """Return the state with one unit replaced by id."""
-        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+        return evolve(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
 
     def replace_units(self, *units: Unit) -> GameState:
         """Return the state with several units replaced by id."""
         by_id = {u.id: u for u in units}
-        return replace(self, units=tuple(by_id.get(u.id, u) for u in self.units))
+        return evolve(self, units=tuple(by_id.get(u.id, u) for u in self.units))

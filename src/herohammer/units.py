@@ -8,13 +8,14 @@ Immutable values make ``undo`` a matter of keeping the previous state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from enum import StrEnum
 
 from .formations import Formation
 from .geometry import Base, Placed, Point
 from .profiles import Profile
+from .values import HashOnce, evolve
 
 
 class UnitType(StrEnum):
@@ -63,8 +64,10 @@ TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT
 
 
 @dataclass(frozen=True)
-class Model:
+class Model(HashOnce):
     """One model: its profile, base, place on the table and wounds taken."""
+
+    __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
 
     name: str
     profile: Profile
@@ -89,16 +92,18 @@ class Model:
 
     def moved_to(self, at: Point) -> Model:
         """Return the model standing at ``at``."""
-        return replace(self, at=(float(at[0]), float(at[1])))
+        return evolve(self, at=(float(at[0]), float(at[1])))
 
     def walked_to(self, at: Point, inches: float) -> Model:
         """Return the model at ``at`` having spent ``inches`` more of this phase's move allowance."""
-        return replace(self, at=(float(at[0]), float(at[1])), moved=self.moved + inches)
+        return evolve(self, at=(float(at[0]), float(at[1])), moved=self.moved + inches)
 
 
 @dataclass(frozen=True)
-class Unit:
+class Unit(HashOnce):
     """One unit (an independent character is one too), with its side, rules and status."""
+
+    __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
 
     id: str
     side: str
@@ -140,7 +145,7 @@ class Unit:
 
     def with_status(self, *add: Status, remove: tuple[Status, ...] = ()) -> Unit:
         """Return the unit with statuses added and removed."""
-        return replace(self, status=(self.status - frozenset(remove)) | frozenset(add))
+        return evolve(self, status=(self.status - frozenset(remove)) | frozenset(add))
 
     @property
     def placed(self) -> list[Placed]:

@@ -10,13 +10,14 @@ from rich.markup import escape
 
 from ..battlescribe import read_battlescribe
 from ..report import print_json, simple_table
+from . import summary
 from .args import add_json_flag
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``catalogue FILE [--unit NAME] [--json]``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "catalogue", help="list the units of a BattleScribe .cat/.catz/.gst/.ros/.rosz file, or show one",
+        "catalogue", help=summary("catalogue"),
         description="Read a BattleScribe / New Recruit data file (40k 3rd/4th edition, The 9th Age 2nd edition) "
                     "and show its units with their profiles as herohammer reads them.")
     p.add_argument("file", help="a .cat, .catz, .gst, .gstz, .ros or .rosz file")

@@ -9,13 +9,14 @@ from ..actions import parse_action
 from ..errors import HerohammerError
 from ..game import Game
 from ..report import dump_json, print_json, simple_table
+from . import summary
 from .args import Once, add_json_flag
 
 
 def register_check(sub: Any) -> argparse.ArgumentParser:
     """Add ``check SCENARIO --action JSON``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "check", help="is this action legal? with the deciding rule ids",
+        "check", help=summary("check"),
         description="Rule on one action without applying it. The answer (LEGAL or ILLEGAL) is the output: "
                     "the exit status is 0 either way, unless --strict is given; bad input exits 2.")
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
@@ -29,7 +30,7 @@ def register_check(sub: Any) -> argparse.ArgumentParser:
 
 def register_targets(sub: Any) -> argparse.ArgumentParser:
     """Add ``targets SCENARIO --unit ID``."""
-    p: argparse.ArgumentParser = sub.add_parser("targets", help="which enemy units may this unit shoot at?")
+    p: argparse.ArgumentParser = sub.add_parser("targets", help=summary("targets"))
     p.add_argument("scenario")
     p.add_argument("--unit", required=True, help="the firing unit's id")
     add_json_flag(p)
@@ -39,7 +40,7 @@ def register_targets(sub: Any) -> argparse.ArgumentParser:
 
 def register_actions(sub: Any) -> argparse.ArgumentParser:
     """Add ``actions SCENARIO``."""
-    p: argparse.ArgumentParser = sub.add_parser("actions", help="the active side's legal actions now")
+    p: argparse.ArgumentParser = sub.add_parser("actions", help=summary("actions"))
     p.add_argument("scenario")
     add_json_flag(p)
     p.set_defaults(run=_run_actions)

@@ -12,12 +12,13 @@ from ..errors import HerohammerError
 from ..report import at_least_rows, distribution_table, odds_table, print_json
 from ..rulesets import RULESETS
 from ..rulesets.w40k_combat import CombatRules
+from . import summary
 from .args import add_json_flag, dice_amount, reroll, roll_needed, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``odds`` and its queries."""
-    parser: argparse.ArgumentParser = sub.add_parser("odds", help="exact odds of tests, psychic tests, attacks")
+    parser: argparse.ArgumentParser = sub.add_parser("odds", help=summary("odds"))
     queries = parser.add_subparsers(dest="query", required=True, parser_class=type(parser))
 
     p = queries.add_parser("test", help="a characteristic test (core.test.characteristic)")

@@ -17,6 +17,7 @@ from ..errors import HerohammerError
 from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
+from . import summary
 from .args import add_json_flag, whole_number
 
 MAX_SEED = 2**63 - 1
@@ -38,7 +39,7 @@ def dice_faces(text: str) -> list[int]:
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``play SCENARIO --action ACTION [--action ...] [--seed S | --dice 3,5,6] [--out FILE]``."""
-    p: argparse.ArgumentParser = sub.add_parser("play", help="apply actions in order; print every roll; save the state")
+    p: argparse.ArgumentParser = sub.add_parser("play", help=summary("play"))
     p.add_argument("scenario", help="scenario file (YAML or JSON)")
     p.add_argument("--action", action="append", required=True,
                    help="an action as JSON or YAML, e.g. '{do: shoot, unit: a, target: b}'; repeat for several, in order")

@@ -8,12 +8,13 @@ from typing import Any
 from ..catalogue import clauses, implemented_by
 from ..report import print_json, simple_table
 from ..rulesets import RULESETS
+from . import summary
 from .args import add_json_flag
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``rules``."""
-    parser: argparse.ArgumentParser = sub.add_parser("rules", help="list the rule clauses and their status")
+    parser: argparse.ArgumentParser = sub.add_parser("rules", help=summary("rules"))
     parser.add_argument("--ruleset", choices=["core", *sorted(RULESETS), "published"], default=None,
                         help="only this ruleset's clauses (core: the shared ones; published: judging rules from the rulebooks)")
     add_json_flag(parser)

@@ -9,13 +9,14 @@ from ..book import BOOK_RULESETS, EntryReport, find_entry, load_book, run_entry
 from ..catalogue import clause
 from ..errors import HerohammerError
 from ..report import print_json, simple_table
+from . import summary
 from .args import add_json_flag
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``rulings [ID] [--ruleset R] [--rule CLAUSE] [--json]``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "rulings", help="the rulings book: worked rulings citing the rules, played through the engine")
+        "rulings", help=summary("rulings"))
     p.add_argument("id", nargs="?", default=None, help="a ruling's id: play it and print it as an FAQ entry")
     p.add_argument("--ruleset", choices=BOOK_RULESETS, default=None, help="only this ruleset's rulings")
     p.add_argument("--rule", metavar="CLAUSE_ID", default=None, help="only the rulings that show this clause")

@@ -13,12 +13,13 @@ from ..errors import HerohammerError
 from ..roster_scenario import build_scenario
 from ..rulesets import RULESETS
 from ..scenario import check_writable, state_from_data
+from . import summary
 from .args import whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``scenario new --roster FILE [--roster FILE] [--ruleset R] [--out FILE]``."""
-    p: argparse.ArgumentParser = sub.add_parser("scenario", help="write a scenario file (from BattleScribe rosters)")
+    p: argparse.ArgumentParser = sub.add_parser("scenario", help=summary("scenario"))
     actions = p.add_subparsers(dest="query", required=True, parser_class=type(p))
     n = actions.add_parser("new", help="a scenario with a roster's units deployed in a default formation",
                            description="Each roster (.ros/.rosz, saved from BattleScribe or New Recruit) becomes a "

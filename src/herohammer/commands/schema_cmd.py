@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from . import summary
 from ..scenario import check_writable
 
 SCHEMA_ID = "https://herohammer.invalid/scenario-and-plan.schema.json"
@@ -54,7 +55,7 @@ def scenario_and_plan_schema() -> dict[str, Any]:
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``schema [--out FILE]``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "schema", help="write the JSON Schema of scenario and plan files (for editors)",
+        "schema", help=summary("schema"),
         description="Name the written file in a scenario ($schema: herohammer.schema.json) or in your editor's "
                     "YAML/JSON settings so it validates and completes scenario and plan files.")
     p.add_argument("--out", default=None, help="write the schema here (default: print it)")

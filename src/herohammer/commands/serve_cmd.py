@@ -7,13 +7,14 @@ import sys
 import webbrowser
 from typing import Any
 
+from . import summary
 from .args import whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
     """Add ``serve [SCENARIO] [--port N] [--host H] [--open]``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "serve", help="the table in a browser: rulings, targets, odds, play and undo (a local web app)",
+        "serve", help=summary("serve"),
         description="Start a local web app over the engine. With no scenario it opens the bundled demo.")
     p.add_argument("scenario", nargs="?", help="scenario file (YAML or JSON) to open first; omit for the demo")
     p.add_argument("--port", type=whole_number("--port", 0, 65535), default=8040, help="port (0: any free one)")

@@ -22,16 +22,17 @@ from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
 from ..errors import HerohammerError
 from ..scenario import check_writable, write_atomically
 from ..limits import MAX_RUNS
+from . import summary
 from .args import whole_number
 
 DEMO_RUNS = 100_000
 DEMO_SEED = 1
 
 
-def register(sub: Any) -> argparse.ArgumentParser:
-    """Add ``simulate`` and ``sweep``."""
+def register_simulate(sub: Any) -> argparse.ArgumentParser:
+    """Add ``simulate``."""
     p: argparse.ArgumentParser = sub.add_parser(
-        "simulate", help="play a scenario many times: outcome table, 95%% intervals, exact odds beside them",
+        "simulate", help=summary("simulate"),
         description="Play a scenario's plan (or the default policy) N times. With no scenario, run the bundled demos.")
     p.add_argument("scenario", nargs="?", help="scenario file (YAML or JSON); omit for the bundled demos")
     p.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=DEMO_RUNS, help="number of runs")
@@ -46,9 +47,13 @@ def register(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw the outcome distributions to a PNG file")
     p.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     p.set_defaults(run=_run_simulate)
+    return p
 
+
+def register_sweep(sub: Any) -> argparse.ArgumentParser:
+    """Add ``sweep``."""
     s: argparse.ArgumentParser = sub.add_parser(
-        "sweep", help="simulate a grid of scenario variants (--vary PATH=V1,V2); processes or a Dask cluster")
+        "sweep", help=summary("sweep"))
     s.add_argument("scenario", help="scenario file (YAML or JSON)")
     s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
                    help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
@@ -62,7 +67,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
     s.set_defaults(run=_run_sweep)
-    return p
+    return s
 
 
 def _console() -> Console:

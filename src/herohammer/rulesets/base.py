@@ -43,6 +43,17 @@ class _NoRolls(Dice):
 
 
 @dataclass(frozen=True)
+class Judgement:
+    """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
+
+    ``Game.apply`` uses ``resolved`` instead of resolving the action a second time.
+    """
+
+    ruling: Ruling
+    resolved: Resolution | None = None
+
+
+@dataclass(frozen=True)
 class LeadershipSource:
     """One model's Leadership as a unit's test sees it."""
 
@@ -98,25 +109,29 @@ class Ruleset:
 
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
+        return self.judge(state, action).ruling
+
+    def judge(self, state: GameState, action: Action) -> Judgement:
+        """Rule on an action as ``rule_on`` does; keep the result of a placing action that no dice decide."""
         spec = self.phase_spec(state.phase)
         if action.do not in spec.actions:
             allowed = ", ".join(sorted(spec.actions))
-            return Ruling.forbid(
+            return Judgement(Ruling.forbid(
                 f"{action.do!r} is not an action of the {state.phase.value} phase (allowed: {allowed})",
                 *self.phase_rules(action.do),
-            )
+            ))
         ruler: Callable[[GameState, Any], Ruling] | None = getattr(self, f"rule_{action.do}", None)
         if ruler is None:
-            return Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action")
+            return Judgement(Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action"))
         try:
             ruling = ruler(state, action)
         except IllegalActionError as exc:  # e.g. an unknown unit id
-            return Ruling.forbid(exc.reason, *exc.rules)
+            return Judgement(Ruling.forbid(exc.reason, *exc.rules))
         if ruling.legal and action.do in PLACING:
             return self._bases_apart(state, action, ruling)
-        return ruling
+        return Judgement(ruling)
 
-    def _bases_apart(self, state: GameState, action: Action, ruling: Ruling) -> Ruling:
+    def _bases_apart(self, state: GameState, action: Action, ruling: Ruling) -> Judgement:
         """Forbid a placing action whose models would end on other models, when no dice decide where.
 
         The action is resolved with dice that refuse to roll; one that rolls (a charge, a
@@ -124,12 +139,12 @@ class Ruleset:
         """
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         try:
-            after, _ = resolver(state, action, _NoRolls())
+            after, events = resolver(state, action, _NoRolls())
         except (_RollNeeded, IllegalActionError):
-            return ruling
+            return Judgement(ruling)
         if problem := movement.overlap_problem(state, after):
-            return Ruling.forbid(problem, "published.bases-apart")
-        return ruling
+            return Judgement(Ruling.forbid(problem, "published.bases-apart"))
+        return Judgement(ruling, (after, events))
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""

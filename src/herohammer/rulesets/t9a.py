@@ -24,7 +24,8 @@ from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import EPSILON, Placed, Point, distance, group_distance, in_base_contact, overlaps, unit_line_of_sight
+from ..geometry import (EPSILON, Placed, Point, distance, group_distance, in_base_contact, overlaps, sweep_hits,
+                        unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
@@ -848,8 +849,8 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool) -> tuple[flo
 
 
 def _path_hits(model: Model, to: Point, other: Model) -> bool:
-    path = shapely.LineString([model.at, to]).buffer(min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01)
-    return bool(path.intersects(other.placed.footprint())) and distance(model.placed, other.placed) > 0.01
+    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
+    return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > 0.01
 
 
 def _detach(state: GameState, ch: Unit, to: Point) -> GameState:

@@ -1,0 +1,55 @@
+"""Immutable values made cheap: a hash computed once per value, and copies that change only some fields.
+
+The game state is a tree of frozen dataclasses (state -> units -> models).  Exact odds
+merge branches by hashing states, and every wound builds a new state; without these
+two helpers each hash walks the whole tree and each change re-runs every field through
+``__init__``.  With them a new state re-hashes only the units that changed (the others
+keep their hash: structural sharing), and a change costs one dictionary copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_HASH = "_hash_once"
+
+
+class HashOnce:
+    """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
+
+    The kept hash is left out of pickles and copies, since string hashes differ between
+    processes.
+    """
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        kept: int | None = self.__dict__.get(_HASH)
+        if kept is None:
+            kept = hash(tuple(self.__dict__[f.name] for f in fields(self)))  # type: ignore[arg-type]
+            self.__dict__[_HASH] = kept
+        return kept
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != _HASH}
+
+
+def evolve(value: T, **changes: Any) -> T:
+    """Return a copy of a frozen dataclass value with some fields changed, like ``dataclasses.replace`` but cheaper.
+
+    Only for classes without ``__post_init__`` (nothing to re-check): the fields are
+    copied as they are, and what the old value cached about itself (its hash, cached
+    properties) is left behind.
+    """
+    new = object.__new__(type(value))
+    old = value.__dict__
+    state = {f.name: old[f.name] for f in fields(value)}  # type: ignore[arg-type]
+    unknown = changes.keys() - state.keys()
+    if unknown:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    state.update(changes)
+    new.__dict__.update(state)
+    return new

@@ -1,0 +1,140 @@
+"""The closed-form geometry gives shapely's answers: swept bases, bounding circles, overlaps with a tolerance.
+
+``sweep_hits`` measures the exact discs while shapely draws circles as inscribed
+polygons, so the two may differ only within ``SWEEP_TOLERANCE`` of touching; the
+tests draw random bases and moves and compare wherever the exact clearance is
+further from zero than that.
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, overlaps, sweep_hits
+
+near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
+points = st.tuples(near, near)
+round_bases = st.sampled_from([20, 25, 32, 40, 50, 60]).map(Base.parse)
+rect_bases = st.builds(lambda w, d: Base.parse([w, d]), st.integers(10, 120), st.integers(10, 120))
+facings = st.one_of(st.sampled_from([0.0, 90.0, 45.0]), st.floats(min_value=0, max_value=360))
+bases = st.one_of(round_bases, rect_bases)
+placed = st.builds(Placed, base=bases, at=points, facing_deg=facings)
+radii = st.floats(min_value=0.2, max_value=1.5)
+
+
+def _shapely_sweep(start: tuple[float, float], to: tuple[float, float], radius: float, other: Placed) -> bool:
+    """The answer as shapely gives it: the straight path buffered by the radius, against the base's polygon."""
+    return bool(shapely.LineString([start, to]).buffer(radius).intersects(other.footprint()))
+
+
+def _exact_clearance(start: tuple[float, float], to: tuple[float, float], radius: float, other: Placed) -> float:
+    """Measure the gap between the swept disc and the base with shapely's exact segment distance (no buffering)."""
+    segment = shapely.LineString([start, to])
+    if other.base.round:
+        return float(segment.distance(shapely.Point(other.at))) - radius - other.base.radius_inches
+    return float(segment.distance(other.footprint())) - radius
+
+
+@settings(max_examples=400)
+@given(points, points, radii, placed)
+def test_a_swept_base_meets_a_model_exactly_when_shapely_says_so(start: tuple[float, float], to: tuple[float, float],
+                                                                    radius: float, other: Placed) -> None:
+    assume(math.dist(start, to) > 1e-6)
+    clearance = _exact_clearance(start, to, radius, other)
+    reach = radius + (other.base.radius_inches if other.base.round else 0.0)
+    assume(abs(clearance) > SWEEP_TOLERANCE * reach + 1e-9)
+    assert sweep_hits(start, to, radius, other) == _shapely_sweep(start, to, radius, other)
+    assert sweep_hits(start, to, radius, other) == (clearance < 0)
+
+
+@given(points, points, placed)
+def test_the_closed_form_agrees_with_exact_distance_even_at_the_edges(start: tuple[float, float],
+                                                                      to: tuple[float, float], other: Placed) -> None:
+    """Set the radius to the exact gap: touching counts as meeting, a hair less does not."""
+    assume(math.dist(start, to) > 1e-6)
+    gap = _exact_clearance(start, to, 0.0, other)
+    assume(gap > 0.05)
+    assert sweep_hits(start, to, gap + 1e-6, other)
+    assert not sweep_hits(start, to, gap - 1e-6, other)
+
+
+def test_a_move_past_a_round_base_and_through_it() -> None:
+    other = Placed(Base.parse(25), (5.0, 0.9))
+    r = Base.parse(25).radius_inches  # 25mm bases: 0.98" between centres is touching
+    assert sweep_hits((0.0, 0.0), (10.0, 0.0), r, other)  # 0.9" off the line: they cannot pass
+    assert not sweep_hits((0.0, -0.1), (10.0, -0.1), r, other)  # 1.0" off the line: passes just clear
+    assert not sweep_hits((0.0, 0.0), (3.0, 0.0), r, other)  # stops short of it
+    assert not sweep_hits((0.0, 0.0), (10.0, 0.0), 0.0, other)  # no disc: nothing swept
+
+
+def test_a_move_along_a_turned_rectangle() -> None:
+    wagon = Placed(Base.parse([100, 50]), (10.0, 10.0), 90.0)  # 100mm deep along x once turned by 90 degrees
+    assert sweep_hits((0.0, 10.0), (20.0, 10.0), 0.4, wagon)
+    half_depth = 50 / 25.4 / 2  # after the turn the 50mm side runs along x, the 100mm side along y
+    assert not sweep_hits((10.0 + half_depth + 0.5, 0.0), (10.0 + half_depth + 0.5, 20.0), 0.4, wagon)
+    assert sweep_hits((10.0 + half_depth + 0.3, 0.0), (10.0 + half_depth + 0.3, 20.0), 0.4, wagon)
+
+
+@given(placed, placed, st.sampled_from([0.0, 0.01, 0.02, 0.05]))
+def test_overlap_with_the_bounding_circle_shortcut_is_shapelys_overlap(a: Placed, b: Placed, tolerance: float) -> None:
+    """Far-apart pairs are settled by bounding circles; the answer is still the shrunk shapes' overlap."""
+    assume(not (a.base.round and b.base.round))
+    half = tolerance / 2
+    mine = a.footprint().buffer(-half, join_style="mitre") if half else a.footprint()
+    other = b.footprint().buffer(-half, join_style="mitre") if half else b.footprint()
+    if a.base.round:
+        mine = shapely.Point(a.at).buffer(a.base.radius_inches - half, quad_segs=256)
+    if b.base.round:
+        other = shapely.Point(b.at).buffer(b.base.radius_inches - half, quad_segs=256)
+    depth = float(mine.intersection(other).area) if mine.intersects(other) else 0.0
+    assume(depth > 1e-6 or float(mine.distance(other)) > 1e-3)  # not at the very edge of touching
+    assert overlaps(a, b, tolerance) == (depth > 1e-6)
+
+
+@given(bases)
+def test_a_base_lies_within_its_reach(base: Base) -> None:
+    outline = Placed(base, (0.0, 0.0), 37.0).footprint().exterior.coords
+    assert max(math.hypot(x, y) for x, y in outline) <= base.reach_inches + 1e-9
+
+
+@given(st.lists(placed, min_size=1, max_size=6), st.lists(placed, min_size=1, max_size=6))
+def test_closest_pair_of_round_bases_is_the_plain_loops_answer(a: list[Placed], b: list[Placed]) -> None:
+    """The inlined loop for round bases names the same pair, ties included, at the same distance."""
+    from herohammer.geometry import closest_pair, distance
+
+    a = [Placed(Base.parse(25 + 10 * (i % 3)), p.at) for i, p in enumerate(a)]
+    b = [Placed(Base.parse(32), p.at) for p in b]
+    best = (0, 0, math.inf)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            if distance(x, y) < best[2]:
+                best = (i, j, distance(x, y))
+    assert closest_pair(a, b) == best
+
+
+@settings(max_examples=60)
+@given(st.lists(placed, min_size=1, max_size=30), st.lists(placed, min_size=1, max_size=30),
+       st.sampled_from([0.0, 0.01, 0.02]))
+def test_overlapping_pairs_are_the_double_loops_pairs_in_its_order(a: list[Placed], b: list[Placed],
+                                                                    tolerance: float) -> None:
+    """Screened by bounding circles (a plain loop for a few pairs, numpy for many), the pairs are the double loop's."""
+    from herohammer.geometry import overlapping_pairs
+
+    assert list(overlapping_pairs(a, b, tolerance)) == [
+        (i, j) for i in range(len(a)) for j in range(len(b)) if overlaps(a[i], b[j], tolerance)]
+    assert list(overlapping_pairs(a, None, tolerance)) == [
+        (i, j) for i in range(len(a)) for j in range(i + 1, len(a)) if overlaps(a[i], a[j], tolerance)]
+
+
+def test_a_path_meets_terrain_only_inside_its_box() -> None:
+    from herohammer.geometry import Terrain, enters_terrain
+
+    woods = Terrain("woods", "difficult", ((10.0, 10.0), (14.0, 10.0), (12.0, 14.0)))
+    assert enters_terrain((0.0, 12.0), [(20.0, 12.0)], [woods])  # straight through
+    assert not enters_terrain((0.0, 0.0), [(20.0, 0.0)], [woods])  # below its box
+    assert not enters_terrain((10.0, 13.9), [(10.5, 14.0)], [woods])  # inside the box, beside the triangle
+    assert enters_terrain((12.0, 12.0), [], [woods])  # standing in it
