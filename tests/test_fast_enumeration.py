@@ -49,7 +49,8 @@ def _both(state: GameState, action: Any, limit: int = ORACLE_RUNS) -> tuple[Any,
         if type(exc).__name__ == "EnumerationTooLarge":
             return None
         raise
-    return enumerate_outcomes(play), fine
+    # as ``odds action`` asks: its summary reads no positions, so a fall-back distance is one branch
+    return enumerate_outcomes(play, positions=False), fine
 
 
 def _actions(state: GameState) -> list[Any]:
@@ -134,6 +135,42 @@ def test_a_chained_pool_matches_icepool_and_brute_force(n: int, hit: int, wound:
     fast = enumerate_outcomes(run)
     assert dict(fast.items()) == expected
     assert fast == enumerate_outcomes(run, fine=True)
+
+
+@pytest.mark.parametrize("n,hit,wound,save", [(8, 3, 4, 3), (5, 4, 4, None), (6, 2, 3, 7), (0, 4, 4, 4)])
+def test_a_chain_ending_in_failed_saves_matches_icepool_and_brute_force(n: int, hit: int, wound: int,
+                                                                         save: int | None) -> None:
+    """Hit, wound, then the saves the wounds fail: one chance node over the unsaved wounds."""
+    def run(dice: Dice) -> tuple[int, ...]:
+        return dice.pools(n, Stage(hit, "to hit", "published.to-hit-bs"), Stage(wound, "to wound", "published.to-wound"),
+                          Stage(save if save is None or save <= 6 else None, "saves", "published.saves", fails=True))[-1:]
+
+    fails = 6 if save is None or save > 6 else save - 1  # faces that fail the save (None: no save)
+    one = icepool.map(lambda h, w, s: int(h >= hit and w >= wound and s <= fails), *(icepool.Die(range(1, 7)),) * 3)
+    total = n @ one if n else icepool.Die([0])
+    expected = {(k,): Fraction(total.quantity(k), total.denominator()) for k in total.outcomes() if total.quantity(k)}
+    fast = enumerate_outcomes(run)
+    assert dict(fast.items()) == expected
+    assert fast == enumerate_outcomes(run, fine=True)
+
+
+def test_play_counts_the_failed_saves_of_a_chain() -> None:
+    dice = ScriptedDice([6, 5, 1, 4, 4, 3, 2])
+    counts = dice.pools(3, Stage(4, "to hit", "r"), Stage(4, "to wound", "r"), Stage(3, "saves", "r", fails=True))
+    assert counts == (2, 2, 1)  # hits 6 5; wounds 4 4; saves 3 (saved) 2 (failed)
+    assert [r.faces for r in dice.log] == [(6, 5, 1), (4, 4), (3, 2)]
+
+
+def test_a_roll_that_only_places_models_is_one_branch_when_no_position_is_read() -> None:
+    """A fall-back distance: 11 branches for a caller that reads positions, one (the most likely, 7) otherwise."""
+    def run(dice: Dice) -> int:
+        return dice.total(2, "fall back distance", "published.fall-back", places=True)
+
+    assert len(enumerate_outcomes(run)) == 11
+    assert dict(enumerate_outcomes(run, positions=False).items()) == {7: Fraction(1)}
+    assert len(enumerate_outcomes(run, positions=False, fine=True)) == 11  # the oracle never cuts
+    assert dict(enumerate_outcomes(lambda d: d.total(2, "range", "r") > 6, positions=False).items()) == {
+        False: Fraction(15, 36), True: Fraction(21, 36)}  # a total without ``places`` still branches
 
 
 def test_play_still_rolls_every_die_of_a_chain() -> None:

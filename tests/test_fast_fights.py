@@ -8,10 +8,11 @@ import pytest
 
 from herohammer.action_odds import summarise
 from herohammer.actions import parse_action
-from herohammer.dice import Dice, SeededDice, enumerate_outcomes
+from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.scenario import state_from_data
+from herohammer.units import Status
 
 BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
@@ -46,6 +47,7 @@ def test_a_fight_merged_step_by_step_equals_brute_force(ruleset: str, with_chara
         return summarise(state, rules.resolve(state, action, dice))
 
     fast = enumerate_outcomes(play)
+    assert fast == enumerate_outcomes(play, positions=False)  # what ``odds action`` asks: no positions read
     # the merging alone against the whole fight replayed per leaf (classes and chains are checked
     # against brute force elsewhere); the smallest fight also against brute force itself
     assert fast == enumerate_outcomes(play, 400_000, merge_loops=False)
@@ -61,3 +63,29 @@ def test_play_of_a_fight_rolls_in_initiative_order() -> None:
     steps = [e.message for e in events if e.kind == "initiative"]
     assert steps == sorted(steps, key=lambda m: -int(m.split()[1]))
     assert all(r.faces for e in events for r in e.rolls)
+
+
+@pytest.mark.rule("published.fall-back")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_that_falls_back_leaves_the_combat_even_when_the_table_edge_stops_it(ruleset: str) -> None:
+    """The winner is no longer locked once its enemy falls back, however far the roll takes it.
+
+    The Boy stands on the table edge straight behind the Marine, so falling back away from
+    the Marine cannot move him: the bases still touch, but he has left the combat.  (This is
+    also what lets ``odds action`` roll a fall-back distance as one branch: nothing but
+    positions depends on it.)
+    """
+    tough_boy = BOY.replace("W1", "W2")
+    data = {"ruleset": ruleset, "phase": "assault", "active": "red", "table": {"width": 72, "depth": 48},
+            "sides": {"red": [{"id": "squad", "status": ["locked"], "models": [
+                          {"name": "Marine", "profile": MARINE, "base": 25, "at": [20, 46.516]}]}],
+                      "blue": [{"id": "boyz", "status": ["locked"], "models": [
+                          {"name": "Boy", "profile": tough_boy, "base": 25, "at": [20, 47.5]}]}]}}
+    # the Marine: hit 6, wound 6, save 1 (one unsaved wound); the Boy: hits 1 1; Morale 6 6 fails; fall back 6 6
+    game = Game(state_from_data(data), ScriptedDice([6, 6, 1, 1, 1, 6, 6, 6, 6]))
+    events = game.apply({"do": "fight", "unit": "squad"})
+    assert [e.kind for e in events if e.kind == "fall_back"] == ["fall_back"]
+    boyz, squad = game.state.unit("boyz"), game.state.unit("squad")
+    assert boyz.models[0].at == pytest.approx((20, 47.5))  # the edge held him
+    assert boyz.has(Status.FALLING_BACK) and not boyz.has(Status.LOCKED)
+    assert not squad.has(Status.LOCKED)

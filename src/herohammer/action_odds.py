@@ -200,7 +200,7 @@ def action_odds(
         return summary(state, ruleset.resolve(state, act, dice))
 
     try:
-        dist = enumerate_outcomes(play, max_runs)
+        dist = enumerate_outcomes(play, max_runs, positions=summary is not summarise)  # summarise reads no positions
         return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
                           tuple(dist.sorted_items()), 0)
     except EnumerationTooLarge:

@@ -207,6 +207,12 @@ def _classed(outcomes: tuple[tuple[int, Fraction], ...], splits: tuple[int, ...]
     return tuple(sorted(merged))
 
 
+@lru_cache(maxsize=256)
+def _most_likely(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
+    """Return the most likely total of ``n`` D6 (the lowest on a tie) as a certain branch."""
+    return ((max(_total_outcomes(n, reroll_below), key=lambda vp: (vp[1], -vp[0]))[0], Fraction(1)),)
+
+
 def _check_count(request: Request, n: int, least: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < least:
         raise OutOfRangeError(f"number of dice for {request.purpose}", n, f"a whole number, at least {least}")
@@ -220,6 +226,8 @@ class Total(Request):
     reroll_below: int = 0
     #: The values the rules code compares the total with (``total <= s``); () = every total counts.
     splits: tuple[int, ...] = ()
+    #: The total only decides where models end (a fall-back distance): nothing else depends on it.
+    places: bool = False
 
     def __post_init__(self) -> None:
         _check_count(self, self.n, 0)
@@ -230,6 +238,10 @@ class Total(Request):
 
     def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
+
+    def placeless_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """Return one branch, the most likely total, when only where models end would differ."""
+        return _most_likely(self.n, self.reroll_below) if self.places else self.outcomes()
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
         faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
@@ -311,28 +323,31 @@ class Stage:
     """One stage of a chain of pools: the dice that succeeded at the stage before roll at this target.
 
     ``target`` None means the stage cannot succeed (nothing is rolled, 0 successes).
+    ``fails`` counts the dice that fail instead (unsaved wounds: the saves are rolled,
+    the wounds that get through go on).
     """
 
     target: int | None
     purpose: str
     rule: str
     reroll: Reroll = Reroll.NONE
+    fails: bool = False
 
-    def key(self) -> tuple[int, int]:
-        """Return (target, re-roll below) with an impossible stage as target 7."""
+    def key(self) -> tuple[int, int, bool]:
+        """Return (target, re-roll below, counts failures) with an impossible stage as target 7."""
         if self.target is None:
-            return SIDES + 1, 0
-        return self.target, self.reroll.below(self.target)
+            return SIDES + 1, 0, self.fails
+        return self.target, self.reroll.below(self.target), self.fails
 
 
 ChainValue = tuple[int, ...]
 
 
 @lru_cache(maxsize=4096)
-def _chain_joint(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
+def _chain_joint(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
     """Return the joint distribution of every stage's count (targets <= 1 and >= 7 roll nothing)."""
     dist: dict[ChainValue, Fraction] = {(): Fraction(1)}
-    for target, below in stages:
+    for target, below, fails in stages:
         nxt: dict[ChainValue, Fraction] = {}
         for counts, p in dist.items():
             dice_n = counts[-1] if counts else n
@@ -342,6 +357,8 @@ def _chain_joint(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[Cha
                 branches = ((dice_n, Fraction(1)),)
             else:
                 branches = _pool_outcomes(dice_n, target, below)
+            if fails:
+                branches = tuple((dice_n - k, q) for k, q in branches)
             for k, q in branches:
                 nxt[(*counts, k)] = nxt.get((*counts, k), Fraction(0)) + p * q
         dist = nxt
@@ -349,7 +366,7 @@ def _chain_joint(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[Cha
 
 
 @lru_cache(maxsize=4096)
-def _chain_last(n: int, stages: tuple[tuple[int, int], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
+def _chain_last(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
     """Group the joint distribution by the last stage's count; the most likely earlier counts represent it."""
     groups: dict[int, list[tuple[ChainValue, Fraction]]] = {}
     for counts, p in _chain_joint(n, stages):
@@ -391,13 +408,18 @@ class Dice(ABC):
         self.log.append(RollRecord(request.purpose, request.rule, request.describe(), value, faces, p))
         return value
 
-    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = ()) -> int:
+    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = (),
+              places: bool = False) -> int:
         """Roll ``n`` D6 and return their sum.
 
         ``splits`` promises that the caller only compares the total with these values
         (``total <= s``), so an enumeration may hand it one representative per class.
+        ``places`` promises that the total only decides where models end (a fall-back
+        distance) and that nothing else in the resolution depends on it, so an
+        enumeration whose caller reads no positions (``positions=False``) may hand it one
+        representative value.
         """
-        return self.roll(Total(purpose, rule, n, reroll_below, tuple(sorted(set(splits)))))
+        return self.roll(Total(purpose, rule, n, reroll_below, tuple(sorted(set(splits))), places))
 
     def d6(self, purpose: str, rule: str) -> int:
         """Roll one D6."""
@@ -429,7 +451,8 @@ class Dice(ABC):
         """
         counts: list[int] = []
         for stage in stages:
-            n = 0 if stage.target is None else self.pool(n, stage.target, stage.purpose, stage.rule, stage.reroll)
+            ok = 0 if stage.target is None else self.pool(n, stage.target, stage.purpose, stage.rule, stage.reroll)
+            n = n - ok if stage.fails else ok
             counts.append(n)
         return tuple(counts)
 
@@ -520,11 +543,13 @@ class _ReplayDice(Dice):
     """
 
     def __init__(self, path: tuple[int, ...], fine: bool = False, budget: _Budget | None = None,
-                 memo: dict[Any, Any] | None = None, merge_loops: bool = True) -> None:
+                 memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True) -> None:
         super().__init__()
         self.path = path
         self.fine = fine
         self.merge_loops = merge_loops and not fine
+        #: False: the caller reads no positions, so a roll that only places models takes one value.
+        self.positions = positions or fine
         self.budget = budget if budget is not None else _Budget(DEFAULT_MAX_RUNS)
         #: Loops already walked, by (branches taken before, loops met before): shared by the replays.
         self.memo = memo if memo is not None else {}
@@ -554,7 +579,13 @@ class _ReplayDice(Dice):
         return value, p
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
-        value, p = self._branch(request.fine_outcomes() if self.fine else request.outcomes())
+        if self.fine:
+            outcomes = request.fine_outcomes()
+        elif not self.positions and isinstance(request, Total):
+            outcomes = request.placeless_outcomes()
+        else:
+            outcomes = request.outcomes()
+        value, p = self._branch(outcomes)
         return value, None, p
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
@@ -566,7 +597,7 @@ class _ReplayDice(Dice):
         self._loops += 1
         outcomes = self.memo.get(where)
         if outcomes is None:
-            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget)
+            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions)
         value: C = self._branch(outcomes)[0]
         return value
 
@@ -577,10 +608,11 @@ class _ReplayDice(Dice):
         counts, p = self._branch(_chain_last(n, tuple(s.key() for s in stages)))
         rolled = n
         for stage, count in zip(stages, counts):
-            target, below = stage.key()
+            target, below, fails = stage.key()
             if rolled and 1 < target <= SIDES:
                 pool = Pool(stage.purpose, stage.rule, rolled, target, below)
-                self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(), count, None, p))
+                self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(), rolled - count if fails else count,
+                                           None, p))
             rolled = count
         return tuple(counts)
 
@@ -599,14 +631,14 @@ class _Budget:
 
 
 def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
-          merge_loops: bool = True) -> Iterable[tuple[Any, int, int]]:
+          merge_loops: bool = True, positions: bool = True) -> Iterable[tuple[Any, int, int]]:
     """Yield (result, numerator, denominator) for every leaf of the chance tree, replaying ``rules``."""
     stack: list[tuple[int, ...]] = [()]
     memo: dict[Any, Any] = {}
     while stack:
         path = stack.pop()
         budget.spend()
-        dice = _ReplayDice(path, fine, budget, memo, merge_loops)
+        dice = _ReplayDice(path, fine, budget, memo, merge_loops, positions)
         result = rules(dice)
         if not path:  # the first run sizes the tree (every branch as deep as the first): far too large, stop now
             estimate = math.prod(dice.widths)
@@ -620,7 +652,8 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
 
 
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-                   key: Callable[[C], Hashable], budget: _Budget) -> tuple[tuple[C, Fraction], ...]:
+                   key: Callable[[C], Hashable], budget: _Budget,
+                   positions: bool = True) -> tuple[tuple[C, Fraction], ...]:
     """Return every final carry of a loop with its probability, merging equal keys after each step."""
     frontier: dict[Hashable, tuple[C, Fraction]] = {key(start): (start, Fraction(1))}
     finished: dict[Hashable, tuple[C, Fraction]] = {}
@@ -633,7 +666,7 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
                 finished[k] = (carry, p) if seen is None else (seen[0], seen[1] + p)
                 continue
             sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
-            for result, num, den in _walk(lambda dice: step(carry, dice), budget, False):
+            for result, num, den in _walk(lambda dice: step(carry, dice), budget, False, True, positions):
                 k = key(result)
                 entry = sums.setdefault(k, (result, {}))
                 entry[1][den] = entry[1].get(den, 0) + num
@@ -646,7 +679,8 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
 
 
 def enumerate_outcomes(
-    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool = True
+    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool = True,
+    positions: bool = True,
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
 
@@ -657,9 +691,12 @@ def enumerate_outcomes(
     once, at the end.  ``fine`` branches on every value of every roll (no classes, no
     chains, loops replayed whole): the slow oracle.  ``merge_loops=False`` keeps the
     classes and chains but replays loops whole: the oracle for the merging alone.
+    ``positions=False`` is the caller's promise that its result does not depend on
+    where models end: a roll that only places models (``total(..., places=True)``)
+    then takes one representative value instead of branching.
     """
     sums: dict[T, dict[int, int]] = {}
-    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge_loops):
+    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge_loops, positions):
         by_den = sums.setdefault(result, {})
         by_den[den] = by_den.get(den, 0) + num
     common = 1

@@ -204,9 +204,12 @@ class CombatRules(Ruleset):
 
     @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
-                     dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True
+                     dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True, saved_already: int | None = None
                      ) -> tuple[GameState, list[Event], int]:
-        """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too."""
+        """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too.
+
+        ``saved_already``: the saves were rolled with the wounds (``_one_save``: every wound lands in one group).
+        """
         alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
         total = sum(b.wounds for b in batches)
         if not alive or total == 0:
@@ -232,7 +235,11 @@ class CombatRules(Ruleset):
             n = len(items)
             start = len(dice.log)
             names = _label([state.unit(r[0]).models[r[1]] for r in refs])
-            saved = 0 if save is None else dice.pool(n, save, f"{who}: saves ({save}+) for {names}", "published.saves")
+            if saved_already is not None:
+                saved = saved_already
+            else:
+                saved = 0 if save is None else dice.pool(n, save, f"{who}: saves ({save}+) for {names}",
+                                                         "published.saves")
             unsaved = n - saved
             unsaved_total += unsaved
             left = unsaved
@@ -250,6 +257,24 @@ class CombatRules(Ruleset):
             events.append(Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules),
                                 data=(("slain", len(slain)),)))
         return state, events, unsaved_total
+
+    def _one_save(self, state: GameState, pool: Sequence[ModelRef], batch: WoundBatch) -> tuple[int | None] | None:
+        """Return (the save) when every wound of ``batch`` would be saved in one group, else None.
+
+        Then the saves can be rolled as the last stage of the hit-and-wound chain, so an
+        enumeration branches once per number of unsaved wounds (the same dice, in the same order).
+        """
+        groups = set()
+        for ref in pool:
+            unit = state.unit(ref[0])
+            model = unit.models[ref[1]]
+            if is_casualty(model.wounds_left):
+                continue
+            armour = None if batch.ignores_armour else model.profile.save
+            groups.add((unit.is_character, best_save(armour, model.profile.invulnerable, batch.ap)))
+            if len(groups) > 1:
+                return None
+        return (next(iter(groups))[1],) if groups else None
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -356,7 +381,7 @@ class CombatRules(Ruleset):
         members = state.combined(unit_id)
         n = 3 if all(u.type in FAST_TYPES for u in members) else 2
         start = len(dice.log)
-        inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back")
+        inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
         mine = [p for u in members for p in u.placed]
         enemies = [e for e in state.enemies_of(members[0].side)]
         cx = sum(p.at[0] for p in mine) / len(mine)
@@ -864,9 +889,13 @@ class CombatRules(Ruleset):
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority([m.profile.t for m in targets])
             wound_on = to_wound(s, toughness)
-            hits, got = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
-                                   Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                         rule if apart else "published.to-wound"))
+            batch = WoundBatch(0, None, armour_off)
+            one = self._one_save(state, live, batch)
+            saving = () if one is None else (Stage(one[0], f"{pool_key}: saves ({one[0]}+)", "published.saves",
+                                                   fails=True),)
+            hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
+                                                 Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                                                       rule if apart else "published.to-wound"), *saving)
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
@@ -875,7 +904,8 @@ class CombatRules(Ruleset):
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=False)
+                                                     remove=False,
+                                                     saved_already=got - unsaved_now[0] if unsaved_now else None)
             caused[side] += unsaved
             events += more
         jobs = melee.jobs[1:]
@@ -1006,10 +1036,14 @@ class CombatRules(Ruleset):
                                 ("published.combat-resolution",)))
         state, more = self._last_man(state, before, dice, tested)
         events += more
-        for uid in combat:  # units with no enemy left in contact are no longer locked
+        # units with no enemy left in contact are no longer locked; an enemy that fell back from this
+        # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
+        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
+                and not before.unit(e.id).has(Status.FALLING_BACK)}
+        for uid in combat:
             u = state.unit(uid)
             if u.alive and u.has(Status.LOCKED) and not any(_touching(x, e) for x in state.combined(uid)
-                                                             for e in state.enemies_of(u.side)):
+                                                             for e in state.enemies_of(u.side) if e.id not in fled):
                 state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
         return state, events
 
@@ -1052,9 +1086,10 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
         models: list[Model] = []
         for i, m in enumerate(unit.models):
             got = taken.get((uid, i), 0)
-            m = replace(m, wounds_taken=m.wounds_taken + got)
-            if got and is_casualty(m.wounds_left):
-                slain.append(m.name)
+            if got:
+                m = replace(m, wounds_taken=m.wounds_taken + got)
+                if is_casualty(m.wounds_left):
+                    slain.append(m.name)
             if remove and is_casualty(m.wounds_left):
                 continue
             models.append(m)
