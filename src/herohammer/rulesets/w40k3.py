@@ -550,7 +550,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     def target_models(self, state: GameState, target: Unit) -> list[geo.Placed]:
         """Return the bases of a target as a whole (a unit with its joined characters)."""
-        return [p for u in state.combined(target.id) for p in u.placed] if not target.joined else target.placed
+        return [p for u in state.combined(target.id) for p in u.placed] if not target.joined else list(target.placed)
 
     def is_closest_target(self, state: GameState, shooter: Unit, target: Unit) -> bool:
         """Say whether ``target`` is (one of) the closest visible enemy targets of the firing unit.
