@@ -8,11 +8,15 @@ flying unit does not gain it (40k3.ic.no-unit-abilities, 40k4.ic.rules-not-share
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
 from herohammer.dice import ScriptedDice
+from herohammer.errors import ScenarioError
 from herohammer.game import Game
+from herohammer.scenario import state_from_data
 
 RULESETS = ("40k3", "40k4")
 
@@ -238,3 +242,141 @@ def test_a_character_without_infiltrate_takes_it_from_the_unit(ruleset: str) -> 
     assert_legal(g, to, "published.infiltrate")
     g.apply(to)
     assert g.state.unit("sgt").models[0].at == (31.0, 16.5)
+
+
+# -- Transports --------------------------------------------------------------------------------
+
+RHINO = {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115]}
+WOODS = {"id": "woods", "kind": "difficult", "polygon": [[28, 14], [40, 14], [40, 30], [28, 30]]}
+
+
+def rhino(x: float, y: float, capacity: int = 10) -> dict[str, object]:
+    return {"id": "rhino", "type": "vehicle", "capacity": capacity, "models": [{**RHINO, "at": [x, y]}]}
+
+
+def with_rhino(ruleset: str, aboard: bool = False, capacity: int = 10, terrain: list[dict[str, object]] | None = None,
+               phase: str = "movement") -> Game:
+    """Red's movement: a Rhino at (26, 10); a Tactical squad with its Captain beside it (or aboard)."""
+    extra = {"embarked_in": "rhino"} if aboard else {}
+    red = [rhino(26, 10, capacity), squad("tac", 20, 10, n=2, **extra), hero("cap", 21, 11.5, joined="tac", **extra)]
+    return game(scenario(ruleset, red, [squad("boyz", 20, 40, n=2)], phase=phase, terrain=terrain))
+
+
+@pytest.mark.rule("published.transports")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_unit_embarks_with_its_character_and_is_off_the_table(ruleset: str) -> None:
+    g = with_rhino(ruleset)
+    assert_illegal(g, {"do": "embark", "unit": "cap", "transport": "rhino"}, "published.transports")
+    assert_legal(g, {"do": "embark", "unit": "tac", "transport": "rhino"}, "published.transports")
+    events = g.apply({"do": "embark", "unit": "tac", "transport": "rhino"})
+    assert "tac, cap embark in rhino" in events[0].message
+    assert {u.id for u in g.state.side_units("red")} == {"rhino"}
+    assert {u.embarked_in for u in (g.state.unit("tac"), g.state.unit("cap"))} == {"rhino"}
+    assert "tac" not in g.ruleset.targets(g.state, "boyz")
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 12], [22, 12]]}, "published.transports")
+    # the Rhino moves with them aboard: a model may stand where the squad stood
+    g.apply({"do": "move", "unit": "rhino", "to": [[21, 16]]})
+    again = with_rhino(ruleset)
+    again.apply({"do": "move", "unit": "tac", "to": [[20, 12], [22, 12], [21, 13.5]]})
+    assert_illegal(again, {"do": "embark", "unit": "tac", "transport": "rhino"}, "published.transports")
+
+
+@pytest.mark.rule("published.transports")
+def test_no_room_no_reach_no_boarding() -> None:
+    g = with_rhino("40k4", capacity=2)
+    ruling = g.check({"do": "embark", "unit": "tac", "transport": "rhino"})
+    assert not ruling.legal and "room for 2" in ruling.reason
+    red = [rhino(50, 10), squad("tac", 20, 10, n=2)]
+    g = game(scenario("40k4", red, [squad("boyz", 20, 40, n=2)]))
+    assert_illegal(g, {"do": "embark", "unit": "tac", "transport": "rhino"}, "published.transports")
+    assert_illegal(g, {"do": "embark", "unit": "tac", "transport": "boyz"}, "published.transports")
+
+
+@pytest.mark.rule("published.transports")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_unit_disembarks_within_2_inches_and_has_moved(ruleset: str) -> None:
+    g = with_rhino(ruleset, aboard=True)
+    far = {"do": "disembark", "unit": "tac", "to": [[20, 4], [22, 4], [21, 5.5]]}
+    assert_illegal(g, far, "published.transports")
+    assert_illegal(g, {"do": "disembark", "unit": "cap", "to": [[23, 10]]}, "published.transports")
+    near = {"do": "disembark", "unit": "tac", "to": [[22.5, 9], [22.5, 11], [22.5, 13]]}
+    assert_legal(g, near, "published.transports")
+    g.apply(near)
+    assert g.state.unit("tac").on_table and g.state.unit("cap").models[0].at == (22.5, 13.0)
+    assert "tac" in g.ruleset.targets(g.state, "boyz")
+    assert not g.check({"do": "move", "unit": "tac", "to": [[21.5, 9], [21.5, 11], [21.5, 13]]}).legal
+
+
+@pytest.mark.rule("40k4.char.move-through-cover", "published.difficult-terrain")
+def test_40k4_a_character_aboard_does_not_lend_his_transport_move_through_cover() -> None:
+    g = with_rhino("40k4", aboard=True, terrain=[WOODS])
+    through = {"do": "move", "unit": "rhino", "to": [[30, 19]]}
+    ruling = g.check(through)
+    assert ruling.legal and "2D6" in ruling.notes[0] and "40k4.char.move-through-cover" in ruling.notes[0]
+    events = g.apply(through, dice=ScriptedDice([2, 5]))
+    rolled = next(e for e in events if e.kind == "difficult_terrain")
+    assert rolled.rolls[0].faces == (2, 5)
+    assert "does not extend to the vehicle" in rolled.message and "40k4.char.move-through-cover" in rolled.rules
+    # on foot, the Captain himself rolls 3D6
+    g = with_rhino("40k4", terrain=[WOODS])
+    g.apply({"do": "leave", "character": "cap", "to": [25.5, 15]})
+    end_phases(g, 6)
+    ruling = g.check({"do": "move", "unit": "cap", "to": [[29, 17]]})
+    assert ruling.legal and "3D6" in ruling.notes[0] and "40k4.char.move-through-cover" in ruling.notes[0]
+
+
+@pytest.mark.rule("published.transports")
+def test_transports_load_save_and_refuse_bad_files(tmp_path: Path) -> None:
+    g = with_rhino("40k4", aboard=True)
+    path = tmp_path / "s.yaml"
+    g.save(path)
+    assert Game.load(path).state == g.state
+    base = scenario("40k4", [rhino(26, 10, 2), squad("tac", 20, 10, n=2, embarked_in="rhino")])
+    assert state_from_data(base).unit("tac").embarked_in == "rhino"
+    bad = [
+        (scenario("40k4", [squad("tac", 20, 10, n=2, embarked_in="nowhere")]), "embarked_in"),
+        (scenario("40k4", [rhino(26, 10, 1), squad("tac", 20, 10, n=2, embarked_in="rhino")]), "capacity"),
+        (scenario("40k4", [squad("tac", 20, 10, n=2, capacity=5)]), "capacity"),
+        (scenario("40k4", [rhino(26, 10), squad("tac", 20, 10, n=2, embarked_in="rhino"),
+                           hero("cap", 21, 11.5, joined="tac")]), "embarked_in"),
+    ]
+    for data, field in bad:
+        with pytest.raises(ScenarioError) as info:
+            state_from_data(data)
+        assert field in str(info.value) and "published.transports" in str(info.value)
+
+
+@pytest.mark.rule("published.transports")
+def test_the_table_view_draws_no_passenger() -> None:
+    from herohammer.web.view import table_view
+
+    g = with_rhino("40k4", aboard=True)
+    units = {u["id"]: u for u in table_view(g.state)["units"]}
+    assert units["tac"]["embarked_in"] == "rhino" and units["tac"]["models"] == []
+    assert units["rhino"]["models"]
+
+
+@pytest.mark.rule("40k4.char.move-through-cover", "published.dangerous-terrain")
+def test_40k4_a_character_aboard_does_not_lend_his_transport_skilled_rider() -> None:
+    marsh = {**WOODS, "id": "marsh", "kind": "dangerous"}
+    g = with_rhino("40k4", aboard=True, terrain=[marsh])
+    events = g.apply({"do": "move", "unit": "rhino", "to": [[30, 19]]}, dice=ScriptedDice([2, 5, 1]))
+    test = next(e for e in events if e.kind == "dangerous_terrain")
+    assert "re-rolled" not in test.message and "1 failed" in test.message
+    assert "40k4.char.move-through-cover" in test.rules and "published.skilled-rider" not in test.rules
+
+
+@pytest.mark.rule("published.regroup", "published.fall-back", "published.pinning")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_falling_back_lasts_turn_after_turn_until_a_regroup_while_a_pin_lapses(ruleset: str) -> None:
+    red = [squad("tac", 20, 10, n=2, status=["falling_back"]), squad("dev", 40, 10, n=2, status=["pinned"])]
+    g = game(scenario(ruleset, red, [squad("boyz", 20, 40, n=2)]))
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 8], [22, 8]]}, "published.fall-back")
+    end_phases(g, 6)  # a whole round: the pin is over, falling back is not
+    assert {s.value for s in g.state.unit("tac").status} == {"falling_back"}
+    assert "pinned" not in {s.value for s in g.state.unit("dev").status}
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 8], [22, 8]]}, "published.fall-back")
+    g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([1, 2]))
+    assert "falling_back" not in {s.value for s in g.state.unit("tac").status}
+    end_phases(g, 6)
+    assert_legal(g, {"do": "move", "unit": "tac", "to": [[20, 8], [22, 8]]})

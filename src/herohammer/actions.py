@@ -83,6 +83,22 @@ class Infiltrate(_Action):
     to: list[Point]
 
 
+class Embark(_Action):
+    """Move a unit (with its characters) into a transport vehicle of its side (40k, Movement phase)."""
+
+    do: Literal["embark"]
+    unit: str
+    transport: str
+
+
+class Disembark(_Action):
+    """Set a unit (with its characters) down from its transport, one ``[x, y]`` per model (40k, Movement phase)."""
+
+    do: Literal["disembark"]
+    unit: str
+    to: list[Point]
+
+
 class Reform(_Action):
     """Turn a rank-and-file unit about its centre and change its width (t9a, its move for the phase)."""
 
@@ -202,7 +218,7 @@ class EndPhase(_Action):
     do: Literal["end_phase"]
 
 
-_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
+_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
                      TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -245,6 +261,6 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
             msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, run, infiltrate, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
+            msg = ("expected do: join, leave, move, run, infiltrate, embark, disembark, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

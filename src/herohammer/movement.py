@@ -80,7 +80,7 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
         m.placed
         for u in state.units
         for i, m in enumerate(u.models)
-        if u.alive and (u.id, i) not in moved
+        if u.on_table and (u.id, i) not in moved
     ]
     new_bases = [p for _, p in new_placed]
     if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
@@ -100,7 +100,7 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
     over them.  The swept base is the straight path widened by the model's own base.
     """
-    others = [(u.id, m) for u in state.units if u.alive and u.id not in moving_ids for m in u.models]
+    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids for m in u.models]
     for mv in moves:
         unit = state.unit(mv.unit_id)
         if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or unit.id in flying:
@@ -142,7 +142,7 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
     checked, against every model on the table.
     """
     was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
-    placed = [(u.id, m) for u in after.units for m in u.models]
+    placed = [(u.id, m) for u in after.units if u.embarked_in is None for m in u.models]
     changed = [k for k, (unit_id, m) in enumerate(placed) if was.get((unit_id, m.name)) != m.placed]
     if not changed:
         return None

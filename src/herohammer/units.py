@@ -119,6 +119,10 @@ class Unit(HashOnce):
     last_of: str | None = None
     #: t9a: the spells this unit's Wizard (or a Wizard Conclave's champion) chose before the game.
     spells: tuple[str, ...] = ()
+    #: 40k: the transport vehicle this unit rides in; while embarked it is off the table.
+    embarked_in: str | None = None
+    #: 40k: how many models this vehicle carries (0: it is no transport).
+    capacity: int = 0
 
     @property
     def is_character(self) -> bool:
@@ -132,8 +136,13 @@ class Unit(HashOnce):
 
     @property
     def alive(self) -> bool:
-        """Say whether any model of the unit is still on the table."""
+        """Say whether the unit has any model left (on the table or riding in a transport)."""
         return bool(self.models)
+
+    @property
+    def on_table(self) -> bool:
+        """Say whether the unit stands on the table: alive and not embarked in a transport."""
+        return bool(self.models) and self.embarked_in is None
 
     def has(self, status: Status) -> bool:
         """Say whether the unit has a status."""

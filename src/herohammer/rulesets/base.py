@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 Resolution = tuple[GameState, list[Event]]
 #: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
-PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infiltrate"})
+PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infiltrate", "disembark"})
 
 
 class _RollNeeded(Exception):

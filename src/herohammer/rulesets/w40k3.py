@@ -41,7 +41,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "test", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "embark", "disembark", "regroup", "test",
+                                             "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
         PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
     )
@@ -170,6 +171,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         if unit.side != state.active:
             return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
+        if unit.embarked_in is not None:
+            return Ruling.forbid(f"{unit.id} is embarked in {unit.embarked_in}: it acts on the table only once it "
+                                 "disembarks", "published.transports")
         return None
 
     def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
@@ -219,10 +223,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
+        aboard = self.aboard_terrain_rules(state, unit)
+        passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
-            f"(chance {dist[True]}) [{rule}]",
+            f"(chance {dist[True]}){passengers} [{', '.join((rule, *aboard))}]",
         )
+
+    def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """Cite the clause that keeps passengers' terrain rules from the vehicle carrying them (none in 3rd)."""
+        return ()
 
     def _roll_difficult(
         self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
@@ -242,7 +252,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         ]
         short = any(mv.length > allowed for mv in moves)
         msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
-        return out, [Event("difficult_terrain", msg, (rule,), rolls)]
+        aboard = self.aboard_terrain_rules(state, unit)
+        if aboard:
+            msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
+        return out, [Event("difficult_terrain", msg, (rule, *aboard), rolls)]
 
     def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
         """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.
@@ -274,7 +287,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             passed = dice.pool(len(tested), 2, f"{uid}: dangerous terrain", "published.dangerous-terrain",
                                Reroll.FAILED if reroll else Reroll.NONE)
             failed = len(tested) - passed
-            rules = ("published.dangerous-terrain", *why)
+            rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
             again = ", failures re-rolled (Skilled Rider)" if reroll else ""
             events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
                                 f"{'s' * (len(tested) != 1)}{again}, {failed} failed", rules, tuple(dice.log[start:])))

@@ -131,6 +131,13 @@ class Warhammer40k4(Warhammer40k3):
                 rules.discard(rule)
         return frozenset(rules)
 
+    @implements("40k4.char.move-through-cover")
+    def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """Cite the Character rule when a vehicle carrying characters meets terrain: their advantage is not its own."""
+        if unit.type is UnitType.VEHICLE and any(u.is_character for u in state.aboard(unit.id)):
+            return ("40k4.char.move-through-cover",)
+        return ()
+
     def _own_rules(self, unit: Unit) -> frozenset[str]:
         innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
         return frozenset(rule_key(r) for r in unit.rules) | innate

@@ -775,7 +775,7 @@ class CombatRules(Ruleset):
         while i < len(seen):
             u = state.unit(seen[i])
             i += 1
-            linked = [x.id for x in state.units if x.alive and (x.joined == u.id or u.joined == x.id
+            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
                       or (x.side != u.side and _touching(u, x)))]
             seen += [x for x in linked if x not in seen]
         return seen

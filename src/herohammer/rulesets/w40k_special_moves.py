@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
 from .. import movement
-from ..actions import Action, Infiltrate, Run
+from ..actions import Action, Disembark, Embark, Infiltrate, Run
 from ..catalogue import implements
 from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import Status, Unit
+from ..units import Status, Unit, UnitType
 from .base import Resolution, rule_key
 from .w40k_combat import CombatRules
 
@@ -36,6 +36,7 @@ FLEET = frozenset({"fleet", "fleet_of_foot"})
 RUN_MOST_INCHES = 6.0  # a D6
 INFILTRATE_INCHES = 18.0
 INFILTRATE_HIDDEN_INCHES = 12.0
+EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
 
 
 def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]
@@ -77,6 +78,10 @@ class SpecialMoves(CombatRules):
 
     if TYPE_CHECKING:
         def _held(self, unit: Unit) -> Ruling | None: ...
+
+        def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float: ...
 
         def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]: ...
 
@@ -246,11 +251,120 @@ class SpecialMoves(CombatRules):
         return state, [Event("infiltrate", f"{unit.id} infiltrates: set up apart from its deployment",
                              ("published.infiltrate",))]
 
+    # == transports: embark and disembark ===============================================
+    @implements("published.transports")
+    def rule_embark(self, state: GameState, action: Embark) -> Ruling:
+        """Rule on a unit (with its characters) boarding a transport: room aboard, every model within reach."""
+        unit = state.unit(action.unit)
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it embarks with its unit "
+                                 f"(embark {unit.joined})", "published.transports")
+        if unit.has(Status.MOVED) and unit.embarked_in is None:
+            return Ruling.forbid(f"{unit.id} has already moved this phase: boarding is a unit's move",
+                                 "published.transports")
+        if problem := self._mover_checks(state, unit):
+            return problem
+        transport = state.unit(action.transport)
+        if transport.side != unit.side or not transport.on_table or not transport.capacity:
+            return Ruling.forbid(f"{transport.id} is no transport of {unit.side} on the table", "published.transports")
+        members = state.combined(unit.id)
+        riders = sum(len(u.models) for u in members)
+        room = transport.capacity - sum(len(u.models) for u in state.aboard(transport.id))
+        if riders > room:
+            return Ruling.forbid(f"{transport.id} has room for {room} more models; {unit.id} has {riders}",
+                                 "published.transports")
+        for u in members:
+            allowance = self.combined_allowance(state, u, members)
+            for m in u.models:
+                gap = geo.group_distance([m.placed], transport.placed)
+                if gap > allowance - m.moved + EMBARK_INCHES + movement.EPSILON:
+                    return Ruling.forbid(f"{m.name} is {gap:.1f}\" from {transport.id}: it cannot come within "
+                                         f"{EMBARK_INCHES:g}\" of it with the {allowance - m.moved:g}\" it may "
+                                         "still move", "published.transports")
+        return Ruling.allow(f"{unit.id} may embark in {transport.id} ({riders} of its {room} places)",
+                            "published.transports")
+
+    def resolve_embark(self, state: GameState, action: Embark, dice: Dice) -> Resolution:
+        """Take the unit and its characters off the table into the transport; boarding is their move."""
+        members = state.combined(action.unit)
+        state = state.replace_units(*(replace(u, embarked_in=action.transport, status=u.status | {Status.MOVED})
+                                      for u in members))
+        who = ", ".join(u.id for u in members)
+        return state, [Event("embark", f"{who} embark{'s' * (len(members) == 1)} in {action.transport}",
+                             ("published.transports",))]
+
+    @implements("published.transports")
+    def rule_disembark(self, state: GameState, action: Disembark) -> Ruling:
+        """Rule on a unit leaving its transport: every model set down within 2\" of the vehicle, in coherency."""
+        unit = state.unit(action.unit)
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
+        if unit.side != state.active:
+            return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
+        if unit.embarked_in is None:
+            return Ruling.forbid(f"{unit.id} is not embarked in a transport", "published.transports")
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it disembarks with its unit "
+                                 f"(disembark {unit.joined})", "published.transports")
+        if unit.has(Status.MOVED):
+            return Ruling.forbid(f"{unit.id} has already moved this phase (it embarked)", "published.transports")
+        transport = state.unit(unit.embarked_in)
+        if not transport.on_table:
+            return Ruling.forbid(f"{transport.id} is no longer on the table; the engine does not play passengers "
+                                 "of a destroyed transport", "published.transports")
+        members = state.combined(unit.id)
+        models = sum(len(u.models) for u in members)
+        if len(action.to) != models:
+            return Ruling.forbid(f"{unit.id} has {models} models with its characters: got {len(action.to)} "
+                                 "positions", "published.transports")
+        moves = plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, "published.transports")
+        for mv in moves:
+            gap = geo.group_distance([geo.Placed(mv.model.base, mv.to, mv.model.facing)], transport.placed)
+            if gap > EMBARK_INCHES + movement.EPSILON:
+                return Ruling.forbid(f"{mv.model.name} would be set down {gap:.1f}\" from {transport.id}: "
+                                     f"within {EMBARK_INCHES:g}\" of the vehicle", "published.transports")
+        if blocked := movement.placement_problem(state, moves, {u.id for u in members}):
+            return Ruling.forbid(blocked, "published.transports")
+        if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
+            return Ruling.forbid(f"{unit.id} would not be in coherency", "published.coherency")
+        return Ruling.allow(f"{unit.id} may disembark from {transport.id}; that is its move this phase",
+                            "published.transports")
+
+    def resolve_disembark(self, state: GameState, action: Disembark, dice: Dice) -> Resolution:
+        """Set the unit and its characters down by the transport; they have moved this phase."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        transport = unit.embarked_in
+        placed = {(mv.unit_id, mv.index): mv.to for mv in plan_members(state, members, action.to)}
+        state = state.replace_units(*(replace(u, embarked_in=None, status=u.status | {Status.MOVED},
+                                              models=tuple(m.moved_to(placed[(u.id, i)]) for i, m in enumerate(u.models)))
+                                      for u in members))
+        return state, [Event("disembark", f"{', '.join(u.id for u in members)} disembark from {transport}",
+                             ("published.transports",))]
+
     def special_move_candidates(self, state: GameState) -> Iterable[Action]:
-        """Propose a short run for each unit of the active side in its Shooting phase (legal_actions keeps the legal)."""
+        """Propose runs (Shooting phase), boarding and getting out (Movement phase); legal_actions keeps the legal."""
+        if state.phase is Phase.MOVEMENT:
+            yield from self._transport_candidates(state)
         if state.phase is not Phase.SHOOTING:
             return
         for u in state.side_units(state.active):
             if not u.joined:
                 to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
                 yield Run(do="run", unit=u.id, to=to)
+
+    def _transport_candidates(self, state: GameState) -> Iterable[Action]:
+        transports = [u for u in state.side_units(state.active) if u.capacity]
+        for t in transports:
+            for u in state.side_units(state.active):
+                if not u.joined and not u.capacity and u.type is not UnitType.VEHICLE:
+                    yield Embark(do="embark", unit=u.id, transport=t.id)
+            for u in state.aboard(t.id):
+                if not u.joined:
+                    x, y = t.models[0].at
+                    reach = t.models[0].base.depth_mm / geo.MM_PER_INCH / 2 + 1.0
+                    n = sum(len(member.models) for member in state.combined(u.id))
+                    yield Disembark(do="disembark", unit=u.id,
+                                    to=[(x + 1.1 * (i - (n - 1) / 2), y + reach) for i in range(n)])
