@@ -307,6 +307,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if action.fly:
             return Ruling.forbid("40k has no Flying Movement to choose: jump infantry and units with Fly pass over "
                                  "models on their own (leave out fly)")
+        if action.wheel is not None:
+            return Ruling.forbid("40k has no wheels: each model moves to its own place (leave out wheel)")
         if unit.joined:
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
