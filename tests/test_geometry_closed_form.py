@@ -131,13 +131,15 @@ def test_overlapping_pairs_are_the_double_loops_pairs_in_its_order(a: list[Place
 
 
 def test_a_path_meets_terrain_only_inside_its_box() -> None:
-    from herohammer.geometry import Terrain, enters_terrain
+    from herohammer.geometry import Terrain, enters_terrain, segment_enters_terrain
 
     woods = Terrain("woods", "difficult", ((10.0, 10.0), (14.0, 10.0), (12.0, 14.0)))
     assert enters_terrain((0.0, 12.0), [(20.0, 12.0)], [woods])  # straight through
     assert not enters_terrain((0.0, 0.0), [(20.0, 0.0)], [woods])  # below its box
     assert not enters_terrain((10.0, 13.9), [(10.5, 14.0)], [woods])  # inside the box, beside the triangle
     assert enters_terrain((12.0, 12.0), [], [woods])  # standing in it
+    for start, end in (((0.0, 12.0), (20.0, 12.0)), ((0.0, 0.0), (20.0, 0.0)), ((10.0, 13.9), (10.5, 14.0))):
+        assert segment_enters_terrain(start, end, [woods]) == enters_terrain(start, [end], [woods])
 
 
 def test_rectangles_side_by_side_touch_and_overlap_only_past_the_tolerance() -> None:

@@ -688,7 +688,15 @@ def enters_terrain(
     The start counts because leaving difficult terrain is moving through it; the path
     is the line the caller gives (typically the model's centre), not its swept base.
     """
-    points = _path(start, waypoints)
+    return _points_enter(_path(start, waypoints), terrain, kind)
+
+
+def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain], kind: str = "difficult") -> bool:
+    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points)."""
+    return _points_enter([start, end], terrain, kind)
+
+
+def _points_enter(points: Sequence[Point], terrain: Sequence[Terrain], kind: str) -> bool:
     low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
     low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
     pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(

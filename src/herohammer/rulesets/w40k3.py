@@ -22,6 +22,7 @@ from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
+from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .w40k_combat import CombatRules, WoundBatch
 
@@ -657,14 +658,10 @@ def _plan_members(state: GameState, members: Sequence[Unit], positions: Sequence
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
-    from dataclasses import replace
-
-    return replace(unit, joined=host, status=unit.status | {Status.MOVED})
+    return evolve(unit, joined=host, status=unit.status | {Status.MOVED})
 
 
 def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str]) -> GameState:
-    from dataclasses import replace
-
     by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
     for mv in moves:
         by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
@@ -672,9 +669,9 @@ def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_
     for u in state.units:
         if u.id in moved_ids:
             new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
-            u = replace(u, models=new_models, status=u.status | {Status.MOVED})
+            u = evolve(u, models=new_models, status=u.status | {Status.MOVED})
         units.append(u)
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 def _point_near(character: Unit, host: Unit) -> geo.Point:
