@@ -170,3 +170,15 @@ def test_sight_screened_by_boxes_is_sight_checked_against_every_piece(a: Placed,
     wall = Terrain("wall", "blocking", ((x, y), (x + size, y), (x + size, y + size / 3), (x, y + size / 3)))
     segments = shapely.linestrings(np.array([[s, e] for s in _sight_points(a) for e in _sight_points(b)], dtype=float))
     assert line_of_sight(a, b, [wall]) == (not bool(_crossing(segments, [wall.shape()]).all()))
+
+
+@settings(max_examples=300)
+@given(st.builds(Placed, base=rect_bases, at=points, facing_deg=facings),
+       st.builds(Placed, base=rect_bases, at=points, facing_deg=facings))
+def test_distance_between_rectangles_is_shapelys(a: Placed, b: Placed) -> None:
+    """Rectangles are polygons shapely draws exactly, so the closed form agrees to rounding."""
+    from herohammer.geometry import distance
+
+    expected = float(a.footprint().distance(b.footprint()))
+    assert abs(distance(a, b) - expected) < 1e-9
+    assert distance(a, b) == distance(b, a)
