@@ -182,3 +182,17 @@ def test_distance_between_rectangles_is_shapelys(a: Placed, b: Placed) -> None:
     expected = float(a.footprint().distance(b.footprint()))
     assert abs(distance(a, b) - expected) < 1e-9
     assert distance(a, b) == distance(b, a)
+
+
+@given(placed, placed, st.tuples(near, near), st.floats(0.2, 3.0))
+def test_a_piece_not_near_a_move_touches_neither_its_ends_nor_its_swept_base(
+        a: Placed, b: Placed, corner: tuple[float, float], size: float) -> None:
+    from herohammer.geometry import Terrain
+
+    x, y = corner
+    rock = Terrain("rock", "blocking", ((x, y), (x + size, y), (x, y + size)))
+    reach = a.base.reach_inches
+    if not rock.near([a.at], reach):
+        assert not a.footprint().intersects(rock.shape())
+    if not rock.near([a.at, b.at], reach):
+        assert not shapely.LineString([a.at, b.at]).buffer(reach).intersects(rock.shape())

@@ -504,6 +504,16 @@ class Terrain:
         """Return the outline as a shapely polygon, built once because every query reuses it."""
         return self._shape
 
+    def near(self, points: Sequence[Point], reach: float) -> bool:
+        """Tell whether the piece's box comes within ``reach`` of the box round ``points``.
+
+        If not, no shape lying within ``reach`` of those points (a base there, a base swept
+        between them) can touch the piece: the cheap test before a shapely one.
+        """
+        low_x, high_x = min(p[0] for p in points) - reach, max(p[0] for p in points) + reach
+        low_y, high_y = min(p[1] for p in points) - reach, max(p[1] for p in points) + reach
+        return _boxes_meet(self.bounds, (low_x, low_y, high_x, high_y))
+
     @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
         """Return the piece's bounding box (min x, min y, max x, max y): a path outside it cannot touch the piece."""
