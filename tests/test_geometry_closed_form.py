@@ -138,3 +138,19 @@ def test_a_path_meets_terrain_only_inside_its_box() -> None:
     assert not enters_terrain((0.0, 0.0), [(20.0, 0.0)], [woods])  # below its box
     assert not enters_terrain((10.0, 13.9), [(10.5, 14.0)], [woods])  # inside the box, beside the triangle
     assert enters_terrain((12.0, 12.0), [], [woods])  # standing in it
+
+
+def test_rectangles_side_by_side_touch_and_overlap_only_past_the_tolerance() -> None:
+    """Rank-and-file bases stand touching: not an overlap; pushed together past the tolerance, one."""
+    width = 20 / 25.4
+    for facing in (0.0, 45.0, 90.0, 30.0):
+        c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+        left = Placed(Base.parse([20, 20]), (10.0, 10.0), facing)
+
+        def beside(gap: float) -> Placed:
+            return Placed(Base.parse([20, 20]), (10.0 + c * (width + gap), 10.0 + s * (width + gap)), facing)
+
+        assert not overlaps(left, beside(0.0), 0.0)  # touching along a side
+        assert not overlaps(left, beside(-0.005), 0.01)  # within the tolerance
+        assert overlaps(left, beside(-0.02), 0.01)
+        assert overlaps(left, beside(-0.001), 0.0)

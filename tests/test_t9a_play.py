@@ -91,7 +91,32 @@ def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads()
     assert dict(events[-1].data)["outcome"] == "charged"
     assert spears.formation is not None and sorted(spears.formation.order) == sorted(m.name for m in spears.models)
     assert {"s8", "s9"}.isdisjoint(spears.formation.order)  # the rear rank falls first
+    assert [e.kind for e in events] == ["charge"]  # 2 of 10 lost: under a quarter, no Panic test
     same_rulings(g, reload(g))
+
+
+@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.declare")
+def test_a_charging_unit_that_panics_after_stand_and_shoot_flees_instead_of_charging() -> None:
+    data = scenario(n=4, files=4, joined=False, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"],
+                    hero_at=(10, 10))
+    g = Game(state_from_data(data))
+    start = g.state.unit("spears").formation.position  # type: ignore[union-attr]
+    # 5 shots: hits 6 6 (5+), wounds 6 6, saves 1 1: two of four spearmen fall, a half: Panic test on Ld 8
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [5, 5] + [3, 2]))
+    panic, charge = events
+    assert panic.kind == "panic" and dict(panic.data)["outcome"] == "fled" and len(panic.rolls) == 2  # test, flee
+    assert dict(charge.data)["outcome"] == "fled" and "published.t9a-panic" in charge.rules
+    spears = g.state.unit("spears")
+    assert spears.has(Status.FLEEING) and not spears.has(Status.ENGAGED)
+    assert not g.state.unit("orcs").has(Status.ENGAGED)
+    assert spears.formation is not None and spears.formation.position[1] < start[1] - 4.9  # fled 5" away
+    assert all(r.purpose != "spears: charge die" for r in charge.rolls)  # no charge roll was made
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
+    same_rulings(g, reload(g))
+    # passed: the charge goes on
+    g2 = Game(state_from_data(data))
+    events = g2.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [3, 3] + [6, 6]))
+    assert [e.kind for e in events] == ["panic", "charge"] and dict(events[1].data)["outcome"] == "charged"
 
 
 # -- the last survivor of a combined unit ---------------------------------------------------------
@@ -103,7 +128,9 @@ def _small_combined(**kw: Any) -> dict[str, Any]:
 def test_the_last_survivor_of_a_charging_unit_is_that_unit() -> None:
     g = Game(state_from_data(_small_combined(host_status=["shaken"])))
     # both rank and file fall to Stand and Shoot; the Hero charges on as the unit
-    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4]))
+    # two of three models lost: the Panic test (Hero's Ld 9, rolls 8) is passed, then the charge dice
+    events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4] + [4, 4]))
+    assert [e.kind for e in events] == ["panic", "charge"] and "published.t9a-panic" in events[0].rules
     assert not g.state.unit("spears").alive
     hero = g.state.unit("hero")
     assert hero.last_of == "spears" and hero.joined is None
@@ -279,3 +306,136 @@ def test_deployment_places_characters_in_units_before_the_first_turn() -> None:
     assert (g.state.phase.value, g.state.active, g.state.turn) == ("charge", "elves", 1)
     g.undo()
     assert g.state.phase.value == "deployment"
+
+
+# -- unit spacing: 1" between units when a move ends ----------------------------------------------
+SPACING = "published.t9a-unit-spacing"
+
+
+def _guard(gap: float, n: int = 5) -> dict[str, Any]:
+    """A friendly unit to the spearmen's right, ``gap`` inches from their five-wide front (x 34.03..37.97)."""
+    left = 36 + 2.5 * 20 / 25.4 + gap
+    return {"id": "guard", "formation": {"position": [left + 2.5 * 20 / 25.4, 20], "files": 5},
+            "models": [{"name": f"g{i}", "profile": SPEAR_P, "base": [20, 20]} for i in range(n)]}
+
+
+@pytest.mark.rule(SPACING, "published.t9a-move")
+def test_a_move_ends_at_least_1_inch_from_other_units() -> None:
+    g = game(enemy_y=30, hero_at=(10, 10))
+    near = {"do": "move", "unit": "spears", "to": [[36, 29.5]], "march": True}  # 0.5" short of the orcs
+    refused(g, near, SPACING)
+    assert "0.50\" from orcs" in g.check(near).reason
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 28.9]], "march": True})  # 1.1" short
+    assert ruling.legal and SPACING in ruling.rules
+    # friends too, and a lone character is a unit
+    g2 = game(enemy_y=40, hero_at=(36, 27))
+    refused(g2, {"do": "move", "unit": "spears", "to": [[36, 25.8]], "march": True}, SPACING)
+    g2.apply({"do": "move", "unit": "spears", "to": [[36, 24.6]], "march": True})
+    same_rulings(g2, reload(g2))
+
+
+@pytest.mark.rule(SPACING, "t9a.leave.move")
+def test_a_leaving_character_ends_1_inch_from_other_units() -> None:
+    g = game(joined=True, enemy_y=28)
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 27.1]}, SPACING)  # 0.51" from the orcs
+    g.apply({"do": "leave", "character": "hero", "to": [36, 26.4]})  # 1.21"
+    assert g.state.unit("hero").joined is None
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(SPACING, "t9a.join.position", "t9a.join.single-rank")
+def test_a_join_that_widens_a_unit_keeps_1_inch_from_its_neighbour() -> None:
+    g = game(n=5, hero_at=(36, 23.5), extra=[_guard(1.2)])
+    widen = {"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen"}
+    refused(g, widen, SPACING)
+    assert "guard" in g.check(widen).reason
+    g.apply({"do": "join", "character": "hero", "unit": "spears", "rank_choice": "second_rank"})
+    assert g.state.unit("hero").joined == "spears"
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(SPACING, "published.t9a-reform")
+def test_a_reform_keeps_1_inch_from_other_units() -> None:
+    g = game(hero_at=(10, 10), extra=[_guard(2.5)])
+    refused(g, {"do": "reform", "unit": "spears", "files": 9}, SPACING)
+    g.apply({"do": "reform", "unit": "spears", "files": 8})
+    assert g.state.unit("spears").formation.files == 8  # type: ignore[union-attr]
+    same_rulings(g, reload(g))
+
+
+# -- wheels -------------------------------------------------------------------------------------
+WHEEL = "published.t9a-wheel"
+
+
+def _wheel_game(phase: str = "movement", guard_at: tuple[float, float] | None = None,
+                orcs_at: tuple[float, float] = (36, 40)) -> Game:
+    data = scenario(hero_at=(10, 10), phase=phase)
+    data["sides"]["orcs"][0]["formation"]["position"] = list(orcs_at)
+    if guard_at is not None:
+        data["sides"]["elves"].append({"id": "guard", "formation": {"position": list(guard_at), "files": 1},
+                                       "models": [{"name": "g0", "profile": SPEAR_P, "base": [20, 20]}]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(WHEEL, "published.t9a-move")
+def test_a_unit_wheels_about_its_front_corner_and_the_arc_counts_against_its_move() -> None:
+    import math
+    g = _wheel_game()
+    before = g.state.unit("spears").formation
+    assert before is not None
+    width = 5 * 20 / 25.4
+    # 90 degrees: the outer corner travels width * pi/2 = 6.18", more than the Advance Rate 5"
+    refused(g, {"do": "move", "unit": "spears", "wheel": 90, "to": []}, WHEEL)
+    assert "6.18\" of it wheeling" in g.check({"do": "move", "unit": "spears", "wheel": 90, "to": []}).reason
+    # 45 degrees (3.09") and 2" straight on is 5.09": too far to Advance, fine to March
+    half = {"do": "move", "unit": "spears", "wheel": 45, "to": [[34.03, 22.8]]}
+    assert not g.check(half).legal
+    events = g.apply({"do": "move", "unit": "spears", "wheel": 45, "to": []})  # the wheel is the whole move
+    assert WHEEL in events[-1].rules
+    f = g.state.unit("spears").formation
+    assert f is not None and f.facing == 45
+    left = (36 - width / 2, 20)  # the pivot: the left front corner stays put
+    assert math.dist(f.front_corners()[0], left) < 1e-6
+    assert all(m.facing == 45 for m in g.state.unit("spears").models)
+    assert g.state.unit("spears").has(Status.MOVED)
+    same_rulings(g, reload(g))
+    g2 = _wheel_game()
+    g2.apply({**half, "march": True})
+    assert g2.state.unit("spears").has(Status.MARCHED)
+
+
+@pytest.mark.rule(WHEEL)
+def test_a_wheel_does_not_sweep_through_another_unit() -> None:
+    g = _wheel_game(guard_at=(37.5, 24.4))
+    # turning right pivots on the right corner: the left of the unit sweeps over the guard
+    refused(g, {"do": "move", "unit": "spears", "wheel": -90, "to": [], "march": True}, WHEEL)
+    assert "sweep through guard" in g.check({"do": "move", "unit": "spears", "wheel": -90, "to": [],
+                                             "march": True}).reason
+    g.apply({"do": "move", "unit": "spears", "wheel": 90, "to": [], "march": True})  # turning left clears it
+    same_rulings(g, reload(g))
+
+
+@pytest.mark.rule(WHEEL, "t9a.charge-out.declare")
+def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
+    g = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
+    straight = {"do": "charge", "unit": "spears", "target": "orcs"}
+    refused(g, straight, "t9a.charge-out.declare")
+    assert "guard" in g.check(straight).reason
+    wheel = {**straight, "wheel": 20}
+    ruling = g.check(wheel)
+    assert ruling.legal and WHEEL in ruling.rules and "13.70\"" in ruling.reason  # 1.37" arc + 12.33" straight
+    far = {**straight, "wheel": 150}  # the arc (10.31") and the way left are beyond 5" + 12"
+    refused(g, far, WHEEL)
+    assert "with the wheel" in g.check(far).reason
+    hit = g.apply(wheel, ScriptedDice([5, 4]))  # 5 + 9 = 14 >= 13.70
+    assert dict(hit[-1].data)["outcome"] == "charged" and WHEEL in hit[-1].rules
+    spears = g.state.unit("spears")
+    assert spears.has(Status.ENGAGED) and spears.formation is not None and spears.formation.facing == 20
+    from herohammer.geometry import group_distance
+    assert group_distance(spears.placed, g.state.unit("orcs").placed) < 0.02
+    same_rulings(g, reload(g))
+    miss = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
+    events = miss.apply(wheel, ScriptedDice([4, 4]))  # 13 < 13.70: the Failed Charge move (4") wheels, then on
+    assert dict(events[-1].data)["outcome"] == "failed_left"
+    assert miss.state.unit("spears").formation.facing == 20  # type: ignore[union-attr]
+    reload(miss)

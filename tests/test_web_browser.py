@@ -202,7 +202,7 @@ def test_long_odds_switch_to_monte_carlo_show_progress_and_cancel(page: Page) ->
     expect(page.locator("#odds").get_by_text("95% CI").first).to_be_visible()
     assert page.locator("#odds").get_attribute("data-exact") == "false"
     page.fill("#odds-max", "1")
-    page.fill("#odds-runs", "10000000")
+    page.fill("#odds-runs", "1000000")
     page.click("#json-odds")
     expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
     page.click("#cancel")

@@ -22,7 +22,9 @@ from typing import Any
 from .actions import ACTION_TYPES, Action, parse_action
 from .dice import DEFAULT_MAX_RUNS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
-from .errors import EnumerationTooLarge, IllegalActionError, OutOfRangeError
+from . import guards
+from .errors import EnumerationTooLarge, IllegalActionError
+from .limits import ENGINE_MAX_RUNS
 from .rulesets import get_ruleset
 from . import outcome_labels as labels
 from .outcome_labels import EVENT_TEXT_FIELDS, event_labels
@@ -187,10 +189,12 @@ def action_odds(
     Works for any ruleset: it only calls ``rule_on`` and ``resolve``.  Raises
     ``IllegalActionError`` (with the rule ids) for an action the rules forbid.
     """
+    guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
     act = action if isinstance(action, ACTION_TYPES) else parse_action(
         dict(action) if isinstance(action, Mapping) else action)
-    if runs < 1:
-        raise OutOfRangeError("--runs", runs, "1 or more")
+    runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
+    max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
+    seed = guards.seed(seed, "action_odds")
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, act)
     if not ruling.legal:

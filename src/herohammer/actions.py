@@ -65,6 +65,7 @@ class Move(_Action):
     to: list[Point]
     march: bool = False
     fly: bool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
+    wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: degrees to wheel before moving straight (positive turns left)
 
 
 class Reform(_Action):
@@ -119,6 +120,7 @@ class Charge(_Action):
     do: Literal["charge"]
     unit: str
     target: str
+    wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: one wheel (degrees, positive turns left) before the charger moves straight in
 
 
 class Allocate(_Action):

@@ -27,6 +27,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException
 
+from . import guards
 from .errors import HerohammerError
 from .profiles import Profile
 
@@ -506,7 +507,7 @@ def _base(text: str) -> tuple[float, float] | float | None:
 
 def read_battlescribe(path: str | Path) -> BsFile:
     """Read a catalogue, game system or roster into its units (links resolved, the game system beside it too)."""
-    p = Path(path)
+    p = guards.path(path, "read_battlescribe")
     root = read_xml(p)
     kind = _local(root.tag)
     roots = [root]

@@ -60,7 +60,15 @@ def _command_word(words: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return the exit status."""
+    """Run one command; return the exit status (130 after Ctrl-C, at any moment, with one line)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)
+        print("herohammer: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_given = sys.argv[1:] if argv is None else list(argv)
     if args_given == ["--version"]:  # answered before the sub-commands (and their libraries) load
         print(f"herohammer {__version__}")
@@ -81,8 +89,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(f"herohammer: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)
-        print("herohammer: interrupted; nothing was written", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

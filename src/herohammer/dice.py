@@ -483,6 +483,8 @@ class SeededDice(Dice):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise OutOfRangeError("SeededDice: seed", seed, "a whole number (or None for a fresh seed)")
         self.seed = seed
         self._rng = random.Random(seed)
 
@@ -496,9 +498,11 @@ class ScriptedDice(Dice):
 
     def __init__(self, faces: Iterable[int]) -> None:
         super().__init__()
+        if isinstance(faces, (str, bytes)) or not isinstance(faces, Iterable):
+            raise OutOfRangeError("ScriptedDice: faces", faces, "a list of faces from 1 to 6")
         self._faces = list(faces)
         for f in self._faces:
-            if not 1 <= f <= SIDES:
+            if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= SIDES:
                 raise OutOfRangeError("scripted die", f, "a face from 1 to 6")
         self._at = 0
 
@@ -704,6 +708,10 @@ def enumerate_outcomes(
     where models end: a roll that only places models (``total(..., places=True)``)
     then takes one representative value instead of branching.
     """
+    if not callable(rules):
+        raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
+    if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
+        raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
     sums: dict[T, dict[int, int]] = {}
     merge = not fine if merge_loops is None else merge_loops
     for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions):

@@ -11,7 +11,18 @@ from typing import Any
 
 
 class HerohammerError(ValueError):
-    """Signal a problem the user can fix (bad input or an illegal request)."""
+    """Signal a problem the user can fix (bad input or an illegal request).
+
+    Its text is always one line: a control character in what it quotes (a file name
+    ending in a carriage return, an id with a newline) is shown escaped, never obeyed.
+    """
+
+    def __str__(self) -> str:
+        return super().__str__().translate(_ESCAPED)
+
+
+#: Control characters shown as escapes in error messages (``\n`` as the two characters backslash, n).
+_ESCAPED = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0))}
 
 
 class ScenarioError(HerohammerError):

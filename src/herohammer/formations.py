@@ -112,6 +112,23 @@ class Formation:
         t2 = math.radians(facing)
         return replace(self, position=(cx - math.sin(t2) * d2, cy + math.cos(t2) * d2), facing=facing, files=files)
 
+    def wheeled(self, degrees: float) -> Formation:
+        """Return the formation wheeled: turned about the front corner on the inside of the turn.
+
+        Positive degrees turn left (counter-clockwise, as facings count) about the left
+        front corner; negative turn right about the right one (published 9th Age Wheel).
+        """
+        left, right = self.front_corners()
+        px, py = left if degrees > 0 else right
+        t = math.radians(degrees)
+        dx, dy = self.position[0] - px, self.position[1] - py
+        at = (px + math.cos(t) * dx - math.sin(t) * dy, py + math.sin(t) * dx + math.cos(t) * dy)
+        return replace(self, position=at, facing=(self.facing + degrees) % 360.0)
+
+    def wheel_distance(self, degrees: float) -> float:
+        """Return what a wheel costs of the move: the arc its outer front corner travels, in inches."""
+        return self.files * self.slot_mm[0] / MM_PER_INCH * math.radians(abs(degrees))
+
     def moved_by(self, dx: float, dy: float) -> Formation:
         """Return the formation moved straight without turning."""
         return replace(self, position=(self.position[0] + dx, self.position[1] + dy))

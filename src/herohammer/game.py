@@ -18,6 +18,7 @@ from typing import Any
 
 from .actions import ACTION_TYPES, Action, parse_action
 from .dice import Dice, SeededDice
+from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
 from .rulesets.base import Judgement
@@ -34,9 +35,10 @@ class Game:
     """Hold the current state, apply actions through the ruleset, and undo them."""
 
     def __init__(self, state: GameState, dice: Dice | None = None) -> None:
-        self.state = state
+        self.state = guards.instance(state, GameState, "Game", "state",
+                                     "a GameState (use Game.load(path) or Game.from_data(data))")
         self.ruleset: Ruleset = get_ruleset(state.ruleset)
-        self.dice: Dice = dice if dice is not None else SeededDice(None)
+        self.dice: Dice = _dice(dice, "Game") if dice is not None else SeededDice(None)
         self.log: list[Event] = []
         self._history: list[tuple[GameState, int]] = []
         #: Rulings already given, by (state, action); the state is kept so that its id stays its own.
@@ -77,13 +79,13 @@ class Game:
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
         """Apply a legal action and return its events; refuse an illegal one, changing nothing."""
         act = _as_action(action)
+        roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
         if judged.resolved is not None:  # no dice decide it: the result worked out while ruling
             new_state, events = judged.resolved[0], list(judged.resolved[1])
         else:
-            roller = dice if dice is not None else self.dice
             new_state, events = self.ruleset.resolve(self.state, act, roller)
         self._history.append((self.state, len(self.log)))
         self.state = new_state
@@ -120,6 +122,10 @@ class Game:
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.log)
+
+
+def _dice(dice: Any, where: str) -> Dice:
+    return guards.instance(dice, Dice, where, "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
 
 
 def _as_action(action: Action | str | dict[str, Any]) -> Action:

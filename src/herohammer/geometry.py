@@ -171,6 +171,11 @@ class Placed:
 
     def __post_init__(self) -> None:
         """Store the position as floats so equal placements compare and hash equal."""
+        at, facing_deg = self.at, self.facing_deg
+        if (type(self.base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
+                and type(at[1]) is float and type(facing_deg) is float
+                and math.isfinite(at[0] + at[1] + facing_deg)):
+            return  # already floats: the hot path of every planned move
         if not isinstance(self.base, Base):
             raise HerohammerError(f"placed model: expected a Base, got {self.base!r}")
         object.__setattr__(self, "at", _point(self.at, "placed model position"))
@@ -202,20 +207,6 @@ class Placed:
         return tuple((x + c * px - s * py, y + s * px + c * py)
                      for px, py in ((half_w, -half_d), (half_w, half_d), (-half_w, half_d), (-half_w, -half_d)))
 
-    def shrunk(self, inches: float) -> Polygon:
-        """Return the footprint shrunk by ``inches`` all round (mitred), built once per placement and amount.
-
-        Overlap with a tolerance compares shrunk shapes; a move checks the same base
-        against every other, so the shape is kept rather than buffered again each time.
-        """
-        cache: dict[float, Polygon] = self.__dict__.setdefault("_shrunk", {})
-        shape = cache.get(inches)
-        if shape is None:
-            shape = self.footprint().buffer(-inches, join_style="mitre")
-            shapely.prepare(shape)
-            cache[inches] = shape
-        return shape
-
 
 # --- distances -----------------------------------------------------------------------
 
@@ -227,7 +218,7 @@ def _gap(a: Placed, b: Placed) -> float:
     if b.base.round:
         a, b = b, a
     if a.base.round:
-        return float(b.footprint().distance(shapely.Point(a.at))) - a.base.radius_inches
+        return _point_to_rectangle(a.at, b, 0.0) - a.base.radius_inches
     if (b.at, b.facing_deg) < (a.at, a.facing_deg):
         a, b = b, a  # a fixed order keeps the result symmetric to the last bit
     return float(a.footprint().distance(b.footprint()))
@@ -312,14 +303,54 @@ def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     half = tolerance / 2.0
     if b.base.round:
         a, b = b, a
-    other = b.shrunk(half) if half else b.footprint()
-    if other.is_empty:
-        return False
+    if min(_half_sides(b, half)) <= 0:
+        return False  # shrunk to nothing
     if a.base.round:
         radius = a.base.radius_inches - half
-        return radius > 0 and float(other.distance(shapely.Point(a.at))) < radius
-    mine = a.shrunk(half) if half else a.footprint()
-    return bool(not mine.is_empty and mine.intersects(other) and not mine.touches(other))
+        return radius > 0 and _point_to_rectangle(a.at, b, half) < radius
+    return min(_half_sides(a, half)) > 0 and _rectangles_overlap(a, b, half)
+
+
+def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
+    """Return a rectangular base's half width and half depth in inches, each shrunk by ``shrink``."""
+    return p.base.width_mm / MM_PER_INCH / 2.0 - shrink, p.base.depth_mm / MM_PER_INCH / 2.0 - shrink
+
+
+def _axes(p: Placed) -> tuple[Point, Point]:
+    """Return a rectangular base's width and depth directions (unit vectors), turned by its facing."""
+    turn = math.radians(p.facing_deg % 360.0)
+    c, s = math.cos(turn), math.sin(turn)
+    return (c, s), (-s, c)
+
+
+def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
+    """Measure from a point to a rectangular base shrunk by ``shrink`` all round (0 inside), in closed form.
+
+    The point is turned into the base's own frame, where the rectangle is a box about the origin.
+    """
+    (wx, wy), (dx_, dy_) = _axes(rect)
+    dx, dy = point[0] - rect.at[0], point[1] - rect.at[1]
+    half_w, half_d = _half_sides(rect, shrink)
+    out_w = abs(dx * wx + dy * wy) - half_w
+    out_d = abs(dx * dx_ + dy * dy_) - half_d
+    return math.hypot(max(out_w, 0.0), max(out_d, 0.0))
+
+
+def _rectangles_overlap(a: Placed, b: Placed, shrink: float) -> bool:
+    """Tell whether the insides of two rectangular bases, each shrunk by ``shrink``, meet (touching is not overlap).
+
+    Separating axes: two rectangles are apart exactly when, along one of their four side
+    directions, their shadows do not overlap.  ``EPSILON`` of shadow overlap counts as touching.
+    """
+    axes_a, axes_b = _axes(a), _axes(b)
+    sides_a, sides_b = _half_sides(a, shrink), _half_sides(b, shrink)
+    cx, cy = b.at[0] - a.at[0], b.at[1] - a.at[1]
+    for ux, uy in (*axes_a, *axes_b):
+        reach_a = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_a, axes_a))
+        reach_b = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_b, axes_b))
+        if abs(cx * ux + cy * uy) >= reach_a + reach_b - EPSILON:
+            return False
+    return True
 
 
 def overlapping_pairs(

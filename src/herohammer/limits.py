@@ -28,6 +28,10 @@ MAX_NUMBER = 10**12
 MAX_MODELS = 1_000
 #: Most runs ``simulate`` and ``sweep`` may ask for (numpy draws compiled runs fast).
 MAX_RUNS = 10**9
+#: Most variants in one sweep (the product of the ``--vary`` value counts).
+MAX_VARIANTS = 10_000
+#: Most local processes a sweep starts.
+MAX_WORKERS = 1_024
 #: Most runs played one game at a time (``simulate`` by the engine; ``odds action`` by Monte Carlo).
 ENGINE_MAX_RUNS = 1_000_000
 

@@ -113,6 +113,8 @@ class Profile:
     @classmethod
     def parse(cls, text: str) -> Profile:
         """Read a line such as ``WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+`` ('-'/'*' read as 0)."""
+        if not isinstance(text, str):
+            raise OutOfRangeError("profile", text, "text such as 'WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+'")
         values: dict[str, int | None] = {}
         seen: set[str] = set()
         for token in text.replace(",", " ").split():

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
+from . import guards
 from .catalogue import implements
 from .errors import HerohammerError, ScenarioError, validation_problem
 from .geometry import Base, Terrain, on_table, overlapping_pairs
@@ -229,6 +230,8 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     """Validate plain data (as read from a file) into a game state."""
     from .battlescribe import fill_from_catalogues
 
+    guards.mapping(data, "state_from_data", "data")
+    guards.instance(source, str, "state_from_data", "source", "text naming where the data came from")
     check_data(data, source)
     try:
         spec = ScenarioSpec.model_validate(fill_from_catalogues(dict(data), source))
@@ -450,7 +453,10 @@ def save_scenario(state: GameState, path: str | Path, played: Mapping[str, Any] 
 
     Written whole or not at all: Ctrl-C or a full disk leaves any earlier file as it was.
     """
-    p = check_writable(path, "output")
+    guards.instance(state, GameState, "save_scenario", "state", "a GameState (load_scenario(path) or Game.state)")
+    p = check_writable(guards.path(path, "save_scenario"), "output")
+    if played is not None:
+        guards.mapping(played, "save_scenario", "played")
     data = state_to_data(state)
     if played:
         data["played"] = dict(played)

@@ -59,7 +59,8 @@ from .actions import EndPhase, parse_action
 from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
-from .limits import ENGINE_MAX_RUNS
+from . import guards
+from .limits import ENGINE_MAX_RUNS, MAX_RUNS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
@@ -515,11 +516,8 @@ def simulate(
 
     from . import fastsim
 
-    if method not in METHODS:
-        raise HerohammerError(f"--method: expected one of {', '.join(METHODS)}, got {method!r}")
-    if runs < 1:
-        raise HerohammerError(f"--runs: expected 1 or more, got {runs}")
-    seed = fresh_seed() if seed is None else int(seed)
+    runs, seed, plan = _checked_arguments(data, runs, seed, plan, method, max_compile_runs)
+    seed = fresh_seed() if seed is None else seed
     state, driver, meta = prepare(data, plan, source)
     meta.update({"seed": seed, "runs": runs})
     baseline = outcome_of(state, driver.start(state))
@@ -554,6 +552,16 @@ def simulate(
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
     return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing)
+
+
+def _checked_arguments(data: Any, runs: Any, seed: Any, plan: Any, method: Any,
+                       max_compile_runs: Any) -> tuple[int, int | None, list[Mapping[str, Any]] | None]:
+    """Refuse arguments of the wrong kind or out of range in one line naming the parameter (``guards``)."""
+    guards.mapping(data, "simulate", "data")
+    guards.choice(method, "simulate", "method", METHODS)
+    guards.whole(max_compile_runs, "simulate", "max_compile_runs", 1, MAX_RUNS)
+    return (guards.whole(runs, "simulate", "runs", 1, MAX_RUNS), guards.seed(seed, "simulate"),
+            None if plan is None else guards.mappings(plan, "simulate", "plan"))
 
 
 def _check_engine_runs(runs: int, why: str) -> None:
@@ -608,6 +616,6 @@ _progress = progress_bar
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
                   method: str = "auto", progress: bool = False) -> SimulationResult:
     """Simulate a scenario file (with an optional plan file instead of its ``plan``)."""
-    data = read_data(path)
-    plan = load_plan(actions) if actions is not None else None
+    data = read_data(guards.path(path, "simulate_file"))
+    plan = load_plan(guards.path(actions, "simulate_file", "actions")) if actions is not None else None
     return simulate(data, runs, seed, plan, method, str(path), progress)

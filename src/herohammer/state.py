@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -106,16 +107,24 @@ class GameState(HashOnce):
         return next((t for u, t in self.fired_at if u == unit_id), None)
 
     # -- lookups ------------------------------------------------------------------
+    @cached_property
+    def _by_id(self) -> dict[str, Unit]:
+        """Index the units by id once per state value (the first unit of an id, as a scan would find)."""
+        index: dict[str, Unit] = {}
+        for u in self.units:
+            index.setdefault(u.id, u)
+        return index
+
     def unit(self, unit_id: str) -> Unit:
         """Return a unit by id, or refuse with a clear message."""
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise IllegalActionError(f"no unit with id {unit_id!r} in this scenario")
+        found = self._by_id.get(unit_id)
+        if found is None:
+            raise IllegalActionError(f"no unit with id {unit_id!r} in this scenario")
+        return found
 
     def has_unit(self, unit_id: str) -> bool:
         """Say whether a unit id exists."""
-        return any(u.id == unit_id for u in self.units)
+        return unit_id in self._by_id
 
     def side_units(self, side: str) -> list[Unit]:
         """Return the living units of one side."""

@@ -22,17 +22,20 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import re
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import __version__
+from . import guards
 from .errors import HerohammerError, ScenarioError
-from .limits import MAX_ACTION_CHARS
+from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, LimitError
 from .scenario import parse_text
-from .simulate import canonical_hash, fresh_seed, simulate
+from .simulate import METHODS, canonical_hash, fresh_seed, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]
@@ -186,11 +189,24 @@ def run_sweep(
     workers: int | None = None,
     scheduler: str | None = None,
     source: str = "<scenario>",
+    advance: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Run every variant of the grid; return the sweep's identity and each variant's result."""
-    if not varies:
-        raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
-    seed = fresh_seed() if seed is None else int(seed)
+    """Run every variant of the grid; return the sweep's identity and each variant's result.
+
+    The cost (variants x runs) is checked against the limits before any variant is built
+    (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
+    """
+    guards.mapping(data, "run_sweep", "data")
+    varies = _checked_varies(varies)
+    runs = guards.whole(runs, "run_sweep", "runs", 1, MAX_RUNS)
+    seed = guards.seed(seed, "run_sweep")
+    plan = None if plan is None else [dict(p) for p in guards.mappings(plan, "run_sweep", "plan")]
+    method = guards.choice(method, "run_sweep", "method", METHODS)
+    workers = None if workers is None else guards.whole(workers, "run_sweep", "workers", 1, MAX_WORKERS)
+    if scheduler is not None:
+        guards.instance(scheduler, str, "run_sweep", "scheduler", "a Dask scheduler address (text)")
+    sweep_cost(varies, runs, method)
+    seed = fresh_seed() if seed is None else seed
     variants = grid(varies)
     jobs: list[Job] = []
     for i, values in enumerate(variants):
@@ -202,7 +218,7 @@ def run_sweep(
         from .simulate import prepare
 
         prepare(job[0], job[1], job[5])
-    results = _execute(jobs, workers, scheduler)
+    results = _execute(jobs, workers, scheduler, advance or (lambda n: None))
     return {
         "herohammer_version": __version__,
         "scenario": source,
@@ -215,7 +231,49 @@ def run_sweep(
     }
 
 
-def _execute(jobs: list[Job], workers: int | None, scheduler: str | None) -> list[dict[str, Any]]:
+def _checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
+    """Return ``varies`` as (path, values) pairs, refusing anything else naming the parameter."""
+    expected = "a list of (path, values) pairs, as parse_vary returns"
+    if isinstance(varies, (str, bytes, Mapping)) or not isinstance(varies, Sequence):
+        raise guards.ArgumentError("run_sweep", "varies", expected, varies)
+    if not varies:
+        raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
+    out = []
+    for i, pair in enumerate(varies):
+        if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str)
+                or isinstance(pair[1], (str, bytes, Mapping)) or not isinstance(pair[1], Sequence) or not pair[1]):
+            raise guards.ArgumentError("run_sweep", f"varies[{i}]", "a (path, non-empty list of values) pair", pair)
+        parse_path(pair[0])
+        out.append((pair[0], list(pair[1])))
+    return out
+
+
+def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: str = "auto") -> tuple[int, int]:
+    """Return (variants, runs in all), refusing a sweep past the stated limits before any variant is built.
+
+    Why: the grid is the product of every ``--vary``'s values, so a few long lists ask
+    for millions of simulations; counting first costs nothing, building them could not end.
+    """
+    variants = math.prod(len(values) for _, values in varies)
+    if variants > MAX_VARIANTS:
+        raise LimitError(f"sweep: {variants:,} variants (the product of the --vary values), "
+                         f"more than the limit of {MAX_VARIANTS:,}")
+    total = variants * runs
+    cap, why = (ENGINE_MAX_RUNS, "engine runs (--method engine plays one game per run)") if method == "engine" \
+        else (MAX_RUNS, "runs")
+    if total > cap:
+        raise LimitError(f"sweep: {variants:,} variants x {runs:,} runs = {total:,} {why}, more than the limit "
+                         f"of {cap:,}; give fewer --runs or fewer values")
+    return variants, total
+
+
+def _quiet_worker() -> None:
+    """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
+             advance: Callable[[int], None]) -> list[dict[str, Any]]:
     if scheduler:
         try:
             from dask.distributed import Client
@@ -227,14 +285,22 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None) -> lis
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
         with client:
             futures = client.map(run_job, jobs, pure=False)
-            return list(client.gather(futures))  # type: ignore[no-untyped-call]
+            results = list(client.gather(futures))  # type: ignore[no-untyped-call]
+            advance(len(results))
+            return results
+    out: list[dict[str, Any]] = []
     if workers and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import Pool
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(run_job, jobs))
-    runner: Callable[[Job], dict[str, Any]] = run_job
-    return [runner(j) for j in jobs]
+        with Pool(workers, initializer=_quiet_worker) as pool:  # leaving the block (Ctrl-C too) ends the workers
+            for result in pool.imap(run_job, jobs):
+                out.append(result)
+                advance(1)
+        return out
+    for job in jobs:
+        out.append(run_job(job))
+        advance(1)
+    return out
 
 
 def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4) -> list[str]:

@@ -145,7 +145,7 @@ class Unit(HashOnce):
         """Return the unit with statuses added and removed."""
         return evolve(self, status=(self.status - frozenset(remove)) | frozenset(add))
 
-    @property
-    def placed(self) -> list[Placed]:
-        """Return every model's base at its place."""
-        return [m.placed for m in self.models]
+    @cached_property
+    def placed(self) -> tuple[Placed, ...]:
+        """Return every model's base at its place (built once per unit value: rules ask it in every step)."""
+        return tuple(m.placed for m in self.models)

@@ -15,6 +15,15 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 _HASH = "_hash_once"
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(value: Any) -> tuple[str, ...]:
+    """Return a dataclass's field names, looked up once per class."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        names = _FIELD_NAMES[type(value)] = tuple(f.name for f in fields(value))
+    return names
 
 
 class HashOnce:
@@ -29,7 +38,7 @@ class HashOnce:
     def __hash__(self) -> int:
         kept: int | None = self.__dict__.get(_HASH)
         if kept is None:
-            kept = hash(tuple(self.__dict__[f.name] for f in fields(self)))  # type: ignore[arg-type]
+            kept = hash(tuple(self.__dict__[name] for name in _field_names(self)))
             self.__dict__[_HASH] = kept
         return kept
 
@@ -46,7 +55,7 @@ def evolve(value: T, **changes: Any) -> T:
     """
     new = object.__new__(type(value))
     old = value.__dict__
-    state = {f.name: old[f.name] for f in fields(value)}  # type: ignore[arg-type]
+    state = {name: old[name] for name in _field_names(value)}
     unknown = changes.keys() - state.keys()
     if unknown:
         raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")

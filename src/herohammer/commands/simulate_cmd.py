@@ -17,11 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..report import MONTE_CARLO, print_json
-from ..simulate import EVENT_PREFIX, METHODS, SimulationResult, demo_files, read_demo, simulate, simulate_file
-from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep
+from ..simulate import (EVENT_PREFIX, METHODS, SimulationResult, demo_files, fresh_seed, progress_bar, read_demo,
+                        simulate, simulate_file)
+from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 from ..errors import HerohammerError
 from ..scenario import check_writable, write_atomically
-from ..limits import MAX_RUNS
+from ..limits import MAX_RUNS, MAX_WORKERS
 from . import summary
 from .args import whole_number
 
@@ -61,7 +62,7 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None)
     s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
     s.add_argument("--method", choices=METHODS, default="auto")
-    s.add_argument("--workers", type=whole_number("--workers", 1, 1024), default=None, help="local processes")
+    s.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None, help="local processes")
     s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
@@ -266,19 +267,25 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..simulate import load_plan
 
     varies = [parse_vary(v) for v in args.vary]
+    variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
     plan = load_plan(args.actions) if args.actions else None
-    sweep = run_sweep(read_data(args.scenario), varies, args.runs, args.seed, plan, args.method,
-                      args.workers, args.scheduler, args.scenario)
+    data = read_data(args.scenario)
+    seed = fresh_seed() if args.seed is None else args.seed
+    console = _console()
+    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
+    header = Text.assemble((args.scenario, "bold"), f": {variants:,} variants x {args.runs:,} runs = {total:,} runs, "
+                           f"seed {seed} ({where})")
+    if not args.json:  # the header first: a sweep may take minutes
+        console.print(header)
+        for path, _ in varies:
+            console.print(Text(f"  vary {_short(path)}: {path}"))
+    with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
+        sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
+                          args.workers, args.scheduler, args.scenario, advance)
     if args.json:
         print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
         return 0
     labels = pick_outcomes(sweep, args.outcome)
-    console = _console()
-    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
-    console.print(f"[bold]{escape(args.scenario)}[/bold]: {len(sweep['variants'])} variants x {sweep['runs']:,} runs, "
-                  f"seed {sweep['seed']} ({escape(where)})")
-    for i, path in enumerate(sweep["vary"]):
-        console.print(escape(f"  vary {_short(path)}: {path}"))
     table = Table()
     for path in sweep["vary"]:
         table.add_column(Text(_short(path)))

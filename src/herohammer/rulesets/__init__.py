@@ -15,7 +15,7 @@ def get_ruleset(name: str) -> Ruleset:
     """Return the ruleset registered under ``name``."""
     try:
         return RULESETS[name]()
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a dict or list given as the name
         raise UnknownRulesetError(name, sorted(RULESETS)) from None
 
 

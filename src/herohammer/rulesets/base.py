@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
 from ..profiles import Characteristic, Modifier, ModifierKind, used_value
 from ..dice import Dice
-from .. import movement
+from .. import guards, movement
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
@@ -29,6 +30,23 @@ if TYPE_CHECKING:
 Resolution = tuple[GameState, list[Event]]
 #: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
 PLACING = frozenset({"move", "join", "leave", "charge", "assault"})
+
+
+_A_STATE = "a GameState (load_scenario(path) or Game.state)"
+
+
+@cache
+def _action_types() -> tuple[type, ...]:
+    from ..actions import ACTION_TYPES
+
+    return ACTION_TYPES
+
+
+def _expect_state_and_action(state: Any, action: Any, where: str) -> None:
+    """Refuse a call given something that is not a state or not an action object, naming the parameter."""
+    guards.instance(state, GameState, where, "state", _A_STATE)
+    guards.instance(action, _action_types(), where, "action",
+                    "an Action (parse_action reads one from JSON text or a mapping; Game.check takes either)")
 
 
 class _RollNeeded(Exception):
@@ -109,10 +127,12 @@ class Ruleset:
 
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
+        _expect_state_and_action(state, action, "Ruleset.rule_on")
         return self.judge(state, action).ruling
 
     def judge(self, state: GameState, action: Action) -> Judgement:
         """Rule on an action as ``rule_on`` does; keep the result of a placing action that no dice decide."""
+        _expect_state_and_action(state, action, "Ruleset.judge")
         spec = self.phase_spec(state.phase)
         if action.do not in spec.actions:
             allowed = ", ".join(sorted(spec.actions))
@@ -152,6 +172,8 @@ class Ruleset:
 
     def resolve(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Carry out a legal action (``resolve_<do>``); return the new state and its events."""
+        _expect_state_and_action(state, action, "Ruleset.resolve")
+        guards.instance(dice, Dice, "Ruleset.resolve", "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         after, events = resolver(state, action, dice)
         if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
@@ -166,6 +188,8 @@ class Ruleset:
 
     def targets(self, state: GameState, unit_id: str) -> dict[str, Ruling]:
         """Rule on every enemy unit as a target of ``unit_id`` (phase aside)."""
+        guards.instance(state, GameState, "Ruleset.targets", "state", _A_STATE)
+        guards.instance(unit_id, str, "Ruleset.targets", "unit_id", "a unit id (text)")
         shooter = state.unit(unit_id)
         return {u.id: self.target_ruling(state, unit_id, u.id) for u in state.enemies_of(shooter.side)}
 

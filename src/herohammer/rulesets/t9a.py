@@ -40,6 +40,9 @@ MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
 
 #: Outcomes of a character's charge out of its unit (``charge_out_odds``).
 CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
+PANIC_RULE = "published.t9a-panic"
+#: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
+FLED = "fled"
 
 
 # -- characters and units ------------------------------------------------------------
@@ -345,6 +348,16 @@ class NinthAge(Ruleset):
             return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
 
+    def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
+                      away_from: Point) -> tuple[GameState, list[Event]]:
+        """Take the Panic test a charging unit may owe after Stand and Shoot casualties (a hook).
+
+        The Panic test belongs to the shooting rules above this module (t9a_combat); the
+        turn's Shooting phase mixin implements this hook, so the charge takes the test
+        without importing them.  Here: no test.
+        """
+        return state, []
+
     def end_turn(self, state: GameState) -> Resolution:
         """End the player turn: Shaken from a failed charge out lasts until now."""
         cleared = tuple(u.with_status(remove=(Status.SHAKEN,)) for u in state.units)
@@ -446,6 +459,13 @@ class NinthAge(Ruleset):
             moved += math.dist(start, action.to)
             start = action.to
         moved += math.dist(start, slot)
+        group = {ch.id, *(u.id for u in state.combined(host.id))}
+        placed = [(m, new.point_of(m.name)) for m in [*(m for _, m in _members(state, host)), model]
+                  if m.name in new.order]
+        problem = spacing_problem(state, placed, group, new.facing)
+        if problem:
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
+                          SPACING_RULE)
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
             return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch))
         own = {ch.id, *(u.id for u in state.combined(host.id))}
@@ -525,6 +545,9 @@ class NinthAge(Ruleset):
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
+        problem = spacing_problem(state, [(model, action.to)], own)
+        if problem:
+            raise _refuse(f"{ch.id} cannot leave there: {problem}", "t9a.leave.move", SPACING_RULE)
         return LeavePlan(host, ch, moved, adv)
 
     @implements("t9a.leave.unit-not-moved")
@@ -555,43 +578,72 @@ class NinthAge(Ruleset):
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             return Ruling.forbid(f"{unit.id} has moved already or cannot move (engaged or fleeing)")
-        if len(action.to) != 1:
+        if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
         rates = unit_rates(state, unit, action.fly)
         if rates is None:
             return Ruling.forbid(f"not every model of {unit.id} has Fly: it cannot make a Flying Movement",
                                  "published.t9a-fly")
         rate = rates[1] if action.march else rates[0]
+        own = {u.id for u in state.combined(unit.id)}
+        arc = 0.0
+        if action.wheel is not None:
+            f = _formation_of(unit)
+            if f is None:
+                return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
+            arc = f.wheel_distance(action.wheel)
+            problem = None if action.fly else wheel_problem(state, unit, action.wheel, own)
+            if problem:
+                return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees: {problem}", WHEEL_RULE,
+                                     "published.t9a-move")
+            state = wheeled(state, unit, action.wheel)
+            unit = state.unit(unit.id)
+            rules += (WHEEL_RULE,)
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
-        dist = math.dist(start, action.to[0])
+        to = action.to[0] if action.to else start
+        dist = arc + math.dist(start, to)
         kind = ("flying " if action.fly else "") + ("March" if action.march else "Advance")
         if dist > rate + EPSILON:
             why = (("t9a.join.part-of-unit",) if state.joined_to(unit.id) else ()) + (
-                ("published.t9a-fly",) if action.fly else ())
-            return Ruling.forbid(f"{unit.id} may move {rate}\" ({kind} Rate of its slowest model), not {dist:.2f}\"",
+                ("published.t9a-fly",) if action.fly else ()) + ((WHEEL_RULE,) if arc else ())
+            spent = f"{dist:.2f}\" ({arc:.2f}\" of it wheeling)" if arc else f"{dist:.2f}\""
+            return Ruling.forbid(f"{unit.id} may move {rate}\" ({kind} Rate of its slowest model), not {spent}",
                                  *why, "published.t9a-move")
-        dx, dy = action.to[0][0] - start[0], action.to[0][1] - start[1]
+        dx, dy = to[0] - start[0], to[1] - start[1]
         movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for _, m in _members(state, unit)]
-        problem = path_problem(state, movers, {u.id for u in state.combined(unit.id)}, action.fly)
+        problem = path_problem(state, movers, own, action.fly)
         if problem:
             return Ruling.forbid(f"{unit.id} cannot move there: {problem}", "published.t9a-move",
                                  *(("published.t9a-fly",) if action.fly else ()))
+        problem = spacing_problem(state, movers, own)
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot move there: {problem}", SPACING_RULE, "published.t9a-move")
         if is_character(unit):
             rules += ("t9a.char.lone",)
         if unit.last_of:
             rules += ("t9a.combined.last-survivor",)
-        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate)", *rules, "published.t9a-move")
+        turn = f", wheeling {action.wheel:g} degrees ({arc:.2f}\")" if arc else ""
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}", *rules,
+                            "published.t9a-move", SPACING_RULE)
 
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
-        """Move a unit straight, with the characters that are part of it."""
+        """Move a unit (wheeling first if asked), with the characters that are part of it."""
         unit = movers_of(state, state.unit(action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
+        rules: tuple[str, ...] = ("published.t9a-move",)
+        said = ""
+        if action.wheel is not None:
+            state = wheeled(state, unit, action.wheel)
+            unit = state.unit(unit.id)
+            rules += (WHEEL_RULE,)
+            said = f" after wheeling {action.wheel:g} degrees"
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
-        dx, dy = action.to[0][0] - start[0], action.to[0][1] - start[1]
+        to = action.to[0] if action.to else start
+        dx, dy = to[0] - start[0], to[1] - start[1]
         new = _shift(state, unit, dx, dy)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(*marked) for u in members))
-        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"", ("published.t9a-move",))]
+        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"{said}", rules)]
 
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
@@ -614,6 +666,9 @@ class NinthAge(Ruleset):
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
         if problem:
             return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform")
+        problem = spacing_problem(state, turned, {u.id for u in state.combined(unit.id)})
+        if problem:
+            return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform", SPACING_RULE)
         return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
                             "further this phase", "published.t9a-reform")
 
@@ -662,16 +717,31 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
                                  "published.line-of-sight")
         adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
-        gap = group_distance(unit.placed, target.placed)
-        if gap > adv + MAX_CHARGE_BONUS + EPSILON:
-            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {unit.id}'s greatest Charge Range "
-                                 f"({adv}\" + 12\")", "t9a.charge-out.declare")
-        _, _, movers = _contact(state, unit, target, out)
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
         if out:
             own.add(host.id)
             own.update(c.id for c in state.joined_to(host.id))
-        problem = path_problem(state, movers, own, False, frozenset({target.id}))
+        arc, way = 0.0, state
+        if action.wheel is not None:
+            if out:
+                return Ruling.forbid(f"{unit.id} charges out on its own base, straight in: a wheel is a unit's",
+                                     WHEEL_RULE, "t9a.charge-out.declare")
+            f = _formation_of(unit)
+            if f is None:
+                return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
+            arc = f.wheel_distance(action.wheel)
+            problem = wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
+            if problem:
+                return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
+                                     WHEEL_RULE, "t9a.charge-out.declare")
+            way = wheeled(state, unit, action.wheel)
+        gap = arc + group_distance(way.unit(unit.id).placed, target.placed)
+        if gap > adv + MAX_CHARGE_BONUS + EPSILON:
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
+                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
+                                 *((WHEEL_RULE,) if arc else ()))
+        _, _, movers = _contact(way, way.unit(unit.id), target, out)
+        problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
                                  "published.t9a-move")
@@ -680,6 +750,9 @@ class NinthAge(Ruleset):
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
+        if arc:
+            rules += (WHEEL_RULE,)
+            who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
@@ -688,6 +761,8 @@ class NinthAge(Ruleset):
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
         """Resolve a charge: Stand and Shoot, the Charge Range roll, then the charge or the Failed Charge move."""
         start = len(dice.log)
+        events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
+        skip = (start, start)  # the dice of that test, reported on its own event
         unit = state.unit(action.unit)
         target = state.unit(action.target)
         out = bool(unit.joined)
@@ -706,6 +781,7 @@ class NinthAge(Ruleset):
             unsaved = stand_and_shoot(dice, shooters, first.profile.t, first.profile.save)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
+            before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
             state, dead = _take_wounds(state, victims, unsaved)
             if dead:
                 state = remove_casualties(state, host.id if out else unit.id, dead)
@@ -715,6 +791,17 @@ class NinthAge(Ruleset):
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
+                if not out:
+                    shot_at = len(dice.log)
+                    state, panic = self.charger_panic(state, unit.id, before, dice, _centre(target))
+                    if panic:
+                        events.extend(panic)
+                        skip = (shot_at, len(dice.log))
+                    if state.unit(unit.id).has(Status.FLEEING):
+                        rules.append(PANIC_RULE)
+                        return state, [*events, _charge_event(
+                            f"{unit.id} flees from the Stand and Shoot of {target.id}: its charge is not made",
+                            rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
             host = host_of(state, unit)
         swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
@@ -722,26 +809,46 @@ class NinthAge(Ruleset):
         roll = roll_charge(dice, rate, swift, unit.id)
         if out:
             rules.append("t9a.charge-out.own-rate")
-        gap = group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
-        dx, dy, _ = _contact(state, unit, target, out)
-        model = unit.models[0]
-        if roll.range + EPSILON >= gap:
+        arc, way = 0.0, state
+        if action.wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
+            f = _formation_of(unit)
+            arc = f.wheel_distance(action.wheel) if f is not None else 0.0
+            way = wheeled(state, unit, action.wheel)
+        reach = arc + group_distance(way.unit(unit.id).placed if out else _placed_all(way, way.unit(unit.id)),
+                                     target.placed)
+        if roll.range + EPSILON >= reach:
+            dx, dy, _ = _contact(way, way.unit(unit.id), target, out)
+            model = unit.models[0]
             to = (model.at[0] + dx, model.at[1] + dy)
-            new = _detach(state, unit, to) if out else _shift(state, unit, dx, dy)
+            new = _detach(state, unit, to) if out else _shift(way, way.unit(unit.id), dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
                                     new.unit(target.id).with_status(Status.ENGAGED))
             rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
-            return new, [_charge_event(f"{unit.id} charges {target.id}: range {roll.range}\" >= {gap:.2f}\"",
-                                       rules, dice, start, CHARGED)]
+            turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
+            if arc:
+                rules.append(WHEEL_RULE)
+            return new, [*events, _charge_event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
+                                                f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
+        gap = reach if arc else group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
+        dx, dy, _ = _contact(state, unit, target, out)
+        model = unit.models[0]
         rules.append("t9a.charge-out.failure")
+        failed = float(roll.failed_move)
+        if arc:  # the Failed Charge move follows the declared wheel as far as it goes, then straight on
+            turned = action.wheel * min(1.0, failed / arc)  # type: ignore[operator]
+            state = wheeled(state, unit, turned)
+            unit = state.unit(unit.id)
+            failed = max(0.0, failed - arc * min(1.0, failed / arc))
+            dx, dy, _ = _contact(state, unit, target, out)
+            rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
-        step = min(float(roll.failed_move), max(0.0, length - 0.01))
+        step = min(failed, max(0.0, length - 0.01))
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = _shift(state, unit, dx, dy)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
-                                       f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT)]
+            return new, [*events, _charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+                                                f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
         rest = _placed_all(state, host, skip=model.name)
@@ -822,6 +929,77 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     return None
 
 
+#: Units keep this gap (inches, edge to edge) from other units when a move ends, charges aside.
+UNIT_SPACING = 1.0
+SPACING_RULE = "published.t9a-unit-spacing"
+
+
+@implements(SPACING_RULE)
+def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str],
+                    facing: float | None = None) -> str | None:
+    """Say which other unit models moved to these places would end within 1" of, or None.
+
+    The published 9th Age Unit Spacing: a unit ends a move (a move, a reform, a character
+    joining or leaving) at least 1" from every other unit, friend or foe; only charges come
+    closer.  ``own`` names the mover's combined unit, which the gap does not concern.
+    """
+    ends = [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
+    if not ends:
+        return None
+    for u in state.units:
+        if u.id in own or not u.alive:
+            continue
+        gap = group_distance(ends, u.placed)
+        if gap + EPSILON < UNIT_SPACING:
+            return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
+    return None
+
+
+WHEEL_RULE = "published.t9a-wheel"
+#: Wheels are checked for collisions every few degrees of their arc.
+WHEEL_STEP_DEGREES = 5.0
+
+
+@implements(WHEEL_RULE)
+def wheeled(state: GameState, unit: Unit, degrees: float) -> GameState:
+    """Return the state with a unit (its characters with it) wheeled about a front corner."""
+    if unit.formation is not None:
+        return arrange(state.replace_unit(replace(unit, formation=unit.formation.wheeled(degrees))), unit.id)
+    f = _formation_of(unit)
+    if f is None:
+        raise IllegalActionError(f"{unit.id} has no ranks and files to wheel", (WHEEL_RULE,))
+    w = f.wheeled(degrees)
+    m = unit.models[0]
+    return state.replace_unit(replace(unit, models=(replace(m, at=w.slot_point(0), facing=w.facing),)))
+
+
+@implements(WHEEL_RULE)
+def wheel_problem(state: GameState, unit: Unit, degrees: float, own: set[str],
+                  may_touch: frozenset[str] = frozenset()) -> str | None:
+    """Say what a unit's models would sweep through while wheeling (another unit, Impassable Terrain), or None.
+
+    Each model's sweep is the union of the hulls of its base at successive steps of the
+    turn (every ``WHEEL_STEP_DEGREES``); ``may_touch`` units (a charge's target) may be met.
+    """
+    steps = max(1, math.ceil(abs(degrees) / WHEEL_STEP_DEGREES))
+    frames = [wheeled(state, unit, degrees * k / steps) for k in range(steps + 1)]
+    shapes: dict[str, list[shapely.Polygon]] = {}
+    for frame in frames:
+        for _, m in _members(frame, frame.unit(unit.id)):
+            shapes.setdefault(m.name, []).append(m.placed.footprint())
+    others = [(u, m) for u in state.units if u.alive and u.id not in own and u.id not in may_touch for m in u.models]
+    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    for name, feet in shapes.items():
+        swept = shapely.union_all([shapely.convex_hull(shapely.union(a, b)) for a, b in zip(feet, feet[1:])])
+        for u, m in others:
+            if swept.intersection(m.placed.footprint()).area > 1e-6:
+                return f"{name} would sweep through {u.id}'s model {m.name}"
+        for t in blocking:
+            if swept.intersection(t.shape()).area > 1e-6:
+                return f"{name} would sweep through impassable terrain {t.id}"
+    return None
+
+
 def _swept(model: Model, to: Point) -> shapely.Polygon:
     radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
     return shapely.LineString([model.at, to]).buffer(radius)
@@ -888,8 +1066,19 @@ def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
     return state.replace_unit(replace(unit, models=tuple(m.moved_to((m.at[0] + dx, m.at[1] + dy)) for m in unit.models)))
 
 
-def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str) -> Event:
-    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]), (("outcome", outcome),))
+def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
+                  skip: tuple[int, int] = (0, 0)) -> Event:
+    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports)."""
+    rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
+    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+
+
+def _centre(unit: Unit) -> Point:
+    """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
+    if unit.formation is not None:
+        return unit.formation.position
+    xs = [m.at for m in unit.models]
+    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
 
 
 def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..dice import Dice
-from ..geometry import group_distance
+from ..geometry import Point, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
@@ -92,6 +92,25 @@ class ShootingPhase(Ruleset):
                 mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0)
                 shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
         return shots, notes
+
+    @implements("published.t9a-panic", "t9a.charge-out.declare")
+    def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
+                      away_from: Point) -> tuple[GameState, list[Event]]:
+        """Take the Panic test a charging unit owes after Stand and Shoot casualties; on a failure it flees.
+
+        Stand and Shoot is a shooting attack: a quarter of the charger's models lost to it
+        calls for the Panic test for heavy casualties like any other volley (the hook
+        ``NinthAge.resolve_charge`` calls).
+        """
+        start = len(dice.log)
+        state, result, said = panic_after_losses(state, unit_id, before, dice, away_from)
+        if result is None:
+            return state, []
+        rules = [PANIC, result.rule, "t9a.charge-out.declare"]
+        if members(state, unit_id)[0].last_of:
+            rules.append("t9a.combined.last-survivor")
+        return state, [Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                             (("outcome", "passed" if result.passed else "fled"),))]
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:

@@ -280,6 +280,8 @@ class Warhammer40k3(CombatRules, Ruleset):
         if action.fly:
             return Ruling.forbid("40k has no Flying Movement to choose: jump infantry and units with Fly pass over "
                                  "models on their own (leave out fly)")
+        if action.wheel is not None:
+            return Ruling.forbid("40k has no wheels: each model moves to its own place (leave out wheel)")
         if unit.joined:
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
@@ -534,7 +536,7 @@ class Warhammer40k3(CombatRules, Ruleset):
 
     def target_models(self, state: GameState, target: Unit) -> list[geo.Placed]:
         """Return the bases of a target as a whole (a unit with its joined characters)."""
-        return [p for u in state.combined(target.id) for p in u.placed] if not target.joined else target.placed
+        return [p for u in state.combined(target.id) for p in u.placed] if not target.joined else list(target.placed)
 
     def is_closest_target(self, state: GameState, shooter: Unit, target: Unit) -> bool:
         """Say whether ``target`` is (one of) the closest visible enemy targets of the firing unit.

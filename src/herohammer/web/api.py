@@ -25,6 +25,7 @@ from ..actions import Action, parse_action
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from ..game import Game
+from ..limits import ENGINE_MAX_RUNS
 from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import state_to_data
 from ..state import GameState
@@ -66,9 +67,9 @@ class OddsBody(_Body):
     """``herohammer odds action``: one action, Monte Carlo settings for when the tree is too large."""
 
     action: dict[str, Any]
-    runs: int = Field(DEFAULT_RUNS, ge=1, le=10_000_000)
+    runs: int = Field(DEFAULT_RUNS, ge=1, le=ENGINE_MAX_RUNS)  # the stated limit (limits.py), as on the command line
     seed: int = Field(0, ge=0, le=SEED_MAX)
-    max_branches: int = Field(DEFAULT_MAX_RUNS, ge=1, le=10_000_000)
+    max_branches: int = Field(DEFAULT_MAX_RUNS, ge=1, le=ENGINE_MAX_RUNS)
 
 
 class PlayBody(_Body):

@@ -1,0 +1,73 @@
+"""Ctrl-C during a long command: exit 130 with one line, no traceback, no worker left behind (issue 14).
+
+Each command runs in its own process group, as from a terminal; once it is busy (its
+header printed, or a second of CPU spent) the whole group gets SIGINT, as Ctrl-C sends it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PSYCHIC = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
+
+
+def _group(group: int) -> dict[int, float]:
+    """Return the processes of a process group with the CPU seconds each has used, from /proc."""
+    members = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):  # a process that ended meanwhile
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            members[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return members
+
+
+def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100")
+    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    try:
+        if header is not None:  # wait on what it shows: its header, printed before the work
+            line = proc.stdout.readline()
+            assert header in line, line
+        deadline = time.monotonic() + 120
+        while sum(_group(proc.pid).values()) < 1.0:  # busy for a second of CPU (the imports take less)
+            assert proc.poll() is None, "the command ended before it could be interrupted"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+        out, err = proc.communicate(timeout=60)
+        assert not _group(proc.pid), "a worker outlived the interrupted command"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode, out, err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv, header", [
+    (["simulate", PSYCHIC, "--method", "engine", "--runs", "1000000", "--seed", "1"], None),
+    (["odds", "action", PSYCHIC, "--action", '{"do": "shoot", "unit": "tactical", "target": "boyz"}',
+      "--max-branches", "1", "--runs", "1000000"], None),
+    (["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1"],
+     "4 variants x 200,000 runs"),
+    (["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
+      "--workers", "2"], "4 variants x 200,000 runs"),
+], ids=["simulate", "odds action", "sweep", "sweep --workers 2"])
+def test_ctrl_c_stops_a_long_command_with_one_line_and_exit_130(argv: list[str], header: str | None) -> None:
+    code, out, err = _interrupted(argv, header)
+    assert code == 130, (code, err)
+    assert err.strip() == "herohammer: interrupted; nothing was written", err
+
