@@ -21,7 +21,7 @@ from herohammer.book import cited_ids, load_book, run_entry
 from herohammer.dice import SeededDice
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
-from herohammer.scenario import load_scenario
+from herohammer.scenario import load_scenario, state_from_data
 from herohammer.state import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,3 +154,25 @@ def test_check_help_says_what_strict_does(capsys: pytest.CaptureFixture[str]) ->
     text = " ".join(out.split())
     assert "--strict" in text and "exit 1 when the action is illegal" in text
     assert "exit status is 0 either way, unless --strict is given" in text
+
+
+@pytest.mark.rule("40k4.cc.engaged-only")
+def test_a_40k4_character_attacking_without_a_split_cites_4th_edition_clauses() -> None:
+    """A character's unsplit attacks in 4th edition cite 40k4.cc.engaged-only, never 3rd edition's allocation."""
+    data = {
+        "ruleset": "40k4", "phase": "assault", "active": "red", "table": {"width": 48, "depth": 48},
+        "sides": {
+            "red": [{"id": "squad", "models": [{"name": "Marine", "profile": "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
+                                                  "at": [20, 20]}]},
+                    {"id": "cap", "character": "independent", "joined": "squad",
+                     "models": [{"name": "Captain", "profile": "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+", "at": [22, 20]}]}],
+            "blue": [{"id": "boyz", "models": [{"name": f"Boy {i}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+",
+                                                 "at": [18 + 2 * i, 23]} for i in range(4)]}],
+        },
+    }
+    g = Game(state_from_data(data), SeededDice(3))
+    g.apply({"do": "assault", "unit": "squad", "target": "boyz"})
+    g.apply({"do": "fight", "unit": "squad"})
+    cited = {r for e in g.log for r in (*e.rules, *(roll.rule for roll in e.rolls))}
+    assert "40k4.cc.engaged-only" in cited
+    assert not {r for r in cited if foreign("40k4", r)}, sorted(cited)

@@ -68,6 +68,38 @@ class Move(_Action):
     wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: degrees to wheel before moving straight (positive turns left)
 
 
+class Run(_Action):
+    """Run a unit with Fleet D6" in its Shooting phase instead of shooting (40k), towards these places."""
+
+    do: Literal["run"]
+    unit: str
+    to: list[Point]
+
+
+class Infiltrate(_Action):
+    """Set up a unit of Infiltrators (with its characters) before the first turn (40k Deployment phase)."""
+
+    do: Literal["infiltrate"]
+    unit: str
+    to: list[Point]
+
+
+class Embark(_Action):
+    """Move a unit (with its characters) into a transport vehicle of its side (40k, Movement phase)."""
+
+    do: Literal["embark"]
+    unit: str
+    transport: str
+
+
+class Disembark(_Action):
+    """Set a unit (with its characters) down from its transport, one ``[x, y]`` per model (40k, Movement phase)."""
+
+    do: Literal["disembark"]
+    unit: str
+    to: list[Point]
+
+
 class Reform(_Action):
     """Turn a rank-and-file unit about its centre and change its width (t9a, its move for the phase)."""
 
@@ -137,6 +169,9 @@ class Fight(_Action):
     do: Literal["fight"]
     unit: str
     at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
+    duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
+    accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
+    nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed
 
 
 class Regroup(_Action):
@@ -182,14 +217,21 @@ class TakeTest(_Action):
     unmodified: bool = False
 
 
+class Rally(_Action):
+    """Take the Rally test of a fleeing unit (t9a, at the start of its player turn, in the Charge phase)."""
+
+    do: Literal["rally"]
+    unit: str
+
+
 class EndPhase(_Action):
     """End the active side's current phase."""
 
     do: Literal["end_phase"]
 
 
-_ActionUnion = Union[Join, Leave, Move, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
-                     TakeTest, EndPhase]
+_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge,
+                     Allocate, Fight, Regroup, Rally, TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: The classes an ``Action`` may be (for callers handed objects of unknown type), read from the union itself
@@ -231,6 +273,6 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
             msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
+            msg = ("expected do: join, leave, move, run, infiltrate, embark, disembark, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
                    "test or end_phase")
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

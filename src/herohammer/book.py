@@ -29,6 +29,7 @@ Step kinds (one per step; ``expect`` says what must hold, ``note`` is commentary
 - ``state: {...}`` - the state now: ``phase``, ``active``, ``turn`` and per unit
   ``joined`` (an id or null), ``models``, ``status`` (statuses it has), ``no_status``
   (statuses it lacks), ``removed`` (no models left), ``wounds_taken`` (per model, in order),
+  ``embarked_in`` (the transport it rides in, or null),
   ``at`` (each model's place, to 0.01").
 - ``undo: true`` - ``Game.undo``.
 - ``cli: [args]`` - ``herohammer args`` (``cli.main``); expect ``exit`` (default 0) and
@@ -122,6 +123,7 @@ class UnitState(_Strict):
     removed: bool | None = None
     wounds_taken: list[int] | None = None
     at: list[tuple[float, float]] | None = None  # each model's place, to 0.01"
+    embarked_in: str | None = None  # 40k: the transport it rides in (null: on the table)
 
 
 class StateExpect(_Strict):
@@ -463,6 +465,8 @@ def _run_state(game: Game | None, step: Step, i: int, where: str) -> StepReport:
         statuses = sorted(s.value for s in unit.status)
         if "joined" in u.model_fields_set and unit.joined != u.joined:
             raise _fail(where, f"{unit_id}: expected joined {u.joined!r}, got {unit.joined!r}")
+        if "embarked_in" in u.model_fields_set and unit.embarked_in != u.embarked_in:
+            raise _fail(where, f"{unit_id}: expected embarked in {u.embarked_in!r}, got {unit.embarked_in!r}")
         if u.models is not None and len(unit.models) != u.models:
             raise _fail(where, f"{unit_id}: expected {u.models} models, got {len(unit.models)}")
         if u.removed is not None and unit.alive == u.removed:

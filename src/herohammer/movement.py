@@ -80,7 +80,7 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
         m.placed
         for u in state.units
         for i, m in enumerate(u.models)
-        if u.alive and (u.id, i) not in moved
+        if u.on_table and (u.id, i) not in moved
     ]
     new_bases = [p for _, p in new_placed]
     if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
@@ -91,17 +91,19 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     return None
 
 
-def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
+def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str],
+                 flying: frozenset[str] = frozenset()) -> str | None:
     """Return why a move would pass through another unit's model (None if every path is clear).
 
     Models move around one another, not through (3rd/4th ed. movement rules); jump
-    infantry and units with Fly pass over them.  The swept base is the straight path
-    widened by the model's own base.
+    infantry and the units in ``flying`` (those with Fly as the ruleset's
+    ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
+    over them.  The swept base is the straight path widened by the model's own base.
     """
-    others = [(u.id, m) for u in state.units if u.alive and u.id not in moving_ids for m in u.models]
+    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids for m in u.models]
     for mv in moves:
         unit = state.unit(mv.unit_id)
-        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or "fly" in {r.lower() for r in unit.rules}:
+        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or unit.id in flying:
             continue
         radius = mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
         for other_id, other in others:
@@ -139,9 +141,12 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
     charges, the models a formation re-arranges): only models whose place changed are
     checked, against every model on the table.
     """
+    same = {id(u) for u in before.units}  # a unit value the action did not touch is shared, not copied
     was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
-    placed = [(u.id, m) for u in after.units for m in u.models]
-    changed = [k for k, (unit_id, m) in enumerate(placed) if was.get((unit_id, m.name)) != m.placed]
+    placed = [(u.id, m) for u in after.units if u.embarked_in is None for m in u.models]
+    untouched = {u.id for u in after.units if id(u) in same}
+    changed = [k for k, (unit_id, m) in enumerate(placed)
+               if unit_id not in untouched and was.get((unit_id, m.name)) != m.placed]
     if not changed:
         return None
     everyone = [m.placed for _, m in placed]

@@ -82,6 +82,8 @@ class UnitSpec(_Spec):
     destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
     last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
     spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
+    embarked_in: str | None = None  # 40k: the transport this unit rides in (published.transports)
+    capacity: int = Field(0, ge=0, le=100)  # 40k: the models a transport vehicle carries
     models: list[ModelSpec] = []
 
 
@@ -277,7 +279,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
 def _check_placement(source: str, state: GameState) -> None:
     """Refuse models off the table or standing on each other (a move could never put them there)."""
     placed = [(f"sides.{u.side}[{u.id}].models[{i}]", m.name, m.placed)
-              for u in state.units for i, m in enumerate(u.models)]
+              for u in state.units if u.embarked_in is None for i, m in enumerate(u.models)]
     for where, name, p in placed:
         if not on_table(p, state.table.width, state.table.depth):
             raise ScenarioError(source, f"{where}.at", f"{name} stands off the {state.table.width:g}x"
@@ -331,7 +333,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
             raise ScenarioError(source, f"{where}.models[{j}].wounds_taken",
                                 f"a model with {profile.w} Wounds and {m.wounds_taken} taken is a casualty "
                                 "and must not be listed [core.zero.w]")
-        if m.at is None and u.formation is None and u.joined is None:
+        if m.at is None and u.formation is None and u.joined is None and u.embarked_in is None:
             raise ScenarioError(source, f"{where}.models[{j}].at",
                                 "expected a point [x, y] (only models in a formation may leave it out)")
         at = (0.0, 0.0) if m.at is None else (float(m.at[0]), float(m.at[1]))
@@ -344,7 +346,7 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells))
+                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells), u.embarked_in, u.capacity)
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
@@ -362,6 +364,8 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
             raise ScenarioError(source, f"{where}.models", f"expected at: {u.joined!r} has no formation to stand in")
         if host.id == u.id or host.joined is not None:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
+    if u.embarked_in is not None or u.capacity:
+        _check_transport(source, where, by_id[u.id], by_id)
     if u.last_of is not None:
         gone = by_id.get(u.last_of)
         if gone is None or gone.side != side or gone.alive or gone.id == u.id:
@@ -374,6 +378,35 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
         raise ScenarioError(source, f"{where}.special",
                             "special characters may be used only when both players agree: set "
                             "special_characters: true [40k3.char.special-agreement]")
+
+
+@implements("published.transports")
+def _check_transport(source: str, where: str, unit: Unit, by_id: dict[str, Unit]) -> None:
+    """Refuse a passenger without a transport of its side to ride in, or a transport carrying more than it can."""
+    if unit.capacity and unit.type is not UnitType.VEHICLE:
+        raise ScenarioError(source, f"{where}.capacity", "only a vehicle carries models: set type: vehicle "
+                            "[published.transports]")
+    if unit.embarked_in is None:
+        aboard = sum(len(u.models) for u in by_id.values() if u.embarked_in == unit.id)
+        if aboard > unit.capacity:
+            raise ScenarioError(source, f"{where}.capacity", f"{unit.id} carries {aboard} models but has room for "
+                                f"{unit.capacity} [published.transports]")
+        return
+    transport = by_id.get(unit.embarked_in)
+    if transport is None or transport.side != unit.side or not transport.capacity or not transport.alive:
+        raise ScenarioError(source, f"{where}.embarked_in", f"expected a transport vehicle of side {unit.side!r} "
+                            f"(a vehicle with capacity), got {unit.embarked_in!r} [published.transports]")
+    if unit.capacity or unit.type is UnitType.VEHICLE:
+        raise ScenarioError(source, f"{where}.embarked_in", "a vehicle does not ride in a transport "
+                            "[published.transports]")
+    host = by_id.get(unit.joined) if unit.joined else None
+    if host is not None and host.embarked_in != unit.embarked_in:
+        raise ScenarioError(source, f"{where}.embarked_in", f"{unit.id} has joined {host.id}, which is not "
+                            f"embarked in {unit.embarked_in!r}: a character rides with his unit [published.transports]")
+    for other in by_id.values():
+        if other.joined == unit.id and other.embarked_in != unit.embarked_in:
+            raise ScenarioError(source, f"{where}.embarked_in", f"{other.id} has joined {unit.id}: embark it in "
+                                f"{unit.embarked_in!r} too [published.transports]")
 
 
 def state_to_data(state: GameState) -> dict[str, Any]:
@@ -399,6 +432,10 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["last_of"] = u.last_of
         if u.spells:
             entry["spells"] = list(u.spells)
+        if u.embarked_in is not None:
+            entry["embarked_in"] = u.embarked_in
+        if u.capacity:
+            entry["capacity"] = u.capacity
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {

@@ -127,12 +127,16 @@ class GameState(HashOnce):
         return unit_id in self._by_id
 
     def side_units(self, side: str) -> list[Unit]:
-        """Return the living units of one side."""
-        return [u for u in self.units if u.side == side and u.alive]
+        """Return the living units of one side on the table (not those riding in transports)."""
+        return [u for u in self.units if u.side == side and u.on_table]
 
     def enemies_of(self, side: str) -> list[Unit]:
-        """Return the living units of every other side."""
-        return [u for u in self.units if u.side != side and u.alive]
+        """Return the living units of every other side on the table (not those riding in transports)."""
+        return [u for u in self.units if u.side != side and u.on_table]
+
+    def aboard(self, transport_id: str) -> list[Unit]:
+        """Return the units riding in a transport."""
+        return [u for u in self.units if u.embarked_in == transport_id and u.alive]
 
     def opponent(self, side: str) -> str:
         """Return the next side after ``side`` in turn order."""

@@ -41,12 +41,14 @@ class Status(StrEnum):
 
     FALLING_BACK = "falling_back"
     PINNED = "pinned"
+    NEWLY_PINNED = "newly_pinned"  # pinned in its own turn: the pin lasts through its following turn too
     LOCKED = "locked"
     FLEEING = "fleeing"
     ENGAGED = "engaged"
     SHAKEN = "shaken"
     MOVED = "moved"
     MARCHED = "marched"
+    RAN = "ran"  # 40k: ran with Fleet in this turn's Shooting phase (instead of shooting)
     SHOT = "shot"
     ASSAULTED = "assaulted"
     USED_POWER = "used_power"
@@ -54,11 +56,13 @@ class Status(StrEnum):
     FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
     HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
+    RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)
 
 
 #: Statuses that last only until the end of the active side's turn.
-TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.SHOT, Status.ASSAULTED,
-                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE})
+TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
+                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
+                           Status.RALLY_TESTED})
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,10 @@ class Unit(HashOnce):
     last_of: str | None = None
     #: t9a: the spells this unit's Wizard (or a Wizard Conclave's champion) chose before the game.
     spells: tuple[str, ...] = ()
+    #: 40k: the transport vehicle this unit rides in; while embarked it is off the table.
+    embarked_in: str | None = None
+    #: 40k: how many models this vehicle carries (0: it is no transport).
+    capacity: int = 0
 
     @property
     def is_character(self) -> bool:
@@ -130,8 +138,13 @@ class Unit(HashOnce):
 
     @property
     def alive(self) -> bool:
-        """Say whether any model of the unit is still on the table."""
+        """Say whether the unit has any model left (on the table or riding in a transport)."""
         return bool(self.models)
+
+    @property
+    def on_table(self) -> bool:
+        """Say whether the unit stands on the table: alive and not embarked in a transport."""
+        return bool(self.models) and self.embarked_in is None
 
     def has(self, status: Status) -> bool:
         """Say whether the unit has a status."""

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 Resolution = tuple[GameState, list[Event]]
 #: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
-PLACING = frozenset({"move", "join", "leave", "charge", "assault"})
+PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infiltrate", "disembark"})
 
 
 _A_STATE = "a GameState (load_scenario(path) or Game.state)"

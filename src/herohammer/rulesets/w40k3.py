@@ -23,7 +23,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .w40k_combat import CombatRules, WoundBatch
+from .w40k_combat import WoundBatch
+from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
@@ -32,7 +33,7 @@ CLOSEST_TARGET_INCHES = 12.0
 SKILLED_RIDER_TYPES = frozenset({UnitType.BIKE, UnitType.CAVALRY})
 
 
-class Warhammer40k3(CombatRules, Ruleset):
+class Warhammer40k3(SpecialMoves, Ruleset):
     """Override the shared rules where the 3rd edition character rules say otherwise."""
 
     name: ClassVar[str] = "40k3"
@@ -40,8 +41,9 @@ class Warhammer40k3(CombatRules, Ruleset):
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "regroup", "test", "end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "manifest", "test", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "embark", "disembark", "regroup", "test",
+                                             "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
         PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
     )
 
@@ -53,6 +55,8 @@ class Warhammer40k3(CombatRules, Ruleset):
     joins_by_moving_close: ClassVar[bool] = True
     #: The clause that keeps a character in coherency with the unit it belongs to.
     coherency_rule: ClassVar[str] = "40k3.char.coherency"
+    #: The clause that locks a joined character in the combat its unit is locked in (none of its own in 3rd).
+    locked_with_unit_rules: ClassVar[tuple[str, ...]] = ()
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -167,6 +171,9 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         if unit.side != state.active:
             return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
+        if unit.embarked_in is not None:
+            return Ruling.forbid(f"{unit.id} is embarked in {unit.embarked_in}: it acts on the table only once it "
+                                 "disembarks", "published.transports")
         return None
 
     def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
@@ -175,7 +182,9 @@ class Warhammer40k3(CombatRules, Ruleset):
         if unit.has(Status.MOVED):
             return Ruling.forbid(f"{unit.id} has already moved this phase")
         if unit.has(Status.LOCKED):
-            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule)
+            with_unit = self.locked_with_unit_rules if unit.joined else ()
+            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
+                                 *with_unit)
         return self._held(unit)
 
     def _held(self, unit: Unit) -> Ruling | None:
@@ -203,7 +212,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
             ), moves, ()
         if overlap := movement.placement_problem(state, moves, {unit.id}) or \
-                movement.path_problem(state, moves, {unit.id}):
+                movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
             return Ruling.forbid(overlap, *rules), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
@@ -214,10 +223,16 @@ class Warhammer40k3(CombatRules, Ruleset):
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
+        aboard = self.aboard_terrain_rules(state, unit)
+        passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
-            f"(chance {dist[True]}) [{rule}]",
+            f"(chance {dist[True]}){passengers} [{', '.join((rule, *aboard))}]",
         )
+
+    def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """Cite the clause that keeps passengers' terrain rules from the vehicle carrying them (none in 3rd)."""
+        return ()
 
     def _roll_difficult(
         self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
@@ -237,7 +252,19 @@ class Warhammer40k3(CombatRules, Ruleset):
         ]
         short = any(mv.length > allowed for mv in moves)
         msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
-        return out, [Event("difficult_terrain", msg, (rule,), rolls)]
+        aboard = self.aboard_terrain_rules(state, unit)
+        if aboard:
+            msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
+        return out, [Event("difficult_terrain", msg, (rule, *aboard), rolls)]
+
+    def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
+        """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.
+
+        Each model moves by its own rules, so a character with Fly does not lift the squad he
+        joined over other models, nor a flying squad him (40k3.ic.no-unit-abilities,
+        40k4.ic.rules-not-shared).
+        """
+        return frozenset(u.id for u in members if "fly" in self.effective_rules(state, u.id))
 
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Say whether a unit's models re-roll failed dangerous terrain tests (Skilled Rider on a bike or horse)."""
@@ -260,7 +287,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             passed = dice.pool(len(tested), 2, f"{uid}: dangerous terrain", "published.dangerous-terrain",
                                Reroll.FAILED if reroll else Reroll.NONE)
             failed = len(tested) - passed
-            rules = ("published.dangerous-terrain", *why)
+            rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
             again = ", failures re-rolled (Skilled Rider)" if reroll else ""
             events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
                                 f"{'s' * (len(tested) != 1)}{again}, {failed} failed", rules, tuple(dice.log[start:])))
@@ -311,7 +338,7 @@ class Warhammer40k3(CombatRules, Ruleset):
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
         if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
-                movement.path_problem(state, moves, {u.id for u in members}):
+                movement.path_problem(state, moves, {u.id for u in members}, self.flying(state, members)):
             return Ruling.forbid(overlap)
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
@@ -453,6 +480,7 @@ class Warhammer40k3(CombatRules, Ruleset):
         return state, events
 
     # == leave ====================================================================
+    @implements("40k4.cc.locked")
     def leave_problem(self, state: GameState, character: Unit) -> Ruling | None:
         """Return why a joined character may not leave its unit now (None: it may)."""
         if character.character is CharacterKind.ORDINARY:
@@ -462,8 +490,9 @@ class Warhammer40k3(CombatRules, Ruleset):
             return Ruling.forbid(f"{character.id} is not part of any unit", self.leave_rule)
         host = state.unit(character.joined)
         if host.has(Status.LOCKED) or character.has(Status.LOCKED):
-            return Ruling.forbid(f"{host.id} is locked in close combat; characters leave only in the Movement "
-                                 "phase, never during close combat", self.phase_only_rule)
+            return Ruling.forbid(f"{host.id} is locked in close combat and {character.id} is locked with it; "
+                                 "characters leave only in the Movement phase, never during close combat",
+                                 self.phase_only_rule, *self.locked_with_unit_rules)
         return self.leave_forbidden(state, character, host)
 
     @implements("40k3.ic.leave")
@@ -597,10 +626,14 @@ class Warhammer40k3(CombatRules, Ruleset):
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
                 f"shoot with {shooter.joined}", self.same_target_rule,
             )
+        if shooter.has(Status.RAN):
+            return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)
         if shooter.has(Status.SHOT):
             return Ruling.forbid(f"{shooter.id} has already shot this turn")
         if shooter.has(Status.LOCKED):
             return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot")
+        if problem := self._pinned(shooter, "shoot"):
+            return problem
         return self.target_ruling(state, shooter.id, action.target)
 
     # == what the active side may do ==================================================
@@ -634,6 +667,7 @@ class Warhammer40k3(CombatRules, Ruleset):
             for u in mine:
                 for t in enemies:
                     yield Shoot(do="shoot", unit=u.id, target=t.id)
+            yield from self.special_move_candidates(state)
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
@@ -644,37 +678,10 @@ class Warhammer40k3(CombatRules, Ruleset):
         yield EndPhase(do="end_phase")
 
 
-def _plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]) -> list[movement.PlannedMove]:
-    """Pair positions with the models of a unit and then of its characters, in file order."""
-    moves: list[movement.PlannedMove] = []
-    at = 0
-    for u in members:
-        if at >= len(positions):
-            break
-        moves += movement.plan(u, positions[at:at + len(u.models)], state.terrain)
-        at += len(u.models)
-    return moves
-
-
 def _joined(unit: Unit, host: str | None) -> Unit:
     from dataclasses import replace
 
     return replace(unit, joined=host, status=unit.status | {Status.MOVED})
-
-
-def _apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str]) -> GameState:
-    from dataclasses import replace
-
-    by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
-    for mv in moves:
-        by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
-    units = []
-    for u in state.units:
-        if u.id in moved_ids:
-            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
-            u = replace(u, models=new_models, status=u.status | {Status.MOVED})
-        units.append(u)
-    return replace(state, units=tuple(units))
 
 
 def _point_near(character: Unit, host: Unit) -> geo.Point:

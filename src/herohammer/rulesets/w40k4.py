@@ -131,6 +131,13 @@ class Warhammer40k4(Warhammer40k3):
                 rules.discard(rule)
         return frozenset(rules)
 
+    @implements("40k4.char.move-through-cover")
+    def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """Cite the Character rule when a vehicle carrying characters meets terrain: their advantage is not its own."""
+        if unit.type is UnitType.VEHICLE and any(u.is_character for u in state.aboard(unit.id)):
+            return ("40k4.char.move-through-cover",)
+        return ()
+
     def _own_rules(self, unit: Unit) -> frozenset[str]:
         innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
         return frozenset(rule_key(r) for r in unit.rules) | innate
@@ -205,6 +212,9 @@ class Warhammer40k4(Warhammer40k3):
     assault_alone_rule: ClassVar[str] = "40k4.assault.alone"
     must_assault_rule: ClassVar[str] = "40k4.assault.must-charge"
     locked_rule: ClassVar[str] = "40k4.cc.locked"
+    fleet_rule: ClassVar[str] = "published.fleet"
+    fleet_may_assault: ClassVar[bool] = True
+    locked_with_unit_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.locked",)
     character_separate_in_combat: ClassVar[bool] = True
     survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")
 

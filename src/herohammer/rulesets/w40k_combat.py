@@ -335,9 +335,45 @@ class CombatRules(Ruleset):
                 return state, []
             return self._fall_back(state, unit_id, dice)
         if kind is LeadershipTestKind.PINNING:
-            pinned = [u.with_status(Status.PINNED) for u in state.combined(unit_id)]
-            return state.replace_units(*pinned), [Event("pinned", f"{unit_id} is pinned", ("published.pinning",))]
+            own_turn = (Status.NEWLY_PINNED,) if state.unit(unit_id).side == state.active else ()
+            pinned = [u.with_status(Status.PINNED, *own_turn) for u in state.combined(unit_id)]
+            return state.replace_units(*pinned), [Event("pinned", f"{unit_id} is pinned until the end of its "
+                                                        "next turn", ("published.pinning",))]
         return super().test_failed(state, unit_id, kind, dice)
+
+    @implements("published.pinning")
+    def end_turn(self, state: GameState) -> Resolution:
+        """End the turn; a unit of the side whose turn ends stops being pinned, its pinned turn over.
+
+        Published rule (4th ed. Pinning): a pinned unit may do nothing "in its following
+        turn"; so the pin lapses at the end of the unit's own next turn.  A unit pinned in its
+        own turn (a test the judge calls for) stays pinned through its following turn.
+        """
+        side = state.active
+        events: list[Event] = []
+        units = []
+        for u in state.units:
+            if u.side == side and u.has(Status.NEWLY_PINNED):
+                u = u.with_status(remove=(Status.NEWLY_PINNED,))
+            elif u.side == side and u.has(Status.PINNED):
+                u = u.with_status(remove=(Status.PINNED,))
+                if u.alive and not u.joined:
+                    events.append(Event("pinned", f"{u.id} is no longer pinned: its pinned turn is over",
+                                        ("published.pinning",)))
+            units.append(u)
+        after, more = super().end_turn(replace(state, units=tuple(units)))
+        return after, events + more
+
+    def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
+        """Return why a unit that ran this turn may not assault (None by default: no unit runs)."""
+        return None
+
+    def _pinned(self, unit: Unit, doing: str) -> Ruling | None:
+        """Refuse what a pinned unit may not do in its pinned turn (move, shoot, assault, run)."""
+        if unit.has(Status.PINNED):
+            return Ruling.forbid(f"{unit.id} is pinned: it may not {doing} until its pinned turn is over",
+                                 "published.pinning")
+        return None
 
     @implements("published.fall-back")
     def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
@@ -676,6 +712,8 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} is already locked in close combat", self.locked_rule)
         if unit.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
+        if problem := self._pinned(unit, "assault") or self.assault_after_run(state, unit):
+            return problem
         target = state.unit(action.target)
         if target.side == unit.side:
             return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
@@ -717,11 +755,17 @@ class CombatRules(Ruleset):
             models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
             moved_units.append(replace(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
         state = state.replace_units(*moved_units)
+        events: list[Event] = []
         if contacts:
-            state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED) for t in target_ids))
+            pinned = [t for t in target_ids if state.unit(t).has(Status.PINNED)]
+            state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED, remove=(
+                Status.PINNED, Status.NEWLY_PINNED)) for t in target_ids))
+            if pinned:  # published Pinning: assaulted, a pinned unit is no longer pinned and fights normally
+                events.append(Event("pinned", f"{action.target} is assaulted: no longer pinned, it fights normally",
+                                    ("published.pinning",)))
         rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
         return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
-                             f"{'s' * (contacts != 1)} in base contact", rules)]
+                             f"{'s' * (contacts != 1)} in base contact", rules), *events]
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
@@ -731,7 +775,7 @@ class CombatRules(Ruleset):
         while i < len(seen):
             u = state.unit(seen[i])
             i += 1
-            linked = [x.id for x in state.units if x.alive and (x.joined == u.id or u.joined == x.id
+            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
                       or (x.side != u.side and _touching(u, x)))]
             seen += [x for x in linked if x not in seen]
         return seen

@@ -53,7 +53,8 @@ def _unit(u: Unit) -> dict[str, Any]:
         "id": u.id, "side": u.side, "type": u.type.value, "alive": u.alive,
         "character": u.character.value if u.character else None, "joined": u.joined,
         "status": sorted(s.value for s in u.status), "rules": sorted(u.rules), "special": u.special,
-        "models": [_model(m) for m in u.models], "formation": _formation(u),
+        "embarked_in": u.embarked_in,  # riding in a transport: off the table, so no model is drawn
+        "models": [_model(m) for m in u.models] if u.embarked_in is None else [], "formation": _formation(u),
     }
 
 

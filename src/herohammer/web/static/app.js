@@ -115,8 +115,8 @@ function draw() {
     svg.append(el("svg:text", { x: cx, y: sy(cy), "text-anchor": "middle", fill: "#dfe" }, t.id));
   }
   for (const u of v.units) if (u.formation) drawFormation(svg, u);
-  for (const u of v.units) if (u.alive) drawUnit(svg, u);
-  for (const u of v.units) if (u.alive) drawLabel(svg, u);
+  for (const u of v.units) if (u.alive && u.models.length) drawUnit(svg, u);  // a unit aboard a transport has no model on the table
+  for (const u of v.units) if (u.alive && u.models.length) drawLabel(svg, u);
   if (ui.ghost) svg.append(ui.ghost);
 }
 

@@ -1,0 +1,370 @@
+"""40k moves that special rules give a unit: Fleet's run in the Shooting phase, Infiltrate's set-up.
+
+Both are read through ``effective_rules``, so what a joined character withholds from his
+unit or does not gain from it (40k3.ic.no-unit-abilities, 40k4.ic.rules-not-shared,
+40k4.ic.rules-lost) decides whether the combined unit may make the move: a unit acting
+with its characters has such a rule only when every member has it.
+
+Published sources (the seeds name the rules but do not give them):
+- Fleet of Foot, 3rd edition (Eldar; White Dwarf 227 Chapter Approved): in the Shooting
+  phase a unit may run instead of shooting, D6", not slowed by difficult terrain.
+- Fleet, 4th edition rulebook (Universal special rules): the same run, and the unit may
+  still assault in the Assault phase.
+- Infiltrate, 3rd and 4th edition rulebooks: infiltrators are set up after the other units,
+  anywhere more than 18" from the enemy, or more than 12" if no enemy can see them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import geometry as geo
+from .. import movement
+from ..actions import Action, Disembark, Embark, Infiltrate, Run
+from ..catalogue import implements
+from ..dice import Dice
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase, PhaseSpec
+from ..units import Status, Unit, UnitType
+from .base import Resolution, rule_key
+from .w40k_combat import CombatRules
+
+#: The names a unit's Fleet goes by (3rd edition's Eldar call it Fleet of Foot).
+FLEET = frozenset({"fleet", "fleet_of_foot"})
+RUN_MOST_INCHES = 6.0  # a D6
+INFILTRATE_INCHES = 18.0
+INFILTRATE_HIDDEN_INCHES = 12.0
+EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
+
+
+def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]
+                 ) -> list[movement.PlannedMove]:
+    """Pair positions with the models of a unit and then of its characters, in file order."""
+    moves: list[movement.PlannedMove] = []
+    at = 0
+    for u in members:
+        if at >= len(positions):
+            break
+        moves += movement.plan(u, positions[at:at + len(u.models)], state.terrain)
+        at += len(u.models)
+    return moves
+
+
+def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str],
+                *statuses: Status) -> GameState:
+    """Return the state with the planned moves made, each spending the model's move allowance."""
+    by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
+    for mv in moves:
+        by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
+    units = []
+    for u in state.units:
+        if u.id in moved_ids:
+            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
+            u = replace(u, models=new_models, status=u.status | {Status.MOVED, *statuses})
+        units.append(u)
+    return replace(state, units=tuple(units))
+
+
+class SpecialMoves(CombatRules):
+    """Run with Fleet (Shooting phase) and set up Infiltrators (a Deployment phase before turn 1)."""
+
+    #: 3rd edition: Fleet of Foot; 4th edition overrides with its Fleet, after which the unit may still assault.
+    fleet_rule: ClassVar[str] = "published.fleet-of-foot"
+    fleet_may_assault: ClassVar[bool] = False
+    #: Deployment, once before the first turn: each side in turn sets up its Infiltrators.
+    deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"infiltrate", "end_phase"}))
+
+    if TYPE_CHECKING:
+        def _held(self, unit: Unit) -> Ruling | None: ...
+
+        def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float: ...
+
+        def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]: ...
+
+        def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove],
+                             dice: Dice) -> Resolution: ...
+
+    # == phases ========================================================================
+    def has_phase(self, phase: Phase) -> bool:
+        """Say whether a game can stand in ``phase``: the turn's phases and Deployment."""
+        return phase is Phase.DEPLOYMENT or super().has_phase(phase)
+
+    def phase_spec(self, phase: Phase) -> PhaseSpec:
+        """Return the declaration of a phase, Deployment included."""
+        return self.deployment if phase is Phase.DEPLOYMENT else super().phase_spec(phase)
+
+    @implements("published.infiltrate")
+    def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
+        """End a phase; Deployment passes to the next side, and after the last side turn 1 begins."""
+        if state.phase is not Phase.DEPLOYMENT:
+            return super().resolve_end_phase(state, action, dice)
+        i = state.sides.index(state.active)
+        if i + 1 < len(state.sides):
+            nxt = replace(state, active=state.sides[i + 1])
+            return nxt, [Event("phase", f"{nxt.active}: deployment (Infiltrators set up)", ("published.infiltrate",))]
+        first = replace(state, active=state.sides[0], phase=self.phases[0].phase)
+        return first, [Event("turn", f"deployment over; turn {first.turn}: {first.active} to play, "
+                                     f"{first.phase.value} phase", ("published.infiltrate",))]
+
+    # == whose rules a combined unit acts on ===========================================
+    def _lacking(self, state: GameState, unit: Unit, names: frozenset[str], what: str,
+                 rule: str) -> Ruling | None:
+        """Refuse a move only a unit with ``names`` may make when it, or any member acting with it, lacks the rule.
+
+        A character without the rule joined to a unit that has it takes it away (cites the
+        clause on rules lost); a character with it does not lend it to his unit (the clause on
+        rules not shared).  In 3rd edition both are 40k3.ic.no-unit-abilities.
+        """
+        members = state.combined(unit.id)
+        if all(self.effective_rules(state, u.id) & names for u in members):
+            return None
+        if len(members) == 1:
+            return Ruling.forbid(f"{unit.id} does not have {what}", rule)
+        host_own = frozenset(rule_key(r) for r in members[0].rules)  # before joining took anything away
+        lacking = [u for u in members[1:] if not self.effective_rules(state, u.id) & names]
+        host_has = bool(host_own & names)
+        lacking = lacking if host_has else [members[0], *lacking]
+        why = self.rules_lost_rules() if host_has else self.rules_sharing_rules()
+        who = ", ".join(u.id for u in lacking)
+        return Ruling.forbid(f"{unit.id} acts with its characters, and {who} lack{'s' * (len(lacking) == 1)} {what}: "
+                             f"a special rule counts for a combined unit only when every member has it", rule, *why)
+
+    def _positions_problem(self, state: GameState, members: Sequence[Unit], to: Sequence[geo.Point]) -> str | None:
+        models = sum(len(u.models) for u in members)
+        if len(to) not in (len(members[0].models), models):
+            return (f"{members[0].id} has {len(members[0].models)} models ({models} with its characters): "
+                    f"got {len(to)} positions")
+        return None
+
+    # == Fleet: run in the Shooting phase ===============================================
+    @implements("published.fleet-of-foot", "published.fleet")
+    def rule_run(self, state: GameState, action: Run) -> Ruling:
+        """Rule on a unit with Fleet running D6" in its Shooting phase instead of shooting."""
+        unit = state.unit(action.unit)
+        if problem := self._own_active(state, unit):
+            return problem
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it runs when its unit does "
+                                 f"(run with {unit.joined})", self.fleet_rule)
+        if unit.has(Status.LOCKED):
+            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot run", self.fleet_rule)
+        if problem := self._held(unit):
+            return problem
+        if unit.has(Status.SHOT) or unit.has(Status.RAN):
+            return Ruling.forbid(f"{unit.id} has already shot or run this turn: it runs instead of shooting",
+                                 self.fleet_rule)
+        if problem := self._lacking(state, unit, FLEET, "Fleet", self.fleet_rule):
+            return problem
+        members = state.combined(unit.id)
+        if wrong := self._positions_problem(state, members, action.to):
+            return Ruling.forbid(wrong, self.fleet_rule)
+        moves = plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, self.fleet_rule)
+        for mv in moves:
+            if mv.length > RUN_MOST_INCHES + movement.EPSILON:
+                return Ruling.forbid(f"{mv.model.name} would run {mv.length:.2f}\", but a run is D6\": at most "
+                                     f"{RUN_MOST_INCHES:g}\"", self.fleet_rule)
+        ids = {u.id for u in members}
+        if blocked := movement.placement_problem(state, moves, ids) or \
+                movement.path_problem(state, moves, ids, self.flying(state, members)):
+            return Ruling.forbid(blocked, self.fleet_rule)
+        if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
+            return Ruling.forbid(f"after the run {unit.id} would not be in coherency", "published.coherency")
+        then = ("it may still assault this turn" if self.fleet_may_assault
+                else "it may not assault this turn")
+        return Ruling.allow(f"{unit.id} may run instead of shooting: it rolls a D6 and each model moves up to that "
+                            f"many inches towards its place, difficult terrain aside; {then}", self.fleet_rule)
+
+    def resolve_run(self, state: GameState, action: Run, dice: Dice) -> Resolution:
+        """Roll the D6 and move each model that far towards its place; the unit has shot (run) this turn."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        start = len(dice.log)
+        inches = dice.total(1, f"{unit.id}: run", self.fleet_rule)
+        moves = [movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, inches),
+                                      min(mv.length, inches), mv.difficult, mv.dangerous)
+                 for mv in plan_members(state, members, action.to)]
+        short = any(mv.length > inches for mv in plan_members(state, members, action.to))
+        state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
+        events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else ""),
+                        (self.fleet_rule,), tuple(dice.log[start:]))]
+        state, more = self._dangerous_tests(state, moves, dice)
+        return state, events + more
+
+    def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
+        """Refuse an assault by a unit that ran this turn, unless its Fleet lets it (4th edition)."""
+        if unit.has(Status.RAN) and not self.fleet_may_assault:
+            return Ruling.forbid(f"{unit.id} ran in the Shooting phase: it may not assault this turn",
+                                 self.fleet_rule)
+        return None
+
+    # == Infiltrate: set up before the game =============================================
+    @implements("published.infiltrate")
+    def rule_infiltrate(self, state: GameState, action: Infiltrate) -> Ruling:
+        """Rule on setting up Infiltrators: more than 18" from every enemy, or more than 12" where none can see them."""
+        unit = state.unit(action.unit)
+        if problem := self._own_active(state, unit):
+            return problem
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it is set up with its unit "
+                                 f"(infiltrate {unit.joined})", "published.infiltrate")
+        if problem := self._lacking(state, unit, frozenset({"infiltrate"}), "Infiltrate", "published.infiltrate"):
+            return problem
+        members = state.combined(unit.id)
+        if wrong := self._positions_problem(state, members, action.to):
+            return Ruling.forbid(wrong, "published.infiltrate")
+        moves = plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, "published.infiltrate")
+        ids = {u.id for u in members}
+        if blocked := movement.placement_problem(state, moves, ids):
+            return Ruling.forbid(blocked, "published.infiltrate")
+        placed = movement.positions_after(state, [u.id for u in members], moves)
+        if not geo.coherent(placed):
+            return Ruling.forbid(f"{unit.id} would not be set up in coherency", "published.coherency")
+        enemies = state.enemies_of(unit.side)
+        nearest = min((geo.group_distance(placed, e.placed) for e in enemies), default=float("inf"))
+        if nearest > INFILTRATE_INCHES + movement.EPSILON:
+            return Ruling.allow(f"{unit.id} may be set up there: {nearest:.1f}\" from the nearest enemy, more than 18\"",
+                                "published.infiltrate")
+        seen_by = [e.id for e in enemies if geo.unit_line_of_sight(e.placed, placed, state.terrain)]
+        if nearest > INFILTRATE_HIDDEN_INCHES + movement.EPSILON and not seen_by:
+            return Ruling.allow(f"{unit.id} may be set up there: {nearest:.1f}\" from the nearest enemy, more than 12\", "
+                                "and out of every enemy's sight", "published.infiltrate")
+        sight = f", and {', '.join(seen_by)} can see it" if seen_by else ""
+        return Ruling.forbid(f"{unit.id} would be {nearest:.1f}\" from the nearest enemy{sight}: Infiltrators set up "
+                             "more than 18\" from the enemy, or more than 12\" out of sight", "published.infiltrate")
+
+    def resolve_infiltrate(self, state: GameState, action: Infiltrate, dice: Dice) -> Resolution:
+        """Set the unit (with its characters) up in its new places: a set-up, not a move."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        moves = plan_members(state, members, action.to)
+        placed = {(mv.unit_id, mv.index): mv.to for mv in moves}
+        state = state.replace_units(*(replace(u, models=tuple(m.moved_to(placed.get((u.id, i), m.at))
+                                                              for i, m in enumerate(u.models))) for u in members))
+        return state, [Event("infiltrate", f"{unit.id} infiltrates: set up apart from its deployment",
+                             ("published.infiltrate",))]
+
+    # == transports: embark and disembark ===============================================
+    @implements("published.transports")
+    def rule_embark(self, state: GameState, action: Embark) -> Ruling:
+        """Rule on a unit (with its characters) boarding a transport: room aboard, every model within reach."""
+        unit = state.unit(action.unit)
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it embarks with its unit "
+                                 f"(embark {unit.joined})", "published.transports")
+        if unit.has(Status.MOVED) and unit.embarked_in is None:
+            return Ruling.forbid(f"{unit.id} has already moved this phase: boarding is a unit's move",
+                                 "published.transports")
+        if problem := self._mover_checks(state, unit):
+            return problem
+        transport = state.unit(action.transport)
+        if transport.side != unit.side or not transport.on_table or not transport.capacity:
+            return Ruling.forbid(f"{transport.id} is no transport of {unit.side} on the table", "published.transports")
+        members = state.combined(unit.id)
+        riders = sum(len(u.models) for u in members)
+        room = transport.capacity - sum(len(u.models) for u in state.aboard(transport.id))
+        if riders > room:
+            return Ruling.forbid(f"{transport.id} has room for {room} more models; {unit.id} has {riders}",
+                                 "published.transports")
+        for u in members:
+            allowance = self.combined_allowance(state, u, members)
+            for m in u.models:
+                gap = geo.group_distance([m.placed], transport.placed)
+                if gap > allowance - m.moved + EMBARK_INCHES + movement.EPSILON:
+                    return Ruling.forbid(f"{m.name} is {gap:.1f}\" from {transport.id}: it cannot come within "
+                                         f"{EMBARK_INCHES:g}\" of it with the {allowance - m.moved:g}\" it may "
+                                         "still move", "published.transports")
+        return Ruling.allow(f"{unit.id} may embark in {transport.id} ({riders} of its {room} places)",
+                            "published.transports")
+
+    def resolve_embark(self, state: GameState, action: Embark, dice: Dice) -> Resolution:
+        """Take the unit and its characters off the table into the transport; boarding is their move."""
+        members = state.combined(action.unit)
+        state = state.replace_units(*(replace(u, embarked_in=action.transport, status=u.status | {Status.MOVED})
+                                      for u in members))
+        who = ", ".join(u.id for u in members)
+        return state, [Event("embark", f"{who} embark{'s' * (len(members) == 1)} in {action.transport}",
+                             ("published.transports",))]
+
+    @implements("published.transports")
+    def rule_disembark(self, state: GameState, action: Disembark) -> Ruling:
+        """Rule on a unit leaving its transport: every model set down within 2\" of the vehicle, in coherency."""
+        unit = state.unit(action.unit)
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
+        if unit.side != state.active:
+            return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
+        if unit.embarked_in is None:
+            return Ruling.forbid(f"{unit.id} is not embarked in a transport", "published.transports")
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it disembarks with its unit "
+                                 f"(disembark {unit.joined})", "published.transports")
+        if unit.has(Status.MOVED):
+            return Ruling.forbid(f"{unit.id} has already moved this phase (it embarked)", "published.transports")
+        transport = state.unit(unit.embarked_in)
+        if not transport.on_table:
+            return Ruling.forbid(f"{transport.id} is no longer on the table; the engine does not play passengers "
+                                 "of a destroyed transport", "published.transports")
+        members = state.combined(unit.id)
+        models = sum(len(u.models) for u in members)
+        if len(action.to) != models:
+            return Ruling.forbid(f"{unit.id} has {models} models with its characters: got {len(action.to)} "
+                                 "positions", "published.transports")
+        moves = plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, "published.transports")
+        for mv in moves:
+            gap = geo.group_distance([geo.Placed(mv.model.base, mv.to, mv.model.facing)], transport.placed)
+            if gap > EMBARK_INCHES + movement.EPSILON:
+                return Ruling.forbid(f"{mv.model.name} would be set down {gap:.1f}\" from {transport.id}: "
+                                     f"within {EMBARK_INCHES:g}\" of the vehicle", "published.transports")
+        if blocked := movement.placement_problem(state, moves, {u.id for u in members}):
+            return Ruling.forbid(blocked, "published.transports")
+        if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
+            return Ruling.forbid(f"{unit.id} would not be in coherency", "published.coherency")
+        return Ruling.allow(f"{unit.id} may disembark from {transport.id}; that is its move this phase",
+                            "published.transports")
+
+    def resolve_disembark(self, state: GameState, action: Disembark, dice: Dice) -> Resolution:
+        """Set the unit and its characters down by the transport; they have moved this phase."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        transport = unit.embarked_in
+        placed = {(mv.unit_id, mv.index): mv.to for mv in plan_members(state, members, action.to)}
+        state = state.replace_units(*(replace(u, embarked_in=None, status=u.status | {Status.MOVED},
+                                              models=tuple(m.moved_to(placed[(u.id, i)]) for i, m in enumerate(u.models)))
+                                      for u in members))
+        return state, [Event("disembark", f"{', '.join(u.id for u in members)} disembark from {transport}",
+                             ("published.transports",))]
+
+    def special_move_candidates(self, state: GameState) -> Iterable[Action]:
+        """Propose runs (Shooting phase), boarding and getting out (Movement phase); legal_actions keeps the legal."""
+        if state.phase is Phase.MOVEMENT:
+            yield from self._transport_candidates(state)
+        if state.phase is not Phase.SHOOTING:
+            return
+        for u in state.side_units(state.active):
+            if not u.joined:
+                to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
+                yield Run(do="run", unit=u.id, to=to)
+
+    def _transport_candidates(self, state: GameState) -> Iterable[Action]:
+        transports = [u for u in state.side_units(state.active) if u.capacity]
+        for t in transports:
+            for u in state.side_units(state.active):
+                if not u.joined and not u.capacity and u.type is not UnitType.VEHICLE:
+                    yield Embark(do="embark", unit=u.id, transport=t.id)
+            for u in state.aboard(t.id):
+                if not u.joined:
+                    x, y = t.models[0].at
+                    reach = t.models[0].base.depth_mm / geo.MM_PER_INCH / 2 + 1.0
+                    n = sum(len(member.models) for member in state.combined(u.id))
+                    yield Disembark(do="disembark", unit=u.id,
+                                    to=[(x + 1.1 * (i - (n - 1) / 2), y + reach) for i in range(n)])
