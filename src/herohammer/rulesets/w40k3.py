@@ -213,7 +213,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             ), moves, ()
         if overlap := movement.placement_problem(state, moves, {unit.id}) or \
                 movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
-            return Ruling.forbid(overlap, *rules), moves, ()
+            return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
@@ -339,7 +339,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 )
         if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
                 movement.path_problem(state, moves, {u.id for u in members}, self.flying(state, members)):
-            return Ruling.forbid(overlap)
+            return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
             rule = self.coherency_rule if len(members) > 1 else "published.coherency"
