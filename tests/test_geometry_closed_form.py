@@ -154,3 +154,17 @@ def test_rectangles_side_by_side_touch_and_overlap_only_past_the_tolerance() -> 
         assert not overlaps(left, beside(-0.005), 0.01)  # within the tolerance
         assert overlaps(left, beside(-0.02), 0.01)
         assert overlaps(left, beside(-0.001), 0.0)
+
+
+@given(placed, placed, st.tuples(near, near), st.floats(0.2, 3.0))
+def test_sight_screened_by_boxes_is_sight_checked_against_every_piece(a: Placed, b: Placed,
+                                                                      centre: tuple[float, float], size: float) -> None:
+    """A blocking piece whose box misses the bases' box is skipped: the answer is the same as checking it."""
+    import numpy as np
+
+    from herohammer.geometry import Terrain, _crossing, _sight_points, line_of_sight
+
+    x, y = centre
+    wall = Terrain("wall", "blocking", ((x, y), (x + size, y), (x + size, y + size / 3), (x, y + size / 3)))
+    segments = shapely.linestrings(np.array([[s, e] for s in _sight_points(a) for e in _sight_points(b)], dtype=float))
+    assert line_of_sight(a, b, [wall]) == (not bool(_crossing(segments, [wall.shape()]).all()))

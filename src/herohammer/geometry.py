@@ -556,8 +556,10 @@ def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
     edge is not. A sight line through a gap narrower than the sample spacing may be
     missed. Models do not block sight here.
     """
-    pieces = _of_kind(terrain, "blocking")
-    if not pieces:
+    (ax, ay), (bx, by), ra, rb = a.at, b.at, a.base.reach_inches, b.base.reach_inches
+    between = (min(ax - ra, bx - rb), min(ay - ra, by - rb), max(ax + ra, bx + rb), max(ay + ra, by + rb))
+    pieces = [piece.shape() for piece in terrain if piece.kind == "blocking" and _boxes_meet(piece.bounds, between)]
+    if not pieces:  # no blocking piece reaches the box holding every sight line
         return True
     starts, ends = _sight_points(a), _sight_points(b)
     coords = np.array([[s, e] for s in starts for e in ends], dtype=float)

@@ -141,9 +141,12 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
     charges, the models a formation re-arranges): only models whose place changed are
     checked, against every model on the table.
     """
+    same = {id(u) for u in before.units}  # a unit value the action did not touch is shared, not copied
     was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
     placed = [(u.id, m) for u in after.units if u.embarked_in is None for m in u.models]
-    changed = [k for k, (unit_id, m) in enumerate(placed) if was.get((unit_id, m.name)) != m.placed]
+    untouched = {u.id for u in after.units if id(u) in same}
+    changed = [k for k, (unit_id, m) in enumerate(placed)
+               if unit_id not in untouched and was.get((unit_id, m.name)) != m.placed]
     if not changed:
         return None
     everyone = [m.placed for _, m in placed]
