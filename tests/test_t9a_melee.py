@@ -94,3 +94,72 @@ def test_to_hit_in_melee_matches_the_published_table(att: int, dfn: int) -> None
         d = att - dfn
         want = {True: 2}.get(d >= 4) or (3 if d >= 1 else 4 if d >= -3 else 5 if d >= -7 else 6)
     assert to_hit_melee(att, dfn) == want
+
+
+# -- Duels -------------------------------------------------------------------------------------------
+DUEL = "published.t9a-duel"
+NO_ATTACKS_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
+NO_ATTACKS_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
+
+
+def _duel_game() -> Game:
+    """The Hero (in the Spearmen) and the Boss (in the orcs) face each other; only they have Attacks."""
+    return melee(spear_profile=NO_ATTACKS_SPEAR, orc_profile=NO_ATTACKS_ORC)
+
+
+@pytest.mark.rule(DUEL)
+def test_who_may_issue_accept_and_be_nominated_in_a_duel() -> None:
+    g = _duel_game()
+    assert g.check({**FIGHT, "duel": "hero", "accept": "boss"}).legal
+    assert DUEL in g.check({**FIGHT, "duel": "hero"}).rules  # refused; the Boss is the one who could accept
+    refused(g, {**FIGHT, "duel": "spears", "accept": "boss"}, DUEL, "only such a character issues a Duel")
+    refused(g, {**FIGHT, "duel": "hero", "accept": "orcs"}, DUEL, "cannot accept")
+    refused(g, {**FIGHT, "duel": "hero", "nominate": "orcs"}, DUEL, "could not have accepted")
+    refused(g, {**FIGHT, "duel": "hero", "accept": "boss", "nominate": "boss"}, DUEL, "nobody is nominated")
+    refused(g, {**FIGHT, "accept": "boss"}, DUEL, "no Duel was issued")
+    refused(g, {**FIGHT, "duel": "hero", "accept": "boss", "at": "boss"}, DUEL, "only hero may attack it")
+    alone = melee(boss=False)
+    refused(alone, {**FIGHT, "duel": "hero"}, DUEL, "could accept a Duel")
+
+
+@pytest.mark.rule(DUEL)
+def test_duellists_strike_only_each_other_and_overkill_counts_toward_the_combat_score() -> None:
+    # I6: the Hero's 3 attacks at the Boss (3+): 6 6 6; wound (4+): 6 6 6; Sv5+ -1 = 6+: 1 1 1.
+    # 3 unsaved on the Boss's 2 Wounds: 2 lost + 1 Overkill; the Boss is slain before his I3.
+    # 2 (Wounds lost) + 1 (Overkill) + 1 (second full rank) = 4 to 0: the orcs break test on Ld 7 - 4: 1 1 holds.
+    g = _duel_game()
+    events = g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1]))
+    assert [e.kind for e in events] == ["duel", "fight", "combat"]
+    assert "Overkill: elves +1" in events[1].message and DUEL in events[1].rules
+    assert "elves wins by 4" in events[2].message
+    assert not g.state.unit("boss").alive
+    # the same blows directed at the Boss outside a Duel: the third wound is lost, a win by 3
+    plain = _duel_game()
+    events = plain.apply({**FIGHT, "at": "boss"}, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1]))
+    assert "Overkill" not in events[0].message and "elves wins by 3" in events[-1].message
+
+
+@pytest.mark.rule(DUEL)
+def test_only_the_duellists_strike_each_other_in_a_duel() -> None:
+    g = melee()  # everyone has Attacks
+    events = g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, SeededDice(4))
+    lines = events[1].message.split(": ", 1)[1].split("; ")
+    at_boss = [x for x in lines if "attacks at boss" in x]
+    at_hero = [x for x in lines if "attacks at hero" in x]
+    assert at_boss and all(x.startswith("I6: elves 3 attacks") for x in at_boss)  # the Hero's 3, nobody else's
+    assert all(x.startswith("I3: orcs 3 attacks") for x in at_hero)  # the Boss's 3 (if he lives to strike)
+    assert state_from_data(state_to_data(g.state)) == g.state
+
+
+@pytest.mark.rule(DUEL)
+def test_a_refused_duel_shames_the_nominated_character() -> None:
+    # the Boss refuses: he makes no attacks and the orcs' Break test uses Ld 7, not his 8.
+    # I6: the Hero's 3 attacks at the orcs' rank and file (3+): 6 6 6; wound T4 (4+): 6 6 6; Sv6+ -1: no save.
+    g = _duel_game()
+    events = g.apply({**FIGHT, "duel": "hero"}, ScriptedDice([6, 6, 6] * 2 + [1, 1]))
+    assert events[0].kind == "duel" and dict(events[0].data)["outcome"] == "refused"
+    assert "attacks at hero" not in events[1].message and "I3" not in events[1].message
+    assert "Ld 7" in events[-1].message and DUEL in events[-1].rules
+    plain = _duel_game()
+    events = plain.apply(FIGHT, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1]))  # the Boss strikes: misses
+    assert "Ld 8" in events[-1].message

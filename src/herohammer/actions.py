@@ -169,6 +169,9 @@ class Fight(_Action):
     do: Literal["fight"]
     unit: str
     at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
+    duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
+    accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
+    nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed
 
 
 class Regroup(_Action):
@@ -214,14 +217,21 @@ class TakeTest(_Action):
     unmodified: bool = False
 
 
+class Rally(_Action):
+    """Take the Rally test of a fleeing unit (t9a, at the start of its player turn, in the Charge phase)."""
+
+    do: Literal["rally"]
+    unit: str
+
+
 class EndPhase(_Action):
     """End the active side's current phase."""
 
     do: Literal["end_phase"]
 
 
-_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge, Allocate, Fight, Regroup,
-                     TakeTest, EndPhase]
+_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge,
+                     Allocate, Fight, Regroup, Rally, TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: The classes an ``Action`` may be (for callers handed objects of unknown type), read from the union itself

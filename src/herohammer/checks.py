@@ -71,6 +71,7 @@ class LeadershipTestKind(StrEnum):
     LAST_MAN_STANDING = "Last Man Standing"
     PSYCHIC = "Psychic"
     REGROUP = "Regroup"
+    RALLY = "Rally"
     PINNING = "Pinning"
 
 

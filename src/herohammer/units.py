@@ -56,11 +56,13 @@ class Status(StrEnum):
     FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
     HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
+    RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)
 
 
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
-                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE})
+                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
+                           Status.RALLY_TESTED})
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..checks import TestResult
 from ..dice import Dice
 from ..formations import arrange
+from ..geometry import group_distance
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
@@ -46,6 +47,10 @@ TO_HIT_MELEE = "published.t9a-to-hit-melee"
 TO_WOUND = "published.t9a-to-wound"
 PANIC = "published.t9a-panic"
 FLEE_RULE = "published.t9a-flee"
+GENERAL = "published.t9a-general"
+#: The special rule naming the army's General, and the reach of his Commanding Presence (inches).
+GENERAL_RULE = "General"
+COMMANDING_PRESENCE = 12.0
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,7 @@ class Harm:
     unsaved: int
     slain: tuple[str, ...]
     victim: str  # the unit (a character's id when hits went to it)
+    lost: int = 0  # Wounds the models actually lost (unsaved wounds beyond the last model's are overkill)
 
 
 def rank_and_file(unit: Unit) -> list[Model]:
@@ -110,12 +116,14 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
     slain: list[str] = []
     hurt: dict[str, int] = {}
     owner = state.unit(host_id) if victim.joined else victim
+    lost = 0
     for m in pool:
         if left <= 0:
             break
         have = model_wounds(owner, m) - m.wounds_taken
         take = min(have, left)
         left -= take
+        lost += take
         if take >= have:
             slain.append(m.name)
         else:
@@ -126,7 +134,7 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id)
+    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id, lost)
 
 
 def members(state: GameState, unit_id: str) -> list[Unit]:
@@ -182,3 +190,17 @@ def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], i
     changed = [replace(u, models=tuple(m.moved_to((m.at[0] + mx, m.at[1] + my)) for m in u.models))
                for u in group]
     return state.replace_units(*changed)
+
+
+@implements(GENERAL)
+def generals_near(state: GameState, host_id: str) -> list[Model]:
+    """Return the General's model when his Commanding Presence reaches a unit: within 12", not fleeing, not in it."""
+    group = members(state, host_id)
+    ids = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    out: list[Model] = []
+    for g in state.side_units(group[0].side):
+        if g.alive and g.id not in ids and GENERAL_RULE in g.rules and not g.has(Status.FLEEING) and \
+                group_distance([m.placed for m in g.models], mine) <= COMMANDING_PRESENCE:
+            out.extend(g.models)
+    return out

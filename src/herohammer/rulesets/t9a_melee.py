@@ -12,7 +12,10 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   survivor of a unit, is a unit of its own and takes them all (t9a.char.lone,
   t9a.combined.last-survivor).  To hit by WS against WS, to wound by S against T, armour
   by S (``t9a_charts``), through the same wounding code as shooting and spells.
-* Combat resolution: each side scores its unsaved wounds, +1 per full rank (five models
+* Duels (``fight`` with ``duel``/``accept``/``nominate``): two characters accept to fight
+  each other only; Overkill (unsaved wounds beyond the foe's last Wound) scores up to +3; a
+  refusal shames one enemy character that could have accepted: no attacks, Leadership 0.
+* Combat resolution: each side scores the Wounds its attacks removed, +1 per full rank (five models
   wide) behind the first up to +3, +1 for a standard, +1 for having charged this turn; the
   side with less loses by the difference and takes a Break test: a Leadership test on the
   unit's highest Leadership (a character's, if higher) at minus the difference, unmodified
@@ -37,9 +40,10 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
-from .base import Resolution, Ruleset
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a import current, remove_casualties
-from .t9a_combat import FLEE_RULE, TO_WOUND, flee, members, models_in, rank_and_file, wound_unit
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in, rank_and_file,
+                         wound_unit)
 
 if TYPE_CHECKING:
     from ..actions import Fight
@@ -48,6 +52,9 @@ TO_HIT = "published.t9a-to-hit-melee"
 RESOLUTION = "published.t9a-combat-resolution"
 BREAK = "published.t9a-break-test"
 PURSUIT = "published.t9a-pursuit"
+DUEL = "published.t9a-duel"
+#: The most Overkill (a duellist's unsaved wounds beyond its foe's last Wound) adds to the Combat Score.
+MAX_OVERKILL = 3
 FULL_RANK = 5
 MAX_RANK_BONUS = 3
 
@@ -60,6 +67,20 @@ class Blow:
     model: Model
     victim: str  # the unit id whose models take the attacks
     attacks: int
+
+
+@dataclass(frozen=True)
+class DuelPlan:
+    """A Duel issued before the blows: accepted (two duellists) or refused (one enemy character shamed)."""
+
+    issuer: str
+    accepter: str | None = None
+    refused: str | None = None
+
+    @property
+    def duellists(self) -> frozenset[str]:
+        """Return the two characters fighting the Duel (none when it was refused)."""
+        return frozenset({self.issuer, self.accepter}) if self.accepter else frozenset()
 
 
 def _touching(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
@@ -115,13 +136,56 @@ class MeleePhase(Ruleset):
             problem = self._at_problem(state, group, foes, action.at)
             if problem:
                 return Ruling.forbid(problem, "t9a.join.part-of-unit")
-        rules = [TO_HIT, RESOLUTION]
+        duel = self.plan_duel(state, group, foes, action)
+        if isinstance(duel, str):
+            return Ruling.forbid(duel, DUEL)
+        rules = [TO_HIT, RESOLUTION, *((DUEL,) if duel else ())]
         for f in foes:
             if state.joined_to(f) or len(group) > 1:
                 rules.append("t9a.join.part-of-unit")
             if is_character(state.unit(f)) and not state.unit(f).last_of:
                 rules.append("t9a.char.lone")
-        return Ruling.allow(f"{unit.id} fights {', '.join(foes)}", *dict.fromkeys(rules))
+        said = ""
+        if duel is not None:
+            said = (f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
+                    f"; the Duel {duel.issuer} issues is refused: {duel.refused} may not attack and its Leadership "
+                    "counts as 0")
+        return Ruling.allow(f"{unit.id} fights {', '.join(foes)}{said}", *dict.fromkeys(rules))
+
+    @implements(DUEL)
+    def plan_duel(self, state: GameState, group: Sequence[Unit], foes: Sequence[str],
+                  action: Fight) -> DuelPlan | str | None:
+        """Check a Duel issued, accepted or refused before the blows; return it, a refusal reason, or None.
+
+        A character of the fighting unit issues it; an enemy character in a unit in base
+        contact with that unit may accept; if none does, the issuer names one that could have
+        (``nominate``; the only one by default), who then may not attack this round and
+        whose Leadership counts as 0.
+        """
+        if action.duel is None:
+            if action.accept is not None or action.nominate is not None:
+                return "no Duel was issued (duel: the character who issues it)"
+            return None
+        mine = [u.id for u in group if is_character(u) and u.alive]
+        if action.duel not in mine:
+            return f"{action.duel} is not a character fighting with {group[0].id}: only such a character issues a Duel"
+        able = [u.id for f in foes for u in members(state, f) if is_character(u) and u.alive]
+        if not able:
+            return f"no enemy character in base contact with {group[0].id} could accept a Duel"
+        if action.at is not None and action.at in able and action.accept == action.at:
+            return f"{action.at} fights the Duel: only {action.duel} may attack it"
+        if action.accept is not None:
+            if action.accept not in able:
+                return f"{action.accept} cannot accept: it is not an enemy character in this combat ({', '.join(able)})"
+            if action.nominate is not None:
+                return "the Duel was accepted: nobody is nominated (nominate is for a refusal)"
+            return DuelPlan(action.duel, accepter=action.accept)
+        nominee = action.nominate if action.nominate is not None else (able[0] if len(able) == 1 else None)
+        if nominee is None:
+            return f"the Duel is refused: name the character who could have accepted it (nominate: {' or '.join(able)})"
+        if nominee not in able:
+            return f"{nominee} could not have accepted the Duel ({', '.join(able)} could)"
+        return DuelPlan(action.duel, refused=nominee)
 
     def _at_problem(self, state: GameState, group: Sequence[Unit], foes: Sequence[str], at: str) -> str | None:
         if not state.has_unit(at) or not is_character(state.unit(at)) or state.unit(at).side == group[0].side:
@@ -144,11 +208,21 @@ class MeleePhase(Ruleset):
         for f in foes:
             sides[f] = state.unit(f).side
         caused = {state.active: 0, state.opponent(state.active): 0}
+        overkill = dict.fromkeys(caused, 0)
         lines: list[str] = []
         rules = [TO_HIT, TO_WOUND]
+        plan = self.plan_duel(state, members(state, mine), foes, action)
+        duel = plan if isinstance(plan, DuelPlan) else None
+        events: list[Event] = []
+        if duel is not None:
+            rules.append(DUEL)
+            events.append(Event("duel", f"{duel.issuer} issues a Duel; " + (
+                f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
+                f"it is refused, and {duel.refused} may not attack this round; its Leadership counts as 0"),
+                (DUEL,), (), (("outcome", "accepted" if duel.accepter else "refused"),)))
         steps = sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models}, reverse=True)
         for step in steps:
-            blows = self._blows(state, sides, step, action.at)
+            blows = self._blows(state, sides, step, action.at, duel)
             groups: dict[tuple[str, str, int, int, int], int] = {}
             for b in blows:
                 key = (b.side, b.victim, b.model.profile.ws, b.model.profile.s, b.model.profile.i)
@@ -159,54 +233,79 @@ class MeleePhase(Ruleset):
                     continue
                 hits = dice.pool(n, to_hit_melee(ws, victim.models[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
                 state, harm = wound_unit(state, victim, hits, s, dice, f"{side} (I{step})")
-                caused[side] += harm.unsaved
+                caused[side] += harm.lost
+                if duel is not None and victim_id in duel.duellists:
+                    overkill[side] += harm.unsaved - harm.lost
                 if is_character(victim):
                     rules.append("t9a.combined.last-survivor" if victim.last_of else "t9a.char.lone")
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
                 lines.append(f"I{step}: {side} {n} attacks at {victim_id}: {harm.hits} hits, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else ""))
-        events = [Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines),
-                        tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
-        state, more = self._resolve_combat(state, mine, foes, caused, dice)
+        for side, extra in overkill.items():
+            if extra:
+                caused[side] += min(MAX_OVERKILL, extra)
+                lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
+        events.append(Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines),
+                            tuple(dict.fromkeys(rules)), tuple(dice.log[start:])))
+        state, more = self._resolve_combat(state, mine, foes, caused, dice, duel.refused if duel else None)
         events.extend(more)
         return state, events
 
-    def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None) -> list[Blow]:
+    def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
+               duel: DuelPlan | None = None) -> list[Blow]:
         out: list[Blow] = []
+        apart = duel.duellists if duel is not None else frozenset()
         for uid, side in sides.items():
             group = members(state, uid)
             foes = [f for f, s in sides.items() if s != side]
             in_contact = False
             for u in group:
+                if duel is not None and u.id == duel.refused:
+                    continue  # a character who refused a Duel does not attack (published.t9a-duel)
                 for m in u.models:
                     touched = [f for f in foes if _touching([_only(u, m)], members(state, f))]
                     if touched:
                         in_contact = True
+                    if u.id in apart:  # duellists count as in base contact and strike only each other
+                        other = next(d for d in apart if d != u.id)
+                        if m.profile.i == step and m.profile.a > 0 and state.unit(other).alive:
+                            out.append(Blow(side, m, other, m.profile.a))
+                        continue
                     if m.profile.i != step or not touched or m.profile.a <= 0:
                         continue
-                    out.append(Blow(side, m, self._victim(state, u, m, touched[0], at if side == state.active else None),
-                                    m.profile.a))
+                    victim = self._victim(state, u, m, touched[0], at if side == state.active else None, apart)
+                    if victim is not None:
+                        out.append(Blow(side, m, victim, m.profile.a))
             host = group[0]
             if in_contact and host.formation is not None and host.formation.files >= 1:
                 for m in host.models:
                     if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
                             and host.formation.rank_of(m.name) == 1 and foes:
-                        out.append(Blow(side, m, self._victim(state, host, m, foes[0], None), 1))
+                        victim = self._victim(state, host, m, foes[0], None, apart)
+                        if victim is not None:
+                            out.append(Blow(side, m, victim, 1))
         return out
 
-    def _victim(self, state: GameState, unit: Unit, model: Model, foe: str, at: str | None) -> str:
-        """Return the unit whose models take a model's attacks: the rank and file unless directed at a character."""
-        group = members(state, foe)
-        if at is not None and any(c.id == at for c in group) and _touching([_only(unit, model)], [state.unit(at)]):
+    def _victim(self, state: GameState, unit: Unit, model: Model, foe: str, at: str | None,
+                apart: frozenset[str] = frozenset()) -> str | None:
+        """Return the unit whose models take a model's attacks: the rank and file unless directed at a character.
+
+        Duellists (``apart``) are attacked by nobody but each other; None when nothing else is left.
+        """
+        group = [u for u in members(state, foe) if u.id not in apart]
+        if at is not None and at not in apart and any(c.id == at for c in group) \
+                and _touching([_only(unit, model)], [state.unit(at)]):
             return at
+        if not group:
+            return None
         host = group[0]
         if rank_and_file(host) or len(group) == 1:
             return host.id
         return group[1].id
 
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
-                        dice: Dice) -> tuple[GameState, list[Event]]:
+                        dice: Dice, refused: str | None = None) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue."""
         start = len(dice.log)
         everyone = [mine, *foes]
@@ -240,7 +339,11 @@ class MeleePhase(Ruleset):
         for uid in losers:
             host = hosts[uid]
             steadfast = full_ranks(host) > max(full_ranks(hosts[w]) for w in winners)
-            ld = self.leadership_of(state, uid)
+            ld = self._break_leadership(state, uid, refused)
+            if refused is not None and any(u.id == refused for u in members(state, uid)):
+                rules.append(DUEL)
+            if any(m.name == ld.source for m in generals_near(state, uid)):
+                rules.append(GENERAL)
             result = leadership_test(dice, ld.value, LeadershipTestKind.BREAK, 0 if steadfast else -abs(diff))
             rules += [BREAK, result.rule, ld.rule]
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
@@ -271,6 +374,15 @@ class MeleePhase(Ruleset):
             return state, events
         return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                              (("outcome", "held"),))]
+
+    @implements(DUEL, GENERAL)
+    def _break_leadership(self, state: GameState, uid: str, refused: str | None) -> LeadershipRuling:
+        """Return the Leadership a unit breaks on: its highest, or the General's within 12"; a character who
+        refused a Duel counts as Leadership 0."""
+        sources = [LeadershipSource(m.name, 0 if u.id == refused else m.profile.ld, u.is_character)
+                   for u in state.combined(members(state, uid)[0].id) for m in u.models]
+        general = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, uid)]
+        return self.unit_leadership([*sources, *general])
 
     def end_melee_phase(self, state: GameState) -> GameState:
         """Clear who has fought when a Melee phase ends."""

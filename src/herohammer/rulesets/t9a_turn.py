@@ -17,17 +17,18 @@ from .base import Resolution
 from .t9a import NinthAge
 from .t9a_magic import MagicPhase
 from .t9a_melee import MeleePhase, engaged_with
+from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
 
 if TYPE_CHECKING:
     from ..actions import Action
 
 
-class NinthAgeTurn(MagicPhase, ShootingPhase, MeleePhase, NinthAge):
+class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
     """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "rally", "end_phase"})),
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
         PhaseSpec(Phase.MAGIC, frozenset({"cast", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
@@ -36,7 +37,11 @@ class NinthAgeTurn(MagicPhase, ShootingPhase, MeleePhase, NinthAge):
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
-        from ..actions import Cast, Fight, Shoot
+        from ..actions import Cast, Fight, Rally, Shoot
+
+        if state.phase is Phase.CHARGE:
+            for uid in self.rallies_due(state):
+                yield Rally(do="rally", unit=uid)
 
         if state.phase is Phase.MAGIC:
             for u in state.side_units(state.active):

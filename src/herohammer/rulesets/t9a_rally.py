@@ -1,0 +1,114 @@
+"""The 9th Age rallying: a fleeing unit takes its Rally test at the start of its player turn.
+
+Seed 002 leaves fleeing to "the general rules"; the engine follows the published 9th Age
+rules (``herohammer rules --ruleset published``: ``published.t9a-rally``,
+``published.t9a-general``):
+
+* In the Charge phase, the first phase of its player turn, each fleeing unit takes a Rally
+  test: a Leadership test on its highest Leadership (a joined character's when higher), or
+  on the General's when he stands within 12" and is not fleeing himself (Commanding
+  Presence).  The phase cannot end while a fleeing unit of the active side has not taken it.
+* Passed: the unit stops fleeing and counts as having marched (it moves no further this
+  turn and does not shoot).  Failed: it flees again, 2D6" straight away from the closest
+  enemy unit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..catalogue import implements
+from ..checks import LeadershipTestKind, leadership_test
+from ..dice import Dice
+from ..geometry import Placed, group_distance
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase
+from ..units import Status, Unit
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
+
+if TYPE_CHECKING:
+    from ..actions import Action, Rally
+
+RALLY = "published.t9a-rally"
+
+
+def _placed(state: GameState, host: Unit) -> list[Placed]:
+    return [m.placed for u in members(state, host.id) for m in u.models]
+
+
+def _centre(unit: Unit) -> tuple[float, float]:
+    if unit.formation is not None:
+        return unit.formation.position
+    xs = [m.at for m in unit.models]
+    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
+
+
+class Rallying(Ruleset):
+    """Rule on and resolve Rally tests (mixed into the t9a ruleset before ``NinthAge``)."""
+
+    def rallies_due(self, state: GameState) -> list[str]:
+        """Return the active side's fleeing units that have not yet taken their Rally test this turn."""
+        return [u.id for u in state.side_units(state.active)
+                if u.joined is None and u.alive and u.has(Status.FLEEING) and not u.has(Status.RALLY_TESTED)]
+
+    def rally_leadership(self, state: GameState, host: Unit) -> tuple[LeadershipRuling, bool]:
+        """Return the Leadership a unit rallies on, and whether it is the General's from up to 12" away."""
+        own = [LeadershipSource(m.name, m.profile.ld, u.is_character) for u in members(state, host.id) for m in u.models]
+        near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
+        ld = self.unit_leadership([*own, *near])
+        return ld, bool(near) and ld.value > max(s.leadership for s in own)
+
+    @implements(RALLY)
+    def rule_rally(self, state: GameState, action: Rally) -> Ruling:
+        """Rule on a Rally test: a fleeing unit of the active side, once in its turn."""
+        unit = state.unit(action.unit)
+        if unit.side != state.active or not unit.alive:
+            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", RALLY)
+        if unit.joined:
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: the unit rallies, with it",
+                                 "t9a.join.part-of-unit")
+        if not unit.has(Status.FLEEING):
+            return Ruling.forbid(f"{unit.id} is not fleeing: only a fleeing unit takes a Rally test", RALLY)
+        if unit.has(Status.RALLY_TESTED):
+            return Ruling.forbid(f"{unit.id} has taken its Rally test this turn", RALLY)
+        ld, general = self.rally_leadership(state, unit)
+        return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source})", RALLY, ld.rule,
+                            *((GENERAL,) if general else ()))
+
+    def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
+        """Roll the Rally test: stop fleeing (counting as having marched), or flee again."""
+        start = len(dice.log)
+        host = state.unit(action.unit)
+        ld, general = self.rally_leadership(state, host)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.RALLY)
+        rules = [RALLY, result.rule, ld.rule, *((GENERAL,) if general else ())]
+        group = members(state, host.id)
+        if result.passed:
+            state = state.replace_units(*(u.with_status(Status.RALLY_TESTED, Status.MOVED, Status.MARCHED,
+                                                        remove=(Status.FLEEING,)) for u in group))
+            said = (f"{host.id} rallies ({result.roll} against Ld {ld.value}, {ld.source}); it counts as having "
+                    "marched this turn")
+            outcome = "rallied"
+        else:
+            enemies = [e for e in state.enemies_of(host.side) if e.alive and e.joined is None]
+            away = _centre(min(enemies, key=lambda e: group_distance(e.placed, _placed(state, host)))) \
+                if enemies else _centre(host)
+            state, dist = flee(state, host.id, away, dice, FLEE_RULE)
+            state = state.replace_units(*(u.with_status(Status.RALLY_TESTED) for u in members(state, host.id)))
+            rules.append(FLEE_RULE)
+            said = (f"{host.id} fails to rally ({result.roll} against Ld {ld.value}, {ld.source}) and flees "
+                    f"{dist}\" away from the closest enemy")
+            outcome = "fled"
+        return state, [Event("rally", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                             (("outcome", outcome),))]
+
+    @implements(RALLY)
+    def rule_end_phase(self, state: GameState, action: Action) -> Ruling:
+        """Refuse to end the Charge phase while a fleeing unit of the active side owes its Rally test."""
+        if state.phase is Phase.CHARGE:
+            due = self.rallies_due(state)
+            if due:
+                return Ruling.forbid(f"{', '.join(due)} must first take a Rally test (do: rally): a fleeing unit "
+                                     "rallies at the start of its turn", RALLY)
+        return super().rule_end_phase(state, action)
