@@ -38,10 +38,14 @@ from herohammer.scenario import load_scenario, state_from_data
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted([*ROOT.glob("examples/*.yaml"), *ROOT.glob("src/herohammer/examples/*.yaml"),
                     *ROOT.glob("examples/bad/*")])
+BATTLESCRIBE = sorted(ROOT.glob("examples/battlescribe/*"))
+BOOK_IDS = sorted(p.stem for p in ROOT.glob("src/herohammer/book/*/*.yaml"))
+GOOD = [p for p in SCENARIOS if p.parent.name != "bad"]
 LONG = os.environ.get("HEROHAMMER_FUZZ") == "long"
-EXAMPLES = {"cli": 600, "walk": 150} if LONG else {"cli": 12, "walk": 4}
+EXAMPLES = {"cli": 600, "walk": 150, "web": 150} if LONG else {"cli": 12, "walk": 4, "web": 3}
 if os.environ.get("HEROHAMMER_FUZZ_EXAMPLES"):  # e.g. 2000 for a longer long run
-    EXAMPLES = {"cli": int(os.environ["HEROHAMMER_FUZZ_EXAMPLES"]), "walk": int(os.environ["HEROHAMMER_FUZZ_EXAMPLES"]) // 4}
+    _N = int(os.environ["HEROHAMMER_FUZZ_EXAMPLES"])
+    EXAMPLES = {"cli": _N, "walk": _N // 4, "web": _N // 4}
 WALK_STEPS = 40 if LONG else 8
 FIGURES: Counter[str] = Counter()
 
@@ -128,23 +132,64 @@ def action(draw: st.DrawFn, data: Any) -> Any:
     near = st.builds(lambda p, dx, dy: [p[0] + dx, p[1] + dy], st.sampled_from(_points(data)),
                      st.floats(-8, 8), st.floats(-8, 8))
     do = draw(st.sampled_from(["join", "leave", "move", "shoot", "manifest", "assault", "charge", "allocate",
-                               "fight", "regroup", "end_phase"]))
+                               "fight", "regroup", "end_phase", "reform", "cast", "test"]))
     fields: dict[str, Any] = {"do": do}
+    maybe = st.sampled_from([None, None, None, 0, 15, -45, 90, 180, 181])  # mostly left out, sometimes out of range
     if do == "join":
         fields |= {"character": draw(ids), "unit": draw(ids), "to": draw(near)}
+        fields |= draw(st.sampled_from([{}, {"rank_choice": "widen"}, {"rank_choice": "second_rank"},
+                                        {"position": 1}, {"position": 0}]))
     elif do == "leave":
-        fields |= {"character": draw(ids), "to": draw(near)}
+        fields |= {"character": draw(ids), "to": draw(near), "fly": draw(st.booleans())}
     elif do == "move":
-        fields |= {"unit": draw(ids), "to": draw(st.lists(near, min_size=1, max_size=12))}
+        fields |= {"unit": draw(ids), "to": draw(st.lists(near, min_size=1, max_size=12)),
+                   "march": draw(st.booleans()), "fly": draw(st.booleans())}
+        if (wheel := draw(maybe)) is not None:
+            fields["wheel"] = wheel
     elif do in ("shoot", "assault", "charge"):
         fields |= {"unit": draw(ids), "target": draw(ids)}
+        if do == "charge" and (wheel := draw(maybe)) is not None:
+            fields["wheel"] = wheel
+        if do == "shoot" and draw(st.booleans()):
+            fields["at"] = draw(ids)
+    elif do == "reform":
+        fields |= {"unit": draw(ids), "facing": draw(maybe), "files": draw(st.sampled_from([None, 1, 3, 5, 0, 40]))}
+        fields = {k: v for k, v in fields.items() if v is not None}
+    elif do == "cast":
+        fields |= {"unit": draw(ids), "spell": draw(st.sampled_from(["Fireball", "Smite", "x", ""])),
+                   "target": draw(ids), "dice": draw(st.integers(0, 6)), "dispel": draw(st.integers(-1, 13))}
+    elif do == "test":
+        fields |= {"unit": draw(ids), "characteristic": draw(st.sampled_from(["WS", "S", "I", "Ld", "Q"]))}
+        fields |= draw(st.sampled_from([{}, {"kind": "Morale"}, {"kind": "Pinning"}, {"kind": "Break"},
+                                        {"leadership": 7}, {"unmodified": True},
+                                        {"modifiers": [{"kind": "add", "value": -1}]},
+                                        {"modifiers": [{"kind": "multiply", "value": "1/0"}]}]))
     elif do == "manifest":
         fields |= {"psyker": draw(ids), "power": draw(st.sampled_from(["Smite", "Fear", "x"])), "target": draw(ids)}
     elif do == "allocate":
         fields |= {"character": draw(ids), "attacks": {draw(st.text(max_size=5)): draw(st.integers(-1, 5))}}
     elif do in ("fight", "regroup"):
         fields |= {"unit": draw(ids)}
+        if do == "regroup" and draw(st.booleans()):
+            fields["leadership"] = draw(st.integers(0, 12))
     return fields
+
+
+def _mangled(draw: Any, path: Path, tmp: Path) -> Path:
+    """Return a BattleScribe file as it is, or cut short, or with markup or an entity spliced in."""
+    raw = path.read_bytes()
+    how = draw(st.sampled_from(["whole", "whole", "cut", "splice"]))
+    if how == "whole":
+        return path
+    at = draw(st.integers(0, max(0, len(raw) - 1)))
+    if how == "cut":
+        raw = raw[:at]
+    else:
+        raw = raw[:at] + draw(st.sampled_from([b"[/]", b"&lol;", b"<!DOCTYPE x [<!ENTITY lol 'x'>]>", b"\xff\xfe",
+                                               b'name="[bold red]x"', b"</"])) + raw[at:]
+    out = tmp / path.name
+    out.write_bytes(raw)
+    return out
 
 
 def _text(value: Any) -> str:
@@ -165,7 +210,21 @@ def _write(tmp: Path, name: str, data: Any, as_json: bool) -> Path:
 def _command(draw: Any, scenario: Path, data: Any, out: Path) -> list[str]:
     acts = [_text(draw(action(data))) for _ in range(draw(st.integers(1, 3)))]
     kind = draw(st.sampled_from(["check", "targets", "actions", "play", "odds action", "simulate", "sweep",
-                                 "rules", "odds"]))
+                                 "rules", "odds", "rulings", "catalogue", "scenario new", "schema"]))
+    if kind == "rulings":
+        chosen = draw(st.sampled_from([[], [draw(st.sampled_from(BOOK_IDS))], ["[/]"], ["nobody"],
+                                       ["--rule", draw(st.sampled_from(["40k3.ic.join", "t9a.leave.move", "x"]))],
+                                       ["--ruleset", draw(st.sampled_from(["t9a", "40k4", "x"]))]]))
+        return ["rulings", *chosen, *draw(st.sampled_from([[], ["--json"]]))]
+    if kind in ("catalogue", "scenario new"):
+        source = _mangled(draw, draw(st.sampled_from(BATTLESCRIBE)), out.parent)
+        if kind == "catalogue":
+            unit = draw(st.sampled_from([[], [], ["--unit", "[/]"], ["--unit", "Captain"], ["--unit", "Boyz"]]))
+            return ["catalogue", str(source), *unit, *draw(st.sampled_from([[], ["--json"]]))]
+        return ["scenario", "new", "--roster", str(source), "--out", str(out),
+                *draw(st.sampled_from([[], ["--ruleset", "t9a"], ["--width", "0"], ["--side", "[/]"]]))]
+    if kind == "schema":
+        return ["schema", *draw(st.sampled_from([[], ["--out", str(out.with_suffix(".json"))]]))]
     if kind == "check":
         return ["check", str(scenario), "--action", acts[0], *draw(st.sampled_from([[], ["--json"]]))]
     if kind == "targets":
@@ -206,6 +265,7 @@ def test_every_command_ends_in_an_answer_or_one_line(tmp_path_factory: pytest.Te
     FIGURES["commands"] += 1
     assert code in (0, 2), (argv, code, err)
     assert "Traceback" not in err + stdout, (argv, err)
+    FIGURES[f"command {argv[0]}"] += 1
     if code == 2:
         FIGURES["refusals"] += 1
         message = json.loads(stdout)["error"] if "--json" in argv and not err else err  # --json: the envelope
@@ -214,6 +274,9 @@ def test_every_command_ends_in_an_answer_or_one_line(tmp_path_factory: pytest.Te
             assert not out.exists(), "a refused play wrote its --out file"
     elif argv[0] == "play":
         _same_as_replayed(path, argv, out)
+    elif argv[:2] == ["scenario", "new"] and out.exists():
+        load_scenario(out)  # what scenario new writes, load accepts
+        FIGURES["saves reloaded"] += 1
 
 
 def _same_as_replayed(scenario: Path, argv: list[str], out: Path) -> None:
@@ -228,7 +291,7 @@ def _same_as_replayed(scenario: Path, argv: list[str], out: Path) -> None:
 
 
 @fuzz("walk")
-@given(start=st.sampled_from([p for p in SCENARIOS if p.parent.name != "bad"]), data=st.data())
+@given(start=st.sampled_from(GOOD), data=st.data())
 def test_random_play_refusals_change_nothing_and_every_state_reloads(start: Path, data: st.DataObject) -> None:
     game = Game.load(start, SeededDice(data.draw(st.integers(0, 2**32))))
     raw = _load(start)
@@ -262,6 +325,59 @@ def _reloads_the_same(game: Game) -> None:
         pytest.fail(f"a state play reached does not load back: {exc}")
     FIGURES["saves reloaded"] += 1
     assert again == game.state
+
+
+@fuzz("web")
+@given(scenario=mutated_scenario() | st.sampled_from(GOOD).map(lambda p: (p.name, _load(p))),
+       as_text=st.booleans(), data=st.data())
+def test_the_web_api_answers_or_refuses_in_one_line_and_a_refusal_changes_nothing(
+        scenario: tuple[str, Any], as_text: bool, data: st.DataObject) -> None:
+    """``herohammer serve``'s API, in-process: never a 500, a refused play leaves the table as it was."""
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+
+    name, content = scenario
+    client = TestClient(create_app(), raise_server_exceptions=True)  # an unhandled error fails the test
+    body: dict[str, Any] = ({"text": content if isinstance(content, str) else yaml.safe_dump(content),
+                             "filename": name} if as_text or not isinstance(content, dict) else {"scenario": content})
+    opened = _answered(client.post("/api/tables", json=body))
+    if opened.status_code != 201:
+        return
+    table = f"/api/tables/{opened.json()['table_id']}"
+    raw = content if isinstance(content, dict) else {}
+    for _ in range(data.draw(st.integers(1, 4))):
+        before = client.get(f"{table}/scenario", params={"format": "json"}).json()
+        request = data.draw(st.sampled_from(["check", "play", "play", "targets", "actions", "undo", "scenario"]))
+        FIGURES[f"web {request}"] += 1
+        if request == "check":
+            answer = _answered(client.post(f"{table}/check", json={"action": data.draw(action(raw))}))
+        elif request == "play":
+            acts = [data.draw(action(raw)) for _ in range(data.draw(st.integers(1, 3)))]
+            answer = _answered(client.post(f"{table}/play", json={"actions": acts, "seed": data.draw(st.integers(0, 9))}))
+        elif request == "targets":
+            answer = _answered(client.get(f"{table}/targets", params={"unit": data.draw(st.sampled_from(_ids(raw)))}))
+        elif request == "actions":
+            answer = _answered(client.get(f"{table}/actions"))
+        elif request == "undo":
+            answer = _answered(client.post(f"{table}/undo"))
+        else:
+            answer = _answered(client.get(f"{table}/scenario", params={"format": data.draw(st.sampled_from(["yaml", "json"]))}))
+        after = client.get(f"{table}/scenario", params={"format": "json"}).json()
+        if answer.status_code >= 400 or request in ("check", "targets", "actions", "scenario"):
+            assert after == before, (request, answer.text)
+        state_from_data({k: v for k, v in after.items() if k != "played"}, "<the table's scenario>")
+        FIGURES["saves reloaded"] += 1
+
+
+def _answered(response: Any) -> Any:
+    """Check an API answer: a success, or a refusal (4xx) with one line of error; never a server error."""
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        FIGURES["web refusals"] += 1
+        error = response.json().get("error")
+        assert isinstance(error, str) and len(error.strip().splitlines()) == 1, response.text
+    return response
 
 
 @pytest.fixture(scope="module", autouse=True)

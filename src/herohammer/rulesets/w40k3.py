@@ -22,6 +22,7 @@ from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
+from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .w40k_combat import WoundBatch
 from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
@@ -213,7 +214,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             ), moves, ()
         if overlap := movement.placement_problem(state, moves, {unit.id}) or \
                 movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
-            return Ruling.forbid(overlap, *rules), moves, ()
+            return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
@@ -339,7 +340,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 )
         if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
                 movement.path_problem(state, moves, {u.id for u in members}, self.flying(state, members)):
-            return Ruling.forbid(overlap)
+            return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
             rule = self.coherency_rule if len(members) > 1 else "published.coherency"
@@ -679,9 +680,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
-    from dataclasses import replace
-
-    return replace(unit, joined=host, status=unit.status | {Status.MOVED})
+    return evolve(unit, joined=host, status=unit.status | {Status.MOVED})
 
 
 def _point_near(character: Unit, host: Unit) -> geo.Point:
