@@ -244,3 +244,7 @@ def test_scenario_errors_are_in_our_words(tmp_path: Path, capsys: pytest.Capture
 @pytest.mark.parametrize("host", ["é" * 70])  # no name that would need a DNS lookup
 def test_serve_refuses_a_host_it_cannot_listen_on_in_one_line(capsys: pytest.CaptureFixture[str], host: str) -> None:
     one_line_error(["serve", "--host", host, "--port", "0"], capsys, "--host")
+
+
+def test_an_argument_with_a_newline_is_quoted_back_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["rules", "--id", "a\nb"], capsys, "unrecognized arguments", "a\\nb")
