@@ -89,3 +89,19 @@ def test_a_unit_that_falls_back_leaves_the_combat_even_when_the_table_edge_stops
     assert boyz.models[0].at == pytest.approx((20, 47.5))  # the edge held him
     assert boyz.has(Status.FALLING_BACK) and not boyz.has(Status.LOCKED)
     assert not squad.has(Status.LOCKED)
+
+
+@pytest.mark.parametrize("ruleset,with_characters", [("40k3", False), ("40k4", False), ("40k3", True)])
+def test_simulate_outcomes_of_a_fight_equal_brute_force(ruleset: str, with_characters: bool) -> None:
+    """What ``simulate`` tallies (every event kind, every status, losses) is exact too, not only the odds summary."""
+    from herohammer.simulate import make_driver, outcome_of
+
+    state = state_from_data(small_fight(ruleset, with_characters))
+    driver = make_driver(state, [{"do": "fight", "unit": "squad"}])
+    node = driver.start(state)
+
+    def play(dice: Dice) -> Any:
+        return outcome_of(state, driver.step(node, dice))
+
+    # brute-force rolls; the loop merged (the merging itself is checked against whole replays above)
+    assert enumerate_outcomes(play) == enumerate_outcomes(play, 400_000, fine=True, merge_loops=True)

@@ -367,10 +367,16 @@ def _chain_joint(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tup
 
 @lru_cache(maxsize=4096)
 def _chain_last(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
-    """Group the joint distribution by the last stage's count; the most likely earlier counts represent it."""
-    groups: dict[int, list[tuple[ChainValue, Fraction]]] = {}
+    """Group the joint distribution by the last stage's count; the most likely earlier counts represent it.
+
+    A last stage counting failures (unsaved wounds) also keeps apart whether it rolled any
+    dice at all: no wounds means no saves to report, while wounds all saved are reported.
+    """
+    groups: dict[tuple[int, bool], list[tuple[ChainValue, Fraction]]] = {}
+    fails = bool(stages) and stages[-1][2]
     for counts, p in _chain_joint(n, stages):
-        groups.setdefault(counts[-1], []).append((counts, p))
+        rolled = (counts[-2] if len(counts) > 1 else n) > 0 if fails else True
+        groups.setdefault((counts[-1], rolled), []).append((counts, p))
     return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
                   sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
 
@@ -551,7 +557,7 @@ class _ReplayDice(Dice):
         super().__init__()
         self.path = path
         self.fine = fine
-        self.merge_loops = merge_loops and not fine
+        self.merge_loops = merge_loops
         #: False: the caller reads no positions, so a roll that only places models takes one value.
         self.positions = positions or fine
         self.budget = budget if budget is not None else _Budget(DEFAULT_MAX_RUNS)
@@ -601,7 +607,8 @@ class _ReplayDice(Dice):
         self._loops += 1
         outcomes = self.memo.get(where)
         if outcomes is None:
-            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions)
+            outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions,
+                                                         self.fine)
         value: C = self._branch(outcomes)[0]
         return value
 
@@ -657,7 +664,7 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
 
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
                    key: Callable[[C], Hashable], budget: _Budget,
-                   positions: bool = True) -> tuple[tuple[C, Fraction], ...]:
+                   positions: bool = True, fine: bool = False) -> tuple[tuple[C, Fraction], ...]:
     """Return every final carry of a loop with its probability, merging equal keys after each step."""
     frontier: dict[Hashable, tuple[C, Fraction]] = {key(start): (start, Fraction(1))}
     finished: dict[Hashable, tuple[C, Fraction]] = {}
@@ -670,7 +677,7 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
                 finished[k] = (carry, p) if seen is None else (seen[0], seen[1] + p)
                 continue
             sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
-            for result, num, den in _walk(lambda dice: step(carry, dice), budget, False, True, positions):
+            for result, num, den in _walk(lambda dice: step(carry, dice), budget, fine, True, positions):
                 k = key(result)
                 entry = sums.setdefault(k, (result, {}))
                 entry[1][den] = entry[1].get(den, 0) + num
@@ -683,7 +690,7 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
 
 
 def enumerate_outcomes(
-    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool = True,
+    rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool | None = None,
     positions: bool = True,
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
@@ -694,7 +701,9 @@ def enumerate_outcomes(
     probabilities are summed as integers per denominator and turned into Fractions
     once, at the end.  ``fine`` branches on every value of every roll (no classes, no
     chains, loops replayed whole): the slow oracle.  ``merge_loops=False`` keeps the
-    classes and chains but replays loops whole: the oracle for the merging alone.
+    classes and chains but replays loops whole: the oracle for the merging alone;
+    ``fine=True, merge_loops=True`` rolls by brute force inside merged loops: the oracle
+    for the classes and chains of a loop too large to replay whole.
     ``positions=False`` is the caller's promise that its result does not depend on
     where models end: a roll that only places models (``total(..., places=True)``)
     then takes one representative value instead of branching.
@@ -704,7 +713,8 @@ def enumerate_outcomes(
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
     sums: dict[T, dict[int, int]] = {}
-    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge_loops, positions):
+    merge = not fine if merge_loops is None else merge_loops
+    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions):
         by_den = sums.setdefault(result, {})
         by_den[den] = by_den.get(den, 0) + num
     common = 1
