@@ -131,13 +131,15 @@ def test_overlapping_pairs_are_the_double_loops_pairs_in_its_order(a: list[Place
 
 
 def test_a_path_meets_terrain_only_inside_its_box() -> None:
-    from herohammer.geometry import Terrain, enters_terrain
+    from herohammer.geometry import Terrain, enters_terrain, segment_enters_terrain
 
     woods = Terrain("woods", "difficult", ((10.0, 10.0), (14.0, 10.0), (12.0, 14.0)))
     assert enters_terrain((0.0, 12.0), [(20.0, 12.0)], [woods])  # straight through
     assert not enters_terrain((0.0, 0.0), [(20.0, 0.0)], [woods])  # below its box
     assert not enters_terrain((10.0, 13.9), [(10.5, 14.0)], [woods])  # inside the box, beside the triangle
     assert enters_terrain((12.0, 12.0), [], [woods])  # standing in it
+    for start, end in (((0.0, 12.0), (20.0, 12.0)), ((0.0, 0.0), (20.0, 0.0)), ((10.0, 13.9), (10.5, 14.0))):
+        assert segment_enters_terrain(start, end, [woods]) == enters_terrain(start, [end], [woods])
 
 
 def test_rectangles_side_by_side_touch_and_overlap_only_past_the_tolerance() -> None:
@@ -168,3 +170,29 @@ def test_sight_screened_by_boxes_is_sight_checked_against_every_piece(a: Placed,
     wall = Terrain("wall", "blocking", ((x, y), (x + size, y), (x + size, y + size / 3), (x, y + size / 3)))
     segments = shapely.linestrings(np.array([[s, e] for s in _sight_points(a) for e in _sight_points(b)], dtype=float))
     assert line_of_sight(a, b, [wall]) == (not bool(_crossing(segments, [wall.shape()]).all()))
+
+
+@settings(max_examples=300)
+@given(st.builds(Placed, base=rect_bases, at=points, facing_deg=facings),
+       st.builds(Placed, base=rect_bases, at=points, facing_deg=facings))
+def test_distance_between_rectangles_is_shapelys(a: Placed, b: Placed) -> None:
+    """Rectangles are polygons shapely draws exactly, so the closed form agrees to rounding."""
+    from herohammer.geometry import distance
+
+    expected = float(a.footprint().distance(b.footprint()))
+    assert abs(distance(a, b) - expected) < 1e-9
+    assert distance(a, b) == distance(b, a)
+
+
+@given(placed, placed, st.tuples(near, near), st.floats(0.2, 3.0))
+def test_a_piece_not_near_a_move_touches_neither_its_ends_nor_its_swept_base(
+        a: Placed, b: Placed, corner: tuple[float, float], size: float) -> None:
+    from herohammer.geometry import Terrain
+
+    x, y = corner
+    rock = Terrain("rock", "blocking", ((x, y), (x + size, y), (x, y + size)))
+    reach = a.base.reach_inches
+    if not rock.near([a.at], reach):
+        assert not a.footprint().intersects(rock.shape())
+    if not rock.near([a.at, b.at], reach):
+        assert not shapely.LineString([a.at, b.at]).buffer(reach).intersects(rock.shape())

@@ -221,7 +221,12 @@ def _gap(a: Placed, b: Placed) -> float:
         return _point_to_rectangle(a.at, b, 0.0) - a.base.radius_inches
     if (b.at, b.facing_deg) < (a.at, a.facing_deg):
         a, b = b, a  # a fixed order keeps the result symmetric to the last bit
-    return float(a.footprint().distance(b.footprint()))
+    if math.dist(a.at, b.at) <= a.base.reach_inches + b.base.reach_inches and _rectangles_overlap(a, b, 0.0, 0.0):
+        return 0.0
+    return min(_segment_point_distance(p, q, corner)
+               for one, other in ((a, b), (b, a))
+               for p, q in zip(one.corners, (*one.corners[1:], one.corners[0]))
+               for corner in other.corners)  # apart, the nearest points include a corner of one of them
 
 
 def distance(a: Placed, b: Placed) -> float:
@@ -336,11 +341,11 @@ def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
     return math.hypot(max(out_w, 0.0), max(out_d, 0.0))
 
 
-def _rectangles_overlap(a: Placed, b: Placed, shrink: float) -> bool:
+def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSILON) -> bool:
     """Tell whether the insides of two rectangular bases, each shrunk by ``shrink``, meet (touching is not overlap).
 
     Separating axes: two rectangles are apart exactly when, along one of their four side
-    directions, their shadows do not overlap.  ``EPSILON`` of shadow overlap counts as touching.
+    directions, their shadows do not overlap.  ``slack`` of shadow overlap counts as touching.
     """
     axes_a, axes_b = _axes(a), _axes(b)
     sides_a, sides_b = _half_sides(a, shrink), _half_sides(b, shrink)
@@ -348,7 +353,7 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float) -> bool:
     for ux, uy in (*axes_a, *axes_b):
         reach_a = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_a, axes_a))
         reach_b = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_b, axes_b))
-        if abs(cx * ux + cy * uy) >= reach_a + reach_b - EPSILON:
+        if abs(cx * ux + cy * uy) >= reach_a + reach_b - slack:
             return False
     return True
 
@@ -498,6 +503,16 @@ class Terrain:
     def shape(self) -> Polygon:
         """Return the outline as a shapely polygon, built once because every query reuses it."""
         return self._shape
+
+    def near(self, points: Sequence[Point], reach: float) -> bool:
+        """Tell whether the piece's box comes within ``reach`` of the box round ``points``.
+
+        If not, no shape lying within ``reach`` of those points (a base there, a base swept
+        between them) can touch the piece: the cheap test before a shapely one.
+        """
+        low_x, high_x = min(p[0] for p in points) - reach, max(p[0] for p in points) + reach
+        low_y, high_y = min(p[1] for p in points) - reach, max(p[1] for p in points) + reach
+        return _boxes_meet(self.bounds, (low_x, low_y, high_x, high_y))
 
     @cached_property
     def bounds(self) -> tuple[float, float, float, float]:
@@ -688,7 +703,15 @@ def enters_terrain(
     The start counts because leaving difficult terrain is moving through it; the path
     is the line the caller gives (typically the model's centre), not its swept base.
     """
-    points = _path(start, waypoints)
+    return _points_enter(_path(start, waypoints), terrain, kind)
+
+
+def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain], kind: str = "difficult") -> bool:
+    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points)."""
+    return _points_enter([start, end], terrain, kind)
+
+
+def _points_enter(points: Sequence[Point], terrain: Sequence[Terrain], kind: str) -> bool:
     low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
     low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
     pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(

@@ -50,8 +50,9 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
         to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
         moving = length > EPSILON
-        dangerous = moving and "dangerous" in kinds and geo.enters_terrain(m.at, [to], terrain, "dangerous")
-        difficult = dangerous or (moving and "difficult" in kinds and geo.enters_terrain(m.at, [to], terrain, "difficult"))
+        dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+        difficult = dangerous or (moving and "difficult" in kinds
+                                  and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
         out.append(PlannedMove(unit.id, i, m, to, length, difficult, dangerous))
     return out
 

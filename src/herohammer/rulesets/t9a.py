@@ -915,16 +915,17 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
             if overlaps(end, m.placed, 0.02):
                 return f"{model.name} would end on {u.id}'s model {m.name}"
         for t in blocking:
-            if end.footprint().intersection(t.shape()).area > 1e-6:
+            if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
                 return f"{model.name} would end in impassable terrain {t.id}"
         if fly or math.dist(model.at, to) <= EPSILON:
             continue
         for u, m in others:
             if u.id not in may_touch and _path_hits(model, to, m):
                 return f"{model.name}'s path crosses {u.id}'s model {m.name}"
-        swept = _swept(model, to)
-        for t in blocking:
-            if swept.intersection(t.shape()).area > 1e-6:
+        near = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
+        swept = _swept(model, to) if near else None
+        for t in near:
+            if swept is not None and swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
     return None
 

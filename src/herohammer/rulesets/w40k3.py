@@ -22,6 +22,7 @@ from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
+from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .w40k_combat import WoundBatch
 from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
@@ -679,9 +680,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
-    from dataclasses import replace
-
-    return replace(unit, joined=host, status=unit.status | {Status.MOVED})
+    return evolve(unit, joined=host, status=unit.status | {Status.MOVED})
 
 
 def _point_near(character: Unit, host: Unit) -> geo.Point:
