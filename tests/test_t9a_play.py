@@ -439,3 +439,18 @@ def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
     assert dict(events[-1].data)["outcome"] == "failed_left"
     assert miss.state.unit("spears").formation.facing == 20  # type: ignore[union-attr]
     reload(miss)
+
+
+@pytest.mark.rule("published.t9a-general", "published.t9a-panic")
+def test_a_unit_takes_its_panic_test_on_the_generals_leadership_within_12_inches() -> None:
+    data = scenario(n=4, files=4, joined=False, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"],
+                    hero_at=(30, 14), hero_rules=["General"])
+    near = Game(state_from_data(data))  # the Hero (Ld 9) is the General, 4" from the Spearmen (Ld 8)
+    dice = [6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 5]  # two of four slain; Panic test: 9
+    events = near.apply(CHARGE, ScriptedDice(dice + [6, 6]))
+    assert events[0].kind == "panic" and "against Ld 9, the General's" in events[0].message
+    assert "published.t9a-general" in events[0].rules and dict(events[-1].data)["outcome"] == "charged"
+    data["sides"]["elves"][1]["models"][0]["at"] = [60, 45]  # far away: the unit's own Ld 8 fails on 9
+    far = Game(state_from_data(data))
+    events = far.apply(CHARGE, ScriptedDice(dice + [3, 2]))
+    assert "against Ld 8)" in events[0].message and dict(events[-1].data)["outcome"] == "fled"

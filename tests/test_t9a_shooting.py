@@ -138,3 +138,41 @@ def test_panic_for_heavy_casualties_and_the_character_left_alone() -> None:
     few = game()
     few.apply(SHOOT, ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1]))  # 2 of 11 lost: no Panic test
     assert few.log[-1].kind == "shoot"
+
+
+# -- cover ----------------------------------------------------------------------------------------
+COVER = "published.t9a-cover"
+VOLLEY = {"do": "shoot", "unit": "orcs", "target": "spears"}
+
+
+def _behind(kind: str, xs: tuple[float, float] = (28, 44)) -> Game:
+    """The orc archers (BS3, 14" away: long range) shoot the Spearmen across a terrain piece between them."""
+    data = scenario(joined=False, hero_at=(10, 10))
+    data["terrain"] = [{"id": "hedge", "kind": kind, "polygon": [[xs[0], 25], [xs[1], 25], [xs[1], 26], [xs[0], 26]]}]
+    return Game(state_from_data(data))
+
+
+def _need(g: Game) -> str:
+    events = g.apply(VOLLEY, ScriptedDice([1] * 5))
+    return events[0].message.split("shots (")[1].split(" to hit")[0]
+
+
+@pytest.mark.rule(COVER, "published.t9a-to-hit-shooting")
+def test_soft_and_hard_cover_worsen_the_roll_to_hit() -> None:
+    plain = _behind("open")
+    assert COVER not in plain.check(VOLLEY).rules and _need(plain) == "5+"  # BS3 4+, long range -1
+    soft = _behind("soft_cover")
+    ruling = soft.check(VOLLEY)
+    assert ruling.legal and COVER in ruling.rules and any("soft cover behind hedge" in n for n in ruling.notes)
+    assert _need(soft) == "6+"
+    hard = _behind("hard_cover")
+    assert _need(hard) == "7+"  # a 6 then a 4+
+    assert COVER in hard.log[-1].rules
+
+
+@pytest.mark.rule(COVER)
+def test_cover_needs_half_the_target_behind_it() -> None:
+    aside = _behind("hard_cover", xs=(50, 60))  # not on any line of fire
+    assert COVER not in aside.check(VOLLEY).rules and _need(aside) == "5+"
+    corner = _behind("hard_cover", xs=(37.2, 40))  # crosses the lines of fire to 2 of the 10 Spearmen only
+    assert COVER not in corner.check(VOLLEY).rules

@@ -91,7 +91,7 @@ class TerrainSpec(_Spec):
     """One terrain piece."""
 
     id: str
-    kind: Literal["blocking", "difficult", "dangerous", "open"]
+    kind: Literal["blocking", "difficult", "dangerous", "open", "soft_cover", "hard_cover"]
     polygon: list[tuple[float, float]] = Field(min_length=3)
 
 

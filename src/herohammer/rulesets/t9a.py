@@ -176,11 +176,13 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
 
 
 @implements("t9a.combined.last-survivor")
-def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice) -> TestResult | None:
+def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
+                           lent: Sequence[int] = ()) -> TestResult | None:
     """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
 
     A character left alone takes it alone, with its own Leadership; it is a Leadership
-    test (core.test.leadership-kinds).
+    test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
+    instead (its General's, from the Melee and Shooting rules above).
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
@@ -188,7 +190,7 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
-    return leadership_test(dice, max(m.profile.ld for m in models), LeadershipTestKind.PANIC)
+    return leadership_test(dice, max([*(m.profile.ld for m in models), *lent]), LeadershipTestKind.PANIC)
 
 
 # -- Wizard Conclave -----------------------------------------------------------------
@@ -633,17 +635,19 @@ class NinthAge(Ruleset):
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
         if action.wheel is not None:
+            f = _formation_of(unit)
+            arc = f.wheel_distance(action.wheel) if f is not None else 0.0
             state = wheeled(state, unit, action.wheel)
             unit = state.unit(unit.id)
             rules += (WHEEL_RULE,)
-            said = f" after wheeling {action.wheel:g} degrees"
+            said = f" after wheeling {action.wheel:g} degrees ({arc:.2f}\" of its move)"
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
         to = action.to[0] if action.to else start
         dx, dy = to[0] - start[0], to[1] - start[1]
         new = _shift(state, unit, dx, dy)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(*marked) for u in members))
-        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\"{said}", rules)]
+        return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\" straight{said}", rules)]
 
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from ..attacks import resolve_attacks
 from ..catalogue import implements
 from ..t9a_charts import AUTOMATIC, armour_save, to_wound
-from ..checks import TestResult
+from ..rulings import Event
 from ..dice import Dice
 from ..formations import arrange
 from ..geometry import group_distance
@@ -148,24 +148,38 @@ def models_in(state: GameState, unit_id: str) -> int:
     return sum(len(u.models) for u in members(state, unit_id))
 
 
-def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice,
-                       away_from: tuple[float, float]) -> tuple[GameState, TestResult | None, str]:
+def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, away_from: tuple[float, float],
+                       also: tuple[str, ...] = ()) -> tuple[GameState, Event | None]:
     """Take the Panic test for heavy casualties when due (``heavy_casualties_panic``) and flee on a failure.
 
     The losses of one shooting attack or one spell count against the models the unit had
-    before it; a unit engaged in combat or already fleeing takes no Panic test.
+    before it; a unit engaged in combat or already fleeing takes no Panic test.  The unit
+    may test on its General's Leadership when he is within 12" (published.t9a-general).
+    Returns the state and the ``panic`` event (None when no test was due), citing ``also`` too.
     """
     host = current(state, host_of(state, state.unit(unit_id)).id)
     if host.has(Status.ENGAGED) or host.has(Status.FLEEING):
-        return state, None, ""
-    result = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice)
+        return state, None
+    start = len(dice.log)
+    general = [m.profile.ld for m in generals_near(state, host.id)]
+    result = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice, general)
     if result is None:
-        return state, None, ""
+        return state, None
+    rules = [PANIC, result.rule, *also]
+    lent = bool(general) and result.value == max(general) and result.value > max(
+        m.profile.ld for u in members(state, host.id) for m in u.models)
+    if lent:
+        rules.append(GENERAL)
+    if host.last_of:
+        rules.append("t9a.combined.last-survivor")
+    ld = f"Ld {result.value}" + (", the General's" if lent else "")
     if result.passed:
-        return state, result, f"{host.id} passes its Panic test ({result.roll} against Ld {result.value})"
-    state, dist = flee(state, host.id, away_from, dice)
-    return state, result, (f"{host.id} fails its Panic test ({result.roll} against Ld {result.value}) and flees "
-                           f"{dist}\"")
+        said = f"{host.id} passes its Panic test ({result.roll} against {ld})"
+    else:
+        state, dist = flee(state, host.id, away_from, dice)
+        said = f"{host.id} fails its Panic test ({result.roll} against {ld}) and flees {dist}\""
+    return state, Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                        (("outcome", "passed" if result.passed else "fled"),))
 
 
 def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: Dice,

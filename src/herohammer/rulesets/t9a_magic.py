@@ -34,7 +34,7 @@ from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import choose_conclave_spells, has_conclave
-from .t9a_combat import PANIC, TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
+from .t9a_combat import TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
 
 if TYPE_CHECKING:
     from ..actions import Cast
@@ -192,14 +192,9 @@ class MagicPhase(Ruleset):
         state, harm = wound_unit(state, victim, hits, spell.strength, dice, spell.name)
         said = (f"{hits} hits of S{spell.strength} on {harm.victim}, {harm.unsaved} unsaved"
                 + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
-        start = len(dice.log)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
-        state, result, panic_said = panic_after_losses(state, target_id, before, dice, at)
-        events = []
-        if result is not None:
-            events.append(Event("panic", panic_said, (PANIC, result.rule), tuple(dice.log[start:]),
-                                (("outcome", "passed" if result.passed else "fled"),)))
-        return state, said, events
+        state, panic = panic_after_losses(state, target_id, before, dice, at)
+        return state, said, [panic] if panic is not None else []
 
     def _miscast(self, state: GameState, unit: Unit, dice: Dice) -> tuple[GameState, str]:
         hits = dice.d6(f"{unit.id}: Miscast hits (D6)", MISCAST)

@@ -14,19 +14,22 @@ a weapon named ``<kind> S<n>`` uses that Strength.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import shapely
+
 from ..catalogue import implements
 from ..dice import Dice
-from ..geometry import Point, group_distance
+from ..geometry import Placed, Point, distance, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from ..formations import is_character
-from .t9a_combat import (PANIC, TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
+from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
 
 if TYPE_CHECKING:
@@ -39,6 +42,44 @@ MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
 }
 _STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
+COVER = "published.t9a-cover"
+#: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
+COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
+
+
+@implements(COVER)
+def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) -> tuple[int, str | None]:
+    """Return the cover modifier a target has against a shooting unit, and the terrain piece giving it.
+
+    A target model is covered by a piece of soft or hard cover its base centre stands in, or
+    that the line from the closest firing model to it crosses (a piece the firing model
+    stands in does not count).  The target has the cover at least half its models have:
+    Hard Cover when half are behind hard cover, else Soft Cover when half are behind either.
+    """
+    pieces = [t for t in state.terrain if t.kind in COVER_KINDS]
+    if not pieces or not target or not firing:
+        return 0, None
+    hard = soft = 0
+    which: dict[int, str] = {}
+    for p in target:
+        near = min(firing, key=lambda f: distance(f, p))
+        line = shapely.LineString([near.at, p.at])
+        best = 0
+        for t in pieces:
+            shape = t.shape()
+            if shape.contains(shapely.Point(near.at)) and not shape.contains(shapely.Point(p.at)):
+                continue
+            if shape.contains(shapely.Point(p.at)) or line.intersects(shape):
+                if COVER_KINDS[t.kind] < best:
+                    best = COVER_KINDS[t.kind]
+                    which[best] = t.id
+        hard += best <= -2
+        soft += best <= -1
+    if 2 * hard >= len(target):
+        return -2, which[-2]
+    if 2 * soft >= len(target):
+        return -1, which.get(-1) or which[-2]
+    return 0, None
 
 
 def missile_weapon(name: str) -> tuple[str, float, int] | None:
@@ -72,6 +113,10 @@ class ShootingPhase(Ruleset):
         shots: list[Shot] = []
         notes: list[str] = []
         aim = [m.placed for u in members(state, target.id) for m in u.models]
+        covered, piece = cover(state, [m.placed for u in state.combined(host.id) for m in u.models], aim)
+        if covered:
+            notes.append(f"{target.id} is in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: "
+                         f"{covered} to hit [{COVER}]")
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
                 notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
@@ -89,7 +134,7 @@ class ShootingPhase(Ruleset):
                 if gap > w[1]:
                     continue
                 long_range = gap > w[1] / 2
-                mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0)
+                mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0) + covered
                 shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
         return shots, notes
 
@@ -102,15 +147,8 @@ class ShootingPhase(Ruleset):
         calls for the Panic test for heavy casualties like any other volley (the hook
         ``NinthAge.resolve_charge`` calls).
         """
-        start = len(dice.log)
-        state, result, said = panic_after_losses(state, unit_id, before, dice, away_from)
-        if result is None:
-            return state, []
-        rules = [PANIC, result.rule, "t9a.charge-out.declare"]
-        if members(state, unit_id)[0].last_of:
-            rules.append("t9a.combined.last-survivor")
-        return state, [Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                             (("outcome", "passed" if result.passed else "fled"),))]
+        state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("t9a.charge-out.declare",))
+        return state, [panic] if panic is not None else []
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
@@ -141,6 +179,8 @@ class ShootingPhase(Ruleset):
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
             rules.append("t9a.join.part-of-unit")
+        if any(COVER in n for n in notes):
+            rules.append(COVER)
         return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
                             notes=tuple(notes))
 
@@ -177,16 +217,12 @@ class ShootingPhase(Ruleset):
             rules.append("t9a.join.moved-separately")
         if any("core.zero.bs" in n for n in notes):
             rules.append("core.zero.bs")
+        if any(COVER in n for n in notes):
+            rules.append(COVER)
+            parts.append(next(n.split(" [")[0] for n in notes if COVER in n))
         events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
                         tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
-        start = len(dice.log)
         at = unit.formation.position if unit.formation is not None else next(
             m.at for u in state.combined(unit.id) for m in u.models)
-        state, result, said = panic_after_losses(state, target.id, before, dice, at)
-        if result is not None:
-            panic_rules = [PANIC, result.rule]
-            if members(state, target.id)[0].last_of:
-                panic_rules.append("t9a.combined.last-survivor")
-            events.append(Event("panic", said, tuple(panic_rules), tuple(dice.log[start:]),
-                                (("outcome", "passed" if result.passed else "fled"),)))
-        return state, events
+        state, panic = panic_after_losses(state, target.id, before, dice, at)
+        return state, [*events, *([panic] if panic is not None else [])]
