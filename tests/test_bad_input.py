@@ -239,3 +239,12 @@ def test_scenario_errors_are_in_our_words(tmp_path: Path, capsys: pytest.Capture
     bad.write_text(yaml.safe_dump(data), encoding="utf-8")
     code, out, err = run(["check", str(bad), "--action", '{"do": "end_phase"}'], capsys)
     assert code == 2 and "turn: expected a whole number" in err and not any(w in err for w in PYDANTIC_WORDS), err
+
+
+@pytest.mark.parametrize("host", ["é" * 70])  # no name that would need a DNS lookup
+def test_serve_refuses_a_host_it_cannot_listen_on_in_one_line(capsys: pytest.CaptureFixture[str], host: str) -> None:
+    one_line_error(["serve", "--host", host, "--port", "0"], capsys, "--host")
+
+
+def test_an_argument_with_a_newline_is_quoted_back_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    one_line_error(["rules", "--id", "a\nb"], capsys, "unrecognized arguments", "a\\nb")

@@ -172,18 +172,6 @@ def test_sight_screened_by_boxes_is_sight_checked_against_every_piece(a: Placed,
     assert line_of_sight(a, b, [wall]) == (not bool(_crossing(segments, [wall.shape()]).all()))
 
 
-@settings(max_examples=300)
-@given(st.builds(Placed, base=rect_bases, at=points, facing_deg=facings),
-       st.builds(Placed, base=rect_bases, at=points, facing_deg=facings))
-def test_distance_between_rectangles_is_shapelys(a: Placed, b: Placed) -> None:
-    """Rectangles are polygons shapely draws exactly, so the closed form agrees to rounding."""
-    from herohammer.geometry import distance
-
-    expected = float(a.footprint().distance(b.footprint()))
-    assert abs(distance(a, b) - expected) < 1e-9
-    assert distance(a, b) == distance(b, a)
-
-
 @given(placed, placed, st.tuples(near, near), st.floats(0.2, 3.0))
 def test_a_piece_not_near_a_move_touches_neither_its_ends_nor_its_swept_base(
         a: Placed, b: Placed, corner: tuple[float, float], size: float) -> None:
@@ -196,3 +184,16 @@ def test_a_piece_not_near_a_move_touches_neither_its_ends_nor_its_swept_base(
         assert not a.footprint().intersects(rock.shape())
     if not rock.near([a.at, b.at], reach):
         assert not shapely.LineString([a.at, b.at]).buffer(reach).intersects(rock.shape())
+
+
+@given(st.lists(placed, min_size=1, max_size=6), st.lists(placed, min_size=1, max_size=6))
+def test_closest_pair_of_any_bases_is_the_plain_loops_answer(a: list[Placed], b: list[Placed]) -> None:
+    """Pairs whose bounding circles are further apart than the best so far are skipped: same pair, same distance."""
+    from herohammer.geometry import closest_pair, distance
+
+    best = (0, 0, math.inf)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            if distance(x, y) < best[2]:
+                best = (i, j, distance(x, y))
+    assert closest_pair(a, b) == best

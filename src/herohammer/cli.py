@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .errors import HerohammerError
+from .errors import HerohammerError, one_line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -21,6 +21,7 @@ class _Parser(argparse.ArgumentParser):
     json_errors = False
 
     def error(self, message: str) -> NoReturn:
+        message = one_line(message)  # an argument quoted back may hold a newline
         if _Parser.json_errors:
             _print_json_error(self.prog.removeprefix("herohammer").strip(), f"{self.prog}: {message}", ())
             self.exit(2)

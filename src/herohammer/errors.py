@@ -18,11 +18,16 @@ class HerohammerError(ValueError):
     """
 
     def __str__(self) -> str:
-        return super().__str__().translate(_ESCAPED)
+        return one_line(super().__str__())
 
 
 #: Control characters shown as escapes in error messages (``\n`` as the two characters backslash, n).
 _ESCAPED = {c: repr(chr(c))[1:-1] for c in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def one_line(text: str) -> str:
+    """Return text with its control characters (newlines included) shown as escapes: one line, never obeyed."""
+    return text.translate(_ESCAPED)
 
 
 class ScenarioError(HerohammerError):

@@ -26,6 +26,9 @@ def listen(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         raise HerohammerError(f"--host/--port: cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    except (UnicodeError, TypeError, ValueError):  # a name the IDNA codec cannot encode (a label over 63 letters)
+        raise HerohammerError(f"--host {host[:80]!r}: not a host name or address (labels of at most 63 "
+                              "characters)") from None
     return sock
 
 
