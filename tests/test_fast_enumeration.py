@@ -20,7 +20,7 @@ import pytest
 
 from herohammer.action_odds import summarise
 from herohammer.actions import parse_action
-from herohammer.dice import Dice, Reroll, ScriptedDice, SeededDice, Stage, enumerate_outcomes
+from herohammer.dice import Dice, Reroll, ScriptedDice, SeededDice, Split, Stage, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.scenario import load_scenario, state_from_data
@@ -152,6 +152,27 @@ def test_a_chain_ending_in_failed_saves_matches_icepool_and_brute_force(n: int, 
     fast = enumerate_outcomes(run)
     assert dict(fast.items()) == expected
     assert fast == enumerate_outcomes(run, fine=True)
+
+
+@pytest.mark.parametrize("n,models", [(6, "AAB"), (5, "AB"), (7, "A"), (4, "BBBA")])
+def test_a_chain_split_among_save_groups_matches_brute_force(n: int, models: str) -> None:
+    """Wounds shared round the models (groups A: 3+, B: no save); one chance node per unsaved count of each group."""
+    order = tuple(dict.fromkeys(models))
+    shares = tuple(tuple(sum(1 for k in range(w) if models[k % len(models)] == g) for g in order) for w in range(n + 1))
+    split = Split(tuple(Stage(3 if g == "A" else None, f"saves {g}", "published.saves", fails=True) for g in order),
+                  shares)
+
+    def run(dice: Dice) -> tuple[Any, ...]:
+        counts = dice.pools(n, Stage(4, "to hit", "published.to-hit-bs"), Stage(4, "to wound", "published.to-wound"),
+                            split=split)
+        return (*counts[2:], tuple(k > 0 for k in shares[counts[1]]))  # what the caller may read
+
+    fast = enumerate_outcomes(run)
+    assert fast == enumerate_outcomes(run, fine=True)
+    assert len(fast) < len(enumerate_outcomes(lambda d: d.pools(n, Stage(4, "h", "r"), Stage(4, "w", "r"),
+                                                                split=split), fine=True))
+    play = ScriptedDice([6] * n + [6] * n + [1] * n)  # every die hits and wounds; every save fails
+    assert play.pools(n, Stage(4, "h", "r"), Stage(4, "w", "r"), split=split)[2:] == shares[n]
 
 
 def test_play_counts_the_failed_saves_of_a_chain() -> None:

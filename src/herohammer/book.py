@@ -486,7 +486,8 @@ def _run_state(game: Game | None, step: Step, i: int, where: str) -> StepReport:
             if len(places) != len(u.at) or any(abs(a - x) > 0.01 or abs(b - y) > 0.01
                                                for (a, b), (x, y) in zip(places, u.at)):
                 raise _fail(where, f"{unit_id}: expected models at {u.at}, got {[(round(a, 2), round(b, 2)) for a, b in places]}")
-        lines.append(f"{unit_id}: {len(unit.models)} model(s), joined {unit.joined or 'nothing'}, "
+        aboard = f", embarked in {unit.embarked_in}" if unit.embarked_in else ""
+        lines.append(f"{unit_id}: {len(unit.models)} model(s), joined {unit.joined or 'nothing'}{aboard}, "
                      f"status {', '.join(statuses) or 'none'}")
     head = f"{state.active} to act, turn {state.turn}, {state.phase.value} phase"
     return StepReport(i, "state", "the state now", (head, *lines), frozenset())

@@ -341,6 +341,23 @@ class Stage:
 
 
 ChainValue = tuple[int, ...]
+StageKey = tuple[int, int, bool]
+
+
+@dataclass(frozen=True)
+class Split:
+    """Share the dice that come through a chain among groups, each rolling its own last stage.
+
+    Saves per group of models: ``shares[k]`` says how many of ``k`` wounds each group takes
+    (one entry per group, in ``stages`` order), and each group rolls its entry of ``stages``.
+    """
+
+    stages: tuple[Stage, ...]
+    shares: tuple[tuple[int, ...], ...]
+
+    def key(self) -> tuple[tuple[StageKey, ...], tuple[tuple[int, ...], ...]]:
+        """Return what decides the chance node: each group's stage and the shares."""
+        return tuple(s.key() for s in self.stages), self.shares
 
 
 @lru_cache(maxsize=4096)
@@ -377,6 +394,31 @@ def _chain_last(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tupl
     for counts, p in _chain_joint(n, stages):
         rolled = (counts[-2] if len(counts) > 1 else n) > 0 if fails else True
         groups.setdefault((counts[-1], rolled), []).append((counts, p))
+    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
+                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+
+
+@lru_cache(maxsize=4096)
+def _chain_split(n: int, stages: tuple[StageKey, ...],
+                 split: tuple[tuple[StageKey, ...], tuple[tuple[int, ...], ...]]
+                 ) -> tuple[tuple[ChainValue, Fraction], ...]:
+    """Group the joint distribution by every group's count (and which groups rolled at all).
+
+    The counts of the chain before the split are represented by the most likely ones:
+    the caller reads the groups' counts, and whether each group rolled (a group without
+    wounds reports no saves).
+    """
+    group_stages, shares = split
+    groups: dict[tuple[ChainValue, tuple[bool, ...]], list[tuple[ChainValue, Fraction]]] = {}
+    for counts, p in _chain_joint(n, stages):
+        share = shares[counts[-1] if counts else n]
+        tails: dict[ChainValue, Fraction] = {(): p}
+        for stage, k in zip(group_stages, share):
+            one = _chain_joint(k, (stage,))
+            tails = {(*t, c[0]): q * r for t, q in tails.items() for c, r in one}
+        rolled = tuple(k > 0 for k in share)
+        for tail, q in tails.items():
+            groups.setdefault((tail, rolled), []).append(((*counts, *tail), q))
     return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
                   sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
 
@@ -449,17 +491,24 @@ class Dice(ABC):
             return n
         return self.roll(Pool(purpose, rule, n, target, reroll.below(target)))
 
-    def pools(self, n: int, *stages: Stage) -> ChainValue:
+    def pools(self, n: int, *stages: Stage, split: Split | None = None) -> ChainValue:
         """Roll ``n`` dice at the first stage, its successes at the next, and so on; return every count.
 
         Hit then wound is ``pools(shots, Stage(hit, ...), Stage(wound, ...))``.  Play rolls
-        each stage as ``pool`` does; an enumeration branches once per last count.
+        each stage as ``pool`` does; an enumeration branches once per last count.  With
+        ``split`` the last count is shared among groups that each roll their own stage
+        (saves per group of models); their counts follow, and an enumeration branches once
+        per tuple of the groups' counts.
         """
         counts: list[int] = []
         for stage in stages:
             ok = 0 if stage.target is None else self.pool(n, stage.target, stage.purpose, stage.rule, stage.reroll)
             n = n - ok if stage.fails else ok
             counts.append(n)
+        if split is not None:
+            for stage, k in zip(split.stages, split.shares[n]):
+                ok = 0 if stage.target is None else self.pool(k, stage.target, stage.purpose, stage.rule, stage.reroll)
+                counts.append(k - ok if stage.fails else ok)
         return tuple(counts)
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
@@ -612,11 +661,12 @@ class _ReplayDice(Dice):
         value: C = self._branch(outcomes)[0]
         return value
 
-    def pools(self, n: int, *stages: Stage) -> ChainValue:
+    def pools(self, n: int, *stages: Stage, split: Split | None = None) -> ChainValue:
         """Branch once per last count (representative earlier counts in the log), unless brute force."""
         if self.fine or n < 0:
-            return super().pools(n, *stages)
-        counts, p = self._branch(_chain_last(n, tuple(s.key() for s in stages)))
+            return super().pools(n, *stages, split=split)
+        keys = tuple(s.key() for s in stages)
+        counts, p = self._branch(_chain_last(n, keys) if split is None else _chain_split(n, keys, split.key()))
         rolled = n
         for stage, count in zip(stages, counts):
             target, below, fails = stage.key()
@@ -625,6 +675,13 @@ class _ReplayDice(Dice):
                 self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(), rolled - count if fails else count,
                                            None, p))
             rolled = count
+        if split is not None:
+            for stage, k, count in zip(split.stages, split.shares[rolled], counts[len(stages):]):
+                target, below, fails = stage.key()
+                if k and 1 < target <= SIDES:
+                    pool = Pool(stage.purpose, stage.rule, k, target, below)
+                    self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(),
+                                               k - count if fails else count, None, p))
         return tuple(counts)
 
 

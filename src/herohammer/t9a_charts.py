@@ -25,7 +25,7 @@ AUTOMATIC = 1
 TO_HIT_SHOOTING = "published.t9a-to-hit-shooting"
 
 
-@implements("core.zero.bs")
+@implements("core.zero.bs", "published.t9a-to-hit-shooting")
 def to_hit_shooting(bs: int, modifier: int = 0) -> int | None:
     """Return the roll needed to hit at range (7 and up: a 6 then more); None when no hit is possible.
 
@@ -47,7 +47,7 @@ def roll_to_hit_at_range(dice: Dice, shots: int, needed: int | None, who: str, r
     return dice.pool(sixes, needed - 3, f"{who}: to hit ({needed}+: then {needed - 3}+)", rule)
 
 
-@implements("core.zero.ws")
+@implements("core.zero.ws", "published.t9a-to-hit-melee")
 def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     """Return the roll needed to hit in melee: WS 0 is hit automatically and hits only on 6."""
     if defender_ws <= 0:
@@ -58,7 +58,7 @@ def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     return 2 if diff >= 4 else 3 if diff >= 1 else 4 if diff >= -3 else 5 if diff >= -7 else 6
 
 
-@implements("core.zero.s", "core.zero.t")
+@implements("core.zero.s", "core.zero.t", "published.t9a-to-wound")
 def to_wound(strength: int, toughness: int) -> int | None:
     """Return the roll needed to wound: S 0 never wounds (even T 0); T 0 is wounded on 2+."""
     if strength <= 0:

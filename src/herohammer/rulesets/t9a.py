@@ -510,7 +510,7 @@ class NinthAge(Ruleset):
                             "t9a.leave.when", "t9a.leave.move",
                             notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
 
-    @implements("t9a.leave.when", "t9a.leave.move")
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
@@ -838,8 +838,8 @@ class NinthAge(Ruleset):
         model = unit.models[0]
         rules.append("t9a.charge-out.failure")
         failed = float(roll.failed_move)
-        if arc:  # the Failed Charge move follows the declared wheel as far as it goes, then straight on
-            turned = action.wheel * min(1.0, failed / arc)  # type: ignore[operator]
+        if arc and action.wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
+            turned = action.wheel * min(1.0, failed / arc)
             state = wheeled(state, unit, turned)
             unit = state.unit(unit.id)
             failed = max(0.0, failed - arc * min(1.0, failed / arc))

@@ -182,6 +182,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
                         (("outcome", "passed" if result.passed else "fled"),))
 
 
+@implements(FLEE_RULE)
 def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: Dice,
          rule: str = FLEE_RULE) -> tuple[GameState, int]:
     """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance."""

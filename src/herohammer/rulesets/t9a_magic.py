@@ -94,7 +94,7 @@ class MagicPhase(Ruleset):
                 if problem:
                     raise ScenarioError(source, f"sides.{side}[{i}].spells", problem)
 
-    @implements(CONCLAVE)
+    @implements(CONCLAVE, "published.t9a-magic")
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
         unit = state.unit(action.unit)
@@ -136,7 +136,7 @@ class MagicPhase(Ruleset):
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
                             f"{action.dice} Magic Dice {'+' if mod >= 0 else ''}{mod}", *rules)
 
-    @implements(CONCLAVE)
+    @implements(CONCLAVE, "published.t9a-magic")
     def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
         """Cast: roll the casting dice, let the reactive player dispel, then the spell's hits and a Panic test."""
         start = len(dice.log)
@@ -196,6 +196,7 @@ class MagicPhase(Ruleset):
         state, panic = panic_after_losses(state, target_id, before, dice, at)
         return state, said, [panic] if panic is not None else []
 
+    @implements("published.t9a-miscast")
     def _miscast(self, state: GameState, unit: Unit, dice: Dice) -> tuple[GameState, str]:
         hits = dice.d6(f"{unit.id}: Miscast hits (D6)", MISCAST)
         victim, _ = hit_allocation(state, unit.joined or unit.id, None)

@@ -304,6 +304,7 @@ class MeleePhase(Ruleset):
             return host.id
         return group[1].id
 
+    @implements(RESOLUTION, BREAK, PURSUIT)
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, refused: str | None = None) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue."""

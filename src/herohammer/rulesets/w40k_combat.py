@@ -42,7 +42,7 @@ from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
 from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
 from ..checks import LeadershipTestKind, leadership_test
-from ..dice import Dice, RollRecord, Stage
+from ..dice import Dice, RollRecord, Split, Stage
 from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
@@ -62,6 +62,7 @@ MORALE_FRACTION = 0.25
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+SaveGroup = tuple[str | None, int | None]  # (the character's unit id, or None for the unit's own models; the save)
 
 
 @dataclass(frozen=True)
@@ -204,18 +205,18 @@ class CombatRules(Ruleset):
 
     @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
-                     dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True, saved_already: int | None = None
-                     ) -> tuple[GameState, list[Event], int]:
+                     dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True,
+                     saved_already: dict[SaveGroup, int] | None = None) -> tuple[GameState, list[Event], int]:
         """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too.
 
-        ``saved_already``: the saves were rolled with the wounds (``_one_save``: every wound lands in one group).
+        ``saved_already``: the saves per group, rolled with the wounds (``_save_split``).
         """
         alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
         total = sum(b.wounds for b in batches)
         if not alive or total == 0:
             return state, [], 0
         flat = [b for b in batches for _ in range(b.wounds)]
-        groups: dict[tuple[str | None, int | None], list[tuple[ModelRef, int]]] = {}
+        groups: dict[SaveGroup, list[tuple[ModelRef, int]]] = {}
         per_model: dict[ModelRef, list[WoundBatch]] = {}
         for k, batch in enumerate(flat):
             per_model.setdefault(alive[k % len(alive)], []).append(batch)
@@ -236,7 +237,7 @@ class CombatRules(Ruleset):
             start = len(dice.log)
             names = _label([state.unit(r[0]).models[r[1]] for r in refs])
             if saved_already is not None:
-                saved = saved_already
+                saved = saved_already[(character, save)]
             else:
                 saved = 0 if save is None else dice.pool(n, save, f"{who}: saves ({save}+) for {names}",
                                                          "published.saves")
@@ -258,23 +259,32 @@ class CombatRules(Ruleset):
                                 data=(("slain", len(slain)),)))
         return state, events, unsaved_total
 
-    def _one_save(self, state: GameState, pool: Sequence[ModelRef], batch: WoundBatch) -> tuple[int | None] | None:
-        """Return (the save) when every wound of ``batch`` would be saved in one group, else None.
+    def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
+                    who: str) -> tuple[Split, tuple[SaveGroup, ...]] | None:
+        """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
-        Then the saves can be rolled as the last stage of the hit-and-wound chain, so an
-        enumeration branches once per number of unsaved wounds (the same dice, in the same order).
+        Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
+        same order), so an enumeration branches once per number of unsaved wounds per group.
         """
-        groups = set()
-        for ref in pool:
+        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
+        if not alive:
+            return None
+        keys: list[SaveGroup] = []
+        for ref in alive:
             unit = state.unit(ref[0])
             model = unit.models[ref[1]]
-            if is_casualty(model.wounds_left):
-                continue
-            armour = None if batch.ignores_armour else model.profile.save
-            groups.add((unit.is_character, best_save(armour, model.profile.invulnerable, batch.ap)))
-            if len(groups) > 1:
-                return None
-        return (next(iter(groups))[1],) if groups else None
+            armour = None if ignores_armour else model.profile.save
+            keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
+        order = tuple(dict.fromkeys(keys))
+        index = {k: i for i, k in enumerate(order)}
+        counts = [0] * len(order)
+        shares = [tuple(counts)]
+        for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
+            counts[index[keys[k % len(keys)]]] += 1
+            shares.append(tuple(counts))
+        stages = tuple(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
+                             "published.saves", fails=True) for _, save in order)
+        return Split(stages, tuple(shares)), order
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -889,13 +899,13 @@ class CombatRules(Ruleset):
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority([m.profile.t for m in targets])
             wound_on = to_wound(s, toughness)
-            batch = WoundBatch(0, None, armour_off)
-            one = self._one_save(state, live, batch)
-            saving = () if one is None else (Stage(one[0], f"{pool_key}: saves ({one[0]}+)", "published.saves",
-                                                   fails=True),)
+            saving = self._save_split(state, live, armour_off, n, pool_key)
             hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
                                                  Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                                       rule if apart else "published.to-wound"), *saving)
+                                                       rule if apart else "published.to-wound"),
+                                                 split=None if saving is None else saving[0])
+            saved = None if saving is None else {
+                group: saving[0].shares[got][i] - unsaved_now[i] for i, group in enumerate(saving[1])}
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
@@ -905,7 +915,7 @@ class CombatRules(Ruleset):
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
                                                      remove=False,
-                                                     saved_already=got - unsaved_now[0] if unsaved_now else None)
+                                                     saved_already=saved)
             caused[side] += unsaved
             events += more
         jobs = melee.jobs[1:]
