@@ -32,10 +32,20 @@ def _group(group: int) -> dict[int, float]:
     return members
 
 
+def _as_in_a_terminal() -> None:
+    """Give the child Ctrl-C's default handling, as a shell's foreground job has.
+
+    A test runner started in the background (``cmd &`` without job control) inherits
+    SIGINT ignored, and Python then never raises KeyboardInterrupt in the child.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100")
     proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env, cwd=ROOT)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env, cwd=ROOT,
+                            preexec_fn=_as_in_a_terminal)
     assert proc.stdout is not None
     try:
         if header is not None:  # wait on what it shows: its header, printed before the work
