@@ -34,11 +34,11 @@ from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..rulings import Event
 from ..dice import Dice
 from ..formations import arrange
-from ..geometry import group_distance
+from ..geometry import group_distance, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
+from .t9a import UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
 
 #: Rank and file a combined unit needs for hits to stay off its characters.
 LOOK_OUT_SIR = 5
@@ -187,9 +187,36 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
          rule: str = FLEE_RULE) -> tuple[GameState, int]:
     """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance."""
     dist = dice.total(2, f"{host_id}: flee distance (2D6)", rule)
-    state = shift_away(state, host_id, away_from, float(dist))
-    return state.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
-                                 for u in members(state, host_id))), dist
+    moved = shift_away(state, host_id, away_from, float(dist))
+    extra = 0.0
+    furthest = state.table.width + state.table.depth  # a flee with no direction cannot go on forever
+    while _flee_blocked(moved, host_id) and _on_the_table(moved, host_id) and extra < furthest:
+        extra += FLEE_STEP  # a flee may not end within 1" of another unit: it goes on until clear
+        moved = shift_away(state, host_id, away_from, dist + extra)
+    if not _on_the_table(moved, host_id):  # it ran off the table: gone, with its characters
+        group = members(moved, host_id)
+        return remove_casualties(moved, group[0].id, [m.name for u in group for m in u.models]), dist
+    return moved.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
+                                 for u in members(moved, host_id))), dist
+
+
+#: How far a flee that would end within 1" of another unit is carried on at a time.
+FLEE_STEP = 0.5
+
+
+def _flee_blocked(state: GameState, host_id: str) -> bool:
+    """Tell whether a fleeing unit stands within 1" of (or on) another unit (published.t9a-flee)."""
+    group = members(state, host_id)
+    own = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    return any(group_distance(mine, u.placed) + 1e-9 < UNIT_SPACING
+               for u in state.units if u.id not in own and u.alive and u.embarked_in is None)
+
+
+def _on_the_table(state: GameState, host_id: str) -> bool:
+    """Tell whether every model of a fleeing unit is still wholly on the table."""
+    return all(on_table(m.placed, state.table.width, state.table.depth)
+               for u in members(state, host_id) for m in u.models)
 
 
 def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], inches: float) -> GameState:
