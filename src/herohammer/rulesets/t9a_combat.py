@@ -178,6 +178,8 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     else:
         state, dist = flee(state, host.id, away_from, dice)
         said = f"{host.id} fails its Panic test ({result.roll} against {ld}) and flees {dist}\""
+        if not current(state, host.id).alive:
+            said += ", off the table: destroyed"
     return state, Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                         (("outcome", "passed" if result.passed else "fled"),))
 

@@ -25,6 +25,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .t9a import current
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ class Rallying(Ruleset):
             rules.append(FLEE_RULE)
             said = (f"{host.id} fails to rally ({result.roll} against Ld {ld.value}, {ld.source}) and flees "
                     f"{dist}\" away from the closest enemy")
+            if not current(state, host.id).alive:
+                said += ", off the table: destroyed"
             outcome = "fled"
         return state, [Event("rally", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                              (("outcome", outcome),))]
