@@ -45,7 +45,13 @@ def _odds(data: dict[str, Any], action: dict[str, Any]) -> tuple[str, bool]:
 
     state = state_from_data(data)
     answer = action_odds(state, action)
-    return _digest(sorted((repr(o), w) for o, w in answer.weights)), answer.exact
+    # what the rules decide (losses and statuses) with its probability; the names of log events
+    # were respelt since the baseline ("power used" -> "power_used"), which decides nothing
+    decided: dict[str, Any] = {}
+    for o, w in answer.weights:
+        key = repr((o.models_lost, o.wounds_lost, o.statuses_gained))
+        decided[key] = decided.get(key, 0) + w
+    return _digest(sorted(decided.items())), answer.exact
 
 
 def q_odds(kind: str, arg: str) -> Callable[[], tuple[str, bool]]:
