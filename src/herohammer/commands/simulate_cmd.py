@@ -17,11 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..report import MONTE_CARLO, print_json
-from ..simulate import (EVENT_PREFIX, METHODS, SimulationResult, demo_files, fresh_seed, progress_bar, read_demo,
+from ..simulate import (EVENT_PREFIX, METHODS, SimulationResult, demo_files, fresh_seed, load_plan, prepare,
+                        progress_bar, read_demo,
                         simulate, simulate_file)
 from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 from ..errors import HerohammerError
-from ..scenario import check_writable, write_atomically
+from ..scenario import check_writable, read_data, write_atomically
 from ..limits import MAX_RUNS, MAX_WORKERS
 from . import summary
 from .args import whole_number
@@ -91,12 +92,22 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
-    result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
-    _emit(args, result, console)
+    if args.json or args.csv:
+        _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console)
+        return 0
+    # a table: its title is the header, printed before the runs (which may take a while)
+    data = read_data(args.scenario)
+    plan = load_plan(args.actions) if args.actions is not None else None
+    seed = fresh_seed() if args.seed is None else args.seed
+    meta = prepare(data, plan, str(args.scenario))[2]
+    console.print(title_of({**meta, "seed": seed}, args.runs))
+    result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
+    _emit(args, result, console, titled=False)
     return 0
 
 
-def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None) -> None:
+def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
+          titled: bool = True) -> None:
     if args.plot:
         _said_plot(args.plot, plot(result, args.plot), args.json or args.csv)
     if args.json:
@@ -104,7 +115,7 @@ def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, 
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
-        show(result, console, title)
+        show(result, console, title, titled)
 
 
 def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> int:
@@ -138,12 +149,20 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
     return 0
 
 
-def show(result: SimulationResult, console: Console, title: str | None = None) -> None:
-    """Print a simulation as a table: frequency, 95% interval, exact value, and how it was run."""
+def title_of(meta: dict[str, Any], runs: int) -> str:
+    """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed."""
+    plan = "its plan" if meta["policy"] == "plan" else "the default policy (simple)"
+    return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
+
+
+def show(result: SimulationResult, console: Console, title: str | None = None, titled: bool = True) -> None:
+    """Print a simulation as a table: frequency, 95% interval, exact value, and how it was run.
+
+    ``titled=False``: the title line was printed already, before the runs.
+    """
     m = result.meta
-    plan = "its plan" if m["policy"] == "plan" else "the default policy (simple)"
-    console.print(title or f"[bold]{escape(m['scenario'])}[/bold] ({m['ruleset']}): {result.runs:,} runs of {plan}, "
-                  f"seed {m['seed']}")
+    if titled:
+        console.print(title or title_of(m, result.runs))
     table = Table()
     table.add_column("outcome")
     table.add_column("simulated", justify="right")
