@@ -97,6 +97,8 @@ class Ruleset:
     seeds: ClassVar[tuple[str, ...]] = ("004",)
 
     #: The phases of a player turn, in order, each with the actions it allows (data, not code).
+    #: A Deployment phase before turn 1 (what may be done in it), for the rulesets that have one.
+    deployment: ClassVar[PhaseSpec | None] = None
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
@@ -114,6 +116,8 @@ class Ruleset:
     # -- actions: ruling, resolving, listing ---------------------------------------
     def phase_spec(self, phase: Phase) -> PhaseSpec:
         """Return the declaration of a phase, or refuse a phase this ruleset does not have."""
+        if phase is Phase.DEPLOYMENT and self.deployment is not None:
+            return self.deployment
         for spec in self.phases:
             if spec.phase == phase:
                 return spec
@@ -122,8 +126,24 @@ class Ruleset:
         )
 
     def has_phase(self, phase: Phase) -> bool:
-        """Say whether a game of this ruleset can stand in ``phase``."""
+        """Say whether a game of this ruleset can stand in ``phase`` (Deployment only if it has one)."""
+        if phase is Phase.DEPLOYMENT:
+            return self.deployment is not None
         return any(spec.phase == phase for spec in self.phases)
+
+    def end_deployment(self, state: GameState, rule: str, what: str) -> Resolution:
+        """End a side's Deployment: the next side deploys, and after the last side the first turn begins.
+
+        Shared by the rulesets that have a Deployment phase; ``rule`` is the clause that
+        deploys, ``what`` says what the next side does there.
+        """
+        i = state.sides.index(state.active)
+        if i + 1 < len(state.sides):
+            nxt = replace(state, active=state.sides[i + 1])
+            return nxt, [Event("phase", f"{nxt.active}: deployment{what}", (rule,))]
+        first = replace(state, active=state.sides[0], phase=self.phases[0].phase)
+        return first, [Event("turn", f"deployment over; turn {first.turn}: {first.active} to play, "
+                                     f"{first.phase.value} phase", (rule,))]
 
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""

@@ -280,26 +280,12 @@ class NinthAge(Ruleset):
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
 
-    def has_phase(self, phase: Phase) -> bool:
-        """Say whether a game can stand in ``phase``: the turn's phases and Deployment."""
-        return phase is Phase.DEPLOYMENT or super().has_phase(phase)
-
-    def phase_spec(self, phase: Phase) -> PhaseSpec:
-        """Return the declaration of a phase, Deployment included."""
-        return self.deployment if phase is Phase.DEPLOYMENT else super().phase_spec(phase)
-
     @implements("t9a.join.deploy")
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """End a phase; Deployment passes to the next side, and after the last side the first turn begins."""
         if state.phase is not Phase.DEPLOYMENT:
             return super().resolve_end_phase(state, action, dice)
-        i = state.sides.index(state.active)
-        if i + 1 < len(state.sides):
-            nxt = replace(state, active=state.sides[i + 1])
-            return nxt, [Event("phase", f"{nxt.active}: deployment", ("t9a.join.deploy",))]
-        first = replace(state, active=state.sides[0], phase=self.phases[0].phase)
-        return first, [Event("turn", f"deployment over; turn {first.turn}: {first.active} to play, "
-                                     f"{first.phase.value} phase", ("t9a.join.deploy",))]
+        return self.end_deployment(state, "t9a.join.deploy", "")
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase."""

@@ -89,26 +89,12 @@ class SpecialMoves(CombatRules):
                              dice: Dice) -> Resolution: ...
 
     # == phases ========================================================================
-    def has_phase(self, phase: Phase) -> bool:
-        """Say whether a game can stand in ``phase``: the turn's phases and Deployment."""
-        return phase is Phase.DEPLOYMENT or super().has_phase(phase)
-
-    def phase_spec(self, phase: Phase) -> PhaseSpec:
-        """Return the declaration of a phase, Deployment included."""
-        return self.deployment if phase is Phase.DEPLOYMENT else super().phase_spec(phase)
-
     @implements("published.infiltrate")
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End a phase; Deployment passes to the next side, and after the last side turn 1 begins."""
         if state.phase is not Phase.DEPLOYMENT:
             return super().resolve_end_phase(state, action, dice)
-        i = state.sides.index(state.active)
-        if i + 1 < len(state.sides):
-            nxt = replace(state, active=state.sides[i + 1])
-            return nxt, [Event("phase", f"{nxt.active}: deployment (Infiltrators set up)", ("published.infiltrate",))]
-        first = replace(state, active=state.sides[0], phase=self.phases[0].phase)
-        return first, [Event("turn", f"deployment over; turn {first.turn}: {first.active} to play, "
-                                     f"{first.phase.value} phase", ("published.infiltrate",))]
+        return self.end_deployment(state, "published.infiltrate", " (Infiltrators set up)")
 
     # == whose rules a combined unit acts on ===========================================
     def _lacking(self, state: GameState, unit: Unit, names: frozenset[str], what: str,
