@@ -156,6 +156,29 @@ def _roll_die(rng: random.Random, reroll_below: int) -> int:
     return face
 
 
+def _roll_faces(rng: random.Random, n: int, reroll_below: int) -> tuple[int, ...]:
+    """Roll ``n`` D6, each re-rolled once below ``reroll_below``: ``_roll_die``'s faces, drawn cheaper.
+
+    On a plain ``random.Random``, ``randint(1, 6)`` draws ``getrandbits(3)`` until it is
+    below 6 (CPython's ``_randbelow_with_getrandbits``); drawing the bits here gives the
+    very same faces from the same seed, without randint's layers of calls per die.
+    """
+    if type(rng) is not random.Random:  # a generator of its own: ask it die by die
+        return tuple(_roll_die(rng, reroll_below) for _ in range(n))
+    bits = rng.getrandbits
+    faces = []
+    for _ in range(n):
+        r = bits(3)
+        while r >= SIDES:
+            r = bits(3)
+        if r + 1 < reroll_below:
+            r = bits(3)
+            while r >= SIDES:
+                r = bits(3)
+        faces.append(r + 1)
+    return tuple(faces)
+
+
 def _scripted_die(faces: Sequence[int], at: int, reroll_below: int) -> tuple[int, int]:
     face = faces[at]
     if face < reroll_below:
@@ -244,7 +267,7 @@ class Total(Request):
         return _most_likely(self.n, self.reroll_below) if self.places else self.outcomes()
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        faces = _roll_faces(rng, self.n, self.reroll_below)
         return sum(faces), faces
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
@@ -273,7 +296,7 @@ class Highest(Request):
         return _highest_outcomes(self.n, self.reroll_below)
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        faces = _roll_faces(rng, self.n, self.reroll_below)
         return max(faces), faces
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
@@ -303,7 +326,7 @@ class Pool(Request):
         return _pool_outcomes(self.n, self.target, self.reroll_below)
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = tuple(_roll_die(rng, self.reroll_below) for _ in range(self.n))
+        faces = _roll_faces(rng, self.n, self.reroll_below)
         return sum(1 for f in faces if f >= self.target), faces
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
