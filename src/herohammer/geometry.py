@@ -275,6 +275,26 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     return closest_pair(a, b)[2]
 
 
+def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
+    """Return each model of ``a``'s distance to the closest model of ``b``: ``group_distance([x], b)`` for every x.
+
+    One pass over the pairs (the arithmetic of ``distance`` inlined for round bases), for
+    rules that measure every model of a unit to another unit (ranges, wound allocation).
+    """
+    if not b:
+        raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+    if not (all(p.base.round for p in a) and all(p.base.round for p in b)):
+        return [group_distance([p], b) for p in a]
+    dist = math.dist
+    others = [(p.at, p.base.radius_inches) for p in b]
+    out: list[float] = []
+    for p in a:
+        at, radius = p.at, p.base.radius_inches
+        d = min([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
+        out.append(d if d > 0.0 else 0.0)
+    return out
+
+
 def _check_tolerance(tolerance: float) -> None:
     """Refuse a negative tolerance, which would silently turn every answer to False."""
     if not tolerance >= 0:
@@ -582,6 +602,8 @@ def unit_line_of_sight(
     a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
 ) -> bool:
     """Tell whether any model of ``a`` sees any model of ``b``, since a unit shoots what any sees."""
+    if not any(piece.kind == "blocking" for piece in terrain):  # nothing blocks: every sight line is clear
+        return bool(a) and bool(b)
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 
 

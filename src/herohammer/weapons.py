@@ -154,11 +154,24 @@ def bundled_weapons() -> tuple[Weapon, ...]:
 BARE_HANDS = Weapon("close combat weapon", 0.0, WeaponType.MELEE)
 
 
+@lru_cache(maxsize=1)
+def _bundled_by_name() -> dict[str, Weapon]:
+    """Index the bundled profiles by lower-case name (the first of a name, as a scan finds it)."""
+    index: dict[str, Weapon] = {}
+    for w in bundled_weapons():
+        index.setdefault(w.name.lower(), w)
+    return index
+
+
 def find_weapon(name: str, extra: Iterable[Weapon] = (), model: str = "") -> Weapon:
     """Return a weapon by name, the scenario's own profiles first, or fail naming the model."""
-    for w in (*extra, *bundled_weapons()):
-        if w.name.lower() == name.lower():
+    wanted = name.lower()
+    for w in extra:
+        if w.name.lower() == wanted:
             return w
+    found = _bundled_by_name().get(wanted)
+    if found is not None:
+        return found
     known = sorted({w.name for w in (*extra, *bundled_weapons())})
     owner = f" (on {model})" if model else ""
     raise HerohammerError(f"unknown weapon {name!r}{owner}; known: {', '.join(known)} - or define it under weapons:")

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -48,6 +48,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
+from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset
 
@@ -198,8 +199,9 @@ class CombatRules(Ruleset):
         out: list[ModelRef] = []
         for u in groups:
             refs = [(u.id, i) for i in range(len(u.models))]
-            if attackers:
-                refs.sort(key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], attackers))
+            if attackers and refs:
+                gaps = geo.nearest_distances(u.placed, attackers)
+                refs.sort(key=lambda r: gaps[r[1]])
             out += refs
         return out
 
@@ -371,7 +373,7 @@ class CombatRules(Ruleset):
                     events.append(Event("pinned", f"{u.id} is no longer pinned: its pinned turn is over",
                                         ("published.pinning",)))
             units.append(u)
-        after, more = super().end_turn(replace(state, units=tuple(units)))
+        after, more = super().end_turn(evolve(state, units=tuple(units)))
         return after, events + more
 
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
@@ -409,7 +411,7 @@ class CombatRules(Ruleset):
         for u in members:
             models = tuple(m.moved_to((min(max(m.at[0] + dx * inches, 0.5), w - 0.5),
                                        min(max(m.at[1] + dy * inches, 0.5), d - 0.5))) for m in u.models)
-            moved.append(replace(u, models=models).with_status(Status.FALLING_BACK,
+            moved.append(evolve(u, models=models).with_status(Status.FALLING_BACK,
                                                              remove=(Status.LOCKED, Status.ENGAGED)))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
@@ -491,11 +493,11 @@ class CombatRules(Ruleset):
         target_placed = [p for u in state.combined(target_id) for p in u.placed]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
-        for unit, model in shooters:
+        gaps = geo.nearest_distances([m.placed for _, m in shooters], target_placed) if shooters else []
+        for (unit, model), dist in zip(shooters, gaps):
             if not can_shoot(model.profile.bs):
                 notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
                 continue
-            dist = geo.group_distance([model.placed], target_placed)
             if not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
@@ -763,7 +765,7 @@ class CombatRules(Ruleset):
         moved_units = []
         for u in members:
             models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
-            moved_units.append(replace(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
+            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
         state = state.replace_units(*moved_units)
         events: list[Event] = []
         if contacts:
@@ -830,7 +832,7 @@ class CombatRules(Ruleset):
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
         """Record the split until the character fights."""
         kept = tuple(a for a in state.allocations if a[0] != action.character)
-        state = replace(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
+        state = evolve(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
         return state, [Event("allocate", f"{action.character} declares its attacks: "
                              + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
                              (self.allocation_rule,))]
@@ -866,22 +868,26 @@ class CombatRules(Ruleset):
         before = state
         allocations = dict(state.allocations)
         opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+        # the Initiative values of the combat's models (models only leave a fight): no other step gathers attacks
+        levels = {m.profile.i for u in combat for m in state.unit(u).models}
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
             if melee.jobs:
                 return self._strike(melee, dice)
             for initiative in range(melee.initiative, -1, -1):
+                if initiative not in levels:
+                    continue
                 jobs = self._strikes(melee.state, combat, initiative, allocations)
                 if jobs:
-                    return replace(melee, initiative=initiative - 1,
+                    return evolve(melee, initiative=initiative - 1,
                                    jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
                                    events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
                                                                 ("published.initiative",))))
             state = melee.state
-            state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+            state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
-            return replace(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
         melee = dice.loop(_Melee(state, 10, (), (), (opening, *self._characters_apart(state, combat))), step,
                           lambda m: m.finished, _Melee.key)
@@ -921,7 +927,7 @@ class CombatRules(Ruleset):
         jobs = melee.jobs[1:]
         if not jobs:
             state = _remove_casualties(state)
-        return replace(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
+        return evolve(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
 
     def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -953,7 +959,9 @@ class CombatRules(Ruleset):
                 n = self._attacks(unit, model)
                 if not n:
                     continue
-                touching = [e for e in enemies if any(geo.in_base_contact(model.placed, m.placed) for m in e.models)]
+                placed = model.placed
+                contacts = [sum(geo.in_base_contact(placed, m.placed) for m in e.models) for e in enemies]
+                touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
                 melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
@@ -973,17 +981,22 @@ class CombatRules(Ruleset):
                     n -= given
                     if not n:
                         continue
-                target = self._default_target(state, unit, model, touching, enemies)
+                target = self._default_target(state, unit, model, touching, enemies,
+                                              [k for k in contacts if k])
                 if target is None:
+                    continue
+                apart = unit.is_character
+                who = model.name if apart else unit.id
+                key = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
+                if key in jobs and not (apart and self.character_separate_in_combat):
+                    _add(jobs, key, n, jobs[key][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
                 if unit.is_character and self.character_separate_in_combat:
                     pool = self._engaged_only(state, model, pool)
                     if not pool:
                         continue
-                apart = unit.is_character
-                who = model.name if apart else unit.id
-                _add(jobs, (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who), n, pool)
+                _add(jobs, key, n, pool)
         return jobs
 
     def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
@@ -995,11 +1008,13 @@ class CombatRules(Ruleset):
         return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
 
     def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
-                        enemies: Sequence[Unit]) -> Unit | None:
-        """Pick the enemy unit a model attacks: the one it touches most (units before characters)."""
+                        enemies: Sequence[Unit], contacts: Sequence[int]) -> Unit | None:
+        """Pick the enemy unit a model attacks: the one it touches most (units before characters).
+
+        ``contacts``: how many models of each unit in ``touching`` the model touches.
+        """
         if touching:
-            return max(touching, key=lambda e: (not e.is_character,
-                                                sum(geo.in_base_contact(model.placed, m.placed) for m in e.models)))
+            return max(zip(touching, contacts), key=lambda ek: (not ek[0].is_character, ek[1]))[0]
         engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
         return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
 
@@ -1060,7 +1075,7 @@ class CombatRules(Ruleset):
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End the phase; combats fought and undeclared splits of attacks end with it."""
-        state = replace(state, allocations=(),
+        state = evolve(state, allocations=(),
                         units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
                                     for u in state.units))
         return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
@@ -1076,7 +1091,7 @@ def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
     """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target)."""
     if state.target_fired_at(unit_id) is not None:
         return state
-    return replace(state, fired_at=(*state.fired_at, (unit_id, target_id)))
+    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
 
 
 def _touching(a: Unit, b: Unit) -> bool:
@@ -1097,19 +1112,21 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
         for i, m in enumerate(unit.models):
             got = taken.get((uid, i), 0)
             if got:
-                m = replace(m, wounds_taken=m.wounds_taken + got)
+                m = evolve(m, wounds_taken=m.wounds_taken + got)
                 if is_casualty(m.wounds_left):
                     slain.append(m.name)
             if remove and is_casualty(m.wounds_left):
                 continue
             models.append(m)
-        changed.append(replace(unit, models=tuple(models)))
+        changed.append(evolve(unit, models=tuple(models)))
     return _release_orphans(state.replace_units(*changed)), slain
 
 
 def _remove_casualties(state: GameState) -> GameState:
-    return _release_orphans(state.replace_units(
-        *(replace(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units)))
+    """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
+    struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
+              if any(is_casualty(m.wounds_left) for m in u.models)]
+    return _release_orphans(state.replace_units(*struck) if struck else state)
 
 
 def _release_orphans(state: GameState) -> GameState:
@@ -1118,7 +1135,7 @@ def _release_orphans(state: GameState) -> GameState:
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
     """
     dead = {u.id for u in state.units if not u.alive}
-    orphans = [replace(u, joined=None) for u in state.units if u.joined in dead and u.alive]
+    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.alive]
     return state.replace_units(*orphans) if orphans else state
 
 
