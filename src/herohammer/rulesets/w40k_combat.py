@@ -987,16 +987,16 @@ class CombatRules(Ruleset):
                     continue
                 apart = unit.is_character
                 who = model.name if apart else unit.id
-                key = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
-                if key in jobs and not (apart and self.character_separate_in_combat):
-                    _add(jobs, key, n, jobs[key][1])  # the pool is the first striker's: no need to order another
+                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
+                if job in jobs and not (apart and self.character_separate_in_combat):
+                    _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
                 if unit.is_character and self.character_separate_in_combat:
                     pool = self._engaged_only(state, model, pool)
                     if not pool:
                         continue
-                _add(jobs, key, n, pool)
+                _add(jobs, job, n, pool)
         return jobs
 
     def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
