@@ -310,6 +310,25 @@ def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     return distance(a, b) <= tolerance
 
 
+def contacts(a: Placed, others: Sequence[Placed], tolerance: float = 0.01) -> list[bool]:
+    """Tell for each of ``others`` whether it is in base contact with ``a``: ``in_base_contact`` over a group.
+
+    Close combat asks it of every striking model against every enemy model; the round-base
+    arithmetic is inlined over the group.
+    """
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if a.base.round and all(p.base.round for p in others):
+        dist, at, radius = math.dist, a.at, a.base.radius_inches
+        return [dist(at, p.at) - (radius + p.base.radius_inches) <= tolerance for p in others]
+    return [in_base_contact(a, p, tolerance) for p in others]
+
+
+def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> bool:
+    """Tell whether any model of ``a`` is in base contact with any model of ``b`` (units in one combat)."""
+    return any(any(contacts(p, b, tolerance)) for p in a)
+
+
 def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     """Tell whether two bases overlap by more than ``tolerance`` inches, which no placement may do.
 

@@ -22,6 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from .errors import HerohammerError, validation_problem
 from .notation import DiceAmount, parse_amount
 
+#: libyaml's safe loader when installed (the bundled file loads ~10x faster), else the Python one.
+_BUNDLED_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class WeaponType(StrEnum):
     """Name a weapon type; it sets how many shots are fired and when (published shooting rules)."""
@@ -147,7 +150,7 @@ def weapons_from_data(items: Iterable[Mapping[str, Any]], where: str = "weapons"
 def bundled_weapons() -> tuple[Weapon, ...]:
     """Return the weapon profiles shipped with the package (``data/weapons.yaml``)."""
     text = resources.files("herohammer").joinpath("data/weapons.yaml").read_text(encoding="utf-8")
-    return weapons_from_data(yaml.safe_load(text), "data/weapons.yaml")
+    return weapons_from_data(yaml.load(text, Loader=_BUNDLED_LOADER), "data/weapons.yaml")
 
 
 #: Every model fights in close combat even without a listed close combat weapon.

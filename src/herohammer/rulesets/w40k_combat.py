@@ -959,8 +959,7 @@ class CombatRules(Ruleset):
                 n = self._attacks(unit, model)
                 if not n:
                     continue
-                placed = model.placed
-                contacts = [sum(geo.in_base_contact(placed, m.placed) for m in e.models) for e in enemies]
+                contacts = [sum(geo.contacts(model.placed, e.placed)) for e in enemies]
                 touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
@@ -1095,7 +1094,7 @@ def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
 
 
 def _touching(a: Unit, b: Unit) -> bool:
-    return any(geo.in_base_contact(x, y) for x in a.placed for y in b.placed)
+    return geo.groups_touch(a.placed, b.placed)
 
 
 def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[GameState, list[str]]:
