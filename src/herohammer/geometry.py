@@ -278,21 +278,36 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
     """Return each model of ``a``'s distance to the closest model of ``b``: ``group_distance([x], b)`` for every x.
 
-    One pass over the pairs (the arithmetic of ``distance`` inlined for round bases), for
-    rules that measure every model of a unit to another unit (ranges, wound allocation).
+    One pass over the pairs, for rules that measure every model of a unit to another unit
+    (ranges, wound allocation).
+    """
+    return [clear(min(row)) for row in gap_rows(a, b)]
+
+
+def clear(gap: float) -> float:
+    """Turn a gap between bases (negative where they overlap) into a rules distance: 0 when they touch or overlap."""
+    return gap if gap > 0.0 else 0.0
+
+
+def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
+    """Return the gap from each model of ``a`` to each model of ``b``: ``distance`` before it is cleared of overlaps.
+
+    ``clear(min(...))`` of any row, column or part of them is the rules distance between
+    those models (``group_distance``).  The arithmetic of ``distance`` is inlined for round
+    bases, so that a rule measuring one unit against another (who is in range, who is
+    closest to the firers) pays once per pair.
     """
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     if not (all(p.base.round for p in a) and all(p.base.round for p in b)):
-        return [group_distance([p], b) for p in a]
+        return [[distance(p, q) for q in b] for p in a]
     dist = math.dist
-    others = [(p.at, p.base.radius_inches) for p in b]
-    out: list[float] = []
+    others = [(q.at, q.base.radius_inches) for q in b]
+    rows: list[list[float]] = []
     for p in a:
         at, radius = p.at, p.base.radius_inches
-        d = min([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
-        out.append(d if d > 0.0 else 0.0)
-    return out
+        rows.append([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
+    return rows
 
 
 def _check_tolerance(tolerance: float) -> None:

@@ -192,16 +192,25 @@ class CombatRules(Ruleset):
         return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
 
     def _pool_order(self, state: GameState, target_id: str, attackers: Sequence[geo.Placed],
-                    with_characters: bool = True) -> list[ModelRef]:
-        """Order the models that take wounds: the unit's own, closest to the attackers first, then its characters."""
+                    with_characters: bool = True, nearest: Sequence[float] | None = None) -> list[ModelRef]:
+        """Order the models that take wounds: the unit's own, closest to the attackers first, then its characters.
+
+        ``nearest``: each model's distance to the attackers, already measured (the unit's and
+        then its characters' models, as ``state.combined`` lists them).
+        """
         host = state.unit(target_id)
         groups = state.combined(target_id) if with_characters else [host]
         out: list[ModelRef] = []
+        offset = 0
         for u in groups:
             refs = [(u.id, i) for i in range(len(u.models))]
-            if attackers and refs:
+            if nearest is not None:
+                gaps = nearest[offset:offset + len(refs)]
+                refs.sort(key=lambda r: gaps[r[1]])
+            elif attackers and refs:
                 gaps = geo.nearest_distances(u.placed, attackers)
                 refs.sort(key=lambda r: gaps[r[1]])
+            offset += len(refs)
             out += refs
         return out
 
@@ -213,8 +222,9 @@ class CombatRules(Ruleset):
 
         ``saved_already``: the saves per group, rolled with the wounds (``_save_split``).
         """
-        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
         total = sum(b.wounds for b in batches)
+        models = _models_of(state, pool)
+        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive or total == 0:
             return state, [], 0
         flat = [b for b in batches for _ in range(b.wounds)]
@@ -223,8 +233,7 @@ class CombatRules(Ruleset):
         for k, batch in enumerate(flat):
             per_model.setdefault(alive[k % len(alive)], []).append(batch)
         for ref in alive:
-            unit = state.unit(ref[0])
-            model = unit.models[ref[1]]
+            unit, model = models[ref]
             character = unit.id if unit.is_character else None
             for batch in per_model.get(ref, []):
                 armour = None if batch.ignores_armour else model.profile.save
@@ -237,7 +246,7 @@ class CombatRules(Ruleset):
             refs = list(dict.fromkeys(r for r, _ in items))
             n = len(items)
             start = len(dice.log)
-            names = _label([state.unit(r[0]).models[r[1]] for r in refs])
+            names = _label([models[r][1] for r in refs])
             if saved_already is not None:
                 saved = saved_already[(character, save)]
             else:
@@ -247,7 +256,7 @@ class CombatRules(Ruleset):
             unsaved_total += unsaved
             left = unsaved
             for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
-                room = state.unit(ref[0]).models[ref[1]].wounds_left - taken.get(ref, 0)
+                room = models[ref][1].wounds_left - taken.get(ref, 0)
                 got = min(room, left)
                 if got:
                     taken[ref] = taken.get(ref, 0) + got
@@ -268,13 +277,13 @@ class CombatRules(Ruleset):
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
         """
-        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
+        models = _models_of(state, pool)
+        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive:
             return None
         keys: list[SaveGroup] = []
         for ref in alive:
-            unit = state.unit(ref[0])
-            model = unit.models[ref[1]]
+            unit, model = models[ref]
             armour = None if ignores_armour else model.profile.save
             keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
         order = tuple(dict.fromkeys(keys))
@@ -488,13 +497,20 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str]]:
-        """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot."""
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[list[float]]]:
+        """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
+
+        Also return, for each model that fires, its gaps to the target's models
+        (``geo.gap_rows``, measured once for the range here and the wound allocation after).
+        """
         target_placed = [p for u in state.combined(target_id) for p in u.placed]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
-        gaps = geo.nearest_distances([m.placed for _, m in shooters], target_placed) if shooters else []
-        for (unit, model), dist in zip(shooters, gaps):
+        ranges: list[list[float]] = []
+        rows = geo.gap_rows([m.placed for _, m in shooters], target_placed) if shooters else []
+        arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons, looked up once
+        for (unit, model), row in zip(shooters, rows):
+            dist = geo.clear(min(row))
             if not can_shoot(model.profile.bs):
                 notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
                 continue
@@ -502,7 +518,10 @@ class CombatRules(Ruleset):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
             choice: tuple[Weapon, int] | None = None
-            for w in self.weapons_of(state, model):
+            carried = arms.get(model.weapons)
+            if carried is None:
+                carried = arms[model.weapons] = self.weapons_of(state, model)
+            for w in carried:
                 if not w.is_shooting or dist > w.range + geo.EPSILON:
                     continue
                 if w.type is WeaponType.RAPID_FIRE:
@@ -518,13 +537,18 @@ class CombatRules(Ruleset):
                 notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
                 continue
             fired.append((unit, model, *choice))
-        return fired, notes
+            ranges.append(row)
+        return fired, notes, ranges
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
-                         target_id: str, dice: Dice, rules: tuple[str, ...]) -> Resolution:
-        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save."""
+                         target_id: str, dice: Dice, rules: tuple[str, ...],
+                         ranges: Sequence[Sequence[float]] = ()) -> Resolution:
+        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
+
+        ``ranges``: each firing model's gaps to the target's models, if ``_shots`` measured them.
+        """
         target_models = [m for u in state.combined(target_id) for m in u.models]
         toughness = _majority([m.profile.t for m in target_models])
         batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
@@ -563,7 +587,8 @@ class CombatRules(Ruleset):
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
         firers = [m.placed for _, m, _, _ in fired]
-        pool = self._pool_order(state, target_id, firers)
+        nearest = [geo.clear(min(gaps)) for gaps in zip(*ranges)] if ranges else None
+        pool = self._pool_order(state, target_id, firers, nearest=nearest)
         state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
         return state, events + more
 
@@ -575,7 +600,7 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
-        fired, notes = self._shots(state, shooters, target_id, moved)
+        fired, notes, ranges = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
@@ -583,7 +608,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         before = state
         state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)))
+                                            *self._carry_rule(state, target_id)), ranges)
         events += more
         state = state.replace_units(*(state.unit(u.id).with_status(Status.SHOT) for u in members))
         state = _fired(state, shooter.id, target_id)
@@ -781,7 +806,14 @@ class CombatRules(Ruleset):
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
-        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        """Return every unit in the same close combat: linked by base contact, and characters with their units.
+
+        Worked out once per state (ruling on a fight and resolving it both ask).
+        """
+        return list(state.remember(("close combat units", unit_id), lambda: tuple(self._linked_units(state, unit_id))))
+
+    @staticmethod
+    def _linked_units(state: GameState, unit_id: str) -> list[str]:
         seen = [unit_id]
         i = 0
         while i < len(seen):
@@ -1084,6 +1116,18 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
          key: tuple[str, str, int, int, bool, bool, str], n: int, pool: list[ModelRef]) -> None:
     have, old = jobs.get(key, (0, pool))
     jobs[key] = (have + n, old if have else pool)
+
+
+def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
+    """Look the referenced models up once (with their units)."""
+    units: dict[str, Unit] = {}
+    out: dict[ModelRef, tuple[Unit, Model]] = {}
+    for ref in refs:
+        unit = units.get(ref[0])
+        if unit is None:
+            unit = units[ref[0]] = state.unit(ref[0])
+        out[ref] = (unit, unit.models[ref[1]])
+    return out
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
