@@ -302,8 +302,16 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
     if not (all(p.base.round for p in a) and all(p.base.round for p in b)):
         return [[distance(p, q) for q in b] for p in a]
     dist = math.dist
-    others = [(q.at, q.base.radius_inches) for q in b]
     rows: list[list[float]] = []
+    radii = {q.base.radius_inches for q in b}
+    if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
+        other_radius = radii.pop()
+        points = [q.at for q in b]
+        for p in a:
+            at, reach = p.at, p.base.radius_inches + other_radius
+            rows.append([dist(at, other_at) - reach for other_at in points])
+        return rows
+    others = [(q.at, q.base.radius_inches) for q in b]
     for p in a:
         at, radius = p.at, p.base.radius_inches
         rows.append([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])

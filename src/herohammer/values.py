@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -20,7 +21,7 @@ _HASH = "_hash_once"
 #: Where a value keeps what was worked out from it (``GameState.remember``); left out of pickles like the hash.
 MEMO = "_remembered"
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_FIELD_SETS: dict[type, frozenset[str]] = {}
+_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -51,6 +52,15 @@ class HashOnce:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
 
 
+def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]:
+    """Return a dataclass's field names, as a set too, and a getter of their values from an instance dict (in C)."""
+    names = _field_names(value)
+    if len(names) == 1:  # itemgetter of one name gives the value itself, not a tuple
+        only = names[0]
+        return names, frozenset(names), lambda d: (d[only],)
+    return names, frozenset(names), itemgetter(*names)
+
+
 def evolve(value: T, **changes: Any) -> T:
     """Return a copy of a frozen dataclass value with some fields changed, like ``dataclasses.replace`` but cheaper.
 
@@ -59,15 +69,13 @@ def evolve(value: T, **changes: Any) -> T:
     properties) is left behind.
     """
     cls = type(value)
-    names = _FIELD_SETS.get(cls)
-    if names is None:
-        names = _FIELD_SETS[cls] = frozenset(_field_names(value))
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    state = value.__dict__.copy()
-    for cached_key in state.keys() - names:  # what the old value worked out about itself
-        del state[cached_key]
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = _layout(value)
+    names, name_set, values_of = layout
+    if not changes.keys() <= name_set:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
+    state = dict(zip(names, values_of(value.__dict__)))  # the fields only: what the old value cached stays behind
     state.update(changes)
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", state)

@@ -232,10 +232,10 @@ class CombatRules(Ruleset):
         per_model: dict[ModelRef, list[WoundBatch]] = {}
         for k, batch in enumerate(flat):
             per_model.setdefault(alive[k % len(alive)], []).append(batch)
-        for ref in alive:
+        for ref, taking in per_model.items():  # the models that take wounds, in allocation order
             unit, model = models[ref]
             character = unit.id if unit.is_character else None
-            for batch in per_model.get(ref, []):
+            for batch in taking:
                 armour = None if batch.ignores_armour else model.profile.save
                 save = best_save(armour, model.profile.invulnerable, batch.ap)
                 groups.setdefault((character, save), []).append((ref, 1))
@@ -409,7 +409,8 @@ class CombatRules(Ruleset):
         cy = sum(p.at[1] for p in mine) / len(mine)
         dx, dy = 0.0, -1.0
         if enemies:
-            nearest = min(enemies, key=lambda e: geo.group_distance(mine, e.placed))
+            nearest = enemies[0] if len(enemies) == 1 else min(enemies,
+                                                              key=lambda e: geo.group_distance(mine, e.placed))
             ex = sum(p.at[0] for p in nearest.placed) / len(nearest.models)
             ey = sum(p.at[1] for p in nearest.placed) / len(nearest.models)
             norm = math.hypot(cx - ex, cy - ey)
