@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -272,6 +273,8 @@ def _closest_round_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, 
 
 def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     """Measure between two units as the rules do: from their closest models, edge to edge."""
+    if a and b and _all_round(a) and _all_round(b):
+        return clear(min(map(min, gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
     return closest_pair(a, b)[2]
 
 
@@ -299,14 +302,14 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
     """
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
-    if not (all(p.base.round for p in a) and all(p.base.round for p in b)):
+    if not (_all_round(a) and _all_round(b)):
         return [[distance(p, q) for q in b] for p in a]
     dist = math.dist
     rows: list[list[float]] = []
-    radii = {q.base.radius_inches for q in b}
+    radii = set(map(_RADIUS, b))
     if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
         other_radius = radii.pop()
-        points = [q.at for q in b]
+        points = list(map(_AT, b))
         for p in a:
             at, reach = p.at, p.base.radius_inches + other_radius
             rows.append([dist(at, other_at) - reach for other_at in points])
@@ -333,23 +336,53 @@ def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     return distance(a, b) <= tolerance
 
 
-def contacts(a: Placed, others: Sequence[Placed], tolerance: float = 0.01) -> list[bool]:
-    """Tell for each of ``others`` whether it is in base contact with ``a``: ``in_base_contact`` over a group.
+_ROUND = attrgetter("base.round")
+_RADIUS = attrgetter("base.radius_inches")
+_AT = attrgetter("at")
 
-    Close combat asks it of every striking model against every enemy model; the round-base
-    arithmetic is inlined over the group.
+
+def _all_round(group: Iterable[Placed]) -> bool:
+    """Say whether every base of a group is round (the closed forms apply), looked at in C."""
+    return all(map(_ROUND, group))
+
+
+def contacts(a: Placed, others: Sequence[Placed], tolerance: float = 0.01) -> list[bool]:
+    """Tell for each of ``others`` whether it is in base contact with ``a``: ``in_base_contact`` over a group."""
+    return next(_contact_rows([a], others, tolerance))
+
+
+def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[list[bool]]:
+    """Tell for each model of ``a`` and each model of ``b`` whether they are in base contact (``in_base_contact``).
+
+    One call for a whole Initiative step of close combat: the round-base arithmetic is
+    inlined, with one sum of radii per row when ``b``'s bases are alike.
     """
-    if not tolerance >= 0:
-        _check_tolerance(tolerance)
-    if a.base.round and all(p.base.round for p in others):
-        dist, at, radius = math.dist, a.at, a.base.radius_inches
-        return [dist(at, p.at) - (radius + p.base.radius_inches) <= tolerance for p in others]
-    return [in_base_contact(a, p, tolerance) for p in others]
+    return list(_contact_rows(a, b, tolerance))
 
 
 def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> bool:
     """Tell whether any model of ``a`` is in base contact with any model of ``b`` (units in one combat)."""
-    return any(any(contacts(p, b, tolerance)) for p in a)
+    return any(map(any, _contact_rows(a, b, tolerance)))
+
+
+def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) -> Iterator[list[bool]]:
+    """Yield ``contact_rows`` row by row (so that ``groups_touch`` stops at the first contact)."""
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if not (_all_round(a) and _all_round(b)):
+        yield from ([in_base_contact(p, q, tolerance) for q in b] for p in a)
+        return
+    dist = math.dist
+    radii = set(map(_RADIUS, b))
+    if len(radii) == 1:
+        other_radius = radii.pop()
+        points = list(map(_AT, b))
+        for p in a:
+            at, reach = p.at, p.base.radius_inches + other_radius
+            yield [dist(at, q) - reach <= tolerance for q in points]
+        return
+    for p in a:
+        yield [dist(p.at, q.at) - (p.base.radius_inches + q.base.radius_inches) <= tolerance for q in b]
 
 
 def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -77,6 +78,9 @@ class WoundBatch:
 
 def _majority(values: Sequence[int]) -> int:
     """Return the most common value (the first in order on a tie)."""
+    first = values[0]
+    if values.count(first) == len(values):  # the usual unit: one value throughout
+        return first
     counts = Counter(values)
     best = max(counts.values())
     return next(v for v in values if counts[v] == best)
@@ -217,13 +221,16 @@ class CombatRules(Ruleset):
     @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
                      dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True,
-                     saved_already: dict[SaveGroup, int] | None = None) -> tuple[GameState, list[Event], int]:
+                     saved_already: dict[SaveGroup, int] | None = None,
+                     models: dict[ModelRef, tuple[Unit, Model]] | None = None) -> tuple[GameState, list[Event], int]:
         """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too.
 
-        ``saved_already``: the saves per group, rolled with the wounds (``_save_split``).
+        ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
+        ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
         total = sum(b.wounds for b in batches)
-        models = _models_of(state, pool)
+        if models is None:
+            models = _models_of(state, pool)
         alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive or total == 0:
             return state, [], 0
@@ -271,13 +278,15 @@ class CombatRules(Ruleset):
         return state, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
-                    who: str) -> tuple[Split, tuple[SaveGroup, ...]] | None:
+                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
+                    ) -> tuple[Split, tuple[SaveGroup, ...]] | None:
         """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
         """
-        models = _models_of(state, pool)
+        if models is None:
+            models = _models_of(state, pool)
         alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive:
             return None
@@ -932,13 +941,14 @@ class CombatRules(Ruleset):
         state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
         live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
         if live:
-            targets = [state.unit(r[0]).models[r[1]] for r in live]
+            models = _models_of(state, live)
+            targets = [models[r][1] for r in live]
             start = len(dice.log)
             need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority([m.profile.t for m in targets])
             wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key)
+            saving = self._save_split(state, live, armour_off, n, pool_key, models)
             hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
                                                  Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                                        rule if apart else "published.to-wound"),
@@ -953,8 +963,7 @@ class CombatRules(Ruleset):
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=False,
-                                                     saved_already=saved)
+                                                     remove=False, saved_already=saved, models=models)
             caused[side] += unsaved
             events += more
         jobs = melee.jobs[1:]
@@ -984,20 +993,24 @@ class CombatRules(Ruleset):
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
         units = [state.unit(u) for u in combat if state.unit(u).alive]
+        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
         for unit in units:
+            strikers = [(m, n) for m in unit.models if m.profile.i == initiative for n in (self._attacks(unit, m),) if n]
+            if not strikers:
+                continue
             enemies = [e for e in units if e.side != unit.side]
-            for model in unit.models:
-                if model.profile.i != initiative:
-                    continue
-                n = self._attacks(unit, model)
-                if not n:
-                    continue
-                contacts = [sum(geo.contacts(model.placed, e.placed)) for e in enemies]
+            # base contact of each striker with each enemy model, then counted per enemy unit
+            rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
+            ends = list(accumulate(len(e.models) for e in enemies))
+            for (model, n), row in zip(strikers, rows):
+                contacts = [sum(row[end - len(e.models):end]) for e, end in zip(enemies, ends)]
                 touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
-                melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-                weapon = melee[0]
+                weapon = arms.get(model.weapons)
+                if weapon is None:
+                    melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
+                    weapon = arms[model.weapons] = melee[0]
                 s = weapon.strength_for(model.profile.s)
                 split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
                 if split:
