@@ -296,12 +296,15 @@ class CombatRules(Ruleset):
             armour = None if ignores_armour else model.profile.save
             keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
         order = tuple(dict.fromkeys(keys))
-        index = {k: i for i, k in enumerate(order)}
-        counts = [0] * len(order)
-        shares = [tuple(counts)]
-        for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
-            counts[index[keys[k % len(keys)]]] += 1
-            shares.append(tuple(counts))
+        if len(order) == 1:  # one group takes every wound
+            shares: list[tuple[int, ...]] = [(k,) for k in range(most + 1)]
+        else:
+            index = {k: i for i, k in enumerate(order)}
+            counts = [0] * len(order)
+            shares = [tuple(counts)]
+            for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
+                counts[index[keys[k % len(keys)]]] += 1
+                shares.append(tuple(counts))
         stages = tuple(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
                              "published.saves", fails=True) for _, save in order)
         return Split(stages, tuple(shares)), order
@@ -939,9 +942,9 @@ class CombatRules(Ruleset):
         """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
         state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
-        live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
+        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
+        live = list(models)
         if live:
-            models = _models_of(state, live)
             targets = [models[r][1] for r in live]
             start = len(dice.log)
             need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
@@ -1133,14 +1136,14 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
 
 
 def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
-    """Look the referenced models up once (with their units)."""
-    units: dict[str, Unit] = {}
+    """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
+    units: dict[str, Unit | None] = {}
     out: dict[ModelRef, tuple[Unit, Model]] = {}
     for ref in refs:
-        unit = units.get(ref[0])
-        if unit is None:
-            unit = units[ref[0]] = state.unit(ref[0])
-        out[ref] = (unit, unit.models[ref[1]])
+        uid = ref[0]
+        unit = units[uid] if uid in units else units.setdefault(uid, state.unit(uid) if state.has_unit(uid) else None)
+        if unit is not None and ref[1] < len(unit.models):
+            out[ref] = (unit, unit.models[ref[1]])
     return out
 
 
