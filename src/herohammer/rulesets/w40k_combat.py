@@ -1168,16 +1168,13 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     changed: list[Unit] = []
     for uid in dict.fromkeys(r[0] for r in taken):
         unit = state.unit(uid)
-        models: list[Model] = []
-        for i, m in enumerate(unit.models):
-            got = taken.get((uid, i), 0)
-            if got:
-                m = evolve(m, wounds_taken=m.wounds_taken + got)
-                if is_casualty(m.wounds_left):
-                    slain.append(m.name)
-            if remove and is_casualty(m.wounds_left):
-                continue
-            models.append(m)
+        models = list(unit.models)
+        for i in sorted(i for owner, i in taken if owner == uid):  # the slain named in the unit's order
+            m = models[i] = evolve(models[i], wounds_taken=models[i].wounds_taken + taken[(uid, i)])
+            if is_casualty(m.wounds_left):
+                slain.append(m.name)
+        if remove:
+            models = [m for m in models if not is_casualty(m.wounds_left)]
         changed.append(evolve(unit, models=tuple(models)))
     return _release_orphans(state.replace_units(*changed)), slain
 
