@@ -832,9 +832,8 @@ class CombatRules(Ruleset):
         while i < len(seen):
             u = state.unit(seen[i])
             i += 1
-            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
-                      or (x.side != u.side and _touching(u, x)))]
-            seen += [x for x in linked if x not in seen]
+            seen += [x.id for x in state.units if x.id not in seen and x.on_table
+                     and (x.joined == u.id or u.joined == x.id or (x.side != u.side and _touching(u, x)))]
         return seen
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
@@ -1005,8 +1004,9 @@ class CombatRules(Ruleset):
             # base contact of each striker with each enemy model, then counted per enemy unit
             rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
             ends = list(accumulate(len(e.models) for e in enemies))
+            spans = list(zip([0, *ends], ends))  # each enemy unit's models in a row
             for (model, n), row in zip(strikers, rows):
-                contacts = [sum(row[end - len(e.models):end]) for e, end in zip(enemies, ends)]
+                contacts = [row[start:end].count(True) for start, end in spans]
                 touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
