@@ -35,6 +35,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import accumulate
+from operator import attrgetter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -64,6 +65,7 @@ MORALE_FRACTION = 0.25
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+_WOUNDS_LEFT = attrgetter("wounds_left")
 SaveGroup = tuple[str | None, int | None]  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -1182,7 +1184,7 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
 def _remove_casualties(state: GameState) -> GameState:
     """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
     struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
-              if any(is_casualty(m.wounds_left) for m in u.models)]
+              if any(map(is_casualty, map(_WOUNDS_LEFT, u.models)))]
     return _release_orphans(state.replace_units(*struck) if struck else state)
 
 
