@@ -214,7 +214,10 @@ class CombatRules(Ruleset):
                 gaps = nearest[offset:offset + len(refs)]
                 refs.sort(key=lambda r: gaps[r[1]])
             elif attackers and refs:
-                gaps = geo.nearest_distances(u.placed, attackers)
+                if len(attackers) == 1:  # one striker: its row of gaps to the models
+                    gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
+                else:
+                    gaps = geo.nearest_distances(u.placed, attackers)
                 refs.sort(key=lambda r: gaps[r[1]])
             offset += len(refs)
             out += refs
@@ -942,7 +945,7 @@ class CombatRules(Ruleset):
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
         """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
-        state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
+        state, events, caused = melee.state, list(melee.events), dict(melee.caused)
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
         if live:
@@ -968,7 +971,7 @@ class CombatRules(Ruleset):
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
                                                      remove=False, saved_already=saved, models=models)
-            caused[side] += unsaved
+            caused[side] = caused.get(side, 0) + unsaved
             events += more
         jobs = melee.jobs[1:]
         if not jobs:
