@@ -471,7 +471,7 @@ def _chain_split(n: int, stages: tuple[StageKey, ...],
                   sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
 class RollRecord:
     """Remember one roll for the event log: what it was for, the rule, and what came up."""
 
