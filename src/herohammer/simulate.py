@@ -275,7 +275,11 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
 # == outcomes ===================================================================================
 def outcome_of(initial: GameState, node: Node) -> Outcome:
     """Derive a run's outcome from the initial and final states and the events' tally."""
-    final = node.state
+    return (*state_outcome(initial, node.state), *node.tally)
+
+
+def state_outcome(initial: GameState, final: GameState) -> Outcome:
+    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions)."""
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
@@ -286,7 +290,6 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
             out.append((labels.joined(u.id), f.joined or "-"))
         for s in Status:
             out.append((labels.status(u.id, s.value), s in f.status))
-    out.extend(node.tally)
     return tuple(out)
 
 
