@@ -60,7 +60,7 @@ from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from . import guards
-from .limits import ENGINE_MAX_RUNS, MAX_RUNS
+from .limits import ENGINE_MAX_RUNS, MAX_RUNS, METHODS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
@@ -81,7 +81,6 @@ COMPILE_MAX_RUNS = 200_000
 #: The least rules-code runs ``auto`` spends trying to enumerate; above it the budget is the runs asked for,
 #: so trying costs at most about as much as the runs themselves (then the engine plays them).
 COMPILE_FLOOR = 5_000
-METHODS = ("auto", "compiled", "engine")
 MEMO_LIMIT = 100_000
 
 Value = int | bool | str
