@@ -21,7 +21,6 @@ Fractions stay beside the counts.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -208,14 +207,15 @@ class _Rounds:
 
 
 def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
-    """Add two event tallies (sorted (label, count) pairs), as ``Driver.step`` counts them."""
+    """Add two event tallies (sorted (label, count) pairs, no zero counts), as ``Driver.step`` counts them."""
     if not tally:
         return more
     if not more:
         return tally
-    counts = Counter(dict(tally))
-    counts.update(dict(more))
-    return tuple(sorted(counts.items()))
+    merged = dict(tally)
+    for label, n in more:
+        merged[label] = merged.get(label, 0) + n
+    return tuple(sorted(merged.items()))
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:
