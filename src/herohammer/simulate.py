@@ -46,6 +46,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -150,6 +151,11 @@ class Driver:
                     return data
         return EndPhase(do="end_phase").to_json()
 
+    @cached_property
+    def plan_keys(self) -> tuple[str, ...]:
+        """Return each plan step's canonical JSON, worked out once (the rulings memo's key)."""
+        return tuple(_key(step) for step in self.plan or ())
+
     def step(self, node: Node, dice: Dice) -> Node:
         """Play the next step with ``dice``; return the next node (the rules code decides everything)."""
         chosen = self.choose(node)
@@ -158,7 +164,8 @@ class Driver:
             if chosen["do"] in PROBES:
                 new_state, events = run_probe(self.ruleset, state, chosen, dice)
             else:
-                new_state, events = self.apply(state, chosen, dice)
+                key = self.plan_keys[node.cursor] if self.plan is not None else None
+                new_state, events = self.apply(state, chosen, dice, key)
         except IllegalActionError:
             new_state = state
             events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
@@ -180,9 +187,13 @@ class Driver:
         return Node(new_state, node.cursor + int(turned), (), tally)
 
 
-    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice) -> tuple[GameState, list[Event]]:
-        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state."""
-        key = ("rule", state, _key(step))
+    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice,
+              step_key: str | None = None) -> tuple[GameState, list[Event]]:
+        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state.
+
+        ``step_key``: the step's canonical JSON (``_key``), when the caller has it already.
+        """
+        key = ("rule", state, _key(step) if step_key is None else step_key)
         entry = self._memo.get(key)
         if len(self._memo) > MEMO_LIMIT:  # engine runs rarely revisit a state: keep memory flat
             self._memo.clear()
