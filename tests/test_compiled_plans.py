@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ FIGHT_THEN_END: list[dict[str, Any]] = [{"do": "fight", "unit": "squad"}, {"do":
 FIGHT_THEN_MOVE: list[dict[str, Any]] = [*FIGHT_THEN_END, {"do": "move", "unit": "boyz", "to": [[20, 25]]}]
 
 
-def compiled(data: dict[str, Any], plan: list[dict[str, Any]], blind: bool) -> tuple[fastsim.CompiledPlan, dict[Outcome, Fraction]]:
+def compiled(data: dict[str, Any], plan: list[dict[str, Any]] | None, blind: bool) -> tuple[fastsim.CompiledPlan, dict[Outcome, Fraction]]:
     state = state_from_data(data)
     plan_ = fastsim.compile_plan(state, make_driver(state, plan), 10**6, blind=blind)
     return plan_, dict(zip(plan_.outcomes, plan_.exact))
@@ -117,3 +118,13 @@ def test_erased_states_that_differed_only_in_positions_merge() -> None:
     assert erase_positions(elsewhere) == erased and hash(erase_positions(elsewhere)) == hash(erased)
     wounded = state.replace_unit(evolve(boyz, models=tuple(evolve(m, wounds_taken=1) for m in boyz.models)))
     assert erase_positions(wounded) != erased  # everything but the positions still counts
+
+
+@pytest.mark.parametrize("example", ["40k3_chaplain_falling_back", "40k3_lone_captain_target", "40k4_hive_tyrant_target",
+                                     "t9a_captain_joins_spearmen"])
+def test_examples_under_the_default_policy_compile_the_same_blind_or_not(example: str) -> None:
+    """The default policy reads positions at every step (it lists legal moves): blind rounds must never change a result."""
+    from herohammer.scenario import read_data
+
+    data = read_data(Path(__file__).resolve().parents[1] / "examples" / f"{example}.yaml")
+    assert compiled(data, None, blind=True)[1] == compiled(data, None, blind=False)[1]
