@@ -80,11 +80,13 @@ def _decided(counts: Any) -> list[tuple[str, str]]:
     """What a simulation's rules decided (losses, statuses, skipped steps) with its exact chance, events aside.
 
     The event labels in an outcome were respelt since the baseline ("power used" ->
-    "power_used"), which decides nothing, so outcomes are compared without them.
+    "power_used"), which decides nothing, and statuses were added (every outcome lists
+    each status, mostly false): outcomes are compared on their events-aside values that
+    happened (non-zero, true, joined).
     """
     decided: dict[str, Any] = {}
     for outcome, _, p in counts:
-        key = repr(tuple((k, v) for k, v in outcome if not k.startswith("event: ")))
+        key = repr(tuple((k, v) for k, v in outcome if not k.startswith("event: ") and v not in (0, False, "-")))
         decided[key] = None if p is None or decided.get(key, 0) is None else decided.get(key, 0) + p
     return sorted((k, str(p)) for k, p in decided.items())
 
