@@ -68,7 +68,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     """
     from .simulate import _progress
 
-    frontier: dict[Node, Fraction] = {driver.start(initial): Fraction(1)}
+    frontier: Frontier = {driver.start(initial): {(): Fraction(1)}}
     rounds = _Rounds(initial, driver, max_runs)
     steps = len(driver.plan) + 1 if driver.plan is not None else None  # + the step that finds every run done
     blind_not_before = 0 if blind else -1
@@ -91,12 +91,17 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, blind_from)
 
 
-class _Rounds:
-    """Play the rounds of a compile: each distinct node stepped once, its events kept apart from the node's tally.
+#: The runs under way: each node without its tally (state, plan position, policy memo), and the tallies
+#: (events so far, sorted (label, count) pairs) of the runs that reached it, with their exact chances.
+Frontier = dict["Node", dict[tuple[tuple[str, int], ...], Fraction]]
 
-    A node's tally (the events so far) is read by nothing but the outcome, so the step
+
+class _Rounds:
+    """Play the rounds of a compile: each distinct node stepped once, its events kept apart from the runs' tallies.
+
+    A run's tally (the events so far) is read by nothing but its outcome, so the step
     from ``(state, cursor, memo)`` is enumerated once - with an empty tally - and its
-    results' tallies are added to every node that reaches it.  The outcome of a final
+    results' tallies are added to every run that reaches it.  The outcome of a final
     state is worked out once per state, the tally appended.
     """
 
@@ -110,8 +115,8 @@ class _Rounds:
         self._outcomes: dict[GameState, Outcome] = {}
         self._erased: dict[Unit, Unit] = {}
 
-    def play(self, frontier: dict[Node, Fraction], positions: bool, erase: bool = False,
-             finished: dict[Outcome, Fraction] | None = None) -> dict[Node, Fraction]:
+    def play(self, frontier: Frontier, positions: bool, erase: bool = False,
+             finished: dict[Outcome, Fraction] | None = None) -> Frontier:
         """Play one more step from every node; merge equal nodes; return the next frontier.
 
         ``positions=False``: rolls that only place models take one value, and ``erase``
@@ -120,15 +125,14 @@ class _Rounds:
         from .simulate import Node
 
         ended = self.finished if finished is None else finished
-        bare: dict[Node, list[tuple[tuple[tuple[str, int], ...], Fraction]]] = {}
-        for node, p in frontier.items():
-            if self.driver.done(node):
-                outcome = self.outcome(node)
-                ended[outcome] = ended.get(outcome, Fraction(0)) + p
+        following: Frontier = {}
+        for start, reaching in frontier.items():
+            if self.driver.done(start):
+                part = self.state_outcome(start.state)
+                for tally, p in reaching.items():
+                    outcome = (*part, *tally)
+                    ended[outcome] = ended.get(outcome, Fraction(0)) + p
                 continue
-            bare.setdefault(Node(node.state, node.cursor, node.memo), []).append((node.tally, p))
-        following: dict[Node, Fraction] = {}
-        for start, reaching in bare.items():
             budget = self.max_runs - self.used
             if budget <= 0:
                 raise EnumerationTooLarge(self.max_runs)
@@ -138,24 +142,27 @@ class _Rounds:
             finally:
                 self.used += counter.calls
             for nxt, q in dist.items():
-                if erase:
-                    nxt = Node(erase_positions(nxt.state, self._erased), nxt.cursor, nxt.memo, nxt.tally)
-                for tally, p in reaching:
-                    joined = Node(nxt.state, nxt.cursor, nxt.memo, _added(tally, nxt.tally))
-                    following[joined] = following.get(joined, Fraction(0)) + p * q
+                state = erase_positions(nxt.state, self._erased) if erase else nxt.state
+                bare = Node(state, nxt.cursor, nxt.memo)
+                slot = following.get(bare)
+                if slot is None:
+                    slot = following[bare] = {}
+                for tally, p in reaching.items():
+                    joined = _added(tally, nxt.tally)
+                    slot[joined] = slot[joined] + p * q if joined in slot else p * q
         self.round += 1
         return following
 
-    def outcome(self, node: Node) -> Outcome:
-        """Return a final node's outcome: its state's part worked out once per state, then its tally."""
+    def state_outcome(self, state: GameState) -> Outcome:
+        """Return the part of an outcome a final state gives, worked out once per state (the tally follows it)."""
         from .simulate import state_outcome
 
-        part = self._outcomes.get(node.state)
+        part = self._outcomes.get(state)
         if part is None:
-            part = self._outcomes[node.state] = state_outcome(self.initial, node.state)
-        return (*part, *node.tally)
+            part = self._outcomes[state] = state_outcome(self.initial, state)
+        return part
 
-    def trial(self, frontier: dict[Node, Fraction]) -> int | None:
+    def trial(self, frontier: Frontier) -> int | None:
         """Play one run of the rest of the plan from one node, blind after this step; return the round that read a position.
 
         A cheap trial before a blind compile: a round that reads positions on this run
@@ -180,7 +187,7 @@ class _Rounds:
             self.used += steps
         return None
 
-    def try_blind(self, frontier: dict[Node, Fraction], advance: Callable[[int], None]) -> int | None:
+    def try_blind(self, frontier: Frontier, advance: Callable[[int], None]) -> int | None:
         """Play every remaining round blind from ``frontier`` (real positions), adding up the outcomes.
 
         Return ``None``, or the round that read a position (the first that must see real
