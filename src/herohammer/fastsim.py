@@ -35,7 +35,6 @@ from .unplaced import PositionsRead, erase_positions
 if TYPE_CHECKING:
     from .simulate import Driver, Node, Outcome
     from .state import GameState
-    from .units import Unit
 
 #: Runs drawn per numpy call (and per progress-bar tick); the stream is the same whatever the chunking.
 CHUNK = 1 << 20
@@ -113,7 +112,7 @@ class _Rounds:
         self.round = 0
         self.finished: dict[Outcome, Fraction] = {}
         self._outcomes: dict[GameState, Outcome] = {}
-        self._erased: dict[Unit, Unit] = {}
+        self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
 
     def play(self, frontier: Frontier, positions: bool, erase: bool = False,
              finished: dict[Outcome, Fraction] | None = None) -> Frontier:

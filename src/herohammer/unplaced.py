@@ -23,7 +23,6 @@ from typing import Any, NoReturn, cast
 
 from .geometry import Point
 from .state import GameState
-from .units import Unit
 from .values import evolve
 
 
@@ -68,18 +67,24 @@ Sequence.register(_UnknownPlace)  # so checks of a point's shape go on to read i
 UNKNOWN_PLACE = cast(Point, _UnknownPlace())
 
 
-def erase_positions(state: GameState, known: dict[Unit, Unit] | None = None) -> GameState:
+def erase_positions(state: GameState, known: dict[Any, Any] | None = None) -> GameState:
     """Return the state with every model standing on ``UNKNOWN_PLACE`` (everything else kept as it is).
 
-    ``known`` remembers units already erased (keyed on the unit value, which hashes
-    once): the units a step did not change are erased once, not once per result.
+    ``known`` remembers the units and models already erased (keyed on their values, which
+    hash once): what a step did not change is erased once, not once per result.
     """
-    seen: dict[Unit, Unit] = {} if known is None else known
+    seen: dict[Any, Any] = {} if known is None else known
     units = []
     for u in state.units:
         erased = seen.get(u)
         if erased is None:
-            erased = seen[u] = evolve(u, models=tuple(evolve(m, at=UNKNOWN_PLACE) for m in u.models))
+            models = []
+            for m in u.models:
+                blind = seen.get(m)
+                if blind is None:
+                    blind = seen[m] = evolve(m, at=UNKNOWN_PLACE)
+                models.append(blind)
+            erased = seen[u] = evolve(u, models=tuple(models))
         units.append(erased)
     return evolve(state, units=tuple(units))
 
