@@ -255,6 +255,12 @@ def _classed(outcomes: tuple[tuple[int, Fraction], ...], splits: tuple[int, ...]
     return tuple(sorted(merged))
 
 
+@lru_cache(maxsize=4096)
+def _classed_totals(n: int, reroll_below: int, splits: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """Return the classes of a total (``_classed``), looked up by the request's numbers, not by hashing its Fractions."""
+    return _classed(_total_outcomes(n, reroll_below), splits)
+
+
 @lru_cache(maxsize=256)
 def _most_likely(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
     """Return the most likely total of ``n`` D6 (the lowest on a tie) as a certain branch."""
@@ -281,8 +287,9 @@ class Total(Request):
         _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
-        fine = _total_outcomes(self.n, self.reroll_below)
-        return _classed(fine, self.splits) if self.splits else fine
+        if self.splits:
+            return _classed_totals(self.n, self.reroll_below, self.splits)
+        return _total_outcomes(self.n, self.reroll_below)
 
     def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
