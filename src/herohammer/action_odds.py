@@ -77,9 +77,15 @@ def summarise(before: GameState, resolution: tuple[GameState, list[Event]]) -> O
             new = sorted(s.value for s in now.status - u.status)
             if new:
                 gained.append((u.id, tuple(new)))
-    flags = sorted({label for e in events if e.kind in FLAG_KINDS or any(k in EVENT_TEXT_FIELDS for k, _ in e.data)
-                    for label in event_labels(e)})
+    flags = sorted({label for e in events for label in summary_view(e) or ()})
     return Outcome(tuple(lost), tuple(wounds), tuple(gained), tuple(flags))
+
+
+def summary_view(event: Event) -> tuple[str, ...] | None:
+    """Return what ``summarise`` reads of an event: its labels if it is worth reporting, else None."""
+    if event.kind in FLAG_KINDS or any(k in EVENT_TEXT_FIELDS for k, _ in event.data):
+        return tuple(event_labels(event))
+    return None
 
 
 @dataclass(frozen=True)
@@ -204,7 +210,8 @@ def action_odds(
         return summary(state, ruleset.resolve(state, act, dice))
 
     try:
-        dist = enumerate_outcomes(play, max_runs, positions=summary is not summarise)  # summarise reads no positions
+        plain = summary is summarise  # it reads no positions, and events only through summary_view
+        dist = enumerate_outcomes(play, max_runs, positions=not plain, event_view=summary_view if plain else None)
         return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
                           tuple(dist.sorted_items()), 0)
     except EnumerationTooLarge:

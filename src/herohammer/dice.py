@@ -443,6 +443,10 @@ class RollRecord:
 class Dice(ABC):
     """Give rules code its rolls; subclasses decide where the values come from."""
 
+    #: What the caller of an enumeration reads of each event (``enumerate_outcomes(event_view=...)``);
+    #: None: everything.  A loop's ``key`` may look at events only through it.
+    event_view: Callable[[Any], Hashable] | None = None
+
     def __init__(self) -> None:
         self.log: list[RollRecord] = []
 
@@ -512,7 +516,8 @@ class Dice(ABC):
         return tuple(counts)
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-             key: Callable[[C], Hashable]) -> C:
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
         """Run ``step`` from ``start`` until ``done``; return the last carry.
 
         Play runs the steps one after another.  An enumeration walks them breadth
@@ -520,6 +525,12 @@ class Dice(ABC):
         its log lines show representative rolls), and branches once per distinct final
         carry - identical intermediate states inside a resolution are resolved once.
         ``key`` must keep everything later steps and callers read.
+
+        ``fresh`` and ``join`` name what of a carry only accumulates (an event log that no
+        step reads): ``fresh(c)`` is ``c`` with it emptied and ``join(c, r)`` adds what a
+        step made from ``fresh(c)`` (the carry ``r``) to ``c``'s, so that ``join(c,
+        step(fresh(c)))`` is ``step(c)``.  An enumeration then walks each step once per
+        distinct ``key(fresh(c))``, however many different logs lead there.
         """
         carry = start
         while not done(carry):
@@ -602,8 +613,10 @@ class _ReplayDice(Dice):
     """
 
     def __init__(self, path: tuple[int, ...], fine: bool = False, budget: _Budget | None = None,
-                 memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True) -> None:
+                 memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True,
+                 event_view: Callable[[Any], Hashable] | None = None) -> None:
         super().__init__()
+        self.event_view = event_view
         self.path = path
         self.fine = fine
         self.merge_loops = merge_loops
@@ -648,7 +661,8 @@ class _ReplayDice(Dice):
         return value, None, p
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-             key: Callable[[C], Hashable]) -> C:
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
         """Branch once per distinct final carry, walking the loop breadth first once per replay prefix."""
         if not self.merge_loops:
             return super().loop(start, step, done, key)
@@ -657,7 +671,7 @@ class _ReplayDice(Dice):
         outcomes = self.memo.get(where)
         if outcomes is None:
             outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions,
-                                                         self.fine)
+                                                         self.fine, fresh, join, self.event_view)
         value: C = self._branch(outcomes)[0]
         return value
 
@@ -699,14 +713,15 @@ class _Budget:
 
 
 def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
-          merge_loops: bool = True, positions: bool = True) -> Iterable[tuple[Any, int, int]]:
+          merge_loops: bool = True, positions: bool = True,
+          event_view: Callable[[Any], Hashable] | None = None) -> Iterable[tuple[Any, int, int]]:
     """Yield (result, numerator, denominator) for every leaf of the chance tree, replaying ``rules``."""
     stack: list[tuple[int, ...]] = [()]
     memo: dict[Any, Any] = {}
     while stack:
         path = stack.pop()
         budget.spend()
-        dice = _ReplayDice(path, fine, budget, memo, merge_loops, positions)
+        dice = _ReplayDice(path, fine, budget, memo, merge_loops, positions, event_view)
         result = rules(dice)
         if not path:  # the first run sizes the tree (every branch as deep as the first): far too large, stop now
             estimate = math.prod(dice.widths)
@@ -721,10 +736,17 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
 
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
                    key: Callable[[C], Hashable], budget: _Budget,
-                   positions: bool = True, fine: bool = False) -> tuple[tuple[C, Fraction], ...]:
-    """Return every final carry of a loop with its probability, merging equal keys after each step."""
+                   positions: bool = True, fine: bool = False, fresh: Callable[[C], C] | None = None,
+                   join: Callable[[C, C], C] | None = None, event_view: Callable[[Any], Hashable] | None = None
+                   ) -> tuple[tuple[C, Fraction], ...]:
+    """Return every final carry of a loop with its probability, merging equal keys after each step.
+
+    With ``fresh`` and ``join`` a step is walked once per distinct fresh carry (its
+    results remembered) and joined to each carry that reaches it.
+    """
     frontier: dict[Hashable, tuple[C, Fraction]] = {key(start): (start, Fraction(1))}
     finished: dict[Hashable, tuple[C, Fraction]] = {}
+    walked: dict[Hashable, list[tuple[C, Fraction]]] = {}
     while frontier:
         following: dict[Hashable, tuple[C, Fraction]] = {}
         for carry, p in frontier.values():
@@ -733,22 +755,37 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
                 seen = finished.get(k)
                 finished[k] = (carry, p) if seen is None else (seen[0], seen[1] + p)
                 continue
-            sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
-            for result, num, den in _walk(lambda dice: step(carry, dice), budget, fine, True, positions):
+            core = carry if fresh is None else fresh(carry)
+            core_key = key(core)
+            results = walked.get(core_key)
+            if results is None:
+                results = walked[core_key] = _step_outcomes(core, step, key, budget, fine, positions, event_view)
+            for result, q in results:
+                if join is not None:
+                    result = join(carry, result)
                 k = key(result)
-                entry = sums.setdefault(k, (result, {}))
-                entry[1][den] = entry[1].get(den, 0) + num
-            for k, (result, by_den) in sums.items():
-                q = sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)) * p
                 seen = following.get(k)
-                following[k] = (result, q) if seen is None else (seen[0], seen[1] + q)
+                following[k] = (result, q * p) if seen is None else (seen[0], seen[1] + q * p)
         frontier = following
     return tuple(finished.values())
 
 
+def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Hashable], budget: _Budget,
+                   fine: bool, positions: bool, event_view: Callable[[Any], Hashable] | None
+                   ) -> list[tuple[C, Fraction]]:
+    """Return the distinct carries one step makes from ``carry``, each with its probability."""
+    sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
+    for result, num, den in _walk(lambda dice: step(carry, dice), budget, fine, True, positions, event_view):
+        k = key(result)
+        entry = sums.setdefault(k, (result, {}))
+        entry[1][den] = entry[1].get(den, 0) + num
+    return [(result, sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)))
+            for result, by_den in sums.values()]
+
+
 def enumerate_outcomes(
     rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool | None = None,
-    positions: bool = True,
+    positions: bool = True, event_view: Callable[[Any], Hashable] | None = None,
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
 
@@ -763,7 +800,9 @@ def enumerate_outcomes(
     for the classes and chains of a loop too large to replay whole.
     ``positions=False`` is the caller's promise that its result does not depend on
     where models end: a roll that only places models (``total(..., places=True)``)
-    then takes one representative value instead of branching.
+    then takes one representative value instead of branching.  ``event_view`` is its
+    promise that it reads each event only through this function (the labels of an
+    answer's rows, say): a loop then merges carries whose events look alike through it.
     """
     if not callable(rules):
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
@@ -771,7 +810,7 @@ def enumerate_outcomes(
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
     sums: dict[T, dict[int, int]] = {}
     merge = not fine if merge_loops is None else merge_loops
-    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions):
+    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions, event_view):
         by_den = sums.setdefault(result, {})
         by_den[den] = by_den.get(den, 0) + num
     common = 1

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -48,6 +49,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
+from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset
 
@@ -98,6 +100,7 @@ def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
+EventView = Callable[[Event], Hashable]
 
 
 @dataclass(frozen=True)
@@ -111,10 +114,54 @@ class _Melee:
     events: tuple[Event, ...]
     finished: bool = False
 
-    def key(self) -> Hashable:
-        """Everything later steps and summaries read: events by kind, rules and data, not by their wording."""
-        return (self.state, self.initiative, self.jobs, self.caused, self.finished,
-                tuple((e.kind, e.rules, e.data) for e in self.events))
+    def key(self, view: EventView | None = None) -> Hashable:
+        """Everything later steps and callers read (worked out once per carry).
+
+        Events count as the caller reads them (``view``, see ``Dice.event_view``; without
+        one by kind, rules and data), never by their wording or order.  The wounds caused
+        count only as margins between the sides (each side's count less the lowest): the
+        combat result reads who caused more and by how much, and the score in its text is a
+        representative one.  A finished combat is its state and events alone.
+        """
+        kept: Hashable | None = self.__dict__.get("_kept_key")
+        if kept is None:
+            events = frozenset(self.tally(view).items())
+            if self.finished:
+                kept = self.state, events
+            else:
+                low = min((n for _, n in self.caused), default=0)
+                kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
+                        events)
+            self.__dict__["_kept_key"] = kept
+        return kept
+
+    def tally(self, view: EventView | None) -> Counter[Hashable]:
+        """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
+        tally: Counter[Hashable] | None = self.__dict__.get("_kept_tally")
+        if tally is None:
+            shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
+            tally = self.__dict__["_kept_tally"] = Counter(v for v in shown if v is not None)
+        return tally
+
+    def fresh(self) -> _Melee:
+        """Return this point of the combat with no events yet, and before a strike no wounds caused yet.
+
+        No step reads the events, and a strike only adds to the wounds caused (``Dice.loop``).
+        """
+        if self.jobs:
+            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused))
+        return evolve(self, events=())
+
+    def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
+        """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
+        if self.jobs:
+            mine = dict(self.caused)
+            caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
+            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused)
+        else:
+            joined = evolve(stepped, events=(*self.events, *stepped.events))
+        joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
+        return joined
 
 
 class CombatRules(Ruleset):
@@ -778,17 +825,9 @@ class CombatRules(Ruleset):
                              f"{'s' * (contacts != 1)} in base contact", rules), *events]
 
     # == close combat ===================================================================
-    def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
+    def _contact_units(self, state: GameState, unit_id: str) -> tuple[str, ...]:
         """Return every unit in the same close combat: linked by base contact, and characters with their units."""
-        seen = [unit_id]
-        i = 0
-        while i < len(seen):
-            u = state.unit(seen[i])
-            i += 1
-            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
-                      or (x.side != u.side and _touching(u, x)))]
-            seen += [x for x in linked if x not in seen]
-        return seen
+        return _combat_of(state, unit_id)
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
@@ -883,8 +922,10 @@ class CombatRules(Ruleset):
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
             return replace(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        melee = dice.loop(_Melee(state, 10, (), (), (opening, *self._characters_apart(state, combat))), step,
-                          lambda m: m.finished, _Melee.key)
+        sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
+        view = dice.event_view
+        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *self._characters_apart(state, combat))), step,
+                          lambda m: m.finished, lambda m: m.key(view), _Melee.fresh, lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
@@ -1077,6 +1118,20 @@ def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
     if state.target_fired_at(unit_id) is not None:
         return state
     return replace(state, fired_at=(*state.fired_at, (unit_id, target_id)))
+
+
+@lru_cache(maxsize=256)
+def _combat_of(state: GameState, unit_id: str) -> tuple[str, ...]:
+    """Return the units in a unit's close combat, worked out once per state (an enumeration replays it per leaf)."""
+    seen = [unit_id]
+    i = 0
+    while i < len(seen):
+        u = state.unit(seen[i])
+        i += 1
+        linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
+                  or (x.side != u.side and _touching(u, x)))]
+        seen += [x for x in linked if x not in seen]
+    return tuple(seen)
 
 
 def _touching(a: Unit, b: Unit) -> bool:
