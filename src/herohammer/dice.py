@@ -48,6 +48,10 @@ SIDES = 6
 DEFAULT_MAX_RUNS = 200_000
 #: The first path's size estimate over-counts shallow branches: give up at once only this far over budget.
 OVERSIZE = 16
+#: Random paths followed to estimate a chance tree's size before enumerating it (``estimate_runs``).
+ESTIMATE_PATHS = 16
+#: How far over budget an estimate without loops must be to go to Monte Carlo at once (with loops: ``OVERSIZE``).
+ESTIMATE_MARGIN = 2
 
 
 class Reroll(StrEnum):
@@ -734,6 +738,66 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
         yield result, dice.numerator, dice.denominator
 
 
+class _SampledDice(_ReplayDice):
+    """Follow one random path of the chance tree, each branch drawn uniformly; note every node's width.
+
+    Loops are played step by step, unmerged, so their chance nodes count too.
+    """
+
+    def __init__(self, rng: random.Random, positions: bool, event_view: Callable[[Any], Hashable] | None) -> None:
+        super().__init__((), merge_loops=False, positions=positions, event_view=event_view)
+        self.rng = rng
+        self.looped = False
+
+    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, Fraction]:
+        if len(outcomes) > 1:
+            self.widths.append(len(outcomes))
+            return outcomes[self.rng.randrange(len(outcomes))]
+        return outcomes[0]
+
+    def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
+        self.looped = True
+        return super().loop(start, step, done, key, fresh, join)
+
+
+@dataclass(frozen=True)
+class TreeSize:
+    """An estimate of the rules-code runs an enumeration takes, and whether loops were met on the way.
+
+    Without loops the estimate is unbiased; a loop counts unmerged, so a resolution whose
+    steps merge costs less than estimated, and only a larger excess is trusted.
+    """
+
+    runs: int
+    loops: bool = False
+
+    def far_over(self, budget: int) -> bool:
+        """Say whether the tree is so far over ``budget`` that trying to enumerate it would be wasted."""
+        return self.runs > (OVERSIZE if self.loops else ESTIMATE_MARGIN) * budget
+
+
+def estimate_runs(rules: Callable[[Dice], Any], paths: int = ESTIMATE_PATHS, positions: bool = True,
+                  event_view: Callable[[Any], Hashable] | None = None, seed: int = 0) -> TreeSize:
+    """Estimate how many times an enumeration would run ``rules``, from ``paths`` runs (Knuth's estimator).
+
+    Each run follows a random path, every branch drawn uniformly; the product of the widths
+    of the chance nodes it meets is an unbiased estimate of the number of leaves, and the
+    mean over the paths is the estimate.  The paths are drawn from ``seed``: the same
+    question gets the same estimate.
+    """
+    rng = random.Random(seed)
+    total = 0
+    looped = False
+    for _ in range(paths):
+        dice = _SampledDice(rng, positions, event_view)
+        rules(dice)
+        total += math.prod(dice.widths)
+        looped = looped or dice.looped
+    return TreeSize(-(-total // paths), looped)
+
+
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
                    key: Callable[[C], Hashable], budget: _Budget,
                    positions: bool = True, fine: bool = False, fresh: Callable[[C], C] | None = None,
@@ -785,7 +849,7 @@ def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Ha
 
 def enumerate_outcomes(
     rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool | None = None,
-    positions: bool = True, event_view: Callable[[Any], Hashable] | None = None,
+    positions: bool = True, event_view: Callable[[Any], Hashable] | None = None, estimate_paths: int = 0,
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
 
@@ -803,11 +867,18 @@ def enumerate_outcomes(
     then takes one representative value instead of branching.  ``event_view`` is its
     promise that it reads each event only through this function (the labels of an
     answer's rows, say): a loop then merges carries whose events look alike through it.
+    ``estimate_paths`` > 0 first estimates the runs from that many random paths
+    (``estimate_runs``) and raises ``EnumerationTooLarge`` with the estimate at once when it
+    is far over ``max_runs`` (``TreeSize.far_over``), before spending the budget.
     """
     if not callable(rules):
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
+    if estimate_paths > 0:
+        guess = estimate_runs(rules, estimate_paths, positions, event_view)
+        if guess.far_over(max_runs):
+            raise EnumerationTooLarge(max_runs, guess.runs)
     sums: dict[T, dict[int, int]] = {}
     merge = not fine if merge_loops is None else merge_loops
     for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions, event_view):

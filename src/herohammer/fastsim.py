@@ -16,6 +16,7 @@ Fractions stay beside the counts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice import Dice, enumerate_outcomes
+from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
 from .errors import EnumerationTooLarge
 
 if TYPE_CHECKING:
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 
 #: Runs drawn per numpy call (and per progress-bar tick); the stream is the same whatever the chunking.
 CHUNK = 1 << 20
+#: Nodes of a step's frontier, and random paths through each, that estimate the step before it is taken.
+SIZED_NODES = 4
+SIZING_PATHS = 4
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     steps = len(driver.plan) + 1 if driver.plan is not None else None  # + the step that finds every run done
     with _progress(progress, steps, "compiling the chance tree (exact odds)") as advance:
         while frontier:
+            used += _size_up(driver, frontier, used, max_runs)
             frontier, used = _expand(initial, driver, frontier, finished, used, max_runs, outcome_of)
             advance(1)
     ordered = sorted(finished.items(), key=lambda kv: repr(kv[0]))
@@ -83,6 +88,25 @@ def _expand(initial: GameState, driver: Driver, frontier: dict[Node, Fraction], 
         for nxt, q in dist.items():
             following[nxt] = following.get(nxt, Fraction(0)) + p * q
     return following, used
+
+
+def _size_up(driver: Driver, frontier: dict[Node, Fraction], used: int, max_runs: int) -> int:
+    """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
+
+    A few nodes of the frontier, spread over it, each have their step's chance tree
+    estimated (``estimate_runs``, a few random paths); their mean times the frontier is the
+    step's estimate.  Return the rules-code runs the estimate itself took.
+    """
+    live = [node for node in frontier if not driver.done(node)]
+    if not live:
+        return 0
+    sample = live[:: -(-len(live) // SIZED_NODES)]
+    counted = [_Counted(_stepper(driver, node)) for node in sample]
+    sizes = [estimate_runs(c, SIZING_PATHS) for c in counted]
+    guess = TreeSize(used + math.ceil(sum(t.runs for t in sizes) / len(sizes) * len(live)), any(t.loops for t in sizes))
+    if guess.far_over(max_runs):
+        raise EnumerationTooLarge(max_runs, guess.runs)
+    return sum(c.calls for c in counted)
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:
