@@ -204,6 +204,8 @@ def action_odds(
     runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
     max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
     seed = guards.seed(seed, "action_odds")
+    if notice is not None and not callable(notice):
+        raise guards.ArgumentError("action_odds", "notice", "a function taking one line of text, or None", notice)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, act)
     if not ruling.legal:

@@ -875,6 +875,8 @@ def enumerate_outcomes(
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
+    if isinstance(estimate_paths, bool) or not isinstance(estimate_paths, int) or estimate_paths < 0:
+        raise OutOfRangeError("enumerate_outcomes: estimate_paths", estimate_paths, "a whole number, 0 or more")
     if estimate_paths > 0:
         guess = estimate_runs(rules, estimate_paths, positions, event_view)
         if guess.far_over(max_runs):

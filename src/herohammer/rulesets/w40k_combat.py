@@ -101,6 +101,7 @@ def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
 EventView = Callable[[Event], Hashable]
+ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
 
 @dataclass(frozen=True)
@@ -108,19 +109,20 @@ class _Melee:
     """Where a close combat stands between steps: the state, the pools still to strike, the score, the events."""
 
     state: GameState
-    initiative: int  # the next Initiative value to gather attacks for
+    initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
     jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...]
     caused: tuple[tuple[str, int], ...]
     events: tuple[Event, ...]
     finished: bool = False
 
-    def key(self, view: EventView | None = None) -> Hashable:
+    def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
 
         Events count as the caller reads them (``view``, see ``Dice.event_view``; without
         one by kind, rules and data), never by their wording or order.  The wounds caused
-        count only as margins between the sides (each side's count less the lowest): the
-        combat result reads who caused more and by how much, and the score in its text is a
+        count only as margins between the sides (each side's count less the lowest), and
+        once every blow is struck only as ``result`` reads them (who won, and what the
+        margin does to the loser's Morale check); the score in the result's text is a
         representative one.  A finished combat is its state and events alone.
         """
         kept: Hashable | None = self.__dict__.get("_kept_key")
@@ -128,6 +130,8 @@ class _Melee:
             events = frozenset(self.tally(view).items())
             if self.finished:
                 kept = self.state, events
+            elif self.struck and result is not None:
+                kept = self.state, result(self.caused), events
             else:
                 low = min((n for _, n in self.caused), default=0)
                 kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
@@ -143,18 +147,24 @@ class _Melee:
             tally = self.__dict__["_kept_tally"] = Counter(v for v in shown if v is not None)
         return tally
 
-    def fresh(self) -> _Melee:
-        """Return this point of the combat with no events yet, and before a strike no wounds caused yet.
+    @property
+    def struck(self) -> bool:
+        """Say whether every blow is struck: the combat result comes next."""
+        return self.initiative < 0 and not self.jobs and not self.finished
 
-        No step reads the events, and a strike only adds to the wounds caused (``Dice.loop``).
+    def fresh(self) -> _Melee:
+        """Return this point of the combat with no events yet, and until the result no wounds caused yet.
+
+        No step reads the events, and until the combat result the steps only add to the
+        wounds caused (``Dice.loop``).
         """
-        if self.jobs:
+        if not self.struck:
             return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused))
         return evolve(self, events=())
 
     def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
         """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
-        if self.jobs:
+        if not self.struck:
             mine = dict(self.caused)
             caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
             joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused)
@@ -209,6 +219,17 @@ class CombatRules(Ruleset):
     def combat_morale_modifier(self, margin: int) -> int:
         """Return the Leadership modifier of a close combat Morale check lost by ``margin`` wounds (3rd: none)."""
         return 0
+
+    def combat_result_read(self, caused: tuple[tuple[str, int], ...]) -> Hashable:
+        """Return what the combat result reads of the wounds caused: the winner and the Morale modifier of the margin.
+
+        Two fights whose scores read alike here end alike (``_resolve_combat``; its text
+        shows the score), so an enumeration merges them before the result.
+        """
+        if len(caused) != 2 or caused[0][1] == caused[1][1]:
+            return None
+        (a, x), (b, y) = caused
+        return (a if x > y else b), self.combat_morale_modifier(abs(x - y))
 
     def last_man_exempt(self, unit: Unit) -> bool:
         """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
@@ -916,6 +937,8 @@ class CombatRules(Ruleset):
                                    jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
                                    events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
                                                                 ("published.initiative",))))
+            if melee.initiative >= 0:  # every blow struck: the combat result is a step of its own
+                return evolve(melee, initiative=-1)
             state = melee.state
             state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
@@ -925,7 +948,8 @@ class CombatRules(Ruleset):
         sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
         view = dice.event_view
         melee = dice.loop(_Melee(state, 10, (), sides, (opening, *self._characters_apart(state, combat))), step,
-                          lambda m: m.finished, lambda m: m.key(view), _Melee.fresh, lambda m, r: m.join(r, view))
+                          lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
+                          lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
