@@ -164,3 +164,18 @@ def test_a_fight_is_estimated_with_its_loop_so_only_a_larger_excess_is_trusted()
     assert guess.far_over(guess.runs // 17) and not guess.far_over(guess.runs // 15)  # OVERSIZE is 16
     plain = estimate_runs(dice_in_a_row(3))
     assert not plain.loops and plain.far_over(107) and not plain.far_over(108)  # ESTIMATE_MARGIN is 2
+
+
+def test_odds_action_says_first_why_it_samples(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the command line the reason is the first line, before the Monte Carlo runs (the header of the wait)."""
+    from _cli import run
+
+    scenario = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
+    code, out, err = run(["odds", "action", scenario, "--action", '{"do": "shoot", "unit": "tactical", "target": "boyz"}',
+                          "--max-branches", "10", "--runs", "50"], capsys)
+    assert code == 0, err
+    first, *rest = out.splitlines()
+    why = re.fullmatch(r"(exact enumeration would take about [\d,]+ rules-code runs \(budget 10\)): "
+                       r"Monte Carlo with 50 runs", first)
+    assert why is not None, first
+    assert any(line.startswith("method: Monte Carlo (50 runs, seed 0; " + why.group(1)) for line in rest)

@@ -56,5 +56,5 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    """Say at once, before the Monte Carlo runs, why the answer will be sampled."""
-    print(line, file=sys.stderr, flush=True)
+    """Say at once, before the Monte Carlo runs, why the answer will be sampled (the header of a long wait)."""
+    print(line, flush=True)
