@@ -7,20 +7,24 @@ for exact odds is the value itself: nothing is deep-copied.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import IllegalActionError
 from .geometry import Terrain
 from .units import Unit
-from .values import HashOnce, evolve
+from .values import MEMO as _MEMO, HashOnce, cached, evolve
 
 if TYPE_CHECKING:
     from .powers import Power
     from .weapons import Weapon
+
+T = TypeVar("T")
+
+#: How many worked-out values one state remembers (``GameState.remember``).
+_REMEMBERED_KEPT = 64
 
 
 class Phase(StrEnum):
@@ -107,13 +111,37 @@ class GameState(HashOnce):
         return next((t for u, t in self.fired_at if u == unit_id), None)
 
     # -- lookups ------------------------------------------------------------------
-    @cached_property
+    @cached
     def _by_id(self) -> dict[str, Unit]:
         """Index the units by id once per state value (the first unit of an id, as a scan would find)."""
         index: dict[str, Unit] = {}
         for u in self.units:
             index.setdefault(u.id, u)
         return index
+
+    @cached
+    def _characters_of(self) -> dict[str, tuple[Unit, ...]]:
+        """Index the living joined characters by the unit they joined, once per state value (in unit order)."""
+        index: dict[str, list[Unit]] = {}
+        for u in self.units:
+            if u.joined is not None and u.models:
+                index.setdefault(u.joined, []).append(u)
+        return {host: tuple(chars) for host, chars in index.items()}
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """Return ``compute()``, worked out once per state value for ``key`` (what ruling and resolving both ask).
+
+        The values live on this state and die with it; a changed state (``evolve``) starts
+        with none.  ``key`` must name everything ``compute`` depends on besides the state.
+        """
+        memo: dict[Hashable, Any] = self.__dict__.setdefault(_MEMO, {})
+        if key in memo:
+            value: T = memo[key]
+            return value
+        if len(memo) >= _REMEMBERED_KEPT:
+            memo.clear()
+        value = memo[key] = compute()
+        return value
 
     def unit(self, unit_id: str) -> Unit:
         """Return a unit by id, or refuse with a clear message."""
@@ -145,13 +173,13 @@ class GameState(HashOnce):
 
     def joined_to(self, host_id: str) -> list[Unit]:
         """Return the living characters that have joined a unit."""
-        return [u for u in self.units if u.joined == host_id and u.alive]
+        return list(self._characters_of.get(host_id, ()))
 
     def combined(self, unit_id: str) -> list[Unit]:
         """Return a unit and every character that has joined it (the host first)."""
         unit = self.unit(unit_id)
         host = self.unit(unit.joined) if unit.joined else unit
-        return [host, *self.joined_to(host.id)]
+        return [host, *self._characters_of.get(host.id, ())]
 
     def iter_units(self) -> Iterator[Unit]:
         """Iterate over every unit, dead ones included (for saving)."""

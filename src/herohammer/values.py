@@ -9,13 +9,19 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, TypeVar
+from operator import itemgetter
+from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 _HASH = "_hash_once"
+#: Where a value keeps what was worked out from it (``GameState.remember``); left out of pickles like the hash.
+MEMO = "_remembered"
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -29,8 +35,8 @@ def _field_names(value: Any) -> tuple[str, ...]:
 class HashOnce:
     """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
 
-    The kept hash is left out of pickles and copies, since string hashes differ between
-    processes.
+    The kept hash (and anything remembered under ``MEMO``) is left out of pickles and
+    copies, since string hashes differ between processes.
     """
 
     __slots__ = ()
@@ -43,7 +49,16 @@ class HashOnce:
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != _HASH}
+        return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
+
+
+def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]:
+    """Return a dataclass's field names, as a set too, and a getter of their values from an instance dict (in C)."""
+    names = _field_names(value)
+    if len(names) == 1:  # itemgetter of one name gives the value itself, not a tuple
+        only = names[0]
+        return names, frozenset(names), lambda d: (d[only],)
+    return names, frozenset(names), itemgetter(*names)
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -53,12 +68,44 @@ def evolve(value: T, **changes: Any) -> T:
     copied as they are, and what the old value cached about itself (its hash, cached
     properties) is left behind.
     """
-    new = object.__new__(type(value))
-    old = value.__dict__
-    state = {name: old[name] for name in _field_names(value)}
-    unknown = changes.keys() - state.keys()
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    cls = type(value)
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = _layout(value)
+    names, name_set, values_of = layout
+    if not changes.keys() <= name_set:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
+    state = dict(zip(names, values_of(value.__dict__)))  # the fields only: what the old value cached stays behind
     state.update(changes)
-    new.__dict__.update(state)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", state)
     return new
+
+
+class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
+    """A property worked out once per value and kept in its ``__dict__``: ``functools.cached_property`` without its lock.
+
+    For immutable values only (the answer never goes stale), which any thread may work out
+    alike; Python 3.11's ``cached_property`` takes a lock on every first look-up, a cost
+    each new state pays for every model.  ``evolve`` leaves the kept answer behind.
+    """
+
+    def __init__(self, func: Callable[[Any], R]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached[R]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> R: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> R | cached[R]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
