@@ -1004,7 +1004,9 @@ class CombatRules(Ruleset):
 
         sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
         view = dice.event_view
-        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *self._characters_apart(state, combat))), step,
+        apart = state.remember(("characters apart", type(self), tuple(combat)),  # an enumeration asks once per leaf
+                               lambda: tuple(self._characters_apart(state, combat)))
+        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
                           lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
