@@ -117,6 +117,8 @@ class _Melee:
     caused: tuple[tuple[str, int], ...]
     events: tuple[Event, ...]
     finished: bool = False
+    #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
+    whole_score: bool = True
 
     def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
@@ -125,15 +127,16 @@ class _Melee:
         one by kind, rules and data), never by their wording or order.  The wounds caused
         count only as margins between the sides (each side's count less the lowest), and
         once every blow is struck only as ``result`` reads them (who won, and what the
-        margin does to the loser's Morale check); the score in the result's text is a
-        representative one.  A finished combat is its state and events alone.
+        margin does to the loser's Morale check) - in a whole score, not in what one step
+        added (``whole_score``), which a join may still add to; the score in the result's
+        text is a representative one.  A finished combat is its state and events alone.
         """
         kept: Hashable | None = self.__dict__.get("_kept_key")
         if kept is None:
             events = frozenset(self.tally(view).items())
             if self.finished:
                 kept = self.state, events
-            elif self.struck and result is not None:
+            elif self.struck and self.whole_score and result is not None:
                 kept = self.state, result(self.caused), events
             else:
                 low = min((n for _, n in self.caused), default=0)
@@ -162,7 +165,7 @@ class _Melee:
         wounds caused (``Dice.loop``).
         """
         if not self.struck:
-            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused))
+            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused), whole_score=False)
         return evolve(self, events=())
 
     def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
@@ -170,7 +173,7 @@ class _Melee:
         if not self.struck:
             mine = dict(self.caused)
             caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
-            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused)
+            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused, whole_score=True)
         else:
             joined = evolve(stepped, events=(*self.events, *stepped.events))
         joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
@@ -984,7 +987,10 @@ class CombatRules(Ruleset):
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
             if melee.jobs:
-                return self._strike(melee, dice)
+                melee = self._strike(melee, dice)
+                if not melee.jobs and not levels.intersection(range(melee.initiative + 1)):
+                    return evolve(melee, initiative=-1)  # no one left to strike: the combat result is next
+                return melee
             for initiative in range(melee.initiative, -1, -1):
                 if initiative not in levels:
                     continue
