@@ -413,25 +413,39 @@ class Split:
 
 
 @lru_cache(maxsize=4096)
-def _chain_joint(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
-    """Return the joint distribution of every stage's count (targets <= 1 and >= 7 roll nothing)."""
-    dist: dict[ChainValue, Fraction] = {(): Fraction(1)}
+def _chain_weights(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[tuple[ChainValue, int], ...], int]:
+    """Return the joint distribution of every stage's count as integer weights over one denominator.
+
+    Targets <= 1 and >= 7 roll nothing.  A stage rolling ``k`` of the ``n`` dice has its
+    binomial weights (over ``d**k``) scaled by ``d**(n - k)``, so every entry shares the
+    denominator: sums and comparisons stay in integers, as in ``binomial_weights``.
+    """
+    dist: dict[ChainValue, int] = {(): 1}
+    den = 1
     for target, below, fails in stages:
-        nxt: dict[ChainValue, Fraction] = {}
-        for counts, p in dist.items():
+        rolls = 1 < target <= SIDES
+        p = success_probability(target, below) if rolls else Fraction(1)
+        d = p.denominator
+        nxt: dict[ChainValue, int] = {}
+        for counts, w in dist.items():
             dice_n = counts[-1] if counts else n
-            if target >= SIDES + 1 or dice_n == 0:
-                branches: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
-            elif target <= 1:
-                branches = ((dice_n, Fraction(1)),)
+            if not rolls or dice_n == 0:
+                branches = [(0 if target >= SIDES + 1 or dice_n == 0 else dice_n, d**n)]
             else:
-                branches = _pool_outcomes(dice_n, target, below)
-            if fails:
-                branches = tuple((dice_n - k, q) for k, q in branches)
-            for k, q in branches:
-                nxt[(*counts, k)] = nxt.get((*counts, k), Fraction(0)) + p * q
+                scale = d ** (n - dice_n)
+                branches = [(k, wk * scale) for k, wk in enumerate(binomial_weights(dice_n, p)[0]) if wk]
+            for k, wk in branches:
+                key = (*counts, dice_n - k if fails else k)
+                nxt[key] = nxt.get(key, 0) + w * wk
         dist = nxt
-    return tuple(sorted(dist.items()))
+        den *= d**n
+    return tuple(sorted(dist.items())), den
+
+
+def _represent(groups: dict[Any, list[tuple[ChainValue, int]]], den: int) -> tuple[tuple[ChainValue, Fraction], ...]:
+    """Return one branch per group: its most likely counts (the lowest on a tie) and the group's probability."""
+    return tuple((max(members, key=lambda cw: (cw[1], tuple(-c for c in cw[0])))[0],
+                  Fraction(sum(w for _, w in members), den)) for _, members in sorted(groups.items()))
 
 
 @lru_cache(maxsize=4096)
@@ -441,13 +455,13 @@ def _chain_last(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tupl
     A last stage counting failures (unsaved wounds) also keeps apart whether it rolled any
     dice at all: no wounds means no saves to report, while wounds all saved are reported.
     """
-    groups: dict[tuple[int, bool], list[tuple[ChainValue, Fraction]]] = {}
+    groups: dict[tuple[int, bool], list[tuple[ChainValue, int]]] = {}
     fails = bool(stages) and stages[-1][2]
-    for counts, p in _chain_joint(n, stages):
+    weights, den = _chain_weights(n, stages)
+    for counts, w in weights:
         rolled = (counts[-2] if len(counts) > 1 else n) > 0 if fails else True
-        groups.setdefault((counts[-1], rolled), []).append((counts, p))
-    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
-                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+        groups.setdefault((counts[-1], rolled), []).append((counts, w))
+    return _represent(groups, den)
 
 
 @lru_cache(maxsize=4096)
@@ -458,21 +472,26 @@ def _chain_split(n: int, stages: tuple[StageKey, ...],
 
     The counts of the chain before the split are represented by the most likely ones:
     the caller reads the groups' counts, and whether each group rolled (a group without
-    wounds reports no saves).
+    wounds reports no saves).  Each group's weights are brought to one denominator (as
+    many dice as the chain's ``n``) so that everything stays in integers.
     """
     group_stages, shares = split
-    groups: dict[tuple[ChainValue, tuple[bool, ...]], list[tuple[ChainValue, Fraction]]] = {}
-    for counts, p in _chain_joint(n, stages):
+    weights, den = _chain_weights(n, stages)
+    group_dens = [_chain_weights(n, (stage,))[1] for stage in group_stages]
+    for d in group_dens:
+        den *= d
+    groups: dict[tuple[ChainValue, tuple[bool, ...]], list[tuple[ChainValue, int]]] = {}
+    for counts, w in weights:
         share = shares[counts[-1] if counts else n]
-        tails: dict[ChainValue, Fraction] = {(): p}
-        for stage, k in zip(group_stages, share):
-            one = _chain_joint(k, (stage,))
-            tails = {(*t, c[0]): q * r for t, q in tails.items() for c, r in one}
+        tails: dict[ChainValue, int] = {(): w}
+        for stage, k, group_den in zip(group_stages, share, group_dens):
+            one, one_den = _chain_weights(k, (stage,))
+            scale = group_den // one_den
+            tails = {(*t, c[0]): q * r * scale for t, q in tails.items() for c, r in one}
         rolled = tuple(k > 0 for k in share)
         for tail, q in tails.items():
             groups.setdefault((tail, rolled), []).append(((*counts, *tail), q))
-    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
-                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+    return _represent(groups, den)
 
 
 @dataclass(frozen=True)
