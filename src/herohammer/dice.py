@@ -601,7 +601,9 @@ class Dice(ABC):
         step reads): ``fresh(c)`` is ``c`` with it emptied and ``join(c, r)`` adds what a
         step made from ``fresh(c)`` (the carry ``r``) to ``c``'s, so that ``join(c,
         step(fresh(c)))`` is ``step(c)``.  An enumeration then walks each step once per
-        distinct ``key(fresh(c))``, however many different logs lead there.
+        distinct ``key(fresh(c))``, however many different logs lead there; the results of
+        such a walk merge on ``key`` too, so ``key`` must tell apart any two results that a
+        ``join`` would make different.
         """
         carry = start
         while not done(carry):
