@@ -104,6 +104,21 @@ def q_whole_turn() -> tuple[str, bool]:
     return _digest(_decided(result.counts)), True
 
 
+def q_t9a_turn_auto() -> tuple[str, bool]:
+    """``simulate`` (method auto) of the 9th Age whole-turn example, 100 runs: too large to enumerate, so engine runs.
+
+    What it measures is how soon that is decided: by the estimate before any enumeration now,
+    by spending the compile budget (5,000 rules-code runs) before.
+    """
+    from herohammer.scenario import read_data
+    from herohammer.simulate import simulate
+
+    path = ROOT / "examples" / "t9a_whole_turn.yaml"
+    plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
+    result = simulate(read_data(path), 100, 1, plan, "auto", str(path))
+    return _digest(sorted((repr(o), c) for o, c, _ in result.counts)), result.meta["method"] == "compiled"
+
+
 def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
     """Apply one action and undo it, 200 times; the figure is per pair (CPU ms).
 
@@ -179,6 +194,8 @@ def _register() -> None:
     QUERIES["fight40k4"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k4)", q_odds("fight", "40k4"))
     QUERIES["demos"] = ("simulate: both bundled demos, 100,000 runs each", q_demos)
     QUERIES["whole_turn"] = ("simulate --method compiled: the 40k3 whole-turn example", q_whole_turn)
+    QUERIES["t9a_turn_auto"] = ("simulate (auto, 100 runs): the t9a whole-turn example, too large to enumerate",
+                                q_t9a_turn_auto)
     for kind in ("move", "join", "volley", "fight"):
         QUERIES[f"apply_{kind}"] = (f"Game.apply + undo: {kind} (per pair, same game again)", lambda k=kind: q_apply_undo(k))
         QUERIES[f"apply_fresh_{kind}"] = (f"Game.apply + undo: {kind} (per pair, each on a new state)",

@@ -21,6 +21,7 @@ Fractions stay beside the counts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice import Dice, enumerate_outcomes
+from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
 from .errors import EnumerationTooLarge
 from .unplaced import PositionsRead, erase_positions
 
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 
 #: Runs drawn per numpy call (and per progress-bar tick); the stream is the same whatever the chunking.
 CHUNK = 1 << 20
+#: Nodes of a step's frontier, and random paths through each, that estimate the step before it is taken.
+SIZED_NODES = 4
+SIZING_PATHS = 4
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     blind_from: int | None = None
     with _progress(progress, steps, "compiling the chance tree (exact odds)") as advance:
         while frontier:
+            rounds.used += _size_up(driver, frontier, rounds.used, max_runs)
             if 0 <= blind_not_before <= rounds.round:
                 reads = rounds.trial(frontier)
                 if reads is None:
@@ -222,6 +227,25 @@ def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]
     for label, n in more:
         merged[label] = merged.get(label, 0) + n
     return tuple(sorted(merged.items()))
+
+
+def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> int:
+    """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
+
+    A few nodes of the frontier, spread over it, each have their step's chance tree
+    estimated (``estimate_runs``, a few random paths); their mean times the frontier is the
+    step's estimate.  Return the rules-code runs the estimate itself took.
+    """
+    live = [node for node in frontier if not driver.done(node)]
+    if not live:
+        return 0
+    sample = live[:: -(-len(live) // SIZED_NODES)]
+    counted = [_Counted(_stepper(driver, node)) for node in sample]
+    sizes = [estimate_runs(c, SIZING_PATHS) for c in counted]
+    guess = TreeSize(used + math.ceil(sum(t.runs for t in sizes) / len(sizes) * len(live)), any(t.loops for t in sizes))
+    if guess.far_over(max_runs):
+        raise EnumerationTooLarge(max_runs, guess.runs)
+    return sum(c.calls for c in counted)
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:

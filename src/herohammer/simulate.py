@@ -543,11 +543,11 @@ def simulate(
         meta["compile_budget"] = budget
         try:
             compiled = fastsim.compile_plan(state, driver, budget, progress)
-        except EnumerationTooLarge:
+        except EnumerationTooLarge as too_large:  # estimated far over budget before trying, or the budget spent
             if method == "compiled":
-                raise HerohammerError(
-                    f"the chance tree has more than {budget} rules-code runs; use --method engine") from None
-            _check_engine_runs(runs, f"the chance tree has more than {budget:,} rules-code runs, so")
+                raise HerohammerError(f"{too_large.reason()}; use --method engine") from None
+            _check_engine_runs(runs, f"{too_large.reason()}, so")
+            meta["too_large"] = too_large.reason()
             compiled = None
         timing["compile_seconds"] = time.perf_counter() - t0
         if compiled is not None:
@@ -560,7 +560,7 @@ def simulate(
                 (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
             return SimulationResult(meta, rows, True, baseline, timing)
     t0 = time.perf_counter()
-    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress, meta.get("too_large")))
     timing["engine_seconds"] = time.perf_counter() - t0
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
@@ -584,9 +584,10 @@ def _check_engine_runs(runs: int, why: str) -> None:
                               f"at most {ENGINE_MAX_RUNS:,} engine runs (the limit)")
 
 
-def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool) -> Iterator[Outcome]:
+def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool,
+                     why: str | None = None) -> Iterator[Outcome]:
     seeds = engine_seeds(seed, runs)
-    with progress_bar(progress, runs, "playing the engine") as advance:
+    with progress_bar(progress, runs, f"playing the engine ({why})" if why else "playing the engine") as advance:
         for i in range(runs):
             yield outcome_of(state, run_engine_once(state, driver, SeededDice(int(seeds[i]))))
             if (i + 1) % 256 == 0 or i + 1 == runs:
