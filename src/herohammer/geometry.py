@@ -422,7 +422,43 @@ def coherency_groups(
     """
     if not max_gap >= 0:
         raise HerohammerError(f"max_gap must be >= 0 inches, got {max_gap!r}")
-    parent = list(range(len(models)))
+    limit = max_gap + EPSILON
+    if len(models) * len(models) > 2 * _FEW_PAIRS:
+        return _groups(len(models), _links(models, limit))
+    return _chains(models, limit)
+
+
+def _chains(models: Sequence[Placed], limit: float) -> list[list[int]]:
+    """Find the chains of models at most ``limit`` apart by walking from each model to its neighbours.
+
+    Round pairs are measured inline (``distance``'s own arithmetic); any other pair by ``distance``.
+    """
+    dist = math.dist
+    data = [(p.at, p.base.radius_inches if p.base.round else -1.0, p) for p in models]
+    left = list(range(len(models)))
+    groups = []
+    while left:
+        first = left.pop(0)
+        group, stack = [first], [first]
+        while stack and left:
+            at, radius, p = data[stack.pop()]
+            near = []
+            for j in left:
+                other_at, other_radius, q = data[j]
+                if (dist(at, other_at) - (radius + other_radius) <= limit if radius >= 0.0 and other_radius >= 0.0
+                        else distance(p, q) <= limit):
+                    near.append(j)
+            if near:
+                left = [j for j in left if j not in near]
+                group += near
+                stack += near
+        groups.append(sorted(group))
+    return groups
+
+
+def _groups(n: int, pairs: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Join linked pairs into groups of indices (each sorted, ordered by their first index)."""
+    parent = list(range(n))
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -430,14 +466,36 @@ def coherency_groups(
             i = parent[i]
         return i
 
-    for i in range(len(models)):
-        for j in range(i + 1, len(models)):
-            if root(i) != root(j) and distance(models[i], models[j]) <= max_gap + EPSILON:
-                parent[max(root(i), root(j))] = min(root(i), root(j))
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
     groups: dict[int, list[int]] = {}
-    for i in range(len(models)):
+    for i in range(n):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+def _links(models: Sequence[Placed], limit: float) -> list[list[int]]:
+    """List the pairs (i < j) of models at most ``limit`` inches apart (``distance``), every pair measured at once.
+
+    Round pairs clearly inside or outside the limit are settled by numpy, rectangles that
+    are clearly apart by their bounding circles; ``distance`` decides every pair near the
+    limit, so the answer is the plain double loop's.
+    """
+    if len(models) < 2:
+        return []
+    xy = np.array([p.at for p in models], dtype=float)
+    reach = np.array([p.base.reach_inches for p in models], dtype=float)
+    rounds = np.array([p.base.round for p in models], dtype=bool)
+    centres = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    gaps = centres - (reach[:, None] + reach[None, :])  # exact for round pairs, a floor otherwise
+    margin = 1e-6 + 1e-9 * centres  # far above the rounding of either way of measuring
+    linked = np.triu(rounds[:, None] & rounds[None, :] & (gaps < limit - margin), k=1)
+    unsure = np.triu(gaps <= limit + margin, k=1) & ~linked
+    pairs: list[list[int]] = np.argwhere(linked).tolist()
+    pairs += [[i, j] for i, j in np.argwhere(unsure).tolist() if distance(models[i], models[j]) <= limit]
+    return pairs
 
 
 def coherent(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> bool:
@@ -650,6 +708,61 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
     if _segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
     return _segment_polygon_distance(start, to, other.corners) <= radius
+
+
+def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],
+                    contact: float = 0.01) -> tuple[int, int] | None:
+    """Return the first (path, other) whose swept disc meets the other base, not touching it at the start; or None.
+
+    A path is (the mover's base where it starts, where it ends, the radius swept); a pair
+    counts when ``sweep_hits`` and not ``in_base_contact(start, other, contact)``, and the
+    first is the one a loop over paths then others meets.  A mover moves past most models
+    far from its path, so every pair is first screened by boxes (numpy for many pairs),
+    and ``sweep_hits`` decides the pairs whose box it reaches.
+    """
+    if not paths or not others:
+        return None
+    if len(paths) * len(others) > _FEW_PAIRS:
+        candidates: Iterator[tuple[int, int]] = ((i, j) for i, j in np.argwhere(_sweep_screen(paths, others)).tolist())
+    else:
+        candidates = _few_sweep_candidates(paths, others)
+    for i, j in candidates:
+        start, end, radius = paths[i]
+        if sweep_hits(start.at, end, radius, others[j]) and not in_base_contact(start, others[j], contact):
+            return i, j
+    return None
+
+
+def _few_sweep_candidates(paths: Sequence[tuple[Placed, Point, float]],
+                          others: Sequence[Placed]) -> Iterator[tuple[int, int]]:
+    """Yield the pairs whose other base's bounding circle meets the box of the swept path (a plain loop)."""
+    data = [(q.at[0], q.at[1], q.base.reach_inches) for q in others]
+    for i, (start, (bx, by), radius) in enumerate(paths):
+        if not radius > 0:
+            continue
+        ax, ay = start.at
+        slack = radius + 1e-6 + 1e-9 * (abs(ax) + abs(ay) + abs(bx) + abs(by))  # far above rounding
+        low_x, high_x = min(ax, bx) - slack, max(ax, bx) + slack
+        low_y, high_y = min(ay, by) - slack, max(ay, by) + slack
+        for j, (x, y, reach) in enumerate(data):
+            if low_x - reach <= x <= high_x + reach and low_y - reach <= y <= high_y + reach:
+                yield i, j
+
+
+def _sweep_screen(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed]) -> Any:
+    """Mark every pair whose other base's bounding circle comes within the radius of the path (numpy, all at once)."""
+    a = np.array([p.at for p, _, _ in paths], dtype=float)
+    d = np.array([end for _, end, _ in paths], dtype=float) - a
+    radii = np.array([r for _, _, r in paths], dtype=float)
+    centres = np.array([q.at for q in others], dtype=float)
+    reach = np.array([q.base.reach_inches for q in others], dtype=float)
+    rel_x, rel_y = centres[None, :, 0] - a[:, None, 0], centres[None, :, 1] - a[:, None, 1]
+    length2 = (d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(length2 > 0.0, np.clip((rel_x * d[:, None, 0] + rel_y * d[:, None, 1]) / length2, 0.0, 1.0), 0.0)
+    clearance = np.hypot(rel_x - f * d[:, None, 0], rel_y - f * d[:, None, 1])
+    slack = 1e-6 + 1e-9 * (np.abs(rel_x) + np.abs(rel_y) + np.abs(a).sum(axis=1)[:, None] + np.abs(d).sum(axis=1)[:, None])
+    return (clearance <= radii[:, None] + reach[None, :] + slack) & (radii > 0)[:, None]
 
 
 # --- movement ------------------------------------------------------------------------

@@ -8,10 +8,10 @@ shares (seed 004), so rules code asks ``ruleset.hook(...)`` and never which rule
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
@@ -33,6 +33,24 @@ PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infil
 
 
 _A_STATE = "a GameState (load_scenario(path) or Game.state)"
+_PLACES_AS_RULED = "places_as_ruled"
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def places_as_ruled(method: Method) -> Method:
+    """Mark a ``rule_<do>`` that checks every place its action plans against every model (``movement.placement_problem``),
+    or the ``resolve_<do>`` that, when no dice roll, puts models exactly there and nowhere else.
+
+    When both methods of an action carry the mark, judging it does not resolve the action
+    to check bases apart a second time (``tests/test_bases_apart.py`` holds the marked pairs
+    to it); a subclass overriding either method without the mark gets the shared check back.
+    """
+    setattr(method, _PLACES_AS_RULED, True)
+    return method
+
+
+def _marked(method: Callable[..., Any]) -> bool:
+    return bool(getattr(method, _PLACES_AS_RULED, False))
 
 
 @cache
@@ -64,11 +82,21 @@ class _NoRolls(Dice):
 class Judgement:
     """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
 
-    ``Game.apply`` uses ``resolved`` instead of resolving the action a second time.
+    ``Game.apply`` uses ``result`` instead of resolving the action a second time.  When the
+    ruling did not need the result (``Ruleset.placements_ruled``), ``resolve_later`` works it
+    out the first time ``result`` is asked, so listing legal actions never pays for it.
     """
 
     ruling: Ruling
     resolved: Resolution | None = None
+    resolve_later: Callable[[], Resolution | None] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def result(self) -> Resolution | None:
+        """Return the action's result if no dice decide it (None if dice do, or the action is illegal)."""
+        if self.resolved is None and self.resolve_later is not None:
+            return self.resolve_later()
+        return self.resolved
 
 
 @dataclass(frozen=True)
@@ -175,16 +203,26 @@ class Ruleset:
         """Forbid a placing action whose models would end on other models, when no dice decide where.
 
         The action is resolved with dice that refuse to roll; one that rolls (a charge, a
-        difficult-terrain move) is checked when it is resolved instead (``resolve``).
+        difficult-terrain move) is checked when it is resolved instead (``resolve``).  An
+        action whose rule and resolution are both marked ``places_as_ruled`` is not resolved
+        to look again: its result is worked out only if it is applied.
         """
+        if _marked(getattr(self, f"rule_{action.do}")) and _marked(getattr(self, f"resolve_{action.do}")):
+            return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
+        resolved = self._without_dice(state, action)
+        if resolved is None:
+            return Judgement(ruling)
+        if problem := movement.overlap_problem(state, resolved[0]):
+            return Judgement(Ruling.forbid(problem, "published.bases-apart"))
+        return Judgement(ruling, resolved)
+
+    def _without_dice(self, state: GameState, action: Action) -> Resolution | None:
+        """Resolve an action with dice that refuse to roll: its result if no dice decide it, else None."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         try:
-            after, events = resolver(state, action, _NoRolls())
+            return resolver(state, action, _NoRolls())
         except (_RollNeeded, IllegalActionError):
-            return Judgement(ruling)
-        if problem := movement.overlap_problem(state, after):
-            return Judgement(Ruling.forbid(problem, "published.bases-apart"))
-        return Judgement(ruling, (after, events))
+            return None
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""

@@ -23,7 +23,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .w40k_combat import WoundBatch
 from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
 
@@ -299,6 +299,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return state, events
 
     # == move =====================================================================
+    @places_as_ruled
     @implements("40k3.char.coherency", "40k4.ic.slowest-model", "published.coherency")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
         """Rule on moving a unit: distance by troop type, table, no overlaps, coherency with its characters."""
@@ -373,6 +374,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         ]
         return min(hosts, key=lambda u: geo.group_distance([placed], u.placed), default=None)
 
+    @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move the unit (and its characters), rolling for difficult terrain."""
         unit = state.unit(action.unit)
@@ -421,6 +423,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         return self.join_forbidden(state, character, host)
 
+    @places_as_ruled
     @implements("40k3.ic.join", "40k3.ic.movement-phase-only", "40k3.char.kinds")
     def rule_join(self, state: GameState, action: Join) -> Ruling:
         """Rule on an independent character moving to within 2" of a unit's model to join it."""
@@ -455,6 +458,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             self.join_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes,
         )
 
+    @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Move the character and make it part of the unit."""
         character = state.unit(action.character)
@@ -496,6 +500,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  self.phase_only_rule, *self.locked_with_unit_rules)
         return self.leave_forbidden(state, character, host)
 
+    @places_as_ruled
     @implements("40k3.ic.leave")
     def rule_leave(self, state: GameState, action: Leave) -> Ruling:
         """Rule on a character moving more than 2" from its unit's nearest model to leave it."""
@@ -527,6 +532,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
                             self.leave_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes)
 
+    @places_as_ruled
     def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
         """Move the character out; it is a unit of its own again if it got clear."""
         character = state.unit(action.character)
