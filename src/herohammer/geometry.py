@@ -20,7 +20,6 @@ import math
 import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -28,6 +27,7 @@ import shapely
 from shapely import Polygon
 
 from herohammer.errors import HerohammerError
+from herohammer.values import cached
 
 MM_PER_INCH: float = 25.4
 COHERENCY_INCHES: float = 2.0
@@ -121,12 +121,12 @@ class Base:
             return _tidy(self.width_mm)
         return [_tidy(self.width_mm), _tidy(self.depth_mm)]
 
-    @cached_property
+    @cached
     def radius_inches(self) -> float:
         """Give a round base's radius in inches, the quantity exact distances need."""
         return self.width_mm / MM_PER_INCH / 2.0
 
-    @cached_property
+    @cached
     def reach_inches(self) -> float:
         """Give the radius of the smallest circle about the centre holding the base (its half diagonal if square-cornered).
 
@@ -190,7 +190,7 @@ class Placed:
             )
         object.__setattr__(self, "facing_deg", facing)
 
-    @cached_property
+    @cached
     def _footprint(self) -> Polygon:
         shape = self.base.footprint(self.at, self.facing_deg)
         shapely.prepare(shape)
@@ -200,7 +200,7 @@ class Placed:
         """Return the base's shape in inches, built once per placement because it is reused."""
         return self._footprint
 
-    @cached_property
+    @cached
     def corners(self) -> tuple[Point, ...]:
         """Return a rectangular base's corners, counter-clockwise, as ``footprint`` draws them."""
         return self.base.corners(self.at, self.facing_deg)
@@ -548,7 +548,7 @@ class Terrain:
                 f"terrain {self.id!r}: polygon has no area (its points are collinear)"
             )
 
-    @cached_property
+    @cached
     def _shape(self) -> Polygon:
         shape = Polygon(self.polygon)
         shapely.prepare(shape)
@@ -568,7 +568,7 @@ class Terrain:
         low_y, high_y = min(p[1] for p in points) - reach, max(p[1] for p in points) + reach
         return _boxes_meet(self.bounds, (low_x, low_y, high_x, high_y))
 
-    @cached_property
+    @cached
     def bounds(self) -> tuple[float, float, float, float]:
         """Return the piece's bounding box (min x, min y, max x, max y): a path outside it cannot touch the piece."""
         xs, ys = [p[0] for p in self.polygon], [p[1] for p in self.polygon]

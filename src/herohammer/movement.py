@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
 from .state import GameState
+from .values import cached
 from .units import Model, Unit, UnitType
 
 MOVE_INCHES: dict[UnitType, float] = {
@@ -42,7 +42,7 @@ class PlannedMove:
     difficult: bool
     dangerous: bool = False  # dangerous terrain is difficult terrain that may also wound (a test per model)
 
-    @cached_property
+    @cached
     def placed(self) -> geo.Placed:
         """Return the model's base where the move ends."""
         return geo.Placed(self.model.base, self.to, self.model.facing)
@@ -85,11 +85,7 @@ def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
 
 
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
-    """Return why the new positions cannot be taken (off table, on another model), or None."""
-    width, depth = state.table.width, state.table.depth
-    for mv in moves:
-        if not _on_table(mv, width, depth):
-            return f"{mv.model.name} would stand off the table at {list(mv.to)}"
+    """Return why the new positions cannot be taken (on another model), or None; ``table_problem`` is asked first."""
     moved = {(mv.unit_id, mv.index) for mv in moves}
     others = [p for u in state.units if u.on_table for i, p in enumerate(u.placed) if (u.id, i) not in moved]
     new_bases = [mv.placed for mv in moves]

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .errors import IllegalActionError
 from .geometry import Terrain
 from .units import Unit
-from .values import HashOnce, evolve
+from .values import HashOnce, cached, evolve
 
 if TYPE_CHECKING:
     from .powers import Power
@@ -107,7 +106,7 @@ class GameState(HashOnce):
         return next((t for u, t in self.fired_at if u == unit_id), None)
 
     # -- lookups ------------------------------------------------------------------
-    @cached_property
+    @cached
     def _by_id(self) -> dict[str, Unit]:
         """Index the units by id once per state value (the first unit of an id, as a scan would find)."""
         index: dict[str, Unit] = {}

@@ -9,13 +9,12 @@ Immutable values make ``undo`` a matter of keeping the previous state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from enum import StrEnum
 
 from .formations import Formation
 from .geometry import Base, Placed, Point
 from .profiles import Profile
-from .values import HashOnce, evolve
+from .values import HashOnce, cached, evolve
 
 
 class UnitType(StrEnum):
@@ -82,7 +81,7 @@ class Model(HashOnce):
     #: Inches moved this phase: one move allowance per model per phase, however many actions move it.
     moved: float = 0.0
 
-    @cached_property
+    @cached
     def placed(self) -> Placed:
         """Return the base at its place, for geometry (built once per model value)."""
         return Placed(self.base, self.at, self.facing)
@@ -158,7 +157,7 @@ class Unit(HashOnce):
         """Return the unit with statuses added and removed."""
         return evolve(self, status=(self.status - frozenset(remove)) | frozenset(add))
 
-    @cached_property
+    @cached
     def placed(self) -> tuple[Placed, ...]:
         """Return every model's base at its place (built once per unit value: rules ask it in every step)."""
         return tuple(m.placed for m in self.models)

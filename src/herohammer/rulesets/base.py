@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
@@ -23,6 +23,7 @@ from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import TURN_STATUSES, Unit
+from ..values import cached
 
 if TYPE_CHECKING:
     from ..actions import Action, TakeTest
@@ -91,7 +92,7 @@ class Judgement:
     resolved: Resolution | None = None
     resolve_later: Callable[[], Resolution | None] | None = field(default=None, compare=False, repr=False)
 
-    @cached_property
+    @cached
     def result(self) -> Resolution | None:
         """Return the action's result if no dice decide it (None if dice do, or the action is illegal)."""
         if self.resolved is None and self.resolve_later is not None:
@@ -336,7 +337,7 @@ class Ruleset:
         Every rule that asks "has this unit rule X?" asks here, so what joining shares,
         withholds or takes away (the rulesets' hooks) holds everywhere at once.
         """
-        return frozenset(rule_key(r) for r in state.unit(unit_id).rules)
+        return rule_keys(state.unit(unit_id).rules)
 
     def group_has_rule(self, state: GameState, unit_id: str, rule: str, alone: bool = False) -> bool:
         """Say whether a unit acting with its joined characters has a rule: only if every member has it.
@@ -492,6 +493,12 @@ def _allowances_renewed(state: GameState) -> GameState:
 def rule_key(name: str) -> str:
     """Return a special rule's name as the engine compares it: lower case, words joined by '_'."""
     return "_".join(name.lower().replace("-", " ").split())
+
+
+@lru_cache(maxsize=1024)
+def rule_keys(names: frozenset[str]) -> frozenset[str]:
+    """Return a unit's special rules as the engine compares them (``rule_key`` of each; asked for every unit each ruling)."""
+    return frozenset(rule_key(r) for r in names)
 
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
