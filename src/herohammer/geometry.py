@@ -20,6 +20,7 @@ import math
 import numbers
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -165,30 +166,33 @@ def _tidy(mm: float) -> float:
     return int(mm) if mm.is_integer() else mm
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Placed:
-    """A base standing at a point of the table (its centre, in inches), turned to a facing."""
+    """A base standing at a point of the table (its centre, in inches), turned to a facing.
+
+    Its ``__init__`` is written out (not generated) because a move builds dozens: a base,
+    a pair of floats and a float facing are stored as they are, anything else is checked
+    and turned into floats first, so equal placements compare and hash equal.
+    """
 
     base: Base
     at: Point
     facing_deg: float = 0.0
 
-    def __post_init__(self) -> None:
-        """Store the position as floats so equal placements compare and hash equal."""
-        at, facing_deg = self.at, self.facing_deg
-        if (type(self.base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
+    def __init__(self, base: Base, at: Point, facing_deg: float = 0.0) -> None:
+        fields = self.__dict__
+        if (type(base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
                 and type(at[1]) is float and type(facing_deg) is float
                 and math.isfinite(at[0] + at[1] + facing_deg)):
-            return  # already floats: the hot path of every planned move
-        if not isinstance(self.base, Base):
-            raise HerohammerError(f"placed model: expected a Base, got {self.base!r}")
-        object.__setattr__(self, "at", _point(self.at, "placed model position"))
-        facing = _number(self.facing_deg)
+            fields["base"], fields["at"], fields["facing_deg"] = base, at, facing_deg  # the hot path
+            return
+        if not isinstance(base, Base):
+            raise HerohammerError(f"placed model: expected a Base, got {base!r}")
+        facing = _number(facing_deg)
+        point = _point(at, "placed model position")
         if facing is None:
-            raise HerohammerError(
-                f"placed model: facing must be a finite number, got {self.facing_deg!r}"
-            )
-        object.__setattr__(self, "facing_deg", facing)
+            raise HerohammerError(f"placed model: facing must be a finite number, got {facing_deg!r}")
+        fields["base"], fields["at"], fields["facing_deg"] = base, point, facing
 
     @cached
     def _footprint(self) -> Polygon:
@@ -816,7 +820,17 @@ def enters_terrain(
 
 
 def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain], kind: str = "difficult") -> bool:
-    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points)."""
+    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points).
+
+    Remembered per (leg, terrain, kind), since a move is planned when it is ruled on and again when it is resolved.
+    """
+    if type(terrain) is tuple:
+        return _segment_enters(start, end, terrain, kind)
+    return _points_enter([start, end], terrain, kind)
+
+
+@lru_cache(maxsize=4096)
+def _segment_enters(start: Point, end: Point, terrain: tuple[Terrain, ...], kind: str) -> bool:
     return _points_enter([start, end], terrain, kind)
 
 

@@ -30,9 +30,12 @@ MOVE_INCHES: dict[UnitType, float] = {
 EPSILON = 1e-6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PlannedMove:
-    """One model's move: where from, where to, and how much of it is in difficult terrain."""
+    """One model's move: where from, where to, and how much of it is in difficult terrain.
+
+    ``__init__`` stores the fields as given (written out, not generated: a move plans one per model, twice).
+    """
 
     unit_id: str
     index: int
@@ -41,6 +44,11 @@ class PlannedMove:
     length: float
     difficult: bool
     dangerous: bool = False  # dangerous terrain is difficult terrain that may also wound (a test per model)
+
+    def __init__(self, unit_id: str, index: int, model: Model, to: Point, length: float, difficult: bool,
+                 dangerous: bool = False) -> None:
+        self.__dict__.update(unit_id=unit_id, index=index, model=model, to=to, length=length, difficult=difficult,
+                             dangerous=dangerous)
 
     @cached
     def placed(self) -> geo.Placed:

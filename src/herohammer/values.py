@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -18,6 +19,7 @@ R = TypeVar("R")
 
 _HASH = "_hash_once"
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any], frozenset[str]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -52,17 +54,23 @@ def evolve(value: T, **changes: Any) -> T:
     """Return a copy of a frozen dataclass value with some fields changed, like ``dataclasses.replace`` but cheaper.
 
     Only for classes without ``__post_init__`` (nothing to re-check): the fields are
-    copied as they are, and what the old value cached about itself (its hash, cached
-    properties) is left behind.
+    copied as they are (read all at once by an ``itemgetter`` made once per class), and
+    what the old value cached about itself (its hash, cached properties) is left behind.
     """
-    new = object.__new__(type(value))
-    old = value.__dict__
-    state = {name: old[name] for name in _field_names(value)}
-    unknown = changes.keys() - state.keys()
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {sorted(unknown)[0]!r}")
+    cls = type(value)
+    known = _COPIERS.get(cls)
+    if known is None:
+        names = _field_names(value)
+        read_all = itemgetter(*names) if len(names) > 1 else (lambda fields: tuple(fields[n] for n in names))
+        known = _COPIERS[cls] = (names, read_all, frozenset(names))
+    names, read, allowed = known
+    new = object.__new__(cls)
+    state = new.__dict__
+    state.update(zip(names, read(value.__dict__)))
+    if not allowed.issuperset(changes):
+        unknown = sorted(set(changes) - allowed)
+        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
     state.update(changes)
-    new.__dict__.update(state)
     return new
 
 
