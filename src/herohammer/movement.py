@@ -57,7 +57,16 @@ class PlannedMove:
 
 
 def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    """Pair each model of ``unit`` with its new position (straight-line moves)."""
+    """Pair each model of ``unit`` with its new position (straight-line moves).
+
+    Remembered by the unit value (a move is planned when it is ruled on and again when it is resolved).
+    """
+    key = ("plan", tuple((p[0], p[1]) for p in positions))
+    known, planned = unit.remembered(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
+    return list(planned) if known is terrain else _plan(unit, positions, terrain)
+
+
+def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
     kinds = {t.kind for t in terrain}
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
@@ -95,7 +104,10 @@ def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
     """Return why the new positions cannot be taken (on another model), or None; ``table_problem`` is asked first."""
     moved = {(mv.unit_id, mv.index) for mv in moves}
-    others = [p for u in state.units if u.on_table for i, p in enumerate(u.placed) if (u.id, i) not in moved]
+    reach = max((mv.model.base.reach_inches for mv in moves), default=0.0)
+    box = _box([mv.to for mv in moves], reach)
+    others = [p for u in state.units if u.on_table and _meets(u.extent, box)
+              for i, p in enumerate(u.placed) if (u.id, i) not in moved]  # units far away cannot be stood on
     new_bases = [mv.placed for mv in moves]
     if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
         mv = moves[hit[0]]
@@ -114,15 +126,31 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
     over them.  The swept base is the straight path widened by the model's own base.
     """
-    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids for m in u.models]
     movers = [mv for mv in moves if mv.length > EPSILON and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY
               and mv.unit_id not in flying]
+    if not movers:
+        return None
     paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
+    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max(r for _, _, r in paths))
+    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids and _meets(u.extent, box)
+              for m in u.models]  # units clear of every path's box are passed by
     hit = geo.first_swept_hit(paths, [m.placed for _, m in others])
     if hit is None:
         return None
     other_id, other = others[hit[1]]
     return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}"
+
+
+def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:
+    """Return the box round some points widened by ``reach`` and a little slack (far above float rounding)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
+    slack = reach + 1e-6 + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))
+    return low_x - slack, low_y - slack, high_x + slack, high_y + slack
+
+
+def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:

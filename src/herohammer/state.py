@@ -144,7 +144,16 @@ class GameState(HashOnce):
 
     def joined_to(self, host_id: str) -> list[Unit]:
         """Return the living characters that have joined a unit."""
-        return [u for u in self.units if u.joined == host_id and u.alive]
+        return list(self._joined.get(host_id, ()))
+
+    @cached
+    def _joined(self) -> dict[str, list[Unit]]:
+        """Index the living joined characters by the unit they joined, in order, once per state value."""
+        index: dict[str, list[Unit]] = {}
+        for u in self.units:
+            if u.joined is not None and u.alive:
+                index.setdefault(u.joined, []).append(u)
+        return index
 
     def combined(self, unit_id: str) -> list[Unit]:
         """Return a unit and every character that has joined it (the host first)."""

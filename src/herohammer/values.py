@@ -9,7 +9,7 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
@@ -18,6 +18,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _HASH = "_hash_once"
+_MEMO = "_memo"
+_TRANSIENT = frozenset({_HASH, _MEMO})
+#: The most entries a value's memo keeps (then it starts afresh).
+MEMO_KEPT = 256
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _COPIERS: dict[type, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any], frozenset[str]]] = {}
 
@@ -47,7 +51,23 @@ class HashOnce:
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != _HASH}
+        return {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
+
+    def remembered(self, key: Hashable, work: Callable[[], R]) -> R:
+        """Return ``work()`` for ``key``, worked out once per value: for what rules code derives from this value alone.
+
+        The memo lives on the value (so it dies with it), is left out of pickles, copies
+        and comparisons, and holds at most ``MEMO_KEPT`` entries.
+        """
+        memo: dict[Hashable, Any] | None = self.__dict__.get(_MEMO)
+        if memo is None:
+            memo = self.__dict__[_MEMO] = {}
+        elif key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        if len(memo) >= MEMO_KEPT:
+            memo.clear()
+        result = memo[key] = work()
+        return result
 
 
 def evolve(value: T, **changes: Any) -> T:

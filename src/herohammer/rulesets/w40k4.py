@@ -120,6 +120,9 @@ class Warhammer40k4(Warhammer40k3):
 
         Every character has Move Through Cover and Skilled Rider of its own (not a vehicle).
         """
+        return state.remembered((type(self), "effective_rules", unit_id), lambda: self._effective_rules(state, unit_id))
+
+    def _effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
         members = state.combined(unit_id)
         own = {u.id: set(self._own_rules(u)) for u in members}
         rules = set(own[unit_id])
