@@ -100,6 +100,20 @@ def test_seeded_dice_do_not_use_the_global_random() -> None:
     assert a == b
 
 
+@pytest.mark.parametrize("reroll_below", [0, 2, 4, 7])
+def test_seeded_faces_are_randints_stream(reroll_below: int) -> None:
+    """The faces drawn from the generator's bits are the very faces ``randint(1, 6)`` gives from the same seed."""
+    import random
+
+    from herohammer.dice import _roll_die, _roll_faces
+
+    for seed in range(40):
+        fast, slow = random.Random(seed), random.Random(seed)
+        for n in (0, 1, 2, 7, 30, 200):
+            assert _roll_faces(fast, n, reroll_below) == tuple(_roll_die(slow, reroll_below) for _ in range(n))
+        assert fast.random() == slow.random()  # both generators left at the same point
+
+
 def test_every_face_appears_with_fair_frequency() -> None:
     dice = SeededDice(20240601)
     n = 60_000

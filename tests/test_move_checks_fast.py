@@ -178,11 +178,11 @@ def test_a_mapping_read_again_is_the_same_action_and_junk_is_still_refused() -> 
 def test_memos_stay_behind_in_copies_and_pickles() -> None:
     state = load_scenario(ROOT / "examples" / "40k4_librarian_joins_tactical.yaml")
     unit = state.units[0]
-    assert unit.remembered("answer", lambda: 42) == 42
-    assert unit.remembered("answer", lambda: 0) == 42  # worked out once per value
+    assert unit.remember("answer", lambda: 42) == 42
+    assert unit.remember("answer", lambda: 0) == 42  # worked out once per value
     again = pickle.loads(pickle.dumps(unit))
-    assert again == unit and again.remembered("answer", lambda: 7) == 7
-    assert evolve(unit, rules=unit.rules).remembered("answer", lambda: 8) == 8
+    assert again == unit and again.remember("answer", lambda: 7) == 7
+    assert evolve(unit, rules=unit.rules).remember("answer", lambda: 8) == 8
     with pytest.raises(TypeError, match="no field 'nonsense'"):
         evolve(unit, nonsense=1)
 

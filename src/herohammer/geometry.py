@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -276,7 +277,52 @@ def _closest_round_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, 
 
 def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     """Measure between two units as the rules do: from their closest models, edge to edge."""
+    if a and b and _all_round(a) and _all_round(b):
+        return clear(min(map(min, gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
     return closest_pair(a, b)[2]
+
+
+def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
+    """Return each model of ``a``'s distance to the closest model of ``b``: ``group_distance([x], b)`` for every x.
+
+    One pass over the pairs, for rules that measure every model of a unit to another unit
+    (ranges, wound allocation).
+    """
+    return [clear(min(row)) for row in gap_rows(a, b)]
+
+
+def clear(gap: float) -> float:
+    """Turn a gap between bases (negative where they overlap) into a rules distance: 0 when they touch or overlap."""
+    return gap if gap > 0.0 else 0.0
+
+
+def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
+    """Return the gap from each model of ``a`` to each model of ``b``: ``distance`` before it is cleared of overlaps.
+
+    ``clear(min(...))`` of any row, column or part of them is the rules distance between
+    those models (``group_distance``).  The arithmetic of ``distance`` is inlined for round
+    bases, so that a rule measuring one unit against another (who is in range, who is
+    closest to the firers) pays once per pair.
+    """
+    if not b:
+        raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+    if not (_all_round(a) and _all_round(b)):
+        return [[distance(p, q) for q in b] for p in a]
+    dist = math.dist
+    rows: list[list[float]] = []
+    radii = set(map(_RADIUS, b))
+    if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
+        other_radius = radii.pop()
+        points = list(map(_AT, b))
+        for p in a:
+            at, reach = p.at, p.base.radius_inches + other_radius
+            rows.append([dist(at, other_at) - reach for other_at in points])
+        return rows
+    others = [(q.at, q.base.radius_inches) for q in b]
+    for p in a:
+        at, radius = p.at, p.base.radius_inches
+        rows.append([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
+    return rows
 
 
 def _check_tolerance(tolerance: float) -> None:
@@ -292,6 +338,55 @@ def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
     if a.base.round and b.base.round:  # inlined: close combat asks it for every pair of models, every step
         return math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches) <= tolerance
     return distance(a, b) <= tolerance
+
+
+_ROUND = attrgetter("base.round")
+_RADIUS = attrgetter("base.radius_inches")
+_AT = attrgetter("at")
+
+
+def _all_round(group: Iterable[Placed]) -> bool:
+    """Say whether every base of a group is round (the closed forms apply), looked at in C."""
+    return all(map(_ROUND, group))
+
+
+def contacts(a: Placed, others: Sequence[Placed], tolerance: float = 0.01) -> list[bool]:
+    """Tell for each of ``others`` whether it is in base contact with ``a``: ``in_base_contact`` over a group."""
+    return next(_contact_rows([a], others, tolerance))
+
+
+def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[list[bool]]:
+    """Tell for each model of ``a`` and each model of ``b`` whether they are in base contact (``in_base_contact``).
+
+    One call for a whole Initiative step of close combat: the round-base arithmetic is
+    inlined, with one sum of radii per row when ``b``'s bases are alike.
+    """
+    return list(_contact_rows(a, b, tolerance))
+
+
+def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> bool:
+    """Tell whether any model of ``a`` is in base contact with any model of ``b`` (units in one combat)."""
+    return any(map(any, _contact_rows(a, b, tolerance)))
+
+
+def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) -> Iterator[list[bool]]:
+    """Yield ``contact_rows`` row by row (so that ``groups_touch`` stops at the first contact)."""
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if not (_all_round(a) and _all_round(b)):
+        yield from ([in_base_contact(p, q, tolerance) for q in b] for p in a)
+        return
+    dist = math.dist
+    radii = set(map(_RADIUS, b))
+    if len(radii) == 1:
+        other_radius = radii.pop()
+        points = list(map(_AT, b))
+        for p in a:
+            at, reach = p.at, p.base.radius_inches + other_radius
+            yield [dist(at, q) - reach <= tolerance for q in points]
+        return
+    for p in a:
+        yield [dist(p.at, q.at) - (p.base.radius_inches + q.base.radius_inches) <= tolerance for q in b]
 
 
 def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
@@ -644,6 +739,8 @@ def unit_line_of_sight(
     a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
 ) -> bool:
     """Tell whether any model of ``a`` sees any model of ``b``, since a unit shoots what any sees."""
+    if not any(piece.kind == "blocking" for piece in terrain):  # nothing blocks: every sight line is clear
+        return bool(a) and bool(b)
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 
 

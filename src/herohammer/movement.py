@@ -62,7 +62,7 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
     Remembered by the unit value (a move is planned when it is ruled on and again when it is resolved).
     """
     key = ("plan", tuple((p[0], p[1]) for p in positions))
-    known, planned = unit.remembered(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
+    known, planned = unit.remember(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
     return list(planned) if known is terrain else _plan(unit, positions, terrain)
 
 

@@ -114,6 +114,15 @@ class GameState(HashOnce):
             index.setdefault(u.id, u)
         return index
 
+    @cached
+    def _characters_of(self) -> dict[str, tuple[Unit, ...]]:
+        """Index the living joined characters by the unit they joined, once per state value (in unit order)."""
+        index: dict[str, list[Unit]] = {}
+        for u in self.units:
+            if u.joined is not None and u.models:
+                index.setdefault(u.joined, []).append(u)
+        return {host: tuple(chars) for host, chars in index.items()}
+
     def unit(self, unit_id: str) -> Unit:
         """Return a unit by id, or refuse with a clear message."""
         found = self._by_id.get(unit_id)
@@ -144,22 +153,13 @@ class GameState(HashOnce):
 
     def joined_to(self, host_id: str) -> list[Unit]:
         """Return the living characters that have joined a unit."""
-        return list(self._joined.get(host_id, ()))
-
-    @cached
-    def _joined(self) -> dict[str, list[Unit]]:
-        """Index the living joined characters by the unit they joined, in order, once per state value."""
-        index: dict[str, list[Unit]] = {}
-        for u in self.units:
-            if u.joined is not None and u.alive:
-                index.setdefault(u.joined, []).append(u)
-        return index
+        return list(self._characters_of.get(host_id, ()))
 
     def combined(self, unit_id: str) -> list[Unit]:
         """Return a unit and every character that has joined it (the host first)."""
         unit = self.unit(unit_id)
         host = self.unit(unit.joined) if unit.joined else unit
-        return [host, *self.joined_to(host.id)]
+        return [host, *self._characters_of.get(host.id, ())]
 
     def iter_units(self) -> Iterator[Unit]:
         """Iterate over every unit, dead ones included (for saving)."""

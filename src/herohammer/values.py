@@ -18,12 +18,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _HASH = "_hash_once"
-_MEMO = "_memo"
-_TRANSIENT = frozenset({_HASH, _MEMO})
-#: The most entries a value's memo keeps (then it starts afresh).
-MEMO_KEPT = 256
+#: Where a value keeps what was worked out from it (``HashOnce.remember``); left out of pickles like the hash.
+MEMO = "_remembered"
+#: How many worked-out values one value remembers (``HashOnce.remember``).
+REMEMBERED_KEPT = 64
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[dict[str, Any]], Any], frozenset[str]]] = {}
+_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -37,8 +37,8 @@ def _field_names(value: Any) -> tuple[str, ...]:
 class HashOnce:
     """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
 
-    The kept hash is left out of pickles and copies, since string hashes differ between
-    processes.
+    The kept hash (and anything remembered under ``MEMO``) is left out of pickles and
+    copies, since string hashes differ between processes.
     """
 
     __slots__ = ()
@@ -51,74 +51,78 @@ class HashOnce:
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
+        return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
 
-    def remembered(self, key: Hashable, work: Callable[[], R]) -> R:
-        """Return ``work()`` for ``key``, worked out once per value: for what rules code derives from this value alone.
+    def remember(self, key: Hashable, compute: Callable[[], R]) -> R:
+        """Return ``compute()``, worked out once per value for ``key`` (what ruling and resolving both ask).
 
-        The memo lives on the value (so it dies with it), is left out of pickles, copies
-        and comparisons, and holds at most ``MEMO_KEPT`` entries.
+        The values live on this value and die with it; a changed value (``evolve``) starts
+        with none.  ``key`` must name everything ``compute`` depends on besides the value.
         """
-        memo: dict[Hashable, Any] | None = self.__dict__.get(_MEMO)
-        if memo is None:
-            memo = self.__dict__[_MEMO] = {}
-        elif key in memo:
-            return memo[key]  # type: ignore[no-any-return]
-        if len(memo) >= MEMO_KEPT:
+        memo: dict[Hashable, Any] = self.__dict__.setdefault(MEMO, {})
+        if key in memo:
+            value: R = memo[key]
+            return value
+        if len(memo) >= REMEMBERED_KEPT:
             memo.clear()
-        result = memo[key] = work()
-        return result
+        value = memo[key] = compute()
+        return value
+
+
+def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]:
+    """Return a dataclass's field names, as a set too, and a getter of their values from an instance dict (in C)."""
+    names = _field_names(value)
+    if len(names) == 1:  # itemgetter of one name gives the value itself, not a tuple
+        only = names[0]
+        return names, frozenset(names), lambda d: (d[only],)
+    return names, frozenset(names), itemgetter(*names)
 
 
 def evolve(value: T, **changes: Any) -> T:
     """Return a copy of a frozen dataclass value with some fields changed, like ``dataclasses.replace`` but cheaper.
 
     Only for classes without ``__post_init__`` (nothing to re-check): the fields are
-    copied as they are (read all at once by an ``itemgetter`` made once per class), and
-    what the old value cached about itself (its hash, cached properties) is left behind.
+    copied as they are, and what the old value cached about itself (its hash, cached
+    properties) is left behind.
     """
     cls = type(value)
-    known = _COPIERS.get(cls)
-    if known is None:
-        names = _field_names(value)
-        read_all = itemgetter(*names) if len(names) > 1 else (lambda fields: tuple(fields[n] for n in names))
-        known = _COPIERS[cls] = (names, read_all, frozenset(names))
-    names, read, allowed = known
-    new = object.__new__(cls)
-    state = new.__dict__
-    state.update(zip(names, read(value.__dict__)))
-    if not allowed.issuperset(changes):
-        unknown = sorted(set(changes) - allowed)
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        layout = _LAYOUTS[cls] = _layout(value)
+    names, name_set, values_of = layout
+    if not changes.keys() <= name_set:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
+    state = dict(zip(names, values_of(value.__dict__)))  # the fields only: what the old value cached stays behind
     state.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", state)
     return new
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
     """A property worked out once per value and kept in its ``__dict__``: ``functools.cached_property`` without its lock.
 
-    Python 3.11's ``cached_property`` takes a lock on every first access (about 1 us more
-    each), and a move asks for dozens of such values on a state just built; the values
-    here are pure functions of an immutable value, so two threads working one out at the
-    same moment would only both find the same answer.
+    For immutable values only (the answer never goes stale), which any thread may work out
+    alike; Python 3.11's ``cached_property`` takes a lock on every first look-up, a cost
+    each new state pays for every model.  ``evolve`` leaves the kept answer behind.
     """
 
-    def __init__(self, method: Callable[[Any], R]) -> None:
-        self.method = method
-        self.name = method.__name__
-        self.__doc__ = method.__doc__
+    def __init__(self, func: Callable[[Any], R]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
     @overload
-    def __get__(self, value: None, owner: type | None = None) -> cached[R]: ...
+    def __get__(self, instance: None, owner: type | None = None) -> cached[R]: ...
 
     @overload
-    def __get__(self, value: object, owner: type | None = None) -> R: ...
+    def __get__(self, instance: object, owner: type | None = None) -> R: ...
 
-    def __get__(self, value: object | None, owner: type | None = None) -> R | cached[R]:
-        if value is None:
+    def __get__(self, instance: object | None, owner: type | None = None) -> R | cached[R]:
+        if instance is None:
             return self
-        result = value.__dict__[self.name] = self.method(value)
-        return result
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value

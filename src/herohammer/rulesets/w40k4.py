@@ -120,7 +120,7 @@ class Warhammer40k4(Warhammer40k3):
 
         Every character has Move Through Cover and Skilled Rider of its own (not a vehicle).
         """
-        return state.remembered((type(self), "effective_rules", unit_id), lambda: self._effective_rules(state, unit_id))
+        return state.remember((type(self), "effective_rules", unit_id), lambda: self._effective_rules(state, unit_id))
 
     def _effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
         members = state.combined(unit_id)

@@ -34,7 +34,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from itertools import accumulate
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -48,6 +49,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
+from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset
 
@@ -76,6 +78,9 @@ class WoundBatch:
 
 def _majority(values: Sequence[int]) -> int:
     """Return the most common value (the first in order on a tie)."""
+    first = values[0]
+    if values.count(first) == len(values):  # the usual unit: one value throughout
+        return first
     counts = Counter(values)
     best = max(counts.values())
     return next(v for v in values if counts[v] == best)
@@ -191,28 +196,42 @@ class CombatRules(Ruleset):
         return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
 
     def _pool_order(self, state: GameState, target_id: str, attackers: Sequence[geo.Placed],
-                    with_characters: bool = True) -> list[ModelRef]:
-        """Order the models that take wounds: the unit's own, closest to the attackers first, then its characters."""
+                    with_characters: bool = True, nearest: Sequence[float] | None = None) -> list[ModelRef]:
+        """Order the models that take wounds: the unit's own, closest to the attackers first, then its characters.
+
+        ``nearest``: each model's distance to the attackers, already measured (the unit's and
+        then its characters' models, as ``state.combined`` lists them).
+        """
         host = state.unit(target_id)
         groups = state.combined(target_id) if with_characters else [host]
         out: list[ModelRef] = []
+        offset = 0
         for u in groups:
             refs = [(u.id, i) for i in range(len(u.models))]
-            if attackers:
-                refs.sort(key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], attackers))
+            if nearest is not None:
+                gaps = nearest[offset:offset + len(refs)]
+                refs.sort(key=lambda r: gaps[r[1]])
+            elif attackers and refs:
+                gaps = geo.nearest_distances(u.placed, attackers)
+                refs.sort(key=lambda r: gaps[r[1]])
+            offset += len(refs)
             out += refs
         return out
 
     @implements("core.zero.w", "published.wound-allocation")
     def _take_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
                      dice: Dice, who: str, rules: tuple[str, ...], remove: bool = True,
-                     saved_already: dict[SaveGroup, int] | None = None) -> tuple[GameState, list[Event], int]:
+                     saved_already: dict[SaveGroup, int] | None = None,
+                     models: dict[ModelRef, tuple[Unit, Model]] | None = None) -> tuple[GameState, list[Event], int]:
         """Allocate wounds one per model in order, roll saves per group, apply unsaved wounds; return them too.
 
-        ``saved_already``: the saves per group, rolled with the wounds (``_save_split``).
+        ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
+        ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
-        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
         total = sum(b.wounds for b in batches)
+        if models is None:
+            models = _models_of(state, pool)
+        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive or total == 0:
             return state, [], 0
         flat = [b for b in batches for _ in range(b.wounds)]
@@ -220,11 +239,10 @@ class CombatRules(Ruleset):
         per_model: dict[ModelRef, list[WoundBatch]] = {}
         for k, batch in enumerate(flat):
             per_model.setdefault(alive[k % len(alive)], []).append(batch)
-        for ref in alive:
-            unit = state.unit(ref[0])
-            model = unit.models[ref[1]]
+        for ref, taking in per_model.items():  # the models that take wounds, in allocation order
+            unit, model = models[ref]
             character = unit.id if unit.is_character else None
-            for batch in per_model.get(ref, []):
+            for batch in taking:
                 armour = None if batch.ignores_armour else model.profile.save
                 save = best_save(armour, model.profile.invulnerable, batch.ap)
                 groups.setdefault((character, save), []).append((ref, 1))
@@ -235,7 +253,7 @@ class CombatRules(Ruleset):
             refs = list(dict.fromkeys(r for r, _ in items))
             n = len(items)
             start = len(dice.log)
-            names = _label([state.unit(r[0]).models[r[1]] for r in refs])
+            names = _label([models[r][1] for r in refs])
             if saved_already is not None:
                 saved = saved_already[(character, save)]
             else:
@@ -245,7 +263,7 @@ class CombatRules(Ruleset):
             unsaved_total += unsaved
             left = unsaved
             for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
-                room = state.unit(ref[0]).models[ref[1]].wounds_left - taken.get(ref, 0)
+                room = models[ref][1].wounds_left - taken.get(ref, 0)
                 got = min(room, left)
                 if got:
                     taken[ref] = taken.get(ref, 0) + got
@@ -260,28 +278,33 @@ class CombatRules(Ruleset):
         return state, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
-                    who: str) -> tuple[Split, tuple[SaveGroup, ...]] | None:
+                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
+                    ) -> tuple[Split, tuple[SaveGroup, ...]] | None:
         """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
         """
-        alive = [r for r in pool if not is_casualty(state.unit(r[0]).models[r[1]].wounds_left)]
+        if models is None:
+            models = _models_of(state, pool)
+        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
         if not alive:
             return None
         keys: list[SaveGroup] = []
         for ref in alive:
-            unit = state.unit(ref[0])
-            model = unit.models[ref[1]]
+            unit, model = models[ref]
             armour = None if ignores_armour else model.profile.save
             keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
         order = tuple(dict.fromkeys(keys))
-        index = {k: i for i, k in enumerate(order)}
-        counts = [0] * len(order)
-        shares = [tuple(counts)]
-        for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
-            counts[index[keys[k % len(keys)]]] += 1
-            shares.append(tuple(counts))
+        if len(order) == 1:  # one group takes every wound
+            shares: list[tuple[int, ...]] = [(k,) for k in range(most + 1)]
+        else:
+            index = {k: i for i, k in enumerate(order)}
+            counts = [0] * len(order)
+            shares = [tuple(counts)]
+            for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
+                counts[index[keys[k % len(keys)]]] += 1
+                shares.append(tuple(counts))
         stages = tuple(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
                              "published.saves", fails=True) for _, save in order)
         return Split(stages, tuple(shares)), order
@@ -371,7 +394,7 @@ class CombatRules(Ruleset):
                     events.append(Event("pinned", f"{u.id} is no longer pinned: its pinned turn is over",
                                         ("published.pinning",)))
             units.append(u)
-        after, more = super().end_turn(replace(state, units=tuple(units)))
+        after, more = super().end_turn(evolve(state, units=tuple(units)))
         return after, events + more
 
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
@@ -398,7 +421,8 @@ class CombatRules(Ruleset):
         cy = sum(p.at[1] for p in mine) / len(mine)
         dx, dy = 0.0, -1.0
         if enemies:
-            nearest = min(enemies, key=lambda e: geo.group_distance(mine, e.placed))
+            nearest = enemies[0] if len(enemies) == 1 else min(enemies,
+                                                              key=lambda e: geo.group_distance(mine, e.placed))
             ex = sum(p.at[0] for p in nearest.placed) / len(nearest.models)
             ey = sum(p.at[1] for p in nearest.placed) / len(nearest.models)
             norm = math.hypot(cx - ex, cy - ey)
@@ -409,7 +433,7 @@ class CombatRules(Ruleset):
         for u in members:
             models = tuple(m.moved_to((min(max(m.at[0] + dx * inches, 0.5), w - 0.5),
                                        min(max(m.at[1] + dy * inches, 0.5), d - 0.5))) for m in u.models)
-            moved.append(replace(u, models=models).with_status(Status.FALLING_BACK,
+            moved.append(evolve(u, models=models).with_status(Status.FALLING_BACK,
                                                              remove=(Status.LOCKED, Status.ENGAGED)))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
@@ -486,21 +510,31 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str]]:
-        """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot."""
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[list[float]]]:
+        """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
+
+        Also return, for each model that fires, its gaps to the target's models
+        (``geo.gap_rows``, measured once for the range here and the wound allocation after).
+        """
         target_placed = [p for u in state.combined(target_id) for p in u.placed]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
-        for unit, model in shooters:
+        ranges: list[list[float]] = []
+        rows = geo.gap_rows([m.placed for _, m in shooters], target_placed) if shooters else []
+        arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons, looked up once
+        for (unit, model), row in zip(shooters, rows):
+            dist = geo.clear(min(row))
             if not can_shoot(model.profile.bs):
                 notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
                 continue
-            dist = geo.group_distance([model.placed], target_placed)
             if not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
             choice: tuple[Weapon, int] | None = None
-            for w in self.weapons_of(state, model):
+            carried = arms.get(model.weapons)
+            if carried is None:
+                carried = arms[model.weapons] = self.weapons_of(state, model)
+            for w in carried:
                 if not w.is_shooting or dist > w.range + geo.EPSILON:
                     continue
                 if w.type is WeaponType.RAPID_FIRE:
@@ -516,13 +550,18 @@ class CombatRules(Ruleset):
                 notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
                 continue
             fired.append((unit, model, *choice))
-        return fired, notes
+            ranges.append(row)
+        return fired, notes, ranges
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
-                         target_id: str, dice: Dice, rules: tuple[str, ...]) -> Resolution:
-        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save."""
+                         target_id: str, dice: Dice, rules: tuple[str, ...],
+                         ranges: Sequence[Sequence[float]] = ()) -> Resolution:
+        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
+
+        ``ranges``: each firing model's gaps to the target's models, if ``_shots`` measured them.
+        """
         target_models = [m for u in state.combined(target_id) for m in u.models]
         toughness = _majority([m.profile.t for m in target_models])
         batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
@@ -561,7 +600,8 @@ class CombatRules(Ruleset):
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
         firers = [m.placed for _, m, _, _ in fired]
-        pool = self._pool_order(state, target_id, firers)
+        nearest = [geo.clear(min(gaps)) for gaps in zip(*ranges)] if ranges else None
+        pool = self._pool_order(state, target_id, firers, nearest=nearest)
         state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
         return state, events + more
 
@@ -573,7 +613,7 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
-        fired, notes = self._shots(state, shooters, target_id, moved)
+        fired, notes, ranges = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
@@ -581,7 +621,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         before = state
         state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)))
+                                            *self._carry_rule(state, target_id)), ranges)
         events += more
         state = state.replace_units(*(state.unit(u.id).with_status(Status.SHOT) for u in members))
         state = _fired(state, shooter.id, target_id)
@@ -763,7 +803,7 @@ class CombatRules(Ruleset):
         moved_units = []
         for u in members:
             models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
-            moved_units.append(replace(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
+            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
         state = state.replace_units(*moved_units)
         events: list[Event] = []
         if contacts:
@@ -779,7 +819,14 @@ class CombatRules(Ruleset):
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
-        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        """Return every unit in the same close combat: linked by base contact, and characters with their units.
+
+        Worked out once per state (ruling on a fight and resolving it both ask).
+        """
+        return list(state.remember(("close combat units", unit_id), lambda: tuple(self._linked_units(state, unit_id))))
+
+    @staticmethod
+    def _linked_units(state: GameState, unit_id: str) -> list[str]:
         seen = [unit_id]
         i = 0
         while i < len(seen):
@@ -830,7 +877,7 @@ class CombatRules(Ruleset):
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
         """Record the split until the character fights."""
         kept = tuple(a for a in state.allocations if a[0] != action.character)
-        state = replace(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
+        state = evolve(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
         return state, [Event("allocate", f"{action.character} declares its attacks: "
                              + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
                              (self.allocation_rule,))]
@@ -866,22 +913,26 @@ class CombatRules(Ruleset):
         before = state
         allocations = dict(state.allocations)
         opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+        # the Initiative values of the combat's models (models only leave a fight): no other step gathers attacks
+        levels = {m.profile.i for u in combat for m in state.unit(u).models}
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
             if melee.jobs:
                 return self._strike(melee, dice)
             for initiative in range(melee.initiative, -1, -1):
+                if initiative not in levels:
+                    continue
                 jobs = self._strikes(melee.state, combat, initiative, allocations)
                 if jobs:
-                    return replace(melee, initiative=initiative - 1,
+                    return evolve(melee, initiative=initiative - 1,
                                    jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
                                    events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
                                                                 ("published.initiative",))))
             state = melee.state
-            state = replace(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+            state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
-            return replace(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
         melee = dice.loop(_Melee(state, 10, (), (), (opening, *self._characters_apart(state, combat))), step,
                           lambda m: m.finished, _Melee.key)
@@ -891,15 +942,16 @@ class CombatRules(Ruleset):
         """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
         state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
-        live = [r for r in pool if state.has_unit(r[0]) and r[1] < len(state.unit(r[0]).models)]
+        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
+        live = list(models)
         if live:
-            targets = [state.unit(r[0]).models[r[1]] for r in live]
+            targets = [models[r][1] for r in live]
             start = len(dice.log)
             need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority([m.profile.t for m in targets])
             wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key)
+            saving = self._save_split(state, live, armour_off, n, pool_key, models)
             hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
                                                  Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                                        rule if apart else "published.to-wound"),
@@ -914,14 +966,13 @@ class CombatRules(Ruleset):
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=False,
-                                                     saved_already=saved)
+                                                     remove=False, saved_already=saved, models=models)
             caused[side] += unsaved
             events += more
         jobs = melee.jobs[1:]
         if not jobs:
             state = _remove_casualties(state)
-        return replace(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
+        return evolve(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
 
     def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -945,19 +996,24 @@ class CombatRules(Ruleset):
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
         units = [state.unit(u) for u in combat if state.unit(u).alive]
+        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
         for unit in units:
+            strikers = [(m, n) for m in unit.models if m.profile.i == initiative for n in (self._attacks(unit, m),) if n]
+            if not strikers:
+                continue
             enemies = [e for e in units if e.side != unit.side]
-            for model in unit.models:
-                if model.profile.i != initiative:
-                    continue
-                n = self._attacks(unit, model)
-                if not n:
-                    continue
-                touching = [e for e in enemies if any(geo.in_base_contact(model.placed, m.placed) for m in e.models)]
+            # base contact of each striker with each enemy model, then counted per enemy unit
+            rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
+            ends = list(accumulate(len(e.models) for e in enemies))
+            for (model, n), row in zip(strikers, rows):
+                contacts = [sum(row[end - len(e.models):end]) for e, end in zip(enemies, ends)]
+                touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
-                melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-                weapon = melee[0]
+                weapon = arms.get(model.weapons)
+                if weapon is None:
+                    melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
+                    weapon = arms[model.weapons] = melee[0]
                 s = weapon.strength_for(model.profile.s)
                 split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
                 if split:
@@ -973,17 +1029,22 @@ class CombatRules(Ruleset):
                     n -= given
                     if not n:
                         continue
-                target = self._default_target(state, unit, model, touching, enemies)
+                target = self._default_target(state, unit, model, touching, enemies,
+                                              [k for k in contacts if k])
                 if target is None:
+                    continue
+                apart = unit.is_character
+                who = model.name if apart else unit.id
+                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
+                if job in jobs and not (apart and self.character_separate_in_combat):
+                    _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
                 if unit.is_character and self.character_separate_in_combat:
                     pool = self._engaged_only(state, model, pool)
                     if not pool:
                         continue
-                apart = unit.is_character
-                who = model.name if apart else unit.id
-                _add(jobs, (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who), n, pool)
+                _add(jobs, job, n, pool)
         return jobs
 
     def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
@@ -995,11 +1056,13 @@ class CombatRules(Ruleset):
         return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
 
     def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
-                        enemies: Sequence[Unit]) -> Unit | None:
-        """Pick the enemy unit a model attacks: the one it touches most (units before characters)."""
+                        enemies: Sequence[Unit], contacts: Sequence[int]) -> Unit | None:
+        """Pick the enemy unit a model attacks: the one it touches most (units before characters).
+
+        ``contacts``: how many models of each unit in ``touching`` the model touches.
+        """
         if touching:
-            return max(touching, key=lambda e: (not e.is_character,
-                                                sum(geo.in_base_contact(model.placed, m.placed) for m in e.models)))
+            return max(zip(touching, contacts), key=lambda ek: (not ek[0].is_character, ek[1]))[0]
         engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
         return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
 
@@ -1060,7 +1123,7 @@ class CombatRules(Ruleset):
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End the phase; combats fought and undeclared splits of attacks end with it."""
-        state = replace(state, allocations=(),
+        state = evolve(state, allocations=(),
                         units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
                                     for u in state.units))
         return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
@@ -1072,15 +1135,27 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
     jobs[key] = (have + n, old if have else pool)
 
 
+def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
+    """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
+    units: dict[str, Unit | None] = {}
+    out: dict[ModelRef, tuple[Unit, Model]] = {}
+    for ref in refs:
+        uid = ref[0]
+        unit = units[uid] if uid in units else units.setdefault(uid, state.unit(uid) if state.has_unit(uid) else None)
+        if unit is not None and ref[1] < len(unit.models):
+            out[ref] = (unit, unit.models[ref[1]])
+    return out
+
+
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
     """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target)."""
     if state.target_fired_at(unit_id) is not None:
         return state
-    return replace(state, fired_at=(*state.fired_at, (unit_id, target_id)))
+    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
 
 
 def _touching(a: Unit, b: Unit) -> bool:
-    return any(geo.in_base_contact(x, y) for x in a.placed for y in b.placed)
+    return geo.groups_touch(a.placed, b.placed)
 
 
 def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[GameState, list[str]]:
@@ -1097,19 +1172,21 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
         for i, m in enumerate(unit.models):
             got = taken.get((uid, i), 0)
             if got:
-                m = replace(m, wounds_taken=m.wounds_taken + got)
+                m = evolve(m, wounds_taken=m.wounds_taken + got)
                 if is_casualty(m.wounds_left):
                     slain.append(m.name)
             if remove and is_casualty(m.wounds_left):
                 continue
             models.append(m)
-        changed.append(replace(unit, models=tuple(models)))
+        changed.append(evolve(unit, models=tuple(models)))
     return _release_orphans(state.replace_units(*changed)), slain
 
 
 def _remove_casualties(state: GameState) -> GameState:
-    return _release_orphans(state.replace_units(
-        *(replace(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units)))
+    """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
+    struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
+              if any(is_casualty(m.wounds_left) for m in u.models)]
+    return _release_orphans(state.replace_units(*struck) if struck else state)
 
 
 def _release_orphans(state: GameState) -> GameState:
@@ -1118,7 +1195,7 @@ def _release_orphans(state: GameState) -> GameState:
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
     """
     dead = {u.id for u in state.units if not u.alive}
-    orphans = [replace(u, joined=None) for u in state.units if u.joined in dead and u.alive]
+    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.alive]
     return state.replace_units(*orphans) if orphans else state
 
 

@@ -1,0 +1,110 @@
+"""The shortcuts that make ``Game.apply`` cheap on a new state give the slow paths' answers exactly.
+
+Geometry measured a whole unit at a time (``gap_rows``, ``nearest_distances``,
+``contact_rows``, ``groups_touch``, ``group_distance``) against the pair-by-pair
+functions (``closest_pair``, ``distance``, ``in_base_contact``); ``evolve`` against
+``dataclasses.replace``; the per-state indexes and memo against a scan of the units;
+``values.cached`` against what it caches.  Everything is compared by exact equality.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from herohammer import geometry as geo
+from herohammer.geometry import Base, Placed
+from herohammer.scenario import read_data, state_from_data
+from herohammer.state import GameState
+from herohammer.values import evolve
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+near = st.floats(min_value=-3, max_value=3, allow_nan=False, allow_infinity=False)
+points = st.tuples(near, near)
+round_bases = st.sampled_from([20, 25, 32, 40]).map(Base.parse)
+rect_bases = st.builds(lambda w, d: Base.parse([w, d]), st.integers(10, 80), st.integers(10, 80))
+# mostly round (the closed forms), sometimes a rectangle (the general path), often one base size per group
+placed_round = st.builds(Placed, base=round_bases, at=points)
+placed_any = st.one_of(placed_round, placed_round, st.builds(Placed, base=rect_bases, at=points,
+                                                            facing_deg=st.sampled_from([0.0, 30.0, 90.0])))
+same_base = st.builds(lambda base, ats: [Placed(base, at) for at in ats], round_bases,
+                      st.lists(points, min_size=1, max_size=6))
+groups = st.one_of(st.lists(placed_any, min_size=1, max_size=6), same_base)
+
+
+@settings(max_examples=300)
+@given(groups, groups)
+def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> None:
+    rows = geo.gap_rows(a, b)
+    assert [[geo.clear(g) for g in row] for row in rows] == [[geo.distance(p, q) for q in b] for p in a]
+    assert geo.nearest_distances(a, b) == [geo.closest_pair([p], b)[2] for p in a]
+    assert [geo.clear(min(col)) for col in zip(*rows)] == [geo.closest_pair([q], a)[2] for q in b]  # by symmetry
+    assert geo.group_distance(a, b) == geo.closest_pair(a, b)[2]
+
+
+@settings(max_examples=300)
+@given(groups, groups, st.sampled_from([0.0, 0.01, 0.5]))
+def test_contacts_give_in_base_contact(a: list[Placed], b: list[Placed], tolerance: float) -> None:
+    pairwise = [[geo.in_base_contact(p, q, tolerance) for q in b] for p in a]
+    assert geo.contact_rows(a, b, tolerance) == pairwise
+    assert [geo.contacts(p, b, tolerance) for p in a] == pairwise
+    assert geo.groups_touch(a, b, tolerance) == any(any(row) for row in pairwise)
+
+
+def test_touching_bases_at_the_tolerance() -> None:
+    """Two 25mm bases 0.99" apart (0.006" gap) touch, 1.2" apart they do not; the group answers agree."""
+    base = Base.parse(25)
+    marines = [Placed(base, (20.0 + 1.2 * i, 20.0)) for i in range(3)]
+    boyz = [Placed(base, (20.0 + 1.2 * i, 20.99)) for i in range(3)]
+    assert geo.contact_rows(marines, boyz) == [[i == j for j in range(3)] for i in range(3)]
+    assert geo.groups_touch(marines, boyz) and not geo.groups_touch(marines, [Placed(base, (40.0, 40.0))])
+
+
+def _example_states() -> list[GameState]:
+    return [state_from_data(read_data(path)) for path in sorted(EXAMPLES.glob("*.yaml"))]
+
+
+def test_evolve_is_replace_without_what_was_cached() -> None:
+    for state in _example_states():
+        hash(state)
+        unit = state.units[0]
+        model = unit.models[0]
+        _ = model.placed, unit.placed, state.combined(unit.id)  # cached on the old values
+        moved = evolve(model, at=(1.0, 2.0))
+        assert moved == dataclasses.replace(model, at=(1.0, 2.0))
+        assert moved.placed == Placed(model.base, (1.0, 2.0), model.facing)  # not the old place
+        assert evolve(unit, models=()) == dataclasses.replace(unit, models=())
+        after = evolve(state, turn=state.turn + 1)
+        assert set(after.__dict__) == {f.name for f in dataclasses.fields(GameState)}  # no old hash, index or memo
+        assert after == dataclasses.replace(state, turn=state.turn + 1)
+        assert hash(after) == hash(dataclasses.replace(state, turn=state.turn + 1))
+
+
+def test_joined_characters_indexed_as_a_scan_finds_them() -> None:
+    for state in _example_states():
+        for unit in state.units:
+            scan = [u for u in state.units if u.joined == unit.id and u.alive]
+            assert state.joined_to(unit.id) == scan
+            host = state.unit(unit.joined) if unit.joined else unit
+            assert state.combined(unit.id) == [host, *[u for u in state.units if u.joined == host.id and u.alive]]
+
+
+def test_a_state_remembers_per_value_and_forgets_when_changed_or_saved() -> None:
+    state = _example_states()[0]
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert state.remember(("test", 1), work) == 1
+    assert state.remember(("test", 1), work) == 1  # worked out once
+    assert state.remember(("test", 2), work) == 2  # another key, another answer
+    assert evolve(state, turn=state.turn + 1).remember(("test", 1), work) == 3  # a changed state starts afresh
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and copy.remember(("test", 1), work) == 4  # nothing remembered travels in a pickle
