@@ -8,6 +8,8 @@ moving near a unit joins it, how far a combined unit moves, who may be shot.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
@@ -223,12 +225,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if need <= 0:
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
-        dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
         aboard = self.aboard_terrain_rules(state, unit)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
-            f"(chance {dist[True]}){passengers} [{', '.join((rule, *aboard))}]",
+            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{', '.join((rule, *aboard))}]",
         )
 
     def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
@@ -683,6 +684,15 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
                     yield Fight(do="fight", unit=u.id)
         yield EndPhase(do="end_phase")
+
+
+@lru_cache(maxsize=1024)
+def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
+    """Return the exact chance that the highest of ``n`` D6 (re-rolling those below ``below``) is at least ``need``.
+
+    Remembered: the moves sampled for a unit in one direction or another often need the same distance.
+    """
+    return enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)[True]
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
