@@ -171,5 +171,5 @@ class Unit(HashOnce):
             return (math.inf, math.inf, -math.inf, -math.inf)
         xs = [m.at[0] for m in self.models]
         ys = [m.at[1] for m in self.models]
-        reach = max(m.base.reach_inches for m in self.models)
+        reach = max([m.base.reach_inches for m in self.models])
         return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach

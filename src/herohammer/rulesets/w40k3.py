@@ -327,9 +327,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves = _plan_members(state, members, action.to)
         if off := movement.table_problem(state, moves):
             return Ruling.forbid(off)
-        by_id = {u.id: u for u in members}
+        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
         for mv in moves:
-            allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
+            allowance = allowances[mv.unit_id]
             if mv.length > allowance - mv.model.moved + movement.EPSILON:
                 rule = self.allowance_rule(members)
                 if mv.model.moved:
