@@ -61,7 +61,7 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
     Remembered by the unit value (a move is planned when it is ruled on and again when it is resolved).
     """
-    key = ("plan", tuple((p[0], p[1]) for p in positions))
+    key = ("plan", tuple(map(tuple, positions)))
     known, planned = unit.remember(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
     return list(planned) if known is terrain else _plan(unit, positions, terrain)
 
@@ -84,7 +84,7 @@ def table_problem(state: GameState, moves: Sequence[PlannedMove]) -> str | None:
     """Return why a planned position is no place on the table (not a finite point, or off the edge), or None."""
     width, depth = state.table.width, state.table.depth
     for mv in moves:
-        if not all(math.isfinite(v) for v in mv.to):
+        if not (math.isfinite(mv.to[0]) and math.isfinite(mv.to[1])):
             return f"{mv.model.name}: {list(mv.to)} is not a point on the table"
         if not _on_table(mv, width, depth):
             return (f"{mv.model.name} would stand off the table at {list(mv.to)} (the table is "
@@ -104,7 +104,7 @@ def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
     """Return why the new positions cannot be taken (on another model), or None; ``table_problem`` is asked first."""
     moved = {(mv.unit_id, mv.index) for mv in moves}
-    reach = max((mv.model.base.reach_inches for mv in moves), default=0.0)
+    reach = max([mv.model.base.reach_inches for mv in moves], default=0.0)
     box = _box([mv.to for mv in moves], reach)
     others = [p for u in state.units if u.on_table and _meets(u.extent, box)
               for i, p in enumerate(u.placed) if (u.id, i) not in moved]  # units far away cannot be stood on
@@ -131,7 +131,7 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     if not movers:
         return None
     paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
-    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max(r for _, _, r in paths))
+    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([r for _, _, r in paths]))
     others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids and _meets(u.extent, box)
               for m in u.models]  # units clear of every path's box are passed by
     hit = geo.first_swept_hit(paths, [m.placed for _, m in others])

@@ -240,7 +240,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
     ) -> tuple[list[movement.PlannedMove], list[Event]]:
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
-        if not any(mv.difficult for mv in moves):
+        if not any([mv.difficult for mv in moves]):
             return list(moves), []
         need = max(mv.length for mv in moves if mv.difficult)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)

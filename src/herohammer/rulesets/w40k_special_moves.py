@@ -62,7 +62,8 @@ def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_i
     units = []
     for u in state.units:
         if u.id in moved_ids:
-            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
+            moved = by_unit.get(u.id, {})
+            new_models = tuple([m.walked_to(*moved.get(i, (m.at, 0.0))) for i, m in enumerate(u.models)])
             u = evolve(u, models=new_models, status=u.status | {Status.MOVED, *statuses})
         units.append(u)
     return evolve(state, units=tuple(units))
