@@ -126,8 +126,9 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
     over them.  The swept base is the straight path widened by the model's own base.
     """
-    movers = [mv for mv in moves if mv.length > EPSILON and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY
-              and mv.unit_id not in flying]
+    over = {uid for uid in {mv.unit_id for mv in moves}
+            if state.unit(uid).type is UnitType.JUMP_INFANTRY or uid in flying}  # these pass over models
+    movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
     if not movers:
         return None
     paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
