@@ -921,9 +921,9 @@ def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain],
 
     Remembered per (leg, terrain, kind), since a move is planned when it is ruled on and again when it is resolved.
     """
-    if type(terrain) is tuple:
-        return _segment_enters(start, end, terrain, kind)
-    return _points_enter([start, end], terrain, kind)
+    box = (min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
+    near = tuple(piece for piece in terrain if piece.kind == kind and _boxes_meet(piece.bounds, box))
+    return bool(near) and _segment_enters(start, end, near, kind)  # a leg clear of a piece's box cannot touch it
 
 
 @lru_cache(maxsize=4096)
@@ -932,8 +932,8 @@ def _segment_enters(start: Point, end: Point, terrain: tuple[Terrain, ...], kind
 
 
 def _points_enter(points: Sequence[Point], terrain: Sequence[Terrain], kind: str) -> bool:
-    low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
-    low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
     pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(
         piece.bounds, (low_x, low_y, high_x, high_y))]  # a path clear of a piece's box cannot touch it
     if not pieces:

@@ -106,8 +106,8 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     moved = {(mv.unit_id, mv.index) for mv in moves}
     reach = max([mv.model.base.reach_inches for mv in moves], default=0.0)
     box = _box([mv.to for mv in moves], reach)
-    others = [p for u in state.units if u.on_table and _meets(u.extent, box)
-              for i, p in enumerate(u.placed) if (u.id, i) not in moved]  # units far away cannot be stood on
+    others = [p for u in _near(state, box) for i, p in enumerate(u.placed)
+              if (u.id, i) not in moved]  # units far away cannot be stood on
     new_bases = [mv.placed for mv in moves]
     if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
         mv = moves[hit[0]]
@@ -133,7 +133,7 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
         return None
     paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
     box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([r for _, _, r in paths]))
-    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids and _meets(u.extent, box)
+    others = [(u.id, m) for u in _near(state, box) if u.id not in moving_ids
               for m in u.models]  # units clear of every path's box are passed by
     hit = geo.first_swept_hit(paths, [m.placed for _, m in others])
     if hit is None:
@@ -150,8 +150,12 @@ def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, fl
     return low_x - slack, low_y - slack, high_x + slack, high_y + slack
 
 
-def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+def _near(state: GameState, box: tuple[float, float, float, float]) -> list[Unit]:
+    """Return the units on the table (in order) whose extent meets ``box``: the only ones a move there can touch."""
+    low_x, low_y, high_x, high_y = box
+    standing: tuple[tuple[Unit, tuple[float, float, float, float]], ...] = state.remember(
+        "units on the table", lambda: tuple((u, u.extent) for u in state.units if u.on_table))
+    return [u for u, (ux, uy, vx, vy) in standing if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy]
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:
