@@ -83,7 +83,7 @@ class Game:
         judged = self._judge(act)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
-        if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling
+        if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
             new_state, events = result[0], list(result[1])
         else:
             new_state, events = self.ruleset.resolve(self.state, act, roller)

@@ -43,8 +43,9 @@ def places_as_ruled(method: Method) -> Method:
     or the ``resolve_<do>`` that, when no dice roll, puts models exactly there and nowhere else.
 
     When both methods of an action carry the mark, judging it does not resolve the action
-    to check bases apart a second time (``tests/test_bases_apart.py`` holds the marked pairs
-    to it); a subclass overriding either method without the mark gets the shared check back.
+    to check bases apart a second time (``tests/test_move_checks_fast.py`` holds the marked
+    40k moves, joins and leaves to it); a subclass overriding either method without the mark
+    gets the shared check back (``tests/test_bases_apart.py``).
     """
     setattr(method, _PLACES_AS_RULED, True)
     return method
@@ -84,8 +85,8 @@ class Judgement:
     """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
 
     ``Game.apply`` uses ``result`` instead of resolving the action a second time.  When the
-    ruling did not need the result (``Ruleset.placements_ruled``), ``resolve_later`` works it
-    out the first time ``result`` is asked, so listing legal actions never pays for it.
+    ruling did not need the result (an action marked ``places_as_ruled``), ``resolve_later``
+    works it out the first time ``result`` is asked, so listing legal actions never pays for it.
     """
 
     ruling: Ruling
