@@ -506,7 +506,11 @@ def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
 
     Measured edge to edge with ``EPSILON`` slack; an empty group is never within reach.
     """
-    return any(distance(a, model) <= inches + EPSILON for model in group)
+    limit = inches + EPSILON
+    for model in group:
+        if distance(a, model) <= limit:
+            return True
+    return False
 
 
 # --- coherency -----------------------------------------------------------------------
@@ -921,9 +925,11 @@ def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain],
 
     Remembered per (leg, terrain, kind), since a move is planned when it is ruled on and again when it is resolved.
     """
-    box = (min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
-    near = tuple(piece for piece in terrain if piece.kind == kind and _boxes_meet(piece.bounds, box))
-    return bool(near) and _segment_enters(start, end, near, kind)  # a leg clear of a piece's box cannot touch it
+    low_x, high_x = (start[0], end[0]) if start[0] <= end[0] else (end[0], start[0])
+    low_y, high_y = (start[1], end[1]) if start[1] <= end[1] else (end[1], start[1])
+    near = [piece for piece in terrain if piece.kind == kind and piece.bounds[0] <= high_x and low_x <= piece.bounds[2]
+            and piece.bounds[1] <= high_y and low_y <= piece.bounds[3]]  # a leg clear of a piece's box cannot touch it
+    return bool(near) and _segment_enters(start, end, tuple(near), kind)
 
 
 @lru_cache(maxsize=4096)

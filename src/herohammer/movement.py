@@ -109,10 +109,10 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     others = [p for u in _near(state, box) for i, p in enumerate(u.placed)
               if (u.id, i) not in moved]  # units far away cannot be stood on
     new_bases = [mv.placed for mv in moves]
-    if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
+    if others and (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
         mv = moves[hit[0]]
         return f"{mv.model.name} would overlap another model at {list(mv.to)}"
-    if (pair := next(geo.overlapping_pairs(new_bases), None)) is not None:
+    if len(moves) > 1 and (pair := next(geo.overlapping_pairs(new_bases), None)) is not None:
         return f"{moves[pair[0]].model.name} and {moves[pair[1]].model.name} would overlap"
     return None
 

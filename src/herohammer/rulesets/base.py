@@ -55,6 +55,10 @@ def _marked(method: Callable[..., Any]) -> bool:
     return bool(getattr(method, _PLACES_AS_RULED, False))
 
 
+#: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
+_RULED: dict[tuple[type, str], bool] = {}
+
+
 @cache
 def _action_types() -> tuple[type, ...]:
     from ..actions import ACTION_TYPES
@@ -209,7 +213,7 @@ class Ruleset:
         action whose rule and resolution are both marked ``places_as_ruled`` is not resolved
         to look again: its result is worked out only if it is applied.
         """
-        if _marked(getattr(self, f"rule_{action.do}")) and _marked(getattr(self, f"resolve_{action.do}")):
+        if self._places_as_ruled(action.do):
             return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
         resolved = self._without_dice(state, action)
         if resolved is None:
@@ -217,6 +221,16 @@ class Ruleset:
         if problem := movement.overlap_problem(state, resolved[0]):
             return Judgement(Ruling.forbid(problem, "published.bases-apart"))
         return Judgement(ruling, resolved)
+
+    def _places_as_ruled(self, do: str) -> bool:
+        """Say whether both ``rule_<do>`` and ``resolve_<do>`` of this ruleset are marked ``places_as_ruled``."""
+        if self.__dict__:  # methods set on this very instance: look at them, not at its class
+            return _marked(getattr(self, f"rule_{do}")) and _marked(getattr(self, f"resolve_{do}"))
+        known = _RULED.get((type(self), do))
+        if known is None:
+            known = _RULED[(type(self), do)] = (_marked(getattr(self, f"rule_{do}"))
+                                                and _marked(getattr(self, f"resolve_{do}")))
+        return known
 
     def _without_dice(self, state: GameState, action: Action) -> Resolution | None:
         """Resolve an action with dice that refuse to roll: its result if no dice decide it, else None."""
