@@ -399,9 +399,14 @@ class NinthAge(Ruleset):
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
 
+    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
+        key = (type(self), "plan_join", action.model_dump_json())
+        return state.remember(key, lambda: self._plan_join(state, action))
+
     @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
                 "t9a.join.single-rank")
-    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+    def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
         ch = state.unit(action.character)
         host = state.unit(action.unit)
