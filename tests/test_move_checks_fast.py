@@ -205,3 +205,34 @@ def test_a_placed_base_stores_floats_whatever_it_is_given(at: tuple[int, int], f
         Placed(Base.parse(25), (math.nan, 0.0))
     with pytest.raises(HerohammerError, match="expected a Base"):
         Placed("25", (0.0, 0.0))  # type: ignore[arg-type]
+
+
+@settings(max_examples=200)
+@given(st.lists(placed, min_size=1, max_size=8), st.lists(placed, min_size=1, max_size=8),
+       st.floats(min_value=0.0, max_value=6.0))
+def test_groups_clearly_apart_are_further_apart_than_asked(a: list[Placed], b: list[Placed], inches: float) -> None:
+    """The hulls' distance is a floor of the closest pair's: "clearly apart" never says so of groups within reach."""
+    from herohammer.geometry import clearly_apart, group_distance
+
+    if clearly_apart(a, b, inches):
+        assert group_distance(a, b) > inches
+
+
+@given(st.integers(1, 6), st.integers(1, 3), st.sampled_from([0.0, 90.0, 30.0]),
+       st.floats(min_value=0.9, max_value=1.1), st.floats(min_value=-1e-9, max_value=1e-9))
+def test_formations_an_inch_apart_are_measured_when_it_matters(files: int, ranks: int, facing: float, gap: float,
+                                                               nudge: float) -> None:
+    """Blocks of t9a bases side by side about 1" apart: the screen never clears blocks within 1", and clears those square to each other."""
+    from herohammer.geometry import clearly_apart, group_distance
+
+    size = 25 / 25.4
+    turn = math.radians(facing)
+    along = (math.cos(turn), math.sin(turn))
+    block = [Placed(Base.parse([25, 25]), (10 + (f * along[0] - r * along[1]) * size, 10 + (f * along[1] + r * along[0])
+                                           * size), facing) for f in range(files) for r in range(ranks)]
+    shift = files * size + gap + nudge
+    other = [Placed(p.base, (p.at[0] + along[0] * shift, p.at[1] + along[1] * shift), facing) for p in block]
+    if clearly_apart(block, other, 1.0):
+        assert group_distance(block, other) > 1.0
+    if facing == 0.0 and gap >= 1.05:
+        assert clearly_apart(block, other, 1.0)  # side by side and square to each other, the hulls are the blocks

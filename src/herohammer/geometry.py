@@ -282,6 +282,37 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     return closest_pair(a, b)[2]
 
 
+def outline_hull(group: Sequence[Placed]) -> Polygon | None:
+    """Return the convex hull round a group's bases (rectangles by their corners, round bases by their bounding
+    squares), a shape holding every base of the group; None for an empty group."""
+    points: list[Point] = []
+    for p in group:
+        if p.base.round:
+            (x, y), r = p.at, p.base.radius_inches
+            points += [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+        else:
+            points += p.corners
+    if not points:
+        return None
+    return shapely.convex_hull(shapely.multipoints(np.array(points, dtype=float)))
+
+
+def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float, hull_b: Polygon | None = None) -> bool:
+    """Tell, without measuring pair by pair, that two groups are further than ``inches`` apart (False: measure them).
+
+    Each group lies inside its ``outline_hull``, so the distance between the hulls (less a margin far above
+    float rounding) is a floor of ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.
+    Rules asking "at least 1 inch from every unit" of rectangles in formation need no shapely shape per base.
+    """
+    first = outline_hull(a)
+    second = hull_b if hull_b is not None else outline_hull(b)
+    if first is None or second is None:
+        return False
+    bounds = shapely.bounds(first)
+    margin = 1e-9 * (1.0 + float(np.abs(bounds).sum()) + abs(inches))
+    return float(shapely.distance(first, second)) > inches + margin
+
+
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
     """Return each model of ``a``'s distance to the closest model of ``b``: ``group_distance([x], b)`` for every x.
 

@@ -24,7 +24,7 @@ from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, distance, group_distance, in_base_contact, overlaps, sweep_hits,
+from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
                         unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -945,6 +945,8 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     for u in state.units:
         if u.id in own or not u.alive:
             continue
+        if clearly_apart(ends, u.placed, UNIT_SPACING, u.remember("outline hull", lambda: outline_hull(u.placed))):
+            continue  # every base of u more than 1" away: no pair to measure
         gap = group_distance(ends, u.placed)
         if gap + EPSILON < UNIT_SPACING:
             return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
