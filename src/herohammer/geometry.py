@@ -448,10 +448,13 @@ def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
 
 
 def _axes(p: Placed) -> tuple[Point, Point]:
-    """Return a rectangular base's width and depth directions (unit vectors), turned by its facing."""
-    turn = math.radians(p.facing_deg % 360.0)
-    c, s = math.cos(turn), math.sin(turn)
-    return (c, s), (-s, c)
+    """Return a rectangular base's width and depth directions (unit vectors), turned by its facing (kept on the base)."""
+    known: tuple[Point, Point] | None = p.__dict__.get("_axes")
+    if known is None:
+        turn = math.radians(p.facing_deg % 360.0)
+        c, s = math.cos(turn), math.sin(turn)
+        known = p.__dict__["_axes"] = ((c, s), (-s, c))
+    return known
 
 
 def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
@@ -473,12 +476,12 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSI
     Separating axes: two rectangles are apart exactly when, along one of their four side
     directions, their shadows do not overlap.  ``slack`` of shadow overlap counts as touching.
     """
-    axes_a, axes_b = _axes(a), _axes(b)
-    sides_a, sides_b = _half_sides(a, shrink), _half_sides(b, shrink)
+    (aw, ad), (bw, bd) = _axes(a), _axes(b)
+    (wa, da), (wb, db) = _half_sides(a, shrink), _half_sides(b, shrink)
     cx, cy = b.at[0] - a.at[0], b.at[1] - a.at[1]
-    for ux, uy in (*axes_a, *axes_b):
-        reach_a = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_a, axes_a))
-        reach_b = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_b, axes_b))
+    for ux, uy in (aw, ad, bw, bd):  # each shadow's half length: half width and half depth projected, added
+        reach_a = wa * abs(aw[0] * ux + aw[1] * uy) + da * abs(ad[0] * ux + ad[1] * uy)
+        reach_b = wb * abs(bw[0] * ux + bw[1] * uy) + db * abs(bd[0] * ux + bd[1] * uy)
         if abs(cx * ux + cy * uy) >= reach_a + reach_b - slack:
             return False
     return True
