@@ -902,7 +902,16 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     movement); Flying Movement passes over both.  ``own`` names the units whose models
     the movers ignore (their own combined unit); ``may_touch`` units may be contacted.
     """
-    others = [(u, m) for u in state.units if u.alive and u.id not in own for m in u.models]
+    if not movers:
+        return None
+    points = [p for model, to in movers for p in (model.at, to)]
+    reach = max([model.base.reach_inches for model, _ in movers])
+    slack = reach + 1e-6 + 1e-9 * max(abs(c) for p in points for c in p)  # far above float rounding
+    low_x, low_y = min(p[0] for p in points) - slack, min(p[1] for p in points) - slack
+    high_x, high_y = max(p[0] for p in points) + slack, max(p[1] for p in points) + slack
+    others = [(u, m) for u in state.units if u.alive and u.id not in own
+              and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
+              for m in u.models]  # a unit whose extent no path or end reaches can be neither stood on nor crossed
     blocking = [t for t in state.terrain if t.kind == "blocking"]
     for model, to in movers:
         end = Placed(model.base, to, model.facing)
