@@ -160,6 +160,20 @@ def test_default_policy_joins_the_librarian_every_time() -> None:
     assert by_label(result)["librarian: joined = tactical"].exact == 1
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_default_policy_plays_every_example_through(path: Path) -> None:
+    """The policy takes the actions the rules require first (a fleeing unit's Rally test), so no run ends refused."""
+    data = {k: v for k, v in read_data(path).items() if k != "plan"}
+    result = simulate(data, 20, seed=1, method="engine")
+    assert result.meta["policy"] == "simple" and sum(n for _, n, _ in result.counts) == 20
+
+
+def test_the_default_policy_rallies_a_fleeing_unit_before_it_ends_the_phase() -> None:
+    rows = by_label(simulate(read_data(ROOT / "examples" / "t9a_wizard_charges_out.yaml"), 200, seed=1,
+                             method="engine"))
+    assert rows["rally.outcome: rallied"].count + rows["rally.outcome: fled"].count > 0
+
+
 def test_a_step_illegal_in_some_runs_is_skipped_and_counted() -> None:
     data = demo("demo_40k3_librarian.yaml")
     test = {"do": "psychic_test", "psyker": "librarian"}
