@@ -69,7 +69,7 @@ def test_exact_column_equals_psychic_odds(ld: int, toughness: int, wounds: int) 
 
 
 def test_exact_column_equals_the_t9a_charge_odds() -> None:
-    from herohammer.rulesets.t9a import charge_out_odds
+    from herohammer.rulesets.t9a_turn import charge_out_odds
 
     data = demo("demo_t9a_wizard_charges_out.yaml")
     result = simulate(data, 1000, seed=2)
