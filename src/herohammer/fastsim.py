@@ -17,7 +17,7 @@ Fractions stay beside the counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -90,7 +90,7 @@ def _expand(initial: GameState, driver: Driver, frontier: dict[Node, Fraction], 
     return following, used
 
 
-def _size_up(driver: Driver, frontier: dict[Node, Fraction], used: int, max_runs: int) -> int:
+def _size_up(driver: Driver, frontier: Iterable[Node], used: int, max_runs: int) -> int:
     """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
 
     A few nodes of the frontier, spread over it, each have their step's chance tree
