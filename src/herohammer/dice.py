@@ -259,6 +259,12 @@ def _classed(outcomes: tuple[tuple[int, Fraction], ...], splits: tuple[int, ...]
     return tuple(sorted(merged))
 
 
+@lru_cache(maxsize=4096)
+def _classed_totals(n: int, reroll_below: int, splits: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """Return the classes of a total (``_classed``), looked up by the request's numbers, not by hashing its Fractions."""
+    return _classed(_total_outcomes(n, reroll_below), splits)
+
+
 @lru_cache(maxsize=256)
 def _most_likely(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
     """Return the most likely total of ``n`` D6 (the lowest on a tie) as a certain branch."""
@@ -285,8 +291,9 @@ class Total(Request):
         _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
-        fine = _total_outcomes(self.n, self.reroll_below)
-        return _classed(fine, self.splits) if self.splits else fine
+        if self.splits:
+            return _classed_totals(self.n, self.reroll_below, self.splits)
+        return _total_outcomes(self.n, self.reroll_below)
 
     def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
@@ -356,7 +363,7 @@ class Pool(Request):
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
         faces = _roll_faces(rng, self.n, self.reroll_below)
-        return sum(1 for f in faces if f >= self.target), faces
+        return sum(map(self.target.__le__, faces)), faces  # the faces showing the target or more, counted in C
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         hits, used = 0, 0
@@ -494,7 +501,7 @@ def _chain_split(n: int, stages: tuple[StageKey, ...],
     return _represent(groups, den)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
 class RollRecord:
     """Remember one roll for the event log: what it was for, the rule, and what came up."""
 

@@ -46,6 +46,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -60,7 +61,7 @@ from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from . import guards
-from .limits import ENGINE_MAX_RUNS, MAX_RUNS
+from .limits import ENGINE_MAX_RUNS, MAX_RUNS, METHODS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
@@ -81,7 +82,6 @@ COMPILE_MAX_RUNS = 200_000
 #: The least rules-code runs ``auto`` spends trying to enumerate; above it the budget is the runs asked for,
 #: so trying costs at most about as much as the runs themselves (then the engine plays them).
 COMPILE_FLOOR = 5_000
-METHODS = ("auto", "compiled", "engine")
 MEMO_LIMIT = 100_000
 
 Value = int | bool | str
@@ -151,6 +151,11 @@ class Driver:
                     return data
         return EndPhase(do="end_phase").to_json()
 
+    @cached_property
+    def plan_keys(self) -> tuple[str, ...]:
+        """Return each plan step's canonical JSON, worked out once (the rulings memo's key)."""
+        return tuple(_key(step) for step in self.plan or ())
+
     def step(self, node: Node, dice: Dice) -> Node:
         """Play the next step with ``dice``; return the next node (the rules code decides everything)."""
         chosen = self.choose(node)
@@ -159,7 +164,8 @@ class Driver:
             if chosen["do"] in PROBES:
                 new_state, events = run_probe(self.ruleset, state, chosen, dice)
             else:
-                new_state, events = self.apply(state, chosen, dice)
+                key = self.plan_keys[node.cursor] if self.plan is not None else None
+                new_state, events = self.apply(state, chosen, dice, key)
         except IllegalActionError:
             new_state = state
             events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
@@ -181,9 +187,13 @@ class Driver:
         return Node(new_state, node.cursor + int(turned), (), tally)
 
 
-    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice) -> tuple[GameState, list[Event]]:
-        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state."""
-        key = ("rule", state, _key(step))
+    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice,
+              step_key: str | None = None) -> tuple[GameState, list[Event]]:
+        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state.
+
+        ``step_key``: the step's canonical JSON (``_key``), when the caller has it already.
+        """
+        key = ("rule", state, _key(step) if step_key is None else step_key)
         entry = self._memo.get(key)
         if len(self._memo) > MEMO_LIMIT:  # engine runs rarely revisit a state: keep memory flat
             self._memo.clear()
@@ -275,7 +285,11 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
 # == outcomes ===================================================================================
 def outcome_of(initial: GameState, node: Node) -> Outcome:
     """Derive a run's outcome from the initial and final states and the events' tally."""
-    final = node.state
+    return (*state_outcome(initial, node.state), *node.tally)
+
+
+def state_outcome(initial: GameState, final: GameState) -> Outcome:
+    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions)."""
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
@@ -286,7 +300,6 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
             out.append((labels.joined(u.id), f.joined or "-"))
         for s in Status:
             out.append((labels.status(u.id, s.value), s in f.status))
-    out.extend(node.tally)
     return tuple(out)
 
 

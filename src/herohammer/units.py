@@ -8,7 +8,9 @@ Immutable values make ``undo`` a matter of keeping the previous state.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from operator import attrgetter
 from enum import StrEnum
 
 from .formations import Formation
@@ -57,6 +59,8 @@ class Status(StrEnum):
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
     RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)
 
+
+_PLACED = attrgetter("placed")
 
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
@@ -160,4 +164,15 @@ class Unit(HashOnce):
     @cached
     def placed(self) -> tuple[Placed, ...]:
         """Return every model's base at its place (built once per unit value: rules ask it in every step)."""
-        return tuple(m.placed for m in self.models)
+        return tuple(map(_PLACED, self.models))
+
+    @cached
+    def extent(self) -> tuple[float, float, float, float]:
+        """Return the box (min x, min y, max x, max y) holding every model's bounding circle, so that a move far from
+        it is seen to pass clear of the whole unit at once (an empty box for a unit with no models)."""
+        if not self.models:
+            return (math.inf, math.inf, -math.inf, -math.inf)
+        xs = [m.at[0] for m in self.models]
+        ys = [m.at[1] for m in self.models]
+        reach = max([m.base.reach_inches for m in self.models])
+        return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach

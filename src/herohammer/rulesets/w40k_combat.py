@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from operator import attrgetter
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
@@ -64,6 +65,7 @@ MORALE_FRACTION = 0.25
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+_WOUNDS_LEFT = attrgetter("wounds_left")
 SaveGroup = tuple[str | None, int | None]  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -281,7 +283,10 @@ class CombatRules(Ruleset):
                 gaps = nearest[offset:offset + len(refs)]
                 refs.sort(key=lambda r: gaps[r[1]])
             elif attackers and refs:
-                gaps = geo.nearest_distances(u.placed, attackers)
+                if len(attackers) == 1:  # one striker: its row of gaps to the models
+                    gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
+                else:
+                    gaps = geo.nearest_distances(u.placed, attackers)
                 refs.sort(key=lambda r: gaps[r[1]])
             offset += len(refs)
             out += refs
@@ -901,9 +906,8 @@ class CombatRules(Ruleset):
         while i < len(seen):
             u = state.unit(seen[i])
             i += 1
-            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
-                      or (x.side != u.side and _touching(u, x)))]
-            seen += [x for x in linked if x not in seen]
+            seen += [x.id for x in state.units if x.id not in seen and x.on_table
+                     and (x.joined == u.id or u.joined == x.id or (x.side != u.side and _touching(u, x)))]
         return seen
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
@@ -1020,7 +1024,7 @@ class CombatRules(Ruleset):
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
         """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
-        state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
+        state, events, caused = melee.state, list(melee.events), dict(melee.caused)
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
         if live:
@@ -1046,7 +1050,7 @@ class CombatRules(Ruleset):
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
                                                      remove=False, saved_already=saved, models=models)
-            caused[side] += unsaved
+            caused[side] = caused.get(side, 0) + unsaved
             events += more
         jobs = melee.jobs[1:]
         if not jobs:
@@ -1084,8 +1088,9 @@ class CombatRules(Ruleset):
             # base contact of each striker with each enemy model, then counted per enemy unit
             rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
             ends = list(accumulate(len(e.models) for e in enemies))
+            spans = list(zip([0, *ends], ends))  # each enemy unit's models in a row
             for (model, n), row in zip(strikers, rows):
-                contacts = [sum(row[end - len(e.models):end]) for e, end in zip(enemies, ends)]
+                contacts = [row[start:end].count(True) for start, end in spans]
                 touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
@@ -1247,16 +1252,13 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     changed: list[Unit] = []
     for uid in dict.fromkeys(r[0] for r in taken):
         unit = state.unit(uid)
-        models: list[Model] = []
-        for i, m in enumerate(unit.models):
-            got = taken.get((uid, i), 0)
-            if got:
-                m = evolve(m, wounds_taken=m.wounds_taken + got)
-                if is_casualty(m.wounds_left):
-                    slain.append(m.name)
-            if remove and is_casualty(m.wounds_left):
-                continue
-            models.append(m)
+        models = list(unit.models)
+        for i in sorted(i for owner, i in taken if owner == uid):  # the slain named in the unit's order
+            m = models[i] = evolve(models[i], wounds_taken=models[i].wounds_taken + taken[(uid, i)])
+            if is_casualty(m.wounds_left):
+                slain.append(m.name)
+        if remove:
+            models = [m for m in models if not is_casualty(m.wounds_left)]
         changed.append(evolve(unit, models=tuple(models)))
     return _release_orphans(state.replace_units(*changed)), slain
 
@@ -1264,7 +1266,7 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
 def _remove_casualties(state: GameState) -> GameState:
     """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
     struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
-              if any(is_casualty(m.wounds_left) for m in u.models)]
+              if any(map(is_casualty, map(_WOUNDS_LEFT, u.models)))]
     return _release_orphans(state.replace_units(*struck) if struck else state)
 
 
