@@ -179,3 +179,11 @@ def test_odds_action_says_first_why_it_samples(capsys: pytest.CaptureFixture[str
                        r"Monte Carlo with 50 runs", first)
     assert why is not None, first
     assert any(line.startswith("method: Monte Carlo (50 runs, seed 0; " + why.group(1)) for line in rest)
+
+
+def test_a_plan_with_a_fight_that_fits_the_budget_is_compiled_not_refused_by_its_estimate() -> None:
+    """The 40k3 whole turn ends in a fight whose unmerged paths overstate it many times: the budget decides."""
+    state, driver = whole_turn("40k3_whole_turn.yaml")
+    compiled = fastsim.compile_plan(state, driver, 10_000)
+    assert compiled.rules_code_runs <= 10_000
+    assert sum(compiled.exact) == 1

@@ -234,7 +234,10 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> in
 
     A few nodes of the frontier, spread over it, each have their step's chance tree
     estimated (``estimate_runs``, a few random paths); their mean times the frontier is the
-    step's estimate.  Return the rules-code runs the estimate itself took.
+    step's estimate.  Return the rules-code runs the estimate itself took.  A step with a
+    loop (a close combat) is left to the budget: its merged steps, the blind rounds and the
+    merging of nodes make it cost far less than the unmerged paths say (the 40k3 whole
+    turn's fight: about 5.8e5 estimated for a plan that takes 8,068 runs in all).
     """
     live = [node for node in frontier if not driver.done(node)]
     if not live:
@@ -243,7 +246,7 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> in
     counted = [_Counted(_stepper(driver, node)) for node in sample]
     sizes = [estimate_runs(c, SIZING_PATHS) for c in counted]
     guess = TreeSize(used + math.ceil(sum(t.runs for t in sizes) / len(sizes) * len(live)), any(t.loops for t in sizes))
-    if guess.far_over(max_runs):
+    if not guess.loops and guess.far_over(max_runs):
         raise EnumerationTooLarge(max_runs, guess.runs)
     return sum(c.calls for c in counted)
 
