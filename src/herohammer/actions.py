@@ -240,8 +240,42 @@ ACTION_TYPES: tuple[type[_Action], ...] = get_args(_ActionUnion)
 _ACTION_CLASSES: tuple[type[_Action], ...] = ACTION_TYPES
 
 
+#: Actions already read, by their JSON text (a bot or a search sends the same actions again and again).
+_READ: dict[str, Action] = {}
+_READ_KEPT = 512
+
+
+def _reading_key(value: Any) -> str | None:
+    """Return the JSON text of a mapping that is plain JSON (lists, not tuples; text keys), else None.
+
+    Two plain-JSON mappings with the same text are equal values, so they read as the same
+    action (or fail the same way); anything else is read afresh.
+    """
+    try:
+        text = json.dumps(value)
+        return text if json.loads(text) == value else None
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
-    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field."""
+    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field.
+
+    A mapping read before (plain JSON with the same text) gives the action already read.
+    """
+    key = _reading_key(value) if isinstance(value, dict) else None
+    if key is not None and (known := _READ.get(key)) is not None:
+        return known
+    action = _read_action(value, where)
+    if key is not None:
+        if len(_READ) >= _READ_KEPT:
+            del _READ[next(iter(_READ))]  # the oldest first
+        _READ[key] = action
+    return action
+
+
+def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
+    """Read an action (``parse_action`` without its memory)."""
     if isinstance(value, str):
         check_size(len(value), where, MAX_ACTION_CHARS, "characters")
         text = value

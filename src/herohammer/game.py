@@ -83,8 +83,8 @@ class Game:
         judged = self._judge(act)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
-        if judged.resolved is not None:  # no dice decide it: the result worked out while ruling
-            new_state, events = judged.resolved[0], list(judged.resolved[1])
+        if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
+            new_state, events = result[0], list(result[1])
         else:
             new_state, events = self.ruleset.resolve(self.state, act, roller)
         self._history.append((self.state, len(self.log)))

@@ -21,7 +21,7 @@ import numbers
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -30,6 +30,7 @@ import shapely
 from shapely import Polygon
 
 from herohammer.errors import HerohammerError
+from herohammer.values import cached
 
 MM_PER_INCH: float = 25.4
 COHERENCY_INCHES: float = 2.0
@@ -123,12 +124,12 @@ class Base:
             return _tidy(self.width_mm)
         return [_tidy(self.width_mm), _tidy(self.depth_mm)]
 
-    @cached_property
+    @cached
     def radius_inches(self) -> float:
         """Give a round base's radius in inches, the quantity exact distances need."""
         return self.width_mm / MM_PER_INCH / 2.0
 
-    @cached_property
+    @cached
     def reach_inches(self) -> float:
         """Give the radius of the smallest circle about the centre holding the base (its half diagonal if square-cornered).
 
@@ -167,32 +168,35 @@ def _tidy(mm: float) -> float:
     return int(mm) if mm.is_integer() else mm
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Placed:
-    """A base standing at a point of the table (its centre, in inches), turned to a facing."""
+    """A base standing at a point of the table (its centre, in inches), turned to a facing.
+
+    Its ``__init__`` is written out (not generated) because a move builds dozens: a base,
+    a pair of floats and a float facing are stored as they are, anything else is checked
+    and turned into floats first, so equal placements compare and hash equal.
+    """
 
     base: Base
     at: Point
     facing_deg: float = 0.0
 
-    def __post_init__(self) -> None:
-        """Store the position as floats so equal placements compare and hash equal."""
-        at, facing_deg = self.at, self.facing_deg
-        if (type(self.base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
+    def __init__(self, base: Base, at: Point, facing_deg: float = 0.0) -> None:
+        fields = self.__dict__
+        if (type(base) is Base and type(at) is tuple and len(at) == 2 and type(at[0]) is float
                 and type(at[1]) is float and type(facing_deg) is float
                 and math.isfinite(at[0] + at[1] + facing_deg)):
-            return  # already floats: the hot path of every planned move
-        if not isinstance(self.base, Base):
-            raise HerohammerError(f"placed model: expected a Base, got {self.base!r}")
-        object.__setattr__(self, "at", _point(self.at, "placed model position"))
-        facing = _number(self.facing_deg)
+            fields["base"], fields["at"], fields["facing_deg"] = base, at, facing_deg  # the hot path
+            return
+        if not isinstance(base, Base):
+            raise HerohammerError(f"placed model: expected a Base, got {base!r}")
+        facing = _number(facing_deg)
+        point = _point(at, "placed model position")
         if facing is None:
-            raise HerohammerError(
-                f"placed model: facing must be a finite number, got {self.facing_deg!r}"
-            )
-        object.__setattr__(self, "facing_deg", facing)
+            raise HerohammerError(f"placed model: facing must be a finite number, got {facing_deg!r}")
+        fields["base"], fields["at"], fields["facing_deg"] = base, point, facing
 
-    @cached_property
+    @cached
     def _footprint(self) -> Polygon:
         shape = self.base.footprint(self.at, self.facing_deg)
         shapely.prepare(shape)
@@ -202,7 +206,7 @@ class Placed:
         """Return the base's shape in inches, built once per placement because it is reused."""
         return self._footprint
 
-    @cached_property
+    @cached
     def corners(self) -> tuple[Point, ...]:
         """Return a rectangular base's corners, counter-clockwise, as ``footprint`` draws them."""
         return self.base.corners(self.at, self.facing_deg)
@@ -277,6 +281,37 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     if a and b and _all_round(a) and _all_round(b):
         return clear(min(map(min, gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
     return closest_pair(a, b)[2]
+
+
+def outline_hull(group: Sequence[Placed]) -> Polygon | None:
+    """Return the convex hull round a group's bases (rectangles by their corners, round bases by their bounding
+    squares), a shape holding every base of the group; None for an empty group."""
+    points: list[Point] = []
+    for p in group:
+        if p.base.round:
+            (x, y), r = p.at, p.base.radius_inches
+            points += [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+        else:
+            points += p.corners
+    if not points:
+        return None
+    return shapely.convex_hull(shapely.multipoints(np.array(points, dtype=float)))
+
+
+def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float, hull_b: Polygon | None = None) -> bool:
+    """Tell, without measuring pair by pair, that two groups are further than ``inches`` apart (False: measure them).
+
+    Each group lies inside its ``outline_hull``, so the distance between the hulls (less a margin far above
+    float rounding) is a floor of ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.
+    Rules asking "at least 1 inch from every unit" of rectangles in formation need no shapely shape per base.
+    """
+    first = outline_hull(a)
+    second = hull_b if hull_b is not None else outline_hull(b)
+    if first is None or second is None:
+        return False
+    bounds = shapely.bounds(first)
+    margin = 1e-9 * (1.0 + float(np.abs(bounds).sum()) + abs(inches))
+    return float(shapely.distance(first, second)) > inches + margin
 
 
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
@@ -421,10 +456,13 @@ def _half_sides(p: Placed, shrink: float) -> tuple[float, float]:
 
 
 def _axes(p: Placed) -> tuple[Point, Point]:
-    """Return a rectangular base's width and depth directions (unit vectors), turned by its facing."""
-    turn = math.radians(p.facing_deg % 360.0)
-    c, s = math.cos(turn), math.sin(turn)
-    return (c, s), (-s, c)
+    """Return a rectangular base's width and depth directions (unit vectors), turned by its facing (kept on the base)."""
+    known: tuple[Point, Point] | None = p.__dict__.get("_axes")
+    if known is None:
+        turn = math.radians(p.facing_deg % 360.0)
+        c, s = math.cos(turn), math.sin(turn)
+        known = p.__dict__["_axes"] = ((c, s), (-s, c))
+    return known
 
 
 def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
@@ -446,12 +484,12 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSI
     Separating axes: two rectangles are apart exactly when, along one of their four side
     directions, their shadows do not overlap.  ``slack`` of shadow overlap counts as touching.
     """
-    axes_a, axes_b = _axes(a), _axes(b)
-    sides_a, sides_b = _half_sides(a, shrink), _half_sides(b, shrink)
+    (aw, ad), (bw, bd) = _axes(a), _axes(b)
+    (wa, da), (wb, db) = _half_sides(a, shrink), _half_sides(b, shrink)
     cx, cy = b.at[0] - a.at[0], b.at[1] - a.at[1]
-    for ux, uy in (*axes_a, *axes_b):
-        reach_a = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_a, axes_a))
-        reach_b = sum(h * abs(ex * ux + ey * uy) for h, (ex, ey) in zip(sides_b, axes_b))
+    for ux, uy in (aw, ad, bw, bd):  # each shadow's half length: half width and half depth projected, added
+        reach_a = wa * abs(aw[0] * ux + aw[1] * uy) + da * abs(ad[0] * ux + ad[1] * uy)
+        reach_b = wb * abs(bw[0] * ux + bw[1] * uy) + db * abs(bd[0] * ux + bd[1] * uy)
         if abs(cx * ux + cy * uy) >= reach_a + reach_b - slack:
             return False
     return True
@@ -510,7 +548,11 @@ def within(a: Placed, group: Sequence[Placed], inches: float) -> bool:
 
     Measured edge to edge with ``EPSILON`` slack; an empty group is never within reach.
     """
-    return any(distance(a, model) <= inches + EPSILON for model in group)
+    limit = inches + EPSILON
+    for model in group:
+        if distance(a, model) <= limit:
+            return True
+    return False
 
 
 # --- coherency -----------------------------------------------------------------------
@@ -525,7 +567,43 @@ def coherency_groups(
     """
     if not max_gap >= 0:
         raise HerohammerError(f"max_gap must be >= 0 inches, got {max_gap!r}")
-    parent = list(range(len(models)))
+    limit = max_gap + EPSILON
+    if len(models) * len(models) > 2 * _FEW_PAIRS:
+        return _groups(len(models), _links(models, limit))
+    return _chains(models, limit)
+
+
+def _chains(models: Sequence[Placed], limit: float) -> list[list[int]]:
+    """Find the chains of models at most ``limit`` apart by walking from each model to its neighbours.
+
+    Round pairs are measured inline (``distance``'s own arithmetic); any other pair by ``distance``.
+    """
+    dist = math.dist
+    data = [(p.at, p.base.radius_inches if p.base.round else -1.0, p) for p in models]
+    left = list(range(len(models)))
+    groups = []
+    while left:
+        first = left.pop(0)
+        group, stack = [first], [first]
+        while stack and left:
+            at, radius, p = data[stack.pop()]
+            near = []
+            for j in left:
+                other_at, other_radius, q = data[j]
+                if (dist(at, other_at) - (radius + other_radius) <= limit if radius >= 0.0 and other_radius >= 0.0
+                        else distance(p, q) <= limit):
+                    near.append(j)
+            if near:
+                left = [j for j in left if j not in near]
+                group += near
+                stack += near
+        groups.append(sorted(group))
+    return groups
+
+
+def _groups(n: int, pairs: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Join linked pairs into groups of indices (each sorted, ordered by their first index)."""
+    parent = list(range(n))
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -533,14 +611,36 @@ def coherency_groups(
             i = parent[i]
         return i
 
-    for i in range(len(models)):
-        for j in range(i + 1, len(models)):
-            if root(i) != root(j) and distance(models[i], models[j]) <= max_gap + EPSILON:
-                parent[max(root(i), root(j))] = min(root(i), root(j))
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
     groups: dict[int, list[int]] = {}
-    for i in range(len(models)):
+    for i in range(n):
         groups.setdefault(root(i), []).append(i)
     return list(groups.values())
+
+
+def _links(models: Sequence[Placed], limit: float) -> list[list[int]]:
+    """List the pairs (i < j) of models at most ``limit`` inches apart (``distance``), every pair measured at once.
+
+    Round pairs clearly inside or outside the limit are settled by numpy, rectangles that
+    are clearly apart by their bounding circles; ``distance`` decides every pair near the
+    limit, so the answer is the plain double loop's.
+    """
+    if len(models) < 2:
+        return []
+    xy = np.array([p.at for p in models], dtype=float)
+    reach = np.array([p.base.reach_inches for p in models], dtype=float)
+    rounds = np.array([p.base.round for p in models], dtype=bool)
+    centres = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    gaps = centres - (reach[:, None] + reach[None, :])  # exact for round pairs, a floor otherwise
+    margin = 1e-6 + 1e-9 * centres  # far above the rounding of either way of measuring
+    linked = np.triu(rounds[:, None] & rounds[None, :] & (gaps < limit - margin), k=1)
+    unsure = np.triu(gaps <= limit + margin, k=1) & ~linked
+    pairs: list[list[int]] = np.argwhere(linked).tolist()
+    pairs += [[i, j] for i, j in np.argwhere(unsure).tolist() if distance(models[i], models[j]) <= limit]
+    return pairs
 
 
 def coherent(models: Sequence[Placed], max_gap: float = COHERENCY_INCHES) -> bool:
@@ -593,7 +693,7 @@ class Terrain:
                 f"terrain {self.id!r}: polygon has no area (its points are collinear)"
             )
 
-    @cached_property
+    @cached
     def _shape(self) -> Polygon:
         shape = Polygon(self.polygon)
         shapely.prepare(shape)
@@ -613,7 +713,7 @@ class Terrain:
         low_y, high_y = min(p[1] for p in points) - reach, max(p[1] for p in points) + reach
         return _boxes_meet(self.bounds, (low_x, low_y, high_x, high_y))
 
-    @cached_property
+    @cached
     def bounds(self) -> tuple[float, float, float, float]:
         """Return the piece's bounding box (min x, min y, max x, max y): a path outside it cannot touch the piece."""
         xs, ys = [p[0] for p in self.polygon], [p[1] for p in self.polygon]
@@ -757,6 +857,61 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
     return _segment_polygon_distance(start, to, other.corners) <= radius
 
 
+def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],
+                    contact: float = 0.01) -> tuple[int, int] | None:
+    """Return the first (path, other) whose swept disc meets the other base, not touching it at the start; or None.
+
+    A path is (the mover's base where it starts, where it ends, the radius swept); a pair
+    counts when ``sweep_hits`` and not ``in_base_contact(start, other, contact)``, and the
+    first is the one a loop over paths then others meets.  A mover moves past most models
+    far from its path, so every pair is first screened by boxes (numpy for many pairs),
+    and ``sweep_hits`` decides the pairs whose box it reaches.
+    """
+    if not paths or not others:
+        return None
+    if len(paths) * len(others) > _FEW_PAIRS:
+        candidates: Iterator[tuple[int, int]] = ((i, j) for i, j in np.argwhere(_sweep_screen(paths, others)).tolist())
+    else:
+        candidates = _few_sweep_candidates(paths, others)
+    for i, j in candidates:
+        start, end, radius = paths[i]
+        if sweep_hits(start.at, end, radius, others[j]) and not in_base_contact(start, others[j], contact):
+            return i, j
+    return None
+
+
+def _few_sweep_candidates(paths: Sequence[tuple[Placed, Point, float]],
+                          others: Sequence[Placed]) -> Iterator[tuple[int, int]]:
+    """Yield the pairs whose other base's bounding circle meets the box of the swept path (a plain loop)."""
+    data = [(q.at[0], q.at[1], q.base.reach_inches) for q in others]
+    for i, (start, (bx, by), radius) in enumerate(paths):
+        if not radius > 0:
+            continue
+        ax, ay = start.at
+        slack = radius + 1e-6 + 1e-9 * (abs(ax) + abs(ay) + abs(bx) + abs(by))  # far above rounding
+        low_x, high_x = min(ax, bx) - slack, max(ax, bx) + slack
+        low_y, high_y = min(ay, by) - slack, max(ay, by) + slack
+        for j, (x, y, reach) in enumerate(data):
+            if low_x - reach <= x <= high_x + reach and low_y - reach <= y <= high_y + reach:
+                yield i, j
+
+
+def _sweep_screen(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed]) -> Any:
+    """Mark every pair whose other base's bounding circle comes within the radius of the path (numpy, all at once)."""
+    a = np.array([p.at for p, _, _ in paths], dtype=float)
+    d = np.array([end for _, end, _ in paths], dtype=float) - a
+    radii = np.array([r for _, _, r in paths], dtype=float)
+    centres = np.array([q.at for q in others], dtype=float)
+    reach = np.array([q.base.reach_inches for q in others], dtype=float)
+    rel_x, rel_y = centres[None, :, 0] - a[:, None, 0], centres[None, :, 1] - a[:, None, 1]
+    length2 = (d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(length2 > 0.0, np.clip((rel_x * d[:, None, 0] + rel_y * d[:, None, 1]) / length2, 0.0, 1.0), 0.0)
+    clearance = np.hypot(rel_x - f * d[:, None, 0], rel_y - f * d[:, None, 1])
+    slack = 1e-6 + 1e-9 * (np.abs(rel_x) + np.abs(rel_y) + np.abs(a).sum(axis=1)[:, None] + np.abs(d).sum(axis=1)[:, None])
+    return (clearance <= radii[:, None] + reach[None, :] + slack) & (radii > 0)[:, None]
+
+
 # --- movement ------------------------------------------------------------------------
 
 
@@ -808,13 +963,25 @@ def enters_terrain(
 
 
 def segment_enters_terrain(start: Point, end: Point, terrain: Sequence[Terrain], kind: str = "difficult") -> bool:
-    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points)."""
+    """Tell whether a straight move touches terrain of ``kind`` (``enters_terrain`` for one leg of float points).
+
+    Remembered per (leg, terrain, kind), since a move is planned when it is ruled on and again when it is resolved.
+    """
+    low_x, high_x = (start[0], end[0]) if start[0] <= end[0] else (end[0], start[0])
+    low_y, high_y = (start[1], end[1]) if start[1] <= end[1] else (end[1], start[1])
+    near = [piece for piece in terrain if piece.kind == kind and piece.bounds[0] <= high_x and low_x <= piece.bounds[2]
+            and piece.bounds[1] <= high_y and low_y <= piece.bounds[3]]  # a leg clear of a piece's box cannot touch it
+    return bool(near) and _segment_enters(start, end, tuple(near), kind)
+
+
+@lru_cache(maxsize=4096)
+def _segment_enters(start: Point, end: Point, terrain: tuple[Terrain, ...], kind: str) -> bool:
     return _points_enter([start, end], terrain, kind)
 
 
 def _points_enter(points: Sequence[Point], terrain: Sequence[Terrain], kind: str) -> bool:
-    low_x, high_x = min(p[0] for p in points), max(p[0] for p in points)
-    low_y, high_y = min(p[1] for p in points), max(p[1] for p in points)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
     pieces = [piece.shape() for piece in terrain if piece.kind == kind and _boxes_meet(
         piece.bounds, (low_x, low_y, high_x, high_y))]  # a path clear of a piece's box cannot touch it
     if not pieces:

@@ -16,6 +16,7 @@ from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
 from .state import GameState
+from .values import cached
 from .units import Model, Unit, UnitType
 
 MOVE_INCHES: dict[UnitType, float] = {
@@ -29,9 +30,12 @@ MOVE_INCHES: dict[UnitType, float] = {
 EPSILON = 1e-6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PlannedMove:
-    """One model's move: where from, where to, and how much of it is in difficult terrain."""
+    """One model's move: where from, where to, and how much of it is in difficult terrain.
+
+    ``__init__`` stores the fields as given (written out, not generated: a move plans one per model, twice).
+    """
 
     unit_id: str
     index: int
@@ -41,9 +45,28 @@ class PlannedMove:
     difficult: bool
     dangerous: bool = False  # dangerous terrain is difficult terrain that may also wound (a test per model)
 
+    def __init__(self, unit_id: str, index: int, model: Model, to: Point, length: float, difficult: bool,
+                 dangerous: bool = False) -> None:
+        self.__dict__.update(unit_id=unit_id, index=index, model=model, to=to, length=length, difficult=difficult,
+                             dangerous=dangerous)
+
+    @cached
+    def placed(self) -> geo.Placed:
+        """Return the model's base where the move ends."""
+        return geo.Placed(self.model.base, self.to, self.model.facing)
+
 
 def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    """Pair each model of ``unit`` with its new position (straight-line moves)."""
+    """Pair each model of ``unit`` with its new position (straight-line moves).
+
+    Remembered by the unit value (a move is planned when it is ruled on and again when it is resolved).
+    """
+    key = ("plan", tuple(map(tuple, positions)))
+    known, planned = unit.remember(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
+    return list(planned) if known is terrain else _plan(unit, positions, terrain)
+
+
+def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
     kinds = {t.kind for t in terrain}
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
@@ -59,36 +82,38 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 def table_problem(state: GameState, moves: Sequence[PlannedMove]) -> str | None:
     """Return why a planned position is no place on the table (not a finite point, or off the edge), or None."""
+    width, depth = state.table.width, state.table.depth
     for mv in moves:
-        if not all(math.isfinite(v) for v in mv.to):
+        if not (math.isfinite(mv.to[0]) and math.isfinite(mv.to[1])):
             return f"{mv.model.name}: {list(mv.to)} is not a point on the table"
-        if not geo.on_table(geo.Placed(mv.model.base, mv.to, mv.model.facing), state.table.width, state.table.depth):
+        if not _on_table(mv, width, depth):
             return (f"{mv.model.name} would stand off the table at {list(mv.to)} (the table is "
-                    f"{state.table.width:g}\" x {state.table.depth:g}\")")
+                    f"{width:g}\" x {depth:g}\")")
     return None
 
 
+def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
+    """Tell whether a planned position is wholly on the table (``geometry.on_table``, a round base measured inline)."""
+    base = mv.model.base
+    if not (base.round and width > 0 and depth > 0):
+        return geo.on_table(mv.placed, width, depth)
+    (x, y), r, slack = mv.to, base.radius_inches, geo.EPSILON
+    return x - r >= -slack and y - r >= -slack and x + r <= width + slack and y + r <= depth + slack
+
+
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
-    """Return why the new positions cannot be taken (off table, on another model), or None."""
-    moved = {(mv.unit_id, mv.index): mv.to for mv in moves}
-    new_placed: list[tuple[str, geo.Placed]] = []
-    for mv in moves:
-        placed = geo.Placed(mv.model.base, mv.to, mv.model.facing)
-        if not geo.on_table(placed, state.table.width, state.table.depth):
-            return f"{mv.model.name} would stand off the table at {list(mv.to)}"
-        new_placed.append((mv.model.name, placed))
-    others = [
-        m.placed
-        for u in state.units
-        for i, m in enumerate(u.models)
-        if u.on_table and (u.id, i) not in moved
-    ]
-    new_bases = [p for _, p in new_placed]
-    if (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
-        name, placed = new_placed[hit[0]]
-        return f"{name} would overlap another model at {list(placed.at)}"
-    if (pair := next(geo.overlapping_pairs(new_bases), None)) is not None:
-        return f"{new_placed[pair[0]][0]} and {new_placed[pair[1]][0]} would overlap"
+    """Return why the new positions cannot be taken (on another model), or None; ``table_problem`` is asked first."""
+    moved = {(mv.unit_id, mv.index) for mv in moves}
+    reach = max([mv.model.base.reach_inches for mv in moves], default=0.0)
+    box = _box([mv.to for mv in moves], reach)
+    others = [p for u in _near(state, box) for i, p in enumerate(u.placed)
+              if (u.id, i) not in moved]  # units far away cannot be stood on
+    new_bases = [mv.placed for mv in moves]
+    if others and (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
+        mv = moves[hit[0]]
+        return f"{mv.model.name} would overlap another model at {list(mv.to)}"
+    if len(moves) > 1 and (pair := next(geo.overlapping_pairs(new_bases), None)) is not None:
+        return f"{moves[pair[0]].model.name} and {moves[pair[1]].model.name} would overlap"
     return None
 
 
@@ -101,17 +126,36 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     ``effective_rules`` reads it, so joining shares or withholds it like any rule) pass
     over them.  The swept base is the straight path widened by the model's own base.
     """
-    others = [(u.id, m) for u in state.units if u.on_table and u.id not in moving_ids for m in u.models]
-    for mv in moves:
-        unit = state.unit(mv.unit_id)
-        if mv.length <= EPSILON or unit.type is UnitType.JUMP_INFANTRY or unit.id in flying:
-            continue
-        radius = mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
-        for other_id, other in others:
-            if (geo.sweep_hits(mv.model.at, mv.to, radius, other.placed)
-                    and not geo.in_base_contact(mv.model.placed, other.placed)):
-                return f"{mv.model.name} would move through {other.name} of {other_id}"
-    return None
+    over = {uid for uid in {mv.unit_id for mv in moves}
+            if state.unit(uid).type is UnitType.JUMP_INFANTRY or uid in flying}  # these pass over models
+    movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
+    if not movers:
+        return None
+    paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
+    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([r for _, _, r in paths]))
+    others = [(u.id, m) for u in _near(state, box) if u.id not in moving_ids
+              for m in u.models]  # units clear of every path's box are passed by
+    hit = geo.first_swept_hit(paths, [m.placed for _, m in others])
+    if hit is None:
+        return None
+    other_id, other = others[hit[1]]
+    return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}"
+
+
+def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:
+    """Return the box round some points widened by ``reach`` and a little slack (far above float rounding)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
+    slack = reach + 1e-6 + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))
+    return low_x - slack, low_y - slack, high_x + slack, high_y + slack
+
+
+def _near(state: GameState, box: tuple[float, float, float, float]) -> list[Unit]:
+    """Return the units on the table (in order) whose extent meets ``box``: the only ones a move there can touch."""
+    low_x, low_y, high_x, high_y = box
+    standing: tuple[tuple[Unit, tuple[float, float, float, float]], ...] = state.remember(
+        "units on the table", lambda: tuple((u, u.extent) for u in state.units if u.on_table))
+    return [u for u, (ux, uy, vx, vy) in standing if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy]
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:
@@ -125,12 +169,11 @@ def truncate(start: Point, end: Point, allowed: float) -> Point:
 
 def positions_after(state: GameState, unit_ids: Sequence[str], moves: Sequence[PlannedMove]) -> list[geo.Placed]:
     """Return the bases of the given units with the planned moves applied (for coherency)."""
-    moved = {(mv.unit_id, mv.index): mv.to for mv in moves}
+    moved = {(mv.unit_id, mv.index): mv.placed for mv in moves}
     out = []
     for uid in unit_ids:
         u = state.unit(uid)
-        for i, m in enumerate(u.models):
-            out.append(geo.Placed(m.base, moved.get((uid, i), m.at), m.facing))
+        out += [moved.get((uid, i)) or m.placed for i, m in enumerate(u.models)]
     return out
 
 
@@ -143,18 +186,26 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
     checked, against every model on the table.
     """
     same = {id(u) for u in before.units}  # a unit value the action did not touch is shared, not copied
-    was = {(u.id, m.name): m.placed for u in before.units for m in u.models}
-    placed = [(u.id, m) for u in after.units if u.embarked_in is None for m in u.models]
     untouched = {u.id for u in after.units if id(u) in same}
-    changed = [k for k, (unit_id, m) in enumerate(placed)
-               if unit_id not in untouched and was.get((unit_id, m.name)) != m.placed]
+    standing = [u for u in after.units if u.embarked_in is None]
+    touched = {u.id for u in standing if u.id not in untouched}
+    if not touched:
+        return None
+    was = {(u.id, m.name): m.placed for u in before.units if u.id in touched for m in u.models}
+    changed: list[int] = []
+    row = 0
+    for u in standing:
+        if u.id in touched:
+            changed += [row + i for i, m in enumerate(u.models) if was.get((u.id, m.name)) != m.placed]
+        row += len(u.models)
     if not changed:
         return None
-    everyone = [m.placed for _, m in placed]
+    everyone = [p for u in standing for p in u.placed]
     hits = geo.overlapping_pairs([everyone[k] for k in changed], everyone)
     hit = next(((i, j) for i, j in hits if j != changed[i]), None)  # a model does not stand on itself
     if hit is None:
         return None
+    placed = [(u.id, m) for u in standing for m in u.models]
     unit_id, m = placed[changed[hit[0]]]
     other_id, other = placed[hit[1]]
     return (f"{m.name} of {unit_id} would end standing on {other.name} of {other_id}: "

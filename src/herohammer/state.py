@@ -7,24 +7,19 @@ for exact odds is the value itself: nothing is deep-copied.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 from .errors import IllegalActionError
 from .geometry import Terrain
 from .units import Unit
-from .values import MEMO as _MEMO, HashOnce, cached, evolve
+from .values import HashOnce, cached, evolve
 
 if TYPE_CHECKING:
     from .powers import Power
     from .weapons import Weapon
-
-T = TypeVar("T")
-
-#: How many worked-out values one state remembers (``GameState.remember``).
-_REMEMBERED_KEPT = 64
 
 
 class Phase(StrEnum):
@@ -127,21 +122,6 @@ class GameState(HashOnce):
             if u.joined is not None and u.models:
                 index.setdefault(u.joined, []).append(u)
         return {host: tuple(chars) for host, chars in index.items()}
-
-    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """Return ``compute()``, worked out once per state value for ``key`` (what ruling and resolving both ask).
-
-        The values live on this state and die with it; a changed state (``evolve``) starts
-        with none.  ``key`` must name everything ``compute`` depends on besides the state.
-        """
-        memo: dict[Hashable, Any] = self.__dict__.setdefault(_MEMO, {})
-        if key in memo:
-            value: T = memo[key]
-            return value
-        if len(memo) >= _REMEMBERED_KEPT:
-            memo.clear()
-        value = memo[key] = compute()
-        return value
 
     def unit(self, unit_id: str) -> Unit:
         """Return a unit by id, or refuse with a clear message."""

@@ -8,6 +8,7 @@ Immutable values make ``undo`` a matter of keeping the previous state.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from operator import attrgetter
 from enum import StrEnum
@@ -164,3 +165,14 @@ class Unit(HashOnce):
     def placed(self) -> tuple[Placed, ...]:
         """Return every model's base at its place (built once per unit value: rules ask it in every step)."""
         return tuple(map(_PLACED, self.models))
+
+    @cached
+    def extent(self) -> tuple[float, float, float, float]:
+        """Return the box (min x, min y, max x, max y) holding every model's bounding circle, so that a move far from
+        it is seen to pass clear of the whole unit at once (an empty box for a unit with no models)."""
+        if not self.models:
+            return (math.inf, math.inf, -math.inf, -math.inf)
+        xs = [m.at[0] for m in self.models]
+        ys = [m.at[1] for m in self.models]
+        reach = max([m.base.reach_inches for m in self.models])
+        return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach

@@ -9,7 +9,7 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
@@ -18,8 +18,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _HASH = "_hash_once"
-#: Where a value keeps what was worked out from it (``GameState.remember``); left out of pickles like the hash.
+#: Where a value keeps what was worked out from it (``HashOnce.remember``); left out of pickles like the hash.
 MEMO = "_remembered"
+#: How many worked-out values one value remembers (``HashOnce.remember``).
+REMEMBERED_KEPT = 64
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
 
@@ -50,6 +52,21 @@ class HashOnce:
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
+
+    def remember(self, key: Hashable, compute: Callable[[], R]) -> R:
+        """Return ``compute()``, worked out once per value for ``key`` (what ruling and resolving both ask).
+
+        The values live on this value and die with it; a changed value (``evolve``) starts
+        with none.  ``key`` must name everything ``compute`` depends on besides the value.
+        """
+        memo: dict[Hashable, Any] = self.__dict__.setdefault(MEMO, {})
+        if key in memo:
+            value: R = memo[key]
+            return value
+        if len(memo) >= REMEMBERED_KEPT:
+            memo.clear()
+        value = memo[key] = compute()
+        return value
 
 
 def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]:

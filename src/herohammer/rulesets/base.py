@@ -8,10 +8,10 @@ shares (seed 004), so rules code asks ``ruleset.hook(...)`` and never which rule
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
@@ -23,6 +23,7 @@ from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import TURN_STATUSES, Unit
+from ..values import cached
 
 if TYPE_CHECKING:
     from ..actions import Action, TakeTest
@@ -33,6 +34,29 @@ PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infil
 
 
 _A_STATE = "a GameState (load_scenario(path) or Game.state)"
+_PLACES_AS_RULED = "places_as_ruled"
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def places_as_ruled(method: Method) -> Method:
+    """Mark a ``rule_<do>`` that checks every place its action plans against every model (``movement.placement_problem``),
+    or the ``resolve_<do>`` that, when no dice roll, puts models exactly there and nowhere else.
+
+    When both methods of an action carry the mark, judging it does not resolve the action
+    to check bases apart a second time (``tests/test_move_checks_fast.py`` holds the marked
+    40k moves, joins and leaves to it); a subclass overriding either method without the mark
+    gets the shared check back (``tests/test_bases_apart.py``).
+    """
+    setattr(method, _PLACES_AS_RULED, True)
+    return method
+
+
+def _marked(method: Callable[..., Any]) -> bool:
+    return bool(getattr(method, _PLACES_AS_RULED, False))
+
+
+#: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
+_RULED: dict[tuple[type, str], bool] = {}
 
 
 @cache
@@ -64,11 +88,21 @@ class _NoRolls(Dice):
 class Judgement:
     """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
 
-    ``Game.apply`` uses ``resolved`` instead of resolving the action a second time.
+    ``Game.apply`` uses ``result`` instead of resolving the action a second time.  When the
+    ruling did not need the result (an action marked ``places_as_ruled``), ``resolve_later``
+    works it out the first time ``result`` is asked, so listing legal actions never pays for it.
     """
 
     ruling: Ruling
     resolved: Resolution | None = None
+    resolve_later: Callable[[], Resolution | None] | None = field(default=None, compare=False, repr=False)
+
+    @cached
+    def result(self) -> Resolution | None:
+        """Return the action's result if no dice decide it (None if dice do, or the action is illegal)."""
+        if self.resolved is None and self.resolve_later is not None:
+            return self.resolve_later()
+        return self.resolved
 
 
 @dataclass(frozen=True)
@@ -175,16 +209,36 @@ class Ruleset:
         """Forbid a placing action whose models would end on other models, when no dice decide where.
 
         The action is resolved with dice that refuse to roll; one that rolls (a charge, a
-        difficult-terrain move) is checked when it is resolved instead (``resolve``).
+        difficult-terrain move) is checked when it is resolved instead (``resolve``).  An
+        action whose rule and resolution are both marked ``places_as_ruled`` is not resolved
+        to look again: its result is worked out only if it is applied.
         """
+        if self._places_as_ruled(action.do):
+            return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
+        resolved = self._without_dice(state, action)
+        if resolved is None:
+            return Judgement(ruling)
+        if problem := movement.overlap_problem(state, resolved[0]):
+            return Judgement(Ruling.forbid(problem, "published.bases-apart"))
+        return Judgement(ruling, resolved)
+
+    def _places_as_ruled(self, do: str) -> bool:
+        """Say whether both ``rule_<do>`` and ``resolve_<do>`` of this ruleset are marked ``places_as_ruled``."""
+        if self.__dict__:  # methods set on this very instance: look at them, not at its class
+            return _marked(getattr(self, f"rule_{do}")) and _marked(getattr(self, f"resolve_{do}"))
+        known = _RULED.get((type(self), do))
+        if known is None:
+            known = _RULED[(type(self), do)] = (_marked(getattr(self, f"rule_{do}"))
+                                                and _marked(getattr(self, f"resolve_{do}")))
+        return known
+
+    def _without_dice(self, state: GameState, action: Action) -> Resolution | None:
+        """Resolve an action with dice that refuse to roll: its result if no dice decide it, else None."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         try:
-            after, events = resolver(state, action, _NoRolls())
+            return resolver(state, action, _NoRolls())
         except (_RollNeeded, IllegalActionError):
-            return Judgement(ruling)
-        if problem := movement.overlap_problem(state, after):
-            return Judgement(Ruling.forbid(problem, "published.bases-apart"))
-        return Judgement(ruling, (after, events))
+            return None
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""
@@ -306,7 +360,7 @@ class Ruleset:
         Every rule that asks "has this unit rule X?" asks here, so what joining shares,
         withholds or takes away (the rulesets' hooks) holds everywhere at once.
         """
-        return frozenset(rule_key(r) for r in state.unit(unit_id).rules)
+        return rule_keys(state.unit(unit_id).rules)
 
     def group_has_rule(self, state: GameState, unit_id: str, rule: str, alone: bool = False) -> bool:
         """Say whether a unit acting with its joined characters has a rule: only if every member has it.
@@ -462,6 +516,12 @@ def _allowances_renewed(state: GameState) -> GameState:
 def rule_key(name: str) -> str:
     """Return a special rule's name as the engine compares it: lower case, words joined by '_'."""
     return "_".join(name.lower().replace("-", " ").split())
+
+
+@lru_cache(maxsize=1024)
+def rule_keys(names: frozenset[str]) -> frozenset[str]:
+    """Return a unit's special rules as the engine compares them (``rule_key`` of each; asked for every unit each ruling)."""
+    return frozenset(rule_key(r) for r in names)
 
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:

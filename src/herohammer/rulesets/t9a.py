@@ -24,7 +24,7 @@ from ..distribution import Distribution
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, distance, group_distance, in_base_contact, overlaps, sweep_hits,
+from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
                         unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -399,9 +399,14 @@ class NinthAge(Ruleset):
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
 
+    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
+        key = (type(self), "plan_join", action.model_dump_json())
+        return state.remember(key, lambda: self._plan_join(state, action))
+
     @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
                 "t9a.join.single-rank")
-    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+    def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
         ch = state.unit(action.character)
         host = state.unit(action.unit)
@@ -897,7 +902,16 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     movement); Flying Movement passes over both.  ``own`` names the units whose models
     the movers ignore (their own combined unit); ``may_touch`` units may be contacted.
     """
-    others = [(u, m) for u in state.units if u.alive and u.id not in own for m in u.models]
+    if not movers:
+        return None
+    points = [p for model, to in movers for p in (model.at, to)]
+    reach = max([model.base.reach_inches for model, _ in movers])
+    slack = reach + 1e-6 + 1e-9 * max(abs(c) for p in points for c in p)  # far above float rounding
+    low_x, low_y = min(p[0] for p in points) - slack, min(p[1] for p in points) - slack
+    high_x, high_y = max(p[0] for p in points) + slack, max(p[1] for p in points) + slack
+    others = [(u, m) for u in state.units if u.alive and u.id not in own
+              and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
+              for m in u.models]  # a unit whose extent no path or end reaches can be neither stood on nor crossed
     blocking = [t for t in state.terrain if t.kind == "blocking"]
     for model, to in movers:
         end = Placed(model.base, to, model.facing)
@@ -940,6 +954,8 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     for u in state.units:
         if u.id in own or not u.alive:
             continue
+        if clearly_apart(ends, u.placed, UNIT_SPACING, u.remember("outline hull", lambda: outline_hull(u.placed))):
+            continue  # every base of u more than 1" away: no pair to measure
         gap = group_distance(ends, u.placed)
         if gap + EPSILON < UNIT_SPACING:
             return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"

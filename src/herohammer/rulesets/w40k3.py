@@ -8,6 +8,8 @@ moving near a unit joins it, how far a combined unit moves, who may be shot.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
+from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar
 
@@ -23,7 +25,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .w40k_combat import WoundBatch
 from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
 
@@ -223,12 +225,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if need <= 0:
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
-        dist = enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)
         aboard = self.aboard_terrain_rules(state, unit)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
-            f"(chance {dist[True]}){passengers} [{', '.join((rule, *aboard))}]",
+            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{', '.join((rule, *aboard))}]",
         )
 
     def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
@@ -239,7 +240,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
     ) -> tuple[list[movement.PlannedMove], list[Event]]:
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
-        if not any(mv.difficult for mv in moves):
+        if not any([mv.difficult for mv in moves]):
             return list(moves), []
         need = max(mv.length for mv in moves if mv.difficult)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
@@ -299,6 +300,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return state, events
 
     # == move =====================================================================
+    @places_as_ruled
     @implements("40k3.char.coherency", "40k4.ic.slowest-model", "published.coherency")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
         """Rule on moving a unit: distance by troop type, table, no overlaps, coherency with its characters."""
@@ -325,9 +327,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves = _plan_members(state, members, action.to)
         if off := movement.table_problem(state, moves):
             return Ruling.forbid(off)
-        by_id = {u.id: u for u in members}
+        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
         for mv in moves:
-            allowance = self.combined_allowance(state, by_id[mv.unit_id], members)
+            allowance = allowances[mv.unit_id]
             if mv.length > allowance - mv.model.moved + movement.EPSILON:
                 rule = self.allowance_rule(members)
                 if mv.model.moved:
@@ -373,6 +375,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         ]
         return min(hosts, key=lambda u: geo.group_distance([placed], u.placed), default=None)
 
+    @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move the unit (and its characters), rolling for difficult terrain."""
         unit = state.unit(action.unit)
@@ -421,6 +424,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         return self.join_forbidden(state, character, host)
 
+    @places_as_ruled
     @implements("40k3.ic.join", "40k3.ic.movement-phase-only", "40k3.char.kinds")
     def rule_join(self, state: GameState, action: Join) -> Ruling:
         """Rule on an independent character moving to within 2" of a unit's model to join it."""
@@ -455,6 +459,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             self.join_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes,
         )
 
+    @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Move the character and make it part of the unit."""
         character = state.unit(action.character)
@@ -496,6 +501,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  self.phase_only_rule, *self.locked_with_unit_rules)
         return self.leave_forbidden(state, character, host)
 
+    @places_as_ruled
     @implements("40k3.ic.leave")
     def rule_leave(self, state: GameState, action: Leave) -> Ruling:
         """Rule on a character moving more than 2" from its unit's nearest model to leave it."""
@@ -527,6 +533,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
                             self.leave_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes)
 
+    @places_as_ruled
     def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
         """Move the character out; it is a unit of its own again if it got clear."""
         character = state.unit(action.character)
@@ -677,6 +684,15 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
                     yield Fight(do="fight", unit=u.id)
         yield EndPhase(do="end_phase")
+
+
+@lru_cache(maxsize=1024)
+def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
+    """Return the exact chance that the highest of ``n`` D6 (re-rolling those below ``below``) is at least ``need``.
+
+    Remembered: the moves sampled for a unit in one direction or another often need the same distance.
+    """
+    return enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)[True]
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:

@@ -16,7 +16,7 @@ from ..rulings import Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
 from ..weapons import Weapon
-from .base import LeadershipRuling, LeadershipSource, Ruleset, rule_key
+from .base import LeadershipRuling, LeadershipSource, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
 from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES
 
@@ -120,6 +120,9 @@ class Warhammer40k4(Warhammer40k3):
 
         Every character has Move Through Cover and Skilled Rider of its own (not a vehicle).
         """
+        return state.remember((type(self), "effective_rules", unit_id), lambda: self._effective_rules(state, unit_id))
+
+    def _effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
         members = state.combined(unit_id)
         own = {u.id: set(self._own_rules(u)) for u in members}
         rules = set(own[unit_id])
@@ -140,7 +143,7 @@ class Warhammer40k4(Warhammer40k3):
 
     def _own_rules(self, unit: Unit) -> frozenset[str]:
         innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
-        return frozenset(rule_key(r) for r in unit.rules) | innate
+        return rule_keys(unit.rules) | innate
 
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Re-roll dangerous terrain with Skilled Rider: every character has it on a bike or horse (not in a vehicle)."""

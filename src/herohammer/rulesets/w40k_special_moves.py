@@ -28,6 +28,7 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
+from ..values import evolve
 from .base import Resolution, rule_key
 from .w40k_combat import CombatRules
 
@@ -61,10 +62,11 @@ def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_i
     units = []
     for u in state.units:
         if u.id in moved_ids:
-            new_models = tuple(m.walked_to(*by_unit.get(u.id, {}).get(i, (m.at, 0.0))) for i, m in enumerate(u.models))
-            u = replace(u, models=new_models, status=u.status | {Status.MOVED, *statuses})
+            moved = by_unit.get(u.id, {})
+            new_models = tuple([m.walked_to(*moved.get(i, (m.at, 0.0))) for i, m in enumerate(u.models)])
+            u = evolve(u, models=new_models, status=u.status | {Status.MOVED, *statuses})
         units.append(u)
-    return replace(state, units=tuple(units))
+    return evolve(state, units=tuple(units))
 
 
 class SpecialMoves(CombatRules):
