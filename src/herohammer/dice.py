@@ -166,6 +166,10 @@ _FACE_OF_TOP_BYTE = bytes((b >> 5) + 1 for b in range(256))
 _REJECTED_TOP_BYTES = bytes(range(6 << 5, 256))
 
 
+#: From this many dice on, faces are read from blocks of words (fewer: word by word, which is cheaper there).
+_BLOCK_FROM = 32
+
+
 def _accepted_faces(rng: random.Random, count: int) -> bytes:
     """Return the next ``count`` faces ``randint(1, 6)`` would give, consuming exactly the same words.
 
@@ -174,6 +178,15 @@ def _accepted_faces(rng: random.Random, count: int) -> bytes:
     (the first in the lowest bits), so the faces are the top bytes of those words, the
     rejected ones dropped; drawing no more words than faces still wanted never runs ahead.
     """
+    if count < _BLOCK_FROM:  # a few dice: a word each, as randint draws them, costs less than a block
+        bits = rng.getrandbits
+        few = bytearray()
+        for _ in range(count):
+            word = bits(3)
+            while word >= SIDES:
+                word = bits(3)
+            few.append(word + 1)
+        return bytes(few)
     faces = b""
     while len(faces) < count:
         words = count - len(faces)
