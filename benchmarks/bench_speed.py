@@ -120,7 +120,10 @@ def q_t9a_turn_auto() -> tuple[str, bool]:
 
 
 def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
-    """Apply one action and undo it, 200 times; the figure is per pair (CPU ms).
+    """Apply one action and undo it, 200 times in each of 5 rounds; the figure is per pair (CPU ms), the best round's.
+
+    One pair on a game of its own goes first, untimed, so that what any first call pays once
+    (a lazy import, a table read) is not charged to the pairs.
 
     ``fresh``: every pair on a state just built from the scenario data (outside the
     timing), so nothing the game or the state remembers from an earlier pair helps;
@@ -145,16 +148,22 @@ def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
     else:
         data = scenarios.fight("40k4")
         action = scenarios.FIGHT_ACTION
-    reps = 200
-    games = [Game(state_from_data(data), SeededDice(1)) for _ in range(reps if fresh else 1)]
-    spent = 0.0
-    for i in range(reps):
-        game = games[i if fresh else 0]
-        t0 = time.process_time()
-        game.apply(action)
-        game.undo()
-        spent += time.process_time() - t0
-    return f"{spent / reps * 1000:.3f} ms", True
+    reps, rounds = 200, 5
+    warm = Game(state_from_data(data), SeededDice(0))  # what the first pair would pay once (lazy imports, tables)
+    warm.apply(action)
+    warm.undo()
+    best = float("inf")
+    for _ in range(rounds):  # the best round: load on this shared machine only ever adds time
+        games = [Game(state_from_data(data), SeededDice(1)) for _ in range(reps if fresh else 1)]
+        spent = 0.0
+        for i in range(reps):
+            game = games[i if fresh else 0]
+            t0 = time.process_time()
+            game.apply(action)
+            game.undo()
+            spent += time.process_time() - t0
+        best = min(best, spent / reps)
+    return f"{best * 1000:.3f} ms", True
 
 
 def q_legal_actions(fresh: bool = True) -> tuple[str, bool]:
