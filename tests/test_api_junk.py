@@ -73,6 +73,7 @@ CASES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("action_odds", "runs"): lambda j: action_odds(STATE, END, runs=j),
     ("action_odds", "max_runs"): lambda j: action_odds(STATE, END, max_runs=j),
     ("action_odds", "seed"): lambda j: action_odds(STATE, END, seed=j),
+    ("action_odds", "notice"): lambda j: action_odds(STATE, END, notice=j),
     ("simulate", "data"): lambda j: simulate(j, 2, 1, method="engine"),
     ("simulate", "runs"): lambda j: simulate(DATA, j, 1, method="engine"),
     ("simulate", "seed"): lambda j: simulate(DATA, 2, j, method="engine"),
@@ -96,6 +97,8 @@ CASES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("ScriptedDice", "faces"): lambda j: hh.ScriptedDice(j),
     ("enumerate_outcomes", "rules"): lambda j: hh.enumerate_outcomes(j),
     ("enumerate_outcomes", "max_runs"): lambda j: hh.enumerate_outcomes(lambda d: d.d6("a die", "core.test.characteristic"), j),
+    ("enumerate_outcomes", "estimate_paths"): lambda j: hh.enumerate_outcomes(
+        lambda d: d.d6("a die", "core.test.characteristic"), estimate_paths=j),
     ("parse_amount", "text"): lambda j: hh.parse_amount(j),
     ("parse_roll_needed", "text"): lambda j: hh.parse_roll_needed(j),
     ("read_battlescribe", "path"): lambda j: hh.read_battlescribe(j),

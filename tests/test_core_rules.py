@@ -20,7 +20,7 @@ from herohammer.checks import (
     highest_value,
     leadership_test,
 )
-from herohammer.dice import ScriptedDice, enumerate_outcomes
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError, OutOfRangeError
 from herohammer.profiles import (
     Characteristic,
@@ -204,6 +204,18 @@ def test_perils_odds_against_toughness_0() -> None:
     dist = enumerate_outcomes(lambda d: psychic_test(d, 8, 0, 1).slain)
     # perils 2/36, then every Strength wounds on 2+ (5/6)
     assert dist[True] == Fraction(2, 36) * Fraction(5, 6)
+
+
+@pytest.mark.rule("40k3.psyker.perils")
+@pytest.mark.parametrize("toughness", range(0, 11))
+@pytest.mark.parametrize("leadership,wounds", [(8, 1), (10, 2), (1, 1)])
+def test_perils_branching_per_roll_needed_equals_brute_force(toughness: int, leadership: int, wounds: int) -> None:
+    """The Perils Strength branches once per to-wound roll needed: everything decided equals every face rolled."""
+    def decided(d: Dice) -> tuple[bool, bool, bool, bool, bool]:
+        r = psychic_test(d, leadership, toughness, wounds)
+        return r.passed, r.power_used, r.perils, r.wounded, r.slain
+
+    assert enumerate_outcomes(decided) == enumerate_outcomes(decided, fine=True)
 
 
 @pytest.mark.rule("core.zero.w")

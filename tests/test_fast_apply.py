@@ -37,7 +37,7 @@ same_base = st.builds(lambda base, ats: [Placed(base, at) for at in ats], round_
 groups = st.one_of(st.lists(placed_any, min_size=1, max_size=6), same_base)
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(groups, groups)
 def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> None:
     rows = geo.gap_rows(a, b)
@@ -47,7 +47,7 @@ def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> N
     assert geo.group_distance(a, b) == geo.closest_pair(a, b)[2]
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(groups, groups, st.sampled_from([0.0, 0.01, 0.5]))
 def test_contacts_give_in_base_contact(a: list[Placed], b: list[Placed], tolerance: float) -> None:
     pairwise = [[geo.in_base_contact(p, q, tolerance) for q in b] for p in a]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import icepool
 import pytest
 
-from herohammer.action_odds import summarise
+from herohammer.action_odds import summarise, summary_view
 from herohammer.actions import parse_action
 from herohammer.dice import Dice, Reroll, ScriptedDice, SeededDice, Split, Stage, enumerate_outcomes
 from herohammer.game import Game
@@ -49,8 +50,9 @@ def _both(state: GameState, action: Any, limit: int = ORACLE_RUNS) -> tuple[Any,
         if type(exc).__name__ == "EnumerationTooLarge":
             return None
         raise
-    # as ``odds action`` asks: its summary reads no positions, so a fall-back distance is one branch
-    return enumerate_outcomes(play, positions=False), fine
+    # as ``odds action`` asks: its summary reads no positions, so a fall-back distance is one branch,
+    # and events only through ``summary_view``, so a loop merges what looks alike through it
+    return enumerate_outcomes(play, positions=False, event_view=summary_view), fine
 
 
 def _actions(state: GameState) -> list[Any]:
@@ -203,3 +205,49 @@ def test_play_still_rolls_every_die_of_a_chain() -> None:
     seeded = SeededDice(3)
     seeded.pools(10, Stage(4, "to hit", "r"), Stage(4, "to wound", "r"))
     assert all(r.faces is not None and len(r.faces) == int(r.request.split("D6")[0]) for r in seeded.log)
+
+
+@dataclass(frozen=True)
+class _Walker:
+    """A toy loop's carry: where it stands, the steps taken, and a log no step reads."""
+
+    at: int
+    steps: int
+    log: tuple[int, ...]
+
+    def key(self) -> tuple[int, int, int]:
+        return self.at, self.steps, sum(self.log)  # the caller reads only how many sixes the log holds
+
+    def fresh(self) -> _Walker:
+        return _Walker(self.at, self.steps, ())
+
+    def join(self, stepped: _Walker) -> _Walker:
+        return _Walker(stepped.at, stepped.steps, self.log + stepped.log)
+
+
+def test_a_loop_whose_log_no_step_reads_walks_each_step_once_per_fresh_carry() -> None:
+    """``fresh``/``join``: the same answer as the whole replay and the plain merged loop, from fewer step runs."""
+    runs = {"plain": 0, "fresh": 0, "whole": 0}
+
+    def step(kind: str) -> Callable[[_Walker, Dice], _Walker]:
+        def run(walker: _Walker, dice: Dice) -> _Walker:
+            runs[kind] += 1
+            roll = dice.d6("step", "r")
+            return _Walker(min(walker.at + (roll >= 4), 2), walker.steps + 1, (*walker.log, int(roll == 6)))
+        return run
+
+    def play(kind: str, split: bool) -> Callable[[Dice], tuple[int, int]]:
+        def run(dice: Dice) -> tuple[int, int]:
+            start = _Walker(0, 0, ())
+            end = dice.loop(start, step(kind), lambda w: w.steps == 4, _Walker.key,
+                            _Walker.fresh if split else None, _Walker.join if split else None)
+            return end.at, sum(end.log)
+        return run
+
+    fresh = enumerate_outcomes(play("fresh", True))
+    assert fresh == enumerate_outcomes(play("plain", False))
+    assert fresh == enumerate_outcomes(play("whole", True), merge_loops=False)
+    assert fresh == enumerate_outcomes(play("whole", True), fine=True)
+    assert runs["fresh"] < runs["plain"]
+    # in play the loop is the plain one: ``fresh`` and ``join`` are only an enumeration's shortcut
+    assert play("fresh", True)(SeededDice(3)) == play("plain", False)(SeededDice(3))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.action_odds import summarise
+from herohammer.action_odds import action_odds, summarise, summary_view
 from herohammer.actions import parse_action
 from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.game import Game
@@ -47,13 +47,36 @@ def test_a_fight_merged_step_by_step_equals_brute_force(ruleset: str, with_chara
         return summarise(state, rules.resolve(state, action, dice))
 
     fast = enumerate_outcomes(play)
-    assert fast == enumerate_outcomes(play, positions=False)  # what ``odds action`` asks: no positions read
+    assert fast == enumerate_outcomes(play, positions=False)  # no positions read
+    # what ``odds action`` asks: no positions read, and events only through ``summary_view``
+    assert fast == enumerate_outcomes(play, positions=False, event_view=summary_view)
     # the merging alone against the whole fight replayed per leaf (classes and chains are checked
     # against brute force elsewhere); the smallest fight also against brute force itself
     assert fast == enumerate_outcomes(play, 400_000, merge_loops=False)
     if not with_characters:
         assert fast == enumerate_outcomes(play, 400_000, fine=True)
     assert len(fast) >= 3  # a draw, and casualties on either side
+
+
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_odds_of_a_larger_fight_equal_the_whole_fight_replayed_per_leaf(ruleset: str) -> None:
+    """Two Marines and a Chaplain against two Boyz and a Nob: ``odds action`` (steps walked once per
+    position, the score as margins, events as the answer reads them) gives the oracle's answer exactly."""
+    data = small_fight(ruleset, True)
+    for side, name, profile in (("red", "Marine 1", MARINE), ("blue", "Boy 1", BOY)):
+        group = data["sides"][side][0]
+        group["models"].append({"name": name, "profile": profile, "base": 25,
+                                "at": [18.8, group["models"][0]["at"][1]]})
+    state = state_from_data(data)
+    action = parse_action({"do": "fight", "unit": "squad"})
+    rules = get_ruleset(ruleset)
+
+    def play(dice: Dice) -> Any:
+        return summarise(state, rules.resolve(state, action, dice))
+
+    odds = action_odds(state, action)
+    assert odds.exact
+    assert dict(odds.weights) == dict(enumerate_outcomes(play, 1_000_000, merge_loops=False).items())
 
 
 def test_play_of_a_fight_rolls_in_initiative_order() -> None:

@@ -70,7 +70,7 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
 @pytest.mark.parametrize("argv, header", [
     (["simulate", PSYCHIC, "--method", "engine", "--runs", "1000000", "--seed", "1"], None),
     (["odds", "action", PSYCHIC, "--action", '{"do": "shoot", "unit": "tactical", "target": "boyz"}',
-      "--max-branches", "1", "--runs", "1000000"], None),
+      "--max-branches", "1", "--runs", "1000000"], "Monte Carlo with 1,000,000 runs"),
     (["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1"],
      "4 variants x 200,000 runs"),
     (["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from .actions import ACTION_TYPES, Action, parse_action
-from .dice import DEFAULT_MAX_RUNS, Dice, SeededDice, enumerate_outcomes
+from .dice import DEFAULT_MAX_RUNS, ESTIMATE_PATHS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
 from . import guards
 from .errors import EnumerationTooLarge, IllegalActionError
@@ -77,9 +77,15 @@ def summarise(before: GameState, resolution: tuple[GameState, list[Event]]) -> O
             new = sorted(s.value for s in now.status - u.status)
             if new:
                 gained.append((u.id, tuple(new)))
-    flags = sorted({label for e in events if e.kind in FLAG_KINDS or any(k in EVENT_TEXT_FIELDS for k, _ in e.data)
-                    for label in event_labels(e)})
+    flags = sorted({label for e in events for label in summary_view(e) or ()})
     return Outcome(tuple(lost), tuple(wounds), tuple(gained), tuple(flags))
+
+
+def summary_view(event: Event) -> tuple[str, ...] | None:
+    """Return what ``summarise`` reads of an event: its labels if it is worth reporting, else None."""
+    if event.kind in FLAG_KINDS or any(k in EVENT_TEXT_FIELDS for k, _ in event.data):
+        return tuple(event_labels(event))
+    return None
 
 
 @dataclass(frozen=True)
@@ -183,11 +189,14 @@ def action_odds(
     seed: int | None = 0,
     summary: Callable[[GameState, tuple[GameState, list[Event]]], Any] = summarise,
     advance: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> ActionOdds:
     """Return the odds of every outcome of one legal action, exact when the chance tree allows.
 
     Works for any ruleset: it only calls ``rule_on`` and ``resolve``.  Raises
-    ``IllegalActionError`` (with the rule ids) for an action the rules forbid.
+    ``IllegalActionError`` (with the rule ids) for an action the rules forbid.  The size
+    of the chance tree is estimated first (``estimate_runs``): far over ``max_runs`` it
+    samples at once, and ``notice`` hears why in one line before the runs start.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
     act = action if isinstance(action, ACTION_TYPES) else parse_action(
@@ -195,6 +204,8 @@ def action_odds(
     runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
     max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
     seed = guards.seed(seed, "action_odds")
+    if notice is not None and not callable(notice):
+        raise guards.ArgumentError("action_odds", "notice", "a function taking one line of text, or None", notice)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, act)
     if not ruling.legal:
@@ -204,11 +215,15 @@ def action_odds(
         return summary(state, ruleset.resolve(state, act, dice))
 
     try:
-        dist = enumerate_outcomes(play, max_runs, positions=summary is not summarise)  # summarise reads no positions
+        plain = summary is summarise  # it reads no positions, and events only through summary_view
+        dist = enumerate_outcomes(play, max_runs, positions=not plain, event_view=summary_view if plain else None,
+                                  estimate_paths=ESTIMATE_PATHS)
         return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
                           tuple(dist.sorted_items()), 0)
-    except EnumerationTooLarge:
-        pass
+    except EnumerationTooLarge as too_large:
+        why = too_large.reason()
+    if notice is not None:
+        notice(f"{why}: Monte Carlo with {runs:,} runs")
     dice = SeededDice(seed)
     counts: Counter[Any] = Counter()
     for i in range(runs):  # ``advance`` moves a progress bar every 256 runs
@@ -216,8 +231,7 @@ def action_odds(
         if advance is not None and ((i + 1) % 256 == 0 or i + 1 == runs):
             advance(i % 256 + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
-    return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; more than {max_runs} dice outcomes to enumerate), "
-                           "95% Wilson intervals", False, weights, runs)
+    return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; {why}), 95% Wilson intervals", False, weights, runs)
 
 
 def outcomes_of(odds: ActionOdds) -> Iterable[Outcome]:

@@ -82,8 +82,10 @@ def armour_save_allowed(save: int | None, ap: int | None) -> bool:
 @implements("published.saves")
 def best_save(save: int | None, invulnerable: int | None, ap: int | None) -> int | None:
     """Return the save to roll: the better of the armour save allowed and the invulnerable save."""
-    options = [s for s in (save if armour_save_allowed(save, ap) else None, invulnerable) if s]
-    return min(options) if options else None
+    armour = save if armour_save_allowed(save, ap) else None
+    if armour and invulnerable:
+        return min(armour, invulnerable)
+    return armour or invulnerable or None  # the one there is (a save of 0 is none)
 
 
 @implements("core.zero.a")

@@ -48,6 +48,10 @@ SIDES = 6
 DEFAULT_MAX_RUNS = 200_000
 #: The first path's size estimate over-counts shallow branches: give up at once only this far over budget.
 OVERSIZE = 16
+#: Random paths followed to estimate a chance tree's size before enumerating it (``estimate_runs``).
+ESTIMATE_PATHS = 16
+#: How far over budget an estimate without loops must be to go to Monte Carlo at once (with loops: ``OVERSIZE``).
+ESTIMATE_MARGIN = 2
 
 
 class Reroll(StrEnum):
@@ -255,6 +259,12 @@ def _classed(outcomes: tuple[tuple[int, Fraction], ...], splits: tuple[int, ...]
     return tuple(sorted(merged))
 
 
+@lru_cache(maxsize=4096)
+def _classed_totals(n: int, reroll_below: int, splits: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
+    """Return the classes of a total (``_classed``), looked up by the request's numbers, not by hashing its Fractions."""
+    return _classed(_total_outcomes(n, reroll_below), splits)
+
+
 @lru_cache(maxsize=256)
 def _most_likely(n: int, reroll_below: int) -> tuple[tuple[int, Fraction], ...]:
     """Return the most likely total of ``n`` D6 (the lowest on a tie) as a certain branch."""
@@ -281,8 +291,9 @@ class Total(Request):
         _check_count(self, self.n, 0)
 
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
-        fine = _total_outcomes(self.n, self.reroll_below)
-        return _classed(fine, self.splits) if self.splits else fine
+        if self.splits:
+            return _classed_totals(self.n, self.reroll_below, self.splits)
+        return _total_outcomes(self.n, self.reroll_below)
 
     def fine_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _total_outcomes(self.n, self.reroll_below)
@@ -352,7 +363,7 @@ class Pool(Request):
 
     def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
         faces = _roll_faces(rng, self.n, self.reroll_below)
-        return sum(1 for f in faces if f >= self.target), faces
+        return sum(map(self.target.__le__, faces)), faces  # the faces showing the target or more, counted in C
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         hits, used = 0, 0
@@ -409,25 +420,39 @@ class Split:
 
 
 @lru_cache(maxsize=4096)
-def _chain_joint(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[ChainValue, Fraction], ...]:
-    """Return the joint distribution of every stage's count (targets <= 1 and >= 7 roll nothing)."""
-    dist: dict[ChainValue, Fraction] = {(): Fraction(1)}
+def _chain_weights(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tuple[tuple[ChainValue, int], ...], int]:
+    """Return the joint distribution of every stage's count as integer weights over one denominator.
+
+    Targets <= 1 and >= 7 roll nothing.  A stage rolling ``k`` of the ``n`` dice has its
+    binomial weights (over ``d**k``) scaled by ``d**(n - k)``, so every entry shares the
+    denominator: sums and comparisons stay in integers, as in ``binomial_weights``.
+    """
+    dist: dict[ChainValue, int] = {(): 1}
+    den = 1
     for target, below, fails in stages:
-        nxt: dict[ChainValue, Fraction] = {}
-        for counts, p in dist.items():
+        rolls = 1 < target <= SIDES
+        p = success_probability(target, below) if rolls else Fraction(1)
+        d = p.denominator
+        nxt: dict[ChainValue, int] = {}
+        for counts, w in dist.items():
             dice_n = counts[-1] if counts else n
-            if target >= SIDES + 1 or dice_n == 0:
-                branches: tuple[tuple[int, Fraction], ...] = ((0, Fraction(1)),)
-            elif target <= 1:
-                branches = ((dice_n, Fraction(1)),)
+            if not rolls or dice_n == 0:
+                branches = [(0 if target >= SIDES + 1 or dice_n == 0 else dice_n, d**n)]
             else:
-                branches = _pool_outcomes(dice_n, target, below)
-            if fails:
-                branches = tuple((dice_n - k, q) for k, q in branches)
-            for k, q in branches:
-                nxt[(*counts, k)] = nxt.get((*counts, k), Fraction(0)) + p * q
+                scale = d ** (n - dice_n)
+                branches = [(k, wk * scale) for k, wk in enumerate(binomial_weights(dice_n, p)[0]) if wk]
+            for k, wk in branches:
+                key = (*counts, dice_n - k if fails else k)
+                nxt[key] = nxt.get(key, 0) + w * wk
         dist = nxt
-    return tuple(sorted(dist.items()))
+        den *= d**n
+    return tuple(sorted(dist.items())), den
+
+
+def _represent(groups: dict[Any, list[tuple[ChainValue, int]]], den: int) -> tuple[tuple[ChainValue, Fraction], ...]:
+    """Return one branch per group: its most likely counts (the lowest on a tie) and the group's probability."""
+    return tuple((max(members, key=lambda cw: (cw[1], tuple(-c for c in cw[0])))[0],
+                  Fraction(sum(w for _, w in members), den)) for _, members in sorted(groups.items()))
 
 
 @lru_cache(maxsize=4096)
@@ -437,13 +462,13 @@ def _chain_last(n: int, stages: tuple[tuple[int, int, bool], ...]) -> tuple[tupl
     A last stage counting failures (unsaved wounds) also keeps apart whether it rolled any
     dice at all: no wounds means no saves to report, while wounds all saved are reported.
     """
-    groups: dict[tuple[int, bool], list[tuple[ChainValue, Fraction]]] = {}
+    groups: dict[tuple[int, bool], list[tuple[ChainValue, int]]] = {}
     fails = bool(stages) and stages[-1][2]
-    for counts, p in _chain_joint(n, stages):
+    weights, den = _chain_weights(n, stages)
+    for counts, w in weights:
         rolled = (counts[-2] if len(counts) > 1 else n) > 0 if fails else True
-        groups.setdefault((counts[-1], rolled), []).append((counts, p))
-    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
-                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+        groups.setdefault((counts[-1], rolled), []).append((counts, w))
+    return _represent(groups, den)
 
 
 @lru_cache(maxsize=4096)
@@ -454,24 +479,29 @@ def _chain_split(n: int, stages: tuple[StageKey, ...],
 
     The counts of the chain before the split are represented by the most likely ones:
     the caller reads the groups' counts, and whether each group rolled (a group without
-    wounds reports no saves).
+    wounds reports no saves).  Each group's weights are brought to one denominator (as
+    many dice as the chain's ``n``) so that everything stays in integers.
     """
     group_stages, shares = split
-    groups: dict[tuple[ChainValue, tuple[bool, ...]], list[tuple[ChainValue, Fraction]]] = {}
-    for counts, p in _chain_joint(n, stages):
+    weights, den = _chain_weights(n, stages)
+    group_dens = [_chain_weights(n, (stage,))[1] for stage in group_stages]
+    for d in group_dens:
+        den *= d
+    groups: dict[tuple[ChainValue, tuple[bool, ...]], list[tuple[ChainValue, int]]] = {}
+    for counts, w in weights:
         share = shares[counts[-1] if counts else n]
-        tails: dict[ChainValue, Fraction] = {(): p}
-        for stage, k in zip(group_stages, share):
-            one = _chain_joint(k, (stage,))
-            tails = {(*t, c[0]): q * r for t, q in tails.items() for c, r in one}
+        tails: dict[ChainValue, int] = {(): w}
+        for stage, k, group_den in zip(group_stages, share, group_dens):
+            one, one_den = _chain_weights(k, (stage,))
+            scale = group_den // one_den
+            tails = {(*t, c[0]): q * r * scale for t, q in tails.items() for c, r in one}
         rolled = tuple(k > 0 for k in share)
         for tail, q in tails.items():
             groups.setdefault((tail, rolled), []).append(((*counts, *tail), q))
-    return tuple((max(members, key=lambda cp: (cp[1], tuple(-c for c in cp[0])))[0],
-                  sum((p for _, p in members), Fraction(0))) for _, members in sorted(groups.items()))
+    return _represent(groups, den)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
 class RollRecord:
     """Remember one roll for the event log: what it was for, the rule, and what came up."""
 
@@ -490,6 +520,10 @@ class RollRecord:
 
 class Dice(ABC):
     """Give rules code its rolls; subclasses decide where the values come from."""
+
+    #: What the caller of an enumeration reads of each event (``enumerate_outcomes(event_view=...)``);
+    #: None: everything.  A loop's ``key`` may look at events only through it.
+    event_view: Callable[[Any], Hashable] | None = None
 
     def __init__(self) -> None:
         self.log: list[RollRecord] = []
@@ -560,7 +594,8 @@ class Dice(ABC):
         return tuple(counts)
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-             key: Callable[[C], Hashable]) -> C:
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
         """Run ``step`` from ``start`` until ``done``; return the last carry.
 
         Play runs the steps one after another.  An enumeration walks them breadth
@@ -568,6 +603,14 @@ class Dice(ABC):
         its log lines show representative rolls), and branches once per distinct final
         carry - identical intermediate states inside a resolution are resolved once.
         ``key`` must keep everything later steps and callers read.
+
+        ``fresh`` and ``join`` name what of a carry only accumulates (an event log that no
+        step reads): ``fresh(c)`` is ``c`` with it emptied and ``join(c, r)`` adds what a
+        step made from ``fresh(c)`` (the carry ``r``) to ``c``'s, so that ``join(c,
+        step(fresh(c)))`` is ``step(c)``.  An enumeration then walks each step once per
+        distinct ``key(fresh(c))``, however many different logs lead there; the results of
+        such a walk merge on ``key`` too, so ``key`` must tell apart any two results that a
+        ``join`` would make different.
         """
         carry = start
         while not done(carry):
@@ -650,8 +693,10 @@ class _ReplayDice(Dice):
     """
 
     def __init__(self, path: tuple[int, ...], fine: bool = False, budget: _Budget | None = None,
-                 memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True) -> None:
+                 memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True,
+                 event_view: Callable[[Any], Hashable] | None = None) -> None:
         super().__init__()
+        self.event_view = event_view
         self.path = path
         self.fine = fine
         self.merge_loops = merge_loops
@@ -696,7 +741,8 @@ class _ReplayDice(Dice):
         return value, None, p
 
     def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-             key: Callable[[C], Hashable]) -> C:
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
         """Branch once per distinct final carry, walking the loop breadth first once per replay prefix."""
         if not self.merge_loops:
             return super().loop(start, step, done, key)
@@ -705,7 +751,7 @@ class _ReplayDice(Dice):
         outcomes = self.memo.get(where)
         if outcomes is None:
             outcomes = self.memo[where] = _breadth_first(start, step, done, key, self.budget, self.positions,
-                                                         self.fine)
+                                                         self.fine, fresh, join, self.event_view)
         value: C = self._branch(outcomes)[0]
         return value
 
@@ -747,14 +793,15 @@ class _Budget:
 
 
 def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
-          merge_loops: bool = True, positions: bool = True) -> Iterable[tuple[Any, int, int]]:
+          merge_loops: bool = True, positions: bool = True,
+          event_view: Callable[[Any], Hashable] | None = None) -> Iterable[tuple[Any, int, int]]:
     """Yield (result, numerator, denominator) for every leaf of the chance tree, replaying ``rules``."""
     stack: list[tuple[int, ...]] = [()]
     memo: dict[Any, Any] = {}
     while stack:
         path = stack.pop()
         budget.spend()
-        dice = _ReplayDice(path, fine, budget, memo, merge_loops, positions)
+        dice = _ReplayDice(path, fine, budget, memo, merge_loops, positions, event_view)
         result = rules(dice)
         if not path:  # the first run sizes the tree (every branch as deep as the first): far too large, stop now
             estimate = math.prod(dice.widths)
@@ -767,12 +814,79 @@ def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
         yield result, dice.numerator, dice.denominator
 
 
+class _SampledDice(_ReplayDice):
+    """Follow one random path of the chance tree, each branch drawn uniformly; note every node's width.
+
+    Loops are played step by step, unmerged, so their chance nodes count too.
+    """
+
+    def __init__(self, rng: random.Random, positions: bool, event_view: Callable[[Any], Hashable] | None) -> None:
+        super().__init__((), merge_loops=False, positions=positions, event_view=event_view)
+        self.rng = rng
+        self.looped = False
+
+    def _branch(self, outcomes: tuple[tuple[Any, Fraction], ...]) -> tuple[Any, Fraction]:
+        if len(outcomes) > 1:
+            self.widths.append(len(outcomes))
+            return outcomes[self.rng.randrange(len(outcomes))]
+        return outcomes[0]
+
+    def loop(self, start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
+             key: Callable[[C], Hashable], fresh: Callable[[C], C] | None = None,
+             join: Callable[[C, C], C] | None = None) -> C:
+        self.looped = True
+        return super().loop(start, step, done, key, fresh, join)
+
+
+@dataclass(frozen=True)
+class TreeSize:
+    """An estimate of the rules-code runs an enumeration takes, and whether loops were met on the way.
+
+    Without loops the estimate is unbiased; a loop counts unmerged, so a resolution whose
+    steps merge costs less than estimated, and only a larger excess is trusted.
+    """
+
+    runs: int
+    loops: bool = False
+
+    def far_over(self, budget: int) -> bool:
+        """Say whether the tree is so far over ``budget`` that trying to enumerate it would be wasted."""
+        return self.runs > (OVERSIZE if self.loops else ESTIMATE_MARGIN) * budget
+
+
+def estimate_runs(rules: Callable[[Dice], Any], paths: int = ESTIMATE_PATHS, positions: bool = True,
+                  event_view: Callable[[Any], Hashable] | None = None, seed: int = 0) -> TreeSize:
+    """Estimate how many times an enumeration would run ``rules``, from ``paths`` runs (Knuth's estimator).
+
+    Each run follows a random path, every branch drawn uniformly; the product of the widths
+    of the chance nodes it meets is an unbiased estimate of the number of leaves, and the
+    mean over the paths is the estimate.  The paths are drawn from ``seed``: the same
+    question gets the same estimate.
+    """
+    rng = random.Random(seed)
+    total = 0
+    looped = False
+    for _ in range(paths):
+        dice = _SampledDice(rng, positions, event_view)
+        rules(dice)
+        total += math.prod(dice.widths)
+        looped = looped or dice.looped
+    return TreeSize(-(-total // paths), looped)
+
+
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
                    key: Callable[[C], Hashable], budget: _Budget,
-                   positions: bool = True, fine: bool = False) -> tuple[tuple[C, Fraction], ...]:
-    """Return every final carry of a loop with its probability, merging equal keys after each step."""
+                   positions: bool = True, fine: bool = False, fresh: Callable[[C], C] | None = None,
+                   join: Callable[[C, C], C] | None = None, event_view: Callable[[Any], Hashable] | None = None
+                   ) -> tuple[tuple[C, Fraction], ...]:
+    """Return every final carry of a loop with its probability, merging equal keys after each step.
+
+    With ``fresh`` and ``join`` a step is walked once per distinct fresh carry (its
+    results remembered) and joined to each carry that reaches it.
+    """
     frontier: dict[Hashable, tuple[C, Fraction]] = {key(start): (start, Fraction(1))}
     finished: dict[Hashable, tuple[C, Fraction]] = {}
+    walked: dict[Hashable, list[tuple[C, Fraction]]] = {}
     while frontier:
         following: dict[Hashable, tuple[C, Fraction]] = {}
         for carry, p in frontier.values():
@@ -781,22 +895,37 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
                 seen = finished.get(k)
                 finished[k] = (carry, p) if seen is None else (seen[0], seen[1] + p)
                 continue
-            sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
-            for result, num, den in _walk(lambda dice: step(carry, dice), budget, fine, True, positions):
+            core = carry if fresh is None else fresh(carry)
+            core_key = key(core)
+            results = walked.get(core_key)
+            if results is None:
+                results = walked[core_key] = _step_outcomes(core, step, key, budget, fine, positions, event_view)
+            for result, q in results:
+                if join is not None:
+                    result = join(carry, result)
                 k = key(result)
-                entry = sums.setdefault(k, (result, {}))
-                entry[1][den] = entry[1].get(den, 0) + num
-            for k, (result, by_den) in sums.items():
-                q = sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)) * p
                 seen = following.get(k)
-                following[k] = (result, q) if seen is None else (seen[0], seen[1] + q)
+                following[k] = (result, q * p) if seen is None else (seen[0], seen[1] + q * p)
         frontier = following
     return tuple(finished.values())
 
 
+def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Hashable], budget: _Budget,
+                   fine: bool, positions: bool, event_view: Callable[[Any], Hashable] | None
+                   ) -> list[tuple[C, Fraction]]:
+    """Return the distinct carries one step makes from ``carry``, each with its probability."""
+    sums: dict[Hashable, tuple[C, dict[int, int]]] = {}
+    for result, num, den in _walk(lambda dice: step(carry, dice), budget, fine, True, positions, event_view):
+        k = key(result)
+        entry = sums.setdefault(k, (result, {}))
+        entry[1][den] = entry[1].get(den, 0) + num
+    return [(result, sum((Fraction(num, den) for den, num in by_den.items()), Fraction(0)))
+            for result, by_den in sums.values()]
+
+
 def enumerate_outcomes(
     rules: Callable[[Dice], T], max_runs: int = DEFAULT_MAX_RUNS, fine: bool = False, merge_loops: bool | None = None,
-    positions: bool = True,
+    positions: bool = True, event_view: Callable[[Any], Hashable] | None = None, estimate_paths: int = 0,
 ) -> Distribution[T]:
     """Run ``rules`` once per branch of its chance tree; return each result's exact probability.
 
@@ -811,15 +940,26 @@ def enumerate_outcomes(
     for the classes and chains of a loop too large to replay whole.
     ``positions=False`` is the caller's promise that its result does not depend on
     where models end: a roll that only places models (``total(..., places=True)``)
-    then takes one representative value instead of branching.
+    then takes one representative value instead of branching.  ``event_view`` is its
+    promise that it reads each event only through this function (the labels of an
+    answer's rows, say): a loop then merges carries whose events look alike through it.
+    ``estimate_paths`` > 0 first estimates the runs from that many random paths
+    (``estimate_runs``) and raises ``EnumerationTooLarge`` with the estimate at once when it
+    is far over ``max_runs`` (``TreeSize.far_over``), before spending the budget.
     """
     if not callable(rules):
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
+    if isinstance(estimate_paths, bool) or not isinstance(estimate_paths, int) or estimate_paths < 0:
+        raise OutOfRangeError("enumerate_outcomes: estimate_paths", estimate_paths, "a whole number, 0 or more")
+    if estimate_paths > 0:
+        guess = estimate_runs(rules, estimate_paths, positions, event_view)
+        if guess.far_over(max_runs):
+            raise EnumerationTooLarge(max_runs, guess.runs)
     sums: dict[T, dict[int, int]] = {}
     merge = not fine if merge_loops is None else merge_loops
-    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions):
+    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions, event_view):
         by_den = sums.setdefault(result, {})
         by_den[den] = by_den.get(den, 0) + num
     common = 1

@@ -77,9 +77,21 @@ class EnumerationTooLarge(Exception):
     def __init__(self, limit: int, estimate: int | None = None) -> None:
         self.limit = limit
         self.estimate = estimate
-        said = f"about {estimate:,} dice outcomes (estimated before enumerating)" if estimate else "more"
-        super().__init__(f"{said} than {limit:,} dice outcomes to enumerate" if not estimate
-                         else f"{said}, more than the {limit:,} allowed")
+        super().__init__(self.reason())
+
+    def reason(self) -> str:
+        """Say in one phrase why there is no exact answer: the estimate against the budget, or the budget spent."""
+        if self.estimate:
+            return f"exact enumeration would take about {about(self.estimate)} rules-code runs (budget {self.limit:,})"
+        return f"the chance tree has more than {self.limit:,} rules-code runs"
+
+
+def about(n: int) -> str:
+    """Write a large count roughly: ``6,936``, ``2.3e7``."""
+    if n < 100_000:
+        return f"{n:,}"
+    mantissa, exponent = f"{n:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def _known_keys(model: Any, loc: tuple[Any, ...]) -> list[str]:

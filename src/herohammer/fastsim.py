@@ -7,6 +7,11 @@ ruleset's resolve methods - and identical resulting nodes are merged with their 
 probabilities added.  Merging is what keeps this small: a join that is cut short and
 one that is not are two nodes, whatever dice led there.  At the end each final node
 becomes an outcome (``simulate.outcome_of``) and identical outcomes merge again.
+A node's events so far (its tally) are read by nothing but its outcome, so each
+distinct (state, plan position) is stepped once and its events added to every node
+that reaches it.  Once the rest of the plan provably reads no positions (``unplaced``)
+the rounds go on blind: a roll that only places models is one branch, and results
+that differ only in where models stand merge.
 
 ``sample_counts`` then draws all N runs at once: one uniform double per run, located
 in the cumulative float probabilities with ``numpy.searchsorted``; ``bincount`` gives
@@ -16,15 +21,17 @@ Fractions stay beside the counts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice import Dice, enumerate_outcomes
+from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
 from .errors import EnumerationTooLarge
+from .unplaced import PositionsRead, erase_positions
 
 if TYPE_CHECKING:
     from .simulate import Driver, Node, Outcome
@@ -32,6 +39,9 @@ if TYPE_CHECKING:
 
 #: Runs drawn per numpy call (and per progress-bar tick); the stream is the same whatever the chunking.
 CHUNK = 1 << 20
+#: Nodes of a step's frontier, and random paths through each, that estimate the step before it is taken.
+SIZED_NODES = 4
+SIZING_PATHS = 4
 
 
 @dataclass(frozen=True)
@@ -42,47 +52,200 @@ class CompiledPlan:
     exact: tuple[Fraction, ...]
     probabilities: np.ndarray[Any, np.dtype[np.float64]]
     rules_code_runs: int
+    #: The round (plan step, from 0) after which positions were erased, if the rest of the plan read none.
+    blind_from: int | None = None
 
 
-def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False) -> CompiledPlan:
+def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False,
+                 blind: bool = True) -> CompiledPlan:
     """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``.
 
-    With ``progress`` a bar on stderr counts the plan's steps (states merged so far in its text).
+    Each round plays one more step from every node.  Once one trial run shows that the
+    rest of the plan reads no positions, the remaining rounds are played *blind*: the
+    round's rolls that only place models take one value (``positions=False``) and every
+    result's positions are erased (``unplaced``), so results that differ only in where
+    models stand merge.  A later step that reads a position after all proves the blind
+    rounds wrong; they are dropped and played again with positions from that step on.
+    ``blind=False`` keeps every position throughout (the reference the blind rounds are
+    tested against).  With ``progress`` a bar on stderr counts the plan's steps.
     """
-    from .simulate import _progress, outcome_of
+    from .simulate import _progress
 
-    frontier: dict[Node, Fraction] = {driver.start(initial): Fraction(1)}
-    finished: dict[Outcome, Fraction] = {}
-    used = 0
+    frontier: Frontier = {driver.start(initial): {(): Fraction(1)}}
+    rounds = _Rounds(initial, driver, max_runs)
     steps = len(driver.plan) + 1 if driver.plan is not None else None  # + the step that finds every run done
+    blind_not_before = 0 if blind else -1
+    blind_from: int | None = None
     with _progress(progress, steps, "compiling the chance tree (exact odds)") as advance:
         while frontier:
-            frontier, used = _expand(initial, driver, frontier, finished, used, max_runs, outcome_of)
+            rounds.used += _size_up(driver, frontier, rounds.used, max_runs)
+            if 0 <= blind_not_before <= rounds.round:
+                reads = rounds.trial(frontier)
+                if reads is None:
+                    blind_from = rounds.round
+                    reads = rounds.try_blind(frontier, advance)
+                    if reads is None:
+                        break
+                    blind_from = None
+                blind_not_before = reads
+            frontier = rounds.play(frontier, positions=True)
             advance(1)
-    ordered = sorted(finished.items(), key=lambda kv: repr(kv[0]))
+    ordered = sorted(rounds.finished.items(), key=lambda kv: repr(kv[0]))
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
-    return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, used)
+    return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, blind_from)
 
 
-def _expand(initial: GameState, driver: Driver, frontier: dict[Node, Fraction], finished: dict[Outcome, Fraction],
-            used: int, max_runs: int, outcome_of: Callable[[GameState, Node], Outcome]
-            ) -> tuple[dict[Node, Fraction], int]:
-    """Play one more step from every node of the frontier; merge equal nodes; return the next frontier."""
-    following: dict[Node, Fraction] = {}
-    for node, p in frontier.items():
-        if driver.done(node):
-            outcome = outcome_of(initial, node)
-            finished[outcome] = finished.get(outcome, Fraction(0)) + p
-            continue
-        budget = max_runs - used
-        if budget <= 0:
-            raise EnumerationTooLarge(max_runs)
-        counter = _Counted(_stepper(driver, node))
-        dist = enumerate_outcomes(counter, max_runs=budget)
-        used += counter.calls
-        for nxt, q in dist.items():
-            following[nxt] = following.get(nxt, Fraction(0)) + p * q
-    return following, used
+#: The runs under way: each node without its tally (state, plan position, policy memo), and the tallies
+#: (events so far, sorted (label, count) pairs) of the runs that reached it, with their exact chances.
+Frontier = dict["Node", dict[tuple[tuple[str, int], ...], Fraction]]
+
+
+class _Rounds:
+    """Play the rounds of a compile: each distinct node stepped once, its events kept apart from the runs' tallies.
+
+    A run's tally (the events so far) is read by nothing but its outcome, so the step
+    from ``(state, cursor, memo)`` is enumerated once - with an empty tally - and its
+    results' tallies are added to every run that reaches it.  The outcome of a final
+    state is worked out once per state, the tally appended.
+    """
+
+    def __init__(self, initial: GameState, driver: Driver, max_runs: int) -> None:
+        self.initial = initial
+        self.driver = driver
+        self.max_runs = max_runs
+        self.used = 0
+        self.round = 0
+        self.finished: dict[Outcome, Fraction] = {}
+        self._outcomes: dict[GameState, Outcome] = {}
+        self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
+
+    def play(self, frontier: Frontier, positions: bool, erase: bool = False,
+             finished: dict[Outcome, Fraction] | None = None) -> Frontier:
+        """Play one more step from every node; merge equal nodes; return the next frontier.
+
+        ``positions=False``: rolls that only place models take one value, and ``erase``
+        then erases every result's positions.  Finished nodes go to ``finished``.
+        """
+        from .simulate import Node
+
+        ended = self.finished if finished is None else finished
+        following: Frontier = {}
+        for start, reaching in frontier.items():
+            if self.driver.done(start):
+                part = self.state_outcome(start.state)
+                for tally, p in reaching.items():
+                    outcome = (*part, *tally)
+                    ended[outcome] = ended.get(outcome, Fraction(0)) + p
+                continue
+            budget = self.max_runs - self.used
+            if budget <= 0:
+                raise EnumerationTooLarge(self.max_runs)
+            counter = _Counted(_stepper(self.driver, start))
+            try:
+                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions)
+            finally:
+                self.used += counter.calls
+            for nxt, q in dist.items():
+                state = erase_positions(nxt.state, self._erased) if erase else nxt.state
+                bare = Node(state, nxt.cursor, nxt.memo)
+                slot = following.get(bare)
+                if slot is None:
+                    slot = following[bare] = {}
+                for tally, p in reaching.items():
+                    joined = _added(tally, nxt.tally)
+                    slot[joined] = slot[joined] + p * q if joined in slot else p * q
+        self.round += 1
+        return following
+
+    def state_outcome(self, state: GameState) -> Outcome:
+        """Return the part of an outcome a final state gives, worked out once per state (the tally follows it)."""
+        from .simulate import state_outcome
+
+        part = self._outcomes.get(state)
+        if part is None:
+            part = self._outcomes[state] = state_outcome(self.initial, state)
+        return part
+
+    def trial(self, frontier: Frontier) -> int | None:
+        """Play one run of the rest of the plan from one node, blind after this step; return the round that read a position.
+
+        A cheap trial before a blind compile: a round that reads positions on this run
+        would read them in the compile too (``None``: none did; that proves nothing yet,
+        the compile checks every run).
+        """
+        from .dice import SeededDice
+
+        node = next(iter(frontier))
+        steps = 0
+        try:
+            while not self.driver.done(node):
+                node = self.driver.step(node, SeededDice(steps))
+                steps += 1
+                if steps == 1:
+                    node = replace(node, state=erase_positions(node.state))
+        except EnumerationTooLarge:
+            raise
+        except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
+            return self.round + max(steps, 1)
+        finally:
+            self.used += steps
+        return None
+
+    def try_blind(self, frontier: Frontier, advance: Callable[[int], None]) -> int | None:
+        """Play every remaining round blind from ``frontier`` (real positions), adding up the outcomes.
+
+        Return ``None``, or the round that read a position (the first that must see real
+        ones): the blind rounds are then forgotten.
+        """
+        start = self.round
+        finished: dict[Outcome, Fraction] = {}
+        frontier = self.play(frontier, positions=False, erase=True, finished=finished)
+        advance(1)
+        try:
+            while frontier:
+                frontier = self.play(frontier, positions=True, finished=finished)
+                advance(1)
+        except EnumerationTooLarge:
+            raise
+        except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
+            failed = self.round
+            advance(start - failed)
+            self.round = start
+            return failed
+        for outcome, p in finished.items():
+            self.finished[outcome] = self.finished.get(outcome, Fraction(0)) + p
+        return None
+
+
+def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Add two event tallies (sorted (label, count) pairs, no zero counts), as ``Driver.step`` counts them."""
+    if not tally:
+        return more
+    if not more:
+        return tally
+    merged = dict(tally)
+    for label, n in more:
+        merged[label] = merged.get(label, 0) + n
+    return tuple(sorted(merged.items()))
+
+
+def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> int:
+    """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
+
+    A few nodes of the frontier, spread over it, each have their step's chance tree
+    estimated (``estimate_runs``, a few random paths); their mean times the frontier is the
+    step's estimate.  Return the rules-code runs the estimate itself took.
+    """
+    live = [node for node in frontier if not driver.done(node)]
+    if not live:
+        return 0
+    sample = live[:: -(-len(live) // SIZED_NODES)]
+    counted = [_Counted(_stepper(driver, node)) for node in sample]
+    sizes = [estimate_runs(c, SIZING_PATHS) for c in counted]
+    guess = TreeSize(used + math.ceil(sum(t.runs for t in sizes) / len(sizes) * len(live)), any(t.loops for t in sizes))
+    if guess.far_over(max_runs):
+        raise EnumerationTooLarge(max_runs, guess.runs)
+    return sum(c.calls for c in counted)
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:

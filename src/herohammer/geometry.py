@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -409,12 +410,19 @@ def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) ->
         return
     dist = math.dist
     radii = set(map(_RADIUS, b))
-    if len(radii) == 1:
+    if len(radii) == 1:  # one base size across b: only the bases within reach along x are measured
         other_radius = radii.pop()
         points = list(map(_AT, b))
+        by_x = sorted(range(len(points)), key=points.__getitem__)
+        xs = [points[j][0] for j in by_x]
         for p in a:
             at, reach = p.at, p.base.radius_inches + other_radius
-            yield [dist(at, q) - reach <= tolerance for q in points]
+            window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
+            row = [False] * len(points)
+            for k in range(bisect_left(xs, at[0] - window), bisect_right(xs, at[0] + window)):
+                j = by_x[k]
+                row[j] = dist(at, points[j]) - reach <= tolerance
+            yield row
         return
     for p in a:
         yield [dist(p.at, q.at) - (p.base.radius_inches + q.base.radius_inches) <= tolerance for q in b]

@@ -26,6 +26,9 @@ MAX_NODES = 100_000
 MAX_NUMBER = 10**12
 #: Most models in one scenario.
 MAX_MODELS = 1_000
+#: The ways ``simulate`` and ``sweep`` may play runs (``--method``); here so the command line names them
+#: without importing the simulator.
+METHODS = ("auto", "compiled", "engine")
 #: Most runs ``simulate`` and ``sweep`` may ask for (numpy draws compiled runs fast).
 MAX_RUNS = 10**9
 #: Most variants in one sweep (the product of the ``--vary`` value counts).

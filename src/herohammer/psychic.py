@@ -47,8 +47,17 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     strength: int | None = None
     wounded = False
     if perils:
-        strength = dice.d6("Perils of the Warp: Strength of the hit", "40k3.psyker.perils")
+        # the Strength only picks the to-wound roll needed, and that roll only passes or fails: an enumeration
+        # branches once per roll needed and twice for the wound, not 6 x 6 ways (play rolls both dice as ever)
+        strength = dice.total(1, "Perils of the Warp: Strength of the hit", "40k3.psyker.perils",
+                              splits=_strength_cuts(toughness))
         needed = to_wound(strength, toughness)
         if needed is not None:
-            wounded = dice.d6(f"Perils of the Warp: to wound ({needed}+)", "40k3.psyker.perils") >= needed
+            wounded = dice.total(1, f"Perils of the Warp: to wound ({needed}+)", "40k3.psyker.perils",
+                                 splits=(needed - 1,)) >= needed
     return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and wounds <= 1)
+
+
+def _strength_cuts(toughness: int) -> tuple[int, ...]:
+    """Return the Strengths after which the to-wound roll needed against ``toughness`` changes (``Dice.total`` splits)."""
+    return tuple(s for s in range(1, 6) if to_wound(s, toughness) != to_wound(s + 1, toughness))

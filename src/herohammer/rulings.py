@@ -40,7 +40,7 @@ class Ruling:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
 class Event:
     """Record one thing that happened, with its rule ids and the rolls made for it."""
 

@@ -46,6 +46,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -60,7 +61,7 @@ from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
 from . import guards
-from .limits import ENGINE_MAX_RUNS, MAX_RUNS
+from .limits import ENGINE_MAX_RUNS, MAX_RUNS, METHODS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
@@ -81,7 +82,6 @@ COMPILE_MAX_RUNS = 200_000
 #: The least rules-code runs ``auto`` spends trying to enumerate; above it the budget is the runs asked for,
 #: so trying costs at most about as much as the runs themselves (then the engine plays them).
 COMPILE_FLOOR = 5_000
-METHODS = ("auto", "compiled", "engine")
 MEMO_LIMIT = 100_000
 
 Value = int | bool | str
@@ -151,6 +151,11 @@ class Driver:
                     return data
         return EndPhase(do="end_phase").to_json()
 
+    @cached_property
+    def plan_keys(self) -> tuple[str, ...]:
+        """Return each plan step's canonical JSON, worked out once (the rulings memo's key)."""
+        return tuple(_key(step) for step in self.plan or ())
+
     def step(self, node: Node, dice: Dice) -> Node:
         """Play the next step with ``dice``; return the next node (the rules code decides everything)."""
         chosen = self.choose(node)
@@ -159,7 +164,8 @@ class Driver:
             if chosen["do"] in PROBES:
                 new_state, events = run_probe(self.ruleset, state, chosen, dice)
             else:
-                new_state, events = self.apply(state, chosen, dice)
+                key = self.plan_keys[node.cursor] if self.plan is not None else None
+                new_state, events = self.apply(state, chosen, dice, key)
         except IllegalActionError:
             new_state = state
             events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
@@ -181,9 +187,13 @@ class Driver:
         return Node(new_state, node.cursor + int(turned), (), tally)
 
 
-    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice) -> tuple[GameState, list[Event]]:
-        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state."""
-        key = ("rule", state, _key(step))
+    def apply(self, state: GameState, step: Mapping[str, Any], dice: Dice,
+              step_key: str | None = None) -> tuple[GameState, list[Event]]:
+        """Do what ``Game.apply`` does - rule, refuse or resolve - remembering the ruling per state.
+
+        ``step_key``: the step's canonical JSON (``_key``), when the caller has it already.
+        """
+        key = ("rule", state, _key(step) if step_key is None else step_key)
         entry = self._memo.get(key)
         if len(self._memo) > MEMO_LIMIT:  # engine runs rarely revisit a state: keep memory flat
             self._memo.clear()
@@ -275,7 +285,11 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
 # == outcomes ===================================================================================
 def outcome_of(initial: GameState, node: Node) -> Outcome:
     """Derive a run's outcome from the initial and final states and the events' tally."""
-    final = node.state
+    return (*state_outcome(initial, node.state), *node.tally)
+
+
+def state_outcome(initial: GameState, final: GameState) -> Outcome:
+    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions)."""
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
@@ -286,7 +300,6 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
             out.append((labels.joined(u.id), f.joined or "-"))
         for s in Status:
             out.append((labels.status(u.id, s.value), s in f.status))
-    out.extend(node.tally)
     return tuple(out)
 
 
@@ -530,11 +543,11 @@ def simulate(
         meta["compile_budget"] = budget
         try:
             compiled = fastsim.compile_plan(state, driver, budget, progress)
-        except EnumerationTooLarge:
+        except EnumerationTooLarge as too_large:  # estimated far over budget before trying, or the budget spent
             if method == "compiled":
-                raise HerohammerError(
-                    f"the chance tree has more than {budget} rules-code runs; use --method engine") from None
-            _check_engine_runs(runs, f"the chance tree has more than {budget:,} rules-code runs, so")
+                raise HerohammerError(f"{too_large.reason()}; use --method engine") from None
+            _check_engine_runs(runs, f"{too_large.reason()}, so")
+            meta["too_large"] = too_large.reason()
             compiled = None
         timing["compile_seconds"] = time.perf_counter() - t0
         if compiled is not None:
@@ -547,7 +560,7 @@ def simulate(
                 (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
             return SimulationResult(meta, rows, True, baseline, timing)
     t0 = time.perf_counter()
-    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress, meta.get("too_large")))
     timing["engine_seconds"] = time.perf_counter() - t0
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
@@ -571,9 +584,10 @@ def _check_engine_runs(runs: int, why: str) -> None:
                               f"at most {ENGINE_MAX_RUNS:,} engine runs (the limit)")
 
 
-def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool) -> Iterator[Outcome]:
+def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool,
+                     why: str | None = None) -> Iterator[Outcome]:
     seeds = engine_seeds(seed, runs)
-    with progress_bar(progress, runs, "playing the engine") as advance:
+    with progress_bar(progress, runs, f"playing the engine ({why})" if why else "playing the engine") as advance:
         for i in range(runs):
             yield outcome_of(state, run_engine_once(state, driver, SeededDice(int(seeds[i]))))
             if (i + 1) % 256 == 0 or i + 1 == runs:

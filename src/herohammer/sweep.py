@@ -33,9 +33,9 @@ import numpy as np
 from . import __version__
 from . import guards
 from .errors import HerohammerError, ScenarioError
-from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, LimitError
+from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
 from .scenario import parse_text
-from .simulate import METHODS, canonical_hash, fresh_seed, simulate
+from .simulate import canonical_hash, fresh_seed, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]

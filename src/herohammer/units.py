@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 from enum import StrEnum
 
 from .formations import Formation
@@ -58,6 +59,8 @@ class Status(StrEnum):
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
     RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)
 
+
+_PLACED = attrgetter("placed")
 
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
@@ -161,7 +164,7 @@ class Unit(HashOnce):
     @cached
     def placed(self) -> tuple[Placed, ...]:
         """Return every model's base at its place (built once per unit value: rules ask it in every step)."""
-        return tuple(m.placed for m in self.models)
+        return tuple(map(_PLACED, self.models))
 
     @cached
     def extent(self) -> tuple[float, float, float, float]:

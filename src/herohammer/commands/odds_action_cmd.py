@@ -36,7 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     with progress_bar(sys.stderr.isatty() and not args.json, args.runs,
                       "Monte Carlo runs, if the enumeration is too large") as advance:
         answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
-                             advance=advance)
+                             advance=advance, notice=None if args.json else _say)
     if args.json:
         rules = get_ruleset(state.ruleset).rule_on(state, answer.action).rules
         print_json("odds action", answer.to_json(), ruleset=state.ruleset, rules=rules,
@@ -53,3 +53,8 @@ def _run(args: argparse.Namespace) -> int:
         mean = answer.mean_lost(unit)
         print(f"  mean models slain in {unit}: {float(mean):.4f}" + (f" (exactly {mean})" if answer.exact else ""))
     return 0
+
+
+def _say(line: str) -> None:
+    """Say at once, before the Monte Carlo runs, why the answer will be sampled (the header of a long wait)."""
+    print(line, flush=True)

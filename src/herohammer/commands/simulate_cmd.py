@@ -1,4 +1,9 @@
-"""``herohammer simulate`` and ``herohammer sweep``: many games, summarised; grids of variants."""
+"""``herohammer simulate`` and ``herohammer sweep``: many games, summarised; grids of variants.
+
+The simulator, numpy, pydantic and shapely take most of a second to import, so this
+module imports them only inside the functions that use them: the demos' header line
+is on the screen first (issue 11: the main job starts printing at once).
+"""
 
 from __future__ import annotations
 
@@ -9,23 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
-
-from ..report import MONTE_CARLO, print_json
-from ..simulate import (EVENT_PREFIX, METHODS, SimulationResult, demo_files, fresh_seed, load_plan, prepare,
-                        progress_bar, read_demo,
-                        simulate, simulate_file)
-from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
-from ..errors import HerohammerError
-from ..scenario import check_writable, read_data, write_atomically
-from ..limits import MAX_RUNS, MAX_WORKERS
+from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
 from .args import whole_number
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..simulate import SimulationResult
 
 DEMO_RUNS = 100_000
 DEMO_SEED = 1
@@ -74,6 +72,8 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
 
 def _console() -> Console:
     """Return a console; 100 columns when not a terminal (pipes, files, the README)."""
+    from rich.console import Console
+
     return Console() if sys.stdout.isatty() else Console(width=100)
 
 
@@ -81,6 +81,9 @@ def _check_plot(path: str | None) -> None:
     """Refuse a --plot path that cannot take a PNG before simulating."""
     if path is None:
         return
+    from ..errors import HerohammerError
+    from ..scenario import check_writable
+
     p = check_writable(path, "--plot")
     if p.suffix.lower() != ".png":
         raise HerohammerError(f"--plot {p}: expected a file name ending in .png")
@@ -92,6 +95,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
+    from ..scenario import read_data
+    from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
+
     if args.json or args.csv:
         _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console)
         return 0
@@ -108,6 +114,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
           titled: bool = True) -> None:
+    from ..report import MONTE_CARLO, print_json
+
     if args.plot:
         _said_plot(args.plot, plot(result, args.plot), args.json or args.csv)
     if args.json:
@@ -121,8 +129,13 @@ def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, 
 def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> int:
     """Run the bundled demos; as a table, each demo's heading is printed before it is simulated."""
     table = not (args.json or args.csv)
-    if table:
+    if table:  # the header first, before the simulator and its libraries load
         console.print("[bold]herohammer simulate[/bold]: the bundled demos, one rules code for play, odds and simulation\n")
+    from rich.text import Text
+
+    from ..report import MONTE_CARLO, print_json
+    from ..simulate import demo_files, read_demo, simulate
+
     results = []
     for name in demo_files():
         data, about = read_demo(name)
@@ -151,6 +164,8 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
 
 def title_of(meta: dict[str, Any], runs: int) -> str:
     """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed."""
+    from rich.markup import escape
+
     plan = "its plan" if meta["policy"] == "plan" else "the default policy (simple)"
     return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
 
@@ -160,6 +175,9 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
 
     ``titled=False``: the title line was printed already, before the runs.
     """
+    from rich.markup import escape
+    from rich.table import Table
+
     m = result.meta
     if titled:
         console.print(title or title_of(m, result.runs))
@@ -191,8 +209,8 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
         how = (f"method: engine - one game per run with seeded dice "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
-                  else f"the chance tree has more than {m.get('compile_budget', 0):,} rules-code runs "
-                       "(at least 5,000, else as many as --runs)"))
+                  else f"{m.get('too_large') or 'the chance tree is too large'}; the budget is the --runs "
+                       "asked for, at least 5,000"))
     console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
 
@@ -214,6 +232,8 @@ def panels(result: SimulationResult, prefix: str = "") -> list[Panel]:
 
     Every row of the table is in exactly one panel: none is dropped.
     """
+    from ..simulate import EVENT_PREFIX
+
     groups: dict[str, list[Any]] = {}
     for r in result.rows():
         key = r.outcome if r.value is not None else r.outcome.removeprefix(EVENT_PREFIX).split(":")[0].split(".")[0]
@@ -235,6 +255,9 @@ def plot(results: SimulationResult | Sequence[SimulationResult], path: str | Pat
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from ..scenario import write_atomically
+    from ..simulate import SimulationResult
 
     many = [results] if isinstance(results, SimulationResult) else list(results)
     drawn = [p for r in many for p in panels(r, f"{Path(r.meta['scenario']).stem}: " if len(many) > 1 else "")]
@@ -282,8 +305,13 @@ def _plain(text: str) -> str:
 
 def _run_sweep(args: argparse.Namespace) -> int:
     _check_plot(getattr(args, "plot", None))
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
-    from ..simulate import load_plan
+    from ..simulate import fresh_seed, load_plan, progress_bar
+    from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 
     varies = [parse_vary(v) for v in args.vary]
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more

@@ -334,11 +334,19 @@ class Ruleset:
         return LeadershipRuling(value, "core.test.leadership-choice", source)
 
     def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
-        """Return the Leadership a unit (with the characters that joined it) tests on, by ``unit_leadership``."""
-        sources = [
-            LeadershipSource(m.name, m.profile.ld, u.is_character)
-            for u in state.combined(unit_id) for m in u.models
-        ]
+        """Return the Leadership a unit (with the characters that joined it) tests on, by ``unit_leadership``.
+
+        The hook sees one source per distinct (Leadership, character or not), the first model
+        of each in order: all a test on the highest, the character's or a chosen value reads.
+        """
+        seen: set[tuple[int, bool]] = set()
+        sources = []
+        for u in state.combined(unit_id):
+            for m in u.models:
+                kind = (m.profile.ld, u.is_character)
+                if kind not in seen:
+                    seen.add(kind)
+                    sources.append(LeadershipSource(m.name, *kind))
         return self.unit_leadership(sources, chosen)
 
     def takes_last_man_standing(self, is_character: bool) -> bool:

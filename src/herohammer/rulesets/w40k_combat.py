@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
-from itertools import accumulate
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from operator import attrgetter
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -64,6 +65,7 @@ MORALE_FRACTION = 0.25
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+_WOUNDS_LEFT = attrgetter("wounds_left")
 SaveGroup = tuple[str | None, int | None]  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -103,6 +105,8 @@ def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
+EventView = Callable[[Event], Hashable]
+ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
 
 @dataclass(frozen=True)
@@ -110,16 +114,72 @@ class _Melee:
     """Where a close combat stands between steps: the state, the pools still to strike, the score, the events."""
 
     state: GameState
-    initiative: int  # the next Initiative value to gather attacks for
+    initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
     jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...]
     caused: tuple[tuple[str, int], ...]
     events: tuple[Event, ...]
     finished: bool = False
+    #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
+    whole_score: bool = True
 
-    def key(self) -> Hashable:
-        """Everything later steps and summaries read: events by kind, rules and data, not by their wording."""
-        return (self.state, self.initiative, self.jobs, self.caused, self.finished,
-                tuple((e.kind, e.rules, e.data) for e in self.events))
+    def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
+        """Everything later steps and callers read (worked out once per carry).
+
+        Events count as the caller reads them (``view``, see ``Dice.event_view``; without
+        one by kind, rules and data), never by their wording or order.  The wounds caused
+        count only as margins between the sides (each side's count less the lowest), and
+        once every blow is struck only as ``result`` reads them (who won, and what the
+        margin does to the loser's Morale check) - in a whole score, not in what one step
+        added (``whole_score``), which a join may still add to; the score in the result's
+        text is a representative one.  A finished combat is its state and events alone.
+        """
+        kept: Hashable | None = self.__dict__.get("_kept_key")
+        if kept is None:
+            events = frozenset(self.tally(view).items())
+            if self.finished:
+                kept = self.state, events
+            elif self.struck and self.whole_score and result is not None:
+                kept = self.state, result(self.caused), events
+            else:
+                low = min((n for _, n in self.caused), default=0)
+                kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
+                        events)
+            self.__dict__["_kept_key"] = kept
+        return kept
+
+    def tally(self, view: EventView | None) -> Counter[Hashable]:
+        """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
+        tally: Counter[Hashable] | None = self.__dict__.get("_kept_tally")
+        if tally is None:
+            shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
+            tally = self.__dict__["_kept_tally"] = Counter(v for v in shown if v is not None)
+        return tally
+
+    @property
+    def struck(self) -> bool:
+        """Say whether every blow is struck: the combat result comes next."""
+        return self.initiative < 0 and not self.jobs and not self.finished
+
+    def fresh(self) -> _Melee:
+        """Return this point of the combat with no events yet, and until the result no wounds caused yet.
+
+        No step reads the events, and until the combat result the steps only add to the
+        wounds caused (``Dice.loop``).
+        """
+        if not self.struck:
+            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused), whole_score=False)
+        return evolve(self, events=())
+
+    def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
+        """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
+        if not self.struck:
+            mine = dict(self.caused)
+            caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
+            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused, whole_score=True)
+        else:
+            joined = evolve(stepped, events=(*self.events, *stepped.events))
+        joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
+        return joined
 
 
 class CombatRules(Ruleset):
@@ -168,6 +228,17 @@ class CombatRules(Ruleset):
         """Return the Leadership modifier of a close combat Morale check lost by ``margin`` wounds (3rd: none)."""
         return 0
 
+    def combat_result_read(self, caused: tuple[tuple[str, int], ...]) -> Hashable:
+        """Return what the combat result reads of the wounds caused: the winner and the Morale modifier of the margin.
+
+        Two fights whose scores read alike here end alike (``_resolve_combat``; its text
+        shows the score), so an enumeration merges them before the result.
+        """
+        if len(caused) != 2 or caused[0][1] == caused[1][1]:
+            return None
+        (a, x), (b, y) = caused
+        return (a if x > y else b), self.combat_morale_modifier(abs(x - y))
+
     def last_man_exempt(self, unit: Unit) -> bool:
         """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
         return not self.takes_last_man_standing(unit.is_independent)
@@ -212,7 +283,10 @@ class CombatRules(Ruleset):
                 gaps = nearest[offset:offset + len(refs)]
                 refs.sort(key=lambda r: gaps[r[1]])
             elif attackers and refs:
-                gaps = geo.nearest_distances(u.placed, attackers)
+                if len(attackers) == 1:  # one striker: its row of gaps to the models
+                    gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
+                else:
+                    gaps = geo.nearest_distances(u.placed, attackers)
                 refs.sort(key=lambda r: gaps[r[1]])
             offset += len(refs)
             out += refs
@@ -832,9 +906,8 @@ class CombatRules(Ruleset):
         while i < len(seen):
             u = state.unit(seen[i])
             i += 1
-            linked = [x.id for x in state.units if x.on_table and (x.joined == u.id or u.joined == x.id
-                      or (x.side != u.side and _touching(u, x)))]
-            seen += [x for x in linked if x not in seen]
+            seen += [x.id for x in state.units if x.id not in seen and x.on_table
+                     and (x.joined == u.id or u.joined == x.id or (x.side != u.side and _touching(u, x)))]
         return seen
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
@@ -918,7 +991,10 @@ class CombatRules(Ruleset):
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
             if melee.jobs:
-                return self._strike(melee, dice)
+                melee = self._strike(melee, dice)
+                if not melee.jobs and not levels.intersection(range(melee.initiative + 1)):
+                    return evolve(melee, initiative=-1)  # no one left to strike: the combat result is next
+                return melee
             for initiative in range(melee.initiative, -1, -1):
                 if initiative not in levels:
                     continue
@@ -928,20 +1004,27 @@ class CombatRules(Ruleset):
                                    jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
                                    events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
                                                                 ("published.initiative",))))
+            if melee.initiative >= 0:  # every blow struck: the combat result is a step of its own
+                return evolve(melee, initiative=-1)
             state = melee.state
             state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        melee = dice.loop(_Melee(state, 10, (), (), (opening, *self._characters_apart(state, combat))), step,
-                          lambda m: m.finished, _Melee.key)
+        sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
+        view = dice.event_view
+        apart = state.remember(("characters apart", type(self), tuple(combat)),  # an enumeration asks once per leaf
+                               lambda: tuple(self._characters_apart(state, combat)))
+        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
+                          lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
+                          lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
     def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
         """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
-        state, events, caused = melee.state, list(melee.events), Counter(dict(melee.caused))
+        state, events, caused = melee.state, list(melee.events), dict(melee.caused)
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
         if live:
@@ -967,7 +1050,7 @@ class CombatRules(Ruleset):
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
                                                      remove=False, saved_already=saved, models=models)
-            caused[side] += unsaved
+            caused[side] = caused.get(side, 0) + unsaved
             events += more
         jobs = melee.jobs[1:]
         if not jobs:
@@ -1005,8 +1088,9 @@ class CombatRules(Ruleset):
             # base contact of each striker with each enemy model, then counted per enemy unit
             rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
             ends = list(accumulate(len(e.models) for e in enemies))
+            spans = list(zip([0, *ends], ends))  # each enemy unit's models in a row
             for (model, n), row in zip(strikers, rows):
-                contacts = [sum(row[end - len(e.models):end]) for e, end in zip(enemies, ends)]
+                contacts = [row[start:end].count(True) for start, end in spans]
                 touching = [e for e, k in zip(enemies, contacts) if k]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
@@ -1168,16 +1252,13 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     changed: list[Unit] = []
     for uid in dict.fromkeys(r[0] for r in taken):
         unit = state.unit(uid)
-        models: list[Model] = []
-        for i, m in enumerate(unit.models):
-            got = taken.get((uid, i), 0)
-            if got:
-                m = evolve(m, wounds_taken=m.wounds_taken + got)
-                if is_casualty(m.wounds_left):
-                    slain.append(m.name)
-            if remove and is_casualty(m.wounds_left):
-                continue
-            models.append(m)
+        models = list(unit.models)
+        for i in sorted(i for owner, i in taken if owner == uid):  # the slain named in the unit's order
+            m = models[i] = evolve(models[i], wounds_taken=models[i].wounds_taken + taken[(uid, i)])
+            if is_casualty(m.wounds_left):
+                slain.append(m.name)
+        if remove:
+            models = [m for m in models if not is_casualty(m.wounds_left)]
         changed.append(evolve(unit, models=tuple(models)))
     return _release_orphans(state.replace_units(*changed)), slain
 
@@ -1185,7 +1266,7 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
 def _remove_casualties(state: GameState) -> GameState:
     """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
     struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
-              if any(is_casualty(m.wounds_left) for m in u.models)]
+              if any(map(is_casualty, map(_WOUNDS_LEFT, u.models)))]
     return _release_orphans(state.replace_units(*struck) if struck else state)
 
 

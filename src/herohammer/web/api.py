@@ -29,7 +29,7 @@ from ..limits import ENGINE_MAX_RUNS
 from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import state_to_data
 from ..state import GameState
-from ..simulate import METHODS
+from ..limits import METHODS
 from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
 from .view import clause_texts, table_view
 

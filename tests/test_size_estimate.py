@@ -1,0 +1,181 @@
+"""The size of a chance tree is estimated before it is enumerated (issue 11, item 4).
+
+``estimate_runs`` follows a few random paths (Knuth's estimator); ``odds action`` and
+``simulate`` (method auto) use it to go to Monte Carlo at once, saying why, when the
+exact enumeration would be far over budget - counted here in rules-code runs, not time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer import fastsim
+from herohammer.action_odds import Outcome, action_odds, summarise
+from herohammer.dice import ESTIMATE_PATHS, Dice, enumerate_outcomes, estimate_runs
+from herohammer.errors import EnumerationTooLarge, about
+from herohammer.rulesets import get_ruleset
+from herohammer.scenario import read_data, state_from_data
+from herohammer.simulate import Driver, prepare
+from herohammer.state import GameState
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import scenarios  # noqa: E402  (the benchmark positions)
+
+
+def dice_in_a_row(n: int) -> Any:
+    def rules(dice: Dice) -> tuple[int, ...]:
+        return tuple(dice.d6(f"die {i}", "r") for i in range(n))
+    return rules
+
+
+def test_every_path_of_an_even_tree_estimates_its_size_exactly() -> None:
+    assert estimate_runs(dice_in_a_row(3)).runs == 6**3 == len(enumerate_outcomes(dice_in_a_row(3)))
+    assert estimate_runs(lambda d: "no dice").runs == 1
+
+
+def test_an_uneven_tree_is_estimated_near_its_size_and_the_same_way_each_time() -> None:
+    """A D6, and a second D6 only on a 6: 11 leaves; random paths give 6 or 36, averaging near 11."""
+    def rules(dice: Dice) -> tuple[int, int]:
+        first = dice.d6("first", "r")
+        return first, dice.d6("again", "r") if first == 6 else 0
+
+    runs = len(enumerate_outcomes(rules))
+    assert runs == 11
+    guess = estimate_runs(rules, 400)
+    assert 6 <= guess.runs <= 36 and abs(guess.runs - runs) <= 4 and not guess.loops
+    assert guess == estimate_runs(rules, 400)  # drawn from a fixed seed
+
+
+def test_benchmark_positions_are_estimated_within_a_few_times_their_real_runs() -> None:
+    state = state_from_data(scenarios.volley(10))
+    rules = get_ruleset(state.ruleset)
+    from herohammer.actions import parse_action
+
+    action = parse_action(scenarios.VOLLEY_ACTION)
+    calls = {"n": 0}
+
+    def play(dice: Dice) -> Outcome:
+        calls["n"] += 1
+        return summarise(state, rules.resolve(state, action, dice))
+
+    enumerate_outcomes(play)
+    real, calls["n"] = calls["n"], 0
+    guess = estimate_runs(play)
+    assert calls["n"] == ESTIMATE_PATHS
+    assert real / 3 <= guess.runs <= real * 3
+
+
+def test_a_tree_far_over_budget_is_refused_before_it_is_walked() -> None:
+    calls = {"n": 0}
+    roll = dice_in_a_row(8)  # 6**8 = 1,679,616 leaves
+
+    def rules(dice: Dice) -> tuple[int, ...]:
+        calls["n"] += 1
+        return roll(dice)
+
+    with pytest.raises(EnumerationTooLarge) as info:
+        enumerate_outcomes(rules, max_runs=5_000, estimate_paths=ESTIMATE_PATHS)
+    assert calls["n"] == ESTIMATE_PATHS  # the estimate's paths, no enumeration
+    assert info.value.estimate == 6**8
+    assert info.value.reason() == "exact enumeration would take about 1.7e6 rules-code runs (budget 5,000)"
+    # a tree within the budget is enumerated as before, estimate or not
+    assert len(enumerate_outcomes(dice_in_a_row(3), max_runs=216, estimate_paths=ESTIMATE_PATHS)) == 216
+
+
+def test_about_writes_large_counts_roughly() -> None:
+    assert [about(n) for n in (7, 6_936, 99_999, 100_000, 23_456_789)] == ["7", "6,936", "99,999", "1.0e5", "2.3e7"]
+
+
+def fight_state(ruleset: str) -> GameState:
+    return state_from_data(scenarios.fight(ruleset))
+
+
+def test_odds_action_of_a_small_fight_is_exact_and_of_a_big_one_samples_at_once_saying_why() -> None:
+    state = fight_state("40k3")
+    assert action_odds(state, scenarios.FIGHT_ACTION).exact
+
+    calls = {"n": 0}
+
+    def counted(before: GameState, resolution: Any) -> Outcome:
+        calls["n"] += 1
+        return summarise(before, resolution)
+
+    heard: list[str] = []
+    answer = action_odds(state, scenarios.FIGHT_ACTION, max_runs=200, runs=50, summary=counted, notice=heard.append)
+    assert not answer.exact
+    assert calls["n"] == ESTIMATE_PATHS + 50  # the estimate, then the Monte Carlo runs: no enumeration tried
+    assert len(heard) == 1
+    assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 200\): "
+                        r"Monte Carlo with 50 runs", heard[0])
+    assert "exact enumeration would take about" in answer.method and answer.method.startswith("Monte Carlo (50 runs")
+
+
+def whole_turn(name: str) -> tuple[GameState, Driver]:
+    path = ROOT / "examples" / name
+    plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
+    state, driver, _ = prepare(read_data(path), plan, str(path))
+    return state, driver
+
+
+def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 9th Age whole turn: its Magic phase would take about a million runs; the compile stops at once."""
+    state, driver = whole_turn("t9a_whole_turn.yaml")
+    steps = {"n": 0}
+    step = Driver.step
+
+    def counted(self: Driver, node: Any, dice: Dice) -> Any:
+        steps["n"] += 1
+        return step(self, node, dice)
+
+    monkeypatch.setattr(Driver, "step", counted)
+    with pytest.raises(EnumerationTooLarge) as info:
+        fastsim.compile_plan(state, driver, 5_000)
+    assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
+    assert steps["n"] < 500  # the steps before it, and the estimate's few paths: not the budget
+
+
+def test_simulate_auto_says_why_it_plays_the_engine() -> None:
+    from herohammer.simulate import simulate
+
+    path = ROOT / "examples" / "t9a_whole_turn.yaml"
+    plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
+    result = simulate(read_data(path), 3, 1, plan, "auto", str(path))
+    assert result.meta["method"] == "engine"
+    assert result.meta["too_large"].startswith("exact enumeration would take about ")
+    assert result.meta["too_large"].endswith("rules-code runs (budget 5,000)")
+
+
+def test_a_fight_is_estimated_with_its_loop_so_only_a_larger_excess_is_trusted() -> None:
+    """A fight's steps merge (``Dice.loop``), which the estimate cannot see: it says so, and errs large."""
+    from herohammer.actions import parse_action
+
+    state = fight_state("40k4")
+    rules = get_ruleset(state.ruleset)
+    action = parse_action(scenarios.FIGHT_ACTION)
+    guess = estimate_runs(lambda d: summarise(state, rules.resolve(state, action, d)))
+    assert guess.loops
+    assert guess.far_over(guess.runs // 17) and not guess.far_over(guess.runs // 15)  # OVERSIZE is 16
+    plain = estimate_runs(dice_in_a_row(3))
+    assert not plain.loops and plain.far_over(107) and not plain.far_over(108)  # ESTIMATE_MARGIN is 2
+
+
+def test_odds_action_says_first_why_it_samples(capsys: pytest.CaptureFixture[str]) -> None:
+    """On the command line the reason is the first line, before the Monte Carlo runs (the header of the wait)."""
+    from _cli import run
+
+    scenario = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
+    code, out, err = run(["odds", "action", scenario, "--action", '{"do": "shoot", "unit": "tactical", "target": "boyz"}',
+                          "--max-branches", "10", "--runs", "50"], capsys)
+    assert code == 0, err
+    first, *rest = out.splitlines()
+    why = re.fullmatch(r"(exact enumeration would take about [\d,]+ rules-code runs \(budget 10\)): "
+                       r"Monte Carlo with 50 runs", first)
+    assert why is not None, first
+    assert any(line.startswith("method: Monte Carlo (50 runs, seed 0; " + why.group(1)) for line in rest)
