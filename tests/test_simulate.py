@@ -69,7 +69,7 @@ def test_exact_column_equals_psychic_odds(ld: int, toughness: int, wounds: int) 
 
 
 def test_exact_column_equals_the_t9a_charge_odds() -> None:
-    from herohammer.rulesets.t9a import charge_out_odds
+    from herohammer.rulesets.t9a_turn import charge_out_odds
 
     data = demo("demo_t9a_wizard_charges_out.yaml")
     result = simulate(data, 1000, seed=2)
@@ -158,6 +158,20 @@ def test_default_policy_joins_the_librarian_every_time() -> None:
     result = simulate(read_data(EXAMPLE_40K4), 100, seed=1)
     assert result.meta["policy"] == "simple"
     assert by_label(result)["librarian: joined = tactical"].exact == 1
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_default_policy_plays_every_example_through(path: Path) -> None:
+    """The policy takes the actions the rules require first (a fleeing unit's Rally test), so no run ends refused."""
+    data = {k: v for k, v in read_data(path).items() if k != "plan"}
+    result = simulate(data, 20, seed=1, method="engine")
+    assert result.meta["policy"] == "simple" and sum(n for _, n, _ in result.counts) == 20
+
+
+def test_the_default_policy_rallies_a_fleeing_unit_before_it_ends_the_phase() -> None:
+    rows = by_label(simulate(read_data(ROOT / "examples" / "t9a_wizard_charges_out.yaml"), 200, seed=1,
+                             method="engine"))
+    assert rows["rally.outcome: rallied"].count + rows["rally.outcome: fled"].count > 0
 
 
 def test_a_step_illegal_in_some_runs_is_skipped_and_counted() -> None:

@@ -14,8 +14,9 @@ from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError, ScenarioError
 from herohammer.formations import place_in_front_rank
 from herohammer.game import Game
+from herohammer.rulesets.t9a_turn import charge_out_odds
 from herohammer.rulesets.t9a import (
-    NinthAge, charge_out_odds, choose_conclave_spells, combined_status, heavy_casualties_panic, is_character,
+    NinthAge, choose_conclave_spells, combined_status, heavy_casualties_panic, is_character,
     is_destroyed, model_wounds, remove_casualties,
 )
 from herohammer.scenario import load_scenario, state_from_data, state_to_data

@@ -49,7 +49,7 @@ def test_odds_action_gives_the_four_ways_a_charge_out_ends(capsys: pytest.Captur
 
     from herohammer.actions import parse_action
     from herohammer.cli import main
-    from herohammer.rulesets.t9a import charge_out_odds
+    from herohammer.rulesets.t9a_turn import charge_out_odds
 
     action = '{"do": "charge", "unit": "wizard", "target": "orc_archers"}'
     assert main(["odds", "action", str(EXAMPLE), "--action", action, "--json"]) == 0

@@ -27,7 +27,9 @@ short by difficult terrain, say) are skipped and counted as ``skipped: step N``.
 The default policy ``simple``: until every side has had one player turn, the active
 side takes, in each phase, the first legal action the ruleset proposes whose kind is
 one of ``POLICY_KINDS`` (in that order of preference) and that it has not taken yet
-this phase, at most ``POLICY_MAX_ACTIONS`` per phase; then it ends the phase.
+this phase, at most ``POLICY_MAX_ACTIONS`` per phase; then it ends the phase.  A test the
+rules require before anything else (a fleeing unit's Rally test) comes first, so the
+policy never asks to end a phase the rules hold open.
 Moves are never chosen (their proposals are sample directions, not plans).
 
 Besides game actions, a plan may hold two simulator steps that roll through the
@@ -72,7 +74,7 @@ from .state import GameState
 from .units import Status
 
 #: Action kinds the default policy takes, most preferred first.
-POLICY_KINDS = ("charge", "manifest", "assault", "fight", "shoot", "join")
+POLICY_KINDS = ("rally", "charge", "manifest", "assault", "fight", "shoot", "join")
 #: At most this many actions per phase under the default policy.
 POLICY_MAX_ACTIONS = 12
 #: Simulator steps that are not game actions.

@@ -19,8 +19,7 @@ from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vector,
                         roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
-from ..dice import Dice, enumerate_outcomes
-from ..distribution import Distribution
+from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
@@ -1086,21 +1085,3 @@ def _centre(unit: Unit) -> Point:
         return unit.formation.position
     xs = [m.at for m in unit.models]
     return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
-
-
-def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
-    """Return the exact odds of a charge: 'charged', 'failed_left', 'failed_stayed_shaken' or 'slain'.
-
-    Runs ``NinthAge.resolve_charge`` over every branch of the dice (enumerate_outcomes),
-    so the odds come from the same rules code that plays the charge.
-    """
-    rules = NinthAge()
-    ruling = rules.rule_on(state, action)
-    if not ruling.legal:
-        raise IllegalActionError(ruling.reason, ruling.rules)
-
-    def run(dice: Dice) -> str:
-        _, events = rules.resolve_charge(state, action, dice)
-        return str(dict(events[-1].data)["outcome"])
-
-    return enumerate_outcomes(run)

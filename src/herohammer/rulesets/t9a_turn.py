@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from ..dice import Dice
+from ..dice import Dice, enumerate_outcomes
+from ..distribution import Distribution
+from ..errors import IllegalActionError
 from ..state import GameState, Phase, PhaseSpec
 from .base import Resolution
 from .t9a import NinthAge
@@ -21,7 +23,7 @@ from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
 
 if TYPE_CHECKING:
-    from ..actions import Action
+    from ..actions import Action, Charge
 
 
 class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
@@ -62,3 +64,22 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought."""
         return super().resolve_end_phase(self.end_melee_phase(self.end_magic_phase(state)), action, dice)
+
+
+def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
+    """Return the exact odds of a charge: 'charged', 'failed_left', 'failed_stayed_shaken' or 'slain'.
+
+    Runs ``NinthAgeTurn.resolve_charge`` (the ruleset as played, its Stand and Shoot and Panic
+    hooks included) over every branch of the dice (enumerate_outcomes),
+    so the odds come from the same rules code that plays the charge.
+    """
+    rules = NinthAgeTurn()
+    ruling = rules.rule_on(state, action)
+    if not ruling.legal:
+        raise IllegalActionError(ruling.reason, ruling.rules)
+
+    def run(dice: Dice) -> str:
+        _, events = rules.resolve_charge(state, action, dice)
+        return str(dict(events[-1].data)["outcome"])
+
+    return enumerate_outcomes(run)
