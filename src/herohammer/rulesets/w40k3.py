@@ -318,10 +318,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "or use leave", self.join_rule,
             )
         members = state.combined(unit.id)
-        models = [(u, m) for u in members for m in u.models]
-        if len(action.to) not in (len(unit.models), len(models)):
+        with_characters = sum([len(u.models) for u in members])
+        if len(action.to) not in (len(unit.models), with_characters):
             return Ruling.forbid(
-                f"{unit.id} has {len(unit.models)} models ({len(models)} with its characters): "
+                f"{unit.id} has {len(unit.models)} models ({with_characters} with its characters): "
                 f"got {len(action.to)} positions"
             )
         moves = _plan_members(state, members, action.to)
@@ -340,8 +340,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
-        if overlap := movement.placement_problem(state, moves, {u.id for u in members}) or \
-                movement.path_problem(state, moves, {u.id for u in members}, self.flying(state, members)):
+        ids = {u.id for u in members}
+        if overlap := movement.placement_problem(state, moves, ids) or \
+                movement.path_problem(state, moves, ids, self.flying(state, members)):
             return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
