@@ -165,7 +165,9 @@ def test_a_mapping_read_again_is_the_same_action_and_junk_is_still_refused() -> 
     move = {"do": "move", "unit": "tactical", "to": [[1, 2], [3.5, 4]]}
     assert parse_action(move) == parse_action(dict(move)) == parse_action('{"do": "move", "unit": "tactical", '
                                                                           '"to": [[1, 2], [3.5, 4]]}')
-    assert parse_action(move).to == [(1.0, 2.0), (3.5, 4.0)]
+    assert parse_action(move).to == ((1.0, 2.0), (3.5, 4.0))
+    with pytest.raises(AttributeError):  # the action remembered is shared, so nothing in it can change
+        parse_action(move).to.append((9.0, 9.0))  # type: ignore[attr-defined]
     with pytest.raises(HerohammerError, match="control character"):
         parse_action({"do": "move", "unit": "tac\x1b[2Jtical", "to": [[1, 2]]})
     with pytest.raises(HerohammerError, match="control character"):  # refused again: failures are not remembered

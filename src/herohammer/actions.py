@@ -62,7 +62,7 @@ class Move(_Action):
 
     do: Literal["move"]
     unit: str
-    to: list[Point]
+    to: tuple[Point, ...]
     march: bool = False
     fly: bool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
     wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: degrees to wheel before moving straight (positive turns left)
@@ -73,7 +73,7 @@ class Run(_Action):
 
     do: Literal["run"]
     unit: str
-    to: list[Point]
+    to: tuple[Point, ...]
 
 
 class Infiltrate(_Action):
@@ -81,7 +81,7 @@ class Infiltrate(_Action):
 
     do: Literal["infiltrate"]
     unit: str
-    to: list[Point]
+    to: tuple[Point, ...]
 
 
 class Embark(_Action):
@@ -97,7 +97,7 @@ class Disembark(_Action):
 
     do: Literal["disembark"]
     unit: str
-    to: list[Point]
+    to: tuple[Point, ...]
 
 
 class Reform(_Action):
@@ -213,7 +213,7 @@ class TakeTest(_Action):
     characteristic: Literal["WS", "BS", "S", "T", "W", "I", "A", "Ld"]
     kind: Literal["Leadership", "Morale", "Terror", "Fear", "Break", "Panic", "Pinning"] | None = None
     leadership: Count | None = None
-    modifiers: list[TestModifier] = []
+    modifiers: tuple[TestModifier, ...] = ()
     unmodified: bool = False
 
 

@@ -374,7 +374,7 @@ class NinthAge(Ruleset):
                 start = f.position if f is not None else u.models[0].at
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
-                yield Move(do="move", unit=u.id, to=[(start[0] - math.sin(t) * step, start[1] + math.cos(t) * step)])
+                yield Move(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
             if u.joined and u.models:
                 m = u.models[0]
                 t = math.radians(m.facing)

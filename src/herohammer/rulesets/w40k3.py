@@ -728,4 +728,4 @@ def _sample_moves(state: GameState, unit: Unit, allowance: float) -> Iterator[Mo
     step = allowance / 2
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
         to = [(m.at[0] + dx * step, m.at[1] + dy * step) for u in members for m in u.models]
-        yield Move(do="move", unit=unit.id, to=to)
+        yield Move(do="move", unit=unit.id, to=tuple(to))

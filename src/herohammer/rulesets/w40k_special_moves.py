@@ -341,7 +341,7 @@ class SpecialMoves(CombatRules):
         for u in state.side_units(state.active):
             if not u.joined:
                 to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
-                yield Run(do="run", unit=u.id, to=to)
+                yield Run(do="run", unit=u.id, to=tuple(to))
 
     def _transport_candidates(self, state: GameState) -> Iterable[Action]:
         transports = [u for u in state.side_units(state.active) if u.capacity]
@@ -355,4 +355,4 @@ class SpecialMoves(CombatRules):
                     reach = t.models[0].base.depth_mm / geo.MM_PER_INCH / 2 + 1.0
                     n = sum(len(member.models) for member in state.combined(u.id))
                     yield Disembark(do="disembark", unit=u.id,
-                                    to=[(x + 1.1 * (i - (n - 1) / 2), y + reach) for i in range(n)])
+                                    to=tuple((x + 1.1 * (i - (n - 1) / 2), y + reach) for i in range(n)))
