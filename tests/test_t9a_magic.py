@@ -60,6 +60,9 @@ def test_the_conclave_casts_its_chosen_spells_as_a_master_wizard() -> None:
     assert events[0].data == (("outcome", "cast"),) and "t9a.spell.wizard-conclave" in events[0].rules
     assert len(g.state.unit("orcs").models) == 3
     assert events[-1].kind == "panic" and "passes" in events[-1].message  # 2 of 5 lost; 7 against Ld 7
+    # each event lists its own dice: the cast its casting, hit and wound dice, the Panic test its 2D6
+    assert [f for r in events[0].rolls for f in r.faces or ()] == [1, 2, 3, 6, 6, 1]
+    assert [f for r in events[-1].rolls for f in r.faces or ()] == [3, 4]
     refused(g, CAST, "published.t9a-magic", "already cast Fireball")
 
 

@@ -170,11 +170,11 @@ class MagicPhase(Ruleset):
         state = replace(state, magic=magic)
         events: list[Event] = []
         if outcome == "cast":
-            state, hit_said, panic = self._spell_hits(state, unit, spell, action.target, dice)
+            state, hit_said, panic, hits_rolled = self._spell_hits(state, unit, spell, action.target, dice)
             said += f": {hit_said}"
             rules.append(TO_WOUND)
-            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
-            events.extend(panic)
+            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:hits_rolled]), (("outcome", outcome),)))
+            events.extend(panic)  # the Panic test's dice are its own event's
         else:
             events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
         if overwhelming:
@@ -185,16 +185,18 @@ class MagicPhase(Ruleset):
         return state, events
 
     def _spell_hits(self, state: GameState, unit: Unit, spell: Spell, target_id: str,
-                    dice: Dice) -> tuple[GameState, str, list[Event]]:
+                    dice: Dice) -> tuple[GameState, str, list[Event], int]:
+        """Roll the spell's hits and wounds, then the target's Panic test; also say where in the dice log the hits end."""
         before = models_in(state, target_id)
         hits = spell.roll_hits(dice, MAGIC)
         victim, _ = hit_allocation(state, target_id, None)
         state, harm = wound_unit(state, victim, hits, spell.strength, dice, spell.name)
         said = (f"{hits} hits of S{spell.strength} on {harm.victim}, {harm.unsaved} unsaved"
                 + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+        hits_rolled = len(dice.log)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
         state, panic = panic_after_losses(state, target_id, before, dice, at)
-        return state, said, [panic] if panic is not None else []
+        return state, said, [panic] if panic is not None else [], hits_rolled
 
     @implements("published.t9a-miscast")
     def _miscast(self, state: GameState, unit: Unit, dice: Dice) -> tuple[GameState, str]:
