@@ -506,6 +506,17 @@ class Ruleset:
                              "decides what follows")]
 
 
+def with_its_unit(unit: Unit, does: str, ask: str, *rules: str) -> Ruling | None:
+    """Refuse an action named on a character that has joined a unit: the unit acts, and the character with it.
+
+    ``does`` says what the character does with its unit ("runs when its unit does"),
+    ``ask`` the action to ask for instead ("run with"): the host's id follows it.
+    """
+    if not unit.joined:
+        return None
+    return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it {does} ({ask} {unit.joined})", *rules)
+
+
 def _allowances_renewed(state: GameState) -> GameState:
     """Return the state with every model's move allowance whole again (a new phase begins)."""
     spent = [replace(u, models=tuple(replace(m, moved=0.0) for m in u.models))

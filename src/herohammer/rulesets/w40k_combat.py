@@ -52,7 +52,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import Resolution, Ruleset
+from .base import Resolution, Ruleset, with_its_unit
 
 ASSAULT_INCHES = 6.0
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
@@ -827,9 +827,8 @@ class CombatRules(Ruleset):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it assaults when its unit does "
-                                 f"(assault with {unit.joined})", self.must_assault_rule)
+        if problem := with_its_unit(unit, "assaults when its unit does", "assault with", self.must_assault_rule):
+            return problem
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")
         if unit.has(Status.LOCKED):

@@ -29,7 +29,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
 from ..values import evolve
-from .base import Resolution, rule_key
+from .base import Resolution, rule_key, with_its_unit
 from .w40k_combat import CombatRules
 
 #: The names a unit's Fleet goes by (3rd edition's Eldar call it Fleet of Foot).
@@ -135,9 +135,8 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it runs when its unit does "
-                                 f"(run with {unit.joined})", self.fleet_rule)
+        if problem := with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
+            return problem
         if unit.has(Status.LOCKED):
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot run", self.fleet_rule)
         if problem := self._held(unit):
@@ -198,9 +197,8 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it is set up with its unit "
-                                 f"(infiltrate {unit.joined})", "published.infiltrate")
+        if problem := with_its_unit(unit, "is set up with its unit", "infiltrate", "published.infiltrate"):
+            return problem
         if problem := self._lacking(state, unit, frozenset({"infiltrate"}), "Infiltrate", "published.infiltrate"):
             return problem
         members = state.combined(unit.id)
@@ -244,9 +242,8 @@ class SpecialMoves(CombatRules):
     def rule_embark(self, state: GameState, action: Embark) -> Ruling:
         """Rule on a unit (with its characters) boarding a transport: room aboard, every model within reach."""
         unit = state.unit(action.unit)
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it embarks with its unit "
-                                 f"(embark {unit.joined})", "published.transports")
+        if problem := with_its_unit(unit, "embarks with its unit", "embark", "published.transports"):
+            return problem
         if unit.has(Status.MOVED) and unit.embarked_in is None:
             return Ruling.forbid(f"{unit.id} has already moved this phase: boarding is a unit's move",
                                  "published.transports")
@@ -291,9 +288,8 @@ class SpecialMoves(CombatRules):
             return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
         if unit.embarked_in is None:
             return Ruling.forbid(f"{unit.id} is not embarked in a transport", "published.transports")
-        if unit.joined:
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it disembarks with its unit "
-                                 f"(disembark {unit.joined})", "published.transports")
+        if problem := with_its_unit(unit, "disembarks with its unit", "disembark", "published.transports"):
+            return problem
         if unit.has(Status.MOVED):
             return Ruling.forbid(f"{unit.id} has already moved this phase (it embarked)", "published.transports")
         transport = state.unit(unit.embarked_in)
