@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from .catalogue import implements
 from .errors import IllegalActionError
 from .geometry import MM_PER_INCH, Point
+from .values import cached, evolve
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -76,9 +77,15 @@ class Formation:
         py = self.position[1] + right[1] * x + forward[1] * y
         return (round(px, 9) + 0.0, round(py, 9) + 0.0)
 
+    @cached
+    def slot_points(self) -> dict[str, Point]:
+        """Every named model's slot point, worked out once per formation value (a join or a move asks each)."""
+        return {name: self.slot_point(i) for i, name in reversed(list(enumerate(self.order)))}  # the first slot wins
+
     def point_of(self, name: str) -> Point:
         """Return the table point of a named model's slot."""
-        return self.slot_point(self.order.index(name))
+        point = self.slot_points.get(name)
+        return point if point is not None else self.slot_point(self.order.index(name))  # raises for a stranger
 
     def front_corners(self) -> tuple[Point, Point]:
         """Return the left and right ends of the front edge, as the unit faces."""
@@ -262,11 +269,12 @@ def arrange(state: GameState, host_id: str) -> GameState:
         return state
     units = [host, *[u for u in state.units if u.joined == host.id]]
     changed = []
+    points = f.slot_points
     for u in units:
         models = tuple(
-            replace(m, at=f.point_of(m.name), facing=f.facing) if m.name in f.order else m for m in u.models
+            evolve(m, at=points[m.name], facing=f.facing) if m.name in points else m for m in u.models
         )
-        changed.append(replace(u, models=models))
+        changed.append(evolve(u, models=models))
     return state.replace_units(*changed)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -298,15 +298,50 @@ def outline_hull(group: Sequence[Placed]) -> Polygon | None:
     return shapely.convex_hull(shapely.multipoints(np.array(points, dtype=float)))
 
 
-def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float, hull_b: Polygon | None = None) -> bool:
+Box = tuple[float, float, float, float]
+"""An axis-aligned box: (min x, min y, max x, max y), in inches."""
+
+
+def group_extent(group: Sequence[Placed]) -> Box:
+    """Return the box holding every base's bounding circle (``Base.reach_inches``); an empty box for no bases.
+
+    The same box as ``Unit.extent`` of the models standing there: worked out from centres alone, no corner turned.
+    """
+    if not group:
+        return (math.inf, math.inf, -math.inf, -math.inf)
+    xs = [p.at[0] for p in group]
+    ys = [p.at[1] for p in group]
+    reach = max([p.base.reach_inches for p in group])
+    return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """Measure between two boxes (0 when they meet): a floor of the distance between anything each one holds."""
+    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
+    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float,
+                  hull_b: Polygon | Callable[[], Polygon | None] | None = None, extent_b: Box | None = None) -> bool:
     """Tell, without measuring pair by pair, that two groups are further than ``inches`` apart (False: measure them).
 
-    Each group lies inside its ``outline_hull``, so the distance between the hulls (less a margin far above
-    float rounding) is a floor of ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.
-    Rules asking "at least 1 inch from every unit" of rectangles in formation need no shapely shape per base.
+    Each group lies inside its ``group_extent`` box and inside its ``outline_hull``, so the distance between
+    the boxes, then between the hulls (less a margin far above float rounding), is a floor of
+    ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.  The boxes settle units
+    standing well apart in a few sums; rules asking "at least 1 inch from every unit" of rectangles in
+    formation need no shapely shape per base.  ``hull_b`` and ``extent_b``, when given, are ``b``'s (the hull
+    may be a function giving it, asked only when the boxes do not settle it).
     """
+    if not a or not b:
+        return False
+    first_box = group_extent(a)
+    second_box = extent_b if extent_b is not None else group_extent(b)
+    box_margin = 1e-9 * (1.0 + sum(map(abs, first_box)) + sum(map(abs, second_box)) + abs(inches))
+    if box_gap(first_box, second_box) > inches + box_margin:
+        return True
     first = outline_hull(a)
-    second = hull_b if hull_b is not None else outline_hull(b)
+    second = outline_hull(b) if hull_b is None else hull_b() if callable(hull_b) else hull_b
     if first is None or second is None:
         return False
     bounds = shapely.bounds(first)

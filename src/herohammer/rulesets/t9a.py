@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 import shapely
@@ -953,12 +954,17 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     for u in state.units:
         if u.id in own or not u.alive:
             continue
-        if clearly_apart(ends, u.placed, UNIT_SPACING, u.remember("outline hull", lambda: outline_hull(u.placed))):
+        if clearly_apart(ends, u.placed, UNIT_SPACING, partial(_outline_hull_of, u), u.extent):
             continue  # every base of u more than 1" away: no pair to measure
         gap = group_distance(ends, u.placed)
         if gap + EPSILON < UNIT_SPACING:
             return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
     return None
+
+
+def _outline_hull_of(unit: Unit) -> shapely.Polygon | None:
+    """Return the outline hull of a unit's bases, worked out once per unit value."""
+    return unit.remember("outline hull", lambda: outline_hull(unit.placed))
 
 
 WHEEL_RULE = "published.t9a-wheel"
