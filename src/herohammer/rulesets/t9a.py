@@ -22,6 +22,7 @@ from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RU
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
+from .. import movement
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
@@ -29,7 +30,7 @@ from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_d
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
-from .base import Resolution, Ruleset
+from .base import Resolution, Ruleset, places_as_ruled
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -245,6 +246,8 @@ class JoinPlan:
     moved: float
     advance: int
     march: int
+    #: Every model of the joined unit stands in a slot no smaller than its base: none can stand on another.
+    in_slots: bool = False
 
 
 @dataclass(frozen=True)
@@ -384,9 +387,20 @@ class NinthAge(Ruleset):
         yield EndPhase(do="end_phase")
 
     # -- joining -----------------------------------------------------------------
+    @places_as_ruled
     def rule_join(self, state: GameState, action: Join) -> Ruling:
-        """Rule on a character joining a unit (t9a.join.*)."""
+        """Rule on a character joining a unit (t9a.join.*).
+
+        The plan keeps 1" from every other unit (Unit Spacing), so the joined unit can stand on
+        another unit's model only if its own models overlap: never when each stands in a slot
+        no smaller than its base (``JoinPlan.in_slots``); otherwise the join is resolved and
+        its bases are checked as every placing action's are.
+        """
         plan = self.plan_join(state, action)
+        if not plan.in_slots:
+            after = self._joined(state, plan)[0]
+            if problem := movement.overlap_problem(state, after):
+                return Ruling.forbid(problem, "published.bases-apart")
         where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
         if state.phase is Phase.DEPLOYMENT:
             return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
@@ -459,8 +473,11 @@ class NinthAge(Ruleset):
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
+        slot_w, slot_d = new.slot_mm
+        in_slots = len(placed) == len(names) + 1 == len(new.order) == len(set(new.order)) and all(
+            m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
-            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch))
+            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch), in_slots)
         own = {ch.id, *(u.id for u in state.combined(host.id))}
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
@@ -472,12 +489,16 @@ class NinthAge(Ruleset):
         if moved > mar + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
                           f"more than its March Rate {mar}\"; it cannot join there", "t9a.join.position")
-        return JoinPlan(host, ch, new, moved, adv, mar)
+        return JoinPlan(host, ch, new, moved, adv, mar, in_slots)
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
-        plan = self.plan_join(state, action)
+        return self._joined(state, self.plan_join(state, action))
+
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
+        """Carry out a planned join (no dice decide it)."""
         if state.phase is Phase.DEPLOYMENT:
             ch = replace(plan.character, joined=plan.host.id, formation=None)
             new = arrange(state.replace_units(ch, replace(plan.host, formation=plan.formation)), plan.host.id)
