@@ -349,6 +349,37 @@ def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float,
     return float(shapely.distance(first, second)) > inches + margin
 
 
+def disc_against_convex(polygon: Sequence[Point], centre: Point, radius: float) -> bool | None:
+    """Tell cheaply where a disc stands against a convex polygon: True wholly inside, False wholly outside one of its
+    sides, None when it crosses the outline (then measure the shapes).
+
+    A base lies in its bounding circle (``Base.reach_inches``), so a rule asking whether a base
+    meets an area (an arc) is settled without shapely for every base clear of the area's edges;
+    a margin far above float rounding leaves the near cases to the exact shapes.
+    """
+    n = len(polygon)
+    twice_area = sum(polygon[k][0] * polygon[(k + 1) % n][1] - polygon[(k + 1) % n][0] * polygon[k][1]
+                     for k in range(n))
+    if n < 3 or twice_area == 0.0:
+        return None
+    turn = 1.0 if twice_area > 0 else -1.0  # counter-clockwise: the inside is on the left of each side
+    cx, cy = centre
+    margin = 1e-9 * (1.0 + max(abs(c) for point in (*polygon, centre) for c in point) + radius)
+    inside = True
+    for k in range(n):
+        (x1, y1), (x2, y2) = polygon[k], polygon[(k + 1) % n]
+        ex, ey = x2 - x1, y2 - y1
+        length = math.hypot(ex, ey)
+        if length == 0.0:
+            return None
+        left = turn * (ex * (cy - y1) - ey * (cx - x1)) / length  # the centre's signed distance inside this side
+        if left <= -(radius + margin):
+            return False
+        if left < radius + margin:
+            inside = False
+    return True if inside else None
+
+
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
     """Return each model of ``a``'s distance to the closest model of ``b``: ``group_distance([x], b)`` for every x.
 
@@ -374,7 +405,7 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     if not (_all_round(a) and _all_round(b)):
-        return [[distance(p, q) for q in b] for p in a]
+        return distance_rows(a, b)
     dist = math.dist
     rows: list[list[float]] = []
     radii = set(map(_RADIUS, b))
@@ -390,6 +421,42 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
         at, radius = p.at, p.base.radius_inches
         rows.append([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
     return rows
+
+
+def distance_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
+    """Return ``distance(p, q)`` for each model ``p`` of ``a`` and ``q`` of ``b``, the same floats, in one pass.
+
+    Pairs of rectangles are handed to shapely (GEOS) together, in the order ``distance``
+    gives them, so that each gap is the very number the pair-by-pair call would give;
+    a rule measuring a unit of rectangles against another (a charge: how far, who comes
+    into contact first) pays one call instead of one per pair.
+    """
+    rows = [[0.0] * len(b) for _ in a]
+    first: list[Polygon] = []
+    second: list[Polygon] = []
+    where: list[tuple[int, int]] = []
+    for i, p in enumerate(a):
+        row = rows[i]
+        for j, q in enumerate(b):
+            if p.base.round or q.base.round:
+                row[j] = distance(p, q)
+                continue
+            x, y = (q, p) if (q.at, q.facing_deg) < (p.at, p.facing_deg) else (p, q)  # ``_gap``'s fixed order
+            first.append(x.footprint())
+            second.append(y.footprint())
+            where.append((i, j))
+    if where:
+        gaps = shapely.distance(shape_array(first), shape_array(second)).tolist()
+        for (i, j), gap in zip(where, gaps):
+            rows[i][j] = max(0.0, gap)
+    return rows
+
+
+def shape_array(shapes: Sequence[Polygon]) -> Any:
+    """Return shapes as a numpy array of objects (not unpacked into coordinates), for shapely's vectorised calls."""
+    out = np.empty(len(shapes), dtype=object)
+    out[:] = shapes
+    return out
 
 
 def _check_tolerance(tolerance: float) -> None:

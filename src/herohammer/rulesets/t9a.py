@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vector,
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vectors,
                         roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -25,7 +25,7 @@ from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
+from ..geometry import (EPSILON, Placed, Point, clearly_apart, disc_against_convex, distance, distance_rows, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
                         unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -522,8 +522,13 @@ class NinthAge(Ruleset):
                             "t9a.leave.when", "t9a.leave.move",
                             notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
 
-    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
+        """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
+        key = (type(self), "plan_leave", action.model_dump_json())
+        return state.remember(key, lambda: self._plan_leave(state, action))
+
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
+    def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
         if ch.side != state.active:
@@ -555,7 +560,7 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
         rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        away = min((distance(end, p) for p in rest), default=math.inf)
+        away = min(distance_rows([end], rest)[0], default=math.inf)
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -751,12 +756,14 @@ class NinthAge(Ruleset):
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
                                      WHEEL_RULE, "t9a.charge-out.declare")
             way = wheeled(state, unit, action.wheel)
-        gap = arc + group_distance(way.unit(unit.id).placed, target.placed)
+        charger = way.unit(unit.id)
+        rows = distance_rows([m.placed for m in _contact_models(way, charger, out)], target.placed)
+        gap = arc + min(map(min, rows[:len(charger.models)]))  # group_distance(charger.placed, target.placed)
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
-        _, _, movers = _contact(way, way.unit(unit.id), target, out)
+        _, _, movers = _contact(way, charger, target, out, rows)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
@@ -930,15 +937,19 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     slack = reach + 1e-6 + 1e-9 * max(abs(c) for p in points for c in p)  # far above float rounding
     low_x, low_y = min(p[0] for p in points) - slack, min(p[1] for p in points) - slack
     high_x, high_y = max(p[0] for p in points) + slack, max(p[1] for p in points) + slack
-    others = [(u, m) for u in state.units if u.alive and u.id not in own
-              and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
-              for m in u.models]  # a unit whose extent no path or end reaches can be neither stood on nor crossed
-    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    near = [(u, e) for u in state.units if u.alive and u.id not in own
+            and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
+    others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
+    blocking = [t for t in state.terrain if t.kind == "blocking"]  # stood on nor crossed
     for model, to in movers:
         end = Placed(model.base, to, model.facing)
-        for u, m in others:
-            if overlaps(end, m.placed, 0.02):
-                return f"{model.name} would end on {u.id}'s model {m.name}"
+        r = model.base.reach_inches + slack - reach  # this base's reach, and the same margin
+        for u, e in near:
+            if e[0] > to[0] + r or to[0] - r > e[2] or e[1] > to[1] + r or to[1] - r > e[3]:
+                continue  # the end's bounding circle misses every bounding circle of u: it stands on none of u
+            for m in u.models:
+                if overlaps(end, m.placed, 0.02):
+                    return f"{model.name} would end on {u.id}'s model {m.name}"
         for t in blocking:
             if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
                 return f"{model.name} would end in impassable terrain {t.id}"
@@ -947,9 +958,9 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
         for u, m in others:
             if u.id not in may_touch and _path_hits(model, to, m):
                 return f"{model.name}'s path crosses {u.id}'s model {m.name}"
-        near = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
-        swept = _swept(model, to) if near else None
-        for t in near:
+        crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
+        swept = _swept(model, to) if crossed else None
+        for t in crossed:
             if swept is not None and swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
     return None
@@ -1044,16 +1055,36 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
     f = _formation_of(charger)
     arcs = [f.front_arc()] if f is not None else [
         a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    shapes = [shapely.Polygon(a) for a in arcs]
-    return any(arc.intersection(p.footprint()).area > 1e-6 for arc in shapes for p in target.placed)
+    for arc in arcs:
+        shape: shapely.Polygon | None = None
+        for p in target.placed:
+            where = disc_against_convex(arc, p.at, p.base.reach_inches)
+            if where is False:
+                continue  # the whole base is outside the arc
+            if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
+                return True  # the whole base (far more than 1e-6 square inches) is inside
+            if shape is None:
+                shape = shapely.Polygon(arc)
+            if shape.intersection(p.footprint()).area > 1e-6:
+                return True
+    return False
 
 
-def _contact(state: GameState, unit: Unit, target: Unit, out: bool) -> tuple[float, float, list[tuple[Model, Point]]]:
-    """Return the straight move into base contact with ``target`` and every model it carries along."""
-    models = list(unit.models) if out else [m for _, m in _members(state, unit)]
+def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
+    """Return the models a charge carries along: a character charging out alone, else the unit with its characters
+    (the unit's own models first)."""
+    return list(unit.models) if out else [m for _, m in _members(state, unit)]
+
+
+def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
+             rows: Sequence[Sequence[float]] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
+    """Return the straight move into base contact with ``target`` and every model it carries along.
+
+    ``rows``, when given, are ``distance_rows`` from those models (``_contact_models``) to the target's.
+    """
+    models = _contact_models(state, unit, out)
     best = (math.inf, 0.0, 0.0)
-    for m in models:
-        dx, dy = contact_vector(m.placed, target.placed)
+    for dx, dy in contact_vectors([m.placed for m in models], target.placed, rows):
         best = min(best, (math.hypot(dx, dy), dx, dy))
     _, dx, dy = best
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
