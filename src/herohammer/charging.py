@@ -22,12 +22,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import shapely
 from shapely.ops import nearest_points
 
 from .attacks import resolve_attacks
 from .dice import Dice
-from .geometry import Placed, Point, shape_array, distance, distance_rows
+from .geometry import Placed, Point, distance
 from .t9a_charts import AUTOMATIC, armour_save, roll_to_hit_at_range, to_hit_shooting, to_wound
 
 CHARGE_RULE = "t9a.charge-out.declare"
@@ -95,23 +94,10 @@ def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, sav
 
 def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
     """Return the straight move that puts ``mover`` in base contact with the nearest target."""
-    best = min(targets, key=lambda t: distance(mover, t))
-    a, b = nearest_points(mover.footprint(), best.footprint())
+    return contact_move(mover, min(targets, key=lambda t: distance(mover, t)))
+
+
+def contact_move(mover: Placed, target: Placed) -> Point:
+    """Return the straight move that puts ``mover`` in base contact with ``target`` (along their nearest points)."""
+    a, b = nearest_points(mover.footprint(), target.footprint())
     return (float(b.x - a.x), float(b.y - a.y))
-
-
-def contact_vectors(movers: Sequence[Placed], targets: Sequence[Placed],
-                    rows: Sequence[Sequence[float]] | None = None) -> list[Point]:
-    """Return ``contact_vector(m, targets)`` for every mover, the same floats, with shapely asked once for all.
-
-    ``rows``, when given, are ``distance_rows(movers, targets)`` (a charge measures them anyway).
-    """
-    if not movers:
-        return []
-    if rows is None:
-        rows = distance_rows(movers, targets)
-    nearest = [targets[row.index(min(row))] for row in rows]  # the first nearest, as ``min`` with a key picks it
-    lines = shapely.shortest_line(shape_array([m.footprint() for m in movers]),
-                                  shape_array([t.footprint() for t in nearest]))
-    ends = shapely.get_coordinates(lines).tolist()  # each line's two ends: on the mover, then on the target
-    return [(ends[2 * k + 1][0] - ends[2 * k][0], ends[2 * k + 1][1] - ends[2 * k][1]) for k in range(len(movers))]

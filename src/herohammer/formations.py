@@ -80,7 +80,22 @@ class Formation:
     @cached
     def slot_points(self) -> dict[str, Point]:
         """Every named model's slot point, worked out once per formation value (a join or a move asks each)."""
-        return {name: self.slot_point(i) for i, name in reversed(list(enumerate(self.order)))}  # the first slot wins
+        w, d = self.slot_mm[0] / MM_PER_INCH, self.slot_mm[1] / MM_PER_INCH
+        t = math.radians(self.facing)
+        right = (math.cos(t), math.sin(t))
+        forward = (-math.sin(t), math.cos(t))
+        centre = (self.files - 1) / 2.0
+        points: dict[str, Point] = {}
+        for index, name in enumerate(self.order):  # slot_point's arithmetic, its turn worked out once
+            if name in points:
+                continue  # the first slot wins
+            rank, file = divmod(index, self.files)
+            x = (file - centre) * w
+            y = -(rank + 0.5) * d
+            px = self.position[0] + right[0] * x + forward[0] * y
+            py = self.position[1] + right[1] * x + forward[1] * y
+            points[name] = (round(px, 9) + 0.0, round(py, 9) + 0.0)
+        return points
 
     def point_of(self, name: str) -> Point:
         """Return the table point of a named model's slot."""

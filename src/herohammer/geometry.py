@@ -405,7 +405,7 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     if not (_all_round(a) and _all_round(b)):
-        return distance_rows(a, b)
+        return [[distance(p, q) for q in b] for p in a]
     dist = math.dist
     rows: list[list[float]] = []
     radii = set(map(_RADIUS, b))
@@ -423,39 +423,43 @@ def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
     return rows
 
 
-def distance_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
-    """Return ``distance(p, q)`` for each model ``p`` of ``a`` and ``q`` of ``b``, the same floats, in one pass.
+def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf) -> list[tuple[float, int] | None]:
+    """For each base of ``a``, its distance to the nearest base of ``b`` and that base's index (the first of equals),
+    as ``distance`` measures them; None for a base of ``a`` that cannot be as near as the nearest of the others (nor
+    within ``within``).
 
-    Pairs of rectangles are handed to shapely (GEOS) together, in the order ``distance``
-    gives them, so that each gap is the very number the pair-by-pair call would give;
-    a rule measuring a unit of rectangles against another (a charge: how far, who comes
-    into contact first) pays one call instead of one per pair.
+    ``min(d for d, _ in filter(None, rows))`` is ``group_distance(a, b)`` (when under ``within``).  Bounding
+    circles (``Base.reach_inches``) give every pair a floor in a few sums: rows are taken nearest floor first and
+    a pair whose floor lies beyond the best so far (by a margin far above float rounding) is not measured, so a
+    rule asking how far one unit is from another and which model comes nearest (a charge) measures a few pairs,
+    not every pair.
     """
-    rows = [[0.0] * len(b) for _ in a]
-    first: list[Polygon] = []
-    second: list[Polygon] = []
-    where: list[tuple[int, int]] = []
+    if not b:
+        raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+    dist = math.dist
+    scale = 1.0 + max(abs(c) for p in (*a, *b) for c in p.at)
+    margin = 1e-9 * scale
+    others = [(q.at, q.base.reach_inches) for q in b]
+    floors: list[tuple[float, int, list[tuple[float, int]]]] = []
     for i, p in enumerate(a):
-        row = rows[i]
-        for j, q in enumerate(b):
-            if p.base.round or q.base.round:
-                row[j] = distance(p, q)
-                continue
-            x, y = (q, p) if (q.at, q.facing_deg) < (p.at, p.facing_deg) else (p, q)  # ``_gap``'s fixed order
-            first.append(x.footprint())
-            second.append(y.footprint())
-            where.append((i, j))
-    if where:
-        gaps = shapely.distance(shape_array(first), shape_array(second)).tolist()
-        for (i, j), gap in zip(where, gaps):
-            rows[i][j] = max(0.0, gap)
-    return rows
-
-
-def shape_array(shapes: Sequence[Polygon]) -> Any:
-    """Return shapes as a numpy array of objects (not unpacked into coordinates), for shapely's vectorised calls."""
-    out = np.empty(len(shapes), dtype=object)
-    out[:] = shapes
+        at, reach = p.at, p.base.reach_inches
+        row = sorted((dist(at, other_at) - reach - other_reach, j) for j, (other_at, other_reach) in enumerate(others))
+        floors.append((row[0][0], i, row))
+    floors.sort()
+    out: list[tuple[float, int] | None] = [None] * len(a)
+    best = within
+    for least_floor, i, row in floors:
+        if least_floor > best + margin:
+            break  # this row and every later one start beyond the best: none holds a nearer pair
+        p = a[i]
+        found = (math.inf, 0)
+        for floor, j in row:
+            if floor > min(found[0], best) + margin:
+                break  # the rest of the row lies further than what is found
+            found = min(found, (distance(p, b[j]), j))
+        if found[0] <= best + margin:
+            out[i] = found
+        best = min(best, found[0])
     return out
 
 

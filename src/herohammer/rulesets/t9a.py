@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vectors,
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_move,
                         roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -25,7 +25,7 @@ from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, clearly_apart, disc_against_convex, distance, distance_rows, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
+from ..geometry import (EPSILON, Placed, Point, box_gap, clearly_apart, group_extent, disc_against_convex, distance, group_distance, nearest_in_rows, outline_hull, in_base_contact, overlaps, sweep_hits,
                         unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -560,7 +560,8 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
         rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        away = min(distance_rows([end], rest)[0], default=math.inf)
+        nearest = nearest_in_rows([end], rest)[0] if rest else None
+        away = nearest[0] if nearest is not None else math.inf
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -757,12 +758,16 @@ class NinthAge(Ruleset):
                                      WHEEL_RULE, "t9a.charge-out.declare")
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
-        rows = distance_rows([m.placed for m in _contact_models(way, charger, out)], target.placed)
-        gap = arc + min(map(min, rows[:len(charger.models)]))  # group_distance(charger.placed, target.placed)
+        placed = [m.placed for m in _contact_models(way, charger, out)]  # the charger's own models first
+        rows = nearest_in_rows(placed[:len(charger.models)], target.placed)
+        nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
+        gap = arc + nearest
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
+        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest)
         _, _, movers = _contact(way, charger, target, out, rows)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
@@ -980,12 +985,16 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     joining or leaving) at least 1" from every other unit, friend or foe; only charges come
     closer.  ``own`` names the mover's combined unit, which the gap does not concern.
     """
-    ends = [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
-    if not ends:
+    if not movers:
         return None
+    ends: list[Placed] = []
+    box = group_extent([Placed(m.base, to, 0.0) for m, to in movers])  # bounding circles: facing aside
     for u in state.units:
         if u.id in own or not u.alive:
             continue
+        if box_gap(box, u.extent) > UNIT_SPACING + 1e-9 * (1.0 + sum(map(abs, box)) + sum(map(abs, u.extent))):
+            continue  # u's bounding circles are more than 1" away: no pair to measure
+        ends = ends or [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
         if clearly_apart(ends, u.placed, UNIT_SPACING, partial(_outline_hull_of, u), u.extent):
             continue  # every base of u more than 1" away: no pair to measure
         gap = group_distance(ends, u.placed)
@@ -1077,15 +1086,24 @@ def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
 
 
 def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
-             rows: Sequence[Sequence[float]] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
+             rows: Sequence[tuple[float, int] | None] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
-    ``rows``, when given, are ``distance_rows`` from those models (``_contact_models``) to the target's.
+    Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
+    taken; only a model as near as the nearest (by a margin far above float rounding) can give it,
+    so only those are worked out.  ``rows``, when given, are ``nearest_in_rows`` from those models
+    (``_contact_models``) to the target's.
     """
     models = _contact_models(state, unit, out)
+    placed = [m.placed for m in models]
+    if rows is None:
+        rows = nearest_in_rows(placed, target.placed)
+    least = min((row[0] for row in rows if row is not None), default=math.inf)
     best = (math.inf, 0.0, 0.0)
-    for dx, dy in contact_vectors([m.placed for m in models], target.placed, rows):
-        best = min(best, (math.hypot(dx, dy), dx, dy))
+    for p, row in zip(placed, rows):
+        if row is not None and row[0] <= least + 1e-9 * (1.0 + least):
+            dx, dy = contact_move(p, target.placed[row[1]])
+            best = min(best, (math.hypot(dx, dy), dx, dy))
     _, dx, dy = best
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
 
