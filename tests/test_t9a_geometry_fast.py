@@ -2,7 +2,7 @@
 
 ``nearest_in_rows`` measures only the pairs that can be nearest and must give every row that
 can hold the nearest pair the very float ``distance`` gives, and the first nearest model of
-its row; ``disc_against_convex`` settles a base against an arc only when shapely's area test
+its row; ``ConvexRegion`` settles a base against an arc only when shapely's area test
 would agree; the charge's contact move is the one ``contact_vector`` gives for every model.
 Bases are drawn at random and in formation grids, where equal gaps (ties) are the rule.
 """
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from herohammer.charging import contact_vector
 from herohammer.formations import Formation
-from herohammer.geometry import (Base, Placed, box_gap, clearly_apart, disc_against_convex, distance, group_distance,
+from herohammer.geometry import (Base, ConvexRegion, Placed, box_gap, clearly_apart, distance, group_distance,
                                  group_extent, nearest_in_rows)
 
 near = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False)
@@ -91,13 +91,16 @@ arcs = st.builds(lambda f, files, depth: Formation(f, depth, files, ("x",), (20.
 
 @settings(max_examples=400, deadline=None)
 @given(arcs, loose)
-def test_a_disc_settled_against_an_arc_agrees_with_shapely(arc: list[tuple[float, float]], p: Placed) -> None:
-    where = disc_against_convex(arc, p.at, p.base.reach_inches)
+def test_a_base_settled_against_an_arc_agrees_with_shapely(arc: list[tuple[float, float]], p: Placed) -> None:
+    region = ConvexRegion(arc)
+    where = region.disc(p.at, p.base.reach_inches)
     area = shapely.Polygon(arc).intersection(p.footprint()).area
     if where is True:
         assert area > 1e-6 and math.isclose(area, p.footprint().area, rel_tol=1e-9)
     elif where is False:
         assert area == 0.0
+    if not p.base.round:
+        assert math.isclose(region.shared_area(p.corners), area, rel_tol=1e-9, abs_tol=1e-9)
 
 
 @settings(max_examples=200, deadline=None)

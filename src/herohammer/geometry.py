@@ -349,35 +349,70 @@ def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float,
     return float(shapely.distance(first, second)) > inches + margin
 
 
-def disc_against_convex(polygon: Sequence[Point], centre: Point, radius: float) -> bool | None:
-    """Tell cheaply where a disc stands against a convex polygon: True wholly inside, False wholly outside one of its
-    sides, None when it crosses the outline (then measure the shapes).
+class ConvexRegion:
+    """A convex polygon (an arc, a zone) as the inward half-planes of its sides, worked out once, to answer cheaply
+    where bases stand against it.
 
-    A base lies in its bounding circle (``Base.reach_inches``), so a rule asking whether a base
-    meets an area (an arc) is settled without shapely for every base clear of the area's edges;
-    a margin far above float rounding leaves the near cases to the exact shapes.
+    A base lies in its bounding circle (``Base.reach_inches``): ``disc`` settles every base clear of
+    the region's sides without shapely, and ``shared_area`` clips a rectangle by the sides
+    (Sutherland-Hodgman) in closed form; both agree with shapely to float rounding.
     """
-    n = len(polygon)
-    twice_area = sum(polygon[k][0] * polygon[(k + 1) % n][1] - polygon[(k + 1) % n][0] * polygon[k][1]
-                     for k in range(n))
-    if n < 3 or twice_area == 0.0:
-        return None
-    turn = 1.0 if twice_area > 0 else -1.0  # counter-clockwise: the inside is on the left of each side
-    cx, cy = centre
-    margin = 1e-9 * (1.0 + max(abs(c) for point in (*polygon, centre) for c in point) + radius)
-    inside = True
-    for k in range(n):
-        (x1, y1), (x2, y2) = polygon[k], polygon[(k + 1) % n]
-        ex, ey = x2 - x1, y2 - y1
-        length = math.hypot(ex, ey)
-        if length == 0.0:
+
+    __slots__ = ("sides", "margin")
+
+    def __init__(self, points: Sequence[Point]) -> None:
+        n = len(points)
+        twice_area = sum(points[k][0] * points[(k + 1) % n][1] - points[(k + 1) % n][0] * points[k][1]
+                         for k in range(n))
+        turn = 1.0 if twice_area > 0 else -1.0  # counter-clockwise: the inside is on the left of each side
+        sides: list[tuple[float, float, float, float]] = []
+        for k in range(n):
+            (x1, y1), (x2, y2) = points[k], points[(k + 1) % n]
+            length = math.hypot(x2 - x1, y2 - y1)
+            if length > 0.0:
+                sides.append((x1, y1, -turn * (y2 - y1) / length, turn * (x2 - x1) / length))
+        #: (a point of the side, its unit normal pointing inside) for each side
+        self.sides = sides if n >= 3 and twice_area != 0.0 else []
+        self.margin = 1e-9 * (1.0 + max((abs(c) for point in points for c in point), default=0.0))
+
+    def disc(self, centre: Point, radius: float) -> bool | None:
+        """Say where a disc stands: True wholly inside, False wholly outside one side, None across the outline."""
+        if not self.sides:
             return None
-        left = turn * (ex * (cy - y1) - ey * (cx - x1)) / length  # the centre's signed distance inside this side
-        if left <= -(radius + margin):
-            return False
-        if left < radius + margin:
-            inside = False
-    return True if inside else None
+        cx, cy = centre
+        reach = radius + self.margin * (1.0 + radius)  # a margin far above float rounding
+        inside = True
+        for x1, y1, nx, ny in self.sides:
+            depth = (cx - x1) * nx + (cy - y1) * ny  # the centre's signed distance inside this side
+            if depth <= -reach:
+                return False
+            if depth < reach:
+                inside = False
+        return True if inside else None
+
+    def shared_area(self, other: Sequence[Point]) -> float:
+        """Return the area the region shares with a convex polygon (a rectangular base's corners)."""
+        clipped = list(other)
+        for x1, y1, nx, ny in self.sides:
+            if not clipped:
+                return 0.0
+            depths = [(x - x1) * nx + (y - y1) * ny for x, y in clipped]
+            kept: list[Point] = []
+            px, py = clipped[-1]
+            before = depths[-1]
+            for (x, y), now in zip(clipped, depths):
+                if (now >= 0.0) != (before >= 0.0):  # the side is crossed between the two points
+                    t = before / (before - now)
+                    kept.append((px + (x - px) * t, py + (y - py) * t))
+                if now >= 0.0:
+                    kept.append((x, y))
+                px, py, before = x, y, now
+            clipped = kept
+        n = len(clipped)
+        if n < 3:
+            return 0.0
+        return abs(sum(clipped[k][0] * clipped[(k + 1) % n][1] - clipped[(k + 1) % n][0] * clipped[k][1]
+                       for k in range(n))) / 2.0
 
 
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
@@ -437,8 +472,9 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     dist = math.dist
-    scale = 1.0 + max(abs(c) for p in (*a, *b) for c in p.at)
-    margin = 1e-9 * scale
+    xs = [p.at[0] for p in a] + [q.at[0] for q in b]
+    ys = [p.at[1] for p in a] + [q.at[1] for q in b]
+    margin = 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys)))  # far above float rounding
     others = [(q.at, q.base.reach_inches) for q in b]
     floors: list[tuple[float, int, list[tuple[float, int]]]] = []
     for i, p in enumerate(a):

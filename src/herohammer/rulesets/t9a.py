@@ -25,8 +25,9 @@ from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, box_gap, clearly_apart, group_extent, disc_against_convex, distance, group_distance, nearest_in_rows, outline_hull, in_base_contact, overlaps, sweep_hits,
-                        unit_line_of_sight)
+from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
+                        distance, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
+                        overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
@@ -560,8 +561,10 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
         rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        nearest = nearest_in_rows([end], rest)[0] if rest else None
-        away = nearest[0] if nearest is not None else math.inf
+        reach = model.base.reach_inches
+        floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
+        nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
+        away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -937,11 +940,12 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     """
     if not movers:
         return None
-    points = [p for model, to in movers for p in (model.at, to)]
+    xs = [c for model, to in movers for c in (model.at[0], to[0])]
+    ys = [c for model, to in movers for c in (model.at[1], to[1])]
     reach = max([model.base.reach_inches for model, _ in movers])
-    slack = reach + 1e-6 + 1e-9 * max(abs(c) for p in points for c in p)  # far above float rounding
-    low_x, low_y = min(p[0] for p in points) - slack, min(p[1] for p in points) - slack
-    high_x, high_y = max(p[0] for p in points) + slack, max(p[1] for p in points) + slack
+    low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
+    slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
+    low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
     near = [(u, e) for u in state.units if u.alive and u.id not in own
             and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
     others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
@@ -1064,18 +1068,24 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
     f = _formation_of(charger)
     arcs = [f.front_arc()] if f is not None else [
         a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    for arc in arcs:
-        shape: shapely.Polygon | None = None
+    regions = [ConvexRegion(arc) for arc in arcs]
+    unsettled: list[tuple[int, Placed]] = []
+    for k, region in enumerate(regions):
         for p in target.placed:
-            where = disc_against_convex(arc, p.at, p.base.reach_inches)
-            if where is False:
-                continue  # the whole base is outside the arc
+            where = region.disc(p.at, p.base.reach_inches)
             if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
                 return True  # the whole base (far more than 1e-6 square inches) is inside
-            if shape is None:
-                shape = shapely.Polygon(arc)
-            if shape.intersection(p.footprint()).area > 1e-6:
-                return True
+            if where is None:
+                unsettled.append((k, p))  # its bounding circle crosses the arc's edge: measure the shapes
+    for k, p in unsettled:
+        if not p.base.round:  # a rectangle: the shared area in closed form, shapely only within rounding of 1e-6
+            shared = regions[k].shared_area(p.corners)
+            if abs(shared - 1e-6) > 1e-9:
+                if shared > 1e-6:
+                    return True
+                continue
+        if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
+            return True
     return False
 
 
