@@ -20,7 +20,8 @@ from herohammer.formations import Formation
 from herohammer.geometry import (Base, ConvexRegion, Placed, box_gap, clearly_apart, distance, group_distance,
                                  group_extent, nearest_in_rows)
 
-near = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False)
+near = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False).filter(
+    lambda c: c == 0.0 or abs(c) > 1e-9)  # GEOS itself errs on coordinates near 1e-308 (an area off by a quarter)
 points = st.tuples(near, near)
 round_bases = st.sampled_from([20, 25, 32, 40]).map(Base.parse)
 rect_bases = st.builds(lambda w, d: Base.parse([w, d]), st.integers(10, 60), st.integers(10, 60))
