@@ -1,7 +1,8 @@
 """The 9th Age's cheap judging (issue 11) against full per-candidate judging: the same rulings, the same results.
 
 Joins (and whatever else a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
-check after resolving, since their rule already keeps every placed model clear.  The full
+check after resolving, since their rule already keeps every placed model clear; charges
+(``rolls_before_placing``) are not resolved without dice, since they always roll first.  The full
 path is the same ruleset with every mark taken off: judging then resolves each placing
 action and checks its bases, as before.  Positions are the examples' own, with units and
 lone models pushed about at random (only what a scenario file accepts), in the phases
@@ -93,6 +94,8 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
     fast = get_ruleset("t9a")
     full = _unmarked(fast)
     assert not full._places_as_ruled("join") and fast._places_as_ruled("join")
+    assert getattr(fast.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
+    assert not getattr(full.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     judged = legal = 0
     for state in _variants(name, rng, 12):
         for action in _candidates(fast, state, rng):
@@ -101,6 +104,8 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
             assert cheap.result == whole.result, action  # what apply would put on the table
             judged += 1
             legal += cheap.ruling.legal and action.do in PLACING
+            if action.do == "charge":  # what the mark says: resolved without dice, a charge never has a result
+                assert full._without_dice(state, action) is None
         game = Game(state)
         assert game.legal_actions() == [a for a in fast.candidate_actions(state) if full.judge(state, a).ruling.legal]
     assert judged > 50 and legal > 10  # the positions leave room both to refuse and to allow

@@ -31,7 +31,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
-from .base import Resolution, Ruleset, places_as_ruled
+from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -76,10 +76,17 @@ def fly_rates(unit: Unit) -> tuple[int, int] | None:
     return None
 
 
-@implements("t9a.join.part-of-unit", "t9a.leave.move")
 def unit_rates(state: GameState, unit: Unit, fly: bool) -> tuple[int, int] | None:
-    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly."""
-    members = [u for u in state.combined(unit.id) if u.alive]
+    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly.
+
+    Worked out once per state (charges, moves and their resolutions all ask).
+    """
+    return state.remember(("t9a unit rates", unit.id, fly), lambda: _unit_rates(state, unit.id, fly))
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.move")
+def _unit_rates(state: GameState, unit_id: str, fly: bool) -> tuple[int, int] | None:
+    members = [u for u in state.combined(unit_id) if u.alive]
     if fly:
         rates = [fly_rates(u) for u in members]
         if any(r is None for r in rates):
@@ -729,7 +736,7 @@ class NinthAge(Ruleset):
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
-        if any(s in combined_status(state, unit) for s in BUSY) or any(unit.has(s) for s in MOVED):
+        if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing",
                                  "t9a.charge-out.declare")
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
@@ -787,6 +794,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
+    @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
