@@ -959,26 +959,26 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    """Tell whether segments a-b and c-d share a point (touching counts)."""
-    d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
-    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
-        return True
-    return min(_segment_point_distance(c, d, a), _segment_point_distance(c, d, b),
-               _segment_point_distance(a, b, c), _segment_point_distance(a, b, d)) == 0.0
+def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
+    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet.
 
-
-def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point]) -> float:
-    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet."""
+    Once a side is found no further than ``within``, that side's distance is returned at once
+    (the caller asks only "within?").  A side crossed, or touched (one of its four end-to-segment
+    distances 0), gives 0; those four distances are measured once per side.
+    """
     edges = list(zip(corners, [*corners[1:], corners[0]]))
     if all(_cross(p, q, a) >= 0.0 for p, q in edges):
         return 0.0  # a lies inside (or on) the polygon
     best = math.inf
     for p, q in edges:
-        if _segments_cross(a, b, p, q):
-            return 0.0
-        best = min(best, _segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
+        d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
+        if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+            return 0.0  # the segments cross
+        near = min(_segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
                    _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+        if near == 0.0 or near <= within:
+            return near  # touching (0), or near enough for the caller
+        best = min(best, near)
     return best
 
 
@@ -996,7 +996,7 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
         return _segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
     if _segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
-    return _segment_polygon_distance(start, to, other.corners) <= radius
+    return _segment_polygon_distance(start, to, other.corners, radius) <= radius
 
 
 def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],

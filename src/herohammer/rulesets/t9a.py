@@ -26,7 +26,7 @@ from .. import movement
 from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, group_distance, in_base_contact, nearest_in_rows, outline_hull,
                         overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -456,7 +456,7 @@ class NinthAge(Ruleset):
         f = replace(f, slot_mm=(max(f.slot_mm[0], ch.models[0].base.width_mm),
                                 max(f.slot_mm[1], ch.models[0].base.depth_mm)))
         model = ch.models[0]
-        front = front_rank_test(state, host)
+        front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
         names = {m.name for _, m in _members(state, host)}
         if model.name in names:
             raise _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
@@ -489,7 +489,7 @@ class NinthAge(Ruleset):
         own = {ch.id, *(u.id for u in state.combined(host.id))}
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
-            problem = path_problem(state, [(replace(model, at=a), b)], own, False)
+            problem = path_problem(state, [(model.moved_to(a), b)], own, False)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
                               "no other)", "t9a.join.position", "published.t9a-move")
@@ -1000,7 +1000,10 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     if not movers:
         return None
     ends: list[Placed] = []
-    box = group_extent([Placed(m.base, to, 0.0) for m, to in movers])  # bounding circles: facing aside
+    xs = [to[0] for _, to in movers]
+    ys = [to[1] for _, to in movers]
+    reach = max([m.base.reach_inches for m, _ in movers])
+    box = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)  # group_extent of the ends
     for u in state.units:
         if u.id in own or not u.alive:
             continue
