@@ -22,6 +22,7 @@ from herohammer.actions import Action, parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
+from herohammer.rulesets import t9a
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState
@@ -74,9 +75,16 @@ def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
     return states
 
 
+def _every_candidate(ruleset: Ruleset, state: GameState) -> list[Action]:
+    """What legal_actions would try if no charge were left out as beyond reach (every charge at every enemy)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(t9a, "beyond_charge_reach", lambda *_: False)
+        return list(ruleset.candidate_actions(state))
+
+
 def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[Action]:
-    """What legal_actions tries, and joins moving through a point of the unit's edge, and odd reforms."""
-    out = list(ruleset.candidate_actions(state))
+    """Every candidate, and joins moving through a point of the unit's edge."""
+    out = _every_candidate(ruleset, state)
     mine = [u for u in state.units if u.side == state.active and u.alive]
     for u in mine:
         for host in mine:
@@ -96,7 +104,7 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
     assert not full._places_as_ruled("join") and fast._places_as_ruled("join")
     assert getattr(fast.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     assert not getattr(full.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
-    judged = legal = 0
+    judged = legal = left_out = 0
     for state in _variants(name, rng, 12):
         for action in _candidates(fast, state, rng):
             cheap, whole = fast.judge(state, action), full.judge(state, action)
@@ -106,9 +114,14 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
             legal += cheap.ruling.legal and action.do in PLACING
             if action.do == "charge":  # what the mark says: resolved without dice, a charge never has a result
                 assert full._without_dice(state, action) is None
+                if t9a.beyond_charge_reach(state, state.unit(action.unit), state.unit(action.target)):
+                    assert not whole.ruling.legal  # left out of the candidates: surely refused
+                    left_out += 1
         game = Game(state)
-        assert game.legal_actions() == [a for a in fast.candidate_actions(state) if full.judge(state, a).ruling.legal]
+        every = _every_candidate(fast, state)
+        assert game.legal_actions() == [a for a in every if full.judge(state, a).ruling.legal]
     assert judged > 50 and legal > 10  # the positions leave room both to refuse and to allow
+    assert left_out or name != "t9a_whole_turn.yaml"  # its archers stand beyond the Spearmen's reach
 
 
 def test_a_join_into_slots_too_small_for_the_bases_is_checked_in_full() -> None:

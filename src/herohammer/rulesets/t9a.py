@@ -371,7 +371,8 @@ class NinthAge(Ruleset):
         for u in mine:
             if state.phase is Phase.CHARGE:
                 for e in state.enemies_of(state.active):
-                    yield Charge(do="charge", unit=u.id, target=e.id)
+                    if not beyond_charge_reach(state, u, e):
+                        yield Charge(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
                     f = _formation_of(host)
@@ -1098,6 +1099,24 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
         if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
             return True
     return False
+
+
+@implements("t9a.charge-out.declare")
+def beyond_charge_reach(state: GameState, unit: Unit, target: Unit) -> bool:
+    """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
+
+    The boxes holding the units' bounding circles (``Unit.extent``) are nearer than any two bases,
+    so when they lie further apart than the greatest Charge Range (Advance Rate + 12") the rule
+    would refuse the charge; ``candidate_actions`` proposes no such doomed charge.
+    """
+    if not unit.alive or not target.alive:
+        return False
+    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False)
+    if rates is None:
+        return False
+    limit = rates[0] + MAX_CHARGE_BONUS + EPSILON
+    margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
+    return box_gap(unit.extent, target.extent) > limit + margin
 
 
 def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
