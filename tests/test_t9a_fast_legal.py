@@ -1,6 +1,6 @@
 """The 9th Age's cheap judging (issue 11) against full per-candidate judging: the same rulings, the same results.
 
-Joins (and whatever else a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
+Joins and moves (whatever a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
 check after resolving, since their rule already keeps every placed model clear; charges
 (``rolls_before_placing``) are not resolved without dice, since they always roll first.  The full
 path is the same ruleset with every mark taken off: judging then resolves each placing
@@ -83,7 +83,7 @@ def _every_candidate(ruleset: Ruleset, state: GameState) -> list[Action]:
 
 
 def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[Action]:
-    """Every candidate, and joins moving through a point of the unit's edge."""
+    """Every candidate, joins moving through a point of the unit's edge, and moves every way."""
     out = _every_candidate(ruleset, state)
     mine = [u for u in state.units if u.side == state.active and u.alive]
     for u in mine:
@@ -93,6 +93,14 @@ def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[
             m = rng.choice(host.models)
             out.append(parse_action({"do": "join", "character": u.id, "unit": host.id,
                                      "to": [m.at[0] + rng.uniform(-0.6, 0.6), m.at[1] + rng.uniform(-0.6, 0.6)]}))
+        if u.models and not u.joined:  # moves of every length and way, some wheeling first, some marching
+            start = u.formation.position if u.formation is not None else u.models[0].at
+            reach = rng.choice([1.0, 4.0, 9.0])
+            move: dict[str, Any] = {"do": "move", "unit": u.id, "march": rng.random() < 0.3,
+                                    "to": [[start[0] + rng.uniform(-reach, reach), start[1] + rng.uniform(-reach, reach)]]}
+            if rng.random() < 0.3:
+                move["wheel"] = rng.choice([-45.0, -10.0, 20.0, 90.0])
+            out.append(parse_action(move))
     return out
 
 
@@ -101,7 +109,7 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
     rng = random.Random(name)
     fast = get_ruleset("t9a")
     full = _unmarked(fast)
-    assert not full._places_as_ruled("join") and fast._places_as_ruled("join")
+    assert not full._places_as_ruled("join") and fast._places_as_ruled("join") and fast._places_as_ruled("move")
     assert getattr(fast.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     assert not getattr(full.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     judged = legal = left_out = 0
@@ -124,8 +132,8 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
     assert left_out or name != "t9a_whole_turn.yaml"  # its archers stand beyond the Spearmen's reach
 
 
-def test_a_join_into_slots_too_small_for_the_bases_is_checked_in_full() -> None:
-    """A formation whose slots are smaller than its bases: the join is resolved and its overlaps are found."""
+def test_a_join_or_move_into_slots_too_small_for_the_bases_is_checked_in_full() -> None:
+    """A formation whose slots are smaller than its bases: the join or move is resolved and its overlaps found."""
     from dataclasses import replace
 
     data = read_data(ROOT / "examples" / "t9a_captain_joins_spearmen.yaml")
@@ -141,4 +149,8 @@ def test_a_join_into_slots_too_small_for_the_bases_is_checked_in_full() -> None:
     assert not plan.in_slots
     ruling = fast.judge(cramped, action).ruling
     assert ruling == full.judge(cramped, action).ruling
+    assert not ruling.legal and "published.bases-apart" in ruling.rules
+    move = parse_action({"do": "move", "unit": "spearmen", "to": [[36.0, 19.0]]})  # back, away from the Captain
+    ruling = fast.judge(cramped, move).ruling
+    assert ruling == full.judge(cramped, move).ruling
     assert not ruling.legal and "published.bases-apart" in ruling.rules

@@ -593,9 +593,24 @@ class NinthAge(Ruleset):
                            ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
 
     # -- moving -----------------------------------------------------------------
+    @places_as_ruled
     @implements("t9a.join.unit-stops", "t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.character-units")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
-        """Rule on moving a unit (a lone character is one): at its slowest model's rate, around other units."""
+        """Rule on moving a unit (a lone character is one): at its slowest model's rate, around other units.
+
+        The move keeps 1" from every other unit (Unit Spacing), so its models can end on another
+        model only if they end on one another: never for a single model or a formation whose
+        models each stand in a slot no smaller than their bases (``_own_models_apart``);
+        otherwise the move is resolved and its bases are checked as every placing action's are.
+        """
+        ruling = self._rule_move(state, action)
+        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
+            resolved = self._without_dice(state, action)
+            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+                return Ruling.forbid(problem, "published.bases-apart")
+        return ruling
+
+    def _rule_move(self, state: GameState, action: Move) -> Ruling:
         named = state.unit(action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
@@ -657,6 +672,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}", *rules,
                             "published.t9a-move", SPACING_RULE)
 
+    @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
         unit = movers_of(state, state.unit(action.unit))
@@ -935,6 +951,19 @@ def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds
 
 def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
+
+
+def _own_models_apart(state: GameState, unit: Unit) -> bool:
+    """Say whether moving a unit (its characters with it) can never put one of its models on another: a single
+    model, or a formation holding each model in a slot of its own no smaller than its base."""
+    members = [m for _, m in _members(state, unit)]
+    if len(members) <= 1:
+        return True
+    f = unit.formation
+    if f is None or len(members) != len(f.order) or len(set(f.order)) != len(f.order):
+        return False
+    return {m.name for m in members} == set(f.order) and all(
+        m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in members)
 
 
 @implements("published.t9a-move")
