@@ -10,6 +10,7 @@ Bases are drawn at random and in formation grids, where equal gaps (ties) are th
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import shapely
 from hypothesis import given, settings
@@ -121,3 +122,20 @@ def test_a_formation_s_slot_points_worked_out_at_once_are_slot_point_s(at: tuple
                                                                         slot: tuple[float, float]) -> None:
     f = Formation(at, facing, files, tuple(f"m{i}" for i in range(n)), slot)
     assert [f.point_of(name) for name in f.order] == [f.slot_point(i) for i in range(n)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(points, st.integers(1, 6), st.integers(2, 14), facings, st.randoms(use_true_random=False))
+def test_a_reordered_formation_hands_over_the_very_slot_points(at: tuple[float, float], files: int, n: int,
+                                                               facing: float, rng: Any) -> None:
+    """Joins and leaves reorder a formation; the points handed over are those it would work out itself."""
+    from herohammer.formations import place_in_front_rank, remove_from
+
+    f = Formation(at, facing, files, tuple(f"m{i}" for i in range(n)), (25.0, 20.0))
+    assert f.slot_points  # worked out, so that the next ones are handed over
+    joined = place_in_front_rank(f, "new", rng.randrange(f.files), lambda name: name == "m0",
+                                 "second_rank" if f.single_rank else None)
+    left = remove_from(f, f"m{rng.randrange(n)}")
+    for g in (joined, left, f.reordered(tuple(reversed(f.order)))):
+        fresh = Formation(g.position, g.facing, g.files, g.order, g.slot_mm)
+        assert g.slot_grid == fresh.slot_grid == tuple(g.slot_point(i) for i in range(len(g.order)))

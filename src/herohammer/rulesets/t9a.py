@@ -23,7 +23,7 @@ from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
-from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
+from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, group_distance, in_base_contact, nearest_in_rows, outline_hull,
@@ -31,6 +31,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
+from ..values import evolve
 from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
@@ -454,8 +455,7 @@ class NinthAge(Ruleset):
         f = _formation_of(host)
         if f is None:
             raise _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
-        f = replace(f, slot_mm=(max(f.slot_mm[0], ch.models[0].base.width_mm),
-                                max(f.slot_mm[1], ch.models[0].base.depth_mm)))
+        f = f.resized((max(f.slot_mm[0], ch.models[0].base.width_mm), max(f.slot_mm[1], ch.models[0].base.depth_mm)))
         model = ch.models[0]
         front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
         names = {m.name for _, m in _members(state, host)}
@@ -586,9 +586,8 @@ class NinthAge(Ruleset):
         """Leave: the character moves out and counts as moved; the unit it left does not."""
         plan = self.plan_leave(state, action)
         marched = plan.moved > plan.advance + EPSILON
-        new = _detach(state, plan.character, action.to)
-        ch = new.unit(plan.character.id).with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
-        new = new.replace_unit(ch)
+        new = _detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
+        ch = plan.character
         return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
                            ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
 
@@ -1182,18 +1181,21 @@ def _path_hits(model: Model, to: Point, other: Model) -> bool:
     return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > 0.01
 
 
-def _detach(state: GameState, ch: Unit, to: Point) -> GameState:
-    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own."""
+def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = ()) -> GameState:
+    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own (with ``status``
+    added)."""
     if ch.joined is None and state.joined_to(ch.id):
         state = _hand_over(state, ch)
         ch = state.unit(ch.id)
     host = state.unit(ch.joined) if ch.joined else None
+    changed: list[Unit] = [state.unit(ch.id)]
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        state = state.replace_unit(replace(host, formation=remove_from(host.formation, ch.models[0].name)))
-        state = arrange(state, host.id)
-    moved = replace(state.unit(ch.id), joined=None, formation=None)
-    moved = replace(moved, models=(moved.models[0].moved_to(to), *moved.models[1:]))
-    return state.replace_unit(moved)
+        f = remove_from(host.formation, ch.models[0].name)
+        changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
+    left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
+    moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
+                   status=left.status | frozenset(status))
+    return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
 
 
 @implements("t9a.join.character-units")
