@@ -987,22 +987,28 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
             and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
     others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
     blocking = [t for t in state.terrain if t.kind == "blocking"]  # stood on nor crossed
+    crossable = [(u, m) for u, m in others if u.id not in may_touch]
+    dist = math.dist
     for model, to in movers:
         end = Placed(model.base, to, model.facing)
         r = model.base.reach_inches + slack - reach  # this base's reach, and the same margin
+        end_at, end_reach, end_round = end.at, model.base.reach_inches, model.base.round
         for u, e in near:
             if e[0] > to[0] + r or to[0] - r > e[2] or e[1] > to[1] + r or to[1] - r > e[3]:
                 continue  # the end's bounding circle misses every bounding circle of u: it stands on none of u
             for m in u.models:
-                if overlaps(end, m.placed, 0.02):
+                q = m.placed
+                if not (end_round and q.base.round) and dist(end_at, q.at) >= end_reach + q.base.reach_inches - 0.02:
+                    continue  # ``overlaps``'s own first test, asked here: bounding circles apart
+                if overlaps(end, q, 0.02):
                     return f"{model.name} would end on {u.id}'s model {m.name}"
         for t in blocking:
             if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
                 return f"{model.name} would end in impassable terrain {t.id}"
         if fly or math.dist(model.at, to) <= EPSILON:
             continue
-        for u, m in others:
-            if u.id not in may_touch and _path_hits(model, to, m):
+        for u, m in crossable:
+            if _path_hits(model, to, m):
                 return f"{model.name}'s path crosses {u.id}'s model {m.name}"
         crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
         swept = _swept(model, to) if crossed else None
