@@ -1,6 +1,6 @@
 """The 9th Age's cheap judging (issue 11) against full per-candidate judging: the same rulings, the same results.
 
-Joins and moves (whatever a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
+Joins, leaves and moves (whatever a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
 check after resolving, since their rule already keeps every placed model clear; charges
 (``rolls_before_placing``) are not resolved without dice, since they always roll first.  The full
 path is the same ruleset with every mark taken off: judging then resolves each placing
@@ -83,7 +83,7 @@ def _every_candidate(ruleset: Ruleset, state: GameState) -> list[Action]:
 
 
 def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[Action]:
-    """Every candidate, joins moving through a point of the unit's edge, and moves every way."""
+    """Every candidate, joins moving through a point of the unit's edge, leaves and moves every way."""
     out = _every_candidate(ruleset, state)
     mine = [u for u in state.units if u.side == state.active and u.alive]
     for u in mine:
@@ -93,6 +93,11 @@ def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[
             m = rng.choice(host.models)
             out.append(parse_action({"do": "join", "character": u.id, "unit": host.id,
                                      "to": [m.at[0] + rng.uniform(-0.6, 0.6), m.at[1] + rng.uniform(-0.6, 0.6)]}))
+        if u.models and u.joined:  # leaves every way: out of the front, through the unit, onto its neighbours
+            at = u.models[0].at
+            reach = rng.choice([1.0, 2.5, 6.0])
+            out.append(parse_action({"do": "leave", "character": u.id,
+                                     "to": [at[0] + rng.uniform(-reach, reach), at[1] + rng.uniform(-reach, reach)]}))
         if u.models and not u.joined:  # moves of every length and way, some wheeling first, some marching
             start = u.formation.position if u.formation is not None else u.models[0].at
             reach = rng.choice([1.0, 4.0, 9.0])
@@ -109,7 +114,7 @@ def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> No
     rng = random.Random(name)
     fast = get_ruleset("t9a")
     full = _unmarked(fast)
-    assert not full._places_as_ruled("join") and fast._places_as_ruled("join") and fast._places_as_ruled("move")
+    assert not full._places_as_ruled("join") and all(fast._places_as_ruled(do) for do in ("join", "leave", "move"))
     assert getattr(fast.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     assert not getattr(full.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
     judged = legal = left_out = 0
@@ -153,4 +158,26 @@ def test_a_join_or_move_into_slots_too_small_for_the_bases_is_checked_in_full() 
     move = parse_action({"do": "move", "unit": "spearmen", "to": [[36.0, 19.0]]})  # back, away from the Captain
     ruling = fast.judge(cramped, move).ruling
     assert ruling == full.judge(cramped, move).ruling
+    assert not ruling.legal and "published.bases-apart" in ruling.rules
+
+
+def test_a_leave_whose_unit_shifts_a_bigger_base_onto_an_enemy_is_checked_in_full() -> None:
+    """The Spearmen's 40mm slot: the Captain's 20mm base leaves room for an orc in front of him; the spearman
+    who fills his slot would stand on it, so the leave is refused as the shared check refuses it."""
+    data = read_data(ROOT / "examples" / "t9a_captain_joins_spearmen.yaml")
+    spears, captain = data["sides"]["highborn"]
+    for m in spears["models"]:
+        m["base"] = [40, 40]
+    captain["joined"] = "spearmen"
+    captain["models"][0].pop("at")
+    x, _ = state_from_data(data).unit("captain").models[0].at  # where deploying put him
+    orcs = data["sides"]["orcs"][0]
+    orcs.pop("formation")
+    orcs["models"] = [{**orcs["models"][0], "at": [x, 19.8 + 25 / 25.4 / 2]}]  # 0.2" into the Captain's slot
+    state = state_from_data(data)
+    fast = get_ruleset("t9a")
+    full = _unmarked(fast)
+    leave = parse_action({"do": "leave", "character": "captain", "to": [30.0, 12.0]})
+    ruling = fast.judge(state, leave).ruling
+    assert ruling == full.judge(state, leave).ruling
     assert not ruling.legal and "published.bases-apart" in ruling.rules

@@ -373,7 +373,9 @@ class ConvexRegion:
                 sides.append((x1, y1, -turn * (y2 - y1) / length, turn * (x2 - x1) / length))
         #: (a point of the side, its unit normal pointing inside) for each side
         self.sides = sides if n >= 3 and twice_area != 0.0 else []
-        self.margin = 1e-9 * (1.0 + max((abs(c) for point in points for c in point), default=0.0))
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        self.margin = 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys))) if n else 0.0  # max |coordinate|
 
     def disc(self, centre: Point, radius: float) -> bool | None:
         """Say where a disc stands: True wholly inside, False wholly outside one side, None across the outline."""
@@ -479,7 +481,7 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
     floors: list[tuple[float, int, list[tuple[float, int]]]] = []
     for i, p in enumerate(a):
         at, reach = p.at, p.base.reach_inches
-        row = sorted((dist(at, other_at) - reach - other_reach, j) for j, (other_at, other_reach) in enumerate(others))
+        row = sorted([(dist(at, other_at) - reach - other_reach, j) for j, (other_at, other_reach) in enumerate(others)])
         floors.append((row[0][0], i, row))
     floors.sort()
     out: list[tuple[float, int] | None] = [None] * len(a)

@@ -27,7 +27,7 @@ from ..formations import (Formation, RankChoice, arrange, arranged, centre_file,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, group_distance, in_base_contact, nearest_in_rows, outline_hull,
-                        overlaps, sweep_hits, unit_line_of_sight)
+                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
@@ -524,9 +524,20 @@ class NinthAge(Ruleset):
                                          "t9a.join.moved-separately"))]
 
     # -- leaving ----------------------------------------------------------------
+    @places_as_ruled
     def rule_leave(self, state: GameState, action: Leave) -> Ruling:
-        """Rule on a character leaving its unit (t9a.leave.*)."""
+        """Rule on a character leaving its unit (t9a.leave.*).
+
+        The plan keeps the character 1" from every other unit and from its own; its unit re-forms
+        without it, and when every model keeps a slot no smaller than its base and the few that
+        shift stand clear of everyone (``_left_apart``) no base can end on another; otherwise the
+        leave is resolved and its bases are checked as every placing action's are.
+        """
         plan = self.plan_leave(state, action)
+        if not _left_apart(state, plan.character, action.to):
+            resolved = self._without_dice(state, action)
+            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+                return Ruling.forbid(problem, "published.bases-apart")
         return Ruling.allow(f"{plan.character.id} leaves {plan.host.id}, moving {plan.moved:.2f}\"",
                             "t9a.leave.when", "t9a.leave.move",
                             notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
@@ -581,6 +592,7 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} cannot leave there: {problem}", "t9a.leave.move", SPACING_RULE)
         return LeavePlan(host, ch, moved, adv)
 
+    @places_as_ruled
     @implements("t9a.leave.unit-not-moved")
     def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
         """Leave: the character moves out and counts as moved; the unit it left does not."""
@@ -950,6 +962,36 @@ def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds
 
 def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
+
+
+def _left_apart(state: GameState, ch: Unit, to: Point) -> bool:
+    """Say whether a planned leave surely puts no base on another (False: resolve it and check every base).
+
+    The plan keeps the character 1" from every other unit and from the rest of its own; the unit
+    re-forms without it (``remove_from``).  When every model left has a slot of its own no smaller
+    than its base, only the models that shift to a new slot can meet anyone: each is measured
+    against every other standing model and the character's end, as ``overlap_problem`` would.
+    """
+    if ch.joined is None or len(ch.models) != 1:
+        return False  # a unit of characters hands over its lead: resolve it
+    host = state.unit(ch.joined)
+    name = ch.models[0].name
+    if host.formation is None or name not in host.formation.order:
+        return False
+    f = remove_from(host.formation, name)
+    rest = [m for u in [host, *[u for u in state.units if u.joined == host.id]] if u.id != ch.id for m in u.models]
+    if len(rest) != len(f.order) or len(set(f.order)) != len(f.order) or {m.name for m in rest} != set(f.order):
+        return False
+    if any(m.base.width_mm > f.slot_mm[0] or m.base.depth_mm > f.slot_mm[1] for m in rest):
+        return False
+    points = f.slot_points
+    shifted = [Placed(m.base, points[m.name], f.facing) for m in rest if (m.at, m.facing) != (points[m.name], f.facing)]
+    if not shifted:
+        return True
+    combined = {host.id, ch.id, *(u.id for u in state.units if u.joined == host.id)}
+    others = [m.placed for u in state.units if u.id not in combined and u.embarked_in is None for m in u.models]
+    others.append(Placed(ch.models[0].base, to, ch.models[0].facing))
+    return next(overlapping_pairs(shifted, others, 0.01), None) is None
 
 
 def _own_models_apart(state: GameState, unit: Unit) -> bool:
