@@ -1052,7 +1052,7 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
         for u, m in crossable:
             if _path_hits(model, to, m):
                 return f"{model.name}'s path crosses {u.id}'s model {m.name}"
-        crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
+        crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)] if blocking else []
         swept = _swept(model, to) if crossed else None
         for t in crossed:
             if swept is not None and swept.intersection(t.shape()).area > 1e-6:
