@@ -97,7 +97,12 @@ def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
     base = mv.model.base
     if not (base.round and width > 0 and depth > 0):
         return geo.on_table(mv.placed, width, depth)
-    (x, y), r, slack = mv.to, base.radius_inches, geo.EPSILON
+    return _round_on_table(mv.to, base.radius_inches, width, depth)
+
+
+def _round_on_table(at: Point, r: float, width: float, depth: float) -> bool:
+    """Tell whether a round base of radius ``r`` at ``at`` lies wholly on a table of positive size (``geometry.on_table``)."""
+    (x, y), slack = at, geo.EPSILON
     return x - r >= -slack and y - r >= -slack and x + r <= width + slack and y + r <= depth + slack
 
 
@@ -140,6 +145,90 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
         return None
     other_id, other = others[hit[1]]
     return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}"
+
+
+#: Room to spare (inches) a check made once for a group moved as one keeps, far above the rounding a shift adds.
+SHIFT_MARGIN = 1e-6
+
+
+def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str],
+                 shifts: Sequence[Point], most: Sequence[float]) -> list[bool]:
+    """Say of each shift of ``models`` as one group (every model to its place plus the shift) whether it is surely clear.
+
+    Clear is what the checks of a move would all pass: each model moves at most ``most``
+    (its allowance left, as the rule compares it), ``table_problem``, ``placement_problem``
+    and ``path_problem`` find nothing, and the group stays ``coherent``.  A shift keeps the
+    group's own gaps and moves its box, so the group is measured once, where it stands, and
+    trusted only with ``SHIFT_MARGIN`` to spare (far above the rounding of adding the shift);
+    other units are screened by one box round every path.  False means "not sure": check it in full.
+    """
+    no = [False] * len(shifts)
+    width, depth = state.table.width, state.table.depth
+    if not models or not shifts or not (width > 0 and depth > 0) or not all(m.base.round for m in models) \
+            or not _sound_as_one(models):
+        return no
+    xs, ys = [m.at[0] for m in models], [m.at[1] for m in models]
+    radii = [m.base.radius_inches for m in models]
+    low_x, low_y = min(x - r for x, r in zip(xs, radii)), min(y - r for y, r in zip(ys, radii))
+    high_x, high_y = max(x + r for x, r in zip(xs, radii)), max(y + r for y, r in zip(ys, radii))
+    margin = SHIFT_MARGIN + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y) + width + depth)
+    floor, right, top = -geo.EPSILON + margin, width + geo.EPSILON - margin, depth + geo.EPSILON - margin
+    longest = min(most) - margin
+    sure = [math.isfinite(dx) and math.isfinite(dy) and math.hypot(dx, dy) <= longest
+            and low_x + dx >= floor and low_y + dy >= floor and high_x + dx <= right and high_y + dy <= top
+            for dx, dy in shifts]
+    if not any(sure):
+        return no
+    corners = (min(xs), min(ys), max(xs), max(ys))
+    reach = max(radii) + 1e-3
+    kept = [(dx, dy) for (dx, dy), ok in zip(shifts, sure) if ok]
+    if not _others_near(state, _swept_box(corners, kept, reach), moving_ids):
+        return sure
+    return [ok and not _others_near(state, _swept_box(corners, [shift], reach), moving_ids)
+            for shift, ok in zip(shifts, sure)]
+
+
+def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Point],
+               reach: float) -> tuple[float, float, float, float]:
+    """Return the box round a group's centres (``corners``) where they stand and after each shift, widened by ``reach``."""
+    low_x, low_y, high_x, high_y = corners
+    dxs, dys = [0.0, *(dx for dx, _ in shifts)], [0.0, *(dy for _, dy in shifts)]
+    return _box([(low_x + min(dxs), low_y + min(dys)), (high_x + max(dxs), high_y + max(dys))], reach)
+
+
+def _sound_as_one(models: Sequence[Model]) -> bool:
+    """Tell whether round bases are clearly not overlapping and clearly in coherency, as they stand (``SHIFT_MARGIN``).
+
+    The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
+    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with room to spare.
+    """
+    n = len(models)
+    if n * n > 4 * 400:  # a big group: leave it to the full checks
+        return False
+    limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
+    apart = -0.01 + SHIFT_MARGIN
+    links: list[list[int]] = [[] for _ in models]
+    for i in range(n):
+        a, ra = models[i].at, models[i].base.radius_inches
+        for j in range(i + 1, n):
+            gap = math.dist(a, models[j].at) - (ra + models[j].base.radius_inches)
+            if gap < apart:
+                return False
+            if gap <= limit:
+                links[i].append(j)
+                links[j].append(i)
+    seen, stack = {0}, [0]
+    while stack:
+        for j in links[stack.pop()]:
+            if j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return len(seen) == n
+
+
+def _others_near(state: GameState, box: tuple[float, float, float, float], moving_ids: set[str]) -> bool:
+    """Tell whether any unit on the table besides ``moving_ids`` reaches into ``box``."""
+    return any(u.id not in moving_ids for u in _near(state, box))
 
 
 def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:

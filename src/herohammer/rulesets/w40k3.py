@@ -648,6 +648,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     # == what the active side may do ==================================================
     def candidate_actions(self, state: GameState) -> Iterator[Action]:
         """Propose joins, leaves, a few moves per unit, shots at every enemy, and ending the phase."""
+        return (action for action, _ in self._candidates(state, screen=False))
+
+    def screened_candidates(self, state: GameState) -> Iterator[tuple[Action, bool]]:
+        """Propose ``candidate_actions``; a unit's sampled moves are checked together, and those surely legal say so."""
+        return self._candidates(state, screen=True)
+
+    def _candidates(self, state: GameState, screen: bool) -> Iterator[tuple[Action, bool]]:
         side = state.active
         mine = state.side_units(side)
         if state.phase == Phase.MOVEMENT:
@@ -655,36 +662,57 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 if u.is_independent and not u.joined:
                     for host in mine:
                         if host.id != u.id and not host.joined:
-                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host))
+                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host)), False
                 if u.is_independent and u.joined:
                     host = state.unit(u.joined)
-                    yield from (Leave(do="leave", character=u.id, to=p) for p in _points_away(u, host))
+                    yield from ((Leave(do="leave", character=u.id, to=p), False) for p in _points_away(u, host))
                 if not u.joined:
-                    yield from _sample_moves(state, u, self.move_allowance(state, u))
+                    shifts, moves = _sample_moves(state, u, self.move_allowance(state, u))
+                    yield from zip(moves, self._surely_legal_moves(state, u, shifts) if screen else [False] * len(moves))
         if state.phase == Phase.MOVEMENT:
             for u in mine:
                 if u.has(Status.FALLING_BACK):
-                    yield Regroup(do="regroup", unit=u.id)
+                    yield Regroup(do="regroup", unit=u.id), False
         enemies = state.enemies_of(side)
         for u in mine:
             if "psyker" in self.effective_rules(state, u.id):
                 for power in (*state.powers, *bundled_powers()):
                     if power.phase == state.phase:
                         for t in enemies:
-                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id)
+                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id), False
         if state.phase == Phase.SHOOTING:
             for u in mine:
                 for t in enemies:
-                    yield Shoot(do="shoot", unit=u.id, target=t.id)
-            yield from self.special_move_candidates(state)
+                    yield Shoot(do="shoot", unit=u.id, target=t.id), False
+            yield from ((a, False) for a in self.special_move_candidates(state))
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
-                    yield Assault(do="assault", unit=u.id, target=t.id)
+                    yield Assault(do="assault", unit=u.id, target=t.id), False
             for u in state.units:
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
-                    yield Fight(do="fight", unit=u.id)
-        yield EndPhase(do="end_phase")
+                    yield Fight(do="fight", unit=u.id), False
+        yield EndPhase(do="end_phase"), False
+
+    def _surely_legal_moves(self, state: GameState, unit: Unit, shifts: Sequence[geo.Point]) -> list[bool]:
+        """Say which of a unit's sampled moves ``rule_move`` surely allows, checked together (False: judge it in full).
+
+        Each sampled move shifts the unit and its characters as one (``_sample_moves``), so
+        ``rule_move``'s checks of the unit are made once (who may move, how far each model
+        may go) and its checks of places by ``movement.clear_shifts`` for every shift at once.
+        Only for ``rule_move`` as written here, marked ``places_as_ruled``, in a phase with moves.
+        """
+        no = [False] * len(shifts)
+        if (self.__dict__ or type(self).rule_move is not Warhammer40k3.rule_move or not self._places_as_ruled("move")
+                or "move" not in self.phase_spec(state.phase).actions):
+            return no
+        if unit.joined or self._mover_checks(state, unit) is not None:
+            return no
+        members = state.combined(unit.id)
+        models = [m for u in members for m in u.models]
+        allowed = [self.combined_allowance(state, u, members) - m.moved + movement.EPSILON
+                   for u in members for m in u.models]  # rule_move's limit, model by model
+        return movement.clear_shifts(state, models, {u.id for u in members}, shifts, allowed)
 
 
 @lru_cache(maxsize=1024)
@@ -722,10 +750,16 @@ def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
     return [(round(x + dx / norm * 5.5, 2), round(y + dy / norm * 5.5, 2)), (x, y + 5.5), (x, y - 5.5)]
 
 
-def _sample_moves(state: GameState, unit: Unit, allowance: float) -> Iterator[Move]:
-    """Propose moving a unit (with its characters) straight in eight directions, half its allowance."""
-    members = state.combined(unit.id)
+def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[geo.Point], list[Move]]:
+    """Propose moving a unit (with its characters) straight in eight directions, half its allowance.
+
+    Returns the shifts and the moves: each move takes every model to its place plus its shift.
+    """
+    models = [m for u in state.combined(unit.id) for m in u.models]
     step = allowance / 2
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-        to = [(m.at[0] + dx * step, m.at[1] + dy * step) for u in members for m in u.models]
-        yield Move(do="move", unit=unit.id, to=tuple(to))
+    shifts = [(dx * step, dy * step) for dx, dy in _DIRECTIONS]
+    return shifts, [Move(do="move", unit=unit.id, to=tuple([(m.at[0] + sx, m.at[1] + sy) for m in models]))
+                    for sx, sy in shifts]
+
+
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))
