@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from herohammer import movement
+from herohammer.actions import parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.geometry import coherent
@@ -158,3 +159,23 @@ def _firsts(members: list[Any]) -> list[tuple[Any, int]]:
         out.append((u, at))
         at += len(u.models)
     return out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded(), st.tuples(st.floats(-4, 4), st.floats(-4, 4)), st.sampled_from([0.0, 1e-9, 1e-7, 1e-3]))
+def test_a_move_by_one_shift_is_ruled_as_the_full_checks_rule_it(data: dict[str, Any], shift: tuple[float, float],
+                                                                 wobble: float) -> None:
+    """rule_move passes a whole-unit shift that clear_shifts is sure of without the checks of places: same ruling."""
+    try:
+        state = state_from_data(data)
+    except HerohammerError:
+        assume(False)
+        return
+    ruleset = Game(state).ruleset
+    models = [m for u in state.combined("squad") for m in u.models]
+    to = [[m.at[0] + shift[0] + wobble * i, m.at[1] + shift[1]] for i, m in enumerate(models)]
+    action = parse_action({"do": "move", "unit": "squad", "to": to})
+    fast = ruleset.rule_on(state, action)
+    full = type(ruleset)()
+    full._surely_clear = lambda *args: False  # type: ignore[method-assign]
+    assert fast == full.rule_on(state, action)

@@ -151,9 +151,26 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
 SHIFT_MARGIN = 1e-6
 
 
+def common_shift(moves: Sequence[PlannedMove]) -> Point | None:
+    """Return the one vector every planned move shifts its model by (each within ``SHIFT_MARGIN / 8``), or None."""
+    if not moves:
+        return None
+    first = moves[0]
+    dx, dy = first.to[0] - first.model.at[0], first.to[1] - first.model.at[1]
+    if not (math.isfinite(dx) and math.isfinite(dy)):
+        return None
+    slack = SHIFT_MARGIN / 8
+    for mv in moves:
+        (x, y), (a, b) = mv.to, mv.model.at
+        if not (abs(x - a - dx) <= slack and abs(y - b - dy) <= slack):
+            return None
+    return dx, dy
+
+
 def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str],
                  shifts: Sequence[Point], most: Sequence[float]) -> list[bool]:
-    """Say of each shift of ``models`` as one group (every model to its place plus the shift) whether it is surely clear.
+    """Say of each shift of ``models`` as one group (every model to its place plus the shift, give or take
+    ``SHIFT_MARGIN / 8``: ``common_shift``) whether it is surely clear.
 
     Clear is what the checks of a move would all pass: each model moves at most ``most``
     (its allowance left, as the rule compares it), ``table_problem``, ``placement_problem``
@@ -200,18 +217,23 @@ def _sound_as_one(models: Sequence[Model]) -> bool:
     """Tell whether round bases are clearly not overlapping and clearly in coherency, as they stand (``SHIFT_MARGIN``).
 
     The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
-    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with room to spare.
+    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with room to spare.  Models
+    are swept in order of x: a pair further apart in x than the widest link cannot overlap or link.
     """
     n = len(models)
-    if n * n > 4 * 400:  # a big group: leave it to the full checks
+    if n > 40:  # a big group: leave it to the full checks
         return False
     limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
     apart = -0.01 + SHIFT_MARGIN
+    data = sorted((m.at[0], m.at[1], m.base.radius_inches, i) for i, m in enumerate(models))
+    span = 2 * max(r for _, _, r, _ in data) + limit + 1e-3  # no pair further apart in x overlaps or links
     links: list[list[int]] = [[] for _ in models]
-    for i in range(n):
-        a, ra = models[i].at, models[i].base.radius_inches
-        for j in range(i + 1, n):
-            gap = math.dist(a, models[j].at) - (ra + models[j].base.radius_inches)
+    dist = math.dist
+    for k, (x, y, r, i) in enumerate(data):
+        for other_x, other_y, other_r, j in data[k + 1:]:
+            if other_x - x > span:
+                break
+            gap = dist((x, y), (other_x, other_y)) - (r + other_r)
             if gap < apart:
                 return False
             if gap <= limit:

@@ -325,9 +325,38 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"got {len(action.to)} positions"
             )
         moves = _plan_members(state, members, action.to)
+        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
+        ids = {u.id for u in members}
+        if not self._surely_clear(state, moves, ids, allowances, with_characters):
+            if problem := self._places_problem(state, unit, members, moves, ids, allowances):
+                return problem
+        notes = self._difficult_notes(state, unit, moves)
+        if self.joins_by_moving_close and unit.is_independent:
+            host = self._host_in_reach(state, unit, moves[0].to)
+            if host is not None:
+                notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
+        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+
+    @staticmethod
+    def _surely_clear(state: GameState, moves: Sequence[movement.PlannedMove], ids: set[str],
+                      allowances: dict[str, float], with_characters: int) -> bool:
+        """Say whether a move of the whole unit (its characters too) by one shift surely passes every check of places.
+
+        ``movement.clear_shifts`` measures the unit once, where it stands; anything it is not
+        sure of is left to ``_places_problem``.
+        """
+        shift = movement.common_shift(moves) if len(moves) == with_characters else None
+        if shift is None:
+            return False
+        most = [allowances[mv.unit_id] - mv.model.moved + movement.EPSILON for mv in moves]
+        return movement.clear_shifts(state, [mv.model for mv in moves], ids, [shift], most)[0]
+
+    def _places_problem(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                        moves: Sequence[movement.PlannedMove], ids: set[str],
+                        allowances: dict[str, float]) -> Ruling | None:
+        """Return why a unit's planned places are refused (table, allowance, other models, coherency), or None."""
         if off := movement.table_problem(state, moves):
             return Ruling.forbid(off)
-        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
         for mv in moves:
             allowance = allowances[mv.unit_id]
             if mv.length > allowance - mv.model.moved + movement.EPSILON:
@@ -340,7 +369,6 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
-        ids = {u.id for u in members}
         if overlap := movement.placement_problem(state, moves, ids) or \
                 movement.path_problem(state, moves, ids, self.flying(state, members)):
             return Ruling.forbid(overlap, "published.bases-apart")
@@ -351,12 +379,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
                 "all connected)", rule,
             )
-        notes = self._difficult_notes(state, unit, moves)
-        if self.joins_by_moving_close and unit.is_independent:
-            host = self._host_in_reach(state, unit, moves[0].to)
-            if host is not None:
-                notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
-        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+        return None
 
     def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:
         """Return how far one member of a combined unit may move (3rd: by its own type)."""
