@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add, sub
 
 from . import geometry as geo
 from .catalogue import implements
@@ -67,10 +68,11 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    kinds = {t.kind for t in terrain}
+    kinds = {t.kind for t in terrain} if terrain else set()
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
-        to = (float(to[0]), float(to[1]))
+        if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
+            to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
         moving = length > EPSILON
         dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
@@ -186,8 +188,8 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
         return no
     xs, ys = [m.at[0] for m in models], [m.at[1] for m in models]
     radii = [m.base.radius_inches for m in models]
-    low_x, low_y = min(x - r for x, r in zip(xs, radii)), min(y - r for y, r in zip(ys, radii))
-    high_x, high_y = max(x + r for x, r in zip(xs, radii)), max(y + r for y, r in zip(ys, radii))
+    low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
+    high_x, high_y = max(map(add, xs, radii)), max(map(add, ys, radii))
     margin = SHIFT_MARGIN + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y) + width + depth)
     floor, right, top = -geo.EPSILON + margin, width + geo.EPSILON - margin, depth + geo.EPSILON - margin
     longest = min(most) - margin

@@ -410,7 +410,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
-        if not state.unit(unit.id).alive:
+        if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
             return state, events
         if unit.is_independent:
             state, more = self._join_on_ending_near(state, unit.id, moves[0].to)
@@ -493,7 +493,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         state = _apply_moves(state, moves, {character.id})
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
-        if not state.unit(character.id).alive:
+        if (more or not character.alive) and not state.unit(character.id).alive:  # only dangerous terrain takes any
             return state, events
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
         if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
