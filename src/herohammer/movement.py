@@ -183,11 +183,12 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
     """
     no = [False] * len(shifts)
     width, depth = state.table.width, state.table.depth
-    if not models or not shifts or not (width > 0 and depth > 0) or not all(m.base.round for m in models) \
-            or not _sound_as_one(models):
+    if not models or not shifts or not (width > 0 and depth > 0) or not all(m.base.round for m in models):
         return no
     xs, ys = [m.at[0] for m in models], [m.at[1] for m in models]
     radii = [m.base.radius_inches for m in models]
+    if not _sound_as_one(xs, ys, radii):
+        return no
     low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
     high_x, high_y = max(map(add, xs, radii)), max(map(add, ys, radii))
     margin = SHIFT_MARGIN + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y) + width + depth)
@@ -215,39 +216,42 @@ def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Poin
     return _box([(low_x + min(dxs), low_y + min(dys)), (high_x + max(dxs), high_y + max(dys))], reach)
 
 
-def _sound_as_one(models: Sequence[Model]) -> bool:
-    """Tell whether round bases are clearly not overlapping and clearly in coherency, as they stand (``SHIFT_MARGIN``).
+def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float]) -> bool:
+    """Tell whether round bases (centres and radii) are clearly not overlapping and clearly in coherency, as they stand.
 
     The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
-    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with room to spare.  Models
-    are swept in order of x: a pair further apart in x than the widest link cannot overlap or link.
+    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with ``SHIFT_MARGIN`` to
+    spare.  Models are swept in order of x (a pair further apart in x than the widest link
+    can neither overlap nor link) and linked pairs joined into groups (union-find).
     """
-    n = len(models)
+    n = len(xs)
     if n > 40:  # a big group: leave it to the full checks
         return False
     limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
     apart = -0.01 + SHIFT_MARGIN
-    data = sorted((m.at[0], m.at[1], m.base.radius_inches, i) for i, m in enumerate(models))
-    span = 2 * max(r for _, _, r, _ in data) + limit + 1e-3  # no pair further apart in x overlaps or links
-    links: list[list[int]] = [[] for _ in models]
-    dist = math.dist
-    for k, (x, y, r, i) in enumerate(data):
-        for other_x, other_y, other_r, j in data[k + 1:]:
-            if other_x - x > span:
+    span = 2 * max(radii) + limit + 1e-3
+    order = sorted(range(n), key=xs.__getitem__)
+    parent = list(range(n))
+    groups, hypot = n, math.hypot
+    for k, i in enumerate(order):
+        x, y, r = xs[i], ys[i], radii[i]
+        for j in order[k + 1:]:
+            dx = xs[j] - x
+            if dx > span:
                 break
-            gap = dist((x, y), (other_x, other_y)) - (r + other_r)
+            gap = hypot(dx, ys[j] - y) - (r + radii[j])
             if gap < apart:
                 return False
             if gap <= limit:
-                links[i].append(j)
-                links[j].append(i)
-    seen, stack = {0}, [0]
-    while stack:
-        for j in links[stack.pop()]:
-            if j not in seen:
-                seen.add(j)
-                stack.append(j)
-    return len(seen) == n
+                a, b = i, j
+                while parent[a] != a:
+                    a = parent[a]
+                while parent[b] != b:
+                    b = parent[b]
+                if a != b:
+                    parent[a] = b
+                    groups -= 1
+    return groups == 1
 
 
 def _others_near(state: GameState, box: tuple[float, float, float, float], moving_ids: set[str]) -> bool:
