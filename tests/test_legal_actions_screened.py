@@ -196,3 +196,34 @@ def test_a_group_sound_as_one_is_coherent_and_apart_by_the_full_checks(bases: li
                 for i, a in enumerate(placed) for b in placed[i + 1:]]
         assert any(abs(g - 2.0) < 1e-5 or abs(g + 0.01) < 1e-5 for g in gaps) or not coherent(
             placed, 2.0 - 1e-5)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded(), st.lists(st.tuples(st.floats(-4, 4), st.floats(-4, 4)), min_size=1, max_size=6),
+       st.sampled_from(["none", "squad", "hero", "both"]), st.booleans())
+def test_places_problem_is_placement_then_path_problem(data: dict[str, Any], shifts: list[tuple[float, float]],
+                                                       flies: str, jump: bool) -> None:
+    """One look-up of the units near, and Fly asked only when a path meets a model: the same answer, word for word."""
+    if jump:
+        data["sides"]["red"][0]["type"] = "jump_infantry"
+    try:
+        state = state_from_data(data)
+    except HerohammerError:
+        assume(False)
+        return
+    members = state.combined("squad")
+    ids = {u.id for u in members}
+    flying = frozenset({"none": (), "squad": ("squad",), "hero": ("hero",), "both": ("squad", "hero")}[flies]) & ids
+    asked: list[bool] = []
+
+    def ask() -> frozenset[str]:
+        asked.append(True)
+        return flying
+
+    models = [m for u in members for m in u.models]
+    for k, (dx, dy) in enumerate(shifts):  # each model its own way: a shift, then a spread
+        positions = [(m.at[0] + dx * (1 + 0.3 * i * (k % 2)), m.at[1] + dy) for i, m in enumerate(models)]
+        moves = [mv for u, first in _firsts(members) for mv in
+                 movement.plan(u, positions[first:first + len(u.models)], state.terrain)]
+        expected = movement.placement_problem(state, moves, ids) or movement.path_problem(state, moves, ids, flying)
+        assert movement.places_problem(state, moves, ids, ask) == expected

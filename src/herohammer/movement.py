@@ -9,7 +9,7 @@ highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import add, sub
 
@@ -115,6 +115,11 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     box = _box([mv.to for mv in moves], reach)
     others = [p for u in _near(state, box) for i, p in enumerate(u.placed)
               if (u.id, i) not in moved]  # units far away cannot be stood on
+    return _placement_problem(moves, others)
+
+
+def _placement_problem(moves: Sequence[PlannedMove], others: Sequence[geo.Placed]) -> str | None:
+    """Return why planned bases would overlap ``others`` (the bases near, the moved ones left out) or one another."""
     new_bases = [mv.placed for mv in moves]
     if others and (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
         mv = moves[hit[0]]
@@ -138,15 +143,55 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
     if not movers:
         return None
-    paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
-    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([r for _, _, r in paths]))
+    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([_swept(mv) for mv in movers]))
     others = [(u.id, m) for u in _near(state, box) if u.id not in moving_ids
               for m in u.models]  # units clear of every path's box are passed by
+    return _path_problem(moves, over, others)[0]
+
+
+def _swept(mv: PlannedMove) -> float:
+    """Return the radius a model's base sweeps along its path (a hair less than its own, so touching is passing)."""
+    return mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
+
+
+def _path_problem(moves: Sequence[PlannedMove], over: set[str] | frozenset[str],
+                  others: Sequence[tuple[str, Model]]) -> tuple[str | None, PlannedMove | None]:
+    """Return why a path of a unit not in ``over`` passes through one of ``others`` (and its move), or (None, None)."""
+    movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
+    if not movers or not others:
+        return None, None
+    paths = [(mv.model.placed, mv.to, _swept(mv)) for mv in movers]
     hit = geo.first_swept_hit(paths, [m.placed for _, m in others])
     if hit is None:
-        return None
+        return None, None
     other_id, other = others[hit[1]]
-    return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}"
+    return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}", movers[hit[0]]
+
+
+def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str],
+                   flying: Callable[[], frozenset[str]]) -> str | None:
+    """Return ``placement_problem`` or else ``path_problem``, the units near looked up once for both.
+
+    The box round every start and end (widened by the widest base, with room to spare)
+    holds both checks' own boxes, so the same models are measured and the same first
+    one named.  ``flying`` is asked only when a path meets another model: jump infantry
+    and units with Fly pass over it, so the paths are looked at again without theirs.
+    """
+    if not moves:
+        return None
+    points = [p for mv in moves for p in (mv.model.at, mv.to)]
+    reach = max([mv.model.base.reach_inches for mv in moves])
+    scale = max([abs(c) for p in points for c in p])
+    near = _near(state, _box(points, reach + 1e-3 + 1e-8 * scale))
+    moved = {(mv.unit_id, mv.index) for mv in moves}
+    if problem := _placement_problem(moves, [p for u in near for i, p in enumerate(u.placed) if (u.id, i) not in moved]):
+        return problem
+    others = [(u.id, m) for u in near if u.id not in moving_ids for m in u.models]
+    jumping = {uid for uid in {mv.unit_id for mv in moves} if state.unit(uid).type is UnitType.JUMP_INFANTRY}
+    problem, mover = _path_problem(moves, jumping, others)
+    if mover is None or mover.unit_id not in (over := flying()):
+        return problem
+    return _path_problem(moves, jumping | over, others)[0]
 
 
 #: Room to spare (inches) a check made once for a group moved as one keeps, far above the rounding a shift adds.

@@ -172,6 +172,9 @@ class Unit(HashOnce):
         it is seen to pass clear of the whole unit at once (an empty box for a unit with no models)."""
         if not self.models:
             return (math.inf, math.inf, -math.inf, -math.inf)
+        if len(self.models) == 1:  # a lone model (a character, say): its own circle
+            (x, y), reach = self.models[0].at, self.models[0].base.reach_inches
+            return x - reach, y - reach, x + reach, y + reach
         xs = [m.at[0] for m in self.models]
         ys = [m.at[1] for m in self.models]
         reach = max([m.base.reach_inches for m in self.models])

@@ -214,8 +214,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most "
                 f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
             ), moves, ()
-        if overlap := movement.placement_problem(state, moves, {unit.id}) or \
-                movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
+        if overlap := movement.places_problem(state, moves, {unit.id}, lambda: self.flying(state, [unit])):
             return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
@@ -369,8 +368,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
-        if overlap := movement.placement_problem(state, moves, ids) or \
-                movement.path_problem(state, moves, ids, self.flying(state, members)):
+        if overlap := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
