@@ -69,6 +69,7 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
     kinds = {t.kind for t in terrain} if terrain else set()
+    new, set_fields = object.__new__, object.__setattr__
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
         if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
@@ -78,7 +79,10 @@ def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]
         dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
         difficult = dangerous or (moving and "difficult" in kinds
                                   and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
-        out.append(PlannedMove(unit.id, i, m, to, length, difficult, dangerous))
+        planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
+        set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
+                                         "difficult": difficult, "dangerous": dangerous})
+        out.append(planned)
     return out
 
 
@@ -301,7 +305,7 @@ def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[floa
 
 def _others_near(state: GameState, box: tuple[float, float, float, float], moving_ids: set[str]) -> bool:
     """Tell whether any unit on the table besides ``moving_ids`` reaches into ``box``."""
-    return any(u.id not in moving_ids for u in _near(state, box))
+    return bool(_near(state, box, moving_ids))
 
 
 def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:
@@ -312,12 +316,19 @@ def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, fl
     return low_x - slack, low_y - slack, high_x + slack, high_y + slack
 
 
-def _near(state: GameState, box: tuple[float, float, float, float]) -> list[Unit]:
-    """Return the units on the table (in order) whose extent meets ``box``: the only ones a move there can touch."""
+def _near(state: GameState, box: tuple[float, float, float, float], leaving_out: set[str] | frozenset[str] = frozenset()
+          ) -> list[Unit]:
+    """Return the units on the table (in order, but those ``leaving_out``) whose extent meets ``box``: the only ones a
+    move there can touch (the extent of a unit left out is not worked out)."""
     low_x, low_y, high_x, high_y = box
-    standing: tuple[tuple[Unit, tuple[float, float, float, float]], ...] = state.remember(
-        "units on the table", lambda: tuple((u, u.extent) for u in state.units if u.on_table))
-    return [u for u, (ux, uy, vx, vy) in standing if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy]
+    standing: tuple[Unit, ...] = state.remember("units on the table", lambda: tuple(u for u in state.units if u.on_table))
+    near = []
+    for u in standing:
+        if u.id not in leaving_out:
+            ux, uy, vx, vy = u.extent
+            if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy:
+                near.append(u)
+    return near
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:

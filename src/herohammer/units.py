@@ -101,7 +101,9 @@ class Model(HashOnce):
 
     def walked_to(self, at: Point, inches: float) -> Model:
         """Return the model at ``at`` having spent ``inches`` more of this phase's move allowance."""
-        return evolve(self, at=(float(at[0]), float(at[1])), moved=self.moved + inches)
+        if not (type(at) is tuple and len(at) == 2 and type(at[0]) is float and type(at[1]) is float):
+            at = (float(at[0]), float(at[1]))  # a planned place is a pair of floats already
+        return evolve(self, at=at, moved=self.moved + inches)
 
 
 @dataclass(frozen=True)

@@ -94,9 +94,12 @@ def evolve(value: T, **changes: Any) -> T:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
     state = dict(zip(names, values_of(value.__dict__)))  # the fields only: what the old value cached stays behind
     state.update(changes)
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", state)
+    new = _new(cls)
+    _set(new, "__dict__", state)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
