@@ -270,6 +270,13 @@ class Ruleset:
             raise IllegalActionError(problem, ("published.bases-apart",))
         return after, events
 
+    def screened_candidates(self, state: GameState) -> Iterable[tuple[Action, bool]]:
+        """Propose ``candidate_actions`` in order, each with True if a check made for several together found it legal.
+
+        ``Game.legal_actions`` judges the others one by one; by default every one is.
+        """
+        return ((action, False) for action in self.candidate_actions(state))
+
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""
         from ..actions import EndPhase
