@@ -609,7 +609,7 @@ class CombatRules(Ruleset):
         ranges: list[list[float]] = []
         rows = geo.gap_rows([m.placed for _, m in shooters], target_placed) if shooters else []
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
-        blocking = any(piece.kind == "blocking" for piece in state.terrain)
+        blocking = geo.blocks_sight(state.terrain)
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
         for (unit, model), row in zip(shooters, rows):
             dist = min(row)
