@@ -53,6 +53,7 @@ from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, with_its_unit
+from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
@@ -892,22 +893,16 @@ class CombatRules(Ruleset):
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
-        """Return every unit in the same close combat: linked by base contact, and characters with their units.
-
-        Worked out once per state (ruling on a fight and resolving it both ask).
-        """
-        return list(state.remember(("close combat units", unit_id), lambda: tuple(self._linked_units(state, unit_id))))
+        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        return list(self._engagement(state, unit_id).units)
 
     @staticmethod
-    def _linked_units(state: GameState, unit_id: str) -> list[str]:
-        seen = [unit_id]
-        i = 0
-        while i < len(seen):
-            u = state.unit(seen[i])
-            i += 1
-            seen += [x.id for x in state.units if x.id not in seen and x.on_table
-                     and (x.joined == u.id or u.joined == x.id or (x.side != u.side and _touching(u, x)))]
-        return seen
+    def _engagement(state: GameState, unit_id: str) -> Engagement:
+        """Return the close combat of a unit with who touches whom in it, worked out once per state.
+
+        Ruling on a fight and resolving it both ask; every step of the fight reads it.
+        """
+        return state.remember(("close combat", unit_id), lambda: Engagement(state, unit_id))
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
@@ -981,7 +976,8 @@ class CombatRules(Ruleset):
         attacks, strike with one pool, finally the combat result): play runs it step by
         step, an exact enumeration merges equal carries after every step.
         """
-        combat = self._contact_units(state, action.unit)
+        engagement = self._engagement(state, action.unit)
+        combat = engagement.units
         before = state
         allocations = dict(state.allocations)
         opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
@@ -997,7 +993,7 @@ class CombatRules(Ruleset):
             for initiative in range(melee.initiative, -1, -1):
                 if initiative not in levels:
                     continue
-                jobs = self._strikes(melee.state, combat, initiative, allocations)
+                jobs = self._strikes(melee.state, engagement, initiative, allocations)
                 if jobs:
                     return evolve(melee, initiative=initiative - 1,
                                    jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
@@ -1013,8 +1009,8 @@ class CombatRules(Ruleset):
 
         sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
         view = dice.event_view
-        apart = state.remember(("characters apart", type(self), tuple(combat)),  # an enumeration asks once per leaf
-                               lambda: tuple(self._characters_apart(state, combat)))
+        apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
+                               lambda: tuple(self._characters_apart(state, engagement)))
         melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
                           lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
                           lambda m, r: m.join(r, view))
@@ -1056,41 +1052,44 @@ class CombatRules(Ruleset):
             state = _remove_casualties(state)
         return evolve(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
 
-    def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
+    def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
         if not self.character_separate_in_combat:
             return []
         events: list[Event] = []
-        for uid in combat:
+        for uid in engagement.units:
             unit = state.unit(uid)
             if not (unit.is_character and unit.joined and unit.alive):
                 continue
-            touching = any(_touching(unit, e) for e in state.enemies_of(unit.side))
+            touching = any(state.unit(e).on_table for e in engagement.touched_units(uid))
             events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
                 "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
     @implements("published.close-combat", "published.initiative")
-    def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
+    def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
-        units = [state.unit(u) for u in combat if state.unit(u).alive]
+        units = [u for u in map(state.unit, engagement.units) if u.alive]
+        contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
         arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
         for unit in units:
-            strikers = [(m, n) for m in unit.models if m.profile.i == initiative for n in (self._attacks(unit, m),) if n]
+            strikers = [(i, m, n) for i, m in enumerate(unit.models) if m.profile.i == initiative
+                        for n in (self._attacks(unit, m),) if n]
             if not strikers:
                 continue
+            if contacts is None:
+                contacts = engagement.now(units)
             enemies = [e for e in units if e.side != unit.side]
-            # base contact of each striker with each enemy model, then counted per enemy unit
-            rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
-            ends = list(accumulate(len(e.models) for e in enemies))
-            spans = list(zip([0, *ends], ends))  # each enemy unit's models in a row
-            for (model, n), row in zip(strikers, rows):
-                contacts = [row[start:end].count(True) for start, end in spans]
-                touching = [e for e, k in zip(enemies, contacts) if k]
+            for i, model, n in strikers:
+                touched = contacts.of(unit.id, i)
+                counts: dict[str, int] = {}  # enemy models touched, per enemy unit
+                for eid, _ in touched:
+                    counts[eid] = counts.get(eid, 0) + 1
+                touching = [e for e in enemies if e.id in counts]
                 if not touching and not self._near_contact(state, unit, model, enemies):
                     continue
                 weapon = arms.get(model.weapons)
@@ -1102,8 +1101,7 @@ class CombatRules(Ruleset):
                 if split:
                     given = 0
                     for key, k in split:
-                        pool = [(e.id, i) for e in touching for i, m in enumerate(e.models)
-                                if (e.id == key or m.name == key) and geo.in_base_contact(model.placed, m.placed)]
+                        pool = [r for r in touched if r[0] == key or state.unit(r[0]).models[r[1]].name == key]
                         k = min(k, n - given)
                         if pool and k > 0:
                             _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
@@ -1112,8 +1110,7 @@ class CombatRules(Ruleset):
                     n -= given
                     if not n:
                         continue
-                target = self._default_target(state, unit, model, touching, enemies,
-                                              [k for k in contacts if k])
+                target = self._default_target(state, unit, model, touching, enemies, [counts[e.id] for e in touching])
                 if target is None:
                     continue
                 apart = unit.is_character
@@ -1124,7 +1121,7 @@ class CombatRules(Ruleset):
                     continue
                 pool = self._combat_pool(state, target, model)
                 if unit.is_character and self.character_separate_in_combat:
-                    pool = self._engaged_only(state, model, pool)
+                    pool = self._engaged_only(pool, touched)
                     if not pool:
                         continue
                 _add(jobs, job, n, pool)
@@ -1150,9 +1147,10 @@ class CombatRules(Ruleset):
         return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
 
     @implements("40k4.cc.engaged-only")
-    def _engaged_only(self, state: GameState, model: Model, pool: list[ModelRef]) -> list[ModelRef]:
+    def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
         """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
-        return [r for r in pool if geo.in_base_contact(model.placed, state.unit(r[0]).models[r[1]].placed)]
+        engaged = set(touched)
+        return [r for r in pool if r in engaged]
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
@@ -1235,10 +1233,6 @@ def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
     if state.target_fired_at(unit_id) is not None:
         return state
     return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
-
-
-def _touching(a: Unit, b: Unit) -> bool:
-    return geo.groups_touch(a.placed, b.placed)
 
 
 def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[GameState, list[str]]:

@@ -1,0 +1,87 @@
+"""A close combat's contact table, measured once, gives what measuring every pair of bases at each step gives.
+
+``Engagement`` finds the units of a combat and which models touch which on the state the
+fight starts from; later steps read it for the models still standing (``Engagement.now``).
+Both are held to the plain answers on drawn positions: a breadth-first walk over units
+with ``groups_touch``, and ``in_base_contact`` for every pair of models left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from herohammer import geometry as geo
+from herohammer.errors import ScenarioError
+from herohammer.rulesets.engagement import Engagement
+from herohammer.scenario import state_from_data
+from herohammer.state import GameState
+from herohammer.values import evolve
+
+PROFILE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+# (unit id, side, the unit it joins)
+UNITS = [("squad", "red", None), ("chaplain", "red", "squad"), ("bikes", "red", None),
+         ("boyz", "blue", None), ("nob", "blue", "boyz"), ("gretchin", "blue", None)]
+
+models = st.lists(st.tuples(st.sampled_from(range(len(UNITS))), st.integers(0, 5), st.integers(0, 3),
+                            st.sampled_from([25, 32])), min_size=2, max_size=14, unique_by=lambda m: m[1:3])
+spacings = st.sampled_from([0.99, 1.0, 1.12, 1.27, 2.5])
+
+
+def _state(drawn: list[tuple[int, int, int, int]], sx: float, sy: float) -> GameState:
+    """Models on a grid (touching at some spacings, not at others), in up to six units; refused overlaps skipped."""
+    sides: dict[str, list[dict[str, Any]]] = {"red": [], "blue": []}
+    members: dict[str, list[dict[str, Any]]] = {}
+    for k, (u, cx, cy, base) in enumerate(drawn):
+        members.setdefault(UNITS[u][0], []).append({"name": f"M{k}", "profile": PROFILE, "base": base,
+                                                    "at": [10 + sx * cx, 10 + sy * cy]})
+    for uid, side, joins in UNITS:
+        if uid in members:
+            unit: dict[str, Any] = {"id": uid, "models": members[uid]}
+            if joins is not None:
+                unit |= {"character": "independent"} | ({"joined": joins} if joins in members else {})
+            sides[side].append(unit)
+    data = {"ruleset": "40k4", "phase": "assault", "active": "red", "table": {"width": 72, "depth": 48},
+            "sides": {s: units for s, units in sides.items() if units}}
+    assume(len(data["sides"]) == 2)  # type: ignore[arg-type]
+    try:
+        return state_from_data(data)
+    except ScenarioError:  # bases overlap at this spacing
+        assume(False)
+        raise
+
+
+def _linked_by_scan(state: GameState, unit_id: str) -> list[str]:
+    """The units of a combat found breadth first, every pair of units measured with ``groups_touch``."""
+    seen = [unit_id]
+    i = 0
+    while i < len(seen):
+        u = state.unit(seen[i])
+        i += 1
+        seen += [x.id for x in state.units if x.id not in seen and x.on_table
+                 and (x.joined == u.id or u.joined == x.id or (x.side != u.side and geo.groups_touch(u.placed, x.placed)))]
+    return seen
+
+
+@settings(max_examples=300, deadline=None)
+@given(models, spacings, spacings, st.randoms(use_true_random=False))
+def test_contacts_read_from_the_table_equal_contacts_measured_now(drawn: list[tuple[int, int, int, int]], sx: float,
+                                                                  sy: float, rnd: Any) -> None:
+    state = _state(drawn, sx, sy)
+    for unit in state.units:
+        engagement = Engagement(state, unit.id)
+        assert list(engagement.units) == _linked_by_scan(state, unit.id)
+        for _ in range(3):  # some models slain (each unit keeps some of its models, in order), as a fight goes on
+            units = [state.unit(u) for u in engagement.units]
+            later = [evolve(u, models=tuple(m for m in u.models if rnd.random() < 0.7)) for u in units]
+            standing = [u for u in later if u.alive]
+            now = engagement.now(standing)
+            for u in standing:
+                for i, m in enumerate(u.models):
+                    measured = [(e.id, j) for e in standing if e.side != u.side for j, x in enumerate(e.models)
+                                if geo.in_base_contact(m.placed, x.placed)]
+                    assert now.of(u.id, i) == measured
+            assert engagement.touched_units(unit.id) == {e.id for e in units if e.side != unit.side
+                                                         and geo.groups_touch(unit.placed, e.placed)}
