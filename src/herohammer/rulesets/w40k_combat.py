@@ -1073,54 +1073,63 @@ class CombatRules(Ruleset):
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
-        units = [u for u in map(state.unit, engagement.units) if u.alive]
+        units = [u for u in map(state.unit, engagement.units) if u.models]
         contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
+        standing: dict[str, Unit] = {}
         arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
+        separate = self.character_separate_in_combat
         for unit in units:
             strikers = [(i, m, n) for i, m in enumerate(unit.models) if m.profile.i == initiative
                         for n in (self._attacks(unit, m),) if n]
             if not strikers:
                 continue
             if contacts is None:
-                contacts = engagement.now(units)
+                contacts, standing = engagement.now(units), {u.id: u for u in units}
             enemies = [e for e in units if e.side != unit.side]
+            split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
+            apart = unit.is_character
             for i, model, n in strikers:
                 touched = contacts.of(unit.id, i)
-                counts: dict[str, int] = {}  # enemy models touched, per enemy unit
-                for eid, _ in touched:
-                    counts[eid] = counts.get(eid, 0) + 1
-                touching = [e for e in enemies if e.id in counts]
-                if not touching and not self._near_contact(state, unit, model, enemies):
-                    continue
+                alone = bool(touched) and not split and all(r[0] == touched[0][0] for r in touched)
+                if not alone:
+                    counts: dict[str, int] = {}  # enemy models touched, per enemy unit
+                    for eid, _ in touched:
+                        counts[eid] = counts.get(eid, 0) + 1
+                    touching = [e for e in enemies if e.id in counts]
+                    if not touching and not self._near_contact(state, unit, model, enemies):
+                        continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
                     melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
                     weapon = arms[model.weapons] = melee[0]
                 s = weapon.strength_for(model.profile.s)
-                split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
-                if split:
-                    given = 0
-                    for key, k in split:
-                        pool = [r for r in touched if r[0] == key or state.unit(r[0]).models[r[1]].name == key]
-                        k = min(k, n - given)
-                        if pool and k > 0:
-                            _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
-                                        f"{model.name} (split)"), k, pool)
-                            given += k
-                    n -= given
-                    if not n:
+                if alone:
+                    target = standing[touched[0][0]]  # one enemy unit touched: the one it attacks
+                else:
+                    if split:
+                        given = 0
+                        for key, k in split:
+                            pool = [r for r in touched if r[0] == key or standing[r[0]].models[r[1]].name == key]
+                            k = min(k, n - given)
+                            if pool and k > 0:
+                                _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
+                                            f"{model.name} (split)"), k, pool)
+                                given += k
+                        n -= given
+                        if not n:
+                            continue
+                    chosen = self._default_target(state, unit, model, touching, enemies,
+                                                  [counts[e.id] for e in touching])
+                    if chosen is None:
                         continue
-                target = self._default_target(state, unit, model, touching, enemies, [counts[e.id] for e in touching])
-                if target is None:
-                    continue
-                apart = unit.is_character
-                who = model.name if apart else unit.id
-                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
-                if job in jobs and not (apart and self.character_separate_in_combat):
+                    target = chosen
+                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart,
+                       model.name if apart else unit.id)
+                if job in jobs and not (apart and separate):
                     _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
-                if unit.is_character and self.character_separate_in_combat:
+                if apart and separate:
                     pool = self._engaged_only(pool, touched)
                     if not pool:
                         continue
