@@ -36,36 +36,36 @@ class Engagement:
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
         # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
-        # of sides: touches[unit id][model index] lists the enemy models it touches, as (unit id, model index)
-        present = [u for u in state.units if u.on_table or u is first]
-        touches: dict[str, list[list[ModelRef]]] = {u.id: [[] for _ in u.models] for u in present}
-        sides = list(dict.fromkeys(u.side for u in present))
-        for k, side in enumerate(sides):
-            mine = [(u.id, i, m.placed) for u in present if u.side == side for i, m in enumerate(u.models)]
-            for other in sides[k + 1:]:
-                theirs = [(u.id, i, m.placed) for u in present if u.side == other for i, m in enumerate(u.models)]
-                for a, b in geo.contact_pairs([p for _, _, p in mine], [p for _, _, p in theirs]):
-                    uid, i, _ = mine[a]
-                    eid, j, _ = theirs[b]
+        # of sides: touches[unit id][model index] lists the enemy models it touches, near[unit id] their units
+        by_side: dict[str, list[Unit]] = {}
+        for u in state.units:
+            if u.models and (u.embarked_in is None or u is first):
+                by_side.setdefault(u.side, []).append(u)
+        groups = [([(u.id, i) for u in units for i in range(len(u.models))], [p for u in units for p in u.placed])
+                  for units in by_side.values()]
+        touches: dict[str, list[list[ModelRef]]] = {u.id: [[] for _ in u.models] for units in by_side.values()
+                                                    for u in units}
+        near: dict[str, set[str]] = {}
+        for k, (refs, placed) in enumerate(groups):
+            for other_refs, other_placed in groups[k + 1:]:
+                for a, b in geo.contact_pairs(placed, other_placed):
+                    (uid, i), (eid, j) = refs[a], other_refs[b]
                     touches[uid][i].append((eid, j))
                     touches[eid][j].append((uid, i))
+                    near.setdefault(uid, set()).add(eid)
+                    near.setdefault(eid, set()).add(uid)
         seen = [unit_id]
         at = 0
         while at < len(seen):
             u = state.unit(seen[at])
             at += 1
-            near = {eid for refs in touches.get(u.id, ()) for eid, _ in refs}
+            linked = near.get(u.id, ())
             seen += [x.id for x in state.units if x.id not in seen and x.on_table
-                     and (x.joined == u.id or u.joined == x.id or x.id in near)]
+                     and (x.joined == u.id or u.joined == x.id or x.id in linked)]
         self.units: tuple[str, ...] = tuple(seen)
-        members = [state.unit(u) for u in seen]
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
-        self._start: dict[str, tuple[Model, ...]] = {u.id: u.models for u in members}
-        order = {uid: k for k, uid in enumerate(seen)}
-        self._touches: dict[str, list[tuple[ModelRef, ...]]] = {
-            u.id: [tuple(sorted(refs, key=lambda r: (order[r[0]], r[1]))) if len(refs) > 1 else tuple(refs)
-                   for refs in touches[u.id]] if u.id in touches else [() for _ in u.models]
-            for u in members}
+        self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
+        self._touches = touches
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
@@ -109,7 +109,7 @@ class Contacts:
             self._index_of[unit.id] = index_of
 
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
-        """Return the enemy models (as they stand now) touching model ``i`` of a unit, in the combat's order."""
+        """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
         index_of = self._index_of
         out: list[ModelRef] = []
         for eid, j in self._touches[unit_id][self._start_of[unit_id][i]]:

@@ -1109,7 +1109,8 @@ class CombatRules(Ruleset):
                     if split:
                         given = 0
                         for key, k in split:
-                            pool = [r for r in touched if r[0] == key or standing[r[0]].models[r[1]].name == key]
+                            pool = [(e.id, k) for e in touching for k, m in enumerate(e.models)
+                                    if (e.id == key or m.name == key) and (e.id, k) in touched]
                             k = min(k, n - given)
                             if pool and k > 0:
                                 _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
