@@ -985,24 +985,28 @@ class CombatRules(Ruleset):
         levels = {m.profile.i for u in combat for m in state.unit(u).models}
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
-            if melee.jobs:
-                melee = self._strike(melee, dice)
-                if not melee.jobs and not levels.intersection(range(melee.initiative + 1)):
-                    return evolve(melee, initiative=-1)  # no one left to strike: the combat result is next
-                return melee
-            for initiative in range(melee.initiative, -1, -1):
-                if initiative not in levels:
-                    continue
-                jobs = self._strikes(melee.state, engagement, initiative, allocations)
-                if jobs:
-                    return evolve(melee, initiative=initiative - 1,
-                                   jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
-                                   events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
-                                                                ("published.initiative",))))
-            if melee.initiative >= 0:  # every blow struck: the combat result is a step of its own
-                return evolve(melee, initiative=-1)
+            jobs, initiative, events = melee.jobs, melee.initiative, melee.events
+            if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
+                if initiative < 0:
+                    return result(melee, dice)
+                for initiative in range(initiative, -1, -1):
+                    if initiative in levels and (gathered := self._strikes(melee.state, engagement, initiative,
+                                                                            allocations)):
+                        jobs = tuple((key, n, tuple(pool)) for key, (n, pool) in gathered.items())
+                        events = (*events, Event("initiative", f"Initiative {initiative} strikes",
+                                                 ("published.initiative",)))
+                        initiative -= 1
+                        break
+                else:  # every blow struck: the combat result is a step of its own
+                    return evolve(melee, initiative=-1)
+            if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
+                initiative = -1  # no one left to strike: the combat result is next
+            return self._strike(melee, jobs, initiative, events, dice)
+
+        def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
-            state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+            if any(a[0] in combat for a in state.allocations):  # splits of attacks end with the fight
+                state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
@@ -1016,10 +1020,14 @@ class CombatRules(Ruleset):
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
-    def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
-        """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
-        (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
-        state, events, caused = melee.state, list(melee.events), dict(melee.caused)
+    def _strike(self, melee: _Melee, jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...], initiative: int,
+                events_before: tuple[Event, ...], dice: Dice) -> _Melee:
+        """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
+
+        The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
+        """
+        (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
+        state, events, caused = melee.state, list(events_before), dict(melee.caused)
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
         if live:
@@ -1047,10 +1055,11 @@ class CombatRules(Ruleset):
                                                      remove=False, saved_already=saved, models=models)
             caused[side] = caused.get(side, 0) + unsaved
             events += more
-        jobs = melee.jobs[1:]
+        jobs = jobs[1:]
         if not jobs:
             state = _remove_casualties(state)
-        return evolve(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
+        return evolve(melee, state=state, initiative=initiative, jobs=jobs, caused=tuple(sorted(caused.items())),
+                      events=tuple(events))
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
