@@ -1008,7 +1008,8 @@ class CombatRules(Ruleset):
             if any(a[0] in combat for a in state.allocations):  # splits of attacks end with the fight
                 state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
-            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
+            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
+                                               engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
         sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
@@ -1179,8 +1180,11 @@ class CombatRules(Ruleset):
 
     @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
-                        dice: Dice) -> Resolution:
-        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing."""
+                        dice: Dice, engagement: Engagement | None = None) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
+
+        ``engagement``: who touched whom as the fight started (``before``), if measured.
+        """
         sides = sorted({before.unit(u).side for u in combat})
         score = ", ".join(f"{s} {caused[s]}" for s in sides)
         events: list[Event] = []
@@ -1213,10 +1217,20 @@ class CombatRules(Ruleset):
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
         fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
                 and not before.unit(e.id).has(Status.FALLING_BACK)}
-        for uid in combat:
-            u = state.unit(uid)
-            if u.alive and u.has(Status.LOCKED) and not any(_touching(x, e) for x in state.combined(uid)
-                                                             for e in state.enemies_of(u.side) if e.id not in fled):
+        locked = [u for u in map(state.unit, combat) if u.alive and u.has(Status.LOCKED)]
+        if not locked:
+            return state, events
+        # only the units that fled have moved: the others touch as the fight began, the slain aside
+        stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
+        contacts = engagement.now(stay) if engagement is not None else None
+        staying = {u.id for u in stay}
+        for u in locked:
+            group = state.combined(u.id)
+            if contacts is not None and all(x.id in staying for x in group):
+                touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
+            else:
+                touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
+            if not touching:
                 state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
         return state, events
 
