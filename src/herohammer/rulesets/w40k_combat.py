@@ -106,6 +106,8 @@ def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
+Job = tuple[StrikeKey, int, tuple[tuple[str, int], ...]]  # a pool of attacks: who, how many, the models it may hurt
+Gathered = tuple[tuple[Job, ...], int, Event]  # an Initiative step's pools, the Initiative after it, its event
 EventView = Callable[[Event], Hashable]
 ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
@@ -116,7 +118,7 @@ class _Melee:
 
     state: GameState
     initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
-    jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...]
+    jobs: tuple[Job, ...]
     caused: tuple[tuple[str, int], ...]
     events: tuple[Event, ...]
     finished: bool = False
@@ -989,19 +991,25 @@ class CombatRules(Ruleset):
             if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
                 if initiative < 0:
                     return result(melee, dice)
-                for initiative in range(initiative, -1, -1):
-                    if initiative in levels and (gathered := self._strikes(melee.state, engagement, initiative,
-                                                                            allocations)):
-                        jobs = tuple((key, n, tuple(pool)) for key, (n, pool) in gathered.items())
-                        events = (*events, Event("initiative", f"Initiative {initiative} strikes",
-                                                 ("published.initiative",)))
-                        initiative -= 1
-                        break
-                else:  # every blow struck: the combat result is a step of its own
+                # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
+                gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
+                if gathered is None:
+                    gathered = melee.__dict__["_gathered"] = gather(melee)
+                if not gathered:  # every blow struck: the combat result is a step of its own
                     return evolve(melee, initiative=-1)
+                jobs, initiative, event = gathered[0]
+                events = (*events, event)
             if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
                 initiative = -1  # no one left to strike: the combat result is next
             return self._strike(melee, jobs, initiative, events, dice)
+
+        def gather(melee: _Melee) -> tuple[Gathered, ...]:
+            """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
+            for initiative in range(melee.initiative, -1, -1):
+                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations)):
+                    return ((tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()), initiative - 1,
+                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
+            return ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
@@ -1021,7 +1029,7 @@ class CombatRules(Ruleset):
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
-    def _strike(self, melee: _Melee, jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...], initiative: int,
+    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
                 events_before: tuple[Event, ...], dice: Dice) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
