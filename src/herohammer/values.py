@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import fields
-from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -23,7 +22,7 @@ MEMO = "_remembered"
 #: How many worked-out values one value remembers (``HashOnce.remember``).
 REMEMBERED_KEPT = 64
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
+_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -69,13 +68,10 @@ class HashOnce:
         return value
 
 
-def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str], Callable[[dict[str, Any]], tuple[Any, ...]]]:
-    """Return a dataclass's field names, as a set too, and a getter of their values from an instance dict (in C)."""
+def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str]]:
+    """Return a dataclass's field names, and as a set."""
     names = _field_names(value)
-    if len(names) == 1:  # itemgetter of one name gives the value itself, not a tuple
-        only = names[0]
-        return names, frozenset(names), lambda d: (d[only],)
-    return names, frozenset(names), itemgetter(*names)
+    return names, frozenset(names)
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -89,14 +85,18 @@ def evolve(value: T, **changes: Any) -> T:
     layout = _LAYOUTS.get(cls)
     if layout is None:
         layout = _LAYOUTS[cls] = _layout(value)
-    names, name_set, values_of = layout
+    names, name_set = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
-    state = dict(zip(names, values_of(value.__dict__)))  # the fields only: what the old value cached stays behind
+    fields = value.__dict__
+    state = {name: fields[name] for name in names}  # the fields only (a comprehension beats dict(zip(...)) here)
     state.update(changes)
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", state)
+    new = _new(cls)
+    _set(new, "__dict__", state)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
