@@ -952,11 +952,16 @@ def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
     return not bool(_crossing(segments, pieces).all())
 
 
+def blocks_sight(terrain: Sequence[Terrain]) -> bool:
+    """Say whether any terrain piece blocks sight: without one, every model sees every other (no bases measured)."""
+    return any(piece.kind == "blocking" for piece in terrain)
+
+
 def unit_line_of_sight(
     a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
 ) -> bool:
     """Tell whether any model of ``a`` sees any model of ``b``, since a unit shoots what any sees."""
-    if not any(piece.kind == "blocking" for piece in terrain):  # nothing blocks: every sight line is clear
+    if not blocks_sight(terrain):  # nothing blocks: every sight line is clear
         return bool(a) and bool(b)
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 

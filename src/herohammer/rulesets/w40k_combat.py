@@ -67,7 +67,10 @@ NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
-SaveGroup = tuple[str | None, int | None]  # (the character's unit id, or None for the unit's own models; the save)
+SaveGroup = tuple[str | None, int | None]
+#: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
+_FALLING_BACK = frozenset({Status.FALLING_BACK})
+_FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
 @dataclass(frozen=True)
@@ -281,18 +284,18 @@ class CombatRules(Ruleset):
         out: list[ModelRef] = []
         offset = 0
         for u in groups:
-            refs = [(u.id, i) for i in range(len(u.models))]
+            n = len(u.models)
+            gaps: Sequence[float] | None = None
             if nearest is not None:
-                gaps = nearest[offset:offset + len(refs)]
-                refs.sort(key=lambda r: gaps[r[1]])
-            elif attackers and refs:
+                gaps = nearest[offset:offset + n]
+            elif attackers and n:
                 if len(attackers) == 1:  # one striker: its row of gaps to the models
                     gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
-                refs.sort(key=lambda r: gaps[r[1]])
-            offset += len(refs)
-            out += refs
+            uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
+            out += [(uid, i) for i in (range(n) if gaps is None else sorted(range(n), key=gaps.__getitem__))]
+            offset += n
         return out
 
     @implements("core.zero.w", "published.wound-allocation")
@@ -308,20 +311,28 @@ class CombatRules(Ruleset):
         total = sum(b.wounds for b in batches)
         if models is None:
             models = _models_of(state, pool)
-        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
+        alive = [r for r in pool if models[r][1].wounds_taken < models[r][1].profile.w]  # not is_casualty
         if not alive or total == 0:
             return state, [], 0
-        flat = [b for b in batches for _ in range(b.wounds)]
         groups: dict[SaveGroup, list[tuple[ModelRef, int]]] = {}
         per_model: dict[ModelRef, list[WoundBatch]] = {}
-        for k, batch in enumerate(flat):
-            per_model.setdefault(alive[k % len(alive)], []).append(batch)
+        k = 0
+        for batch in batches:
+            for _ in range(batch.wounds):
+                per_model.setdefault(alive[k % len(alive)], []).append(batch)
+                k += 1
+        saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
             unit, model = models[ref]
             character = unit.id if unit.is_character else None
+            profile = model.profile
             for batch in taking:
-                armour = None if batch.ignores_armour else model.profile.save
-                save = best_save(armour, model.profile.invulnerable, batch.ap)
+                asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
+                if asked in saves:
+                    save = saves[asked]
+                else:
+                    armour = None if batch.ignores_armour else profile.save
+                    save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
                 groups.setdefault((character, save), []).append((ref, 1))
         events: list[Event] = []
         unsaved_total = 0
@@ -505,13 +516,13 @@ class CombatRules(Ruleset):
             norm = math.hypot(cx - ex, cy - ey)
             if norm > 1e-9:
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
-        w, d = state.table.width, state.table.depth
+        w, d = state.table.width - 0.5, state.table.depth - 0.5
+        ox, oy = dx * inches, dy * inches
         moved = []
-        for u in members:
-            models = tuple(m.moved_to((min(max(m.at[0] + dx * inches, 0.5), w - 0.5),
-                                       min(max(m.at[1] + dy * inches, 0.5), d - 0.5))) for m in u.models)
-            moved.append(evolve(u, models=models).with_status(Status.FALLING_BACK,
-                                                             remove=(Status.LOCKED, Status.ENGAGED)))
+        for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
+            models = tuple([evolve(m, at=(min(max(m.at[0] + ox, 0.5), w), min(max(m.at[1] + oy, 0.5), d)))
+                            for m in u.models])
+            moved.append(evolve(u, models=models, status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
@@ -569,6 +580,8 @@ class CombatRules(Ruleset):
         for u in before.units:
             if u.joined or u.id in skip:
                 continue
+            if all(state.unit(x.id) is x for x in before.combined(u.id)):
+                continue  # the very same units: as many models as before, none newly reduced to one
             was = sum(len(x.models) for x in before.combined(u.id))
             # the members it had before: a character released from a destroyed unit still counts
             now_units = [state.unit(x.id) for x in before.combined(u.id) if state.unit(x.id).alive]
@@ -598,25 +611,29 @@ class CombatRules(Ruleset):
         notes: list[str] = []
         ranges: list[list[float]] = []
         rows = geo.gap_rows([m.placed for _, m in shooters], target_placed) if shooters else []
-        arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons, looked up once
+        # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
+        blocking = geo.blocks_sight(state.terrain)
+        arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
         for (unit, model), row in zip(shooters, rows):
-            dist = geo.clear(min(row))
+            dist = min(row)
+            if dist < 0.0:
+                dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
                 notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
                 continue
-            if not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
+            if blocking and not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
             choice: tuple[Weapon, int] | None = None
             carried = arms.get(model.weapons)
             if carried is None:
-                carried = arms[model.weapons] = self.weapons_of(state, model)
+                carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
             for w in carried:
-                if not w.is_shooting or dist > w.range + geo.EPSILON:
+                if dist > w.range + geo.EPSILON:
                     continue
                 if w.type is WeaponType.RAPID_FIRE:
                     shots = self.rapid_fire_shots(moved, dist, w)
-                elif w.type in (WeaponType.HEAVY, WeaponType.ORDNANCE):
+                elif w.type is WeaponType.HEAVY or w.type is WeaponType.ORDNANCE:
                     shots = 0 if moved else w.shots
                 else:
                     shots = w.shots
@@ -700,8 +717,10 @@ class CombatRules(Ruleset):
         state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
                                             *self._carry_rule(state, target_id)), ranges)
         events += more
-        state = state.replace_units(*(state.unit(u.id).with_status(Status.SHOT) for u in members))
-        state = _fired(state, shooter.id, target_id)
+        shot = {u.id: state.unit(u.id).with_status(Status.SHOT) for u in members}
+        fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
+            *state.fired_at, (shooter.id, target_id))  # 40k4.shoot.same-target: the first target is remembered
+        state = evolve(state, units=tuple([shot.get(u.id, u) for u in state.units]), fired_at=fired_at)
         state, more = self._after_casualties(state, before, target_id, dice)
         return state, events + more
 
@@ -1291,16 +1310,25 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     """
     slain: list[str] = []
     changed: list[Unit] = []
-    for uid in dict.fromkeys(r[0] for r in taken):
+    hit: dict[str, list[int]] = {}
+    for uid, i in taken:
+        hit.setdefault(uid, []).append(i)
+    for uid, wounded in hit.items():
         unit = state.unit(uid)
-        models = list(unit.models)
-        for i in sorted(i for owner, i in taken if owner == uid):  # the slain named in the unit's order
-            m = models[i] = evolve(models[i], wounds_taken=models[i].wounds_taken + taken[(uid, i)])
-            if is_casualty(m.wounds_left):
+        models: list[Model | None] = list(unit.models)
+        for i in sorted(wounded):  # the slain named in the unit's order
+            m = unit.models[i]
+            wounds = m.wounds_taken + taken[(uid, i)]
+            if is_casualty(m.profile.w - wounds):
                 slain.append(m.name)
-        if remove:
-            models = [m for m in models if not is_casualty(m.wounds_left)]
-        changed.append(evolve(unit, models=tuple(models)))
+                if remove:  # removed at once: no new model to build
+                    models[i] = None
+                    continue
+            models[i] = evolve(m, wounds_taken=wounds)
+        kept = [m for m in models if m is not None]
+        if remove:  # and any model left at 0 Wounds before
+            kept = [m for m in kept if not is_casualty(m.wounds_left)]
+        changed.append(evolve(unit, models=tuple(kept)))
     return _release_orphans(state.replace_units(*changed)), slain
 
 
