@@ -31,7 +31,7 @@ class Engagement:
     enemy or by joining, found breadth first (each round in the state's order of units).
     """
 
-    __slots__ = ("units", "_start", "_touches")
+    __slots__ = ("units", "levels", "_start", "_touches")
 
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
@@ -65,6 +65,9 @@ class Engagement:
         self.units: tuple[str, ...] = tuple(seen)
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
+        #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
+        self.levels: dict[str, frozenset[int]] = {uid: frozenset(m.profile.i for m in models)
+                                                  for uid, models in self._start.items()}
         self._touches = touches
 
     def touched_units(self, unit_id: str) -> set[str]:

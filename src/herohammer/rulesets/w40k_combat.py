@@ -1003,7 +1003,8 @@ class CombatRules(Ruleset):
         allocations = dict(state.allocations)
         opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
         # the Initiative values of the combat's models (models only leave a fight): no other step gathers attacks
-        levels = {m.profile.i for u in combat for m in state.unit(u).models}
+        levels = frozenset().union(*engagement.levels.values())
+        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once a fight
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
@@ -1025,7 +1026,8 @@ class CombatRules(Ruleset):
         def gather(melee: _Melee) -> tuple[Gathered, ...]:
             """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
             for initiative in range(melee.initiative, -1, -1):
-                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations)):
+                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations,
+                                                                            arms)):
                     return ((tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()), initiative - 1,
                              Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
             return ()
@@ -1106,16 +1108,21 @@ class CombatRules(Ruleset):
 
     @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
-                 allocations: dict[str, tuple[tuple[str, int], ...]]
+                 allocations: dict[str, tuple[tuple[str, int], ...]], arms: dict[tuple[str, ...], Weapon] | None = None
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
-        """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
+        """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon.
+
+        ``arms``: the melee weapon of each set of weapons carried, as far as looked up in this fight.
+        """
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
         units = [u for u in map(state.unit, engagement.units) if u.models]
         contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
         standing: dict[str, Unit] = {}
-        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
+        arms = {} if arms is None else arms  # models that carry the same weapons, looked up once
         separate = self.character_separate_in_combat
         for unit in units:
+            if initiative not in engagement.levels[unit.id]:
+                continue
             strikers = [(i, m, n) for i, m in enumerate(unit.models) if m.profile.i == initiative
                         for n in (self._attacks(unit, m),) if n]
             if not strikers:
