@@ -75,10 +75,10 @@ def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]
         if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
             to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
-        moving = length > EPSILON
-        dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
-        difficult = dangerous or (moving and "difficult" in kinds
-                                  and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
+        dangerous = difficult = False
+        if kinds and length > EPSILON:
+            dangerous = "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+            difficult = dangerous or ("difficult" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
         planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
         set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
                                          "difficult": difficult, "dangerous": dangerous})
@@ -213,7 +213,7 @@ def common_shift(moves: Sequence[PlannedMove]) -> Point | None:
     slack = SHIFT_MARGIN / 8
     for mv in moves:
         (x, y), (a, b) = mv.to, mv.model.at
-        if not (abs(x - a - dx) <= slack and abs(y - b - dy) <= slack):
+        if not (-slack <= x - a - dx <= slack and -slack <= y - b - dy <= slack):
             return None
     return dx, dy
 
