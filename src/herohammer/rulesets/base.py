@@ -55,6 +55,20 @@ def _marked(method: Callable[..., Any]) -> bool:
     return bool(getattr(method, _PLACES_AS_RULED, False))
 
 
+_ROLLS_BEFORE_PLACING = "rolls_before_placing"
+
+
+def rolls_before_placing(method: Method) -> Method:
+    """Mark a ``resolve_<do>`` that rolls dice on every path before it places any model (a 9th Age charge rolls its
+    Charge Range): resolved with dice that refuse to roll it never has a result, so judging does not try.
+
+    ``tests/test_t9a_fast_legal.py`` holds the marked resolutions to it; a subclass overriding
+    the method without the mark is resolved as before.
+    """
+    setattr(method, _ROLLS_BEFORE_PLACING, True)
+    return method
+
+
 #: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
 _RULED: dict[tuple[type, str], bool] = {}
 
@@ -215,6 +229,8 @@ class Ruleset:
         """
         if self._places_as_ruled(action.do):
             return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
+        if getattr(getattr(self, f"resolve_{action.do}"), _ROLLS_BEFORE_PLACING, False):
+            return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)
         if resolved is None:
             return Judgement(ruling)
