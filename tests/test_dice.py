@@ -114,6 +114,29 @@ def test_seeded_faces_are_randints_stream(reroll_below: int) -> None:
         assert fast.random() == slow.random()  # both generators left at the same point
 
 
+class _RequestDice(SeededDice):
+    """Seeded dice that build every request and roll it through ``Dice.roll`` (the general way)."""
+
+
+@pytest.mark.parametrize("reroll", list(Reroll))
+def test_seeded_pools_and_totals_match_their_requests(reroll: Reroll) -> None:
+    """``SeededDice`` rolls pools and totals without building requests: the same values, faces and log records."""
+    for seed in range(30):
+        fast, slow = SeededDice(seed), _RequestDice(seed)
+        for n in (0, 1, 2, 5, 20, 31, 32, 40):
+            for target in (-1, 0, 1, 2, 4, 6, 7, 9):
+                assert fast.pool(n, target, f"pool {n} {target}+", "r.pool", reroll) == \
+                    slow.pool(n, target, f"pool {n} {target}+", "r.pool", reroll)
+            for below in (0, 2, 4):
+                assert fast.total(n, f"total {n}", "r.total", below, splits=(7,), places=bool(below)) == \
+                    slow.total(n, f"total {n}", "r.total", below, splits=(7,), places=bool(below))
+        assert fast.log == slow.log and len(fast.log) > 40
+        assert fast.d6("x", "r") == slow.d6("x", "r")  # both generators left at the same point
+    for bad in (lambda d: d.pool(-1, 4, "x", "r"), lambda d: d.total(-1, "x", "r")):
+        with pytest.raises(OutOfRangeError):
+            bad(SeededDice(1))
+
+
 def test_every_face_appears_with_fair_frequency() -> None:
     dice = SeededDice(20240601)
     n = 60_000

@@ -328,7 +328,7 @@ class Total(Request):
         return total, used
 
     def describe(self) -> str:
-        return f"{self.n}D6{_reroll_note(self.reroll_below)}"
+        return _total_notation(self.n, self.reroll_below)
 
 
 @dataclass(frozen=True)
@@ -387,7 +387,15 @@ class Pool(Request):
         return hits, used
 
     def describe(self) -> str:
-        return f"{self.n}D6 {self.target}+{_reroll_note(self.reroll_below)}"
+        return _pool_notation(self.n, self.target, self.reroll_below)
+
+
+def _pool_notation(n: int, target: int, reroll_below: int) -> str:
+    return f"{n}D6 {target}+{_reroll_note(reroll_below)}"
+
+
+def _total_notation(n: int, reroll_below: int) -> str:
+    return f"{n}D6{_reroll_note(reroll_below)}"
 
 
 @dataclass(frozen=True)
@@ -644,6 +652,28 @@ class SeededDice(Dice):
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         value, faces = request.sample(self._rng)
         return value, faces, None
+
+    # Play rolls pools and totals by the thousand: the two below roll and log them as ``roll(Pool(...))``
+    # and ``roll(Total(...))`` do (the same faces from the generator, the same record) without building
+    # the request; anything unusual (and any subclass) takes the general way.
+    def pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll = Reroll.NONE) -> int:
+        if type(n) is not int or n <= 0 or type(target) is not int or not 1 < target <= SIDES \
+                or type(self) is not SeededDice:
+            return super().pool(n, target, purpose, rule, reroll)
+        below = reroll.below(target)
+        faces = _roll_faces(self._rng, n, below)
+        value = sum(map(target.__le__, faces))
+        self.log.append(RollRecord(purpose, rule, _pool_notation(n, target, below), value, faces))
+        return value
+
+    def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = (),
+              places: bool = False) -> int:
+        if type(n) is not int or n < 0 or type(reroll_below) is not int or type(self) is not SeededDice:
+            return super().total(n, purpose, rule, reroll_below, splits, places)
+        faces = _roll_faces(self._rng, n, reroll_below)
+        value = sum(faces)
+        self.log.append(RollRecord(purpose, rule, _total_notation(n, reroll_below), value, faces))
+        return value
 
 
 class ScriptedDice(Dice):

@@ -543,6 +543,35 @@ def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.
     return any(map(any, _contact_rows(a, b, tolerance)))
 
 
+def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[tuple[int, int]]:
+    """Return every ``(i, j)`` whose ``a[i]`` and ``b[j]`` are in base contact, by ``i`` then ``j``: ``contact_rows`` kept sparse.
+
+    A whole close combat measured once: most pairs of models are far apart, and with round
+    bases of one size in ``b`` only those within reach along x are measured.
+    """
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if not a or not b:
+        return []
+    if not (_all_round(a) and _all_round(b)) or len(set(map(_RADIUS, b))) != 1:
+        return [(i, j) for i, row in enumerate(_contact_rows(a, b, tolerance)) for j, touch in enumerate(row) if touch]
+    dist = math.dist
+    other_radius = b[0].base.radius_inches
+    points = list(map(_AT, b))
+    by_x = sorted(range(len(points)), key=points.__getitem__)
+    xs = [points[j][0] for j in by_x]
+    pairs: list[tuple[int, int]] = []
+    for i, p in enumerate(a):
+        at, reach = p.at, p.base.radius_inches + other_radius
+        window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
+        near = [j for j in by_x[bisect_left(xs, at[0] - window):bisect_right(xs, at[0] + window)]
+                if dist(at, points[j]) - reach <= tolerance]
+        if near:
+            near.sort()
+            pairs += [(i, j) for j in near]
+    return pairs
+
+
 def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) -> Iterator[list[bool]]:
     """Yield ``contact_rows`` row by row (so that ``groups_touch`` stops at the first contact)."""
     if not tolerance >= 0:
@@ -923,11 +952,16 @@ def line_of_sight(a: Placed, b: Placed, terrain: Sequence[Terrain]) -> bool:
     return not bool(_crossing(segments, pieces).all())
 
 
+def blocks_sight(terrain: Sequence[Terrain]) -> bool:
+    """Say whether any terrain piece blocks sight: without one, every model sees every other (no bases measured)."""
+    return any(piece.kind == "blocking" for piece in terrain)
+
+
 def unit_line_of_sight(
     a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
 ) -> bool:
     """Tell whether any model of ``a`` sees any model of ``b``, since a unit shoots what any sees."""
-    if not any(piece.kind == "blocking" for piece in terrain):  # nothing blocks: every sight line is clear
+    if not blocks_sight(terrain):  # nothing blocks: every sight line is clear
         return bool(a) and bool(b)
     return any(line_of_sight(model_a, model_b, terrain) for model_a in a for model_b in b)
 

@@ -22,7 +22,7 @@ MEMO = "_remembered"
 #: How many worked-out values one value remembers (``HashOnce.remember``).
 REMEMBERED_KEPT = 64
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_LAYOUTS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+_LAYOUTS: dict[type, tuple[int, frozenset[str]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -68,10 +68,10 @@ class HashOnce:
         return value
 
 
-def _layout(value: Any) -> tuple[tuple[str, ...], frozenset[str]]:
-    """Return a dataclass's field names, and as a set."""
+def _layout(value: Any) -> tuple[int, frozenset[str]]:
+    """Return how many fields a dataclass has, and their names as a set."""
     names = _field_names(value)
-    return names, frozenset(names)
+    return len(names), frozenset(names)
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -85,11 +85,14 @@ def evolve(value: T, **changes: Any) -> T:
     layout = _LAYOUTS.get(cls)
     if layout is None:
         layout = _LAYOUTS[cls] = _layout(value)
-    names, name_set = layout
+    count, name_set = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
-    fields = value.__dict__
-    state = {name: fields[name] for name in names}  # the fields only (a comprehension beats dict(zip(...)) here)
+    old = value.__dict__
+    state = old.copy()  # copied in C; then what the old value cached about itself (any other key) stays behind
+    if len(state) != count:
+        for key in old.keys() - name_set:
+            del state[key]
     state.update(changes)
     new = _new(cls)
     _set(new, "__dict__", state)

@@ -632,7 +632,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         firers = [m for u in state.combined(shooter.id) for m in u.models]
         if not any(m.profile.bs > 0 for m in firers):
             return Ruling.forbid(f"no model in {shooter.id} has Ballistic Skill above 0", "core.zero.bs")
-        if not geo.unit_line_of_sight(self.firing_models(state, shooter), target.placed, state.terrain):
+        # both sides have models here: only blocking terrain can hide the target (no bases placed to say so)
+        if geo.blocks_sight(state.terrain) and not geo.unit_line_of_sight(self.firing_models(state, shooter),
+                                                                          target.placed, state.terrain):
             return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
         special = self.character_target_ruling(state, shooter, target)
         if special is not None:
