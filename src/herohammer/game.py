@@ -131,6 +131,6 @@ def _dice(dice: Any, where: str) -> Dice:
 
 def _as_action(action: Action | str | dict[str, Any]) -> Action:
     """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
-    if isinstance(action, ACTION_TYPES):
-        return action
+    if not isinstance(action, (dict, str)) and isinstance(action, ACTION_TYPES):  # a mapping is not checked against
+        return action  # each of the ~20 action classes (pydantic's isinstance goes through ABCMeta)
     return parse_action(action)

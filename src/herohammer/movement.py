@@ -75,10 +75,10 @@ def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]
         if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
             to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
-        moving = length > EPSILON
-        dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
-        difficult = dangerous or (moving and "difficult" in kinds
-                                  and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
+        dangerous = difficult = False
+        if kinds and length > EPSILON:
+            dangerous = "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+            difficult = dangerous or ("difficult" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
         planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
         set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
                                          "difficult": difficult, "dangerous": dangerous})
@@ -213,7 +213,7 @@ def common_shift(moves: Sequence[PlannedMove]) -> Point | None:
     slack = SHIFT_MARGIN / 8
     for mv in moves:
         (x, y), (a, b) = mv.to, mv.model.at
-        if not (abs(x - a - dx) <= slack and abs(y - b - dy) <= slack):
+        if not (-slack <= x - a - dx <= slack and -slack <= y - b - dy <= slack):
             return None
     return dx, dy
 
@@ -250,19 +250,28 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
         return no
     corners = (min(xs), min(ys), max(xs), max(ys))
     reach = max(radii) + 1e-3
-    kept = [(dx, dy) for (dx, dy), ok in zip(shifts, sure) if ok]
-    if not _others_near(state, _swept_box(corners, kept, reach), moving_ids):
+    near = _near(state, _swept_box(corners, [shift for shift, ok in zip(shifts, sure) if ok], reach), moving_ids)
+    if not near:
         return sure
-    return [ok and not _others_near(state, _swept_box(corners, [shift], reach), moving_ids)
-            for shift, ok in zip(shifts, sure)]
+    extents = [u.extent for u in near]  # the only units a shift's own box (inside the box of all) can meet
+    out = []
+    for shift, ok in zip(shifts, sure):
+        if ok:
+            low_x, low_y, high_x, high_y = _swept_box(corners, [shift], reach)
+            ok = not any(ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy for ux, uy, vx, vy in extents)
+        out.append(ok)
+    return out
 
 
 def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Point],
                reach: float) -> tuple[float, float, float, float]:
     """Return the box round a group's centres (``corners``) where they stand and after each shift, widened by ``reach``."""
     low_x, low_y, high_x, high_y = corners
-    dxs, dys = [0.0, *(dx for dx, _ in shifts)], [0.0, *(dy for _, dy in shifts)]
-    return _box([(low_x + min(dxs), low_y + min(dys)), (high_x + max(dxs), high_y + max(dys))], reach)
+    least_x = least_y = most_x = most_y = 0.0
+    for dx, dy in shifts:
+        least_x, most_x = min(least_x, dx), max(most_x, dx)
+        least_y, most_y = min(least_y, dy), max(most_y, dy)
+    return _box([(low_x + least_x, low_y + least_y), (high_x + most_x, high_y + most_y)], reach)
 
 
 def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float]) -> bool:
@@ -301,11 +310,6 @@ def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[floa
                     parent[a] = b
                     groups -= 1
     return groups == 1
-
-
-def _others_near(state: GameState, box: tuple[float, float, float, float], moving_ids: set[str]) -> bool:
-    """Tell whether any unit on the table besides ``moving_ids`` reaches into ``box``."""
-    return bool(_near(state, box, moving_ids))
 
 
 def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:

@@ -58,7 +58,9 @@ def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_i
     """Return the state with the planned moves made, each spending the model's move allowance."""
     by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
     for mv in moves:
-        by_unit.setdefault(mv.unit_id, {})[mv.index] = (mv.to, mv.length)
+        if (places := by_unit.get(mv.unit_id)) is None:
+            places = by_unit[mv.unit_id] = {}
+        places[mv.index] = (mv.to, mv.length)
     units = []
     for u in state.units:
         if u.id in moved_ids:
