@@ -1,7 +1,7 @@
 """The shortcuts that make ``Game.apply`` cheap on a new state give the slow paths' answers exactly.
 
 Geometry measured a whole unit at a time (``gap_rows``, ``nearest_distances``,
-``contact_rows``, ``groups_touch``, ``group_distance``) against the pair-by-pair
+``contact_rows``, ``contact_pairs``, ``groups_touch``, ``group_distance``) against the pair-by-pair
 functions (``closest_pair``, ``distance``, ``in_base_contact``); ``evolve`` against
 ``dataclasses.replace``; the per-state indexes and memo against a scan of the units;
 ``values.cached`` against what it caches.  Everything is compared by exact equality.
@@ -54,6 +54,7 @@ def test_contacts_give_in_base_contact(a: list[Placed], b: list[Placed], toleran
     assert geo.contact_rows(a, b, tolerance) == pairwise
     assert [geo.contacts(p, b, tolerance) for p in a] == pairwise
     assert geo.groups_touch(a, b, tolerance) == any(any(row) for row in pairwise)
+    assert geo.contact_pairs(a, b, tolerance) == [(i, j) for i, row in enumerate(pairwise) for j, t in enumerate(row) if t]
 
 
 def test_touching_bases_at_the_tolerance() -> None:

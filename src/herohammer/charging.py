@@ -94,6 +94,10 @@ def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, sav
 
 def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
     """Return the straight move that puts ``mover`` in base contact with the nearest target."""
-    best = min(targets, key=lambda t: distance(mover, t))
-    a, b = nearest_points(mover.footprint(), best.footprint())
+    return contact_move(mover, min(targets, key=lambda t: distance(mover, t)))
+
+
+def contact_move(mover: Placed, target: Placed) -> Point:
+    """Return the straight move that puts ``mover`` in base contact with ``target`` (along their nearest points)."""
+    a, b = nearest_points(mover.footprint(), target.footprint())
     return (float(b.x - a.x), float(b.y - a.y))

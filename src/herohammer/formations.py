@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from .catalogue import implements
 from .errors import IllegalActionError
 from .geometry import MM_PER_INCH, Point
+from .values import cached, evolve
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -76,9 +77,55 @@ class Formation:
         py = self.position[1] + right[1] * x + forward[1] * y
         return (round(px, 9) + 0.0, round(py, 9) + 0.0)
 
+    def _slot_run(self, start: int, stop: int) -> list[Point]:
+        """Return the points of slots ``start`` to ``stop`` (``slot_point``'s arithmetic, its turn worked out once)."""
+        w, d = self.slot_mm[0] / MM_PER_INCH, self.slot_mm[1] / MM_PER_INCH
+        t = math.radians(self.facing)
+        right = (math.cos(t), math.sin(t))
+        forward = (-math.sin(t), math.cos(t))
+        centre = (self.files - 1) / 2.0
+        points: list[Point] = []
+        for index in range(start, stop):
+            rank, file = divmod(index, self.files)
+            x = (file - centre) * w
+            y = -(rank + 0.5) * d
+            px = self.position[0] + right[0] * x + forward[0] * y
+            py = self.position[1] + right[1] * x + forward[1] * y
+            points.append((round(px, 9) + 0.0, round(py, 9) + 0.0))
+        return points
+
+    @cached
+    def slot_grid(self) -> tuple[Point, ...]:
+        """The point of every slot its models hold, in slot order, worked out once per formation value."""
+        return tuple(self._slot_run(0, len(self.order)))
+
+    @cached
+    def slot_points(self) -> dict[str, Point]:
+        """Every named model's slot point, worked out once per formation value (a join or a move asks each)."""
+        points: dict[str, Point] = {}
+        for name, point in zip(self.order, self.slot_grid):
+            if name not in points:  # the first slot wins
+                points[name] = point
+        return points
+
+    def reordered(self, order: tuple[str, ...], files: int | None = None) -> Formation:
+        """Return the formation with a new order (and width): its slots are the same points while its front, facing,
+        width and slot size stay, so those already worked out are handed over (joins and leaves reorder)."""
+        new = evolve(self, order=order, files=self.files if files is None else files)
+        known: tuple[Point, ...] | None = self.__dict__.get("slot_grid")
+        if known is not None and new.files == self.files:
+            n = len(order)
+            new.__dict__["slot_grid"] = known[:n] + tuple(new._slot_run(len(known), n)) if n > len(known) else known[:n]
+        return new
+
+    def resized(self, slot_mm: tuple[float, float]) -> Formation:
+        """Return the formation with a slot size: itself when the size is the same (what it worked out stays)."""
+        return self if slot_mm == self.slot_mm else evolve(self, slot_mm=slot_mm)
+
     def point_of(self, name: str) -> Point:
         """Return the table point of a named model's slot."""
-        return self.slot_point(self.order.index(name))
+        point = self.slot_points.get(name)
+        return point if point is not None else self.slot_point(self.order.index(name))  # raises for a stranger
 
     def front_corners(self) -> tuple[Point, Point]:
         """Return the left and right ends of the front edge, as the unit faces."""
@@ -205,7 +252,7 @@ def place_in_front_rank(
             if not 0 <= file <= files:
                 raise IllegalActionError(f"file {file} is outside 0..{files} of the widened rank", ["t9a.join.position"])
             order.insert(file, name)
-            return replace(formation, order=tuple(order), files=files + 1)
+            return formation.reordered(tuple(order), files + 1)
     elif choice == "widen":
         raise IllegalActionError(
             f"the unit stands in {formation.ranks} ranks: only a unit of a single rank may be widened",
@@ -214,7 +261,7 @@ def place_in_front_rank(
         raise IllegalActionError(f"file {file} is outside the front rank's files 0..{files - 1}", ["t9a.join.position"])
     if file >= len(order):  # a free slot in an incomplete single rank
         order.append(name)
-        return replace(formation, order=tuple(order))
+        return formation.reordered(tuple(order))
     occupant = order[file]
     order[file] = name
     column, carry = file, occupant
@@ -224,7 +271,7 @@ def place_in_front_rank(
             column, carry = j, order[j]
             order[j] = occupant
     _push_back(order, files, column, carry)
-    return replace(formation, order=tuple(order))
+    return formation.reordered(tuple(order))
 
 
 def remove_from(formation: Formation, name: str) -> Formation:
@@ -237,7 +284,7 @@ def remove_from(formation: Formation, name: str) -> Formation:
     else:
         order[i] = order.pop()
     files = max(1, min(formation.files, len(order)))
-    return replace(formation, order=tuple(order), files=files)
+    return formation.reordered(tuple(order), files)
 
 
 def combined_models(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
@@ -260,14 +307,20 @@ def arrange(state: GameState, host_id: str) -> GameState:
     f = host.formation
     if f is None:
         return state
-    units = [host, *[u for u in state.units if u.joined == host.id]]
+    return state.replace_units(*arranged(f, [host, *[u for u in state.units if u.joined == host.id]]))
+
+
+def arranged(f: Formation, units: Sequence[Unit]) -> list[Unit]:
+    """Return a combined unit's units (host first) with every model named in ``f`` standing in its slot, facing
+    the front: what ``arrange`` puts in the state, for a caller changing more of these units at once."""
     changed = []
+    points = f.slot_points
     for u in units:
         models = tuple(
-            replace(m, at=f.point_of(m.name), facing=f.facing) if m.name in f.order else m for m in u.models
+            evolve(m, at=points[m.name], facing=f.facing) if m.name in points else m for m in u.models
         )
-        changed.append(replace(u, models=models))
-    return state.replace_units(*changed)
+        changed.append(evolve(u, models=models))
+    return changed
 
 
 @implements("t9a.join.deploy", "t9a.char.front-rank")

@@ -73,7 +73,8 @@ class Game:
         """Return concrete legal actions for the active side (moves sampled, not exhaustive)."""
         state = self.state
         if self._legal is None or self._legal[0] is not state:
-            self._legal = (state, [a for a in self.ruleset.candidate_actions(state) if self._judge(a).ruling.legal])
+            self._legal = (state, [a for a, sure in self.ruleset.screened_candidates(state)
+                                   if sure or self._judge(a).ruling.legal])
         return list(self._legal[1])
 
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:

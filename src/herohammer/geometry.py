@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -303,20 +303,121 @@ def outline_hull(group: Sequence[Placed]) -> Polygon | None:
     return shapely.convex_hull(shapely.multipoints(np.array(points, dtype=float)))
 
 
-def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float, hull_b: Polygon | None = None) -> bool:
+Box = tuple[float, float, float, float]
+"""An axis-aligned box: (min x, min y, max x, max y), in inches."""
+
+
+def group_extent(group: Sequence[Placed]) -> Box:
+    """Return the box holding every base's bounding circle (``Base.reach_inches``); an empty box for no bases.
+
+    The same box as ``Unit.extent`` of the models standing there: worked out from centres alone, no corner turned.
+    """
+    if not group:
+        return (math.inf, math.inf, -math.inf, -math.inf)
+    xs = [p.at[0] for p in group]
+    ys = [p.at[1] for p in group]
+    reach = max([p.base.reach_inches for p in group])
+    return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """Measure between two boxes (0 when they meet): a floor of the distance between anything each one holds."""
+    dx = max(b[0] - a[2], a[0] - b[2], 0.0)
+    dy = max(b[1] - a[3], a[1] - b[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def clearly_apart(a: Sequence[Placed], b: Sequence[Placed], inches: float,
+                  hull_b: Polygon | Callable[[], Polygon | None] | None = None, extent_b: Box | None = None) -> bool:
     """Tell, without measuring pair by pair, that two groups are further than ``inches`` apart (False: measure them).
 
-    Each group lies inside its ``outline_hull``, so the distance between the hulls (less a margin far above
-    float rounding) is a floor of ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.
-    Rules asking "at least 1 inch from every unit" of rectangles in formation need no shapely shape per base.
+    Each group lies inside its ``group_extent`` box and inside its ``outline_hull``, so the distance between
+    the boxes, then between the hulls (less a margin far above float rounding), is a floor of
+    ``group_distance``: when it clears ``inches`` no pair of bases comes nearer.  The boxes settle units
+    standing well apart in a few sums; rules asking "at least 1 inch from every unit" of rectangles in
+    formation need no shapely shape per base.  ``hull_b`` and ``extent_b``, when given, are ``b``'s (the hull
+    may be a function giving it, asked only when the boxes do not settle it).
     """
+    if not a or not b:
+        return False
+    first_box = group_extent(a)
+    second_box = extent_b if extent_b is not None else group_extent(b)
+    box_margin = 1e-9 * (1.0 + sum(map(abs, first_box)) + sum(map(abs, second_box)) + abs(inches))
+    if box_gap(first_box, second_box) > inches + box_margin:
+        return True
     first = outline_hull(a)
-    second = hull_b if hull_b is not None else outline_hull(b)
+    second = outline_hull(b) if hull_b is None else hull_b() if callable(hull_b) else hull_b
     if first is None or second is None:
         return False
     bounds = shapely.bounds(first)
     margin = 1e-9 * (1.0 + float(np.abs(bounds).sum()) + abs(inches))
     return float(shapely.distance(first, second)) > inches + margin
+
+
+class ConvexRegion:
+    """A convex polygon (an arc, a zone) as the inward half-planes of its sides, worked out once, to answer cheaply
+    where bases stand against it.
+
+    A base lies in its bounding circle (``Base.reach_inches``): ``disc`` settles every base clear of
+    the region's sides without shapely, and ``shared_area`` clips a rectangle by the sides
+    (Sutherland-Hodgman) in closed form; both agree with shapely to float rounding.
+    """
+
+    __slots__ = ("sides", "margin")
+
+    def __init__(self, points: Sequence[Point]) -> None:
+        n = len(points)
+        twice_area = sum(points[k][0] * points[(k + 1) % n][1] - points[(k + 1) % n][0] * points[k][1]
+                         for k in range(n))
+        turn = 1.0 if twice_area > 0 else -1.0  # counter-clockwise: the inside is on the left of each side
+        sides: list[tuple[float, float, float, float]] = []
+        for k in range(n):
+            (x1, y1), (x2, y2) = points[k], points[(k + 1) % n]
+            length = math.hypot(x2 - x1, y2 - y1)
+            if length > 0.0:
+                sides.append((x1, y1, -turn * (y2 - y1) / length, turn * (x2 - x1) / length))
+        #: (a point of the side, its unit normal pointing inside) for each side
+        self.sides = sides if n >= 3 and twice_area != 0.0 else []
+        self.margin = 1e-9 * (1.0 + max((abs(c) for point in points for c in point), default=0.0))
+
+    def disc(self, centre: Point, radius: float) -> bool | None:
+        """Say where a disc stands: True wholly inside, False wholly outside one side, None across the outline."""
+        if not self.sides:
+            return None
+        cx, cy = centre
+        reach = radius + self.margin * (1.0 + radius)  # a margin far above float rounding
+        inside = True
+        for x1, y1, nx, ny in self.sides:
+            depth = (cx - x1) * nx + (cy - y1) * ny  # the centre's signed distance inside this side
+            if depth <= -reach:
+                return False
+            if depth < reach:
+                inside = False
+        return True if inside else None
+
+    def shared_area(self, other: Sequence[Point]) -> float:
+        """Return the area the region shares with a convex polygon (a rectangular base's corners)."""
+        clipped = list(other)
+        for x1, y1, nx, ny in self.sides:
+            if not clipped:
+                return 0.0
+            depths = [(x - x1) * nx + (y - y1) * ny for x, y in clipped]
+            kept: list[Point] = []
+            px, py = clipped[-1]
+            before = depths[-1]
+            for (x, y), now in zip(clipped, depths):
+                if (now >= 0.0) != (before >= 0.0):  # the side is crossed between the two points
+                    t = before / (before - now)
+                    kept.append((px + (x - px) * t, py + (y - py) * t))
+                if now >= 0.0:
+                    kept.append((x, y))
+                px, py, before = x, y, now
+            clipped = kept
+        n = len(clipped)
+        if n < 3:
+            return 0.0
+        return abs(sum(clipped[k][0] * clipped[(k + 1) % n][1] - clipped[(k + 1) % n][0] * clipped[k][1]
+                       for k in range(n))) / 2.0
 
 
 def nearest_distances(a: Sequence[Placed], b: Sequence[Placed]) -> list[float]:
@@ -379,6 +480,47 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
     return rows
 
 
+def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf) -> list[tuple[float, int] | None]:
+    """For each base of ``a``, its distance to the nearest base of ``b`` and that base's index (the first of equals),
+    as ``distance`` measures them; None for a base of ``a`` that cannot be as near as the nearest of the others (nor
+    within ``within``).
+
+    ``min(d for d, _ in filter(None, rows))`` is ``group_distance(a, b)`` (when under ``within``).  Bounding
+    circles (``Base.reach_inches``) give every pair a floor in a few sums: rows are taken nearest floor first and
+    a pair whose floor lies beyond the best so far (by a margin far above float rounding) is not measured, so a
+    rule asking how far one unit is from another and which model comes nearest (a charge) measures a few pairs,
+    not every pair.
+    """
+    if not b:
+        raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+    dist = math.dist
+    xs = [p.at[0] for p in a] + [q.at[0] for q in b]
+    ys = [p.at[1] for p in a] + [q.at[1] for q in b]
+    margin = 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys)))  # far above float rounding
+    others = [(q.at, q.base.reach_inches) for q in b]
+    floors: list[tuple[float, int, list[tuple[float, int]]]] = []
+    for i, p in enumerate(a):
+        at, reach = p.at, p.base.reach_inches
+        row = sorted((dist(at, other_at) - reach - other_reach, j) for j, (other_at, other_reach) in enumerate(others))
+        floors.append((row[0][0], i, row))
+    floors.sort()
+    out: list[tuple[float, int] | None] = [None] * len(a)
+    best = within
+    for least_floor, i, row in floors:
+        if least_floor > best + margin:
+            break  # this row and every later one start beyond the best: none holds a nearer pair
+        p = a[i]
+        found = (math.inf, 0)
+        for floor, j in row:
+            if floor > min(found[0], best) + margin:
+                break  # the rest of the row lies further than what is found
+            found = min(found, (distance(p, b[j]), j))
+        if found[0] <= best + margin:
+            out[i] = found
+        best = min(best, found[0])
+    return out
+
+
 def _check_tolerance(tolerance: float) -> None:
     """Refuse a negative tolerance, which would silently turn every answer to False."""
     if not tolerance >= 0:
@@ -421,6 +563,35 @@ def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.
 def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> bool:
     """Tell whether any model of ``a`` is in base contact with any model of ``b`` (units in one combat)."""
     return any(map(any, _contact_rows(a, b, tolerance)))
+
+
+def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[tuple[int, int]]:
+    """Return every ``(i, j)`` whose ``a[i]`` and ``b[j]`` are in base contact, by ``i`` then ``j``: ``contact_rows`` kept sparse.
+
+    A whole close combat measured once: most pairs of models are far apart, and with round
+    bases of one size in ``b`` only those within reach along x are measured.
+    """
+    if not tolerance >= 0:
+        _check_tolerance(tolerance)
+    if not a or not b:
+        return []
+    if not (_all_round(a) and _all_round(b)) or len(set(map(_RADIUS, b))) != 1:
+        return [(i, j) for i, row in enumerate(_contact_rows(a, b, tolerance)) for j, touch in enumerate(row) if touch]
+    dist = math.dist
+    other_radius = b[0].base.radius_inches
+    points = list(map(_AT, b))
+    by_x = sorted(range(len(points)), key=points.__getitem__)
+    xs = [points[j][0] for j in by_x]
+    pairs: list[tuple[int, int]] = []
+    for i, p in enumerate(a):
+        at, reach = p.at, p.base.radius_inches + other_radius
+        window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
+        near = [j for j in by_x[bisect_left(xs, at[0] - window):bisect_right(xs, at[0] + window)]
+                if dist(at, points[j]) - reach <= tolerance]
+        if near:
+            near.sort()
+            pairs += [(i, j) for j in near]
+    return pairs
 
 
 def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) -> Iterator[list[bool]]:
@@ -844,26 +1015,26 @@ def _cross(o: Point, a: Point, b: Point) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def _segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool:
-    """Tell whether segments a-b and c-d share a point (touching counts)."""
-    d1, d2, d3, d4 = _cross(c, d, a), _cross(c, d, b), _cross(a, b, c), _cross(a, b, d)
-    if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
-        return True
-    return min(_segment_point_distance(c, d, a), _segment_point_distance(c, d, b),
-               _segment_point_distance(a, b, c), _segment_point_distance(a, b, d)) == 0.0
+def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point], within: float = -math.inf) -> float:
+    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet.
 
-
-def _segment_polygon_distance(a: Point, b: Point, corners: Sequence[Point]) -> float:
-    """Measure from the segment a-b to a convex polygon (corners counter-clockwise); 0 when they meet."""
+    Once a side is found no further than ``within``, that side's distance is returned at once
+    (the caller asks only "within?").  A side crossed, or touched (one of its four end-to-segment
+    distances 0), gives 0; those four distances are measured once per side.
+    """
     edges = list(zip(corners, [*corners[1:], corners[0]]))
     if all(_cross(p, q, a) >= 0.0 for p, q in edges):
         return 0.0  # a lies inside (or on) the polygon
     best = math.inf
     for p, q in edges:
-        if _segments_cross(a, b, p, q):
-            return 0.0
-        best = min(best, _segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
+        d1, d2, d3, d4 = _cross(p, q, a), _cross(p, q, b), _cross(a, b, p), _cross(a, b, q)
+        if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+            return 0.0  # the segments cross
+        near = min(_segment_point_distance(p, q, a), _segment_point_distance(p, q, b),
                    _segment_point_distance(a, b, p), _segment_point_distance(a, b, q))
+        if near == 0.0 or near <= within:
+            return near  # touching (0), or near enough for the caller
+        best = min(best, near)
     return best
 
 
@@ -881,7 +1052,7 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
         return _segment_point_distance(start, to, other.at) <= radius + other.base.radius_inches
     if _segment_point_distance(start, to, other.at) > radius + other.base.reach_inches:
         return False
-    return _segment_polygon_distance(start, to, other.corners) <= radius
+    return _segment_polygon_distance(start, to, other.corners, radius) <= radius
 
 
 def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],

@@ -9,8 +9,9 @@ highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import add, sub
 
 from . import geometry as geo
 from .catalogue import implements
@@ -67,16 +68,21 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    kinds = {t.kind for t in terrain}
+    kinds = {t.kind for t in terrain} if terrain else set()
+    new, set_fields = object.__new__, object.__setattr__
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
-        to = (float(to[0]), float(to[1]))
+        if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
+            to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
         moving = length > EPSILON
         dangerous = moving and "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
         difficult = dangerous or (moving and "difficult" in kinds
                                   and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
-        out.append(PlannedMove(unit.id, i, m, to, length, difficult, dangerous))
+        planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
+        set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
+                                         "difficult": difficult, "dangerous": dangerous})
+        out.append(planned)
     return out
 
 
@@ -97,7 +103,12 @@ def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
     base = mv.model.base
     if not (base.round and width > 0 and depth > 0):
         return geo.on_table(mv.placed, width, depth)
-    (x, y), r, slack = mv.to, base.radius_inches, geo.EPSILON
+    return _round_on_table(mv.to, base.radius_inches, width, depth)
+
+
+def _round_on_table(at: Point, r: float, width: float, depth: float) -> bool:
+    """Tell whether a round base of radius ``r`` at ``at`` lies wholly on a table of positive size (``geometry.on_table``)."""
+    (x, y), slack = at, geo.EPSILON
     return x - r >= -slack and y - r >= -slack and x + r <= width + slack and y + r <= depth + slack
 
 
@@ -108,6 +119,11 @@ def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids
     box = _box([mv.to for mv in moves], reach)
     others = [p for u in _near(state, box) for i, p in enumerate(u.placed)
               if (u.id, i) not in moved]  # units far away cannot be stood on
+    return _placement_problem(moves, others)
+
+
+def _placement_problem(moves: Sequence[PlannedMove], others: Sequence[geo.Placed]) -> str | None:
+    """Return why planned bases would overlap ``others`` (the bases near, the moved ones left out) or one another."""
     new_bases = [mv.placed for mv in moves]
     if others and (hit := next(geo.overlapping_pairs(new_bases, others), None)) is not None:
         mv = moves[hit[0]]
@@ -131,15 +147,165 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
     movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
     if not movers:
         return None
-    paths = [(mv.model.placed, mv.to, mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01) for mv in movers]
-    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([r for _, _, r in paths]))
+    box = _box([p for mv in movers for p in (mv.model.at, mv.to)], max([_swept(mv) for mv in movers]))
     others = [(u.id, m) for u in _near(state, box) if u.id not in moving_ids
               for m in u.models]  # units clear of every path's box are passed by
+    return _path_problem(moves, over, others)[0]
+
+
+def _swept(mv: PlannedMove) -> float:
+    """Return the radius a model's base sweeps along its path (a hair less than its own, so touching is passing)."""
+    return mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
+
+
+def _path_problem(moves: Sequence[PlannedMove], over: set[str] | frozenset[str],
+                  others: Sequence[tuple[str, Model]]) -> tuple[str | None, PlannedMove | None]:
+    """Return why a path of a unit not in ``over`` passes through one of ``others`` (and its move), or (None, None)."""
+    movers = [mv for mv in moves if mv.length > EPSILON and mv.unit_id not in over]
+    if not movers or not others:
+        return None, None
+    paths = [(mv.model.placed, mv.to, _swept(mv)) for mv in movers]
     hit = geo.first_swept_hit(paths, [m.placed for _, m in others])
     if hit is None:
-        return None
+        return None, None
     other_id, other = others[hit[1]]
-    return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}"
+    return f"{movers[hit[0]].model.name} would move through {other.name} of {other_id}", movers[hit[0]]
+
+
+def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str],
+                   flying: Callable[[], frozenset[str]]) -> str | None:
+    """Return ``placement_problem`` or else ``path_problem``, the units near looked up once for both.
+
+    The box round every start and end (widened by the widest base, with room to spare)
+    holds both checks' own boxes, so the same models are measured and the same first
+    one named.  ``flying`` is asked only when a path meets another model: jump infantry
+    and units with Fly pass over it, so the paths are looked at again without theirs.
+    """
+    if not moves:
+        return None
+    points = [p for mv in moves for p in (mv.model.at, mv.to)]
+    reach = max([mv.model.base.reach_inches for mv in moves])
+    scale = max([abs(c) for p in points for c in p])
+    near = _near(state, _box(points, reach + 1e-3 + 1e-8 * scale))
+    moved = {(mv.unit_id, mv.index) for mv in moves}
+    if problem := _placement_problem(moves, [p for u in near for i, p in enumerate(u.placed) if (u.id, i) not in moved]):
+        return problem
+    others = [(u.id, m) for u in near if u.id not in moving_ids for m in u.models]
+    jumping = {uid for uid in {mv.unit_id for mv in moves} if state.unit(uid).type is UnitType.JUMP_INFANTRY}
+    problem, mover = _path_problem(moves, jumping, others)
+    if mover is None or mover.unit_id not in (over := flying()):
+        return problem
+    return _path_problem(moves, jumping | over, others)[0]
+
+
+#: Room to spare (inches) a check made once for a group moved as one keeps, far above the rounding a shift adds.
+SHIFT_MARGIN = 1e-6
+
+
+def common_shift(moves: Sequence[PlannedMove]) -> Point | None:
+    """Return the one vector every planned move shifts its model by (each within ``SHIFT_MARGIN / 8``), or None."""
+    if not moves:
+        return None
+    first = moves[0]
+    dx, dy = first.to[0] - first.model.at[0], first.to[1] - first.model.at[1]
+    if not (math.isfinite(dx) and math.isfinite(dy)):
+        return None
+    slack = SHIFT_MARGIN / 8
+    for mv in moves:
+        (x, y), (a, b) = mv.to, mv.model.at
+        if not (abs(x - a - dx) <= slack and abs(y - b - dy) <= slack):
+            return None
+    return dx, dy
+
+
+def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str],
+                 shifts: Sequence[Point], most: Sequence[float]) -> list[bool]:
+    """Say of each shift of ``models`` as one group (every model to its place plus the shift, give or take
+    ``SHIFT_MARGIN / 8``: ``common_shift``) whether it is surely clear.
+
+    Clear is what the checks of a move would all pass: each model moves at most ``most``
+    (its allowance left, as the rule compares it), ``table_problem``, ``placement_problem``
+    and ``path_problem`` find nothing, and the group stays ``coherent``.  A shift keeps the
+    group's own gaps and moves its box, so the group is measured once, where it stands, and
+    trusted only with ``SHIFT_MARGIN`` to spare (far above the rounding of adding the shift);
+    other units are screened by one box round every path.  False means "not sure": check it in full.
+    """
+    no = [False] * len(shifts)
+    width, depth = state.table.width, state.table.depth
+    if not models or not shifts or not (width > 0 and depth > 0) or not all(m.base.round for m in models):
+        return no
+    xs, ys = [m.at[0] for m in models], [m.at[1] for m in models]
+    radii = [m.base.radius_inches for m in models]
+    if not _sound_as_one(xs, ys, radii):
+        return no
+    low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
+    high_x, high_y = max(map(add, xs, radii)), max(map(add, ys, radii))
+    margin = SHIFT_MARGIN + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y) + width + depth)
+    floor, right, top = -geo.EPSILON + margin, width + geo.EPSILON - margin, depth + geo.EPSILON - margin
+    longest = min(most) - margin
+    sure = [math.isfinite(dx) and math.isfinite(dy) and math.hypot(dx, dy) <= longest
+            and low_x + dx >= floor and low_y + dy >= floor and high_x + dx <= right and high_y + dy <= top
+            for dx, dy in shifts]
+    if not any(sure):
+        return no
+    corners = (min(xs), min(ys), max(xs), max(ys))
+    reach = max(radii) + 1e-3
+    kept = [(dx, dy) for (dx, dy), ok in zip(shifts, sure) if ok]
+    if not _others_near(state, _swept_box(corners, kept, reach), moving_ids):
+        return sure
+    return [ok and not _others_near(state, _swept_box(corners, [shift], reach), moving_ids)
+            for shift, ok in zip(shifts, sure)]
+
+
+def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Point],
+               reach: float) -> tuple[float, float, float, float]:
+    """Return the box round a group's centres (``corners``) where they stand and after each shift, widened by ``reach``."""
+    low_x, low_y, high_x, high_y = corners
+    dxs, dys = [0.0, *(dx for dx, _ in shifts)], [0.0, *(dy for _, dy in shifts)]
+    return _box([(low_x + min(dxs), low_y + min(dys)), (high_x + max(dxs), high_y + max(dys))], reach)
+
+
+def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float]) -> bool:
+    """Tell whether round bases (centres and radii) are clearly not overlapping and clearly in coherency, as they stand.
+
+    The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
+    ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with ``SHIFT_MARGIN`` to
+    spare.  Models are swept in order of x (a pair further apart in x than the widest link
+    can neither overlap nor link) and linked pairs joined into groups (union-find).
+    """
+    n = len(xs)
+    if n > 40:  # a big group: leave it to the full checks
+        return False
+    limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
+    apart = -0.01 + SHIFT_MARGIN
+    span = 2 * max(radii) + limit + 1e-3
+    order = sorted(range(n), key=xs.__getitem__)
+    parent = list(range(n))
+    groups, hypot = n, math.hypot
+    for k, i in enumerate(order):
+        x, y, r = xs[i], ys[i], radii[i]
+        for j in order[k + 1:]:
+            dx = xs[j] - x
+            if dx > span:
+                break
+            gap = hypot(dx, ys[j] - y) - (r + radii[j])
+            if gap < apart:
+                return False
+            if gap <= limit:
+                a, b = i, j
+                while parent[a] != a:
+                    a = parent[a]
+                while parent[b] != b:
+                    b = parent[b]
+                if a != b:
+                    parent[a] = b
+                    groups -= 1
+    return groups == 1
+
+
+def _others_near(state: GameState, box: tuple[float, float, float, float], moving_ids: set[str]) -> bool:
+    """Tell whether any unit on the table besides ``moving_ids`` reaches into ``box``."""
+    return bool(_near(state, box, moving_ids))
 
 
 def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:
@@ -150,12 +316,19 @@ def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, fl
     return low_x - slack, low_y - slack, high_x + slack, high_y + slack
 
 
-def _near(state: GameState, box: tuple[float, float, float, float]) -> list[Unit]:
-    """Return the units on the table (in order) whose extent meets ``box``: the only ones a move there can touch."""
+def _near(state: GameState, box: tuple[float, float, float, float], leaving_out: set[str] | frozenset[str] = frozenset()
+          ) -> list[Unit]:
+    """Return the units on the table (in order, but those ``leaving_out``) whose extent meets ``box``: the only ones a
+    move there can touch (the extent of a unit left out is not worked out)."""
     low_x, low_y, high_x, high_y = box
-    standing: tuple[tuple[Unit, tuple[float, float, float, float]], ...] = state.remember(
-        "units on the table", lambda: tuple((u, u.extent) for u in state.units if u.on_table))
-    return [u for u, (ux, uy, vx, vy) in standing if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy]
+    standing: tuple[Unit, ...] = state.remember("units on the table", lambda: tuple(u for u in state.units if u.on_table))
+    near = []
+    for u in standing:
+        if u.id not in leaving_out:
+            ux, uy, vx, vy = u.extent
+            if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy:
+                near.append(u)
+    return near
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:

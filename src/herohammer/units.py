@@ -101,7 +101,9 @@ class Model(HashOnce):
 
     def walked_to(self, at: Point, inches: float) -> Model:
         """Return the model at ``at`` having spent ``inches`` more of this phase's move allowance."""
-        return evolve(self, at=(float(at[0]), float(at[1])), moved=self.moved + inches)
+        if not (type(at) is tuple and len(at) == 2 and type(at[0]) is float and type(at[1]) is float):
+            at = (float(at[0]), float(at[1]))  # a planned place is a pair of floats already
+        return evolve(self, at=at, moved=self.moved + inches)
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,9 @@ class Unit(HashOnce):
         it is seen to pass clear of the whole unit at once (an empty box for a unit with no models)."""
         if not self.models:
             return (math.inf, math.inf, -math.inf, -math.inf)
+        if len(self.models) == 1:  # a lone model (a character, say): its own circle
+            (x, y), reach = self.models[0].at, self.models[0].base.reach_inches
+            return x - reach, y - reach, x + reach, y + reach
         xs = [m.at[0] for m in self.models]
         ys = [m.at[1] for m in self.models]
         reach = max([m.base.reach_inches for m in self.models])

@@ -99,9 +99,12 @@ def evolve(value: T, **changes: Any) -> T:
             for key in state.keys() - name_set:
                 del state[key]
     state.update(changes)
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", state)
+    new = _new(cls)
+    _set(new, "__dict__", state)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property

@@ -55,6 +55,20 @@ def _marked(method: Callable[..., Any]) -> bool:
     return bool(getattr(method, _PLACES_AS_RULED, False))
 
 
+_ROLLS_BEFORE_PLACING = "rolls_before_placing"
+
+
+def rolls_before_placing(method: Method) -> Method:
+    """Mark a ``resolve_<do>`` that rolls dice on every path before it places any model (a 9th Age charge rolls its
+    Charge Range): resolved with dice that refuse to roll it never has a result, so judging does not try.
+
+    ``tests/test_t9a_fast_legal.py`` holds the marked resolutions to it; a subclass overriding
+    the method without the mark is resolved as before.
+    """
+    setattr(method, _ROLLS_BEFORE_PLACING, True)
+    return method
+
+
 #: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
 _RULED: dict[tuple[type, str], bool] = {}
 
@@ -215,6 +229,8 @@ class Ruleset:
         """
         if self._places_as_ruled(action.do):
             return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
+        if getattr(getattr(self, f"resolve_{action.do}"), _ROLLS_BEFORE_PLACING, False):
+            return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)
         if resolved is None:
             return Judgement(ruling)
@@ -253,6 +269,13 @@ class Ruleset:
         if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
             raise IllegalActionError(problem, ("published.bases-apart",))
         return after, events
+
+    def screened_candidates(self, state: GameState) -> Iterable[tuple[Action, bool]]:
+        """Propose ``candidate_actions`` in order, each with True if a check made for several together found it legal.
+
+        ``Game.legal_actions`` judges the others one by one; by default every one is.
+        """
+        return ((action, False) for action in self.candidate_actions(state))
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""

@@ -11,24 +11,28 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_vector,
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_move,
                         roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
-from ..formations import (Formation, RankChoice, arrange, centre_file, front_rank_problems,
+from .. import movement
+from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
-from ..geometry import (EPSILON, Placed, Point, clearly_apart, distance, group_distance, outline_hull, in_base_contact, overlaps, sweep_hits,
-                        unit_line_of_sight)
+from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
+                        distance, group_distance, in_base_contact, nearest_in_rows, outline_hull,
+                        overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Model, Status, Unit
-from .base import Resolution, Ruleset
+from ..values import evolve
+from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -73,10 +77,17 @@ def fly_rates(unit: Unit) -> tuple[int, int] | None:
     return None
 
 
-@implements("t9a.join.part-of-unit", "t9a.leave.move")
 def unit_rates(state: GameState, unit: Unit, fly: bool) -> tuple[int, int] | None:
-    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly."""
-    members = [u for u in state.combined(unit.id) if u.alive]
+    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly.
+
+    Worked out once per state (charges, moves and their resolutions all ask).
+    """
+    return state.remember(("t9a unit rates", unit.id, fly), lambda: _unit_rates(state, unit.id, fly))
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.move")
+def _unit_rates(state: GameState, unit_id: str, fly: bool) -> tuple[int, int] | None:
+    members = [u for u in state.combined(unit_id) if u.alive]
     if fly:
         rates = [fly_rates(u) for u in members]
         if any(r is None for r in rates):
@@ -244,6 +255,8 @@ class JoinPlan:
     moved: float
     advance: int
     march: int
+    #: Every model of the joined unit stands in a slot no smaller than its base: none can stand on another.
+    in_slots: bool = False
 
 
 @dataclass(frozen=True)
@@ -359,7 +372,8 @@ class NinthAge(Ruleset):
         for u in mine:
             if state.phase is Phase.CHARGE:
                 for e in state.enemies_of(state.active):
-                    yield Charge(do="charge", unit=u.id, target=e.id)
+                    if not beyond_charge_reach(state, u, e):
+                        yield Charge(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
                     f = _formation_of(host)
@@ -383,9 +397,20 @@ class NinthAge(Ruleset):
         yield EndPhase(do="end_phase")
 
     # -- joining -----------------------------------------------------------------
+    @places_as_ruled
     def rule_join(self, state: GameState, action: Join) -> Ruling:
-        """Rule on a character joining a unit (t9a.join.*)."""
+        """Rule on a character joining a unit (t9a.join.*).
+
+        The plan keeps 1" from every other unit (Unit Spacing), so the joined unit can stand on
+        another unit's model only if its own models overlap: never when each stands in a slot
+        no smaller than its base (``JoinPlan.in_slots``); otherwise the join is resolved and
+        its bases are checked as every placing action's are.
+        """
         plan = self.plan_join(state, action)
+        if not plan.in_slots:
+            after = self._joined(state, plan)[0]
+            if problem := movement.overlap_problem(state, after):
+                return Ruling.forbid(problem, "published.bases-apart")
         where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
         if state.phase is Phase.DEPLOYMENT:
             return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
@@ -430,10 +455,9 @@ class NinthAge(Ruleset):
         f = _formation_of(host)
         if f is None:
             raise _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
-        f = replace(f, slot_mm=(max(f.slot_mm[0], ch.models[0].base.width_mm),
-                                max(f.slot_mm[1], ch.models[0].base.depth_mm)))
+        f = f.resized((max(f.slot_mm[0], ch.models[0].base.width_mm), max(f.slot_mm[1], ch.models[0].base.depth_mm)))
         model = ch.models[0]
-        front = front_rank_test(state, host)
+        front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
         names = {m.name for _, m in _members(state, host)}
         if model.name in names:
             raise _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
@@ -458,12 +482,15 @@ class NinthAge(Ruleset):
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
+        slot_w, slot_d = new.slot_mm
+        in_slots = len(placed) == len(names) + 1 == len(new.order) == len(set(new.order)) and all(
+            m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
-            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch))
+            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch), in_slots)
         own = {ch.id, *(u.id for u in state.combined(host.id))}
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
-            problem = path_problem(state, [(replace(model, at=a), b)], own, False)
+            problem = path_problem(state, [(model.moved_to(a), b)], own, False)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
                               "no other)", "t9a.join.position", "published.t9a-move")
@@ -471,12 +498,16 @@ class NinthAge(Ruleset):
         if moved > mar + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
                           f"more than its March Rate {mar}\"; it cannot join there", "t9a.join.position")
-        return JoinPlan(host, ch, new, moved, adv, mar)
+        return JoinPlan(host, ch, new, moved, adv, mar, in_slots)
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
-        plan = self.plan_join(state, action)
+        return self._joined(state, self.plan_join(state, action))
+
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
+        """Carry out a planned join (no dice decide it)."""
         if state.phase is Phase.DEPLOYMENT:
             ch = replace(plan.character, joined=plan.host.id, formation=None)
             new = arrange(state.replace_units(ch, replace(plan.host, formation=plan.formation)), plan.host.id)
@@ -500,8 +531,13 @@ class NinthAge(Ruleset):
                             "t9a.leave.when", "t9a.leave.move",
                             notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
 
-    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
+        """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
+        key = (type(self), "plan_leave", action.model_dump_json())
+        return state.remember(key, lambda: self._plan_leave(state, action))
+
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
+    def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
         if ch.side != state.active:
@@ -533,7 +569,10 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
         rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        away = min((distance(end, p) for p in rest), default=math.inf)
+        reach = model.base.reach_inches
+        floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
+        nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
+        away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -547,16 +586,30 @@ class NinthAge(Ruleset):
         """Leave: the character moves out and counts as moved; the unit it left does not."""
         plan = self.plan_leave(state, action)
         marched = plan.moved > plan.advance + EPSILON
-        new = _detach(state, plan.character, action.to)
-        ch = new.unit(plan.character.id).with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
-        new = new.replace_unit(ch)
+        new = _detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
+        ch = plan.character
         return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
                            ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
 
     # -- moving -----------------------------------------------------------------
+    @places_as_ruled
     @implements("t9a.join.unit-stops", "t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.character-units")
     def rule_move(self, state: GameState, action: Move) -> Ruling:
-        """Rule on moving a unit (a lone character is one): at its slowest model's rate, around other units."""
+        """Rule on moving a unit (a lone character is one): at its slowest model's rate, around other units.
+
+        The move keeps 1" from every other unit (Unit Spacing), so its models can end on another
+        model only if they end on one another: never for a single model or a formation whose
+        models each stand in a slot no smaller than their bases (``_own_models_apart``);
+        otherwise the move is resolved and its bases are checked as every placing action's are.
+        """
+        ruling = self._rule_move(state, action)
+        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
+            resolved = self._without_dice(state, action)
+            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+                return Ruling.forbid(problem, "published.bases-apart")
+        return ruling
+
+    def _rule_move(self, state: GameState, action: Move) -> Ruling:
         named = state.unit(action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
@@ -618,6 +671,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}", *rules,
                             "published.t9a-move", SPACING_RULE)
 
+    @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
         unit = movers_of(state, state.unit(action.unit))
@@ -698,7 +752,7 @@ class NinthAge(Ruleset):
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
-        if any(s in combined_status(state, unit) for s in BUSY) or any(unit.has(s) for s in MOVED):
+        if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing",
                                  "t9a.charge-out.declare")
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
@@ -729,12 +783,18 @@ class NinthAge(Ruleset):
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
                                      WHEEL_RULE, "t9a.charge-out.declare")
             way = wheeled(state, unit, action.wheel)
-        gap = arc + group_distance(way.unit(unit.id).placed, target.placed)
+        charger = way.unit(unit.id)
+        placed = [m.placed for m in _contact_models(way, charger, out)]  # the charger's own models first
+        rows = nearest_in_rows(placed[:len(charger.models)], target.placed)
+        nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
+        gap = arc + nearest
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
-        _, _, movers = _contact(way, way.unit(unit.id), target, out)
+        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest)
+        _, _, movers = _contact(way, charger, target, out, rows)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
@@ -750,6 +810,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
+    @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
@@ -891,6 +952,19 @@ def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
 
 
+def _own_models_apart(state: GameState, unit: Unit) -> bool:
+    """Say whether moving a unit (its characters with it) can never put one of its models on another: a single
+    model, or a formation holding each model in a slot of its own no smaller than its base."""
+    members = [m for _, m in _members(state, unit)]
+    if len(members) <= 1:
+        return True
+    f = unit.formation
+    if f is None or len(members) != len(f.order) or len(set(f.order)) != len(f.order):
+        return False
+    return {m.name for m in members} == set(f.order) and all(
+        m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in members)
+
+
 @implements("published.t9a-move")
 def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
                  may_touch: frozenset[str] = frozenset()) -> str | None:
@@ -903,31 +977,42 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     """
     if not movers:
         return None
-    points = [p for model, to in movers for p in (model.at, to)]
+    xs = [c for model, to in movers for c in (model.at[0], to[0])]
+    ys = [c for model, to in movers for c in (model.at[1], to[1])]
     reach = max([model.base.reach_inches for model, _ in movers])
-    slack = reach + 1e-6 + 1e-9 * max(abs(c) for p in points for c in p)  # far above float rounding
-    low_x, low_y = min(p[0] for p in points) - slack, min(p[1] for p in points) - slack
-    high_x, high_y = max(p[0] for p in points) + slack, max(p[1] for p in points) + slack
-    others = [(u, m) for u in state.units if u.alive and u.id not in own
-              and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
-              for m in u.models]  # a unit whose extent no path or end reaches can be neither stood on nor crossed
-    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
+    slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
+    low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
+    near = [(u, e) for u in state.units if u.alive and u.id not in own
+            and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
+    others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
+    blocking = [t for t in state.terrain if t.kind == "blocking"]  # stood on nor crossed
+    crossable = [(u, m) for u, m in others if u.id not in may_touch]
+    dist = math.dist
     for model, to in movers:
         end = Placed(model.base, to, model.facing)
-        for u, m in others:
-            if overlaps(end, m.placed, 0.02):
-                return f"{model.name} would end on {u.id}'s model {m.name}"
+        r = model.base.reach_inches + slack - reach  # this base's reach, and the same margin
+        end_at, end_reach, end_round = end.at, model.base.reach_inches, model.base.round
+        for u, e in near:
+            if e[0] > to[0] + r or to[0] - r > e[2] or e[1] > to[1] + r or to[1] - r > e[3]:
+                continue  # the end's bounding circle misses every bounding circle of u: it stands on none of u
+            for m in u.models:
+                q = m.placed
+                if not (end_round and q.base.round) and dist(end_at, q.at) >= end_reach + q.base.reach_inches - 0.02:
+                    continue  # ``overlaps``'s own first test, asked here: bounding circles apart
+                if overlaps(end, q, 0.02):
+                    return f"{model.name} would end on {u.id}'s model {m.name}"
         for t in blocking:
             if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
                 return f"{model.name} would end in impassable terrain {t.id}"
         if fly or math.dist(model.at, to) <= EPSILON:
             continue
-        for u, m in others:
-            if u.id not in may_touch and _path_hits(model, to, m):
+        for u, m in crossable:
+            if _path_hits(model, to, m):
                 return f"{model.name}'s path crosses {u.id}'s model {m.name}"
-        near = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
-        swept = _swept(model, to) if near else None
-        for t in near:
+        crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)]
+        swept = _swept(model, to) if crossed else None
+        for t in crossed:
             if swept is not None and swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
     return None
@@ -947,18 +1032,30 @@ def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own
     joining or leaving) at least 1" from every other unit, friend or foe; only charges come
     closer.  ``own`` names the mover's combined unit, which the gap does not concern.
     """
-    ends = [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
-    if not ends:
+    if not movers:
         return None
+    ends: list[Placed] = []
+    xs = [to[0] for _, to in movers]
+    ys = [to[1] for _, to in movers]
+    reach = max([m.base.reach_inches for m, _ in movers])
+    box = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)  # group_extent of the ends
     for u in state.units:
         if u.id in own or not u.alive:
             continue
-        if clearly_apart(ends, u.placed, UNIT_SPACING, u.remember("outline hull", lambda: outline_hull(u.placed))):
+        if box_gap(box, u.extent) > UNIT_SPACING + 1e-9 * (1.0 + sum(map(abs, box)) + sum(map(abs, u.extent))):
+            continue  # u's bounding circles are more than 1" away: no pair to measure
+        ends = ends or [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
+        if clearly_apart(ends, u.placed, UNIT_SPACING, partial(_outline_hull_of, u), u.extent):
             continue  # every base of u more than 1" away: no pair to measure
         gap = group_distance(ends, u.placed)
         if gap + EPSILON < UNIT_SPACING:
             return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
     return None
+
+
+def _outline_hull_of(unit: Unit) -> shapely.Polygon | None:
+    """Return the outline hull of a unit's bases, worked out once per unit value."""
+    return unit.remember("outline hull", lambda: outline_hull(unit.placed))
 
 
 WHEEL_RULE = "published.t9a-wheel"
@@ -1017,17 +1114,70 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
     f = _formation_of(charger)
     arcs = [f.front_arc()] if f is not None else [
         a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    shapes = [shapely.Polygon(a) for a in arcs]
-    return any(arc.intersection(p.footprint()).area > 1e-6 for arc in shapes for p in target.placed)
+    regions = [ConvexRegion(arc) for arc in arcs]
+    unsettled: list[tuple[int, Placed]] = []
+    for k, region in enumerate(regions):
+        for p in target.placed:
+            where = region.disc(p.at, p.base.reach_inches)
+            if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
+                return True  # the whole base (far more than 1e-6 square inches) is inside
+            if where is None:
+                unsettled.append((k, p))  # its bounding circle crosses the arc's edge: measure the shapes
+    for k, p in unsettled:
+        if not p.base.round:  # a rectangle: the shared area in closed form, shapely only within rounding of 1e-6
+            shared = regions[k].shared_area(p.corners)
+            if abs(shared - 1e-6) > 1e-9:
+                if shared > 1e-6:
+                    return True
+                continue
+        if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
+            return True
+    return False
 
 
-def _contact(state: GameState, unit: Unit, target: Unit, out: bool) -> tuple[float, float, list[tuple[Model, Point]]]:
-    """Return the straight move into base contact with ``target`` and every model it carries along."""
-    models = list(unit.models) if out else [m for _, m in _members(state, unit)]
+@implements("t9a.charge-out.declare")
+def beyond_charge_reach(state: GameState, unit: Unit, target: Unit) -> bool:
+    """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
+
+    The boxes holding the units' bounding circles (``Unit.extent``) are nearer than any two bases,
+    so when they lie further apart than the greatest Charge Range (Advance Rate + 12") the rule
+    would refuse the charge; ``candidate_actions`` proposes no such doomed charge.
+    """
+    if not unit.alive or not target.alive:
+        return False
+    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False)
+    if rates is None:
+        return False
+    limit = rates[0] + MAX_CHARGE_BONUS + EPSILON
+    margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
+    return box_gap(unit.extent, target.extent) > limit + margin
+
+
+def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
+    """Return the models a charge carries along: a character charging out alone, else the unit with its characters
+    (the unit's own models first)."""
+    return list(unit.models) if out else [m for _, m in _members(state, unit)]
+
+
+def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
+             rows: Sequence[tuple[float, int] | None] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
+    """Return the straight move into base contact with ``target`` and every model it carries along.
+
+    Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
+    taken; only a model as near as the nearest (by a margin far above float rounding) can give it,
+    so only those are worked out.  ``rows``, when given, are ``nearest_in_rows`` from those models
+    (``_contact_models``) to the target's.
+    """
+    models = _contact_models(state, unit, out)
+    placed = [m.placed for m in models]
+    if rows is None:
+        rows = nearest_in_rows(placed, target.placed)
+    least = min((row[0] for row in rows if row is not None), default=math.inf)
     best = (math.inf, 0.0, 0.0)
-    for m in models:
-        dx, dy = contact_vector(m.placed, target.placed)
-        best = min(best, (math.hypot(dx, dy), dx, dy))
+    for p, row in zip(placed, rows):
+        if row is not None and row[0] <= least + 1e-9 * (1.0 + least):
+            dx, dy = contact_move(p, target.placed[row[1]])
+            best = min(best, (math.hypot(dx, dy), dx, dy))
     _, dx, dy = best
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
 
@@ -1037,18 +1187,21 @@ def _path_hits(model: Model, to: Point, other: Model) -> bool:
     return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > 0.01
 
 
-def _detach(state: GameState, ch: Unit, to: Point) -> GameState:
-    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own."""
+def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = ()) -> GameState:
+    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own (with ``status``
+    added)."""
     if ch.joined is None and state.joined_to(ch.id):
         state = _hand_over(state, ch)
         ch = state.unit(ch.id)
     host = state.unit(ch.joined) if ch.joined else None
+    changed: list[Unit] = [state.unit(ch.id)]
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        state = state.replace_unit(replace(host, formation=remove_from(host.formation, ch.models[0].name)))
-        state = arrange(state, host.id)
-    moved = replace(state.unit(ch.id), joined=None, formation=None)
-    moved = replace(moved, models=(moved.models[0].moved_to(to), *moved.models[1:]))
-    return state.replace_unit(moved)
+        f = remove_from(host.formation, ch.models[0].name)
+        changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
+    left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
+    moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
+                   status=left.status | frozenset(status))
+    return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
 
 
 @implements("t9a.join.character-units")

@@ -214,8 +214,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most "
                 f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
             ), moves, ()
-        if overlap := movement.placement_problem(state, moves, {unit.id}) or \
-                movement.path_problem(state, moves, {unit.id}, self.flying(state, [unit])):
+        if overlap := movement.places_problem(state, moves, {unit.id}, lambda: self.flying(state, [unit])):
             return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
@@ -325,9 +324,38 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"got {len(action.to)} positions"
             )
         moves = _plan_members(state, members, action.to)
+        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
+        ids = {u.id for u in members}
+        if not self._surely_clear(state, moves, ids, allowances, with_characters):
+            if problem := self._places_problem(state, unit, members, moves, ids, allowances):
+                return problem
+        notes = self._difficult_notes(state, unit, moves)
+        if self.joins_by_moving_close and unit.is_independent:
+            host = self._host_in_reach(state, unit, moves[0].to)
+            if host is not None:
+                notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
+        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+
+    @staticmethod
+    def _surely_clear(state: GameState, moves: Sequence[movement.PlannedMove], ids: set[str],
+                      allowances: dict[str, float], with_characters: int) -> bool:
+        """Say whether a move of the whole unit (its characters too) by one shift surely passes every check of places.
+
+        ``movement.clear_shifts`` measures the unit once, where it stands; anything it is not
+        sure of is left to ``_places_problem``.
+        """
+        shift = movement.common_shift(moves) if len(moves) == with_characters else None
+        if shift is None:
+            return False
+        most = [allowances[mv.unit_id] - mv.model.moved + movement.EPSILON for mv in moves]
+        return movement.clear_shifts(state, [mv.model for mv in moves], ids, [shift], most)[0]
+
+    def _places_problem(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                        moves: Sequence[movement.PlannedMove], ids: set[str],
+                        allowances: dict[str, float]) -> Ruling | None:
+        """Return why a unit's planned places are refused (table, allowance, other models, coherency), or None."""
         if off := movement.table_problem(state, moves):
             return Ruling.forbid(off)
-        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
         for mv in moves:
             allowance = allowances[mv.unit_id]
             if mv.length > allowance - mv.model.moved + movement.EPSILON:
@@ -340,9 +368,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
-        ids = {u.id for u in members}
-        if overlap := movement.placement_problem(state, moves, ids) or \
-                movement.path_problem(state, moves, ids, self.flying(state, members)):
+        if overlap := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
@@ -351,12 +377,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
                 "all connected)", rule,
             )
-        notes = self._difficult_notes(state, unit, moves)
-        if self.joins_by_moving_close and unit.is_independent:
-            host = self._host_in_reach(state, unit, moves[0].to)
-            if host is not None:
-                notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
-        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+        return None
 
     def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:
         """Return how far one member of a combined unit may move (3rd: by its own type)."""
@@ -387,7 +408,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
-        if not state.unit(unit.id).alive:
+        if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
             return state, events
         if unit.is_independent:
             state, more = self._join_on_ending_near(state, unit.id, moves[0].to)
@@ -470,7 +491,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         state = _apply_moves(state, moves, {character.id})
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
-        if not state.unit(character.id).alive:
+        if (more or not character.alive) and not state.unit(character.id).alive:  # only dangerous terrain takes any
             return state, events
         placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
         if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
@@ -650,6 +671,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     # == what the active side may do ==================================================
     def candidate_actions(self, state: GameState) -> Iterator[Action]:
         """Propose joins, leaves, a few moves per unit, shots at every enemy, and ending the phase."""
+        return (action for action, _ in self._candidates(state, screen=False))
+
+    def screened_candidates(self, state: GameState) -> Iterator[tuple[Action, bool]]:
+        """Propose ``candidate_actions``; a unit's sampled moves are checked together, and those surely legal say so."""
+        return self._candidates(state, screen=True)
+
+    def _candidates(self, state: GameState, screen: bool) -> Iterator[tuple[Action, bool]]:
         side = state.active
         mine = state.side_units(side)
         if state.phase == Phase.MOVEMENT:
@@ -657,36 +685,57 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 if u.is_independent and not u.joined:
                     for host in mine:
                         if host.id != u.id and not host.joined:
-                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host))
+                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host)), False
                 if u.is_independent and u.joined:
                     host = state.unit(u.joined)
-                    yield from (Leave(do="leave", character=u.id, to=p) for p in _points_away(u, host))
+                    yield from ((Leave(do="leave", character=u.id, to=p), False) for p in _points_away(u, host))
                 if not u.joined:
-                    yield from _sample_moves(state, u, self.move_allowance(state, u))
+                    shifts, moves = _sample_moves(state, u, self.move_allowance(state, u))
+                    yield from zip(moves, self._surely_legal_moves(state, u, shifts) if screen else [False] * len(moves))
         if state.phase == Phase.MOVEMENT:
             for u in mine:
                 if u.has(Status.FALLING_BACK):
-                    yield Regroup(do="regroup", unit=u.id)
+                    yield Regroup(do="regroup", unit=u.id), False
         enemies = state.enemies_of(side)
         for u in mine:
             if "psyker" in self.effective_rules(state, u.id):
                 for power in (*state.powers, *bundled_powers()):
                     if power.phase == state.phase:
                         for t in enemies:
-                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id)
+                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id), False
         if state.phase == Phase.SHOOTING:
             for u in mine:
                 for t in enemies:
-                    yield Shoot(do="shoot", unit=u.id, target=t.id)
-            yield from self.special_move_candidates(state)
+                    yield Shoot(do="shoot", unit=u.id, target=t.id), False
+            yield from ((a, False) for a in self.special_move_candidates(state))
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
-                    yield Assault(do="assault", unit=u.id, target=t.id)
+                    yield Assault(do="assault", unit=u.id, target=t.id), False
             for u in state.units:
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
-                    yield Fight(do="fight", unit=u.id)
-        yield EndPhase(do="end_phase")
+                    yield Fight(do="fight", unit=u.id), False
+        yield EndPhase(do="end_phase"), False
+
+    def _surely_legal_moves(self, state: GameState, unit: Unit, shifts: Sequence[geo.Point]) -> list[bool]:
+        """Say which of a unit's sampled moves ``rule_move`` surely allows, checked together (False: judge it in full).
+
+        Each sampled move shifts the unit and its characters as one (``_sample_moves``), so
+        ``rule_move``'s checks of the unit are made once (who may move, how far each model
+        may go) and its checks of places by ``movement.clear_shifts`` for every shift at once.
+        Only for ``rule_move`` as written here, marked ``places_as_ruled``, in a phase with moves.
+        """
+        no = [False] * len(shifts)
+        if (self.__dict__ or type(self).rule_move is not Warhammer40k3.rule_move or not self._places_as_ruled("move")
+                or "move" not in self.phase_spec(state.phase).actions):
+            return no
+        if unit.joined or self._mover_checks(state, unit) is not None:
+            return no
+        members = state.combined(unit.id)
+        models = [m for u in members for m in u.models]
+        allowed = [self.combined_allowance(state, u, members) - m.moved + movement.EPSILON
+                   for u in members for m in u.models]  # rule_move's limit, model by model
+        return movement.clear_shifts(state, models, {u.id for u in members}, shifts, allowed)
 
 
 @lru_cache(maxsize=1024)
@@ -724,10 +773,16 @@ def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
     return [(round(x + dx / norm * 5.5, 2), round(y + dy / norm * 5.5, 2)), (x, y + 5.5), (x, y - 5.5)]
 
 
-def _sample_moves(state: GameState, unit: Unit, allowance: float) -> Iterator[Move]:
-    """Propose moving a unit (with its characters) straight in eight directions, half its allowance."""
-    members = state.combined(unit.id)
+def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[geo.Point], list[Move]]:
+    """Propose moving a unit (with its characters) straight in eight directions, half its allowance.
+
+    Returns the shifts and the moves: each move takes every model to its place plus its shift.
+    """
+    models = [m for u in state.combined(unit.id) for m in u.models]
     step = allowance / 2
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-        to = [(m.at[0] + dx * step, m.at[1] + dy * step) for u in members for m in u.models]
-        yield Move(do="move", unit=unit.id, to=tuple(to))
+    shifts = [(dx * step, dy * step) for dx, dy in _DIRECTIONS]
+    return shifts, [Move(do="move", unit=unit.id, to=tuple([(m.at[0] + sx, m.at[1] + sy) for m in models]))
+                    for sx, sy in shifts]
+
+
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))

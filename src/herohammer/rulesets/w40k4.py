@@ -124,6 +124,8 @@ class Warhammer40k4(Warhammer40k3):
 
     def _effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
         members = state.combined(unit_id)
+        if len(members) == 1 and members[0].id == unit_id:  # alone: nothing shared, nothing lost
+            return self._own_rules(members[0])
         own = {u.id: set(self._own_rules(u)) for u in members}
         rules = set(own[unit_id])
         for rule in SHARED_RULES:

@@ -53,6 +53,7 @@ from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, with_its_unit
+from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
@@ -108,6 +109,8 @@ def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
+Job = tuple[StrikeKey, int, tuple[tuple[str, int], ...]]  # a pool of attacks: who, how many, the models it may hurt
+Gathered = tuple[tuple[Job, ...], int, Event]  # an Initiative step's pools, the Initiative after it, its event
 EventView = Callable[[Event], Hashable]
 ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
@@ -118,7 +121,7 @@ class _Melee:
 
     state: GameState
     initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
-    jobs: tuple[tuple[StrikeKey, int, tuple[ModelRef, ...]], ...]
+    jobs: tuple[Job, ...]
     caused: tuple[tuple[str, int], ...]
     events: tuple[Event, ...]
     finished: bool = False
@@ -917,22 +920,16 @@ class CombatRules(Ruleset):
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
-        """Return every unit in the same close combat: linked by base contact, and characters with their units.
-
-        Worked out once per state (ruling on a fight and resolving it both ask).
-        """
-        return list(state.remember(("close combat units", unit_id), lambda: tuple(self._linked_units(state, unit_id))))
+        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        return list(self._engagement(state, unit_id).units)
 
     @staticmethod
-    def _linked_units(state: GameState, unit_id: str) -> list[str]:
-        seen = [unit_id]
-        i = 0
-        while i < len(seen):
-            u = state.unit(seen[i])
-            i += 1
-            seen += [x.id for x in state.units if x.id not in seen and x.on_table
-                     and (x.joined == u.id or u.joined == x.id or (x.side != u.side and _touching(u, x)))]
-        return seen
+    def _engagement(state: GameState, unit_id: str) -> Engagement:
+        """Return the close combat of a unit with who touches whom in it, worked out once per state.
+
+        Ruling on a fight and resolving it both ask; every step of the fight reads it.
+        """
+        return state.remember(("close combat", unit_id), lambda: Engagement(state, unit_id))
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
@@ -1006,7 +1003,8 @@ class CombatRules(Ruleset):
         attacks, strike with one pool, finally the combat result): play runs it step by
         step, an exact enumeration merges equal carries after every step.
         """
-        combat = self._contact_units(state, action.unit)
+        engagement = self._engagement(state, action.unit)
+        combat = engagement.units
         before = state
         allocations = dict(state.allocations)
         opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
@@ -1014,41 +1012,56 @@ class CombatRules(Ruleset):
         levels = {m.profile.i for u in combat for m in state.unit(u).models}
 
         def step(melee: _Melee, dice: Dice) -> _Melee:
-            if melee.jobs:
-                melee = self._strike(melee, dice)
-                if not melee.jobs and not levels.intersection(range(melee.initiative + 1)):
-                    return evolve(melee, initiative=-1)  # no one left to strike: the combat result is next
-                return melee
+            jobs, initiative, events = melee.jobs, melee.initiative, melee.events
+            if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
+                if initiative < 0:
+                    return result(melee, dice)
+                # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
+                gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
+                if gathered is None:
+                    gathered = melee.__dict__["_gathered"] = gather(melee)
+                if not gathered:  # every blow struck: the combat result is a step of its own
+                    return evolve(melee, initiative=-1)
+                jobs, initiative, event = gathered[0]
+                events = (*events, event)
+            if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
+                initiative = -1  # no one left to strike: the combat result is next
+            return self._strike(melee, jobs, initiative, events, dice)
+
+        def gather(melee: _Melee) -> tuple[Gathered, ...]:
+            """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
             for initiative in range(melee.initiative, -1, -1):
-                if initiative not in levels:
-                    continue
-                jobs = self._strikes(melee.state, combat, initiative, allocations)
-                if jobs:
-                    return evolve(melee, initiative=initiative - 1,
-                                   jobs=tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()),
-                                   events=(*melee.events, Event("initiative", f"Initiative {initiative} strikes",
-                                                                ("published.initiative",))))
-            if melee.initiative >= 0:  # every blow struck: the combat result is a step of its own
-                return evolve(melee, initiative=-1)
+                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations)):
+                    return ((tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()), initiative - 1,
+                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
+            return ()
+
+        def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
-            state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
+            if any(a[0] in combat for a in state.allocations):  # splits of attacks end with the fight
+                state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
             state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
-            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice)
+            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
+                                               engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
         sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
         view = dice.event_view
-        apart = state.remember(("characters apart", type(self), tuple(combat)),  # an enumeration asks once per leaf
-                               lambda: tuple(self._characters_apart(state, combat)))
+        apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
+                               lambda: tuple(self._characters_apart(state, engagement)))
         melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
                           lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
-    def _strike(self, melee: _Melee, dice: Dice) -> _Melee:
-        """Roll one pool of attacks (hit, wound, saves); after an Initiative step's last, remove the slain."""
-        (side, pool_key, ws, s, armour_off, apart, who), n, pool = melee.jobs[0]
-        state, events, caused = melee.state, list(melee.events), dict(melee.caused)
+    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
+                events_before: tuple[Event, ...], dice: Dice) -> _Melee:
+        """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
+
+        The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
+        """
+        (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
+        state, events, caused = melee.state, list(events_before), dict(melee.caused)
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
         if live:
@@ -1076,80 +1089,92 @@ class CombatRules(Ruleset):
                                                      remove=False, saved_already=saved, models=models)
             caused[side] = caused.get(side, 0) + unsaved
             events += more
-        jobs = melee.jobs[1:]
+        jobs = jobs[1:]
         if not jobs:
             state = _remove_casualties(state)
-        return evolve(melee, state=state, jobs=jobs, caused=tuple(sorted(caused.items())), events=tuple(events))
+        return evolve(melee, state=state, initiative=initiative, jobs=jobs, caused=tuple(sorted(caused.items())),
+                      events=tuple(events))
 
-    def _characters_apart(self, state: GameState, combat: Sequence[str]) -> list[Event]:
+    def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
         if not self.character_separate_in_combat:
             return []
         events: list[Event] = []
-        for uid in combat:
+        for uid in engagement.units:
             unit = state.unit(uid)
             if not (unit.is_character and unit.joined and unit.alive):
                 continue
-            touching = any(_touching(unit, e) for e in state.enemies_of(unit.side))
+            touching = any(state.unit(e).on_table for e in engagement.touched_units(uid))
             events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
                 "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
     @implements("published.close-combat", "published.initiative")
-    def _strikes(self, state: GameState, combat: Sequence[str], initiative: int,
+    def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]]
                  ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon."""
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
-        units = [state.unit(u) for u in combat if state.unit(u).alive]
+        units = [u for u in map(state.unit, engagement.units) if u.models]
+        contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
+        standing: dict[str, Unit] = {}
         arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once
+        separate = self.character_separate_in_combat
         for unit in units:
-            strikers = [(m, n) for m in unit.models if m.profile.i == initiative for n in (self._attacks(unit, m),) if n]
+            strikers = [(i, m, n) for i, m in enumerate(unit.models) if m.profile.i == initiative
+                        for n in (self._attacks(unit, m),) if n]
             if not strikers:
                 continue
+            if contacts is None:
+                contacts, standing = engagement.now(units), {u.id: u for u in units}
             enemies = [e for e in units if e.side != unit.side]
-            # base contact of each striker with each enemy model, then counted per enemy unit
-            rows = geo.contact_rows([m.placed for m, _ in strikers], [p for e in enemies for p in e.placed])
-            ends = list(accumulate(len(e.models) for e in enemies))
-            spans = list(zip([0, *ends], ends))  # each enemy unit's models in a row
-            for (model, n), row in zip(strikers, rows):
-                contacts = [row[start:end].count(True) for start, end in spans]
-                touching = [e for e, k in zip(enemies, contacts) if k]
-                if not touching and not self._near_contact(state, unit, model, enemies):
-                    continue
+            split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
+            apart = unit.is_character
+            for i, model, n in strikers:
+                touched = contacts.of(unit.id, i)
+                alone = bool(touched) and not split and all(r[0] == touched[0][0] for r in touched)
+                if not alone:
+                    counts: dict[str, int] = {}  # enemy models touched, per enemy unit
+                    for eid, _ in touched:
+                        counts[eid] = counts.get(eid, 0) + 1
+                    touching = [e for e in enemies if e.id in counts]
+                    if not touching and not self._near_contact(state, unit, model, enemies):
+                        continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
                     melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
                     weapon = arms[model.weapons] = melee[0]
                 s = weapon.strength_for(model.profile.s)
-                split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
-                if split:
-                    given = 0
-                    for key, k in split:
-                        pool = [(e.id, i) for e in touching for i, m in enumerate(e.models)
-                                if (e.id == key or m.name == key) and geo.in_base_contact(model.placed, m.placed)]
-                        k = min(k, n - given)
-                        if pool and k > 0:
-                            _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
-                                        f"{model.name} (split)"), k, pool)
-                            given += k
-                    n -= given
-                    if not n:
+                if alone:
+                    target = standing[touched[0][0]]  # one enemy unit touched: the one it attacks
+                else:
+                    if split:
+                        given = 0
+                        for key, k in split:
+                            pool = [(e.id, k) for e in touching for k, m in enumerate(e.models)
+                                    if (e.id == key or m.name == key) and (e.id, k) in touched]
+                            k = min(k, n - given)
+                            if pool and k > 0:
+                                _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
+                                            f"{model.name} (split)"), k, pool)
+                                given += k
+                        n -= given
+                        if not n:
+                            continue
+                    chosen = self._default_target(state, unit, model, touching, enemies,
+                                                  [counts[e.id] for e in touching])
+                    if chosen is None:
                         continue
-                target = self._default_target(state, unit, model, touching, enemies,
-                                              [k for k in contacts if k])
-                if target is None:
-                    continue
-                apart = unit.is_character
-                who = model.name if apart else unit.id
-                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart, who)
-                if job in jobs and not (apart and self.character_separate_in_combat):
+                    target = chosen
+                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart,
+                       model.name if apart else unit.id)
+                if job in jobs and not (apart and separate):
                     _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
-                if unit.is_character and self.character_separate_in_combat:
-                    pool = self._engaged_only(state, model, pool)
+                if apart and separate:
+                    pool = self._engaged_only(pool, touched)
                     if not pool:
                         continue
                 _add(jobs, job, n, pool)
@@ -1175,9 +1200,10 @@ class CombatRules(Ruleset):
         return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
 
     @implements("40k4.cc.engaged-only")
-    def _engaged_only(self, state: GameState, model: Model, pool: list[ModelRef]) -> list[ModelRef]:
+    def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
         """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
-        return [r for r in pool if geo.in_base_contact(model.placed, state.unit(r[0]).models[r[1]].placed)]
+        engaged = set(touched)
+        return [r for r in pool if r in engaged]
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
@@ -1187,8 +1213,11 @@ class CombatRules(Ruleset):
 
     @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
-                        dice: Dice) -> Resolution:
-        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing."""
+                        dice: Dice, engagement: Engagement | None = None) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
+
+        ``engagement``: who touched whom as the fight started (``before``), if measured.
+        """
         sides = sorted({before.unit(u).side for u in combat})
         score = ", ".join(f"{s} {caused[s]}" for s in sides)
         events: list[Event] = []
@@ -1221,10 +1250,20 @@ class CombatRules(Ruleset):
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
         fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
                 and not before.unit(e.id).has(Status.FALLING_BACK)}
-        for uid in combat:
-            u = state.unit(uid)
-            if u.alive and u.has(Status.LOCKED) and not any(_touching(x, e) for x in state.combined(uid)
-                                                             for e in state.enemies_of(u.side) if e.id not in fled):
+        locked = [u for u in map(state.unit, combat) if u.alive and u.has(Status.LOCKED)]
+        if not locked:
+            return state, events
+        # only the units that fled have moved: the others touch as the fight began, the slain aside
+        stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
+        contacts = engagement.now(stay) if engagement is not None else None
+        staying = {u.id for u in stay}
+        for u in locked:
+            group = state.combined(u.id)
+            if contacts is not None and all(x.id in staying for x in group):
+                touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
+            else:
+                touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
+            if not touching:
                 state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
         return state, events
 
@@ -1260,10 +1299,6 @@ def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
     if state.target_fired_at(unit_id) is not None:
         return state
     return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
-
-
-def _touching(a: Unit, b: Unit) -> bool:
-    return geo.groups_touch(a.placed, b.placed)
 
 
 def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[GameState, list[str]]:

@@ -157,8 +157,7 @@ class SpecialMoves(CombatRules):
                 return Ruling.forbid(f"{mv.model.name} would run {mv.length:.2f}\", but a run is D6\": at most "
                                      f"{RUN_MOST_INCHES:g}\"", self.fleet_rule)
         ids = {u.id for u in members}
-        if blocked := movement.placement_problem(state, moves, ids) or \
-                movement.path_problem(state, moves, ids, self.flying(state, members)):
+        if blocked := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(blocked, self.fleet_rule)
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
             return Ruling.forbid(f"after the run {unit.id} would not be in coherency", "published.coherency")

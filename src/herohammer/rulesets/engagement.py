@@ -1,0 +1,123 @@
+"""Who touches whom in one 40k close combat, measured once on the state the fight starts from.
+
+While blows are struck no model moves - models only leave the fight, slain at the end of
+an Initiative step - so every step reads base contact from one table of the combat's
+models instead of measuring bases again, keeping the models still standing (each told
+by its place and base, all that contact depends on).  Ruling on a fight and resolving
+it share one (``state.remember``), and an exact enumeration walks every step from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import geometry as geo
+from ..errors import HerohammerError
+from ..state import GameState
+from ..units import Model, Unit
+
+ModelRef = tuple[str, int]  # (unit id, model index)
+
+
+def touching(a: Unit, b: Unit) -> bool:
+    """Say whether any model of ``a`` is in base contact with any model of ``b``."""
+    return geo.groups_touch(a.placed, b.placed)
+
+
+class Engagement:
+    """One close combat: its units, and each model's enemy models in base contact as the fight starts.
+
+    ``units`` are the unit asked about and every unit linked to it by base contact with an
+    enemy or by joining, found breadth first (each round in the state's order of units).
+    """
+
+    __slots__ = ("units", "_start", "_touches")
+
+    def __init__(self, state: GameState, unit_id: str) -> None:
+        first = state.unit(unit_id)
+        # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
+        # of sides: touches[unit id][model index] lists the enemy models it touches, near[unit id] their units
+        by_side: dict[str, list[Unit]] = {}
+        for u in state.units:
+            if u.models and (u.embarked_in is None or u is first):
+                by_side.setdefault(u.side, []).append(u)
+        groups = [([(u.id, i) for u in units for i in range(len(u.models))], [p for u in units for p in u.placed])
+                  for units in by_side.values()]
+        touches: dict[str, list[list[ModelRef]]] = {u.id: [[] for _ in u.models] for units in by_side.values()
+                                                    for u in units}
+        near: dict[str, set[str]] = {}
+        for k, (refs, placed) in enumerate(groups):
+            for other_refs, other_placed in groups[k + 1:]:
+                for a, b in geo.contact_pairs(placed, other_placed):
+                    (uid, i), (eid, j) = refs[a], other_refs[b]
+                    touches[uid][i].append((eid, j))
+                    touches[eid][j].append((uid, i))
+                    near.setdefault(uid, set()).add(eid)
+                    near.setdefault(eid, set()).add(uid)
+        seen = [unit_id]
+        at = 0
+        while at < len(seen):
+            u = state.unit(seen[at])
+            at += 1
+            linked = near.get(u.id, ())
+            seen += [x.id for x in state.units if x.id not in seen and x.on_table
+                     and (x.joined == u.id or u.joined == x.id or x.id in linked)]
+        self.units: tuple[str, ...] = tuple(seen)
+        #: Each unit's models as the fight starts (a later step's models are some of them, in order).
+        self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
+        self._touches = touches
+
+    def touched_units(self, unit_id: str) -> set[str]:
+        """Return the enemy units whose models a unit's models touch as the fight starts."""
+        return {r[0] for refs in self._touches.get(unit_id, ()) for r in refs}
+
+    def now(self, units: Sequence[Unit]) -> Contacts:
+        """Return who touches whom among ``units``: the combat's units at a later step of the fight."""
+        return Contacts(self, units)
+
+
+class Contacts:
+    """Base contact at one step of a fight: the start table, read for the models still standing."""
+
+    __slots__ = ("_touches", "_start_of", "_index_of")
+
+    def __init__(self, engagement: Engagement, units: Sequence[Unit]) -> None:
+        self._touches = engagement._touches
+        #: Per unit: each model's index at the start, and each start model's index now (-1: slain).
+        self._start_of: dict[str, Sequence[int]] = {}
+        self._index_of: dict[str, Sequence[int]] = {}
+        for unit in units:
+            start = engagement._start.get(unit.id)
+            if start is None:
+                raise HerohammerError(f"{unit.id} was not in the close combat it fights")
+            models = unit.models
+            if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
+                self._start_of[unit.id] = self._index_of[unit.id] = range(len(models))
+                continue
+            start_of: list[int] = []
+            index_of = [-1] * len(start)
+            j = 0
+            for i, m in enumerate(models):  # each model now is the next start model with its place and base
+                while j < len(start) and not _same_place(start[j], m):
+                    j += 1
+                if j == len(start):
+                    raise HerohammerError(f"{unit.id}: {m.name} was not in the close combat it fights")
+                start_of.append(j)
+                index_of[j] = i
+                j += 1
+            self._start_of[unit.id] = start_of
+            self._index_of[unit.id] = index_of
+
+    def of(self, unit_id: str, i: int) -> list[ModelRef]:
+        """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
+        index_of = self._index_of
+        out: list[ModelRef] = []
+        for eid, j in self._touches[unit_id][self._start_of[unit_id][i]]:
+            now = index_of.get(eid)
+            if now is not None and (k := now[j]) >= 0:
+                out.append((eid, k))
+        return out
+
+
+def _same_place(a: Model, b: Model) -> bool:
+    return a.at == b.at and (a.base is b.base or a.base == b.base)

@@ -1,0 +1,156 @@
+"""The 9th Age's cheap judging (issue 11) against full per-candidate judging: the same rulings, the same results.
+
+Joins and moves (whatever a t9a rule marks ``places_as_ruled``) skip the shared bases-apart
+check after resolving, since their rule already keeps every placed model clear; charges
+(``rolls_before_placing``) are not resolved without dice, since they always roll first.  The full
+path is the same ruleset with every mark taken off: judging then resolves each placing
+action and checks its bases, as before.  Positions are the examples' own, with units and
+lone models pushed about at random (only what a scenario file accepts), in the phases
+that list placing actions.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer.actions import Action, parse_action
+from herohammer.errors import HerohammerError
+from herohammer.game import Game
+from herohammer.rulesets import get_ruleset
+from herohammer.rulesets import t9a
+from herohammer.rulesets.base import PLACING, Ruleset
+from herohammer.scenario import read_data, state_from_data
+from herohammer.state import GameState
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("t9a_*.yaml"))
+
+
+def _unmarked(ruleset: Ruleset) -> Ruleset:
+    """Return the ruleset with every ``places_as_ruled`` mark taken off (the full, shared check on every placing)."""
+    cls = type(ruleset)
+    methods: dict[str, Any] = {}
+    for do in PLACING:
+        for prefix in ("rule_", "resolve_"):
+            name = prefix + do
+            if hasattr(cls, name):
+                methods[name] = (lambda n: lambda self, *args: getattr(super(full, self), n)(*args))(name)
+    full = type(f"Unmarked{cls.__name__}", (cls,), methods)
+    return full()  # type: ignore[no-any-return]
+
+
+def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
+    """Return the example's state and ``count`` others: units and lone models pushed about, phases changed."""
+    data = read_data(ROOT / "examples" / name)
+    states = [state_from_data(data)]
+    tries = 0
+    while len(states) <= count and tries < 40 * count:
+        tries += 1
+        new = copy.deepcopy(data)
+        new["phase"] = rng.choice(["movement", "movement", "charge", data["phase"]])
+        new.pop("plan", None)
+        for side in new["sides"].values():
+            for unit in side:
+                if rng.random() < 0.5:
+                    continue
+                reach = rng.choice([0.5, 2.0, 5.0, 10.0])
+                dx, dy = rng.uniform(-reach, reach), rng.uniform(-reach, reach)
+                if unit.get("formation"):
+                    x, y = unit["formation"]["position"]
+                    unit["formation"]["position"] = [x + dx, y + dy]
+                    if rng.random() < 0.3:
+                        unit["formation"]["facing"] = rng.choice([0, 45, 90, 180, 270, 300])
+                for m in unit["models"]:
+                    if "at" in m:
+                        m["at"] = [m["at"][0] + dx, m["at"][1] + dy]
+        try:
+            states.append(state_from_data(new))
+        except HerohammerError:  # off the table or on another model: not a position a game can be in
+            continue
+    return states
+
+
+def _every_candidate(ruleset: Ruleset, state: GameState) -> list[Action]:
+    """What legal_actions would try if no charge were left out as beyond reach (every charge at every enemy)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(t9a, "beyond_charge_reach", lambda *_: False)
+        return list(ruleset.candidate_actions(state))
+
+
+def _candidates(ruleset: Ruleset, state: GameState, rng: random.Random) -> list[Action]:
+    """Every candidate, joins moving through a point of the unit's edge, and moves every way."""
+    out = _every_candidate(ruleset, state)
+    mine = [u for u in state.units if u.side == state.active and u.alive]
+    for u in mine:
+        for host in mine:
+            if host is u or not host.models:
+                continue
+            m = rng.choice(host.models)
+            out.append(parse_action({"do": "join", "character": u.id, "unit": host.id,
+                                     "to": [m.at[0] + rng.uniform(-0.6, 0.6), m.at[1] + rng.uniform(-0.6, 0.6)]}))
+        if u.models and not u.joined:  # moves of every length and way, some wheeling first, some marching
+            start = u.formation.position if u.formation is not None else u.models[0].at
+            reach = rng.choice([1.0, 4.0, 9.0])
+            move: dict[str, Any] = {"do": "move", "unit": u.id, "march": rng.random() < 0.3,
+                                    "to": [[start[0] + rng.uniform(-reach, reach), start[1] + rng.uniform(-reach, reach)]]}
+            if rng.random() < 0.3:
+                move["wheel"] = rng.choice([-45.0, -10.0, 20.0, 90.0])
+            out.append(parse_action(move))
+    return out
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_cheap_judging_rules_as_full_judging_on_every_candidate(name: str) -> None:
+    rng = random.Random(name)
+    fast = get_ruleset("t9a")
+    full = _unmarked(fast)
+    assert not full._places_as_ruled("join") and fast._places_as_ruled("join") and fast._places_as_ruled("move")
+    assert getattr(fast.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
+    assert not getattr(full.resolve_charge, "rolls_before_placing", False)  # type: ignore[attr-defined]
+    judged = legal = left_out = 0
+    for state in _variants(name, rng, 12):
+        for action in _candidates(fast, state, rng):
+            cheap, whole = fast.judge(state, action), full.judge(state, action)
+            assert cheap.ruling == whole.ruling, action
+            assert cheap.result == whole.result, action  # what apply would put on the table
+            judged += 1
+            legal += cheap.ruling.legal and action.do in PLACING
+            if action.do == "charge":  # what the mark says: resolved without dice, a charge never has a result
+                assert full._without_dice(state, action) is None
+                if t9a.beyond_charge_reach(state, state.unit(action.unit), state.unit(action.target)):
+                    assert not whole.ruling.legal  # left out of the candidates: surely refused
+                    left_out += 1
+        game = Game(state)
+        every = _every_candidate(fast, state)
+        assert game.legal_actions() == [a for a in every if full.judge(state, a).ruling.legal]
+    assert judged > 50 and legal > 10  # the positions leave room both to refuse and to allow
+    assert left_out or name != "t9a_whole_turn.yaml"  # its archers stand beyond the Spearmen's reach
+
+
+def test_a_join_or_move_into_slots_too_small_for_the_bases_is_checked_in_full() -> None:
+    """A formation whose slots are smaller than its bases: the join or move is resolved and its overlaps found."""
+    from dataclasses import replace
+
+    data = read_data(ROOT / "examples" / "t9a_captain_joins_spearmen.yaml")
+    data["sides"]["highborn"][0]["models"][3]["base"] = [30, 30]  # a bigger base: the slots are made as big
+    state = state_from_data(data)
+    host = state.unit("spearmen")
+    assert host.formation is not None and host.formation.slot_mm == (30.0, 30.0)
+    cramped = state.replace_unit(replace(host, formation=replace(host.formation, slot_mm=(20.0, 20.0))))
+    fast = get_ruleset("t9a")
+    full = _unmarked(fast)
+    action = parse_action({"do": "join", "character": "captain", "unit": "spearmen", "position": 2})
+    plan = fast.plan_join(cramped, action)  # type: ignore[attr-defined]
+    assert not plan.in_slots
+    ruling = fast.judge(cramped, action).ruling
+    assert ruling == full.judge(cramped, action).ruling
+    assert not ruling.legal and "published.bases-apart" in ruling.rules
+    move = parse_action({"do": "move", "unit": "spearmen", "to": [[36.0, 19.0]]})  # back, away from the Captain
+    ruling = fast.judge(cramped, move).ruling
+    assert ruling == full.judge(cramped, move).ruling
+    assert not ruling.legal and "published.bases-apart" in ruling.rules

@@ -1,0 +1,141 @@
+"""The 9th Age's cheaper geometry (issue 11) against the plain measures it replaces, by exact equality.
+
+``nearest_in_rows`` measures only the pairs that can be nearest and must give every row that
+can hold the nearest pair the very float ``distance`` gives, and the first nearest model of
+its row; ``ConvexRegion`` settles a base against an arc only when shapely's area test
+would agree; the charge's contact move is the one ``contact_vector`` gives for every model.
+Bases are drawn at random and in formation grids, where equal gaps (ties) are the rule.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from herohammer.charging import contact_vector
+from herohammer.formations import Formation
+from herohammer.geometry import (Base, ConvexRegion, Placed, box_gap, clearly_apart, distance, group_distance,
+                                 group_extent, nearest_in_rows)
+
+near = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False).filter(
+    lambda c: c == 0.0 or abs(c) > 1e-9)  # GEOS itself errs on coordinates near 1e-308 (an area off by a quarter)
+points = st.tuples(near, near)
+round_bases = st.sampled_from([20, 25, 32, 40]).map(Base.parse)
+rect_bases = st.builds(lambda w, d: Base.parse([w, d]), st.integers(10, 60), st.integers(10, 60))
+facings = st.one_of(st.sampled_from([0.0, 90.0, 180.0, 45.0]), st.floats(min_value=0, max_value=360))
+loose = st.builds(Placed, base=st.one_of(rect_bases, round_bases), at=points, facing_deg=facings)
+
+
+@st.composite
+def formations(draw: st.DrawFn) -> list[Placed]:
+    """Bases standing in the slots of a formation (equal gaps everywhere), as t9a units stand."""
+    files = draw(st.integers(1, 5))
+    n = draw(st.integers(1, 10))
+    size = draw(st.sampled_from([(20.0, 20.0), (25.0, 25.0), (20.0, 40.0), (50.0, 50.0)]))
+    facing = draw(st.sampled_from([0.0, 90.0, 180.0, 270.0, 30.0]))
+    at = (draw(st.integers(-8, 8)) * 0.5, draw(st.integers(-8, 8)) * 0.5)
+    f = Formation(at, facing, files, tuple(f"m{i}" for i in range(n)), size)
+    base = Base(size[0], size[1], round=False)
+    return [Placed(base, f.point_of(name), facing) for name in f.order]
+
+
+groups = st.one_of(st.lists(loose, min_size=1, max_size=6), formations())
+
+
+def _plain_rows(a: list[Placed], b: list[Placed]) -> list[tuple[float, int]]:
+    """The oracle: every pair measured; each row's least gap and its first place."""
+    out = []
+    for p in a:
+        row = [distance(p, q) for q in b]
+        out.append((min(row), row.index(min(row))))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(groups, groups, st.sampled_from([math.inf, 0.0, 0.5, 3.0]))
+def test_nearest_in_rows_gives_every_row_that_can_be_nearest_exactly(a: list[Placed], b: list[Placed],
+                                                                       within: float) -> None:
+    rows = nearest_in_rows(a, b, within)
+    plain = _plain_rows(a, b)
+    least = min(d for d, _ in plain)
+    for got, want in zip(rows, plain, strict=True):
+        if got is not None:
+            assert got == want  # the same float, the same first nearest
+        else:  # left out only when it cannot be as near as the nearest row (nor within ``within``)
+            assert want[0] > min(least, within)
+        if want[0] <= min(least, within):
+            assert got == want
+    if within == math.inf:
+        assert min(d for d, _ in filter(None, rows)) == group_distance(a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(groups, groups)
+def test_the_charge_contact_move_is_the_one_every_model_measured_gives(a: list[Placed], b: list[Placed]) -> None:
+    """``_contact``'s choice: only models as near as the nearest are worked out, the shortest move is the same."""
+    from herohammer.charging import contact_move
+
+    full = min((math.hypot(*v), *v) for v in (contact_vector(p, b) for p in a))
+    rows = nearest_in_rows(a, b)
+    least = min(r[0] for r in rows if r is not None)
+    cheap = min((math.hypot(*v), *v) for v in (contact_move(p, b[r[1]]) for p, r in zip(a, rows)
+                                                if r is not None and r[0] <= least + 1e-9 * (1.0 + least)))
+    assert cheap == full
+
+
+arcs = st.builds(lambda f, files, depth: Formation(f, depth, files, ("x",), (20.0, 20.0)).front_arc(),
+                 points, st.integers(1, 6), facings)
+
+
+@settings(max_examples=400, deadline=None)
+@given(arcs, loose)
+def test_a_base_settled_against_an_arc_agrees_with_shapely(arc: list[tuple[float, float]], p: Placed) -> None:
+    region = ConvexRegion(arc)
+    where = region.disc(p.at, p.base.reach_inches)
+    area = shapely.Polygon(arc).intersection(p.footprint()).area
+    if where is True:
+        assert area > 1e-6 and math.isclose(area, p.footprint().area, rel_tol=1e-9)
+    elif where is False:
+        assert area == 0.0
+    if not p.base.round:
+        assert math.isclose(region.shared_area(p.corners), area, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(groups, groups)
+def test_boxes_apart_are_a_floor_of_the_group_distance(a: list[Placed], b: list[Placed]) -> None:
+    gap = box_gap(group_extent(a), group_extent(b))
+    assert gap <= group_distance(a, b) + 1e-9
+    for inches in (0.0, 0.5, 1.0, gap * 0.999):
+        if clearly_apart(a, b, inches):
+            assert group_distance(a, b) > inches
+
+
+@settings(max_examples=200, deadline=None)
+@given(points, st.integers(1, 7), st.integers(1, 20), facings, st.sampled_from([(20.0, 20.0), (25.0, 50.0)]))
+def test_a_formation_s_slot_points_worked_out_at_once_are_slot_point_s(at: tuple[float, float], files: int, n: int,
+                                                                        facing: float,
+                                                                        slot: tuple[float, float]) -> None:
+    f = Formation(at, facing, files, tuple(f"m{i}" for i in range(n)), slot)
+    assert [f.point_of(name) for name in f.order] == [f.slot_point(i) for i in range(n)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(points, st.integers(1, 6), st.integers(2, 14), facings, st.randoms(use_true_random=False))
+def test_a_reordered_formation_hands_over_the_very_slot_points(at: tuple[float, float], files: int, n: int,
+                                                               facing: float, rng: Any) -> None:
+    """Joins and leaves reorder a formation; the points handed over are those it would work out itself."""
+    from herohammer.formations import place_in_front_rank, remove_from
+
+    f = Formation(at, facing, files, tuple(f"m{i}" for i in range(n)), (25.0, 20.0))
+    assert f.slot_points  # worked out, so that the next ones are handed over
+    joined = place_in_front_rank(f, "new", rng.randrange(f.files), lambda name: name == "m0",
+                                 "second_rank" if f.single_rank else None)
+    left = remove_from(f, f"m{rng.randrange(n)}")
+    for g in (joined, left, f.reordered(tuple(reversed(f.order)))):
+        fresh = Formation(g.position, g.facing, g.files, g.order, g.slot_mm)
+        assert g.slot_grid == fresh.slot_grid == tuple(g.slot_point(i) for i in range(len(g.order)))
