@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import shapely
@@ -195,6 +195,11 @@ class Placed:
         if facing is None:
             raise HerohammerError(f"placed model: facing must be a finite number, got {facing_deg!r}")
         fields["base"], fields["at"], fields["facing_deg"] = base, point, facing
+
+    @property
+    def placed(self) -> Placed:
+        """Return itself: a placed base stands where it is (as a model's ``placed`` does; see ``Standing``)."""
+        return self
 
     @cached
     def _footprint(self) -> Polygon:
@@ -431,18 +436,35 @@ def clear(gap: float) -> float:
     return gap if gap > 0.0 else 0.0
 
 
-def gap_rows(a: Sequence[Placed], b: Sequence[Placed]) -> list[list[float]]:
+class Standing(Protocol):
+    """A base standing on the table: a ``Placed``, or a model (whose ``placed`` is built only when asked).
+
+    Round bases are measured from their centre and radius alone, so a rule measuring models
+    need not place a base for each.
+    """
+
+    @property
+    def at(self) -> Point: ...
+
+    @property
+    def base(self) -> Base: ...
+
+    @property
+    def placed(self) -> Placed: ...
+
+
+def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
     """Return the gap from each model of ``a`` to each model of ``b``: ``distance`` before it is cleared of overlaps.
 
     ``clear(min(...))`` of any row, column or part of them is the rules distance between
     those models (``group_distance``).  The arithmetic of ``distance`` is inlined for round
     bases, so that a rule measuring one unit against another (who is in range, who is
-    closest to the firers) pays once per pair.
+    closest to the firers) pays once per pair; only other bases are placed to be measured.
     """
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     if not (_all_round(a) and _all_round(b)):
-        return [[distance(p, q) for q in b] for p in a]
+        return [[distance(p.placed, q.placed) for q in b] for p in a]
     dist = math.dist
     rows: list[list[float]] = []
     radii = set(map(_RADIUS, b))
@@ -521,7 +543,7 @@ _RADIUS = attrgetter("base.radius_inches")
 _AT = attrgetter("at")
 
 
-def _all_round(group: Iterable[Placed]) -> bool:
+def _all_round(group: Iterable[Standing]) -> bool:
     """Say whether every base of a group is round (the closed forms apply), looked at in C."""
     return all(map(_ROUND, group))
 

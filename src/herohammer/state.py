@@ -155,11 +155,19 @@ class GameState(HashOnce):
         """Return the living characters that have joined a unit."""
         return list(self._characters_of.get(host_id, ()))
 
+    @cached
+    def _groups(self) -> dict[str, tuple[Unit, ...]]:
+        """What ``combined`` found, by the unit id asked (filled as asked: rules ask it many times per step)."""
+        return {}
+
     def combined(self, unit_id: str) -> list[Unit]:
         """Return a unit and every character that has joined it (the host first)."""
-        unit = self.unit(unit_id)
-        host = self.unit(unit.joined) if unit.joined else unit
-        return [host, *self._characters_of.get(host.id, ())]
+        group = self._groups.get(unit_id)
+        if group is None:
+            unit = self.unit(unit_id)
+            host = self.unit(unit.joined) if unit.joined else unit
+            group = self._groups[unit_id] = (host, *self._characters_of.get(host.id, ()))
+        return list(group)
 
     def iter_units(self) -> Iterator[Unit]:
         """Iterate over every unit, dead ones included (for saving)."""

@@ -22,7 +22,7 @@ MEMO = "_remembered"
 #: How many worked-out values one value remembers (``HashOnce.remember``).
 REMEMBERED_KEPT = 64
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-_LAYOUTS: dict[type, tuple[int, frozenset[str]]] = {}
+_LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...]]] = {}
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -68,10 +68,11 @@ class HashOnce:
         return value
 
 
-def _layout(value: Any) -> tuple[int, frozenset[str]]:
-    """Return how many fields a dataclass has, and their names as a set."""
+def _layout(value: Any) -> tuple[int, frozenset[str], tuple[str, ...]]:
+    """Return how many fields a dataclass has, their names as a set, and what its values may keep besides them."""
     names = _field_names(value)
-    return len(names), frozenset(names)
+    kept = [name for klass in type(value).__mro__ for name, attr in vars(klass).items() if isinstance(attr, cached)]
+    return len(names), frozenset(names), (*dict.fromkeys(kept), _HASH, MEMO)
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -85,14 +86,18 @@ def evolve(value: T, **changes: Any) -> T:
     layout = _LAYOUTS.get(cls)
     if layout is None:
         layout = _LAYOUTS[cls] = _layout(value)
-    count, name_set = layout
+    count, name_set, kept = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
     old = value.__dict__
     state = old.copy()  # copied in C; then what the old value cached about itself (any other key) stays behind
     if len(state) != count:
-        for key in old.keys() - name_set:
-            del state[key]
+        for key in kept:  # its hash, memo and cached properties: looked for by name, no set built
+            if key in state:
+                del state[key]
+        if len(state) != count:  # anything else it keeps
+            for key in state.keys() - name_set:
+                del state[key]
     state.update(changes)
     new = _new(cls)
     _set(new, "__dict__", state)

@@ -503,16 +503,19 @@ class CombatRules(Ruleset):
         n = 3 if all(u.type in FAST_TYPES for u in members) else 2
         start = len(dice.log)
         inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
-        mine = [p for u in members for p in u.placed]
-        enemies = [e for e in state.enemies_of(members[0].side)]
-        cx = sum(p.at[0] for p in mine) / len(mine)
-        cy = sum(p.at[1] for p in mine) / len(mine)
+        mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
+        enemies = state.enemies_of(members[0].side)
+        cx = sum([x for x, _ in mine]) / len(mine)
+        cy = sum([y for _, y in mine]) / len(mine)
         dx, dy = 0.0, -1.0
         if enemies:
-            nearest = enemies[0] if len(enemies) == 1 else min(enemies,
-                                                              key=lambda e: geo.group_distance(mine, e.placed))
-            ex = sum(p.at[0] for p in nearest.placed) / len(nearest.models)
-            ey = sum(p.at[1] for p in nearest.placed) / len(nearest.models)
+            if len(enemies) == 1:
+                nearest = enemies[0]
+            else:
+                bases = [p for u in members for p in u.placed]
+                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
+            ex = sum([m.at[0] for m in nearest.models]) / len(nearest.models)
+            ey = sum([m.at[1] for m in nearest.models]) / len(nearest.models)
             norm = math.hypot(cx - ex, cy - ey)
             if norm > 1e-9:
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
@@ -606,11 +609,11 @@ class CombatRules(Ruleset):
         Also return, for each model that fires, its gaps to the target's models
         (``geo.gap_rows``, measured once for the range here and the wound allocation after).
         """
-        target_placed = [p for u in state.combined(target_id) for p in u.placed]
+        target_models = [m for u in state.combined(target_id) for m in u.models]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
         ranges: list[list[float]] = []
-        rows = geo.gap_rows([m.placed for _, m in shooters], target_placed) if shooters else []
+        rows = geo.gap_rows([m for _, m in shooters], target_models) if shooters else []
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
@@ -621,7 +624,8 @@ class CombatRules(Ruleset):
             if not can_shoot(model.profile.bs):
                 notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
                 continue
-            if blocking and not geo.unit_line_of_sight([model.placed], target_placed, state.terrain):
+            if blocking and not geo.unit_line_of_sight([model.placed], [m.placed for m in target_models],
+                                                       state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
             choice: tuple[Weapon, int] | None = None
@@ -693,9 +697,11 @@ class CombatRules(Ruleset):
                                 f"with {weapon.name}: {hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
-        firers = [m.placed for _, m, _, _ in fired]
-        nearest = [geo.clear(min(gaps)) for gaps in zip(*ranges)] if ranges else None
-        pool = self._pool_order(state, target_id, firers, nearest=nearest)
+        if ranges:  # each target model's distance to the nearest firer, from the gaps measured in _shots (geo.clear)
+            nearest = [gap if gap > 0.0 else 0.0 for gap in map(min, zip(*ranges))]
+            pool = self._pool_order(state, target_id, (), nearest=nearest)
+        else:
+            pool = self._pool_order(state, target_id, [m.placed for _, m, _, _ in fired])
         state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
         return state, events + more
 
