@@ -13,13 +13,13 @@ import math
 from typing import Any
 
 import shapely
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from herohammer.charging import contact_vector
 from herohammer.formations import Formation
-from herohammer.geometry import (Base, ConvexRegion, Placed, box_gap, clearly_apart, distance, group_distance,
-                                 group_extent, nearest_in_rows)
+from herohammer.geometry import (Base, ConvexRegion, Placed, box_gap, clearly_apart, distance, footprint_slack,
+                                 group_distance, group_extent, nearest_in_rows)
 
 near = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False).filter(
     lambda c: c == 0.0 or abs(c) > 1e-9)  # GEOS itself errs on coordinates near 1e-308 (an area off by a quarter)
@@ -73,17 +73,24 @@ def test_nearest_in_rows_gives_every_row_that_can_be_nearest_exactly(a: list[Pla
         assert min(d for d, _ in filter(None, rows)) == group_distance(a, b)
 
 
+_SQUARE, _ROUND = Base.parse([20, 20]), Base.parse(20)
+
+
 @settings(max_examples=300, deadline=None)
 @given(groups, groups)
+@example([Placed(_SQUARE, (0.014940627, 1.765344329), 30.0), Placed(_SQUARE, (0.696850394, 2.159045117), 30.0)],
+         [Placed(_ROUND, (-1.1875, 4.625), 0.0)])  # the nearer by distance is not the shorter move along the polygons
 def test_the_charge_contact_move_is_the_one_every_model_measured_gives(a: list[Placed], b: list[Placed]) -> None:
-    """``_contact``'s choice: only models as near as the nearest are worked out, the shortest move is the same."""
+    """``_contact``'s choice: only models within ``footprint_slack`` of the nearest are worked out (a round base's
+    polygon can put a model a little further by distance nearer along the footprints), the shortest move is the same."""
     from herohammer.charging import contact_move
 
     full = min((math.hypot(*v), *v) for v in (contact_vector(p, b) for p in a))
-    rows = nearest_in_rows(a, b)
+    slack = footprint_slack(a, b)
+    rows = nearest_in_rows(a, b, slack=slack)
     least = min(r[0] for r in rows if r is not None)
     cheap = min((math.hypot(*v), *v) for v in (contact_move(p, b[r[1]]) for p, r in zip(a, rows)
-                                                if r is not None and r[0] <= least + 1e-9 * (1.0 + least)))
+                                                if r is not None and r[0] <= least + slack + 1e-9 * (1.0 + least)))
     assert cheap == full
 
 

@@ -482,10 +482,11 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
     return rows
 
 
-def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf) -> list[tuple[float, int] | None]:
+def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf,
+                    slack: float = 0.0) -> list[tuple[float, int] | None]:
     """For each base of ``a``, its distance to the nearest base of ``b`` and that base's index (the first of equals),
-    as ``distance`` measures them; None for a base of ``a`` that cannot be as near as the nearest of the others (nor
-    within ``within``).
+    as ``distance`` measures them; None for a base of ``a`` that cannot be within ``slack`` of the nearest of the
+    others (nor within ``within``).
 
     ``min(d for d, _ in filter(None, rows))`` is ``group_distance(a, b)`` (when under ``within``).  Bounding
     circles (``Base.reach_inches``) give every pair a floor in a few sums: rows are taken nearest floor first and
@@ -498,7 +499,7 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
     dist = math.dist
     xs = [p.at[0] for p in a] + [q.at[0] for q in b]
     ys = [p.at[1] for p in a] + [q.at[1] for q in b]
-    margin = 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys)))  # far above float rounding
+    margin = slack + 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys)))  # far above float rounding
     others = [(q.at, q.base.reach_inches) for q in b]
     floors: list[tuple[float, int, list[tuple[float, int]]]] = []
     for i, p in enumerate(a):
@@ -521,6 +522,20 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
             out[i] = found
         best = min(best, found[0])
     return out
+
+
+def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:
+    """How much further apart shapely's footprints (``Base.footprint``: a round base as an inscribed 128-gon) can
+    measure a base of ``a`` and one of ``b`` than ``distance`` does (exact circles): the deepest sagitta of each
+    side's largest round base, doubled to stay far above rounding.
+
+    A rule that measures by ``distance`` to find who is nearest but moves along the footprints'
+    nearest points (a charge's contact move) must consider every row within this slack.
+    """
+    def sagitta(group: Sequence[Placed]) -> float:
+        radius = max((p.base.radius_inches for p in group if p.base.round), default=0.0)
+        return radius * (1.0 - math.cos(math.pi / (4 * _QUAD_SEGS)))
+    return 2.0 * (sagitta(a) + sagitta(b))
 
 
 def _check_tolerance(tolerance: float) -> None:

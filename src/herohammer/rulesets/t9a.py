@@ -26,7 +26,7 @@ from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, group_distance, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, footprint_slack, group_distance, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -797,7 +797,8 @@ class NinthAge(Ruleset):
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
         placed = [m.placed for m in _contact_models(way, charger, out)]  # the charger's own models first
-        rows = nearest_in_rows(placed[:len(charger.models)], target.placed)
+        slack = footprint_slack(placed, target.placed)  # rows _contact may move along, not only the nearest
+        rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
         nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
         gap = arc + nearest
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
@@ -805,7 +806,7 @@ class NinthAge(Ruleset):
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
-            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest)
+            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
         _, _, movers = _contact(way, charger, target, out, rows)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
@@ -1206,18 +1207,20 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
     Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
-    taken; only a model as near as the nearest (by a margin far above float rounding) can give it,
-    so only those are worked out.  ``rows``, when given, are ``nearest_in_rows`` from those models
-    (``_contact_models``) to the target's.
+    taken.  The move runs along the footprints' nearest points, which for a round base (a polygon)
+    can be up to ``footprint_slack`` longer than ``distance``; so only a model within that slack of
+    the nearest can give it, and only those are worked out.  ``rows``, when given, are
+    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack.
     """
     models = _contact_models(state, unit, out)
     placed = [m.placed for m in models]
+    slack = footprint_slack(placed, target.placed)
     if rows is None:
-        rows = nearest_in_rows(placed, target.placed)
+        rows = nearest_in_rows(placed, target.placed, slack=slack)
     least = min((row[0] for row in rows if row is not None), default=math.inf)
     best = (math.inf, 0.0, 0.0)
     for p, row in zip(placed, rows):
-        if row is not None and row[0] <= least + 1e-9 * (1.0 + least):
+        if row is not None and row[0] <= least + slack + 1e-9 * (1.0 + least):
             dx, dy = contact_move(p, target.placed[row[1]])
             best = min(best, (math.hypot(dx, dy), dx, dy))
     _, dx, dy = best
