@@ -96,14 +96,19 @@ def crowded(draw: st.DrawFn) -> dict[str, Any]:
             "table": {"width": draw(st.sampled_from([16, 24])), "depth": 12}, "sides": {"red": red, "blue": blue}}
 
 
+def _drawn_state(data: dict[str, Any]) -> GameState:
+    """The drawn position as a state; a drawing with bases on one another or off the table is not an example."""
+    try:
+        return state_from_data(data)
+    except HerohammerError:
+        assume(False)
+        raise  # not reached: assume(False) ends the example
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded())
 def test_drawn_crowds_keep_the_full_judgings_list(data: dict[str, Any]) -> None:
-    try:
-        state = state_from_data(data)
-    except HerohammerError:  # bases drawn on one another, or off the table
-        assume(False)
-        return
+    state = _drawn_state(data)
     _assert_same_list(state)
 
 
@@ -113,11 +118,7 @@ def test_drawn_crowds_keep_the_full_judgings_list(data: dict[str, Any]) -> None:
 def test_a_shift_said_clear_passes_every_check_it_stands_for(data: dict[str, Any], shifts: list[tuple[float, float]],
                                                             allowance: float) -> None:
     """clear_shifts says True only where the allowance, table, placement, path and coherency checks all pass."""
-    try:
-        state = state_from_data(data)
-    except HerohammerError:
-        assume(False)
-        return
+    state = _drawn_state(data)
     members = state.combined("squad")
     models = [m for u in members for m in u.models]
     ids = {u.id for u in members}
@@ -166,11 +167,7 @@ def _firsts(members: list[Any]) -> list[tuple[Any, int]]:
 def test_a_move_by_one_shift_is_ruled_as_the_full_checks_rule_it(data: dict[str, Any], shift: tuple[float, float],
                                                                  wobble: float) -> None:
     """rule_move passes a whole-unit shift that clear_shifts is sure of without the checks of places: same ruling."""
-    try:
-        state = state_from_data(data)
-    except HerohammerError:
-        assume(False)
-        return
+    state = _drawn_state(data)
     ruleset = Game(state).ruleset
     models = [m for u in state.combined("squad") for m in u.models]
     to = [[m.at[0] + shift[0] + wobble * i, m.at[1] + shift[1]] for i, m in enumerate(models)]
@@ -206,11 +203,7 @@ def test_places_problem_is_placement_then_path_problem(data: dict[str, Any], shi
     """One look-up of the units near, and Fly asked only when a path meets a model: the same answer, word for word."""
     if jump:
         data["sides"]["red"][0]["type"] = "jump_infantry"
-    try:
-        state = state_from_data(data)
-    except HerohammerError:
-        assume(False)
-        return
+    state = _drawn_state(data)
     members = state.combined("squad")
     ids = {u.id for u in members}
     flying = frozenset({"none": (), "squad": ("squad",), "hero": ("hero",), "both": ("squad", "hero")}[flies]) & ids
