@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline import child_json  # noqa: E402 - the benchmarks' own helpers, next to this script
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "db0b29e"
@@ -51,10 +52,7 @@ def child(only: str, tries: int) -> None:
 
 
 def measure(src: Path, only: str, tries: int) -> dict[str, list[float]]:
-    result = subprocess.run([sys.executable, __file__, "--child", "--only", only, "--tries", str(tries)],
-                            env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True, text=True, check=True,
-                            cwd=ROOT)
-    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+    return child_json(__file__, src, ["--only", only, "--tries", str(tries)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_speed import export
+    from baseline import export
 
     console = Console(width=120)
     console.print(f"[bold]legal_actions per example[/bold]: CPU ms, best of {args.tries} new states, now and at "

@@ -22,12 +22,14 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline import export  # noqa: E402 - the benchmarks' own helpers, next to this script
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "db0b29e"
@@ -283,17 +285,6 @@ def first_line_wall(src: Path, argv: tuple[str, ...] = ("simulate",)) -> float:
         if line.strip():
             best = min(best, spent)
     return best
-
-
-def export(commit: str, into: Path) -> Path:
-    """Export the baseline commit's tree into ``into`` (no worktree is registered)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
-                             capture_output=True, check=True).stdout
-    tar_path = into / "base.tar"
-    tar_path.write_bytes(archive)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from baseline import child_json  # noqa: E402 - the benchmarks' own helpers, next to this script
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "78d6cd1"
@@ -61,10 +62,7 @@ def child(walks: int, steps: int) -> None:
 
 
 def play(src: Path, walks: int, steps: int) -> dict[str, str]:
-    result = subprocess.run([sys.executable, __file__, "--child", "--walks", str(walks), "--steps", str(steps)],
-                            env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True, text=True, check=True,
-                            cwd=ROOT)
-    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+    return child_json(__file__, src, ["--walks", str(walks), "--steps", str(steps)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,8 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child(args.walks, args.steps)
         return 0
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_speed import export
+    from baseline import export
 
     print(f"seeded play on every example, {args.walks} walks of up to {args.steps} actions, now and at "
           f"{args.baseline}, each version in a fresh process", flush=True)
