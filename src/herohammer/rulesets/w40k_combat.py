@@ -52,7 +52,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import Resolution, Ruleset, with_its_unit
+from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -882,6 +882,7 @@ class CombatRules(Ruleset):
         return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
                             rule)
 
+    @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
     def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
         """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
