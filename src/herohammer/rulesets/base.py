@@ -95,8 +95,15 @@ def _action_types() -> tuple[type, ...]:
     return ACTION_TYPES
 
 
+@cache
+def _exact_action_types() -> frozenset[type]:
+    return frozenset(_action_types())
+
+
 def _expect_state_and_action(state: Any, action: Any, where: str) -> None:
     """Refuse a call given something that is not a state or not an action object, naming the parameter."""
+    if type(state) is GameState and type(action) in _exact_action_types():
+        return  # the usual call, settled without isinstance against every action class
     guards.instance(state, GameState, where, "state", _A_STATE)
     guards.instance(action, _action_types(), where, "action",
                     "an Action (parse_action reads one from JSON text or a mapping; Game.check takes either)")
@@ -290,7 +297,9 @@ class Ruleset:
     def screened_candidates(self, state: GameState) -> Iterable[tuple[Action, bool]]:
         """Propose ``candidate_actions`` in order, each with True if a check made for several together found it legal.
 
-        ``Game.legal_actions`` judges the others one by one; by default every one is.
+        A candidate such a check finds surely refused may be left out (40k: the moves of a unit that
+        may not move at will, the run of a unit without Fleet).  ``Game.legal_actions`` judges the
+        others one by one; by default every one is.
         """
         return ((action, False) for action in self.candidate_actions(state))
 
@@ -298,7 +307,7 @@ class Ruleset:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""
         from ..actions import EndPhase
 
-        yield EndPhase(do="end_phase")
+        yield EndPhase.trusted(do="end_phase")
 
     def targets(self, state: GameState, unit_id: str) -> dict[str, Ruling]:
         """Rule on every enemy unit as a target of ``unit_id`` (phase aside)."""

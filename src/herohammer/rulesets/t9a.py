@@ -373,7 +373,7 @@ class NinthAge(Ruleset):
             if state.phase is Phase.CHARGE:
                 for e in state.enemies_of(state.active):
                     if not beyond_charge_reach(state, u, e):
-                        yield Charge(do="charge", unit=u.id, target=e.id)
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
                     f = _formation_of(host)
@@ -382,19 +382,19 @@ class NinthAge(Ruleset):
                     choices: tuple[RankChoice | None, ...] = ("widen", "second_rank") if f.single_rank else (None,)
                     for file in range(f.files):
                         for choice in choices:
-                            yield Join(do="join", character=u.id, unit=host.id, position=file, rank_choice=choice)
+                            yield Join.trusted(do="join", character=u.id, unit=host.id, position=file, rank_choice=choice)
             if state.phase is Phase.MOVEMENT and u.joined is None and u.models:
                 f = u.formation
                 start = f.position if f is not None else u.models[0].at
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
-                yield Move(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
+                yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
             if u.joined and u.models:
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
-                yield Leave(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
-        yield EndPhase(do="end_phase")
+                yield Leave.trusted(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
+        yield EndPhase.trusted(do="end_phase")
 
     # -- joining -----------------------------------------------------------------
     @places_as_ruled
