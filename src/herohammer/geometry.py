@@ -513,15 +513,43 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
         if least_floor > best + margin:
             break  # this row and every later one start beyond the best: none holds a nearer pair
         p = a[i]
+        square = not p.base.round
         found = (math.inf, 0)
         for floor, j in row:
             if floor > min(found[0], best) + margin:
                 break  # the rest of the row lies further than what is found
+            if square and not b[j].base.round and (gap := aligned_gap(p, b[j])) is not None \
+                    and gap > min(found[0], best) + 2.0 * margin:
+                continue  # two rectangles turned alike, further than what is found: shapely need not measure them
             found = min(found, (distance(p, b[j]), j))
         if found[0] <= best + margin:
             out[i] = found
         best = min(best, found[0])
     return out
+
+
+def aligned_gap(a: Placed, b: Placed) -> float | None:
+    """Return the gap between two rectangular bases whose sides are parallel (facings equal up to quarter turns), in
+    closed form; None for bases turned otherwise.
+
+    It is the exact gap to within float rounding (shapely measures the corners ``Base.corners`` rounds), so a
+    search for the nearest pair may skip shapely for a pair it shows to be further, by a margin far above rounding.
+    """
+    (ux, uy), (vx, vy) = _axes(a)
+    (wx, wy), _ = _axes(b)
+    turn = ux * wx + uy * wy  # cos of the angle between the two width directions
+    half_w, half_d = _half_sides(a, 0.0)
+    other_w, other_d = _half_sides(b, 0.0)
+    if abs(abs(turn) - 1.0) <= 1e-12:
+        pass  # b's width runs along a's width
+    elif abs(turn) <= 1e-12:
+        other_w, other_d = other_d, other_w  # a quarter turn: b's depth runs along a's width
+    else:
+        return None
+    dx, dy = b.at[0] - a.at[0], b.at[1] - a.at[1]
+    across = abs(dx * ux + dy * uy) - half_w - other_w
+    along = abs(dx * vx + dy * vy) - half_d - other_d
+    return math.hypot(across if across > 0.0 else 0.0, along if along > 0.0 else 0.0)
 
 
 def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:

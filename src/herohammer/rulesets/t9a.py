@@ -1154,10 +1154,7 @@ def _swept(model: Model, to: Point) -> shapely.Polygon:
 @implements("published.t9a-charge-arc")
 def in_front_arc(charger: Unit, target: Unit) -> bool:
     """Say whether any model of ``target`` stands in the Front Arc of ``charger`` (of each model when unranked)."""
-    f = _formation_of(charger)
-    arcs = [f.front_arc()] if f is not None else [
-        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    regions = [ConvexRegion(arc) for arc in arcs]
+    arcs, regions = charger.remember("front arcs", lambda: _front_arcs(charger))
     unsettled: list[tuple[int, Placed]] = []
     for k, region in enumerate(regions):
         for p in target.placed:
@@ -1176,6 +1173,15 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
         if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
             return True
     return False
+
+
+def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
+    """Return a charger's Front Arcs (its formation's, or each model's when unranked) and their sides as half-planes,
+    worked out once per unit value: every charge it may declare asks."""
+    f = _formation_of(charger)
+    arcs = [f.front_arc()] if f is not None else [
+        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
+    return arcs, [ConvexRegion(arc) for arc in arcs]
 
 
 @implements("t9a.charge-out.declare")
