@@ -807,7 +807,7 @@ class NinthAge(Ruleset):
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        _, _, movers = _contact(way, charger, target, out, rows)
+        _, _, movers = _contact(way, charger, target, out, rows, slack)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
@@ -1209,18 +1209,21 @@ def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
 
 
 def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
-             rows: Sequence[tuple[float, int] | None] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
+             rows: Sequence[tuple[float, int] | None] | None = None,
+             slack: float | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
     Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
     taken.  The move runs along the footprints' nearest points, which for a round base (a polygon)
     can be up to ``footprint_slack`` longer than ``distance``; so only a model within that slack of
     the nearest can give it, and only those are worked out.  ``rows``, when given, are
-    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack.
+    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack (``slack``, when
+    the caller has it).
     """
     models = _contact_models(state, unit, out)
     placed = [m.placed for m in models]
-    slack = footprint_slack(placed, target.placed)
+    if slack is None:
+        slack = footprint_slack(placed, target.placed)
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
     least = min((row[0] for row in rows if row is not None), default=math.inf)
