@@ -46,8 +46,7 @@ class _Action(BaseModel):
             defaults = _DEFAULTS[cls] = {name: (None if f.is_required() else f.get_default(call_default_factory=True))
                                          for name, f in cls.model_fields.items()}
         action = _new(cls)
-        _set(action, "__dict__", {name: values[name] if name in values else default
-                                  for name, default in defaults.items()})
+        _set(action, "__dict__", {**defaults, **values})  # every field, in the order of the class
         _set(action, "__pydantic_fields_set__", set(values))
         _set(action, "__pydantic_extra__", None)
         _set(action, "__pydantic_private__", None)
