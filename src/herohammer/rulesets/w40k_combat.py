@@ -1278,9 +1278,10 @@ class CombatRules(Ruleset):
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End the phase; combats fought and undeclared splits of attacks end with it."""
-        state = evolve(state, allocations=(),
-                        units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
-                                    for u in state.units))
+        if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
+            state = evolve(state, allocations=(),
+                           units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
+                                       for u in state.units))
         return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
 
 
