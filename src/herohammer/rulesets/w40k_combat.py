@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, ClassVar
@@ -67,6 +67,7 @@ NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
+_WOUNDS = attrgetter("wounds")
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -308,23 +309,30 @@ class CombatRules(Ruleset):
         ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
         ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
-        total = sum(b.wounds for b in batches)
+        total = sum(map(_WOUNDS, batches))
+        if total == 0:
+            return state, [], 0
         if models is None:
             models = _models_of(state, pool)
         alive = [r for r in pool if models[r][1].wounds_taken < models[r][1].profile.w]  # not is_casualty
-        if not alive or total == 0:
+        if not alive:
             return state, [], 0
-        groups: dict[SaveGroup, list[tuple[ModelRef, int]]] = {}
-        per_model: dict[ModelRef, list[WoundBatch]] = {}
-        k = 0
+        per_model: dict[ModelRef, list[WoundBatch]] = {}  # wound k goes to the k-th living model, round and round
+        k, n_alive = 0, len(alive)
         for batch in batches:
             for _ in range(batch.wounds):
-                per_model.setdefault(alive[k % len(alive)], []).append(batch)
+                ref = alive[k % n_alive]
+                taking = per_model.get(ref)
+                if taking is None:
+                    per_model[ref] = [batch]
+                else:
+                    taking.append(batch)
                 k += 1
+        groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
         saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
             unit, model = models[ref]
-            character = unit.id if unit.is_character else None
+            character = unit.id if unit.character is not None else None
             profile = model.profile
             for batch in taking:
                 asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
@@ -333,15 +341,19 @@ class CombatRules(Ruleset):
                 else:
                     armour = None if batch.ignores_armour else profile.save
                     save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
-                groups.setdefault((character, save), []).append((ref, 1))
+                group = groups.get((character, save))
+                if group is None:
+                    groups[(character, save)] = [ref]
+                else:
+                    group.append(ref)
         events: list[Event] = []
         unsaved_total = 0
         taken: dict[ModelRef, int] = {}
-        for (character, save), items in groups.items():
-            refs = list(dict.fromkeys(r for r, _ in items))
-            n = len(items)
+        for (character, save), wounded in groups.items():
+            refs = list(dict.fromkeys(wounded))
+            n = len(wounded)
             start = len(dice.log)
-            names = _label([models[r][1] for r in refs])
+            names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
             if saved_already is not None:
                 saved = saved_already[(character, save)]
             else:
@@ -351,8 +363,11 @@ class CombatRules(Ruleset):
             unsaved_total += unsaved
             left = unsaved
             for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
-                room = models[ref][1].wounds_left - taken.get(ref, 0)
-                got = min(room, left)
+                if not left:
+                    break
+                model = models[ref][1]
+                room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+                got = room if room < left else left
                 if got:
                     taken[ref] = taken.get(ref, 0) + got
                     left -= got
@@ -603,22 +618,25 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[list[float]]]:
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None]:
         """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
 
-        Also return, for each model that fires, its gaps to the target's models
-        (``geo.gap_rows``, measured once for the range here and the wound allocation after).
+        Also return each target model's distance to the nearest model that fires (``geo.GapTable``:
+        the gaps are measured once, for the ranges here and the wound allocation after), or None
+        if no model fires.
         """
         target_models = [m for u in state.combined(target_id) for m in u.models]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
-        ranges: list[list[float]] = []
-        rows = geo.gap_rows([m for _, m in shooters], target_models) if shooters else []
+        if not shooters:
+            return fired, notes, None
+        table = geo.GapTable([m for _, m in shooters], target_models)
+        kept: list[int] = []  # the rows of the models that fire
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
-        for (unit, model), row in zip(shooters, rows):
-            dist = min(row)
+        for i, (unit, model) in enumerate(shooters):
+            dist = table.least(i)
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
@@ -648,38 +666,35 @@ class CombatRules(Ruleset):
                 notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
                 continue
             fired.append((unit, model, *choice))
-            ranges.append(row)
-        return fired, notes, ranges
+            kept.append(i)
+        if not kept:
+            return fired, notes, None
+        return fired, notes, [gap if gap > 0.0 else 0.0 for gap in table.least_to(kept)]  # geo.clear
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...],
-                         ranges: Sequence[Sequence[float]] = ()) -> Resolution:
+                         nearest: Sequence[float] | None = None) -> Resolution:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
 
-        ``ranges``: each firing model's gaps to the target's models, if ``_shots`` measured them.
+        ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
-        target_models = [m for u in state.combined(target_id) for m in u.models]
-        toughness = _majority([m.profile.t for m in target_models])
-        batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
-        trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
-        for item in fired:
-            u, m, w, _ = item
-            apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
-            batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
+        groups = state.combined(target_id)
+        models = {(u.id, i): (u, m) for u in groups for i, m in enumerate(u.models)}  # the pool's, looked up once
+        toughness = _majority([m.profile.t for _, m in models.values()])
         events: list[Event] = []
         wounds: list[WoundBatch] = []
-        for (bs, _name, apart), items in batches.items():
+        for (bs, _name, apart), items in _batches(fired).items():
             weapon = items[0][2]
-            who = _label([m for _, m, _, _ in items])
+            who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
             start = len(dice.log)
             if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
                 shots = sum(weapon.shots_dice.roll(dice, f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})", rule)
                             for _, m, _, n in items if n)
             else:
-                shots = sum(n for *_, n in items)
+                shots = sum(map(_SHOTS, items))
             need = to_hit_shooting(bs)
             strength = weapon.strength_for(items[0][1].profile.s)
             wound_on = to_wound(strength, toughness)
@@ -687,7 +702,7 @@ class CombatRules(Ruleset):
             wounding = Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
                              rule if apart else "published.to-wound")
             if weapon.blast:
-                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(target_models))
+                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(models))
                 got = dice.pools(hits, wounding)[0]
             else:  # hit then wound: one chance node over the wounds when enumerating
                 hits, got = dice.pools(shots, to_hit, wounding)
@@ -697,12 +712,13 @@ class CombatRules(Ruleset):
                                 f"with {weapon.name}: {hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
-        if ranges:  # each target model's distance to the nearest firer, from the gaps measured in _shots (geo.clear)
-            nearest = [gap if gap > 0.0 else 0.0 for gap in map(min, zip(*ranges))]
+        if not any(w.wounds for w in wounds):  # nothing to allocate: no order of the models needed
+            return state, events
+        if nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
             pool = self._pool_order(state, target_id, (), nearest=nearest)
         else:
             pool = self._pool_order(state, target_id, [m.placed for _, m, _, _ in fired])
-        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
+        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules, models=models)
         return state, events + more
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
@@ -713,7 +729,7 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
-        fired, notes, ranges = self._shots(state, shooters, target_id, moved)
+        fired, notes, nearest = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
@@ -721,7 +737,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         before = state
         state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)), ranges)
+                                            *self._carry_rule(state, target_id)), nearest)
         events += more
         shot = {u.id: state.unit(u.id).with_status(Status.SHOT) for u in members}
         fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
@@ -1289,6 +1305,35 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
     jobs[key] = (have + n, old if have else pool)
 
 
+_SHOTS = itemgetter(3)
+
+
+def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
+             ) -> dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]:
+    """Group the models that fire into batches that roll together: the same BS and weapon.
+
+    A character rolls apart (the last of the key True) only if no trooper of the unit has its
+    BS and weapon; otherwise it rolls with them (40k3.char.shooting-dice).
+    """
+    batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
+    for item in fired:
+        key = (item[1].profile.bs, item[2].name, item[0].character is not None)
+        batch = batches.get(key)
+        if batch is None:
+            batches[key] = [item]
+        else:
+            batch.append(item)
+    if not any(character for _, _, character in batches):
+        return batches
+    batches = {}  # characters fire too: each joins the troopers' batch of its BS and weapon, if there is one
+    trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
+    for item in fired:
+        u, m, w, _ = item
+        apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
+        batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
+    return batches
+
+
 def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
     """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
     units: dict[str, Unit | None] = {}
@@ -1318,23 +1363,28 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     changed: list[Unit] = []
     hit: dict[str, list[int]] = {}
     for uid, i in taken:
-        hit.setdefault(uid, []).append(i)
+        wounded = hit.get(uid)
+        if wounded is None:
+            hit[uid] = [i]
+        else:
+            wounded.append(i)
     for uid, wounded in hit.items():
         unit = state.unit(uid)
         models: list[Model | None] = list(unit.models)
         for i in sorted(wounded):  # the slain named in the unit's order
             m = unit.models[i]
             wounds = m.wounds_taken + taken[(uid, i)]
-            if is_casualty(m.profile.w - wounds):
+            if m.profile.w - wounds <= 0:  # is_casualty
                 slain.append(m.name)
                 if remove:  # removed at once: no new model to build
                     models[i] = None
                     continue
             models[i] = evolve(m, wounds_taken=wounds)
-        kept = [m for m in models if m is not None]
         if remove:  # and any model left at 0 Wounds before
-            kept = [m for m in kept if not is_casualty(m.wounds_left)]
-        changed.append(evolve(unit, models=tuple(kept)))
+            kept = tuple([m for m in models if m is not None and m.wounds_taken < m.profile.w])
+        else:
+            kept = tuple(models)  # type: ignore[arg-type]  # no model removed: none is None
+        changed.append(evolve(unit, models=kept))
     return _release_orphans(state.replace_units(*changed)), slain
 
 
@@ -1350,8 +1400,10 @@ def _release_orphans(state: GameState) -> GameState:
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
     """
-    dead = {u.id for u in state.units if not u.alive}
-    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.alive]
+    dead = {u.id for u in state.units if not u.models}
+    if not dead:
+        return state
+    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
 
 
