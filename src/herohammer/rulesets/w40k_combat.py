@@ -68,6 +68,7 @@ NEAR_CONTACT_INCHES = 2.0
 ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
+_X, _Y = itemgetter(0), itemgetter(1)
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -520,8 +521,8 @@ class CombatRules(Ruleset):
         inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
         mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
         enemies = state.enemies_of(members[0].side)
-        cx = sum([x for x, _ in mine]) / len(mine)
-        cy = sum([y for _, y in mine]) / len(mine)
+        cx = sum(map(_X, mine)) / len(mine)
+        cy = sum(map(_Y, mine)) / len(mine)
         dx, dy = 0.0, -1.0
         if enemies:
             if len(enemies) == 1:
@@ -529,8 +530,9 @@ class CombatRules(Ruleset):
             else:
                 bases = [p for u in members for p in u.placed]
                 nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-            ex = sum([m.at[0] for m in nearest.models]) / len(nearest.models)
-            ey = sum([m.at[1] for m in nearest.models]) / len(nearest.models)
+            theirs = [m.at for m in nearest.models]
+            ex = sum(map(_X, theirs)) / len(theirs)
+            ey = sum(map(_Y, theirs)) / len(theirs)
             norm = math.hypot(cx - ex, cy - ey)
             if norm > 1e-9:
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
@@ -538,9 +540,21 @@ class CombatRules(Ruleset):
         ox, oy = dx * inches, dy * inches
         moved = []
         for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
-            models = tuple([evolve(m, at=(min(max(m.at[0] + ox, 0.5), w), min(max(m.at[1] + oy, 0.5), d)))
-                            for m in u.models])
-            moved.append(evolve(u, models=models, status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+            models = []
+            for m in u.models:  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
+                x, y = m.at
+                x += ox
+                y += oy
+                if 0.5 > x:
+                    x = 0.5
+                if w < x:
+                    x = w
+                if 0.5 > y:
+                    y = 0.5
+                if d < y:
+                    y = d
+                models.append(evolve(m, at=(x, y)))
+            moved.append(evolve(u, models=tuple(models), status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
@@ -595,16 +609,22 @@ class CombatRules(Ruleset):
     def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
         """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
         events: list[Event] = []
+        unit_now = state.unit
         for u in before.units:
             if u.joined or u.id in skip:
                 continue
-            if all(state.unit(x.id) is x for x in before.combined(u.id)):
-                continue  # the very same units: as many models as before, none newly reduced to one
-            was = sum(len(x.models) for x in before.combined(u.id))
             # the members it had before: a character released from a destroyed unit still counts
-            now_units = [state.unit(x.id) for x in before.combined(u.id) if state.unit(x.id).alive]
-            now = sum(len(x.models) for x in now_units)
-            if was > 1 and now == 1:
+            same, now, now_units = True, 0, []
+            for x in before.combined(u.id):
+                y = unit_now(x.id)
+                if y is not x:
+                    same = False
+                if y.models:
+                    now += len(y.models)
+                    now_units.append(y)
+            if same or now != 1:
+                continue  # the very same units (none newly reduced to one), or not one model left
+            if sum(len(x.models) for x in before.combined(u.id)) > 1:
                 last = now_units[0]
                 if self.last_man_exempt(last):
                     events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
@@ -613,6 +633,7 @@ class CombatRules(Ruleset):
                 state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
                                                  "published.last-man-standing", 0,
                                                  LeadershipTestKind.LAST_MAN_STANDING)
+                unit_now = state.unit
                 events += more
         return state, events
 
@@ -755,11 +776,14 @@ class CombatRules(Ruleset):
         state, events = self._last_man(state, before, dice, set())
         if events:
             return state, events
-        was = sum(len(u.models) for u in before.combined(target_id))
-        alive_id = next((u.id for u in before.combined(target_id) if state.unit(u.id).alive), None)
+        was, alive_id = 0, None
+        for u in before.combined(target_id):
+            was += len(u.models)
+            if alive_id is None and state.unit(u.id).models:
+                alive_id = u.id
         if alive_id is None:
             return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
-        now = sum(len(u.models) for u in state.combined(alive_id))
+        now = sum([len(u.models) for u in state.combined(alive_id)])
         if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
             return self._morale_check(state, alive_id, dice, f"lost {was - now} of {was} models",
                                       "published.morale-casualties")
