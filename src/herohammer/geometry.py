@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
-from operator import attrgetter
+from operator import attrgetter, sub
 from typing import Any, Protocol
 
 import numpy as np
@@ -513,16 +513,15 @@ class GapTable:
             self.reach = [0.0] * len(a)
         self.one_reach = len(set(self.reach)) <= 1  # one sum of radii for every row (one base size in a)
 
-    def least(self, i: int) -> float:
-        """Return the gap from ``a[i]`` to the nearest model of ``b`` (``min(gap_rows(a, b)[i])``)."""
-        return min(self.rows[i]) - self.reach[i]
+    def least(self) -> list[float]:
+        """Return each model of ``a``'s gap to the nearest model of ``b`` (``min`` of each row of ``gap_rows(a, b)``)."""
+        return list(map(sub, map(min, self.rows), self.reach))
 
     def least_to(self, kept: Sequence[int]) -> list[float]:
         """Return each model of ``b``'s gap to the nearest of the models ``a[i]`` for ``i`` in ``kept`` (not empty)."""
         rows, reach = self.rows, self.reach
         if self.one_reach:  # one sum of radii throughout: taken off each column's least
-            first = reach[0]
-            return [least - first for least in map(min, zip(*map(rows.__getitem__, kept)))]
+            return list(map(sub, map(min, zip(*map(rows.__getitem__, kept))), repeat(reach[0])))
         return [min(rows[i][j] - reach[i] for i in kept) for j in range(len(rows[kept[0]]))]
 
 

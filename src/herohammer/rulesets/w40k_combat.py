@@ -34,9 +34,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -315,7 +315,8 @@ class CombatRules(Ruleset):
             return state, [], 0
         if models is None:
             models = _models_of(state, pool)
-        alive = [r for r in pool if models[r][1].wounds_taken < models[r][1].profile.w]  # not is_casualty
+        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return state, [], 0
         per_model: dict[ModelRef, list[WoundBatch]] = {}  # wound k goes to the k-th living model, round and round
@@ -656,8 +657,8 @@ class CombatRules(Ruleset):
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
-        for i, (unit, model) in enumerate(shooters):
-            dist = table.least(i)
+        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}  # the choice by weapons and range
+        for i, ((unit, model), dist) in enumerate(zip(shooters, table.least())):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
@@ -667,22 +668,14 @@ class CombatRules(Ruleset):
                                                        state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
-            choice: tuple[Weapon, int] | None = None
-            carried = arms.get(model.weapons)
-            if carried is None:
-                carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
-            for w in carried:
-                if dist > w.range + geo.EPSILON:
-                    continue
-                if w.type is WeaponType.RAPID_FIRE:
-                    shots = self.rapid_fire_shots(moved, dist, w)
-                elif w.type is WeaponType.HEAVY or w.type is WeaponType.ORDNANCE:
-                    shots = 0 if moved else w.shots
-                else:
-                    shots = w.shots
-                if shots:
-                    choice = (w, shots)
-                    break
+            key = (model.weapons, dist)
+            if key in chosen:
+                choice = chosen[key]
+            else:
+                carried = arms.get(model.weapons)
+                if carried is None:
+                    carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
+                choice = chosen[key] = self._weapon_at(carried, dist, moved)
             if choice is None:
                 notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
                 continue
@@ -690,7 +683,22 @@ class CombatRules(Ruleset):
             kept.append(i)
         if not kept:
             return fired, notes, None
-        return fired, notes, [gap if gap > 0.0 else 0.0 for gap in table.least_to(kept)]  # geo.clear
+        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+
+    def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
+        """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
+        for w in carried:
+            if dist > w.range + geo.EPSILON:
+                continue
+            if w.type is WeaponType.RAPID_FIRE:
+                shots = self.rapid_fire_shots(moved, dist, w)
+            elif w.type is WeaponType.HEAVY or w.type is WeaponType.ORDNANCE:
+                shots = 0 if moved else w.shots
+            else:
+                shots = w.shots
+            if shots:
+                return w, shots
+        return None
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
@@ -702,8 +710,8 @@ class CombatRules(Ruleset):
         ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
         groups = state.combined(target_id)
-        models = {(u.id, i): (u, m) for u in groups for i, m in enumerate(u.models)}  # the pool's, looked up once
-        toughness = _majority([m.profile.t for _, m in models.values()])
+        target_models = list(chain.from_iterable(map(_MODELS, groups)))
+        toughness = _majority(list(map(_TOUGHNESS, target_models)))
         events: list[Event] = []
         wounds: list[WoundBatch] = []
         for (bs, _name, apart), items in _batches(fired).items():
@@ -723,7 +731,7 @@ class CombatRules(Ruleset):
             wounding = Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
                              rule if apart else "published.to-wound")
             if weapon.blast:
-                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(models))
+                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(target_models))
                 got = dice.pools(hits, wounding)[0]
             else:  # hit then wound: one chance node over the wounds when enumerating
                 hits, got = dice.pools(shots, to_hit, wounding)
@@ -739,6 +747,9 @@ class CombatRules(Ruleset):
             pool = self._pool_order(state, target_id, (), nearest=nearest)
         else:
             pool = self._pool_order(state, target_id, [m.placed for _, m, _, _ in fired])
+        models: dict[ModelRef, tuple[Unit, Model]] = {}  # the pool's models, looked up once
+        for u in groups:
+            models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
         state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules, models=models)
         return state, events + more
 
@@ -1329,7 +1340,11 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
     jobs[key] = (have + n, old if have else pool)
 
 
-_SHOTS = itemgetter(3)
+#: A fired item's parts (unit, model, weapon, shots) and what batches them, read in C.
+_UNIT, _MODEL, _WEAPON, _SHOTS = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+_BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgetter("character")
+_MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
+    attrgetter("wounds_taken")
 
 
 def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
@@ -1339,15 +1354,15 @@ def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
     A character rolls apart (the last of the key True) only if no trooper of the unit has its
     BS and weapon; otherwise it rolls with them (40k3.char.shooting-dice).
     """
-    batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
-    for item in fired:
-        key = (item[1].profile.bs, item[2].name, item[0].character is not None)
-        batch = batches.get(key)
-        if batch is None:
-            batches[key] = [item]
-        else:
-            batch.append(item)
-    if not any(character for _, _, character in batches):
+    keys = set(zip(map(_BS, map(_MODEL, fired)), map(_NAME, map(_WEAPON, fired)), map(_CHARACTER, map(_UNIT, fired))))
+    if len(keys) == 1:  # one BS and weapon throughout (the usual unit): one batch
+        bs, name, character = keys.pop()
+        if character is None:
+            return {(bs, name, False): list(fired)}
+    elif not any(character for _, _, character in keys):  # troopers only: batches by BS and weapon, in order
+        batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
+        for item in fired:
+            batches.setdefault((item[1].profile.bs, item[2].name, False), []).append(item)
         return batches
     batches = {}  # characters fire too: each joins the troopers' batch of its BS and weapon, if there is one
     trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
