@@ -469,7 +469,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
-        gap = _gap_from(host, geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing))
+        gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {host.id}'s nearest model; it must be within 2\" to join",
@@ -487,7 +487,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         to = action.to if action.to is not None else character.models[0].at
         moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
                                             alone=True)
-        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
+        placed = moves[0].placed  # the character's base where its move ends
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
                 _gap_from(state.unit(action.unit), placed) <= JOIN_INCHES + movement.EPSILON):
             # no test can take the character away: it moves and joins in one change of its unit
