@@ -27,7 +27,7 @@ from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .w40k_combat import WoundBatch
-from .w40k_special_moves import FLEET, SpecialMoves, apply_moves as _apply_moves, plan_members as _plan_members
+from .w40k_special_moves import FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit, plan_members as _plan_members
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
@@ -469,8 +469,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
-        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
-        gap = geo.group_distance([placed], host.placed)
+        gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {host.id}'s nearest model; it must be within 2\" to join",
@@ -488,13 +487,19 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         to = action.to if action.to is not None else character.models[0].at
         moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
                                             alone=True)
+        placed = moves[0].placed  # the character's base where its move ends
+        if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
+                _gap_from(state.unit(action.unit), placed) <= JOIN_INCHES + movement.EPSILON):
+            # no test can take the character away: it moves and joins in one change of its unit
+            joined = moved_unit(character, {mv.index: (mv.to, mv.length) for mv in moves}, joined=action.unit)
+            events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
+            return state.replace_unit(joined), events
         state = _apply_moves(state, moves, {character.id})
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
         if (more or not character.alive) and not state.unit(character.id).alive:  # only dangerous terrain takes any
             return state, events
-        placed = geo.Placed(character.models[0].base, moves[0].to, character.models[0].facing)
-        if geo.group_distance([placed], state.unit(action.unit).placed) > JOIN_INCHES + movement.EPSILON:
+        if _gap_from(state.unit(action.unit), placed) > JOIN_INCHES + movement.EPSILON:
             events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
                                 f"{action.unit}", (self.join_rule,)))
             if character.joined:  # it has left its old unit, if it got clear of it
@@ -762,6 +767,12 @@ def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
     Remembered: the moves sampled for a unit in one direction or another often need the same distance.
     """
     return enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)[True]
+
+
+def _gap_from(host: Unit, placed: geo.Placed) -> float:
+    """Return how far a base placed there is from a unit's nearest model (worked out once per unit value: the ruling on
+    a join and its resolution both ask)."""
+    return host.remember(("gap from", placed), lambda: geo.group_distance([placed], host.placed))
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:

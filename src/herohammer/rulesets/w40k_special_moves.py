@@ -64,11 +64,16 @@ def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_i
     units = []
     for u in state.units:
         if u.id in moved_ids:
-            moved = by_unit.get(u.id, {})
-            new_models = tuple([m.walked_to(*moved.get(i, (m.at, 0.0))) for i, m in enumerate(u.models)])
-            u = evolve(u, models=new_models, status=u.status | {Status.MOVED, *statuses})
+            u = moved_unit(u, by_unit.get(u.id, {}), *statuses)
         units.append(u)
     return evolve(state, units=tuple(units))
+
+
+def moved_unit(unit: Unit, places: dict[int, tuple[geo.Point, float]], *statuses: Status, **changes: object) -> Unit:
+    """Return a unit with its models by index moved to ``(place, inches)`` (spending their move allowance), marked
+    MOVED (and ``statuses``), with any other fields ``changes`` names: what ``apply_moves`` does to each moved unit."""
+    new_models = tuple([m.walked_to(*places.get(i, (m.at, 0.0))) for i, m in enumerate(unit.models)])
+    return evolve(unit, models=new_models, status=unit.status | {Status.MOVED, *statuses}, **changes)
 
 
 class SpecialMoves(CombatRules):
