@@ -178,3 +178,13 @@ def test_aligned_gap_is_shapely_s_gap_for_rectangles_turned_alike(a: Base, b: Ba
         return
     assert gap is not None
     assert abs(gap - distance(p, q)) <= 1e-12 * (1.0 + max(map(abs, (*at, *other))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(loose, loose), max_size=6))
+def test_contact_moves_from_one_call_are_each_pair_s_contact_move(pairs: list[tuple[Placed, Placed]]) -> None:
+    from herohammer.charging import contact_move, contact_moves
+
+    moves = contact_moves(pairs)
+    assert moves == [contact_move(a, b) for a, b in pairs]
+    assert all(type(v) is float for move in moves for v in move)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 
 from .attacks import resolve_attacks
@@ -95,6 +96,16 @@ def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, sav
 def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
     """Return the straight move that puts ``mover`` in base contact with the nearest target."""
     return contact_move(mover, min(targets, key=lambda t: distance(mover, t)))
+
+
+def contact_moves(pairs: Sequence[tuple[Placed, Placed]]) -> list[Point]:
+    """Return ``contact_move`` for each (mover, target) pair, from one call to shapely for them all (the same floats)."""
+    if len(pairs) < 2:
+        return [contact_move(mover, target) for mover, target in pairs]
+    movers = np.array([mover.footprint() for mover, _ in pairs], dtype=object)
+    targets = np.array([target.footprint() for _, target in pairs], dtype=object)
+    ends = shapely.get_coordinates(shapely.shortest_line(movers, targets)).tolist()
+    return [(ends[k + 1][0] - ends[k][0], ends[k + 1][1] - ends[k][1]) for k in range(0, len(ends), 2)]
 
 
 def contact_move(mover: Placed, target: Placed) -> Point:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_move,
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_moves,
                         roll_charge, stand_and_shoot, weapon_strength)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -1227,12 +1227,10 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
     least = min((row[0] for row in rows if row is not None), default=math.inf)
-    best = (math.inf, 0.0, 0.0)
-    for p, row in zip(placed, rows):
-        if row is not None and row[0] <= least + slack + 1e-9 * (1.0 + least):
-            dx, dy = contact_move(p, target.placed[row[1]])
-            best = min(best, (math.hypot(dx, dy), dx, dy))
-    _, dx, dy = best
+    reach = least + slack + 1e-9 * (1.0 + least)
+    theirs = target.placed
+    moves = contact_moves([(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach])
+    _, dx, dy = min([(math.inf, 0.0, 0.0), *[(math.hypot(dx, dy), dx, dy) for dx, dy in moves]])  # the first of equals
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
 
 
