@@ -35,6 +35,7 @@ PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infil
 
 
 _A_STATE = "a GameState (load_scenario(path) or Game.state)"
+_LD = attrgetter("profile.ld")
 _PLACES_AS_RULED = "places_as_ruled"
 Method = TypeVar("Method", bound=Callable[..., Any])
 
@@ -396,8 +397,11 @@ class Ruleset:
         seen: set[tuple[int, bool]] = set()
         sources = []
         for u in state.combined(unit_id):
-            for m in u.models:
-                kind = (m.profile.ld, u.is_character)
+            is_character = u.character is not None
+            # one Leadership throughout the unit (the usual): its first model speaks for it, found in C
+            models = u.models[:1] if len(set(map(_LD, u.models))) == 1 else u.models
+            for m in models:
+                kind = (m.profile.ld, is_character)
                 if kind not in seen:
                     seen.add(kind)
                     sources.append(LeadershipSource(m.name, *kind))
