@@ -70,6 +70,7 @@ _WOUNDS_LEFT = attrgetter("wounds_left")
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
+_FOUGHT = frozenset({Status.FOUGHT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -1040,9 +1041,12 @@ class CombatRules(Ruleset):
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
-            if any(a[0] in combat for a in state.allocations):  # splits of attacks end with the fight
-                state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
-            state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
+            allocations = state.allocations  # splits of attacks end with the fight
+            if any(a[0] in combat for a in allocations):
+                allocations = tuple(a for a in allocations if a[0] not in combat)
+            # every unit of the combat has fought: one new state
+            state = evolve(state, allocations=allocations, units=tuple(
+                [evolve(u, status=u.status | _FOUGHT) if u.id in combat else u for u in state.units]))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
