@@ -36,22 +36,24 @@ class Engagement:
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
         # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
-        # of sides: touches[unit id][model index] lists the enemy models it touches, near[unit id] their units
-        by_side: dict[str, list[Unit]] = {}
+        # of sides: touches[unit id][model index] lists the enemy models it touches (only models that touch any),
+        # near[unit id] their units; a side's models are one flat list, owners[k] naming the unit of the k-th
+        by_side: dict[str, tuple[list[str], list[int], list[geo.Placed]]] = {}
         for u in state.units:
             if u.models and (u.embarked_in is None or u is first):
-                by_side.setdefault(u.side, []).append(u)
-        groups = [([(u.id, i) for u in units for i in range(len(u.models))], [p for u in units for p in u.placed])
-                  for units in by_side.values()]
-        touches: dict[str, list[list[ModelRef]]] = {u.id: [[] for _ in u.models] for units in by_side.values()
-                                                    for u in units}
+                owners, offsets, placed = by_side.setdefault(u.side, ([], [], []))
+                offsets += [len(placed)] * len(u.models)
+                owners += [u.id] * len(u.models)
+                placed += u.placed
+        groups = list(by_side.values())
+        touches: dict[str, dict[int, list[ModelRef]]] = {}
         near: dict[str, set[str]] = {}
-        for k, (refs, placed) in enumerate(groups):
-            for other_refs, other_placed in groups[k + 1:]:
+        for k, (owners, offsets, placed) in enumerate(groups):
+            for other_owners, other_offsets, other_placed in groups[k + 1:]:
                 for a, b in geo.contact_pairs(placed, other_placed):
-                    (uid, i), (eid, j) = refs[a], other_refs[b]
-                    touches[uid][i].append((eid, j))
-                    touches[eid][j].append((uid, i))
+                    uid, i, eid, j = owners[a], a - offsets[a], other_owners[b], b - other_offsets[b]
+                    touches.setdefault(uid, {}).setdefault(i, []).append((eid, j))
+                    touches.setdefault(eid, {}).setdefault(j, []).append((uid, i))
                     near.setdefault(uid, set()).add(eid)
                     near.setdefault(eid, set()).add(uid)
         seen = [unit_id]
@@ -66,13 +68,13 @@ class Engagement:
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
         #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
-        self.levels: dict[str, frozenset[int]] = {uid: frozenset(m.profile.i for m in models)
+        self.levels: dict[str, frozenset[int]] = {uid: frozenset({m.profile.i for m in models})
                                                   for uid, models in self._start.items()}
         self._touches = touches
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
-        return {r[0] for refs in self._touches.get(unit_id, ()) for r in refs}
+        return {r[0] for refs in self._touches.get(unit_id, {}).values() for r in refs}
 
     def now(self, units: Sequence[Unit]) -> Contacts:
         """Return who touches whom among ``units``: the combat's units at a later step of the fight."""
@@ -111,15 +113,31 @@ class Contacts:
             self._start_of[unit.id] = start_of
             self._index_of[unit.id] = index_of
 
+    def sole_unit(self, unit_id: str, i: int) -> str | None:
+        """Return the one enemy unit whose models (standing now) model ``i`` of a unit touches: None if none or several."""
+        found: str | None = None
+        index_of = self._index_of
+        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
+            now = index_of.get(eid)
+            if now is not None and now[j] >= 0:
+                if found is None:
+                    found = eid
+                elif found != eid:
+                    return None
+        return found
+
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
         index_of = self._index_of
         out: list[ModelRef] = []
-        for eid, j in self._touches[unit_id][self._start_of[unit_id][i]]:
+        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
             now = index_of.get(eid)
             if now is not None and (k := now[j]) >= 0:
                 out.append((eid, k))
         return out
+
+
+_NONE: dict[int, list[ModelRef]] = {}
 
 
 def _same_place(a: Model, b: Model) -> bool:

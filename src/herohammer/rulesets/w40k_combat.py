@@ -72,6 +72,7 @@ _X, _Y = itemgetter(0), itemgetter(1)
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
+_FOUGHT = frozenset({Status.FOUGHT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -1092,9 +1093,12 @@ class CombatRules(Ruleset):
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
-            if any(a[0] in combat for a in state.allocations):  # splits of attacks end with the fight
-                state = evolve(state, allocations=tuple(a for a in state.allocations if a[0] not in combat))
-            state = state.replace_units(*(state.unit(u).with_status(Status.FOUGHT) for u in combat))
+            allocations = state.allocations  # splits of attacks end with the fight
+            if any(a[0] in combat for a in allocations):
+                allocations = tuple(a for a in allocations if a[0] not in combat)
+            # every unit of the combat has fought: one new state
+            state = evolve(state, allocations=allocations, units=tuple(
+                [evolve(u, status=u.status | _FOUGHT) if u.id in combat else u for u in state.units]))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
@@ -1181,19 +1185,37 @@ class CombatRules(Ruleset):
         for unit in units:
             if initiative not in engagement.levels[unit.id]:
                 continue
-            strikers = [(i, m, n) for i, m in enumerate(unit.models) if m.profile.i == initiative
-                        for n in (self._attacks(unit, m),) if n]
+            attacks: dict[int, int] = {}  # a model's attacks by its A (the unit's models share a few profiles)
+            strikers: list[tuple[int, Model, int]] = []
+            for i, m in enumerate(unit.models):
+                if m.profile.i == initiative:
+                    n = attacks.get(m.profile.a)
+                    if n is None:
+                        n = attacks[m.profile.a] = self._attacks(unit, m)
+                    if n:
+                        strikers.append((i, m, n))
             if not strikers:
                 continue
             if contacts is None:
                 contacts, standing = engagement.now(units), {u.id: u for u in units}
-            enemies = [e for e in units if e.side != unit.side]
+            enemies: list[Unit] = []
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
             apart = unit.is_character
+            # a trooper touching one enemy unit strikes it with the pool of the first like it (same weapons and
+            # profile against the same unit): its attacks are added to that pool at once
+            same: dict[tuple[str, tuple[str, ...], int, int], StrikeKey] = {}
             for i, model, n in strikers:
-                touched = contacts.of(unit.id, i)
-                alone = bool(touched) and not split and all(r[0] == touched[0][0] for r in touched)
-                if not alone:
+                # the usual model touches the models of one enemy unit: the one it attacks
+                sole = None if split else contacts.sole_unit(unit.id, i)
+                if sole is not None and not apart:
+                    like = (sole, model.weapons, model.profile.ws, model.profile.s)
+                    if (known := same.get(like)) is not None:
+                        have, pool = jobs[known]
+                        jobs[known] = (have + n, pool)
+                        continue
+                touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
+                if sole is None:
+                    enemies = enemies or [e for e in units if e.side != unit.side]
                     counts: dict[str, int] = {}  # enemy models touched, per enemy unit
                     for eid, _ in touched:
                         counts[eid] = counts.get(eid, 0) + 1
@@ -1205,8 +1227,8 @@ class CombatRules(Ruleset):
                     melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
                     weapon = arms[model.weapons] = melee[0]
                 s = weapon.strength_for(model.profile.s)
-                if alone:
-                    target = standing[touched[0][0]]  # one enemy unit touched: the one it attacks
+                if sole is not None:
+                    target = standing[sole]
                 else:
                     if split:
                         given = 0
@@ -1228,6 +1250,8 @@ class CombatRules(Ruleset):
                     target = chosen
                 job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart,
                        model.name if apart else unit.id)
+                if sole is not None and not apart:
+                    same[(sole, model.weapons, model.profile.ws, model.profile.s)] = job
                 if job in jobs and not (apart and separate):
                     _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
