@@ -22,7 +22,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, sub
 from typing import Any, Protocol
 
 import numpy as np
@@ -480,6 +481,48 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
         at, radius = p.at, p.base.radius_inches
         rows.append([dist(at, other_at) - (radius + other_radius) for other_at, other_radius in others])
     return rows
+
+
+class GapTable:
+    """The gaps from each model of ``a`` to each model of ``b`` (``gap_rows``), measured once, read as least gaps.
+
+    A shooting attack asks each firer's least gap (its range) and then, for the models that
+    fire, each target model's least gap (wound allocation).  With round bases and one base
+    size in ``b``, a row keeps only centre distances, measured in C (``math.dist`` mapped
+    over the row), and the sum of radii is taken off the least of a row or a column: taking
+    one number off is monotone in floating point, so that is the least gap exactly.
+    """
+
+    __slots__ = ("rows", "reach", "one_reach")
+    rows: list[list[float]]
+    reach: list[float]
+    one_reach: bool
+
+    def __init__(self, a: Sequence[Standing], b: Sequence[Standing]) -> None:
+        if not b:
+            raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+        radii = set(map(_RADIUS, b)) if _all_round(a) and _all_round(b) else ()
+        if len(radii) == 1:
+            other_radius = next(iter(radii))
+            points = list(map(_AT, b))
+            n, dist = len(points), math.dist
+            self.rows = [list(map(dist, repeat(p.at, n), points)) for p in a]
+            self.reach = [p.base.radius_inches + other_radius for p in a]
+        else:  # bases of several sizes in b, or not all round: the gaps themselves, nothing to take off
+            self.rows = gap_rows(a, b) if a else []
+            self.reach = [0.0] * len(a)
+        self.one_reach = len(set(self.reach)) <= 1  # one sum of radii for every row (one base size in a)
+
+    def least(self) -> list[float]:
+        """Return each model of ``a``'s gap to the nearest model of ``b`` (``min`` of each row of ``gap_rows(a, b)``)."""
+        return list(map(sub, map(min, self.rows), self.reach))
+
+    def least_to(self, kept: Sequence[int]) -> list[float]:
+        """Return each model of ``b``'s gap to the nearest of the models ``a[i]`` for ``i`` in ``kept`` (not empty)."""
+        rows, reach = self.rows, self.reach
+        if self.one_reach:  # one sum of radii throughout: taken off each column's least
+            return list(map(sub, map(min, zip(*map(rows.__getitem__, kept))), repeat(reach[0])))
+        return [min(rows[i][j] - reach[i] for i in kept) for j in range(len(rows[kept[0]]))]
 
 
 def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
@@ -23,7 +24,7 @@ from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import TURN_STATUSES, Unit
-from ..values import cached
+from ..values import cached, evolve
 
 if TYPE_CHECKING:
     from ..actions import Action, TakeTest
@@ -96,14 +97,14 @@ def _action_types() -> tuple[type, ...]:
 
 
 @cache
-def _exact_action_types() -> frozenset[type]:
+def _action_classes() -> frozenset[type]:
     return frozenset(_action_types())
 
 
 def _expect_state_and_action(state: Any, action: Any, where: str) -> None:
     """Refuse a call given something that is not a state or not an action object, naming the parameter."""
-    if type(state) is GameState and type(action) in _exact_action_types():
-        return  # the usual call, settled without isinstance against every action class
+    if type(state) is GameState and type(action) in _action_classes():  # the usual call: no ABCMeta isinstance
+        return
     guards.instance(state, GameState, where, "state", _A_STATE)
     guards.instance(action, _action_types(), where, "action",
                     "an Action (parse_action reads one from JSON text or a mapping; Game.check takes either)")
@@ -288,6 +289,10 @@ class Ruleset:
         """Carry out a legal action (``resolve_<do>``); return the new state and its events."""
         _expect_state_and_action(state, action, "Ruleset.resolve")
         guards.instance(dice, Dice, "Ruleset.resolve", "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
+        return self.resolve_checked(state, action, dice)
+
+    def resolve_checked(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """``resolve`` for a caller that has checked its arguments already (``Game.apply``: the action ruled legal)."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         after, events = resolver(state, action, dice)
         if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
@@ -345,7 +350,7 @@ class Ruleset:
         i = order.index(state.phase)
         state = _allowances_renewed(state)
         if i + 1 < len(order):
-            nxt = replace(state, phase=order[i + 1])
+            nxt = evolve(state, phase=order[i + 1])
             return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase")]
         return self.end_turn(state)
 
@@ -566,10 +571,13 @@ def with_its_unit(unit: Unit, does: str, ask: str, *rules: str) -> Ruling | None
     return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it {does} ({ask} {unit.joined})", *rules)
 
 
+_MOVED = attrgetter("moved")
+
+
 def _allowances_renewed(state: GameState) -> GameState:
     """Return the state with every model's move allowance whole again (a new phase begins)."""
-    spent = [replace(u, models=tuple(replace(m, moved=0.0) for m in u.models))
-             for u in state.units if any(m.moved for m in u.models)]
+    spent = [evolve(u, models=tuple([evolve(m, moved=0.0) for m in u.models]))
+             for u in state.units if any(map(_MOVED, u.models))]
     return state.replace_units(*spent) if spent else state
 
 
