@@ -282,6 +282,23 @@ def test_a_unit_embarks_with_its_character_and_is_off_the_table(ruleset: str) ->
 
 
 @pytest.mark.rule("published.transports")
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_legal_actions_offer_boarding_and_getting_out_in_the_movement_phase(ruleset: str) -> None:
+    g = with_rhino(ruleset)
+    boarding = [a.to_json() for a in g.legal_actions() if a.do == "embark"]
+    assert boarding == [{"do": "embark", "unit": "tac", "transport": "rhino"}]  # the squad with its Captain, not he alone
+    g.apply(boarding[0])
+    assert not [a for a in g.legal_actions() if a.do == "disembark"]  # it has had its move this phase
+    aboard = with_rhino(ruleset, aboard=True)
+    getting_out = [a for a in aboard.legal_actions() if a.do == "disembark"]
+    assert [a.to_json()["unit"] for a in getting_out] == ["tac"]
+    aboard.apply(getting_out[0])
+    assert aboard.state.unit("tac").on_table and aboard.state.unit("cap").on_table
+    shooting = with_rhino(ruleset, aboard=True, phase="shooting")
+    assert not [a for a in shooting.legal_actions() if a.do in ("embark", "disembark")]
+
+
+@pytest.mark.rule("published.transports")
 def test_no_room_no_reach_no_boarding() -> None:
     g = with_rhino("40k4", capacity=2)
     ruling = g.check({"do": "embark", "unit": "tac", "transport": "rhino"})

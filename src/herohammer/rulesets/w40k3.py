@@ -716,8 +716,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             for u in mine:
                 for t in enemies:
                     yield Shoot.trusted(do="shoot", unit=u.id, target=t.id), False
-            yield from ((a, False) for a in self.special_move_candidates(state)
-                        if not (screen and a.do == "run" and self._surely_without_fleet(state, state.unit(a.unit))))
+        # the moves special rules give: boarding and getting out in the Movement phase, runs in the Shooting phase
+        yield from ((a, False) for a in self.special_move_candidates(state)
+                    if not (screen and a.do == "run" and self._surely_without_fleet(state, state.unit(a.unit))))
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
