@@ -52,7 +52,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import Resolution, Ruleset, with_its_unit
+from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -950,6 +950,7 @@ class CombatRules(Ruleset):
         return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
                             rule)
 
+    @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
     def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
         """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
@@ -1345,9 +1346,10 @@ class CombatRules(Ruleset):
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End the phase; combats fought and undeclared splits of attacks end with it."""
-        state = evolve(state, allocations=(),
-                        units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
-                                    for u in state.units))
+        if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
+            state = evolve(state, allocations=(),
+                           units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
+                                       for u in state.units))
         return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
 
 
