@@ -320,35 +320,49 @@ class CombatRules(Ruleset):
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return state, [], 0
-        per_model: dict[ModelRef, list[WoundBatch]] = {}  # wound k goes to the k-th living model, round and round
-        k, n_alive = 0, len(alive)
-        for batch in batches:
-            for _ in range(batch.wounds):
-                ref = alive[k % n_alive]
-                taking = per_model.get(ref)
-                if taking is None:
-                    per_model[ref] = [batch]
-                else:
-                    taking.append(batch)
-                k += 1
+        per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
+        one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
+        if one_each:  # the first models in order, a wound each
+            per_model = dict(zip(alive[:total], repeat((batches[0],))))
+        else:
+            per_model = {}
+            k, n_alive = 0, len(alive)
+            for batch in batches:
+                for _ in range(batch.wounds):
+                    ref = alive[k % n_alive]
+                    taking = per_model.get(ref)
+                    if taking is None:
+                        per_model[ref] = [batch]
+                    else:
+                        taking.append(batch)  # type: ignore[attr-defined]  # a list, made just above
+                    k += 1
         groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
-        saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
-        for ref, taking in per_model.items():  # the models that take wounds, in allocation order
-            unit, model = models[ref]
-            character = unit.id if unit.character is not None else None
-            profile = model.profile
-            for batch in taking:
-                asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
-                if asked in saves:
-                    save = saves[asked]
-                else:
-                    armour = None if batch.ignores_armour else profile.save
-                    save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
-                group = groups.get((character, save))
-                if group is None:
-                    groups[(character, save)] = [ref]
-                else:
-                    group.append(ref)
+        hurt = [models[ref][1] for ref in per_model]
+        if one_each and len(set(map(_UNIT, per_model))) == 1 \
+                and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1:
+            # a wound each on models of one unit with one save (the usual volley): one save group, its save worked out once
+            batch, (unit, model) = batches[0], models[alive[0]]
+            armour = None if batch.ignores_armour else model.profile.save
+            save = best_save(armour, model.profile.invulnerable, batch.ap)
+            groups[(unit.id if unit.character is not None else None, save)] = list(per_model)
+        else:
+            saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
+            for ref, taking in per_model.items():  # the models that take wounds, in allocation order
+                unit, model = models[ref]
+                character = unit.id if unit.character is not None else None
+                profile = model.profile
+                for batch in taking:
+                    asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
+                    if asked in saves:
+                        save = saves[asked]
+                    else:
+                        armour = None if batch.ignores_armour else profile.save
+                        save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
+                    group = groups.get((character, save))
+                    if group is None:
+                        groups[(character, save)] = [ref]
+                    else:
+                        group.append(ref)
         events: list[Event] = []
         unsaved_total = 0
         taken: dict[ModelRef, int] = {}
@@ -648,12 +662,12 @@ class CombatRules(Ruleset):
         the gaps are measured once, for the ranges here and the wound allocation after), or None
         if no model fires.
         """
-        target_models = [m for u in state.combined(target_id) for m in u.models]
+        target_models = list(chain.from_iterable(map(_MODELS, state.combined(target_id))))
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
         if not shooters:
             return fired, notes, None
-        table = geo.GapTable([m for _, m in shooters], target_models)
+        table = geo.GapTable(list(map(_MODEL, shooters)), target_models)
         kept: list[int] = []  # the rows of the models that fire
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
@@ -761,7 +775,10 @@ class CombatRules(Ruleset):
         target = state.unit(action.target)
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
-        shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
+        shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
+        for u in members:
+            if not (u.is_character and u.has(Status.SHOT)):
+                shooters += zip(repeat(u), u.models)
         fired, notes, nearest = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
@@ -1371,6 +1388,7 @@ _UNIT, _MODEL, _WEAPON, _SHOTS = itemgetter(0), itemgetter(1), itemgetter(2), it
 _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgetter("character")
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
+_SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
 
 
 def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
