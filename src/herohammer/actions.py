@@ -7,8 +7,11 @@ JSON object into the right type or fails naming the field.
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from fractions import Fraction
-from typing import Annotated, Any, Literal, Union, get_args
+from itertools import chain
+from math import copysign
+from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -32,9 +35,34 @@ Point = tuple[Number, Number]
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """Build an action from values a ruleset worked out itself, each already what validation would make of it
+        (text, floats, tuples of float pairs): the value validation gives, without validating again.
+
+        Listing legal actions proposes dozens of candidates (a move holds a float pair per model,
+        each run through a Python check when validated); ``tests/test_trusted_actions.py`` holds
+        every candidate of every ruleset to validation.
+        """
+        defaults = _DEFAULTS.get(cls)
+        if defaults is None:
+            defaults = _DEFAULTS[cls] = {name: (None if f.is_required() else f.get_default(call_default_factory=True))
+                                         for name, f in cls.model_fields.items()}
+        action = _new(cls)
+        _set(action, "__dict__", {**defaults, **values})  # every field, in the order of the class
+        _set(action, "__pydantic_fields_set__", set(values))
+        _set(action, "__pydantic_extra__", None)
+        _set(action, "__pydantic_private__", None)
+        return action
+
     def to_json(self) -> dict[str, Any]:
         """Return the action as the JSON object it was read from (defaults left out)."""
         return self.model_dump(mode="json", exclude_defaults=True) | {"do": self.do}  # type: ignore[attr-defined]
+
+
+#: Each action class's fields with their defaults, in order (``_Action.trusted``).
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+_new, _set = object.__new__, object.__setattr__
 
 
 class Join(_Action):
@@ -240,22 +268,61 @@ ACTION_TYPES: tuple[type[_Action], ...] = get_args(_ActionUnion)
 _ACTION_CLASSES: tuple[type[_Action], ...] = ACTION_TYPES
 
 
-#: Actions already read, by their JSON text (a bot or a search sends the same actions again and again).
-_READ: dict[str, Action] = {}
+#: Actions already read, by the exact value of the mapping (a bot or a search sends the same actions again and again).
+_READ: dict[tuple[Hashable, ...], Action] = {}
 _READ_KEPT = 512
+#: Tags in a reading key: they stand where JSON's own types differ but Python's values compare equal
+#: (``1``, ``1.0`` and ``true``; ``0.0`` and ``-0.0``), and they can appear in no JSON value.
+_FLOAT, _NEGATIVE_ZERO, _TRUE, _FALSE, _LIST, _DICT, _PAIRS = (object() for _ in range(7))
+_NUMBERS = frozenset({int, float})
+_ONLY_LISTS = frozenset({list})
+_ONLY_PAIRS = frozenset({2})
 
 
-def _reading_key(value: Any) -> str | None:
-    """Return the JSON text of a mapping that is plain JSON (lists, not tuples; text keys), else None.
+class _NotPlain(Exception):
+    """Raised while keying a mapping that is not plain JSON."""
 
-    Two plain-JSON mappings with the same text are equal values, so they read as the same
-    action (or fail the same way); anything else is read afresh.
+
+def _reading_key(value: Any) -> tuple[Hashable, ...] | None:
+    """Return a hashable copy of a mapping that is plain JSON (str keys; str, int, float, bool, None, lists), else None.
+
+    Two mappings with equal keys have the same JSON text (every type JSON tells apart is
+    tagged, dicts keep their order), so they read as the same action; anything else
+    (tuples, subclasses, other keys) is read afresh.  Cheaper than writing and reading the text.
     """
     try:
-        text = json.dumps(value)
-        return text if json.loads(text) == value else None
-    except (TypeError, ValueError, RecursionError):
+        return _keyed_dict(value)
+    except (_NotPlain, RecursionError):
         return None
+
+
+def _keyed_dict(value: dict[Any, Any]) -> tuple[Hashable, ...]:
+    out: list[Hashable] = [_DICT]
+    for k, item in value.items():
+        if type(k) is not str:
+            raise _NotPlain
+        out.append(k)
+        out.append(_keyed(item))
+    return tuple(out)
+
+
+def _keyed(value: Any) -> Hashable:
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value  # type: ignore[no-any-return]  # a str, an int or None
+    if kind is float:
+        return (_FLOAT, value) if value or copysign(1.0, value) > 0 else _NEGATIVE_ZERO
+    if kind is list:
+        if (value and set(map(type, value)) == _ONLY_LISTS and set(map(len, value)) == _ONLY_PAIRS
+                and (types := tuple(map(type, flat := tuple(chain.from_iterable(value))))) and set(types) <= _NUMBERS
+                and 0 not in flat):  # a list of [x, y] (a move's places): its numbers with their types, and no zero
+            return (_PAIRS, types, flat)  # whose sign would need a look
+        return (_LIST, *map(_keyed, value))
+    if kind is dict:
+        return _keyed_dict(value)
+    if kind is bool:
+        return _TRUE if value else _FALSE
+    raise _NotPlain
 
 
 def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
@@ -263,7 +330,7 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
 
     A mapping read before (plain JSON with the same text) gives the action already read.
     """
-    key = _reading_key(value) if isinstance(value, dict) else None
+    key = _reading_key(value) if type(value) is dict else None
     if key is not None and (known := _READ.get(key)) is not None:
         return known
     action = _read_action(value, where)
@@ -272,6 +339,26 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
             del _READ[next(iter(_READ))]  # the oldest first
         _READ[key] = action
     return action
+
+
+#: Each action's JSON text by the action object (kept alive here, so its id is its own), for ``action_key``.
+_KEYS: dict[int, tuple[Any, str]] = {}
+_KEYS_KEPT = 1024
+
+
+def action_key(action: Action) -> str:
+    """Return the action's JSON text, equal for equal actions (what a game remembers its rulings by).
+
+    Worked out once per action object: a bot or a search hands the same objects again and again.
+    """
+    known = _KEYS.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    key = action.model_dump_json()
+    if len(_KEYS) >= _KEYS_KEPT:
+        del _KEYS[next(iter(_KEYS))]  # the oldest first
+    _KEYS[id(action)] = (action, key)
+    return key
 
 
 def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .actions import ACTION_TYPES, Action, parse_action
+from .actions import ACTION_TYPES, Action, action_key, parse_action
 from .dice import Dice, SeededDice
 from . import guards
 from .errors import IllegalActionError
@@ -87,7 +87,7 @@ class Game:
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
             new_state, events = result[0], list(result[1])
         else:
-            new_state, events = self.ruleset.resolve(self.state, act, roller)
+            new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
         self._history.append((self.state, len(self.log)))
         self.state = new_state
         self.log.extend(events)
@@ -96,7 +96,7 @@ class Game:
     def _judge(self, action: Action) -> Judgement:
         """Rule on an action in the current state, once per state and action."""
         state = self.state
-        key = (id(state), action.model_dump_json())  # equal actions, equal keys
+        key = (id(state), action_key(action))  # equal actions, equal keys
         known = self._judged.get(key)
         if known is not None and known[0] is state:
             return known[1]
@@ -131,6 +131,11 @@ def _dice(dice: Any, where: str) -> Dice:
 
 def _as_action(action: Action | str | dict[str, Any]) -> Action:
     """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
+    if type(action) in _ACTION_CLASSES:
+        return action  # type: ignore[return-value]  # one of the action classes
     if not isinstance(action, (dict, str)) and isinstance(action, ACTION_TYPES):  # a mapping is not checked against
         return action  # each of the ~20 action classes (pydantic's isinstance goes through ABCMeta)
     return parse_action(action)
+
+
+_ACTION_CLASSES = frozenset(ACTION_TYPES)

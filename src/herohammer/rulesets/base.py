@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..catalogue import implements
@@ -23,7 +24,7 @@ from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import TURN_STATUSES, Unit
-from ..values import cached
+from ..values import cached, evolve
 
 if TYPE_CHECKING:
     from ..actions import Action, TakeTest
@@ -69,6 +70,21 @@ def rolls_before_placing(method: Method) -> Method:
     return method
 
 
+_PLACES_APART = "places_apart"
+
+
+def places_apart(method: Method) -> Method:
+    """Mark a ``resolve_<do>`` that never puts a model on another: each place it picks is checked against every
+    model as they stand by then (a 40k assault's ``_charge_spot``), and a model it cannot place stays put.
+
+    Judging such an action need not resolve it to check bases apart, so its result is worked out
+    only if it is applied.  ``tests/test_assault_fast_legal.py`` holds the marked resolutions to the
+    shared check; a subclass overriding the method without the mark is resolved and checked as before.
+    """
+    setattr(method, _PLACES_APART, True)
+    return method
+
+
 #: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
 _RULED: dict[tuple[type, str], bool] = {}
 
@@ -80,8 +96,15 @@ def _action_types() -> tuple[type, ...]:
     return ACTION_TYPES
 
 
+@cache
+def _action_classes() -> frozenset[type]:
+    return frozenset(_action_types())
+
+
 def _expect_state_and_action(state: Any, action: Any, where: str) -> None:
     """Refuse a call given something that is not a state or not an action object, naming the parameter."""
+    if type(state) is GameState and type(action) in _action_classes():  # the usual call: no ABCMeta isinstance
+        return
     guards.instance(state, GameState, where, "state", _A_STATE)
     guards.instance(action, _action_types(), where, "action",
                     "an Action (parse_action reads one from JSON text or a mapping; Game.check takes either)")
@@ -224,12 +247,14 @@ class Ruleset:
 
         The action is resolved with dice that refuse to roll; one that rolls (a charge, a
         difficult-terrain move) is checked when it is resolved instead (``resolve``).  An
-        action whose rule and resolution are both marked ``places_as_ruled`` is not resolved
-        to look again: its result is worked out only if it is applied.
+        action whose rule and resolution are both marked ``places_as_ruled``, or whose resolution
+        is marked ``places_apart``, is not resolved to look again: its result is worked out only
+        if it is applied.
         """
-        if self._places_as_ruled(action.do):
+        resolver = None if self._places_as_ruled(action.do) else getattr(self, f"resolve_{action.do}")
+        if resolver is None or getattr(resolver, _PLACES_APART, False):
             return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
-        if getattr(getattr(self, f"resolve_{action.do}"), _ROLLS_BEFORE_PLACING, False):
+        if getattr(resolver, _ROLLS_BEFORE_PLACING, False):
             return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)
         if resolved is None:
@@ -264,6 +289,10 @@ class Ruleset:
         """Carry out a legal action (``resolve_<do>``); return the new state and its events."""
         _expect_state_and_action(state, action, "Ruleset.resolve")
         guards.instance(dice, Dice, "Ruleset.resolve", "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
+        return self.resolve_checked(state, action, dice)
+
+    def resolve_checked(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """``resolve`` for a caller that has checked its arguments already (``Game.apply``: the action ruled legal)."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         after, events = resolver(state, action, dice)
         if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
@@ -273,7 +302,9 @@ class Ruleset:
     def screened_candidates(self, state: GameState) -> Iterable[tuple[Action, bool]]:
         """Propose ``candidate_actions`` in order, each with True if a check made for several together found it legal.
 
-        ``Game.legal_actions`` judges the others one by one; by default every one is.
+        A candidate such a check finds surely refused may be left out (40k: the moves of a unit that
+        may not move at will, the run of a unit without Fleet).  ``Game.legal_actions`` judges the
+        others one by one; by default every one is.
         """
         return ((action, False) for action in self.candidate_actions(state))
 
@@ -281,7 +312,7 @@ class Ruleset:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""
         from ..actions import EndPhase
 
-        yield EndPhase(do="end_phase")
+        yield EndPhase.trusted(do="end_phase")
 
     def targets(self, state: GameState, unit_id: str) -> dict[str, Ruling]:
         """Rule on every enemy unit as a target of ``unit_id`` (phase aside)."""
@@ -319,7 +350,7 @@ class Ruleset:
         i = order.index(state.phase)
         state = _allowances_renewed(state)
         if i + 1 < len(order):
-            nxt = replace(state, phase=order[i + 1])
+            nxt = evolve(state, phase=order[i + 1])
             return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase")]
         return self.end_turn(state)
 
@@ -540,10 +571,13 @@ def with_its_unit(unit: Unit, does: str, ask: str, *rules: str) -> Ruling | None
     return Ruling.forbid(f"{unit.id} is part of {unit.joined}: it {does} ({ask} {unit.joined})", *rules)
 
 
+_MOVED = attrgetter("moved")
+
+
 def _allowances_renewed(state: GameState) -> GameState:
     """Return the state with every model's move allowance whole again (a new phase begins)."""
-    spent = [replace(u, models=tuple(replace(m, moved=0.0) for m in u.models))
-             for u in state.units if any(m.moved for m in u.models)]
+    spent = [evolve(u, models=tuple([evolve(m, moved=0.0) for m in u.models]))
+             for u in state.units if any(map(_MOVED, u.models))]
     return state.replace_units(*spent) if spent else state
 
 

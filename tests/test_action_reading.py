@@ -1,0 +1,95 @@
+"""What ``parse_action`` remembers gives what reading the mapping afresh gives.
+
+``parse_action`` keys a mapping it has read by a hashable copy of it (types JSON tells
+apart tagged: ``1``, ``1.0`` and ``true``; ``0.0`` and ``-0.0``), and ``action_key``
+keeps each action object's JSON text.  These tests hold both to the plain readings: two
+mappings with the same key have the same JSON text, and a remembered reading (or
+refusal) is the one ``_read_action`` gives.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from herohammer.actions import _read_action, _reading_key, action_key, parse_action
+from herohammer.errors import HerohammerError
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, width=64)
+    | st.sampled_from([0.0, -0.0, 1.0, 1, True, 0, False, "1", "move"]) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+NUMBER = st.sampled_from([0, 0.0, -0.0, 1, 1.0, True, 2.5, -3, 10**20, 1e300, float("inf")]) | st.floats(-50, 50)
+MOVE = st.fixed_dictionaries({"do": st.just("move"), "unit": st.sampled_from(["a", "b"]),
+                              "to": st.lists(st.lists(NUMBER, min_size=2, max_size=2) | st.tuples(NUMBER, NUMBER),
+                                             max_size=4)},
+                             optional={"march": st.sampled_from([True, False, 1, 0, 1.0, "yes"])})
+
+
+def _reading(value: Any) -> tuple[str, str]:
+    """What reading afresh gives: the action's type and JSON text, or the refusal's message."""
+    try:
+        action = _read_action(copy.deepcopy(value), "--action")
+    except HerohammerError as exc:
+        return "refused", str(exc)
+    return type(action).__name__, action.model_dump_json()
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, JSON)
+@example(1, 1.0)
+@example(1, True)
+@example(0.0, -0.0)
+@example([[1.0, 2.0]], [[1, 2]])
+@example([[0.0, 2.0]], [[-0.0, 2.0]])
+@example({"a": 1, "b": 2}, {"b": 2, "a": 1})
+@example("1", 1)
+def test_equal_keys_only_for_the_same_json_text(a: Any, b: Any) -> None:
+    key_a, key_b = _reading_key({"x": a}), _reading_key({"x": b})
+    assert key_a is not None and key_b is not None  # plain JSON is always keyed
+    assert (key_a == key_b) == (json.dumps(a) == json.dumps(b))
+    assert _reading_key({"x": copy.deepcopy(a)}) == key_a
+
+
+@pytest.mark.parametrize("value", [
+    {"x": (1, 2)}, {1: "a"}, {"x": {2: 3}}, {"x": [object()]}, {"x": {"y": (1.0, 2.0)}},
+])
+def test_what_is_not_plain_json_is_not_keyed(value: dict[Any, Any]) -> None:
+    assert _reading_key(value) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(MOVE, min_size=1, max_size=3))
+@example([{"do": "move", "unit": "a", "to": [[0, 1]]}, {"do": "move", "unit": "a", "to": [[0.0, 1.0]]},
+          {"do": "move", "unit": "a", "to": [[-0.0, 1.0]]}, {"do": "move", "unit": "a", "to": [[True, 1.0]]}])
+def test_a_remembered_reading_is_the_fresh_reading(values: list[dict[str, Any]]) -> None:
+    for value in values * 2:  # the second time round, from memory
+        expected = _reading(value)
+        try:
+            action = parse_action(value)
+        except HerohammerError as exc:
+            assert expected == ("refused", str(exc))
+            continue
+        assert expected == (type(action).__name__, action.model_dump_json())
+
+
+def test_a_mapping_read_again_gives_the_same_action() -> None:
+    value = {"do": "move", "unit": "a", "to": [[1, 2.5], [3.0, 4]]}
+    assert parse_action(value) is parse_action(copy.deepcopy(value))
+    assert parse_action({"do": "end_phase"}) is parse_action({"do": "end_phase"})
+
+
+def test_action_key_is_the_json_text_of_each_action() -> None:
+    a = parse_action({"do": "move", "unit": "a", "to": [[1, 2]]})
+    assert action_key(a) == a.model_dump_json() == action_key(a)
+    b = a.model_copy(update={"unit": "b"})  # a copy with a field changed has a key of its own
+    assert action_key(b) == b.model_dump_json() != action_key(a)
+    c = parse_action({"do": "move", "unit": "a", "to": [[-0.0, 2]]})
+    assert action_key(c) == c.model_dump_json() != action_key(a)
