@@ -1,6 +1,6 @@
 """The shortcuts that make ``Game.apply`` cheap on a new state give the slow paths' answers exactly.
 
-Geometry measured a whole unit at a time (``gap_rows``, ``nearest_distances``,
+Geometry measured a whole unit at a time (``gap_rows``, ``GapTable``, ``nearest_distances``,
 ``contact_rows``, ``contact_pairs``, ``groups_touch``, ``group_distance``) against the pair-by-pair
 functions (``closest_pair``, ``distance``, ``in_base_contact``); ``evolve`` against
 ``dataclasses.replace``; the per-state indexes and memo against a scan of the units;
@@ -45,6 +45,17 @@ def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> N
     assert geo.nearest_distances(a, b) == [geo.closest_pair([p], b)[2] for p in a]
     assert [geo.clear(min(col)) for col in zip(*rows)] == [geo.closest_pair([q], a)[2] for q in b]  # by symmetry
     assert geo.group_distance(a, b) == geo.closest_pair(a, b)[2]
+
+
+@settings(max_examples=300, deadline=None)
+@given(groups, groups, st.data())
+def test_gap_table_gives_the_least_gaps_of_gap_rows(a: list[Placed], b: list[Placed], data: st.DataObject) -> None:
+    """Each row's least gap and each column's least over some rows, as ``min`` over ``gap_rows`` gives them."""
+    rows = geo.gap_rows(a, b)
+    table = geo.GapTable(a, b)
+    assert table.least() == [min(row) for row in rows]
+    kept = data.draw(st.lists(st.integers(0, len(a) - 1), min_size=1, max_size=len(a), unique=True).map(sorted))
+    assert table.least_to(kept) == [min(rows[i][j] for i in kept) for j in range(len(b))]
 
 
 @settings(max_examples=300, deadline=None)

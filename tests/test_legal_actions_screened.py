@@ -2,7 +2,8 @@
 
 ``Game.legal_actions`` takes a unit's sampled moves as ``screened_candidates`` marks them:
 those ``movement.clear_shifts`` and the unit's own checks find surely legal are not judged
-one by one.  Here the list is compared with judging every candidate in full, on the
+one by one, and those surely refused (a unit that may not move at will, a run without
+Fleet) are not proposed.  Here the list is compared with judging every candidate in full, on the
 examples, on random walks from them and on drawn positions; and ``clear_shifts`` is
 held to the checks it stands for, shift by shift.
 """
@@ -40,7 +41,13 @@ def _assert_same_list(state: GameState) -> int:
     """Compare the screened list with the full one; return how many candidates the screen settled."""
     ruleset = Game(state).ruleset
     screened = list(ruleset.screened_candidates(state))
-    assert [a for a, _ in screened] == list(ruleset.candidate_actions(state))  # the same candidates, in order
+    proposed = [a for a, _ in screened]
+    candidates = list(ruleset.candidate_actions(state))
+    kept = iter(candidates)
+    assert all(any(a == c for c in kept) for a in proposed)  # the candidates, in order, some left out
+    for action in candidates:
+        if action not in proposed:  # left out: surely refused
+            assert not ruleset.judge(state, action).ruling.legal, action
     for action, sure in screened:
         if sure:
             assert ruleset.judge(state, action).ruling.legal, action
@@ -68,6 +75,18 @@ def test_the_screen_settles_the_sampled_moves_of_a_unit_in_the_open() -> None:
     """The inquisitor's retinue and the other units there move in the open: every sampled move is settled at once."""
     state = load_scenario(ROOT / "examples" / "40k4_inquisitor_retinue.yaml")
     assert _assert_same_list(state) == sum(a.do == "move" for a in _judged_in_full(state))
+
+
+@pytest.mark.parametrize(("name", "left_out"), [("40k3_chaplain_falling_back.yaml", "move"),
+                                               ("40k4_lone_character_shot.yaml", "run")])
+def test_candidates_surely_refused_are_left_out(name: str, left_out: str) -> None:
+    """A falling-back squad's moves and a run without Fleet are refused whatever the place: not proposed at all."""
+    state = load_scenario(ROOT / "examples" / name)
+    ruleset = Game(state).ruleset
+    dropped = [a for a in ruleset.candidate_actions(state) if a not in [b for b, _ in ruleset.screened_candidates(state)]]
+    assert dropped and {a.do for a in dropped} == {left_out}
+    assert not any(ruleset.judge(state, a).ruling.legal for a in dropped)
+    _assert_same_list(state)
 
 
 # -- drawn positions -------------------------------------------------------------------------------------------

@@ -146,3 +146,35 @@ def test_a_reordered_formation_hands_over_the_very_slot_points(at: tuple[float, 
     for g in (joined, left, f.reordered(tuple(reversed(f.order)))):
         fresh = Formation(g.position, g.facing, g.files, g.order, g.slot_mm)
         assert g.slot_grid == fresh.slot_grid == tuple(g.slot_point(i) for i in range(len(g.order)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(loose, loose)
+def test_contact_move_reads_the_nearest_points_shapely_gives(a: Placed, b: Placed) -> None:
+    """The contact move read from the shortest line's coordinates: the floats ``nearest_points`` wraps in Points."""
+    from shapely.ops import nearest_points
+
+    from herohammer.charging import contact_move
+
+    p, q = nearest_points(a.footprint(), b.footprint())
+    move = contact_move(a, b)
+    assert move == (float(q.x - p.x), float(q.y - p.y))
+    assert all(type(v) is float for v in move)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rect_bases, rect_bases, points, points, st.sampled_from([0.0, 90.0, 180.0, 270.0, 30.0]),
+       st.sampled_from([0.0, 90.0, 180.0, 270.0, 120.0, 31.0]))
+def test_aligned_gap_is_shapely_s_gap_for_rectangles_turned_alike(a: Base, b: Base, at: tuple[float, float],
+                                                                   other: tuple[float, float], turn: float,
+                                                                   more: float) -> None:
+    """Two rectangles whose sides are parallel: the closed form is shapely's gap to within rounding; else None."""
+    from herohammer.geometry import aligned_gap
+
+    p, q = Placed(a, at, turn), Placed(b, other, (turn + more) % 360.0)
+    gap = aligned_gap(p, q)
+    if more % 90.0 != 0.0:
+        assert gap is None
+        return
+    assert gap is not None
+    assert abs(gap - distance(p, q)) <= 1e-12 * (1.0 + max(map(abs, (*at, *other))))

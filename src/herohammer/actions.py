@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from itertools import chain
 from math import copysign
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
@@ -35,9 +35,34 @@ Point = tuple[Number, Number]
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """Build an action from values a ruleset worked out itself, each already what validation would make of it
+        (text, floats, tuples of float pairs): the value validation gives, without validating again.
+
+        Listing legal actions proposes dozens of candidates (a move holds a float pair per model,
+        each run through a Python check when validated); ``tests/test_trusted_actions.py`` holds
+        every candidate of every ruleset to validation.
+        """
+        defaults = _DEFAULTS.get(cls)
+        if defaults is None:
+            defaults = _DEFAULTS[cls] = {name: (None if f.is_required() else f.get_default(call_default_factory=True))
+                                         for name, f in cls.model_fields.items()}
+        action = _new(cls)
+        _set(action, "__dict__", {**defaults, **values})  # every field, in the order of the class
+        _set(action, "__pydantic_fields_set__", set(values))
+        _set(action, "__pydantic_extra__", None)
+        _set(action, "__pydantic_private__", None)
+        return action
+
     def to_json(self) -> dict[str, Any]:
         """Return the action as the JSON object it was read from (defaults left out)."""
         return self.model_dump(mode="json", exclude_defaults=True) | {"do": self.do}  # type: ignore[attr-defined]
+
+
+#: Each action class's fields with their defaults, in order (``_Action.trusted``).
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+_new, _set = object.__new__, object.__setattr__
 
 
 class Join(_Action):

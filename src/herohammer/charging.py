@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shapely.ops import nearest_points
+import shapely
 
 from .attacks import resolve_attacks
 from .dice import Dice
@@ -98,6 +98,10 @@ def contact_vector(mover: Placed, targets: Sequence[Placed]) -> Point:
 
 
 def contact_move(mover: Placed, target: Placed) -> Point:
-    """Return the straight move that puts ``mover`` in base contact with ``target`` (along their nearest points)."""
-    a, b = nearest_points(mover.footprint(), target.footprint())
-    return (float(b.x - a.x), float(b.y - a.y))
+    """Return the straight move that puts ``mover`` in base contact with ``target`` (along their nearest points).
+
+    The nearest points are the ends of shapely's shortest line, read as coordinates (the very
+    floats ``shapely.ops.nearest_points`` would wrap in two Points).
+    """
+    (ax, ay), (bx, by) = shapely.get_coordinates(shapely.shortest_line(mover.footprint(), target.footprint())).tolist()
+    return (bx - ax, by - ay)

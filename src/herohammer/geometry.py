@@ -22,7 +22,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, sub
 from typing import Any, Protocol
 
 import numpy as np
@@ -482,17 +483,60 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
     return rows
 
 
+class GapTable:
+    """The gaps from each model of ``a`` to each model of ``b`` (``gap_rows``), measured once, read as least gaps.
+
+    A shooting attack asks each firer's least gap (its range) and then, for the models that
+    fire, each target model's least gap (wound allocation).  With round bases and one base
+    size in ``b``, a row keeps only centre distances, measured in C (``math.dist`` mapped
+    over the row), and the sum of radii is taken off the least of a row or a column: taking
+    one number off is monotone in floating point, so that is the least gap exactly.
+    """
+
+    __slots__ = ("rows", "reach", "one_reach")
+    rows: list[list[float]]
+    reach: list[float]
+    one_reach: bool
+
+    def __init__(self, a: Sequence[Standing], b: Sequence[Standing]) -> None:
+        if not b:
+            raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
+        radii = set(map(_RADIUS, b)) if _all_round(a) and _all_round(b) else ()
+        if len(radii) == 1:
+            other_radius = next(iter(radii))
+            points = list(map(_AT, b))
+            n, dist = len(points), math.dist
+            self.rows = [list(map(dist, repeat(p.at, n), points)) for p in a]
+            self.reach = [p.base.radius_inches + other_radius for p in a]
+        else:  # bases of several sizes in b, or not all round: the gaps themselves, nothing to take off
+            self.rows = gap_rows(a, b) if a else []
+            self.reach = [0.0] * len(a)
+        self.one_reach = len(set(self.reach)) <= 1  # one sum of radii for every row (one base size in a)
+
+    def least(self) -> list[float]:
+        """Return each model of ``a``'s gap to the nearest model of ``b`` (``min`` of each row of ``gap_rows(a, b)``)."""
+        return list(map(sub, map(min, self.rows), self.reach))
+
+    def least_to(self, kept: Sequence[int]) -> list[float]:
+        """Return each model of ``b``'s gap to the nearest of the models ``a[i]`` for ``i`` in ``kept`` (not empty)."""
+        rows, reach = self.rows, self.reach
+        if self.one_reach:  # one sum of radii throughout: taken off each column's least
+            return list(map(sub, map(min, zip(*map(rows.__getitem__, kept))), repeat(reach[0])))
+        return [min(rows[i][j] - reach[i] for i in kept) for j in range(len(rows[kept[0]]))]
+
+
 def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = math.inf,
                     slack: float = 0.0) -> list[tuple[float, int] | None]:
     """For each base of ``a``, its distance to the nearest base of ``b`` and that base's index (the first of equals),
     as ``distance`` measures them; None for a base of ``a`` that cannot be within ``slack`` of the nearest of the
     others (nor within ``within``).
 
-    ``min(d for d, _ in filter(None, rows))`` is ``group_distance(a, b)`` (when under ``within``).  Bounding
-    circles (``Base.reach_inches``) give every pair a floor in a few sums: rows are taken nearest floor first and
-    a pair whose floor lies beyond the best so far (by a margin far above float rounding) is not measured, so a
-    rule asking how far one unit is from another and which model comes nearest (a charge) measures a few pairs,
-    not every pair.
+    ``min(d for d, _ in filter(None, rows))`` is ``group_distance(a, b)`` (when under ``within``).  Every pair gets
+    a floor in a few sums: the gap of two rectangles turned alike in closed form when both groups are such
+    (``aligned_frames``; a formation facing another), else the gap of their bounding circles (``Base.reach_inches``).
+    Rows are taken nearest floor first and a pair whose floor lies beyond the best so far (by a margin far above
+    float rounding) is not measured, so a rule asking how far one unit is from another and which model comes
+    nearest (a charge) measures a few pairs, not every pair.
     """
     if not b:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
@@ -500,12 +544,26 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
     xs = [p.at[0] for p in a] + [q.at[0] for q in b]
     ys = [p.at[1] for p in a] + [q.at[1] for q in b]
     margin = slack + 1e-9 * (1.0 + max(-min(xs), max(xs), -min(ys), max(ys)))  # far above float rounding
-    others = [(q.at, q.base.reach_inches) for q in b]
     floors: list[tuple[float, int, list[tuple[float, int]]]] = []
-    for i, p in enumerate(a):
-        at, reach = p.at, p.base.reach_inches
-        row = sorted([(dist(at, other_at) - reach - other_reach, j) for j, (other_at, other_reach) in enumerate(others)])
-        floors.append((row[0][0], i, row))
+    frames = aligned_frames([*a, *b]) if a else None
+    if frames is not None:  # rectangles turned alike: their gaps in closed form, to within rounding
+        hypot = math.hypot
+        theirs = frames[len(a):]
+        for i, (u, v, half_u, half_v) in enumerate(frames[:len(a)]):
+            row = []
+            for j, (ou, ov, other_u, other_v) in enumerate(theirs):
+                across = abs(u - ou) - half_u - other_u
+                along = abs(v - ov) - half_v - other_v
+                row.append((hypot(across if across > 0.0 else 0.0, along if along > 0.0 else 0.0), j))
+            row.sort()
+            floors.append((row[0][0], i, row))
+    else:
+        others = [(q.at, q.base.reach_inches) for q in b]
+        for i, p in enumerate(a):
+            at, reach = p.at, p.base.reach_inches
+            row = sorted([(dist(at, other_at) - reach - other_reach, j)
+                          for j, (other_at, other_reach) in enumerate(others)])
+            floors.append((row[0][0], i, row))
     floors.sort()
     out: list[tuple[float, int] | None] = [None] * len(a)
     best = within
@@ -522,6 +580,42 @@ def nearest_in_rows(a: Sequence[Placed], b: Sequence[Placed], within: float = ma
             out[i] = found
         best = min(best, found[0])
     return out
+
+
+def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, float]] | None:
+    """Return each base's centre and half sides along the first base's width and depth directions, when every base
+    of the group is a rectangle whose sides are parallel to the first's (facings equal up to quarter turns); else None.
+
+    Two such bases are ``hypot(max(|du| - half_u - half_u', 0), max(|dv| - half_v - half_v', 0))`` apart: the gap
+    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.
+    """
+    if not group or any(p.base.round for p in group):
+        return None
+    (ux, uy), (vx, vy) = _axes(group[0])
+    out = []
+    for p in group:
+        (wx, wy), _ = _axes(p)
+        turn = ux * wx + uy * wy  # cos of the angle between the two width directions
+        half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
+        if abs(turn) <= 1e-12:
+            half_w, half_d = half_d, half_w  # a quarter turn: its depth runs along the first's width
+        elif abs(abs(turn) - 1.0) > 1e-12:
+            return None
+        x, y = p.at
+        out.append((x * ux + y * uy, x * vx + y * vy, half_w, half_d))
+    return out
+
+
+def aligned_gap(a: Placed, b: Placed) -> float | None:
+    """Return the gap between two rectangular bases whose sides are parallel, in closed form (``aligned_frames``);
+    None for bases turned otherwise."""
+    frames = aligned_frames([a, b])
+    if frames is None:
+        return None
+    (u, v, half_u, half_v), (ou, ov, other_u, other_v) = frames
+    across = abs(u - ou) - half_u - other_u
+    along = abs(v - ov) - half_v - other_v
+    return math.hypot(across if across > 0.0 else 0.0, along if along > 0.0 else 0.0)
 
 
 def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:

@@ -70,6 +70,21 @@ def rolls_before_placing(method: Method) -> Method:
     return method
 
 
+_PLACES_APART = "places_apart"
+
+
+def places_apart(method: Method) -> Method:
+    """Mark a ``resolve_<do>`` that never puts a model on another: each place it picks is checked against every
+    model as they stand by then (a 40k assault's ``_charge_spot``), and a model it cannot place stays put.
+
+    Judging such an action need not resolve it to check bases apart, so its result is worked out
+    only if it is applied.  ``tests/test_assault_fast_legal.py`` holds the marked resolutions to the
+    shared check; a subclass overriding the method without the mark is resolved and checked as before.
+    """
+    setattr(method, _PLACES_APART, True)
+    return method
+
+
 #: Whether a ruleset class's action is marked ``places_as_ruled`` (rule and resolution), looked up once per class.
 _RULED: dict[tuple[type, str], bool] = {}
 
@@ -232,12 +247,14 @@ class Ruleset:
 
         The action is resolved with dice that refuse to roll; one that rolls (a charge, a
         difficult-terrain move) is checked when it is resolved instead (``resolve``).  An
-        action whose rule and resolution are both marked ``places_as_ruled`` is not resolved
-        to look again: its result is worked out only if it is applied.
+        action whose rule and resolution are both marked ``places_as_ruled``, or whose resolution
+        is marked ``places_apart``, is not resolved to look again: its result is worked out only
+        if it is applied.
         """
-        if self._places_as_ruled(action.do):
+        resolver = None if self._places_as_ruled(action.do) else getattr(self, f"resolve_{action.do}")
+        if resolver is None or getattr(resolver, _PLACES_APART, False):
             return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
-        if getattr(getattr(self, f"resolve_{action.do}"), _ROLLS_BEFORE_PLACING, False):
+        if getattr(resolver, _ROLLS_BEFORE_PLACING, False):
             return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)
         if resolved is None:
@@ -285,7 +302,9 @@ class Ruleset:
     def screened_candidates(self, state: GameState) -> Iterable[tuple[Action, bool]]:
         """Propose ``candidate_actions`` in order, each with True if a check made for several together found it legal.
 
-        ``Game.legal_actions`` judges the others one by one; by default every one is.
+        A candidate such a check finds surely refused may be left out (40k: the moves of a unit that
+        may not move at will, the run of a unit without Fleet).  ``Game.legal_actions`` judges the
+        others one by one; by default every one is.
         """
         return ((action, False) for action in self.candidate_actions(state))
 
@@ -293,7 +312,7 @@ class Ruleset:
         """Propose actions for the active side; ``Game.legal_actions`` keeps the legal ones."""
         from ..actions import EndPhase
 
-        yield EndPhase(do="end_phase")
+        yield EndPhase.trusted(do="end_phase")
 
     def targets(self, state: GameState, unit_id: str) -> dict[str, Ruling]:
         """Rule on every enemy unit as a target of ``unit_id`` (phase aside)."""

@@ -373,7 +373,7 @@ class NinthAge(Ruleset):
             if state.phase is Phase.CHARGE:
                 for e in state.enemies_of(state.active):
                     if not beyond_charge_reach(state, u, e):
-                        yield Charge(do="charge", unit=u.id, target=e.id)
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
                     f = _formation_of(host)
@@ -382,19 +382,19 @@ class NinthAge(Ruleset):
                     choices: tuple[RankChoice | None, ...] = ("widen", "second_rank") if f.single_rank else (None,)
                     for file in range(f.files):
                         for choice in choices:
-                            yield Join(do="join", character=u.id, unit=host.id, position=file, rank_choice=choice)
+                            yield Join.trusted(do="join", character=u.id, unit=host.id, position=file, rank_choice=choice)
             if state.phase is Phase.MOVEMENT and u.joined is None and u.models:
                 f = u.formation
                 start = f.position if f is not None else u.models[0].at
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
-                yield Move(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
+                yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
             if u.joined and u.models:
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
-                yield Leave(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
-        yield EndPhase(do="end_phase")
+                yield Leave.trusted(do="leave", character=u.id, to=(m.at[0] - math.sin(t) * step, m.at[1] + math.cos(t) * step))
+        yield EndPhase.trusted(do="end_phase")
 
     # -- joining -----------------------------------------------------------------
     @places_as_ruled
@@ -807,7 +807,7 @@ class NinthAge(Ruleset):
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        _, _, movers = _contact(way, charger, target, out, rows)
+        _, _, movers = _contact(way, charger, target, out, rows, slack)
         problem = path_problem(way, movers, own, False, frozenset({target.id}))
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
@@ -1154,10 +1154,7 @@ def _swept(model: Model, to: Point) -> shapely.Polygon:
 @implements("published.t9a-charge-arc")
 def in_front_arc(charger: Unit, target: Unit) -> bool:
     """Say whether any model of ``target`` stands in the Front Arc of ``charger`` (of each model when unranked)."""
-    f = _formation_of(charger)
-    arcs = [f.front_arc()] if f is not None else [
-        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    regions = [ConvexRegion(arc) for arc in arcs]
+    arcs, regions = charger.remember("front arcs", lambda: _front_arcs(charger))
     unsettled: list[tuple[int, Placed]] = []
     for k, region in enumerate(regions):
         for p in target.placed:
@@ -1176,6 +1173,15 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
         if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
             return True
     return False
+
+
+def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
+    """Return a charger's Front Arcs (its formation's, or each model's when unranked) and their sides as half-planes,
+    worked out once per unit value: every charge it may declare asks."""
+    f = _formation_of(charger)
+    arcs = [f.front_arc()] if f is not None else [
+        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
+    return arcs, [ConvexRegion(arc) for arc in arcs]
 
 
 @implements("t9a.charge-out.declare")
@@ -1203,18 +1209,21 @@ def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
 
 
 def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
-             rows: Sequence[tuple[float, int] | None] | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
+             rows: Sequence[tuple[float, int] | None] | None = None,
+             slack: float | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
     Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
     taken.  The move runs along the footprints' nearest points, which for a round base (a polygon)
     can be up to ``footprint_slack`` longer than ``distance``; so only a model within that slack of
     the nearest can give it, and only those are worked out.  ``rows``, when given, are
-    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack.
+    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack (``slack``, when
+    the caller has it).
     """
     models = _contact_models(state, unit, out)
     placed = [m.placed for m in models]
-    slack = footprint_slack(placed, target.placed)
+    if slack is None:
+        slack = footprint_slack(placed, target.placed)
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
     least = min((row[0] for row in rows if row is not None), default=math.inf)

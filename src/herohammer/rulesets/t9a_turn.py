@@ -43,22 +43,22 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
 
         if state.phase is Phase.CHARGE:
             for uid in self.rallies_due(state):
-                yield Rally(do="rally", unit=uid)
+                yield Rally.trusted(do="rally", unit=uid)
 
         if state.phase is Phase.MAGIC:
             for u in state.side_units(state.active):
                 for spell in u.spells:
                     for e in state.enemies_of(state.active):
-                        yield Cast(do="cast", unit=u.id, spell=spell, target=e.id, dice=2)
+                        yield Cast.trusted(do="cast", unit=u.id, spell=spell, target=e.id, dice=2)
         if state.phase is Phase.MELEE:
             for u in state.side_units(state.active):
                 if u.joined is None and engaged_with(state, u.id):
-                    yield Fight(do="fight", unit=u.id)
+                    yield Fight.trusted(do="fight", unit=u.id)
         if state.phase is Phase.SHOOTING:
             for u in state.side_units(state.active):
                 if u.joined is None:
                     for e in state.enemies_of(state.active):
-                        yield Shoot(do="shoot", unit=u.id, target=e.id)
+                        yield Shoot.trusted(do="shoot", unit=u.id, target=e.id)
         yield from super().candidate_actions(state)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:

@@ -27,7 +27,8 @@ from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .w40k_combat import WoundBatch
-from .w40k_special_moves import SpecialMoves, apply_moves as _apply_moves, moved_unit, plan_members as _plan_members
+from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
+                                 plan_members as _plan_members)
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
@@ -679,7 +680,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return (action for action, _ in self._candidates(state, screen=False))
 
     def screened_candidates(self, state: GameState) -> Iterator[tuple[Action, bool]]:
-        """Propose ``candidate_actions``; a unit's sampled moves are checked together, and those surely legal say so."""
+        """Propose ``candidate_actions``; a unit's sampled moves are checked together, and those surely legal say so.
+
+        Moves of a unit that may not move at will and the run of a unit without Fleet are surely
+        refused: they are left out.
+        """
         return self._candidates(state, screen=True)
 
     def _candidates(self, state: GameState, screen: bool) -> Iterator[tuple[Action, bool]]:
@@ -690,37 +695,50 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 if u.is_independent and not u.joined:
                     for host in mine:
                         if host.id != u.id and not host.joined:
-                            yield Join(do="join", character=u.id, unit=host.id, to=_point_near(u, host)), False
+                            yield Join.trusted(do="join", character=u.id, unit=host.id, to=_point_near(u, host)), False
                 if u.is_independent and u.joined:
                     host = state.unit(u.joined)
-                    yield from ((Leave(do="leave", character=u.id, to=p), False) for p in _points_away(u, host))
-                if not u.joined:
+                    yield from ((Leave.trusted(do="leave", character=u.id, to=p), False) for p in _points_away(u, host))
+                if not u.joined and not (screen and self._surely_held(state, u)):
                     shifts, moves = _sample_moves(state, u, self.move_allowance(state, u))
                     yield from zip(moves, self._surely_legal_moves(state, u, shifts) if screen else [False] * len(moves))
         if state.phase == Phase.MOVEMENT:
             for u in mine:
                 if u.has(Status.FALLING_BACK):
-                    yield Regroup(do="regroup", unit=u.id), False
+                    yield Regroup.trusted(do="regroup", unit=u.id), False
         enemies = state.enemies_of(side)
         for u in mine:
             if "psyker" in self.effective_rules(state, u.id):
                 for power in (*state.powers, *bundled_powers()):
                     if power.phase == state.phase:
                         for t in enemies:
-                            yield Manifest(do="manifest", psyker=u.id, power=power.name, target=t.id), False
+                            yield Manifest.trusted(do="manifest", psyker=u.id, power=power.name, target=t.id), False
         if state.phase == Phase.SHOOTING:
             for u in mine:
                 for t in enemies:
-                    yield Shoot(do="shoot", unit=u.id, target=t.id), False
-            yield from ((a, False) for a in self.special_move_candidates(state))
+                    yield Shoot.trusted(do="shoot", unit=u.id, target=t.id), False
+            yield from ((a, False) for a in self.special_move_candidates(state)
+                        if not (screen and a.do == "run" and self._surely_without_fleet(state, state.unit(a.unit))))
         if state.phase == Phase.ASSAULT:
             for u in mine:
                 for t in enemies:
-                    yield Assault(do="assault", unit=u.id, target=t.id), False
+                    yield Assault.trusted(do="assault", unit=u.id, target=t.id), False
             for u in state.units:
                 if u.alive and u.has(Status.LOCKED) and not u.joined:
-                    yield Fight(do="fight", unit=u.id), False
-        yield EndPhase(do="end_phase"), False
+                    yield Fight.trusted(do="fight", unit=u.id), False
+        yield EndPhase.trusted(do="end_phase"), False
+
+    def _surely_held(self, state: GameState, unit: Unit) -> bool:
+        """Say whether ``rule_move`` as written here surely refuses every move of a unit: it may not move at will now
+        (``_mover_checks``: not its turn, moved, locked, falling back, pinned), so its moves need not be proposed."""
+        return (not self.__dict__ and type(self).rule_move is Warhammer40k3.rule_move
+                and self._mover_checks(state, unit) is not None)
+
+    def _surely_without_fleet(self, state: GameState, unit: Unit) -> bool:
+        """Say whether ``rule_run`` as written here surely refuses a unit's run: it, or a member acting with it, lacks
+        Fleet (``_lacking``), so its run need not be proposed."""
+        return (not self.__dict__ and type(self).rule_run is SpecialMoves.rule_run
+                and not all(self.effective_rules(state, u.id) & FLEET for u in state.combined(unit.id)))
 
     def _surely_legal_moves(self, state: GameState, unit: Unit, shifts: Sequence[geo.Point]) -> list[bool]:
         """Say which of a unit's sampled moves ``rule_move`` surely allows, checked together (False: judge it in full).
@@ -792,7 +810,7 @@ def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[
     models = [m for u in state.combined(unit.id) for m in u.models]
     step = allowance / 2
     shifts = [(dx * step, dy * step) for dx, dy in _DIRECTIONS]
-    return shifts, [Move(do="move", unit=unit.id, to=tuple([(m.at[0] + sx, m.at[1] + sy) for m in models]))
+    return shifts, [Move.trusted(do="move", unit=unit.id, to=tuple([(m.at[0] + sx, m.at[1] + sy) for m in models]))
                     for sx, sy in shifts]
 
 

@@ -34,9 +34,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -52,7 +52,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import Resolution, Ruleset, with_its_unit
+from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -67,6 +67,8 @@ NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
+_WOUNDS = attrgetter("wounds")
+_X, _Y = itemgetter(0), itemgetter(1)
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -308,23 +310,31 @@ class CombatRules(Ruleset):
         ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
         ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
-        total = sum(b.wounds for b in batches)
+        total = sum(map(_WOUNDS, batches))
+        if total == 0:
+            return state, [], 0
         if models is None:
             models = _models_of(state, pool)
-        alive = [r for r in pool if models[r][1].wounds_taken < models[r][1].profile.w]  # not is_casualty
-        if not alive or total == 0:
+        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
+        if not alive:
             return state, [], 0
-        groups: dict[SaveGroup, list[tuple[ModelRef, int]]] = {}
-        per_model: dict[ModelRef, list[WoundBatch]] = {}
-        k = 0
+        per_model: dict[ModelRef, list[WoundBatch]] = {}  # wound k goes to the k-th living model, round and round
+        k, n_alive = 0, len(alive)
         for batch in batches:
             for _ in range(batch.wounds):
-                per_model.setdefault(alive[k % len(alive)], []).append(batch)
+                ref = alive[k % n_alive]
+                taking = per_model.get(ref)
+                if taking is None:
+                    per_model[ref] = [batch]
+                else:
+                    taking.append(batch)
                 k += 1
+        groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
         saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
             unit, model = models[ref]
-            character = unit.id if unit.is_character else None
+            character = unit.id if unit.character is not None else None
             profile = model.profile
             for batch in taking:
                 asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
@@ -333,15 +343,19 @@ class CombatRules(Ruleset):
                 else:
                     armour = None if batch.ignores_armour else profile.save
                     save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
-                groups.setdefault((character, save), []).append((ref, 1))
+                group = groups.get((character, save))
+                if group is None:
+                    groups[(character, save)] = [ref]
+                else:
+                    group.append(ref)
         events: list[Event] = []
         unsaved_total = 0
         taken: dict[ModelRef, int] = {}
-        for (character, save), items in groups.items():
-            refs = list(dict.fromkeys(r for r, _ in items))
-            n = len(items)
+        for (character, save), wounded in groups.items():
+            refs = list(dict.fromkeys(wounded))
+            n = len(wounded)
             start = len(dice.log)
-            names = _label([models[r][1] for r in refs])
+            names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
             if saved_already is not None:
                 saved = saved_already[(character, save)]
             else:
@@ -351,8 +365,11 @@ class CombatRules(Ruleset):
             unsaved_total += unsaved
             left = unsaved
             for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
-                room = models[ref][1].wounds_left - taken.get(ref, 0)
-                got = min(room, left)
+                if not left:
+                    break
+                model = models[ref][1]
+                room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+                got = room if room < left else left
                 if got:
                     taken[ref] = taken.get(ref, 0) + got
                     left -= got
@@ -505,8 +522,8 @@ class CombatRules(Ruleset):
         inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
         mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
         enemies = state.enemies_of(members[0].side)
-        cx = sum([x for x, _ in mine]) / len(mine)
-        cy = sum([y for _, y in mine]) / len(mine)
+        cx = sum(map(_X, mine)) / len(mine)
+        cy = sum(map(_Y, mine)) / len(mine)
         dx, dy = 0.0, -1.0
         if enemies:
             if len(enemies) == 1:
@@ -514,8 +531,9 @@ class CombatRules(Ruleset):
             else:
                 bases = [p for u in members for p in u.placed]
                 nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-            ex = sum([m.at[0] for m in nearest.models]) / len(nearest.models)
-            ey = sum([m.at[1] for m in nearest.models]) / len(nearest.models)
+            theirs = [m.at for m in nearest.models]
+            ex = sum(map(_X, theirs)) / len(theirs)
+            ey = sum(map(_Y, theirs)) / len(theirs)
             norm = math.hypot(cx - ex, cy - ey)
             if norm > 1e-9:
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
@@ -523,9 +541,21 @@ class CombatRules(Ruleset):
         ox, oy = dx * inches, dy * inches
         moved = []
         for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
-            models = tuple([evolve(m, at=(min(max(m.at[0] + ox, 0.5), w), min(max(m.at[1] + oy, 0.5), d)))
-                            for m in u.models])
-            moved.append(evolve(u, models=models, status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+            models = []
+            for m in u.models:  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
+                x, y = m.at
+                x += ox
+                y += oy
+                if 0.5 > x:
+                    x = 0.5
+                if w < x:
+                    x = w
+                if 0.5 > y:
+                    y = 0.5
+                if d < y:
+                    y = d
+                models.append(evolve(m, at=(x, y)))
+            moved.append(evolve(u, models=tuple(models), status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
@@ -580,16 +610,22 @@ class CombatRules(Ruleset):
     def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
         """Test every unit newly reduced to one model for Last Man Standing, unless exempt (characters)."""
         events: list[Event] = []
+        unit_now = state.unit
         for u in before.units:
             if u.joined or u.id in skip:
                 continue
-            if all(state.unit(x.id) is x for x in before.combined(u.id)):
-                continue  # the very same units: as many models as before, none newly reduced to one
-            was = sum(len(x.models) for x in before.combined(u.id))
             # the members it had before: a character released from a destroyed unit still counts
-            now_units = [state.unit(x.id) for x in before.combined(u.id) if state.unit(x.id).alive]
-            now = sum(len(x.models) for x in now_units)
-            if was > 1 and now == 1:
+            same, now, now_units = True, 0, []
+            for x in before.combined(u.id):
+                y = unit_now(x.id)
+                if y is not x:
+                    same = False
+                if y.models:
+                    now += len(y.models)
+                    now_units.append(y)
+            if same or now != 1:
+                continue  # the very same units (none newly reduced to one), or not one model left
+            if sum(len(x.models) for x in before.combined(u.id)) > 1:
                 last = now_units[0]
                 if self.last_man_exempt(last):
                     events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
@@ -598,27 +634,31 @@ class CombatRules(Ruleset):
                 state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
                                                  "published.last-man-standing", 0,
                                                  LeadershipTestKind.LAST_MAN_STANDING)
+                unit_now = state.unit
                 events += more
         return state, events
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[list[float]]]:
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None]:
         """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
 
-        Also return, for each model that fires, its gaps to the target's models
-        (``geo.gap_rows``, measured once for the range here and the wound allocation after).
+        Also return each target model's distance to the nearest model that fires (``geo.GapTable``:
+        the gaps are measured once, for the ranges here and the wound allocation after), or None
+        if no model fires.
         """
         target_models = [m for u in state.combined(target_id) for m in u.models]
         fired: list[tuple[Unit, Model, Weapon, int]] = []
         notes: list[str] = []
-        ranges: list[list[float]] = []
-        rows = geo.gap_rows([m for _, m in shooters], target_models) if shooters else []
+        if not shooters:
+            return fired, notes, None
+        table = geo.GapTable([m for _, m in shooters], target_models)
+        kept: list[int] = []  # the rows of the models that fire
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
-        for (unit, model), row in zip(shooters, rows):
-            dist = min(row)
+        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}  # the choice by weapons and range
+        for i, ((unit, model), dist) in enumerate(zip(shooters, table.least())):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
@@ -628,58 +668,62 @@ class CombatRules(Ruleset):
                                                        state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
-            choice: tuple[Weapon, int] | None = None
-            carried = arms.get(model.weapons)
-            if carried is None:
-                carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
-            for w in carried:
-                if dist > w.range + geo.EPSILON:
-                    continue
-                if w.type is WeaponType.RAPID_FIRE:
-                    shots = self.rapid_fire_shots(moved, dist, w)
-                elif w.type is WeaponType.HEAVY or w.type is WeaponType.ORDNANCE:
-                    shots = 0 if moved else w.shots
-                else:
-                    shots = w.shots
-                if shots:
-                    choice = (w, shots)
-                    break
+            key = (model.weapons, dist)
+            if key in chosen:
+                choice = chosen[key]
+            else:
+                carried = arms.get(model.weapons)
+                if carried is None:
+                    carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
+                choice = chosen[key] = self._weapon_at(carried, dist, moved)
             if choice is None:
                 notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
                 continue
             fired.append((unit, model, *choice))
-            ranges.append(row)
-        return fired, notes, ranges
+            kept.append(i)
+        if not kept:
+            return fired, notes, None
+        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+
+    def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
+        """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
+        for w in carried:
+            if dist > w.range + geo.EPSILON:
+                continue
+            if w.type is WeaponType.RAPID_FIRE:
+                shots = self.rapid_fire_shots(moved, dist, w)
+            elif w.type is WeaponType.HEAVY or w.type is WeaponType.ORDNANCE:
+                shots = 0 if moved else w.shots
+            else:
+                shots = w.shots
+            if shots:
+                return w, shots
+        return None
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...],
-                         ranges: Sequence[Sequence[float]] = ()) -> Resolution:
+                         nearest: Sequence[float] | None = None) -> Resolution:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
 
-        ``ranges``: each firing model's gaps to the target's models, if ``_shots`` measured them.
+        ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
-        target_models = [m for u in state.combined(target_id) for m in u.models]
-        toughness = _majority([m.profile.t for m in target_models])
-        batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
-        trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
-        for item in fired:
-            u, m, w, _ = item
-            apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
-            batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
+        groups = state.combined(target_id)
+        target_models = list(chain.from_iterable(map(_MODELS, groups)))
+        toughness = _majority(list(map(_TOUGHNESS, target_models)))
         events: list[Event] = []
         wounds: list[WoundBatch] = []
-        for (bs, _name, apart), items in batches.items():
+        for (bs, _name, apart), items in _batches(fired).items():
             weapon = items[0][2]
-            who = _label([m for _, m, _, _ in items])
+            who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
             start = len(dice.log)
             if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
                 shots = sum(weapon.shots_dice.roll(dice, f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})", rule)
                             for _, m, _, n in items if n)
             else:
-                shots = sum(n for *_, n in items)
+                shots = sum(map(_SHOTS, items))
             need = to_hit_shooting(bs)
             strength = weapon.strength_for(items[0][1].profile.s)
             wound_on = to_wound(strength, toughness)
@@ -697,12 +741,16 @@ class CombatRules(Ruleset):
                                 f"with {weapon.name}: {hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
-        if ranges:  # each target model's distance to the nearest firer, from the gaps measured in _shots (geo.clear)
-            nearest = [gap if gap > 0.0 else 0.0 for gap in map(min, zip(*ranges))]
+        if not any(w.wounds for w in wounds):  # nothing to allocate: no order of the models needed
+            return state, events
+        if nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
             pool = self._pool_order(state, target_id, (), nearest=nearest)
         else:
             pool = self._pool_order(state, target_id, [m.placed for _, m, _, _ in fired])
-        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules)
+        models: dict[ModelRef, tuple[Unit, Model]] = {}  # the pool's models, looked up once
+        for u in groups:
+            models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
+        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules, models=models)
         return state, events + more
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
@@ -713,7 +761,7 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters = [(u, m) for u in members if not (u.is_character and u.has(Status.SHOT)) for m in u.models]
-        fired, notes, ranges = self._shots(state, shooters, target_id, moved)
+        fired, notes, nearest = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
@@ -721,7 +769,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         before = state
         state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)), ranges)
+                                            *self._carry_rule(state, target_id)), nearest)
         events += more
         shot = {u.id: state.unit(u.id).with_status(Status.SHOT) for u in members}
         fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
@@ -739,11 +787,14 @@ class CombatRules(Ruleset):
         state, events = self._last_man(state, before, dice, set())
         if events:
             return state, events
-        was = sum(len(u.models) for u in before.combined(target_id))
-        alive_id = next((u.id for u in before.combined(target_id) if state.unit(u.id).alive), None)
+        was, alive_id = 0, None
+        for u in before.combined(target_id):
+            was += len(u.models)
+            if alive_id is None and state.unit(u.id).models:
+                alive_id = u.id
         if alive_id is None:
             return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
-        now = sum(len(u.models) for u in state.combined(alive_id))
+        now = sum([len(u.models) for u in state.combined(alive_id)])
         if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
             return self._morale_check(state, alive_id, dice, f"lost {was - now} of {was} models",
                                       "published.morale-casualties")
@@ -882,6 +933,7 @@ class CombatRules(Ruleset):
         return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
                             rule)
 
+    @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
     def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
         """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
@@ -1290,6 +1342,39 @@ def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[
     jobs[key] = (have + n, old if have else pool)
 
 
+#: A fired item's parts (unit, model, weapon, shots) and what batches them, read in C.
+_UNIT, _MODEL, _WEAPON, _SHOTS = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
+_BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgetter("character")
+_MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
+    attrgetter("wounds_taken")
+
+
+def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
+             ) -> dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]:
+    """Group the models that fire into batches that roll together: the same BS and weapon.
+
+    A character rolls apart (the last of the key True) only if no trooper of the unit has its
+    BS and weapon; otherwise it rolls with them (40k3.char.shooting-dice).
+    """
+    keys = set(zip(map(_BS, map(_MODEL, fired)), map(_NAME, map(_WEAPON, fired)), map(_CHARACTER, map(_UNIT, fired))))
+    if len(keys) == 1:  # one BS and weapon throughout (the usual unit): one batch
+        bs, name, character = keys.pop()
+        if character is None:
+            return {(bs, name, False): list(fired)}
+    elif not any(character for _, _, character in keys):  # troopers only: batches by BS and weapon, in order
+        batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]] = {}
+        for item in fired:
+            batches.setdefault((item[1].profile.bs, item[2].name, False), []).append(item)
+        return batches
+    batches = {}  # characters fire too: each joins the troopers' batch of its BS and weapon, if there is one
+    trooper_keys = {(m.profile.bs, w.name) for u, m, w, _ in fired if not u.is_character}
+    for item in fired:
+        u, m, w, _ = item
+        apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
+        batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
+    return batches
+
+
 def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
     """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
     units: dict[str, Unit | None] = {}
@@ -1319,23 +1404,28 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     changed: list[Unit] = []
     hit: dict[str, list[int]] = {}
     for uid, i in taken:
-        hit.setdefault(uid, []).append(i)
+        wounded = hit.get(uid)
+        if wounded is None:
+            hit[uid] = [i]
+        else:
+            wounded.append(i)
     for uid, wounded in hit.items():
         unit = state.unit(uid)
         models: list[Model | None] = list(unit.models)
         for i in sorted(wounded):  # the slain named in the unit's order
             m = unit.models[i]
             wounds = m.wounds_taken + taken[(uid, i)]
-            if is_casualty(m.profile.w - wounds):
+            if m.profile.w - wounds <= 0:  # is_casualty
                 slain.append(m.name)
                 if remove:  # removed at once: no new model to build
                     models[i] = None
                     continue
             models[i] = evolve(m, wounds_taken=wounds)
-        kept = [m for m in models if m is not None]
         if remove:  # and any model left at 0 Wounds before
-            kept = [m for m in kept if not is_casualty(m.wounds_left)]
-        changed.append(evolve(unit, models=tuple(kept)))
+            kept = tuple([m for m in models if m is not None and m.wounds_taken < m.profile.w])
+        else:
+            kept = tuple(models)  # type: ignore[arg-type]  # no model removed: none is None
+        changed.append(evolve(unit, models=kept))
     return _release_orphans(state.replace_units(*changed)), slain
 
 
@@ -1351,8 +1441,10 @@ def _release_orphans(state: GameState) -> GameState:
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
     """
-    dead = {u.id for u in state.units if not u.alive}
-    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.alive]
+    dead = {u.id for u in state.units if not u.models}
+    if not dead:
+        return state
+    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
 
 

@@ -343,18 +343,18 @@ class SpecialMoves(CombatRules):
         for u in state.side_units(state.active):
             if not u.joined:
                 to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
-                yield Run(do="run", unit=u.id, to=tuple(to))
+                yield Run.trusted(do="run", unit=u.id, to=tuple(to))
 
     def _transport_candidates(self, state: GameState) -> Iterable[Action]:
         transports = [u for u in state.side_units(state.active) if u.capacity]
         for t in transports:
             for u in state.side_units(state.active):
                 if not u.joined and not u.capacity and u.type is not UnitType.VEHICLE:
-                    yield Embark(do="embark", unit=u.id, transport=t.id)
+                    yield Embark.trusted(do="embark", unit=u.id, transport=t.id)
             for u in state.aboard(t.id):
                 if not u.joined:
                     x, y = t.models[0].at
                     reach = t.models[0].base.depth_mm / geo.MM_PER_INCH / 2 + 1.0
                     n = sum(len(member.models) for member in state.combined(u.id))
-                    yield Disembark(do="disembark", unit=u.id,
+                    yield Disembark.trusted(do="disembark", unit=u.id,
                                     to=tuple((x + 1.1 * (i - (n - 1) / 2), y + reach) for i in range(n)))
