@@ -27,7 +27,8 @@ from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .w40k_combat import WoundBatch
-from .w40k_special_moves import FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit, plan_members as _plan_members
+from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
+                                 plan_members as _plan_members)
 
 JOIN_INCHES = 2.0
 LONE_CHARACTER_SAFE_INCHES = 6.0
