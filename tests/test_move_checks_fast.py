@@ -50,7 +50,7 @@ def _plain_swept_hit(paths: list[tuple[Placed, tuple[float, float], float]],
     return None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.lists(path, min_size=0, max_size=12), st.lists(placed, min_size=0, max_size=45))
 def test_the_first_swept_hit_is_the_double_loops(paths: list[tuple[Placed, tuple[float, float], float]],
                                                  others: list[Placed]) -> None:
@@ -58,7 +58,6 @@ def test_the_first_swept_hit_is_the_double_loops(paths: list[tuple[Placed, tuple
     assert first_swept_hit(paths, others) == _plain_swept_hit(paths, others)
 
 
-@settings(deadline=None)
 @given(st.lists(path, min_size=1, max_size=3), placed, st.floats(min_value=-1e-6, max_value=1e-6))
 def test_a_swept_hit_at_the_edge_of_touching_is_decided_exactly(paths: list[tuple[Placed, tuple[float, float], float]],
                                                                 other: Placed, nudge: float) -> None:
@@ -89,7 +88,7 @@ def _plain_groups(models: list[Placed], max_gap: float) -> list[list[int]]:
     return list(groups.values())
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120)
 @given(st.lists(placed, min_size=0, max_size=34), st.sampled_from([0.0, 1.0, 2.0, 3.5]))
 def test_coherency_groups_are_the_double_loops(models: list[Placed], max_gap: float) -> None:
     """Walked from model to model (numpy for more than 28 models), the chains are those of the plain union."""
@@ -210,7 +209,7 @@ def test_a_placed_base_stores_floats_whatever_it_is_given(at: tuple[int, int], f
         Placed("25", (0.0, 0.0))  # type: ignore[arg-type]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(placed, min_size=1, max_size=8), st.lists(placed, min_size=1, max_size=8),
        st.floats(min_value=0.0, max_value=6.0))
 def test_groups_clearly_apart_are_further_apart_than_asked(a: list[Placed], b: list[Placed], inches: float) -> None:

@@ -162,15 +162,27 @@ def test_contact_move_reads_the_nearest_points_shapely_gives(a: Placed, b: Place
     assert all(type(v) is float for v in move)
 
 
+def aligned_gap(a: Placed, b: Placed) -> float | None:
+    """The gap between two rectangles turned alike, from ``aligned_frames``; None for bases turned otherwise."""
+    from herohammer.geometry import aligned_frames
+
+    frames = aligned_frames([a, b])
+    if frames is None:
+        return None
+    (u, v, half_u, half_v), (ou, ov, other_u, other_v) = frames
+    across = abs(u - ou) - half_u - other_u
+    along = abs(v - ov) - half_v - other_v
+    return math.hypot(max(across, 0.0), max(along, 0.0))
+
+
 @settings(max_examples=300, deadline=None)
 @given(rect_bases, rect_bases, points, points, st.sampled_from([0.0, 90.0, 180.0, 270.0, 30.0]),
        st.sampled_from([0.0, 90.0, 180.0, 270.0, 120.0, 31.0]))
 def test_aligned_gap_is_shapely_s_gap_for_rectangles_turned_alike(a: Base, b: Base, at: tuple[float, float],
                                                                    other: tuple[float, float], turn: float,
                                                                    more: float) -> None:
-    """Two rectangles whose sides are parallel: the closed form is shapely's gap to within rounding; else None."""
-    from herohammer.geometry import aligned_gap
-
+    """Two rectangles whose sides are parallel: the gap read from their frames (``aligned_frames``, what
+    ``nearest_in_rows`` floors pairs with) is shapely's gap to within rounding; turned otherwise, no frames."""
     p, q = Placed(a, at, turn), Placed(b, other, (turn + more) % 360.0)
     gap = aligned_gap(p, q)
     if more % 90.0 != 0.0:

@@ -606,18 +606,6 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     return out
 
 
-def aligned_gap(a: Placed, b: Placed) -> float | None:
-    """Return the gap between two rectangular bases whose sides are parallel, in closed form (``aligned_frames``);
-    None for bases turned otherwise."""
-    frames = aligned_frames([a, b])
-    if frames is None:
-        return None
-    (u, v, half_u, half_v), (ou, ov, other_u, other_v) = frames
-    across = abs(u - ou) - half_u - other_u
-    along = abs(v - ov) - half_v - other_v
-    return math.hypot(across if across > 0.0 else 0.0, along if along > 0.0 else 0.0)
-
-
 def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     """How much further apart shapely's footprints (``Base.footprint``: a round base as an inscribed 128-gon) can
     measure a base of ``a`` and one of ``b`` than ``distance`` does (exact circles): the deepest sagitta of each
