@@ -26,7 +26,7 @@ _MISSING: Any = object()
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 #: A dataclass's field values as a tuple, taken from its ``__dict__``, by class (``HashOnce.__hash__``).
 _FIELD_VALUES: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
-_LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...]]] = {}
+_LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
 
 
 def _field_values(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -82,11 +82,10 @@ class HashOnce:
         return value
 
 
-def _layout(value: Any) -> tuple[int, frozenset[str], tuple[str, ...]]:
-    """Return how many fields a dataclass has, their names as a set, and what its values may keep besides them."""
+def _layout(value: Any) -> tuple[int, frozenset[str], tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]]:
+    """Return how many fields a dataclass has, their names as a set and in order, and what takes their values."""
     names = _field_names(value)
-    kept = [name for klass in type(value).__mro__ for name, attr in vars(klass).items() if isinstance(attr, cached)]
-    return len(names), frozenset(names), (*dict.fromkeys(kept), _HASH, MEMO)
+    return len(names), frozenset(names), names, _field_values(names)
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -100,18 +99,14 @@ def evolve(value: T, **changes: Any) -> T:
     layout = _LAYOUTS.get(cls)
     if layout is None:
         layout = _LAYOUTS[cls] = _layout(value)
-    count, name_set, kept = layout
+    count, name_set, names, take = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
     old = value.__dict__
-    state = old.copy()  # copied in C; then what the old value cached about itself (any other key) stays behind
-    if len(state) != count:
-        for key in kept:  # its hash, memo and cached properties: looked for by name, no set built
-            if key in state:
-                del state[key]
-        if len(state) != count:  # anything else it keeps
-            for key in state.keys() - name_set:
-                del state[key]
+    if len(old) == count:  # nothing but its fields (every value has them all): copied in C
+        state = old.copy()
+    else:  # it keeps more (its hash, memo, cached properties): its fields alone are taken, in C, and the rest left
+        state = dict(zip(names, take(old)))
     state.update(changes)
     new = _new(cls)
     _set(new, "__dict__", state)
