@@ -130,6 +130,9 @@ class _Melee:
     finished: bool = False
     #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
     whole_score: bool = True
+    #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads them).
+    #: Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
+    pending: tuple[str, ...] = ()
 
     def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
@@ -1136,9 +1139,10 @@ class CombatRules(Ruleset):
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
         """
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused = melee.state, list(events_before), dict(melee.caused)
+        state, events, caused, pending = melee.state, list(events_before), dict(melee.caused), melee.pending
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
+        rest = jobs[1:]
         if live:
             targets = [models[r][1] for r in live]
             start = len(dice.log)
@@ -1158,17 +1162,19 @@ class CombatRules(Ruleset):
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
                                 _rolls(dice, start)))
             struck = state.unit(live[0][0])
+            remove = not rest or (got > 0 and _slain_now(models, rest, got))
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=False, saved_already=saved, models=models)
+                                                     remove=remove, saved_already=saved, models=models)
+            if unsaved and not remove:
+                pending = (*pending, *dict.fromkeys(r[0] for r in live))
             caused[side] = caused.get(side, 0) + unsaved
             events += more
-        jobs = jobs[1:]
-        if not jobs:
-            state = _remove_casualties(state)
-        return evolve(melee, state=state, initiative=initiative, jobs=jobs, caused=tuple(sorted(caused.items())),
-                      events=tuple(events))
+        if not rest and pending:
+            state, pending = _remove_casualties(state), ()
+        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=tuple(sorted(caused.items())),
+                      events=tuple(events), pending=pending)
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -1427,6 +1433,24 @@ def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tup
         if unit is not None and ref[1] < len(unit.models):
             out[ref] = (unit, unit.models[ref[1]])
     return out
+
+
+def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int) -> bool:
+    """Say whether a strike's slain may leave at once instead of at the end of its Initiative step.
+
+    Blows at one Initiative are simultaneous, but only the step's later pools read the models
+    (by index): a unit none of them reads loses its slain at once, unless the strike might
+    destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
+    destroyed unit releases its characters, which later strikes of the step do read.
+    """
+    later = {r[0] for job in rest for r in job[2]}
+    standing: dict[str, int] = {}
+    for (uid, _), (_, model) in models.items():
+        if uid in later:
+            return False
+        if model.wounds_taken < model.profile.w:
+            standing[uid] = standing.get(uid, 0) + 1
+    return all(wounds < k for k in standing.values())
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
