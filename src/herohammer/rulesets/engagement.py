@@ -10,6 +10,7 @@ it share one (``state.remember``), and an exact enumeration walks every step fro
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 
 from .. import geometry as geo
 from ..errors import HerohammerError
@@ -72,6 +73,19 @@ class Engagement:
                                                   for uid, models in self._start.items()}
         self._touches = touches
 
+    def start_models(self, unit_id: str) -> tuple[Model, ...] | None:
+        """Return a unit's models as the fight starts (None for a unit not in it)."""
+        return self._start.get(unit_id)
+
+    def start_soles(self, unit_id: str) -> tuple[str | None, ...]:
+        """Return, per start model of a unit, the one enemy unit whose models it touches as the fight starts.
+
+        None for a model touching none, or models of several units.
+        """
+        touches = self._touches.get(unit_id, _NONE)
+        return tuple([None if not refs else refs[0][0] if len(refs) == 1 or all(r[0] == refs[0][0] for r in refs)
+                      else None for refs in map(touches.get, range(len(self._start[unit_id])), repeat(()))])
+
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
         return {r[0] for refs in self._touches.get(unit_id, {}).values() for r in refs}
@@ -82,43 +96,68 @@ class Engagement:
 
 
 class Contacts:
-    """Base contact at one step of a fight: the start table, read for the models still standing."""
+    """Base contact at one step of a fight: the start table, read for the models still standing.
 
-    __slots__ = ("_touches", "_start_of", "_index_of")
+    Each unit's models are matched with its start models when first asked (most steps ask
+    about a few units only).
+    """
+
+    __slots__ = ("_touches", "_start", "_units", "_start_of", "_index_of")
 
     def __init__(self, engagement: Engagement, units: Sequence[Unit]) -> None:
         self._touches = engagement._touches
+        self._start = engagement._start
+        self._units: dict[str, Unit] = {}
+        for unit in units:
+            if unit.id not in self._start:
+                raise HerohammerError(f"{unit.id} was not in the close combat it fights")
+            self._units[unit.id] = unit
         #: Per unit: each model's index at the start, and each start model's index now (-1: slain).
         self._start_of: dict[str, Sequence[int]] = {}
-        self._index_of: dict[str, Sequence[int]] = {}
-        for unit in units:
-            start = engagement._start.get(unit.id)
-            if start is None:
-                raise HerohammerError(f"{unit.id} was not in the close combat it fights")
-            models = unit.models
-            if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
-                self._start_of[unit.id] = self._index_of[unit.id] = range(len(models))
-                continue
-            start_of: list[int] = []
-            index_of = [-1] * len(start)
-            j = 0
-            for i, m in enumerate(models):  # each model now is the next start model with its place and base
-                while j < len(start) and not _same_place(start[j], m):
-                    j += 1
-                if j == len(start):
-                    raise HerohammerError(f"{unit.id}: {m.name} was not in the close combat it fights")
-                start_of.append(j)
-                index_of[j] = i
+        self._index_of: dict[str, Sequence[int] | None] = {}
+
+    def index_of(self, unit_id: str) -> Sequence[int] | None:
+        """Return each start model's index now (-1: slain) for a unit of ``units``; None for any other unit."""
+        known = self._index_of.get(unit_id, _UNASKED)
+        if known is not _UNASKED:
+            return known  # type: ignore[return-value]  # a sequence or None, never the marker
+        unit = self._units.get(unit_id)
+        if unit is None:
+            self._index_of[unit_id] = None
+            return None
+        start = self._start[unit_id]
+        models = unit.models
+        if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
+            self._start_of[unit_id] = self._index_of[unit_id] = range(len(models))
+            return self._index_of[unit_id]
+        start_of: list[int] = []
+        index_of = [-1] * len(start)
+        j = 0
+        for i, m in enumerate(models):  # each model now is the next start model with its place and base
+            while j < len(start) and not _same_place(start[j], m):
                 j += 1
-            self._start_of[unit.id] = start_of
-            self._index_of[unit.id] = index_of
+            if j == len(start):
+                raise HerohammerError(f"{unit_id}: {m.name} was not in the close combat it fights")
+            start_of.append(j)
+            index_of[j] = i
+            j += 1
+        self._start_of[unit_id] = start_of
+        self._index_of[unit_id] = index_of
+        return index_of
+
+    def _start_index(self, unit_id: str, i: int) -> int:
+        start_of = self._start_of.get(unit_id)
+        if start_of is None:
+            self.index_of(unit_id)
+            start_of = self._start_of[unit_id]
+        return start_of[i]
 
     def sole_unit(self, unit_id: str, i: int) -> str | None:
         """Return the one enemy unit whose models (standing now) model ``i`` of a unit touches: None if none or several."""
         found: str | None = None
-        index_of = self._index_of
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
-            now = index_of.get(eid)
+        index_of = self.index_of
+        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_index(unit_id, i), ()):
+            now = index_of(eid)
             if now is not None and now[j] >= 0:
                 if found is None:
                     found = eid
@@ -128,16 +167,17 @@ class Contacts:
 
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
-        index_of = self._index_of
+        index_of = self.index_of
         out: list[ModelRef] = []
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
-            now = index_of.get(eid)
+        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_index(unit_id, i), ()):
+            now = index_of(eid)
             if now is not None and (k := now[j]) >= 0:
                 out.append((eid, k))
         return out
 
 
 _NONE: dict[int, list[ModelRef]] = {}
+_UNASKED: object = object()
 
 
 def _same_place(a: Model, b: Model) -> bool:

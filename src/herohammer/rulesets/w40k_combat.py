@@ -1198,6 +1198,7 @@ class CombatRules(Ruleset):
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon.
 
         ``arms``: the melee weapon of each set of weapons carried, as far as looked up in this fight.
+        A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
         """
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
         units = [u for u in map(state.unit, engagement.units) if u.models]
@@ -1207,6 +1208,11 @@ class CombatRules(Ruleset):
         separate = self.character_separate_in_combat
         for unit in units:
             if initiative not in engagement.levels[unit.id]:
+                continue
+            if contacts is None:
+                contacts, standing = engagement.now(units), {u.id: u for u in units}
+            if unit.id not in allocations and not unit.is_character \
+                    and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
                 continue
             attacks: dict[int, int] = {}  # a model's attacks by its A (the unit's models share a few profiles)
             strikers: list[tuple[int, Model, int]] = []
@@ -1219,8 +1225,6 @@ class CombatRules(Ruleset):
                         strikers.append((i, m, n))
             if not strikers:
                 continue
-            if contacts is None:
-                contacts, standing = engagement.now(units), {u.id: u for u in units}
             enemies: list[Unit] = []
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
             apart = unit.is_character
@@ -1285,6 +1289,48 @@ class CombatRules(Ruleset):
                         continue
                 _add(jobs, job, n, pool)
         return jobs
+
+    def _alike_strikes(self, state: GameState, unit: Unit, initiative: int, engagement: Engagement,
+                       contacts: Contacts, standing: dict[str, Unit], arms: dict[tuple[str, ...], Weapon],
+                       jobs: dict[StrikeKey, tuple[int, list[ModelRef]]]) -> bool:
+        """Gather a troop unit whose models all strike alike at once, as its models one by one would; say if it did.
+
+        Alike: every model standing has this Initiative, the same weapons, WS and S, and touched
+        models of one enemy unit only - the same one - as the fight began, and that unit has lost
+        no model since (so each touches it still).  Then every model with attacks strikes that
+        unit in one pool: the first model's weapon and pool, the attacks added up.
+        """
+        models = unit.models
+        if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
+            return False
+        soles = engagement.start_soles(unit.id)
+        if models is not engagement.start_models(unit.id):
+            index_of = contacts.index_of(unit.id)
+            if index_of is None:
+                return False
+            soles = tuple(compress(soles, map((0).__le__, index_of)))
+        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
+        if len(alike) != 1:
+            return False
+        sole, weapons, ws, _ = alike.pop()
+        if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
+            return False
+        attacks = {a: self._attacks(unit, m) for a, m in dict(zip(map(_A, models), models)).items()}  # once per A
+        n = sum(map(attacks.__getitem__, map(_A, models)))
+        if not n:
+            return True
+        first = next(i for i, m in enumerate(models) if attacks[m.profile.a])
+        model = models[first]
+        weapon = arms.get(weapons)
+        if weapon is None:
+            melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
+            weapon = arms[weapons] = melee[0]
+        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
+        if job in jobs:
+            _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
+        else:
+            _add(jobs, job, n, self._combat_pool(state, standing[sole], model))
+        return True
 
     def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
         """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
@@ -1395,6 +1441,8 @@ _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgette
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
+_INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
+_WEAPONS_CARRIED = attrgetter("weapons")
 
 
 def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
