@@ -69,6 +69,7 @@ ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
+_INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -410,17 +411,23 @@ class CombatRules(Ruleset):
         """
         if models is None:
             models = _models_of(state, pool)
-        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
+        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
         keys: list[SaveGroup] = []
-        for ref in alive:
-            unit, model = models[ref]
+        if len(set(map(_UNIT, alive))) == 1 and len(set(zip(map(_SAVE, looked), map(_INVULNERABLE, looked)))) == 1:
+            unit, model = models[alive[0]]  # one unit of one save (the usual pool): one group, its save worked out once
             armour = None if ignores_armour else model.profile.save
             keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
+        else:
+            for ref in alive:
+                unit, model = models[ref]
+                armour = None if ignores_armour else model.profile.save
+                keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
         order = tuple(dict.fromkeys(keys))
         if len(order) == 1:  # one group takes every wound
-            shares: list[tuple[int, ...]] = [(k,) for k in range(most + 1)]
+            shares: list[tuple[int, ...]] = list(zip(range(most + 1)))
         else:
             index = {k: i for i, k in enumerate(order)}
             counts = [0] * len(order)
@@ -1144,11 +1151,11 @@ class CombatRules(Ruleset):
         live = list(models)
         rest = jobs[1:]
         if live:
-            targets = [models[r][1] for r in live]
+            targets = list(map(_MODEL, map(models.__getitem__, live)))
             start = len(dice.log)
-            need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
+            need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
             rule = self.allocation_rule if apart else "core.zero.ws"
-            toughness = _majority([m.profile.t for m in targets])
+            toughness = _majority(list(map(_TOUGHNESS, targets)))
             wound_on = to_wound(s, toughness)
             saving = self._save_split(state, live, armour_off, n, pool_key, models)
             hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
@@ -1471,8 +1478,14 @@ def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
     return batches
 
 
-def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
+def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
     """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
+    if len(uids := set(map(_UNIT, refs))) == 1 and state.has_unit(uid := uids.pop()):
+        host = state.unit(uid)  # the usual pool: models of one unit, looked up in C
+        models = host.models
+        at = list(map(_INDEX, refs))
+        if max(at) < len(models):
+            return dict(zip(refs, zip(repeat(host), map(models.__getitem__, at))))
     units: dict[str, Unit | None] = {}
     out: dict[ModelRef, tuple[Unit, Model]] = {}
     for ref in refs:
