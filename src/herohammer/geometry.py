@@ -472,9 +472,8 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
     if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
         other_radius = radii.pop()
         points = list(map(_AT, b))
-        for p in a:
-            at, reach = p.at, p.base.radius_inches + other_radius
-            rows.append([dist(at, other_at) - reach for other_at in points])
+        for p in a:  # each row in C: the centre distances less the sum of radii
+            rows.append(list(map(sub, map(dist, repeat(p.at), points), repeat(p.base.radius_inches + other_radius))))
         return rows
     others = [(q.at, q.base.radius_inches) for q in b]
     for p in a:
