@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
+from operator import attrgetter, itemgetter
 
 from .. import geometry as geo
 from ..errors import HerohammerError
@@ -32,29 +33,31 @@ class Engagement:
     enemy or by joining, found breadth first (each round in the state's order of units).
     """
 
-    __slots__ = ("units", "levels", "_start", "_touches")
+    __slots__ = ("units", "levels", "_start", "_touches", "_near")
 
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
         # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
-        # of sides: touches[unit id][model index] lists the enemy models it touches (only models that touch any),
-        # near[unit id] their units; a side's models are one flat list, owners[k] naming the unit of the k-th
-        by_side: dict[str, tuple[list[str], list[int], list[geo.Placed]]] = {}
+        # of sides: touches[(unit id, model index)] lists the enemy models it touches (only models that touch any),
+        # near[unit id] their units; a side's models are one flat list, refs[k] naming the k-th
+        by_side: dict[str, tuple[list[ModelRef], list[geo.Placed]]] = {}
         for u in state.units:
             if u.models and (u.embarked_in is None or u is first):
-                owners, offsets, placed = by_side.setdefault(u.side, ([], [], []))
-                offsets += [len(placed)] * len(u.models)
-                owners += [u.id] * len(u.models)
+                refs, placed = by_side.setdefault(u.side, ([], []))
+                refs += zip(repeat(u.id), range(len(u.models)))
                 placed += u.placed
         groups = list(by_side.values())
-        touches: dict[str, dict[int, list[ModelRef]]] = {}
+        touches: dict[ModelRef, list[ModelRef]] = {}
         near: dict[str, set[str]] = {}
-        for k, (owners, offsets, placed) in enumerate(groups):
-            for other_owners, other_offsets, other_placed in groups[k + 1:]:
-                for a, b in geo.contact_pairs(placed, other_placed):
-                    uid, i, eid, j = owners[a], a - offsets[a], other_owners[b], b - other_offsets[b]
-                    touches.setdefault(uid, {}).setdefault(i, []).append((eid, j))
-                    touches.setdefault(eid, {}).setdefault(j, []).append((uid, i))
+        for k, (refs, placed) in enumerate(groups):
+            for other_refs, other_placed in groups[k + 1:]:
+                pairs = geo.contact_pairs(placed, other_placed)
+                for a, b in pairs:
+                    mine, theirs = refs[a], other_refs[b]
+                    touches.setdefault(mine, []).append(theirs)
+                    touches.setdefault(theirs, []).append(mine)
+                for uid, eid in set(zip(map(_UNIT_OF, map(refs.__getitem__, map(_FIRST, pairs))),
+                                        map(_UNIT_OF, map(other_refs.__getitem__, map(_SECOND, pairs))))):
                     near.setdefault(uid, set()).add(eid)
                     near.setdefault(eid, set()).add(uid)
         seen = [unit_id]
@@ -69,9 +72,10 @@ class Engagement:
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
         #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
-        self.levels: dict[str, frozenset[int]] = {uid: frozenset({m.profile.i for m in models})
+        self.levels: dict[str, frozenset[int]] = {uid: frozenset(map(_INITIATIVE, models))
                                                   for uid, models in self._start.items()}
         self._touches = touches
+        self._near = near
 
     def start_models(self, unit_id: str) -> tuple[Model, ...] | None:
         """Return a unit's models as the fight starts (None for a unit not in it)."""
@@ -82,13 +86,13 @@ class Engagement:
 
         None for a model touching none, or models of several units.
         """
-        touches = self._touches.get(unit_id, _NONE)
         return tuple([None if not refs else refs[0][0] if len(refs) == 1 or all(r[0] == refs[0][0] for r in refs)
-                      else None for refs in map(touches.get, range(len(self._start[unit_id])), repeat(()))])
+                      else None for refs in map(self._touches.get, zip(repeat(unit_id), range(len(self._start[unit_id]))),
+                                                repeat(()))])
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
-        return {r[0] for refs in self._touches.get(unit_id, {}).values() for r in refs}
+        return set(self._near.get(unit_id, ()))
 
     def now(self, units: Sequence[Unit]) -> Contacts:
         """Return who touches whom among ``units``: the combat's units at a later step of the fight."""
@@ -156,7 +160,7 @@ class Contacts:
         """Return the one enemy unit whose models (standing now) model ``i`` of a unit touches: None if none or several."""
         found: str | None = None
         index_of = self.index_of
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_index(unit_id, i), ()):
+        for eid, j in self._touches.get((unit_id, self._start_index(unit_id, i)), ()):
             now = index_of(eid)
             if now is not None and now[j] >= 0:
                 if found is None:
@@ -169,14 +173,16 @@ class Contacts:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
         index_of = self.index_of
         out: list[ModelRef] = []
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_index(unit_id, i), ()):
+        for eid, j in self._touches.get((unit_id, self._start_index(unit_id, i)), ()):
             now = index_of(eid)
             if now is not None and (k := now[j]) >= 0:
                 out.append((eid, k))
         return out
 
 
-_NONE: dict[int, list[ModelRef]] = {}
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_UNIT_OF = itemgetter(0)  # a ModelRef's unit id
+_INITIATIVE = attrgetter("profile.i")
 _UNASKED: object = object()
 
 
