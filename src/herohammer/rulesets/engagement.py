@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, lt
 
 from .. import geometry as geo
 from ..errors import HerohammerError
@@ -86,9 +86,11 @@ class Engagement:
 
         None for a model touching none, or models of several units.
         """
-        return tuple([None if not refs else refs[0][0] if len(refs) == 1 or all(r[0] == refs[0][0] for r in refs)
-                      else None for refs in map(self._touches.get, zip(repeat(unit_id), range(len(self._start[unit_id]))),
-                                                repeat(()))])
+        found = list(map(self._touches.get, zip(repeat(unit_id), range(len(self._start[unit_id]))), repeat(())))
+        if set(map(len, found)) == {1}:  # each model touches one enemy model (the usual battle line): read in C
+            return tuple(map(_UNIT_OF, map(_FIRST, found)))
+        return tuple([None if not refs else refs[0][0] if all(r[0] == refs[0][0] for r in refs) else None
+                      for refs in found])
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
@@ -134,6 +136,14 @@ class Contacts:
         if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
             self._start_of[unit_id] = self._index_of[unit_id] = range(len(models))
             return self._index_of[unit_id]
+        # the models still standing are mostly the very start models (a wounded one is a new value): matched by identity
+        # (both tuples are alive here: no id is reused while this runs)
+        found = list(map(dict(zip(map(id, start), range(len(start)))).get, map(id, models), repeat(-1)))
+        if -1 not in found and all(map(lt, found, found[1:])):
+            self._start_of[unit_id] = found
+            index_of = self._index_of[unit_id] = list(map(dict(zip(found, range(len(found)))).get, range(len(start)),
+                                                          repeat(-1)))
+            return index_of
         start_of: list[int] = []
         index_of = [-1] * len(start)
         j = 0
