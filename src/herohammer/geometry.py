@@ -681,14 +681,23 @@ def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0
     by_x = sorted(range(len(points)), key=points.__getitem__)
     xs = [points[j][0] for j in by_x]
     pairs: list[tuple[int, int]] = []
-    for i, p in enumerate(a):
+    append = pairs.append
+    for i, p in enumerate(a):  # plain loops: a comprehension per model would cost a call each
         at, reach = p.at, p.base.radius_inches + other_radius
         window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
-        near = [j for j in by_x[bisect_left(xs, at[0] - window):bisect_right(xs, at[0] + window)]
-                if dist(at, points[j]) - reach <= tolerance]
-        if near:
+        lo, hi = bisect_left(xs, at[0] - window), bisect_right(xs, at[0] + window)
+        if hi - lo == 1:  # the usual battle line: one base within reach along x
+            j = by_x[lo]
+            if dist(at, points[j]) - reach <= tolerance:
+                append((i, j))
+        elif hi > lo:
+            near: list[int] = []
+            for j in by_x[lo:hi]:
+                if dist(at, points[j]) - reach <= tolerance:
+                    near.append(j)
             near.sort()
-            pairs += [(i, j) for j in near]
+            for j in near:
+                append((i, j))
     return pairs
 
 
@@ -878,7 +887,7 @@ def _chains(models: Sequence[Placed], limit: float) -> list[list[int]]:
         group, stack = [first], [first]
         while stack and left:
             at, radius, p = data[stack.pop()]
-            near = []
+            near: list[int] = []
             for j in left:
                 other_at, other_radius, q = data[j]
                 if (dist(at, other_at) - (radius + other_radius) <= limit if radius >= 0.0 and other_radius >= 0.0
