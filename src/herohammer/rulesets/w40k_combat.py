@@ -1067,12 +1067,19 @@ class CombatRules(Ruleset):
         if not unit.alive:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         combat = self._contact_units(state, unit.id)
-        if not any(state.unit(u).side != unit.side for u in combat):
+        enemy = fought = False
+        others: list[str] = []
+        for uid in combat:  # one plain pass: who is an enemy, who has fought, who else fights
+            member = state.unit(uid)
+            enemy = enemy or member.side != unit.side
+            fought = fought or Status.FOUGHT in member.status
+            if uid != unit.id:
+                others.append(uid)
+        if not enemy:
             return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
-        if any(state.unit(u).has(Status.FOUGHT) for u in combat):
+        if fought:
             return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
-        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(u for u in combat if u != unit.id)}",
-                            "published.close-combat")
+        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(others)}", "published.close-combat")
 
     @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
                 "core.zero.ws", "core.zero.a")
@@ -1114,7 +1121,10 @@ class CombatRules(Ruleset):
             for initiative in range(melee.initiative, -1, -1):
                 if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations,
                                                                             arms)):
-                    return ((tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()), initiative - 1,
+                    pools = []
+                    for key, (n, pool) in jobs.items():
+                        pools.append((key, n, tuple(pool)))
+                    return ((tuple(pools), initiative - 1,
                              Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
             return ()
 
@@ -1130,12 +1140,11 @@ class CombatRules(Ruleset):
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
+        sides = tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0)))
         view = dice.event_view
         apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
                                lambda: tuple(self._characters_apart(state, engagement)))
-        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
-                          lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
+        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step, _FINISHED, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
@@ -1162,8 +1171,11 @@ class CombatRules(Ruleset):
                                                  Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                                        rule if apart else "published.to-wound"),
                                                  split=None if saving is None else saving[0])
-            saved = None if saving is None else {
-                group: saving[0].shares[got][i] - unsaved_now[i] for i, group in enumerate(saving[1])}
+            saved: dict[SaveGroup, int] | None = None
+            if saving is not None:
+                saved, shares = {}, saving[0].shares[got]
+                for i, group in enumerate(saving[1]):
+                    saved[group] = shares[i] - unsaved_now[i]
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
@@ -1192,7 +1204,7 @@ class CombatRules(Ruleset):
             unit = state.unit(uid)
             if not (unit.is_character and unit.joined and unit.alive):
                 continue
-            touching = any(state.unit(e).on_table for e in engagement.touched_units(uid))
+            touching = any(map(_ON_TABLE, map(state.unit, engagement.touched_units(uid))))
             events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
                 "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
@@ -1208,7 +1220,7 @@ class CombatRules(Ruleset):
         A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
         """
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
-        units = [u for u in map(state.unit, engagement.units) if u.models]
+        units = list(filter(_MODELS, map(state.unit, engagement.units)))
         contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
         standing: dict[str, Unit] = {}
         arms = {} if arms is None else arms  # models that carry the same weapons, looked up once
@@ -1217,7 +1229,7 @@ class CombatRules(Ruleset):
             if initiative not in engagement.levels[unit.id]:
                 continue
             if contacts is None:
-                contacts, standing = engagement.now(units), {u.id: u for u in units}
+                contacts, standing = engagement.now(units), dict(zip(map(_ID, units), units))
             if unit.id not in allocations and not unit.is_character \
                     and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
                 continue
@@ -1322,11 +1334,13 @@ class CombatRules(Ruleset):
         sole, weapons, ws, _ = alike.pop()
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
-        attacks = {a: self._attacks(unit, m) for a, m in dict(zip(map(_A, models), models)).items()}  # once per A
+        attacks: dict[int, int] = {}
+        for a, m in dict(zip(map(_A, models), models)).items():  # once per A
+            attacks[a] = self._attacks(unit, m)
         n = sum(map(attacks.__getitem__, map(_A, models)))
         if not n:
             return True
-        first = next(i for i, m in enumerate(models) if attacks[m.profile.a])
+        first = list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)
         model = models[first]
         weapon = arms.get(weapons)
         if weapon is None:
@@ -1361,8 +1375,7 @@ class CombatRules(Ruleset):
     @implements("40k4.cc.engaged-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
         """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
-        engaged = set(touched)
-        return [r for r in pool if r in engaged]
+        return list(filter(set(touched).__contains__, pool))
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
@@ -1377,20 +1390,28 @@ class CombatRules(Ruleset):
 
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         """
-        sides = sorted({before.unit(u).side for u in combat})
-        score = ", ".join(f"{s} {caused[s]}" for s in sides)
+        sides = sorted(set(map(_SIDE, map(before.unit, combat))))
+        score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
         events: list[Event] = []
         tested: set[str] = set()
         if len(sides) == 2 and caused[sides[0]] != caused[sides[1]]:
-            winner = max(sides, key=lambda s: caused[s])
-            loser = next(s for s in sides if s != winner)
+            winner = max(sides, key=caused.__getitem__)
+            loser = sides[1] if sides[0] == winner else sides[0]
             margin = caused[winner] - caused[loser]
             events.append(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
                                 ("published.combat-resolution",), data=(("winner", winner),)))
-            losers = [u for u in combat if before.unit(u).side == loser and not before.unit(u).joined]
+            losers = []
+            for uid in combat:
+                was = before.unit(uid)
+                if was.side == loser and not was.joined:
+                    losers.append(uid)
             for uid in losers:
                 # a character who survives his unit (released by then) takes the loser's check himself
-                live_id = next((x.id for x in before.combined(uid) if state.unit(x.id).alive), None)
+                live_id = None
+                for x in before.combined(uid):
+                    if state.unit(x.id).alive:
+                        live_id = x.id
+                        break
                 if live_id is None:
                     continue
                 if live_id != uid:
@@ -1407,11 +1428,14 @@ class CombatRules(Ruleset):
         events += more
         # units with no enemy left in contact are no longer locked; an enemy that fell back from this
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
-        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
-                and not before.unit(e.id).has(Status.FALLING_BACK)}
-        locked = [u for u in map(state.unit, combat) if u.alive and u.has(Status.LOCKED)]
+        locked = []
+        for u in map(state.unit, combat):
+            if u.alive and Status.LOCKED in u.status:
+                locked.append(u)
         if not locked:
             return state, events
+        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
+                and not before.unit(e.id).has(Status.FALLING_BACK)}
         # only the units that fled have moved: the others touch as the fight began, the slain aside
         stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
         contacts = engagement.now(stay) if engagement is not None else None
@@ -1448,6 +1472,7 @@ _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgette
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
+_SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
 
@@ -1504,7 +1529,9 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
     destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
     destroyed unit releases its characters, which later strikes of the step do read.
     """
-    later = {r[0] for job in rest for r in job[2]}
+    later: set[str] = set()
+    for job in rest:
+        later.update(map(_UNIT, job[2]))
     standing: dict[str, int] = {}
     for (uid, _), (_, model) in models.items():
         if uid in later:
