@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -274,7 +274,7 @@ class CombatRules(Ruleset):
     # == shared helpers ===============================================================
     def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
         """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
-        return [find_weapon(n, state.weapons, model.name) for n in model.weapons]
+        return list(map(find_weapon, model.weapons, repeat(state.weapons), repeat(model.name)))
 
     def _members_models(self, state: GameState, unit_id: str) -> list[tuple[Unit, int, Model]]:
         return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
@@ -435,9 +435,11 @@ class CombatRules(Ruleset):
             for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
                 counts[index[keys[k % len(keys)]]] += 1
                 shares.append(tuple(counts))
-        stages = tuple(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
-                             "published.saves", fails=True) for _, save in order)
-        return Split(stages, tuple(shares)), order
+        stages = []
+        for _, save in order:
+            stages.append(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
+                                "published.saves", fails=True))
+        return Split(tuple(stages), tuple(shares)), order
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -1131,11 +1133,12 @@ class CombatRules(Ruleset):
         def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
             allocations = state.allocations  # splits of attacks end with the fight
-            if any(a[0] in combat for a in allocations):
+            if allocations and any(a[0] in combat for a in allocations):
                 allocations = tuple(a for a in allocations if a[0] not in combat)
-            # every unit of the combat has fought: one new state
-            state = evolve(state, allocations=allocations, units=tuple(
-                [evolve(u, status=u.status | _FOUGHT) if u.id in combat else u for u in state.units]))
+            units = []  # every unit of the combat has fought: one new state
+            for u in state.units:
+                units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
+            state = evolve(state, allocations=allocations, units=tuple(units))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
@@ -1270,8 +1273,8 @@ class CombatRules(Ruleset):
                         continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
-                    melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-                    weapon = arms[model.weapons] = melee[0]
+                    weapon = arms[model.weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)),
+                                                        BARE_HANDS)
                 s = weapon.strength_for(model.profile.s)
                 if sole is not None:
                     target = standing[sole]
@@ -1344,8 +1347,7 @@ class CombatRules(Ruleset):
         model = models[first]
         weapon = arms.get(weapons)
         if weapon is None:
-            melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-            weapon = arms[weapons] = melee[0]
+            weapon = arms[weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)), BARE_HANDS)
         job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
         if job in jobs:
             _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
@@ -1472,6 +1474,7 @@ _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgette
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
+_IS_SHOOTING = attrgetter("is_shooting")
 _SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
@@ -1538,7 +1541,7 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
             return False
         if model.wounds_taken < model.profile.w:
             standing[uid] = standing.get(uid, 0) + 1
-    return all(wounds < k for k in standing.values())
+    return wounds < min(standing.values(), default=wounds + 1)
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
