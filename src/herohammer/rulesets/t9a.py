@@ -26,7 +26,7 @@ from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, footprint_slack, group_distance, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -805,10 +805,13 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
-        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
-            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        _, _, movers = _contact(way, charger, target, out, rows, slack)
-        problem = path_problem(way, movers, own, False, frozenset({target.id}))
+        problem = None
+        if not charge_way_clear(way, placed, own, target.id, nearest, slack):
+            if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+                rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
+            _, _, movers = _contact(way, charger, target, out, rows, slack)
+            touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
+            problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
                                  "published.t9a-move")
@@ -1010,13 +1013,15 @@ def _own_models_apart(state: GameState, unit: Unit) -> bool:
 
 @implements("published.t9a-move")
 def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
-                 may_touch: frozenset[str] = frozenset()) -> str | None:
+                 may_touch: frozenset[str] = frozenset(), touched: frozenset[str] = frozenset()) -> str | None:
     """Say why models cannot move straight to their new places, or None.
 
     No model ends on another unit's model or in impassable (``blocking``) terrain; on the
     ground none passes through another unit or impassable terrain (published 9th Age
     movement); Flying Movement passes over both.  ``own`` names the units whose models
-    the movers ignore (their own combined unit); ``may_touch`` units may be contacted.
+    the movers ignore (their own combined unit); ``may_touch`` units may be contacted;
+    ``touched`` units (of ``may_touch``) are known to stand on none of the ends, as a
+    charge's contact move leaves its target (``CONTACT_OVERLAP_SLACK``), and are not measured.
     """
     if not movers:
         return None
@@ -1026,10 +1031,12 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
     slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
     low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
-    near = [(u, e) for u in state.units if u.alive and u.id not in own
+    near = [(u, e) for u in state.units if u.alive and u.id not in own and u.id not in touched
             and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
+    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    if not near and not blocking:
+        return None  # nothing any end could stand on, nor any path cross
     others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
-    blocking = [t for t in state.terrain if t.kind == "blocking"]  # stood on nor crossed
     crossable = [(u, m) for u, m in others if u.id not in may_touch]
     dist = math.dist
     for model, to in movers:
@@ -1200,6 +1207,33 @@ def beyond_charge_reach(state: GameState, unit: Unit, target: Unit) -> bool:
     limit = rates[0] + MAX_CHARGE_BONUS + EPSILON
     margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
     return box_gap(unit.extent, target.extent) > limit + margin
+
+
+#: A charge's contact move leaves no base standing on its target's when the charger's bases are measured within
+#: this much of their footprints' distances (``footprint_slack``): ``overlaps`` allows 0.02" (path_problem).
+CONTACT_OVERLAP_SLACK = 0.01
+
+
+@implements("published.t9a-move")
+def charge_way_clear(state: GameState, placed: Sequence[Placed], own: set[str], target_id: str, nearest: float,
+                     slack: float) -> bool:
+    """Say whether a charge's contact move surely meets nothing but its target, without working the move out.
+
+    The charger's bases (``placed``) move straight by at most ``nearest + slack`` (the contact move
+    of the nearest pair, along its footprints), so ``path_problem``'s box round every start and end
+    lies within the bases' box grown by that much; when no unit but the charger's own and the target
+    reaches into it, and no impassable terrain stands anywhere, no path crosses and no end stands on
+    any other unit.  Nor on the target: each pair of bases starts at least ``nearest`` apart and the
+    move is at most ``slack`` longer, within ``overlaps``'s allowance (``CONTACT_OVERLAP_SLACK``).
+    """
+    if slack > CONTACT_OVERLAP_SLACK or any(t.kind == "blocking" for t in state.terrain):
+        return False
+    low_x, low_y, high_x, high_y = group_extent(placed)
+    grow = nearest + 2.0 * slack + 1e-6 * (1.0 + nearest + max(-low_x, high_x, -low_y, high_y))  # far above rounding
+    low_x, low_y, high_x, high_y = low_x - grow, low_y - grow, high_x + grow, high_y + grow
+    return not any(u.alive and u.id not in own and u.id != target_id
+                   and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
+                   for u in state.units)
 
 
 def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
