@@ -796,7 +796,8 @@ class NinthAge(Ruleset):
                                      WHEEL_RULE, "t9a.charge-out.declare")
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
-        placed = [m.placed for m in _contact_models(way, charger, out)]  # the charger's own models first
+        models = _contact_models(way, charger, out)
+        placed = [m.placed for m in models]  # the charger's own models first
         slack = footprint_slack(placed, target.placed)  # rows _contact may move along, not only the nearest
         rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
         nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
@@ -805,11 +806,12 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
                                  *((WHEEL_RULE,) if arc else ()))
+        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
+        pairs = _contact_pairs(placed, target.placed, rows, slack)
         problem = None
-        if not charge_way_clear(way, placed, own, target.id, nearest, slack):
-            if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
-                rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-            _, _, movers = _contact(way, charger, target, out, rows, slack)
+        if not charge_way_clear(way, placed, pairs, own, target.id, slack):
+            _, _, movers = _contact_move(models, pairs)
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
             problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
@@ -1215,22 +1217,31 @@ CONTACT_OVERLAP_SLACK = 0.01
 
 
 @implements("published.t9a-move")
-def charge_way_clear(state: GameState, placed: Sequence[Placed], own: set[str], target_id: str, nearest: float,
-                     slack: float) -> bool:
+def charge_way_clear(state: GameState, placed: Sequence[Placed], pairs: Sequence[tuple[Placed, Placed]], own: set[str],
+                     target_id: str, slack: float) -> bool:
     """Say whether a charge's contact move surely meets nothing but its target, without working the move out.
 
-    The charger's bases (``placed``) move straight by at most ``nearest + slack`` (the contact move
-    of the nearest pair, along its footprints), so ``path_problem``'s box round every start and end
-    lies within the bases' box grown by that much; when no unit but the charger's own and the target
-    reaches into it, and no impassable terrain stands anywhere, no path crosses and no end stands on
-    any other unit.  Nor on the target: each pair of bases starts at least ``nearest`` apart and the
-    move is at most ``slack`` longer, within ``overlaps``'s allowance (``CONTACT_OVERLAP_SLACK``).
+    The move is the shortest line between the footprints of one of ``pairs`` (``_contact_pairs``):
+    it ends with that pair touching, so it lies within their two bounding circles' reaches of the
+    line between their centres.  ``path_problem``'s box round every start and end of the charger's
+    bases (``placed``) therefore lies within their box stretched by those moves; when no unit but the
+    charger's own and the target reaches into it, and no impassable terrain stands anywhere, no path
+    crosses and no end stands on any other unit.  Nor on the target: each pair of bases starts at least
+    the nearest apart and the move is at most ``slack`` longer, within ``overlaps``'s allowance
+    (``CONTACT_OVERLAP_SLACK``).
     """
-    if slack > CONTACT_OVERLAP_SLACK or any(t.kind == "blocking" for t in state.terrain):
+    if not pairs or slack > CONTACT_OVERLAP_SLACK or any(t.kind == "blocking" for t in state.terrain):
         return False
     low_x, low_y, high_x, high_y = group_extent(placed)
-    grow = nearest + 2.0 * slack + 1e-6 * (1.0 + nearest + max(-low_x, high_x, -low_y, high_y))  # far above rounding
-    low_x, low_y, high_x, high_y = low_x - grow, low_y - grow, high_x + grow, high_y + grow
+    least_dx = least_dy = most_dx = most_dy = 0.0  # the moves' extremes, the standing start included
+    for p, q in pairs:
+        reach = p.base.reach_inches + q.base.reach_inches
+        dx, dy = q.at[0] - p.at[0], q.at[1] - p.at[1]
+        least_dx, most_dx = min(least_dx, dx - reach), max(most_dx, dx + reach)
+        least_dy, most_dy = min(least_dy, dy - reach), max(most_dy, dy + reach)
+    margin = 1e-6 * (1.0 + max(-low_x, high_x, -low_y, high_y) + most_dx - least_dx + most_dy - least_dy)
+    low_x, low_y = low_x + least_dx - margin, low_y + least_dy - margin
+    high_x, high_y = high_x + most_dx + margin, high_y + most_dy + margin
     return not any(u.alive and u.id not in own and u.id != target_id
                    and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
                    for u in state.units)
@@ -1248,11 +1259,9 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
     Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
-    taken.  The move runs along the footprints' nearest points, which for a round base (a polygon)
-    can be up to ``footprint_slack`` longer than ``distance``; so only a model within that slack of
-    the nearest can give it, and only those are worked out.  ``rows``, when given, are
-    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack (``slack``, when
-    the caller has it).
+    taken; only the models that can give it are worked out (``_contact_pairs``).  ``rows``, when given,
+    are ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack
+    (``slack``, when the caller has it).
     """
     models = _contact_models(state, unit, out)
     placed = [m.placed for m in models]
@@ -1260,10 +1269,26 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
         slack = footprint_slack(placed, target.placed)
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
+    return _contact_move(models, _contact_pairs(placed, target.placed, rows, slack))
+
+
+def _contact_pairs(placed: Sequence[Placed], theirs: Sequence[Placed], rows: Sequence[tuple[float, int] | None],
+                   slack: float) -> list[tuple[Placed, Placed]]:
+    """Return the pairs (a charging base, its nearest target base) whose contact move may be the charge's.
+
+    The move runs along the footprints' nearest points, which for a round base (a polygon) can be
+    up to ``footprint_slack`` longer than ``distance``; so only a base within that slack of the
+    nearest (``rows``: ``nearest_in_rows`` from ``placed`` to ``theirs``) can give it.
+    """
     least = min((row[0] for row in rows if row is not None), default=math.inf)
     reach = least + slack + 1e-9 * (1.0 + least)
-    theirs = target.placed
-    moves = contact_moves([(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach])
+    return [(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach]
+
+
+def _contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
+                  ) -> tuple[float, float, list[tuple[Model, Point]]]:
+    """Return the shortest of the pairs' contact moves (the first of equals) and where it takes each model."""
+    moves = contact_moves(pairs)
     _, dx, dy = min([(math.inf, 0.0, 0.0), *[(math.hypot(dx, dy), dx, dy) for dx, dy in moves]])  # the first of equals
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
 
