@@ -247,3 +247,25 @@ def test_a_charge_whose_way_is_screened_rules_as_the_contact_move_measured_again
         way_blocked += sum("no clear way" in r.reason for r in whole)
     assert 5 < screened < clear  # charges on both sides of the screen
     assert way_blocked > 3 or name != "t9a_whole_turn.yaml"  # and ways blocked, by walls and third units
+
+
+def test_the_front_arc_settled_without_shapely_is_shapely_s() -> None:
+    """``in_front_arc`` settles most bases by their bounding circles or the centre's depth inside the arc: the
+    answer is shapely's area test on every base of the target against every arc of the charger."""
+    import shapely
+
+    inside = outside = 0
+    for name in EXAMPLES:
+        rng = random.Random(name)
+        for state in _charge_positions(name, rng, 20):
+            for u in state.units:
+                for e in state.units:
+                    if e.side == u.side or not (u.alive and e.alive):
+                        continue
+                    arcs, _ = t9a._front_arcs(u)
+                    plain = any(shapely.Polygon(arc).intersection(p.footprint()).area > 1e-6 for arc in arcs
+                                for p in e.placed)
+                    assert t9a.in_front_arc(u, e) == plain, (u.id, e.id)
+                    inside += plain
+                    outside += not plain
+    assert inside > 50 and outside > 20

@@ -369,10 +369,12 @@ class NinthAge(Ruleset):
         from ..actions import Charge, EndPhase, Join, Leave, Move
 
         mine = state.side_units(state.active)
+        enemies = state.enemies_of(state.active)
         for u in mine:
             if state.phase is Phase.CHARGE:
-                for e in state.enemies_of(state.active):
-                    if not beyond_charge_reach(state, u, e):
+                reach = greatest_charge_range(state, u)
+                for e in enemies:
+                    if not beyond_charge_reach(state, u, e, reach):
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
@@ -1170,8 +1172,10 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
             where = region.disc(p.at, p.base.reach_inches)
             if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
                 return True  # the whole base (far more than 1e-6 square inches) is inside
-            if where is None:
-                unsettled.append((k, p))  # its bounding circle crosses the arc's edge: measure the shapes
+            if where is None:  # its bounding circle crosses the arc's edge
+                if region.disc(p.at, _SURELY_SHARED) and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
+                    return True  # a disc of 0.01" round its centre lies in both: far more than 1e-6 square inches
+                unsettled.append((k, p))  # measure the shapes
     for k, p in unsettled:
         if not p.base.round:  # a rectangle: the shared area in closed form, shapely only within rounding of 1e-6
             shared = regions[k].shared_area(p.corners)
@@ -1184,6 +1188,10 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
     return False
 
 
+#: A base whose centre stands this far (inches) inside a Front Arc shares far more than 1e-6 square inches with it.
+_SURELY_SHARED = 0.01
+
+
 def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
     """Return a charger's Front Arcs (its formation's, or each model's when unranked) and their sides as half-planes,
     worked out once per unit value: every charge it may declare asks."""
@@ -1194,21 +1202,28 @@ def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
 
 
 @implements("t9a.charge-out.declare")
-def beyond_charge_reach(state: GameState, unit: Unit, target: Unit) -> bool:
+def beyond_charge_reach(state: GameState, unit: Unit, target: Unit, reach: float | None = None) -> bool:
     """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
 
     The boxes holding the units' bounding circles (``Unit.extent``) are nearer than any two bases,
-    so when they lie further apart than the greatest Charge Range (Advance Rate + 12") the rule
-    would refuse the charge; ``candidate_actions`` proposes no such doomed charge.
+    so when they lie further apart than the greatest Charge Range (Advance Rate + 12", ``reach`` when
+    the caller has it: ``greatest_charge_range``) the rule would refuse the charge; ``candidate_actions``
+    proposes no such doomed charge.
     """
     if not unit.alive or not target.alive:
         return False
-    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False)
-    if rates is None:
+    limit = reach if reach is not None else greatest_charge_range(state, unit)
+    if limit is None:
         return False
-    limit = rates[0] + MAX_CHARGE_BONUS + EPSILON
     margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
     return box_gap(unit.extent, target.extent) > limit + margin
+
+
+def greatest_charge_range(state: GameState, unit: Unit) -> float | None:
+    """Return the greatest Charge Range a unit may roll (Advance Rate + 12"; a character charging out, its own), with
+    ``EPSILON`` to spare for rounding, or None when it has no rate: what ``beyond_charge_reach`` measures against."""
+    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False) if unit.alive else None
+    return None if rates is None else rates[0] + MAX_CHARGE_BONUS + EPSILON
 
 
 #: A charge's contact move leaves no base standing on its target's when the charger's bases are measured within
