@@ -269,3 +269,28 @@ def test_the_front_arc_settled_without_shapely_is_shapely_s() -> None:
                     inside += plain
                     outside += not plain
     assert inside > 50 and outside > 20
+
+
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n != "t9a_captain_joins_spearmen.yaml"])  # none joined
+def test_a_leave_screened_by_boxes_rules_as_every_base_measured(name: str) -> None:
+    """A leave measures the end against its own unit's bases only where their boxes come near (``box_gap``): the
+    rulings are those of every base measured (the boxes' gaps taken as 0, so that no box screens anything)."""
+    rng = random.Random(name)
+    fast = get_ruleset("t9a")
+    legal = refused = 0
+    for state in _variants(name, rng, 12):
+        leaves = [a for a in _candidates(fast, state, rng) if a.do == "leave"]
+        for _ in range(6):  # and some ending right by the unit: within an inch of it, or on it
+            for u in state.units:
+                if u.joined and u.models and u.side == state.active:
+                    at = u.models[0].at
+                    leaves.append(parse_action({"do": "leave", "character": u.id,
+                                                "to": [at[0] + rng.uniform(-2, 2), at[1] + rng.uniform(-2, 2)]}))
+        cheap = [fast.judge(state, a).ruling for a in leaves]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(t9a, "box_gap", lambda *_: 0.0)
+            whole = [fast.judge(state, a).ruling for a in leaves]
+        assert cheap == whole
+        legal += sum(r.legal for r in whole)
+        refused += sum(not r.legal for r in whole)
+    assert legal > 5 and refused > 5

@@ -575,17 +575,26 @@ class NinthAge(Ruleset):
         own = {u.id for u in state.combined(host.id)}
         problem = path_problem(state, [(model, action.to)], own, action.fly)
         end = Placed(model.base, action.to, model.facing)
-        for _, m in _members(state, host):
-            if m.name != model.name and overlaps(end, m.placed, 0.02):
-                problem = f"{model.name} would end on its own unit's model {m.name}"
+        reach = model.base.reach_inches
+        x, y = action.to
+        units = [host, *state.joined_to(host.id)]
+        gaps = [box_gap((x - reach, y - reach, x + reach, y + reach), u.extent) for u in units]  # floors of every gap
+        for u, gap in zip(units, gaps):
+            if gap > 1e-9:
+                continue  # the end's bounding circle is clear of every one of u's: it stands on none of them
+            for m in u.models:
+                if m.name != model.name and overlaps(end, m.placed, 0.02):
+                    problem = f"{model.name} would end on its own unit's model {m.name}"
         if problem:
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
-        rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        reach = model.base.reach_inches
-        floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
-        nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
-        away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
+        if all(gap >= 1.0 + 1e-5 for u, gap in zip(units, gaps) if u.id != ch.id or len(u.models) > 1):
+            away = math.inf  # every base of its unit more than an inch from the end's bounding circle
+        else:
+            rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
+            floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
+            nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
+            away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -1251,9 +1260,15 @@ def charge_way_clear(state: GameState, placed: Sequence[Placed], pairs: Sequence
     least_dx = least_dy = most_dx = most_dy = 0.0  # the moves' extremes, the standing start included
     for p, q in pairs:
         reach = p.base.reach_inches + q.base.reach_inches
-        dx, dy = q.at[0] - p.at[0], q.at[1] - p.at[1]
-        least_dx, most_dx = min(least_dx, dx - reach), max(most_dx, dx + reach)
-        least_dy, most_dy = min(least_dy, dy - reach), max(most_dy, dy + reach)
+        (px, py), (qx, qy) = p.at, q.at
+        if qx - px - reach < least_dx:
+            least_dx = qx - px - reach
+        if qx - px + reach > most_dx:
+            most_dx = qx - px + reach
+        if qy - py - reach < least_dy:
+            least_dy = qy - py - reach
+        if qy - py + reach > most_dy:
+            most_dy = qy - py + reach
     margin = 1e-6 * (1.0 + max(-low_x, high_x, -low_y, high_y) + most_dx - least_dx + most_dy - least_dy)
     low_x, low_y = low_x + least_dx - margin, low_y + least_dy - margin
     high_x, high_y = high_x + most_dx + margin, high_y + most_dy + margin
