@@ -614,6 +614,8 @@ def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     nearest points (a charge's contact move) must consider every row within this slack.
     """
     def sagitta(group: Sequence[Placed]) -> float:
+        if not any(map(_ROUND, group)):
+            return 0.0  # rectangles: their footprints are the bases themselves
         radius = max((p.base.radius_inches for p in group if p.base.round), default=0.0)
         return radius * (1.0 - math.cos(math.pi / (4 * _QUAD_SEGS)))
     return 2.0 * (sagitta(a) + sagitta(b))
