@@ -594,13 +594,19 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     of the group is a rectangle whose sides are parallel to the first's (facings equal up to quarter turns); else None.
 
     Two such bases are ``hypot(max(|du| - half_u - half_u', 0), max(|dv| - half_v - half_v', 0))`` apart: the gap
-    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.
+    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.  Each base keeps
+    its frame for the axes it was last asked in (a target measured from several chargers turned alike is framed once).
     """
     if not group or any(p.base.round for p in group):
         return None
-    (ux, uy), (vx, vy) = _axes(group[0])
+    axes = _axes(group[0])
+    (ux, uy), (vx, vy) = axes
     out = []
     for p in group:
+        known = p.__dict__.get("_frame")  # (axes, frame): the last frame worked out for this placement
+        if known is not None and known[0] == axes:
+            out.append(known[1])
+            continue
         (wx, wy), _ = _axes(p)
         turn = ux * wx + uy * wy  # cos of the angle between the two width directions
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
@@ -609,7 +615,9 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         elif abs(abs(turn) - 1.0) > 1e-12:
             return None
         x, y = p.at
-        out.append((x * ux + y * uy, x * vx + y * vy, half_w, half_d))
+        frame = (x * ux + y * uy, x * vx + y * vy, half_w, half_d)
+        p.__dict__["_frame"] = (axes, frame)
+        out.append(frame)
     return out
 
 
