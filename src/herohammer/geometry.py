@@ -292,6 +292,15 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     return closest_pair(a, b)[2]
 
 
+def distance_to_group(p: Placed, group: Sequence[Standing]) -> float:
+    """Measure from one base to a group's closest model: ``group_distance([p], ...)`` of the group's bases, with the
+    round-base arithmetic inlined over the group's models as they stand (a join or a leave asks it of one base)."""
+    if group and p.base.round and _all_round(group):
+        at, radius, dist = p.at, p.base.radius_inches, math.dist
+        return clear(min([dist(at, q.at) - (radius + q.base.radius_inches) for q in group]))
+    return group_distance([p], [q.placed for q in group])
+
+
 def outline_hull(group: Sequence[Placed]) -> Polygon | None:
     """Return the convex hull round a group's bases (rectangles by their corners, round bases by their bounding
     squares), a shape holding every base of the group; None for an empty group."""
@@ -1010,6 +1019,7 @@ class Terrain:
             raise HerohammerError(
                 f"terrain {self.id!r}: polygon has no area (its points are collinear)"
             )
+        self.bounds  # noqa: B018 - the box every query screens by, worked out with the shape it checks
 
     @cached
     def _shape(self) -> Polygon:

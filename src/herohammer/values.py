@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -23,7 +24,16 @@ MEMO = "_remembered"
 REMEMBERED_KEPT = 64
 _MISSING: Any = object()
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: A dataclass's field values as a tuple, taken from its ``__dict__``, by class (``HashOnce.__hash__``).
+_FIELD_VALUES: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 _LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...]]] = {}
+
+
+def _field_values(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """Return what takes a dataclass's field values, in order, from its ``__dict__`` as a tuple (in C)."""
+    if len(names) == 1:
+        return lambda kept: (kept[names[0]],)
+    return itemgetter(*names)
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -44,10 +54,13 @@ class HashOnce:
     __slots__ = ()
 
     def __hash__(self) -> int:
-        kept: int | None = self.__dict__.get(_HASH)
+        fields_now = self.__dict__
+        kept: int | None = fields_now.get(_HASH)
         if kept is None:
-            kept = hash(tuple(self.__dict__[name] for name in _field_names(self)))
-            self.__dict__[_HASH] = kept
+            values = _FIELD_VALUES.get(type(self))
+            if values is None:
+                values = _FIELD_VALUES[type(self)] = _field_values(_field_names(self))
+            kept = fields_now[_HASH] = hash(values(fields_now))
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
