@@ -50,7 +50,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
-from ..values import evolve
+from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
@@ -69,6 +69,7 @@ ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
+_AT = attrgetter("at")
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -569,10 +570,9 @@ class CombatRules(Ruleset):
         w, d = state.table.width - 0.5, state.table.depth - 0.5
         ox, oy = dx * inches, dy * inches
         moved = []
-        for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
-            models = []
-            for m in u.models:  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
-                x, y = m.at
+        for u in members:  # each model at its new place (floats in, floats out), one new unit per member
+            places = []
+            for x, y in map(_AT, u.models):  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
                 x += ox
                 y += oy
                 if 0.5 > x:
@@ -583,8 +583,9 @@ class CombatRules(Ruleset):
                     y = 0.5
                 if d < y:
                     y = d
-                models.append(evolve(m, at=(x, y)))
-            moved.append(evolve(u, models=tuple(models), status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+                places.append((x, y))
+            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
+                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
