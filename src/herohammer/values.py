@@ -9,7 +9,7 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
@@ -119,6 +119,35 @@ def evolve(value: T, **changes: Any) -> T:
 
 
 _new, _set = object.__new__, object.__setattr__
+
+
+def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> list[T]:
+    """Return ``[evolve(v, **{name: x}) for v, x in zip(values, new_values)]``: one field changed in many values of one
+    class at once (a unit's models moved together), the class's layout looked up and the field checked once."""
+    out: list[T] = []
+    cls: type | None = None
+    count, kept = 0, ()  # type: tuple[int, tuple[str, ...]]
+    for value, new in zip(values, new_values):
+        if type(value) is not cls:
+            cls = type(value)
+            layout = _LAYOUTS.get(cls)
+            if layout is None:
+                layout = _LAYOUTS[cls] = _layout(value)
+            count, name_set, kept = layout
+            if name not in name_set:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        state = value.__dict__.copy()
+        if len(state) != count:  # what the old value cached about itself stays behind (as evolve leaves it)
+            for key in kept:
+                state.pop(key, None)
+            if len(state) != count:
+                out.append(evolve(value, **{name: new}))
+                continue
+        state[name] = new
+        copy = _new(cls)
+        _set(copy, "__dict__", state)
+        out.append(copy)
+    return out
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property

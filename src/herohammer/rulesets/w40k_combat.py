@@ -50,7 +50,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
-from ..values import evolve
+from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
@@ -69,11 +69,13 @@ ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
+_AT = attrgetter("at")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FOUGHT = frozenset({Status.FOUGHT})
+_SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -315,15 +317,32 @@ class CombatRules(Ruleset):
         ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
         ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
+        taken, events, unsaved = self._saved_wounds(state, pool, batches, dice, who, rules, saved_already, models)
+        if taken is None:
+            return state, events, unsaved
+        state, slain = _apply_wounds(state, taken, remove)
+        if slain:
+            events.append(_casualties(slain, rules))
+        return state, events, unsaved
+
+    def _saved_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch], dice: Dice,
+                      who: str, rules: tuple[str, ...], saved_already: dict[SaveGroup, int] | None = None,
+                      models: dict[ModelRef, tuple[Unit, Model]] | None = None
+                      ) -> tuple[dict[ModelRef, int] | None, list[Event], int]:
+        """Allocate wounds and roll the saves (``_take_wounds``): the unsaved wounds each model takes, the events, their total.
+
+        None instead of the wounds taken when there is nothing to allocate (no wounds, or no model
+        left to take them): nothing changes.
+        """
         total = sum(map(_WOUNDS, batches))
         if total == 0:
-            return state, [], 0
+            return None, [], 0
         if models is None:
             models = _models_of(state, pool)
         looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
-            return state, [], 0
+            return None, [], 0
         per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
         one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
         if one_each:  # the first models in order, a wound each
@@ -395,11 +414,7 @@ class CombatRules(Ruleset):
             kind = "no save" if save is None else f"{saved} saved"
             events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved",
                                 rules, _rolls(dice, start)))
-        state, slain = _apply_wounds(state, taken, remove)
-        if slain:
-            events.append(Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules),
-                                data=(("slain", len(slain)),)))
-        return state, events, unsaved_total
+        return taken, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
                     who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
@@ -567,10 +582,9 @@ class CombatRules(Ruleset):
         w, d = state.table.width - 0.5, state.table.depth - 0.5
         ox, oy = dx * inches, dy * inches
         moved = []
-        for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
-            models = []
-            for m in u.models:  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
-                x, y = m.at
+        for u in members:  # each model at its new place (floats in, floats out), one new unit per member
+            places = []
+            for x, y in map(_AT, u.models):  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
                 x += ox
                 y += oy
                 if 0.5 > x:
@@ -581,8 +595,9 @@ class CombatRules(Ruleset):
                     y = 0.5
                 if d < y:
                     y = d
-                models.append(evolve(m, at=(x, y)))
-            moved.append(evolve(u, models=tuple(models), status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+                places.append((x, y))
+            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
+                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
@@ -731,9 +746,12 @@ class CombatRules(Ruleset):
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...],
-                         nearest: Sequence[float] | None = None) -> Resolution:
+                         nearest: Sequence[float] | None = None) -> tuple[list[Unit] | None, list[Event]]:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
 
+        Return the target's units that took wounds (their slain removed; None if no wound was
+        allocated), for the caller to put in its one new state with whatever else the action
+        changes (then ``_release_orphans``), and the events.
         ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
         groups = state.combined(target_id)
@@ -769,7 +787,7 @@ class CombatRules(Ruleset):
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
         if not any(w.wounds for w in wounds):  # nothing to allocate: no order of the models needed
-            return state, events
+            return None, events
         if nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
             pool = self._pool_order(state, target_id, (), nearest=nearest)
         else:
@@ -777,8 +795,14 @@ class CombatRules(Ruleset):
         models: dict[ModelRef, tuple[Unit, Model]] = {}  # the pool's models, looked up once
         for u in groups:
             models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
-        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules, models=models)
-        return state, events + more
+        taken, more, _ = self._saved_wounds(state, pool, wounds, dice, target_id, rules, models=models)
+        events += more
+        if taken is None:
+            return None, events
+        wounded, slain = _wounded_units(state, taken)
+        if slain:
+            events.append(_casualties(slain, rules))
+        return wounded, events
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
@@ -798,13 +822,19 @@ class CombatRules(Ruleset):
                            else ""), rules)]
         events += [Event("note", n) for n in notes]
         before = state
-        state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)), nearest)
+        wounded, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
+                                              *self._carry_rule(state, target_id)), nearest)
         events += more
-        shot = {u.id: state.unit(u.id).with_status(Status.SHOT) for u in members}
+        # one new state: the wounds, the firers marked as having shot, the target remembered (40k4.shoot.same-target)
+        changed = {u.id: u for u in wounded} if wounded else {}
+        for u in members:
+            u = changed.get(u.id, u)
+            changed[u.id] = evolve(u, status=u.status | _SHOT)  # Unit.with_status(Status.SHOT)
         fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
-            *state.fired_at, (shooter.id, target_id))  # 40k4.shoot.same-target: the first target is remembered
-        state = evolve(state, units=tuple([shot.get(u.id, u) for u in state.units]), fired_at=fired_at)
+            *state.fired_at, (shooter.id, target_id))
+        state = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
+        if wounded is not None:  # as _apply_wounds does
+            state = _release_orphans(state)
         state, more = self._after_casualties(state, before, target_id, dice)
         return state, events + more
 
@@ -916,10 +946,12 @@ class CombatRules(Ruleset):
         if power.effect is PowerEffect.SHOOTING:
             assert power.weapon is not None
             shots = power.weapon.shots
-            after, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
-                                                ("40k3.psyker.as-shooting", "published.wound-allocation",
-                                                 *self._carry_rule(after, target_id)))
+            wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
+                                                  ("40k3.psyker.as-shooting", "published.wound-allocation",
+                                                   *self._carry_rule(after, target_id)))
             events += more
+            if wounded is not None:
+                after = _release_orphans(after.replace_units(*wounded))
             if after.unit(psyker.id).alive:
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
             after = _fired(after, psyker.joined or psyker.id, target_id)
@@ -1557,6 +1589,17 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     With ``remove`` False the slain stay (at 0 Wounds) until the end of an Initiative step,
     since blows at one Initiative are simultaneous.
     """
+    changed, slain = _wounded_units(state, taken, remove)
+    return _release_orphans(state.replace_units(*changed)), slain
+
+
+def _casualties(slain: Sequence[str], rules: tuple[str, ...]) -> Event:
+    """Name the models slain by wounds (core.zero.w)."""
+    return Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules), data=(("slain", len(slain)),))
+
+
+def _wounded_units(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[list[Unit], list[str]]:
+    """Return the units with wounds added (``_apply_wounds``, not yet in a state) and the slain names."""
     slain: list[str] = []
     changed: list[Unit] = []
     hit: dict[str, list[int]] = {}
@@ -1583,7 +1626,7 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
         else:
             kept = tuple(models)  # type: ignore[arg-type]  # no model removed: none is None
         changed.append(evolve(unit, models=kept))
-    return _release_orphans(state.replace_units(*changed)), slain
+    return changed, slain
 
 
 def _remove_casualties(state: GameState) -> GameState:
