@@ -239,3 +239,44 @@ def test_places_problem_is_placement_then_path_problem(data: dict[str, Any], shi
                  movement.plan(u, positions[first:first + len(u.models)], state.terrain)]
         expected = movement.placement_problem(state, moves, ids) or movement.path_problem(state, moves, ids, flying)
         assert movement.places_problem(state, moves, ids, ask) == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded(), st.integers(0, 6), st.tuples(st.floats(-4, 4), st.floats(-4, 4)), st.booleans(), st.booleans(),
+       st.one_of(st.none(), st.tuples(st.floats(1, 15), st.floats(1, 11), st.floats(0, 90))),
+       st.one_of(st.none(), st.tuples(st.integers(0, 10), st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]))))
+def test_one_models_move_is_ruled_as_placement_then_path_problem(
+        data: dict[str, Any], pick: int, shift: tuple[float, float], flies: bool, jump: bool,
+        block: tuple[float, float, float] | None, aim: tuple[int, float] | None) -> None:
+    """One model's move (a join, a leave, a character's move) is screened against each model in one pass: the same
+    answer as the placement check then the path check, word for word, rectangular bases among the others too.
+
+    ``aim`` sends the model towards another (to it, through it or past it), so that paths meet models often."""
+    if jump:
+        data["sides"]["red"][0]["type"] = "jump_infantry"
+    if block is not None:
+        data["sides"]["blue"].append({"id": "wall", "models": [
+            {**_model("Wall", block[0], block[1], 25), "base": [50, 25], "facing": block[2]}]})
+    state = _drawn_state(data)
+    models = [(u, i) for u in state.units if u.side == "red" for i in range(len(u.models))]
+    unit, index = models[pick % len(models)]
+    model = unit.models[index]
+    to = (model.at[0] + shift[0], model.at[1] + shift[1])
+    if aim is not None:
+        others = [m for u in state.units for m in u.models if m is not model]
+        if others:
+            other, f = others[aim[0] % len(others)], aim[1]
+            to = (model.at[0] + f * (other.at[0] - model.at[0]) + shift[0] / 8,
+                  model.at[1] + f * (other.at[1] - model.at[1]) + shift[1] / 8)
+    move = movement.PlannedMove(unit.id, index, model, to, math.dist(model.at, to), False)
+    ids = {unit.id}
+    flying = frozenset(ids if flies else ())
+    asked: list[bool] = []
+
+    def ask() -> frozenset[str]:
+        asked.append(True)
+        return flying
+
+    expected = movement.placement_problem(state, [move], ids) or movement.path_problem(state, [move], ids, flying)
+    assert movement.places_problem(state, [move], ids, ask) == expected
+    assert len(asked) <= 1

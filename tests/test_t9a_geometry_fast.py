@@ -110,6 +110,8 @@ def test_a_base_settled_against_an_arc_agrees_with_shapely(arc: list[tuple[float
         assert area == 0.0
     if not p.base.round:
         assert math.isclose(region.shared_area(p.corners), area, rel_tol=1e-9, abs_tol=1e-9)
+    if region.disc(p.at, 0.01) and min(p.base.width_mm, p.base.depth_mm) >= 1.0:  # in_front_arc's sure overlap
+        assert area > 1e-6
 
 
 @settings(max_examples=200, deadline=None)

@@ -31,7 +31,7 @@ import shapely
 from shapely import Polygon
 
 from herohammer.errors import HerohammerError
-from herohammer.values import cached
+from herohammer.values import HashOnce, cached
 
 MM_PER_INCH: float = 25.4
 COHERENCY_INCHES: float = 2.0
@@ -170,13 +170,16 @@ def _tidy(mm: float) -> float:
 
 
 @dataclass(frozen=True, init=False)
-class Placed:
+class Placed(HashOnce):
     """A base standing at a point of the table (its centre, in inches), turned to a facing.
 
     Its ``__init__`` is written out (not generated) because a move builds dozens: a base,
     a pair of floats and a float facing are stored as they are, anything else is checked
-    and turned into floats first, so equal placements compare and hash equal.
+    and turned into floats first, so equal placements compare and hash equal.  Hashed once
+    (rules remember what they measured from a placed base, ``HashOnce.remember``).
     """
+
+    __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
 
     base: Base
     at: Point
@@ -285,7 +288,7 @@ def _closest_round_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, 
 def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     """Measure between two units as the rules do: from their closest models, edge to edge."""
     if a and b and _all_round(a) and _all_round(b):
-        return clear(min(map(min, gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
+        return clear(min(map(min, _round_gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
     return closest_pair(a, b)[2]
 
 
@@ -466,15 +469,19 @@ def gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
         raise HerohammerError(f"closest pair needs at least one model in each group, got {len(a)} and 0")
     if not (_all_round(a) and _all_round(b)):
         return [[distance(p.placed, q.placed) for q in b] for p in a]
+    return _round_gap_rows(a, b)
+
+
+def _round_gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[float]]:
+    """``gap_rows`` of round bases (``b`` not empty)."""
     dist = math.dist
     rows: list[list[float]] = []
     radii = set(map(_RADIUS, b))
     if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
         other_radius = radii.pop()
         points = list(map(_AT, b))
-        for p in a:
-            at, reach = p.at, p.base.radius_inches + other_radius
-            rows.append([dist(at, other_at) - reach for other_at in points])
+        for p in a:  # each row in C: the centre distances less the sum of radii
+            rows.append(list(map(sub, map(dist, repeat(p.at), points), repeat(p.base.radius_inches + other_radius))))
         return rows
     others = [(q.at, q.base.radius_inches) for q in b]
     for p in a:
@@ -615,6 +622,8 @@ def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     nearest points (a charge's contact move) must consider every row within this slack.
     """
     def sagitta(group: Sequence[Placed]) -> float:
+        if not any(map(_ROUND, group)):
+            return 0.0  # rectangles: their footprints are the bases themselves
         radius = max((p.base.radius_inches for p in group if p.base.round), default=0.0)
         return radius * (1.0 - math.cos(math.pi / (4 * _QUAD_SEGS)))
     return 2.0 * (sagitta(a) + sagitta(b))

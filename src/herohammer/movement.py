@@ -183,6 +183,8 @@ def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: s
     """
     if not moves:
         return None
+    if len(moves) == 1 and (standing := _standing(state)) and sum([len(u.models) for u in standing]) <= ONE_PASS_MODELS:
+        return _one_places_problem(state, standing, moves[0], moving_ids, flying)
     points = [p for mv in moves for p in (mv.model.at, mv.to)]
     reach = max([mv.model.base.reach_inches for mv in moves])
     scale = max([abs(c) for p in points for c in p])
@@ -196,6 +198,58 @@ def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: s
     if mover is None or mover.unit_id not in (over := flying()):
         return problem
     return _path_problem(moves, jumping | over, others)[0]
+
+
+#: Up to this many models on the table, one model's move is screened against each model in one pass
+#: (``_one_places_problem``); beyond, units are screened first by their boxes.
+ONE_PASS_MODELS = 64
+
+
+def _one_places_problem(state: GameState, standing: Sequence[Unit], mv: PlannedMove, moving_ids: set[str],
+                        flying: Callable[[], frozenset[str]]) -> str | None:
+    """``places_problem`` for one model's move (a character's join, leave or move): each model on the table is
+    screened once, for where the move ends and for its path together, with no unit boxes worked out.
+
+    The screens are those of ``overlapping_pairs`` (bounding circles) and ``first_swept_hit``
+    (the path's box), and ``overlaps``, ``sweep_hits`` and ``in_base_contact`` decide, in the
+    same order: the same model is named (``tests/test_legal_actions_screened.py``).
+    """
+    model = mv.model
+    x, y = mv.to
+    fit = model.base.reach_inches - 0.01 + 1e-6  # overlapping_pairs' screen (tolerance 0.01)
+    start = model.placed
+    radius = _swept(mv)
+    sweeps = (mv.length > EPSILON and radius > 0
+              and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY)  # jump infantry pass over models
+    low_x = low_y = high_x = high_y = 0.0
+    if sweeps:
+        ax, ay = start.at
+        slack = radius + 1e-6 + 1e-9 * (abs(ax) + abs(ay) + abs(x) + abs(y))  # first_swept_hit's screen
+        low_x, high_x = min(ax, x) - slack, max(ax, x) + slack
+        low_y, high_y = min(ay, y) - slack, max(ay, y) + slack
+    hit: tuple[str, Model] | None = None
+    new = None
+    for u in standing:
+        own = u.id == mv.unit_id
+        swept = sweeps and hit is None and u.id not in moving_ids
+        for i, q in enumerate(u.models):
+            (qx, qy), reach = q.at, q.base.reach_inches
+            if not (own and i == mv.index):
+                limit = fit + reach
+                dx = x - qx
+                if -limit < dx < limit:
+                    dy = y - qy
+                    if dx * dx + dy * dy < limit * limit:
+                        new = new or mv.placed
+                        if geo.overlaps(new, q.placed):
+                            return f"{model.name} would overlap another model at {list(mv.to)}"
+            if (swept and low_x - reach <= qx <= high_x + reach and low_y - reach <= qy <= high_y + reach
+                    and geo.sweep_hits(start.at, mv.to, radius, q.placed)
+                    and not geo.in_base_contact(start, q.placed)):
+                hit, swept = (u.id, q), False
+    if hit is None or mv.unit_id in flying():  # a model with Fly passes over it
+        return None
+    return f"{model.name} would move through {hit[1].name} of {hit[0]}"
 
 
 #: Room to spare (inches) a check made once for a group moved as one keeps, far above the rounding a shift adds.
@@ -325,7 +379,7 @@ def _near(state: GameState, box: tuple[float, float, float, float], leaving_out:
     """Return the units on the table (in order, but those ``leaving_out``) whose extent meets ``box``: the only ones a
     move there can touch (the extent of a unit left out is not worked out)."""
     low_x, low_y, high_x, high_y = box
-    standing: tuple[Unit, ...] = state.remember("units on the table", lambda: tuple(u for u in state.units if u.on_table))
+    standing = _standing(state)
     near = []
     for u in standing:
         if u.id not in leaving_out:
@@ -333,6 +387,11 @@ def _near(state: GameState, box: tuple[float, float, float, float], leaving_out:
             if ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy:
                 near.append(u)
     return near
+
+
+def _standing(state: GameState) -> tuple[Unit, ...]:
+    """Return the units on the table, in order (worked out once per state)."""
+    return state.remember("units on the table", lambda: tuple([u for u in state.units if u.on_table]))
 
 
 def truncate(start: Point, end: Point, allowed: float) -> Point:

@@ -106,22 +106,29 @@ class GameState(HashOnce):
         return next((t for u, t in self.fired_at if u == unit_id), None)
 
     # -- lookups ------------------------------------------------------------------
-    @cached
-    def _by_id(self) -> dict[str, Unit]:
-        """Index the units by id once per state value (the first unit of an id, as a scan would find)."""
-        index: dict[str, Unit] = {}
+    def _look_up(self) -> dict[str, Unit]:
+        """Index the units by id (the first unit of an id, as a scan would find) and the living joined characters by
+        the unit they joined (in unit order), in one pass once per state value; return the first index."""
+        by_id: dict[str, Unit] = {}
+        characters: dict[str, tuple[Unit, ...]] = {}
         for u in self.units:
-            index.setdefault(u.id, u)
-        return index
+            if u.id not in by_id:
+                by_id[u.id] = u
+            if u.joined is not None and u.models:
+                characters[u.joined] = (*characters.get(u.joined, ()), u)
+        kept = self.__dict__
+        kept["_by_id"], kept["_characters_of"] = by_id, characters
+        kept.setdefault("_groups", {})  # what ``combined`` finds, filled as asked
+        return by_id
+
+    _by_id = cached(_look_up)
 
     @cached
     def _characters_of(self) -> dict[str, tuple[Unit, ...]]:
-        """Index the living joined characters by the unit they joined, once per state value (in unit order)."""
-        index: dict[str, list[Unit]] = {}
-        for u in self.units:
-            if u.joined is not None and u.models:
-                index.setdefault(u.joined, []).append(u)
-        return {host: tuple(chars) for host, chars in index.items()}
+        """The living joined characters by the unit they joined (``_look_up``)."""
+        self._look_up()
+        characters: dict[str, tuple[Unit, ...]] = self.__dict__["_characters_of"]
+        return characters
 
     def unit(self, unit_id: str) -> Unit:
         """Return a unit by id, or refuse with a clear message."""
@@ -158,7 +165,9 @@ class GameState(HashOnce):
     @cached
     def _groups(self) -> dict[str, tuple[Unit, ...]]:
         """What ``combined`` found, by the unit id asked (filled as asked: rules ask it many times per step)."""
-        return {}
+        self._by_id  # noqa: B018 - set up with the units' index, in one pass
+        groups: dict[str, tuple[Unit, ...]] = self.__dict__.setdefault("_groups", {})
+        return groups
 
     def combined(self, unit_id: str) -> list[Unit]:
         """Return a unit and every character that has joined it (the host first)."""

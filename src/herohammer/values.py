@@ -21,6 +21,7 @@ _HASH = "_hash_once"
 MEMO = "_remembered"
 #: How many worked-out values one value remembers (``HashOnce.remember``).
 REMEMBERED_KEPT = 64
+_MISSING: Any = object()
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...]]] = {}
 
@@ -59,8 +60,8 @@ class HashOnce:
         with none.  ``key`` must name everything ``compute`` depends on besides the value.
         """
         memo: dict[Hashable, Any] = self.__dict__.setdefault(MEMO, {})
-        if key in memo:
-            value: R = memo[key]
+        value: R = memo.get(key, _MISSING)  # the key hashed once when it is known
+        if value is not _MISSING:
             return value
         if len(memo) >= REMEMBERED_KEPT:
             memo.clear()

@@ -69,6 +69,7 @@ ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
+_INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
@@ -130,6 +131,9 @@ class _Melee:
     finished: bool = False
     #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
     whole_score: bool = True
+    #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads them).
+    #: Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
+    pending: tuple[str, ...] = ()
 
     def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
@@ -407,17 +411,23 @@ class CombatRules(Ruleset):
         """
         if models is None:
             models = _models_of(state, pool)
-        alive = [r for r in pool if not is_casualty(models[r][1].wounds_left)]
+        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
         keys: list[SaveGroup] = []
-        for ref in alive:
-            unit, model = models[ref]
+        if len(set(map(_UNIT, alive))) == 1 and len(set(zip(map(_SAVE, looked), map(_INVULNERABLE, looked)))) == 1:
+            unit, model = models[alive[0]]  # one unit of one save (the usual pool): one group, its save worked out once
             armour = None if ignores_armour else model.profile.save
             keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
+        else:
+            for ref in alive:
+                unit, model = models[ref]
+                armour = None if ignores_armour else model.profile.save
+                keys.append((unit.id if unit.is_character else None, best_save(armour, model.profile.invulnerable, None)))
         order = tuple(dict.fromkeys(keys))
         if len(order) == 1:  # one group takes every wound
-            shares: list[tuple[int, ...]] = [(k,) for k in range(most + 1)]
+            shares: list[tuple[int, ...]] = list(zip(range(most + 1)))
         else:
             index = {k: i for i, k in enumerate(order)}
             counts = [0] * len(order)
@@ -1136,15 +1146,16 @@ class CombatRules(Ruleset):
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
         """
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused = melee.state, list(events_before), dict(melee.caused)
+        state, events, caused, pending = melee.state, list(events_before), dict(melee.caused), melee.pending
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         live = list(models)
+        rest = jobs[1:]
         if live:
-            targets = [models[r][1] for r in live]
+            targets = list(map(_MODEL, map(models.__getitem__, live)))
             start = len(dice.log)
-            need = to_hit_melee(ws, _majority([m.profile.ws for m in targets]))
+            need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
             rule = self.allocation_rule if apart else "core.zero.ws"
-            toughness = _majority([m.profile.t for m in targets])
+            toughness = _majority(list(map(_TOUGHNESS, targets)))
             wound_on = to_wound(s, toughness)
             saving = self._save_split(state, live, armour_off, n, pool_key, models)
             hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
@@ -1158,17 +1169,19 @@ class CombatRules(Ruleset):
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
                                 _rolls(dice, start)))
             struck = state.unit(live[0][0])
+            remove = not rest or (got > 0 and _slain_now(models, rest, got))
             state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
                                                      pool_key, ("published.wound-allocation",
                                                                 *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=False, saved_already=saved, models=models)
+                                                     remove=remove, saved_already=saved, models=models)
+            if unsaved and not remove:
+                pending = (*pending, *dict.fromkeys(r[0] for r in live))
             caused[side] = caused.get(side, 0) + unsaved
             events += more
-        jobs = jobs[1:]
-        if not jobs:
-            state = _remove_casualties(state)
-        return evolve(melee, state=state, initiative=initiative, jobs=jobs, caused=tuple(sorted(caused.items())),
-                      events=tuple(events))
+        if not rest and pending:
+            state, pending = _remove_casualties(state), ()
+        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=tuple(sorted(caused.items())),
+                      events=tuple(events), pending=pending)
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -1192,6 +1205,7 @@ class CombatRules(Ruleset):
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon.
 
         ``arms``: the melee weapon of each set of weapons carried, as far as looked up in this fight.
+        A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
         """
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
         units = [u for u in map(state.unit, engagement.units) if u.models]
@@ -1201,6 +1215,11 @@ class CombatRules(Ruleset):
         separate = self.character_separate_in_combat
         for unit in units:
             if initiative not in engagement.levels[unit.id]:
+                continue
+            if contacts is None:
+                contacts, standing = engagement.now(units), {u.id: u for u in units}
+            if unit.id not in allocations and not unit.is_character \
+                    and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
                 continue
             attacks: dict[int, int] = {}  # a model's attacks by its A (the unit's models share a few profiles)
             strikers: list[tuple[int, Model, int]] = []
@@ -1213,8 +1232,6 @@ class CombatRules(Ruleset):
                         strikers.append((i, m, n))
             if not strikers:
                 continue
-            if contacts is None:
-                contacts, standing = engagement.now(units), {u.id: u for u in units}
             enemies: list[Unit] = []
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
             apart = unit.is_character
@@ -1279,6 +1296,48 @@ class CombatRules(Ruleset):
                         continue
                 _add(jobs, job, n, pool)
         return jobs
+
+    def _alike_strikes(self, state: GameState, unit: Unit, initiative: int, engagement: Engagement,
+                       contacts: Contacts, standing: dict[str, Unit], arms: dict[tuple[str, ...], Weapon],
+                       jobs: dict[StrikeKey, tuple[int, list[ModelRef]]]) -> bool:
+        """Gather a troop unit whose models all strike alike at once, as its models one by one would; say if it did.
+
+        Alike: every model standing has this Initiative, the same weapons, WS and S, and touched
+        models of one enemy unit only - the same one - as the fight began, and that unit has lost
+        no model since (so each touches it still).  Then every model with attacks strikes that
+        unit in one pool: the first model's weapon and pool, the attacks added up.
+        """
+        models = unit.models
+        if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
+            return False
+        soles = engagement.start_soles(unit.id)
+        if models is not engagement.start_models(unit.id):
+            index_of = contacts.index_of(unit.id)
+            if index_of is None:
+                return False
+            soles = tuple(compress(soles, map((0).__le__, index_of)))
+        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
+        if len(alike) != 1:
+            return False
+        sole, weapons, ws, _ = alike.pop()
+        if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
+            return False
+        attacks = {a: self._attacks(unit, m) for a, m in dict(zip(map(_A, models), models)).items()}  # once per A
+        n = sum(map(attacks.__getitem__, map(_A, models)))
+        if not n:
+            return True
+        first = next(i for i, m in enumerate(models) if attacks[m.profile.a])
+        model = models[first]
+        weapon = arms.get(weapons)
+        if weapon is None:
+            melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
+            weapon = arms[weapons] = melee[0]
+        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
+        if job in jobs:
+            _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
+        else:
+            _add(jobs, job, n, self._combat_pool(state, standing[sole], model))
+        return True
 
     def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
         """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
@@ -1389,6 +1448,8 @@ _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgette
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
+_INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
+_WEAPONS_CARRIED = attrgetter("weapons")
 
 
 def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
@@ -1417,8 +1478,14 @@ def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
     return batches
 
 
-def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
+def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tuple[Unit, Model]]:
     """Look the referenced models up once (with their units), in order; a reference to no model is left out."""
+    if len(uids := set(map(_UNIT, refs))) == 1 and state.has_unit(uid := uids.pop()):
+        host = state.unit(uid)  # the usual pool: models of one unit, looked up in C
+        models = host.models
+        at = list(map(_INDEX, refs))
+        if max(at) < len(models):
+            return dict(zip(refs, zip(repeat(host), map(models.__getitem__, at))))
     units: dict[str, Unit | None] = {}
     out: dict[ModelRef, tuple[Unit, Model]] = {}
     for ref in refs:
@@ -1427,6 +1494,24 @@ def _models_of(state: GameState, refs: Iterable[ModelRef]) -> dict[ModelRef, tup
         if unit is not None and ref[1] < len(unit.models):
             out[ref] = (unit, unit.models[ref[1]])
     return out
+
+
+def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int) -> bool:
+    """Say whether a strike's slain may leave at once instead of at the end of its Initiative step.
+
+    Blows at one Initiative are simultaneous, but only the step's later pools read the models
+    (by index): a unit none of them reads loses its slain at once, unless the strike might
+    destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
+    destroyed unit releases its characters, which later strikes of the step do read.
+    """
+    later = {r[0] for job in rest for r in job[2]}
+    standing: dict[str, int] = {}
+    for (uid, _), (_, model) in models.items():
+        if uid in later:
+            return False
+        if model.wounds_taken < model.profile.w:
+            standing[uid] = standing.get(uid, 0) + 1
+    return all(wounds < k for k in standing.values())
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
