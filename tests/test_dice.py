@@ -147,6 +147,19 @@ def test_face_stream_is_randints_stream(seed: int, takes: list[tuple[int, int]])
     assert tuple(stream.take(200)) == _randint_faces(plain, 200, 0)  # and the stream goes on alike
 
 
+def test_seeded_dice_copied_or_pickled_go_on_alike() -> None:
+    """The faces a ``SeededDice`` read ahead travel with it: a copy or a pickle rolls on as the original does."""
+    import copy
+    import pickle
+
+    dice = SeededDice(5)
+    dice.pool(7, 4, "x", "r")
+    twins = [pickle.loads(pickle.dumps(dice)), copy.deepcopy(dice)]
+    rolled = [(d.total(3, "y", "r"), d.pool(40, 3, "z", "r")) for d in (dice, *twins)]
+    assert rolled[0] == rolled[1] == rolled[2]
+    assert dice.log == twins[0].log == twins[1].log
+
+
 ROLLS = st.one_of(
     st.tuples(st.just("pool"), st.integers(-1, 40), st.integers(-1, 8), st.sampled_from(list(Reroll))),
     st.tuples(st.just("total"), st.integers(0, 12), st.sampled_from([0, 1, 2, 3, 7])),

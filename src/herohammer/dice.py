@@ -547,6 +547,7 @@ class RollRecord(NamedTuple):
 
 #: Builds a RollRecord from the tuple of its fields, without the Python call of ``RollRecord(...)``.
 _RECORD = tuple.__new__
+_NO_REROLL = Reroll.NONE
 
 
 class Dice(ABC):
@@ -674,7 +675,7 @@ class SeededDice(Dice):
 
     def _roll_pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll) -> int:
         """Roll and log ``n`` (1 or more) D6 at ``target`` (2 to 6): ``roll(Pool(...))`` without the request."""
-        if reroll is Reroll.NONE:  # most rolls
+        if reroll is _NO_REROLL:  # most rolls
             faces = self._faces.take(n)
             notation = _pool_notation(n, target, 0)
         else:
@@ -689,22 +690,20 @@ class SeededDice(Dice):
         if type(n) is not int or n < 0 or type(self) is not SeededDice:
             return super().pools(n, *stages, split=split)
         counts: list[int] = []
-        for stage in stages:
-            target = stage.target
+        for target, purpose, rule, reroll, fails in stages:  # a stage's fields unpacked: cheaper than read one by one
             if n and type(target) is int and 1 < target <= SIDES:  # dice to roll: as pool() rolls them
-                ok = self._roll_pool(n, target, stage.purpose, stage.rule, stage.reroll)
+                ok = self._roll_pool(n, target, purpose, rule, reroll)
             else:
-                ok = 0 if target is None else Dice.pool(self, n, target, stage.purpose, stage.rule, stage.reroll)
-            n = n - ok if stage.fails else ok
+                ok = 0 if target is None else Dice.pool(self, n, target, purpose, rule, reroll)
+            n = n - ok if fails else ok
             counts.append(n)
         if split is not None:
-            for stage, k in zip(split.stages, split.shares[n]):
-                target = stage.target
+            for (target, purpose, rule, reroll, fails), k in zip(split.stages, split.shares[n]):
                 if k and type(target) is int and 1 < target <= SIDES:
-                    ok = self._roll_pool(k, target, stage.purpose, stage.rule, stage.reroll)
+                    ok = self._roll_pool(k, target, purpose, rule, reroll)
                 else:
-                    ok = 0 if target is None else Dice.pool(self, k, target, stage.purpose, stage.rule, stage.reroll)
-                counts.append(k - ok if stage.fails else ok)
+                    ok = 0 if target is None else Dice.pool(self, k, target, purpose, rule, reroll)
+                counts.append(k - ok if fails else ok)
         return tuple(counts)
 
     def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = (),
