@@ -177,3 +177,36 @@ class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.ca
             return self
         value = instance.__dict__[self.name] = self.func(instance)
         return value
+
+
+N = TypeVar("N", bound=tuple[Any, ...])
+
+
+def record(cls: type[N]) -> type[N]:
+    """Make a ``NamedTuple`` compare as a frozen dataclass does: equal only to a value of its own class, unordered.
+
+    A NamedTuple is the cheapest immutable value Python builds (one tuple, where a frozen
+    dataclass sets each field through ``object.__setattr__``), which counts for what play
+    makes by the thousand: log records, events, rulings.  Its hash stays the tuple's, the
+    hash of its fields, as a frozen dataclass's is; only a tuple's equality to any tuple
+    of the same fields, and its order, are taken away.
+    """
+    def __eq__(self: N, other: object) -> bool:
+        if type(other) is cls:
+            return tuple.__eq__(self, other)
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self: N, other: object) -> bool:
+        if type(other) is cls:
+            return tuple.__ne__(self, other)
+        return True if isinstance(other, tuple) else NotImplemented
+
+    def __lt__(self: N, other: object) -> bool:  # and the other three orders: a frozen dataclass has none
+        if isinstance(other, tuple):  # a tuple would order it as one
+            raise TypeError(f"{cls.__name__} values have no order")
+        return NotImplemented
+
+    for name, method in (("__eq__", __eq__), ("__ne__", __ne__), ("__lt__", __lt__), ("__le__", __lt__),
+                         ("__gt__", __lt__), ("__ge__", __lt__), ("__hash__", tuple.__hash__)):
+        setattr(cls, name, method)
+    return cls
