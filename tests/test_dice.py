@@ -7,17 +7,28 @@ Enumeration is checked against brute force over every face of every die
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from herohammer.dice import (
     Dice,
+    FaceStream,
+    Highest,
+    Pool,
+    Request,
     Reroll,
     ScriptedDice,
     SeededDice,
+    Split,
+    Stage,
+    Total,
     enumerate_outcomes,
     face_probabilities,
     success_probability,
@@ -100,18 +111,95 @@ def test_seeded_dice_do_not_use_the_global_random() -> None:
     assert a == b
 
 
-@pytest.mark.parametrize("reroll_below", [0, 2, 4, 7])
-def test_seeded_faces_are_randints_stream(reroll_below: int) -> None:
-    """The faces drawn from the generator's bits are the very faces ``randint(1, 6)`` gives from the same seed."""
-    import random
+def _randint_faces(rng: random.Random, n: int, reroll_below: int) -> tuple[int, ...]:
+    """The plain way to roll: one ``randint(1, 6)`` per die, and one more for a die re-rolled."""
+    kept = []
+    for _ in range(n):
+        face = rng.randint(1, 6)
+        if face < reroll_below:
+            face = rng.randint(1, 6)
+        kept.append(face)
+    return tuple(kept)
 
-    from herohammer.dice import _roll_die, _roll_faces
 
-    for seed in range(40):
-        fast, slow = random.Random(seed), random.Random(seed)
-        for n in (0, 1, 2, 7, 30, 31, 32, 33, 200):  # word by word below 32 dice, in blocks from 32
-            assert _roll_faces(fast, n, reroll_below) == tuple(_roll_die(slow, reroll_below) for _ in range(n))
-        assert fast.random() == slow.random()  # both generators left at the same point
+class _RandintDice(Dice):
+    """The oracle of ``SeededDice``: every request rolled die by die with ``randint`` from ``random.Random(seed)``."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+
+    def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
+        assert isinstance(request, (Total, Highest, Pool))
+        faces = _randint_faces(self.rng, request.n, request.reroll_below)
+        if isinstance(request, Pool):
+            return sum(1 for f in faces if f >= request.target), faces, None
+        return (sum(faces) if isinstance(request, Total) else max(faces)), faces, None
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 2**40), st.lists(st.tuples(st.integers(0, 70), st.sampled_from([0, 1, 2, 4, 7])), max_size=30))
+def test_face_stream_is_randints_stream(seed: int, takes: list[tuple[int, int]]) -> None:
+    """The faces a ``FaceStream`` hands out, read ahead in blocks of words, are ``randint(1, 6)``'s from the same seed."""
+    stream, plain = FaceStream(random.Random(seed)), random.Random(seed)
+    for n, reroll_below in takes:
+        assert tuple(stream.rolled(n, reroll_below)) == _randint_faces(plain, n, reroll_below)
+    assert tuple(stream.take(200)) == _randint_faces(plain, 200, 0)  # and the stream goes on alike
+
+
+def test_seeded_dice_copied_or_pickled_go_on_alike() -> None:
+    """The faces a ``SeededDice`` read ahead travel with it: a copy or a pickle rolls on as the original does."""
+    import copy
+    import pickle
+
+    dice = SeededDice(5)
+    dice.pool(7, 4, "x", "r")
+    twins = [pickle.loads(pickle.dumps(dice)), copy.deepcopy(dice)]
+    rolled = [(d.total(3, "y", "r"), d.pool(40, 3, "z", "r")) for d in (dice, *twins)]
+    assert rolled[0] == rolled[1] == rolled[2]
+    assert dice.log == twins[0].log == twins[1].log
+
+
+ROLLS = st.one_of(
+    st.tuples(st.just("pool"), st.integers(-1, 40), st.integers(-1, 8), st.sampled_from(list(Reroll))),
+    st.tuples(st.just("total"), st.integers(0, 12), st.sampled_from([0, 1, 2, 3, 7])),
+    st.tuples(st.just("highest"), st.integers(1, 4), st.sampled_from([0, 2, 4])),
+    st.tuples(st.just("pools"), st.integers(0, 40), st.sampled_from([None, 1, 2, 3, 4, 6, 7]),
+              st.sampled_from([None, 2, 4, 5, 6]), st.sampled_from(list(Reroll)), st.booleans()),
+    st.tuples(st.just("split"), st.integers(0, 20), st.sampled_from([None, 2, 4]), st.sampled_from([None, 3, 5, 7])),
+)
+
+
+def _roll(dice: Dice, what: tuple[Any, ...]) -> Any:
+    kind, *args = what
+    if kind == "pool":
+        n, target, reroll = args
+        return dice.pool(n, target, f"pool {n} {target}+", "r.pool", reroll) if n >= 0 else None
+    if kind == "total":
+        n, below = args
+        return dice.total(n, f"total {n}", "r.total", below, splits=(7,))
+    if kind == "highest":
+        n, below = args
+        return dice.highest(n, f"highest {n}", "r.highest", below)
+    if kind == "pools":
+        n, hit, wound, reroll, fails = args
+        return dice.pools(n, Stage(hit, "hit", "r.hit", reroll), Stage(wound, "wound", "r.wound", fails=fails))
+    n, hit, save = args
+    split = Split((Stage(save, "save a", "r.save", fails=True), Stage(4, "save b", "r.save", fails=True)),
+                  tuple((k - k // 2, k // 2) for k in range(n + 1)))
+    return dice.pools(n, Stage(hit, "hit", "r.hit"), split=split)
+
+
+@settings(max_examples=80)
+@given(st.integers(0, 2**40), st.lists(ROLLS, max_size=25))
+def test_seeded_dice_roll_as_randint_dice(seed: int, rolls: list[tuple[Any, ...]]) -> None:
+    """``SeededDice`` (faces from a ``FaceStream``, pools and totals without requests) gives the values and the log
+    that rolling every request die by die with ``randint`` gives: the same seed, the same game."""
+    fast, plain = SeededDice(seed), _RandintDice(seed)
+    for what in rolls:
+        assert _roll(fast, what) == _roll(plain, what)
+    assert fast.log == plain.log
+    assert fast.d6("x", "r") == plain.d6("x", "r")
 
 
 class _RequestDice(SeededDice):

@@ -18,6 +18,7 @@ from herohammer import geometry as geo
 from herohammer.actions import parse_action
 from herohammer.dice import SeededDice
 from herohammer.errors import HerohammerError, ScenarioError
+from herohammer.profiles import Profile
 from herohammer.rulesets import RULESETS
 from herohammer.rulesets.engagement import Engagement
 from herohammer.scenario import state_from_data
@@ -114,3 +115,63 @@ def test_who_stays_locked_after_a_fight_is_what_measuring_the_bases_again_says(
         except HerohammerError:  # e.g. a weapon this scenario does not know
             continue
         assert played == Measured().resolve(state, action, SeededDice(seed))
+
+
+PROFILES = ["WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "WS4 BS4 S4 T4 W1 I4 A2 Ld9 Sv3+", "WS3 BS4 S3 T4 W1 I2 A2 Ld7 Sv6+",
+            "WS4 BS4 S5 T4 W2 I4 A0 Ld8 Sv3+"]
+# per column of a battle line: a red model (or none), and the blue model facing it: none, boyz, gretchin, or boyz a
+# little back (not touching, within 2")
+columns = st.lists(st.tuples(st.sampled_from([None, "squad", "squad", "squad"]), st.sampled_from([None, "boyz", "boyz",
+                             "boyz", "gretchin", "back"]), st.integers(0, 3)), min_size=1, max_size=10)
+
+
+def _line(drawn: list[tuple[str | None, str | None, int]], ruleset: str, alike: bool, charged: bool) -> GameState:
+    """Two battle lines face to face, each column's models in base contact (characters at the ends)."""
+    units: dict[str, list[dict[str, Any]]] = {}
+    for k, (red, blue, p) in enumerate(drawn):
+        profile, weapons = (PROFILES[0], ["chainsword"]) if alike else (PROFILES[p], [["chainsword", "power weapon"][p % 2]])
+        if red:
+            units.setdefault(red, []).append({"name": f"R{k}", "profile": profile, "at": [20 + 1.2 * k, 20],
+                                              "weapons": weapons})
+        if blue:
+            units.setdefault("boyz" if blue == "back" else blue, []).append(
+                {"name": f"B{k}", "profile": profile, "weapons": weapons,
+                 "at": [20 + 1.2 * k, 21.5 if blue == "back" else 20.99]})
+    end = 20 + 1.2 * len(drawn)
+    sides: dict[str, list[dict[str, Any]]] = {"red": [], "blue": []}
+    for uid, side, joins, at in [("squad", "red", None, 0.0), ("chaplain", "red", "squad", 20.0),
+                                 ("boyz", "blue", None, 0.0), ("nob", "blue", "boyz", 20.99), ("gretchin", "blue", None, 0.0)]:
+        models = units.get(uid) or ([{"name": uid, "profile": PROFILES[1], "at": [end, at], "weapons": ["chainsword"]}]
+                                    if joins else [])
+        if models:
+            unit: dict[str, Any] = {"id": uid, "models": models, "status": ["charged"] if charged and side == "red" else []}
+            if joins is not None:
+                unit |= {"character": "independent"} | ({"joined": joins} if joins in units else {})
+            sides[side].append(unit)
+    assume(sides["red"] and sides["blue"])
+    return state_from_data({"ruleset": ruleset, "phase": "assault", "active": "red", "table": {"width": 72, "depth": 48},
+                            "sides": sides})
+
+
+@settings(max_examples=300, deadline=None)
+@given(columns, st.sampled_from(["40k3", "40k4"]), st.booleans(), st.booleans(), st.randoms(use_true_random=False))
+def test_attacks_of_units_striking_alike_gathered_at_once_equal_gathering_model_by_model(
+        drawn: list[tuple[str | None, str | None, int]], ruleset: str, alike: bool, charged: bool, rnd: Any) -> None:
+    """A troop unit whose models all strike alike (``_alike_strikes``) is gathered in one pass: the same pools,
+    attacks and order as gathering its models one by one, at the start of a fight and after some models fell."""
+    state = _line(drawn, ruleset, alike, charged)
+    rules = RULESETS[ruleset]()
+
+    class OneByOne(RULESETS[ruleset]):  # type: ignore[misc, valid-type]
+        def _alike_strikes(self, *args: Any) -> bool:
+            return False
+
+    plain = OneByOne()
+    for unit in state.units:
+        engagement = Engagement(state, unit.id)
+        for fallen in (0.0, 0.2, 0.2):  # first none fallen, then some (each unit keeps some of its models, in order)
+            kept = {u.id: tuple(m for m in u.models if rnd.random() >= fallen) for u in map(state.unit, engagement.units)}
+            after = state.replace_units(*[evolve(state.unit(uid), models=models) for uid, models in kept.items()
+                                          if len(models) < len(state.unit(uid).models)])  # a unit none left is the same
+            for initiative in range(5, 0, -1):
+                assert rules._strikes(after, engagement, initiative, {}) == plain._strikes(after, engagement, initiative, {})

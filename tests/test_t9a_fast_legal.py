@@ -181,3 +181,116 @@ def test_a_leave_whose_unit_shifts_a_bigger_base_onto_an_enemy_is_checked_in_ful
     ruling = fast.judge(state, leave).ruling
     assert ruling == full.judge(state, leave).ruling
     assert not ruling.legal and "published.bases-apart" in ruling.rules
+
+
+def _charge_positions(name: str, rng: random.Random, count: int) -> list[GameState]:
+    """The example's units pushed about in its Charge phase, some on round bases, some behind a wall or a third
+    unit standing across the way: positions where a charge's way is clear, crossed or blocked."""
+    data = read_data(ROOT / "examples" / name)
+    states: list[GameState] = []
+    tries = 0
+    while len(states) < count and tries < 40 * count:
+        tries += 1
+        new = copy.deepcopy(data)
+        new["phase"] = "charge"
+        new.pop("plan", None)
+        for side in new["sides"].values():
+            for unit in side:
+                if rng.random() < 0.3:  # round bases, small or large: the contact move's footprints are polygons
+                    size = rng.choice([20, 25, 40, 60])
+                    for m in unit["models"]:
+                        m["base"] = size
+                if rng.random() < 0.4:
+                    continue
+                dx, dy = rng.uniform(-6, 6), rng.uniform(-6, 6)
+                if unit.get("formation"):
+                    x, y = unit["formation"]["position"]
+                    unit["formation"]["position"] = [x + dx, y + dy]
+                    if rng.random() < 0.2:
+                        unit["formation"]["facing"] = rng.choice([0, 10, 180, 200, 270])
+                for m in unit["models"]:
+                    if "at" in m:
+                        m["at"] = [m["at"][0] + dx, m["at"][1] + dy]
+        if rng.random() < 0.25:  # a wall somewhere between the lines
+            x, y = rng.uniform(20, 50), rng.uniform(22, 30)
+            new["terrain"] = [{"id": "wall", "kind": "blocking", "polygon": [[x, y], [x + 3, y], [x + 3, y + 0.5],
+                                                                             [x, y + 0.5]]}]
+        try:
+            states.append(state_from_data(new))
+        except HerohammerError:  # off the table or on another model: not a position a game can be in
+            continue
+    return states
+
+
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n != "t9a_captain_joins_spearmen.yaml"])
+def test_a_charge_whose_way_is_screened_rules_as_the_contact_move_measured_against_everyone(name: str) -> None:
+    """``charge_way_clear`` skips the contact move when nothing but the target stands within its reach, and
+    ``path_problem`` does not measure the ends against the target it touches: the rulings are those of the
+    contact move worked out and every end and path measured against every unit (the screen and the skip off)."""
+    rng = random.Random(name)
+    fast = get_ruleset("t9a")
+    clear = way_blocked = screened = 0
+    real = t9a.charge_way_clear
+    for state in _charge_positions(name, rng, 40):
+        every = [a for a in _every_candidate(fast, state) if a.do == "charge"]
+        with pytest.MonkeyPatch.context() as patch:
+            calls: list[bool] = []
+            patch.setattr(t9a, "charge_way_clear", lambda *args: calls.append(real(*args)) or calls[-1])
+            cheap = [fast.judge(state, a).ruling for a in every]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(t9a, "charge_way_clear", lambda *args: False)
+            patch.setattr(t9a, "CONTACT_OVERLAP_SLACK", -1.0)
+            whole = [fast.judge(state, a).ruling for a in every]
+        assert cheap == whole
+        screened += sum(calls)
+        clear += sum(r.legal for r in whole)
+        way_blocked += sum("no clear way" in r.reason for r in whole)
+    assert 5 < screened < clear  # charges on both sides of the screen
+    assert way_blocked > 3 or name != "t9a_whole_turn.yaml"  # and ways blocked, by walls and third units
+
+
+def test_the_front_arc_settled_without_shapely_is_shapely_s() -> None:
+    """``in_front_arc`` settles most bases by their bounding circles or the centre's depth inside the arc: the
+    answer is shapely's area test on every base of the target against every arc of the charger."""
+    import shapely
+
+    inside = outside = 0
+    for name in EXAMPLES:
+        rng = random.Random(name)
+        for state in _charge_positions(name, rng, 20):
+            for u in state.units:
+                for e in state.units:
+                    if e.side == u.side or not (u.alive and e.alive):
+                        continue
+                    arcs, _ = t9a._front_arcs(u)
+                    plain = any(shapely.Polygon(arc).intersection(p.footprint()).area > 1e-6 for arc in arcs
+                                for p in e.placed)
+                    assert t9a.in_front_arc(u, e) == plain, (u.id, e.id)
+                    inside += plain
+                    outside += not plain
+    assert inside > 50 and outside > 20
+
+
+@pytest.mark.parametrize("name", [n for n in EXAMPLES if n != "t9a_captain_joins_spearmen.yaml"])  # none joined
+def test_a_leave_screened_by_boxes_rules_as_every_base_measured(name: str) -> None:
+    """A leave measures the end against its own unit's bases only where their boxes come near (``box_gap``): the
+    rulings are those of every base measured (the boxes' gaps taken as 0, so that no box screens anything)."""
+    rng = random.Random(name)
+    fast = get_ruleset("t9a")
+    legal = refused = 0
+    for state in _variants(name, rng, 12):
+        leaves = [a for a in _candidates(fast, state, rng) if a.do == "leave"]
+        for _ in range(6):  # and some ending right by the unit: within an inch of it, or on it
+            for u in state.units:
+                if u.joined and u.models and u.side == state.active:
+                    at = u.models[0].at
+                    leaves.append(parse_action({"do": "leave", "character": u.id,
+                                                "to": [at[0] + rng.uniform(-2, 2), at[1] + rng.uniform(-2, 2)]}))
+        cheap = [fast.judge(state, a).ruling for a in leaves]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(t9a, "box_gap", lambda *_: 0.0)
+            whole = [fast.judge(state, a).ruling for a in leaves]
+        assert cheap == whole
+        legal += sum(r.legal for r in whole)
+        refused += sum(not r.legal for r in whole)
+    assert legal > 5 and refused > 5

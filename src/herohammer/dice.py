@@ -35,10 +35,11 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
+from .values import record
 
 T = TypeVar("T", bound=Hashable)
 C = TypeVar("C")
@@ -135,8 +136,8 @@ class Request(ABC):
         return self.outcomes()
 
     @abstractmethod
-    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        """Roll physical dice: return the value and the faces that made it."""
+    def sample(self, faces: FaceStream) -> tuple[int, tuple[int, ...]]:
+        """Roll physical dice from ``faces``: return the value and the faces that made it."""
 
     @abstractmethod
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
@@ -153,74 +154,70 @@ def _reroll_note(reroll_below: int) -> str:
     return " re-rolling 1s" if reroll_below == 2 else f" re-rolling <{reroll_below}"
 
 
-def _roll_die(rng: random.Random, reroll_below: int) -> int:
-    face = rng.randint(1, SIDES)
-    if face < reroll_below:
-        face = rng.randint(1, SIDES)
-    return face
-
-
 #: A 32-bit word's top byte -> the face ``randint(1, 6)`` reads from that word (its top 3 bits, plus 1).
 _FACE_OF_TOP_BYTE = bytes((b >> 5) + 1 for b in range(256))
 #: Top bytes whose 3 top bits are 6 or 7: ``randint`` rejects the word and draws another.
 _REJECTED_TOP_BYTES = bytes(range(6 << 5, 256))
+#: The fewest words a ``FaceStream`` draws at a time: one call of the generator gives the faces of many rolls
+#: (a volley's 30 or so), where a word drawn per die costs several times as much.
+READ_AHEAD = 48
 
 
-#: From this many dice on, faces are read from blocks of words (fewer: word by word, which is cheaper there;
-#: counted in machine instructions, the two ways cost alike at about 10 dice).
-_BLOCK_FROM = 12
-_RANDOM = random.Random
-
-
-def _accepted_faces(rng: random.Random, count: int) -> bytes:
-    """Return the next ``count`` faces ``randint(1, 6)`` would give, consuming exactly the same words.
+class FaceStream:
+    """The faces ``randint(1, 6)`` gives from a generator, in the same order, drawn in blocks of its words.
 
     ``randint(1, 6)`` takes ``getrandbits(3)``, the top 3 bits of the next 32-bit word, and
     draws again when they are 6 or 7.  ``getrandbits(32 * k)`` returns the next k words
-    (the first in the lowest bits), so the faces are the top bytes of those words, the
-    rejected ones dropped; drawing no more words than faces still wanted never runs ahead.
+    (the first in the lowest bits), so the faces are the top bytes of those words with the
+    rejected ones dropped.  The stream draws at least ``READ_AHEAD`` words at a time and
+    keeps the faces not asked for yet: the faces handed out are the generator's own
+    sequence (``tests/test_dice.py`` holds them to ``randint``), while the generator itself
+    runs ahead of them, so nothing else may draw from it.
     """
-    if count < _BLOCK_FROM:  # a few dice: a word each, as randint draws them, costs less than a block
-        bits = rng.getrandbits
-        few = bytearray()
-        for _ in range(count):
-            word = bits(3)
-            while word >= SIDES:
-                word = bits(3)
-            few.append(word + 1)
-        return bytes(few)
-    faces = b""
-    while len(faces) < count:
-        words = count - len(faces)
-        top_bytes = rng.getrandbits(32 * words).to_bytes(4 * words, "little")[3::4]
-        faces += top_bytes.translate(_FACE_OF_TOP_BYTE, _REJECTED_TOP_BYTES)
-    return faces
+
+    __slots__ = ("_rng", "_ahead", "_at")
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._ahead = b""  # faces drawn and not handed out yet, from _at on
+        self._at = 0
+
+    def take(self, n: int) -> bytes:
+        """Return the next ``n`` faces (as bytes, one face a byte)."""
+        at = self._at
+        end = at + n
+        if end <= len(self._ahead):
+            self._at = end
+            return self._ahead[at:end]
+        ahead = self._ahead[at:]
+        while len(ahead) < n:
+            words = max(n - len(ahead), READ_AHEAD)
+            top_bytes = self._rng.getrandbits(32 * words).to_bytes(4 * words, "little")[3::4]
+            ahead += top_bytes.translate(_FACE_OF_TOP_BYTE, _REJECTED_TOP_BYTES)
+        self._ahead, self._at = ahead, n
+        return ahead[:n]
+
+    def rolled(self, n: int, reroll_below: int) -> bytes:
+        """Return the kept faces of ``n`` D6, each rolled again once (the next face) when it shows under ``reroll_below``."""
+        if reroll_below <= 1:
+            return self.take(n)
+        kept = bytearray()
+        ahead = b""  # faces taken and not used yet
+        at = 0
+        for die in range(n):
+            for attempt in range(2):  # the first face, and the re-roll if it is below reroll_below
+                if at == len(ahead):
+                    ahead, at = self.take(n - die), 0  # every die left wants a face at least: none is taken too many
+                face = ahead[at]
+                at += 1
+                if face >= reroll_below:
+                    break
+            kept.append(face)
+        return bytes(kept)
 
 
-def _roll_faces(rng: random.Random, n: int, reroll_below: int) -> tuple[int, ...]:
-    """Roll ``n`` D6, each re-rolled once below ``reroll_below``: ``_roll_die``'s faces from the same seed, drawn cheaper.
-
-    On a plain ``random.Random`` the faces are read from whole blocks of the generator's
-    words (``_accepted_faces``) instead of one ``randint`` per die; any other generator
-    is asked die by die.
-    """
-    if type(rng) is not random.Random:
-        return tuple(_roll_die(rng, reroll_below) for _ in range(n))
-    if reroll_below <= 1:
-        return tuple(_accepted_faces(rng, n))
-    faces: list[int] = []
-    ahead = b""  # faces drawn and not used yet
-    at = 0
-    for die in range(n):
-        for attempt in range(2):  # the first face, and the re-roll if it is below reroll_below
-            if at == len(ahead):
-                ahead, at = _accepted_faces(rng, n - die), 0  # every die left wants a face at least
-            face = ahead[at]
-            at += 1
-            if face >= reroll_below:
-                break
-        faces.append(face)
-    return tuple(faces)
+#: A target (0 to 7) -> the faces that miss it (deleted from a roll's faces, what is left are the successes).
+_MISSING = tuple(bytes(range(1, min(target, SIDES + 1))) for target in range(SIDES + 2))
 
 
 def _scripted_die(faces: Sequence[int], at: int, reroll_below: int) -> tuple[int, int]:
@@ -317,9 +314,9 @@ class Total(Request):
         """Return one branch, the most likely total, when only where models end would differ."""
         return _most_likely(self.n, self.reroll_below) if self.places else self.outcomes()
 
-    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = _roll_faces(rng, self.n, self.reroll_below)
-        return sum(faces), faces
+    def sample(self, faces: FaceStream) -> tuple[int, tuple[int, ...]]:
+        rolled = faces.rolled(self.n, self.reroll_below)
+        return sum(rolled), tuple(rolled)
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         total, used = 0, 0
@@ -346,9 +343,9 @@ class Highest(Request):
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _highest_outcomes(self.n, self.reroll_below)
 
-    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = _roll_faces(rng, self.n, self.reroll_below)
-        return max(faces), faces
+    def sample(self, faces: FaceStream) -> tuple[int, tuple[int, ...]]:
+        rolled = faces.rolled(self.n, self.reroll_below)
+        return max(rolled), tuple(rolled)
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         best, used = 0, 0
@@ -376,9 +373,9 @@ class Pool(Request):
     def outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return _pool_outcomes(self.n, self.target, self.reroll_below)
 
-    def sample(self, rng: random.Random) -> tuple[int, tuple[int, ...]]:
-        faces = _roll_faces(rng, self.n, self.reroll_below)
-        return sum(map(self.target.__le__, faces)), faces  # the faces showing the target or more, counted in C
+    def sample(self, faces: FaceStream) -> tuple[int, tuple[int, ...]]:
+        rolled = faces.rolled(self.n, self.reroll_below)
+        return _successes(rolled, self.target), tuple(rolled)
 
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         hits, used = 0, 0
@@ -392,16 +389,23 @@ class Pool(Request):
         return _pool_notation(self.n, self.target, self.reroll_below)
 
 
+def _successes(faces: bytes, target: int) -> int:
+    """Count the faces showing ``target`` or more: what is left once the misses are deleted, in C."""
+    return len(faces.translate(None, _MISSING[min(max(target, 0), SIDES + 1)]))
+
+
+@lru_cache(maxsize=1024)  # said once per size of roll, not formatted per roll
 def _pool_notation(n: int, target: int, reroll_below: int) -> str:
     return f"{n}D6 {target}+{_reroll_note(reroll_below)}"
 
 
+@lru_cache(maxsize=1024)
 def _total_notation(n: int, reroll_below: int) -> str:
     return f"{n}D6{_reroll_note(reroll_below)}"
 
 
-@dataclass(frozen=True)
-class Stage:
+@record  # a NamedTuple made for each chain rolled: cheaper to build than a frozen dataclass, compared like one
+class Stage(NamedTuple):
     """One stage of a chain of pools: the dice that succeeded at the stage before roll at this target.
 
     ``target`` None means the stage cannot succeed (nothing is rolled, 0 successes).
@@ -426,8 +430,8 @@ ChainValue = tuple[int, ...]
 StageKey = tuple[int, int, bool]
 
 
-@dataclass(frozen=True)
-class Split:
+@record
+class Split(NamedTuple):
     """Share the dice that come through a chain among groups, each rolling its own last stage.
 
     Saves per group of models: ``shares[k]`` says how many of ``k`` wounds each group takes
@@ -524,8 +528,8 @@ def _chain_split(n: int, stages: tuple[StageKey, ...],
     return _represent(groups, den)
 
 
-@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
-class RollRecord:
+@record  # a game logs many: a NamedTuple is the cheapest value to build, compared like a frozen dataclass
+class RollRecord(NamedTuple):
     """Remember one roll for the event log: what it was for, the rule, and what came up."""
 
     purpose: str
@@ -539,6 +543,11 @@ class RollRecord:
         """Say the roll in one line for a log."""
         shown = f" [{' '.join(map(str, self.faces))}]" if self.faces else ""
         return f"{self.purpose}: {self.request} -> {self.value}{shown} ({self.rule})"
+
+
+#: Builds a RollRecord from the tuple of its fields, without the Python call of ``RollRecord(...)``.
+_RECORD = tuple.__new__
+_NO_REROLL = Reroll.NONE
 
 
 class Dice(ABC):
@@ -649,42 +658,62 @@ class SeededDice(Dice):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise OutOfRangeError("SeededDice: seed", seed, "a whole number (or None for a fresh seed)")
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._faces = FaceStream(random.Random(seed))  # every face rolled comes from this stream, in order
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
-        value, faces = request.sample(self._rng)
+        value, faces = request.sample(self._faces)
         return value, faces, None
 
-    # Play rolls pools and totals by the thousand: the two below roll and log them as ``roll(Pool(...))``
-    # and ``roll(Total(...))`` do (the same faces from the generator, the same record) without building
+    # Play rolls pools and totals by the thousand: the three below roll and log them as ``roll(Pool(...))``
+    # and ``roll(Total(...))`` do (the same faces from the stream, the same record) without building
     # the request; anything unusual (and any subclass) takes the general way.
     def pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll = Reroll.NONE) -> int:
         if type(n) is not int or n <= 0 or type(target) is not int or not 1 < target <= SIDES \
                 or type(self) is not SeededDice:
             return super().pool(n, target, purpose, rule, reroll)
-        if reroll is Reroll.NONE and type(self._rng) is _RANDOM:  # plain dice (most rolls): faces read at once
-            faces = tuple(_accepted_faces(self._rng, n))
-            notation = f"{n}D6 {target}+"  # _pool_notation without a re-roll
+        return self._roll_pool(n, target, purpose, rule, reroll)
+
+    def _roll_pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll) -> int:
+        """Roll and log ``n`` (1 or more) D6 at ``target`` (2 to 6): ``roll(Pool(...))`` without the request."""
+        if reroll is _NO_REROLL:  # most rolls
+            faces = self._faces.take(n)
+            notation = _pool_notation(n, target, 0)
         else:
             below = reroll.below(target)
-            faces = _roll_faces(self._rng, n, below)
+            faces = self._faces.rolled(n, below)
             notation = _pool_notation(n, target, below)
-        value = sum(map(target.__le__, faces))
-        self.log.append(RollRecord(purpose, rule, notation, value, faces))
+        value = len(faces.translate(None, _MISSING[target]))  # _successes, the target known to be 2 to 6
+        self.log.append(_RECORD(RollRecord, (purpose, rule, notation, value, tuple(faces), None)))
         return value
+
+    def pools(self, n: int, *stages: Stage, split: Split | None = None) -> ChainValue:
+        if type(n) is not int or n < 0 or type(self) is not SeededDice:
+            return super().pools(n, *stages, split=split)
+        counts: list[int] = []
+        for target, purpose, rule, reroll, fails in stages:  # a stage's fields unpacked: cheaper than read one by one
+            if n and type(target) is int and 1 < target <= SIDES:  # dice to roll: as pool() rolls them
+                ok = self._roll_pool(n, target, purpose, rule, reroll)
+            else:
+                ok = 0 if target is None else Dice.pool(self, n, target, purpose, rule, reroll)
+            n = n - ok if fails else ok
+            counts.append(n)
+        if split is not None:
+            for (target, purpose, rule, reroll, fails), k in zip(split.stages, split.shares[n]):
+                if k and type(target) is int and 1 < target <= SIDES:
+                    ok = self._roll_pool(k, target, purpose, rule, reroll)
+                else:
+                    ok = 0 if target is None else Dice.pool(self, k, target, purpose, rule, reroll)
+                counts.append(k - ok if fails else ok)
+        return tuple(counts)
 
     def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = (),
               places: bool = False) -> int:
         if type(n) is not int or n < 0 or type(reroll_below) is not int or type(self) is not SeededDice:
             return super().total(n, purpose, rule, reroll_below, splits, places)
-        if reroll_below <= 1 and type(self._rng) is _RANDOM:  # plain dice (most rolls): faces read at once
-            faces = tuple(_accepted_faces(self._rng, n))
-            notation = f"{n}D6"  # _total_notation without a re-roll
-        else:
-            faces = _roll_faces(self._rng, n, reroll_below)
-            notation = _total_notation(n, reroll_below)
+        faces = self._faces.rolled(n, reroll_below)
         value = sum(faces)
-        self.log.append(RollRecord(purpose, rule, notation, value, faces))
+        self.log.append(_RECORD(RollRecord, (purpose, rule, _total_notation(n, reroll_below), value, tuple(faces),
+                                             None)))
         return value
 
 
@@ -820,16 +849,14 @@ class _ReplayDice(Dice):
         for stage, count in zip(stages, counts):
             target, below, fails = stage.key()
             if rolled and 1 < target <= SIDES:
-                pool = Pool(stage.purpose, stage.rule, rolled, target, below)
-                self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(), rolled - count if fails else count,
-                                           None, p))
+                self.log.append(RollRecord(stage.purpose, stage.rule, _pool_notation(rolled, target, below),
+                                           rolled - count if fails else count, None, p))
             rolled = count
         if split is not None:
             for stage, k, count in zip(split.stages, split.shares[rolled], counts[len(stages):]):
                 target, below, fails = stage.key()
                 if k and 1 < target <= SIDES:
-                    pool = Pool(stage.purpose, stage.rule, k, target, below)
-                    self.log.append(RollRecord(stage.purpose, stage.rule, pool.describe(),
+                    self.log.append(RollRecord(stage.purpose, stage.rule, _pool_notation(k, target, below),
                                                k - count if fails else count, None, p))
         return tuple(counts)
 

@@ -489,9 +489,8 @@ def _round_gap_rows(a: Sequence[Standing], b: Sequence[Standing]) -> list[list[f
     if len(radii) == 1:  # one base size across b (the usual unit): the same sum of radii for a whole row
         other_radius = radii.pop()
         points = list(map(_AT, b))
-        for p in a:
-            at, reach = p.at, p.base.radius_inches + other_radius
-            rows.append([dist(at, other_at) - reach for other_at in points])
+        for p in a:  # each row in C: the centre distances less the sum of radii
+            rows.append(list(map(sub, map(dist, repeat(p.at), points), repeat(p.base.radius_inches + other_radius))))
         return rows
     others = [(q.at, q.base.radius_inches) for q in b]
     for p in a:
@@ -604,13 +603,19 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     of the group is a rectangle whose sides are parallel to the first's (facings equal up to quarter turns); else None.
 
     Two such bases are ``hypot(max(|du| - half_u - half_u', 0), max(|dv| - half_v - half_v', 0))`` apart: the gap
-    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.
+    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.  Each base keeps
+    its frame for the axes it was last asked in (a target measured from several chargers turned alike is framed once).
     """
     if not group or any(p.base.round for p in group):
         return None
-    (ux, uy), (vx, vy) = _axes(group[0])
+    axes = _axes(group[0])
+    (ux, uy), (vx, vy) = axes
     out = []
     for p in group:
+        known = p.__dict__.get("_frame")  # (axes, frame): the last frame worked out for this placement
+        if known is not None and known[0] == axes:
+            out.append(known[1])
+            continue
         (wx, wy), _ = _axes(p)
         turn = ux * wx + uy * wy  # cos of the angle between the two width directions
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
@@ -619,7 +624,9 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         elif abs(abs(turn) - 1.0) > 1e-12:
             return None
         x, y = p.at
-        out.append((x * ux + y * uy, x * vx + y * vy, half_w, half_d))
+        frame = (x * ux + y * uy, x * vx + y * vy, half_w, half_d)
+        p.__dict__["_frame"] = (axes, frame)
+        out.append(frame)
     return out
 
 
@@ -632,6 +639,8 @@ def footprint_slack(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     nearest points (a charge's contact move) must consider every row within this slack.
     """
     def sagitta(group: Sequence[Placed]) -> float:
+        if not any(map(_ROUND, group)):
+            return 0.0  # rectangles: their footprints are the bases themselves
         radius = max((p.base.radius_inches for p in group if p.base.round), default=0.0)
         return radius * (1.0 - math.cos(math.pi / (4 * _QUAD_SEGS)))
     return 2.0 * (sagitta(a) + sagitta(b))
@@ -699,14 +708,23 @@ def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0
     by_x = sorted(range(len(points)), key=points.__getitem__)
     xs = [points[j][0] for j in by_x]
     pairs: list[tuple[int, int]] = []
-    for i, p in enumerate(a):
+    append = pairs.append
+    for i, p in enumerate(a):  # plain loops: a comprehension per model would cost a call each
         at, reach = p.at, p.base.radius_inches + other_radius
         window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
-        near = [j for j in by_x[bisect_left(xs, at[0] - window):bisect_right(xs, at[0] + window)]
-                if dist(at, points[j]) - reach <= tolerance]
-        if near:
+        lo, hi = bisect_left(xs, at[0] - window), bisect_right(xs, at[0] + window)
+        if hi - lo == 1:  # the usual battle line: one base within reach along x
+            j = by_x[lo]
+            if dist(at, points[j]) - reach <= tolerance:
+                append((i, j))
+        elif hi > lo:
+            near: list[int] = []
+            for j in by_x[lo:hi]:
+                if dist(at, points[j]) - reach <= tolerance:
+                    near.append(j)
             near.sort()
-            pairs += [(i, j) for j in near]
+            for j in near:
+                append((i, j))
     return pairs
 
 
@@ -896,7 +914,7 @@ def _chains(models: Sequence[Placed], limit: float) -> list[list[int]]:
         group, stack = [first], [first]
         while stack and left:
             at, radius, p = data[stack.pop()]
-            near = []
+            near: list[int] = []
             for j in left:
                 other_at, other_radius, q = data[j]
                 if (dist(at, other_at) - (radius + other_radius) <= limit if radius >= 0.0 and other_radius >= 0.0

@@ -7,14 +7,18 @@ rule behind it and carrying the rolls made for it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .dice import RollRecord
+from .values import record
 
 
-@dataclass(frozen=True)
-class Ruling:
+#: Builds a record from the tuple of its fields, without the Python call of its constructor.
+_NEW = tuple.__new__
+
+
+@record  # NamedTuples compared as frozen dataclasses (values.record): each action is ruled on, cheap to build
+class Ruling(NamedTuple):
     """Answer "may I?": legal or not, the deciding rule ids, and why."""
 
     legal: bool
@@ -25,12 +29,12 @@ class Ruling:
     @classmethod
     def allow(cls, reason: str, *rules: str, notes: tuple[str, ...] = ()) -> Ruling:
         """Return a legal ruling."""
-        return cls(True, tuple(rules), reason, notes)
+        return _NEW(cls, (True, rules, reason, notes))  # ``rules`` is a tuple already
 
     @classmethod
     def forbid(cls, reason: str, *rules: str) -> Ruling:
         """Return an illegal ruling."""
-        return cls(False, tuple(rules), reason)
+        return _NEW(cls, (False, rules, reason, ()))
 
     def to_json(self) -> dict[str, Any]:
         """Return the ruling in the commands' JSON form."""
@@ -40,14 +44,14 @@ class Ruling:
         return out
 
 
-@dataclass(frozen=True, slots=True)  # no __dict__: a game logs many
-class Event:
+@record  # a game logs many: a NamedTuple is the cheapest value to build
+class Event(NamedTuple):
     """Record one thing that happened, with its rule ids and the rolls made for it."""
 
     kind: str
     message: str
     rules: tuple[str, ...] = ()
-    rolls: tuple[RollRecord, ...] = field(default=())
+    rolls: tuple[RollRecord, ...] = ()
     data: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:

@@ -9,7 +9,7 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
@@ -116,6 +116,35 @@ def evolve(value: T, **changes: Any) -> T:
 _new, _set = object.__new__, object.__setattr__
 
 
+def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> list[T]:
+    """Return ``[evolve(v, **{name: x}) for v, x in zip(values, new_values)]``: one field changed in many values of one
+    class at once (a unit's models moved together), the class's layout looked up and the field checked once."""
+    out: list[T] = []
+    cls: type | None = None
+    count, kept = 0, ()  # type: tuple[int, tuple[str, ...]]
+    for value, new in zip(values, new_values):
+        if type(value) is not cls:
+            cls = type(value)
+            layout = _LAYOUTS.get(cls)
+            if layout is None:
+                layout = _LAYOUTS[cls] = _layout(value)
+            count, name_set, kept = layout
+            if name not in name_set:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        state = value.__dict__.copy()
+        if len(state) != count:  # what the old value cached about itself stays behind (as evolve leaves it)
+            for key in kept:
+                state.pop(key, None)
+            if len(state) != count:
+                out.append(evolve(value, **{name: new}))
+                continue
+        state[name] = new
+        copy = _new(cls)
+        _set(copy, "__dict__", state)
+        out.append(copy)
+    return out
+
+
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
     """A property worked out once per value and kept in its ``__dict__``: ``functools.cached_property`` without its lock.
 
@@ -143,3 +172,36 @@ class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.ca
             return self
         value = instance.__dict__[self.name] = self.func(instance)
         return value
+
+
+N = TypeVar("N", bound=tuple[Any, ...])
+
+
+def record(cls: type[N]) -> type[N]:
+    """Make a ``NamedTuple`` compare as a frozen dataclass does: equal only to a value of its own class, unordered.
+
+    A NamedTuple is the cheapest immutable value Python builds (one tuple, where a frozen
+    dataclass sets each field through ``object.__setattr__``), which counts for what play
+    makes by the thousand: log records, events, rulings.  Its hash stays the tuple's, the
+    hash of its fields, as a frozen dataclass's is; only a tuple's equality to any tuple
+    of the same fields, and its order, are taken away.
+    """
+    def __eq__(self: N, other: object) -> bool:
+        if type(other) is cls:
+            return tuple.__eq__(self, other)
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self: N, other: object) -> bool:
+        if type(other) is cls:
+            return tuple.__ne__(self, other)
+        return True if isinstance(other, tuple) else NotImplemented
+
+    def __lt__(self: N, other: object) -> bool:  # and the other three orders: a frozen dataclass has none
+        if isinstance(other, tuple):  # a tuple would order it as one
+            raise TypeError(f"{cls.__name__} values have no order")
+        return NotImplemented
+
+    for name, method in (("__eq__", __eq__), ("__ne__", __ne__), ("__lt__", __lt__), ("__le__", __lt__),
+                         ("__gt__", __lt__), ("__ge__", __lt__), ("__hash__", tuple.__hash__)):
+        setattr(cls, name, method)
+    return cls

@@ -10,6 +10,8 @@ it share one (``state.remember``), and an exact enumeration walks every step fro
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter, itemgetter, lt
 
 from .. import geometry as geo
 from ..errors import HerohammerError
@@ -31,50 +33,69 @@ class Engagement:
     enemy or by joining, found breadth first (each round in the state's order of units).
     """
 
-    __slots__ = ("units", "levels", "_start", "_touches")
+    __slots__ = ("units", "levels", "_start", "_touches", "_near")
 
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
         # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
-        # of sides: touches[unit id][model index] lists the enemy models it touches (only models that touch any),
-        # near[unit id] their units; a side's models are one flat list, owners[k] naming the unit of the k-th
-        by_side: dict[str, tuple[list[str], list[int], list[geo.Placed]]] = {}
+        # of sides: touches[(unit id, model index)] lists the enemy models it touches (only models that touch any),
+        # near[unit id] their units; a side's models are one flat list, refs[k] naming the k-th
+        by_side: dict[str, tuple[list[ModelRef], list[geo.Placed]]] = {}
         for u in state.units:
             if u.models and (u.embarked_in is None or u is first):
-                owners, offsets, placed = by_side.setdefault(u.side, ([], [], []))
-                offsets += [len(placed)] * len(u.models)
-                owners += [u.id] * len(u.models)
+                refs, placed = by_side.setdefault(u.side, ([], []))
+                refs += zip(repeat(u.id), range(len(u.models)))
                 placed += u.placed
         groups = list(by_side.values())
-        touches: dict[str, dict[int, list[ModelRef]]] = {}
+        touches: dict[ModelRef, list[ModelRef]] = {}
         near: dict[str, set[str]] = {}
-        for k, (owners, offsets, placed) in enumerate(groups):
-            for other_owners, other_offsets, other_placed in groups[k + 1:]:
-                for a, b in geo.contact_pairs(placed, other_placed):
-                    uid, i, eid, j = owners[a], a - offsets[a], other_owners[b], b - other_offsets[b]
-                    touches.setdefault(uid, {}).setdefault(i, []).append((eid, j))
-                    touches.setdefault(eid, {}).setdefault(j, []).append((uid, i))
+        for k, (refs, placed) in enumerate(groups):
+            for other_refs, other_placed in groups[k + 1:]:
+                pairs = geo.contact_pairs(placed, other_placed)
+                for a, b in pairs:
+                    mine, theirs = refs[a], other_refs[b]
+                    touches.setdefault(mine, []).append(theirs)
+                    touches.setdefault(theirs, []).append(mine)
+                for uid, eid in set(zip(map(_UNIT_OF, map(refs.__getitem__, map(_FIRST, pairs))),
+                                        map(_UNIT_OF, map(other_refs.__getitem__, map(_SECOND, pairs))))):
                     near.setdefault(uid, set()).add(eid)
                     near.setdefault(eid, set()).add(uid)
         seen = [unit_id]
         at = 0
-        while at < len(seen):
+        while at < len(seen):  # plain loops: a comprehension per round would cost a call each
             u = state.unit(seen[at])
             at += 1
             linked = near.get(u.id, ())
-            seen += [x.id for x in state.units if x.id not in seen and x.on_table
-                     and (x.joined == u.id or u.joined == x.id or x.id in linked)]
+            for x in state.units:
+                if x.id not in seen and x.on_table and (x.joined == u.id or u.joined == x.id or x.id in linked):
+                    seen.append(x.id)
         self.units: tuple[str, ...] = tuple(seen)
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
         #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
-        self.levels: dict[str, frozenset[int]] = {uid: frozenset({m.profile.i for m in models})
+        self.levels: dict[str, frozenset[int]] = {uid: frozenset(map(_INITIATIVE, models))
                                                   for uid, models in self._start.items()}
         self._touches = touches
+        self._near = near
+
+    def start_models(self, unit_id: str) -> tuple[Model, ...] | None:
+        """Return a unit's models as the fight starts (None for a unit not in it)."""
+        return self._start.get(unit_id)
+
+    def start_soles(self, unit_id: str) -> tuple[str | None, ...]:
+        """Return, per start model of a unit, the one enemy unit whose models it touches as the fight starts.
+
+        None for a model touching none, or models of several units.
+        """
+        found = list(map(self._touches.get, zip(repeat(unit_id), range(len(self._start[unit_id]))), repeat(())))
+        if set(map(len, found)) == {1}:  # each model touches one enemy model (the usual battle line): read in C
+            return tuple(map(_UNIT_OF, map(_FIRST, found)))
+        return tuple([None if not refs else refs[0][0] if all(r[0] == refs[0][0] for r in refs) else None
+                      for refs in found])
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""
-        return {r[0] for refs in self._touches.get(unit_id, {}).values() for r in refs}
+        return set(self._near.get(unit_id, ()))
 
     def now(self, units: Sequence[Unit]) -> Contacts:
         """Return who touches whom among ``units``: the combat's units at a later step of the fight."""
@@ -82,43 +103,76 @@ class Engagement:
 
 
 class Contacts:
-    """Base contact at one step of a fight: the start table, read for the models still standing."""
+    """Base contact at one step of a fight: the start table, read for the models still standing.
 
-    __slots__ = ("_touches", "_start_of", "_index_of")
+    Each unit's models are matched with its start models when first asked (most steps ask
+    about a few units only).
+    """
+
+    __slots__ = ("_touches", "_start", "_units", "_start_of", "_index_of")
 
     def __init__(self, engagement: Engagement, units: Sequence[Unit]) -> None:
         self._touches = engagement._touches
+        self._start = engagement._start
+        self._units: dict[str, Unit] = {}
+        for unit in units:
+            if unit.id not in self._start:
+                raise HerohammerError(f"{unit.id} was not in the close combat it fights")
+            self._units[unit.id] = unit
         #: Per unit: each model's index at the start, and each start model's index now (-1: slain).
         self._start_of: dict[str, Sequence[int]] = {}
-        self._index_of: dict[str, Sequence[int]] = {}
-        for unit in units:
-            start = engagement._start.get(unit.id)
-            if start is None:
-                raise HerohammerError(f"{unit.id} was not in the close combat it fights")
-            models = unit.models
-            if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
-                self._start_of[unit.id] = self._index_of[unit.id] = range(len(models))
-                continue
-            start_of: list[int] = []
-            index_of = [-1] * len(start)
-            j = 0
-            for i, m in enumerate(models):  # each model now is the next start model with its place and base
-                while j < len(start) and not _same_place(start[j], m):
-                    j += 1
-                if j == len(start):
-                    raise HerohammerError(f"{unit.id}: {m.name} was not in the close combat it fights")
-                start_of.append(j)
-                index_of[j] = i
+        self._index_of: dict[str, Sequence[int] | None] = {}
+
+    def index_of(self, unit_id: str) -> Sequence[int] | None:
+        """Return each start model's index now (-1: slain) for a unit of ``units``; None for any other unit."""
+        known = self._index_of.get(unit_id, _UNASKED)
+        if known is not _UNASKED:
+            return known  # type: ignore[return-value]  # a sequence or None, never the marker
+        unit = self._units.get(unit_id)
+        if unit is None:
+            self._index_of[unit_id] = None
+            return None
+        start = self._start[unit_id]
+        models = unit.models
+        if models is start or len(models) == len(start):  # none slain yet: the same models in the same places
+            self._start_of[unit_id] = self._index_of[unit_id] = range(len(models))
+            return self._index_of[unit_id]
+        # the models still standing are mostly the very start models (a wounded one is a new value): matched by identity
+        # (both tuples are alive here: no id is reused while this runs)
+        found = list(map(dict(zip(map(id, start), range(len(start)))).get, map(id, models), repeat(-1)))
+        if -1 not in found and all(map(lt, found, found[1:])):
+            self._start_of[unit_id] = found
+            index_of = self._index_of[unit_id] = list(map(dict(zip(found, range(len(found)))).get, range(len(start)),
+                                                          repeat(-1)))
+            return index_of
+        start_of: list[int] = []
+        index_of = [-1] * len(start)
+        j = 0
+        for i, m in enumerate(models):  # each model now is the next start model with its place and base
+            while j < len(start) and not _same_place(start[j], m):
                 j += 1
-            self._start_of[unit.id] = start_of
-            self._index_of[unit.id] = index_of
+            if j == len(start):
+                raise HerohammerError(f"{unit_id}: {m.name} was not in the close combat it fights")
+            start_of.append(j)
+            index_of[j] = i
+            j += 1
+        self._start_of[unit_id] = start_of
+        self._index_of[unit_id] = index_of
+        return index_of
+
+    def _start_index(self, unit_id: str, i: int) -> int:
+        start_of = self._start_of.get(unit_id)
+        if start_of is None:
+            self.index_of(unit_id)
+            start_of = self._start_of[unit_id]
+        return start_of[i]
 
     def sole_unit(self, unit_id: str, i: int) -> str | None:
         """Return the one enemy unit whose models (standing now) model ``i`` of a unit touches: None if none or several."""
         found: str | None = None
-        index_of = self._index_of
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
-            now = index_of.get(eid)
+        index_of = self.index_of
+        for eid, j in self._touches.get((unit_id, self._start_index(unit_id, i)), ()):
+            now = index_of(eid)
             if now is not None and now[j] >= 0:
                 if found is None:
                     found = eid
@@ -128,16 +182,19 @@ class Contacts:
 
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
-        index_of = self._index_of
+        index_of = self.index_of
         out: list[ModelRef] = []
-        for eid, j in self._touches.get(unit_id, _NONE).get(self._start_of[unit_id][i], ()):
-            now = index_of.get(eid)
+        for eid, j in self._touches.get((unit_id, self._start_index(unit_id, i)), ()):
+            now = index_of(eid)
             if now is not None and (k := now[j]) >= 0:
                 out.append((eid, k))
         return out
 
 
-_NONE: dict[int, list[ModelRef]] = {}
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_UNIT_OF = itemgetter(0)  # a ModelRef's unit id
+_INITIATIVE = attrgetter("profile.i")
+_UNASKED: object = object()
 
 
 def _same_place(a: Model, b: Model) -> bool:

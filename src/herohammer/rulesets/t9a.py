@@ -26,7 +26,7 @@ from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, footprint_slack, group_distance, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -369,10 +369,12 @@ class NinthAge(Ruleset):
         from ..actions import Charge, EndPhase, Join, Leave, Move
 
         mine = state.side_units(state.active)
+        enemies = state.enemies_of(state.active)
         for u in mine:
             if state.phase is Phase.CHARGE:
-                for e in state.enemies_of(state.active):
-                    if not beyond_charge_reach(state, u, e):
+                reach = greatest_charge_range(state, u)
+                for e in enemies:
+                    if not beyond_charge_reach(state, u, e, reach):
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
@@ -573,17 +575,26 @@ class NinthAge(Ruleset):
         own = {u.id for u in state.combined(host.id)}
         problem = path_problem(state, [(model, action.to)], own, action.fly)
         end = Placed(model.base, action.to, model.facing)
-        for _, m in _members(state, host):
-            if m.name != model.name and overlaps(end, m.placed, 0.02):
-                problem = f"{model.name} would end on its own unit's model {m.name}"
+        reach = model.base.reach_inches
+        x, y = action.to
+        units = [host, *state.joined_to(host.id)]
+        gaps = [box_gap((x - reach, y - reach, x + reach, y + reach), u.extent) for u in units]  # floors of every gap
+        for u, gap in zip(units, gaps):
+            if gap > 1e-9:
+                continue  # the end's bounding circle is clear of every one of u's: it stands on none of them
+            for m in u.models:
+                if m.name != model.name and overlaps(end, m.placed, 0.02):
+                    problem = f"{model.name} would end on its own unit's model {m.name}"
         if problem:
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
                           "over)", "t9a.leave.move", "published.t9a-move")
-        rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
-        reach = model.base.reach_inches
-        floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
-        nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
-        away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
+        if all(gap >= 1.0 + 1e-5 for u, gap in zip(units, gaps) if u.id != ch.id or len(u.models) > 1):
+            away = math.inf  # every base of its unit more than an inch from the end's bounding circle
+        else:
+            rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
+            floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
+            nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
+            away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
         if away + EPSILON < 1.0:
             raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
                           "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
@@ -796,7 +807,8 @@ class NinthAge(Ruleset):
                                      WHEEL_RULE, "t9a.charge-out.declare")
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
-        placed = [m.placed for m in _contact_models(way, charger, out)]  # the charger's own models first
+        models = _contact_models(way, charger, out)
+        placed = [m.placed for m in models]  # the charger's own models first
         slack = footprint_slack(placed, target.placed)  # rows _contact may move along, not only the nearest
         rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
         nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
@@ -807,8 +819,12 @@ class NinthAge(Ruleset):
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        _, _, movers = _contact(way, charger, target, out, rows, slack)
-        problem = path_problem(way, movers, own, False, frozenset({target.id}))
+        pairs = _contact_pairs(placed, target.placed, rows, slack)
+        problem = None
+        if not charge_way_clear(way, placed, pairs, own, target.id, slack):
+            _, _, movers = _contact_move(models, pairs)
+            touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
+            problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
                                  "published.t9a-move")
@@ -1010,13 +1026,15 @@ def _own_models_apart(state: GameState, unit: Unit) -> bool:
 
 @implements("published.t9a-move")
 def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
-                 may_touch: frozenset[str] = frozenset()) -> str | None:
+                 may_touch: frozenset[str] = frozenset(), touched: frozenset[str] = frozenset()) -> str | None:
     """Say why models cannot move straight to their new places, or None.
 
     No model ends on another unit's model or in impassable (``blocking``) terrain; on the
     ground none passes through another unit or impassable terrain (published 9th Age
     movement); Flying Movement passes over both.  ``own`` names the units whose models
-    the movers ignore (their own combined unit); ``may_touch`` units may be contacted.
+    the movers ignore (their own combined unit); ``may_touch`` units may be contacted;
+    ``touched`` units (of ``may_touch``) are known to stand on none of the ends, as a
+    charge's contact move leaves its target (``CONTACT_OVERLAP_SLACK``), and are not measured.
     """
     if not movers:
         return None
@@ -1026,10 +1044,12 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
     slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
     low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
-    near = [(u, e) for u in state.units if u.alive and u.id not in own
+    near = [(u, e) for u in state.units if u.alive and u.id not in own and u.id not in touched
             and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
+    blocking = [t for t in state.terrain if t.kind == "blocking"]
+    if not near and not blocking:
+        return None  # nothing any end could stand on, nor any path cross
     others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
-    blocking = [t for t in state.terrain if t.kind == "blocking"]  # stood on nor crossed
     crossable = [(u, m) for u, m in others if u.id not in may_touch]
     dist = math.dist
     for model, to in movers:
@@ -1161,8 +1181,10 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
             where = region.disc(p.at, p.base.reach_inches)
             if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
                 return True  # the whole base (far more than 1e-6 square inches) is inside
-            if where is None:
-                unsettled.append((k, p))  # its bounding circle crosses the arc's edge: measure the shapes
+            if where is None:  # its bounding circle crosses the arc's edge
+                if region.disc(p.at, _SURELY_SHARED) and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
+                    return True  # a disc of 0.01" round its centre lies in both: far more than 1e-6 square inches
+                unsettled.append((k, p))  # measure the shapes
     for k, p in unsettled:
         if not p.base.round:  # a rectangle: the shared area in closed form, shapely only within rounding of 1e-6
             shared = regions[k].shared_area(p.corners)
@@ -1175,6 +1197,10 @@ def in_front_arc(charger: Unit, target: Unit) -> bool:
     return False
 
 
+#: A base whose centre stands this far (inches) inside a Front Arc shares far more than 1e-6 square inches with it.
+_SURELY_SHARED = 0.01
+
+
 def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
     """Return a charger's Front Arcs (its formation's, or each model's when unranked) and their sides as half-planes,
     worked out once per unit value: every charge it may declare asks."""
@@ -1185,21 +1211,70 @@ def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
 
 
 @implements("t9a.charge-out.declare")
-def beyond_charge_reach(state: GameState, unit: Unit, target: Unit) -> bool:
+def beyond_charge_reach(state: GameState, unit: Unit, target: Unit, reach: float | None = None) -> bool:
     """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
 
     The boxes holding the units' bounding circles (``Unit.extent``) are nearer than any two bases,
-    so when they lie further apart than the greatest Charge Range (Advance Rate + 12") the rule
-    would refuse the charge; ``candidate_actions`` proposes no such doomed charge.
+    so when they lie further apart than the greatest Charge Range (Advance Rate + 12", ``reach`` when
+    the caller has it: ``greatest_charge_range``) the rule would refuse the charge; ``candidate_actions``
+    proposes no such doomed charge.
     """
     if not unit.alive or not target.alive:
         return False
-    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False)
-    if rates is None:
+    limit = reach if reach is not None else greatest_charge_range(state, unit)
+    if limit is None:
         return False
-    limit = rates[0] + MAX_CHARGE_BONUS + EPSILON
     margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
     return box_gap(unit.extent, target.extent) > limit + margin
+
+
+def greatest_charge_range(state: GameState, unit: Unit) -> float | None:
+    """Return the greatest Charge Range a unit may roll (Advance Rate + 12"; a character charging out, its own), with
+    ``EPSILON`` to spare for rounding, or None when it has no rate: what ``beyond_charge_reach`` measures against."""
+    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False) if unit.alive else None
+    return None if rates is None else rates[0] + MAX_CHARGE_BONUS + EPSILON
+
+
+#: A charge's contact move leaves no base standing on its target's when the charger's bases are measured within
+#: this much of their footprints' distances (``footprint_slack``): ``overlaps`` allows 0.02" (path_problem).
+CONTACT_OVERLAP_SLACK = 0.01
+
+
+@implements("published.t9a-move")
+def charge_way_clear(state: GameState, placed: Sequence[Placed], pairs: Sequence[tuple[Placed, Placed]], own: set[str],
+                     target_id: str, slack: float) -> bool:
+    """Say whether a charge's contact move surely meets nothing but its target, without working the move out.
+
+    The move is the shortest line between the footprints of one of ``pairs`` (``_contact_pairs``):
+    it ends with that pair touching, so it lies within their two bounding circles' reaches of the
+    line between their centres.  ``path_problem``'s box round every start and end of the charger's
+    bases (``placed``) therefore lies within their box stretched by those moves; when no unit but the
+    charger's own and the target reaches into it, and no impassable terrain stands anywhere, no path
+    crosses and no end stands on any other unit.  Nor on the target: each pair of bases starts at least
+    the nearest apart and the move is at most ``slack`` longer, within ``overlaps``'s allowance
+    (``CONTACT_OVERLAP_SLACK``).
+    """
+    if not pairs or slack > CONTACT_OVERLAP_SLACK or any(t.kind == "blocking" for t in state.terrain):
+        return False
+    low_x, low_y, high_x, high_y = group_extent(placed)
+    least_dx = least_dy = most_dx = most_dy = 0.0  # the moves' extremes, the standing start included
+    for p, q in pairs:
+        reach = p.base.reach_inches + q.base.reach_inches
+        (px, py), (qx, qy) = p.at, q.at
+        if qx - px - reach < least_dx:
+            least_dx = qx - px - reach
+        if qx - px + reach > most_dx:
+            most_dx = qx - px + reach
+        if qy - py - reach < least_dy:
+            least_dy = qy - py - reach
+        if qy - py + reach > most_dy:
+            most_dy = qy - py + reach
+    margin = 1e-6 * (1.0 + max(-low_x, high_x, -low_y, high_y) + most_dx - least_dx + most_dy - least_dy)
+    low_x, low_y = low_x + least_dx - margin, low_y + least_dy - margin
+    high_x, high_y = high_x + most_dx + margin, high_y + most_dy + margin
+    return not any(u.alive and u.id not in own and u.id != target_id
+                   and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
+                   for u in state.units)
 
 
 def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
@@ -1214,11 +1289,9 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
     """Return the straight move into base contact with ``target`` and every model it carries along.
 
     Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
-    taken.  The move runs along the footprints' nearest points, which for a round base (a polygon)
-    can be up to ``footprint_slack`` longer than ``distance``; so only a model within that slack of
-    the nearest can give it, and only those are worked out.  ``rows``, when given, are
-    ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack (``slack``, when
-    the caller has it).
+    taken; only the models that can give it are worked out (``_contact_pairs``).  ``rows``, when given,
+    are ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack
+    (``slack``, when the caller has it).
     """
     models = _contact_models(state, unit, out)
     placed = [m.placed for m in models]
@@ -1226,10 +1299,26 @@ def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
         slack = footprint_slack(placed, target.placed)
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
+    return _contact_move(models, _contact_pairs(placed, target.placed, rows, slack))
+
+
+def _contact_pairs(placed: Sequence[Placed], theirs: Sequence[Placed], rows: Sequence[tuple[float, int] | None],
+                   slack: float) -> list[tuple[Placed, Placed]]:
+    """Return the pairs (a charging base, its nearest target base) whose contact move may be the charge's.
+
+    The move runs along the footprints' nearest points, which for a round base (a polygon) can be
+    up to ``footprint_slack`` longer than ``distance``; so only a base within that slack of the
+    nearest (``rows``: ``nearest_in_rows`` from ``placed`` to ``theirs``) can give it.
+    """
     least = min((row[0] for row in rows if row is not None), default=math.inf)
     reach = least + slack + 1e-9 * (1.0 + least)
-    theirs = target.placed
-    moves = contact_moves([(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach])
+    return [(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach]
+
+
+def _contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
+                  ) -> tuple[float, float, list[tuple[Model, Point]]]:
+    """Return the shortest of the pairs' contact moves (the first of equals) and where it takes each model."""
+    moves = contact_moves(pairs)
     _, dx, dy = min([(math.inf, 0.0, 0.0), *[(math.hypot(dx, dy), dx, dy) for dx, dy in moves]])  # the first of equals
     return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
 
