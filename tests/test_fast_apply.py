@@ -21,7 +21,7 @@ from herohammer import geometry as geo
 from herohammer.geometry import Base, Placed
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState
-from herohammer.values import evolve
+from herohammer.values import evolve, evolve_each
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -93,6 +93,10 @@ def test_evolve_is_replace_without_what_was_cached() -> None:
         assert moved == dataclasses.replace(model, at=(1.0, 2.0))
         assert moved.placed == Placed(model.base, (1.0, 2.0), model.facing)  # not the old place
         assert evolve(unit, models=()) == dataclasses.replace(unit, models=())
+        places = [(float(i), 2.0) for i in range(len(unit.models))]
+        each = evolve_each(unit.models, "at", places)
+        assert each == [dataclasses.replace(m, at=at) for m, at in zip(unit.models, places)]
+        assert all(set(m.__dict__) == {f.name for f in dataclasses.fields(m)} for m in each)  # nothing cached kept
         after = evolve(state, turn=state.turn + 1)
         assert set(after.__dict__) == {f.name for f in dataclasses.fields(GameState)}  # no old hash, index or memo
         assert after == dataclasses.replace(state, turn=state.turn + 1)

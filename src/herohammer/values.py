@@ -121,23 +121,19 @@ def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> li
     class at once (a unit's models moved together), the class's layout looked up and the field checked once."""
     out: list[T] = []
     cls: type | None = None
-    count, kept = 0, ()  # type: tuple[int, tuple[str, ...]]
+    count, names = 0, ()  # type: tuple[int, tuple[str, ...]]
+    take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
     for value, new in zip(values, new_values):
         if type(value) is not cls:
             cls = type(value)
             layout = _LAYOUTS.get(cls)
             if layout is None:
                 layout = _LAYOUTS[cls] = _layout(value)
-            count, name_set, kept = layout
+            count, name_set, names, take = layout
             if name not in name_set:
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
-        state = value.__dict__.copy()
-        if len(state) != count:  # what the old value cached about itself stays behind (as evolve leaves it)
-            for key in kept:
-                state.pop(key, None)
-            if len(state) != count:
-                out.append(evolve(value, **{name: new}))
-                continue
+        old = value.__dict__
+        state = old.copy() if len(old) == count else dict(zip(names, take(old)))  # as evolve takes it
         state[name] = new
         copy = _new(cls)
         _set(copy, "__dict__", state)
