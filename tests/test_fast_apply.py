@@ -13,6 +13,7 @@ import dataclasses
 import pickle
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> N
     assert geo.nearest_distances(a, b) == [geo.closest_pair([p], b)[2] for p in a]
     assert [geo.clear(min(col)) for col in zip(*rows)] == [geo.closest_pair([q], a)[2] for q in b]  # by symmetry
     assert geo.group_distance(a, b) == geo.closest_pair(a, b)[2]
+    assert [geo.distance_to_group(p, b) for p in a] == [geo.closest_pair([p], b)[2] for p in a]
 
 
 @settings(max_examples=300, deadline=None)
@@ -104,6 +106,20 @@ def test_joined_characters_indexed_as_a_scan_finds_them() -> None:
             assert state.joined_to(unit.id) == scan
             host = state.unit(unit.joined) if unit.joined else unit
             assert state.combined(unit.id) == [host, *[u for u in state.units if u.joined == host.id and u.alive]]
+
+
+@pytest.mark.parametrize("first", ["unit", "combined", "joined_to"])
+def test_the_units_index_and_groups_are_the_same_whichever_is_asked_first(first: str) -> None:
+    """The index, the joined characters and the combined groups are set up in one pass by whichever look-up comes first."""
+    for fresh, scanned in zip(_example_states(), _example_states()):
+        for unit in fresh.units:
+            ask = getattr(fresh, first)
+            ask(unit.id)
+            host = next(u for u in scanned.units if u.id == (unit.joined or unit.id))
+            chars = [u for u in scanned.units if u.joined == host.id and u.alive]
+            assert fresh.unit(unit.id) == next(u for u in scanned.units if u.id == unit.id)
+            assert fresh.joined_to(unit.id) == [u for u in scanned.units if u.joined == unit.id and u.alive]
+            assert fresh.combined(unit.id) == [host, *chars]
 
 
 def test_a_state_remembers_per_value_and_forgets_when_changed_or_saved() -> None:

@@ -244,14 +244,16 @@ def test_places_problem_is_placement_then_path_problem(data: dict[str, Any], shi
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded(), st.integers(0, 6), st.tuples(st.floats(-4, 4), st.floats(-4, 4)), st.booleans(), st.booleans(),
        st.one_of(st.none(), st.tuples(st.floats(1, 15), st.floats(1, 11), st.floats(0, 90))),
-       st.one_of(st.none(), st.tuples(st.integers(0, 10), st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]))))
+       st.one_of(st.none(), st.tuples(st.integers(0, 10), st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]))),
+       st.sampled_from([0, movement.FEW_MODELS]))
 def test_one_models_move_is_ruled_as_placement_then_path_problem(
         data: dict[str, Any], pick: int, shift: tuple[float, float], flies: bool, jump: bool,
-        block: tuple[float, float, float] | None, aim: tuple[int, float] | None) -> None:
+        block: tuple[float, float, float] | None, aim: tuple[int, float] | None, few: int) -> None:
     """One model's move (a join, a leave, a character's move) is screened against each model in one pass: the same
     answer as the placement check then the path check, word for word, rectangular bases among the others too.
 
-    ``aim`` sends the model towards another (to it, through it or past it), so that paths meet models often."""
+    ``aim`` sends the model towards another (to it, through it or past it), so that paths meet models often;
+    with ``few`` 0 every unit is screened by its box first, as a big unit is."""
     if jump:
         data["sides"]["red"][0]["type"] = "jump_infantry"
     if block is not None:
@@ -278,5 +280,9 @@ def test_one_models_move_is_ruled_as_placement_then_path_problem(
         return flying
 
     expected = movement.placement_problem(state, [move], ids) or movement.path_problem(state, [move], ids, flying)
-    assert movement.places_problem(state, [move], ids, ask) == expected
+    kept, movement.FEW_MODELS = movement.FEW_MODELS, few
+    try:
+        assert movement.places_problem(state, [move], ids, ask) == expected
+    finally:
+        movement.FEW_MODELS = kept
     assert len(asked) <= 1

@@ -202,3 +202,18 @@ def test_contact_moves_from_one_call_are_each_pair_s_contact_move(pairs: list[tu
     moves = contact_moves(pairs)
     assert moves == [contact_move(a, b) for a, b in pairs]
     assert all(type(v) is float for move in moves for v in move)
+
+
+@settings(max_examples=200, deadline=None)
+@given(groups, groups, groups)
+def test_frames_kept_on_a_base_are_the_frames_worked_out_afresh(a: list[Placed], b: list[Placed],
+                                                                 c: list[Placed]) -> None:
+    """``aligned_frames`` keeps each base's frame for the axes it was asked in: asked again in other groups (other
+    first bases, other axes), the frames are those of bases placed afresh."""
+    from herohammer.geometry import aligned_frames
+
+    def afresh(group: list[Placed]) -> list[Placed]:
+        return [Placed(p.base, p.at, p.facing_deg) for p in group]
+
+    for first, second in ((a, b), (b, c), (c, a), (a, b)):
+        assert aligned_frames([*first, *second]) == aligned_frames(afresh([*first, *second]))

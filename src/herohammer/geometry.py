@@ -292,6 +292,15 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     return closest_pair(a, b)[2]
 
 
+def distance_to_group(p: Placed, group: Sequence[Standing]) -> float:
+    """Measure from one base to a group's closest model: ``group_distance([p], ...)`` of the group's bases, with the
+    round-base arithmetic inlined over the group's models as they stand (a join or a leave asks it of one base)."""
+    if group and p.base.round and _all_round(group):
+        at, radius, dist = p.at, p.base.radius_inches, math.dist
+        return clear(min([dist(at, q.at) - (radius + q.base.radius_inches) for q in group]))
+    return group_distance([p], [q.placed for q in group])
+
+
 def outline_hull(group: Sequence[Placed]) -> Polygon | None:
     """Return the convex hull round a group's bases (rectangles by their corners, round bases by their bounding
     squares), a shape holding every base of the group; None for an empty group."""
@@ -594,13 +603,19 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
     of the group is a rectangle whose sides are parallel to the first's (facings equal up to quarter turns); else None.
 
     Two such bases are ``hypot(max(|du| - half_u - half_u', 0), max(|dv| - half_v - half_v', 0))`` apart: the gap
-    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.
+    shapely measures between their corners (``Base.corners`` rounds them) to within float rounding.  Each base keeps
+    its frame for the axes it was last asked in (a target measured from several chargers turned alike is framed once).
     """
     if not group or any(p.base.round for p in group):
         return None
-    (ux, uy), (vx, vy) = _axes(group[0])
+    axes = _axes(group[0])
+    (ux, uy), (vx, vy) = axes
     out = []
     for p in group:
+        known = p.__dict__.get("_frame")  # (axes, frame): the last frame worked out for this placement
+        if known is not None and known[0] == axes:
+            out.append(known[1])
+            continue
         (wx, wy), _ = _axes(p)
         turn = ux * wx + uy * wy  # cos of the angle between the two width directions
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
@@ -609,7 +624,9 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         elif abs(abs(turn) - 1.0) > 1e-12:
             return None
         x, y = p.at
-        out.append((x * ux + y * uy, x * vx + y * vy, half_w, half_d))
+        frame = (x * ux + y * uy, x * vx + y * vy, half_w, half_d)
+        p.__dict__["_frame"] = (axes, frame)
+        out.append(frame)
     return out
 
 
@@ -691,14 +708,23 @@ def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0
     by_x = sorted(range(len(points)), key=points.__getitem__)
     xs = [points[j][0] for j in by_x]
     pairs: list[tuple[int, int]] = []
-    for i, p in enumerate(a):
+    append = pairs.append
+    for i, p in enumerate(a):  # plain loops: a comprehension per model would cost a call each
         at, reach = p.at, p.base.radius_inches + other_radius
         window = reach + tolerance + EPSILON  # further apart along x than this, no two bases touch
-        near = [j for j in by_x[bisect_left(xs, at[0] - window):bisect_right(xs, at[0] + window)]
-                if dist(at, points[j]) - reach <= tolerance]
-        if near:
+        lo, hi = bisect_left(xs, at[0] - window), bisect_right(xs, at[0] + window)
+        if hi - lo == 1:  # the usual battle line: one base within reach along x
+            j = by_x[lo]
+            if dist(at, points[j]) - reach <= tolerance:
+                append((i, j))
+        elif hi > lo:
+            near: list[int] = []
+            for j in by_x[lo:hi]:
+                if dist(at, points[j]) - reach <= tolerance:
+                    near.append(j)
             near.sort()
-            pairs += [(i, j) for j in near]
+            for j in near:
+                append((i, j))
     return pairs
 
 
@@ -888,7 +914,7 @@ def _chains(models: Sequence[Placed], limit: float) -> list[list[int]]:
         group, stack = [first], [first]
         while stack and left:
             at, radius, p = data[stack.pop()]
-            near = []
+            near: list[int] = []
             for j in left:
                 other_at, other_radius, q = data[j]
                 if (dist(at, other_at) - (radius + other_radius) <= limit if radius >= 0.0 and other_radius >= 0.0
@@ -993,6 +1019,7 @@ class Terrain:
             raise HerohammerError(
                 f"terrain {self.id!r}: polygon has no area (its points are collinear)"
             )
+        self.bounds  # noqa: B018 - the box every query screens by, worked out with the shape it checks
 
     @cached
     def _shape(self) -> Polygon:

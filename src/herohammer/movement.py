@@ -183,8 +183,8 @@ def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: s
     """
     if not moves:
         return None
-    if len(moves) == 1 and (standing := _standing(state)) and sum([len(u.models) for u in standing]) <= ONE_PASS_MODELS:
-        return _one_places_problem(state, standing, moves[0], moving_ids, flying)
+    if len(moves) == 1:
+        return _one_places_problem(state, moves[0], moving_ids, flying)
     points = [p for mv in moves for p in (mv.model.at, mv.to)]
     reach = max([mv.model.base.reach_inches for mv in moves])
     scale = max([abs(c) for p in points for c in p])
@@ -200,15 +200,15 @@ def places_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: s
     return _path_problem(moves, jumping | over, others)[0]
 
 
-#: Up to this many models on the table, one model's move is screened against each model in one pass
-#: (``_one_places_problem``); beyond, units are screened first by their boxes.
-ONE_PASS_MODELS = 64
+#: A unit of more models than this is screened by its box (``Unit.extent``) before its models are, in
+#: ``_one_places_problem``; a smaller one model by model (its box would cost as much).
+FEW_MODELS = 8
 
 
-def _one_places_problem(state: GameState, standing: Sequence[Unit], mv: PlannedMove, moving_ids: set[str],
+def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
                         flying: Callable[[], frozenset[str]]) -> str | None:
-    """``places_problem`` for one model's move (a character's join, leave or move): each model on the table is
-    screened once, for where the move ends and for its path together, with no unit boxes worked out.
+    """``places_problem`` for one model's move (a character's join, leave or move): the models on the table are
+    screened in one pass, for where the move ends and for its path together.
 
     The screens are those of ``overlapping_pairs`` (bounding circles) and ``first_swept_hit``
     (the path's box), and ``overlaps``, ``sweep_hits`` and ``in_base_contact`` decide, in the
@@ -221,18 +221,29 @@ def _one_places_problem(state: GameState, standing: Sequence[Unit], mv: PlannedM
     radius = _swept(mv)
     sweeps = (mv.length > EPSILON and radius > 0
               and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY)  # jump infantry pass over models
-    low_x = low_y = high_x = high_y = 0.0
+    low_x, low_y, high_x, high_y = x - fit, y - fit, x + fit, y + fit  # a box holding both screens' reach
     if sweeps:
         ax, ay = start.at
         slack = radius + 1e-6 + 1e-9 * (abs(ax) + abs(ay) + abs(x) + abs(y))  # first_swept_hit's screen
-        low_x, high_x = min(ax, x) - slack, max(ax, x) + slack
-        low_y, high_y = min(ay, y) - slack, max(ay, y) + slack
+        path_low_x, path_high_x = min(ax, x) - slack, max(ax, x) + slack
+        path_low_y, path_high_y = min(ay, y) - slack, max(ay, y) + slack
+        low_x, low_y = min(low_x, path_low_x), min(low_y, path_low_y)
+        high_x, high_y = max(high_x, path_high_x), max(high_y, path_high_y)
+    pad = 1e-3 + 1e-8 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))  # far above rounding
+    low_x, low_y, high_x, high_y = low_x - pad, low_y - pad, high_x + pad, high_y + pad
     hit: tuple[str, Model] | None = None
     new = None
-    for u in standing:
+    for u in state.units:
+        models = u.models
+        if not models or u.embarked_in is not None:
+            continue  # not on the table
+        if len(models) > FEW_MODELS:
+            ux, uy, vx, vy = u.extent
+            if not (ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy):
+                continue  # clear of both screens
         own = u.id == mv.unit_id
         swept = sweeps and hit is None and u.id not in moving_ids
-        for i, q in enumerate(u.models):
+        for i, q in enumerate(models):
             (qx, qy), reach = q.at, q.base.reach_inches
             if not (own and i == mv.index):
                 limit = fit + reach
@@ -243,7 +254,8 @@ def _one_places_problem(state: GameState, standing: Sequence[Unit], mv: PlannedM
                         new = new or mv.placed
                         if geo.overlaps(new, q.placed):
                             return f"{model.name} would overlap another model at {list(mv.to)}"
-            if (swept and low_x - reach <= qx <= high_x + reach and low_y - reach <= qy <= high_y + reach
+            if (swept and path_low_x - reach <= qx <= path_high_x + reach
+                    and path_low_y - reach <= qy <= path_high_y + reach
                     and geo.sweep_hits(start.at, mv.to, radius, q.placed)
                     and not geo.in_base_contact(start, q.placed)):
                 hit, swept = (u.id, q), False

@@ -9,8 +9,9 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -23,7 +24,16 @@ MEMO = "_remembered"
 REMEMBERED_KEPT = 64
 _MISSING: Any = object()
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: A dataclass's field values as a tuple, taken from its ``__dict__``, by class (``HashOnce.__hash__``).
+_FIELD_VALUES: dict[type, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
 _LAYOUTS: dict[type, tuple[int, frozenset[str], tuple[str, ...]]] = {}
+
+
+def _field_values(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """Return what takes a dataclass's field values, in order, from its ``__dict__`` as a tuple (in C)."""
+    if len(names) == 1:
+        return lambda kept: (kept[names[0]],)
+    return itemgetter(*names)
 
 
 def _field_names(value: Any) -> tuple[str, ...]:
@@ -44,10 +54,13 @@ class HashOnce:
     __slots__ = ()
 
     def __hash__(self) -> int:
-        kept: int | None = self.__dict__.get(_HASH)
+        fields_now = self.__dict__
+        kept: int | None = fields_now.get(_HASH)
         if kept is None:
-            kept = hash(tuple(self.__dict__[name] for name in _field_names(self)))
-            self.__dict__[_HASH] = kept
+            values = _FIELD_VALUES.get(type(self))
+            if values is None:
+                values = _FIELD_VALUES[type(self)] = _field_values(_field_names(self))
+            kept = fields_now[_HASH] = hash(values(fields_now))
         return kept
 
     def __getstate__(self) -> dict[str, Any]:
@@ -106,6 +119,35 @@ def evolve(value: T, **changes: Any) -> T:
 
 
 _new, _set = object.__new__, object.__setattr__
+
+
+def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> list[T]:
+    """Return ``[evolve(v, **{name: x}) for v, x in zip(values, new_values)]``: one field changed in many values of one
+    class at once (a unit's models moved together), the class's layout looked up and the field checked once."""
+    out: list[T] = []
+    cls: type | None = None
+    count, kept = 0, ()  # type: tuple[int, tuple[str, ...]]
+    for value, new in zip(values, new_values):
+        if type(value) is not cls:
+            cls = type(value)
+            layout = _LAYOUTS.get(cls)
+            if layout is None:
+                layout = _LAYOUTS[cls] = _layout(value)
+            count, name_set, kept = layout
+            if name not in name_set:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+        state = value.__dict__.copy()
+        if len(state) != count:  # what the old value cached about itself stays behind (as evolve leaves it)
+            for key in kept:
+                state.pop(key, None)
+            if len(state) != count:
+                out.append(evolve(value, **{name: new}))
+                continue
+        state[name] = new
+        copy = _new(cls)
+        _set(copy, "__dict__", state)
+        out.append(copy)
+    return out
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property

@@ -62,12 +62,13 @@ class Engagement:
                     near.setdefault(eid, set()).add(uid)
         seen = [unit_id]
         at = 0
-        while at < len(seen):
+        while at < len(seen):  # plain loops: a comprehension per round would cost a call each
             u = state.unit(seen[at])
             at += 1
             linked = near.get(u.id, ())
-            seen += [x.id for x in state.units if x.id not in seen and x.on_table
-                     and (x.joined == u.id or u.joined == x.id or x.id in linked)]
+            for x in state.units:
+                if x.id not in seen and x.on_table and (x.joined == u.id or u.joined == x.id or x.id in linked):
+                    seen.append(x.id)
         self.units: tuple[str, ...] = tuple(seen)
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}

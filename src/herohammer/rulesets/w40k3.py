@@ -396,7 +396,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             if u.id not in (character.id, leaving) and not u.joined and geo.within(placed, u.placed, JOIN_INCHES)
             and self.join_problem(state, character, u) is None
         ]
-        return min(hosts, key=lambda u: geo.group_distance([placed], u.placed), default=None)
+        return min(hosts, key=lambda u: geo.distance_to_group(placed, u.models), default=None)
 
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
@@ -550,7 +550,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if not host.alive:  # its unit (a retinue, say) is destroyed: the character just moves off alone
             return Ruling.allow(f"{character.id} moves off alone: {host.id} has no models left",
                                 self.leave_rule, notes=notes)
-        gap = geo.group_distance([placed], host.placed)
+        gap = geo.distance_to_group(placed, host.models)
         if gap <= JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {host.id}: it must end more than 2\" from the unit's "
@@ -584,7 +584,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def _left_or_stayed(self, state: GameState, character_id: str, host_id: str, placed: geo.Placed) -> Resolution:
         """Make a character that ended more than 2\" from its unit a unit of its own; else it stays."""
         host = state.unit(host_id)
-        if host.alive and geo.group_distance([placed], host.placed) <= JOIN_INCHES + movement.EPSILON:
+        if host.alive and geo.distance_to_group(placed, host.models) <= JOIN_INCHES + movement.EPSILON:
             return state, [Event("leave", f"{character_id} stops short and stays part of {host_id}",
                                  (self.leave_rule,))]
         state = state.replace_unit(_joined(state.unit(character_id), None))
@@ -774,7 +774,7 @@ def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
 def _gap_from(host: Unit, placed: geo.Placed) -> float:
     """Return how far a base placed there is from a unit's nearest model (worked out once per unit value: the ruling on
     a join and its resolution both ask)."""
-    return host.remember(("gap from", placed), lambda: geo.group_distance([placed], host.placed))
+    return host.remember(("gap from", placed), lambda: geo.distance_to_group(placed, host.models))
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:

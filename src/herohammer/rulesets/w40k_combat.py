@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -50,7 +50,7 @@ from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit, UnitType
-from ..values import evolve
+from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
@@ -69,11 +69,13 @@ ModelRef = tuple[str, int]  # (unit id, model index)
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
+_AT = attrgetter("at")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FOUGHT = frozenset({Status.FOUGHT})
+_SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -274,7 +276,7 @@ class CombatRules(Ruleset):
     # == shared helpers ===============================================================
     def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
         """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
-        return [find_weapon(n, state.weapons, model.name) for n in model.weapons]
+        return list(map(find_weapon, model.weapons, repeat(state.weapons), repeat(model.name)))
 
     def _members_models(self, state: GameState, unit_id: str) -> list[tuple[Unit, int, Model]]:
         return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
@@ -315,15 +317,32 @@ class CombatRules(Ruleset):
         ``saved_already``: the saves per group, rolled with the wounds (``_save_split``);
         ``models``: the pool's models (and units) in ``state``, if already looked up.
         """
+        taken, events, unsaved = self._saved_wounds(state, pool, batches, dice, who, rules, saved_already, models)
+        if taken is None:
+            return state, events, unsaved
+        state, slain = _apply_wounds(state, taken, remove)
+        if slain:
+            events.append(_casualties(slain, rules))
+        return state, events, unsaved
+
+    def _saved_wounds(self, state: GameState, pool: Sequence[ModelRef], batches: Sequence[WoundBatch], dice: Dice,
+                      who: str, rules: tuple[str, ...], saved_already: dict[SaveGroup, int] | None = None,
+                      models: dict[ModelRef, tuple[Unit, Model]] | None = None
+                      ) -> tuple[dict[ModelRef, int] | None, list[Event], int]:
+        """Allocate wounds and roll the saves (``_take_wounds``): the unsaved wounds each model takes, the events, their total.
+
+        None instead of the wounds taken when there is nothing to allocate (no wounds, or no model
+        left to take them): nothing changes.
+        """
         total = sum(map(_WOUNDS, batches))
         if total == 0:
-            return state, [], 0
+            return None, [], 0
         if models is None:
             models = _models_of(state, pool)
         looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
-            return state, [], 0
+            return None, [], 0
         per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
         one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
         if one_each:  # the first models in order, a wound each
@@ -395,11 +414,7 @@ class CombatRules(Ruleset):
             kind = "no save" if save is None else f"{saved} saved"
             events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved",
                                 rules, _rolls(dice, start)))
-        state, slain = _apply_wounds(state, taken, remove)
-        if slain:
-            events.append(Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules),
-                                data=(("slain", len(slain)),)))
-        return state, events, unsaved_total
+        return taken, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
                     who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
@@ -435,9 +450,11 @@ class CombatRules(Ruleset):
             for k in range(most):  # wound k goes to the k-th living model, round and round (as _take_wounds)
                 counts[index[keys[k % len(keys)]]] += 1
                 shares.append(tuple(counts))
-        stages = tuple(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
-                             "published.saves", fails=True) for _, save in order)
-        return Split(stages, tuple(shares)), order
+        stages = []
+        for _, save in order:
+            stages.append(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
+                                "published.saves", fails=True))
+        return Split(tuple(stages), tuple(shares)), order
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -565,10 +582,9 @@ class CombatRules(Ruleset):
         w, d = state.table.width - 0.5, state.table.depth - 0.5
         ox, oy = dx * inches, dy * inches
         moved = []
-        for u in members:  # one new model per model (its place only: floats in, floats out) and one new unit
-            models = []
-            for m in u.models:  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
-                x, y = m.at
+        for u in members:  # each model at its new place (floats in, floats out), one new unit per member
+            places = []
+            for x, y in map(_AT, u.models):  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
                 x += ox
                 y += oy
                 if 0.5 > x:
@@ -579,8 +595,9 @@ class CombatRules(Ruleset):
                     y = 0.5
                 if d < y:
                     y = d
-                models.append(evolve(m, at=(x, y)))
-            moved.append(evolve(u, models=tuple(models), status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+                places.append((x, y))
+            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
+                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
@@ -729,9 +746,12 @@ class CombatRules(Ruleset):
     @implements("published.attack-sequence")
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...],
-                         nearest: Sequence[float] | None = None) -> Resolution:
+                         nearest: Sequence[float] | None = None) -> tuple[list[Unit] | None, list[Event]]:
         """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
 
+        Return the target's units that took wounds (their slain removed; None if no wound was
+        allocated), for the caller to put in its one new state with whatever else the action
+        changes (then ``_release_orphans``), and the events.
         ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
         groups = state.combined(target_id)
@@ -767,7 +787,7 @@ class CombatRules(Ruleset):
                                 cited, _rolls(dice, start)))
             wounds.append(WoundBatch(got, weapon.ap))
         if not any(w.wounds for w in wounds):  # nothing to allocate: no order of the models needed
-            return state, events
+            return None, events
         if nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
             pool = self._pool_order(state, target_id, (), nearest=nearest)
         else:
@@ -775,8 +795,14 @@ class CombatRules(Ruleset):
         models: dict[ModelRef, tuple[Unit, Model]] = {}  # the pool's models, looked up once
         for u in groups:
             models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
-        state, more, _ = self._take_wounds(state, pool, wounds, dice, target_id, rules, models=models)
-        return state, events + more
+        taken, more, _ = self._saved_wounds(state, pool, wounds, dice, target_id, rules, models=models)
+        events += more
+        if taken is None:
+            return None, events
+        wounded, slain = _wounded_units(state, taken)
+        if slain:
+            events.append(_casualties(slain, rules))
+        return wounded, events
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
@@ -796,13 +822,19 @@ class CombatRules(Ruleset):
                            else ""), rules)]
         events += [Event("note", n) for n in notes]
         before = state
-        state, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                            *self._carry_rule(state, target_id)), nearest)
+        wounded, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
+                                              *self._carry_rule(state, target_id)), nearest)
         events += more
-        shot = {u.id: state.unit(u.id).with_status(Status.SHOT) for u in members}
+        # one new state: the wounds, the firers marked as having shot, the target remembered (40k4.shoot.same-target)
+        changed = {u.id: u for u in wounded} if wounded else {}
+        for u in members:
+            u = changed.get(u.id, u)
+            changed[u.id] = evolve(u, status=u.status | _SHOT)  # Unit.with_status(Status.SHOT)
         fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
-            *state.fired_at, (shooter.id, target_id))  # 40k4.shoot.same-target: the first target is remembered
-        state = evolve(state, units=tuple([shot.get(u.id, u) for u in state.units]), fired_at=fired_at)
+            *state.fired_at, (shooter.id, target_id))
+        state = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
+        if wounded is not None:  # as _apply_wounds does
+            state = _release_orphans(state)
         state, more = self._after_casualties(state, before, target_id, dice)
         return state, events + more
 
@@ -914,10 +946,12 @@ class CombatRules(Ruleset):
         if power.effect is PowerEffect.SHOOTING:
             assert power.weapon is not None
             shots = power.weapon.shots
-            after, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
-                                                ("40k3.psyker.as-shooting", "published.wound-allocation",
-                                                 *self._carry_rule(after, target_id)))
+            wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
+                                                  ("40k3.psyker.as-shooting", "published.wound-allocation",
+                                                   *self._carry_rule(after, target_id)))
             events += more
+            if wounded is not None:
+                after = _release_orphans(after.replace_units(*wounded))
             if after.unit(psyker.id).alive:
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
             after = _fired(after, psyker.joined or psyker.id, target_id)
@@ -1067,12 +1101,19 @@ class CombatRules(Ruleset):
         if not unit.alive:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         combat = self._contact_units(state, unit.id)
-        if not any(state.unit(u).side != unit.side for u in combat):
+        enemy = fought = False
+        others: list[str] = []
+        for uid in combat:  # one plain pass: who is an enemy, who has fought, who else fights
+            member = state.unit(uid)
+            enemy = enemy or member.side != unit.side
+            fought = fought or Status.FOUGHT in member.status
+            if uid != unit.id:
+                others.append(uid)
+        if not enemy:
             return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
-        if any(state.unit(u).has(Status.FOUGHT) for u in combat):
+        if fought:
             return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
-        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(u for u in combat if u != unit.id)}",
-                            "published.close-combat")
+        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(others)}", "published.close-combat")
 
     @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
                 "core.zero.ws", "core.zero.a")
@@ -1114,28 +1155,31 @@ class CombatRules(Ruleset):
             for initiative in range(melee.initiative, -1, -1):
                 if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations,
                                                                             arms)):
-                    return ((tuple((key, n, tuple(pool)) for key, (n, pool) in jobs.items()), initiative - 1,
+                    pools = []
+                    for key, (n, pool) in jobs.items():
+                        pools.append((key, n, tuple(pool)))
+                    return ((tuple(pools), initiative - 1,
                              Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
             return ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
             state = melee.state
             allocations = state.allocations  # splits of attacks end with the fight
-            if any(a[0] in combat for a in allocations):
+            if allocations and any(a[0] in combat for a in allocations):
                 allocations = tuple(a for a in allocations if a[0] not in combat)
-            # every unit of the combat has fought: one new state
-            state = evolve(state, allocations=allocations, units=tuple(
-                [evolve(u, status=u.status | _FOUGHT) if u.id in combat else u for u in state.units]))
+            units = []  # every unit of the combat has fought: one new state
+            for u in state.units:
+                units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
+            state = evolve(state, allocations=allocations, units=tuple(units))
             state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        sides = tuple((side, 0) for side in sorted({state.unit(u).side for u in combat}))
+        sides = tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0)))
         view = dice.event_view
         apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
                                lambda: tuple(self._characters_apart(state, engagement)))
-        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step,
-                          lambda m: m.finished, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
+        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step, _FINISHED, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
                           lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
 
@@ -1162,8 +1206,11 @@ class CombatRules(Ruleset):
                                                  Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                                        rule if apart else "published.to-wound"),
                                                  split=None if saving is None else saving[0])
-            saved = None if saving is None else {
-                group: saving[0].shares[got][i] - unsaved_now[i] for i, group in enumerate(saving[1])}
+            saved: dict[SaveGroup, int] | None = None
+            if saving is not None:
+                saved, shares = {}, saving[0].shares[got]
+                for i, group in enumerate(saving[1]):
+                    saved[group] = shares[i] - unsaved_now[i]
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
@@ -1192,7 +1239,7 @@ class CombatRules(Ruleset):
             unit = state.unit(uid)
             if not (unit.is_character and unit.joined and unit.alive):
                 continue
-            touching = any(state.unit(e).on_table for e in engagement.touched_units(uid))
+            touching = any(map(_ON_TABLE, map(state.unit, engagement.touched_units(uid))))
             events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
                 "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
@@ -1208,7 +1255,7 @@ class CombatRules(Ruleset):
         A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
         """
         jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
-        units = [u for u in map(state.unit, engagement.units) if u.models]
+        units = list(filter(_MODELS, map(state.unit, engagement.units)))
         contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
         standing: dict[str, Unit] = {}
         arms = {} if arms is None else arms  # models that carry the same weapons, looked up once
@@ -1217,7 +1264,7 @@ class CombatRules(Ruleset):
             if initiative not in engagement.levels[unit.id]:
                 continue
             if contacts is None:
-                contacts, standing = engagement.now(units), {u.id: u for u in units}
+                contacts, standing = engagement.now(units), dict(zip(map(_ID, units), units))
             if unit.id not in allocations and not unit.is_character \
                     and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
                 continue
@@ -1258,8 +1305,8 @@ class CombatRules(Ruleset):
                         continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
-                    melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-                    weapon = arms[model.weapons] = melee[0]
+                    weapon = arms[model.weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)),
+                                                        BARE_HANDS)
                 s = weapon.strength_for(model.profile.s)
                 if sole is not None:
                     target = standing[sole]
@@ -1322,16 +1369,17 @@ class CombatRules(Ruleset):
         sole, weapons, ws, _ = alike.pop()
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
-        attacks = {a: self._attacks(unit, m) for a, m in dict(zip(map(_A, models), models)).items()}  # once per A
+        attacks: dict[int, int] = {}
+        for a, m in dict(zip(map(_A, models), models)).items():  # once per A
+            attacks[a] = self._attacks(unit, m)
         n = sum(map(attacks.__getitem__, map(_A, models)))
         if not n:
             return True
-        first = next(i for i, m in enumerate(models) if attacks[m.profile.a])
+        first = list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)
         model = models[first]
         weapon = arms.get(weapons)
         if weapon is None:
-            melee = [w for w in self.weapons_of(state, model) if not w.is_shooting] or [BARE_HANDS]
-            weapon = arms[weapons] = melee[0]
+            weapon = arms[weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)), BARE_HANDS)
         job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
         if job in jobs:
             _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
@@ -1361,8 +1409,7 @@ class CombatRules(Ruleset):
     @implements("40k4.cc.engaged-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
         """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
-        engaged = set(touched)
-        return [r for r in pool if r in engaged]
+        return list(filter(set(touched).__contains__, pool))
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
@@ -1377,20 +1424,28 @@ class CombatRules(Ruleset):
 
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         """
-        sides = sorted({before.unit(u).side for u in combat})
-        score = ", ".join(f"{s} {caused[s]}" for s in sides)
+        sides = sorted(set(map(_SIDE, map(before.unit, combat))))
+        score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
         events: list[Event] = []
         tested: set[str] = set()
         if len(sides) == 2 and caused[sides[0]] != caused[sides[1]]:
-            winner = max(sides, key=lambda s: caused[s])
-            loser = next(s for s in sides if s != winner)
+            winner = max(sides, key=caused.__getitem__)
+            loser = sides[1] if sides[0] == winner else sides[0]
             margin = caused[winner] - caused[loser]
             events.append(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
                                 ("published.combat-resolution",), data=(("winner", winner),)))
-            losers = [u for u in combat if before.unit(u).side == loser and not before.unit(u).joined]
+            losers = []
+            for uid in combat:
+                was = before.unit(uid)
+                if was.side == loser and not was.joined:
+                    losers.append(uid)
             for uid in losers:
                 # a character who survives his unit (released by then) takes the loser's check himself
-                live_id = next((x.id for x in before.combined(uid) if state.unit(x.id).alive), None)
+                live_id = None
+                for x in before.combined(uid):
+                    if state.unit(x.id).alive:
+                        live_id = x.id
+                        break
                 if live_id is None:
                     continue
                 if live_id != uid:
@@ -1407,11 +1462,14 @@ class CombatRules(Ruleset):
         events += more
         # units with no enemy left in contact are no longer locked; an enemy that fell back from this
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
-        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
-                and not before.unit(e.id).has(Status.FALLING_BACK)}
-        locked = [u for u in map(state.unit, combat) if u.alive and u.has(Status.LOCKED)]
+        locked = []
+        for u in map(state.unit, combat):
+            if u.alive and Status.LOCKED in u.status:
+                locked.append(u)
         if not locked:
             return state, events
+        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
+                and not before.unit(e.id).has(Status.FALLING_BACK)}
         # only the units that fled have moved: the others touch as the fight began, the slain aside
         stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
         contacts = engagement.now(stay) if engagement is not None else None
@@ -1448,6 +1506,8 @@ _BS, _NAME, _CHARACTER = attrgetter("profile.bs"), attrgetter("name"), attrgette
 _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profile.t"), attrgetter("profile.w"), \
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
+_IS_SHOOTING = attrgetter("is_shooting")
+_SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
 
@@ -1504,14 +1564,16 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
     destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
     destroyed unit releases its characters, which later strikes of the step do read.
     """
-    later = {r[0] for job in rest for r in job[2]}
+    later: set[str] = set()
+    for job in rest:
+        later.update(map(_UNIT, job[2]))
     standing: dict[str, int] = {}
     for (uid, _), (_, model) in models.items():
         if uid in later:
             return False
         if model.wounds_taken < model.profile.w:
             standing[uid] = standing.get(uid, 0) + 1
-    return all(wounds < k for k in standing.values())
+    return wounds < min(standing.values(), default=wounds + 1)
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
@@ -1527,6 +1589,17 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
     With ``remove`` False the slain stay (at 0 Wounds) until the end of an Initiative step,
     since blows at one Initiative are simultaneous.
     """
+    changed, slain = _wounded_units(state, taken, remove)
+    return _release_orphans(state.replace_units(*changed)), slain
+
+
+def _casualties(slain: Sequence[str], rules: tuple[str, ...]) -> Event:
+    """Name the models slain by wounds (core.zero.w)."""
+    return Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules), data=(("slain", len(slain)),))
+
+
+def _wounded_units(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[list[Unit], list[str]]:
+    """Return the units with wounds added (``_apply_wounds``, not yet in a state) and the slain names."""
     slain: list[str] = []
     changed: list[Unit] = []
     hit: dict[str, list[int]] = {}
@@ -1553,7 +1626,7 @@ def _apply_wounds(state: GameState, taken: dict[ModelRef, int], remove: bool = T
         else:
             kept = tuple(models)  # type: ignore[arg-type]  # no model removed: none is None
         changed.append(evolve(unit, models=kept))
-    return _release_orphans(state.replace_units(*changed)), slain
+    return changed, slain
 
 
 def _remove_casualties(state: GameState) -> GameState:
