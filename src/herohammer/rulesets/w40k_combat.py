@@ -72,6 +72,9 @@ _X, _Y = itemgetter(0), itemgetter(1)
 _AT = attrgetter("at")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
+#: A strike's saves as one split of the wound chain (``_save_split``): the split, its groups in order, the models
+#: that may take wounds (in order) and each one's group (one key for all when there is one group).
+SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FOUGHT = frozenset({Status.FOUGHT})
@@ -417,12 +420,13 @@ class CombatRules(Ruleset):
         return taken, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
-                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
-                    ) -> tuple[Split, tuple[SaveGroup, ...]] | None:
+                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None) -> SaveSplit | None:
         """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
+        Also return the models that may take wounds (in order) and their groups (one key for
+        all when there is one group), for ``_allocate_melee``.
         """
         if models is None:
             models = _models_of(state, pool)
@@ -454,7 +458,7 @@ class CombatRules(Ruleset):
         for _, save in order:
             stages.append(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
                                 "published.saves", fails=True))
-        return Split(tuple(stages), tuple(shares)), order
+        return Split(tuple(stages), tuple(shares)), order, alive, keys
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -1188,46 +1192,55 @@ class CombatRules(Ruleset):
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
+        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
+        strike that slays or wounds no one makes no new state.
         """
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused, pending = melee.state, list(events_before), dict(melee.caused), melee.pending
+        state, events, caused, pending = melee.state, list(events_before), melee.caused, melee.pending
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
-        live = list(models)
         rest = jobs[1:]
-        if live:
-            targets = list(map(_MODEL, map(models.__getitem__, live)))
+        if models:
+            live = list(models)
+            targets = list(map(_MODEL, models.values()))
             start = len(dice.log)
             need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority(list(map(_TOUGHNESS, targets)))
             wound_on = to_wound(s, toughness)
             saving = self._save_split(state, live, armour_off, n, pool_key, models)
-            hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
-                                                 Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                                       rule if apart else "published.to-wound"),
-                                                 split=None if saving is None else saving[0])
-            saved: dict[SaveGroup, int] | None = None
-            if saving is not None:
-                saved, shares = {}, saving[0].shares[got]
-                for i, group in enumerate(saving[1]):
-                    saved[group] = shares[i] - unsaved_now[i]
+            to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
+            to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                                   rule if apart else "published.to-wound")
+            if saving is None:
+                hits, got = dice.pools(n, to_hit, to_wound_stage)
+            else:
+                hits, got, *unsaved_now = dice.pools(n, to_hit, to_wound_stage, split=saving[0])
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
                                 _rolls(dice, start)))
-            struck = state.unit(live[0][0])
-            remove = not rest or (got > 0 and _slain_now(models, rest, got))
-            state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
-                                                     pool_key, ("published.wound-allocation",
-                                                                *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=remove, saved_already=saved, models=models)
-            if unsaved and not remove:
-                pending = (*pending, *dict.fromkeys(r[0] for r in live))
-            caused[side] = caused.get(side, 0) + unsaved
-            events += more
+            unsaved = 0
+            if got and saving is not None:
+                struck = state.unit(live[0][0])
+                rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
+                remove = not rest or _slain_now(models, rest, got)
+                taken, unsaved = _allocate_melee(models, saving, got, unsaved_now, rules, events)
+                if taken:
+                    state, slain = _apply_wounds(state, taken, remove)
+                    if slain:
+                        events.append(_casualties(slain, rules))
+                else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
+                    state = _release_orphans(state)
+                if unsaved and not remove:
+                    pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            if unsaved or side not in dict(caused):
+                known = dict(caused)
+                known[side] = known.get(side, 0) + unsaved
+                caused = tuple(sorted(known.items()))
         if not rest and pending:
             state, pending = _remove_casualties(state), ()
-        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=tuple(sorted(caused.items())),
+        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
                       events=tuple(events), pending=pending)
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
@@ -1574,6 +1587,41 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
         if model.wounds_taken < model.profile.w:
             standing[uid] = standing.get(uid, 0) + 1
     return wounds < min(standing.values(), default=wounds + 1)
+
+
+def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
+                    unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event]) -> tuple[dict[ModelRef, int], int]:
+    """Allocate a strike's ``got`` wounds, saved as rolled with them (``unsaved_now`` per group): ``_saved_wounds`` of one batch.
+
+    Wound k goes to the k-th model that may take one, round and round, so each group takes
+    its share of the split and its first models; unsaved wounds slay whole models in order,
+    any excess is lost.  Append each group's saves event; return the wounds each model takes
+    and the unsaved total.
+    """
+    split, order, alive, keys = saving
+    row = split.shares[got]
+    reached = alive[:got]
+    taken: dict[ModelRef, int] = {}
+    total = 0
+    for i, (_, save) in enumerate(order):
+        n = row[i]
+        if not n:
+            continue
+        refs = reached if len(order) == 1 else [ref for ref, key in zip(reached, keys) if key == order[i]]
+        unsaved = unsaved_now[i]
+        left = unsaved
+        for ref in refs:
+            if not left:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken
+            taken[ref] = room if room < left else left
+            left -= taken[ref]
+        names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
+        kind = "no save" if save is None else f"{n - unsaved} saved"
+        events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
+        total += unsaved
+    return taken, total
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
