@@ -301,8 +301,9 @@ class CombatRules(Ruleset):
             if nearest is not None:
                 gaps = nearest[offset:offset + n]
             elif attackers and n:
-                if len(attackers) == 1:  # one striker: its row of gaps to the models
-                    gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
+                if len(attackers) == 1:  # one striker: its row of gaps to the models (the models measured as
+                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0)
+                    gaps = list(map(max, geo.gap_rows(attackers, u.models)[0], repeat(0.0)))
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
             uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
@@ -420,17 +421,19 @@ class CombatRules(Ruleset):
         return taken, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
-                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None) -> SaveSplit | None:
+                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None,
+                    looked: list[Model] | None = None) -> SaveSplit | None:
         """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
         Also return the models that may take wounds (in order) and their groups (one key for
-        all when there is one group), for ``_allocate_melee``.
+        all when there is one group), for ``_allocate_melee``.  ``looked``: the pool's models, if looked up.
         """
         if models is None:
             models = _models_of(state, pool)
-        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        if looked is None:
+            looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
@@ -1208,7 +1211,7 @@ class CombatRules(Ruleset):
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority(list(map(_TOUGHNESS, targets)))
             wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key, models)
+            saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
             to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
             to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                    rule if apart else "published.to-wound")
@@ -1224,7 +1227,7 @@ class CombatRules(Ruleset):
             if got and saving is not None:
                 struck = state.unit(live[0][0])
                 rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
-                remove = not rest or _slain_now(models, rest, got)
+                remove = not rest or _slain_now(models, rest, got, targets)
                 taken, unsaved = _allocate_melee(models, saving, got, unsaved_now, rules, events)
                 if taken:
                     state, slain = _apply_wounds(state, taken, remove)
@@ -1569,24 +1572,29 @@ def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tup
     return out
 
 
-def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int) -> bool:
+def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int,
+               looked: Sequence[Model] | None = None) -> bool:
     """Say whether a strike's slain may leave at once instead of at the end of its Initiative step.
 
     Blows at one Initiative are simultaneous, but only the step's later pools read the models
     (by index): a unit none of them reads loses its slain at once, unless the strike might
     destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
     destroyed unit releases its characters, which later strikes of the step do read.
+    ``looked``: the models of ``models``, in order, if looked up.
     """
     later: set[str] = set()
     for job in rest:
         later.update(map(_UNIT, job[2]))
-    standing: dict[str, int] = {}
-    for (uid, _), (_, model) in models.items():
-        if uid in later:
-            return False
-        if model.wounds_taken < model.profile.w:
-            standing[uid] = standing.get(uid, 0) + 1
-    return wounds < min(standing.values(), default=wounds + 1)
+    units = list(map(_UNIT, models))
+    if not later.isdisjoint(units):
+        return False
+    if looked is None:
+        looked = list(map(_MODEL, models.values()))
+    standing = compress(units, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked)))
+    if len(set(units)) == 1:  # the usual pool: the models of one unit, counted in C
+        return wounds < (len(list(standing)) or wounds + 1)
+    counts = Counter(standing)
+    return wounds < min(counts.values(), default=wounds + 1)
 
 
 def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
