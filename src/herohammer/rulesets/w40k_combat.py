@@ -1371,28 +1371,41 @@ class CombatRules(Ruleset):
         unit in one pool: the first model's weapon and pool, the attacks added up.
         """
         models = unit.models
-        if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
-            return False
         soles = engagement.start_soles(unit.id)
         if models is not engagement.start_models(unit.id):
             index_of = contacts.index_of(unit.id)
             if index_of is None:
                 return False
             soles = tuple(compress(soles, map((0).__le__, index_of)))
-        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
-        if len(alike) != 1:
-            return False
-        sole, weapons, ws, _ = alike.pop()
+        # one pass over the models: the usual unit is alike in every value read here, A and Initiative too
+        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
+                        map(_A, models)))
+        if len(alike) == 1:
+            sole, weapons, ws, _, level, _ = alike.pop()
+            if level != initiative:
+                return False
+        else:
+            if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
+                return False
+            shared = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
+            if len(shared) != 1:
+                return False
+            sole, weapons, ws, _ = shared.pop()
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
-        attacks: dict[int, int] = {}
-        for a, m in dict(zip(map(_A, models), models)).items():  # once per A
-            attacks[a] = self._attacks(unit, m)
-        n = sum(map(attacks.__getitem__, map(_A, models)))
-        if not n:
-            return True
-        first = list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)
-        model = models[first]
+        if len(alike) == 1:  # one A: each model strikes with the first one's attacks
+            each = self._attacks(unit, models[0])
+            if not each:
+                return True
+            n, model = each * len(models), models[0]
+        else:
+            attacks: dict[int, int] = {}
+            for a, m in dict(zip(map(_A, models), models)).items():  # once per A
+                attacks[a] = self._attacks(unit, m)
+            n = sum(map(attacks.__getitem__, map(_A, models)))
+            if not n:
+                return True
+            model = models[list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)]
         weapon = arms.get(weapons)
         if weapon is None:
             weapon = arms[weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)), BARE_HANDS)
