@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from .. import geometry as geo
 from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
@@ -198,6 +198,25 @@ class _Melee:
             joined = evolve(stepped, events=(*self.events, *stepped.events))
         joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
         return joined
+
+
+class _FightSetup(NamedTuple):
+    """What a fight reads from the state it starts from, whatever the dice: worked out once per state and fighting unit.
+
+    Ruling and resolving share the engagement; play applying the same fight again (a search)
+    and an enumeration (once per leaf) find the rest ready, the first Initiative step's attacks
+    too.  ``arms`` and ``gathered`` fill as the fight asks: the melee weapon of each set of
+    weapons carried, and each Initiative step's attacks gathered on the starting state.
+    """
+
+    engagement: Engagement
+    combat: tuple[str, ...]
+    allocations: dict[str, tuple[tuple[str, int], ...]]
+    levels: frozenset[int]
+    arms: dict[tuple[str, ...], Weapon]
+    gathered: dict[int, tuple[Gathered, ...]]
+    sides: tuple[tuple[str, int], ...]
+    opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
 
 
 class CombatRules(Ruleset):
@@ -1131,15 +1150,9 @@ class CombatRules(Ruleset):
         attacks, strike with one pool, finally the combat result): play runs it step by
         step, an exact enumeration merges equal carries after every step.
         """
-        engagement = self._engagement(state, action.unit)
-        combat = engagement.units
+        setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
+        engagement, combat, allocations, levels, arms, start_gathered = setup[:6]
         before = state
-        allocations = dict(state.allocations)
-        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
-        # the Initiative values of the combat's models (models only leave a fight): no other step gathers attacks
-        levels = frozenset().union(*engagement.levels.values())
-        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once a fight
-
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
             if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
@@ -1148,7 +1161,13 @@ class CombatRules(Ruleset):
                 # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
                 gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
                 if gathered is None:
-                    gathered = melee.__dict__["_gathered"] = gather(melee)
+                    if melee.state is before:  # the fight's first step (or one where no one was hurt yet): once a state
+                        gathered = start_gathered.get(initiative)
+                        if gathered is None:
+                            gathered = start_gathered[initiative] = gather(melee)
+                    else:
+                        gathered = gather(melee)
+                    melee.__dict__["_gathered"] = gathered
                 if not gathered:  # every blow struck: the combat result is a step of its own
                     return evolve(melee, initiative=-1)
                 jobs, initiative, event = gathered[0]
@@ -1182,13 +1201,22 @@ class CombatRules(Ruleset):
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        sides = tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0)))
         view = dice.event_view
-        apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
-                               lambda: tuple(self._characters_apart(state, engagement)))
-        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step, _FINISHED, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
-                          lambda m, r: m.join(r, view))
+        melee = dice.loop(_Melee(state, 10, (), setup.sides, setup.opening), step, _FINISHED,
+                          lambda m: m.key(view, self.combat_result_read), _Melee.fresh, lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
+
+    def _fight_setup(self, state: GameState, unit_id: str) -> _FightSetup:
+        """Work out what a fight reads from the state it starts from, whatever the dice (``_FightSetup``)."""
+        engagement = self._engagement(state, unit_id)
+        combat = engagement.units
+        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+        return _FightSetup(engagement, combat, dict(state.allocations),
+                           # the Initiative values of the combat's models (models only leave a fight): no other step
+                           # gathers attacks
+                           frozenset().union(*engagement.levels.values()), {}, {},
+                           tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
+                           (opening, *self._characters_apart(state, engagement)))
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
                 events_before: tuple[Event, ...], dice: Dice) -> _Melee:
