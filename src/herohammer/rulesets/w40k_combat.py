@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
@@ -326,7 +326,7 @@ class CombatRules(Ruleset):
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
             uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
-            out += [(uid, i) for i in (range(n) if gaps is None else sorted(range(n), key=gaps.__getitem__))]
+            out += zip(repeat(uid), range(n) if gaps is None else sorted(range(n), key=gaps.__getitem__))
             offset += n
         return out
 
@@ -1197,7 +1197,7 @@ class CombatRules(Ruleset):
             for u in state.units:
                 units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
             state = evolve(state, allocations=allocations, units=tuple(units))
-            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
+            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
@@ -1475,10 +1475,11 @@ class CombatRules(Ruleset):
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
-    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
                         dice: Dice, engagement: Engagement | None = None) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
 
+        ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         """
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
