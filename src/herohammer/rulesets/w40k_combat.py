@@ -63,6 +63,8 @@ FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY}
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
+#: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
+LATER_GATHERS_KEPT = 256
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
@@ -215,6 +217,10 @@ class _FightSetup(NamedTuple):
     levels: frozenset[int]
     arms: dict[tuple[str, ...], Weapon]
     gathered: dict[int, tuple[Gathered, ...]]
+    #: The later steps' attacks by their state's value and Initiative (at most ``LATER_GATHERS_KEPT``, the oldest
+    #: dropped first), kept from the second fight from this state on (``fights``: how many began from it).
+    later: dict[tuple[GameState, int], tuple[Gathered, ...]]
+    fights: list[int]
     sides: tuple[tuple[str, int], ...]
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
 
@@ -1151,7 +1157,11 @@ class CombatRules(Ruleset):
         step, an exact enumeration merges equal carries after every step.
         """
         setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
-        engagement, combat, allocations, levels, arms, start_gathered = setup[:6]
+        engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
+        # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
+        # on their own new states: from the second fight from it on (a search applying it again) they are remembered
+        remember_later = fights[0] > 0
+        fights[0] += 1
         before = state
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
@@ -1165,6 +1175,12 @@ class CombatRules(Ruleset):
                         gathered = start_gathered.get(initiative)
                         if gathered is None:
                             gathered = start_gathered[initiative] = gather(melee)
+                    elif remember_later:  # told by the state's value (hashed once) and the Initiative
+                        gathered = later.get((melee.state, initiative))
+                        if gathered is None:
+                            if len(later) >= LATER_GATHERS_KEPT:
+                                del later[next(iter(later))]  # the oldest first
+                            gathered = later[(melee.state, initiative)] = gather(melee)
                     else:
                         gathered = gather(melee)
                     melee.__dict__["_gathered"] = gathered
@@ -1214,7 +1230,7 @@ class CombatRules(Ruleset):
         return _FightSetup(engagement, combat, dict(state.allocations),
                            # the Initiative values of the combat's models (models only leave a fight): no other step
                            # gathers attacks
-                           frozenset().union(*engagement.levels.values()), {}, {},
+                           frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
                            (opening, *self._characters_apart(state, engagement)))
 
