@@ -128,6 +128,27 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
     return out
 
 
+SHAKEN_RULE = "published.t9a-shaken"
+
+
+@implements(SHAKEN_RULE, "t9a.charge-out.failure")
+def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
+    """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
+
+    ``whole_unit``: the unit acts with every model in it (a move, a reform, a volley), so one
+    Shaken model binds it; otherwise only the named model acts (a character leaving, joining or
+    charging out), Shaken by its own status or its unit's.
+    """
+    if whole_unit:
+        shaken = any(u.has(Status.SHAKEN) for u in state.combined(unit.id))
+    else:
+        shaken = Status.SHAKEN in combined_status(state, unit)
+    if not shaken:
+        return None
+    return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (a failed charge out leaves its "
+                         f"unit so): it cannot {cannot}", "t9a.charge-out.failure", SHAKEN_RULE)
+
+
 # -- combined units ------------------------------------------------------------------
 @implements("t9a.combined.last-survivor")
 def current(state: GameState, unit_id: str) -> Unit:
@@ -148,22 +169,25 @@ def is_destroyed(state: GameState, unit_id: str) -> bool:
     return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
 
 
-@implements("t9a.combined.last-survivor")
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
     """Remove named models from a combined unit; characters left alone are still that unit.
 
     When the rank and file are gone, the first surviving character becomes the unit: it
     stands where it stood, keeps the unit's statuses (its "until the end of the round"
     effects) and records ``last_of``; any other surviving character stays joined to it
-    (a unit of characters only, t9a.join.character-units).
+    (a unit of characters only, t9a.join.character-units).  A slain character is part of
+    no unit any more (``joined`` cleared): only a character on the table is part of one
+    (t9a.join.part-of-unit).
     """
     dead = set(names)
     host = current(state, host_id)
     host_id = host.id
     f = host.formation
-    changed = []
-    for u in [host, *state.joined_to(host.id)]:
-        changed.append(replace(u, models=tuple(m for m in u.models if m.name not in dead)))
+    changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
+    for u in state.joined_to(host.id):
+        left = tuple(m for m in u.models if m.name not in dead)
+        changed.append(replace(u, models=left, joined=u.joined if left else None))
     if f is not None:
         for n in [n for n in f.order if n in dead]:
             f = remove_from(f, n)
@@ -440,18 +464,20 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
         if ch.side != state.active or host.side != ch.side:
             raise _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
+        if not host.alive or not ch.alive:
+            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
         if ch.joined is not None:
             raise _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
         if host.id == ch.id or host.joined is not None:
             raise _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
                           "t9a.join.character-units")
-        if not host.alive or not ch.alive:
-            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
         for s in BUSY:
             if host.has(s):
                 raise _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
             if ch.has(s):
                 raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+        if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
+            raise _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
         f = _formation_of(host)
@@ -555,12 +581,16 @@ class NinthAge(Ruleset):
         ch = state.unit(action.character)
         if ch.side != state.active:
             raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
+        if not ch.alive:
+            raise _refuse(f"{ch.id} has no models left: it is not on the table to leave a unit", "t9a.leave.when")
         if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
             raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
         host = state.unit(ch.joined) if ch.joined else ch  # any character may leave a unit of characters
         for s in BUSY:
             if ch.has(s) or host.has(s):
                 raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
+        if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
+            raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn", "t9a.leave.when")
         rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
@@ -641,11 +671,14 @@ class NinthAge(Ruleset):
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined} and moves with it; it must leave the unit "
                                  "first", "t9a.join.part-of-unit")
+        if shaken := shaken_refusal(state, unit, "make an Advance or a March move"):
+            return shaken
         if unit.has(Status.HALTED):
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            return Ruling.forbid(f"{unit.id} has moved already or cannot move (engaged or fleeing)")
+            return Ruling.forbid(f"{unit.id} has moved or charged already this turn, or cannot move (engaged or "
+                                 "fleeing)", "published.t9a-move")
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
         rates = unit_rates(state, unit, action.fly)
@@ -725,6 +758,8 @@ class NinthAge(Ruleset):
         unit = movers_of(state, named)
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined}; the unit reforms", "t9a.join.part-of-unit")
+        if shaken := shaken_refusal(state, unit, "reform"):
+            return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             return Ruling.forbid(f"{unit.id} has moved already or cannot move this phase", "published.t9a-reform",
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
@@ -780,6 +815,8 @@ class NinthAge(Ruleset):
                                  "t9a.charge-out.declare")
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
+        if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):
+            return shaken
         out = bool(unit.joined)
         if not in_front_arc(unit, target):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",

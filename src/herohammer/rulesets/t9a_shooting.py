@@ -28,6 +28,7 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
+from .t9a import shaken_refusal
 from ..formations import is_character
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
@@ -162,6 +163,8 @@ class ShootingPhase(Ruleset):
         for s in (Status.ENGAGED, Status.FLEEING, Status.SHOT):
             if unit.has(s):
                 return Ruling.forbid(f"{unit.id} is {s.value.replace('_', ' ')} and cannot shoot")
+        if shaken := shaken_refusal(state, unit, "make a shooting attack"):
+            return shaken
         ruling = self.target_ruling(state, unit.id, action.target)
         if not ruling.legal:
             return ruling
