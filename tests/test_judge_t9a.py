@@ -232,3 +232,27 @@ def test_a_character_joining_a_single_rank_widens_it_or_sends_one_model_back_as_
     deep.apply({"do": "join", "character": "hero", "unit": "spears", "position": 1, "rank_choice": "second_rank"})
     f = deep.state.unit("spears").formation
     assert f is not None and (f.files, f.ranks) == (5, 2) and f.rank_of("s1") == 1
+
+
+@pytest.mark.rule("t9a.combined.last-survivor")
+def test_the_destroyed_units_name_is_its_last_survivor_for_shooting_moving_and_charging() -> None:
+    g = _game(_archers_turn(2))
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+            ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))
+    assert not g.state.unit("spears").alive and g.state.unit("hero").last_of == "spears"
+    _to(g, "charge", "elves")
+    ruling = g.check({"do": "charge", "unit": "spears", "target": "orcs"})  # the Spearmen are the Hero now
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules and "hero charges" in ruling.reason
+    _to(g, "movement", "elves")
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 18]]})
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 18]]})
+    assert g.state.unit("hero").has(Status.MOVED)
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 17]]}, "published.t9a-move")  # it moved, as the Hero
+    _to(g, "shooting", "orcs")
+    ruling = g.check({"do": "shoot", "unit": "orcs", "target": "spears"})
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    assert "slain: Hero" in events[0].message and "t9a.combined.last-survivor" in events[0].rules
+    assert is_destroyed(g.state, "spears")  # with its last survivor gone, the unit is destroyed
+    assert g.ruleset.targets(g.state, "orcs") == {}  # nothing of it is left to aim at

@@ -353,8 +353,12 @@ class NinthAge(Ruleset):
     @implements("t9a.charge-out.failure")
     @implements("t9a.join.part-of-unit", "t9a.char.lone")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
-        """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit."""
-        shooter, target = state.unit(shooter_id), state.unit(target_id)
+        """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit.
+
+        A destroyed combined unit named, by the shooter or as the target, is its last survivor
+        (t9a.combined.last-survivor), as it is in the Magic and Melee phases.
+        """
+        shooter, target = current(state, shooter_id), current(state, target_id)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
         if not target.alive:
@@ -656,14 +660,14 @@ class NinthAge(Ruleset):
         otherwise the move is resolved and its bases are checked as every placing action's are.
         """
         ruling = self._rule_move(state, action)
-        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
+        if ruling.legal and not _own_models_apart(state, movers_of(state, current(state, action.unit))):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
         return ruling
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
-        named = state.unit(action.unit)
+        named = current(state, action.unit)  # a destroyed combined unit is its last survivor
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -730,7 +734,7 @@ class NinthAge(Ruleset):
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
-        unit = movers_of(state, state.unit(action.unit))
+        unit = movers_of(state, current(state, action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
@@ -752,7 +756,7 @@ class NinthAge(Ruleset):
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
-        named = state.unit(action.unit)
+        named = current(state, action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -780,7 +784,7 @@ class NinthAge(Ruleset):
 
     def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
         """Reform a unit about its centre; it counts as having moved."""
-        unit = movers_of(state, state.unit(action.unit))
+        unit = movers_of(state, current(state, action.unit))
         f = _formation_of(unit)
         assert f is not None
         new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
@@ -799,8 +803,8 @@ class NinthAge(Ruleset):
     @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit."""
-        named = state.unit(action.unit)
-        target = state.unit(action.target)
+        named = current(state, action.unit)  # a destroyed combined unit named is its last survivor
+        target = current(state, action.target)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
@@ -884,8 +888,8 @@ class NinthAge(Ruleset):
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
-        unit = state.unit(action.unit)
-        target = state.unit(action.target)
+        unit = current(state, action.unit)
+        target = current(state, action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
         rules: list[str] = ["t9a.charge-out.declare"]
