@@ -256,3 +256,18 @@ def test_the_destroyed_units_name_is_its_last_survivor_for_shooting_moving_and_c
     assert "slain: Hero" in events[0].message and "t9a.combined.last-survivor" in events[0].rules
     assert is_destroyed(g.state, "spears")  # with its last survivor gone, the unit is destroyed
     assert g.ruleset.targets(g.state, "orcs") == {}  # nothing of it is left to aim at
+
+
+@pytest.mark.rule("t9a.join.part-of-unit")
+def test_a_character_in_a_unit_is_charged_through_its_unit_never_alone() -> None:
+    data = scenario(joined=True, phase="charge", enemy_y=30)
+    data["active"] = "orcs"
+    g = _game(data)
+    refused(g, {"do": "charge", "unit": "orcs", "target": "hero"}, "t9a.join.part-of-unit")
+    assert all(getattr(a, "target", None) != "hero" for a in g.legal_actions())
+    events = g.apply({"do": "charge", "unit": "orcs", "target": "spears"}, ScriptedDice([6, 6]))
+    assert dict(events[-1].data)["outcome"] == "charged" and g.state.unit("spears").has(Status.ENGAGED)
+    _to(g, "charge", "elves")  # locked in the combat, the unit and its Hero neither charge nor leave
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
+    refused(g, CHARGE_OUT, "t9a.charge-out.declare")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 14]}, "t9a.leave.when")

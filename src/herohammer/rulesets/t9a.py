@@ -402,7 +402,7 @@ class NinthAge(Ruleset):
             if state.phase is Phase.CHARGE:
                 reach = greatest_charge_range(state, u)
                 for e in enemies:
-                    if not beyond_charge_reach(state, u, e, reach):
+                    if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
                 for host in mine:
@@ -800,7 +800,7 @@ class NinthAge(Ruleset):
                            ("published.t9a-reform",))]
 
     # -- charging ---------------------------------------------------------------
-    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
+    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit."""
         named = current(state, action.unit)  # a destroyed combined unit named is its last survivor
@@ -809,6 +809,9 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
             return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+        if target.joined:
+            return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is charged, not its character alone",
+                                 "t9a.join.part-of-unit", "t9a.charge-out.declare")
         unit = named
         host = host_of(state, unit)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
