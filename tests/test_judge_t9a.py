@@ -271,3 +271,29 @@ def test_a_character_in_a_unit_is_charged_through_its_unit_never_alone() -> None
     refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
     refused(g, CHARGE_OUT, "t9a.charge-out.declare")
     refused(g, {"do": "leave", "character": "hero", "to": [30, 14]}, "t9a.leave.when")
+
+
+def _conclave(**kw: Any) -> dict[str, Any]:
+    """Three Spearmen of a Wizard Conclave, its champion in the middle, charging (or shot by) orc archers 8" away."""
+    data = scenario(n=3, files=3, hero_at=(10, 10), enemy_y=28, enemy_rules=["Stand and Shoot"], roles={1: "champion"},
+                    host_rules=["Wizard Conclave (Fireball, Flame Cage, Burning Head)"], **kw)
+    data["sides"]["elves"][0]["spells"] = ["Fireball", "Flame Cage"]
+    return data
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave")
+def test_stand_and_shoot_leaves_a_wizard_conclaves_champion_its_extra_wound_and_takes_it_last() -> None:
+    # 5 shots all hit, 3 wound, none saved: the two spearmen fall, the champion (W1 + 1) keeps a Wound
+    g = _game(_conclave(phase="charge"))
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs"},
+                     ScriptedDice([6] * 5 + [6, 6, 6, 1, 1] + [1, 1, 1] + [1, 1] + [6, 6]))
+    assert dict(events[-1].data)["outcome"] == "charged"
+    [champion] = g.state.unit("spears").models
+    assert (champion.name, champion.wounds_taken) == ("s1", 1)
+    # the orcs' own volley, three unsaved wounds, does the same
+    data = _conclave(phase="shooting")
+    data["active"] = "orcs"
+    shot = _game(data)
+    shot.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+               ScriptedDice([6] * 5 + [6, 6, 6, 1, 1] + [1, 1, 1] + [1, 1]))
+    assert [(m.name, m.wounds_taken) for m in shot.state.unit("spears").models] == [("s1", 1)]

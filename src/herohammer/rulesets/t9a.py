@@ -995,24 +995,29 @@ class NinthAge(Ruleset):
 
 
 def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
-    """List who takes a unit's wounds, in order: rank and file from the rear rank, then the characters."""
+    """List who takes a unit's wounds, in order: rank and file from the rear rank, the champion last (as every other
+    volley takes them, t9a_combat.rank_and_file), then the characters."""
     f = unit.formation
     rank_and_file = list(unit.models)
     if f is not None:
         slot = {n: i for i, n in enumerate(f.order)}
         rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
+    rank_and_file.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
     return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models]
 
 
+@implements("t9a.spell.wizard-conclave")
 def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds: int) -> tuple[GameState, list[str]]:
-    """Put ``wounds`` on the victims in order, each until it falls; return the state and the fallen's names."""
+    """Put ``wounds`` on the victims in order, each until it falls (a Wizard Conclave's champion with its +1 Wound);
+    return the state and the fallen's names."""
     dead: list[str] = []
     for owner, m in victims:
         if wounds <= 0:
             break
-        take = min(wounds, m.wounds_left)
+        have = model_wounds(owner, m) - m.wounds_taken
+        take = min(wounds, have)
         wounds -= take
-        if take == m.wounds_left:
+        if take == have:
             dead.append(m.name)
             continue
         owner = state.unit(owner.id)
