@@ -297,3 +297,31 @@ def test_stand_and_shoot_leaves_a_wizard_conclaves_champion_its_extra_wound_and_
     shot.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
                ScriptedDice([6] * 5 + [6, 6, 6, 1, 1] + [1, 1, 1] + [1, 1]))
     assert [(m.name, m.wounds_taken) for m in shot.state.unit("spears").models] == [("s1", 1)]
+
+
+def _next_volley(g: Game) -> None:
+    """Play on to the orcs' next Shooting phase."""
+    _to(g, "charge", "elves")
+    _to(g, "shooting", "orcs")
+
+
+@pytest.mark.rule("t9a.join.part-of-unit")
+def test_hits_reach_the_character_only_once_its_unit_has_shrunk_and_its_leadership_goes_with_him() -> None:
+    g = _game(_archers_turn(6))
+    at_hero = {"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"}
+    refused(g, at_hero, "t9a.join.part-of-unit")  # six rank and file: the hits are theirs
+    # 2 hit (5+), 2 wound (4+), none saved: two spearmen fall, 2 of 7 models: a Panic test on the Hero's Ld 9
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [1, 1]))
+    assert "Ld 9" in events[-1].message
+    _next_volley(g)
+    assert g.check(at_hero).legal  # four rank and file left: the orcs may pick the Hero out
+    events = g.apply(at_hero, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    assert "slain: Hero" in events[0].message and [e.kind for e in events] == ["shoot"]  # 1 of 5: no Panic test
+    _next_volley(g)
+    refused(g, at_hero, "t9a.join.part-of-unit")  # no Hero in the unit any more
+    # one spearman of four falls: a Panic test on the Spearmen's own Ld 8; 4 + 5 fails it (the Hero's 9 would pass)
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6, 1, 1, 1, 1] + [6] + [1] + [4, 5] + [3, 3]))
+    assert "Ld 8" in events[-1].message and dict(events[-1].data)["outcome"] == "fled"
+    assert g.state.unit("spears").has(Status.FLEEING) and not g.state.unit("hero").has(Status.FLEEING)
