@@ -325,3 +325,24 @@ def test_hits_reach_the_character_only_once_its_unit_has_shrunk_and_its_leadersh
                      ScriptedDice([6, 1, 1, 1, 1] + [6] + [1] + [4, 5] + [3, 3]))
     assert "Ld 8" in events[-1].message and dict(events[-1].data)["outcome"] == "fled"
     assert g.state.unit("spears").has(Status.FLEEING) and not g.state.unit("hero").has(Status.FLEEING)
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.join.part-of-unit")
+def test_a_character_whose_unit_charged_moved_with_it_and_does_not_leave_it_that_turn() -> None:
+    g = _game(scenario(joined=True, phase="charge", enemy_y=36))
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs"}, ScriptedDice([1, 1]))
+    assert dict(events[-1].data)["outcome"] == "failed_left"  # the unit's 1" Failed Charge move, the Hero with it
+    assert g.state.unit("hero").has(Status.CHARGED)
+    leave = {"do": "leave", "character": "hero", "to": [30, 14]}
+    refused(g, leave, "t9a.leave.when")  # it has moved this phase
+    _to(g, "movement", "elves")
+    refused(g, leave, "t9a.leave.when")  # a charger does not move in the Movement phase
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 22]]}, "published.t9a-move")
+    _to(g, "charge", "orcs")
+    _to(g, "charge", "elves")
+    assert g.check(leave).legal  # a new turn
+    # a charge that reaches its target: the Hero charged with the unit and is locked in the combat with it
+    won = _game(scenario(joined=True, phase="charge", enemy_y=30))
+    won.apply({"do": "charge", "unit": "spears", "target": "orcs"}, ScriptedDice([6, 6]))
+    assert won.state.unit("hero").has(Status.CHARGED)
+    refused(won, leave, "t9a.leave.when")  # engaged with its unit, and moved

@@ -596,7 +596,8 @@ class NinthAge(Ruleset):
         if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
             raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
-            raise _refuse(f"{ch.id} has already moved this turn", "t9a.leave.when")
+            raise _refuse(f"{ch.id} has already moved this turn" + (" (it charged, out of its unit or with it)" if
+                                                                   ch.has(Status.CHARGED) else ""), "t9a.leave.when")
         rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
         if rates is None:
             raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
@@ -950,7 +951,8 @@ class NinthAge(Ruleset):
             to = (model.at[0] + dx, model.at[1] + dy)
             new = _detach(state, unit, to) if out else _shift(way, way.unit(unit.id), dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
-                                    new.unit(target.id).with_status(Status.ENGAGED))
+                                    new.unit(target.id).with_status(Status.ENGAGED),
+                                    *_charged_with(new, unit.id, out))
             rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
@@ -974,7 +976,7 @@ class NinthAge(Ruleset):
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = _shift(state, unit, dx, dy)
-            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *_charged_with(new, unit.id, out))
             return new, [*events, _charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
                                                 f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
@@ -992,6 +994,15 @@ class NinthAge(Ruleset):
         return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
                                    f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
                                    "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.when")
+def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
+    """Return the characters in a charging unit, marked as having charged with it (a character charging out: none).
+
+    They moved with the unit in its charge, so none of them leaves it later in the turn (it has moved).
+    """
+    return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
 
 
 def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
