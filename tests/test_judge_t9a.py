@@ -346,3 +346,18 @@ def test_a_character_whose_unit_charged_moved_with_it_and_does_not_leave_it_that
     won.apply({"do": "charge", "unit": "spears", "target": "orcs"}, ScriptedDice([6, 6]))
     assert won.state.unit("hero").has(Status.CHARGED)
     refused(won, leave, "t9a.leave.when")  # engaged with its unit, and moved
+
+
+@pytest.mark.rule("t9a.combined.last-survivor")
+def test_a_fleeing_last_survivor_rallies_under_its_units_name_on_its_own_leadership() -> None:
+    data = scenario(n=2, files=2, joined=True, phase="charge", enemy_y=40)
+    data["sides"]["elves"][0].update(models=[], destroyed=True)
+    del data["sides"]["elves"][0]["formation"]
+    data["sides"]["elves"][1].update(joined=None, last_of="spears", status=["fleeing"])
+    data["sides"]["elves"][1]["models"][0]["at"] = [36, 20]
+    g = _game(data)
+    ruling = g.check({"do": "rally", "unit": "spears"})  # the Spearmen are the Hero now
+    assert ruling.legal and "Ld 9" in ruling.reason
+    refused(g, {"do": "end_phase"}, "published.t9a-rally")  # the Rally test is owed first
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))  # 9 against the Hero's Ld 9
+    assert dict(events[-1].data)["outcome"] == "rallied" and not g.state.unit("hero").has(Status.FLEEING)
