@@ -361,3 +361,19 @@ def test_a_fleeing_last_survivor_rallies_under_its_units_name_on_its_own_leaders
     refused(g, {"do": "end_phase"}, "published.t9a-rally")  # the Rally test is owed first
     events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))  # 9 against the Hero's Ld 9
     assert dict(events[-1].data)["outcome"] == "rallied" and not g.state.unit("hero").has(Status.FLEEING)
+
+
+@pytest.mark.rule("t9a.join.character-units", "t9a.join.part-of-unit")
+def test_the_leader_of_a_unit_of_characters_leaves_it_before_joining_another_unit() -> None:
+    mage = {"id": "mage", "character": "independent",
+            "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [37, 26]}]}
+    g = _game(scenario(hero_at=(36, 25), extra=[mage]))
+    g.apply({"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen", "position": 1})
+    _to(g, "charge", "orcs")
+    _to(g, "movement", "elves")
+    join = {"do": "join", "character": "hero", "unit": "spears"}
+    refused(g, join, "t9a.join.part-of-unit")  # alone, it would leave the Mage joined to a unit he is not near
+    assert all(not (a.do == "join" and getattr(a, "character", "") == "hero") for a in g.legal_actions())
+    refused(g, {"do": "join", "character": "mage", "unit": "spears"}, "t9a.join.part-of-unit")
+    g.apply({"do": "leave", "character": "mage", "to": [39, 27]})  # the unit of characters is the Hero alone again
+    assert g.check(join).legal

@@ -404,7 +404,8 @@ class NinthAge(Ruleset):
                 for e in enemies:
                     if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
-            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
+            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
+                    and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
                     f = _formation_of(host)
                     if host.id == u.id or host.joined or f is None:
@@ -472,6 +473,9 @@ class NinthAge(Ruleset):
             raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
         if ch.joined is not None:
             raise _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+        if led := state.joined_to(ch.id):
+            raise _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part of "
+                          "that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
         if host.id == ch.id or host.joined is not None:
             raise _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
                           "t9a.join.character-units")
