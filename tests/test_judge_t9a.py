@@ -377,3 +377,27 @@ def test_the_leader_of_a_unit_of_characters_leaves_it_before_joining_another_uni
     refused(g, {"do": "join", "character": "mage", "unit": "spears"}, "t9a.join.part-of-unit")
     g.apply({"do": "leave", "character": "mage", "to": [39, 27]})  # the unit of characters is the Hero alone again
     assert g.check(join).legal
+
+
+@pytest.mark.rule("t9a.char.front-rank")
+def test_a_gap_left_in_a_first_rank_of_characters_is_filled_by_the_front_rank_model_behind() -> None:
+    chars = [{"id": f"c{i}", "character": "independent", "joined": "spears",
+              "models": [{"name": f"C{i}", "profile": HERO, "base": [20, 20]}]} for i in range(3)]
+    data = scenario(n=4, files=3, joined=True, extra=chars)
+    data["sides"]["elves"][0]["formation"]["order"] = ["C0", "Hero", "C1", "C2", "s0", "s1", "s2", "s3"]
+    g = _game(data)  # a first rank of characters: the fourth may stand behind it
+    g.apply({"do": "leave", "character": "hero", "to": [36, 23]})
+    f = g.state.unit("spears").formation
+    assert f is not None and f.front_rank() == ("C0", "C2", "C1")  # C2 steps up, not a spearman
+    assert sorted(f.order) == sorted(["C0", "C1", "C2", "s0", "s1", "s2", "s3"])
+    _reloads(g)  # a legal formation, which a saved game loads back
+    # a character slain in the first rank leaves the same gap, filled the same way
+    shot = dict(data, phase="shooting", active="orcs")
+    for m in shot["sides"]["orcs"][0]["models"]:
+        m["weapons"] = ["bow"]
+    g = _game(shot)
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"},
+            ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    f = g.state.unit("spears").formation
+    assert not g.state.unit("hero").alive and f is not None and f.front_rank() == ("C0", "C2", "C1")
+    _reloads(g)

@@ -189,8 +189,9 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
         left = tuple(m for m in u.models if m.name not in dead)
         changed.append(replace(u, models=left, joined=u.joined if left else None))
     if f is not None:
+        front = front_rank_test(state, host)
         for n in [n for n in f.order if n in dead]:
-            f = remove_from(f, n)
+            f = remove_from(f, n, front)
         changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
     survivors = new.joined_to(host_id)
@@ -1059,7 +1060,7 @@ def _left_apart(state: GameState, ch: Unit, to: Point) -> bool:
     name = ch.models[0].name
     if host.formation is None or name not in host.formation.order:
         return False
-    f = remove_from(host.formation, name)
+    f = remove_from(host.formation, name, front_rank_test(state, host))
     rest = [m for u in [host, *[u for u in state.units if u.joined == host.id]] if u.id != ch.id for m in u.models]
     if len(rest) != len(f.order) or len(set(f.order)) != len(f.order) or {m.name for m in rest} != set(f.order):
         return False
@@ -1401,7 +1402,7 @@ def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = 
     host = state.unit(ch.joined) if ch.joined else None
     changed: list[Unit] = [state.unit(ch.id)]
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        f = remove_from(host.formation, ch.models[0].name)
+        f = remove_from(host.formation, ch.models[0].name, front_rank_test(state, host))
         changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
     left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
     moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
