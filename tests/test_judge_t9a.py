@@ -42,7 +42,7 @@ def _to(g: Game, phase: str, active: str) -> None:
 
 
 def _archers_turn(n: int, **kw: Any) -> dict[str, Any]:
-    """The Hero in Spearmen of ``n``; the orc archers 10" away, in their own Shooting phase."""
+    """The Hero in Spearmen of ``n``; the orc archers 14" away, in their own Shooting phase."""
     data = scenario(n=n, files=min(n, 5), joined=True, phase="shooting", enemy_y=34, **kw)
     data["active"] = "orcs"
     for m in data["sides"]["orcs"][0]["models"]:
