@@ -440,6 +440,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
         if not host.alive:
             return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
+        if host.embarked_in is not None:
+            return Ruling.forbid(
+                f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
+                "to move within 2\" of, so no character can join it there", self.join_rule, "published.transports",
+            )
         if host.has(Status.LOCKED):
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
@@ -470,6 +475,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
+        if problem := self._still_with(state, character, host, moves[0].placed):
+            return problem
         gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
@@ -480,6 +487,26 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             f"{character.id} may join {host.id}: it ends {gap:.2f}\" from its nearest model, in its Movement phase",
             self.join_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes,
         )
+
+    @implements("40k3.ic.leave", "40k4.ic.leave")
+    def _still_with(self, state: GameState, character: Unit, host: Unit, placed: geo.Placed) -> Ruling | None:
+        """Refuse a join of another unit by a character whose move ends within 2\" of the unit he is part of.
+
+        He leaves a unit only by moving more than 2\" from its nearest model (out of coherency
+        with it): ending nearer, he is still part of it and cannot be part of the other too.
+        """
+        if character.joined is None or character.joined == host.id:
+            return None
+        old = state.unit(character.joined)
+        if not old.alive:
+            return None
+        gap = _gap_from(old, placed)
+        if gap <= JOIN_INCHES + movement.EPSILON:
+            return Ruling.forbid(
+                f"{character.id} would end {gap:.2f}\" from {old.id}, still part of it: to join {host.id} he must "
+                f"leave {old.id} first, ending more than 2\" from its nearest model", self.leave_rule, self.join_rule,
+            )
+        return None
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:

@@ -665,19 +665,22 @@ class CombatRules(Ruleset):
                 if y.models:
                     now += len(y.models)
                     now_units.append(y)
-            if same or now != 1:
-                continue  # the very same units (none newly reduced to one), or not one model left
+            if same or not now or (now != 1 and now_units[0].id == u.id):
+                continue  # the very same units (none newly reduced to one), none left, or the unit stands with more
             if sum(len(x.models) for x in before.combined(u.id)) > 1:
-                last = now_units[0]
-                if self.last_man_exempt(last):
-                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", (self.no_last_man_rule,)))
-                    continue
-                state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
-                                                 "published.last-man-standing", 0,
-                                                 LeadershipTestKind.LAST_MAN_STANDING)
-                unit_now = state.unit
-                events += more
+                # the unit down to one model; or destroyed, each character it leaves a unit of one model of its own
+                for last in now_units:
+                    if len(last.models) != 1:
+                        continue
+                    if self.last_man_exempt(last):
+                        events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
+                                            "Last Man Standing", (self.no_last_man_rule,)))
+                        continue
+                    state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
+                                                     "published.last-man-standing", 0,
+                                                     LeadershipTestKind.LAST_MAN_STANDING)
+                    unit_now = state.unit
+                    events += more
         return state, events
 
     # == shooting ====================================================================
@@ -1440,21 +1443,17 @@ class CombatRules(Ruleset):
                 if was.side == loser and not was.joined:
                     losers.append(uid)
             for uid in losers:
-                # a character who survives his unit (released by then) takes the loser's check himself
-                live_id = None
-                for x in before.combined(uid):
-                    if state.unit(x.id).alive:
-                        live_id = x.id
-                        break
-                if live_id is None:
-                    continue
-                if live_id != uid:
-                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                        "check as a unit of its own", self.survivor_rules))
-                state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                 "published.combat-resolution", self.combat_morale_modifier(margin))
-                tested.add(uid)
-                events += more
+                # the unit tests with its characters; if it is destroyed, every character who survives it (released
+                # by then) is a unit of his own and takes the loser's check himself
+                live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+                for live_id in live:
+                    if live_id != uid:
+                        events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                            "check as a unit of its own", self.survivor_rules))
+                    state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
+                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
+                    tested.add(uid)
+                    events += more
         else:
             events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
                                 ("published.combat-resolution",)))
