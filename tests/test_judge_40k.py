@@ -128,3 +128,114 @@ def test_every_character_who_outlives_his_squad_in_a_lost_combat_takes_the_loser
     assert [e.message.split()[0] for e in checks] == ["cap", "lib"]
     assert "Ld 9" in checks[0].message and "Ld 10" in checks[1].message
     assert not g.state.unit("cap").has(Status.FALLING_BACK) and g.state.unit("lib").has(Status.FALLING_BACK)
+
+
+# == picking targets as the state changes ================================================
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_lone_character_becomes_a_target_when_the_squad_beside_him_is_shot_away(ruleset: str) -> None:
+    """Seed 000: a lone IC is a target only "more than 6\" from another living unit" or closest within 12"; seed 001:
+    only if "the closest target to the firing unit". Once the first team has shot the squad beside him to death,
+    the second team may pick him out."""
+    red = [squad("tac", 30, 24, n=2), hero("cap", 26, 20)]
+    blue = [lascannons(2, 26, 40), {**lascannons(2, 10, 40), "id": "las2"}]
+    g = game(scenario(ruleset, red, blue, phase="shooting", active="blue"))
+    rule = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}[ruleset]
+    assert_illegal(g, {"do": "shoot", "unit": "las2", "target": "cap"}, rule)
+    g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6]))
+    assert not g.state.unit("tac").alive
+    assert_legal(g, {"do": "shoot", "unit": "las2", "target": "cap"}, rule)
+    reason = g.check({"do": "shoot", "unit": "las2", "target": "cap"}).reason
+    assert "inf" not in reason
+    g.undo()
+    assert_illegal(g, {"do": "shoot", "unit": "las2", "target": "cap"}, rule)
+
+
+@pytest.mark.rule("40k4.cc.locked", "40k3.ic.target")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_no_one_shoots_into_a_close_combat_nor_at_a_character_locked_in_it(ruleset: str) -> None:
+    """Published (4th ed. p. 57): firing into a close combat "is not permitted"; seed 001: a joined character is locked
+    with his unit. A lone Captain in plain view but locked with the Boyz may not be shot, nor his squad's foes;
+    once the combat is over he is a target again."""
+    red = [squad("tac", 40, 21.2, n=2), hero("cap", 20, 21.2, status=["locked"])]
+    boyz = {**squad("boyz", 19, 22.2, n=2), "status": ["locked"]}
+    red_guns = {**lascannons(2, 40, 10), "id": "las"}
+    g = game(scenario(ruleset, [*red, red_guns], [boyz, {**lascannons(2, 26, 40), "id": "las2"}], phase="shooting",
+                      active="blue"))
+    refused = assert_illegal(g, {"do": "shoot", "unit": "las2", "target": "cap"}, "published.shooting-into-combat")
+    assert "locked in close combat" in refused.reason
+    assert not g.ruleset.targets(g.state, "las2")["cap"].legal
+    # nor may red shoot the Boyz the Captain is fighting (red's turn)
+    g2 = game(scenario(ruleset, [*red, red_guns], [boyz], phase="shooting"))
+    assert_illegal(g2, {"do": "shoot", "unit": "las", "target": "boyz"}, "published.shooting-into-combat")
+    # a joined character locked with his squad: the squad cannot be shot either
+    red = [squad("tac", 20, 21.2, n=2, status=["locked"]), hero("sgt", 21, 19.7, joined="tac", status=["locked"])]
+    g3 = game(scenario(ruleset, red, [boyz, {**lascannons(2, 26, 40), "id": "las2"}], phase="shooting",
+                       active="blue"))
+    assert_illegal(g3, {"do": "shoot", "unit": "las2", "target": "tac"}, "published.shooting-into-combat")
+    # the same Captain not locked: the Devastators may shoot at him (he is isolated and the closest target)
+    free = [squad("tac", 40, 21.2, n=2), hero("cap", 20, 21.2)]
+    g4 = game(scenario(ruleset, free, [squad("boyz", 19, 30, n=2), {**lascannons(2, 26, 40), "id": "las2"}],
+                       phase="shooting", active="blue"))
+    assert g4.check({"do": "shoot", "unit": "las2", "target": "cap"}).legal
+
+
+@pytest.mark.rule("40k3.psyker.as-shooting", "40k3.ic.target", "40k4.target.closest", "40k4.target.joined")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psychic_attack_on_morale_picks_its_target_by_the_shooting_rules(ruleset: str) -> None:
+    """Seed 000: "psychic attacks fall under the rules for shooting": a power aimed at an enemy (Fear of the Darkness,
+    a Morale check) may pick out only what a shot may. A lone Captain beside his squad and not the closest target, a
+    sergeant joined to a squad, a unit riding in a transport or locked in combat are not its targets; the squad is."""
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10, "models": [{**RHINO, "at": [10, 30]}]}
+    red = [squad("tac", 30, 24, n=2), hero("cap", 26, 20), hero("sgt", 31, 25.5, joined="tac"),
+           rhino, squad("vets", 8, 30, n=2, embarked_in="rhino"), squad("melee", 40, 30, n=1, status=["locked"])]
+    lib = {**hero("lib", 28, 30, ld=9), "rules": ["psyker"]}
+    blue = [lib, {**squad("boyz", 40, 31.2, n=1), "status": ["locked"]}]
+    g = game(scenario(ruleset, red, blue, phase="shooting", active="blue"))
+    power = {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness"}
+    shot = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}[ruleset]
+    assert_legal(g, {**power, "target": "tac"}, "40k3.psyker.as-shooting")
+    assert_illegal(g, {**power, "target": "cap"}, shot)
+    assert_illegal(g, {**power, "target": "sgt"}, {"40k3": "40k3.ic.join", "40k4": "40k4.target.joined"}[ruleset])
+    assert_illegal(g, {**power, "target": "vets"}, "published.transports")
+    assert_illegal(g, {**power, "target": "melee"}, "published.shooting-into-combat")
+    for target in ("cap", "sgt", "vets", "melee"):
+        assert "40k3.psyker.as-shooting" in g.check({**power, "target": target}).rules
+    assert not any(a.do == "manifest" and getattr(a, "target", None) in ("cap", "sgt", "vets", "melee")
+                   for a in g.legal_actions())
+
+
+@pytest.mark.rule("40k3.ic.target", "40k4.target.joined")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_riding_in_a_transport_with_its_character_is_no_target_until_it_gets_out(ruleset: str) -> None:
+    """A unit aboard a transport is off the table (published: transports): neither it nor its character may be shot
+    or assaulted; the transport may."""
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10, "models": [{**RHINO, "at": [26, 10]}]}
+    red = [rhino, squad("tac", 20, 10, n=2, embarked_in="rhino"),
+           hero("cap", 21, 11.5, joined="tac", embarked_in="rhino")]
+    g = game(scenario(ruleset, red, [lascannons(2, 20, 14)], phase="shooting", active="blue"))
+    assert_illegal(g, {"do": "shoot", "unit": "las", "target": "tac"}, "published.transports")
+    assert_legal(g, {"do": "shoot", "unit": "las", "target": "rhino"})
+    g = game(scenario(ruleset, red, [lascannons(2, 20, 14)], phase="assault", active="blue"))
+    assert_illegal(g, {"do": "assault", "unit": "las", "target": "tac"}, "published.transports")
+
+
+@pytest.mark.rule("40k3.psyker.as-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psychic_shooting_attack_is_shooting_not_after_a_run_nor_while_pinned(ruleset: str) -> None:
+    """Seed 000: "psychic attacks fall under the rules for shooting". A Librarian whose squad ran with Fleet instead of
+    shooting, or that is pinned, may not fire Smite; the same squad fresh may."""
+    def librarian_with(status: list[str]) -> Game:
+        red = [{**squad("tac", 20, 20, n=2, status=status), "rules": ["fleet"]},
+               {**hero("lib", 21, 21.5, joined="tac", status=status), "rules": ["psyker", "fleet"]}]
+        return game(scenario(ruleset, red, [squad("boyz", 20, 28, n=2)], phase="shooting"))
+
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
+    assert_legal(librarian_with([]), smite, "40k3.psyker.as-shooting")
+    g = librarian_with([])
+    g.apply({"do": "run", "unit": "tac", "to": [[20, 19], [22, 19], [21, 20.5]]}, dice=ScriptedDice([3]))
+    assert g.state.unit("lib").has(Status.RAN)
+    assert_illegal(g, smite, "40k3.psyker.as-shooting")
+    refused = assert_illegal(librarian_with(["ran"]), smite, "40k3.psyker.as-shooting")  # a scenario in that state
+    assert "ran this Shooting phase" in refused.reason
+    assert_illegal(librarian_with(["pinned"]), smite, "published.pinning")

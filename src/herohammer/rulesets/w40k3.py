@@ -126,9 +126,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         friends = [u for u in state.side_units(target.side) if u.id != target.id]
         nearest = min((geo.group_distance(target.placed, u.placed) for u in friends), default=float("inf"))
         if nearest > LONE_CHARACTER_SAFE_INCHES:
-            return Ruling.allow(
-                f"{target.id} is {nearest:.1f}\" from its nearest other unit, more than 6\"", "40k3.ic.target"
-            )
+            far = f"{nearest:.1f}\" from its nearest other unit" if friends else "left with no other unit of its side"
+            return Ruling.allow(f"{target.id} is {far}: more than 6\" from every other living unit", "40k3.ic.target")
         distance = geo.group_distance(self.firing_models(state, shooter), target.placed)
         if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES:
             return Ruling.allow(
@@ -660,8 +659,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                           f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
-        if not target.alive:
-            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if problem := self.out_of_reach_of_fire(state, target):
+            return problem
         firers = [m for u in state.combined(shooter.id) for m in u.models]
         if not any(m.profile.bs > 0 for m in firers):
             return Ruling.forbid(f"no model in {shooter.id} has Ballistic Skill above 0", "core.zero.bs")
@@ -673,6 +672,23 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if special is not None:
             return special
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
+
+    @implements("published.shooting-into-combat", "published.transports")
+    def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None:
+        """Refuse a target no shot or psychic attack may pick: gone, riding in a transport, or locked in close combat.
+
+        Published (4th ed. p. 57, Shooting into & out of close combat; 3rd ed. alike): firing into
+        a close combat "is not permitted"; a joined character is locked with his unit (40k4.cc.locked).
+        """
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.embarked_in is not None:
+            return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
+                                 f"picked as a target (aim at {target.embarked_in})", "published.transports")
+        if any(u.has(Status.LOCKED) for u in state.combined(target.id)):
+            return Ruling.forbid(f"{target.joined or target.id} is locked in close combat: no one may shoot into a "
+                                 "close combat", "published.shooting-into-combat")
+        return None
 
     @implements("40k4.shoot.same-target")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:

@@ -225,8 +225,13 @@ class CombatRules(Ruleset):
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
+        fleet_rule: ClassVar[str]
 
         def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
+
+        def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""
@@ -896,6 +901,12 @@ class CombatRules(Ruleset):
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            for u in dict.fromkeys((psyker, host)):  # as a shot: not after running, not while pinned
+                if u.has(Status.RAN):
+                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
+                                         "attack is shooting", self.fleet_rule, rule)
+                if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
+                    return Ruling.forbid(problem.reason, *problem.rules, rule)
             earlier = state.target_fired_at(host.id)
             if earlier is not None and earlier != (target.joined or target.id):
                 return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
@@ -905,6 +916,10 @@ class CombatRules(Ruleset):
                 return Ruling.forbid(inner.reason, *inner.rules, rule)
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
+        else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
+            if special is not None and not special.legal:
+                return Ruling.forbid(special.reason, *special.rules, rule)
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
         if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
             return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
@@ -984,8 +999,10 @@ class CombatRules(Ruleset):
         target = state.unit(action.target)
         if target.side == unit.side:
             return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
-        if not target.alive:
-            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if not target.on_table:
+            return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
+                                 "assaulted", "published.transports") if target.alive else Ruling.forbid(
+                f"{target.id} has no models left", "core.zero.w")
         members = state.combined(unit.id)
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
