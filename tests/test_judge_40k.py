@@ -239,3 +239,20 @@ def test_a_psychic_shooting_attack_is_shooting_not_after_a_run_nor_while_pinned(
     refused = assert_illegal(librarian_with(["ran"]), smite, "40k3.psyker.as-shooting")  # a scenario in that state
     assert "ran this Shooting phase" in refused.reason
     assert_illegal(librarian_with(["pinned"]), smite, "published.pinning")
+
+
+@pytest.mark.rule("40k4.target.closest", "40k3.ic.target")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_locked_in_combat_is_no_closer_target_than_the_lone_character_behind_it(ruleset: str) -> None:
+    """Seed 001: a lone character may be picked "if it is the closest target"; a unit locked in close combat is no
+    target at all (published: no shooting into close combat), so it does not shield the Captain behind it. Once the
+    combat is over, the squad is the closest target again and the Captain is safe."""
+    rule = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}[ruleset]
+    boyz = {**squad("boyz", 20, 25.2, n=2), "status": ["locked"]}
+    red = [{**squad("tac", 20, 24, n=2), "status": ["locked"]}, hero("cap", 26, 20)]
+    g = game(scenario(ruleset, red, [boyz, lascannons(2, 20, 30)], phase="shooting", active="blue"))
+    assert_legal(g, {"do": "shoot", "unit": "las", "target": "cap"}, rule)
+    red = [squad("tac", 20, 24, n=2), hero("cap", 26, 20)]
+    g = game(scenario(ruleset, red, [squad("boyz", 20, 40, n=2), lascannons(2, 20, 30)], phase="shooting",
+                      active="blue"))
+    assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, rule)

@@ -633,13 +633,15 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Say whether ``target`` is (one of) the closest visible enemy targets of the firing unit.
 
         Decision: "closest target" means the closest enemy unit the firing unit can see
-        (a unit counted with its joined characters); units tied for closest all count.
+        (a unit counted with its joined characters) and may shoot at: a unit locked in close
+        combat is no target (published.shooting-into-combat); units tied for closest all count.
         """
         firing = self.firing_models(state, shooter)
         visible = [
             (geo.group_distance(firing, self.target_models(state, u)), u.id)
             for u in self.target_groups(state, shooter.side)
-            if geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
+            if not any(x.has(Status.LOCKED) for x in state.combined(u.id))
+            and geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
         ]
         if not visible:
             return False
