@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from herohammer.dice import ScriptedDice
+from herohammer.errors import ScenarioError
 from herohammer.game import Game
+from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
@@ -256,3 +258,29 @@ def test_a_unit_locked_in_combat_is_no_closer_target_than_the_lone_character_beh
     g = game(scenario(ruleset, red, [squad("boyz", 20, 40, n=2), lascannons(2, 20, 30)], phase="shooting",
                       active="blue"))
     assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, rule)
+
+
+@pytest.mark.rule("40k3.char.kinds", "40k3.ic.no-last-man", "40k4.char.no-last-man")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_an_ordinary_character_who_outlives_his_squad_is_its_last_man_and_the_game_saves(ruleset: str) -> None:
+    """Seed 000: an ordinary character is deployed as part of a unit; only an independent one is spared Last Man
+    Standing in 3rd edition (every character in 4th). The Sergeant who outlives his squad is its last man: he tests
+    (3rd) or not (4th), and the game with him in it is written and read back as it stands."""
+    red = [squad("tac", 20, 10, n=2), hero("sgt", 21, 11.5, kind="ordinary", joined="tac")]
+    g = game(scenario(ruleset, red, [lascannons(2)], phase="shooting", active="blue"))
+    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6] + [6] * 4))
+    sgt = g.state.unit("sgt")
+    assert not g.state.unit("tac").alive and sgt.alive and sgt.joined is None and sgt.last_of == "tac"
+    tested = [e for e in events if e.kind == "morale" and "Last Man Standing" in e.message]
+    if ruleset == "40k3":
+        assert tested and sgt.has(Status.FALLING_BACK)
+    else:
+        assert not tested and any("40k4.char.no-last-man" in e.rules for e in events)
+    assert state_from_data(state_to_data(g.state)) == g.state
+    # a lone ordinary character that names no unit he came from is still refused
+    data = state_to_data(g.state)
+    for side in data["sides"].values():
+        for u in side:
+            u.pop("last_of", None)
+    with pytest.raises(ScenarioError, match="40k3.char.kinds"):
+        state_from_data(data)

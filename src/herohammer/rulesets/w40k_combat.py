@@ -49,7 +49,7 @@ from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
-from ..units import Model, Status, Unit, UnitType
+from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
@@ -1656,11 +1656,14 @@ def _release_orphans(state: GameState) -> GameState:
     """Make a character whose unit was destroyed a unit of its own again (free to join another).
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
+    An ordinary character (40k3.char.kinds) is all that is left of the unit he was deployed in:
+    ``last_of`` names it, so a saved game says where he came from.
     """
     dead = {u.id for u in state.units if not u.models}
     if not dead:
         return state
-    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.models]
+    orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
+               for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
 
 
