@@ -284,3 +284,62 @@ def test_an_ordinary_character_who_outlives_his_squad_is_its_last_man_and_the_ga
             u.pop("last_of", None)
     with pytest.raises(ScenarioError, match="40k3.char.kinds"):
         state_from_data(data)
+
+
+# == cases the engine already rules as the text says (kept as a judge's record) =========
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "40k3.psyker.perils")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_tests_on_its_own_leadership_once_its_character_is_slain(ruleset: str) -> None:
+    """Seeds 000/001: a unit tests on its character's Leadership while he is part of it. A Librarian (Ld 9) slain by
+    Perils of the Warp leaves his squad (Ld 7) to test on its own Leadership; the undo brings him back."""
+    lib = {**hero("lib", 22, 11.5, ld=9, joined="tac"), "rules": ["psyker"]}
+    lib["models"][0]["profile"] = "WS5 BS5 S4 T4 W1 I5 A3 Ld9 Sv3+"
+    g = game(scenario(ruleset, [squad("tac", 20, 10, ld=7), lib], [squad("orks", 20, 20)], phase="shooting"))
+    rule = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}[ruleset]
+    assert g.ruleset.leadership_of(g.state, "tac").value == 9
+    # 6 + 6: Perils, a Strength 6 hit, wounds on 2+ (a 6): no save of any kind
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"},
+                     dice=ScriptedDice([6, 6, 6, 6]))
+    assert any(e.kind == "perils" and "40k3.psyker.perils" in e.rules for e in events)
+    assert not g.state.unit("lib").alive and not any(e.kind == "power_used" for e in events)
+    ld = g.ruleset.leadership_of(g.state, "tac")
+    assert ld.value == 7 and ld.rule != rule
+    ruling = g.check({"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Pinning"})
+    assert ruling.legal and "Ld 7" in ruling.reason
+    g.undo()
+    assert g.ruleset.leadership_of(g.state, "tac").value == 9
+
+
+@pytest.mark.rule("40k4.char.retinue", "40k4.cc.locked", "40k4.ic.join")
+def test_40k4_a_retinue_cut_down_in_close_combat_frees_its_leader_only_from_the_next_movement_phase() -> None:
+    """Seed 001: a character fielded with his retinue may not leave it while it lives; "should the unit be destroyed,
+    the character may once again move between units" - in a Movement phase, never during close combat."""
+    red = [{"id": "retinue", "rules": ["retinue"], "status": ["locked"],
+            "models": [model("Acolyte", 20, 22.016)]},
+           hero("inq", 21.5, 20.5, joined="retinue", rules=["retinue"], status=["locked"]),
+           squad("tac", 27, 16)]
+    nob = {"name": "Nob", "profile": "WS4 BS2 S5 T4 W2 I5 A4 Ld7 Sv6+", "base": 25, "at": [20, 23]}
+    g = game(scenario("40k4", red, [{"id": "boyz", "status": ["locked"], "models": [nob]}], phase="movement"))
+    assert_illegal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [25.5, 17.5]}, "40k4.cc.locked")
+    end_phases(g, 2)  # red's assault phase
+    g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([6] * 8 + [1] * 4 + [1, 1]))
+    assert not g.state.unit("retinue").alive and g.state.unit("inq").joined is None
+    assert_illegal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [25.5, 17.5]}, "40k4.ic.movement-phase-only")
+    end_phases(g, 4)  # blue's turn, then red's Movement phase
+    assert g.state.phase.value == "movement" and g.state.active == "red"
+    assert_legal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [25.5, 17.5]}, "40k4.ic.join")
+
+
+@pytest.mark.rule("40k4.ic.pinned", "40k4.ic.join")
+def test_40k4_a_character_may_join_a_pinned_squad_but_not_walk_out_until_the_pin_is_over() -> None:
+    """Seed 001 forbids joining only a unit falling back; once in a pinned unit, "the character may not leave it until
+    it is no longer pinned"."""
+    red = [squad("tac", 20, 10, status=["pinned"]), hero("cap", 20, 16), squad("dev", 20, 30)]
+    g = game(scenario("40k4", red))
+    assert_legal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [20, 12]}, "40k4.ic.join")
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [20, 12]})
+    end_phases(g, 6)  # the pin lapses at the end of red's turn; red's next Movement phase
+    assert not g.state.unit("tac").has(Status.PINNED)
+    assert_legal(g, {"do": "leave", "character": "cap", "to": [20, 15]}, "40k4.ic.leave")
+    g = game(scenario("40k4", [squad("tac", 20, 10, status=["pinned"]), hero("cap", 21, 11.5, joined="tac")]))
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [20, 15]}, "40k4.ic.pinned")
