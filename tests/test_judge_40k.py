@@ -343,3 +343,30 @@ def test_40k4_a_character_may_join_a_pinned_squad_but_not_walk_out_until_the_pin
     assert_legal(g, {"do": "leave", "character": "cap", "to": [20, 15]}, "40k4.ic.leave")
     g = game(scenario("40k4", [squad("tac", 20, 10, status=["pinned"]), hero("cap", 21, 11.5, joined="tac")]))
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [20, 15]}, "40k4.ic.pinned")
+
+
+@pytest.mark.rule("40k4.target.monstrous", "40k4.target.joined")
+def test_40k4_a_monstrous_character_picked_out_of_his_brood_takes_the_shots_himself() -> None:
+    """Seed 001: a Monstrous Creature character "can always be picked out as separate targets" unless his unit protects
+    him. Picked out, he - not the Termagants he leads - takes the Lascannons' wounds; the Devastators' next shots
+    are at the same target; a Tyrant among Tyrant Guard cannot be picked out at all."""
+    gants = {"id": "gants", "models": [model(f"Gant {i + 1}", 28 + 2 * i, 24, 5, "WS3 BS3 S3 T3 W1 I4 A1 Ld{ld} Sv6+")
+                                       for i in range(4)]}
+    tyrant = {"id": "tyrant", "type": "monstrous_creature", "character": "independent", "joined": "gants",
+              "models": [{"name": "Hive Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "base": 60,
+                          "at": [31, 27]}]}
+    g = game(scenario("40k4", [lascannons(2, 30, 8)], [gants, tyrant], phase="shooting"))
+    assert_legal(g, {"do": "shoot", "unit": "las", "target": "tyrant"}, "40k4.target.monstrous")
+    events = g.apply({"do": "shoot", "unit": "las", "target": "tyrant"}, dice=ScriptedDice([6, 6, 6, 6]))
+    assert len(g.state.unit("gants").models) == 4
+    assert g.state.unit("tyrant").models[0].wounds_taken == 2 and g.state.unit("tyrant").joined == "gants"
+    assert any("40k4.target.monstrous" in e.rules and "strikes him alone" in e.message for e in events)
+    assert g.state.target_fired_at("las") == "tyrant"
+    # shooting the brood itself still hits the brood first
+    g = game(scenario("40k4", [lascannons(2, 30, 8)], [gants, tyrant], phase="shooting"))
+    g.apply({"do": "shoot", "unit": "las", "target": "gants"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
+    assert len(g.state.unit("gants").models) == 2 and g.state.unit("tyrant").models[0].wounds_taken == 0
+    # a brood of Tyrant Guard shields him
+    guard = {**gants, "rules": ["tyrant_guard"]}
+    g = game(scenario("40k4", [lascannons(2, 30, 8)], [guard, tyrant], phase="shooting"))
+    assert_illegal(g, {"do": "shoot", "unit": "las", "target": "tyrant"}, "40k4.target.monstrous")

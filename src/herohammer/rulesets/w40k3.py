@@ -700,7 +700,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         earlier = state.target_fired_at(shooter.id)
         target = state.unit(action.target)
-        if earlier is not None and earlier != (target.joined or target.id) and not shooter.joined:
+        if earlier is not None and earlier != self.aimed_at(state, target) and not shooter.joined:
             return Ruling.forbid(
                 f"a character in {shooter.id} has already fired at {earlier} this turn: the unit must fire at the "
                 "same target", self.same_target_rule)

@@ -220,6 +220,8 @@ class CombatRules(Ruleset):
     engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     contact_rule: ClassVar[str] = "published.close-combat"
     allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).
+    picked_out_rules: ClassVar[tuple[str, ...]] = ()
     #: The clause that keeps a character with its unit while the unit falls back.
     falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
 
@@ -812,11 +814,32 @@ class CombatRules(Ruleset):
             events.append(_casualties(slain, rules))
         return wounded, events
 
+    def picked_out(self, state: GameState, target: Unit) -> bool:
+        """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
+        return False
+
+    def aimed_at(self, state: GameState, target: Unit) -> str:
+        """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
+        return target.joined if target.joined is not None and not self.picked_out(state, target) else target.id
+
+    def _apart(self, state: GameState, target: Unit, attack: Callable[[GameState], Resolution]) -> Resolution:
+        """Make ``attack`` on a joined character picked out as a separate target: it strikes him alone, as if he
+        stood on his own, and he is part of his unit again after it (if both still stand)."""
+        host = target.joined
+        after, events = attack(state.replace_unit(evolve(target, joined=None)))
+        shot = after.unit(target.id)
+        if host is not None and shot.alive and after.unit(host).alive:
+            after = after.replace_unit(evolve(shot, joined=host))
+        return after, [Event("target", f"{target.id} is picked out apart from {host}: the attack strikes him alone",
+                             self.picked_out_rules), *events]
+
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
+        target = state.unit(action.target)
+        if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
+            return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
         shooter = state.unit(action.unit)
         members = state.combined(shooter.id)
-        target = state.unit(action.target)
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
@@ -908,7 +931,7 @@ class CombatRules(Ruleset):
                 if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
                     return Ruling.forbid(problem.reason, *problem.rules, rule)
             earlier = state.target_fired_at(host.id)
-            if earlier is not None and earlier != (target.joined or target.id):
+            if earlier is not None and earlier != self.aimed_at(state, target):
                 return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
                                      "attack must take the same target", rule, self.same_target_rule)
             inner = self.target_ruling(state, psyker.id, target_id)
@@ -936,6 +959,9 @@ class CombatRules(Ruleset):
         psyker = state.unit(action.psyker)
         power = find_power(action.power, state.powers)
         assert power is not None and action.target is not None  # checked by rule_manifest
+        aimed = state.unit(action.target)
+        if power.effect is PowerEffect.SHOOTING and aimed.joined is not None and self.picked_out(state, aimed):
+            return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
         start = len(dice.log)
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
