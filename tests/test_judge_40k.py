@@ -370,3 +370,20 @@ def test_40k4_a_monstrous_character_picked_out_of_his_brood_takes_the_shots_hims
     guard = {**gants, "rules": ["tyrant_guard"]}
     g = game(scenario("40k4", [lascannons(2, 30, 8)], [guard, tyrant], phase="shooting"))
     assert_illegal(g, {"do": "shoot", "unit": "las", "target": "tyrant"}, "40k4.target.monstrous")
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_character_cannot_join_a_vehicle_he_may_only_board_it(ruleset: str) -> None:
+    """Seeds 000/001: a character joins a unit of models and keeps coherency with it; a vehicle is boarded, not joined
+    (published: transports). A Captain walking up to a Rhino does not become part of it - not by a join, and in 3rd
+    edition not by ending his move beside it."""
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10, "models": [{**RHINO, "at": [26, 10]}]}
+    g = game(scenario(ruleset, [rhino, hero("cap", 26, 15)]))
+    refused = assert_illegal(g, {"do": "join", "character": "cap", "unit": "rhino", "to": [26, 13.5]},
+                             RULES[ruleset]["join"])
+    assert "vehicle" in refused.reason and "published.transports" in refused.rules
+    g.apply({"do": "move", "unit": "cap", "to": [[26, 13.5]]})
+    assert g.state.unit("cap").joined is None
+    g.undo()
+    assert_legal(g, {"do": "embark", "unit": "cap", "transport": "rhino"}, "published.transports")

@@ -439,6 +439,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
         if not host.alive:
             return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
+        if host.type is UnitType.VEHICLE:
+            return Ruling.forbid(
+                f"{host.id} is a vehicle, not a unit of models a character can join and keep coherency with; "
+                "he may board it as a passenger (embark)", self.join_rule, "published.transports",
+            )
         if host.embarked_in is not None:
             return Ruling.forbid(
                 f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
