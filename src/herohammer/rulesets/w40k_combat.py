@@ -1025,10 +1025,11 @@ class CombatRules(Ruleset):
         target = state.unit(action.target)
         if target.side == unit.side:
             return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
-        if not target.on_table:
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.embarked_in is not None:
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
-                                 "assaulted", "published.transports") if target.alive else Ruling.forbid(
-                f"{target.id} has no models left", "core.zero.w")
+                                 "assaulted", "published.transports")
         members = state.combined(unit.id)
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
