@@ -919,7 +919,8 @@ class NinthAge(Ruleset):
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
             victims = [(unit, unit.models[-1])] if out else _wound_order(state, unit)
             first = victims[0][1]
-            unsaved = stand_and_shoot(dice, volley.shooters, first.profile.t, first.profile.save)
+            unsaved = stand_and_shoot(dice, volley.shooters, first.profile.t, first.profile.save,
+                                      "t9a.charge-out.stand-and-shoot" if out else STAND_AND_SHOOT)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
             before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))

@@ -1,0 +1,157 @@
+"""A judge's cases for The 9th Age's charge reactions and the last survivor's name, played through the front door.
+
+Stand and Shoot (seed 002 names it under the charge out, t9a.charge-out.stand-and-shoot; the published
+rule says when it may be taken and who shoots, published.t9a-stand-and-shoot): the charged unit's joined
+characters shoot with it; no reaction when the charger starts within its own Advance Rate, stands
+outside the charged unit's Front Arc, or the unit stood and shot already this player turn; a charger
+beyond half a weapon's range (even beyond its range) is at Long Range.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.rulings import Event
+from herohammer.scenario import state_from_data, state_to_data
+from herohammer.units import Status
+from test_t9a_rules import HERO, scenario
+
+STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
+CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs"}
+UNIT_CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
+
+
+def _game(data: dict[str, Any]) -> Game:
+    g = Game(state_from_data(data))
+    assert state_from_data(state_to_data(g.state)) == g.state
+    return g
+
+
+def _archers(enemy_y: float = 28, weapon: str = "bow S3", **kw: Any) -> dict[str, Any]:
+    """The Hero in the Spearmen (front at y 20, facing up); five orc archers with Stand and Shoot facing them."""
+    data = scenario(joined=True, phase="charge", enemy_y=enemy_y, enemy_rules=["Stand and Shoot"], **kw)
+    for m in data["sides"]["orcs"][0]["models"]:
+        m["weapons"] = [weapon]
+    return data
+
+
+def _shots(events: list[Event]) -> int:
+    """Count the Stand and Shoot to-hit dice of a charge."""
+    return sum(len(r.faces) for e in events for r in e.rolls if r.purpose.startswith("Stand and Shoot: to hit"))
+
+
+def _charge(events: list[Event]) -> Event:
+    return next(e for e in events if e.kind == "charge")
+
+
+# -- who shoots -------------------------------------------------------------------------------------
+@pytest.mark.rule("published.t9a-stand-and-shoot", "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot")
+def test_a_character_joined_to_the_charged_unit_stands_and_shoots_with_it() -> None:
+    data = _archers()
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs",
+                                  "models": [{"name": "Boss", "profile": HERO, "base": [25, 25], "weapons": ["bow"]}]})
+    g = _game(data)
+    # five archers BS3 (-1: 5+) and the Boss BS6 (-1: 2+) shoot: six to-hit dice, all missing; then 6, 6 to charge
+    events = g.apply(CHARGE_OUT, ScriptedDice([1] * 6 + [6, 6]))
+    ev = _charge(events)
+    assert _shots(events) == 6
+    assert STAND_AND_SHOOT in ev.rules and "t9a.charge-out.stand-and-shoot" in ev.rules
+    assert "orcs stood and shot (6 shots)" in ev.message
+    assert dict(ev.data)["outcome"] == "charged"
+    assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT) and g.state.unit("boss").has(Status.STOOD_AND_SHOT)
+
+
+@pytest.mark.rule("published.t9a-stand-and-shoot")
+def test_a_model_without_a_missile_weapon_does_not_stand_and_shoot() -> None:
+    data = _archers(weapon="hand weapon")
+    g = _game(data)
+    events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))  # only the charge dice: nobody shoots
+    assert _shots(events) == 0 and dict(_charge(events).data)["outcome"] == "charged"
+    assert "no model has a missile weapon" in _charge(events).message
+
+
+# -- when it may be taken -----------------------------------------------------------------------------
+@pytest.mark.rule("published.t9a-stand-and-shoot", "t9a.charge-out.own-rate")
+def test_no_stand_and_shoot_when_the_charger_starts_within_its_own_advance_rate() -> None:
+    # the Hero's Advance Rate is 5": the archers' front 4" from the Spearmen's is within it
+    g = _game(_archers(enemy_y=24))
+    events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
+    ev = _charge(events)
+    assert _shots(events) == 0 and dict(ev.data)["outcome"] == "charged"
+    assert STAND_AND_SHOOT in ev.rules and "not farther than its Advance Rate (5\")" in ev.message
+    assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    # 6" away is farther than 5": they shoot (five dice, all missing)
+    g2 = _game(_archers(enemy_y=26))
+    events = g2.apply(CHARGE_OUT, ScriptedDice([1] * 5 + [6, 6]))
+    assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "charged"
+
+
+@pytest.mark.rule("published.t9a-stand-and-shoot")
+def test_a_unit_charging_is_measured_by_its_slowest_model() -> None:
+    slow = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv3 Mar6"
+    data = _archers(enemy_y=24)  # 4" apart: within the Spearmen's 5", beyond a 3" Advance Rate
+    g = _game(data)
+    events = g.apply(UNIT_CHARGE, ScriptedDice([6, 6]))
+    assert _shots(events) == 0 and "Advance Rate (5\")" in _charge(events).message
+    for m in data["sides"]["elves"][0]["models"]:
+        m["profile"] = slow
+    g2 = _game(data)
+    events = g2.apply(UNIT_CHARGE, ScriptedDice([1] * 5 + [6, 6]))
+    assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "charged"
+
+
+@pytest.mark.rule("published.t9a-stand-and-shoot")
+def test_no_stand_and_shoot_at_a_charger_outside_the_charged_units_front_arc() -> None:
+    data = _archers()
+    data["sides"]["orcs"][0]["formation"]["facing"] = 0  # the archers turn their backs on the Spearmen
+    g = _game(data)
+    events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
+    ev = _charge(events)
+    assert _shots(events) == 0 and dict(ev.data)["outcome"] == "charged"
+    assert "hero is not in its Front Arc" in ev.message and STAND_AND_SHOOT in ev.rules
+
+
+@pytest.mark.rule("published.t9a-stand-and-shoot")
+def test_stand_and_shoot_only_once_per_player_turn_and_again_the_next() -> None:
+    data = scenario(joined=False, hero_at=(41, 18), phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
+    g = _game(data)
+    events = g.apply(UNIT_CHARGE, ScriptedDice([1] * 5 + [1, 1]))  # they shoot and miss; the charge fails
+    assert _shots(events) == 5
+    assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([1, 1]))
+    ev = _charge(events)
+    assert _shots(events) == 0 and "stood and shot already this player turn" in ev.message
+    g.apply({"do": "end_phase"})
+    while g.state.active == "elves":
+        g.apply({"do": "end_phase"})
+    assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)  # the player turn is over
+
+
+@pytest.mark.rule("published.t9a-stand-and-shoot")
+def test_an_engaged_unit_does_not_stand_and_shoot() -> None:
+    data = _archers()
+    data["sides"]["orcs"][0]["status"] = ["engaged"]
+    g = _game(data)
+    events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
+    assert _shots(events) == 0 and "engaged, fleeing or Shaken" in _charge(events).message
+
+
+# -- at what range --------------------------------------------------------------------------------------
+@pytest.mark.rule("published.t9a-stand-and-shoot", "published.t9a-to-hit-shooting")
+def test_a_charger_beyond_half_range_or_beyond_the_range_is_shot_at_long_range() -> None:
+    # BS3, -1 Stand and Shoot: 5+; at Long Range 6+.  Five 5s hit at 8" with bows (24") ...
+    g = _game(_archers())
+    events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6] * 5 + [1] * 5))
+    assert dict(_charge(events).data)["outcome"] == "slain"
+    # ... and miss with javelins (12"): 8" is beyond half their range
+    g = _game(_archers(weapon="javelin"))
+    events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6, 6]))
+    assert dict(_charge(events).data)["outcome"] == "charged" and "5 at Long Range" in _charge(events).message
+    # throwing weapons (8") still shoot at a charger 10" away, beyond their range, at Long Range
+    g = _game(_archers(enemy_y=30, weapon="throwing weapons"))
+    events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "slain"
