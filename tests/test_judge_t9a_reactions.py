@@ -155,3 +155,65 @@ def test_a_charger_beyond_half_range_or_beyond_the_range_is_shot_at_long_range()
     g = _game(_archers(enemy_y=30, weapon="throwing weapons"))
     events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
     assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "slain"
+
+
+# -- the last survivor's name ------------------------------------------------------------------------------
+def _survivor(mage_joined: bool = False) -> dict[str, Any]:
+    """A saved game: the Spearmen destroyed but for the Hero (last_of), the Guards beside him, in the Movement phase."""
+    data = scenario(n=2, files=2, joined=True, phase="movement", enemy_y=44)
+    spears = data["sides"]["elves"][0]
+    spears.update(models=[], destroyed=True)
+    del spears["formation"]
+    hero = data["sides"]["elves"][1]
+    hero.update(joined=None, last_of="spears")
+    hero["models"][0]["at"] = [36, 20]
+    guards = {"id": "guards", "formation": {"position": [30, 20], "files": 3},
+              "models": [{"name": f"g{i}", "profile": HERO.replace("W3", "W1"), "base": [20, 20]} for i in range(6)]}
+    data["sides"]["elves"].append(guards)
+    if mage_joined:
+        data["sides"]["elves"].append({"id": "mage", "character": "independent", "joined": "hero",
+                                       "models": [{"name": "Mage", "profile": HERO, "base": [20, 20]}]})
+        hero["formation"] = {"position": [36, 20.5], "files": 2}
+        del hero["models"][0]["at"]
+    return data
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+def test_a_last_survivor_who_joins_another_unit_is_the_destroyed_unit_no_more() -> None:
+    g = _game(_survivor())
+    assert g.check({"do": "move", "unit": "spears", "to": [[36, 22]]}).legal  # the Spearmen are the Hero now
+    join = {"do": "join", "character": "hero", "unit": "guards"}
+    ruling = g.check(join)
+    assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules
+    assert any("spears is gone from the table" in n for n in ruling.notes)
+    events = g.apply(join)
+    assert "t9a.combined.last-survivor" in events[-1].rules and "it is spears no more" in events[-1].message
+    hero = g.state.unit("hero")
+    assert hero.joined == "guards" and hero.last_of is None
+    assert state_from_data(state_to_data(g.state)) == g.state
+    # the destroyed unit's name names nothing: not the Hero inside the Guards
+    before = g.state
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 22]]})
+    assert not ruling.legal and "hero" not in ruling.reason
+    assert g.state is before
+    # the Hero is the Guards' now: he leaves them as himself, not as the Spearmen
+    g.apply({"do": "end_phase"})
+    while not (g.state.active == "elves" and g.state.phase.value == "movement"):
+        g.apply({"do": "end_phase"})
+    events = g.apply({"do": "leave", "character": "hero", "to": [30, 23]})
+    assert g.state.unit("hero").joined is None and g.state.unit("hero").last_of is None
+    assert not g.check({"do": "move", "unit": "spears", "to": [[36, 22]]}).legal
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
+def test_the_unit_of_characters_left_of_a_destroyed_unit_keeps_its_name_when_its_leader_leaves() -> None:
+    g = _game(_survivor(mage_joined=True))
+    assert g.state.joined_to("hero")[0].id == "mage"
+    events = g.apply({"do": "leave", "character": "hero", "to": [36, 25]})
+    hero, mage = g.state.unit("hero"), g.state.unit("mage")
+    assert hero.joined is None and hero.last_of is None  # he left the Spearmen: a lone character
+    assert mage.joined is None and mage.last_of == "spears"  # what is left of the Spearmen is the Mage
+    assert state_from_data(state_to_data(g.state)) == g.state
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 22]]})
+    assert ruling.legal and "mage" in ruling.reason
+    assert g.check({"do": "move", "unit": "hero", "to": [[36, 26]]}).legal is False  # he moved leaving

@@ -295,6 +295,18 @@ class LeavePlan:
     advance: int
 
 
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+def _no_longer(plan: JoinPlan) -> str:
+    """Say what becomes of a destroyed unit's name when its last survivor joins another unit ("" if it is none).
+
+    The seed keeps the lone character that unit while he is left alone; joined to another unit he
+    is part of that one (t9a.join.part-of-unit), so the destroyed unit's name names nothing more.
+    """
+    gone = plan.character.last_of
+    return (f"{plan.character.id} was all that was left of {gone}; now part of {plan.host.id}, it is {gone} no more: "
+            f"{gone} is gone from the table [t9a.combined.last-survivor]") if gone else ""
+
+
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
 
@@ -451,11 +463,14 @@ class NinthAge(Ruleset):
                                 "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
         note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
             "it counts as having moved; the unit does not"
+        gone = _no_longer(plan)
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
-            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
+            *(("t9a.combined.last-survivor",) if gone else ()),
+            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
+                   *((gone,) if gone else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
@@ -544,7 +559,8 @@ class NinthAge(Ruleset):
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
         return self._joined(state, self.plan_join(state, action))
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
+                "t9a.combined.last-survivor")
     def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
         """Carry out a planned join (no dice decide it)."""
         if state.phase is Phase.DEPLOYMENT:
@@ -554,13 +570,16 @@ class NinthAge(Ruleset):
                                ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
         marched = plan.moved > plan.advance + EPSILON
         ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
-        ch = replace(ch, joined=plan.host.id, formation=None)
+        # a last survivor that joins another unit is part of it, no longer the destroyed unit (t9a.combined.last-survivor)
+        ch = replace(ch, joined=plan.host.id, formation=None, last_of=None)
         host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
         new = arrange(state.replace_units(ch, host), host.id)
         msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
                f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
-        return new, [Event("join", msg, ("t9a.join.move", "t9a.join.position", "t9a.join.unit-stops",
-                                         "t9a.join.moved-separately"))]
+        gone = _no_longer(plan)
+        return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
+            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            *(("t9a.combined.last-survivor",) if gone else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
@@ -1478,18 +1497,24 @@ def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = 
     return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
 
 
-@implements("t9a.join.character-units")
+@implements("t9a.join.character-units", "t9a.combined.last-survivor")
 def _hand_over(state: GameState, leader: Unit) -> GameState:
-    """Let the next character lead a unit of characters that its leader is leaving (the unit stays)."""
+    """Let the next character lead a unit of characters that its leader is leaving (the unit stays).
+
+    The unit's statuses and, for what is left of a destroyed combined unit, its name (``last_of``)
+    stay with the unit: the leader leaves as a lone character and is that unit no more.
+    """
     others = state.joined_to(leader.id)
     heir = others[0]
     f = leader.formation
     if f is not None and leader.models[0].name in f.order:
         f = remove_from(f, leader.models[0].name)
     keep = leader.status - frozenset(MOVED)
-    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep)
+    # the unit stays with the characters in it: the last survivor's name too (t9a.combined.last-survivor)
+    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
+                       last_of=leader.last_of)
     new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
-                              replace(leader, joined=heir.id, formation=None))
+                              replace(leader, joined=heir.id, formation=None, last_of=None))
     return arrange(new, heir.id) if new_heir.formation is not None else new
 
 
