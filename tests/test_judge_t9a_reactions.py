@@ -217,3 +217,26 @@ def test_the_unit_of_characters_left_of_a_destroyed_unit_keeps_its_name_when_its
     ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 22]]})
     assert ruling.legal and "mage" in ruling.reason
     assert g.check({"do": "move", "unit": "hero", "to": [[36, 26]]}).legal is False  # he moved leaving
+
+
+# -- leaving in the Charge phase ---------------------------------------------------------------------------
+@pytest.mark.rule("t9a.leave.when", "t9a.charge-out.declare")
+def test_in_the_charge_phase_a_character_leaves_its_unit_only_by_charging_out() -> None:
+    g = _game(scenario(joined=True, phase="charge", enemy_y=30))
+    leave = {"do": "leave", "character": "hero", "to": [36, 24]}
+    before = g.state
+    ruling = g.check(leave)
+    assert not ruling.legal and {"t9a.leave.when", "t9a.charge-out.declare"} <= set(ruling.rules)
+    assert "only by charging out" in ruling.reason
+    assert g.state is before
+    assert not any(a.do == "leave" for a in g.legal_actions())
+    assert any(a.do == "charge" and getattr(a, "unit", None) == "hero" for a in g.legal_actions())
+    events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))  # the way out in this phase: a charge
+    assert dict(_charge(events).data)["outcome"] == "charged" and g.state.unit("hero").joined is None
+    # in the Movement phase the same move out is a leave
+    g2 = _game(scenario(joined=True, phase="charge", enemy_y=40))
+    g2.apply({"do": "end_phase"})
+    assert g2.state.phase.value == "movement"
+    assert g2.check(leave).legal
+    g2.apply(leave)
+    assert g2.state.unit("hero").joined is None

@@ -435,7 +435,7 @@ class NinthAge(Ruleset):
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
                 yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
-            if u.joined and u.models:
+            if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
@@ -605,7 +605,7 @@ class NinthAge(Ruleset):
         key = (type(self), "plan_leave", action.model_dump_json())
         return state.remember(key, lambda: self._plan_leave(state, action))
 
-    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")
     def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
@@ -624,6 +624,10 @@ class NinthAge(Ruleset):
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn" + (" (it charged, out of its unit or with it)" if
                                                                    ch.has(Status.CHARGED) else ""), "t9a.leave.when")
+        if state.phase is Phase.CHARGE:
+            raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
+                          "with it); a move out of the unit is an Advance or March move of the Movement phase",
+                          "t9a.leave.when", "t9a.charge-out.declare")
         rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
         if rates is None:
             raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
