@@ -63,6 +63,7 @@ def test_a_character_joined_to_the_charged_unit_stands_and_shoots_with_it() -> N
     assert "orcs stood and shot (6 shots)" in ev.message
     assert dict(ev.data)["outcome"] == "charged"
     assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT) and g.state.unit("boss").has(Status.STOOD_AND_SHOT)
+    assert state_from_data(state_to_data(g.state)) == g.state  # a saved game remembers it
 
 
 @pytest.mark.rule("published.t9a-stand-and-shoot")
