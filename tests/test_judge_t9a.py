@@ -339,7 +339,7 @@ def test_a_character_whose_unit_charged_moved_with_it_and_does_not_leave_it_that
     refused(g, leave, "t9a.leave.when")  # a charger does not move in the Movement phase
     refused(g, {"do": "move", "unit": "spears", "to": [[36, 22]]}, "published.t9a-move")
     _to(g, "charge", "orcs")
-    _to(g, "charge", "elves")
+    _to(g, "movement", "elves")
     assert g.check(leave).legal  # a new turn
     # a charge that reaches its target: the Hero charged with the unit and is locked in the combat with it
     won = _game(scenario(joined=True, phase="charge", enemy_y=30))

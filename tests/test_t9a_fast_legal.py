@@ -12,6 +12,7 @@ that list placing actions.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import random
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from herohammer.rulesets import get_ruleset
 from herohammer.rulesets import t9a
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
-from herohammer.state import GameState
+from herohammer.state import GameState, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("t9a_*.yaml"))
@@ -59,7 +60,7 @@ def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
     while len(states) <= count and tries < 40 * count:
         tries += 1
         new = copy.deepcopy(data)
-        new["phase"] = rng.choice(["movement", "movement", "charge", data["phase"]])
+        new["phase"] = rng.choice(["movement", "movement", "movement", "charge", data["phase"]])
         new.pop("plan", None)
         for side in new["sides"].values():
             for unit in side:
@@ -288,6 +289,7 @@ def test_a_leave_screened_by_boxes_rules_as_every_base_measured(name: str) -> No
     fast = get_ruleset("t9a")
     legal = refused = 0
     for state in _variants(name, rng, 12):
+        state = replace(state, phase=Phase.MOVEMENT)  # a leave is a Movement phase move (in the Charge phase: a charge)
         leaves = [a for a in _candidates(fast, state, rng) if a.do == "leave"]
         for _ in range(6):  # and some ending right by the unit: within an inch of it, or on it
             for u in state.units:

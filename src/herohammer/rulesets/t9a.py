@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_moves,
-                        roll_charge, stand_and_shoot, weapon_strength)
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+                        contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
@@ -30,6 +30,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
+from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
@@ -294,6 +295,18 @@ class LeavePlan:
     advance: int
 
 
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+def _no_longer(plan: JoinPlan) -> str:
+    """Say what becomes of a destroyed unit's name when its last survivor joins another unit ("" if it is none).
+
+    The seed keeps the lone character that unit while he is left alone; joined to another unit he
+    is part of that one (t9a.join.part-of-unit), so the destroyed unit's name names nothing more.
+    """
+    gone = plan.character.last_of
+    return (f"{plan.character.id} was all that was left of {gone}; now part of {plan.host.id}, it is {gone} no more: "
+            f"{gone} is gone from the table [t9a.combined.last-survivor]") if gone else ""
+
+
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
 
@@ -388,8 +401,9 @@ class NinthAge(Ruleset):
         return state, []
 
     def end_turn(self, state: GameState) -> Resolution:
-        """End the player turn: Shaken from a failed charge out lasts until now."""
-        cleared = tuple(u.with_status(remove=(Status.SHAKEN,)) for u in state.units)
+        """End the player turn: Shaken from a failed charge out lasts until now, and so does a Stand and Shoot's
+        once per player turn (published.t9a-stand-and-shoot), on either side."""
+        cleared = tuple(u.with_status(remove=(Status.SHAKEN, Status.STOOD_AND_SHOT)) for u in state.units)
         return super().end_turn(replace(state, units=cleared))
 
     # -- listing -----------------------------------------------------------------
@@ -421,7 +435,7 @@ class NinthAge(Ruleset):
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
                 yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
-            if u.joined and u.models:
+            if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
@@ -449,11 +463,14 @@ class NinthAge(Ruleset):
                                 "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
         note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
             "it counts as having moved; the unit does not"
+        gone = _no_longer(plan)
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
-            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
+            *(("t9a.combined.last-survivor",) if gone else ()),
+            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
+                   *((gone,) if gone else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
@@ -542,7 +559,8 @@ class NinthAge(Ruleset):
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
         return self._joined(state, self.plan_join(state, action))
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
+                "t9a.combined.last-survivor")
     def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
         """Carry out a planned join (no dice decide it)."""
         if state.phase is Phase.DEPLOYMENT:
@@ -552,13 +570,16 @@ class NinthAge(Ruleset):
                                ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
         marched = plan.moved > plan.advance + EPSILON
         ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
-        ch = replace(ch, joined=plan.host.id, formation=None)
+        # a last survivor that joins another unit is part of it, no longer the destroyed unit (t9a.combined.last-survivor)
+        ch = replace(ch, joined=plan.host.id, formation=None, last_of=None)
         host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
         new = arrange(state.replace_units(ch, host), host.id)
         msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
                f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
-        return new, [Event("join", msg, ("t9a.join.move", "t9a.join.position", "t9a.join.unit-stops",
-                                         "t9a.join.moved-separately"))]
+        gone = _no_longer(plan)
+        return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
+            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            *(("t9a.combined.last-survivor",) if gone else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
@@ -584,7 +605,7 @@ class NinthAge(Ruleset):
         key = (type(self), "plan_leave", action.model_dump_json())
         return state.remember(key, lambda: self._plan_leave(state, action))
 
-    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")
     def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
@@ -603,6 +624,10 @@ class NinthAge(Ruleset):
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn" + (" (it charged, out of its unit or with it)" if
                                                                    ch.has(Status.CHARGED) else ""), "t9a.leave.when")
+        if state.phase is Phase.CHARGE:
+            raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
+                          "with it); a move out of the unit is an Advance or March move of the Movement phase",
+                          "t9a.leave.when", "t9a.charge-out.declare")
         rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
         if rates is None:
             raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
@@ -908,11 +933,17 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, on its rank and file from the rear, then on its characters (project reading)
-        shooters = [Shooter(m.profile.bs, weapon_strength(m.weapons[0])) for m in target.models if m.weapons]
-        if target.has_rule(STAND_AND_SHOOT_RULE) and shooters and not target.has(Status.ENGAGED):
+        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) else None
+        said = f"; {volley.said}" if volley is not None else ""
+        if volley is not None:
+            rules.append(STAND_AND_SHOOT)
+        event = partial(_charge_event, note=said)
+        if volley is not None and volley.shooters:
+            state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
             victims = [(unit, unit.models[-1])] if out else _wound_order(state, unit)
             first = victims[0][1]
-            unsaved = stand_and_shoot(dice, shooters, first.profile.t, first.profile.save)
+            unsaved = stand_and_shoot(dice, volley.shooters, first.profile.t, first.profile.save,
+                                      "t9a.charge-out.stand-and-shoot" if out else STAND_AND_SHOOT)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
             before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
@@ -921,7 +952,7 @@ class NinthAge(Ruleset):
                 state = remove_casualties(state, host.id if out else unit.id, dead)
                 survivor = current(state, unit.id)
                 if not survivor.alive:
-                    return state, [_charge_event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                    return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
@@ -933,7 +964,7 @@ class NinthAge(Ruleset):
                         skip = (shot_at, len(dice.log))
                     if state.unit(unit.id).has(Status.FLEEING):
                         rules.append(PANIC_RULE)
-                        return state, [*events, _charge_event(
+                        return state, [*events, event(
                             f"{unit.id} flees from the Stand and Shoot of {target.id}: its charge is not made",
                             rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
@@ -962,7 +993,7 @@ class NinthAge(Ruleset):
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
-            return new, [*events, _charge_event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
+            return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
                                                 f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
         gap = reach if arc else group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
         dx, dy, _ = _contact(state, unit, target, out)
@@ -982,7 +1013,7 @@ class NinthAge(Ruleset):
         if not out:
             new = _shift(state, unit, dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *_charged_with(new, unit.id, out))
-            return new, [*events, _charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
                                                 f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
@@ -991,14 +1022,74 @@ class NinthAge(Ruleset):
         if away + EPSILON >= 1.0:
             new = _detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+            return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
                                        f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-        return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+        return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
                                    f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
                                    "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+
+
+@dataclass(frozen=True)
+class Volley:
+    """A charged unit's Stand and Shoot: the models that shoot (none when it may not be taken) and what to tell."""
+
+    shooters: tuple[Shooter, ...]
+    said: str
+
+
+@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot")
+def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Volley:
+    """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
+
+    As the published rule says, it is taken only when the charged unit can shoot (not engaged,
+    not fleeing, not Shaken, not already stood and shot this player turn), the charger is
+    Located in its Front Arc (the centre of the charger's front) and starts farther away than
+    its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
+    every model of the unit, the characters joined to it too (part of the unit), with a
+    missile weapon and BS above 0 shoots if the unit sees the charger, as in the Shooting
+    phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
+    shoots) is at Long Range.
+    """
+    out = bool(charger.joined)
+    group = [u for u in state.combined(charged.id) if u.alive]
+    firing = [m.placed for u in group for m in u.models]
+    aim = charger.placed if out else _placed_all(state, charger)
+    rate = advance_rate(charger) if out else (unit_rates(state, charger, False) or (0, 0))[0]
+    gap = group_distance(aim, firing) if aim and firing else 0.0
+    why = ""
+    if any(u.has(s) for u in group for s in (*BUSY, Status.SHAKEN)):
+        why = "it is engaged, fleeing or Shaken and cannot shoot"
+    elif any(u.has(Status.STOOD_AND_SHOT) for u in group):
+        why = "it has stood and shot already this player turn"
+    elif not _located_in_front_arc(charger, charged):
+        why = f"{charger.id} is not in its Front Arc"
+    elif gap <= rate + EPSILON:
+        why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
+    elif not unit_line_of_sight(firing, aim, state.terrain):
+        why = f"it has no line of sight to {charger.id}"
+    if why:
+        return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
+    shooters: list[Shooter] = []
+    for u in group:
+        for m in u.models:
+            w = missile_weapon(m.weapons[0]) if m.weapons else None
+            if w is not None and m.profile.bs > 0:
+                shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+    if not shooters:
+        return Volley((), f"{charged.id} cannot Stand and Shoot: no model has a missile weapon [{STAND_AND_SHOOT}]")
+    far = sum(s.long_range for s in shooters)
+    return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
+                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]")
+
+
+def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:
+    """Say whether ``unit`` is Located in ``charged``'s Front Arc: the centre of its front stands in it."""
+    f = _formation_of(unit)
+    at = shapely.Point(f.position if f is not None else _centre(unit))
+    return any(shapely.Polygon(arc).covers(at) for arc in _front_arcs(charged)[0])
 
 
 @implements("t9a.join.part-of-unit", "t9a.leave.when")
@@ -1410,18 +1501,24 @@ def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = 
     return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
 
 
-@implements("t9a.join.character-units")
+@implements("t9a.join.character-units", "t9a.combined.last-survivor")
 def _hand_over(state: GameState, leader: Unit) -> GameState:
-    """Let the next character lead a unit of characters that its leader is leaving (the unit stays)."""
+    """Let the next character lead a unit of characters that its leader is leaving (the unit stays).
+
+    The unit's statuses and, for what is left of a destroyed combined unit, its name (``last_of``)
+    stay with the unit: the leader leaves as a lone character and is that unit no more.
+    """
     others = state.joined_to(leader.id)
     heir = others[0]
     f = leader.formation
     if f is not None and leader.models[0].name in f.order:
         f = remove_from(f, leader.models[0].name)
     keep = leader.status - frozenset(MOVED)
-    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep)
+    # the unit stays with the characters in it: the last survivor's name too (t9a.combined.last-survivor)
+    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
+                       last_of=leader.last_of)
     new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
-                              replace(leader, joined=heir.id, formation=None))
+                              replace(leader, joined=heir.id, formation=None, last_of=None))
     return arrange(new, heir.id) if new_heir.formation is not None else new
 
 
@@ -1432,10 +1529,11 @@ def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
 
 
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
-                  skip: tuple[int, int] = (0, 0)) -> Event:
-    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports)."""
+                  skip: tuple[int, int] = (0, 0), note: str = "") -> Event:
+    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports) and ``note``
+    (what the charged unit's Stand and Shoot did, or why it could not be taken)."""
     rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
-    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+    return Event("charge", msg + note, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
 
 
 def _centre(unit: Unit) -> Point:
