@@ -21,7 +21,7 @@ from herohammer.scenario import state_from_data, state_to_data
 from herohammer.straight_moves import furthest_clear, settle
 from herohammer.units import Status
 
-from _w40k import game, hero, model, scenario
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario
 
 RHINO = {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115]}
 HITS = [6, 6, 6, 6]  # a lascannon hits, wounds; then the Morale check fails on 6+6
@@ -168,3 +168,83 @@ def test_furthest_clear_steps_back_before_each_base_in_the_way() -> None:
     assert u is not None and 10.5 * u == pytest.approx(10.0 - 2 * r, abs=0.002) and 10.5 * u < 10.0 - 2 * r
     assert furthest_clear((0.0, 0.0), (5.0, 0.0), r, wall) == 1.0
     assert furthest_clear((10.0, 0.0), (10.5, 0.0), r, wall) is None  # on a base from the start
+
+
+# == a unit that shot assaults only what it shot at =======================================
+def pistols(uid: str, x: float, y: float, n: int = 3) -> dict[str, Any]:
+    """Return a squad of ``n`` troopers with bolt pistols (12", pistol: they may shoot and still assault)."""
+    return {"id": uid, "models": [{**model(f"{uid} {i + 1}", x + 2 * i, y), "weapons": ["bolt pistol"]}
+                                  for i in range(n)]}
+
+
+def shooting_then_assault(ruleset: str, red: list[dict[str, Any]] | None = None) -> Game:
+    """Red's squad 'tac' with two blue squads 4" in front of it: 'a' to the left, 'b' to the right."""
+    blue = [{"id": "a", "models": [model(f"a {i + 1}", 14 + 2 * i, 14, profile="WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv6+")
+                                   for i in range(3)]},
+            {"id": "b", "models": [model(f"b {i + 1}", 24 + 2 * i, 14, profile="WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv6+")
+                                   for i in range(3)]}]
+    return game(scenario(ruleset, red if red is not None else [pistols("tac", 19, 10)], blue, phase="shooting"))
+
+
+def assaults(g: Game, unit: str) -> set[str]:
+    return {a.target for a in g.legal_actions() if a.do == "assault" and a.unit == unit}
+
+
+@pytest.mark.rule("published.assault-after-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_that_shot_may_assault_only_the_unit_it_shot_at(ruleset: str) -> None:
+    """3rd ed. Declare Charges: "A unit that fired in the shooting phase of the current turn may only declare a Charge
+    against the unit it shot at" (4th ed. alike). Before, the squad that shot 'a' could assault 'b' instead."""
+    g = shooting_then_assault(ruleset)
+    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([1, 1, 1]))  # three misses
+    g.apply({"do": "end_phase"})
+    refused = assert_illegal(g, {"do": "assault", "unit": "tac", "target": "b"}, "published.assault-after-shooting")
+    assert "fired at a" in refused.reason
+    assert assaults(g, "tac") == {"a"}
+    assert_legal(g, {"do": "assault", "unit": "tac", "target": "a"}, "published.assault-range")
+    # a squad that held its fire may assault either
+    g = shooting_then_assault(ruleset)
+    g.apply({"do": "end_phase"})
+    assert assaults(g, "tac") == {"a", "b"}
+
+
+@pytest.mark.rule("published.assault-after-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_whose_target_was_destroyed_may_assault_nobody_else(ruleset: str) -> None:
+    """The squad shot 'a' to the last man: it may not turn and assault 'b' that it did not shoot at."""
+    g = shooting_then_assault(ruleset)
+    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([6] * 9))  # hit, wound, save 6+ fails
+    assert not g.state.unit("a").alive
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "b"}, "published.assault-after-shooting")
+    assert assaults(g, "tac") == set()
+
+
+@pytest.mark.rule("published.assault-after-shooting", "40k3.ic.join", "40k4.ic.join")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_with_its_character_assaults_what_they_shot_at_and_its_character_is_charged_with_his_unit(
+        ruleset: str) -> None:
+    """The Captain fires with his squad at 'a' (the same target, 40k4.shoot.same-target): together they may assault
+    only 'a'."""
+    red = [pistols("tac", 19, 10), {**hero("cap", 21, 8.5, joined="tac"),
+                                    "models": [{**model("Cap", 21, 8.5, 10, "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+"),
+                                                "weapons": ["bolt pistol"]}]}]
+    g = shooting_then_assault(ruleset, red)
+    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([1] * 4))
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "b"}, "published.assault-after-shooting")
+    assert assaults(g, "tac") == {"a"}
+
+
+@pytest.mark.rule("published.assault-after-shooting", "40k3.psyker.as-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_librarians_smite_names_his_squads_target_for_the_assault(ruleset: str) -> None:
+    """Seed 000: "psychic attacks fall under the rules for shooting". The Librarian smites 'b' from inside his squad,
+    which held its fire: the squad (with him) may assault only 'b'."""
+    red = [pistols("tac", 19, 10), {**hero("lib", 21, 8.5, joined="tac"), "rules": ["psyker"]}]
+    g = shooting_then_assault(ruleset, red)
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "b"}, dice=ScriptedDice([1, 2] + [1] * 4))
+    g.apply({"do": "end_phase"})
+    refused = assert_illegal(g, {"do": "assault", "unit": "tac", "target": "a"}, "published.assault-after-shooting")
+    assert "fired at b" in refused.reason
+    assert assaults(g, "tac") == {"b"}

@@ -1082,6 +1082,8 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  "assaulted", "published.transports")
         members = state.combined(unit.id)
+        if problem := self.assault_after_shooting(state, unit, members, target):
+            return problem
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
         theirs = [p for u in state.combined(target.id) for p in u.placed]
@@ -1092,6 +1094,29 @@ class CombatRules(Ruleset):
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
                             rule)
+
+    @staticmethod
+    @implements("published.assault-after-shooting")
+    def assault_after_shooting(state: GameState, unit: Unit, members: Sequence[Unit], target: Unit) -> Ruling | None:
+        """Refuse an assault on any unit but the one the assaulting unit (or a character in it) shot at this turn.
+
+        A psychic shooting attack counts as shooting (it is recorded as the unit's target too).
+        The unit shot at is the unit with the characters joined to it, and an ordinary
+        character who outlived it (``last_of``); an independent character left alone after
+        it was destroyed is a unit of his own, not the unit shot at.
+        """
+        shot_at = None
+        for u in members:
+            shot_at = state.target_fired_at(u.id)
+            if shot_at is not None:
+                break
+        if shot_at is None:
+            return None
+        group = state.combined(target.joined or target.id)
+        if any(u.id == shot_at or u.last_of == shot_at for u in group):
+            return None
+        return Ruling.forbid(f"{unit.id} fired at {shot_at} this turn: it may assault only the unit it shot at, "
+                             f"not {target.id}", "published.assault-after-shooting")
 
     @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
