@@ -63,7 +63,8 @@ def test_a_fall_back_into_the_table_edge_stops_each_model_behind_the_one_before(
     assert "2 models stop short" in fall[0].message
     tac = g.state.unit("tac")
     assert tac.has(Status.FALLING_BACK)
-    ys = sorted(m.at[1] for m in tac.models)
+    ys = [m.at[1] for m in tac.models]  # in the order they stood in the file: none has jumped over another
+    assert ys == sorted(ys)
     assert ys[-1] == 47.5  # the leader at the edge (0.5" from it, as every fall back keeps)
     width = 25 / 25.4
     for behind, ahead in zip(ys, ys[1:]):

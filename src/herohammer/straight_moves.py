@@ -101,13 +101,13 @@ def settle(starts: Sequence[Placed], ends: Sequence[Point], heading: Point,
            others: Sequence[Placed]) -> tuple[list[Point], int] | None:
     """Place each model on its straight path from its start to its end, as far along as it stands clear.
 
-    Models go in order of how far their ends lie along ``heading`` (ties by their order),
-    leaders first, each clear of ``others`` and of the models already placed.  Return the
+    Models go in order of how far ahead they stand along ``heading`` (ties by their order),
+    leaders first (a file keeps its order), each clear of ``others`` and of the models already placed.  Return the
     places (in the given order) and how many models stopped short; None when one cannot
     stand anywhere on its way (the group then stays where it stood).
     """
     hx, hy = heading
-    order = sorted(range(len(starts)), key=lambda i: (-(ends[i][0] * hx + ends[i][1] * hy), i))
+    order = sorted(range(len(starts)), key=lambda i: (-(starts[i].at[0] * hx + starts[i].at[1] * hy), i))
     places: list[Point | None] = [None] * len(starts)
     standing = list(others)
     short = 0
