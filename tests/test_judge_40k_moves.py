@@ -249,3 +249,35 @@ def test_a_librarians_smite_names_his_squads_target_for_the_assault(ruleset: str
     refused = assert_illegal(g, {"do": "assault", "unit": "tac", "target": "a"}, "published.assault-after-shooting")
     assert "fired at b" in refused.reason
     assert assaults(g, "tac") == {"b"}
+
+
+@pytest.mark.rule("published.assault-after-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_that_shot_at_a_unit_out_of_range_has_still_spent_its_shooting_on_it(ruleset: str) -> None:
+    """Decision: a unit that shot at a unit fired at it even when no model had the range; it may not assault
+    another unit then."""
+    blue = [{"id": "a", "models": [model("a 1", 19, 14)]}, {"id": "far", "models": [model("Far", 60, 45)]}]
+    g = game(scenario(ruleset, [pistols("tac", 19, 10)], blue, phase="shooting"))
+    events = g.apply({"do": "shoot", "unit": "tac", "target": "far"})
+    assert any("no weapon that can fire" in e.message for e in events)
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "a"}, "published.assault-after-shooting")
+
+
+@pytest.mark.rule("published.assault-after-shooting", "40k3.char.kinds", "40k3.ic.no-last-man")
+@pytest.mark.parametrize("kind, may", [("ordinary", True), ("independent", False)])
+def test_the_character_who_outlives_the_squad_shot_at(kind: str, may: bool) -> None:
+    """Decision: an ordinary character who outlives the squad shot at is the last of that unit (``last_of``): the
+    shooters may assault him. An independent character left alone is a unit of his own (seed 000: "is considered a
+    separate unit already"), not the unit they shot at."""
+    blue = [{"id": "a", "models": [model("a 1", 18, 14, profile="WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv6+")]},
+            {**hero("boss", 20, 14.5, kind=kind, joined="a")}]
+    g = game(scenario("40k3", [pistols("tac", 19, 10)], blue, phase="shooting"))
+    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([6, 1, 1, 6, 1, 1, 1]))  # 1 hit, wound, no save; 1+1 holds
+    assert not g.state.unit("a").alive and g.state.unit("boss").alive and g.state.unit("boss").joined is None
+    g.apply({"do": "end_phase"})
+    action = {"do": "assault", "unit": "tac", "target": "boss"}
+    if may:
+        assert_legal(g, action)
+    else:
+        assert_illegal(g, action, "published.assault-after-shooting")
