@@ -616,7 +616,7 @@ class CombatRules(Ruleset):
                                 status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
-                                         "short where another model or the table edge blocks the way")
+                                         "short where another model stands in the way")
         return state, [Event("fall_back", f"{unit_id} falls back {inches}\"{stopped}", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
 
