@@ -16,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from herohammer import geometry as geo
 from herohammer.dice import ScriptedDice
+from herohammer.errors import ScenarioError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.straight_moves import furthest_clear, settle
@@ -306,3 +307,23 @@ def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man() -> None:
     assert len(g.state.unit("tac").models) == 1
     tested = [e for e in events if "published.last-man-standing" in e.rules]
     assert tested and "Ld 7" in tested[0].message
+
+
+@settings(max_examples=25)
+@given(x=st.floats(3, 66), y=st.floats(36, 46), wall=st.floats(-4, 4), roll=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+       big=st.booleans())
+def test_whatever_the_roll_a_fall_back_leaves_a_game_the_engine_loads(
+        x: float, y: float, wall: float, roll: tuple[int, int], big: bool) -> None:
+    """Through the front door: a squad near the table edge with a Rhino somewhere behind it breaks and falls back;
+    the game left is always one the engine loads (no base on another, none off the table)."""
+    base = 40 if big else 25
+    tac = {"id": "tac", "models": [{**model(f"tac {i + 1}", x + 1.7 * i, y), "base": base} for i in range(4)]}
+    rhino = {"id": "rhino", "type": "vehicle", "models": [{**RHINO, "at": [x + 2.5 + wall, min(y + 3.5, 45.5)]}]}
+    data = scenario("40k3", [lascannon(x + 2.5, y - 10)], [tac, rhino], phase="shooting")
+    try:
+        g = game(data)
+    except ScenarioError:  # the drawn Rhino stands on the squad: no such game to play
+        return
+    shoot_and_break(g, "tac", roll)
+    assert g.state.unit("tac").has(Status.FALLING_BACK)
+    assert_loads_back(g)
