@@ -40,6 +40,7 @@ from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from .. import geometry as geo
+from .. import straight_moves
 from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
 from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
@@ -618,28 +619,78 @@ class CombatRules(Ruleset):
             norm = math.hypot(cx - ex, cy - ey)
             if norm > 1e-9:
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
-        w, d = state.table.width - 0.5, state.table.depth - 0.5
+        width, depth = state.table.width, state.table.depth
         ox, oy = dx * inches, dy * inches
-        moved = []
-        for u in members:  # each model at its new place (floats in, floats out), one new unit per member
+        ends: list[list[tuple[float, float]]] = []
+        slid = False  # whether the table edge stopped a model, which may put it on another of its unit
+        for u in members:  # each model's end (floats in, floats out), kept on the table by its base (0.5" at least)
             places = []
-            for x, y in map(_AT, u.models):  # each coordinate kept on the table: min(max(v, 0.5), edge - 0.5), spelt out
+            for m in u.models:
+                x, y = m.at
                 x += ox
                 y += oy
-                if 0.5 > x:
-                    x = 0.5
-                if w < x:
-                    x = w
-                if 0.5 > y:
-                    y = 0.5
-                if d < y:
-                    y = d
+                reach = m.base.reach_inches
+                edge = 0.5 if reach <= 0.5 else reach
+                if edge > x:
+                    x, slid = edge, True
+                elif width - edge < x:
+                    x, slid = width - edge, True
+                if edge > y:
+                    y, slid = edge, True
+                elif depth - edge < y:
+                    y, slid = depth - edge, True
                 places.append((x, y))
+            ends.append(places)
+        short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
+        moved = []
+        for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
         state = state.replace_units(*moved)
-        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"", ("published.fall-back",),
+        stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
+                                         "short where another model stands in the way")
+        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"{stopped}", ("published.fall-back",),
                              _rolls(dice, start), (("unit", unit_id),))]
+
+    @staticmethod
+    @implements("published.fall-back")
+    def _fall_back_blocked(state: GameState, members: Sequence[Unit], ends: list[list[tuple[float, float]]],
+                           heading: tuple[float, float], slid: bool) -> int:
+        """Stop short the falling-back models whose ends stand on other models (``ends`` changed in place).
+
+        Return how many stopped short.  Nothing near the move (the common case) is seen from the
+        units' boxes; otherwise each model stops on its straight path where it stands clear
+        (``straight_moves.settle``); a unit with no clear place on the way stays where it stood.
+        """
+        low_x = low_y = math.inf
+        high_x = high_y = -math.inf
+        for u, places in zip(members, ends):  # the box of the move: where the models start and end
+            reach = max([m.base.reach_inches for m in u.models])
+            ex0, ey0, ex1, ey1 = u.extent
+            xs, ys = [p[0] for p in places], [p[1] for p in places]
+            low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
+            high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
+        ids = {u.id for u in members}
+        near = [p for u in state.units if u.on_table and u.id not in ids
+                and u.extent[0] <= high_x and low_x <= u.extent[2] and u.extent[1] <= high_y and low_y <= u.extent[3]
+                for p in u.placed]
+        if not near and not slid:
+            return 0
+        starts = [p for u in members for p in u.placed]
+        flat = [p for places in ends for p in places]
+        if not straight_moves.blocked([geo.Placed(s.base, e, s.facing_deg) for s, e in zip(starts, flat)], near, slid):
+            return 0
+        settled = straight_moves.settle(starts, flat, heading, near)
+        if settled is None:
+            flat, short = [s.at for s in starts], len(starts)
+        else:
+            flat, short = settled
+        k = 0
+        for places in ends:
+            for j in range(len(places)):
+                places[j] = flat[k]
+                k += 1
+        return short
 
     # == regrouping ===================================================================
     @implements("published.regroup")
@@ -1063,6 +1114,8 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  "assaulted", "published.transports")
         members = state.combined(unit.id)
+        if problem := self.assault_after_shooting(state, unit, members, target):
+            return problem
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
         theirs = [p for u in state.combined(target.id) for p in u.placed]
@@ -1073,6 +1126,29 @@ class CombatRules(Ruleset):
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
                             rule)
+
+    @staticmethod
+    @implements("published.assault-after-shooting")
+    def assault_after_shooting(state: GameState, unit: Unit, members: Sequence[Unit], target: Unit) -> Ruling | None:
+        """Refuse an assault on any unit but the one the assaulting unit (or a character in it) shot at this turn.
+
+        A psychic shooting attack counts as shooting (it is recorded as the unit's target too).
+        The unit shot at is the unit with the characters joined to it, and an ordinary
+        character who outlived it (``last_of``); an independent character left alone after
+        it was destroyed is a unit of his own, not the unit shot at.
+        """
+        shot_at = None
+        for u in members:
+            shot_at = state.target_fired_at(u.id)
+            if shot_at is not None:
+                break
+        if shot_at is None:
+            return None
+        group = state.combined(target.joined or target.id)
+        if any(u.id == shot_at or u.last_of == shot_at for u in group):
+            return None
+        return Ruling.forbid(f"{unit.id} fired at {shot_at} this turn: it may assault only the unit it shot at, "
+                             f"not {target.id}", "published.assault-after-shooting")
 
     @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
