@@ -74,12 +74,15 @@ def test_nearest_in_rows_gives_every_row_that_can_be_nearest_exactly(a: list[Pla
 
 
 _SQUARE, _ROUND = Base.parse([20, 20]), Base.parse(20)
+_SQUARE20, _SQUARE10 = Base(20.0, 20.0, round=False), Base(10.0, 10.0, round=False)
 
 
 @settings(max_examples=300, deadline=None)
 @given(groups, groups)
 @example([Placed(_SQUARE, (0.014940627, 1.765344329), 30.0), Placed(_SQUARE, (0.696850394, 2.159045117), 30.0)],
          [Placed(_ROUND, (-1.1875, 4.625), 0.0)])  # the nearer by distance is not the shorter move along the polygons
+@example([Placed(_SQUARE20, (-1.0, 0.393700787 + 0.787401575 * i), 180.0) for i in range(5)],
+         [Placed(_SQUARE10, (0.0, 3.0), 6.103515625e-05)])  # turned 1e-6 rad: not parallel (aligned_frames' sine test)
 def test_the_charge_contact_move_is_the_one_every_model_measured_gives(a: list[Placed], b: list[Placed]) -> None:
     """``_contact``'s choice: only models within ``footprint_slack`` of the nearest are worked out (a round base's
     polygon can put a model a little further by distance nearer along the footprints), the shortest move is the same."""

@@ -621,8 +621,8 @@ def aligned_frames(group: Sequence[Placed]) -> list[tuple[float, float, float, f
         half_w, half_d = p.base.width_mm / MM_PER_INCH / 2.0, p.base.depth_mm / MM_PER_INCH / 2.0
         if abs(turn) <= 1e-12:
             half_w, half_d = half_d, half_w  # a quarter turn: its depth runs along the first's width
-        elif abs(abs(turn) - 1.0) > 1e-12:
-            return None
+        elif abs(ux * wy - uy * wx) > 1e-12:  # the sine, not 1 - cos: a turn of 1e-6 rad moves a corner 1e-6 x size,
+            return None  # while its 1 - cos (5e-13) would pass for parallel
         x, y = p.at
         frame = (x * ux + y * uy, x * vx + y * vy, half_w, half_d)
         p.__dict__["_frame"] = (axes, frame)
