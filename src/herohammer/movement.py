@@ -245,6 +245,8 @@ def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
         swept = sweeps and hit is None and u.id not in moving_ids
         for i, q in enumerate(models):
             (qx, qy), reach = q.at, q.base.reach_inches
+            if qx + reach < low_x or qx - reach > high_x or qy + reach < low_y or qy - reach > high_y:
+                continue  # its circle is clear of the box holding both screens: most models, in a few comparisons
             if not (own and i == mv.index):
                 limit = fit + reach
                 dx = x - qx

@@ -31,6 +31,7 @@ from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_move
                                  plan_members as _plan_members)
 
 JOIN_INCHES = 2.0
+_MOVED = frozenset({Status.MOVED})
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 #: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
@@ -486,8 +487,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Move the character and make it part of the unit."""
         character = state.unit(action.character)
         to = action.to if action.to is not None else character.models[0].at
-        moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
-                                            alone=True)
+        planned = movement.plan(character, [to], state.terrain)  # as the ruling planned it (kept on the unit)
+        if (len(planned) == 1 and len(character.models) == 1 and not (mv := planned[0]).difficult
+                and action.unit != character.id
+                and _gap_from(state.unit(action.unit), mv.placed) <= JOIN_INCHES + movement.EPSILON):
+            # no die to roll and no test to take: the lone model moves and joins in one change of its unit
+            joined = evolve(character, models=(mv.model.walked_to(mv.to, mv.length),),
+                            status=character.status | _MOVED, joined=action.unit)
+            return state.replace_unit(joined), [
+                Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule))]
+        moves, events = self._roll_difficult(state, character, planned, dice, alone=True)
         placed = moves[0].placed  # the character's base where its move ends
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
                 _gap_from(state.unit(action.unit), placed) <= JOIN_INCHES + movement.EPSILON):
