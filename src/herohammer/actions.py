@@ -315,10 +315,10 @@ def _keyed(value: Any) -> Hashable:
     if kind is float:
         return (_FLOAT, value) if value or copysign(1.0, value) > 0 else _NEGATIVE_ZERO
     if kind is list:
-        types = set(map(type, value))
-        if types == _ONLY_FLOATS and 0 not in value:  # floats and no zero (a join's place): the numbers themselves
+        kinds = set(map(type, value))
+        if kinds == _ONLY_FLOATS and 0 not in value:  # floats and no zero (a join's place): the numbers themselves
             return (_FLOATS, tuple(value))
-        if (types == _ONLY_LISTS and set(map(len, value)) == _ONLY_PAIRS
+        if (kinds == _ONLY_LISTS and set(map(len, value)) == _ONLY_PAIRS
                 and (types := tuple(map(type, flat := tuple(chain.from_iterable(value))))) and set(types) <= _NUMBERS
                 and 0 not in flat):  # a list of [x, y] (a move's places): its numbers with their types, and no zero
             return (_PAIRS, types, flat)  # whose sign would need a look

@@ -471,7 +471,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
-        gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
+        gap = moves[0].gap_to(host)  # from the base where the move ends (as placing it measured); kept for resolving
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {host.id}'s nearest model; it must be within 2\" to join",
@@ -490,7 +490,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         planned = movement.plan(character, [to], state.terrain)  # as the ruling planned it (kept on the unit)
         if (len(planned) == 1 and len(character.models) == 1 and not (mv := planned[0]).difficult
                 and action.unit != character.id
-                and _gap_from(state.unit(action.unit), mv.placed) <= JOIN_INCHES + movement.EPSILON):
+                and mv.gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no die to roll and no test to take: the lone model moves and joins in one change of its unit
             joined = evolve(character, models=(mv.model.walked_to(mv.to, mv.length),),
                             status=character.status | _MOVED, joined=action.unit)
@@ -499,7 +499,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves, events = self._roll_difficult(state, character, planned, dice, alone=True)
         placed = moves[0].placed  # the character's base where its move ends
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
-                _gap_from(state.unit(action.unit), placed) <= JOIN_INCHES + movement.EPSILON):
+                moves[0].gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no test can take the character away: it moves and joins in one change of its unit
             joined = moved_unit(character, {mv.index: (mv.to, mv.length) for mv in moves}, joined=action.unit)
             events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
@@ -509,7 +509,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         events += more
         if (more or not character.alive) and not state.unit(character.id).alive:  # only dangerous terrain takes any
             return state, events
-        if _gap_from(state.unit(action.unit), placed) > JOIN_INCHES + movement.EPSILON:
+        if moves[0].gap_to(state.unit(action.unit)) > JOIN_INCHES + movement.EPSILON:
             events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
                                 f"{action.unit}", (self.join_rule,)))
             if character.joined:  # it has left its old unit, if it got clear of it
@@ -778,12 +778,6 @@ def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
     Remembered: the moves sampled for a unit in one direction or another often need the same distance.
     """
     return enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)[True]
-
-
-def _gap_from(host: Unit, placed: geo.Placed) -> float:
-    """Return how far a base placed there is from a unit's nearest model (worked out once per unit value: the ruling on
-    a join and its resolution both ask)."""
-    return host.remember(("gap from", placed), lambda: geo.distance_to_group(placed, host.models))
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:
