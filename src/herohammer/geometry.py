@@ -305,13 +305,9 @@ def round_distance_to_group(at: Point, radius: float, group: Sequence[Standing])
     round (None otherwise, and for no group): ``distance_to_group`` without placing the base first."""
     if not group or not all(map(_ROUND, group)):
         return None
-    dist, first = math.dist, group[0]
-    best = dist(at, first.at) - (radius + first.base.radius_inches)
-    for q in group[1:]:  # min() of the gaps, as a loop
-        gap = dist(at, q.at) - (radius + q.base.radius_inches)
-        if gap < best:
-            best = gap
-    return best if best > 0.0 else 0.0  # clear(): touching or overlapping is 0
+    dist = math.dist
+    gap = min([dist(at, q.at) - (radius + q.base.radius_inches) for q in group])
+    return gap if gap > 0.0 else 0.0  # clear(): touching or overlapping is 0
 
 
 def outline_hull(group: Sequence[Placed]) -> Polygon | None:

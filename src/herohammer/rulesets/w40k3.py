@@ -172,7 +172,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return (self.phase_only_rule,) if do in ("join", "leave") else ()
 
     def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
-        if not unit.alive:
+        if not unit.models:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         if unit.side != state.active:
             return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
@@ -184,9 +184,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
         if problem := self._own_active(state, unit):
             return problem
-        if unit.has(Status.MOVED):
+        status = unit.status
+        if not status:
+            return None  # nothing it did or suffered holds it back
+        if Status.MOVED in status:
             return Ruling.forbid(f"{unit.id} has already moved this phase")
-        if unit.has(Status.LOCKED):
+        if Status.LOCKED in status:
             with_unit = self.locked_with_unit_rules if unit.joined else ()
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
                                  *with_unit)
@@ -439,9 +442,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{character.id} cannot join itself", self.join_rule)
         if host.joined:
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
-        if not host.alive:
+        if not host.models:
             return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
-        if host.has(Status.LOCKED):
+        if Status.LOCKED in host.status:
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
                 "never during close combat", self.phase_only_rule,
@@ -492,7 +495,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 and action.unit != character.id
                 and mv.gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no die to roll and no test to take: the lone model moves and joins in one change of its unit
-            joined = evolve(character, models=(mv.model.walked_to(mv.to, mv.length),),
+            model = mv.model  # walked there (mv.to is a planned place, a pair of floats)
+            joined = evolve(character, models=(evolve(model, at=mv.to, moved=model.moved + mv.length),),
                             status=character.status | _MOVED, joined=action.unit)
             return state.replace_unit(joined), [
                 Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule))]
