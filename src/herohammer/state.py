@@ -22,10 +22,6 @@ if TYPE_CHECKING:
     from .weapons import Weapon
 
 
-#: What ``replace_unit`` looks a unit's place up in when the state has no index of places.
-_NO_SLOTS: dict[str, int] = {}
-
-
 class Phase(StrEnum):
     """Name a phase of a player turn (40k: movement, shooting, assault; t9a adds charge, magic, melee).
 
@@ -115,16 +111,13 @@ class GameState(HashOnce):
         the unit they joined (in unit order), in one pass once per state value; return the first index."""
         by_id: dict[str, Unit] = {}
         characters: dict[str, tuple[Unit, ...]] = {}
-        slots: dict[str, int] = {}
-        for i, u in enumerate(self.units):
+        for u in self.units:
             if u.id not in by_id:
                 by_id[u.id] = u
-                slots[u.id] = i
             if u.joined is not None and u.models:
                 characters[u.joined] = (*characters.get(u.joined, ()), u)
         kept = self.__dict__
         kept["_by_id"], kept["_characters_of"] = by_id, characters
-        kept["_slots"] = slots if len(slots) == len(self.units) else None  # where each unit stands, if ids are unique
         kept.setdefault("_groups", {})  # what ``combined`` finds, filled as asked
         return by_id
 
@@ -191,13 +184,9 @@ class GameState(HashOnce):
 
     # -- changes (each returns a new state) -----------------------------------------
     def replace_unit(self, unit: Unit) -> GameState:
-        """Return the state with one unit replaced by id (put in its place at once when the units are indexed)."""
-        slot = (self.__dict__.get("_slots") or _NO_SLOTS).get(unit.id)
-        if slot is None:  # not indexed yet (a state between two changes), or no unit of that id
-            return evolve(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
-        units = list(self.units)
-        units[slot] = unit
-        return evolve(self, units=tuple(units))
+        """Return the state with one unit replaced by id."""
+        uid = unit.id
+        return evolve(self, units=tuple([unit if u.id == uid else u for u in self.units]))
 
     def replace_units(self, *units: Unit) -> GameState:
         """Return the state with several units replaced by id."""

@@ -224,11 +224,15 @@ class Ruleset:
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
         _expect_state_and_action(state, action, "Ruleset.rule_on")
-        return self.judge(state, action).ruling
+        return self.judge_checked(state, action).ruling
 
     def judge(self, state: GameState, action: Action) -> Judgement:
         """Rule on an action as ``rule_on`` does; keep the result of a placing action that no dice decide."""
         _expect_state_and_action(state, action, "Ruleset.judge")
+        return self.judge_checked(state, action)
+
+    def judge_checked(self, state: GameState, action: Action) -> Judgement:
+        """``judge`` for a caller that has checked its arguments already (``Game``: its state, an action it read)."""
         spec = self.phase_spec(state.phase)
         if action.do not in spec.actions:
             allowed = ", ".join(sorted(spec.actions))

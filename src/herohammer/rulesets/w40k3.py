@@ -225,7 +225,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
                          alone: bool = False) -> tuple[str, ...]:
-        need = max((mv.length for mv in moves if mv.difficult), default=0.0)
+        need = 0.0  # the longest move into difficult terrain
+        for mv in moves:
+            if mv.difficult and mv.length > need:
+                need = mv.length
         if need <= 0:
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
