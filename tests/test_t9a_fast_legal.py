@@ -44,6 +44,13 @@ def _unmarked(ruleset: Ruleset) -> Ruleset:
     return full()  # type: ignore[no-any-return]
 
 
+def _mostly_unshaken(unit: dict[str, Any], rng: random.Random | None) -> None:
+    """Take Shaken off a unit in most positions (in all without ``rng``): a Shaken unit neither moves nor charges
+    (published.t9a-shaken)."""
+    if "shaken" in unit.get("status", ()) and (rng is None or rng.random() < 0.75):
+        unit["status"] = [s for s in unit["status"] if s != "shaken"]
+
+
 def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
     """Return the example's state and ``count`` others: units and lone models pushed about, phases changed."""
     data = read_data(ROOT / "examples" / name)
@@ -56,6 +63,7 @@ def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
         new.pop("plan", None)
         for side in new["sides"].values():
             for unit in side:
+                _mostly_unshaken(unit, rng)
                 if rng.random() < 0.5:
                     continue
                 reach = rng.choice([0.5, 2.0, 5.0, 10.0])
@@ -196,6 +204,7 @@ def _charge_positions(name: str, rng: random.Random, count: int) -> list[GameSta
         new.pop("plan", None)
         for side in new["sides"].values():
             for unit in side:
+                _mostly_unshaken(unit, None)
                 if rng.random() < 0.3:  # round bases, small or large: the contact move's footprints are polygons
                     size = rng.choice([20, 25, 40, 60])
                     for m in unit["models"]:

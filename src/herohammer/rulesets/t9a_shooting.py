@@ -28,6 +28,7 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
+from .t9a import current, shaken_refusal
 from ..formations import is_character
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
@@ -153,7 +154,7 @@ class ShootingPhase(Ruleset):
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
-        unit = state.unit(action.unit)
+        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
         if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
         if unit.joined:
@@ -162,6 +163,8 @@ class ShootingPhase(Ruleset):
         for s in (Status.ENGAGED, Status.FLEEING, Status.SHOT):
             if unit.has(s):
                 return Ruling.forbid(f"{unit.id} is {s.value.replace('_', ' ')} and cannot shoot")
+        if shaken := shaken_refusal(state, unit, "make a shooting attack"):
+            return shaken
         ruling = self.target_ruling(state, unit.id, action.target)
         if not ruling.legal:
             return ruling
@@ -187,7 +190,7 @@ class ShootingPhase(Ruleset):
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
         start = len(dice.log)
-        unit = state.unit(action.unit)
+        unit = current(state, action.unit)
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target)
         before = models_in(state, target.id)
@@ -197,6 +200,8 @@ class ShootingPhase(Ruleset):
         rules = [TO_HIT_SHOOTING, TO_WOUND]
         if is_character(target) and not state.joined_to(target.id):
             rules.append("t9a.char.lone")
+        if target.last_of:
+            rules.append("t9a.combined.last-survivor")
         parts = []
         for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
             if not models_in(state, target.id):

@@ -49,7 +49,7 @@ from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
-from ..units import Model, Status, Unit, UnitType
+from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
@@ -220,13 +220,20 @@ class CombatRules(Ruleset):
     engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     contact_rule: ClassVar[str] = "published.close-combat"
     allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).
+    picked_out_rules: ClassVar[tuple[str, ...]] = ()
     #: The clause that keeps a character with its unit while the unit falls back.
     falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
+        fleet_rule: ClassVar[str]
 
         def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
+
+        def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""
@@ -665,19 +672,22 @@ class CombatRules(Ruleset):
                 if y.models:
                     now += len(y.models)
                     now_units.append(y)
-            if same or now != 1:
-                continue  # the very same units (none newly reduced to one), or not one model left
+            if same or not now or (now != 1 and now_units[0].id == u.id):
+                continue  # the very same units (none newly reduced to one), none left, or the unit stands with more
             if sum(len(x.models) for x in before.combined(u.id)) > 1:
-                last = now_units[0]
-                if self.last_man_exempt(last):
-                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", (self.no_last_man_rule,)))
-                    continue
-                state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
-                                                 "published.last-man-standing", 0,
-                                                 LeadershipTestKind.LAST_MAN_STANDING)
-                unit_now = state.unit
-                events += more
+                # the unit down to one model; or destroyed, each character it leaves a unit of one model of its own
+                for last in now_units:
+                    if len(last.models) != 1:
+                        continue
+                    if self.last_man_exempt(last):
+                        events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
+                                            "Last Man Standing", (self.no_last_man_rule,)))
+                        continue
+                    state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
+                                                     "published.last-man-standing", 0,
+                                                     LeadershipTestKind.LAST_MAN_STANDING)
+                    unit_now = state.unit
+                    events += more
         return state, events
 
     # == shooting ====================================================================
@@ -804,11 +814,32 @@ class CombatRules(Ruleset):
             events.append(_casualties(slain, rules))
         return wounded, events
 
+    def picked_out(self, state: GameState, target: Unit) -> bool:
+        """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
+        return False
+
+    def aimed_at(self, state: GameState, target: Unit) -> str:
+        """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
+        return target.joined if target.joined is not None and not self.picked_out(state, target) else target.id
+
+    def _apart(self, state: GameState, target: Unit, attack: Callable[[GameState], Resolution]) -> Resolution:
+        """Make ``attack`` on a joined character picked out as a separate target: it strikes him alone, as if he
+        stood on his own, and he is part of his unit again after it (if both still stand)."""
+        host = target.joined
+        after, events = attack(state.replace_unit(evolve(target, joined=None)))
+        shot = after.unit(target.id)
+        if host is not None and shot.alive and after.unit(host).alive:
+            after = after.replace_unit(evolve(shot, joined=host))
+        return after, [Event("target", f"{target.id} is picked out apart from {host}: the attack strikes him alone",
+                             self.picked_out_rules), *events]
+
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
+        target = state.unit(action.target)
+        if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
+            return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
         shooter = state.unit(action.unit)
         members = state.combined(shooter.id)
-        target = state.unit(action.target)
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
@@ -893,8 +924,14 @@ class CombatRules(Ruleset):
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            for u in dict.fromkeys((psyker, host)):  # as a shot: not after running, not while pinned
+                if u.has(Status.RAN):
+                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
+                                         "attack is shooting", self.fleet_rule, rule)
+                if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
+                    return Ruling.forbid(problem.reason, *problem.rules, rule)
             earlier = state.target_fired_at(host.id)
-            if earlier is not None and earlier != (target.joined or target.id):
+            if earlier is not None and earlier != self.aimed_at(state, target):
                 return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
                                      "attack must take the same target", rule, self.same_target_rule)
             inner = self.target_ruling(state, psyker.id, target_id)
@@ -902,6 +939,10 @@ class CombatRules(Ruleset):
                 return Ruling.forbid(inner.reason, *inner.rules, rule)
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
+        else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
+            if special is not None and not special.legal:
+                return Ruling.forbid(special.reason, *special.rules, rule)
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
         if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
             return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
@@ -918,6 +959,9 @@ class CombatRules(Ruleset):
         psyker = state.unit(action.psyker)
         power = find_power(action.power, state.powers)
         assert power is not None and action.target is not None  # checked by rule_manifest
+        aimed = state.unit(action.target)
+        if power.effect is PowerEffect.SHOOTING and aimed.joined is not None and self.picked_out(state, aimed):
+            return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
         start = len(dice.log)
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
@@ -983,6 +1027,9 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
         if not target.alive:
             return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.embarked_in is not None:
+            return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
+                                 "assaulted", "published.transports")
         members = state.combined(unit.id)
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
@@ -1440,21 +1487,17 @@ class CombatRules(Ruleset):
                 if was.side == loser and not was.joined:
                     losers.append(uid)
             for uid in losers:
-                # a character who survives his unit (released by then) takes the loser's check himself
-                live_id = None
-                for x in before.combined(uid):
-                    if state.unit(x.id).alive:
-                        live_id = x.id
-                        break
-                if live_id is None:
-                    continue
-                if live_id != uid:
-                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                        "check as a unit of its own", self.survivor_rules))
-                state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                 "published.combat-resolution", self.combat_morale_modifier(margin))
-                tested.add(uid)
-                events += more
+                # the unit tests with its characters; if it is destroyed, every character who survives it (released
+                # by then) is a unit of his own and takes the loser's check himself
+                live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+                for live_id in live:
+                    if live_id != uid:
+                        events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                            "check as a unit of its own", self.survivor_rules))
+                    state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
+                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
+                    tested.add(uid)
+                    events += more
         else:
             events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
                                 ("published.combat-resolution",)))
@@ -1640,11 +1683,14 @@ def _release_orphans(state: GameState) -> GameState:
     """Make a character whose unit was destroyed a unit of its own again (free to join another).
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
+    An ordinary character (40k3.char.kinds) is all that is left of the unit he was deployed in:
+    ``last_of`` names it, so a saved game says where he came from.
     """
     dead = {u.id for u in state.units if not u.models}
     if not dead:
         return state
-    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.models]
+    orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
+               for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
 
 
