@@ -49,6 +49,10 @@ def _reading(value: Any) -> tuple[str, str]:
 @example(0.0, -0.0)
 @example([[1.0, 2.0]], [[1, 2]])
 @example([[0.0, 2.0]], [[-0.0, 2.0]])
+@example([1.5, 2.0], [1.5, 2])  # a join's place: a list of floats is keyed by its numbers, ints and zeros apart
+@example([0.0, 2.0], [-0.0, 2.0])
+@example([1.5, 2.5], [[1.5, 2.5]])
+@example([1.5, 2.5], [1.5, 2.5, 3.5])
 @example({"a": 1, "b": 2}, {"b": 2, "a": 1})
 @example("1", 1)
 def test_equal_keys_only_for_the_same_json_text(a: Any, b: Any) -> None:

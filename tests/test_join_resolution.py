@@ -2,7 +2,7 @@
 
 ``resolve_join`` moves the character and makes it part of the unit in one ``evolve`` when
 no dangerous terrain test can come between, and reuses the gap the ruling measured
-(``_gap_from``, kept on the host's value).  These tests hold it to the steps it stands
+(``PlannedMove.gap_to``, kept on the planned move).  These tests hold it to the steps it stands
 for (``apply_moves``, then ``_joined``), on every legal join of the 40k examples and on
 joins drawn around each host, with dice and without.
 """

@@ -23,8 +23,11 @@ from herohammer.actions import parse_action
 from herohammer.dice import SeededDice
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
-from herohammer.geometry import (Base, Placed, coherency_groups, distance, first_swept_hit, in_base_contact,
-                                 sweep_hits)
+from herohammer.geometry import (Base, Placed, Terrain, closest_pair, coherency_groups, distance, distance_to_group,
+                                 first_swept_hit, in_base_contact, on_table, segment_enters_terrain, sweep_hits)
+from herohammer.profiles import Profile
+from herohammer.state import Table
+from herohammer.units import Model, Unit, UnitType
 from herohammer.rulesets.base import _NoRolls, _RollNeeded
 from herohammer.scenario import load_scenario
 from herohammer.values import evolve
@@ -39,6 +42,7 @@ bases = st.one_of(round_bases, round_bases, rect_bases)
 placed = st.builds(Placed, base=bases, at=points,
                    facing_deg=st.one_of(st.just(0.0), st.floats(min_value=0, max_value=360)))
 path = st.tuples(placed, points, st.floats(min_value=-0.1, max_value=1.2))
+PROFILE = Profile.parse("WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+")
 
 
 def _plain_swept_hit(paths: list[tuple[Placed, tuple[float, float], float]],
@@ -238,3 +242,74 @@ def test_formations_an_inch_apart_are_measured_when_it_matters(files: int, ranks
         assert group_distance(block, other) > 1.0
     if facing == 0.0 and gap >= 1.05:
         assert clearly_apart(block, other, 1.0)  # side by side and square to each other, the hulls are the blocks
+
+
+# -- one model's move: the plan's terrain flags, the table check and the gap to a unit, each as plainly worked out --
+
+terrain_piece = st.builds(
+    lambda kind, x, y, w, d: Terrain(id=f"{kind}-{x}-{y}", kind=kind, polygon=((x, y), (x + w, y), (x + w, y + d),
+                                                                              (x, y + d))),
+    st.sampled_from(["difficult", "dangerous", "blocking"]), coordinate, coordinate,
+    st.floats(0.5, 8), st.floats(0.5, 8))
+
+
+def _plain_flags(start: tuple[float, float], to: tuple[float, float],
+                 terrain: list[Terrain]) -> tuple[bool, bool]:
+    """The difficult and dangerous flags of a planned move as the plan worked them out before: per kind present."""
+    kinds = {t.kind for t in terrain}
+    if not kinds or math.dist(start, to) <= movement.EPSILON:
+        return False, False
+    dangerous = "dangerous" in kinds and segment_enters_terrain(start, to, terrain, "dangerous")
+    return dangerous or ("difficult" in kinds and segment_enters_terrain(start, to, terrain, "difficult")), dangerous
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(points, min_size=1, max_size=4), st.lists(points, min_size=1, max_size=4),
+       st.lists(terrain_piece, max_size=4))
+def test_a_plan_flags_difficult_and_dangerous_terrain_as_each_kinds_own_check(
+        starts: list[tuple[float, float]], ends: list[tuple[float, float]], terrain: list[Terrain]) -> None:
+    """The plan screens every piece by its box once for both kinds, then asks ``segment_enters_terrain``."""
+    unit = Unit("u", "red", UnitType.INFANTRY, tuple(Model(f"m{i}", PROFILE, Base.parse(25), at)
+                                                     for i, at in enumerate(starts)))
+    planned = movement._plan(unit, ends, tuple(terrain))
+    assert [(mv.difficult, mv.dangerous) for mv in planned] == [
+        _plain_flags(m.at, to, terrain) for m, to in zip(unit.models, ends)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(placed, points, st.sampled_from([(0.0, 0.0), (24.0, 24.0), (30.0, 20.0), (24.0, 0.0)]),
+       st.sampled_from([0.0, 1e-7, float("nan"), float("inf")]))
+def test_the_table_check_of_a_move_is_on_table_of_its_placed_base(start: Placed, to: tuple[float, float],
+                                                                  table: tuple[float, float], odd: float) -> None:
+    """A round base is measured inline; the answer (and its message) is ``geometry.on_table``'s."""
+    state = load_scenario(ROOT / "examples" / "40k4_librarian_joins_tactical.yaml")
+    state = evolve(state, table=Table(*table))
+    model = Model("m", PROFILE, start.base, start.at, start.facing_deg)
+    to = (to[0] + odd, to[1]) if odd != 1e-7 else (to[0] + table[0], to[1])
+    mv = movement.PlannedMove("u", 0, model, to, math.dist(model.at, to), False)
+    if not (math.isfinite(to[0]) and math.isfinite(to[1])):
+        expected: str | None = f"m: {list(to)} is not a point on the table"
+    else:
+        try:
+            on = on_table(mv.placed, *table)
+        except HerohammerError as exc:
+            with pytest.raises(HerohammerError, match=str(exc)):
+                movement.table_problem(state, [mv])
+            return
+        expected = None if on else (f"m would stand off the table at {list(to)} (the table is "
+                                    f"{table[0]:g}\" x {table[1]:g}\")")
+    assert movement.table_problem(state, [mv]) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(placed, points, st.lists(placed, min_size=1, max_size=6), st.lists(placed, min_size=1, max_size=6))
+def test_a_moves_gap_to_a_unit_is_distance_to_group_for_the_unit_asked(
+        start: Placed, to: tuple[float, float], a: list[Placed], b: list[Placed]) -> None:
+    """``gap_to`` measures a round base without placing it, and keeps the answer only for the very unit asked."""
+    model = Model("m", PROFILE, start.base, start.at, start.facing_deg)
+    mv = movement.PlannedMove("u", 0, model, to, math.dist(model.at, to), False)
+    one, other = (Unit(uid, "red", UnitType.INFANTRY, tuple(Model(f"{uid}{i}", PROFILE, p.base, p.at, p.facing_deg)
+                                                            for i, p in enumerate(group)))
+                  for uid, group in (("a", a), ("b", b)))
+    for unit in (one, other, one, evolve(one, models=other.models)):
+        assert mv.gap_to(unit) == distance_to_group(mv.placed, unit.models) == closest_pair([mv.placed], unit.placed)[2]

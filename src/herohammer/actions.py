@@ -273,9 +273,11 @@ _READ: dict[tuple[Hashable, ...], Action] = {}
 _READ_KEPT = 512
 #: Tags in a reading key: they stand where JSON's own types differ but Python's values compare equal
 #: (``1``, ``1.0`` and ``true``; ``0.0`` and ``-0.0``), and they can appear in no JSON value.
-_FLOAT, _NEGATIVE_ZERO, _TRUE, _FALSE, _LIST, _DICT, _PAIRS = (object() for _ in range(7))
+_FLOAT, _NEGATIVE_ZERO, _TRUE, _FALSE, _LIST, _DICT, _PAIRS, _FLOATS = (object() for _ in range(8))
 _NUMBERS = frozenset({int, float})
 _ONLY_LISTS = frozenset({list})
+_ONLY_FLOATS = frozenset({float})
+_ONLY_STR = frozenset({str})
 _ONLY_PAIRS = frozenset({2})
 
 
@@ -297,13 +299,13 @@ def _reading_key(value: Any) -> tuple[Hashable, ...] | None:
 
 
 def _keyed_dict(value: dict[Any, Any]) -> tuple[Hashable, ...]:
-    out: list[Hashable] = [_DICT]
-    for k, item in value.items():
-        if type(k) is not str:
-            raise _NotPlain
-        out.append(k)
-        out.append(_keyed(item))
-    return tuple(out)
+    if not set(map(type, value)) <= _ONLY_STR:
+        raise _NotPlain
+    values = list(value.values())
+    for i, item in enumerate(values):
+        if type(item) is not str:  # a text (a unit's id) is its own key
+            values[i] = _keyed(item)
+    return (_DICT, tuple(value), tuple(values))  # the keys in order, then their values
 
 
 def _keyed(value: Any) -> Hashable:
@@ -313,7 +315,10 @@ def _keyed(value: Any) -> Hashable:
     if kind is float:
         return (_FLOAT, value) if value or copysign(1.0, value) > 0 else _NEGATIVE_ZERO
     if kind is list:
-        if (value and set(map(type, value)) == _ONLY_LISTS and set(map(len, value)) == _ONLY_PAIRS
+        kinds = set(map(type, value))
+        if kinds == _ONLY_FLOATS and 0 not in value:  # floats and no zero (a join's place): the numbers themselves
+            return (_FLOATS, tuple(value))
+        if (kinds == _ONLY_LISTS and set(map(len, value)) == _ONLY_PAIRS
                 and (types := tuple(map(type, flat := tuple(chain.from_iterable(value))))) and set(types) <= _NUMBERS
                 and 0 not in flat):  # a list of [x, y] (a move's places): its numbers with their types, and no zero
             return (_PAIRS, types, flat)  # whose sign would need a look

@@ -100,7 +100,7 @@ class Game:
         known = self._judged.get(key)
         if known is not None and known[0] is state:
             return known[1]
-        judged = self.ruleset.judge(state, action)
+        judged = self.ruleset.judge_checked(state, action)
         if len(self._judged) >= _JUDGED_KEPT:
             del self._judged[next(iter(self._judged))]  # the oldest first
         self._judged[key] = (state, judged)

@@ -295,10 +295,19 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
 def distance_to_group(p: Placed, group: Sequence[Standing]) -> float:
     """Measure from one base to a group's closest model: ``group_distance([p], ...)`` of the group's bases, with the
     round-base arithmetic inlined over the group's models as they stand (a join or a leave asks it of one base)."""
-    if group and p.base.round and _all_round(group):
-        at, radius, dist = p.at, p.base.radius_inches, math.dist
-        return clear(min([dist(at, q.at) - (radius + q.base.radius_inches) for q in group]))
+    if p.base.round and (gap := round_distance_to_group(p.at, p.base.radius_inches, group)) is not None:
+        return gap
     return group_distance([p], [q.placed for q in group])
+
+
+def round_distance_to_group(at: Point, radius: float, group: Sequence[Standing]) -> float | None:
+    """Measure from a round base of ``radius`` at ``at`` to a group's closest model when every base of the group is
+    round (None otherwise, and for no group): ``distance_to_group`` without placing the base first."""
+    if not group or not all(map(_ROUND, group)):
+        return None
+    dist = math.dist
+    gap = min([dist(at, q.at) - (radius + q.base.radius_inches) for q in group])
+    return gap if gap > 0.0 else 0.0  # clear(): touching or overlapping is 0
 
 
 def outline_hull(group: Sequence[Placed]) -> Polygon | None:

@@ -56,6 +56,22 @@ class PlannedMove:
         """Return the model's base where the move ends."""
         return geo.Placed(self.model.base, self.to, self.model.facing)
 
+    def gap_to(self, unit: Unit) -> float:
+        """Return how far the base where the move ends is from ``unit``'s nearest model (``geometry.distance_to_group``).
+
+        Kept for the last unit value asked (held, so it is that very unit): the ruling on a join
+        and its resolution both ask it of the same planned move, which ``plan`` keeps on the mover.
+        """
+        kept = self.__dict__.get("_gap_to")
+        if kept is not None and kept[0] is unit:
+            return kept[1]  # type: ignore[no-any-return]
+        base = self.model.base  # a round base is measured where it stands, without placing it
+        gap = geo.round_distance_to_group(self.to, base.radius_inches, unit.models) if base.round else None
+        if gap is None:
+            gap = geo.distance_to_group(self.placed, unit.models)
+        self.__dict__["_gap_to"] = (unit, gap)
+        return gap
+
 
 def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
     """Pair each model of ``unit`` with its new position (straight-line moves).
@@ -68,7 +84,6 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    kinds = {t.kind for t in terrain} if terrain else set()
     new, set_fields = object.__new__, object.__setattr__
     out = []
     for i, (m, to) in enumerate(zip(unit.models, positions)):
@@ -76,9 +91,16 @@ def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]
             to = (float(to[0]), float(to[1]))
         length = math.dist(m.at, to)
         dangerous = difficult = False
-        if kinds and length > EPSILON:
-            dangerous = "dangerous" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
-            difficult = dangerous or ("difficult" in kinds and geo.segment_enters_terrain(m.at, to, terrain, "difficult"))
+        if terrain and length > EPSILON:
+            (ax, ay), (bx, by) = m.at, to
+            low_x, high_x = (ax, bx) if ax <= bx else (bx, ax)
+            low_y, high_y = (ay, by) if ay <= by else (by, ay)
+            for piece in terrain:  # segment_enters_terrain's own screen, for every kind at once: most moves meet none
+                box = piece.bounds
+                if box[0] <= high_x and low_x <= box[2] and box[1] <= high_y and low_y <= box[3]:
+                    dangerous = geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+                    difficult = dangerous or geo.segment_enters_terrain(m.at, to, terrain, "difficult")
+                    break
         planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
         set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
                                          "difficult": difficult, "dangerous": dangerous})
@@ -87,29 +109,27 @@ def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]
 
 
 def table_problem(state: GameState, moves: Sequence[PlannedMove]) -> str | None:
-    """Return why a planned position is no place on the table (not a finite point, or off the edge), or None."""
+    """Return why a planned position is no place on the table (not a finite point, or off the edge), or None.
+
+    A round base is measured inline, as ``geometry.on_table`` measures it; any other with ``on_table``.
+    """
     width, depth = state.table.width, state.table.depth
+    sized = width > 0 and depth > 0
+    low, right, top = -geo.EPSILON, width + geo.EPSILON, depth + geo.EPSILON
     for mv in moves:
-        if not (math.isfinite(mv.to[0]) and math.isfinite(mv.to[1])):
+        x, y = mv.to
+        if not (math.isfinite(x) and math.isfinite(y)):
             return f"{mv.model.name}: {list(mv.to)} is not a point on the table"
-        if not _on_table(mv, width, depth):
-            return (f"{mv.model.name} would stand off the table at {list(mv.to)} (the table is "
-                    f"{width:g}\" x {depth:g}\")")
+        base = mv.model.base
+        if sized and base.round:
+            r = base.radius_inches
+            if x - r >= low and y - r >= low and x + r <= right and y + r <= top:
+                continue
+        elif geo.on_table(mv.placed, width, depth):
+            continue
+        return (f"{mv.model.name} would stand off the table at {list(mv.to)} (the table is "
+                f"{width:g}\" x {depth:g}\")")
     return None
-
-
-def _on_table(mv: PlannedMove, width: float, depth: float) -> bool:
-    """Tell whether a planned position is wholly on the table (``geometry.on_table``, a round base measured inline)."""
-    base = mv.model.base
-    if not (base.round and width > 0 and depth > 0):
-        return geo.on_table(mv.placed, width, depth)
-    return _round_on_table(mv.to, base.radius_inches, width, depth)
-
-
-def _round_on_table(at: Point, r: float, width: float, depth: float) -> bool:
-    """Tell whether a round base of radius ``r`` at ``at`` lies wholly on a table of positive size (``geometry.on_table``)."""
-    (x, y), slack = at, geo.EPSILON
-    return x - r >= -slack and y - r >= -slack and x + r <= width + slack and y + r <= depth + slack
 
 
 def placement_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set[str]) -> str | None:
@@ -215,22 +235,20 @@ def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
     same order: the same model is named (``tests/test_legal_actions_screened.py``).
     """
     model = mv.model
-    x, y = mv.to
-    fit = model.base.reach_inches - 0.01 + 1e-6  # overlapping_pairs' screen (tolerance 0.01)
-    start = model.placed
-    radius = _swept(mv)
+    (ax, ay), (x, y) = model.at, mv.to
+    base = model.base
+    fit = base.reach_inches - 0.01 + 1e-6  # overlapping_pairs' screen (tolerance 0.01)
+    radius = base.width_mm / geo.MM_PER_INCH / 2 - 0.01  # _swept(mv)
     sweeps = (mv.length > EPSILON and radius > 0
               and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY)  # jump infantry pass over models
-    low_x, low_y, high_x, high_y = x - fit, y - fit, x + fit, y + fit  # a box holding both screens' reach
-    if sweeps:
-        ax, ay = start.at
-        slack = radius + 1e-6 + 1e-9 * (abs(ax) + abs(ay) + abs(x) + abs(y))  # first_swept_hit's screen
-        path_low_x, path_high_x = min(ax, x) - slack, max(ax, x) + slack
-        path_low_y, path_high_y = min(ay, y) - slack, max(ay, y) + slack
-        low_x, low_y = min(low_x, path_low_x), min(low_y, path_low_y)
-        high_x, high_y = max(high_x, path_high_x), max(high_y, path_high_y)
-    pad = 1e-3 + 1e-8 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))  # far above rounding
-    low_x, low_y, high_x, high_y = low_x - pad, low_y - pad, high_x + pad, high_y + pad
+    scale = abs(ax) + abs(ay) + abs(x) + abs(y)
+    slack = radius + 1e-6 + 1e-9 * scale  # first_swept_hit's screen
+    low_x, high_x = (ax, x) if ax <= x else (x, ax)
+    low_y, high_y = (ay, y) if ay <= y else (y, ay)
+    path_low_x, path_high_x, path_low_y, path_high_y = low_x - slack, high_x + slack, low_y - slack, high_y + slack
+    # a box holding both screens' reach (the end's circle and the path's box), with room far above rounding
+    wide = (fit if fit > slack else slack) + 1e-3 + 2e-8 * (scale + 2 * (fit + slack))
+    low_x, low_y, high_x, high_y = low_x - wide, low_y - wide, high_x + wide, high_y + wide
     hit: tuple[str, Model] | None = None
     new = None
     for u in state.units:
@@ -241,11 +259,11 @@ def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
             ux, uy, vx, vy = u.extent
             if not (ux <= high_x and low_x <= vx and uy <= high_y and low_y <= vy):
                 continue  # clear of both screens
-        own = u.id == mv.unit_id
-        swept = sweeps and hit is None and u.id not in moving_ids
         for i, q in enumerate(models):
             (qx, qy), reach = q.at, q.base.reach_inches
-            if not (own and i == mv.index):
+            if qx + reach < low_x or qx - reach > high_x or qy + reach < low_y or qy - reach > high_y:
+                continue  # its circle is clear of the box holding both screens: most models, in a few comparisons
+            if not (i == mv.index and u.id == mv.unit_id):
                 limit = fit + reach
                 dx = x - qx
                 if -limit < dx < limit:
@@ -254,11 +272,11 @@ def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
                         new = new or mv.placed
                         if geo.overlaps(new, q.placed):
                             return f"{model.name} would overlap another model at {list(mv.to)}"
-            if (swept and path_low_x - reach <= qx <= path_high_x + reach
-                    and path_low_y - reach <= qy <= path_high_y + reach
-                    and geo.sweep_hits(start.at, mv.to, radius, q.placed)
-                    and not geo.in_base_contact(start, q.placed)):
-                hit, swept = (u.id, q), False
+            if (sweeps and hit is None and path_low_x - reach <= qx <= path_high_x + reach
+                    and path_low_y - reach <= qy <= path_high_y + reach and u.id not in moving_ids
+                    and geo.sweep_hits(model.at, mv.to, radius, q.placed)
+                    and not geo.in_base_contact(model.placed, q.placed)):
+                hit = (u.id, q)
     if hit is None or mv.unit_id in flying():  # a model with Fly passes over it
         return None
     return f"{model.name} would move through {hit[1].name} of {hit[0]}"

@@ -185,7 +185,8 @@ class GameState(HashOnce):
     # -- changes (each returns a new state) -----------------------------------------
     def replace_unit(self, unit: Unit) -> GameState:
         """Return the state with one unit replaced by id."""
-        return evolve(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+        uid = unit.id
+        return evolve(self, units=tuple([unit if u.id == uid else u for u in self.units]))
 
     def replace_units(self, *units: Unit) -> GameState:
         """Return the state with several units replaced by id."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -122,7 +122,7 @@ class _NoRolls(Dice):
         raise _RollNeeded
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Judgement:
     """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
 
@@ -134,6 +134,10 @@ class Judgement:
     ruling: Ruling
     resolved: Resolution | None = None
     resolve_later: Callable[[], Resolution | None] | None = field(default=None, compare=False, repr=False)
+
+    def __init__(self, ruling: Ruling, resolved: Resolution | None = None,
+                 resolve_later: Callable[[], Resolution | None] | None = None) -> None:
+        self.__dict__.update(ruling=ruling, resolved=resolved, resolve_later=resolve_later)  # one per action judged
 
     @cached
     def result(self) -> Resolution | None:
@@ -220,11 +224,15 @@ class Ruleset:
     def rule_on(self, state: GameState, action: Action) -> Ruling:
         """Rule on an action: allowed in this phase, then the action's own rules (``rule_<do>``)."""
         _expect_state_and_action(state, action, "Ruleset.rule_on")
-        return self.judge(state, action).ruling
+        return self.judge_checked(state, action).ruling
 
     def judge(self, state: GameState, action: Action) -> Judgement:
         """Rule on an action as ``rule_on`` does; keep the result of a placing action that no dice decide."""
         _expect_state_and_action(state, action, "Ruleset.judge")
+        return self.judge_checked(state, action)
+
+    def judge_checked(self, state: GameState, action: Action) -> Judgement:
+        """``judge`` for a caller that has checked its arguments already (``Game``: its state, an action it read)."""
         spec = self.phase_spec(state.phase)
         if action.do not in spec.actions:
             allowed = ", ".join(sorted(spec.actions))
@@ -254,7 +262,7 @@ class Ruleset:
         """
         resolver = None if self._places_as_ruled(action.do) else getattr(self, f"resolve_{action.do}")
         if resolver is None or getattr(resolver, _PLACES_APART, False):
-            return Judgement(ruling, resolve_later=lambda: self._without_dice(state, action))
+            return Judgement(ruling, resolve_later=partial(self._without_dice, state, action))
         if getattr(resolver, _ROLLS_BEFORE_PLACING, False):
             return Judgement(ruling)  # dice decide where its models end: checked when it is resolved
         resolved = self._without_dice(state, action)

@@ -31,6 +31,7 @@ from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_move
                                  plan_members as _plan_members)
 
 JOIN_INCHES = 2.0
+_MOVED = frozenset({Status.MOVED})
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 #: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
@@ -170,7 +171,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return (self.phase_only_rule,) if do in ("join", "leave") else ()
 
     def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
-        if not unit.alive:
+        if not unit.models:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
         if unit.side != state.active:
             return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
@@ -182,9 +183,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
         if problem := self._own_active(state, unit):
             return problem
-        if unit.has(Status.MOVED):
+        status = unit.status
+        if not status:
+            return None  # nothing it did or suffered holds it back
+        if Status.MOVED in status:
             return Ruling.forbid(f"{unit.id} has already moved this phase")
-        if unit.has(Status.LOCKED):
+        if Status.LOCKED in status:
             with_unit = self.locked_with_unit_rules if unit.joined else ()
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
                                  *with_unit)
@@ -220,7 +224,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
                          alone: bool = False) -> tuple[str, ...]:
-        need = max((mv.length for mv in moves if mv.difficult), default=0.0)
+        need = 0.0  # the longest move into difficult terrain
+        for mv in moves:
+            if mv.difficult and mv.length > need:
+                need = mv.length
         if need <= 0:
             return ()
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
@@ -437,7 +444,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{character.id} cannot join itself", self.join_rule)
         if host.joined:
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
-        if not host.alive:
+        if not host.models:
             return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
         if host.type is UnitType.VEHICLE:
             return Ruling.forbid(
@@ -449,7 +456,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
                 "to move within 2\" of, so no character can join it there", self.join_rule, "published.transports",
             )
-        if host.has(Status.LOCKED):
+        if Status.LOCKED in host.status:
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
                 "never during close combat", self.phase_only_rule,
@@ -481,7 +488,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         if problem := self._still_with(state, character, host, moves[0].placed):
             return problem
-        gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
+        gap = moves[0].gap_to(host)  # from the base where the move ends (as placing it measured); kept for resolving
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {host.id}'s nearest model; it must be within 2\" to join",
@@ -504,7 +511,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         old = state.unit(character.joined)
         if not old.alive:
             return None
-        gap = _gap_from(old, placed)
+        gap = geo.distance_to_group(placed, old.models)
         if gap <= JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
                 f"{character.id} would end {gap:.2f}\" from {old.id}, still part of it: to join {host.id} he must "
@@ -517,11 +524,20 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Move the character and make it part of the unit."""
         character = state.unit(action.character)
         to = action.to if action.to is not None else character.models[0].at
-        moves, events = self._roll_difficult(state, character, movement.plan(character, [to], state.terrain), dice,
-                                            alone=True)
+        planned = movement.plan(character, [to], state.terrain)  # as the ruling planned it (kept on the unit)
+        if (len(planned) == 1 and len(character.models) == 1 and not (mv := planned[0]).difficult
+                and action.unit != character.id
+                and mv.gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
+            # no die to roll and no test to take: the lone model moves and joins in one change of its unit
+            model = mv.model  # walked there (mv.to is a planned place, a pair of floats)
+            joined = evolve(character, models=(evolve(model, at=mv.to, moved=model.moved + mv.length),),
+                            status=character.status | _MOVED, joined=action.unit)
+            return state.replace_unit(joined), [
+                Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule))]
+        moves, events = self._roll_difficult(state, character, planned, dice, alone=True)
         placed = moves[0].placed  # the character's base where its move ends
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
-                _gap_from(state.unit(action.unit), placed) <= JOIN_INCHES + movement.EPSILON):
+                moves[0].gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no test can take the character away: it moves and joins in one change of its unit
             joined = moved_unit(character, {mv.index: (mv.to, mv.length) for mv in moves}, joined=action.unit)
             events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
@@ -531,7 +547,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         events += more
         if (more or not character.alive) and not state.unit(character.id).alive:  # only dangerous terrain takes any
             return state, events
-        if _gap_from(state.unit(action.unit), placed) > JOIN_INCHES + movement.EPSILON:
+        if moves[0].gap_to(state.unit(action.unit)) > JOIN_INCHES + movement.EPSILON:
             events.append(Event("join", f"{character.id} stops short in difficult terrain and does not join "
                                 f"{action.unit}", (self.join_rule,)))
             if character.joined:  # it has left its old unit, if it got clear of it
@@ -819,12 +835,6 @@ def _chance_to_reach(n: int, below: int, rule: str, need: float) -> Fraction:
     Remembered: the moves sampled for a unit in one direction or another often need the same distance.
     """
     return enumerate_outcomes(lambda d: d.roll(Highest("difficult terrain", rule, n, below)) >= need)[True]
-
-
-def _gap_from(host: Unit, placed: geo.Placed) -> float:
-    """Return how far a base placed there is from a unit's nearest model (worked out once per unit value: the ruling on
-    a join and its resolution both ask)."""
-    return host.remember(("gap from", placed), lambda: geo.distance_to_group(placed, host.models))
 
 
 def _joined(unit: Unit, host: str | None) -> Unit:

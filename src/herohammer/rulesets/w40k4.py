@@ -60,12 +60,12 @@ class Warhammer40k4(Warhammer40k3):
     @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Refuse joining a lone character, a unit falling back, or leaving a living retinue."""
-        if host.is_character:
+        if host.character is not None:
             return Ruling.forbid(
                 f"{host.id} is a character: a lone character cannot join another to make a unit of characters",
                 "40k4.ic.no-character-units",
             )
-        if host.has(Status.FALLING_BACK):
+        if Status.FALLING_BACK in host.status:
             return Ruling.forbid(f"{host.id} is falling back: no character may join it until it regroups",
                                  "40k4.ic.falling-back")
         return self._retinue_holds(state, character)
