@@ -14,7 +14,7 @@ import pickle
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from herohammer import geometry as geo
@@ -40,6 +40,7 @@ groups = st.one_of(st.lists(placed_any, min_size=1, max_size=6), same_base)
 
 @settings(max_examples=300, deadline=None)
 @given(groups, groups)
+@example([Placed(Base.parse(32), (3.0, 0.0))], [Placed(Base.parse([40, 10]), (0.0, 0.0)), Placed(Base.parse(40), (0.0, 0.0))])
 def test_gaps_give_closest_pair_distances(a: list[Placed], b: list[Placed]) -> None:
     rows = geo.gap_rows(a, b)
     assert [[geo.clear(g) for g in row] for row in rows] == [[geo.distance(p, q) for q in b] for p in a]

@@ -260,7 +260,7 @@ def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, fl
     for i, model_a in enumerate(a):
         for j, model_b in enumerate(b):
             floor = math.dist(model_a.at, model_b.at) - model_a.base.reach_inches - model_b.base.reach_inches
-            if floor >= best[2]:
+            if floor - 1e-9 >= best[2]:  # with room for rounding: the floor can come out an ulp above distance()
                 continue  # not nearer than the best so far, whatever the shapes: no need to measure them
             d = distance(model_a, model_b)
             if d < best[2]:
