@@ -68,16 +68,16 @@ def test_a_lone_character_is_a_target_of_its_own() -> None:
 
 @pytest.mark.rule("t9a.join.moved-separately")
 def test_a_combined_unit_shoots_with_its_character_but_not_one_that_marched() -> None:
-    data = scenario(active="elves", hero_weapons=["longbow"])
+    data = scenario(n=9, active="elves", hero_weapons=["longbow"])  # two ranks of five: all may shoot
     data["sides"]["elves"][0]["models"] = [{**m, "weapons": ["bow"]} for m in data["sides"]["elves"][0]["models"]]
     g = Game(state_from_data(data))
     ruling = g.check({"do": "shoot", "unit": "spears", "target": "orcs"})
-    assert ruling.legal and "11 shots" in ruling.reason
-    marched = scenario(active="elves", hero_weapons=["longbow"], hero_status=["moved", "marched"])
+    assert ruling.legal and "10 shots" in ruling.reason
+    marched = scenario(n=9, active="elves", hero_weapons=["longbow"], hero_status=["moved", "marched"])
     marched["sides"]["elves"][0]["models"] = data["sides"]["elves"][0]["models"]
     g2 = Game(state_from_data(marched))
     ruling = g2.check({"do": "shoot", "unit": "spears", "target": "orcs"})
-    assert ruling.legal and "10 shots" in ruling.reason and "t9a.join.moved-separately" in ruling.notes[0]
+    assert ruling.legal and "9 shots" in ruling.reason and "t9a.join.moved-separately" in ruling.notes[0]
     only_hero = Game(state_from_data(scenario(active="elves", hero_weapons=["longbow"],
                                               hero_status=["moved", "marched"])))
     refused(only_hero, {"do": "shoot", "unit": "spears", "target": "orcs"}, "t9a.join.moved-separately", "marched")

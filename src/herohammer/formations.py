@@ -34,6 +34,9 @@ FRONT_RANK_ROLES = frozenset({"champion", "musician", "standard"})
 CHARACTER_RULE = "Character"
 
 RankChoice = Literal["widen", "second_rank"]
+#: The published rule on which ranks shoot: normally the first and the second.
+WHO_CAN_SHOOT = "published.t9a-who-can-shoot"
+SHOOTING_RANKS = 2
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,20 @@ def slot_size(models: Sequence[Model]) -> tuple[float, float]:
 def is_character(unit: Unit) -> bool:
     """Say whether a unit is a character: taken as one (``character:``) or given the Character rule."""
     return unit.character is not None or CHARACTER_RULE in unit.rules
+
+
+@implements(WHO_CAN_SHOOT)
+def too_far_back_to_shoot(formation: Formation | None) -> frozenset[str]:
+    """Name the models behind the second rank: they shoot neither in the Shooting phase nor in a Stand and Shoot.
+
+    Ranks come from the unit's slots, so a character joined to it shoots from his front-rank
+    slot (t9a.char.front-rank).  What has no formation (a lone model, a unit held without
+    ranks) shoots with every model.
+    """
+    if formation is None:
+        return frozenset()
+    cut = SHOOTING_RANKS * formation.files
+    return frozenset(formation.order[cut:]) - frozenset(formation.order[:cut])
 
 
 @implements("t9a.char.front-rank")

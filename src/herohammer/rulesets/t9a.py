@@ -24,7 +24,8 @@ from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, is_character, place_in_front_rank, remove_from)
+                          front_rank_test, is_character, place_in_front_rank, remove_from, too_far_back_to_shoot,
+                          WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
@@ -937,6 +938,8 @@ class NinthAge(Ruleset):
         said = f"; {volley.said}" if volley is not None else ""
         if volley is not None:
             rules.append(STAND_AND_SHOOT)
+            if WHO_CAN_SHOOT in volley.said:
+                rules.append(WHO_CAN_SHOOT)
         event = partial(_charge_event, note=said)
         if volley is not None and volley.shooters:
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
@@ -1040,7 +1043,7 @@ class Volley:
     said: str
 
 
-@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot")
+@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
 def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Volley:
     """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
 
@@ -1048,9 +1051,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     not fleeing, not Shaken, not already stood and shot this player turn), the charger is
     Located in its Front Arc (the centre of the charger's front) and starts farther away than
     its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
-    every model of the unit, the characters joined to it too (part of the unit), with a
-    missile weapon and BS above 0 shoots if the unit sees the charger, as in the Shooting
-    phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
+    every model of the unit's first two ranks (published.t9a-who-can-shoot), the characters
+    joined to it too (part of the unit, in its first rank), with a missile weapon and BS above 0
+    shoots if the unit sees the charger, as in the Shooting phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
     shoots) is at Long Range.
     """
     out = bool(charger.joined)
@@ -1073,16 +1076,26 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     if why:
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
     shooters: list[Shooter] = []
+    behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
+    back = 0
     for u in group:
         for m in u.models:
             w = missile_weapon(m.weapons[0]) if m.weapons else None
-            if w is not None and m.profile.bs > 0:
-                shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+            if w is None or m.profile.bs <= 0:
+                continue
+            if m.name in behind:
+                back += 1
+                continue
+            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+    rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
+            f"[{WHO_CAN_SHOOT}]") if back else ""
     if not shooters:
-        return Volley((), f"{charged.id} cannot Stand and Shoot: no model has a missile weapon [{STAND_AND_SHOOT}]")
+        return Volley((), f"{charged.id} cannot Stand and Shoot: " + (rear or f"no model has a missile weapon "
+                                                                             f"[{STAND_AND_SHOOT}]"))
     far = sum(s.long_range for s in shooters)
     return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
-                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]")
+                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]"
+                  + (f"; {rear}" if rear else ""))
 
 
 def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:

@@ -1,6 +1,7 @@
 """The 9th Age Shooting phase: units (with the characters in them) and lone characters shoot.
 
-A combined unit shoots as one unit: each model with a missile weapon fires once, a
+A combined unit shoots as one unit: each model with a missile weapon in its first or
+second rank (published.t9a-who-can-shoot) fires once, a
 character among them with its own BS and its own movement (t9a.join.moved-separately:
 a character that marched does not shoot, its unit may).  Hits on a combined unit go as
 ``t9a_combat.hit_allocation`` says; a lone character is a unit of its own and a target
@@ -28,7 +29,7 @@ from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, 
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import current, shaken_refusal
-from ..formations import is_character
+from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
 
@@ -100,6 +101,8 @@ class ShootingPhase(Ruleset):
         if covered:
             notes.append(f"{target.id} is in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: "
                          f"{covered} to hit [{COVER}]")
+        behind = too_far_back_to_shoot(host.formation)
+        back = 0
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
                 notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
@@ -110,6 +113,9 @@ class ShootingPhase(Ruleset):
                 w = missile_weapon(m.weapons[0])
                 if w is None:
                     continue
+                if m.name in behind:
+                    back += 1
+                    continue
                 if m.profile.bs <= 0:
                     notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
                     continue
@@ -119,6 +125,9 @@ class ShootingPhase(Ruleset):
                 long_range = gap > w[1] / 2
                 mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0) + covered
                 shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
+        if back:
+            notes.append(f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank of "
+                         f"{host.id} and cannot shoot [{WHO_CAN_SHOOT}]")
         return shots, notes
 
     @implements("published.t9a-panic", "t9a.charge-out.declare")
@@ -133,7 +142,7 @@ class ShootingPhase(Ruleset):
         state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("t9a.charge-out.declare",))
         return state, [panic] if panic is not None else []
 
-    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
@@ -159,13 +168,15 @@ class ShootingPhase(Ruleset):
         shots, notes = self.shooters(state, unit, target)
         if not shots:
             why = "; ".join(notes) or "no model has a missile weapon in range"
-            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately") if r in why]
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT) if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
             rules.append("t9a.join.part-of-unit")
         if any(COVER in n for n in notes):
             rules.append(COVER)
+        if any(WHO_CAN_SHOOT in n for n in notes):
+            rules.append(WHO_CAN_SHOOT)
         return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
                             notes=tuple(notes))
 
@@ -207,6 +218,9 @@ class ShootingPhase(Ruleset):
         if any(COVER in n for n in notes):
             rules.append(COVER)
             parts.append(next(n.split(" [")[0] for n in notes if COVER in n))
+        if any(WHO_CAN_SHOOT in n for n in notes):
+            rules.append(WHO_CAN_SHOOT)
+            parts.append(next(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n))
         events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
                         tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
         at = unit.formation.position if unit.formation is not None else next(
