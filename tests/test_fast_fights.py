@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from herohammer.action_odds import action_odds, summarise, summary_view
 from herohammer.actions import parse_action
 from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
+from herohammer.rulesets.w40k_combat import WoundBatch, _allocate_melee, _models_of
+from herohammer.rulings import Event
+from herohammer.values import evolve
 from herohammer.scenario import state_from_data
 from herohammer.units import Status
 
@@ -128,3 +133,78 @@ def test_simulate_outcomes_of_a_fight_equal_brute_force(ruleset: str, with_chara
 
     # brute-force rolls; the loop merged (the merging itself is checked against whole replays above)
     assert enumerate_outcomes(play) == enumerate_outcomes(play, 400_000, fine=True, merge_loops=True)
+
+
+_SAVES = st.sampled_from(["", " Sv6+", " Sv4+", " Sv3+"])
+_INVULNERABLES = st.sampled_from(["", "", " Inv4+"])
+_PROFILES = st.builds(lambda w, sv, inv: f"WS4 BS4 S4 T4 W{w} I4 A1 Ld8{sv}{inv}", st.sampled_from([1, 1, 2, 3]),
+                      _SAVES, _INVULNERABLES)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_PROFILES, st.integers(0, 3)), min_size=1, max_size=6),
+       st.lists(st.tuples(_PROFILES, st.integers(0, 3)), max_size=2), st.sampled_from(["40k3", "40k4"]),
+       st.booleans(), st.integers(1, 12), st.data())
+def test_a_strike_allocates_its_wounds_as_take_wounds_does(host: list[tuple[str, int]], boss: list[tuple[str, int]],
+                                                          ruleset: str, ignores_armour: bool, most: int,
+                                                          data: st.DataObject) -> None:
+    """A strike's wounds allocated in the pass that found its save groups (``_allocate_melee``) are exactly
+    ``_saved_wounds``'s with the same saves: the same wounds on the same models, the same events and total.
+
+    Models already wounded, some to 0 Wounds (slain, waiting for the end of the Initiative step), are drawn too.
+    """
+    def model(name: str, profile: str, x: float) -> dict[str, Any]:
+        return {"name": name, "profile": profile, "base": 25, "at": [x, 30]}
+
+    blue: list[dict[str, Any]] = [{"id": "mob", "models": [model(f"Mob {i}", p, 20 + 2 * i)
+                                                           for i, (p, _) in enumerate(host)]}]
+    if boss:
+        blue.append({"id": "boss", "character": "independent", "joined": "mob",
+                     "models": [model(f"Boss {i}", p, 40 + 2 * i) for i, (p, _) in enumerate(boss)]})
+    state = state_from_data({"ruleset": ruleset, "phase": "assault", "active": "red",
+                             "table": {"width": 72, "depth": 48}, "sides": {"red": [], "blue": blue}})
+    hurt = []
+    for unit, drawn in zip(state.units, (host, boss)):
+        hurt.append(evolve(unit, models=tuple(evolve(m, wounds_taken=min(t, m.profile.w))
+                                              for m, (_, t) in zip(unit.models, drawn))))
+    state = state.replace_units(*hurt)
+    rules = get_ruleset(ruleset)
+    pool = [(u.id, i) for u in state.combined("mob") for i in range(len(u.models))]
+    models = _models_of(state, pool)
+    saving = rules._save_split(state, pool, ignores_armour, most, "mob", models)
+    if saving is None:  # no model left to take a wound: _saved_wounds takes none either
+        assert rules._saved_wounds(state, pool, [WoundBatch(most, None, ignores_armour)], SeededDice(0), "mob",
+                                   ("x",))[0] is None
+        return
+    got = data.draw(st.integers(1, most))
+    shares = saving[0].shares[got]
+    unsaved_now = [data.draw(st.integers(0, k)) for k in shares]
+    saved = {group: k - u for group, k, u in zip(saving[1], shares, unsaved_now)}
+    events: list[Event] = []
+    fast = _allocate_melee(models, saving, got, unsaved_now, ("x",), events)
+    taken, plain_events, unsaved = rules._saved_wounds(state, pool, [WoundBatch(got, None, ignores_armour)],
+                                                       SeededDice(0), "mob", ("x",), saved_already=saved,
+                                                       models=models)
+    assert fast == (taken, unsaved)
+    assert list(taken or {}) == list(fast[0])  # in the same order (the slain are named in it)
+    assert events == plain_events
+
+
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_fight_applied_again_on_the_same_state_plays_as_on_a_new_one(ruleset: str) -> None:
+    """What a fight remembers of its starting state (``_FightSetup``: the engagement, the first Initiative
+    step's attacks, and from the second fight on the later steps' attacks by their state's value) changes
+    nothing: each fight on a game that fought from that state before gives exactly the events and state of
+    the same dice on a state just built from the same data."""
+    data = small_fight(ruleset, True)
+    for side, name, profile in (("red", "Marine 1", MARINE), ("blue", "Boy 1", BOY)):
+        group = data["sides"][side][0]
+        group["models"].append({"name": name, "profile": profile, "base": 25, "at": [18.8, group["models"][0]["at"][1]]})
+    action = {"do": "fight", "unit": "squad"}
+    again = Game(state_from_data(data))
+    for seed in range(60):
+        events = again.apply(action, SeededDice(seed))
+        new = Game(state_from_data(data))
+        assert events == new.apply(action, SeededDice(seed))
+        assert again.state == new.state
+        again.undo()

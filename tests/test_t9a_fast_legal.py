@@ -12,6 +12,7 @@ that list placing actions.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import random
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from herohammer.rulesets import get_ruleset
 from herohammer.rulesets import t9a
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
-from herohammer.state import GameState
+from herohammer.state import GameState, Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("t9a_*.yaml"))
@@ -44,6 +45,13 @@ def _unmarked(ruleset: Ruleset) -> Ruleset:
     return full()  # type: ignore[no-any-return]
 
 
+def _mostly_unshaken(unit: dict[str, Any], rng: random.Random | None) -> None:
+    """Take Shaken off a unit in most positions (in all without ``rng``): a Shaken unit neither moves nor charges
+    (published.t9a-shaken)."""
+    if "shaken" in unit.get("status", ()) and (rng is None or rng.random() < 0.75):
+        unit["status"] = [s for s in unit["status"] if s != "shaken"]
+
+
 def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
     """Return the example's state and ``count`` others: units and lone models pushed about, phases changed."""
     data = read_data(ROOT / "examples" / name)
@@ -52,10 +60,11 @@ def _variants(name: str, rng: random.Random, count: int) -> list[GameState]:
     while len(states) <= count and tries < 40 * count:
         tries += 1
         new = copy.deepcopy(data)
-        new["phase"] = rng.choice(["movement", "movement", "charge", data["phase"]])
+        new["phase"] = rng.choice(["movement", "movement", "movement", "charge", data["phase"]])
         new.pop("plan", None)
         for side in new["sides"].values():
             for unit in side:
+                _mostly_unshaken(unit, rng)
                 if rng.random() < 0.5:
                     continue
                 reach = rng.choice([0.5, 2.0, 5.0, 10.0])
@@ -196,6 +205,7 @@ def _charge_positions(name: str, rng: random.Random, count: int) -> list[GameSta
         new.pop("plan", None)
         for side in new["sides"].values():
             for unit in side:
+                _mostly_unshaken(unit, None)
                 if rng.random() < 0.3:  # round bases, small or large: the contact move's footprints are polygons
                     size = rng.choice([20, 25, 40, 60])
                     for m in unit["models"]:
@@ -279,6 +289,7 @@ def test_a_leave_screened_by_boxes_rules_as_every_base_measured(name: str) -> No
     fast = get_ruleset("t9a")
     legal = refused = 0
     for state in _variants(name, rng, 12):
+        state = replace(state, phase=Phase.MOVEMENT)  # a leave is a Movement phase move (in the Charge phase: a charge)
         leaves = [a for a in _candidates(fast, state, rng) if a.do == "leave"]
         for _ in range(6):  # and some ending right by the unit: within an inch of it, or on it
             for u in state.units:

@@ -126,7 +126,7 @@ def _small_combined(**kw: Any) -> dict[str, Any]:
 
 @pytest.mark.rule("t9a.combined.last-survivor")
 def test_the_last_survivor_of_a_charging_unit_is_that_unit() -> None:
-    g = Game(state_from_data(_small_combined(host_status=["shaken"])))
+    g = Game(state_from_data(_small_combined()))
     # both rank and file fall to Stand and Shoot; the Hero charges on as the unit
     # two of three models lost: the Panic test (Hero's Ld 9, rolls 8) is passed, then the charge dice
     events = g.apply(CHARGE, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 4] + [4, 4]))
@@ -134,7 +134,6 @@ def test_the_last_survivor_of_a_charging_unit_is_that_unit() -> None:
     assert not g.state.unit("spears").alive
     hero = g.state.unit("hero")
     assert hero.last_of == "spears" and hero.joined is None
-    assert hero.has(Status.SHAKEN)  # the unit's effects stay on it
     assert hero.has(Status.ENGAGED) and hero.has(Status.CHARGED)
     assert "t9a.combined.last-survivor" in events[-1].rules
     assert not is_destroyed(g.state, "spears")
@@ -155,6 +154,10 @@ def test_the_last_survivor_moves_and_is_charged_as_the_unit() -> None:
     data["sides"]["elves"][1].update(joined=None, last_of="spears", status=["shaken"])
     data["sides"]["elves"][1]["models"][0]["at"] = [36, 20]
     data["phase"] = "movement"
+    g = Game(state_from_data(data))
+    # the unit's Shaken stays on it: it does not move (published.t9a-shaken)
+    refused(g, {"do": "move", "unit": "hero", "to": [[36, 24]]}, "published.t9a-shaken")
+    data["sides"]["elves"][1]["status"] = []
     g = Game(state_from_data(data))
     ruling = g.check({"do": "move", "unit": "hero", "to": [[36, 24]]})
     assert ruling.legal and "t9a.combined.last-survivor" in ruling.rules

@@ -207,8 +207,9 @@ def test_part_of_unit() -> None:
 
 @pytest.mark.rule("t9a.leave.when")
 def test_leave_when() -> None:
-    g = game(joined=True, phase="charge")
-    assert g.check({"do": "leave", "character": "hero", "to": [36, 26]}).legal
+    g = game(joined=True, phase="charge")  # in the Charge phase a character leaves only by charging out
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 26]}, "t9a.charge-out.declare")
+    assert game(joined=True).check({"do": "leave", "character": "hero", "to": [36, 26]}).legal  # Movement phase
     refused(game(joined=True, phase="magic"), {"do": "leave", "character": "hero", "to": [36, 26]}, "t9a.leave.when")
     refused(game(joined=True, host_status=["engaged"]), {"do": "leave", "character": "hero", "to": [36, 26]},
             "t9a.leave.when")

@@ -10,15 +10,16 @@ Published The 9th Age rules (1st and 2nd edition, 2016-2021; the seed's era):
   project follows the seed's edition.
 * Swiftstride: roll one extra die for the Charge Range and discard the lowest (a charge
   bonus a character charging out of a unit may use, t9a.charge-out.own-rate).
-* Stand and Shoot: the charged unit shoots at the charger with -1 to hit, through the
-  9th Age charts of ``t9a_charts`` (to hit by BS, to wound by Strength against Toughness,
-  armour by Strength, values of 0 as seed 004 says).  A weapon's Strength is 3 unless its
-  name ends in ``S<n>``.
+* Stand and Shoot (published.t9a-stand-and-shoot): the charged unit shoots at the charger as
+  if in the Shooting Phase, with -1 to hit, and at Long Range (-1 more) when the charger is
+  beyond half a weapon's range, even beyond its maximum range; through the 9th Age charts of
+  ``t9a_charts`` (its missile weapon table, to hit by BS, to wound by Strength against
+  Toughness, armour by Strength, values of 0 as seed 004 says).  Who shoots and whether the
+  reaction may be taken at all is ruled in ``rulesets/t9a.py`` (``stand_and_shoot_volley``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,7 +37,10 @@ MAX_CHARGE_BONUS = 12  # the most 2D6 can add to the Advance Rate
 #: Charge bonuses of a unit that a character charging out of it may use (t9a.charge-out.own-rate).
 CHARGE_BONUS_RULES = frozenset({"Swiftstride"})
 STAND_AND_SHOOT_RULE = "Stand and Shoot"
-_STRENGTH = re.compile(r"\bS(\d+)$")
+#: The published rule on Stand and Shoot (when it may be taken, who shoots, at what range).
+STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
+#: Stand and Shoot's to-hit modifier; Long Range adds its own (published.t9a-to-hit-shooting).
+STAND_AND_SHOOT_MODIFIER = LONG_RANGE_MODIFIER = -1
 
 
 @dataclass(frozen=True)
@@ -64,29 +68,25 @@ def roll_charge(dice: Dice, advance: int, swiftstride: bool, who: str, rule: str
     return ChargeRoll(tuple(faces[:CHARGE_DICE]), advance)
 
 
-def weapon_strength(weapon: str) -> int:
-    """Read a weapon's Strength from a name ending in ``S<n>``; 3 otherwise."""
-    m = _STRENGTH.search(weapon.strip())
-    return int(m.group(1)) if m else 3
-
-
 @dataclass(frozen=True)
 class Shooter:
-    """One model shooting in a Stand and Shoot: its BS and weapon Strength."""
+    """One model shooting in a Stand and Shoot: its BS, its weapon's Strength, and whether the charger is at Long Range."""
 
     bs: int
     strength: int
+    long_range: bool = False
 
 
 def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, save: int | None,
                     rule: str = "t9a.charge-out.stand-and-shoot") -> int:
-    """Resolve a Stand and Shoot (one shot per shooter, -1 to hit); return the unsaved wounds."""
-    groups: dict[tuple[int, int], int] = {}
+    """Resolve a Stand and Shoot (one shot per shooter, -1 to hit, -1 more at Long Range); return the unsaved wounds."""
+    groups: dict[tuple[int, int, bool], int] = {}
     for s in shooters:
-        groups[(s.bs, s.strength)] = groups.get((s.bs, s.strength), 0) + 1
+        groups[(s.bs, s.strength, s.long_range)] = groups.get((s.bs, s.strength, s.long_range), 0) + 1
     unsaved = 0
-    for (bs, strength), n in sorted(groups.items()):
-        hits = roll_to_hit_at_range(dice, n, to_hit_shooting(bs, -1), "Stand and Shoot", rule)
+    for (bs, strength, far), n in sorted(groups.items()):
+        need = to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0))
+        hits = roll_to_hit_at_range(dice, n, need, "Stand and Shoot", rule)
         result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, toughness),
                                  armour_save(save, strength), rule=rule, who="Stand and Shoot")
         unsaved += result.unsaved

@@ -274,10 +274,21 @@ def place_in_front_rank(
     return formation.reordered(tuple(order))
 
 
-def remove_from(formation: Formation, name: str) -> Formation:
-    """Return the formation without ``name``: a gap before the rear rank is filled from the rear."""
+@implements("t9a.char.front-rank")
+def remove_from(formation: Formation, name: str, front: Callable[[str], bool] | None = None) -> Formation:
+    """Return the formation without ``name``: a gap before the rear rank is filled from the rear.
+
+    With ``front`` (which names have Front Rank), a gap in the first rank is filled first by the foremost Front Rank
+    model standing further back, if any: a first rank that holds a model without Front Rank has every Front Rank
+    model of the unit in it (t9a.char.front-rank); that model's place is then filled from the rear.
+    """
     order = list(formation.order)
     i = order.index(name)
+    if front is not None and i < formation.files:
+        back = next((j for j in range(formation.files, len(order)) if front(order[j])), None)
+        if back is not None:
+            order[i] = order[back]
+            i = back
     last_rank_start = (formation.ranks - 1) * formation.files
     if i >= last_rank_start:
         order.pop(i)

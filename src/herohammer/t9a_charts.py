@@ -18,11 +18,35 @@ A roll needed is an int: 1 means automatic (no roll), None means it cannot succe
 
 from __future__ import annotations
 
+import re
+
 from .catalogue import implements
 from .dice import Dice
 
 AUTOMATIC = 1
 TO_HIT_SHOOTING = "published.t9a-to-hit-shooting"
+
+#: Published 9th Age missile weapons: (range in inches, Strength).
+MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
+    "shortbow": (18, 3), "bow": (24, 3), "longbow": (30, 3), "crossbow": (30, 4), "handgun": (24, 4),
+    "sling": (18, 3), "javelin": (12, 3), "throwing weapons": (8, 3), "pistol": (12, 4),
+}
+_STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
+
+
+@implements(TO_HIT_SHOOTING)
+def missile_weapon(name: str) -> tuple[str, float, int] | None:
+    """Read a missile weapon by name (``bow`` or ``bow S4``): kind, range and Strength; None if unknown.
+
+    The Shooting phase and Stand and Shoot (charging.py) read weapons through this one table.
+    """
+    text = name.strip().lower()
+    m = _STRENGTH.match(text)
+    kind = m.group(1) if m else text
+    if kind not in MISSILE_WEAPONS:
+        return None
+    rng, strength = MISSILE_WEAPONS[kind]
+    return kind, rng, int(m.group(2)) if m else strength
 
 
 @implements("core.zero.bs", "published.t9a-to-hit-shooting")

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, ClassVar
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE, Shooter, contact_moves,
-                        roll_charge, stand_and_shoot, weapon_strength)
+from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+                        contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
@@ -30,6 +30,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
+from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
@@ -128,6 +129,27 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
     return out
 
 
+SHAKEN_RULE = "published.t9a-shaken"
+
+
+@implements(SHAKEN_RULE, "t9a.charge-out.failure")
+def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
+    """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
+
+    ``whole_unit``: the unit acts with every model in it (a move, a reform, a volley), so one
+    Shaken model binds it; otherwise only the named model acts (a character leaving, joining or
+    charging out), Shaken by its own status or its unit's.
+    """
+    if whole_unit:
+        shaken = any(u.has(Status.SHAKEN) for u in state.combined(unit.id))
+    else:
+        shaken = Status.SHAKEN in combined_status(state, unit)
+    if not shaken:
+        return None
+    return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (a failed charge out leaves its "
+                         f"unit so): it cannot {cannot}", "t9a.charge-out.failure", SHAKEN_RULE)
+
+
 # -- combined units ------------------------------------------------------------------
 @implements("t9a.combined.last-survivor")
 def current(state: GameState, unit_id: str) -> Unit:
@@ -148,25 +170,29 @@ def is_destroyed(state: GameState, unit_id: str) -> bool:
     return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
 
 
-@implements("t9a.combined.last-survivor")
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
     """Remove named models from a combined unit; characters left alone are still that unit.
 
     When the rank and file are gone, the first surviving character becomes the unit: it
     stands where it stood, keeps the unit's statuses (its "until the end of the round"
     effects) and records ``last_of``; any other surviving character stays joined to it
-    (a unit of characters only, t9a.join.character-units).
+    (a unit of characters only, t9a.join.character-units).  A slain character is part of
+    no unit any more (``joined`` cleared): only a character on the table is part of one
+    (t9a.join.part-of-unit).
     """
     dead = set(names)
     host = current(state, host_id)
     host_id = host.id
     f = host.formation
-    changed = []
-    for u in [host, *state.joined_to(host.id)]:
-        changed.append(replace(u, models=tuple(m for m in u.models if m.name not in dead)))
+    changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
+    for u in state.joined_to(host.id):
+        left = tuple(m for m in u.models if m.name not in dead)
+        changed.append(replace(u, models=left, joined=u.joined if left else None))
     if f is not None:
+        front = front_rank_test(state, host)
         for n in [n for n in f.order if n in dead]:
-            f = remove_from(f, n)
+            f = remove_from(f, n, front)
         changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
     survivors = new.joined_to(host_id)
@@ -269,6 +295,18 @@ class LeavePlan:
     advance: int
 
 
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+def _no_longer(plan: JoinPlan) -> str:
+    """Say what becomes of a destroyed unit's name when its last survivor joins another unit ("" if it is none).
+
+    The seed keeps the lone character that unit while he is left alone; joined to another unit he
+    is part of that one (t9a.join.part-of-unit), so the destroyed unit's name names nothing more.
+    """
+    gone = plan.character.last_of
+    return (f"{plan.character.id} was all that was left of {gone}; now part of {plan.host.id}, it is {gone} no more: "
+            f"{gone} is gone from the table [t9a.combined.last-survivor]") if gone else ""
+
+
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
 
@@ -329,8 +367,12 @@ class NinthAge(Ruleset):
     @implements("t9a.charge-out.failure")
     @implements("t9a.join.part-of-unit", "t9a.char.lone")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
-        """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit."""
-        shooter, target = state.unit(shooter_id), state.unit(target_id)
+        """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit.
+
+        A destroyed combined unit named, by the shooter or as the target, is its last survivor
+        (t9a.combined.last-survivor), as it is in the Magic and Melee phases.
+        """
+        shooter, target = current(state, shooter_id), current(state, target_id)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
         if not target.alive:
@@ -359,8 +401,9 @@ class NinthAge(Ruleset):
         return state, []
 
     def end_turn(self, state: GameState) -> Resolution:
-        """End the player turn: Shaken from a failed charge out lasts until now."""
-        cleared = tuple(u.with_status(remove=(Status.SHAKEN,)) for u in state.units)
+        """End the player turn: Shaken from a failed charge out lasts until now, and so does a Stand and Shoot's
+        once per player turn (published.t9a-stand-and-shoot), on either side."""
+        cleared = tuple(u.with_status(remove=(Status.SHAKEN, Status.STOOD_AND_SHOT)) for u in state.units)
         return super().end_turn(replace(state, units=cleared))
 
     # -- listing -----------------------------------------------------------------
@@ -374,9 +417,10 @@ class NinthAge(Ruleset):
             if state.phase is Phase.CHARGE:
                 reach = greatest_charge_range(state, u)
                 for e in enemies:
-                    if not beyond_charge_reach(state, u, e, reach):
+                    if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
-            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None:
+            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
+                    and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
                     f = _formation_of(host)
                     if host.id == u.id or host.joined or f is None:
@@ -391,7 +435,7 @@ class NinthAge(Ruleset):
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
                 yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
-            if u.joined and u.models:
+            if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
                 m = u.models[0]
                 t = math.radians(m.facing)
                 step = float(advance_rate(u))
@@ -419,11 +463,14 @@ class NinthAge(Ruleset):
                                 "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
         note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
             "it counts as having moved; the unit does not"
+        gone = _no_longer(plan)
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
-            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]"))
+            *(("t9a.combined.last-survivor",) if gone else ()),
+            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
+                   *((gone,) if gone else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
@@ -440,18 +487,23 @@ class NinthAge(Ruleset):
             raise _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
         if ch.side != state.active or host.side != ch.side:
             raise _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
+        if not host.alive or not ch.alive:
+            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
         if ch.joined is not None:
             raise _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+        if led := state.joined_to(ch.id):
+            raise _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part of "
+                          "that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
         if host.id == ch.id or host.joined is not None:
             raise _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
                           "t9a.join.character-units")
-        if not host.alive or not ch.alive:
-            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
         for s in BUSY:
             if host.has(s):
                 raise _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
             if ch.has(s):
                 raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+        if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
+            raise _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
             raise _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
         f = _formation_of(host)
@@ -507,7 +559,8 @@ class NinthAge(Ruleset):
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
         return self._joined(state, self.plan_join(state, action))
 
-    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy")
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
+                "t9a.combined.last-survivor")
     def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
         """Carry out a planned join (no dice decide it)."""
         if state.phase is Phase.DEPLOYMENT:
@@ -517,13 +570,16 @@ class NinthAge(Ruleset):
                                ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
         marched = plan.moved > plan.advance + EPSILON
         ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
-        ch = replace(ch, joined=plan.host.id, formation=None)
+        # a last survivor that joins another unit is part of it, no longer the destroyed unit (t9a.combined.last-survivor)
+        ch = replace(ch, joined=plan.host.id, formation=None, last_of=None)
         host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
         new = arrange(state.replace_units(ch, host), host.id)
         msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
                f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
-        return new, [Event("join", msg, ("t9a.join.move", "t9a.join.position", "t9a.join.unit-stops",
-                                         "t9a.join.moved-separately"))]
+        gone = _no_longer(plan)
+        return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
+            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            *(("t9a.combined.last-survivor",) if gone else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
@@ -549,20 +605,29 @@ class NinthAge(Ruleset):
         key = (type(self), "plan_leave", action.model_dump_json())
         return state.remember(key, lambda: self._plan_leave(state, action))
 
-    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch")
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")
     def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
         if ch.side != state.active:
             raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
+        if not ch.alive:
+            raise _refuse(f"{ch.id} has no models left: it is not on the table to leave a unit", "t9a.leave.when")
         if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
             raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
         host = state.unit(ch.joined) if ch.joined else ch  # any character may leave a unit of characters
         for s in BUSY:
             if ch.has(s) or host.has(s):
                 raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
+        if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
+            raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
-            raise _refuse(f"{ch.id} has already moved this turn", "t9a.leave.when")
+            raise _refuse(f"{ch.id} has already moved this turn" + (" (it charged, out of its unit or with it)" if
+                                                                   ch.has(Status.CHARGED) else ""), "t9a.leave.when")
+        if state.phase is Phase.CHARGE:
+            raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
+                          "with it); a move out of the unit is an Advance or March move of the Movement phase",
+                          "t9a.leave.when", "t9a.charge-out.declare")
         rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
         if rates is None:
             raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
@@ -626,14 +691,14 @@ class NinthAge(Ruleset):
         otherwise the move is resolved and its bases are checked as every placing action's are.
         """
         ruling = self._rule_move(state, action)
-        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
+        if ruling.legal and not _own_models_apart(state, movers_of(state, current(state, action.unit))):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
         return ruling
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
-        named = state.unit(action.unit)
+        named = current(state, action.unit)  # a destroyed combined unit is its last survivor
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -641,11 +706,14 @@ class NinthAge(Ruleset):
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined} and moves with it; it must leave the unit "
                                  "first", "t9a.join.part-of-unit")
+        if shaken := shaken_refusal(state, unit, "make an Advance or a March move"):
+            return shaken
         if unit.has(Status.HALTED):
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            return Ruling.forbid(f"{unit.id} has moved already or cannot move (engaged or fleeing)")
+            return Ruling.forbid(f"{unit.id} has moved or charged already this turn, or cannot move (engaged or "
+                                 "fleeing)", "published.t9a-move")
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
         rates = unit_rates(state, unit, action.fly)
@@ -697,7 +765,7 @@ class NinthAge(Ruleset):
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
-        unit = movers_of(state, state.unit(action.unit))
+        unit = movers_of(state, current(state, action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
@@ -719,12 +787,14 @@ class NinthAge(Ruleset):
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
-        named = state.unit(action.unit)
+        named = current(state, action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined}; the unit reforms", "t9a.join.part-of-unit")
+        if shaken := shaken_refusal(state, unit, "reform"):
+            return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             return Ruling.forbid(f"{unit.id} has moved already or cannot move this phase", "published.t9a-reform",
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
@@ -745,7 +815,7 @@ class NinthAge(Ruleset):
 
     def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
         """Reform a unit about its centre; it counts as having moved."""
-        unit = movers_of(state, state.unit(action.unit))
+        unit = movers_of(state, current(state, action.unit))
         f = _formation_of(unit)
         assert f is not None
         new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
@@ -761,15 +831,18 @@ class NinthAge(Ruleset):
                            ("published.t9a-reform",))]
 
     # -- charging ---------------------------------------------------------------
-    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
+    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit."""
-        named = state.unit(action.unit)
-        target = state.unit(action.target)
+        named = current(state, action.unit)  # a destroyed combined unit named is its last survivor
+        target = current(state, action.target)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
             return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+        if target.joined:
+            return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is charged, not its character alone",
+                                 "t9a.join.part-of-unit", "t9a.charge-out.declare")
         unit = named
         host = host_of(state, unit)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
@@ -780,6 +853,8 @@ class NinthAge(Ruleset):
                                  "t9a.charge-out.declare")
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
+        if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):
+            return shaken
         out = bool(unit.joined)
         if not in_front_arc(unit, target):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
@@ -847,8 +922,8 @@ class NinthAge(Ruleset):
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
-        unit = state.unit(action.unit)
-        target = state.unit(action.target)
+        unit = current(state, action.unit)
+        target = current(state, action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
         rules: list[str] = ["t9a.charge-out.declare"]
@@ -858,11 +933,17 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, on its rank and file from the rear, then on its characters (project reading)
-        shooters = [Shooter(m.profile.bs, weapon_strength(m.weapons[0])) for m in target.models if m.weapons]
-        if target.has_rule(STAND_AND_SHOOT_RULE) and shooters and not target.has(Status.ENGAGED):
+        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) else None
+        said = f"; {volley.said}" if volley is not None else ""
+        if volley is not None:
+            rules.append(STAND_AND_SHOOT)
+        event = partial(_charge_event, note=said)
+        if volley is not None and volley.shooters:
+            state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
             victims = [(unit, unit.models[-1])] if out else _wound_order(state, unit)
             first = victims[0][1]
-            unsaved = stand_and_shoot(dice, shooters, first.profile.t, first.profile.save)
+            unsaved = stand_and_shoot(dice, volley.shooters, first.profile.t, first.profile.save,
+                                      "t9a.charge-out.stand-and-shoot" if out else STAND_AND_SHOOT)
             if out:
                 rules.append("t9a.charge-out.stand-and-shoot")
             before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
@@ -871,7 +952,7 @@ class NinthAge(Ruleset):
                 state = remove_casualties(state, host.id if out else unit.id, dead)
                 survivor = current(state, unit.id)
                 if not survivor.alive:
-                    return state, [_charge_event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                    return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
@@ -883,7 +964,7 @@ class NinthAge(Ruleset):
                         skip = (shot_at, len(dice.log))
                     if state.unit(unit.id).has(Status.FLEEING):
                         rules.append(PANIC_RULE)
-                        return state, [*events, _charge_event(
+                        return state, [*events, event(
                             f"{unit.id} flees from the Stand and Shoot of {target.id}: its charge is not made",
                             rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
@@ -906,12 +987,13 @@ class NinthAge(Ruleset):
             to = (model.at[0] + dx, model.at[1] + dy)
             new = _detach(state, unit, to) if out else _shift(way, way.unit(unit.id), dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
-                                    new.unit(target.id).with_status(Status.ENGAGED))
+                                    new.unit(target.id).with_status(Status.ENGAGED),
+                                    *_charged_with(new, unit.id, out))
             rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
-            return new, [*events, _charge_event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
+            return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
                                                 f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
         gap = reach if arc else group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
         dx, dy, _ = _contact(state, unit, target, out)
@@ -930,8 +1012,8 @@ class NinthAge(Ruleset):
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = _shift(state, unit, dx, dy)
-            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [*events, _charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *_charged_with(new, unit.id, out))
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
                                                 f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
@@ -940,35 +1022,109 @@ class NinthAge(Ruleset):
         if away + EPSILON >= 1.0:
             new = _detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+            return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
                                        f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-        return new, [_charge_event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+        return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
                                    f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
                                    "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
 
 
+@dataclass(frozen=True)
+class Volley:
+    """A charged unit's Stand and Shoot: the models that shoot (none when it may not be taken) and what to tell."""
+
+    shooters: tuple[Shooter, ...]
+    said: str
+
+
+@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot")
+def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Volley:
+    """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
+
+    As the published rule says, it is taken only when the charged unit can shoot (not engaged,
+    not fleeing, not Shaken, not already stood and shot this player turn), the charger is
+    Located in its Front Arc (the centre of the charger's front) and starts farther away than
+    its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
+    every model of the unit, the characters joined to it too (part of the unit), with a
+    missile weapon and BS above 0 shoots if the unit sees the charger, as in the Shooting
+    phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
+    shoots) is at Long Range.
+    """
+    out = bool(charger.joined)
+    group = [u for u in state.combined(charged.id) if u.alive]
+    firing = [m.placed for u in group for m in u.models]
+    aim = charger.placed if out else _placed_all(state, charger)
+    rate = advance_rate(charger) if out else (unit_rates(state, charger, False) or (0, 0))[0]
+    gap = group_distance(aim, firing) if aim and firing else 0.0
+    why = ""
+    if any(u.has(s) for u in group for s in (*BUSY, Status.SHAKEN)):
+        why = "it is engaged, fleeing or Shaken and cannot shoot"
+    elif any(u.has(Status.STOOD_AND_SHOT) for u in group):
+        why = "it has stood and shot already this player turn"
+    elif not _located_in_front_arc(charger, charged):
+        why = f"{charger.id} is not in its Front Arc"
+    elif gap <= rate + EPSILON:
+        why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
+    elif not unit_line_of_sight(firing, aim, state.terrain):
+        why = f"it has no line of sight to {charger.id}"
+    if why:
+        return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
+    shooters: list[Shooter] = []
+    for u in group:
+        for m in u.models:
+            w = missile_weapon(m.weapons[0]) if m.weapons else None
+            if w is not None and m.profile.bs > 0:
+                shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+    if not shooters:
+        return Volley((), f"{charged.id} cannot Stand and Shoot: no model has a missile weapon [{STAND_AND_SHOOT}]")
+    far = sum(s.long_range for s in shooters)
+    return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
+                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]")
+
+
+def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:
+    """Say whether ``unit`` is Located in ``charged``'s Front Arc: the centre of its front stands in it."""
+    f = _formation_of(unit)
+    at = shapely.Point(f.position if f is not None else _centre(unit))
+    return any(shapely.Polygon(arc).covers(at) for arc in _front_arcs(charged)[0])
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.when")
+def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
+    """Return the characters in a charging unit, marked as having charged with it (a character charging out: none).
+
+    They moved with the unit in its charge, so none of them leaves it later in the turn (it has moved).
+    """
+    return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
+
+
 def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
-    """List who takes a unit's wounds, in order: rank and file from the rear rank, then the characters."""
+    """List who takes a unit's wounds, in order: rank and file from the rear rank, the champion last (as every other
+    volley takes them, t9a_combat.rank_and_file), then the characters."""
     f = unit.formation
     rank_and_file = list(unit.models)
     if f is not None:
         slot = {n: i for i, n in enumerate(f.order)}
         rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
+    rank_and_file.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
     return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models]
 
 
+@implements("t9a.spell.wizard-conclave")
 def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds: int) -> tuple[GameState, list[str]]:
-    """Put ``wounds`` on the victims in order, each until it falls; return the state and the fallen's names."""
+    """Put ``wounds`` on the victims in order, each until it falls (a Wizard Conclave's champion with its +1 Wound);
+    return the state and the fallen's names."""
     dead: list[str] = []
     for owner, m in victims:
         if wounds <= 0:
             break
-        take = min(wounds, m.wounds_left)
+        have = model_wounds(owner, m) - m.wounds_taken
+        take = min(wounds, have)
         wounds -= take
-        if take == m.wounds_left:
+        if take == have:
             dead.append(m.name)
             continue
         owner = state.unit(owner.id)
@@ -995,7 +1151,7 @@ def _left_apart(state: GameState, ch: Unit, to: Point) -> bool:
     name = ch.models[0].name
     if host.formation is None or name not in host.formation.order:
         return False
-    f = remove_from(host.formation, name)
+    f = remove_from(host.formation, name, front_rank_test(state, host))
     rest = [m for u in [host, *[u for u in state.units if u.joined == host.id]] if u.id != ch.id for m in u.models]
     if len(rest) != len(f.order) or len(set(f.order)) != len(f.order) or {m.name for m in rest} != set(f.order):
         return False
@@ -1337,7 +1493,7 @@ def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = 
     host = state.unit(ch.joined) if ch.joined else None
     changed: list[Unit] = [state.unit(ch.id)]
     if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        f = remove_from(host.formation, ch.models[0].name)
+        f = remove_from(host.formation, ch.models[0].name, front_rank_test(state, host))
         changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
     left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
     moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
@@ -1345,18 +1501,24 @@ def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = 
     return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
 
 
-@implements("t9a.join.character-units")
+@implements("t9a.join.character-units", "t9a.combined.last-survivor")
 def _hand_over(state: GameState, leader: Unit) -> GameState:
-    """Let the next character lead a unit of characters that its leader is leaving (the unit stays)."""
+    """Let the next character lead a unit of characters that its leader is leaving (the unit stays).
+
+    The unit's statuses and, for what is left of a destroyed combined unit, its name (``last_of``)
+    stay with the unit: the leader leaves as a lone character and is that unit no more.
+    """
     others = state.joined_to(leader.id)
     heir = others[0]
     f = leader.formation
     if f is not None and leader.models[0].name in f.order:
         f = remove_from(f, leader.models[0].name)
     keep = leader.status - frozenset(MOVED)
-    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep)
+    # the unit stays with the characters in it: the last survivor's name too (t9a.combined.last-survivor)
+    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
+                       last_of=leader.last_of)
     new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
-                              replace(leader, joined=heir.id, formation=None))
+                              replace(leader, joined=heir.id, formation=None, last_of=None))
     return arrange(new, heir.id) if new_heir.formation is not None else new
 
 
@@ -1367,10 +1529,11 @@ def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
 
 
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
-                  skip: tuple[int, int] = (0, 0)) -> Event:
-    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports)."""
+                  skip: tuple[int, int] = (0, 0), note: str = "") -> Event:
+    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports) and ``note``
+    (what the charged unit's Stand and Shoot did, or why it could not be taken)."""
     rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
-    return Event("charge", msg, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+    return Event("charge", msg + note, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
 
 
 def _centre(unit: Unit) -> Point:

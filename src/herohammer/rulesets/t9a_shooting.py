@@ -13,7 +13,6 @@ a weapon named ``<kind> S<n>`` uses that Strength.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,9 +24,10 @@ from ..dice import Dice
 from ..geometry import Placed, Point, distance, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
+from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
+from .t9a import current, shaken_refusal
 from ..formations import is_character
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
@@ -35,12 +35,6 @@ from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, 
 if TYPE_CHECKING:
     from ..actions import Shoot
 
-#: Published 9th Age missile weapons: (range in inches, Strength).
-MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
-    "shortbow": (18, 3), "bow": (24, 3), "longbow": (30, 3), "crossbow": (30, 4), "handgun": (24, 4),
-    "sling": (18, 3), "javelin": (12, 3), "throwing weapons": (8, 3), "pistol": (12, 4),
-}
-_STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
 COVER = "published.t9a-cover"
 #: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
@@ -80,17 +74,6 @@ def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) 
     if 2 * soft >= len(target):
         return -1, which.get(-1) or which[-2]
     return 0, None
-
-
-def missile_weapon(name: str) -> tuple[str, float, int] | None:
-    """Read a missile weapon by name (``bow`` or ``bow S4``): kind, range and Strength; None if unknown."""
-    text = name.strip().lower()
-    m = _STRENGTH.match(text)
-    kind = m.group(1) if m else text
-    if kind not in MISSILE_WEAPONS:
-        return None
-    rng, strength = MISSILE_WEAPONS[kind]
-    return kind, rng, int(m.group(2)) if m else strength
 
 
 @dataclass(frozen=True)
@@ -153,7 +136,7 @@ class ShootingPhase(Ruleset):
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
-        unit = state.unit(action.unit)
+        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
         if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
         if unit.joined:
@@ -162,6 +145,8 @@ class ShootingPhase(Ruleset):
         for s in (Status.ENGAGED, Status.FLEEING, Status.SHOT):
             if unit.has(s):
                 return Ruling.forbid(f"{unit.id} is {s.value.replace('_', ' ')} and cannot shoot")
+        if shaken := shaken_refusal(state, unit, "make a shooting attack"):
+            return shaken
         ruling = self.target_ruling(state, unit.id, action.target)
         if not ruling.legal:
             return ruling
@@ -187,7 +172,7 @@ class ShootingPhase(Ruleset):
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
         start = len(dice.log)
-        unit = state.unit(action.unit)
+        unit = current(state, action.unit)
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target)
         before = models_in(state, target.id)
@@ -197,6 +182,8 @@ class ShootingPhase(Ruleset):
         rules = [TO_HIT_SHOOTING, TO_WOUND]
         if is_character(target) and not state.joined_to(target.id):
             rules.append("t9a.char.lone")
+        if target.last_of:
+            rules.append("t9a.combined.last-survivor")
         parts = []
         for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
             if not models_in(state, target.id):

@@ -126,9 +126,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         friends = [u for u in state.side_units(target.side) if u.id != target.id]
         nearest = min((geo.group_distance(target.placed, u.placed) for u in friends), default=float("inf"))
         if nearest > LONE_CHARACTER_SAFE_INCHES:
-            return Ruling.allow(
-                f"{target.id} is {nearest:.1f}\" from its nearest other unit, more than 6\"", "40k3.ic.target"
-            )
+            far = f"{nearest:.1f}\" from its nearest other unit" if friends else "left with no other unit of its side"
+            return Ruling.allow(f"{target.id} is {far}: more than 6\" from every other living unit", "40k3.ic.target")
         distance = geo.group_distance(self.firing_models(state, shooter), target.placed)
         if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES:
             return Ruling.allow(
@@ -440,6 +439,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
         if not host.alive:
             return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
+        if host.type is UnitType.VEHICLE:
+            return Ruling.forbid(
+                f"{host.id} is a vehicle, not a unit of models a character can join and keep coherency with; "
+                "he may board it as a passenger (embark)", self.join_rule, "published.transports",
+            )
+        if host.embarked_in is not None:
+            return Ruling.forbid(
+                f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
+                "to move within 2\" of, so no character can join it there", self.join_rule, "published.transports",
+            )
         if host.has(Status.LOCKED):
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
@@ -470,6 +479,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
+        if problem := self._still_with(state, character, host, moves[0].placed):
+            return problem
         gap = _gap_from(host, moves[0].placed)  # the base where the move ends (as placing it measured)
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(
@@ -480,6 +491,26 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             f"{character.id} may join {host.id}: it ends {gap:.2f}\" from its nearest model, in its Movement phase",
             self.join_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes,
         )
+
+    @implements("40k3.ic.leave", "40k4.ic.leave")
+    def _still_with(self, state: GameState, character: Unit, host: Unit, placed: geo.Placed) -> Ruling | None:
+        """Refuse a join of another unit by a character whose move ends within 2\" of the unit he is part of.
+
+        He leaves a unit only by moving more than 2\" from its nearest model (out of coherency
+        with it): ending nearer, he is still part of it and cannot be part of the other too.
+        """
+        if character.joined is None or character.joined == host.id:
+            return None
+        old = state.unit(character.joined)
+        if not old.alive:
+            return None
+        gap = _gap_from(old, placed)
+        if gap <= JOIN_INCHES + movement.EPSILON:
+            return Ruling.forbid(
+                f"{character.id} would end {gap:.2f}\" from {old.id}, still part of it: to join {host.id} he must "
+                f"leave {old.id} first, ending more than 2\" from its nearest model", self.leave_rule, self.join_rule,
+            )
+        return None
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
@@ -607,13 +638,15 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Say whether ``target`` is (one of) the closest visible enemy targets of the firing unit.
 
         Decision: "closest target" means the closest enemy unit the firing unit can see
-        (a unit counted with its joined characters); units tied for closest all count.
+        (a unit counted with its joined characters) and may shoot at: a unit locked in close
+        combat is no target (published.shooting-into-combat); units tied for closest all count.
         """
         firing = self.firing_models(state, shooter)
         visible = [
             (geo.group_distance(firing, self.target_models(state, u)), u.id)
             for u in self.target_groups(state, shooter.side)
-            if geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
+            if not any(x.has(Status.LOCKED) for x in state.combined(u.id))
+            and geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
         ]
         if not visible:
             return False
@@ -633,8 +666,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                           f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
-        if not target.alive:
-            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if problem := self.out_of_reach_of_fire(state, target):
+            return problem
         firers = [m for u in state.combined(shooter.id) for m in u.models]
         if not any(m.profile.bs > 0 for m in firers):
             return Ruling.forbid(f"no model in {shooter.id} has Ballistic Skill above 0", "core.zero.bs")
@@ -647,6 +680,23 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return special
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
 
+    @implements("published.shooting-into-combat", "published.transports")
+    def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None:
+        """Refuse a target no shot or psychic attack may pick: gone, riding in a transport, or locked in close combat.
+
+        Published (4th ed. p. 57, Shooting into & out of close combat; 3rd ed. alike): firing into
+        a close combat "is not permitted"; a joined character is locked with his unit (40k4.cc.locked).
+        """
+        if not target.alive:
+            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.embarked_in is not None:
+            return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
+                                 f"picked as a target (aim at {target.embarked_in})", "published.transports")
+        if any(u.has(Status.LOCKED) for u in state.combined(target.id)):
+            return Ruling.forbid(f"{target.joined or target.id} is locked in close combat: no one may shoot into a "
+                                 "close combat", "published.shooting-into-combat")
+        return None
+
     @implements("40k4.shoot.same-target")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a unit shooting: its side's turn, not fired yet, a legal target, its characters' target."""
@@ -655,7 +705,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         earlier = state.target_fired_at(shooter.id)
         target = state.unit(action.target)
-        if earlier is not None and earlier != (target.joined or target.id) and not shooter.joined:
+        if earlier is not None and earlier != self.aimed_at(state, target) and not shooter.joined:
             return Ruling.forbid(
                 f"a character in {shooter.id} has already fired at {earlier} this turn: the unit must fire at the "
                 "same target", self.same_target_rule)

@@ -55,6 +55,7 @@ class Warhammer40k4(Warhammer40k3):
     allocation_contact_rule: ClassVar[str] = "40k4.cc.base-contact"
     falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
     no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
+    picked_out_rules: ClassVar[tuple[str, ...]] = ("40k4.target.monstrous",)
 
     @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
@@ -172,11 +173,11 @@ class Warhammer40k4(Warhammer40k3):
         if not target.is_character:
             return None
         if target.type is UnitType.MONSTROUS_CREATURE:
-            host = state.unit(target.joined) if target.joined else None
-            if host is None or not (host.type is UnitType.MONSTROUS_CREATURE or self.effective_rules(state, host.id) & PROTECTING_RULES):
-                return Ruling.allow(f"{target.id} is a Monstrous Creature character: it can always be picked out",
+            if not self._shielded(state, target):
+                return Ruling.allow(f"{target.id} is a Monstrous Creature character: it can always be picked out"
+                                    + (", and the shots strike him alone" if target.joined else ""),
                                     "40k4.target.monstrous")
-            return Ruling.forbid(f"{target.id} is protected by {host.id} and cannot be picked out",
+            return Ruling.forbid(f"{target.id} is protected by {target.joined} and cannot be picked out",
                                  "40k4.target.monstrous", "40k4.target.joined")
         if target.joined:
             return Ruling.forbid(f"{target.id} has joined {target.joined} and cannot be picked out as a target",
@@ -188,6 +189,19 @@ class Warhammer40k4(Warhammer40k3):
             f"{target.id} is a lone character but not the closest target to {shooter.id} "
             f"({geo.group_distance(firing, target.placed):.1f}\" away)", "40k4.target.closest",
         )
+
+    def _shielded(self, state: GameState, target: Unit) -> bool:
+        """Say whether a joined Monstrous Creature character's unit keeps him from being picked out: a unit of
+        Monstrous Creatures, or one whose rules protect him (Tyrant Guard)."""
+        host = state.unit(target.joined) if target.joined else None
+        return host is not None and (host.type is UnitType.MONSTROUS_CREATURE
+                                     or bool(self.effective_rules(state, host.id) & PROTECTING_RULES))
+
+    @implements("40k4.target.monstrous")
+    def picked_out(self, state: GameState, target: Unit) -> bool:
+        """Say whether a joined character is shot as a separate target: a Monstrous Creature his unit does not shield."""
+        return (target.is_character and target.joined is not None and target.type is UnitType.MONSTROUS_CREATURE
+                and not self._shielded(state, target))
 
     @implements("40k4.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from .. import geometry as geo
 from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
@@ -49,7 +49,7 @@ from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
-from ..units import Model, Status, Unit, UnitType
+from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution, Ruleset, places_apart, with_its_unit
@@ -63,6 +63,8 @@ FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY}
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
+#: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
+LATER_GATHERS_KEPT = 256
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
@@ -72,6 +74,9 @@ _X, _Y = itemgetter(0), itemgetter(1)
 _AT = attrgetter("at")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
+#: A strike's saves as one split of the wound chain (``_save_split``): the split, its groups in order, the models
+#: that may take wounds (in order) and each one's group (one key for all when there is one group).
+SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FOUGHT = frozenset({Status.FOUGHT})
@@ -197,6 +202,29 @@ class _Melee:
         return joined
 
 
+class _FightSetup(NamedTuple):
+    """What a fight reads from the state it starts from, whatever the dice: worked out once per state and fighting unit.
+
+    Ruling and resolving share the engagement; play applying the same fight again (a search)
+    and an enumeration (once per leaf) find the rest ready, the first Initiative step's attacks
+    too.  ``arms`` and ``gathered`` fill as the fight asks: the melee weapon of each set of
+    weapons carried, and each Initiative step's attacks gathered on the starting state.
+    """
+
+    engagement: Engagement
+    combat: tuple[str, ...]
+    allocations: dict[str, tuple[tuple[str, int], ...]]
+    levels: frozenset[int]
+    arms: dict[tuple[str, ...], Weapon]
+    gathered: dict[int, tuple[Gathered, ...]]
+    #: The later steps' attacks by their state's value and Initiative (at most ``LATER_GATHERS_KEPT``, the oldest
+    #: dropped first), kept from the second fight from this state on (``fights``: how many began from it).
+    later: dict[tuple[GameState, int], tuple[Gathered, ...]]
+    fights: list[int]
+    sides: tuple[tuple[str, int], ...]
+    opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
+
+
 class CombatRules(Ruleset):
     """Shoot, manifest psychic powers, assault, allocate attacks, fight, and take Morale checks."""
 
@@ -220,13 +248,20 @@ class CombatRules(Ruleset):
     engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
     contact_rule: ClassVar[str] = "published.close-combat"
     allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).
+    picked_out_rules: ClassVar[tuple[str, ...]] = ()
     #: The clause that keeps a character with its unit while the unit falls back.
     falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
+        fleet_rule: ClassVar[str]
 
         def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
+
+        def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""
@@ -298,12 +333,13 @@ class CombatRules(Ruleset):
             if nearest is not None:
                 gaps = nearest[offset:offset + n]
             elif attackers and n:
-                if len(attackers) == 1:  # one striker: its row of gaps to the models
-                    gaps = list(map(geo.clear, geo.gap_rows(attackers, u.placed)[0]))
+                if len(attackers) == 1:  # one striker: its row of gaps to the models (the models measured as
+                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0)
+                    gaps = list(map(max, geo.gap_rows(attackers, u.models)[0], repeat(0.0)))
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
             uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
-            out += [(uid, i) for i in (range(n) if gaps is None else sorted(range(n), key=gaps.__getitem__))]
+            out += zip(repeat(uid), range(n) if gaps is None else sorted(range(n), key=gaps.__getitem__))
             offset += n
         return out
 
@@ -417,16 +453,19 @@ class CombatRules(Ruleset):
         return taken, events, unsaved_total
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
-                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None
-                    ) -> tuple[Split, tuple[SaveGroup, ...]] | None:
+                    who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None,
+                    looked: list[Model] | None = None) -> SaveSplit | None:
         """Say how up to ``most`` wounds share out among the save groups ``_take_wounds`` makes, and their saves.
 
         Then the saves are rolled as the end of the hit-and-wound chain (the same dice in the
         same order), so an enumeration branches once per number of unsaved wounds per group.
+        Also return the models that may take wounds (in order) and their groups (one key for
+        all when there is one group), for ``_allocate_melee``.  ``looked``: the pool's models, if looked up.
         """
         if models is None:
             models = _models_of(state, pool)
-        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+        if looked is None:
+            looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
@@ -454,7 +493,7 @@ class CombatRules(Ruleset):
         for _, save in order:
             stages.append(Stage(save, f"{who}: saves ({save}+)" if save is not None else f"{who}: no save",
                                 "published.saves", fails=True))
-        return Split(tuple(stages), tuple(shares)), order
+        return Split(tuple(stages), tuple(shares)), order, alive, keys
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
@@ -665,19 +704,22 @@ class CombatRules(Ruleset):
                 if y.models:
                     now += len(y.models)
                     now_units.append(y)
-            if same or now != 1:
-                continue  # the very same units (none newly reduced to one), or not one model left
+            if same or not now or (now != 1 and now_units[0].id == u.id):
+                continue  # the very same units (none newly reduced to one), none left, or the unit stands with more
             if sum(len(x.models) for x in before.combined(u.id)) > 1:
-                last = now_units[0]
-                if self.last_man_exempt(last):
-                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", (self.no_last_man_rule,)))
-                    continue
-                state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
-                                                 "published.last-man-standing", 0,
-                                                 LeadershipTestKind.LAST_MAN_STANDING)
-                unit_now = state.unit
-                events += more
+                # the unit down to one model; or destroyed, each character it leaves a unit of one model of its own
+                for last in now_units:
+                    if len(last.models) != 1:
+                        continue
+                    if self.last_man_exempt(last):
+                        events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
+                                            "Last Man Standing", (self.no_last_man_rule,)))
+                        continue
+                    state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
+                                                     "published.last-man-standing", 0,
+                                                     LeadershipTestKind.LAST_MAN_STANDING)
+                    unit_now = state.unit
+                    events += more
         return state, events
 
     # == shooting ====================================================================
@@ -804,11 +846,32 @@ class CombatRules(Ruleset):
             events.append(_casualties(slain, rules))
         return wounded, events
 
+    def picked_out(self, state: GameState, target: Unit) -> bool:
+        """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
+        return False
+
+    def aimed_at(self, state: GameState, target: Unit) -> str:
+        """Return the unit a shot at ``target`` strikes: a joined character's unit, unless he is picked out."""
+        return target.joined if target.joined is not None and not self.picked_out(state, target) else target.id
+
+    def _apart(self, state: GameState, target: Unit, attack: Callable[[GameState], Resolution]) -> Resolution:
+        """Make ``attack`` on a joined character picked out as a separate target: it strikes him alone, as if he
+        stood on his own, and he is part of his unit again after it (if both still stand)."""
+        host = target.joined
+        after, events = attack(state.replace_unit(evolve(target, joined=None)))
+        shot = after.unit(target.id)
+        if host is not None and shot.alive and after.unit(host).alive:
+            after = after.replace_unit(evolve(shot, joined=host))
+        return after, [Event("target", f"{target.id} is picked out apart from {host}: the attack strikes him alone",
+                             self.picked_out_rules), *events]
+
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
+        target = state.unit(action.target)
+        if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
+            return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
         shooter = state.unit(action.unit)
         members = state.combined(shooter.id)
-        target = state.unit(action.target)
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
         shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
@@ -893,8 +956,14 @@ class CombatRules(Ruleset):
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            for u in dict.fromkeys((psyker, host)):  # as a shot: not after running, not while pinned
+                if u.has(Status.RAN):
+                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
+                                         "attack is shooting", self.fleet_rule, rule)
+                if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
+                    return Ruling.forbid(problem.reason, *problem.rules, rule)
             earlier = state.target_fired_at(host.id)
-            if earlier is not None and earlier != (target.joined or target.id):
+            if earlier is not None and earlier != self.aimed_at(state, target):
                 return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
                                      "attack must take the same target", rule, self.same_target_rule)
             inner = self.target_ruling(state, psyker.id, target_id)
@@ -902,6 +971,10 @@ class CombatRules(Ruleset):
                 return Ruling.forbid(inner.reason, *inner.rules, rule)
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
+        else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
+            if special is not None and not special.legal:
+                return Ruling.forbid(special.reason, *special.rules, rule)
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
         if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
             return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
@@ -918,6 +991,9 @@ class CombatRules(Ruleset):
         psyker = state.unit(action.psyker)
         power = find_power(action.power, state.powers)
         assert power is not None and action.target is not None  # checked by rule_manifest
+        aimed = state.unit(action.target)
+        if power.effect is PowerEffect.SHOOTING and aimed.joined is not None and self.picked_out(state, aimed):
+            return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
         start = len(dice.log)
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
@@ -983,6 +1059,9 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
         if not target.alive:
             return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+        if target.embarked_in is not None:
+            return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
+                                 "assaulted", "published.transports")
         members = state.combined(unit.id)
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
@@ -1124,15 +1203,13 @@ class CombatRules(Ruleset):
         attacks, strike with one pool, finally the combat result): play runs it step by
         step, an exact enumeration merges equal carries after every step.
         """
-        engagement = self._engagement(state, action.unit)
-        combat = engagement.units
+        setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
+        engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
+        # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
+        # on their own new states: from the second fight from it on (a search applying it again) they are remembered
+        remember_later = fights[0] > 0
+        fights[0] += 1
         before = state
-        allocations = dict(state.allocations)
-        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
-        # the Initiative values of the combat's models (models only leave a fight): no other step gathers attacks
-        levels = frozenset().union(*engagement.levels.values())
-        arms: dict[tuple[str, ...], Weapon] = {}  # models that carry the same weapons, looked up once a fight
-
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
             if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
@@ -1141,7 +1218,19 @@ class CombatRules(Ruleset):
                 # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
                 gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
                 if gathered is None:
-                    gathered = melee.__dict__["_gathered"] = gather(melee)
+                    if melee.state is before:  # the fight's first step (or one where no one was hurt yet): once a state
+                        gathered = start_gathered.get(initiative)
+                        if gathered is None:
+                            gathered = start_gathered[initiative] = gather(melee)
+                    elif remember_later:  # told by the state's value (hashed once) and the Initiative
+                        gathered = later.get((melee.state, initiative))
+                        if gathered is None:
+                            if len(later) >= LATER_GATHERS_KEPT:
+                                del later[next(iter(later))]  # the oldest first
+                            gathered = later[(melee.state, initiative)] = gather(melee)
+                    else:
+                        gathered = gather(melee)
+                    melee.__dict__["_gathered"] = gathered
                 if not gathered:  # every blow struck: the combat result is a step of its own
                     return evolve(melee, initiative=-1)
                 jobs, initiative, event = gathered[0]
@@ -1171,63 +1260,81 @@ class CombatRules(Ruleset):
             for u in state.units:
                 units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
             state = evolve(state, allocations=allocations, units=tuple(units))
-            state, more = self._resolve_combat(state, before, combat, Counter(dict(melee.caused)), dice,
+            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
                                                engagement=engagement)
             return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
 
-        sides = tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0)))
         view = dice.event_view
-        apart = state.remember(("characters apart", type(self), combat),  # an enumeration asks once per leaf
-                               lambda: tuple(self._characters_apart(state, engagement)))
-        melee = dice.loop(_Melee(state, 10, (), sides, (opening, *apart)), step, _FINISHED, lambda m: m.key(view, self.combat_result_read), _Melee.fresh,
-                          lambda m, r: m.join(r, view))
+        melee = dice.loop(_Melee(state, 10, (), setup.sides, setup.opening), step, _FINISHED,
+                          lambda m: m.key(view, self.combat_result_read), _Melee.fresh, lambda m, r: m.join(r, view))
         return melee.state, list(melee.events)
+
+    def _fight_setup(self, state: GameState, unit_id: str) -> _FightSetup:
+        """Work out what a fight reads from the state it starts from, whatever the dice (``_FightSetup``)."""
+        engagement = self._engagement(state, unit_id)
+        combat = engagement.units
+        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+        return _FightSetup(engagement, combat, dict(state.allocations),
+                           # the Initiative values of the combat's models (models only leave a fight): no other step
+                           # gathers attacks
+                           frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
+                           tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
+                           (opening, *self._characters_apart(state, engagement)))
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
                 events_before: tuple[Event, ...], dice: Dice) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
+        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
+        strike that slays or wounds no one makes no new state.
         """
         (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused, pending = melee.state, list(events_before), dict(melee.caused), melee.pending
+        state, events, caused, pending = melee.state, list(events_before), melee.caused, melee.pending
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
-        live = list(models)
         rest = jobs[1:]
-        if live:
-            targets = list(map(_MODEL, map(models.__getitem__, live)))
+        if models:
+            live = list(models)
+            targets = list(map(_MODEL, models.values()))
             start = len(dice.log)
             need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
             rule = self.allocation_rule if apart else "core.zero.ws"
             toughness = _majority(list(map(_TOUGHNESS, targets)))
             wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key, models)
-            hits, got, *unsaved_now = dice.pools(n, Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule),
-                                                 Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                                       rule if apart else "published.to-wound"),
-                                                 split=None if saving is None else saving[0])
-            saved: dict[SaveGroup, int] | None = None
-            if saving is not None:
-                saved, shares = {}, saving[0].shares[got]
-                for i, group in enumerate(saving[1]):
-                    saved[group] = shares[i] - unsaved_now[i]
+            saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
+            to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
+            to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                                   rule if apart else "published.to-wound")
+            if saving is None:
+                hits, got = dice.pools(n, to_hit, to_wound_stage)
+            else:
+                hits, got, *unsaved_now = dice.pools(n, to_hit, to_wound_stage, split=saving[0])
             why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
             events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
                                 f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
                                 _rolls(dice, start)))
-            struck = state.unit(live[0][0])
-            remove = not rest or (got > 0 and _slain_now(models, rest, got))
-            state, more, unsaved = self._take_wounds(state, live, [WoundBatch(got, None, armour_off)], dice,
-                                                     pool_key, ("published.wound-allocation",
-                                                                *self._carry_rule(state, struck.joined or struck.id)),
-                                                     remove=remove, saved_already=saved, models=models)
-            if unsaved and not remove:
-                pending = (*pending, *dict.fromkeys(r[0] for r in live))
-            caused[side] = caused.get(side, 0) + unsaved
-            events += more
+            unsaved = 0
+            if got and saving is not None:
+                struck = state.unit(live[0][0])
+                rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
+                remove = not rest or _slain_now(models, rest, got, targets)
+                taken, unsaved = _allocate_melee(models, saving, got, unsaved_now, rules, events)
+                if taken:
+                    state, slain = _apply_wounds(state, taken, remove)
+                    if slain:
+                        events.append(_casualties(slain, rules))
+                else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
+                    state = _release_orphans(state)
+                if unsaved and not remove:
+                    pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            if unsaved or side not in dict(caused):
+                known = dict(caused)
+                known[side] = known.get(side, 0) + unsaved
+                caused = tuple(sorted(known.items()))
         if not rest and pending:
             state, pending = _remove_casualties(state), ()
-        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=tuple(sorted(caused.items())),
+        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
                       events=tuple(events), pending=pending)
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
@@ -1355,28 +1462,41 @@ class CombatRules(Ruleset):
         unit in one pool: the first model's weapon and pool, the attacks added up.
         """
         models = unit.models
-        if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
-            return False
         soles = engagement.start_soles(unit.id)
         if models is not engagement.start_models(unit.id):
             index_of = contacts.index_of(unit.id)
             if index_of is None:
                 return False
             soles = tuple(compress(soles, map((0).__le__, index_of)))
-        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
-        if len(alike) != 1:
-            return False
-        sole, weapons, ws, _ = alike.pop()
+        # one pass over the models: the usual unit is alike in every value read here, A and Initiative too
+        alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
+                        map(_A, models)))
+        if len(alike) == 1:
+            sole, weapons, ws, _, level, _ = alike.pop()
+            if level != initiative:
+                return False
+        else:
+            if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
+                return False
+            shared = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
+            if len(shared) != 1:
+                return False
+            sole, weapons, ws, _ = shared.pop()
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
-        attacks: dict[int, int] = {}
-        for a, m in dict(zip(map(_A, models), models)).items():  # once per A
-            attacks[a] = self._attacks(unit, m)
-        n = sum(map(attacks.__getitem__, map(_A, models)))
-        if not n:
-            return True
-        first = list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)
-        model = models[first]
+        if len(alike) == 1:  # one A: each model strikes with the first one's attacks
+            each = self._attacks(unit, models[0])
+            if not each:
+                return True
+            n, model = each * len(models), models[0]
+        else:
+            attacks: dict[int, int] = {}
+            for a, m in dict(zip(map(_A, models), models)).items():  # once per A
+                attacks[a] = self._attacks(unit, m)
+            n = sum(map(attacks.__getitem__, map(_A, models)))
+            if not n:
+                return True
+            model = models[list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)]
         weapon = arms.get(weapons)
         if weapon is None:
             weapon = arms[weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)), BARE_HANDS)
@@ -1418,10 +1538,11 @@ class CombatRules(Ruleset):
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
-    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Counter[str],
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
                         dice: Dice, engagement: Engagement | None = None) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
 
+        ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         """
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
@@ -1440,21 +1561,17 @@ class CombatRules(Ruleset):
                 if was.side == loser and not was.joined:
                     losers.append(uid)
             for uid in losers:
-                # a character who survives his unit (released by then) takes the loser's check himself
-                live_id = None
-                for x in before.combined(uid):
-                    if state.unit(x.id).alive:
-                        live_id = x.id
-                        break
-                if live_id is None:
-                    continue
-                if live_id != uid:
-                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                        "check as a unit of its own", self.survivor_rules))
-                state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                 "published.combat-resolution", self.combat_morale_modifier(margin))
-                tested.add(uid)
-                events += more
+                # the unit tests with its characters; if it is destroyed, every character who survives it (released
+                # by then) is a unit of his own and takes the loser's check himself
+                live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+                for live_id in live:
+                    if live_id != uid:
+                        events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                            "check as a unit of its own", self.survivor_rules))
+                    state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
+                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
+                    tested.add(uid)
+                    events += more
         else:
             events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
                                 ("published.combat-resolution",)))
@@ -1556,24 +1673,64 @@ def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tup
     return out
 
 
-def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int) -> bool:
+def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int,
+               looked: Sequence[Model] | None = None) -> bool:
     """Say whether a strike's slain may leave at once instead of at the end of its Initiative step.
 
     Blows at one Initiative are simultaneous, but only the step's later pools read the models
     (by index): a unit none of them reads loses its slain at once, unless the strike might
     destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
     destroyed unit releases its characters, which later strikes of the step do read.
+    ``looked``: the models of ``models``, in order, if looked up.
     """
     later: set[str] = set()
     for job in rest:
         later.update(map(_UNIT, job[2]))
-    standing: dict[str, int] = {}
-    for (uid, _), (_, model) in models.items():
-        if uid in later:
-            return False
-        if model.wounds_taken < model.profile.w:
-            standing[uid] = standing.get(uid, 0) + 1
-    return wounds < min(standing.values(), default=wounds + 1)
+    units = list(map(_UNIT, models))
+    if not later.isdisjoint(units):
+        return False
+    if looked is None:
+        looked = list(map(_MODEL, models.values()))
+    standing = compress(units, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked)))
+    if len(set(units)) == 1:  # the usual pool: the models of one unit, counted in C
+        return wounds < (len(list(standing)) or wounds + 1)
+    counts = Counter(standing)
+    return wounds < min(counts.values(), default=wounds + 1)
+
+
+def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
+                    unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event]) -> tuple[dict[ModelRef, int], int]:
+    """Allocate a strike's ``got`` wounds, saved as rolled with them (``unsaved_now`` per group): ``_saved_wounds`` of one batch.
+
+    Wound k goes to the k-th model that may take one, round and round, so each group takes
+    its share of the split and its first models; unsaved wounds slay whole models in order,
+    any excess is lost.  Append each group's saves event; return the wounds each model takes
+    and the unsaved total.
+    """
+    split, order, alive, keys = saving
+    row = split.shares[got]
+    reached = alive[:got]
+    taken: dict[ModelRef, int] = {}
+    total = 0
+    for i, (_, save) in enumerate(order):
+        n = row[i]
+        if not n:
+            continue
+        refs = reached if len(order) == 1 else [ref for ref, key in zip(reached, keys) if key == order[i]]
+        unsaved = unsaved_now[i]
+        left = unsaved
+        for ref in refs:
+            if not left:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken
+            taken[ref] = room if room < left else left
+            left -= taken[ref]
+        names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
+        kind = "no save" if save is None else f"{n - unsaved} saved"
+        events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
+        total += unsaved
+    return taken, total
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
@@ -1640,11 +1797,14 @@ def _release_orphans(state: GameState) -> GameState:
     """Make a character whose unit was destroyed a unit of its own again (free to join another).
 
     40k4.char.retinue: once the retinue is destroyed the character may move between units again.
+    An ordinary character (40k3.char.kinds) is all that is left of the unit he was deployed in:
+    ``last_of`` names it, so a saved game says where he came from.
     """
     dead = {u.id for u in state.units if not u.models}
     if not dead:
         return state
-    orphans = [evolve(u, joined=None) for u in state.units if u.joined in dead and u.models]
+    orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
+               for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
 
 
