@@ -118,10 +118,16 @@ _new, _set = object.__new__, object.__setattr__
 
 def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> list[T]:
     """Return ``[evolve(v, **{name: x}) for v, x in zip(values, new_values)]``: one field changed in many values of one
-    class at once (a unit's models moved together), the class's layout looked up and the field checked once."""
+    class at once (a unit's models moved together), the class's layout looked up and the field checked once.
+
+    Each copy is the old ``__dict__`` copied in C with what the class may keep beyond its fields
+    (its hash, memo and ``cached`` answers, ``_kept``) taken out; a value found to keep anything
+    else has its fields alone taken, as ``evolve`` does.
+    """
     out: list[T] = []
     cls: type | None = None
     count, names = 0, ()  # type: tuple[int, tuple[str, ...]]
+    extras: tuple[str, ...] = ()
     take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
     for value, new in zip(values, new_values):
         if type(value) is not cls:
@@ -132,13 +138,32 @@ def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> li
             count, name_set, names, take = layout
             if name not in name_set:
                 raise TypeError(f"{cls.__name__} has no field {name!r}")
-        old = value.__dict__
-        state = old.copy() if len(old) == count else dict(zip(names, take(old)))  # as evolve takes it
+            extras = _kept(cls)
+        state = value.__dict__.copy()
+        if len(state) != count:
+            for key in extras:
+                if key in state:
+                    del state[key]
+            if len(state) != count:  # something else kept on it: its fields alone
+                state = dict(zip(names, take(value.__dict__)))
         state[name] = new
         copy = _new(cls)
         _set(copy, "__dict__", state)
         out.append(copy)
     return out
+
+
+_KEPT: dict[type, tuple[str, ...]] = {}
+
+
+def _kept(cls: type) -> tuple[str, ...]:
+    """Return what a value of ``cls`` may keep in its ``__dict__`` beyond its fields: its hash, its memo and the
+    answers of its ``cached`` properties (looked up once per class)."""
+    kept = _KEPT.get(cls)
+    if kept is None:
+        names = {key for klass in cls.__mro__ for key, attr in vars(klass).items() if isinstance(attr, cached)}
+        kept = _KEPT[cls] = (_HASH, MEMO, *sorted(names))
+    return kept
 
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
