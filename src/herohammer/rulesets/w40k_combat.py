@@ -1831,8 +1831,10 @@ def _casualties(slain: Sequence[str], rules: tuple[str, ...]) -> Event:
     return Event("casualties", f"slain: {', '.join(slain)}", ("core.zero.w", *rules), data=(("slain", len(slain)),))
 
 
+@implements("core.zero.w")
 def _wounded_units(state: GameState, taken: dict[ModelRef, int], remove: bool = True) -> tuple[list[Unit], list[str]]:
-    """Return the units with wounds added (``_apply_wounds``, not yet in a state) and the slain names."""
+    """Return the units with wounds added (``_apply_wounds``, not yet in a state) and the slain names: a model whose
+    wounds reach its W is removed as a casualty (core.zero.w), here for every volley and strike."""
     slain: list[str] = []
     changed: list[Unit] = []
     hit: dict[str, list[int]] = {}
