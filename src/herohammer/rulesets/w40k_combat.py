@@ -108,11 +108,6 @@ def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
     return tuple(dice.log[start:])
 
 
-def _label(models: Sequence[Model]) -> str:
-    names = [m.name for m in models]
-    return names[0] if len(names) == 1 else f"{len(names)} models"
-
-
 def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
     """Name the value-0 clause that decided a to-wound roll, if one did (S 0 prevails over T 0)."""
     if strength <= 0:
@@ -313,9 +308,6 @@ class CombatRules(Ruleset):
     def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
         """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
         return list(map(find_weapon, model.weapons, repeat(state.weapons), repeat(model.name)))
-
-    def _members_models(self, state: GameState, unit_id: str) -> list[tuple[Unit, int, Model]]:
-        return [(u, i, m) for u in state.combined(unit_id) for i, m in enumerate(u.models)]
 
     def _pool_order(self, state: GameState, target_id: str, attackers: Sequence[geo.Placed],
                     with_characters: bool = True, nearest: Sequence[float] | None = None) -> list[ModelRef]:
