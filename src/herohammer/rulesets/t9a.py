@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import shapely
 
@@ -34,7 +34,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import Act, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -337,6 +337,29 @@ class NinthAge(Ruleset):
         if state.phase is not Phase.DEPLOYMENT:
             return super().resolve_end_phase(state, action, dice)
         return self.end_deployment(state, "t9a.join.deploy", "")
+
+    #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
+    NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target"), "shoot": ("unit", "target"),
+        "cast": ("unit",), "rally": ("unit",),
+    }
+
+    @implements("t9a.combined.last-survivor")
+    def named_now(self, state: GameState, action: Act) -> Act:
+        """Read a destroyed combined unit's name as its last survivor, who is that unit now.
+
+        One step before every ruling and resolution (``Ruleset.named_now``), so no rule of the
+        unit's own forgets it; the survivor's name is what every message then says.
+        """
+        fields = self.NAMED_NOW.get(action.do)
+        if not fields:
+            return action
+        changed = {}
+        for f in fields:
+            name = getattr(action, f)
+            if state.has_unit(name) and not state.unit(name).alive and (now := current(state, name).id) != name:
+                changed[f] = now
+        return cast("Act", action.model_copy(update=changed)) if changed else action
 
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase."""
@@ -692,14 +715,14 @@ class NinthAge(Ruleset):
         otherwise the move is resolved and its bases are checked as every placing action's are.
         """
         ruling = self._rule_move(state, action)
-        if ruling.legal and not _own_models_apart(state, movers_of(state, current(state, action.unit))):
+        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
         return ruling
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
-        named = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        named = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -766,7 +789,7 @@ class NinthAge(Ruleset):
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
-        unit = movers_of(state, current(state, action.unit))
+        unit = movers_of(state, state.unit(action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
@@ -788,7 +811,7 @@ class NinthAge(Ruleset):
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
-        named = current(state, action.unit)
+        named = state.unit(action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -816,7 +839,7 @@ class NinthAge(Ruleset):
 
     def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
         """Reform a unit about its centre; it counts as having moved."""
-        unit = movers_of(state, current(state, action.unit))
+        unit = movers_of(state, state.unit(action.unit))
         f = _formation_of(unit)
         assert f is not None
         new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
@@ -835,8 +858,8 @@ class NinthAge(Ruleset):
     @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit."""
-        named = current(state, action.unit)  # a destroyed combined unit named is its last survivor
-        target = current(state, action.target)
+        named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
+        target = state.unit(action.target)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
@@ -923,8 +946,8 @@ class NinthAge(Ruleset):
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
-        unit = current(state, action.unit)
-        target = current(state, action.target)
+        unit = state.unit(action.unit)
+        target = state.unit(action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
         rules: list[str] = ["t9a.charge-out.declare"]

@@ -33,7 +33,7 @@ from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import choose_conclave_spells, current, has_conclave
+from .t9a import choose_conclave_spells, has_conclave
 from .t9a_combat import TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class MagicPhase(Ruleset):
     @implements(CONCLAVE, "published.t9a-magic")
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
-        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if unit.side != state.active or not unit.alive:
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side", MAGIC)
         spell = find_spell(action.spell)
@@ -140,7 +140,7 @@ class MagicPhase(Ruleset):
     def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
         """Cast: roll the casting dice, let the reactive player dispel, then the spell's hits and a Panic test."""
         start = len(dice.log)
-        unit = current(state, action.unit)
+        unit = state.unit(action.unit)
         spell = find_spell(action.spell)
         assert spell is not None  # rule_cast checked it
         level = wizard_level(unit)

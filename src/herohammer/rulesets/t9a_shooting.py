@@ -28,7 +28,7 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import current, shaken_refusal
+from .t9a import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
@@ -145,7 +145,7 @@ class ShootingPhase(Ruleset):
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
-        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
         if unit.joined:
@@ -183,7 +183,7 @@ class ShootingPhase(Ruleset):
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
         start = len(dice.log)
-        unit = current(state, action.unit)
+        unit = state.unit(action.unit)
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target)
         before = models_in(state, target.id)
