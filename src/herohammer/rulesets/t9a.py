@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -443,6 +443,9 @@ class NinthAge(Ruleset):
                 for e in enemies:
                     if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
+                        if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u).shooters:
+                            # the charged unit's player may Hold instead (published.t9a-charge-reactions)
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
@@ -927,6 +930,9 @@ class NinthAge(Ruleset):
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
                                  "published.t9a-move")
+        reaction = self._reaction_problem(state, action, unit, target)
+        if reaction is not None and not reaction.legal:
+            return reaction
         rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if out else (
             "t9a.charge-out.declare",)
         if unit.last_of or target.last_of:
@@ -935,8 +941,31 @@ class NinthAge(Ruleset):
         if arc:
             rules += (WHEEL_RULE,)
             who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
+        said = f"; {reaction.reason}" if reaction is not None else ""
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
+                            f"{adv}\" + 2D6){said}", *rules, "published.t9a-charge-arc",
+                            *(reaction.rules if reaction is not None else ()))
+
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT)
+    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling | None:
+        """Rule on the Charge Reaction the charged unit's player chose (None when none is named).
+
+        Hold may always be chosen; Stand and Shoot only when the published rule allows it
+        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading).
+        """
+        if action.reaction is None:
+            return None
+        if action.reaction == "hold":
+            return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
+        if not target.has_rule(STAND_AND_SHOOT_RULE):
+            return Ruling.forbid(f"{target.id} cannot Stand and Shoot: its rules do not list Stand and Shoot",
+                                 CHARGE_REACTIONS, STAND_AND_SHOOT)
+        volley = stand_and_shoot_volley(state, target, charger)
+        if not volley.shooters:
+            return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
+                                 *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
+        return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
+                            STAND_AND_SHOOT)
 
     @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
@@ -957,8 +986,15 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, on its rank and file from the rear, then on its characters (project reading)
-        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) else None
+        holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
+        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) and not holds \
+            else None
         said = f"; {volley.said}" if volley is not None else ""
+        if holds:
+            rules.append(CHARGE_REACTIONS)
+            said = f"; {target.id} holds (its player's Charge Reaction) [{CHARGE_REACTIONS}]"
+        elif action.reaction is not None:
+            rules.append(CHARGE_REACTIONS)
         if volley is not None:
             rules.append(STAND_AND_SHOOT)
             if WHO_CAN_SHOOT in volley.said:

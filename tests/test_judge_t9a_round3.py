@@ -1,0 +1,125 @@
+"""A judge's cases for The 9th Age, third round: charge reactions and sequences around a character.
+
+Charge Reactions (published.t9a-charge-reactions): the charged unit's player chooses Hold or Stand
+and Shoot, and the choice travels with the charge as a Duel's acceptance travels with the fight.
+Then sequences in which the state changes around a character, each through the front door
+(``Game``): the legal and the illegal step, the clause cited, and a refused step changing nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.rulings import Event
+from herohammer.scenario import state_from_data, state_to_data
+from herohammer.units import Status
+from test_t9a_rules import refused, scenario
+
+REACTIONS = "published.t9a-charge-reactions"
+STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
+CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs"}
+UNIT_CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
+
+
+def _game(data: dict[str, Any]) -> Game:
+    g = Game(state_from_data(data))
+    assert state_from_data(state_to_data(g.state)) == g.state
+    return g
+
+
+def _reloads(g: Game) -> None:
+    """What play wrote loads back to the same state."""
+    assert state_from_data(state_to_data(g.state)) == g.state
+
+
+def _to(g: Game, phase: str, active: str) -> None:
+    """End phases until ``active``'s ``phase``."""
+    for _ in range(12):
+        if g.state.phase.value == phase and g.state.active == active:
+            return
+        g.apply({"do": "end_phase"})
+    raise AssertionError(f"never reached {active}'s {phase} phase")
+
+
+def _shots(events: list[Event]) -> int:
+    """Count the Stand and Shoot to-hit dice of a charge."""
+    return sum(len(r.faces) for e in events for r in e.rolls if r.purpose.startswith("Stand and Shoot: to hit"))
+
+
+def _charge(events: list[Event]) -> Event:
+    return next(e for e in events if e.kind == "charge")
+
+
+def _archers(enemy_y: float = 28, **kw: Any) -> dict[str, Any]:
+    """The Hero in the Spearmen (front at y 20, facing up); five orc archers with Stand and Shoot facing them."""
+    return scenario(joined=True, phase="charge", enemy_y=enemy_y, enemy_rules=["Stand and Shoot"], **kw)
+
+
+# -- Charge Reactions: the charged unit's player chooses --------------------------------------------
+@pytest.mark.rule(REACTIONS, STAND_AND_SHOOT, "t9a.charge-out.stand-and-shoot")
+def test_the_charged_units_player_may_hold_instead_of_standing_and_shooting() -> None:
+    g = _game(_archers())
+    hold = {**CHARGE_OUT, "reaction": "hold"}
+    ruling = g.check(hold)
+    assert ruling.legal and REACTIONS in ruling.rules and "orcs holds" in ruling.reason
+    events = g.apply(hold, ScriptedDice([6, 6]))  # only the charge dice: nobody shoots
+    ev = _charge(events)
+    assert _shots(events) == 0 and dict(ev.data)["outcome"] == "charged"
+    assert REACTIONS in ev.rules and "orcs holds" in ev.message and STAND_AND_SHOOT not in ev.rules
+    assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)  # holding spends no Stand and Shoot
+    assert g.state.unit("hero").joined is None and g.state.unit("hero").has(Status.CHARGED)
+    _reloads(g)
+
+
+@pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
+def test_a_unit_that_held_against_one_charge_may_stand_and_shoot_at_the_next_that_turn() -> None:
+    data = scenario(joined=False, hero_at=(41, 18), phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
+    g = _game(data)
+    g.apply({**UNIT_CHARGE, "reaction": "hold"}, ScriptedDice([1, 1]))  # the orcs hold; the charge fails
+    assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    shoot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    assert g.check(shoot).legal
+    events = g.apply(shoot, ScriptedDice([1] * 5 + [1, 1]))
+    assert _shots(events) == 5 and g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    # once per player turn: a third charge that turn cannot be met by Stand and Shoot, but by Hold
+    mage = _game(data)
+    mage.apply({**UNIT_CHARGE, "reaction": "stand_and_shoot"}, ScriptedDice([1] * 5 + [1, 1]))
+    refused(mage, {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}, REACTIONS)
+    assert mage.check({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}).legal
+
+
+@pytest.mark.rule(REACTIONS, STAND_AND_SHOOT, "t9a.charge-out.own-rate")
+def test_stand_and_shoot_chosen_where_the_rule_forbids_it_is_refused_and_hold_is_not() -> None:
+    g = _game(_archers(enemy_y=24))  # 4" apart: within the Hero's own Advance Rate of 5"
+    refused(g, {**CHARGE_OUT, "reaction": "stand_and_shoot"}, STAND_AND_SHOOT)
+    ruling = g.check({**CHARGE_OUT, "reaction": "stand_and_shoot"})
+    assert REACTIONS in ruling.rules and "not farther than its Advance Rate (5\")" in ruling.reason
+    assert g.check({**CHARGE_OUT, "reaction": "hold"}).legal
+    plain = _game(scenario(joined=True, phase="charge", enemy_y=28))  # archers without the rule
+    refused(plain, {**CHARGE_OUT, "reaction": "stand_and_shoot"}, REACTIONS)
+    assert "do not list Stand and Shoot" in plain.check({**CHARGE_OUT, "reaction": "stand_and_shoot"}).reason
+
+
+@pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
+def test_a_named_stand_and_shoot_plays_as_the_default_reaction_does() -> None:
+    dice = [6] * 5 + [6] * 5 + [1] * 5  # five hits, five wounds, nothing saved: the Hero is slain
+    default, named = _game(_archers()), _game(_archers())
+    a = default.apply(CHARGE_OUT, ScriptedDice(dice))
+    b = named.apply({**CHARGE_OUT, "reaction": "stand_and_shoot"}, ScriptedDice(dice))
+    assert default.state == named.state
+    assert [e.message for e in a] == [e.message for e in b] and dict(_charge(b).data)["outcome"] == "slain"
+    assert REACTIONS in _charge(b).rules and REACTIONS not in _charge(a).rules
+
+
+@pytest.mark.rule(REACTIONS)
+def test_legal_actions_offer_the_hold_beside_the_default_only_where_stand_and_shoot_may_be_taken() -> None:
+    def charges(g: Game) -> set[tuple[str, str | None]]:
+        return {(a.unit, a.reaction) for a in g.legal_actions() if a.do == "charge"}  # type: ignore[union-attr]
+
+    assert charges(_game(_archers())) == {("spears", None), ("spears", "hold"), ("hero", None), ("hero", "hold")}
+    assert charges(_game(_archers(enemy_y=24))) == {("spears", None), ("hero", None)}  # within Advance Rate
+    assert charges(_game(scenario(joined=True, phase="charge", enemy_y=28))) == {("spears", None), ("hero", None)}
