@@ -123,3 +123,49 @@ def test_legal_actions_offer_the_hold_beside_the_default_only_where_stand_and_sh
     assert charges(_game(_archers())) == {("spears", None), ("spears", "hold"), ("hero", None), ("hero", "hold")}
     assert charges(_game(_archers(enemy_y=24))) == {("spears", None), ("hero", None)}  # within Advance Rate
     assert charges(_game(scenario(joined=True, phase="charge", enemy_y=28))) == {("spears", None), ("hero", None)}
+
+
+# -- a Wizard in a unit casts from his own model ------------------------------------------------------
+def _wide_unit_with_a_wizard(orcs_x: float, conclave: bool = False) -> dict[str, Any]:
+    """Ten Spearmen in one rank of ten files with a Wizard Adept hero in the middle; orcs ahead and to the right."""
+    from test_t9a_magic import CONCLAVE, magic_scenario
+
+    data = magic_scenario(roles={0: "champion"} if conclave else {}, rules=[CONCLAVE] if conclave else [],
+                          spells=["Fireball", "Flame Cage"] if conclave else [])
+    spears = data["sides"]["elves"][0]
+    spears["formation"]["files"] = 10
+    if not conclave:
+        del spears["spells"]
+    hero = next(u for u in data["sides"]["elves"] if u["id"] == "hero")
+    hero["rules"], hero["spells"] = ["Wizard Adept"], ["Fireball"]
+    data["sides"]["orcs"][0]["formation"]["position"] = [orcs_x, 34]
+    return data
+
+
+@pytest.mark.rule("published.t9a-magic", "t9a.join.part-of-unit")
+def test_a_wizard_in_a_unit_measures_a_spells_range_from_his_own_model_not_from_the_unit() -> None:
+    cast = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+    near = _game(_wide_unit_with_a_wizard(47))  # the Hero about 17" from the orcs: in range
+    ruling = near.check(cast)
+    assert ruling.legal and "published.t9a-magic" in ruling.rules
+    far = _game(_wide_unit_with_a_wizard(50))  # the Hero 18.14" away; the unit's right flank 15.93"
+    refused(far, cast, "published.t9a-magic")
+    ruling = far.check(cast)
+    assert "18.14\" from hero" in ruling.reason and "t9a.join.part-of-unit" in ruling.rules
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave", "published.t9a-magic")
+def test_a_wizard_conclave_casts_from_its_champion_and_not_at_all_once_he_is_slain() -> None:
+    from herohammer.geometry import group_distance
+
+    cast = {"do": "cast", "unit": "spears", "spell": "Fireball", "target": "orcs", "dice": 2}
+    g = _game(_wide_unit_with_a_wizard(49, conclave=True))
+    s = g.state
+    orcs = [m.placed for m in s.unit("orcs").models]
+    champion = [m.placed for m in s.unit("spears").models if m.role == "champion"]
+    assert group_distance(champion, orcs) > 18 >= group_distance([m.placed for m in s.unit("spears").models], orcs)
+    refused(g, cast, "t9a.spell.wizard-conclave")
+    assert "champion, its Master Wizard" in g.check(cast).reason
+    # the Hero, a Wizard of his own in the same unit, still casts (from himself, 18" or less away)
+    hero = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+    assert g.check(hero).legal

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..dice import Dice
+from ..formations import is_character
 from ..errors import IllegalActionError, ScenarioError
-from ..geometry import group_distance, unit_line_of_sight
+from ..geometry import Placed, group_distance, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
@@ -82,6 +83,24 @@ def spell_choice_problem(unit: Unit) -> str | None:
     return None
 
 
+@implements(MAGIC, CONCLAVE, "t9a.join.part-of-unit")
+def casting_models(state: GameState, unit: Unit) -> tuple[list[Placed], str]:
+    """Return where a spell is cast from, and who casts it: the Caster's own model, not the unit around him.
+
+    A spell's range and sight are the Caster's (published.t9a-magic): a Wizard character is
+    part of his unit for the rules where that matters (t9a.join.part-of-unit), but the unit's
+    other models do not cast, so they lend him neither range nor sight.  A Wizard Conclave
+    casts through its champion, its Master Wizard (t9a.spell.wizard-conclave).  Any other
+    casting unit casts from all its models.
+    """
+    if is_character(unit):
+        return [m.placed for m in unit.models], f"{unit.id} (the Caster's own model)" if unit.joined else unit.id
+    if has_conclave(unit):
+        champions = [m.placed for m in unit.models if m.role == "champion"]
+        return champions, f"{unit.id}'s champion, its Master Wizard"
+    return [m.placed for u in state.combined(unit.id) for m in u.models], unit.id
+
+
 class MagicPhase(Ruleset):
     """Rule on and resolve casting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -122,14 +141,15 @@ class MagicPhase(Ruleset):
             return Ruling.forbid(f"{target.id} is not a living enemy unit", MAGIC)
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target", "t9a.join.part-of-unit")
-        caster = [m.placed for u in state.combined(unit.id) for m in u.models]
+        caster, who = casting_models(state, unit)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         gap = group_distance(caster, aim)
+        apart = ("t9a.join.part-of-unit",) if unit.joined or state.joined_to(unit.id) else ()
         if gap > spell.range:
-            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {spell.name}'s range of {spell.range:g}\"",
-                                 MAGIC)
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" from {who}, beyond {spell.name}'s range of "
+                                 f"{spell.range:g}\"", MAGIC, *apart, *((CONCLAVE,) if conclave else ()))
         if not unit_line_of_sight(caster, aim, state.terrain):
-            return Ruling.forbid(f"{unit.id} cannot see {target.id}", "published.line-of-sight")
+            return Ruling.forbid(f"{who} cannot see {target.id}", "published.line-of-sight", MAGIC, *apart)
         rules = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
         level = wizard_level(unit)
         mod = level[1] if level else 0
