@@ -169,3 +169,60 @@ def test_a_wizard_conclave_casts_from_its_champion_and_not_at_all_once_he_is_sla
     # the Hero, a Wizard of his own in the same unit, still casts (from himself, 18" or less away)
     hero = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
     assert g.check(hero).legal
+
+
+# -- a character in a unit shoots only at what he sees himself ----------------------------------------
+WHO_CAN_SHOOT = "published.t9a-who-can-shoot"
+
+
+def _spears_shoot(wall: bool) -> Game:
+    """Spearmen with bows and their Hero (a bow too, in the middle of the first rank) shoot the orcs 14" ahead;
+    a wall stands just in front of the Hero."""
+    from _t9a import scenario as shooting
+
+    data = shooting(phase="shooting", active="elves", hero_weapons=["bow"], enemy_y=34)
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    if wall:
+        data["terrain"] = [{"id": "wall", "kind": "blocking", "polygon": [[35, 20.5], [37, 20.5], [37, 21.5], [35, 21.5]]}]
+    return _game(data)
+
+
+@pytest.mark.rule(WHO_CAN_SHOOT, "t9a.join.part-of-unit", "published.line-of-sight")
+def test_a_character_in_a_shooting_unit_who_cannot_see_the_target_does_not_shoot() -> None:
+    shoot = {"do": "shoot", "unit": "spears", "target": "orcs"}
+    clear = _spears_shoot(wall=False).check(shoot)
+    assert clear.legal and "10 shots" in clear.reason  # the first two ranks, the Hero among them
+    g = _spears_shoot(wall=True)
+    ruling = g.check(shoot)  # the unit sees the orcs; the Hero and the spearman behind him do not
+    assert ruling.legal and "8 shots" in ruling.reason and WHO_CAN_SHOOT in ruling.rules
+    assert any("s2, Hero do not see orcs" in n for n in ruling.notes)
+    events = g.apply(shoot, ScriptedDice([1] * 8))  # eight to-hit dice, all missing
+    assert sum(len(r.faces) for r in events[0].rolls) == 8 and WHO_CAN_SHOOT in events[0].rules
+
+
+def _boss_behind_a_wall(wall: bool) -> Game:
+    """A lone Hero charges orc archers with Stand and Shoot and a Boss with a bow in their first rank; a wall
+    stands just in front of the Boss."""
+    from test_t9a_rules import HERO
+
+    data = scenario(joined=False, hero_at=(39.5, 19), phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs",
+                                  "models": [{"name": "Boss", "profile": HERO, "base": [25, 25], "weapons": ["bow"]}]})
+    if wall:
+        data["terrain"] = [{"id": "wall", "kind": "blocking",
+                            "polygon": [[35.45, 27.2], [37, 27.2], [37, 27.95], [35.45, 27.95]]}]
+    return _game(data)
+
+
+@pytest.mark.rule(WHO_CAN_SHOOT, STAND_AND_SHOOT, "t9a.join.part-of-unit")
+def test_a_character_in_a_unit_that_stands_and_shoots_shoots_only_if_he_sees_the_charger() -> None:
+    seen = _boss_behind_a_wall(wall=False)
+    events = seen.apply(CHARGE_OUT, ScriptedDice([1] * 6 + [6, 6]))
+    assert _shots(events) == 6  # five archers and the Boss
+    g = _boss_behind_a_wall(wall=True)
+    assert g.check(CHARGE_OUT).legal
+    events = g.apply(CHARGE_OUT, ScriptedDice([1] * 5 + [6, 6]))
+    ev = _charge(events)
+    assert _shots(events) == 5 and dict(ev.data)["outcome"] == "charged"
+    assert "Boss does not see hero and cannot shoot" in ev.message and WHO_CAN_SHOOT in ev.rules

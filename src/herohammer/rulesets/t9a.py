@@ -28,7 +28,7 @@ from ..formations import (Formation, RankChoice, arrange, arranged, centre_file,
                           WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
-                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
+                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import missile_weapon
@@ -1137,6 +1137,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     shooters: list[Shooter] = []
     behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
     back = 0
+    blind: list[str] = []
+    sight = blocks_sight(state.terrain)
     for u in group:
         for m in u.models:
             w = missile_weapon(m.weapons[0]) if m.weapons else None
@@ -1145,9 +1147,15 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
             if m.name in behind:
                 back += 1
                 continue
+            if sight and not model_sees_any(m.placed, aim, state.terrain):
+                blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
+                continue
             shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
+    if blind:
+        rear = "; ".join(filter(None, (rear, f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see "
+                                             f"{charger.id} and cannot shoot [{WHO_CAN_SHOOT}]")))
     if not shooters:
         return Volley((), f"{charged.id} cannot Stand and Shoot: " + (rear or f"no model has a missile weapon "
                                                                              f"[{STAND_AND_SHOOT}]"))

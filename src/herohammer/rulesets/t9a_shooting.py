@@ -22,7 +22,7 @@ import shapely
 
 from ..catalogue import implements
 from ..dice import Dice
-from ..geometry import Placed, Point, distance, group_distance
+from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
@@ -103,6 +103,8 @@ class ShootingPhase(Ruleset):
                          f"{covered} to hit [{COVER}]")
         behind = too_far_back_to_shoot(host.formation)
         back = 0
+        blind: list[str] = []
+        sight = blocks_sight(state.terrain)
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
                 notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
@@ -119,6 +121,9 @@ class ShootingPhase(Ruleset):
                 if m.profile.bs <= 0:
                     notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
                     continue
+                if sight and not model_sees_any(m.placed, aim, state.terrain):
+                    blind.append(m.name)  # each model shoots at a target it sees itself (WHO_CAN_SHOOT)
+                    continue
                 gap = group_distance([m.placed], aim)
                 if gap > w[1]:
                     continue
@@ -128,6 +133,9 @@ class ShootingPhase(Ruleset):
         if back:
             notes.append(f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank of "
                          f"{host.id} and cannot shoot [{WHO_CAN_SHOOT}]")
+        if blind:
+            notes.append(f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see {target.id} and "
+                         f"cannot shoot at it [{WHO_CAN_SHOOT}]")
         return shots, notes
 
     @implements("published.t9a-panic", "t9a.charge-out.declare")
