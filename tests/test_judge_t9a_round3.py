@@ -226,3 +226,26 @@ def test_a_character_in_a_unit_that_stands_and_shoots_shoots_only_if_he_sees_the
     ev = _charge(events)
     assert _shots(events) == 5 and dict(ev.data)["outcome"] == "charged"
     assert "Boss does not see hero and cannot shoot" in ev.message and WHO_CAN_SHOOT in ev.rules
+
+
+# -- the last survivor's name, read once for every rule -------------------------------------------------
+@pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
+def test_a_character_joins_the_last_survivor_by_the_destroyed_units_name() -> None:
+    from test_judge_t9a import _archers_turn
+    from test_t9a_rules import HERO
+
+    mage = {"id": "mage", "character": "independent",
+            "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [31, 17]}]}
+    g = _game(_archers_turn(2, extra=[mage]))
+    # both spearmen fall to the orcs' bows; the Hero alone is left, and is the Spearmen
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+            ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))
+    assert g.state.unit("hero").last_of == "spears"
+    _to(g, "movement", "elves")
+    join = {"do": "join", "character": "mage", "unit": "spears", "rank_choice": "widen"}
+    ruling = g.check(join)
+    assert ruling.legal and "mage joins hero" in ruling.reason and "t9a.combined.last-survivor" in ruling.rules
+    g.apply(join)
+    assert g.state.unit("mage").joined == "hero"
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "t9a.join.unit-stops")  # the same unit, halted
+    _reloads(g)

@@ -341,7 +341,7 @@ class NinthAge(Ruleset):
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
         "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target"), "shoot": ("unit", "target"),
-        "cast": ("unit",), "rally": ("unit",),
+        "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
     }
 
     @implements("t9a.combined.last-survivor")
@@ -495,7 +495,7 @@ class NinthAge(Ruleset):
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
-            *(("t9a.combined.last-survivor",) if gone else ()),
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
 
