@@ -249,3 +249,34 @@ def test_a_character_joins_the_last_survivor_by_the_destroyed_units_name() -> No
     assert g.state.unit("mage").joined == "hero"
     refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "t9a.join.unit-stops")  # the same unit, halted
     _reloads(g)
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
+def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_destroyed_unit() -> None:
+    from herohammer.rulesets.t9a import is_destroyed
+    from test_judge_t9a import _archers_turn
+    from test_t9a_rules import HERO
+
+    mage = {"id": "mage", "character": "independent",
+            "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [31, 17]}]}
+    g = _game(_archers_turn(2, extra=[mage]))
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+            ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))  # the Hero is all that is left of them
+    _to(g, "movement", "elves")
+    g.apply({"do": "join", "character": "mage", "unit": "spears", "rank_choice": "widen"})
+    _to(g, "shooting", "orcs")
+    # fewer than five rank and file: the orcs pick out the Hero; 5 hits, 5 wounds, no save: slain
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    assert not g.state.unit("hero").alive
+    panic = events[-1]
+    assert panic.kind == "panic" and "mage passes its Panic test" in panic.message  # the Mage tests, alone
+    assert "t9a.combined.last-survivor" in panic.rules
+    assert g.state.unit("mage").last_of == "spears" and not is_destroyed(g.state, "spears")
+    _reloads(g)
+    _to(g, "movement", "elves")
+    ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 18]]})  # the Spearmen are the Mage now
+    assert ruling.legal and "mage moves" in ruling.reason and "t9a.combined.last-survivor" in ruling.rules
+    _to(g, "shooting", "orcs")
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    assert not g.state.unit("mage").alive and is_destroyed(g.state, "spears")

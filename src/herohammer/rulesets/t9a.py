@@ -154,13 +154,21 @@ def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool =
 # -- combined units ------------------------------------------------------------------
 @implements("t9a.combined.last-survivor")
 def current(state: GameState, unit_id: str) -> Unit:
-    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left."""
+    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left.
+
+    A slain last survivor was his destroyed unit, so his name leads on to whoever is that unit now
+    (another character of it, t9a.join.character-units).
+    """
     unit = state.unit(unit_id)
     if unit.alive:
         return unit
     for u in state.units:
         if u.last_of == unit_id and u.alive:
             return u
+    if unit.last_of is not None and unit.last_of != unit_id:
+        heir = current(state, unit.last_of)
+        if heir.alive:
+            return heir
     return unit
 
 
@@ -206,7 +214,9 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
     lead, rest = survivors[0], survivors[1:]
     formation = host.formation if rest else None
-    heir = replace(lead, joined=None, last_of=host.id, formation=formation, status=lead.status | host.status)
+    # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
+    heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
+                   status=lead.status | host.status)
     moved = [replace(c, joined=heir.id) for c in rest]
     new = state.replace_units(replace(host, formation=None), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new
