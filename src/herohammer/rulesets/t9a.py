@@ -616,7 +616,7 @@ class NinthAge(Ruleset):
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
-            *(("t9a.combined.last-survivor",) if gone else ())))]
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
