@@ -280,3 +280,36 @@ def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_
     _to(g, "shooting", "orcs")
     g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
     assert not g.state.unit("mage").alive and is_destroyed(g.state, "spears")
+
+
+# -- the Front Arc screen that listing the Hold asks ---------------------------------------------------
+def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_outline() -> None:
+    """``_located_in_front_arc`` settles a point by the arc's sides and asks shapely only on the outline:
+    the same answer as shapely's ``covers`` everywhere, the outline's corners and midpoints included."""
+    import itertools
+    from dataclasses import replace
+
+    import shapely
+
+    from herohammer.rulesets.t9a import _centre, _formation_of, _front_arcs, _located_in_front_arc
+
+    g = _game(scenario(phase="charge", enemy_y=28))
+    orcs = g.state.unit("orcs")
+    arcs = _front_arcs(orcs)[0]
+    spots = [p for arc in arcs for p in arc]
+    spots += [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for arc in arcs for a, b in zip(arc, arc[1:] + arc[:1])]
+    spots += [(x, y) for x, y in itertools.product([10.5, 22.0, 33.25, 36.0, 38.75, 50.0, 61.5], [1.0, 14.0, 27.9, 28.0,
+                                                                                                 30.0])]
+    hero = g.state.unit("hero")
+    checked = 0
+    for x, y in spots:
+        charger = replace(hero, models=(hero.models[0].moved_to((x, y)),))
+        f = _formation_of(charger)
+        at = f.position if f is not None else _centre(charger)  # the front centre: put it on the spot itself
+        charger = replace(hero, models=(hero.models[0].moved_to((2 * x - at[0], 2 * y - at[1])),))
+        f = _formation_of(charger)
+        at = f.position if f is not None else _centre(charger)
+        expected = any(shapely.Polygon(arc).covers(shapely.Point(at)) for arc in arcs)
+        assert _located_in_front_arc(charger, orcs) is expected, (x, y)
+        checked += 1
+    assert checked == len(spots) > 20

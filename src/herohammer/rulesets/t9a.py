@@ -453,7 +453,7 @@ class NinthAge(Ruleset):
                 for e in enemies:
                     if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
-                        if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u).shooters:
+                        if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
                             # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
@@ -870,7 +870,22 @@ class NinthAge(Ruleset):
     # -- charging ---------------------------------------------------------------
     @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
-        """Rule on declaring a charge, by a unit or by a character out of its unit."""
+        """Rule on declaring a charge, by a unit or by a character out of its unit, and on the reaction named.
+
+        The declaration does not depend on the reaction: it is worked out once per state for the
+        charge with or without one (listing legal actions offers the Hold beside the default).
+        """
+        key = (type(self), "rule_charge", action.unit, action.target, action.wheel)
+        declared = state.remember(key, lambda: self._charge_declared(state, action))
+        if action.reaction is None or not declared.legal:
+            return declared
+        reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
+        if not reaction.legal:
+            return reaction
+        return Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
+                            notes=declared.notes)
+
+    def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
         if named.side != state.active or not named.alive:
@@ -940,9 +955,6 @@ class NinthAge(Ruleset):
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
                                  "published.t9a-move")
-        reaction = self._reaction_problem(state, action, unit, target)
-        if reaction is not None and not reaction.legal:
-            return reaction
         rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if out else (
             "t9a.charge-out.declare",)
         if unit.last_of or target.last_of:
@@ -951,20 +963,16 @@ class NinthAge(Ruleset):
         if arc:
             rules += (WHEEL_RULE,)
             who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
-        said = f"; {reaction.reason}" if reaction is not None else ""
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6){said}", *rules, "published.t9a-charge-arc",
-                            *(reaction.rules if reaction is not None else ()))
+                            f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
     @implements(CHARGE_REACTIONS, STAND_AND_SHOOT)
-    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling | None:
-        """Rule on the Charge Reaction the charged unit's player chose (None when none is named).
+    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling:
+        """Rule on the Charge Reaction the charged unit's player chose.
 
         Hold may always be chosen; Stand and Shoot only when the published rule allows it
         (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading).
         """
-        if action.reaction is None:
-            return None
         if action.reaction == "hold":
             return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
         if not target.has_rule(STAND_AND_SHOOT_RULE):
@@ -1113,7 +1121,7 @@ class Volley:
 
 
 @implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
-def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Volley:
+def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False) -> Volley:
     """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
 
     As the published rule says, it is taken only when the charged unit can shoot (not engaged,
@@ -1122,8 +1130,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
     every model of the unit's first two ranks (published.t9a-who-can-shoot), the characters
     joined to it too (part of the unit, in its first rank), with a missile weapon and BS above 0
-    shoots if the unit sees the charger, as in the Shooting phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
-    shoots) is at Long Range.
+    shoots if it sees the charger itself, as in the Shooting phase; a charger beyond half a weapon's range (or
+    beyond its range: Stand and Shoot still shoots) is at Long Range.  ``first``: stop at the first model that
+    shoots, its range unmeasured (whether the reaction may be taken at all, which listing legal actions asks).
     """
     out = bool(charger.joined)
     group = [u for u in state.combined(charged.id) if u.alive]
@@ -1160,6 +1169,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
             if sight and not model_sees_any(m.placed, aim, state.terrain):
                 blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
                 continue
+            if first:
+                return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
             shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
@@ -1178,8 +1189,15 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
 def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:
     """Say whether ``unit`` is Located in ``charged``'s Front Arc: the centre of its front stands in it."""
     f = _formation_of(unit)
-    at = shapely.Point(f.position if f is not None else _centre(unit))
-    return any(shapely.Polygon(arc).covers(at) for arc in _front_arcs(charged)[0])
+    at = f.position if f is not None else _centre(unit)
+    arcs, regions = charged.remember("front arcs", lambda: _front_arcs(charged))
+    for arc, region in zip(arcs, regions):
+        inside = region.disc(at, 0.0)  # settled by the arc's sides unless the point is on the outline
+        if inside is None:
+            inside = shapely.Polygon(arc).covers(shapely.Point(at))
+        if inside:
+            return True
+    return False
 
 
 @implements("t9a.join.part-of-unit", "t9a.leave.when")
