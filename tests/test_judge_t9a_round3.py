@@ -313,3 +313,35 @@ def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_out
         assert _located_in_front_arc(charger, orcs) is expected, (x, y)
         checked += 1
     assert checked == len(spots) > 20
+
+
+# -- sequences that the engine already rules as the texts say (kept as judge's cases) -------------------
+@pytest.mark.rule("t9a.leave.when", "t9a.charge-out.declare", "published.t9a-rally")
+def test_a_character_in_a_fleeing_unit_neither_charges_out_nor_leaves_and_after_it_rallies_stays_that_turn() -> None:
+    from _t9a import scenario as plain
+
+    g = _game(plain(phase="charge", active="elves", spear_status=["fleeing"], hero_status=["fleeing"]))
+    refused(g, CHARGE_OUT, "t9a.charge-out.declare")  # fleeing: he cannot charge out of it
+    assert "fleeing" in g.check(CHARGE_OUT).reason
+    g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))  # 9 against the Hero's Ld 9: rallies
+    refused(g, CHARGE_OUT, "t9a.charge-out.declare")  # a unit that rallied counts as having marched
+    _to(g, "movement", "elves")
+    leave = {"do": "leave", "character": "hero", "to": [36, 14]}
+    refused(g, leave, "t9a.leave.when")  # he moved (marched) with it this turn: he may not move again to leave
+    assert "already moved" in g.check(leave).reason
+
+
+@pytest.mark.rule("published.t9a-break-test", "t9a.join.part-of-unit")
+def test_a_unit_whose_character_fell_in_the_combat_takes_its_break_test_on_its_own_leadership() -> None:
+    from herohammer.dice import SeededDice
+    from test_t9a_melee import melee
+
+    # one orc, WS9 S9 A4, strikes first and picks out the Hero (Ld 9) in base contact with it: slain
+    g = melee(boss=False, active="orcs", orcs=1, orc_profile="WS9 BS3 S9 T4 W1 I7 A4 Ld7 Sv6+ Adv4 Mar8")
+    events = g.apply({"do": "fight", "unit": "orcs", "at": "hero"}, SeededDice(0))
+    assert not g.state.unit("hero").alive and g.state.unit("hero").joined is None
+    test = next(e for e in events if "Break test" in e.message)
+    assert "Ld 8 (s0)" in test.message and "Hero" not in test.message.split("Break test")[1]
+    f = g.state.unit("spears").formation
+    assert f is not None and "Hero" not in f.order and len(f.front_rank()) == 5  # the gap is filled
+    _reloads(g)
