@@ -345,3 +345,26 @@ def test_a_unit_whose_character_fell_in_the_combat_takes_its_break_test_on_its_o
     f = g.state.unit("spears").formation
     assert f is not None and "Hero" not in f.order and len(f.front_rank()) == 5  # the gap is filled
     _reloads(g)
+
+
+@pytest.mark.rule(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.combined.last-survivor")
+def test_stand_and_shoot_at_a_charging_unit_of_five_or_more_never_reaches_its_character() -> None:
+    from test_t9a_rules import ORC
+
+    def charging(n: int) -> Game:
+        data = scenario(n=n, files=5, joined=True, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
+        data["sides"]["orcs"][0]["models"] = [{"name": f"o{i}", "profile": ORC, "base": [25, 25],
+                                                "weapons": ["bow S3"]} for i in range(10)]
+        return _game(data)
+
+    # ten archers in two ranks: ten hits, ten wounds, no save; then the Panic test (1, 1) and the charge (6, 6)
+    dice = [6] * 10 + [6] * 10 + [1] * 10 + [1, 1] + [6, 6]
+    g = charging(5)
+    events = g.apply(UNIT_CHARGE, ScriptedDice(dice))
+    hero = g.state.unit("hero")
+    assert hero.alive and hero.models[0].wounds_taken == 0  # five rank and file: the wounds beyond them are lost
+    assert hero.last_of == "spears" and dict(_charge(events).data)["outcome"] == "charged"
+    assert any(e.kind == "panic" and "hero passes" in e.message for e in events)  # he tests alone, as the unit
+    few = charging(4)  # four rank and file: the hits reach the Hero once they are down
+    events = few.apply(UNIT_CHARGE, ScriptedDice(dice[:30]))
+    assert not few.state.unit("hero").alive and dict(_charge(events).data)["outcome"] == "slain"

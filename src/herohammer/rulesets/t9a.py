@@ -131,6 +131,8 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
+#: Rank and file a combined unit needs for hits to stay off its characters (t9a.join.part-of-unit).
+LOOK_OUT_SIR = 5
 
 
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
@@ -1209,16 +1211,21 @@ def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
     return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
 
 
+@implements("t9a.join.part-of-unit")
 def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
     """List who takes a unit's wounds, in order: rank and file from the rear rank, the champion last (as every other
-    volley takes them, t9a_combat.rank_and_file), then the characters."""
+    volley takes them, t9a_combat.rank_and_file), then the characters, but only when fewer than ``LOOK_OUT_SIR``
+    rank and file stand: with five or more, hits go to the rank and file alone, as the Shooting phase's do
+    (t9a_combat.hit_allocation), and wounds beyond them are lost."""
     f = unit.formation
     rank_and_file = list(unit.models)
     if f is not None:
         slot = {n: i for i, n in enumerate(f.order)}
         rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
     rank_and_file.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
-    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models]
+    exposed = len(unit.models) < LOOK_OUT_SIR
+    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models
+                                                 if exposed]
 
 
 @implements("t9a.spell.wizard-conclave")
