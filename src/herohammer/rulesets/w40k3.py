@@ -142,8 +142,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         )
 
     # == Leadership and Last Man Standing ==========================================
-    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int) -> PsychicResult:
-        """Take a psychic test with Perils of the Warp (40k3.psyker.*)."""
+    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
+                     invulnerable: int | None = None) -> PsychicResult:
+        """Take a psychic test with Perils of the Warp (40k3.psyker.*): a hit of Strength D6, no save of any kind."""
         return psychic_test(dice, leadership, toughness, wounds)
 
     @implements("40k3.char.leadership")

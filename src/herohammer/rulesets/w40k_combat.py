@@ -48,6 +48,7 @@ from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice, RollRecord, Split, Stage
 from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
+from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
@@ -1028,6 +1029,11 @@ class CombatRules(Ruleset):
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", "40k3.psyker.test", rule)
 
+    def perils_words(self, result: PsychicResult) -> str:
+        """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
+        hurt = "wounded" if result.wounded else "not wounded"
+        return f"is hit at S{result.perils_strength}, no save: {hurt}"
+
     @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
@@ -1039,20 +1045,20 @@ class CombatRules(Ruleset):
             return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
         start = len(dice.log)
-        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
+        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
+                                   model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
                         f"Ld {model.profile.ld}, {verdict}", ("40k3.psyker.test",), _rolls(dice, start))]
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER))
         if result.perils:
-            hurt = "wounded" if result.wounded else "not wounded"
-            events.append(Event("perils", f"Perils of the Warp! {model.name} is hit at S{result.perils_strength}, "
-                                f"no save: {hurt}", ("40k3.psyker.perils",)))
+            events.append(Event("perils", f"Perils of the Warp! {model.name} {self.perils_words(result)}",
+                                (self.perils_rule,)))
             if result.wounded:
                 after, slain = _apply_wounds(after, {(psyker.id, 0): 1})
                 if slain:
-                    events.append(Event("casualties", f"slain: {', '.join(slain)}", ("40k3.psyker.perils", "core.zero.w"),
+                    events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
         if not result.power_used:
             return after, events

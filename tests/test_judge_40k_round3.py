@@ -1,0 +1,97 @@
+"""A judge's cases for 40k 3rd and 4th edition, third round: what the earlier rounds left, and more sequences
+where the state changes around a character.
+
+Each case plays actions through ``Game`` (``check``, ``apply``, ``legal_actions``, ``undo``) and asserts
+what the seed's words (seeds 000, 001, 004) or the published rulebook say: the legal case and the
+illegal one, the clause cited, and that a refused action changes nothing (``assert_illegal``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice, enumerate_outcomes
+from herohammer.game import Game
+from herohammer.rulesets import get_ruleset
+
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
+
+PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
+SMITE = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"}
+
+
+def librarian(profile: str, **extra: Any) -> dict[str, Any]:
+    """Return a lone psyker character (Smite) with the given profile."""
+    lib = {**hero("lib", 20, 14), "rules": ["psyker"], **extra}
+    lib["models"][0]["profile"] = profile
+    return lib
+
+
+def end_phases(g: Game, n: int) -> None:
+    for _ in range(n):
+        g.apply({"do": "end_phase"})
+
+
+# == Perils of the Warp: each edition its own text ========================================
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
+def test_40k4_perils_is_one_wound_whatever_the_psykers_toughness() -> None:
+    """4th edition rulebook, Perils of the Warp: the psyker "suffers a wound" with no armour save - there is no
+    Strength D6 hit to roll against his Toughness. A Toughness 6 psyker rolling 6 + 6 loses his one Wound in 4th;
+    in 3rd (seed 000: "an automatic hit of Strength D6") a Strength 1 hit cannot wound him."""
+    profile = "WS5 BS4 S4 T6 W1 I4 A2 Ld9 Sv2+"
+    fourth = game(scenario("40k4", [librarian(profile)], [squad("orks", 20, 22)], phase="shooting"))
+    events = fourth.apply(SMITE, dice=ScriptedDice([6, 6]))
+    perils = [e for e in events if e.kind == "perils"]
+    assert len(perils) == 1 and "published.40k4-perils-of-the-warp" in perils[0].rules
+    assert "no armour save" in perils[0].message and "40k3.psyker.perils" not in perils[0].rules
+    assert not fourth.state.unit("lib").alive  # 12 fails the test: no power, and the wound slays him
+    assert not any(e.kind == "power_used" for e in events)
+    third = game(scenario("40k3", [librarian(profile)], [squad("orks", 20, 22)], phase="shooting"))
+    events = third.apply(SMITE, dice=ScriptedDice([6, 6, 1]))  # Perils Strength 1 against T6: no wound roll
+    assert any(e.kind == "perils" and "40k3.psyker.perils" in e.rules and "not wounded" in e.message for e in events)
+    assert third.state.unit("lib").alive
+
+
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "40k3.psyker.perils-on-2", "published.saves")
+def test_40k4_perils_allows_the_invulnerable_save_and_the_power_still_works_on_a_2() -> None:
+    """4th edition: no armour save against Perils, but an invulnerable save may be taken; on a 2 the power is used.
+    3rd edition (seed 000): "no save is allowed" - not even the invulnerable one."""
+    profile = "WS5 BS4 S4 T4 W2 I4 A2 Ld9 Sv3+ Inv4+"
+    g = game(scenario("40k4", [librarian(profile)], [squad("orks", 20, 22)], phase="shooting"))
+    # 1 + 1: Perils; invulnerable save 4 (saved); Smite: 4 hits (6s), 4 wounds (6s) - no save against AP2
+    events = g.apply(SMITE, dice=ScriptedDice([1, 1, 4, 6, 6, 6, 6, 6, 6, 6, 6]))
+    perils = next(e for e in events if e.kind == "perils")
+    assert "4+ invulnerable save" in perils.message and "saves it" in perils.message
+    assert g.state.unit("lib").models[0].wounds_taken == 0
+    used = next(e for e in events if e.kind == "power_used")
+    assert "40k3.psyker.perils-on-2" in used.rules
+    g.undo()
+    events = g.apply(SMITE, dice=ScriptedDice([1, 1, 3, 6, 6, 6, 6, 6, 6, 6, 6]))  # the save fails: one wound
+    assert "fails it: wounded" in next(e for e in events if e.kind == "perils").message
+    assert g.state.unit("lib").models[0].wounds_taken == 1
+    assert any(e.kind == "power_used" for e in events)
+    # a refused second power leaves the state as it was (one power a turn, 40k3.psyker.test)
+    assert_illegal(g, SMITE, "40k3.psyker.test")
+    third = game(scenario("40k3", [librarian(profile)], [squad("orks", 20, 22)], phase="shooting"))
+    events = third.apply(SMITE, dice=ScriptedDice([1, 1, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]))  # S6 hit, wound 6: no save
+    assert third.state.unit("lib").models[0].wounds_taken == 1
+    assert "invulnerable" not in next(e for e in events if e.kind == "perils").message
+
+
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "40k3.psyker.test")
+@pytest.mark.parametrize("invulnerable", [None, 2, 4, 6])
+@pytest.mark.parametrize("wounds", [1, 2])
+def test_40k4_psychic_test_odds_equal_the_brute_force_oracle(invulnerable: int | None, wounds: int) -> None:
+    """The 4th edition test's exact odds by the engine's branching equal the oracle's walk of every die, and the
+    chance of a Perils wound on the invulnerable save by hand: 1/18 x (inv - 1)/6 (no save: 1/18)."""
+    rules = get_ruleset("40k4")
+    run = lambda d: rules.psychic_test(d, 9, 4, wounds, invulnerable)  # noqa: E731
+    seen = lambda r: (r.passed, r.power_used, r.perils, r.wounded, r.slain)  # noqa: E731  (a class's roll stands
+    fast, oracle = enumerate_outcomes(run).map(seen), enumerate_outcomes(run, fine=True).map(seen)  # for them all)
+    assert fast == oracle
+    wounded = Fraction(1, 18) * (Fraction(invulnerable - 1, 6) if invulnerable else 1)
+    assert fast.probability(lambda r: r[3]) == wounded
+    assert fast.probability(lambda r: r[4]) == (wounded if wounds == 1 else 0)
