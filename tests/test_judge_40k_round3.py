@@ -16,6 +16,7 @@ import pytest
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
+from herohammer.units import Status
 
 from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
 
@@ -95,3 +96,67 @@ def test_40k4_psychic_test_odds_equal_the_brute_force_oracle(invulnerable: int |
     wounded = Fraction(1, 18) * (Fraction(invulnerable - 1, 6) if invulnerable else 1)
     assert fast.probability(lambda r: r[3]) == wounded
     assert fast.probability(lambda r: r[4]) == (wounded if wounds == 1 else 0)
+
+
+# == a falling back unit that is assaulted =================================================
+def falling_back_target(ruleset: str, with_hero: bool = False) -> Game:
+    """Red's assault squad 4" from blue's falling back squad (Ld 8), in red's Assault phase."""
+    blue: list[dict[str, Any]] = [squad("runners", 20, 14, ld=8, status=["falling_back"])]
+    if with_hero:
+        blue.append(hero("sarge", 22, 15.5, ld=10, joined="runners", status=["falling_back"]))
+    return game(scenario(ruleset, [squad("tac", 20, 10)], blue, phase="assault"))
+
+
+@pytest.mark.rule("published.assaulted-while-falling-back", "published.regroup")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_falling_back_unit_assaulted_fails_to_regroup_and_is_destroyed(ruleset: str) -> None:
+    """4th edition rulebook, Assaulted while falling back: the unit "must check to regroup immediately ... before
+    any charging models are moved"; "if it fails to regroup then the unit is scattered and destroyed". The engine
+    used to lock it in close combat, still falling back, with no test."""
+    g = falling_back_target(ruleset)
+    assault = {"do": "assault", "unit": "tac", "target": "runners"}
+    assert_legal(g, assault, "published.assaulted-while-falling-back")
+    where = [m.at for m in g.state.unit("tac").models]
+    events = g.apply(assault, dice=ScriptedDice([6, 5]))  # 11 against Ld 8: fails
+    test = next(e for e in events if e.kind == "regroup")
+    assert "published.assaulted-while-falling-back" in test.rules and "Ld 8" in test.message
+    assert any(e.kind == "destroyed" for e in events)
+    assert not g.state.unit("runners").alive
+    assert [m.at for m in g.state.unit("tac").models] == where  # no charging model moved
+    assert g.state.unit("tac").has(Status.ASSAULTED) and not g.state.unit("tac").has(Status.LOCKED)
+    refused = assert_illegal(g, assault, "published.assault-range")  # it has declared its assault this turn
+    assert "already assaulted" in str(refused)
+
+
+@pytest.mark.rule("published.assaulted-while-falling-back", "published.regroup", "40k4.cc.locked")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_falling_back_unit_assaulted_that_regroups_fights_normally(ruleset: str) -> None:
+    """"If successful, the unit regroups and will fight the close combat normally": no longer falling back, locked
+    with its assailants; the test is taken with no modifier even with the enemy within 6" (it could not regroup
+    otherwise)."""
+    g = falling_back_target(ruleset)
+    events = g.apply({"do": "assault", "unit": "tac", "target": "runners"}, dice=ScriptedDice([4, 4]))  # 8: passes
+    assert [e.kind for e in events][:2] == ["regroup", "assault"]
+    runners = g.state.unit("runners")
+    assert not runners.has(Status.FALLING_BACK) and runners.has(Status.LOCKED)
+    assert g.state.unit("tac").has(Status.LOCKED)
+    g.undo()
+    assert g.state.unit("runners").has(Status.FALLING_BACK)
+
+
+@pytest.mark.rule("published.assaulted-while-falling-back", "40k3.char.leadership", "40k4.char.leadership",
+                  "40k3.ic.falling-back", "40k4.ic.falling-back")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_character_in_a_falling_back_unit_tests_with_it_and_is_scattered_with_it(ruleset: str) -> None:
+    """The character is part of the falling back unit (he may not leave it until it regroups): the Regroup test
+    is the unit's Leadership test, on his Leadership 10 (40k3: always; 40k4: it is superior); if it fails, the unit
+    he is part of is destroyed, and he with it."""
+    g = falling_back_target(ruleset, with_hero=True)
+    events = g.apply({"do": "assault", "unit": "tac", "target": "sarge"}, dice=ScriptedDice([6, 5]))  # 11 > 10
+    test = next(e for e in events if e.kind == "regroup")
+    assert "Ld 10" in test.message
+    assert {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}[ruleset] in test.rules
+    assert not g.state.unit("runners").alive and not g.state.unit("sarge").alive
+    g.undo()
+    g.apply({"do": "assault", "unit": "tac", "target": "runners"}, dice=ScriptedDice([5, 5]))  # 10: regroups
+    assert not g.state.unit("sarge").has(Status.FALLING_BACK) and g.state.unit("sarge").has(Status.LOCKED)

@@ -1122,8 +1122,11 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {unit.id}, beyond its assault range of "
                                  f"{reach:g}\"", rule)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
-        return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
-                            rule)
+        said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
+        if state.combined(target.id)[0].has(Status.FALLING_BACK):
+            return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
+                                "fails", rule, "published.assaulted-while-falling-back")
+        return Ruling.allow(said, rule)
 
     @staticmethod
     @implements("published.assault-after-shooting")
@@ -1151,9 +1154,16 @@ class CombatRules(Ruleset):
     @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
     def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
-        """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
+        """Move each model straight into base contact with the nearest enemy model it can reach; lock both units.
+
+        A falling back target first tests to regroup; if it fails it is destroyed before anyone moves.
+        """
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
+        state, caught = self._assaulted_falling_back(state, action.target, dice)
+        if caught and not state.unit(action.target).alive:  # scattered before any charging model moved
+            declared = [u.with_status(Status.CHARGED, Status.ASSAULTED) for u in members]
+            return state.replace_units(*declared), caught
         reach, rule = self.assault_range(state, unit, members)
         target_ids = [u.id for u in state.combined(state.unit(action.target).id)]
         theirs = [m.placed for tid in target_ids for m in state.unit(tid).models]
@@ -1182,8 +1192,38 @@ class CombatRules(Ruleset):
                 events.append(Event("pinned", f"{action.target} is assaulted: no longer pinned, it fights normally",
                                     ("published.pinning",)))
         rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
-        return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
-                             f"{'s' * (contacts != 1)} in base contact", rules), *events]
+        return state, [*caught, Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
+                                      f"{'s' * (contacts != 1)} in base contact", rules), *events]
+
+    @implements("published.assaulted-while-falling-back")
+    def _assaulted_falling_back(self, state: GameState, target_id: str, dice: Dice) -> Resolution:
+        """Test a falling back unit that is assaulted to regroup at once: pass and it fights; fail and it is destroyed.
+
+        Published rule (4th ed., Assaulted while falling back): before any charging model
+        moves, with no modifier, even where it could not otherwise regroup (an enemy within 6").
+        The unit's characters are part of it: they regroup, or are scattered, with it.
+        """
+        host_id = state.unit(target_id).joined or target_id
+        group = state.combined(host_id)
+        if not group[0].has(Status.FALLING_BACK):
+            return state, []
+        ld = self.leadership_of(state, host_id)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
+        rules = ("published.assaulted-while-falling-back", "published.regroup", ld.rule, "core.test.leadership")
+        said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.source}), rolls " \
+               f"{result.roll}"
+        if result.passed:
+            regrouped = [u.with_status(remove=(Status.FALLING_BACK,)) for u in group]
+            return state.replace_units(*regrouped), [Event("regroup", f"{said}: it regroups and fights", rules,
+                                                           _rolls(dice, start))]
+        scattered = [evolve(u, models=()) for u in group]
+        slain = [m.name for u in group for m in u.models]
+        return state.replace_units(*scattered), [
+            Event("regroup", f"{said}: it fails, and is scattered and destroyed", rules, _rolls(dice, start)),
+            Event("destroyed", f"{host_id} is destroyed: slain {', '.join(slain)}",
+                  ("published.assaulted-while-falling-back", "core.zero.w"), data=(("slain", len(slain)),)),
+        ]
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
