@@ -160,3 +160,110 @@ def test_a_character_in_a_falling_back_unit_tests_with_it_and_is_scattered_with_
     g.undo()
     g.apply({"do": "assault", "unit": "tac", "target": "runners"}, dice=ScriptedDice([5, 5]))  # 10: regroups
     assert not g.state.unit("sarge").has(Status.FALLING_BACK) and g.state.unit("sarge").has(Status.LOCKED)
+
+
+# == a falling back unit keeps falling back each Movement phase until it regroups ============
+def falling_back_at_home(ruleset: str, enemy_y: float) -> Game:
+    """Red's squad (Ld 8, with a joined hero Ld 10) is falling back at the start of red's Movement phase."""
+    red = [squad("runners", 20, 20, ld=8, status=["falling_back"]),
+           hero("sarge", 22, 21.5, ld=10, joined="runners", status=["falling_back"])]
+    return game(scenario(ruleset, red, [squad("orks", 20, enemy_y)], phase="movement"))
+
+
+@pytest.mark.rule("published.fall-back", "published.regroup", "40k3.ic.falling-back", "40k4.ic.falling-back")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_that_may_not_regroup_falls_back_again_in_its_movement_phase(ruleset: str) -> None:
+    """4th edition rulebook, Fall Back!: units fall back "in each subsequent Movement phase until the unit
+    regroups"; Regrouping: if it "cannot regroup because of the restrictions ... it must continue to fall back".
+    The engine used to leave such a unit standing where it was, turn after turn. With an enemy within 6" the test
+    is refused; the Movement phase ends with the unit (and the character who may not leave it) falling back."""
+    g = falling_back_at_home(ruleset, 24)
+    assert_illegal(g, {"do": "regroup", "unit": "runners"}, "published.regroup")
+    leave = {"do": "leave", "character": "sarge", "to": [30, 30]}
+    assert not g.check(leave).legal
+    before = {u: [m.at for m in g.state.unit(u).models] for u in ("runners", "sarge")}
+    events = g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 4]))
+    again = [e for e in events if e.kind == "fall_back"]
+    assert len(again) == 1 and "7\"" in again[0].message
+    assert any(e.kind == "regroup" and "published.regroup" in e.rules for e in events)
+    for uid, was in before.items():
+        now = [m.at for m in g.state.unit(uid).models]
+        assert all(b[1] - a[1] == pytest.approx(7) for a, b in zip(now, was)), uid  # 7" away from the Orks
+    assert g.state.unit("runners").has(Status.FALLING_BACK) and g.state.unit("sarge").joined == "runners"
+    g.undo()
+    assert {u: [m.at for m in g.state.unit(u).models] for u in before} == before
+
+
+@pytest.mark.rule("published.fall-back", "published.regroup", "40k3.char.leadership", "40k4.char.leadership")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_falls_back_once_a_movement_phase_whether_it_regroups_or_fails(ruleset: str) -> None:
+    """A Regroup test passed stops the fall back; one failed moves the unit a further 2D6" - once: ending the phase
+    does not move it again. Its character's Leadership 10 is the unit's for the test."""
+    g = falling_back_at_home(ruleset, 40)
+    events = g.apply({"do": "regroup", "unit": "runners"}, dice=ScriptedDice([5, 6, 2, 2]))  # 11 > Ld 10: fails; 4"
+    assert "Ld 10" in events[0].message and any(e.kind == "fall_back" for e in events)
+    after = [m.at for m in g.state.unit("runners").models]
+    events = g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert not any(e.kind == "fall_back" for e in events)
+    assert [m.at for m in g.state.unit("runners").models] == after
+    g.undo()
+    g.undo()
+    g.apply({"do": "regroup", "unit": "runners"}, dice=ScriptedDice([5, 5]))  # 10: regroups
+    events = g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert not any(e.kind == "fall_back" for e in events)
+    assert not g.state.unit("runners").has(Status.FALLING_BACK)
+
+
+@pytest.mark.rule("published.fall-back", "published.morale-casualties")
+def test_a_unit_that_falls_back_in_its_own_movement_phase_does_not_fall_back_twice_in_it() -> None:
+    """A unit that fails a Morale check in its own Movement phase (a judge's test) makes its fall back then; the end
+    of that Movement phase does not move it again (its next fall back comes in its next Movement phase)."""
+    g = game(scenario("40k3", [squad("tac", 20, 20, ld=7)], [squad("orks", 20, 40)], phase="movement"))
+    events = g.apply({"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Morale"},
+                     dice=ScriptedDice([6, 6, 3, 3]))
+    assert any(e.kind == "fall_back" for e in events)
+    after = [m.at for m in g.state.unit("tac").models]
+    assert_illegal(g, {"do": "regroup", "unit": "tac"}, "published.regroup")  # it has moved this phase
+    events = g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert not any(e.kind == "fall_back" for e in events)
+    assert [m.at for m in g.state.unit("tac").models] == after
+
+
+# == a psyker in a squad that is pinned, or falling back ====================================
+def psyker_in_squad(ruleset: str, status: list[str]) -> Game:
+    """A Librarian (Ld 9) joined to a tactical squad with ``status``, 8" from the Orks, in red's Shooting phase."""
+    lib = {**librarian("WS5 BS4 S4 T4 W2 I4 A2 Ld9 Sv3+"), "joined": "tac", "status": status}
+    lib["models"][0]["at"] = [22, 11.5]
+    return game(scenario(ruleset, [squad("tac", 20, 10, status=status), lib], [squad("orks", 20, 20)],
+                         phase="shooting"))
+
+
+@pytest.mark.rule("published.pinning", "40k4.ic.pinned", "40k3.psyker.test", "40k3.psyker.as-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psyker_in_a_pinned_squad_uses_no_power_at_all(ruleset: str) -> None:
+    """Published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions in its
+    following turn". A psychic shooting attack was refused already; a Morale power (Fear of the Darkness) is an
+    action too, and was allowed. Unpinned, the same psyker may use either."""
+    fear = {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "orks"}
+    smite = {**fear, "power": "Smite"}
+    g = psyker_in_squad(ruleset, ["pinned"])
+    refused = assert_illegal(g, fear, "published.pinning")
+    assert "40k3.psyker.test" in refused.rules
+    assert_illegal(g, smite, "published.pinning")
+    free = psyker_in_squad(ruleset, [])
+    assert_legal(free, fear, "40k3.psyker.test")
+    assert_legal(free, smite, "40k3.psyker.as-shooting")
+
+
+@pytest.mark.rule("published.fall-back", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.psyker.as-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psyker_in_a_falling_back_squad_may_use_his_power_but_not_leave(ruleset: str) -> None:
+    """4th edition, Fall Back!: "Troops who are falling back may continue to shoot, but are obviously moving": the
+    squad's Librarian may still Smite, but may not leave the squad until it regroups (seeds 000 and 001)."""
+    g = psyker_in_squad(ruleset, ["falling_back", "moved"])
+    assert_legal(g, {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"},
+                 "40k3.psyker.as-shooting")
+    end_phases(g, 5)  # through blue's turn to red's next Movement phase
+    assert g.state.phase.value == "movement" and g.state.active == "red"
+    rule = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}[ruleset]
+    assert_illegal(g, {"do": "leave", "character": "lib", "to": [30, 5]}, rule)

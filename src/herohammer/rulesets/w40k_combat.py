@@ -81,6 +81,7 @@ SaveGroup = tuple[str | None, int | None]
 SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
+_FALLING_BACK_MOVED = frozenset({Status.FALLING_BACK, Status.MOVED})
 _FOUGHT = frozenset({Status.FOUGHT})
 _SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
@@ -636,9 +637,12 @@ class CombatRules(Ruleset):
             ends.append(places)
         short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
         moved = []
+        # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
+        fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
+            else _FALLING_BACK
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
-                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+                                status=(u.status - _FALLING_BACK_ENDS) | fell))
         state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
@@ -1016,6 +1020,10 @@ class CombatRules(Ruleset):
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
+            for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
+                if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
+                    return Ruling.forbid(problem.reason, *problem.rules, "40k3.psyker.test")
             special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
             if special is not None and not special.legal:
                 return Ruling.forbid(special.reason, *special.rules, rule)
@@ -1717,12 +1725,40 @@ class CombatRules(Ruleset):
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
-        """End the phase; combats fought and undeclared splits of attacks end with it."""
+        """End the phase; combats fought and undeclared splits of attacks end with it.
+
+        A Movement phase ends with the fall back move of every unit of the side that is
+        falling back and did not regroup (``_falls_back_again``).
+        """
+        events: list[Event] = []
+        if state.phase is Phase.MOVEMENT:
+            state, events = self._falls_back_again(state, dice)
         if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
             state = evolve(state, allocations=(),
                            units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
                                        for u in state.units))
-        return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
+        state, more = super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
+        return state, [*events, *more]
+
+    @implements("published.fall-back", "published.regroup")
+    def _falls_back_again(self, state: GameState, dice: Dice) -> Resolution:
+        """Move each unit of the active side still falling back, that took no Regroup test, a further fall back.
+
+        Published rule (4th ed., Fall Back!): a unit falls back "in each subsequent Movement
+        phase until the unit regroups"; one that fails its Regroup test, or may not take it
+        (an enemy within 6"), "must continue to fall back".  A failed test has already moved
+        it (``resolve_regroup``), and a unit that fell back this very phase has made its move.
+        """
+        events: list[Event] = []
+        for u in state.units:
+            if (u.side != state.active or u.joined or not u.models or u.embarked_in is not None
+                    or not u.has(Status.FALLING_BACK) or u.has(Status.MOVED)):
+                continue
+            events.append(Event("regroup", f"{u.id} is still falling back and did not regroup this Movement phase: "
+                                "it falls back again", ("published.fall-back", "published.regroup")))
+            state, more = self._fall_back(state, u.id, dice)
+            events += more
+        return state, events
 
 
 def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
