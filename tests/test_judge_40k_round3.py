@@ -18,7 +18,7 @@ from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
 
 PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
 SMITE = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"}
@@ -267,3 +267,79 @@ def test_a_psyker_in_a_falling_back_squad_may_use_his_power_but_not_leave(rulese
     assert g.state.phase.value == "movement" and g.state.active == "red"
     rule = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}[ruleset]
     assert_illegal(g, {"do": "leave", "character": "lib", "to": [30, 5]}, rule)
+
+
+# == joining and leaving around a close combat and a unit that already moved ================
+@pytest.mark.rule("40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only", "40k4.cc.locked",
+                  "published.shooting-into-combat")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_no_character_ducks_out_of_or_joins_a_unit_locked_in_close_combat(ruleset: str) -> None:
+    """Seeds 000/001: join and leave "only in the Movement phase, not during close combat"; "once assaults are
+    launched it is too late to join in or duck out". Even in the Movement phase a unit locked in combat neither
+    loses its character nor gains one, nor moves, nor shoots."""
+    red = [squad("tac", 20, 20, status=["locked"]), hero("cap", 22, 18.5, joined="tac", status=["locked"]),
+           hero("lib", 30, 18)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 21.05, status=["locked"])], phase="movement"))
+    phase_only = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}[ruleset]
+    refused = assert_illegal(g, {"do": "leave", "character": "cap", "to": [22, 14]}, phase_only)
+    assert ("40k4.cc.locked" in refused.rules) == (ruleset == "40k4")
+    assert_illegal(g, {"do": "join", "character": "lib", "unit": "tac", "to": [26, 19]}, phase_only)
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 18], [22, 18], [24, 18]]}, phase_only)
+    assert_legal(g, {"do": "move", "unit": "lib", "to": [[30, 14]]})  # the lone Librarian is free
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "orks"}, "published.shooting-into-combat")
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "40k3.ic.leave", "40k4.ic.leave",
+                  "40k3.char.shooting-dice", "40k4.shoot.same-target")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_character_who_joins_a_squad_that_has_moved_goes_no_further_with_it_and_shoots_with_it(ruleset: str) -> None:
+    """The squad moves, then its Captain joins it (within 2", in the Movement phase): legal. But the squad has made
+    its move for the phase, and so has he - neither moves again, nor may he walk out; in the Shooting phase he fires
+    with the squad, at its target. A second move was refused with no clause cited; it now names the rule."""
+    red = [squad("tac", 20, 20), hero("cap", 28, 22)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 40)], phase="movement"))
+    g.apply({"do": "move", "unit": "tac", "to": [[20, 26], [22, 26], [24, 26]]})
+    join = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}[ruleset]
+    leave = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}[ruleset]
+    assert_legal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [26.2, 25.2]}, join)
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [26.2, 25.2]})
+    refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 27], [22, 27], [24, 27], [26.2, 26.2]]},
+                             "40k3.char.move-as-type")
+    assert "already moved" in str(refused)
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [30, 22]}, leave)
+    g.apply({"do": "end_phase"})
+    same = {"40k3": "40k3.char.shooting-dice", "40k4": "40k4.shoot.same-target"}[ruleset]
+    assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "orks"}, same)
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "orks"})
+
+
+# == a character's wounds through a fight and its undo =====================================
+def melee(ruleset: str) -> Game:
+    """A tactical squad with its Captain (W2) locked with three Orks in base contact, red's Assault phase."""
+    red = [squad("tac", 20, 20, status=["locked"]), hero("cap", 26, 20, joined="tac", status=["locked"])]
+    blue = [squad("orks", 20, 20 + BASE_25 + 0.005, n=4, status=["locked"])]
+    return game(scenario(ruleset, red, blue, phase="assault"))
+
+
+@pytest.mark.rule("core.zero.w", "40k4.cc.no-carry-over", "40k4.cc.engaged-only", "published.initiative")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_fight_undone_gives_the_captain_back_his_wounds_and_a_new_fight_reads_only_its_own_dice(ruleset: str) -> None:
+    """Undo restores the state before the fight exactly - the Captain's wounds, the slain, the statuses - and a fight
+    applied again from it with other dice comes out as the same fight on a fresh game with those dice: nothing the
+    first fight worked out (the per-state memo of a fight's steps) leaks into the second."""
+    g = melee(ruleset)
+    before, log = g.state, list(g.log)
+    fight = {"do": "fight", "unit": "tac"}
+    g.apply(fight, dice=ScriptedDice([6] * 60))
+    assert g.state != before
+    g.undo()
+    assert g.state == before and g.log == log
+    other = [1, 2, 3, 4, 5, 6] * 10
+    g.apply(fight, dice=ScriptedDice(other))
+    fresh = melee(ruleset)
+    fresh.apply(fight, dice=ScriptedDice(other))
+    assert g.state == fresh.state
+    assert [e.message for e in g.log] == [e.message for e in fresh.log]
+    cap, fresh_cap = g.state.unit("cap"), fresh.state.unit("cap")
+    assert [m.wounds_taken for m in cap.models] == [m.wounds_taken for m in fresh_cap.models]
