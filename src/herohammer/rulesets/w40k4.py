@@ -1,4 +1,4 @@
-"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3.
+"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp (4th ed. rulebook).
 
 Only the hooks the 4th edition changes are overridden here; the mechanics are in
 ``w40k3``.
