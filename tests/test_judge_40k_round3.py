@@ -8,6 +8,7 @@ illegal one, the clause cited, and that a refused action changes nothing (``asse
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -343,3 +344,27 @@ def test_a_fight_undone_gives_the_captain_back_his_wounds_and_a_new_fight_reads_
     assert [e.message for e in g.log] == [e.message for e in fresh.log]
     cap, fresh_cap = g.state.unit("cap"), fresh.state.unit("cap")
     assert [m.wounds_taken for m in cap.models] == [m.wounds_taken for m in fresh_cap.models]
+
+
+@pytest.mark.rule("40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.ic.join", "published.fall-back")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_character_joining_a_falling_back_squad_3rd_falls_back_with_it_4th_may_not_join(ruleset: str) -> None:
+    """Seed 001: "A character may not join or leave a unit while it is falling back". Seed 000 forbids only leaving
+    (decision: in 3rd he may join it); once he has, he is part of a falling back unit: he falls back with it at the
+    end of the Movement phase, and may not walk out of it next turn."""
+    red = [squad("tac", 20, 20, status=["falling_back"]), hero("cap", 28, 22)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 40)], phase="movement"))
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [26.2, 21]}
+    if ruleset == "40k4":
+        assert_illegal(g, join, "40k4.ic.falling-back")
+        return
+    assert_legal(g, join, "40k3.ic.join")
+    g.apply(join)
+    was = g.state.unit("cap").models[0].at
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 3]))
+    cap = g.state.unit("cap")
+    assert cap.joined == "tac" and cap.has(Status.FALLING_BACK)
+    assert math.dist(was, cap.models[0].at) == pytest.approx(6)  # 6" straight away from the Orks, with his squad
+    assert cap.models[0].at[1] < was[1]
+    end_phases(g, 5)  # to red's next Movement phase
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [34, 10]}, "40k3.ic.falling-back")
