@@ -368,3 +368,19 @@ def test_a_character_joining_a_falling_back_squad_3rd_falls_back_with_it_4th_may
     assert cap.models[0].at[1] < was[1]
     end_phases(g, 5)  # to red's next Movement phase
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [34, 10]}, "40k3.ic.falling-back")
+
+
+@pytest.mark.rule("published.regroup", "40k4.char.leadership")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_40k4_regroups_at_plus_one_with_no_enemy_in_sight(ruleset: str) -> None:
+    """4th edition rulebook, Regrouping: the test "is modified by ... +1 If no enemy units are in line of sight". Behind
+    a wall the squad (Ld 8) passes on a 9 in 4th edition; in sight of the Orks, or in 3rd edition, a 9 fails."""
+    wall = {"id": "wall", "kind": "blocking", "polygon": [[10, 30], [40, 30], [40, 31], [10, 31]]}
+    for hidden in (True, False):
+        g = game(scenario(ruleset, [squad("runners", 20, 20, ld=8, status=["falling_back"])],
+                          [squad("orks", 20, 40)], phase="movement", terrain=[wall] if hidden else None))
+        bonus = hidden and ruleset == "40k4"
+        assert ("+1: no enemy unit in sight" in g.check({"do": "regroup", "unit": "runners"}).reason) == bonus
+        events = g.apply({"do": "regroup", "unit": "runners"}, dice=ScriptedDice([4, 5, 1, 1]))  # 9; a 2" fall back
+        assert g.state.unit("runners").has(Status.FALLING_BACK) != bonus, (ruleset, hidden)
+        assert "published.regroup" in events[0].rules

@@ -236,6 +236,15 @@ class Warhammer40k4(Warhammer40k3):
                 return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name)
         return Ruleset.unit_leadership(self, sources, chosen)
 
+    @implements("published.regroup")
+    def regroup_modifier(self, state: GameState, unit_id: str) -> tuple[int, str]:
+        """Return +1 to the Regroup test when no enemy unit is in line of sight (4th ed. rulebook, Regrouping)."""
+        mine = [p for u in state.combined(unit_id) for p in u.placed]
+        if any(geo.unit_line_of_sight(mine, e.placed, state.terrain) for e in state.enemies_of(state.unit(unit_id).side)
+               if e.alive and e.embarked_in is None):
+            return 0, ""
+        return 1, " +1: no enemy unit in sight"
+
     @implements("40k4.char.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say that characters never take Last Man Standing tests."""

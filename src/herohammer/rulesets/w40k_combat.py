@@ -715,17 +715,23 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
         ld = self.leadership_of(state, unit.id, action.leadership)
-        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source})",
+        modifier, why = self.regroup_modifier(state, unit.id)
+        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
                             "published.regroup", ld.rule)
+
+    def regroup_modifier(self, state: GameState, unit_id: str) -> tuple[int, str]:
+        """Return the Regroup test's modifier and its words (none in 3rd edition; 40k4 overrides)."""
+        return 0, ""
 
     def resolve_regroup(self, state: GameState, action: Regroup, dice: Dice) -> Resolution:
         """Test on the unit's Leadership: pass and it stops falling back; fail and it falls back again."""
         unit = state.unit(action.unit)
         ld = self.leadership_of(state, unit.id, action.leadership)
+        modifier, why = self.regroup_modifier(state, unit.id)
         start = len(dice.log)
-        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP, modifier)
         verdict = "regroups" if result.passed else "fails and falls back again"
-        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}), rolls "
+        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}){why}, rolls "
                       f"{result.roll}: {verdict}", ("published.regroup", ld.rule, "core.test.leadership"),
                       _rolls(dice, start))
         if not result.passed:
