@@ -715,7 +715,7 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
         ld = self.leadership_of(state, unit.id, action.leadership)
-        modifier, why = self.regroup_modifier(state, unit.id)
+        why = self.regroup_modifier(state, unit.id)[1]
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
                             "published.regroup", ld.rule)
 
