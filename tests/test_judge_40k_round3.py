@@ -384,3 +384,20 @@ def test_40k4_regroups_at_plus_one_with_no_enemy_in_sight(ruleset: str) -> None:
         events = g.apply({"do": "regroup", "unit": "runners"}, dice=ScriptedDice([4, 5, 1, 1]))  # 9; a 2" fall back
         assert g.state.unit("runners").has(Status.FALLING_BACK) != bonus, (ruleset, hidden)
         assert "published.regroup" in events[0].rules
+
+
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "40k3.psyker.perils")
+def test_odds_psychic_takes_the_invulnerable_save_in_4th_and_none_in_3rd(capsys: pytest.CaptureFixture[str]) -> None:
+    """`odds psychic --inv 4+`: in 4th edition the Perils wound is saved on a 4+ (1/18 x 1/2 slays a one-Wound
+    psyker); in 3rd edition no save of any kind is allowed, so the save changes nothing."""
+    from herohammer import odds
+
+    from _cli import run
+
+    assert odds.psychic_odds(9, 4, 1, "40k4", 4)["psyker_slain"] == Fraction(1, 36)
+    assert odds.psychic_odds(9, 4, 1, "40k4")["psyker_slain"] == Fraction(1, 18)
+    assert odds.psychic_odds(9, 4, 1, "40k3", 4) == odds.psychic_odds(9, 4, 1, "40k3")
+    code, out, _ = run(["odds", "psychic", "9", "--ruleset", "40k4", "--inv", "4+"], capsys)
+    assert code == 0 and "Inv4+" in out and "published.40k4-perils-of-the-warp" in out and "1/36" in out
+    code, _, err = run(["odds", "psychic", "9", "--ruleset", "40k4", "--inv", "7+"], capsys)
+    assert code != 0 and "--inv" in err
