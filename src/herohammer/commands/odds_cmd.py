@@ -32,10 +32,12 @@ def register(sub: Any) -> argparse.ArgumentParser:
     add_json_flag(p)
     p.set_defaults(run=_run_leadership)
 
-    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*)")
+    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*; 40k4: published.40k4-perils-of-the-warp)")
     p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="the psyker's Leadership, 0..10")
     p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=4)
     p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1)
+    p.add_argument("--inv", type=roll_needed("--inv"), default=None,
+                   help="the psyker's invulnerable save, e.g. 4+ (4th edition Perils allows it; 3rd none)")
     p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if v.supports_psychic_tests), default="40k3")
     add_json_flag(p)
     p.set_defaults(run=_run_psychic)
@@ -95,9 +97,10 @@ def _run_leadership(args: argparse.Namespace) -> int:
 
 
 def _run_psychic(args: argparse.Namespace) -> int:
-    rows = odds.psychic_odds(args.ld, args.toughness, args.wounds, args.ruleset)
-    rules = ("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
-    title = f"Psychic test, Ld {args.ld}, T{args.toughness} W{args.wounds}, {args.ruleset} ({', '.join(rules)})"
+    rows = odds.psychic_odds(args.ld, args.toughness, args.wounds, args.ruleset, args.inv)
+    rules = ("40k3.psyker.test", RULESETS[args.ruleset].perils_rule, "40k3.psyker.perils-on-2")
+    inv = f" Inv{args.inv}+" if args.inv else ""
+    title = f"Psychic test, Ld {args.ld}, T{args.toughness} W{args.wounds}{inv}, {args.ruleset} ({', '.join(rules)})"
     return _show(args, title, rows, rules, args.ruleset)
 
 
