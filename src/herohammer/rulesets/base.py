@@ -378,6 +378,8 @@ class Ruleset:
     supports_psychic_tests: ClassVar[bool] = False
     #: The clause that says what Perils of the Warp does to the psyker.
     perils_rule: ClassVar[str] = "40k3.psyker.perils"
+    #: what Perils of the Warp reads of the psyker beside his Wounds (3rd: his Toughness against the Strength D6 hit)
+    perils_reads: ClassVar[tuple[str, ...]] = ("toughness",)
 
     def require_psychic_tests(self) -> None:
         """Refuse a psychic test in a ruleset that has none."""

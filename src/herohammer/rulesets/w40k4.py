@@ -59,6 +59,7 @@ class Warhammer40k4(Warhammer40k3):
     no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
     picked_out_rules: ClassVar[tuple[str, ...]] = ("40k4.target.monstrous",)
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
+    perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
 
     @implements("published.40k4-perils-of-the-warp")
     def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
