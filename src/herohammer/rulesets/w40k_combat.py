@@ -520,7 +520,7 @@ class CombatRules(Ruleset):
             return state, []
         host_id, fearless, stubborn, rule_extra, ld, lost = facts
         if fearless is not None:
-            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check without "
+            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind._value_} check without "
                                  "rolling", (rule, *fearless))]
         if stubborn is not None:
             why += " (Stubborn: the negative modifier is ignored)"
@@ -530,7 +530,7 @@ class CombatRules(Ruleset):
         result = leadership_test(dice, ld.value, kind, modifier)
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
-        event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
+        event = Event("morale", f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
                       f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra, *lost),
                       _rolls(dice, start))
         if result.passed:
