@@ -274,13 +274,17 @@ _LAST_MAN = True
 
 class _Volley(NamedTuple):
     """A volley worked out once per state and action (``CombatRules.resolve_shoot``): who shoots, the opening
-    events, the attack, and each distinct result of its wounds and saves (at most ``VOLLEY_OUTCOMES_KEPT``)."""
+    events, the attack, and each distinct result of its wounds and saves (at most ``VOLLEY_OUTCOMES_KEPT``), with
+    the state it leads to, Morale check and fall back included (remembered on that state)."""
 
     shooter_id: str
     members: tuple[Unit, ...]
     opening: tuple[Event, ...]
     attack: _Attack
     outcomes: dict[Hashable, tuple[GameState, Event | None, _Check]]
+    #: How many results were worked out afresh: the outcomes are kept from the second on, so that a state shot from
+    #: once (play) keeps no state it made alive, and one shot from again (a search, an enumeration) finds them.
+    volleys: list[int]
 
 
 class _MoraleFacts(NamedTuple):
@@ -1017,9 +1021,12 @@ class CombatRules(Ruleset):
         outcomes = plan.outcomes
         outcome = outcomes.get(key)
         if outcome is None:
-            if len(outcomes) >= VOLLEY_OUTCOMES_KEPT:
-                outcomes.clear()
-            outcome = outcomes[key] = self._volley_outcome(state, plan, taken)
+            outcome = self._volley_outcome(state, plan, taken)
+            plan.volleys[0] += 1
+            if plan.volleys[0] > 1:  # kept from the second volley from this state on: a first one keeps no new state
+                if len(outcomes) >= VOLLEY_OUTCOMES_KEPT:
+                    outcomes.clear()
+                outcomes[key] = outcome
         after, slain, check = outcome
         events = [*plan.opening, *events, *more]
         if slain is not None:
@@ -1045,7 +1052,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest)
-        return _Volley(shooter.id, tuple(members), tuple(events), attack, {})
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, [0])
 
     def _volley_outcome(self, state: GameState, plan: _Volley,
                         taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None
