@@ -91,7 +91,8 @@ def leadership_test(
     check_value("Leadership", leadership, "core.test.leadership")
     target = max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, leadership + modifier))
     # only "at most the target?" matters: an exact enumeration branches pass/fail, not 11 totals
-    roll = dice.total(2, f"{kind.value} test (Ld {leadership})", "core.test.leadership", splits=(target,))
+    # the kind's name read as the member's own attribute (``value`` is a property looked up through the class)
+    roll = dice.total(2, f"{kind._value_} test (Ld {leadership})", "core.test.leadership", splits=(target,))
     return TestResult(roll <= target, roll, target, "core.test.leadership")
 
 

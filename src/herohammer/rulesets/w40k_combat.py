@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Union
 
 from .. import geometry as geo
 from .. import straight_moves
@@ -54,7 +54,7 @@ from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import Resolution, Ruleset, places_apart, with_its_unit
+from .base import LeadershipRuling, Resolution, Ruleset, places_apart, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -223,6 +223,98 @@ class _FightSetup(NamedTuple):
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
 
 
+#: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
+VOLLEY_OUTCOMES_KEPT = 256
+#: How many allocations of wounds per batch an attack keeps (``_Attack.allocations``).
+ALLOCATIONS_KEPT = 64
+_VOLLEY, _MORALE, _FALL_BACK = "volley", "morale", "fall back"  # what a state remembers (``HashOnce.remember``)
+_NONE_YET: Any = object()
+
+
+class _Batch(NamedTuple):
+    """One batch of a shooting attack (same BS and weapon) as the dice find it (``CombatRules._attack``)."""
+
+    weapon: Weapon
+    rule: str
+    shots: int  # the batch's shots, unless its models roll them
+    rolled: tuple[str, ...]  # each model's roll for its shots (Assault D6 and the like), else empty
+    to_hit: Stage
+    wounding: Stage
+    blast: int  # the models one hit covers (0: not a blast weapon)
+    cited: tuple[str, ...]
+    fire: str  # the event's first words: "5 models fire"
+    why: str  # why no wound can be caused, if none can
+
+
+class _Attack:
+    """A shooting attack worked out before the dice: its batches, its target, and (filled when wounds are first
+    allocated) the target's models in the order that takes wounds and the save groups per number of wounds."""
+
+    __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "pool", "models", "allocations")
+
+    def __init__(self, target_id: str, rules: tuple[str, ...], batches: tuple[_Batch, ...], groups: tuple[Unit, ...],
+                 fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None) -> None:
+        self.target_id, self.rules, self.batches, self.groups = target_id, rules, batches, groups
+        self.fired, self.nearest = fired, nearest
+        self.pool: list[ModelRef] = []
+        self.models: dict[ModelRef, tuple[Unit, Model]] | None = None
+        self.allocations: dict[tuple[int, ...], list[SavesGroup] | None] = {}
+
+
+class _MoraleDue(NamedTuple):
+    """A Morale check the casualties call for: the unit that takes it, and why."""
+
+    unit_id: str
+    why: str
+
+
+#: What a shooting attack's casualties call for (``CombatRules._casualty_check``): Last Man Standing tests (True),
+#: a Morale check, the unit's destruction (its event), or nothing (None).
+_Check = Union[bool, _MoraleDue, Event, None]
+_LAST_MAN = True
+
+
+class _Volley(NamedTuple):
+    """A volley worked out once per state and action (``CombatRules.resolve_shoot``): who shoots, the opening
+    events, the attack, and each distinct result of its wounds and saves (at most ``VOLLEY_OUTCOMES_KEPT``), with
+    the state it leads to, Morale check and fall back included (remembered on that state)."""
+
+    shooter_id: str
+    members: tuple[Unit, ...]
+    opening: tuple[Event, ...]
+    attack: _Attack
+    outcomes: dict[Hashable, tuple[GameState, Event | None, _Check]]
+    #: How many results were worked out afresh: the outcomes are kept from the second on, so that a state shot from
+    #: once (play) keeps no state it made alive, and one shot from again (a search, an enumeration) finds them.
+    volleys: list[int]
+
+
+class _MoraleFacts(NamedTuple):
+    """What a Morale check reads from the state (``CombatRules._morale_facts``): the unit that tests, the rules citing
+    its Fearless pass (None: not Fearless), its Stubborn rules (None: no negative modifier ignored), the rules on
+    withheld Fearless, its Leadership and the rules on lost special rules."""
+
+    host_id: str
+    fearless: tuple[str, ...] | None
+    stubborn: tuple[str, ...] | None
+    withheld: tuple[str, ...]
+    ld: LeadershipRuling
+    lost: tuple[str, ...]
+
+
+class _FallBack:
+    """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
+    heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
+
+    __slots__ = ("members", "dice", "heading", "ends")
+
+    def __init__(self, members: Sequence[Unit]) -> None:
+        self.members = members
+        self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
+        self.heading: tuple[float, float] | None = None
+        self.ends: dict[int, tuple[GameState, str]] = {}  # at most 16 distances (3D6)
+
+
 class CombatRules(Ruleset):
     """Shoot, manifest psychic powers, assault, allocate attacks, fight, and take Morale checks."""
 
@@ -365,87 +457,19 @@ class CombatRules(Ruleset):
         None instead of the wounds taken when there is nothing to allocate (no wounds, or no model
         left to take them): nothing changes.
         """
-        total = sum(map(_WOUNDS, batches))
-        if total == 0:
-            return None, [], 0
         if models is None:
             models = _models_of(state, pool)
-        looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
-        alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
-        if not alive:
+        groups = _save_groups(models, pool, batches, who)
+        if groups is None:
             return None, [], 0
-        per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
-        one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
-        if one_each:  # the first models in order, a wound each
-            per_model = dict(zip(alive[:total], repeat((batches[0],))))
-        else:
-            per_model = {}
-            k, n_alive = 0, len(alive)
-            for batch in batches:
-                for _ in range(batch.wounds):
-                    ref = alive[k % n_alive]
-                    taking = per_model.get(ref)
-                    if taking is None:
-                        per_model[ref] = [batch]
-                    else:
-                        taking.append(batch)  # type: ignore[attr-defined]  # a list, made just above
-                    k += 1
-        groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
-        hurt = [models[ref][1] for ref in per_model]
-        if one_each and len(set(map(_UNIT, per_model))) == 1 \
-                and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1:
-            # a wound each on models of one unit with one save (the usual volley): one save group, its save worked out once
-            batch, (unit, model) = batches[0], models[alive[0]]
-            armour = None if batch.ignores_armour else model.profile.save
-            save = best_save(armour, model.profile.invulnerable, batch.ap)
-            groups[(unit.id if unit.character is not None else None, save)] = list(per_model)
-        else:
-            saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
-            for ref, taking in per_model.items():  # the models that take wounds, in allocation order
-                unit, model = models[ref]
-                character = unit.id if unit.character is not None else None
-                profile = model.profile
-                for batch in taking:
-                    asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
-                    if asked in saves:
-                        save = saves[asked]
-                    else:
-                        armour = None if batch.ignores_armour else profile.save
-                        save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
-                    group = groups.get((character, save))
-                    if group is None:
-                        groups[(character, save)] = [ref]
-                    else:
-                        group.append(ref)
         events: list[Event] = []
-        unsaved_total = 0
-        taken: dict[ModelRef, int] = {}
-        for (character, save), wounded in groups.items():
-            refs = list(dict.fromkeys(wounded))
-            n = len(wounded)
+        unsaved: list[int] = []
+        for group in groups:
             start = len(dice.log)
-            names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
-            if saved_already is not None:
-                saved = saved_already[(character, save)]
-            else:
-                saved = 0 if save is None else dice.pool(n, save, f"{who}: saves ({save}+) for {names}",
-                                                         "published.saves")
-            unsaved = n - saved
-            unsaved_total += unsaved
-            left = unsaved
-            for ref in refs:  # unsaved wounds slay whole models in order; any excess is lost
-                if not left:
-                    break
-                model = models[ref][1]
-                room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
-                got = room if room < left else left
-                if got:
-                    taken[ref] = taken.get(ref, 0) + got
-                    left -= got
-            kind = "no save" if save is None else f"{saved} saved"
-            events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved",
-                                rules, _rolls(dice, start)))
-        return taken, events, unsaved_total
+            saved = saved_already[group[0]] if saved_already is not None else _roll_saves(group, dice)
+            unsaved.append(group[2] - saved)
+            events.append(_saves_event(group, saved, rules, _rolls(dice, start)))
+        return _unsaved_taken(groups, models, unsaved), events, sum(unsaved)
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
                     who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None,
@@ -492,34 +516,49 @@ class CombatRules(Ruleset):
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
                       modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
-        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back."""
-        unit = state.unit(unit_id)
-        if not unit.alive or unit.has(Status.FALLING_BACK):
+        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back.
+
+        What the check reads from the state (``_morale_facts``) is worked out once per state, unit and kind.
+        """
+        facts = state.remember((_MORALE, self, unit_id, kind, modifier < 0),
+                               lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
+        if facts is None:
             return state, []
-        host_id = unit.joined or unit.id
-        if self.passes_automatically(state, host_id, kind):
-            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check without "
-                                 "rolling", (rule, "published.fearless", *self.sharing_cited(state, host_id)))]
-        if modifier < 0 and self.ignores_negative_modifiers(state, host_id, kind):
+        host_id, fearless, stubborn, rule_extra, ld, lost = facts
+        if fearless is not None:
+            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind._value_} check without "
+                                 "rolling", (rule, *fearless))]
+        if stubborn is not None:
             why += " (Stubborn: the negative modifier is ignored)"
-            rule_extra: tuple[str, ...] = ("published.stubborn", *self.sharing_cited(state, host_id))
+            rule_extra = stubborn + rule_extra
             modifier = 0
-        else:
-            rule_extra = ()
-        rule_extra += self.withheld(state, host_id, "fearless")
-        ld = self.leadership_of(state, host_id)
         start = len(dice.log)
         result = leadership_test(dice, ld.value, kind, modifier)
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
-        event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra,
-                                                          *self.lost_rules_cited(state, host_id)),
+        event = Event("morale", f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra, *lost),
                       _rolls(dice, start))
         if result.passed:
             return state, [event]
         state, more = self._fall_back(state, host_id, dice)
         return state, [event, *more]
+
+    def _morale_facts(self, state: GameState, unit_id: str, kind: LeadershipTestKind,
+                      negative: bool) -> _MoraleFacts | None:
+        """Read what a Morale check takes from the state (None: no check, the unit being gone or falling back)."""
+        unit = state.unit(unit_id)
+        if not unit.alive or unit.has(Status.FALLING_BACK):
+            return None
+        host_id = unit.joined or unit.id
+        if self.passes_automatically(state, host_id, kind):
+            return _MoraleFacts(host_id, ("published.fearless", *self.sharing_cited(state, host_id)), None, (),
+                                LeadershipRuling(0, "", ""), ())
+        stubborn: tuple[str, ...] | None = None
+        if negative and self.ignores_negative_modifiers(state, host_id, kind):
+            stubborn = ("published.stubborn", *self.sharing_cited(state, host_id))
+        return _MoraleFacts(host_id, None, stubborn, self.withheld(state, host_id, "fearless"),
+                            self.leadership_of(state, host_id), self.lost_rules_cited(state, host_id))
 
     #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
     FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
@@ -591,28 +630,44 @@ class CombatRules(Ruleset):
 
     @implements("published.fall-back")
     def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
-        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
-        members = state.combined(unit_id)
-        n = 3 if all(u.type in FAST_TYPES for u in members) else 2
+        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy.
+
+        Where it ends depends only on the state and the distance rolled: worked out once per state, unit and
+        distance (``_FallBack``).
+        """
+        plan: _FallBack = state.remember((_FALL_BACK, self, unit_id), lambda: _FallBack(state.combined(unit_id)))
         start = len(dice.log)
-        inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
-        mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
-        enemies = state.enemies_of(members[0].side)
-        cx = sum(map(_X, mine)) / len(mine)
-        cy = sum(map(_Y, mine)) / len(mine)
-        dx, dy = 0.0, -1.0
-        if enemies:
-            if len(enemies) == 1:
-                nearest = enemies[0]
-            else:
-                bases = [p for u in members for p in u.placed]
-                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-            theirs = [m.at for m in nearest.models]
-            ex = sum(map(_X, theirs)) / len(theirs)
-            ey = sum(map(_Y, theirs)) / len(theirs)
-            norm = math.hypot(cx - ex, cy - ey)
-            if norm > 1e-9:
-                dx, dy = (cx - ex) / norm, (cy - ey) / norm
+        inches = dice.total(plan.dice, f"{unit_id}: fall back distance", "published.fall-back", places=True)
+        done = plan.ends.get(inches)
+        if done is None:
+            done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
+        return done[0], [Event("fall_back", done[1], ("published.fall-back",), _rolls(dice, start),
+                               (("unit", unit_id),))]
+
+    def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str, inches: int) -> tuple[GameState, str]:
+        """Return the state after the unit fell back ``inches`` (the members moved and falling back) and what the
+        event says."""
+        members = plan.members
+        if plan.heading is None:  # away from the nearest enemy: read on the first distance rolled
+            mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
+            enemies = state.enemies_of(members[0].side)
+            cx = sum(map(_X, mine)) / len(mine)
+            cy = sum(map(_Y, mine)) / len(mine)
+            dx, dy = 0.0, -1.0
+            if enemies:
+                if len(enemies) == 1:
+                    nearest = enemies[0]
+                else:
+                    bases = [p for u in members for p in u.placed]
+                    nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
+                theirs = [m.at for m in nearest.models]
+                ex = sum(map(_X, theirs)) / len(theirs)
+                ey = sum(map(_Y, theirs)) / len(theirs)
+                norm = math.hypot(cx - ex, cy - ey)
+                if norm > 1e-9:
+                    dx, dy = (cx - ex) / norm, (cy - ey) / norm
+            plan.heading = (dx, dy)
+        dx, dy = plan.heading
         width, depth = state.table.width, state.table.depth
         ox, oy = dx * inches, dy * inches
         ends: list[list[tuple[float, float]]] = []
@@ -643,11 +698,9 @@ class CombatRules(Ruleset):
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
-        state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"{stopped}", ("published.fall-back",),
-                             _rolls(dice, start), (("unit", unit_id),))]
+        return state.replace_units(*moved), f"{unit_id} falls back {inches}\"{stopped}"
 
     @staticmethod
     @implements("published.fall-back")
@@ -749,31 +802,16 @@ class CombatRules(Ruleset):
         for u in before.units:
             if u.joined or u.id in skip:
                 continue
-            # the members it had before: a character released from a destroyed unit still counts
-            same, now, now_units = True, 0, []
-            for x in before.combined(u.id):
-                y = unit_now(x.id)
-                if y is not x:
-                    same = False
-                if y.models:
-                    now += len(y.models)
-                    now_units.append(y)
-            if same or not now or (now != 1 and now_units[0].id == u.id):
-                continue  # the very same units (none newly reduced to one), none left, or the unit stands with more
-            if sum(len(x.models) for x in before.combined(u.id)) > 1:
-                # the unit down to one model; or destroyed, each character it leaves a unit of one model of its own
-                for last in now_units:
-                    if len(last.models) != 1:
-                        continue
-                    if self.last_man_exempt(last):
-                        events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                            "Last Man Standing", (self.no_last_man_rule,)))
-                        continue
-                    state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
-                                                     "published.last-man-standing", 0,
-                                                     LeadershipTestKind.LAST_MAN_STANDING)
-                    unit_now = state.unit
-                    events += more
+            for last in _last_models(before, u.id, unit_now):
+                if self.last_man_exempt(last):
+                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
+                                        "Last Man Standing", (self.no_last_man_rule,)))
+                    continue
+                state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
+                                                 "published.last-man-standing", 0,
+                                                 LeadershipTestKind.LAST_MAN_STANDING)
+                unit_now = state.unit
+                events += more
         return state, events
 
     # == shooting ====================================================================
@@ -840,65 +878,121 @@ class CombatRules(Ruleset):
 
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
+    def _attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]], target_id: str,
+                rules: tuple[str, ...], nearest: Sequence[float] | None = None) -> _Attack:
+        """Work out a shooting attack before the dice (``_Attack``): per batch (same BS and weapon) its shots, its
+        hit-and-wound chain and the words of its event; to wound on the majority Toughness of the target.
+
+        ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
+        """
+        groups = state.combined(target_id)
+        target_models = list(chain.from_iterable(map(_MODELS, groups)))
+        toughness = _majority(list(map(_TOUGHNESS, target_models)))
+        batches: list[_Batch] = []
+        for (bs, _name, apart), items in _batches(fired).items():
+            weapon = items[0][2]
+            who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
+            rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
+            rolled: tuple[str, ...] = ()
+            if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
+                rolled = tuple(f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})" for _, m, _, n in items if n)
+            need = to_hit_shooting(bs)
+            strength = weapon.strength_for(items[0][1].profile.s)
+            wound_on = to_wound(strength, toughness)
+            batches.append(_Batch(
+                weapon, rule, sum(map(_SHOTS, items)), rolled,
+                Stage(need, f"{who} ({weapon.name}, BS{bs}): to hit ({need}+)", rule),
+                Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
+                      rule if apart else "published.to-wound"),
+                min(weapon.blast, len(target_models)) if weapon.blast else 0,
+                (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s"),
+                f"{who} fire{'s' * (len(items) == 1)}",
+                "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"))
+        return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest)
+
+    @staticmethod
+    def _fire(attack: _Attack, dice: Dice) -> tuple[tuple[int, ...], list[Event]]:
+        """Roll each batch's shots (if its models roll them), to hit and to wound; return its wounds and events."""
+        events: list[Event] = []
+        got_each: list[int] = []
+        for _weapon, rule, shots, rolled, to_hit, wounding, blast, cited, fire, why in attack.batches:
+            start = len(dice.log)
+            if rolled:
+                roll = _weapon.shots_dice.roll  # type: ignore[union-attr]  # rolled only with shots dice
+                shots = sum([roll(dice, label, rule) for label in rolled])
+            if blast:
+                hits = dice.pools(shots, to_hit)[0] * blast
+                got = dice.pools(hits, wounding)[0]
+            else:  # hit then wound: one chance node over the wounds when enumerating
+                hits, got = dice.pools(shots, to_hit, wounding)
+            events.append(Event("shots", f"{fire} {shots} shot{'s' * (shots != 1)} with {_weapon.name}: "
+                                f"{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
+                                cited, _rolls(dice, start)))
+            got_each.append(got)
+        return tuple(got_each), events
+
+    def _allocation(self, state: GameState, attack: _Attack, got_each: tuple[int, ...]
+                    ) -> tuple[list[SavesGroup] | None, dict[ModelRef, tuple[Unit, Model]]]:
+        """Return the save groups of an attack's wounds (``_save_groups``; None: nothing to allocate) and the target's
+        models, worked out once per attack and number of wounds per batch (``attack.allocations``)."""
+        if attack.models is None:  # the target's models in the order that takes wounds, looked up once
+            if attack.nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
+                attack.pool = self._pool_order(state, attack.target_id, (), nearest=attack.nearest)
+            else:
+                attack.pool = self._pool_order(state, attack.target_id, [m.placed for _, m, _, _ in attack.fired])
+            models: dict[ModelRef, tuple[Unit, Model]] = {}
+            for u in attack.groups:
+                models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
+            attack.models = models
+        known = attack.allocations.get(got_each, _NONE_YET)
+        if known is _NONE_YET:
+            if len(attack.allocations) >= ALLOCATIONS_KEPT:
+                attack.allocations.clear()
+            wounds = [WoundBatch(got, batch.weapon.ap) for got, batch in zip(got_each, attack.batches)]
+            known = attack.allocations[got_each] = _save_groups(attack.models, attack.pool, wounds, attack.target_id)
+        return known, attack.models
+
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
                          target_id: str, dice: Dice, rules: tuple[str, ...],
                          nearest: Sequence[float] | None = None) -> tuple[list[Unit] | None, list[Event]]:
-        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save.
+        """Roll to hit and to wound per batch (same BS and weapon), then allocate and save (``_attack``).
 
         Return the target's units that took wounds (their slain removed; None if no wound was
         allocated), for the caller to put in its one new state with whatever else the action
         changes (then ``_release_orphans``), and the events.
         ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
         """
-        groups = state.combined(target_id)
-        target_models = list(chain.from_iterable(map(_MODELS, groups)))
-        toughness = _majority(list(map(_TOUGHNESS, target_models)))
-        events: list[Event] = []
-        wounds: list[WoundBatch] = []
-        for (bs, _name, apart), items in _batches(fired).items():
-            weapon = items[0][2]
-            who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
-            rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
-            start = len(dice.log)
-            if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
-                shots = sum(weapon.shots_dice.roll(dice, f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})", rule)
-                            for _, m, _, n in items if n)
-            else:
-                shots = sum(map(_SHOTS, items))
-            need = to_hit_shooting(bs)
-            strength = weapon.strength_for(items[0][1].profile.s)
-            wound_on = to_wound(strength, toughness)
-            to_hit = Stage(need, f"{who} ({weapon.name}, BS{bs}): to hit ({need}+)", rule)
-            wounding = Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
-                             rule if apart else "published.to-wound")
-            if weapon.blast:
-                hits = dice.pools(shots, to_hit)[0] * min(weapon.blast, len(target_models))
-                got = dice.pools(hits, wounding)[0]
-            else:  # hit then wound: one chance node over the wounds when enumerating
-                hits, got = dice.pools(shots, to_hit, wounding)
-            cited = (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s")
-            why = "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"
-            events.append(Event("shots", f"{who} fire{'s' * (len(items) == 1)} {shots} shot{'s' * (shots != 1)} "
-                                f"with {weapon.name}: {hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
-                                cited, _rolls(dice, start)))
-            wounds.append(WoundBatch(got, weapon.ap))
-        if not any(w.wounds for w in wounds):  # nothing to allocate: no order of the models needed
-            return None, events
-        if nearest is not None:  # each target model's distance to the nearest firer, measured in _shots
-            pool = self._pool_order(state, target_id, (), nearest=nearest)
-        else:
-            pool = self._pool_order(state, target_id, [m.placed for _, m, _, _ in fired])
-        models: dict[ModelRef, tuple[Unit, Model]] = {}  # the pool's models, looked up once
-        for u in groups:
-            models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
-        taken, more, _ = self._saved_wounds(state, pool, wounds, dice, target_id, rules, models=models)
+        attack = self._attack(state, fired, target_id, rules, nearest)
+        got_each, events = self._fire(attack, dice)
+        taken, more = self._saves(state, attack, got_each, dice)
         events += more
         if taken is None:
             return None, events
-        wounded, slain = _wounded_units(state, taken)
+        groups, models, unsaved = taken
+        wounded, slain = _wounded_units(state, _unsaved_taken(groups, models, unsaved))
         if slain:
             events.append(_casualties(slain, rules))
         return wounded, events
+
+    def _saves(self, state: GameState, attack: _Attack, got_each: tuple[int, ...], dice: Dice
+               ) -> tuple[tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
+                          list[Event]]:
+        """Allocate an attack's wounds and roll the saves per group: the groups, the models, the unsaved wounds per
+        group and the events (None instead of the first three when no wound was allocated)."""
+        if not any(got_each):  # nothing to allocate: no order of the models needed
+            return None, []
+        groups, models = self._allocation(state, attack, got_each)
+        if groups is None:
+            return None, []
+        events: list[Event] = []
+        unsaved: list[int] = []
+        rules = attack.rules
+        for group in groups:
+            start = len(dice.log)
+            saved = _roll_saves(group, dice)
+            unsaved.append(group[2] - saved)
+            events.append(_saves_event(group, saved, rules, _rolls(dice, start)))
+        return (groups, models, tuple(unsaved)), events
 
     def picked_out(self, state: GameState, target: Unit) -> bool:
         """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
@@ -920,11 +1014,40 @@ class CombatRules(Ruleset):
                              self.picked_out_rules), *events]
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
-        """Fire the unit with its characters (at the unit's target), remove casualties, then test morale."""
+        """Fire the unit with its characters (at the unit's target), remove casualties, then test morale.
+
+        What does not depend on the dice is worked out once per state and action (``_volley``), and each
+        distinct result of the wounds and saves once per state (``_Volley.outcome``), so applying the same
+        shot again (a search) or an enumeration's every branch pays only for the dice.
+        """
         target = state.unit(action.target)
         if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
             return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
-        shooter = state.unit(action.unit)
+        plan: _Volley = state.remember((_VOLLEY, self, action.unit, target.id),
+                                       lambda: self._volley(state, action.unit, target))
+        attack = plan.attack
+        got_each, events = self._fire(attack, dice)
+        taken, more = self._saves(state, attack, got_each, dice)
+        key = None if taken is None else (got_each, taken[2])
+        outcomes = plan.outcomes
+        outcome = outcomes.get(key)
+        if outcome is None:
+            outcome = self._volley_outcome(state, plan, taken)
+            plan.volleys[0] += 1
+            if plan.volleys[0] > 1:  # kept from the second volley from this state on: a first one keeps no new state
+                if len(outcomes) >= VOLLEY_OUTCOMES_KEPT:
+                    outcomes.clear()
+                outcomes[key] = outcome
+        after, slain, check = outcome
+        events = [*plan.opening, *events, *more]
+        if slain is not None:
+            events.append(slain)
+        after, more = self._casualties_tested(after, state, plan.attack.target_id, dice, check)
+        return after, events + more
+
+    def _volley(self, state: GameState, unit_id: str, target: Unit) -> _Volley:
+        """Work out a volley before the dice (``_Volley``): who fires what, the attack, the opening events."""
+        shooter = state.unit(unit_id)
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
         moved = any(u.has(Status.MOVED) for u in members)
@@ -938,22 +1061,34 @@ class CombatRules(Ruleset):
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
         events += [Event("note", n) for n in notes]
-        before = state
-        wounded, more = self._shooting_attack(state, fired, target_id, dice, ("published.wound-allocation",
-                                              *self._carry_rule(state, target_id)), nearest)
-        events += more
-        # one new state: the wounds, the firers marked as having shot, the target remembered (40k4.shoot.same-target)
+        attack = self._attack(state, fired, target_id, ("published.wound-allocation",
+                                                        *self._carry_rule(state, target_id)), nearest)
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, [0])
+
+    def _volley_outcome(self, state: GameState, plan: _Volley,
+                        taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None
+                        ) -> tuple[GameState, Event | None, _Check]:
+        """Return the state after a volley's wounds (the slain removed, the firers marked as having shot, the target
+        remembered: 40k4.shoot.same-target), its casualties event and what the casualties call for (``_casualty_check``)."""
+        attack = plan.attack
+        target_id = attack.target_id
+        wounded: list[Unit] | None = None
+        slain_event = None
+        if taken is not None:
+            wounded, slain = _wounded_units(state, _unsaved_taken(*taken))
+            if slain:
+                slain_event = _casualties(slain, attack.rules)
         changed = {u.id: u for u in wounded} if wounded else {}
-        for u in members:
+        for u in plan.members:
             u = changed.get(u.id, u)
             changed[u.id] = evolve(u, status=u.status | _SHOT)  # Unit.with_status(Status.SHOT)
-        fired_at = state.fired_at if state.target_fired_at(shooter.id) is not None else (
-            *state.fired_at, (shooter.id, target_id))
-        state = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
+        shooter_id = plan.shooter_id
+        fired_at = state.fired_at if state.target_fired_at(shooter_id) is not None else (
+            *state.fired_at, (shooter_id, target_id))
+        after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
         if wounded is not None:  # as _apply_wounds does
-            state = _release_orphans(state)
-        state, more = self._after_casualties(state, before, target_id, dice)
-        return state, events + more
+            after = _release_orphans(after)
+        return after, slain_event, self._casualty_check(after, state, target_id)
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
         return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
@@ -961,21 +1096,45 @@ class CombatRules(Ruleset):
     @implements("published.morale-casualties")
     def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
         """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
-        state, events = self._last_man(state, before, dice, set())
-        if events:
-            return state, events
+        return self._casualties_tested(state, before, target_id, dice, self._casualty_check(state, before, target_id))
+
+    def _casualty_check(self, state: GameState, before: GameState, target_id: str) -> _Check:
+        """Say what ``_after_casualties`` calls for, before any die: Last Man Standing tests (``_LAST_MAN``), else
+        ``_quarter_check``'s answer."""
+        unit_now = state.unit
+        for u in before.units:
+            if not u.joined and _last_models(before, u.id, unit_now):
+                return _LAST_MAN
+        return self._quarter_check(state, before, target_id)
+
+    @staticmethod
+    @implements("published.morale-casualties")
+    def _quarter_check(state: GameState, before: GameState, target_id: str) -> _Check:
+        """Say whether the target lost 25% of its models: its Morale check (the unit and why), its destruction (the
+        event), or nothing (None)."""
         was, alive_id = 0, None
         for u in before.combined(target_id):
             was += len(u.models)
             if alive_id is None and state.unit(u.id).models:
                 alive_id = u.id
         if alive_id is None:
-            return state, [Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))]
+            return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
         now = sum([len(u.models) for u in state.combined(alive_id)])
         if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
-            return self._morale_check(state, alive_id, dice, f"lost {was - now} of {was} models",
-                                      "published.morale-casualties")
-        return state, []
+            return _MoraleDue(alive_id, f"lost {was - now} of {was} models")
+        return None
+
+    def _casualties_tested(self, state: GameState, before: GameState, target_id: str, dice: Dice,
+                           check: _Check) -> Resolution:
+        """Carry out what ``_casualty_check`` found the casualties call for."""
+        if check is _LAST_MAN:
+            state, events = self._last_man(state, before, dice, set())
+            if events:
+                return state, events
+            check = self._quarter_check(state, before, target_id)
+        if isinstance(check, _MoraleDue):
+            return self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
+        return state, [] if check is None else [check]  # type: ignore[list-item]  # an Event: the unit destroyed
 
     # == psychic powers ================================================================
     @implements("40k3.psyker.test", "40k3.psyker.as-shooting")
@@ -1827,6 +1986,127 @@ def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tup
         if unit is not None and ref[1] < len(unit.models):
             out[ref] = (unit, unit.models[ref[1]])
     return out
+
+
+#: One save group of a volley's or strike's wounds (``_save_groups``): its key, the models that take its wounds (in
+#: order, once each), how many wounds it takes, the words for those models and the purpose of its saves roll.
+SavesGroup = tuple[SaveGroup, list[ModelRef], int, str, str]
+
+
+def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
+                 who: str) -> list[SavesGroup] | None:
+    """Allocate wounds one per model in order (wound k to the k-th living model, round and round) and group them by
+    the save they take (a joined character's always apart); None when there is nothing to allocate.
+
+    What ``_saved_wounds`` decides before any save is rolled: it depends only on the models and the wounds.
+    """
+    total = sum(map(_WOUNDS, batches))
+    if total == 0:
+        return None
+    looked = list(map(_MODEL, map(models.__getitem__, pool)))  # not is_casualty: wounds taken below W
+    alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
+    if not alive:
+        return None
+    per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
+    one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
+    if one_each:  # the first models in order, a wound each
+        per_model = dict(zip(alive[:total], repeat((batches[0],))))
+    else:
+        per_model = {}
+        k, n_alive = 0, len(alive)
+        for batch in batches:
+            for _ in range(batch.wounds):
+                ref = alive[k % n_alive]
+                taking = per_model.get(ref)
+                if taking is None:
+                    per_model[ref] = [batch]
+                else:
+                    taking.append(batch)  # type: ignore[attr-defined]  # a list, made just above
+                k += 1
+    groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
+    hurt = [models[ref][1] for ref in per_model]
+    if one_each and len(set(map(_UNIT, per_model))) == 1 \
+            and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1:
+        # a wound each on models of one unit with one save (the usual volley): one save group, its save worked out once
+        batch, (unit, model) = batches[0], models[alive[0]]
+        armour = None if batch.ignores_armour else model.profile.save
+        save = best_save(armour, model.profile.invulnerable, batch.ap)
+        groups[(unit.id if unit.character is not None else None, save)] = list(per_model)
+    else:
+        saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
+        for ref, taking in per_model.items():  # the models that take wounds, in allocation order
+            unit, model = models[ref]
+            character = unit.id if unit.character is not None else None
+            profile = model.profile
+            for batch in taking:
+                asked = (profile.save, profile.invulnerable, batch.ap, batch.ignores_armour)
+                if asked in saves:
+                    save = saves[asked]
+                else:
+                    armour = None if batch.ignores_armour else profile.save
+                    save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
+                group = groups.get((character, save))
+                if group is None:
+                    groups[(character, save)] = [ref]
+                else:
+                    group.append(ref)
+    out: list[SavesGroup] = []
+    for (character, save), wounded in groups.items():
+        refs = list(dict.fromkeys(wounded))
+        names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
+        out.append(((character, save), refs, len(wounded), names, f"{who}: saves ({save}+) for {names}"))
+    return out
+
+
+def _roll_saves(group: SavesGroup, dice: Dice) -> int:
+    """Roll a save group's saves (none without a save); return how many are saved."""
+    save = group[0][1]
+    return 0 if save is None else dice.pool(group[2], save, group[4], "published.saves")
+
+
+def _saves_event(group: SavesGroup, saved: int, rules: tuple[str, ...], rolls: tuple[RollRecord, ...]) -> Event:
+    """Say how a save group's wounds were saved."""
+    n, unsaved = group[2], group[2] - saved
+    kind = "no save" if group[0][1] is None else f"{saved} saved"
+    return Event("saves", f"{group[3]}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules, rolls)
+
+
+def _unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
+                   unsaved: Sequence[int]) -> dict[ModelRef, int]:
+    """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost."""
+    taken: dict[ModelRef, int] = {}
+    for group, left in zip(groups, unsaved):
+        for ref in group[1]:
+            if not left:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+            got = room if room < left else left
+            if got:
+                taken[ref] = taken.get(ref, 0) + got
+                left -= got
+    return taken
+
+
+def _last_models(before: GameState, unit_id: str, unit_now: Callable[[str], Unit]) -> list[Unit]:
+    """Return the members of a unit (with the characters it had before) newly left with one model each, by
+    ``unit_now``: the unit down to one model; or destroyed, each character it leaves a unit of one model of its own.
+
+    None for the very same units (none newly reduced to one), none left, or the unit standing with more.
+    """
+    same, now, now_units = True, 0, []
+    for x in before.combined(unit_id):  # the members it had before: a character released from a destroyed unit counts
+        y = unit_now(x.id)
+        if y is not x:
+            same = False
+        if y.models:
+            now += len(y.models)
+            now_units.append(y)
+    if same or not now or (now != 1 and now_units[0].id == unit_id):
+        return []
+    if sum(len(x.models) for x in before.combined(unit_id)) > 1:
+        return [last for last in now_units if len(last.models) == 1]
+    return []
 
 
 def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int,
