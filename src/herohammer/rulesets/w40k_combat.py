@@ -66,6 +66,10 @@ ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
 #: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
 LATER_GATHERS_KEPT = 256
+#: How many strikes (a state and its pools) a state fought from again remembers (``_FightSetup.strikes``), and how
+#: many outcomes of its dice each strike remembers (``_StrikePlan.outcomes``).
+STRIKES_KEPT = 256
+OUTCOMES_KEPT = 64
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
@@ -219,6 +223,34 @@ class _FightSetup(NamedTuple):
     fights: list[int]
     sides: tuple[tuple[str, int], ...]
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
+    #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
+    #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
+    strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
+
+
+#: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
+#: attacks event (saves, casualties: no rolls of their own), the unsaved wounds and the units whose slain wait.
+StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
+
+
+class _StrikePlan(NamedTuple):
+    """What a strike reads from the carry before its dice: the pool's models, the dice to roll, the words to say.
+
+    Worked out once per state, pools and pending units when the fight keeps them
+    (``_FightSetup.strikes``); then ``outcomes`` keeps what each result of the dice did
+    (by wounds and unsaved wounds per save group), so a search fighting again from the same
+    state pays only for the dice and the attacks event.
+    """
+
+    models: dict[ModelRef, tuple[Unit, Model]]  # the pool's models still standing (none: the strike hurts no one)
+    targets: list[Model]
+    to_hit: Stage | None
+    to_wound: Stage | None
+    saving: SaveSplit | None
+    attacking: str  # the attacks event's text before the dice: who attacks whom with how many
+    why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
+    rules: tuple[str, ...]  # the attacks event's rules
+    outcomes: dict[tuple[int, tuple[int, ...]], StrikeOutcome]
 
 
 class CombatRules(Ruleset):
@@ -1273,6 +1305,7 @@ class CombatRules(Ruleset):
         """
         setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
         engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
+        strikes = setup.strikes
         # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
         # on their own new states: from the second fight from it on (a search applying it again) they are remembered
         remember_later = fights[0] > 0
@@ -1305,7 +1338,7 @@ class CombatRules(Ruleset):
                 events = (*events, event)
             if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
                 initiative = -1  # no one left to strike: the combat result is next
-            return self._strike(melee, jobs, initiative, events, dice)
+            return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
 
         def gather(melee: _Melee) -> tuple[Gathered, ...]:
             """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
@@ -1347,63 +1380,110 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)))
+                           (opening, *self._characters_apart(state, engagement)), {})
 
-    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
-                events_before: tuple[Event, ...], dice: Dice) -> _Melee:
+    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
+                dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
+                ) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
-        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
-        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
-        strike that slays or wounds no one makes no new state.
+        What the strike reads before its dice is its plan (``_strike_plan``), and what the dice
+        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans (and their
+        outcomes) a fight fought again from one state keeps, by the carry's state, pools and
+        pending units, so that the same strike from the same carry pays only for its dice.
         """
-        (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused, pending = melee.state, list(events_before), melee.caused, melee.pending
-        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
-        rest = jobs[1:]
-        if models:
-            live = list(models)
-            targets = list(map(_MODEL, models.values()))
+        state, pending, rest = melee.state, melee.pending, jobs[1:]
+        if kept is None:
+            plan = self._strike_plan(state, jobs)
+        else:
+            key = (state, jobs, pending)
+            found = kept.get(key)
+            if found is None:
+                if len(kept) >= STRIKES_KEPT:
+                    del kept[next(iter(kept))]  # the oldest first
+                found = kept[key] = self._strike_plan(state, jobs)
+            plan = found
+        caused = melee.caused
+        events = list(events_before)
+        if plan.models:
+            side, n = jobs[0][0][0], jobs[0][1]
+            assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
             start = len(dice.log)
-            need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
-            rule = self.allocation_rule if apart else "core.zero.ws"
-            toughness = _majority(list(map(_TOUGHNESS, targets)))
-            wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
-            to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
-            to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                   rule if apart else "published.to-wound")
+            saving = plan.saving
             if saving is None:
-                hits, got = dice.pools(n, to_hit, to_wound_stage)
+                hits, got = dice.pools(n, plan.to_hit, plan.to_wound)
+                unsaved_now: tuple[int, ...] = ()
             else:
-                hits, got, *unsaved_now = dice.pools(n, to_hit, to_wound_stage, split=saving[0])
-            why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
-            events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
-                                f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
+                hits, got, *rolled = dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
+                unsaved_now = tuple(rolled)
+            events.append(Event("attacks", f"{plan.attacking}{hits} hits, {got} wounds{plan.why}", plan.rules,
                                 _rolls(dice, start)))
-            unsaved = 0
-            if got and saving is not None:
-                struck = state.unit(live[0][0])
-                rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
-                remove = not rest or _slain_now(models, rest, got, targets)
-                taken, unsaved = _allocate_melee(models, saving, got, unsaved_now, rules, events)
-                if taken:
-                    state, slain = _apply_wounds(state, taken, remove)
-                    if slain:
-                        events.append(_casualties(slain, rules))
-                else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
-                    state = _release_orphans(state)
-                if unsaved and not remove:
-                    pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            outcome = plan.outcomes.get((got, unsaved_now)) if kept is not None else None
+            if outcome is None:
+                outcome = self._strike_outcome(plan, state, pending, rest, got, unsaved_now)
+                if kept is not None and len(plan.outcomes) < OUTCOMES_KEPT:
+                    plan.outcomes[(got, unsaved_now)] = outcome
+            state, more, unsaved, pending = outcome
+            events += more
             if unsaved or side not in dict(caused):
                 known = dict(caused)
                 known[side] = known.get(side, 0) + unsaved
                 caused = tuple(sorted(known.items()))
-        if not rest and pending:
+        elif not rest and pending:
             state, pending = _remove_casualties(state), ()
         return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
                       events=tuple(events), pending=pending)
+
+    def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
+        """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
+        (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
+        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
+        if not models:
+            return _StrikePlan(models, [], None, None, None, "", "", (), {})
+        live = list(models)
+        targets = list(map(_MODEL, models.values()))
+        need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
+        rule = self.allocation_rule if apart else "core.zero.ws"
+        toughness = _majority(list(map(_TOUGHNESS, targets)))
+        wound_on = to_wound(s, toughness)
+        saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
+        to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
+        to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                               rule if apart else "published.to-wound")
+        why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
+        return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
+                           f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
+                           (rule, "core.zero.a", *_zero_rules(s, toughness)), {})
+
+    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
+                        got: int, unsaved_now: tuple[int, ...]) -> StrikeOutcome:
+        """Do what a strike's dice decided (``got`` wounds, ``unsaved_now`` per save group): allocate, wound, remove.
+
+        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
+        strike that slays or wounds no one makes no new state.
+        """
+        events: list[Event] = []
+        unsaved = 0
+        if got and plan.saving is not None:
+            models = plan.models
+            live = list(models)
+            struck = state.unit(live[0][0])
+            rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
+            remove = not rest or _slain_now(models, rest, got, plan.targets)
+            taken, unsaved = _allocate_melee(models, plan.saving, got, unsaved_now, rules, events)
+            if taken:
+                state, slain = _apply_wounds(state, taken, remove)
+                if slain:
+                    events.append(_casualties(slain, rules))
+            else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
+                state = _release_orphans(state)
+            if unsaved and not remove:
+                pending = (*pending, *dict.fromkeys(r[0] for r in live))
+        if not rest and pending:
+            state, pending = _remove_casualties(state), ()
+        return state, tuple(events), unsaved, pending
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
