@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, TypeVar
 
 from .. import geometry as geo
 from .. import straight_moves
@@ -70,9 +70,12 @@ LATER_GATHERS_KEPT = 256
 #: many outcomes of its dice each strike remembers (``_StrikePlan.outcomes``).
 STRIKES_KEPT = 256
 OUTCOMES_KEPT = 64
+#: How many dice-free pieces of a combat result of each kind (``Kept``) a state fought from again remembers.
+RESULTS_KEPT = 256
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+R = TypeVar("R")
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
@@ -226,6 +229,57 @@ class _FightSetup(NamedTuple):
     #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
     #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
     strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
+    #: What the combat result works out whatever its dice, by what it reads (``Kept``): the state with every unit
+    #: fought, each Morale check's reading, each fall back's move by its distance, the locks released.
+    results: Kept
+
+
+Ends = list[list[tuple[float, float]]]  # where each model of each member of a falling-back unit ends
+
+
+class Kept:
+    """The dice-free pieces of a fight's result that a state fought from again keeps, by everything each reads.
+
+    ``fought``: the state with every unit of the combat fought, by the state the blows left;
+    ``morale``: each Morale check's reading (``_MoraleReading``); ``falls``: each fall back's
+    ends and words by its distance and where every unit stands; ``unlocked``: the locks
+    released, by a fought state no check changed.  Each kind is bounded apart (``_keep``).
+    """
+
+    __slots__ = ("fought", "morale", "falls", "unlocked")
+
+    def __init__(self) -> None:
+        self.fought: dict[GameState, GameState] = {}
+        self.morale: dict[Hashable, _MoraleReading] = {}
+        self.falls: dict[Hashable, tuple[Ends, str]] = {}
+        self.unlocked: dict[GameState, GameState] = {}
+
+
+K = TypeVar("K")
+
+
+def _keep(kept: dict[K, R], key: K, value: R) -> R:
+    """Keep ``value`` under ``key`` (the oldest dropped first past ``RESULTS_KEPT``) and return it."""
+    if len(kept) >= RESULTS_KEPT:
+        del kept[next(iter(kept))]
+    kept[key] = value
+    return value
+
+
+class _MoraleReading(NamedTuple):
+    """A Morale check's reading before its dice (``CombatRules._morale_reading``).
+
+    ``done``: the events of a check that rolls no dice (a unit gone, already falling back, or
+    Fearless); otherwise the roll's Leadership and modifier, the event's text before the
+    roll and its rules.
+    """
+
+    done: tuple[Event, ...] | None
+    host_id: str
+    ld: int
+    modifier: int
+    said: str
+    rules: tuple[str, ...]
 
 
 #: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
@@ -521,15 +575,43 @@ class CombatRules(Ruleset):
         return Split(tuple(stages), tuple(shares)), order, alive, keys
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
-                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
-        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back."""
+                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE,
+                      kept: Kept | None = None) -> Resolution:
+        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back.
+
+        ``kept``: a fight's dice-free pieces (``_FightSetup.results``): the reading before the
+        roll, and the fall back's move, found there when the same check was taken before.
+        """
+        if kept is None:
+            reading = self._morale_reading(state, unit_id, why, rule, modifier, kind)
+        else:
+            key = (state, unit_id, why, rule, modifier, kind)
+            found = kept.morale.get(key)
+            reading = found if found is not None else _keep(
+                kept.morale, key, self._morale_reading(state, unit_id, why, rule, modifier, kind))
+        if reading.done is not None:
+            return state, list(reading.done)
+        start = len(dice.log)
+        result = leadership_test(dice, reading.ld, kind, reading.modifier)
+        verdict = "passes" if result.passed else "fails"
+        event = Event("morale", f"{reading.said}rolls {result.roll}, {verdict}", reading.rules, _rolls(dice, start))
+        if result.passed:
+            return state, [event]
+        state, more = self._fall_back(state, reading.host_id, dice, kept)
+        return state, [event, *more]
+
+    def _morale_reading(self, state: GameState, unit_id: str, why: str, rule: str, modifier: int,
+                        kind: LeadershipTestKind) -> _MoraleReading:
+        """Read what a Morale check needs before its dice (``_morale_check``): who tests, on what, and the words."""
         unit = state.unit(unit_id)
         if not unit.alive or unit.has(Status.FALLING_BACK):
-            return state, []
+            return _MoraleReading((), unit_id, 0, 0, "", ())
         host_id = unit.joined or unit.id
         if self.passes_automatically(state, host_id, kind):
-            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check without "
-                                 "rolling", (rule, "published.fearless", *self.sharing_cited(state, host_id)))]
+            return _MoraleReading((Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check "
+                                         "without rolling",
+                                         (rule, "published.fearless", *self.sharing_cited(state, host_id))),),
+                                  host_id, 0, 0, "", ())
         if modifier < 0 and self.ignores_negative_modifiers(state, host_id, kind):
             why += " (Stubborn: the negative modifier is ignored)"
             rule_extra: tuple[str, ...] = ("published.stubborn", *self.sharing_cited(state, host_id))
@@ -538,18 +620,11 @@ class CombatRules(Ruleset):
             rule_extra = ()
         rule_extra += self.withheld(state, host_id, "fearless")
         ld = self.leadership_of(state, host_id)
-        start = len(dice.log)
-        result = leadership_test(dice, ld.value, kind, modifier)
         mod = f" {modifier:+d}" if modifier else ""
-        verdict = "passes" if result.passed else "fails"
-        event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra,
-                                                          *self.lost_rules_cited(state, host_id)),
-                      _rolls(dice, start))
-        if result.passed:
-            return state, [event]
-        state, more = self._fall_back(state, host_id, dice)
-        return state, [event, *more]
+        return _MoraleReading(None, host_id, ld.value, modifier,
+                              f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), ",
+                              (rule, ld.rule, "core.test.leadership", *rule_extra,
+                               *self.lost_rules_cited(state, host_id)))
 
     #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
     FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
@@ -620,12 +695,33 @@ class CombatRules(Ruleset):
         return None
 
     @implements("published.fall-back")
-    def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
-        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
+    def _fall_back(self, state: GameState, unit_id: str, dice: Dice, kept: Kept | None = None) -> Resolution:
+        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy.
+
+        ``kept``: a fight's dice-free pieces (``_FightSetup.results``): the move for each distance rolled.
+        """
         members = state.combined(unit_id)
         n = 3 if all(u.type in FAST_TYPES for u in members) else 2
         start = len(dice.log)
         inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
+        if kept is None:
+            ends, said = self._fall_back_ends(state, unit_id, members, inches)
+        else:  # the move reads where every unit stands (and who is joined to whom), not its wounds nor its status
+            key = (unit_id, inches, tuple([(u.id, u.joined, u.on_table, tuple(map(_AT, u.models)))
+                                           for u in state.units]))
+            found = kept.falls.get(key)
+            ends, said = found if found is not None else _keep(kept.falls, key,
+                                                               self._fall_back_ends(state, unit_id, members, inches))
+        moved = []
+        for u, places in zip(members, ends):  # one new unit per member
+            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
+                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+        state = state.replace_units(*moved)
+        return state, [Event("fall_back", said, ("published.fall-back",), _rolls(dice, start), (("unit", unit_id),))]
+
+    def _fall_back_ends(self, state: GameState, unit_id: str, members: Sequence[Unit], inches: int
+                        ) -> tuple[Ends, str]:
+        """Return where each falling-back model ends, ``inches`` away from the nearest enemy, and the words for it."""
         mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
         enemies = state.enemies_of(members[0].side)
         cx = sum(map(_X, mine)) / len(mine)
@@ -666,15 +762,9 @@ class CombatRules(Ruleset):
                 places.append((x, y))
             ends.append(places)
         short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
-        moved = []
-        for u, places in zip(members, ends):  # one new unit per member
-            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
-                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
-        state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"{stopped}", ("published.fall-back",),
-                             _rolls(dice, start), (("unit", unit_id),))]
+        return ends, f"{unit_id} falls back {inches}\"{stopped}"
 
     @staticmethod
     @implements("published.fall-back")
@@ -1305,7 +1395,7 @@ class CombatRules(Ruleset):
         """
         setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
         engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
-        strikes = setup.strikes
+        strikes, results = setup.strikes, setup.results
         # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
         # on their own new states: from the second fight from it on (a search applying it again) they are remembered
         remember_later = fights[0] > 0
@@ -1353,17 +1443,27 @@ class CombatRules(Ruleset):
             return ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
-            state = melee.state
+            kept = results if remember_later else None
+            found = None if kept is None else kept.fought.get(melee.state)
+            if found is not None:
+                state = found
+            else:
+                state = fought(melee.state)
+                if kept is not None:
+                    _keep(kept.fought, melee.state, state)
+            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
+                                               engagement=engagement, kept=kept)
+            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+
+        def fought(state: GameState) -> GameState:
+            """Return ``state`` with every unit of the combat marked as fought, its splits of attacks ended."""
             allocations = state.allocations  # splits of attacks end with the fight
             if allocations and any(a[0] in combat for a in allocations):
                 allocations = tuple(a for a in allocations if a[0] not in combat)
             units = []  # every unit of the combat has fought: one new state
             for u in state.units:
                 units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
-            state = evolve(state, allocations=allocations, units=tuple(units))
-            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
-                                               engagement=engagement)
-            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return evolve(state, allocations=allocations, units=tuple(units))
 
         view = dice.event_view
         melee = dice.loop(_Melee(state, 10, (), setup.sides, setup.opening), step, _FINISHED,
@@ -1380,7 +1480,7 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)), {})
+                           (opening, *self._characters_apart(state, engagement)), {}, Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
                 dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
@@ -1687,12 +1787,15 @@ class CombatRules(Ruleset):
 
     @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
-                        dice: Dice, engagement: Engagement | None = None) -> Resolution:
+                        dice: Dice, engagement: Engagement | None = None, kept: Kept | None = None) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
 
         ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
         ``engagement``: who touched whom as the fight started (``before``), if measured.
+        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
+        the Morale checks' readings, the fall backs' moves and the locks released, by the state each reads.
         """
+        judged = state
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
         score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
         events: list[Event] = []
@@ -1717,7 +1820,8 @@ class CombatRules(Ruleset):
                         events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
                                             "check as a unit of its own", self.survivor_rules))
                     state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
+                                                     "published.combat-resolution", self.combat_morale_modifier(margin),
+                                                     kept=kept)
                     tested.add(uid)
                     events += more
         else:
@@ -1725,6 +1829,16 @@ class CombatRules(Ruleset):
                                 ("published.combat-resolution",)))
         state, more = self._last_man(state, before, dice, tested)
         events += more
+        if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
+            return self._unlocked(state, before, combat, engagement), events
+        found = kept.unlocked.get(state)
+        if found is None:
+            found = _keep(kept.unlocked, state, self._unlocked(state, before, combat, engagement))
+        return found, events
+
+    def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
+                  engagement: Engagement | None) -> GameState:
+        """Release the combat's units with no enemy left in contact after its result (``_resolve_combat``)."""
         # units with no enemy left in contact are no longer locked; an enemy that fell back from this
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
         locked = []
@@ -1732,7 +1846,7 @@ class CombatRules(Ruleset):
             if u.alive and Status.LOCKED in u.status:
                 locked.append(u)
         if not locked:
-            return state, events
+            return state
         fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
                 and not before.unit(e.id).has(Status.FALLING_BACK)}
         # only the units that fled have moved: the others touch as the fight began, the slain aside
@@ -1747,7 +1861,7 @@ class CombatRules(Ruleset):
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
             if not touching:
                 state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
-        return state, events
+        return state
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
