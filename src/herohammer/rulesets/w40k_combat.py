@@ -72,6 +72,8 @@ STRIKES_KEPT = 256
 OUTCOMES_KEPT = 64
 #: How many dice-free pieces of a combat result of each kind (``Kept``) a state fought from again remembers.
 RESULTS_KEPT = 256
+#: How many fall backs' ends (``Kept.falls``: a few points each) a state fought from again remembers.
+FALLS_KEPT = 1024
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
@@ -241,7 +243,7 @@ class Kept:
     """The dice-free pieces of a fight's result that a state fought from again keeps, by everything each reads.
 
     ``fought``: the state with every unit of the combat fought, by the state the blows left;
-    ``morale``: each Morale check's reading (``_MoraleReading``); ``falls``: each fall back's
+    ``morale``: each Morale check's reading (``_MoraleReading``) by the values of the unit's group; ``falls``: each fall back's
     ends and words by its distance and where every unit stands; ``unlocked``: the locks
     released, by a fought state no check changed.  Each kind is bounded apart (``_keep``).
     """
@@ -258,9 +260,9 @@ class Kept:
 K = TypeVar("K")
 
 
-def _keep(kept: dict[K, R], key: K, value: R) -> R:
-    """Keep ``value`` under ``key`` (the oldest dropped first past ``RESULTS_KEPT``) and return it."""
-    if len(kept) >= RESULTS_KEPT:
+def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
+    """Keep ``value`` under ``key`` (the oldest dropped first past ``most``) and return it."""
+    if len(kept) >= most:
         del kept[next(iter(kept))]
     kept[key] = value
     return value
@@ -585,7 +587,8 @@ class CombatRules(Ruleset):
         if kept is None:
             reading = self._morale_reading(state, unit_id, why, rule, modifier, kind)
         else:
-            key = (state, unit_id, why, rule, modifier, kind)
+            # the reading reads the unit's group alone (its units' statuses, rules, Leadership): by their values
+            key = (unit_id, why, rule, modifier, kind, tuple(state.combined(unit_id)))
             found = kept.morale.get(key)
             reading = found if found is not None else _keep(
                 kept.morale, key, self._morale_reading(state, unit_id, why, rule, modifier, kind))
@@ -710,8 +713,8 @@ class CombatRules(Ruleset):
             key = (unit_id, inches, tuple([(u.id, u.joined, u.on_table, tuple(map(_AT, u.models)))
                                            for u in state.units]))
             found = kept.falls.get(key)
-            ends, said = found if found is not None else _keep(kept.falls, key,
-                                                               self._fall_back_ends(state, unit_id, members, inches))
+            ends, said = found if found is not None else _keep(
+                kept.falls, key, self._fall_back_ends(state, unit_id, members, inches), FALLS_KEPT)
         moved = []
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
