@@ -226,7 +226,7 @@ def _bench_fight(ruleset: str) -> dict[str, Any]:
 def test_a_fight_fought_again_from_one_state_keeps_only_what_the_dice_do_not_decide(ruleset: str, position: str) -> None:
     """A fight fought again from the same state (a search) finds each strike's reading and each outcome of its
     dice kept (``_FightSetup.strikes``), and the combat result's dice-free pieces (``_FightSetup.results``:
-    the fought state, the Morale checks' readings, the fall backs' moves, the locks released): every fight,
+    the fought state, the locks released): every fight,
     after undo as before, gives exactly the events and state of the same dice on a state just built from
     the same data, which fights with nothing kept, whichever branch the dice take this time."""
     data = small_fight(ruleset, True) if position == "small" else _bench_fight(ruleset)

@@ -70,10 +70,8 @@ LATER_GATHERS_KEPT = 256
 #: many outcomes of its dice each strike remembers (``_StrikePlan.outcomes``).
 STRIKES_KEPT = 256
 OUTCOMES_KEPT = 64
-#: How many dice-free pieces of a combat result of each kind (``Kept``) a state fought from again remembers.
+#: How many dice-free pieces of a combat result of each kind (``_Kept``) a state fought from again remembers.
 RESULTS_KEPT = 256
-#: How many fall backs' ends (``Kept.falls``: a few points each) a state fought from again remembers.
-FALLS_KEPT = 1024
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
@@ -231,57 +229,36 @@ class _FightSetup(NamedTuple):
     #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
     #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
     strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
-    #: What the combat result works out whatever its dice, by what it reads (``Kept``): the state with every unit
-    #: fought, each Morale check's reading, each fall back's move by its distance, the locks released.
-    results: Kept
+    #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
+    #: unit fought, the locks released.
+    results: _Kept
 
 
-Ends = list[list[tuple[float, float]]]  # where each model of each member of a falling-back unit ends
+class _Kept:
+    """The dice-free pieces of a fight's result that a state fought from again keeps, by the state each reads.
 
-
-class Kept:
-    """The dice-free pieces of a fight's result that a state fought from again keeps, by everything each reads.
-
-    ``fought``: the state with every unit of the combat fought, by the state the blows left;
-    ``morale``: each Morale check's reading (``_MoraleReading``) by the values of the unit's group; ``falls``: each fall back's
-    ends and words by its distance and where every unit stands; ``unlocked``: the locks
-    released, by a fought state no check changed.  Each kind is bounded apart (``_keep``).
+    ``fought``: the state with every unit of the combat fought, by the state the blows left
+    (the very state a Morale check and a fall back then read, so what they keep per state
+    is found again); ``unlocked``: the locks released, by a fought state no check changed.
+    Each kind is bounded apart (``_keep``).
     """
 
-    __slots__ = ("fought", "morale", "falls", "unlocked")
+    __slots__ = ("fought", "unlocked")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
-        self.morale: dict[Hashable, _MoraleReading] = {}
-        self.falls: dict[Hashable, tuple[Ends, str]] = {}
         self.unlocked: dict[GameState, GameState] = {}
 
 
 K = TypeVar("K")
 
 
-def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
-    """Keep ``value`` under ``key`` (the oldest dropped first past ``most``) and return it."""
-    if len(kept) >= most:
+def _keep(kept: dict[K, R], key: K, value: R) -> R:
+    """Keep ``value`` under ``key`` (the oldest dropped first past ``RESULTS_KEPT``) and return it."""
+    if len(kept) >= RESULTS_KEPT:
         del kept[next(iter(kept))]
     kept[key] = value
     return value
-
-
-class _MoraleReading(NamedTuple):
-    """A Morale check's reading before its dice (``CombatRules._morale_reading``).
-
-    ``done``: the events of a check that rolls no dice (a unit gone, already falling back, or
-    Fearless); otherwise the roll's Leadership and modifier, the event's text before the
-    roll and its rules.
-    """
-
-    done: tuple[Event, ...] | None
-    host_id: str
-    ld: int
-    modifier: int
-    said: str
-    rules: tuple[str, ...]
 
 
 #: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
@@ -577,44 +554,15 @@ class CombatRules(Ruleset):
         return Split(tuple(stages), tuple(shares)), order, alive, keys
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
-                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE,
-                      kept: Kept | None = None) -> Resolution:
-        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back.
-
-        ``kept``: a fight's dice-free pieces (``_FightSetup.results``): the reading before the
-        roll, and the fall back's move, found there when the same check was taken before.
-        """
-        if kept is None:
-            reading = self._morale_reading(state, unit_id, why, rule, modifier, kind)
-        else:
-            # the reading reads the unit's group alone (its units' statuses, rules, Leadership): by their values
-            key = (unit_id, why, rule, modifier, kind, tuple(state.combined(unit_id)))
-            found = kept.morale.get(key)
-            reading = found if found is not None else _keep(
-                kept.morale, key, self._morale_reading(state, unit_id, why, rule, modifier, kind))
-        if reading.done is not None:
-            return state, list(reading.done)
-        start = len(dice.log)
-        result = leadership_test(dice, reading.ld, kind, reading.modifier)
-        verdict = "passes" if result.passed else "fails"
-        event = Event("morale", f"{reading.said}rolls {result.roll}, {verdict}", reading.rules, _rolls(dice, start))
-        if result.passed:
-            return state, [event]
-        state, more = self._fall_back(state, reading.host_id, dice, kept)
-        return state, [event, *more]
-
-    def _morale_reading(self, state: GameState, unit_id: str, why: str, rule: str, modifier: int,
-                        kind: LeadershipTestKind) -> _MoraleReading:
-        """Read what a Morale check needs before its dice (``_morale_check``): who tests, on what, and the words."""
+                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
+        """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back."""
         unit = state.unit(unit_id)
         if not unit.alive or unit.has(Status.FALLING_BACK):
-            return _MoraleReading((), unit_id, 0, 0, "", ())
+            return state, []
         host_id = unit.joined or unit.id
         if self.passes_automatically(state, host_id, kind):
-            return _MoraleReading((Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check "
-                                         "without rolling",
-                                         (rule, "published.fearless", *self.sharing_cited(state, host_id))),),
-                                  host_id, 0, 0, "", ())
+            return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind.value} check without "
+                                 "rolling", (rule, "published.fearless", *self.sharing_cited(state, host_id)))]
         if modifier < 0 and self.ignores_negative_modifiers(state, host_id, kind):
             why += " (Stubborn: the negative modifier is ignored)"
             rule_extra: tuple[str, ...] = ("published.stubborn", *self.sharing_cited(state, host_id))
@@ -623,11 +571,18 @@ class CombatRules(Ruleset):
             rule_extra = ()
         rule_extra += self.withheld(state, host_id, "fearless")
         ld = self.leadership_of(state, host_id)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, kind, modifier)
         mod = f" {modifier:+d}" if modifier else ""
-        return _MoraleReading(None, host_id, ld.value, modifier,
-                              f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), ",
-                              (rule, ld.rule, "core.test.leadership", *rule_extra,
-                               *self.lost_rules_cited(state, host_id)))
+        verdict = "passes" if result.passed else "fails"
+        event = Event("morale", f"{host_id} {why}: {kind.value} check on Ld {ld.value}{mod} ({ld.source}), "
+                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra,
+                                                          *self.lost_rules_cited(state, host_id)),
+                      _rolls(dice, start))
+        if result.passed:
+            return state, [event]
+        state, more = self._fall_back(state, host_id, dice)
+        return state, [event, *more]
 
     #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
     FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
@@ -698,33 +653,12 @@ class CombatRules(Ruleset):
         return None
 
     @implements("published.fall-back")
-    def _fall_back(self, state: GameState, unit_id: str, dice: Dice, kept: Kept | None = None) -> Resolution:
-        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy.
-
-        ``kept``: a fight's dice-free pieces (``_FightSetup.results``): the move for each distance rolled.
-        """
+    def _fall_back(self, state: GameState, unit_id: str, dice: Dice) -> Resolution:
+        """Move a broken unit (with its characters) 2D6" (3D6" if fast) straight away from the nearest enemy."""
         members = state.combined(unit_id)
         n = 3 if all(u.type in FAST_TYPES for u in members) else 2
         start = len(dice.log)
         inches = dice.total(n, f"{unit_id}: fall back distance", "published.fall-back", places=True)
-        if kept is None:
-            ends, said = self._fall_back_ends(state, unit_id, members, inches)
-        else:  # the move reads where every unit stands (and who is joined to whom), not its wounds nor its status
-            key = (unit_id, inches, tuple([(u.id, u.joined, u.on_table, tuple(map(_AT, u.models)))
-                                           for u in state.units]))
-            found = kept.falls.get(key)
-            ends, said = found if found is not None else _keep(
-                kept.falls, key, self._fall_back_ends(state, unit_id, members, inches), FALLS_KEPT)
-        moved = []
-        for u, places in zip(members, ends):  # one new unit per member
-            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
-                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
-        state = state.replace_units(*moved)
-        return state, [Event("fall_back", said, ("published.fall-back",), _rolls(dice, start), (("unit", unit_id),))]
-
-    def _fall_back_ends(self, state: GameState, unit_id: str, members: Sequence[Unit], inches: int
-                        ) -> tuple[Ends, str]:
-        """Return where each falling-back model ends, ``inches`` away from the nearest enemy, and the words for it."""
         mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
         enemies = state.enemies_of(members[0].side)
         cx = sum(map(_X, mine)) / len(mine)
@@ -765,9 +699,15 @@ class CombatRules(Ruleset):
                 places.append((x, y))
             ends.append(places)
         short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
+        moved = []
+        for u, places in zip(members, ends):  # one new unit per member
+            moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
+                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+        state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return ends, f"{unit_id} falls back {inches}\"{stopped}"
+        return state, [Event("fall_back", f"{unit_id} falls back {inches}\"{stopped}", ("published.fall-back",),
+                             _rolls(dice, start), (("unit", unit_id),))]
 
     @staticmethod
     @implements("published.fall-back")
@@ -1483,7 +1423,7 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)), {}, Kept())
+                           (opening, *self._characters_apart(state, engagement)), {}, _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
                 dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
@@ -1790,13 +1730,13 @@ class CombatRules(Ruleset):
 
     @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
-                        dice: Dice, engagement: Engagement | None = None, kept: Kept | None = None) -> Resolution:
+                        dice: Dice, engagement: Engagement | None = None, kept: _Kept | None = None) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
 
         ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
-        the Morale checks' readings, the fall backs' moves and the locks released, by the state each reads.
+        the locks released, by the state they read.
         """
         judged = state
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
@@ -1823,8 +1763,7 @@ class CombatRules(Ruleset):
                         events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
                                             "check as a unit of its own", self.survivor_rules))
                     state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                     "published.combat-resolution", self.combat_morale_modifier(margin),
-                                                     kept=kept)
+                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
                     tested.add(uid)
                     events += more
         else:
