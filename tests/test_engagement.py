@@ -103,8 +103,8 @@ def test_who_stays_locked_after_a_fight_is_what_measuring_the_bases_again_says(
     rules = RULESETS[ruleset]()
 
     class Measured(RULESETS[ruleset]):  # type: ignore[misc, valid-type]
-        def _resolve_combat(self, *args: Any, engagement: Engagement | None = None) -> Any:
-            return super()._resolve_combat(*args)  # no contact table: the bases measured again
+        def _resolve_combat(self, *args: Any, engagement: Engagement | None = None, kept: Any = None) -> Any:
+            return super()._resolve_combat(*args)  # no contact table (nor anything kept): the bases measured again
 
     for unit in state.units:
         action = parse_action({"do": "fight", "unit": unit.id})

@@ -208,3 +208,50 @@ def test_a_fight_applied_again_on_the_same_state_plays_as_on_a_new_one(ruleset: 
         assert events == new.apply(action, SeededDice(seed))
         assert again.state == new.state
         again.undo()
+
+
+def _bench_fight(ruleset: str) -> dict[str, Any]:
+    """10 Marines and a Chaplain against 10 Boyz and a Nob (``benchmarks/scenarios.py``, the speed rows' fight)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import scenarios
+
+    return scenarios.fight(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+@pytest.mark.parametrize("position", ["small", "bench"])
+def test_a_fight_fought_again_from_one_state_keeps_only_what_the_dice_do_not_decide(ruleset: str, position: str) -> None:
+    """A fight fought again from the same state (a search) finds each strike's reading and each outcome of its
+    dice kept (``_FightSetup.strikes``), and the combat result's dice-free pieces (``_FightSetup.results``:
+    the fought state, the locks released): every fight,
+    after undo as before, gives exactly the events and state of the same dice on a state just built from
+    the same data, which fights with nothing kept, whichever branch the dice take this time."""
+    data = small_fight(ruleset, True) if position == "small" else _bench_fight(ruleset)
+    if position == "small":  # two a side, so that a side may be destroyed or fall back
+        for side, name, profile in (("red", "Marine 1", MARINE), ("blue", "Boy 1", BOY)):
+            group = data["sides"][side][0]
+            group["models"].append({"name": name, "profile": profile, "base": 25,
+                                    "at": [18.8, group["models"][0]["at"][1]]})
+    action = {"do": "fight", "unit": "squad"}
+    again = Game(state_from_data(data))
+    start = again.state
+    kinds: set[str] = set()
+    verdicts: set[str] = set()
+    destroyed = False
+    for seed in range(80):
+        events = again.apply(action, SeededDice(seed))
+        new = Game(state_from_data(data))
+        assert events == new.apply(action, SeededDice(seed))
+        assert again.state == new.state
+        kinds.update(e.kind for e in events)
+        verdicts.update(e.message.rsplit(", ", 1)[-1] for e in events if e.kind == "morale")
+        destroyed = destroyed or any(not u.models for u in again.state.units)
+        again.undo()
+        assert again.state is start
+    # the dice took the fight down different branches from the one kept state
+    assert {"fall_back", "casualties"} <= kinds
+    assert {"passes", "fails"} <= verdicts
+    assert destroyed or position == "bench"  # the small fight also wipes a unit out

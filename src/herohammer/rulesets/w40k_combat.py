@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
 
 from .. import geometry as geo
 from .. import straight_moves
@@ -67,9 +67,16 @@ ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
 #: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
 LATER_GATHERS_KEPT = 256
+#: How many strikes (a state and its pools) a state fought from again remembers (``_FightSetup.strikes``), and how
+#: many outcomes of its dice each strike remembers (``_StrikePlan.outcomes``).
+STRIKES_KEPT = 256
+OUTCOMES_KEPT = 64
+#: How many dice-free pieces of a combat result of each kind (``_Kept``) a state fought from again remembers.
+RESULTS_KEPT = 256
 NEAR_CONTACT_INCHES = 2.0
 
 ModelRef = tuple[str, int]  # (unit id, model index)
+R = TypeVar("R")
 _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
@@ -221,6 +228,64 @@ class _FightSetup(NamedTuple):
     fights: list[int]
     sides: tuple[tuple[str, int], ...]
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
+    #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
+    #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
+    strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
+    #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
+    #: unit fought, the locks released.
+    results: _Kept
+
+
+class _Kept:
+    """The dice-free pieces of a fight's result that a state fought from again keeps, by the state each reads.
+
+    ``fought``: the state with every unit of the combat fought, by the state the blows left
+    (the very state a Morale check and a fall back then read, so what they keep per state
+    is found again); ``unlocked``: the locks released, by a fought state no check changed.
+    Each kind is bounded apart (``_keep``).
+    """
+
+    __slots__ = ("fought", "unlocked")
+
+    def __init__(self) -> None:
+        self.fought: dict[GameState, GameState] = {}
+        self.unlocked: dict[GameState, GameState] = {}
+
+
+K = TypeVar("K")
+
+
+def _keep(kept: dict[K, R], key: K, value: R) -> R:
+    """Keep ``value`` under ``key`` (the oldest dropped first past ``RESULTS_KEPT``) and return it."""
+    if len(kept) >= RESULTS_KEPT:
+        del kept[next(iter(kept))]
+    kept[key] = value
+    return value
+
+
+#: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
+#: attacks event (saves, casualties: no rolls of their own), the unsaved wounds and the units whose slain wait.
+StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
+
+
+class _StrikePlan(NamedTuple):
+    """What a strike reads from the carry before its dice: the pool's models, the dice to roll, the words to say.
+
+    Worked out once per state, pools and pending units when the fight keeps them
+    (``_FightSetup.strikes``); then ``outcomes`` keeps what each result of the dice did
+    (by wounds and unsaved wounds per save group), so a search fighting again from the same
+    state pays only for the dice and the attacks event.
+    """
+
+    models: dict[ModelRef, tuple[Unit, Model]]  # the pool's models still standing (none: the strike hurts no one)
+    targets: list[Model]
+    to_hit: Stage | None
+    to_wound: Stage | None
+    saving: SaveSplit | None
+    attacking: str  # the attacks event's text before the dice: who attacks whom with how many
+    why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
+    rules: tuple[str, ...]  # the attacks event's rules
+    outcomes: dict[tuple[int, tuple[int, ...]], StrikeOutcome]
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -1492,6 +1557,7 @@ class CombatRules(Ruleset):
         """
         setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
         engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
+        strikes, results = setup.strikes, setup.results
         # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
         # on their own new states: from the second fight from it on (a search applying it again) they are remembered
         remember_later = fights[0] > 0
@@ -1524,7 +1590,7 @@ class CombatRules(Ruleset):
                 events = (*events, event)
             if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
                 initiative = -1  # no one left to strike: the combat result is next
-            return self._strike(melee, jobs, initiative, events, dice)
+            return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
 
         def gather(melee: _Melee) -> tuple[Gathered, ...]:
             """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
@@ -1539,17 +1605,27 @@ class CombatRules(Ruleset):
             return ()
 
         def result(melee: _Melee, dice: Dice) -> _Melee:
-            state = melee.state
+            kept = results if remember_later else None
+            found = None if kept is None else kept.fought.get(melee.state)
+            if found is not None:
+                state = found
+            else:
+                state = fought(melee.state)
+                if kept is not None:
+                    _keep(kept.fought, melee.state, state)
+            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
+                                               engagement=engagement, kept=kept)
+            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+
+        def fought(state: GameState) -> GameState:
+            """Return ``state`` with every unit of the combat marked as fought, its splits of attacks ended."""
             allocations = state.allocations  # splits of attacks end with the fight
             if allocations and any(a[0] in combat for a in allocations):
                 allocations = tuple(a for a in allocations if a[0] not in combat)
             units = []  # every unit of the combat has fought: one new state
             for u in state.units:
                 units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
-            state = evolve(state, allocations=allocations, units=tuple(units))
-            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
-                                               engagement=engagement)
-            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return evolve(state, allocations=allocations, units=tuple(units))
 
         view = dice.event_view
         melee = dice.loop(_Melee(state, 10, (), setup.sides, setup.opening), step, _FINISHED,
@@ -1566,63 +1642,110 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)))
+                           (opening, *self._characters_apart(state, engagement)), {}, _Kept())
 
-    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int,
-                events_before: tuple[Event, ...], dice: Dice) -> _Melee:
+    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
+                dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
+                ) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
-        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
-        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
-        strike that slays or wounds no one makes no new state.
+        What the strike reads before its dice is its plan (``_strike_plan``), and what the dice
+        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans (and their
+        outcomes) a fight fought again from one state keeps, by the carry's state, pools and
+        pending units, so that the same strike from the same carry pays only for its dice.
         """
-        (side, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
-        state, events, caused, pending = melee.state, list(events_before), melee.caused, melee.pending
-        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
-        rest = jobs[1:]
-        if models:
-            live = list(models)
-            targets = list(map(_MODEL, models.values()))
+        state, pending, rest = melee.state, melee.pending, jobs[1:]
+        if kept is None:
+            plan = self._strike_plan(state, jobs)
+        else:
+            key = (state, jobs, pending)
+            found = kept.get(key)
+            if found is None:
+                if len(kept) >= STRIKES_KEPT:
+                    del kept[next(iter(kept))]  # the oldest first
+                found = kept[key] = self._strike_plan(state, jobs)
+            plan = found
+        caused = melee.caused
+        events = list(events_before)
+        if plan.models:
+            side, n = jobs[0][0][0], jobs[0][1]
+            assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
             start = len(dice.log)
-            need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
-            rule = self.allocation_rule if apart else "core.zero.ws"
-            toughness = _majority(list(map(_TOUGHNESS, targets)))
-            wound_on = to_wound(s, toughness)
-            saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
-            to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
-            to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
-                                   rule if apart else "published.to-wound")
+            saving = plan.saving
             if saving is None:
-                hits, got = dice.pools(n, to_hit, to_wound_stage)
+                hits, got = dice.pools(n, plan.to_hit, plan.to_wound)
+                unsaved_now: tuple[int, ...] = ()
             else:
-                hits, got, *unsaved_now = dice.pools(n, to_hit, to_wound_stage, split=saving[0])
-            why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
-            events.append(Event("attacks", f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): {hits} hits, "
-                                f"{got} wounds{why}", (rule, "core.zero.a", *_zero_rules(s, toughness)),
+                hits, got, *rolled = dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
+                unsaved_now = tuple(rolled)
+            events.append(Event("attacks", f"{plan.attacking}{hits} hits, {got} wounds{plan.why}", plan.rules,
                                 _rolls(dice, start)))
-            unsaved = 0
-            if got and saving is not None:
-                struck = state.unit(live[0][0])
-                rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
-                remove = not rest or _slain_now(models, rest, got, targets)
-                taken, unsaved = _allocate_melee(models, saving, got, unsaved_now, rules, events)
-                if taken:
-                    state, slain = _apply_wounds(state, taken, remove)
-                    if slain:
-                        events.append(_casualties(slain, rules))
-                else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
-                    state = _release_orphans(state)
-                if unsaved and not remove:
-                    pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            outcome = plan.outcomes.get((got, unsaved_now)) if kept is not None else None
+            if outcome is None:
+                outcome = self._strike_outcome(plan, state, pending, rest, got, unsaved_now)
+                if kept is not None and len(plan.outcomes) < OUTCOMES_KEPT:
+                    plan.outcomes[(got, unsaved_now)] = outcome
+            state, more, unsaved, pending = outcome
+            events += more
             if unsaved or side not in dict(caused):
                 known = dict(caused)
                 known[side] = known.get(side, 0) + unsaved
                 caused = tuple(sorted(known.items()))
-        if not rest and pending:
+        elif not rest and pending:
             state, pending = _remove_casualties(state), ()
         return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
                       events=tuple(events), pending=pending)
+
+    def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
+        """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
+        (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
+        models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
+        if not models:
+            return _StrikePlan(models, [], None, None, None, "", "", (), {})
+        live = list(models)
+        targets = list(map(_MODEL, models.values()))
+        need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
+        rule = self.allocation_rule if apart else "core.zero.ws"
+        toughness = _majority(list(map(_TOUGHNESS, targets)))
+        wound_on = to_wound(s, toughness)
+        saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
+        to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
+        to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                               rule if apart else "published.to-wound")
+        why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
+        return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
+                           f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
+                           (rule, "core.zero.a", *_zero_rules(s, toughness)), {})
+
+    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
+                        got: int, unsaved_now: tuple[int, ...]) -> StrikeOutcome:
+        """Do what a strike's dice decided (``got`` wounds, ``unsaved_now`` per save group): allocate, wound, remove.
+
+        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
+        strike that slays or wounds no one makes no new state.
+        """
+        events: list[Event] = []
+        unsaved = 0
+        if got and plan.saving is not None:
+            models = plan.models
+            live = list(models)
+            struck = state.unit(live[0][0])
+            rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
+            remove = not rest or _slain_now(models, rest, got, plan.targets)
+            taken, unsaved = _allocate_melee(models, plan.saving, got, unsaved_now, rules, events)
+            if taken:
+                state, slain = _apply_wounds(state, taken, remove)
+                if slain:
+                    events.append(_casualties(slain, rules))
+            else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
+                state = _release_orphans(state)
+            if unsaved and not remove:
+                pending = (*pending, *dict.fromkeys(r[0] for r in live))
+        if not rest and pending:
+            state, pending = _remove_casualties(state), ()
+        return state, tuple(events), unsaved, pending
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -1826,12 +1949,15 @@ class CombatRules(Ruleset):
 
     @implements("published.combat-resolution")
     def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
-                        dice: Dice, engagement: Engagement | None = None) -> Resolution:
+                        dice: Dice, engagement: Engagement | None = None, kept: _Kept | None = None) -> Resolution:
         """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
 
         ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
         ``engagement``: who touched whom as the fight started (``before``), if measured.
+        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
+        the locks released, by the state they read.
         """
+        judged = state
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
         score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
         events: list[Event] = []
@@ -1864,6 +1990,16 @@ class CombatRules(Ruleset):
                                 ("published.combat-resolution",)))
         state, more = self._last_man(state, before, dice, tested)
         events += more
+        if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
+            return self._unlocked(state, before, combat, engagement), events
+        found = kept.unlocked.get(state)
+        if found is None:
+            found = _keep(kept.unlocked, state, self._unlocked(state, before, combat, engagement))
+        return found, events
+
+    def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
+                  engagement: Engagement | None) -> GameState:
+        """Release the combat's units with no enemy left in contact after its result (``_resolve_combat``)."""
         # units with no enemy left in contact are no longer locked; an enemy that fell back from this
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
         locked = []
@@ -1871,7 +2007,7 @@ class CombatRules(Ruleset):
             if u.alive and Status.LOCKED in u.status:
                 locked.append(u)
         if not locked:
-            return state, events
+            return state
         fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
                 and not before.unit(e.id).has(Status.FALLING_BACK)}
         # only the units that fled have moved: the others touch as the fight began, the slain aside
@@ -1886,7 +2022,7 @@ class CombatRules(Ruleset):
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
             if not touching:
                 state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
-        return state, events
+        return state
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
