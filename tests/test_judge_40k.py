@@ -268,7 +268,7 @@ def test_an_ordinary_character_who_outlives_his_squad_is_its_last_man_and_the_ga
     (3rd) or not (4th), and the game with him in it is written and read back as it stands."""
     red = [squad("tac", 20, 10, n=2), hero("sgt", 21, 11.5, kind="ordinary", joined="tac")]
     g = game(scenario(ruleset, red, [lascannons(2)], phase="shooting", active="blue"))
-    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6] + [6] * 4))
+    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6] + [6, 6, 1, 1]))  # falls back 2": not to the edge
     sgt = g.state.unit("sgt")
     assert not g.state.unit("tac").alive and sgt.alive and sgt.joined is None and sgt.last_of == "tac"
     tested = [e for e in events if e.kind == "morale" and "Last Man Standing" in e.message]

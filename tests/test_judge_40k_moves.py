@@ -51,26 +51,37 @@ def assert_loads_back(g: Game) -> None:
     state_from_data(state_to_data(g.state))
 
 
-@pytest.mark.rule("published.fall-back")
+@pytest.mark.rule("published.leaving-the-battle")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-def test_a_fall_back_into_the_table_edge_stops_each_model_behind_the_one_before(ruleset: str) -> None:
-    """A file of Marines falls back 12" towards the table edge 8" behind it: the leader stops at the edge and each
-    one behind stops behind the one before, none on another (before, all three stood on one spot and the game play
-    wrote was refused: "stands on")."""
-    g = game(scenario(ruleset, [lascannon()], [column("tac", 20, 40)], phase="shooting"))
+def test_a_fall_back_that_reaches_the_table_edge_removes_the_whole_unit_with_its_character(ruleset: str) -> None:
+    """A file of Marines with its Captain falls back 12" towards the table edge 8" behind it: once a model reaches the
+    edge the unit has gone (4th ed. p. 48, Leaving the Battle), every model of it and its Captain, not only the leader;
+    the event says so and cites the clause, and what is left loads back."""
+    red = [column("tac", 20, 40, n=3), hero("cap", 22, 41, joined="tac")]
+    g = game(scenario(ruleset, [lascannon()], red, phase="shooting"))
     events = shoot_and_break(g, "tac", (6, 6))
     fall = [e for e in events if e.kind == "fall_back"]
-    assert len(fall) == 1 and "published.fall-back" in fall[0].rules
-    assert "2 models stop short" in fall[0].message
-    tac = g.state.unit("tac")
-    assert tac.has(Status.FALLING_BACK)
-    ys = [m.at[1] for m in tac.models]  # in the order they stood in the file: none has jumped over another
-    assert ys == sorted(ys)
-    assert ys[-1] == 47.5  # the leader at the edge (0.5" from it, as every fall back keeps)
-    width = 25 / 25.4
-    for behind, ahead in zip(ys, ys[1:]):
-        assert width - 0.01 <= ahead - behind <= width + 0.01  # touching, not overlapping
-    assert all(m.at[0] == 20 for m in tac.models)  # straight back, not pushed aside
+    assert len(fall) == 1 and fall[0].rules == ("published.fall-back", "published.leaving-the-battle")
+    assert "reaches the table edge and leaves the battle" in fall[0].message
+    assert g.state.unit("tac").models == () and g.state.unit("cap").models == ()
+    assert_loads_back(g)
+
+
+@pytest.mark.rule("published.leaving-the-battle")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_fall_back_short_of_the_edge_or_stopped_before_it_leaves_the_unit_in_the_battle(ruleset: str) -> None:
+    """The same file falling back 3" stops 0.5" short of the edge with the whole unit; and a file whose way to the
+    edge a Rhino blocks stops against the Rhino: no model reached the edge, so neither unit has gone."""
+    g = game(scenario(ruleset, [lascannon()], [column("tac", 20, 40)], phase="shooting"))
+    events = shoot_and_break(g, "tac", (1, 2))
+    fall = [e for e in events if e.kind == "fall_back"]
+    assert fall and fall[0].rules == ("published.fall-back",) and "leaves the battle" not in fall[0].message
+    assert len(g.state.unit("tac").models) == 3 and g.state.unit("tac").has(Status.FALLING_BACK)
+    rhino = {"id": "rhino", "type": "vehicle", "models": [{**RHINO, "at": [20, 45.5]}]}
+    g = game(scenario(ruleset, [lascannon()], [column("tac", 20, 34), rhino], phase="shooting"))
+    events = shoot_and_break(g, "tac", (6, 6))
+    assert any(e.kind == "fall_back" and "stop" in e.message and "leaves" not in e.message for e in events)
+    assert len(g.state.unit("tac").models) == 3
     assert_loads_back(g)
 
 
@@ -113,12 +124,15 @@ def test_a_fall_back_with_nothing_in_the_way_moves_every_model_the_full_roll(rul
 
 
 @pytest.mark.rule("published.fall-back")
-def test_a_terminator_falls_back_to_the_edge_with_his_whole_base_on_the_table() -> None:
-    """A 40mm base stops with its edge at the table's edge (before, its centre stopped 0.5" in: half off the table)."""
+def test_a_terminator_falls_back_beside_the_edge_with_his_whole_base_on_the_table() -> None:
+    """40mm bases falling back 3" to within half an inch of the edge stand there, each base on the table."""
     big = {"id": "termies", "models": [{**model(f"Termie {i + 1}", 20 + 2 * i, 44), "base": 40} for i in range(4)]}
     g = game(scenario("40k3", [lascannon()], [big], phase="shooting"))
-    shoot_and_break(g, "termies", (6, 6))
-    assert all(m.at[1] == pytest.approx(48 - 40 / 25.4 / 2) for m in g.state.unit("termies").models)
+    before = {m.name: m.at for m in g.state.unit("termies").models}
+    shoot_and_break(g, "termies", (1, 2))
+    after = g.state.unit("termies").models
+    assert len(after) == 3 and all(math.dist(m.at, before[m.name]) == pytest.approx(3) for m in after)
+    assert min(m.at[1] for m in after) > 46.8  # within 0.41" of the edge (a base reaches 0.79"), on the table
     assert_loads_back(g)
 
 

@@ -89,6 +89,8 @@ SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FALLING_BACK_MOVED = frozenset({Status.FALLING_BACK, Status.MOVED})
+_FALL_BACK_RULES = ("published.fall-back",)
+_LEAVING_RULES = ("published.fall-back", "published.leaving-the-battle")
 _FOUGHT = frozenset({Status.FOUGHT})
 _SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
@@ -377,7 +379,7 @@ class _FallBack:
         self.members = members
         self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
         self.heading: tuple[float, float] | None = None
-        self.ends: dict[int, tuple[GameState, str]] = {}  # at most 16 distances (3D6)
+        self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
 
 
 class CombatRules(Ruleset):
@@ -706,12 +708,12 @@ class CombatRules(Ruleset):
         done = plan.ends.get(inches)
         if done is None:
             done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
-        return done[0], [Event("fall_back", done[1], ("published.fall-back",), _rolls(dice, start),
-                               (("unit", unit_id),))]
+        return done[0], [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
 
-    def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str, inches: int) -> tuple[GameState, str]:
-        """Return the state after the unit fell back ``inches`` (the members moved and falling back) and what the
-        event says."""
+    def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str,
+                     inches: int) -> tuple[GameState, str, tuple[str, ...]]:
+        """Return the state after the unit fell back ``inches`` (the members moved and falling back, or gone off the
+        table edge), what the event says and the rules it cites."""
         members = plan.members
         if plan.heading is None:  # away from the nearest enemy: read on the first distance rolled
             mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
@@ -736,15 +738,16 @@ class CombatRules(Ruleset):
         width, depth = state.table.width, state.table.depth
         ox, oy = dx * inches, dy * inches
         ends: list[list[tuple[float, float]]] = []
-        slid = False  # whether the table edge stopped a model, which may put it on another of its unit
-        for u in members:  # each model's end (floats in, floats out), kept on the table by its base (0.5" at least)
+        at_edge: list[tuple[int, int, tuple[float, float]]] = []  # the models the table edge stopped, and where
+        for i, u in enumerate(members):  # each model's end (floats in, floats out), kept on the table by its base
             places = []
-            for m in u.models:
+            for j, m in enumerate(u.models):
                 x, y = m.at
                 x += ox
                 y += oy
                 reach = m.base.reach_inches
-                edge = 0.5 if reach <= 0.5 else reach
+                edge = 0.5 if reach <= 0.5 else reach  # 0.5" at least
+                slid = False
                 if edge > x:
                     x, slid = edge, True
                 elif width - edge < x:
@@ -754,18 +757,34 @@ class CombatRules(Ruleset):
                 elif depth - edge < y:
                     y, slid = depth - edge, True
                 places.append((x, y))
+                if slid:
+                    at_edge.append((i, j, (x, y)))
             ends.append(places)
-        short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
-        moved = []
+        short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge))
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
+        if any(ends[i][j] == place for i, j, place in at_edge):  # a model reached the edge, none stopped it short
+            return self._left_the_battle(state, members, fell, unit_id, inches)
+        moved = []
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return state.replace_units(*moved), f"{unit_id} falls back {inches}\"{stopped}"
+        return state.replace_units(*moved), f"{unit_id} falls back {inches}\"{stopped}", _FALL_BACK_RULES
+
+    @staticmethod
+    @implements("published.leaving-the-battle")
+    def _left_the_battle(state: GameState, members: Sequence[Unit], fell: frozenset[Status], unit_id: str,
+                         inches: int) -> tuple[GameState, str, tuple[str, ...]]:
+        """Remove a falling back unit, its characters with it, once a model of it reaches the table edge: it has left
+        the battle and takes no further part (4th ed. p. 48, Leaving the Battle)."""
+        gone = [evolve(u, models=(), status=(u.status - _FALLING_BACK_ENDS) | fell) for u in members]
+        names = ", ".join(m.name for u in members for m in u.models)
+        return (state.replace_units(*gone),
+                f"{unit_id} falls back {inches}\", reaches the table edge and leaves the battle: removed ({names})",
+                _LEAVING_RULES)
 
     @staticmethod
     @implements("published.fall-back")
