@@ -167,6 +167,22 @@ def test_odds_tables_print(argv: list[str], title: str, cells: list[str], capsys
     assert "{" not in out  # a table, not JSON
 
 
+@pytest.mark.parametrize("ruleset, given, unused, shown", [
+    ("40k3", ["--inv", "4+"], "--inv not used", " T4 W1,"),
+    ("40k4", ["--toughness", "5", "--inv", "4+"], "--toughness not used", " W1 Inv4+,"),
+])
+def test_odds_psychic_names_an_input_its_perils_does_not_read(ruleset: str, given: list[str], unused: str, shown: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """3rd edition Perils allows no save, 4th's one wound reads no Toughness: an input given for nothing is named,
+    never silently dropped; and what it reads shapes the odds (4th's invulnerable save lowers psyker_slain)."""
+    code, out, _ = run(["odds", "psychic", "9", "--ruleset", ruleset, *given], capsys)
+    title = " ".join(out.split())
+    assert code == 0 and unused in title and f"Ld 9,{shown}" in title
+    with_inv = run_json(["odds", "psychic", "9", "--ruleset", ruleset, "--inv", "4+"], capsys)
+    without = run_json(["odds", "psychic", "9", "--ruleset", ruleset], capsys)
+    assert (with_inv == without) == (ruleset == "40k3")
+
+
 # --------------------------------------------------------------------------------------
 # bad input
 # --------------------------------------------------------------------------------------

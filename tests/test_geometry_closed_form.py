@@ -14,7 +14,7 @@ import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, overlaps, sweep_hits
+from herohammer.geometry import SWEEP_TOLERANCE, Base, Placed, disc_path_overlaps, overlaps, sweep_hits
 
 near = st.floats(min_value=-4, max_value=4, allow_nan=False, allow_infinity=False)
 points = st.tuples(near, near)
@@ -199,3 +199,22 @@ def test_closest_pair_of_any_bases_is_the_plain_loops_answer(a: list[Placed], b:
     from herohammer.geometry import closest_pair
 
     assert closest_pair(a, b) == _closest_pair_by_plain_loops(a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(points, points, radii, placed, st.floats(min_value=-1.5, max_value=2.5))
+def test_a_disc_path_overlaps_a_base_exactly_on_its_stretch(start: tuple[float, float], to: tuple[float, float],
+                                                            radius: float, other: Placed, u: float) -> None:
+    """``disc_path_overlaps`` names the stretch of a straight path where a disc overlaps a base: at any point of the
+    path, shapely's exact distance to the base is below the radius inside the stretch and not below it outside
+    (points within 1e-6" of touching are not judged)."""
+    step = (to[0] - start[0], to[1] - start[1])
+    at = (start[0] + u * step[0], start[1] + u * step[1])
+    gap = float(shapely.Point(at).distance(other.footprint() if not other.base.round
+                                            else shapely.Point(other.at).buffer(0.0))) - radius
+    if other.base.round:
+        gap -= other.base.radius_inches
+    assume(abs(gap) > 1e-6)
+    stretch = disc_path_overlaps(start, step, radius, other)
+    inside = stretch is not None and stretch[0] < u < stretch[1]
+    assert inside == (gap < 0.0)

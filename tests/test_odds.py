@@ -141,8 +141,12 @@ def test_leadership_odds_range(bad: int) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def psychic_brute(ld: int, toughness: int, wounds: int) -> dict[str, Fraction]:
-    """Walk 2D6 x D6 (Strength) x D6 (to wound) by hand: 1296 equally likely histories."""
+def psychic_brute(ld: int, toughness: int, wounds: int, ruleset: str = "40k3") -> dict[str, Fraction]:
+    """Walk 2D6 x D6 (Strength) x D6 (to wound) by hand: 1296 equally likely histories.
+
+    40k4's Perils is one wound with no armour save (published.40k4-perils-of-the-warp): no
+    Strength, no to-wound roll, so every Perils slays a psyker with one Wound left.
+    """
     out = dict.fromkeys(("power_used", "fail", "perils", "psyker_slain"), Fraction(0))
     w = Fraction(1, 1296)
     for a, b, strength, wound_die in itertools.product(FACES, repeat=4):
@@ -155,18 +159,20 @@ def psychic_brute(ld: int, toughness: int, wounds: int) -> dict[str, Fraction]:
         if perils:
             out["perils"] += w
             needed = published_to_wound(strength, toughness)
-            if needed is not None and wound_die >= needed and wounds <= 1:
+            wounded = ruleset == "40k4" or (needed is not None and wound_die >= needed)
+            if wounded and wounds <= 1:
                 out["psyker_slain"] += w
     return out
 
 
-@pytest.mark.rule("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2", "core.zero.t")
+@pytest.mark.rule("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2", "core.zero.t",
+                  "published.40k4-perils-of-the-warp")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 @pytest.mark.parametrize("ld", VALUES)
 def test_psychic_odds_brute_force(ld: int, ruleset: str) -> None:
     for toughness in VALUES:
         for wounds in (1, 2, 3):
-            assert odds.psychic_odds(ld, toughness, wounds, ruleset) == psychic_brute(ld, toughness, wounds), (
+            assert odds.psychic_odds(ld, toughness, wounds, ruleset) == psychic_brute(ld, toughness, wounds, ruleset), (
                 ld,
                 toughness,
                 wounds,

@@ -188,7 +188,10 @@ def test_a_40k_turn_that_fits_the_budget_is_compiled_not_refused_by_its_estimate
     state, driver = whole_turn("40k3_whole_turn.yaml")
     if policy:
         state, driver, _ = prepare(read_data(ROOT / "examples" / "40k3_whole_turn.yaml"), None, "policy")
-    budget = 12_000  # the plan takes about 8,100 rules-code runs, the policy about 11,100
+    # the plan takes about 8,100 rules-code runs, the policy about 18,800: where its Boyz fall back from the volley,
+    # its assault makes them test to regroup first (published.assaulted-while-falling-back), a branch more, and the
+    # estimate of that assault step (no loop in it, so trusted within ESTIMATE_MARGIN) comes to about 64,000
+    budget = 32_000
     compiled = fastsim.compile_plan(state, driver, budget)
     assert compiled.rules_code_runs <= budget
     assert sum(compiled.exact) == 1

@@ -814,6 +814,61 @@ def _point_to_rectangle(point: Point, rect: Placed, shrink: float) -> float:
     return math.hypot(max(out_w, 0.0), max(out_d, 0.0))
 
 
+def _disc_path_in_disc(ax: float, ay: float, vx: float, vy: float, reach: float) -> tuple[float, float] | None:
+    """Return the open stretch of ``a + u * v`` closer than ``reach`` to the origin, or None (a quadratic in u)."""
+    a = vx * vx + vy * vy
+    b = 2.0 * (ax * vx + ay * vy)
+    c = ax * ax + ay * ay - reach * reach
+    if a == 0.0:
+        return (-math.inf, math.inf) if c < 0.0 else None
+    disc = b * b - 4.0 * a * c
+    if disc <= 0.0:
+        return None
+    root = math.sqrt(disc)
+    return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
+
+
+def _path_in_box(ax: float, ay: float, vx: float, vy: float, half_x: float, half_y: float
+                 ) -> tuple[float, float] | None:
+    """Return the open stretch of ``a + u * v`` inside the box |x| < half_x, |y| < half_y, or None (slabs)."""
+    low, high = -math.inf, math.inf
+    for start, step, half in ((ax, vx, half_x), (ay, vy, half_y)):
+        if step == 0.0:
+            if not -half < start < half:
+                return None
+            continue
+        u1, u2 = (-half - start) / step, (half - start) / step
+        if u1 > u2:
+            u1, u2 = u2, u1
+        low, high = max(low, u1), min(high, u2)
+    return (low, high) if low < high else None
+
+
+def disc_path_overlaps(start: Point, step: Point, radius: float, other: Placed) -> tuple[float, float] | None:
+    """Return the open stretch (u1, u2) of ``start + u * step`` where a disc of ``radius`` overlaps ``other``, or None.
+
+    In closed form for both shapes: a round base is a disc of the two radii; a rectangle
+    grown by the radius is two crossed boxes and four corner discs, one convex shape, so
+    the stretch is the span of the pieces' stretches (taken in the base's own frame).
+    """
+    if other.base.round:
+        return _disc_path_in_disc(start[0] - other.at[0], start[1] - other.at[1], step[0], step[1],
+                                  radius + other.base.radius_inches)
+    (wx, wy), (dx, dy) = _axes(other)
+    fx, fy = start[0] - other.at[0], start[1] - other.at[1]
+    ax, ay = fx * wx + fy * wy, fx * dx + fy * dy  # the path in the base's frame
+    vx, vy = step[0] * wx + step[1] * wy, step[0] * dx + step[1] * dy
+    half_w, half_d = _half_sides(other, 0.0)
+    pieces = [_path_in_box(ax, ay, vx, vy, half_w + radius, half_d),
+              _path_in_box(ax, ay, vx, vy, half_w, half_d + radius)]
+    pieces += [_disc_path_in_disc(ax - cx, ay - cy, vx, vy, radius)
+               for cx in (-half_w, half_w) for cy in (-half_d, half_d)]
+    found = [p for p in pieces if p is not None]
+    if not found:
+        return None
+    return min(p[0] for p in found), max(p[1] for p in found)
+
+
 def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSILON) -> bool:
     """Tell whether the insides of two rectangular bases, each shrunk by ``shrink``, meet (touching is not overlap).
 

@@ -40,15 +40,21 @@ def leadership_odds(leadership: int) -> dict[str, Fraction]:
     return {"pass": dist[True], "fail": dist[False]}
 
 
-def psychic_odds(leadership: int, toughness: int = 4, wounds: int = 1, ruleset: str = "40k3") -> dict[str, Fraction]:
-    """Return the exact odds of a psychic test with Perils, through the ruleset's own rules code."""
+def psychic_odds(leadership: int, toughness: int = 4, wounds: int = 1, ruleset: str = "40k3",
+                 invulnerable: int | None = None) -> dict[str, Fraction]:
+    """Return the exact odds of a psychic test with Perils, through the ruleset's own rules code.
+
+    ``invulnerable``: the psyker's invulnerable save, which 4th edition Perils allows
+    (published.40k4-perils-of-the-warp); 3rd edition allows no save of any kind.
+    """
     rules = get_ruleset(ruleset)
     check_value("LD", leadership, "40k3.psyker.test")
     check_value("toughness", toughness, "core.zero.t")
     if wounds < 1 or wounds > 10:
         raise OutOfRangeError("wounds", wounds, "1..10", "core.zero.w")
+    check_roll_needed("invulnerable save", invulnerable, allow_none=True)
     rules.require_psychic_tests()
-    dist = enumerate_outcomes(lambda d: rules.psychic_test(d, leadership, toughness, wounds))
+    dist = enumerate_outcomes(lambda d: rules.psychic_test(d, leadership, toughness, wounds, invulnerable))
     return {
         "power_used": dist.probability(lambda r: r.power_used),
         "fail": dist.probability(lambda r: not r.passed),

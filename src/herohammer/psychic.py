@@ -1,4 +1,8 @@
-"""Psychic tests and Perils of the Warp (40k3; 40k4 plays psykers the same way)."""
+"""Psychic tests and Perils of the Warp: the test is alike in 40k3 and 40k4; what the Warp does differs.
+
+3rd edition (seed 000): an automatic hit of Strength D6, no save of any kind.  4th edition
+(published rulebook): one wound, no armour save, an invulnerable save allowed.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ class PsychicResult:
     perils_strength: int | None
     wounded: bool
     slain: bool
+    #: the invulnerable save the psyker took against a 4th edition Perils wound (None: no save was taken)
+    perils_save: int | None = None
 
 
 @implements("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
@@ -36,14 +42,7 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     """
     check_value("Leadership", leadership, "40k3.psyker.test")
     check_value("Toughness", toughness, "core.zero.t")
-    if wounds < 1:
-        raise OutOfRangeError("Wounds", wounds, "1 or more (a model at 0 Wounds is already removed)", "core.zero.w")
-    # only pass/fail and the Perils rolls matter: at most 4 branches when enumerating, not 11
-    roll = dice.total(2, f"psychic test (Ld {leadership})", "40k3.psyker.test",
-                      splits=(min(PERILS_ROLLS), leadership, max(PERILS_ROLLS) - 1))
-    passed = roll <= leadership
-    power_used = passed or roll == 2
-    perils = roll in PERILS_ROLLS
+    roll, passed, power_used, perils = _test(dice, leadership, wounds)
     strength: int | None = None
     wounded = False
     if perils:
@@ -56,6 +55,36 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
             wounded = dice.total(1, f"Perils of the Warp: to wound ({needed}+)", "40k3.psyker.perils",
                                  splits=(needed - 1,)) >= needed
     return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and wounds <= 1)
+
+
+@implements("40k3.psyker.test", "40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp")
+def psychic_test_4th(dice: Dice, leadership: int, wounds: int = 1, invulnerable: int | None = None) -> PsychicResult:
+    """Take a 4th edition psychic test: the test as in 3rd; Perils is one wound, no armour save.
+
+    The published 4th edition rule: on a 2 or 12 the psyker suffers a wound with no armour
+    save allowed; an invulnerable save may be taken.  On a 2 the power is still used.
+    """
+    if invulnerable is not None and not 2 <= invulnerable <= 6:
+        raise OutOfRangeError("invulnerable save", invulnerable, "2+ to 6+, or none", "published.saves")
+    roll, passed, power_used, perils = _test(dice, leadership, wounds)
+    wounded = perils
+    if perils and invulnerable is not None:
+        wounded = dice.total(1, f"Perils of the Warp: invulnerable save ({invulnerable}+)",
+                             "published.40k4-perils-of-the-warp", splits=(invulnerable - 1,)) < invulnerable
+    return PsychicResult(roll, passed, power_used, perils, None, wounded, wounded and wounds <= 1,
+                         invulnerable if perils else None)
+
+
+def _test(dice: Dice, leadership: int, wounds: int) -> tuple[int, bool, bool, bool]:
+    """Roll the psychic test both editions share: the roll, passed, power used (a 2 always), Perils (2 or 12)."""
+    check_value("Leadership", leadership, "40k3.psyker.test")
+    if wounds < 1:
+        raise OutOfRangeError("Wounds", wounds, "1 or more (a model at 0 Wounds is already removed)", "core.zero.w")
+    # only pass/fail and the Perils rolls matter: at most 4 branches when enumerating, not 11
+    roll = dice.total(2, f"psychic test (Ld {leadership})", "40k3.psyker.test",
+                      splits=(min(PERILS_ROLLS), leadership, max(PERILS_ROLLS) - 1))
+    passed = roll <= leadership
+    return roll, passed, passed or roll == 2, roll in PERILS_ROLLS
 
 
 def _strength_cuts(toughness: int) -> tuple[int, ...]:

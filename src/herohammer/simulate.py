@@ -264,7 +264,8 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
     if psyker.has(Status.USED_POWER):
         raise IllegalActionError(f"{psyker.id} has already used a power this turn", ["40k3.psyker.test"])
     model = psyker.models[0]
-    result = ruleset.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
+    result = ruleset.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
+                                  model.profile.invulnerable)
     models = psyker.models
     if result.slain:
         models = models[1:]
@@ -278,7 +279,7 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
         if result.perils else ""
     return state.replace_unit(new), [Event(
         "psychic_test", f"{psyker.id} rolls {result.roll} and {said}{perils}",
-        ("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2"),
+        ("40k3.psyker.test", ruleset.perils_rule, "40k3.psyker.perils-on-2"),
         data=(("psyker", psyker.id), ("passed", result.passed), ("power_used", result.power_used),
               ("perils", result.perils), ("wounded", result.wounded), ("slain", result.slain)),
     )]

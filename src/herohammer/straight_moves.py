@@ -28,64 +28,13 @@ def blocked(moved: Sequence[Placed], others: Sequence[Placed], slid: bool) -> bo
     return bool(others) and next(geo.overlapping_pairs(moved, others), None) is not None
 
 
-def _inside(start: Point, step: Point, radius: float, other: Placed) -> tuple[float, float] | None:
-    """Return the open stretch (u1, u2) of ``start + u * step`` where a disc of ``radius`` overlaps ``other``, or None.
-
-    Round against round in closed form; against a rectangle the gap along the line is convex
-    in u, so its lowest point is found by ternary search and the crossings by bisection.
-    """
-    ax, ay = start
-    vx, vy = step
-    if other.base.round:
-        reach = radius + other.base.radius_inches
-        fx, fy = ax - other.at[0], ay - other.at[1]
-        a = vx * vx + vy * vy
-        b = 2.0 * (fx * vx + fy * vy)
-        c = fx * fx + fy * fy - reach * reach
-        if a == 0.0:
-            return (-math.inf, math.inf) if c < 0.0 else None
-        disc = b * b - 4.0 * a * c
-        if disc <= 0.0:
-            return None
-        root = math.sqrt(disc)
-        return (-b - root) / (2.0 * a), (-b + root) / (2.0 * a)
-
-    def gap(u: float) -> float:
-        return geo._point_to_rectangle((ax + u * vx, ay + u * vy), other, 0.0) - radius
-
-    low, high = -1.0, 2.0  # the stretch looked at: the path and a path's length either side
-    for _ in range(80):
-        m1, m2 = low + (high - low) / 3.0, high - (high - low) / 3.0
-        if gap(m1) < gap(m2):
-            high = m2
-        else:
-            low = m1
-    best = (low + high) / 2.0
-    if gap(best) >= 0.0:
-        return None
-    ends = []
-    for outside in (-1.0, 2.0):
-        lo, hi = best, outside  # gap < 0 at lo, looked for where it turns >= 0 towards hi
-        if gap(hi) < 0.0:
-            ends.append(hi)
-            continue
-        for _ in range(80):
-            mid = (lo + hi) / 2.0
-            if gap(mid) < 0.0:
-                lo = mid
-            else:
-                hi = mid
-        ends.append(hi)
-    return ends[0], ends[1]
-
-
 def furthest_clear(start: Point, end: Point, radius: float, obstacles: Sequence[Placed]) -> float | None:
     """Return the furthest fraction u in [0, 1] of the way from ``start`` to ``end`` where a disc of ``radius`` overlaps
     none of ``obstacles`` (it may touch them), or None when no place on the way is clear."""
     step = (end[0] - start[0], end[1] - start[1])
     length = math.hypot(*step)
     margin = STOP_SHORT / length if length > 0.0 else 0.0
-    stretches = [s for s in (_inside(start, step, radius, o) for o in obstacles) if s is not None]
+    stretches = [s for s in (geo.disc_path_overlaps(start, step, radius, o) for o in obstacles) if s is not None]
     u = 1.0
     moved = True
     while moved:  # step back before every stretch the place lies in, until none holds it

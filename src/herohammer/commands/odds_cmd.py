@@ -32,10 +32,13 @@ def register(sub: Any) -> argparse.ArgumentParser:
     add_json_flag(p)
     p.set_defaults(run=_run_leadership)
 
-    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*)")
+    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*; 40k4: published.40k4-perils-of-the-warp)")
     p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="the psyker's Leadership, 0..10")
-    p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=4)
+    p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=None,
+                   help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part)")
     p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1)
+    p.add_argument("--inv", type=roll_needed("--inv"), default=None,
+                   help="the psyker's invulnerable save, e.g. 4+ (4th edition Perils allows it; 3rd none)")
     p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if v.supports_psychic_tests), default="40k3")
     add_json_flag(p)
     p.set_defaults(run=_run_psychic)
@@ -95,9 +98,16 @@ def _run_leadership(args: argparse.Namespace) -> int:
 
 
 def _run_psychic(args: argparse.Namespace) -> int:
-    rows = odds.psychic_odds(args.ld, args.toughness, args.wounds, args.ruleset)
-    rules = ("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
-    title = f"Psychic test, Ld {args.ld}, T{args.toughness} W{args.wounds}, {args.ruleset} ({', '.join(rules)})"
+    toughness = 4 if args.toughness is None else args.toughness
+    rows = odds.psychic_odds(args.ld, toughness, args.wounds, args.ruleset, args.inv)
+    rules = ("40k3.psyker.test", RULESETS[args.ruleset].perils_rule, "40k3.psyker.perils-on-2")
+    reads = RULESETS[args.ruleset].perils_reads  # an input given that this edition's Perils does not read is named
+    shown = (f" T{toughness}" if "toughness" in reads else "") + f" W{args.wounds}" + (
+        f" Inv{args.inv}+" if args.inv and "invulnerable" in reads else "")
+    unused = [f"--{name} not used" for name, value in (("toughness", args.toughness), ("inv", args.inv))
+              if value is not None and {"inv": "invulnerable"}.get(name, name) not in reads]
+    note = f"; {', '.join(unused)} by {args.ruleset} Perils ({rules[1]})" if unused else ""
+    title = f"Psychic test, Ld {args.ld},{shown}, {args.ruleset}{note} ({', '.join(rules)})"
     return _show(args, title, rows, rules, args.ruleset)
 
 

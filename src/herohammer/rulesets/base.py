@@ -380,6 +380,10 @@ class Ruleset:
 
     # -- psychic powers -------------------------------------------------------
     supports_psychic_tests: ClassVar[bool] = False
+    #: The clause that says what Perils of the Warp does to the psyker.
+    perils_rule: ClassVar[str] = "40k3.psyker.perils"
+    #: what Perils of the Warp reads of the psyker beside his Wounds (3rd: his Toughness against the Strength D6 hit)
+    perils_reads: ClassVar[tuple[str, ...]] = ("toughness",)
 
     def require_psychic_tests(self) -> None:
         """Refuse a psychic test in a ruleset that has none."""
@@ -388,8 +392,9 @@ class Ruleset:
                 f"ruleset {self.name} has no 40k psychic test (use 40k3 or 40k4)", ["40k3.psyker.test"]
             )
 
-    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int) -> PsychicResult:
-        """Take a psychic test by this ruleset's rules."""
+    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
+                     invulnerable: int | None = None) -> PsychicResult:
+        """Take a psychic test by this ruleset's rules (the psyker's Toughness, Wounds left and invulnerable save)."""
         self.require_psychic_tests()
         raise NotImplementedError  # pragma: no cover - unreachable, require_ raises
 

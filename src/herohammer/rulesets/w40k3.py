@@ -144,8 +144,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         )
 
     # == Leadership and Last Man Standing ==========================================
-    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int) -> PsychicResult:
-        """Take a psychic test with Perils of the Warp (40k3.psyker.*)."""
+    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
+                     invulnerable: int | None = None) -> PsychicResult:
+        """Take a psychic test with Perils of the Warp (40k3.psyker.*): a hit of Strength D6, no save of any kind."""
         return psychic_test(dice, leadership, toughness, wounds)
 
     @implements("40k3.char.leadership")
@@ -188,8 +189,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         status = unit.status
         if not status:
             return None  # nothing it did or suffered holds it back
-        if Status.MOVED in status:
-            return Ruling.forbid(f"{unit.id} has already moved this phase")
+        if Status.MOVED in status:  # a unit moves once a Movement phase, by the rules of its type
+            return Ruling.forbid(f"{unit.id} has already moved this phase: a unit moves once a phase",
+                                 "40k3.char.move-as-type")
         if Status.LOCKED in status:
             with_unit = self.locked_with_unit_rules if unit.joined else ()
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
@@ -588,8 +590,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         if problem := self.leave_problem(state, character):
             return problem
-        if character.has(Status.MOVED):
-            return Ruling.forbid(f"{character.id} has already moved this phase")
+        if character.has(Status.MOVED):  # leaving is his move; he has made it (joining, or with his unit)
+            return Ruling.forbid(f"{character.id} has already moved this phase: leaving is a move, and a model moves "
+                                 "once a phase", self.leave_rule, "40k3.char.move-as-type")
         if problem := self._held(character):
             return problem
         host = state.unit(character.joined or "")
@@ -738,7 +741,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.has(Status.SHOT):
             return Ruling.forbid(f"{shooter.id} has already shot this turn")
         if shooter.has(Status.LOCKED):
-            return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot")
+            return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot",
+                                 "published.shooting-into-combat")
         if problem := self._pinned(shooter, "shoot"):
             return problem
         return self.target_ruling(state, shooter.id, action.target)

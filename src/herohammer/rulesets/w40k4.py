@@ -1,4 +1,4 @@
-"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3.
+"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp (4th ed. rulebook).
 
 Only the hooks the 4th edition changes are overridden here; the mechanics are in
 ``w40k3``.
@@ -11,7 +11,9 @@ from typing import ClassVar
 
 from .. import geometry as geo
 from ..catalogue import implements
+from ..dice import Dice
 from ..errors import IllegalActionError
+from ..psychic import PsychicResult, psychic_test_4th
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
@@ -56,6 +58,22 @@ class Warhammer40k4(Warhammer40k3):
     falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
     no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
     picked_out_rules: ClassVar[tuple[str, ...]] = ("40k4.target.monstrous",)
+    perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
+    perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
+
+    @implements("published.40k4-perils-of-the-warp")
+    def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
+                     invulnerable: int | None = None) -> PsychicResult:
+        """Take the psychic test as in 3rd; Perils of the Warp is the 4th edition's: one wound, no armour save,
+        an invulnerable save allowed (Toughness plays no part)."""
+        return psychic_test_4th(dice, leadership, wounds, invulnerable)
+
+    def perils_words(self, result: PsychicResult) -> str:
+        """Say what Perils of the Warp did to the psyker: one wound, no armour save, the invulnerable save if any."""
+        if result.perils_save is None:
+            return "suffers a wound, no armour save: wounded"
+        saved = "fails it: wounded" if result.wounded else "saves it"
+        return f"suffers a wound, no armour save; takes its {result.perils_save}+ invulnerable save and {saved}"
 
     @implements("40k4.ic.no-character-units", "40k4.ic.falling-back", "40k4.char.retinue")
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
@@ -218,6 +236,15 @@ class Warhammer40k4(Warhammer40k3):
                     )
                 return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name)
         return Ruleset.unit_leadership(self, sources, chosen)
+
+    @implements("published.regroup")
+    def regroup_modifier(self, state: GameState, unit_id: str) -> tuple[int, str]:
+        """Return +1 to the Regroup test when no enemy unit is in line of sight (4th ed. rulebook, Regrouping)."""
+        mine = [p for u in state.combined(unit_id) for p in u.placed]
+        if any(geo.unit_line_of_sight(mine, e.placed, state.terrain) for e in state.enemies_of(state.unit(unit_id).side)
+               if e.alive and e.embarked_in is None):
+            return 0, ""
+        return 1, " +1: no enemy unit in sight"
 
     @implements("40k4.char.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:

@@ -48,6 +48,7 @@ from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice, RollRecord, Split, Stage
 from ..errors import HerohammerError
 from ..powers import Power, PowerEffect, find_power, known_powers
+from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
@@ -80,6 +81,7 @@ SaveGroup = tuple[str | None, int | None]
 SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
+_FALLING_BACK_MOVED = frozenset({Status.FALLING_BACK, Status.MOVED})
 _FOUGHT = frozenset({Status.FOUGHT})
 _SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
@@ -635,9 +637,12 @@ class CombatRules(Ruleset):
             ends.append(places)
         short = self._fall_back_blocked(state, members, ends, (dx, dy), slid)
         moved = []
+        # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
+        fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
+            else _FALLING_BACK
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
-                                status=(u.status - _FALLING_BACK_ENDS) | _FALLING_BACK))
+                                status=(u.status - _FALLING_BACK_ENDS) | fell))
         state = state.replace_units(*moved)
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
@@ -710,17 +715,23 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
         ld = self.leadership_of(state, unit.id, action.leadership)
-        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source})",
+        why = self.regroup_modifier(state, unit.id)[1]
+        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
                             "published.regroup", ld.rule)
+
+    def regroup_modifier(self, state: GameState, unit_id: str) -> tuple[int, str]:
+        """Return the Regroup test's modifier and its words (none in 3rd edition; 40k4 overrides)."""
+        return 0, ""
 
     def resolve_regroup(self, state: GameState, action: Regroup, dice: Dice) -> Resolution:
         """Test on the unit's Leadership: pass and it stops falling back; fail and it falls back again."""
         unit = state.unit(action.unit)
         ld = self.leadership_of(state, unit.id, action.leadership)
+        modifier, why = self.regroup_modifier(state, unit.id)
         start = len(dice.log)
-        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP, modifier)
         verdict = "regroups" if result.passed else "fails and falls back again"
-        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}), rolls "
+        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}){why}, rolls "
                       f"{result.roll}: {verdict}", ("published.regroup", ld.rule, "core.test.leadership"),
                       _rolls(dice, start))
         if not result.passed:
@@ -1015,6 +1026,10 @@ class CombatRules(Ruleset):
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
+            for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
+                if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
+                    return Ruling.forbid(problem.reason, *problem.rules, "40k3.psyker.test")
             special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
             if special is not None and not special.legal:
                 return Ruling.forbid(special.reason, *special.rules, rule)
@@ -1028,6 +1043,11 @@ class CombatRules(Ruleset):
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", "40k3.psyker.test", rule)
 
+    def perils_words(self, result: PsychicResult) -> str:
+        """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
+        hurt = "wounded" if result.wounded else "not wounded"
+        return f"is hit at S{result.perils_strength}, no save: {hurt}"
+
     @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
@@ -1039,20 +1059,20 @@ class CombatRules(Ruleset):
             return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
         start = len(dice.log)
-        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left)
+        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
+                                   model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
                         f"Ld {model.profile.ld}, {verdict}", ("40k3.psyker.test",), _rolls(dice, start))]
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER))
         if result.perils:
-            hurt = "wounded" if result.wounded else "not wounded"
-            events.append(Event("perils", f"Perils of the Warp! {model.name} is hit at S{result.perils_strength}, "
-                                f"no save: {hurt}", ("40k3.psyker.perils",)))
+            events.append(Event("perils", f"Perils of the Warp! {model.name} {self.perils_words(result)}",
+                                (self.perils_rule,)))
             if result.wounded:
                 after, slain = _apply_wounds(after, {(psyker.id, 0): 1})
                 if slain:
-                    events.append(Event("casualties", f"slain: {', '.join(slain)}", ("40k3.psyker.perils", "core.zero.w"),
+                    events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
         if not result.power_used:
             return after, events
@@ -1116,8 +1136,11 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {unit.id}, beyond its assault range of "
                                  f"{reach:g}\"", rule)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
-        return Ruling.allow(f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")",
-                            rule)
+        said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
+        if state.combined(target.id)[0].has(Status.FALLING_BACK):
+            return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
+                                "fails", rule, "published.assaulted-while-falling-back")
+        return Ruling.allow(said, rule)
 
     @staticmethod
     @implements("published.assault-after-shooting")
@@ -1145,9 +1168,16 @@ class CombatRules(Ruleset):
     @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")
     def resolve_assault(self, state: GameState, action: Assault, dice: Dice) -> Resolution:
-        """Move each model straight into base contact with the nearest enemy model it can reach; lock both units."""
+        """Move each model straight into base contact with the nearest enemy model it can reach; lock both units.
+
+        A falling back target first tests to regroup; if it fails it is destroyed before anyone moves.
+        """
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
+        state, caught = self._assaulted_falling_back(state, action.target, dice)
+        if caught and not state.unit(action.target).alive:  # scattered before any charging model moved
+            declared = [u.with_status(Status.CHARGED, Status.ASSAULTED) for u in members]
+            return state.replace_units(*declared), caught
         reach, rule = self.assault_range(state, unit, members)
         target_ids = [u.id for u in state.combined(state.unit(action.target).id)]
         theirs = [m.placed for tid in target_ids for m in state.unit(tid).models]
@@ -1176,8 +1206,38 @@ class CombatRules(Ruleset):
                 events.append(Event("pinned", f"{action.target} is assaulted: no longer pinned, it fights normally",
                                     ("published.pinning",)))
         rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
-        return state, [Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
-                             f"{'s' * (contacts != 1)} in base contact", rules), *events]
+        return state, [*caught, Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
+                                      f"{'s' * (contacts != 1)} in base contact", rules), *events]
+
+    @implements("published.assaulted-while-falling-back")
+    def _assaulted_falling_back(self, state: GameState, target_id: str, dice: Dice) -> Resolution:
+        """Test a falling back unit that is assaulted to regroup at once: pass and it fights; fail and it is destroyed.
+
+        Published rule (4th ed., Assaulted while falling back): before any charging model
+        moves, with no modifier, even where it could not otherwise regroup (an enemy within 6").
+        The unit's characters are part of it: they regroup, or are scattered, with it.
+        """
+        host_id = state.unit(target_id).joined or target_id
+        group = state.combined(host_id)
+        if not group[0].has(Status.FALLING_BACK):
+            return state, []
+        ld = self.leadership_of(state, host_id)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
+        rules = ("published.assaulted-while-falling-back", "published.regroup", ld.rule, "core.test.leadership")
+        said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.source}), rolls " \
+               f"{result.roll}"
+        if result.passed:
+            regrouped = [u.with_status(remove=(Status.FALLING_BACK,)) for u in group]
+            return state.replace_units(*regrouped), [Event("regroup", f"{said}: it regroups and fights", rules,
+                                                           _rolls(dice, start))]
+        scattered = [evolve(u, models=()) for u in group]
+        slain = [m.name for u in group for m in u.models]
+        return state.replace_units(*scattered), [
+            Event("regroup", f"{said}: it fails, and is scattered and destroyed", rules, _rolls(dice, start)),
+            Event("destroyed", f"{host_id} is destroyed: slain {', '.join(slain)}",
+                  ("published.assaulted-while-falling-back", "core.zero.w"), data=(("slain", len(slain)),)),
+        ]
 
     # == close combat ===================================================================
     def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
@@ -1671,12 +1731,40 @@ class CombatRules(Ruleset):
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
-        """End the phase; combats fought and undeclared splits of attacks end with it."""
+        """End the phase; combats fought and undeclared splits of attacks end with it.
+
+        A Movement phase ends with the fall back move of every unit of the side that is
+        falling back and did not regroup (``_falls_back_again``).
+        """
+        events: list[Event] = []
+        if state.phase is Phase.MOVEMENT:
+            state, events = self._falls_back_again(state, dice)
         if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
             state = evolve(state, allocations=(),
                            units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
                                        for u in state.units))
-        return super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
+        state, more = super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
+        return state, [*events, *more]
+
+    @implements("published.fall-back", "published.regroup")
+    def _falls_back_again(self, state: GameState, dice: Dice) -> Resolution:
+        """Move each unit of the active side still falling back, that took no Regroup test, a further fall back.
+
+        Published rule (4th ed., Fall Back!): a unit falls back "in each subsequent Movement
+        phase until the unit regroups"; one that fails its Regroup test, or may not take it
+        (an enemy within 6"), "must continue to fall back".  A failed test has already moved
+        it (``resolve_regroup``), and a unit that fell back this very phase has made its move.
+        """
+        events: list[Event] = []
+        for u in state.units:
+            if (u.side != state.active or u.joined or not u.models or u.embarked_in is not None
+                    or not u.has(Status.FALLING_BACK) or u.has(Status.MOVED)):
+                continue
+            events.append(Event("regroup", f"{u.id} is still falling back and did not regroup this Movement phase: "
+                                "it falls back again", ("published.fall-back", "published.regroup")))
+            state, more = self._fall_back(state, u.id, dice)
+            events += more
+        return state, events
 
 
 def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
