@@ -46,7 +46,8 @@ def child(walks: int, steps: int) -> None:
         for walk in range(walks):
             draw, game, digest = random.Random(walk), Game(state, SeededDice(walk)), hashlib.sha256()
             for _ in range(steps):
-                legal = sorted(a.model_dump_json() for a in game.legal_actions())
+                # each action as its JSON (defaults left out): a new optional field changes no digest
+                legal = sorted(json.dumps(a.to_json(), sort_keys=True) for a in game.legal_actions())
                 digest.update(json.dumps(legal).encode())
                 if not legal:
                     break

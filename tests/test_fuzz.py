@@ -150,6 +150,8 @@ def action(draw: st.DrawFn, data: Any) -> Any:
         fields |= {"unit": draw(ids), "target": draw(ids)}
         if do == "charge" and (wheel := draw(maybe)) is not None:
             fields["wheel"] = wheel
+        if do == "charge" and (reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"]))):
+            fields["reaction"] = reaction
         if do == "shoot" and draw(st.booleans()):
             fields["at"] = draw(ids)
     elif do == "reform":

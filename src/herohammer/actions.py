@@ -181,6 +181,9 @@ class Charge(_Action):
     unit: str
     target: str
     wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: one wheel (degrees, positive turns left) before the charger moves straight in
+    #: t9a: the charged unit's Charge Reaction, its player's choice (published.t9a-charge-reactions); none given:
+    #: Stand and Shoot when it may be taken, else Hold
+    reaction: Literal["hold", "stand_and_shoot"] | None = None
 
 
 class Allocate(_Action):

@@ -39,6 +39,8 @@ CHARGE_BONUS_RULES = frozenset({"Swiftstride"})
 STAND_AND_SHOOT_RULE = "Stand and Shoot"
 #: The published rule on Stand and Shoot (when it may be taken, who shoots, at what range).
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
+#: The published Charge Reactions: the charged unit's player chooses Hold or Stand and Shoot (Flee is not modelled).
+CHARGE_REACTIONS = "published.t9a-charge-reactions"
 #: Stand and Shoot's to-hit modifier; Long Range adds its own (published.t9a-to-hit-shooting).
 STAND_AND_SHOOT_MODIFIER = LONG_RANGE_MODIFIER = -1
 

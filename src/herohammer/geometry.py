@@ -1178,6 +1178,11 @@ def blocks_sight(terrain: Sequence[Terrain]) -> bool:
     return any(piece.kind == "blocking" for piece in terrain)
 
 
+def model_sees_any(a: Placed, b: Sequence[Placed], terrain: Sequence[Terrain]) -> bool:
+    """Tell whether one model sees any model of ``b``: a unit's every shooting model needs sight of its own."""
+    return not blocks_sight(terrain) or any(line_of_sight(a, model_b, terrain) for model_b in b)
+
+
 def unit_line_of_sight(
     a: Sequence[Placed], b: Sequence[Placed], terrain: Sequence[Terrain]
 ) -> bool:

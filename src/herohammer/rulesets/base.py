@@ -38,6 +38,7 @@ _A_STATE = "a GameState (load_scenario(path) or Game.state)"
 _LD = attrgetter("profile.ld")
 _PLACES_AS_RULED = "places_as_ruled"
 Method = TypeVar("Method", bound=Callable[..., Any])
+Act = TypeVar("Act", bound="Action")
 
 
 def places_as_ruled(method: Method) -> Method:
@@ -248,12 +249,22 @@ class Ruleset:
         if ruler is None:
             return Judgement(Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action"))
         try:
+            action = self.named_now(state, action)
             ruling = ruler(state, action)
         except IllegalActionError as exc:  # e.g. an unknown unit id
             return Judgement(Ruling.forbid(exc.reason, *exc.rules))
         if ruling.legal and action.do in PLACING:
             return self._bases_apart(state, action, ruling)
         return Judgement(ruling)
+
+    def named_now(self, state: GameState, action: Act) -> Act:
+        """Return the action with each unit it names read as the unit that name stands for now (a hook).
+
+        Ruling and resolving both see the action through it, so no ``rule_<do>`` or ``resolve_<do>``
+        can forget it: the 9th Age reads a destroyed combined unit's name as its last survivor.
+        By default a name is the unit it names.
+        """
+        return action
 
     def _bases_apart(self, state: GameState, action: Action, ruling: Ruling) -> Judgement:
         """Forbid a placing action whose models would end on other models, when no dice decide where.
@@ -307,7 +318,7 @@ class Ruleset:
     def resolve_checked(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """``resolve`` for a caller that has checked its arguments already (``Game.apply``: the action ruled legal)."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
-        after, events = resolver(state, action, dice)
+        after, events = resolver(state, self.named_now(state, action), dice)
         if action.do in PLACING and (problem := movement.overlap_problem(state, after)):
             raise IllegalActionError(problem, ("published.bases-apart",))
         return after, events

@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -28,13 +28,13 @@ from ..formations import (Formation, RankChoice, arrange, arranged, centre_file,
                           WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
-                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight)
+                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import Act, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -131,6 +131,8 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
+#: Rank and file a combined unit needs for hits to stay off its characters (t9a.join.part-of-unit).
+LOOK_OUT_SIR = 5
 
 
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
@@ -154,13 +156,21 @@ def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool =
 # -- combined units ------------------------------------------------------------------
 @implements("t9a.combined.last-survivor")
 def current(state: GameState, unit_id: str) -> Unit:
-    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left."""
+    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left.
+
+    A slain last survivor was his destroyed unit, so his name leads on to whoever is that unit now
+    (another character of it, t9a.join.character-units).
+    """
     unit = state.unit(unit_id)
     if unit.alive:
         return unit
     for u in state.units:
         if u.last_of == unit_id and u.alive:
             return u
+    if unit.last_of is not None and unit.last_of != unit_id:
+        heir = current(state, unit.last_of)
+        if heir.alive:
+            return heir
     return unit
 
 
@@ -206,7 +216,9 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
     lead, rest = survivors[0], survivors[1:]
     formation = host.formation if rest else None
-    heir = replace(lead, joined=None, last_of=host.id, formation=formation, status=lead.status | host.status)
+    # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
+    heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
+                   status=lead.status | host.status)
     moved = [replace(c, joined=heir.id) for c in rest]
     new = state.replace_units(replace(host, formation=None), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new
@@ -338,6 +350,29 @@ class NinthAge(Ruleset):
             return super().resolve_end_phase(state, action, dice)
         return self.end_deployment(state, "t9a.join.deploy", "")
 
+    #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
+    NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target"), "shoot": ("unit", "target"),
+        "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
+    }
+
+    @implements("t9a.combined.last-survivor")
+    def named_now(self, state: GameState, action: Act) -> Act:
+        """Read a destroyed combined unit's name as its last survivor, who is that unit now.
+
+        One step before every ruling and resolution (``Ruleset.named_now``), so no rule of the
+        unit's own forgets it; the survivor's name is what every message then says.
+        """
+        fields = self.NAMED_NOW.get(action.do)
+        if not fields:
+            return action
+        changed = {}
+        for f in fields:
+            name = getattr(action, f)
+            if state.has_unit(name) and not state.unit(name).alive and (now := current(state, name).id) != name:
+                changed[f] = now
+        return cast("Act", action.model_copy(update=changed)) if changed else action
+
     def phase_rules(self, do: str) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase."""
         return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",),
@@ -420,6 +455,9 @@ class NinthAge(Ruleset):
                 for e in enemies:
                     if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
+                        if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
+                            # the charged unit's player may Hold instead (published.t9a-charge-reactions)
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
@@ -469,7 +507,7 @@ class NinthAge(Ruleset):
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
-            *(("t9a.combined.last-survivor",) if gone else ()),
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
 
@@ -580,7 +618,7 @@ class NinthAge(Ruleset):
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
-            *(("t9a.combined.last-survivor",) if gone else ())))]
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
@@ -692,14 +730,14 @@ class NinthAge(Ruleset):
         otherwise the move is resolved and its bases are checked as every placing action's are.
         """
         ruling = self._rule_move(state, action)
-        if ruling.legal and not _own_models_apart(state, movers_of(state, current(state, action.unit))):
+        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
         return ruling
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
-        named = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        named = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -766,7 +804,7 @@ class NinthAge(Ruleset):
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it."""
-        unit = movers_of(state, current(state, action.unit))
+        unit = movers_of(state, state.unit(action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
@@ -788,7 +826,7 @@ class NinthAge(Ruleset):
     @implements("published.t9a-reform")
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
-        named = current(state, action.unit)
+        named = state.unit(action.unit)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side")
         unit = movers_of(state, named)
@@ -816,7 +854,7 @@ class NinthAge(Ruleset):
 
     def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
         """Reform a unit about its centre; it counts as having moved."""
-        unit = movers_of(state, current(state, action.unit))
+        unit = movers_of(state, state.unit(action.unit))
         f = _formation_of(unit)
         assert f is not None
         new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
@@ -834,9 +872,24 @@ class NinthAge(Ruleset):
     # -- charging ---------------------------------------------------------------
     @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
-        """Rule on declaring a charge, by a unit or by a character out of its unit."""
-        named = current(state, action.unit)  # a destroyed combined unit named is its last survivor
-        target = current(state, action.target)
+        """Rule on declaring a charge, by a unit or by a character out of its unit, and on the reaction named.
+
+        The declaration does not depend on the reaction: it is worked out once per state for the
+        charge with or without one (listing legal actions offers the Hold beside the default).
+        """
+        key = (type(self), "rule_charge", action.unit, action.target, action.wheel)
+        declared = state.remember(key, lambda: self._charge_declared(state, action))
+        if action.reaction is None or not declared.legal:
+            return declared
+        reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
+        if not reaction.legal:
+            return reaction
+        return Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
+                            notes=declared.notes)
+
+    def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
+        named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
+        target = state.unit(action.target)
         if named.side != state.active or not named.alive:
             return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
@@ -915,6 +968,25 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT)
+    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling:
+        """Rule on the Charge Reaction the charged unit's player chose.
+
+        Hold may always be chosen; Stand and Shoot only when the published rule allows it
+        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading).
+        """
+        if action.reaction == "hold":
+            return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
+        if not target.has_rule(STAND_AND_SHOOT_RULE):
+            return Ruling.forbid(f"{target.id} cannot Stand and Shoot: its rules do not list Stand and Shoot",
+                                 CHARGE_REACTIONS, STAND_AND_SHOOT)
+        volley = stand_and_shoot_volley(state, target, charger)
+        if not volley.shooters:
+            return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
+                                 *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
+        return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
+                            STAND_AND_SHOOT)
+
     @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
@@ -923,8 +995,8 @@ class NinthAge(Ruleset):
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
-        unit = current(state, action.unit)
-        target = current(state, action.target)
+        unit = state.unit(action.unit)
+        target = state.unit(action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
         rules: list[str] = ["t9a.charge-out.declare"]
@@ -934,8 +1006,15 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, on its rank and file from the rear, then on its characters (project reading)
-        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) else None
+        holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
+        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) and not holds \
+            else None
         said = f"; {volley.said}" if volley is not None else ""
+        if holds:
+            rules.append(CHARGE_REACTIONS)
+            said = f"; {target.id} holds (its player's Charge Reaction) [{CHARGE_REACTIONS}]"
+        elif action.reaction is not None:
+            rules.append(CHARGE_REACTIONS)
         if volley is not None:
             rules.append(STAND_AND_SHOOT)
             if WHO_CAN_SHOOT in volley.said:
@@ -1044,7 +1123,7 @@ class Volley:
 
 
 @implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
-def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Volley:
+def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False) -> Volley:
     """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
 
     As the published rule says, it is taken only when the charged unit can shoot (not engaged,
@@ -1053,8 +1132,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
     every model of the unit's first two ranks (published.t9a-who-can-shoot), the characters
     joined to it too (part of the unit, in its first rank), with a missile weapon and BS above 0
-    shoots if the unit sees the charger, as in the Shooting phase; a charger beyond half a weapon's range (or beyond its range: Stand and Shoot still
-    shoots) is at Long Range.
+    shoots if it sees the charger itself, as in the Shooting phase; a charger beyond half a weapon's range (or
+    beyond its range: Stand and Shoot still shoots) is at Long Range.  ``first``: stop at the first model that
+    shoots, its range unmeasured (whether the reaction may be taken at all, which listing legal actions asks).
     """
     out = bool(charger.joined)
     group = [u for u in state.combined(charged.id) if u.alive]
@@ -1078,6 +1158,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
     shooters: list[Shooter] = []
     behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
     back = 0
+    blind: list[str] = []
+    sight = blocks_sight(state.terrain)
     for u in group:
         for m in u.models:
             w = missile_weapon(m.weapons[0]) if m.weapons else None
@@ -1086,9 +1168,17 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
             if m.name in behind:
                 back += 1
                 continue
+            if sight and not model_sees_any(m.placed, aim, state.terrain):
+                blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
+                continue
+            if first:
+                return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
             shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
+    if blind:
+        rear = "; ".join(filter(None, (rear, f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see "
+                                             f"{charger.id} and cannot shoot [{WHO_CAN_SHOOT}]")))
     if not shooters:
         return Volley((), f"{charged.id} cannot Stand and Shoot: " + (rear or f"no model has a missile weapon "
                                                                              f"[{STAND_AND_SHOOT}]"))
@@ -1101,8 +1191,15 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit) -> Vo
 def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:
     """Say whether ``unit`` is Located in ``charged``'s Front Arc: the centre of its front stands in it."""
     f = _formation_of(unit)
-    at = shapely.Point(f.position if f is not None else _centre(unit))
-    return any(shapely.Polygon(arc).covers(at) for arc in _front_arcs(charged)[0])
+    at = f.position if f is not None else _centre(unit)
+    arcs, regions = charged.remember("front arcs", lambda: _front_arcs(charged))
+    for arc, region in zip(arcs, regions):
+        inside = region.disc(at, 0.0)  # settled by the arc's sides unless the point is on the outline
+        if inside is None:
+            inside = shapely.Polygon(arc).covers(shapely.Point(at))
+        if inside:
+            return True
+    return False
 
 
 @implements("t9a.join.part-of-unit", "t9a.leave.when")
@@ -1114,16 +1211,21 @@ def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
     return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
 
 
+@implements("t9a.join.part-of-unit")
 def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
     """List who takes a unit's wounds, in order: rank and file from the rear rank, the champion last (as every other
-    volley takes them, t9a_combat.rank_and_file), then the characters."""
+    volley takes them, t9a_combat.rank_and_file), then the characters, but only when fewer than ``LOOK_OUT_SIR``
+    rank and file stand: with five or more, hits go to the rank and file alone, as the Shooting phase's do
+    (t9a_combat.hit_allocation), and wounds beyond them are lost."""
     f = unit.formation
     rank_and_file = list(unit.models)
     if f is not None:
         slot = {n: i for i, n in enumerate(f.order)}
         rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
     rank_and_file.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
-    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models]
+    exposed = len(unit.models) < LOOK_OUT_SIR
+    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models
+                                                 if exposed]
 
 
 @implements("t9a.spell.wizard-conclave")

@@ -38,10 +38,8 @@ from ..geometry import group_distance, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
+from .t9a import LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
 
-#: Rank and file a combined unit needs for hits to stay off its characters.
-LOOK_OUT_SIR = 5
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_HIT_MELEE = "published.t9a-to-hit-melee"
 TO_WOUND = "published.t9a-to-wound"

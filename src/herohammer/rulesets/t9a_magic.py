@@ -26,14 +26,15 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..dice import Dice
+from ..formations import is_character
 from ..errors import IllegalActionError, ScenarioError
-from ..geometry import group_distance, unit_line_of_sight
+from ..geometry import Placed, group_distance, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import choose_conclave_spells, current, has_conclave
+from .t9a import choose_conclave_spells, has_conclave
 from .t9a_combat import TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
 
 if TYPE_CHECKING:
@@ -82,6 +83,24 @@ def spell_choice_problem(unit: Unit) -> str | None:
     return None
 
 
+@implements(MAGIC, CONCLAVE, "t9a.join.part-of-unit")
+def casting_models(state: GameState, unit: Unit) -> tuple[list[Placed], str]:
+    """Return where a spell is cast from, and who casts it: the Caster's own model, not the unit around him.
+
+    A spell's range and sight are the Caster's (published.t9a-magic): a Wizard character is
+    part of his unit for the rules where that matters (t9a.join.part-of-unit), but the unit's
+    other models do not cast, so they lend him neither range nor sight.  A Wizard Conclave
+    casts through its champion, its Master Wizard (t9a.spell.wizard-conclave).  Any other
+    casting unit casts from all its models.
+    """
+    if is_character(unit):
+        return [m.placed for m in unit.models], f"{unit.id} (the Caster's own model)" if unit.joined else unit.id
+    if has_conclave(unit):
+        champions = [m.placed for m in unit.models if m.role == "champion"]
+        return champions, f"{unit.id}'s champion, its Master Wizard"
+    return [m.placed for u in state.combined(unit.id) for m in u.models], unit.id
+
+
 class MagicPhase(Ruleset):
     """Rule on and resolve casting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -97,7 +116,7 @@ class MagicPhase(Ruleset):
     @implements(CONCLAVE, "published.t9a-magic")
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
-        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if unit.side != state.active or not unit.alive:
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side", MAGIC)
         spell = find_spell(action.spell)
@@ -122,14 +141,15 @@ class MagicPhase(Ruleset):
             return Ruling.forbid(f"{target.id} is not a living enemy unit", MAGIC)
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target", "t9a.join.part-of-unit")
-        caster = [m.placed for u in state.combined(unit.id) for m in u.models]
+        caster, who = casting_models(state, unit)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         gap = group_distance(caster, aim)
+        apart = ("t9a.join.part-of-unit",) if unit.joined or state.joined_to(unit.id) else ()
         if gap > spell.range:
-            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away, beyond {spell.name}'s range of {spell.range:g}\"",
-                                 MAGIC)
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" from {who}, beyond {spell.name}'s range of "
+                                 f"{spell.range:g}\"", MAGIC, *apart, *((CONCLAVE,) if conclave else ()))
         if not unit_line_of_sight(caster, aim, state.terrain):
-            return Ruling.forbid(f"{unit.id} cannot see {target.id}", "published.line-of-sight")
+            return Ruling.forbid(f"{who} cannot see {target.id}", "published.line-of-sight", MAGIC, *apart)
         rules = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
         level = wizard_level(unit)
         mod = level[1] if level else 0
@@ -140,7 +160,7 @@ class MagicPhase(Ruleset):
     def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
         """Cast: roll the casting dice, let the reactive player dispel, then the spell's hits and a Panic test."""
         start = len(dice.log)
-        unit = current(state, action.unit)
+        unit = state.unit(action.unit)
         spell = find_spell(action.spell)
         assert spell is not None  # rule_cast checked it
         level = wizard_level(unit)

@@ -63,7 +63,7 @@ class Rallying(Ruleset):
     @implements(RALLY)
     def rule_rally(self, state: GameState, action: Rally) -> Ruling:
         """Rule on a Rally test: a fleeing unit of the active side, once in its turn."""
-        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if unit.side != state.active or not unit.alive:
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side", RALLY)
         if unit.joined:
@@ -80,7 +80,7 @@ class Rallying(Ruleset):
     def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
         """Roll the Rally test: stop fleeing (counting as having marched), or flee again."""
         start = len(dice.log)
-        host = current(state, action.unit)
+        host = state.unit(action.unit)
         ld, general = self.rally_leadership(state, host)
         result = leadership_test(dice, ld.value, LeadershipTestKind.RALLY)
         rules = [RALLY, result.rule, ld.rule, *((GENERAL,) if general else ())]

@@ -22,13 +22,13 @@ import shapely
 
 from ..catalogue import implements
 from ..dice import Dice
-from ..geometry import Placed, Point, distance, group_distance
+from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import current, shaken_refusal
+from .t9a import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
                          wound_unit)
@@ -103,6 +103,8 @@ class ShootingPhase(Ruleset):
                          f"{covered} to hit [{COVER}]")
         behind = too_far_back_to_shoot(host.formation)
         back = 0
+        blind: list[str] = []
+        sight = blocks_sight(state.terrain)
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
                 notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
@@ -119,6 +121,9 @@ class ShootingPhase(Ruleset):
                 if m.profile.bs <= 0:
                     notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
                     continue
+                if sight and not model_sees_any(m.placed, aim, state.terrain):
+                    blind.append(m.name)  # each model shoots at a target it sees itself (WHO_CAN_SHOOT)
+                    continue
                 gap = group_distance([m.placed], aim)
                 if gap > w[1]:
                     continue
@@ -128,6 +133,9 @@ class ShootingPhase(Ruleset):
         if back:
             notes.append(f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank of "
                          f"{host.id} and cannot shoot [{WHO_CAN_SHOOT}]")
+        if blind:
+            notes.append(f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see {target.id} and "
+                         f"cannot shoot at it [{WHO_CAN_SHOOT}]")
         return shots, notes
 
     @implements("published.t9a-panic", "t9a.charge-out.declare")
@@ -145,7 +153,7 @@ class ShootingPhase(Ruleset):
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
-        unit = current(state, action.unit)  # a destroyed combined unit is its last survivor
+        unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
         if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
             return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
         if unit.joined:
@@ -183,7 +191,7 @@ class ShootingPhase(Ruleset):
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
         start = len(dice.log)
-        unit = current(state, action.unit)
+        unit = state.unit(action.unit)
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target)
         before = models_in(state, target.id)

@@ -79,7 +79,7 @@ def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
         raise IllegalActionError(ruling.reason, ruling.rules)
 
     def run(dice: Dice) -> str:
-        _, events = rules.resolve_charge(state, action, dice)
+        _, events = rules.resolve_charge(state, rules.named_now(state, action), dice)
         return str(dict(events[-1].data)["outcome"])
 
     return enumerate_outcomes(run)
