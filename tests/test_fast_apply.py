@@ -102,6 +102,9 @@ def test_evolve_is_replace_without_what_was_cached() -> None:
         assert set(after.__dict__) == {f.name for f in dataclasses.fields(GameState)}  # no old hash, index or memo
         assert after == dataclasses.replace(state, turn=state.turn + 1)
         assert hash(after) == hash(dataclasses.replace(state, turn=state.turn + 1))
+        odd = evolve(model, at=(3.0, 4.0))
+        odd.__dict__["_something_else"] = 1  # kept by no known name: its fields alone are copied
+        assert set(evolve(odd, moved=1.0).__dict__) == {f.name for f in dataclasses.fields(model)}
 
 
 def test_joined_characters_indexed_as_a_scan_finds_them() -> None:

@@ -102,11 +102,13 @@ def evolve(value: T, **changes: Any) -> T:
     count, name_set, names, take = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
-    old = value.__dict__
-    if len(old) == count:  # nothing but its fields (every value has them all): copied in C
-        state = old.copy()
-    else:  # it keeps more (its hash, memo, cached properties): its fields alone are taken, in C, and the rest left
-        state = dict(zip(names, take(old)))
+    state = value.__dict__.copy()  # its fields, and what it may keep beyond them, copied in C
+    if len(state) != count:  # it keeps more (its hash, memo, cached answers): those are left behind
+        for key in _kept(cls):
+            if key in state:
+                del state[key]
+        if len(state) != count:  # something else kept on it: its fields alone are taken, in C
+            state = dict(zip(names, take(value.__dict__)))
     state.update(changes)
     new = _new(cls)
     _set(new, "__dict__", state)

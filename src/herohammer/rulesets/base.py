@@ -123,6 +123,10 @@ class _NoRolls(Dice):
         raise _RollNeeded
 
 
+#: The dice that refuse to roll, shared: they refuse before a roll is logged, so their log stays empty.
+_NO_ROLLS = _NoRolls()
+
+
 @dataclass(frozen=True, init=False)
 class Judgement:
     """A ruling on an action, with the action's result when no dice decide it (worked out to check the ruling).
@@ -297,7 +301,7 @@ class Ruleset:
         """Resolve an action with dice that refuse to roll: its result if no dice decide it, else None."""
         resolver: Callable[[GameState, Any, Dice], Resolution] = getattr(self, f"resolve_{action.do}")
         try:
-            return resolver(state, action, _NoRolls())
+            return resolver(state, action, _NO_ROLLS)
         except (_RollNeeded, IllegalActionError):
             return None
 

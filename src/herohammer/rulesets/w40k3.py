@@ -32,6 +32,8 @@ from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_move
 
 JOIN_INCHES = 2.0
 _MOVED = frozenset({Status.MOVED})
+#: Builds an ``Event`` from the tuple of all its fields (a NamedTuple), as ``Ruling.allow`` builds a ruling.
+_NEW_EVENT = tuple.__new__
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 #: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
@@ -534,8 +536,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             model = mv.model  # walked there (mv.to is a planned place, a pair of floats)
             joined = evolve(character, models=(evolve(model, at=mv.to, moved=model.moved + mv.length),),
                             status=character.status | _MOVED, joined=action.unit)
-            return state.replace_unit(joined), [
-                Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule))]
+            return state.replace_unit(joined), [  # the Event built from its fields' tuple, without its Python call
+                _NEW_EVENT(Event, ("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule),
+                                   (), ()))]
         moves, events = self._roll_difficult(state, character, planned, dice, alone=True)
         placed = moves[0].placed  # the character's base where its move ends
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
