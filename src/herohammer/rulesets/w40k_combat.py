@@ -373,12 +373,15 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "ends")
+    __slots__ = ("members", "dice", "heading", "edge_in_reach", "ends")
 
     def __init__(self, members: Sequence[Unit]) -> None:
         self.members = members
         self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
         self.heading: tuple[float, float] | None = None
+        #: whether the longest roll takes a model to the table edge, where the unit may leave the battle: then the
+        #: distance decides more than where models end (``Dice.total``'s ``places``)
+        self.edge_in_reach = False
         self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
 
 
@@ -703,37 +706,56 @@ class CombatRules(Ruleset):
         distance (``_FallBack``).
         """
         plan: _FallBack = state.remember((_FALL_BACK, self, unit_id), lambda: _FallBack(state.combined(unit_id)))
+        if plan.heading is None:
+            self._fall_back_heading(state, plan)
         start = len(dice.log)
-        inches = dice.total(plan.dice, f"{unit_id}: fall back distance", "published.fall-back", places=True)
+        inches = dice.total(plan.dice, f"{unit_id}: fall back distance", "published.fall-back",
+                            places=not plan.edge_in_reach)
         done = plan.ends.get(inches)
         if done is None:
             done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
         return done[0], [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
+
+    @staticmethod
+    def _fall_back_heading(state: GameState, plan: _FallBack) -> None:
+        """Set the plan's heading, straight away from the nearest enemy, and whether the longest roll then takes a
+        model's base to the table edge (``_FallBack.edge_in_reach``)."""
+        members = plan.members
+        mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
+        enemies = state.enemies_of(members[0].side)
+        cx = sum(map(_X, mine)) / len(mine)
+        cy = sum(map(_Y, mine)) / len(mine)
+        dx, dy = 0.0, -1.0
+        if enemies:
+            if len(enemies) == 1:
+                nearest = enemies[0]
+            else:
+                bases = [p for u in members for p in u.placed]
+                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
+            theirs = [m.at for m in nearest.models]
+            ex = sum(map(_X, theirs)) / len(theirs)
+            ey = sum(map(_Y, theirs)) / len(theirs)
+            norm = math.hypot(cx - ex, cy - ey)
+            if norm > 1e-9:
+                dx, dy = (cx - ex) / norm, (cy - ey) / norm
+        plan.heading = (dx, dy)
+        longest = 6.0 * plan.dice
+        width, depth = state.table.width, state.table.depth
+        for u in members:
+            for m in u.models:
+                reach = m.base.reach_inches
+                edge = 0.5 if reach <= 0.5 else reach
+                x, y = m.at[0] + dx * longest, m.at[1] + dy * longest
+                if not (edge <= x <= width - edge and edge <= y <= depth - edge):
+                    plan.edge_in_reach = True
+                    return
 
     def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str,
                      inches: int) -> tuple[GameState, str, tuple[str, ...]]:
         """Return the state after the unit fell back ``inches`` (the members moved and falling back, or gone off the
         table edge), what the event says and the rules it cites."""
         members = plan.members
-        if plan.heading is None:  # away from the nearest enemy: read on the first distance rolled
-            mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
-            enemies = state.enemies_of(members[0].side)
-            cx = sum(map(_X, mine)) / len(mine)
-            cy = sum(map(_Y, mine)) / len(mine)
-            dx, dy = 0.0, -1.0
-            if enemies:
-                if len(enemies) == 1:
-                    nearest = enemies[0]
-                else:
-                    bases = [p for u in members for p in u.placed]
-                    nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-                theirs = [m.at for m in nearest.models]
-                ex = sum(map(_X, theirs)) / len(theirs)
-                ey = sum(map(_Y, theirs)) / len(theirs)
-                norm = math.hypot(cx - ex, cy - ey)
-                if norm > 1e-9:
-                    dx, dy = (cx - ex) / norm, (cy - ey) / norm
-            plan.heading = (dx, dy)
+        assert plan.heading is not None  # set by _fall_back_heading before the roll
         dx, dy = plan.heading
         width, depth = state.table.width, state.table.depth
         ox, oy = dx * inches, dy * inches
