@@ -93,15 +93,16 @@ def test_play_of_a_fight_rolls_in_initiative_order() -> None:
     assert all(r.faces for e in events for r in e.rolls)
 
 
-@pytest.mark.rule("published.fall-back")
+@pytest.mark.rule("published.fall-back", "published.leaving-the-battle")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_unit_that_falls_back_leaves_the_combat_even_when_the_table_edge_stops_it(ruleset: str) -> None:
     """The winner is no longer locked once its enemy falls back, however far the roll takes it.
 
-    The Boy stands on the table edge straight behind the Marine, so falling back away from
-    the Marine cannot move him: the bases still touch, but he has left the combat.  (This is
-    also what lets ``odds action`` roll a fall-back distance as one branch: nothing but
-    positions depends on it.)
+    The Boy stands on the table edge straight behind the Marine: falling back away from the
+    Marine he reaches the edge at once, so his unit leaves the battle and is removed
+    (published.leaving-the-battle), and the Marine is no longer locked.  (Only where the
+    longest roll keeps every model off the edge may ``odds action`` roll a fall-back distance
+    as one branch: then nothing but positions depends on it.)
     """
     tough_boy = BOY.replace("W1", "W2")
     data = {"ruleset": ruleset, "phase": "assault", "active": "red", "table": {"width": 72, "depth": 48},
@@ -114,7 +115,7 @@ def test_a_unit_that_falls_back_leaves_the_combat_even_when_the_table_edge_stops
     events = game.apply({"do": "fight", "unit": "squad"})
     assert [e.kind for e in events if e.kind == "fall_back"] == ["fall_back"]
     boyz, squad = game.state.unit("boyz"), game.state.unit("squad")
-    assert boyz.models[0].at == pytest.approx((20, 47.5))  # the edge held him
+    assert boyz.models == () and any("leaves the battle" in e.message for e in events)  # gone off the edge
     assert boyz.has(Status.FALLING_BACK) and not boyz.has(Status.LOCKED)
     assert not squad.has(Status.LOCKED)
 
