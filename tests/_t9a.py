@@ -8,7 +8,7 @@ import pytest
 
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
-from herohammer.scenario import state_from_data
+from herohammer.scenario import state_from_data, state_to_data
 
 SPEAR = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"
 HERO = "WS6 BS6 S4 T4 W3 I6 A3 Ld9 Sv4+ Adv5 Mar10"
@@ -60,3 +60,24 @@ def refused(g: Game, action: dict[str, Any], rule: str, text: str) -> None:
     with pytest.raises(IllegalActionError):
         g.apply(action)
     assert g.state is before
+
+
+def reloading_game(data: dict[str, Any]) -> Game:
+    """A game on ``data`` whose state loads back to itself, as every judge's case starts."""
+    g = Game(state_from_data(data))
+    assert state_from_data(state_to_data(g.state)) == g.state
+    return g
+
+
+def reloads(g: Game) -> None:
+    """What play wrote loads back to the same state."""
+    assert state_from_data(state_to_data(g.state)) == g.state
+
+
+def play_to(g: Game, phase: str, active: str) -> None:
+    """End phases until ``active``'s ``phase``."""
+    for _ in range(12):
+        if g.state.phase.value == phase and g.state.active == active:
+            return
+        g.apply({"do": "end_phase"})
+    raise AssertionError(f"never reached {active}'s {phase} phase")

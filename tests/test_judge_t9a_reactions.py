@@ -14,21 +14,16 @@ from typing import Any
 import pytest
 
 from herohammer.dice import ScriptedDice
-from herohammer.game import Game
 from herohammer.rulings import Event
-from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 from test_t9a_rules import HERO, scenario
+from _t9a import reloading_game, reloads
 
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
 CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs"}
 UNIT_CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
 
 
-def _game(data: dict[str, Any]) -> Game:
-    g = Game(state_from_data(data))
-    assert state_from_data(state_to_data(g.state)) == g.state
-    return g
 
 
 def _archers(enemy_y: float = 28, weapon: str = "bow S3", **kw: Any) -> dict[str, Any]:
@@ -54,7 +49,7 @@ def test_a_character_joined_to_the_charged_unit_stands_and_shoots_with_it() -> N
     data = _archers()
     data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs",
                                   "models": [{"name": "Boss", "profile": HERO, "base": [25, 25], "weapons": ["bow"]}]})
-    g = _game(data)
+    g = reloading_game(data)
     # five archers BS3 (-1: 5+) and the Boss BS6 (-1: 2+) shoot: six to-hit dice, all missing; then 6, 6 to charge
     events = g.apply(CHARGE_OUT, ScriptedDice([1] * 6 + [6, 6]))
     ev = _charge(events)
@@ -63,13 +58,13 @@ def test_a_character_joined_to_the_charged_unit_stands_and_shoots_with_it() -> N
     assert "orcs stood and shot (6 shots)" in ev.message
     assert dict(ev.data)["outcome"] == "charged"
     assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT) and g.state.unit("boss").has(Status.STOOD_AND_SHOT)
-    assert state_from_data(state_to_data(g.state)) == g.state  # a saved game remembers it
+    reloads(g)  # a saved game remembers it
 
 
 @pytest.mark.rule("published.t9a-stand-and-shoot")
 def test_a_model_without_a_missile_weapon_does_not_stand_and_shoot() -> None:
     data = _archers(weapon="hand weapon")
-    g = _game(data)
+    g = reloading_game(data)
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))  # only the charge dice: nobody shoots
     assert _shots(events) == 0 and dict(_charge(events).data)["outcome"] == "charged"
     assert "no model has a missile weapon" in _charge(events).message
@@ -79,14 +74,14 @@ def test_a_model_without_a_missile_weapon_does_not_stand_and_shoot() -> None:
 @pytest.mark.rule("published.t9a-stand-and-shoot", "t9a.charge-out.own-rate")
 def test_no_stand_and_shoot_when_the_charger_starts_within_its_own_advance_rate() -> None:
     # the Hero's Advance Rate is 5": the archers' front 4" from the Spearmen's is within it
-    g = _game(_archers(enemy_y=24))
+    g = reloading_game(_archers(enemy_y=24))
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
     ev = _charge(events)
     assert _shots(events) == 0 and dict(ev.data)["outcome"] == "charged"
     assert STAND_AND_SHOOT in ev.rules and "not farther than its Advance Rate (5\")" in ev.message
     assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
     # 6" away is farther than 5": they shoot (five dice, all missing)
-    g2 = _game(_archers(enemy_y=26))
+    g2 = reloading_game(_archers(enemy_y=26))
     events = g2.apply(CHARGE_OUT, ScriptedDice([1] * 5 + [6, 6]))
     assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "charged"
 
@@ -95,12 +90,12 @@ def test_no_stand_and_shoot_when_the_charger_starts_within_its_own_advance_rate(
 def test_a_unit_charging_is_measured_by_its_slowest_model() -> None:
     slow = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv3 Mar6"
     data = _archers(enemy_y=24)  # 4" apart: within the Spearmen's 5", beyond a 3" Advance Rate
-    g = _game(data)
+    g = reloading_game(data)
     events = g.apply(UNIT_CHARGE, ScriptedDice([6, 6]))
     assert _shots(events) == 0 and "Advance Rate (5\")" in _charge(events).message
     for m in data["sides"]["elves"][0]["models"]:
         m["profile"] = slow
-    g2 = _game(data)
+    g2 = reloading_game(data)
     events = g2.apply(UNIT_CHARGE, ScriptedDice([1] * 5 + [6, 6]))
     assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "charged"
 
@@ -109,7 +104,7 @@ def test_a_unit_charging_is_measured_by_its_slowest_model() -> None:
 def test_no_stand_and_shoot_at_a_charger_outside_the_charged_units_front_arc() -> None:
     data = _archers()
     data["sides"]["orcs"][0]["formation"]["facing"] = 0  # the archers turn their backs on the Spearmen
-    g = _game(data)
+    g = reloading_game(data)
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
     ev = _charge(events)
     assert _shots(events) == 0 and dict(ev.data)["outcome"] == "charged"
@@ -119,7 +114,7 @@ def test_no_stand_and_shoot_at_a_charger_outside_the_charged_units_front_arc() -
 @pytest.mark.rule("published.t9a-stand-and-shoot")
 def test_stand_and_shoot_only_once_per_player_turn_and_again_the_next() -> None:
     data = scenario(joined=False, hero_at=(41, 18), phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
-    g = _game(data)
+    g = reloading_game(data)
     events = g.apply(UNIT_CHARGE, ScriptedDice([1] * 5 + [1, 1]))  # they shoot and miss; the charge fails
     assert _shots(events) == 5
     assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
@@ -136,7 +131,7 @@ def test_stand_and_shoot_only_once_per_player_turn_and_again_the_next() -> None:
 def test_an_engaged_unit_does_not_stand_and_shoot() -> None:
     data = _archers()
     data["sides"]["orcs"][0]["status"] = ["engaged"]
-    g = _game(data)
+    g = reloading_game(data)
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))
     assert _shots(events) == 0 and "engaged, fleeing or Shaken" in _charge(events).message
 
@@ -145,15 +140,15 @@ def test_an_engaged_unit_does_not_stand_and_shoot() -> None:
 @pytest.mark.rule("published.t9a-stand-and-shoot", "published.t9a-to-hit-shooting")
 def test_a_charger_beyond_half_range_or_beyond_the_range_is_shot_at_long_range() -> None:
     # BS3, -1 Stand and Shoot: 5+; at Long Range 6+.  Five 5s hit at 8" with bows (24") ...
-    g = _game(_archers())
+    g = reloading_game(_archers())
     events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6] * 5 + [1] * 5))
     assert dict(_charge(events).data)["outcome"] == "slain"
     # ... and miss with javelins (12"): 8" is beyond half their range
-    g = _game(_archers(weapon="javelin"))
+    g = reloading_game(_archers(weapon="javelin"))
     events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6, 6]))
     assert dict(_charge(events).data)["outcome"] == "charged" and "5 at Long Range" in _charge(events).message
     # throwing weapons (8") still shoot at a charger 10" away, beyond their range, at Long Range
-    g = _game(_archers(enemy_y=30, weapon="throwing weapons"))
+    g = reloading_game(_archers(enemy_y=30, weapon="throwing weapons"))
     events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
     assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "slain"
 
@@ -181,7 +176,7 @@ def _survivor(mage_joined: bool = False) -> dict[str, Any]:
 
 @pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.part-of-unit")
 def test_a_last_survivor_who_joins_another_unit_is_the_destroyed_unit_no_more() -> None:
-    g = _game(_survivor())
+    g = reloading_game(_survivor())
     assert g.check({"do": "move", "unit": "spears", "to": [[36, 22]]}).legal  # the Spearmen are the Hero now
     join = {"do": "join", "character": "hero", "unit": "guards"}
     ruling = g.check(join)
@@ -191,7 +186,7 @@ def test_a_last_survivor_who_joins_another_unit_is_the_destroyed_unit_no_more() 
     assert "t9a.combined.last-survivor" in events[-1].rules and "it is spears no more" in events[-1].message
     hero = g.state.unit("hero")
     assert hero.joined == "guards" and hero.last_of is None
-    assert state_from_data(state_to_data(g.state)) == g.state
+    reloads(g)
     # the destroyed unit's name names nothing: not the Hero inside the Guards
     before = g.state
     ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 22]]})
@@ -208,13 +203,13 @@ def test_a_last_survivor_who_joins_another_unit_is_the_destroyed_unit_no_more() 
 
 @pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
 def test_the_unit_of_characters_left_of_a_destroyed_unit_keeps_its_name_when_its_leader_leaves() -> None:
-    g = _game(_survivor(mage_joined=True))
+    g = reloading_game(_survivor(mage_joined=True))
     assert g.state.joined_to("hero")[0].id == "mage"
     events = g.apply({"do": "leave", "character": "hero", "to": [36, 25]})
     hero, mage = g.state.unit("hero"), g.state.unit("mage")
     assert hero.joined is None and hero.last_of is None  # he left the Spearmen: a lone character
     assert mage.joined is None and mage.last_of == "spears"  # what is left of the Spearmen is the Mage
-    assert state_from_data(state_to_data(g.state)) == g.state
+    reloads(g)
     ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 22]]})
     assert ruling.legal and "mage" in ruling.reason
     assert g.check({"do": "move", "unit": "hero", "to": [[36, 26]]}).legal is False  # he moved leaving
@@ -223,7 +218,7 @@ def test_the_unit_of_characters_left_of_a_destroyed_unit_keeps_its_name_when_its
 # -- leaving in the Charge phase ---------------------------------------------------------------------------
 @pytest.mark.rule("t9a.leave.when", "t9a.charge-out.declare")
 def test_in_the_charge_phase_a_character_leaves_its_unit_only_by_charging_out() -> None:
-    g = _game(scenario(joined=True, phase="charge", enemy_y=30))
+    g = reloading_game(scenario(joined=True, phase="charge", enemy_y=30))
     leave = {"do": "leave", "character": "hero", "to": [36, 24]}
     before = g.state
     ruling = g.check(leave)
@@ -235,7 +230,7 @@ def test_in_the_charge_phase_a_character_leaves_its_unit_only_by_charging_out() 
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))  # the way out in this phase: a charge
     assert dict(_charge(events).data)["outcome"] == "charged" and g.state.unit("hero").joined is None
     # in the Movement phase the same move out is a leave
-    g2 = _game(scenario(joined=True, phase="charge", enemy_y=40))
+    g2 = reloading_game(scenario(joined=True, phase="charge", enemy_y=40))
     g2.apply({"do": "end_phase"})
     assert g2.state.phase.value == "movement"
     assert g2.check(leave).legal

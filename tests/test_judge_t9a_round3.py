@@ -15,9 +15,9 @@ import pytest
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.rulings import Event
-from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 from test_t9a_rules import refused, scenario
+from _t9a import play_to, reloading_game, reloads
 
 REACTIONS = "published.t9a-charge-reactions"
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
@@ -25,24 +25,10 @@ CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs"}
 UNIT_CHARGE = {"do": "charge", "unit": "spears", "target": "orcs"}
 
 
-def _game(data: dict[str, Any]) -> Game:
-    g = Game(state_from_data(data))
-    assert state_from_data(state_to_data(g.state)) == g.state
-    return g
 
 
-def _reloads(g: Game) -> None:
-    """What play wrote loads back to the same state."""
-    assert state_from_data(state_to_data(g.state)) == g.state
 
 
-def _to(g: Game, phase: str, active: str) -> None:
-    """End phases until ``active``'s ``phase``."""
-    for _ in range(12):
-        if g.state.phase.value == phase and g.state.active == active:
-            return
-        g.apply({"do": "end_phase"})
-    raise AssertionError(f"never reached {active}'s {phase} phase")
 
 
 def _shots(events: list[Event]) -> int:
@@ -62,7 +48,7 @@ def _archers(enemy_y: float = 28, **kw: Any) -> dict[str, Any]:
 # -- Charge Reactions: the charged unit's player chooses --------------------------------------------
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT, "t9a.charge-out.stand-and-shoot")
 def test_the_charged_units_player_may_hold_instead_of_standing_and_shooting() -> None:
-    g = _game(_archers())
+    g = reloading_game(_archers())
     hold = {**CHARGE_OUT, "reaction": "hold"}
     ruling = g.check(hold)
     assert ruling.legal and REACTIONS in ruling.rules and "orcs holds" in ruling.reason
@@ -72,13 +58,13 @@ def test_the_charged_units_player_may_hold_instead_of_standing_and_shooting() ->
     assert REACTIONS in ev.rules and "orcs holds" in ev.message and STAND_AND_SHOOT not in ev.rules
     assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)  # holding spends no Stand and Shoot
     assert g.state.unit("hero").joined is None and g.state.unit("hero").has(Status.CHARGED)
-    _reloads(g)
+    reloads(g)
 
 
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
 def test_a_unit_that_held_against_one_charge_may_stand_and_shoot_at_the_next_that_turn() -> None:
     data = scenario(joined=False, hero_at=(41, 18), phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
-    g = _game(data)
+    g = reloading_game(data)
     g.apply({**UNIT_CHARGE, "reaction": "hold"}, ScriptedDice([1, 1]))  # the orcs hold; the charge fails
     assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
     shoot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
@@ -86,7 +72,7 @@ def test_a_unit_that_held_against_one_charge_may_stand_and_shoot_at_the_next_tha
     events = g.apply(shoot, ScriptedDice([1] * 5 + [1, 1]))
     assert _shots(events) == 5 and g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
     # once per player turn: a third charge that turn cannot be met by Stand and Shoot, but by Hold
-    mage = _game(data)
+    mage = reloading_game(data)
     mage.apply({**UNIT_CHARGE, "reaction": "stand_and_shoot"}, ScriptedDice([1] * 5 + [1, 1]))
     refused(mage, {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}, REACTIONS)
     assert mage.check({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}).legal
@@ -94,12 +80,12 @@ def test_a_unit_that_held_against_one_charge_may_stand_and_shoot_at_the_next_tha
 
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT, "t9a.charge-out.own-rate")
 def test_stand_and_shoot_chosen_where_the_rule_forbids_it_is_refused_and_hold_is_not() -> None:
-    g = _game(_archers(enemy_y=24))  # 4" apart: within the Hero's own Advance Rate of 5"
+    g = reloading_game(_archers(enemy_y=24))  # 4" apart: within the Hero's own Advance Rate of 5"
     refused(g, {**CHARGE_OUT, "reaction": "stand_and_shoot"}, STAND_AND_SHOOT)
     ruling = g.check({**CHARGE_OUT, "reaction": "stand_and_shoot"})
     assert REACTIONS in ruling.rules and "not farther than its Advance Rate (5\")" in ruling.reason
     assert g.check({**CHARGE_OUT, "reaction": "hold"}).legal
-    plain = _game(scenario(joined=True, phase="charge", enemy_y=28))  # archers without the rule
+    plain = reloading_game(scenario(joined=True, phase="charge", enemy_y=28))  # archers without the rule
     refused(plain, {**CHARGE_OUT, "reaction": "stand_and_shoot"}, REACTIONS)
     assert "do not list Stand and Shoot" in plain.check({**CHARGE_OUT, "reaction": "stand_and_shoot"}).reason
 
@@ -107,7 +93,7 @@ def test_stand_and_shoot_chosen_where_the_rule_forbids_it_is_refused_and_hold_is
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
 def test_a_named_stand_and_shoot_plays_as_the_default_reaction_does() -> None:
     dice = [6] * 5 + [6] * 5 + [1] * 5  # five hits, five wounds, nothing saved: the Hero is slain
-    default, named = _game(_archers()), _game(_archers())
+    default, named = reloading_game(_archers()), reloading_game(_archers())
     a = default.apply(CHARGE_OUT, ScriptedDice(dice))
     b = named.apply({**CHARGE_OUT, "reaction": "stand_and_shoot"}, ScriptedDice(dice))
     assert default.state == named.state
@@ -120,9 +106,9 @@ def test_legal_actions_offer_the_hold_beside_the_default_only_where_stand_and_sh
     def charges(g: Game) -> set[tuple[str, str | None]]:
         return {(a.unit, a.reaction) for a in g.legal_actions() if a.do == "charge"}  # type: ignore[union-attr]
 
-    assert charges(_game(_archers())) == {("spears", None), ("spears", "hold"), ("hero", None), ("hero", "hold")}
-    assert charges(_game(_archers(enemy_y=24))) == {("spears", None), ("hero", None)}  # within Advance Rate
-    assert charges(_game(scenario(joined=True, phase="charge", enemy_y=28))) == {("spears", None), ("hero", None)}
+    assert charges(reloading_game(_archers())) == {("spears", None), ("spears", "hold"), ("hero", None), ("hero", "hold")}
+    assert charges(reloading_game(_archers(enemy_y=24))) == {("spears", None), ("hero", None)}  # within Advance Rate
+    assert charges(reloading_game(scenario(joined=True, phase="charge", enemy_y=28))) == {("spears", None), ("hero", None)}
 
 
 # -- a Wizard in a unit casts from his own model ------------------------------------------------------
@@ -145,10 +131,10 @@ def _wide_unit_with_a_wizard(orcs_x: float, conclave: bool = False) -> dict[str,
 @pytest.mark.rule("published.t9a-magic", "t9a.join.part-of-unit")
 def test_a_wizard_in_a_unit_measures_a_spells_range_from_his_own_model_not_from_the_unit() -> None:
     cast = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
-    near = _game(_wide_unit_with_a_wizard(47))  # the Hero about 17" from the orcs: in range
+    near = reloading_game(_wide_unit_with_a_wizard(47))  # the Hero about 17" from the orcs: in range
     ruling = near.check(cast)
     assert ruling.legal and "published.t9a-magic" in ruling.rules
-    far = _game(_wide_unit_with_a_wizard(50))  # the Hero 18.14" away; the unit's right flank 15.93"
+    far = reloading_game(_wide_unit_with_a_wizard(50))  # the Hero 18.14" away; the unit's right flank 15.93"
     refused(far, cast, "published.t9a-magic")
     ruling = far.check(cast)
     assert "18.14\" from hero" in ruling.reason and "t9a.join.part-of-unit" in ruling.rules
@@ -159,7 +145,7 @@ def test_a_wizard_conclave_casts_from_its_champion_and_not_at_all_once_he_is_sla
     from herohammer.geometry import group_distance
 
     cast = {"do": "cast", "unit": "spears", "spell": "Fireball", "target": "orcs", "dice": 2}
-    g = _game(_wide_unit_with_a_wizard(49, conclave=True))
+    g = reloading_game(_wide_unit_with_a_wizard(49, conclave=True))
     s = g.state
     orcs = [m.placed for m in s.unit("orcs").models]
     champion = [m.placed for m in s.unit("spears").models if m.role == "champion"]
@@ -185,7 +171,7 @@ def _spears_shoot(wall: bool) -> Game:
         m["weapons"] = ["bow"]
     if wall:
         data["terrain"] = [{"id": "wall", "kind": "blocking", "polygon": [[35, 20.5], [37, 20.5], [37, 21.5], [35, 21.5]]}]
-    return _game(data)
+    return reloading_game(data)
 
 
 @pytest.mark.rule(WHO_CAN_SHOOT, "t9a.join.part-of-unit", "published.line-of-sight")
@@ -212,7 +198,7 @@ def _boss_behind_a_wall(wall: bool) -> Game:
     if wall:
         data["terrain"] = [{"id": "wall", "kind": "blocking",
                             "polygon": [[35.45, 27.2], [37, 27.2], [37, 27.95], [35.45, 27.95]]}]
-    return _game(data)
+    return reloading_game(data)
 
 
 @pytest.mark.rule(WHO_CAN_SHOOT, STAND_AND_SHOOT, "t9a.join.part-of-unit")
@@ -236,19 +222,19 @@ def test_a_character_joins_the_last_survivor_by_the_destroyed_units_name() -> No
 
     mage = {"id": "mage", "character": "independent",
             "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [31, 17]}]}
-    g = _game(_archers_turn(2, extra=[mage]))
+    g = reloading_game(_archers_turn(2, extra=[mage]))
     # both spearmen fall to the orcs' bows; the Hero alone is left, and is the Spearmen
     g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
             ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))
     assert g.state.unit("hero").last_of == "spears"
-    _to(g, "movement", "elves")
+    play_to(g, "movement", "elves")
     join = {"do": "join", "character": "mage", "unit": "spears", "rank_choice": "widen"}
     ruling = g.check(join)
     assert ruling.legal and "mage joins hero" in ruling.reason and "t9a.combined.last-survivor" in ruling.rules
     g.apply(join)
     assert g.state.unit("mage").joined == "hero"
     refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "t9a.join.unit-stops")  # the same unit, halted
-    _reloads(g)
+    reloads(g)
 
 
 @pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
@@ -259,12 +245,12 @@ def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_
 
     mage = {"id": "mage", "character": "independent",
             "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [31, 17]}]}
-    g = _game(_archers_turn(2, extra=[mage]))
+    g = reloading_game(_archers_turn(2, extra=[mage]))
     g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
             ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))  # the Hero is all that is left of them
-    _to(g, "movement", "elves")
+    play_to(g, "movement", "elves")
     g.apply({"do": "join", "character": "mage", "unit": "spears", "rank_choice": "widen"})
-    _to(g, "shooting", "orcs")
+    play_to(g, "shooting", "orcs")
     # fewer than five rank and file: the orcs pick out the Hero; 5 hits, 5 wounds, no save: slain
     events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"},
                      ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
@@ -273,11 +259,11 @@ def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_
     assert panic.kind == "panic" and "mage passes its Panic test" in panic.message  # the Mage tests, alone
     assert "t9a.combined.last-survivor" in panic.rules
     assert g.state.unit("mage").last_of == "spears" and not is_destroyed(g.state, "spears")
-    _reloads(g)
-    _to(g, "movement", "elves")
+    reloads(g)
+    play_to(g, "movement", "elves")
     ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 18]]})  # the Spearmen are the Mage now
     assert ruling.legal and "mage moves" in ruling.reason and "t9a.combined.last-survivor" in ruling.rules
-    _to(g, "shooting", "orcs")
+    play_to(g, "shooting", "orcs")
     g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
     assert not g.state.unit("mage").alive and is_destroyed(g.state, "spears")
 
@@ -293,7 +279,7 @@ def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_out
 
     from herohammer.rulesets.t9a import _centre, _formation_of, _front_arcs, _located_in_front_arc
 
-    g = _game(scenario(phase="charge", enemy_y=28))
+    g = reloading_game(scenario(phase="charge", enemy_y=28))
     orcs = g.state.unit("orcs")
     arcs = _front_arcs(orcs)[0]
     spots = [p for arc in arcs for p in arc]
@@ -320,12 +306,12 @@ def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_out
 def test_a_character_in_a_fleeing_unit_neither_charges_out_nor_leaves_and_after_it_rallies_stays_that_turn() -> None:
     from _t9a import scenario as plain
 
-    g = _game(plain(phase="charge", active="elves", spear_status=["fleeing"], hero_status=["fleeing"]))
+    g = reloading_game(plain(phase="charge", active="elves", spear_status=["fleeing"], hero_status=["fleeing"]))
     refused(g, CHARGE_OUT, "t9a.charge-out.declare")  # fleeing: he cannot charge out of it
     assert "fleeing" in g.check(CHARGE_OUT).reason
     g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))  # 9 against the Hero's Ld 9: rallies
     refused(g, CHARGE_OUT, "t9a.charge-out.declare")  # a unit that rallied counts as having marched
-    _to(g, "movement", "elves")
+    play_to(g, "movement", "elves")
     leave = {"do": "leave", "character": "hero", "to": [36, 14]}
     refused(g, leave, "t9a.leave.when")  # he moved (marched) with it this turn: he may not move again to leave
     assert "already moved" in g.check(leave).reason
@@ -344,7 +330,7 @@ def test_a_unit_whose_character_fell_in_the_combat_takes_its_break_test_on_its_o
     assert "Ld 8 (s0)" in test.message and "Hero" not in test.message.split("Break test")[1]
     f = g.state.unit("spears").formation
     assert f is not None and "Hero" not in f.order and len(f.front_rank()) == 5  # the gap is filled
-    _reloads(g)
+    reloads(g)
 
 
 @pytest.mark.rule(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.combined.last-survivor")
@@ -355,7 +341,7 @@ def test_stand_and_shoot_at_a_charging_unit_of_five_or_more_never_reaches_its_ch
         data = scenario(n=n, files=5, joined=True, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
         data["sides"]["orcs"][0]["models"] = [{"name": f"o{i}", "profile": ORC, "base": [25, 25],
                                                 "weapons": ["bow S3"]} for i in range(10)]
-        return _game(data)
+        return reloading_game(data)
 
     # ten archers in two ranks: ten hits, ten wounds, no save; then the Panic test (1, 1) and the charge (6, 6)
     dice = [6] * 10 + [6] * 10 + [1] * 10 + [1, 1] + [6, 6]
