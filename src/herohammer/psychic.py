@@ -40,9 +40,8 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     save of any kind (40k3.psyker.perils).  On a 2 the power is used anyway, even if
     the hit slays the psyker (40k3.psyker.perils-on-2) - with Leadership below 2 too.
     """
-    check_value("Leadership", leadership, "40k3.psyker.test")
     check_value("Toughness", toughness, "core.zero.t")
-    roll, passed, power_used, perils = _test(dice, leadership, wounds)
+    roll, passed, power_used, perils = _test(dice, leadership, wounds)  # checks Leadership and Wounds
     strength: int | None = None
     wounded = False
     if perils:

@@ -257,9 +257,10 @@ class _Kept:
 K = TypeVar("K")
 
 
-def _keep(kept: dict[K, R], key: K, value: R) -> R:
-    """Keep ``value`` under ``key`` (the oldest dropped first past ``RESULTS_KEPT``) and return it."""
-    if len(kept) >= RESULTS_KEPT:
+def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
+    """Keep ``value`` under ``key`` (the oldest dropped first past ``most``) and return it: every bounded memo of
+    a volley and a fight keeps this way."""
+    if len(kept) >= most:
         del kept[next(iter(kept))]
     kept[key] = value
     return value
@@ -1052,10 +1053,9 @@ class CombatRules(Ruleset):
             attack.models = models
         known = attack.allocations.get(got_each, _NONE_YET)
         if known is _NONE_YET:
-            if len(attack.allocations) >= ALLOCATIONS_KEPT:
-                attack.allocations.clear()
             wounds = [WoundBatch(got, batch.weapon.ap) for got, batch in zip(got_each, attack.batches)]
-            known = attack.allocations[got_each] = _save_groups(attack.models, attack.pool, wounds, attack.target_id)
+            known = _keep(attack.allocations, got_each,
+                          _save_groups(attack.models, attack.pool, wounds, attack.target_id), ALLOCATIONS_KEPT)
         return known, attack.models
 
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
@@ -1141,9 +1141,7 @@ class CombatRules(Ruleset):
             outcome = self._volley_outcome(state, plan, taken)
             plan.volleys[0] += 1
             if plan.volleys[0] > 1:  # kept from the second volley from this state on: a first one keeps no new state
-                if len(outcomes) >= VOLLEY_OUTCOMES_KEPT:
-                    outcomes.clear()
-                outcomes[key] = outcome
+                _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
         after, slain, check = outcome
         events = [*plan.opening, *events, *more]
         if slain is not None:
@@ -1619,9 +1617,7 @@ class CombatRules(Ruleset):
                     elif remember_later:  # told by the state's value (hashed once) and the Initiative
                         gathered = later.get((melee.state, initiative))
                         if gathered is None:
-                            if len(later) >= LATER_GATHERS_KEPT:
-                                del later[next(iter(later))]  # the oldest first
-                            gathered = later[(melee.state, initiative)] = gather(melee)
+                            gathered = _keep(later, (melee.state, initiative), gather(melee), LATER_GATHERS_KEPT)
                     else:
                         gathered = gather(melee)
                     melee.__dict__["_gathered"] = gathered
@@ -1703,9 +1699,7 @@ class CombatRules(Ruleset):
             key = (state, jobs, pending)
             found = kept.get(key)
             if found is None:
-                if len(kept) >= STRIKES_KEPT:
-                    del kept[next(iter(kept))]  # the oldest first
-                found = kept[key] = self._strike_plan(state, jobs)
+                found = _keep(kept, key, self._strike_plan(state, jobs), STRIKES_KEPT)
             plan = found
         caused = melee.caused
         events = list(events_before)
@@ -1725,8 +1719,8 @@ class CombatRules(Ruleset):
             outcome = plan.outcomes.get((got, unsaved_now)) if kept is not None else None
             if outcome is None:
                 outcome = self._strike_outcome(plan, state, pending, rest, got, unsaved_now)
-                if kept is not None and len(plan.outcomes) < OUTCOMES_KEPT:
-                    plan.outcomes[(got, unsaved_now)] = outcome
+                if kept is not None:
+                    _keep(plan.outcomes, (got, unsaved_now), outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
             events += more
             if unsaved or side not in dict(caused):
