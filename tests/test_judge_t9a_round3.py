@@ -247,13 +247,13 @@ def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_
             "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [31, 17]}]}
     g = reloading_game(_archers_turn(2, extra=[mage]))
     g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
-            ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1] + [3, 3]))  # the Hero is all that is left of them
+            ScriptedDice([6] * 5 + [6, 6, 1, 1] + [1, 1] + [1] + [3, 3]))  # the Hero is all that is left of them
     play_to(g, "movement", "elves")
     g.apply({"do": "join", "character": "mage", "unit": "spears", "rank_choice": "widen"})
     play_to(g, "shooting", "orcs")
-    # fewer than five rank and file: the orcs pick out the Hero; 5 hits, 5 wounds, no save: slain
+    # no rank and file: the orcs share 5 hits between the Hero (3, named) and the Mage (2); 3 wounds slay the Hero
     events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"},
-                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+                     ScriptedDice([6] * 5 + [6] * 3 + [1] * 3 + [1, 1] + [1, 1]))
     assert not g.state.unit("hero").alive
     panic = events[-1]
     assert panic.kind == "panic" and "mage passes its Panic test" in panic.message  # the Mage tests, alone
@@ -351,6 +351,9 @@ def test_stand_and_shoot_at_a_charging_unit_of_five_or_more_never_reaches_its_ch
     assert hero.alive and hero.models[0].wounds_taken == 0  # five rank and file: the wounds beyond them are lost
     assert hero.last_of == "spears" and dict(_charge(events).data)["outcome"] == "charged"
     assert any(e.kind == "panic" and "hero passes" in e.message for e in events)  # he tests alone, as the unit
-    few = charging(4)  # four rank and file: the hits reach the Hero once they are down
-    events = few.apply(UNIT_CHARGE, ScriptedDice(dice[:30]))
-    assert not few.state.unit("hero").alive and dict(_charge(events).data)["outcome"] == "slain"
+    few = charging(4)  # four rank and file: the ten hits are shared as equally as possible, two on the Hero
+    events = few.apply(UNIT_CHARGE, ScriptedDice([6] * 10 + [6] * 8 + [1] * 8 + [6, 6] + [1, 1] + [1, 1] + [6, 6]))
+    hero = few.state.unit("hero")
+    assert hero.alive and hero.models[0].wounds_taken == 2 and hero.last_of == "spears"
+    assert "published.t9a-distributing-hits" in _charge(events).rules
+    assert dict(_charge(events).data)["outcome"] == "charged"

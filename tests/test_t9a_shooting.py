@@ -48,13 +48,18 @@ def test_hits_on_a_combined_unit_go_to_the_rank_and_file() -> None:
     refused(game(), {**SHOOT, "target": "hero"}, "t9a.join.part-of-unit", "part of spears")
 
 
-@pytest.mark.rule("t9a.join.part-of-unit")
+@pytest.mark.rule("t9a.join.part-of-unit", "published.t9a-distributing-hits")
 def test_a_character_is_picked_out_only_from_a_unit_of_fewer_than_five() -> None:
-    g = game(n=4)
+    g = game(n=3)
     assert g.check({**SHOOT, "at": "hero"}).legal
-    g.apply({**SHOOT, "at": "hero"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
-    # S3 v T4 wounds on 5+; the hero's 4+ save failed on every die; 3 Wounds, so he is slain
-    assert not g.state.unit("hero").alive and len(g.state.unit("spears").models) == 4
+    # 5 hits on 4 models, as equally as possible: the Hero named takes the odd one (2), the spearmen 3
+    events = g.apply({**SHOOT, "at": "hero"}, ScriptedDice([6] * 5 + [1] * 3 + [6, 6] + [1, 1]))
+    assert "3 hits, 0 unsaved on spears; 2 hits, 2 unsaved on hero" in events[0].message
+    assert "published.t9a-distributing-hits" in events[0].rules
+    assert g.state.unit("hero").models[0].wounds_taken == 2 and len(g.state.unit("spears").models) == 3
+    unnamed = game(n=3)  # no character named: the odd hit is the rank and file's, the Hero still takes one
+    events = unnamed.apply(SHOOT, ScriptedDice([6] * 5 + [1] * 4 + [6] + [1]))
+    assert "4 hits, 0 unsaved on spears; 1 hits, 1 unsaved on hero" in events[0].message
 
 
 @pytest.mark.rule("t9a.char.lone")
@@ -127,13 +132,14 @@ def test_shooting_odds_are_exact() -> None:
 def test_panic_for_heavy_casualties_and_the_character_left_alone() -> None:
     g = game(n=3)
     # 3 killed of 4 models (3 spearmen and the hero): Panic on the hero's Ld 9 alone; 11 fails, flees 2D6
-    g.apply(SHOOT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [5, 6] + [3, 4]))
+    # 5 hits shared: 4 on the spearmen (3 wound, none saved), 1 on the hero (no wound)
+    g.apply(SHOOT, ScriptedDice([6] * 5 + [6, 6, 6, 1] + [1] * 3 + [1] + [5, 6] + [3, 4]))
     panic = g.log[-1]
     assert panic.kind == "panic" and "t9a.combined.last-survivor" in panic.rules and "Ld 9" in panic.message
     assert not g.state.unit("spears").alive and g.state.unit("hero").last_of == "spears"
     assert Status.FLEEING in g.state.unit("hero").status
     calm = game(n=3)
-    calm.apply(SHOOT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [4, 5]))
+    calm.apply(SHOOT, ScriptedDice([6] * 5 + [6, 6, 6, 1] + [1] * 3 + [1] + [4, 5]))
     assert calm.log[-1].kind == "panic" and "passes" in calm.log[-1].message
     few = game()
     few.apply(SHOOT, ScriptedDice([6] * 5 + [6, 6, 1, 1, 1] + [1, 1]))  # 2 of 11 lost: no Panic test

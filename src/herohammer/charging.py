@@ -79,19 +79,33 @@ class Shooter:
     long_range: bool = False
 
 
-def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, save: int | None,
-                    rule: str = "t9a.charge-out.stand-and-shoot") -> int:
-    """Resolve a Stand and Shoot (one shot per shooter, -1 to hit, -1 more at Long Range); return the unsaved wounds."""
+def stand_and_shoot_batches(shooters: Sequence[Shooter]) -> list[tuple[int | None, int, int]]:
+    """Group a Stand and Shoot's shots by what they roll (-1 to hit, -1 more at Long Range): (need, Strength, shots)."""
     groups: dict[tuple[int, int, bool], int] = {}
     for s in shooters:
         groups[(s.bs, s.strength, s.long_range)] = groups.get((s.bs, s.strength, s.long_range), 0) + 1
+    return [(to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0)), strength, n)
+            for (bs, strength, far), n in sorted(groups.items())]
+
+
+def stand_and_shoot_hits(dice: Dice, need: int | None, shots: int, rule: str) -> int:
+    """Roll one batch of a Stand and Shoot's shots to hit; return the hits."""
+    return roll_to_hit_at_range(dice, shots, need, "Stand and Shoot", rule)
+
+
+def wound_hits(dice: Dice, hits: int, strength: int, toughness: int, save: int | None, rule: str) -> int:
+    """Roll to wound and save for a Stand and Shoot's hits on one kind of model; return the unsaved wounds."""
+    result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, toughness),
+                             armour_save(save, strength), rule=rule, who="Stand and Shoot")
+    return result.unsaved
+
+
+def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, save: int | None,
+                    rule: str = "t9a.charge-out.stand-and-shoot") -> int:
+    """Resolve a Stand and Shoot at one kind of model (one shot per shooter); return the unsaved wounds."""
     unsaved = 0
-    for (bs, strength, far), n in sorted(groups.items()):
-        need = to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0))
-        hits = roll_to_hit_at_range(dice, n, need, "Stand and Shoot", rule)
-        result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, toughness),
-                                 armour_save(save, strength), rule=rule, who="Stand and Shoot")
-        unsaved += result.unsaved
+    for need, strength, n in stand_and_shoot_batches(shooters):
+        unsaved += wound_hits(dice, stand_and_shoot_hits(dice, need, n, rule), strength, toughness, save, rule)
     return unsaved
 
 

@@ -18,6 +18,7 @@ import shapely
 
 from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+                        stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
@@ -131,8 +132,54 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
-#: Rank and file a combined unit needs for hits to stay off its characters (t9a.join.part-of-unit).
+#: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
 LOOK_OUT_SIR = 5
+
+
+#: The published rule on hits at combined units (shooting, spells, Stand and Shoot: not close combat).
+DISTRIBUTING_HITS = "published.t9a-distributing-hits"
+
+
+@dataclass(frozen=True)
+class Share:
+    """What part of a batch of hits one member of a combined unit takes: the rank and file as one pool, or a character."""
+
+    victim: Unit
+    hits: int
+
+
+@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor", DISTRIBUTING_HITS)
+def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
+               taken: dict[str, int] | None = None) -> list[Share]:
+    """Distribute hits at a combined unit as the published rule does, and return each member's share.
+
+    With five or more rank and file, every hit goes to them. With fewer, hits go to the rank-and-file
+    models and the characters as equally as possible: no model takes a second hit until every model
+    has taken one. Where the hits do not divide evenly, the attacker picks who takes one more: the
+    character named ``at`` first, then the rank and file, then the other characters in the order they
+    joined. A unit reduced to its characters shares them among its characters alone.
+    ``taken``: the hits each member already took from the same attack (its other batches), updated here.
+    """
+    host = current(state, host_of(state, state.unit(target_id)).id)
+    chars = [c for c in state.joined_to(host.id) if c.alive]
+    rf = 0 if is_character(host) else len(host.models)  # the rank and file, one pool of models
+    if not chars or rf >= LOOK_OUT_SIR or hits <= 0:
+        return [Share(host, hits)]
+    singles = chars if rf else [host, *chars]  # characters: one model each
+    picked = [c for c in singles if c.id == at]
+    order = [*picked, *([host] if rf else []), *(c for c in singles if c.id != at)]  # who takes one more, first
+    load = taken if taken is not None else {}
+
+    def least_hit(u: Unit) -> int:  # the hits the least hit model of this member has taken
+        n = load.get(u.id, 0)
+        return n // rf if rf and u is host else n
+
+    got: dict[str, int] = {}
+    for _ in range(hits):
+        pick = min(order, key=least_hit)  # the first of the least hit: the attacker's pick on a tie
+        load[pick.id] = load.get(pick.id, 0) + 1
+        got[pick.id] = got.get(pick.id, 0) + 1
+    return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
 
 
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
@@ -913,9 +960,10 @@ class NinthAge(Ruleset):
         if not in_front_arc(unit, target):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
                                  "published.t9a-charge-arc")
-        if not unit_line_of_sight(unit.placed, target.placed, state.terrain):
+        seeing = unit.placed if out else _placed_all(state, unit)  # a unit sees with its characters too
+        if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
-                                 "published.line-of-sight")
+                                 "published.line-of-sight", "t9a.join.part-of-unit")
         adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
         if out:
@@ -1005,7 +1053,7 @@ class NinthAge(Ruleset):
             state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
-        # on a unit, on its rank and file from the rear, then on its characters (project reading)
+        # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
         holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) and not holds \
             else None
@@ -1022,16 +1070,20 @@ class NinthAge(Ruleset):
         event = partial(_charge_event, note=said)
         if volley is not None and volley.shooters:
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
-            victims = [(unit, unit.models[-1])] if out else _wound_order(state, unit)
-            first = victims[0][1]
-            unsaved = stand_and_shoot(dice, volley.shooters, first.profile.t, first.profile.save,
-                                      "t9a.charge-out.stand-and-shoot" if out else STAND_AND_SHOOT)
-            if out:
-                rules.append("t9a.charge-out.stand-and-shoot")
             before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
-            state, dead = _take_wounds(state, victims, unsaved)
+            if out:
+                model = unit.models[-1]
+                unsaved = stand_and_shoot(dice, volley.shooters, model.profile.t, model.profile.save,
+                                          "t9a.charge-out.stand-and-shoot")
+                rules.append("t9a.charge-out.stand-and-shoot")
+                state, dead = _take_wounds(state, [(unit, model)], unsaved)
+                if dead:
+                    state = remove_casualties(state, host.id, dead)
+            else:
+                state, dead, shared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
+                if shared:
+                    rules.append(DISTRIBUTING_HITS)
             if dead:
-                state = remove_casualties(state, host.id if out else unit.id, dead)
                 survivor = current(state, unit.id)
                 if not survivor.alive:
                     return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
@@ -1211,21 +1263,45 @@ def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
     return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
 
 
-@implements("t9a.join.part-of-unit")
-def _wound_order(state: GameState, unit: Unit) -> list[tuple[Unit, Model]]:
-    """List who takes a unit's wounds, in order: rank and file from the rear rank, the champion last (as every other
-    volley takes them, t9a_combat.rank_and_file), then the characters, but only when fewer than ``LOOK_OUT_SIR``
-    rank and file stand: with five or more, hits go to the rank and file alone, as the Shooting phase's do
-    (t9a_combat.hit_allocation), and wounds beyond them are lost."""
+@implements(STAND_AND_SHOOT, DISTRIBUTING_HITS, "t9a.join.part-of-unit")
+def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[Shooter],
+                             dice: Dice) -> tuple[GameState, list[str], bool]:
+    """Shoot a charging unit: each batch's hits shared as every shooting attack's are (``share_hits``: on the rank
+    and file alone while five or more stand, else as equally as possible among its models, characters too), each
+    share wounded on its own models' Toughness and save; return the state, the slain, and whether a character was hit.
+
+    The rank and file take their wounds from the rear rank, the champion last (as every other volley takes them,
+    t9a_combat.rank_and_file); wounds beyond the models a share hit are lost.
+    """
+    dead: list[str] = []
+    shared = False
+    taken: dict[str, int] = {}
+    for need, strength, n in stand_and_shoot_batches(shooters):
+        hits = stand_and_shoot_hits(dice, need, n, STAND_AND_SHOOT)
+        for share in share_hits(state, unit_id, hits, None, taken):
+            victim = state.unit(share.victim.id)
+            if not victim.alive:
+                continue
+            shared = shared or bool(share.victim.joined)  # a character of the unit took hits
+            victims = [(victim, m) for m in _rear_first(victim)]
+            first = victims[0][1]
+            unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
+            state, slain = _take_wounds(state, victims, unsaved)
+            if slain:
+                state = remove_casualties(state, unit_id, slain)
+                dead.extend(slain)
+    return state, dead, shared
+
+
+def _rear_first(unit: Unit) -> list[Model]:
+    """List a unit's models in the order they fall: the rear rank first, the champion last."""
     f = unit.formation
-    rank_and_file = list(unit.models)
+    models = list(unit.models)
     if f is not None:
         slot = {n: i for i, n in enumerate(f.order)}
-        rank_and_file.sort(key=lambda m: -slot.get(m.name, -1))
-    rank_and_file.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
-    exposed = len(unit.models) < LOOK_OUT_SIR
-    return [(unit, m) for m in rank_and_file] + [(c, m) for c in state.joined_to(unit.id) for m in c.models
-                                                 if exposed]
+        models.sort(key=lambda m: -slot.get(m.name, -1))
+    models.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
+    return models
 
 
 @implements("t9a.spell.wizard-conclave")

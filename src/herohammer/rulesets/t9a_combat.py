@@ -18,14 +18,16 @@ published The 9th Age rules of the seed's era (1st/2nd edition, 2016-2021), stat
   hits only on 6, S 0 never wounds (it prevails over T 0), T 0 is wounded on 2+.
 
 Hits on a combined unit go to its rank and file while it has five or more of them;
-with fewer, the attacker may direct them at a character of the unit (the rulebook's
-"Look out, Sir!" threshold); a unit reduced to its character takes them all
-(t9a.combined.last-survivor).  Wounds never carry over from one model to another kind.
+with fewer, they are shared among its models, characters too, as equally as possible
+(``t9a.share_hits``, published.t9a-distributing-hits); a unit reduced to its characters
+shares them among them (t9a.combined.last-survivor).  Wounds never carry over from one
+model to another kind.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..attacks import resolve_attacks
@@ -38,7 +40,8 @@ from ..geometry import group_distance, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, remove_casualties
+from .t9a import (LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds,
+                  remove_casualties, share_hits)
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_HIT_MELEE = "published.t9a-to-hit-melee"
@@ -69,22 +72,6 @@ def rank_and_file(unit: Unit) -> list[Model]:
     rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
     plain = [m for m in rear_first if m.role != "champion"]
     return [*plain, *[m for m in unit.models if m.role == "champion"]]
-
-
-@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
-def hit_allocation(state: GameState, target_id: str, at: str | None) -> tuple[Unit, str]:
-    """Return the unit whose models take hits aimed at ``target_id`` and the rule deciding it.
-
-    A joined character is part of the unit: hits go to the rank and file, unless fewer
-    than five are left and the attacker names the character (``at``); a unit reduced to its
-    characters passes the hits to them (the first joined character).
-    """
-    host = current(state, host_of(state, state.unit(target_id)).id)
-    if at is not None and at != host.id and state.unit(at).alive:
-        return state.unit(at), "t9a.join.part-of-unit"
-    if host.last_of:
-        return host, "t9a.combined.last-survivor"
-    return host, "t9a.join.part-of-unit"
 
 
 def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:
@@ -133,6 +120,29 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
     if slain:
         state = remove_casualties(state, host_id, slain)
     return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id, lost)
+
+
+def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,
+                 at: str | None = None, taken: dict[str, int] | None = None) -> tuple[GameState, list[Harm]]:
+    """Distribute a batch of hits at a (combined) unit (``share_hits``) and wound each share on its own models."""
+    harms: list[Harm] = []
+    for share in share_hits(state, target_id, hits, at, taken):
+        victim = state.unit(share.victim.id)
+        if victim.alive:
+            state, harm = wound_unit(state, victim, share.hits, strength, dice, who)
+            harms.append(harm)
+    return state, harms
+
+
+def hit_a_character(before: GameState, harms: Sequence[Harm]) -> bool:
+    """Say whether a character of a combined unit took some of the hits (``before``: the state they were shared on)."""
+    return any(before.unit(h.victim).joined for h in harms)
+
+
+def harm_said(harms: Sequence[Harm]) -> str:
+    """Say what a batch of hits did, member by member: "3 hits, 1 unsaved on spears; 1 hits, 0 unsaved on hero"."""
+    return "; ".join(f"{h.hits} hits, {h.unsaved} unsaved on {h.victim}"
+                     + (f", slain: {', '.join(h.slain)}" if h.slain else "") for h in harms)
 
 
 def members(state: GameState, unit_id: str) -> list[Unit]:

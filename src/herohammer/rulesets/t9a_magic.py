@@ -34,8 +34,8 @@ from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import choose_conclave_spells, has_conclave
-from .t9a_combat import TO_WOUND, hit_allocation, members, models_in, panic_after_losses, wound_unit
+from .t9a import DISTRIBUTING_HITS, choose_conclave_spells, has_conclave
+from .t9a_combat import TO_WOUND, harm_said, hit_a_character, members, models_in, panic_after_losses, wound_shares
 
 if TYPE_CHECKING:
     from ..actions import Cast
@@ -193,6 +193,8 @@ class MagicPhase(Ruleset):
             state, hit_said, panic, hits_rolled = self._spell_hits(state, unit, spell, action.target, dice)
             said += f": {hit_said}"
             rules.append(TO_WOUND)
+            if DISTRIBUTING_HITS in hit_said:
+                rules.append(DISTRIBUTING_HITS)
             events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:hits_rolled]), (("outcome", outcome),)))
             events.extend(panic)  # the Panic test's dice are its own event's
         else:
@@ -200,7 +202,8 @@ class MagicPhase(Ruleset):
         if overwhelming:
             start = len(dice.log)
             state, hit_said = self._miscast(state, unit, dice)
-            events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND),
+            events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND) + (
+                (DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()),
                                 tuple(dice.log[start:])))
         return state, events
 
@@ -209,10 +212,10 @@ class MagicPhase(Ruleset):
         """Roll the spell's hits and wounds, then the target's Panic test; also say where in the dice log the hits end."""
         before = models_in(state, target_id)
         hits = spell.roll_hits(dice, MAGIC)
-        victim, _ = hit_allocation(state, target_id, None)
-        state, harm = wound_unit(state, victim, hits, spell.strength, dice, spell.name)
-        said = (f"{hits} hits of S{spell.strength} on {harm.victim}, {harm.unsaved} unsaved"
-                + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+        pre = state
+        state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name)
+        said = f"{hits} hits of S{spell.strength}: {harm_said(harms)}" + (
+            f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
         hits_rolled = len(dice.log)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
         state, panic = panic_after_losses(state, target_id, before, dice, at)
@@ -221,10 +224,10 @@ class MagicPhase(Ruleset):
     @implements("published.t9a-miscast")
     def _miscast(self, state: GameState, unit: Unit, dice: Dice) -> tuple[GameState, str]:
         hits = dice.d6(f"{unit.id}: Miscast hits (D6)", MISCAST)
-        victim, _ = hit_allocation(state, unit.joined or unit.id, None)
-        state, harm = wound_unit(state, victim, hits, MISCAST_STRENGTH, dice, "Miscast")
-        return state, (f"{hits} hits of S{MISCAST_STRENGTH} on {harm.victim}, {harm.unsaved} unsaved"
-                       + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+        pre = state
+        state, harms = wound_shares(state, unit.joined or unit.id, hits, MISCAST_STRENGTH, dice, "Miscast")
+        return state, f"{hits} hits of S{MISCAST_STRENGTH}: {harm_said(harms)}" + (
+            f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
 
     def end_magic_phase(self, state: GameState) -> GameState:
         """Discard the Magic Dice used and the spells cast when a Magic phase ends."""

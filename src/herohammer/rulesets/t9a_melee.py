@@ -117,7 +117,7 @@ def full_ranks(unit: Unit) -> int:
 class MeleePhase(Ruleset):
     """Rule on and resolve close combat in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
-    @implements("t9a.join.part-of-unit", "t9a.char.lone")
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a combat: an engaged unit in base contact; attacks at a character only from contact."""
         unit = state.unit(action.unit)
@@ -145,6 +145,10 @@ class MeleePhase(Ruleset):
                 rules.append("t9a.join.part-of-unit")
             if is_character(state.unit(f)) and not state.unit(f).last_of:
                 rules.append("t9a.char.lone")
+            if state.unit(f).last_of:
+                rules.append("t9a.combined.last-survivor")
+        if unit.last_of:  # named by his destroyed unit's name or his own: he fights as that unit
+            rules.append("t9a.combined.last-survivor")
         said = ""
         if duel is not None:
             said = (f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
@@ -304,7 +308,7 @@ class MeleePhase(Ruleset):
             return host.id
         return group[1].id
 
-    @implements(RESOLUTION, BREAK, PURSUIT)
+    @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, refused: str | None = None) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue."""
@@ -347,6 +351,8 @@ class MeleePhase(Ruleset):
                 rules.append(GENERAL)
             result = leadership_test(dice, ld.value, LeadershipTestKind.BREAK, 0 if steadfast else -abs(diff))
             rules += [BREAK, result.rule, ld.rule]
+            if host.last_of:  # the last survivor is still his unit: he takes its Break test alone
+                rules.append("t9a.combined.last-survivor")
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
                     + (" unmodified, Steadfast" if steadfast else f" -{abs(diff)}") + f": {result.roll}")
             if result.passed:

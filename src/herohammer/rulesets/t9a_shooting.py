@@ -4,7 +4,7 @@ A combined unit shoots as one unit: each model with a missile weapon in its firs
 second rank (published.t9a-who-can-shoot) fires once, a
 character among them with its own BS and its own movement (t9a.join.moved-separately:
 a character that marched does not shoot, its unit may).  Hits on a combined unit go as
-``t9a_combat.hit_allocation`` says; a lone character is a unit of its own and a target
+``t9a.share_hits`` shares them (published.t9a-distributing-hits); a lone character is a unit of its own and a target
 like any other (t9a.char.lone).  After the volley, a unit that lost a quarter of its
 models takes the Panic test for heavy casualties.
 
@@ -28,10 +28,10 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import shaken_refusal
+from .t9a import DISTRIBUTING_HITS, current, shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
-from .t9a_combat import (TO_WOUND, allocation_problem, hit_allocation, members, models_in, panic_after_losses,
-                         wound_unit)
+from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
+                         panic_after_losses, wound_shares)
 
 if TYPE_CHECKING:
     from ..actions import Shoot
@@ -204,20 +204,25 @@ class ShootingPhase(Ruleset):
         if target.last_of:
             rules.append("t9a.combined.last-survivor")
         parts = []
+        taken: dict[str, int] = {}  # hits each member took so far: one attack's hits are shared as one
         for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
             if not models_in(state, target.id):
                 break
             hits = roll_to_hit_at_range(dice, n, need, f"{unit.id} shooting")
-            victim, why = hit_allocation(state, target.id, action.at)
-            if victim.id != target.id or state.joined_to(target.id):
-                rules.append(why)
+            if len(members(state, target.id)) > 1:
+                rules.append("t9a.join.part-of-unit")
+            elif current(state, target.id).last_of:
+                rules.append("t9a.combined.last-survivor")
             if strength <= 0:
                 rules.append("core.zero.s")
-            if victim.models and victim.models[0].profile.t <= 0:
+            pre = state
+            state, harms = wound_shares(state, target.id, hits, strength, dice, f"{unit.id} shooting", action.at,
+                                        taken)
+            if hit_a_character(pre, harms):
+                rules.append(DISTRIBUTING_HITS)
+            if any(pre.unit(h.victim).models and pre.unit(h.victim).models[0].profile.t <= 0 for h in harms):
                 rules.append("core.zero.t")
-            state, harm = wound_unit(state, victim, hits, strength, dice, f"{unit.id} shooting")
-            parts.append(f"{n} shots ({need}+ to hit, S{strength}): {harm.hits} hits, {harm.unsaved} unsaved on "
-                         f"{harm.victim}" + (f", slain: {', '.join(harm.slain)}" if harm.slain else ""))
+            parts.append(f"{n} shots ({need}+ to hit, S{strength}): " + harm_said(harms))
         state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
         if any("t9a.join.moved-separately" in n for n in notes):
             rules.append("t9a.join.moved-separately")
