@@ -236,3 +236,52 @@ def test_once_its_character_is_slain_the_unit_tests_on_its_own_leadership() -> N
     assert g.state.unit("spears").has(Status.FLEEING) and not g.state.unit("hero").has(Status.FLEEING)
     g.undo()
     assert g.state.unit("hero").alive and g.state.unit("hero").joined == "spears"
+
+
+@pytest.mark.rule("t9a.charge-out.success", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
+def test_a_character_who_charged_out_is_no_part_of_the_unit_another_enemy_then_charges() -> None:
+    data = charge_scenario(joined=True, phase="charge", enemy_y=27)
+    data["sides"]["orcs"][0]["formation"]["position"] = [42, 27]
+    data["sides"]["orcs"].append({"id": "wolves", "formation": {"position": [30, 28], "facing": 180, "files": 3},
+                                  "models": [{"name": f"w{i}", "profile": "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8",
+                                              "base": [25, 25]} for i in range(3)]})
+    g = reloading_game(data)
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([6, 6]))
+    assert g.state.unit("hero").joined is None and g.state.unit("hero").has(Status.ENGAGED)
+    refused(g, {"do": "charge", "unit": "spears", "target": "wolves"}, "t9a.charge-out.no-other-charges", "charged out")
+    play_to(g, "charge", "orcs")  # the elves' player turn is over: the Spearmen may charge again in their next
+    assert not g.state.unit("spears").has(Status.NO_CHARGE)
+    before = g.state
+    ruling = g.check({"do": "charge", "unit": "wolves", "target": "spears"})
+    assert ruling.legal and "wolves charges at spears" in ruling.reason
+    g.apply({"do": "charge", "unit": "wolves", "target": "spears"}, ScriptedDice([6, 6]))
+    spears, hero = g.state.unit("spears"), g.state.unit("hero")
+    assert spears.has(Status.ENGAGED) and g.state.joined_to("spears") == []  # the Hero is not charged with them
+    assert hero.joined is None and not hero.has(Status.CHARGED)
+    reloads(g)
+    g.undo()
+    assert g.state is before
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.join.forbidden", "published.t9a-magic", "published.t9a-rally")
+def test_a_wizard_whose_unit_flees_neither_leaves_nor_casts_until_it_rallies() -> None:
+    from test_t9a_magic import magic_scenario
+
+    data = magic_scenario(rules=[], roles={}, n=4, spear_status=["fleeing"])
+    data["sides"]["elves"][0].pop("spells", None)
+    hero = next(u for u in data["sides"]["elves"] if u["id"] == "hero")
+    hero["rules"], hero["spells"] = ["Wizard Adept"], ["Fireball"]
+    data["phase"] = "charge"
+    cast = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+    g = reloading_game(data)
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 14]}, "t9a.leave.when", "fleeing")
+    # the Rally test fails (12 against Ld 9): the unit flees on, its Wizard with it, and he does not cast
+    g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([6, 6, 3, 3]))
+    assert g.state.unit("hero").has(Status.FLEEING) and g.state.unit("hero").joined == "spears"
+    play_to(g, "magic", "elves")
+    refused(g, cast, "published.t9a-magic", "fleeing")
+    # rallied (2 against Ld 9): he casts, though the unit counts as having marched
+    rallied = reloading_game(data)
+    rallied.apply({"do": "rally", "unit": "spears"}, ScriptedDice([1, 1]))
+    play_to(rallied, "magic", "elves")
+    assert rallied.check(cast).legal
