@@ -35,7 +35,7 @@ from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import DISTRIBUTING_HITS, choose_conclave_spells, has_conclave
-from .t9a_combat import TO_WOUND, harm_said, hit_a_character, members, models_in, panic_after_losses, wound_shares
+from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 
 if TYPE_CHECKING:
     from ..actions import Cast
@@ -214,7 +214,7 @@ class MagicPhase(Ruleset):
         hits = spell.roll_hits(dice, MAGIC)
         pre = state
         state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name)
-        said = f"{hits} hits of S{spell.strength}: {harm_said(harms)}" + (
+        said = spell_harm_said(hits, spell.strength, harms) + (
             f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
         hits_rolled = len(dice.log)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
@@ -226,7 +226,7 @@ class MagicPhase(Ruleset):
         hits = dice.d6(f"{unit.id}: Miscast hits (D6)", MISCAST)
         pre = state
         state, harms = wound_shares(state, unit.joined or unit.id, hits, MISCAST_STRENGTH, dice, "Miscast")
-        return state, f"{hits} hits of S{MISCAST_STRENGTH}: {harm_said(harms)}" + (
+        return state, spell_harm_said(hits, MISCAST_STRENGTH, harms) + (
             f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
 
     def end_magic_phase(self, state: GameState) -> GameState:
