@@ -1271,7 +1271,7 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
     share wounded on its own models' Toughness and save; return the state, the slain, and whether a character was hit.
 
     The rank and file take their wounds from the rear rank, the champion last (as every other volley takes them,
-    t9a_combat.rank_and_file); wounds beyond the models a share hit are lost.
+    ``rank_and_file``); wounds beyond the models a share hit are lost.
     """
     dead: list[str] = []
     shared = False
@@ -1283,7 +1283,7 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
             if not victim.alive:
                 continue
             shared = shared or bool(share.victim.joined)  # a character of the unit took hits
-            victims = [(victim, m) for m in _rear_first(victim)]
+            victims = [(victim, m) for m in (list(victim.models) if is_character(victim) else rank_and_file(victim))]
             first = victims[0][1]
             unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
             state, slain = _take_wounds(state, victims, unsaved)
@@ -1293,15 +1293,12 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
     return state, dead, shared
 
 
-def _rear_first(unit: Unit) -> list[Model]:
-    """List a unit's models in the order they fall: the rear rank first, the champion last."""
-    f = unit.formation
-    models = list(unit.models)
-    if f is not None:
-        slot = {n: i for i, n in enumerate(f.order)}
-        models.sort(key=lambda m: -slot.get(m.name, -1))
-    models.sort(key=lambda m: m.role == "champion")  # stable: the rear first among the rest
-    return models
+def rank_and_file(unit: Unit) -> list[Model]:
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the champion last."""
+    order = unit.formation.order if unit.formation is not None else ()
+    rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+    plain = [m for m in rear_first if m.role != "champion"]
+    return [*plain, *[m for m in unit.models if m.role == "champion"]]
 
 
 @implements("t9a.spell.wizard-conclave")

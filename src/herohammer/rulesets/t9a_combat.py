@@ -40,7 +40,7 @@ from ..geometry import group_distance, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import (LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds,
+from .t9a import (LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
                   remove_casualties, share_hits)
 
 #: Published rule ids cited for the general rules the seeds rely on.
@@ -64,14 +64,6 @@ class Harm:
     slain: tuple[str, ...]
     victim: str  # the unit (a character's id when hits went to it)
     lost: int = 0  # Wounds the models actually lost (unsaved wounds beyond the last model's are overkill)
-
-
-def rank_and_file(unit: Unit) -> list[Model]:
-    """Return a unit's rank-and-file models in the order they fall: rear rank first, the champion last."""
-    order = unit.formation.order if unit.formation is not None else ()
-    rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
-    plain = [m for m in rear_first if m.role != "champion"]
-    return [*plain, *[m for m in unit.models if m.role == "champion"]]
 
 
 def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:

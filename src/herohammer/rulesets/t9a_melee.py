@@ -41,8 +41,8 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import current, remove_casualties
-from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in, rank_and_file,
+from .t9a import current, rank_and_file, remove_casualties
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          wound_unit)
 
 if TYPE_CHECKING:
