@@ -200,3 +200,74 @@ def test_a_captain_left_alone_in_base_contact_when_his_squad_is_cut_down_stays_l
     assert not any(e.kind == "last_man" and "cap" not in e.message for e in events)
     g.undo()
     assert g.state.unit("squad").alive and g.state.unit("cap").joined == "squad"
+
+
+# == a squad that loses a close combat with a Stubborn or a Fearless Captain in it ==============
+def squad_locked_with_boyz(rules: list[str]) -> Game:
+    """40k4: three Marines (Ld 7) and their Captain (Ld 10, ``rules``) locked with three Boyz and a Nob; blue fights."""
+    red = [{"id": "squad", "status": ["locked"],
+            "models": [{**model(f"Marine {i}", 20 + 2 * i, 22.016, ld=7), "weapons": ["chainsword"]} for i in range(3)]},
+           hero("cap", 26, 22.016, ld=10, joined="squad", status=["locked"], rules=rules)]
+    boyz = [{"name": f"Boy {i}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "base": 25, "at": [20 + 2 * i, 23]}
+            for i in range(3)]
+    nob = {"name": "Nob", "profile": "WS4 BS2 S5 T4 W2 I3 A4 Ld7 Sv6+", "base": 25, "at": [26, 23]}
+    return game(scenario("40k4", red, [{"id": "boyz", "status": ["locked"], "models": [*boyz, nob]}],
+                         phase="assault", active="blue"))
+
+
+#: The Captain misses; a Marine wounds a Boy, who saves; the Nob wounds the Captain and the Boyz slay a Marine:
+#: red loses by 2; the squad's Morale check rolls 5 + 4 = 9 (then a fall back of 3 + 3, when it fails).
+LOST_BY_TWO = [2, 2, 1, 5, 4, 2, 6, 1, 6, 6, 3, 1, 2, 3, 1, 3, 5, 2, 5, 6, 6, 4, 6, 1, 5, 1, 5, 5, 4, 3, 3]
+
+
+@pytest.mark.rule("published.stubborn", "published.fearless", "40k4.ic.rules-not-shared", "40k4.char.leadership",
+                  "published.combat-resolution")
+@pytest.mark.parametrize("rules, holds", [(["stubborn"], True), (["fearless"], False), ([], False)])
+def test_40k4_a_squad_that_loses_a_combat_holds_with_a_stubborn_captain_not_with_a_fearless_one(
+        rules: list[str], holds: bool) -> None:
+    """Seed 001: a character's special rules are not conferred on the unit "unless specified in the rule itself
+    (like in the Stubborn special rule)". Losing by 2, the squad tests on its Captain's Ld 10: with a Stubborn
+    Captain the -2 is ignored and 9 passes; with a Fearless one the squad is not Fearless, tests at Ld 10 -2, fails
+    and falls back, the Captain with it (he may not leave it, 40k4.ic.falling-back), as with a Captain of no rule."""
+    g = squad_locked_with_boyz(rules)
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice(LOST_BY_TWO))
+    result = next(e for e in events if e.kind == "combat_result")
+    assert "red loses by 2" in result.message
+    check = next(e for e in events if e.kind == "morale")
+    assert check.message.startswith("squad lost the combat by 2") and "Ld 10" in check.message
+    assert ("Stubborn" in check.message) == (rules == ["stubborn"])
+    assert ("-2" in check.message) == (rules != ["stubborn"])
+    assert ("published.stubborn" in check.rules) == (rules == ["stubborn"])
+    assert "published.fearless" not in check.rules and check.rolls
+    assert g.state.unit("squad").has(Status.FALLING_BACK) == (not holds)
+    assert g.state.unit("cap").has(Status.FALLING_BACK) == (not holds) and g.state.unit("cap").joined == "squad"
+    g.undo()
+    assert g.state.unit("squad").has(Status.LOCKED) and not g.state.unit("cap").has(Status.FALLING_BACK)
+
+
+# == too late to join once shots are fired ======================================================
+@pytest.mark.rule("40k4.ic.movement-phase-only", "40k3.ic.movement-phase-only", "published.assault-after-shooting",
+                  "40k3.ic.assault-alone", "40k4.assault.alone")
+@BOTH
+def test_a_captain_may_not_join_a_squad_that_has_shot_he_shoots_and_assaults_as_a_unit_of_his_own(
+        ruleset: str) -> None:
+    """Seeds 000/001: joining happens "only in the Movement phase". After the squad has shot at the Orks the
+    Captain beside it may not join it (refused, nothing changes); he shoots on his own, at the Kommandos, and in
+    the Assault phase each assaults only what it shot at (published.assault-after-shooting)."""
+    movement = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}[ruleset]
+    red = [squad("tac", 20, 10), hero("cap", 26, 12)]
+    blue = [squad("orks", 20, 14), squad("kommandos", 28, 15)]
+    g = game(scenario(ruleset, red, blue, phase="shooting"))
+    g.apply({"do": "shoot", "unit": "tac", "target": "orks"}, dice=ScriptedDice([1, 1, 1]))
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 11]}
+    assert_illegal(g, join, movement)
+    g.apply({"do": "shoot", "unit": "cap", "target": "kommandos"}, dice=ScriptedDice([1]))
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, join, movement)
+    assert_legal(g, {"do": "assault", "unit": "tac", "target": "orks"})
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "kommandos"}, "published.assault-after-shooting")
+    assert_legal(g, {"do": "assault", "unit": "cap", "target": "kommandos"})
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "orks"}, "published.assault-after-shooting")
+    g.undo()
+    g.undo()
+    assert g.state.unit("cap").joined is None and not g.state.unit("cap").has(Status.SHOT)
