@@ -271,3 +271,60 @@ def test_a_captain_may_not_join_a_squad_that_has_shot_he_shoots_and_assaults_as_
     g.undo()
     g.undo()
     assert g.state.unit("cap").joined is None and not g.state.unit("cap").has(Status.SHOT)
+
+
+# == a Captain slain in the fight his squad then loses ==========================================
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "published.combat-resolution",
+                  "40k4.cc.separate-unit")
+@BOTH
+def test_a_captain_slain_in_the_fight_his_squad_loses_lends_it_no_leadership(ruleset: str) -> None:
+    """The Nob (Initiative 6) slays the one-Wound Captain (Ld 10) before anyone else strikes; the Boyz then win the
+    combat by 1. The squad takes the loser's check on its own Ld 7 (4th: at -1), since it is no longer a unit
+    joined by a character (seeds 000/001); with the fight undone, the Captain's Ld 10 is the squad's again."""
+    red = [{"id": "squad", "status": ["locked"],
+            "models": [{**model(f"Marine {i}", 20 + 2 * i, 22.016, ld=7), "weapons": ["chainsword"]} for i in range(3)]},
+           hero("cap", 26, 22.016, ld=10, joined="squad", status=["locked"])]
+    red[1]["models"][0]["profile"] = "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+"
+    boyz = [{"name": f"Boy {i}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "base": 25, "at": [20 + 2 * i, 23]}
+            for i in range(3)]
+    nob = {"name": "Nob", "profile": "WS4 BS2 S5 T4 W2 I6 A4 Ld7 Sv6+", "base": 25, "at": [26, 23]}
+    g = game(scenario(ruleset, red, [{"id": "boyz", "status": ["locked"], "models": [*boyz, nob]}],
+                      phase="assault", active="blue"))
+    faces = [4, 3, 6, 5, 6, 3, 2, 4, 1, 3, 4, 3, 6, 4, 6, 5, 2, 5, 1, 6, 5, 2, 4, 3, 2]
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice(faces))
+    assert not g.state.unit("cap").alive and g.state.unit("squad").alive
+    assert any(e.kind == "combat_result" and "red loses by 1" in e.message for e in events)
+    check = next(e for e in events if e.kind == "morale")
+    assert check.message.startswith("squad lost the combat by 1") and "Ld 7" in check.message
+    assert ("Ld 7 -1" in check.message) == (ruleset == "40k4") and LEADERSHIP[ruleset] not in check.rules
+    g.undo()
+    assert g.ruleset.leadership_of(g.state, "squad").value == 10
+
+
+# == the Captain who outlives his falling back squad ============================================
+@pytest.mark.rule("published.regroup", "40k3.ic.no-last-man", "40k4.char.no-last-man", "40k3.ic.falling-back",
+                  "40k4.ic.falling-back")
+@BOTH
+def test_a_captain_who_outlives_his_falling_back_squad_falls_back_alone_and_regroups_on_his_own(
+        ruleset: str) -> None:
+    """Shot dead around its Captain, a falling back squad leaves him a unit of his own (no Last Man Standing), still
+    falling back. A Regroup test is taken only at the start of his own Movement phase (refused out of it, citing
+    the rule); there he tests alone, in coherency, on his own Ld 9."""
+    red = [squad("tac", 20, 10, n=2, ld=7, status=["falling_back"]),
+           hero("cap", 21, 11.5, ld=9, joined="tac", status=["falling_back"])]
+    las = {"id": "las", "models": [{**model(f"Gunner {i + 1}", 20 + 2 * i, 30), "weapons": ["lascannon"]}
+                                   for i in range(2)]}
+    g = game(scenario(ruleset, red, [las], phase="shooting", active="blue"))
+    g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6]))
+    cap = g.state.unit("cap")
+    assert not g.state.unit("tac").alive and cap.joined is None and cap.has(Status.FALLING_BACK)
+    assert_illegal(g, {"do": "regroup", "unit": "cap"}, "published.regroup")
+    g.apply({"do": "end_phase"})
+    g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value) == ("red", "movement")
+    assert_legal(g, {"do": "regroup", "unit": "cap"}, "published.regroup")
+    events = g.apply({"do": "regroup", "unit": "cap"}, dice=ScriptedDice([4, 4]))
+    assert "Ld 9" in events[0].message and "regroups" in events[0].message
+    assert not g.state.unit("cap").has(Status.FALLING_BACK)
+    g.undo()
+    assert g.state.unit("cap").has(Status.FALLING_BACK)

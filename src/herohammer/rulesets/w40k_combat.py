@@ -23,7 +23,9 @@ Decisions the seeds leave open (the published rules where they give them):
   reduced to one model) Last Man Standing are Leadership tests on the unit's Leadership
   (``leadership_of``: the character's by each edition's rule); failing means falling
   back 2D6" (3D6" for cavalry, bikes and jump infantry) straight away from the nearest
-  enemy.  4th edition subtracts the losing margin from a close combat Morale check;
+  enemy, half the roll when that way enters or leaves difficult terrain.  A pinned unit
+  takes no check for shooting casualties; a falling back unit regroups only in coherency.
+  4th edition subtracts the losing margin from a close combat Morale check;
   3rd does not.  Sweeping advances and consolidation are not modelled.
 - Assault moves each model straight to base contact with the nearest enemy model it
   can reach, sliding round that model if the spot is taken.
