@@ -84,6 +84,8 @@ class UnitSpec(_Spec):
     spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
     embarked_in: str | None = None  # 40k: the transport this unit rides in (published.transports)
     capacity: int = Field(0, ge=0, le=100)  # 40k: the models a transport vehicle carries
+    #: The models the unit had at the start of the battle (published.regroup); absent: the models listed.
+    models_at_start: StrictInt | None = Field(None, ge=1, le=MAX_NUMBER)
     models: list[ModelSpec] = []
 
 
@@ -345,8 +347,13 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
 
         f = u.formation
         formation = Formation((float(f.position[0]), float(f.position[1])), f.facing, f.files, tuple(f.order))
+    if u.models_at_start is not None and u.models_at_start < len(models):
+        raise ScenarioError(source, f"{where}.models_at_start", f"expected at least the {len(models)} models listed "
+                            f"(the unit's size at the start of the battle), got {u.models_at_start} [published.regroup]")
+    at_start = len(models) if u.models_at_start is None else u.models_at_start
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
-                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells), u.embarked_in, u.capacity)
+                frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells), u.embarked_in, u.capacity,
+                at_start)
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:
@@ -438,6 +445,8 @@ def state_to_data(state: GameState) -> dict[str, Any]:
             entry["embarked_in"] = u.embarked_in
         if u.capacity:
             entry["capacity"] = u.capacity
+        if u.starting_strength != len(u.models):
+            entry["models_at_start"] = u.starting_strength
         entry["models"] = [_model_data(m) for m in u.models]
         sides[u.side].append(entry)
     data: dict[str, Any] = {

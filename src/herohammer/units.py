@@ -131,6 +131,9 @@ class Unit(HashOnce):
     embarked_in: str | None = None
     #: 40k: how many models this vehicle carries (0: it is no transport).
     capacity: int = 0
+    #: The models the unit had at the start of the battle (published.regroup: half strength), its joined
+    #: characters not counted; None where nothing recorded it (then as many as it has now).
+    models_at_start: int | None = None
 
     @property
     def is_character(self) -> bool:
@@ -151,6 +154,11 @@ class Unit(HashOnce):
     def on_table(self) -> bool:
         """Say whether the unit stands on the table: alive and not embarked in a transport."""
         return bool(self.models) and self.embarked_in is None
+
+    @property
+    def starting_strength(self) -> int:
+        """Return the models the unit had at the start of the battle (as many as now where none was recorded)."""
+        return len(self.models) if self.models_at_start is None else self.models_at_start
 
     def has(self, status: Status) -> bool:
         """Say whether the unit has a status."""

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 Resolution = tuple[GameState, list[Event]]
 #: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
 PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infiltrate", "disembark"})
+#: The turn sequence: an action out of its phase, or by a unit of the side whose turn it is not, is refused citing it.
+TURN_SEQUENCE = "published.turn-sequence"
 
 
 _A_STATE = "a GameState (load_scenario(path) or Game.state)"
@@ -180,6 +182,8 @@ class Ruleset:
     #: The phases of a player turn, in order, each with the actions it allows (data, not code).
     #: A Deployment phase before turn 1 (what may be done in it), for the rulesets that have one.
     deployment: ClassVar[PhaseSpec | None] = None
+    #: Actions a unit of the side whose turn it is not may take too (published.turn-sequence); by default a test.
+    either_side: ClassVar[frozenset[str]] = frozenset({"test"})
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
@@ -236,20 +240,27 @@ class Ruleset:
         _expect_state_and_action(state, action, "Ruleset.judge")
         return self.judge_checked(state, action)
 
+    @implements(TURN_SEQUENCE)
     def judge_checked(self, state: GameState, action: Action) -> Judgement:
-        """``judge`` for a caller that has checked its arguments already (``Game``: its state, an action it read)."""
+        """``judge`` for a caller that has checked its arguments already (``Game``: its state, an action it read).
+
+        The turn sequence is ruled here, once for every action: out of its phase, or by a unit of
+        the side whose turn it is not (``either_side`` names the actions the other side takes too).
+        """
         spec = self.phase_spec(state.phase)
         if action.do not in spec.actions:
             allowed = ", ".join(sorted(spec.actions))
             return Judgement(Ruling.forbid(
-                f"{action.do!r} is not an action of the {state.phase.value} phase (allowed: {allowed})",
-                *self.phase_rules(action.do),
+                f"{action.do!r} is not an action of the {state.phase.value} phase (allowed: {allowed}): "
+                "each phase has its own actions", *self.phase_rules(action.do), TURN_SEQUENCE,
             ))
         ruler: Callable[[GameState, Any], Ruling] | None = getattr(self, f"rule_{action.do}", None)
         if ruler is None:
             return Judgement(Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action"))
         try:
             action = self.named_now(state, action)
+            if action.do not in self.either_side and (problem := _not_its_turn(state, action)):
+                return Judgement(problem)
             ruling = ruler(state, action)
         except IllegalActionError as exc:  # e.g. an unknown unit id
             return Judgement(Ruling.forbid(exc.reason, *exc.rules))
@@ -626,3 +637,15 @@ def rule_keys(names: frozenset[str]) -> frozenset[str]:
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
     return Modifier(ch, ModifierKind(kind), Fraction(value), source)
+
+
+def _not_its_turn(state: GameState, action: Action) -> Ruling | None:
+    """Refuse an action whose acting unit (the character, psyker or unit it names) is not of the side to play."""
+    name = getattr(action, "character", None) or getattr(action, "psyker", None) or getattr(action, "unit", None)
+    if not isinstance(name, str):
+        return None
+    unit = state.unit(name)
+    if unit.side == state.active:
+        return None
+    return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn: a side acts only in "
+                         "its own turn", TURN_SEQUENCE)

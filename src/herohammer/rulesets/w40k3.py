@@ -53,6 +53,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
         PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
     )
+    #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat).
+    either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate"}
 
     # == hooks that 40k4 overrides ================================================
     join_rule: ClassVar[str] = "40k3.ic.join"

@@ -882,8 +882,8 @@ class CombatRules(Ruleset):
 
         Published rule (3rd ed. p. 50, 4th ed. p. 48): a falling back unit may test to
         regroup at the start of its Movement phase so long as no enemy is within 6" and the
-        unit is in coherency (its characters with it); the half-strength condition is not
-        modelled (the scenario does not record a unit's starting size).  Its characters
+        unit is in coherency (its characters with it) and has at least half the models it
+        had at the start of the battle (its joined characters not counted).  Its characters
         regroup with it (40k3.ic.falling-back).
         """
         unit = state.unit(action.unit)
@@ -896,6 +896,10 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} is not falling back", "published.regroup")
         if unit.has(Status.MOVED):
             return Ruling.forbid(f"{unit.id} has already moved this phase", "published.regroup")
+        if 2 * len(unit.models) < unit.starting_strength:  # 4th ed. p. 48: "1. It has left at least 50% ..."
+            return Ruling.forbid(f"{unit.id} cannot regroup below half strength ({len(unit.models)} of the "
+                                 f"{unit.starting_strength} models it had at the start of the battle; its characters "
+                                 "do not count): it must continue to fall back", "published.regroup")
         mine = [p for u in state.combined(unit.id) for p in u.placed]
         near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES]
         if near:
@@ -2121,8 +2125,9 @@ class CombatRules(Ruleset):
 
         Published rule (4th ed., Fall Back!): a unit falls back "in each subsequent Movement
         phase until the unit regroups"; one that fails its Regroup test, or may not take it
-        (an enemy within 6"), "must continue to fall back".  A failed test has already moved
-        it (``resolve_regroup``), and a unit that fell back this very phase has made its move.
+        (below half strength, an enemy within 6", out of coherency), "must continue to fall
+        back".  A failed test has already moved it (``resolve_regroup``), and a unit that fell
+        back this very phase has made its move.
         """
         events: list[Event] = []
         for u in state.units:
