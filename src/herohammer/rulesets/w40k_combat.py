@@ -133,21 +133,39 @@ EventView = Callable[[Event], Hashable]
 ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
 
-@dataclass(frozen=True)
 class _Melee:
-    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events."""
+    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events.
 
-    state: GameState
-    initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
-    jobs: tuple[Job, ...]
-    caused: tuple[tuple[str, int], ...]
-    events: tuple[Event, ...]
-    finished: bool = False
-    #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
-    whole_score: bool = True
-    #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads them).
-    #: Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
-    pending: tuple[str, ...] = ()
+    A carry of ``Dice.loop`` made by the thousand in play and enumeration alike: a plain slotted value built
+    in one call (``moved``), never changed once built but for what it works out about itself (its key, its
+    tally of events, the attacks its next step gathers), which a new carry does not inherit.
+    """
+
+    __slots__ = ("state", "initiative", "jobs", "caused", "events", "finished", "whole_score", "pending",
+                 "kept_key", "kept_tally", "gathered")
+
+    def __init__(self, state: GameState, initiative: int, jobs: tuple[Job, ...], caused: tuple[tuple[str, int], ...],
+                 events: tuple[Event, ...], finished: bool = False, whole_score: bool = True,
+                 pending: tuple[str, ...] = ()) -> None:
+        self.state = state
+        self.initiative = initiative  # the next Initiative value to gather attacks for; -1: every blow struck
+        self.jobs = jobs
+        self.caused = caused
+        self.events = events
+        self.finished = finished
+        #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
+        self.whole_score = whole_score
+        #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads
+        #: them). Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
+        self.pending = pending
+        self.kept_key: Hashable | None = None
+        self.kept_tally: Counter[Hashable] | None = None
+        #: The attacks of the next Initiative step, gathered once per carry (an enumeration steps it per branch).
+        self.gathered: tuple[Gathered, ...] | None = None
+
+    def __repr__(self) -> str:
+        return (f"_Melee(initiative={self.initiative}, jobs={len(self.jobs)}, caused={self.caused}, "
+                f"finished={self.finished}, events={len(self.events)})")
 
     def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
@@ -160,7 +178,7 @@ class _Melee:
         added (``whole_score``), which a join may still add to; the score in the result's
         text is a representative one.  A finished combat is its state and events alone.
         """
-        kept: Hashable | None = self.__dict__.get("_kept_key")
+        kept = self.kept_key
         if kept is None:
             events = frozenset(self.tally(view).items())
             if self.finished:
@@ -171,15 +189,15 @@ class _Melee:
                 low = min((n for _, n in self.caused), default=0)
                 kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
                         events)
-            self.__dict__["_kept_key"] = kept
+            self.kept_key = kept
         return kept
 
     def tally(self, view: EventView | None) -> Counter[Hashable]:
         """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
-        tally: Counter[Hashable] | None = self.__dict__.get("_kept_tally")
+        tally = self.kept_tally
         if tally is None:
             shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
-            tally = self.__dict__["_kept_tally"] = Counter(v for v in shown if v is not None)
+            tally = self.kept_tally = Counter(v for v in shown if v is not None)
         return tally
 
     @property
@@ -193,19 +211,21 @@ class _Melee:
         No step reads the events, and until the combat result the steps only add to the
         wounds caused (``Dice.loop``).
         """
-        if not self.struck:
-            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused), whole_score=False)
-        return evolve(self, events=())
+        caused = self.caused if self.struck else tuple((side, 0) for side, _ in self.caused)
+        return _Melee(self.state, self.initiative, self.jobs, caused, (), self.finished, self.struck and self.whole_score,
+                      self.pending)
 
     def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
         """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
         if not self.struck:
             mine = dict(self.caused)
             caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
-            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused, whole_score=True)
+            whole = True
         else:
-            joined = evolve(stepped, events=(*self.events, *stepped.events))
-        joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
+            caused, whole = stepped.caused, stepped.whole_score
+        joined = _Melee(stepped.state, stepped.initiative, stepped.jobs, caused, (*self.events, *stepped.events),
+                        stepped.finished, whole, stepped.pending)
+        joined.kept_tally = self.tally(view) + stepped.tally(view)
         return joined
 
 
@@ -730,9 +750,15 @@ class CombatRules(Ruleset):
         if enemies:
             if len(enemies) == 1:
                 nearest = enemies[0]
-            else:
+            else:  # min()'s answer (the first nearest), stopping at the first enemy in contact: none is nearer than 0
                 bases = [p for u in members for p in u.placed]
-                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
+                nearest, least = enemies[0], math.inf
+                for e in enemies:
+                    gap = geo.group_distance(bases, e.placed)
+                    if gap < least:
+                        nearest, least = e, gap
+                        if gap <= 0.0:
+                            break
             theirs = [m.at for m in nearest.models]
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
@@ -1608,7 +1634,7 @@ class CombatRules(Ruleset):
                 if initiative < 0:
                     return result(melee, dice)
                 # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
-                gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
+                gathered = melee.gathered
                 if gathered is None:
                     if melee.state is before:  # the fight's first step (or one where no one was hurt yet): once a state
                         gathered = start_gathered.get(initiative)
@@ -1620,9 +1646,10 @@ class CombatRules(Ruleset):
                             gathered = _keep(later, (melee.state, initiative), gather(melee), LATER_GATHERS_KEPT)
                     else:
                         gathered = gather(melee)
-                    melee.__dict__["_gathered"] = gathered
+                    melee.gathered = gathered
                 if not gathered:  # every blow struck: the combat result is a step of its own
-                    return evolve(melee, initiative=-1)
+                    return _Melee(melee.state, -1, melee.jobs, melee.caused, melee.events, melee.finished,
+                                  melee.whole_score, melee.pending)
                 jobs, initiative, event = gathered[0]
                 events = (*events, event)
             if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
@@ -1652,7 +1679,8 @@ class CombatRules(Ruleset):
                     _keep(kept.fought, melee.state, state)
             state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
                                                engagement=engagement, kept=kept)
-            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return _Melee(state, -1, melee.jobs, melee.caused, (*melee.events, *more), True, melee.whole_score,
+                          melee.pending)
 
         def fought(state: GameState) -> GameState:
             """Return ``state`` with every unit of the combat marked as fought, its splits of attacks ended."""
@@ -1729,8 +1757,7 @@ class CombatRules(Ruleset):
                 caused = tuple(sorted(known.items()))
         elif not rest and pending:
             state, pending = _remove_casualties(state), ()
-        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
-                      events=tuple(events), pending=pending)
+        return _Melee(state, initiative, rest, caused, tuple(events), melee.finished, melee.whole_score, pending)
 
     def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
         """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
