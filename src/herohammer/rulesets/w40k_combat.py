@@ -258,20 +258,32 @@ class _FightSetup(NamedTuple):
     results: _Kept
 
 
+class _Verdict(NamedTuple):
+    """What a combat result reads from the wounds caused alone (``CombatRules._combat_verdict``): its event, the
+    losing side's units that take the loser's Morale check (none on a draw), why, and the check's modifier."""
+
+    said: Event
+    losers: tuple[str, ...]
+    why: str
+    modifier: int
+
+
 class _Kept:
     """The dice-free pieces of a fight's result that a state fought from again keeps, by the state each reads.
 
     ``fought``: the state with every unit of the combat fought, by the state the blows left
     (the very state a Morale check and a fall back then read, so what they keep per state
-    is found again); ``unlocked``: the locks released, by a fought state no check changed.
+    is found again); ``unlocked``: the locks released, by a fought state no check changed; ``verdicts``: who lost
+    and the words saying so, by the wounds caused.
     Each kind is bounded apart (``_keep``).
     """
 
-    __slots__ = ("fought", "unlocked")
+    __slots__ = ("fought", "unlocked", "verdicts")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
         self.unlocked: dict[GameState, GameState] = {}
+        self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
 
 
 K = TypeVar("K")
@@ -308,7 +320,7 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    outcomes: dict[tuple[int, tuple[int, ...]], StrikeOutcome]
+    outcomes: dict[tuple[int, ...], StrikeOutcome]  # by the wounds and the unsaved wounds per save group
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -1628,6 +1640,8 @@ class CombatRules(Ruleset):
         remember_later = fights[0] > 0
         fights[0] += 1
         before = state
+        # no model strikes at an Initiative from 0 to below this one: a step's last pool then ends the blows
+        lowest = min([level for level in levels if level >= 0], default=1 << 30)
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
             if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
@@ -1652,7 +1666,7 @@ class CombatRules(Ruleset):
                                   melee.whole_score, melee.pending)
                 jobs, initiative, event = gathered[0]
                 events = (*events, event)
-            if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
+            if len(jobs) == 1 and initiative < lowest:
                 initiative = -1  # no one left to strike: the combat result is next
             return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
 
@@ -1677,7 +1691,7 @@ class CombatRules(Ruleset):
                 state = fought(melee.state)
                 if kept is not None:
                     _keep(kept.fought, melee.state, state)
-            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
+            state, more = self._resolve_combat(state, before, combat, melee.caused, dice,
                                                engagement=engagement, kept=kept)
             return _Melee(state, -1, melee.jobs, melee.caused, (*melee.events, *more), True, melee.whole_score,
                           melee.pending)
@@ -1730,34 +1744,34 @@ class CombatRules(Ruleset):
                 found = _keep(kept, key, self._strike_plan(state, jobs), STRIKES_KEPT)
             plan = found
         caused = melee.caused
-        events = list(events_before)
         if plan.models:
             side, n = jobs[0][0][0], jobs[0][1]
             assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
             start = len(dice.log)
             saving = plan.saving
-            if saving is None:
-                hits, got = dice.pools(n, plan.to_hit, plan.to_wound)
-                unsaved_now: tuple[int, ...] = ()
-            else:
-                hits, got, *rolled = dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
-                unsaved_now = tuple(rolled)
-            events.append(Event("attacks", f"{plan.attacking}{hits} hits, {got} wounds{plan.why}", plan.rules,
-                                _rolls(dice, start)))
-            outcome = plan.outcomes.get((got, unsaved_now)) if kept is not None else None
+            # (hits, wounds, unsaved per save group): the wounds and unsaved counts are what the dice decide
+            counts = dice.pools(n, plan.to_hit, plan.to_wound) if saving is None else \
+                dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
+            decided = counts[1:]
+            got = decided[0]
+            attacks = Event("attacks", f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}", plan.rules,
+                            _rolls(dice, start))
+            outcome = plan.outcomes.get(decided) if kept is not None else None
             if outcome is None:
-                outcome = self._strike_outcome(plan, state, pending, rest, got, unsaved_now)
+                outcome = self._strike_outcome(plan, state, pending, rest, got, decided[1:])
                 if kept is not None:
-                    _keep(plan.outcomes, (got, unsaved_now), outcome, OUTCOMES_KEPT)
+                    _keep(plan.outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
-            events += more
-            if unsaved or side not in dict(caused):
+            events = (*events_before, attacks, *more)
+            if unsaved:  # (every side of the combat is in the score from the start, ``_FightSetup.sides``)
                 known = dict(caused)
-                known[side] = known.get(side, 0) + unsaved
+                known[side] += unsaved
                 caused = tuple(sorted(known.items()))
-        elif not rest and pending:
-            state, pending = _remove_casualties(state), ()
-        return _Melee(state, initiative, rest, caused, tuple(events), melee.finished, melee.whole_score, pending)
+        else:
+            events = events_before
+            if not rest and pending:
+                state, pending = _remove_casualties(state), ()
+        return _Melee(state, initiative, rest, caused, events, melee.finished, melee.whole_score, pending)
 
     def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
         """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
@@ -2010,46 +2024,60 @@ class CombatRules(Ruleset):
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
-    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
-                        dice: Dice, engagement: Engagement | None = None, kept: _Kept | None = None) -> Resolution:
-        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
-
-        ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
-        ``engagement``: who touched whom as the fight started (``before``), if measured.
-        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
-        the locks released, by the state they read.
-        """
-        judged = state
+    def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
+                        ) -> _Verdict:
+        """Read the wounds caused (every side of the combat, 0 included): who lost and by how much, in words."""
+        counts = dict(caused)
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
-        score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
-        events: list[Event] = []
-        tested: set[str] = set()
-        if len(sides) == 2 and caused[sides[0]] != caused[sides[1]]:
-            winner = max(sides, key=caused.__getitem__)
+        score = ", ".join(map("{} {}".format, sides, map(counts.__getitem__, sides)))
+        if len(sides) == 2 and counts[sides[0]] != counts[sides[1]]:
+            winner = max(sides, key=counts.__getitem__)
             loser = sides[1] if sides[0] == winner else sides[0]
-            margin = caused[winner] - caused[loser]
-            events.append(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
-                                ("published.combat-resolution",), data=(("winner", winner),)))
+            margin = counts[winner] - counts[loser]
             losers = []
             for uid in combat:
                 was = before.unit(uid)
                 if was.side == loser and not was.joined:
                     losers.append(uid)
-            for uid in losers:
-                # the unit tests with its characters; if it is destroyed, every character who survives it (released
-                # by then) is a unit of his own and takes the loser's check himself
-                live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
-                for live_id in live:
-                    if live_id != uid:
-                        events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                            "check as a unit of its own", self.survivor_rules))
-                    state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
-                    tested.add(uid)
-                    events += more
+            return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
+                                  ("published.combat-resolution",), data=(("winner", winner),)),
+                            tuple(losers), f"lost the combat by {margin}", self.combat_morale_modifier(margin))
+        return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; a draw",
+                              ("published.combat-resolution",)), (), "", 0)
+
+    @implements("published.combat-resolution")
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str],
+                        caused: tuple[tuple[str, int], ...], dice: Dice, engagement: Engagement | None = None,
+                        kept: _Kept | None = None) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
+
+        ``caused``: the wounds each side of the combat caused (every side counted, 0 included), by side in order.
+        ``engagement``: who touched whom as the fight started (``before``), if measured.
+        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
+        the verdict by the wounds caused, the locks released by the state they read.
+        """
+        judged = state
+        if kept is None:
+            verdict = self._combat_verdict(before, combat, caused)
         else:
-            events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
-                                ("published.combat-resolution",)))
+            found_verdict = kept.verdicts.get(caused)
+            if found_verdict is None:
+                found_verdict = _keep(kept.verdicts, caused, self._combat_verdict(before, combat, caused))
+            verdict = found_verdict
+        events: list[Event] = [verdict.said]
+        tested: set[str] = set()
+        for uid in verdict.losers:
+            # the unit tests with its characters; if it is destroyed, every character who survives it (released
+            # by then) is a unit of his own and takes the loser's check himself
+            live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+            for live_id in live:
+                if live_id != uid:
+                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                        "check as a unit of its own", self.survivor_rules))
+                state, more = self._morale_check(state, live_id, dice, verdict.why, "published.combat-resolution",
+                                                 verdict.modifier)
+                tested.add(uid)
+                events += more
         state, more = self._last_man(state, before, dice, tested)
         events += more
         if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
