@@ -15,7 +15,7 @@ from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.rulesets.w40k_combat import WoundBatch, _allocate_melee, _models_of
 from herohammer.rulings import Event
-from herohammer.values import evolve
+from herohammer.values import MEMO, evolve
 from herohammer.scenario import state_from_data
 from herohammer.units import Status
 
@@ -255,5 +255,11 @@ def test_a_fight_fought_again_from_one_state_keeps_only_what_the_dice_do_not_dec
         assert again.state is start
     # the dice took the fight down different branches from the one kept state
     assert {"fall_back", "casualties"} <= kinds
+    # and a strike's reading and what its dice did were found again from carries whose states differ elsewhere (a
+    # strike on the Nob or the Chaplain after different losses among the Boyz): kept by the units struck
+    setup = start.__dict__[MEMO][("fight", type(again.ruleset), "squad")]
+    assert len(setup.strikes.plans) < len(setup.strikes.at)
+    assert sum(map(len, (plan.deltas for plan in setup.strikes.plans.values()))) \
+        < sum(map(len, (outcomes for _, outcomes in setup.strikes.at.values())))
     assert {"passes", "fails", "draw", "lost"} <= verdicts
     assert destroyed or position == "bench"  # the small fight also wipes a unit out

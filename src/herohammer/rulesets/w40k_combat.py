@@ -250,9 +250,9 @@ class _FightSetup(NamedTuple):
     fights: list[int]
     sides: tuple[tuple[str, int], ...]
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
-    #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
-    #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
-    strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
+    #: Each strike's reading and what its dice did, by the carry's state and by the units it reads (``_Strikes``),
+    #: kept from the second fight from this state on, as ``later`` is.
+    strikes: _Strikes
     #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
     #: unit fought, the locks released.
     results: _Kept
@@ -298,18 +298,23 @@ def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
     return value
 
 
-#: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
+#: What a strike's dice decide and a carry's state keeps (``_Strikes.at``): the state after it, the events after its
 #: attacks event (saves, casualties: no rolls of their own), the unsaved wounds and the units whose slain wait.
 StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
+#: What a strike's dice do to the units it reads, whatever else the state holds (``_StrikePlan.deltas``): the units
+#: with their wounds (and slain) taken, the events after its attacks event, the unsaved wounds, and the units whose
+#: slain wait for the end of the Initiative step.
+StrikeDelta = tuple[tuple[Unit, ...], tuple[Event, ...], int, tuple[str, ...]]
 
 
 class _StrikePlan(NamedTuple):
-    """What a strike reads from the carry before its dice: the pool's models, the dice to roll, the words to say.
+    """What a strike reads before its dice: the pool's models, the dice to roll, the words to say.
 
-    Worked out once per state, pools and pending units when the fight keeps them
-    (``_FightSetup.strikes``); then ``outcomes`` keeps what each result of the dice did
-    (by wounds and unsaved wounds per save group), so a search fighting again from the same
-    state pays only for the dice and the attacks event.
+    It reads only the pools and the units of the first pool's models, so a fight fought again
+    from one state keeps it by those (``_Strikes.plans``), for every carry whose state holds the
+    same units, whatever happened elsewhere; ``deltas`` then keeps what each result of its dice
+    does to those units (by wounds and unsaved wounds per save group, and whether the struck
+    unit has characters with it: the carry-over clause cited).
     """
 
     models: dict[ModelRef, tuple[Unit, Model]]  # the pool's models still standing (none: the strike hurts no one)
@@ -320,7 +325,25 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    outcomes: dict[tuple[int, ...], StrikeOutcome]  # by the wounds and the unsaved wounds per save group
+    deltas: dict[tuple[tuple[int, ...], tuple[str, ...]], StrikeDelta]
+
+
+class _Strikes:
+    """The strikes a state fought from again keeps (each kind at most ``STRIKES_KEPT``, the oldest dropped first).
+
+    ``plans``: each strike's reading (``_StrikePlan``) by its pools and the units of its first
+    pool; ``at``: by the carry's state, pools and pending units, that plan and what each
+    result of its dice led to from that state (at most ``OUTCOMES_KEPT``), so that the same
+    strike from the same carry pays only for its dice and its attacks event, and one from a
+    new carry with the same units struck pays only for a new state.
+    """
+
+    __slots__ = ("plans", "at")
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan] = {}
+        self.at: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]],
+                      tuple[_StrikePlan, dict[tuple[int, ...], StrikeOutcome]]] = {}
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -1721,28 +1744,28 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)), {}, _Kept())
+                           (opening, *self._characters_apart(state, engagement)), _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
-                dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
-                ) -> _Melee:
+                dice: Dice, kept: _Strikes | None = None) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
         What the strike reads before its dice is its plan (``_strike_plan``), and what the dice
-        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans (and their
-        outcomes) a fight fought again from one state keeps, by the carry's state, pools and
-        pending units, so that the same strike from the same carry pays only for its dice.
+        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans and outcomes
+        a fight fought again from one state keeps (``_Strikes``), so that the same strike from
+        the same carry pays only for its dice.
         """
         state, pending, rest = melee.state, melee.pending, jobs[1:]
+        outcomes: dict[tuple[int, ...], StrikeOutcome] | None = None
         if kept is None:
             plan = self._strike_plan(state, jobs)
         else:
             key = (state, jobs, pending)
-            found = kept.get(key)
+            found = kept.at.get(key)
             if found is None:
-                found = _keep(kept, key, self._strike_plan(state, jobs), STRIKES_KEPT)
-            plan = found
+                found = _keep(kept.at, key, (self._kept_plan(state, jobs, kept.plans), {}), STRIKES_KEPT)
+            plan, outcomes = found
         caused = melee.caused
         if plan.models:
             side, n = jobs[0][0][0], jobs[0][1]
@@ -1756,11 +1779,11 @@ class CombatRules(Ruleset):
             got = decided[0]
             attacks = Event("attacks", f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}", plan.rules,
                             _rolls(dice, start))
-            outcome = plan.outcomes.get(decided) if kept is not None else None
+            outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
-                outcome = self._strike_outcome(plan, state, pending, rest, got, decided[1:])
-                if kept is not None:
-                    _keep(plan.outcomes, decided, outcome, OUTCOMES_KEPT)
+                outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
+                if outcomes is not None:
+                    _keep(outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
             events = (*events_before, attacks, *more)
             if unsaved:  # (every side of the combat is in the score from the start, ``_FightSetup.sides``)
@@ -1778,7 +1801,7 @@ class CombatRules(Ruleset):
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         if not models:
-            return _StrikePlan(models, [], None, None, None, "", "", (), {})
+            return _StrikePlan(models, [], None, None, None, "", "", (), {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(_MODEL, models.values()))
         need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
@@ -1794,34 +1817,46 @@ class CombatRules(Ruleset):
                            f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
                            (rule, "core.zero.a", *_zero_rules(s, toughness)), {})
 
-    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
-                        got: int, unsaved_now: tuple[int, ...]) -> StrikeOutcome:
-        """Do what a strike's dice decided (``got`` wounds, ``unsaved_now`` per save group): allocate, wound, remove.
+    def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
+                   plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
+        """Return the plan of the first of ``jobs`` kept for the units of its pool as ``state`` holds them."""
+        key = (jobs, tuple([state.unit(uid) if state.has_unit(uid) else None
+                            for uid in dict.fromkeys(map(_UNIT, jobs[0][2]))]))
+        plan = plans.get(key)
+        if plan is None:
+            plan = _keep(plans, key, self._strike_plan(state, jobs), STRIKES_KEPT)
+        return plan
 
-        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
-        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
-        strike that slays or wounds no one makes no new state.
+    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
+                        decided: tuple[int, ...], keep: bool = False) -> StrikeOutcome:
+        """Do what a strike's dice decided (``decided``: the wounds, then the unsaved wounds per save group): allocate,
+        wound, remove.
+
+        What the dice do to the units struck (``_strike_delta``) reads those units alone, so with
+        ``keep`` it is kept on the plan for every state holding them; the new state is this
+        state with them replaced (a destroyed unit's characters released) and, after an
+        Initiative step's last pool, its slain removed.  A strike that slays or wounds no one makes
+        no new state.
         """
-        events: list[Event] = []
+        events: tuple[Event, ...] = ()
         unsaved = 0
-        if got and plan.saving is not None:
+        if decided[0] and plan.saving is not None:
             models = plan.models
-            live = list(models)
-            struck = state.unit(live[0][0])
-            rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
-            remove = not rest or _slain_now(models, rest, got, plan.targets)
-            taken, unsaved = _allocate_melee(models, plan.saving, got, unsaved_now, rules, events)
-            if taken:
-                state, slain = _apply_wounds(state, taken, remove)
-                if slain:
-                    events.append(_casualties(slain, rules))
-            else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
-                state = _release_orphans(state)
-            if unsaved and not remove:
-                pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            struck = models[next(iter(models))][0]
+            carry = self._carry_rule(state, struck.joined or struck.id)
+            delta = plan.deltas.get((decided, carry)) if keep else None
+            if delta is None:
+                delta = _strike_delta(plan, state, rest, decided, carry)
+                if keep:
+                    _keep(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+            changed, events, unsaved, waiting = delta
+            # every wound saved: the same units (a destroyed unit's characters released, as ever)
+            state = _release_orphans(state.replace_units(*changed) if changed else state)
+            if waiting:
+                pending = (*pending, *waiting)
         if not rest and pending:
             state, pending = _remove_casualties(state), ()
-        return state, tuple(events), unsaved, pending
+        return state, events, unsaved, pending
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -2393,6 +2428,30 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
         events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
         total += unsaved
     return taken, total
+
+
+def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
+                  carry: tuple[str, ...]) -> StrikeDelta:
+    """Work out what a strike's dice do to the units it reads (``CombatRules._strike_outcome``), in ``state``.
+
+    The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+    and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``); the
+    slain leave at once unless a later pool of the Initiative step reads their unit (``_slain_now``).
+    """
+    got = decided[0]
+    assert plan.saving is not None  # a strike that wounds has its saves
+    models = plan.models
+    rules = ("published.wound-allocation", *carry)
+    remove = not rest or _slain_now(models, rest, got, plan.targets)
+    events: list[Event] = []
+    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events)
+    changed: list[Unit] = []
+    if taken:
+        changed, slain = _wounded_units(state, taken, remove)
+        if slain:
+            events.append(_casualties(slain, rules))
+    waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
+    return tuple(changed), tuple(events), unsaved, waiting
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
