@@ -136,9 +136,9 @@ ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 class _Melee:
     """Where a close combat stands between steps: the state, the pools still to strike, the score, the events.
 
-    A carry of ``Dice.loop`` made by the thousand in play and enumeration alike: a plain slotted value built
-    in one call (``moved``), never changed once built but for what it works out about itself (its key, its
-    tally of events, the attacks its next step gathers), which a new carry does not inherit.
+    A carry of ``Dice.loop``, made at every step of play and enumeration alike: a plain slotted value built in
+    one call (no dataclass copied field by field), never changed once built but for what it works out about
+    itself (its key, its tally of events, the attacks its next step gathers), which a new carry does not inherit.
     """
 
     __slots__ = ("state", "initiative", "jobs", "caused", "events", "finished", "whole_score", "pending",
