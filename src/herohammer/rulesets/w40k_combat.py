@@ -785,15 +785,9 @@ class CombatRules(Ruleset):
         if enemies:
             if len(enemies) == 1:
                 nearest = enemies[0]
-            else:  # min()'s answer (the first nearest), stopping at the first enemy in contact: none is nearer than 0
+            else:
                 bases = [p for u in members for p in u.placed]
-                nearest, least = enemies[0], math.inf
-                for e in enemies:
-                    gap = geo.group_distance(bases, e.placed)
-                    if gap < least:
-                        nearest, least = e, gap
-                        if gap <= 0.0:
-                            break
+                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
             theirs = [m.at for m in nearest.models]
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
