@@ -136,21 +136,39 @@ EventView = Callable[[Event], Hashable]
 ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
 
 
-@dataclass(frozen=True)
 class _Melee:
-    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events."""
+    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events.
 
-    state: GameState
-    initiative: int  # the next Initiative value to gather attacks for; -1: every blow struck, the result next
-    jobs: tuple[Job, ...]
-    caused: tuple[tuple[str, int], ...]
-    events: tuple[Event, ...]
-    finished: bool = False
-    #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
-    whole_score: bool = True
-    #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads them).
-    #: Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
-    pending: tuple[str, ...] = ()
+    A carry of ``Dice.loop``, made at every step of play and enumeration alike: a plain slotted value built in
+    one call (no dataclass copied field by field), never changed once built but for what it works out about
+    itself (its key, its tally of events, the attacks its next step gathers), which a new carry does not inherit.
+    """
+
+    __slots__ = ("state", "initiative", "jobs", "caused", "events", "finished", "whole_score", "pending",
+                 "kept_key", "kept_tally", "gathered")
+
+    def __init__(self, state: GameState, initiative: int, jobs: tuple[Job, ...], caused: tuple[tuple[str, int], ...],
+                 events: tuple[Event, ...], finished: bool = False, whole_score: bool = True,
+                 pending: tuple[str, ...] = ()) -> None:
+        self.state = state
+        self.initiative = initiative  # the next Initiative value to gather attacks for; -1: every blow struck
+        self.jobs = jobs
+        self.caused = caused
+        self.events = events
+        self.finished = finished
+        #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
+        self.whole_score = whole_score
+        #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads
+        #: them). Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
+        self.pending = pending
+        self.kept_key: Hashable | None = None
+        self.kept_tally: Counter[Hashable] | None = None
+        #: The attacks of the next Initiative step, gathered once per carry (an enumeration steps it per branch).
+        self.gathered: tuple[Gathered, ...] | None = None
+
+    def __repr__(self) -> str:
+        return (f"_Melee(initiative={self.initiative}, jobs={len(self.jobs)}, caused={self.caused}, "
+                f"finished={self.finished}, events={len(self.events)})")
 
     def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
         """Everything later steps and callers read (worked out once per carry).
@@ -163,7 +181,7 @@ class _Melee:
         added (``whole_score``), which a join may still add to; the score in the result's
         text is a representative one.  A finished combat is its state and events alone.
         """
-        kept: Hashable | None = self.__dict__.get("_kept_key")
+        kept = self.kept_key
         if kept is None:
             events = frozenset(self.tally(view).items())
             if self.finished:
@@ -174,15 +192,15 @@ class _Melee:
                 low = min((n for _, n in self.caused), default=0)
                 kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
                         events)
-            self.__dict__["_kept_key"] = kept
+            self.kept_key = kept
         return kept
 
     def tally(self, view: EventView | None) -> Counter[Hashable]:
         """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
-        tally: Counter[Hashable] | None = self.__dict__.get("_kept_tally")
+        tally = self.kept_tally
         if tally is None:
             shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
-            tally = self.__dict__["_kept_tally"] = Counter(v for v in shown if v is not None)
+            tally = self.kept_tally = Counter(v for v in shown if v is not None)
         return tally
 
     @property
@@ -196,19 +214,21 @@ class _Melee:
         No step reads the events, and until the combat result the steps only add to the
         wounds caused (``Dice.loop``).
         """
-        if not self.struck:
-            return evolve(self, events=(), caused=tuple((side, 0) for side, _ in self.caused), whole_score=False)
-        return evolve(self, events=())
+        caused = self.caused if self.struck else tuple((side, 0) for side, _ in self.caused)
+        return _Melee(self.state, self.initiative, self.jobs, caused, (), self.finished, self.struck and self.whole_score,
+                      self.pending)
 
     def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
         """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
         if not self.struck:
             mine = dict(self.caused)
             caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
-            joined = evolve(stepped, events=(*self.events, *stepped.events), caused=caused, whole_score=True)
+            whole = True
         else:
-            joined = evolve(stepped, events=(*self.events, *stepped.events))
-        joined.__dict__["_kept_tally"] = self.tally(view) + stepped.tally(view)
+            caused, whole = stepped.caused, stepped.whole_score
+        joined = _Melee(stepped.state, stepped.initiative, stepped.jobs, caused, (*self.events, *stepped.events),
+                        stepped.finished, whole, stepped.pending)
+        joined.kept_tally = self.tally(view) + stepped.tally(view)
         return joined
 
 
@@ -233,12 +253,22 @@ class _FightSetup(NamedTuple):
     fights: list[int]
     sides: tuple[tuple[str, int], ...]
     opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
-    #: Each strike's dice-free reading by the carry's state, pools and pending units (at most ``STRIKES_KEPT``, the
-    #: oldest dropped first), kept from the second fight from this state on, as ``later`` is.
-    strikes: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan]
+    #: Each strike's reading and what its dice did, by the carry's state and by the units it reads (``_Strikes``),
+    #: kept from the second fight from this state on, as ``later`` is.
+    strikes: _Strikes
     #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
     #: unit fought, the locks released.
     results: _Kept
+
+
+class _Verdict(NamedTuple):
+    """What a combat result reads from the wounds caused alone (``CombatRules._combat_verdict``): its event, the
+    losing side's units that take the loser's Morale check (none on a draw), why, and the check's modifier."""
+
+    said: Event
+    losers: tuple[str, ...]
+    why: str
+    modifier: int
 
 
 class _Kept:
@@ -246,15 +276,17 @@ class _Kept:
 
     ``fought``: the state with every unit of the combat fought, by the state the blows left
     (the very state a Morale check and a fall back then read, so what they keep per state
-    is found again); ``unlocked``: the locks released, by a fought state no check changed.
+    is found again); ``unlocked``: the locks released, by a fought state no check changed; ``verdicts``: who lost
+    and the words saying so, by the wounds caused.
     Each kind is bounded apart (``_keep``).
     """
 
-    __slots__ = ("fought", "unlocked")
+    __slots__ = ("fought", "unlocked", "verdicts")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
         self.unlocked: dict[GameState, GameState] = {}
+        self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
 
 
 K = TypeVar("K")
@@ -269,18 +301,23 @@ def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
     return value
 
 
-#: What a strike's dice decide and it keeps (``_StrikePlan.outcomes``): the state after it, the events after its
+#: What a strike's dice decide and a carry's state keeps (``_Strikes.at``): the state after it, the events after its
 #: attacks event (saves, casualties: no rolls of their own), the unsaved wounds and the units whose slain wait.
 StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
+#: What a strike's dice do to the units it reads, whatever else the state holds (``_StrikePlan.deltas``): the units
+#: with their wounds (and slain) taken, the events after its attacks event, the unsaved wounds, and the units whose
+#: slain wait for the end of the Initiative step.
+StrikeDelta = tuple[tuple[Unit, ...], tuple[Event, ...], int, tuple[str, ...]]
 
 
 class _StrikePlan(NamedTuple):
-    """What a strike reads from the carry before its dice: the pool's models, the dice to roll, the words to say.
+    """What a strike reads before its dice: the pool's models, the dice to roll, the words to say.
 
-    Worked out once per state, pools and pending units when the fight keeps them
-    (``_FightSetup.strikes``); then ``outcomes`` keeps what each result of the dice did
-    (by wounds and unsaved wounds per save group), so a search fighting again from the same
-    state pays only for the dice and the attacks event.
+    It reads only the pools and the units of the first pool's models, so a fight fought again
+    from one state keeps it by those (``_Strikes.plans``), for every carry whose state holds the
+    same units, whatever happened elsewhere; ``deltas`` then keeps what each result of its dice
+    does to those units (by wounds and unsaved wounds per save group, and whether the struck
+    unit has characters with it: the carry-over clause cited).
     """
 
     models: dict[ModelRef, tuple[Unit, Model]]  # the pool's models still standing (none: the strike hurts no one)
@@ -291,7 +328,25 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    outcomes: dict[tuple[int, tuple[int, ...]], StrikeOutcome]
+    deltas: dict[tuple[tuple[int, ...], tuple[str, ...]], StrikeDelta]
+
+
+class _Strikes:
+    """The strikes a state fought from again keeps (each kind at most ``STRIKES_KEPT``, the oldest dropped first).
+
+    ``plans``: each strike's reading (``_StrikePlan``) by its pools and the units of its first
+    pool; ``at``: by the carry's state, pools and pending units, that plan and what each
+    result of its dice led to from that state (at most ``OUTCOMES_KEPT``), so that the same
+    strike from the same carry pays only for its dice and its attacks event, and one from a
+    new carry with the same units struck pays only for a new state.
+    """
+
+    __slots__ = ("plans", "at")
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan] = {}
+        self.at: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]],
+                      tuple[_StrikePlan, dict[tuple[int, ...], StrikeOutcome]]] = {}
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -1645,13 +1700,15 @@ class CombatRules(Ruleset):
         remember_later = fights[0] > 0
         fights[0] += 1
         before = state
+        # no model strikes at an Initiative from 0 to below this one: a step's last pool then ends the blows
+        lowest = min([level for level in levels if level >= 0], default=1 << 30)
         def step(melee: _Melee, dice: Dice) -> _Melee:
             jobs, initiative, events = melee.jobs, melee.initiative, melee.events
             if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
                 if initiative < 0:
                     return result(melee, dice)
                 # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
-                gathered: tuple[Gathered, ...] | None = melee.__dict__.get("_gathered")
+                gathered = melee.gathered
                 if gathered is None:
                     if melee.state is before:  # the fight's first step (or one where no one was hurt yet): once a state
                         gathered = start_gathered.get(initiative)
@@ -1663,12 +1720,13 @@ class CombatRules(Ruleset):
                             gathered = _keep(later, (melee.state, initiative), gather(melee), LATER_GATHERS_KEPT)
                     else:
                         gathered = gather(melee)
-                    melee.__dict__["_gathered"] = gathered
+                    melee.gathered = gathered
                 if not gathered:  # every blow struck: the combat result is a step of its own
-                    return evolve(melee, initiative=-1)
+                    return _Melee(melee.state, -1, melee.jobs, melee.caused, melee.events, melee.finished,
+                                  melee.whole_score, melee.pending)
                 jobs, initiative, event = gathered[0]
                 events = (*events, event)
-            if len(jobs) == 1 and not levels.intersection(range(initiative + 1)):
+            if len(jobs) == 1 and initiative < lowest:
                 initiative = -1  # no one left to strike: the combat result is next
             return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
 
@@ -1693,9 +1751,10 @@ class CombatRules(Ruleset):
                 state = fought(melee.state)
                 if kept is not None:
                     _keep(kept.fought, melee.state, state)
-            state, more = self._resolve_combat(state, before, combat, dict(melee.caused), dice,
+            state, more = self._resolve_combat(state, before, combat, melee.caused, dice,
                                                engagement=engagement, kept=kept)
-            return evolve(melee, state=state, initiative=-1, events=(*melee.events, *more), finished=True)
+            return _Melee(state, -1, melee.jobs, melee.caused, (*melee.events, *more), True, melee.whole_score,
+                          melee.pending)
 
         def fought(state: GameState) -> GameState:
             """Return ``state`` with every unit of the combat marked as fought, its splits of attacks ended."""
@@ -1722,65 +1781,64 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)), {}, _Kept())
+                           (opening, *self._characters_apart(state, engagement)), _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
-                dice: Dice, kept: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]], _StrikePlan] | None = None
-                ) -> _Melee:
+                dice: Dice, kept: _Strikes | None = None) -> _Melee:
         """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
 
         The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
         What the strike reads before its dice is its plan (``_strike_plan``), and what the dice
-        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans (and their
-        outcomes) a fight fought again from one state keeps, by the carry's state, pools and
-        pending units, so that the same strike from the same carry pays only for its dice.
+        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans and outcomes
+        a fight fought again from one state keeps (``_Strikes``), so that the same strike from
+        the same carry pays only for its dice.
         """
         state, pending, rest = melee.state, melee.pending, jobs[1:]
+        outcomes: dict[tuple[int, ...], StrikeOutcome] | None = None
         if kept is None:
             plan = self._strike_plan(state, jobs)
         else:
             key = (state, jobs, pending)
-            found = kept.get(key)
+            found = kept.at.get(key)
             if found is None:
-                found = _keep(kept, key, self._strike_plan(state, jobs), STRIKES_KEPT)
-            plan = found
+                found = _keep(kept.at, key, (self._kept_plan(state, jobs, kept.plans), {}), STRIKES_KEPT)
+            plan, outcomes = found
         caused = melee.caused
-        events = list(events_before)
         if plan.models:
             side, n = jobs[0][0][0], jobs[0][1]
             assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
             start = len(dice.log)
             saving = plan.saving
-            if saving is None:
-                hits, got = dice.pools(n, plan.to_hit, plan.to_wound)
-                unsaved_now: tuple[int, ...] = ()
-            else:
-                hits, got, *rolled = dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
-                unsaved_now = tuple(rolled)
-            events.append(Event("attacks", f"{plan.attacking}{hits} hits, {got} wounds{plan.why}", plan.rules,
-                                _rolls(dice, start)))
-            outcome = plan.outcomes.get((got, unsaved_now)) if kept is not None else None
+            # (hits, wounds, unsaved per save group): the wounds and unsaved counts are what the dice decide
+            counts = dice.pools(n, plan.to_hit, plan.to_wound) if saving is None else \
+                dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
+            decided = counts[1:]
+            got = decided[0]
+            attacks = Event("attacks", f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}", plan.rules,
+                            _rolls(dice, start))
+            outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
-                outcome = self._strike_outcome(plan, state, pending, rest, got, unsaved_now)
-                if kept is not None:
-                    _keep(plan.outcomes, (got, unsaved_now), outcome, OUTCOMES_KEPT)
+                outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
+                if outcomes is not None:
+                    _keep(outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
-            events += more
-            if unsaved or side not in dict(caused):
+            events = (*events_before, attacks, *more)
+            if unsaved:  # (every side of the combat is in the score from the start, ``_FightSetup.sides``)
                 known = dict(caused)
-                known[side] = known.get(side, 0) + unsaved
+                known[side] += unsaved
                 caused = tuple(sorted(known.items()))
-        elif not rest and pending:
-            state, pending = _remove_casualties(state), ()
-        return evolve(melee, state=state, initiative=initiative, jobs=rest, caused=caused,
-                      events=tuple(events), pending=pending)
+        else:
+            events = events_before
+            if not rest and pending:
+                state, pending = _remove_casualties(state), ()
+        return _Melee(state, initiative, rest, caused, events, melee.finished, melee.whole_score, pending)
 
     def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
         """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         if not models:
-            return _StrikePlan(models, [], None, None, None, "", "", (), {})
+            return _StrikePlan(models, [], None, None, None, "", "", (), {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(_MODEL, models.values()))
         need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
@@ -1796,34 +1854,46 @@ class CombatRules(Ruleset):
                            f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
                            (rule, "core.zero.a", *_zero_rules(s, toughness)), {})
 
-    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
-                        got: int, unsaved_now: tuple[int, ...]) -> StrikeOutcome:
-        """Do what a strike's dice decided (``got`` wounds, ``unsaved_now`` per save group): allocate, wound, remove.
+    def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
+                   plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
+        """Return the plan of the first of ``jobs`` kept for the units of its pool as ``state`` holds them."""
+        key = (jobs, tuple([state.unit(uid) if state.has_unit(uid) else None
+                            for uid in dict.fromkeys(map(_UNIT, jobs[0][2]))]))
+        plan = plans.get(key)
+        if plan is None:
+            plan = _keep(plans, key, self._strike_plan(state, jobs), STRIKES_KEPT)
+        return plan
 
-        The wounds are allocated in the same pass that worked out the save groups (``_save_split``
-        and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``), and a
-        strike that slays or wounds no one makes no new state.
+    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
+                        decided: tuple[int, ...], keep: bool = False) -> StrikeOutcome:
+        """Do what a strike's dice decided (``decided``: the wounds, then the unsaved wounds per save group): allocate,
+        wound, remove.
+
+        What the dice do to the units struck (``_strike_delta``) reads those units alone, so with
+        ``keep`` it is kept on the plan for every state holding them; the new state is this
+        state with them replaced (a destroyed unit's characters released) and, after an
+        Initiative step's last pool, its slain removed.  A strike that slays or wounds no one makes
+        no new state.
         """
-        events: list[Event] = []
+        events: tuple[Event, ...] = ()
         unsaved = 0
-        if got and plan.saving is not None:
+        if decided[0] and plan.saving is not None:
             models = plan.models
-            live = list(models)
-            struck = state.unit(live[0][0])
-            rules = ("published.wound-allocation", *self._carry_rule(state, struck.joined or struck.id))
-            remove = not rest or _slain_now(models, rest, got, plan.targets)
-            taken, unsaved = _allocate_melee(models, plan.saving, got, unsaved_now, rules, events)
-            if taken:
-                state, slain = _apply_wounds(state, taken, remove)
-                if slain:
-                    events.append(_casualties(slain, rules))
-            else:  # every wound saved: the same units (a destroyed unit's characters released, as ever)
-                state = _release_orphans(state)
-            if unsaved and not remove:
-                pending = (*pending, *dict.fromkeys(r[0] for r in live))
+            struck = models[next(iter(models))][0]
+            carry = self._carry_rule(state, struck.joined or struck.id)
+            delta = plan.deltas.get((decided, carry)) if keep else None
+            if delta is None:
+                delta = _strike_delta(plan, state, rest, decided, carry)
+                if keep:
+                    _keep(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+            changed, events, unsaved, waiting = delta
+            # every wound saved: the same units (a destroyed unit's characters released, as ever)
+            state = _release_orphans(state.replace_units(*changed) if changed else state)
+            if waiting:
+                pending = (*pending, *waiting)
         if not rest and pending:
             state, pending = _remove_casualties(state), ()
-        return state, tuple(events), unsaved, pending
+        return state, events, unsaved, pending
 
     def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
         """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
@@ -2026,46 +2096,60 @@ class CombatRules(Ruleset):
         return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
-    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str], caused: Mapping[str, int],
-                        dice: Dice, engagement: Engagement | None = None, kept: _Kept | None = None) -> Resolution:
-        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
-
-        ``caused``: the wounds each side of the combat caused (every side counted, 0 included).
-        ``engagement``: who touched whom as the fight started (``before``), if measured.
-        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
-        the locks released, by the state they read.
-        """
-        judged = state
+    def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
+                        ) -> _Verdict:
+        """Read the wounds caused (every side of the combat, 0 included): who lost and by how much, in words."""
+        counts = dict(caused)
         sides = sorted(set(map(_SIDE, map(before.unit, combat))))
-        score = ", ".join(map("{} {}".format, sides, map(caused.__getitem__, sides)))
-        events: list[Event] = []
-        tested: set[str] = set()
-        if len(sides) == 2 and caused[sides[0]] != caused[sides[1]]:
-            winner = max(sides, key=caused.__getitem__)
+        score = ", ".join(map("{} {}".format, sides, map(counts.__getitem__, sides)))
+        if len(sides) == 2 and counts[sides[0]] != counts[sides[1]]:
+            winner = max(sides, key=counts.__getitem__)
             loser = sides[1] if sides[0] == winner else sides[0]
-            margin = caused[winner] - caused[loser]
-            events.append(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
-                                ("published.combat-resolution",), data=(("winner", winner),)))
+            margin = counts[winner] - counts[loser]
             losers = []
             for uid in combat:
                 was = before.unit(uid)
                 if was.side == loser and not was.joined:
                     losers.append(uid)
-            for uid in losers:
-                # the unit tests with its characters; if it is destroyed, every character who survives it (released
-                # by then) is a unit of his own and takes the loser's check himself
-                live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
-                for live_id in live:
-                    if live_id != uid:
-                        events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                            "check as a unit of its own", self.survivor_rules))
-                    state, more = self._morale_check(state, live_id, dice, f"lost the combat by {margin}",
-                                                     "published.combat-resolution", self.combat_morale_modifier(margin))
-                    tested.add(uid)
-                    events += more
+            return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
+                                  ("published.combat-resolution",), data=(("winner", winner),)),
+                            tuple(losers), f"lost the combat by {margin}", self.combat_morale_modifier(margin))
+        return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; a draw",
+                              ("published.combat-resolution",)), (), "", 0)
+
+    @implements("published.combat-resolution")
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str],
+                        caused: tuple[tuple[str, int], ...], dice: Dice, engagement: Engagement | None = None,
+                        kept: _Kept | None = None) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
+
+        ``caused``: the wounds each side of the combat caused (every side counted, 0 included), by side in order.
+        ``engagement``: who touched whom as the fight started (``before``), if measured.
+        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
+        the verdict by the wounds caused, the locks released by the state they read.
+        """
+        judged = state
+        if kept is None:
+            verdict = self._combat_verdict(before, combat, caused)
         else:
-            events.append(Event("combat_result", f"combat result: {score} wounds caused; a draw",
-                                ("published.combat-resolution",)))
+            found_verdict = kept.verdicts.get(caused)
+            if found_verdict is None:
+                found_verdict = _keep(kept.verdicts, caused, self._combat_verdict(before, combat, caused))
+            verdict = found_verdict
+        events: list[Event] = [verdict.said]
+        tested: set[str] = set()
+        for uid in verdict.losers:
+            # the unit tests with its characters; if it is destroyed, every character who survives it (released
+            # by then) is a unit of his own and takes the loser's check himself
+            live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+            for live_id in live:
+                if live_id != uid:
+                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                        "check as a unit of its own", self.survivor_rules))
+                state, more = self._morale_check(state, live_id, dice, verdict.why, "published.combat-resolution",
+                                                 verdict.modifier)
+                tested.add(uid)
+                events += more
         state, more = self._last_man(state, before, dice, tested)
         events += more
         if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
@@ -2382,6 +2466,30 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
         events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
         total += unsaved
     return taken, total
+
+
+def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
+                  carry: tuple[str, ...]) -> StrikeDelta:
+    """Work out what a strike's dice do to the units it reads (``CombatRules._strike_outcome``), in ``state``.
+
+    The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+    and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``); the
+    slain leave at once unless a later pool of the Initiative step reads their unit (``_slain_now``).
+    """
+    got = decided[0]
+    assert plan.saving is not None  # a strike that wounds has its saves
+    models = plan.models
+    rules = ("published.wound-allocation", *carry)
+    remove = not rest or _slain_now(models, rest, got, plan.targets)
+    events: list[Event] = []
+    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events)
+    changed: list[Unit] = []
+    if taken:
+        changed, slain = _wounded_units(state, taken, remove)
+        if slain:
+            events.append(_casualties(slain, rules))
+    waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
+    return tuple(changed), tuple(events), unsaved, waiting
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
