@@ -31,6 +31,7 @@ import numpy as np
 
 from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
 from .errors import EnumerationTooLarge
+from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ class _Rounds:
                 raise EnumerationTooLarge(self.max_runs)
             counter = _Counted(_stepper(self.driver, start))
             try:
-                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions)
+                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions, event_view=tally_view)
             finally:
                 self.used += counter.calls
             for nxt, q in dist.items():
@@ -250,6 +251,12 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> in
     if not guess.loops and guess.far_over(max_runs):
         raise EnumerationTooLarge(max_runs, guess.runs)
     return sum(c.calls for c in counted)
+
+
+def tally_view(event: Any) -> tuple[str, ...] | None:
+    """What a run's tally reads of an event (``Driver.step`` counts its labels): a loop may merge carries whose events
+    show the same labels (``enumerate_outcomes(event_view=...)``); an event without labels counts for nothing."""
+    return tuple(labels) if (labels := event_labels(event)) else None
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:
