@@ -10,7 +10,7 @@ import json
 from collections.abc import Hashable
 from fractions import Fraction
 from itertools import chain
-from math import copysign
+from math import copysign, prod
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
@@ -354,11 +354,16 @@ _KEYS: dict[int, tuple[Any, str]] = {}
 _KEYS_KEPT = 1024
 
 
-def action_key(action: Action) -> str:
-    """Return the action's JSON text, equal for equal actions (what a game remembers its rulings by).
+def action_key(action: Action) -> Hashable:
+    """Return a key equal for equal actions and only for them (what a game remembers its rulings by).
 
-    Worked out once per action object: a bot or a search hands the same objects again and again.
+    Its class and field values, when no number among them is zero: tuples compare as the JSON
+    text does but for the sign of a zero (``0.0 == -0.0``), which a ruling may print.  An
+    action with a zero is keyed by its JSON text, worked out once per action object.
     """
+    values = tuple(action.__dict__.values())
+    if _no_zero(values):
+        return type(action), values
     known = _KEYS.get(id(action))
     if known is not None and known[0] is action:
         return known[1]
@@ -367,6 +372,27 @@ def action_key(action: Action) -> str:
         del _KEYS[next(iter(_KEYS))]  # the oldest first
     _KEYS[id(action)] = (action, key)
     return key
+
+
+def _no_zero(values: tuple[Any, ...]) -> bool:
+    """Say whether no float among an action's values (a number, a point, a tuple of points) is zero, signed or not.
+
+    A point's numbers multiplied together are zero when one is (or when the product underflows: then the
+    answer is a cautious no).
+    """
+    for value in values:
+        kind = type(value)
+        if kind is float:
+            if not value:
+                return False
+        elif kind is tuple and value:
+            first = type(value[0])
+            if first is tuple:
+                if not prod(chain.from_iterable(value)):
+                    return False
+            elif first is float and not prod(value):
+                return False
+    return True
 
 
 def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:

@@ -538,7 +538,9 @@ class NinthAge(Ruleset):
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
-        key = (type(self), "plan_join", action.model_dump_json())
+        from ..actions import action_key
+
+        key = (type(self), "plan_join", action_key(action))
         return state.remember(key, lambda: self._plan_join(state, action))
 
     def _join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
@@ -698,7 +700,9 @@ class NinthAge(Ruleset):
 
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
-        key = (type(self), "plan_leave", action.model_dump_json())
+        from ..actions import action_key
+
+        key = (type(self), "plan_leave", action_key(action))
         return state.remember(key, lambda: self._plan_leave(state, action))
 
     @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")
