@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from herohammer import fastsim, geometry as geo
 from herohammer.dice import Dice, enumerate_outcomes
@@ -155,3 +157,13 @@ def test_a_fight_whose_events_show_the_same_labels_merges_them_and_compiles_the_
     assert by_labels == by_events
     assert merged.outcomes == unmerged.outcomes and merged.exact == unmerged.exact  # the same order: the same samples
     assert merged.rules_code_runs < unmerged.rules_code_runs
+    assert len(merged.outcomes) > 1 and list(merged.outcomes) == sorted(merged.outcomes, key=repr)  # the order sampled
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=3), st.integers() | st.booleans() | st.text(max_size=3)), max_size=3),
+       st.lists(st.tuples(st.text(max_size=3), st.integers()), max_size=3))
+def test_an_outcome_is_written_as_repr_writes_it(part: list[tuple[str, Any]], tally: list[tuple[str, int]]) -> None:
+    """The compiled outcomes are ordered by their ``repr``, written from their state's part written once."""
+    shown = ", ".join(map(repr, part))
+    assert fastsim._tuple_repr(shown, len(part), tuple(tally)) == repr((*part, *tally))
