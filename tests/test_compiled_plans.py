@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from herohammer import fastsim, geometry as geo
 from herohammer.dice import Dice, enumerate_outcomes
@@ -128,3 +130,40 @@ def test_examples_under_the_default_policy_compile_the_same_blind_or_not(example
 
     data = read_data(Path(__file__).resolve().parents[1] / "examples" / f"{example}.yaml")
     assert compiled(data, None, blind=True)[1] == compiled(data, None, blind=False)[1]
+
+
+
+def test_a_fight_whose_events_show_the_same_labels_merges_them_and_compiles_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's tally reads events only by their labels (``fastsim.tally_view``): a fight's loop may merge carries whose
+    events show the same labels; the compile must give what it gives when every event's kind, rules and data count.
+    The 40k3 whole turn's plan, played with seeded dice up to its assault, is compiled from there."""
+    import json
+    import re
+
+    from herohammer.dice import SeededDice
+    from herohammer.game import Game
+    from herohammer.scenario import read_data, state_to_data
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "40k3_whole_turn.yaml"
+    plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
+    start = [step["do"] for step in plan].index("assault")
+    game = Game(state_from_data(read_data(path)), SeededDice(7))
+    for step in plan[:start]:
+        game.apply(step)
+    data = state_to_data(game.state)
+    merged, by_labels = compiled(data, plan[start:], blind=True)
+    monkeypatch.setattr(fastsim, "tally_view", None)
+    unmerged, by_events = compiled(data, plan[start:], blind=True)
+    assert by_labels == by_events
+    assert merged.outcomes == unmerged.outcomes and merged.exact == unmerged.exact  # the same order: the same samples
+    assert merged.rules_code_runs < unmerged.rules_code_runs
+    assert len(merged.outcomes) > 1 and list(merged.outcomes) == sorted(merged.outcomes, key=repr)  # the order sampled
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=3), st.integers() | st.booleans() | st.text(max_size=3)), max_size=3),
+       st.lists(st.tuples(st.text(max_size=3), st.integers()), max_size=3))
+def test_an_outcome_is_written_as_repr_writes_it(part: list[tuple[str, Any]], tally: list[tuple[str, int]]) -> None:
+    """The compiled outcomes are ordered by their ``repr``, written from their state's part written once."""
+    shown = ", ".join(map(repr, part))
+    assert fastsim._tuple_repr(shown, len(part), tuple(tally)) == repr((*part, *tally))

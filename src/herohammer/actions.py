@@ -10,7 +10,7 @@ import json
 from collections.abc import Hashable
 from fractions import Fraction
 from itertools import chain
-from math import copysign
+from math import copysign, prod
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
@@ -354,11 +354,18 @@ _KEYS: dict[int, tuple[Any, str]] = {}
 _KEYS_KEPT = 1024
 
 
-def action_key(action: Action) -> str:
-    """Return the action's JSON text, equal for equal actions (what a game remembers its rulings by).
+def action_key(action: Action) -> Hashable:
+    """Return a key equal for equal actions and only for them (what a game remembers its rulings by).
 
-    Worked out once per action object: a bot or a search hands the same objects again and again.
+    Its class and field values, when they are text, whole numbers, flags and non-zero floats
+    (alone, in points, in tuples of points): those compare as the JSON text does, but for the
+    sign of a zero (``0.0 == -0.0``), which a ruling may print.  Any other action (a zero among
+    its numbers, a mapping of attacks, a list of modifiers) is keyed by its JSON text, worked
+    out once per action object.
     """
+    values = tuple(action.__dict__.values())
+    if _plain(values):
+        return type(action), values
     known = _KEYS.get(id(action))
     if known is not None and known[0] is action:
         return known[1]
@@ -367,6 +374,38 @@ def action_key(action: Action) -> str:
         del _KEYS[next(iter(_KEYS))]  # the oldest first
     _KEYS[id(action)] = (action, key)
     return key
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _plain(values: tuple[Any, ...]) -> bool:
+    """Say whether an action's values are text, whole numbers, flags, None and floats (alone, in a point, in a tuple of
+    points) none of which is zero, signed or not.
+
+    A point's numbers multiplied together are zero when one is (or when the product underflows: then the
+    answer is a cautious no).
+    """
+    for value in values:
+        kind = type(value)
+        if kind in _SCALARS:
+            continue
+        if kind is float:
+            if not value:
+                return False
+        elif kind is tuple:
+            if not value:
+                continue
+            first = type(value[0])
+            if first is tuple:
+                if not all(type(p) is tuple and len(p) == 2 and type(p[0]) is float and type(p[1]) is float
+                           for p in value) or not prod(chain.from_iterable(value)):
+                    return False
+            elif first is not float or len(value) != 2 or type(value[1]) is not float or not prod(value):
+                return False
+        else:
+            return False
+    return True
 
 
 def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:

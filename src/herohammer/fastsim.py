@@ -31,6 +31,7 @@ import numpy as np
 
 from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
 from .errors import EnumerationTooLarge
+from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
                 blind_not_before = reads
             frontier = rounds.play(frontier, positions=True)
             advance(1)
-    ordered = sorted(rounds.finished.items(), key=lambda kv: repr(kv[0]))
+    ordered = sorted(rounds.finished.items(), key=lambda kv: rounds.shown[kv[0]])  # as by repr(outcome)
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
     return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, blind_from)
 
@@ -116,7 +117,9 @@ class _Rounds:
         self.used = 0
         self.round = 0
         self.finished: dict[Outcome, Fraction] = {}
-        self._outcomes: dict[GameState, Outcome] = {}
+        self._outcomes: dict[GameState, tuple[Outcome, str]] = {}
+        #: Each outcome's ``repr``, the order of the compiled outcomes: written from its state's part, written once.
+        self.shown: dict[Outcome, str] = {}
         self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
 
     def play(self, frontier: Frontier, positions: bool, erase: bool = False,
@@ -132,17 +135,19 @@ class _Rounds:
         following: Frontier = {}
         for start, reaching in frontier.items():
             if self.driver.done(start):
-                part = self.state_outcome(start.state)
+                part, shown = self.state_outcome(start.state)
                 for tally, p in reaching.items():
                     outcome = (*part, *tally)
                     ended[outcome] = ended.get(outcome, Fraction(0)) + p
+                    if outcome not in self.shown:
+                        self.shown[outcome] = _tuple_repr(shown, len(part), tally)
                 continue
             budget = self.max_runs - self.used
             if budget <= 0:
                 raise EnumerationTooLarge(self.max_runs)
             counter = _Counted(_stepper(self.driver, start))
             try:
-                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions)
+                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions, event_view=tally_view)
             finally:
                 self.used += counter.calls
             for nxt, q in dist.items():
@@ -157,14 +162,16 @@ class _Rounds:
         self.round += 1
         return following
 
-    def state_outcome(self, state: GameState) -> Outcome:
-        """Return the part of an outcome a final state gives, worked out once per state (the tally follows it)."""
+    def state_outcome(self, state: GameState) -> tuple[Outcome, str]:
+        """Return the part of an outcome a final state gives (the tally follows it) and its items' reprs joined as a
+        tuple's ``repr`` joins them, worked out once per state."""
         from .simulate import state_outcome
 
-        part = self._outcomes.get(state)
-        if part is None:
-            part = self._outcomes[state] = state_outcome(self.initial, state)
-        return part
+        known = self._outcomes.get(state)
+        if known is None:
+            part = state_outcome(self.initial, state)
+            known = self._outcomes[state] = (part, ", ".join(map(repr, part)))
+        return known
 
     def trial(self, frontier: Frontier) -> int | None:
         """Play one run of the rest of the plan from one node, blind after this step; return the round that read a position.
@@ -217,6 +224,15 @@ class _Rounds:
         return None
 
 
+def _tuple_repr(shown: str, items: int, more: tuple[Any, ...]) -> str:
+    """Return ``repr`` of a tuple of ``items`` items whose reprs joined are ``shown``, followed by the items of
+    ``more`` (what ``repr((*part, *more))`` gives, without writing ``part`` again)."""
+    if more:
+        shown = f"{shown}, {', '.join(map(repr, more))}" if items else ", ".join(map(repr, more))
+        items += len(more)
+    return f"({shown},)" if items == 1 else f"({shown})"
+
+
 def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
     """Add two event tallies (sorted (label, count) pairs, no zero counts), as ``Driver.step`` counts them."""
     if not tally:
@@ -250,6 +266,12 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> in
     if not guess.loops and guess.far_over(max_runs):
         raise EnumerationTooLarge(max_runs, guess.runs)
     return sum(c.calls for c in counted)
+
+
+def tally_view(event: Any) -> tuple[str, ...] | None:
+    """What a run's tally reads of an event (``Driver.step`` counts its labels): a loop may merge carries whose events
+    show the same labels (``enumerate_outcomes(event_view=...)``); an event without labels counts for nothing."""
+    return tuple(labels) if (labels := event_labels(event)) else None
 
 
 def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:

@@ -12,7 +12,7 @@ per state (and the result of an action no dice decide): ``legal_actions`` then
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ class Game:
         self.log: list[Event] = []
         self._history: list[tuple[GameState, int]] = []
         #: Rulings already given, by (state, action); the state is kept so that its id stays its own.
-        self._judged: dict[tuple[int, str], tuple[GameState, Judgement]] = {}
+        self._judged: dict[tuple[int, Hashable], tuple[GameState, Judgement]] = {}
         self._legal: tuple[GameState, list[Action]] | None = None
 
     # -- files ----------------------------------------------------------------------

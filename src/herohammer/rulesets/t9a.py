@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
@@ -346,6 +346,31 @@ class JoinPlan:
 
 
 @dataclass(frozen=True)
+class _JoinBasis:
+    """What every join of one character into one unit shares whatever the file (``NinthAge._join_basis``)."""
+
+    character: Unit
+    host: Unit
+    #: The host's formation, its slots as wide and deep as the character's base at least.
+    formation: Formation
+    front: Callable[[str], bool]
+    #: How many names the combined unit's models have.
+    names: int
+    #: The combined unit's models (host first), then the character's.
+    models: tuple[Model, ...]
+    #: The character and its new combined unit: the spacing and the paths leave them out.
+    group: frozenset[str]
+    advance: int
+    march: int
+    #: Each member stands in a slot of its own under one name: a join puts every model in a slot.
+    regular: bool
+    #: Regular, and every model on the character's base: the models stand on every slot of the new formation.
+    uniform: bool
+    #: Every base no wider nor deeper than the slots.
+    fits: bool
+
+
+@dataclass(frozen=True)
 class LeavePlan:
     """What a legal leave does: how far the character moves."""
 
@@ -560,50 +585,81 @@ class NinthAge(Ruleset):
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
-        key = (type(self), "plan_join", action.model_dump_json())
+        from ..actions import action_key
+
+        key = (type(self), "plan_join", action_key(action))
         return state.remember(key, lambda: self._plan_join(state, action))
 
-    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position",
-                "t9a.join.single-rank")
-    def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
-        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
-        ch = state.unit(action.character)
-        host = state.unit(action.unit)
+    def _join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
+        """What every join of this character into this unit shares, or why none is allowed: once per state.
+
+        Listing legal actions proposes a join for each file of each unit; who may join whom,
+        the unit's slots and its members do not depend on the file.
+        """
+        key = (type(self), "join basis", character, unit)
+        return state.remember(key, lambda: self._work_out_join_basis(state, character, unit))
+
+    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position")
+    def _work_out_join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
+        """Refuse a join whatever its file (as the refusal, not raised: it is remembered), or say what every file shares."""
+        try:
+            ch = state.unit(character)
+            host = state.unit(unit)
+        except IllegalActionError as exc:
+            return exc
         if not is_character(ch):
-            raise _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
+            return _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
         if ch.side != state.active or host.side != ch.side:
-            raise _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
+            return _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
         if not host.alive or not ch.alive:
-            raise _refuse("both the character and the unit must be on the table", "t9a.join.move")
+            return _refuse("both the character and the unit must be on the table", "t9a.join.move")
         if ch.joined is not None:
-            raise _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+            return _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
         if led := state.joined_to(ch.id):
-            raise _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part of "
-                          "that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
+            return _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part "
+                           "of that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
         if host.id == ch.id or host.joined is not None:
-            raise _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
-                          "t9a.join.character-units")
+            return _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
+                           "t9a.join.character-units")
         for s in BUSY:
             if host.has(s):
-                raise _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
+                return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
             if ch.has(s):
-                raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+                return _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
         if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
-            raise _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
+            return _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
-            raise _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
+            return _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
         f = _formation_of(host)
         if f is None:
-            raise _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
-        f = f.resized((max(f.slot_mm[0], ch.models[0].base.width_mm), max(f.slot_mm[1], ch.models[0].base.depth_mm)))
+            return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
         model = ch.models[0]
+        f = f.resized((max(f.slot_mm[0], model.base.width_mm), max(f.slot_mm[1], model.base.depth_mm)))
         front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
-        names = {m.name for _, m in _members(state, host)}
+        members = [m for _, m in _members(state, host)]
+        names = {m.name for m in members}
         if model.name in names:
-            raise _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
-        file = action.position if action.position is not None else centre_file(f, front)
-        new = place_in_front_rank(f, model.name, file, front, action.rank_choice)
-        slot = new.point_of(model.name)
+            return _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
+        joined = (*members, model)
+        # each member one slot of its own: every join places them all, in a new order of the same slots and one more
+        regular = len(names) == len(members) == len(f.order) and names == set(f.order)
+        return _JoinBasis(ch, host, f, front, len(names), joined,
+                          frozenset({ch.id, *(u.id for u in state.combined(host.id))}),
+                          advance_rate(ch), march_rate(ch), regular,
+                          regular and all(m.base == model.base for m in members),
+                          all(m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in joined))
+
+    @implements("t9a.join.move", "t9a.join.position", "t9a.join.single-rank")
+    def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
+        basis = self._join_basis(state, action.character, action.unit)
+        if isinstance(basis, IllegalActionError):
+            raise _refuse(basis.reason, *basis.rules)
+        ch, host, f, model = basis.character, basis.host, basis.formation, basis.models[-1]
+        file = action.position if action.position is not None else centre_file(f, basis.front)
+        new = place_in_front_rank(f, model.name, file, basis.front, action.rank_choice)
+        points = new.slot_points
+        slot = points[model.name]
         start = model.at
         moved = 0.0
         if action.to is not None:
@@ -615,30 +671,33 @@ class NinthAge(Ruleset):
             moved += math.dist(start, action.to)
             start = action.to
         moved += math.dist(start, slot)
-        group = {ch.id, *(u.id for u in state.combined(host.id))}
-        placed = [(m, new.point_of(m.name)) for m in [*(m for _, m in _members(state, host)), model]
-                  if m.name in new.order]
-        problem = spacing_problem(state, placed, group, new.facing)
+        if basis.uniform:  # one base in every slot of the new order: the same places whatever the order
+            shape = (new.position, new.facing, new.files, new.slot_mm, len(new.order))
+            problem = state.remember(("t9a join spacing", basis.group, model.base, shape), lambda: spacing_problem(
+                state, [(m, points[m.name]) for m in basis.models], set(basis.group), new.facing))
+            in_slots = basis.fits
+        else:
+            placed = [(m, points[m.name]) for m in basis.models if m.name in points]
+            problem = spacing_problem(state, placed, set(basis.group), new.facing)
+            slot_w, slot_d = new.slot_mm
+            in_slots = len(placed) == basis.names + 1 == len(new.order) == len(set(new.order)) and all(
+                m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
-        slot_w, slot_d = new.slot_mm
-        in_slots = len(placed) == len(names) + 1 == len(new.order) == len(set(new.order)) and all(
-            m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
-            return JoinPlan(host, ch, new, 0.0, advance_rate(ch), march_rate(ch), in_slots)
-        own = {ch.id, *(u.id for u in state.combined(host.id))}
+            return JoinPlan(host, ch, new, 0.0, basis.advance, basis.march, in_slots)
+        own = set(basis.group)
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
             problem = path_problem(state, [(model.moved_to(a), b)], own, False)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
                               "no other)", "t9a.join.position", "published.t9a-move")
-        adv, mar = advance_rate(ch), march_rate(ch)
-        if moved > mar + EPSILON:
+        if moved > basis.march + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
-                          f"more than its March Rate {mar}\"; it cannot join there", "t9a.join.position")
-        return JoinPlan(host, ch, new, moved, adv, mar, in_slots)
+                          f"more than its March Rate {basis.march}\"; it cannot join there", "t9a.join.position")
+        return JoinPlan(host, ch, new, moved, basis.advance, basis.march, in_slots)
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
@@ -688,7 +747,9 @@ class NinthAge(Ruleset):
 
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
-        key = (type(self), "plan_leave", action.model_dump_json())
+        from ..actions import action_key
+
+        key = (type(self), "plan_leave", action_key(action))
         return state.remember(key, lambda: self._plan_leave(state, action))
 
     @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")

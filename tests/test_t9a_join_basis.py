@@ -1,0 +1,77 @@
+"""A 9th Age join worked out from what every file shares (``NinthAge._join_basis``) rules as a join worked out alone.
+
+Listing legal actions proposes a join for each front-rank file of each unit (and each rank
+choice of a single rank).  Who may join whom, the unit's slots and its members are worked
+out once per state; when every model stands on one base size, the places the joined unit
+stands on are the same whatever the file, so Unit Spacing is measured once per shape of
+the new formation.  Each candidate here is ruled on a state that has ruled on every
+other join first (everything remembered) and on a state built anew for it alone
+(nothing remembered): the rulings, the legal lists and the joined states must be equal.
+Positions put other units in front, behind and beside the unit, some within an inch of
+where a new rank or a widened rank would stand, and some models on bigger bases.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from _t9a import HERO, ORC, SPEAR
+from herohammer.actions import Join
+from herohammer.errors import ScenarioError
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+
+def _data(n: int, files: int, hero_at: tuple[float, float], big: int | None, behind: float, beside: float,
+          front: float, phase: str) -> dict[str, Any]:
+    """Spearmen (``n`` models, ``files`` wide, one of them on a 25 mm base when ``big`` names it), a hero to join,
+    archers in front, friends behind and beside at the distances given."""
+    spears = [{"name": f"s{i}", "profile": SPEAR, "base": [25, 25] if i == big else [20, 20]} for i in range(n)]
+    depth = -(-n // files) * (25 if big is not None and big < n else 20) / 25.4
+    width = files * (25 if big is not None and big < n else 20) / 25.4
+    guards = [{"name": f"g{i}", "profile": SPEAR, "base": [20, 20]} for i in range(3)]
+    return {
+        "ruleset": "t9a", "phase": phase, "active": "elves",
+        "sides": {
+            "elves": [
+                {"id": "spears", "formation": {"position": [36, 20], "files": files}, "models": spears},
+                {"id": "hero", "character": "independent",
+                 "models": [{"name": "Hero", "profile": HERO, "base": [20, 20], "at": list(hero_at)}]},
+                {"id": "guards", "formation": {"position": [36, 20 - depth - behind], "files": 3}, "models": guards},
+                {"id": "flank", "character": "independent",
+                 "models": [{"name": "Flank", "profile": HERO, "base": [20, 20], "at": [36 + width / 2 + beside, 19]}]},
+            ],
+            "orcs": [{"id": "orcs", "formation": {"position": [36, 20 + front], "facing": 180, "files": 5},
+                      "models": [{"name": f"o{i}", "profile": ORC, "base": [25, 25]} for i in range(5)]}],
+        },
+    }
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 12), files=st.integers(1, 6), hx=st.floats(20, 52), hy=st.floats(22, 30),
+       big=st.one_of(st.none(), st.integers(0, 11)), behind=st.floats(0.05, 3.0), beside=st.floats(0.45, 3.0),
+       front=st.floats(0.5, 6.0), deploy=st.booleans())
+def test_every_join_rules_as_a_join_ruled_on_a_state_of_its_own(n: int, files: int, hx: float, hy: float,
+                                                                  big: int | None, behind: float, beside: float,
+                                                                  front: float, deploy: bool) -> None:
+    data = _data(n, files, (hx, hy), big, behind, beside, front, "deployment" if deploy else "movement")
+    try:
+        game = Game(state_from_data(data))
+    except ScenarioError:  # the hero stands on a model or off the table
+        assume(False)
+        raise
+    candidates = [a for a in game.ruleset.candidate_actions(game.state) if isinstance(a, Join)]
+    assert candidates  # the hero may try each file of the spearmen and of the guards
+    listed = game.legal_actions()
+    for action in candidates:
+        alone = Game(state_from_data(data))
+        assert game.check(action) == alone.check(action)
+        assert (action in listed) == alone.check(action).legal
+        if alone.check(action).legal:
+            shared = game.copy()
+            assert shared.apply(action) == alone.apply(action)
+            assert shared.state == alone.state
+    assert listed == [a for a in game.ruleset.candidate_actions(game.state) if Game(state_from_data(data)).check(a).legal]
