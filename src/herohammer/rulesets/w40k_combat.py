@@ -345,16 +345,17 @@ _LAST_MAN = True
 class _Volley(NamedTuple):
     """A volley worked out once per state and action (``CombatRules.resolve_shoot``): who shoots, the opening
     events, the attack, and each distinct result of its wounds and saves (at most ``VOLLEY_OUTCOMES_KEPT``), with
-    the state it leads to, Morale check and fall back included (remembered on that state)."""
+    the state it leads to, Morale check and fall back included (remembered on that state).
+
+    Kept from the second volley from a state on: a state shot from once (play, a new state) keeps
+    nothing the volley worked out alive, only that it was shot from; one shot from again (a search,
+    an enumeration) finds the plan and its results."""
 
     shooter_id: str
     members: tuple[Unit, ...]
     opening: tuple[Event, ...]
     attack: _Attack
     outcomes: dict[Hashable, tuple[GameState, Event | None, _Check]]
-    #: How many results were worked out afresh: the outcomes are kept from the second on, so that a state shot from
-    #: once (play) keeps no state it made alive, and one shot from again (a search, an enumeration) finds them.
-    volleys: list[int]
 
 
 class _MoraleFacts(NamedTuple):
@@ -1129,8 +1130,15 @@ class CombatRules(Ruleset):
         target = state.unit(action.target)
         if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
             return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
-        plan: _Volley = state.remember((_VOLLEY, self, action.unit, target.id),
-                                       lambda: self._volley(state, action.unit, target))
+        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
+        keeping = bool(kept)
+        if not keeping:  # a first volley from this state: its plan and results die with it
+            kept.append(None)
+            plan = self._volley(state, action.unit, target)
+        elif (known := kept[0]) is None:  # the second: kept from now on, with its results
+            plan = kept[0] = self._volley(state, action.unit, target)
+        else:
+            plan = known
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
@@ -1139,8 +1147,7 @@ class CombatRules(Ruleset):
         outcome = outcomes.get(key)
         if outcome is None:
             outcome = self._volley_outcome(state, plan, taken)
-            plan.volleys[0] += 1
-            if plan.volleys[0] > 1:  # kept from the second volley from this state on: a first one keeps no new state
+            if keeping:
                 _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
         after, slain, check = outcome
         events = [*plan.opening, *events, *more]
@@ -1167,7 +1174,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest)
-        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, [0])
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {})
 
     def _volley_outcome(self, state: GameState, plan: _Volley,
                         taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None
