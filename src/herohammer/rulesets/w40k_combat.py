@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter, lt
+from operator import add, attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
@@ -81,6 +81,7 @@ _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
 _AT = attrgetter("at")
+_REACH = attrgetter("base.reach_inches")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A strike's saves as one split of the wound chain (``_save_split``): the split, its groups in order, the models
@@ -375,7 +376,7 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "edge_in_reach", "ends")
+    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "ends")
 
     def __init__(self, members: Sequence[Unit]) -> None:
         self.members = members
@@ -384,6 +385,10 @@ class _FallBack:
         #: whether the longest roll takes a model to the table edge, where the unit may leave the battle: then the
         #: distance decides more than where models end (``Dice.total``'s ``places``)
         self.edge_in_reach = False
+        #: whether every model starts and ends the longest roll clear of the table edge (its base inside the
+        #: table): then no roll slides a model, every end being its start moved by the distance rolled
+        self.clear = False
+        self.starts: list[tuple[list[float], list[float]]] = []  # each member's models' centres: xs, ys
         self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
 
 
@@ -723,10 +728,14 @@ class CombatRules(Ruleset):
         """Set the plan's heading, straight away from the nearest enemy, and whether the longest roll then takes a
         model's base to the table edge (``_FallBack.edge_in_reach``)."""
         members = plan.members
-        mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
+        starts = plan.starts
+        for u in members:  # centres only: no base placed for a round sum
+            ats = list(map(_AT, u.models))
+            starts.append((list(map(_X, ats)), list(map(_Y, ats))))
         enemies = state.enemies_of(members[0].side)
-        cx = sum(map(_X, mine)) / len(mine)
-        cy = sum(map(_Y, mine)) / len(mine)
+        count = sum([len(xs) for xs, _ in starts])
+        cx = sum(chain.from_iterable(map(_X, starts))) / count
+        cy = sum(chain.from_iterable(map(_Y, starts))) / count
         dx, dy = 0.0, -1.0
         if enemies:
             if len(enemies) == 1:
@@ -742,15 +751,30 @@ class CombatRules(Ruleset):
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
         plan.heading = (dx, dy)
         longest = 6.0 * plan.dice
+        ox, oy = dx * longest, dy * longest
         width, depth = state.table.width, state.table.depth
-        for u in members:
-            for m in u.models:
-                reach = m.base.reach_inches
+        inside = True  # every model starts with its base on the table
+        for u, (xs, ys) in zip(members, starts):
+            reaches = set(map(_REACH, u.models))
+            if len(reaches) == 1:  # one base size (the usual unit): its least and greatest centres decide, adding
+                # the same offset to each being monotone in floating point
+                reach = reaches.pop()
                 edge = 0.5 if reach <= 0.5 else reach
-                x, y = m.at[0] + dx * longest, m.at[1] + dy * longest
-                if not (edge <= x <= width - edge and edge <= y <= depth - edge):
+                low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+                if not (edge <= low_x + ox and high_x + ox <= width - edge
+                        and edge <= low_y + oy and high_y + oy <= depth - edge):
                     plan.edge_in_reach = True
                     return
+                inside = inside and edge <= low_x and high_x <= width - edge and edge <= low_y and high_y <= depth - edge
+                continue
+            for m, x, y in zip(u.models, xs, ys):
+                reach = m.base.reach_inches
+                edge = 0.5 if reach <= 0.5 else reach
+                if not (edge <= x + ox <= width - edge and edge <= y + oy <= depth - edge):
+                    plan.edge_in_reach = True
+                    return
+                inside = inside and edge <= x <= width - edge and edge <= y <= depth - edge
+        plan.clear = inside
 
     def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str,
                      inches: int) -> tuple[GameState, str, tuple[str, ...]]:
@@ -763,7 +787,10 @@ class CombatRules(Ruleset):
         ox, oy = dx * inches, dy * inches
         ends: list[list[tuple[float, float]]] = []
         at_edge: list[tuple[int, int, tuple[float, float]]] = []  # the models the table edge stopped, and where
-        for i, u in enumerate(members):  # each model's end (floats in, floats out), kept on the table by its base
+        if plan.clear:  # no roll slides a model: each end is its start moved, in C
+            ends = [list(zip(map(add, xs, repeat(ox)), map(add, ys, repeat(oy)))) for xs, ys in plan.starts]
+        for i, u in enumerate(() if plan.clear else members):  # each model's end (floats in, floats out), kept on the
+            # table by its base
             places = []
             for j, m in enumerate(u.models):
                 x, y = m.at
@@ -823,9 +850,9 @@ class CombatRules(Ruleset):
         low_x = low_y = math.inf
         high_x = high_y = -math.inf
         for u, places in zip(members, ends):  # the box of the move: where the models start and end
-            reach = max([m.base.reach_inches for m in u.models])
+            reach = max(map(_REACH, u.models))
             ex0, ey0, ex1, ey1 = u.extent
-            xs, ys = [p[0] for p in places], [p[1] for p in places]
+            xs, ys = list(map(_X, places)), list(map(_Y, places))
             low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
             high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
         ids = {u.id for u in members}
