@@ -743,7 +743,7 @@ class CombatRules(Ruleset):
             else:
                 bases = [p for u in members for p in u.placed]
                 nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-            theirs = [m.at for m in nearest.models]
+            theirs = list(map(_AT, nearest.models))
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
             norm = math.hypot(cx - ex, cy - ey)
@@ -959,17 +959,55 @@ class CombatRules(Ruleset):
         if no model fires.
         """
         target_models = list(chain.from_iterable(map(_MODELS, state.combined(target_id))))
-        fired: list[tuple[Unit, Model, Weapon, int]] = []
-        notes: list[str] = []
         if not shooters:
-            return fired, notes, None
-        table = geo.GapTable(list(map(_MODEL, shooters)), target_models)
-        kept: list[int] = []  # the rows of the models that fire
+            return [], [], None
+        models = list(map(_MODEL, shooters))
+        table = geo.GapTable(models, target_models)
+        least = table.least()
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
+        if not blocking and (fired := self._all_fire(state, shooters, least, moved)) is not None:
+            return fired, [], list(map(max, repeat(0.0), table.least_to(range(len(fired)))))
+        fired, notes, kept = self._shots_one_by_one(state, shooters, target_id, moved, least, blocking, target_models)
+        if not kept:
+            return fired, notes, None
+        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+
+    def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
+                  moved: bool) -> list[tuple[Unit, Model, Weapon, int]] | None:
+        """Return what each model fires when every one can (the usual volley, no terrain blocking sight), else None.
+
+        ``_shots_one_by_one`` gives the same, each choice made once by weapons and range in the
+        models' order as it makes them; here the models are read in C and a weapon chosen once
+        per distinct weapons and range.  ``least``: each model's gap to the target.
+        """
+        models = list(map(_MODEL, shooters))
+        if not all(map(can_shoot, set(map(_BS, models)))):
+            return None
+        keys = list(zip(map(_WEAPONS_CARRIED, models), [0.0 if d < 0.0 else d for d in least]))  # geo.clear
+        arms: dict[tuple[str, ...], list[Weapon]] = {}
+        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}
+        for model, key in zip(models, keys):
+            if key not in chosen:
+                carried = arms.get(model.weapons)
+                if carried is None:
+                    carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
+                chosen[key] = self._weapon_at(carried, key[1], moved)
+        if None in chosen.values():
+            return None
+        return list(map(tuple.__add__, shooters, map(chosen.__getitem__, keys)))  # type: ignore[arg-type]
+
+    def _shots_one_by_one(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str, moved: bool,
+                          least: Sequence[float], blocking: bool, target_models: Sequence[Model]
+                          ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[int]]:
+        """Decide model by model what each fires (``_shots``), with a note on each that cannot; return also the rows
+        of the models that fire.  ``least``: each model's gap to the target."""
+        fired: list[tuple[Unit, Model, Weapon, int]] = []
+        notes: list[str] = []
+        kept: list[int] = []  # the rows of the models that fire
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
         chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}  # the choice by weapons and range
-        for i, ((unit, model), dist) in enumerate(zip(shooters, table.least())):
+        for i, ((unit, model), dist) in enumerate(zip(shooters, least)):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
@@ -992,9 +1030,7 @@ class CombatRules(Ruleset):
                 continue
             fired.append((unit, model, *choice))
             kept.append(i)
-        if not kept:
-            return fired, notes, None
-        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+        return fired, notes, kept
 
     def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
         """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
