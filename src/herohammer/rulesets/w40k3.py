@@ -170,8 +170,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     # == shared checks =============================================================
     def phase_rules(self, do: str) -> tuple[str, ...]:
-        """Cite the movement-phase-only rule when a join or leave comes in another phase."""
-        return (self.phase_only_rule,) if do in ("join", "leave") else ()
+        """Cite the movement-phase-only rule when a join or leave comes in another phase, and the Regroup rule (a
+        test taken at the start of the unit's own Movement phase) for a regroup."""
+        if do in ("join", "leave"):
+            return (self.phase_only_rule,)
+        return ("published.regroup",) if do == "regroup" else ()
 
     def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
         if not unit.models:

@@ -23,7 +23,9 @@ Decisions the seeds leave open (the published rules where they give them):
   reduced to one model) Last Man Standing are Leadership tests on the unit's Leadership
   (``leadership_of``: the character's by each edition's rule); failing means falling
   back 2D6" (3D6" for cavalry, bikes and jump infantry) straight away from the nearest
-  enemy.  4th edition subtracts the losing margin from a close combat Morale check;
+  enemy, half the roll when that way enters or leaves difficult terrain.  A pinned unit
+  takes no check for shooting casualties; a falling back unit regroups only in coherency.
+  4th edition subtracts the losing margin from a close combat Morale check;
   3rd does not.  Sweeping advances and consolidation are not modelled.
 - Assault moves each model straight to base contact with the nearest enemy model it
   can reach, sliding round that model if the spot is taken.
@@ -91,7 +93,8 @@ SaveSplit = tuple[Split, tuple[SaveGroup, ...], list[ModelRef], list[SaveGroup]]
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
 _FALLING_BACK_MOVED = frozenset({Status.FALLING_BACK, Status.MOVED})
 _FALL_BACK_RULES = ("published.fall-back",)
-_LEAVING_RULES = ("published.fall-back", "published.leaving-the-battle")
+#: Terrain a fall back moving into, out of or through has its distance halved (dangerous terrain is difficult too).
+_DIFFICULT_KINDS = ("difficult", "dangerous")
 _FOUGHT = frozenset({Status.FOUGHT})
 _SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
@@ -784,7 +787,9 @@ class CombatRules(Ruleset):
         assert plan.heading is not None  # set by _fall_back_heading before the roll
         dx, dy = plan.heading
         width, depth = state.table.width, state.table.depth
-        ox, oy = dx * inches, dy * inches
+        halved = self._fall_back_halved(state, members, dx * inches, dy * inches)
+        moved_inches = inches / 2 if halved else inches
+        ox, oy = dx * moved_inches, dy * moved_inches
         ends: list[list[tuple[float, float]]] = []
         at_edge: list[tuple[int, int, tuple[float, float]]] = []  # the models the table edge stopped, and where
         if plan.clear:  # no roll slides a model: each end is its start moved, in C
@@ -815,27 +820,48 @@ class CombatRules(Ruleset):
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
+        rules: tuple[str, ...] = _FALL_BACK_RULES
+        said = f"{inches}\""
+        if halved:
+            rules = (*rules, "published.difficult-terrain")
+            said = f"{moved_inches:g}\" ({inches}\" rolled, halved through difficult terrain)"
         if any(ends[i][j] == place for i, j, place in at_edge):  # a model reached the edge, none stopped it short
-            return self._left_the_battle(state, members, fell, unit_id, inches)
+            return self._left_the_battle(state, members, fell, unit_id, said, rules)
         moved = []
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
         stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
-        return state.replace_units(*moved), f"{unit_id} falls back {inches}\"{stopped}", _FALL_BACK_RULES
+        return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
+
+    @staticmethod
+    @implements("published.fall-back", "published.difficult-terrain")
+    def _fall_back_halved(state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
+        """Say whether the fall back of the roll's full distance takes a model into, out of or through difficult
+        (or dangerous) terrain: then the distance rolled is halved (4th ed. p. 48, Fall Back!)."""
+        terrain = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
+        if not terrain:
+            return False
+        for u in members:
+            for m in u.models:
+                start = m.at
+                end = (start[0] + ox, start[1] + oy)
+                if any(geo.segment_enters_terrain(start, end, terrain, kind) for kind in _DIFFICULT_KINDS):
+                    return True
+        return False
 
     @staticmethod
     @implements("published.leaving-the-battle")
     def _left_the_battle(state: GameState, members: Sequence[Unit], fell: frozenset[Status], unit_id: str,
-                         inches: int) -> tuple[GameState, str, tuple[str, ...]]:
+                         said: str, rules: tuple[str, ...]) -> tuple[GameState, str, tuple[str, ...]]:
         """Remove a falling back unit, its characters with it, once a model of it reaches the table edge: it has left
         the battle and takes no further part (4th ed. p. 48, Leaving the Battle)."""
         gone = [evolve(u, models=(), status=(u.status - _FALLING_BACK_ENDS) | fell) for u in members]
         names = ", ".join(m.name for u in members for m in u.models)
         return (state.replace_units(*gone),
-                f"{unit_id} falls back {inches}\", reaches the table edge and leaves the battle: removed ({names})",
-                _LEAVING_RULES)
+                f"{unit_id} falls back {said}, reaches the table edge and leaves the battle: removed ({names})",
+                (*rules, "published.leaving-the-battle"))
 
     @staticmethod
     @implements("published.fall-back")
@@ -883,9 +909,10 @@ class CombatRules(Ruleset):
         """Rule on a Regroup test: a unit falling back, in its Movement phase, with no enemy within 6".
 
         Published rule (3rd ed. p. 50, 4th ed. p. 48): a falling back unit may test to
-        regroup at the start of its Movement phase unless an enemy is within 6"; the
-        half-strength condition is not modelled (the scenario does not record a unit's
-        starting size).  Its characters regroup with it (40k3.ic.falling-back).
+        regroup at the start of its Movement phase so long as no enemy is within 6" and the
+        unit is in coherency (its characters with it); the half-strength condition is not
+        modelled (the scenario does not record a unit's starting size).  Its characters
+        regroup with it (40k3.ic.falling-back).
         """
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
@@ -902,6 +929,10 @@ class CombatRules(Ruleset):
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
+        if not geo.coherent(mine):  # 4th ed. p. 48: "so long as ... 3. The unit is in coherency"
+            return Ruling.forbid(f"{unit.id} cannot regroup out of coherency (every model, its characters too, "
+                                 "within 2\" of another, all connected): it must continue to fall back",
+                                 "published.regroup", "published.coherency")
         ld = self.leadership_of(state, unit.id, action.leadership)
         why = self.regroup_modifier(state, unit.id)[1]
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
@@ -1285,7 +1316,11 @@ class CombatRules(Ruleset):
     @implements("published.morale-casualties")
     def _quarter_check(state: GameState, before: GameState, target_id: str) -> _Check:
         """Say whether the target lost 25% of its models: its Morale check (the unit and why), its destruction (the
-        event), or nothing (None)."""
+        event), the check a pinned unit is spared (the event), or nothing (None).
+
+        Published rule (4th ed., Taking Morale tests, A) Shooting casualties): "A unit that is already falling back,
+        is pinned or is locked in close combat does not have to take this test" (falling back: ``_morale_facts``).
+        """
         was, alive_id = 0, None
         for u in before.combined(target_id):
             was += len(u.models)
@@ -1295,6 +1330,10 @@ class CombatRules(Ruleset):
             return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
         now = sum([len(u.models) for u in state.combined(alive_id)])
         if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
+            if state.unit(alive_id).has(Status.PINNED):
+                return Event("morale", f"{alive_id} lost {was - now} of {was} models but is pinned: a pinned unit "
+                             "takes no Morale check for shooting casualties", ("published.morale-casualties",
+                                                                             "published.pinning"))
             return _MoraleDue(alive_id, f"lost {was - now} of {was} models")
         return None
 
