@@ -72,7 +72,7 @@ def test_every_model_firing_at_once_is_the_model_by_model_choice(firers: list[tu
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 8), st.floats(-0.5, 72.5), st.floats(-0.5, 48.5), st.floats(0, 72), st.floats(0, 48),
+@given(st.integers(1, 8), st.floats(0.5, 56), st.floats(0.5, 47.5), st.floats(0.5, 71.5), st.floats(0.5, 47.5),
        st.sampled_from(["infantry", "bike"]))
 def test_a_fall_back_clear_of_the_edge_ends_where_the_clamped_one_does(boyz: int, x: float, y: float, ex: float,
                                                                        ey: float, kind: str) -> None:
