@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from enum import StrEnum
 
 from .formations import Formation
@@ -62,6 +62,8 @@ class Status(StrEnum):
 
 
 _PLACED = attrgetter("placed")
+_AT, _REACH = attrgetter("at"), attrgetter("base.reach_inches")
+_X, _Y = itemgetter(0), itemgetter(1)
 
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
@@ -186,7 +188,7 @@ class Unit(HashOnce):
         if len(self.models) == 1:  # a lone model (a character, say): its own circle
             (x, y), reach = self.models[0].at, self.models[0].base.reach_inches
             return x - reach, y - reach, x + reach, y + reach
-        xs = [m.at[0] for m in self.models]
-        ys = [m.at[1] for m in self.models]
-        reach = max([m.base.reach_inches for m in self.models])
+        ats = list(map(_AT, self.models))  # read in C: every new unit a rule measures works its box out once
+        xs, ys = list(map(_X, ats)), list(map(_Y, ats))
+        reach = max(map(_REACH, self.models))
         return min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach

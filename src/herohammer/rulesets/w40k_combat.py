@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter, lt
+from operator import add, attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
@@ -83,6 +83,7 @@ _WOUNDS_LEFT = attrgetter("wounds_left")
 _WOUNDS = attrgetter("wounds")
 _X, _Y = itemgetter(0), itemgetter(1)
 _AT = attrgetter("at")
+_REACH = attrgetter("base.reach_inches")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
 #: A strike's saves as one split of the wound chain (``_save_split``): the split, its groups in order, the models
@@ -403,16 +404,17 @@ _LAST_MAN = True
 class _Volley(NamedTuple):
     """A volley worked out once per state and action (``CombatRules.resolve_shoot``): who shoots, the opening
     events, the attack, and each distinct result of its wounds and saves (at most ``VOLLEY_OUTCOMES_KEPT``), with
-    the state it leads to, Morale check and fall back included (remembered on that state)."""
+    the state it leads to, Morale check and fall back included (remembered on that state).
+
+    Kept from the second volley from a state on: a state shot from once (play, a new state) keeps
+    nothing the volley worked out alive, only that it was shot from; one shot from again (a search,
+    an enumeration) finds the plan and its results."""
 
     shooter_id: str
     members: tuple[Unit, ...]
     opening: tuple[Event, ...]
     attack: _Attack
     outcomes: dict[Hashable, tuple[GameState, Event | None, _Check]]
-    #: How many results were worked out afresh: the outcomes are kept from the second on, so that a state shot from
-    #: once (play) keeps no state it made alive, and one shot from again (a search, an enumeration) finds them.
-    volleys: list[int]
 
 
 class _MoraleFacts(NamedTuple):
@@ -432,7 +434,7 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "edge_in_reach", "ends")
+    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "ends")
 
     def __init__(self, members: Sequence[Unit]) -> None:
         self.members = members
@@ -441,6 +443,10 @@ class _FallBack:
         #: whether the longest roll takes a model to the table edge, where the unit may leave the battle: then the
         #: distance decides more than where models end (``Dice.total``'s ``places``)
         self.edge_in_reach = False
+        #: whether every model starts and ends the longest roll clear of the table edge (its base inside the
+        #: table): then no roll slides a model, every end being its start moved by the distance rolled
+        self.clear = False
+        self.starts: list[tuple[list[float], list[float]]] = []  # each member's models' centres: xs, ys
         self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
 
 
@@ -780,10 +786,14 @@ class CombatRules(Ruleset):
         """Set the plan's heading, straight away from the nearest enemy, and whether the longest roll then takes a
         model's base to the table edge (``_FallBack.edge_in_reach``)."""
         members = plan.members
-        mine = [m.at for u in members for m in u.models]  # centres only: no base placed for a round sum
+        starts = plan.starts
+        for u in members:  # centres only: no base placed for a round sum
+            ats = list(map(_AT, u.models))
+            starts.append((list(map(_X, ats)), list(map(_Y, ats))))
         enemies = state.enemies_of(members[0].side)
-        cx = sum(map(_X, mine)) / len(mine)
-        cy = sum(map(_Y, mine)) / len(mine)
+        count = sum([len(xs) for xs, _ in starts])
+        cx = sum(chain.from_iterable(map(_X, starts))) / count
+        cy = sum(chain.from_iterable(map(_Y, starts))) / count
         dx, dy = 0.0, -1.0
         if enemies:
             if len(enemies) == 1:
@@ -791,7 +801,7 @@ class CombatRules(Ruleset):
             else:
                 bases = [p for u in members for p in u.placed]
                 nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
-            theirs = [m.at for m in nearest.models]
+            theirs = list(map(_AT, nearest.models))
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
             norm = math.hypot(cx - ex, cy - ey)
@@ -799,15 +809,30 @@ class CombatRules(Ruleset):
                 dx, dy = (cx - ex) / norm, (cy - ey) / norm
         plan.heading = (dx, dy)
         longest = 6.0 * plan.dice
+        ox, oy = dx * longest, dy * longest
         width, depth = state.table.width, state.table.depth
-        for u in members:
-            for m in u.models:
-                reach = m.base.reach_inches
+        inside = True  # every model starts with its base on the table
+        for u, (xs, ys) in zip(members, starts):
+            reaches = set(map(_REACH, u.models))
+            if len(reaches) == 1:  # one base size (the usual unit): its least and greatest centres decide, adding
+                # the same offset to each being monotone in floating point
+                reach = reaches.pop()
                 edge = 0.5 if reach <= 0.5 else reach
-                x, y = m.at[0] + dx * longest, m.at[1] + dy * longest
-                if not (edge <= x <= width - edge and edge <= y <= depth - edge):
+                low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+                if not (edge <= low_x + ox and high_x + ox <= width - edge
+                        and edge <= low_y + oy and high_y + oy <= depth - edge):
                     plan.edge_in_reach = True
                     return
+                inside = inside and edge <= low_x and high_x <= width - edge and edge <= low_y and high_y <= depth - edge
+                continue
+            for m, x, y in zip(u.models, xs, ys):
+                reach = m.base.reach_inches
+                edge = 0.5 if reach <= 0.5 else reach
+                if not (edge <= x + ox <= width - edge and edge <= y + oy <= depth - edge):
+                    plan.edge_in_reach = True
+                    return
+                inside = inside and edge <= x <= width - edge and edge <= y <= depth - edge
+        plan.clear = inside
 
     def _fallen_back(self, state: GameState, plan: _FallBack, unit_id: str,
                      inches: int) -> tuple[GameState, str, tuple[str, ...]]:
@@ -822,7 +847,10 @@ class CombatRules(Ruleset):
         ox, oy = dx * moved_inches, dy * moved_inches
         ends: list[list[tuple[float, float]]] = []
         at_edge: list[tuple[int, int, tuple[float, float]]] = []  # the models the table edge stopped, and where
-        for i, u in enumerate(members):  # each model's end (floats in, floats out), kept on the table by its base
+        if plan.clear:  # no roll slides a model: each end is its start moved, in C
+            ends = [list(zip(map(add, xs, repeat(ox)), map(add, ys, repeat(oy)))) for xs, ys in plan.starts]
+        for i, u in enumerate(() if plan.clear else members):  # each model's end (floats in, floats out), kept on the
+            # table by its base
             places = []
             for j, m in enumerate(u.models):
                 x, y = m.at
@@ -903,9 +931,9 @@ class CombatRules(Ruleset):
         low_x = low_y = math.inf
         high_x = high_y = -math.inf
         for u, places in zip(members, ends):  # the box of the move: where the models start and end
-            reach = max([m.base.reach_inches for m in u.models])
+            reach = max(map(_REACH, u.models))
             ex0, ey0, ex1, ey1 = u.extent
-            xs, ys = [p[0] for p in places], [p[1] for p in places]
+            xs, ys = list(map(_X, places)), list(map(_Y, places))
             low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
             high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
         ids = {u.id for u in members}
@@ -1021,17 +1049,55 @@ class CombatRules(Ruleset):
         if no model fires.
         """
         target_models = list(chain.from_iterable(map(_MODELS, state.combined(target_id))))
-        fired: list[tuple[Unit, Model, Weapon, int]] = []
-        notes: list[str] = []
         if not shooters:
-            return fired, notes, None
-        table = geo.GapTable(list(map(_MODEL, shooters)), target_models)
-        kept: list[int] = []  # the rows of the models that fire
+            return [], [], None
+        models = list(map(_MODEL, shooters))
+        table = geo.GapTable(models, target_models)
+        least = table.least()
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
+        if not blocking and (fired := self._all_fire(state, shooters, least, moved)) is not None:
+            return fired, [], list(map(max, repeat(0.0), table.least_to(range(len(fired)))))
+        fired, notes, kept = self._shots_one_by_one(state, shooters, target_id, moved, least, blocking, target_models)
+        if not kept:
+            return fired, notes, None
+        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+
+    def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
+                  moved: bool) -> list[tuple[Unit, Model, Weapon, int]] | None:
+        """Return what each model fires when every one can (the usual volley, no terrain blocking sight), else None.
+
+        ``_shots_one_by_one`` gives the same, each choice made once by weapons and range in the
+        models' order as it makes them; here the models are read in C and a weapon chosen once
+        per distinct weapons and range.  ``least``: each model's gap to the target.
+        """
+        models = list(map(_MODEL, shooters))
+        if not all(map(can_shoot, set(map(_BS, models)))):
+            return None
+        keys = list(zip(map(_WEAPONS_CARRIED, models), [0.0 if d < 0.0 else d for d in least]))  # geo.clear
+        arms: dict[tuple[str, ...], list[Weapon]] = {}
+        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}
+        for model, key in zip(models, keys):
+            if key not in chosen:
+                carried = arms.get(model.weapons)
+                if carried is None:
+                    carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
+                chosen[key] = self._weapon_at(carried, key[1], moved)
+        if None in chosen.values():
+            return None
+        return list(map(tuple.__add__, shooters, map(chosen.__getitem__, keys)))  # type: ignore[arg-type]
+
+    def _shots_one_by_one(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str, moved: bool,
+                          least: Sequence[float], blocking: bool, target_models: Sequence[Model]
+                          ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[int]]:
+        """Decide model by model what each fires (``_shots``), with a note on each that cannot; return also the rows
+        of the models that fire.  ``least``: each model's gap to the target."""
+        fired: list[tuple[Unit, Model, Weapon, int]] = []
+        notes: list[str] = []
+        kept: list[int] = []  # the rows of the models that fire
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
         chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}  # the choice by weapons and range
-        for i, ((unit, model), dist) in enumerate(zip(shooters, table.least())):
+        for i, ((unit, model), dist) in enumerate(zip(shooters, least)):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
@@ -1054,9 +1120,7 @@ class CombatRules(Ruleset):
                 continue
             fired.append((unit, model, *choice))
             kept.append(i)
-        if not kept:
-            return fired, notes, None
-        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+        return fired, notes, kept
 
     def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
         """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
@@ -1219,8 +1283,15 @@ class CombatRules(Ruleset):
         target = state.unit(action.target)
         if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
             return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
-        plan: _Volley = state.remember((_VOLLEY, self, action.unit, target.id),
-                                       lambda: self._volley(state, action.unit, target))
+        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
+        keeping = bool(kept)
+        if not keeping:  # a first volley from this state: its plan and results die with it
+            kept.append(None)
+            plan = self._volley(state, action.unit, target)
+        elif (known := kept[0]) is None:  # the second: kept from now on, with its results
+            plan = kept[0] = self._volley(state, action.unit, target)
+        else:
+            plan = known
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
@@ -1229,8 +1300,7 @@ class CombatRules(Ruleset):
         outcome = outcomes.get(key)
         if outcome is None:
             outcome = self._volley_outcome(state, plan, taken)
-            plan.volleys[0] += 1
-            if plan.volleys[0] > 1:  # kept from the second volley from this state on: a first one keeps no new state
+            if keeping:
                 _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
         after, slain, check = outcome
         events = [*plan.opening, *events, *more]
@@ -1257,7 +1327,7 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest)
-        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, [0])
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {})
 
     def _volley_outcome(self, state: GameState, plan: _Volley,
                         taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None

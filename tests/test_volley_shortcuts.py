@@ -1,0 +1,88 @@
+"""A volley's shortcuts on a new state give what the plain ways give.
+
+``_shots`` takes the usual volley (no terrain blocking sight, every model able to fire) in one
+step, ``_all_fire``, where ``_shots_one_by_one`` decides model by model with a note on each
+that cannot; and a fall back whose models all start and end the longest roll with their bases
+on the table (``_FallBack.clear``) moves them by the distance rolled without a clamp per model.
+Both are held here to the plain way on drawn positions: models out of range, of BS 0, Heavy
+weapons after moving, units near or across the table edge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from herohammer import geometry as geo
+from herohammer.errors import ScenarioError
+from herohammer.rulesets import get_ruleset
+from herohammer.rulesets.w40k_combat import CombatRules
+from herohammer.rulesets.w40k_combat import _FallBack
+from herohammer.scenario import state_from_data
+
+WEAPONS = [{"name": "slugga", "type": "pistol", "range": 12, "strength": 4, "ap": 6},
+           {"name": "big gun", "type": "heavy", "range": 36, "strength": 8, "ap": 3, "shots": 1}]
+ARMS = [["bolter"], ["slugga"], ["big gun"], ["big gun", "bolter"], ["slugga", "bolter"]]
+
+
+def _state(firers: list[tuple[int, int, float, float]], boyz: list[tuple[float, float]], ruleset: str,
+           kind: str = "infantry") -> Any:
+    """Marines (BS, arms, place: each a row 2.5" further up) and a mob of Boyz at the given places, in the shooting
+    phase (drawn bases on each other, or off the table, are left out)."""
+    marines = [{"name": f"Marine {i + 1}", "profile": f"WS4 BS{bs} S4 T4 W1 I4 A1 Ld8 Sv3+", "base": 25,
+                "at": [x, y + 2.5 * i], "weapons": ARMS[arms]} for i, (bs, arms, x, y) in enumerate(firers)]
+    mob = [{"name": f"Boy {i + 1}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "base": 25, "at": [x, y],
+            "weapons": ["slugga"]} for i, (x, y) in enumerate(boyz)]
+    try:
+        return state_from_data({
+            "ruleset": ruleset, "turn": 1, "phase": "shooting", "active": "marines",
+            "table": {"width": 72, "depth": 48},
+            "sides": {"marines": [{"id": "tactical", "type": "infantry", "models": marines}],
+                      "orks": [{"id": "boyz", "type": kind, "models": mob}]},
+            "weapons": WEAPONS})
+    except ScenarioError:  # bases on each other, or off the table
+        assume(False)
+
+
+def _line(n: int, x: float, y: float) -> list[tuple[float, float]]:
+    return [(x + 2.0 * i, y) for i in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 3, 4, 4, 4]), st.integers(0, len(ARMS) - 1),
+                          st.floats(2, 70), st.floats(1, 2)), min_size=1, max_size=8),
+       st.integers(1, 6), st.floats(2, 60), st.floats(22, 46), st.booleans(), st.sampled_from(["40k3", "40k4"]))
+def test_every_model_firing_at_once_is_the_model_by_model_choice(firers: list[tuple[int, int, float, float]],
+                                                                boyz: int, x: float, y: float, moved: bool,
+                                                                ruleset: str) -> None:
+    state = _state(firers, _line(boyz, x, y), ruleset)
+    rules = get_ruleset(ruleset)
+    assert isinstance(rules, CombatRules)
+    shooters = [(u, m) for u in state.combined("tactical") for m in u.models]
+    target_models = list(state.unit("boyz").models)
+    least = geo.GapTable([m for _, m in shooters], target_models).least()
+    fired, notes, kept = rules._shots_one_by_one(state, shooters, "boyz", moved, least, False, target_models)
+    at_once = rules._all_fire(state, shooters, least, moved)
+    if at_once is None:
+        assert notes and len(kept) < len(shooters)
+    else:
+        assert at_once == fired and not notes and kept == list(range(len(shooters)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 8), st.floats(0.5, 56), st.floats(0.5, 47.5), st.floats(0.5, 71.5), st.floats(0.5, 47.5),
+       st.sampled_from(["infantry", "bike"]))
+def test_a_fall_back_clear_of_the_edge_ends_where_the_clamped_one_does(boyz: int, x: float, y: float, ex: float,
+                                                                       ey: float, kind: str) -> None:
+    state = _state([(4, 0, ex, ey)], _line(boyz, x, y), "40k4", kind)
+    rules = get_ruleset("40k4")
+    assert isinstance(rules, CombatRules)
+    plan = _FallBack(state.combined("boyz"))
+    rules._fall_back_heading(state, plan)
+    plain = _FallBack(state.combined("boyz"))
+    rules._fall_back_heading(state, plain)
+    plain.clear = False  # every model clamped to the table one by one
+    for inches in range(plan.dice, 6 * plan.dice + 1):
+        assert rules._fallen_back(state, plan, "boyz", inches) == rules._fallen_back(state, plain, "boyz", inches)
