@@ -298,29 +298,34 @@ def test_the_character_who_outlives_the_squad_shot_at(kind: str, may: bool) -> N
         assert_illegal(g, action, "published.assault-after-shooting")
 
 
-# == Last Man Standing in a squad down to one trooper and its character (40k3) ==========
-@pytest.mark.rule("40k3.ic.no-last-man", "published.last-man-standing", "40k3.char.leadership")
-def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man() -> None:
-    """Decision (seed 000): a joined IC is part of the unit ("all the unit's Leadership tests are taken on his
-    Leadership"), so one Marine beside his Captain is a unit of two models, not one reduced to a single model: no
-    Last Man Standing, only the Morale check for casualties on the Captain's Leadership. The same Marine without a
-    Captain stands alone and tests."""
+# == Last Man Standing in a squad down to one trooper and its character (both editions) ==========
+@pytest.mark.parametrize("ruleset", [
+    pytest.param("40k3", marks=pytest.mark.rule("40k3.ic.no-last-man", "published.last-man-standing",
+                                                "40k3.char.leadership")),
+    pytest.param("40k4", marks=pytest.mark.rule("40k4.char.no-last-man", "published.last-man-standing",
+                                                "40k4.char.leadership")),
+])
+def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man(ruleset: str) -> None:
+    """A joined character is part of his unit (seed 000: "all the unit's Leadership tests are taken on his
+    Leadership", a decision for 3rd edition; seed 001: "Characters never need to take Last Man Standing tests"), so
+    one Marine beside his Captain is a unit of two models, not one reduced to a single model: no Last Man Standing,
+    only the Morale check for casualties on the Captain's Ld 9. The same Marine without a Captain stands alone and
+    tests on his own Ld 7."""
     las = {"id": "las", "models": [{**model(f"Gunner {i + 1}", 20 + 2 * i, 30), "weapons": ["lascannon"]}
                                    for i in range(2)]}
     red = [{"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 10, ld=7) for i in range(3)]},
            hero("cap", 22, 11.5, ld=9, joined="tac")]
-    g = game(scenario("40k3", red, [las], phase="shooting", active="blue"))
+    g = game(scenario(ruleset, red, [las], phase="shooting", active="blue"))
     events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
     assert len(g.state.unit("tac").models) == 1 and g.state.unit("cap").joined == "tac"
-    assert not any(e.kind == "last_man" for e in events)
+    assert not any(e.kind == "last_man" or "published.last-man-standing" in e.rules for e in events)
     morale = [e for e in events if e.kind == "morale"]
-    assert len(morale) == 1 and "Ld 9" in morale[0].message and "40k3.char.leadership" in morale[0].rules
+    assert len(morale) == 1 and "Ld 9" in morale[0].message and f"{ruleset}.char.leadership" in morale[0].rules
     # without the Captain the last Marine is alone: Last Man Standing, on his own Leadership
-    g = game(scenario("40k3", red[:1], [las], phase="shooting", active="blue"))
+    g = game(scenario(ruleset, red[:1], [las], phase="shooting", active="blue"))
     events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
-    assert len(g.state.unit("tac").models) == 1
     tested = [e for e in events if "published.last-man-standing" in e.rules]
-    assert tested and "Ld 7" in tested[0].message
+    assert len(g.state.unit("tac").models) == 1 and tested and "Ld 7" in tested[0].message
 
 
 @settings(max_examples=25)

@@ -328,25 +328,3 @@ def test_a_captain_who_outlives_his_falling_back_squad_falls_back_alone_and_regr
     assert not g.state.unit("cap").has(Status.FALLING_BACK)
     g.undo()
     assert g.state.unit("cap").has(Status.FALLING_BACK)
-
-
-# == Last Man Standing in a squad down to one trooper and its Captain (40k4) =====================
-@pytest.mark.rule("40k4.char.no-last-man", "published.last-man-standing", "40k4.char.leadership")
-def test_40k4_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man() -> None:
-    """Seed 001: "Characters never need to take Last Man Standing tests", and a joined character is part of his
-    unit: one Marine beside his Captain is a unit of two models. The squad takes the Morale check for casualties
-    on the Captain's superior Ld 9, not Last Man Standing; without the Captain the last Marine tests alone on Ld 7."""
-    las = {"id": "las", "models": [{**model(f"Gunner {i + 1}", 20 + 2 * i, 30), "weapons": ["lascannon"]}
-                                   for i in range(2)]}
-    red = [{"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 10, ld=7) for i in range(3)]},
-           hero("cap", 22, 11.5, ld=9, joined="tac")]
-    g = game(scenario("40k4", red, [las], phase="shooting", active="blue"))
-    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
-    assert len(g.state.unit("tac").models) == 1 and g.state.unit("cap").joined == "tac"
-    assert not any(e.kind == "last_man" or "published.last-man-standing" in e.rules for e in events)
-    morale = [e for e in events if e.kind == "morale"]
-    assert len(morale) == 1 and "Ld 9" in morale[0].message and "40k4.char.leadership" in morale[0].rules
-    g = game(scenario("40k4", red[:1], [las], phase="shooting", active="blue"))
-    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
-    tested = [e for e in events if "published.last-man-standing" in e.rules]
-    assert len(g.state.unit("tac").models) == 1 and tested and "Ld 7" in tested[0].message
