@@ -349,8 +349,8 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
     return action
 
 
-#: Each action's JSON text by the action object (kept alive here, so its id is its own), for ``action_key``.
-_KEYS: dict[int, tuple[Any, str]] = {}
+#: Each action's key by the action object (kept alive here, so its id is its own), for ``action_key``.
+_KEYS: dict[int, tuple[Any, Hashable]] = {}
 _KEYS_KEPT = 1024
 
 
@@ -360,16 +360,14 @@ def action_key(action: Action) -> Hashable:
     Its class and field values, when they are text, whole numbers, flags and non-zero floats
     (alone, in points, in tuples of points): those compare as the JSON text does, but for the
     sign of a zero (``0.0 == -0.0``), which a ruling may print.  Any other action (a zero among
-    its numbers, a mapping of attacks, a list of modifiers) is keyed by its JSON text, worked
-    out once per action object.
+    its numbers, a mapping of attacks, a list of modifiers) is keyed by its JSON text.  Either
+    key is worked out once per action object.
     """
-    values = tuple(action.__dict__.values())
-    if _plain(values):
-        return type(action), values
-    known = _KEYS.get(id(action))
+    known = _KEYS.get(id(action))  # an action applied again (a search, a replay) is keyed once
     if known is not None and known[0] is action:
         return known[1]
-    key = action.model_dump_json()
+    values = tuple(action.__dict__.values())
+    key: Hashable = (type(action), values) if _plain(values) else action.model_dump_json()
     if len(_KEYS) >= _KEYS_KEPT:
         del _KEYS[next(iter(_KEYS))]  # the oldest first
     _KEYS[id(action)] = (action, key)

@@ -641,7 +641,8 @@ def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> M
 
 def _not_its_turn(state: GameState, action: Action) -> Ruling | None:
     """Refuse an action whose acting unit (the character, psyker or unit it names) is not of the side to play."""
-    name = getattr(action, "character", None) or getattr(action, "psyker", None) or getattr(action, "unit", None)
+    fields = action.__dict__  # a pydantic model's fields (getattr of a field it lacks would raise inside pydantic)
+    name = fields.get("character") or fields.get("psyker") or fields.get("unit")
     if not isinstance(name, str):
         return None
     unit = state.unit(name)
