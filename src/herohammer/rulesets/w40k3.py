@@ -179,10 +179,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return ("published.regroup",) if do == "regroup" else ()
 
     def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
+        """Refuse a unit with no models or riding in a transport (its side is ruled before: ``judge_checked``)."""
         if not unit.models:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
-        if unit.side != state.active:
-            return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
         if unit.embarked_in is not None:
             return Ruling.forbid(f"{unit.id} is embarked in {unit.embarked_in}: it acts on the table only once it "
                                  "disembarks", "published.transports")
