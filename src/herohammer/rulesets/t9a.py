@@ -182,6 +182,16 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
     return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
 
 
+@implements("core.zero.w")
+def no_models_left(unit: Unit, *rules: str) -> Ruling:
+    """Refuse an action of a unit with no model on the table: each was removed when its Wounds fell to 0.
+
+    The unit's side is ruled before any rule of its own (published.turn-sequence, ``Ruleset.judge_checked``),
+    and a destroyed combined unit's name is its last survivor while he lives (``named_now``).
+    """
+    return Ruling.forbid(f"{unit.id} has no models left: it is not on the table to act", "core.zero.w", *rules)
+
+
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
 def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
     """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
@@ -756,8 +766,6 @@ class NinthAge(Ruleset):
     def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
-        if ch.side != state.active:
-            raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
         if not ch.alive:
             raise _refuse(f"{ch.id} has no models left: it is not on the table to leave a unit", "t9a.leave.when")
         if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
@@ -846,8 +854,8 @@ class NinthAge(Ruleset):
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        if not named.alive:
+            return no_models_left(named)
         unit = movers_of(state, named)
         rules: tuple[str, ...] = ("t9a.join.character-units",) if unit.id != named.id else ()
         if named.joined and unit.id == named.id:
@@ -935,8 +943,8 @@ class NinthAge(Ruleset):
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
         named = state.unit(action.unit)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        if not named.alive:
+            return no_models_left(named)
         unit = movers_of(state, named)
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined}; the unit reforms", "t9a.join.part-of-unit")
@@ -998,8 +1006,8 @@ class NinthAge(Ruleset):
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
+        if not named.alive:
+            return no_models_left(named, "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
             return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
         if target.joined:

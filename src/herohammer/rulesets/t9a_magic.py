@@ -34,7 +34,7 @@ from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import DISTRIBUTING_HITS, choose_conclave_spells, has_conclave
+from .t9a import DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, no_models_left
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 
 if TYPE_CHECKING:
@@ -117,8 +117,8 @@ class MagicPhase(Ruleset):
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if unit.side != state.active or not unit.alive:
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", MAGIC)
+        if not unit.alive:
+            return no_models_left(unit, MAGIC)
         spell = find_spell(action.spell)
         if spell is None or spell.name not in unit.spells:
             return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
