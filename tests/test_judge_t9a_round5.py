@@ -42,3 +42,77 @@ def test_a_destroyed_unit_is_refused_for_having_no_models_and_the_other_sides_fo
     # the same action by a living unit of the side whose turn it is not: refused once, for the turn
     theirs = reloading_game(scenario(n=5, phase=phase, active="orcs", joined=False))
     refused(theirs, action, TURN, "it is orcs's turn")
+
+
+# -- line of sight (published.line-of-sight): in the Front Arc only, rear ranks from their file's first rank ------
+SIGHT = "published.line-of-sight"
+
+
+def _orcs_behind(phase: str, active: str = "elves", **kw: Any) -> dict[str, Any]:
+    """Ten Spearmen (two ranks, facing up the table) with their Hero; five orc archers 6" behind them, facing them."""
+    data = scenario(n=10, phase=phase, active=active, **kw)
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    data["sides"]["orcs"][0]["formation"].update(position=[36, 12.5], facing=0)
+    return data
+
+
+@pytest.mark.rule(SIGHT, "t9a.join.part-of-unit")
+def test_a_unit_shoots_only_at_what_lies_in_its_front_arc() -> None:
+    g = reloading_game(_orcs_behind("shooting"))
+    shoot = {"do": "shoot", "unit": "spears", "target": "orcs"}
+    refused(g, shoot, SIGHT, "orcs is not in spears's Front Arc")
+    assert g.ruleset.targets(g.state, "spears")["orcs"].legal is False
+    # the orcs face the Spearmen's rear: the Spearmen lie in their Front Arc, and they shoot
+    theirs = reloading_game(_orcs_behind("shooting", active="orcs"))
+    assert theirs.check({"do": "shoot", "unit": "orcs", "target": "spears"}).legal
+    # turned about (a reform in the Movement phase), the Spearmen see them
+    turned = reloading_game(_orcs_behind("movement"))
+    turned.apply({"do": "reform", "unit": "spears", "facing": 180})
+    play_to(turned, "shooting", "elves")
+    ruling = turned.check(shoot)
+    assert ruling.legal and SIGHT in ruling.rules
+    turned.undo()
+    assert turned.state.phase.value == "magic"
+
+
+@pytest.mark.rule(SIGHT, "published.t9a-magic", "t9a.join.part-of-unit")
+def test_a_wizard_in_a_unit_casts_only_at_what_lies_in_its_units_front_arc() -> None:
+    data = _orcs_behind("magic", extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    hero = data["sides"]["elves"][1]
+    hero["rules"], hero["spells"] = ["Wizard Adept"], ["Fireball"]
+    cast = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+    g = reloading_game(data)
+    refused(g, cast, SIGHT, "orcs is not in spears's Front Arc")
+    data["sides"]["orcs"][0]["formation"].update(position=[36, 30], facing=180)  # in front of the Spearmen
+    assert reloading_game(data).check(cast).legal
+
+
+def _pillar_ahead() -> Game:
+    """Ten Spearmen with bows in two ranks (s0-s4 in front, s5-s9 behind them in the same files); one orc ahead
+    and to their right, in their Front Arc; a pillar of blocking rock ahead of their right files."""
+    data = scenario(n=10, phase="shooting", active="elves", joined=False, orcs=1)
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    data["sides"]["orcs"][0]["formation"].update(position=[46, 30], files=1)
+    data["terrain"] = [{"id": "rock", "kind": "blocking", "polygon": [[40, 22.5], [41.5, 22.5], [41.5, 24], [40, 24]]}]
+    return reloading_game(data)
+
+
+@pytest.mark.rule(SIGHT, "published.t9a-who-can-shoot")
+def test_a_second_rank_model_sees_as_if_it_stood_in_the_first_rank_of_its_file() -> None:
+    from herohammer.geometry import model_sees_any
+
+    g = _pillar_ahead()
+    spears, orc = g.state.unit("spears"), [m.placed for m in g.state.unit("orcs").models]
+    seen = {m.name: model_sees_any(m.placed, orc, g.state.terrain) for m in spears.models}
+    # where they stand: s3 sees the orc past the rock, s8 behind him does not; s4 and s9 (the right file) neither
+    assert seen["s3"] and not seen["s8"] and not seen["s4"] and not seen["s9"]
+    ruling = g.check({"do": "shoot", "unit": "spears", "target": "orcs"})
+    # s8 draws his sight from s3's place in the first rank: he shoots; s9 is as blind as s4 before him
+    assert ruling.legal and "8 shots" in ruling.reason
+    assert any("s4, s9 do not see orcs" in n for n in ruling.notes)
+    before = g.state
+    g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 8))
+    g.undo()
+    assert g.state is before

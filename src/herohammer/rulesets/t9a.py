@@ -25,8 +25,8 @@ from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, is_character, place_in_front_rank, remove_from, too_far_back_to_shoot,
-                          WHO_CAN_SHOOT)
+                          front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
+                          too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
@@ -129,6 +129,16 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
     for ch in state.joined_to(host.id):
         out.extend(m.placed for m in ch.models if m.name != skip)
     return out
+
+
+@implements("published.line-of-sight", "t9a.join.part-of-unit")
+def sight_all(state: GameState, host: Unit) -> list[Placed]:
+    """Return where every model of a combined unit (its characters too) draws its line of sight from.
+
+    A model behind the first rank sees as if it stood in the first rank of its file (``sight_from``).
+    """
+    f = host.formation
+    return [sight_from(f, m) for u in (host, *state.joined_to(host.id)) for m in u.models]
 
 
 SHAKEN_RULE = "published.t9a-shaken"
@@ -483,7 +493,7 @@ class NinthAge(Ruleset):
                         "[t9a.char.front-rank]")
 
     @implements("t9a.charge-out.failure")
-    @implements("t9a.join.part-of-unit", "t9a.char.lone")
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit.
 
@@ -498,7 +508,11 @@ class NinthAge(Ruleset):
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target",
                                  "t9a.join.part-of-unit")
-        firing = _placed_all(state, host_of(state, shooter))
+        host = host_of(state, shooter)
+        if not in_front_arc(host, target):  # a unit's line of sight never leaves its Front Arc
+            return Ruling.forbid(f"{target.id} is not in {host.id}'s Front Arc: a unit sees only what lies at least "
+                                 "partly in it", "published.line-of-sight")
+        firing = sight_all(state, host)  # rear ranks see from their file's first rank
         if not unit_line_of_sight(firing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
         if target.last_of:
@@ -1029,7 +1043,7 @@ class NinthAge(Ruleset):
         if not in_front_arc(unit, target):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
                                  "published.t9a-charge-arc")
-        seeing = unit.placed if out else _placed_all(state, unit)  # a unit sees with its characters too
+        seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
         if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
                                  "published.line-of-sight", "t9a.join.part-of-unit")
@@ -1272,7 +1286,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
         why = f"{charger.id} is not in its Front Arc"
     elif gap <= rate + EPSILON:
         why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
-    elif not unit_line_of_sight(firing, aim, state.terrain):
+    elif not unit_line_of_sight(sight_all(state, charged), aim, state.terrain):
         why = f"it has no line of sight to {charger.id}"
     if why:
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
@@ -1289,7 +1303,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
             if m.name in behind:
                 back += 1
                 continue
-            if sight and not model_sees_any(m.placed, aim, state.terrain):
+            if sight and not model_sees_any(sight_from(charged.formation, m), aim, state.terrain):
                 blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
                 continue
             if first:

@@ -29,7 +29,7 @@ from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, 
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import DISTRIBUTING_HITS, current, no_models_left, shaken_refusal
-from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
+from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
 
@@ -121,7 +121,7 @@ class ShootingPhase(Ruleset):
                 if m.profile.bs <= 0:
                     notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
                     continue
-                if sight and not model_sees_any(m.placed, aim, state.terrain):
+                if sight and not model_sees_any(sight_from(host.formation, m), aim, state.terrain):
                     blind.append(m.name)  # each model shoots at a target it sees itself (WHO_CAN_SHOOT)
                     continue
                 gap = group_distance([m.placed], aim)
