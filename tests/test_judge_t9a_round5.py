@@ -116,3 +116,48 @@ def test_a_second_rank_model_sees_as_if_it_stood_in_the_first_rank_of_its_file()
     g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 8))
     g.undo()
     assert g.state is before
+
+
+# -- a unit destroyed in combat: off the table, engaged in nothing (core.zero.w) -----------------------------------
+def _slaughter(joined: bool) -> Game:
+    """Five Spearmen (their Hero in them when ``joined``, else 20" away) engaged with five orcs who strike first
+    (I7) and hard (WS9 S9 A2): ten orc blows on 6s slay every Spearman."""
+    from test_t9a_melee import melee
+
+    return melee(boss=False, active="orcs", n=5, joined=joined, hero_at=(10, 10),
+                 orc_profile="WS9 BS3 S9 T4 W1 I7 A2 Ld7 Sv6+ Adv4 Mar8")
+
+
+@pytest.mark.rule("core.zero.w", "published.t9a-combat-resolution", "t9a.join.forbidden")
+def test_a_unit_slain_to_the_last_model_is_engaged_in_nothing_and_its_foes_are_free() -> None:
+    g = _slaughter(joined=False)
+    before = g.state
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 20))
+    spears, orcs = g.state.unit("spears"), g.state.unit("orcs")
+    assert not spears.alive and spears.status == frozenset()  # no longer on the table: not engaged, nothing
+    assert not orcs.has(Status.ENGAGED) and "the combat ends" in events[-1].message
+    reloads(g)
+    # the destroyed Spearmen can be neither joined nor named to act; the orcs move in their next turn
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.move", "must be on the table")
+    play_to(g, "movement", "orcs")
+    assert g.check({"do": "move", "unit": "orcs", "to": [[36, 24]]}).legal
+    for _ in range(20):  # undo back to before the fight, step by step
+        if g.state is before:
+            break
+        g.undo()
+    assert g.state is before and before.unit("spears").has(Status.ENGAGED)
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", "core.zero.w")
+def test_the_record_of_a_unit_whose_hero_survives_is_empty_and_the_hero_carries_its_combat() -> None:
+    g = _slaughter(joined=True)
+    # I7: the five Spearmen fall; I6: the Hero's three attacks miss; 5 to 0: the Hero tests alone on Ld 9 at -5, 2 holds
+    g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6] * 20 + [1] * 3 + [1, 1]))
+    spears, hero, orcs = g.state.unit("spears"), g.state.unit("hero"), g.state.unit("orcs")
+    assert not spears.alive and spears.status == frozenset()
+    assert hero.last_of == "spears" and hero.has(Status.ENGAGED) and orcs.has(Status.ENGAGED)
+    reloads(g)
+    # he is still locked with the orcs: the Spearmen's name, which is he, does not move in his Movement phase
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "move", "unit": "spears", "to": [[10, 10]]}, "published.t9a-move", "cannot move (engaged")

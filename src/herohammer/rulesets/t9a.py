@@ -248,7 +248,11 @@ def is_destroyed(state: GameState, unit_id: str) -> bool:
     return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
 
 
-@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+#: The statuses of a unit no longer on the table: none.
+_NONE: frozenset[Status] = frozenset()
+
+
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w")
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
     """Remove named models from a combined unit; characters left alone are still that unit.
 
@@ -257,7 +261,9 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     effects) and records ``last_of``; any other surviving character stays joined to it
     (a unit of characters only, t9a.join.character-units).  A slain character is part of
     no unit any more (``joined`` cleared): only a character on the table is part of one
-    (t9a.join.part-of-unit).
+    (t9a.join.part-of-unit).  A unit or character left with no model is off the table
+    (core.zero.w): it keeps no status (engaged, fleeing, charged...), which only its
+    last survivor, who is that unit now, carries on.
     """
     dead = set(names)
     host = current(state, host_id)
@@ -266,7 +272,7 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
     for u in state.joined_to(host.id):
         left = tuple(m for m in u.models if m.name not in dead)
-        changed.append(replace(u, models=left, joined=u.joined if left else None))
+        changed.append(replace(u, models=left, joined=u.joined if left else None, status=u.status if left else _NONE))
     if f is not None:
         front = front_rank_test(state, host)
         for n in [n for n in f.order if n in dead]:
@@ -274,8 +280,10 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
         changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
     survivors = new.joined_to(host_id)
-    if not new.unit(host_id).alive and survivors:
-        return _last_survivors(new, new.unit(host_id), survivors)
+    if not new.unit(host_id).alive:
+        if survivors:
+            return _last_survivors(new, new.unit(host_id), survivors)
+        return new.replace_unit(replace(new.unit(host_id), status=_NONE))
     return arrange(new, host_id) if f is not None and f.order else new
 
 
@@ -287,7 +295,7 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
                    status=lead.status | host.status)
     moved = [replace(c, joined=heir.id) for c in rest]
-    new = state.replace_units(replace(host, formation=None), heir, *moved)
+    new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new
 
 
