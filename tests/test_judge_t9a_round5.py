@@ -161,3 +161,61 @@ def test_the_record_of_a_unit_whose_hero_survives_is_empty_and_the_hero_carries_
     # he is still locked with the orcs: the Spearmen's name, which is he, does not move in his Movement phase
     play_to(g, "movement", "elves")
     refused(g, {"do": "move", "unit": "spears", "to": [[10, 10]]}, "published.t9a-move", "cannot move (engaged")
+
+
+# -- sequences around a character: joining and leaving in one phase, joining after a charge -------------------------
+def _lone_hero(phase: str, hero_at: tuple[float, float], enemy_y: float = 40.0) -> Game:
+    from test_t9a_rules import scenario as rules_scenario
+
+    return reloading_game(rules_scenario(n=10, phase=phase, hero_at=hero_at, enemy_y=enemy_y))
+
+
+JOIN = {"do": "join", "character": "hero", "unit": "spears"}
+LEAVE = {"do": "leave", "character": "hero", "to": [30, 24]}
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.join.move", "t9a.join.moved-separately")
+def test_a_character_who_joined_does_not_leave_in_that_phase_but_does_in_his_next_turn() -> None:
+    g = _lone_hero("movement", (36, 24))
+    before = g.state
+    g.apply(JOIN)
+    assert g.state.unit("hero").joined == "spears" and g.state.unit("hero").has(Status.MOVED)
+    # joining was his move ("not already moved this phase"): he does not leave again in the same phase
+    refused(g, LEAVE, "t9a.leave.when", "already moved")
+    joined = g.state
+    play_to(g, "charge", "orcs")
+    play_to(g, "movement", "elves")
+    ruling = g.check(LEAVE)
+    assert ruling.legal and "t9a.leave.when" in ruling.rules
+    g.apply(LEAVE)
+    assert g.state.unit("hero").joined is None and g.state.joined_to("spears") == []
+    reloads(g)
+    g.undo()
+    assert g.state.unit("hero").joined == "spears"
+    while g.state is not joined:
+        g.undo()
+    g.undo()
+    assert g.state is before
+
+
+@pytest.mark.rule("t9a.join.forbidden", "t9a.charge-out.declare")
+def test_a_unit_that_charged_home_this_turn_is_engaged_and_cannot_be_joined_in_the_movement_phase() -> None:
+    g = _lone_hero("charge", (30, 22), enemy_y=27)
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
+    assert g.state.unit("spears").has(Status.ENGAGED)
+    play_to(g, "movement", "elves")
+    refused(g, JOIN, "t9a.join.forbidden", "engaged")
+
+
+@pytest.mark.rule("t9a.join.forbidden", "t9a.join.unit-stops", "t9a.charge-out.failure")
+def test_a_unit_whose_charge_failed_is_neither_engaged_nor_fleeing_and_may_be_joined() -> None:
+    g = _lone_hero("charge", (30, 22), enemy_y=30)
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1]))
+    spears = g.state.unit("spears")
+    assert not spears.has(Status.ENGAGED) and not spears.has(Status.FLEEING)
+    play_to(g, "movement", "elves")
+    ruling = g.check(JOIN)
+    assert ruling.legal and "t9a.join.move" in ruling.rules
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 21]]}, "published.t9a-move", "charged already")
+    g.apply(JOIN)
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 21]]}, "t9a.join.unit-stops", "cannot move again")
