@@ -136,7 +136,10 @@ def sight_all(state: GameState, host: Unit) -> list[Placed]:
     """Return where every model of a combined unit (its characters too) draws its line of sight from.
 
     A model behind the first rank sees as if it stood in the first rank of its file (``sight_from``).
+    Where no terrain blocks sight every line is clear, so the models' own places serve as well.
     """
+    if not blocks_sight(state.terrain):
+        return _placed_all(state, host)
     f = host.formation
     return [sight_from(f, m) for u in (host, *state.joined_to(host.id)) for m in u.models]
 
@@ -644,7 +647,9 @@ class NinthAge(Ruleset):
         if ch.side != state.active or host.side != ch.side:
             return _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
         if not host.alive or not ch.alive:
-            return _refuse("both the character and the unit must be on the table", "t9a.join.move")
+            gone = ch if not ch.alive else host
+            return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
+                           "t9a.join.move", "core.zero.w")
         if ch.joined is not None:
             return _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
         if led := state.joined_to(ch.id):
