@@ -219,3 +219,16 @@ def test_a_unit_whose_charge_failed_is_neither_engaged_nor_fleeing_and_may_be_jo
     refused(g, {"do": "move", "unit": "spears", "to": [[36, 21]]}, "published.t9a-move", "charged already")
     g.apply(JOIN)
     refused(g, {"do": "move", "unit": "spears", "to": [[36, 21]]}, "t9a.join.unit-stops", "cannot move again")
+
+
+@pytest.mark.rule(SIGHT, "t9a.char.lone")
+def test_a_lone_character_sees_in_his_own_front_arc() -> None:
+    # the Hero stands alone at (36, 14), facing up the table like the Spearmen; the orcs 6" behind him
+    data = _orcs_behind("shooting", joined=False, hero_at=(36, 16.5), hero_weapons=["longbow"])
+    data["sides"]["orcs"][0]["formation"].update(position=[36, 9])
+    data["sides"]["elves"][0]["formation"].update(position=[20, 30])
+    g = reloading_game(data)
+    refused(g, {"do": "shoot", "unit": "hero", "target": "orcs"}, SIGHT, "orcs is not in hero's Front Arc")
+    data["sides"]["elves"][1]["models"][0]["facing"] = 180  # turned about, he faces them
+    ruling = reloading_game(data).check({"do": "shoot", "unit": "hero", "target": "orcs"})
+    assert ruling.legal and "1 shots" in ruling.reason
