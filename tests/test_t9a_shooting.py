@@ -67,8 +67,10 @@ def test_a_lone_character_is_a_target_of_its_own() -> None:
     g = game(joined=False, hero_at=(36, 24))
     targets = g.ruleset.targets(g.state, "orcs")
     assert targets["hero"].legal and "t9a.char.lone" in targets["hero"].rules
-    events = g.apply({**SHOOT, "target": "hero"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    # the hero slain 4" from his Spearmen: a friendly unit destroyed within 6", so they take a Panic test (3, 3)
+    events = g.apply({**SHOOT, "target": "hero"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [3, 3]))
     assert "t9a.char.lone" in events[0].rules and not g.state.unit("hero").alive
+    assert events[-1].kind == "panic" and events[-1].message.startswith("spears passes its Panic test for hero destroyed")
 
 
 @pytest.mark.rule("t9a.join.moved-separately")

@@ -162,12 +162,12 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     """Take the Panic test for heavy casualties when due (``heavy_casualties_panic``) and flee on a failure.
 
     The losses of one shooting attack or one spell count against the models the unit had
-    before it; a unit engaged in combat or already fleeing takes no Panic test.  The unit
+    before it; a unit engaged in combat, already fleeing or that passed a Panic test this phase takes none.  The unit
     may test on its General's Leadership when he is within 12" (published.t9a-general).
     Returns the state and the ``panic`` event (None when no test was due), citing ``also`` too.
     """
     host = current(state, host_of(state, state.unit(unit_id)).id)
-    if host.has(Status.ENGAGED) or host.has(Status.FLEEING):
+    if host.has(Status.ENGAGED) or host.has(Status.FLEEING) or host.has(Status.PANIC_PASSED):
         return state, None
     start = len(dice.log)
     general = [m.profile.ld for m in generals_near(state, host.id)]
@@ -182,7 +182,8 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     if host.last_of:
         rules.append("t9a.combined.last-survivor")
     ld = f"Ld {result.value}" + (", the General's" if lent else "")
-    if result.passed:
+    if result.passed:  # a unit that passed takes no other Panic test this phase
+        state = state.replace_units(*(u.with_status(Status.PANIC_PASSED) for u in members(state, host.id)))
         said = f"{host.id} passes its Panic test ({result.roll} against {ld})"
     else:
         state, dist = flee(state, host.id, away_from, dice)

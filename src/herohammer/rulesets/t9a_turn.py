@@ -19,6 +19,7 @@ from .base import Resolution
 from .t9a import NinthAge
 from .t9a_magic import MagicPhase
 from .t9a_melee import MeleePhase, engaged_with
+from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from ..actions import Action, Charge
 
 
-class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
+class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic, NinthAge):
     """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
@@ -62,8 +63,10 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, NinthAge):
         yield from super().candidate_actions(state)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought."""
-        return super().resolve_end_phase(self.end_melee_phase(self.end_magic_phase(state)), action, dice)
+        """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought;
+        every phase who passed a Panic test."""
+        state = self.end_panic_phase(self.end_melee_phase(self.end_magic_phase(state)))
+        return super().resolve_end_phase(state, action, dice)
 
 
 def charge_out_odds(state: GameState, action: Charge) -> Distribution[str]:
