@@ -25,6 +25,7 @@ from herohammer.game import Game
 from herohammer.geometry import group_distance
 from herohammer.rulesets import get_ruleset
 from herohammer.scenario import state_from_data, state_to_data
+from herohammer.simulate import simulate
 from herohammer.state import GameState
 from herohammer.units import Status
 
@@ -229,3 +230,38 @@ def test_exact_odds_of_a_shot_that_destroys_a_unit_next_to_a_friend_match_brute_
     passed = sum((p for o, p in odds.weights if "panic.outcome: passed" in o.labels()), Fraction(0))
     assert fled == slain * Fraction(10, 36) and passed == slain * Fraction(26, 36)
     assert all(o.gained("guards", "fleeing") == ("panic.outcome: fled" in o.labels()) for o, _ in odds.weights)
+
+
+@pytest.mark.rule(PANIC)
+def test_simulate_compiles_the_friends_panic_test_exactly_as_odds_action_says() -> None:
+    g = _lone_spearman(3.0)
+    odds = action_odds(g.state, SHOOT)
+    result = simulate(state_to_data(g.state), 500, seed=1, plan=[SHOOT], method="compiled")
+    assert result.exact_known and result.meta["method"] == "compiled"
+    marginals = result.marginals()
+
+    def exact(label: str) -> Fraction:
+        return sum((p for o, p in odds.weights if label in o.labels()), Fraction(0))
+
+    assert marginals["guards: fleeing"][True][1] == exact("guards: fleeing")
+    assert marginals["guards: panic_passed"][True][1] == exact("guards: panic_passed") == exact("panic.outcome: passed")
+    counted = marginals["guards: fleeing"][True][0] + marginals["guards: fleeing"][False][0]
+    assert counted == 500
+
+
+@pytest.mark.rule(PANIC)
+@pytest.mark.rule("published.t9a-flee")
+def test_a_friend_that_panics_off_the_table_is_destroyed_and_its_own_friends_test() -> None:
+    data = scenario(n=1, joined=False, hero_at=(10, 10), enemy_y=19.0)
+    data["sides"]["elves"][0]["formation"]["position"] = [36, 5]
+    guards_x = 36 + 10 / 25.4 + 3.0 + HALF_ROW
+    data["sides"]["elves"].append(_guards(guards_x, y=5.0))
+    data["sides"]["elves"].append(_guards(guards_x + 2 * HALF_ROW + 2.0, y=5.0, gid="wardens"))
+    g = Game(state_from_data(data))
+    assert _gap(g.state, "spears", "wardens") > 6 and _gap(g.state, "guards", "wardens") == pytest.approx(2.0)
+    # the Guards fail (12) and flee 12" off the table: destroyed; the Wardens, 2" from where the Guards stood,
+    # then test (12: fail) and flee 2"
+    events = g.apply(SHOOT, ScriptedDice(SLAY_ONE + [6, 6] + [6, 6] + [6, 6] + [1, 1]))
+    assert [e.kind for e in events] == ["shoot", "panic", "flee", "panic", "flee"]
+    assert "off the table: destroyed" in events[2].message and "guards destroyed 2.0\" away" in events[3].message
+    assert not g.state.unit("guards").alive and Status.FLEEING in g.state.unit("wardens").status
