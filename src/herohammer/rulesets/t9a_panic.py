@@ -50,7 +50,7 @@ class Alarm:
     unit: str
     side: str
     stood: tuple[Placed, ...]
-    what: str  # "destroyed", "breaks from combat" or "breaks from combat and is destroyed"
+    what: str  # "destroyed" or "breaks from combat"
     keeps: tuple[str, ...]  # the ids that are still that unit (its last survivor): they do not test for it
 
 
@@ -69,17 +69,17 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
 
     Destroyed: no model of it, nor its last survivor, lives (``is_destroyed``); a character slain inside
     a unit is a casualty of it, not a unit destroyed. Broke: engaged and not fleeing before, fleeing
-    (or destroyed by the pursuit) after: only a failed Break test makes an engaged unit flee.
+    after: only a failed Break test makes an engaged unit flee. A unit that broke and was caught by
+    the pursuit is destroyed: one loss, so its friends test once for it.
     """
     out: list[Alarm] = []
     for u in _standing(before):
         destroyed = is_destroyed(after, u.id)
         now = current(after, u.id)
-        broke = (u.has(Status.ENGAGED) and not u.has(Status.FLEEING)
-                 and (destroyed or now.has(Status.FLEEING)))
+        broke = not destroyed and u.has(Status.ENGAGED) and not u.has(Status.FLEEING) and now.has(Status.FLEEING)
         if not destroyed and not broke:
             continue
-        what = ("breaks from combat and is destroyed" if destroyed else "breaks from combat") if broke else "destroyed"
+        what = "breaks from combat" if broke else "destroyed"
         keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
         out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
     return out
