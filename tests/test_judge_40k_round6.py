@@ -314,3 +314,24 @@ def test_40k4_a_plan_of_two_volleys_and_the_phase_end_compiles_to_the_brute_forc
     assert volleys_only == brute_volleys
     assert not any(dict(o).get("event: morale") for o in volleys_only)
     assert any(dict(o).get("event: morale") for o in compiled)
+
+
+# == 3. refusals left to the central turn-sequence check ======================================
+RHINO = {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115]}
+
+
+@pytest.mark.rule("published.turn-sequence", "published.transports")
+@BOTH
+def test_a_squad_of_the_side_whose_turn_it_is_not_may_not_disembark_and_the_refusal_cites_the_turn(
+        ruleset: str) -> None:
+    """Blue's squad riding in blue's Rhino may not get out in red's Movement phase: the turn sequence refuses it
+    (``Ruleset.judge_checked``, where the disembark's own side check, dead behind it, was removed), citing the rule,
+    and the game is unchanged; in blue's own Movement phase the same disembark is legal."""
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10, "models": [{**RHINO, "at": [26, 30]}]}
+    blue = [rhino, squad("tac", 20, 30, n=2, embarked_in="rhino")]
+    out = {"do": "disembark", "unit": "tac", "to": [[25, 33.5], [27, 33.5]]}
+    g = game(scenario(ruleset, [squad("red", 20, 10)], blue, phase="movement"))
+    refused = assert_illegal(g, out, "published.turn-sequence")
+    assert "red's turn" in str(refused)
+    mine = game(scenario(ruleset, [squad("red", 20, 10)], blue, phase="movement", active="blue"))
+    assert_legal(mine, out, "published.transports")
