@@ -316,6 +316,121 @@ def test_40k4_a_plan_of_two_volleys_and_the_phase_end_compiles_to_the_brute_forc
     assert any(dict(o).get("event: morale") for o in compiled)
 
 
+# == 2. sequences in which the state changes around a character ================================
+def lascannons(uid: str, x: float, y: float, n: int = 1) -> dict[str, Any]:
+    return {"id": uid, "models": [{**model(f"{uid} {i + 1}", x + 2 * i, y), "weapons": ["lascannon"]}
+                                  for i in range(n)]}
+
+
+@pytest.mark.rule("published.morale-casualties", "40k4.char.leadership", "published.wound-allocation")
+def test_40k4_a_captain_slain_by_the_first_volley_is_a_loss_and_lends_no_leadership_at_the_phase_end() -> None:
+    """A Captain (Ld 10, one Wound) joined to five Marines (Ld 7) is slain with a Marine by the first volley; a
+    second volley slays nobody. When the phase ends the squad, six strong when first shot, has lost two (the Captain
+    counts: he was one of its models) and tests on its own Ld 7: a unit is no longer joined by a dead character.
+    Undone to before the first volley, the Captain stands and the squad's Leadership is his again."""
+    cap = hero("cap", 22, 11.5, ld=10, joined="tac")
+    cap["models"][0]["profile"] = "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+"
+    red = [squad("tac", 20, 10, n=5, ld=7), cap]
+    blue = [{"id": "bolt", "models": [{**model(f"Gunner {i + 1}", 20 + 2 * i, 30), "weapons": ["boltgun"]}
+                                      for i in range(6)]}, gunners("b", 34)]
+    g = game(scenario("40k4", red, blue, phase="shooting", active="blue"))
+    start = g.state
+    # six hits, six wounds: one each on the five Marines and the sixth on the Captain; one Marine and he fail
+    events = g.apply(shoot("bolt", "tac"), dice=ScriptedDice([6] * 12 + [6, 6, 6, 6, 1] + [1]))
+    assert morale(events) == [] and not g.state.unit("cap").alive and len(g.state.unit("tac").models) == 4
+    g.apply(shoot("b", "tac"), dice=ScriptedDice([1]))
+    checks = morale(g.apply(END, dice=ScriptedDice([4, 4, 3, 3])))
+    assert len(checks) == 1 and "lost 2 of 6" in checks[0].message and "Ld 7" in checks[0].message
+    assert "40k4.char.leadership" not in checks[0].rules and "fails" in checks[0].message
+    undo_to(g, start)
+    assert g.state.unit("cap").alive and g.ruleset.leadership_of(g.state, "tac").value == 10
+
+
+@pytest.mark.rule("published.morale-casualties", "published.stubborn", "40k4.ic.rules-not-shared", "published.fearless")
+def test_40k4_a_stubborn_captain_spares_his_squad_the_minus_one_a_fearless_one_does_not_spare_the_check() -> None:
+    """Three Marines of eight at the start lose one this phase, with their Captain beside them. Stubborn is shared
+    both ways (published.stubborn, seed 001): with a Stubborn Captain the check ignores the -1 for being below half.
+    Fearless is not shared (40k4.ic.rules-not-shared): with a Fearless Captain the squad still tests, at -1."""
+    for rule, modifier in (("Stubborn", False), ("Fearless", True)):
+        red = [squad("tac", 20, 10, n=3, ld=7, models_at_start=8), hero("cap", 22, 11.5, ld=9, joined="tac",
+                                                                        rules=[rule])]
+        g = game(scenario("40k4", red, [gunners("b", 20)], phase="shooting", active="blue"))
+        g.apply(shoot("b", "tac"), dice=ScriptedDice([6, 6, 1]))
+        assert len(g.state.unit("tac").models) == 2
+        checks = morale(g.apply(END, dice=ScriptedDice([4, 5, 1, 1])))
+        assert len(checks) == 1 and "lost 1 of 4" in checks[0].message and "Ld 9" in checks[0].message
+        assert ("fails" in checks[0].message) == modifier  # 9 on Ld 9 passes; on Ld 9 -1 it fails
+        assert ("-1" in checks[0].message) == modifier, checks[0].message
+        assert ("published.stubborn" in checks[0].rules) == (not modifier)
+
+
+@pytest.mark.rule("published.last-man-standing", "published.morale-casualties", "published.fall-back")
+def test_40k4_a_squad_that_fails_last_man_standing_in_the_volley_is_already_falling_back_when_the_phase_ends(
+        ) -> None:
+    """Four Boyz shot down to one take Last Man Standing at once (published.last-man-standing) and fall back on a
+    failure; when the phase ends the last Boy is already falling back, so he is told he takes no further check.
+    Had he passed, the phase's check for three of four lost would follow (decision: two triggers)."""
+    g = game(scenario("40k4", [gunners("a", 14, n=3)], [boyz(4)], phase="shooting"))
+    start = g.state
+    events = g.apply(shoot("a"), dice=ScriptedDice(HIT * 3 + [6, 6, 2, 2]))
+    last = [e for e in events if "published.last-man-standing" in e.rules]
+    assert last and "fails" in last[0].message and g.state.unit("boyz").has(Status.FALLING_BACK)
+    checks = morale(g.apply(END, dice=ScriptedDice([])))
+    assert len(checks) == 1 and "already falling back" in checks[0].message and not checks[0].rolls
+    undo_to(g, start)
+    g.apply(shoot("a"), dice=ScriptedDice(HIT * 3 + [1, 1]))
+    assert not g.state.unit("boyz").has(Status.FALLING_BACK)
+    checks = morale(g.apply(END, dice=ScriptedDice([1, 2])))
+    assert len(checks) == 1 and "lost 3 of 4" in checks[0].message and "-1" in checks[0].message
+
+
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest")
+@BOTH
+def test_a_lone_character_screened_by_a_squad_becomes_a_target_once_the_squad_is_shot_away(ruleset: str) -> None:
+    """Blue's lone Captain stands 5" behind a squad of two. Before, the Lascannon team B may not pick him out: in 3rd
+    he is within 6" of another unit of his and not B's closest target; in 4th he is not B's closest target. Team A
+    shoots the squad away; in the same phase B may now target him (3rd: no other living unit of his within 6"; 4th:
+    now B's closest target), each ruling citing its edition's clause; undone, he is screened again."""
+    blue = [squad("screen", 20, 22, n=2), hero("cap", 21, 16, ld=10)]
+    g = game(scenario(ruleset, [lascannons("A", 10, 30, n=2), lascannons("B", 22, 30)], blue, phase="shooting"))
+    rule = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}[ruleset]
+    at_cap = shoot("B", "cap")
+    assert_illegal(g, at_cap, rule)
+    before = g.state
+    g.apply(shoot("A", "screen"), dice=ScriptedDice([6] * 4))
+    assert not g.state.unit("screen").alive
+    assert_legal(g, at_cap, rule)
+    g.undo()
+    assert g.state is before
+    assert_illegal(g, at_cap, rule)
+
+
+@pytest.mark.rule("40k4.ic.join", "40k4.ic.pinned", "published.pinning")
+@BOTH
+def test_a_character_who_joins_a_squad_that_is_then_pinned_in_the_same_phase_is_pinned_with_it(
+        ruleset: str) -> None:
+    """A Captain joins a squad in its Movement phase (3rd: by moving within 2"; 4th: declared), then the judge's
+    Pinning test pins the squad in the same phase: the Captain is pinned with it and may neither leave (4th:
+    40k4.ic.pinned; 3rd: he has used his move) nor shoot apart in the Shooting phase; undone, the join stands and
+    the squad is unpinned."""
+    red = [squad("tac", 20, 10, n=3), hero("cap", 20, 14, ld=10)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 40)], phase="movement"))
+    join = ({"do": "join", "character": "cap", "unit": "tac", "to": [22, 11.5]} if ruleset == "40k4"
+            else {"do": "move", "unit": "cap", "to": [[22, 11.5]]})
+    g.apply(join)
+    assert g.state.unit("cap").joined == "tac"
+    joined = g.state
+    g.apply({"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Pinning"}, dice=ScriptedDice([6, 6]))
+    assert g.state.unit("cap").has(Status.PINNED) and g.state.unit("tac").has(Status.PINNED)
+    leave = {"do": "leave", "character": "cap", "to": [22, 16]}
+    assert_illegal(g, leave, "40k4.ic.pinned" if ruleset == "40k4" else "40k3.ic.leave")
+    g.apply(END)
+    assert_illegal(g, shoot("tac", "orks"), "published.pinning")
+    g.undo()
+    g.undo()
+    assert g.state is joined and not g.state.unit("tac").has(Status.PINNED)
+
+
 # == 3. refusals left to the central turn-sequence check ======================================
 RHINO = {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115]}
 
