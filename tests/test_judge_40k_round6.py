@@ -255,14 +255,17 @@ def test_40k4_the_count_survives_saving_and_a_bad_count_gets_one_clear_message(
     checks = morale(loaded.apply(END, dice=ScriptedDice([1, 1])))
     assert "lost 2 of 8" in checks[0].message
     path = tmp_path / "shot.yaml"
-    for bad, field in (({"orks": 8}, "shot_this_phase.orks"), ({"boyz": 0}, "shot_this_phase"),
-                       ({"boyz": "eight"}, "shot_this_phase")):
-        path.write_text(yaml.safe_dump({**saved, "shot_this_phase": bad}))
+    for bad, field, phase in (({"orks": 8}, "shot_this_phase.orks", "shooting"),
+                              ({"boyz": 0}, "shot_this_phase", "shooting"),
+                              ({"boyz": "eight"}, "shot_this_phase", "shooting"),
+                              ({"boyz": 8}, "shot_this_phase", "assault")):
+        data = {**saved, "shot_this_phase": bad, "phase": phase}
+        path.write_text(yaml.safe_dump(data))
         code, out, err = run(["check", str(path), "--action", json.dumps(END)], capsys)
         assert code == 2 and str(path) in err and field in err, err
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
         with pytest.raises(ScenarioError):
-            state_from_data({**saved, "shot_this_phase": bad}, str(path))
+            state_from_data(data, str(path))
 
 
 @pytest.mark.rule("published.morale-casualties")

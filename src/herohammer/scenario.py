@@ -262,6 +262,9 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             _check_links(source, f"sides.{side}[{i}]", u, side, by_id, spec)
+    if spec.shot_this_phase and spec.phase is not Phase.SHOOTING:
+        raise ScenarioError(source, "shot_this_phase", f"losses are counted over a Shooting phase, not the "
+                            f"{spec.phase.value} phase [published.morale-casualties]")
     for unit_id in spec.shot_this_phase:
         if unit_id not in by_id:
             raise ScenarioError(source, f"shot_this_phase.{unit_id}", f"no unit with id {unit_id!r} "
