@@ -290,6 +290,34 @@ def test_odds_of_a_4th_edition_volley_say_the_check_comes_at_the_phase_end(
         assert (len(notes) == 1) == (ruleset == "40k4")
 
 
+@pytest.mark.rule("published.morale-casualties")
+def test_the_web_odds_of_a_4th_edition_volley_carry_the_same_note_as_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``herohammer serve`` answers the odds of a 4th edition volley with the command line's result, its note on the
+    Morale check at the end of the Shooting phase included."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+
+    data = scenario("40k4", [gunners("a", 14, n=2)], [boyz(4)], phase="shooting")
+    path = tmp_path / "volley.yaml"
+    path.write_text(yaml.safe_dump(data))
+    code, out, err = run(["odds", "action", str(path), "--action", json.dumps(shoot("a")), "--json"], capsys)
+    cli = json.loads(out)["result"]
+    client = TestClient(create_app())
+    table = client.post("/api/tables", json={"scenario": data}).json()["table_id"]
+    job = client.post(f"/api/tables/{table}/odds", json={"action": shoot("a")}).json()
+    deadline = time.monotonic() + 120
+    while job["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+    assert job["status"] == "done" and job["result"]["result"] == cli
+    assert len(cli["notes"]) == 1 and "published.morale-casualties" in cli["notes"][0]
+
+
 def _compiled_and_brute_force(data: dict[str, Any], plan: list[dict[str, Any]]
                               ) -> tuple[dict[Outcome, Fraction], dict[Outcome, Fraction]]:
     state = state_from_data(data)
