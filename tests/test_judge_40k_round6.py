@@ -156,7 +156,7 @@ def test_40k4_a_unit_below_half_its_starting_strength_tests_at_minus_one() -> No
     g.apply(shoot("a"), dice=ScriptedDice(HIT))
     checks = morale(g.apply(END, dice=ScriptedDice([3, 4, 1, 1])))
     assert len(checks) == 1 and "Ld 7 -1" in checks[0].message and "fails" in checks[0].message
-    assert "below half its starting strength of 10" in checks[0].message
+    assert "below half its starting strength (3 of the 10 models it began the battle with" in checks[0].message
     assert g.state.unit("boyz").has(Status.FALLING_BACK)
     half = game(scenario("40k4", [gunners("a", 14, n=2)], [boyz(6, models_at_start=10)], phase="shooting"))
     half.apply(shoot("a"), dice=ScriptedDice(HIT * 2))  # two of six: four of ten left, below half
@@ -413,6 +413,29 @@ def test_40k4_a_squad_that_fails_last_man_standing_in_the_volley_is_already_fall
     assert not g.state.unit("boyz").has(Status.FALLING_BACK)
     checks = morale(g.apply(END, dice=ScriptedDice([1, 2])))
     assert len(checks) == 1 and "lost 3 of 4" in checks[0].message and "-1" in checks[0].message
+
+
+@pytest.mark.rule("published.morale-casualties", "40k3.char.kinds", "40k4.char.no-last-man")
+def test_40k4_an_ordinary_sergeant_who_outlives_his_squad_is_the_unit_and_takes_its_check_at_the_phase_end() -> None:
+    """An ordinary character is part of his unit (seed 000): a Sergeant whose two Marines are shot away is what is
+    left of the squad, not a unit of his own. He takes no Last Man Standing test (40k4.char.no-last-man), but the
+    squad, three strong when first shot, has lost two: when the phase ends he takes its Morale check, at -1 (none of
+    its own models left). An independent Captain left alone the same way is a unit of his own and takes none."""
+    red = [squad("tac", 20, 10, n=2), hero("sgt", 21, 11.5, kind="ordinary", joined="tac")]
+    g = game(scenario("40k4", red, [lascannons("las", 20, 30, n=2)], phase="shooting", active="blue"))
+    start = g.state
+    events = g.apply(shoot("las", "tac"), dice=ScriptedDice([6] * 4))
+    assert any("40k4.char.no-last-man" in e.rules for e in events) and morale(events) == []
+    assert g.state.unit("sgt").last_of == "tac"
+    checks = morale(g.apply(END, dice=ScriptedDice([5, 5, 1, 1])))
+    assert len(checks) == 1 and checks[0].message.startswith("sgt lost 2 of 3 models this Shooting phase")
+    assert "the last of tac" in checks[0].message and "Ld 10 -1" in checks[0].message
+    assert "fails" in checks[0].message and g.state.unit("sgt").has(Status.FALLING_BACK)
+    undo_to(g, start)
+    red[1] = hero("cap", 21, 11.5, joined="tac")
+    g = game(scenario("40k4", red, [lascannons("las", 20, 30, n=2)], phase="shooting", active="blue"))
+    g.apply(shoot("las", "tac"), dice=ScriptedDice([6] * 4))
+    assert g.state.unit("cap").joined is None and morale(g.apply(END, dice=ScriptedDice([]))) == []
 
 
 @pytest.mark.rule("40k3.ic.target", "40k4.target.closest")

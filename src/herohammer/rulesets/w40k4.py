@@ -295,23 +295,28 @@ class Warhammer40k4(Warhammer40k3):
         state = evolve(state, shot_this_phase=())
         events: list[Event] = []
         for unit_id, had in shot:
-            unit = state.unit(unit_id)
-            if not unit.alive:  # destroyed: said when it was; a character it left is a unit of his own
+            own = state.unit(unit_id)
+            # the unit as it stands: itself, or the ordinary character who outlived its models (``last_of``): he is
+            # the unit now (40k3.char.kinds); an independent one it left is a unit of his own (40k4.char.no-last-man)
+            unit = own if own.alive else next((u for u in state.units if u.last_of == unit_id and u.alive), None)
+            if unit is None:  # destroyed: said when it was
                 continue
-            lost = had - sum([len(u.models) for u in state.combined(unit_id)])
+            lost = had - sum([len(u.models) for u in state.combined(unit.id)])
             if lost <= 0 or lost < MORALE_FRACTION * had:
                 continue
-            why = f"lost {lost} of {had} models this Shooting phase"
+            why = f"lost {lost} of {had} models this Shooting phase" + (f" (the last of {unit_id})" if unit is not own
+                                                                         else "")
             spared = next(((words, rule) for status, words, rule in _SPARED if unit.has(status)), None)
             if spared is not None:
-                events.append(Event("morale", f"{unit_id} {why} but {spared[0]}: it takes no Morale check for "
+                events.append(Event("morale", f"{unit.id} {why} but {spared[0]}: it takes no Morale check for "
                                     "shooting casualties", ("published.morale-casualties", spared[1])))
                 continue
             modifier = 0
-            if 2 * len(unit.models) < unit.starting_strength:
+            if 2 * len(own.models) < own.starting_strength:  # its own models: characters are not counted
                 modifier = -1
-                why += f", below half its starting strength of {unit.starting_strength}"
-            state, more = self._morale_check(state, unit_id, dice, why, "published.morale-casualties", modifier)
+                why += (f", below half its starting strength ({len(own.models)} of the {own.starting_strength} models "
+                        "it began the battle with, characters not counted)")
+            state, more = self._morale_check(state, unit.id, dice, why, "published.morale-casualties", modifier)
             events += more
         return state, events
 
