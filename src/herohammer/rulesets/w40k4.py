@@ -1,4 +1,5 @@
-"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp (4th ed. rulebook).
+"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp, and
+the Morale check for shooting casualties counted over the Shooting phase and taken at its end (4th ed. rulebook).
 
 Only the hooks the 4th edition changes are overridden here; the mechanics are in
 ``w40k3``.
@@ -250,6 +251,7 @@ class Warhammer40k4(Warhammer40k3):
         return 1, " +1: no enemy unit in sight"
 
     # == Morale checks for shooting casualties: over the phase, at its end ==============
+    @implements("published.morale-casualties")
     def quarter_check(self, state: GameState, before: GameState, target_id: str) -> Event | None:
         """Say only whether the attack destroyed its target: the Morale check for casualties waits for the end of the
         Shooting phase (``shooting_phase_ends``)."""
