@@ -503,7 +503,6 @@ class NinthAge(Ruleset):
                         f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank "
                         "[t9a.char.front-rank]")
 
-    @implements("t9a.charge-out.failure")
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit.
