@@ -264,3 +264,23 @@ def test_a_friend_that_panics_off_the_table_is_destroyed_and_its_own_friends_tes
     assert [e.kind for e in events] == ["shoot", "panic", "flee", "panic", "flee"]
     assert "off the table: destroyed" in events[2].message and "guards destroyed 2.0\" away" in events[3].message
     assert not g.state.unit("guards").alive and Status.FLEEING in g.state.unit("wardens").status
+
+
+@pytest.mark.rule(PANIC)
+@pytest.mark.rule("published.t9a-rally")
+def test_a_friend_that_fails_to_rally_and_flees_off_the_table_is_destroyed_for_its_friends() -> None:
+    data = scenario(n=5, joined=False, hero_at=(10, 10), phase="charge", active="elves", spear_status=["fleeing"])
+    data["sides"]["elves"][0]["formation"]["position"] = [36, 4]
+    data["sides"]["elves"].append(_guards(36 + 2 * HALF_ROW + 3.0, y=4.0))
+    g = Game(state_from_data(data))
+    assert _gap(g.state, "spears", "guards") == pytest.approx(3.0)
+    before = g.state
+    # the Rally test: 6 + 4 = 10 against Ld 8 fails; the flee of 3 + 2 takes the spears off the table: destroyed;
+    # the guards, 3" from where they stood, pass their Panic test on 3 + 3
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([6, 4, 3, 2, 3, 3]))
+    assert not g.state.unit("spears").alive
+    panic = _panics(events)[-1]
+    assert "guards passes its Panic test for spears destroyed 3.0\" away" in panic.message
+    assert Status.PANIC_PASSED in g.state.unit("guards").status
+    g.undo()
+    assert g.state is before
