@@ -102,10 +102,10 @@ def test_walked_hears_the_count_of_rules_code_runs_as_the_enumeration_goes(monke
     heard: list[int] = []
     answer = action_odds(state, VOLLEY, walked=heard.append)
     assert answer.exact
-    assert resolved > odds_module.WALKED_EVERY  # the volley is large enough to be heard along the way
+    assert resolved > odds_module.PROGRESS_EVERY  # the volley is large enough to be heard along the way
     assert heard[-1] == resolved  # the last word is every run made, the estimate's paths included
     assert heard == sorted(set(heard))
-    assert all(n % odds_module.WALKED_EVERY == 0 for n in heard[:-1])
+    assert all(n % odds_module.PROGRESS_EVERY == 0 for n in heard[:-1])
     plain = action_odds(state, VOLLEY)
     assert plain.weights == answer.weights  # counting changes no answer
 

@@ -33,8 +33,9 @@ from .state import GameState
 
 Z95 = 1.959963984540054
 DEFAULT_RUNS = 10_000
-#: How often (in rules-code runs) ``action_odds`` tells ``walked`` how far the exact enumeration has gone.
-WALKED_EVERY = 16
+#: How often (in rules-code runs) ``action_odds`` tells ``walked`` how far the exact enumeration has gone, and
+#: ``advance`` how many Monte Carlo runs are done (a bar moves, and a caller may cancel, that often).
+PROGRESS_EVERY = 16
 #: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
 FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result")
 
@@ -201,7 +202,7 @@ def action_odds(
     of the chance tree is estimated first (``estimate_runs``): far over ``max_runs`` it
     samples at once, and ``notice`` hears why in one line before the runs start.
     ``walked`` hears how many rules-code runs the exact enumeration has made, every
-    ``WALKED_EVERY`` runs and at its end (a progress bar's count, so a long enumeration is
+    ``PROGRESS_EVERY`` runs and at its end (a progress bar's count, so a long enumeration is
     not a silent wait); ``advance`` hears each further batch of Monte Carlo runs.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
@@ -227,7 +228,7 @@ def action_odds(
     def play_counted(dice: Dice) -> Any:
         nonlocal runs_made
         runs_made += 1
-        if walked is not None and runs_made % WALKED_EVERY == 0:
+        if walked is not None and runs_made % PROGRESS_EVERY == 0:
             walked(runs_made)
         return play(dice)
 
@@ -245,10 +246,10 @@ def action_odds(
         notice(f"{why}: Monte Carlo with {runs:,} runs")
     dice = SeededDice(seed)
     counts: Counter[Any] = Counter()
-    for i in range(runs):  # ``advance`` moves a progress bar every 256 runs
+    for i in range(runs):  # ``advance`` moves a progress bar every PROGRESS_EVERY runs
         counts[play(dice)] += 1
-        if advance is not None and ((i + 1) % 256 == 0 or i + 1 == runs):
-            advance(i % 256 + 1)
+        if advance is not None and ((i + 1) % PROGRESS_EVERY == 0 or i + 1 == runs):
+            advance(i % PROGRESS_EVERY + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
     return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; {why}), 95% Wilson intervals", False, weights, runs)
 
