@@ -13,7 +13,7 @@ from typing import Any
 
 from ..action_odds import summarise
 from ..dice import Dice, ScriptedDice, SeededDice
-from ..errors import HerohammerError
+from ..errors import HerohammerError, IllegalActionError
 from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
@@ -73,10 +73,16 @@ def _run(args: argparse.Namespace) -> int:
         try:
             events = game.apply(text)  # an illegal action raises: one line, exit 2, nothing written
         except HerohammerError as exc:
+            # Say which action, and that the actions before it were not kept either (all or none).
+            which = f"action {i} of {len(args.action)}"
+            none_kept = "nothing was played or written (play applies all its actions or none)"
             if isinstance(dice, ScriptedDice) and "ran out" in str(exc):
-                raise HerohammerError(f"action {i}: {exc}; --dice gave {len(args.dice)} rolls "
-                                      f"(the game stays as it was before action {i})") from None
-            raise
+                raise HerohammerError(f"{which}: {exc}; --dice gave {len(args.dice)} rolls; {none_kept}") from None
+            if len(args.action) == 1:
+                raise
+            if isinstance(exc, IllegalActionError):
+                raise IllegalActionError(f"{which}: {exc.reason}; {none_kept}", exc.rules) from None
+            raise HerohammerError(f"{which}: {exc}; {none_kept}") from None
         log.append({"action": i, "events": [e.to_json() for e in events]})
         rules += [r for e in events for r in e.rules]
         lines.append(f"action {i}: {text}")
