@@ -15,7 +15,7 @@ from ..simulate import progress_bar
 from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
-from .args import Once, add_json_flag, whole_number
+from .args import Once, add_json_flag, known_units, whole_number
 
 
 def register_action(queries: Any) -> None:
@@ -36,6 +36,7 @@ def register_action(queries: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
     action = parse_action(args.action)
+    known_units(state, action)
     ruling = get_ruleset(state.ruleset).rule_on(state, action)
     if not ruling.legal:
         raise IllegalActionError(ruling.reason, ruling.rules)

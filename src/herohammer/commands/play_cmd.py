@@ -12,13 +12,14 @@ import secrets
 from typing import Any
 
 from ..action_odds import summarise
+from ..actions import parse_action
 from ..dice import Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError
 from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
 from . import summary
-from .args import add_json_flag, whole_number
+from .args import add_json_flag, known_units, whole_number
 
 MAX_SEED = 2**63 - 1
 #: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
@@ -65,6 +66,8 @@ def _run(args: argparse.Namespace) -> int:
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
     start = game.state
+    for i, text in enumerate(args.action, start=1):  # an unknown unit is a typo: say so before playing any
+        known_units(start, parse_action(text), "--action" if len(args.action) == 1 else f"--action {i}")
     log: list[dict[str, Any]] = []
     lines: list[str] = [f"dice: {len(args.dice)} given rolls, in order" if seed is None
                         else f"seed: {seed} (replay with --seed {seed})"]
