@@ -37,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
     action = parse_action(args.action)
     known_units(state, action)
-    ruling = get_ruleset(state.ruleset).rule_on(state, action)
+    ruleset = get_ruleset(state.ruleset)
+    ruling = ruleset.rule_on(state, action)
     if not ruling.legal:
         raise IllegalActionError(ruling.reason, ruling.rules)
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
@@ -45,8 +46,12 @@ def _run(args: argparse.Namespace) -> int:
     with _Progress(sys.stderr.isatty() and not args.json, args.max_branches, args.runs) as shown:
         answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
+    notes = ruleset.odds_notes(state, answer.action)
     if args.json:
-        print_json("odds action", answer.to_json(), ruleset=state.ruleset, rules=ruling.rules,
+        result = answer.to_json()
+        if notes:
+            result["notes"] = list(notes)
+        print_json("odds action", result, ruleset=state.ruleset, rules=ruling.rules,
                    method=EXACT if answer.exact else MONTE_CARLO)
         return 0
     print(f"method: {answer.method}")
@@ -58,6 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     for unit in sorted({u for o, _ in answer.weights for u, _ in o.models_lost}):
         mean = answer.mean_lost(unit)
         print(f"  mean models slain in {unit}: {float(mean):.4f}" + (f" (exactly {mean})" if answer.exact else ""))
+    for note in notes:
+        print(f"note: {note}")
     return 0
 
 
