@@ -48,9 +48,11 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
                             preexec_fn=_as_in_a_terminal)
     assert proc.stdout is not None
     try:
-        if header is not None:  # wait on what it shows: its header, printed before the work
-            line = proc.stdout.readline()
-            assert header in line, line
+        if header is not None:  # wait on what it shows: its header, printed before the work (odds: its 2nd line)
+            lines = [proc.stdout.readline()]
+            while header not in lines[-1] and lines[-1] and len(lines) < 3:
+                lines.append(proc.stdout.readline())
+            assert header in lines[-1], lines
         deadline = time.monotonic() + 120
         while sum(_group(proc.pid).values()) < 1.0:  # busy for a second of CPU (the imports take less)
             assert proc.poll() is None, "the command ended before it could be interrupted"

@@ -167,14 +167,15 @@ def test_a_fight_is_estimated_with_its_loop_so_only_a_larger_excess_is_trusted()
 
 
 def test_odds_action_says_first_why_it_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    """On the command line the reason is the first line, before the Monte Carlo runs (the header of the wait)."""
+    """On the command line the reason follows the header at once, before the Monte Carlo runs."""
     from _cli import run
 
     scenario = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
     code, out, err = run(["odds", "action", scenario, "--action", '{"do": "shoot", "unit": "tactical", "target": "boyz"}',
                           "--max-branches", "10", "--runs", "50"], capsys)
     assert code == 0, err
-    first, *rest = out.splitlines()
+    header, first, *rest = out.splitlines()
+    assert header == 'odds of {"do": "shoot","unit": "tactical","target": "boyz"}'
     why = re.fullmatch(r"(exact enumeration would take about [\d,]+ rules-code runs \(budget 10\)): "
                        r"Monte Carlo with 50 runs", first)
     assert why is not None, first

@@ -33,6 +33,9 @@ from .state import GameState
 
 Z95 = 1.959963984540054
 DEFAULT_RUNS = 10_000
+#: How often (in rules-code runs) ``action_odds`` tells ``walked`` how far the exact enumeration has gone, and
+#: ``advance`` how many Monte Carlo runs are done (a bar moves, and a caller may cancel, that often).
+PROGRESS_EVERY = 16
 #: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
 FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result")
 
@@ -190,6 +193,7 @@ def action_odds(
     summary: Callable[[GameState, tuple[GameState, list[Event]]], Any] = summarise,
     advance: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
+    walked: Callable[[int], None] | None = None,
 ) -> ActionOdds:
     """Return the odds of every outcome of one legal action, exact when the chance tree allows.
 
@@ -197,6 +201,9 @@ def action_odds(
     ``IllegalActionError`` (with the rule ids) for an action the rules forbid.  The size
     of the chance tree is estimated first (``estimate_runs``): far over ``max_runs`` it
     samples at once, and ``notice`` hears why in one line before the runs start.
+    ``walked`` hears how many rules-code runs the exact enumeration has made, every
+    ``PROGRESS_EVERY`` runs and at its end (a progress bar's count, so a long enumeration is
+    not a silent wait); ``advance`` hears each further batch of Monte Carlo runs.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
     act = action if isinstance(action, ACTION_TYPES) else parse_action(
@@ -204,8 +211,10 @@ def action_odds(
     runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
     max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
     seed = guards.seed(seed, "action_odds")
-    if notice is not None and not callable(notice):
-        raise guards.ArgumentError("action_odds", "notice", "a function taking one line of text, or None", notice)
+    for name, hook, takes in (("notice", notice, "one line of text"), ("advance", advance, "a number of runs"),
+                              ("walked", walked, "a number of runs")):
+        if hook is not None and not callable(hook):
+            raise guards.ArgumentError("action_odds", name, f"a function taking {takes}, or None", hook)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, act)
     if not ruling.legal:
@@ -214,10 +223,21 @@ def action_odds(
     def play(dice: Dice) -> Any:
         return summary(state, ruleset.resolve(state, act, dice))
 
+    runs_made = 0
+
+    def play_counted(dice: Dice) -> Any:
+        nonlocal runs_made
+        runs_made += 1
+        if walked is not None and runs_made % PROGRESS_EVERY == 0:
+            walked(runs_made)
+        return play(dice)
+
     try:
         plain = summary is summarise  # it reads no positions, and events only through summary_view
-        dist = enumerate_outcomes(play, max_runs, positions=not plain, event_view=summary_view if plain else None,
-                                  estimate_paths=ESTIMATE_PATHS)
+        dist = enumerate_outcomes(play_counted if walked is not None else play, max_runs, positions=not plain,
+                                  event_view=summary_view if plain else None, estimate_paths=ESTIMATE_PATHS)
+        if walked is not None:
+            walked(runs_made)
         return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
                           tuple(dist.sorted_items()), 0)
     except EnumerationTooLarge as too_large:
@@ -226,10 +246,10 @@ def action_odds(
         notice(f"{why}: Monte Carlo with {runs:,} runs")
     dice = SeededDice(seed)
     counts: Counter[Any] = Counter()
-    for i in range(runs):  # ``advance`` moves a progress bar every 256 runs
+    for i in range(runs):  # ``advance`` moves a progress bar every PROGRESS_EVERY runs
         counts[play(dice)] += 1
-        if advance is not None and ((i + 1) % 256 == 0 or i + 1 == runs):
-            advance(i % 256 + 1)
+        if advance is not None and ((i + 1) % PROGRESS_EVERY == 0 or i + 1 == runs):
+            advance(i % PROGRESS_EVERY + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
     return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; {why}), 95% Wilson intervals", False, weights, runs)
 

@@ -148,6 +148,9 @@ class _Rounds:
             counter = _Counted(_stepper(self.driver, start))
             try:
                 dist = enumerate_outcomes(counter, max_runs=budget, positions=positions, event_view=tally_view)
+            except EnumerationTooLarge as exc:  # it was given what was left of the plan's budget: say the plan's
+                spent = self.used + counter.calls
+                raise EnumerationTooLarge(self.max_runs, spent + exc.estimate if exc.estimate else None) from None
             finally:
                 self.used += counter.calls
             for nxt, q in dist.items():

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 
 from . import guards
 from .catalogue import implements
-from .errors import HerohammerError, ScenarioError, validation_problem
+from .errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
@@ -310,6 +310,8 @@ def _arrange_formations(state: GameState, source: str) -> GameState:
             continue
         try:
             state = state.replace_unit(replace(u, formation=default_formation(state, u)))
+        except IllegalActionError as exc:  # a file's mistake, not an action: its reason alone
+            raise ScenarioError(source, f"units.{u.id}.formation", exc.reason) from None
         except HerohammerError as exc:
             raise ScenarioError(source, f"units.{u.id}.formation", str(exc)) from None
         state = arrange(state, u.id)

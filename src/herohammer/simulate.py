@@ -609,9 +609,13 @@ class _RichProgress:
     def __init__(self, total: int | None, label: str) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.table import Column
 
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        # On a narrow terminal a long label is cut short, never the count or the time left (80 columns
+        # once hid both behind "playing the engine (the chance tree has more than ...)").
+        self.progress = Progress(TextColumn("{task.description}", table_column=Column(ratio=1, no_wrap=True)),
+                                 BarColumn(bar_width=20), MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                                 TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)
 
     def __enter__(self) -> Any:

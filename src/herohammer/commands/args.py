@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..dice import Reroll
 from ..errors import HerohammerError
 from ..notation import DiceAmount, parse_amount, parse_roll_needed
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..state import GameState
+
+#: The action fields that name a unit of the scenario.
+UNIT_FIELDS = ("unit", "character", "target", "psyker")
+
+
+def known_unit(state: GameState, unit_id: str, where: str) -> None:
+    """Refuse a unit id the scenario lacks in one line: where it was given, and the units there are."""
+    if not state.has_unit(unit_id):
+        raise HerohammerError(f"{where}: no unit with id {unit_id!r} (units: {', '.join(u.id for u in state.units)})")
+
+
+def known_units(state: GameState, action: Action, where: str = "--action") -> None:
+    """Refuse an action naming a unit the scenario lacks, naming the field (``check``, ``play``, ``odds action``)."""
+    for field in UNIT_FIELDS:
+        unit_id = getattr(action, field, None)
+        if isinstance(unit_id, str):
+            known_unit(state, unit_id, f"{where}: field {field}")
 
 
 def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:

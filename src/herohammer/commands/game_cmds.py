@@ -6,11 +6,10 @@ import argparse
 from typing import Any
 
 from ..actions import parse_action
-from ..errors import HerohammerError
 from ..game import Game
 from ..report import dump_json, print_json, simple_table
 from . import summary
-from .args import Once, add_json_flag
+from .args import Once, add_json_flag, known_unit, known_units
 
 
 def register_check(sub: Any) -> argparse.ArgumentParser:
@@ -50,11 +49,7 @@ def register_actions(sub: Any) -> argparse.ArgumentParser:
 def _run_check(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
     action = parse_action(args.action)
-    for field in ("unit", "character", "target", "psyker"):
-        unit_id = getattr(action, field, None)
-        if isinstance(unit_id, str) and not game.state.has_unit(unit_id):
-            known = ", ".join(u.id for u in game.state.units)
-            raise HerohammerError(f"--action: field {field}: no unit with id {unit_id!r} (units: {known})")
+    known_units(game.state, action)
     ruling = game.check(action)
     if args.json:
         print_json("check", ruling.to_json(), ruleset=game.state.ruleset, rules=ruling.rules, method=None)
@@ -68,6 +63,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def _run_targets(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
+    known_unit(game.state, args.unit, "--unit")
     answers = game.ruleset.targets(game.state, args.unit)
     if args.json:
         print_json("targets", {"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}},

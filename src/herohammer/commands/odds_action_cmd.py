@@ -7,13 +7,15 @@ import sys
 from typing import Any
 
 from ..action_odds import DEFAULT_RUNS, action_odds
+from ..actions import parse_action
+from ..errors import IllegalActionError
 from ..dice import DEFAULT_MAX_RUNS
 from ..limits import ENGINE_MAX_RUNS
 from ..simulate import progress_bar
 from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
-from .args import Once, add_json_flag, whole_number
+from .args import Once, add_json_flag, known_units, whole_number
 
 
 def register_action(queries: Any) -> None:
@@ -33,21 +35,25 @@ def register_action(queries: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
-    with progress_bar(sys.stderr.isatty() and not args.json, args.runs,
-                      "Monte Carlo runs, if the enumeration is too large") as advance:
-        answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
-                             advance=advance, notice=None if args.json else _say)
+    action = parse_action(args.action)
+    known_units(state, action)
     ruleset = get_ruleset(state.ruleset)
+    ruling = ruleset.rule_on(state, action)
+    if not ruling.legal:
+        raise IllegalActionError(ruling.reason, ruling.rules)
+    if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
+        print(f"odds of {dump_json(action.to_json()).replace(chr(10), '').replace('  ', '')}", flush=True)
+    with _Progress(sys.stderr.isatty() and not args.json, args.max_branches, args.runs) as shown:
+        answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
+                             walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
     notes = ruleset.odds_notes(state, answer.action)
     if args.json:
-        rules = ruleset.rule_on(state, answer.action).rules
         result = answer.to_json()
         if notes:
             result["notes"] = list(notes)
-        print_json("odds action", result, ruleset=state.ruleset, rules=rules,
+        print_json("odds action", result, ruleset=state.ruleset, rules=ruling.rules,
                    method=EXACT if answer.exact else MONTE_CARLO)
         return 0
-    print(f"odds of {dump_json(answer.action.to_json()).replace(chr(10), '').replace('  ', '')}")
     print(f"method: {answer.method}")
     for name, est in answer.rows().items():
         if est.low is None:
@@ -62,6 +68,32 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say(line: str) -> None:
-    """Say at once, before the Monte Carlo runs, why the answer will be sampled (the header of a long wait)."""
-    print(line, flush=True)
+class _Progress:
+    """The bars of a long odds question on a terminal: the exact enumeration's rules-code runs (out of its
+    budget, ``--max-branches``), then, past it, the Monte Carlo runs, with the line saying why between them."""
+
+    def __init__(self, enabled: bool, budget: int, runs: int) -> None:
+        self.enabled, self.runs = enabled, runs
+        self.bar = progress_bar(enabled, budget, "exact odds: rules-code runs")
+        self.step = self.bar.__enter__()
+        self.counted = 0
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def walked(self, runs: int) -> None:
+        self.step(runs - self.counted)
+        self.counted = runs
+
+    def notice(self, line: str) -> None:
+        """Say at once, before the Monte Carlo runs, why the answer will be sampled; then count those runs."""
+        self.bar.__exit__(None, None, None)
+        print(line, flush=True)
+        self.bar = progress_bar(self.enabled, self.runs, "Monte Carlo runs")
+        self.step = self.bar.__enter__()
+
+    def advance(self, runs: int) -> None:
+        self.step(runs)

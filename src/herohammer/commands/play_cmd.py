@@ -12,13 +12,14 @@ import secrets
 from typing import Any
 
 from ..action_odds import summarise
+from ..actions import parse_action
 from ..dice import Dice, ScriptedDice, SeededDice
-from ..errors import HerohammerError
+from ..errors import HerohammerError, IllegalActionError
 from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
 from . import summary
-from .args import add_json_flag, whole_number
+from .args import add_json_flag, known_units, whole_number
 
 MAX_SEED = 2**63 - 1
 #: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
@@ -65,6 +66,8 @@ def _run(args: argparse.Namespace) -> int:
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
     start = game.state
+    for i, text in enumerate(args.action, start=1):  # an unknown unit is a typo: say so before playing any
+        known_units(start, parse_action(text), "--action" if len(args.action) == 1 else f"--action {i}")
     log: list[dict[str, Any]] = []
     lines: list[str] = [f"dice: {len(args.dice)} given rolls, in order" if seed is None
                         else f"seed: {seed} (replay with --seed {seed})"]
@@ -73,10 +76,16 @@ def _run(args: argparse.Namespace) -> int:
         try:
             events = game.apply(text)  # an illegal action raises: one line, exit 2, nothing written
         except HerohammerError as exc:
+            # Say which action, and that the actions before it were not kept either (all or none).
+            which = f"action {i} of {len(args.action)}"
+            none_kept = "nothing was played or written (play applies all its actions or none)"
             if isinstance(dice, ScriptedDice) and "ran out" in str(exc):
-                raise HerohammerError(f"action {i}: {exc}; --dice gave {len(args.dice)} rolls "
-                                      f"(the game stays as it was before action {i})") from None
-            raise
+                raise HerohammerError(f"{which}: {exc}; --dice gave {len(args.dice)} rolls; {none_kept}") from None
+            if len(args.action) == 1:
+                raise
+            if isinstance(exc, IllegalActionError):
+                raise IllegalActionError(f"{which}: {exc.reason}; {none_kept}", exc.rules) from None
+            raise HerohammerError(f"{which}: {exc}; {none_kept}") from None
         log.append({"action": i, "events": [e.to_json() for e in events]})
         rules += [r for e in events for r in e.rules]
         lines.append(f"action {i}: {text}")

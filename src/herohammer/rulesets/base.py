@@ -7,7 +7,7 @@ shares (seed 004), so rules code asks ``ruleset.hook(...)`` and never which rule
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, lru_cache, partial
@@ -184,6 +184,9 @@ class Ruleset:
     deployment: ClassVar[PhaseSpec | None] = None
     #: Actions a unit of the side whose turn it is not may take too (published.turn-sequence); by default a test.
     either_side: ClassVar[frozenset[str]] = frozenset({"test"})
+    #: Optional action fields this ruleset does not read (another game's choices), by action kind, each with what
+    #: it is for: an action that sets one is refused naming it, never played as if the field were not there.
+    unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
@@ -257,6 +260,8 @@ class Ruleset:
         ruler: Callable[[GameState, Any], Ruling] | None = getattr(self, f"rule_{action.do}", None)
         if ruler is None:
             return Judgement(Ruling.forbid(f"ruleset {self.name} has no {action.do!r} action"))
+        if (unread := self.unread_fields.get(action.do)) is not None and (problem := _unread(action, unread)):
+            return Judgement(problem)
         try:
             action = self.named_now(state, action)
             if action.do not in self.either_side and (problem := _not_its_turn(state, action)):
@@ -642,6 +647,16 @@ def rule_keys(names: frozenset[str]) -> frozenset[str]:
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
     return Modifier(ch, ModifierKind(kind), Fraction(value), source)
+
+
+def _unread(action: Action, unread: Mapping[str, str]) -> Ruling | None:
+    """Refuse an action that sets a field its ruleset does not read (``Ruleset.unread_fields``)."""
+    fields = action.__dict__  # a pydantic model's fields, read without its raising __getattr__
+    for name, what in unread.items():
+        value = fields.get(name)
+        if value is not None and value is not False:  # a file's position 0 is set (0 == False)
+            return Ruling.forbid(f"{action.do}.{name} is {what}, not a choice in this game: leave out {name}")
+    return None
 
 
 def _not_its_turn(state: GameState, action: Action) -> Ruling | None:

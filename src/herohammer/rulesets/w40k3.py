@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import ClassVar
 
 from .. import geometry as geo
@@ -55,6 +55,19 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     )
     #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat).
     either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate"}
+    #: The 9th Age's choices, which 40k's rules make for the player or do not have (``Ruleset.unread_fields``).
+    unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)"},
+        "fight": {"at": "The 9th Age's choice of an enemy character to attack (40k strikes by base contact, "
+                        "a character's attacks split with allocate)",
+                  "duel": "The 9th Age's Duel challenge", "accept": "The 9th Age's acceptance of a Duel",
+                  "nominate": "The 9th Age's character shamed by a refused Duel"},
+        "join": {"position": "The 9th Age's file of the front rank to take (a 40k character joins at its to point)",
+                 "rank_choice": "The 9th Age's choice to widen the front rank or take the second"},
+        "move": {"march": "The 9th Age's March move (in 40k a unit with Fleet runs in the Shooting phase: do: run)"},
+        "leave": {"fly": "The 9th Age's Flying Movement (40k jump infantry and units with Fly pass over models "
+                         "on their own)"},
+    }
 
     # == hooks that 40k4 overrides ================================================
     join_rule: ClassVar[str] = "40k3.ic.join"

@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from ..action_odds import ActionOdds, action_odds, summarise
+from ..action_odds import ActionOdds, action_odds
 from ..errors import HerohammerError, ScenarioError
 from ..game import Game
 from ..report import to_jsonable
-from ..rulings import Event
 from ..scenario import parse_text, state_from_data
 from ..state import GameState
 
@@ -136,23 +135,34 @@ class Store:
     def start_odds(self, state: GameState, action: Any, runs: int, seed: int, max_branches: int,
                    present: Callable[[ActionOdds], dict[str, Any]]) -> Job:
         """Start the odds of an action in a thread; progress counts rules-code runs; ``present`` shapes the answer."""
-        job = self._add(Job(uuid.uuid4().hex[:12], "odds", total=None))
+        job = self._add(Job(uuid.uuid4().hex[:12], "odds", total=max_branches,
+                            label=f"exact: enumerating the chance tree (at most {max_branches} rules-code runs)"))
 
-        def counting(before: GameState, resolution: tuple[GameState, list[Event]]) -> Any:
+        # Counted through ``walked``/``advance``, not a summary of its own: any summary but the plain one makes the
+        # enumeration read positions and every event, a larger tree than the command line's (tests/test_qa_web_odds.py).
+        def walked(done: int) -> None:
             if job.cancel.is_set():
                 raise Cancelled
-            job.done += 1
-            if job.done <= max_branches:
-                job.label = f"exact: enumerating the chance tree ({job.done} of at most {max_branches} branches)"
-            else:
-                job.label = (f"more than {max_branches} branches: Monte Carlo instead "
-                             f"({job.done - max_branches} of {runs} runs)")
-                job.total = max_branches + runs
-            return summarise(before, resolution)
+            job.done = done
+            job.label = f"exact: enumerating the chance tree ({done} of at most {max_branches} rules-code runs)"
+
+        sampled_because = ""
+
+        def notice(why: str) -> None:
+            nonlocal sampled_because
+            sampled_because = why.removesuffix(f": Monte Carlo with {runs:,} runs")
+            job.done, job.total, job.label = 0, runs, f"{sampled_because}: Monte Carlo instead (0 of {runs} runs)"
+
+        def advance(more: int) -> None:
+            if job.cancel.is_set():
+                raise Cancelled
+            job.done += more
+            job.label = f"{sampled_because}: Monte Carlo instead ({job.done} of {runs} runs)"
 
         def work() -> None:
             try:
-                answer = action_odds(state, action, max_runs=max_branches, runs=runs, seed=seed, summary=counting)
+                answer = action_odds(state, action, max_runs=max_branches, runs=runs, seed=seed, walked=walked,
+                                     notice=notice, advance=advance)
                 job.result = present(answer)
                 job.status = "done"
                 job.label = answer.method
