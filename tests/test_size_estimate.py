@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,8 @@ import pytest
 
 from herohammer import fastsim
 from herohammer.action_odds import Outcome, action_odds, summarise
-from herohammer.dice import ESTIMATE_PATHS, Dice, enumerate_outcomes, estimate_runs
-from herohammer.errors import EnumerationTooLarge, about
+from herohammer.dice import ESTIMATE_PATHS, MAX_ESTIMATE_PATHS, Dice, enumerate_outcomes, estimate_runs
+from herohammer.errors import EnumerationTooLarge, OutOfRangeError, about
 from herohammer.rulesets import get_ruleset
 from herohammer.scenario import read_data, state_from_data
 from herohammer.simulate import Driver, prepare
@@ -196,3 +197,16 @@ def test_a_40k_turn_that_fits_the_budget_is_compiled_not_refused_by_its_estimate
     compiled = fastsim.compile_plan(state, driver, budget)
     assert compiled.rules_code_runs <= budget
     assert sum(compiled.exact) == 1
+
+
+@pytest.mark.parametrize("paths", [-1, MAX_ESTIMATE_PATHS + 1, 10**13])
+def test_an_estimate_asked_to_follow_too_many_paths_is_refused_at_once(paths: int) -> None:
+    """10**13 random paths would run for ever: the bound is told, naming the parameter (found by the junk test)."""
+    with pytest.raises(OutOfRangeError, match="estimate_paths") as refused:
+        enumerate_outcomes(lambda d: d.d6("a die", "core.test.characteristic"), estimate_paths=paths)
+    assert f"{MAX_ESTIMATE_PATHS:,}" in str(refused.value)
+
+
+def test_the_most_paths_allowed_are_followed() -> None:
+    outcomes = enumerate_outcomes(lambda d: d.d6("a die", "core.test.characteristic"), estimate_paths=MAX_ESTIMATE_PATHS)
+    assert sorted(outcomes.items()) == [(face, Fraction(1, 6)) for face in range(1, 7)]

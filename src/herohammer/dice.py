@@ -545,6 +545,10 @@ class RollRecord(NamedTuple):
         return f"{self.purpose}: {self.request} -> {self.value}{shown} ({self.rule})"
 
 
+#: The most random paths an estimate may follow before an enumeration: each is one run of the rules
+#: code, and a few dozen already tell a tree far over budget from one within it.
+MAX_ESTIMATE_PATHS = 10_000
+
 #: Builds a RollRecord from the tuple of its fields, without the Python call of ``RollRecord(...)``.
 _RECORD = tuple.__new__
 _NO_REROLL = Reroll.NONE
@@ -1035,8 +1039,10 @@ def enumerate_outcomes(
         raise OutOfRangeError("enumerate_outcomes: rules", rules, "a function of the dice")
     if isinstance(max_runs, bool) or not isinstance(max_runs, int) or max_runs < 1:
         raise OutOfRangeError("enumerate_outcomes: max_runs", max_runs, "a whole number, 1 or more")
-    if isinstance(estimate_paths, bool) or not isinstance(estimate_paths, int) or estimate_paths < 0:
-        raise OutOfRangeError("enumerate_outcomes: estimate_paths", estimate_paths, "a whole number, 0 or more")
+    if (isinstance(estimate_paths, bool) or not isinstance(estimate_paths, int)
+            or not 0 <= estimate_paths <= MAX_ESTIMATE_PATHS):
+        raise OutOfRangeError("enumerate_outcomes: estimate_paths", estimate_paths,
+                              f"a whole number from 0 to {MAX_ESTIMATE_PATHS:,}")
     if estimate_paths > 0:
         guess = estimate_runs(rules, estimate_paths, positions, event_view)
         if guess.far_over(max_runs):
