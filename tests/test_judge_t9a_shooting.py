@@ -106,7 +106,7 @@ def test_a_character_in_the_first_rank_of_a_deep_unit_shoots() -> None:
 
 @pytest.mark.rule(WHO, "t9a.char.lone")
 def test_a_lone_character_shoots_without_ranks() -> None:
-    g = Game(state_from_data(scenario(active="elves", joined=False, hero_at=(20, 22), hero_weapons=["longbow"])))
+    g = Game(state_from_data(scenario(active="elves", joined=False, hero_at=(28, 22), hero_weapons=["longbow"])))
     ruling = g.check({"do": "shoot", "unit": "hero", "target": "orcs"})
     assert ruling.legal and "1 shots" in ruling.reason and WHO not in ruling.rules
 

@@ -31,7 +31,7 @@ def test_lone_character_is_a_target_of_its_own() -> None:
             if unit["id"] == "wizard":
                 unit.pop("joined")
                 wizard_name = unit["models"][0]["name"]
-                unit["models"][0]["at"] = [60.0, 30.0]
+                unit["models"][0]["at"] = [50.0, 10.0]  # in the archers' Front Arc (published.line-of-sight)
     for side in data["sides"].values():
         for unit in side:
             order = unit.get("formation", {}).get("order")

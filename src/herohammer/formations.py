@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .catalogue import implements
 from .errors import IllegalActionError
-from .geometry import MM_PER_INCH, Point
+from .geometry import MM_PER_INCH, Placed, Point
 from .values import cached, evolve
 
 if TYPE_CHECKING:
@@ -215,6 +215,26 @@ def too_far_back_to_shoot(formation: Formation | None) -> frozenset[str]:
         return frozenset()
     cut = SHOOTING_RANKS * formation.files
     return frozenset(formation.order[cut:]) - frozenset(formation.order[:cut])
+
+
+#: The published rule on where a model of a unit draws its line of sight from.
+LINE_OF_SIGHT = "published.line-of-sight"
+
+
+@implements(LINE_OF_SIGHT)
+def sight_from(formation: Formation | None, model: Model) -> Placed:
+    """Return the base a model of a unit draws its line of sight from.
+
+    The 9th Age: "models in back ranks always draw Line of Sight as if they were in the front rank, in
+    the same file they are in", so a model behind the first rank sees from its file's front slot, with its
+    own base; a model in the first rank, or of a unit without ranks (a lone character), from where it stands.
+    """
+    if formation is None or model.name not in formation.slot_points:
+        return model.placed
+    index = formation.order.index(model.name)
+    if index < formation.files:
+        return model.placed
+    return Placed(model.base, formation.slot_grid[index % formation.files], model.facing)
 
 
 @implements("t9a.char.front-rank")

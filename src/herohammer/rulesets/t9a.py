@@ -25,8 +25,8 @@ from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, is_character, place_in_front_rank, remove_from, too_far_back_to_shoot,
-                          WHO_CAN_SHOOT)
+                          front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
+                          too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
@@ -131,6 +131,19 @@ def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
     return out
 
 
+@implements("published.line-of-sight", "t9a.join.part-of-unit")
+def sight_all(state: GameState, host: Unit) -> list[Placed]:
+    """Return where every model of a combined unit (its characters too) draws its line of sight from.
+
+    A model behind the first rank sees as if it stood in the first rank of its file (``sight_from``).
+    Where no terrain blocks sight every line is clear, so the models' own places serve as well.
+    """
+    if not blocks_sight(state.terrain):
+        return _placed_all(state, host)
+    f = host.formation
+    return [sight_from(f, m) for u in (host, *state.joined_to(host.id)) for m in u.models]
+
+
 SHAKEN_RULE = "published.t9a-shaken"
 #: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
 LOOK_OUT_SIR = 5
@@ -182,6 +195,16 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
     return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
 
 
+@implements("core.zero.w")
+def no_models_left(unit: Unit, *rules: str) -> Ruling:
+    """Refuse an action of a unit with no model on the table: each was removed when its Wounds fell to 0.
+
+    The unit's side is ruled before any rule of its own (published.turn-sequence, ``Ruleset.judge_checked``),
+    and a destroyed combined unit's name is its last survivor while he lives (``named_now``).
+    """
+    return Ruling.forbid(f"{unit.id} has no models left: it is not on the table to act", "core.zero.w", *rules)
+
+
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
 def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
     """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
@@ -228,7 +251,11 @@ def is_destroyed(state: GameState, unit_id: str) -> bool:
     return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
 
 
-@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+#: The statuses of a unit no longer on the table: none.
+_NONE: frozenset[Status] = frozenset()
+
+
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w")
 def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
     """Remove named models from a combined unit; characters left alone are still that unit.
 
@@ -237,7 +264,9 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     effects) and records ``last_of``; any other surviving character stays joined to it
     (a unit of characters only, t9a.join.character-units).  A slain character is part of
     no unit any more (``joined`` cleared): only a character on the table is part of one
-    (t9a.join.part-of-unit).
+    (t9a.join.part-of-unit).  A unit or character left with no model is off the table
+    (core.zero.w): it keeps no status (engaged, fleeing, charged...), which only its
+    last survivor, who is that unit now, carries on.
     """
     dead = set(names)
     host = current(state, host_id)
@@ -246,7 +275,7 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
     for u in state.joined_to(host.id):
         left = tuple(m for m in u.models if m.name not in dead)
-        changed.append(replace(u, models=left, joined=u.joined if left else None))
+        changed.append(replace(u, models=left, joined=u.joined if left else None, status=u.status if left else _NONE))
     if f is not None:
         front = front_rank_test(state, host)
         for n in [n for n in f.order if n in dead]:
@@ -254,8 +283,10 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
         changed[0] = replace(changed[0], formation=f if f.order else None)
     new = state.replace_units(*changed)
     survivors = new.joined_to(host_id)
-    if not new.unit(host_id).alive and survivors:
-        return _last_survivors(new, new.unit(host_id), survivors)
+    if not new.unit(host_id).alive:
+        if survivors:
+            return _last_survivors(new, new.unit(host_id), survivors)
+        return new.replace_unit(replace(new.unit(host_id), status=_NONE))
     return arrange(new, host_id) if f is not None and f.order else new
 
 
@@ -267,7 +298,7 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
                    status=lead.status | host.status)
     moved = [replace(c, joined=heir.id) for c in rest]
-    new = state.replace_units(replace(host, formation=None), heir, *moved)
+    new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new
 
 
@@ -472,8 +503,7 @@ class NinthAge(Ruleset):
                         f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank "
                         "[t9a.char.front-rank]")
 
-    @implements("t9a.charge-out.failure")
-    @implements("t9a.join.part-of-unit", "t9a.char.lone")
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on a target: a joined character is part of its unit (shoot the unit); a lone one is a unit.
 
@@ -488,7 +518,11 @@ class NinthAge(Ruleset):
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target",
                                  "t9a.join.part-of-unit")
-        firing = _placed_all(state, host_of(state, shooter))
+        host = host_of(state, shooter)
+        if not in_front_arc(host, target):  # a unit's line of sight never leaves its Front Arc
+            return Ruling.forbid(f"{target.id} is not in {host.id}'s Front Arc: a unit sees only what lies at least "
+                                 "partly in it", "published.line-of-sight")
+        firing = sight_all(state, host)  # rear ranks see from their file's first rank
         if not unit_line_of_sight(firing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
         if target.last_of:
@@ -612,7 +646,9 @@ class NinthAge(Ruleset):
         if ch.side != state.active or host.side != ch.side:
             return _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
         if not host.alive or not ch.alive:
-            return _refuse("both the character and the unit must be on the table", "t9a.join.move")
+            gone = ch if not ch.alive else host
+            return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
+                           "t9a.join.move", "core.zero.w")
         if ch.joined is not None:
             return _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
         if led := state.joined_to(ch.id):
@@ -756,8 +792,6 @@ class NinthAge(Ruleset):
     def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
         ch = state.unit(action.character)
-        if ch.side != state.active:
-            raise _refuse(f"{ch.id} is not a unit of the active side", "t9a.leave.when")
         if not ch.alive:
             raise _refuse(f"{ch.id} has no models left: it is not on the table to leave a unit", "t9a.leave.when")
         if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
@@ -846,8 +880,8 @@ class NinthAge(Ruleset):
 
     def _rule_move(self, state: GameState, action: Move) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        if not named.alive:
+            return no_models_left(named)
         unit = movers_of(state, named)
         rules: tuple[str, ...] = ("t9a.join.character-units",) if unit.id != named.id else ()
         if named.joined and unit.id == named.id:
@@ -935,8 +969,8 @@ class NinthAge(Ruleset):
     def rule_reform(self, state: GameState, action: Reform) -> Ruling:
         """Rule on a reform: a unit turns and changes its width about its centre, its whole move for the phase."""
         named = state.unit(action.unit)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side")
+        if not named.alive:
+            return no_models_left(named)
         unit = movers_of(state, named)
         if named.joined and unit.id == named.id:
             return Ruling.forbid(f"{named.id} is part of {named.joined}; the unit reforms", "t9a.join.part-of-unit")
@@ -998,8 +1032,8 @@ class NinthAge(Ruleset):
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
-        if named.side != state.active or not named.alive:
-            return Ruling.forbid(f"{named.id} is not a living unit of the active side", "t9a.charge-out.declare")
+        if not named.alive:
+            return no_models_left(named, "t9a.charge-out.declare")
         if target.side == named.side or not target.alive:
             return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
         if target.joined:
@@ -1021,7 +1055,7 @@ class NinthAge(Ruleset):
         if not in_front_arc(unit, target):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
                                  "published.t9a-charge-arc")
-        seeing = unit.placed if out else _placed_all(state, unit)  # a unit sees with its characters too
+        seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
         if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
                                  "published.line-of-sight", "t9a.join.part-of-unit")
@@ -1264,7 +1298,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
         why = f"{charger.id} is not in its Front Arc"
     elif gap <= rate + EPSILON:
         why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
-    elif not unit_line_of_sight(firing, aim, state.terrain):
+    elif not unit_line_of_sight(sight_all(state, charged), aim, state.terrain):
         why = f"it has no line of sight to {charger.id}"
     if why:
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
@@ -1281,7 +1315,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
             if m.name in behind:
                 back += 1
                 continue
-            if sight and not model_sees_any(m.placed, aim, state.terrain):
+            if sight and not model_sees_any(sight_from(charged.formation, m), aim, state.terrain):
                 blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
                 continue
             if first:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..dice import Dice
-from ..formations import is_character
+from ..formations import is_character, sight_from
 from ..errors import IllegalActionError, ScenarioError
 from ..geometry import Placed, group_distance, unit_line_of_sight
 from ..rulings import Event, Ruling
@@ -34,7 +34,8 @@ from ..spells import Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import DISTRIBUTING_HITS, choose_conclave_spells, has_conclave
+from .t9a import (DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, host_of, in_front_arc, no_models_left,
+                  sight_all)
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def spell_choice_problem(unit: Unit) -> str | None:
 
 @implements(MAGIC, CONCLAVE, "t9a.join.part-of-unit")
 def casting_models(state: GameState, unit: Unit) -> tuple[list[Placed], str]:
-    """Return where a spell is cast from, and who casts it: the Caster's own model, not the unit around him.
+    """Return where a spell is cast from (its range is measured), and who casts it: the Caster's own model.
 
     A spell's range and sight are the Caster's (published.t9a-magic): a Wizard character is
     part of his unit for the rules where that matters (t9a.join.part-of-unit), but the unit's
@@ -99,6 +100,18 @@ def casting_models(state: GameState, unit: Unit) -> tuple[list[Placed], str]:
         champions = [m.placed for m in unit.models if m.role == "champion"]
         return champions, f"{unit.id}'s champion, its Master Wizard"
     return [m.placed for u in state.combined(unit.id) for m in u.models], unit.id
+
+
+@implements("published.line-of-sight", "published.t9a-magic")
+def casting_sight(state: GameState, unit: Unit) -> list[Placed]:
+    """Return where the Caster (``casting_models``) sees from: a model behind its unit's first rank sees as if
+    it stood in the first rank of its file (``sight_from``); the Caster's range is still measured from itself."""
+    if is_character(unit):
+        f = state.unit(unit.joined).formation if unit.joined else unit.formation
+        return [sight_from(f, m) for m in unit.models]
+    if has_conclave(unit):
+        return [sight_from(unit.formation, m) for m in unit.models if m.role == "champion"]
+    return sight_all(state, unit)
 
 
 class MagicPhase(Ruleset):
@@ -117,8 +130,8 @@ class MagicPhase(Ruleset):
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if unit.side != state.active or not unit.alive:
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", MAGIC)
+        if not unit.alive:
+            return no_models_left(unit, MAGIC)
         spell = find_spell(action.spell)
         if spell is None or spell.name not in unit.spells:
             return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
@@ -148,7 +161,11 @@ class MagicPhase(Ruleset):
         if gap > spell.range:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" from {who}, beyond {spell.name}'s range of "
                                  f"{spell.range:g}\"", MAGIC, *apart, *((CONCLAVE,) if conclave else ()))
-        if not unit_line_of_sight(caster, aim, state.terrain):
+        seer = host_of(state, unit)  # the Caster's unit: its Front Arc bounds his sight
+        if not in_front_arc(seer, target):
+            return Ruling.forbid(f"{target.id} is not in {seer.id}'s Front Arc: {who} sees only what lies at least "
+                                 "partly in it", "published.line-of-sight", MAGIC, *apart)
+        if not unit_line_of_sight(casting_sight(state, unit), aim, state.terrain):
             return Ruling.forbid(f"{who} cannot see {target.id}", "published.line-of-sight", MAGIC, *apart)
         rules = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
         level = wizard_level(unit)

@@ -41,7 +41,7 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import current, rank_and_file, remove_casualties
+from .t9a import current, no_models_left, rank_and_file, remove_casualties
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          wound_unit)
 
@@ -121,8 +121,8 @@ class MeleePhase(Ruleset):
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a combat: an engaged unit in base contact; attacks at a character only from contact."""
         unit = state.unit(action.unit)
-        if unit.side != state.active or not models_in(state, unit.id):
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
+        if not models_in(state, unit.id):
+            return no_models_left(unit)
         group = members(state, unit.id)
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: the unit fights, with it",

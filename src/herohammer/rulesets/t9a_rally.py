@@ -25,7 +25,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import current
+from .t9a import current, no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
 if TYPE_CHECKING:
@@ -64,8 +64,8 @@ class Rallying(Ruleset):
     def rule_rally(self, state: GameState, action: Rally) -> Ruling:
         """Rule on a Rally test: a fleeing unit of the active side, once in its turn."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if unit.side != state.active or not unit.alive:
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side", RALLY)
+        if not unit.alive:
+            return no_models_left(unit, RALLY)
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: the unit rallies, with it",
                                  "t9a.join.part-of-unit")

@@ -28,8 +28,8 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import DISTRIBUTING_HITS, current, shaken_refusal
-from ..formations import WHO_CAN_SHOOT, is_character, too_far_back_to_shoot
+from .t9a import DISTRIBUTING_HITS, current, no_models_left, shaken_refusal
+from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
 
@@ -121,7 +121,7 @@ class ShootingPhase(Ruleset):
                 if m.profile.bs <= 0:
                     notes.append(f"{m.name} has BS 0 and cannot shoot [core.zero.bs]")
                     continue
-                if sight and not model_sees_any(m.placed, aim, state.terrain):
+                if sight and not model_sees_any(sight_from(host.formation, m), aim, state.terrain):
                     blind.append(m.name)  # each model shoots at a target it sees itself (WHO_CAN_SHOOT)
                     continue
                 gap = group_distance([m.placed], aim)
@@ -154,8 +154,8 @@ class ShootingPhase(Ruleset):
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
-        if unit.side != state.active or not any(u.alive for u in state.combined(unit.id)):
-            return Ruling.forbid(f"{unit.id} is not a living unit of the active side")
+        if not any(u.alive for u in state.combined(unit.id)):
+            return no_models_left(unit)
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: name the unit, which shoots with it",
                                  "t9a.join.part-of-unit")
