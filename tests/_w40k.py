@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.dice import Dice, SeededDice
+from herohammer.dice import Dice, ScriptedDice, SeededDice
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
@@ -75,3 +75,22 @@ def assert_illegal(g: Game, action: dict[str, Any], rule: str) -> IllegalActionE
     assert g.state == before
     assert g.log == log
     return info.value
+
+
+def shoot_then_test(g: Game, action: dict[str, Any], faces: list[int]) -> list[Any]:
+    """Apply a shooting action with ``faces`` and return its events with those of the Morale check it calls for.
+
+    3rd edition takes the check after the attack; 4th edition counts the losses over the phase and takes it when
+    the Shooting phase ends (published.morale-casualties), so there the phase is ended with the faces left.
+    """
+    dice = ScriptedDice(faces)
+    events = list(g.apply(action, dice=dice))
+    if g.state.shot_this_phase:
+        events += g.apply({"do": "end_phase"}, dice=dice)
+    return events
+
+
+def undo_to(g: Game, state: Any) -> None:
+    """Undo actions until the game stands at ``state`` again (a shot and the phase end ``shoot_then_test`` added)."""
+    while g.state != state:
+        g.undo()

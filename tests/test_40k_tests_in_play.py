@@ -16,7 +16,7 @@ from herohammer.game import Game
 from herohammer.scenario import state_to_data
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test, squad
 
 WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[18, 14], [40, 14], [40, 30], [18, 30]]}]
 
@@ -151,8 +151,8 @@ def test_every_named_test_is_a_leadership_test_and_its_own_rule_decides_the_fail
     tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
     shot = scenario("40k4", [tac], [squad("boyz", 20, 30, n=8)], phase="shooting")
     g = game(shot)
-    events = g.apply({"do": "shoot", "unit": "tac", "target": "boyz"},
-                     dice=ScriptedDice([6] * 6 + [6] * 6 + [1, 1, 6, 6, 6, 6] + [6, 6, 3, 3]))
+    events = shoot_then_test(g, {"do": "shoot", "unit": "tac", "target": "boyz"},
+                             [6] * 6 + [6] * 6 + [1, 1, 6, 6, 6, 6] + [6, 6, 3, 3])
     morale = only(events, "morale")
     assert "Morale check" in morale.message and "core.test.leadership" in morale.rules
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from herohammer.dice import ScriptedDice, SeededDice
-from herohammer.errors import IllegalActionError
+from herohammer.errors import HerohammerError, IllegalActionError
 from herohammer.game import Game
 from herohammer.rulesets.base import _NoRolls, _RollNeeded
 from herohammer.scenario import load_scenario
@@ -85,3 +85,38 @@ def test_a_kept_hash_stays_in_its_process() -> None:
         out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True,
                              env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True).stdout
         assert out.strip() == b"True"  # recomputed there, not carried over from here
+
+
+def test_undo_takes_back_the_rolls_from_the_dice_log_but_not_the_dice() -> None:
+    """A search that applies and undoes keeps no record of the rolls it tried; the next roll is still new."""
+    dice = SeededDice(3)
+    game = Game(load_scenario(ROOT / "examples" / "40k3_librarian_psychic.yaml"), dice)
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
+    events = game.apply(smite)
+    rolls = [r for e in events for r in e.rolls]
+    assert rolls and dice.log == rolls  # the dice's log holds what the events show
+    for _ in range(50):
+        game.undo()
+        assert dice.log == []
+        again = game.apply(smite)
+        assert dice.log == [r for e in again for r in e.rolls]
+    game.undo()
+    second = Game(game.state, dice)  # two games on one dice: each undo takes back only its own rolls
+    game.apply(smite)
+    kept = list(dice.log)
+    second.apply(smite)
+    second.undo()
+    assert dice.log == kept
+
+
+def test_scripted_dice_count_their_rolls_across_an_undo() -> None:
+    """'ran out at roll #N' counts the rolls made from the faces the judge entered, whatever was undone between."""
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
+    seeded = Game(load_scenario(ROOT / "examples" / "40k3_librarian_psychic.yaml"), SeededDice(3))
+    records = [r for e in seeded.apply(smite) for r in e.rolls]
+    faces = [f for r in records for f in (r.faces or ())]
+    game = Game(load_scenario(ROOT / "examples" / "40k3_librarian_psychic.yaml"), ScriptedDice(faces))
+    assert [r for e in game.apply(smite) for r in e.rolls] == records
+    game.undo()
+    with pytest.raises(HerohammerError, match=rf"ran out at roll #{len(records) + 1} "):
+        game.apply(smite)

@@ -22,7 +22,7 @@ from herohammer.scenario import state_from_data, state_to_data
 from herohammer.straight_moves import furthest_clear, settle
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, game, hero, model, scenario
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test
 
 RHINO = {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115]}
 HITS = [6, 6, 6, 6]  # a lascannon hits, wounds; then the Morale check fails on 6+6
@@ -38,9 +38,9 @@ def column(uid: str, x: float, y: float, n: int = 4, step: float = 1.5) -> dict[
 
 
 def shoot_and_break(g: Game, target: str, fall_back: tuple[int, int]) -> list[Any]:
-    """One lascannon slays a model of ``target``; its Morale check fails (6+6) and it falls back ``fall_back``."""
-    return list(g.apply({"do": "shoot", "unit": "las", "target": target},
-                        dice=ScriptedDice([*HITS, *fall_back])))
+    """One lascannon slays a model of ``target``; its Morale check fails (6+6) and it falls back ``fall_back`` (4th
+    edition: when the Shooting phase ends, ``shoot_then_test``)."""
+    return shoot_then_test(g, {"do": "shoot", "unit": "las", "target": target}, [*HITS, *fall_back])
 
 
 def assert_loads_back(g: Game) -> None:
@@ -316,7 +316,7 @@ def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man(ruleset: s
     red = [{"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 10, ld=7) for i in range(3)]},
            hero("cap", 22, 11.5, ld=9, joined="tac")]
     g = game(scenario(ruleset, red, [las], phase="shooting", active="blue"))
-    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
+    events = shoot_then_test(g, {"do": "shoot", "unit": "las", "target": "tac"}, [6, 6, 6, 6, 1, 1])
     assert len(g.state.unit("tac").models) == 1 and g.state.unit("cap").joined == "tac"
     assert not any(e.kind == "last_man" or "published.last-man-standing" in e.rules for e in events)
     morale = [e for e in events if e.kind == "morale"]

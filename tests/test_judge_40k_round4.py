@@ -17,7 +17,7 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test, squad, undo_to
 
 LEADERSHIP = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 BOTH = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
@@ -55,8 +55,9 @@ def test_a_captain_slain_in_the_volley_that_breaks_his_squad_leaves_it_to_test_o
     (3 of 6 lost) then tests, and a unit is no longer "joined by" a dead character (seeds 000/001): Ld 7, not 10.
     When he saves, the same two losses are tested on his Ld 10."""
     g = squad_with_captain(ruleset)
+    start = g.state
     hits_wounds = [6] * 12
-    events = g.apply(SHOOT, dice=ScriptedDice(hits_wounds + [6, 6, 6, 1, 1] + [1] + [6, 6, 2, 2]))
+    events = shoot_then_test(g, SHOOT, hits_wounds + [6, 6, 6, 1, 1] + [1] + [6, 6, 2, 2])
     saves = [e for e in events if e.kind == "saves"]
     assert [e.message.split(":")[0] for e in saves] == ["5 models", "Cap"]  # one wound each, the Captain's sixth
     assert not g.state.unit("cap").alive and len(g.state.unit("tac").models) == 3
@@ -64,9 +65,9 @@ def test_a_captain_slain_in_the_volley_that_breaks_his_squad_leaves_it_to_test_o
     assert len(morale) == 1 and "lost 3 of 6" in morale[0].message and "Ld 7" in morale[0].message
     assert LEADERSHIP[ruleset] not in morale[0].rules
     assert g.state.unit("tac").has(Status.FALLING_BACK)
-    g.undo()
+    undo_to(g, start)
     assert g.state.unit("cap").alive and g.ruleset.leadership_of(g.state, "tac").value == 10
-    events = g.apply(SHOOT, dice=ScriptedDice(hits_wounds + [6, 6, 6, 1, 1] + [6] + [5, 5]))
+    events = shoot_then_test(g, SHOOT, hits_wounds + [6, 6, 6, 1, 1] + [6] + [5, 5])
     morale = [e for e in events if e.kind == "morale"]
     assert len(morale) == 1 and "lost 2 of 6" in morale[0].message and "Ld 10" in morale[0].message
     assert LEADERSHIP[ruleset] in morale[0].rules and not g.state.unit("tac").has(Status.FALLING_BACK)
@@ -80,16 +81,17 @@ def test_a_pinned_squad_and_its_captain_take_no_morale_check_for_shooting_casual
     locked in close combat does not have to take this test". The engine used to test a pinned squad, and its
     Captain fell back with it. Unpinned, the same losses call for the check."""
     g = squad_with_captain(ruleset, n=3, guns=4, status=["pinned"])
-    events = g.apply(SHOOT, dice=ScriptedDice([6] * 4 + [6] * 4 + [1, 1, 6] + [6]))
+    start = g.state
+    events = shoot_then_test(g, SHOOT, [6] * 4 + [6] * 4 + [1, 1, 6] + [6])
     assert len(g.state.unit("tac").models) == 1 and g.state.unit("cap").alive
     spared = [e for e in events if e.kind == "morale"]
     assert len(spared) == 1 and "pinned" in spared[0].message and not spared[0].rolls
     assert "published.pinning" in spared[0].rules and "published.morale-casualties" in spared[0].rules
     assert not g.state.unit("tac").has(Status.FALLING_BACK) and not g.state.unit("cap").has(Status.FALLING_BACK)
-    g.undo()
+    undo_to(g, start)
     assert len(g.state.unit("tac").models) == 3
     free = squad_with_captain(ruleset, n=3, guns=4)
-    events = free.apply(SHOOT, dice=ScriptedDice([6] * 4 + [6] * 4 + [1, 1, 6] + [6] + [6, 6, 3, 3]))
+    events = shoot_then_test(free, SHOOT, [6] * 4 + [6] * 4 + [1, 1, 6] + [6] + [6, 6, 3, 3])
     tested = [e for e in events if e.kind == "morale"]
     assert len(tested) == 1 and tested[0].rolls and "Ld 10" in tested[0].message and "fails" in tested[0].message
     assert free.state.unit("cap").has(Status.FALLING_BACK)

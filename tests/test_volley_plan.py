@@ -63,21 +63,30 @@ def _volley(shooters: int, boyz: int, ld: int, nob: str | None, kind: str, rules
                          "blast": 3}]}
 
 
-def _same_as_afresh(data: dict[str, Any], action: dict[str, Any], seeds: range) -> list[str]:
-    """Apply ``action`` with each seed on one game (undone between) and on a state built anew that remembers
-    nothing; assert the same events and states.  Return the kinds of events seen."""
+def _same_as_afresh(data: dict[str, Any], action: dict[str, Any], seeds: range,
+                    then: tuple[dict[str, Any], ...] = ()) -> list[str]:
+    """Apply ``action`` (and the actions ``then``, with the same dice) with each seed on one game (undone between)
+    and on a state built anew that remembers nothing; assert the same events and states.  Return the kinds of
+    events seen."""
     again = Game(state_from_data(data))
     start = again.state
     seen: list[str] = []
     for seed in seeds:
-        events = again.apply(action, SeededDice(seed))
+        dice = SeededDice(seed)
+        events = [*again.apply(action, dice)]
+        for step in then:
+            events += again.apply(step, dice)
         with mock.patch.object(HashOnce, "remember", _nothing_remembered):
             new = Game(state_from_data(data))
-            expected = new.apply(action, SeededDice(seed))
+            dice = SeededDice(seed)
+            expected = [*new.apply(action, dice)]
+            for step in then:
+                expected += new.apply(step, dice)
         assert events == expected
         assert again.state == new.state
         seen += [e.kind for e in events] + [e.message for e in events if e.kind in ("fall_back", "morale", "saves")]
-        again.undo()
+        for _ in range(1 + len(then)):
+            again.undo()
         assert again.state is start
     return seen
 
@@ -101,9 +110,11 @@ def test_a_volley_applied_again_plays_as_on_a_state_built_anew(shooters: int, bo
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_the_branches_a_repeated_volley_takes_are_each_as_afresh(ruleset: str) -> None:
     """One position whose volleys take every branch in a few dozen seeds: passed and failed Morale, falls back
-    stopped short by the unit behind, the target destroyed, and the last model's test."""
+    stopped short by the unit behind, the target destroyed, and the last model's test. The Shooting phase is ended
+    after each volley: 4th edition takes the Morale check for casualties then (published.morale-casualties)."""
     data = _volley(5, 3, 6, None, "infantry", [], True, 20.0, ruleset, "bolter", save=4)
-    seen = _same_as_afresh(data, {"do": "shoot", "unit": "tactical", "target": "boyz"}, range(60))
+    seen = _same_as_afresh(data, {"do": "shoot", "unit": "tactical", "target": "boyz"}, range(60),
+                           then=({"do": "end_phase"},))
     text = " ".join(seen)
     assert re.search("[1-9] saved", text) and "fails" in text and "passes" in text and "stop" in text and "destroyed" in seen
     assert "is reduced to one model" in text

@@ -729,16 +729,18 @@ class ScriptedDice(Dice):
             if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= SIDES:
                 raise OutOfRangeError("scripted die", f, "a face from 1 to 6")
         self._at = 0
+        self._rolls = 0  # rolls made, counted apart from the log, which an undo shortens
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         try:
             value, used = request.from_faces(self._faces[self._at :])
         except IndexError:
             raise HerohammerError(
-                f"scripted dice ran out at roll #{len(self.log) + 1} ({request.purpose}, {request.describe()})"
+                f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})"
             ) from None
         faces = tuple(self._faces[self._at : self._at + used])
         self._at += used
+        self._rolls += 1
         return value, faces, None
 
     @property

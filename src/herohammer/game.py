@@ -40,7 +40,9 @@ class Game:
         self.ruleset: Ruleset = get_ruleset(state.ruleset)
         self.dice: Dice = _dice(dice, "Game") if dice is not None else SeededDice(None)
         self.log: list[Event] = []
-        self._history: list[tuple[GameState, int]] = []
+        #: Per applied action: the state before it, the event log's length, and the dice it rolled with and their
+        #: log's length, so that undo takes back its rolls too (a search applying and undoing keeps no records).
+        self._history: list[tuple[GameState, int, Dice, int]] = []
         #: Rulings already given, by (state, action); the state is kept so that its id stays its own.
         self._judged: dict[tuple[int, Hashable], tuple[GameState, Judgement]] = {}
         self._legal: tuple[GameState, list[Action]] | None = None
@@ -82,13 +84,14 @@ class Game:
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
+        rolled = len(roller.log)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
             new_state, events = result[0], list(result[1])
         else:
             new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
-        self._history.append((self.state, len(self.log)))
+        self._history.append((self.state, len(self.log), roller, rolled))
         self.state = new_state
         self.log.extend(events)
         return events
@@ -107,11 +110,17 @@ class Game:
         return judged
 
     def undo(self) -> None:
-        """Restore the state and log from before the last applied action."""
+        """Restore the state, the event log and the dice's log of rolls from before the last applied action.
+
+        The undone action's rolls are in its events; the dice's own log forgets them, so that a search
+        applying and undoing millions of times does not keep a record of every roll it tried.  The dice
+        themselves are not rewound: the next roll is a new one.
+        """
         if not self._history:
             raise IllegalActionError("nothing to undo")
-        self.state, length = self._history.pop()
+        self.state, length, roller, rolled = self._history.pop()
         del self.log[length:]
+        del roller.log[rolled:]
 
     def copy(self) -> Game:
         """Return an independent game at the same state (cheap: the state is immutable)."""

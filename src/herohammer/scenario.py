@@ -127,6 +127,9 @@ class ScenarioSpec(_Spec):
     magic_dice_used: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
     spells_cast: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
+    #: 40k4: the units shot at this Shooting phase with the models each had when first shot, in that order
+    #: (published.morale-casualties: their Morale checks are taken when the phase ends)
+    shot_this_phase: dict[str, Annotated[StrictInt, Field(ge=1, le=MAX_NUMBER)]] = {}
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
     #: How ``herohammer play`` reached this state (source file, actions, seed or dice): enough to replay it.
@@ -259,6 +262,13 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             _check_links(source, f"sides.{side}[{i}]", u, side, by_id, spec)
+    if spec.shot_this_phase and spec.phase is not Phase.SHOOTING:
+        raise ScenarioError(source, "shot_this_phase", f"losses are counted over a Shooting phase, not the "
+                            f"{spec.phase.value} phase [published.morale-casualties]")
+    for unit_id in spec.shot_this_phase:
+        if unit_id not in by_id:
+            raise ScenarioError(source, f"shot_this_phase.{unit_id}", f"no unit with id {unit_id!r} "
+                                "[published.morale-casualties]")
     state = GameState(
         ruleset=spec.ruleset, turn=spec.turn, phase=spec.phase, active=spec.active,
         sides=tuple(spec.sides), table=Table(spec.table.width, spec.table.depth),
@@ -545,7 +555,8 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     magic = MagicDice(tuple(sorted(spec.magic_dice.items())), tuple(sorted(spec.magic_dice_used.items())),
                       tuple(spec.spells_cast))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
-            "fired_at": tuple(spec.fired_at.items()), "magic": magic}
+            "fired_at": tuple(spec.fired_at.items()), "shot_this_phase": tuple(spec.shot_this_phase.items()),
+            "magic": magic}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -559,6 +570,8 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
     if state.fired_at:
         out["fired_at"] = dict(state.fired_at)
+    if state.shot_this_phase:
+        out["shot_this_phase"] = dict(state.shot_this_phase)
     if state.magic.per_phase:
         out["magic_dice"] = dict(state.magic.per_phase)
     if state.magic.used:

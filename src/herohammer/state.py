@@ -103,6 +103,10 @@ class GameState(HashOnce):
     magic: MagicDice = MagicDice()
     #: This turn's shooting targets, by the unit that fired (its characters fire at the same one).
     fired_at: tuple[tuple[str, str], ...] = ()
+    #: 40k4: the units shot at this Shooting phase, in the order first shot, each with the models it (with its
+    #: joined characters) had then: its Morale check for casualties is taken when the phase ends
+    #: (published.morale-casualties, 4th ed. "during a single Shooting phase ... at the end of the Shooting phase").
+    shot_this_phase: tuple[tuple[str, int], ...] = ()
 
     def target_fired_at(self, unit_id: str) -> str | None:
         """Return the unit a unit (with its characters) fired at this turn, if it has fired."""

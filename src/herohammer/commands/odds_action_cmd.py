@@ -37,9 +37,14 @@ def _run(args: argparse.Namespace) -> int:
                       "Monte Carlo runs, if the enumeration is too large") as advance:
         answer = action_odds(state, args.action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              advance=advance, notice=None if args.json else _say)
+    ruleset = get_ruleset(state.ruleset)
+    notes = ruleset.odds_notes(state, answer.action)
     if args.json:
-        rules = get_ruleset(state.ruleset).rule_on(state, answer.action).rules
-        print_json("odds action", answer.to_json(), ruleset=state.ruleset, rules=rules,
+        rules = ruleset.rule_on(state, answer.action).rules
+        result = answer.to_json()
+        if notes:
+            result["notes"] = list(notes)
+        print_json("odds action", result, ruleset=state.ruleset, rules=rules,
                    method=EXACT if answer.exact else MONTE_CARLO)
         return 0
     print(f"odds of {dump_json(answer.action.to_json()).replace(chr(10), '').replace('  ', '')}")
@@ -52,6 +57,8 @@ def _run(args: argparse.Namespace) -> int:
     for unit in sorted({u for o, _ in answer.weights for u, _ in o.models_lost}):
         mean = answer.mean_lost(unit)
         print(f"  mean models slain in {unit}: {float(mean):.4f}" + (f" (exactly {mean})" if answer.exact else ""))
+    for note in notes:
+        print(f"note: {note}")
     return 0
 
 

@@ -360,6 +360,10 @@ class Ruleset:
         """Rule on one target (rulesets with shooting override this)."""
         return Ruling.forbid(f"ruleset {self.name} does not rule on shooting targets")
 
+    def odds_notes(self, state: GameState, action: Action) -> tuple[str, ...]:
+        """Say what the odds of one action leave out because a rule takes it later (none by default)."""
+        return ()
+
     def summarise_actions(self, state: GameState, actions: Iterable[Action]) -> list[dict[str, Any]]:
         """Return legal actions as JSON, with moves summarised per unit instead of listed point by point."""
         out: list[dict[str, Any]] = []
@@ -397,7 +401,8 @@ class Ruleset:
         )
         nxt_side = state.opponent(side)
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
-        new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=())
+        new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
+                      shot_this_phase=())
         return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
 
     # -- psychic powers -------------------------------------------------------

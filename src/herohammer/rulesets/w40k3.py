@@ -808,7 +808,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     def _surely_held(self, state: GameState, unit: Unit) -> bool:
         """Say whether ``rule_move`` as written here surely refuses every move of a unit: it may not move at will now
-        (``_mover_checks``: not its turn, moved, locked, falling back, pinned), so its moves need not be proposed."""
+        (``_mover_checks``: no models, embarked, moved, locked, falling back, pinned; the side whose turn it
+        is not is refused before any ``rule_<do>``, ``judge_checked``), so its moves need not be proposed."""
         return (not self.__dict__ and type(self).rule_move is Warhammer40k3.rule_move
                 and self._mover_checks(state, unit) is not None)
 

@@ -1,4 +1,5 @@
-"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp (4th ed. rulebook).
+"""Warhammer 40,000 4th edition: the Character rule (seed 001); psykers as in 40k3 but for Perils of the Warp, and
+the Morale check for shooting casualties counted over the Shooting phase and taken at its end (4th ed. rulebook).
 
 Only the hooks the 4th edition changes are overridden here; the mechanics are in
 ``w40k3``.
@@ -10,17 +11,20 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from .. import geometry as geo
+from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
 from ..dice import Dice
 from ..errors import IllegalActionError
+from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
-from ..rulings import Ruling
+from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit, UnitType
+from ..values import evolve
 from ..weapons import Weapon
-from .base import LeadershipRuling, LeadershipSource, Ruleset, rule_key, rule_keys
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES
+from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -246,6 +250,78 @@ class Warhammer40k4(Warhammer40k3):
             return 0, ""
         return 1, " +1: no enemy unit in sight"
 
+    # == Morale checks for shooting casualties: over the phase, at its end ==============
+    @implements("published.morale-casualties")
+    def quarter_check(self, state: GameState, before: GameState, target_id: str) -> Event | None:
+        """Say only whether the attack destroyed its target: the Morale check for casualties waits for the end of the
+        Shooting phase (``shooting_phase_ends``)."""
+        return self._destroyed(state, before, target_id)
+
+    @implements("published.morale-casualties")
+    def shooting_losses_counted(self, state: GameState, before: GameState, target_id: str) -> GameState:
+        """Keep a unit that lost models to shooting with the models it (with its characters) had when first shot this
+        phase: 4th ed. counts "25% or more of its current unit strength ... during a single Shooting phase"."""
+        if any(unit_id == target_id for unit_id, _ in state.shot_this_phase):
+            return state
+        had = sum([len(u.models) for u in before.combined(target_id)])
+        now = sum([len(state.unit(u.id).models) for u in before.combined(target_id)])
+        if now >= had:
+            return state
+        return evolve(state, shot_this_phase=(*state.shot_this_phase, (target_id, had)))
+
+    @implements("published.morale-casualties")
+    def odds_notes(self, state: GameState, action: Action) -> tuple[str, ...]:
+        """Say that the odds of a shooting attack hold no Morale check: it is taken when the Shooting phase ends."""
+        shooting = isinstance(action, Shoot) or (
+            isinstance(action, Manifest) and (power := find_power(action.power, state.powers)) is not None
+            and power.effect is PowerEffect.SHOOTING)
+        if not shooting:
+            return ()
+        return ("no Morale check for these casualties: 4th edition takes it when the Shooting phase ends, on the "
+                "losses of the whole phase (end the phase to see its odds) [published.morale-casualties]",)
+
+    @implements("published.morale-casualties")
+    def shooting_phase_ends(self, state: GameState, dice: Dice) -> Resolution:
+        """Take the Morale checks for shooting casualties as the Shooting phase ends, one unit at a time in the
+        order they were first shot: each unit still standing that lost 25% or more of the models it had when first
+        shot this phase, at -1 below half its starting strength.
+
+        4th ed. (Taking Morale tests, A) Shooting casualties): "A unit losing 25% or more of its current unit
+        strength in models from shooting during a single Shooting phase must pass a Morale check at the end of the
+        Shooting phase ... A unit that is already falling back, is pinned or is locked in close combat does not have
+        to take this test ... -1 if the unit is below 50% of its starting strength".
+        """
+        shot = state.shot_this_phase
+        if not shot:
+            return state, []
+        state = evolve(state, shot_this_phase=())
+        events: list[Event] = []
+        for unit_id, had in shot:
+            own = state.unit(unit_id)
+            # the unit as it stands: itself, or the ordinary character who outlived its models (``last_of``): he is
+            # the unit now (40k3.char.kinds); an independent one it left is a unit of his own (40k4.char.no-last-man)
+            unit = own if own.alive else next((u for u in state.units if u.last_of == unit_id and u.alive), None)
+            if unit is None:  # destroyed: said when it was
+                continue
+            lost = had - sum([len(u.models) for u in state.combined(unit.id)])
+            if lost <= 0 or lost < MORALE_FRACTION * had:
+                continue
+            why = f"lost {lost} of {had} models this Shooting phase" + (f" (the last of {unit_id})" if unit is not own
+                                                                         else "")
+            spared = next(((words, rule) for status, words, rule in _SPARED if unit.has(status)), None)
+            if spared is not None:
+                events.append(Event("morale", f"{unit.id} {why} but {spared[0]}: it takes no Morale check for "
+                                    "shooting casualties", ("published.morale-casualties", spared[1])))
+                continue
+            modifier = 0
+            if 2 * len(own.models) < own.starting_strength:  # its own models: characters are not counted
+                modifier = -1
+                why += (f", below half its starting strength ({len(own.models)} of the {own.starting_strength} models "
+                        "it began the battle with, characters not counted)")
+            state, more = self._morale_check(state, unit.id, dice, why, "published.morale-casualties", modifier)
+            events += more
+        return state, events
+
     @implements("40k4.char.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say that characters never take Last Man Standing tests."""
@@ -294,3 +370,10 @@ class Warhammer40k4(Warhammer40k3):
         if unit.is_character and len(members) == 1:
             return reach, "40k4.assault.alone"
         return reach, "40k4.assault.must-charge" if len(members) > 1 else "published.assault-range"
+
+
+#: Who takes no Morale check for shooting casualties (4th ed.: "already falling back, is pinned or is locked in close
+#: combat"), in that order: the status, the words, the rule.
+_SPARED = ((Status.FALLING_BACK, "is already falling back", "published.fall-back"),
+           (Status.PINNED, "is pinned", "published.pinning"),
+           (Status.LOCKED, "is locked in close combat", "published.close-combat"))

@@ -1354,7 +1354,7 @@ class CombatRules(Ruleset):
             *state.fired_at, (shooter_id, target_id))
         after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
         if wounded is not None:  # as _apply_wounds does
-            after = _release_orphans(after)
+            after = self.shooting_losses_counted(_release_orphans(after), state, target_id)
         return after, slain_event, self._casualty_check(after, state, target_id)
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
@@ -1372,7 +1372,30 @@ class CombatRules(Ruleset):
         for u in before.units:
             if not u.joined and _last_models(before, u.id, unit_now):
                 return _LAST_MAN
+        return self.quarter_check(state, before, target_id)
+
+    @implements("published.morale-casualties")
+    def quarter_check(self, state: GameState, before: GameState, target_id: str) -> _Check:
+        """Say what a shooting attack's casualties call for once Last Man Standing is settled: 3rd edition tests
+        after each shooting attack (``_quarter_check``); 4th edition counts them over the phase
+        (``shooting_losses_counted``, ``shooting_phase_ends``)."""
         return self._quarter_check(state, before, target_id)
+
+    def shooting_losses_counted(self, state: GameState, before: GameState, target_id: str) -> GameState:
+        """Return the state after a shooting attack on ``target_id`` (``before``: the state it was made from) with
+        what the edition keeps of its losses for later (3rd edition: nothing, the check follows the attack)."""
+        return state
+
+    def shooting_phase_ends(self, state: GameState, dice: Dice) -> Resolution:
+        """Take what the end of the Shooting phase calls for (3rd edition: nothing, each attack was tested)."""
+        return state, []
+
+    @staticmethod
+    def _destroyed(state: GameState, before: GameState, target_id: str) -> Event | None:
+        """Return the event of a target destroyed by a shooting attack (every model of it and its characters)."""
+        if any(state.unit(u.id).models for u in before.combined(target_id)):
+            return None
+        return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
 
     @staticmethod
     @implements("published.morale-casualties")
@@ -1406,7 +1429,7 @@ class CombatRules(Ruleset):
             state, events = self._last_man(state, before, dice, set())
             if events:
                 return state, events
-            check = self._quarter_check(state, before, target_id)
+            check = self.quarter_check(state, before, target_id)
         if isinstance(check, _MoraleDue):
             return self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
         return state, [] if check is None else [check]  # type: ignore[list-item]  # an Event: the unit destroyed
@@ -1528,6 +1551,7 @@ class CombatRules(Ruleset):
             if after.unit(psyker.id).alive:
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
             after = _fired(after, psyker.joined or psyker.id, target_id)
+            after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
@@ -2264,11 +2288,14 @@ class CombatRules(Ruleset):
         """End the phase; combats fought and undeclared splits of attacks end with it.
 
         A Movement phase ends with the fall back move of every unit of the side that is
-        falling back and did not regroup (``_falls_back_again``).
+        falling back and did not regroup (``_falls_back_again``); a Shooting phase with what the
+        edition's Morale checks for casualties call for then (``shooting_phase_ends``).
         """
         events: list[Event] = []
         if state.phase is Phase.MOVEMENT:
             state, events = self._falls_back_again(state, dice)
+        elif state.phase is Phase.SHOOTING:
+            state, events = self.shooting_phase_ends(state, dice)
         if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
             state = evolve(state, allocations=(),
                            units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u

@@ -290,8 +290,6 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if not unit.alive:
             return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
-        if unit.side != state.active:
-            return Ruling.forbid(f"{unit.id} belongs to {unit.side}, but it is {state.active}'s turn")
         if unit.embarked_in is None:
             return Ruling.forbid(f"{unit.id} is not embarked in a transport", "published.transports")
         if problem := with_its_unit(unit, "disembarks with its unit", "disembark", "published.transports"):

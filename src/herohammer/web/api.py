@@ -246,9 +246,11 @@ def create_app(store: Store | None = None) -> FastAPI:
         if not ruling.legal:
             raise IllegalActionError(ruling.reason, ruling.rules)
         state = game.state
+        notes = game.ruleset.odds_notes(state, action)  # what a rule takes later (40k4: the Morale check)
 
         def wrap(answer: ActionOdds) -> dict[str, Any]:
-            return _answer("odds action", answer.to_json(), state, ruling.rules, EXACT if answer.exact else MONTE_CARLO)
+            result = answer.to_json() | ({"notes": list(notes)} if notes else {})
+            return _answer("odds action", result, state, ruling.rules, EXACT if answer.exact else MONTE_CARLO)
 
         return store.start_odds(state, action, body.runs, body.seed, body.max_branches, wrap).to_json()
 
