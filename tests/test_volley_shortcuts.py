@@ -86,3 +86,27 @@ def test_a_fall_back_clear_of_the_edge_ends_where_the_clamped_one_does(boyz: int
     plain.clear = False  # every model clamped to the table one by one
     for inches in range(plan.dice, 6 * plan.dice + 1):
         assert rules._fallen_back(state, plan, "boyz", inches) == rules._fallen_back(state, plain, "boyz", inches)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(1, 70), st.floats(1, 46)), min_size=1, max_size=6),
+       st.lists(st.tuples(st.floats(1, 70), st.floats(1, 46)), min_size=1, max_size=2),
+       st.sampled_from([25, 40]), st.floats(-18, 18), st.floats(-18, 18))
+def test_a_clear_fall_backs_box_from_the_centres_bounds_is_the_box_of_its_bases(
+        boyz: list[tuple[float, float]], nobs: list[tuple[float, float]], base: int, ox: float, oy: float) -> None:
+    """``_move_box`` from the plan's bounds (a clear move) is the box measured from each member's extent and ends."""
+    from herohammer.rulesets.w40k_combat import _move_box
+    from herohammer.units import Unit
+    from herohammer.values import evolve, evolve_each
+
+    state = _state([(4, 0, 2.0, 1.0)], boyz, "40k4")
+    mob = state.unit("boyz")
+    nob = evolve(mob, id="nob", models=tuple(evolve_each(mob.models[:len(nobs)], "at", nobs)))
+    nob = evolve(nob, models=tuple(evolve(m, base=geo.Base.parse(base)) for m in nob.models))
+    members: list[Unit] = [mob, nob]
+    bounds = []
+    for u in members:
+        xs, ys = [m.at[0] for m in u.models], [m.at[1] for m in u.models]
+        bounds.append((min(xs), min(ys), max(xs), max(ys), u.models[0].base.reach_inches))
+    ends = [[(x + ox, y + oy) for x, y in (m.at for m in u.models)] for u in members]
+    assert _move_box(bounds, ox, oy) == _move_box([(*u.extent, 0.0) for u in members], 0.0, 0.0, ends, members)

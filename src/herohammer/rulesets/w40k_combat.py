@@ -434,7 +434,7 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "ends")
+    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends")
 
     def __init__(self, members: Sequence[Unit]) -> None:
         self.members = members
@@ -447,6 +447,9 @@ class _FallBack:
         #: table): then no roll slides a model, every end being its start moved by the distance rolled
         self.clear = False
         self.starts: list[tuple[list[float], list[float]]] = []  # each member's models' centres: xs, ys
+        #: each member's least and greatest centres and its one base reach (low x, low y, high x, high y, reach),
+        #: when every member has one base size: the box of a clear move without a look at each model (``_move_box``)
+        self.bounds: list[tuple[float, float, float, float, float]] = []
         self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
 
 
@@ -819,6 +822,7 @@ class CombatRules(Ruleset):
                 reach = reaches.pop()
                 edge = 0.5 if reach <= 0.5 else reach
                 low_x, high_x, low_y, high_y = min(xs), max(xs), min(ys), max(ys)
+                plan.bounds.append((low_x, low_y, high_x, high_y, reach))
                 if not (edge <= low_x + ox and high_x + ox <= width - edge
                         and edge <= low_y + oy and high_y + oy <= depth - edge):
                     plan.edge_in_reach = True
@@ -871,7 +875,8 @@ class CombatRules(Ruleset):
                 if slid:
                     at_edge.append((i, j, (x, y)))
             ends.append(places)
-        short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge))
+        box = _move_box(plan.bounds, ox, oy) if plan.clear and len(plan.bounds) == len(members) else None
+        short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge), box)
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
@@ -880,7 +885,8 @@ class CombatRules(Ruleset):
         if halved:
             rules = (*rules, "published.difficult-terrain")
             said = f"{moved_inches:g}\" ({inches}\" rolled, halved through difficult terrain)"
-        if any(ends[i][j] == place for i, j, place in at_edge):  # a model reached the edge, none stopped it short
+        if at_edge and any(ends[i][j] == place for i, j, place in at_edge):  # a model reached the edge, none
+            # stopped it short
             return self._left_the_battle(state, members, fell, unit_id, said, rules)
         moved = []
         for u, places in zip(members, ends):  # one new unit per member
@@ -921,21 +927,18 @@ class CombatRules(Ruleset):
     @staticmethod
     @implements("published.fall-back")
     def _fall_back_blocked(state: GameState, members: Sequence[Unit], ends: list[list[tuple[float, float]]],
-                           heading: tuple[float, float], slid: bool) -> int:
+                           heading: tuple[float, float], slid: bool,
+                           box: tuple[float, float, float, float] | None = None) -> int:
         """Stop short the falling-back models whose ends stand on other models (``ends`` changed in place).
 
         Return how many stopped short.  Nothing near the move (the common case) is seen from the
         units' boxes; otherwise each model stops on its straight path where it stands clear
         (``straight_moves.settle``); a unit with no clear place on the way stays where it stood.
+        ``box``: the box of the move, if known (``_move_box``: the same box, from the centres' bounds).
         """
-        low_x = low_y = math.inf
-        high_x = high_y = -math.inf
-        for u, places in zip(members, ends):  # the box of the move: where the models start and end
-            reach = max(map(_REACH, u.models))
-            ex0, ey0, ex1, ey1 = u.extent
-            xs, ys = list(map(_X, places)), list(map(_Y, places))
-            low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
-            high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
+        if box is None:
+            box = _move_box([(*u.extent, 0.0) for u in members], 0.0, 0.0, ends, members)
+        low_x, low_y, high_x, high_y = box
         ids = {u.id for u in members}
         near = [p for u in state.units if u.on_table and u.id not in ids
                 and u.extent[0] <= high_x and low_x <= u.extent[2] and u.extent[1] <= high_y and low_y <= u.extent[3]
@@ -2320,6 +2323,32 @@ class CombatRules(Ruleset):
             state, more = self._fall_back(state, u.id, dice)
             events += more
         return state, events
+
+
+def _move_box(bounds: Sequence[tuple[float, float, float, float, float]], ox: float, oy: float,
+              ends: Sequence[Sequence[tuple[float, float]]] = (), members: Sequence[Unit] = ()
+              ) -> tuple[float, float, float, float]:
+    """Return the box of a fall back: where each member's bases start and end (low x, low y, high x, high y).
+
+    ``bounds``: each member's least and greatest centres and its base reach (``_FallBack.bounds``); a clear
+    move ends each model at its start moved by (``ox``, ``oy``), and adding one offset to every centre keeps
+    the least least and the greatest greatest in floating point, so the ends' bounds are the starts' moved.
+    With ``ends`` (the models' end places, any move) ``bounds`` holds each member's box already (its
+    ``Unit.extent``, reach 0) and the ends are measured as they are, each by its member's greatest reach.
+    """
+    low_x = low_y = math.inf
+    high_x = high_y = -math.inf
+    if ends:
+        for (ex0, ey0, ex1, ey1, _), places, u in zip(bounds, ends, members):
+            reach = max(map(_REACH, u.models))
+            xs, ys = list(map(_X, places)), list(map(_Y, places))
+            low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
+            high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
+        return low_x, low_y, high_x, high_y
+    for x0, y0, x1, y1, reach in bounds:  # as Unit.extent and the ends' bounds less and plus the reach
+        low_x, low_y = min(low_x, x0 - reach, (x0 + ox) - reach), min(low_y, y0 - reach, (y0 + oy) - reach)
+        high_x, high_y = max(high_x, x1 + reach, (x1 + ox) + reach), max(high_y, y1 + reach, (y1 + oy) + reach)
+    return low_x, low_y, high_x, high_y
 
 
 def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
