@@ -253,6 +253,26 @@ def test_rules_json_lists_every_catalogue_id(capsys: pytest.CaptureFixture[str])
             assert r["ruleset"] == "published" and "rulebook" in r["source"], r
 
 
+def test_rules_looks_up_ids_and_their_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    joins = [i for i in catalogue_ids() if i.startswith("t9a.join.")]
+    code, out, err = run(["rules", "--json", "published.regroup", "t9a.join"], capsys)
+    assert code == 0 and err == ""
+    listed = [r["id"] for r in result_of(out)]
+    assert sorted(listed) == sorted(["published.regroup", *joins]) and len(joins) > 1
+    code, out, err = run(["rules", "t9a.jo"], capsys)  # a start must end at a dot
+    assert code == 2 and "'t9a.jo'" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["rules", "publshed.regroup"], "did you mean published.regroup?"),
+    (["rules", "--ruleset", "t9a", "published.regroup"], "of --ruleset t9a"),
+])
+def test_rules_refuses_an_id_it_does_not_have_in_one_line(argv: list[str], said: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and said in err and len(err.strip().splitlines()) == 1
+
+
 def test_rules_core_all_implemented(capsys: pytest.CaptureFixture[str]) -> None:
     core = [i for i in catalogue_ids() if i.startswith("core.")]
     assert core
