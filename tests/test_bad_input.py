@@ -247,4 +247,5 @@ def test_serve_refuses_a_host_it_cannot_listen_on_in_one_line(capsys: pytest.Cap
 
 
 def test_an_argument_with_a_newline_is_quoted_back_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    one_line_error(["rules", "--id", "a\nb"], capsys, "unrecognized arguments", "a\\nb")
+    one_line_error(["rules", "--id=a\nb"], capsys, "unrecognized arguments", "a\\nb")
+    one_line_error(["rules", "a\nb"], capsys, "no clause id", "a\\nb")  # a clause id looked up
