@@ -249,3 +249,22 @@ def test_serve_refuses_a_host_it_cannot_listen_on_in_one_line(capsys: pytest.Cap
 def test_an_argument_with_a_newline_is_quoted_back_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     one_line_error(["rules", "--id=a\nb"], capsys, "unrecognized arguments", "a\\nb")
     one_line_error(["rules", "a\nb"], capsys, "no clause id", "a\\nb")  # a clause id looked up
+
+
+@pytest.mark.parametrize("example", ["40k3_librarian_psychic.yaml", "t9a_captain_joins_spearmen.yaml"])
+def test_a_terrain_id_used_twice_is_refused_naming_the_second(example: str, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Rulings name a terrain piece by its id ('would end in impassable terrain wood'): two of one name read as one."""
+    data = yaml.safe_load((ROOT / "examples" / example).read_text(encoding="utf-8"))
+    square = [[60, 40], [62, 40], [62, 42], [60, 42]]
+    data["terrain"] = [*data.get("terrain", []), {"id": "rock", "kind": "open", "polygon": square},
+                       {"id": "rock2", "kind": "open", "polygon": square}]
+    path = tmp_path / "terrain.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    code, out, _ = run(["actions", str(path)], capsys)
+    assert code == 0 and out  # distinct ids: the file reads
+    data["terrain"][-1]["id"] = "rock"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    second = len(data["terrain"]) - 1
+    one_line_error(["actions", str(path)], capsys, "terrain.yaml", f"terrain[{second}].id", "used twice",
+                   f"terrain[{second - 1}]")

@@ -262,6 +262,12 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             _check_links(source, f"sides.{side}[{i}]", u, side, by_id, spec)
+    pieces: dict[str, int] = {}
+    for i, t in enumerate(spec.terrain):  # rulings name a piece by its id: two of one name would read as one
+        if t.id in pieces:
+            raise ScenarioError(source, f"terrain[{i}].id",
+                                f"terrain id {t.id!r} is used twice (also at terrain[{pieces[t.id]}])")
+        pieces[t.id] = i
     if spec.shot_this_phase and spec.phase is not Phase.SHOOTING:
         raise ScenarioError(source, "shot_this_phase", f"losses are counted over a Shooting phase, not the "
                             f"{spec.phase.value} phase [published.morale-casualties]")
