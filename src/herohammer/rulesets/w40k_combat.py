@@ -1395,7 +1395,7 @@ class CombatRules(Ruleset):
         """Return the event of a target destroyed by a shooting attack (every model of it and its characters)."""
         if any(state.unit(u.id).models for u in before.combined(target_id)):
             return None
-        return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
+        return _destroyed_event(target_id)
 
     @staticmethod
     @implements("published.morale-casualties")
@@ -1412,7 +1412,7 @@ class CombatRules(Ruleset):
             if alive_id is None and state.unit(u.id).models:
                 alive_id = u.id
         if alive_id is None:
-            return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
+            return _destroyed_event(target_id)
         now = sum([len(u.models) for u in state.combined(alive_id)])
         if was - now > 0 and (was - now) >= MORALE_FRACTION * was:
             if state.unit(alive_id).has(Status.PINNED):
@@ -2323,6 +2323,11 @@ class CombatRules(Ruleset):
             state, more = self._fall_back(state, u.id, dice)
             events += more
         return state, events
+
+
+def _destroyed_event(target_id: str) -> Event:
+    """Say that a shooting attack destroyed its target: both editions' casualty checks end so."""
+    return Event("destroyed", f"{target_id} is destroyed", ("core.zero.w",))
 
 
 def _move_box(bounds: Sequence[tuple[float, float, float, float, float]], ox: float, oy: float,
