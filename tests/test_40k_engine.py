@@ -392,11 +392,12 @@ def test_40k3_independent_character_takes_no_last_man_standing() -> None:
     assert rs.takes_last_man_standing(False) is True
 
 
-@pytest.mark.rule("40k4.char.no-last-man")
-def test_40k4_characters_never_take_last_man_standing() -> None:
+@pytest.mark.rule("40k4.char.no-last-man", "published.last-man-standing")
+def test_40k4_characters_never_take_last_man_standing_nor_does_any_unit() -> None:
+    """Seed 001: characters never take it; the 4th edition Morale rules call for it for no unit at all."""
     rs = get_ruleset("40k4")
     assert rs.takes_last_man_standing(True) is False
-    assert rs.takes_last_man_standing(False) is True
+    assert rs.takes_last_man_standing(False) is False
 
 
 # == targets ============================================================================

@@ -321,11 +321,18 @@ def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man(ruleset: s
     assert not any(e.kind == "last_man" or "published.last-man-standing" in e.rules for e in events)
     morale = [e for e in events if e.kind == "morale"]
     assert len(morale) == 1 and "Ld 9" in morale[0].message and f"{ruleset}.char.leadership" in morale[0].rules
-    # without the Captain the last Marine is alone: Last Man Standing, on his own Leadership
+    # without the Captain the last Marine is alone: in 3rd edition Last Man Standing, on his own Leadership; 4th
+    # edition has no such test (published.last-man-standing), only the phase's check for two of three lost, at -1
     g = game(scenario(ruleset, red[:1], [las], phase="shooting", active="blue"))
-    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
-    tested = [e for e in events if "published.last-man-standing" in e.rules]
-    assert len(g.state.unit("tac").models) == 1 and tested and "Ld 7" in tested[0].message
+    events = shoot_then_test(g, {"do": "shoot", "unit": "las", "target": "tac"}, [6, 6, 6, 6, 1, 1])
+    assert len(g.state.unit("tac").models) == 1
+    tested = [e for e in events if e.kind == "morale"]
+    assert len(tested) == 1 and "Ld 7" in tested[0].message
+    assert ("published.last-man-standing" in tested[0].rules) == (ruleset == "40k3")
+    if ruleset == "40k4":
+        told = [e for e in events if e.kind == "last_man"]
+        assert "published.morale-casualties" in tested[0].rules and "Ld 7 -1" in tested[0].message
+        assert len(told) == 1 and "no Last Man Standing test" in told[0].message and not told[0].rolls
 
 
 @settings(max_examples=25)

@@ -396,23 +396,18 @@ def test_40k4_a_stubborn_captain_spares_his_squad_the_minus_one_a_fearless_one_d
 
 
 @pytest.mark.rule("published.last-man-standing", "published.morale-casualties", "published.fall-back")
-def test_40k4_a_squad_that_fails_last_man_standing_in_the_volley_is_already_falling_back_when_the_phase_ends(
-        ) -> None:
-    """Four Boyz shot down to one take Last Man Standing at once (published.last-man-standing) and fall back on a
-    failure; when the phase ends the last Boy is already falling back, so he is told he takes no further check.
-    Had he passed, the phase's check for three of four lost would follow (decision: two triggers)."""
+def test_40k4_a_squad_shot_down_to_one_takes_no_last_man_standing_only_the_phase_check() -> None:
+    """Four Boyz shot down to one: 4th edition has no Last Man Standing test (published.last-man-standing, settled
+    in round 7; this test once held the opposite), so the volley rolls no check and the last Boy is told why; when
+    the phase ends he takes the one check for three of four lost, at -1 (below half strength)."""
     g = game(scenario("40k4", [gunners("a", 14, n=3)], [boyz(4)], phase="shooting"))
-    start = g.state
-    events = g.apply(shoot("a"), dice=ScriptedDice(HIT * 3 + [6, 6, 2, 2]))
-    last = [e for e in events if "published.last-man-standing" in e.rules]
-    assert last and "fails" in last[0].message and g.state.unit("boyz").has(Status.FALLING_BACK)
-    checks = morale(g.apply(END, dice=ScriptedDice([])))
-    assert len(checks) == 1 and "already falling back" in checks[0].message and not checks[0].rolls
-    undo_to(g, start)
-    g.apply(shoot("a"), dice=ScriptedDice(HIT * 3 + [1, 1]))
-    assert not g.state.unit("boyz").has(Status.FALLING_BACK)
-    checks = morale(g.apply(END, dice=ScriptedDice([1, 2])))
+    events = g.apply(shoot("a"), dice=ScriptedDice(HIT * 3))
+    told = [e for e in events if "published.last-man-standing" in e.rules]
+    assert len(told) == 1 and "no Last Man Standing test" in told[0].message and not told[0].rolls
+    assert morale(events) == [] and not g.state.unit("boyz").has(Status.FALLING_BACK)
+    checks = morale(g.apply(END, dice=ScriptedDice([6, 6, 2, 2])))
     assert len(checks) == 1 and "lost 3 of 4" in checks[0].message and "-1" in checks[0].message
+    assert "fails" in checks[0].message and g.state.unit("boyz").has(Status.FALLING_BACK)
 
 
 @pytest.mark.rule("published.morale-casualties", "40k3.char.kinds", "40k4.char.no-last-man")

@@ -322,10 +322,11 @@ class Warhammer40k4(Warhammer40k3):
             events += more
         return state, events
 
-    @implements("40k4.char.no-last-man")
+    @implements("40k4.char.no-last-man", "published.last-man-standing")
     def takes_last_man_standing(self, is_character: bool) -> bool:
-        """Say that characters never take Last Man Standing tests."""
-        return not is_character
+        """Say that no unit of one model takes Last Man Standing: characters never do (seed 001), and the 4th edition
+        Morale rules call for no such test (published.last-man-standing's decision)."""
+        return False
 
 
     # == shooting, assault and close combat (mechanics in w40k_combat) =================
@@ -355,9 +356,17 @@ class Warhammer40k4(Warhammer40k3):
         """Subtract the margin the combat was lost by from the Morale check (4th ed. published)."""
         return -margin
 
-    def last_man_exempt(self, unit: Unit) -> bool:
-        """Exempt every character from Last Man Standing (40k4.char.no-last-man)."""
-        return not self.takes_last_man_standing(unit.is_character)
+    @implements("40k4.char.no-last-man", "published.last-man-standing")
+    def last_man_spared(self, last: Unit) -> Event:
+        """Say why a unit newly left with one model takes no Last Man Standing test: a character never does (seed
+        001); any other unit neither, for 4th edition has no such test (its Morale checks are for shooting casualties,
+        a lost assault and tank shock)."""
+        if last.is_character:
+            return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
+                         (self.no_last_man_rule,))
+        return Event("last_man", f"{last.id} is down to one model: 4th edition has no Last Man Standing test (its "
+                     "Morale checks are for shooting casualties, a lost assault and tank shock)",
+                     ("published.last-man-standing",))
 
     @implements("40k4.ic.slowest-model", "40k4.assault.alone", "40k4.assault.must-charge")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:

@@ -517,9 +517,15 @@ class CombatRules(Ruleset):
         (a, x), (b, y) = caused
         return (a if x > y else b), self.combat_morale_modifier(abs(x - y))
 
-    def last_man_exempt(self, unit: Unit) -> bool:
-        """Say whether a unit of one model skips Last Man Standing (3rd: an independent character)."""
-        return not self.takes_last_man_standing(unit.is_independent)
+    def last_man_spared(self, last: Unit) -> Event | None:
+        """Say why a unit newly left with one model takes no Last Man Standing test (None: it takes one).
+
+        3rd edition: an independent character is spared, a unit of its own already (40k3.ic.no-last-man).
+        """
+        if self.takes_last_man_standing(last.is_independent):
+            return None
+        return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
+                     (self.no_last_man_rule,))
 
     @implements("published.assault-range")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
@@ -1031,9 +1037,9 @@ class CombatRules(Ruleset):
             if u.joined or u.id in skip:
                 continue
             for last in _last_models(before, u.id, unit_now):
-                if self.last_man_exempt(last):
-                    events.append(Event("last_man", f"{last.id} is the last model but a character never takes "
-                                        "Last Man Standing", (self.no_last_man_rule,)))
+                spared = self.last_man_spared(last)
+                if spared is not None:
+                    events.append(spared)
                     continue
                 state, more = self._morale_check(state, last.id, dice, "is reduced to one model",
                                                  "published.last-man-standing", 0,
