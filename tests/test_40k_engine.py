@@ -76,15 +76,21 @@ def test_special_characters_need_both_players_agreement(ruleset: str) -> None:
 
 # == moving ==========================================================================
 
-@pytest.mark.rule("40k3.char.move-as-type")
+#: The rule a move by troop type cites: 3rd edition's character clause; 4th edition has no clause id for seed 001's
+#: "Characters follow rules for models of their type" and cites the published Movement rule.
+MOVE_RULE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+@pytest.mark.rule("40k3.char.move-as-type", "published.movement")
 @BOTH
 def test_character_moves_by_its_troop_type(ruleset: str) -> None:
     data = scenario(ruleset, [hero("cap", 10, 30), hero("biker", 10, 40, type="bike")])
     g = game(data)
-    assert_legal(g, {"do": "move", "unit": "cap", "to": [[16, 30]]}, "40k3.char.move-as-type")
-    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[17, 30]]}, "40k3.char.move-as-type")
-    assert_legal(g, {"do": "move", "unit": "biker", "to": [[22, 40]]}, "40k3.char.move-as-type")
-    assert_illegal(g, {"do": "move", "unit": "biker", "to": [[23, 40]]}, "40k3.char.move-as-type")
+    rule = MOVE_RULE[ruleset]
+    assert_legal(g, {"do": "move", "unit": "cap", "to": [[16, 30]]}, rule)
+    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[17, 30]]}, rule)
+    assert_legal(g, {"do": "move", "unit": "biker", "to": [[22, 40]]}, rule)
+    assert_illegal(g, {"do": "move", "unit": "biker", "to": [[23, 40]]}, rule)
     g.apply({"do": "move", "unit": "biker", "to": [[22, 40]]})
     assert g.state.unit("biker").models[0].at == (22.0, 40.0)
 
@@ -304,7 +310,7 @@ def test_40k4_combined_unit_moves_at_the_speed_of_its_slowest_model() -> None:
     assert_legal(g, {"do": "move", "unit": "squad", "to": [[20, 16], [22, 16], [24, 16], [20, 17.5]]})
     # on its own the bike moves 12"
     g2 = game(scenario("40k4", [squad("squad", 20, 10), hero("cap", 40, 20, type="bike")]))
-    assert_legal(g2, {"do": "move", "unit": "cap", "to": [[52, 20]]}, "40k3.char.move-as-type")
+    assert_legal(g2, {"do": "move", "unit": "cap", "to": [[52, 20]]}, "published.movement")
 
 
 @pytest.mark.rule("40k4.ic.no-character-units")

@@ -291,7 +291,8 @@ def test_no_character_ducks_out_of_or_joins_a_unit_locked_in_close_combat(rulese
     assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "orks"}, "published.shooting-into-combat")
 
 
-@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "40k3.ic.leave", "40k4.ic.leave",
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "published.movement", "40k3.ic.leave",
+                  "40k4.ic.leave",
                   "40k3.char.shooting-dice", "40k4.shoot.same-target")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_character_who_joins_a_squad_that_has_moved_goes_no_further_with_it_and_shoots_with_it(ruleset: str) -> None:
@@ -305,8 +306,9 @@ def test_a_character_who_joins_a_squad_that_has_moved_goes_no_further_with_it_an
     leave = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}[ruleset]
     assert_legal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [26.2, 25.2]}, join)
     g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [26.2, 25.2]})
+    moved = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}[ruleset]
     refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 27], [22, 27], [24, 27], [26.2, 26.2]]},
-                             "40k3.char.move-as-type")
+                             moved)
     assert "already moved" in str(refused)
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [30, 22]}, leave)
     g.apply({"do": "end_phase"})

@@ -73,6 +73,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     join_rule: ClassVar[str] = "40k3.ic.join"
     leave_rule: ClassVar[str] = "40k3.ic.leave"
     phase_only_rule: ClassVar[str] = "40k3.ic.movement-phase-only"
+    #: The rule a move is measured by: a model moves by its type, once a phase (3rd: the character clause; 4th has
+    #: no clause id for it and cites the published Movement rule).
+    move_rule: ClassVar[str] = "40k3.char.move-as-type"
     #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
     joins_by_moving_close: ClassVar[bool] = True
     #: The clause that keeps a character in coherency with the unit it belongs to.
@@ -98,7 +101,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         return None
 
-    @implements("40k3.char.move-as-type")
+    @implements("40k3.char.move-as-type", "published.movement")
     def move_allowance(self, state: GameState, unit: Unit) -> float:
         """Return how far a model of this unit moves: by its own troop type."""
         return movement.MOVE_INCHES[unit.type]
@@ -208,7 +211,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return None  # nothing it did or suffered holds it back
         if Status.MOVED in status:  # a unit moves once a Movement phase, by the rules of its type
             return Ruling.forbid(f"{unit.id} has already moved this phase: a unit moves once a phase",
-                                 "40k3.char.move-as-type")
+                                 self.move_rule)
         if Status.LOCKED in status:
             with_unit = self.locked_with_unit_rules if unit.joined else ()
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
@@ -230,14 +233,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Check a one-model character's move to ``to``; return a refusal or the plan and notes."""
         moves = movement.plan(unit, [to], state.terrain)
         if off := movement.table_problem(state, moves):
-            return Ruling.forbid(off, *rules), moves, ()
+            return Ruling.forbid(off, *rules, "published.movement"), moves, ()
         allowance = self.move_allowance(state, unit)
         spent = unit.models[0].moved
         if moves[0].length > allowance - spent + movement.EPSILON:
             already = f", and has moved {spent:.2f}\" already this phase" if spent else ""
             return Ruling.forbid(
                 f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most "
-                f"{allowance:g}\" a phase{already}", "40k3.char.move-as-type", *rules,
+                f"{allowance:g}\" a phase{already}", self.move_rule, *rules,
             ), moves, ()
         if overlap := movement.places_problem(state, moves, {unit.id}, lambda: self.flying(state, [unit])):
             return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
@@ -362,7 +365,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             host = self._host_in_reach(state, unit, moves[0].to)
             if host is not None:
                 notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
-        return Ruling.allow(f"{unit.id} may move", "40k3.char.move-as-type", notes=notes)
+        return Ruling.allow(f"{unit.id} may move", self.move_rule, notes=notes)
 
     @staticmethod
     def _surely_clear(state: GameState, moves: Sequence[movement.PlannedMove], ids: set[str],
@@ -383,7 +386,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                         allowances: dict[str, float]) -> Ruling | None:
         """Return why a unit's planned places are refused (table, allowance, other models, coherency), or None."""
         if off := movement.table_problem(state, moves):
-            return Ruling.forbid(off)
+            return Ruling.forbid(off, "published.movement")
         for mv in moves:
             allowance = allowances[mv.unit_id]
             if mv.length > allowance - mv.model.moved + movement.EPSILON:
@@ -392,7 +395,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                     return Ruling.forbid(
                         f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
                         f"{mv.length:.2f}\" it would exceed its {allowance:g}\" (one move allowance a phase)",
-                        rule, "40k3.char.move-as-type")
+                        rule, self.move_rule)
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
@@ -413,7 +416,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the rule that limits a combined unit's move."""
-        return "40k3.char.move-as-type"
+        return self.move_rule
 
     def _host_in_reach(self, state: GameState, character: Unit, to: geo.Point,
                        leaving: str | None = None) -> Unit | None:
@@ -433,7 +436,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves = _plan_members(state, members, action.to)
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
-        events.append(Event("move", f"{unit.id} moves", ("40k3.char.move-as-type",)))
+        events.append(Event("move", f"{unit.id} moves", (self.move_rule,)))
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
         if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
@@ -609,7 +612,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         if character.has(Status.MOVED):  # leaving is his move; he has made it (joining, or with his unit)
             return Ruling.forbid(f"{character.id} has already moved this phase: leaving is a move, and a model moves "
-                                 "once a phase", self.leave_rule, "40k3.char.move-as-type")
+                                 "once a phase", self.leave_rule, self.move_rule)
         if problem := self._held(character):
             return problem
         host = state.unit(character.joined or "")
@@ -692,7 +695,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         best = min(d for d, _ in visible)
         return any(uid == target.id and d <= best + movement.EPSILON for d, uid in visible)
 
-    @implements("published.line-of-sight")
+    @implements("published.line-of-sight", "published.shooting")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on whether a unit could pick an enemy unit as its shooting target now (phase aside)."""
         shooter, target = state.unit(shooter_id), state.unit(target_id)
@@ -704,7 +707,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling(inner.legal, (*inner.rules, self.same_target_rule),
                           f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
         if target.side == shooter.side:
-            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
+            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}", "published.shooting")
         if problem := self.out_of_reach_of_fire(state, target):
             return problem
         firers = [m for u in state.combined(shooter.id) for m in u.models]
@@ -736,7 +739,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  "close combat", "published.shooting-into-combat")
         return None
 
-    @implements("40k4.shoot.same-target")
+    @implements("40k4.shoot.same-target", "published.shooting")
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a unit shooting: its side's turn, not fired yet, a legal target, its characters' target."""
         shooter = state.unit(action.unit)
@@ -756,7 +759,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.has(Status.RAN):
             return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)
         if shooter.has(Status.SHOT):
-            return Ruling.forbid(f"{shooter.id} has already shot this turn")
+            return Ruling.forbid(f"{shooter.id} has already shot this turn: a unit shoots once a Shooting phase",
+                                 "published.shooting")
         if shooter.has(Status.LOCKED):
             return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot",
                                  "published.shooting-into-combat")

@@ -52,6 +52,7 @@ class Warhammer40k4(Warhammer40k3):
     join_rule: ClassVar[str] = "40k4.ic.join"
     leave_rule: ClassVar[str] = "40k4.ic.leave"
     phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
+    move_rule: ClassVar[str] = "published.movement"  # seed 001: "Characters follow rules for models of their type"
     joins_by_moving_close: ClassVar[bool] = False
     carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
     coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
@@ -122,7 +123,7 @@ class Warhammer40k4(Warhammer40k3):
 
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the slowest-model rule for a combined unit."""
-        return "40k4.ic.slowest-model" if len(members) > 1 else "40k3.char.move-as-type"
+        return "40k4.ic.slowest-model" if len(members) > 1 else self.move_rule
 
     @implements("40k4.char.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,

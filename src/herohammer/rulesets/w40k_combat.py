@@ -1583,7 +1583,8 @@ class CombatRules(Ruleset):
             return problem
         target = state.unit(action.target)
         if target.side == unit.side:
-            return Ruling.forbid(f"{target.id} is on the same side as {unit.id}")
+            return Ruling.forbid(f"{target.id} is on the same side as {unit.id}: a unit assaults an enemy unit",
+                                 "published.assault-range")
         if not target.alive:
             return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
         if target.embarked_in is not None:
@@ -1783,7 +1784,8 @@ class CombatRules(Ruleset):
         if not enemy:
             return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
         if fought:
-            return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase")
+            return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase: each close combat is "
+                                 "fought once an Assault phase", "published.close-combat")
         return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(others)}", "published.close-combat")
 
     @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",

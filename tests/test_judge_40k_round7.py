@@ -1,0 +1,192 @@
+"""A judge's cases for 40k 3rd and 4th edition, seventh round: Last Man Standing in 4th edition, the Morale check of
+a lost assault combat by combat, the clause a 4th edition refusal cites, and refusals that cited no rule at all.
+
+Each case plays actions through ``Game`` (``check``, ``apply``, ``undo``) and asserts what the texts say: the legal
+case and the illegal one, the clause cited, and that a refused action changes nothing (``assert_illegal``).
+
+4th ed. rulebook, Morale, Taking Morale tests: "Units normally have to take a Morale check in the following
+situations: If a unit takes 25% or more casualties from shooting in the turn ... If a unit is defeated in close
+combat in the Assault phase - test once combat results are established. If an enemy unit performs a Tank Shock
+attack on their unit". Last Man Standing is not among them (published.last-man-standing's decision).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.units import Status
+
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test, squad, undo_to
+
+BOTH = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+NOB = "WS4 BS2 S5 T4 W2 I5 A4 Ld7 Sv6+"
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+#: The rule a move by troop type cites in each edition (4th: no clause id of its own, published.movement).
+MOVE_RULE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+def lascannons(n: int = 2, x: float = 20, y: float = 30) -> dict[str, Any]:
+    """Blue's lascannon team: each shot at a Marine hits on 3+, wounds on 2+ and leaves no save."""
+    return {"id": "las", "models": [{**model(f"Gunner {i + 1}", x + 2 * i, y), "weapons": ["lascannon"]}
+                                   for i in range(n)]}
+
+
+def morale(events: list[Any]) -> list[Any]:
+    return [e for e in events if e.kind == "morale"]
+
+
+def told_no_last_man(events: list[Any]) -> list[Any]:
+    return [e for e in events if e.kind == "last_man"]
+
+
+# == 1. Last Man Standing: 3rd edition has it, 4th edition has none ============================================
+@pytest.mark.rule("published.last-man-standing", "published.morale-casualties", "40k4.char.no-last-man",
+                  "40k3.ic.no-last-man")
+@BOTH
+def test_a_squad_shot_down_to_one_marine_takes_last_man_standing_only_in_3rd_edition(ruleset: str) -> None:
+    """Three Marines, two shot dead. 3rd edition: the last one takes Last Man Standing at once, on his own Ld 7, and
+    a failure sends him back. 4th edition has no such test: the volley rolls no check, the last Marine is told why,
+    and when the Shooting phase ends he takes the one check his losses call for (two of three, at -1: below half)."""
+    red = [{"id": "tac", "models": [model(f"tac {i + 1}", 20 + 2 * i, 10, ld=7) for i in range(3)]}]
+    g = game(scenario(ruleset, red, [lascannons()], phase="shooting", active="blue"))
+    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6] + [6, 6, 3, 3]
+                                                                                      if ruleset == "40k3" else [6] * 4))
+    assert len(g.state.unit("tac").models) == 1
+    if ruleset == "40k3":
+        tested = morale(events)
+        assert len(tested) == 1 and "Last Man Standing" in tested[0].message and "Ld 7" in tested[0].message
+        assert "published.last-man-standing" in tested[0].rules and g.state.unit("tac").has(Status.FALLING_BACK)
+        assert told_no_last_man(events) == []
+        return
+    assert morale(events) == [] and not g.state.unit("tac").has(Status.FALLING_BACK)
+    told = told_no_last_man(events)
+    assert len(told) == 1 and told[0].rules == ("published.last-man-standing",) and not told[0].rolls
+    assert "4th edition has no Last Man Standing test" in told[0].message
+    checks = morale(g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6, 3, 3])))
+    assert len(checks) == 1 and "published.morale-casualties" in checks[0].rules
+    assert "published.last-man-standing" not in checks[0].rules and "Ld 7 -1" in checks[0].message
+    assert g.state.unit("tac").has(Status.FALLING_BACK)
+
+
+def boyz_against_a_lone_marine(ruleset: str, wounds: int = 1) -> Game:
+    """Two Boyz locked with one Marine, one on each side of him in base contact: he fights back (WS 4, S 4)."""
+    profile = f"WS4 BS4 S4 T4 W{wounds} I4 A1 Ld8 Sv3+"
+    red = [{"id": "tac", "status": ["locked"], "models": [{**model("Marine", 20, 20, profile=profile)}]}]
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [{"name": f"Boy {i + 1}", "profile": BOY, "base": 25, "at": [20 + side * BASE_25, 20]}
+                       for i, side in enumerate((-1, 1))]}
+    return game(scenario(ruleset, red, [boyz], phase="assault", active="red"))
+
+
+@pytest.mark.rule("published.last-man-standing", "published.combat-resolution")
+@BOTH
+def test_the_winners_of_a_combat_cut_down_to_one_model_test_only_in_3rd_edition(ruleset: str) -> None:
+    """A Marine of two Wounds (I4) slays a Boy; the last Boy (I2) strikes twice and slays him: the Boyz win by one,
+    down to one model. In 3rd edition the last Boy takes Last Man Standing though his side won; in 4th edition,
+    which has no such test, he takes none and is told why (the book's 4th edition ruling of round 6 had the winners
+    fall back on a failed Last Man Standing)."""
+    g = boyz_against_a_lone_marine(ruleset, wounds=2)
+    # Marine: to hit 4, to wound 4, the Boy's 6+ save 1; last Boy: to hit 4, 4, to wound 5, 5, Marine's saves 1, 1
+    faces = [4, 4, 1, 4, 4, 5, 5, 1, 1] + ([6, 6, 3, 3] if ruleset == "40k3" else [])
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice(faces))
+    assert not g.state.unit("tac").alive and len(g.state.unit("boyz").models) == 1
+    assert any("red loses by 1" in e.message for e in events if e.kind == "combat_result")
+    checks = morale(events)
+    if ruleset == "40k3":
+        assert len(checks) == 1 and "Last Man Standing" in checks[0].message
+        assert "published.last-man-standing" in checks[0].rules and g.state.unit("boyz").has(Status.FALLING_BACK)
+        assert told_no_last_man(events) == []
+    else:
+        told = told_no_last_man(events)
+        assert checks == [] and len(told) == 1 and told[0].rules == ("published.last-man-standing",)
+        assert not g.state.unit("boyz").has(Status.FALLING_BACK)
+
+
+@pytest.mark.rule("40k4.char.no-last-man", "published.last-man-standing")
+def test_40k4_a_character_left_alone_is_told_the_character_clause_a_trooper_the_published_rule() -> None:
+    """Seed 001: "Characters never need to take Last Man Standing tests" - a Captain whose squad is shot away is
+    told so, citing the clause; a trooper left alone is told 4th edition has no such test. Neither rolls."""
+    red = [squad("tac", 20, 10, n=2), hero("cap", 21, 11.5, joined="tac")]
+    g = game(scenario("40k4", red, [lascannons()], phase="shooting", active="blue"))
+    events = g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6] * 4))
+    told = told_no_last_man(events)
+    assert len(told) == 1 and told[0].rules == ("40k4.char.no-last-man",) and told[0].message.startswith("cap")
+    assert morale(events) == [] and morale(g.apply({"do": "end_phase"}, dice=ScriptedDice([]))) == []
+
+
+# == 2. the clause a 4th edition refusal cites =================================================================
+@pytest.mark.rule("published.movement", "40k3.char.move-as-type")
+@BOTH
+def test_a_squad_that_has_moved_is_refused_a_second_move_citing_its_own_editions_rule(ruleset: str) -> None:
+    """A squad moves once a Movement phase. 3rd edition cites its character clause (40k3.char.move-as-type); a 4th
+    edition game cites published.movement (seed 001: "Characters follow rules for models of their type"), never a
+    3rd edition id. Undone, the first move is legal again, citing the same rule."""
+    g = game(scenario(ruleset, [squad("tac", 20, 10)]))
+    first = {"do": "move", "unit": "tac", "to": [[20, 14], [22, 14], [24, 14]]}
+    assert_legal(g, first, MOVE_RULE[ruleset])
+    start = g.state
+    g.apply(first)
+    refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 15], [22, 15], [24, 15]]},
+                             MOVE_RULE[ruleset])
+    assert "already moved" in str(refused)
+    assert ruleset == "40k3" or not any(r.startswith("40k3.") for r in refused.rules)
+    undo_to(g, start)
+    assert_legal(g, first, MOVE_RULE[ruleset])
+
+
+@pytest.mark.rule("published.movement", "40k4.ic.join")
+def test_40k4_a_captain_who_spent_his_move_joining_is_refused_more_citing_4th_edition_rules_only() -> None:
+    """The Captain walks 5" to join the squad (40k4.ic.join); the squad then moves 6": he has 1" left of his 6", so
+    the squad's move is refused naming the slowest-model rule and published.movement - no 3rd edition clause."""
+    g = game(scenario("40k4", [squad("tac", 20, 10), hero("cap", 20, 17)]))
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [20, 12]})
+    refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 16], [22, 16], [24, 16], [20, 18]]},
+                             "published.movement")
+    assert "40k4.ic.slowest-model" in refused.rules and not any(r.startswith("40k3.") for r in refused.rules)
+    assert_legal(g, {"do": "move", "unit": "tac", "to": [[20, 14.5], [22, 14.5], [24, 14.5], [20, 13]]},
+                 "published.movement")
+
+
+# == 3. refusals that cited no rule ============================================================================
+@pytest.mark.rule("published.movement")
+@BOTH
+def test_a_move_off_the_table_is_refused_citing_the_movement_rule(ruleset: str) -> None:
+    """No model leaves the table: a Captain 2" from the edge may not walk 4" past it; 1" is fine."""
+    g = game(scenario(ruleset, [hero("cap", 2, 30)]))
+    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[-2, 30]]}, "published.movement")
+    assert_legal(g, {"do": "move", "unit": "cap", "to": [[1, 30]]}, MOVE_RULE[ruleset])
+
+
+@pytest.mark.rule("published.shooting")
+@BOTH
+def test_a_unit_shoots_once_a_phase_and_never_at_its_own_side(ruleset: str) -> None:
+    """A second volley by the same squad, or a volley at a friendly squad, was refused citing no rule; both now cite
+    published.shooting. The first volley at the enemy is legal."""
+    red = [squad("tac", 20, 10), squad("dev", 30, 10)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 25)], phase="shooting"))
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "dev"}, "published.shooting")
+    volley = {"do": "shoot", "unit": "tac", "target": "orks"}
+    assert_legal(g, volley)
+    shoot_then_test(g, volley, [1, 1, 1])
+    refused = assert_illegal(g, volley, "published.shooting")
+    assert "once a Shooting phase" in str(refused)
+
+
+@pytest.mark.rule("published.close-combat", "published.assault-range")
+@BOTH
+def test_a_combat_is_fought_once_and_no_unit_assaults_its_own_side(ruleset: str) -> None:
+    """The Marine's combat, once fought, may not be fought again that phase (by either side); the refusal now cites
+    published.close-combat. Assaulting a friendly squad cites the assault rule."""
+    g = boyz_against_a_lone_marine(ruleset)
+    assert_legal(g, {"do": "fight", "unit": "boyz"}, "published.close-combat")
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1, 1, 1, 1, 1]))  # every blow misses: a draw
+    for unit in ("tac", "boyz"):
+        refused = assert_illegal(g, {"do": "fight", "unit": unit}, "published.close-combat")
+        assert "already been fought" in str(refused)
+    red = [squad("tac", 20, 10), squad("dev", 20, 14)]
+    g = game(scenario(ruleset, red, [squad("orks", 20, 18)], phase="assault"))
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "dev"}, "published.assault-range")
