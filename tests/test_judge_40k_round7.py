@@ -190,3 +190,53 @@ def test_a_combat_is_fought_once_and_no_unit_assaults_its_own_side(ruleset: str)
     red = [squad("tac", 20, 10), squad("dev", 20, 14)]
     g = game(scenario(ruleset, red, [squad("orks", 20, 18)], phase="assault"))
     assert_illegal(g, {"do": "assault", "unit": "tac", "target": "dev"}, "published.assault-range")
+
+
+# == 4. the Morale check of a lost assault, combat by combat (4th edition) =====================================
+def two_combats() -> Game:
+    """Blue's Assault phase, two combats: a Nob locked with a squad of two (Ld 7) whose Captain (Ld 9) stands behind
+    it, out of base contact; another Nob locked with a second squad 20" away."""
+    nob = "WS4 BS2 S5 T4 W2 I5 A4 Ld7 Sv6+"
+    red = [{"id": "squad", "status": ["locked"], "models": [model("Marine", 20, 20, ld=7), model("Marine 2", 22, 20,
+                                                                                                  ld=7)]},
+           hero("cap", 21, 18.5, ld=9, joined="squad", status=["locked"]),
+           {"id": "squad2", "status": ["locked"], "models": [model("M3", 40, 20), model("M4", 42, 20)]}]
+    blue = [{"id": "boyz", "status": ["locked"],
+             "models": [{"name": "Nob", "profile": nob, "base": 25, "at": [20, 20 + BASE_25]}]},
+            {"id": "boyz2", "status": ["locked"],
+             "models": [{"name": "Nob 2", "profile": nob, "base": 25, "at": [40, 20 + BASE_25]}]}]
+    return game(scenario("40k4", red, blue, phase="assault", active="blue"))
+
+
+#: The first Nob hits twice (2, 1, 6, 4), wounds once (3, 2), the Marine fails his save (2); the squad's check rolls
+#: 4 + 6 = 10 and its fall back 4 + 2.
+FIRST_COMBAT_LOST = [2, 1, 6, 4, 3, 2, 2, 4, 6, 4, 2]
+
+
+@pytest.mark.rule("published.combat-resolution", "40k4.char.leadership", "40k4.cc.separate-unit",
+                  "40k4.ic.falling-back", "published.close-combat")
+def test_40k4_each_combat_is_resolved_in_turn_its_losers_check_and_fall_back_before_the_next_is_fought() -> None:
+    """4th ed.: the loser tests "once combat results are established". The first combat is fought on its own: red
+    loses by one, and the squad takes one Morale check - on its Captain's Ld 9, superior to its own 7, at -1 - not a
+    second one for the Captain, who fought as a unit of his own (40k4.cc.separate-unit) but tests and falls back
+    with the squad he may not leave (40k4.ic.falling-back). That combat is over before the second is fought: its
+    units are free, it may not be fought again, and the second combat's units are still locked, unfought."""
+    g = two_combats()
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice(FIRST_COMBAT_LOST))
+    checks = morale(events)
+    assert len(checks) == 1 and checks[0].message.startswith("squad lost the combat by 1: Morale check on Ld 9 -1")
+    assert "40k4.char.leadership" in checks[0].rules and "fails" in checks[0].message
+    for uid in ("squad", "cap"):
+        assert g.state.unit(uid).has(Status.FALLING_BACK) and not g.state.unit(uid).has(Status.LOCKED)
+    assert g.state.unit("cap").joined == "squad" and not g.state.unit("boyz").has(Status.LOCKED)
+    refused = assert_illegal(g, {"do": "fight", "unit": "boyz"}, "published.close-combat")
+    assert "40k4.cc.base-contact" not in refused.rules  # the Nob is no character: the character clause is not his
+    for uid in ("squad2", "boyz2"):
+        assert g.state.unit(uid).has(Status.LOCKED) and not g.state.unit(uid).has(Status.FOUGHT)
+    assert_legal(g, {"do": "fight", "unit": "boyz2"}, "published.close-combat")
+    # the second combat is fought from the state the first left; undone, the first is to fight again
+    g.apply({"do": "fight", "unit": "boyz2"})
+    assert g.state.unit("squad").has(Status.FALLING_BACK)
+    undo_to(g, start)
+    assert_legal(g, {"do": "fight", "unit": "boyz"})

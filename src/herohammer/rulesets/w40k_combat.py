@@ -1782,7 +1782,9 @@ class CombatRules(Ruleset):
             if uid != unit.id:
                 others.append(uid)
         if not enemy:
-            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy", self.contact_rule)
+            # the character clause (40k4.cc.base-contact) only for a character; a unit fights by the published rule
+            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy",
+                                 self.contact_rule if unit.is_character else "published.close-combat")
         if fought:
             return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase: each close combat is "
                                  "fought once an Assault phase", "published.close-combat")
