@@ -335,9 +335,13 @@ def test_character_fights_only_in_base_contact_in_40k4() -> None:
     _, events = resolve(state, {"do": "fight", "unit": "sq"}, dice)
     assert not any("Chap" in r.purpose for r in dice.log)
     assert any(r.purpose.startswith("sq: to hit") for r in dice.log)
-    assert "40k4.cc.base-contact" in ruling(
-        scenario("40k4", "assault", [squad("sq", 1, 20)], [squad("boyz", 1, 30, BOY)]),
-        {"do": "fight", "unit": "sq"}).rules
+    # a lone character out of base contact is refused by the character clause; a squad by the published rule
+    alone = ruling(scenario("40k4", "assault", [char("chap", MARINE, 20, 20)], [squad("boyz", 1, 30, BOY)]),
+                   {"do": "fight", "unit": "chap"})
+    assert not alone.legal and "40k4.cc.base-contact" in alone.rules
+    plain = ruling(scenario("40k4", "assault", [squad("sq", 1, 20)], [squad("boyz", 1, 30, BOY)]),
+                   {"do": "fight", "unit": "sq"})
+    assert not plain.legal and plain.rules == ("published.close-combat",)
 
 
 @pytest.mark.rule("40k4.cc.no-carry-over", "40k4.cc.separate-unit", "40k4.cc.engaged-only")
