@@ -240,3 +240,26 @@ def test_40k4_each_combat_is_resolved_in_turn_its_losers_check_and_fall_back_bef
     assert g.state.unit("squad").has(Status.FALLING_BACK)
     undo_to(g, start)
     assert_legal(g, {"do": "fight", "unit": "boyz"})
+
+
+# == 5. casualties only from models within the line of fire ===================================================
+#: A wall that hides the two left-hand Boyz of a squad at y=10 (x=14, 16) from a gunner at (16, 30).
+WALL = [{"id": "wall", "kind": "blocking", "polygon": [[8, 18], [16.5, 18], [16.5, 20], [8, 20]]}]
+
+
+@pytest.mark.rule("published.wound-allocation", "published.line-of-sight")
+@BOTH
+def test_a_model_hidden_from_every_firer_takes_no_wound_and_wounds_past_those_in_sight_are_lost(ruleset: str) -> None:
+    """4th ed., Removing casualties: the owning player removes models "providing they are within the line of fire".
+    A heavy bolter sees only two of four Boyz past the wall. Its three wounds slay the two in sight; the two behind
+    the wall - one of them the closest to the gunner - are untouched and the third wound is lost. Without the wall
+    the closest Boyz fall."""
+    boyz = {"id": "boyz", "models": [model(f"Boy {i + 1}", 14 + 2 * i, 10, 7, BOY) for i in range(4)]}
+    gunner = {"id": "hb", "models": [{**model("Gunner", 16, 30), "weapons": ["heavy bolter"]}]}
+    faces = [6, 6, 6, 6, 6, 6]  # three hits, three wounds (S5 against T4), AP 4 leaves a Boy no save
+    g = game(scenario(ruleset, [gunner], [boyz], phase="shooting", terrain=WALL))
+    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1])
+    assert [m.name for m in g.state.unit("boyz").models] == ["Boy 1", "Boy 2"]
+    g = game(scenario(ruleset, [gunner], [boyz], phase="shooting"))
+    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1])
+    assert len(g.state.unit("boyz").models) == 1 and g.state.unit("boyz").models[0].name != "Boy 2"

@@ -1214,6 +1214,8 @@ class CombatRules(Ruleset):
             for u in attack.groups:
                 models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
             attack.models = models
+            if geo.blocks_sight(state.terrain):
+                attack.pool = _in_line_of_fire(state, attack.pool, models, attack.fired)
         known = attack.allocations.get(got_each, _NONE_YET)
         if known is _NONE_YET:
             wounds = [WoundBatch(got, batch.weapon.ap) for got, batch in zip(got_each, attack.batches)]
@@ -1329,7 +1331,8 @@ class CombatRules(Ruleset):
             if not (u.is_character and u.has(Status.SHOT)):
                 shooters += zip(repeat(u), u.models)
         fired, notes, nearest = self._shots(state, shooters, target_id, moved)
-        rules: tuple[str, ...] = (self.same_target_rule,) if len(members) > 1 else ()
+        rules: tuple[str, ...] = ("published.shooting", self.same_target_rule) if len(members) > 1 else (
+            "published.shooting",)
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
@@ -2333,6 +2336,15 @@ class CombatRules(Ruleset):
             state, more = self._fall_back(state, u.id, dice)
             events += more
         return state, events
+
+
+@implements("published.wound-allocation")
+def _in_line_of_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]],
+                     fired: Sequence[tuple[Unit, Model, Weapon, int]]) -> list[ModelRef]:
+    """Keep, in their order, the target's models that some firing model can see: 4th ed. lets the owning player remove
+    casualties "providing they are within the line of fire", so a model hidden from every firer takes no wound."""
+    firers = [m.placed for _, m, _, _ in fired]
+    return [ref for ref in pool if geo.unit_line_of_sight(firers, [models[ref][1].placed], state.terrain)]
 
 
 def _destroyed_event(target_id: str) -> Event:
