@@ -110,11 +110,14 @@ def test_a_volley_applied_again_plays_as_on_a_state_built_anew(shooters: int, bo
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_the_branches_a_repeated_volley_takes_are_each_as_afresh(ruleset: str) -> None:
     """One position whose volleys take every branch in a few dozen seeds: passed and failed Morale, falls back
-    stopped short by the unit behind, the target destroyed, and the last model's test. The Shooting phase is ended
+    stopped short by the unit behind, the target destroyed, and the last model's test (3rd edition; 4th has none,
+    published.last-man-standing). The Shooting phase is ended
     after each volley: 4th edition takes the Morale check for casualties then (published.morale-casualties)."""
     data = _volley(5, 3, 6, None, "infantry", [], True, 20.0, ruleset, "bolter", save=4)
     seen = _same_as_afresh(data, {"do": "shoot", "unit": "tactical", "target": "boyz"}, range(60),
                            then=({"do": "end_phase"},))
     text = " ".join(seen)
     assert re.search("[1-9] saved", text) and "fails" in text and "passes" in text and "stop" in text and "destroyed" in seen
-    assert "is reduced to one model" in text
+    # the last model's test: 3rd edition's Last Man Standing; 4th edition has none, the unit is told so
+    assert ("is reduced to one model" in text) == (ruleset == "40k3")
+    assert ("last_man" in seen) == (ruleset == "40k4")
