@@ -263,3 +263,25 @@ def test_a_model_hidden_from_every_firer_takes_no_wound_and_wounds_past_those_in
     g = game(scenario(ruleset, [gunner], [boyz], phase="shooting"))
     shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1])
     assert len(g.state.unit("boyz").models) == 1 and g.state.unit("boyz").models[0].name != "Boy 2"
+
+
+@pytest.mark.rule("published.close-combat", "40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only")
+@BOTH
+def test_a_squad_locked_in_combat_may_not_move_and_only_a_character_is_told_it_is_too_late_to_duck_out(
+        ruleset: str) -> None:
+    """A squad locked in close combat does not move in its Movement phase: the refusal cited the character clause
+    ("once assaults are launched it is too late to join in or duck out") even for a squad with no character in
+    it; it now cites the published close combat rule, and the character clause only where a character would move."""
+    phase_only = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}[ruleset]
+    ork = {"id": "orks", "status": ["locked"], "models": [model("Ork", 20, 10 + BASE_25)]}
+    g = game(scenario(ruleset, [squad("tac", 20, 10, status=["locked"])], [ork]))
+    refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 9], [22, 9], [24, 9]]},
+                             "published.close-combat")
+    assert phase_only not in refused.rules
+    red = [squad("tac", 20, 10, status=["locked"]), hero("cap", 22, 11.5, joined="tac", status=["locked"])]
+    g = game(scenario(ruleset, red, [ork]))
+    refused = assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 9], [22, 9], [24, 9], [22, 10.5]]},
+                             "published.close-combat")
+    assert phase_only in refused.rules
+    g = game(scenario(ruleset, [squad("tac", 20, 10)], [squad("orks", 20, 30)]))
+    assert_legal(g, {"do": "move", "unit": "tac", "to": [[20, 9], [22, 9], [24, 9]]}, MOVE_RULE[ruleset])

@@ -212,10 +212,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if Status.MOVED in status:  # a unit moves once a Movement phase, by the rules of its type
             return Ruling.forbid(f"{unit.id} has already moved this phase: a unit moves once a phase",
                                  self.move_rule)
-        if Status.LOCKED in status:
+        if Status.LOCKED in status:  # the character clause (too late to duck out) only where a character moves
             with_unit = self.locked_with_unit_rules if unit.joined else ()
-            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", self.phase_only_rule,
-                                 *with_unit)
+            ducking = (self.phase_only_rule,) if any(u.is_character for u in state.combined(unit.id)) else ()
+            return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", "published.close-combat",
+                                 *ducking, *with_unit)
         return self._held(unit)
 
     def _held(self, unit: Unit) -> Ruling | None:
