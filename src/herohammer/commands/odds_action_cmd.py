@@ -15,7 +15,7 @@ from ..simulate import progress_bar
 from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
-from .args import Once, add_json_flag, known_units, whole_number
+from .args import Once, add_json_flag, known_units, say_notes, whole_number
 
 
 def register_action(queries: Any) -> None:
@@ -35,6 +35,7 @@ def register_action(queries: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
+    loaded = say_notes(state, args.json)
     action = parse_action(args.action)
     known_units(state, action)
     ruleset = get_ruleset(state.ruleset)
@@ -52,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
         if notes:
             result["notes"] = list(notes)
         print_json("odds action", result, ruleset=state.ruleset, rules=ruling.rules,
-                   method=EXACT if answer.exact else MONTE_CARLO)
+                   method=EXACT if answer.exact else MONTE_CARLO, notes=loaded)
         return 0
     print(f"method: {answer.method}")
     for name, est in answer.rows().items():

@@ -19,7 +19,7 @@ from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
 from . import summary
-from .args import add_json_flag, known_units, whole_number
+from .args import add_json_flag, known_units, say_notes, whole_number
 
 MAX_SEED = 2**63 - 1
 #: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
@@ -65,6 +65,7 @@ def _run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
+    notes = say_notes(game.state, args.json)
     start = game.state
     for i, text in enumerate(args.action, start=1):  # an unknown unit is a typo: say so before playing any
         known_units(start, parse_action(text), "--action" if len(args.action) == 1 else f"--action {i}")
@@ -102,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
                             "outcome": happened,
                             "state": {"turn": game.state.turn, "phase": game.state.phase.value,
                                       "active": game.state.active}},
-                   ruleset=game.state.ruleset, rules=rules, method=None)
+                   ruleset=game.state.ruleset, rules=rules, method=None, notes=notes)
         return 0
     print("\n".join(lines))
     if unused:

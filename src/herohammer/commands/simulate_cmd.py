@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
-from .args import whole_number
+from .args import say_notes, whole_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -95,11 +95,14 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
-    from ..scenario import read_data
+    from ..scenario import read_data, state_from_data
     from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
 
+    # bad input is one line before any run; the notes go in --json's envelope, else to stderr (a CSV has no place)
+    notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
     if args.json or args.csv:
-        _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console)
+        _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console,
+              notes=notes)
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     data = read_data(args.scenario)
@@ -113,13 +116,13 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
-          titled: bool = True) -> None:
+          titled: bool = True, notes: tuple[str, ...] = ()) -> None:
     from ..report import MONTE_CARLO, print_json
 
     if args.plot:
         _said_plot(args.plot, plot(result, args.plot), args.json or args.csv)
     if args.json:
-        print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO)
+        print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO, notes=notes)
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
