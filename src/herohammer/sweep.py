@@ -303,11 +303,13 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
     return out
 
 
-def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4) -> list[str]:
+def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4,
+                  checked: bool = False) -> list[str]:
     """Choose the outcome labels to tabulate: those asked for, else those that vary most across variants.
 
     The spread is measured on the exact values where known (else the frequencies), and
-    an outcome whose column would repeat one already chosen is left out.
+    an outcome whose column would repeat one already chosen is left out.  ``checked``:
+    ``wanted`` passed ``check_outcomes``, so one no run showed is tabulated at 0%, its answer.
     """
     labels: dict[str, None] = {}
     for v in sweep["variants"]:
@@ -315,7 +317,7 @@ def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: i
             labels.setdefault(row_label(row), None)
     if wanted:
         unknown = [w for w in wanted if w not in labels]
-        if unknown:
+        if unknown and not checked:
             raise HerohammerError(f"--outcome {unknown[0]!r}: no such outcome in this sweep; outcomes: "
                                   + "; ".join(labels))
         return list(wanted)
@@ -350,3 +352,68 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
         if row_label(row) == label:
             return float(row["probability"]), row["exact_float"]
     return 0.0, (0.0 if result.get("method") == "compiled" else None)
+
+
+#: Runs of the first variant played to learn which events a scenario's runs produce (``check_outcomes``).
+TRIAL_RUNS = 200
+
+
+#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed.
+_UNIT_OUTCOME = re.compile(r"(models lost|wounds lost) = \d+|joined = .+|destroyed")
+
+
+def _unit_outcome(label: str, units: set[str]) -> bool | None:
+    """Say whether a label naming a unit of the scenario is one it can have (None: the label names no unit)."""
+    from .units import Status
+
+    unit, sep, what = label.partition(": ")
+    if not sep or unit not in units:
+        return None
+    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status)
+
+
+def _event_kind(label: str) -> str:
+    """Return the event kind a label starts with: ``panic`` of ``panic.outcome: passed = 1``."""
+    return re.split(r"\.|: | = ", label, maxsplit=1)[0]
+
+
+def check_outcomes(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any]]], wanted: Sequence[str],
+                   seed: int, plan: list[dict[str, Any]] | None = None, method: str = "auto",
+                   source: str = "<scenario>", trial: Callable[[int], None] | None = None) -> None:
+    """Refuse an ``--outcome`` no run of the sweep can show, before the first variant runs.
+
+    A unit's outcomes are known from the scenario (its ids, losses, statuses).  What events
+    a run produces is known only by playing: a label that is not a unit's is checked
+    against a trial of ``TRIAL_RUNS`` runs of the first variant (``trial(TRIAL_RUNS)`` is
+    called first, so the caller can say so); an event of a kind the trial saw is accepted,
+    since a rarer result of it may show in a longer run.
+    """
+    from .simulate import prepare
+
+    first = dict(data)
+    for path, values in varies:
+        first = set_path(first, path, values[0])
+    state = prepare(first, plan, source)[0]
+    units = {u.id for u in state.units}
+    for w in wanted:
+        if _unit_outcome(w, units) is False:
+            from .units import Status
+
+            unit, _, what = w.partition(": ")
+            raise HerohammerError(f"--outcome {w!r}: {unit} has no outcome {what!r}; a unit's outcomes are models "
+                                  "lost = N, wounds lost = N, joined = ID, destroyed, or a status: "
+                                  + ", ".join(Status))
+    unsure = [w for w in wanted if _unit_outcome(w, units) is None]
+    if not unsure:
+        return
+    if trial is not None:
+        trial(TRIAL_RUNS)
+    rows = simulate(first, TRIAL_RUNS, seed, plan, method, source).to_json()["outcomes"]
+    seen = [row_label(r) for r in rows]
+    kinds = {_event_kind(label) for label in seen if _unit_outcome(label, units) is None}
+    for w in unsure:
+        if w not in seen and _event_kind(w) not in kinds:
+            raise HerohammerError(
+                f"--outcome {w!r}: no such outcome: not a unit's outcome (units: {', '.join(sorted(units))}) and no "
+                f"event of kind {_event_kind(w)!r} in a trial of {TRIAL_RUNS} runs of the first variant; "
+                "outcomes seen: " + "; ".join(seen))

@@ -314,7 +314,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
-    from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
+    from ..sweep import cell, check_outcomes, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 
     varies = [parse_vary(v) for v in args.vary]
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
@@ -329,13 +329,17 @@ def _run_sweep(args: argparse.Namespace) -> int:
         console.print(header)
         for path, _ in varies:
             console.print(Text(f"  vary {_short(path)}: {path}"))
+    if args.outcome:  # a typo is said before the first variant runs, not after the last
+        check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
+            f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
+            file=sys.stderr))
     with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
     if args.json:
         print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
         return 0
-    labels = pick_outcomes(sweep, args.outcome)
+    labels = pick_outcomes(sweep, args.outcome, checked=True)
     table = Table()
     for path in sweep["vary"]:
         table.add_column(Text(_short(path)))
