@@ -197,7 +197,7 @@ def run_sweep(
     (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
     """
     guards.mapping(data, "run_sweep", "data")
-    varies = _checked_varies(varies)
+    varies = checked_varies(varies)
     runs = guards.whole(runs, "run_sweep", "runs", 1, MAX_RUNS)
     seed = guards.seed(seed, "run_sweep")
     plan = None if plan is None else [dict(p) for p in guards.mappings(plan, "run_sweep", "plan")]
@@ -205,6 +205,7 @@ def run_sweep(
     workers = None if workers is None else guards.whole(workers, "run_sweep", "workers", 1, MAX_WORKERS)
     if scheduler is not None:
         guards.instance(scheduler, str, "run_sweep", "scheduler", "a Dask scheduler address (text)")
+        check_scheduler(scheduler)
     sweep_cost(varies, runs, method)
     seed = fresh_seed() if seed is None else seed
     variants = grid(varies)
@@ -231,7 +232,7 @@ def run_sweep(
     }
 
 
-def _checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
+def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
     """Return ``varies`` as (path, values) pairs, refusing anything else naming the parameter."""
     expected = "a list of (path, values) pairs, as parse_vary returns"
     if isinstance(varies, (str, bytes, Mapping)) or not isinstance(varies, Sequence):
@@ -243,7 +244,17 @@ def _checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
         if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str)
                 or isinstance(pair[1], (str, bytes, Mapping)) or not isinstance(pair[1], Sequence) or not pair[1]):
             raise guards.ArgumentError("run_sweep", f"varies[{i}]", "a (path, non-empty list of values) pair", pair)
-        parse_path(pair[0])
+        steps = tuple(str(x).lower() if isinstance(x, str) else x for x in parse_path(pair[0]))
+        twice = next((p for p, _ in out if tuple(str(x).lower() if isinstance(x, str) else x
+                                                  for x in parse_path(p)) == steps), None)
+        if twice is not None:  # the later --vary would set the field over the earlier: its column would lie
+            raise HerohammerError(f"--vary {pair[0]}: the same field as --vary {twice}; give its values once "
+                                  f"(--vary {pair[0]}=V1,V2,...)")
+        seen: list[Any] = []
+        for value in pair[1]:
+            if any(type(v) is type(value) and v == value for v in seen):  # 8 and 8.0 and '8' are apart
+                raise HerohammerError(f"--vary {pair[0]}: the value {value!r} is given twice (two variants alike)")
+            seen.append(value)
         out.append((pair[0], list(pair[1])))
     return out
 
@@ -270,6 +281,20 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
 def _quiet_worker() -> None:
     """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: A Dask scheduler's address: ``tcp://HOST:PORT`` (or another of Dask's protocols, or ``HOST:PORT``), or an
+#: in-process cluster's ``inproc://...``.
+_SCHEDULER = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})|inproc://\S+")
+
+
+def check_scheduler(address: str) -> str:
+    """Refuse a scheduler address Dask cannot dial before anything runs (its client would hang on closing)."""
+    m = _SCHEDULER.fullmatch(address)
+    if m is None or (m.group(1) is not None and not 1 <= int(m.group(1)) <= 65535):
+        raise HerohammerError(f"--scheduler {address!r}: expected a Dask scheduler's address such as "
+                              "tcp://127.0.0.1:8786 (a host and a port from 1 to 65535)")
+    return address
 
 
 def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,

@@ -314,10 +314,12 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
-    from ..sweep import cell, check_outcomes, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
+    from ..sweep import cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 
-    varies = [parse_vary(v) for v in args.vary]
+    varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
     seed = fresh_seed() if args.seed is None else args.seed
