@@ -90,3 +90,31 @@ def test_scenario_new_names_the_empty_side_with_a_second_side(capsys: pytest.Cap
     assert code == 0, err
     data = yaml.safe_load(out_file.read_text())
     assert list(data["sides"]) == ["mine", "theirs"] and data["sides"]["theirs"] == [] and data["ruleset"] == "40k4"
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (lambda d: d["table"].__setitem__("width", 1e300), "table.width", "number too large (more than 1e+12"),
+    (lambda d: d["sides"]["red"][0]["models"][0].__setitem__("moved", 1e15), "sides.red[0].models[0].moved",
+     "number too large"),
+    (lambda d: d["sides"]["red"][0].__setitem__("rules", ["psyker", " "]), "sides.red[0].rules[1]",
+     "expected a special rule's name, got empty text"),
+], ids=["table 1e300 wide", "moved 1e15", "blank rule"])
+def test_huge_numbers_and_blank_rule_names_in_a_file_are_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, change: object, field: str, words: str) -> None:
+    import yaml
+
+    data = yaml.safe_load(DEMO.read_text())
+    change(data)  # type: ignore[operator]
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(data))
+    code, out, err = run(["actions", str(path)], capsys)
+    _one_line(code, out, err, f"{path}: {field}: {words}")
+
+
+def test_a_huge_coordinate_in_an_action_is_refused_as_input(capsys: pytest.CaptureFixture[str]) -> None:
+    far = [[1e300, y] for y in range(1, 6)]
+    import json
+
+    code, out, err = run(["check", str(DEMO), "--action", json.dumps({"do": "move", "unit": "tactical", "to": far})],
+                         capsys)
+    _one_line(code, out, err, "number too large")

@@ -333,6 +333,9 @@ def _check_rule_names(source: str, spec: ScenarioSpec, ruleset: Ruleset) -> None
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             for k, name in enumerate(u.rules):
+                if not name.strip():
+                    raise ScenarioError(source, f"sides.{side}[{i}].rules[{k}]", "expected a special rule's name, "
+                                        "got empty text")
                 if (meant := near_miss(ruleset, name)) is not None:
                     raise ScenarioError(
                         source, f"sides.{side}[{i}].rules[{k}]",
