@@ -118,3 +118,12 @@ def test_a_huge_coordinate_in_an_action_is_refused_as_input(capsys: pytest.Captu
     code, out, err = run(["check", str(DEMO), "--action", json.dumps({"do": "move", "unit": "tactical", "to": far})],
                          capsys)
     _one_line(code, out, err, "number too large")
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_an_empty_plan_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    plan = tmp_path / "plan.json"
+    plan.write_text("[]")
+    more = ["--vary", f"{LD}=8,9"] if command == "sweep" else []
+    code, out, err = run([command, str(DEMO), *more, "--runs", "10", "--actions", str(plan)], capsys)
+    _one_line(code, out, err, f"{plan}: (top level): an empty plan plays nothing")
