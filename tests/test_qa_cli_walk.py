@@ -127,3 +127,9 @@ def test_an_empty_plan_file_is_refused(capsys: pytest.CaptureFixture[str], tmp_p
     more = ["--vary", f"{LD}=8,9"] if command == "sweep" else []
     code, out, err = run([command, str(DEMO), *more, "--runs", "10", "--actions", str(plan)], capsys)
     _one_line(code, out, err, f"{plan}: (top level): an empty plan plays nothing")
+
+
+def test_catalogue_with_an_empty_unit_name_does_not_list_every_unit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["catalogue", str(ORKS), "--unit", ""], capsys)
+    _one_line(code, out, err, "no unit named ''")
+    assert out == ""
