@@ -239,7 +239,7 @@ def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
         raise guards.ArgumentError("run_sweep", "varies", expected, varies)
     if not varies:
         raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
-    out = []
+    out: list[tuple[str, list[Any]]] = []
     for i, pair in enumerate(varies):
         if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str)
                 or isinstance(pair[1], (str, bytes, Mapping)) or not isinstance(pair[1], Sequence) or not pair[1]):
