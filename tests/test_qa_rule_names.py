@@ -145,3 +145,24 @@ def test_a_scenario_without_any_unit_is_refused(tmp_path: Path, capsys: pytest.C
     code, out, err = run(["actions", str(path)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert f"{path}: sides: no side has a unit (a: [], b: [])" in err
+
+
+def test_the_web_s_load_says_the_notes_and_refuses_a_typo() -> None:
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+
+    client = TestClient(create_app())
+    data = yaml.safe_load(LIBRARIAN.read_text(encoding="utf-8"))
+    data["sides"]["red"][1]["rules"] = ["combat_squads"]
+    data["sides"]["blue"] = []
+    r = client.post("/api/tables", json={"scenario": data, "filename": "squads.yaml"})
+    assert r.status_code == 201, r.text
+    assert r.json()["notes"] == ["special rules not modelled by 40k3, read as text: combat_squads",
+                                 "side blue has no units (sides.blue is empty): nothing of it to shoot, charge or fight"]
+    data["sides"]["red"][1]["rules"] = ["stuborn"]
+    r = client.post("/api/tables", json={"scenario": data, "filename": "squads.yaml"})
+    assert r.status_code == 400 and r.json()["field"] == "sides.red[1].rules[0]"
+    assert "did you mean 'stubborn'?" in r.json()["error"]
+    r = client.post("/api/tables", json={"demo": "demo_40k3_librarian.yaml"})
+    assert r.status_code == 201 and r.json()["notes"] == []
