@@ -166,3 +166,15 @@ def test_the_web_s_load_says_the_notes_and_refuses_a_typo() -> None:
     assert "did you mean 'stubborn'?" in r.json()["error"]
     r = client.post("/api/tables", json={"demo": "demo_40k3_librarian.yaml"})
     assert r.status_code == 201 and r.json()["notes"] == []
+
+
+def test_a_refused_input_is_one_line_without_the_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, LIBRARIAN, _rules("red", 1, ["combat_squads"]))
+    plan = tmp_path / "plan.json"
+    plan.write_text('[{"do": "shoot"}]')
+    for command in (["check", str(path), "--action", ""], ["targets", str(path), "--unit", "ghost"],
+                    ["play", str(path), "--action", '{"do": "shoot", "unit": "tactical", "target": "warriors"}'],
+                    ["odds", "action", str(path), "--action", '{"do": "assault"}'],
+                    ["simulate", str(path), "--runs", "10", "--actions", str(plan)]):
+        code, out, err = run(command, capsys)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("herohammer: error: "), (command, err)

@@ -48,10 +48,10 @@ def register_actions(sub: Any) -> argparse.ArgumentParser:
 
 def _run_check(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    notes = say_notes(game.state, args.json)
     action = parse_action(args.action)
     known_units(game.state, action)
     ruling = game.check(action)
+    notes = say_notes(game.state, args.json)  # with the answer: a refused input is one line, without them
     if args.json:
         print_json("check", ruling.to_json(), ruleset=game.state.ruleset, rules=ruling.rules, method=None, notes=notes)
     else:
@@ -64,9 +64,9 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def _run_targets(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    notes = say_notes(game.state, args.json)
     known_unit(game.state, args.unit, "--unit")
     answers = game.ruleset.targets(game.state, args.unit)
+    notes = say_notes(game.state, args.json)
     if args.json:
         print_json("targets", {"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}},
                    ruleset=game.state.ruleset, rules=[r for v in answers.values() for r in v.rules], method=None,
@@ -86,9 +86,9 @@ def _run_targets(args: argparse.Namespace) -> int:
 
 def _run_actions(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    notes = say_notes(game.state, args.json)
     legal = game.legal_actions()
     summary = game.ruleset.summarise_actions(game.state, legal)
+    notes = say_notes(game.state, args.json)
     if args.json:  # every listed action is accepted as it is by check --action and play --action
         print_json("actions", {"active": game.state.active, "phase": game.state.phase.value,
                                "actions": [a.to_json() for a in legal], "summary": summary},

@@ -35,13 +35,13 @@ def register_action(queries: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
-    loaded = say_notes(state, args.json)
     action = parse_action(args.action)
     known_units(state, action)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, action)
     if not ruling.legal:
         raise IllegalActionError(ruling.reason, ruling.rules)
+    loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
         print(f"odds of {dump_json(action.to_json()).replace(chr(10), '').replace('  ', '')}", flush=True)
     with _Progress(sys.stderr.isatty() and not args.json, args.max_branches, args.runs) as shown:

@@ -65,7 +65,6 @@ def _run(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
-    notes = say_notes(game.state, args.json)
     start = game.state
     for i, text in enumerate(args.action, start=1):  # an unknown unit is a typo: say so before playing any
         known_units(start, parse_action(text), "--action" if len(args.action) == 1 else f"--action {i}")
@@ -95,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
             lines += [f"    roll {r.describe()}" for r in e.rolls]
     unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
     happened = summarise(start, (game.state, list(game.log))).labels()
+    notes = say_notes(start, args.json)  # every action played: the notes come with the answer
     if args.out:
         save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
                                                    **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})

@@ -98,17 +98,18 @@ def _run_simulate(args: argparse.Namespace) -> int:
     from ..scenario import read_data, state_from_data
     from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
 
-    # bad input is one line before any run; the notes go in --json's envelope, else to stderr (a CSV has no place)
-    notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
+    # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
-        _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console,
-              notes=notes)
+        result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
+        notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
+        _emit(args, result, console, notes=notes)
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     data = read_data(args.scenario)
     plan = load_plan(args.actions) if args.actions is not None else None
     seed = fresh_seed() if args.seed is None else args.seed
-    meta = prepare(data, plan, str(args.scenario))[2]
+    state, _, meta = prepare(data, plan, str(args.scenario))
+    say_notes(state, False)
     console.print(title_of({**meta, "seed": seed}, args.runs))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
     _emit(args, result, console, titled=False)
