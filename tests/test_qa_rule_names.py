@@ -178,3 +178,19 @@ def test_a_refused_input_is_one_line_without_the_notes(tmp_path: Path, capsys: p
                     ["simulate", str(path), "--runs", "10", "--actions", str(plan)]):
         code, out, err = run(command, capsys)
         assert code == 2 and err.count("\n") == 1 and err.startswith("herohammer: error: "), (command, err)
+
+
+def test_serve_says_the_notes_of_the_scenario_it_opens(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = _write(tmp_path, LIBRARIAN, _rules("red", 1, ["combat_squads"]))
+    proc = subprocess.Popen([sys.executable, "-m", "herohammer", "serve", str(path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert "herohammer serve: " in proc.stdout.readline()
+        assert proc.stderr.readline() == "note: special rules not modelled by 40k3, read as text: combat_squads\n"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
