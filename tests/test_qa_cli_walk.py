@@ -133,3 +133,18 @@ def test_catalogue_with_an_empty_unit_name_does_not_list_every_unit(capsys: pyte
     code, out, err = run(["catalogue", str(ORKS), "--unit", ""], capsys)
     _one_line(code, out, err, "no unit named ''")
     assert out == ""
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["odds", "attacks", "10", "--hit", "4+", "--wound", "4+", "--reroll-hits", "1s", "--reroll-hits", "failed"],
+     "--reroll-hits"),
+    (["odds", "attacks", "10", "--hit", "4+", "--hit", "3+", "--wound", "4+"], "--hit"),
+    (["play", str(DEMO), "--action", '{"do": "end_phase"}', "--seed", "1", "--seed", "2"], "--seed"),
+    (["simulate", str(DEMO), "--runs", "10", "--runs", "20"], "--runs"),
+    (["sweep", str(DEMO), "--vary", f"{LD}=8,9", "--runs", "10", "--seed", "1", "--seed", "2"], "--seed"),
+])
+def test_an_option_given_twice_is_refused_not_the_last_kept(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                            option: str) -> None:
+    code, out, err = run(argv, capsys)
+    _one_line(code, out, err, f"{option} given twice: give it once")
+    assert out == ""
