@@ -107,7 +107,7 @@ def test_t9a_formation_is_drawn_with_ranks_facing_and_front_rank(client: TestCli
     ({"text": "{", "filename": "bad.json"}, 400, "bad.json: not valid JSON"),
     ({"text": "- a list", "filename": "list.yaml"}, 400, "expected a mapping"),
     ({"scenario": {"ruleset": "40k3", "active": "red", "sides": {"red": [], "blue": []}}, "filename": "s.yaml"},
-     201, ""),
+     400, "s.yaml: sides: no side has a unit"),
     ({"scenario": {"ruleset": "40k9", "active": "red", "sides": {"red": [], "blue": []}}}, 400, "ruleset"),
     ({"demo": DEMO, "colour": "red"}, 422, "colour"),
     ({"text": "a: " + "x" * 1_000_001, "filename": "huge.yaml"}, 400, "huge.yaml"),

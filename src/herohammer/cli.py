@@ -9,16 +9,37 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .errors import HerohammerError, one_line
 
 
+class _StoreOnce(argparse._StoreAction):
+    """Refuse an option given twice: argparse would keep the last silently, and which one was meant is unknown."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if option_string is not None:
+            given: set[str] = namespace.__dict__.setdefault("_options_given", set())
+            if self.dest in given:
+                parser.error(f"{option_string} given twice: give it once (a second value would replace the first)")
+            given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
-    """Report a usage error as one line and exit 2, instead of usage plus error (JSON under ``--json``)."""
+    """Report a usage error as one line and exit 2, instead of usage plus error (JSON under ``--json``).
+
+    An option that takes one value refuses a second (``_StoreOnce``); those meant to repeat say so (``append``).
+    """
 
     json_errors = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> NoReturn:
         message = one_line(message)  # an argument quoted back may hold a newline

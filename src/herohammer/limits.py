@@ -22,7 +22,7 @@ MAX_ACTION_CHARS = 100_000
 MAX_DEPTH = 32
 #: Most values (mappings, lists and scalars) in one file or action, aliases counted as expanded.
 MAX_NODES = 100_000
-#: Largest whole number accepted anywhere in a file or action (no rule needs more than a few digits).
+#: Largest number (whole or not) accepted anywhere in a file or action (no rule needs more than a few digits).
 MAX_NUMBER = 10**12
 #: Most models in one scenario.
 MAX_MODELS = 1_000
@@ -71,7 +71,7 @@ def check_data(data: Any, where: str) -> None:
             continue
         if isinstance(value, bool):
             continue
-        if isinstance(value, int) and abs(value) > MAX_NUMBER:
+        if isinstance(value, (int, float)) and abs(value) > MAX_NUMBER:  # a table 1e300" wide is a typo too
             raise LimitError(f"{where}: {_path(path)}: number too large (more than {MAX_NUMBER:.0e}; the limit)")
         if isinstance(value, dict):
             for key, item in value.items():

@@ -74,16 +74,19 @@ MONTE_CARLO = "monte-carlo"
 
 
 def envelope(command: str, result: Any, *, ruleset: str | None = None, rules: Sequence[str] = (),
-             method: str | None = EXACT) -> dict[str, Any]:
-    """Wrap an answer in the one shape every ``--json`` output has (method None: no odds involved)."""
+             method: str | None = EXACT, notes: Sequence[str] = ()) -> dict[str, Any]:
+    """Wrap an answer in the one shape every ``--json`` output has (method None: no odds involved).
+
+    ``notes``: what the scenario holds that no rule reads (``scenario.scenario_notes``), only when there is some.
+    """
     return {"command": command, "ruleset": ruleset, "method": method,
-            "rules": list(dict.fromkeys(rules)), "result": result}
+            "rules": list(dict.fromkeys(rules)), "result": result} | ({"notes": list(notes)} if notes else {})
 
 
 def print_json(command: str, result: Any, *, ruleset: str | None = None, rules: Sequence[str] = (),
-               method: str | None = EXACT) -> None:
+               method: str | None = EXACT, notes: Sequence[str] = ()) -> None:
     """Print an answer as JSON in the common envelope."""
-    print(dump_json(envelope(command, result, ruleset=ruleset, rules=rules, method=method)))
+    print(dump_json(envelope(command, result, ruleset=ruleset, rules=rules, method=method, notes=notes)))
 
 
 def at_least_rows(dist: Mapping[int, Fraction]) -> dict[int, tuple[Fraction, Fraction]]:

@@ -21,6 +21,31 @@ EDGE = 6.0  # inches from the side and back edges
 T9A_DEPTH = 6.0  # a rank-and-file unit's front stands this much further in, its ranks behind it
 
 
+#: The game each ruleset plays: a roster's profiles mean nothing in another game (40k has no Advance Rate).
+GAMES = {"40k3": "Warhammer 40,000", "40k4": "Warhammer 40,000", "t9a": "The 9th Age"}
+
+
+def _check_games(rosters: list[BsFile], ruleset: str) -> None:
+    """Refuse a roster of one game read as another's (a 40k roster as t9a): its profiles would be misread."""
+    for roster in rosters:
+        own = roster.ruleset
+        if own is not None and GAMES.get(own) != GAMES.get(ruleset):
+            raise HerohammerError(f"--ruleset {ruleset}: {roster.name!r} is a {GAMES.get(own, own)} roster "
+                                  f"({roster.game}); its profiles are not {GAMES.get(ruleset, ruleset)}'s")
+
+
+def _check_sides(sides: list[str]) -> None:
+    """Refuse side names that are empty, repeated, or more than the two sides a scenario has."""
+    if len(sides) > 2:
+        raise HerohammerError(f"--side: {len(sides)} names given; a scenario has two sides (yours, and the "
+                              "opponent's, left empty with one roster)")
+    for name in sides:
+        if not name.strip():
+            raise HerohammerError("--side: a side's name must not be empty")
+    if len(sides) == 2 and sides[0] == sides[1]:
+        raise HerohammerError(f"--side: {sides[0]!r} given for both sides")
+
+
 def slug(text: str, taken: set[str]) -> str:
     """Make an id from a name (``Tactical Squad`` -> ``tactical_squad``), unique among ``taken``."""
     base = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "unit"
@@ -54,9 +79,14 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
     """Return scenario data with each roster's units as a side (a second, empty side if only one roster)."""
     if not 1 <= len(rosters) <= 2:
         raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
+    _check_games(rosters, ruleset)
+    _check_sides(sides or [])
+    if sides and len(sides) < len(rosters):
+        raise HerohammerError(f"--side: {len(rosters)} rosters and {len(sides)} side name; name both sides "
+                              "(--side A --side B, in roster order) or neither")
     taken_sides: set[str] = set()
     names = sides or [slug(r.name, taken_sides) for r in rosters]
-    if len(rosters) == 1:
+    if len(rosters) == 1 and len(names) == 1:  # a second --side names the empty side
         names = [*names[:1], "opponent" if names[0] != "opponent" else "enemy"]
     data: dict[str, Any] = {"ruleset": ruleset, "turn": 1, "phase": "movement", "active": names[0],
                             "table": {"width": width, "depth": depth}, "sides": {n: [] for n in names}}

@@ -7,8 +7,10 @@ becomes one ``ScenarioError`` naming the file, the field's path and what was exp
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import re
 from dataclasses import replace
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,7 +25,8 @@ from .errors import HerohammerError, IllegalActionError, ScenarioError, validati
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
-from .rulesets import RULESETS
+from .rulesets import RULESETS, Ruleset
+from .rulesets.base import rule_key
 from .state import GameState, MagicDice, Phase, Table
 from .units import CharacterKind, Model, Status, Unit, UnitType
 
@@ -74,7 +77,11 @@ class UnitSpec(_Spec):
     id: str = Field(min_length=1)
     type: UnitType = UnitType.INFANTRY
     character: CharacterKind | None = None
-    rules: list[str] = []
+    rules: list[str] = Field([], description=(
+        "special rules by name. Those the ruleset models are played (40k: case, spaces and hyphens aside; t9a: "
+        "exactly as printed, 'Fly (8, 6)'); a name within a typo of one (difflib ratio 0.8, or a modelled name "
+        "with brackets after it) is refused naming the rule meant; any other name is kept as text, read by no "
+        "rule, and said once as a note when the file is loaded"))
     joined: str | None = None
     status: list[Status] = []
     special: bool = False
@@ -118,7 +125,9 @@ class ScenarioSpec(_Spec):
     table: TableSpec = TableSpec(width=72, depth=48)
     special_characters: bool = False
     terrain: list[TerrainSpec] = []
-    sides: dict[str, list[UnitSpec]] = Field(min_length=2)
+    sides: dict[str, list[UnitSpec]] = Field(min_length=2, description=(
+        "each side's units by side name; a side may be empty (noted on load: nothing of it to shoot or fight), "
+        "not every side; a unit wiped out in play is kept with destroyed: true"))
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
     allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
@@ -247,6 +256,9 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     except HerohammerError as exc:  # a profile or base the domain types refuse
         raise ScenarioError(source, "", str(exc)) from None
     check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
+    if not any(spec.sides.values()):  # a save keeps destroyed units (destroyed: true), so this is no game's state
+        raise ScenarioError(source, "sides", f"no side has a unit ({', '.join(f'{s}: []' for s in spec.sides)}): "
+                            "list each side's units (a unit wiped out in play is kept with destroyed: true)")
     if spec.active not in spec.sides:
         raise ScenarioError(source, "active", f"expected one of the sides {sorted(spec.sides)}, got {spec.active!r}")
     units: list[Unit] = []
@@ -290,8 +302,64 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
         raise ScenarioError(source, "phase", f"{spec.ruleset} has no {state.phase.value} phase; expected one of "
                             + ", ".join(p.phase.value for p in ruleset.phases))
     _check_placement(source, state)
+    _check_rule_names(source, spec, ruleset)
     ruleset.validate_state(state, source)
     return state
+
+
+#: How alike (difflib's ratio, names compared in lower case) a name must be to a modelled rule to be taken for a typo.
+NEAR_MISS = 0.8
+
+
+def near_miss(ruleset: Ruleset, name: str) -> str | None:
+    """Return the modelled rule that ``name`` misses by a typo, its case or its brackets (None: modelled, or far from all).
+
+    A name far from every modelled rule (``combat_squads``, ``scouts``, a roster's rule) is a
+    real rule the engine does not play: kept as text and noted, never refused.
+    """
+    read = ruleset.rule_name(name)
+    if read in ruleset.modelled_rules:
+        return None
+    loose = {rule_key(m): m for m in ruleset.modelled_rules}
+    bare = rule_key(re.sub(r"\s*\(.*\)\s*$", "", read))  # "Wizard Apprentice (Cosmology)": the rule, mis-written
+    if bare in loose:
+        return loose[bare]
+    close = difflib.get_close_matches(rule_key(read), loose, n=1, cutoff=NEAR_MISS)
+    return loose[close[0]] if close else None
+
+
+def _check_rule_names(source: str, spec: ScenarioSpec, ruleset: Ruleset) -> None:
+    """Refuse a special rule's name that misses a modelled one (``flet``): played as written, it would do nothing."""
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            for k, name in enumerate(u.rules):
+                if not name.strip():
+                    raise ScenarioError(source, f"sides.{side}[{i}].rules[{k}]", "expected a special rule's name, "
+                                        "got empty text")
+                if (meant := near_miss(ruleset, name)) is not None:
+                    raise ScenarioError(
+                        source, f"sides.{side}[{i}].rules[{k}]",
+                        f"{name!r} is not a special rule {ruleset.name} plays; did you mean {meant!r}? (a name this "
+                        "close to a modelled rule is taken for a typo; other names are kept as text, read by no rule)")
+
+
+def unmodelled_rules(state: GameState) -> tuple[str, ...]:
+    """List the special rules of a state's units that its ruleset reads nowhere (kept as text), each once."""
+    from .rulesets import get_ruleset
+
+    ruleset = get_ruleset(state.ruleset)
+    return tuple(sorted({r for u in state.units for r in u.rules if ruleset.rule_name(r) not in ruleset.modelled_rules}))
+
+
+def scenario_notes(state: GameState) -> tuple[str, ...]:
+    """Say what a loaded scenario holds that no rule will read: special rules kept as text, a side without units."""
+    notes = []
+    if unread := unmodelled_rules(state):
+        notes.append(f"special rules not modelled by {state.ruleset}, read as text: {', '.join(unread)}")
+    for side in state.sides:
+        if not any(u.side == side for u in state.units):
+            notes.append(f"side {side} has no units (sides.{side} is empty): nothing of it to shoot, charge or fight")
+    return tuple(notes)
 
 
 def _check_placement(source: str, state: GameState) -> None:

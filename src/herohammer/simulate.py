@@ -355,6 +355,9 @@ def load_plan(path: str | Path) -> list[dict[str, Any]]:
         data = data["plan"]
     if not isinstance(data, list):
         raise ScenarioError(str(p), "(top level)", "expected a list of action objects")
+    if not data:  # every run would play nothing and the table say so: surely not what was meant
+        raise ScenarioError(str(p), "(top level)", "an empty plan plays nothing; list actions, or leave out "
+                            "--actions to play the scenario's plan or the default policy")
     return data
 
 

@@ -197,7 +197,7 @@ def run_sweep(
     (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
     """
     guards.mapping(data, "run_sweep", "data")
-    varies = _checked_varies(varies)
+    varies = checked_varies(varies)
     runs = guards.whole(runs, "run_sweep", "runs", 1, MAX_RUNS)
     seed = guards.seed(seed, "run_sweep")
     plan = None if plan is None else [dict(p) for p in guards.mappings(plan, "run_sweep", "plan")]
@@ -205,6 +205,7 @@ def run_sweep(
     workers = None if workers is None else guards.whole(workers, "run_sweep", "workers", 1, MAX_WORKERS)
     if scheduler is not None:
         guards.instance(scheduler, str, "run_sweep", "scheduler", "a Dask scheduler address (text)")
+        check_scheduler(scheduler)
     sweep_cost(varies, runs, method)
     seed = fresh_seed() if seed is None else seed
     variants = grid(varies)
@@ -231,19 +232,29 @@ def run_sweep(
     }
 
 
-def _checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
+def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
     """Return ``varies`` as (path, values) pairs, refusing anything else naming the parameter."""
     expected = "a list of (path, values) pairs, as parse_vary returns"
     if isinstance(varies, (str, bytes, Mapping)) or not isinstance(varies, Sequence):
         raise guards.ArgumentError("run_sweep", "varies", expected, varies)
     if not varies:
         raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
-    out = []
+    out: list[tuple[str, list[Any]]] = []
     for i, pair in enumerate(varies):
         if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str)
                 or isinstance(pair[1], (str, bytes, Mapping)) or not isinstance(pair[1], Sequence) or not pair[1]):
             raise guards.ArgumentError("run_sweep", f"varies[{i}]", "a (path, non-empty list of values) pair", pair)
-        parse_path(pair[0])
+        steps = tuple(str(x).lower() if isinstance(x, str) else x for x in parse_path(pair[0]))
+        twice = next((p for p, _ in out if tuple(str(x).lower() if isinstance(x, str) else x
+                                                  for x in parse_path(p)) == steps), None)
+        if twice is not None:  # the later --vary would set the field over the earlier: its column would lie
+            raise HerohammerError(f"--vary {pair[0]}: the same field as --vary {twice}; give its values once "
+                                  f"(--vary {pair[0]}=V1,V2,...)")
+        seen: list[Any] = []
+        for value in pair[1]:
+            if any(type(v) is type(value) and v == value for v in seen):  # 8 and 8.0 and '8' are apart
+                raise HerohammerError(f"--vary {pair[0]}: the value {value!r} is given twice (two variants alike)")
+            seen.append(value)
         out.append((pair[0], list(pair[1])))
     return out
 
@@ -270,6 +281,20 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
 def _quiet_worker() -> None:
     """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: A Dask scheduler's address: ``tcp://HOST:PORT`` (or another of Dask's protocols, or ``HOST:PORT``), or an
+#: in-process cluster's ``inproc://...``.
+_SCHEDULER = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})|inproc://\S+")
+
+
+def check_scheduler(address: str) -> str:
+    """Refuse a scheduler address Dask cannot dial before anything runs (its client would hang on closing)."""
+    m = _SCHEDULER.fullmatch(address)
+    if m is None or (m.group(1) is not None and not 1 <= int(m.group(1)) <= 65535):
+        raise HerohammerError(f"--scheduler {address!r}: expected a Dask scheduler's address such as "
+                              "tcp://127.0.0.1:8786 (a host and a port from 1 to 65535)")
+    return address
 
 
 def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
@@ -303,11 +328,13 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
     return out
 
 
-def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4) -> list[str]:
+def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4,
+                  checked: bool = False) -> list[str]:
     """Choose the outcome labels to tabulate: those asked for, else those that vary most across variants.
 
     The spread is measured on the exact values where known (else the frequencies), and
-    an outcome whose column would repeat one already chosen is left out.
+    an outcome whose column would repeat one already chosen is left out.  ``checked``:
+    ``wanted`` passed ``check_outcomes``, so one no run showed is tabulated at 0%, its answer.
     """
     labels: dict[str, None] = {}
     for v in sweep["variants"]:
@@ -315,7 +342,7 @@ def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: i
             labels.setdefault(row_label(row), None)
     if wanted:
         unknown = [w for w in wanted if w not in labels]
-        if unknown:
+        if unknown and not checked:
             raise HerohammerError(f"--outcome {unknown[0]!r}: no such outcome in this sweep; outcomes: "
                                   + "; ".join(labels))
         return list(wanted)
@@ -350,3 +377,68 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
         if row_label(row) == label:
             return float(row["probability"]), row["exact_float"]
     return 0.0, (0.0 if result.get("method") == "compiled" else None)
+
+
+#: Runs of the first variant played to learn which events a scenario's runs produce (``check_outcomes``).
+TRIAL_RUNS = 200
+
+
+#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed.
+_UNIT_OUTCOME = re.compile(r"(models lost|wounds lost) = \d+|joined = .+|destroyed")
+
+
+def _unit_outcome(label: str, units: set[str]) -> bool | None:
+    """Say whether a label naming a unit of the scenario is one it can have (None: the label names no unit)."""
+    from .units import Status
+
+    unit, sep, what = label.partition(": ")
+    if not sep or unit not in units:
+        return None
+    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status)
+
+
+def _event_kind(label: str) -> str:
+    """Return the event kind a label starts with: ``panic`` of ``panic.outcome: passed = 1``."""
+    return re.split(r"\.|: | = ", label, maxsplit=1)[0]
+
+
+def check_outcomes(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any]]], wanted: Sequence[str],
+                   seed: int, plan: list[dict[str, Any]] | None = None, method: str = "auto",
+                   source: str = "<scenario>", trial: Callable[[int], None] | None = None) -> None:
+    """Refuse an ``--outcome`` no run of the sweep can show, before the first variant runs.
+
+    A unit's outcomes are known from the scenario (its ids, losses, statuses).  What events
+    a run produces is known only by playing: a label that is not a unit's is checked
+    against a trial of ``TRIAL_RUNS`` runs of the first variant (``trial(TRIAL_RUNS)`` is
+    called first, so the caller can say so); an event of a kind the trial saw is accepted,
+    since a rarer result of it may show in a longer run.
+    """
+    from .simulate import prepare
+
+    first = dict(data)
+    for path, values in varies:
+        first = set_path(first, path, values[0])
+    state = prepare(first, plan, source)[0]
+    units = {u.id for u in state.units}
+    for w in wanted:
+        if _unit_outcome(w, units) is False:
+            from .units import Status
+
+            unit, _, what = w.partition(": ")
+            raise HerohammerError(f"--outcome {w!r}: {unit} has no outcome {what!r}; a unit's outcomes are models "
+                                  "lost = N, wounds lost = N, joined = ID, destroyed, or a status: "
+                                  + ", ".join(Status))
+    unsure = [w for w in wanted if _unit_outcome(w, units) is None]
+    if not unsure:
+        return
+    if trial is not None:
+        trial(TRIAL_RUNS)
+    rows = simulate(first, TRIAL_RUNS, seed, plan, method, source).to_json()["outcomes"]
+    seen = [row_label(r) for r in rows]
+    kinds = {_event_kind(label) for label in seen if _unit_outcome(label, units) is None}
+    for w in unsure:
+        if w not in seen and _event_kind(w) not in kinds:
+            raise HerohammerError(
+                f"--outcome {w!r}: no such outcome: not a unit's outcome (units: {', '.join(sorted(units))}) and no "
+                f"event of kind {_event_kind(w)!r} in a trial of {TRIAL_RUNS} runs of the first variant; "
+                "outcomes seen: " + "; ".join(seen))

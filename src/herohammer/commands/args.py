@@ -32,6 +32,23 @@ def known_units(state: GameState, action: Action, where: str = "--action") -> No
             known_unit(state, unit_id, f"{where}: field {field}")
 
 
+def say_notes(state: GameState, as_json: bool) -> tuple[str, ...]:
+    """Say once what the loaded scenario holds that no rule reads (``scenario.scenario_notes``).
+
+    As text, ``note:`` lines on stderr; for ``--json`` they are returned for the envelope's ``notes``.
+    """
+    import sys
+
+    from ..scenario import scenario_notes
+
+    notes = scenario_notes(state)
+    if as_json:
+        return notes
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return ()
+
+
 def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
     """Return an argparse type accepting a whole number in low..high."""
 

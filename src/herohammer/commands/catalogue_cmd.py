@@ -29,7 +29,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     data = read_battlescribe(args.file)
-    if args.unit:
+    if args.unit is not None:  # --unit "" is a unit name too (none has it), not "list them all"
         unit = data.unit(args.unit)
         if args.json:
             print_json("catalogue", {"file": data.path, "kind": data.kind, "game": data.game, "unit": unit.to_json()},

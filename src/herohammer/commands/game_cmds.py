@@ -9,7 +9,7 @@ from ..actions import parse_action
 from ..game import Game
 from ..report import dump_json, print_json, simple_table
 from . import summary
-from .args import Once, add_json_flag, known_unit, known_units
+from .args import Once, add_json_flag, known_unit, known_units, say_notes
 
 
 def register_check(sub: Any) -> argparse.ArgumentParser:
@@ -51,8 +51,9 @@ def _run_check(args: argparse.Namespace) -> int:
     action = parse_action(args.action)
     known_units(game.state, action)
     ruling = game.check(action)
+    notes = say_notes(game.state, args.json)  # with the answer: a refused input is one line, without them
     if args.json:
-        print_json("check", ruling.to_json(), ruleset=game.state.ruleset, rules=ruling.rules, method=None)
+        print_json("check", ruling.to_json(), ruleset=game.state.ruleset, rules=ruling.rules, method=None, notes=notes)
     else:
         verdict = "LEGAL" if ruling.legal else "ILLEGAL"
         print(f"{verdict}: {ruling.reason} [{', '.join(ruling.rules) or 'no special rule'}]")
@@ -65,9 +66,18 @@ def _run_targets(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
     known_unit(game.state, args.unit, "--unit")
     answers = game.ruleset.targets(game.state, args.unit)
+    notes = say_notes(game.state, args.json)
     if args.json:
         print_json("targets", {"unit": args.unit, "targets": {k: v.to_json() for k, v in answers.items()}},
-                   ruleset=game.state.ruleset, rules=[r for v in answers.values() for r in v.rules], method=None)
+                   ruleset=game.state.ruleset, rules=[r for v in answers.values() for r in v.rules], method=None,
+                   notes=notes)
+        return 0
+    if not answers:  # an empty table would read as "nothing to say": say why there is nothing
+        state = game.state
+        why = [f"{side}: " + ("every unit destroyed or aboard a transport" if any(u.side == side for u in state.units)
+                                  else "no units")
+               for side in state.sides if side != state.unit(args.unit).side]
+        print(f"Targets for {args.unit}: none, no enemy unit stands on the table ({'; '.join(why)})")
         return 0
     simple_table(f"Targets for {args.unit}", ["target", "legal", "rules", "reason"],
                  [[k, "yes" if v.legal else "no", ", ".join(v.rules), v.reason] for k, v in answers.items()])
@@ -78,10 +88,11 @@ def _run_actions(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
     legal = game.legal_actions()
     summary = game.ruleset.summarise_actions(game.state, legal)
+    notes = say_notes(game.state, args.json)
     if args.json:  # every listed action is accepted as it is by check --action and play --action
         print_json("actions", {"active": game.state.active, "phase": game.state.phase.value,
                                "actions": [a.to_json() for a in legal], "summary": summary},
-                   ruleset=game.state.ruleset, method=None)
+                   ruleset=game.state.ruleset, method=None, notes=notes)
         return 0
     print(f"{game.state.active} to act, {game.state.phase.value} phase:")
     for item in summary:

@@ -15,7 +15,7 @@ from ..simulate import progress_bar
 from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
-from .args import Once, add_json_flag, known_units, whole_number
+from .args import Once, add_json_flag, known_units, say_notes, whole_number
 
 
 def register_action(queries: Any) -> None:
@@ -41,6 +41,7 @@ def _run(args: argparse.Namespace) -> int:
     ruling = ruleset.rule_on(state, action)
     if not ruling.legal:
         raise IllegalActionError(ruling.reason, ruling.rules)
+    loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
         print(f"odds of {dump_json(action.to_json()).replace(chr(10), '').replace('  ', '')}", flush=True)
     with _Progress(sys.stderr.isatty() and not args.json, args.max_branches, args.runs) as shown:
@@ -52,7 +53,7 @@ def _run(args: argparse.Namespace) -> int:
         if notes:
             result["notes"] = list(notes)
         print_json("odds action", result, ruleset=state.ruleset, rules=ruling.rules,
-                   method=EXACT if answer.exact else MONTE_CARLO)
+                   method=EXACT if answer.exact else MONTE_CARLO, notes=loaded)
         return 0
     print(f"method: {answer.method}")
     for name, est in answer.rows().items():

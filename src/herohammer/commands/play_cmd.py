@@ -19,7 +19,7 @@ from ..game import Game
 from ..report import print_json
 from ..scenario import check_writable, save_scenario
 from . import summary
-from .args import add_json_flag, known_units, whole_number
+from .args import add_json_flag, known_units, say_notes, whole_number
 
 MAX_SEED = 2**63 - 1
 #: Chosen seeds are nine digits at most: short enough for a judge to read out and type back.
@@ -94,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
             lines += [f"    roll {r.describe()}" for r in e.rolls]
     unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
     happened = summarise(start, (game.state, list(game.log))).labels()
+    notes = say_notes(start, args.json)  # every action played: the notes come with the answer
     if args.out:
         save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
                                                    **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
@@ -102,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
                             "outcome": happened,
                             "state": {"turn": game.state.turn, "phase": game.state.phase.value,
                                       "active": game.state.active}},
-                   ruleset=game.state.ruleset, rules=rules, method=None)
+                   ruleset=game.state.ruleset, rules=rules, method=None, notes=notes)
         return 0
     print("\n".join(lines))
     if unused:

@@ -27,7 +27,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
     n.add_argument("--roster", action="append", required=True, help="a .ros or .rosz file (once or twice)")
     n.add_argument("--ruleset", choices=sorted(RULESETS), default=None,
                    help="the ruleset (default: read from the roster's game system)")
-    n.add_argument("--side", action="append", default=None, help="side name(s), in roster order (default: from the roster)")
+    n.add_argument("--side", action="append", default=None, help="side name(s), in roster order (default: from the roster); with one roster a second --side names "
+                        "the empty side (default: opponent)")
     n.add_argument("--width", type=whole_number("--width", 12, 240), default=72, help="table width in inches")
     n.add_argument("--depth", type=whole_number("--depth", 12, 240), default=48, help="table depth in inches")
     n.add_argument("--out", default=None, help="write the scenario here (YAML, or JSON if it ends in .json); "

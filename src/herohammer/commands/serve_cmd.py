@@ -8,7 +8,7 @@ import webbrowser
 from typing import Any
 
 from . import summary
-from .args import whole_number
+from .args import say_notes, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
@@ -43,6 +43,7 @@ def _run(args: argparse.Namespace) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{shown}:{port}/?table={first.id}"
     print(f"herohammer serve: {first.name} at {url}  (Ctrl+C stops)", flush=True)
+    say_notes(first.game.state, False)  # the page opens this table by id: the load's notes are said here
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"herohammer serve: listening on {args.host}: other machines can reach this table", file=sys.stderr)
     if args.open:

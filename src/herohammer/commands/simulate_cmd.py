@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
-from .args import whole_number
+from .args import say_notes, whole_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -95,17 +95,21 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
-    from ..scenario import read_data
+    from ..scenario import read_data, state_from_data
     from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
 
+    # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
-        _emit(args, simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress), console)
+        result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
+        notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
+        _emit(args, result, console, notes=notes)
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     data = read_data(args.scenario)
     plan = load_plan(args.actions) if args.actions is not None else None
     seed = fresh_seed() if args.seed is None else args.seed
-    meta = prepare(data, plan, str(args.scenario))[2]
+    state, _, meta = prepare(data, plan, str(args.scenario))
+    say_notes(state, False)
     console.print(title_of({**meta, "seed": seed}, args.runs))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
     _emit(args, result, console, titled=False)
@@ -113,13 +117,13 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
-          titled: bool = True) -> None:
+          titled: bool = True, notes: tuple[str, ...] = ()) -> None:
     from ..report import MONTE_CARLO, print_json
 
     if args.plot:
         _said_plot(args.plot, plot(result, args.plot), args.json or args.csv)
     if args.json:
-        print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO)
+        print_json("simulate", result.to_json(), ruleset=result.meta.get("ruleset"), method=MONTE_CARLO, notes=notes)
     elif args.csv:
         sys.stdout.write(result.to_csv())
     else:
@@ -311,10 +315,12 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
-    from ..sweep import cell, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
+    from ..sweep import cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
 
-    varies = [parse_vary(v) for v in args.vary]
+    varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
     seed = fresh_seed() if args.seed is None else args.seed
@@ -326,13 +332,17 @@ def _run_sweep(args: argparse.Namespace) -> int:
         console.print(header)
         for path, _ in varies:
             console.print(Text(f"  vary {_short(path)}: {path}"))
+    if args.outcome:  # a typo is said before the first variant runs, not after the last
+        check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
+            f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
+            file=sys.stderr))
     with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
     if args.json:
         print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
         return 0
-    labels = pick_outcomes(sweep, args.outcome)
+    labels = pick_outcomes(sweep, args.outcome, checked=True)
     table = Table()
     for path in sweep["vary"]:
         table.add_column(Text(_short(path)))

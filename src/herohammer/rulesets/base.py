@@ -187,6 +187,9 @@ class Ruleset:
     #: Optional action fields this ruleset does not read (another game's choices), by action kind, each with what
     #: it is for: an action that sets one is refused naming it, never played as if the field were not there.
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
+    #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
+    modelled_rules: ClassVar[frozenset[str]] = frozenset()
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
@@ -194,6 +197,10 @@ class Ruleset:
     )
 
     # -- validation of a loaded scenario ------------------------------------------
+    def rule_name(self, name: str) -> str:
+        """Return a special rule's name as this ruleset's code compares it (``rule_key``: case and spacing aside)."""
+        return rule_key(name)
+
     def counts_as_character(self, unit: Unit) -> bool:
         """Say whether a unit is a character (may join units): taken as one (``character:``) by default."""
         return unit.is_character

@@ -24,7 +24,7 @@ from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
-from ..formations import (Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
+from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
                           front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
                           too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
@@ -445,6 +445,17 @@ class NinthAge(Ruleset):
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
+    #: The special rules the character and charge rules read, by their exact names (``rule_name``).
+    modelled_rules: ClassVar[frozenset[str]] = frozenset(
+        {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE})
+
+    def rule_name(self, name: str) -> str:
+        """Return a rule's name as the t9a code compares it: exactly as written, ``Fly (8, 6)`` and ``Wizard Conclave (A, B)`` as ``Fly`` and ``Wizard Conclave``."""
+        if _FLY.match(name):
+            return "Fly"
+        if name == WIZARD_CONCLAVE or _CONCLAVE.match(name):
+            return WIZARD_CONCLAVE
+        return name
 
     @implements("t9a.join.deploy")
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:

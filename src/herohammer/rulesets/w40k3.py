@@ -69,6 +69,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                          "on their own)"},
     }
 
+    #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
+    modelled_rules: ClassVar[frozenset[str]] = frozenset({
+        "fearless", "stubborn", "move_through_cover", "fly", "skilled_rider", "psyker", "infiltrate"}) | FLEET
+
     # == hooks that 40k4 overrides ================================================
     join_rule: ClassVar[str] = "40k3.ic.join"
     leave_rule: ClassVar[str] = "40k3.ic.leave"

@@ -27,7 +27,7 @@ from ..errors import HerohammerError, IllegalActionError, ScenarioError, validat
 from ..game import Game
 from ..limits import ENGINE_MAX_RUNS
 from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
-from ..scenario import state_to_data
+from ..scenario import scenario_notes, state_to_data
 from ..state import GameState
 from ..limits import METHODS
 from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
@@ -180,7 +180,8 @@ def create_app(store: Store | None = None) -> FastAPI:
         else:
             assert body.scenario is not None
             data, name = body.scenario, body.filename
-        return _view(store.open(data, name))
+        table = store.open(data, name)
+        return _view(table) | {"notes": list(scenario_notes(table.game.state))}  # said once, as the CLI says them
 
     @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log")
     def get_table(table_id: str) -> dict[str, Any]:

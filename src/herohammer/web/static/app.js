@@ -41,6 +41,11 @@ function say(text, kind) {
   box.hidden = !text;
 }
 
+// An answer that went through ends an earlier error: an old refusal left up would read as this answer's.
+function clearError() {
+  if ($("message").dataset.kind === "error") say("");
+}
+
 function tablePath(rest) { return `/api/tables/${ui.tableId}${rest || ""}`; }
 
 // ---------------------------------------------------------------- helpers ---------
@@ -244,12 +249,19 @@ async function openTable(body) {
     const view = await api("POST", "/api/tables", body);
     ui.selected = null; clearProposal(); $("odds").replaceChildren(); $("targets").replaceChildren();
     show(view);
-    say("");
+    sayNotes(view, "");
     return view;
   } catch (e) {
     say(e.message);
     throw e;
   } finally { busy(false); }
+}
+
+// Say what the scenario holds that no rule reads (the server's notes), after what was done.
+function sayNotes(view, done) {
+  const notes = (view.notes || []).map((n) => `note: ${n}`);
+  if (notes.length) say([done, ...notes].filter(Boolean).join("\n"), "note");
+  else say(done, "info");
 }
 
 function busy(on) { $("busy").hidden = !on; }
@@ -328,6 +340,7 @@ async function listTargets(unitId, seq) {
 
 // ---------------------------------------------------------------- rulings ---------
 function showRuling(action, r, clauses) {
+  clearError();
   const box = $("ruling");
   box.replaceChildren();
   box.dataset.state = r.legal ? "legal" : "illegal";
@@ -421,7 +434,7 @@ async function followJob(job, render) {
     try { job = await api("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
   }
   if (ui.job === job.id) { ui.job = null; $("progress").hidden = true; }
-  if (job.status === "done") render(job.result);
+  if (job.status === "done") { clearError(); render(job.result); }
   else if (job.status === "failed") say(job.error || "the job failed");
   else if (job.status === "cancelled") say("cancelled", "info");
   return job;
@@ -664,9 +677,9 @@ async function saveEditor() {
   for (const span of document.querySelectorAll("#edit-fields .field-error")) span.textContent = "";
   $("edit-error").textContent = "";
   try {
-    await openTable({ scenario: data, filename: ui.view.name });
+    const view = await openTable({ scenario: data, filename: ui.view.name });
     $("editor").close();
-    say("edits applied: a new table from the edited scenario", "info");
+    sayNotes(view, "edits applied: a new table from the edited scenario");
   } catch (e) {
     const path = e.data && e.data.field;
     let input = path ? document.querySelector(`#edit-fields [data-path="${CSS.escape(path)}"]`) : null;
@@ -694,7 +707,7 @@ async function upload(evt) {
   const file = evt.target.files[0];
   if (!file) return;
   const text = await file.text();
-  try { await openTable({ text, filename: file.name }); say(`opened ${file.name}`, "info"); } catch (e) { /* shown */ }
+  try { sayNotes(await openTable({ text, filename: file.name }), `opened ${file.name}`); } catch (e) { /* shown */ }
   evt.target.value = "";
 }
 
