@@ -46,9 +46,9 @@ def _rules(side: str, index: int, rules: list[str]) -> Any:
     (LIBRARIAN, "blue", 0, ["combat_squads", "Stuborn"], "sides.blue[0].rules[1]", "stubborn"),
     (RETINUE, "red", 0, ["retinu"], "sides.red[0].rules[0]", "retinue"),
     (T9A, "highborn", 0, ["stand and shoot"], "sides.highborn[0].rules[0]", "Stand and Shoot"),
-    (T9A, "highborn", 2, ["Wizard Apprentice (Cosmology)"], "sides.highborn[2].rules[0]", "Wizard Apprentice"),
+    (T9A, "highborn", 2, ["Wizard Aprentice (Cosmology)"], "sides.highborn[2].rules[0]", "Wizard Apprentice"),
     (T9A, "orcs", 0, ["Swiftstrid"], "sides.orcs[0].rules[0]", "Swiftstride"),
-], ids=["flet", "Fearles", "Stuborn", "retinu", "t9a lower case", "t9a bracketed level", "Swiftstrid"])
+], ids=["flet", "Fearles", "Stuborn", "retinu", "t9a lower case", "t9a bracketed level typo", "Swiftstrid"])
 def test_a_typo_of_a_modelled_rule_is_refused_naming_file_field_and_rule(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], source: Path, side: str, index: int, rules: list[str],
         field: str, meant: str) -> None:

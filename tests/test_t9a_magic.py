@@ -49,6 +49,20 @@ def test_conclave_spells_are_chosen_from_the_rule_list_before_the_game() -> None
         state_from_data(magic_scenario(rules=[]))
 
 
+def test_a_wizard_level_written_with_its_path_is_that_level() -> None:
+    """A roster writes the level with the Path its spells come from: ``Wizard Adept (Pyromancy)`` casts as an Adept."""
+    plain, pathed = magic_game(spells=["Fireball"], rules=["Wizard Adept"]), magic_game(
+        spells=["Fireball"], rules=["Wizard Adept (Pyromancy)"])
+    assert pathed.check(CAST).legal and pathed.check(CAST).reason == plain.check(CAST).reason and "+1" in pathed.check(
+        CAST).reason
+    dice = [3, 4, 2, 5, 6, 1, 4, 4]
+    assert [e.message for e in pathed.apply(CAST, ScriptedDice(dice))] == [
+        e.message for e in plain.apply(CAST, ScriptedDice(dice))]
+    with pytest.raises(ScenarioError, match="at most 2"):  # an Adept's two spells, Path or not
+        state_from_data(magic_scenario(spells=["Fireball", "Lightning Bolt", "Flame Cage"],
+                                       rules=["Wizard Adept (Pyromancy)"]))
+
+
 @pytest.mark.rule("t9a.spell.wizard-conclave")
 def test_the_conclave_casts_its_chosen_spells_as_a_master_wizard() -> None:
     g = magic_game()

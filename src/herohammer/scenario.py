@@ -324,8 +324,11 @@ def near_miss(ruleset: Ruleset, name: str) -> str | None:
     bare = rule_key(re.sub(r"\s*\(.*\)\s*$", "", read))  # "Wizard Apprentice (Cosmology)": the rule, mis-written
     if bare in loose:
         return loose[bare]
-    close = difflib.get_close_matches(rule_key(read), loose, n=1, cutoff=NEAR_MISS)
-    return loose[close[0]] if close else None
+    for written in (rule_key(read), bare):  # "Wizard Aprentice (Cosmology)": a typo before the brackets
+        close = difflib.get_close_matches(written, loose, n=1, cutoff=NEAR_MISS)
+        if close:
+            return loose[close[0]]
+    return None
 
 
 def _check_rule_names(source: str, spec: ScenarioSpec, ruleset: Ruleset) -> None:

@@ -21,6 +21,7 @@ under published.t9a-magic):
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -51,12 +52,27 @@ MAX_DICE = 5
 MISCAST_STRENGTH = 4
 
 
+#: A Wizard level as a roster may write it, with the Path of its spells after it: ``Wizard Adept (Divination)``.
+_LEVEL = re.compile(r"^\s*(Wizard (?:Apprentice|Adept|Master))\s*(?:\([^()]*\))?\s*$")
+
+
+def level_named(rule: str) -> str | None:
+    """Return the Wizard level a rule's name gives (``Wizard Adept (Divination)`` -> ``Wizard Adept``), or None.
+
+    The Path in brackets says which spells the Wizard may choose; the spells themselves are the
+    unit's ``spells`` (chosen before the game), so the level is all the Magic phase reads.
+    """
+    found = _LEVEL.match(rule)
+    return found.group(1) if found else None
+
+
 def wizard_level(unit: Unit) -> tuple[str, int, int] | None:
     """Return a caster's level, casting modifier and spell count; a Wizard Conclave casts as a Master."""
     if has_conclave(unit):
         return "Wizard Master", *WIZARD_LEVELS["Wizard Master"]
+    levels = {level_named(r) for r in unit.rules}
     for name, (mod, count) in WIZARD_LEVELS.items():
-        if unit.has_rule(name):
+        if name in levels:
             return name, mod, count
     return None
 
@@ -116,6 +132,10 @@ def casting_sight(state: GameState, unit: Unit) -> list[Placed]:
 
 class MagicPhase(Ruleset):
     """Rule on and resolve casting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
+
+    def rule_name(self, name: str) -> str:
+        """Read a Wizard level written with its Path (``Wizard Adept (Divination)``) as the level the phase plays."""
+        return level_named(name) or super().rule_name(name)
 
     def validate_state(self, state: GameState, source: str) -> None:
         """Refuse spells chosen against the rules: unknown, too many, or off a Wizard Conclave's list."""
