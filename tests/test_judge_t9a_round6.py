@@ -210,3 +210,16 @@ def test_the_panic_hook_looks_only_at_units_the_action_changed_and_still_takes_t
     panic = [e for e in events if e.kind == "panic"]
     assert len(panic) == 1 and "guards fails its Panic test for spears destroyed" in panic[0].message
     assert g.state.unit("guards").has(Status.FLEEING)
+
+
+@pytest.mark.rule(FLEE, "t9a.charge-out.failure")
+def test_a_character_charging_out_at_a_unit_that_outruns_him_stays_and_shakes_his_unit() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=28))
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"},
+                     ScriptedDice([6, 6, 1, 1]))  # the orcs flee 12"; the Hero rolls 5 + 2 = 7" and moves 1"
+    assert _kinds(events) == ["flee", "charge"] and [r.value for r in events[0].rolls] == [12]
+    charge = events[1]
+    assert dict(charge.data)["outcome"] == "failed_stayed_shaken" and [r.value for r in charge.rolls] == [1, 1]
+    assert FLEE in charge.rules and "t9a.charge-out.failure" in charge.rules
+    assert g.state.unit("hero").joined == "spears" and g.state.unit("spears").has(Status.SHAKEN)
+    assert g.state.unit("orcs").has(Status.FLEEING)

@@ -1331,14 +1331,16 @@ class NinthAge(Ruleset):
         if away + EPSILON >= 1.0:
             new = _detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
-                                       f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT)]
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+                                                f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT,
+                                                skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-        return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
-                                   f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
-                                   "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+        return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+                                            f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the "
+                                            "unit is Shaken until the end of the player turn", rules, dice, start,
+                                            FAILED_STAYED, skip)]
 
 
 @dataclass(frozen=True)
