@@ -1130,12 +1130,13 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
-    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT)
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling:
         """Rule on the Charge Reaction the charged unit's player chose.
 
-        Hold may always be chosen; Stand and Shoot only when the published rule allows it
-        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading).
+        Hold may always be chosen by a unit not fleeing; Stand and Shoot only when the published rule allows it
+        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading); Flee by a unit not
+        engaged in combat, and it is the only reaction of a unit already fleeing (published.t9a-flee-reaction).
         """
         if action.reaction == "flee":
             return self._flee_problem(state, target)
@@ -1196,7 +1197,8 @@ class NinthAge(Ruleset):
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
-        """Resolve a charge: Stand and Shoot, the Charge Range roll, then the charge or the Failed Charge move."""
+        """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
+        (at a unit that fled: caught and destroyed) or the Failed Charge move."""
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
