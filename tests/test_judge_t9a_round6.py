@@ -223,3 +223,13 @@ def test_a_character_charging_out_at_a_unit_that_outruns_him_stays_and_shakes_hi
     assert FLEE in charge.rules and "t9a.charge-out.failure" in charge.rules
     assert g.state.unit("hero").joined == "spears" and g.state.unit("spears").has(Status.SHAKEN)
     assert g.state.unit("orcs").has(Status.FLEEING)
+
+
+@pytest.mark.rule(FLEE, REACTIONS)
+def test_legal_actions_offer_the_flee_only_where_the_charged_unit_chooses_it() -> None:
+    def reactions(g: Game) -> set[str | None]:
+        return {a.reaction for a in g.legal_actions() if a.do == "charge" and a.unit == "orcs"}  # type: ignore[union-attr]
+
+    assert reactions(_orcs_charge()) == {None, "flee"}
+    assert reactions(_orcs_charge(spear_status=["fleeing"], hero_status=["fleeing"])) == {None}  # it Flees anyway
+    assert reactions(_orcs_charge(spear_status=["engaged"], hero_status=["engaged"])) == {None}  # it may only Hold

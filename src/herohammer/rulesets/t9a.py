@@ -578,6 +578,9 @@ class NinthAge(Ruleset):
                         if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
                             # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
+                        if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
+                            # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
