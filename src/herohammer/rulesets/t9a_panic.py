@@ -101,7 +101,7 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
             what = "breaks from combat" if broke else "destroyed"
             keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
             out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
-        if not destroyed and (through := fled_through(before, after, u.id)):
+        if not destroyed and now.has(Status.FLEEING) and (through := fled_through(before, after, u.id)):
             out.append(Alarm(u.id, u.side, _stood(before, u.id), "flees through it",
                              tuple(m.id for m in members(after, now.id)), through))
     return out
