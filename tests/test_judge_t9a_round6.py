@@ -134,6 +134,7 @@ def test_a_character_charging_out_who_catches_a_fleeing_unit_stays_in_his_own() 
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"},
                      ScriptedDice([1, 1, 6, 6]))  # the orcs flee 2"; the Hero rolls 5 + 12 = 17"
     assert dict(events[-1].data)["outcome"] == "caught" and not g.state.unit("orcs").alive
+    assert "orcs is caught and destroyed, and hero stays in spears" in events[-1].message
     hero = g.state.unit("hero")
     assert hero.joined == "spears" and hero.has(Status.CHARGED)
     assert g.state.unit("spears").has(Status.NO_CHARGE)  # t9a.charge-out.no-other-charges all the same

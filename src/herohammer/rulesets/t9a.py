@@ -1292,9 +1292,10 @@ class NinthAge(Ruleset):
             caught = remove_casualties(state, target.id, [m.name for u in state.combined(target.id) for m in u.models])
             caught = caught.replace_units(*(u.with_status(Status.CHARGED)
                                             for u in [caught.unit(unit.id), *_charged_with(caught, unit.id, out)]))
+            stays = f"stays in {host.id}" if out else "stays where it stood"
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
-                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} stays "
-                                           "where it stood", rules, dice, start, CAUGHT, skip)]
+                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {stays}",
+                                           rules, dice, start, CAUGHT, skip)]
         if roll.range + EPSILON >= reach:
             dx, dy, _ = _contact(way, way.unit(unit.id), target, out)
             model = unit.models[0]
