@@ -234,3 +234,44 @@ def test_legal_actions_offer_the_flee_only_where_the_charged_unit_chooses_it() -
     assert reactions(_orcs_charge()) == {None, "flee"}
     assert reactions(_orcs_charge(spear_status=["fleeing"], hero_status=["fleeing"])) == {None}  # it Flees anyway
     assert reactions(_orcs_charge(spear_status=["engaged"], hero_status=["engaged"])) == {None}  # it may only Hold
+
+
+# -- the join's other refusals, each reached through Game ------------------------------------------------------
+_MOVEMENT = {"phase": "movement", "active": "elves", "joined": False, "hero_at": (30, 21), "enemy_y": 40}
+_MAGE = {"id": "mage", "character": "independent", "joined": "spears",
+         "models": [{"name": "Mage", "profile": "WS4 BS4 S3 T3 W2 I5 A1 Ld8 Sv6+ Adv5 Mar10", "base": [20, 20]}]}
+JOIN = {"do": "join", "character": "hero", "unit": "spears"}
+
+
+def _loose_spears(data: dict[str, Any]) -> None:
+    data["sides"]["elves"][0]["formation"] = None
+    for i, m in enumerate(data["sides"]["elves"][0]["models"]):
+        m["at"] = [34 + (i % 5) * 0.9, 20 - (i // 5) * 0.9]
+
+
+def _renamed_hero(data: dict[str, Any]) -> None:
+    data["sides"]["elves"][1]["models"][0]["name"] = "s0"
+
+
+JOIN_REFUSALS = [
+    ("itself", {}, None, {**JOIN, "unit": "hero"}, "t9a.join.character-units", "hero cannot join itself"),
+    ("a joined character", {}, lambda d: d["sides"]["elves"].append(_MAGE), {**JOIN, "unit": "mage"},
+     "t9a.join.part-of-unit", "mage is part of spears: join spears"),
+    ("fleeing", {"hero_status": ["fleeing"]}, None, JOIN, "t9a.join.forbidden", "hero is fleeing and cannot move"),
+    ("engaged", {"hero_status": ["engaged"]}, None, JOIN, "t9a.join.forbidden", "hero is engaged and cannot move"),
+    ("shaken", {"hero_status": ["shaken"]}, None, JOIN, "published.t9a-shaken", "it cannot join a unit"),
+    ("no formation", {}, _loose_spears, JOIN, "t9a.join.position", "spears has no formation"),
+    ("a name taken", {}, _renamed_hero, JOIN, "t9a.join.position", "spears already has a model named 's0'"),
+]
+
+
+@pytest.mark.rule("t9a.join.character-units", "t9a.join.forbidden", "t9a.join.position", "t9a.join.move")
+@pytest.mark.parametrize(("status", "change", "action", "rule", "text"), [r[1:] for r in JOIN_REFUSALS],
+                         ids=[r[0] for r in JOIN_REFUSALS])
+def test_each_refusal_of_a_join_is_reached_and_names_its_rule(status: dict[str, Any], change: Any,
+                                                            action: dict[str, Any], rule: str, text: str) -> None:
+    assert reloading_game(scenario(**_MOVEMENT)).check(JOIN).legal  # the join itself, where nothing stands in its way
+    data = scenario(**_MOVEMENT, **status)
+    if change is not None:
+        change(data)
+    refused(reloading_game(data), action, rule, text)

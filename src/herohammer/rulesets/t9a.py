@@ -671,9 +671,12 @@ class NinthAge(Ruleset):
         if led := state.joined_to(ch.id):
             return _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part "
                            "of that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
-        if host.id == ch.id or host.joined is not None:
-            return _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
+        if host.id == ch.id:
+            return _refuse(f"{ch.id} cannot join itself: it joins another unit, or another character joins it",
                            "t9a.join.character-units")
+        if host.joined is not None:
+            return _refuse(f"{host.id} is part of {host.joined}: join {host.joined}, the unit it is part of",
+                           "t9a.join.character-units", "t9a.join.part-of-unit")
         for s in BUSY:
             if host.has(s):
                 return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
