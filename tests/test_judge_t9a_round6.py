@@ -160,6 +160,7 @@ def test_a_flee_charge_reaction_through_a_friend_calls_for_no_panic_test() -> No
     g = _orcs_charge(guards_at=(36, 15))
     events = g.apply({**ORCS_CHARGE, "reaction": "flee"}, ScriptedDice([3, 2, 1, 1]))  # 5" back, through the guards
     assert _y(g, "spears") < 15 and "panic" not in _kinds(events)
+    assert "spears flees 5\" from orcs's charge (its player's Charge Reaction), carried on to " in events[0].message
     assert not g.state.unit("guards").has(Status.FLEEING) and not g.state.unit("guards").has(Status.PANIC_PASSED)
 
 

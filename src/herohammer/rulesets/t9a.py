@@ -1179,6 +1179,8 @@ class NinthAge(Ruleset):
             state = state.replace_units(*(u.with_status(Status.FLED_FROM_CHARGE) for u in state.combined(target.id)))
             now = state.unit(target.id)
         said = f"{target.id} flees {dist}\" from {charger.id}'s charge (its player's Charge Reaction)"
+        if not gone and (moved := math.dist(target.models[0].at, now.models[0].at)) > dist + EPSILON:
+            said += f", carried on to {moved:.2f}\" to end clear of the units in its way"
         return state, now, Event("flee", said + (", off the table: destroyed" if gone else ""),
                                  (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee"), tuple(dice.log[start:]),
                                  (("outcome", "destroyed" if gone else "fled"),))
