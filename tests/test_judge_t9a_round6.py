@@ -65,9 +65,10 @@ def test_a_unit_that_flees_and_is_caught_by_the_charge_is_destroyed() -> None:
     assert "spears flees 6\"" in events[0].message and FLEE in events[0].rules
     charge = events[1]
     assert dict(charge.data)["outcome"] == "caught" and FLEE in charge.rules
-    assert "spears is caught and destroyed" in charge.message and [r.value for r in charge.rolls] == [6, 6]
+    assert "spears is caught and destroyed, and orcs moves 16.00\" to where it caught spears" in charge.message
+    assert [r.value for r in charge.rolls] == [6, 6]
     assert not g.state.unit("spears").alive and not g.state.unit("hero").alive  # the Hero with his unit
-    assert g.state.unit("orcs").models == before.unit("orcs").models  # the orcs stay where they stood
+    assert _y(g, "orcs") == pytest.approx(30 - 16)  # the Charge Move, straight into where the Spearmen fled to
     assert g.state.unit("orcs").has(Status.CHARGED) and not g.state.unit("orcs").has(Status.ENGAGED)
     reloads(g)
     g.undo()
@@ -128,17 +129,36 @@ def test_a_unit_that_flees_off_the_table_leaves_the_charge_without_a_target() ->
     reloads(g)
 
 
-@pytest.mark.rule(FLEE, "t9a.charge-out.declare")
-def test_a_character_charging_out_who_catches_a_fleeing_unit_stays_in_his_own() -> None:
+@pytest.mark.rule(FLEE, "t9a.charge-out.success", "t9a.leave.unit-not-moved")
+def test_a_character_charging_out_who_catches_a_fleeing_unit_leaves_his_own() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=28))
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"},
                      ScriptedDice([1, 1, 6, 6]))  # the orcs flee 2"; the Hero rolls 5 + 12 = 17"
     assert dict(events[-1].data)["outcome"] == "caught" and not g.state.unit("orcs").alive
-    assert "orcs is caught and destroyed, and hero stays in spears" in events[-1].message
+    assert "orcs is caught and destroyed, and hero moves out of spears 10.00\"" in events[-1].message
+    assert "t9a.charge-out.success" in events[-1].rules
     hero = g.state.unit("hero")
-    assert hero.joined == "spears" and hero.has(Status.CHARGED)
+    assert hero.joined is None and hero.has(Status.CHARGED) and not hero.has(Status.ENGAGED)
     assert g.state.unit("spears").has(Status.NO_CHARGE)  # t9a.charge-out.no-other-charges all the same
     reloads(g)
+    play_to(g, "movement", "elves")  # the unit he left may still move; he may not
+    assert g.check({"do": "move", "unit": "spears", "to": [[36, 23]]}).legal
+    assert not g.check({"do": "move", "unit": "hero", "to": [[36, 33]]}).legal
+
+
+@pytest.mark.rule(FLEE, "published.t9a-move")
+def test_a_charger_whose_way_to_the_caught_unit_is_blocked_stays_where_it_stood() -> None:
+    data = scenario(phase="charge", active="orcs", enemy_y=27)
+    data["sides"]["elves"].append(_guards((36, 15)))
+    g = reloading_game(data)
+    orcs = g.state.unit("orcs").models
+    # the Spearmen flee 2", carried on past the guards (7" in all); the orcs roll 4 + 12 = 16" >= 14": caught, but
+    # the straight way to where they fled runs through the guards; the guards pass their Panic test (4)
+    events = g.apply({**ORCS_CHARGE, "reaction": "flee"}, ScriptedDice([1, 1, 6, 6, 2, 2]))
+    charge = next(e for e in events if e.kind == "charge")
+    assert dict(charge.data)["outcome"] == "caught" and "orcs stays where it stood" in charge.message
+    assert not g.state.unit("spears").alive and g.state.unit("orcs").models == orcs
+    assert g.state.unit("orcs").has(Status.CHARGED)
 
 
 # -- 2. Panic for a friend fleeing through ------------------------------------------------------------

@@ -1185,6 +1185,38 @@ class NinthAge(Ruleset):
                                  (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee"), tuple(dice.log[start:]),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
+    @implements(FLEE_REACTION, "t9a.charge-out.success")
+    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool) -> tuple[GameState, str]:
+        """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
+
+        ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
+        and only if its way is clear and its end stands on no model (the ruling measured the way to
+        where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
+        character charging out: in his unit).  Return the state and what the charger did.
+        """
+        gone = [m.name for u in state.combined(target.id) for m in u.models]
+        dx, dy, movers = _contact(way, way.unit(unit.id), target, out)
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        moved: GameState | None = None
+        if not path_problem(way, movers, own, False, frozenset({target.id})):
+            model = unit.models[0]
+            moved = _detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
+                _shift(way, way.unit(unit.id), dx, dy)
+            moved = remove_casualties(moved, target.id, gone)
+            if movement.overlap_problem(state, moved):
+                moved = None
+        if moved is None:
+            stayed = remove_casualties(state, target.id, gone)
+            return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
+                stayed.unit(unit.id), *_charged_with(stayed, unit.id, out)])), (
+                f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
+                "is not clear")
+        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *_charged_with(moved, unit.id, out))
+        return moved, ("moves out of " + host.id + " " if out else "moves ") + \
+            f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
     def _must_flee(self, target: Unit) -> bool:
         """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
         return self.flees_from_charges and target.has(Status.FLEEING)
@@ -1294,12 +1326,11 @@ class NinthAge(Ruleset):
         reach = arc + group_distance(way.unit(unit.id).placed if out else _placed_all(way, way.unit(unit.id)),
                                      target.placed)
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught = remove_casualties(state, target.id, [m.name for u in state.combined(target.id) for m in u.models])
-            caught = caught.replace_units(*(u.with_status(Status.CHARGED)
-                                            for u in [caught.unit(unit.id), *_charged_with(caught, unit.id, out)]))
-            stays = f"stays in {host.id}" if out else "stays where it stood"
+            caught, where = self._caught(state, way, unit, target, out)
+            if where.startswith("moves") and out:
+                rules.append("t9a.charge-out.success")
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
-                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {stays}",
+                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
                                            rules, dice, start, CAUGHT, skip)]
         if roll.range + EPSILON >= reach:
             dx, dy, _ = _contact(way, way.unit(unit.id), target, out)
