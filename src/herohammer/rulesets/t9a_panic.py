@@ -53,7 +53,7 @@ class Alarm:
     unit: str
     side: str
     stood: tuple[Placed, ...]
-    what: str  # "destroyed", "breaks from combat" or "flees through it"
+    what: str  # "destroyed", "breaks from combat" or "fleeing through it"
     keeps: tuple[str, ...]  # the ids that are still that unit (its last survivor): they do not test for it
     #: A flee through friends: the units it passed through, which test whatever the distance (None: the 6" reach).
     through: tuple[str, ...] | None = None
@@ -102,7 +102,7 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
             keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
             out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
         if not destroyed and now.has(Status.FLEEING) and (through := fled_through(before, after, u.id)):
-            out.append(Alarm(u.id, u.side, _stood(before, u.id), "flees through it",
+            out.append(Alarm(u.id, u.side, _stood(before, u.id), "fleeing through it",
                              tuple(m.id for m in members(after, now.id)), through))
     return out
 
