@@ -171,7 +171,8 @@ def test_a_friend_fleeing_through_the_unit_calls_for_a_panic_test_at_any_distanc
     events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([6, 4, 3, 2] + [6, 6] + [1, 1]))
     panic = [e for e in events if e.kind == "panic"]
     assert len(panic) == 1 and "guards fails its Panic test for spears fleeing through it" in panic[0].message
-    assert PANIC in panic[0].rules and g.state.unit("guards").has(Status.FLEEING)
+    assert PANIC in panic[0].rules and "t9a.combined.last-survivor" not in panic[0].rules
+    assert g.state.unit("guards").has(Status.FLEEING)
     reloads(g)
 
 

@@ -11,7 +11,9 @@ during this phase".
 
 Every action a 9th Age unit can be destroyed or broken by (a shot, a spell or its Miscast, a fight,
 a Stand and Shoot, a flee off the table) goes through ``resolve_checked``; the hook here compares
-the state before it with the state after and has the friends near each unit lost take their test.
+the state before it with the state after (only the units the action replaced) and has the friends
+near each unit lost take their test, and the friends a flee move went through ("a friendly unit
+Flees through the unit's Unit Boundary", not a Flee Charge Reaction: published.t9a-flee-reaction).
 A combined unit whose last survivor lives is not destroyed (``t9a.is_destroyed``,
 t9a.combined.last-survivor), nor is a character slain inside a unit (he is part of it).
 """
@@ -102,8 +104,7 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
             keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
             out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
         if not destroyed and now.has(Status.FLEEING) and (through := fled_through(before, after, u.id)):
-            out.append(Alarm(u.id, u.side, _stood(before, u.id), "fleeing through it",
-                             tuple(m.id for m in members(after, now.id)), through))
+            out.append(Alarm(u.id, u.side, _stood(before, u.id), "fleeing through it", (), through))
     return out
 
 
