@@ -33,8 +33,10 @@ def fleeing(position: tuple[float, float] = (36, 20), guards_at: tuple[float, fl
 def test_a_flee_that_would_end_on_another_unit_goes_on_until_1_inch_clear() -> None:
     g = fleeing(guards_at=(36, 15))
     y0 = g.state.unit("spears").formation.position[1]  # type: ignore[union-attr]
-    events = g.apply(RALLY_ACTION, ScriptedDice(FAILS_AND_FLEES_5))
+    events = g.apply(RALLY_ACTION, ScriptedDice(FAILS_AND_FLEES_5 + [2, 2]))  # the guards fled through: 4, passed
     assert dict(events[0].data)["outcome"] == "fled" and FLEE in events[0].rules
+    assert events[-1].kind == "panic" and events[-1].message.startswith("guards passes its Panic test for spears "
+                                                                        "fleeing through it")
     spears, guards = g.state.unit("spears"), g.state.unit("guards")
     assert spears.formation is not None and spears.formation.position[1] < y0 - 5  # carried past the guards
     mine = [m.placed for u in (spears, g.state.unit("hero")) for m in u.models]

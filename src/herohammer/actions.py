@@ -182,8 +182,8 @@ class Charge(_Action):
     target: str
     wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: one wheel (degrees, positive turns left) before the charger moves straight in
     #: t9a: the charged unit's Charge Reaction, its player's choice (published.t9a-charge-reactions); none given:
-    #: Stand and Shoot when it may be taken, else Hold
-    reaction: Literal["hold", "stand_and_shoot"] | None = None
+    #: Flee for a unit already fleeing (published.t9a-flee-reaction), else Stand and Shoot when it may be taken, else Hold
+    reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
 
 
 class Allocate(_Action):

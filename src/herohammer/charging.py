@@ -39,8 +39,10 @@ CHARGE_BONUS_RULES = frozenset({"Swiftstride"})
 STAND_AND_SHOOT_RULE = "Stand and Shoot"
 #: The published rule on Stand and Shoot (when it may be taken, who shoots, at what range).
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
-#: The published Charge Reactions: the charged unit's player chooses Hold or Stand and Shoot (Flee is not modelled).
+#: The published Charge Reactions: the charged unit's player chooses Hold, Stand and Shoot or Flee.
 CHARGE_REACTIONS = "published.t9a-charge-reactions"
+#: The Flee Charge Reaction: the charged unit flees 2D6" from its charger, which may still catch it.
+FLEE_REACTION = "published.t9a-flee-reaction"
 #: Stand and Shoot's to-hit modifier; Long Range adds its own (published.t9a-to-hit-shooting).
 STAND_AND_SHOOT_MODIFIER = LONG_RANGE_MODIFIER = -1
 

@@ -59,6 +59,7 @@ class Status(StrEnum):
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
     RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)
     STOOD_AND_SHOT = "stood_and_shot"  # t9a: has made a Stand and Shoot this player turn (published.t9a-stand-and-shoot)
+    FLED_FROM_CHARGE = "fled_from_charge"  # t9a: has fled as a Charge Reaction this player turn (published.t9a-flee-reaction)
     PANIC_PASSED = "panic_passed"  # t9a: has passed a Panic test this phase, so takes no other (published.t9a-panic)
 
 

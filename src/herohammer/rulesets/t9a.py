@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
@@ -49,6 +49,8 @@ CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_s
 PANIC_RULE = "published.t9a-panic"
 #: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
 FLED = "fled"
+#: The outcomes of a charge at a unit that fled from it (published.t9a-flee-reaction).
+CAUGHT, FLED_OFF = "caught", "target_fled_off_the_table"
 
 
 # -- characters and units ------------------------------------------------------------
@@ -553,10 +555,22 @@ class NinthAge(Ruleset):
         """
         return state, []
 
+    #: Whether this ruleset has a flee move for the Flee Charge Reaction (``flee_from_charge``): without one it refuses it.
+    flees_from_charges: ClassVar[bool] = False
+
+    def flee_from_charge(self, state: GameState, unit_id: str, away_from: Point, dice: Dice) -> tuple[GameState, int]:
+        """Flee a charged unit 2D6" straight away from its charger's centre; return the state and the distance (a hook).
+
+        The flee move belongs to the turn's Panic and Melee mixins (``t9a_combat.flee``), which the
+        charge rules do not import; the one that implements it sets ``flees_from_charges``.
+        """
+        raise IllegalActionError(f"{unit_id} has no flee move in ruleset {self.name}", (FLEE_REACTION,))
+
     def end_turn(self, state: GameState) -> Resolution:
-        """End the player turn: Shaken from a failed charge out lasts until now, and so does a Stand and Shoot's
-        once per player turn (published.t9a-stand-and-shoot), on either side."""
-        cleared = tuple(u.with_status(remove=(Status.SHAKEN, Status.STOOD_AND_SHOT)) for u in state.units)
+        """End the player turn: Shaken from a failed charge out lasts until now, and so do a Stand and Shoot's
+        once per player turn (published.t9a-stand-and-shoot) and a Flee's (published.t9a-flee-reaction), on either side."""
+        cleared = tuple(u.with_status(remove=(Status.SHAKEN, Status.STOOD_AND_SHOT, Status.FLED_FROM_CHARGE))
+                        for u in state.units)
         return super().end_turn(replace(state, units=cleared))
 
     # -- listing -----------------------------------------------------------------
@@ -575,6 +589,9 @@ class NinthAge(Ruleset):
                         if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
                             # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
+                        if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
+                            # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
@@ -654,8 +671,8 @@ class NinthAge(Ruleset):
             return exc
         if not is_character(ch):
             return _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
-        if ch.side != state.active or host.side != ch.side:
-            return _refuse(f"{ch.id} may join only a unit of its own side, in its own turn", "t9a.join.move")
+        if host.side != ch.side:  # in its own turn: the turn sequence has refused it before any join is ruled
+            return _refuse(f"{ch.id} may join only a unit of its own side ({host.id} is {host.side}'s)", "t9a.join.move")
         if not host.alive or not ch.alive:
             gone = ch if not ch.alive else host
             return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
@@ -665,9 +682,12 @@ class NinthAge(Ruleset):
         if led := state.joined_to(ch.id):
             return _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part "
                            "of that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
-        if host.id == ch.id or host.joined is not None:
-            return _refuse(f"{host.id} is not a unit a character can join (join the unit it is part of)",
+        if host.id == ch.id:
+            return _refuse(f"{ch.id} cannot join itself: it joins another unit, or another character joins it",
                            "t9a.join.character-units")
+        if host.joined is not None:
+            return _refuse(f"{host.id} is part of {host.joined}: join {host.joined}, the unit it is part of",
+                           "t9a.join.character-units", "t9a.join.part-of-unit")
         for s in BUSY:
             if host.has(s):
                 return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
@@ -1032,7 +1052,12 @@ class NinthAge(Ruleset):
         """
         key = (type(self), "rule_charge", action.unit, action.target, action.wheel)
         declared = state.remember(key, lambda: self._charge_declared(state, action))
-        if action.reaction is None or not declared.legal:
+        if not declared.legal:
+            return declared
+        if action.reaction is None:
+            if self._must_flee(state.unit(action.target)):
+                return Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already fleeing "
+                                    "must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION, notes=declared.notes)
             return declared
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
@@ -1122,13 +1147,19 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
-    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT)
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling:
         """Rule on the Charge Reaction the charged unit's player chose.
 
-        Hold may always be chosen; Stand and Shoot only when the published rule allows it
-        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading).
+        Hold may always be chosen by a unit not fleeing; Stand and Shoot only when the published rule allows it
+        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading); Flee by a unit not
+        engaged in combat, and it is the only reaction of a unit already fleeing (published.t9a-flee-reaction).
         """
+        if action.reaction == "flee":
+            return self._flee_problem(state, target)
+        if self._must_flee(target):
+            return Ruling.forbid(f"{target.id} is fleeing: a unit already fleeing must Flee (name reaction flee, or "
+                                 "none)", CHARGE_REACTIONS, FLEE_REACTION)
         if action.reaction == "hold":
             return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
         if not target.has_rule(STAND_AND_SHOOT_RULE):
@@ -1141,11 +1172,84 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
                             STAND_AND_SHOOT)
 
+    @implements(FLEE_REACTION)
+    def _flee_reaction(self, state: GameState, charger: Unit, target: Unit, dice: Dice) -> tuple[GameState, Unit, Event]:
+        """Flee the charged unit from its charger (once per phase: a unit that fled from a charge already stays put).
+
+        Return the state, the charged unit as it now stands (no models: it fled off the table) and the flee's event.
+        """
+        start = len(dice.log)
+        if target.has(Status.FLED_FROM_CHARGE):
+            return state, target, Event("flee", f"{target.id} fled from a charge this phase already: it Flees, but "
+                                        "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
+                                        (("outcome", "stayed"),))
+        state, dist = self.flee_from_charge(state, target.id, _centre(charger), dice)
+        now = state.unit(target.id)
+        gone = not now.alive
+        if not gone:
+            state = state.replace_units(*(u.with_status(Status.FLED_FROM_CHARGE) for u in state.combined(target.id)))
+            now = state.unit(target.id)
+        said = f"{target.id} flees {dist}\" from {charger.id}'s charge (its player's Charge Reaction)"
+        if not gone and (moved := math.dist(target.models[0].at, now.models[0].at)) > dist + EPSILON:
+            said += f", carried on to {moved:.2f}\" to end clear of the units in its way"
+        return state, now, Event("flee", said + (", off the table: destroyed" if gone else ""),
+                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee"), tuple(dice.log[start:]),
+                                 (("outcome", "destroyed" if gone else "fled"),))
+
+    @implements(FLEE_REACTION, "t9a.charge-out.success")
+    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool) -> tuple[GameState, str]:
+        """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
+
+        ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
+        and only if its way is clear and its end stands on no model (the ruling measured the way to
+        where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
+        character charging out: in his unit).  Return the state and what the charger did.
+        """
+        gone = [m.name for u in state.combined(target.id) for m in u.models]
+        dx, dy, movers = _contact(way, way.unit(unit.id), target, out)
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        moved: GameState | None = None
+        if not path_problem(way, movers, own, False, frozenset({target.id})):
+            model = unit.models[0]
+            moved = _detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
+                _shift(way, way.unit(unit.id), dx, dy)
+            moved = remove_casualties(moved, target.id, gone)
+            if movement.overlap_problem(state, moved):
+                moved = None
+        if moved is None:
+            stayed = remove_casualties(state, target.id, gone)
+            return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
+                stayed.unit(unit.id), *_charged_with(stayed, unit.id, out)])), (
+                f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
+                "is not clear")
+        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *_charged_with(moved, unit.id, out))
+        return moved, ("moves out of " + host.id + " " if out else "moves ") + \
+            f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
+    def _must_flee(self, target: Unit) -> bool:
+        """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
+        return self.flees_from_charges and target.has(Status.FLEEING)
+
+    @implements(CHARGE_REACTIONS, FLEE_REACTION)
+    def _flee_problem(self, state: GameState, target: Unit) -> Ruling:
+        """Rule on a Flee Charge Reaction: not by a unit engaged in combat (it may only Hold), nor where no flee move is."""
+        if not self.flees_from_charges:
+            return Ruling.forbid(f"{target.id} cannot Flee: ruleset {self.name} has no flee move", FLEE_REACTION)
+        if any(u.has(Status.ENGAGED) for u in state.combined(target.id)):
+            return Ruling.forbid(f"{target.id} is engaged in combat: it may only Hold", CHARGE_REACTIONS, FLEE_REACTION)
+        again = " (it fled from a charge this phase already, so it flees no further)" \
+            if target.has(Status.FLED_FROM_CHARGE) else ""
+        return Ruling.allow(f"{target.id} will Flee (its player's Charge Reaction){again}", CHARGE_REACTIONS,
+                            FLEE_REACTION)
+
     @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
                 "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
-        """Resolve a charge: Stand and Shoot, the Charge Range roll, then the charge or the Failed Charge move."""
+        """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
+        (at a unit that fled: caught and destroyed) or the Failed Charge move."""
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
@@ -1161,8 +1265,19 @@ class NinthAge(Ruleset):
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
         holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
-        volley = stand_and_shoot_volley(state, target, unit) if target.has_rule(STAND_AND_SHOOT_RULE) and not holds \
-            else None
+        flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(target))
+        if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
+            rules += [CHARGE_REACTIONS, FLEE_REACTION]
+            state, target, fled = self._flee_reaction(state, unit, target, dice)
+            events.append(fled)
+            skip = (start, len(dice.log))
+            if not target.alive:
+                new = state.replace_units(*(u.with_status(Status.CHARGED)
+                                            for u in [state.unit(unit.id), *_charged_with(state, unit.id, out)]))
+                return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
+                                                    rules, dice, start, FLED_OFF, skip)]
+        volley = stand_and_shoot_volley(state, target, unit) \
+            if target.has_rule(STAND_AND_SHOOT_RULE) and not holds and not flees else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
             rules.append(CHARGE_REACTIONS)
@@ -1221,6 +1336,13 @@ class NinthAge(Ruleset):
             way = wheeled(state, unit, action.wheel)
         reach = arc + group_distance(way.unit(unit.id).placed if out else _placed_all(way, way.unit(unit.id)),
                                      target.placed)
+        if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
+            caught, where = self._caught(state, way, unit, target, out)
+            if where.startswith("moves") and out:
+                rules.append("t9a.charge-out.success")
+            return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
+                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
+                                           rules, dice, start, CAUGHT, skip)]
         if roll.range + EPSILON >= reach:
             dx, dy, _ = _contact(way, way.unit(unit.id), target, out)
             model = unit.models[0]
@@ -1262,14 +1384,16 @@ class NinthAge(Ruleset):
         if away + EPSILON >= 1.0:
             new = _detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
-                                       f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT)]
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+                                                f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT,
+                                                skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-        return new, [event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
-                                   f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the unit "
-                                   "is Shaken until the end of the player turn", rules, dice, start, FAILED_STAYED)]
+        return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+                                            f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the "
+                                            "unit is Shaken until the end of the player turn", rules, dice, start,
+                                            FAILED_STAYED, skip)]
 
 
 @dataclass(frozen=True)

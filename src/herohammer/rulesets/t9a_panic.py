@@ -11,7 +11,9 @@ during this phase".
 
 Every action a 9th Age unit can be destroyed or broken by (a shot, a spell or its Miscast, a fight,
 a Stand and Shoot, a flee off the table) goes through ``resolve_checked``; the hook here compares
-the state before it with the state after and has the friends near each unit lost take their test.
+the state before it with the state after (only the units the action replaced) and has the friends
+near each unit lost take their test, and the friends a flee move went through ("a friendly unit
+Flees through the unit's Unit Boundary", not a Flee Charge Reaction: published.t9a-flee-reaction).
 A combined unit whose last survivor lives is not destroyed (``t9a.is_destroyed``,
 t9a.combined.last-survivor), nor is a character slain inside a unit (he is part of it).
 """
@@ -20,9 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+import shapely
 
 from ..catalogue import implements
+from ..charging import FLEE_REACTION
 from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice
 from ..geometry import Placed, group_distance
@@ -50,13 +55,30 @@ class Alarm:
     unit: str
     side: str
     stood: tuple[Placed, ...]
-    what: str  # "destroyed" or "breaks from combat"
+    what: str  # "destroyed", "breaks from combat" or "fleeing through it"
     keeps: tuple[str, ...]  # the ids that are still that unit (its last survivor): they do not test for it
+    #: A flee through friends: the units it passed through, which test whatever the distance (None: the 6" reach).
+    through: tuple[str, ...] | None = None
 
 
 def _standing(state: GameState) -> list[Unit]:
     """Return the units on the table as units: hosts, lone characters, last survivors (not joined characters)."""
     return [u for u in state.units if u.joined is None and u.alive and u.embarked_in is None]
+
+
+def _changed_standing(before: GameState, after: GameState) -> list[Unit]:
+    """Return the units standing before an action whose value the action replaced: only they can be lost.
+
+    A unit the action left as the very same value keeps its living models and its statuses, so it
+    was neither destroyed nor broken; most actions (a move, a join, a missed shot) change a few units
+    or none, and this runs after every one, so the states' units are compared by identity first.
+    """
+    old, new = before.units, after.units
+    if old is new:
+        return []
+    if len(old) != len(new):  # not one for one: look at every unit
+        return _standing(before)
+    return [u for u, now in zip(old, new) if u is not now and u.joined is None and u.alive and u.embarked_in is None]
 
 
 def _stood(state: GameState, unit_id: str) -> tuple[Placed, ...]:
@@ -73,16 +95,46 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
     the pursuit is destroyed: one loss, so its friends test once for it.
     """
     out: list[Alarm] = []
-    for u in _standing(before):
+    for u in _changed_standing(before, after):
         destroyed = is_destroyed(after, u.id)
         now = current(after, u.id)
         broke = not destroyed and u.has(Status.ENGAGED) and not u.has(Status.FLEEING) and now.has(Status.FLEEING)
-        if not destroyed and not broke:
-            continue
-        what = "breaks from combat" if broke else "destroyed"
-        keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
-        out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
+        if destroyed or broke:
+            what = "breaks from combat" if broke else "destroyed"
+            keeps = () if destroyed else tuple(m.id for m in members(after, now.id))
+            out.append(Alarm(u.id, u.side, _stood(before, u.id), what, keeps))
+        if not destroyed and now.has(Status.FLEEING) and (through := fled_through(before, after, u.id)):
+            out.append(Alarm(u.id, u.side, _stood(before, u.id), "fleeing through it", (), through))
     return out
+
+
+@implements(PANIC, FLEE_REACTION)
+def fled_through(before: GameState, after: GameState, unit_id: str) -> tuple[str, ...]:
+    """Return the friendly units a unit's flee move in this action passed through (none if it made no flee move).
+
+    A fleeing unit moves only by flee moves, so one fleeing after the action whose models stand elsewhere
+    fled; each model went straight from where it stood to where it stands (``t9a_combat.flee``), so the
+    ground it crossed is the hull of its base at both ends, and a friend any of whose bases that ground
+    overlaps was fled through. A Flee Charge Reaction is the unit's own choice: it makes no friend take the
+    test (published.t9a-flee-reaction), so a unit that fled from a charge in this action is left out.
+    """
+    group = members(after, unit_id)
+    if not group[0].has(Status.FLEEING) or (group[0].has(Status.FLED_FROM_CHARGE)
+                                            and not current(before, unit_id).has(Status.FLED_FROM_CHARGE)):
+        return ()
+    was = {m.name: m for u in members(before, unit_id) for m in u.models}
+    ground = [shapely.convex_hull(shapely.union(was[m.name].placed.footprint(), m.placed.footprint()))
+              for u in group for m in u.models if m.name in was and was[m.name].at != m.at]
+    if not ground:
+        return ()
+    crossed = shapely.union_all(ground)
+    own = {u.id for u in group}
+    return tuple(f.id for f in _standing(after) if f.side == group[0].side and f.id not in own and any(
+        crossed.intersection(m.placed.footprint()).area > _CROSSED for c in members(after, f.id) for m in c.models))
+
+
+#: How much of a friend's base a flee must cross (square inches) to pass through it rather than graze it.
+_CROSSED = 1e-6
 
 
 def _centre(state: GameState, unit_id: str) -> tuple[float, float]:
@@ -127,6 +179,13 @@ class FriendsPanic(Ruleset):
             return after, events
         return friends_panic(after, lost, dice, events)
 
+    flees_from_charges: ClassVar[bool] = True
+
+    def flee_from_charge(self, state: GameState, unit_id: str, away_from: tuple[float, float],
+                         dice: Dice) -> tuple[GameState, int]:
+        """Flee a charged unit 2D6" straight away from its charger (published.t9a-flee-reaction), as every flee goes."""
+        return flee(state, unit_id, away_from, dice)
+
     def end_panic_phase(self, state: GameState) -> GameState:
         """Forget who passed a Panic test when a phase ends: the test spares a unit only for its phase."""
         if not any(u.has(Status.PANIC_PASSED) for u in state.units):
@@ -146,9 +205,9 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             if any(c.has(s) for c in members(state, u.id) for s in NO_PANIC):
                 continue
             mine = [m.placed for c in members(state, u.id) for m in c.models]
-            near = [(group_distance(a.stood, mine), a) for a in lost
+            near = [(0.0 if a.through is not None else group_distance(a.stood, mine), a) for a in lost
                     if a.side == u.side and a.unit != u.id and u.id not in a.keeps]
-            near = [(d, a) for d, a in near if d <= PANIC_REACH]
+            near = [(d, a) for d, a in near if (u.id in a.through if a.through is not None else d <= PANIC_REACH)]
             if near:
                 d, a = min(near, key=lambda n: n[0])
                 tests.append((u, a, d))
@@ -166,7 +225,7 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             if u.last_of or a.keeps or current(state, a.unit).last_of:
                 rules.append(LAST_SURVIVOR)
             ld = f"Ld {result.value}" + (", the General's" if lent else "")
-            cause = f"{a.unit} {a.what} {d:.1f}\" away"
+            cause = f"{a.unit} {a.what}" if a.through is not None else f"{a.unit} {a.what} {d:.1f}\" away"
             if result.passed:
                 state = state.replace_units(*(c.with_status(Status.PANIC_PASSED) for c in group))
                 said = f"{u.id} passes its Panic test for {cause} ({result.roll} against {ld})"
