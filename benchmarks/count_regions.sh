@@ -1,0 +1,19 @@
+#!/bin/bash
+# Machine instructions per apply+undo pair spent inside named functions (callgrind), to see where a pair goes:
+#   bash benchmarks/count_regions.sh SRC KIND N [--same] [module:Class.method ...]
+# e.g. bash benchmarks/count_regions.sh src fight 30 herohammer.rulesets.w40k_combat:CombatRules._strike
+# With no function named: the whole pairs (as count_instructions.sh, without its two runs). Each entry of a
+# named function adds about 5 k instructions of wrapping. Needs valgrind, gcc and valgrind's headers
+# (/usr/include/valgrind/callgrind.h). Run from the project root.
+set -euo pipefail
+src=$1; shift
+n=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '#include <valgrind/callgrind.h>\nvoid toggle(void) { CALLGRIND_TOGGLE_COLLECT; }\n' > "$work/vgmark.c"
+gcc -O2 -shared -fPIC -o "$work/libvgmark.so" "$work/vgmark.c"
+VGMARK="$work/libvgmark.so" PYTHONHASHSEED=0 PYTHONPATH="$src" setarch -R valgrind --tool=callgrind \
+    --collect-atstart=no --callgrind-out-file="$work/out" .venv/bin/python benchmarks/region_pairs.py "$@" \
+    >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+total=$(grep -E '^(summary|totals):' "$work/out" | head -1 | awk '{print $2}')
+echo "$* : $total instructions, $((total / n)) per pair"
