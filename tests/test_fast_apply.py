@@ -21,7 +21,9 @@ from herohammer import geometry as geo
 from herohammer.geometry import Base, Placed
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState
-from herohammer.values import evolve, evolve_each
+from herohammer.rulesets.w40k_special_moves import moved_unit
+from herohammer.units import Status
+from herohammer.values import evolve, evolve_each, evolve_rows
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -105,6 +107,31 @@ def test_evolve_is_replace_without_what_was_cached() -> None:
         odd = evolve(model, at=(3.0, 4.0))
         odd.__dict__["_something_else"] = 1  # kept by no known name: its fields alone are copied
         assert set(evolve(odd, moved=1.0).__dict__) == {f.name for f in dataclasses.fields(model)}
+
+
+def test_models_moved_together_as_one_by_one() -> None:
+    """``evolve_rows`` (several fields of many values) is ``evolve`` value by value, and ``moved_unit`` (a unit's
+    models moved at once) is ``Model.walked_to`` model by model: the same values, the same field types (a place
+    given as ints or a list becomes floats, an allowance of 0 spent by a model not in ``places`` too), nothing
+    cached kept."""
+    for state in _example_states():
+        for unit in state.units:
+            for m in unit.models:
+                m.placed  # noqa: B018 - something cached on the old values, to be left behind
+            rows = [((float(i), 2.5), m.moved + 1.5) for i, m in enumerate(unit.models)]
+            each = evolve_rows(unit.models, ("at", "moved"), rows)
+            assert each == [evolve(m, at=at, moved=moved) for m, (at, moved) in zip(unit.models, rows)]
+            assert all(set(m.__dict__) == {f.name for f in dataclasses.fields(m)} for m in each)
+            places = {i: ([i, 3] if i % 3 == 0 else (i, 3) if i % 3 == 1 else (float(i), 3.0), 0.5 * i)
+                      for i in range(0, len(unit.models), 2)}  # every other model moved, places of every kind
+            moved = moved_unit(unit, places, Status.SHOT)
+            plain = [m.walked_to(*places.get(i, (m.at, 0.0))) for i, m in enumerate(unit.models)]
+            assert list(moved.models) == plain
+            assert [(type(m.at[0]), type(m.at[1]), type(m.moved)) for m in moved.models] == \
+                [(type(m.at[0]), type(m.at[1]), type(m.moved)) for m in plain]
+            assert moved.status == unit.status | {Status.MOVED, Status.SHOT}
+    with pytest.raises(TypeError, match="no field 'nowhere'"):
+        evolve_rows(state.units[0].models, ("at", "nowhere"), [((0.0, 0.0), 1)])
 
 
 def test_joined_characters_indexed_as_a_scan_finds_them() -> None:

@@ -155,6 +155,39 @@ def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> li
     return out
 
 
+def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> list[T]:
+    """Return ``[evolve(v, **dict(zip(names, row))) for v, row in zip(values, rows)]``: several fields changed in many
+    values of one class at once (a unit's models moved, each spending its allowance), as ``evolve_each`` does for one
+    field: the class's layout looked up and the fields checked once, no keyword dictionary built per value."""
+    out: list[T] = []
+    cls: type | None = None
+    count, fields_ = 0, ()  # type: tuple[int, tuple[str, ...]]
+    extras: tuple[str, ...] = ()
+    take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
+    for value, row in zip(values, rows):
+        if type(value) is not cls:
+            cls = type(value)
+            layout = _LAYOUTS.get(cls)
+            if layout is None:
+                layout = _LAYOUTS[cls] = _layout(value)
+            count, name_set, fields_, take = layout
+            if not name_set.issuperset(names):
+                raise TypeError(f"{cls.__name__} has no field {sorted(set(names) - name_set)[0]!r}")
+            extras = _kept(cls)
+        state = value.__dict__.copy()
+        if len(state) != count:
+            for key in extras:
+                if key in state:
+                    del state[key]
+            if len(state) != count:  # something else kept on it: its fields alone
+                state = dict(zip(fields_, take(value.__dict__)))
+        state.update(zip(names, row))
+        copy = _new(cls)
+        _set(copy, "__dict__", state)
+        out.append(copy)
+    return out
+
+
 _KEPT: dict[type, tuple[str, ...]] = {}
 
 

@@ -28,7 +28,7 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
-from ..values import evolve
+from ..values import evolve, evolve_rows
 from .base import Resolution, rule_key, with_its_unit
 from .w40k_combat import CombatRules
 
@@ -72,8 +72,18 @@ def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_i
 def moved_unit(unit: Unit, places: dict[int, tuple[geo.Point, float]], *statuses: Status, **changes: object) -> Unit:
     """Return a unit with its models by index moved to ``(place, inches)`` (spending their move allowance), marked
     MOVED (and ``statuses``), with any other fields ``changes`` names: what ``apply_moves`` does to each moved unit."""
-    new_models = tuple([m.walked_to(*places.get(i, (m.at, 0.0))) for i, m in enumerate(unit.models)])
+    rows = []  # each model's place and allowance spent, as ``Model.walked_to`` makes them (held to it by a test)
+    for i, m in enumerate(unit.models):
+        at, inches = places.get(i, (m.at, 0.0))
+        if not (type(at) is tuple and len(at) == 2 and type(at[0]) is float and type(at[1]) is float):
+            at = (float(at[0]), float(at[1]))  # a planned place is a pair of floats already
+        rows.append((at, m.moved + inches))
+    new_models = tuple(evolve_rows(unit.models, _WALKED, rows))  # one layout look-up for the unit
     return evolve(unit, models=new_models, status=unit.status | {Status.MOVED, *statuses}, **changes)
+
+
+#: The fields ``Model.walked_to`` changes: where the model stands and the inches it has moved this phase.
+_WALKED = ("at", "moved")
 
 
 class SpecialMoves(CombatRules):
