@@ -34,6 +34,8 @@ class TestResult:
     roll: int
     value: int
     rule: str
+    #: passed only because a double 1 always passes (published.insane-heroism), the target being below 2
+    insane_heroism: bool = False
 
 
 @implements("core.test.characteristic")
@@ -81,19 +83,27 @@ def leadership_test(
     leadership: int,
     kind: LeadershipTestKind = LeadershipTestKind.LEADERSHIP,
     modifier: int = 0,
+    double_one_passes: bool = False,
 ) -> TestResult:
     """Roll 2D6 against Leadership: a total at most the value passes.
 
     Every named test (Terror, Break, Panic ...) comes through here, so whatever applies
     to Leadership tests applies to each (core.test.leadership-kinds); what a failure
-    does is decided by the caller, the named test's own rule.
+    does is decided by the caller, the named test's own rule.  ``double_one_passes``:
+    the caller's rule passes a roll of double 1 whatever the modifiers (the ruleset's
+    ``double_one_passes`` hook, published.insane-heroism).
     """
     check_value("Leadership", leadership, "core.test.leadership")
     target = max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, leadership + modifier))
+    # a double 1 is the only 2D6 total of 2: it decides only when the target is below 2, and only then is it a class
+    # of its own (a split at 2), so a test it cannot change branches as before
+    heroic = double_one_passes and target < 2
+    splits = (target, 2) if heroic else (target,)
     # only "at most the target?" matters: an exact enumeration branches pass/fail, not 11 totals
     # the kind's name read as the member's own attribute (``value`` is a property looked up through the class)
-    roll = dice.total(2, f"{kind._value_} test (Ld {leadership})", "core.test.leadership", splits=(target,))
-    return TestResult(roll <= target, roll, target, "core.test.leadership")
+    roll = dice.total(2, f"{kind._value_} test (Ld {leadership})", "core.test.leadership", splits=splits)
+    saved = heroic and roll == 2
+    return TestResult(roll <= target or saved, roll, target, "core.test.leadership", saved)
 
 
 @implements("core.test.leadership-choice")

@@ -559,8 +559,12 @@ class Ruleset:
                                  ("published.fearless", *self.rules_sharing_rules()))]
         value, cited, how = self._modified_leadership(state, host, kind, ld.value, action)
         cited += self.withheld(state, host, "fearless")
-        result = leadership_test(dice, value, kind)
+        heroism = self.double_one_passes(kind)
+        result = leadership_test(dice, value, kind, double_one_passes=heroism is not None)
         verdict = "passes" if result.passed else "fails"
+        if heroism is not None and result.insane_heroism:
+            verdict += f" (a double 1 always passes a {kind.value} check: Insane Heroism)"
+            cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
@@ -598,6 +602,10 @@ class Ruleset:
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether a unit passes this test without rolling (none by default)."""
         return False
+
+    def double_one_passes(self, kind: LeadershipTestKind) -> str | None:
+        """Return the rule by which a roll of double 1 passes this test whatever its modifiers (None by default)."""
+        return None
 
     def rules_sharing_rules(self) -> tuple[str, ...]:
         """Name the clause that decides which special rules a joined unit shares (none by default)."""

@@ -356,8 +356,10 @@ class Warhammer40k4(Warhammer40k3):
         """Let troopers within 2" of a friend in base contact fight; a character must be in base contact itself."""
         return not unit.is_character
 
+    @implements("published.combat-resolution")
     def combat_morale_modifier(self, margin: int) -> int:
-        """Subtract the margin the combat was lost by from the Morale check (4th ed. published)."""
+        """Subtract the margin the combat was lost by from the Morale check (4th ed. published); no -1 below half
+        strength, that being the shooting casualties check's own modifier (published.combat-resolution's decision)."""
         return -margin
 
     @implements("40k4.char.no-last-man", "published.last-man-standing")

@@ -677,9 +677,13 @@ class CombatRules(Ruleset):
             rule_extra = stubborn + rule_extra
             modifier = 0
         start = len(dice.log)
-        result = leadership_test(dice, ld.value, kind, modifier)
+        heroism = self.double_one_passes(kind)
+        result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
         mod = f" {modifier:+d}" if modifier else ""
         verdict = "passes" if result.passed else "fails"
+        if heroism is not None and result.insane_heroism:
+            verdict += f" (a double 1 always passes a {kind._value_} check, whatever the modifiers: Insane Heroism)"
+            rule_extra = (*rule_extra, heroism)
         event = Event("morale", f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
                       f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra, *lost),
                       _rolls(dice, start))
@@ -713,6 +717,16 @@ class CombatRules(Ruleset):
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether the unit is Fearless (every member, after joining) against a test that would break or pin it."""
         return kind in self.FEARLESS_PASSES and self.group_has_rule(state, unit_id, "fearless")
+
+    #: The checks a double 1 passes whatever the modifiers: Morale checks, 3rd edition's Last Man Standing being one
+    #: (published.last-man-standing); not Pinning, Regroup or other Leadership tests (published.insane-heroism).
+    INSANE_HEROISM = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.LAST_MAN_STANDING})
+
+    @implements("published.insane-heroism")
+    def double_one_passes(self, kind: LeadershipTestKind) -> str | None:
+        """Return the Insane Heroism rule for a Morale check: "A score of 2 on the 2D6 always indicates a unit has
+        passed its Morale check regardless of modifiers" (4th ed., Morale); other Leadership tests have none."""
+        return "published.insane-heroism" if kind in self.INSANE_HEROISM else None
 
     @implements("published.stubborn")
     def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
