@@ -3,7 +3,9 @@
 The bundled spells are in ``data/spells.yaml`` (validated by pydantic, so a bad entry is
 one error naming the entry and the field).  A spell that causes hits gives a number of
 hits (a number or D3/D6/2D6) at a Strength; the t9a Magic phase wounds them through the
-same code as shooting (``rulesets/t9a_combat.wound_unit``).
+same code as shooting (``rulesets/t9a_combat.wound_unit``).  Its ``types`` are the
+published spell Types (published.t9a-spell-types) that say how its target is chosen; the
+engine plays those a spell that hits an enemy unit can have (``PLAYED_TYPES``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from .dice import Dice
 from .errors import HerohammerError, validation_problem
 
+SPELL_TYPES = "published.t9a-spell-types"
+#: The published spell Types (The 9th Age, 2nd edition, Spell Type).
+PUBLISHED_TYPES = ("Augment", "Aura", "Caster", "Damage", "Focused", "Ground", "Hex", "Missile", "Universal")
+#: The Types the engine plays: its spells hit one enemy unit (Hex), some from afar (Missile), some only the unengaged (Damage).
+PLAYED_TYPES = ("Hex", "Missile", "Damage")
+
 #: Dice expressions for a spell's number of hits: (dice to roll, faces kept as they are).
 _HITS_DICE = {"D3": 1, "D6": 1, "2D6": 2}
 
@@ -34,6 +42,22 @@ class SpellSpec(BaseModel):
     range: float = Field(gt=0, le=72)
     hits: StrictInt | Literal["D3", "D6", "2D6"] = Field(1)
     strength: StrictInt = Field(ge=0, le=10)
+    types: tuple[str, ...] = Field(min_length=1)
+
+
+def types_problem(types: tuple[str, ...]) -> tuple[int | None, str] | None:
+    """Say which of a spell's Types is wrong and why (the index, or None for the list as a whole), or None."""
+    for i, name in enumerate(types):
+        if name not in PUBLISHED_TYPES:
+            return i, f"unknown spell type {name!r} (the published Types: {', '.join(PUBLISHED_TYPES)}) [{SPELL_TYPES}]"
+        if name not in PLAYED_TYPES:
+            return i, (f"spell type {name!r} is not played by the engine: its spells hit one enemy unit "
+                       f"(types {', '.join(PLAYED_TYPES)}) [{SPELL_TYPES}]")
+    if len(set(types)) != len(types):
+        return None, f"a type is given twice: {list(types)} [{SPELL_TYPES}]"
+    if "Hex" not in types:
+        return None, f"a spell that hits an enemy unit has the type Hex, got {list(types)} [{SPELL_TYPES}]"
+    return None
 
 
 @dataclass(frozen=True)
@@ -45,6 +69,17 @@ class Spell:
     range: float
     hits: int | str
     strength: int
+    types: tuple[str, ...]
+
+    @property
+    def missile(self) -> bool:
+        """Say whether the spell is a Missile: not cast by an engaged Caster (published.t9a-spell-types)."""
+        return "Missile" in self.types
+
+    @property
+    def damage(self) -> bool:
+        """Say whether the spell is Damage: it targets only units not engaged in combat (published.t9a-spell-types)."""
+        return "Damage" in self.types
 
     def roll_hits(self, dice: Dice, rule: str) -> int:
         """Return the number of hits (rolled through ``dice`` when the spell gives a dice expression)."""
@@ -63,7 +98,12 @@ def spells_from_data(items: Iterable[Mapping[str, Any]], where: str) -> tuple[Sp
         except ValidationError as exc:
             path, problem = validation_problem(exc)
             raise HerohammerError(f"{where}[{i}]{'.' + path if path else ''}: {problem}") from None
-        out.append(Spell(spec.name.strip(), spec.casting_value, float(spec.range), spec.hits, spec.strength))
+        wrong = types_problem(spec.types)
+        if wrong is not None:
+            at, problem = wrong
+            raise HerohammerError(f"{where}[{i}].types{'' if at is None else f'[{at}]'}: {problem}")
+        out.append(Spell(spec.name.strip(), spec.casting_value, float(spec.range), spec.hits, spec.strength,
+                         spec.types))
     return tuple(out)
 
 

@@ -147,6 +147,7 @@ def sight_all(state: GameState, host: Unit) -> list[Placed]:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
+FAILED_CHARGE = "published.t9a-failed-charge"
 #: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
 LOOK_OUT_SIR = 5
 
@@ -1246,7 +1247,7 @@ class NinthAge(Ruleset):
 
     @rolls_before_placing
     @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
-                "t9a.charge-out.failure", "t9a.charge-out.no-other-charges")
+                "t9a.charge-out.failure", "t9a.charge-out.no-other-charges", FAILED_CHARGE)
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
         """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
         (at a unit that fled: caught and destroyed) or the Failed Charge move."""
@@ -1360,7 +1361,7 @@ class NinthAge(Ruleset):
         gap = reach if arc else group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
         dx, dy, _ = _contact(state, unit, target, out)
         model = unit.models[0]
-        rules.append("t9a.charge-out.failure")
+        rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
         failed = float(roll.failed_move)
         if arc and action.wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
             turned = action.wheel * min(1.0, failed / arc)

@@ -14,6 +14,9 @@ under published.t9a-magic):
 * A dispel attempt: the reactive player rolls the dice they commit (``dispel``); a total
   at least the casting roll dispels the spell.
 * Each caster casts each of its spells at most once per Magic phase.
+* Spell Types (published.t9a-spell-types, ``spells.PLAYED_TYPES``): Hex targets enemy units;
+  a Missile is not cast while the Caster (its unit) is Engaged in Combat; a Damage spell does
+  not target a unit Engaged in Combat.
 * Wizard Conclave (seed 002): the unit's champion is its Master Wizard, has +1 Wound and
   casts the two spells chosen from the rule's list before the game; the unit casts only
   while its champion lives.
@@ -31,7 +34,7 @@ from ..formations import is_character, sight_from
 from ..errors import IllegalActionError, ScenarioError
 from ..geometry import Placed, group_distance, unit_line_of_sight
 from ..rulings import Event, Ruling
-from ..spells import Spell, bundled_spells, find_spell
+from ..spells import SPELL_TYPES, Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
@@ -146,7 +149,7 @@ class MagicPhase(Ruleset):
                 if problem:
                     raise ScenarioError(source, f"sides.{side}[{i}].spells", problem)
 
-    @implements(CONCLAVE, "published.t9a-magic")
+    @implements(CONCLAVE, "published.t9a-magic", SPELL_TYPES)
     def rule_cast(self, state: GameState, action: Cast) -> Ruling:
         """Rule on a casting attempt: a caster that knows the spell, dice to cast, a target in range and sight."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -169,11 +172,19 @@ class MagicPhase(Ruleset):
         if action.dispel > theirs:
             return Ruling.forbid(f"{state.opponent(unit.side)} has {theirs} Magic Dice left to dispel with, "
                                  f"not {action.dispel}", MAGIC)
+        if spell.missile and any(u.has(Status.ENGAGED) for u in state.combined(unit.id)):
+            engaged = unit.joined or unit.id
+            return Ruling.forbid(f"{spell.name} is a Missile spell: {unit.id} cannot cast it while "
+                                 f"{'its unit ' + engaged if unit.joined else engaged} is engaged in combat",
+                                 SPELL_TYPES, *(("t9a.join.part-of-unit",) if unit.joined else ()))
         target = state.unit(action.target)
         if target.side == unit.side or not models_in(state, target.id):
-            return Ruling.forbid(f"{target.id} is not a living enemy unit", MAGIC)
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", MAGIC, SPELL_TYPES)
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is the target", "t9a.join.part-of-unit")
+        if spell.damage and any(u.has(Status.ENGAGED) for u in members(state, target.id)):
+            return Ruling.forbid(f"{spell.name} is a Damage spell: it cannot target {target.id}, which is engaged in "
+                                 "combat", SPELL_TYPES)
         caster, who = casting_models(state, unit)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         gap = group_distance(caster, aim)
