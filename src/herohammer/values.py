@@ -120,45 +120,19 @@ _new, _set = object.__new__, object.__setattr__
 
 def evolve_each(values: Iterable[T], name: str, new_values: Iterable[Any]) -> list[T]:
     """Return ``[evolve(v, **{name: x}) for v, x in zip(values, new_values)]``: one field changed in many values of one
-    class at once (a unit's models moved together), the class's layout looked up and the field checked once.
+    class at once (a unit's models moved together), as ``evolve_rows`` does for several fields."""
+    return evolve_rows(values, (name,), zip(new_values))
+
+
+def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> list[T]:
+    """Return ``[evolve(v, **dict(zip(names, row))) for v, row in zip(values, rows)]``: several fields changed in many
+    values of one class at once (a unit's models moved, each spending its allowance): the class's layout looked up and
+    the fields checked once, no keyword dictionary built per value.
 
     Each copy is the old ``__dict__`` copied in C with what the class may keep beyond its fields
     (its hash, memo and ``cached`` answers, ``_kept``) taken out; a value found to keep anything
     else has its fields alone taken, as ``evolve`` does.
     """
-    out: list[T] = []
-    cls: type | None = None
-    count, names = 0, ()  # type: tuple[int, tuple[str, ...]]
-    extras: tuple[str, ...] = ()
-    take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
-    for value, new in zip(values, new_values):
-        if type(value) is not cls:
-            cls = type(value)
-            layout = _LAYOUTS.get(cls)
-            if layout is None:
-                layout = _LAYOUTS[cls] = _layout(value)
-            count, name_set, names, take = layout
-            if name not in name_set:
-                raise TypeError(f"{cls.__name__} has no field {name!r}")
-            extras = _kept(cls)
-        state = value.__dict__.copy()
-        if len(state) != count:
-            for key in extras:
-                if key in state:
-                    del state[key]
-            if len(state) != count:  # something else kept on it: its fields alone
-                state = dict(zip(names, take(value.__dict__)))
-        state[name] = new
-        copy = _new(cls)
-        _set(copy, "__dict__", state)
-        out.append(copy)
-    return out
-
-
-def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> list[T]:
-    """Return ``[evolve(v, **dict(zip(names, row))) for v, row in zip(values, rows)]``: several fields changed in many
-    values of one class at once (a unit's models moved, each spending its allowance), as ``evolve_each`` does for one
-    field: the class's layout looked up and the fields checked once, no keyword dictionary built per value."""
     out: list[T] = []
     cls: type | None = None
     count, fields_ = 0, ()  # type: tuple[int, tuple[str, ...]]
