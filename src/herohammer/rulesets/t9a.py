@@ -556,14 +556,17 @@ class NinthAge(Ruleset):
         """
         return state, []
 
-    #: Whether this ruleset has a flee move for the Flee Charge Reaction (``flee_from_charge``): without one it refuses it.
-    flees_from_charges: ClassVar[bool] = False
+    @property
+    def flees_from_charges(self) -> bool:
+        """Say whether this ruleset has a flee move for the Flee Charge Reaction (a mixin overrides
+        ``flee_from_charge``): without one it refuses the reaction."""
+        return type(self).flee_from_charge is not NinthAge.flee_from_charge
 
     def flee_from_charge(self, state: GameState, unit_id: str, away_from: Point, dice: Dice) -> tuple[GameState, int]:
         """Flee a charged unit 2D6" straight away from its charger's centre; return the state and the distance (a hook).
 
         The flee move belongs to the turn's Panic and Melee mixins (``t9a_combat.flee``), which the
-        charge rules do not import; the one that implements it sets ``flees_from_charges``.
+        charge rules do not import; the one that overrides it gives the ruleset the reaction (``flees_from_charges``).
         """
         raise IllegalActionError(f"{unit_id} has no flee move in ruleset {self.name}", (FLEE_REACTION,))
 

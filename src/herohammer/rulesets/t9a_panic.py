@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import shapely
 
@@ -178,8 +178,6 @@ class FriendsPanic(Ruleset):
         if not lost:
             return after, events
         return friends_panic(after, lost, dice, events)
-
-    flees_from_charges: ClassVar[bool] = True
 
     def flee_from_charge(self, state: GameState, unit_id: str, away_from: tuple[float, float],
                          dice: Dice) -> tuple[GameState, int]:
