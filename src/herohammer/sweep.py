@@ -240,13 +240,14 @@ def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
     if not varies:
         raise HerohammerError("sweep: give at least one --vary PATH=V1,V2,...")
     out: list[tuple[str, list[Any]]] = []
+    fields: dict[tuple[Any, ...], str] = {}  # each field's steps, names in lower case, with the path first naming it
     for i, pair in enumerate(varies):
         if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or not isinstance(pair[0], str)
                 or isinstance(pair[1], (str, bytes, Mapping)) or not isinstance(pair[1], Sequence) or not pair[1]):
             raise guards.ArgumentError("run_sweep", f"varies[{i}]", "a (path, non-empty list of values) pair", pair)
-        steps = tuple(str(x).lower() if isinstance(x, str) else x for x in parse_path(pair[0]))
-        twice = next((p for p, _ in out if tuple(str(x).lower() if isinstance(x, str) else x
-                                                  for x in parse_path(p)) == steps), None)
+        steps = tuple(x.lower() if isinstance(x, str) else x for x in parse_path(pair[0]))
+        twice = fields.get(steps)
+        fields.setdefault(steps, pair[0])
         if twice is not None:  # the later --vary would set the field over the earlier: its column would lie
             raise HerohammerError(f"--vary {pair[0]}: the same field as --vary {twice}; give its values once "
                                   f"(--vary {pair[0]}=V1,V2,...)")
