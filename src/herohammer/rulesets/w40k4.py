@@ -368,8 +368,7 @@ class Warhammer40k4(Warhammer40k3):
         001); any other unit neither, for 4th edition has no such test (its Morale checks are for shooting casualties,
         a lost assault and tank shock)."""
         if last.is_character:
-            return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
-                         (self.no_last_man_rule,))
+            return self.character_spared(last)
         return Event("last_man", f"{last.id} is down to one model: 4th edition has no Last Man Standing test (its "
                      "Morale checks are for shooting casualties, a lost assault and tank shock)",
                      ("published.last-man-standing",))

@@ -524,6 +524,10 @@ class CombatRules(Ruleset):
         """
         if self.takes_last_man_standing(last.is_independent):
             return None
+        return self.character_spared(last)
+
+    def character_spared(self, last: Unit) -> Event:
+        """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,))
 
