@@ -37,6 +37,12 @@ class TestResult:
     #: passed only because a double 1 always passes (published.insane-heroism), the target being below 2
     insane_heroism: bool = False
 
+    def verdict(self, check: str) -> str:
+        """Say "passes" or "fails", and why a double 1 passed a ``check`` its target could not (Insane Heroism)."""
+        if self.insane_heroism:
+            return f"passes (a double 1 always passes a {check} check, whatever the modifiers: Insane Heroism)"
+        return "passes" if self.passed else "fails"
+
 
 @implements("core.test.characteristic")
 def characteristic_test(

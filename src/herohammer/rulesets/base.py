@@ -561,9 +561,8 @@ class Ruleset:
         cited += self.withheld(state, host, "fearless")
         heroism = self.double_one_passes(kind)
         result = leadership_test(dice, value, kind, double_one_passes=heroism is not None)
-        verdict = "passes" if result.passed else "fails"
+        verdict = result.verdict(kind.value)
         if heroism is not None and result.insane_heroism:
-            verdict += f" (a double 1 always passes a {kind.value} check: Insane Heroism)"
             cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",

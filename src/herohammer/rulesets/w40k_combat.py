@@ -684,9 +684,8 @@ class CombatRules(Ruleset):
         heroism = self.double_one_passes(kind)
         result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
         mod = f" {modifier:+d}" if modifier else ""
-        verdict = "passes" if result.passed else "fails"
+        verdict = result.verdict(kind._value_)
         if heroism is not None and result.insane_heroism:
-            verdict += f" (a double 1 always passes a {kind._value_} check, whatever the modifiers: Insane Heroism)"
             rule_extra = (*rule_extra, heroism)
         event = Event("morale", f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
                       f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra, *lost),
