@@ -31,7 +31,10 @@ from .dice import Dice
 from .geometry import Placed, Point, distance
 from .t9a_charts import AUTOMATIC, armour_save, roll_to_hit_at_range, to_hit_shooting, to_wound
 
-CHARGE_RULE = "t9a.charge-out.declare"
+#: The published charge of a unit: declaring it (sight, reach, room), Charge Range, the Charge Move.
+CHARGE_RULE = "published.t9a-charge"
+#: A character charging out of his unit (the seed's clause); he follows the general charge rules too.
+CHARGE_OUT_RULE = "t9a.charge-out.declare"
 CHARGE_DICE = 2
 MAX_CHARGE_BONUS = 12  # the most 2D6 can add to the Advance Rate
 #: Charge bonuses of a unit that a character charging out of it may use (t9a.charge-out.own-rate).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
@@ -67,6 +67,16 @@ def march_rate(unit: Unit) -> int:
 def host_of(state: GameState, unit: Unit) -> Unit:
     """Return the unit a character has joined, or the unit itself."""
     return state.unit(unit.joined) if unit.joined else unit
+
+
+_UNIT_CHARGE = (CHARGE_RULE,)
+_CHARGE_OUT = (CHARGE_RULE, CHARGE_OUT_RULE)
+
+
+@implements(CHARGE_RULE, CHARGE_OUT_RULE)
+def charge_rules(charger: Unit) -> tuple[str, ...]:
+    """Return the ids a charge cites: the published charge rule; a character charging out of his unit, the seed's too."""
+    return _CHARGE_OUT if charger.joined else _UNIT_CHARGE
 
 
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
@@ -490,10 +500,13 @@ class NinthAge(Ruleset):
                 changed[f] = now
         return cast("Act", action.model_copy(update=changed)) if changed else action
 
-    def phase_rules(self, do: str) -> tuple[str, ...]:
-        """Cite the clause that ties an action to its phase."""
-        return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",),
-                "charge": ("t9a.charge-out.declare",)}.get(do, ())
+    def phase_rules(self, state: GameState, action: Act) -> tuple[str, ...]:
+        """Cite the clause that ties an action to its phase: a charge's is the charge rule (a character's out of his
+        unit, the seed's clause too)."""
+        if action.do == "charge":
+            name = cast("Charge", action).unit
+            return charge_rules(state.unit(name)) if state.has_unit(name) else (CHARGE_RULE,)
+        return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",)}.get(action.do, ())
 
     # -- scenario ------------------------------------------------------------------
     def counts_as_character(self, unit: Unit) -> bool:
@@ -1047,7 +1060,7 @@ class NinthAge(Ruleset):
                            ("published.t9a-reform",))]
 
     # -- charging ---------------------------------------------------------------
-    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
+    @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit, and on the reaction named.
 
@@ -1072,32 +1085,32 @@ class NinthAge(Ruleset):
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
+        decl = charge_rules(named)  # the general charge rule; a character charging out, the seed's clause too
         if not named.alive:
-            return no_models_left(named, "t9a.charge-out.declare")
+            return no_models_left(named, *decl)
         if target.side == named.side or not target.alive:
-            return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", *decl)
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is charged, not its character alone",
-                                 "t9a.join.part-of-unit", "t9a.charge-out.declare")
+                                 "t9a.join.part-of-unit", *decl)
         unit = named
         host = host_of(state, unit)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
         if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
-            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing",
-                                 "t9a.charge-out.declare")
+            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing", *decl)
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
         if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):
             return shaken
         out = bool(unit.joined)
         if not in_front_arc(unit, target):
-            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", *decl,
                                  "published.t9a-charge-arc")
         seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
         if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
-            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
         adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
@@ -1108,7 +1121,7 @@ class NinthAge(Ruleset):
         if action.wheel is not None:
             if out:
                 return Ruling.forbid(f"{unit.id} charges out on its own base, straight in: a wheel is a unit's",
-                                     WHEEL_RULE, "t9a.charge-out.declare")
+                                     WHEEL_RULE, *decl)
             f = _formation_of(unit)
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
@@ -1116,7 +1129,7 @@ class NinthAge(Ruleset):
             problem = wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
             if problem:
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
-                                     WHEEL_RULE, "t9a.charge-out.declare")
+                                     WHEEL_RULE, *decl)
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
         models = _contact_models(way, charger, out)
@@ -1127,7 +1140,7 @@ class NinthAge(Ruleset):
         gap = arc + nearest
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
-                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
+                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
@@ -1138,10 +1151,9 @@ class NinthAge(Ruleset):
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
             problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
-            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
                                  "published.t9a-move")
-        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if out else (
-            "t9a.charge-out.declare",)
+        rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
@@ -1261,7 +1273,7 @@ class NinthAge(Ruleset):
         target = state.unit(action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
-        rules: list[str] = ["t9a.charge-out.declare"]
+        rules: list[str] = list(charge_rules(unit))
         if out:
             others = [c for c in state.joined_to(host.id) if c.id != unit.id]
             state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
@@ -1355,7 +1367,8 @@ class NinthAge(Ruleset):
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
                                     new.unit(target.id).with_status(Status.ENGAGED),
                                     *_charged_with(new, unit.id, out))
-            rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
+            if out:
+                rules.append("t9a.charge-out.success")
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
@@ -1788,7 +1801,7 @@ def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
     return arcs, [ConvexRegion(arc) for arc in arcs]
 
 
-@implements("t9a.charge-out.declare")
+@implements(CHARGE_RULE)
 def beyond_charge_reach(state: GameState, unit: Unit, target: Unit, reach: float | None = None) -> bool:
     """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
 
