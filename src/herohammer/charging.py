@@ -46,6 +46,8 @@ STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
 CHARGE_REACTIONS = "published.t9a-charge-reactions"
 #: The Flee Charge Reaction: the charged unit flees 2D6" from its charger, which may still catch it.
 FLEE_REACTION = "published.t9a-flee-reaction"
+#: Redirecting a Charge: after its target Flees, the charger may take a Discipline test to charge another unit.
+REDIRECT = "published.t9a-redirect-charge"
 #: Stand and Shoot's to-hit modifier; Long Range adds its own (published.t9a-to-hit-shooting).
 STAND_AND_SHOOT_MODIFIER = LONG_RANGE_MODIFIER = -1
 

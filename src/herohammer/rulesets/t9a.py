@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
@@ -35,7 +35,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import Act, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -479,7 +479,7 @@ class NinthAge(Ruleset):
 
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
-        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target"), "shoot": ("unit", "target"),
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect"), "shoot": ("unit", "target"),
         "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
     }
 
@@ -1073,14 +1073,94 @@ class NinthAge(Ruleset):
             return declared
         if action.reaction is None:
             if self._must_flee(state.unit(action.target)):
-                return Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already fleeing "
-                                    "must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION, notes=declared.notes)
+                ruling = Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already "
+                                      "fleeing must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION,
+                                      notes=declared.notes)
+                return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+            if action.redirect is not None:
+                return self._redirect_problem(state, action)
             return declared
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
             return reaction
-        return Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
-                            notes=declared.notes)
+        ruling = Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
+                              notes=declared.notes)
+        return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+
+    def _with_redirect(self, state: GameState, action: Charge, ruling: Ruling) -> Ruling:
+        """Add the redirect a charge names to its ruling, or refuse the charge for it."""
+        problem = self._redirect_problem(state, action)
+        if not problem.legal:
+            return problem
+        return Ruling.allow(f"{ruling.reason}; {problem.reason}", *ruling.rules, *problem.rules, notes=ruling.notes)
+
+    @implements(REDIRECT)
+    def _redirect_problem(self, state: GameState, action: Charge) -> Ruling:
+        """Rule on the redirect a charge names: only after its target Flees, at another unit the charger could charge
+        (as the charge was declared: published.t9a-charge, before the flee), Holding or Standing and Shooting."""
+        assert action.redirect is not None
+        flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(state.unit(action.target)))
+        if not flees:
+            return Ruling.forbid(f"{action.unit} may redirect its charge only when {action.target} Flees (name "
+                                 "reaction flee)", REDIRECT, CHARGE_REACTIONS)
+        if action.redirect == action.target:
+            return Ruling.forbid(f"a charge is redirected to another unit, not to {action.target} again", REDIRECT)
+        if action.wheel is not None:
+            return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
+                                 REDIRECT, WHEEL_RULE)
+        new = state.unit(action.redirect)
+        if self._must_flee(new):
+            return Ruling.forbid(f"{new.id} is fleeing and would Flee again: the engine redirects a charge only at a "
+                                 "unit that Holds or Stands and Shoots", REDIRECT, FLEE_REACTION)
+        second = action.model_copy(update={"target": new.id, "reaction": action.redirect_reaction, "redirect": None,
+                                           "redirect_reaction": None})
+        key = (type(self), "rule_charge", action.unit, new.id, None)
+        declared = state.remember(key, lambda: self._charge_declared(state, second))
+        if not declared.legal:
+            return Ruling.forbid(f"{action.unit} could not redirect its charge to {new.id}: {declared.reason}",
+                                 REDIRECT, *declared.rules)
+        said = "its default Charge Reaction"
+        rules: tuple[str, ...] = ()
+        if action.redirect_reaction is not None:
+            reaction = self._reaction_problem(state, second, state.unit(action.unit), new)
+            if not reaction.legal:
+                return Ruling.forbid(f"the redirected charge: {reaction.reason}", REDIRECT, *reaction.rules)
+            said, rules = reaction.reason, reaction.rules
+        return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
+                            f"to {new.id} ({said})", REDIRECT, *rules)
+
+    @implements(REDIRECT)
+    def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
+                  dice: Dice) -> tuple[Unit | None, Event]:
+        """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
+        goes on at the unit that fled) and what happened.
+
+        The redirect was ruled as the charge was declared; after the flee the new charge must still be one the
+        charger could declare (the fled unit may now stand in its way): if not, no test is taken.
+        """
+        assert action.redirect is not None
+        start = len(dice.log)
+        new = state.unit(action.redirect)
+        second = action.model_copy(update={"target": new.id, "reaction": None, "redirect": None,
+                                           "redirect_reaction": None})
+        again = self._charge_declared(state, second)
+        if not again.legal:
+            return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
+                               f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
+                               (("outcome", "no_redirect"),))
+        if charger.joined:  # a character charging out tests on his own Discipline
+            model = charger.models[0]
+            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
+        else:
+            ld = self.leadership_of(state, charger.id)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
+        rules = (REDIRECT, result.rule, ld.rule)
+        if not result.passed:
+            return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
+                               tuple(dice.log[start:]), (("outcome", "failed"),))
+        return new, Event("redirect", f"{test}, passed: it charges {new.id} instead", (*rules, CHARGE_RULE),
+                          tuple(dice.log[start:]), (("outcome", "redirected"),))
 
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
@@ -1280,25 +1360,32 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
-        holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(target))
+        reaction = action.reaction
         if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
             rules += [CHARGE_REACTIONS, FLEE_REACTION]
             state, target, fled = self._flee_reaction(state, unit, target, dice)
             events.append(fled)
+            if action.redirect is not None:  # published.t9a-redirect-charge: a Discipline test, at once
+                new_target, redirect = self._redirect(state, action, unit, target, dice)
+                events.append(redirect)
+                rules.append(REDIRECT)
+                if new_target is not None:
+                    target, flees, reaction = new_target, False, action.redirect_reaction
             skip = (start, len(dice.log))
-            if not target.alive:
+            if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
                                             for u in [state.unit(unit.id), *_charged_with(state, unit.id, out)]))
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
+        holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         volley = stand_and_shoot_volley(state, target, unit) \
             if target.has_rule(STAND_AND_SHOOT_RULE) and not holds and not flees else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
             rules.append(CHARGE_REACTIONS)
             said = f"; {target.id} holds (its player's Charge Reaction) [{CHARGE_REACTIONS}]"
-        elif action.reaction is not None:
+        elif reaction is not None:
             rules.append(CHARGE_REACTIONS)
         if volley is not None:
             rules.append(STAND_AND_SHOOT)
