@@ -199,3 +199,26 @@ def test_a_hex_spell_is_cast_behind_the_casters_unit_but_a_missile_is_not() -> N
     refused(g, missile, TYPES, "not in spears's Front Arc")
     assert g.check({**missile, "spell": "Spectral Blades"}).legal
     refused(g, {**missile, "spell": "Spectral Blades", "target": "spears"}, MAGIC, "not a living enemy")
+
+
+# -- 5. a character charging out whose target flees, redirected, then his unit -------------------------------------
+@pytest.mark.rule(REDIRECT, "t9a.charge-out.declare", "t9a.charge-out.success", "t9a.charge-out.no-other-charges")
+def test_a_character_charging_out_redirects_on_his_own_discipline_and_his_unit_charges_no_more() -> None:
+    data = scenario(phase="charge", active="elves", enemy_y=28)
+    data["sides"]["orcs"][0]["formation"]["position"] = [32, 28]
+    data["sides"]["orcs"].append({"id": "brutes", "formation": {"position": [40, 28], "facing": 180, "files": 5},
+                                  "models": [{"name": f"b{i}", "profile": "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8",
+                                              "base": [25, 25]} for i in range(5)]})
+    g = reloading_game(data)
+    out = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee", "redirect": "brutes"}
+    ruling = g.check(out)
+    assert ruling.legal and {REDIRECT, CHARGE, "t9a.charge-out.declare"} <= set(ruling.rules)
+    # the orcs flee 6"; the Hero tests on his own Ld 9 (the Spearmen's 8 is not his): 4 + 4 = 8 passes
+    events = g.apply(out, ScriptedDice([3, 3, 4, 4, 6, 6]))
+    assert "Ld 9, Hero" in events[1].message and dict(events[1].data)["outcome"] == "redirected"
+    charge = events[2]
+    assert "hero charges brutes" in charge.message and "t9a.charge-out.success" in charge.rules
+    assert g.state.unit("hero").joined is None and g.state.unit("brutes").has(Status.ENGAGED)
+    refused(g, {"do": "charge", "unit": "spears", "target": "brutes"}, "t9a.charge-out.no-other-charges",
+            "cannot declare a charge")
+    reloads(g)
