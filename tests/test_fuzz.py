@@ -152,6 +152,10 @@ def action(draw: st.DrawFn, data: Any) -> Any:
             fields["wheel"] = wheel
         if do == "charge" and (reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"]))):
             fields["reaction"] = reaction
+        if do == "charge" and draw(st.booleans()):  # published.t9a-redirect-charge
+            fields["redirect"] = draw(ids)
+            if redirect_reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot"])):
+                fields["redirect_reaction"] = redirect_reaction
         if do == "shoot" and draw(st.booleans()):
             fields["at"] = draw(ids)
     elif do == "reform":

@@ -257,7 +257,7 @@ def test_a_character_in_a_unit_is_charged_through_its_unit_never_alone() -> None
     events = g.apply({"do": "charge", "unit": "orcs", "target": "spears"}, ScriptedDice([6, 6]))
     assert dict(events[-1].data)["outcome"] == "charged" and g.state.unit("spears").has(Status.ENGAGED)
     play_to(g, "charge", "elves")  # locked in the combat, the unit and its Hero neither charge nor leave
-    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "published.t9a-charge")
     refused(g, CHARGE_OUT, "t9a.charge-out.declare")
     refused(g, {"do": "leave", "character": "hero", "to": [30, 14]}, "t9a.leave.when")
 

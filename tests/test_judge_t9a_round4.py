@@ -39,7 +39,7 @@ def _behind_a_wall(wall_to: float) -> Game:
     return reloading_game(data)
 
 
-@pytest.mark.rule("t9a.charge-out.declare", "t9a.join.part-of-unit", "published.t9a-charge-arc")
+@pytest.mark.rule("published.t9a-charge", "t9a.join.part-of-unit", "published.t9a-charge-arc")
 def test_a_charging_unit_sees_its_target_with_its_character_too() -> None:
     g = _behind_a_wall(37.5)
     from herohammer.geometry import unit_line_of_sight

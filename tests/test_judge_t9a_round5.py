@@ -198,7 +198,7 @@ def test_a_character_who_joined_does_not_leave_in_that_phase_but_does_in_his_nex
     assert g.state is before
 
 
-@pytest.mark.rule("t9a.join.forbidden", "t9a.charge-out.declare")
+@pytest.mark.rule("t9a.join.forbidden", "published.t9a-charge")
 def test_a_unit_that_charged_home_this_turn_is_engaged_and_cannot_be_joined_in_the_movement_phase() -> None:
     g = _lone_hero("charge", (30, 22), enemy_y=27)
     g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))

@@ -81,7 +81,7 @@ def test_a_model_with_the_character_rule_joins_and_the_save_reloads() -> None:
     same_rulings(g, reload(g))
 
 
-@pytest.mark.rule("t9a.charge-out.declare")
+@pytest.mark.rule("published.t9a-charge")
 def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads() -> None:
     g = Game(state_from_data(scenario(phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"], hero_at=(10, 10))))
     # 5 shots hit on 5+ (BS3, -1), wound T3 on 5+, Sv5+: 2 unsaved wounds kill the two rear models
@@ -95,7 +95,7 @@ def test_a_unit_that_loses_models_to_stand_and_shoot_still_charges_and_reloads()
     same_rulings(g, reload(g))
 
 
-@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.declare")
+@pytest.mark.rule("published.t9a-panic", "published.t9a-charge")
 def test_a_charging_unit_that_panics_after_stand_and_shoot_flees_instead_of_charging() -> None:
     data = scenario(n=4, files=4, joined=False, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"],
                     hero_at=(10, 10))
@@ -111,7 +111,7 @@ def test_a_charging_unit_that_panics_after_stand_and_shoot_flees_instead_of_char
     assert not g.state.unit("orcs").has(Status.ENGAGED)
     assert spears.formation is not None and spears.formation.position[1] < start[1] - 4.9  # fled 5" away
     assert all(r.purpose != "spears: charge die" for r in charge.rolls)  # no charge roll was made
-    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.declare")
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "published.t9a-charge")
     same_rulings(g, reload(g))
     # passed: the charge goes on
     g2 = Game(state_from_data(data))
@@ -234,7 +234,7 @@ def test_a_combined_unit_moves_at_its_slowest_models_rate() -> None:
                                                                  abs=1e-3)
 
 
-@pytest.mark.rule("t9a.charge-out.declare")
+@pytest.mark.rule("published.t9a-charge", "published.t9a-charge-arc")
 def test_a_charge_needs_the_target_in_the_front_arc_and_in_sight() -> None:
     behind = scenario(phase="charge", hero_at=(10, 10))
     behind["sides"]["orcs"][0]["formation"]["position"] = [36, 8]
@@ -418,11 +418,11 @@ def test_a_wheel_does_not_sweep_through_another_unit() -> None:
     same_rulings(g, reload(g))
 
 
-@pytest.mark.rule(WHEEL, "t9a.charge-out.declare")
+@pytest.mark.rule(WHEEL, "published.t9a-charge")
 def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
     g = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
     straight = {"do": "charge", "unit": "spears", "target": "orcs"}
-    refused(g, straight, "t9a.charge-out.declare")
+    refused(g, straight, "published.t9a-charge")
     assert "guard" in g.check(straight).reason
     wheel = {**straight, "wheel": 20}
     ruling = g.check(wheel)

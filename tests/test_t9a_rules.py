@@ -246,9 +246,13 @@ def test_leaving_does_not_move_the_unit() -> None:
 CHARGE_OUT = {"do": "charge", "unit": "hero", "target": "orcs"}
 
 
-@pytest.mark.rule("t9a.charge-out.declare")
+@pytest.mark.rule("t9a.charge-out.declare", "published.t9a-charge")
 def test_charge_out_declared() -> None:
-    assert game(joined=True, phase="charge", enemy_y=30).check(CHARGE_OUT).legal
+    ruling = game(joined=True, phase="charge", enemy_y=30).check(CHARGE_OUT)
+    assert ruling.legal and {"t9a.charge-out.declare", "published.t9a-charge"} <= set(ruling.rules)  # both apply
+    unit = game(phase="charge", enemy_y=30, hero_at=(10, 10)).check({"do": "charge", "unit": "spears", "target": "orcs"})
+    assert unit.legal and "published.t9a-charge" in unit.rules and "t9a.charge-out.declare" not in unit.rules
+    refused(game(joined=True, phase="charge", enemy_y=45), CHARGE_OUT, "published.t9a-charge")
     refused(game(joined=True, phase="movement", enemy_y=30), CHARGE_OUT, "t9a.charge-out.declare")
     refused(game(joined=True, phase="charge", host_status=["engaged"]), CHARGE_OUT, "t9a.charge-out.declare")
     refused(game(joined=True, phase="charge", enemy_y=45), CHARGE_OUT, "t9a.charge-out.declare")

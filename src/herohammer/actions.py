@@ -184,6 +184,11 @@ class Charge(_Action):
     #: t9a: the charged unit's Charge Reaction, its player's choice (published.t9a-charge-reactions); none given:
     #: Flee for a unit already fleeing (published.t9a-flee-reaction), else Stand and Shoot when it may be taken, else Hold
     reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
+    #: t9a: the unit the charger redirects its charge to when its target Flees and it passes a Discipline test
+    #: (published.t9a-redirect-charge), and that unit's Charge Reaction (none given: Stand and Shoot when it may
+    #: be taken, else Hold)
+    redirect: str | None = None
+    redirect_reaction: Literal["hold", "stand_and_shoot"] | None = None
 
 
 class Allocate(_Action):

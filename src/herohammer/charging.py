@@ -31,7 +31,10 @@ from .dice import Dice
 from .geometry import Placed, Point, distance
 from .t9a_charts import AUTOMATIC, armour_save, roll_to_hit_at_range, to_hit_shooting, to_wound
 
-CHARGE_RULE = "t9a.charge-out.declare"
+#: The published charge of a unit: declaring it (sight, reach, room), Charge Range, the Charge Move.
+CHARGE_RULE = "published.t9a-charge"
+#: A character charging out of his unit (the seed's clause); he follows the general charge rules too.
+CHARGE_OUT_RULE = "t9a.charge-out.declare"
 CHARGE_DICE = 2
 MAX_CHARGE_BONUS = 12  # the most 2D6 can add to the Advance Rate
 #: Charge bonuses of a unit that a character charging out of it may use (t9a.charge-out.own-rate).
@@ -43,6 +46,8 @@ STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
 CHARGE_REACTIONS = "published.t9a-charge-reactions"
 #: The Flee Charge Reaction: the charged unit flees 2D6" from its charger, which may still catch it.
 FLEE_REACTION = "published.t9a-flee-reaction"
+#: Redirecting a Charge: after its target Flees, the charger may take a Discipline test to charge another unit.
+REDIRECT = "published.t9a-redirect-charge"
 #: Stand and Shoot's to-hit modifier; Long Range adds its own (published.t9a-to-hit-shooting).
 STAND_AND_SHOOT_MODIFIER = LONG_RANGE_MODIFIER = -1
 

@@ -262,7 +262,7 @@ class Ruleset:
             allowed = ", ".join(sorted(spec.actions))
             return Judgement(Ruling.forbid(
                 f"{action.do!r} is not an action of the {state.phase.value} phase (allowed: {allowed}): "
-                "each phase has its own actions", *self.phase_rules(action.do), TURN_SEQUENCE,
+                "each phase has its own actions", *self.phase_rules(state, action), TURN_SEQUENCE,
             ))
         ruler: Callable[[GameState, Any], Ruling] | None = getattr(self, f"rule_{action.do}", None)
         if ruler is None:
@@ -328,7 +328,7 @@ class Ruleset:
         except (_RollNeeded, IllegalActionError):
             return None
 
-    def phase_rules(self, do: str) -> tuple[str, ...]:
+    def phase_rules(self, state: GameState, action: Action) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""
         return ()
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import shapely
 
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, CHARGE_REACTIONS, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
                         stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
                         contact_moves, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
@@ -35,7 +35,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import Act, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -67,6 +67,16 @@ def march_rate(unit: Unit) -> int:
 def host_of(state: GameState, unit: Unit) -> Unit:
     """Return the unit a character has joined, or the unit itself."""
     return state.unit(unit.joined) if unit.joined else unit
+
+
+_UNIT_CHARGE = (CHARGE_RULE,)
+_CHARGE_OUT = (CHARGE_RULE, CHARGE_OUT_RULE)
+
+
+@implements(CHARGE_RULE, CHARGE_OUT_RULE)
+def charge_rules(charger: Unit) -> tuple[str, ...]:
+    """Return the ids a charge cites: the published charge rule; a character charging out of his unit, the seed's too."""
+    return _CHARGE_OUT if charger.joined else _UNIT_CHARGE
 
 
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
@@ -469,7 +479,7 @@ class NinthAge(Ruleset):
 
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
-        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target"), "shoot": ("unit", "target"),
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect"), "shoot": ("unit", "target"),
         "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
     }
 
@@ -490,10 +500,13 @@ class NinthAge(Ruleset):
                 changed[f] = now
         return cast("Act", action.model_copy(update=changed)) if changed else action
 
-    def phase_rules(self, do: str) -> tuple[str, ...]:
-        """Cite the clause that ties an action to its phase."""
-        return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",),
-                "charge": ("t9a.charge-out.declare",)}.get(do, ())
+    def phase_rules(self, state: GameState, action: Act) -> tuple[str, ...]:
+        """Cite the clause that ties an action to its phase: a charge's is the charge rule (a character's out of his
+        unit, the seed's clause too)."""
+        if action.do == "charge":
+            name = cast("Charge", action).unit
+            return charge_rules(state.unit(name)) if state.has_unit(name) else (CHARGE_RULE,)
+        return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",)}.get(action.do, ())
 
     # -- scenario ------------------------------------------------------------------
     def counts_as_character(self, unit: Unit) -> bool:
@@ -1047,7 +1060,7 @@ class NinthAge(Ruleset):
                            ("published.t9a-reform",))]
 
     # -- charging ---------------------------------------------------------------
-    @implements("t9a.charge-out.declare", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
+    @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
     def rule_charge(self, state: GameState, action: Charge) -> Ruling:
         """Rule on declaring a charge, by a unit or by a character out of its unit, and on the reaction named.
 
@@ -1060,44 +1073,124 @@ class NinthAge(Ruleset):
             return declared
         if action.reaction is None:
             if self._must_flee(state.unit(action.target)):
-                return Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already fleeing "
-                                    "must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION, notes=declared.notes)
+                ruling = Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already "
+                                      "fleeing must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION,
+                                      notes=declared.notes)
+                return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+            if action.redirect is not None:
+                return self._redirect_problem(state, action)
             return declared
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
             return reaction
-        return Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
-                            notes=declared.notes)
+        ruling = Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
+                              notes=declared.notes)
+        return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+
+    def _with_redirect(self, state: GameState, action: Charge, ruling: Ruling) -> Ruling:
+        """Add the redirect a charge names to its ruling, or refuse the charge for it."""
+        problem = self._redirect_problem(state, action)
+        if not problem.legal:
+            return problem
+        return Ruling.allow(f"{ruling.reason}; {problem.reason}", *ruling.rules, *problem.rules, notes=ruling.notes)
+
+    @implements(REDIRECT)
+    def _redirect_problem(self, state: GameState, action: Charge) -> Ruling:
+        """Rule on the redirect a charge names: only after its target Flees, at another unit the charger could charge
+        (as the charge was declared: published.t9a-charge, before the flee), Holding or Standing and Shooting."""
+        assert action.redirect is not None
+        flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(state.unit(action.target)))
+        if not flees:
+            return Ruling.forbid(f"{action.unit} may redirect its charge only when {action.target} Flees (name "
+                                 "reaction flee)", REDIRECT, CHARGE_REACTIONS)
+        if action.redirect == action.target:
+            return Ruling.forbid(f"a charge is redirected to another unit, not to {action.target} again", REDIRECT)
+        if action.wheel is not None:
+            return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
+                                 REDIRECT, WHEEL_RULE)
+        new = state.unit(action.redirect)
+        if self._must_flee(new):
+            return Ruling.forbid(f"{new.id} is fleeing and would Flee again: the engine redirects a charge only at a "
+                                 "unit that Holds or Stands and Shoots", REDIRECT, FLEE_REACTION)
+        second = action.model_copy(update={"target": new.id, "reaction": action.redirect_reaction, "redirect": None,
+                                           "redirect_reaction": None})
+        key = (type(self), "rule_charge", action.unit, new.id, None)
+        declared = state.remember(key, lambda: self._charge_declared(state, second))
+        if not declared.legal:
+            return Ruling.forbid(f"{action.unit} could not redirect its charge to {new.id}: {declared.reason}",
+                                 REDIRECT, *declared.rules)
+        said = "its default Charge Reaction"
+        rules: tuple[str, ...] = ()
+        if action.redirect_reaction is not None:
+            reaction = self._reaction_problem(state, second, state.unit(action.unit), new)
+            if not reaction.legal:
+                return Ruling.forbid(f"the redirected charge: {reaction.reason}", REDIRECT, *reaction.rules)
+            said, rules = reaction.reason, reaction.rules
+        return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
+                            f"to {new.id} ({said})", REDIRECT, *rules)
+
+    @implements(REDIRECT)
+    def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
+                  dice: Dice) -> tuple[Unit | None, Event]:
+        """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
+        goes on at the unit that fled) and what happened.
+
+        The redirect was ruled as the charge was declared; after the flee the new charge must still be one the
+        charger could declare (the fled unit may now stand in its way): if not, no test is taken.
+        """
+        assert action.redirect is not None
+        start = len(dice.log)
+        new = state.unit(action.redirect)
+        second = action.model_copy(update={"target": new.id, "reaction": None, "redirect": None,
+                                           "redirect_reaction": None})
+        again = self._charge_declared(state, second)
+        if not again.legal:
+            return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
+                               f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
+                               (("outcome", "no_redirect"),))
+        if charger.joined:  # a character charging out tests on his own Discipline
+            model = charger.models[0]
+            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
+        else:
+            ld = self.leadership_of(state, charger.id)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
+        rules = (REDIRECT, result.rule, ld.rule)
+        if not result.passed:
+            return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
+                               tuple(dice.log[start:]), (("outcome", "failed"),))
+        return new, Event("redirect", f"{test}, passed: it charges {new.id} instead", (*rules, CHARGE_RULE),
+                          tuple(dice.log[start:]), (("outcome", "redirected"),))
 
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
         target = state.unit(action.target)
+        decl = charge_rules(named)  # the general charge rule; a character charging out, the seed's clause too
         if not named.alive:
-            return no_models_left(named, "t9a.charge-out.declare")
+            return no_models_left(named, *decl)
         if target.side == named.side or not target.alive:
-            return Ruling.forbid(f"{target.id} is not a living enemy unit", "t9a.charge-out.declare")
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", *decl)
         if target.joined:
             return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is charged, not its character alone",
-                                 "t9a.join.part-of-unit", "t9a.charge-out.declare")
+                                 "t9a.join.part-of-unit", *decl)
         unit = named
         host = host_of(state, unit)
         if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
         if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
-            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing",
-                                 "t9a.charge-out.declare")
+            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing", *decl)
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
         if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):
             return shaken
         out = bool(unit.joined)
         if not in_front_arc(unit, target):
-            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", *decl,
                                  "published.t9a-charge-arc")
         seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
         if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
-            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
         adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
@@ -1108,7 +1201,7 @@ class NinthAge(Ruleset):
         if action.wheel is not None:
             if out:
                 return Ruling.forbid(f"{unit.id} charges out on its own base, straight in: a wheel is a unit's",
-                                     WHEEL_RULE, "t9a.charge-out.declare")
+                                     WHEEL_RULE, *decl)
             f = _formation_of(unit)
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
@@ -1116,7 +1209,7 @@ class NinthAge(Ruleset):
             problem = wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
             if problem:
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
-                                     WHEEL_RULE, "t9a.charge-out.declare")
+                                     WHEEL_RULE, *decl)
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
         models = _contact_models(way, charger, out)
@@ -1127,7 +1220,7 @@ class NinthAge(Ruleset):
         gap = arc + nearest
         if gap > adv + MAX_CHARGE_BONUS + EPSILON:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
-                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", "t9a.charge-out.declare",
+                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
@@ -1138,10 +1231,9 @@ class NinthAge(Ruleset):
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
             problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
-            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", "t9a.charge-out.declare",
+            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
                                  "published.t9a-move")
-        rules: tuple[str, ...] = ("t9a.charge-out.declare", "t9a.charge-out.own-rate") if out else (
-            "t9a.charge-out.declare",)
+        rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
@@ -1261,32 +1353,39 @@ class NinthAge(Ruleset):
         target = state.unit(action.target)
         out = bool(unit.joined)
         host = host_of(state, unit)
-        rules: list[str] = ["t9a.charge-out.declare"]
+        rules: list[str] = list(charge_rules(unit))
         if out:
             others = [c for c in state.joined_to(host.id) if c.id != unit.id]
             state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
-        holds = action.reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(target))
+        reaction = action.reaction
         if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
             rules += [CHARGE_REACTIONS, FLEE_REACTION]
             state, target, fled = self._flee_reaction(state, unit, target, dice)
             events.append(fled)
+            if action.redirect is not None:  # published.t9a-redirect-charge: a Discipline test, at once
+                new_target, redirect = self._redirect(state, action, unit, target, dice)
+                events.append(redirect)
+                rules.append(REDIRECT)
+                if new_target is not None:
+                    target, flees, reaction = new_target, False, action.redirect_reaction
             skip = (start, len(dice.log))
-            if not target.alive:
+            if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
                                             for u in [state.unit(unit.id), *_charged_with(state, unit.id, out)]))
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
+        holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         volley = stand_and_shoot_volley(state, target, unit) \
             if target.has_rule(STAND_AND_SHOOT_RULE) and not holds and not flees else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
             rules.append(CHARGE_REACTIONS)
             said = f"; {target.id} holds (its player's Charge Reaction) [{CHARGE_REACTIONS}]"
-        elif action.reaction is not None:
+        elif reaction is not None:
             rules.append(CHARGE_REACTIONS)
         if volley is not None:
             rules.append(STAND_AND_SHOOT)
@@ -1355,7 +1454,8 @@ class NinthAge(Ruleset):
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
                                     new.unit(target.id).with_status(Status.ENGAGED),
                                     *_charged_with(new, unit.id, out))
-            rules.append("t9a.charge-out.success" if out else "t9a.charge-out.declare")
+            if out:
+                rules.append("t9a.charge-out.success")
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
@@ -1788,7 +1888,7 @@ def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
     return arcs, [ConvexRegion(arc) for arc in arcs]
 
 
-@implements("t9a.charge-out.declare")
+@implements(CHARGE_RULE)
 def beyond_charge_reach(state: GameState, unit: Unit, target: Unit, reach: float | None = None) -> bool:
     """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
 

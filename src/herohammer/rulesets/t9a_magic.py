@@ -15,8 +15,9 @@ under published.t9a-magic):
   at least the casting roll dispels the spell.
 * Each caster casts each of its spells at most once per Magic phase.
 * Spell Types (published.t9a-spell-types, ``spells.PLAYED_TYPES``): Hex targets enemy units;
-  a Missile is not cast while the Caster (its unit) is Engaged in Combat; a Damage spell does
-  not target a unit Engaged in Combat.
+  a Missile targets only what the Caster sees (his Line of Sight, drawn within his unit's Front
+  Arc) and is not cast while the Caster (its unit) is Engaged in Combat; a Damage spell does
+  not target a unit Engaged in Combat. Other spells need neither sight nor the Front Arc, only range.
 * Wizard Conclave (seed 002): the unit's champion is its Master Wizard, has +1 Wound and
   casts the two spells chosen from the rule's list before the game; the unit casts only
   while its champion lives.
@@ -192,13 +193,18 @@ class MagicPhase(Ruleset):
         if gap > spell.range:
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" from {who}, beyond {spell.name}'s range of "
                                  f"{spell.range:g}\"", MAGIC, *apart, *((CONCLAVE,) if conclave else ()))
-        seer = host_of(state, unit)  # the Caster's unit: its Front Arc bounds his sight
-        if not in_front_arc(seer, target):
-            return Ruling.forbid(f"{target.id} is not in {seer.id}'s Front Arc: {who} sees only what lies at least "
-                                 "partly in it", "published.line-of-sight", MAGIC, *apart)
-        if not unit_line_of_sight(casting_sight(state, unit), aim, state.terrain):
-            return Ruling.forbid(f"{who} cannot see {target.id}", "published.line-of-sight", MAGIC, *apart)
-        rules = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
+        if spell.missile:  # only a Missile asks for the Caster's Line of Sight, drawn within his unit's Front Arc
+            seer = host_of(state, unit)
+            if not in_front_arc(seer, target):
+                return Ruling.forbid(f"{spell.name} is a Missile spell: {target.id} is not in {seer.id}'s Front Arc, "
+                                     f"and {who} sees only what lies at least partly in it", SPELL_TYPES,
+                                     "published.line-of-sight", MAGIC, *apart)
+            if not unit_line_of_sight(casting_sight(state, unit), aim, state.terrain):
+                return Ruling.forbid(f"{spell.name} is a Missile spell: {who} cannot see {target.id}", SPELL_TYPES,
+                                     "published.line-of-sight", MAGIC, *apart)
+        rules: tuple[str, ...] = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
+        if spell.missile:
+            rules += (SPELL_TYPES, "published.line-of-sight")
         level = wizard_level(unit)
         mod = level[1] if level else 0
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "

@@ -138,7 +138,7 @@ class ShootingPhase(Ruleset):
                          f"cannot shoot at it [{WHO_CAN_SHOOT}]")
         return shots, notes
 
-    @implements("published.t9a-panic", "t9a.charge-out.declare")
+    @implements("published.t9a-panic", "published.t9a-charge")
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
         """Take the Panic test a charging unit owes after Stand and Shoot casualties; on a failure it flees.
@@ -147,7 +147,7 @@ class ShootingPhase(Ruleset):
         calls for the Panic test for heavy casualties like any other volley (the hook
         ``NinthAge.resolve_charge`` calls).
         """
-        state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("t9a.charge-out.declare",))
+        state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("published.t9a-charge",))
         return state, [panic] if panic is not None else []
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT)

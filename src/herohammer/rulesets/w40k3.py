@@ -191,9 +191,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         return not is_character
 
     # == shared checks =============================================================
-    def phase_rules(self, do: str) -> tuple[str, ...]:
+    def phase_rules(self, state: GameState, action: Action) -> tuple[str, ...]:
         """Cite the movement-phase-only rule when a join or leave comes in another phase, and the Regroup rule (a
         test taken at the start of the unit's own Movement phase) for a regroup."""
+        do = action.do
         if do in ("join", "leave"):
             return (self.phase_only_rule,)
         return ("published.regroup",) if do == "regroup" else ()
