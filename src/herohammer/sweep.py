@@ -34,6 +34,7 @@ from . import __version__
 from . import guards
 from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
+from .outcome_labels import UNIT_EVENTS
 from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 
@@ -384,7 +385,8 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
 TRIAL_RUNS = 200
 
 
-#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed.
+#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed
+#: (and the words of the events that say what became of one unit, ``outcome_labels.UNIT_EVENTS``).
 _UNIT_OUTCOME = re.compile(r"(models lost|wounds lost) = \d+|joined = .+|destroyed")
 
 
@@ -395,7 +397,7 @@ def _unit_outcome(label: str, units: set[str]) -> bool | None:
     unit, sep, what = label.partition(": ")
     if not sep or unit not in units:
         return None
-    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status)
+    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status) or what in UNIT_EVENTS.values()
 
 
 def _event_kind(label: str) -> str:
@@ -427,7 +429,8 @@ def check_outcomes(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any
 
             unit, _, what = w.partition(": ")
             raise HerohammerError(f"--outcome {w!r}: {unit} has no outcome {what!r}; a unit's outcomes are models "
-                                  "lost = N, wounds lost = N, joined = ID, destroyed, or a status: "
+                                  f"lost = N, wounds lost = N, joined = ID, destroyed, {', '.join(UNIT_EVENTS.values())}, "
+                                  "or a status: "
                                   + ", ".join(Status))
     unsure = [w for w in wanted if _unit_outcome(w, units) is None]
     if not unsure:

@@ -369,10 +369,10 @@ class Warhammer40k4(Warhammer40k3):
         a lost assault and tank shock)."""
         if last.is_character:
             return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
-                         (self.no_last_man_rule,))
+                         (self.no_last_man_rule,), data=(("unit", last.id),))
         return Event("last_man", f"{last.id} is down to one model: 4th edition has no Last Man Standing test (its "
                      "Morale checks are for shooting casualties, a lost assault and tank shock)",
-                     ("published.last-man-standing",))
+                     ("published.last-man-standing",), data=(("unit", last.id),))
 
     @implements("40k4.ic.slowest-model", "40k4.assault.alone", "40k4.assault.must-charge")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:

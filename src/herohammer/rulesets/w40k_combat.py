@@ -525,7 +525,7 @@ class CombatRules(Ruleset):
         if self.takes_last_man_standing(last.is_independent):
             return None
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
-                     (self.no_last_man_rule,))
+                     (self.no_last_man_rule,), data=(("unit", last.id),))
 
     @implements("published.assault-range")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
