@@ -174,10 +174,26 @@ def variant_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
 
 
-def run_job(job: Job) -> dict[str, Any]:
-    """Simulate one variant and return its JSON result (a top-level function, so processes can pickle it)."""
+def run_job(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Simulate one variant; return its JSON result and its load notes (a top-level function, so processes can
+    pickle it)."""
     data, plan, runs, seed, method, source = job
-    return simulate(data, runs, seed, plan, method, source).to_json()
+    result = simulate(data, runs, seed, plan, method, source)
+    return result.to_json(), result.notes
+
+
+def sweep_notes(per_variant: Sequence[Sequence[str]]) -> list[str]:
+    """Say each variant's load notes (``scenario.scenario_notes``) once for the sweep, in the order first seen.
+
+    A note that only some variants have (a ``--vary`` of a unit's ``rules`` or ``models``) names them by index.
+    """
+    where: dict[str, list[int]] = {}
+    for i, notes in enumerate(per_variant):
+        for note in notes:
+            where.setdefault(note, []).append(i)
+    return [note if len(at) == len(per_variant) else
+            f"{note} (variant{'s' * (len(at) > 1)} {', '.join(map(str, at))} of {len(per_variant)})"
+            for note, at in where.items()]
 
 
 def run_sweep(
@@ -192,10 +208,11 @@ def run_sweep(
     source: str = "<scenario>",
     advance: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Run every variant of the grid; return the sweep's identity and each variant's result.
+    """Run every variant of the grid; return the sweep's identity, each variant's result and the load notes.
 
     The cost (variants x runs) is checked against the limits before any variant is built
     (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
+    ``notes``: what no rule reads in the variants, each said once (``sweep_notes``).
     """
     guards.mapping(data, "run_sweep", "data")
     varies = checked_varies(varies)
@@ -220,7 +237,8 @@ def run_sweep(
         from .simulate import prepare
 
         prepare(job[0], job[1], job[5])
-    results = _execute(jobs, workers, scheduler, advance or (lambda n: None))
+    done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
+    results = [r for r, _ in done]
     return {
         "herohammer_version": __version__,
         "scenario": source,
@@ -230,6 +248,7 @@ def run_sweep(
         "vary": {p: v for p, v in varies},
         "variants": [{"index": i, "values": values, "result": r}
                      for i, (values, r) in enumerate(zip(variants, results))],
+        "notes": sweep_notes([n for _, n in done]),
     }
 
 
@@ -300,7 +319,7 @@ def check_scheduler(address: str) -> str:
 
 
 def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
-             advance: Callable[[int], None]) -> list[dict[str, Any]]:
+             advance: Callable[[int], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     if scheduler:
         try:
             from dask.distributed import Client
@@ -315,7 +334,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             results = list(client.gather(futures))  # type: ignore[no-untyped-call]
             advance(len(results))
             return results
-    out: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
         from multiprocessing import Pool
 

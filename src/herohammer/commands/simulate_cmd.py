@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
-from .args import say_notes, whole_number
+from .args import say, say_notes, whole_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -95,14 +95,13 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
-    from ..scenario import read_data, state_from_data
+    from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
 
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
-        notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
-        _emit(args, result, console, notes=notes)
+        _emit(args, result, console, notes=say(result.notes, args.json))
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     data = read_data(args.scenario)
@@ -339,8 +338,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
     with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
+    notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer
     if args.json:
-        print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
+        print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO, notes=notes)
         return 0
     labels = pick_outcomes(sweep, args.outcome, checked=True)
     table = Table()
