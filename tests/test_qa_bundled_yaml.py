@@ -80,3 +80,29 @@ def test_one_ruleset_s_list_reads_its_folder_only(monkeypatch: pytest.MonkeyPatc
     assert code == 0, err
     assert read and all(r.startswith("book/40k4/") for r in read)
     assert f"Rulings ({len(read)})" in out
+
+
+def _marks(code: str) -> Any:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_the_rules_list_imports_only_the_modules_with_marks_and_finds_every_mark() -> None:
+    """``herohammer rules`` reads which code implements each clause: the web app and the simulator hold none (numpy comes with shapely)."""
+    listed = _marks("import json, sys\n"
+                    "from herohammer.catalogue import implemented_by, clauses\n"
+                    "found = {c.id: sorted(implemented_by(c.id)) for c in clauses()}\n"
+                    "print(json.dumps({'found': found, 'heavy': sorted(m for m in ('fastapi', 'uvicorn', "
+                    "'defusedxml', 'herohammer.web.api', 'herohammer.simulate', 'herohammer.sweep') if m in sys.modules)}))")
+    everything = _marks("import json, pkgutil, importlib, herohammer\n"
+                        "for i in pkgutil.walk_packages(herohammer.__path__, 'herohammer.'):\n"
+                        "    if i.name not in ('herohammer.__main__', 'herohammer.rules_index'):\n"
+                        "        importlib.import_module(i.name)\n"
+                        "from herohammer.catalogue import implemented_by, clauses\n"
+                        "print(json.dumps({c.id: sorted(implemented_by(c.id)) for c in clauses()}))")
+    assert listed["found"] == everything and any(everything.values())
+    assert listed["heavy"] == []
