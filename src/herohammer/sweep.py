@@ -149,9 +149,12 @@ def set_path(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
             node[key] = value
             break
         child = node[key] if isinstance(key, int) or key in node else None
+        nxt = steps[depth + 1]
+        if child is None and (isinstance(nxt, int) or nxt.startswith("[")):  # a list cannot be made up here
+            keys = ", ".join(map(str, node)) if isinstance(node, dict) else ""
+            raise HerohammerError(f"--vary {path}: no {key!r} there" + (f" (there: {keys})" if keys else ""))
         if child is None:
             child = node[key] = {}
-        nxt = steps[depth + 1]
         if isinstance(child, str) and step == "profile" and depth + 1 == len(steps) - 1 and isinstance(nxt, str):
             node[key] = set_profile_value(child, nxt, value)
             break
@@ -239,9 +242,11 @@ def run_sweep(
         prepare(job[0], job[1], job[5])
     done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
     results = [r for r, _ in done]
+    rulesets = {r.get("ruleset") for r in results}
     return {
         "herohammer_version": __version__,
         "scenario": source,
+        "ruleset": rulesets.pop() if len(rulesets) == 1 else None,  # None: a --vary of the ruleset itself
         "scenario_sha256": canonical_hash(dict(data)),
         "seed": seed,
         "runs": runs,

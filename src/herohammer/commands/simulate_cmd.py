@@ -314,7 +314,8 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
-    from ..sweep import cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
+    from ..sweep import (cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label,
+                         run_sweep, set_path, sweep_cost)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
@@ -322,11 +323,13 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
+    for path, values in varies:  # a path the scenario lacks: refused before the header says what will run
+        set_path(data, path, values[0])
     seed = fresh_seed() if args.seed is None else args.seed
     console = _console()
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
-    header = Text.assemble((args.scenario, "bold"), f": {variants:,} variants x {args.runs:,} runs = {total:,} runs, "
-                           f"seed {seed} ({where})")
+    header = Text.assemble((args.scenario, "bold"), f": {variants:,} variant{'s' * (variants != 1)} x {args.runs:,} "
+                           f"run{'s' * (args.runs != 1)} = {total:,} run{'s' * (total != 1)}, seed {seed} ({where})")
     if not args.json:  # the header first: a sweep may take minutes
         console.print(header)
         for path, _ in varies:
