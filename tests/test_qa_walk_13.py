@@ -64,3 +64,17 @@ def test_odds_of_an_action_that_changes_nothing_say_so(capsys: pytest.CaptureFix
     code, out, err = run(["odds", "action", str(TURN_40K3), "--action", '{"do": "end_phase"}'], capsys)
     assert code == 0, err
     assert "(every dice outcome enumerated, 1 distinct result)" in out and "nothing changes, whatever the dice" in out
+
+
+def test_a_sweep_s_bad_plan_or_first_variant_is_refused_before_its_header(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A plan step that is no action was refused naming ``run_sweep: plan[0]`` (the Python function), after the
+    header; simulate names ``--actions[0]``."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- 1\n- 2\n")
+    code, out, err = run(["sweep", str(TURN_40K3), "--vary", f"{LD}=8", "--runs", "10", "--actions", str(plan)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, (out, err)
+    assert "--actions[0]: expected an action object" in err and "run_sweep" not in err
+    code, out, err = run(["sweep", str(TURN_40K3), "--vary", "sides.marines[tactical].models[0].profile=8",
+                          "--runs", "10"], capsys)
+    assert code == 2 and out == "" and "variant 0: sides.marines[1].models[0].profile" in err, (out, err)

@@ -313,7 +313,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
 
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
-    from ..simulate import fresh_seed, load_plan, progress_bar
+    from ..simulate import fresh_seed, load_plan, prepare, progress_bar
     from ..sweep import (cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label,
                          run_sweep, set_path, sweep_cost)
 
@@ -323,8 +323,10 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
-    for path, values in varies:  # a path the scenario lacks: refused before the header says what will run
-        set_path(data, path, values[0])
+    first = data  # the first variant and the plan checked before the header says what will run (a path the
+    for path, values in varies:  # scenario lacks, a value its schema refuses, a plan step that is no action)
+        first = set_path(first, path, values[0])
+    prepare(first, plan, f"{args.scenario} variant 0")
     seed = fresh_seed() if args.seed is None else args.seed
     console = _console()
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
