@@ -78,3 +78,33 @@ def test_a_sweep_s_bad_plan_or_first_variant_is_refused_before_its_header(tmp_pa
     code, out, err = run(["sweep", str(TURN_40K3), "--vary", "sides.marines[tactical].models[0].profile=8",
                           "--runs", "10"], capsys)
     assert code == 2 and out == "" and "variant 0: sides.marines[1].models[0].profile" in err, (out, err)
+
+
+def _helpless(parser: object, prefix: str) -> list[str]:
+    import argparse
+
+    assert isinstance(parser, argparse.ArgumentParser)
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                out += _helpless(child, f"{prefix} {name}")
+        elif action.help is None and not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            out.append(f"{prefix} {'/'.join(action.option_strings) or action.dest}")
+    return out
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    """``targets --help`` and ``actions --help`` showed a bare ``scenario``; ``sweep --help`` a bare --runs, --seed
+    and --method (simulate says what each is)."""
+    import argparse
+
+    from herohammer.cli import build_parser
+    from herohammer.commands import COMMANDS
+
+    missing = []
+    for command in COMMANDS:
+        root = build_parser(command.name)
+        sub = next(a for a in root._actions if isinstance(a, argparse._SubParsersAction))
+        missing += _helpless(sub.choices[command.name], command.name)
+    assert missing == []

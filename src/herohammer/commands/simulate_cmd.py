@@ -53,14 +53,19 @@ def register_simulate(sub: Any) -> argparse.ArgumentParser:
 def register_sweep(sub: Any) -> argparse.ArgumentParser:
     """Add ``sweep``."""
     s: argparse.ArgumentParser = sub.add_parser(
-        "sweep", help=summary("sweep"))
+        "sweep", help=summary("sweep"),
+        description="Simulate every combination of the --vary values (each a variant of the scenario, its seed from "
+                    "the sweep's seed and its index) and tabulate the outcomes that differ most, or those --outcome "
+                    "names.")
     s.add_argument("scenario", help="scenario file (YAML or JSON)")
     s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
                    help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
-    s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000)
-    s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None)
+    s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000, help="runs per variant")
+    s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None,
+                   help="seed (a fresh one is drawn and printed if omitted)")
     s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
-    s.add_argument("--method", choices=METHODS, default="auto")
+    s.add_argument("--method", choices=METHODS, default="auto",
+                   help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
     s.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None, help="local processes")
     s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
