@@ -168,6 +168,24 @@ def test_the_web_s_load_says_the_notes_and_refuses_a_typo() -> None:
     assert r.status_code == 201 and r.json()["notes"] == []
 
 
+def test_a_table_read_by_its_id_says_the_notes_too() -> None:
+    """serve opens its scenario's table itself; the page its link opens reads the table by id (``?table=``)."""
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+    from herohammer.web.session import Store
+
+    data = yaml.safe_load(LIBRARIAN.read_text(encoding="utf-8"))
+    data["sides"]["red"][1]["rules"] = ["combat_squads"]
+    store = Store()
+    first = store.open(data, "squads.yaml")  # as serve_cmd opens it
+    client = TestClient(create_app(store))
+    assert client.get(f"/api/tables/{first.id}").json()["notes"] == [
+        "special rules not modelled by 40k3, read as text: combat_squads"]
+    demo = client.post("/api/tables", json={"demo": "demo_40k3_librarian.yaml"}).json()["table_id"]
+    assert client.get(f"/api/tables/{demo}").json()["notes"] == []
+
+
 def test_a_refused_input_is_one_line_without_the_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, LIBRARIAN, _rules("red", 1, ["combat_squads"]))
     plan = tmp_path / "plan.json"

@@ -13,7 +13,7 @@ import yaml
 
 from tests.test_web_browser import browser, page, server  # noqa: F401  (fixtures)
 
-from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
+from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
 
 WRONG_PHASE = {"do": "shoot", "unit": "tactical", "target": "warriors"}  # the demo stands in its Movement phase
 
@@ -61,3 +61,28 @@ def test_an_uploaded_scenario_says_which_rules_no_rule_reads(page: Page, tmp_pat
     expect(message).to_contain_text("opened squads.yaml")
     expect(message).to_contain_text("not modelled by 40k3, read as text: combat_squads")
     expect(message).to_have_attribute("data-kind", "note")
+
+
+def test_the_table_serve_opens_by_its_link_says_its_notes(browser: BrowserContext) -> None:  # noqa: F811
+    """``herohammer serve SCENARIO`` opens the table itself and prints ``/?table=ID``: the page opened by that link
+    says the load's notes as an upload does (serve's terminal said them too)."""
+    from herohammer.web.api import create_app
+    from herohammer.web.server import listen, start_in_thread
+    from herohammer.web.session import Store
+
+    data = yaml.safe_load((resources.files("herohammer") / "examples" / "demo_40k3_librarian.yaml").read_text())
+    data["sides"]["red"][1]["rules"] = ["combat_squads"]
+    store = Store()
+    first = store.open(data, "squads.yaml")  # as serve_cmd opens its scenario
+    running = start_in_thread(create_app(store), listen("127.0.0.1", 0))
+    pg = browser.new_page()
+    try:
+        pg.goto(f"{running.url}/?table={first.id}")
+        expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+        expect(pg.locator("#status-line")).to_contain_text("squads.yaml")
+        message = pg.locator("#message")
+        expect(message).to_contain_text("not modelled by 40k3, read as text: combat_squads")
+        expect(message).to_have_attribute("data-kind", "note")
+    finally:
+        pg.close()
+        running.stop()

@@ -238,7 +238,7 @@ def action_odds(
                                   event_view=summary_view if plain else None, estimate_paths=ESTIMATE_PATHS)
         if walked is not None:
             walked(runs_made)
-        return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct results)", True,
+        return ActionOdds(act, f"exact (every dice outcome enumerated, {len(dist)} distinct result{'s' * (len(dist) != 1)})", True,
                           tuple(dist.sorted_items()), 0)
     except EnumerationTooLarge as too_large:
         why = too_large.reason()

@@ -232,10 +232,15 @@ def book_root() -> Traversable:
     return resources.files("herohammer").joinpath("book")
 
 
+#: libyaml's safe loader when PyYAML has it: the pure-Python one took seconds over the book's hundred files, which
+#: ``herohammer rulings`` reads before printing anything.
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_entry_text(text: str, source: str, folder: str | None = None, stem: str | None = None) -> BookEntry:
     """Validate one entry's YAML text; ``folder`` and ``stem`` are checked against its ruleset and id."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)  # noqa: S506  (a safe loader: libyaml's when built)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -279,12 +284,24 @@ def load_book(rulesets: Iterable[str] = BOOK_RULESETS) -> list[BookEntry]:
 
 
 def find_entry(entry_id: str) -> BookEntry:
-    """Return one entry by id, or fail naming the known ids."""
-    book = load_book()
-    for item in book:
-        if item.id == entry_id:
-            return item
-    near = [b.id for b in book if entry_id in b.id or b.id in entry_id][:5]
+    """Return one entry by id, or fail naming the known ids.
+
+    An entry's file is named by its id (``load_entry_text`` holds them equal), so only that file is read: not the
+    whole book, which ``herohammer rulings ID`` waited on before printing anything.
+    """
+    root = book_root()
+    ids = []
+    for folder in BOOK_RULESETS:
+        directory = root.joinpath(folder)
+        if not directory.is_dir():
+            continue
+        for item in directory.iterdir():
+            if item.name == f"{entry_id}.yaml":
+                return load_entry_text(item.read_text(encoding="utf-8"), f"book/{folder}/{item.name}", folder,
+                                       entry_id)
+            if item.name.endswith(".yaml"):
+                ids.append(item.name.removesuffix(".yaml"))
+    near = [i for i in sorted(ids) if entry_id in i or i in entry_id][:5]
     hint = f" (did you mean {', '.join(near)}?)" if near else " (herohammer rulings lists them)"
     raise HerohammerError(f"no ruling with id {entry_id!r} in the book{hint}")
 

@@ -50,7 +50,7 @@ def implements(*rule_ids: str) -> Callable[[F], F]:
 def clauses() -> tuple[Clause, ...]:
     """Load every clause of the project's catalogue, in file order."""
     text = resources.files("herohammer").joinpath("data/rules.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506  (libyaml: 10x faster)
     out: list[Clause] = []
     for ruleset, items in data.items():
         for item in items:

@@ -2,7 +2,8 @@
 
 A unit's losses read ``tactical: models lost = 2``; a status it ends with reads
 ``boyz: falling_back``; an event reads as its kind (``perils``), a flag it raised
-(``psychic_test.passed``) or a named result (``charge.outcome: slain``).
+(``psychic_test.passed``) or a named result (``charge.outcome: slain``); an event that says what
+became of one unit reads as that unit's outcome (``warriors: down to its last model``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ from .rulings import Event
 QUIET_EVENTS = frozenset({"phase", "turn", "note"})
 #: Text fields of an event's data that name a result (one label per value, e.g. ``charge.outcome: slain``).
 EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
+#: Words for ``last_man``: a unit left with one model that takes no test for it (a character never does; 4th edition
+#: has no Last Man Standing test, published.last-man-standing); the name of a test would read as one taken.
+LAST_MODEL = "down to its last model"
+#: Event kinds that say what became of one unit (named by the event's ``unit``), and the words for it.
+UNIT_EVENTS = {"last_man": LAST_MODEL}
 
 
 def models_lost(unit: str) -> str:
@@ -49,6 +55,8 @@ def event_labels(event: Event) -> list[str]:
     """Name what an event says happened: its kind, each flag it raised, each named result (none if quiet)."""
     if event.kind in QUIET_EVENTS:
         return []
+    if event.kind in UNIT_EVENTS:
+        return [f"{dict(event.data)['unit']}: {UNIT_EVENTS[event.kind]}"]
     out = [event.kind]
     for name, value in event.data:
         if value is True:

@@ -69,7 +69,7 @@ from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
 from .rulings import Event
 from .action_odds import wilson
-from .scenario import read_data, read_structured, state_from_data
+from .scenario import read_data, read_structured, scenario_notes, state_from_data
 from .state import GameState
 from .units import Status
 
@@ -406,6 +406,9 @@ class SimulationResult:
     exact_known: bool
     baseline: Outcome = ()
     timing: dict[str, float] = field(default_factory=dict)
+    #: What the scenario holds that no rule reads (``scenario.scenario_notes``); not in ``to_json``, whose caller
+    #: says them its own way (the commands: stderr, or the envelope's ``notes``).
+    notes: tuple[str, ...] = ()
 
     @property
     def runs(self) -> int:
@@ -564,13 +567,14 @@ def simulate(
                          "rules_code_runs": compiled.rules_code_runs})
             rows: list[tuple[Outcome, int, Fraction | None]] = [
                 (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
-            return SimulationResult(meta, rows, True, baseline, timing)
+            return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state))
     t0 = time.perf_counter()
     tally = Counter(_engine_outcomes(state, driver, runs, seed, progress, meta.get("too_large")))
     timing["engine_seconds"] = time.perf_counter() - t0
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
-    return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing)
+    return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing,
+                            scenario_notes(state))
 
 
 def _checked_arguments(data: Any, runs: Any, seed: Any, plan: Any, method: Any,

@@ -34,6 +34,7 @@ from . import __version__
 from . import guards
 from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
+from .outcome_labels import UNIT_EVENTS
 from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 
@@ -148,9 +149,12 @@ def set_path(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
             node[key] = value
             break
         child = node[key] if isinstance(key, int) or key in node else None
+        nxt = steps[depth + 1]
+        if child is None and (isinstance(nxt, int) or nxt.startswith("[")):  # a list cannot be made up here
+            keys = ", ".join(map(str, node)) if isinstance(node, dict) else ""
+            raise HerohammerError(f"--vary {path}: no {key!r} there" + (f" (there: {keys})" if keys else ""))
         if child is None:
             child = node[key] = {}
-        nxt = steps[depth + 1]
         if isinstance(child, str) and step == "profile" and depth + 1 == len(steps) - 1 and isinstance(nxt, str):
             node[key] = set_profile_value(child, nxt, value)
             break
@@ -173,10 +177,26 @@ def variant_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
 
 
-def run_job(job: Job) -> dict[str, Any]:
-    """Simulate one variant and return its JSON result (a top-level function, so processes can pickle it)."""
+def run_job(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Simulate one variant; return its JSON result and its load notes (a top-level function, so processes can
+    pickle it)."""
     data, plan, runs, seed, method, source = job
-    return simulate(data, runs, seed, plan, method, source).to_json()
+    result = simulate(data, runs, seed, plan, method, source)
+    return result.to_json(), result.notes
+
+
+def sweep_notes(per_variant: Sequence[Sequence[str]]) -> list[str]:
+    """Say each variant's load notes (``scenario.scenario_notes``) once for the sweep, in the order first seen.
+
+    A note that only some variants have (a ``--vary`` of a unit's ``rules`` or ``models``) names them by index.
+    """
+    where: dict[str, list[int]] = {}
+    for i, notes in enumerate(per_variant):
+        for note in notes:
+            where.setdefault(note, []).append(i)
+    return [note if len(at) == len(per_variant) else
+            f"{note} (variant{'s' * (len(at) > 1)} {', '.join(map(str, at))} of {len(per_variant)})"
+            for note, at in where.items()]
 
 
 def run_sweep(
@@ -191,10 +211,11 @@ def run_sweep(
     source: str = "<scenario>",
     advance: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Run every variant of the grid; return the sweep's identity and each variant's result.
+    """Run every variant of the grid; return the sweep's identity, each variant's result and the load notes.
 
     The cost (variants x runs) is checked against the limits before any variant is built
     (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
+    ``notes``: what no rule reads in the variants, each said once (``sweep_notes``).
     """
     guards.mapping(data, "run_sweep", "data")
     varies = checked_varies(varies)
@@ -219,16 +240,20 @@ def run_sweep(
         from .simulate import prepare
 
         prepare(job[0], job[1], job[5])
-    results = _execute(jobs, workers, scheduler, advance or (lambda n: None))
+    done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
+    results = [r for r, _ in done]
+    rulesets = {r.get("ruleset") for r in results}
     return {
         "herohammer_version": __version__,
         "scenario": source,
+        "ruleset": rulesets.pop() if len(rulesets) == 1 else None,  # None: a --vary of the ruleset itself
         "scenario_sha256": canonical_hash(dict(data)),
         "seed": seed,
         "runs": runs,
         "vary": {p: v for p, v in varies},
         "variants": [{"index": i, "values": values, "result": r}
                      for i, (values, r) in enumerate(zip(variants, results))],
+        "notes": sweep_notes([n for _, n in done]),
     }
 
 
@@ -299,7 +324,7 @@ def check_scheduler(address: str) -> str:
 
 
 def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
-             advance: Callable[[int], None]) -> list[dict[str, Any]]:
+             advance: Callable[[int], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     if scheduler:
         try:
             from dask.distributed import Client
@@ -314,7 +339,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             results = list(client.gather(futures))  # type: ignore[no-untyped-call]
             advance(len(results))
             return results
-    out: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
         from multiprocessing import Pool
 
@@ -384,7 +409,8 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
 TRIAL_RUNS = 200
 
 
-#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed.
+#: What a unit's outcome says after its id (``outcome_labels``): losses with a count, whom it is with, destroyed
+#: (and the words of the events that say what became of one unit, ``outcome_labels.UNIT_EVENTS``).
 _UNIT_OUTCOME = re.compile(r"(models lost|wounds lost) = \d+|joined = .+|destroyed")
 
 
@@ -395,7 +421,7 @@ def _unit_outcome(label: str, units: set[str]) -> bool | None:
     unit, sep, what = label.partition(": ")
     if not sep or unit not in units:
         return None
-    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status)
+    return bool(_UNIT_OUTCOME.fullmatch(what)) or what in set(Status) or what in UNIT_EVENTS.values()
 
 
 def _event_kind(label: str) -> str:
@@ -427,7 +453,8 @@ def check_outcomes(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any
 
             unit, _, what = w.partition(": ")
             raise HerohammerError(f"--outcome {w!r}: {unit} has no outcome {what!r}; a unit's outcomes are models "
-                                  "lost = N, wounds lost = N, joined = ID, destroyed, or a status: "
+                                  f"lost = N, wounds lost = N, joined = ID, destroyed, {', '.join(UNIT_EVENTS.values())}, "
+                                  "or a status: "
                                   + ", ".join(Status))
     unsure = [w for w in wanted if _unit_outcome(w, units) is None]
     if not unsure:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..dice import Reroll
@@ -37,13 +37,17 @@ def say_notes(state: GameState, as_json: bool) -> tuple[str, ...]:
 
     As text, ``note:`` lines on stderr; for ``--json`` they are returned for the envelope's ``notes``.
     """
-    import sys
-
     from ..scenario import scenario_notes
 
-    notes = scenario_notes(state)
+    return say(scenario_notes(state), as_json)
+
+
+def say(notes: Sequence[str], as_json: bool) -> tuple[str, ...]:
+    """Say notes worked out already (a simulation's, a sweep's) as ``say_notes`` says them."""
+    import sys
+
     if as_json:
-        return notes
+        return tuple(notes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return ()

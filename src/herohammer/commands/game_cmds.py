@@ -30,7 +30,7 @@ def register_check(sub: Any) -> argparse.ArgumentParser:
 def register_targets(sub: Any) -> argparse.ArgumentParser:
     """Add ``targets SCENARIO --unit ID``."""
     p: argparse.ArgumentParser = sub.add_parser("targets", help=summary("targets"))
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="scenario file (YAML or JSON)")
     p.add_argument("--unit", required=True, help="the firing unit's id")
     add_json_flag(p)
     p.set_defaults(run=_run_targets)
@@ -40,7 +40,7 @@ def register_targets(sub: Any) -> argparse.ArgumentParser:
 def register_actions(sub: Any) -> argparse.ArgumentParser:
     """Add ``actions SCENARIO``."""
     p: argparse.ArgumentParser = sub.add_parser("actions", help=summary("actions"))
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="scenario file (YAML or JSON)")
     add_json_flag(p)
     p.set_defaults(run=_run_actions)
     return p

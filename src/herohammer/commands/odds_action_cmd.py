@@ -56,6 +56,8 @@ def _run(args: argparse.Namespace) -> int:
                    method=EXACT if answer.exact else MONTE_CARLO, notes=loaded)
         return 0
     print(f"method: {answer.method}")
+    if not answer.rows():  # as simulate says it: an empty answer would read as a failure
+        print("  (nothing changes, whatever the dice: no unit loses or gains anything, no event to count)")
     for name, est in answer.rows().items():
         if est.low is None:
             print(f"  {name:<40} {fraction_text(est.p):>14}  {percent(est.p):>8}")

@@ -36,10 +36,12 @@ def register(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="the psyker's Leadership, 0..10")
     p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=None,
                    help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part)")
-    p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1)
+    p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1,
+                   help="the psyker's Wounds, 1..10 (default 1): the odds that Perils slays it")
     p.add_argument("--inv", type=roll_needed("--inv"), default=None,
                    help="the psyker's invulnerable save, e.g. 4+ (4th edition Perils allows it; 3rd none)")
-    p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if v.supports_psychic_tests), default="40k3")
+    p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if v.supports_psychic_tests), default="40k3",
+                   help="the edition whose psychic test and Perils of the Warp are used (default 40k3)")
     add_json_flag(p)
     p.set_defaults(run=_run_psychic)
 
@@ -63,8 +65,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
                    help="the target's armour save, e.g. 3+ (none if omitted)")
     p.add_argument("--inv", type=roll_needed("--inv"), default=None, help="the target's invulnerable save, e.g. 5+")
     p.add_argument("--ap", type=armour_piercing, default=None, help="the weapon's AP, 1..6 or '-' (default '-')")
-    p.add_argument("--reroll-hits", type=reroll, default=Reroll.NONE, metavar="failed|1s")
-    p.add_argument("--reroll-wounds", type=reroll, default=Reroll.NONE, metavar="failed|1s")
+    p.add_argument("--reroll-hits", type=reroll, default=Reroll.NONE, metavar="failed|1s",
+                   help="re-roll every failed roll to hit, or only the 1s")
+    p.add_argument("--reroll-wounds", type=reroll, default=Reroll.NONE, metavar="failed|1s",
+                   help="re-roll every failed roll to wound, or only the 1s")
     p.add_argument("--ruleset", choices=sorted(k for k, v in RULESETS.items() if issubclass(v, CombatRules)),
                    default="40k3", help="the edition whose charts are used (3rd and 4th print the same charts)")
     add_json_flag(p)

@@ -28,8 +28,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     if args.id is not None:
         return _show(run_entry(find_entry(args.id)), args.json)
-    book = [b for b in load_book() if args.ruleset in (None, b.entry.ruleset)
-            and (args.rule is None or args.rule in b.entry.rules)]
+    book = [b for b in load_book(BOOK_RULESETS if args.ruleset is None else (args.ruleset,))
+            if args.rule is None or args.rule in b.entry.rules]  # only the folder asked for is read
     if args.rule is not None and not book:
         raise HerohammerError(f"--rule: no ruling shows {args.rule!r} (herohammer rules lists the clause ids)")
     if args.json:

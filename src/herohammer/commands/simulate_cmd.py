@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
-from .args import say_notes, whole_number
+from .args import say, say_notes, whole_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -53,14 +53,19 @@ def register_simulate(sub: Any) -> argparse.ArgumentParser:
 def register_sweep(sub: Any) -> argparse.ArgumentParser:
     """Add ``sweep``."""
     s: argparse.ArgumentParser = sub.add_parser(
-        "sweep", help=summary("sweep"))
+        "sweep", help=summary("sweep"),
+        description="Simulate every combination of the --vary values (each a variant of the scenario, its seed from "
+                    "the sweep's seed and its index) and tabulate the outcomes that differ most, or those --outcome "
+                    "names.")
     s.add_argument("scenario", help="scenario file (YAML or JSON)")
     s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
                    help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
-    s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000)
-    s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None)
+    s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000, help="runs per variant")
+    s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None,
+                   help="seed (a fresh one is drawn and printed if omitted)")
     s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
-    s.add_argument("--method", choices=METHODS, default="auto")
+    s.add_argument("--method", choices=METHODS, default="auto",
+                   help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
     s.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None, help="local processes")
     s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
@@ -95,14 +100,13 @@ def _run_simulate(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
         return _run_demos(args, console, progress)
-    from ..scenario import read_data, state_from_data
+    from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
 
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
-        notes = say_notes(state_from_data(read_data(args.scenario), str(args.scenario)), args.json)
-        _emit(args, result, console, notes=notes)
+        _emit(args, result, console, notes=say(result.notes, args.json))
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     data = read_data(args.scenario)
@@ -314,8 +318,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
 
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
-    from ..simulate import fresh_seed, load_plan, progress_bar
-    from ..sweep import cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label, run_sweep, sweep_cost
+    from ..simulate import fresh_seed, load_plan, prepare, progress_bar
+    from ..sweep import (cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label,
+                         run_sweep, set_path, sweep_cost)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
@@ -323,11 +328,15 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
+    first = data  # the first variant and the plan checked before the header says what will run (a path the
+    for path, values in varies:  # scenario lacks, a value its schema refuses, a plan step that is no action)
+        first = set_path(first, path, values[0])
+    prepare(first, plan, f"{args.scenario} variant 0")
     seed = fresh_seed() if args.seed is None else args.seed
     console = _console()
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
-    header = Text.assemble((args.scenario, "bold"), f": {variants:,} variants x {args.runs:,} runs = {total:,} runs, "
-                           f"seed {seed} ({where})")
+    header = Text.assemble((args.scenario, "bold"), f": {variants:,} variant{'s' * (variants != 1)} x {args.runs:,} "
+                           f"run{'s' * (args.runs != 1)} = {total:,} run{'s' * (total != 1)}, seed {seed} ({where})")
     if not args.json:  # the header first: a sweep may take minutes
         console.print(header)
         for path, _ in varies:
@@ -339,8 +348,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
     with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
+    notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer
     if args.json:
-        print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO)
+        print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO, notes=notes)
         return 0
     labels = pick_outcomes(sweep, args.outcome, checked=True)
     table = Table()

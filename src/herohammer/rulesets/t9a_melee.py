@@ -317,13 +317,16 @@ class MeleePhase(Ruleset):
         live = [u for u in everyone if models_in(state, u)]
         hosts = {u: members(state, u)[0] for u in live}
         score = dict(caused)
-        notes = [f"wounds {caused}"]
+        notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
         for uid, host in hosts.items():
-            bonus = rank_bonus(host) + (1 if any(m.role == "standard" for m in host.models) else 0) \
-                + (1 if any(u.has(Status.CHARGED) for u in members(state, uid)) else 0)
+            parts = {"ranks": rank_bonus(host), "standard": 1 if any(m.role == "standard" for m in host.models) else 0,
+                     "charge": 1 if any(u.has(Status.CHARGED) for u in members(state, uid)) else 0}
+            bonus = sum(parts.values())
             score[host.side] = score.get(host.side, 0) + bonus
-            if bonus:
-                notes.append(f"{uid} +{bonus} (ranks, standard, charge)")
+            if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
+                named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
+                         for name, v in parts.items() if v]
+                notes.append(f"{uid} +{bonus} ({', '.join(named)})")
         state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]

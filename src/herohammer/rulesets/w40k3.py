@@ -356,9 +356,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         members = state.combined(unit.id)
         with_characters = sum([len(u.models) for u in members])
         if len(action.to) not in (len(unit.models), with_characters):
+            mine, given = len(unit.models), len(action.to)
+            also = f" ({with_characters} with its characters)" if with_characters != mine else ""
             return Ruling.forbid(
-                f"{unit.id} has {len(unit.models)} models ({with_characters} with its characters): "
-                f"got {len(action.to)} positions"
+                f"{unit.id} has {mine} model{'s' * (mine != 1)}{also}: got {given} position{'s' * (given != 1)}; "
+                "give one per model, in order"
             )
         moves = _plan_members(state, members, action.to)
         allowances = {u.id: self.combined_allowance(state, u, members) for u in members}

@@ -371,7 +371,7 @@ class Warhammer40k4(Warhammer40k3):
             return self.character_spared(last)
         return Event("last_man", f"{last.id} is down to one model: 4th edition has no Last Man Standing test (its "
                      "Morale checks are for shooting casualties, a lost assault and tank shock)",
-                     ("published.last-man-standing",))
+                     ("published.last-man-standing",), data=(("unit", last.id),))
 
     @implements("40k4.ic.slowest-model", "40k4.assault.alone", "40k4.assault.must-charge")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:

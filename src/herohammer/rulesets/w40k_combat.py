@@ -529,7 +529,7 @@ class CombatRules(Ruleset):
     def character_spared(self, last: Unit) -> Event:
         """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
-                     (self.no_last_man_rule,))
+                     (self.no_last_man_rule,), data=(("unit", last.id),))
 
     @implements("published.assault-range")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:

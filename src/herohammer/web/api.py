@@ -183,9 +183,11 @@ def create_app(store: Store | None = None) -> FastAPI:
         table = store.open(data, name)
         return _view(table) | {"notes": list(scenario_notes(table.game.state))}  # said once, as the CLI says them
 
-    @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log")
+    @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log, "
+             "and what its scenario holds that no rule reads (notes)")
     def get_table(table_id: str) -> dict[str, Any]:
-        return _view(store.table(table_id))
+        table = store.table(table_id)  # a page opening a table by its link (serve's) says the notes a load says
+        return _view(table) | {"notes": list(scenario_notes(table.game.state))}
 
     @app.get("/api/tables/{table_id}/scenario", summary="The current state as a scenario file (the CLI loads it)")
     def scenario(table_id: str, format: Literal["yaml", "json"] = "yaml", download: bool = False) -> Response:

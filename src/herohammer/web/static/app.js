@@ -739,7 +739,11 @@ async function start() {
   for (const d of demos) $("demo-select").append(el("option", { value: d }, d));
   const wanted = new URLSearchParams(location.search).get("table");
   try {
-    if (wanted) { show(await api("GET", `/api/tables/${encodeURIComponent(wanted)}`)); } else { await openTable({ demo: demos[0] }); }
+    if (wanted) {  // a table opened already (serve's link): its notes are said as a load's are
+      const view = await api("GET", `/api/tables/${encodeURIComponent(wanted)}`);
+      show(view);
+      sayNotes(view, "");
+    } else { await openTable({ demo: demos[0] }); }
   } catch (e) {
     await openTable({ demo: demos[0] });
   }
