@@ -140,3 +140,39 @@ def test_a_long_label_is_cut_short_on_a_narrow_terminal_never_the_count() -> Non
     assert code == 0, frames
     bars = [f for f in frames if f.startswith("playing the engine (the chance tree")]
     assert bars and all(re.search(r" (0|256)/3000 ", f) and len(f) <= 80 for f in bars), bars
+
+
+@pytest.mark.parametrize("plan", [[{"do": "fight", "unit": "squad"}, {"do": "end_phase"}],
+                                  [{"do": "fight", "unit": "squad"}, {"do": "end_phase"},
+                                   {"do": "move", "unit": "boyz", "to": [[20, 25]]}]])
+def test_a_compile_bar_counts_its_rules_code_runs_against_the_budget(monkeypatch: pytest.MonkeyPatch,
+                                                                     plan: list[dict[str, Any]]) -> None:
+    """The compile's bar counts rules-code runs out of the budget (a compile that gives up at 5,000 shows how far
+    it is, not a step count stuck for many seconds); it hears every run the compile spends, blind rounds
+    dropped and played again included."""
+    from contextlib import contextmanager
+
+    from herohammer import fastsim, simulate as simulate_module
+    from herohammer.scenario import state_from_data
+    from herohammer.simulate import make_driver
+
+    heard: list[tuple[int | None, str, list[int]]] = []
+
+    @contextmanager
+    def recorder(enabled: bool, total: int | None, label: str) -> Any:
+        counts: list[int] = []
+        heard.append((total, label, counts))
+        yield counts.append
+
+    monkeypatch.setattr(simulate_module, "_progress", recorder)
+    marine, boy = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+    data = {"ruleset": "40k3", "phase": "assault", "active": "red", "table": {"width": 72, "depth": 48},
+            "sides": {"red": [{"id": "squad", "models": [{"name": "Marine", "profile": marine, "base": 25,
+                                                          "at": [20, 20]}]}],
+                      "blue": [{"id": "boyz", "models": [{"name": "Boy", "profile": boy, "base": 25,
+                                                          "at": [20, 20.99]}]}]}}
+    state = state_from_data(data)
+    compiled = fastsim.compile_plan(state, make_driver(state, plan), 12_345, progress=True)
+    [(total, label, counts)] = heard
+    assert total == 12_345 and "rules-code runs" in label
+    assert sum(counts) == compiled.rules_code_runs > len(plan) + 1

@@ -68,29 +68,31 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     models stand merge.  A later step that reads a position after all proves the blind
     rounds wrong; they are dropped and played again with positions from that step on.
     ``blind=False`` keeps every position throughout (the reference the blind rounds are
-    tested against).  With ``progress`` a bar on stderr counts the plan's steps.
+    tested against).  With ``progress`` a bar on stderr counts the rules-code runs against the
+    budget, so a compile that will give up shows how far it has to go.
     """
     from .simulate import _progress
 
     frontier: Frontier = {driver.start(initial): {(): Fraction(1)}}
     rounds = _Rounds(initial, driver, max_runs)
-    steps = len(driver.plan) + 1 if driver.plan is not None else None  # + the step that finds every run done
     blind_not_before = 0 if blind else -1
     blind_from: int | None = None
-    with _progress(progress, steps, "compiling the chance tree (exact odds)") as advance:
+    with _progress(progress, max_runs, "compiling exact odds (rules-code runs)") as advance:
+        rounds.tick = advance
         while frontier:
-            rounds.used += _size_up(driver, frontier, rounds.used, max_runs)
+            sized = _size_up(driver, frontier, rounds.used, max_runs)
+            rounds.used += sized
+            advance(sized)
             if 0 <= blind_not_before <= rounds.round:
                 reads = rounds.trial(frontier)
                 if reads is None:
                     blind_from = rounds.round
-                    reads = rounds.try_blind(frontier, advance)
+                    reads = rounds.try_blind(frontier)
                     if reads is None:
                         break
                     blind_from = None
                 blind_not_before = reads
             frontier = rounds.play(frontier, positions=True)
-            advance(1)
     ordered = sorted(rounds.finished.items(), key=lambda kv: rounds.shown[kv[0]])  # as by repr(outcome)
     probs = np.array([float(p) for _, p in ordered], dtype=np.float64)
     return CompiledPlan(tuple(o for o, _ in ordered), tuple(p for _, p in ordered), probs, rounds.used, blind_from)
@@ -115,6 +117,8 @@ class _Rounds:
         self.driver = driver
         self.max_runs = max_runs
         self.used = 0
+        #: Told how many rules-code runs were spent, as they are (a progress bar's advance).
+        self.tick: Callable[[int], None] = _no_tick
         self.round = 0
         self.finished: dict[Outcome, Fraction] = {}
         self._outcomes: dict[GameState, tuple[Outcome, str]] = {}
@@ -145,7 +149,7 @@ class _Rounds:
             budget = self.max_runs - self.used
             if budget <= 0:
                 raise EnumerationTooLarge(self.max_runs)
-            counter = _Counted(_stepper(self.driver, start))
+            counter = _Counted(_stepper(self.driver, start), self.tick)
             try:
                 dist = enumerate_outcomes(counter, max_runs=budget, positions=positions, event_view=tally_view)
             except EnumerationTooLarge as exc:  # it was given what was left of the plan's budget: say the plan's
@@ -199,9 +203,10 @@ class _Rounds:
             return self.round + max(steps, 1)
         finally:
             self.used += steps
+            self.tick(steps)
         return None
 
-    def try_blind(self, frontier: Frontier, advance: Callable[[int], None]) -> int | None:
+    def try_blind(self, frontier: Frontier) -> int | None:
         """Play every remaining round blind from ``frontier`` (real positions), adding up the outcomes.
 
         Return ``None``, or the round that read a position (the first that must see real
@@ -210,16 +215,13 @@ class _Rounds:
         start = self.round
         finished: dict[Outcome, Fraction] = {}
         frontier = self.play(frontier, positions=False, erase=True, finished=finished)
-        advance(1)
         try:
             while frontier:
                 frontier = self.play(frontier, positions=True, finished=finished)
-                advance(1)
         except EnumerationTooLarge:
             raise
         except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
             failed = self.round
-            advance(start - failed)
             self.round = start
             return failed
         for outcome, p in finished.items():
@@ -287,13 +289,19 @@ def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:
 class _Counted:
     """Count how many times the rules code ran (each run is one path of the chance tree)."""
 
-    def __init__(self, fn: Callable[[Dice], Node]) -> None:
+    def __init__(self, fn: Callable[[Dice], Node], tick: Callable[[int], None] | None = None) -> None:
         self.fn = fn
         self.calls = 0
+        self.tick = _no_tick if tick is None else tick
 
     def __call__(self, dice: Dice) -> Node:
         self.calls += 1
+        self.tick(1)
         return self.fn(dice)
+
+
+def _no_tick(n: int) -> None:
+    """Hear nothing of the runs spent (no progress bar)."""
 
 
 def sampler(probabilities: np.ndarray[Any, np.dtype[np.float64]]) -> np.ndarray[Any, np.dtype[np.float64]]:
