@@ -29,10 +29,10 @@ from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scen
 BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 VET = "WS5 BS5 S4 T4 W2 I5 A1 Ld10 Sv3+"
 FIGHT = {"do": "fight", "unit": "vets"}
-#: The Vet slays a Boy; the two Boyz left in contact... one Boy left, who misses twice.
+#: The Vet slays Boy 1 (hit 6, wound 6, save 1); Boy 2 misses twice (1, 1).
 BLOWS = [6, 6, 1, 1, 1]
 FAILS = [6, 6]  # the Boyz' Morale check: 12 fails any Leadership
-SWEEP, SA, CONS = "published.sweeping-advance", "published.consolidation", "published.consolidation"
+SWEEP, CONS = "published.sweeping-advance", "published.consolidation"
 
 
 def vets() -> dict[str, Any]:

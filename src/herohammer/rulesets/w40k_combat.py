@@ -100,6 +100,8 @@ _FALL_BACK_RULES = ("published.fall-back",)
 #: Terrain a fall back moving into, out of or through has its distance halved (dangerous terrain is difficult too).
 _DIFFICULT_KINDS = ("difficult", "dangerous")
 _FOUGHT = frozenset({Status.FOUGHT})
+_SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
+_FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
 #: What ends with the phase: a combat fought, and the right to consolidate after it (published.consolidation).
 _PHASE_DONE_ORDER = (Status.FOUGHT, Status.MAY_CONSOLIDATE)
 _PHASE_DONE = frozenset(_PHASE_DONE_ORDER)
@@ -2334,13 +2336,14 @@ class CombatRules(Ruleset):
         exact enumeration takes at most two branches of it.
         """
         rule = "published.sweeping-advance"
-        group = state.combined(unit_id)
-        victor, why_not = self._sweeper(state, group, combat)
+        # who sweeps, at what Initiatives, and the unit destroyed: read once per state (an enumeration walks the same
+        # result once per branch of the dice before it)
+        victor, why_not, own, theirs, group, caught_state = state.remember(
+            (_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
             return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {why_not}; it falls back",
                                  (rule,), data=(("outcome", "none"),)), *more]
-        own, theirs = _sweep_initiative(group), _sweep_initiative(state.combined(victor))
         start = len(dice.log)
         fled = dice.total(1, f"{unit_id}: breaking off (Initiative {own} + D6)", rule,
                           splits=tuple(range(theirs - own + 1, theirs - own + 7)))
@@ -2358,11 +2361,21 @@ class CombatRules(Ruleset):
         slain = [m.name for u in group for m in u.models]
         with_them = f" with {', '.join(characters)}" if characters else ""
         cited = (rule, self.falling_back_rule) if characters else (rule,)
-        state = state.replace_units(*(evolve(u, models=()) for u in group))
-        return state, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
+        return caught_state, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
                              "allowed", cited, rolls, (("outcome", "caught"),)),
                        Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
                              (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]
+                     ) -> tuple[str | None, str, int, int, list[Unit], GameState]:
+        """Read what a Sweeping Advance takes from the state whatever the dice: the victor (None, and why), both
+        Initiatives, the falling back unit with its characters, and the state with them destroyed."""
+        group = state.combined(unit_id)
+        victor, why_not = self._sweeper(state, group, combat)
+        if victor is None:
+            return None, why_not, 0, 0, group, state
+        return (victor, "", _sweep_initiative(group), _sweep_initiative(state.combined(victor)), group,
+                state.replace_units(*(evolve(u, models=()) for u in group)))
 
     @staticmethod
     def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str]:
@@ -2392,7 +2405,12 @@ class CombatRules(Ruleset):
     @implements("published.consolidation")
     def _free_to_consolidate(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
         """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
-        consolidate D6" this Assault phase (``rule_consolidate``)."""
+        consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
+        same result once per branch of the dice before it)."""
+        return state.remember((_FREED, self, before, combat), lambda: self._freed(state, before, combat))
+
+    @staticmethod
+    def _freed(state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
         freed: list[Unit] = []
         for uid in combat:
             u = state.unit(uid)
