@@ -217,7 +217,8 @@ def test_40k4_a_characters_attacks_hurt_only_the_enemy_models_engaged_with_him()
     red[1]["models"][0]["profile"] = "WS6 BS5 S6 T4 W2 I5 A6 Ld10 Sv3+"
     blue = [{"id": "boyz", "status": ["locked"],
              "models": [model(f"B{i + 1}", 20 + 2 * i, 20 + gap, profile="WS1 BS2 S3 T3 W1 I2 A- Ld7 Sv-")
-                        for i in range(3)]}]  # only B3 touches the Chaplain
+                        for i in range(3)],
+             "rules": ["fearless"]}]  # only B3 touches the Chaplain; Fearless: no Sweeping Advance takes the rest
     most: dict[str, int] = {}
     for ruleset in ("40k3", "40k4"):
         g = game(scenario(ruleset, red, blue, phase="assault"))

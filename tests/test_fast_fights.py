@@ -110,8 +110,10 @@ def test_a_unit_that_falls_back_leaves_the_combat_even_when_the_table_edge_stops
                           {"name": "Marine", "profile": MARINE, "base": 25, "at": [20, 46.516]}]}],
                       "blue": [{"id": "boyz", "status": ["locked"], "models": [
                           {"name": "Boy", "profile": tough_boy, "base": 25, "at": [20, 47.5]}]}]}}
-    # the Marine: hit 6, wound 6, save 1 (one unsaved wound); the Boy: hits 1 1; Morale 6 6 fails; fall back 6 6
-    game = Game(state_from_data(data), ScriptedDice([6, 6, 1, 1, 1, 6, 6, 6, 6]))
+    # the Marine: hit 6, wound 6, save 1 (one unsaved wound); the Boy: hits 1 1; Morale 6 6 fails; (4th ed.: the Boy
+    # breaks off the Sweeping Advance, I2 + 6 against I4 + 1, published.sweeping-advance); fall back 6 6
+    sweep = [6, 1] if ruleset == "40k4" else []
+    game = Game(state_from_data(data), ScriptedDice([6, 6, 1, 1, 1, 6, 6, *sweep, 6, 6]))
     events = game.apply({"do": "fight", "unit": "squad"})
     assert [e.kind for e in events if e.kind == "fall_back"] == ["fall_back"]
     boyz, squad = game.state.unit("boyz"), game.state.unit("squad")

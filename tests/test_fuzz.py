@@ -132,7 +132,7 @@ def action(draw: st.DrawFn, data: Any) -> Any:
     near = st.builds(lambda p, dx, dy: [p[0] + dx, p[1] + dy], st.sampled_from(_points(data)),
                      st.floats(-8, 8), st.floats(-8, 8))
     do = draw(st.sampled_from(["join", "leave", "move", "shoot", "manifest", "assault", "charge", "allocate",
-                               "fight", "regroup", "end_phase", "reform", "cast", "test"]))
+                               "fight", "regroup", "end_phase", "reform", "cast", "test", "consolidate"]))
     fields: dict[str, Any] = {"do": do}
     maybe = st.sampled_from([None, None, None, 0, 15, -45, 90, 180, 181])  # mostly left out, sometimes out of range
     if do == "join":
@@ -158,6 +158,8 @@ def action(draw: st.DrawFn, data: Any) -> Any:
                 fields["redirect_reaction"] = redirect_reaction
         if do == "shoot" and draw(st.booleans()):
             fields["at"] = draw(ids)
+    elif do == "consolidate":
+        fields |= {"unit": draw(ids), "to": draw(st.lists(near, min_size=0, max_size=12))}
     elif do == "reform":
         fields |= {"unit": draw(ids), "facing": draw(maybe), "files": draw(st.sampled_from([None, 1, 3, 5, 0, 40]))}
         fields = {k: v for k, v in fields.items() if v is not None}

@@ -218,8 +218,9 @@ def squad_locked_with_boyz(rules: list[str]) -> Game:
 
 
 #: The Captain misses; a Marine wounds a Boy, who saves; the Nob wounds the Captain and the Boyz slay a Marine:
-#: red loses by 2; the squad's Morale check rolls 5 + 4 = 9 (then a fall back of 3 + 3, when it fails).
-LOST_BY_TWO = [2, 2, 1, 5, 4, 2, 6, 1, 6, 6, 3, 1, 2, 3, 1, 3, 5, 2, 5, 6, 6, 4, 6, 1, 5, 1, 5, 5, 4, 3, 3]
+#: red loses by 2; the squad's Morale check rolls 5 + 4 = 9 (then, when it fails, it breaks off the Boyz' Sweeping
+#: Advance, 6 against 1, published.sweeping-advance, and falls back 3 + 3).
+LOST_BY_TWO = [2, 2, 1, 5, 4, 2, 6, 1, 6, 6, 3, 1, 2, 3, 1, 3, 5, 2, 5, 6, 6, 4, 6, 1, 5, 1, 5, 5, 4, 6, 1, 3, 3]
 
 
 @pytest.mark.rule("published.stubborn", "published.fearless", "40k4.ic.rules-not-shared", "40k4.char.leadership",

@@ -104,6 +104,14 @@ class Run(_Action):
     to: tuple[Point, ...]
 
 
+class Consolidate(_Action):
+    """Consolidate D6" with a unit its close combat left free (40k 4th edition, Assault phase), towards these places."""
+
+    do: Literal["consolidate"]
+    unit: str
+    to: tuple[Point, ...]
+
+
 class Infiltrate(_Action):
     """Set up a unit of Infiltrators (with its characters) before the first turn (40k Deployment phase)."""
 
@@ -266,7 +274,7 @@ class EndPhase(_Action):
     do: Literal["end_phase"]
 
 
-_ActionUnion = Union[Join, Leave, Move, Run, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge,
+_ActionUnion = Union[Join, Leave, Move, Run, Consolidate, Infiltrate, Embark, Disembark, Reform, Shoot, Manifest, Cast, Assault, Charge,
                      Allocate, Fight, Regroup, Rally, TakeTest, EndPhase]
 Action = Annotated[_ActionUnion, Field(discriminator="do")]
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)

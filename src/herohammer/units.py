@@ -55,6 +55,7 @@ class Status(StrEnum):
     USED_POWER = "used_power"
     CHARGED = "charged"
     FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
+    MAY_CONSOLIDATE = "may_consolidate"  # 40k4: left free by its close combat's result, may consolidate this phase
     HALTED = "halted"  # t9a.join.unit-stops: may not move again this turn
     NO_CHARGE = "no_charge"  # t9a.charge-out.no-other-charges: may not declare a charge this turn
     RALLY_TESTED = "rally_tested"  # t9a: has taken its Rally test this turn (published.t9a-rally)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 Resolution = tuple[GameState, list[Event]]
 #: Actions that put models somewhere: none may end with bases overlapping (published.bases-apart).
-PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "infiltrate", "disembark"})
+PLACING = frozenset({"move", "join", "leave", "charge", "assault", "run", "consolidate", "infiltrate", "disembark"})
 #: The turn sequence: an action out of its phase, or by a unit of the side whose turn it is not, is refused citing it.
 TURN_SEQUENCE = "published.turn-sequence"
 

@@ -18,7 +18,7 @@ from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
 from ..rulings import Event, Ruling
-from ..state import GameState
+from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import Weapon
@@ -66,6 +66,12 @@ class Warhammer40k4(Warhammer40k3):
     falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
     no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
     picked_out_rules: ClassVar[tuple[str, ...]] = ("40k4.target.monstrous",)
+    #: The Assault phase also has the consolidation a close combat's result allows (published.consolidation), which
+    #: the units of either side make.
+    phases: ClassVar[tuple[PhaseSpec, ...]] = tuple(
+        PhaseSpec(spec.phase, spec.actions | {"consolidate"}) if spec.phase is Phase.ASSAULT else spec
+        for spec in Warhammer40k3.phases)
+    either_side: ClassVar[frozenset[str]] = Warhammer40k3.either_side | {"consolidate"}
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
     perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
 
@@ -75,6 +81,16 @@ class Warhammer40k4(Warhammer40k3):
         """Take the psychic test as in 3rd; Perils of the Warp is the 4th edition's: one wound, no armour save,
         an invulnerable save allowed (Toughness plays no part)."""
         return psychic_test_4th(dice, leadership, wounds, invulnerable)
+
+    @implements("published.sweeping-advance")
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+        """A unit that fails its close combat Morale check meets the victor's Sweeping Advance (4th ed.)."""
+        return self._sweeping_advance(state, unit_id, dice, combat)
+
+    @implements("published.consolidation")
+    def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """The units a close combat's result leaves free may consolidate this Assault phase (4th ed.)."""
+        return self._free_to_consolidate(state, before, combat)
 
     def perils_words(self, result: PsychicResult) -> str:
         """Say what Perils of the Warp did to the psyker: one wound, no armour save, the invulnerable save if any."""

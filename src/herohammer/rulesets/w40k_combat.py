@@ -26,7 +26,11 @@ Decisions the seeds leave open (the published rules where they give them):
   enemy, half the roll when that way enters or leaves difficult terrain.  A pinned unit
   takes no check for shooting casualties; a falling back unit regroups only in coherency.
   4th edition subtracts the losing margin from a close combat Morale check;
-  3rd does not.  Sweeping advances and consolidation are not modelled.
+  3rd does not.  4th edition: a unit that fails its close combat Morale check meets the
+  victor's Sweeping Advance (Initiative + D6 each: caught and destroyed with its characters,
+  or it breaks off and falls back), and each unit the result leaves with no enemy in base
+  contact may consolidate D6" in that Assault phase (``leaves_combat``/``after_combat_result``,
+  published.sweeping-advance, published.consolidation); 3rd edition falls back only.
 - Assault moves each model straight to base contact with the nearest enemy model it
   can reach, sliding round that model if the spot is taken.
 """
@@ -96,6 +100,11 @@ _FALL_BACK_RULES = ("published.fall-back",)
 #: Terrain a fall back moving into, out of or through has its distance halved (dangerous terrain is difficult too).
 _DIFFICULT_KINDS = ("difficult", "dangerous")
 _FOUGHT = frozenset({Status.FOUGHT})
+_SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
+_FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
+#: What ends with the phase: a combat fought, and the right to consolidate after it (published.consolidation).
+_PHASE_DONE_ORDER = (Status.FOUGHT, Status.MAY_CONSOLIDATE)
+_PHASE_DONE = frozenset(_PHASE_DONE_ORDER)
 _SHOT = frozenset({Status.SHOT})
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
@@ -117,6 +126,17 @@ def _majority(values: Sequence[int]) -> int:
     counts = Counter(values)
     best = max(counts.values())
     return next(v for v in values if counts[v] == best)
+
+
+@implements("published.sweeping-advance")
+def _sweep_initiative(group: Sequence[Unit]) -> int:
+    """Return a unit's Initiative for a Sweeping Advance: its models' (and joined characters') profile value, the
+    value more than half of them have, else the lowest."""
+    values = [m.profile.i for u in group for m in u.models]
+    if not values:
+        return 0
+    value, count = Counter(values).most_common(1)[0]
+    return value if 2 * count > len(values) else min(values)
 
 
 def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
@@ -663,10 +683,12 @@ class CombatRules(Ruleset):
         return Split(tuple(stages), tuple(shares)), order, alive, keys
 
     def _morale_check(self, state: GameState, unit_id: str, dice: Dice, why: str, rule: str,
-                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE) -> Resolution:
+                      modifier: int = 0, kind: LeadershipTestKind = LeadershipTestKind.MORALE,
+                      leave: Callable[[GameState, str, Dice], Resolution] | None = None) -> Resolution:
         """Take a Morale (Leadership) check on the unit's Leadership; on a failure the unit falls back.
 
         What the check reads from the state (``_morale_facts``) is worked out once per state, unit and kind.
+        ``leave``: what a failure does instead of the plain fall back (a lost close combat: ``leaves_combat``).
         """
         facts = state.remember((_MORALE, self, unit_id, kind, modifier < 0),
                                lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
@@ -692,7 +714,7 @@ class CombatRules(Ruleset):
                       _rolls(dice, start))
         if result.passed:
             return state, [event]
-        state, more = self._fall_back(state, host_id, dice)
+        state, more = (self._fall_back if leave is None else leave)(state, host_id, dice)
         return state, [event, *more]
 
     def _morale_facts(self, state: GameState, unit_id: str, kind: LeadershipTestKind,
@@ -2265,6 +2287,10 @@ class CombatRules(Ruleset):
             verdict = found_verdict
         events: list[Event] = [verdict.said]
         tested: set[str] = set()
+        leave = None
+        if verdict.losers:
+            def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
+                return self.leaves_combat(state, unit_id, dice, combat)
         for uid in verdict.losers:
             # the unit tests with its characters; if it is destroyed, every character who survives it (released
             # by then) is a unit of his own and takes the loser's check himself
@@ -2274,17 +2300,135 @@ class CombatRules(Ruleset):
                     events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
                                         "check as a unit of its own", self.survivor_rules))
                 state, more = self._morale_check(state, live_id, dice, verdict.why, "published.combat-resolution",
-                                                 verdict.modifier)
+                                                 verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
         state, more = self._last_man(state, before, dice, tested)
         events += more
         if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
-            return self._unlocked(state, before, combat, engagement), events
-        found = kept.unlocked.get(state)
-        if found is None:
-            found = _keep(kept.unlocked, state, self._unlocked(state, before, combat, engagement))
-        return found, events
+            state = self._unlocked(state, before, combat, engagement)
+        else:
+            found = kept.unlocked.get(state)
+            if found is None:
+                found = _keep(kept.unlocked, state, self._unlocked(state, before, combat, engagement))
+            state = found
+        state, more = self.after_combat_result(state, before, combat)
+        return state, events + more if more else events
+
+    # == after a close combat's result: hooks 4th edition overrides =====================
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+        """Carry out a failed close combat Morale check of ``unit_id`` (with its characters): 3rd edition falls back
+        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``)."""
+        return self._fall_back(state, unit_id, dice)
+
+    def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """Do what follows a close combat's result once its locks are released (3rd edition: nothing; 4th edition:
+        the units left free may consolidate, ``_free_to_consolidate``)."""
+        return state, []
+
+    @implements("published.sweeping-advance", "40k4.ic.falling-back")
+    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+        """Roll the victor's Sweeping Advance against a unit that failed its close combat Morale check.
+
+        4th ed. (Sweeping Advances & Consolidation): each side adds a D6 to its unmodified
+        Initiative; the falling back unit's higher total breaks off and falls back, the winner's
+        equal or greater total catches it: the unit and its characters are destroyed at once, no
+        save of any kind.  No Sweeping Advance (a plain fall back) without a victor that still
+        touches the unit and is engaged with no other enemy that is not falling back.  The
+        falling back unit rolls first; the winner's D6 is split at what it must reach, so an
+        exact enumeration takes at most two branches of it.
+        """
+        rule = "published.sweeping-advance"
+        # who sweeps, at what Initiatives, and the unit destroyed: read once per state (an enumeration walks the same
+        # result once per branch of the dice before it)
+        victor, why_not, own, theirs, group, caught_state = state.remember(
+            (_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
+        if victor is None:
+            state, more = self._fall_back(state, unit_id, dice)
+            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {why_not}; it falls back",
+                                 (rule,), data=(("outcome", "none"),)), *more]
+        start = len(dice.log)
+        fled = dice.total(1, f"{unit_id}: breaking off (Initiative {own} + D6)", rule,
+                          splits=tuple(range(theirs - own + 1, theirs - own + 7)))
+        reach = own + fled - theirs  # the victor's D6 that catches the unit
+        caught_on = dice.total(1, f"{victor}: sweeping advance (Initiative {theirs} + D6)", rule, splits=(reach - 1,))
+        caught = caught_on >= reach
+        said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = {theirs + caught_on} "
+                f"against {own} + {fled} = {own + fled}")
+        rolls = _rolls(dice, start)
+        characters = tuple(u.id for u in group[1:])
+        if not caught:
+            state, more = self._fall_back(state, unit_id, dice)
+            return state, [Event("sweeping_advance", f"{said}: {unit_id} breaks off and falls back", (rule,), rolls,
+                                 (("outcome", "broke off"),)), *more]
+        slain = [m.name for u in group for m in u.models]
+        with_them = f" with {', '.join(characters)}" if characters else ""
+        cited = (rule, self.falling_back_rule) if characters else (rule,)
+        return caught_state, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
+                             "allowed", cited, rolls, (("outcome", "caught"),)),
+                       Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
+                             (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]
+                     ) -> tuple[str | None, str, int, int, list[Unit], GameState]:
+        """Read what a Sweeping Advance takes from the state whatever the dice: the victor (None, and why), both
+        Initiatives, the falling back unit with its characters, and the state with them destroyed."""
+        group = state.combined(unit_id)
+        victor, why_not = self._sweeper(state, group, combat)
+        if victor is None:
+            return None, why_not, 0, 0, group, state
+        return (victor, "", _sweep_initiative(group), _sweep_initiative(state.combined(victor)), group,
+                state.replace_units(*(evolve(u, models=()) for u in group)))
+
+    @staticmethod
+    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str]:
+        """Return the victor that sweeps after a falling back ``group`` (None, and why, when none may)."""
+        side = group[0].side
+        ids = {u.id for u in group}
+        # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
+        holding = [u for u in map(state.unit, combat)
+                   if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
+        best: tuple[int, str] | None = None
+        why = "no enemy unit of its combat is left in base contact with it"
+        for uid in combat:
+            u = state.unit(uid)
+            if u.side == side or u.joined or not u.alive:
+                continue
+            victors = state.combined(uid)
+            if not any(_touching(v, f) for v in victors for f in group):
+                continue
+            if any(_touching(v, h) for v in victors for h in holding):
+                why = f"{uid} still has models engaged with units that are not falling back"
+                continue
+            initiative = _sweep_initiative(victors)
+            if best is None or initiative > best[0]:
+                best = (initiative, uid)
+        return (None, why) if best is None else (best[1], "")
+
+    @implements("published.consolidation")
+    def _free_to_consolidate(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
+        consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
+        same result once per branch of the dice before it)."""
+        return state.remember((_FREED, self, before, combat), lambda: self._freed(state, before, combat))
+
+    @staticmethod
+    def _freed(state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        freed: list[Unit] = []
+        for uid in combat:
+            u = state.unit(uid)
+            if u.joined or not u.on_table or u.has(Status.FALLING_BACK):
+                continue
+            group = state.combined(uid)
+            if (any(x.has(Status.LOCKED) for x in group)
+                    or not any(before.unit(x.id).has(Status.LOCKED) for x in group if before.has_unit(x.id))):
+                continue
+            freed.append(u)
+        if not freed:
+            return state, []
+        state = state.replace_units(*(u.with_status(Status.MAY_CONSOLIDATE) for u in freed))
+        return state, [Event("consolidation", f"{u.id} has no enemy left in base contact: it may consolidate D6\" "
+                             "this Assault phase (do: consolidate)", ("published.consolidation",)) for u in freed]
 
     def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
                   engagement: Engagement | None) -> GameState:
@@ -2326,10 +2470,10 @@ class CombatRules(Ruleset):
             state, events = self._falls_back_again(state, dice)
         elif state.phase is Phase.SHOOTING:
             state, events = self.shooting_phase_ends(state, dice)
-        if state.allocations or any([Status.FOUGHT in u.status for u in state.units]):
+        if state.allocations or any([not _PHASE_DONE.isdisjoint(u.status) for u in state.units]):
             state = evolve(state, allocations=(),
-                           units=tuple(u.with_status(remove=(Status.FOUGHT,)) if u.has(Status.FOUGHT) else u
-                                       for u in state.units))
+                           units=tuple(u.with_status(remove=_PHASE_DONE_ORDER)
+                                       if not _PHASE_DONE.isdisjoint(u.status) else u for u in state.units))
         state, more = super().resolve_end_phase(state, action, dice)  # type: ignore[arg-type]
         return state, [*events, *more]
 

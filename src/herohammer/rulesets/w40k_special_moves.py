@@ -1,4 +1,5 @@
-"""40k moves that special rules give a unit: Fleet's run in the Shooting phase, Infiltrate's set-up.
+"""40k moves that special rules give a unit: Fleet's run in the Shooting phase, Infiltrate's set-up; and the 4th
+edition's consolidation after a close combat (published.consolidation), a D6" move made as a run is.
 
 Both are read through ``effective_rules``, so what a joined character withholds from his
 unit or does not gain from it (40k3.ic.no-unit-abilities, 40k4.ic.rules-not-shared,
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
 from .. import movement
-from ..actions import Action, Disembark, Embark, Infiltrate, Run
+from ..actions import Action, Consolidate, Disembark, Embark, Infiltrate, Run
 from ..catalogue import implements
 from ..dice import Dice
 from ..rulings import Event, Ruling
@@ -35,6 +36,7 @@ from .w40k_combat import CombatRules
 #: The names a unit's Fleet goes by (3rd edition's Eldar call it Fleet of Foot).
 FLEET = frozenset({"fleet", "fleet_of_foot"})
 RUN_MOST_INCHES = 6.0  # a D6
+CONSOLIDATE_MOST_INCHES = 6.0  # a D6 (published.consolidation)
 INFILTRATE_INCHES = 18.0
 INFILTRATE_HIDDEN_INCHES = 12.0
 EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
@@ -51,6 +53,24 @@ def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[
         moves += movement.plan(u, positions[at:at + len(u.models)], state.terrain)
         at += len(u.models)
     return moves
+
+
+@implements("published.consolidation")
+def _consolidation_contact(state: GameState, side: str, moves: Sequence[movement.PlannedMove]) -> str | None:
+    """Say which model a consolidation would bring into base contact with an enemy: the D6 stops each model at one
+    of six places on its way (1" to 6" along it, or its end), and none may touch an enemy model."""
+    enemies = [p for e in state.enemies_of(side) if e.on_table for p in e.placed]
+    if not enemies:
+        return None
+    for mv in moves:
+        for inches in range(1, int(CONSOLIDATE_MOST_INCHES) + 1):
+            at = movement.truncate(mv.model.at, mv.to, float(inches))
+            if geo.groups_touch([mv.model.moved_to(at).placed], enemies):
+                return (f"{mv.model.name} would end in base contact with an enemy model if the D6 rolls {inches}: a "
+                        "consolidation may not engage a new foe")
+            if mv.length <= inches:
+                break
+    return None
 
 
 def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str],
@@ -199,6 +219,56 @@ class SpecialMoves(CombatRules):
         state, more = self._dangerous_tests(state, moves, dice)
         return state, events + more
 
+    # == consolidation after a close combat (4th edition) ================================
+    @implements("published.consolidation")
+    def rule_consolidate(self, state: GameState, action: Consolidate) -> Ruling:
+        """Rule on a consolidation: a unit its close combat left free this phase moves up to D6" towards its places,
+        never into base contact with an enemy wherever the roll stops it."""
+        rule = "published.consolidation"
+        unit = state.unit(action.unit)
+        if problem := self._own_active(state, unit):
+            return problem
+        if problem := with_its_unit(unit, "consolidates when its unit does", "consolidate with", rule):
+            return problem
+        if not unit.has(Status.MAY_CONSOLIDATE):
+            return Ruling.forbid(f"{unit.id} may not consolidate: only a unit that a close combat's result left with "
+                                 "no enemy in base contact this Assault phase consolidates, once", rule)
+        members = state.combined(unit.id)
+        if wrong := self._positions_problem(state, members, action.to):
+            return Ruling.forbid(wrong, rule)
+        moves = plan_members(state, members, action.to)
+        if off := movement.table_problem(state, moves):
+            return Ruling.forbid(off, rule)
+        for mv in moves:
+            if mv.length > CONSOLIDATE_MOST_INCHES + movement.EPSILON:
+                return Ruling.forbid(f"{mv.model.name} would consolidate {mv.length:.2f}\", but a consolidation is "
+                                     f"D6\": at most {CONSOLIDATE_MOST_INCHES:g}\"", rule)
+        ids = {u.id for u in members}
+        if blocked := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
+            return Ruling.forbid(blocked, rule)
+        if touched := _consolidation_contact(state, unit.side, moves):
+            return Ruling.forbid(touched, rule)
+        if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
+            return Ruling.forbid(f"after consolidating {unit.id} would not be in coherency", "published.coherency")
+        return Ruling.allow(f"{unit.id} may consolidate: it rolls a D6 and each model moves up to that many inches "
+                            "towards its place", rule)
+
+    def resolve_consolidate(self, state: GameState, action: Consolidate, dice: Dice) -> Resolution:
+        """Roll the D6 and move each model that far towards its place; the unit's consolidation is spent."""
+        unit = state.unit(action.unit)
+        members = state.combined(unit.id)
+        start = len(dice.log)
+        inches = dice.total(1, f"{unit.id}: consolidate", "published.consolidation")
+        planned = plan_members(state, members, action.to)
+        moves = [movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, inches),
+                                      min(mv.length, inches), mv.difficult, mv.dangerous) for mv in planned]
+        short = any(mv.length > inches for mv in planned)
+        state = apply_moves(state, moves, {u.id for u in members})
+        state = state.replace_units(*(u.with_status(remove=(Status.MAY_CONSOLIDATE,))
+                                      for u in state.combined(unit.id)))
+        return state, [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
+                             ("published.consolidation",), tuple(dice.log[start:]))]
+
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
         """Refuse an assault by a unit that ran this turn, unless its Fleet lets it (4th edition)."""
         if unit.has(Status.RAN) and not self.fleet_may_assault:
@@ -346,12 +416,24 @@ class SpecialMoves(CombatRules):
         """Propose runs (Shooting phase), boarding and getting out (Movement phase); legal_actions keeps the legal."""
         if state.phase is Phase.MOVEMENT:
             yield from self._transport_candidates(state)
+        if state.phase is Phase.ASSAULT:
+            yield from self._consolidation_candidates(state)
         if state.phase is not Phase.SHOOTING:
             return
         for u in state.side_units(state.active):
             if not u.joined:
                 to = [(m.at[0], m.at[1] + 1.0) for x in state.combined(u.id) for m in x.models]
                 yield Run.trusted(do="run", unit=u.id, to=tuple(to))
+
+    @staticmethod
+    def _consolidation_candidates(state: GameState) -> Iterable[Action]:
+        """Propose two consolidations of each unit free to consolidate: every model 2" one way or the other."""
+        for u in state.units:
+            if Status.MAY_CONSOLIDATE in u.status and not u.joined:
+                models = [m for x in state.combined(u.id) for m in x.models]
+                for dy in (2.0, -2.0):
+                    yield Consolidate.trusted(do="consolidate", unit=u.id,
+                                              to=tuple((m.at[0], m.at[1] + dy) for m in models))
 
     def _transport_candidates(self, state: GameState) -> Iterable[Action]:
         transports = [u for u in state.side_units(state.active) if u.capacity]
