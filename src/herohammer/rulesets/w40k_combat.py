@@ -2410,18 +2410,20 @@ class CombatRules(Ruleset):
         """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
         consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
         same result once per branch of the dice before it)."""
-        return state.remember((_FREED, self, before, combat), lambda: self._freed(state, before, combat))
+        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model
+        was_locked = tuple(sorted({x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid)
+                                   if x.has(Status.LOCKED)}))
+        return state.remember((_FREED, self, was_locked, combat), lambda: self._freed(state, was_locked, combat))
 
     @staticmethod
-    def _freed(state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str]) -> Resolution:
         freed: list[Unit] = []
         for uid in combat:
             u = state.unit(uid)
             if u.joined or not u.on_table or u.has(Status.FALLING_BACK):
                 continue
             group = state.combined(uid)
-            if (any(x.has(Status.LOCKED) for x in group)
-                    or not any(before.unit(x.id).has(Status.LOCKED) for x in group if before.has_unit(x.id))):
+            if any(x.has(Status.LOCKED) for x in group) or not any(x.id in was_locked for x in group):
                 continue
             freed.append(u)
         if not freed:
