@@ -85,11 +85,18 @@ def _decided(counts: Any) -> list[tuple[str, str]]:
     The event labels in an outcome were respelt since the baseline ("power used" ->
     "power_used"), which decides nothing, and statuses were added (every outcome lists
     each status, mostly false): outcomes are compared on their events-aside values that
-    happened (non-zero, true, joined).
+    happened (non-zero, true, joined).  Two things recorded since the baseline decide nothing
+    and are left out: the 9th Age's ``stood_and_shot`` mark (Stand and Shoot's once per turn,
+    taken whenever the baseline's charged unit stood and shot too) and the unit a destroyed
+    character had joined (a dead character is no longer shown as joined).
     """
     decided: dict[str, Any] = {}
     for outcome, _, p in counts:
-        key = repr(tuple((k, v) for k, v in outcome if not k.startswith("event: ") and v not in (0, False, "-")))
+        happened = [(k, v) for k, v in outcome if not k.startswith("event: ") and v not in (0, False, "-")
+                    and not k.endswith(": stood_and_shot")]
+        destroyed = {k.removesuffix(": destroyed") for k, v in happened if k.endswith(": destroyed") and v is True}
+        key = repr(tuple((k, v) for k, v in happened
+                         if not (k.endswith(": joined") and k.removesuffix(": joined") in destroyed)))
         decided[key] = None if p is None or decided.get(key, 0) is None else decided.get(key, 0) + p
     return sorted((k, str(p)) for k, p in decided.items())
 
