@@ -6,8 +6,13 @@ from typing import Any
 
 import pytest
 
+from herohammer.action_odds import action_odds, summarise
+from herohammer.actions import parse_action
+from herohammer.dice import enumerate_outcomes
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
+from herohammer.rulesets import get_ruleset
+from herohammer.state import GameState
 from herohammer.scenario import state_from_data, state_to_data
 
 SPEAR = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"
@@ -81,3 +86,14 @@ def play_to(g: Game, phase: str, active: str) -> None:
             return
         g.apply({"do": "end_phase"})
     raise AssertionError(f"never reached {active}'s {phase} phase")
+
+
+def exact_odds_as_brute_force(state: GameState, action: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """Return ``odds action``'s exact weights of ``action``, asserting they equal brute force (every die a branch)."""
+    odds = action_odds(state, action)
+    assert odds.exact
+    rules = get_ruleset("t9a")
+    act = rules.named_now(state, parse_action(action))
+    fine = enumerate_outcomes(lambda dice: summarise(state, rules.resolve(state, act, dice)), fine=True)
+    assert dict(odds.weights) == dict(fine.items())
+    return list(odds.weights)
