@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +84,33 @@ def test_ctrl_c_stops_a_long_command_with_one_line_and_exit_130(argv: list[str],
     assert code == 130, (code, err)
     assert err.strip() == "herohammer: interrupted; nothing was written", err
 
+
+
+def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that lands while ``sweep --workers`` starts its pool (between two forks, as a loaded machine makes
+    likely) is raised once the pool stands, and the pool's workers end: ``Pool`` cleans up a failed start on
+    ``Exception`` only, so the first worker was left waiting for work, holding the terminal's pipes."""
+    from multiprocessing import active_children
+    from multiprocessing import pool as mp_pool
+
+    from herohammer import sweep
+
+    start = mp_pool.Pool._repopulate_pool
+
+    def start_then_ctrl_c(self: Any) -> None:
+        start(self)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the Ctrl-C arrives here, while the pool is still being built
+
+    monkeypatch.setattr(mp_pool.Pool, "_repopulate_pool", start_then_ctrl_c)
+    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sweep._execute([], 2, None, lambda n: None)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler put back
+        left = active_children()
+    finally:
+        signal.signal(signal.SIGINT, usual)
+        for p in active_children():
+            p.terminate()
+    assert not left, f"workers outlived the interrupted start: {left}"

@@ -25,6 +25,7 @@ import itertools
 import math
 import re
 import signal
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -304,6 +305,26 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
     return variants, total
 
 
+def _defer_ctrl_c(came: list[int]) -> Any:
+    """Hold back Ctrl-C (noted in ``came``) while a pool starts; return the handler to put back (None: left as it
+    was, off the main thread or where Ctrl-C does not raise KeyboardInterrupt)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    usual = signal.getsignal(signal.SIGINT)
+    if usual is not signal.default_int_handler:
+        return None
+    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    return usual
+
+
+def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
+    """Put Ctrl-C's handler back and raise the KeyboardInterrupt that ``_defer_ctrl_c`` held back, if one came."""
+    if usual is not None:
+        signal.signal(signal.SIGINT, usual)
+    if came:
+        raise KeyboardInterrupt
+
+
 def _quiet_worker() -> None:
     """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -343,10 +364,21 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
     if workers and workers > 1:
         from multiprocessing import Pool
 
-        with Pool(workers, initializer=_quiet_worker) as pool:  # leaving the block (Ctrl-C too) ends the workers
+        pool = None
+        came: list[int] = []
+        usual = _defer_ctrl_c(came)
+        try:
+            try:  # Pool cleans up a failed start on Exception only: a Ctrl-C between two forks left the first
+                # worker behind, holding the terminal's pipes after the command had exited
+                pool = Pool(workers, initializer=_quiet_worker)
+            finally:
+                _restore_ctrl_c(usual, came)  # a Ctrl-C held back is raised now that the pool can be ended
             for result in pool.imap(run_job, jobs):
                 out.append(result)
                 advance(1)
+        finally:  # done, or Ctrl-C at any point once the pool stands: end its workers
+            if pool is not None:
+                pool.terminate()
         return out
     for job in jobs:
         out.append(run_job(job))
