@@ -79,6 +79,13 @@ def charge_rules(charger: Unit) -> tuple[str, ...]:
     return _CHARGE_OUT if charger.joined else _UNIT_CHARGE
 
 
+def _redirected(action: Charge, reaction: str | None) -> Charge:
+    """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit, redirecting no further."""
+    assert action.redirect is not None
+    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
+                                     "redirect_reaction": None})
+
+
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
 
 
@@ -1112,8 +1119,7 @@ class NinthAge(Ruleset):
         if self._must_flee(new):
             return Ruling.forbid(f"{new.id} is fleeing and would Flee again: the engine redirects a charge only at a "
                                  "unit that Holds or Stands and Shoots", REDIRECT, FLEE_REACTION)
-        second = action.model_copy(update={"target": new.id, "reaction": action.redirect_reaction, "redirect": None,
-                                           "redirect_reaction": None})
+        second = _redirected(action, action.redirect_reaction)
         key = (type(self), "rule_charge", action.unit, new.id, None)
         declared = state.remember(key, lambda: self._charge_declared(state, second))
         if not declared.legal:
@@ -1141,8 +1147,7 @@ class NinthAge(Ruleset):
         assert action.redirect is not None
         start = len(dice.log)
         new = state.unit(action.redirect)
-        second = action.model_copy(update={"target": new.id, "reaction": None, "redirect": None,
-                                           "redirect_reaction": None})
+        second = _redirected(action, None)
         again = self._charge_declared(state, second)
         if not again.legal:
             return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "

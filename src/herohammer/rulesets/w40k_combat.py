@@ -2374,15 +2374,16 @@ class CombatRules(Ruleset):
         """Read what a Sweeping Advance takes from the state whatever the dice: the victor (None, and why), both
         Initiatives, the falling back unit with its characters, and the state with them destroyed."""
         group = state.combined(unit_id)
-        victor, why_not = self._sweeper(state, group, combat)
+        victor, why_not, theirs = self._sweeper(state, group, combat)
         if victor is None:
             return None, why_not, 0, 0, group, state
-        return (victor, "", _sweep_initiative(group), _sweep_initiative(state.combined(victor)), group,
+        return (victor, "", _sweep_initiative(group), theirs, group,
                 state.replace_units(*(evolve(u, models=()) for u in group)))
 
     @staticmethod
-    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str]:
-        """Return the victor that sweeps after a falling back ``group`` (None, and why, when none may)."""
+    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
+        """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
+        may)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
@@ -2403,7 +2404,7 @@ class CombatRules(Ruleset):
             initiative = _sweep_initiative(victors)
             if best is None or initiative > best[0]:
                 best = (initiative, uid)
-        return (None, why) if best is None else (best[1], "")
+        return (None, why, 0) if best is None else (best[1], "", best[0])
 
     @implements("published.consolidation")
     def _free_to_consolidate(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
