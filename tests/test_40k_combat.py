@@ -416,7 +416,7 @@ def test_play_illegal_action_is_one_line_exit_2_and_writes_nothing(tmp_path: Pat
                         "--action", '{"do": "end_phase"}',
                         "--action", '{"do": "manifest", "psyker": "tactical", "power": "Smite", "target": "lord"}',
                         "--out", str(out)], capsys)
-    assert code == 2 and "40k3.psyker.test" in err
+    assert code == 2 and "published.40k4-psychic-test" in err
     assert len(err.strip().splitlines()) == 1 and not out.exists()
 
 
@@ -431,7 +431,7 @@ def test_odds_action_cli_exact_json_and_errors(capsys: pytest.CaptureFixture[str
     assert sum(Fraction(v) for k, v in data["rows"].items() if k.startswith("lord: ")) == 1
     code, out, err = run(["odds", "action", scen, "--action", '{"do": "manifest", "psyker": "tactical", "power": "Smite", '
                           '"target": "lord"}'], capsys)
-    assert code == 2 and len(err.strip().splitlines()) == 1 and "40k3.psyker.test" in err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "published.40k4-psychic-test" in err
     code, out, err = run(["odds", "action", scen, "--action", '{"do": "shoot", "unit": "tactical", "target": "lord"}',
                           "--max-branches", "1", "--runs", "200"], capsys)
     assert code == 0 and "Monte Carlo" in out and "95% CI" in out

@@ -133,6 +133,10 @@ def test_40k4_a_retinue_destroyed_frees_its_leader_for_good() -> None:
     assert_legal(g, {"do": "leave", "character": "inq", "to": [32, 23]}, "40k4.ic.leave")
 
 
+#: The clause a psychic shooting attack cites in each edition (4th: its rulebook's Psychic Powers).
+AS_SHOOTING = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
+
+
 @pytest.mark.rule("40k3.psyker.as-shooting", "40k4.shoot.same-target")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_joined_psyker_and_his_unit_fire_at_one_target(ruleset: str) -> None:
@@ -142,7 +146,7 @@ def test_a_joined_psyker_and_his_unit_fire_at_one_target(ruleset: str) -> None:
     blue = [squad("boyz", 18, 24), squad("grots", 30, 24)]
     g = game(scenario(ruleset, [tac, lib], blue, phase="shooting"))
     smite = {"do": "manifest", "psyker": "lib", "power": "smite", "target": "boyz"}
-    assert_legal(g, smite, "40k3.psyker.as-shooting")
+    assert_legal(g, smite, AS_SHOOTING[ruleset])
     g.apply(smite, dice=ScriptedDice([3, 3] + [1] * 12))
     same_target = "40k4.shoot.same-target" if ruleset == "40k4" else "40k3.char.shooting-dice"
     refused = assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "grots"}, same_target)
@@ -151,7 +155,7 @@ def test_a_joined_psyker_and_his_unit_fire_at_one_target(ruleset: str) -> None:
     # the other way round: the unit fires first, and the psyker has fired with it
     g = game(scenario(ruleset, [tac, lib], blue, phase="shooting"))
     g.apply({"do": "shoot", "unit": "tac", "target": "grots"}, dice=ScriptedDice([1] * 12))
-    assert_illegal(g, smite, "40k3.psyker.as-shooting")
+    assert_illegal(g, smite, AS_SHOOTING[ruleset])
 
 
 

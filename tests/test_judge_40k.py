@@ -20,6 +20,10 @@ from herohammer.units import Status
 
 from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
 
+#: The clauses a psychic power cites in each edition (4th: its rulebook's Psychic Powers, published.40k4-*).
+AS_SHOOTING = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
+PSYCHIC_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
+
 RULES = {  # each edition's clause for the same words
     "40k3": {"join": "40k3.ic.join", "leave": "40k3.ic.leave", "no_last_man": "40k3.ic.no-last-man"},
     "40k4": {"join": "40k4.ic.join", "leave": "40k4.ic.leave", "no_last_man": "40k4.char.no-last-man"},
@@ -196,13 +200,13 @@ def test_a_psychic_attack_on_morale_picks_its_target_by_the_shooting_rules(rules
     g = game(scenario(ruleset, red, blue, phase="shooting", active="blue"))
     power = {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness"}
     shot = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}[ruleset]
-    assert_legal(g, {**power, "target": "tac"}, "40k3.psyker.as-shooting")
+    assert_legal(g, {**power, "target": "tac"}, AS_SHOOTING[ruleset])
     assert_illegal(g, {**power, "target": "cap"}, shot)
     assert_illegal(g, {**power, "target": "sgt"}, {"40k3": "40k3.ic.join", "40k4": "40k4.target.joined"}[ruleset])
     assert_illegal(g, {**power, "target": "vets"}, "published.transports")
     assert_illegal(g, {**power, "target": "melee"}, "published.shooting-into-combat")
     for target in ("cap", "sgt", "vets", "melee"):
-        assert "40k3.psyker.as-shooting" in g.check({**power, "target": target}).rules
+        assert AS_SHOOTING[ruleset] in g.check({**power, "target": target}).rules
     assert not any(a.do == "manifest" and getattr(a, "target", None) in ("cap", "sgt", "vets", "melee")
                    for a in g.legal_actions())
 
@@ -233,12 +237,12 @@ def test_a_psychic_shooting_attack_is_shooting_not_after_a_run_nor_while_pinned(
         return game(scenario(ruleset, red, [squad("boyz", 20, 28, n=2)], phase="shooting"))
 
     smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
-    assert_legal(librarian_with([]), smite, "40k3.psyker.as-shooting")
+    assert_legal(librarian_with([]), smite, AS_SHOOTING[ruleset])
     g = librarian_with([])
     g.apply({"do": "run", "unit": "tac", "to": [[20, 19], [22, 19], [21, 20.5]]}, dice=ScriptedDice([3]))
     assert g.state.unit("lib").has(Status.RAN)
-    assert_illegal(g, smite, "40k3.psyker.as-shooting")
-    refused = assert_illegal(librarian_with(["ran"]), smite, "40k3.psyker.as-shooting")  # a scenario in that state
+    assert_illegal(g, smite, AS_SHOOTING[ruleset])
+    refused = assert_illegal(librarian_with(["ran"]), smite, AS_SHOOTING[ruleset])  # a scenario in that state
     assert "ran this Shooting phase" in refused.reason
     assert_illegal(librarian_with(["pinned"]), smite, "published.pinning")
 

@@ -288,7 +288,8 @@ def test_the_character_who_outlives_the_squad_shot_at(kind: str, may: bool) -> N
     blue = [{"id": "a", "models": [model("a 1", 18, 14, profile="WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv6+")]},
             {**hero("boss", 20, 14.5, kind=kind, joined="a")}]
     g = game(scenario("40k3", [pistols("tac", 19, 10)], blue, phase="shooting"))
-    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([6, 1, 1, 6, 1, 1, 1]))  # 1 hit, wound, no save; 1+1 holds
+    # 1 hit, wound, no save; an ordinary boss left alone: 1+1 holds Last Man Standing, 1+1 the casualties check
+    g.apply({"do": "shoot", "unit": "tac", "target": "a"}, dice=ScriptedDice([6, 1, 1, 6, 1, 1, 1, 1, 1]))
     assert not g.state.unit("a").alive and g.state.unit("boss").alive and g.state.unit("boss").joined is None
     g.apply({"do": "end_phase"})
     action = {"do": "assault", "unit": "tac", "target": "boss"}
@@ -322,13 +323,15 @@ def test_a_squad_down_to_one_marine_beside_its_captain_is_no_last_man(ruleset: s
     morale = [e for e in events if e.kind == "morale"]
     assert len(morale) == 1 and "Ld 9" in morale[0].message and f"{ruleset}.char.leadership" in morale[0].rules
     # without the Captain the last Marine is alone: in 3rd edition Last Man Standing, on his own Leadership; 4th
-    # edition has no such test (published.last-man-standing), only the phase's check for two of three lost, at -1
+    # edition has no such test (published.last-man-standing), only the phase's check for two of three lost, at -1;
+    # in 3rd edition he takes that check too, after Last Man Standing (published.last-man-standing's decision)
     g = game(scenario(ruleset, red[:1], [las], phase="shooting", active="blue"))
-    events = shoot_then_test(g, {"do": "shoot", "unit": "las", "target": "tac"}, [6, 6, 6, 6, 1, 1])
+    events = shoot_then_test(g, {"do": "shoot", "unit": "las", "target": "tac"}, [6, 6, 6, 6, 1, 1, 1, 1])
     assert len(g.state.unit("tac").models) == 1
     tested = [e for e in events if e.kind == "morale"]
-    assert len(tested) == 1 and "Ld 7" in tested[0].message
+    assert len(tested) == (2 if ruleset == "40k3" else 1) and all("Ld 7" in t.message for t in tested)
     assert ("published.last-man-standing" in tested[0].rules) == (ruleset == "40k3")
+    assert "published.morale-casualties" in tested[-1].rules
     if ruleset == "40k4":
         told = [e for e in events if e.kind == "last_man"]
         assert "published.morale-casualties" in tested[0].rules and "Ld 7 -1" in tested[0].message

@@ -22,6 +22,9 @@ from herohammer.units import Status
 from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
 
 PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
+#: The clauses a psychic power cites in each edition (4th: its rulebook's Psychic Powers, published.40k4-*).
+AS_SHOOTING = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
+PSYCHIC_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
 SMITE = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"}
 
 
@@ -57,7 +60,7 @@ def test_40k4_perils_is_one_wound_whatever_the_psykers_toughness() -> None:
     assert third.state.unit("lib").alive
 
 
-@pytest.mark.rule("published.40k4-perils-of-the-warp", "40k3.psyker.perils-on-2", "published.saves")
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "published.40k4-psychic-test", "published.saves")
 def test_40k4_perils_allows_the_invulnerable_save_and_the_power_still_works_on_a_2() -> None:
     """4th edition: no armour save against Perils, but an invulnerable save may be taken; on a 2 the power is used.
     3rd edition (seed 000): "no save is allowed" - not even the invulnerable one."""
@@ -69,14 +72,14 @@ def test_40k4_perils_allows_the_invulnerable_save_and_the_power_still_works_on_a
     assert "4+ invulnerable save" in perils.message and "saves it" in perils.message
     assert g.state.unit("lib").models[0].wounds_taken == 0
     used = next(e for e in events if e.kind == "power_used")
-    assert "40k3.psyker.perils-on-2" in used.rules
+    assert "published.40k4-perils-of-the-warp" in used.rules and not any(r.startswith("40k3.") for r in used.rules)
     g.undo()
     events = g.apply(SMITE, dice=ScriptedDice([1, 1, 3, 6, 6, 6, 6, 6, 6, 6, 6]))  # the save fails: one wound
     assert "fails it: wounded" in next(e for e in events if e.kind == "perils").message
     assert g.state.unit("lib").models[0].wounds_taken == 1
     assert any(e.kind == "power_used" for e in events)
-    # a refused second power leaves the state as it was (one power a turn, 40k3.psyker.test)
-    assert_illegal(g, SMITE, "40k3.psyker.test")
+    # a refused second power leaves the state as it was (one power a turn: 4th edition's published.40k4-psychic-test)
+    assert_illegal(g, SMITE, "published.40k4-psychic-test")
     third = game(scenario("40k3", [librarian(profile)], [squad("orks", 20, 22)], phase="shooting"))
     events = third.apply(SMITE, dice=ScriptedDice([1, 1, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]))  # S6 hit, wound 6: no save
     assert third.state.unit("lib").models[0].wounds_taken == 1
@@ -249,11 +252,11 @@ def test_a_psyker_in_a_pinned_squad_uses_no_power_at_all(ruleset: str) -> None:
     smite = {**fear, "power": "Smite"}
     g = psyker_in_squad(ruleset, ["pinned"])
     refused = assert_illegal(g, fear, "published.pinning")
-    assert "40k3.psyker.test" in refused.rules
+    assert PSYCHIC_TEST[ruleset] in refused.rules
     assert_illegal(g, smite, "published.pinning")
     free = psyker_in_squad(ruleset, [])
-    assert_legal(free, fear, "40k3.psyker.test")
-    assert_legal(free, smite, "40k3.psyker.as-shooting")
+    assert_legal(free, fear, PSYCHIC_TEST[ruleset])
+    assert_legal(free, smite, AS_SHOOTING[ruleset])
 
 
 @pytest.mark.rule("published.fall-back", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.psyker.as-shooting")
@@ -263,7 +266,7 @@ def test_a_psyker_in_a_falling_back_squad_may_use_his_power_but_not_leave(rulese
     squad's Librarian may still Smite, but may not leave the squad until it regroups (seeds 000 and 001)."""
     g = psyker_in_squad(ruleset, ["falling_back", "moved"])
     assert_legal(g, {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "orks"},
-                 "40k3.psyker.as-shooting")
+                 AS_SHOOTING[ruleset])
     end_phases(g, 5)  # through blue's turn to red's next Movement phase
     assert g.state.phase.value == "movement" and g.state.active == "red"
     rule = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}[ruleset]

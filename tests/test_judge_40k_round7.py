@@ -260,8 +260,8 @@ def test_a_model_hidden_from_every_firer_takes_no_wound_and_wounds_past_those_in
     g = game(scenario(ruleset, [gunner], [boyz], phase="shooting", terrain=WALL))
     shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1])
     assert [m.name for m in g.state.unit("boyz").models] == ["Boy 1", "Boy 2"]
-    g = game(scenario(ruleset, [gunner], [boyz], phase="shooting"))
-    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1])
+    g = game(scenario(ruleset, [gunner], [boyz], phase="shooting"))  # 3rd ed.: Last Man Standing, then casualties
+    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "boyz"}, faces + [1, 1, 1, 1])
     assert len(g.state.unit("boyz").models) == 1 and g.state.unit("boyz").models[0].name != "Boy 2"
 
 

@@ -48,7 +48,7 @@ def psychic_odds(leadership: int, toughness: int = 4, wounds: int = 1, ruleset: 
     (published.40k4-perils-of-the-warp); 3rd edition allows no save of any kind.
     """
     rules = get_ruleset(ruleset)
-    check_value("LD", leadership, "40k3.psyker.test")
+    check_value("LD", leadership, rules.psychic_test_rule)
     check_value("toughness", toughness, "core.zero.t")
     if wounds < 1 or wounds > 10:
         raise OutOfRangeError("wounds", wounds, "1..10", "core.zero.w")

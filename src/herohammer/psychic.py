@@ -41,7 +41,7 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     the hit slays the psyker (40k3.psyker.perils-on-2) - with Leadership below 2 too.
     """
     check_value("Toughness", toughness, "core.zero.t")
-    roll, passed, power_used, perils = _test(dice, leadership, wounds)  # checks Leadership and Wounds
+    roll, passed, power_used, perils = _test(dice, leadership, wounds, "40k3.psyker.test")  # checks Ld and Wounds
     strength: int | None = None
     wounded = False
     if perils:
@@ -56,16 +56,16 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
     return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and wounds <= 1)
 
 
-@implements("40k3.psyker.test", "40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp")
+@implements("published.40k4-psychic-test", "published.40k4-perils-of-the-warp")
 def psychic_test_4th(dice: Dice, leadership: int, wounds: int = 1, invulnerable: int | None = None) -> PsychicResult:
-    """Take a 4th edition psychic test: the test as in 3rd; Perils is one wound, no armour save.
+    """Take a 4th edition psychic test (published.40k4-psychic-test): as in 3rd; Perils is one wound, no armour save.
 
     The published 4th edition rule: on a 2 or 12 the psyker suffers a wound with no armour
     save allowed; an invulnerable save may be taken.  On a 2 the power is still used.
     """
     if invulnerable is not None and not 2 <= invulnerable <= 6:
         raise OutOfRangeError("invulnerable save", invulnerable, "2+ to 6+, or none", "published.saves")
-    roll, passed, power_used, perils = _test(dice, leadership, wounds)
+    roll, passed, power_used, perils = _test(dice, leadership, wounds, "published.40k4-psychic-test")
     wounded = perils
     if perils and invulnerable is not None:
         wounded = dice.total(1, f"Perils of the Warp: invulnerable save ({invulnerable}+)",
@@ -74,13 +74,14 @@ def psychic_test_4th(dice: Dice, leadership: int, wounds: int = 1, invulnerable:
                          invulnerable if perils else None)
 
 
-def _test(dice: Dice, leadership: int, wounds: int) -> tuple[int, bool, bool, bool]:
-    """Roll the psychic test both editions share: the roll, passed, power used (a 2 always), Perils (2 or 12)."""
-    check_value("Leadership", leadership, "40k3.psyker.test")
+def _test(dice: Dice, leadership: int, wounds: int, rule: str) -> tuple[int, bool, bool, bool]:
+    """Roll the psychic test both editions share (``rule``: the edition's clause on it): the roll, passed, power used
+    (a 2 always), Perils (2 or 12)."""
+    check_value("Leadership", leadership, rule)
     if wounds < 1:
         raise OutOfRangeError("Wounds", wounds, "1 or more (a model at 0 Wounds is already removed)", "core.zero.w")
     # only pass/fail and the Perils rolls matter: at most 4 branches when enumerating, not 11
-    roll = dice.total(2, f"psychic test (Ld {leadership})", "40k3.psyker.test",
+    roll = dice.total(2, f"psychic test (Ld {leadership})", rule,
                       splits=(min(PERILS_ROLLS), leadership, max(PERILS_ROLLS) - 1))
     passed = roll <= leadership
     return roll, passed, passed or roll == 2, roll in PERILS_ROLLS

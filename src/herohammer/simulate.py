@@ -262,7 +262,7 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
     if not psyker.alive:
         raise IllegalActionError(f"{psyker.id} has no models left", ["core.zero.w"])
     if psyker.has(Status.USED_POWER):
-        raise IllegalActionError(f"{psyker.id} has already used a power this turn", ["40k3.psyker.test"])
+        raise IllegalActionError(f"{psyker.id} has already used a power this turn", [ruleset.psychic_test_rule])
     model = psyker.models[0]
     result = ruleset.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
                                   model.profile.invulnerable)
@@ -279,7 +279,7 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
         if result.perils else ""
     return state.replace_unit(new), [Event(
         "psychic_test", f"{psyker.id} rolls {result.roll} and {said}{perils}",
-        ("40k3.psyker.test", ruleset.perils_rule, "40k3.psyker.perils-on-2"),
+        tuple(dict.fromkeys((ruleset.psychic_test_rule, ruleset.perils_rule, ruleset.power_on_two_rule))),
         data=(("psyker", psyker.id), ("passed", result.passed), ("power_used", result.power_used),
               ("perils", result.perils), ("wounded", result.wounded), ("slain", result.slain)),
     )]

@@ -32,7 +32,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     add_json_flag(p)
     p.set_defaults(run=_run_leadership)
 
-    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*; 40k4: published.40k4-perils-of-the-warp)")
+    p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*; 40k4: published.40k4-psychic-test, published.40k4-perils-of-the-warp)")
     p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="the psyker's Leadership, 0..10")
     p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=None,
                    help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part)")
@@ -104,8 +104,9 @@ def _run_leadership(args: argparse.Namespace) -> int:
 def _run_psychic(args: argparse.Namespace) -> int:
     toughness = 4 if args.toughness is None else args.toughness
     rows = odds.psychic_odds(args.ld, toughness, args.wounds, args.ruleset, args.inv)
-    rules = ("40k3.psyker.test", RULESETS[args.ruleset].perils_rule, "40k3.psyker.perils-on-2")
-    reads = RULESETS[args.ruleset].perils_reads  # an input given that this edition's Perils does not read is named
+    chosen = RULESETS[args.ruleset]
+    rules = tuple(dict.fromkeys((chosen.psychic_test_rule, chosen.perils_rule, chosen.power_on_two_rule)))
+    reads = chosen.perils_reads  # an input given that this edition's Perils does not read is named
     shown = (f" T{toughness}" if "toughness" in reads else "") + f" W{args.wounds}" + (
         f" Inv{args.inv}+" if args.inv and "invulnerable" in reads else "")
     unused = [f"--{name} not used" for name, value in (("toughness", args.toughness), ("inv", args.inv))

@@ -421,6 +421,11 @@ class Ruleset:
     supports_psychic_tests: ClassVar[bool] = False
     #: The clause that says what Perils of the Warp does to the psyker.
     perils_rule: ClassVar[str] = "40k3.psyker.perils"
+    #: The clauses on the psychic test (and one power a turn), on a power used on a 2 despite Perils, and on a
+    #: psychic attack following the Shooting rules: 3rd edition's (seed 000); 4th edition has its own published ones.
+    psychic_test_rule: ClassVar[str] = "40k3.psyker.test"
+    power_on_two_rule: ClassVar[str] = "40k3.psyker.perils-on-2"
+    psychic_shooting_rule: ClassVar[str] = "40k3.psyker.as-shooting"
     #: what Perils of the Warp reads of the psyker beside his Wounds (3rd: his Toughness against the Strength D6 hit)
     perils_reads: ClassVar[tuple[str, ...]] = ("toughness",)
 

@@ -73,6 +73,9 @@ class Warhammer40k4(Warhammer40k3):
         for spec in Warhammer40k3.phases)
     either_side: ClassVar[frozenset[str]] = Warhammer40k3.either_side | {"consolidate"}
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
+    psychic_test_rule: ClassVar[str] = "published.40k4-psychic-test"
+    power_on_two_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"  # "On a 2 the power is still used"
+    psychic_shooting_rule: ClassVar[str] = "published.40k4-psychic-shooting"
     perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
 
     @implements("published.40k4-perils-of-the-warp")

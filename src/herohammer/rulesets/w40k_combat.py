@@ -1410,12 +1410,12 @@ class CombatRules(Ruleset):
 
     @implements("published.morale-casualties")
     def _after_casualties(self, state: GameState, before: GameState, target_id: str, dice: Dice) -> Resolution:
-        """Test Last Man Standing, else a Morale check after losing 25% of the models to one attack."""
+        """Test Last Man Standing, and a Morale check after losing 25% of the models to one attack (both, 3rd ed.)."""
         return self._casualties_tested(state, before, target_id, dice, self._casualty_check(state, before, target_id))
 
     def _casualty_check(self, state: GameState, before: GameState, target_id: str) -> _Check:
-        """Say what ``_after_casualties`` calls for, before any die: Last Man Standing tests (``_LAST_MAN``), else
-        ``_quarter_check``'s answer."""
+        """Say what ``_after_casualties`` calls for, before any die: Last Man Standing tests (``_LAST_MAN``, with
+        ``quarter_check``'s answer after them), else ``quarter_check``'s answer."""
         unit_now = state.unit
         for u in before.units:
             if not u.joined and _last_models(before, u.id, unit_now):
@@ -1475,38 +1475,54 @@ class CombatRules(Ruleset):
         """Carry out what ``_casualty_check`` found the casualties call for."""
         if check is _LAST_MAN:
             state, events = self._last_man(state, before, dice, set())
-            if events:
-                return state, events
             check = self.quarter_check(state, before, target_id)
+            if events:
+                return self._quarter_after_last_man(state, target_id, dice, events, check)
         if isinstance(check, _MoraleDue):
             return self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
         return state, [] if check is None else [check]  # type: ignore[list-item]  # an Event: the unit destroyed
 
+    @implements("published.last-man-standing", "published.morale-casualties")
+    def _quarter_after_last_man(self, state: GameState, target_id: str, dice: Dice, events: list[Event],
+                                check: _Check) -> Resolution:
+        """Take the casualties' Morale check as well as Last Man Standing (published.last-man-standing's decision):
+        the last model of a unit that lost 25% of its models to the attack, having passed its Last Man Standing
+        test, takes that check too (one that failed falls back and takes none: ``_morale_facts``). A character left
+        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before."""
+        if check is None or isinstance(check, bool) or any(e.kind == "last_man" for e in events):
+            return state, events
+        if isinstance(check, _MoraleDue):
+            state, more = self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
+            return state, events + more
+        return state, [*events, check]  # a pinned unit spared the check: said
+
     # == psychic powers ================================================================
-    @implements("40k3.psyker.test", "40k3.psyker.as-shooting")
+    @implements("40k3.psyker.test", "40k3.psyker.as-shooting", "published.40k4-psychic-test",
+                "published.40k4-psychic-shooting")
     def rule_manifest(self, state: GameState, action: Manifest) -> Ruling:
-        """Rule on using a power: a psyker, one power a turn, its phase, and a target as for shooting."""
+        """Rule on using a power: a psyker, one power a turn, its phase, and a target as for shooting (each edition's
+        clauses: ``psychic_test_rule``, ``psychic_shooting_rule``)."""
         psyker = state.unit(action.psyker)
         if problem := self._own_active(state, psyker):
             return problem
         if "psyker" not in self.effective_rules(state, psyker.id):
-            return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", "40k3.psyker.test")
+            return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", self.psychic_test_rule)
         if psyker.has(Status.USED_POWER):
             return Ruling.forbid(f"{psyker.id} has already taken a psychic test this turn: never more than one "
-                                 "power a turn", "40k3.psyker.test")
+                                 "power a turn", self.psychic_test_rule)
         power = find_power(action.power, state.powers)
         if power is None:
             return Ruling.forbid(f"unknown power {action.power!r} (known: {', '.join(known_powers(state.powers))})",
-                                 "40k3.psyker.test")
+                                 self.psychic_test_rule)
         if power.phase != state.phase:
             return Ruling.forbid(f"{power.name} is used in the {power.phase.value} phase, not the "
-                                 f"{state.phase.value} phase", "40k3.psyker.test")
+                                 f"{state.phase.value} phase", self.psychic_test_rule)
         if action.target is None:
-            return Ruling.forbid(f"{power.name} needs a target: field target", "40k3.psyker.as-shooting")
+            return Ruling.forbid(f"{power.name} needs a target: field target", self.psychic_shooting_rule)
         return self._power_target(state, psyker, power, action.target)
 
     def _power_target(self, state: GameState, psyker: Unit, power: Power, target_id: str) -> Ruling:
-        rule = "40k3.psyker.as-shooting"
+        rule = self.psychic_shooting_rule
         target = state.unit(target_id)
         if power.effect is PowerEffect.SHOOTING:
             host = state.unit(psyker.joined) if psyker.joined else psyker
@@ -1534,7 +1550,7 @@ class CombatRules(Ruleset):
             # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
             for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
                 if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
-                    return Ruling.forbid(problem.reason, *problem.rules, "40k3.psyker.test")
+                    return Ruling.forbid(problem.reason, *problem.rules, self.psychic_test_rule)
             special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
             if special is not None and not special.legal:
                 return Ruling.forbid(special.reason, *special.rules, rule)
@@ -1546,14 +1562,14 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {psyker.id}, beyond {power.name}'s range of "
                                  f"{power.range:g}\"", rule)
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
-                            f"({dist:.1f}\", in sight)", "40k3.psyker.test", rule)
+                            f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule)
 
     def perils_words(self, result: PsychicResult) -> str:
         """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
         hurt = "wounded" if result.wounded else "not wounded"
         return f"is hit at S{result.perils_strength}, no save: {hurt}"
 
-    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2")
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
         psyker = state.unit(action.psyker)
@@ -1568,7 +1584,7 @@ class CombatRules(Ruleset):
                                    model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
-                        f"Ld {model.profile.ld}, {verdict}", ("40k3.psyker.test",), _rolls(dice, start))]
+                        f"Ld {model.profile.ld}, {verdict}", (self.psychic_test_rule,), _rolls(dice, start))]
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER))
         if result.perils:
@@ -1581,9 +1597,9 @@ class CombatRules(Ruleset):
                                         data=(("slain", len(slain)),)))
         if not result.power_used:
             return after, events
-        rules = ("40k3.psyker.test",) + (("40k3.psyker.perils-on-2",) if result.roll == 2 else ())
+        rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ())
         if power.effect is PowerEffect.SHOOTING:
-            rules += ("40k3.psyker.as-shooting",)
+            rules += (self.psychic_shooting_rule,)
         events.append(Event("power_used", f"{model.name} uses {power.name} on {action.target}", rules))
         target = state.unit(action.target)
         target_id = target.joined or target.id
@@ -1591,7 +1607,7 @@ class CombatRules(Ruleset):
             assert power.weapon is not None
             shots = power.weapon.shots
             wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
-                                                  ("40k3.psyker.as-shooting", "published.wound-allocation",
+                                                  (self.psychic_shooting_rule, "published.wound-allocation",
                                                    *self._carry_rule(after, target_id)))
             events += more
             if wounded is not None:
@@ -1603,7 +1619,7 @@ class CombatRules(Ruleset):
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
-                                         "40k3.psyker.test", power.modifier)
+                                         self.psychic_test_rule, power.modifier)
         return after, events + more
 
     # == assault ======================================================================
