@@ -154,8 +154,10 @@ def action(draw: st.DrawFn, data: Any) -> Any:
             fields["reaction"] = reaction
         if do == "charge" and draw(st.booleans()):  # published.t9a-redirect-charge
             fields["redirect"] = draw(ids)
-            if redirect_reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot"])):
+            if redirect_reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"])):
                 fields["redirect_reaction"] = redirect_reaction
+            if draw(st.booleans()):  # the target charged when the redirect's unit Flees too
+                fields["if_both_flee"] = draw(ids)
         if do == "shoot" and draw(st.booleans()):
             fields["at"] = draw(ids)
     elif do == "consolidate":

@@ -105,7 +105,7 @@ def test_a_redirect_needs_a_flee_another_viable_unit_and_no_wheel() -> None:
     far = _two_targets(guards_at=(56, 27))  # to the orcs' side, out of their Front Arc
     refused(far, REDIRECTED, REDIRECT, "not in orcs's Front Arc")
     fleeing = Game(g.state.replace_unit(g.state.unit("guards").with_status(Status.FLEEING)))
-    refused(fleeing, REDIRECTED, REDIRECT, "guards is fleeing")
+    refused(fleeing, {**REDIRECTED, "redirect_reaction": "hold"}, FLEE, "guards is fleeing")  # it must Flee again
 
 
 @pytest.mark.rule(REDIRECT, "published.t9a-stand-and-shoot")

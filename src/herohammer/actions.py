@@ -193,10 +193,13 @@ class Charge(_Action):
     #: Flee for a unit already fleeing (published.t9a-flee-reaction), else Stand and Shoot when it may be taken, else Hold
     reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
     #: t9a: the unit the charger redirects its charge to when its target Flees and it passes a Discipline test
-    #: (published.t9a-redirect-charge), and that unit's Charge Reaction (none given: Stand and Shoot when it may
-    #: be taken, else Hold)
+    #: (published.t9a-redirect-charge), and that unit's Charge Reaction (none given: Flee for a unit already fleeing,
+    #: else Stand and Shoot when it may be taken, else Hold)
     redirect: str | None = None
-    redirect_reaction: Literal["hold", "stand_and_shoot"] | None = None
+    redirect_reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
+    #: t9a: when the redirect's unit Flees too, the unit the charger then charges, either target (``target`` or
+    #: ``redirect``), declared before the Charge Range roll (published.t9a-redirect-charge); none given: ``redirect``
+    if_both_flee: str | None = None
 
 
 class Allocate(_Action):

@@ -83,7 +83,7 @@ def _redirected(action: Charge, reaction: str | None) -> Charge:
     """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit, redirecting no further."""
     assert action.redirect is not None
     return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
-                                     "redirect_reaction": None})
+                                     "redirect_reaction": None, "if_both_flee": None})
 
 
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
@@ -486,7 +486,7 @@ class NinthAge(Ruleset):
 
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
-        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect"), "shoot": ("unit", "target"),
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"), "shoot": ("unit", "target"),
         "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
     }
 
@@ -1116,9 +1116,6 @@ class NinthAge(Ruleset):
             return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
                                  REDIRECT, WHEEL_RULE)
         new = state.unit(action.redirect)
-        if self._must_flee(new):
-            return Ruling.forbid(f"{new.id} is fleeing and would Flee again: the engine redirects a charge only at a "
-                                 "unit that Holds or Stands and Shoots", REDIRECT, FLEE_REACTION)
         second = _redirected(action, action.redirect_reaction)
         key = (type(self), "rule_charge", action.unit, new.id, None)
         declared = state.remember(key, lambda: self._charge_declared(state, second))
@@ -1132,8 +1129,29 @@ class NinthAge(Ruleset):
             if not reaction.legal:
                 return Ruling.forbid(f"the redirected charge: {reaction.reason}", REDIRECT, *reaction.rules)
             said, rules = reaction.reason, reaction.rules
+        elif self._must_flee(new):
+            said, rules = f"{new.id} is fleeing, so it Flees", (CHARGE_REACTIONS, FLEE_REACTION)
+        both = self._both_flee_problem(action, new)
+        if isinstance(both, Ruling):
+            return both
         return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
-                            f"to {new.id} ({said})", REDIRECT, *rules)
+                            f"to {new.id} ({said}){both}", REDIRECT, *rules)
+
+    def _both_flee_problem(self, action: Charge, new: Unit) -> Ruling | str:
+        """Rule on ``if_both_flee``, the target a charger picks when its redirect's unit Flees too (either target,
+        published.t9a-redirect-charge): return what the ruling says of it, or the refusal."""
+        flees = action.redirect_reaction == "flee" or (action.redirect_reaction is None and self._must_flee(new))
+        chosen = action.if_both_flee
+        if chosen is not None and not flees:
+            return Ruling.forbid(f"if_both_flee picks a target only when {new.id} Flees too (name redirect_reaction "
+                                 "flee)", REDIRECT)
+        if chosen is not None and chosen not in (action.target, new.id):
+            return Ruling.forbid(f"if both flee, {action.unit} may charge either target, {action.target} or {new.id},"
+                                 f" not {chosen}", REDIRECT)
+        if not flees:
+            return ""
+        return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
+               "Charge Range roll)"
 
     @implements(REDIRECT)
     def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
@@ -1166,6 +1184,22 @@ class NinthAge(Ruleset):
                                tuple(dice.log[start:]), (("outcome", "failed"),))
         return new, Event("redirect", f"{test}, passed: it charges {new.id} instead", (*rules, CHARGE_RULE),
                           tuple(dice.log[start:]), (("outcome", "redirected"),))
+
+    @implements(REDIRECT, FLEE_REACTION)
+    def _both_flee(self, state: GameState, action: Charge, charger: Unit, second: Unit,
+                   dice: Dice) -> tuple[GameState, Unit, list[Event]]:
+        """Flee the redirect's unit too (its Flee Charge Reaction, its flee move rolled through the Dice); the charger
+        then charges either target, as ``if_both_flee`` named it before the Charge Range roll (none: the redirect's).
+        Return the state, the unit charged as it now stands, and the events."""
+        state, second, fled = self._flee_reaction(state, charger, second, dice)
+        chosen = action.if_both_flee if action.if_both_flee is not None else second.id
+        which = "first_target" if chosen == action.target else "second_target"
+        target = state.unit(chosen)
+        said = Event("charge_choice", f"{second.id} Flees too: {charger.id} charges {chosen}, "
+                     f"{'its first target' if which == 'first_target' else 'the unit it redirected to'} (either target, "
+                     "its player's choice, named before the Charge Range roll)", (REDIRECT,), (),
+                     (("outcome", which),))
+        return state, target, [fled, said]
 
     def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
         named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
@@ -1377,6 +1411,10 @@ class NinthAge(Ruleset):
                 rules.append(REDIRECT)
                 if new_target is not None:
                     target, flees, reaction = new_target, False, action.redirect_reaction
+                    if reaction == "flee" or (reaction is None and self._must_flee(target)):
+                        state, target, more = self._both_flee(state, action, unit, target, dice)
+                        events += more
+                        flees = True
             skip = (start, len(dice.log))
             if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
