@@ -154,3 +154,47 @@ def test_40k4_psychic_odds_cli_names_the_4th_edition_rules_only(capsys: pytest.C
     assert main(["odds", "psychic", "9"]) == 0
     out = capsys.readouterr().out
     assert "40k3.psyker.test" in out and "40k3.psyker.perils-on-2" in out
+
+
+# == 4. casualties only from models within range of the weapons fired ===========================================
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+
+
+def strung_out_boyz(ruleset: str, far_y: float) -> Game:
+    """A heavy bolter (36") at (16, 2); Boy 1 ~33" away, Boyz 2 and 3 at ``far_y`` (42: beyond 36"; 36: within)."""
+    boyz = {"id": "boyz", "models": [model("Boy 1", 16, 36, 7, BOY), model("Boy 2", 18, far_y, 7, BOY),
+                                     model("Boy 3", 20, far_y, 7, BOY)]}
+    gunner = {"id": "hb", "models": [{**model("Gunner", 16, 2), "weapons": ["heavy bolter"]}]}
+    return game(scenario(ruleset, [gunner], [boyz], phase="shooting"))
+
+
+@pytest.mark.rule("published.wound-allocation")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_model_beyond_the_range_of_every_weapon_fired_takes_no_wound(ruleset: str) -> None:
+    """4th ed., Removing casualties: the owning player removes models "providing they are within the line of fire and
+    range of the attacker's weaponry". Three wounds from a heavy bolter: only Boy 1 is within its 36"; the two
+    beyond take none and two wounds are lost. With all three within range, all three fall."""
+    hits = [6, 6, 6, 6, 6, 6]  # three hits, three wounds (S5 against T4); AP 4 leaves a Boy no save
+    g = strung_out_boyz(ruleset, 42)
+    events = g.apply({"do": "shoot", "unit": "hb", "target": "boyz"}, dice=ScriptedDice(hits + [1, 1] * 4))
+    assert [m.name for m in g.state.unit("boyz").models] == ["Boy 2", "Boy 3"]
+    assert any("slain: Boy 1" in e.message and "published.wound-allocation" in e.rules for e in events)
+    g = strung_out_boyz(ruleset, 36)
+    g.apply({"do": "shoot", "unit": "hb", "target": "boyz"}, dice=ScriptedDice(hits))
+    assert not g.state.unit("boyz").alive
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_the_exact_odds_of_a_volley_partly_out_of_range_equal_brute_force() -> None:
+    """At most one Boy can fall (the only one in range): P(at least one unsaved wound of three shots)."""
+    start = strung_out_boyz("40k4", 42).state
+
+    def shot(dice: Dice) -> int:
+        played = Game(start, dice)
+        played.apply({"do": "shoot", "unit": "hb", "target": "boyz"}, dice=dice)
+        return 3 - len(played.state.unit("boyz").models)
+
+    fast = enumerate_outcomes(shot, positions=False)
+    assert fast == enumerate_outcomes(shot, fine=True)
+    slay = Fraction(2, 3) * Fraction(2, 3)  # BS4 hits on 3+, S5 wounds T4 on 3+, no save against AP 4
+    assert set(fast) == {0, 1} and fast[1] == 1 - (1 - slay) ** 3

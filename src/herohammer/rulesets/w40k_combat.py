@@ -1253,7 +1253,10 @@ class CombatRules(Ruleset):
             for u in attack.groups:
                 models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
             attack.models = models
-            if geo.blocks_sight(state.terrain):
+            blocking = geo.blocks_sight(state.terrain)
+            if _some_beyond_range(attack.fired, attack.nearest):
+                attack.pool = _within_fire(state, attack.pool, models, attack.fired, blocking)
+            elif blocking:
                 attack.pool = _in_line_of_fire(state, attack.pool, models, attack.fired)
         known = attack.allocations.get(got_each, _NONE_YET)
         if known is _NONE_YET:
@@ -2525,6 +2528,32 @@ def _in_line_of_fire(state: GameState, pool: list[ModelRef], models: dict[ModelR
     casualties "providing they are within the line of fire", so a model hidden from every firer takes no wound."""
     firers = [m.placed for _, m, _, _ in fired]
     return [ref for ref in pool if geo.unit_line_of_sight(firers, [models[ref][1].placed], state.terrain)]
+
+
+def _some_beyond_range(fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None) -> bool:
+    """Say cheaply whether a target model may stand beyond the range of every weapon fired at it: not when each
+    target model is within the shortest weapon's range of its nearest firer (``nearest``, measured by ``_shots``;
+    None, unmeasured: a psychic shooting attack, measured model by model)."""
+    if nearest is None:
+        return True
+    return max(nearest, default=0.0) > min([w.range for _, _, w, _ in fired], default=math.inf) + geo.EPSILON
+
+
+@implements("published.wound-allocation")
+def _within_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]],
+                 fired: Sequence[tuple[Unit, Model, Weapon, int]], blocking: bool) -> list[ModelRef]:
+    """Keep, in their order, the target's models within range of a firing model's weapon (and, where terrain blocks
+    sight, in that model's sight): 4th ed. lets the owning player remove casualties "providing they are within the
+    line of fire and range of the attacker's weaponry", so a model beyond the reach of every weapon fired takes no
+    wound."""
+    terrain = state.terrain
+    kept = []
+    for ref in pool:
+        placed = models[ref][1].placed
+        if any(geo.distance(m.placed, placed) <= w.range + geo.EPSILON
+               and (not blocking or geo.line_of_sight(m.placed, placed, terrain)) for _, m, w, _ in fired):
+            kept.append(ref)
+    return kept
 
 
 def _destroyed_event(target_id: str) -> Event:
