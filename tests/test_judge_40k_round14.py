@@ -198,3 +198,34 @@ def test_the_exact_odds_of_a_volley_partly_out_of_range_equal_brute_force() -> N
     assert fast == enumerate_outcomes(shot, fine=True)
     slay = Fraction(2, 3) * Fraction(2, 3)  # BS4 hits on 3+, S5 wounds T4 on 3+, no save against AP 4
     assert set(fast) == {0, 1} and fast[1] == 1 - (1 - slay) ** 3
+
+
+# == 1b. the same reading in close combat: the loser's Morale check, then Last Man Standing (3rd edition) ==========
+def boyz_against_a_lone_marine(ruleset: str) -> Game:
+    """Two Boyz locked with one Marine (I4), one on each side of him in base contact."""
+    red = [{"id": "tac", "status": ["locked"], "models": [model("Marine", 20, 20)]}]
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [{"name": f"Boy {i + 1}", "profile": BOY, "base": 25, "at": [20 + side * 25 / 25.4, 20]}
+                       for i, side in enumerate((-1, 1))]}
+    return game(scenario(ruleset, red, [boyz], phase="assault", active="red"))
+
+
+@pytest.mark.rule("published.last-man-standing", "published.combat-resolution")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_the_loser_cut_down_to_one_model_takes_its_morale_check_then_last_man_standing_in_3rd_edition(
+        ruleset: str) -> None:
+    """The Marine slays a Boy (to hit 4, to wound 4, save 1); the last Boy misses twice: the Boyz lose by one, down
+    to one model. 3rd edition: the loser's check (3+3 passes on Ld 7), then Last Man Standing (6+6 fails): he falls
+    back. 4th edition has no Last Man Standing: the loser's check only, at -1."""
+    g = boyz_against_a_lone_marine(ruleset)
+    faces = [4, 4, 1, 1, 1, 3, 3] + ([6, 6, 1, 1] if ruleset == "40k3" else [])
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice(faces))
+    assert len(g.state.unit("boyz").models) == 1
+    tested = checks(events)
+    assert tested[0].rules[0] == "published.combat-resolution" and "passes" in tested[0].message
+    if ruleset == "40k3":
+        assert [t.rules[0] for t in tested] == ["published.combat-resolution", "published.last-man-standing"]
+        assert "fails" in tested[1].message and g.state.unit("boyz").has(Status.FALLING_BACK)
+    else:
+        assert len(tested) == 1 and "Ld 7 -1" in tested[0].message
+        assert not g.state.unit("boyz").has(Status.FALLING_BACK)

@@ -381,6 +381,10 @@ class Warhammer40k4(Warhammer40k3):
         strength, that being the shooting casualties check's own modifier (published.combat-resolution's decision)."""
         return -margin
 
+    def no_last_man_after(self, tested: set[str]) -> set[str]:
+        """Spare the losers that took their Morale check the word that 4th edition has no Last Man Standing test."""
+        return tested
+
     @implements("40k4.char.no-last-man", "published.last-man-standing")
     def last_man_spared(self, last: Unit) -> Event:
         """Say why a unit newly left with one model takes no Last Man Standing test: a character never does (seed

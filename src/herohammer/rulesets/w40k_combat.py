@@ -546,6 +546,13 @@ class CombatRules(Ruleset):
             return None
         return self.character_spared(last)
 
+    @implements("published.last-man-standing")
+    def no_last_man_after(self, tested: set[str]) -> set[str]:
+        """Return the units a close combat's result spares Last Man Standing, given those that took the loser's
+        Morale check (3rd edition: none, the test is taken as well as that check, published.last-man-standing's
+        decision; a unit that fell back takes no further check)."""
+        return set()
+
     def character_spared(self, last: Unit) -> Event:
         """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
@@ -2322,7 +2329,7 @@ class CombatRules(Ruleset):
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
-        state, more = self._last_man(state, before, dice, tested)
+        state, more = self._last_man(state, before, dice, self.no_last_man_after(tested))
         events += more
         if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
             state = self._unlocked(state, before, combat, engagement)
