@@ -486,8 +486,8 @@ class NinthAge(Ruleset):
 
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
-        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"), "shoot": ("unit", "target"),
-        "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
+        "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"),
+        "shoot": ("unit", "target"), "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
     }
 
     @implements("t9a.combined.last-survivor")
