@@ -114,3 +114,32 @@ def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pyt
         for p in active_children():
             p.terminate()
     assert not left, f"workers outlived the interrupted start: {left}"
+
+
+@pytest.mark.slow
+def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
+    """``sweep --workers``: a worker asks Linux to end it when its parent ends (``sweep._quiet_worker``), so no worker
+    is left holding the terminal's pipes even past a Ctrl-C that ``Pool.terminate`` did not see through: here the
+    parent is killed outright, and its busy workers (each variant takes minutes) must go with it."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("PR_SET_PDEATHSIG is Linux's")
+    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
+            "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=_as_in_a_terminal)
+    try:
+        deadline = time.monotonic() + 120
+        while len(busy := {p: c for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2}) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, "the workers never got to work"
+            time.sleep(0.05)
+        proc.kill()
+        proc.communicate(timeout=60)  # the pipes close once every worker has ended
+        deadline = time.monotonic() + 10
+        while _group(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _group(proc.pid), f"workers outlived their parent: {busy}"
+    finally:
+        if _group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

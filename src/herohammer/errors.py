@@ -74,15 +74,20 @@ class EnumerationTooLarge(Exception):
     Not a user error: callers catch it and fall back to Monte Carlo, naming the method.
     """
 
-    def __init__(self, limit: int, estimate: int | None = None) -> None:
+    def __init__(self, limit: int, estimate: int | None = None, where: str | None = None) -> None:
         self.limit = limit
         self.estimate = estimate
+        #: Where the estimate found the size (a plan's step: ``at step 5 of a run (fight: wizard)``), if known.
+        self.where = where
         super().__init__(self.reason())
 
     def reason(self) -> str:
-        """Say in one phrase why there is no exact answer: the estimate against the budget, or the budget spent."""
+        """Say in one phrase why there is no exact answer: the estimate against the budget (and where it was found),
+        or the budget spent."""
         if self.estimate:
-            return f"exact enumeration would take about {about(self.estimate)} rules-code runs (budget {self.limit:,})"
+            at = f" {self.where}" if self.where else ""
+            return (f"exact enumeration would take about {about(self.estimate)} rules-code runs "
+                    f"(budget {self.limit:,}){at}")
         return f"the chance tree has more than {self.limit:,} rules-code runs"
 
 

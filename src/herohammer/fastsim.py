@@ -43,6 +43,8 @@ CHUNK = 1 << 20
 #: Nodes of a step's frontier, and random paths through each, that estimate the step before it is taken.
 SIZED_NODES = 4
 SIZING_PATHS = 4
+#: Runs played ahead (seeded dice, as the engine plays them) before a compile, each step estimated where it stands.
+LOOKAHEAD_RUNS = 2
 
 
 @dataclass(frozen=True)
@@ -79,10 +81,9 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     blind_from: int | None = None
     with _progress(progress, max_runs, "compiling exact odds (rules-code runs)") as advance:
         rounds.tick = advance
+        rounds.spend(_look_ahead(initial, driver, max_runs))
         while frontier:
-            sized = _size_up(driver, frontier, rounds.used, max_runs)
-            rounds.used += sized
-            advance(sized)
+            rounds.spend(_size_up(driver, frontier, rounds.used, max_runs, rounds.round))
             if 0 <= blind_not_before <= rounds.round:
                 reads = rounds.trial(frontier)
                 if reads is None:
@@ -125,6 +126,11 @@ class _Rounds:
         #: Each outcome's ``repr``, the order of the compiled outcomes: written from its state's part, written once.
         self.shown: dict[Outcome, str] = {}
         self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
+
+    def spend(self, runs: int) -> None:
+        """Count rules-code runs spent outside the rounds (estimates), on the progress bar too."""
+        self.used += runs
+        self.tick(runs)
 
     def play(self, frontier: Frontier, positions: bool, erase: bool = False,
              finished: dict[Outcome, Fraction] | None = None) -> Frontier:
@@ -250,27 +256,80 @@ def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]
     return tuple(sorted(merged.items()))
 
 
-def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> int:
+def _look_ahead(initial: GameState, driver: Driver, max_runs: int) -> int:
+    """Play a few runs ahead (seeded dice, as the engine plays) and estimate every step where each run stands.
+
+    One position's step is a part of its round, so a step that alone is far over budget
+    (``TreeSize.far_over``) proves the plan too large: ``EnumerationTooLarge`` before any
+    round is played, naming the step.  Its rolls that only place models count as one
+    branch (the least the compile can spend on it).  A step these runs do not reach is
+    estimated with its round (``_size_up``).  Return the rules-code runs this took.
+    """
+    from .dice import SeededDice
+
+    spent = 0
+    for seed in range(LOOKAHEAD_RUNS):
+        node = driver.start(initial)
+        at = 0
+        while not driver.done(node):
+            size = estimate_runs(_stepper(driver, node), SIZING_PATHS, positions=False)
+            spent += size.cost
+            if size.far_over(max_runs):
+                raise EnumerationTooLarge(max_runs, size.runs, _step_words(driver, node, at))
+            node = driver.step(node, SeededDice(seed))
+            spent += 1
+            at += 1
+    return spent
+
+
+def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int, at: int) -> int:
     """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
 
-    A few nodes of the frontier, spread over it, each have their step's chance tree
-    estimated (``estimate_runs``, a few random paths); their mean times the frontier is the
-    step's estimate.  Return the rules-code runs the estimate itself took.  Rolls that only
-    place models count as one branch, as in a blind round (where positions are kept, the
-    budget catches the rest).  A step with a loop (a close combat) is left to the budget:
-    its merged steps and merged nodes make it cost far less than the unmerged paths say
-    (the 40k3 whole turn's fight: about 5.8e5 estimated for a plan that takes 8,068 runs).
+    The frontier's nodes are grouped by the step each takes next (a round of the default
+    policy mixes ending a phase and fighting); a few nodes of each group, spread over it
+    (at least one), have their step's chance tree estimated (``estimate_runs``, a few random
+    paths, loops walked as the enumeration walks them); each group's mean times its nodes
+    is its estimate.  Rolls that only place models count as one branch, as in a blind round
+    (where positions are kept, the budget catches the rest: counted with their places, the
+    40k3 whole turn's fall backs came to 5.3e5 for a policy that takes about 18,800 runs).
+    Return the rules-code runs the estimate itself took.  The message names the step that
+    weighs most (``at``: the round).
     """
     live = [node for node in frontier if not driver.done(node)]
     if not live:
         return 0
-    sample = live[:: -(-len(live) // SIZED_NODES)]
-    counted = [_Counted(_stepper(driver, node)) for node in sample]
-    sizes = [estimate_runs(c, SIZING_PATHS, positions=False) for c in counted]  # blind rounds place in one branch
-    guess = TreeSize(used + math.ceil(sum(t.runs for t in sizes) / len(sizes) * len(live)), any(t.loops for t in sizes))
-    if not guess.loops and guess.far_over(max_runs):
-        raise EnumerationTooLarge(max_runs, guess.runs)
-    return sum(c.calls for c in counted)
+    groups: dict[str, list[Node]] = {}
+    for node in live:
+        groups.setdefault(_step_kind(driver, node), []).append(node)
+    total = float(used)
+    loops = False
+    spent = 0
+    heaviest = (-1.0, live[0])
+    for nodes in groups.values():
+        share = max(1, round(SIZED_NODES * len(nodes) / len(live)))
+        sizes = [estimate_runs(_stepper(driver, node), SIZING_PATHS, positions=False)
+                 for node in nodes[:: -(-len(nodes) // share)]]
+        weight = sum(t.runs for t in sizes) / len(sizes) * len(nodes)
+        total += weight
+        loops = loops or any(t.loops for t in sizes)
+        spent += sum(t.cost for t in sizes)
+        heaviest = max(heaviest, (weight, nodes[0]), key=lambda wn: wn[0])
+    guess = TreeSize(math.ceil(total), loops)
+    if guess.far_over(max_runs):
+        raise EnumerationTooLarge(max_runs, guess.runs, _step_words(driver, heaviest[1], at))
+    return spent
+
+
+def _step_kind(driver: Driver, node: Node) -> str:
+    """Name the step a node takes next, as its action's ``do``."""
+    return str(driver.choose(node).get("do", "?"))
+
+
+def _step_words(driver: Driver, node: Node, at: int) -> str:
+    """Say where a size was found: ``at step 5 of a run (fight: wizard)`` (``at`` counts from 0)."""
+    action = driver.choose(node)
+    who = next((str(action[k]) for k in ("unit", "psyker", "character") if isinstance(action.get(k), str)), None)
+    return f"at step {at + 1} of a run ({action.get('do', '?')}{': ' + who if who else ''})"
 
 
 def tally_view(event: Any) -> tuple[str, ...] | None:

@@ -23,8 +23,10 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -325,9 +327,29 @@ def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
         raise KeyboardInterrupt
 
 
-def _quiet_worker() -> None:
-    """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal)."""
+#: Linux's ``prctl`` option that sends a process a signal when the thread that started it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _quiet_worker(parent: int) -> None:
+    """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal), and end with
+    the parent (``parent``: its process id).
+
+    On Linux the worker asks to be sent SIGTERM when the parent's thread that started it ends
+    (``prctl(PR_SET_PDEATHSIG)``), so that however the parent goes - ended by the pool, or
+    interrupted at a moment ``Pool.terminate`` does not cover - no worker outlives the command
+    holding the terminal's pipes; a parent gone before the request ends the worker at once.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl: the pool's terminate only
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 #: A Dask scheduler's address: ``tcp://HOST:PORT`` (or another of Dask's protocols, or ``HOST:PORT``), or an
@@ -370,7 +392,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
         try:
             try:  # Pool cleans up a failed start on Exception only: a Ctrl-C between two forks left the first
                 # worker behind, holding the terminal's pipes after the command had exited
-                pool = Pool(workers, initializer=_quiet_worker)
+                pool = Pool(workers, initializer=_quiet_worker, initargs=(os.getpid(),))
             finally:
                 _restore_ctrl_c(usual, came)  # a Ctrl-C held back is raised now that the pool can be ended
             for result in pool.imap(run_job, jobs):
