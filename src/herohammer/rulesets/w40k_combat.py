@@ -282,6 +282,18 @@ class _FightSetup(NamedTuple):
     results: _Kept
 
 
+class _SweepFacts:
+    """What a Sweeping Advance reads from the state whatever the dice (``CombatRules._sweep_facts``): the victor
+    (None: no Sweeping Advance, and why), both Initiatives, the falling back unit with its characters, and the state
+    with them destroyed once a roll catches them (built on that branch only)."""
+
+    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught")
+
+    def __init__(self, victor: str | None, why_not: str, own: int, theirs: int, group: list[Unit]) -> None:
+        self.victor, self.why_not, self.own, self.theirs, self.group = victor, why_not, own, theirs, group
+        self.caught: GameState | None = None
+
+
 class _Verdict(NamedTuple):
     """What a combat result reads from the wounds caused alone (``CombatRules._combat_verdict``): its event, the
     losing side's units that take the loser's Morale check (none on a draw), why, and the check's modifier."""
@@ -2290,7 +2302,7 @@ class CombatRules(Ruleset):
         leave = None
         if verdict.losers:
             def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
-                return self.leaves_combat(state, unit_id, dice, combat)
+                return self.leaves_combat(state, unit_id, dice, combat, engagement)
         for uid in verdict.losers:
             # the unit tests with its characters; if it is destroyed, every character who survives it (released
             # by then) is a unit of his own and takes the loser's check himself
@@ -2316,9 +2328,11 @@ class CombatRules(Ruleset):
         return state, events + more if more else events
 
     # == after a close combat's result: hooks 4th edition overrides =====================
-    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
+                      engagement: Engagement | None = None) -> Resolution:
         """Carry out a failed close combat Morale check of ``unit_id`` (with its characters): 3rd edition falls back
-        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``)."""
+        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``).
+        ``engagement``: who touched whom as the fight started, if measured."""
         return self._fall_back(state, unit_id, dice)
 
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
@@ -2327,7 +2341,8 @@ class CombatRules(Ruleset):
         return state, []
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
-    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
+                          engagement: Engagement | None = None) -> Resolution:
         """Roll the victor's Sweeping Advance against a unit that failed its close combat Morale check.
 
         4th ed. (Sweeping Advances & Consolidation): each side adds a D6 to its unmodified
@@ -2336,69 +2351,94 @@ class CombatRules(Ruleset):
         save of any kind.  No Sweeping Advance (a plain fall back) without a victor that still
         touches the unit and is engaged with no other enemy that is not falling back.  The
         falling back unit rolls first; the winner's D6 is split at what it must reach, so an
-        exact enumeration takes at most two branches of it.
+        exact enumeration takes at most two branches of it.  ``engagement``: who touched whom as
+        the fight started (``_sweeper`` then reads contact from it, no base measured).
         """
         rule = "published.sweeping-advance"
-        # who sweeps, at what Initiatives, and the unit destroyed: read once per state (an enumeration walks the same
-        # result once per branch of the dice before it)
-        victor, why_not, own, theirs, group, caught_state = state.remember(
-            (_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
+        # who sweeps, at what Initiatives: read once per state (an enumeration walks the same result once per branch
+        # of the dice before it); the state with the unit destroyed is built only when a roll catches it
+        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat,
+                                                                                          engagement))
+        victor = facts.victor
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
-            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {why_not}; it falls back",
-                                 (rule,), data=(("outcome", "none"),)), *more]
+            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {facts.why_not}; it "
+                                 "falls back", (rule,), data=(("outcome", "none"),)), *more]
+        own, theirs = facts.own, facts.theirs
         start = len(dice.log)
         fled = dice.total(1, f"{unit_id}: breaking off (Initiative {own} + D6)", rule,
                           splits=tuple(range(theirs - own + 1, theirs - own + 7)))
         reach = own + fled - theirs  # the victor's D6 that catches the unit
         caught_on = dice.total(1, f"{victor}: sweeping advance (Initiative {theirs} + D6)", rule, splits=(reach - 1,))
-        caught = caught_on >= reach
         said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = {theirs + caught_on} "
                 f"against {own} + {fled} = {own + fled}")
         rolls = _rolls(dice, start)
-        characters = tuple(u.id for u in group[1:])
-        if not caught:
+        if caught_on < reach:
             state, more = self._fall_back(state, unit_id, dice)
             return state, [Event("sweeping_advance", f"{said}: {unit_id} breaks off and falls back", (rule,), rolls,
                                  (("outcome", "broke off"),)), *more]
+        group = facts.group
+        caught = facts.caught
+        if caught is None:  # the first catch from this state: the state with the unit and its characters gone
+            caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
+        characters = tuple(u.id for u in group[1:])
         slain = [m.name for u in group for m in u.models]
         with_them = f" with {', '.join(characters)}" if characters else ""
         cited = (rule, self.falling_back_rule) if characters else (rule,)
-        return caught_state, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
-                             "allowed", cited, rolls, (("outcome", "caught"),)),
-                       Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
-                             (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+        return caught, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
+                              "allowed", cited, rolls, (("outcome", "caught"),)),
+                        Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
+                              (rule, "core.zero.w"), data=(("slain", len(slain)),))]
 
-    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]
-                     ) -> tuple[str | None, str, int, int, list[Unit], GameState]:
-        """Read what a Sweeping Advance takes from the state whatever the dice: the victor (None, and why), both
-        Initiatives, the falling back unit with its characters, and the state with them destroyed."""
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str],
+                     engagement: Engagement | None = None) -> _SweepFacts:
+        """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
-        victor, why_not, theirs = self._sweeper(state, group, combat)
+        victor, why_not, theirs = self._sweeper(state, group, combat, engagement)
         if victor is None:
-            return None, why_not, 0, 0, group, state
-        return (victor, "", _sweep_initiative(group), theirs, group,
-                state.replace_units(*(evolve(u, models=()) for u in group)))
+            return _SweepFacts(None, why_not, 0, 0, group)
+        return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
     @staticmethod
-    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
+    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str],
+                 engagement: Engagement | None = None) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may)."""
+        may).
+
+        With ``engagement`` (the fight's contacts as it started) base contact is read from it for
+        the models still standing: none of the units asked about has moved since (a unit that fell
+        back is no holder, and the losers and victors stand where the fight left them).
+        """
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
         holding = [u for u in map(state.unit, combat)
                    if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
-        best: tuple[int, str] | None = None
-        why = "no enemy unit of its combat is left in base contact with it"
+        victors_of: list[tuple[str, list[Unit]]] = []
         for uid in combat:
             u = state.unit(uid)
             if u.side == side or u.joined or not u.alive:
                 continue
-            victors = state.combined(uid)
-            if not any(_touching(v, f) for v in victors for f in group):
-                continue
-            if any(_touching(v, h) for v in victors for h in holding):
+            victors_of.append((uid, state.combined(uid)))
+        if not victors_of:
+            return None, "no enemy unit of its combat is left in base contact with it", 0
+        if engagement is not None:  # contact read from the fight's table: the units each side's models touch
+            asked = {u.id: u for u in (*group, *holding, *(v for _, vs in victors_of for v in vs))}
+            contacts = engagement.now(list(asked.values()))
+            touched_by_group = _touched_by(contacts, group)
+            touched_by_holding = _touched_by(contacts, holding)
+        best: tuple[int, str] | None = None
+        why = "no enemy unit of its combat is left in base contact with it"
+        for uid, victors in victors_of:
+            if engagement is not None:
+                if touched_by_group.isdisjoint([v.id for v in victors]):
+                    continue
+                held = not touched_by_holding.isdisjoint([v.id for v in victors])
+            else:
+                if not any(_touching(v, f) for v in victors for f in group):
+                    continue
+                held = any(_touching(v, h) for v in victors for h in holding)
+            if held:
                 why = f"{uid} still has models engaged with units that are not falling back"
                 continue
             initiative = _sweep_initiative(victors)
@@ -2411,9 +2451,10 @@ class CombatRules(Ruleset):
         """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
         consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
         same result once per branch of the dice before it)."""
-        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model
-        was_locked = tuple(sorted({x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid)
-                                   if x.has(Status.LOCKED)}))
+        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model; those
+        # ids read once per state fought from (a search fights it again)
+        was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
+            {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
         return state.remember((_FREED, self, was_locked, combat), lambda: self._freed(state, was_locked, combat))
 
     @staticmethod
@@ -2503,6 +2544,16 @@ class CombatRules(Ruleset):
 
 
 @implements("published.wound-allocation")
+def _touched_by(contacts: Contacts, units: Sequence[Unit]) -> set[str]:
+    """Return the units whose standing models the standing models of ``units`` touch (``contacts``: a fight's table)."""
+    touched: set[str] = set()
+    of = contacts.of
+    for u in units:
+        for i in range(len(u.models)):
+            touched.update(map(_UNIT, of(u.id, i)))
+    return touched
+
+
 def _in_line_of_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]],
                      fired: Sequence[tuple[Unit, Model, Weapon, int]]) -> list[ModelRef]:
     """Keep, in their order, the target's models that some firing model can see: 4th ed. lets the owning player remove
