@@ -135,6 +135,8 @@ def _sweep_initiative(group: Sequence[Unit]) -> int:
     values = [m.profile.i for u in group for m in u.models]
     if not values:
         return 0
+    if values.count(values[0]) == len(values):  # the usual unit: one value throughout
+        return values[0]
     value, count = Counter(values).most_common(1)[0]
     return value if 2 * count > len(values) else min(values)
 
@@ -2287,9 +2289,9 @@ class CombatRules(Ruleset):
         ``caused``: the wounds each side of the combat caused (every side counted, 0 included), by side in order.
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
-        the verdict by the wounds caused, the locks released by the state they read.
+        the verdict by the wounds caused, the locks released by the state they read (each state a check leads to is
+        kept where it is made, the caught unit's and each fall back's end, so its value is hashed once).
         """
-        judged = state
         if kept is None:
             verdict = self._combat_verdict(before, combat, caused)
         else:
@@ -2302,7 +2304,7 @@ class CombatRules(Ruleset):
         leave = None
         if verdict.losers:
             def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
-                return self.leaves_combat(state, unit_id, dice, combat, engagement)
+                return self.leaves_combat(state, unit_id, dice, combat)
         for uid in verdict.losers:
             # the unit tests with its characters; if it is destroyed, every character who survives it (released
             # by then) is a unit of his own and takes the loser's check himself
@@ -2317,7 +2319,7 @@ class CombatRules(Ruleset):
                 events += more
         state, more = self._last_man(state, before, dice, tested)
         events += more
-        if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
+        if kept is None:
             state = self._unlocked(state, before, combat, engagement)
         else:
             found = kept.unlocked.get(state)
@@ -2328,11 +2330,9 @@ class CombatRules(Ruleset):
         return state, events + more if more else events
 
     # == after a close combat's result: hooks 4th edition overrides =====================
-    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
-                      engagement: Engagement | None = None) -> Resolution:
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
         """Carry out a failed close combat Morale check of ``unit_id`` (with its characters): 3rd edition falls back
-        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``).
-        ``engagement``: who touched whom as the fight started, if measured."""
+        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``)."""
         return self._fall_back(state, unit_id, dice)
 
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
@@ -2341,8 +2341,7 @@ class CombatRules(Ruleset):
         return state, []
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
-    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
-                          engagement: Engagement | None = None) -> Resolution:
+    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
         """Roll the victor's Sweeping Advance against a unit that failed its close combat Morale check.
 
         4th ed. (Sweeping Advances & Consolidation): each side adds a D6 to its unmodified
@@ -2351,14 +2350,12 @@ class CombatRules(Ruleset):
         save of any kind.  No Sweeping Advance (a plain fall back) without a victor that still
         touches the unit and is engaged with no other enemy that is not falling back.  The
         falling back unit rolls first; the winner's D6 is split at what it must reach, so an
-        exact enumeration takes at most two branches of it.  ``engagement``: who touched whom as
-        the fight started (``_sweeper`` then reads contact from it, no base measured).
+        exact enumeration takes at most two branches of it.
         """
         rule = "published.sweeping-advance"
         # who sweeps, at what Initiatives: read once per state (an enumeration walks the same result once per branch
         # of the dice before it); the state with the unit destroyed is built only when a roll catches it
-        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat,
-                                                                                          engagement))
+        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
         victor = facts.victor
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
@@ -2390,55 +2387,33 @@ class CombatRules(Ruleset):
                         Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
                               (rule, "core.zero.w"), data=(("slain", len(slain)),))]
 
-    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str],
-                     engagement: Engagement | None = None) -> _SweepFacts:
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
         """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
-        victor, why_not, theirs = self._sweeper(state, group, combat, engagement)
+        victor, why_not, theirs = self._sweeper(state, group, combat)
         if victor is None:
             return _SweepFacts(None, why_not, 0, 0, group)
         return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
     @staticmethod
-    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str],
-                 engagement: Engagement | None = None) -> tuple[str | None, str, int]:
+    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may).
-
-        With ``engagement`` (the fight's contacts as it started) base contact is read from it for
-        the models still standing: none of the units asked about has moved since (a unit that fell
-        back is no holder, and the losers and victors stand where the fight left them).
-        """
+        may)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
         holding = [u for u in map(state.unit, combat)
                    if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
-        victors_of: list[tuple[str, list[Unit]]] = []
+        best: tuple[int, str] | None = None
+        why = "no enemy unit of its combat is left in base contact with it"
         for uid in combat:
             u = state.unit(uid)
             if u.side == side or u.joined or not u.alive:
                 continue
-            victors_of.append((uid, state.combined(uid)))
-        if not victors_of:
-            return None, "no enemy unit of its combat is left in base contact with it", 0
-        if engagement is not None:  # contact read from the fight's table: the units each side's models touch
-            asked = {u.id: u for u in (*group, *holding, *(v for _, vs in victors_of for v in vs))}
-            contacts = engagement.now(list(asked.values()))
-            touched_by_group = _touched_by(contacts, group)
-            touched_by_holding = _touched_by(contacts, holding)
-        best: tuple[int, str] | None = None
-        why = "no enemy unit of its combat is left in base contact with it"
-        for uid, victors in victors_of:
-            if engagement is not None:
-                if touched_by_group.isdisjoint([v.id for v in victors]):
-                    continue
-                held = not touched_by_holding.isdisjoint([v.id for v in victors])
-            else:
-                if not any(_touching(v, f) for v in victors for f in group):
-                    continue
-                held = any(_touching(v, h) for v in victors for h in holding)
-            if held:
+            victors = state.combined(uid)
+            if not any(_touching(v, f) for v in victors for f in group):
+                continue
+            if any(_touching(v, h) for v in victors for h in holding):
                 why = f"{uid} still has models engaged with units that are not falling back"
                 continue
             initiative = _sweep_initiative(victors)
@@ -2491,6 +2466,7 @@ class CombatRules(Ruleset):
         stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
         contacts = engagement.now(stay) if engagement is not None else None
         staying = {u.id for u in stay}
+        freed = []  # (every unit read as it stands: no status read here changes)
         for u in locked:
             group = state.combined(u.id)
             if contacts is not None and all(x.id in staying for x in group):
@@ -2498,8 +2474,8 @@ class CombatRules(Ruleset):
             else:
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
             if not touching:
-                state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
-        return state
+                freed.append(u.with_status(remove=(Status.LOCKED,)))
+        return state.replace_units(*freed) if freed else state
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
@@ -2544,16 +2520,6 @@ class CombatRules(Ruleset):
 
 
 @implements("published.wound-allocation")
-def _touched_by(contacts: Contacts, units: Sequence[Unit]) -> set[str]:
-    """Return the units whose standing models the standing models of ``units`` touch (``contacts``: a fight's table)."""
-    touched: set[str] = set()
-    of = contacts.of
-    for u in units:
-        for i in range(len(u.models)):
-            touched.update(map(_UNIT, of(u.id, i)))
-    return touched
-
-
 def _in_line_of_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]],
                      fired: Sequence[tuple[Unit, Model, Weapon, int]]) -> list[ModelRef]:
     """Keep, in their order, the target's models that some firing model can see: 4th ed. lets the owning player remove
