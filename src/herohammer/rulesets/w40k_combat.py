@@ -135,6 +135,8 @@ def _sweep_initiative(group: Sequence[Unit]) -> int:
     values = [m.profile.i for u in group for m in u.models]
     if not values:
         return 0
+    if values.count(values[0]) == len(values):  # the usual unit: one value throughout
+        return values[0]
     value, count = Counter(values).most_common(1)[0]
     return value if 2 * count > len(values) else min(values)
 
@@ -280,6 +282,18 @@ class _FightSetup(NamedTuple):
     #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
     #: unit fought, the locks released.
     results: _Kept
+
+
+class _SweepFacts:
+    """What a Sweeping Advance reads from the state whatever the dice (``CombatRules._sweep_facts``): the victor
+    (None: no Sweeping Advance, and why), both Initiatives, the falling back unit with its characters, and the state
+    with them destroyed once a roll catches them (built on that branch only)."""
+
+    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught")
+
+    def __init__(self, victor: str | None, why_not: str, own: int, theirs: int, group: list[Unit]) -> None:
+        self.victor, self.why_not, self.own, self.theirs, self.group = victor, why_not, own, theirs, group
+        self.caught: GameState | None = None
 
 
 class _Verdict(NamedTuple):
@@ -2301,9 +2315,9 @@ class CombatRules(Ruleset):
         ``caused``: the wounds each side of the combat caused (every side counted, 0 included), by side in order.
         ``engagement``: who touched whom as the fight started (``before``), if measured.
         ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
-        the verdict by the wounds caused, the locks released by the state they read.
+        the verdict by the wounds caused, the locks released by the state they read (each state a check leads to is
+        kept where it is made, the caught unit's and each fall back's end, so its value is hashed once).
         """
-        judged = state
         if kept is None:
             verdict = self._combat_verdict(before, combat, caused)
         else:
@@ -2331,7 +2345,7 @@ class CombatRules(Ruleset):
                 events += more
         state, more = self._last_man(state, before, dice, self.no_last_man_after(tested))
         events += more
-        if kept is None or state is not judged:  # kept by a state no check changed (its value hashed already)
+        if kept is None:
             state = self._unlocked(state, before, combat, engagement)
         else:
             found = kept.unlocked.get(state)
@@ -2365,46 +2379,47 @@ class CombatRules(Ruleset):
         exact enumeration takes at most two branches of it.
         """
         rule = "published.sweeping-advance"
-        # who sweeps, at what Initiatives, and the unit destroyed: read once per state (an enumeration walks the same
-        # result once per branch of the dice before it)
-        victor, why_not, own, theirs, group, caught_state = state.remember(
-            (_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
+        # who sweeps, at what Initiatives: read once per state (an enumeration walks the same result once per branch
+        # of the dice before it); the state with the unit destroyed is built only when a roll catches it
+        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
+        victor = facts.victor
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
-            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {why_not}; it falls back",
-                                 (rule,), data=(("outcome", "none"),)), *more]
+            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {facts.why_not}; it "
+                                 "falls back", (rule,), data=(("outcome", "none"),)), *more]
+        own, theirs = facts.own, facts.theirs
         start = len(dice.log)
         fled = dice.total(1, f"{unit_id}: breaking off (Initiative {own} + D6)", rule,
                           splits=tuple(range(theirs - own + 1, theirs - own + 7)))
         reach = own + fled - theirs  # the victor's D6 that catches the unit
         caught_on = dice.total(1, f"{victor}: sweeping advance (Initiative {theirs} + D6)", rule, splits=(reach - 1,))
-        caught = caught_on >= reach
         said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = {theirs + caught_on} "
                 f"against {own} + {fled} = {own + fled}")
         rolls = _rolls(dice, start)
-        characters = tuple(u.id for u in group[1:])
-        if not caught:
+        if caught_on < reach:
             state, more = self._fall_back(state, unit_id, dice)
             return state, [Event("sweeping_advance", f"{said}: {unit_id} breaks off and falls back", (rule,), rolls,
                                  (("outcome", "broke off"),)), *more]
+        group = facts.group
+        caught = facts.caught
+        if caught is None:  # the first catch from this state: the state with the unit and its characters gone
+            caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
+        characters = tuple(u.id for u in group[1:])
         slain = [m.name for u in group for m in u.models]
         with_them = f" with {', '.join(characters)}" if characters else ""
         cited = (rule, self.falling_back_rule) if characters else (rule,)
-        return caught_state, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
-                             "allowed", cited, rolls, (("outcome", "caught"),)),
-                       Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
-                             (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+        return caught, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
+                              "allowed", cited, rolls, (("outcome", "caught"),)),
+                        Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
+                              (rule, "core.zero.w"), data=(("slain", len(slain)),))]
 
-    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]
-                     ) -> tuple[str | None, str, int, int, list[Unit], GameState]:
-        """Read what a Sweeping Advance takes from the state whatever the dice: the victor (None, and why), both
-        Initiatives, the falling back unit with its characters, and the state with them destroyed."""
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
+        """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
         victor, why_not, theirs = self._sweeper(state, group, combat)
         if victor is None:
-            return None, why_not, 0, 0, group, state
-        return (victor, "", _sweep_initiative(group), theirs, group,
-                state.replace_units(*(evolve(u, models=()) for u in group)))
+            return _SweepFacts(None, why_not, 0, 0, group)
+        return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
     @staticmethod
     def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
@@ -2437,9 +2452,10 @@ class CombatRules(Ruleset):
         """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
         consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
         same result once per branch of the dice before it)."""
-        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model
-        was_locked = tuple(sorted({x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid)
-                                   if x.has(Status.LOCKED)}))
+        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model; those
+        # ids read once per state fought from (a search fights it again)
+        was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
+            {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
         return state.remember((_FREED, self, was_locked, combat), lambda: self._freed(state, was_locked, combat))
 
     @staticmethod
@@ -2476,6 +2492,7 @@ class CombatRules(Ruleset):
         stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
         contacts = engagement.now(stay) if engagement is not None else None
         staying = {u.id for u in stay}
+        freed = []  # (every unit read as it stands: no status read here changes)
         for u in locked:
             group = state.combined(u.id)
             if contacts is not None and all(x.id in staying for x in group):
@@ -2483,8 +2500,8 @@ class CombatRules(Ruleset):
             else:
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
             if not touching:
-                state = state.replace_unit(u.with_status(remove=(Status.LOCKED,)))
-        return state
+                freed.append(u.with_status(remove=(Status.LOCKED,)))
+        return state.replace_units(*freed) if freed else state
 
     # == phases =======================================================================
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
