@@ -60,7 +60,14 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # say who is left holding the pipes, for the next look at it
+            left = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,args", "-g", str(proc.pid)],
+                                  capture_output=True, text=True).stdout
+            raise AssertionError(f"no end within 60 s after Ctrl-C; the command itself "
+                                 f"{'ended with ' + str(proc.returncode) if proc.poll() is not None else 'still runs'}"
+                                 f"; its process group:\n{left}") from None
         assert not _group(proc.pid), "a worker outlived the interrupted command"
     finally:
         if proc.poll() is None:

@@ -86,8 +86,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)
+        if argv is None:  # the command itself (a library call with its own words keeps the caller's Ctrl-C)
+            _ignore_ctrl_c()
         print("herohammer: interrupted; nothing was written", file=sys.stderr)
         return 130
+
+
+def _ignore_ctrl_c() -> None:
+    """Let the command that took its Ctrl-C wind up: a second one (pressed again, or one already pending while a
+    pool's workers were ended) would otherwise raise past the one line and end the process by SIGINT, not 130."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _main(argv: Sequence[str] | None) -> int:
