@@ -125,9 +125,8 @@ def whole_turn(name: str) -> tuple[GameState, Driver]:
     return state, driver
 
 
-def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The 9th Age whole turn: its Magic phase would take about a million runs; the compile stops at once."""
-    state, driver = whole_turn("t9a_whole_turn.yaml")
+def counted_steps(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Count the plan steps the rules code takes from now on (``Driver.step``), in the returned ``{"n": ...}``."""
     steps = {"n": 0}
     step = Driver.step
 
@@ -136,6 +135,13 @@ def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkey
         return step(self, node, dice)
 
     monkeypatch.setattr(Driver, "step", counted)
+    return steps
+
+
+def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 9th Age whole turn: its Magic phase would take about a million runs; the compile stops at once."""
+    state, driver = whole_turn("t9a_whole_turn.yaml")
+    steps = counted_steps(monkeypatch)
     with pytest.raises(EnumerationTooLarge) as info:
         fastsim.compile_plan(state, driver, 5_000)
     assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
@@ -221,14 +227,7 @@ def test_a_plan_whose_fight_is_far_over_budget_goes_to_the_engine_before_any_rou
 
     path = ROOT / "examples" / "t9a_wizard_charges_out.yaml"
     state, driver, _ = prepare(read_data(path), None, str(path))
-    steps = {"n": 0}
-    step = Driver.step
-
-    def counted(self: Driver, node: Any, dice: Dice) -> Any:
-        steps["n"] += 1
-        return step(self, node, dice)
-
-    monkeypatch.setattr(Driver, "step", counted)
+    steps = counted_steps(monkeypatch)
     with pytest.raises(EnumerationTooLarge) as info:
         fastsim.compile_plan(state, driver, 5_000)
     assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
