@@ -6,11 +6,12 @@ Bases are 25mm (0.984" across), so two models 2" apart centre to centre stand ab
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from herohammer.dice import Dice, ScriptedDice, SeededDice
+from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
@@ -94,3 +95,18 @@ def undo_to(g: Game, state: Any) -> None:
     """Undo actions until the game stands at ``state`` again (a shot and the phase end ``shoot_then_test`` added)."""
     while g.state != state:
         g.undo()
+
+
+def falls_back_odds(state: Any, action: dict[str, Any], unit_id: str) -> dict[bool, Fraction]:
+    """Return the exact odds that ``unit_id`` is falling back after ``action`` from ``state``, asserting they equal
+    brute force (every die a branch)."""
+    from herohammer.units import Status
+
+    def falls_back(dice: Dice) -> bool:
+        played = Game(state, dice)
+        played.apply(action, dice=dice)
+        return played.state.unit(unit_id).has(Status.FALLING_BACK)
+
+    fast = enumerate_outcomes(falls_back, positions=False)
+    assert fast == enumerate_outcomes(falls_back, fine=True)
+    return dict(fast)

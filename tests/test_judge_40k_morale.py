@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, game, model, scenario
+from _w40k import BASE_25, falls_back_odds, game, model, scenario
 
 BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld{ld} Sv6+"
 HIT = [6, 6]  # one boltgun shot 20" away: hits, wounds; AP 5 leaves a Boy no save
@@ -91,15 +91,7 @@ def test_the_odds_of_a_morale_check_equal_brute_force_with_insane_heroism(ld: in
     enumeration of every total; the chance the Boyz hold is that of a total at most Ld - 1, a double 1 always."""
     g = shot_at("40k4", ld, models_at_start=10)
     g.apply({"do": "shoot", "unit": "a", "target": "boyz"}, dice=ScriptedDice(HIT))
-    state = g.state
-
-    def end(dice: Dice) -> bool:
-        played = Game(state, dice)
-        played.apply(END, dice=dice)
-        return played.state.unit("boyz").has(Status.FALLING_BACK)
-
-    fast = enumerate_outcomes(end, positions=False)
-    assert fast == enumerate_outcomes(end, fine=True)
+    fast = falls_back_odds(g.state, END, "boyz")
     held = sum(Fraction(1, 36) for a in range(1, 7) for b in range(1, 7) if a + b <= ld - 1 or a + b == 2)
     assert fast[False] == held
 

@@ -16,7 +16,7 @@ from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, game, hero, model, scenario
+from _w40k import assert_illegal, falls_back_odds, game, hero, model, scenario
 
 SHOOT = {"do": "shoot", "unit": "las", "target": "tac"}
 
@@ -89,15 +89,7 @@ def test_40k3_a_captain_shot_out_of_his_squad_takes_neither_test() -> None:
 @pytest.mark.rule("published.last-man-standing", "published.morale-casualties")
 def test_40k3_the_exact_odds_of_falling_back_hold_both_checks_and_equal_brute_force() -> None:
     """Each shot slays a Marine with 5/9. Two slain: two checks on Ld 7 (7/12 each); one slain: one check."""
-    start = three_marines().state
-
-    def shot(dice: Dice) -> bool:
-        played = Game(start, dice)
-        played.apply(SHOOT, dice=dice)
-        return played.state.unit("tac").has(Status.FALLING_BACK)
-
-    fast = enumerate_outcomes(shot, positions=False)
-    assert fast == enumerate_outcomes(shot, fine=True)
+    fast = falls_back_odds(three_marines().state, SHOOT, "tac")
     kill = Fraction(5, 9)
     passes = Fraction(21, 36)
     assert fast[True] == kill ** 2 * (1 - passes ** 2) + 2 * kill * (1 - kill) * (1 - passes)
