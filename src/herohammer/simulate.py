@@ -279,7 +279,7 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
         if result.perils else ""
     return state.replace_unit(new), [Event(
         "psychic_test", f"{psyker.id} rolls {result.roll} and {said}{perils}",
-        tuple(dict.fromkeys((ruleset.psychic_test_rule, ruleset.perils_rule, ruleset.power_on_two_rule))),
+        ruleset.psychic_rules(),
         data=(("psyker", psyker.id), ("passed", result.passed), ("power_used", result.power_used),
               ("perils", result.perils), ("wounded", result.wounded), ("slain", result.slain)),
     )]

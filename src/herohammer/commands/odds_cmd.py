@@ -105,7 +105,7 @@ def _run_psychic(args: argparse.Namespace) -> int:
     toughness = 4 if args.toughness is None else args.toughness
     rows = odds.psychic_odds(args.ld, toughness, args.wounds, args.ruleset, args.inv)
     chosen = RULESETS[args.ruleset]
-    rules = tuple(dict.fromkeys((chosen.psychic_test_rule, chosen.perils_rule, chosen.power_on_two_rule)))
+    rules = chosen.psychic_rules()
     reads = chosen.perils_reads  # an input given that this edition's Perils does not read is named
     shown = (f" T{toughness}" if "toughness" in reads else "") + f" W{args.wounds}" + (
         f" Inv{args.inv}+" if args.inv and "invulnerable" in reads else "")

@@ -426,7 +426,13 @@ class Ruleset:
     psychic_test_rule: ClassVar[str] = "40k3.psyker.test"
     power_on_two_rule: ClassVar[str] = "40k3.psyker.perils-on-2"
     psychic_shooting_rule: ClassVar[str] = "40k3.psyker.as-shooting"
-    #: what Perils of the Warp reads of the psyker beside his Wounds (3rd: his Toughness against the Strength D6 hit)
+
+    @classmethod
+    def psychic_rules(cls) -> tuple[str, ...]:
+        """The clauses a psychic test with Perils of the Warp cites in this edition: the test, Perils, a power on a 2."""
+        return tuple(dict.fromkeys((cls.psychic_test_rule, cls.perils_rule, cls.power_on_two_rule)))
+
+    #: What Perils of the Warp reads of the psyker beside his Wounds (3rd: his Toughness against the Strength D6 hit)
     perils_reads: ClassVar[tuple[str, ...]] = ("toughness",)
 
     def require_psychic_tests(self) -> None:

@@ -1140,7 +1140,7 @@ class NinthAge(Ruleset):
     def _both_flee_problem(self, action: Charge, new: Unit) -> Ruling | str:
         """Rule on ``if_both_flee``, the target a charger picks when its redirect's unit Flees too (either target,
         published.t9a-redirect-charge): return what the ruling says of it, or the refusal."""
-        flees = action.redirect_reaction == "flee" or (action.redirect_reaction is None and self._must_flee(new))
+        flees = self._flees(action.redirect_reaction, new)
         chosen = action.if_both_flee
         if chosen is not None and not flees:
             return Ruling.forbid(f"if_both_flee picks a target only when {new.id} Flees too (name redirect_reaction "
@@ -1367,6 +1367,10 @@ class NinthAge(Ruleset):
         """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
         return self.flees_from_charges and target.has(Status.FLEEING)
 
+    def _flees(self, reaction: str | None, target: Unit) -> bool:
+        """Say whether the charged unit Flees: its player named Flee, or named nothing and it is fleeing already."""
+        return reaction == "flee" or (reaction is None and self._must_flee(target))
+
     @implements(CHARGE_REACTIONS, FLEE_REACTION)
     def _flee_problem(self, state: GameState, target: Unit) -> Ruling:
         """Rule on a Flee Charge Reaction: not by a unit engaged in combat (it may only Hold), nor where no flee move is."""
@@ -1399,7 +1403,7 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.no-other-charges")
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
-        flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(target))
+        flees = self._flees(action.reaction, target)
         reaction = action.reaction
         if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
             rules += [CHARGE_REACTIONS, FLEE_REACTION]
@@ -1411,7 +1415,7 @@ class NinthAge(Ruleset):
                 rules.append(REDIRECT)
                 if new_target is not None:
                     target, flees, reaction = new_target, False, action.redirect_reaction
-                    if reaction == "flee" or (reaction is None and self._must_flee(target)):
+                    if self._flees(reaction, target):
                         state, target, more = self._both_flee(state, action, unit, target, dice)
                         events += more
                         flees = True
