@@ -150,3 +150,36 @@ def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
         if _group(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
+    """Linux hands a process's SIGINT to any of its threads; when one of ``sweep --workers``'s pool threads takes it,
+    Python only notes it, and a main thread waiting on the next result with no time limit never raised it: the
+    sweep ran on, its workers busy for minutes (about 1 run in 8 of the test above).  The wait now wakes every
+    ``sweep._WAKE_SECONDS``; here the Ctrl-C is sent to a pool thread on purpose (``tgkill``)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not sys.platform.startswith("linux") or not hasattr(libc, "tgkill"):
+        pytest.skip("tgkill (a signal to one thread of a process) is Linux's, in glibc 2.30 or later")
+    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
+            "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=_as_in_a_terminal)
+    try:
+        deadline = time.monotonic() + 120
+        while len({p for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2}) < 2:  # the workers work
+            assert proc.poll() is None and time.monotonic() < deadline, "the workers never got to work"
+            time.sleep(0.05)
+        threads = sorted(int(t.name) for t in Path(f"/proc/{proc.pid}/task").iterdir() if int(t.name) != proc.pid)
+        assert threads, "the pool runs no thread of its own"
+        assert libc.tgkill(proc.pid, threads[0], signal.SIGINT) == 0, ctypes.get_errno()
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, (proc.returncode, err)
+        assert err.strip() == "herohammer: interrupted; nothing was written", err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

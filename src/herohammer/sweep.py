@@ -327,6 +327,12 @@ def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
         raise KeyboardInterrupt
 
 
+#: How long the command waits at most on its pool's next result before it looks for a Ctrl-C.  Linux may hand the
+#: terminal's SIGINT to one of the pool's threads; Python then only notes it, and a main thread blocked in a wait
+#: with no time limit never raises it (a sweep hung, its workers busy for minutes, about 1 run in 8).
+_WAKE_SECONDS = 0.25
+
+
 #: Linux's ``prctl`` option that sends a process a signal when the thread that started it ends.
 _PR_SET_PDEATHSIG = 1
 
@@ -384,7 +390,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             return results
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
-        from multiprocessing import Pool
+        from multiprocessing import Pool, TimeoutError as NoResultYet
 
         pool = None
         came: list[int] = []
@@ -395,7 +401,12 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
                 pool = Pool(workers, initializer=_quiet_worker, initargs=(os.getpid(),))
             finally:
                 _restore_ctrl_c(usual, came)  # a Ctrl-C held back is raised now that the pool can be ended
-            for result in pool.imap(run_job, jobs):
+            finishing = pool.imap(run_job, jobs)
+            while len(out) < len(jobs):
+                try:
+                    result = finishing.next(timeout=_WAKE_SECONDS)
+                except NoResultYet:  # no variant finished yet, wake to take a pending Ctrl-C
+                    continue
                 out.append(result)
                 advance(1)
         finally:  # done, or Ctrl-C at any point once the pool stands: end its workers
