@@ -18,6 +18,7 @@ import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
+from herohammer.units import Status
 
 from _w40k import game, model, scenario
 
@@ -145,3 +146,72 @@ def test_the_exact_odds_of_weapons_of_several_ranges_equal_brute_force_and_the_h
     assert fast[(2, 1)] == las * two_bolters and fast[(2, 0)] == las * one_bolter
     assert fast[(1, 0)] == las * (1 - bolter) ** 2 + (1 - las) * one_bolter
     assert fast[(1, 1)] == (1 - las) * two_bolters
+
+
+# == 3. troops that may not make a Sweeping Advance (4th edition) ==================================================
+SWEEP = "published.sweeping-advance"
+VET = "WS5 BS5 S4 T4 W2 I5 A1 Ld10 Sv3+"
+BLOWS_AND_FAIL = [6, 6, 1, 1, 1, 6, 6]  # the Vet slays Boy 1, Boy 2 misses twice, the Boyz fail their check (12)
+
+
+def terminator_fight(ruleset: str, vet_rules: list[str], chaplain_rules: list[str] | None = None) -> Game:
+    """The Vet (I5) in base contact with two Boyz (I2); with ``chaplain_rules`` a Chaplain joined to the Vet."""
+    from _w40k import BASE_25, hero
+    red = [{"id": "vets", "status": ["locked"], "rules": vet_rules, "models": [model("Vet", 20, 20, 10, VET)]}]
+    if chaplain_rules is not None:
+        red.append(hero("chaplain", 20 - 2 * BASE_25, 20, joined="vets", status=["locked"], rules=chaplain_rules))
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("Boy 1", 20, 20 + BASE_25, 7, BOY), model("Boy 2", 20, 20 - BASE_25, 7, BOY)]}
+    return game(scenario(ruleset, red, [boyz], phase="assault"))
+
+
+def sweeps(events: list[Any]) -> list[Any]:
+    return [e for e in events if e.kind == "sweeping_advance"]
+
+
+@pytest.mark.rule(SWEEP, "published.consolidation")
+def test_40k4_terminators_may_not_sweep_the_loser_just_falls_back_and_they_consolidate() -> None:
+    """4th ed.: "Some troops, such as Space Marine Terminators, are not allowed to sweeping advance - in such cases
+    the unit just consolidates". The Vet in Terminator Armour wins: no Initiative roll, the Boyz fall back 2D6 (the
+    next two dice) and the Vet may consolidate. Without it the next die is the Boyz' breaking-off roll."""
+    g = terminator_fight("40k4", ["Terminator Armour"])
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 3, 3]))
+    (sweep,) = sweeps(events)
+    assert "may not make a sweeping advance" in sweep.message and "Terminator Armour" in sweep.message
+    assert SWEEP in sweep.rules and dict(sweep.data)["outcome"] == "none"
+    assert g.state.unit("boyz").has(Status.FALLING_BACK) and g.state.unit("boyz").alive
+    assert g.state.unit("vets").has(Status.MAY_CONSOLIDATE)
+    g = terminator_fight("40k4", [])
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 1, 6]))
+    assert dict(sweeps(events)[0].data)["outcome"] == "caught" and not g.state.unit("boyz").alive
+
+
+@pytest.mark.rule(SWEEP, "40k4.ic.falling-back")
+def test_40k4_a_character_in_terminator_armour_bars_the_sweep_of_the_unit_he_joined() -> None:
+    """A Chaplain in Terminator Armour joined to the Vet: the victor pursues as one, so it may not sweep either; a
+    Chaplain without it leaves the sweep to the dice."""
+    g = terminator_fight("40k4", [], ["No Sweeping Advance"])
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 3, 3]))
+    (sweep,) = sweeps(events)
+    assert "chaplain, joined to vets, has No Sweeping Advance" in sweep.message
+    assert g.state.unit("boyz").has(Status.FALLING_BACK)
+    g = terminator_fight("40k4", [], [])
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 1, 6]))
+    assert dict(sweeps(events)[0].data)["outcome"] == "caught"
+
+
+@pytest.mark.rule(SWEEP)
+def test_40k4_the_exact_odds_of_a_terminators_win_hold_no_sweep() -> None:
+    """The Boyz are never caught by the Terminator: the fight's exact odds equal brute force and no outcome destroys
+    them (they fall back whenever they fail)."""
+    start = terminator_fight("40k4", ["Terminator Armour"]).state
+
+    def fought(dice: Dice) -> tuple[bool, bool]:
+        played = Game(start, dice)
+        played.apply({"do": "fight", "unit": "vets"}, dice=dice)
+        boyz = played.state.unit("boyz")
+        return boyz.alive, boyz.has(Status.FALLING_BACK)
+
+    fast = enumerate_outcomes(fought, positions=False)
+    assert fast == enumerate_outcomes(fought, fine=True)
+    assert all(alive for alive, _ in fast) and (True, True) in fast

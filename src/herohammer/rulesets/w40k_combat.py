@@ -60,7 +60,7 @@ from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import LeadershipRuling, Resolution, Ruleset, places_apart, with_its_unit
+from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -2440,6 +2440,26 @@ class CombatRules(Ruleset):
                         Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
                               (rule, "core.zero.w"), data=(("slain", len(slain)),))]
 
+    #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
+    no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
+
+    @implements("published.sweeping-advance")
+    def sweep_barred(self, state: GameState, victors: Sequence[Unit]) -> str | None:
+        """Say why a victor (its unit and joined characters) may not make a Sweeping Advance, or None if it may.
+
+        4th ed.: "Some troops, such as Space Marine Terminators, are not allowed to sweeping advance - in such cases
+        the unit just consolidates".  A unit (or a character joined to it) with a special rule of ``no_sweep_rules``
+        bars the whole group: it pursues as one (40k4.ic.falling-back), at the pace of its slowest member.
+        """
+        barred = self.no_sweep_rules
+        for u in victors:
+            if not (have := barred & self.effective_rules(state, u.id)):
+                continue
+            named = next(r for r in u.rules if rule_key(r) in have)
+            whose = u.id if u is victors[0] else f"{u.id}, joined to {victors[0].id},"
+            return f"{whose} has {named} and may not make a sweeping advance (it just consolidates)"
+        return None
+
     def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
         """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
@@ -2448,10 +2468,9 @@ class CombatRules(Ruleset):
             return _SweepFacts(None, why_not, 0, 0, group)
         return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
-    @staticmethod
-    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
+    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may)."""
+        may: a victor barred from sweeping, ``sweep_barred``, is passed over)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
@@ -2468,6 +2487,9 @@ class CombatRules(Ruleset):
                 continue
             if any(_touching(v, h) for v in victors for h in holding):
                 why = f"{uid} still has models engaged with units that are not falling back"
+                continue
+            if (barred := self.sweep_barred(state, victors)) is not None:
+                why = barred
                 continue
             initiative = _sweep_initiative(victors)
             if best is None or initiative > best[0]:
