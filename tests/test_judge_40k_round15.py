@@ -215,3 +215,19 @@ def test_40k4_the_exact_odds_of_a_terminators_win_hold_no_sweep() -> None:
     fast = enumerate_outcomes(fought, positions=False)
     assert fast == enumerate_outcomes(fought, fine=True)
     assert all(alive for alive, _ in fast) and (True, True) in fast
+
+
+@pytest.mark.rule("published.wound-allocation", "published.line-of-sight")
+def test_each_weapons_wounds_fall_only_on_models_its_own_firers_see() -> None:
+    """A wall hides Boyz 1 and 2 from the heavy bolter, not from the lascannon beside the Boyz' line: the heavy
+    bolter's three wounds can take only Boyz 3 and 4 (one is lost), the lascannon's slays Boy 1, and Boy 2 stands.
+    Read for the unit's weaponry as a whole (any firer's sight), all four would fall."""
+    boyz = {"id": "boyz", "models": [model(f"Boy {i + 1}", 14 + 2 * i, 10, 7, BOY) for i in range(4)]}
+    guns = {"id": "guns", "models": [{**model("Gunner", 16, 30), "weapons": ["heavy bolter"]},
+                                     {**model("Las", 2, 10), "weapons": ["lascannon"]}]}
+    wall = [{"id": "wall", "kind": "blocking", "polygon": [[8, 18], [16.5, 18], [16.5, 20], [8, 20]]}]
+    g = game(scenario("40k4", [guns], [boyz], phase="shooting", terrain=wall))
+    events = g.apply(SHOOT_GUNS, dice=ScriptedDice([6] * 8))
+    assert [m.name for m in g.state.unit("boyz").models] == ["Boy 2"]
+    (lost,) = lost_events(events)
+    assert dict(lost.data)["lost"] == 1 and "line of fire" in lost.message
