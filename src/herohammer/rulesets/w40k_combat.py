@@ -1391,7 +1391,7 @@ class CombatRules(Ruleset):
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
         key: Hashable = None if taken is None else (got_each, taken[2])
-        if key is None and attack.reach_short():  # wounds that found no model to take them may be lost: told
+        if key is None and attack.reach_short() and any(got_each):  # wounds that found no model to take them: told
             key = (got_each, None)
         outcomes = plan.outcomes
         outcome = outcomes.get(key)
