@@ -37,7 +37,8 @@ DEFAULT_RUNS = 10_000
 #: ``advance`` how many Monte Carlo runs are done (a bar moves, and a caller may cancel, that often).
 PROGRESS_EVERY = 16
 #: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
-FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result")
+FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result",
+              "beyond_reach")
 
 
 @dataclass(frozen=True, order=True)

@@ -18,7 +18,9 @@ EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
 #: has no Last Man Standing test, published.last-man-standing); the name of a test would read as one taken.
 LAST_MODEL = "down to its last model"
 #: Event kinds that say what became of one unit (named by the event's ``unit``), and the words for it.
-UNIT_EVENTS = {"last_man": LAST_MODEL}
+#: ``beyond_reach``: wounds lost because the models the weapons fired reach could not take them, the rest of the unit
+#: standing beyond their range or line of fire (published.wound-allocation).
+UNIT_EVENTS = {"last_man": LAST_MODEL, "beyond_reach": "wounds lost beyond the weapons' reach"}
 
 
 def models_lost(unit: str) -> str:

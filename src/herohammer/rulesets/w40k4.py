@@ -54,9 +54,11 @@ class Warhammer40k4(Warhammer40k3):
     phase_only_rule: ClassVar[str] = "40k4.ic.movement-phase-only"
     move_rule: ClassVar[str] = "published.movement"  # seed 001: "Characters follow rules for models of their type"
     joins_by_moving_close: ClassVar[bool] = False
-    #: 3rd edition's rules read, and the 4th's own: Retinue (40k4.char.retinue), Tyrant Guard (40k4.target.monstrous).
+    #: 3rd edition's rules read, and the 4th's own: Retinue (40k4.char.retinue), Tyrant Guard (40k4.target.monstrous),
+    #: Terminator Armour and No Sweeping Advance (published.sweeping-advance: troops that may not sweep).
     modelled_rules: ClassVar[frozenset[str]] = (Warhammer40k3.modelled_rules | SHARED_RULES | LOST_UNLESS_ALL
-                                                | PROTECTING_RULES | CHARACTER_RULES | {"retinue"})
+                                                | PROTECTING_RULES | CHARACTER_RULES | {"retinue"}
+                                                | Warhammer40k3.no_sweep_rules)
     carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
     coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
     allocation_rule: ClassVar[str] = "40k4.cc.engaged-only"

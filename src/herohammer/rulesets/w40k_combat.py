@@ -60,7 +60,7 @@ from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
-from .base import LeadershipRuling, Resolution, Ruleset, places_apart, with_its_unit
+from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -411,15 +411,25 @@ class _Attack:
     """A shooting attack worked out before the dice: its batches, its target, and (filled when wounds are first
     allocated) the target's models in the order that takes wounds and the save groups per number of wounds."""
 
-    __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "pool", "models", "allocations")
+    __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "beyond", "parts", "pool", "reach",
+                 "out_of_reach", "models", "allocations")
 
     def __init__(self, target_id: str, rules: tuple[str, ...], batches: tuple[_Batch, ...], groups: tuple[Unit, ...],
-                 fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None) -> None:
+                 fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None, beyond: bool,
+                 parts: tuple[Sequence[tuple[Unit, Model, Weapon, int]], ...]) -> None:
         self.target_id, self.rules, self.batches, self.groups = target_id, rules, batches, groups
-        self.fired, self.nearest = fired, nearest
+        self.fired, self.nearest, self.beyond, self.parts = fired, nearest, beyond, parts
         self.pool: list[ModelRef] = []
+        #: each batch's models that its weapon reaches (range and sight), when they differ from batch to batch
+        self.reach: tuple[frozenset[ModelRef], ...] | None = None
+        #: the target's models no weapon fired reaches (names): wounds past the others are lost
+        self.out_of_reach: tuple[str, ...] = ()
         self.models: dict[ModelRef, tuple[Unit, Model]] | None = None
         self.allocations: dict[tuple[int, ...], list[SavesGroup] | None] = {}
+
+    def reach_short(self) -> bool:
+        """Say whether some weapon fired does not reach every model of the target (wounds may be lost for it)."""
+        return bool(self.out_of_reach) or self.reach is not None
 
 
 class _MoraleDue(NamedTuple):
@@ -448,7 +458,7 @@ class _Volley(NamedTuple):
     members: tuple[Unit, ...]
     opening: tuple[Event, ...]
     attack: _Attack
-    outcomes: dict[Hashable, tuple[GameState, Event | None, _Check]]
+    outcomes: dict[Hashable, tuple[GameState, tuple[Event, ...], _Check]]
 
 
 class _MoraleFacts(NamedTuple):
@@ -1110,27 +1120,32 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None]:
+               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
         """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
 
         Also return each target model's distance to the nearest model that fires (``geo.GapTable``:
         the gaps are measured once, for the ranges here and the wound allocation after), or None
-        if no model fires.
+        if no model fires; and whether a target model may stand beyond the range of a weapon fired
+        (``_beyond_a_range``: then the wound allocation measures each weapon's reach).
         """
         target_models = list(chain.from_iterable(map(_MODELS, state.combined(target_id))))
         if not shooters:
-            return [], [], None
+            return [], [], None, False
         models = list(map(_MODEL, shooters))
         table = geo.GapTable(models, target_models)
         least = table.least()
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
         if not blocking and (fired := self._all_fire(state, shooters, least, moved)) is not None:
-            return fired, [], list(map(max, repeat(0.0), table.least_to(range(len(fired)))))
-        fired, notes, kept = self._shots_one_by_one(state, shooters, target_id, moved, least, blocking, target_models)
-        if not kept:
-            return fired, notes, None
-        return fired, notes, list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+            kept: Sequence[int] = range(len(fired))
+            notes: list[str] = []
+        else:
+            fired, notes, kept = self._shots_one_by_one(state, shooters, target_id, moved, least, blocking,
+                                                        target_models)
+            if not kept:
+                return fired, notes, None, False
+        nearest = list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
+        return fired, notes, nearest, _beyond_a_range(table, fired, kept, nearest)
 
     def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
                   moved: bool) -> list[tuple[Unit, Model, Weapon, int]] | None:
@@ -1209,17 +1224,20 @@ class CombatRules(Ruleset):
     @implements("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "core.zero.s", "core.zero.t")
     @implements("published.attack-sequence")
     def _attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]], target_id: str,
-                rules: tuple[str, ...], nearest: Sequence[float] | None = None) -> _Attack:
+                rules: tuple[str, ...], nearest: Sequence[float] | None = None, beyond: bool = True) -> _Attack:
         """Work out a shooting attack before the dice (``_Attack``): per batch (same BS and weapon) its shots, its
         hit-and-wound chain and the words of its event; to wound on the majority Toughness of the target.
 
-        ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it.
+        ``nearest``: each target model's distance to the nearest model that fires, if ``_shots`` measured it;
+        ``beyond``: whether a target model may stand beyond the range of a weapon fired (``_beyond_a_range``).
         """
         groups = state.combined(target_id)
         target_models = list(chain.from_iterable(map(_MODELS, groups)))
         toughness = _majority(list(map(_TOUGHNESS, target_models)))
         batches: list[_Batch] = []
+        parts = []  # each batch's models that fire, for the reach of its weapon (published.wound-allocation)
         for (bs, _name, apart), items in _batches(fired).items():
+            parts.append(items)
             weapon = items[0][2]
             who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
@@ -1238,7 +1256,7 @@ class CombatRules(Ruleset):
                 (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s"),
                 f"{who} fire{'s' * (len(items) == 1)}",
                 "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"))
-        return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest)
+        return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest, beyond, tuple(parts))
 
     @staticmethod
     def _fire(attack: _Attack, dice: Dice) -> tuple[tuple[int, ...], list[Event]]:
@@ -1275,15 +1293,14 @@ class CombatRules(Ruleset):
                 models.update(zip(zip(repeat(u.id), range(len(u.models))), zip(repeat(u), u.models)))
             attack.models = models
             blocking = geo.blocks_sight(state.terrain)
-            if _some_beyond_range(attack.fired, attack.nearest):
-                attack.pool = _within_fire(state, attack.pool, models, attack.fired, blocking)
-            elif blocking:
-                attack.pool = _in_line_of_fire(state, attack.pool, models, attack.fired)
+            if attack.beyond or blocking:  # some target model may be out of a weapon's range or sight: measured
+                _reach_of_batches(state, attack, blocking)
         known = attack.allocations.get(got_each, _NONE_YET)
         if known is _NONE_YET:
             wounds = [WoundBatch(got, batch.weapon.ap) for got, batch in zip(got_each, attack.batches)]
             known = _keep(attack.allocations, got_each,
-                          _save_groups(attack.models, attack.pool, wounds, attack.target_id), ALLOCATIONS_KEPT)
+                          _save_groups(attack.models, attack.pool, wounds, attack.target_id, attack.reach),
+                          ALLOCATIONS_KEPT)
         return known, attack.models
 
     def _shooting_attack(self, state: GameState, fired: Sequence[tuple[Unit, Model, Weapon, int]],
@@ -1301,11 +1318,15 @@ class CombatRules(Ruleset):
         taken, more = self._saves(state, attack, got_each, dice)
         events += more
         if taken is None:
+            if (lost := _lost_event(attack, got_each, None)) is not None:
+                events.append(lost)
             return None, events
-        groups, models, unsaved = taken
-        wounded, slain = _wounded_units(state, _unsaved_taken(groups, models, unsaved))
+        hurt = _unsaved_taken(*taken)
+        wounded, slain = _wounded_units(state, hurt)
         if slain:
             events.append(_casualties(slain, rules))
+        if (lost := _lost_event(attack, got_each, taken, hurt)) is not None:
+            events.append(lost)
         return wounded, events
 
     def _saves(self, state: GameState, attack: _Attack, got_each: tuple[int, ...], dice: Dice
@@ -1369,17 +1390,17 @@ class CombatRules(Ruleset):
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
-        key = None if taken is None else (got_each, taken[2])
+        key: Hashable = None if taken is None else (got_each, taken[2])
+        if key is None and attack.reach_short() and any(got_each):  # wounds that found no model to take them: told
+            key = (got_each, None)
         outcomes = plan.outcomes
         outcome = outcomes.get(key)
         if outcome is None:
-            outcome = self._volley_outcome(state, plan, taken)
+            outcome = self._volley_outcome(state, plan, got_each, taken)
             if keeping:
                 _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
-        after, slain, check = outcome
-        events = [*plan.opening, *events, *more]
-        if slain is not None:
-            events.append(slain)
+        after, told, check = outcome
+        events = [*plan.opening, *events, *more, *told]
         after, more = self._casualties_tested(after, state, plan.attack.target_id, dice, check)
         return after, events + more
 
@@ -1393,7 +1414,7 @@ class CombatRules(Ruleset):
         for u in members:
             if not (u.is_character and u.has(Status.SHOT)):
                 shooters += zip(repeat(u), u.models)
-        fired, notes, nearest = self._shots(state, shooters, target_id, moved)
+        fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved)
         rules: tuple[str, ...] = ("published.shooting", self.same_target_rule) if len(members) > 1 else (
             "published.shooting",)
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
@@ -1401,22 +1422,28 @@ class CombatRules(Ruleset):
                            else ""), rules)]
         events += [Event("note", n) for n in notes]
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
-                                                        *self._carry_rule(state, target_id)), nearest)
+                                                        *self._carry_rule(state, target_id)), nearest, beyond)
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {})
 
-    def _volley_outcome(self, state: GameState, plan: _Volley,
+    def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
                         taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None
-                        ) -> tuple[GameState, Event | None, _Check]:
+                        ) -> tuple[GameState, tuple[Event, ...], _Check]:
         """Return the state after a volley's wounds (the slain removed, the firers marked as having shot, the target
-        remembered: 40k4.shoot.same-target), its casualties event and what the casualties call for (``_casualty_check``)."""
+        remembered: 40k4.shoot.same-target), its casualties event and the wounds lost beyond the weapons' reach
+        (``_lost_event``), and what the casualties call for (``_casualty_check``)."""
         attack = plan.attack
         target_id = attack.target_id
         wounded: list[Unit] | None = None
-        slain_event = None
+        told: tuple[Event, ...] = ()
         if taken is not None:
-            wounded, slain = _wounded_units(state, _unsaved_taken(*taken))
+            hurt = _unsaved_taken(*taken)
+            wounded, slain = _wounded_units(state, hurt)
             if slain:
-                slain_event = _casualties(slain, attack.rules)
+                told = (_casualties(slain, attack.rules),)
+            if (lost := _lost_event(attack, got_each, taken, hurt)) is not None:
+                told += (lost,)
+        elif (lost := _lost_event(attack, got_each, None)) is not None:
+            told = (lost,)
         changed = {u.id: u for u in wounded} if wounded else {}
         for u in plan.members:
             u = changed.get(u.id, u)
@@ -1427,7 +1454,7 @@ class CombatRules(Ruleset):
         after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
         if wounded is not None:  # as _apply_wounds does
             after = self.shooting_losses_counted(_release_orphans(after), state, target_id)
-        return after, slain_event, self._casualty_check(after, state, target_id)
+        return after, told, self._casualty_check(after, state, target_id)
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
         return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
@@ -2413,6 +2440,26 @@ class CombatRules(Ruleset):
                         Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
                               (rule, "core.zero.w"), data=(("slain", len(slain)),))]
 
+    #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
+    no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
+
+    @implements("published.sweeping-advance")
+    def sweep_barred(self, state: GameState, victors: Sequence[Unit]) -> str | None:
+        """Say why a victor (its unit and joined characters) may not make a Sweeping Advance, or None if it may.
+
+        4th ed.: "Some troops, such as Space Marine Terminators, are not allowed to sweeping advance - in such cases
+        the unit just consolidates".  A unit (or a character joined to it) with a special rule of ``no_sweep_rules``
+        bars the whole group: it pursues as one (40k4.ic.falling-back), at the pace of its slowest member.
+        """
+        barred = self.no_sweep_rules
+        for u in victors:
+            if not (have := barred & self.effective_rules(state, u.id)):
+                continue
+            named = next(r for r in u.rules if rule_key(r) in have)
+            whose = u.id if u is victors[0] else f"{u.id}, joined to {victors[0].id},"
+            return f"{whose} has {named} and may not make a sweeping advance (it just consolidates)"
+        return None
+
     def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
         """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
@@ -2421,10 +2468,9 @@ class CombatRules(Ruleset):
             return _SweepFacts(None, why_not, 0, 0, group)
         return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
-    @staticmethod
-    def _sweeper(state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
+    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may)."""
+        may: a victor barred from sweeping, ``sweep_barred``, is passed over)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
@@ -2441,6 +2487,9 @@ class CombatRules(Ruleset):
                 continue
             if any(_touching(v, h) for v in victors for h in holding):
                 why = f"{uid} still has models engaged with units that are not falling back"
+                continue
+            if (barred := self.sweep_barred(state, victors)) is not None:
+                why = barred
                 continue
             initiative = _sweep_initiative(victors)
             if best is None or initiative > best[0]:
@@ -2554,13 +2603,48 @@ def _in_line_of_fire(state: GameState, pool: list[ModelRef], models: dict[ModelR
     return [ref for ref in pool if geo.unit_line_of_sight(firers, [models[ref][1].placed], state.terrain)]
 
 
-def _some_beyond_range(fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None) -> bool:
-    """Say cheaply whether a target model may stand beyond the range of every weapon fired at it: not when each
-    target model is within the shortest weapon's range of its nearest firer (``nearest``, measured by ``_shots``;
-    None, unmeasured: a psychic shooting attack, measured model by model)."""
-    if nearest is None:
+@implements("published.wound-allocation")
+def _beyond_a_range(table: geo.GapTable, fired: Sequence[tuple[Unit, Model, Weapon, int]], kept: Sequence[int],
+                    nearest: Sequence[float]) -> bool:
+    """Say cheaply whether a target model may stand beyond the range of a weapon fired at it: not when each target
+    model is within the shortest weapon's range of its nearest firer (``nearest``, measured by ``_shots``), nor,
+    with weapons of several ranges, within each range of its nearest firer with a weapon of that range (``table``'s
+    gaps, ``kept``: the table's rows of the models in ``fired``).  One range (the usual volley): one comparison."""
+    ranges = [w.range for _, _, w, _ in fired]
+    shortest = min(ranges, default=math.inf)
+    if max(nearest, default=0.0) > shortest + geo.EPSILON:
         return True
-    return max(nearest, default=0.0) > min([w.range for _, _, w, _ in fired], default=math.inf) + geo.EPSILON
+    if all(map(shortest.__eq__, ranges)):
+        return False
+    for reach in set(ranges):  # weapons of several ranges: each weapon's wounds go only to models it reaches
+        rows = [row for row, r in zip(kept, ranges) if r == reach]
+        if max(table.least_to(rows)) > reach + geo.EPSILON:
+            return True
+    return False
+
+
+@implements("published.wound-allocation")
+def _reach_of_batches(state: GameState, attack: _Attack, blocking: bool) -> None:
+    """Keep in ``attack.pool`` the target's models some weapon fired reaches, and in ``attack.reach`` each batch's
+    own (when they differ): 4th ed., Removing casualties, lets the owning player remove models "providing they are
+    within the line of fire and range of the attacker's weaponry", read weapon by weapon, so a batch's wounds go only
+    to models within its weapon's range of one of its models (that, where terrain blocks sight, sees it)."""
+    pool, models = attack.pool, attack.models
+    assert models is not None
+    if attack.beyond:
+        reaches = [_within_fire(state, pool, models, part, blocking) for part in attack.parts]
+    else:
+        reaches = [_in_line_of_fire(state, pool, models, part) for part in attack.parts]
+    first = reaches[0]
+    if all(map(first.__eq__, reaches)):
+        attack.pool = first
+    else:
+        union = set(chain.from_iterable(reaches))
+        attack.pool = [ref for ref in pool if ref in union]
+        attack.reach = tuple(map(frozenset, reaches))
+    if len(attack.pool) < len(pool):
+        kept = set(attack.pool)
+        attack.out_of_reach = tuple([models[ref][1].name for ref in pool if ref not in kept])
 
 
 @implements("published.wound-allocation")
@@ -2578,6 +2662,35 @@ def _within_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, 
                and (not blocking or geo.line_of_sight(m.placed, placed, terrain)) for _, m, w, _ in fired):
             kept.append(ref)
     return kept
+
+
+@implements("published.wound-allocation")
+def _lost_event(attack: _Attack, got_each: tuple[int, ...],
+                taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
+                hurt: dict[ModelRef, int] | None = None) -> Event | None:
+    """Say how many of an attack's wounds are lost because the models its weapons reach could not take them: those
+    no living model in reach took (no save rolled) and the unsaved ones past the reachable models' Wounds; None when
+    every weapon reaches every model of the target (checked first: the usual volley pays nothing more) or none is
+    lost.  The owning player may remove only models "within the line of fire and range of the attacker's weaponry"
+    (4th ed., Removing casualties), so the rest of the unit stands."""
+    if not attack.reach_short():
+        return None
+    lost = sum(got_each)
+    if taken is not None:
+        groups, _models, unsaved = taken
+        lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
+    if lost <= 0:
+        return None
+    target, out, s = attack.target_id, attack.out_of_reach, "s" * (lost != 1)
+    beyond = ", ".join(out) if len(out) <= 3 else f"{len(out)} of its models"
+    if attack.reach is None:
+        why = (f"{beyond} {'stands' if len(out) == 1 else 'stand'} beyond the range or line of fire of every weapon "
+               "fired, and the models within it could take no more")
+    else:
+        why = ("each weapon's wounds go only to models within its own range and line of fire, and those could take no"
+               " more" + (f" ({beyond} beyond every weapon's)" if out else ""))
+    return Event("beyond_reach", f"{lost} wound{s} on {target} lost: {why}",
+                 ("published.wound-allocation",), data=(("unit", target), ("lost", lost)))
 
 
 def _destroyed_event(target_id: str) -> Event:
@@ -2679,11 +2792,12 @@ SavesGroup = tuple[SaveGroup, list[ModelRef], int, str, str]
 
 
 def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
-                 who: str) -> list[SavesGroup] | None:
+                 who: str, reach: Sequence[frozenset[ModelRef]] | None = None) -> list[SavesGroup] | None:
     """Allocate wounds one per model in order (wound k to the k-th living model, round and round) and group them by
     the save they take (a joined character's always apart); None when there is nothing to allocate.
 
     What ``_saved_wounds`` decides before any save is rolled: it depends only on the models and the wounds.
+    ``reach``: each batch's models, when its weapon reaches fewer than the pool (``_spread``).
     """
     total = sum(map(_WOUNDS, batches))
     if total == 0:
@@ -2696,6 +2810,10 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
     one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
     if one_each:  # the first models in order, a wound each
         per_model = dict(zip(alive[:total], repeat((batches[0],))))
+    elif reach is not None:  # the batches' weapons reach different models
+        per_model = _spread(alive, batches, reach)
+        if not per_model:
+            return None
     else:
         per_model = {}
         k, n_alive = 0, len(alive)
@@ -2741,6 +2859,27 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
         names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
         out.append(((character, save), refs, len(wounded), names, f"{who}: saves ({save}+) for {names}"))
     return out
+
+
+@implements("published.wound-allocation")
+def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Sequence[frozenset[ModelRef]]
+            ) -> dict[ModelRef, Sequence[WoundBatch]]:
+    """Share out wounds whose weapons reach different models: each goes to the model its weapon reaches that has taken
+    the fewest so far (the first of them in order), the batch reaching the fewest models first, so that as many
+    models as can take one ("each will affect a different model", 4th ed., Removing casualties) before any takes a
+    second.  With every batch reaching every model this is ``_save_groups``' round and round."""
+    counts = dict.fromkeys(alive, 0)
+    taken: dict[ModelRef, list[WoundBatch]] = {}
+    for b in sorted(range(len(batches)), key=lambda i: len(reach[i])):  # stable: in their order among equals
+        can = [ref for ref in alive if ref in reach[b]]
+        if not can:  # no living model in its weapon's reach: its wounds are lost (``_lost_event``)
+            continue
+        batch = batches[b]
+        for _ in range(batch.wounds):
+            ref = min(can, key=counts.__getitem__)  # the first of the fewest
+            counts[ref] += 1
+            taken.setdefault(ref, []).append(batch)
+    return {ref: taken[ref] for ref in alive if ref in taken}
 
 
 def _roll_saves(group: SavesGroup, dice: Dice) -> int:
