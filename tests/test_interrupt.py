@@ -1,7 +1,7 @@
 """Ctrl-C during a long command: exit 130 with one line, no traceback, no worker left behind (issue 14).
 
-Each command runs in its own process group, as from a terminal; once it is busy (its
-header printed, or a second of CPU spent) the whole group gets SIGINT, as Ctrl-C sends it.
+Each command runs in its own process group, as from a terminal; once it is busy (its header printed, a second of
+CPU spent, a sweep's workers at work) the whole group gets SIGINT, as Ctrl-C sends it.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
                 lines.append(proc.stdout.readline())
             assert header in lines[-1], lines
         deadline = time.monotonic() + 120
-        while sum(_group(proc.pid).values()) < 1.0:  # busy for a second of CPU (the imports take less)
+        workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 0
+        while sum(_group(proc.pid).values()) < 1.0 or len(  # busy for a second of CPU (the imports take less),
+                [c for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2]) < workers:  # its workers too
             assert proc.poll() is None, "the command ended before it could be interrupted"
             assert time.monotonic() < deadline
             time.sleep(0.05)
