@@ -265,3 +265,28 @@ def test_a_fight_fought_again_from_one_state_keeps_only_what_the_dice_do_not_dec
         < sum(map(len, (outcomes for _, outcomes in setup.strikes.at.values())))
     assert {"passes", "fails", "draw", "lost"} <= verdicts
     assert destroyed or position == "bench"  # the small fight also wipes a unit out
+
+
+@pytest.mark.rule("published.close-combat")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_the_states_a_fight_fought_again_ends_in_share_their_units(ruleset: str) -> None:
+    """A unit's fought value and its value with the slain removed are kept on the unit (``_fought_unit``,
+    ``_without_slain``): different states a fight fought again from one state ends in (losses elsewhere, wounds
+    on a character) hold the very same fought unit where it is the same, and each fight still plays as on a
+    state just built from the same data."""
+    data = _bench_fight(ruleset)
+    action = {"do": "fight", "unit": "squad"}
+    again = Game(state_from_data(data))
+    holders: dict[int, tuple[Any, set[Any]]] = {}  # each fought unit object: it, and the losses beside it
+    for seed in range(60):
+        events = again.apply(action, SeededDice(seed))
+        new = Game(state_from_data(data))
+        assert events == new.apply(action, SeededDice(seed))
+        assert again.state == new.state
+        for unit in again.state.units:
+            if Status.FOUGHT in unit.status:
+                # the other units' losses: different ones come from different states fought
+                losses = tuple(len(u.models) for u in again.state.units if u.id != unit.id)
+                holders.setdefault(id(unit), (unit, set()))[1].add(losses)
+        again.undo()
+    assert any(len(losses) > 1 for _, losses in holders.values())  # one unit object after different losses elsewhere

@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from operator import add, attrgetter, itemgetter, lt
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
 
@@ -100,6 +101,8 @@ _FALL_BACK_RULES = ("published.fall-back",)
 #: Terrain a fall back moving into, out of or through has its distance halved (dangerous terrain is difficult too).
 _DIFFICULT_KINDS = ("difficult", "dangerous")
 _FOUGHT = frozenset({Status.FOUGHT})
+_FOUGHT_UNIT = "fought"  # the key of a unit's value once its combat is fought (``_fought_unit``)
+_SLAIN_REMOVED = "slain removed"  # the key of a unit's value with its slain removed (``_remove_casualties``)
 _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
 _FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
 #: What ends with the phase: a combat fought, and the right to consolidate after it (published.consolidation).
@@ -1977,9 +1980,9 @@ class CombatRules(Ruleset):
             allocations = state.allocations  # splits of attacks end with the fight
             if allocations and any(a[0] in combat for a in allocations):
                 allocations = tuple(a for a in allocations if a[0] not in combat)
-            units = []  # every unit of the combat has fought: one new state
-            for u in state.units:
-                units.append(evolve(u, status=u.status | _FOUGHT) if u.id in combat else u)
+            units = []  # every unit of the combat has fought: one new state, each unit's fought value kept on the unit
+            for u in state.units:  # (the many states a fight fought again ends in share them, each hashed once)
+                units.append(u.remember(_FOUGHT_UNIT, partial(_fought_unit, u)) if u.id in combat else u)
             return evolve(state, allocations=allocations, units=tuple(units))
 
         view = dice.event_view
@@ -3072,9 +3075,20 @@ def _wounded_units(state: GameState, taken: dict[ModelRef, int], remove: bool = 
     return changed, slain
 
 
+def _fought_unit(unit: Unit) -> Unit:
+    """Return ``unit`` marked as having fought its close combat this phase."""
+    return evolve(unit, status=unit.status | _FOUGHT)
+
+
+def _without_slain(unit: Unit) -> Unit:
+    """Return ``unit`` without its models left at 0 Wounds."""
+    return evolve(unit, models=tuple(m for m in unit.models if not is_casualty(m.wounds_left)))
+
+
 def _remove_casualties(state: GameState) -> GameState:
     """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
-    struck = [evolve(u, models=tuple(m for m in u.models if not is_casualty(m.wounds_left))) for u in state.units
+    # each unit's value without its slain kept on the unit: the states a fight fought again reaches share them
+    struck = [u.remember(_SLAIN_REMOVED, partial(_without_slain, u)) for u in state.units
               if any(map(is_casualty, map(_WOUNDS_LEFT, u.models)))]
     return _release_orphans(state.replace_units(*struck) if struck else state)
 
