@@ -236,7 +236,7 @@ def test_a_plan_whose_fight_is_far_over_budget_goes_to_the_engine_before_any_rou
     result = simulate(read_data(path), 3, 1, None, "auto", str(path))
     assert result.meta["method"] == "engine"
     assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"at the default policy's fight: spearmen \(highborn's melee phase, turn 1\)",
+                        r"at the default policy's fight: spearmen \(side highborn, melee phase, turn 1\)",
                         result.meta["too_large"]), result.meta["too_large"]
 
 
@@ -307,8 +307,8 @@ def test_a_policy_whose_rounds_each_fit_but_add_up_past_the_budget_goes_to_the_e
     result = simulate(read_data(path), 3, 1, None, "auto", str(path))
     assert result.meta["method"] == "engine"
     assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"\(its steps added up; most of them at the default policy's \w+(: \w+)? "
-                        r"\(\w+'s \w+ phase, turn \d\)\)", result.meta["too_large"]), result.meta["too_large"]
+                        r"for its steps added up, most of them at the default policy's \w+(: \w+)? "
+                        r"\(side \w+, \w+ phase, turn \d\)", result.meta["too_large"]), result.meta["too_large"]
 
 
 @pytest.mark.parametrize("example", ["40k4_chaplain_combat.yaml", "40k4_hive_tyrant_target.yaml"])

@@ -303,7 +303,7 @@ class PlanEstimate:
             size, words = self.step_over
             return EnumerationTooLarge(self.max_runs, size, f"at {words}")
         return EnumerationTooLarge(self.max_runs, self.runs,
-                                   f"(its steps added up; most of them at {self.shares[0][0]})" if self.shares else None)
+                                   f"for its steps added up, most of them at {self.shares[0][0]}" if self.shares else None)
 
 
 def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
@@ -501,14 +501,14 @@ def _step_kind(driver: Driver, node: Node) -> str:
 def _step_words(driver: Driver, node: Node) -> str:
     """Say which step a node takes next as the user gave it: ``step 9 (fight: tactical)``, the plan's step by its
     number from 1 (as a skipped step's row counts it); under the default policy, which has no numbered steps, the
-    phase it is in: ``the default policy's fight: spearmen (orcs' melee phase, turn 1)``."""
+    phase it is in: ``the default policy's fight: spearmen (side highborn, melee phase, turn 1)``."""
     action = driver.choose(node)
     who = next((str(action[k]) for k in ("unit", "psyker", "character") if isinstance(action.get(k), str)), None)
     what = f"{action.get('do', '?')}{': ' + who if who else ''}"
     if driver.plan is not None:
         return f"step {node.cursor + 1} ({what})"
     state = node.state
-    return f"the default policy's {what} ({state.active}'s {state.phase} phase, turn {state.turn})"
+    return f"the default policy's {what} (side {state.active}, {state.phase} phase, turn {state.turn})"
 
 
 def tally_view(event: Any) -> tuple[str, ...] | None:
