@@ -280,14 +280,18 @@ def test_the_rules_code_runs_a_compile_reports_are_every_run_a_fight_included(mo
     reported, and the plan's estimate (its rounds added up) is within ESTIMATE_MARGIN of that figure."""
     from herohammer.dice import ESTIMATE_MARGIN
 
+    from herohammer.simulate import simulate
+
     state, driver = chaplain_plan()
-    estimate = fastsim.estimate_plan(state, driver, 50_000)
-    state, driver = chaplain_plan()
+    estimate = fastsim.estimate_plan(state, driver, 5_000)
+    assert driver.plan is not None
     runs = every_rules_code_run(monkeypatch)
-    compiled = fastsim.compile_plan(state, driver, 50_000)
-    assert compiled.rules_code_runs == runs["n"]
+    path = ROOT / "examples" / "40k4_chaplain_combat.yaml"
+    result = simulate(read_data(path), 300, 1, list(driver.plan), "auto", str(path))
+    reported = result.meta["rules_code_runs"]
+    assert result.meta["method"] == "compiled" and reported == runs["n"]
     assert runs["loop"] > runs["n"] / 2  # the loop's steps are most of them, not only the plan's steps
-    assert compiled.rules_code_runs / ESTIMATE_MARGIN <= estimate.runs <= compiled.rules_code_runs * ESTIMATE_MARGIN
+    assert reported / ESTIMATE_MARGIN <= estimate.runs <= reported * ESTIMATE_MARGIN
 
 
 @pytest.mark.parametrize("example", ["40k3_librarian_psychic.yaml", "40k4_chaplain_combat.yaml"])

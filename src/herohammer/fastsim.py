@@ -47,7 +47,7 @@ SIZED_NODES = 4
 SIZING_PATHS = 4
 #: Random paths through the plan (each step enumerated where the path stands, one of its distinct results drawn
 #: uniformly to go on) whose rounds, added up, estimate the whole compile before it starts (``estimate_plan``).
-PLAN_PATHS = 8
+PLAN_PATHS = 16
 #: Runs played ahead (seeded dice, as the engine plays them) before a compile, each step sized where it stands.
 LOOKAHEAD_RUNS = 2
 
