@@ -76,7 +76,11 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     rounds wrong; they are dropped and played again with positions from that step on.
     ``blind=False`` keeps every position throughout (the reference the blind rounds are
     tested against).  With ``progress`` a bar on stderr counts the rules-code runs against the
-    budget, so a compile that will give up shows how far it has to go.
+    budget, so a compile that will give up shows how far it has to go.  Before the first round
+    the whole compile is estimated (``estimate_plan``): a plan far over budget, by one step or by
+    its rounds added up, raises at once, naming the step that weighs most; the steps the estimate
+    enumerated are taken by the rounds as they are.  Every run of the rules code counts, a loop's
+    steps too (``dice.Budget``), in the budget and in ``rules_code_runs``.
     """
     from .simulate import _progress
 
