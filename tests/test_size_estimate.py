@@ -156,7 +156,8 @@ def test_simulate_auto_says_why_it_plays_the_engine() -> None:
     result = simulate(read_data(path), 3, 1, plan, "auto", str(path))
     assert result.meta["method"] == "engine"
     assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"at step \d+ of a run \(cast: \w+\)", result.meta["too_large"]), result.meta["too_large"]
+                        r"at step 4 \(cast: conclave\)", result.meta["too_large"]), result.meta["too_large"]
+    assert plan[3]["do"] == "cast"  # the plan's own step 4, counted from 1 as its skipped rows count
 
 
 def test_a_fight_is_estimated_with_its_loop_so_only_a_larger_excess_is_trusted() -> None:
@@ -235,7 +236,8 @@ def test_a_plan_whose_fight_is_far_over_budget_goes_to_the_engine_before_any_rou
     result = simulate(read_data(path), 3, 1, None, "auto", str(path))
     assert result.meta["method"] == "engine"
     assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"at step \d+ of a run \(fight: \w+\)", result.meta["too_large"]), result.meta["too_large"]
+                        r"at the default policy's fight: spearmen \(side highborn, melee phase, turn 1\)",
+                        result.meta["too_large"]), result.meta["too_large"]
 
 
 def test_a_plan_that_fits_is_still_compiled_after_its_steps_are_estimated() -> None:
@@ -247,3 +249,91 @@ def test_a_plan_that_fits_is_still_compiled_after_its_steps_are_estimated() -> N
     result = simulate(read_data(path), 300, 1, plan, "auto", str(path))
     assert result.meta["method"] == "compiled" and result.meta["rules_code_runs"] <= 5_000
     assert sum(p for _, _, p in result.counts if p is not None) == 1
+
+
+def every_rules_code_run(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Count every run of the rules code from now on, read from the code itself: each plan step taken
+    (``Driver.step``) and each step of a loop walked (``Dice.loop``'s ``step``, as the enumeration walks it)."""
+    from herohammer import dice
+
+    runs = counted_steps(monkeypatch)
+    runs["loop"] = 0
+    walk = dice._step_outcomes
+
+    def counted_walk(carry: Any, step: Any, *rest: Any) -> Any:
+        def counted(c: Any, d: Dice) -> Any:
+            runs["n"] += 1
+            runs["loop"] += 1
+            return step(c, d)
+        return walk(carry, counted, *rest)
+
+    monkeypatch.setattr(dice, "_step_outcomes", counted_walk)
+    return runs
+
+
+def chaplain_plan() -> tuple[GameState, Driver]:
+    return whole_turn("40k4_chaplain_combat.yaml")  # its assault and fight, from its comment
+
+
+def test_the_rules_code_runs_a_compile_reports_are_every_run_a_fight_included(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight walks its Initiative steps inside one plan step: those runs count too, on the budget and in the figure
+    reported, and the plan's estimate (its rounds added up) is within ESTIMATE_MARGIN of that figure."""
+    from herohammer.dice import ESTIMATE_MARGIN
+
+    from herohammer.simulate import simulate
+
+    state, driver = chaplain_plan()
+    estimate = fastsim.estimate_plan(state, driver, 5_000)
+    assert driver.plan is not None
+    runs = every_rules_code_run(monkeypatch)
+    path = ROOT / "examples" / "40k4_chaplain_combat.yaml"
+    result = simulate(read_data(path), 300, 1, list(driver.plan), "auto", str(path))
+    reported = result.meta["rules_code_runs"]
+    assert result.meta["method"] == "compiled" and reported == runs["n"]
+    assert runs["loop"] > runs["n"] / 2  # the loop's steps are most of them, not only the plan's steps
+    assert reported / ESTIMATE_MARGIN <= estimate.runs <= reported * ESTIMATE_MARGIN
+
+
+@pytest.mark.parametrize("example", ["40k3_librarian_psychic.yaml", "40k4_chaplain_combat.yaml"])
+def test_a_policy_whose_rounds_each_fit_but_add_up_past_the_budget_goes_to_the_engine_at_once(
+        monkeypatch: pytest.MonkeyPatch, example: str) -> None:
+    """No single step of these default policies is far over the 5,000-run budget; their rounds added up are, so the
+    compile ends before its first round, naming the size and the step that weighs most, having spent well within it."""
+    from herohammer.simulate import simulate
+
+    path = ROOT / "examples" / example
+    state, driver, _ = prepare(read_data(path), None, str(path))
+    runs = every_rules_code_run(monkeypatch)
+    with pytest.raises(EnumerationTooLarge) as info:
+        fastsim.compile_plan(state, driver, 5_000)
+    assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
+    assert runs["n"] <= 5_000 * 0.6, runs  # the estimate's paths (at most half the budget enumerated), not the budget
+    result = simulate(read_data(path), 3, 1, None, "auto", str(path))
+    assert result.meta["method"] == "engine"
+    assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
+                        r"for its steps added up, most of them at the default policy's \w+(: \w+)? "
+                        r"\(side \w+, \w+ phase, turn \d\)", result.meta["too_large"]), result.meta["too_large"]
+
+
+@pytest.mark.parametrize("example", ["40k4_chaplain_combat.yaml", "40k4_hive_tyrant_target.yaml"])
+def test_a_plan_that_fits_compiles_the_same_with_the_steps_its_estimate_enumerated(
+        monkeypatch: pytest.MonkeyPatch, example: str) -> None:
+    """The rounds take the steps the estimate enumerated as they are: the same exact outcomes, byte for byte, as a
+    compile that enumerates every step itself."""
+    path = ROOT / "examples" / example
+    plan = chaplain_plan()[1].plan if example.startswith("40k4_chaplain") else None
+    state, driver, _ = prepare(read_data(path), plan, str(path))
+    reused = fastsim.compile_plan(state, driver, 5_000)
+    estimate = fastsim.estimate_plan
+
+    def forgetting(*args: Any, **kwargs: Any) -> fastsim.PlanEstimate:
+        found = estimate(*args, **kwargs)
+        assert found.known  # it did enumerate some steps
+        found.known.clear()
+        return found
+
+    monkeypatch.setattr(fastsim, "estimate_plan", forgetting)
+    state, driver, _ = prepare(read_data(path), plan, str(path))
+    alone = fastsim.compile_plan(state, driver, 50_000)
+    assert repr(reused.outcomes) == repr(alone.outcomes) and reused.exact == alone.exact
+    assert reused.rules_code_runs < alone.rules_code_runs  # nothing enumerated twice

@@ -874,17 +874,24 @@ class _ReplayDice(Dice):
         return tuple(counts)
 
 
-class _Budget:
-    """Count rules-code runs across nested walks; past the cap the caller falls back to Monte Carlo."""
+class Budget:
+    """Count rules-code runs across nested walks (every run of the rules code a loop's steps make too); past the cap
+    the caller falls back to Monte Carlo.  ``tick`` hears each run as it is spent (a progress bar's advance)."""
 
-    def __init__(self, max_runs: int) -> None:
+    def __init__(self, max_runs: int, tick: Callable[[int], None] | None = None) -> None:
         self.max_runs = max_runs
         self.runs = 0
+        self.tick = tick
 
     def spend(self) -> None:
         self.runs += 1
+        if self.tick is not None:
+            self.tick(1)
         if self.runs > self.max_runs:
             raise EnumerationTooLarge(self.max_runs)
+
+
+_Budget = Budget
 
 
 def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
@@ -1097,9 +1104,22 @@ def enumerate_outcomes(
         guess = estimate_runs(rules, estimate_paths, positions, event_view)
         if guess.far_over(max_runs):
             raise EnumerationTooLarge(max_runs, guess.runs)
+    return _enumerate(rules, _Budget(max_runs), fine, not fine if merge_loops is None else merge_loops, positions,
+                      event_view)
+
+
+def enumerate_within(rules: Callable[[Dice], T], budget: Budget, positions: bool = True,
+                     event_view: Callable[[Any], Hashable] | None = None) -> Distribution[T]:
+    """``enumerate_outcomes`` with its runs counted on ``budget``, nested loop walks included: what the enumeration
+    really ran, which ``budget.runs`` tells after it ends or gives up (``EnumerationTooLarge`` past ``max_runs``).
+    For callers inside the package that keep the count (``fastsim``); ``rules`` is trusted to be a function."""
+    return _enumerate(rules, budget, False, True, positions, event_view)
+
+
+def _enumerate(rules: Callable[[Dice], T], budget: Budget, fine: bool, merge: bool, positions: bool,
+               event_view: Callable[[Any], Hashable] | None) -> Distribution[T]:
     sums: dict[T, dict[int, int]] = {}
-    merge = not fine if merge_loops is None else merge_loops
-    for result, num, den in _walk(rules, _Budget(max_runs), fine, merge, positions, event_view):
+    for result, num, den in _walk(rules, budget, fine, merge, positions, event_view):
         by_den = sums.setdefault(result, {})
         by_den[den] = by_den.get(den, 0) + num
     common = 1

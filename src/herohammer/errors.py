@@ -77,7 +77,7 @@ class EnumerationTooLarge(Exception):
     def __init__(self, limit: int, estimate: int | None = None, where: str | None = None) -> None:
         self.limit = limit
         self.estimate = estimate
-        #: Where the estimate found the size (a plan's step: ``at step 5 of a run (fight: wizard)``), if known.
+        #: Where the size was found (a plan's step: ``at step 5 (fight: wizard)``), if known.
         self.where = where
         super().__init__(self.reason())
 
@@ -88,7 +88,8 @@ class EnumerationTooLarge(Exception):
             at = f" {self.where}" if self.where else ""
             return (f"exact enumeration would take about {about(self.estimate)} rules-code runs "
                     f"(budget {self.limit:,}){at}")
-        return f"the chance tree has more than {self.limit:,} rules-code runs"
+        at = f" (the budget ran out {self.where})" if self.where else ""
+        return f"the chance tree has more than {self.limit:,} rules-code runs{at}"
 
 
 def about(n: int) -> str:

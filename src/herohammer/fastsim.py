@@ -22,6 +22,7 @@ Fractions stay beside the counts.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -29,12 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice import Dice, TreeSize, enumerate_outcomes, estimate_runs
+from .dice import ESTIMATE_MARGIN, Budget, Dice, TreeSize, enumerate_within, estimate_runs
 from .errors import EnumerationTooLarge
 from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
 
 if TYPE_CHECKING:
+    from .distribution import Distribution
     from .simulate import Driver, Node, Outcome
     from .state import GameState
 
@@ -43,7 +45,10 @@ CHUNK = 1 << 20
 #: Nodes of a step's frontier, and random paths through each, that estimate the step before it is taken.
 SIZED_NODES = 4
 SIZING_PATHS = 4
-#: Runs played ahead (seeded dice, as the engine plays them) before a compile, each step estimated where it stands.
+#: Random paths through the plan (each step enumerated where the path stands, one of its distinct results drawn
+#: uniformly to go on) whose rounds, added up, estimate the whole compile before it starts (``estimate_plan``).
+PLAN_PATHS = 16
+#: Runs played ahead (seeded dice, as the engine plays them) before a compile, each step sized where it stands.
 LOOKAHEAD_RUNS = 2
 
 
@@ -71,7 +76,11 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     rounds wrong; they are dropped and played again with positions from that step on.
     ``blind=False`` keeps every position throughout (the reference the blind rounds are
     tested against).  With ``progress`` a bar on stderr counts the rules-code runs against the
-    budget, so a compile that will give up shows how far it has to go.
+    budget, so a compile that will give up shows how far it has to go.  Before the first round
+    the whole compile is estimated (``estimate_plan``): a plan far over budget, by one step or by
+    its rounds added up, raises at once, naming the step that weighs most; the steps the estimate
+    enumerated are taken by the rounds as they are.  Every run of the rules code counts, a loop's
+    steps too (``dice.Budget``), in the budget and in ``rules_code_runs``.
     """
     from .simulate import _progress
 
@@ -81,9 +90,13 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     blind_from: int | None = None
     with _progress(progress, max_runs, "compiling exact odds (rules-code runs)") as advance:
         rounds.tick = advance
-        rounds.spend(_look_ahead(initial, driver, max_runs))
+        ahead = estimate_plan(initial, driver, max_runs, advance)
+        rounds.used += ahead.cost
+        rounds.known = ahead.known
+        if ahead.too_large():
+            raise ahead.refusal()
         while frontier:
-            rounds.spend(_size_up(driver, frontier, rounds.used, max_runs, rounds.round))
+            rounds.spend(_size_up(driver, frontier, rounds.used, max_runs))
             if 0 <= blind_not_before <= rounds.round:
                 reads = rounds.trial(frontier)
                 if reads is None:
@@ -126,6 +139,9 @@ class _Rounds:
         #: Each outcome's ``repr``, the order of the compiled outcomes: written from its state's part, written once.
         self.shown: dict[Outcome, str] = {}
         self._erased: dict[Any, Any] = {}  # units and models already erased (erase_positions)
+        #: Steps the plan's estimate already enumerated (``PlanEstimate.known``): a round takes them as they are, their
+        #: runs counted once, where the estimate spent them.
+        self.known: dict[tuple[Node, bool], Distribution[Node]] = {}
 
     def spend(self, runs: int) -> None:
         """Count rules-code runs spent outside the rounds (estimates), on the progress bar too."""
@@ -152,17 +168,22 @@ class _Rounds:
                     if outcome not in self.shown:
                         self.shown[outcome] = _tuple_repr(shown, len(part), tally)
                 continue
-            budget = self.max_runs - self.used
-            if budget <= 0:
-                raise EnumerationTooLarge(self.max_runs)
-            counter = _Counted(_stepper(self.driver, start), self.tick)
-            try:
-                dist = enumerate_outcomes(counter, max_runs=budget, positions=positions, event_view=tally_view)
-            except EnumerationTooLarge as exc:  # it was given what was left of the plan's budget: say the plan's
-                spent = self.used + counter.calls
-                raise EnumerationTooLarge(self.max_runs, spent + exc.estimate if exc.estimate else None) from None
-            finally:
-                self.used += counter.calls
+            known = self.known.pop((start, not positions), None) if positions != erase else None
+            if known is not None:
+                dist = known
+            else:
+                left = self.max_runs - self.used
+                if left <= 0:
+                    raise EnumerationTooLarge(self.max_runs)
+                budget = Budget(left, self.tick)  # every run counted, a loop's steps too
+                try:
+                    dist = enumerate_within(_stepper(self.driver, start), budget, positions, tally_view)
+                except EnumerationTooLarge as exc:  # it was given what was left of the plan's budget: say the plan's
+                    spent = self.used + budget.runs
+                    raise EnumerationTooLarge(self.max_runs, spent + exc.estimate if exc.estimate else None,
+                                              f"at {_step_words(self.driver, start)}") from None
+                finally:
+                    self.used += budget.runs
             for nxt, q in dist.items():
                 state = erase_positions(nxt.state, self._erased) if erase else nxt.state
                 bare = Node(state, nxt.cursor, nxt.memo)
@@ -199,14 +220,14 @@ class _Rounds:
         steps = 0
         try:
             while not self.driver.done(node):
-                node = self.driver.step(node, SeededDice(steps))
-                steps += 1
+                steps += 1  # a step that reads an erased position ran too: it is counted
+                node = self.driver.step(node, SeededDice(steps - 1))
                 if steps == 1:
                     node = replace(node, state=erase_positions(node.state))
         except EnumerationTooLarge:
             raise
         except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
-            return self.round + max(steps, 1)
+            return self.round + max(steps - 1, 1)
         finally:
             self.used += steps
             self.tick(steps)
@@ -256,33 +277,189 @@ def _added(tally: tuple[tuple[str, int], ...], more: tuple[tuple[str, int], ...]
     return tuple(sorted(merged.items()))
 
 
-def _look_ahead(initial: GameState, driver: Driver, max_runs: int) -> int:
-    """Play a few runs ahead (seeded dice, as the engine plays) and estimate every step where each run stands.
+@dataclass
+class PlanEstimate:
+    """What the random paths through a plan found (``estimate_plan``): the compile's rules-code runs, its rounds added
+    up, where most of them are, and what finding it cost."""
 
-    One position's step is a part of its round, so a step that alone is far over budget
-    (``TreeSize.far_over``) proves the plan too large: ``EnumerationTooLarge`` before any
-    round is played, naming the step.  Its rolls that only place models count as one
-    branch (the least the compile can spend on it).  A step these runs do not reach is
-    estimated with its round (``_size_up``).  Return the rules-code runs this took.
+    max_runs: int
+    #: The rounds added up, averaged over the paths (Knuth's estimator over the plan).
+    runs: int
+    #: Rules-code runs the estimate took (the steps' estimates, the steps it enumerated): the compile counts them.
+    cost: int
+    #: Each step's share of ``runs`` by what it says (``_step_words``), most first.
+    shares: tuple[tuple[str, int], ...]
+    #: Steps enumerated on the way as a compile's round walks them, by node and whether the round is the first blind
+    #: one (places one branch; the results' positions erased after), for the rounds to take.
+    known: dict[tuple[Node, bool], Distribution[Node]]
+    #: A single step alone far over the budget (``TreeSize.far_over``), if one was met: its size and words.
+    step_over: tuple[int, str] | None = None
+
+    def too_large(self) -> bool:
+        """Say whether the plan is too large to try: one step alone far over the budget, or its rounds added up over
+        ``ESTIMATE_MARGIN`` times it (the rounds' costs were walked, so only the merging of runs across steps is
+        missed, and that errs large)."""
+        return self.step_over is not None or self.runs > ESTIMATE_MARGIN * self.max_runs
+
+    def refusal(self) -> EnumerationTooLarge:
+        """Say why in one line: the size against the budget and the step that weighs most."""
+        if self.step_over is not None:
+            size, words = self.step_over
+            return EnumerationTooLarge(self.max_runs, size, f"at {words}")
+        return EnumerationTooLarge(self.max_runs, self.runs,
+                                   f"for its steps added up, most of them at {self.shares[0][0]}" if self.shares else None)
+
+
+def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
+                  tick: Callable[[int], None] | None = None, paths: int = PLAN_PATHS) -> PlanEstimate:
+    """Estimate the whole compile before it starts: its rounds added up, along a few random paths through the plan.
+
+    First ``LOOKAHEAD_RUNS`` runs are played ahead with seeded dice, as the engine plays,
+    each step sized where it stands (``estimate_runs``, a roll that only places models one
+    branch): a step alone far over the budget is found before anything is enumerated.
+    Then a compile's rounds are added up.  Round ``i`` steps every distinct node its runs
+    reach after ``i`` steps.  A path stands on one node per step: it enumerates the step
+    there as a round would (with positions; a round takes the result as it is,
+    ``PlanEstimate.known``) and goes on from one of its distinct results drawn uniformly.
+    The product of the distinct results before a step estimates how many nodes its round
+    holds (Knuth's estimator: unbiased while runs never meet again, large where they
+    merge), so ``nodes x runs`` estimates the round; the rounds added up and averaged over
+    ``paths`` estimate the compile.  The enumerations (which a round takes as they are, so
+    none is spent twice) spend at most half the budget: past that a step counts its estimated runs, and as many distinct results (an upper bound: a
+    result is one run at least), and the path goes on from a seeded run of it.  ``tick``
+    hears every rules-code run spent.
     """
     from .dice import SeededDice
+    from .simulate import Node
 
+    sizes: dict[Node, TreeSize] = {}
     spent = 0
+
+    def size_of(node: Node) -> TreeSize:
+        nonlocal spent
+        size = sizes.get(node)
+        if size is None:
+            size = sizes[node] = estimate_runs(_stepper(driver, node), SIZING_PATHS, positions=False)
+            spent += size.cost
+            _tell(tick, size.cost)
+        return size
+
+    ahead: list[Node] = []
     for seed in range(LOOKAHEAD_RUNS):
         node = driver.start(initial)
-        at = 0
         while not driver.done(node):
-            size = estimate_runs(_stepper(driver, node), SIZING_PATHS, positions=False)
-            spent += size.cost
+            if seed == 0:
+                ahead.append(node)
+            size = size_of(node)
             if size.far_over(max_runs):
-                raise EnumerationTooLarge(max_runs, size.runs, _step_words(driver, node, at))
+                words = _step_words(driver, node)
+                return PlanEstimate(max_runs, size.runs, spent, ((words, size.runs),), {}, (size.runs, words))
             node = driver.step(node, SeededDice(seed))
             spent += 1
-            at += 1
-    return spent
+            _tell(tick, 1)
+    # The compile plays blind (places one branch, positions erased) from the first step after which the rest of the
+    # plan reads no positions: found on the first run ahead, from its last step back.
+    blind_from = len(ahead)
+    for at in range(len(ahead) - 1, -1, -1):
+        ran, reads = _reads_positions_after(driver, ahead[at])
+        spent += ran
+        _tell(tick, ran)
+        if reads:
+            break
+        blind_from = at
+    known: dict[tuple[Node, bool], Distribution[Node]] = {}
+    results: dict[Node, tuple[list[Node], int]] = {}  # each step's distinct next nodes (or a sample), and its runs
+    blinded: dict[Node, tuple[list[Node], int]] = {}  # the same for the first blind round
+    widths: dict[tuple[Node, bool], int] = {}
+    erased: dict[Any, Any] = {}
+    shares: dict[str, float] = {}
+    total = 0.0
+    path = 0
+    while path < paths:
+        rng = random.Random(path)
+        node = driver.start(initial)
+        nodes = 1.0  # the round's nodes, as this path estimates them
+        depth = 0
+        counted: list[tuple[str, float]] = []  # this path's rounds, added once it ends
+        try:
+            while not driver.done(node):
+                blind = depth == blind_from  # the first blind round: places one branch, positions erased after
+                depth += 1
+                found = results.get(node) if not blind else None
+                if blind:
+                    found = blinded.get(node)
+                if found is None:
+                    size = size_of(node)
+                    if size.far_over(max_runs):
+                        words = _step_words(driver, node)
+                        return PlanEstimate(max_runs, size.runs, spent, ((words, size.runs),), known, (size.runs, words))
+                    budget = Budget(max(0, max_runs // 2 - spent), tick)
+                    try:
+                        if size.runs > budget.max_runs:
+                            raise EnumerationTooLarge(budget.max_runs)
+                        dist = enumerate_within(_stepper(driver, node), budget, not blind, tally_view)
+                    except EnumerationTooLarge:  # past what the estimate may spend: its estimate, and as many results
+                        spent += budget.runs
+                        found = ([], size.runs)
+                        width = size.runs
+                    else:
+                        spent += budget.runs
+                        known[(node, blind)] = dist
+                        found = (list({Node(erase_positions(n.state, erased) if blind else n.state, n.cursor, n.memo): None
+                                       for n in dist}), budget.runs)
+                        width = len(found[0])
+                    (blinded if blind else results)[node] = found
+                    widths[(node, blind)] = width
+                following, runs = found
+                counted.append((_step_words(driver, node), nodes * runs))
+                nodes *= widths[(node, blind)]
+                if following:
+                    node = following[rng.randrange(len(following))]
+                else:  # a step not enumerated: one seeded run of it goes on
+                    node = driver.step(node, SeededDice(path))
+                    node = Node(erase_positions(node.state, erased) if blind else node.state, node.cursor, node.memo)
+                    spent += 1
+                    _tell(tick, 1)
+        except EnumerationTooLarge:
+            raise
+        except (PositionsRead, Exception):  # a blind step read an erased position (directly, or as code refused it)
+            if depth <= blind_from + 1:
+                raise
+            blind_from = depth - 1  # as a compile does, it plays that step with positions and goes blind after it
+            continue
+        for words, weight in counted:
+            shares[words] = shares.get(words, 0.0) + weight
+            total += weight
+        path += 1
+    ordered = tuple(sorted(((w, math.ceil(r / paths)) for w, r in shares.items()), key=lambda wr: -wr[1]))
+    return PlanEstimate(max_runs, math.ceil(total / paths), spent, ordered, known)
 
 
-def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int, at: int) -> int:
+def _reads_positions_after(driver: Driver, node: Node) -> tuple[int, bool]:
+    """Play the rest of a run from ``node`` with seeded dice, positions erased after its first step (as
+    ``_Rounds.trial`` does); return the rules-code runs it took and whether a step read a position."""
+    from .dice import SeededDice
+
+    steps = 0
+    try:
+        while not driver.done(node):
+            steps += 1  # a step that reads an erased position ran too
+            node = driver.step(node, SeededDice(steps - 1))
+            if steps == 1:
+                node = replace(node, state=erase_positions(node.state))
+    except EnumerationTooLarge:
+        raise
+    except (PositionsRead, Exception):  # an erased position was read (directly, or as some code refused it)
+        return steps, True
+    return steps, False
+
+
+def _tell(tick: Callable[[int], None] | None, runs: int) -> None:
+    if tick is not None and runs:
+        tick(runs)
+
+
+def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int) -> int:
     """Estimate the next step before taking it; raise ``EnumerationTooLarge`` at once when far over budget.
 
     The frontier's nodes are grouped by the step each takes next (a round of the default
@@ -293,7 +470,7 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int, at: i
     (where positions are kept, the budget catches the rest: counted with their places, the
     40k3 whole turn's fall backs came to 5.3e5 for a policy that takes about 18,800 runs).
     Return the rules-code runs the estimate itself took.  The message names the step that
-    weighs most (``at``: the round).
+    weighs most, as the plan says it (``_step_words``).
     """
     live = [node for node in frontier if not driver.done(node)]
     if not live:
@@ -316,7 +493,7 @@ def _size_up(driver: Driver, frontier: Frontier, used: int, max_runs: int, at: i
         heaviest = max(heaviest, (weight, nodes[0]), key=lambda wn: wn[0])
     guess = TreeSize(math.ceil(total), loops)
     if guess.far_over(max_runs):
-        raise EnumerationTooLarge(max_runs, guess.runs, _step_words(driver, heaviest[1], at))
+        raise EnumerationTooLarge(max_runs, guess.runs, f"at {_step_words(driver, heaviest[1])}")
     return spent
 
 
@@ -325,11 +502,17 @@ def _step_kind(driver: Driver, node: Node) -> str:
     return str(driver.choose(node).get("do", "?"))
 
 
-def _step_words(driver: Driver, node: Node, at: int) -> str:
-    """Say where a size was found: ``at step 5 of a run (fight: wizard)`` (``at`` counts from 0)."""
+def _step_words(driver: Driver, node: Node) -> str:
+    """Say which step a node takes next as the user gave it: ``step 9 (fight: tactical)``, the plan's step by its
+    number from 1 (as a skipped step's row counts it); under the default policy, which has no numbered steps, the
+    phase it is in: ``the default policy's fight: spearmen (side highborn, melee phase, turn 1)``."""
     action = driver.choose(node)
     who = next((str(action[k]) for k in ("unit", "psyker", "character") if isinstance(action.get(k), str)), None)
-    return f"at step {at + 1} of a run ({action.get('do', '?')}{': ' + who if who else ''})"
+    what = f"{action.get('do', '?')}{': ' + who if who else ''}"
+    if driver.plan is not None:
+        return f"step {node.cursor + 1} ({what})"
+    state = node.state
+    return f"the default policy's {what} (side {state.active}, {state.phase} phase, turn {state.turn})"
 
 
 def tally_view(event: Any) -> tuple[str, ...] | None:
@@ -343,20 +526,6 @@ def _stepper(driver: Driver, node: Node) -> Callable[[Dice], Node]:
         return driver.step(node, dice)
 
     return step
-
-
-class _Counted:
-    """Count how many times the rules code ran (each run is one path of the chance tree)."""
-
-    def __init__(self, fn: Callable[[Dice], Node], tick: Callable[[int], None] | None = None) -> None:
-        self.fn = fn
-        self.calls = 0
-        self.tick = _no_tick if tick is None else tick
-
-    def __call__(self, dice: Dice) -> Node:
-        self.calls += 1
-        self.tick(1)
-        return self.fn(dice)
 
 
 def _no_tick(n: int) -> None:

@@ -620,7 +620,9 @@ class _RichProgress:
 
         # On a narrow terminal a long label is cut short, never the count or the time left (80 columns
         # once hid both behind "playing the engine (the chance tree has more than ...)").
-        self.progress = Progress(TextColumn("{task.description}", table_column=Column(ratio=1, no_wrap=True)),
+        # The label is plain text: a reason naming a unit or side id is never read as markup.
+        self.progress = Progress(TextColumn("{task.description}", markup=False,
+                                            table_column=Column(ratio=1, no_wrap=True)),
                                  BarColumn(bar_width=20), MofNCompleteColumn(table_column=Column(no_wrap=True)),
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)

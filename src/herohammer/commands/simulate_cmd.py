@@ -217,7 +217,7 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
         how = (f"method: engine - one game per run with seeded dice "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
-                  else f"{m.get('too_large') or 'the chance tree is too large'}; the budget is the --runs "
+                  else f"{escape(m.get('too_large') or 'the chance tree is too large')}; the budget is the --runs "
                        "asked for, at least 5,000"))
     console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
