@@ -21,10 +21,9 @@ from herohammer import geometry as geo
 from herohammer.geometry import Base, Placed
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState
-from herohammer import movement
-from herohammer.rulesets.w40k_special_moves import apply_moves, moved_unit
+from herohammer.rulesets.w40k_special_moves import moved_unit
 from herohammer.units import Status
-from herohammer.values import evolve, evolve_columns, evolve_each, evolve_rows
+from herohammer.values import evolve, evolve_each, evolve_rows
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -133,31 +132,6 @@ def test_models_moved_together_as_one_by_one() -> None:
             assert moved.status == unit.status | {Status.MOVED, Status.SHOT}
     with pytest.raises(TypeError, match="no field 'nowhere'"):
         evolve_rows(state.units[0].models, ("at", "nowhere"), [((0.0, 0.0), 1)])
-    with pytest.raises(TypeError, match="no field 'nowhere'"):
-        evolve_columns(state.units[0].models, ("at", "nowhere"), ([(0.0, 0.0)], [1]))
-
-
-def test_models_moved_in_columns_as_one_by_one() -> None:
-    """``evolve_columns`` (each field's values given for every value) is ``evolve_rows``: the same values, nothing
-    cached kept, whether the old values cached something or not; and ``apply_moves`` (a unit's planned moves, read
-    in columns) moves the models as ``Model.walked_to`` does, model by model."""
-    for state in _example_states():
-        for unit in state.units:
-            if not unit.models:
-                continue
-            tos = [(float(i), 2.5) for i in range(len(unit.models))]
-            spent = [m.moved + 1.5 for m in unit.models]
-            fresh = evolve_columns(unit.models, ("at", "moved"), (tos, spent))
-            for m in unit.models:
-                m.placed  # noqa: B018 - something cached on the old values, to be left behind
-            cached = evolve_columns(unit.models, ("at", "moved"), (tos, spent))
-            rows = evolve_rows(unit.models, ("at", "moved"), zip(tos, spent))
-            assert fresh == cached == rows
-            assert all(set(m.__dict__) == {f.name for f in dataclasses.fields(m)} for m in fresh + cached)
-            planned = movement.plan(unit, [(m.at[0] + 1, m.at[1] - 0.5) for m in unit.models], ())
-            after = apply_moves(state, planned, {unit.id}, Status.RAN).unit(unit.id)
-            assert list(after.models) == [m.walked_to(mv.to, mv.length) for m, mv in zip(unit.models, planned)]
-            assert after.status == unit.status | {Status.MOVED, Status.RAN}
 
 
 def test_joined_characters_indexed_as_a_scan_finds_them() -> None:

@@ -131,27 +131,6 @@ def test_drawn_crowds_keep_the_full_judgings_list(data: dict[str, Any]) -> None:
     _assert_same_list(state)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.floats(1.0, 3.2), st.floats(-1.5, 1.5), st.sampled_from([20, 25, 40])), min_size=1,
-                max_size=12), st.booleans())
-def test_a_chain_sound_as_one_is_the_pair_by_pair_sweep(steps: list[tuple[float, float, int]], edge: bool) -> None:
-    """A line or a staggered file of models (the groups whose chain ``_sound_as_one`` settles in C) is found sound
-    exactly when the pair-by-pair sweep finds it so; ``edge`` puts one gap at the coherency link's margin."""
-    xs, ys, radii, x = [], [], [], 10.0
-    for dx, y, mm in steps:
-        x += dx
-        xs.append(x)
-        ys.append(10.0 + y)
-        radii.append(Base.parse(mm).radius_inches)
-    if edge and len(xs) > 1:  # the second model placed where its gap to the first is the link less the margin
-        gap = 2.0 + 1e-6 - movement.SHIFT_MARGIN
-        xs[1] = xs[0] + gap + radii[0] + radii[1]
-        ys[1] = ys[0]
-    order = sorted(range(len(xs)), key=xs.__getitem__)
-    span = 2 * max(radii) + 2.0 + 1e-6 - movement.SHIFT_MARGIN + 1e-3
-    assert movement._sound_as_one(xs, ys, radii) == movement._sound_by_sweep(xs, ys, radii, order, span)
-
-
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded(), st.lists(st.tuples(st.floats(-4, 4), st.floats(-4, 4)), min_size=1, max_size=6),
        st.sampled_from([3.0, 2.0, 1.0]))

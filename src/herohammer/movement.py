@@ -9,10 +9,9 @@ highest (2D6 by default; 3rd ed. p. 14, 4th ed. p. 14).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import add, attrgetter, itemgetter, sub
+from operator import add, sub
 
 from . import geometry as geo
 from .catalogue import implements
@@ -85,58 +84,28 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
-    models = unit.models
-    n = min(len(models), len(positions))  # paired as zip pairs them
-    if n < len(models):
-        models = models[:n]
-    if n < len(positions):
-        positions = positions[:n]
-    if not float_pairs(positions):
-        positions = [to if type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float
-                     else (float(to[0]), float(to[1])) for to in positions]
-    lengths = list(map(math.dist, map(_AT, models), positions))
-    difficult: Iterable[bool] = repeat(False, n)
-    dangerous: Iterable[bool] = repeat(False, n)
-    if terrain:
-        difficult, dangerous = _terrain_met(models, positions, lengths, terrain)
-    # PlannedMove(...) without a call of __init__, one dictionary per model built by ``map`` in C: a move plans one
-    # per model, twice
-    out: list[PlannedMove] = list(map(_new, repeat(PlannedMove, n)))
-    rows = zip(repeat(unit.id, n), range(n), models, positions, lengths, difficult, dangerous)
-    any(map(_set, out, repeat("__dict__"), map(dict, map(zip, repeat(_PLANNED_FIELDS), rows))))
-    return out
-
-
-def float_pairs(points: Sequence[object]) -> bool:
-    """Say whether every point is a tuple of two floats (as a planned place is kept), looked at in C."""
-    return (not points or (set(map(type, points)) == _TUPLE and set(map(len, points)) == _TWO  # type: ignore[arg-type]
-                           and set(map(type, chain.from_iterable(points))) == _FLOAT))  # type: ignore[arg-type]
-
-
-def _terrain_met(models: Sequence[Model], positions: Sequence[Point], lengths: Sequence[float],
-                 terrain: Sequence[geo.Terrain]) -> tuple[list[bool], list[bool]]:
-    """Return whether each model's straight path enters difficult terrain, and dangerous terrain."""
-    difficult, dangerous = [False] * len(lengths), [False] * len(lengths)
-    for i, (m, to, length) in enumerate(zip(models, positions, lengths)):
-        if length > EPSILON:
+    new, set_fields = object.__new__, object.__setattr__
+    out = []
+    for i, (m, to) in enumerate(zip(unit.models, positions)):
+        if not (type(to) is tuple and len(to) == 2 and type(to[0]) is float and type(to[1]) is float):
+            to = (float(to[0]), float(to[1]))
+        length = math.dist(m.at, to)
+        dangerous = difficult = False
+        if terrain and length > EPSILON:
             (ax, ay), (bx, by) = m.at, to
             low_x, high_x = (ax, bx) if ax <= bx else (bx, ax)
             low_y, high_y = (ay, by) if ay <= by else (by, ay)
             for piece in terrain:  # segment_enters_terrain's own screen, for every kind at once: most moves meet none
                 box = piece.bounds
                 if box[0] <= high_x and low_x <= box[2] and box[1] <= high_y and low_y <= box[3]:
-                    dangerous[i] = geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
-                    difficult[i] = dangerous[i] or geo.segment_enters_terrain(m.at, to, terrain, "difficult")
+                    dangerous = geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+                    difficult = dangerous or geo.segment_enters_terrain(m.at, to, terrain, "difficult")
                     break
-    return difficult, dangerous
-
-
-_PLANNED_FIELDS = ("unit_id", "index", "model", "to", "length", "difficult", "dangerous")
-_new, _set = object.__new__, object.__setattr__
-_AT, _TO, _MODEL = attrgetter("at"), attrgetter("to"), attrgetter("model")
-_BASE, _ROUND, _RADIUS = attrgetter("base"), attrgetter("round"), attrgetter("radius_inches")
-_X, _Y = itemgetter(0), itemgetter(1)
-_TUPLE, _TWO, _FLOAT = {tuple}, {2}, {float}
+        planned = new(PlannedMove)  # PlannedMove(...) without a call of __init__: a move plans one per model, twice
+        set_fields(planned, "__dict__", {"unit_id": unit.id, "index": i, "model": m, "to": to, "length": length,
+                                         "difficult": difficult, "dangerous": dangerous})
+        out.append(planned)
+    return out
 
 
 def table_problem(state: GameState, moves: Sequence[PlannedMove]) -> str | None:
@@ -326,14 +295,10 @@ def common_shift(moves: Sequence[PlannedMove]) -> Point | None:
     if not (math.isfinite(dx) and math.isfinite(dy)):
         return None
     slack = SHIFT_MARGIN / 8
-    tos, ats = list(map(_TO, moves)), list(map(_AT, map(_MODEL, moves)))
-    # each model's own shift, in C; x - a - dx is (x - a) - dx, and subtracting dx keeps the order of floats, so the
-    # least and the most of them settle every model's test
-    xs, ys = list(map(sub, map(_X, tos), map(_X, ats))), list(map(sub, map(_Y, tos), map(_Y, ats)))
-    if not (all(map(math.isfinite, xs)) and all(map(math.isfinite, ys))):
-        return None  # a place not on the table (min and max would not see a nan): not one shift
-    if not (-slack <= min(xs) - dx and max(xs) - dx <= slack and -slack <= min(ys) - dy and max(ys) - dy <= slack):
-        return None
+    for mv in moves:
+        (x, y), (a, b) = mv.to, mv.model.at
+        if not (-slack <= x - a - dx <= slack and -slack <= y - b - dy <= slack):
+            return None
     return dx, dy
 
 
@@ -351,13 +316,10 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
     """
     no = [False] * len(shifts)
     width, depth = state.table.width, state.table.depth
-    if not models or not shifts or not (width > 0 and depth > 0):
+    if not models or not shifts or not (width > 0 and depth > 0) or not all(m.base.round for m in models):
         return no
-    bases = list(map(_BASE, models))  # each model's values read in C
-    if not all(map(_ROUND, bases)):
-        return no
-    ats = list(map(_AT, models))
-    xs, ys, radii = list(map(_X, ats)), list(map(_Y, ats)), list(map(_RADIUS, bases))
+    xs, ys = [m.at[0] for m in models], [m.at[1] for m in models]
+    radii = [m.base.radius_inches for m in models]
     if not _sound_as_one(xs, ys, radii):
         return no
     low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
@@ -402,36 +364,15 @@ def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[floa
     The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
     ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with ``SHIFT_MARGIN`` to
     spare.  Models are swept in order of x (a pair further apart in x than the widest link
-    can neither overlap nor link) and linked pairs joined into groups (union-find), unless they
-    form a chain in that order, settled by a few passes in C (``tests/test_legal_actions_screened.py``
-    holds the two ways alike).
+    can neither overlap nor link) and linked pairs joined into groups (union-find).
     """
     n = len(xs)
     if n > 40:  # a big group: leave it to the full checks
         return False
-    if n < 2:
-        return n == 1
     limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
     apart = -0.01 + SHIFT_MARGIN
     span = 2 * max(radii) + limit + 1e-3
     order = sorted(range(n), key=xs.__getitem__)
-    # The usual group, a chain in order of x (a line, a column of pairs): each model linked to the next and no other
-    # pair within ``span`` in x, so the sweep below would measure exactly those pairs.  Measured in C.
-    sx, sy, sr = list(map(xs.__getitem__, order)), list(map(ys.__getitem__, order)), list(map(radii.__getitem__, order))
-    dxs = list(map(sub, sx[1:], sx))
-    gaps = list(map(sub, map(math.hypot, dxs, map(sub, sy[1:], sy)), map(add, sr, sr[1:])))
-    if (max(dxs) <= span and min(gaps) >= apart and max(gaps) <= limit
-            and (n == 2 or min(map(sub, sx[2:], sx)) > span)):
-        return True
-    return _sound_by_sweep(xs, ys, radii, order, span)
-
-
-def _sound_by_sweep(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float], order: Sequence[int],
-                    span: float) -> bool:
-    """``_sound_as_one`` pair by pair: models swept in ``order`` (of x), pairs closer in x than ``span`` measured."""
-    n = len(xs)
-    limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
-    apart = -0.01 + SHIFT_MARGIN
     parent = list(range(n))
     groups, hypot = n, math.hypot
     for k, i in enumerate(order):

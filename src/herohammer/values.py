@@ -9,10 +9,9 @@ keep their hash: structural sharing), and a change costs one dictionary copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
-from itertools import repeat
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
@@ -103,10 +102,13 @@ def evolve(value: T, **changes: Any) -> T:
     count, name_set, names, take = layout
     if not changes.keys() <= name_set:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)[0]!r}")
-    kept = value.__dict__
-    # its fields copied in C: the whole dict when it keeps nothing more, else its fields alone (what it cached
-    # about itself, its hash, memo and ``cached`` answers, left behind)
-    state = kept.copy() if len(kept) == count else dict(zip(names, take(kept)))
+    state = value.__dict__.copy()  # its fields, and what it may keep beyond them, copied in C
+    if len(state) != count:  # it keeps more (its hash, memo, cached answers): those are left behind
+        for key in _kept(cls):
+            if key in state:
+                del state[key]
+        if len(state) != count:  # something else kept on it: its fields alone are taken, in C
+            state = dict(zip(names, take(value.__dict__)))
     state.update(changes)
     new = _new(cls)
     _set(new, "__dict__", state)
@@ -127,12 +129,14 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
     values of one class at once (a unit's models moved, each spending its allowance): the class's layout looked up and
     the fields checked once, no keyword dictionary built per value.
 
-    Each copy is the old ``__dict__`` copied in C, or, when the value keeps more than its fields
-    (its hash, memo and ``cached`` answers), its fields alone taken in C, as ``evolve`` does.
+    Each copy is the old ``__dict__`` copied in C with what the class may keep beyond its fields
+    (its hash, memo and ``cached`` answers, ``_kept``) taken out; a value found to keep anything
+    else has its fields alone taken, as ``evolve`` does.
     """
     out: list[T] = []
     cls: type | None = None
     count, fields_ = 0, ()  # type: tuple[int, tuple[str, ...]]
+    extras: tuple[str, ...] = ()
     take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
     two = len(names) == 2
     first, second = names if two else ("", "")
@@ -145,8 +149,14 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
             count, name_set, fields_, take = layout
             if not name_set.issuperset(names):
                 raise TypeError(f"{cls.__name__} has no field {sorted(set(names) - name_set)[0]!r}")
-        kept = value.__dict__
-        state = kept.copy() if len(kept) == count else dict(zip(fields_, take(kept)))  # its fields alone, in C
+            extras = _kept(cls)
+        state = value.__dict__.copy()
+        if len(state) != count:
+            for key in extras:
+                if key in state:
+                    del state[key]
+            if len(state) != count:  # something else kept on it: its fields alone
+                state = dict(zip(fields_, take(value.__dict__)))
         if two:  # a move's place and allowance: set by key (a zip and an update cost several times more)
             state[first], state[second] = row
         else:
@@ -157,38 +167,18 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
     return out
 
 
-
-def evolve_columns(values: Sequence[T], names: tuple[str, ...], columns: Sequence[Iterable[Any]]) -> list[T]:
-    """Return ``evolve_rows(values, names, zip(*columns))`` for values that are all of one class, each of ``columns``
-    (one per name) giving a value for every one of ``values``: a unit's models moved together, with no Python step per
-    model (each copy's dictionary taken, changed and set by ``map`` in C).  Values of mixed classes go through
-    ``evolve_rows``; ``tests/test_fast_apply.py`` holds the two alike.
-    """
-    if not values:
-        return []
-    cls = type(values[0])
-    if len(set(map(type, values))) != 1 or len(columns) != len(names):
-        return evolve_rows(values, names, zip(*columns))
-    layout = _LAYOUTS.get(cls)
-    if layout is None:
-        layout = _LAYOUTS[cls] = _layout(values[0])
-    count, name_set, fields_, take = layout
-    if not name_set.issuperset(names):
-        raise TypeError(f"{cls.__name__} has no field {sorted(set(names) - name_set)[0]!r}")
-    kept = list(map(_DICT, values))
-    if max(map(len, kept)) == count:  # they keep nothing beyond their fields (never fewer): copied whole
-        states = list(map(dict.copy, kept))
-    else:  # their fields alone
-        states = list(map(dict, map(zip, repeat(fields_), map(take, kept))))
-    for name, column in zip(names, columns):
-        any(map(_SET_ITEM, states, repeat(name), column))  # None each: ``any`` runs the map through
-    out = list(map(_new, repeat(cls, len(states))))
-    any(map(_set, out, repeat("__dict__"), states))
-    return out
+_KEPT: dict[type, tuple[str, ...]] = {}
 
 
-_DICT = attrgetter("__dict__")
-_SET_ITEM = dict.__setitem__
+def _kept(cls: type) -> tuple[str, ...]:
+    """Return what a value of ``cls`` may keep in its ``__dict__`` beyond its fields: its hash, its memo and the
+    answers of its ``cached`` properties (looked up once per class)."""
+    kept = _KEPT.get(cls)
+    if kept is None:
+        names = {key for klass in cls.__mro__ for key, attr in vars(klass).items() if isinstance(attr, cached)}
+        kept = _KEPT[cls] = (_HASH, MEMO, *sorted(names))
+    return kept
+
 
 class cached(Generic[R]):  # noqa: N801 - used as a decorator, like functools.cached_property
     """A property worked out once per value and kept in its ``__dict__``: ``functools.cached_property`` without its lock.

@@ -11,8 +11,6 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import repeat
-from operator import add, attrgetter, sub
 from typing import ClassVar
 
 from .. import geometry as geo
@@ -36,8 +34,6 @@ JOIN_INCHES = 2.0
 _MOVED = frozenset({Status.MOVED})
 #: Builds an ``Event`` from the tuple of all its fields (a NamedTuple), as ``Ruling.allow`` builds a ruling.
 _NEW_EVENT = tuple.__new__
-_MODEL, _SPENT = attrgetter("model"), attrgetter("moved")
-_DIFFICULT, _DANGEROUS = attrgetter("difficult"), attrgetter("dangerous")
 LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 #: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
@@ -259,8 +255,6 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
                          alone: bool = False) -> tuple[str, ...]:
         need = 0.0  # the longest move into difficult terrain
-        if not any(map(_DIFFICULT, moves)):
-            return ()
         for mv in moves:
             if mv.difficult and mv.length > need:
                 need = mv.length
@@ -282,7 +276,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove], dice: Dice, alone: bool = False
     ) -> tuple[list[movement.PlannedMove], list[Event]]:
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
-        if not any(map(_DIFFICULT, moves)):
+        if not any([mv.difficult for mv in moves]):
             return list(moves), []
         need = max(mv.length for mv in moves if mv.difficult)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
@@ -323,8 +317,6 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         is not lent to the unit he is with, nor the unit's to him.
         """
         events: list[Event] = []
-        if not any(map(_DANGEROUS, moves)):
-            return state, events
         for uid in dict.fromkeys(mv.unit_id for mv in moves if mv.dangerous):
             tested = [mv for mv in moves if mv.unit_id == uid and mv.dangerous]
             unit = state.unit(uid)
@@ -394,13 +386,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         shift = movement.common_shift(moves) if len(moves) == with_characters else None
         if shift is None:
             return False
-        models = list(map(_MODEL, moves))
-        if len(allowances) == 1:  # one unit: its allowance less what each model has moved, in C
-            most = list(map(add, map(sub, repeat(allowances[moves[0].unit_id]), map(_SPENT, models)),
-                            repeat(movement.EPSILON)))
-        else:
-            most = [allowances[mv.unit_id] - mv.model.moved + movement.EPSILON for mv in moves]
-        return movement.clear_shifts(state, models, ids, [shift], most)[0]
+        most = [allowances[mv.unit_id] - mv.model.moved + movement.EPSILON for mv in moves]
+        return movement.clear_shifts(state, [mv.model for mv in moves], ids, [shift], most)[0]
 
     def _places_problem(self, state: GameState, unit: Unit, members: Sequence[Unit],
                         moves: Sequence[movement.PlannedMove], ids: set[str],

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from operator import add, attrgetter
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import geometry as geo
@@ -30,7 +29,7 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
-from ..values import evolve, evolve_columns, evolve_rows
+from ..values import evolve, evolve_rows
 from .base import Resolution, rule_key, with_its_unit
 from .w40k_combat import CombatRules
 
@@ -77,32 +76,17 @@ def _consolidation_contact(state: GameState, side: str, moves: Sequence[movement
 def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str],
                 *statuses: Status) -> GameState:
     """Return the state with the planned moves made, each spending the model's move allowance."""
-    moves = moves if isinstance(moves, list) else list(moves)
-    by_unit: dict[str, list[movement.PlannedMove]] = {}
-    if len(set(map(_UNIT_ID, moves))) == 1:  # one unit's moves (read in C): the usual move
-        by_unit[moves[0].unit_id] = moves
-    else:
-        for mv in moves:
-            by_unit.setdefault(mv.unit_id, []).append(mv)
+    by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
+    for mv in moves:
+        if (places := by_unit.get(mv.unit_id)) is None:
+            places = by_unit[mv.unit_id] = {}
+        places[mv.index] = (mv.to, mv.length)
     units = []
     for u in state.units:
         if u.id in moved_ids:
-            u = _walked_unit(u, by_unit.get(u.id, []), statuses)
+            u = moved_unit(u, by_unit.get(u.id, {}), *statuses)
         units.append(u)
     return evolve(state, units=tuple(units))
-
-
-def _walked_unit(unit: Unit, moves: Sequence[movement.PlannedMove], statuses: tuple[Status, ...]) -> Unit:
-    """``moved_unit`` for a unit's planned moves: when they move its models in order, one each (the usual move), each
-    model's place and allowance spent are read off the moves in C and set in one pass (``evolve_columns``)."""
-    models = unit.models
-    n = len(models)
-    tos = list(map(_TO, moves))
-    if len(moves) != n or list(map(_INDEX, moves)) != list(range(n)) or not movement.float_pairs(tos):
-        return moved_unit(unit, {mv.index: (mv.to, mv.length) for mv in moves}, *statuses)
-    spent = list(map(add, map(_MOVED, models), map(_LENGTH, moves)))  # m.moved + inches, as walked_to adds them
-    return evolve(unit, models=tuple(evolve_columns(models, _WALKED, (tos, spent))),
-                  status=unit.status | {Status.MOVED, *statuses})
 
 
 def moved_unit(unit: Unit, places: dict[int, tuple[geo.Point, float]], *statuses: Status, **changes: object) -> Unit:
@@ -120,8 +104,6 @@ def moved_unit(unit: Unit, places: dict[int, tuple[geo.Point, float]], *statuses
 
 #: The fields ``Model.walked_to`` changes: where the model stands and the inches it has moved this phase.
 _WALKED = ("at", "moved")
-_UNIT_ID, _INDEX, _TO, _LENGTH = attrgetter("unit_id"), attrgetter("index"), attrgetter("to"), attrgetter("length")
-_MOVED = attrgetter("moved")
 
 
 class SpecialMoves(CombatRules):
