@@ -398,7 +398,7 @@ def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[floa
 
 def _box(points: Sequence[Point], reach: float) -> tuple[float, float, float, float]:
     """Return the box round some points widened by ``reach`` and a little slack (far above float rounding)."""
-    xs, ys = list(map(_X, points)), list(map(_Y, points))  # in C
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
     low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
     slack = reach + 1e-6 + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))
     return low_x - slack, low_y - slack, high_x + slack, high_y + slack
