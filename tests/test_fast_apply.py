@@ -21,7 +21,8 @@ from herohammer import geometry as geo
 from herohammer.geometry import Base, Placed
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState
-from herohammer.rulesets.w40k_special_moves import moved_unit
+from herohammer import movement
+from herohammer.rulesets.w40k_special_moves import apply_moves, moved_unit
 from herohammer.units import Status
 from herohammer.values import evolve, evolve_each, evolve_rows
 
@@ -132,6 +133,24 @@ def test_models_moved_together_as_one_by_one() -> None:
             assert moved.status == unit.status | {Status.MOVED, Status.SHOT}
     with pytest.raises(TypeError, match="no field 'nowhere'"):
         evolve_rows(state.units[0].models, ("at", "nowhere"), [((0.0, 0.0), 1)])
+
+
+def test_a_units_plan_applied_at_once_as_model_by_model() -> None:
+    """``apply_moves`` given one unit's plan (every model in order: the usual move, made in one pass) moves each
+    model as ``Model.walked_to`` does and marks the unit moved, as it does for a plan of several units or with
+    statuses (model by model)."""
+    for state in _example_states():
+        for unit in state.units:
+            if not unit.models:
+                continue
+            planned = movement.plan(unit, tuple((m.at[0] + 1, m.at[1] - 0.5) for m in unit.models), ())
+            after = apply_moves(state, planned, {unit.id})
+            slow = apply_moves(state, iter(planned), {unit.id})  # not a list: the general way
+            assert after == slow
+            assert list(after.unit(unit.id).models) == [m.walked_to(mv.to, mv.length)
+                                                         for m, mv in zip(unit.models, planned)]
+            assert after.unit(unit.id).status == unit.status | {Status.MOVED}
+            assert [u for u in after.units if u.id != unit.id] == [u for u in state.units if u.id != unit.id]
 
 
 def test_joined_characters_indexed_as_a_scan_finds_them() -> None:

@@ -17,7 +17,7 @@ from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
 from .state import GameState
-from .values import cached
+from .values import MEMO, cached
 from .units import Model, Unit, UnitType
 
 MOVE_INCHES: dict[UnitType, float] = {
@@ -78,9 +78,21 @@ def plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain])
 
     Remembered by the unit value (a move is planned when it is ruled on and again when it is resolved).
     """
+    memo = unit.__dict__.get(MEMO)
+    if memo is not None and (last := memo.get(_LAST_PLAN)) is not None and last[0] is positions and last[1] is terrain:
+        return list(last[2])  # the very positions planned last (the action's own, ruled on and now resolved)
     key = ("plan", tuple(map(tuple, positions)))
     known, planned = unit.remember(key, lambda: (terrain, tuple(_plan(unit, positions, terrain))))
-    return list(planned) if known is terrain else _plan(unit, positions, terrain)
+    if known is not terrain:
+        return _plan(unit, positions, terrain)
+    if type(positions) is tuple and all([type(p) is tuple for p in positions]):  # immutable through and through, and
+        unit.__dict__[MEMO][_LAST_PLAN] = (positions, terrain, planned)  # held here: the same object, the same places
+    return list(planned)
+
+
+#: Where ``plan`` keeps, in a unit's memo, the positions object it planned last with its plan: found again by identity,
+#: without hashing every place (a tuple of tuples held by the memo cannot change nor give its id to another).
+_LAST_PLAN = "last plan"
 
 
 def _plan(unit: Unit, positions: Sequence[Point], terrain: Sequence[geo.Terrain]) -> list[PlannedMove]:
@@ -322,8 +334,12 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
     radii = [m.base.radius_inches for m in models]
     if not _sound_as_one(xs, ys, radii):
         return no
-    low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
-    high_x, high_y = max(map(add, xs, radii)), max(map(add, ys, radii))
+    corners = (min(xs), min(ys), max(xs), max(ys))
+    if radii.count(r := radii[0]) == len(radii):  # bases of one size (the usual unit): the box of centres widened
+        low_x, low_y, high_x, high_y = corners[0] - r, corners[1] - r, corners[2] + r, corners[3] + r  # (rounding
+    else:  # keeps the order of floats: the least x - r is the least x, less r)
+        low_x, low_y = min(map(sub, xs, radii)), min(map(sub, ys, radii))
+        high_x, high_y = max(map(add, xs, radii)), max(map(add, ys, radii))
     margin = SHIFT_MARGIN + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y) + width + depth)
     floor, right, top = -geo.EPSILON + margin, width + geo.EPSILON - margin, depth + geo.EPSILON - margin
     longest = min(most) - margin
@@ -332,7 +348,6 @@ def clear_shifts(state: GameState, models: Sequence[Model], moving_ids: set[str]
             for dx, dy in shifts]
     if not any(sure):
         return no
-    corners = (min(xs), min(ys), max(xs), max(ys))
     reach = max(radii) + 1e-3
     near = _near(state, _swept_box(corners, [shift for shift, ok in zip(shifts, sure) if ok], reach), moving_ids)
     if not near:
@@ -352,10 +367,13 @@ def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Poin
     """Return the box round a group's centres (``corners``) where they stand and after each shift, widened by ``reach``."""
     low_x, low_y, high_x, high_y = corners
     least_x = least_y = most_x = most_y = 0.0
-    for dx, dy in shifts:
-        least_x, most_x = min(least_x, dx), max(most_x, dx)
-        least_y, most_y = min(least_y, dy), max(most_y, dy)
-    return _box([(low_x + least_x, low_y + least_y), (high_x + most_x, high_y + most_y)], reach)
+    for dx, dy in shifts:  # min and max written out: two values each
+        least_x, most_x = (dx if dx < least_x else least_x), (dx if dx > most_x else most_x)
+        least_y, most_y = (dy if dy < least_y else least_y), (dy if dy > most_y else most_y)
+    low_x, low_y, high_x, high_y = low_x + least_x, low_y + least_y, high_x + most_x, high_y + most_y
+    # _box of the two corners (the low one is never above the high one)
+    slack = reach + 1e-6 + 1e-9 * (abs(low_x) + abs(low_y) + abs(high_x) + abs(high_y))
+    return low_x - slack, low_y - slack, high_x + slack, high_y + slack
 
 
 def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float]) -> bool:

@@ -444,7 +444,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves = _plan_members(state, members, action.to)
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
-        events.append(Event("move", f"{unit.id} moves", (self.move_rule,)))
+        events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule,), (), ())))  # all its fields
         state, more = self._dangerous_tests(state, moves, dice)
         events += more
         if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
@@ -518,8 +518,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         problem, moves, notes = self._single_move(state, character, to, (self.join_rule,))
         if problem:
             return problem
-        if problem := self._still_with(state, character, host, moves[0].placed):
-            return problem
+        if character.joined is not None and (problem := self._still_with(state, character, host, moves[0].placed)):
+            return problem  # (a character of no unit has none to be still part of: its base not placed to ask)
         gap = moves[0].gap_to(host)  # from the base where the move ends (as placing it measured); kept for resolving
         if gap > JOIN_INCHES + movement.EPSILON:
             return Ruling.forbid(

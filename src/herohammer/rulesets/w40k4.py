@@ -129,6 +129,8 @@ class Warhammer40k4(Warhammer40k3):
 
     def freed_rules(self, state: GameState, character: Unit) -> tuple[str, ...]:
         """Cite the retinue rule when a retinue leader moves between units: his retinue is destroyed."""
+        if "retinue" not in rule_keys(character.rules):  # neither shared nor innate: none but his own (looked up in C)
+            return ()
         return ("40k4.char.retinue",) if "retinue" in self.effective_rules(state, character.id) else ()
 
     def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:

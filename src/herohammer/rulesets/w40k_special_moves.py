@@ -76,6 +76,18 @@ def _consolidation_contact(state: GameState, side: str, moves: Sequence[movement
 def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str],
                 *statuses: Status) -> GameState:
     """Return the state with the planned moves made, each spending the model's move allowance."""
+    if (type(moves) is list and len(moved_ids) == 1 and moves and (uid := moves[0].unit_id) in moved_ids
+            and not statuses):  # one unit's plan (a move of a unit on its own): its models walked in order, at once
+        unit = state.unit(uid)
+        if (len(moves) == len(unit.models)
+                and all([mv.index == i and mv.unit_id == uid and mv.model is m and type(t := mv.to) is tuple
+                         and len(t) == 2 and type(t[0]) is float and type(t[1]) is float
+                         for i, (mv, m) in enumerate(zip(moves, unit.models))])):
+            # each model's place (a pair of floats) and allowance spent, as ``Model.walked_to`` makes them
+            rows = [(mv.to, mv.model.moved + mv.length) for mv in moves]
+            walked = evolve(unit, models=tuple(evolve_rows(unit.models, _WALKED, rows)),
+                            status=unit.status | _MOVED_ONLY)
+            return state.replace_unit(walked)
     by_unit: dict[str, dict[int, tuple[geo.Point, float]]] = {}
     for mv in moves:
         if (places := by_unit.get(mv.unit_id)) is None:
@@ -104,6 +116,7 @@ def moved_unit(unit: Unit, places: dict[int, tuple[geo.Point, float]], *statuses
 
 #: The fields ``Model.walked_to`` changes: where the model stands and the inches it has moved this phase.
 _WALKED = ("at", "moved")
+_MOVED_ONLY = frozenset({Status.MOVED})
 
 
 class SpecialMoves(CombatRules):
