@@ -33,6 +33,30 @@ def _group(group: int) -> dict[int, float]:
     return members
 
 
+def _at_work(group: int) -> dict[int, float]:
+    """Return the worker processes of a command's process group that have started working (0.2 s of CPU or more)."""
+    return {p: c for p, c in _group(group).items() if p != group and c > 0.2}
+
+
+def _sweep_at_work() -> tuple[subprocess.Popen[str], dict[int, float]]:
+    """Start ``sweep --workers 2`` (each variant takes minutes) in a process group of its own, as from a terminal;
+    return it once both workers work, with their CPU seconds (the group is killed if they never do)."""
+    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
+            "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=_as_in_a_terminal)
+    deadline = time.monotonic() + 120
+    while len(busy := _at_work(proc.pid)) < 2:
+        if proc.poll() is not None or time.monotonic() > deadline:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise AssertionError("the workers never got to work")
+        time.sleep(0.05)
+    return proc, busy
+
+
 def _as_in_a_terminal() -> None:
     """Give the child Ctrl-C's default handling, as a shell's foreground job has.
 
@@ -56,8 +80,8 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
             assert header in lines[-1], lines
         deadline = time.monotonic() + 120
         workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 0
-        while sum(_group(proc.pid).values()) < 1.0 or len(  # busy for a second of CPU (the imports take less),
-                [c for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2]) < workers:  # its workers too
+        while sum(_group(proc.pid).values()) < 1.0 or len(_at_work(proc.pid)) < workers:  # busy for a second of
+            # CPU (the imports take less), and its workers at work
             assert proc.poll() is None, "the command ended before it could be interrupted"
             assert time.monotonic() < deadline
             time.sleep(0.05)
@@ -132,16 +156,8 @@ def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
     parent is killed outright, and its busy workers (each variant takes minutes) must go with it."""
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
-    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
-            "--workers", "2"]
-    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=_as_in_a_terminal)
+    proc, busy = _sweep_at_work()
     try:
-        deadline = time.monotonic() + 120
-        while len(busy := {p: c for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2}) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, "the workers never got to work"
-            time.sleep(0.05)
         proc.kill()
         proc.communicate(timeout=60)  # the pipes close once every worker has ended
         deadline = time.monotonic() + 10
@@ -165,16 +181,8 @@ def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     if not sys.platform.startswith("linux") or not hasattr(libc, "tgkill"):
         pytest.skip("tgkill (a signal to one thread of a process) is Linux's, in glibc 2.30 or later")
-    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
-            "--workers", "2"]
-    proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=_as_in_a_terminal)
+    proc, _busy = _sweep_at_work()
     try:
-        deadline = time.monotonic() + 120
-        while len({p for p, c in _group(proc.pid).items() if p != proc.pid and c > 0.2}) < 2:  # the workers work
-            assert proc.poll() is None and time.monotonic() < deadline, "the workers never got to work"
-            time.sleep(0.05)
         threads = sorted(int(t.name) for t in Path(f"/proc/{proc.pid}/task").iterdir() if int(t.name) != proc.pid)
         assert threads, "the pool runs no thread of its own"
         assert libc.tgkill(proc.pid, threads[0], signal.SIGINT) == 0, ctypes.get_errno()
