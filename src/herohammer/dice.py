@@ -789,7 +789,7 @@ class _ReplayDice(Dice):
     of small integers are far cheaper than Fraction arithmetic on every roll.
     """
 
-    def __init__(self, path: tuple[int, ...], fine: bool = False, budget: _Budget | None = None,
+    def __init__(self, path: tuple[int, ...], fine: bool = False, budget: Budget | None = None,
                  memo: dict[Any, Any] | None = None, merge_loops: bool = True, positions: bool = True,
                  event_view: Callable[[Any], Hashable] | None = None) -> None:
         super().__init__()
@@ -799,7 +799,7 @@ class _ReplayDice(Dice):
         self.merge_loops = merge_loops
         #: False: the caller reads no positions, so a roll that only places models takes one value.
         self.positions = positions or fine
-        self.budget = budget if budget is not None else _Budget(DEFAULT_MAX_RUNS)
+        self.budget = budget if budget is not None else Budget(DEFAULT_MAX_RUNS)
         #: Loops already walked, by (branches taken before, loops met before): shared by the replays.
         self.memo = memo if memo is not None else {}
         self._loops = 0
@@ -891,10 +891,8 @@ class Budget:
             raise EnumerationTooLarge(self.max_runs)
 
 
-_Budget = Budget
 
-
-def _walk(rules: Callable[[Dice], Any], budget: _Budget, fine: bool,
+def _walk(rules: Callable[[Dice], Any], budget: Budget, fine: bool,
           merge_loops: bool = True, positions: bool = True,
           event_view: Callable[[Any], Hashable] | None = None) -> Iterable[tuple[Any, int, int]]:
     """Yield (result, numerator, denominator) for every leaf of the chance tree, replaying ``rules``."""
@@ -958,7 +956,7 @@ class _SampledDice(_ReplayDice):
             core_key = (self._met, key(core))
             known = self.walked.get(core_key)
             if known is None:
-                budget = _Budget(LOOP_STEP_RUNS)
+                budget = Budget(LOOP_STEP_RUNS)
                 try:
                     found = _step_outcomes(core, step, key, budget, False, self.positions, self.event_view)
                 except EnumerationTooLarge:  # a step too large to walk: the rest of the loop counted unmerged
@@ -1020,7 +1018,7 @@ def estimate_runs(rules: Callable[[Dice], Any], paths: int = ESTIMATE_PATHS, pos
 
 
 def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], bool],
-                   key: Callable[[C], Hashable], budget: _Budget,
+                   key: Callable[[C], Hashable], budget: Budget,
                    positions: bool = True, fine: bool = False, fresh: Callable[[C], C] | None = None,
                    join: Callable[[C, C], C] | None = None, event_view: Callable[[Any], Hashable] | None = None
                    ) -> tuple[tuple[C, Fraction], ...]:
@@ -1055,7 +1053,7 @@ def _breadth_first(start: C, step: Callable[[C, Dice], C], done: Callable[[C], b
     return tuple(finished.values())
 
 
-def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Hashable], budget: _Budget,
+def _step_outcomes(carry: C, step: Callable[[C, Dice], C], key: Callable[[C], Hashable], budget: Budget,
                    fine: bool, positions: bool, event_view: Callable[[Any], Hashable] | None
                    ) -> list[tuple[C, Fraction]]:
     """Return the distinct carries one step makes from ``carry``, each with its probability."""
@@ -1104,7 +1102,7 @@ def enumerate_outcomes(
         guess = estimate_runs(rules, estimate_paths, positions, event_view)
         if guess.far_over(max_runs):
             raise EnumerationTooLarge(max_runs, guess.runs)
-    return _enumerate(rules, _Budget(max_runs), fine, not fine if merge_loops is None else merge_loops, positions,
+    return _enumerate(rules, Budget(max_runs), fine, not fine if merge_loops is None else merge_loops, positions,
                       event_view)
 
 
