@@ -193,3 +193,42 @@ def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+#: Run as ``python -c``: the console script, with the import of ``herohammer.errors`` (one of the command line's own
+#: imports) held until a Ctrl-C comes, so the interrupt lands while the command line loads, every time.
+_HELD_IMPORT = """
+import sys, time
+
+class HoldErrors:
+    def find_spec(self, name, path=None, target=None):
+        if name == "herohammer.errors":
+            print("loading", flush=True)
+            time.sleep(60)
+        return None
+
+sys.meta_path.insert(0, HoldErrors())
+from herohammer.console import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["simulate"]])
+def test_a_ctrl_c_while_the_command_line_loads_ends_with_one_line_and_130(argv: list[str]) -> None:
+    """Before the console script caught it, a Ctrl-C in the command line's own imports (the first tenth of a second
+    of any command) ended the process by SIGINT with Python's traceback."""
+    proc = subprocess.Popen([sys.executable, "-c", _HELD_IMPORT, *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT,
+                            preexec_fn=_as_in_a_terminal)
+    assert proc.stdout is not None
+    try:
+        assert proc.stdout.readline() == "loading\n"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert err == "herohammer: interrupted; nothing was written\n"
+    assert "Traceback" not in out + err

@@ -8,13 +8,11 @@ and Leadership tests they share.
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("herohammer")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+#: The one place the version is written: pyproject.toml reads it from here (``[tool.setuptools.dynamic]``),
+#: so the package needs no ``importlib.metadata`` (tens of milliseconds) to know it at start-up.
+__version__ = "0.1.0"
 
 #: The public API, ``from herohammer import Game, load_scenario, ...``: name -> the module defining it.
 #: Loaded on first use (module ``__getattr__``), so ``import herohammer`` and ``--version`` stay fast.

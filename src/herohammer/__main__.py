@@ -1,5 +1,5 @@
 """Run the command line: ``python -m herohammer``."""
 
-from .cli import main
+from .console import main
 
 raise SystemExit(main())

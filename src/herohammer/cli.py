@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
+from .console import INTERRUPTED
 from .errors import HerohammerError, one_line
 
 
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: files are written whole or not at all (write_atomically)
         if argv is None:  # the command itself (a library call with its own words keeps the caller's Ctrl-C)
             _ignore_ctrl_c()
-        print("herohammer: interrupted; nothing was written", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
 
 
