@@ -690,6 +690,8 @@ class CombatRules(Ruleset):
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
+        if max(map(_W, looked)) > 1:  # as _save_groups: the fewest Wounds left first
+            alive = _fewest_left_first(alive, models)
         keys: list[SaveGroup] = []
         if len(set(map(_UNIT, alive))) == 1 and len(set(zip(map(_SAVE, looked), map(_INVULNERABLE, looked)))) == 1:
             unit, model = models[alive[0]]  # one unit of one save (the usual pool): one group, its save worked out once
@@ -2809,6 +2811,8 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
     alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
     if not alive:
         return None
+    if max(map(_W, looked)) > 1:  # multi-Wound models: the fewest Wounds left first (``_fewest_left_first``)
+        alive = _fewest_left_first(alive, models)
     per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
     one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
     if one_each:  # the first models in order, a wound each
@@ -2862,6 +2866,23 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
         names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
         out.append(((character, save), refs, len(wounded), names, f"{who}: saves ({save}+) for {names}"))
     return out
+
+
+@implements("published.wound-allocation")
+def _fewest_left_first(alive: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]]) -> list[ModelRef]:
+    """Order the living models of each unit (the units kept in pool order, a joined character apart) by the Wounds
+    each has left, fewest first, ties in pool order: wounds go first to the models they can remove whole, a model
+    already wounded taking the next wound before a fresh one ("remove whole models where possible"; 4th ed.,
+    Removing casualties: one model removed per wound "assuming that the models in the unit have one Wound each").
+    Wound k still goes to the k-th model of this order, so each save group's unsaved wounds (``_unsaved_taken``)
+    slay whole models before wounding another.  Called only when some model of the pool has more than one Wound."""
+    rows = [models[ref][1] for ref in alive]
+    left = list(map(int.__sub__, map(_W, rows), map(_WOUNDS_TAKEN, rows)))
+    if min(left) == max(left):  # every model as whole as the next (a fresh unit of one W): pool order stands
+        return alive
+    block = {uid: i for i, uid in enumerate(dict.fromkeys(map(_UNIT, alive)))}
+    at = dict(zip(alive, left))
+    return sorted(alive, key=lambda ref: (block[ref[0]], at[ref]))
 
 
 @implements("published.wound-allocation")

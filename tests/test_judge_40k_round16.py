@@ -1,0 +1,151 @@
+"""A judge's cases for 40k 3rd and 4th edition, sixteenth round: unsaved wounds on multi-Wound models (whole models
+removed where possible, a wounded model taking the next wound first), and the wounds a volley loses said with each
+reason's own rule.
+
+Each case plays actions through ``Game`` and asserts what the texts say (4th ed., Removing casualties: one model
+removed per wound "assuming that the models in the unit have one Wound each"; the owning player chooses who is
+removed; published.wound-allocation states the reading for models of several Wounds), with the outcome the rule
+forbids beside the one it gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.game import Game
+
+from _w40k import BASE_25, game, model, scenario
+
+NOB = "WS4 BS2 S4 T4 W2 I3 A3 Ld7 Sv6+"
+NOB_NO_BLOWS = "WS4 BS2 S4 T4 W2 I3 A0 Ld7 Sv6+"
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+VET = "WS5 BS5 S4 T4 W2 I5 A1 Ld10 Sv3+"
+SHOOT = {"do": "shoot", "unit": "hb", "target": "nobz"}
+
+
+def wounds(g: Game, unit: str) -> list[tuple[str, int]]:
+    return [(m.name, m.wounds_taken) for m in g.state.unit(unit).models]
+
+
+# == 1. multi-Wound models: whole models removed where possible ====================================================
+def nobz(ruleset: str, taken: tuple[int, ...] = (0, 0, 0), profiles: tuple[str, ...] = (NOB, NOB, NOB)
+         ) -> dict[str, Any]:
+    """Three models in a line at y = 20 (Nob 2, at x = 18, closest to the heavy bolter at (18, 2)); ``taken``: the
+    wounds each has taken already."""
+    models = [model(f"Nob {i + 1}", 16 + 2 * i, 20, 7, p) for i, p in enumerate(profiles)]
+    for m, t in zip(models, taken):
+        if t:
+            m["wounds_taken"] = t
+    gun = {"id": "hb", "models": [{**model("Gunner", 18, 2), "weapons": ["heavy bolter"]}]}
+    return scenario(ruleset, [gun], [{"id": "nobz", "models": models}], phase="shooting")
+
+
+@pytest.mark.rule("published.wound-allocation", "core.zero.w")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_wounded_nob_takes_the_next_wound_and_is_removed(ruleset: str) -> None:
+    """Nob 3 (the farthest) is on his last Wound: one unsaved wound slays him, not a fresh Nob closer to the gun (two
+    wounded Nobz and none removed is what the rule forbids)."""
+    g = game(nobz(ruleset, (0, 0, 1)))
+    events = g.apply(SHOOT, dice=ScriptedDice([6, 1, 1, 6, 1, 1]))
+    assert "slain: Nob 3" in [e.message for e in events]
+    assert "published.wound-allocation" in next(e for e in events if e.kind == "casualties").rules
+    assert wounds(g, "nobz") == [("Nob 1", 0), ("Nob 2", 0)]
+    # no wounded Nob: the closest takes it and stands on one Wound
+    g = game(nobz(ruleset))
+    events = g.apply(SHOOT, dice=ScriptedDice([6, 1, 1, 6, 1, 1]))
+    assert not [e for e in events if e.kind == "casualties"]
+    assert wounds(g, "nobz") == [("Nob 1", 0), ("Nob 2", 1), ("Nob 3", 0)]
+
+
+@pytest.mark.rule("published.wound-allocation", "core.zero.w")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_three_unsaved_wounds_on_three_fresh_nobz_slay_one_and_wound_one(ruleset: str) -> None:
+    """Wounds are not spread one a Nob to spare casualties: three unsaved wounds slay the closest Nob (2 Wounds) and
+    wound the next."""
+    g = game(nobz(ruleset))
+    events = g.apply(SHOOT, dice=ScriptedDice([6, 6, 6, 6, 6, 6, 1, 1]))
+    assert "slain: Nob 2" in [e.message for e in events]
+    assert sorted(t for _, t in wounds(g, "nobz")) == [0, 1]
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_a_boy_falls_before_the_nob_leading_him_is_wounded() -> None:
+    """A Nob (2 Wounds) closest to the gun with two Boyz (1 Wound) of the same save: one unsaved wound removes a Boy
+    (a whole model) rather than wounding the Nob."""
+    g = game(nobz("40k4", profiles=(BOY, NOB, BOY)))
+    events = g.apply(SHOOT, dice=ScriptedDice([6, 1, 1, 6, 1, 1]))
+    assert "slain: Nob 1" in [e.message for e in events]
+    assert wounds(g, "nobz") == [("Nob 2", 0), ("Nob 3", 0)]
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_a_joined_characters_wound_stays_his_own_group_after_the_unit() -> None:
+    """A wounded character (on his last Wound) joined to fresh Nobz is not moved ahead of them: one wound falls on the
+    closest Nob, the character's Wound is untouched."""
+    data = nobz("40k4")
+    boss = {"id": "boss", "character": "independent", "joined": "nobz",
+            "models": [{**model("Boss", 18, 22, 9, "WS5 BS4 S5 T5 W3 I4 A4 Ld9 Sv4+"), "wounds_taken": 2}]}
+    data["sides"]["blue"].append(boss)
+    g = game(data)
+    g.apply(SHOOT, dice=ScriptedDice([6, 1, 1, 6, 1, 1]))
+    assert wounds(g, "nobz") == [("Nob 1", 0), ("Nob 2", 1), ("Nob 3", 0)] and wounds(g, "boss") == [("Boss", 2)]
+
+
+def nob_fight(ruleset: str, taken: tuple[int, int]) -> dict[str, Any]:
+    """A Vet (I5, 1 Attack) in base contact with two Nobz of no Attacks, equally near; ``taken``: their wounds."""
+    red = [{"id": "vets", "status": ["locked"], "models": [model("Vet", 20, 20, 10, VET)]}]
+    models = [model("Nob 1", 20, 20 + BASE_25, 7, NOB_NO_BLOWS), model("Nob 2", 20, 20 - BASE_25, 7, NOB_NO_BLOWS)]
+    for m, t in zip(models, taken):
+        if t:
+            m["wounds_taken"] = t
+    return scenario(ruleset, red, [{"id": "nobz", "status": ["locked"], "models": models}], phase="assault")
+
+
+@pytest.mark.rule("published.wound-allocation", "core.zero.w")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_in_close_combat_the_wounded_nob_takes_the_blow(ruleset: str) -> None:
+    """The Vet's one unsaved wound slays Nob 2 (on his last Wound), not fresh Nob 1 standing as near."""
+    g = game(nob_fight(ruleset, (0, 1)))
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([6, 6, 1] + [1] * 8))
+    assert "slain: Nob 2" in [e.message for e in events]
+    assert wounds(g, "nobz") == [("Nob 1", 0)]
+    g = game(nob_fight(ruleset, (0, 0)))
+    g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([6, 6, 1] + [1] * 8))
+    assert wounds(g, "nobz") == [("Nob 1", 1), ("Nob 2", 0)]
+
+
+@pytest.mark.rule("published.wound-allocation")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_the_exact_odds_of_shooting_a_wounded_nob_unit_equal_brute_force(ruleset: str) -> None:
+    """The wounds each Nob is left with after a heavy bolter volley: the fast enumeration equals brute force, and a
+    single unsaved wound (2/3 x 2/3 each, no save against AP 4) always ends on Nob 3."""
+    start = game(nobz(ruleset, (0, 0, 1))).state
+
+    def shot(dice: Dice) -> tuple[tuple[str, int], ...]:
+        played = Game(start, dice)
+        played.apply(SHOOT, dice=dice)
+        return tuple(wounds(played, "nobz"))
+
+    fast = enumerate_outcomes(shot, positions=False)
+    assert fast == enumerate_outcomes(shot, fine=True)
+    assert ((("Nob 1", 0), ("Nob 2", 1), ("Nob 3", 1)) not in fast
+            and (("Nob 1", 0), ("Nob 2", 0)) in fast)
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_the_exact_odds_of_a_blow_on_a_wounded_nob_equal_brute_force() -> None:
+    """The Vet's fight against a wounded Nob: the fast enumeration equals brute force, and no outcome leaves two
+    wounded Nobz."""
+    start = game(nob_fight("40k4", (0, 1))).state
+
+    def fought(dice: Dice) -> tuple[tuple[str, int], ...]:
+        played = Game(start, dice)
+        played.apply({"do": "fight", "unit": "vets"}, dice=dice)
+        return tuple(wounds(played, "nobz")) if played.state.has_unit("nobz") else ()
+
+    fast = enumerate_outcomes(fought, positions=False)
+    assert fast == enumerate_outcomes(fought, fine=True)
+    assert (("Nob 1", 1), ("Nob 2", 1)) not in fast
