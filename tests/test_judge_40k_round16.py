@@ -10,6 +10,9 @@ forbids beside the one it gives.
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -149,3 +152,105 @@ def test_the_exact_odds_of_a_blow_on_a_wounded_nob_equal_brute_force() -> None:
     fast = enumerate_outcomes(fought, positions=False)
     assert fast == enumerate_outcomes(fought, fine=True)
     assert (("Nob 1", 1), ("Nob 2", 1)) not in fast
+
+
+# == 2. the wounds a volley loses, each reason with its own rule and count =========================================
+BOSS = "WS5 BS4 S5 T5 W3 I4 A4 Ld9 Sv4+"
+SHOOT_BOYZ = {"do": "shoot", "unit": "hb", "target": "boyz"}
+
+
+def lost_by(events: list[Any]) -> dict[str, tuple[int, tuple[str, ...], str]]:
+    """Each lost-wounds event by kind: its count, its rules, its words."""
+    return {e.kind: (dict(e.data)["lost"], e.rules, e.message) for e in events
+            if e.kind in ("beyond_reach", "not_carried_over")}
+
+
+def boyz_with_boss(ruleset: str, far: bool = True, gunners: int = 1) -> dict[str, Any]:
+    """Boy 1 (33" from the heavy bolters at y = 2) with a Boss joined to the Boyz beside him; with ``far`` Boyz 2
+    and 3 stand 40" away, beyond the heavy bolters' 36"."""
+    boyz = [model("Boy 1", 16, 35, 7, BOY)]
+    if far:
+        boyz += [model("Boy 2", 18, 42, 7, BOY), model("Boy 3", 20, 42, 7, BOY)]
+    boss = {"id": "boss", "character": "independent", "joined": "boyz", "models": [model("Boss", 14, 35, 9, BOSS)]}
+    guns = {"id": "hb", "models": [{**model(f"Gunner {i + 1}", 14 + 2 * i, 2), "weapons": ["heavy bolter"]}
+                                   for i in range(gunners)]}
+    return scenario(ruleset, [guns], [{"id": "boyz", "models": boyz}, boss], phase="shooting")
+
+
+@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over")
+def test_40k4_a_wound_kept_off_the_boss_is_said_lost_to_no_carry_over_not_to_range() -> None:
+    """Three wounds on Boy 1 and the Boss (Boyz 2 and 3 beyond range): Boy 1 takes two, the Boss one; the Boy's
+    second wound is lost because the unit's wounds never carry over onto the Boss (who had two Wounds left), not
+    because of range: one ``not_carried_over`` event citing 40k4.cc.no-carry-over, no ``beyond_reach``."""
+    g = game(boyz_with_boss("40k4"))
+    events = g.apply(SHOOT_BOYZ, dice=ScriptedDice([6] * 6))
+    told = lost_by(events)
+    assert set(told) == {"not_carried_over"}
+    count, rules, words = told["not_carried_over"]
+    assert count == 1 and rules == ("40k4.cc.no-carry-over", "published.wound-allocation")
+    assert words == "1 wound on boyz lost: the unit's unsaved wounds never carry over onto boss, who joined it"
+    assert wounds(g, "boss") == [("Boss", 1)]  # his own wound only: the Boy's second never reaches him
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_40k3_the_same_loss_cites_the_allocation_reading_not_a_4th_edition_clause() -> None:
+    """3rd edition reads the character's wounds as his own group too (published.wound-allocation), and cites no 4th
+    edition clause for it."""
+    g = game(boyz_with_boss("40k3"))
+    told = lost_by(g.apply(SHOOT_BOYZ, dice=ScriptedDice([6] * 6 + [1, 1])))
+    assert set(told) == {"not_carried_over"} and told["not_carried_over"][:2] == (1, ("published.wound-allocation",))
+
+
+@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over")
+def test_40k4_a_loss_of_both_kinds_is_said_twice_each_with_its_count() -> None:
+    """Five wounds from two heavy bolters: Boy 1 takes three (two lost), the Boss two (one Wound left): one of the
+    Boy's is lost to no carry-over (the Boss could take one more), the other to range (Boyz 2 and 3 beyond 36")."""
+    g = game(boyz_with_boss("40k4", gunners=2))
+    told = lost_by(g.apply(SHOOT_BOYZ, dice=ScriptedDice([6] * 5 + [1] + [6] * 5)))
+    assert told["not_carried_over"][0] == 1 and told["beyond_reach"][0] == 1
+    assert told["beyond_reach"][1] == ("published.wound-allocation",)
+    assert "Boy 2, Boy 3 stand beyond the range" in told["beyond_reach"][2]
+
+
+@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over")
+def test_40k4_with_every_model_in_range_the_loss_to_no_carry_over_is_still_said() -> None:
+    """Boy 1 alone with the Boss, both in range: three wounds, Boy 1 takes two and the Boss one; one is lost to the
+    no-carry-over rule and said so; none to range. Without the Boss nothing is said (the Boy's unit is destroyed)."""
+    g = game(boyz_with_boss("40k4", far=False))
+    told = lost_by(g.apply(SHOOT_BOYZ, dice=ScriptedDice([6] * 6)))
+    assert set(told) == {"not_carried_over"} and told["not_carried_over"][0] == 1
+    data = boyz_with_boss("40k4", far=False)
+    data["sides"]["blue"].pop()
+    g = game(data)
+    assert not lost_by(g.apply(SHOOT_BOYZ, dice=ScriptedDice([6] * 6)))
+
+
+@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over")
+def test_40k4_the_exact_odds_of_the_wounds_lost_per_reason_equal_brute_force() -> None:
+    """Two heavy bolters at Boy 1 and the Boss (Boyz 2 and 3 beyond range): the wounds lost to each reason, by the
+    fast enumeration and by brute force, are equal; both reasons happen."""
+    start = game(boyz_with_boss("40k4", gunners=2)).state
+
+    def shot(dice: Dice) -> tuple[int, int]:
+        played = Game(start, dice)
+        told = lost_by(played.apply(SHOOT_BOYZ, dice=dice))
+        return told.get("not_carried_over", (0,))[0], told.get("beyond_reach", (0,))[0]
+
+    fast = enumerate_outcomes(shot, positions=False)
+    assert fast == enumerate_outcomes(shot, fine=True)
+    assert any(c and b for c, b in fast) and (0, 0) in fast
+
+
+@pytest.mark.rule("40k4.cc.no-carry-over")
+def test_odds_action_gives_the_chance_of_wounds_lost_to_no_carry_over(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`odds action` has a row for the wounds lost to the no-carry-over rule: with Boy 1 and the Boss in range, each
+    shot wounds with 4/9 (no save against AP 4); a wound is lost only when all three do (Boy 1, the Boss, Boy 1
+    again): (4/9)^3."""
+    from herohammer.cli import main
+    path = tmp_path / "boyz.json"
+    path.write_text(json.dumps(boyz_with_boss("40k4", far=False)))
+    assert main(["odds", "action", str(path), "--action", json.dumps(SHOOT_BOYZ), "--json"]) == 0
+    rows = json.dumps(json.loads(capsys.readouterr().out))
+    assert "boyz: wounds lost with no carry-over onto its characters" in rows
+    assert str(Fraction(4, 9) ** 3) in rows
