@@ -254,3 +254,130 @@ def test_odds_action_gives_the_chance_of_wounds_lost_to_no_carry_over(tmp_path: 
     rows = json.dumps(json.loads(capsys.readouterr().out))
     assert "boyz: wounds lost with no carry-over onto its characters" in rows
     assert str(Fraction(4, 9) ** 3) in rows
+
+
+# == 3. the seeds, statement by statement: the edge values ========================================================
+def refuses(g: Game, action: dict[str, Any], rule: str) -> str:
+    """The action is refused citing ``rule`` (and applying it changes nothing); return the reason."""
+    from herohammer.errors import IllegalActionError
+    ruling = g.check(action)
+    assert not ruling.legal and rule in ruling.rules, ruling
+    before = g.state
+    with pytest.raises(IllegalActionError):
+        g.apply(action)
+    assert g.state is before
+    return ruling.reason
+
+
+def allows(g: Game, action: dict[str, Any], rule: str) -> str:
+    ruling = g.check(action)
+    assert ruling.legal and rule in ruling.rules, ruling
+    return ruling.reason
+
+
+def lone_captain(gap: float, shooter_y: float = 5) -> Game:
+    """Seed 000: a lone Captain at (30, 30) with the Boyz ``gap`` inches (edge to edge) to his side; Tactical at
+    (30, ``shooter_y``)."""
+    from _w40k import hero, squad
+    blue = [hero("cap", 30, 30), squad("boyz", 30 + gap + BASE_25, 30, n=1)]
+    return game(scenario("40k3", [squad("tac", 30, shooter_y, n=1)], blue, phase="shooting"))
+
+
+@pytest.mark.rule("40k3.ic.target")
+def test_40k3_a_lone_character_exactly_6_inches_from_another_unit_is_not_more_than_6_away() -> None:
+    """Seed 000: a lone character may be shot "only if more than 6" from another living unit" (or closest within 12"):
+    exactly 6" (the Tactical 24" away, not within 12") is refused; a hair over 6" is allowed."""
+    reason = refuses(lone_captain(6.0), {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.target")
+    assert "within 6\"" in reason
+    assert "more than 6\"" in allows(lone_captain(6.05), {"do": "shoot", "unit": "tac", "target": "cap"},
+                                     "40k3.ic.target")
+
+
+@pytest.mark.rule("40k3.ic.target")
+def test_40k3_the_closest_lone_character_exactly_12_inches_away_may_be_shot() -> None:
+    """Seed 000: within 6" of the Boyz, the Captain may still be shot as the closest target "at short range (up to
+    12")": at exactly 12" he may, a hair over he may not."""
+    from _w40k import hero, squad
+
+    def at(gap: float) -> Game:
+        blue = [hero("cap", 30, 5 + gap + BASE_25), squad("boyz", 33, 7 + gap + BASE_25, n=1)]
+        return game(scenario("40k3", [squad("tac", 30, 5, n=1)], blue, phase="shooting"))
+
+    assert "closest target" in allows(at(12.0), {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.target")
+    refuses(at(12.05), {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.target")
+
+
+@pytest.mark.rule("40k3.ic.join", "40k3.ic.target", "40k4.ic.no-character-units")
+def test_40k3_a_lone_character_may_join_another_and_the_pair_is_one_unit_for_targeting() -> None:
+    """Seed 000 lets an independent character join "any unit", and a lone character is a unit of his own: in 3rd
+    edition the Captain may join the lone Librarian (4th edition forbids it, 40k4.ic.no-character-units). Joined, the
+    Captain is no "other living unit" keeping the Librarian from being shot."""
+    from _w40k import hero, squad
+    for ruleset, legal in (("40k3", True), ("40k4", False)):
+        g = game(scenario(ruleset, [hero("cap", 30, 20), hero("lib", 33, 20)], None, phase="movement"))
+        join = {"do": "join", "character": "cap", "unit": "lib", "to": [31.5, 20]}
+        if legal:
+            allows(g, join, "40k3.ic.join")
+        else:
+            refuses(g, join, "40k4.ic.no-character-units")
+    blue = [hero("cap", 30, 30, joined="lib"), hero("lib", 31.5, 30)]
+    g = game(scenario("40k3", [squad("tac", 30, 5, n=1)], blue, phase="shooting"))
+    allows(g, {"do": "shoot", "unit": "tac", "target": "lib"}, "40k3.ic.target")
+    refuses(g, {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.join")
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_join_ending_exactly_2_inches_away_joins_and_a_hair_more_does_not(ruleset: str) -> None:
+    from _w40k import hero, squad
+    for gap, legal in ((2.0, True), (2.05, False)):
+        g = game(scenario(ruleset, [hero("cap", 34 - gap - BASE_25, 20), squad("tac", 40, 20, n=1)], None))
+        join = {"do": "join", "character": "cap", "unit": "tac", "to": [40 - gap - BASE_25, 20]}
+        (allows if legal else refuses)(g, join, f"{ruleset}.ic.join")
+
+
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_leave_must_end_more_than_2_inches_away_exactly_2_stays(ruleset: str) -> None:
+    from _w40k import hero, squad
+    for gap, legal in ((2.0, False), (2.05, True)):
+        red = [hero("cap", 39 - BASE_25, 20, joined="tac"), squad("tac", 40, 20, n=1)]
+        g = game(scenario(ruleset, red, None))
+        leave = {"do": "leave", "character": "cap", "to": [40 - gap - BASE_25, 20]}
+        (allows if legal else refuses)(g, leave, f"{ruleset}.ic.leave")
+
+
+@pytest.mark.rule("40k3.ic.assault-alone", "40k4.assault.alone")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+@pytest.mark.parametrize("kind, reach", [("infantry", 6.0), ("cavalry", 12.0)])
+def test_a_lone_character_assaults_at_exactly_his_range_and_not_beyond(ruleset: str, kind: str, reach: float) -> None:
+    """Seed 000: "no further than 6" (12" if cavalry)": exactly the range is allowed, a hair over is not."""
+    from _w40k import hero, squad
+    rule = "40k3.ic.assault-alone" if ruleset == "40k3" else "40k4.assault.alone"
+    for gap, legal in ((reach, True), (reach + 0.05, False)):
+        red = [hero("cap", 30, 10, **({"type": "cavalry"} if kind == "cavalry" else {}))]
+        g = game(scenario(ruleset, red, [squad("boyz", 30, 10 + gap + BASE_25, n=1)], phase="assault"))
+        (allows if legal else refuses)(g, {"do": "assault", "unit": "cap", "target": "boyz"}, rule)
+
+
+@pytest.mark.rule("40k4.ic.pinned", "40k4.ic.join")
+def test_40k4_a_character_may_join_a_pinned_unit_but_not_leave_it() -> None:
+    """Seed 001 bars only leaving a pinned unit: the Captain may join the pinned Tactical, and once with it may not
+    leave until it is no longer pinned."""
+    from _w40k import hero, squad
+    g = game(scenario("40k4", [hero("cap", 36, 20), squad("tac", 40, 20, n=2, status=["pinned"])], None))
+    allows(g, {"do": "join", "character": "cap", "unit": "tac", "to": [38.5, 20]}, "40k4.ic.join")
+    red = [hero("cap", 38.5, 20, joined="tac", status=["pinned"]), squad("tac", 40, 20, n=2, status=["pinned"])]
+    g = game(scenario("40k4", red, None))
+    refuses(g, {"do": "leave", "character": "cap", "to": [34, 20]}, "40k4.ic.pinned")
+
+
+@pytest.mark.rule("published.regroup")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_no_regroup_with_an_enemy_exactly_6_inches_away(ruleset: str) -> None:
+    """An enemy exactly 6" away is "within 6"": no regroup; a hair further, the squad may test."""
+    from _w40k import squad
+    for gap, legal in ((6.0, False), (6.05, True)):
+        red = [squad("tac", 30, 20, n=2, status=["falling_back"])]
+        g = game(scenario(ruleset, red, [squad("boyz", 32 + gap + BASE_25, 20, n=1)]))  # (beside tac 2, at x = 32)
+        (allows if legal else refuses)(g, {"do": "regroup", "unit": "tac"}, "published.regroup")

@@ -1068,7 +1068,7 @@ class CombatRules(Ruleset):
                                  f"{unit.starting_strength} models it had at the start of the battle; its characters "
                                  "do not count): it must continue to fall back", "published.regroup")
         mine = [p for u in state.combined(unit.id) for p in u.placed]
-        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES]
+        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + geo.EPSILON]
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
