@@ -381,3 +381,28 @@ def test_no_regroup_with_an_enemy_exactly_6_inches_away(ruleset: str) -> None:
         red = [squad("tac", 30, 20, n=2, status=["falling_back"])]
         g = game(scenario(ruleset, red, [squad("boyz", 32 + gap + BASE_25, 20, n=1)]))  # (beside tac 2, at x = 32)
         (allows if legal else refuses)(g, {"do": "regroup", "unit": "tac"}, "published.regroup")
+
+
+@pytest.mark.rule("40k3.psyker.test", "40k3.psyker.as-shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psyker_who_fails_his_test_may_still_fire_one_who_used_a_shooting_power_may_not(ruleset: str) -> None:
+    """Seed 000: a failed test means no psychic power this turn (a second power is refused); it uses no power, so the
+    Librarian may still fire. A passed Smite (a shooting power) is his shooting: he may not fire again."""
+    from _w40k import hero, squad
+    from herohammer.dice import ScriptedDice as Scripted
+
+    def librarian() -> Game:
+        red = [{**hero("lib", 30, 20, rules=["psyker"]), "models": [
+            {**model("Lib", 30, 20, 10, "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+"), "weapons": ["bolt pistol"]}]}]
+        return game(scenario(ruleset, red, [squad("boyz", 30, 30, n=3)], phase="shooting"))
+
+    test_rule = "40k3.psyker.test" if ruleset == "40k3" else "published.40k4-psychic-test"
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
+    g = librarian()
+    events = g.apply(smite, dice=Scripted([6, 5]))
+    assert "failed" in events[0].message
+    refuses(g, {**smite, "power": "Lightning Arc"}, test_rule)
+    allows(g, {"do": "shoot", "unit": "lib", "target": "boyz"}, "published.line-of-sight")
+    g = librarian()
+    g.apply(smite, dice=Scripted([3, 3] + [1] * 20))
+    refuses(g, {"do": "shoot", "unit": "lib", "target": "boyz"}, "published.shooting")
