@@ -2683,6 +2683,7 @@ def _lost_events(attack: _Attack, got_each: tuple[int, ...],
         return ()
     lost = sum(got_each)
     carried = 0
+    characters: list[str] = []
     if taken is not None:
         groups, models, unsaved = taken
         lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
