@@ -406,3 +406,21 @@ def test_a_psyker_who_fails_his_test_may_still_fire_one_who_used_a_shooting_powe
     g = librarian()
     g.apply(smite, dice=Scripted([3, 3] + [1] * 20))
     refuses(g, {"do": "shoot", "unit": "lib", "target": "boyz"}, "published.shooting")
+
+
+@pytest.mark.rule("core.test.leadership", "core.test.leadership-kinds", "core.test.characteristic")
+def test_a_leadership_of_0_fails_every_test_but_a_4th_edition_morale_check_on_a_double_1() -> None:
+    """Seed 004: a value of 0 fails its characteristic test whatever the roll (a 1 too); a Leadership test on Ld 0
+    fails on any 2D6, even a double 1; a 4th edition Morale check passes on a double 1 "always"
+    (published.insane-heroism, whose decision reads it so for a profile Leadership of 0)."""
+    from herohammer.dice import ScriptedDice as Scripted
+    zero = "WS4 BS4 S4 T4 W1 I0 A1 Ld0 Sv3+"
+
+    def test(kind: dict[str, Any], faces: list[int]) -> str:
+        g = game(scenario("40k4", [{"id": "z", "models": [model("Zero", 20, 10, profile=zero)]}]))
+        return g.apply({"do": "test", "unit": "z", **kind}, dice=Scripted(faces))[0].message
+
+    assert "on 0" in (msg := test({"characteristic": "I"}, [1])) and msg.endswith("fails")
+    assert "rolls 2: fails" in test({"characteristic": "Ld"}, [1, 1])
+    assert "rolls 2: passes" in test({"characteristic": "Ld", "kind": "Morale"}, [1, 1])
+    assert "rolls 3: fails" in test({"characteristic": "Ld", "kind": "Morale"}, [1, 2] + [1] * 6)
