@@ -38,7 +38,7 @@ DEFAULT_RUNS = 10_000
 PROGRESS_EVERY = 16
 #: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
 FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result",
-              "beyond_reach")
+              "beyond_reach", "not_carried_over")
 
 
 @dataclass(frozen=True, order=True)

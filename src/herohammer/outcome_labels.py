@@ -19,8 +19,10 @@ EVENT_TEXT_FIELDS = frozenset({"outcome", "result"})
 LAST_MODEL = "down to its last model"
 #: Event kinds that say what became of one unit (named by the event's ``unit``), and the words for it.
 #: ``beyond_reach``: wounds lost because the models the weapons fired reach could not take them, the rest of the unit
-#: standing beyond their range or line of fire (published.wound-allocation).
-UNIT_EVENTS = {"last_man": LAST_MODEL, "beyond_reach": "wounds lost beyond the weapons' reach"}
+#: standing beyond their range or line of fire (published.wound-allocation); ``not_carried_over``: the unit's unsaved
+#: wounds its models could not take while a character who joined it could (40k4.cc.no-carry-over).
+UNIT_EVENTS = {"last_man": LAST_MODEL, "beyond_reach": "wounds lost beyond the weapons' reach",
+               "not_carried_over": "wounds lost with no carry-over onto its characters"}
 
 
 def models_lost(unit: str) -> str:

@@ -148,13 +148,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         if not target.is_independent:
             return None
-        friends = [u for u in state.side_units(target.side) if u.id != target.id]
+        friends = [u for u in state.side_units(target.side) if u.id != target.id and u.joined != target.id]  # (one joined
+        # to him is part of his unit, not "another unit": a lone character may join another in 3rd edition, 40k3.ic.join)
         nearest = min((geo.group_distance(target.placed, u.placed) for u in friends), default=float("inf"))
-        if nearest > LONE_CHARACTER_SAFE_INCHES:
+        if nearest > LONE_CHARACTER_SAFE_INCHES + movement.EPSILON:  # "more than 6\"": exactly 6" (as measured) is not
             far = f"{nearest:.1f}\" from its nearest other unit" if friends else "left with no other unit of its side"
             return Ruling.allow(f"{target.id} is {far}: more than 6\" from every other living unit", "40k3.ic.target")
         distance = geo.group_distance(self.firing_models(state, shooter), target.placed)
-        if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES:
+        if self.is_closest_target(state, shooter, target) and distance <= CLOSEST_TARGET_INCHES + movement.EPSILON:
             return Ruling.allow(
                 f"{target.id} is within 6\" of another unit, but it is the closest target and {distance:.1f}\" away",
                 "40k3.ic.target",

@@ -690,6 +690,8 @@ class CombatRules(Ruleset):
         alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
         if not alive:
             return None
+        if max(map(_W, looked)) > 1:  # as _save_groups: the fewest Wounds left first
+            alive = _fewest_left_first(alive, models)
         keys: list[SaveGroup] = []
         if len(set(map(_UNIT, alive))) == 1 and len(set(zip(map(_SAVE, looked), map(_INVULNERABLE, looked)))) == 1:
             unit, model = models[alive[0]]  # one unit of one save (the usual pool): one group, its save worked out once
@@ -1066,7 +1068,7 @@ class CombatRules(Ruleset):
                                  f"{unit.starting_strength} models it had at the start of the battle; its characters "
                                  "do not count): it must continue to fall back", "published.regroup")
         mine = [p for u in state.combined(unit.id) for p in u.placed]
-        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES]
+        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + geo.EPSILON]
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
@@ -1321,15 +1323,13 @@ class CombatRules(Ruleset):
         taken, more = self._saves(state, attack, got_each, dice)
         events += more
         if taken is None:
-            if (lost := _lost_event(attack, got_each, None)) is not None:
-                events.append(lost)
+            events += _lost_events(attack, got_each, None)
             return None, events
         hurt = _unsaved_taken(*taken)
         wounded, slain = _wounded_units(state, hurt)
         if slain:
             events.append(_casualties(slain, rules))
-        if (lost := _lost_event(attack, got_each, taken, hurt)) is not None:
-            events.append(lost)
+        events += _lost_events(attack, got_each, taken, hurt)
         return wounded, events
 
     def _saves(self, state: GameState, attack: _Attack, got_each: tuple[int, ...], dice: Dice
@@ -1433,7 +1433,7 @@ class CombatRules(Ruleset):
                         ) -> tuple[GameState, tuple[Event, ...], _Check]:
         """Return the state after a volley's wounds (the slain removed, the firers marked as having shot, the target
         remembered: 40k4.shoot.same-target), its casualties event and the wounds lost beyond the weapons' reach
-        (``_lost_event``), and what the casualties call for (``_casualty_check``)."""
+        (``_lost_events``), and what the casualties call for (``_casualty_check``)."""
         attack = plan.attack
         target_id = attack.target_id
         wounded: list[Unit] | None = None
@@ -1443,10 +1443,9 @@ class CombatRules(Ruleset):
             wounded, slain = _wounded_units(state, hurt)
             if slain:
                 told = (_casualties(slain, attack.rules),)
-            if (lost := _lost_event(attack, got_each, taken, hurt)) is not None:
-                told += (lost,)
-        elif (lost := _lost_event(attack, got_each, None)) is not None:
-            told = (lost,)
+            told += _lost_events(attack, got_each, taken, hurt)
+        else:
+            told = _lost_events(attack, got_each, None)
         changed = {u.id: u for u in wounded} if wounded else {}
         for u in plan.members:
             u = changed.get(u.id, u)
@@ -2667,24 +2666,44 @@ def _within_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, 
     return kept
 
 
-@implements("published.wound-allocation")
-def _lost_event(attack: _Attack, got_each: tuple[int, ...],
-                taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
-                hurt: dict[ModelRef, int] | None = None) -> Event | None:
-    """Say how many of an attack's wounds are lost because the models its weapons reach could not take them: those
-    no living model in reach took (no save rolled) and the unsaved ones past the reachable models' Wounds; None when
-    every weapon reaches every model of the target (checked first: the usual volley pays nothing more) or none is
-    lost.  The owning player may remove only models "within the line of fire and range of the attacker's weaponry"
-    (4th ed., Removing casualties), so the rest of the unit stands."""
-    if not attack.reach_short():
-        return None
+@implements("published.wound-allocation", "40k4.cc.no-carry-over")
+def _lost_events(attack: _Attack, got_each: tuple[int, ...],
+                 taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
+                 hurt: dict[ModelRef, int] | None = None) -> tuple[Event, ...]:
+    """Say how many of an attack's wounds are lost, each reason with its own count and rule: those the unit's models
+    could not take while a character who joined it, in reach, could (``not_carried_over``: unsaved wounds on the unit
+    never carry over onto him, 40k4.cc.no-carry-over, which 3rd edition's reading shares, published.wound-allocation),
+    and the rest, which no living model in reach took (no save rolled) or the reachable models' Wounds could not hold
+    (``beyond_reach``: the owning player may remove only models "within the line of fire and range of the attacker's
+    weaponry", 4th ed., Removing casualties, so the rest of the unit stands).  Nothing when every weapon reaches every
+    model of the target and no character joined it (checked first: the usual volley pays nothing more), or none is
+    lost.  A character counts as in reach when some weapon fired reaches him."""
+    short = attack.reach_short()
+    if not short and len(attack.groups) == 1:
+        return ()
     lost = sum(got_each)
+    carried = 0
+    characters: list[str] = []
     if taken is not None:
-        groups, _models, unsaved = taken
+        groups, models, unsaved = taken
         lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
+        if lost > 0 and len(attack.groups) > 1:
+            carried, characters = _not_carried(attack, groups, models, unsaved, hurt or {})
     if lost <= 0:
-        return None
-    target, out, s = attack.target_id, attack.out_of_reach, "s" * (lost != 1)
+        return ()
+    target = attack.target_id
+    told: list[Event] = []
+    if carried:
+        s = "s" * (carried != 1)
+        told.append(Event("not_carried_over", f"{carried} wound{s} on {target} lost: the unit's unsaved wounds never "
+                          f"carry over onto {', '.join(characters)}, who joined it",
+                          (*[r for r in attack.rules if r != "published.wound-allocation"],
+                           "published.wound-allocation"),
+                          data=(("unit", target), ("lost", carried))))
+    lost -= carried
+    if not short or lost <= 0:
+        return tuple(told)
+    out, s = attack.out_of_reach, "s" * (lost != 1)
     beyond = ", ".join(out) if len(out) <= 3 else f"{len(out)} of its models"
     if attack.reach is None:
         why = (f"{beyond} {'stands' if len(out) == 1 else 'stand'} beyond the range or line of fire of every weapon "
@@ -2692,8 +2711,40 @@ def _lost_event(attack: _Attack, got_each: tuple[int, ...],
     else:
         why = ("each weapon's wounds go only to models within its own range and line of fire, and those could take no"
                " more" + (f" ({beyond} beyond every weapon's)" if out else ""))
-    return Event("beyond_reach", f"{lost} wound{s} on {target} lost: {why}",
-                 ("published.wound-allocation",), data=(("unit", target), ("lost", lost)))
+    told.append(Event("beyond_reach", f"{lost} wound{s} on {target} lost: {why}",
+                      ("published.wound-allocation",), data=(("unit", target), ("lost", lost))))
+    return tuple(told)
+
+
+def _not_carried(attack: _Attack, groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
+                 unsaved: Sequence[int], hurt: dict[ModelRef, int]) -> tuple[int, list[str]]:
+    """Return how many of the unit's own unsaved wounds (its save groups, not a character's) its models could not take
+    while the characters who joined it, in reach of some weapon fired, had Wounds left for them, and those
+    characters: the wounds lost only because they never carry over (``_lost_events``).  Shared as ``_unsaved_taken``
+    shares them."""
+    excess = 0
+    took: dict[ModelRef, int] = {}
+    for group, left in zip(groups, unsaved):
+        for ref in group[1]:
+            if not left:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken - took.get(ref, 0)
+            got = room if room < left else left
+            if got > 0:
+                took[ref] = took.get(ref, 0) + got
+                left -= got
+        if group[0][0] is None:  # the unit's own models' group
+            excess += left
+    if not excess:
+        return 0, []
+    room, names = 0, []
+    for ref in attack.pool:
+        unit, model = models[ref]
+        if unit.character is not None and (left := model.profile.w - model.wounds_taken - hurt.get(ref, 0)) > 0:
+            room += left
+            names.append(unit.id)
+    return min(excess, room), list(dict.fromkeys(names))
 
 
 def _destroyed_event(target_id: str) -> Event:
@@ -2809,6 +2860,8 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
     alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
     if not alive:
         return None
+    if max(map(_W, looked)) > 1:  # multi-Wound models: the fewest Wounds left first (``_fewest_left_first``)
+        alive = _fewest_left_first(alive, models)
     per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
     one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
     if one_each:  # the first models in order, a wound each
@@ -2865,6 +2918,23 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
 
 
 @implements("published.wound-allocation")
+def _fewest_left_first(alive: list[ModelRef], models: dict[ModelRef, tuple[Unit, Model]]) -> list[ModelRef]:
+    """Order the living models of each unit (the units kept in pool order, a joined character apart) by the Wounds
+    each has left, fewest first, ties in pool order: wounds go first to the models they can remove whole, a model
+    already wounded taking the next wound before a fresh one ("remove whole models where possible"; 4th ed.,
+    Removing casualties: one model removed per wound "assuming that the models in the unit have one Wound each").
+    Wound k still goes to the k-th model of this order, so each save group's unsaved wounds (``_unsaved_taken``)
+    slay whole models before wounding another.  Called only when some model of the pool has more than one Wound."""
+    rows = [models[ref][1] for ref in alive]
+    left = list(map(int.__sub__, map(_W, rows), map(_WOUNDS_TAKEN, rows)))
+    if min(left) == max(left):  # every model as whole as the next (a fresh unit of one W): pool order stands
+        return alive
+    block = {uid: i for i, uid in enumerate(dict.fromkeys(map(_UNIT, alive)))}
+    at = dict(zip(alive, left))
+    return sorted(alive, key=lambda ref: (block[ref[0]], at[ref]))
+
+
+@implements("published.wound-allocation")
 def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Sequence[frozenset[ModelRef]]
             ) -> dict[ModelRef, Sequence[WoundBatch]]:
     """Share out wounds whose weapons reach different models: each goes to the model its weapon reaches that has taken
@@ -2875,7 +2945,7 @@ def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Seq
     taken: dict[ModelRef, list[WoundBatch]] = {}
     for b in sorted(range(len(batches)), key=lambda i: len(reach[i])):  # stable: in their order among equals
         can = [ref for ref in alive if ref in reach[b]]
-        if not can:  # no living model in its weapon's reach: its wounds are lost (``_lost_event``)
+        if not can:  # no living model in its weapon's reach: its wounds are lost (``_lost_events``)
             continue
         batch = batches[b]
         for _ in range(batch.wounds):
