@@ -180,20 +180,6 @@ class Contacts:
                     return None
         return found
 
-    def units_touch(self, unit_id: str, other_id: str) -> bool:
-        """Say whether any model of one unit standing now touches any model of another standing now (both of
-        ``units``): ``touching`` read from the start table, no base measured."""
-        mine, theirs = self.index_of(unit_id), self.index_of(other_id)
-        if mine is None or theirs is None:
-            raise HerohammerError(f"{unit_id} and {other_id} are not both among the units asked about")
-        touches = self._touches
-        for k, i in enumerate(mine):
-            if i >= 0:
-                for eid, j in touches.get((unit_id, k), ()):
-                    if eid == other_id and theirs[j] >= 0:
-                        return True
-        return False
-
     def of(self, unit_id: str, i: int) -> list[ModelRef]:
         """Return the enemy models (as they stand now) touching model ``i`` of a unit."""
         index_of = self.index_of

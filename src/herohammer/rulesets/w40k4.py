@@ -24,7 +24,6 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .engagement import Engagement
 from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION
 
 #: Special rules that a character and its unit share although rules are not normally shared.
@@ -89,10 +88,9 @@ class Warhammer40k4(Warhammer40k3):
         return psychic_test_4th(dice, leadership, wounds, invulnerable)
 
     @implements("published.sweeping-advance")
-    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
-                      engagement: Engagement | None = None) -> Resolution:
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
         """A unit that fails its close combat Morale check meets the victor's Sweeping Advance (4th ed.)."""
-        return self._sweeping_advance(state, unit_id, dice, combat, engagement)
+        return self._sweeping_advance(state, unit_id, dice, combat)
 
     @implements("published.consolidation")
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:

@@ -2362,7 +2362,7 @@ class CombatRules(Ruleset):
         leave = None
         if verdict.losers:
             def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
-                return self.leaves_combat(state, unit_id, dice, combat, engagement)
+                return self.leaves_combat(state, unit_id, dice, combat)
         for uid in verdict.losers:
             # the unit tests with its characters; if it is destroyed, every character who survives it (released
             # by then) is a unit of his own and takes the loser's check himself
@@ -2388,11 +2388,9 @@ class CombatRules(Ruleset):
         return state, events + more if more else events
 
     # == after a close combat's result: hooks 4th edition overrides =====================
-    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
-                      engagement: Engagement | None = None) -> Resolution:
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
         """Carry out a failed close combat Morale check of ``unit_id`` (with its characters): 3rd edition falls back
-        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``).
-        ``engagement``: who touched whom as the fight began, if measured."""
+        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``)."""
         return self._fall_back(state, unit_id, dice)
 
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
@@ -2401,8 +2399,7 @@ class CombatRules(Ruleset):
         return state, []
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
-    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str],
-                          engagement: Engagement | None = None) -> Resolution:
+    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
         """Roll the victor's Sweeping Advance against a unit that failed its close combat Morale check.
 
         4th ed. (Sweeping Advances & Consolidation): each side adds a D6 to its unmodified
@@ -2416,8 +2413,7 @@ class CombatRules(Ruleset):
         rule = "published.sweeping-advance"
         # who sweeps, at what Initiatives: read once per state (an enumeration walks the same result once per branch
         # of the dice before it); the state with the unit destroyed is built only when a roll catches it
-        facts = state.remember((_SWEEP, self, unit_id, combat),
-                               lambda: self._sweep_facts(state, unit_id, combat, engagement))
+        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
         victor = facts.victor
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
@@ -2469,37 +2465,22 @@ class CombatRules(Ruleset):
             return f"{whose} has {named} and may not make a sweeping advance (it just consolidates)"
         return None
 
-    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str],
-                     engagement: Engagement | None = None) -> _SweepFacts:
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
         """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
-        victor, why_not, theirs = self._sweeper(state, group, combat, engagement)
+        victor, why_not, theirs = self._sweeper(state, group, combat)
         if victor is None:
             return _SweepFacts(None, why_not, 0, 0, group)
         return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
 
-    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
-                 engagement: Engagement | None = None) -> tuple[str | None, str, int]:
+    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may: a victor barred from sweeping, ``sweep_barred``, is passed over).
-
-        ``engagement``: who touched whom as the fight began: the units that have not fallen back stand where they
-        stood (the slain aside), so their contact is read from it, no base measured.
-        """
+        may: a victor barred from sweeping, ``sweep_barred``, is passed over)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
         holding = [u for u in map(state.unit, combat)
                    if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
-        touch: Callable[[Unit, Unit], bool] = _touching
-        if engagement is not None:
-            stay = [u for u in map(state.unit, combat) if u.on_table and not u.has(Status.FALLING_BACK)]
-            contacts, staying = engagement.now(stay), {u.id for u in stay}
-
-            def touch(a: Unit, b: Unit) -> bool:
-                if a.id in staying and b.id in staying:
-                    return contacts.units_touch(a.id, b.id)
-                return _touching(a, b)
         best: tuple[int, str] | None = None
         why = "no enemy unit of its combat is left in base contact with it"
         for uid in combat:
@@ -2507,9 +2488,9 @@ class CombatRules(Ruleset):
             if u.side == side or u.joined or not u.alive:
                 continue
             victors = state.combined(uid)
-            if not any(touch(v, f) for v in victors for f in group):
+            if not any(_touching(v, f) for v in victors for f in group):
                 continue
-            if any(touch(v, h) for v in victors for h in holding):
+            if any(_touching(v, h) for v in victors for h in holding):
                 why = f"{uid} still has models engaged with units that are not falling back"
                 continue
             if (barred := self.sweep_barred(state, victors)) is not None:
