@@ -2247,7 +2247,8 @@ class CombatRules(Ruleset):
         # one pass over the models: the usual unit is alike in every value read here, A and Initiative too
         alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
                         map(_A, models)))
-        if len(alike) == 1:
+        one_a = len(alike) == 1
+        if one_a:
             sole, weapons, ws, _, level, _ = alike.pop()
             if level != initiative:
                 return False
@@ -2260,7 +2261,7 @@ class CombatRules(Ruleset):
             sole, weapons, ws, _ = shared.pop()
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
-        if len(alike) == 1:  # one A: each model strikes with the first one's attacks
+        if one_a:  # one A: each model strikes with the first one's attacks
             each = self._attacks(unit, models[0])
             if not each:
                 return True
@@ -2309,9 +2310,10 @@ class CombatRules(Ruleset):
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
-        if self.character_separate_in_combat or target.joined:
-            return self._pool_order(state, target.id, [attacker.placed], with_characters=False)
-        return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
+        groups = (target,) if self.character_separate_in_combat or target.joined else state.combined(target.id)
+        if len(groups) == 1 and len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
+            return [(target.id, 0)]
+        return self._pool_order(state, target.id, [attacker.placed], with_characters=len(groups) > 1)
 
     @implements("published.combat-resolution")
     def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
