@@ -139,7 +139,8 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
     extras: tuple[str, ...] = ()
     take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
     two = len(names) == 2
-    first, second = names if two else ("", "")
+    one = len(names) == 1
+    first, second = names if two else (names[0], "") if one else ("", "")
     for value, row in zip(values, rows):
         if type(value) is not cls:
             cls = type(value)
@@ -159,6 +160,8 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
                 state = dict(zip(fields_, take(value.__dict__)))
         if two:  # a move's place and allowance: set by key (a zip and an update cost several times more)
             state[first], state[second] = row
+        elif one:  # one field (a fall back's places): set by key too
+            state[first] = row[0]
         else:
             state.update(zip(names, row))
         copy = _new(cls)
