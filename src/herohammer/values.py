@@ -66,6 +66,12 @@ class HashOnce:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
 
+    def known(self, key: Hashable, default: Any = None) -> Any:
+        """Return what ``remember`` keeps for ``key`` on this value, or ``default``: a look without a ``compute`` to
+        build for the usual case, where it is known."""
+        memo = self.__dict__.get(MEMO)
+        return default if memo is None else memo.get(key, default)
+
     def remember(self, key: Hashable, compute: Callable[[], R]) -> R:
         """Return ``compute()``, worked out once per value for ``key`` (what ruling and resolving both ask).
 

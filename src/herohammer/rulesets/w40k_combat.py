@@ -486,6 +486,7 @@ class _MoraleFacts(NamedTuple):
     withheld: tuple[str, ...]
     ld: LeadershipRuling
     lost: tuple[str, ...]
+    heroism: str | None  # the rule by which a double 1 passes this kind of check (``double_one_passes``), if any
     #: each check's words and rules by why, rule, modifier and the roll (``_morale_check``): a state tested again
     #: (a search, an enumeration's branches) words each result once
     said: dict[tuple[str, str, int, int, bool], tuple[str, tuple[str, ...]]]
@@ -495,10 +496,12 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone")
+    __slots__ = ("members", "purpose", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone")
 
-    def __init__(self, members: Sequence[Unit]) -> None:
+    def __init__(self, members: Sequence[Unit], purpose: str | None = None) -> None:
         self.members = members
+        #: what its distance roll is for (the unit that falls back, as ``_fall_back`` names it)
+        self.purpose = purpose if purpose is not None else f"{members[0].id}: fall back distance"
         self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
         self.heading: tuple[float, float] | None = None
         #: whether the longest roll takes a model to the table edge, where the unit may leave the battle: then the
@@ -741,11 +744,13 @@ class CombatRules(Ruleset):
         What the check reads from the state (``_morale_facts``) is worked out once per state, unit and kind.
         ``leave``: what a failure does instead of the plain fall back (a lost close combat: ``leaves_combat``).
         """
-        facts = state.remember((_MORALE, self, unit_id, kind, modifier < 0),
-                               lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
+        key = (_MORALE, self, unit_id, kind, modifier < 0)
+        facts = state.known(key, _NONE_YET)
+        if facts is _NONE_YET:
+            facts = state.remember(key, lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
         if facts is None:
             return state, []
-        host_id, fearless, stubborn, rule_extra, ld, lost, said = facts
+        host_id, fearless, stubborn, rule_extra, ld, lost, heroism, said = facts
         if fearless is not None:
             return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind._value_} check without "
                                  "rolling", (rule, *fearless))]
@@ -755,16 +760,15 @@ class CombatRules(Ruleset):
             rule_extra = stubborn + rule_extra
             modifier = 0
         start = len(dice.log)
-        heroism = self.double_one_passes(kind)
         result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
-        key = (asked, rule, modifier, result.roll, result.insane_heroism)
-        words = said.get(key)
+        said_key = (asked, rule, modifier, result.roll, result.insane_heroism)
+        words = said.get(said_key)
         if words is None:
             mod = f" {modifier:+d}" if modifier else ""
             verdict = result.verdict(kind._value_)
             if heroism is not None and result.insane_heroism:
                 rule_extra = (*rule_extra, heroism)
-            words = _keep(said, key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
+            words = _keep(said, said_key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
                                       f"rolls {result.roll}, {verdict}",
                                       (rule, ld.rule, "core.test.leadership", *rule_extra, *lost)), MORALE_WORDS_KEPT)
         event = _TUPLE_NEW(Event, ("morale", words[0], words[1], tuple(dice.log[start:]), ()))  # Event(...)
@@ -782,12 +786,13 @@ class CombatRules(Ruleset):
         host_id = unit.joined or unit.id
         if self.passes_automatically(state, host_id, kind):
             return _MoraleFacts(host_id, ("published.fearless", *self.sharing_cited(state, host_id)), None, (),
-                                LeadershipRuling(0, "", ""), (), {})
+                                LeadershipRuling(0, "", ""), (), None, {})
         stubborn: tuple[str, ...] | None = None
         if negative and self.ignores_negative_modifiers(state, host_id, kind):
             stubborn = ("published.stubborn", *self.sharing_cited(state, host_id))
         return _MoraleFacts(host_id, None, stubborn, self.withheld(state, host_id, "fearless"),
-                            self.leadership_of(state, host_id), self.lost_rules_cited(state, host_id), {})
+                            self.leadership_of(state, host_id), self.lost_rules_cited(state, host_id),
+                            self.double_one_passes(kind), {})
 
     #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
     FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
@@ -874,11 +879,12 @@ class CombatRules(Ruleset):
         Where it ends depends only on the state and the distance rolled: worked out once per state, unit and
         distance (``_FallBack``).
         """
-        plan: _FallBack = state.remember((_FALL_BACK, self, unit_id), lambda: _FallBack(state.combined(unit_id)))
+        plan: _FallBack = state.remember((_FALL_BACK, self, unit_id),
+                                         lambda: _FallBack(state.combined(unit_id), f"{unit_id}: fall back distance"))
         if plan.heading is None:
             self._fall_back_heading(state, plan)
         start = len(dice.log)
-        inches = dice.total(plan.dice, f"{unit_id}: fall back distance", "published.fall-back",
+        inches = dice.total(plan.dice, plan.purpose, "published.fall-back",
                             places=not plan.edge_in_reach)
         done = plan.ends.get(inches)
         if done is None:
@@ -1379,7 +1385,10 @@ class CombatRules(Ruleset):
         group and the events (None instead of the first three when no wound was allocated)."""
         if not any(got_each):  # nothing to allocate: no order of the models needed
             return None, []
-        groups, models = self._allocation(state, attack, got_each)
+        if attack.models is not None and (groups := attack.allocations.get(got_each)) is not None:  # known
+            models = attack.models
+        else:
+            groups, models = self._allocation(state, attack, got_each)
         if groups is None:
             return None, []
         events: list[Event] = []
@@ -1388,9 +1397,10 @@ class CombatRules(Ruleset):
         said = attack.said
         for group in groups:
             start = len(dice.log)
-            saved = _roll_saves(group, dice)
+            save = group[0][1]
+            saved = 0 if save is None else dice.pool(group[2], save, group[4], "published.saves")  # _roll_saves
             unsaved.append(group[2] - saved)
-            key = (group[3], group[2], saved, group[0][1] is None)
+            key = (group[3], group[2], saved, save is None)
             text = said.get(key)
             if text is None:  # _saves_event's words
                 text = _keep(said, key, _saves_event(group, saved, rules, ())[1], WORDS_KEPT)
@@ -1423,22 +1433,19 @@ class CombatRules(Ruleset):
         distinct result of the wounds and saves once per state (``_Volley.outcome``), so applying the same
         shot again (a search) or an enumeration's every branch pays only for the dice.
         """
-        target = state.unit(action.target)
-        if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
-            return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
-        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
-        keeping = bool(kept)
-        if not keeping:  # a first volley from this state: its plan and results die with it
-            kept.append(None)
-            plan = self._volley(state, action.unit, target)
-        elif (known := kept[0]) is None:  # the second: kept from now on, with its results
-            plan = kept[0] = self._volley(state, action.unit, target)
+        key: Hashable = (_VOLLEY, self, action.unit, action.target)
+        kept: list[_Volley | None] | None = state.known(key)
+        if kept and (known := kept[0]) is not None:  # a state shot from again (never one whose target is picked out:
+            plan, keeping = known, True  # that volley is kept on the state with him apart, ``_apart``)
         else:
-            plan = known
+            target = state.unit(action.target)
+            if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
+                return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
+            plan, keeping = self._volley_plan(state, action, target)
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
-        key: Hashable = None if taken is None else (got_each, taken[2])
+        key = None if taken is None else (got_each, taken[2])
         if key is None and attack.reach_short() and any(got_each):  # wounds that found no model to take them: told
             key = (got_each, None)
         outcomes = plan.outcomes
@@ -1449,8 +1456,25 @@ class CombatRules(Ruleset):
                 _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
         after, told, check = outcome
         events = [*plan.opening, *events, *more, *told]
-        after, more = self._casualties_tested(after, state, plan.attack.target_id, dice, check)
+        if type(check) is _MoraleDue:  # the usual check, as _casualties_tested takes it
+            after, more = self._morale_check(after, check.unit_id, dice, check.why, "published.morale-casualties")
+        elif check is None:  # nothing called for
+            more = []
+        else:
+            after, more = self._casualties_tested(after, state, attack.target_id, dice, check)
         return after, events + more
+
+    def _volley_plan(self, state: GameState, action: Shoot, target: Unit) -> tuple[_Volley, bool]:
+        """Return the volley's plan (``_volley``) and whether it is kept on the state: a first volley from a state
+        keeps nothing it worked out alive (only that it was shot from); the second keeps its plan from then on."""
+        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
+        if not kept:  # a first volley from this state: its plan and results die with it
+            kept.append(None)
+            return self._volley(state, action.unit, target), False
+        plan = kept[0]
+        if plan is None:  # the second: kept from now on, with its results
+            plan = kept[0] = self._volley(state, action.unit, target)
+        return plan, True
 
     def _volley(self, state: GameState, unit_id: str, target: Unit) -> _Volley:
         """Work out a volley before the dice (``_Volley``): who fires what, the attack, the opening events."""
