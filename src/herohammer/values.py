@@ -66,6 +66,12 @@ class HashOnce:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
 
+    def known(self, key: Hashable, default: Any = None) -> Any:
+        """Return what ``remember`` keeps for ``key`` on this value, or ``default``: a look without a ``compute`` to
+        build for the usual case, where it is known."""
+        memo = self.__dict__.get(MEMO)
+        return default if memo is None else memo.get(key, default)
+
     def remember(self, key: Hashable, compute: Callable[[], R]) -> R:
         """Return ``compute()``, worked out once per value for ``key`` (what ruling and resolving both ask).
 
@@ -139,7 +145,8 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
     extras: tuple[str, ...] = ()
     take: Callable[[dict[str, Any]], tuple[Any, ...]] = tuple
     two = len(names) == 2
-    first, second = names if two else ("", "")
+    one = len(names) == 1
+    first, second = names if two else (names[0], "") if one else ("", "")
     for value, row in zip(values, rows):
         if type(value) is not cls:
             cls = type(value)
@@ -159,6 +166,8 @@ def evolve_rows(values: Iterable[T], names: tuple[str, ...], rows: Iterable[tupl
                 state = dict(zip(fields_, take(value.__dict__)))
         if two:  # a move's place and allowance: set by key (a zip and an update cost several times more)
             state[first], state[second] = row
+        elif one:  # one field (a fall back's places): set by key too
+            state[first] = row[0]
         else:
             state.update(zip(names, row))
         copy = _new(cls)

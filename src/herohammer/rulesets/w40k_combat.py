@@ -391,6 +391,11 @@ class _Strikes:
 VOLLEY_OUTCOMES_KEPT = 256
 #: How many allocations of wounds per batch an attack keeps (``_Attack.allocations``).
 ALLOCATIONS_KEPT = 64
+#: How many worded results (why, rule, modifier, roll) a Morale check's facts keep (``_MoraleFacts.said``).
+MORALE_WORDS_KEPT = 64
+#: How many worded shots and saves results an attack keeps (``_Attack.said``).
+WORDS_KEPT = 256
+_TUPLE_NEW = tuple.__new__  # a NamedTuple (Event) built from its fields in C, as its own __new__ does
 _VOLLEY, _MORALE, _FALL_BACK = "volley", "morale", "fall back"  # what a state remembers (``HashOnce.remember``)
 _NONE_YET: Any = object()
 
@@ -415,7 +420,7 @@ class _Attack:
     allocated) the target's models in the order that takes wounds and the save groups per number of wounds."""
 
     __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "beyond", "parts", "pool", "reach",
-                 "out_of_reach", "models", "allocations")
+                 "out_of_reach", "models", "allocations", "said")
 
     def __init__(self, target_id: str, rules: tuple[str, ...], batches: tuple[_Batch, ...], groups: tuple[Unit, ...],
                  fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None, beyond: bool,
@@ -429,6 +434,8 @@ class _Attack:
         self.out_of_reach: tuple[str, ...] = ()
         self.models: dict[ModelRef, tuple[Unit, Model]] | None = None
         self.allocations: dict[tuple[int, ...], list[SavesGroup] | None] = {}
+        #: the words of its shots and saves events by what they say (``_fire``, ``_saves``)
+        self.said: dict[tuple[Any, ...], str] = {}
 
     def reach_short(self) -> bool:
         """Say whether some weapon fired does not reach every model of the target (wounds may be lost for it)."""
@@ -462,6 +469,10 @@ class _Volley(NamedTuple):
     opening: tuple[Event, ...]
     attack: _Attack
     outcomes: dict[Hashable, tuple[GameState, tuple[Event, ...], _Check]]
+    #: the state after the wounds and what it calls for, by the wounds each model took (``_volley_outcome``): results
+    #: that differ only in the dice that did not change the table (wounds saved) share one state, and with it what
+    #: that state remembers (its Morale check's facts, its fall back's end for each distance)
+    afters: dict[Hashable, tuple[GameState, _Check, list[str]]]
 
 
 class _MoraleFacts(NamedTuple):
@@ -475,16 +486,22 @@ class _MoraleFacts(NamedTuple):
     withheld: tuple[str, ...]
     ld: LeadershipRuling
     lost: tuple[str, ...]
+    heroism: str | None  # the rule by which a double 1 passes this kind of check (``double_one_passes``), if any
+    #: each check's words and rules by why, rule, modifier and the roll (``_morale_check``): a state tested again
+    #: (a search, an enumeration's branches) words each result once
+    said: dict[tuple[str, str, int, int, bool], tuple[str, tuple[str, ...]]]
 
 
 class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends")
+    __slots__ = ("members", "purpose", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone")
 
-    def __init__(self, members: Sequence[Unit]) -> None:
+    def __init__(self, members: Sequence[Unit], purpose: str | None = None) -> None:
         self.members = members
+        #: what its distance roll is for (the unit that falls back, as ``_fall_back`` names it)
+        self.purpose = purpose if purpose is not None else f"{members[0].id}: fall back distance"
         self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
         self.heading: tuple[float, float] | None = None
         #: whether the longest roll takes a model to the table edge, where the unit may leave the battle: then the
@@ -498,6 +515,9 @@ class _FallBack:
         #: when every member has one base size: the box of a clear move without a look at each model (``_move_box``)
         self.bounds: list[tuple[float, float, float, float, float]] = []
         self.ends: dict[int, tuple[GameState, str, tuple[str, ...]]] = {}  # at most 16 distances (3D6)
+        #: for a clear move with one base size per member: whether no other unit stands in the box of the longest
+        #: roll (None: not looked yet), which holds the box of every shorter one, so no distance meets anything
+        self.alone: bool | None = None
 
 
 class CombatRules(Ruleset):
@@ -726,28 +746,34 @@ class CombatRules(Ruleset):
         What the check reads from the state (``_morale_facts``) is worked out once per state, unit and kind.
         ``leave``: what a failure does instead of the plain fall back (a lost close combat: ``leaves_combat``).
         """
-        facts = state.remember((_MORALE, self, unit_id, kind, modifier < 0),
-                               lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
+        key = (_MORALE, self, unit_id, kind, modifier < 0)
+        facts = state.known(key, _NONE_YET)
+        if facts is _NONE_YET:
+            facts = state.remember(key, lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
         if facts is None:
             return state, []
-        host_id, fearless, stubborn, rule_extra, ld, lost = facts
+        host_id, fearless, stubborn, rule_extra, ld, lost, heroism, said = facts
         if fearless is not None:
             return state, [Event("morale", f"{host_id} {why}: Fearless, it passes its {kind._value_} check without "
                                  "rolling", (rule, *fearless))]
+        asked = why
         if stubborn is not None:
             why += " (Stubborn: the negative modifier is ignored)"
             rule_extra = stubborn + rule_extra
             modifier = 0
         start = len(dice.log)
-        heroism = self.double_one_passes(kind)
         result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
-        mod = f" {modifier:+d}" if modifier else ""
-        verdict = result.verdict(kind._value_)
-        if heroism is not None and result.insane_heroism:
-            rule_extra = (*rule_extra, heroism)
-        event = Event("morale", f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
-                      f"rolls {result.roll}, {verdict}", (rule, ld.rule, "core.test.leadership", *rule_extra, *lost),
-                      _rolls(dice, start))
+        said_key = (asked, rule, modifier, result.roll, result.insane_heroism)
+        words = said.get(said_key)
+        if words is None:
+            mod = f" {modifier:+d}" if modifier else ""
+            verdict = result.verdict(kind._value_)
+            if heroism is not None and result.insane_heroism:
+                rule_extra = (*rule_extra, heroism)
+            words = _keep(said, said_key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
+                                      f"rolls {result.roll}, {verdict}",
+                                      (rule, ld.rule, "core.test.leadership", *rule_extra, *lost)), MORALE_WORDS_KEPT)
+        event = _TUPLE_NEW(Event, ("morale", words[0], words[1], tuple(dice.log[start:]), ()))  # Event(...)
         if result.passed:
             return state, [event]
         state, more = (self._fall_back if leave is None else leave)(state, host_id, dice)
@@ -762,12 +788,13 @@ class CombatRules(Ruleset):
         host_id = unit.joined or unit.id
         if self.passes_automatically(state, host_id, kind):
             return _MoraleFacts(host_id, ("published.fearless", *self.sharing_cited(state, host_id)), None, (),
-                                LeadershipRuling(0, "", ""), ())
+                                LeadershipRuling(0, "", ""), (), None, {})
         stubborn: tuple[str, ...] | None = None
         if negative and self.ignores_negative_modifiers(state, host_id, kind):
             stubborn = ("published.stubborn", *self.sharing_cited(state, host_id))
         return _MoraleFacts(host_id, None, stubborn, self.withheld(state, host_id, "fearless"),
-                            self.leadership_of(state, host_id), self.lost_rules_cited(state, host_id))
+                            self.leadership_of(state, host_id), self.lost_rules_cited(state, host_id),
+                            self.double_one_passes(kind), {})
 
     #: Named tests a Fearless unit passes without rolling (published Fearless: never falls back, never pinned).
     FEARLESS_PASSES = frozenset({LeadershipTestKind.MORALE, LeadershipTestKind.PINNING, LeadershipTestKind.BREAK,
@@ -854,16 +881,18 @@ class CombatRules(Ruleset):
         Where it ends depends only on the state and the distance rolled: worked out once per state, unit and
         distance (``_FallBack``).
         """
-        plan: _FallBack = state.remember((_FALL_BACK, self, unit_id), lambda: _FallBack(state.combined(unit_id)))
+        plan: _FallBack = state.remember((_FALL_BACK, self, unit_id),
+                                         lambda: _FallBack(state.combined(unit_id), f"{unit_id}: fall back distance"))
         if plan.heading is None:
             self._fall_back_heading(state, plan)
         start = len(dice.log)
-        inches = dice.total(plan.dice, f"{unit_id}: fall back distance", "published.fall-back",
+        inches = dice.total(plan.dice, plan.purpose, "published.fall-back",
                             places=not plan.edge_in_reach)
         done = plan.ends.get(inches)
         if done is None:
             done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
-        return done[0], [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
+        return done[0], [_TUPLE_NEW(Event, ("fall_back", done[1], done[2], tuple(dice.log[start:]),
+                                            (("unit", unit_id),)))]  # Event(...)
 
     @staticmethod
     def _fall_back_heading(state: GameState, plan: _FallBack) -> None:
@@ -956,8 +985,15 @@ class CombatRules(Ruleset):
                 if slid:
                     at_edge.append((i, j, (x, y)))
             ends.append(places)
-        box = _move_box(plan.bounds, ox, oy) if plan.clear and len(plan.bounds) == len(members) else None
-        short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge), box)
+        if plan.clear and len(plan.bounds) == len(members):
+            if plan.alone is None:  # the box of the longest roll holds every shorter one's (each bound moves
+                # monotonically with the distance, in floating point too): nothing in it, nothing in the way of any
+                longest = 6.0 * plan.dice
+                plan.alone = not self._units_near(state, members, _move_box(plan.bounds, dx * longest, dy * longest))
+            short = 0 if plan.alone else self._fall_back_blocked(state, members, ends, (dx, dy), False,
+                                                                 _move_box(plan.bounds, ox, oy))
+        else:
+            short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge), None)
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
@@ -1019,11 +1055,7 @@ class CombatRules(Ruleset):
         """
         if box is None:
             box = _move_box([(*u.extent, 0.0) for u in members], 0.0, 0.0, ends, members)
-        low_x, low_y, high_x, high_y = box
-        ids = {u.id for u in members}
-        near = [p for u in state.units if u.on_table and u.id not in ids
-                and u.extent[0] <= high_x and low_x <= u.extent[2] and u.extent[1] <= high_y and low_y <= u.extent[3]
-                for p in u.placed]
+        near = CombatRules._units_near(state, members, box)
         if not near and not slid:
             return 0
         starts = [p for u in members for p in u.placed]
@@ -1041,6 +1073,16 @@ class CombatRules(Ruleset):
                 places[j] = flat[k]
                 k += 1
         return short
+
+    @staticmethod
+    def _units_near(state: GameState, members: Sequence[Unit], box: tuple[float, float, float, float]
+                    ) -> list[geo.Placed]:
+        """Return the bases of the units on the table, other than ``members``, whose box meets ``box``."""
+        low_x, low_y, high_x, high_y = box
+        ids = {u.id for u in members}
+        return [p for u in state.units if u.on_table and u.id not in ids
+                and u.extent[0] <= high_x and low_x <= u.extent[2] and u.extent[1] <= high_y and low_y <= u.extent[3]
+                for p in u.placed]
 
     # == regrouping ===================================================================
     @implements("published.regroup")
@@ -1268,6 +1310,7 @@ class CombatRules(Ruleset):
         """Roll each batch's shots (if its models roll them), to hit and to wound; return its wounds and events."""
         events: list[Event] = []
         got_each: list[int] = []
+        said = attack.said
         for _weapon, rule, shots, rolled, to_hit, wounding, blast, cited, fire, why in attack.batches:
             start = len(dice.log)
             if rolled:
@@ -1278,9 +1321,12 @@ class CombatRules(Ruleset):
                 got = dice.pools(hits, wounding)[0]
             else:  # hit then wound: one chance node over the wounds when enumerating
                 hits, got = dice.pools(shots, to_hit, wounding)
-            events.append(Event("shots", f"{fire} {shots} shot{'s' * (shots != 1)} with {_weapon.name}: "
-                                f"{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}",
-                                cited, _rolls(dice, start)))
+            key = (fire, _weapon.name, why, shots, hits, got)
+            text = said.get(key)
+            if text is None:
+                text = _keep(said, key, f"{fire} {shots} shot{'s' * (shots != 1)} with {_weapon.name}: "
+                             f"{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}", WORDS_KEPT)
+            events.append(_TUPLE_NEW(Event, ("shots", text, cited, tuple(dice.log[start:]), ())))  # Event(...)
             got_each.append(got)
         return tuple(got_each), events
 
@@ -1339,17 +1385,26 @@ class CombatRules(Ruleset):
         group and the events (None instead of the first three when no wound was allocated)."""
         if not any(got_each):  # nothing to allocate: no order of the models needed
             return None, []
-        groups, models = self._allocation(state, attack, got_each)
+        if attack.models is not None and (groups := attack.allocations.get(got_each)) is not None:  # known
+            models = attack.models
+        else:
+            groups, models = self._allocation(state, attack, got_each)
         if groups is None:
             return None, []
         events: list[Event] = []
         unsaved: list[int] = []
         rules = attack.rules
+        said = attack.said
         for group in groups:
             start = len(dice.log)
-            saved = _roll_saves(group, dice)
+            save = group[0][1]
+            saved = 0 if save is None else dice.pool(group[2], save, group[4], "published.saves")  # _roll_saves
             unsaved.append(group[2] - saved)
-            events.append(_saves_event(group, saved, rules, _rolls(dice, start)))
+            key = (group[3], group[2], saved, save is None)
+            text = said.get(key)
+            if text is None:  # _saves_event's words
+                text = _keep(said, key, _saves_event(group, saved, rules, ())[1], WORDS_KEPT)
+            events.append(_TUPLE_NEW(Event, ("saves", text, rules, tuple(dice.log[start:]), ())))
         return (groups, models, tuple(unsaved)), events
 
     def picked_out(self, state: GameState, target: Unit) -> bool:
@@ -1378,34 +1433,48 @@ class CombatRules(Ruleset):
         distinct result of the wounds and saves once per state (``_Volley.outcome``), so applying the same
         shot again (a search) or an enumeration's every branch pays only for the dice.
         """
-        target = state.unit(action.target)
-        if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
-            return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
-        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
-        keeping = bool(kept)
-        if not keeping:  # a first volley from this state: its plan and results die with it
-            kept.append(None)
-            plan = self._volley(state, action.unit, target)
-        elif (known := kept[0]) is None:  # the second: kept from now on, with its results
-            plan = kept[0] = self._volley(state, action.unit, target)
+        key: Hashable = (_VOLLEY, self, action.unit, action.target)
+        kept: list[_Volley | None] | None = state.known(key)
+        if kept and (known := kept[0]) is not None:  # a state shot from again (never one whose target is picked out:
+            plan, keeping = known, True  # that volley is kept on the state with him apart, ``_apart``)
         else:
-            plan = known
+            target = state.unit(action.target)
+            if target.joined is not None and self.picked_out(state, target):  # a target of his own: he alone is shot
+                return self._apart(state, target, lambda alone: self.resolve_shoot(alone, action, dice))
+            plan, keeping = self._volley_plan(state, action, target)
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
-        key: Hashable = None if taken is None else (got_each, taken[2])
+        key = None if taken is None else (got_each, taken[2])
         if key is None and attack.reach_short() and any(got_each):  # wounds that found no model to take them: told
             key = (got_each, None)
         outcomes = plan.outcomes
         outcome = outcomes.get(key)
         if outcome is None:
-            outcome = self._volley_outcome(state, plan, got_each, taken)
+            outcome = self._volley_outcome(state, plan, got_each, taken, keeping)
             if keeping:
                 _keep(outcomes, key, outcome, VOLLEY_OUTCOMES_KEPT)
         after, told, check = outcome
         events = [*plan.opening, *events, *more, *told]
-        after, more = self._casualties_tested(after, state, plan.attack.target_id, dice, check)
+        if type(check) is _MoraleDue:  # the usual check, as _casualties_tested takes it
+            after, more = self._morale_check(after, check.unit_id, dice, check.why, "published.morale-casualties")
+        elif check is None:  # nothing called for
+            more = []
+        else:
+            after, more = self._casualties_tested(after, state, attack.target_id, dice, check)
         return after, events + more
+
+    def _volley_plan(self, state: GameState, action: Shoot, target: Unit) -> tuple[_Volley, bool]:
+        """Return the volley's plan (``_volley``) and whether it is kept on the state: a first volley from a state
+        keeps nothing it worked out alive (only that it was shot from); the second keeps its plan from then on."""
+        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
+        if not kept:  # a first volley from this state: its plan and results die with it
+            kept.append(None)
+            return self._volley(state, action.unit, target), False
+        plan = kept[0]
+        if plan is None:  # the second: kept from now on, with its results
+            plan = kept[0] = self._volley(state, action.unit, target)
+        return plan, True
 
     def _volley(self, state: GameState, unit_id: str, target: Unit) -> _Volley:
         """Work out a volley before the dice (``_Volley``): who fires what, the attack, the opening events."""
@@ -1426,26 +1495,47 @@ class CombatRules(Ruleset):
         events += [Event("note", n) for n in notes]
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest, beyond)
-        return _Volley(shooter.id, tuple(members), tuple(events), attack, {})
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {})
 
     def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
-                        taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None
-                        ) -> tuple[GameState, tuple[Event, ...], _Check]:
+                        taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
+                        keeping: bool = False) -> tuple[GameState, tuple[Event, ...], _Check]:
         """Return the state after a volley's wounds (the slain removed, the firers marked as having shot, the target
         remembered: 40k4.shoot.same-target), its casualties event and the wounds lost beyond the weapons' reach
-        (``_lost_events``), and what the casualties call for (``_casualty_check``)."""
+        (``_lost_events``), and what the casualties call for (``_casualty_check``).
+
+        ``keeping``: the plan is kept (a state shot from again): the state is shared by every result whose wounds
+        left each model as another result's did (``_Volley.afters``)."""
         attack = plan.attack
-        target_id = attack.target_id
-        wounded: list[Unit] | None = None
         told: tuple[Event, ...] = ()
+        hurt: dict[ModelRef, int] | None = None
         if taken is not None:
             hurt = _unsaved_taken(*taken)
-            wounded, slain = _wounded_units(state, hurt)
-            if slain:
-                told = (_casualties(slain, attack.rules),)
-            told += _lost_events(attack, got_each, taken, hurt)
+            told = _lost_events(attack, got_each, taken, hurt)
         else:
             told = _lost_events(attack, got_each, None)
+        if not keeping:
+            after, slain, check = self._volley_after(state, plan, hurt)
+        else:  # the same wounds on the same models (None: none allocated), the same state
+            key = None if hurt is None else tuple(hurt.items())
+            shared = plan.afters.get(key)
+            if shared is None:
+                after, slain, check = self._volley_after(state, plan, hurt)
+                shared = _keep(plan.afters, key, (after, check, slain), VOLLEY_OUTCOMES_KEPT)
+            after, check, slain = shared
+        if slain:
+            told = (_casualties(slain, attack.rules), *told)
+        return after, told, check
+
+    def _volley_after(self, state: GameState, plan: _Volley, hurt: dict[ModelRef, int] | None
+                      ) -> tuple[GameState, list[str], _Check]:
+        """Return the state after a volley's unsaved wounds (``hurt``; None: no wound allocated), the slain models'
+        names and what the casualties call for (``_volley_outcome``)."""
+        target_id = plan.attack.target_id
+        wounded: list[Unit] | None = None
+        slain: list[str] = []
+        if hurt is not None:
+            wounded, slain = _wounded_units(state, hurt)
         changed = {u.id: u for u in wounded} if wounded else {}
         for u in plan.members:
             u = changed.get(u.id, u)
@@ -1456,7 +1546,7 @@ class CombatRules(Ruleset):
         after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
         if wounded is not None:  # as _apply_wounds does
             after = self.shooting_losses_counted(_release_orphans(after), state, target_id)
-        return after, told, self._casualty_check(after, state, target_id)
+        return after, slain, self._casualty_check(after, state, target_id)
 
     def _carry_rule(self, state: GameState, target_id: str) -> tuple[str, ...]:
         return self.carry_over_rules if len(state.combined(target_id)) > 1 else ()
