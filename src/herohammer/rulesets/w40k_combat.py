@@ -2814,20 +2814,9 @@ def _not_carried(attack: _Attack, groups: Sequence[SavesGroup], models: dict[Mod
     while the characters who joined it, in reach of some weapon fired, had Wounds left for them, and those
     characters: the wounds lost only because they never carry over (``_lost_events``).  Shared as ``_unsaved_taken``
     shares them."""
-    excess = 0
-    took: dict[ModelRef, int] = {}
-    for group, left in zip(groups, unsaved):
-        for ref in group[1]:
-            if not left:
-                break
-            model = models[ref][1]
-            room = model.profile.w - model.wounds_taken - took.get(ref, 0)
-            got = room if room < left else left
-            if got > 0:
-                took[ref] = took.get(ref, 0) + got
-                left -= got
-        if group[0][0] is None:  # the unit's own models' group
-            excess += left
+    left_over: list[int] = []
+    _unsaved_taken(groups, models, unsaved, left_over)
+    excess = sum(left for group, left in zip(groups, left_over) if group[0][0] is None)  # the unit's own groups
     if not excess:
         return 0, []
     room, names = 0, []
@@ -3061,8 +3050,9 @@ def _saves_event(group: SavesGroup, saved: int, rules: tuple[str, ...], rolls: t
 
 
 def _unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
-                   unsaved: Sequence[int]) -> dict[ModelRef, int]:
-    """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost."""
+                   unsaved: Sequence[int], left_over: list[int] | None = None) -> dict[ModelRef, int]:
+    """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost (each group's
+    excess appended to ``left_over`` when given: ``_not_carried`` tells it)."""
     taken: dict[ModelRef, int] = {}
     for group, left in zip(groups, unsaved):
         for ref in group[1]:
@@ -3074,6 +3064,8 @@ def _unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Un
             if got:
                 taken[ref] = taken.get(ref, 0) + got
                 left -= got
+        if left_over is not None:
+            left_over.append(left)
     return taken
 
 
