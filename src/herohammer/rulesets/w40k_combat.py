@@ -47,7 +47,7 @@ from itertools import accumulate, chain, compress, filterfalse, repeat
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
 
 from .. import geometry as geo
-from .. import straight_moves
+from .. import movement, straight_moves
 from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
 from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
@@ -395,7 +395,6 @@ ALLOCATIONS_KEPT = 64
 MORALE_WORDS_KEPT = 64
 #: How many worded shots and saves results an attack keeps (``_Attack.said``).
 WORDS_KEPT = 256
-_TUPLE_NEW = tuple.__new__  # a NamedTuple (Event) built from its fields in C, as its own __new__ does
 _VOLLEY, _MORALE, _FALL_BACK = "volley", "morale", "fall back"  # what a state remembers (``HashOnce.remember``)
 _NONE_YET: Any = object()
 
@@ -500,7 +499,7 @@ class _FallBack:
 
     def __init__(self, members: Sequence[Unit], purpose: str | None = None) -> None:
         self.members = members
-        #: what its distance roll is for (the unit that falls back, as ``_fall_back`` names it)
+        #: what its distance roll is for (the unit that falls back, as ``_fall_back`` names it; by default the host)
         self.purpose = purpose if purpose is not None else f"{members[0].id}: fall back distance"
         self.dice = 3 if all(u.type in FAST_TYPES for u in members) else 2
         self.heading: tuple[float, float] | None = None
@@ -773,7 +772,7 @@ class CombatRules(Ruleset):
             words = _keep(said, said_key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
                                       f"rolls {result.roll}, {verdict}",
                                       (rule, ld.rule, "core.test.leadership", *rule_extra, *lost)), MORALE_WORDS_KEPT)
-        event = _TUPLE_NEW(Event, ("morale", words[0], words[1], tuple(dice.log[start:]), ()))  # Event(...)
+        event = Event("morale", words[0], words[1], _rolls(dice, start))
         if result.passed:
             return state, [event]
         state, more = (self._fall_back if leave is None else leave)(state, host_id, dice)
@@ -891,8 +890,7 @@ class CombatRules(Ruleset):
         done = plan.ends.get(inches)
         if done is None:
             done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
-        return done[0], [_TUPLE_NEW(Event, ("fall_back", done[1], done[2], tuple(dice.log[start:]),
-                                            (("unit", unit_id),)))]  # Event(...)
+        return done[0], [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
 
     @staticmethod
     def _fall_back_heading(state: GameState, plan: _FallBack) -> None:
@@ -1110,7 +1108,7 @@ class CombatRules(Ruleset):
                                  f"{unit.starting_strength} models it had at the start of the battle; its characters "
                                  "do not count): it must continue to fall back", "published.regroup")
         mine = [p for u in state.combined(unit.id) for p in u.placed]
-        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + geo.EPSILON]
+        near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + movement.EPSILON]
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
                                  "published.regroup")
@@ -1326,7 +1324,7 @@ class CombatRules(Ruleset):
             if text is None:
                 text = _keep(said, key, f"{fire} {shots} shot{'s' * (shots != 1)} with {_weapon.name}: "
                              f"{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}{why}", WORDS_KEPT)
-            events.append(_TUPLE_NEW(Event, ("shots", text, cited, tuple(dice.log[start:]), ())))  # Event(...)
+            events.append(Event("shots", text, cited, _rolls(dice, start)))
             got_each.append(got)
         return tuple(got_each), events
 
@@ -1397,14 +1395,13 @@ class CombatRules(Ruleset):
         said = attack.said
         for group in groups:
             start = len(dice.log)
-            save = group[0][1]
-            saved = 0 if save is None else dice.pool(group[2], save, group[4], "published.saves")  # _roll_saves
+            saved = _roll_saves(group, dice)
             unsaved.append(group[2] - saved)
-            key = (group[3], group[2], saved, save is None)
+            key = (group[3], group[2], saved, group[0][1] is None)
             text = said.get(key)
             if text is None:  # _saves_event's words
                 text = _keep(said, key, _saves_event(group, saved, rules, ())[1], WORDS_KEPT)
-            events.append(_TUPLE_NEW(Event, ("saves", text, rules, tuple(dice.log[start:]), ())))
+            events.append(Event("saves", text, rules, _rolls(dice, start)))
         return (groups, models, tuple(unsaved)), events
 
     def picked_out(self, state: GameState, target: Unit) -> bool:
@@ -1507,7 +1504,6 @@ class CombatRules(Ruleset):
         ``keeping``: the plan is kept (a state shot from again): the state is shared by every result whose wounds
         left each model as another result's did (``_Volley.afters``)."""
         attack = plan.attack
-        told: tuple[Event, ...] = ()
         hurt: dict[ModelRef, int] | None = None
         if taken is not None:
             hurt = _unsaved_taken(*taken)
