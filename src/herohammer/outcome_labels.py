@@ -60,7 +60,10 @@ def event_labels(event: Event) -> list[str]:
     if event.kind in QUIET_EVENTS:
         return []
     if event.kind in UNIT_EVENTS:
-        return [f"{dict(event.data)['unit']}: {UNIT_EVENTS[event.kind]}"]
+        data = dict(event.data)
+        if "onto" in data:  # a joined character's wounds kept off his unit (40k4.cc.no-carry-over, "and vice versa")
+            return [f"{data['unit']}: wounds lost with no carry-over onto {data['onto']}"]
+        return [f"{data['unit']}: {UNIT_EVENTS[event.kind]}"]
     out = [event.kind]
     for name, value in event.data:
         if value is True:

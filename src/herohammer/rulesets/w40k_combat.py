@@ -366,7 +366,7 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    deltas: dict[tuple[tuple[int, ...], tuple[str, ...]], StrikeDelta]
+    deltas: dict[tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[str, int], ...]], StrikeDelta]
 
 
 class _Strikes:
@@ -2184,12 +2184,17 @@ class CombatRules(Ruleset):
         if decided[0] and plan.saving is not None:
             models = plan.models
             struck = models[next(iter(models))][0]
-            carry = self._carry_rule(state, struck.joined or struck.id)
-            delta = plan.deltas.get((decided, carry)) if keep else None
+            host = struck.joined or struck.id
+            carry = self._carry_rule(state, host)
+            group = state.combined(host)
+            # the Wounds left to the struck unit's members outside the pool (4th ed.: its joined characters), which
+            # wounds lost for want of carry-over are told against (``_melee_not_carried``): part of what is kept
+            outside = _room_outside(group, models) if len(group) > 1 else ()
+            delta = plan.deltas.get((decided, carry, outside)) if keep else None
             if delta is None:
-                delta = _strike_delta(plan, state, rest, decided, carry)
+                delta = _strike_delta(plan, state, rest, decided, carry, outside)
                 if keep:
-                    _keep(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+                    _keep(plan.deltas, (decided, carry, outside), delta, OUTCOMES_KEPT)
             changed, events, unsaved, waiting = delta
             # every wound saved: the same units (a destroyed unit's characters released, as ever)
             state = _release_orphans(state.replace_units(*changed) if changed else state)
@@ -3112,13 +3117,15 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
 
 
 def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
-                    unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event]) -> tuple[dict[ModelRef, int], int]:
+                    unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event],
+                    left_over: list[tuple[str, int]] | None = None) -> tuple[dict[ModelRef, int], int]:
     """Allocate a strike's ``got`` wounds, saved as rolled with them (``unsaved_now`` per group): ``_saved_wounds`` of one batch.
 
     Wound k goes to the k-th model that may take one, round and round, so each group takes
     its share of the split and its first models; unsaved wounds slay whole models in order,
-    any excess is lost.  Append each group's saves event; return the wounds each model takes
-    and the unsaved total.
+    any excess is lost (each group's excess, by the unit of its models, appended to ``left_over``
+    when given: ``_melee_not_carried`` tells it).  Append each group's saves event; return the
+    wounds each model takes and the unsaved total.
     """
     split, order, alive, keys = saving
     row = split.shares[got]
@@ -3139,6 +3146,8 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
             room = model.profile.w - model.wounds_taken
             taken[ref] = room if room < left else left
             left -= taken[ref]
+        if left and left_over is not None:
+            left_over.append((models[refs[0]][0].id, left))
         names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
         kind = "no save" if save is None else f"{n - unsaved} saved"
         events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
@@ -3146,8 +3155,54 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
     return taken, total
 
 
+def _room_outside(group: Sequence[Unit], models: dict[ModelRef, tuple[Unit, Model]]) -> tuple[tuple[str, int], ...]:
+    """Return the Wounds left to each member of a struck unit's combined ``group`` (the unit and the characters joined
+    to it) with none of its models in the strike's pool (``models``): in 4th edition a strike on the unit never holds
+    its characters (40k4.cc.separate-unit), nor one on a character the unit.  Members with none left are left out."""
+    pooled = set(map(_UNIT, models))
+    return tuple((u.id, left) for u in group if u.id not in pooled
+                 and (left := sum(max(0, m.profile.w - m.wounds_taken) for m in u.models)) > 0)
+
+
+@implements("published.wound-allocation", "40k4.cc.no-carry-over")
+def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[ModelRef, int],
+                       left_over: Sequence[tuple[str, int]], outside: tuple[tuple[str, int], ...],
+                       carry: tuple[str, ...]) -> list[Event]:
+    """Say how many of a close combat strike's unsaved wounds are lost only because they never carry over from the
+    unit onto a character who joined it, or from such a character onto his unit (40k4.cc.no-carry-over: "wounds on
+    a unit cannot carry over onto a joined character, and vice versa"; 3rd edition reads the character's wounds as
+    his own group too, published.wound-allocation): each group's excess (``left_over``: by its unit) up to the
+    Wounds its fellow members had left after the strike (in the pool: ``taken`` counted; outside it: ``outside``).
+    The same ``not_carried_over`` event a volley tells (``_lost_events``); none when no fellow had a Wound left."""
+    room: dict[str, int] = dict(outside)
+    units: dict[str, Unit] = {}
+    for ref, (unit, model) in models.items():
+        units[unit.id] = unit
+        left = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+        if left > 0:
+            room[unit.id] = room.get(unit.id, 0) + left
+    rules = (*carry, "published.wound-allocation")
+    told: list[Event] = []
+    for uid, excess in left_over:
+        fellows = [other for other in room if other != uid]
+        if not fellows:
+            continue
+        lost = min(excess, sum(room[other] for other in fellows))
+        s = "s" * (lost != 1)
+        unit = units[uid]
+        if unit.is_character and unit.joined:
+            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: a joined character's unsaved "
+                              f"wounds never carry over onto {', '.join(fellows)}", rules,
+                              data=(("unit", uid), ("lost", lost), ("onto", "its unit"))))
+        else:
+            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: the unit's unsaved wounds never "
+                              f"carry over onto {', '.join(fellows)}, who joined it", rules,
+                              data=(("unit", uid), ("lost", lost))))
+    return told
+
+
 def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
-                  carry: tuple[str, ...]) -> StrikeDelta:
+                  carry: tuple[str, ...], outside: tuple[tuple[str, int], ...] = ()) -> StrikeDelta:
     """Work out what a strike's dice do to the units it reads (``CombatRules._strike_outcome``), in ``state``.
 
     The wounds are allocated in the same pass that worked out the save groups (``_save_split``
@@ -3160,12 +3215,15 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
     rules = ("published.wound-allocation", *carry)
     remove = not rest or _slain_now(models, rest, got, plan.targets)
     events: list[Event] = []
-    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events)
+    left_over: list[tuple[str, int]] = []
+    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events, left_over)
     changed: list[Unit] = []
     if taken:
         changed, slain = _wounded_units(state, taken, remove)
         if slain:
             events.append(_casualties(slain, rules))
+    if left_over:  # some unsaved wounds found no model of their group to take them
+        events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
     waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
     return tuple(changed), tuple(events), unsaved, waiting
 
