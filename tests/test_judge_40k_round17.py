@@ -136,3 +136,170 @@ def test_odds_action_gives_the_chance_of_a_fights_wounds_lost_to_no_carry_over(
     assert "boyz: wounds lost with no carry-over onto its characters" in rows
     p = Fraction(5, 18)
     assert str(3 * p ** 2 * (1 - p) + p ** 3) in rows
+
+
+# == 3. falling back: 2D6 or 3D6 by type, and difficult terrain ===================================================
+MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+MORALE = {"do": "test", "unit": "squad", "characteristic": "Ld", "kind": "Morale"}
+
+
+def falling(ruleset: str, kind: str, wood: bool = False, character: str | None = None) -> Game:
+    """A squad of ``kind`` (two models at y = 20, a Boy 10" behind them at y = 10) with, if given, a character of
+    ``character``'s type joined; with ``wood`` a difficult wood lies across its way back (y 24 to 28)."""
+    red: list[dict[str, Any]] = [{"id": "squad", "type": kind, "models": [model("S1", 20, 20, 8, MARINE),
+                                                                           model("S2", 22, 20, 8, MARINE)]}]
+    if character:
+        red.append({"id": "cap", "type": character, "character": "independent", "joined": "squad",
+                    "models": [model("Cap", 21, 21.5, 9, MARINE)]})
+    terrain = [{"id": "wood", "kind": "difficult", "polygon": [[10, 24], [30, 24], [30, 28], [10, 28]]}] if wood \
+        else None
+    return game(scenario(ruleset, red, [{"id": "boyz", "models": [model("Boy", 21, 10, 7, MARINE)]}],
+                         phase="shooting", terrain=terrain))
+
+
+def fall_back_of(g: Game, faces: list[int]) -> tuple[int, float]:
+    """Fail the squad's Morale check (6, 6) and fall back on ``faces``: the dice rolled and how far S1 went."""
+    rolled, moved, _ = fall_back_told(g, faces)
+    return rolled, moved
+
+
+def fall_back_told(g: Game, faces: list[int]) -> tuple[int, float, str]:
+    """``fall_back_of``, and what the fall back event says."""
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, *faces]))
+    fell = next(e for e in events if e.kind == "fall_back")
+    assert "published.fall-back" in fell.rules
+    return len(fell.rolls[0].faces), g.state.unit("squad").models[0].at[1] - 20, fell.message
+
+
+@pytest.mark.rule("published.fall-back")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+@pytest.mark.parametrize("kind,dice", [("infantry", 2), ("jump_infantry", 3), ("bike", 3), ("cavalry", 3)])
+def test_a_unit_falls_back_2d6_or_3d6_for_cavalry_bikes_and_jump_infantry(ruleset: str, kind: str, dice: int
+                                                                          ) -> None:
+    """4th ed. p. 48: "Most units fall back 2D6""; Jump Infantry and Bikes: 3D6" (and cavalry, published.fall-back).
+    The third die is rolled and moved: 4 + 4 (+ 4)."""
+    assert fall_back_of(falling(ruleset, kind), [4, 4, 4]) == (dice, 4.0 * dice)
+
+
+@pytest.mark.rule("published.fall-back", "40k4.ic.falling-back")
+@pytest.mark.parametrize("squad,character", [("jump_infantry", "infantry"), ("infantry", "jump_infantry")])
+def test_40k4_a_squad_and_character_of_different_types_fall_back_2d6_together(squad: str, character: str) -> None:
+    """Decision (published.fall-back): a combined unit falls back 3D6 only when every member is of a 3D6 type; a
+    Captain on foot with Assault Marines (or one with a jump pack with a squad on foot) falls back 2D6 with it."""
+    rolled, moved = fall_back_of(falling("40k4", squad, character=character), [4, 4, 4])
+    assert (rolled, moved) == (2, 8.0)
+    assert fall_back_of(falling("40k4", squad, character=squad), [4, 4, 4]) == (
+        3 if squad == "jump_infantry" else 2, 12.0 if squad == "jump_infantry" else 8.0)
+
+
+@pytest.mark.rule("published.fall-back", "published.difficult-terrain")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+@pytest.mark.parametrize("kind,halved", [("infantry", True), ("cavalry", True), ("jump_infantry", False),
+                                         ("bike", False)])
+def test_jump_infantry_and_bikes_fall_back_over_a_wood_unhalved(ruleset: str, kind: str, halved: bool) -> None:
+    """4th ed. p. 48: a fall back into, out of or through difficult terrain is halved; but "Jump infantry fall back
+    3D6", as they will always use their packs. They may, of course, move over any obstructions when falling back",
+    and "Bikes are not slowed down by difficult terrain": their 12" over the wood stays 12"."""
+    dice, moved, said = fall_back_told(falling(ruleset, kind, wood=True), [4, 4, 4])
+    assert moved == (4.0 * dice / 2 if halved else 4.0 * dice)
+    assert ("halved through difficult terrain" in said) == halved
+    assert fall_back_of(falling(ruleset, kind), [4, 4, 4]) == (dice, 4.0 * dice)  # no wood: never halved
+
+
+@pytest.mark.rule("published.fall-back")
+def test_the_exact_odds_of_a_jump_squads_fall_back_over_a_wood_equal_brute_force() -> None:
+    """How far the jump squad falls back over the wood, by the fast enumeration and by brute force: 3D6 unhalved."""
+    start = falling("40k4", "jump_infantry", wood=True).state
+
+    def moved(dice: Dice) -> float:
+        g = Game(start, dice)
+        g.apply(MORALE, dice=dice)
+        return g.state.unit("squad").models[0].at[1] - 20
+
+    fast = enumerate_outcomes(moved)
+    assert fast == enumerate_outcomes(moved, fine=True)
+    fails = sum(Fraction(1, 36) for a in range(1, 7) for b in range(1, 7) if a + b > 8)  # Ld 8, no double 1
+    assert fast[18.0] == fails / 216 and fast[3.0] == fails / 216 and fast[0.0] == 1 - fails
+    assert set(fast) == {0.0, *map(float, range(3, 19))}  # 3D6 whole, never half an inch
+
+
+# == 3b. moving: 4th edition bikes and jump infantry are not slowed by difficult terrain ==========================
+WOOD = [{"id": "wood", "kind": "difficult", "polygon": [[10, 24], [30, 24], [30, 28], [10, 28]]}]
+
+
+def movers(ruleset: str, kind: str, character: str | None = None) -> Game:
+    """A squad of ``kind`` at y = 20 in its Movement phase, the wood (y 24 to 28) ahead of it; a character of
+    ``character``'s type joined, if given."""
+    red: list[dict[str, Any]] = [{"id": "squad", "type": kind, "models": [model("S1", 20, 20, 8, MARINE),
+                                                                           model("S2", 22, 20, 8, MARINE)]}]
+    if character:
+        red.append({"id": "cap", "type": character, "character": "independent", "joined": "squad",
+                    "models": [model("Cap", 21, 18.5, 9, MARINE)]})
+    return game(scenario(ruleset, red, [{"id": "boyz", "models": [model("Boy", 21, 2, 7, MARINE)]}],
+                         terrain=WOOD))
+
+
+def move_to(y: float, members: int = 2) -> dict[str, Any]:
+    return {"do": "move", "unit": "squad", "to": [[20, y], [22, y], [21, y - 1.5]][:members]}
+
+
+@pytest.mark.rule("published.difficult-terrain", "published.dangerous-terrain")
+@pytest.mark.parametrize("kind,end,tests", [("bike", 31.0, 2), ("bike", 26.0, 2), ("jump_infantry", 31.0, 0),
+                                            ("jump_infantry", 26.0, 2)])
+def test_40k4_bikes_and_jump_infantry_cross_a_wood_unslowed_taking_dangerous_terrain_tests(
+        kind: str, end: float, tests: int) -> None:
+    """4th ed. Bikes: "Bikes are not slowed down by difficult terrain. However, each model entering or moving through
+    difficult terrain must take a Dangerous Terrain test"; Jump Infantry: "movement is not reduced for difficult
+    terrain ... if they end their move in difficult terrain, they must take a Dangerous Terrain test". No roll for
+    the terrain: the squad goes the whole way; a test of 1 is a wound with no armour save."""
+    g = movers("40k4", kind)
+    ruling = g.check(move_to(end))
+    assert ruling.legal and "not slowed by difficult terrain" in ruling.notes[0]
+    assert f"{tests} Dangerous Terrain test" in ruling.notes[0]
+    events = g.apply(move_to(end), dice=ScriptedDice([1, 4][:tests]))
+    assert [m.at[1] for m in g.state.unit("squad").models] == [end] * (2 - (tests > 0))
+    said = [e for e in events if e.kind == "dangerous_terrain"]
+    assert (said[0].message if said else "") == (f"squad: {tests} dangerous terrain tests, 1 failed" if tests else "")
+    assert next(e for e in events if e.kind == "difficult_terrain").rules == (
+        "published.difficult-terrain", "published.dangerous-terrain")
+
+
+@pytest.mark.rule("published.difficult-terrain", "40k4.ic.slowest-model")
+@pytest.mark.parametrize("ruleset,kind,character", [("40k4", "infantry", None), ("40k4", "jump_infantry", "infantry"),
+                                                    ("40k3", "bike", None), ("40k3", "jump_infantry", None)])
+def test_infantry_a_mixed_squad_and_3rd_edition_still_roll_for_the_wood(ruleset: str, kind: str,
+                                                                         character: str | None) -> None:
+    """Infantry roll 2D6 and move the highest die; a jump squad with a Captain on foot moves at his pace and rolls
+    too (decision: every member must be unslowed); 3rd edition, whose unit type pages were not at hand, rolls for
+    every type as before. A roll of 3 stops them 3" on."""
+    g = movers(ruleset, kind, character)
+    members = 3 if character else 2
+    end = 26.0
+    ruling = g.check(move_to(end, members))
+    assert ruling.legal and "needs the highest of 2D6" in ruling.notes[0]
+    g.apply(move_to(end, members), dice=ScriptedDice([3, 2, 1, 1, 1]))
+    assert g.state.unit("squad").models[0].at[1] == 23.0
+
+
+@pytest.mark.rule("published.movement", "published.difficult-terrain")
+def test_40k4_a_bike_moves_12_inches_over_the_wood_and_not_a_hair_more() -> None:
+    """Unslowed is not further: a bike squad's 12" over the wood is legal, 12.5" is refused citing the move."""
+    g = movers("40k4", "bike")
+    assert g.check(move_to(32.0)).legal
+    refused = g.check(move_to(32.5))
+    assert not refused.legal and "published.movement" in refused.rules
+
+
+@pytest.mark.rule("published.dangerous-terrain")
+def test_40k4_the_exact_odds_of_a_bike_squads_dash_through_the_wood_equal_brute_force() -> None:
+    """The bikers lost crossing the wood, by the fast enumeration and by brute force: two tests, each a 1 in 6."""
+    start = movers("40k4", "bike").state
+
+    def lost(dice: Dice) -> int:
+        g = Game(start, dice)
+        g.apply(move_to(31.0), dice=dice)
+        return 2 - len(g.state.unit("squad").models)
+
+    fast = enumerate_outcomes(lost)
+    assert fast == enumerate_outcomes(lost, fine=True)
+    assert {k: fast[k] for k in (0, 1, 2)} == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}

@@ -253,6 +253,18 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
+    def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False) -> bool:
+        """Say whether a unit (with its characters, unless ``alone``) moves through difficult terrain unslowed, taking
+        Dangerous Terrain tests instead (``unslowed_moves``): never in 3rd edition, whose unit type pages were not at
+        hand (published.difficult-terrain)."""
+        return False
+
+    def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
+                       ) -> list[movement.PlannedMove]:
+        """Return the moves of a unit ``terrain_unslowed`` with the models that take a Dangerous Terrain test marked
+        (``PlannedMove.dangerous``): no other change in 3rd edition."""
+        return list(moves)
+
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
                          alone: bool = False) -> tuple[str, ...]:
         need = 0.0  # the longest move into difficult terrain
@@ -261,6 +273,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 need = mv.length
         if need <= 0:
             return ()
+        if self.terrain_unslowed(state, unit, alone):
+            tested = sum(mv.dangerous for mv in self.unslowed_moves(state, moves))
+            return (f"is not slowed by difficult terrain: {tested} Dangerous Terrain test{'s' * (tested != 1)} "
+                    "[published.difficult-terrain, published.dangerous-terrain]",)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         aboard = self.aboard_terrain_rules(state, unit)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
@@ -279,6 +295,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Roll for difficult terrain and cut each move down to the highest die if needed."""
         if not any([mv.difficult for mv in moves]):
             return list(moves), []
+        if self.terrain_unslowed(state, unit, alone):  # bikes and jump infantry (4th ed.): dangerous tests instead
+            return self.unslowed_moves(state, moves), [Event(
+                "difficult_terrain", f"{unit.id} is not slowed by difficult terrain",
+                ("published.difficult-terrain", "published.dangerous-terrain"))]
         need = max(mv.length for mv in moves if mv.difficult)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         start = len(getattr(dice, "log", []))

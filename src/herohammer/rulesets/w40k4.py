@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from .. import geometry as geo
+from .. import movement
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
 from ..dice import Dice
@@ -24,7 +25,10 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION
+from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION, UNSLOWED_FALL_BACK_TYPES
+
+#: Types that difficult terrain does not slow in 4th edition (its Bikes and Jump Infantry pages): the same as fall back.
+UNSLOWED_TYPES = UNSLOWED_FALL_BACK_TYPES
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -150,6 +154,33 @@ class Warhammer40k4(Warhammer40k3):
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the slowest-model rule for a combined unit."""
         return "40k4.ic.slowest-model" if len(members) > 1 else self.move_rule
+
+    @implements("published.difficult-terrain")
+    def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False) -> bool:
+        """Bikes and jump infantry are not slowed by difficult terrain (4th ed. rulebook, Bikes: "Bikes are not slowed
+        down by difficult terrain"; Jump Infantry: "When using jump packs, movement is not reduced for difficult
+        terrain"): every member of the group that moves must be one of them, else it moves at the pace of the slowest."""
+        members = (unit,) if alone else state.combined(unit.id)
+        return all(u.type in UNSLOWED_TYPES for u in members)
+
+    @implements("published.dangerous-terrain")
+    def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
+                       ) -> list[movement.PlannedMove]:
+        """Mark who takes a Dangerous Terrain test: each bike entering or moving through difficult terrain ("each
+        model entering or moving through difficult terrain must take a Dangerous Terrain test"), each jump infantry
+        model ending its move in it ("if they end their move in difficult terrain, they must take a Dangerous Terrain
+        test"); dangerous terrain tests every model it is already marked for."""
+        out = []
+        for mv in moves:
+            if mv.difficult and not mv.dangerous:
+                if state.unit(mv.unit_id).type is UnitType.BIKE:
+                    tested = True
+                else:  # where the model's centre ends, as a move's path is its centre's line
+                    tested = geo.enters_terrain(mv.to, (), state.terrain, "difficult")
+                if tested:
+                    mv = movement.PlannedMove(mv.unit_id, mv.index, mv.model, mv.to, mv.length, True, True)
+            out.append(mv)
+        return out
 
     @implements("40k4.char.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
