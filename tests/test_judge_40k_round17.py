@@ -23,6 +23,7 @@ import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
+from herohammer.units import Status
 
 from _w40k import BASE_25, game, model, scenario
 
@@ -303,3 +304,96 @@ def test_40k4_the_exact_odds_of_a_bike_squads_dash_through_the_wood_equal_brute_
     fast = enumerate_outcomes(lost)
     assert fast == enumerate_outcomes(lost, fine=True)
     assert {k: fast[k] for k in (0, 1, 2)} == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
+
+
+# == 2. the charts at their edges, through a fight and a volley ===================================================
+def blow(ws: int, s: int, vs_ws: int, t: int) -> tuple[str, list[str]]:
+    """One Vet blow (WS ``ws``, S ``s``) at a Boy of WS ``vs_ws``, T ``t``: the attacks event's words and rolls."""
+    red = [{"id": "vets", "status": ["locked"],
+            "models": [model("Vet", 20, 20, 10, f"WS{ws} BS4 S{s} T4 W1 I5 A1 Ld10 Sv3+")]}]
+    blue = [{"id": "boyz", "status": ["locked"],
+             "models": [model("Boy", 20, 20 + BASE_25, 7, f"WS{vs_ws} BS2 S3 T{t} W1 I2 A0 Ld7 Sv6+")]}]
+    g = game(scenario("40k4", red, blue, phase="assault"))
+    attacks = next(e for e in g.apply(FIGHT, dice=ScriptedDice([6, 6, 6] + [1] * 10)) if e.kind == "attacks")
+    return attacks.message, [r.describe() for r in attacks.rolls]
+
+
+@pytest.mark.rule("published.to-wound")
+@pytest.mark.parametrize("t,need", [(1, 2), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 6), (8, None)])
+def test_the_to_wound_chart_s4_against_every_toughness(t: int, need: int | None) -> None:
+    """To Wound chart (4th ed. p. 20): S4 wounds T2 or less on 2+, T3 on 3+, T4 on 4+, T5 on 5+, T6 and T7 on 6+,
+    and cannot wound T8 (the hit is told so, and no die is rolled to wound)."""
+    said, rolls = blow(4, 4, 4, t)
+    if need is None:
+        assert said.endswith("1 hits, 0 wounds (S4 cannot wound T8)") and len(rolls) == 1
+    else:
+        assert rolls[1].startswith(f"vets: to wound ({need}+, S4 vs T{t})") and "published.to-wound" in rolls[1]
+
+
+@pytest.mark.rule("published.to-wound")
+@pytest.mark.parametrize("ws,vs_ws,need", [(5, 4, 3), (4, 4, 4), (4, 8, 4), (4, 9, 5), (1, 2, 4), (1, 3, 5)])
+def test_the_close_combat_to_hit_chart_at_its_edges(ws: int, vs_ws: int, need: int) -> None:
+    """WS against WS (4th ed. p. 39): 3+ against a lower WS, 4+ against an equal or higher one up to twice the
+    attacker's, 5+ against more than twice (WS4 hits WS8 on 4+, WS9 on 5+)."""
+    assert blow(ws, 4, vs_ws, 4)[1][0].startswith(f"vets: to hit ({need}+, WS{ws})")
+
+
+def volley(bs: int, sv: str, ap_weapon: str = "bolter") -> list[str]:
+    """A gunner of BS ``bs`` fires his ``ap_weapon`` at a Boy with save ``sv``: the rolls told."""
+    gun = {"id": "gun", "models": [{**model("Gunner", 20, 10, 8, f"WS4 BS{bs} S4 T4 W1 I4 A1 Ld8 Sv3+"),
+                                    "weapons": [ap_weapon]}]}
+    boy = {"id": "boyz", "models": [model("Boy", 20, 18, 7, f"WS4 BS2 S3 T4 W1 I2 A2 Ld7 {sv}")]}
+    g = game(scenario("40k4", [gun], [boy], phase="shooting"))
+    events = g.apply({"do": "shoot", "unit": "gun", "target": "boyz"}, dice=ScriptedDice([6] * 12))
+    return [r.describe() for e in events for r in e.rolls]
+
+
+@pytest.mark.rule("published.to-hit-bs")
+@pytest.mark.parametrize("bs,need", [(1, 6), (3, 4), (4, 3), (5, 2), (6, 2), (10, 2)])
+def test_the_ballistic_skill_chart_never_better_than_2(bs: int, need: int) -> None:
+    """BS chart (4th ed. p. 33: "Firer's BS 1 2 3 4 5+ / Score to hit 6 5 4 3 2 ... the minimum dice roll needed to
+    hit is always at least 2"): 7 - BS, and BS 6 or 10 still needs a 2."""
+    rolls = volley(bs, "Sv6+")
+    assert any(f"to hit ({need}+" in r and "published.to-hit-bs" in r for r in rolls), rolls
+
+
+@pytest.mark.rule("published.saves")
+@pytest.mark.parametrize("sv,weapon,save", [("Sv4+", "heavy bolter", None), ("Sv3+", "heavy bolter", "3+"),
+                                            ("Sv5+", "bolter", None), ("Sv4+", "bolter", "4+"),
+                                            ("Sv4+ Inv5+", "heavy bolter", "5+"), ("Sv5+ Inv4+", "bolter", "4+")])
+def test_an_ap_equal_to_or_better_than_the_save_ignores_it_an_invulnerable_save_stays(sv: str, weapon: str,
+                                                                                       save: str | None) -> None:
+    """Saves (4th ed.): a weapon whose AP is equal to or better (lower) than the armour save ignores it (heavy bolter
+    AP 4 against Sv4+, bolter AP 5 against Sv5+: no save, no die), a worse AP allows it; an invulnerable save is
+    always taken, the better of the saves allowed rolled."""
+    saves = [r for r in volley(4, sv, weapon) if "saves (" in r]
+    assert saves == ([] if save is None else saves) and all(f"saves ({save})" in r for r in saves)
+    assert bool(saves) == (save is not None)
+
+
+# == 4. combat resolution: a draw of equal wounds =================================================================
+@pytest.mark.rule("published.combat-resolution")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_equal_wounds_caused_is_a_draw_no_morale_check_and_both_stay_locked(ruleset: str) -> None:
+    """The Vet (I5, one Attack, W2) wounds Boy 1 once; Boy 1 (I2) is slain before he strikes, Boy 2 (I2) wounds the
+    Vet once: 1 wound each, a draw: no Morale check, no one falls back, the combat stays locked (4th ed. summary:
+    "The side which inflicted the most wounds overall in the combat is the winner"; no bonus is added for anything
+    else). One more unsaved wound for the Vet's side makes the Boyz lose by 1 and test at -1 in 4th edition."""
+    vet = "WS5 BS5 S4 T4 W2 I5 A1 Ld10 Sv6+"
+    boy = "WS4 BS2 S4 T4 W1 I2 A1 Ld7 Sv6+"
+    red = [{"id": "vets", "status": ["locked"], "models": [model("Vet", 20, 20, 10, vet)]}]
+    blue = [{"id": "boyz", "status": ["locked"], "models": [
+        model("Boy 1", 20, 20 + BASE_25, 7, boy), model("Boy 2", 20 + BASE_25, 20, 7, boy),
+        model("Boy 3", 20 + BASE_25, 20 - BASE_25, 7, boy.replace("A1", "A0"))]}]  # no blow; two left of three
+    g = game(scenario(ruleset, red, blue, phase="assault"))
+    # the Vet: hits (3+), wounds (4+), Boy's 6+ save fails; Boy 2: hits (4+), wounds (4+), the Vet's save fails
+    events = g.apply(FIGHT, dice=ScriptedDice([6, 6, 1, 6, 6, 1]))
+    result = next(e for e in events if e.kind == "combat_result")
+    assert result.message.endswith("a draw") and "published.combat-resolution" in result.rules
+    assert not [e for e in events if e.kind in ("morale", "fall_back")]
+    assert g.state.unit("boyz").has(Status.LOCKED) and g.state.unit("vets").has(Status.LOCKED)
+    # the Vet's blow is saved: Boy 2's wound wins it for the Boyz by 1: the Vet tests (at -1 in 4th edition)
+    g.undo()
+    events = g.apply(FIGHT, dice=ScriptedDice([6, 6, 6, 6, 1, 6, 1, 3, 3]))  # Boyz 1 and 2: one hit of two
+    check = next(e for e in events if e.kind == "morale")
+    assert ("Ld 10 -1" in check.message) == (ruleset == "40k4") and "lost the combat by 1" in check.message
