@@ -397,3 +397,34 @@ def test_equal_wounds_caused_is_a_draw_no_morale_check_and_both_stay_locked(rule
     events = g.apply(FIGHT, dice=ScriptedDice([6, 6, 6, 6, 1, 6, 1, 3, 3]))  # Boyz 1 and 2: one hit of two
     check = next(e for e in events if e.kind == "morale")
     assert ("Ld 10 -1" in check.message) == (ruleset == "40k4") and "lost the combat by 1" in check.message
+
+
+# == 2b. a target of mixed Toughness: the majority's, else the lowest ============================================
+def mixed_volley(toughness: tuple[int, ...], ruleset: str = "40k4", joined: int | None = None) -> list[str]:
+    """A bolter (S4) gunner at a unit whose models have ``toughness`` (in order); with ``joined`` a character of that
+    Toughness joined to it: the to-wound roll told."""
+    gun = {"id": "gun", "models": [{**model("Gunner", 20, 4, 8, "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"),
+                                    "weapons": ["bolter"]}]}
+    units: list[dict[str, Any]] = [{"id": "mob", "models": [
+        model(f"M{i + 1}", 14 + 2 * i, 20, 7, f"WS4 BS2 S3 T{t} W1 I2 A2 Ld7 Sv6+") for i, t in enumerate(toughness)]}]
+    if joined is not None:
+        units.append({"id": "boss", "character": "independent", "joined": "mob",
+                      "models": [model("Boss", 14 + 2 * len(toughness), 20, 9, f"WS5 BS4 S4 T{joined} W2 I4 A2 Ld9 Sv4+")]})
+    g = game(scenario(ruleset, [gun], units, phase="shooting"))
+    events = g.apply({"do": "shoot", "unit": "gun", "target": "mob"}, dice=ScriptedDice([6] * 12))
+    return [r.describe() for e in events for r in e.rolls if "to wound" in r.purpose]
+
+
+@pytest.mark.rule("published.to-wound")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+@pytest.mark.parametrize("toughness,joined,t", [((5, 5, 3), None, 5), ((3, 5, 5), None, 5), ((5, 3), None, 3),
+                                                ((5,), 3, 3), ((5, 5), 3, 5), ((4, 4, 5, 5), None, 4),
+                                                ((6, 6, 5, 5, 4), None, 4)])
+def test_a_unit_of_mixed_toughness_is_wounded_on_its_majority_else_its_lowest(
+        ruleset: str, toughness: tuple[int, ...], joined: int | None, t: int) -> None:
+    """4th ed. p. 34, Multiple Toughness: "use the Toughness characteristic that is in the majority in the target
+    unit. If no majority exists, use the lowest in the unit". An Ogryn (T5) with a Commissar (T3) joined is one of
+    each: no majority, T3 (not the first model's T5); two Ogryns and the Commissar: T5. Two of five is no majority:
+    the lowest."""
+    [roll] = mixed_volley(toughness, ruleset, joined)
+    assert f"S4 vs T{t})" in roll, roll

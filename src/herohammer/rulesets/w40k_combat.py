@@ -10,7 +10,7 @@ Decisions the seeds leave open (the published rules where they give them):
 - Shooting: each model fires one weapon (the first listed that can fire: in range, in
   sight, not Heavy after moving).  Models with the same BS and weapon roll together;
   a character whose BS or weapon differs rolls apart (40k3.char.shooting-dice,
-  40k4.shoot.separate-dice).  To wound uses the majority Toughness of the target.
+  40k4.shoot.separate-dice).  To wound uses the majority Toughness of the target (the lowest with none).
 - Wound allocation (shooting and close combat alike): wounds are allocated one per
   model before any model takes a second, in order - the unit's own models closest
   to the attackers first, joined characters last - and saves are rolled as one pool
@@ -125,14 +125,16 @@ class WoundBatch:
     ignores_armour: bool = False
 
 
+@implements("published.to-wound")
 def _majority(values: Sequence[int]) -> int:
-    """Return the most common value (the first in order on a tie)."""
+    """Return the value in the majority, the lowest if no majority exists (4th ed. p. 34, Multiple Toughness: "use
+    the Toughness characteristic that is in the majority in the target unit. If no majority exists, use the lowest
+    in the unit"): the value more than half the models have, as ``_sweep_initiative`` reads "majority"."""
     first = values[0]
     if values.count(first) == len(values):  # the usual unit: one value throughout
         return first
-    counts = Counter(values)
-    best = max(counts.values())
-    return next(v for v in values if counts[v] == best)
+    value, count = Counter(values).most_common(1)[0]
+    return value if 2 * count > len(values) else min(values)
 
 
 @implements("published.sweeping-advance")
