@@ -428,3 +428,18 @@ def test_a_unit_of_mixed_toughness_is_wounded_on_its_majority_else_its_lowest(
     the lowest."""
     [roll] = mixed_volley(toughness, ruleset, joined)
     assert f"S4 vs T{t})" in roll, roll
+
+
+@pytest.mark.rule("published.to-wound")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_in_close_combat_a_pair_of_mixed_toughness_and_ws_is_struck_at_the_lowest(ruleset: str) -> None:
+    """A Vet (WS4, S4) touches a Boy (WS4, T4) and a Nob (WS9, T5) of one unit: no majority of either, so the lowest
+    counts: he hits on 4+ (WS4 against WS4, not 5+ against WS9) and wounds on 4+ (S4 against T4, not 5+)."""
+    red = [{"id": "vets", "status": ["locked"], "models": [model("Vet", 20, 20, 10, "WS4 BS4 S4 T4 W2 I5 A1 Ld10 Sv3+")]}]
+    blue = [{"id": "mob", "status": ["locked"], "models": [
+        model("Nob", 20, 20 + BASE_25, 7, "WS9 BS2 S3 T5 W1 I2 A0 Ld7 Sv6+"),
+        model("Boy", 20 + BASE_25, 20, 7, "WS4 BS2 S3 T4 W1 I2 A0 Ld7 Sv6+")]}]
+    g = game(scenario(ruleset, red, blue, phase="assault"))
+    attacks = next(e for e in g.apply(FIGHT, dice=ScriptedDice([6, 6, 1] + [1] * 6)) if e.kind == "attacks")
+    rolls = [r.describe() for r in attacks.rolls]
+    assert rolls[0].startswith("vets: to hit (4+, WS4)") and rolls[1].startswith("vets: to wound (4+, S4 vs T4)")
