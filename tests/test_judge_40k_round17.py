@@ -443,3 +443,19 @@ def test_in_close_combat_a_pair_of_mixed_toughness_and_ws_is_struck_at_the_lowes
     attacks = next(e for e in g.apply(FIGHT, dice=ScriptedDice([6, 6, 1] + [1] * 6)) if e.kind == "attacks")
     rolls = [r.describe() for r in attacks.rolls]
     assert rolls[0].startswith("vets: to hit (4+, WS4)") and rolls[1].startswith("vets: to wound (4+, S4 vs T4)")
+
+
+# == 3c. a regrouped unit moves no further ========================================================================
+@pytest.mark.rule("published.regroup", "published.movement")
+def test_40k4_a_unit_that_regroups_moves_no_further_that_movement_phase() -> None:
+    """4th ed., Regrouping: a unit that passes "cannot move any further during that Movement phase": its move after
+    the test is refused (a second move of the phase) and the game is unchanged; it counts as having moved."""
+    from _w40k import assert_illegal
+    red = [{"id": "squad", "status": ["falling_back"], "models": [model("S1", 20, 20, 8, MARINE),
+                                                                  model("S2", 22, 20, 8, MARINE)]}]
+    g = game(scenario("40k4", red, [{"id": "boyz", "models": [model("Boy", 21, 40, 7, MARINE)]}]))
+    events = g.apply({"do": "regroup", "unit": "squad"}, dice=ScriptedDice([1, 2]))
+    assert "regroups" in events[-1].message and not g.state.unit("squad").has(Status.FALLING_BACK)
+    assert g.state.unit("squad").has(Status.MOVED)
+    refused = assert_illegal(g, {"do": "move", "unit": "squad", "to": [[20, 22], [22, 22]]}, "published.movement")
+    assert "already moved this phase" in str(refused)
