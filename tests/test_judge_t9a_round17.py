@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from _t9a import ORC, exact_odds_as_brute_force, refused, reloads, scenario
+from _t9a import refused, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
@@ -151,13 +151,6 @@ def test_a_pursuit_equal_to_the_flee_distance_catches_the_unit() -> None:
     assert "breaks and flees 7\" (pursuit 6\")" in said and away.state.unit("spears").alive, said
 
 
-@pytest.mark.rule(RESOLUTION, BREAK, PURSUIT)
-def test_the_odds_of_a_fight_of_two_charging_units_are_exact() -> None:
-    g = combat(wolves=10)
-    weights = exact_odds_as_brute_force(g.state, FIGHT)
-    assert len(weights) > 1
-
-
 # -- Shooting (published.t9a-to-hit-shooting, published.t9a-to-wound, published.t9a-who-can-shoot) -------------
 
 
@@ -226,3 +219,53 @@ def test_to_wound_by_strength_against_toughness(strength: int, toughness: int, n
     # the armour save worsens by one per point of Strength above 3: 5+ becomes 6+ at S4, none from S5
     saves = [p for p in purposes if "save" in p]
     assert saves == ([] if strength >= 5 else [saves[0]]) and (strength >= 5 or f"{5 + strength - 3}+" in saves[0])
+
+
+# -- Panic for heavy casualties (published.t9a-panic): a quarter or more of the models -----------------------------
+PANIC = "published.t9a-panic"
+
+
+@pytest.mark.rule(PANIC)
+@pytest.mark.parametrize(("n", "tests"), [(4, True), (5, False), (8, False)])
+def test_a_quarter_of_the_models_lost_to_one_volley_calls_for_a_panic_test(n: int, tests: bool) -> None:
+    # one orc hits (4+), wounds (4+) and the 5+ save fails: one Spearman of n falls (1 of 4 is 25%)
+    g = Game(state_from_data(scenario(n=n, joined=False, enemy_y=30)))
+    dice = ScriptedDice([6, 1, 1, 1, 1] + [6] + [1] + ([3, 3] if tests else []))
+    events = g.apply(SHOOT, dice)
+    assert len(g.state.unit("spears").models) == n - 1 and dice.remaining == 0
+    assert any(e.kind == "panic" for e in events) is tests
+    if tests:
+        assert PANIC in events[-1].rules and "passes" in events[-1].message
+
+
+@pytest.mark.rule(PANIC)
+def test_a_lone_character_wounded_but_standing_loses_no_model_and_takes_no_panic_test() -> None:
+    # the lone Hero (W3) takes one unsaved wound of three hits: a unit of one that lost no model
+    data = scenario(joined=False, hero_at=(36, 28), enemy_y=34)
+    g = Game(state_from_data(data))
+    dice = ScriptedDice([6, 1, 1, 1, 1] + [6] + [1])
+    events = g.apply({**SHOOT, "target": "hero"}, dice)
+    assert dice.remaining == 0 and g.state.unit("hero").models[0].wounds_taken == 1
+    assert not any(e.kind == "panic" for e in events)
+
+
+# -- To hit in melee (published.t9a-to-hit-melee), through a fight ------------------------------------------------
+MELEE = "published.t9a-to-hit-melee"
+
+
+@pytest.mark.rule(MELEE)
+@pytest.mark.parametrize(("ws", "orc_ws", "need"), [(4, 0, None), (8, 4, 2), (4, 1, 3), (4, 3, 3), (4, 4, 4), (4, 7, 4),
+                                                  (4, 8, 5), (2, 9, 5), (2, 10, 6), (0, 3, 6)])
+def test_the_spearmen_hit_by_weapon_skill_against_weapon_skill(ws: int, orc_ws: int, need: int | None) -> None:
+    # against WS0 every attack hits (no roll); 4 or more above is 2+, 1-3 above 3+, equal to 3 below 4+,
+    # 4-7 below 5+, 8 or more below 6+; WS0 hits only on 6; five in contact and five supporting: ten attacks
+    data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, spear_status=["engaged"],
+                    orc_status=["engaged"], spear_profile=f"WS{ws} BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10",
+                    orc_profile=f"WS{orc_ws} BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8")
+    g = Game(state_from_data(data))
+    events = g.apply(FIGHT, ScriptedDice([1] * 40))
+    first = events[0].rolls[0]
+    if need is None:
+        assert first.rule == TO_WOUND and first.request.startswith("10D6")  # every attack hits
+    else:
+        assert first.rule == MELEE and first.request == f"10D6 {need}+", first
