@@ -546,7 +546,8 @@ class NinthAge(Ruleset):
         """
         shooter, target = current(state, shooter_id), current(state, target_id)
         if target.side == shooter.side:
-            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}")
+            return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}: a unit shoots at an enemy unit",
+                                 "published.t9a-who-can-shoot")
         if not target.alive:
             return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
         if target.joined:
@@ -951,7 +952,8 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{unit.id} has moved or charged already this turn, or cannot move (engaged or "
                                  "fleeing)", "published.t9a-move")
         if len(action.to) > 1 or (not action.to and action.wheel is None):
-            return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)")
+            return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)",
+                                 "published.t9a-move")
         rates = unit_rates(state, unit, action.fly)
         if rates is None:
             return Ruling.forbid(f"not every model of {unit.id} has Fly: it cannot make a Flying Movement",

@@ -15,11 +15,12 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 * Duels (``fight`` with ``duel``/``accept``/``nominate``): two characters accept to fight
   each other only; Overkill (unsaved wounds beyond the foe's last Wound) scores up to +3; a
   refusal shames one enemy character that could have accepted: no attacks, Leadership 0.
-* Combat resolution: each side scores the Wounds its attacks removed, +1 per full rank (five models
-  wide) behind the first up to +3, +1 for a standard, +1 for having charged this turn; the
-  side with less loses by the difference and takes a Break test: a Leadership test on the
-  unit's highest Leadership (a character's, if higher) at minus the difference, unmodified
-  when it has more ranks than the winner (Steadfast).
+* Combat resolution: each side scores the Wounds its attacks removed, +1 per Full Rank (a rank
+  of five models or more, in a unit at least five wide) behind the first up to +3, counted for
+  one unit of the side (its highest), +1 per Standard Bearer, +1 once for having charged this
+  turn; the side with less loses by the difference and takes a Break test: a Leadership test
+  on the unit's highest Leadership (a character's, if higher) at minus the difference,
+  unmodified when it has more Full Ranks than every winning unit (Steadfast).
 * A unit that breaks flees 2D6" straight away with its characters; the winner pursues
   2D6": when the pursuit reaches the flee distance the fleeing unit is destroyed, its
   characters with it.  Either way the combat ends.
@@ -99,19 +100,22 @@ def engaged_with(state: GameState, unit_id: str) -> list[str]:
     return seen
 
 
-def rank_bonus(unit: Unit) -> int:
-    """Return +1 per full rank (five models wide) behind the first, up to +3."""
+@implements(RESOLUTION)
+def full_ranks(unit: Unit) -> int:
+    """Count a unit's Full Ranks: ranks of five models or more, an incomplete rear rank of five or more included.
+
+    A unit fewer than five files wide has none (published.t9a-combat-resolution).
+    """
     f = unit.formation
     if f is None or f.files < FULL_RANK:
         return 0
-    full = len(f.order) // f.files
-    return max(0, min(MAX_RANK_BONUS, full - 1))
+    whole, rest = divmod(len(f.order), f.files)
+    return whole + (1 if rest >= FULL_RANK else 0)
 
 
-def full_ranks(unit: Unit) -> int:
-    """Count a unit's full ranks (five models wide or more)."""
-    f = unit.formation
-    return len(f.order) // f.files if f is not None and f.files >= FULL_RANK else 0
+def rank_bonus(unit: Unit) -> int:
+    """Return +1 per Full Rank behind the first, up to +3."""
+    return max(0, min(MAX_RANK_BONUS, full_ranks(unit) - 1))
 
 
 class MeleePhase(Ruleset):
@@ -318,15 +322,15 @@ class MeleePhase(Ruleset):
         hosts = {u: members(state, u)[0] for u in live}
         score = dict(caused)
         notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
-        for uid, host in hosts.items():
-            parts = {"ranks": rank_bonus(host), "standard": 1 if any(m.role == "standard" for m in host.models) else 0,
-                     "charge": 1 if any(u.has(Status.CHARGED) for u in members(state, uid)) else 0}
+        counted = _static_bonuses(state, hosts)
+        for uid, parts in counted.items():
             bonus = sum(parts.values())
-            score[host.side] = score.get(host.side, 0) + bonus
+            score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
             if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
                 named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
                          for name, v in parts.items() if v]
                 notes.append(f"{uid} +{bonus} ({', '.join(named)})")
+        notes += _uncounted(state, hosts, counted)
         state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]
@@ -399,6 +403,39 @@ class MeleePhase(Ruleset):
         if state.phase is not Phase.MELEE:
             return state
         return state.replace_units(*(u.with_status(remove=(Status.FOUGHT,)) for u in state.units))
+
+
+@implements(RESOLUTION)
+def _static_bonuses(state: GameState, hosts: dict[str, Unit]) -> dict[str, dict[str, int]]:
+    """Return each unit's share of its side's Combat Score bonuses (published.t9a-combat-resolution).
+
+    A side counts the Rank Bonus of one unit only, its highest (the first in the combat on a tie), and +1
+    for Charging once, however many of its units charged (given to the first that did); each Standard
+    Bearer, a joined character's too, counts +1.
+    """
+    best: dict[str, str] = {}
+    charger: dict[str, str] = {}
+    for uid, host in hosts.items():
+        if host.side not in best or rank_bonus(host) > rank_bonus(hosts[best[host.side]]):
+            best[host.side] = uid
+        if host.side not in charger and any(u.has(Status.CHARGED) for u in members(state, uid)):
+            charger[host.side] = uid
+    return {uid: {"ranks": rank_bonus(host) if best[host.side] == uid else 0,
+                  "standard": sum(1 for u in members(state, uid) for m in u.models if m.role == "standard"),
+                  "charge": 1 if charger.get(host.side) == uid else 0}
+            for uid, host in hosts.items()}
+
+
+def _uncounted(state: GameState, hosts: dict[str, Unit], counted: dict[str, dict[str, int]]) -> list[str]:
+    """Say which units' ranks or charge their side did not count again (one Rank Bonus, one +1 for Charging)."""
+    out: list[str] = []
+    for uid, host in hosts.items():
+        ranks = rank_bonus(host)
+        if ranks and not counted[uid]["ranks"]:
+            out.append(f"the ranks of {uid} (+{ranks}) not counted: one unit's Rank Bonus a side")
+        if not counted[uid]["charge"] and any(u.has(Status.CHARGED) for u in members(state, uid)):
+            out.append(f"the charge of {uid} not counted again: +1 a side")
+    return out
 
 
 def _only(unit: Unit, model: Model) -> Unit:

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
 COVER = "published.t9a-cover"
+#: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).
+_BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleeing"),
+           (Status.SHOT, "has already shot this phase"))
 #: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
 COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
 
@@ -107,7 +110,9 @@ class ShootingPhase(Ruleset):
         sight = blocks_sight(state.terrain)
         for u in state.combined(host.id):
             if u.has(Status.MARCHED):
-                notes.append(f"{u.id} marched this turn and does not shoot [t9a.join.moved-separately]")
+                # a unit that marched does not shoot (WHO_CAN_SHOOT); a character moved apart from his unit neither
+                notes.append(f"{u.id} marched this turn and does not shoot "
+                             f"[{WHO_CAN_SHOOT if u.id == host.id else 't9a.join.moved-separately'}]")
                 continue
             for m in u.models:
                 if not m.weapons:
@@ -159,9 +164,9 @@ class ShootingPhase(Ruleset):
         if unit.joined:
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: name the unit, which shoots with it",
                                  "t9a.join.part-of-unit")
-        for s in (Status.ENGAGED, Status.FLEEING, Status.SHOT):
+        for s, why in _BARRED:
             if unit.has(s):
-                return Ruling.forbid(f"{unit.id} is {s.value.replace('_', ' ')} and cannot shoot")
+                return Ruling.forbid(f"{unit.id} {why} and cannot shoot", WHO_CAN_SHOOT)
         if shaken := shaken_refusal(state, unit, "make a shooting attack"):
             return shaken
         ruling = self.target_ruling(state, unit.id, action.target)
@@ -175,8 +180,9 @@ class ShootingPhase(Ruleset):
             return Ruling.forbid(problem, "t9a.join.part-of-unit")
         shots, notes = self.shooters(state, unit, target)
         if not shots:
-            why = "; ".join(notes) or "no model has a missile weapon in range"
-            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT) if r in why]
+            why = "; ".join(notes) or f"no model has a missile weapon in range [{TO_HIT_SHOOTING}]"
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT, TO_HIT_SHOOTING)
+                     if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
