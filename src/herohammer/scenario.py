@@ -467,11 +467,12 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
         if gone is None or gone.side != side or gone.alive or gone.id == u.id:
             raise ScenarioError(source, f"{where}.last_of", f"expected a destroyed unit of side {side!r} that this "
                                 f"character is the last survivor of, got {u.last_of!r} [t9a.combined.last-survivor, "
-                                "40k3.char.kinds]")
+                                f"{get_ruleset(spec.ruleset).character_kinds_rule}]")
     if u.character is CharacterKind.ORDINARY and u.joined is None and u.last_of is None:
+        kinds = get_ruleset(spec.ruleset).character_kinds_rule  # each edition's own clause (40k4: its published one)
         raise ScenarioError(source, f"{where}.joined",
-                            "an ordinary character is deployed as part of a unit: name it in joined (or, once that "
-                            "unit is destroyed, in last_of) [40k3.char.kinds]")
+                            f"{u.id} is an ordinary character, deployed as part of a unit: name it in joined (or, once "
+                            f"that unit is destroyed, in last_of) [{kinds}]")
     if u.special and not spec.special_characters and spec.ruleset in ("40k3", "40k4"):
         raise ScenarioError(source, f"{where}.special",
                             "special characters may be used only when both players agree: set "
