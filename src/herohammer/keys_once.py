@@ -41,8 +41,9 @@ class KeysOnce:
     def feed(self, event: Any) -> None:
         """Take the next event; raise ``ScenarioError`` at a key the mapping has had already."""
         opened = self._open
-        if isinstance(event, yaml.NodeEvent) and opened and opened[-1][0] is not None:
-            keys, at_key = opened[-1]
+        keys = opened[-1][0] if opened else None
+        if keys is not None and isinstance(event, yaml.NodeEvent):
+            at_key = opened[-1][1]
             if at_key[0] and isinstance(event, yaml.ScalarEvent):
                 if event.value in keys:
                     line = event.start_mark.line + 1 if event.start_mark else 0
