@@ -232,3 +232,93 @@ def test_a_ctrl_c_while_the_command_line_loads_ends_with_one_line_and_130(argv: 
     assert proc.returncode == 130, err
     assert err == "herohammer: interrupted; nothing was written\n"
     assert "Traceback" not in out + err
+
+
+#: Run as ``python -c``: the console script with ``sweep --workers``'s first import of ``multiprocessing`` (made where
+#: the pool starts) held in a finalizer, as an import's module lock runs its weakref callback there, until the test
+#: says go on (a line on stdin): the Ctrl-C sent meanwhile is taken inside the finalizer, every time.
+_HELD_IN_A_FINALIZER = """
+import sys
+
+class HeldThere:
+    def __del__(self):
+        print("starting the pool", flush=True)
+        sys.stdin.readline()
+
+class HoldTheFirstImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "multiprocessing":
+            sys.meta_path.remove(self)
+            HeldThere()  # dropped at once: its finalizer runs here
+        return None
+
+sys.meta_path.insert(0, HoldTheFirstImport())
+from herohammer.console import main
+sys.exit(main())
+"""
+
+
+def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_sweep() -> None:
+    """Python runs a Ctrl-C's handler wherever the main thread is when it looks, a finalizer or weakref callback too
+    (each import's module lock has one, and ``sweep --workers`` imports ``multiprocessing`` as its pool starts), and a
+    KeyboardInterrupt raised there is printed as "Exception ignored" and lost: the sweep went on for minutes (the
+    probe ``benchmarks/probe_ctrl_c_pool.py --fork`` saw it about once in 150 Ctrl-Cs sent around the start).  While
+    the pool lives its handler now only notes a Ctrl-C, raised once the pool stands."""
+    argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
+            "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-c", _HELD_IN_A_FINALIZER, *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            cwd=ROOT, preexec_fn=_as_in_a_terminal)
+    assert proc.stdout is not None and proc.stdin is not None
+    try:
+        lines = [proc.stdout.readline()]
+        while lines[-1] and lines[-1] != "starting the pool\n":
+            lines.append(proc.stdout.readline())
+        assert lines[-1] == "starting the pool\n", lines
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.2)  # taken in the finalizer, blocked reading its stdin
+        out, err = proc.communicate("go on\n", timeout=30)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the sweep went on after its Ctrl-C") from None
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert err == "herohammer: interrupted; nothing was written\n"
+    assert not _group(proc.pid), "a worker outlived the interrupted command"
+
+
+def test_a_ctrl_c_taken_in_a_finalizer_while_the_sweep_waits_on_its_pool_is_raised() -> None:
+    """The same loss once the pool stands: a Ctrl-C taken in a finalizer between two results (here one dropped by the
+    progress callback, in which the Ctrl-C comes) ends ``sweep._execute`` with KeyboardInterrupt, its workers
+    ended."""
+    from multiprocessing import active_children
+
+    from herohammer import sweep
+    from herohammer.scenario import read_data
+
+    data = read_data(PSYCHIC)
+    jobs: list[sweep.Job] = [(dict(data, turn=t), None, 20, t, "engine", PSYCHIC) for t in (1, 2, 3, 4)]
+    seen: list[int] = []
+
+    class CtrlCInHere:
+        def __del__(self) -> None:
+            signal.raise_signal(signal.SIGINT)  # its handler runs here, inside the finalizer
+            seen.append(1)
+
+    def progress(n: int) -> None:
+        CtrlCInHere()
+
+    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sweep._execute(jobs, 2, None, progress)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler put back
+        left = active_children()
+    finally:
+        signal.signal(signal.SIGINT, usual)
+        for p in active_children():
+            p.terminate()
+    assert seen == [1], "the Ctrl-C should come once, with the first result"
+    assert not left, f"workers outlived the interrupted sweep: {left}"

@@ -8,6 +8,8 @@ legal case and the illegal one, the clause cited, and that a refused action chan
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -264,7 +266,7 @@ def test_a_unit_locked_in_combat_is_no_closer_target_than_the_lone_character_beh
     assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, rule)
 
 
-@pytest.mark.rule("40k3.char.kinds", "40k3.ic.no-last-man", "40k4.char.no-last-man")
+@pytest.mark.rule("40k3.char.kinds", "published.40k4-character-kinds", "40k3.ic.no-last-man", "40k4.char.no-last-man")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_an_ordinary_character_who_outlives_his_squad_is_its_last_man_and_the_game_saves(ruleset: str) -> None:
     """Seed 000: an ordinary character is deployed as part of a unit; only an independent one is spared Last Man
@@ -286,7 +288,8 @@ def test_an_ordinary_character_who_outlives_his_squad_is_its_last_man_and_the_ga
     for side in data["sides"].values():
         for u in side:
             u.pop("last_of", None)
-    with pytest.raises(ScenarioError, match="40k3.char.kinds"):
+    kinds = "40k3.char.kinds" if ruleset == "40k3" else "published.40k4-character-kinds"  # each edition's own
+    with pytest.raises(ScenarioError, match=rf"sgt is an ordinary character.*\[{re.escape(kinds)}\]"):
         state_from_data(data)
 
 

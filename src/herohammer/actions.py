@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError, in_our_words, unknown_key_problem
+from .keys_once import object_once, yaml_keys_once
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
@@ -428,9 +429,10 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
         check_size(len(value), where, MAX_ACTION_CHARS, "characters")
         text = value
         try:
-            value = json.loads(text)
+            value = json.loads(text, object_pairs_hook=lambda pairs: object_once(pairs, where))
         except json.JSONDecodeError as exc:
             try:
+                yaml_keys_once(text, where)
                 value = yaml.safe_load(text)
             except yaml.YAMLError:
                 raise HerohammerError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}) nor YAML") from None
@@ -438,6 +440,8 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
                 raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
         except RecursionError:
             raise LimitError(f"{where}: nested deeper than {MAX_DEPTH} levels (the limit)") from None
+        except HerohammerError:  # a key given twice (keys_once)
+            raise
         except ValueError:  # Python's limit on converting integers thousands of digits long
             raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
     if isinstance(value, dict):

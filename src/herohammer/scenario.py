@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 from . import guards
 from .catalogue import implements
 from .errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
+from .keys_once import KeysOnce, object_once
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
@@ -189,7 +190,7 @@ def parse_text(text: str, kind: str, where: str, limit: int = MAX_FILE_BYTES) ->
 def _parse(text: str, kind: str, where: str) -> Any:
     try:
         if kind == "JSON":
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=lambda pairs: object_once(pairs, where))
         _check_yaml_events(text, where)
         return yaml.load(text, Loader=_YAML_LOADER)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
@@ -214,11 +215,14 @@ _YAML_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _check_yaml_events(text: str, where: str) -> None:
-    """Walk the YAML parser's events (no recursion) and stop at the first past a limit."""
+    """Walk the YAML parser's events (no recursion) and stop at the first past a limit, or at a mapping's key given
+    twice (YAML would keep the last silently: a scenario's ``turn: 3`` below ``turn: 1``, an action's second ``do``)."""
     depth = 0
+    keys = KeysOnce(where)
     for count, event in enumerate(yaml.parse(text, Loader=_YAML_LOADER), start=1):
         if count > 2 * MAX_NODES:
             raise LimitError(f"{where}: more than {MAX_NODES:,} values (the limit for one file or action)")
+        keys.feed(event)
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -467,11 +471,12 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
         if gone is None or gone.side != side or gone.alive or gone.id == u.id:
             raise ScenarioError(source, f"{where}.last_of", f"expected a destroyed unit of side {side!r} that this "
                                 f"character is the last survivor of, got {u.last_of!r} [t9a.combined.last-survivor, "
-                                "40k3.char.kinds]")
+                                f"{get_ruleset(spec.ruleset).character_kinds_rule}]")
     if u.character is CharacterKind.ORDINARY and u.joined is None and u.last_of is None:
+        kinds = get_ruleset(spec.ruleset).character_kinds_rule  # each edition's own clause (40k4: its published one)
         raise ScenarioError(source, f"{where}.joined",
-                            "an ordinary character is deployed as part of a unit: name it in joined (or, once that "
-                            "unit is destroyed, in last_of) [40k3.char.kinds]")
+                            f"{u.id} is an ordinary character, deployed as part of a unit: name it in joined (or, once "
+                            f"that unit is destroyed, in last_of) [{kinds}]")
     if u.special and not spec.special_characters and spec.ruleset in ("40k3", "40k4"):
         raise ScenarioError(source, f"{where}.special",
                             "special characters may be used only when both players agree: set "
@@ -617,6 +622,17 @@ def write_atomically(path: Path, text: str | bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _named_once(source: str, field: str, names: list[str]) -> None:
+    """Refuse a scenario's weapon or power profile given twice under one name (as models name them, case aside):
+    models find the first by name, so the second would be read by nothing, its numbers silently ignored."""
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        j = first.setdefault(name.lower(), i)
+        if j != i:
+            raise ScenarioError(source, f"{field}[{i}].name", f"{name!r} is defined twice (also {field}[{j}]): "
+                                "models find a profile by its name, so give each name once")
+
+
 def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     """Read the optional weapons, powers and allocations of a scenario (the combat engine's data)."""
     from .powers import powers_from_data
@@ -627,6 +643,8 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
         powers = powers_from_data(spec.powers)
     except HerohammerError as exc:
         raise ScenarioError(source, "", str(exc)) from None
+    for field, named in (("weapons", weapons), ("powers", powers)):
+        _named_once(source, field, [item.name for item in named])
     allocations = tuple((k, tuple(v.items())) for k, v in spec.allocations.items())
     for side in (*spec.magic_dice, *spec.magic_dice_used):
         if side not in spec.sides:

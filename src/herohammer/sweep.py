@@ -308,8 +308,14 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
 
 
 def _defer_ctrl_c(came: list[int]) -> Any:
-    """Hold back Ctrl-C (noted in ``came``) while a pool starts; return the handler to put back (None: left as it
-    was, off the main thread or where Ctrl-C does not raise KeyboardInterrupt)."""
+    """Only note Ctrl-C (in ``came``) from now on; return the handler to put back (None: left as it was, off the main
+    thread or where Ctrl-C does not raise KeyboardInterrupt).
+
+    Why: Python runs a signal's handler in whatever code the main thread runs when it looks, a finalizer or a
+    weakref callback too (an import's module lock has one), and a KeyboardInterrupt raised there is printed as
+    "Exception ignored" and lost: the sweep went on.  While the pool lives (its imports, its start, the wait on its
+    results, its end) the handler only notes the Ctrl-C, and ``_raise_if_came`` raises it where the command can end.
+    """
     if threading.current_thread() is not threading.main_thread():
         return None
     usual = signal.getsignal(signal.SIGINT)
@@ -319,17 +325,23 @@ def _defer_ctrl_c(came: list[int]) -> Any:
     return usual
 
 
-def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
-    """Put Ctrl-C's handler back and raise the KeyboardInterrupt that ``_defer_ctrl_c`` held back, if one came."""
-    if usual is not None:
-        signal.signal(signal.SIGINT, usual)
+def _raise_if_came(came: list[int]) -> None:
+    """Raise the KeyboardInterrupt of a Ctrl-C that ``_defer_ctrl_c``'s handler noted, if one came."""
     if came:
         raise KeyboardInterrupt
 
 
+def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
+    """Put Ctrl-C's handler back and raise the KeyboardInterrupt that ``_defer_ctrl_c`` held back, if one came."""
+    if usual is not None:
+        signal.signal(signal.SIGINT, usual)
+    _raise_if_came(came)
+
+
 #: How long the command waits at most on its pool's next result before it looks for a Ctrl-C.  Linux may hand the
-#: terminal's SIGINT to one of the pool's threads; Python then only notes it, and a main thread blocked in a wait
-#: with no time limit never raises it (a sweep hung, its workers busy for minutes, about 1 run in 8).
+#: terminal's SIGINT to one of the pool's threads; Python then only notes it (the main thread runs the handler when
+#: it next takes the GIL), and a main thread blocked in a wait with no time limit never ran it (a sweep hung, its
+#: workers busy for minutes, about 1 run in 8).
 _WAKE_SECONDS = 0.25
 
 
@@ -390,28 +402,32 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             return results
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
-        from multiprocessing import Pool, TimeoutError as NoResultYet
-
         pool = None
         came: list[int] = []
-        usual = _defer_ctrl_c(came)
+        usual = _defer_ctrl_c(came)  # until the pool has ended, a Ctrl-C is only noted, then raised where it is safe
         try:
-            try:  # Pool cleans up a failed start on Exception only: a Ctrl-C between two forks left the first
-                # worker behind, holding the terminal's pipes after the command had exited
+            try:
+                from multiprocessing import Pool, TimeoutError as NoResultYet  # its first import: module locks' callbacks
+
+                # Pool cleans up a failed start on Exception only: a Ctrl-C between two forks left the first worker
+                # behind, holding the terminal's pipes after the command had exited
                 pool = Pool(workers, initializer=_quiet_worker, initargs=(os.getpid(),))
-            finally:
-                _restore_ctrl_c(usual, came)  # a Ctrl-C held back is raised now that the pool can be ended
-            finishing = pool.imap(run_job, jobs)
-            while len(out) < len(jobs):
-                try:
-                    result = finishing.next(timeout=_WAKE_SECONDS)
-                except NoResultYet:  # no variant finished yet, wake to take a pending Ctrl-C
-                    continue
-                out.append(result)
-                advance(1)
-        finally:  # done, or Ctrl-C at any point once the pool stands: end its workers
-            if pool is not None:
-                pool.terminate()
+                _raise_if_came(came)
+                finishing = pool.imap(run_job, jobs)
+                while len(out) < len(jobs):
+                    try:
+                        result = finishing.next(timeout=_WAKE_SECONDS)
+                    except NoResultYet:  # no variant finished yet: wake to take a Ctrl-C
+                        _raise_if_came(came)
+                        continue
+                    out.append(result)
+                    advance(1)
+                    _raise_if_came(came)
+            finally:  # done, or Ctrl-C at any point once the pool stands: end its workers
+                if pool is not None:
+                    pool.terminate()
+        finally:
+            _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the pool has ended
         return out
     for job in jobs:
         out.append(run_job(job))

@@ -426,6 +426,9 @@ class Ruleset:
     psychic_test_rule: ClassVar[str] = "40k3.psyker.test"
     power_on_two_rule: ClassVar[str] = "40k3.psyker.perils-on-2"
     psychic_shooting_rule: ClassVar[str] = "40k3.psyker.as-shooting"
+    #: The clause that says a character is ordinary (part of his unit for good) or independent: a scenario's ordinary
+    #: character outside a unit, and his join or leave, are refused citing it.
+    character_kinds_rule: ClassVar[str] = "40k3.char.kinds"
 
     @classmethod
     def psychic_rules(cls) -> tuple[str, ...]:

@@ -524,7 +524,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if character.character is not CharacterKind.INDEPENDENT:
             return Ruling.forbid(
                 f"{character.id} is not an independent character; only independent characters join units",
-                "40k3.char.kinds",
+                self.character_kinds_rule,
             )
         if character.joined and character.joined != host.id:  # joining elsewhere is leaving first
             if problem := self._own_active(state, character) or self.leave_problem(state, character):
@@ -620,7 +620,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Return why a joined character may not leave its unit now (None: it may)."""
         if character.character is CharacterKind.ORDINARY:
             return Ruling.forbid(f"{character.id} is an ordinary character: it stays with its unit all game",
-                                 "40k3.char.kinds")
+                                 self.character_kinds_rule)
         if not character.joined:
             return Ruling.forbid(f"{character.id} is not part of any unit", self.leave_rule)
         host = state.unit(character.joined)

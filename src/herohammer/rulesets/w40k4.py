@@ -41,7 +41,7 @@ PROTECTING_RULES = frozenset({"tyrant_guard"})
 CHARACTER_RULES = frozenset({"move_through_cover", "skilled_rider"})
 
 
-@implements("40k4.ic.join", "40k4.ic.leave", "40k4.ic.movement-phase-only")
+@implements("40k4.ic.join", "40k4.ic.leave", "40k4.ic.movement-phase-only", "published.40k4-character-kinds")
 class Warhammer40k4(Warhammer40k3):
     """Override the 3rd edition where the 4th edition Character rule changes it.
 
@@ -80,6 +80,7 @@ class Warhammer40k4(Warhammer40k3):
     either_side: ClassVar[frozenset[str]] = Warhammer40k3.either_side | {"consolidate"}
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
     psychic_test_rule: ClassVar[str] = "published.40k4-psychic-test"
+    character_kinds_rule: ClassVar[str] = "published.40k4-character-kinds"
     power_on_two_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"  # "On a 2 the power is still used"
     psychic_shooting_rule: ClassVar[str] = "published.40k4-psychic-shooting"
     perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
