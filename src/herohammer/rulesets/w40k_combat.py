@@ -642,8 +642,11 @@ class CombatRules(Ruleset):
                 gaps = nearest[offset:offset + n]
             elif attackers and n:
                 if len(attackers) == 1:  # one striker: its row of gaps to the models (the models measured as
-                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0)
-                    gaps = list(map(max, geo.gap_rows(attackers, u.models)[0], repeat(0.0)))
+                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0), cleared only
+                    # when some base overlaps (no gap below 0: the row sorts as its cleared copy would)
+                    gaps = geo.gap_rows(attackers, u.models)[0]
+                    if min(gaps) < 0.0:
+                        gaps = list(map(max, gaps, repeat(0.0)))
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
             uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
@@ -910,9 +913,16 @@ class CombatRules(Ruleset):
             if len(enemies) == 1:
                 nearest = enemies[0]
             else:
-                # round bases measured from their centres (geo.standing_distance): no base placed for the choice
+                # round bases measured from their centres (geo.standing_distance): no base placed for the choice;
+                # the first enemy in order at the least distance, as min() keeps it, and none nearer than touching
                 mine = [m for u in members for m in u.models]
-                nearest = min(enemies, key=lambda e: geo.standing_distance(mine, e.models))
+                nearest, best = enemies[0], math.inf
+                for e in enemies:
+                    gap = geo.standing_distance(mine, e.models)
+                    if gap < best:
+                        nearest, best = e, gap
+                        if gap == 0.0:  # in base contact: no later enemy can be nearer
+                            break
             theirs = list(map(_AT, nearest.models))
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
