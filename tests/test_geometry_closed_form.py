@@ -218,3 +218,24 @@ def test_a_disc_path_overlaps_a_base_exactly_on_its_stretch(start: tuple[float, 
     stretch = disc_path_overlaps(start, step, radius, other)
     inside = stretch is not None and stretch[0] < u < stretch[1]
     assert inside == (gap < 0.0)
+
+
+@given(st.lists(placed, min_size=1, max_size=8), st.lists(placed, min_size=1, max_size=8))
+def test_a_distance_between_models_as_they_stand_is_the_group_distance_of_their_bases(a: list[Placed],
+                                                                                     b: list[Placed]) -> None:
+    """``standing_distance`` (the fall back's choice of the nearest enemy) reads round bases from their centres with
+    the smaller group as rows: the very float ``group_distance`` of the placed bases gives, either way round."""
+    from herohammer.geometry import group_distance, standing_distance
+
+    assert standing_distance(a, b) == group_distance(a, b)
+    rounds_a, rounds_b = [p for p in a if p.base.round], [p for p in b if p.base.round]
+    if rounds_a and rounds_b:
+        assert standing_distance(rounds_a, rounds_b) == group_distance(rounds_a, rounds_b) \
+            == standing_distance(rounds_b, rounds_a) == group_distance(rounds_b, rounds_a)
+
+
+def test_a_base_read_from_data_is_one_value_per_size() -> None:
+    """``Base.parse`` gives every model of one size the same base, so its inches are worked out once."""
+    assert Base.parse(25) is Base.parse(25.0) == Base(25.0, 25.0)
+    assert Base.parse([50, 25]) is Base.parse([50.0, 25.0]) != Base.parse(50)
+    assert Base.parse([50, 25]).round is False

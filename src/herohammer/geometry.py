@@ -99,7 +99,12 @@ class Base:
 
     @classmethod
     def parse(cls, value: float | int | Sequence[float]) -> Base:
-        """Read a base from data: ``25`` is a 25mm round base, ``[50, 25]`` a 50x25mm rectangle."""
+        """Read a base from data: ``25`` is a 25mm round base, ``[50, 25]`` a 50x25mm rectangle.
+
+        One value per size (``_PARSED``): the models of a scenario, and of every state built from scenario data,
+        share their bases, so what a base works out about itself (its radius and reach in inches, ``cached``) is
+        worked out once per size, not once per model of each new state.
+        """
         expected = "a diameter in mm (e.g. 25) or [width, depth] in mm (e.g. [50, 25])"
         if isinstance(value, (str, bytes)) or isinstance(value, bool):
             raise HerohammerError(f"base: expected {expected}, got {value!r}")
@@ -109,14 +114,14 @@ class Base:
                 raise HerohammerError(
                     f"base: diameter must be a positive number of mm, got {value!r}"
                 )
-            return cls(size, size, round=True)
+            return _parsed(cls, size, size, True)
         if isinstance(value, Sequence) and len(value) == 2:
             width, depth = _number(value[0]), _number(value[1])
             if width is None or depth is None or width <= 0 or depth <= 0:
                 raise HerohammerError(
                     f"base: width and depth must be positive numbers of mm, got {list(value)!r}"
                 )
-            return cls(width, depth, round=False)
+            return _parsed(cls, width, depth, False)
         raise HerohammerError(f"base: expected {expected}, got {value!r}")
 
     def to_data(self) -> float | list[float]:
@@ -168,6 +173,23 @@ def _tidy(mm: float) -> float:
     """Drop a needless ``.0`` so that written files read ``25``, as people write them."""
     return int(mm) if mm.is_integer() else mm
 
+
+
+#: The bases ``Base.parse`` made, by size and shape (at most ``_PARSED_KEPT``): a base is a value, so one per size serves
+#: every model that has it.
+_PARSED: dict[tuple[type[Base], float, float, bool], Base] = {}
+_PARSED_KEPT = 256
+
+
+def _parsed(cls: type[Base], width: float, depth: float, round_: bool) -> Base:
+    """Return the base of this size and shape, made once (``Base.parse``)."""
+    key = (cls, width, depth, round_)
+    base = _PARSED.get(key)
+    if base is None:
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        base = _PARSED[key] = cls(width, depth, round=round_)
+    return base
 
 @dataclass(frozen=True, init=False)
 class Placed(HashOnce):
@@ -290,6 +312,18 @@ def group_distance(a: Sequence[Placed], b: Sequence[Placed]) -> float:
     if a and b and _all_round(a) and _all_round(b):
         return clear(min(map(min, _round_gap_rows(a, b))))  # round bases: the gaps row by row, in C's min
     return closest_pair(a, b)[2]
+
+
+def standing_distance(a: Sequence[Standing], b: Sequence[Standing]) -> float:
+    """``group_distance`` of two groups of models as they stand: round bases measured from their centres and radii
+    alone (the same arithmetic, so the same float), no base placed; any other base placed and measured as there.
+
+    A pair's gap does not depend on which group it is read from (``math.dist`` and the sum of two radii are
+    symmetric in floating point), so the smaller group gives the rows: one row for a lone character, not one per
+    model of the other group."""
+    if a and b and _all_round(a) and _all_round(b):
+        return clear(min(map(min, _round_gap_rows(a, b) if len(a) <= len(b) else _round_gap_rows(b, a))))
+    return closest_pair([p.placed for p in a], [q.placed for q in b])[2]
 
 
 def distance_to_group(p: Placed, group: Sequence[Standing]) -> float:

@@ -648,8 +648,11 @@ class CombatRules(Ruleset):
                 gaps = nearest[offset:offset + n]
             elif attackers and n:
                 if len(attackers) == 1:  # one striker: its row of gaps to the models (the models measured as
-                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0)
-                    gaps = list(map(max, geo.gap_rows(attackers, u.models)[0], repeat(0.0)))
+                    # they stand; a gap below 0 is 0, ``geo.clear``, taken in C: -0.0 sorts as 0.0), cleared only
+                    # when some base overlaps (no gap below 0: the row sorts as its cleared copy would)
+                    gaps = geo.gap_rows(attackers, u.models)[0]
+                    if min(gaps) < 0.0:
+                        gaps = list(map(max, gaps, repeat(0.0)))
                 else:
                     gaps = geo.nearest_distances(u.placed, attackers)
             uid = u.id  # a stable sort of the model indices by their gaps: the closest first, ties in unit order
@@ -916,8 +919,16 @@ class CombatRules(Ruleset):
             if len(enemies) == 1:
                 nearest = enemies[0]
             else:
-                bases = [p for u in members for p in u.placed]
-                nearest = min(enemies, key=lambda e: geo.group_distance(bases, e.placed))
+                # round bases measured from their centres (geo.standing_distance): no base placed for the choice;
+                # the first enemy in order at the least distance, as min() keeps it, and none nearer than touching
+                mine = [m for u in members for m in u.models]
+                nearest, best = enemies[0], math.inf
+                for e in enemies:
+                    gap = geo.standing_distance(mine, e.models)
+                    if gap < best:
+                        nearest, best = e, gap
+                        if gap == 0.0:  # in base contact: no later enemy can be nearer
+                            break
             theirs = list(map(_AT, nearest.models))
             ex = sum(map(_X, theirs)) / len(theirs)
             ey = sum(map(_Y, theirs)) / len(theirs)
@@ -993,7 +1004,16 @@ class CombatRules(Ruleset):
             if plan.alone is None:  # the box of the longest roll holds every shorter one's (each bound moves
                 # monotonically with the distance, in floating point too): nothing in it, nothing in the way of any
                 longest = 6.0 * plan.dice
-                plan.alone = not self._units_near(state, members, _move_box(plan.bounds, dx * longest, dy * longest))
+                low_x, low_y, high_x, high_y = _move_box(plan.bounds, dx * longest, dy * longest)
+                ids = [u.id for u in members]
+                alone = True
+                for u in state.units:  # as _units_near, each unit's box read once, to the first that meets the move's
+                    if u.models and u.embarked_in is None and u.id not in ids:
+                        ex0, ey0, ex1, ey1 = u.extent
+                        if ex0 <= high_x and low_x <= ex1 and ey0 <= high_y and low_y <= ey1:
+                            alone = False
+                            break
+                plan.alone = alone
             short = 0 if plan.alone else self._fall_back_blocked(state, members, ends, (dx, dy), False,
                                                                  _move_box(plan.bounds, ox, oy))
         else:
@@ -2861,9 +2881,19 @@ def _move_box(bounds: Sequence[tuple[float, float, float, float, float]], ox: fl
             low_x, low_y = min(low_x, ex0, min(xs) - reach), min(low_y, ey0, min(ys) - reach)
             high_x, high_y = max(high_x, ex1, max(xs) + reach), max(high_y, ey1, max(ys) + reach)
         return low_x, low_y, high_x, high_y
-    for x0, y0, x1, y1, reach in bounds:  # as Unit.extent and the ends' bounds less and plus the reach
-        low_x, low_y = min(low_x, x0 - reach, (x0 + ox) - reach), min(low_y, y0 - reach, (y0 + oy) - reach)
-        high_x, high_y = max(high_x, x1 + reach, (x1 + ox) + reach), max(high_y, y1 + reach, (y1 + oy) + reach)
+    # as Unit.extent and the ends' bounds less and plus the reach: of a start and its end moved by o, the least is
+    # the start moved by min(o, 0) (adding 0.0 changes no float, adding o is monotone), the greatest by max(o, 0)
+    lx, hx = (ox, 0.0) if ox < 0.0 else (0.0, ox)
+    ly, hy = (oy, 0.0) if oy < 0.0 else (0.0, oy)
+    for x0, y0, x1, y1, reach in bounds:
+        if (low := (x0 + lx) - reach) < low_x:
+            low_x = low
+        if (low := (y0 + ly) - reach) < low_y:
+            low_y = low
+        if (high := (x1 + hx) + reach) > high_x:
+            high_x = high
+        if (high := (y1 + hy) + reach) > high_y:
+            high_y = high
     return low_x, low_y, high_x, high_y
 
 
