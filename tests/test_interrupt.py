@@ -119,14 +119,30 @@ def test_ctrl_c_stops_a_long_command_with_one_line_and_exit_130(argv: list[str],
 
 
 
+def _workers_left_by_an_interrupted_execute(jobs: list[Any], progress: Any) -> list[Any]:
+    """Run ``sweep._execute`` on 2 workers with Ctrl-C raising KeyboardInterrupt, as on a terminal, and expect it to
+    end by that KeyboardInterrupt with Ctrl-C's handler put back; return the workers still alive then (ended after)."""
+    from multiprocessing import active_children
+
+    from herohammer import sweep
+
+    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sweep._execute(jobs, 2, None, progress)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler put back
+        return active_children()
+    finally:
+        signal.signal(signal.SIGINT, usual)
+        for p in active_children():
+            p.terminate()
+
+
 def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Ctrl-C that lands while ``sweep --workers`` starts its pool (between two forks, as a loaded machine makes
     likely) is raised once the pool stands, and the pool's workers end: ``Pool`` cleans up a failed start on
     ``Exception`` only, so the first worker was left waiting for work, holding the terminal's pipes."""
-    from multiprocessing import active_children
     from multiprocessing import pool as mp_pool
-
-    from herohammer import sweep
 
     start = mp_pool.Pool._repopulate_pool
 
@@ -136,16 +152,7 @@ def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pyt
         time.sleep(0.05)  # the Ctrl-C arrives here, while the pool is still being built
 
     monkeypatch.setattr(mp_pool.Pool, "_repopulate_pool", start_then_ctrl_c)
-    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            sweep._execute([], 2, None, lambda n: None)
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler put back
-        left = active_children()
-    finally:
-        signal.signal(signal.SIGINT, usual)
-        for p in active_children():
-            p.terminate()
+    left = _workers_left_by_an_interrupted_execute([], lambda n: None)
     assert not left, f"workers outlived the interrupted start: {left}"
 
 
@@ -213,6 +220,20 @@ sys.exit(main())
 """
 
 
+def _killed_if_running(proc: subprocess.Popen[str]) -> None:
+    """End a command's whole process group if it still runs (a failed test leaves nothing behind)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+
+
+def _assert_ended_by_ctrl_c(proc: subprocess.Popen[str], out: str, err: str) -> None:
+    """A command ended by Ctrl-C: exit 130 and the one line, no traceback."""
+    assert proc.returncode == 130, err
+    assert err == "herohammer: interrupted; nothing was written\n"
+    assert "Traceback" not in out + err
+
+
 @pytest.mark.parametrize("argv", [["--version"], ["simulate"]])
 def test_a_ctrl_c_while_the_command_line_loads_ends_with_one_line_and_130(argv: list[str]) -> None:
     """Before the console script caught it, a Ctrl-C in the command line's own imports (the first tenth of a second
@@ -226,12 +247,8 @@ def test_a_ctrl_c_while_the_command_line_loads_ends_with_one_line_and_130(argv: 
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    assert proc.returncode == 130, err
-    assert err == "herohammer: interrupted; nothing was written\n"
-    assert "Traceback" not in out + err
+        _killed_if_running(proc)
+    _assert_ended_by_ctrl_c(proc, out, err)
 
 
 #: Run as ``python -c``: the console script with ``sweep --workers``'s first import of ``multiprocessing`` (made where
@@ -281,11 +298,8 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_swee
     except subprocess.TimeoutExpired:
         raise AssertionError("the sweep went on after its Ctrl-C") from None
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-    assert proc.returncode == 130, err
-    assert err == "herohammer: interrupted; nothing was written\n"
+        _killed_if_running(proc)
+    _assert_ended_by_ctrl_c(proc, out, err)
     assert not _group(proc.pid), "a worker outlived the interrupted command"
 
 
@@ -293,8 +307,6 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_sweep_waits_on_its_pool_is_rais
     """The same loss once the pool stands: a Ctrl-C taken in a finalizer between two results (here one dropped by the
     progress callback, in which the Ctrl-C comes) ends ``sweep._execute`` with KeyboardInterrupt, its workers
     ended."""
-    from multiprocessing import active_children
-
     from herohammer import sweep
     from herohammer.scenario import read_data
 
@@ -310,15 +322,6 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_sweep_waits_on_its_pool_is_rais
     def progress(n: int) -> None:
         CtrlCInHere()
 
-    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            sweep._execute(jobs, 2, None, progress)
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler put back
-        left = active_children()
-    finally:
-        signal.signal(signal.SIGINT, usual)
-        for p in active_children():
-            p.terminate()
+    left = _workers_left_by_an_interrupted_execute(jobs, progress)
     assert seen == [1], "the Ctrl-C should come once, with the first result"
     assert not left, f"workers outlived the interrupted sweep: {left}"
