@@ -101,9 +101,9 @@ class Base:
     def parse(cls, value: float | int | Sequence[float]) -> Base:
         """Read a base from data: ``25`` is a 25mm round base, ``[50, 25]`` a 50x25mm rectangle.
 
-        One value per size (``_PARSED``): the models of a scenario, and of every state built from scenario data,
-        share their bases, so what a base works out about itself (its radius and reach in inches, ``cached``) is
-        worked out once per size, not once per model of each new state.
+        One value per size (``_parsed``, an ``lru_cache``): the models of a scenario, and of every state built
+        from scenario data, share their bases, so what a base works out about itself (its radius and reach in
+        inches, ``cached``) is worked out once per size, not once per model of each new state.
         """
         expected = "a diameter in mm (e.g. 25) or [width, depth] in mm (e.g. [50, 25])"
         if isinstance(value, (str, bytes)) or isinstance(value, bool):
@@ -114,14 +114,14 @@ class Base:
                 raise HerohammerError(
                     f"base: diameter must be a positive number of mm, got {value!r}"
                 )
-            return _parsed(cls, size, size, True)
+            return _parsed(size, size, True)
         if isinstance(value, Sequence) and len(value) == 2:
             width, depth = _number(value[0]), _number(value[1])
             if width is None or depth is None or width <= 0 or depth <= 0:
                 raise HerohammerError(
                     f"base: width and depth must be positive numbers of mm, got {list(value)!r}"
                 )
-            return _parsed(cls, width, depth, False)
+            return _parsed(width, depth, False)
         raise HerohammerError(f"base: expected {expected}, got {value!r}")
 
     def to_data(self) -> float | list[float]:
@@ -174,22 +174,11 @@ def _tidy(mm: float) -> float:
     return int(mm) if mm.is_integer() else mm
 
 
-
-#: The bases ``Base.parse`` made, by size and shape (at most ``_PARSED_KEPT``): a base is a value, so one per size serves
-#: every model that has it.
-_PARSED: dict[tuple[type[Base], float, float, bool], Base] = {}
-_PARSED_KEPT = 256
-
-
-def _parsed(cls: type[Base], width: float, depth: float, round_: bool) -> Base:
-    """Return the base of this size and shape, made once (``Base.parse``)."""
-    key = (cls, width, depth, round_)
-    base = _PARSED.get(key)
-    if base is None:
-        if len(_PARSED) >= _PARSED_KEPT:
-            _PARSED.clear()
-        base = _PARSED[key] = cls(width, depth, round=round_)
-    return base
+@lru_cache(maxsize=256)
+def _parsed(width: float, depth: float, round_: bool) -> Base:
+    """Return the base of this size and shape, made once (``Base.parse``): a base is a value, so one per size serves
+    every model that has it."""
+    return Base(width, depth, round=round_)
 
 @dataclass(frozen=True, init=False)
 class Placed(HashOnce):
