@@ -25,10 +25,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION, UNSLOWED_FALL_BACK_TYPES
-
-#: Types that difficult terrain does not slow in 4th edition (its Bikes and Jump Infantry pages): the same as fall back.
-UNSLOWED_TYPES = UNSLOWED_FALL_BACK_TYPES
+from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION, UNSLOWED_TYPES
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})

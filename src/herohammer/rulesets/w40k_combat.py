@@ -69,10 +69,11 @@ REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
 CAVALRY_ASSAULT_INCHES = 12.0
 #: Types that fall back 3D6" instead of 2D6" (published fall back rule).
 FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
-#: Types whose fall back difficult terrain does not halve (4th ed. rulebook, Jump Infantry: "Jump infantry fall back
-#: 3D6", as they will always use their packs. They may, of course, move over any obstructions when falling back";
-#: Bikes: "Bikes are not slowed down by difficult terrain"), published.fall-back.
-UNSLOWED_FALL_BACK_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
+#: Types difficult terrain does not slow (4th ed. rulebook, Bikes: "Bikes are not slowed down by difficult terrain";
+#: Jump Infantry: "Jump infantry fall back 3D6", as they will always use their packs. They may, of course, move over
+#: any obstructions when falling back"): their fall back is never halved (published.fall-back), and in 4th edition
+#: their moves are not slowed either (``Warhammer40k4.terrain_unslowed``, published.difficult-terrain).
+UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
 MORALE_FRACTION = 0.25
@@ -1042,9 +1043,9 @@ class CombatRules(Ruleset):
     def _fall_back_halved(state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
         """Say whether the fall back of the roll's full distance takes a model into, out of or through difficult
         (or dangerous) terrain: then the distance rolled is halved (4th ed. p. 48, Fall Back!).  Never for a unit
-        whose every member is jump infantry or bikes (``UNSLOWED_FALL_BACK_TYPES``: they go over what is in the way)."""
+        whose every member is jump infantry or bikes (``UNSLOWED_TYPES``: they go over what is in the way)."""
         terrain = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
-        if not terrain or all(u.type in UNSLOWED_FALL_BACK_TYPES for u in members):
+        if not terrain or all(u.type in UNSLOWED_TYPES for u in members):
             return False
         for u in members:
             for m in u.models:
