@@ -685,6 +685,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         if problem := self.leave_problem(state, character):
             return problem
+        if character.has(Status.REGROUPED):  # he regrouped with his unit: neither moves further this phase
+            return Ruling.forbid(f"{character.id} took a Regroup test with {character.joined} this phase: it cannot "
+                                 "move any further this Movement phase, nor leave", self.leave_rule,
+                                 "published.regroup")
         if character.has(Status.MOVED):  # leaving is his move; he has made it (joining, or with his unit)
             return Ruling.forbid(f"{character.id} has already moved this phase: leaving is a move, and a model moves "
                                  "once a phase", self.leave_rule, self.move_rule)

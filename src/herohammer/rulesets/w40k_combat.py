@@ -1900,19 +1900,17 @@ class CombatRules(Ruleset):
         moved_units = []
         for u in members:
             models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
-            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
+            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED))
         state = state.replace_units(*moved_units)
         if any([mv.dangerous for mv in moves]):  # each test is taken as its model moves: the slain reach no one
             before = sum([len(u.models) for u in members])
             state, tested = self._dangerous_tests(state, moves, dice)
             events += tested
             left = [m.placed for u in members for m in state.unit(u.id).models]
-            if len(left) != before:
+            if len(left) != before:  # no charger left in contact: none is locked with the target
                 contacts = sum([any([geo.distance(p, t) <= _CONTACT for t in theirs]) for p in left])
-                if not contacts:  # no charger left in contact: none is locked with the target
-                    state = state.replace_units(*(state.unit(u.id).with_status(remove=(Status.LOCKED,))
-                                                  for u in members))
-        if contacts:
+        if contacts:  # a unit is locked once a model of it is engaged (4th ed., Move Charging Units)
+            state = state.replace_units(*(state.unit(u.id).with_status(Status.LOCKED) for u in members))
             pinned = [t for t in target_ids if state.unit(t).has(Status.PINNED)]
             state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED, remove=(
                 Status.PINNED, Status.NEWLY_PINNED)) for t in target_ids))
