@@ -267,3 +267,59 @@ def test_after_its_regroup_test_a_unit_moves_no_further_citing_the_regroup(rules
     if passed:  # (still falling back, the Captain may not leave at all: 40k3/40k4.ic.falling-back)
         assert_illegal(g, {"do": "leave", "character": "cap", "to": [21, 25]}, "published.regroup")
     assert_legal(g, {"do": "move", "unit": "others", "to": [[40, 22]]})
+
+
+@pytest.mark.rule("published.assault-terrain")
+@pytest.mark.parametrize("ruleset,kind,note", [
+    ("40k4", "infantry", "assaults through difficult terrain: the highest of 2D6 must reach 4.52\""),
+    ("40k4", "jump_infantry", "assaults through difficult terrain: the highest of 2D6 must reach 4.52\""),
+    ("40k4", "bike", "assaults through difficult terrain unslowed: 2 Dangerous Terrain tests"),
+    ("40k3", "bike", "assaults through difficult terrain unslowed: 2 Dangerous Terrain tests")])
+def test_the_assault_ruling_says_what_the_wood_will_ask(ruleset: str, kind: str, note: str) -> None:
+    """A judge asked about the assault hears, before any die, what the wood will ask of it."""
+    ruling = charge(ruleset, kind).check(ASSAULT)
+    assert ruling.legal and ruling.notes and ruling.notes[0].startswith(note)
+    assert "published.assault-terrain" in ruling.notes[0]
+    assert not charge(ruleset, kind, terrain=[]).check(ASSAULT).notes  # no wood: nothing to say
+
+
+# == 4. 3rd edition: cavalry, bikes and jump infantry unslowed in every move (one table) ==========================
+@pytest.mark.rule("published.difficult-terrain", "published.assault-terrain", "published.dangerous-terrain")
+@pytest.mark.parametrize("kind", ["bike", "jump_infantry", "cavalry"])
+def test_40k3_fast_types_assault_through_the_wood_unslowed(kind: str) -> None:
+    """3rd edition: no roll for the distance; bikes test each model entering, jump infantry each model ending in the
+    wood (none: they end beside the Boyz), cavalry every model of the unit once it enters (its Cavalry page: "roll a
+    D6 for each model in the unit")."""
+    g = charge("40k3", kind)
+    faces = {"bike": [4, 1], "jump_infantry": [], "cavalry": [4, 1]}[kind]
+    events = g.apply(ASSAULT, dice=ScriptedDice(faces))
+    assert [m.name for m in g.state.unit("squad").models] == (["S1", "S2"] if kind == "jump_infantry" else ["S1"])
+    assert ys(g) == [CONTACT_Y] * len(g.state.unit("squad").models) and g.state.unit("boyz").has(Status.LOCKED)
+    assert terrain_said(events)[0].startswith("squad assaults through difficult terrain unslowed")
+
+
+@pytest.mark.rule("published.difficult-terrain", "published.dangerous-terrain")
+def test_40k3_cavalry_move_through_the_wood_unslowed_and_every_rider_tests() -> None:
+    """3rd edition cavalry (6" move): only S1 rides into the wood, yet both riders test; no 2D6 for the distance.
+    4th edition cavalry "move as infantry": they roll, and no one tests."""
+    red = [{"id": "squad", "type": "cavalry", "models": [model("S1", 20, 20, 8, MARINE), model("S2", 22, 20, 8, MARINE)]}]
+    wood = [{"id": "wood", "kind": "difficult", "polygon": [[18, 21.5], [21, 21.5], [21, 23.5], [18, 23.5]]}]
+    move = {"do": "move", "unit": "squad", "to": [[20, 25], [22, 25]]}
+    g = game(scenario("40k3", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))
+    assert "2 Dangerous Terrain tests" in g.check(move).notes[0]
+    events = g.apply(move, dice=ScriptedDice([5, 1]))
+    assert [m.name for m in g.state.unit("squad").models] == ["S1"] and ys(g) == [25.0]
+    assert "squad: 2 dangerous terrain tests, 1 failed (S2)" in terrain_said(events)
+    g = game(scenario("40k4", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))
+    events = g.apply(move, dice=ScriptedDice([3, 2]))
+    assert ys(g) == [23.0, 23.0] and terrain_said(events) == ["squad rolls 3\" for difficult terrain, and stops short"]
+
+
+@pytest.mark.rule("published.difficult-terrain", "published.dangerous-terrain")
+def test_40k3_bikes_cross_the_wood_unslowed_as_in_4th_edition() -> None:
+    """3rd edition bikes move their 12" through the wood with no roll, each rider entering it testing."""
+    red = [{"id": "squad", "type": "bike", "models": [model("S1", 20, 20, 8, MARINE), model("S2", 22, 20, 8, MARINE)]}]
+    g = game(scenario("40k3", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=WOOD))
+    move = {"do": "move", "unit": "squad", "to": [[20, 31], [22, 31]]}
+    events = g.apply(move, dice=ScriptedDice([4, 5]))
+    assert ys(g) == [31.0, 31.0] and "squad: 2 dangerous terrain tests, 0 failed" in terrain_said(events)

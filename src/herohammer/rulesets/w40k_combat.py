@@ -1843,10 +1843,41 @@ class CombatRules(Ruleset):
                                  f"{reach:g}\"", rule)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
+        notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
         if state.combined(target.id)[0].has(Status.FALLING_BACK):
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
-                                "fails", rule, "published.assaulted-while-falling-back")
-        return Ruling.allow(said, rule)
+                                "fails", rule, "published.assaulted-while-falling-back", notes=notes)
+        return Ruling.allow(said, rule, notes=notes)
+
+    def _assault_terrain_notes(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                               theirs: Sequence[geo.Placed], reach: float) -> tuple[str, ...]:
+        """Say what difficult terrain on the chargers' way will ask when the assault is resolved (``_assault_terrain``):
+        nothing unless a difficult or dangerous piece lies where the chargers and their target stand."""
+        rough = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
+        if not rough:
+            return ()
+        placed = [*theirs, *(p for u in members for p in u.placed)]
+        low_x, low_y = min(p.at[0] for p in placed) - reach, min(p.at[1] for p in placed) - reach
+        high_x, high_y = max(p.at[0] for p in placed) + reach, max(p.at[1] for p in placed) + reach
+        if not any(t.bounds[0] <= high_x and low_x <= t.bounds[2] and t.bounds[1] <= high_y and low_y <= t.bounds[3]
+                   for t in rough):
+            return ()
+        new_at, _ = _charge_spots(state, members, [p for p in theirs], reach)
+        moves = _assault_paths(state, members, new_at, rough)
+        if not any([mv.difficult for mv in moves]):
+            return ()
+        if self.terrain_unslowed(state, unit, kind="assault"):
+            tested = sum([mv.dangerous for mv in self.unslowed_moves(state, moves)])
+            return (f"assaults through difficult terrain unslowed: {tested} Dangerous Terrain test"
+                    f"{'s' * (tested != 1)} [published.assault-terrain, published.dangerous-terrain]",)
+        need = max(mv.length for mv in moves if mv.difficult)
+        factor = min([self.assault_terrain_factor.get(u.type, 1) for u in members])
+        n, _, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
+        doubled = ", doubled" if factor != 1 else ""
+        tested = sum([mv.dangerous for mv in moves])
+        dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
+        return (f"assaults through difficult terrain: the highest of {n}D6{doubled} must reach {need:.2f}\" for every "
+                f"charger to go all the way{dangerous} [published.assault-terrain, {dice_rule}]",)
 
     @staticmethod
     @implements("published.assault-after-shooting")
