@@ -323,3 +323,80 @@ def test_40k3_bikes_cross_the_wood_unslowed_as_in_4th_edition() -> None:
     move = {"do": "move", "unit": "squad", "to": [[20, 31], [22, 31]]}
     events = g.apply(move, dice=ScriptedDice([4, 5]))
     assert ys(g) == [31.0, 31.0] and "squad: 2 dangerous terrain tests, 0 failed" in terrain_said(events)
+
+
+# == 5. a judge's round on what rounds 1-17 did not test ==========================================================
+def led_squad(ruleset: str) -> Game:
+    """The Tactical squad (three marines at y 20) led by its Captain (joined before this phase), a Chaplain 2.5" off."""
+    from _w40k import hero, squad
+    red = [squad("tac", 20, 20), hero("cap", 20, 21.5, joined="tac"), hero("chap", 27, 19)]
+    return game(scenario(ruleset, red))
+
+
+JOIN_CHAPLAIN = {"do": "join", "character": "chap", "unit": "tac", "to": [24, 21.5]}
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "40k4.ic.slowest-model")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_second_character_joins_a_squad_already_led_and_moves_with_what_his_join_left(ruleset: str) -> None:
+    """Nothing in the seeds bars a second independent character from a unit one already leads: the Chaplain joins
+    the Captain's squad (both are with it now). His join spent 3.91" of his 6": the squad's 3" move is refused for
+    him (one allowance a phase, its rule cited once), a 2" move is allowed."""
+    g = led_squad(ruleset)
+    assert_legal(g, JOIN_CHAPLAIN, f"{ruleset}.ic.join")
+    g.apply(JOIN_CHAPLAIN)
+    assert [u.id for u in g.state.combined("tac")] == ["tac", "cap", "chap"]
+    far = {"do": "move", "unit": "tac", "to": [[20, 23], [22, 23], [24, 23], [20, 24.5], [24, 24.5]]}
+    refused = assert_illegal(g, far, "40k3.char.move-as-type" if ruleset == "40k3" else "40k4.ic.slowest-model")
+    assert len(refused.rules) == len(set(refused.rules)) and "Chap has moved 3.91\" already" in str(refused)
+    assert_legal(g, {"do": "move", "unit": "tac", "to": [[20, 22], [22, 22], [24, 22], [20, 23.5], [24, 23.5]]})
+
+
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_character_may_not_leave_in_the_phase_he_joined_but_the_one_who_led_it_may(ruleset: str) -> None:
+    """Joining was the Chaplain's move this phase: leaving again is refused (the game unchanged); the Captain, who
+    joined in an earlier phase, may leave."""
+    g = led_squad(ruleset)
+    g.apply(JOIN_CHAPLAIN)
+    refused = assert_illegal(g, {"do": "leave", "character": "chap", "to": [30, 19]}, f"{ruleset}.ic.leave")
+    assert "has already moved this phase" in str(refused)
+    assert_legal(g, {"do": "leave", "character": "cap", "to": [20, 26]}, f"{ruleset}.ic.leave")
+
+
+@pytest.mark.rule("40k3.psyker.perils", "published.40k4-perils-of-the-warp")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_perils_of_the_warp_strikes_the_psyker_in_his_unit_and_no_one_else(ruleset: str) -> None:
+    """A one-Wound Librarian in the Tactical squad rolls a double 6: Perils of the Warp slays him (3rd: an S6 hit, no
+    save; 4th: one wound, no armour save), the squad's marines are untouched, and the squad, no longer led, still
+    shoots that phase."""
+    from _w40k import squad
+    lib = {"id": "lib", "character": "independent", "joined": "tac", "rules": ["psyker"],
+           "models": [model("Lib", 24, 21.5, 10, "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+")]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20), lib], [squad("boyz", 20, 30)], phase="shooting"))
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice([6, 6, 6, 6]))
+    perils = [e for e in events if e.kind == "perils"]
+    assert perils and perils[0].rules == (("40k3.psyker.perils",) if ruleset == "40k3"
+                                          else ("published.40k4-perils-of-the-warp",))
+    assert not g.state.unit("lib").alive and [u.id for u in g.state.combined("tac")] == ["tac"]
+    assert [m.wounds_taken for m in g.state.unit("tac").models] == [0, 0, 0]
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"})
+
+
+@pytest.mark.rule("published.assault-after-shooting", "published.assault-range")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_squad_shot_dead_around_its_captain_leaves_him_to_a_unit_that_did_not_shoot(ruleset: str) -> None:
+    """The Devastator shoots the last marine dead around his Captain; in the Assault phase the Captain stands alone.
+    By the written decision he is a unit of his own, not the unit shot at: the Devastator may not assault him, the
+    Assault squad that held its fire may."""
+    blue = [{"id": "devs", "models": [{**model("Dev", 20, 28, 8), "weapons": ["bolter"]}]},
+            {"id": "assault", "models": [model("Ass", 23, 27, 8)]}]
+    red = [{"id": "tac", "models": [model("tac 1", 20, 20)]},
+           {"id": "cap", "character": "independent", "joined": "tac", "models": [model("Cap", 20, 21.5, 10)]}]
+    g = game(scenario(ruleset, blue, red, phase="shooting"))
+    g.apply({"do": "shoot", "unit": "devs", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 6]))
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert_illegal(g, {"do": "assault", "unit": "devs", "target": "cap"}, "published.assault-after-shooting")
+    assert_legal(g, {"do": "assault", "unit": "assault", "target": "cap"}, "published.assault-range")

@@ -470,7 +470,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                     return Ruling.forbid(
                         f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
                         f"{mv.length:.2f}\" it would exceed its {allowance:g}\" (one move allowance a phase)",
-                        rule, self.move_rule)
+                        *dict.fromkeys((rule, self.move_rule)))  # 3rd edition: one rule, cited once
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
