@@ -71,8 +71,8 @@ CAVALRY_ASSAULT_INCHES = 12.0
 FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types difficult terrain does not slow (4th ed. rulebook, Bikes: "Bikes are not slowed down by difficult terrain";
 #: Jump Infantry: "Jump infantry fall back 3D6", as they will always use their packs. They may, of course, move over
-#: any obstructions when falling back"): their fall back is never halved (published.fall-back), and in 4th edition
-#: their moves are not slowed either (``Warhammer40k4.terrain_unslowed``, published.difficult-terrain).
+#: any obstructions when falling back"): the 4th edition's unslowed types in moves and fall backs
+#: (``Warhammer40k4.unslowed_types``, read by ``terrain_unslowed`` and ``_fall_back_halved``, published.difficult-terrain).
 UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
