@@ -48,6 +48,7 @@ class Status(StrEnum):
     ENGAGED = "engaged"
     SHAKEN = "shaken"
     MOVED = "moved"
+    REGROUPED = "regrouped"  # 40k: took its Regroup test this Movement phase: it moves no further (published.regroup)
     MARCHED = "marched"
     RAN = "ran"  # 40k: ran with Fleet in this turn's Shooting phase (instead of shooting)
     SHOT = "shot"
@@ -71,7 +72,7 @@ _X, _Y = itemgetter(0), itemgetter(1)
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
                            Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
-                           Status.RALLY_TESTED})
+                           Status.RALLY_TESTED, Status.REGROUPED})
 
 
 @dataclass(frozen=True)

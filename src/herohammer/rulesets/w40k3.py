@@ -86,6 +86,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     coherency_rule: ClassVar[str] = "40k3.char.coherency"
     #: The clause that locks a joined character in the combat its unit is locked in (none of its own in 3rd).
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ()
+    #: The troop types difficult terrain does not slow, by the kind of move (``terrain_unslowed``): they take Dangerous
+    #: Terrain tests instead (``unslowed_moves``), and their fall back is never halved.  Decision (published.assault-
+    #: terrain): the 3rd edition's Cavalry page (tests model by model instead of slowing) is read for its moves, assaults
+    #: and fall backs; its pages on bikes and jump infantry were not at hand, so they are read as the 4th edition's
+    #: Movement-phase pages, in every kind of move (in 3rd edition jump infantry assault 12" with their packs).
+    unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]] = {
+        kind: frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY, UnitType.CAVALRY})
+        for kind in ("move", "assault", "fall_back")}
+    #: What an assault through difficult terrain multiplies the highest die by, per troop type (4th ed. cavalry: 2).
+    assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {}
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -215,6 +225,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         status = unit.status
         if not status:
             return None  # nothing it did or suffered holds it back
+        if Status.REGROUPED in status:  # 4th ed., Regrouping: it "cannot move any further during that Movement phase"
+            verdict = "regrouped" if Status.FALLING_BACK not in status else "failed it and fell back again"
+            return Ruling.forbid(f"{unit.id} took a Regroup test this phase and {verdict}: it cannot move any "
+                                 "further this Movement phase", "published.regroup")
         if Status.MOVED in status:  # a unit moves once a Movement phase, by the rules of its type
             return Ruling.forbid(f"{unit.id} has already moved this phase: a unit moves once a phase",
                                  self.move_rule)
@@ -253,17 +267,42 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(overlap, *rules, "published.bases-apart"), moves, ()
         return None, moves, self._difficult_notes(state, unit, moves, alone=True)
 
-    def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False) -> bool:
+    @implements("published.difficult-terrain", "published.assault-terrain")
+    def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False, kind: str = "move") -> bool:
         """Say whether a unit (with its characters, unless ``alone``) moves through difficult terrain unslowed, taking
-        Dangerous Terrain tests instead (``unslowed_moves``): never in 3rd edition, whose unit type pages were not at
-        hand (published.difficult-terrain)."""
-        return False
+        Dangerous Terrain tests instead (``unslowed_moves``): every member must be of a type ``unslowed_types`` names
+        for this kind of move ("move", "assault", "fall_back"); with a member of another type the group moves at the
+        pace of the slowest, rolling as infantry (the fall back: halved)."""
+        types = self.unslowed_types[kind]
+        if unit.type not in types:
+            return False
+        return all(u.type in types for u in ((unit,) if alone else state.combined(unit.id)))
 
+    @implements("published.dangerous-terrain")
     def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
                        ) -> list[movement.PlannedMove]:
-        """Return the moves of a unit ``terrain_unslowed`` with the models that take a Dangerous Terrain test marked
-        (``PlannedMove.dangerous``): no other change in 3rd edition."""
-        return list(moves)
+        """Mark who takes a Dangerous Terrain test in a move ``terrain_unslowed`` lets through: each bike entering or
+        moving through difficult terrain (4th ed., Bikes: "each model entering or moving through difficult terrain
+        must take a Dangerous Terrain test", in its moves and its assaults), each jump infantry model ending its move in
+        it (4th ed., Jump Infantry: "if they end their move in difficult terrain, they must take a Dangerous Terrain
+        test"), and, once one cavalry model of a unit enters it, every cavalry model of that unit (3rd ed., Cavalry: "roll a
+        D6 for each model in the unit"); dangerous terrain tests every model it is already marked
+        for."""
+        cavalry_in = {mv.unit_id for mv in moves if mv.difficult and state.unit(mv.unit_id).type is UnitType.CAVALRY}
+        out = []
+        for mv in moves:
+            if not mv.dangerous:
+                kind = state.unit(mv.unit_id).type
+                if kind is UnitType.BIKE:
+                    tested = mv.difficult
+                elif kind is UnitType.CAVALRY:
+                    tested = mv.unit_id in cavalry_in
+                else:  # where the model's centre ends, as a move's path is its centre's line
+                    tested = mv.difficult and geo.enters_terrain(mv.to, (), state.terrain, "difficult")
+                if tested:
+                    mv = movement.PlannedMove(mv.unit_id, mv.index, mv.model, mv.to, mv.length, True, True)
+            out.append(mv)
+        return out
 
     def _difficult_notes(self, state: GameState, unit: Unit, moves: Sequence[movement.PlannedMove],
                          alone: bool = False) -> tuple[str, ...]:
@@ -331,28 +370,35 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return True, ("published.skilled-rider",)
         return False, ()
 
+    @implements("published.dangerous-terrain")
     def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove], dice: Dice) -> Resolution:
-        """Test each model that moved through dangerous terrain: a 1 on a D6 is a wound with no armour save.
+        """Test each model that moved through dangerous terrain: a 1 on a D6 is a wound with no armour save, suffered
+        by the very model that rolled it (the test is each model's own: published.dangerous-terrain; the 4th ed.
+        Bikes and Jump Infantry pages speak of "each model" taking "a Dangerous Terrain test"): one die a model, in the
+        order the unit's models stand, so the model hurt is known (and exact odds follow each model's own die).
 
         The test is the model's own, so each model's own Skilled Rider counts: a character's
         is not lent to the unit he is with, nor the unit's to him.
         """
         events: list[Event] = []
-        for uid in dict.fromkeys(mv.unit_id for mv in moves if mv.dangerous):
+        for uid in dict.fromkeys([mv.unit_id for mv in moves if mv.dangerous]):
             tested = [mv for mv in moves if mv.unit_id == uid and mv.dangerous]
             unit = state.unit(uid)
             reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
+            again = Reroll.FAILED if reroll else Reroll.NONE
             start = len(dice.log)
-            passed = dice.pool(len(tested), 2, f"{uid}: dangerous terrain", "published.dangerous-terrain",
-                               Reroll.FAILED if reroll else Reroll.NONE)
-            failed = len(tested) - passed
+            failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: dangerous terrain ({mv.model.name})",
+                                                          "published.dangerous-terrain", again)]
             rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
-            again = ", failures re-rolled (Skilled Rider)" if reroll else ""
+            again_said = ", failures re-rolled (Skilled Rider)" if reroll else ""
+            who = f" ({', '.join(mv.model.name for mv in failed)})" if failed else ""
             events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
-                                f"{'s' * (len(tested) != 1)}{again}, {failed} failed", rules, tuple(dice.log[start:])))
-            if failed:
-                refs = [(uid, mv.index) for mv in tested]
-                state, more, _ = self._take_wounds(state, refs, [WoundBatch(failed, None, True)], dice, uid, rules)
+                                f"{'s' * (len(tested) != 1)}{again_said}, {len(failed)} failed{who}", rules,
+                                tuple(dice.log[start:])))
+            if failed:  # one wound on each model that rolled the 1, no other (an invulnerable save still taken)
+                refs = [(uid, mv.index) for mv in failed]
+                state, more, _ = self._take_wounds(state, refs, [WoundBatch(len(failed), None, True)], dice, uid,
+                                                   rules)
                 events += more
         return state, events
 
@@ -424,7 +470,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                     return Ruling.forbid(
                         f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
                         f"{mv.length:.2f}\" it would exceed its {allowance:g}\" (one move allowance a phase)",
-                        rule, self.move_rule)
+                        *dict.fromkeys((rule, self.move_rule)))  # 3rd edition: one rule, cited once
                 return Ruling.forbid(
                     f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
                 )
@@ -639,6 +685,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return problem
         if problem := self.leave_problem(state, character):
             return problem
+        if character.has(Status.REGROUPED):  # he regrouped with his unit: neither moves further this phase
+            return Ruling.forbid(f"{character.id} took a Regroup test with {character.joined} this phase: it cannot "
+                                 "move any further this Movement phase, nor leave", self.leave_rule,
+                                 "published.regroup")
         if character.has(Status.MOVED):  # leaving is his move; he has made it (joining, or with his unit)
             return Ruling.forbid(f"{character.id} has already moved this phase: leaving is a move, and a model moves "
                                  "once a phase", self.leave_rule, self.move_rule)

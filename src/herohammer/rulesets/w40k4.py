@@ -7,11 +7,10 @@ Only the hooks the 4th edition changes are overridden here; the mechanics are in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from .. import geometry as geo
-from .. import movement
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
 from ..dice import Dice
@@ -81,6 +80,17 @@ class Warhammer40k4(Warhammer40k3):
     power_on_two_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"  # "On a 2 the power is still used"
     psychic_shooting_rule: ClassVar[str] = "published.40k4-psychic-shooting"
     perils_reads: ClassVar[tuple[str, ...]] = ("invulnerable",)  # one wound: Toughness plays no part
+    #: Bikes are not slowed in their moves nor their assaults (4th ed., Bikes: "Bikes are not slowed down by difficult
+    #: terrain"; "Bike assault moves are not slowed down by difficult terrain"), jump infantry only in their moves and
+    #: fall backs (Jump Infantry: "When using jump packs, movement is not reduced for difficult terrain"; "Jump
+    #: infantry assault 6" like normal infantry. This move is slowed by difficult terrain in the same way as other
+    #: infantry"; "They may, of course, move over any obstructions when falling back"); cavalry "move as infantry"
+    #: (Beasts & Cavalry) and are slowed in every move (published.difficult-terrain, published.assault-terrain).
+    unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]] = {
+        "move": UNSLOWED_TYPES, "assault": frozenset({UnitType.BIKE}), "fall_back": UNSLOWED_TYPES}
+    #: Cavalry assaulting through difficult terrain double the highest die (4th ed., Beasts & Cavalry: "roll for the
+    #: distance they can move just as you would for infantry, but double the result").
+    assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {UnitType.CAVALRY: 2}
 
     @implements("published.40k4-perils-of-the-warp")
     def psychic_test(self, dice: Dice, leadership: int, toughness: int, wounds: int,
@@ -152,33 +162,6 @@ class Warhammer40k4(Warhammer40k3):
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the slowest-model rule for a combined unit."""
         return "40k4.ic.slowest-model" if len(members) > 1 else self.move_rule
-
-    @implements("published.difficult-terrain")
-    def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False) -> bool:
-        """Bikes and jump infantry are not slowed by difficult terrain (4th ed. rulebook, Bikes: "Bikes are not slowed
-        down by difficult terrain"; Jump Infantry: "When using jump packs, movement is not reduced for difficult
-        terrain"): every member of the group that moves must be one of them, else it moves at the pace of the slowest."""
-        members = (unit,) if alone else state.combined(unit.id)
-        return all(u.type in UNSLOWED_TYPES for u in members)
-
-    @implements("published.dangerous-terrain")
-    def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
-                       ) -> list[movement.PlannedMove]:
-        """Mark who takes a Dangerous Terrain test: each bike entering or moving through difficult terrain ("each
-        model entering or moving through difficult terrain must take a Dangerous Terrain test"), each jump infantry
-        model ending its move in it ("if they end their move in difficult terrain, they must take a Dangerous Terrain
-        test"); dangerous terrain tests every model it is already marked for."""
-        out = []
-        for mv in moves:
-            if mv.difficult and not mv.dangerous:
-                if state.unit(mv.unit_id).type is UnitType.BIKE:
-                    tested = True
-                else:  # where the model's centre ends, as a move's path is its centre's line
-                    tested = geo.enters_terrain(mv.to, (), state.terrain, "difficult")
-                if tested:
-                    mv = movement.PlannedMove(mv.unit_id, mv.index, mv.model, mv.to, mv.length, True, True)
-            out.append(mv)
-        return out
 
     @implements("40k4.char.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,

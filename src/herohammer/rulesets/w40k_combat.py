@@ -71,8 +71,8 @@ CAVALRY_ASSAULT_INCHES = 12.0
 FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types difficult terrain does not slow (4th ed. rulebook, Bikes: "Bikes are not slowed down by difficult terrain";
 #: Jump Infantry: "Jump infantry fall back 3D6", as they will always use their packs. They may, of course, move over
-#: any obstructions when falling back"): their fall back is never halved (published.fall-back), and in 4th edition
-#: their moves are not slowed either (``Warhammer40k4.terrain_unslowed``, published.difficult-terrain).
+#: any obstructions when falling back"): the 4th edition's unslowed types in moves and fall backs
+#: (``Warhammer40k4.unslowed_types``, read by ``terrain_unslowed`` and ``_fall_back_halved``, published.difficult-terrain).
 UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
@@ -557,6 +557,19 @@ class CombatRules(Ruleset):
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
         fleet_rule: ClassVar[str]
+        assault_terrain_factor: ClassVar[Mapping[UnitType, int]]
+        unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]]
+
+        def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False, kind: str = "move") -> bool: ...
+
+        def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
+                           ) -> list[movement.PlannedMove]: ...
+
+        def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
+                                   alone: bool = False) -> tuple[int, int, str]: ...
+
+        def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove],
+                             dice: Dice) -> Resolution: ...
 
         def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
 
@@ -1038,14 +1051,16 @@ class CombatRules(Ruleset):
                                          "short where another model stands in the way")
         return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
 
-    @staticmethod
     @implements("published.fall-back", "published.difficult-terrain")
-    def _fall_back_halved(state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
+    def _fall_back_halved(self, state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
         """Say whether the fall back of the roll's full distance takes a model into, out of or through difficult
         (or dangerous) terrain: then the distance rolled is halved (4th ed. p. 48, Fall Back!).  Never for a unit
-        whose every member is jump infantry or bikes (``UNSLOWED_TYPES``: they go over what is in the way)."""
+        whose every member is of a type the edition lets through unslowed (``unslowed_types["fall_back"]``, the
+        table ``terrain_unslowed`` reads for its moves too: 4th edition jump infantry and bikes go over what is in
+        the way)."""
         terrain = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
-        if not terrain or all(u.type in UNSLOWED_TYPES for u in members):
+        types = self.unslowed_types["fall_back"]
+        if not terrain or all([u.type in types for u in members]):
             return False
         for u in members:
             for m in u.models:
@@ -1166,9 +1181,10 @@ class CombatRules(Ruleset):
                       _rolls(dice, start))
         if not result.passed:
             state, more = self._fall_back(state, unit.id, dice)
-            members = [u.with_status(Status.MOVED) for u in state.combined(unit.id)]
+            members = [u.with_status(Status.MOVED, Status.REGROUPED) for u in state.combined(unit.id)]
             return state.replace_units(*members), [event, *more]
-        members = [u.with_status(Status.MOVED, remove=(Status.FALLING_BACK,)) for u in state.combined(unit.id)]
+        members = [u.with_status(Status.MOVED, Status.REGROUPED, remove=(Status.FALLING_BACK,))
+                   for u in state.combined(unit.id)]
         return state.replace_units(*members), [event]
 
     @implements("published.last-man-standing")
@@ -1827,10 +1843,41 @@ class CombatRules(Ruleset):
                                  f"{reach:g}\"", rule)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
+        notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
         if state.combined(target.id)[0].has(Status.FALLING_BACK):
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
-                                "fails", rule, "published.assaulted-while-falling-back")
-        return Ruling.allow(said, rule)
+                                "fails", rule, "published.assaulted-while-falling-back", notes=notes)
+        return Ruling.allow(said, rule, notes=notes)
+
+    def _assault_terrain_notes(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                               theirs: Sequence[geo.Placed], reach: float) -> tuple[str, ...]:
+        """Say what difficult terrain on the chargers' way will ask when the assault is resolved (``_assault_terrain``):
+        nothing unless a difficult or dangerous piece lies where the chargers and their target stand."""
+        rough = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
+        if not rough:
+            return ()
+        placed = [*theirs, *(p for u in members for p in u.placed)]
+        low_x, low_y = min(p.at[0] for p in placed) - reach, min(p.at[1] for p in placed) - reach
+        high_x, high_y = max(p.at[0] for p in placed) + reach, max(p.at[1] for p in placed) + reach
+        if not any(t.bounds[0] <= high_x and low_x <= t.bounds[2] and t.bounds[1] <= high_y and low_y <= t.bounds[3]
+                   for t in rough):
+            return ()
+        new_at, _ = _charge_spots(state, members, [p for p in theirs], reach)
+        moves = _assault_paths(state, members, new_at, rough)
+        if not any([mv.difficult for mv in moves]):
+            return ()
+        if self.terrain_unslowed(state, unit, kind="assault"):
+            tested = sum([mv.dangerous for mv in self.unslowed_moves(state, moves)])
+            return (f"assaults through difficult terrain unslowed: {tested} Dangerous Terrain test"
+                    f"{'s' * (tested != 1)} [published.assault-terrain, published.dangerous-terrain]",)
+        need = max(mv.length for mv in moves if mv.difficult)
+        factor = min([self.assault_terrain_factor.get(u.type, 1) for u in members])
+        n, _, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
+        doubled = ", doubled" if factor != 1 else ""
+        tested = sum([mv.dangerous for mv in moves])
+        dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
+        return (f"assaults through difficult terrain: the highest of {n}D6{doubled} must reach {need:.2f}\" for every "
+                f"charger to go all the way{dangerous} [published.assault-terrain, {dice_rule}]",)
 
     @staticmethod
     @implements("published.assault-after-shooting")
@@ -1871,24 +1918,30 @@ class CombatRules(Ruleset):
         reach, rule = self.assault_range(state, unit, members)
         target_ids = [u.id for u in state.combined(state.unit(action.target).id)]
         theirs = [m.placed for tid in target_ids for m in state.unit(tid).models]
-        movers = sorted(((u.id, i) for u in members for i in range(len(u.models))),
-                        key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], theirs))
-        placed_now = {(u.id, i): m.placed for u in state.units for i, m in enumerate(u.models)}
-        new_at: dict[tuple[str, int], geo.Point] = {}
-        contacts = 0
-        for ref in movers:
-            model = state.unit(ref[0]).models[ref[1]]
-            spot, touching = _charge_spot(model, theirs, reach, [p for r, p in placed_now.items() if r != ref])
-            new_at[ref] = spot
-            placed_now[ref] = geo.Placed(model.base, spot, model.facing)
-            contacts += touching
+        new_at, contacts = _charge_spots(state, members, theirs, reach)
+        events: list[Event] = []
+        moves: list[movement.PlannedMove] = []
+        rough = [t for t in state.terrain if t.kind in _DIFFICULT_KINDS]
+        if rough:  # a table without difficult or dangerous terrain asks nothing more
+            moves = _assault_paths(state, members, new_at, rough)
+            if any([mv.difficult for mv in moves]):
+                moves, new_at, contacts, said = self._assault_terrain(state, unit, members, theirs, reach, moves,
+                                                                      rough, dice, contacts)
+                events.append(said)
         moved_units = []
         for u in members:
             models = tuple(m.moved_to(new_at[(u.id, i)]) for i, m in enumerate(u.models))
-            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED, Status.LOCKED))
+            moved_units.append(evolve(u, models=models).with_status(Status.CHARGED, Status.ASSAULTED))
         state = state.replace_units(*moved_units)
-        events: list[Event] = []
-        if contacts:
+        if any([mv.dangerous for mv in moves]):  # each test is taken as its model moves: the slain reach no one
+            before = sum([len(u.models) for u in members])
+            state, tested = self._dangerous_tests(state, moves, dice)
+            events += tested
+            left = [m.placed for u in members for m in state.unit(u.id).models]
+            if len(left) != before:  # no charger left in contact: none is locked with the target
+                contacts = sum([any([geo.distance(p, t) <= _CONTACT for t in theirs]) for p in left])
+        if contacts:  # a unit is locked once a model of it is engaged (4th ed., Move Charging Units)
+            state = state.replace_units(*(state.unit(u.id).with_status(Status.LOCKED) for u in members))
             pinned = [t for t in target_ids if state.unit(t).has(Status.PINNED)]
             state = state.replace_units(*(state.unit(t).with_status(Status.LOCKED, remove=(
                 Status.PINNED, Status.NEWLY_PINNED)) for t in target_ids))
@@ -1898,6 +1951,43 @@ class CombatRules(Ruleset):
         rules = tuple(dict.fromkeys((rule, self.locked_rule))) if len(members) > 1 else (rule,)
         return state, [*caught, Event("assault", f"{unit.id} assaults {action.target}: {contacts} model"
                                       f"{'s' * (contacts != 1)} in base contact", rules), *events]
+
+    @implements("published.assault-terrain", "published.difficult-terrain", "published.dangerous-terrain")
+    def _assault_terrain(self, state: GameState, unit: Unit, members: Sequence[Unit], theirs: Sequence[geo.Placed],
+                         reach: float, moves: list[movement.PlannedMove], rough: Sequence[geo.Terrain], dice: Dice,
+                         contacts: int) -> tuple[list[movement.PlannedMove], dict[tuple[str, int], geo.Point], int, Event]:
+        """Slow an assault through difficult terrain as a move in the Movement phase is (4th ed., Move Charging Units:
+        "All the models in a charging unit make their Assault move subject to the same rules as in the Movement
+        phase"): the highest of 2D6 (3D6 with Move Through Cover; 4th ed. cavalry double it) is how far every
+        charger moves, each model going as far as it gets towards the enemy; a type the edition lets through
+        unslowed (``terrain_unslowed``, kind "assault": 4th ed. bikes) takes Dangerous Terrain tests instead.
+
+        Return the planned moves (the tested models marked), where each charger ends, how many touch an enemy, and
+        the event that says so.
+        """
+        if self.terrain_unslowed(state, unit, kind="assault"):
+            moves = self.unslowed_moves(state, moves)
+            tested = sum([mv.dangerous for mv in moves])
+            new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
+            return moves, new_at, contacts, Event(
+                "difficult_terrain", f"{unit.id} assaults through difficult terrain unslowed: {tested} Dangerous "
+                f"Terrain test{'s' * (tested != 1)}", ("published.assault-terrain", "published.dangerous-terrain"))
+        need = max(mv.length for mv in moves if mv.difficult)
+        factor = min([self.assault_terrain_factor.get(u.type, 1) for u in members])
+        n, below, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
+        start = len(dice.log)
+        allowed = factor * dice.highest(n, f"{unit.id}: difficult terrain (assault)", dice_rule, below)
+        doubled = f" (the highest die {allowed // factor} doubled: cavalry)" if factor != 1 else ""
+        short = any([mv.length > allowed + movement.EPSILON for mv in moves])
+        if short:  # each charger goes as far as the roll lets it (a spot within the roll is kept as it was)
+            new_at, contacts = _charge_spots(state, members, theirs, min(reach, float(allowed)))
+            moves = _assault_paths(state, members, new_at, rough)
+        else:
+            new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
+        said = (f"{unit.id} assaults through difficult terrain: rolls {allowed}\"{doubled}"
+                + (", and its assault move is cut short" if short else ""))
+        return moves, new_at, contacts, Event("difficult_terrain", said,
+                                              ("published.assault-terrain", dice_rule), _rolls(dice, start))
 
     @implements("published.assaulted-while-falling-back")
     def _assaulted_falling_back(self, state: GameState, target_id: str, dice: Dice) -> Resolution:
@@ -3352,6 +3442,42 @@ def _release_orphans(state: GameState) -> GameState:
     orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
                for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
+
+
+#: How close (edge to edge, in inches) a charger's base must end to an enemy's to count as in base contact again,
+#: once Dangerous Terrain tests took models away (``_charge_spot`` places bases touching, a rectangle by its half width).
+_CONTACT = 0.05
+
+
+def _charge_spots(state: GameState, members: Sequence[Unit], theirs: Sequence[geo.Placed], reach: float
+                  ) -> tuple[dict[tuple[str, int], geo.Point], int]:
+    """Return where each charging model ends (nearest to the enemy first, ``_charge_spot``) and how many touch."""
+    movers = sorted(((u.id, i) for u in members for i in range(len(u.models))),
+                    key=lambda r: geo.group_distance([state.unit(r[0]).models[r[1]].placed], theirs))
+    placed_now = {(u.id, i): m.placed for u in state.units for i, m in enumerate(u.models)}
+    new_at: dict[tuple[str, int], geo.Point] = {}
+    contacts = 0
+    for ref in movers:
+        model = state.unit(ref[0]).models[ref[1]]
+        spot, touching = _charge_spot(model, theirs, reach, [p for r, p in placed_now.items() if r != ref])
+        new_at[ref] = spot
+        placed_now[ref] = geo.Placed(model.base, spot, model.facing)
+        contacts += touching
+    return new_at, contacts
+
+
+def _assault_paths(state: GameState, members: Sequence[Unit], new_at: Mapping[tuple[str, int], geo.Point],
+                   rough: Sequence[geo.Terrain]) -> list[movement.PlannedMove]:
+    """Return each charger's straight move to where it ends, marked where its path meets difficult or dangerous
+    terrain (as ``movement.plan`` marks a move: the centre's line, start and end included)."""
+    out = []
+    for u in members:
+        for i, m in enumerate(u.models):
+            to = new_at[(u.id, i)]
+            dangerous = geo.segment_enters_terrain(m.at, to, rough, "dangerous")
+            difficult = dangerous or geo.segment_enters_terrain(m.at, to, rough, "difficult")
+            out.append(movement.PlannedMove(u.id, i, m, to, math.dist(m.at, to), difficult, dangerous))
+    return out
 
 
 def _charge_spot(model: Model, targets: Sequence[geo.Placed], reach: float,
