@@ -322,14 +322,58 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     return arrange(new, heir.id) if formation is not None else new
 
 
+#: The special rule naming the army's Battle Standard Bearer, and the reach of Rally Around the Flag (inches).
+BSB_RULE = "Battle Standard Bearer"
+BATTLE_STANDARD = "published.t9a-battle-standard"
+RALLY_AROUND_THE_FLAG = 12.0
+
+
+@implements(BATTLE_STANDARD)
+def bearer_near(state: GameState, host_id: str) -> Model | None:
+    """Return the Battle Standard Bearer whose Rally Around the Flag reaches a unit: its side's, not fleeing, within
+    12" edge to edge of the unit's models (its own unit included); None when there is none (the common case, settled
+    by the names of the side's rules before anything is measured)."""
+    host = current(state, host_id)
+    bearers = [u for u in state.side_units(host.side) if BSB_RULE in u.rules and u.alive and u.models]
+    if not bearers:
+        return None
+    group = [host, *state.joined_to(host.id)]
+    ids = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    for b in bearers:
+        if b.has(Status.FLEEING) or (b.joined is not None and current(state, b.joined).has(Status.FLEEING)):
+            continue
+        if b.id in ids or b.joined in ids or (mine and group_distance([m.placed for m in b.models], mine)
+                                              <= RALLY_AROUND_THE_FLAG):
+            return b.models[0]
+    return None
+
+
+@implements(BATTLE_STANDARD)
+def discipline_test(state: GameState, host_id: str, dice: Dice, leadership: int, kind: LeadershipTestKind,
+                    modifier: int = 0) -> tuple[TestResult, str]:
+    """Take a unit's Discipline test, re-rolled once when it fails within the reach of its Battle Standard Bearer
+    (Rally Around the Flag); return the result that stands and what the re-roll did ("" without one)."""
+    result = leadership_test(dice, leadership, kind, modifier)
+    if result.passed:
+        return result, ""
+    bearer = bearer_near(state, host_id)
+    if bearer is None:
+        return result, ""
+    again = leadership_test(dice, leadership, kind, modifier)
+    return again, (f"the first roll, {result.roll}, failed and was re-rolled for Rally Around the Flag ({bearer.name}, "
+                   f"the Battle Standard Bearer) [{BATTLE_STANDARD}]")
+
+
 @implements("t9a.combined.last-survivor")
 def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
-                           lent: Sequence[int] = ()) -> TestResult | None:
+                           lent: Sequence[int] = ()) -> tuple[TestResult, str] | None:
     """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
 
     A character left alone takes it alone, with its own Leadership; it is a Leadership
     test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
-    instead (its General's, from the Melee and Shooting rules above).
+    instead (its General's, from the Melee and Shooting rules above).  A failure is re-rolled within the reach of
+    the Battle Standard Bearer (``discipline_test``); the second string says so.
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
@@ -337,7 +381,8 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
-    return leadership_test(dice, max([*(m.profile.ld for m in models), *lent]), LeadershipTestKind.PANIC)
+    return discipline_test(state, host.id, dice, max([*(m.profile.ld for m in models), *lent]),
+                           LeadershipTestKind.PANIC)
 
 
 # -- Wizard Conclave -----------------------------------------------------------------
