@@ -1485,6 +1485,8 @@ class NinthAge(Ruleset):
             rules.append(STAND_AND_SHOOT)
             if WHO_CAN_SHOOT in volley.said:
                 rules.append(WHO_CAN_SHOOT)
+            if COVER in volley.said:
+                rules.append(COVER)
         event = partial(_charge_event, note=said)
         if volley is not None and volley.shooters:
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
@@ -1594,6 +1596,46 @@ class NinthAge(Ruleset):
                                             FAILED_STAYED, skip)]
 
 
+COVER = "published.t9a-cover"
+#: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
+COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
+
+
+@implements(COVER)
+def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) -> tuple[int, str | None]:
+    """Return the cover modifier a target has against a shooting unit, and the terrain piece giving it.
+
+    A target model is covered by a piece of soft or hard cover its base centre stands in, or
+    that the line from the closest firing model to it crosses (a piece the firing model
+    stands in does not count).  The target has the cover at least half its models have:
+    Hard Cover when half are behind hard cover, else Soft Cover when half are behind either.
+    """
+    pieces = [t for t in state.terrain if t.kind in COVER_KINDS]
+    if not pieces or not target or not firing:
+        return 0, None
+    hard = soft = 0
+    which: dict[int, str] = {}
+    for p in target:
+        near = min(firing, key=lambda f: distance(f, p))
+        line = shapely.LineString([near.at, p.at])
+        best = 0
+        for t in pieces:
+            shape = t.shape()
+            if shape.contains(shapely.Point(near.at)) and not shape.contains(shapely.Point(p.at)):
+                continue
+            if shape.contains(shapely.Point(p.at)) or line.intersects(shape):
+                if COVER_KINDS[t.kind] < best:
+                    best = COVER_KINDS[t.kind]
+                    which[best] = t.id
+        hard += best <= -2
+        soft += best <= -1
+    if 2 * hard >= len(target):
+        return -2, which[-2]
+    if 2 * soft >= len(target):
+        return -1, which.get(-1) or which[-2]
+    return 0, None
+
+
 @dataclass(frozen=True)
 class Volley:
     """A charged unit's Stand and Shoot: the models that shoot (none when it may not be taken) and what to tell."""
@@ -1636,6 +1678,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     if why:
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
     shooters: list[Shooter] = []
+    # "as if in the Shooting Phase": the charger's cover where it stands, found as a volley finds it (COVER)
+    covered, piece = (0, None) if first else cover(state, firing, aim)
     behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
     back = 0
     blind: list[str] = []
@@ -1653,7 +1697,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                 continue
             if first:
                 return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
-            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2, covered))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
     if blind:
@@ -1664,7 +1708,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                                                                              f"[{STAND_AND_SHOOT}]"))
     far = sum(s.long_range for s in shooters)
     return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
-                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]"
+                  + (f", {far} at Long Range" if far else "")
+                  + (f", {charger.id} in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: {covered} to hit "
+                     f"[{COVER}]" if covered else "") + f") [{STAND_AND_SHOOT}]"
                   + (f"; {rear}" if rear else ""))
 
 
