@@ -64,6 +64,9 @@ DISRUPTING_RANKS = 2
 MAX_OVERKILL = 3
 FULL_RANK = 5
 MAX_RANK_BONUS = 3
+#: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
+LARGE_RULES = frozenset({"Large", "Gigantic"})
+LARGE_FULL_RANK = 3
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,15 @@ def engaged_with(state: GameState, unit_id: str) -> list[str]:
 def full_ranks(unit: Unit) -> int:
     """Count a unit's Full Ranks: ranks of five models or more, an incomplete rear rank of five or more included.
 
-    A unit fewer than five files wide has none (published.t9a-combat-resolution).
+    A unit fewer than five files wide has none (published.t9a-combat-resolution); a unit whose rules name it Large
+    (or Gigantic) needs three models a rank, not five.
     """
     f = unit.formation
-    if f is None or f.files < FULL_RANK:
+    need = LARGE_FULL_RANK if unit.rules and not LARGE_RULES.isdisjoint(unit.rules) else FULL_RANK
+    if f is None or f.files < need:
         return 0
     whole, rest = divmod(len(f.order), f.files)
-    return whole + (1 if rest >= FULL_RANK else 0)
+    return whole + (1 if rest >= need else 0)
 
 
 def rank_bonus(unit: Unit) -> int:
