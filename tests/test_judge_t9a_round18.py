@@ -246,3 +246,33 @@ def test_a_large_unit_counts_full_ranks_of_three() -> None:
     # two wide is too narrow even for Large
     _, said, _ = fought(melee(n=8, files=2, joined=False, spear_rules=["Large"]), [1, 1])
     assert "spears +" not in said, said
+
+
+# -- a judge's round: what rounds 1-17 did not try ---------------------------------------------------------------
+MISCAST = "published.t9a-miscast"
+CAST = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+
+
+def _wizard_in_unit(n: int = 8) -> Game:
+    """The Hero, a Wizard Adept with Fireball, in ``n`` Spearmen; the orcs 10" away."""
+    data = scenario(n=n, phase="magic", active="elves", joined=True, enemy_y=30,
+                    extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
+    data["sides"]["elves"][1]["spells"] = ["Fireball"]
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(MISCAST, PANIC)
+def test_a_miscast_that_kills_a_quarter_of_the_wizards_unit_calls_for_its_panic_test() -> None:
+    # 6 + 6: Overwhelming Power; Fireball's 1 hit fails to wound; the Miscast's six S4 hits slay six of nine (the
+    # Hero's unit): heavy casualties, a Panic test (6 + 6 fails on Ld 9) and a flee of 3 + 3, the Hero with them
+    g = _wizard_in_unit()
+    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 6] + [6] * 6 + [1] * 6 + [6, 6] + [3, 3]))
+    assert [e.kind for e in events] == ["cast", "miscast", "panic"]
+    assert "fails its Panic test (12 against Ld 9)" in events[-1].message and MISCAST in events[-1].rules
+    assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
+    reloads(g)
+    # one slain of nine is no quarter: no test
+    g = _wizard_in_unit()
+    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 1, 6, 1]))
+    assert [e.kind for e in events] == ["cast", "miscast"] and "slain: " in events[-1].message
