@@ -435,7 +435,8 @@ def facings(state: GameState, hosts: dict[str, Unit]) -> dict[tuple[str, str], s
 
     The Facing is the Arc of the unit (``Formation.arc_of``; a lone model's, its base's) in which most of the enemy
     unit's models in base contact with it (or with a character in it) stand, centre by centre; on a tie the front
-    before a flank before the rear.
+    before a flank before the rear.  A pair whose enemy models all stand in the unit's Front Arc is left out without
+    measuring a base (it can only fight the front, which gives nothing).
     """
     out: dict[tuple[str, str], str] = {}
     for tid, target in hosts.items():
@@ -446,11 +447,13 @@ def facings(state: GameState, hosts: dict[str, Unit]) -> dict[tuple[str, str], s
         for eid, enemy in hosts.items():
             if enemy.side == target.side:
                 continue
+            arcs = [(m, f.arc_of(m.at)) for u in members(state, eid) for m in u.models]
+            if all(arc == "front" for _, arc in arcs):
+                continue  # the common front-to-front combat: no Flank or Rear, no base to measure
             votes = dict.fromkeys(("front", "left", "right", "rear"), 0)
-            for u in members(state, eid):
-                for m in u.models:
-                    if any(in_base_contact(m.placed, p) for p in mine):
-                        votes[f.arc_of(m.at)] += 1
+            for m, arc in arcs:
+                if any(in_base_contact(m.placed, p) for p in mine):
+                    votes[arc] += 1
             most = max(votes.values())
             if most:
                 out[(tid, eid)] = next(k for k, v in votes.items() if v == most)
