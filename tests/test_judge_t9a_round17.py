@@ -67,21 +67,23 @@ def score(g: Game, dice: list[int]) -> str:
 def test_a_side_of_two_charging_units_counts_one_charge_and_one_units_rank_bonus() -> None:
     g = combat(wolves=10)
     assert g.check(FIGHT).legal and "spears fights orcs, wolves" in g.check(FIGHT).reason
-    # elves: ranks +1 (11 models five wide); orcs: ranks +1 (one unit's) and +1 for charging (once), not 4
-    said = score(g, [4, 4])
-    assert "orcs wins by 1 (1 to 2;" in said, said
+    # elves: ranks +1 (11 models five wide); orcs: ranks +1 (one unit's) and +1 for charging (once), not 4, and
+    # (since round 18) the wolves' Flank Bonus +1 (published.t9a-flank-rear)
+    said = score(g, [4, 3])
+    assert "orcs wins by 2 (1 to 3;" in said and "wolves +1 (flank)" in said, said
     assert "the ranks of wolves (+1) not counted" in said and "the charge of wolves not counted again" in said
-    # the Break test is at -1: Ld 9 (the Hero) -1 = 8, passed on 4 + 4
-    assert "Ld 9 (Hero) -1: 8, holds" in said and BREAK in g.log[-1].rules
+    # the Break test is at -2: Ld 9 (the Hero) -2 = 7, passed on 4 + 3
+    assert "Ld 9 (Hero) -2: 7, holds" in said and BREAK in g.log[-1].rules
     reloads(g)
 
 
 @pytest.mark.rule(RESOLUTION)
 def test_a_side_counts_the_rank_bonus_of_its_unit_with_the_most_ranks() -> None:
-    # the orcs (one rank, charging) and the wolves (three ranks, not charging): the wolves' +2 counts, once
+    # the orcs (one rank, charging) and the wolves (three ranks, not charging): the wolves' +2 counts, once (with
+    # their Flank Bonus +1 since round 18)
     g = combat(orcs=5, wolves=15, wolf_status=())
     said = score(g, [1, 1])
-    assert "orcs +1 (charge); wolves +2 (ranks)" in said and "orcs wins by 2 (1 to 3;" in said, said
+    assert "orcs +1 (charge); wolves +3 (ranks +2, flank +1)" in said and "orcs wins by 3 (1 to 4;" in said, said
 
 
 @pytest.mark.rule(RESOLUTION)

@@ -79,20 +79,24 @@ def roll_charge(dice: Dice, advance: int, swiftstride: bool, who: str, rule: str
 
 @dataclass(frozen=True)
 class Shooter:
-    """One model shooting in a Stand and Shoot: its BS, its weapon's Strength, and whether the charger is at Long Range."""
+    """One model shooting in a Stand and Shoot: its BS, its weapon's Strength, whether the charger is at Long Range,
+    and the charger's cover against it (0, -1 Soft Cover, -2 Hard Cover: published.t9a-cover)."""
 
     bs: int
     strength: int
     long_range: bool = False
+    cover: int = 0
 
 
 def stand_and_shoot_batches(shooters: Sequence[Shooter]) -> list[tuple[int | None, int, int]]:
-    """Group a Stand and Shoot's shots by what they roll (-1 to hit, -1 more at Long Range): (need, Strength, shots)."""
-    groups: dict[tuple[int, int, bool], int] = {}
+    """Group a Stand and Shoot's shots by what they roll (-1 to hit, -1 more at Long Range, the charger's cover as in
+    the Shooting phase): (need, Strength, shots)."""
+    groups: dict[tuple[int, int, bool, int], int] = {}
     for s in shooters:
-        groups[(s.bs, s.strength, s.long_range)] = groups.get((s.bs, s.strength, s.long_range), 0) + 1
-    return [(to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0)), strength, n)
-            for (bs, strength, far), n in sorted(groups.items())]
+        key = (s.bs, s.strength, s.long_range, s.cover)
+        groups[key] = groups.get(key, 0) + 1
+    return [(to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0) + cover), strength, n)
+            for (bs, strength, far, cover), n in sorted(groups.items())]
 
 
 def stand_and_shoot_hits(dice: Dice, need: int | None, shots: int, rule: str) -> int:

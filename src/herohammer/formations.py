@@ -151,6 +151,28 @@ class Formation:
         return [left, right, (right[0] + (fx + rx) * reach, right[1] + (fy + ry) * reach),
                 (left[0] + (fx - rx) * reach, left[1] + (fy - ry) * reach)]
 
+    def arc_of(self, point: Point) -> str:
+        """Return the Arc of the unit a point stands in: ``front``, ``left``, ``right`` or ``rear``.
+
+        The published 9th Age arcs: lines from the four corners at 135 degrees to the front and rear edges part the
+        table round a unit into its Front, Flank (left and right) and Rear Arcs.  A point inside the unit's own
+        rectangle is given the Arc of the edge nearest to it.
+        """
+        t = math.radians(self.facing)
+        dx, dy = point[0] - self.position[0], point[1] - self.position[1]
+        x = dx * math.cos(t) + dy * math.sin(t)  # to the right of the front edge's centre
+        y = -dx * math.sin(t) + dy * math.cos(t)  # forwards of the front edge
+        half = self.files * self.slot_mm[0] / MM_PER_INCH / 2.0
+        depth = self.ranks * self.slot_mm[1] / MM_PER_INCH
+        if y >= 0 and y >= abs(x) - half:
+            return "front"
+        if y <= -depth and -depth - y >= abs(x) - half:
+            return "rear"
+        if abs(x) < half and -depth < y < 0:  # inside: the nearest edge
+            edges = {"front": -y, "rear": y + depth, "right": half - x, "left": half + x}
+            return min(edges, key=lambda k: edges[k])
+        return "right" if x > 0 else "left"
+
     def rotated(self, facing: float, files: int) -> Formation:
         """Return the formation reformed about its centre: a new facing and width, the same order."""
         d = self.ranks * self.slot_mm[1] / MM_PER_INCH / 2.0

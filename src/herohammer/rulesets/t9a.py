@@ -322,14 +322,58 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
     return arrange(new, heir.id) if formation is not None else new
 
 
+#: The special rule naming the army's Battle Standard Bearer, and the reach of Rally Around the Flag (inches).
+BSB_RULE = "Battle Standard Bearer"
+BATTLE_STANDARD = "published.t9a-battle-standard"
+RALLY_AROUND_THE_FLAG = 12.0
+
+
+@implements(BATTLE_STANDARD)
+def bearer_near(state: GameState, host_id: str) -> Model | None:
+    """Return the Battle Standard Bearer whose Rally Around the Flag reaches a unit: its side's, not fleeing, within
+    12" edge to edge of the unit's models (its own unit included); None when there is none (the common case, settled
+    by the names of the side's rules before anything is measured)."""
+    host = current(state, host_id)
+    bearers = [u for u in state.side_units(host.side) if BSB_RULE in u.rules and u.alive and u.models]
+    if not bearers:
+        return None
+    group = [host, *state.joined_to(host.id)]
+    ids = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    for b in bearers:
+        if b.has(Status.FLEEING) or (b.joined is not None and current(state, b.joined).has(Status.FLEEING)):
+            continue
+        if b.id in ids or b.joined in ids or (mine and group_distance([m.placed for m in b.models], mine)
+                                              <= RALLY_AROUND_THE_FLAG):
+            return b.models[0]
+    return None
+
+
+@implements(BATTLE_STANDARD)
+def discipline_test(state: GameState, host_id: str, dice: Dice, leadership: int, kind: LeadershipTestKind,
+                    modifier: int = 0) -> tuple[TestResult, str]:
+    """Take a unit's Discipline test, re-rolled once when it fails within the reach of its Battle Standard Bearer
+    (Rally Around the Flag); return the result that stands and what the re-roll did ("" without one)."""
+    result = leadership_test(dice, leadership, kind, modifier)
+    if result.passed:
+        return result, ""
+    bearer = bearer_near(state, host_id)
+    if bearer is None:
+        return result, ""
+    again = leadership_test(dice, leadership, kind, modifier)
+    return again, (f"the first roll, {result.roll}, failed and was re-rolled for Rally Around the Flag ({bearer.name}, "
+                   f"the Battle Standard Bearer) [{BATTLE_STANDARD}]")
+
+
 @implements("t9a.combined.last-survivor")
 def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
-                           lent: Sequence[int] = ()) -> TestResult | None:
+                           lent: Sequence[int] = ()) -> tuple[TestResult, str] | None:
     """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
 
     A character left alone takes it alone, with its own Leadership; it is a Leadership
     test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
-    instead (its General's, from the Melee and Shooting rules above).
+    instead (its General's, from the Melee and Shooting rules above).  A failure is re-rolled within the reach of
+    the Battle Standard Bearer (``discipline_test``); the second string says so.
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
@@ -337,7 +381,8 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
-    return leadership_test(dice, max([*(m.profile.ld for m in models), *lent]), LeadershipTestKind.PANIC)
+    return discipline_test(state, host.id, dice, max([*(m.profile.ld for m in models), *lent]),
+                           LeadershipTestKind.PANIC)
 
 
 # -- Wizard Conclave -----------------------------------------------------------------
@@ -1440,6 +1485,8 @@ class NinthAge(Ruleset):
             rules.append(STAND_AND_SHOOT)
             if WHO_CAN_SHOOT in volley.said:
                 rules.append(WHO_CAN_SHOOT)
+            if COVER in volley.said:
+                rules.append(COVER)
         event = partial(_charge_event, note=said)
         if volley is not None and volley.shooters:
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
@@ -1549,6 +1596,46 @@ class NinthAge(Ruleset):
                                             FAILED_STAYED, skip)]
 
 
+COVER = "published.t9a-cover"
+#: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
+COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
+
+
+@implements(COVER)
+def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) -> tuple[int, str | None]:
+    """Return the cover modifier a target has against a shooting unit, and the terrain piece giving it.
+
+    A target model is covered by a piece of soft or hard cover its base centre stands in, or
+    that the line from the closest firing model to it crosses (a piece the firing model
+    stands in does not count).  The target has the cover at least half its models have:
+    Hard Cover when half are behind hard cover, else Soft Cover when half are behind either.
+    """
+    pieces = [t for t in state.terrain if t.kind in COVER_KINDS]
+    if not pieces or not target or not firing:
+        return 0, None
+    hard = soft = 0
+    which: dict[int, str] = {}
+    for p in target:
+        near = min(firing, key=lambda f: distance(f, p))
+        line = shapely.LineString([near.at, p.at])
+        best = 0
+        for t in pieces:
+            shape = t.shape()
+            if shape.contains(shapely.Point(near.at)) and not shape.contains(shapely.Point(p.at)):
+                continue
+            if shape.contains(shapely.Point(p.at)) or line.intersects(shape):
+                if COVER_KINDS[t.kind] < best:
+                    best = COVER_KINDS[t.kind]
+                    which[best] = t.id
+        hard += best <= -2
+        soft += best <= -1
+    if 2 * hard >= len(target):
+        return -2, which[-2]
+    if 2 * soft >= len(target):
+        return -1, which.get(-1) or which[-2]
+    return 0, None
+
+
 @dataclass(frozen=True)
 class Volley:
     """A charged unit's Stand and Shoot: the models that shoot (none when it may not be taken) and what to tell."""
@@ -1591,6 +1678,8 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     if why:
         return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
     shooters: list[Shooter] = []
+    # "as if in the Shooting Phase": the charger's cover where it stands, found as a volley finds it (COVER)
+    covered, piece = (0, None) if first else cover(state, firing, aim)
     behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
     back = 0
     blind: list[str] = []
@@ -1608,7 +1697,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                 continue
             if first:
                 return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
-            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2))
+            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2, covered))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
     if blind:
@@ -1619,7 +1708,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                                                                              f"[{STAND_AND_SHOOT}]"))
     far = sum(s.long_range for s in shooters)
     return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
-                  + (f", {far} at Long Range" if far else "") + f") [{STAND_AND_SHOOT}]"
+                  + (f", {far} at Long Range" if far else "")
+                  + (f", {charger.id} in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: {covered} to hit "
+                     f"[{COVER}]" if covered else "") + f") [{STAND_AND_SHOOT}]"
                   + (f"; {rear}" if rear else ""))
 
 

@@ -40,7 +40,7 @@ from ..geometry import group_distance, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import (LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
+from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
                   remove_casualties, share_hits)
 
 #: Published rule ids cited for the general rules the seeds rely on.
@@ -171,17 +171,18 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
         return state, None
     start = len(dice.log)
     general = [m.profile.ld for m in generals_near(state, host.id)]
-    result = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice, general)
-    if result is None:
+    taken = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice, general)
+    if taken is None:
         return state, None
-    rules = [PANIC, result.rule, *also]
+    result, flag = taken
+    rules = [PANIC, result.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
     lent = bool(general) and result.value == max(general) and result.value > max(
         m.profile.ld for u in members(state, host.id) for m in u.models)
     if lent:
         rules.append(GENERAL)
     if host.last_of:
         rules.append("t9a.combined.last-survivor")
-    ld = f"Ld {result.value}" + (", the General's" if lent else "")
+    ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
     if result.passed:  # a unit that passed takes no other Panic test this phase
         state = state.replace_units(*(u.with_status(Status.PANIC_PASSED) for u in members(state, host.id)))
         said = f"{host.id} passes its Panic test ({result.roll} against {ld})"

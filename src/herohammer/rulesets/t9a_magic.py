@@ -41,6 +41,7 @@ from ..units import Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import (DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, host_of, in_front_arc, no_models_left,
                   sight_all)
+from .t9a_panic import closest_enemy_centre
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 
 if TYPE_CHECKING:
@@ -255,10 +256,18 @@ class MagicPhase(Ruleset):
             events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
         if overwhelming:
             start = len(dice.log)
+            host = unit.joined or unit.id
+            before = models_in(state, host)
             state, hit_said = self._miscast(state, unit, dice)
             events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND) + (
                 (DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()),
                                 tuple(dice.log[start:])))
+            if models_in(state, host) and models_in(state, host) * 4 <= before * 3:
+                # the Miscast's losses are heavy casualties like a spell's: the caster's unit tests, fleeing from the
+                # closest enemy (no enemy unit caused them: published.t9a-panic)
+                away = closest_enemy_centre(state, host, next(m.at for u in members(state, host) for m in u.models))
+                state, scare = panic_after_losses(state, host, before, dice, away, (MISCAST,))
+                events.extend([scare] if scare is not None else [])
         return state, events
 
     def _spell_hits(self, state: GameState, unit: Unit, spell: Spell, target_id: str,

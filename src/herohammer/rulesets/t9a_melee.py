@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
-from ..checks import LeadershipTestKind, leadership_test
+from ..checks import LeadershipTestKind
 from ..dice import Dice
 from ..formations import is_character
 from ..geometry import in_base_contact
@@ -42,7 +42,8 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import current, no_models_left, rank_and_file, remove_casualties
+from .t9a import (BATTLE_STANDARD, BSB_RULE, _formation_of, current, discipline_test, no_models_left, rank_and_file,
+                  remove_casualties)
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          wound_unit)
 
@@ -54,10 +55,18 @@ RESOLUTION = "published.t9a-combat-resolution"
 BREAK = "published.t9a-break-test"
 PURSUIT = "published.t9a-pursuit"
 DUEL = "published.t9a-duel"
+FLANK_REAR = "published.t9a-flank-rear"
+#: The Combat Score a side adds for each Flank or Rear Facing of an enemy unit it fights (published.t9a-flank-rear).
+FACING_BONUS = {"left": 1, "right": 1, "rear": 2}
+#: The Full Ranks an enemy unit in a Flank or Rear needs to take away Steadfast (Disrupted Ranks).
+DISRUPTING_RANKS = 2
 #: The most Overkill (a duellist's unsaved wounds beyond its foe's last Wound) adds to the Combat Score.
 MAX_OVERKILL = 3
 FULL_RANK = 5
 MAX_RANK_BONUS = 3
+#: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
+LARGE_RULES = frozenset({"Large", "Gigantic"})
+LARGE_FULL_RANK = 3
 
 
 @dataclass(frozen=True)
@@ -104,13 +113,15 @@ def engaged_with(state: GameState, unit_id: str) -> list[str]:
 def full_ranks(unit: Unit) -> int:
     """Count a unit's Full Ranks: ranks of five models or more, an incomplete rear rank of five or more included.
 
-    A unit fewer than five files wide has none (published.t9a-combat-resolution).
+    A unit fewer than five files wide has none (published.t9a-combat-resolution); a unit whose rules name it Large
+    (or Gigantic) needs three models a rank, not five.
     """
     f = unit.formation
-    if f is None or f.files < FULL_RANK:
+    need = LARGE_FULL_RANK if unit.rules and not LARGE_RULES.isdisjoint(unit.rules) else FULL_RANK
+    if f is None or f.files < need:
         return 0
     whole, rest = divmod(len(f.order), f.files)
-    return whole + (1 if rest >= FULL_RANK else 0)
+    return whole + (1 if rest >= need else 0)
 
 
 def rank_bonus(unit: Unit) -> int:
@@ -322,7 +333,8 @@ class MeleePhase(Ruleset):
         hosts = {u: members(state, u)[0] for u in live}
         score = dict(caused)
         notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
-        counted = _static_bonuses(state, hosts)
+        fronts = facings(state, hosts)
+        counted = _static_bonuses(state, hosts, fronts)
         for uid, parts in counted.items():
             bonus = sum(parts.values())
             score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
@@ -334,7 +346,8 @@ class MeleePhase(Ruleset):
         state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]
-        rules = [RESOLUTION]
+        rules = [RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
+                 *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ())]
         if not live or all(hosts[u].side == side_a for u in live) or all(hosts[u].side == side_b for u in live):
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in live
                                           for u in members(state, uid)))
@@ -351,17 +364,27 @@ class MeleePhase(Ruleset):
         for uid in losers:
             host = hosts[uid]
             steadfast = full_ranks(host) > max(full_ranks(hosts[w]) for w in winners)
+            disrupted = [e for (t, e), f in fronts.items() if t == uid and f != "front"
+                         and full_ranks(hosts[e]) >= DISRUPTING_RANKS]
+            if steadfast and disrupted:  # Disrupted Ranks: no Steadfast (published.t9a-flank-rear)
+                steadfast = False
+                rules.append(FLANK_REAR)
             ld = self._break_leadership(state, uid, refused)
             if refused is not None and any(u.id == refused for u in members(state, uid)):
                 rules.append(DUEL)
             if any(m.name == ld.source for m in generals_near(state, uid)):
                 rules.append(GENERAL)
-            result = leadership_test(dice, ld.value, LeadershipTestKind.BREAK, 0 if steadfast else -abs(diff))
-            rules += [BREAK, result.rule, ld.rule]
+            result, flag = discipline_test(state, uid, dice, ld.value, LeadershipTestKind.BREAK,
+                                           0 if steadfast else -abs(diff))
+            rules += [BREAK, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
             if host.last_of:  # the last survivor is still his unit: he takes its Break test alone
                 rules.append("t9a.combined.last-survivor")
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
-                    + (" unmodified, Steadfast" if steadfast else f" -{abs(diff)}") + f": {result.roll}")
+                    + (" unmodified, Steadfast" if steadfast else f" -{abs(diff)}")
+                    + (f" (not Steadfast: Disrupted Ranks, {', '.join(disrupted)} in its flank or rear with two "
+                       f"Full Ranks or more)" if disrupted and full_ranks(host) > max(full_ranks(hosts[w])
+                                                                                    for w in winners) else "")
+                    + (f" ({flag})" if flag else "") + f": {result.roll}")
             if result.passed:
                 said += f"; {test}, holds"
                 continue
@@ -405,14 +428,57 @@ class MeleePhase(Ruleset):
         return state.replace_units(*(u.with_status(remove=(Status.FOUGHT,)) for u in state.units))
 
 
-@implements(RESOLUTION)
-def _static_bonuses(state: GameState, hosts: dict[str, Unit]) -> dict[str, dict[str, int]]:
+@implements(FLANK_REAR)
+def facings(state: GameState, hosts: dict[str, Unit]) -> dict[tuple[str, str], str]:
+    """Return the Facing of each unit of a combat that each enemy unit in base contact with it fights, keyed by
+    (unit, enemy): ``front``, ``left``, ``right`` or ``rear`` (published.t9a-flank-rear).
+
+    The Facing is the Arc of the unit (``Formation.arc_of``; a lone model's, its base's) in which most of the enemy
+    unit's models in base contact with it (or with a character in it) stand, centre by centre; on a tie the front
+    before a flank before the rear.  A pair whose enemy models all stand in the unit's Front Arc is left out without
+    measuring a base (it can only fight the front, which gives nothing).
+    """
+    out: dict[tuple[str, str], str] = {}
+    for tid, target in hosts.items():
+        f = _formation_of(target)
+        if f is None:
+            continue
+        mine = [m.placed for u in members(state, tid) for m in u.models]
+        for eid, enemy in hosts.items():
+            if enemy.side == target.side:
+                continue
+            arcs = [(m, f.arc_of(m.at)) for u in members(state, eid) for m in u.models]
+            if all(arc == "front" for _, arc in arcs):
+                continue  # the common front-to-front combat: no Flank or Rear, no base to measure
+            votes = dict.fromkeys(("front", "left", "right", "rear"), 0)
+            for m, arc in arcs:
+                if any(in_base_contact(m.placed, p) for p in mine):
+                    votes[arc] += 1
+            most = max(votes.values())
+            if most:
+                out[(tid, eid)] = next(k for k, v in votes.items() if v == most)
+    return out
+
+
+@implements(RESOLUTION, FLANK_REAR, BATTLE_STANDARD)
+def _static_bonuses(state: GameState, hosts: dict[str, Unit],
+                    fronts: dict[tuple[str, str], str] | None = None) -> dict[str, dict[str, int]]:
     """Return each unit's share of its side's Combat Score bonuses (published.t9a-combat-resolution).
 
     A side counts the Rank Bonus of one unit only, its highest (the first in the combat on a tie), and +1
     for Charging once, however many of its units charged (given to the first that did); each Standard
-    Bearer, a joined character's too, counts +1.
+    Bearer, a joined character's too, counts +1, and its Battle Standard Bearer in the combat +1
+    (published.t9a-battle-standard).  Each Flank Facing of an enemy unit its units fight counts +1, each Rear
+    Facing +2, once however many of its units fight there (given to the first the combat names;
+    published.t9a-flank-rear).
     """
+    fronts = facings(state, hosts) if fronts is None else fronts
+    flanking: dict[str, dict[str, int]] = {uid: {"flank": 0, "rear": 0} for uid in hosts}
+    taken: set[tuple[str, str]] = set()
+    for (tid, eid), facing in fronts.items():
+        if facing in FACING_BONUS and (tid, facing) not in taken:
+            taken.add((tid, facing))
+            flanking[eid]["rear" if facing == "rear" else "flank"] += FACING_BONUS[facing]
     best: dict[str, str] = {}
     charger: dict[str, str] = {}
     for uid, host in hosts.items():
@@ -422,7 +488,9 @@ def _static_bonuses(state: GameState, hosts: dict[str, Unit]) -> dict[str, dict[
             charger[host.side] = uid
     return {uid: {"ranks": rank_bonus(host) if best[host.side] == uid else 0,
                   "standard": sum(1 for u in members(state, uid) for m in u.models if m.role == "standard"),
-                  "charge": 1 if charger.get(host.side) == uid else 0}
+                  "charge": 1 if charger.get(host.side) == uid else 0,
+                  **flanking[uid],
+                  "battle standard": sum(1 for u in members(state, uid) if BSB_RULE in u.rules and u.alive)}
             for uid, host in hosts.items()}
 
 

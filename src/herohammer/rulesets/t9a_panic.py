@@ -28,14 +28,14 @@ import shapely
 
 from ..catalogue import implements
 from ..charging import FLEE_REACTION
-from ..checks import LeadershipTestKind, leadership_test
+from ..checks import LeadershipTestKind
 from ..dice import Dice
 from ..geometry import Placed, group_distance
 from ..rulings import Event
 from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import current, is_destroyed
+from .t9a import BATTLE_STANDARD, current, discipline_test, is_destroyed
 from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members
 
 if TYPE_CHECKING:
@@ -215,14 +215,14 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             group = members(state, u.id)
             general = [m.profile.ld for m in generals_near(state, u.id)]
             own = max(m.profile.ld for c in group for m in c.models)
-            result = leadership_test(dice, max([own, *general]), LeadershipTestKind.PANIC)
-            rules = [PANIC, result.rule]
+            result, flag = discipline_test(state, u.id, dice, max([own, *general]), LeadershipTestKind.PANIC)
+            rules = [PANIC, result.rule, *((BATTLE_STANDARD,) if flag else ())]
             lent = bool(general) and result.value == max(general) and result.value > own
             if lent:
                 rules.append(GENERAL)
             if u.last_of or a.keeps or current(state, a.unit).last_of:
                 rules.append(LAST_SURVIVOR)
-            ld = f"Ld {result.value}" + (", the General's" if lent else "")
+            ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
             cause = f"{a.unit} {a.what}" if a.through is not None else f"{a.unit} {a.what} {d:.1f}\" away"
             if result.passed:
                 state = state.replace_units(*(c.with_status(Status.PANIC_PASSED) for c in group))

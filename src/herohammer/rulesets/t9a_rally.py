@@ -18,14 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
-from ..checks import LeadershipTestKind, leadership_test
+from ..checks import LeadershipTestKind
 from ..dice import Dice
 from ..geometry import Placed, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import current, no_models_left
+from .t9a import BATTLE_STANDARD, current, discipline_test, no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
 if TYPE_CHECKING:
@@ -82,13 +82,13 @@ class Rallying(Ruleset):
         start = len(dice.log)
         host = state.unit(action.unit)
         ld, general = self.rally_leadership(state, host)
-        result = leadership_test(dice, ld.value, LeadershipTestKind.RALLY)
-        rules = [RALLY, result.rule, ld.rule, *((GENERAL,) if general else ())]
+        result, flag = discipline_test(state, host.id, dice, ld.value, LeadershipTestKind.RALLY)
+        rules = [RALLY, result.rule, ld.rule, *((GENERAL,) if general else ()), *((BATTLE_STANDARD,) if flag else ())]
         group = members(state, host.id)
         if result.passed:
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED, Status.MOVED, Status.MARCHED,
                                                         remove=(Status.FLEEING,)) for u in group))
-            said = (f"{host.id} rallies ({result.roll} against Ld {ld.value}, {ld.source}); it counts as having "
+            said = (f"{host.id} rallies ({result.roll} against Ld {ld.value}, {ld.source}{'; ' + flag if flag else ''}); it counts as having "
                     "marched this turn")
             outcome = "rallied"
         else:
@@ -98,7 +98,7 @@ class Rallying(Ruleset):
             state, dist = flee(state, host.id, away, dice, FLEE_RULE)
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED) for u in members(state, host.id)))
             rules.append(FLEE_RULE)
-            said = (f"{host.id} fails to rally ({result.roll} against Ld {ld.value}, {ld.source}) and flees "
+            said = (f"{host.id} fails to rally ({result.roll} against Ld {ld.value}, {ld.source}{'; ' + flag if flag else ''}) and flees "
                     f"{dist}\" away from the closest enemy")
             if not current(state, host.id).alive:
                 said += ", off the table: destroyed"

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import shapely
-
 from ..catalogue import implements
 from ..dice import Dice
 from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
@@ -28,7 +26,7 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import DISTRIBUTING_HITS, current, no_models_left, shaken_refusal
+from .t9a import COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
@@ -37,49 +35,9 @@ if TYPE_CHECKING:
     from ..actions import Shoot
 
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
-COVER = "published.t9a-cover"
 #: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).
 _BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleeing"),
            (Status.SHOT, "has already shot this phase"))
-#: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
-COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
-
-
-@implements(COVER)
-def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) -> tuple[int, str | None]:
-    """Return the cover modifier a target has against a shooting unit, and the terrain piece giving it.
-
-    A target model is covered by a piece of soft or hard cover its base centre stands in, or
-    that the line from the closest firing model to it crosses (a piece the firing model
-    stands in does not count).  The target has the cover at least half its models have:
-    Hard Cover when half are behind hard cover, else Soft Cover when half are behind either.
-    """
-    pieces = [t for t in state.terrain if t.kind in COVER_KINDS]
-    if not pieces or not target or not firing:
-        return 0, None
-    hard = soft = 0
-    which: dict[int, str] = {}
-    for p in target:
-        near = min(firing, key=lambda f: distance(f, p))
-        line = shapely.LineString([near.at, p.at])
-        best = 0
-        for t in pieces:
-            shape = t.shape()
-            if shape.contains(shapely.Point(near.at)) and not shape.contains(shapely.Point(p.at)):
-                continue
-            if shape.contains(shapely.Point(p.at)) or line.intersects(shape):
-                if COVER_KINDS[t.kind] < best:
-                    best = COVER_KINDS[t.kind]
-                    which[best] = t.id
-        hard += best <= -2
-        soft += best <= -1
-    if 2 * hard >= len(target):
-        return -2, which[-2]
-    if 2 * soft >= len(target):
-        return -1, which.get(-1) or which[-2]
-    return 0, None
-
-
 @dataclass(frozen=True)
 class Shot:
     """One model's shot: who fires, at what need, with what Strength."""

@@ -16,10 +16,10 @@ from ..distribution import Distribution
 from ..errors import IllegalActionError
 from ..state import GameState, Phase, PhaseSpec
 from .base import Resolution
-from .t9a import NinthAge
+from .t9a import BSB_RULE, NinthAge
 from .t9a_combat import GENERAL_RULE
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
-from .t9a_melee import MeleePhase, engaged_with
+from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with
 from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
@@ -38,8 +38,10 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
         PhaseSpec(Phase.MELEE, frozenset({"fight", "end_phase"})),
     )
-    #: The character rules' names and the phases': the General (Rally, Panic), the Wizard levels (Magic).
-    modelled_rules: ClassVar[frozenset[str]] = NinthAge.modelled_rules | {GENERAL_RULE, *WIZARD_LEVELS}
+    #: The character rules' names and the phases': the General (Rally, Panic), the Battle Standard Bearer (Combat Score,
+    #: re-rolled Discipline tests), a
+    #: unit's Height (Large, Gigantic: Full Ranks of three), the Wizard levels (Magic).
+    modelled_rules: ClassVar[frozenset[str]] = NinthAge.modelled_rules | {GENERAL_RULE, BSB_RULE, *LARGE_RULES, *WIZARD_LEVELS}
 
     def candidate_actions(self, state: GameState) -> Iterable[Action]:
         """Propose the phase's own actions (shooting, casting, fighting), then the character moves."""
