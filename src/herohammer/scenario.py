@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from . import guards
 from .catalogue import implements
@@ -40,7 +40,7 @@ class _Spec(BaseModel):
 class ModelSpec(_Spec):
     """One model in a file."""
 
-    name: str
+    name: str = Field(min_length=1)  # actions, allocations and rulings name a model
     profile: str | dict[str, str | Count]
     #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
     from_: str | None = Field(None, alias="from")
@@ -51,7 +51,7 @@ class ModelSpec(_Spec):
     weapons: list[str] = []
     role: Literal["", "champion", "musician", "standard"] = ""
     #: Promoted to Veteran: Strength +1 written into the profile at load (core.value.unmodified).
-    veteran: bool = False
+    veteran: StrictBool = False
     moved: Number = Field(0.0, ge=0)  # inches moved this phase (one allowance per model per phase)
 
     @field_validator("profile")
@@ -86,9 +86,9 @@ class UnitSpec(_Spec):
         "rule, and said once as a note when the file is loaded"))
     joined: str | None = None
     status: list[Status] = []
-    special: bool = False
+    special: StrictBool = False
     formation: FormationSpec | None = None
-    destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
+    destroyed: StrictBool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
     last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
     spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
     embarked_in: str | None = None  # 40k: the transport this unit rides in (published.transports)
@@ -125,14 +125,14 @@ class ScenarioSpec(_Spec):
     phase: Phase = Phase.MOVEMENT
     active: str
     table: TableSpec = TableSpec(width=72, depth=48)
-    special_characters: bool = False
+    special_characters: StrictBool = False
     terrain: list[TerrainSpec] = []
     sides: dict[str, list[UnitSpec]] = Field(min_length=2, description=(
         "each side's units by side name; a side may be empty (noted on load: nothing of it to shoot or fight), "
         "not every side; a unit wiped out in play is kept with destroyed: true"))
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
-    allocations: dict[str, dict[str, Count]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    allocations: dict[str, dict[str, Annotated[Count, Field(ge=1, le=MAX_NUMBER)]]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
     #: t9a: each side's Magic Dice per Magic phase (the Flux card's), those used this phase, spells cast.
     magic_dice: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     magic_dice_used: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
@@ -152,6 +152,17 @@ class ScenarioSpec(_Spec):
         if value not in RULESETS:
             raise ValueError(f"expected one of {', '.join(sorted(RULESETS))}")
         return value
+
+
+def _check_unit_keys(source: str, spec: ScenarioSpec, by_id: Mapping[str, Unit]) -> None:
+    """Refuse a unit id in ``allocations`` (the character splitting) or ``fired_at`` (the shooter and its target) that
+    names no unit: played, it would be read by nothing, the declared split or this turn's target silently lost."""
+    named = [(f"allocations.{k}", k) for k in spec.allocations]
+    for shooter, target in spec.fired_at.items():
+        named += [(f"fired_at.{shooter}", shooter), (f"fired_at.{shooter}", target)]
+    for field, unit_id in named:
+        if unit_id not in by_id:
+            raise ScenarioError(source, field, f"no unit with id {unit_id!r} (units: {', '.join(by_id)})")
 
 
 def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
@@ -292,6 +303,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
         if unit_id not in by_id:
             raise ScenarioError(source, f"shot_this_phase.{unit_id}", f"no unit with id {unit_id!r} "
                                 "[published.morale-casualties]")
+    _check_unit_keys(source, spec, by_id)
     state = GameState(
         ruleset=spec.ruleset, turn=spec.turn, phase=spec.phase, active=spec.active,
         sides=tuple(spec.sides), table=Table(spec.table.width, spec.table.depth),

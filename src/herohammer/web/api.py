@@ -14,7 +14,7 @@ import json
 import secrets
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.routing import APIRoute
@@ -83,7 +83,7 @@ class PlayBody(_Body):
 
     actions: list[dict[str, Any]] = Field(min_length=1, max_length=1000)
     seed: Count | None = Field(None, ge=0, le=SEED_MAX)
-    dice: list[Count] | None = Field(None, max_length=10_000)
+    dice: list[Annotated[Count, Field(ge=1, le=6)]] | None = Field(None, max_length=10_000)  # a die's faces
 
     @model_validator(mode="after")
     def _dice(self) -> PlayBody:
@@ -196,6 +196,11 @@ def create_app(store: Store | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # pydantic's words would be "body[1]: JSON decode error"
+            at = first.get("loc", ("body", 0))[-1]
+            why = (first.get("ctx") or {}).get("error", "")
+            return _error(422, f"request body: not valid JSON at character {at}: {why}", field="body")
         path, problem = validation_problem(exc)
         return _error(422, f"{path}: {problem}" if path else problem, field=path)
 
