@@ -132,7 +132,8 @@ class ScenarioSpec(_Spec):
         "not every side; a unit wiped out in play is kept with destroyed: true"))
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
-    allocations: dict[str, dict[str, Annotated[Count, Field(ge=1, le=MAX_NUMBER)]]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    #: Declared splits of attacks (40k3.char.attack-allocation): character -> enemy model or unit -> attacks.
+    allocations: dict[str, dict[str, Annotated[Count, Field(ge=1, le=MAX_NUMBER)]]] = {}
     #: t9a: each side's Magic Dice per Magic phase (the Flux card's), those used this phase, spells cast.
     magic_dice: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     magic_dice_used: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
