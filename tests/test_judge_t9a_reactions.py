@@ -30,7 +30,7 @@ def _archers(enemy_y: float = 28, weapon: str = "bow S3", **kw: Any) -> dict[str
     """The Hero in the Spearmen (front at y 20, facing up); five orc archers with Stand and Shoot facing them."""
     data = scenario(joined=True, phase="charge", enemy_y=enemy_y, enemy_rules=["Stand and Shoot"], **kw)
     for m in data["sides"]["orcs"][0]["models"]:
-        m["weapons"] = [weapon]
+        m["weapons"] = [weapon] if weapon else []  # "": no weapon (a close combat weapon is refused at load)
     return data
 
 
@@ -63,7 +63,7 @@ def test_a_character_joined_to_the_charged_unit_stands_and_shoots_with_it() -> N
 
 @pytest.mark.rule("published.t9a-stand-and-shoot")
 def test_a_model_without_a_missile_weapon_does_not_stand_and_shoot() -> None:
-    data = _archers(weapon="hand weapon")
+    data = _archers(weapon="")
     g = reloading_game(data)
     events = g.apply(CHARGE_OUT, ScriptedDice([6, 6]))  # only the charge dice: nobody shoots
     assert _shots(events) == 0 and dict(_charge(events).data)["outcome"] == "charged"

@@ -26,5 +26,10 @@ def test_a_repeated_model_name_in_a_combined_unit_is_a_file_error_naming_it(
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     code, out, err = run(["actions", str(path)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert err == (f"herohammer: error: {path}: units.spearmen.formation: model names must be unique within a "
-                   "combined unit, repeated: spear2\n")
+    assert "illegal action" not in err  # a file's mistake, named where it is (session 18: before the formation's check)
+    assert err == ([f"herohammer: error: {path}: sides.highborn[0].models[1].name: unit spearmen has two models named "
+                    "'spear2' (also models[0]): actions, allocations and rulings name a model, so give each of a "
+                    "unit's models its own name (spear2 1, spear2 2)\n",
+                    f"herohammer: error: {path}: sides.highborn[1].models[0].name: captain's model 'spear2' has the "
+                    "name of a model of spearmen, the unit it has joined: actions, allocations and rulings name a "
+                    "model, so give it its own name\n"][who])

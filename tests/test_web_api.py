@@ -261,7 +261,7 @@ def test_play_with_typed_in_dice(client: TestClient) -> None:
 @pytest.mark.parametrize("body, status, words", [
     ({"actions": [FAR_JOIN]}, 409, "illegal action"),
     ({"actions": [{"do": "end_phase"}, FAR_JOIN]}, 400, "'join' is not an action of the shooting phase"),
-    ({"actions": [JOIN], "dice": [7, 1]}, 400, "scripted die"),
+    ({"actions": [JOIN], "dice": [7, 1]}, 422, "body.dice[0]: expected at most 6"),  # the face named (rel18)
     ({"actions": [JOIN], "dice": [2]}, 400, "ran out"),
     ({"actions": [JOIN], "dice": [6, 6], "seed": 1}, 422, "seed or dice"),
     ({"actions": []}, 422, "actions"),

@@ -17,20 +17,12 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import HerohammerError, in_our_words, unknown_key_problem
+from .input_types import Count, Number, Point, not_bool
 from .keys_once import object_once, yaml_keys_once
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
-def _not_bool(value: Any) -> Any:
-    """Refuse true/false where a number is meant (pydantic would read true as 1)."""
-    if isinstance(value, bool):
-        raise ValueError("expected a number, not true/false")
-    return value
-
-
-Number = Annotated[float, BeforeValidator(_not_bool)]
-Count = Annotated[int, BeforeValidator(_not_bool)]
-Point = tuple[Number, Number]
+_not_bool = not_bool
 
 
 class _Action(BaseModel):

@@ -56,7 +56,23 @@ def _print_json_error(command: str, message: str, rules: Sequence[str]) -> None:
 
     out = envelope(command, None, rules=rules, method=None)
     out["error"] = message
-    print(dump_json(out))
+    try:
+        print(dump_json(out), flush=True)
+    except BrokenPipeError:  # the reader has gone (piped into head): nothing left to tell it
+        _stdout_gone()
+
+
+def _stdout_gone() -> None:
+    """Point stdout at /dev/null once its reader has closed the pipe, so Python's flush at exit finds nowhere to fail
+    (else it prints "Exception ignored ... BrokenPipeError"), as the Python documentation advises for SIGPIPE."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout with no file behind it (a test's capture): nothing to flush there
+        pass
 
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
@@ -116,13 +132,15 @@ def _main(argv: Sequence[str] | None) -> int:
     finally:
         _Parser.json_errors = False
     try:
-        return int(args.run(args) or 0)
-    except HerohammerError as exc:
-        if getattr(args, "json", False):
-            command = " ".join(w for w in (args.command, getattr(args, "query", None)) if w)
-            _print_json_error(command, str(exc), getattr(exc, "rules", ()))
+        try:
+            return int(args.run(args) or 0)
+        except HerohammerError as exc:
+            if getattr(args, "json", False):
+                command = " ".join(w for w in (args.command, getattr(args, "query", None)) if w)
+                _print_json_error(command, str(exc), getattr(exc, "rules", ()))  # may meet a closed pipe too
+                return 2
+            print(f"herohammer: error: {exc}", file=sys.stderr)
             return 2
-        print(f"herohammer: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+    except BrokenPipeError:  # e.g. piped into head, which has read what it wanted and closed the pipe
+        _stdout_gone()
         return 0

@@ -7,6 +7,7 @@ command line can print it as one line with no traceback.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -142,9 +143,13 @@ def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
     is reported in our words with the nearest known key (``model`` is the model validated).
     """
     errors = exc.errors()
-    err = next((e for e in errors if e.get("type") == "extra_forbidden"), errors[0])  # a misspelt key explains the rest
+    err = next((e for e in errors if e.get("type") == "extra_forbidden"), None)  # a misspelt key explains the rest
+    if err is None:
+        err = _deepest_choice(errors)
     path = ""
     for part in err["loc"]:
+        if isinstance(part, str) and _UNION_TAG.match(part):
+            continue  # which member of a union pydantic tried (``float``, ``function-before[...]``): not a field
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
     if err.get("type") == "extra_forbidden" and err["loc"]:
         known = _known_keys(model, tuple(err["loc"][:-1])) if model is not None else []
@@ -159,6 +164,24 @@ def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
     more = len(errors) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     return path, f"{msg}{shown}{tail}"
+
+
+#: A union member's tag in a pydantic error location (``base: 25 | [25, 50]`` tried as ``float``, then ``list[float]``).
+_UNION_TAG = re.compile(r"^(?:function-(?:before|after|wrap|plain)\[.*\]|float|int|str|bool"
+                        r"|(?:list|dict|tuple|set|union)\[.*\]|constrained-\w+)$")
+
+
+def _deepest_choice(errors: list[Any]) -> Any:
+    """Return the first error, or, when it is one member of a union failing (``profile.str: expected text``), the
+    deepest error of that union's members, our own validator's first: the one that names what is wrong
+    (``profile.BS: expected a number, not true/false``)."""
+    first = errors[0]
+    loc = tuple(first["loc"])
+    at = next((i for i, part in enumerate(loc) if isinstance(part, str) and _UNION_TAG.match(part)), None)
+    if at is None:
+        return first
+    same = [e for e in errors if tuple(e["loc"])[:at] == loc[:at]]
+    return max(same, key=lambda e: (len(e["loc"]), e.get("type") == "value_error"))  # our own words over a type's
 
 
 #: pydantic's error types, said in the project's words (a user never reads the validation library's own).

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, m
 
 from .errors import HerohammerError, validation_problem
 from .state import Phase
+from .input_types import Number
 from .weapons import Weapon, WeaponType, weapon_from_data
 
 #: libyaml's safe loader when installed (the bundled file loads ~10x faster), else the Python one.
@@ -63,7 +64,7 @@ class PowerSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
-    range: float = Field(0, ge=0)
+    range: Number = Field(0, ge=0)
     phase: Literal[Phase.SHOOTING, Phase.ASSAULT, Phase.MOVEMENT] = Phase.SHOOTING
     effect: PowerEffect = PowerEffect.SHOOTING
     shooting: dict[str, Any] | None = None

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from . import guards
 from .catalogue import implements
 from .errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from .keys_once import KeysOnce, object_once
+from .input_types import Count, Number, Point
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
@@ -39,23 +40,23 @@ class _Spec(BaseModel):
 class ModelSpec(_Spec):
     """One model in a file."""
 
-    name: str
-    profile: str | dict[str, str | int]
+    name: str = Field(min_length=1)  # actions, allocations and rulings name a model
+    profile: str | dict[str, str | Count]
     #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
     from_: str | None = Field(None, alias="from")
-    base: float | list[float] = 25
-    at: tuple[float, float] | None = None  # may be left out in a t9a formation (derived from its slot)
-    facing: float = 0.0
-    wounds_taken: int = Field(0, ge=0)
+    base: Number | list[Number] = 25
+    at: Point | None = None  # may be left out in a t9a formation (derived from its slot)
+    facing: Number = 0.0
+    wounds_taken: Count = Field(0, ge=0)
     weapons: list[str] = []
     role: Literal["", "champion", "musician", "standard"] = ""
     #: Promoted to Veteran: Strength +1 written into the profile at load (core.value.unmodified).
-    veteran: bool = False
-    moved: float = Field(0.0, ge=0)  # inches moved this phase (one allowance per model per phase)
+    veteran: StrictBool = False
+    moved: Number = Field(0.0, ge=0)  # inches moved this phase (one allowance per model per phase)
 
     @field_validator("profile")
     @classmethod
-    def _profile(cls, value: str | dict[str, str | int]) -> str | dict[str, str | int]:
+    def _profile(cls, value: str | dict[str, str | Count]) -> str | dict[str, str | Count]:
         text = value if isinstance(value, str) else " ".join(f"{k}{v}" for k, v in value.items())
         Profile.parse(text)
         if missing := Profile.missing(text):
@@ -66,9 +67,9 @@ class ModelSpec(_Spec):
 class FormationSpec(_Spec):
     """A rank-and-file unit's place (t9a): front-edge centre, facing, width in files, slot order."""
 
-    position: tuple[float, float]
-    facing: float = 0.0
-    files: int = Field(ge=1)
+    position: Point
+    facing: Number = 0.0
+    files: Count = Field(ge=1)
     order: list[str] = []  # model names slot by slot, rank by rank, left to right; default: as listed
 
 
@@ -85,13 +86,13 @@ class UnitSpec(_Spec):
         "rule, and said once as a note when the file is loaded"))
     joined: str | None = None
     status: list[Status] = []
-    special: bool = False
+    special: StrictBool = False
     formation: FormationSpec | None = None
-    destroyed: bool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
+    destroyed: StrictBool = False  # a unit wiped out during the game: kept (no models) so saves round-trip
     last_of: str | None = None  # t9a: the destroyed combined unit this character is the last survivor of
     spells: list[str] = []  # t9a: the spells chosen before the game (t9a.spell.wizard-conclave)
     embarked_in: str | None = None  # 40k: the transport this unit rides in (published.transports)
-    capacity: int = Field(0, ge=0, le=100)  # 40k: the models a transport vehicle carries
+    capacity: Count = Field(0, ge=0, le=100)  # 40k: the models a transport vehicle carries
     #: The models the unit had at the start of the battle (published.regroup); absent: the models listed.
     models_at_start: StrictInt | None = Field(None, ge=1, le=MAX_NUMBER)
     models: list[ModelSpec] = []
@@ -102,14 +103,14 @@ class TerrainSpec(_Spec):
 
     id: str
     kind: Literal["blocking", "difficult", "dangerous", "open", "soft_cover", "hard_cover"]
-    polygon: list[tuple[float, float]] = Field(min_length=3)
+    polygon: list[Point] = Field(min_length=3)
 
 
 class TableSpec(_Spec):
     """The table's size in inches."""
 
-    width: float = Field(gt=0)
-    depth: float = Field(gt=0)
+    width: Number = Field(gt=0)
+    depth: Number = Field(gt=0)
 
 
 class ScenarioSpec(_Spec):
@@ -124,17 +125,18 @@ class ScenarioSpec(_Spec):
     phase: Phase = Phase.MOVEMENT
     active: str
     table: TableSpec = TableSpec(width=72, depth=48)
-    special_characters: bool = False
+    special_characters: StrictBool = False
     terrain: list[TerrainSpec] = []
     sides: dict[str, list[UnitSpec]] = Field(min_length=2, description=(
         "each side's units by side name; a side may be empty (noted on load: nothing of it to shoot or fight), "
         "not every side; a unit wiped out in play is kept with destroyed: true"))
     weapons: list[dict[str, Any]] = []  # the scenario's own weapon profiles (weapons.py)
     powers: list[dict[str, Any]] = []  # the scenario's own psychic powers (powers.py)
-    allocations: dict[str, dict[str, int]] = {}  # declared splits of attacks (40k3.char.attack-allocation)
+    #: Declared splits of attacks (40k3.char.attack-allocation): character -> enemy model or unit -> attacks.
+    allocations: dict[str, dict[str, Annotated[Count, Field(ge=1, le=MAX_NUMBER)]]] = {}
     #: t9a: each side's Magic Dice per Magic phase (the Flux card's), those used this phase, spells cast.
-    magic_dice: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
-    magic_dice_used: dict[str, Annotated[int, Field(ge=0, le=12)]] = {}
+    magic_dice: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
+    magic_dice_used: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     spells_cast: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: 40k4: the units shot at this Shooting phase with the models each had when first shot, in that order
@@ -151,6 +153,17 @@ class ScenarioSpec(_Spec):
         if value not in RULESETS:
             raise ValueError(f"expected one of {', '.join(sorted(RULESETS))}")
         return value
+
+
+def _check_unit_keys(source: str, spec: ScenarioSpec, by_id: Mapping[str, Unit]) -> None:
+    """Refuse a unit id in ``allocations`` (the character splitting) or ``fired_at`` (the shooter and its target) that
+    names no unit: played, it would be read by nothing, the declared split or this turn's target silently lost."""
+    named = [(f"allocations.{k}", k) for k in spec.allocations]
+    for shooter, target in spec.fired_at.items():
+        named += [(f"fired_at.{shooter}", shooter), (f"fired_at.{shooter}", target)]
+    for field, unit_id in named:
+        if unit_id not in by_id:
+            raise ScenarioError(source, field, f"no unit with id {unit_id!r} (units: {', '.join(by_id)})")
 
 
 def _pydantic_error(source: str, exc: ValidationError) -> ScenarioError:
@@ -291,6 +304,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
         if unit_id not in by_id:
             raise ScenarioError(source, f"shot_this_phase.{unit_id}", f"no unit with id {unit_id!r} "
                                 "[published.morale-casualties]")
+    _check_unit_keys(source, spec, by_id)
     state = GameState(
         ruleset=spec.ruleset, turn=spec.turn, phase=spec.phase, active=spec.active,
         sides=tuple(spec.sides), table=Table(spec.table.width, spec.table.depth),
@@ -307,6 +321,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
                             + ", ".join(p.phase.value for p in ruleset.phases))
     _check_placement(source, state)
     _check_rule_names(source, spec, ruleset)
+    _check_weapon_names(source, spec, state, ruleset)
     ruleset.validate_state(state, source)
     return state
 
@@ -348,6 +363,29 @@ def _check_rule_names(source: str, spec: ScenarioSpec, ruleset: Ruleset) -> None
                         source, f"sides.{side}[{i}].rules[{k}]",
                         f"{name!r} is not a special rule {ruleset.name} plays; did you mean {meant!r}? (a name this "
                         "close to a modelled rule is taken for a typo; other names are kept as text, read by no rule)")
+
+
+def _check_weapon_names(source: str, spec: ScenarioSpec, state: GameState, ruleset: Ruleset) -> None:
+    """Refuse a model's weapon that the ruleset has no profile for (``Ruleset.weapon_names``): played, the model would
+    find no weapon when it fires (40k) or silently not shoot (t9a). The refusal names the unit, the model and the
+    weapon, with the names known, the closest first."""
+    names = None
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            for j, m in enumerate(u.models):
+                for k, weapon in enumerate(m.weapons):
+                    if names is None:
+                        names = ruleset.weapon_names(state)
+                        if names is None:
+                            return
+                    if ruleset.weapon_known(weapon, names):
+                        continue
+                    close = difflib.get_close_matches(ruleset.weapon_key(weapon).strip(), names, n=3, cutoff=0.6)
+                    known = [*close, *sorted(names - set(close))]
+                    mean = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+                    raise ScenarioError(source, f"sides.{side}[{i}].models[{j}].weapons[{k}]",
+                                        f"unit {u.id}, model {m.name}: no weapon {weapon!r} in {ruleset.name}; {mean}"
+                                        f"known: {', '.join(known)} ({ruleset.weapons_hint}) [{ruleset.weapons_rule}]")
 
 
 def unmodelled_rules(state: GameState) -> tuple[str, ...]:
@@ -413,7 +451,13 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
         raise ScenarioError(source, f"{where}.models",
                             "expected at least one model (or destroyed: true for a unit wiped out)")
     models = []
+    named: dict[str, int] = {}
     for j, m in enumerate(u.models):
+        if (k := named.setdefault(m.name, j)) != j:  # a unit's actions, allocations and events name its models
+            raise ScenarioError(source, f"{where}.models[{j}].name",
+                                f"unit {u.id} has two models named {m.name!r} (also models[{k}]): actions, allocations "
+                                f"and rulings name a model, so give each of a unit's models its own name "
+                                f"({m.name} 1, {m.name} 2)")
         try:
             profile = Profile.parse(m.profile) if isinstance(m.profile, str) else Profile.from_mapping(m.profile)
         except HerohammerError as exc:
@@ -464,6 +508,14 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
             raise ScenarioError(source, f"{where}.models", f"expected at: {u.joined!r} has no formation to stand in")
         if host.id == u.id or host.joined is not None:
             raise ScenarioError(source, f"{where}.joined", f"{u.joined!r} is itself a character in another unit")
+        fellows = [host, *(c for c in by_id.values() if c.joined == host.id and c.id != u.id)]
+        for j, m in enumerate(u.models):
+            for other in fellows:
+                if any(o.name == m.name for o in other.models):
+                    mate = "the unit it has joined" if other is host else f"a character joined to {host.id} too"
+                    raise ScenarioError(source, f"{where}.models[{j}].name",
+                                        f"{u.id}'s model {m.name!r} has the name of a model of {other.id}, {mate}: "
+                                        "actions, allocations and rulings name a model, so give it its own name")
     if u.embarked_in is not None or u.capacity:
         _check_transport(source, where, by_id[u.id], by_id)
     if u.last_of is not None:

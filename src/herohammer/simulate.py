@@ -511,6 +511,19 @@ def prepare(data: Mapping[str, Any], plan: Sequence[Mapping[str, Any]] | None = 
     return state, driver, meta
 
 
+def first_step_refused(state: GameState, driver: Driver) -> None:
+    """Refuse a plan whose first step the rules forbid in the scenario as it stands (``simulate``): every run would
+    skip it (``skipped: step 1``) without saying why. A later step, or a sweep's variant, may be illegal in some runs
+    only; those are skipped and counted as before."""
+    if not driver.plan or driver.plan[0]["do"] in PROBES:
+        return
+    first = driver.plan[0]
+    ruling = driver.ruleset.rule_on(state, parse_action(dict(first)))
+    if not ruling.legal:
+        raise IllegalActionError(f"the plan's step 1 ({first['do']}) is illegal in the scenario as it stands, so every "
+                                 f"run would skip it: {ruling.reason}", ruling.rules)
+
+
 def run_engine_once(initial: GameState, driver: Driver, dice: Dice, max_steps: int = 10_000) -> Node:
     """Play one run with the plain game engine and the given dice; return its final node."""
     node = driver.start(initial)

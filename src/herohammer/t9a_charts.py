@@ -31,7 +31,16 @@ MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
     "shortbow": (18, 3), "bow": (24, 3), "longbow": (30, 3), "crossbow": (30, 4), "handgun": (24, 4),
     "sling": (18, 3), "javelin": (12, 3), "throwing weapons": (8, 3), "pistol": (12, 4),
 }
+#: A weapon's Strength as "<kind> S<n>" writes it: a characteristic, 0 to 10.
+MAX_STRENGTH = 10
 _STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
+
+
+def missile_kind(name: str) -> str:
+    """Return a missile weapon's kind as the table names it: ``Bow S4`` is a ``bow`` (listed in the table or not)."""
+    text = name.strip().lower()
+    m = _STRENGTH.match(text)
+    return m.group(1) if m else text
 
 
 @implements(TO_HIT_SHOOTING)

@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from .errors import HerohammerError, validation_problem
+from .input_types import Number
 from .notation import DiceAmount, parse_amount
 
 #: libyaml's safe loader when installed (the bundled file loads ~10x faster), else the Python one.
@@ -90,7 +91,7 @@ class WeaponSpec(BaseModel):
 
     name: str = Field(min_length=1)
     type: WeaponType
-    range: float = Field(0, ge=0)
+    range: Number = Field(0, ge=0)
     strength: int | None = None  # None: "user", the wielder's Strength
     ap: int | None = None  # None: "-", no armour ignored
     shots: Annotated[StrictInt, Field(ge=0, le=20)] | str = 1  # a number or dice notation: 2, D6, 2D3, D3+1

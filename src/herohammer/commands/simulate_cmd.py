@@ -101,18 +101,19 @@ def _run_simulate(args: argparse.Namespace) -> int:
     if args.scenario is None:
         return _run_demos(args, console, progress)
     from ..scenario import read_data
-    from ..simulate import fresh_seed, load_plan, prepare, simulate, simulate_file
+    from ..simulate import first_step_refused, fresh_seed, load_plan, prepare, simulate
 
+    data = read_data(args.scenario)
+    plan = load_plan(args.actions) if args.actions is not None else None
+    state, driver, meta = prepare(data, plan, str(args.scenario))
+    first_step_refused(state, driver)
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
-        result = simulate_file(args.scenario, args.runs, args.seed, args.actions, args.method, progress)
+        result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress)
         _emit(args, result, console, notes=say(result.notes, args.json))
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
-    data = read_data(args.scenario)
-    plan = load_plan(args.actions) if args.actions is not None else None
     seed = fresh_seed() if args.seed is None else args.seed
-    state, _, meta = prepare(data, plan, str(args.scenario))
     say_notes(state, False)
     console.print(title_of({**meta, "seed": seed}, args.runs))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)

@@ -208,6 +208,27 @@ class Ruleset:
     def validate_state(self, state: GameState, source: str) -> None:
         """Check what only this ruleset forbids in a scenario (nothing by default)."""
 
+    #: The rule that reads a model's weapons by name, cited when a scenario names one this ruleset has no profile for.
+    weapons_rule: ClassVar[str] = "published.weapon-profiles"
+    #: What a refusal of a weapon's name adds: where another weapon may come from.
+    weapons_hint: ClassVar[str] = "or define its profile under weapons:"
+
+    def weapon_names(self, state: GameState) -> frozenset[str] | None:
+        """Name (in lower case) every weapon a model of ``state`` may carry, or None when this ruleset reads no weapon.
+
+        ``scenario.state_from_data`` refuses any other name at load (``weapons_rule``), so no model
+        is left without the weapon its player wrote; ``weapon_known`` compares a name with these.
+        """
+        return None
+
+    def weapon_key(self, name: str) -> str:
+        """Return a model's weapon name as ``weapon_names`` lists it: in lower case (as play finds it)."""
+        return name.lower()
+
+    def weapon_known(self, name: str, names: frozenset[str]) -> bool:
+        """Say whether a model's weapon ``name`` is one of ``names`` (``weapon_names``)."""
+        return self.weapon_key(name) in names
+
     # -- actions: ruling, resolving, listing ---------------------------------------
     def phase_spec(self, phase: Phase) -> PhaseSpec:
         """Return the declaration of a phase, or refuse a phase this ruleset does not have."""

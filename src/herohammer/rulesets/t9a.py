@@ -32,7 +32,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..t9a_charts import missile_weapon
+from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
@@ -564,6 +564,25 @@ class NinthAge(Ruleset):
     def counts_as_character(self, unit: Unit) -> bool:
         """Say whether a unit is a character: the Character rule makes one too (t9a.char.universal)."""
         return is_character(unit)
+
+    #: The missile weapons' table is the 9th Age rule that reads a model's weapons (Shooting phase, Stand and Shoot).
+    weapons_rule: ClassVar[str] = TO_HIT_SHOOTING
+    weapons_hint: ClassVar[str] = ("the missile weapons, 'bow S4' for one of Strength 4, 0 to 10; close combat "
+                                   "weapons are not modelled, leave them out")
+
+    @implements(TO_HIT_SHOOTING)
+    def weapon_names(self, state: GameState) -> frozenset[str]:
+        """Name the published missile weapons (``t9a_charts.MISSILE_WEAPONS``): the only weapons the t9a rules read."""
+        return frozenset(MISSILE_WEAPONS)
+
+    def weapon_key(self, name: str) -> str:
+        """Return a weapon's kind as the missile weapons' table names it (``Bow S4``: ``bow``)."""
+        return missile_kind(name)
+
+    def weapon_known(self, name: str, names: frozenset[str]) -> bool:
+        """Say whether ``name`` is a missile weapon as the Shooting phase reads it (``bow``, ``bow S4``: S 0 to 10)."""
+        weapon = missile_weapon(name)
+        return weapon is not None and weapon[2] <= MAX_STRENGTH
 
     @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank")
     def validate_state(self, state: GameState, source: str) -> None:

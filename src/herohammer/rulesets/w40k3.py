@@ -259,8 +259,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         spent = unit.models[0].moved
         if moves[0].length > allowance - spent + movement.EPSILON:
             already = f", and has moved {spent:.2f}\" already this phase" if spent else ""
+            kind = unit.type.value.replace("_", " ")
             return Ruling.forbid(
-                f"{unit.id} moves {moves[0].length:.2f}\" but a {unit.type.value} model moves at most "
+                f"{unit.id} moves {moves[0].length:.2f}\" but {'an' if kind[0] in 'aeiou' else 'a'} {kind} model "
+                "moves at most "
                 f"{allowance:g}\" a phase{already}", self.move_rule, *rules,
             ), moves, ()
         if overlap := movement.places_problem(state, moves, {unit.id}, lambda: self.flying(state, [unit])):

@@ -60,7 +60,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
-from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
+from ..weapons import BARE_HANDS, Weapon, WeaponType, bundled_weapons, find_weapon
 from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
@@ -640,6 +640,11 @@ class CombatRules(Ruleset):
         return reach, self.must_assault_rule if len(members) > 1 else "published.assault-range"
 
     # == shared helpers ===============================================================
+    @implements("published.weapon-profiles")
+    def weapon_names(self, state: GameState) -> frozenset[str]:
+        """Name every weapon with a profile: the scenario's own (``weapons:``) and the bundled armoury's."""
+        return frozenset(w.name.lower() for w in (*state.weapons, *bundled_weapons()))
+
     def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
         """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
         return list(map(find_weapon, model.weapons, repeat(state.weapons), repeat(model.name)))

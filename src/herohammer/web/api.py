@@ -9,11 +9,15 @@ with one clear ``error`` line and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request
+from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -25,6 +29,8 @@ from ..actions import Action, parse_action
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from ..game import Game
+from ..input_types import Count
+from ..keys_once import object_once
 from ..limits import ENGINE_MAX_RUNS
 from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import scenario_notes, state_to_data
@@ -67,17 +73,17 @@ class OddsBody(_Body):
     """``herohammer odds action``: one action, Monte Carlo settings for when the tree is too large."""
 
     action: dict[str, Any]
-    runs: int = Field(DEFAULT_RUNS, ge=1, le=ENGINE_MAX_RUNS)  # the stated limit (limits.py), as on the command line
-    seed: int = Field(0, ge=0, le=SEED_MAX)
-    max_branches: int = Field(DEFAULT_MAX_RUNS, ge=1, le=ENGINE_MAX_RUNS)
+    runs: Count = Field(DEFAULT_RUNS, ge=1, le=ENGINE_MAX_RUNS)  # the stated limit (limits.py), as on the command line
+    seed: Count = Field(0, ge=0, le=SEED_MAX)
+    max_branches: Count = Field(DEFAULT_MAX_RUNS, ge=1, le=ENGINE_MAX_RUNS)
 
 
 class PlayBody(_Body):
     """``herohammer play``: actions applied in order with seeded dice or a judge's typed-in faces."""
 
     actions: list[dict[str, Any]] = Field(min_length=1, max_length=1000)
-    seed: int | None = Field(None, ge=0, le=SEED_MAX)
-    dice: list[int] | None = Field(None, max_length=10_000)
+    seed: Count | None = Field(None, ge=0, le=SEED_MAX)
+    dice: list[Annotated[Count, Field(ge=1, le=6)]] | None = Field(None, max_length=10_000)  # a die's faces
 
     @model_validator(mode="after")
     def _dice(self) -> PlayBody:
@@ -89,13 +95,46 @@ class PlayBody(_Body):
 class SimulateBody(_Body):
     """``herohammer simulate``: many games of the table's plan (or the given actions)."""
 
-    runs: int = Field(10_000, ge=1, le=10_000_000)
-    seed: int = Field(1, ge=0, le=2**64 - 1)
+    runs: Count = Field(10_000, ge=1, le=10_000_000)
+    seed: Count = Field(1, ge=0, le=2**64 - 1)
     method: Literal["auto", "compiled", "engine"] = "auto"
     actions: list[dict[str, Any]] | None = None
 
 
 assert set(METHODS) == {"auto", "compiled", "engine"}
+
+
+def _once_in_body(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return object_once(pairs, "request body")
+
+
+class _KeysOnceRequest(Request):
+    """A request whose JSON body is read refusing an object's key given twice (``keys_once``), as the CLI reads an
+    ``--action`` and a scenario file: ``{"do": "shoot", ..., "do": "end_phase"}`` would be ruled as its last ``do``."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), object_pairs_hook=_once_in_body)
+        return self._json
+
+
+class _KeysOnceRoute(APIRoute):
+    """Read every route's request body through ``_KeysOnceRequest``: a key given twice is one 400 naming it."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            request = _KeysOnceRequest(request.scope, request.receive)
+            if request.method in _WITH_BODY and request.headers.get("content-type", "").startswith("application/json"):
+                with contextlib.suppress(json.JSONDecodeError, UnicodeDecodeError):  # FastAPI refuses it, as before
+                    await request.json()  # a ScenarioError (key given twice) is the 400 of _scenario_error
+            return await handler(request)
+
+        return checked
+
+
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
@@ -137,6 +176,7 @@ def create_app(store: Store | None = None) -> FastAPI:
     store = store or Store()
     app = FastAPI(title="herohammer", version=__version__,
                   description="Rulings, exact odds and play on a wargame table: the CLI's commands as JSON.")
+    app.router.route_class = _KeysOnceRoute  # every route below reads its JSON body refusing a key given twice
 
     @app.exception_handler(ScenarioError)
     async def _scenario_error(request: Request, exc: ScenarioError) -> JSONResponse:
@@ -156,6 +196,11 @@ def create_app(store: Store | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        if first.get("type") == "json_invalid":  # pydantic's words would be "body[1]: JSON decode error"
+            at = first.get("loc", ("body", 0))[-1]
+            why = (first.get("ctx") or {}).get("error", "")
+            return _error(422, f"request body: not valid JSON at character {at}: {why}", field="body")
         path, problem = validation_problem(exc)
         return _error(422, f"{path}: {problem}" if path else problem, field=path)
 
@@ -195,8 +240,6 @@ def create_app(store: Store | None = None) -> FastAPI:
         data = _scenario_data(table)
         if format == "json" and not download:
             return JSONResponse(data)
-        import json
-
         import yaml
 
         text = json.dumps(data, indent=2) if format == "json" else yaml.safe_dump(
