@@ -239,6 +239,8 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
                         (("outcome", "passed" if result.passed else "fled"),))
 
 
+#: A fleeing unit moved by one distance, with whether it is blocked there and wholly on the table (None: not asked yet).
+_Place = tuple[GameState, list[bool | None]]
 #: A fleeing unit's places kept per state it flees from (``flee``'s ``kept``): a dict of them is cleared past this.
 FLEES_KEPT = 64
 
@@ -256,7 +258,7 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
     if kept is None:
         return _fled(state, host_id, away_from, dist, {}), dist
     at = (state, host_id, away_from)
-    found = kept.get(at)
+    found: tuple[dict[int, GameState], dict[float, _Place]] | None = kept.get(at)
     if found is None:
         if len(kept) >= FLEES_KEPT:
             kept.clear()
@@ -269,26 +271,26 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
 
 
 def _fled(state: GameState, host_id: str, away_from: tuple[float, float], dist: int,
-          places: dict[float, tuple[GameState, list[bool | None]]]) -> GameState:
+          places: dict[float, _Place]) -> GameState:
     """Return the state once the unit has fled ``dist`` inches (carried on while it ends within 1" of a unit).
 
     ``places``: the unit moved by each distance tried, with whether it is blocked and wholly on the table
     (each worked out when first asked).  A flee with no direction (the point is the unit's centre) stays
     where the first distance put it however far it is carried on, so it is not carried on.
     """
-    def place(inches: float) -> tuple[GameState, list[bool | None]]:
+    def place(inches: float) -> _Place:
         found = places.get(inches)
         if found is None:
             found = places[inches] = (shift_away(state, host_id, away_from, inches), [None, None])
         return found
 
-    def blocked(found: tuple[GameState, list[bool | None]]) -> bool:
+    def blocked(found: _Place) -> bool:
         flags = found[1]
         if flags[0] is None:
             flags[0] = _flee_blocked(found[0], host_id)
         return bool(flags[0])
 
-    def on_table(found: tuple[GameState, list[bool | None]]) -> bool:
+    def on_table(found: _Place) -> bool:
         flags = found[1]
         if flags[1] is None:
             flags[1] = _on_the_table(found[0], host_id)
