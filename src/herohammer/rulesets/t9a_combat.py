@@ -27,14 +27,15 @@ model to another kind.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..attacks import resolve_attacks
 from ..catalogue import implements
 from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..rulings import Event
-from ..dice import Dice
+from ..dice import Dice, Stage
 from ..formations import arrange
 from ..geometry import group_distance, on_table
 from ..state import GameState
@@ -82,14 +83,58 @@ def allocation_problem(state: GameState, target_id: str, at: str | None) -> str 
 def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: Dice, who: str,
                rule: str = TO_WOUND) -> tuple[GameState, Harm]:
     """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path)."""
-    pool = rank_and_file(victim) if not is_character(victim) else list(victim.models)
+    pool = _wound_pool(victim)
     if not pool or hits <= 0:
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
     result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, first.profile.t),
                              armour_save(first.profile.save, strength), rule=rule, who=who)
+    return take_unsaved(state, victim, pool, result.hits, result.wounds, result.unsaved)
+
+
+def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, strength: int, dice: Dice, who: str,
+                rule: str = TO_WOUND, kept: dict[Hashable, Any] | None = None) -> tuple[GameState, Harm]:
+    """Roll to hit (``hit``), to wound and save for ``attacks`` on ``victim`` as one chain of pools, and remove the
+    casualties: the rolls ``dice.pool`` and ``wound_unit`` would make, one after another, in play; one chance node
+    over the unsaved wounds in an exact enumeration (hits and wounds in its log are representative).
+
+    ``kept``: what the unsaved wounds did, by the state and the counts (an enumeration strikes the same
+    blow on the same state once per branch after it)."""
+    pool = _wound_pool(victim)
+    if not pool:
+        hits = 0 if hit.target is None else dice.pool(attacks, hit.target, hit.purpose, hit.rule)
+        return state, Harm(hits, 0, 0, (), victim.id)
+    first = pool[0]
+    wound_on, save_on = to_wound(strength, first.profile.t), armour_save(first.profile.save, strength)
+    label = f"{who}: " if who else ""
+    hits, wounds, unsaved = dice.pools(
+        attacks, hit, Stage(wound_on, f"{label}to wound ({wound_on}+)", rule),
+        Stage(save_on, f"{label}saves ({save_on}+)", rule, fails=True))
+    if kept is None:
+        return take_unsaved(state, victim, pool, hits, wounds, unsaved)
+    at = (state, victim.id, hits, wounds, unsaved)
+    found: tuple[GameState, Harm] | None = kept.get(at)
+    if found is None:
+        if len(kept) >= STRIKES_KEPT:
+            kept.clear()
+        found = kept[at] = take_unsaved(state, victim, pool, hits, wounds, unsaved)
+    return found
+
+
+#: What a strike's unsaved wounds did, kept per state (``strike_unit``'s ``kept``): cleared past this many.
+STRIKES_KEPT = 512
+
+
+def _wound_pool(victim: Unit) -> list[Model]:
+    """Return the models that take a unit's wounds, in order: its rank and file, or a character's own models."""
+    return rank_and_file(victim) if not is_character(victim) else list(victim.models)
+
+
+def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: int, wounds: int,
+                 unsaved: int) -> tuple[GameState, Harm]:
+    """Put ``unsaved`` wounds on ``pool`` (``victim``'s models, in order) and remove the slain."""
     host_id = victim.joined or victim.id
-    left = result.unsaved
+    left = unsaved
     slain: list[str] = []
     hurt: dict[str, int] = {}
     owner = state.unit(host_id) if victim.joined else victim
@@ -111,7 +156,7 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(result.hits, result.wounds, result.unsaved, tuple(slain), victim.id, lost)
+    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost)
 
 
 def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,
@@ -195,22 +240,76 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
                         (("outcome", "passed" if result.passed else "fled"),))
 
 
+#: A fleeing unit moved by one distance, with whether it is blocked there and wholly on the table (None: not asked yet).
+_Place = tuple[GameState, list[bool | None]]
+#: A fleeing unit's places kept per state it flees from (``flee``'s ``kept``): a dict of them is cleared past this.
+FLEES_KEPT = 64
+
+
 @implements(FLEE_RULE)
 def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: Dice,
-         rule: str = FLEE_RULE) -> tuple[GameState, int]:
-    """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance."""
+         rule: str = FLEE_RULE, kept: dict[Hashable, Any] | None = None) -> tuple[GameState, int]:
+    """Flee 2D6 inches straight away from a point, with every character in the unit; return the distance.
+
+    ``kept``: where the unit ends for each distance, and each place it was tried at, kept by the
+    state it flees from (an enumeration flees from one state once per distance and per branch after
+    it: each place is worked out once; the 2D6's distances share the places a blocked flee goes on through).
+    """
     dist = dice.total(2, f"{host_id}: flee distance (2D6)", rule)
-    moved = shift_away(state, host_id, away_from, float(dist))
+    if kept is None:
+        return _fled(state, host_id, away_from, dist, {}), dist
+    at = (state, host_id, away_from)
+    found: tuple[dict[int, GameState], dict[float, _Place]] | None = kept.get(at)
+    if found is None:
+        if len(kept) >= FLEES_KEPT:
+            kept.clear()
+        found = kept[at] = ({}, {})
+    ends, places = found
+    end = ends.get(dist)
+    if end is None:
+        end = ends[dist] = _fled(state, host_id, away_from, dist, places)
+    return end, dist
+
+
+def _fled(state: GameState, host_id: str, away_from: tuple[float, float], dist: int,
+          places: dict[float, _Place]) -> GameState:
+    """Return the state once the unit has fled ``dist`` inches (carried on while it ends within 1" of a unit).
+
+    ``places``: the unit moved by each distance tried, with whether it is blocked and wholly on the table
+    (each worked out when first asked).  A flee with no direction (the point is the unit's centre) stays
+    where the first distance put it however far it is carried on, so it is not carried on.
+    """
+    def place(inches: float) -> _Place:
+        found = places.get(inches)
+        if found is None:
+            found = places[inches] = (shift_away(state, host_id, away_from, inches), [None, None])
+        return found
+
+    def blocked(found: _Place) -> bool:
+        flags = found[1]
+        if flags[0] is None:
+            flags[0] = _flee_blocked(found[0], host_id)
+        return bool(flags[0])
+
+    def on_table(found: _Place) -> bool:
+        flags = found[1]
+        if flags[1] is None:
+            flags[1] = _on_the_table(found[0], host_id)
+        return bool(flags[1])
+
+    spot = place(float(dist))
     extra = 0.0
     furthest = state.table.width + state.table.depth  # a flee with no direction cannot go on forever
-    while _flee_blocked(moved, host_id) and _on_the_table(moved, host_id) and extra < furthest:
-        extra += FLEE_STEP  # a flee may not end within 1" of another unit: it goes on until clear
-        moved = shift_away(state, host_id, away_from, dist + extra)
-    if not _on_the_table(moved, host_id):  # it ran off the table: gone, with its characters
+    if _direction(state, host_id, away_from) != (0.0, 0.0):  # with none, every place is the first one
+        while blocked(spot) and on_table(spot) and extra < furthest:
+            extra += FLEE_STEP  # a flee may not end within 1" of another unit: it goes on until clear
+            spot = place(dist + extra)
+    moved = spot[0]
+    if not on_table(spot):  # it ran off the table: gone, with its characters
         group = members(moved, host_id)
-        return remove_casualties(moved, group[0].id, [m.name for u in group for m in u.models]), dist
+        return remove_casualties(moved, group[0].id, [m.name for u in group for m in u.models])
     return moved.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
-                                 for u in members(moved, host_id))), dist
+                                 for u in members(moved, host_id)))
 
 
 #: How far a flee that would end within 1" of another unit is carried on at a time.
@@ -232,14 +331,21 @@ def _on_the_table(state: GameState, host_id: str) -> bool:
                for u in members(state, host_id) for m in u.models)
 
 
+def _direction(state: GameState, host_id: str, away_from: tuple[float, float]) -> tuple[float, float]:
+    """Return the unit vector from a point to a combined unit's centre ((0, 0) when they coincide)."""
+    host = members(state, host_id)[0]
+    centre = host.formation.position if host.formation is not None else host.models[0].at
+    dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length
+
+
 def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], inches: float) -> GameState:
     """Move a combined unit ``inches`` straight away from a point (towards it for a negative distance)."""
     group = members(state, host_id)
     host = group[0]
-    centre = host.formation.position if host.formation is not None else host.models[0].at
-    dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
-    length = math.hypot(dx, dy) or 1.0
-    mx, my = dx / length * inches, dy / length * inches
+    dx, dy = _direction(state, host_id, away_from)
+    mx, my = dx * inches, dy * inches
     if host.formation is not None:
         return arrange(state.replace_unit(replace(host, formation=host.formation.moved_by(mx, my))), host.id)
     changed = [replace(u, models=tuple(m.moved_to((m.at[0] + mx, m.at[1] + my)) for m in u.models))

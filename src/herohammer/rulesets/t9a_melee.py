@@ -28,13 +28,13 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
-from ..dice import Dice
+from ..dice import Dice, Stage
 from ..formations import is_character
 from ..geometry import in_base_contact
 from ..rulings import Event, Ruling
@@ -45,7 +45,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a import (BATTLE_STANDARD, BSB_RULE, _formation_of, current, discipline_test, no_models_left, rank_and_file,
                   remove_casualties)
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
-                         wound_unit)
+                         strike_unit)
 
 if TYPE_CHECKING:
     from ..actions import Fight
@@ -63,6 +63,13 @@ DISRUPTING_RANKS = 2
 #: The most Overkill (a duellist's unsaved wounds beyond its foe's last Wound) adds to the Combat Score.
 MAX_OVERKILL = 3
 FULL_RANK = 5
+#: What a fight keeps on the state it is fought from: the broken units' places per flee distance (``flee``).
+_FLEES = ("t9a fight", "flees")
+#: ... and each Initiative step's blows by the state struck on (at most this many kept, then cleared).
+_BLOWS = ("t9a fight", "blows")
+BLOWS_KEPT = 256
+#: ... and what each strike's unsaved wounds did (``strike_unit``'s ``kept``).
+_STRIKES = ("t9a fight", "strikes")
 MAX_RANK_BONUS = 3
 #: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
 LARGE_RULES = frozenset({"Large", "Gigantic"})
@@ -221,6 +228,12 @@ class MeleePhase(Ruleset):
     def resolve_fight(self, state: GameState, action: Fight, dice: Dice) -> Resolution:
         """Fight the combat: strikes by Initiative, then combat resolution, the Break test, flight and pursuit."""
         start = len(dice.log)
+        # what the dice do not decide, kept on the state fought from for every fight from it (an enumeration
+        # fights it once per branch): each Initiative step's blows by the state it is struck on, and where a
+        # broken unit ends for each flee distance (``flee``'s ``kept``)
+        blows_kept: dict[Hashable, list[Blow]] = state.remember(_BLOWS, dict)
+        flees: dict[Hashable, Any] = state.remember(_FLEES, dict)
+        strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
         mine = members(state, action.unit)[0].id
         foes = engaged_with(state, mine)
         sides = {mine: state.active}
@@ -241,7 +254,12 @@ class MeleePhase(Ruleset):
                 (DUEL,), (), (("outcome", "accepted" if duel.accepter else "refused"),)))
         steps = sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models}, reverse=True)
         for step in steps:
-            blows = self._blows(state, sides, step, action.at, duel)
+            at = (state, mine, step, action.at, duel)
+            blows = blows_kept.get(at)
+            if blows is None:
+                if len(blows_kept) >= BLOWS_KEPT:
+                    blows_kept.clear()
+                blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel)
             groups: dict[tuple[str, str, int, int, int], int] = {}
             for b in blows:
                 key = (b.side, b.victim, b.model.profile.ws, b.model.profile.s, b.model.profile.i)
@@ -250,8 +268,8 @@ class MeleePhase(Ruleset):
                 victim = state.unit(victim_id)
                 if not victim.models:
                     continue
-                hits = dice.pool(n, to_hit_melee(ws, victim.models[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
-                state, harm = wound_unit(state, victim, hits, s, dice, f"{side} (I{step})")
+                hit = Stage(to_hit_melee(ws, victim.models[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
+                state, harm = strike_unit(state, victim, n, hit, s, dice, f"{side} (I{step})", TO_WOUND, strikes)
                 caused[side] += harm.lost
                 if duel is not None and victim_id in duel.duellists:
                     overkill[side] += harm.unsaved - harm.lost
@@ -267,7 +285,7 @@ class MeleePhase(Ruleset):
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
         events.append(Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines),
                             tuple(dict.fromkeys(rules)), tuple(dice.log[start:])))
-        state, more = self._resolve_combat(state, mine, foes, caused, dice, duel.refused if duel else None)
+        state, more = self._resolve_combat(state, mine, foes, caused, dice, duel.refused if duel else None, flees)
         events.extend(more)
         return state, events
 
@@ -325,7 +343,8 @@ class MeleePhase(Ruleset):
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
-                        dice: Dice, refused: str | None = None) -> tuple[GameState, list[Event]]:
+                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None
+                        ) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue."""
         start = len(dice.log)
         everyone = [mine, *foes]
@@ -391,8 +410,9 @@ class MeleePhase(Ruleset):
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
             away = _centre(state, winners[0])
-            state, fled = flee(state, uid, away, dice, FLEE_RULE)
-            chase = dice.total(2, f"{winners[0]}: pursuit (2D6)", PURSUIT)
+            state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
+            # the pursuit is only compared with the flee: an enumeration branches on caught or not
+            chase = dice.total(2, f"{winners[0]}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
             rules += [FLEE_RULE, PURSUIT]
             if chase >= fled:
                 dead = [m.name for u in members(state, uid) for m in u.models]

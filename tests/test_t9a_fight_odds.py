@@ -1,0 +1,105 @@
+"""The 9th Age fight's exact odds (issue 11): the flee and pursuit of a broken unit, and the blows as chains of pools.
+
+``odds action`` on a fight that may end in a Break branches on whether the pursuit catches the unit (not on
+every pursuit total), rolls to hit, to wound and saves as one chain (one chance node over the unsaved
+wounds), and keeps what the dice do not decide per state fought from (each step's blows, what a strike's
+unsaved wounds did, a broken unit's place per flee distance).  The answers stay those of brute force
+(``enumerate_outcomes(..., fine=True)``: every total a branch, every pool rolled stage by stage), and play
+rolls the same dice as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from _t9a import exact_odds_as_brute_force, scenario
+from herohammer.dice import ScriptedDice, SeededDice, Stage, enumerate_outcomes
+from herohammer.errors import IllegalActionError
+from herohammer.game import Game
+from herohammer.rulesets.t9a_combat import flee, strike_unit, wound_unit
+from herohammer.scenario import state_from_data
+
+PURSUIT = "published.t9a-pursuit"
+BREAK = "published.t9a-break-test"
+FLEE = "published.t9a-flee"
+TO_HIT = "published.t9a-to-hit-melee"
+TO_WOUND = "published.t9a-to-wound"
+FIGHT = {"do": "fight", "unit": "spears"}
+STILL_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
+STILL_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
+
+
+def _broken(orc_y: float = 20.0) -> Game:
+    """Four Spearmen without Attacks lose by 2 to five charging orcs with a standard: a Break test at -2."""
+    data = scenario(n=4, orcs=5, phase="melee", active="elves", enemy_y=orc_y, joined=False,
+                    spear_profile=STILL_SPEAR, orc_profile=STILL_ORC, spear_status=["engaged"],
+                    orc_status=["engaged", "charged"])
+    data["sides"]["elves"][0]["formation"]["files"] = 4
+    data["sides"]["orcs"][0]["models"][0]["role"] = "standard"
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(PURSUIT, BREAK, FLEE)
+def test_a_broken_units_flee_and_pursuit_are_exact_as_brute_force() -> None:
+    g = _broken()
+    weights = exact_odds_as_brute_force(g.state, FIGHT)
+    destroyed = sum(w for o, w in weights if o.lost("spears") == 4)
+    fled = sum(w for o, w in weights if o.gained("spears", "fleeing"))
+    assert destroyed > 0 and fled > 0  # both ways a Break ends are in the answer, with brute force's odds
+
+
+@pytest.mark.rule(PURSUIT, FLEE)
+def test_the_pursuit_is_still_rolled_and_logged_as_two_dice_in_play() -> None:
+    g = _broken()
+    events = g.apply(FIGHT, SeededDice(3))
+    pursuit = [r for e in events for r in e.rolls if r.rule == PURSUIT]
+    assert all(r.request == "2D6" and r.faces is not None and len(r.faces) == 2 for r in pursuit)
+    assert not g.check(FIGHT).legal  # the combat was fought
+
+
+@pytest.mark.rule(FLEE)
+def test_a_flee_kept_per_state_ends_where_a_flee_worked_out_alone_ends() -> None:
+    g = _broken()
+    state = g.state
+    kept: dict = {}
+    for seed in range(12):
+        alone = flee(state, "spears", (36.0, 40.0), SeededDice(seed))
+        twice = [flee(state, "spears", (36.0, 40.0), SeededDice(seed), kept=kept) for _ in range(2)]
+        assert twice[0] == twice[1] == alone
+    # no direction (the point is the unit's centre): the unit stays where it stood, as carrying it on did
+    centre = state.unit("spears").formation.position
+    moved, _ = flee(state, "spears", centre, SeededDice(0), kept=kept)
+    assert moved.unit("spears").formation.position == centre
+
+
+@pytest.mark.rule(TO_HIT, TO_WOUND)
+@pytest.mark.parametrize("attacks", [1, 4, 7])
+def test_a_strike_as_one_chain_is_exact_as_brute_force_and_rolls_what_wound_unit_rolls(attacks: int) -> None:
+    state = state_from_data(scenario(n=6, orcs=5, phase="melee", active="elves", enemy_y=20))
+    victim = state.unit("orcs")
+    hit = Stage(4, "elves: to hit (WS4)", TO_HIT)
+
+    def struck(dice):  # what the strike decides: the orcs left, with their wounds
+        after, harm = strike_unit(state, victim, attacks, hit, 3, dice, "elves (I5)")
+        return len(after.unit("orcs").models), harm.unsaved, harm.lost
+
+    assert enumerate_outcomes(struck) == enumerate_outcomes(struck, fine=True)
+    for seed in range(5):  # play: the same rolls, in order, as a pool to hit and then wound_unit
+        chained, alone = SeededDice(seed), SeededDice(seed)
+        after, harm = strike_unit(state, victim, attacks, hit, 3, chained, "elves (I5)")
+        hits = alone.pool(attacks, 4, "elves: to hit (WS4)", TO_HIT)
+        after_alone, harm_alone = wound_unit(state, victim, hits, 3, alone, "elves (I5)")
+        assert chained.log == alone.log and after == after_alone and harm == harm_alone
+
+
+@pytest.mark.rule(BREAK, PURSUIT)
+def test_a_combat_fought_once_is_refused_the_second_time_and_changes_nothing() -> None:
+    g = _broken()
+    assert g.check(FIGHT).legal
+    g.apply(FIGHT, ScriptedDice([3, 3]))  # the Break test passed (6 on Ld 8 - 2): the spears hold
+    before = g.state
+    ruling = g.check(FIGHT)
+    assert not ruling.legal and "has been fought" in ruling.reason
+    with pytest.raises(IllegalActionError):
+        g.apply(FIGHT)
+    assert g.state is before
