@@ -67,9 +67,9 @@ def test_a_flee_kept_per_state_ends_where_a_flee_worked_out_alone_ends() -> None
         twice = [flee(state, "spears", (36.0, 40.0), SeededDice(seed), kept=kept) for _ in range(2)]
         assert twice[0] == twice[1] == alone
     # no direction (the point is the unit's centre): the unit stays where it stood, as carrying it on did
-    centre = state.unit("spears").formation.position
-    moved, _ = flee(state, "spears", centre, SeededDice(0), kept=kept)
-    assert moved.unit("spears").formation.position == centre
+    stood = state.unit("spears").formation
+    moved, _ = flee(state, "spears", stood.centre, SeededDice(0), kept=kept)
+    assert moved.unit("spears").formation.position == stood.position
 
 
 @pytest.mark.rule(TO_HIT, TO_WOUND)
@@ -103,3 +103,30 @@ def test_a_combat_fought_once_is_refused_the_second_time_and_changes_nothing() -
     with pytest.raises(IllegalActionError):
         g.apply(FIGHT)
     assert g.state is before
+
+
+@pytest.mark.rule(FLEE, BREAK)
+def test_a_unit_broken_front_to_front_flees_straight_away_from_the_winners_centre() -> None:
+    """Two units fighting front to front share their front edges' centre: the flee runs from the winner's centre
+    through the loser's (their footprints' middles), so the loser moves, the full 2D6, straight back."""
+    import math
+
+    from herohammer.rulesets.t9a_combat import unit_centre
+
+    before = _broken().state
+    assert before.unit("spears").formation.position == before.unit("orcs").formation.position  # front to front
+    start = math.dist(unit_centre(before, "spears"), unit_centre(before, "orcs"))
+    fled = 0
+    for seed in range(40):
+        g = _broken()
+        events = g.apply(FIGHT, SeededDice(seed))
+        flee_rolls = [r for e in events for r in e.rolls if r.rule == FLEE]
+        spears = g.state.unit("spears")
+        if not flee_rolls or not spears.alive or not spears.models:
+            continue
+        fled += 1
+        distance = sum(flee_rolls[0].faces or ())
+        gap = math.dist(unit_centre(g.state, "spears"), unit_centre(g.state, "orcs"))
+        assert gap == pytest.approx(start + distance)  # moved away by its flee distance, not left where it stood
+        assert unit_centre(g.state, "spears")[1] < unit_centre(before, "spears")[1]  # away from the orcs (north)
+    assert fled  # some seed broke them and they got away

@@ -63,6 +63,14 @@ class Formation:
         """Return the rank (0 = front) a model stands in."""
         return self.order.index(name) // self.files
 
+    @property
+    def centre(self) -> Point:
+        """Return the centre of the unit's footprint (its ranks' middle): what a flee runs straight away from, and in
+        (published.t9a-flee); ``position`` is the front edge's centre, which two units fighting front to front share."""
+        half = self.ranks * self.slot_mm[1] / MM_PER_INCH / 2.0
+        t = math.radians(self.facing)
+        return (self.position[0] + math.sin(t) * half, self.position[1] - math.cos(t) * half)
+
     def front_rank(self) -> tuple[str, ...]:
         """Return the names in the first rank, left to right."""
         return self.order[: self.files]

@@ -331,10 +331,17 @@ def _on_the_table(state: GameState, host_id: str) -> bool:
                for u in members(state, host_id) for m in u.models)
 
 
+def unit_centre(state: GameState, unit_id: str) -> tuple[float, float]:
+    """Return the centre of a combined unit: its formation's footprint centre, else its first model's place."""
+    host = current(state, unit_id)
+    if host.formation is not None:
+        return host.formation.centre
+    return next(m.at for u in members(state, unit_id) for m in u.models)
+
+
 def _direction(state: GameState, host_id: str, away_from: tuple[float, float]) -> tuple[float, float]:
     """Return the unit vector from a point to a combined unit's centre ((0, 0) when they coincide)."""
-    host = members(state, host_id)[0]
-    centre = host.formation.position if host.formation is not None else host.models[0].at
+    centre = unit_centre(state, host_id)
     dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
     length = math.hypot(dx, dy) or 1.0
     return dx / length, dy / length

@@ -45,7 +45,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a import (BATTLE_STANDARD, BSB_RULE, _formation_of, current, discipline_test, no_models_left, rank_and_file,
                   remove_casualties)
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
-                         strike_unit)
+                         strike_unit, unit_centre)
 
 if TYPE_CHECKING:
     from ..actions import Fight
@@ -409,7 +409,7 @@ class MeleePhase(Ruleset):
                 continue
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
-            away = _centre(state, winners[0])
+            away = unit_centre(state, winners[0])
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
             # the pursuit is only compared with the flee: an enumeration branches on caught or not
             chase = dice.total(2, f"{winners[0]}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
@@ -530,9 +530,3 @@ def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
 
 
-def _centre(state: GameState, unit_id: str) -> tuple[float, float]:
-    host = current(state, unit_id)
-    if host.formation is not None:
-        return host.formation.position
-    group = members(state, unit_id)
-    return next(m.at for u in group for m in u.models)

@@ -36,7 +36,7 @@ from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import BATTLE_STANDARD, current, discipline_test, is_destroyed
-from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members
+from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -137,11 +137,6 @@ def fled_through(before: GameState, after: GameState, unit_id: str) -> tuple[str
 _CROSSED = 1e-6
 
 
-def _centre(state: GameState, unit_id: str) -> tuple[float, float]:
-    host = current(state, unit_id)
-    if host.formation is not None:
-        return host.formation.position
-    return next(m.at for u in members(state, unit_id) for m in u.models)
 
 
 @implements(PANIC)
@@ -152,12 +147,12 @@ def closest_enemy_centre(state: GameState, unit_id: str, fallback: tuple[float, 
     enemy on the table, away from the friend whose loss caused the test (``fallback``).
     """
     side = current(state, unit_id).side
-    here = _centre(state, unit_id)
+    here = unit_centre(state, unit_id)
     best: tuple[float, tuple[float, float]] | None = None
     for e in _standing(state):
         if e.side == side:
             continue
-        c = _centre(state, e.id)
+        c = unit_centre(state, e.id)
         d = (c[0] - here[0]) ** 2 + (c[1] - here[1]) ** 2
         if best is None or d < best[0]:
             best = (d, c)

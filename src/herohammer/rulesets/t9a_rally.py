@@ -40,7 +40,7 @@ def _placed(state: GameState, host: Unit) -> list[Placed]:
 
 def _centre(unit: Unit) -> tuple[float, float]:
     if unit.formation is not None:
-        return unit.formation.position
+        return unit.formation.centre
     xs = [m.at for m in unit.models]
     return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
 
