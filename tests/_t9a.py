@@ -15,6 +15,10 @@ from herohammer.rulesets import get_ruleset
 from herohammer.state import GameState
 from herohammer.scenario import state_from_data, state_to_data
 
+#: Profiles without Attacks: no blows are struck, so a combat's score is its static bonuses alone.
+STILL_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
+STILL_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
+
 SPEAR = "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"
 HERO = "WS6 BS6 S4 T4 W3 I6 A3 Ld9 Sv4+ Adv5 Mar10"
 ORC = "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from _t9a import exact_odds_as_brute_force, reloads, scenario
+from _t9a import STILL_ORC, STILL_SPEAR, exact_odds_as_brute_force, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.formations import Formation
 from herohammer.game import Game
@@ -27,9 +27,6 @@ RALLY = "published.t9a-rally"
 COVER = "published.t9a-cover"
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"
 FIGHT = {"do": "fight", "unit": "spears"}
-#: Profiles without Attacks: no blows are struck, so a combat's score is its static bonuses alone.
-STILL_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
-STILL_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
 STILL_HERO = "WS6 BS6 S4 T4 W3 I6 A0 Ld9 Sv4+ Adv5 Mar10"
 SLOT = 20 / 25.4  # a Spearman's 20 mm file and rank, in inches
 #: The x of the Spearmen's right flank edge (five 20 mm files centred on x = 36).

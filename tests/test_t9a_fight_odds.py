@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from _t9a import exact_odds_as_brute_force, scenario
+from _t9a import STILL_ORC, STILL_SPEAR, exact_odds_as_brute_force, scenario
 from herohammer.dice import ScriptedDice, SeededDice, Stage, enumerate_outcomes
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
@@ -25,8 +25,6 @@ FLEE = "published.t9a-flee"
 TO_HIT = "published.t9a-to-hit-melee"
 TO_WOUND = "published.t9a-to-wound"
 FIGHT = {"do": "fight", "unit": "spears"}
-STILL_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
-STILL_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
 
 
 def _broken(orc_y: float = 20.0) -> Game:
