@@ -1871,18 +1871,28 @@ class CombatRules(Ruleset):
         moves = _assault_paths(state, members, new_at, rough)
         if not any([mv.difficult for mv in moves]):
             return ()
-        if self.terrain_unslowed(state, unit, kind="assault"):
-            tested = sum([mv.dangerous for mv in self.unslowed_moves(state, moves)])
+        way = self._assault_way(state, unit, members, moves)
+        tested = sum([mv.dangerous for mv in way.moves])
+        if way.unslowed:
             return (f"assaults through difficult terrain unslowed: {tested} Dangerous Terrain test"
                     f"{'s' * (tested != 1)} [published.assault-terrain, published.dangerous-terrain]",)
+        doubled = ", doubled" if way.factor != 1 else ""
+        dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
+        return (f"assaults through difficult terrain: the highest of {way.dice}D6{doubled} must reach {way.need:.2f}\" "
+                f"for every charger to go all the way{dangerous} [published.assault-terrain, {way.rule}]",)
+
+    def _assault_way(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                     moves: list[movement.PlannedMove]) -> _AssaultWay:
+        """Work out what difficult terrain on the chargers' way asks before any die, for the ruling's note and the
+        resolution alike: a type the edition lets through unslowed (``terrain_unslowed``, kind "assault") marks who
+        tests (``unslowed_moves``); any other rolls ``difficult_terrain_dice`` against the longest difficult path over
+        the type's factor (4th ed. cavalry double the highest die)."""
+        if self.terrain_unslowed(state, unit, kind="assault"):
+            return _AssaultWay(True, self.unslowed_moves(state, moves), 0.0, 1, 0, 0, "published.assault-terrain")
         need = max(mv.length for mv in moves if mv.difficult)
         factor = min([self.assault_terrain_factor.get(u.type, 1) for u in members])
-        n, _, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
-        doubled = ", doubled" if factor != 1 else ""
-        tested = sum([mv.dangerous for mv in moves])
-        dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
-        return (f"assaults through difficult terrain: the highest of {n}D6{doubled} must reach {need:.2f}\" for every "
-                f"charger to go all the way{dangerous} [published.assault-terrain, {dice_rule}]",)
+        n, below, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
+        return _AssaultWay(False, moves, need, factor, n, below, dice_rule)
 
     @staticmethod
     @implements("published.assault-after-shooting")
@@ -1970,16 +1980,15 @@ class CombatRules(Ruleset):
         Return the planned moves (the tested models marked), where each charger ends, how many touch an enemy, and
         the event that says so.
         """
-        if self.terrain_unslowed(state, unit, kind="assault"):
-            moves = self.unslowed_moves(state, moves)
+        way = self._assault_way(state, unit, members, moves)
+        if way.unslowed:
+            moves = way.moves
             tested = sum([mv.dangerous for mv in moves])
             new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
             return moves, new_at, contacts, Event(
                 "difficult_terrain", f"{unit.id} assaults through difficult terrain unslowed: {tested} Dangerous "
                 f"Terrain test{'s' * (tested != 1)}", ("published.assault-terrain", "published.dangerous-terrain"))
-        need = max(mv.length for mv in moves if mv.difficult)
-        factor = min([self.assault_terrain_factor.get(u.type, 1) for u in members])
-        n, below, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
+        factor, n, below, dice_rule = way.factor, way.dice, way.below, way.rule
         start = len(dice.log)
         allowed = factor * dice.highest(n, f"{unit.id}: difficult terrain (assault)", dice_rule, below)
         doubled = f" (the highest die {allowed // factor} doubled: cavalry)" if factor != 1 else ""
@@ -3447,6 +3456,18 @@ def _release_orphans(state: GameState) -> GameState:
     orphans = [evolve(u, joined=None, last_of=u.joined if u.character is CharacterKind.ORDINARY else u.last_of)
                for u in state.units if u.joined in dead and u.models]
     return state.replace_units(*orphans) if orphans else state
+
+
+class _AssaultWay(NamedTuple):
+    """What difficult terrain on an assault's way asks before any die (``CombatRules._assault_way``)."""
+
+    unslowed: bool  # the edition lets this type through: tests (the marked ``moves``) instead of a roll
+    moves: list[movement.PlannedMove]
+    need: float  # the longest path through difficult terrain
+    factor: int  # what the highest die is multiplied by (4th ed. cavalry: 2)
+    dice: int  # how many D6 the highest is taken of
+    below: int  # re-roll the dice when the highest is below this (``difficult_terrain_dice``)
+    rule: str  # the clause that sets the dice
 
 
 #: How close (edge to edge, in inches) a charger's base must end to an enemy's to count as in base contact again,
