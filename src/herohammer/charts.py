@@ -33,7 +33,7 @@ def to_hit_shooting(bs: int) -> int | None:
     return max(2, 7 - bs)
 
 
-@implements("core.zero.ws", "published.to-wound")
+@implements("core.zero.ws", "published.to-hit-ws")
 def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     """Return the roll needed to hit in close combat; WS 0 is hit automatically and hits on 6+ only."""
     if defender_ws == 0:

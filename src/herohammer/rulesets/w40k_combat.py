@@ -156,10 +156,37 @@ def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
 
 
 def _zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
-    """Name the value-0 clause that decided a to-wound roll, if one did (S 0 prevails over T 0)."""
+    """Name the value-0 clause that decided a to-wound roll, if one did (S 0 prevails over T 0); S 4 against T 4
+    names none."""
     if strength <= 0:
         return ("core.zero.s",)
     return ("core.zero.t",) if toughness <= 0 else ()
+
+
+def _ws_zero(attacker_ws: int, target_ws: int) -> tuple[str, ...]:
+    """Name core.zero.ws when a Weapon Skill of 0 decided a close combat to-hit roll (either side's), else nothing."""
+    return ("core.zero.ws",) if attacker_ws <= 0 or target_ws <= 0 else ()
+
+
+@implements("core.zero.a")
+def _no_attacks(state: GameState, combat: Iterable[str]) -> list[Event]:
+    """Say, per unit of a close combat, which of its models make no attacks because their Attacks are 0."""
+    events = []
+    for uid in combat:
+        unit = state.unit(uid)
+        idle = [m.name for m in unit.models if not close_combat_attacks(m.profile.a)]
+        if idle:
+            events.append(Event("no_attacks", f"{', '.join(idle)} ({uid}) make{'s' * (len(idle) == 1)} no close "
+                                "combat attacks: Attacks 0", ("core.zero.a",)))
+    return events
+
+
+BS0_NOTE = "has BS 0 and cannot shoot [core.zero.bs]"  # a volley's note on a model that fires nothing
+
+
+def _note_event(note: str) -> Event:
+    """A volley's note on a model that does not fire, citing core.zero.bs when BS 0 is why."""
+    return Event("note", note, ("core.zero.bs",) if note.endswith(BS0_NOTE) else ())
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
@@ -1279,7 +1306,7 @@ class CombatRules(Ruleset):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
             if not can_shoot(model.profile.bs):
-                notes.append(f"{model.name} has BS 0 and cannot shoot [core.zero.bs]")
+                notes.append(f"{model.name} {BS0_NOTE}")
                 continue
             if blocking and not geo.unit_line_of_sight([model.placed], [m.placed for m in target_models],
                                                        state.terrain):
@@ -1347,7 +1374,7 @@ class CombatRules(Ruleset):
                 Stage(wound_on, f"{who} ({weapon.name}, S{strength} vs T{toughness}): to wound ({wound_on}+)",
                       rule if apart else "published.to-wound"),
                 min(weapon.blast, len(target_models)) if weapon.blast else 0,
-                (rule, "core.zero.bs", "core.zero.s", "core.zero.t") if apart else (rule, "core.zero.s"),
+                (rule, *_zero_rules(strength, toughness)),  # a value-0 clause only when one decided
                 f"{who} fire{'s' * (len(items) == 1)}",
                 "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"))
         return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest, beyond, tuple(parts))
@@ -1538,7 +1565,7 @@ class CombatRules(Ruleset):
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
-        events += [Event("note", n) for n in notes]
+        events += map(_note_event, notes)
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest, beyond)
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {})
@@ -1776,8 +1803,10 @@ class CombatRules(Ruleset):
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER))
         if result.perils:
+            # the 3rd edition hit's to-wound roll against a psyker of Toughness 0 is decided by core.zero.t
             events.append(Event("perils", f"Perils of the Warp! {model.name} {self.perils_words(result)}",
-                                (self.perils_rule,)))
+                                (self.perils_rule, *_zero_rules(result.perils_strength or 1, model.profile.t))
+                                if result.perils_strength is not None else (self.perils_rule,)))
             if result.wounded:
                 after, slain = _apply_wounds(after, {(psyker.id, 0): 1})
                 if slain:
@@ -2217,7 +2246,8 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement)), _Strikes(), _Kept())
+                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat)),
+                           _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
                 dice: Dice, kept: _Strikes | None = None) -> _Melee:
@@ -2277,8 +2307,10 @@ class CombatRules(Ruleset):
             return _StrikePlan(models, [], None, None, None, "", "", (), {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(_MODEL, models.values()))
-        need = to_hit_melee(ws, _majority(list(map(_WS, targets))))
-        rule = self.allocation_rule if apart else "core.zero.ws"
+        target_ws = _majority(list(map(_WS, targets)))
+        need = to_hit_melee(ws, target_ws)
+        zero_ws = _ws_zero(ws, target_ws)  # core.zero.ws only when a WS of 0 decided the roll
+        rule = self.allocation_rule if apart else (zero_ws[0] if zero_ws else "published.to-hit-ws")
         toughness = _majority(list(map(_TOUGHNESS, targets)))
         wound_on = to_wound(s, toughness)
         saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
@@ -2288,7 +2320,7 @@ class CombatRules(Ruleset):
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
-                           (rule, "core.zero.a", *_zero_rules(s, toughness)), {})
+                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {})
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
                    plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:

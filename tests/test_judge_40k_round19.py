@@ -1,0 +1,173 @@
+"""A judge's cases for 40k 3rd and 4th edition, nineteenth round: what the events cite, and moves around combats.
+
+1. A value-0 clause (core.zero.bs/ws/s/t/a) is cited by a shooting, psychic or close combat event only when a value
+   of 0 decided its roll: a bolter (S4) against Marines (T4) cites none, a Strength 0 shot core.zero.s, a shot at a
+   Toughness 0 model core.zero.t, a blow at or by a Weapon Skill 0 model core.zero.ws, a model of Attacks 0
+   core.zero.a, a model of Ballistic Skill 0 beside one that fires core.zero.bs.
+
+Each case plays actions through ``Game`` (or the CLI) and asserts what the texts say, with the outcome the rule
+forbids beside the one it gives; where dice decide, the exact odds equal brute force.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.game import Game
+
+from _w40k import assert_illegal, game, model, scenario
+
+MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+SERVITOR = "WS- BS- S3 T- W1 I1 A- Ld8 Sv-"
+ZEROS = ("core.zero.bs", "core.zero.ws", "core.zero.s", "core.zero.t", "core.zero.a")
+STUB = {"name": "stub gun", "type": "assault", "range": 24, "strength": "user", "ap": "-"}  # a weapon of S User
+
+
+def zeros_cited(events: list[Any], kind: str | None = None) -> set[str]:
+    """Return the value-0 clauses the events (of ``kind``, if given) cite."""
+    return {r for e in events if kind is None or e.kind == kind for r in e.rules if r in ZEROS}
+
+
+def volley(ruleset: str, shooters: list[dict[str, Any]], targets: list[dict[str, Any]],
+           **extra: Any) -> Game:
+    """Red's ``shooters`` (unit ``red``) in its Shooting phase, 6" from blue's ``targets`` (unit ``blue``)."""
+    red = [{"id": "red", "models": shooters}]
+    blue = [{"id": "blue", "models": targets}]
+    return game(scenario(ruleset, red, blue, phase="shooting", **extra))
+
+
+SHOOT = {"do": "shoot", "unit": "red", "target": "blue"}
+
+
+# == 1. value-0 clauses only where a value of 0 decided ==========================================================
+@pytest.mark.rule("core.zero.s", "core.zero.t")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_bolter_at_marines_cites_no_value_0_clause_strength_0_and_toughness_0_do(ruleset: str) -> None:
+    marines = [{**model("M1", 20, 20, profile=MARINE), "weapons": ["bolter"]}]
+    plain = volley(ruleset, marines, [model("T1", 20, 26, profile=MARINE), model("T2", 22, 26, profile=MARINE)])
+    events = plain.apply(SHOOT, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
+    shots = [e for e in events if e.kind == "shots"]
+    assert shots and "S4 vs T4" not in shots[0].message  # (the words name the roll, the rules the clauses)
+    assert zeros_cited(events) == set()  # S4 against T4: the chart alone decides
+    assert "published.to-hit-bs" in shots[0].rules
+    # Strength 0: the shot hits and never wounds (core.zero.s)
+    stubs = [{**model("M1", 20, 20, profile="WS4 BS4 S- T4 W1 I4 A1 Ld8 Sv3+"), "weapons": ["stub gun"]}]
+    weak = volley(ruleset, stubs, [model("T1", 20, 26, profile=MARINE)], weapons=[STUB])
+    events = weak.apply(SHOOT, dice=ScriptedDice([6, 6]))
+    assert zeros_cited(events, "shots") == {"core.zero.s"}
+    assert "1 hit, 0 wounds" in next(e.message for e in events if e.kind == "shots")
+    assert len(weak.state.unit("blue").models) == 1
+    # Toughness 0: a bolter wounds on 2+ (core.zero.t), with a 2 that would fail against T4's 4+
+    soft = volley(ruleset, marines, [model("S1", 20, 26, profile=SERVITOR)])
+    events = soft.apply(SHOOT, dice=ScriptedDice([6, 1, 2]))  # two shots at 6": one hit, wounded on a 2
+    assert zeros_cited(events, "shots") == {"core.zero.t"}
+    assert not soft.state.unit("blue").alive
+
+
+@pytest.mark.rule("core.zero.bs")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_bs0_model_beside_a_marine_fires_nothing_and_only_its_note_cites_core_zero_bs(ruleset: str) -> None:
+    shooters = [{**model("M1", 20, 20, profile=MARINE), "weapons": ["bolter"]},
+                {**model("Servitor", 22, 20, profile=SERVITOR), "weapons": ["bolter"]}]
+    g = volley(ruleset, shooters, [model("T1", 20, 26, profile=MARINE), model("T2", 22, 26, profile=MARINE)])
+    events = g.apply(SHOOT, dice=ScriptedDice([6, 6, 1, 1, 1, 1]))
+    notes = [e for e in events if e.kind == "note"]
+    assert [n.rules for n in notes] == [("core.zero.bs",)] and "Servitor" in notes[0].message
+    shots = [e for e in events if e.kind == "shots"]
+    assert shots[0].message.startswith("M1 fires 2 shots")  # the Marine alone fires (rapid fire at 6")
+    assert zeros_cited(shots) == set()
+    # a unit of BS 0 models only is refused by the clause
+    alone = volley(ruleset, shooters[1:], [model("T1", 20, 26, profile=MARINE)])
+    assert_illegal(alone, SHOOT, "core.zero.bs")
+
+
+def fight(ruleset: str, red: str, blue: str, gap: float = 0.99) -> Game:
+    """Red's one model (``red`` profile) in base contact with blue's one (``blue``), red's Assault phase."""
+    data = scenario(ruleset, [{"id": "red", "models": [model("R", 20, 20, profile=red)]}],
+                    [{"id": "blue", "models": [model("B", 20, 20 + gap, profile=blue)]}], phase="assault")
+    return game(data)
+
+
+FIGHT = {"do": "fight", "unit": "red"}
+
+
+@pytest.mark.rule("core.zero.ws", "core.zero.a", "core.zero.s", "core.zero.t")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_close_combat_cites_a_value_0_clause_only_where_a_zero_decided(ruleset: str) -> None:
+    # Marine against Boy: WS4 v WS4 4+, S4 v T4 4+; nothing of value 0 on either side
+    g = fight(ruleset, MARINE, BOY)
+    events = g.apply(FIGHT, dice=ScriptedDice([1, 1, 1]))
+    assert zeros_cited(events) == set()
+    attacks = [e for e in events if e.kind == "attacks"]
+    assert attacks and all("published.to-hit-ws" in e.rules for e in attacks)
+    # a Marine against a Servitor (WS 0, T 0, A 0): he hits without a roll and wounds on 2+; it strikes back nothing
+    g = fight(ruleset, MARINE, SERVITOR)
+    events = g.apply(FIGHT, dice=ScriptedDice([2]))
+    assert zeros_cited(events, "attacks") == {"core.zero.ws", "core.zero.t"}
+    assert [e.rules for e in events if e.kind == "no_attacks"] == [("core.zero.a",)]
+    assert not g.state.unit("blue").alive
+    # a WS 0 attacker hits only on 6: a 5 misses
+    g = fight(ruleset, "WS0 BS0 S4 T4 W1 I4 A1 Ld8 Sv3+", BOY)
+    events = g.apply(FIGHT, dice=ScriptedDice([5, 1, 1, 1]))
+    red_blows = [e for e in events if e.kind == "attacks" and e.message.startswith("red ")]
+    assert red_blows and "0 hits" in red_blows[0].message
+    assert {"core.zero.ws"} == zeros_cited(red_blows)
+    assert zeros_cited([e for e in events if e.kind == "attacks" and not e.message.startswith("red ")]) \
+        == {"core.zero.ws"}  # the Boy's blows against WS 0: automatic hits
+    # Strength 0 never wounds
+    g = fight(ruleset, "WS4 BS4 S0 T4 W1 I4 A1 Ld8 Sv3+", "WS4 BS4 S4 T4 W1 I1 A0 Ld8 Sv3+")
+    events = g.apply(FIGHT, dice=ScriptedDice([6]))
+    assert zeros_cited(events, "attacks") == {"core.zero.s"}
+    assert "core.zero.a" in zeros_cited(events, "no_attacks")
+
+
+@pytest.mark.rule("core.zero.t")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_exact_odds_of_a_shot_at_toughness_0_equal_brute_force_and_cite_core_zero_t(ruleset: str) -> None:
+    marines = [{**model("M1", 20, 20, profile=MARINE), "weapons": ["bolter"]}]
+    state = volley(ruleset, marines, [model("S1", 20, 26, profile=SERVITOR), model("S2", 22, 26, profile=SERVITOR)]
+                   ).state
+
+    def after(dice: Dice) -> tuple[int, frozenset[str]]:
+        g = Game(state, dice)
+        events = g.apply(SHOOT, dice=dice)
+        return len(g.state.unit("blue").models), frozenset(zeros_cited(events))
+
+    fast = enumerate_outcomes(after)
+    assert fast == enumerate_outcomes(after, fine=True)
+    hit_wound = Fraction(2, 3) * Fraction(5, 6)  # 3+ to hit, 2+ to wound (T 0), no save
+    assert dict(fast) == {(0, frozenset({"core.zero.t"})): hit_wound ** 2,
+                          (1, frozenset({"core.zero.t"})): 2 * hit_wound * (1 - hit_wound),
+                          (2, frozenset({"core.zero.t"})): (1 - hit_wound) ** 2}
+
+
+@pytest.mark.rule("core.zero.t", "40k3.psyker.as-shooting", "40k3.psyker.perils")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_psychic_shooting_attack_cites_core_zero_t_only_against_toughness_0(ruleset: str) -> None:
+    def librarian(target: str, psyker: str = "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+") -> Game:
+        red = [{"id": "lib", "character": "independent", "rules": ["psyker"], "models": [model("Lib", 30, 20, 10,
+                                                                                                psyker)]}]
+        return game(scenario(ruleset, red, [{"id": "blue", "models": [model("B1", 30, 26, profile=target)]}],
+                             phase="shooting"))
+
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "blue"}
+    g = librarian(MARINE)  # passed on a 3; four S4 AP2 shots at T4: 3+ to hit, 4+ to wound
+    events = g.apply(smite, dice=ScriptedDice([1, 2] + [6, 1, 1, 1] + [3]))
+    assert any(e.kind == "shots" for e in events) and zeros_cited(events) == set()
+    assert g.state.unit("blue").alive  # a 3 to wound fails against T4
+    g = librarian(SERVITOR)  # the same dice against T 0: wounded on the 3
+    events = g.apply(smite, dice=ScriptedDice([1, 2] + [6, 1, 1, 1] + [3]))
+    assert zeros_cited(events, "shots") == {"core.zero.t"} and not g.state.unit("blue").alive
+    if ruleset == "40k3":  # Perils on a double 1: a hit of Strength D6 that a Toughness 0 psyker takes on 2+
+        g = librarian(MARINE, "WS5 BS5 S4 T0 W1 I5 A3 Ld10 Sv3+")
+        events = g.apply(smite, dice=ScriptedDice([1, 1, 1, 2] + [1] * 8))
+        perils = next(e for e in events if e.kind == "perils")
+        assert "core.zero.t" in perils.rules and not g.state.unit("lib").alive
+        g = librarian(MARINE, "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+")
+        events = g.apply(smite, dice=ScriptedDice([1, 1, 1, 2] + [1] * 8))
+        assert "core.zero.t" not in next(e for e in events if e.kind == "perils").rules
