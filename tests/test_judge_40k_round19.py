@@ -171,3 +171,79 @@ def test_a_psychic_shooting_attack_cites_core_zero_t_only_against_toughness_0(ru
         g = librarian(MARINE, "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+")
         events = g.apply(smite, dice=ScriptedDice([1, 1, 1, 2] + [1] * 8))
         assert "core.zero.t" not in next(e for e in events if e.kind == "perils").rules
+
+
+# == 2. jump infantry ending a fall back in difficult terrain ====================================================
+MORALE = {"do": "test", "unit": "squad", "characteristic": "Ld", "kind": "Morale"}
+#: a wood across the squad's way back: a fall back of 5" to 7" ends with the models' centres in it
+WOOD = [{"id": "wood", "kind": "difficult", "polygon": [[10, 24.5], [30, 24.5], [30, 27.5], [10, 27.5]]}]
+
+
+def falling(ruleset: str, kind: str, terrain: list[dict[str, Any]] | None = None) -> Game:
+    """A squad of ``kind`` (S1, S2 at y 20) in red's Shooting phase, a Boy 10" in front of it (y 10): a failed Morale
+    check sends it back over y 24.5 to 27.5 (``WOOD``, unless ``terrain`` says otherwise)."""
+    red = [{"id": "squad", "type": kind, "models": [model("S1", 20, 20, 8, MARINE), model("S2", 22, 20, 8, MARINE)]}]
+    return game(scenario(ruleset, red, [{"id": "boyz", "models": [model("Boy", 21, 10, 7, MARINE)]}],
+                         phase="shooting", terrain=WOOD if terrain is None else terrain))
+
+
+def told(events: list[Any], kind: str) -> list[str]:
+    return [e.message for e in events if e.kind == kind]
+
+
+@pytest.mark.rule("published.fall-back", "published.dangerous-terrain", "published.difficult-terrain")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_jump_squad_whose_fall_back_ends_in_a_wood_takes_dangerous_terrain_tests(ruleset: str) -> None:
+    """4th ed., Jump Infantry (stored page rulebook4/84.html), Morale: "They may, of course, move over any obstructions
+    when falling back, but if they end their move in difficult terrain they will still have to take a Dangerous
+    Terrain test": 2 + 2 + 2 = 6" ends in the wood, each model rolls (S2's 1 slays it); 3 + 3 + 3 = 9" ends beyond it,
+    no test.  Infantry are halved by the wood and test nothing (4th ed. p. 48)."""
+    g = falling(ruleset, "jump_infantry")
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, 2, 2, 2, 5, 1]))
+    assert told(events, "fall_back") == ["squad falls back 6\""]
+    tests = [e for e in events if e.kind == "dangerous_terrain"]
+    assert [e.message for e in tests] == ["squad: 2 dangerous terrain tests, 1 failed (S2)"]
+    assert "published.dangerous-terrain" in tests[0].rules
+    assert [(m.name, m.at[1]) for m in g.state.unit("squad").models] == [("S1", 26.0)]
+    g = falling(ruleset, "jump_infantry")
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, 3, 3, 3]))  # 9": over the wood and out of it
+    assert told(events, "fall_back") == ["squad falls back 9\""] and not told(events, "dangerous_terrain")
+    assert [m.at[1] for m in g.state.unit("squad").models] == [29.0, 29.0]
+    g = falling(ruleset, "infantry")
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, 3, 3]))
+    assert told(events, "fall_back") == ["squad falls back 3\" (6\" rolled, halved through difficult terrain)"]
+    assert not told(events, "dangerous_terrain") and len(g.state.unit("squad").models) == 2
+
+
+@pytest.mark.rule("published.fall-back", "published.dangerous-terrain")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_bikes_falling_back_through_a_wood_test_as_in_their_moves(ruleset: str) -> None:
+    """Bikes are not slowed, "However, each model entering or moving through difficult terrain must take a Dangerous
+    Terrain test" (4th ed., Bikes, stored page rulebook4/81.html): their 12" fall back over the wood tests both
+    riders, though they end beyond it; with no wood on the way no die is rolled for terrain."""
+    g = falling(ruleset, "bike")
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, 4, 4, 4, 1, 6]))
+    assert told(events, "dangerous_terrain") == ["squad: 2 dangerous terrain tests, 1 failed (S1)"]
+    assert [(m.name, m.at[1]) for m in g.state.unit("squad").models] == [("S2", 32.0)]
+    g = falling(ruleset, "bike", terrain=[])
+    events = g.apply(MORALE, dice=ScriptedDice([6, 6, 4, 4, 4]))
+    assert not told(events, "dangerous_terrain") and len(g.state.unit("squad").models) == 2
+
+
+@pytest.mark.rule("published.fall-back", "published.dangerous-terrain")
+def test_the_exact_odds_of_a_jump_squad_falling_back_into_a_wood_equal_brute_force() -> None:
+    """The models lost: the Morale check fails (Ld 8: 2D6 over 8), the 3D6 ends in the wood on 5, 6 or 7
+    (6 + 10 + 15 of 216 ways), and each model then dies on a 1."""
+    start = falling("40k4", "jump_infantry").state
+
+    def lost(dice: Dice) -> int:
+        g = Game(start, dice)
+        g.apply(MORALE, dice=dice)
+        return 2 - len(g.state.unit("squad").models)
+
+    fast = enumerate_outcomes(lost)
+    assert fast == enumerate_outcomes(lost, fine=True)
+    fails = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > 8), 36)
+    wood = fails * Fraction(31, 216)
+    assert dict(fast) == {0: 1 - wood + wood * Fraction(25, 36), 1: wood * Fraction(10, 36),
+                          2: wood * Fraction(1, 36)}

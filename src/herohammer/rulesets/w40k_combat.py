@@ -529,7 +529,8 @@ class _FallBack:
     """A unit's fall back worked out once per state (``CombatRules._fall_back``): its members, how many dice, the
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
-    __slots__ = ("members", "purpose", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone")
+    __slots__ = ("members", "purpose", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone",
+                 "tests", "tested")
 
     def __init__(self, members: Sequence[Unit], purpose: str | None = None) -> None:
         self.members = members
@@ -551,6 +552,11 @@ class _FallBack:
         #: for a clear move with one base size per member: whether no other unit stands in the box of the longest
         #: roll (None: not looked yet), which holds the box of every shorter one, so no distance meets anything
         self.alone: bool | None = None
+        #: whether a Dangerous Terrain test may follow the move (``CombatRules._fall_back_tests``): the unit goes over
+        #: difficult terrain unslowed and the table has some; then the distance decides more than where models end
+        self.tests = False
+        #: per distance rolled, the models' moves that take a Dangerous Terrain test where they end (none: empty)
+        self.tested: dict[int, list[movement.PlannedMove]] = {}
 
 
 class CombatRules(Ruleset):
@@ -939,13 +945,51 @@ class CombatRules(Ruleset):
                                          lambda: _FallBack(state.combined(unit_id), f"{unit_id}: fall back distance"))
         if plan.heading is None:
             self._fall_back_heading(state, plan)
+            plan.tests = bool(state.terrain) and self._fall_back_unslowed(state, plan.members) and any(
+                t.kind in _DIFFICULT_KINDS for t in state.terrain)
         start = len(dice.log)
         inches = dice.total(plan.dice, plan.purpose, "published.fall-back",
-                            places=not plan.edge_in_reach)
+                            places=not (plan.edge_in_reach or plan.tests))
         done = plan.ends.get(inches)
         if done is None:
             done = plan.ends[inches] = self._fallen_back(state, plan, unit_id, inches)
-        return done[0], [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
+        events = [Event("fall_back", done[1], done[2], _rolls(dice, start), (("unit", unit_id),))]
+        if not plan.tests:
+            return done[0], events
+        tested = plan.tested.get(inches)
+        if tested is None:
+            tested = plan.tested[inches] = self._fall_back_tests(state, plan, done[0])
+        if not tested:
+            return done[0], events
+        after, more = self._dangerous_tests(done[0], tested, dice)
+        return after, events + more
+
+    def _fall_back_unslowed(self, state: GameState, members: Sequence[Unit]) -> bool:
+        """Say whether a falling back unit (with its characters) goes over difficult terrain unslowed: every member of
+        a type the edition names for the fall back (``unslowed_types["fall_back"]``)."""
+        types = self.unslowed_types["fall_back"]
+        return all([u.type in types for u in members])
+
+    @implements("published.fall-back", "published.dangerous-terrain", "published.difficult-terrain")
+    def _fall_back_tests(self, state: GameState, plan: _FallBack, after: GameState) -> list[movement.PlannedMove]:
+        """Return the moves of a fall back that go over difficult terrain unslowed (``_fall_back_unslowed``) whose
+        models take a Dangerous Terrain test, as in their own moves (``unslowed_moves``): a jump infantry model whose
+        fall back ends in difficult terrain (4th ed., Jump Infantry, Morale: "They may, of course, move over any
+        obstructions when falling back, but if they end their move in difficult terrain they will still have to take
+        a Dangerous Terrain test"), a bike entering or moving through it, 3rd edition cavalry once one of the unit
+        enters it; a model on dangerous terrain's path tests as in every move.  None when the unit left the battle."""
+        terrain = state.terrain
+        moves = []
+        for u in plan.members:
+            now = after.unit(u.id)
+            if len(now.models) != len(u.models):  # gone off the table edge: no test
+                return []
+            for j, (m, end) in enumerate(zip(u.models, now.models)):
+                to = end.at
+                dangerous = geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
+                difficult = dangerous or geo.segment_enters_terrain(m.at, to, terrain, "difficult")
+                moves.append(movement.PlannedMove(u.id, j, end, to, math.dist(m.at, to), difficult, dangerous))
+        return [mv for mv in self.unslowed_moves(after, moves) if mv.dangerous]
 
     @staticmethod
     def _fall_back_heading(state: GameState, plan: _FallBack) -> None:
