@@ -18,6 +18,7 @@ import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
+from herohammer.units import Status
 
 from _w40k import assert_illegal, game, model, scenario
 
@@ -247,3 +248,105 @@ def test_the_exact_odds_of_a_jump_squad_falling_back_into_a_wood_equal_brute_for
     wood = fails * Fraction(31, 216)
     assert dict(fast) == {0: 1 - wood + wood * Fraction(25, 36), 1: wood * Fraction(10, 36),
                           2: wood * Fraction(1, 36)}
+
+
+# == 3. consolidation into a new close combat (4th edition) =======================================================
+from test_sweeping_advance import BLOWS, FAILS, VET, boyz, vets  # noqa: E402  (the won fight's pieces)
+from _w40k import BASE_25, assert_legal  # noqa: E402
+
+CONS = "published.consolidation"
+INTO_GROT = {"do": "consolidate", "unit": "vets", "to": [[20, 26 - BASE_25]]}  # touches the Grot on a 6 only
+
+
+def won(grot_status: list[str] | None = None, guard: bool = False) -> Game:
+    """The Vet has caught the Boyz (4th ed. Sweeping Advance) and may consolidate; a Grot (Ld 7) stands 6" north,
+    with ``grot_status``; with ``guard`` a red Guardsman fights the Grot in a combat still to be fought."""
+    grots: dict[str, Any] = {"id": "grots", "models": [model("Grot", 20, 26, 7, BOY)]}
+    red = [vets()]
+    if grot_status:
+        grots["status"] = grot_status
+    if guard:
+        grots["status"] = ["locked"]
+        red.append({"id": "guard", "status": ["locked"], "models": [model("Guard", 20, 26 + BASE_25, 7, MARINE)]})
+    g = game(scenario("40k4", red, [boyz(), grots], phase="assault"))
+    g.apply(FIGHT_VETS, dice=ScriptedDice([*BLOWS, *FAILS, 1, 6]))
+    assert not g.state.unit("boyz").alive and g.state.unit("vets").has(Status.MAY_CONSOLIDATE)
+    return g
+
+
+FIGHT_VETS = {"do": "fight", "unit": "vets"}
+
+
+@pytest.mark.rule(CONS, "published.close-combat")
+def test_40k4_a_consolidation_may_move_into_base_contact_with_a_new_enemy_unit() -> None:
+    """4th ed. p. 44 (quoted from the rulebook in the stored forum thread dakkadakka.com/dakkaforum/posts/list/
+    209169.page): "a unit which consolidates into a new close combat does not count as engaged until the next
+    Assault phase", and p. 48 (stored page rulebook4/62.html): the assaulted-while-falling-back rule "applies if a unit
+    consolidates into enemies falling back too": a consolidation may reach a new foe.  On a 6 the Vet touches the
+    Grot: both are locked; the Grot may not move in its Movement phase, and both fight in its Assault phase.  On a 5
+    he stops short and is free."""
+    g = won()
+    ruling = g.check(INTO_GROT)
+    assert ruling.legal and CONS in ruling.rules
+    assert any("base contact with grots if the D6 rolls 6" in n for n in ruling.notes)
+    events = g.apply(INTO_GROT, dice=ScriptedDice([6]))
+    [new] = [e for e in events if e.kind == "new_combat"]
+    assert "vets consolidates into base contact with grots" in new.message and CONS in new.rules
+    assert g.state.unit("vets").has(Status.LOCKED) and g.state.unit("grots").has(Status.LOCKED)
+    g.apply({"do": "end_phase"})  # blue's turn: the Grot is locked
+    assert_illegal(g, {"do": "move", "unit": "grots", "to": [[20, 30]]}, "published.close-combat")
+    g.apply({"do": "end_phase"})
+    g.apply({"do": "end_phase"})
+    assert g.state.phase.value == "assault"
+    assert_legal(g, {"do": "fight", "unit": "grots"}, "published.close-combat")
+    short = won()
+    events = short.apply(INTO_GROT, dice=ScriptedDice([5]))
+    assert not [e for e in events if e.kind == "new_combat"]
+    assert not short.state.unit("vets").has(Status.LOCKED) and not short.state.unit("grots").has(Status.LOCKED)
+
+
+@pytest.mark.rule(CONS, "published.assaulted-while-falling-back")
+def test_40k4_a_unit_consolidated_into_while_falling_back_regroups_or_is_destroyed() -> None:
+    """4th ed. p. 48 (stored page rulebook4/62.html): "Note that this rule applies if a unit consolidates into enemies
+    falling back too": the Grot tests to regroup at once (Ld 7, no modifier): 12 fails and he is destroyed, the Vet
+    left free; 4 passes, and he fights, locked with the Vet."""
+    g = won(["falling_back"])
+    assert any("falling back and tests to regroup" in n for n in g.check(INTO_GROT).notes)
+    events = g.apply(INTO_GROT, dice=ScriptedDice([6, 6, 6]))
+    assert [e.kind for e in events] == ["consolidate", "regroup", "destroyed"]
+    assert not g.state.unit("grots").alive and not g.state.unit("vets").has(Status.LOCKED)
+    g = won(["falling_back"])
+    events = g.apply(INTO_GROT, dice=ScriptedDice([6, 2, 2]))
+    assert [e.kind for e in events] == ["consolidate", "regroup", "new_combat"]
+    grot = g.state.unit("grots")
+    assert grot.has(Status.LOCKED) and not grot.has(Status.FALLING_BACK) and g.state.unit("vets").has(Status.LOCKED)
+
+
+@pytest.mark.rule(CONS)
+def test_40k4_no_consolidation_into_a_combat_still_to_be_fought_this_phase() -> None:
+    """Decision (published.consolidation): the unit that consolidates into a new close combat "is effectively ignored"
+    until the next Assault phase; the engine cannot yet leave it out of a combat still to be fought, so a consolidation
+    that may touch a unit locked in one is refused (and changes nothing).  Once that combat is fought it is allowed."""
+    g = won(guard=True)
+    refused = assert_illegal(g, INTO_GROT, CONS)
+    assert "still to be fought this phase" in str(refused)
+    g.apply({"do": "fight", "unit": "guard"}, dice=ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert g.state.unit("guard").has(Status.FOUGHT) and g.state.unit("grots").has(Status.LOCKED)
+    assert_legal(g, INTO_GROT, CONS)
+
+
+@pytest.mark.rule(CONS)
+def test_the_exact_odds_of_a_consolidation_into_a_new_combat_equal_brute_force() -> None:
+    """Into the Grot on a 6 (1/6), or, falling back, the Grot destroyed when its Regroup test fails too."""
+    for status, locked in ((None, Fraction(1, 6)),
+                           (["falling_back"], Fraction(1, 6) * Fraction(21, 36))):  # Ld 7: 2D6 of 7 or less
+        start = won(status).state
+
+        def after(dice: Dice) -> tuple[bool, bool]:
+            g = Game(start, dice)
+            g.apply(INTO_GROT, dice=dice)
+            return g.state.unit("vets").has(Status.LOCKED), g.state.unit("grots").alive
+
+        fast = enumerate_outcomes(after)
+        assert fast == enumerate_outcomes(after, fine=True)
+        assert sum(p for (is_locked, _), p in fast.items() if is_locked) == locked

@@ -56,21 +56,33 @@ def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[
 
 
 @implements("published.consolidation")
-def _consolidation_contact(state: GameState, side: str, moves: Sequence[movement.PlannedMove]) -> str | None:
-    """Say which model a consolidation would bring into base contact with an enemy: the D6 stops each model at one
-    of six places on its way (1" to 6" along it, or its end), and none may touch an enemy model."""
-    enemies = [p for e in state.enemies_of(side) if e.on_table for p in e.placed]
+def _consolidation_contacts(state: GameState, side: str, moves: Sequence[movement.PlannedMove]
+                            ) -> dict[str, tuple[str, int]]:
+    """Return the enemy units (by the unit each joins, or its own id) a consolidation may bring into base contact,
+    each with the first model and roll that would: the D6 stops each model at one of six places on its way (1" to 6"
+    along it, or its end)."""
+    enemies = [(e, e.placed) for e in state.enemies_of(side) if e.on_table]
+    found: dict[str, tuple[str, int]] = {}
     if not enemies:
-        return None
+        return found
     for mv in moves:
         for inches in range(1, int(CONSOLIDATE_MOST_INCHES) + 1):
-            at = movement.truncate(mv.model.at, mv.to, float(inches))
-            if geo.groups_touch([mv.model.moved_to(at).placed], enemies):
-                return (f"{mv.model.name} would end in base contact with an enemy model if the D6 rolls {inches}: a "
-                        "consolidation may not engage a new foe")
+            at = [mv.model.moved_to(movement.truncate(mv.model.at, mv.to, float(inches))).placed]
+            for e, placed in enemies:
+                host = e.joined or e.id
+                if host not in found and geo.groups_touch(at, placed):
+                    found[host] = (mv.model.name, inches)
             if mv.length <= inches:
                 break
-    return None
+    return found
+
+
+@implements("published.consolidation")
+def _touched_hosts(state: GameState, side: str, members: Sequence[Unit]) -> list[str]:
+    """Return the enemy units (their hosts) the members' models touch where they stand."""
+    mine = [p for u in members for p in u.placed]
+    return list(dict.fromkeys(e.joined or e.id for e in state.enemies_of(side)
+                              if e.on_table and geo.groups_touch(mine, e.placed)))
 
 
 def apply_moves(state: GameState, moves: Iterable[movement.PlannedMove], moved_ids: set[str],
@@ -259,12 +271,25 @@ class SpecialMoves(CombatRules):
         ids = {u.id for u in members}
         if blocked := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(blocked, rule)
-        if touched := _consolidation_contact(state, unit.side, moves):
-            return Ruling.forbid(touched, rule)
+        touched = _consolidation_contacts(state, unit.side, moves)
+        for host, (name, inches) in touched.items():
+            group = state.combined(host)
+            if any(x.has(Status.LOCKED) and not x.has(Status.FOUGHT) for x in group):
+                return Ruling.forbid(
+                    f"{name} would end in base contact with {host} if the D6 rolls {inches}, and {host} is locked in a "
+                    "close combat still to be fought this phase: a unit that consolidates into a new close combat "
+                    "counts as engaged only from the next Assault phase, which the engine cannot yet leave out of "
+                    "that fight, so it refuses the move", rule)
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
             return Ruling.forbid(f"after consolidating {unit.id} would not be in coherency", "published.coherency")
+        notes = tuple(f"{name} ends in base contact with {host} if the D6 rolls {inches} or more: a new close combat, "
+                      "fought from the next Assault phase [published.consolidation]"
+                      + (f"; {host} is falling back and tests to regroup at once, or is destroyed "
+                         "[published.assaulted-while-falling-back]"
+                         if state.unit(host).has(Status.FALLING_BACK) else "")
+                      for host, (name, inches) in touched.items())
         return Ruling.allow(f"{unit.id} may consolidate: it rolls a D6 and each model moves up to that many inches "
-                            "towards its place", rule)
+                            "towards its place", rule, notes=notes)
 
     def resolve_consolidate(self, state: GameState, action: Consolidate, dice: Dice) -> Resolution:
         """Roll the D6 and move each model that far towards its place; the unit's consolidation is spent."""
@@ -279,8 +304,35 @@ class SpecialMoves(CombatRules):
         state = apply_moves(state, moves, {u.id for u in members})
         state = state.replace_units(*(u.with_status(remove=(Status.MAY_CONSOLIDATE,))
                                       for u in state.combined(unit.id)))
-        return state, [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
-                             ("published.consolidation",), tuple(dice.log[start:]))]
+        events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
+                        ("published.consolidation",), tuple(dice.log[start:]))]
+        touched = _touched_hosts(state, unit.side, state.combined(unit.id))
+        if not touched:
+            return state, events
+        return self._consolidated_into(state, unit.id, touched, dice, events)
+
+    @implements("published.consolidation", "published.assaulted-while-falling-back", "40k4.cc.locked")
+    def _consolidated_into(self, state: GameState, unit_id: str, touched: Sequence[str], dice: Dice,
+                           events: list[Event]) -> Resolution:
+        """Lock a unit that consolidated into base contact with enemy units in a new close combat with them (4th ed.,
+        p. 44: "a unit which consolidates into a new close combat does not count as engaged until the next Assault
+        phase"); a falling back unit so contacted tests to regroup at once, or is destroyed (4th ed. p. 48, Assaulted
+        while falling back: "Note that this rule applies if a unit consolidates into enemies falling back too")."""
+        locked = []
+        for host in touched:
+            state, more = self._assaulted_falling_back(state, host, dice)
+            events += more
+            if state.unit(host).alive:
+                locked.append(host)
+        if not locked:
+            return state, events
+        groups = [state.combined(unit_id), *map(state.combined, locked)]
+        state = state.replace_units(*(u.with_status(Status.LOCKED) for group in groups for u in group))
+        joined = any(len(group) > 1 for group in groups)  # a character is locked with his unit (40k4.cc.locked)
+        events.append(Event("new_combat", f"{unit_id} consolidates into base contact with {', '.join(locked)}: locked "
+                            "in a new close combat, fought from the next Assault phase",
+                            ("published.consolidation", *(("40k4.cc.locked",) if joined else ()))))
+        return state, events
 
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
         """Refuse an assault by a unit that ran this turn, unless its Fleet lets it (4th edition)."""
