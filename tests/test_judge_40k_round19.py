@@ -350,3 +350,40 @@ def test_the_exact_odds_of_a_consolidation_into_a_new_combat_equal_brute_force()
         fast = enumerate_outcomes(after)
         assert fast == enumerate_outcomes(after, fine=True)
         assert sum(p for (is_locked, _), p in fast.items() if is_locked) == locked
+
+
+# == 4. sequences around a character ==============================================================================
+FAST = "WS5 BS4 S6 T4 W1 I6 A2 Ld8 Sv3+"
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+
+
+def split_fight(ruleset: str) -> Game:
+    """A Captain (I5, 3 attacks) touching Ork X1 (unit x) and Ork Y1 (unit y); a fast trooper (I6) touches X1 too."""
+    from _w40k import hero
+    x1 = (20 - 0.5 * BASE_25, 20 + 0.866 * BASE_25)
+    red = [{"id": "fast", "status": ["locked"], "models": [model("Fast", x1[0] - BASE_25, x1[1], profile=FAST)]},
+           {**hero("cap", 20, 20), "status": ["locked"]}]
+    blue = [{"id": "x", "status": ["locked"], "models": [model("X1", *x1, profile=ORK)]},
+            {"id": "y", "status": ["locked"], "models": [model("Y1", 20, 20 - BASE_25, profile=ORK)]}]
+    return game(scenario(ruleset, red, blue, phase="assault"))
+
+
+@pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_split_on_a_unit_slain_before_the_character_strikes_goes_to_the_foe_he_still_touches(ruleset: str) -> None:
+    """Seed 000: a character's attacks "may be distributed as the player wishes, but before he rolls to hit", and only
+    models in base contact with him may suffer them.  Decision (40k3.char.attack-allocation): a split declared ahead
+    whose unit is slain at a higher Initiative is struck, when the Captain's to-hit dice come, at the foe he still
+    touches (the player could declare it anew then); the 1 on Y stays 1 apart.  A split naming a unit not in base
+    contact is refused, and changes nothing."""
+    g = split_fight(ruleset)
+    assert_illegal(g, {"do": "allocate", "character": "cap", "attacks": {"far": 1}},
+                   "40k3.char.allocation-b2b-only" if ruleset == "40k3" else "40k4.cc.engaged-only")
+    g.apply({"do": "allocate", "character": "cap", "attacks": {"x": 2, "y": 1}})
+    # Fast: hits 6 6, wounds 6 6 (X1 has no save): X1 slain at I6; the Captain at I5: his split 1 on y (miss: 1),
+    # then the 2 declared on x struck at y (6 6 to hit, 6 6 to wound)
+    events = g.apply({"do": "fight", "unit": "cap"}, dice=ScriptedDice([6, 6, 6, 6, 1, 6, 6, 6, 6]))
+    blows = [e.message for e in events if e.kind == "attacks"]
+    assert blows == ["fast attacks x (2): 2 hits, 2 wounds", "Cap (split) attack y (1): 0 hits, 0 wounds",
+                     "Cap attacks y (2): 2 hits, 2 wounds"]
+    assert not g.state.unit("x").alive and not g.state.unit("y").alive
