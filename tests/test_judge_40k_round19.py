@@ -387,3 +387,39 @@ def test_a_split_on_a_unit_slain_before_the_character_strikes_goes_to_the_foe_he
     assert blows == ["fast attacks x (2): 2 hits, 2 wounds", "Cap (split) attack y (1): 0 hits, 0 wounds",
                      "Cap attacks y (2): 2 hits, 2 wounds"]
     assert not g.state.unit("x").alive and not g.state.unit("y").alive
+
+
+def shot_dead_around_captain(ruleset: str, near: bool) -> Game:
+    """Blue's one-Marine squad with its Captain joined; red's lascannon (a) and bolter (b); a blue Scout either 6"
+    from b (nearer than the Captain, ``near``) or far off, and always more than 6" from the Captain."""
+    from _w40k import hero
+    blue = [{"id": "tac", "models": [model("T1", 20, 30, profile=MARINE)]}, hero("cap", 22, 30, joined="tac"),
+            {"id": "scout", "models": [model("Scout", 30, 22 if near else 45, profile=MARINE)]}]
+    red = [{"id": "a", "models": [{**model("A1", 20, 24, profile=MARINE), "weapons": ["lascannon"]}]},
+           {"id": "b", "models": [{**model("B1", 24, 22, profile=MARINE), "weapons": ["bolter"]}]}]
+    return game(scenario(ruleset, red, blue, phase="shooting"))
+
+
+@pytest.mark.rule("40k3.ic.target", "40k3.ic.join", "40k4.target.closest", "40k4.target.joined", "40k3.ic.no-last-man",
+                  "40k4.char.no-last-man")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_captain_left_alone_by_a_volley_is_a_target_by_the_lone_character_rule_in_the_same_phase(ruleset: str
+                                                                                                   ) -> None:
+    """The lascannon slays the squad's last Marine: the Captain, a unit of his own at once (no Last Man Standing),
+    may be shot by the next unit of the same Shooting phase only as a lone character: in 4th edition when he is its
+    closest target (40k4.target.closest), in 3rd when he is its closest within 12" or more than 6" from every other
+    unit of his side (40k3.ic.target).  Before the volley he was joined, no target of his own."""
+    shoot_b = {"do": "shoot", "unit": "b", "target": "cap"}
+    for near in (False, True):
+        g = shot_dead_around_captain(ruleset, near)
+        assert_illegal(g, shoot_b, "40k3.ic.join" if ruleset == "40k3" else "40k4.target.joined")
+        events = g.apply({"do": "shoot", "unit": "a", "target": "tac"}, dice=ScriptedDice([6, 6]))
+        assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+        no_last = "40k3.ic.no-last-man" if ruleset == "40k3" else "40k4.char.no-last-man"
+        assert any(no_last in e.rules for e in events)
+        if ruleset == "40k4" and near:  # the Scout (6" from b, the Captain 8.2") is b's closest target
+            assert_illegal(g, shoot_b, "40k4.target.closest")
+        elif ruleset == "40k3" and near:  # the Scout is closer to b, but the Captain stands more than 6" from it
+            assert_legal(g, shoot_b, "40k3.ic.target")
+        else:
+            assert_legal(g, shoot_b, "40k3.ic.target" if ruleset == "40k3" else "40k4.target.closest")
