@@ -282,8 +282,8 @@ class SpecialMoves(CombatRules):
                     "that fight, so it refuses the move", rule)
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
             return Ruling.forbid(f"after consolidating {unit.id} would not be in coherency", "published.coherency")
-        notes = tuple(f"{name} ends in base contact with {host} if the D6 rolls {inches} or more: a new close combat, "
-                      "fought from the next Assault phase [published.consolidation]"
+        notes = tuple(f"{name} ends in base contact with {host} if the D6 rolls {inches} (the least roll that reaches "
+                      "it): a new close combat, fought from the next Assault phase [published.consolidation]"
                       + (f"; {host} is falling back and tests to regroup at once, or is destroyed "
                          "[published.assaulted-while-falling-back]"
                          if state.unit(host).has(Status.FALLING_BACK) else "")
