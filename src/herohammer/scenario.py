@@ -23,7 +23,7 @@ from . import guards
 from .catalogue import implements
 from .errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from .keys_once import KeysOnce, object_once
-from .input_types import Count, Number, Point
+from .input_types import Characteristic, Count, Number, Point
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
@@ -41,7 +41,7 @@ class ModelSpec(_Spec):
     """One model in a file."""
 
     name: str = Field(min_length=1)  # actions, allocations and rulings name a model
-    profile: str | dict[str, str | Count]
+    profile: str | dict[str, Characteristic]
     #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
     from_: str | None = Field(None, alias="from")
     base: Number | list[Number] = 25
@@ -56,7 +56,7 @@ class ModelSpec(_Spec):
 
     @field_validator("profile")
     @classmethod
-    def _profile(cls, value: str | dict[str, str | Count]) -> str | dict[str, str | Count]:
+    def _profile(cls, value: str | dict[str, str | int]) -> str | dict[str, str | int]:
         text = value if isinstance(value, str) else " ".join(f"{k}{v}" for k, v in value.items())
         Profile.parse(text)
         if missing := Profile.missing(text):
