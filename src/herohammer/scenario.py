@@ -273,6 +273,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     except HerohammerError as exc:  # a profile or base the domain types refuse
         raise ScenarioError(source, "", str(exc)) from None
     check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
+    _check_unread_fields(source, spec, RULESETS[spec.ruleset])
     if not any(spec.sides.values()):  # a save keeps destroyed units (destroyed: true), so this is no game's state
         raise ScenarioError(source, "sides", f"no side has a unit ({', '.join(f'{s}: []' for s in spec.sides)}): "
                             "list each side's units (a unit wiped out in play is kept with destroyed: true)")
@@ -324,6 +325,31 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     _check_weapon_names(source, spec, state, ruleset)
     ruleset.validate_state(state, source)
     return state
+
+
+def _check_unread_fields(source: str, spec: ScenarioSpec, ruleset: type[Ruleset]) -> None:
+    """Refuse a field another game reads and this ruleset does not (``Ruleset.unread_scenario_fields``), set to
+    anything but its default: loaded, it would be read by nothing (``magic_dice`` in a 40k file)."""
+    unread = ruleset.unread_scenario_fields
+    if not unread:
+        return
+
+    def refuse(where: str, name: str, what: str) -> None:
+        raise ScenarioError(source, where, f"{what}, which {ruleset.name} does not read: leave out {name} "
+                            f"(or write the file for the ruleset that reads it)")
+
+    def check(spec_: BaseModel, fields: Mapping[str, str], where: str) -> None:
+        for name, what in fields.items():
+            if name in spec_.model_fields_set and getattr(spec_, name) != type(spec_).model_fields[name].default:
+                refuse(f"{where}.{name}" if where else name, name, what)
+
+    check(spec, unread.get("file", {}), "")
+    units, models = unread.get("unit", {}), unread.get("model", {})
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            check(u, units, f"sides.{side}[{i}]")
+            for j, m in enumerate(u.models):
+                check(m, models, f"sides.{side}[{i}].models[{j}]")
 
 
 #: How alike (difflib's ratio, names compared in lower case) a name must be to a modelled rule to be taken for a typo.

@@ -187,6 +187,10 @@ class Ruleset:
     #: Optional action fields this ruleset does not read (another game's choices), by action kind, each with what
     #: it is for: an action that sets one is refused naming it, never played as if the field were not there.
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: Scenario fields another game reads and this ruleset does not, by where they stand (``file``, ``unit``,
+    #: ``model``), each with what it is for: a file that sets one (to anything but its default) is refused at load
+    #: naming the field and the ruleset (``scenario._check_unread_fields``), never loaded as if it were not there.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
     #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset()

@@ -510,6 +510,15 @@ class NinthAge(Ruleset):
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
+    #: 40k's scenario fields (``Ruleset.unread_scenario_fields``): the 9th Age reads a model's missile weapon from
+    #: its own table, has no psychic powers, splits of attacks, shooting targets kept, transports.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
+                 "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
+                 "allocations": "40k's declared splits of a character's attacks",
+                 "fired_at": "40k's shooting targets this turn", "shot_this_phase": "40k's units shot this phase"},
+        "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
+    }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset(
         {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE})

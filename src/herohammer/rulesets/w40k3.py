@@ -69,6 +69,19 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                          "on their own)"},
     }
 
+    #: The 9th Age's scenario fields (``Ruleset.unread_scenario_fields``), and 4th edition's losses this phase.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "file": {"magic_dice": "The 9th Age's Magic Dice per Magic phase",
+                 "magic_dice_used": "The 9th Age's Magic Dice used this Magic phase",
+                 "spells_cast": "The 9th Age's spells cast this Magic phase",
+                 "shot_this_phase": "4th edition's units shot this Shooting phase (their Morale checks wait for "
+                                    "its end; 3rd edition's are taken at once)"},
+        "unit": {"formation": "The 9th Age's ranks and files (a 40k unit's models stand where their at: puts them)",
+                 "spells": "The 9th Age's spells chosen before the game (40k psychic powers are the scenario's "
+                           "powers: and the armoury's)"},
+        "model": {"role": "The 9th Age's command group (champion, musician, standard)"},
+    }
+
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
     modelled_rules: ClassVar[frozenset[str]] = frozenset({
         "fearless", "stubborn", "move_through_cover", "fly", "skilled_rider", "psyker", "infiltrate"}) | FLEET
