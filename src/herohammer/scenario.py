@@ -274,6 +274,9 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
         raise ScenarioError(source, "", str(exc)) from None
     check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
     _check_unread_fields(source, spec, RULESETS[spec.ruleset])
+    if spec.turn > (last := RULESETS[spec.ruleset].last_turn):
+        raise ScenarioError(source, "turn", f"expected at most {last}, got {spec.turn}: a {spec.ruleset} battle lasts "
+                            f"{last} game turns [published.game-length]")
     if not any(spec.sides.values()):  # a save keeps destroyed units (destroyed: true), so this is no game's state
         raise ScenarioError(source, "sides", f"no side has a unit ({', '.join(f'{s}: []' for s in spec.sides)}): "
                             "list each side's units (a unit wiped out in play is kept with destroyed: true)")

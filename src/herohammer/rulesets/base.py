@@ -187,6 +187,9 @@ class Ruleset:
     #: Optional action fields this ruleset does not read (another game's choices), by action kind, each with what
     #: it is for: an action that sets one is refused naming it, never played as if the field were not there.
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The battle's last game turn (published.game-length): a scenario's turn beyond it is refused at load, and
+    #: ending the last phase of the last side's turn in it is refused in play (the battle is over).
+    last_turn: ClassVar[int] = 6
     #: Scenario fields another game reads and this ruleset does not, by where they stand (``file``, ``unit``,
     #: ``model``), each with what it is for: a file that sets one (to anything but its default) is refused at load
     #: naming the field and the ruleset (``scenario._check_unread_fields``), never loaded as if it were not there.
@@ -416,9 +419,19 @@ class Ruleset:
         return out
 
     # -- ending phases and turns ----------------------------------------------------
+    @implements("published.game-length")
     def rule_end_phase(self, state: GameState, action: Action) -> Ruling:
-        """Allow ending any phase."""
+        """Allow ending any phase but the battle's last (the last phase of the last side's turn in its last turn)."""
+        if self.ends_the_battle(state):
+            return Ruling.forbid(f"the battle is over: it lasts {self.last_turn} game turns, and this "
+                                 f"{state.phase.value} phase of turn {state.turn} ({state.active}, the last side to "
+                                 f"play) is its last phase", "published.game-length")
         return Ruling.allow(f"{state.active} ends the {state.phase.value} phase")
+
+    def ends_the_battle(self, state: GameState) -> bool:
+        """Say whether ending the phase would end the battle's last player turn (published.game-length)."""
+        return (state.turn >= self.last_turn and state.phase is self.phases[-1].phase
+                and state.sides.index(state.active) == len(state.sides) - 1)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Move to the next phase, or hand the turn to the next side after the last one."""

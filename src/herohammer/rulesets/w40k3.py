@@ -69,6 +69,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                          "on their own)"},
     }
 
+    #: A mission's six turns and the seventh that Random Game Length may add (published.game-length).
+    last_turn: ClassVar[int] = 7
     #: The 9th Age's scenario fields (``Ruleset.unread_scenario_fields``), and 4th edition's losses this phase.
     unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "file": {"magic_dice": "The 9th Age's Magic Dice per Magic phase",
