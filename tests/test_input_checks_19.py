@@ -243,3 +243,82 @@ def test_the_web_names_an_actions_field_as_a_scenario_does() -> None:
     assert client.get(f"/api/tables/{tid}/scenario?format=json").json() == before
     r = client.post(f"/api/tables/{tid}/check", json={"action": {**bad, "to": [[20, 22]]}})
     assert r.status_code == 200  # the same action with a number is read (and ruled)
+
+
+# -- 5. a join in play that would put two models of one name in one unit -------------------------------------------
+CLOSE = {
+    "ruleset": "40k3", "phase": "movement", "active": "red",
+    "sides": {
+        "red": [
+            {"id": "squad", "models": [
+                {"name": "Sergeant", "profile": "WS4 BS4 S4 T4 W1 I4 A2 Ld9 Sv3+", "at": [20, 10]},
+                {"name": "Marine 1", "profile": "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "at": [22, 10]}]},
+            {"id": "cap", "character": "independent", "models": [
+                {"name": "Captain", "profile": "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+", "at": [20, 16]}]},
+        ],
+        "blue": [{"id": "far", "models": [{"name": "Ork", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+",
+                                            "at": [60, 45]}]}],
+    },
+}
+
+
+def named(data: Data, name: str, ruleset: str = "40k3") -> Game:
+    out = copy.deepcopy(data)
+    out["ruleset"] = ruleset
+    out["sides"]["red"][1]["models"][0]["name"] = name
+    return Game(state_from_data(out, "mine.yaml"))
+
+
+@pytest.mark.parametrize("ruleset, rule", [pytest.param("40k3", "40k3.ic.join", marks=pytest.mark.rule("40k3.ic.join")),
+                                           pytest.param("40k4", "40k4.ic.join", marks=pytest.mark.rule("40k4.ic.join"))])
+def test_a_40k_join_refuses_a_second_model_of_one_name_in_the_unit(ruleset: str, rule: str) -> None:
+    join = {"do": "join", "character": "cap", "unit": "squad", "to": [20, 12.5]}
+    assert named(CLOSE, "Captain", ruleset).check(join).legal
+    game = named(CLOSE, "Sergeant", ruleset)
+    before = game.state
+    ruling = game.check(join)
+    assert not ruling.legal and rule in ruling.rules
+    assert "cap's model 'Sergeant' has the name of a model of squad" in ruling.reason
+    with pytest.raises(IllegalActionError):
+        game.apply(join)
+    assert game.state is before
+    assert not any(a.do == "join" for a in game.legal_actions())
+
+
+@pytest.mark.rule("40k3.ic.join")
+def test_a_3rd_edition_move_that_would_join_by_ending_close_is_refused_for_a_name_clash() -> None:
+    move = {"do": "move", "unit": "cap", "to": [[20, 12.5]]}
+    fine = named(CLOSE, "Captain")
+    fine.apply(move)
+    assert fine.state.unit("cap").joined == "squad"
+    game = named(CLOSE, "Marine 1")
+    ruling = game.check(move)
+    assert not ruling.legal and "40k3.ic.join" in ruling.rules and "two models named 'Marine 1'" in ruling.reason
+    assert game.check({"do": "move", "unit": "cap", "to": [[20, 19]]}).legal  # ending far from the squad is a move
+
+
+def test_a_join_refuses_a_name_of_a_character_already_joined_to_the_unit() -> None:
+    data = copy.deepcopy(CLOSE)
+    data["ruleset"] = "40k4"
+    data["sides"]["red"].append({"id": "chaplain", "character": "independent", "joined": "squad", "models": [
+        {"name": "Captain", "profile": "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+", "at": [21, 11.5]}]})
+    game = Game(state_from_data(data, "mine.yaml"))
+    ruling = game.check({"do": "join", "character": "cap", "unit": "squad", "to": [20, 12.5]})
+    assert not ruling.legal and "of chaplain (a character joined to squad)" in ruling.reason
+
+
+@pytest.mark.rule("t9a.join.move")
+def test_a_9th_age_join_refuses_a_second_model_of_one_name_in_the_unit() -> None:
+    data = load(SPEARMEN)
+    join = {"do": "join", "character": "captain", "unit": "spearmen", "position": 2}
+    assert Game(state_from_data(data, "mine.yaml")).check(join).legal
+    data["sides"]["highborn"][1]["models"][0]["name"] = "spear4"
+    game = Game(state_from_data(data, "mine.yaml"))
+    before = game.state
+    ruling = game.check(join)
+    assert not ruling.legal and "t9a.join.move" in ruling.rules
+    assert "captain's model 'spear4' has the name of a model of spearmen" in ruling.reason
+    with pytest.raises(IllegalActionError):
+        game.apply(join)
+    assert game.state is before
+    assert not any(a.do == "join" for a in game.legal_actions())

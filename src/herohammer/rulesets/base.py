@@ -711,6 +711,22 @@ def rule_keys(names: frozenset[str]) -> frozenset[str]:
     return frozenset(rule_key(r) for r in names)
 
 
+def model_name_clash(state: GameState, character: Unit, host: Unit) -> str | None:
+    """Say how a character joining ``host`` would put two models of one name in one unit (None: it would not).
+
+    A scenario's load refuses such a unit (actions, allocations and rulings name a model, so two of one
+    name could not be told apart); a join in play is refused alike (every ruleset's join, before placing).
+    """
+    names = {m.name for m in character.models}
+    for other in (host, *state.joined_to(host.id)):
+        if other.id != character.id and (same := next((m.name for m in other.models if m.name in names), None)):
+            of = "" if other is host else f" (a character joined to {host.id})"
+            return (f"{character.id}'s model {same!r} has the name of a model of {other.id}{of}: joined, one unit "
+                    f"would hold two models named {same!r}, which actions, allocations and rulings could not tell "
+                    f"apart; give one its own name in the scenario file")
+    return None
+
+
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
     return Modifier(ch, ModifierKind(kind), Fraction(value), source)
 

@@ -35,7 +35,8 @@ from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import (Act, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled,
+                   rolls_before_placing)
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -786,6 +787,8 @@ class NinthAge(Ruleset):
         if host.joined is not None:
             return _refuse(f"{host.id} is part of {host.joined}: join {host.joined}, the unit it is part of",
                            "t9a.join.character-units", "t9a.join.part-of-unit")
+        if clash := model_name_clash(state, ch, host):
+            return _refuse(clash, "t9a.join.deploy" if state.phase is Phase.DEPLOYMENT else "t9a.join.move")
         for s in BUSY:
             if host.has(s):
                 return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
