@@ -307,7 +307,7 @@ def test_a_join_refuses_a_name_of_a_character_already_joined_to_the_unit() -> No
     assert not ruling.legal and "of chaplain (a character joined to squad)" in ruling.reason
 
 
-@pytest.mark.rule("t9a.join.move")
+@pytest.mark.rule("t9a.join.position")
 def test_a_9th_age_join_refuses_a_second_model_of_one_name_in_the_unit() -> None:
     data = load(SPEARMEN)
     join = {"do": "join", "character": "captain", "unit": "spearmen", "position": 2}
@@ -316,8 +316,8 @@ def test_a_9th_age_join_refuses_a_second_model_of_one_name_in_the_unit() -> None
     game = Game(state_from_data(data, "mine.yaml"))
     before = game.state
     ruling = game.check(join)
-    assert not ruling.legal and "t9a.join.move" in ruling.rules
-    assert "captain's model 'spear4' has the name of a model of spearmen" in ruling.reason
+    assert not ruling.legal and "t9a.join.position" in ruling.rules
+    assert "spearmen already has a model named 'spear4' (of spearmen): captain's model of that name" in ruling.reason
     with pytest.raises(IllegalActionError):
         game.apply(join)
     assert game.state is before

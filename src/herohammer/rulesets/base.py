@@ -715,7 +715,8 @@ def model_name_clash(state: GameState, character: Unit, host: Unit) -> str | Non
     """Say how a character joining ``host`` would put two models of one name in one unit (None: it would not).
 
     A scenario's load refuses such a unit (actions, allocations and rulings name a model, so two of one
-    name could not be told apart); a join in play is refused alike (every ruleset's join, before placing).
+    name could not be told apart); a 40k join in play is refused alike (t9a's join plan refuses it by its
+    slots' names).
     """
     names = {m.name for m in character.models}
     for other in (host, *state.joined_to(host.id)):

@@ -35,8 +35,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
 from ..values import evolve
-from .base import (Act, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled,
-                   rolls_before_placing)
+from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -787,8 +786,6 @@ class NinthAge(Ruleset):
         if host.joined is not None:
             return _refuse(f"{host.id} is part of {host.joined}: join {host.joined}, the unit it is part of",
                            "t9a.join.character-units", "t9a.join.part-of-unit")
-        if clash := model_name_clash(state, ch, host):
-            return _refuse(clash, "t9a.join.deploy" if state.phase is Phase.DEPLOYMENT else "t9a.join.move")
         for s in BUSY:
             if host.has(s):
                 return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
@@ -806,8 +803,11 @@ class NinthAge(Ruleset):
         front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
         members = [m for _, m in _members(state, host)]
         names = {m.name for m in members}
-        if model.name in names:
-            return _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
+        if model.name in names:  # the formation's slots are kept by name (as load refuses such a unit)
+            owner = next((u.id for u, m in _members(state, host) if m.name == model.name), host.id)
+            return _refuse(f"{host.id} already has a model named {model.name!r} (of {owner}): {ch.id}'s model of "
+                           f"that name joined, one unit would hold two, which its slots, actions and rulings could "
+                           f"not tell apart; give one its own name in the scenario file", "t9a.join.position")
         joined = (*members, model)
         # each member one slot of its own: every join places them all, in a new order of the same slots and one more
         regular = len(names) == len(members) == len(f.order) and names == set(f.order)
