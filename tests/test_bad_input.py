@@ -109,8 +109,8 @@ def test_weapon_and_power_profiles_are_validated_naming_the_field(tmp_path: Path
 
 
 @pytest.mark.parametrize("action,expected", [
-    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [true, 21]}', "join.to.0"),
-    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [NaN, 21]}', "join.to.0"),
+    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [true, 21]}', "field to[0]"),
+    ('{"do": "join", "character": "librarian", "unit": "tactical", "to": [NaN, 21]}', "field to[0]"),
 ])
 def test_actions_refuse_booleans_and_nan_for_numbers(capsys: pytest.CaptureFixture[str], action: str,
                                                      expected: str) -> None:
@@ -222,10 +222,10 @@ PYDANTIC_WORDS = ("Input should", "Field required", "valid integer", "valid list
 
 
 @pytest.mark.parametrize("action, expected", [
-    ('{"do": "join", "character": "librarian"}', "field join.unit: required, but not given"),
-    ('{"do": "move", "unit": "librarian", "to": "x"}', "field move.to: expected a list"),
-    ('{"do": "move", "unit": "librarian", "to": [[1, "a"]]}', "field move.to.0.1: expected a number"),
-    ('{"do": "test", "unit": "librarian", "characteristic": "Q"}', "field test.characteristic: expected 'WS'"),
+    ('{"do": "join", "character": "librarian"}', "field unit: required, but not given"),
+    ('{"do": "move", "unit": "librarian", "to": "x"}', "field to: expected a list"),
+    ('{"do": "move", "unit": "librarian", "to": [[1, "a"]]}', "field to[0][1]: expected a number"),
+    ('{"do": "test", "unit": "librarian", "characteristic": "Q"}', "field characteristic: expected 'WS'"),
 ])
 def test_action_errors_are_in_our_words(capsys: pytest.CaptureFixture[str], action: str, expected: str) -> None:
     code, out, err = run(["check", "examples/40k3_librarian_psychic.yaml", "--action", action], capsys)

@@ -125,7 +125,7 @@ def test_actions_lists_the_active_sides_legal_actions(capsys: pytest.CaptureFixt
     (["check", LIBRARIAN, "--action", "{do: [join"], "not valid JSON"),
     (["check", LIBRARIAN, "--action", "not json"], "expected an object"),
     (["check", LIBRARIAN, "--action", '{"do": "teleport"}'], "expected do: join"),
-    (["check", LIBRARIAN, "--action", '{"do": "join", "character": "librarian"}'], "join.unit"),
+    (["check", LIBRARIAN, "--action", '{"do": "join", "character": "librarian"}'], "field unit"),
     (["check", LIBRARIAN, "--action", '[1, 2]'], "expected an object"),
     (["check", LIBRARIAN, "--action", '{"do": "join", "character": "librarian", "unit": "ghost"}'], "'ghost'"),
     (["check", LIBRARIAN, "--action", '{"do": "shoot", "unit": "nobody", "target": "lord"}'], "'nobody'"),

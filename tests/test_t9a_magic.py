@@ -96,7 +96,7 @@ def test_the_champion_has_one_more_wound_and_the_unit_casts_only_while_he_lives(
 
 def test_dice_and_range_are_checked() -> None:
     g = magic_game()
-    with pytest.raises(HerohammerError, match="cast.dice"):
+    with pytest.raises(HerohammerError, match=r"field dice:"):
         g.check({**CAST, "dice": 6})  # at most five dice in one casting attempt
     refused(g, {**CAST, "dice": 5, "dispel": 5}, "published.t9a-magic", "4 Magic Dice left to dispel")
     far = magic_game(enemy_y=46)

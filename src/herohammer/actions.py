@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Self, Union, get_args
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from .errors import HerohammerError, in_our_words, unknown_key_problem
+from .errors import HerohammerError, field_path, in_our_words, unknown_key_problem
 from .input_types import Count, Number, Point, not_bool
 from .keys_once import object_once, yaml_keys_once
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
@@ -163,8 +163,8 @@ class Cast(_Action):
     unit: str
     spell: str
     target: str
-    dice: Annotated[int, BeforeValidator(_not_bool), Field(ge=1, le=5)]
-    dispel: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=12)] = 0
+    dice: Annotated[Count, Field(ge=1, le=5)]
+    dispel: Annotated[Count, Field(ge=0, le=12)] = 0
 
 
 class Assault(_Action):
@@ -445,7 +445,9 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
     except ValidationError as exc:
         errors = exc.errors()
         err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])  # a misspelt key explains the rest
-        loc = ".".join(str(p) for p in err["loc"]) or "do"
+        # the path as a scenario file's (``to[0][1]``), the action's kind (the union's tag, its first part) left out:
+        # the action names it with `do`
+        loc = field_path(err["loc"][1:] if len(err["loc"]) > 1 else ()) or "do"
         msg = in_our_words(err)
         if err["type"] == "extra_forbidden" and len(err["loc"]) == 2:
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import zipfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
@@ -61,12 +61,21 @@ class BsWeapon:
     characteristics: tuple[tuple[str, str], ...]
     data: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     problem: str = ""
+    #: A 9th Age missile weapon as the t9a ruleset's table names it (``longbow``, ``longbow S4``); None otherwise.
+    missile: str | None = None
+
+    @property
+    def usable(self) -> str | None:
+        """The name a model's ``weapons:`` gives this weapon by, when herohammer can use it (None: it cannot)."""
+        return self.missile or (self.name if self.data is not None else None)
 
     def to_json(self) -> dict[str, Any]:
         """Return the weapon as JSON-ready data."""
         out: dict[str, Any] = {"name": self.name, "printed": dict(self.characteristics)}
         if self.data is not None:
             out["herohammer"] = self.data
+        elif self.missile is not None:
+            out["herohammer"] = self.missile
         if self.problem:
             out["problem"] = self.problem
         return out
@@ -111,7 +120,7 @@ class BsUnit:
     @property
     def default_weapons(self) -> tuple[str, ...]:
         """Name the weapons herohammer can use (those whose profile reads)."""
-        return tuple(w.name for w in self.weapons if w.data is not None)
+        return tuple(name for w in self.weapons if (name := w.usable) is not None)
 
     def to_json(self) -> dict[str, Any]:
         """Return the unit as JSON-ready data."""
@@ -338,6 +347,36 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
     return data, ""
 
 
+def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
+    """Read a printed 9th Age weapon profile as a missile weapon of the t9a ruleset's table; return (name, problem).
+
+    The table (``t9a_charts.MISSILE_WEAPONS``) gives each kind its range and Strength: a weapon is the kind its
+    name names (``Sea Guard Longbow`` a ``longbow``, the longest kind named), its printed Strength written as
+    ``longbow S4`` when it is not the table's. A printed range other than the table's is refused (the ruleset
+    would shoot at the table's), as is a weapon that names no kind or has no range (a close combat weapon).
+    """
+    from .t9a_charts import MISSILE_WEAPONS
+
+    by_lower = {k.lower(): v.strip() for k, v in chars.items()}
+    rng = _number(by_lower.get("range", ""))
+    if not rng.isdigit():
+        return None, "T9A weapon: no range, not a missile weapon (listed, not used by the t9a ruleset)"
+    low = name.lower()
+    kinds = [k for k in MISSILE_WEAPONS if re.search(rf"\b{re.escape(k)}\b", low)]
+    if not kinds:
+        return None, (f"T9A missile weapon {name!r} names none of the t9a ruleset's kinds "
+                      f"({', '.join(MISSILE_WEAPONS)}): listed, not used")
+    kind = max(kinds, key=len)
+    table_range, table_strength = MISSILE_WEAPONS[kind]
+    if float(rng) != table_range:
+        return None, (f"T9A weapon {name!r}: range {rng}\" is not the {kind}'s {table_range:g}\" of the t9a "
+                      "ruleset's table: listed, not used")
+    strength = _number(by_lower.get("str", by_lower.get("s", by_lower.get("strength", ""))))
+    if strength and not strength.isdigit():
+        return None, f"T9A weapon {name!r}: Strength {strength!r} is not a number: listed, not used"
+    return (kind if not strength or int(strength) == table_strength else f"{kind} S{int(strength)}"), ""
+
+
 # == walking entries =============================================================================
 @dataclass
 class _Found:
@@ -456,8 +495,14 @@ def _aim(rules: Iterable[str], chars: dict[str, str]) -> int | None:
     return None
 
 
-def build_unit(name: str, found: _Found, game: str | None) -> BsUnit:
-    """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping."""
+def build_unit(name: str, found: _Found, game: str | None, roster: bool = False) -> BsUnit:
+    """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping.
+
+    In a roster (``roster``) every selection is a choice the player made: a second selection of a model of
+    one name adds its models to the first's count (a different profile under that name is a model kind of its
+    own, numbered apart when a scenario is built); a catalogue's entries are reached through links, so a
+    name's first profile stands for it and its counts are the minimums.
+    """
     models: list[BsModel] = []
     weapons: dict[str, BsWeapon] = {}
     t9a: dict[str, dict[str, Any]] = {}
@@ -465,20 +510,29 @@ def build_unit(name: str, found: _Found, game: str | None) -> BsUnit:
         chars = dict(chars_t)
         if (part := _part(pname, type_name)) is not None and (game == "t9a" or "Adv" in chars or "HP" in chars
                                                                or "Off" in chars or "Base" in chars):
-            slot = t9a.setdefault(part[0], {"chars": {}, "printed": [], "count": count})
+            slot = t9a.setdefault(part[0], {"chars": {}, "printed": [], "parts": {}})
             slot["chars"].update({k: v for k, v in chars.items() if k != "Rules"})
-            slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
-            slot["count"] = max(slot["count"], count)
+            if part[1] not in slot["parts"]:
+                slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
+            had = slot["parts"].get(part[1], 0)  # each selection gives each part once: a part's counts add up
+            slot["parts"][part[1]] = had + count if roster else max(had, count)
             if part[1] == "Offensive" and chars.get("Rules"):
                 slot.setdefault("rules", []).append(chars["Rules"])
         elif _is_model_profile(chars):
             line, problem = forty_k_profile(chars)
-            if not any(m.name == pname for m in models):
+            same = next((i for i, m in enumerate(models) if m.name == pname and m.profile == line), None)
+            if same is not None and roster:  # another selection of the same model: more of them
+                models[same] = replace(models[same], count=models[same].count + count)
+            elif same is None and (roster or not any(m.name == pname for m in models)):
                 models.append(BsModel(pname, line, chars_t, count, problem=problem))
+        elif game == "t9a" and (type_name.lower().endswith("weapon") or _is_weapon_profile(chars)):
+            if pname not in weapons:
+                missile, problem = t9a_missile(pname, chars)
+                weapons[pname] = BsWeapon(pname, chars_t, None, problem, missile)
         elif _is_weapon_profile(chars) and pname not in weapons:
             data, problem = weapon_data(pname, chars)
             weapons[pname] = BsWeapon(pname, chars_t, data, problem)
-        elif type_name.lower().endswith("weapon") and pname not in weapons:  # T9A weapons: printed only
+        elif type_name.lower().endswith("weapon") and pname not in weapons:  # another game's weapon: printed only
             weapons[pname] = BsWeapon(pname, chars_t, None, "T9A weapon: listed, not used by the t9a ruleset")
     for mname, slot in t9a.items():
         chars = slot["chars"]
@@ -487,8 +541,8 @@ def build_unit(name: str, found: _Found, game: str | None) -> BsUnit:
                 found.rules.append(f"{mname} (mount): " + " ".join(f"{k} {v}" for k, v in chars.items()))
             continue
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
-        models.append(BsModel(mname, line, tuple(slot["printed"]), slot["count"], _base(chars.get("Base", "")),
-                              chars.get("Type", ""), problem))
+        models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
+                              _base(chars.get("Base", "")), chars.get("Type", ""), problem))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     character = any("character" in x.lower() for x in (*rules, *categories)) or any(
@@ -527,7 +581,7 @@ def read_battlescribe(path: str | Path) -> BsFile:
     for name, entry in _unit_entries(reader, kind):
         found = _Found()
         reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
-        units.append(build_unit(name, found, ruleset))
+        units.append(build_unit(name, found, ruleset, roster=kind == "roster"))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
     return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))

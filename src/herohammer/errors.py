@@ -144,13 +144,10 @@ def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
     """
     errors = exc.errors()
     err = next((e for e in errors if e.get("type") == "extra_forbidden"), None)  # a misspelt key explains the rest
+    siblings = 1
     if err is None:
-        err = _deepest_choice(errors)
-    path = ""
-    for part in err["loc"]:
-        if isinstance(part, str) and _UNION_TAG.match(part):
-            continue  # which member of a union pydantic tried (``float``, ``function-before[...]``): not a field
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        err, siblings = _deepest_choice(errors)
+    path = field_path(err["loc"])
     if err.get("type") == "extra_forbidden" and err["loc"]:
         known = _known_keys(model, tuple(err["loc"][:-1])) if model is not None else []
         more = len(errors) - 1
@@ -161,9 +158,20 @@ def validation_problem(exc: Any, model: Any = None) -> tuple[str, str]:
     msg = in_our_words(err)
     given = err.get("input")
     shown = "" if isinstance(given, (dict, list)) or given is None else f" (got {given!r})"
-    more = len(errors) - 1
+    more = len(errors) - siblings  # the other members of the union that failed are not more problems
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     return path, f"{msg}{shown}{tail}"
+
+
+def field_path(loc: Any) -> str:
+    """Write a pydantic error location as the scenario files' field paths do: ``sides.red[1].at[0]``, ``to[0][1]``
+    (keys joined by dots, list places in brackets; which member of a union pydantic tried left out)."""
+    path = ""
+    for part in loc:
+        if isinstance(part, str) and _UNION_TAG.match(part):
+            continue  # which member of a union pydantic tried (``float``, ``function-before[...]``): not a field
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
 
 
 #: A union member's tag in a pydantic error location (``base: 25 | [25, 50]`` tried as ``float``, then ``list[float]``).
@@ -171,7 +179,7 @@ _UNION_TAG = re.compile(r"^(?:function-(?:before|after|wrap|plain)\[.*\]|float|i
                         r"|(?:list|dict|tuple|set|union)\[.*\]|constrained-\w+)$")
 
 
-def _deepest_choice(errors: list[Any]) -> Any:
+def _deepest_choice(errors: list[Any]) -> tuple[Any, int]:
     """Return the first error, or, when it is one member of a union failing (``profile.str: expected text``), the
     deepest error of that union's members, our own validator's first: the one that names what is wrong
     (``profile.BS: expected a number, not true/false``)."""
@@ -179,9 +187,9 @@ def _deepest_choice(errors: list[Any]) -> Any:
     loc = tuple(first["loc"])
     at = next((i for i, part in enumerate(loc) if isinstance(part, str) and _UNION_TAG.match(part)), None)
     if at is None:
-        return first
+        return first, 1
     same = [e for e in errors if tuple(e["loc"])[:at] == loc[:at]]
-    return max(same, key=lambda e: (len(e["loc"]), e.get("type") == "value_error"))  # our own words over a type's
+    return max(same, key=lambda e: (len(e["loc"]), e.get("type") == "value_error")), len(same)  # our words first
 
 
 #: pydantic's error types, said in the project's words (a user never reads the validation library's own).

@@ -57,13 +57,19 @@ def slug(text: str, taken: set[str]) -> str:
 
 
 def _models(unit: BsUnit) -> list[tuple[str, dict[str, Any]]]:
-    """Return (name, model data) for every model of the unit, numbered when there are several of a kind."""
+    """Return (name, model data) for every model of the unit, numbered when there are several of one name (of one
+    selection or several: ``Boy 1`` ... ``Boy 10``, then ``Boy 11`` for a Boy of another profile)."""
     out = []
+    totals: dict[str, int] = {}
+    for m in unit.models:
+        totals[m.name] = totals.get(m.name, 0) + m.count
+    numbered: dict[str, int] = {}
     for m in unit.models:
         if m.problem:
             raise HerohammerError(f"{unit.name}: {m.name}: the roster's profile {m.problem}")
-        for k in range(m.count):
-            name = m.name if m.count == 1 else f"{m.name} {k + 1}"
+        for _ in range(m.count):
+            numbered[m.name] = numbered.get(m.name, 0) + 1
+            name = m.name if totals[m.name] == 1 else f"{m.name} {numbered[m.name]}"
             data: dict[str, Any] = {"name": name, "profile": m.profile}
             if m.base is not None:
                 data["base"] = list(m.base) if isinstance(m.base, tuple) else m.base

@@ -23,7 +23,7 @@ from . import guards
 from .catalogue import implements
 from .errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from .keys_once import KeysOnce, object_once
-from .input_types import Count, Number, Point
+from .input_types import Characteristic, Count, Number, Point
 from .geometry import Base, Terrain, on_table, overlapping_pairs
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, LimitError, check_data, check_models, check_size
 from .profiles import Profile
@@ -41,7 +41,7 @@ class ModelSpec(_Spec):
     """One model in a file."""
 
     name: str = Field(min_length=1)  # actions, allocations and rulings name a model
-    profile: str | dict[str, str | Count]
+    profile: str | dict[str, Characteristic]
     #: The catalogue unit or model this one was filled from (``catalogues:``); its own fields win.
     from_: str | None = Field(None, alias="from")
     base: Number | list[Number] = 25
@@ -56,7 +56,7 @@ class ModelSpec(_Spec):
 
     @field_validator("profile")
     @classmethod
-    def _profile(cls, value: str | dict[str, str | Count]) -> str | dict[str, str | Count]:
+    def _profile(cls, value: str | dict[str, str | int]) -> str | dict[str, str | int]:
         text = value if isinstance(value, str) else " ".join(f"{k}{v}" for k, v in value.items())
         Profile.parse(text)
         if missing := Profile.missing(text):
@@ -273,6 +273,10 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     except HerohammerError as exc:  # a profile or base the domain types refuse
         raise ScenarioError(source, "", str(exc)) from None
     check_models(sum(len(u.models) for units in spec.sides.values() for u in units), source)
+    _check_unread_fields(source, spec, RULESETS[spec.ruleset])
+    if spec.turn > (last := RULESETS[spec.ruleset].last_turn):
+        raise ScenarioError(source, "turn", f"expected at most {last}, got {spec.turn}: a {spec.ruleset} battle lasts "
+                            f"{last} game turns [published.game-length]")
     if not any(spec.sides.values()):  # a save keeps destroyed units (destroyed: true), so this is no game's state
         raise ScenarioError(source, "sides", f"no side has a unit ({', '.join(f'{s}: []' for s in spec.sides)}): "
                             "list each side's units (a unit wiped out in play is kept with destroyed: true)")
@@ -324,6 +328,31 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     _check_weapon_names(source, spec, state, ruleset)
     ruleset.validate_state(state, source)
     return state
+
+
+def _check_unread_fields(source: str, spec: ScenarioSpec, ruleset: type[Ruleset]) -> None:
+    """Refuse a field another game reads and this ruleset does not (``Ruleset.unread_scenario_fields``), set to
+    anything but its default: loaded, it would be read by nothing (``magic_dice`` in a 40k file)."""
+    unread = ruleset.unread_scenario_fields
+    if not unread:
+        return
+
+    def refuse(where: str, name: str, what: str) -> None:
+        raise ScenarioError(source, where, f"{what}, which {ruleset.name} does not read: leave out {name} "
+                            f"(or write the file for the ruleset that reads it)")
+
+    def check(spec_: BaseModel, fields: Mapping[str, str], where: str) -> None:
+        for name, what in fields.items():
+            if name in spec_.model_fields_set and getattr(spec_, name) != type(spec_).model_fields[name].default:
+                refuse(f"{where}.{name}" if where else name, name, what)
+
+    check(spec, unread.get("file", {}), "")
+    units, models = unread.get("unit", {}), unread.get("model", {})
+    for side, specs in spec.sides.items():
+        for i, u in enumerate(specs):
+            check(u, units, f"sides.{side}[{i}]")
+            for j, m in enumerate(u.models):
+                check(m, models, f"sides.{side}[{i}].models[{j}]")
 
 
 #: How alike (difflib's ratio, names compared in lower case) a name must be to a modelled rule to be taken for a typo.

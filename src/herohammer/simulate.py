@@ -169,6 +169,8 @@ class Driver:
                 key = self.plan_keys[node.cursor] if self.plan is not None else None
                 new_state, events = self.apply(state, chosen, dice, key)
         except IllegalActionError:
+            if self.plan is None and chosen["do"] == "end_phase" and self.ruleset.ends_the_battle(state):
+                return Node(state, self.sides, (), node.tally)  # the battle is over (published.game-length)
             new_state = state
             events = [Event("skipped", f"step {node.cursor + 1} ({chosen['do']}) is illegal now")]
             if self.plan is None:  # the policy proposed it as legal; never loop on it

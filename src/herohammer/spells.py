@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from .dice import Dice
 from .errors import HerohammerError, validation_problem
+from .input_types import Number
 
 SPELL_TYPES = "published.t9a-spell-types"
 #: The published spell Types (The 9th Age, 2nd edition, Spell Type).
@@ -39,7 +40,7 @@ class SpellSpec(BaseModel):
 
     name: str = Field(min_length=1)
     casting_value: StrictInt = Field(ge=2, le=20)
-    range: float = Field(gt=0, le=72)
+    range: Number = Field(gt=0, le=72)
     hits: StrictInt | Literal["D3", "D6", "2D6"] = Field(1)
     strength: StrictInt = Field(ge=0, le=10)
     types: tuple[str, ...] = Field(min_length=1)

@@ -187,6 +187,13 @@ class Ruleset:
     #: Optional action fields this ruleset does not read (another game's choices), by action kind, each with what
     #: it is for: an action that sets one is refused naming it, never played as if the field were not there.
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The battle's last game turn (published.game-length): a scenario's turn beyond it is refused at load, and
+    #: ending the last phase of the last side's turn in it is refused in play (the battle is over).
+    last_turn: ClassVar[int] = 6
+    #: Scenario fields another game reads and this ruleset does not, by where they stand (``file``, ``unit``,
+    #: ``model``), each with what it is for: a file that sets one (to anything but its default) is refused at load
+    #: naming the field and the ruleset (``scenario._check_unread_fields``), never loaded as if it were not there.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
     #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset()
@@ -412,9 +419,19 @@ class Ruleset:
         return out
 
     # -- ending phases and turns ----------------------------------------------------
+    @implements("published.game-length")
     def rule_end_phase(self, state: GameState, action: Action) -> Ruling:
-        """Allow ending any phase."""
+        """Allow ending any phase but the battle's last (the last phase of the last side's turn in its last turn)."""
+        if self.ends_the_battle(state):
+            return Ruling.forbid(f"the battle is over: it lasts {self.last_turn} game turns, and this "
+                                 f"{state.phase.value} phase of turn {state.turn} ({state.active}, the last side to "
+                                 f"play) is its last phase", "published.game-length")
         return Ruling.allow(f"{state.active} ends the {state.phase.value} phase")
+
+    def ends_the_battle(self, state: GameState) -> bool:
+        """Say whether ending the phase would end the battle's last player turn (published.game-length)."""
+        return (state.turn >= self.last_turn and state.phase is self.phases[-1].phase
+                and state.sides.index(state.active) == len(state.sides) - 1)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Move to the next phase, or hand the turn to the next side after the last one."""
@@ -692,6 +709,23 @@ def rule_key(name: str) -> str:
 def rule_keys(names: frozenset[str]) -> frozenset[str]:
     """Return a unit's special rules as the engine compares them (``rule_key`` of each; asked for every unit each ruling)."""
     return frozenset(rule_key(r) for r in names)
+
+
+def model_name_clash(state: GameState, character: Unit, host: Unit) -> str | None:
+    """Say how a character joining ``host`` would put two models of one name in one unit (None: it would not).
+
+    A scenario's load refuses such a unit (actions, allocations and rulings name a model, so two of one
+    name could not be told apart); a 40k join in play is refused alike (t9a's join plan refuses it by its
+    slots' names).
+    """
+    names = {m.name for m in character.models}
+    for other in (host, *state.joined_to(host.id)):
+        if other.id != character.id and (same := next((m.name for m in other.models if m.name in names), None)):
+            of = "" if other is host else f" (a character joined to {host.id})"
+            return (f"{character.id}'s model {same!r} has the name of a model of {other.id}{of}: joined, one unit "
+                    f"would hold two models named {same!r}, which actions, allocations and rulings could not tell "
+                    f"apart; give one its own name in the scenario file")
+    return None
 
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:

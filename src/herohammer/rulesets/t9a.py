@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
@@ -510,6 +510,15 @@ class NinthAge(Ruleset):
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
     deployment: ClassVar[PhaseSpec] = PhaseSpec(Phase.DEPLOYMENT, frozenset({"join", "end_phase"}))
+    #: 40k's scenario fields (``Ruleset.unread_scenario_fields``): the 9th Age reads a model's missile weapon from
+    #: its own table, has no psychic powers, splits of attacks, shooting targets kept, transports.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
+                 "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
+                 "allocations": "40k's declared splits of a character's attacks",
+                 "fired_at": "40k's shooting targets this turn", "shot_this_phase": "40k's units shot this phase"},
+        "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
+    }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset(
         {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE})
@@ -794,8 +803,11 @@ class NinthAge(Ruleset):
         front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
         members = [m for _, m in _members(state, host)]
         names = {m.name for m in members}
-        if model.name in names:
-            return _refuse(f"{host.id} already has a model named {model.name!r}", "t9a.join.position")
+        if model.name in names:  # the formation's slots are kept by name (as load refuses such a unit)
+            owner = next((u.id for u, m in _members(state, host) if m.name == model.name), host.id)
+            return _refuse(f"{host.id} already has a model named {model.name!r} (of {owner}): {ch.id}'s model of "
+                           f"that name joined, one unit would hold two, which its slots, actions and rulings could "
+                           f"not tell apart; give one its own name in the scenario file", "t9a.join.position")
         joined = (*members, model)
         # each member one slot of its own: every join places them all, in a new order of the same slots and one more
         regular = len(names) == len(members) == len(f.order) and names == set(f.order)

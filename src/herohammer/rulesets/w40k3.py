@@ -25,7 +25,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
 from .w40k_combat import WoundBatch
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
@@ -67,6 +67,21 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         "move": {"march": "The 9th Age's March move (in 40k a unit with Fleet runs in the Shooting phase: do: run)"},
         "leave": {"fly": "The 9th Age's Flying Movement (40k jump infantry and units with Fly pass over models "
                          "on their own)"},
+    }
+
+    #: A mission's six turns and the seventh that Random Game Length may add (published.game-length).
+    last_turn: ClassVar[int] = 7
+    #: The 9th Age's scenario fields (``Ruleset.unread_scenario_fields``), and 4th edition's losses this phase.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "file": {"magic_dice": "The 9th Age's Magic Dice per Magic phase",
+                 "magic_dice_used": "The 9th Age's Magic Dice used this Magic phase",
+                 "spells_cast": "The 9th Age's spells cast this Magic phase",
+                 "shot_this_phase": "4th edition's units shot this Shooting phase (their Morale checks wait for "
+                                    "its end; 3rd edition's are taken at once)"},
+        "unit": {"formation": "The 9th Age's ranks and files (a 40k unit's models stand where their at: puts them)",
+                 "spells": "The 9th Age's spells chosen before the game (40k psychic powers are the scenario's "
+                           "powers: and the armoury's)"},
+        "model": {"role": "The 9th Age's command group (champion, musician, standard)"},
     }
 
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
@@ -441,6 +456,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if self.joins_by_moving_close and unit.is_independent:
             host = self._host_in_reach(state, unit, moves[0].to)
             if host is not None:
+                if clash := model_name_clash(state, unit, host):
+                    return Ruling.forbid(f"{unit.id} would end within 2\" of {host.id} and join it, but {clash}",
+                                         self.join_rule)
                 notes += (f"ends within 2\" of {host.id} and joins it [{self.join_rule}]",)
         return Ruling.allow(f"{unit.id} may move", self.move_rule, notes=notes)
 
@@ -501,7 +519,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         hosts = [
             u for u in state.side_units(character.side)
             if u.id not in (character.id, leaving) and not u.joined and geo.within(placed, u.placed, JOIN_INCHES)
-            and self.join_problem(state, character, u) is None
+            and self.join_problem(state, character, u, names=False) is None  # a clash of names: the callers' to say
         ]
         return min(hosts, key=lambda u: geo.distance_to_group(placed, u.models), default=None)
 
@@ -532,13 +550,17 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         host = self._host_in_reach(state, character, at, leaving)
         if host is None:
             return state, []
+        if clash := model_name_clash(state, character, host):  # a move stopped short by the dice, near another unit
+            return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} but does not join it: "
+                                 f"{clash}", (self.join_rule,))]
         state = state.replace_unit(_joined(character, host.id))
         return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} and joins it",
                              (self.join_rule,))]
 
     # == join =====================================================================
-    def join_problem(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
-        """Return why ``character`` may not join ``host`` now, apart from where it moves (None: it may)."""
+    def join_problem(self, state: GameState, character: Unit, host: Unit, names: bool = True) -> Ruling | None:
+        """Return why ``character`` may not join ``host`` now, apart from where it moves (None: it may); with
+        ``names``, a model of the character named as one of the unit's too (``model_name_clash``)."""
         if host.side != character.side:
             return Ruling.forbid(f"{host.id} is an enemy unit", self.join_rule)
         if host.id == character.id:
@@ -562,6 +584,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
                 "never during close combat", self.phase_only_rule,
             )
+        if names and (clash := model_name_clash(state, character, host)):
+            return Ruling.forbid(clash, self.join_rule)
         return self.join_forbidden(state, character, host)
 
     @places_as_ruled
@@ -711,6 +735,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "nearest model to leave", self.leave_rule,
             )
         if self.joins_by_moving_close and (other := self._host_in_reach(state, character, moves[0].to, host.id)):
+            if clash := model_name_clash(state, character, other):
+                return Ruling.forbid(f"{character.id} would end within 2\" of {other.id} and join it, but {clash}",
+                                     self.join_rule)
             notes += (f"ends within 2\" of {other.id} and joins it [{self.join_rule}]",)
         return Ruling.allow(f"{character.id} may leave {host.id}, ending {gap:.2f}\" away",
                             self.leave_rule, self.phase_only_rule, *self.freed_rules(state, character), notes=notes)

@@ -86,6 +86,11 @@ class Warhammer40k4(Warhammer40k3):
     #: infantry assault 6" like normal infantry. This move is slowed by difficult terrain in the same way as other
     #: infantry"; "They may, of course, move over any obstructions when falling back"); cavalry "move as infantry"
     #: (Beasts & Cavalry) and are slowed in every move (published.difficult-terrain, published.assault-terrain).
+    #: 4th edition reads ``shot_this_phase`` (published.morale-casualties); the 9th Age's fields it does not.
+    unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        **Warhammer40k3.unread_scenario_fields,
+        "file": {k: v for k, v in Warhammer40k3.unread_scenario_fields["file"].items() if k != "shot_this_phase"},
+    }
     unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]] = {
         "move": UNSLOWED_TYPES, "assault": frozenset({UnitType.BIKE}), "fall_back": UNSLOWED_TYPES}
     #: Cavalry assaulting through difficult terrain double the highest die (4th ed., Beasts & Cavalry: "roll for the
