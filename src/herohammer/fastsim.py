@@ -570,6 +570,10 @@ def sample_counts(probabilities: np.ndarray[Any, np.dtype[np.float64]], runs: in
 SHARED_FLOOR = 16
 #: Random paths sizing a node's step before ``sample_shared`` enumerates it.
 SHARED_SIZING_PATHS = 4
+#: A node's step is enumerated when sized at most this many rules-code runs per run reaching it (a rules-code run of
+#: an enumeration, a loop's step, costs less than a game's step: t9a_wizard_charges_out's fights, about 0.3 ms against
+#: 0.7 ms), and given up past twice that.
+SHARED_RATIO = 2
 
 
 @dataclass
@@ -595,7 +599,7 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
     A run's next step depends only on its node (state, plan position, policy memo): the
     runs standing on one node are split among its step's results at once.  A node that
     ``SHARED_FLOOR`` runs or more reach has its step's chance tree sized (``estimate_runs``)
-    and, when that costs no more rules-code runs than the runs reaching it, enumerated
+    and, when that costs at most ``SHARED_RATIO`` rules-code runs per run reaching it, enumerated
     exactly (``enumerate_within``, the very rules code an engine run calls): its runs are
     then split by one multinomial draw over the exact results (floats only here).  Every
     other step is played one game per run with seeded dice, as the engine plays it.  Either
@@ -661,8 +665,8 @@ def _reach(following: dict[Node, dict[tuple[tuple[str, int], ...], int]], reache
 
 def _shared_step(driver: Driver, node: Node, runs: int, known: dict[tuple[Node, bool], Distribution[Node]] | None,
                  done: SharedRuns, floor: int) -> Distribution[Node] | None:
-    """Return the exact results of ``node``'s step when enumerating them costs no more rules-code runs than the
-    ``runs`` that reach it would (sized first), else ``None``: each run plays the step."""
+    """Return the exact results of ``node``'s step when enumerating them costs at most ``SHARED_RATIO`` rules-code runs
+    per run reaching it (sized first; given up past twice that), else ``None``: each run plays the step."""
     if known is not None and (node, False) in known:
         done.shared += 1
         return known[(node, False)]
@@ -670,9 +674,9 @@ def _shared_step(driver: Driver, node: Node, runs: int, known: dict[tuple[Node, 
         return None
     size = estimate_runs(_stepper(driver, node), SHARED_SIZING_PATHS, positions=True, event_view=tally_view)
     done.rules_code_runs += size.cost
-    if size.runs > runs:
+    if size.runs > SHARED_RATIO * runs:
         return None
-    budget = Budget(2 * runs)
+    budget = Budget(2 * SHARED_RATIO * runs)
     try:
         dist = enumerate_within(_stepper(driver, node), budget, True, tally_view)
     except EnumerationTooLarge:
