@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
@@ -70,6 +70,7 @@ _BLOWS = ("t9a fight", "blows")
 BLOWS_KEPT = 256
 #: ... and what each strike's unsaved wounds did (``strike_unit``'s ``kept``).
 _STRIKES = ("t9a fight", "strikes")
+_SCORES = ("t9a fight", "scores")
 MAX_RANK_BONUS = 3
 #: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
 LARGE_RULES = frozenset({"Large", "Gigantic"})
@@ -84,6 +85,43 @@ class Blow:
     model: Model
     victim: str  # the unit id whose models take the attacks
     attacks: int
+
+
+class _Scored(NamedTuple):
+    """A combat's score before its Break test (``_combat_score``): what the dice after the blows do not decide."""
+
+    state: GameState  # every unit of the combat marked as fought
+    live: list[str]
+    hosts: dict[str, Unit]
+    score: dict[str, int]
+    notes: list[str]
+    fronts: dict[tuple[str, str], str]
+    counted: dict[str, dict[str, int]]
+    rules: tuple[str, ...]
+
+
+@implements(RESOLUTION)
+def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str, int]) -> _Scored:
+    """Score a combat from the wounds caused and the static bonuses; mark its units as fought."""
+    everyone = [mine, *foes]
+    live = [u for u in everyone if models_in(state, u)]
+    hosts = {u: members(state, u)[0] for u in live}
+    score = dict(caused)
+    notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
+    fronts = facings(state, hosts)
+    counted = _static_bonuses(state, hosts, fronts)
+    for uid, parts in counted.items():
+        bonus = sum(parts.values())
+        score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
+        if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
+            named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
+                     for name, v in parts.items() if v]
+            notes.append(f"{uid} +{bonus} ({', '.join(named)})")
+    notes += _uncounted(state, hosts, counted)
+    state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
+    rules = (RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
+             *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ()))
+    return _Scored(state, live, hosts, score, notes, fronts, counted, rules)
 
 
 class _Fight:
@@ -273,6 +311,7 @@ class MeleePhase(Ruleset):
         blows_kept: dict[Hashable, list[Blow]] = state.remember(_BLOWS, dict)
         flees: dict[Hashable, Any] = state.remember(_FLEES, dict)
         strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
+        scores: dict[Hashable, _Scored] = state.remember(_SCORES, dict)
         mine = members(state, action.unit)[0].id
         foes = engaged_with(state, mine)
         sides = {mine: state.active}
@@ -296,7 +335,7 @@ class MeleePhase(Ruleset):
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
             if fight.at == len(steps):
-                return self._fight_result(fight, mine, foes, refused, events, dice, flees)
+                return self._fight_result(fight, mine, foes, refused, events, dice, flees, scores)
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, duel)
@@ -337,7 +376,8 @@ class MeleePhase(Ruleset):
         return fought.state, list(fought.events)
 
     def _fight_result(self, fight: _Fight, mine: str, foes: list[str], refused: str | None,
-                      opening: list[Event], dice: Dice, flees: dict[Hashable, Any]) -> _Fight:
+                      opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
+                      scores: dict[Hashable, _Scored]) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat."""
         caused = dict(fight.caused)
         lines = list(fight.lines)
@@ -346,7 +386,7 @@ class MeleePhase(Ruleset):
                 caused[side] += min(MAX_OVERKILL, extra)
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
         told = Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines), fight.rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, foes, caused, dice, refused, flees)
+        state, more = self._resolve_combat(fight.state, mine, foes, caused, dice, refused, flees, scores)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -403,30 +443,26 @@ class MeleePhase(Ruleset):
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
-                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None
-                        ) -> tuple[GameState, list[Event]]:
-        """Score the combat, take the loser's Break test, and flee and pursue."""
+                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None,
+                        scores: dict[Hashable, _Scored] | None = None) -> tuple[GameState, list[Event]]:
+        """Score the combat, take the loser's Break test, and flee and pursue.
+
+        ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
+        do not decide: an enumeration's branches after the blows share it).
+        """
         start = len(dice.log)
-        everyone = [mine, *foes]
-        live = [u for u in everyone if models_in(state, u)]
-        hosts = {u: members(state, u)[0] for u in live}
-        score = dict(caused)
-        notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
-        fronts = facings(state, hosts)
-        counted = _static_bonuses(state, hosts, fronts)
-        for uid, parts in counted.items():
-            bonus = sum(parts.values())
-            score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
-            if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
-                named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
-                         for name, v in parts.items() if v]
-                notes.append(f"{uid} +{bonus} ({', '.join(named)})")
-        notes += _uncounted(state, hosts, counted)
-        state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
+        at = (state, mine, tuple(foes), tuple(caused.items()))
+        scored = scores.get(at) if scores is not None else None
+        if scored is None:
+            scored = _combat_score(state, mine, foes, caused)
+            if scores is not None:
+                if len(scores) >= BLOWS_KEPT:
+                    scores.clear()
+                scores[at] = scored
+        state, live, hosts, score, notes, fronts, counted, kept_rules = scored
+        rules = list(kept_rules)
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]
-        rules = [RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
-                 *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ())]
         if not live or all(hosts[u].side == side_a for u in live) or all(hosts[u].side == side_b for u in live):
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in live
                                           for u in members(state, uid)))
