@@ -153,6 +153,33 @@ def q_t9a_fight() -> tuple[str, bool]:
     return _odds_of(game.state, fight)
 
 
+def q_t9a_fight10() -> tuple[str, bool]:
+    """``odds action`` of the 9th Age fight of ten Spearmen and their Hero against ten charging orcs, front to front
+    (the issue's "10 plus a character against 10"; the scenario of ``tests/_t9a.py``, as /tmp/p18/t9afight.py)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _t9a import scenario
+
+    from herohammer.scenario import state_from_data
+
+    data = scenario(n=10, orcs=10, phase="melee", active="elves", enemy_y=20.0, joined=True,
+                    spear_status=["engaged"], orc_status=["engaged", "charged"], hero_status=["engaged"])
+    return _odds_of(state_from_data(data), {"do": "fight", "unit": "spears"})
+
+
+def q_t9a_wizard_sim(runs: int) -> Callable[[], tuple[str, bool]]:
+    """``herohammer simulate examples/t9a_wizard_charges_out.yaml --runs N --seed 1`` (the default policy): too large
+    to compile, so Monte Carlo; the digest is the runs counted (the two versions draw different random numbers)."""
+    def query() -> tuple[str, bool]:
+        from herohammer.scenario import read_data
+        from herohammer.simulate import simulate
+
+        path = ROOT / "examples" / "t9a_wizard_charges_out.yaml"
+        result = simulate(read_data(path), runs, seed=1, source=str(path))
+        return f"{result.meta['method']} {sum(c for _, c, _ in result.counts)} runs", False
+
+    return query
+
+
 def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
     """Apply one action and undo it, 200 times in each of 5 rounds; the figure is per pair (CPU ms), the best round's.
 
@@ -244,6 +271,11 @@ def _register() -> None:
     QUERIES["fight40k4"] = ("odds action: fight 10 + Chaplain vs 10 Boyz + Nob (40k4)", q_odds("fight", "40k4"))
     QUERIES["t9a_fight"] = ("odds action: the t9a whole-turn example's fight, a Break possible (seed 1)",
                             q_t9a_fight)
+    QUERIES["t9a_fight10"] = ("odds action: t9a fight 10 Spearmen + Hero vs 10 orcs, front to front",
+                              q_t9a_fight10)
+    for runs in (2_000, 100_000):
+        QUERIES[f"t9a_wizard_sim{runs}"] = (f"simulate t9a_wizard_charges_out.yaml (default policy, {runs:,} runs)",
+                                            q_t9a_wizard_sim(runs))
     QUERIES["demos"] = ("simulate: both bundled demos, 100,000 runs each", q_demos)
     QUERIES["whole_turn"] = ("simulate --method compiled: the 40k3 whole-turn example", q_whole_turn)
     QUERIES["t9a_turn_auto"] = ("simulate (auto, 100 runs): the t9a whole-turn example, too large to enumerate",

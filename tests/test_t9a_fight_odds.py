@@ -128,3 +128,36 @@ def test_a_unit_broken_front_to_front_flees_straight_away_from_the_winners_centr
         assert gap == pytest.approx(start + distance)  # moved away by its flee distance, not left where it stood
         assert unit_centre(g.state, "spears")[1] < unit_centre(before, "spears")[1]  # away from the orcs (north)
     assert fled  # some seed broke them and they got away
+
+
+@pytest.mark.rule(TO_HIT, TO_WOUND, BREAK, "t9a.join.part-of-unit")
+def test_the_fight_as_merged_steps_gives_the_odds_of_the_fight_replayed_whole() -> None:
+    """The fight walks as a ``Dice.loop`` (each Initiative step, then the combat's result): carries that differ only in
+    their dice merge after each step.  Its exact odds equal the fight replayed whole at every leaf
+    (``merge_loops=False``, what every fight did before), a Hero joined to the Spearmen and a Break possible, on
+    fewer rules-code runs; play rolls the dice of the fight replayed whole."""
+    from herohammer.action_odds import summarise
+    from herohammer.actions import parse_action
+    from herohammer.dice import Budget, enumerate_within
+    from herohammer.rulesets import get_ruleset
+
+    state = state_from_data(scenario(n=5, orcs=5, phase="melee", active="elves", enemy_y=20.0, joined=True,
+                                     spear_status=["engaged"], orc_status=["engaged", "charged"],
+                                     hero_status=["engaged"]))
+    rules = get_ruleset("t9a")
+    act = rules.named_now(state, parse_action(dict(FIGHT)))
+
+    def fought(dice):
+        return summarise(state, rules.resolve(state, act, dice))
+
+    merged, whole = Budget(10**6), Budget(10**6)
+    odds = enumerate_within(fought, merged)
+    assert dict(odds.items()) == dict(enumerate_outcomes(fought, merge_loops=False).items())
+    from herohammer.dice import _enumerate
+    _enumerate(fought, whole, False, False, True, None)
+    assert merged.runs < whole.runs
+    assert any(o.gained("spears", "fleeing") for o in odds) or any(o.gained("orcs", "fleeing") for o in odds)
+    g = Game(state)
+    events = g.apply(FIGHT, SeededDice(4))
+    told = next(e for e in events if e.kind == "fight")
+    assert told.rolls and all(r.faces is not None for r in told.rolls)  # every die rolled in play, none merged

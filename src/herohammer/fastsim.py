@@ -65,7 +65,7 @@ class CompiledPlan:
 
 
 def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False,
-                 blind: bool = True) -> CompiledPlan:
+                 blind: bool = True, keep: dict[tuple[Node, bool], Distribution[Node]] | None = None) -> CompiledPlan:
     """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``.
 
     Each round plays one more step from every node.  Once one trial run shows that the
@@ -79,7 +79,7 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
     budget, so a compile that will give up shows how far it has to go.  Before the first round
     the whole compile is estimated (``estimate_plan``): a plan far over budget, by one step or by
     its rounds added up, raises at once, naming the step that weighs most; the steps the estimate
-    enumerated are taken by the rounds as they are.  Every run of the rules code counts, a loop's
+    enumerated are taken by the rounds as they are (and copied into ``keep``, for ``sample_shared`` after a refusal).  Every run of the rules code counts, a loop's
     steps too (``dice.Budget``), in the budget and in ``rules_code_runs``.
     """
     from .simulate import _progress
@@ -93,6 +93,8 @@ def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bo
         ahead = estimate_plan(initial, driver, max_runs, advance)
         rounds.used += ahead.cost
         rounds.known = ahead.known
+        if keep is not None:
+            keep.update(ahead.known)
         if ahead.too_large():
             raise ahead.refusal()
         while frontier:
@@ -561,3 +563,125 @@ def sample_counts(probabilities: np.ndarray[Any, np.dtype[np.float64]], runs: in
             done += n
             advance(n)
     return counts
+
+
+#: Runs that must reach a node before its step's chance tree is sized for a shared draw (``sample_shared``); fewer
+#: play the step one game each.
+SHARED_FLOOR = 16
+#: Random paths sizing a node's step before ``sample_shared`` enumerates it.
+SHARED_SIZING_PATHS = 4
+#: A node's step is enumerated when sized at most this many rules-code runs per run reaching it (a rules-code run of
+#: an enumeration, a loop's step, costs less than a game's step: t9a_wizard_charges_out's fights, about 0.3 ms against
+#: 0.7 ms), and given up past twice that.
+SHARED_RATIO = 2
+
+
+@dataclass
+class SharedRuns:
+    """What ``sample_shared`` did: how often each outcome came up, and how its steps were taken."""
+
+    counts: dict[Outcome, int]
+    #: Distinct (state, plan position) nodes stepped.
+    nodes: int = 0
+    #: Nodes whose step was enumerated exactly and drawn for all the runs reaching it at once.
+    shared: int = 0
+    #: Steps played one game each with seeded dice (a node reached by few runs, or whose tree is too large).
+    played: int = 0
+    #: Rules-code runs the enumerations and their sizing took.
+    rules_code_runs: int = 0
+
+
+def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
+                  known: dict[tuple[Node, bool], Distribution[Node]] | None = None,
+                  tick: Callable[[int], None] | None = None, floor: int = SHARED_FLOOR) -> SharedRuns:
+    """Play ``runs`` Monte Carlo runs of the plan round by round, the runs that stand on one node stepping together.
+
+    A run's next step depends only on its node (state, plan position, policy memo): the
+    runs standing on one node are split among its step's results at once.  A node that
+    ``SHARED_FLOOR`` runs or more reach has its step's chance tree sized (``estimate_runs``)
+    and, when that costs at most ``SHARED_RATIO`` rules-code runs per run reaching it, enumerated
+    exactly (``enumerate_within``, the very rules code an engine run calls): its runs are
+    then split by one multinomial draw over the exact results (floats only here).  Every
+    other step is played one game per run with seeded dice, as the engine plays it.  Either
+    way each run's step is drawn from the step's own chances, independently of every other
+    run's: the counts are those of ``runs`` independent games (the same law as
+    ``--method engine``, another stream of random numbers), found in a fraction of the time
+    when many runs pass the same positions (t9a_wizard_charges_out: one charge, a few
+    fights).  The same seed gives the same counts.  ``known``: steps already enumerated
+    (``PlanEstimate.known``, with positions), taken as they are.  ``tick`` hears each run
+    that finishes.  ``floor``: the runs a node needs before its step is sized (``SHARED_FLOOR``).
+    """
+    from .dice import SeededDice
+    from .simulate import Node, state_outcome
+
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+    dice = SeededDice(seed)
+    done = SharedRuns({})
+    frontier: dict[Node, dict[tuple[tuple[str, int], ...], int]] = {driver.start(initial): {(): runs}}
+    outcomes: dict[GameState, Outcome] = {}
+    while frontier:
+        following: dict[Node, dict[tuple[tuple[str, int], ...], int]] = {}
+        for start, reaching in frontier.items():
+            if driver.done(start):
+                part = outcomes.get(start.state)
+                if part is None:
+                    part = outcomes[start.state] = state_outcome(initial, start.state)
+                for tally, n in reaching.items():
+                    outcome = (*part, *tally)
+                    done.counts[outcome] = done.counts.get(outcome, 0) + n
+                _tell(tick, sum(reaching.values()))
+                continue
+            done.nodes += 1
+            dist = _shared_step(driver, start, sum(reaching.values()), known, done, floor)
+            if dist is None:  # one game per run
+                for tally, n in reaching.items():
+                    for _ in range(n):
+                        _reach(following, driver.step(start, dice), tally, 1)
+                done.played += sum(reaching.values())
+                continue
+            results = list(dist)
+            chances = np.array([float(dist[r]) for r in results], dtype=np.float64)
+            chances /= chances.sum()
+            for tally, n in reaching.items():
+                drawn = rng.multinomial(n, chances)
+                for i in np.flatnonzero(drawn):
+                    _reach(following, results[int(i)], tally, int(drawn[i]))
+        frontier = following
+    return done
+
+
+def _reach(following: dict[Node, dict[tuple[tuple[str, int], ...], int]], reached: Node,
+           tally: tuple[tuple[str, int], ...], n: int) -> None:
+    """Add ``n`` runs with ``tally`` that reach ``reached`` (its tally: the step's events) to the next round."""
+    from .simulate import Node
+
+    bare = Node(reached.state, reached.cursor, reached.memo)
+    slot = following.get(bare)
+    if slot is None:
+        slot = following[bare] = {}
+    joined = _added(tally, reached.tally)
+    slot[joined] = slot.get(joined, 0) + n
+
+
+def _shared_step(driver: Driver, node: Node, runs: int, known: dict[tuple[Node, bool], Distribution[Node]] | None,
+                 done: SharedRuns, floor: int) -> Distribution[Node] | None:
+    """Return the exact results of ``node``'s step when enumerating them costs at most ``SHARED_RATIO`` rules-code runs
+    per run reaching it (sized first; given up past twice that), else ``None``: each run plays the step."""
+    if known is not None and (node, False) in known:
+        done.shared += 1
+        return known[(node, False)]
+    if runs < floor:
+        return None
+    size = estimate_runs(_stepper(driver, node), SHARED_SIZING_PATHS, positions=True, event_view=tally_view)
+    done.rules_code_runs += size.cost
+    if size.runs > SHARED_RATIO * runs:
+        return None
+    budget = Budget(2 * SHARED_RATIO * runs)
+    try:
+        dist = enumerate_within(_stepper(driver, node), budget, True, tally_view)
+    except EnumerationTooLarge:
+        return None
+    finally:
+        done.rules_code_runs += budget.runs
+    done.shared += 1
+    return dist

@@ -1429,6 +1429,9 @@ def on_table(p: Placed, width: float, depth: float) -> bool:
         r = p.base.radius_inches
         min_x, min_y, max_x, max_y = x - r, y - r, x + r, y + r
     else:
+        (x, y), reach = p.at, p.base.reach_inches
+        if x - reach >= 0.0 and y - reach >= 0.0 and x + reach <= width and y + reach <= depth:
+            return True  # its bounding circle is on the table, and so its corners (their rounding far below EPSILON)
         min_x, min_y, max_x, max_y = (float(v) for v in p.footprint().bounds)
     return (
         min_x >= -EPSILON

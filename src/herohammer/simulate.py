@@ -565,8 +565,9 @@ def simulate(
         t0 = time.perf_counter()
         budget = max_compile_runs if method == "compiled" else min(max_compile_runs, max(COMPILE_FLOOR, runs))
         meta["compile_budget"] = budget
+        known: dict[Any, Any] = {}
         try:
-            compiled = fastsim.compile_plan(state, driver, budget, progress)
+            compiled = fastsim.compile_plan(state, driver, budget, progress, keep=known)
         except EnumerationTooLarge as too_large:  # estimated far over budget before trying, or the budget spent
             if method == "compiled":
                 raise HerohammerError(f"{too_large.reason()}; use --method engine") from None
@@ -584,7 +585,14 @@ def simulate(
                 (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
             return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state))
     t0 = time.perf_counter()
-    tally = Counter(_engine_outcomes(state, driver, runs, seed, progress, meta.get("too_large")))
+    if method == "engine":
+        tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+    else:  # the compile was refused: the runs that stand on one position take its step together
+        with progress_bar(progress, runs, f"playing the engine ({meta.get('too_large')})") as advance:
+            shared = fastsim.sample_shared(state, driver, runs, seed, known, advance)
+        tally = Counter(shared.counts)
+        meta["shared"] = {"nodes": shared.nodes, "drawn": shared.shared, "played": shared.played,
+                          "rules_code_runs": shared.rules_code_runs}
     timing["engine_seconds"] = time.perf_counter() - t0
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))

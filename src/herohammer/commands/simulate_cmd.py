@@ -215,7 +215,12 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
                f"{m['exact_outcomes']:,} distinct outcomes with exact odds ({t.get('compile_seconds', 0):.2f} s), "
                f"then numpy drew the {result.runs:,} runs from them ({t.get('sample_seconds', 0):.3f} s)")
     else:
-        how = (f"method: engine - one game per run with seeded dice "
+        shared = m.get("shared")
+        way = ("one game per run with seeded dice" if not shared else
+               f"the runs that stand on one position take its step together: {shared['drawn']:,} of "
+               f"{shared['nodes']:,} positions' steps drawn from their exact odds, {shared['played']:,} steps played "
+               "one game each with seeded dice")
+        how = (f"method: engine - {way} "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
                   else f"{escape(m.get('too_large') or 'the chance tree is too large')}; the budget is the --runs "

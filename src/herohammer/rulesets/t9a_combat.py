@@ -37,7 +37,7 @@ from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..rulings import Event
 from ..dice import Dice, Stage
 from ..formations import arrange
-from ..geometry import group_distance, on_table
+from ..geometry import box_gap, group_distance, group_extent, on_table
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..formations import is_character
@@ -321,8 +321,16 @@ def _flee_blocked(state: GameState, host_id: str) -> bool:
     group = members(state, host_id)
     own = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
+    box = group_extent(mine)
+    # a unit whose box (its models' bounding circles) is clearly more than 1" from the fleeing unit's is not measured
+    # model by model: the boxes' gap is a floor of the distance (far above float rounding)
     return any(group_distance(mine, u.placed) + 1e-9 < UNIT_SPACING
-               for u in state.units if u.id not in own and u.alive and u.embarked_in is None)
+               for u in state.units if u.id not in own and u.alive and u.embarked_in is None
+               and box_gap(box, u.extent) <= UNIT_SPACING + _BOX_MARGIN)
+
+
+#: What a box gap must clear beyond 1" before a fleeing unit is taken as clear of a unit without measuring it.
+_BOX_MARGIN = 1e-6
 
 
 def _on_the_table(state: GameState, host_id: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
@@ -70,6 +70,7 @@ _BLOWS = ("t9a fight", "blows")
 BLOWS_KEPT = 256
 #: ... and what each strike's unsaved wounds did (``strike_unit``'s ``kept``).
 _STRIKES = ("t9a fight", "strikes")
+_SCORES = ("t9a fight", "scores")
 MAX_RANK_BONUS = 3
 #: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
 LARGE_RULES = frozenset({"Large", "Gigantic"})
@@ -84,6 +85,83 @@ class Blow:
     model: Model
     victim: str  # the unit id whose models take the attacks
     attacks: int
+
+
+class _Scored(NamedTuple):
+    """A combat's score before its Break test (``_combat_score``): what the dice after the blows do not decide."""
+
+    state: GameState  # every unit of the combat marked as fought
+    live: list[str]
+    hosts: dict[str, Unit]
+    score: dict[str, int]
+    notes: list[str]
+    fronts: dict[tuple[str, str], str]
+    counted: dict[str, dict[str, int]]
+    rules: tuple[str, ...]
+
+
+@implements(RESOLUTION)
+def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str, int]) -> _Scored:
+    """Score a combat from the wounds caused and the static bonuses; mark its units as fought."""
+    everyone = [mine, *foes]
+    live = [u for u in everyone if models_in(state, u)]
+    hosts = {u: members(state, u)[0] for u in live}
+    score = dict(caused)
+    notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
+    fronts = facings(state, hosts)
+    counted = _static_bonuses(state, hosts, fronts)
+    for uid, parts in counted.items():
+        bonus = sum(parts.values())
+        score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
+        if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
+            named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
+                     for name, v in parts.items() if v]
+            notes.append(f"{uid} +{bonus} ({', '.join(named)})")
+    notes += _uncounted(state, hosts, counted)
+    state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
+    rules = (RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
+             *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ()))
+    return _Scored(state, live, hosts, score, notes, fronts, counted, rules)
+
+
+class _Fight:
+    """Where a 9th Age fight stands between its steps (a carry of ``Dice.loop``): the state, the next Initiative step
+    (``at``, an index; the steps' count: the combat's result is next; -1: resolved), the wounds caused and the Duel's
+    excess so far by side, the rules met, and the blows' words and rolls (read by nothing but the ``fight`` event: an
+    enumeration's merged carries show one representative's); once resolved, every event of the fight."""
+
+    __slots__ = ("state", "at", "caused", "overkill", "rules", "lines", "rolls", "events", "kept_key")
+
+    def __init__(self, state: GameState, at: int, caused: tuple[tuple[str, int], ...],
+                 overkill: tuple[tuple[str, int], ...], rules: tuple[str, ...], lines: tuple[str, ...],
+                 rolls: tuple[Any, ...], events: tuple[Event, ...] = ()) -> None:
+        self.state = state
+        self.at = at
+        self.caused = caused
+        self.overkill = overkill
+        self.rules = rules
+        self.lines = lines
+        self.rolls = rolls
+        self.events = events
+        self.kept_key: Hashable | None = None
+
+    def over(self) -> bool:
+        """Say whether the combat is resolved."""
+        return self.at < 0
+
+    def key(self, view: Any = None) -> Hashable:
+        """Everything later steps and the caller read: until the result, the state, the next step, the wounds caused,
+        the Duel's excess and the rules met; once resolved, the state and the events as the caller reads them
+        (``view``, see ``Dice.event_view``; without one by kind, rules and data), never by their wording."""
+        kept = self.kept_key
+        if kept is None:
+            if self.at >= 0:
+                kept = (self.state, self.at, self.caused, self.overkill, self.rules)
+            else:
+                kept = (self.state, tuple(view(e) if view is not None else (e.kind, e.rules, e.data)
+                                          for e in self.events))
+            self.kept_key = kept
+        return kept
 
 
 @dataclass(frozen=True)
@@ -227,21 +305,18 @@ class MeleePhase(Ruleset):
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
     def resolve_fight(self, state: GameState, action: Fight, dice: Dice) -> Resolution:
         """Fight the combat: strikes by Initiative, then combat resolution, the Break test, flight and pursuit."""
-        start = len(dice.log)
         # what the dice do not decide, kept on the state fought from for every fight from it (an enumeration
         # fights it once per branch): each Initiative step's blows by the state it is struck on, and where a
         # broken unit ends for each flee distance (``flee``'s ``kept``)
         blows_kept: dict[Hashable, list[Blow]] = state.remember(_BLOWS, dict)
         flees: dict[Hashable, Any] = state.remember(_FLEES, dict)
         strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
+        scores: dict[Hashable, _Scored] = state.remember(_SCORES, dict)
         mine = members(state, action.unit)[0].id
         foes = engaged_with(state, mine)
         sides = {mine: state.active}
         for f in foes:
             sides[f] = state.unit(f).side
-        caused = {state.active: 0, state.opponent(state.active): 0}
-        overkill = dict.fromkeys(caused, 0)
-        lines: list[str] = []
         rules = [TO_HIT, TO_WOUND]
         plan = self.plan_duel(state, members(state, mine), foes, action)
         duel = plan if isinstance(plan, DuelPlan) else None
@@ -252,8 +327,17 @@ class MeleePhase(Ruleset):
                 f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
                 f"it is refused, and {duel.refused} may not attack this round; its Leadership counts as 0"),
                 (DUEL,), (), (("outcome", "accepted" if duel.accepter else "refused"),)))
-        steps = sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models}, reverse=True)
-        for step in steps:
+        steps = tuple(sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models},
+                             reverse=True))
+        refused = duel.refused if duel else None
+
+        def strike(fight: _Fight, dice: Dice) -> _Fight:
+            """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
+            begun = len(dice.log)
+            if fight.at == len(steps):
+                return self._fight_result(fight, mine, foes, refused, events, dice, flees, scores)
+            step = steps[fight.at]
+            state = fight.state
             at = (state, mine, step, action.at, duel)
             blows = blows_kept.get(at)
             if blows is None:
@@ -264,6 +348,8 @@ class MeleePhase(Ruleset):
             for b in blows:
                 key = (b.side, b.victim, b.model.profile.ws, b.model.profile.s, b.model.profile.i)
                 groups[key] = groups.get(key, 0) + b.attacks
+            caused, overkill = dict(fight.caused), dict(fight.overkill)
+            rules, lines = list(fight.rules), list(fight.lines)
             for (side, victim_id, ws, s, _), n in sorted(groups.items()):
                 victim = state.unit(victim_id)
                 if not victim.models:
@@ -279,15 +365,29 @@ class MeleePhase(Ruleset):
                     rules.append("t9a.join.part-of-unit")
                 lines.append(f"I{step}: {side} {n} attacks at {victim_id}: {harm.hits} hits, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else ""))
-        for side, extra in overkill.items():
+            return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
+                          tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *dice.log[begun:]))
+
+        caused = {state.active: 0, state.opponent(state.active): 0}
+        view = dice.event_view
+        fought = dice.loop(_Fight(state, 0, tuple(caused.items()), tuple(dict.fromkeys(caused, 0).items()),
+                                  tuple(rules), (), ()),
+                           strike, _Fight.over, lambda f: f.key(view))
+        return fought.state, list(fought.events)
+
+    def _fight_result(self, fight: _Fight, mine: str, foes: list[str], refused: str | None,
+                      opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
+                      scores: dict[Hashable, _Scored]) -> _Fight:
+        """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat."""
+        caused = dict(fight.caused)
+        lines = list(fight.lines)
+        for side, extra in fight.overkill:
             if extra:
                 caused[side] += min(MAX_OVERKILL, extra)
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
-        events.append(Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines),
-                            tuple(dict.fromkeys(rules)), tuple(dice.log[start:])))
-        state, more = self._resolve_combat(state, mine, foes, caused, dice, duel.refused if duel else None, flees)
-        events.extend(more)
-        return state, events
+        told = Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines), fight.rules, fight.rolls)
+        state, more = self._resolve_combat(fight.state, mine, foes, caused, dice, refused, flees, scores)
+        return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
                duel: DuelPlan | None = None) -> list[Blow]:
@@ -343,30 +443,26 @@ class MeleePhase(Ruleset):
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
-                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None
-                        ) -> tuple[GameState, list[Event]]:
-        """Score the combat, take the loser's Break test, and flee and pursue."""
+                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None,
+                        scores: dict[Hashable, _Scored] | None = None) -> tuple[GameState, list[Event]]:
+        """Score the combat, take the loser's Break test, and flee and pursue.
+
+        ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
+        do not decide: an enumeration's branches after the blows share it).
+        """
         start = len(dice.log)
-        everyone = [mine, *foes]
-        live = [u for u in everyone if models_in(state, u)]
-        hosts = {u: members(state, u)[0] for u in live}
-        score = dict(caused)
-        notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
-        fronts = facings(state, hosts)
-        counted = _static_bonuses(state, hosts, fronts)
-        for uid, parts in counted.items():
-            bonus = sum(parts.values())
-            score[hosts[uid].side] = score.get(hosts[uid].side, 0) + bonus
-            if bonus:  # what the bonus is made of: "captain +1 (charge)", "spears +3 (ranks +2, charge +1)"
-                named = [name if len([v for v in parts.values() if v]) == 1 else f"{name} +{v}"
-                         for name, v in parts.items() if v]
-                notes.append(f"{uid} +{bonus} ({', '.join(named)})")
-        notes += _uncounted(state, hosts, counted)
-        state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
+        at = (state, mine, tuple(foes), tuple(caused.items()))
+        scored = scores.get(at) if scores is not None else None
+        if scored is None:
+            scored = _combat_score(state, mine, foes, caused)
+            if scores is not None:
+                if len(scores) >= BLOWS_KEPT:
+                    scores.clear()
+                scores[at] = scored
+        state, live, hosts, score, notes, fronts, counted, kept_rules = scored
+        rules = list(kept_rules)
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]
-        rules = [RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
-                 *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ())]
         if not live or all(hosts[u].side == side_a for u in live) or all(hosts[u].side == side_b for u in live):
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in live
                                           for u in members(state, uid)))
