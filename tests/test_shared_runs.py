@@ -53,3 +53,16 @@ def test_a_refused_compile_shares_its_steps_and_says_so() -> None:
     shared = result.meta["shared"]
     assert shared["drawn"] >= 1 and shared["nodes"] >= shared["drawn"]
     assert sum(c for _, c, _ in result.counts) == 300
+
+
+def test_played_steps_say_where_they_are() -> None:
+    """Most shared runs finish only in the last rounds: while steps are played one game each, the bar's words say
+    which step and how many of the runs standing have played it (no bar standing still at 0 for minutes)."""
+    _, state, driver = _compiled_and_driver("demo_40k3_librarian.yaml")
+    said: list[str] = []
+    finished: list[int] = []
+    fastsim.sample_shared(state, driver, 600, 3, tick=finished.append, floor=10**9,  # type: ignore[arg-type]
+                          note=said.append)
+    assert sum(finished) == 600
+    assert said and said[0] == "step 1, 256 of 600 runs played"
+    assert all(text.startswith("step ") and text.endswith(" of 600 runs played") for text in said)

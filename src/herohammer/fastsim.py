@@ -593,7 +593,8 @@ class SharedRuns:
 
 def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
                   known: dict[tuple[Node, bool], Distribution[Node]] | None = None,
-                  tick: Callable[[int], None] | None = None, floor: int = SHARED_FLOOR) -> SharedRuns:
+                  tick: Callable[[int], None] | None = None, floor: int = SHARED_FLOOR,
+                  note: Callable[[str], None] | None = None) -> SharedRuns:
     """Play ``runs`` Monte Carlo runs of the plan round by round, the runs that stand on one node stepping together.
 
     A run's next step depends only on its node (state, plan position, policy memo): the
@@ -609,7 +610,8 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
     when many runs pass the same positions (t9a_wizard_charges_out: one charge, a few
     fights).  The same seed gives the same counts.  ``known``: steps already enumerated
     (``PlanEstimate.known``, with positions), taken as they are.  ``tick`` hears each run
-    that finishes.  ``floor``: the runs a node needs before its step is sized (``SHARED_FLOOR``).
+    that finishes.  ``floor``: the runs a node needs before its step is sized (``SHARED_FLOOR``).  ``note`` hears
+    where the rounds are (most runs finish only in the last rounds, so the runs finished alone would stand still).
     """
     from .dice import SeededDice
     from .simulate import Node, state_outcome
@@ -619,8 +621,12 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
     done = SharedRuns({})
     frontier: dict[Node, dict[tuple[tuple[str, int], ...], int]] = {driver.start(initial): {(): runs}}
     outcomes: dict[GameState, Outcome] = {}
+    step = 0
     while frontier:
         following: dict[Node, dict[tuple[tuple[str, int], ...], int]] = {}
+        step += 1
+        standing = sum(n for reaching in frontier.values() for n in reaching.values())
+        stepped = 0
         for start, reaching in frontier.items():
             if driver.done(start):
                 part = outcomes.get(start.state)
@@ -630,15 +636,21 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
                     outcome = (*part, *tally)
                     done.counts[outcome] = done.counts.get(outcome, 0) + n
                 _tell(tick, sum(reaching.values()))
+                stepped += sum(reaching.values())
                 continue
             done.nodes += 1
-            dist = _shared_step(driver, start, sum(reaching.values()), known, done, floor)
+            here = sum(reaching.values())
+            dist = _shared_step(driver, start, here, known, done, floor)
             if dist is None:  # one game per run
                 for tally, n in reaching.items():
                     for _ in range(n):
                         _reach(following, driver.step(start, dice), tally, 1)
-                done.played += sum(reaching.values())
+                        stepped += 1
+                        if note is not None and stepped % 256 == 0:
+                            note(f"step {step}, {stepped:,} of {standing:,} runs played")
+                done.played += here
                 continue
+            stepped += here
             results = list(dist)
             chances = np.array([float(dist[r]) for r in results], dtype=np.float64)
             chances /= chances.sum()

@@ -46,7 +46,7 @@ import hashlib
 import io
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from fractions import Fraction
@@ -589,7 +589,7 @@ def simulate(
         tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
     else:  # the compile was refused: the runs that stand on one position take its step together
         with progress_bar(progress, runs, f"playing the engine ({meta.get('too_large')})") as advance:
-            shared = fastsim.sample_shared(state, driver, runs, seed, known, advance)
+            shared = fastsim.sample_shared(state, driver, runs, seed, known, advance, note=advance.note)
         tally = Counter(shared.counts)
         meta["shared"] = {"nodes": shared.nodes, "drawn": shared.shared, "played": shared.played,
                           "rules_code_runs": shared.rules_code_runs}
@@ -627,9 +627,21 @@ def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, pro
                 advance(min(256, (i % 256) + 1))
 
 
+class _Ticker:
+    """What a progress context gives: ``advance(n)`` for work done, ``advance.note(text)`` for what it is doing now
+    (work whose total is not known ahead, such as the shared runs' rounds, says where it is)."""
+
+    def __init__(self, advance: Callable[[int], None], note: Callable[[str], None]) -> None:
+        self._advance = advance
+        self.note = note
+
+    def __call__(self, n: int) -> None:
+        self._advance(n)
+
+
 class _NoProgress:
     def __enter__(self) -> Any:
-        return lambda n: None
+        return _Ticker(lambda n: None, lambda text: None)
 
     def __exit__(self, *exc: object) -> None:
         return None
@@ -649,10 +661,12 @@ class _RichProgress:
                                  BarColumn(bar_width=20), MofNCompleteColumn(table_column=Column(no_wrap=True)),
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)
+        self.label = label
 
     def __enter__(self) -> Any:
         self.progress.start()
-        return lambda n: self.progress.advance(self.task, n)
+        return _Ticker(lambda n: self.progress.advance(self.task, n),
+                       lambda text: self.progress.update(self.task, description=f"{self.label}: {text}"))
 
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
