@@ -1219,7 +1219,7 @@ class NinthAge(Ruleset):
         return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
                "Charge Range roll)"
 
-    @implements(REDIRECT)
+    @implements(REDIRECT, BATTLE_STANDARD)
     def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
                   dice: Dice) -> tuple[Unit | None, Event]:
         """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
@@ -1242,9 +1242,12 @@ class NinthAge(Ruleset):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
-        result = leadership_test(dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
+        result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
-        rules = (REDIRECT, result.rule, ld.rule)
+        if flag:
+            test += f" ({flag.split(' [')[0]})"
+        rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
         if not result.passed:
             return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
                                tuple(dice.log[start:]), (("outcome", "failed"),))
