@@ -171,3 +171,164 @@ def test_rally_around_the_flag_re_rolls_a_failed_redirect_test() -> None:
 def test_a_re_rolled_redirect_tests_exact_odds_are_brute_forces() -> None:
     weights = exact_odds_as_brute_force(_redirect((36, 36)).state, REDIRECTED)
     assert len(weights) > 1
+
+
+# -- 3. a judge's round on the turn around the characters ----------------------------------------------------------
+DUEL = "published.t9a-duel"
+BREAK = "published.t9a-break-test"
+FLANK_REAR = "published.t9a-flank-rear"
+PANIC = "published.t9a-panic"
+TYPES = "published.t9a-spell-types"
+STILL_HERO = "WS6 BS6 S4 T4 W3 I6 A0 Ld9 Sv4+ Adv5 Mar10"
+SLOT = 25 / 25.4  # an orc's 25 mm rank, in inches
+
+
+def _joined_fight() -> Game:
+    """Elves' Charge phase: the orcs (nine, their Boss in the front rank: two full ranks) already fight the Guards at
+    their rear; the Spearmen (ten, their Hero in the front rank) stand 10" before the orcs' front.  Nobody has
+    Attacks, so a combat's score is its static bonuses."""
+    data = scenario(n=10, orcs=9, phase="charge", active="elves", enemy_y=30, spear_profile=STILL_SPEAR,
+                    orc_profile=STILL_ORC, orc_status=["engaged"])
+    data["sides"]["elves"][1]["models"][0]["profile"] = STILL_HERO
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs", "models": [
+        {"name": "Boss", "profile": "WS5 BS3 S4 T4 W2 I3 A0 Ld8 Sv5+ Adv4 Mar8", "base": [25, 25]}]})
+    data["sides"]["elves"].append({"id": "guards", "status": ["engaged"],
+                                   "formation": {"position": [36, 30 + 2 * SLOT + 0.001], "facing": 180, "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": STILL_SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    g = Game(state_from_data(data))
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
+    for _ in range(4):  # to Movement, Magic, Shooting, Melee
+        g.apply({"do": "end_phase"})
+    assert g.state.phase.value == "melee"
+    return g
+
+
+@pytest.mark.rule(RESOLUTION, DUEL, FLANK_REAR, "t9a.join.part-of-unit")
+def test_a_character_whose_unit_charged_into_a_fight_duels_in_it_and_the_fight_is_one_combat() -> None:
+    # a combat is every unit connected through base contact (2022 text, rules/combat): the Spearmen's charge joined
+    # the Guards' fight, so it is fought once, with the Guards' Rear Bonus and the Spearmen's charge together
+    g = _joined_fight()
+    ruling = g.check({**FIGHT, "duel": "hero", "accept": "boss"})
+    assert ruling.legal and "spears fights orcs with guards (one combat" in ruling.reason and DUEL in ruling.rules
+    refused(g, {**FIGHT, "duel": "hero", "accept": "orcs"}, DUEL, "orcs cannot accept")
+    events = g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, ScriptedDice([1, 2]))
+    assert [e.kind for e in events] == ["duel", "fight", "combat"], events
+    said = events[-1].message
+    # elves: ranks +1, charge +1, the Guards in the orcs' rear +2; orcs: ranks +1 -> the orcs test at Ld 8 - 3
+    assert "elves wins by 3 (4 to 1;" in said and "guards +2 (rear)" in said and "spears +2 (ranks +1, charge +1)" \
+        in said, said
+    assert "orcs takes a Break test on Ld 8 (Boss) -3: 3, holds" in said and FLANK_REAR in events[-1].rules
+    # the Guards' combat has been fought with it: no second round, no second Break test for the orcs
+    refused(g, {"do": "fight", "unit": "guards"}, RESOLUTION, "guards's combat has been fought")
+    reloads(g)
+
+
+def _two_losers() -> Game:
+    """The Spearmen (fifteen, charged this turn) fight the orcs in front and the wolves in their right flank."""
+    data = scenario(n=15, orcs=5, phase="melee", active="elves", enemy_y=20, spear_profile=STILL_SPEAR,
+                    orc_profile=STILL_ORC, spear_status=["engaged", "charged"], orc_status=["engaged"])
+    data["sides"]["elves"][1]["models"][0]["profile"] = STILL_HERO
+    data["sides"]["orcs"].append({"id": "wolves", "status": ["engaged"],
+                                  "formation": {"position": [36 + 2 * 20 / 25.4 + 10 / 25.4, 17.0], "facing": 90,
+                                                "files": 5},
+                                  "models": [{"name": f"w{i}", "profile": STILL_ORC, "base": [25, 25]}
+                                             for i in range(5)]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(BREAK, RESOLUTION, "published.t9a-pursuit")
+def test_every_losing_unit_takes_its_own_break_test() -> None:
+    # elves +3 (ranks +2, charge +1) against the wolves' flank +1: both orc units lose by 2 and test at Ld 7 - 2 = 5
+    g = _two_losers()
+    events = g.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 6, 6, 1, 1]))
+    said = events[-1].message
+    assert "orcs takes a Break test on Ld 7 (o0) -2: 12, breaks" in said and "wolves takes a Break test on Ld 7 " \
+        "(w0) -2: 2, holds" in said, said
+    # the wolves held: the combat goes on, the Spearmen still engaged with them
+    assert g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("wolves").has(Status.ENGAGED)
+    assert not g.state.unit("orcs").models
+    both = _two_losers()
+    both.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 6, 6, 6, 5, 3, 3, 1, 1]))
+    assert both.state.unit("wolves").has(Status.FLEEING) and not both.state.unit("spears").has(Status.ENGAGED)
+    reloads(both)
+
+
+@pytest.mark.rule(BREAK)
+def test_two_losers_exact_odds_are_two_independent_break_tests() -> None:
+    # brute force (every die a branch) is out of reach with two flees and two pursuits; the oracle is the rulebook's
+    # arithmetic: each unit holds on 2D6 <= 5 (10/36), independently of the other
+    from fractions import Fraction
+
+    from herohammer.action_odds import action_odds
+
+    odds = action_odds(_two_losers().state, FIGHT)
+    assert odds.exact
+    held: dict[tuple[bool, bool], Fraction] = {}
+    for outcome, p in odds.weights:
+        lost = dict(outcome.models_lost)
+        gained = dict(outcome.statuses_gained)
+        broke = tuple(u in lost or "fleeing" in gained.get(u, ()) for u in ("orcs", "wolves"))
+        held[broke] = held.get(broke, Fraction(0)) + Fraction(p)
+    hold = Fraction(10, 36)
+    assert held == {(False, False): hold * hold, (True, False): (1 - hold) * hold,
+                    (False, True): hold * (1 - hold), (True, True): (1 - hold) ** 2}
+
+
+def _wizard_charges_out() -> Game:
+    data = scenario(phase="charge", active="elves", enemy_y=28, extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    hero = data["sides"]["elves"][1]
+    hero["rules"], hero["spells"] = ["Wizard Adept"], ["Fireball", "Whispering Shadows"]
+    data["sides"]["orcs"].append({"id": "wolves", "formation": {"position": [60, 30], "facing": 180, "files": 5},
+                                  "models": [{"name": f"w{i}", "profile": STILL_ORC, "base": [25, 25]}
+                                             for i in range(5)]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(TYPES, "t9a.charge-out.success", "published.t9a-magic")
+def test_a_wizard_who_charged_out_casts_in_the_magic_phase_as_an_engaged_caster() -> None:
+    g = _wizard_charges_out()
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
+    assert g.state.unit("hero").has(Status.ENGAGED) and g.state.unit("hero").joined is None
+    g.apply({"do": "end_phase"})  # Movement
+    g.apply({"do": "end_phase"})  # Magic
+    assert g.state.phase.value == "magic"
+    # engaged now (a lone character in base contact): no Missile spell, at his foe or at anyone
+    for target in ("orcs", "wolves"):
+        refused(g, {"do": "cast", "unit": "hero", "spell": "Fireball", "target": target, "dice": 2}, TYPES,
+                "hero cannot cast it while hero is engaged in combat")
+    # a Hex that is no Missile he may cast, the Spearmen he left know no spell
+    assert g.check({"do": "cast", "unit": "hero", "spell": "Whispering Shadows", "target": "wolves", "dice": 2}).legal
+    refused(g, {"do": "cast", "unit": "spears", "spell": "Fireball", "target": "wolves", "dice": 2},
+            "published.t9a-magic", "spears does not know Fireball")
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", PANIC, "published.t9a-distributing-hits")
+def test_a_unit_shot_down_around_its_character_leaves_him_its_panic_test() -> None:
+    # four Spearmen and their Hero: fewer than five rank and file, so the hits are shared; all four fall, the Hero
+    # (the unit still, its last survivor) takes its Panic test alone, on his own Ld 9
+    from herohammer.dice import SeededDice
+
+    shot = {"do": "shoot", "unit": "orcs", "target": "spears"}
+    data = scenario(n=4, orcs=10)
+    g = Game(state_from_data(data))
+    events = g.apply(shot, SeededDice(37))
+    assert not g.state.unit("spears").models and g.state.unit("hero").last_of == "spears"
+    panic = events[-1]
+    assert panic.kind == "panic" and panic.message.startswith("hero passes its Panic test") and "Ld 9" in \
+        panic.message and "t9a.combined.last-survivor" in panic.rules, panic
+    # the orcs have shot this phase: no second volley at what is left of the unit
+    refused(g, shot, "published.t9a-who-can-shoot", "has already shot this phase")
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.charge-out.declare")
+def test_a_character_does_not_leave_an_engaged_unit_by_moving_or_charging_out() -> None:
+    for phase, action, rule, text in (
+            ("movement", {"do": "leave", "character": "hero", "to": [20, 10]}, "t9a.leave.when", "engaged"),
+            ("charge", {"do": "charge", "unit": "hero", "target": "orcs"}, "t9a.charge-out.declare", "engaged")):
+        g = Game(state_from_data(scenario(phase=phase, active="elves", enemy_y=20, spear_status=["engaged"],
+                                          orc_status=["engaged"])))
+        refused(g, action, rule, text)
+    # the same Hero leaves in the Movement phase once the unit is free
+    free = Game(state_from_data(scenario(phase="movement", active="elves")))
+    assert free.check({"do": "leave", "character": "hero", "to": [30, 17]}).legal
