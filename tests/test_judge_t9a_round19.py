@@ -332,3 +332,37 @@ def test_a_character_does_not_leave_an_engaged_unit_by_moving_or_charging_out() 
     # the same Hero leaves in the Movement phase once the unit is free
     free = Game(state_from_data(scenario(phase="movement", active="elves")))
     assert free.check({"do": "leave", "character": "hero", "to": [30, 17]}).legal
+
+
+@pytest.mark.rule("t9a.charge-out.declare", "published.t9a-charge", "published.t9a-rally")
+def test_a_charge_out_of_a_fleeing_unit_is_refused_saying_so_and_after_the_rally_too() -> None:
+    g = Game(state_from_data(scenario(phase="charge", active="elves", enemy_y=30, spear_status=["fleeing"])))
+    out = {"do": "charge", "unit": "hero", "target": "orcs"}
+    refused(g, out, "t9a.charge-out.declare", "hero cannot charge: it is part of spears, which is fleeing")
+    g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([1, 1]))
+    # rallied, the unit (the Hero with it) counts as having marched: no charge out this turn either
+    refused(g, out, "published.t9a-charge", "hero cannot charge: it has marched")
+    reloads(g)
+
+
+@pytest.mark.rule("t9a.charge-out.failure", "published.t9a-failed-charge", "published.t9a-shaken")
+def test_a_failed_charge_outs_move_is_the_higher_die_and_decides_whether_he_leaves() -> None:
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    data = scenario(phase="charge", active="elves", enemy_y=30)
+    start = Game(state_from_data(data)).state.unit("hero").models[0].at
+    # 5" + 1 + 2 = 8" does not reach the orcs 10" away: the Hero moves 2" (the higher die) straight at them, ends
+    # 1.2" from his unit's front and is alone; the unit is not Shaken and moves in the Movement phase
+    away = Game(state_from_data(data))
+    events = away.apply(charge, ScriptedDice([1, 2]))
+    assert 'moves 2" and leaves spears' in events[-1].message and "t9a.charge-out.failure" in events[-1].rules
+    hero = away.state.unit("hero")
+    assert hero.joined is None and hero.models[0].at == pytest.approx((start[0], start[1] + 2))
+    assert not away.state.unit("spears").has(Status.SHAKEN)
+    # 1 + 1: a 1" move ends 0.21" from the unit: he stays in it and every model is Shaken until the turn ends
+    stay = Game(state_from_data(data))
+    stay.apply(charge, ScriptedDice([1, 1]))
+    assert stay.state.unit("hero").joined == "spears" and stay.state.unit("spears").has(Status.SHAKEN)
+    stay.apply({"do": "end_phase"})
+    refused(stay, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "published.t9a-shaken", "Shaken")
+    away.apply({"do": "end_phase"})
+    assert away.check({"do": "move", "unit": "spears", "to": [[36, 18]]}).legal
