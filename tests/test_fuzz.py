@@ -160,6 +160,9 @@ def action(draw: st.DrawFn, data: Any) -> Any:
                 fields["if_both_flee"] = draw(ids)
         if do == "shoot" and draw(st.booleans()):
             fields["at"] = draw(ids)
+        if do == "shoot" and draw(st.booleans()):  # published.t9a-shooting-weapons
+            fields["weapon"] = draw(st.sampled_from(["bow", "javelin S4", "sword", ""])) if draw(st.booleans()) \
+                else {draw(ids): draw(st.sampled_from(["bow", "crossbow", "x"]))}
     elif do == "consolidate":
         fields |= {"unit": draw(ids), "to": draw(st.lists(near, min_size=0, max_size=12))}
     elif do == "reform":

@@ -33,6 +33,7 @@ LIBRARIAN = EXAMPLES / "40k4_librarian_joins_tactical.yaml"
 CASES = [
     (LONE, {"do": "shoot", "unit": "warboss", "target": "tactical"}, {"at": "Sergeant"}),
     (LONE, {"do": "shoot", "unit": "shoota_boyz", "target": "tactical"}, {"at": "Nobody"}),
+    (LONE, {"do": "shoot", "unit": "shoota_boyz", "target": "tactical"}, {"weapon": "bow"}),
     (LIBRARIAN, {"do": "join", "character": "librarian", "unit": "tactical", "to": [24.0, 20.02]}, {"position": 0}),
     (LIBRARIAN, {"do": "join", "character": "librarian", "unit": "tactical", "to": [24.0, 20.02]},
      {"rank_choice": "widen"}),

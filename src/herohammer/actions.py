@@ -145,6 +145,9 @@ class Shoot(_Action):
     unit: str
     target: str
     at: str | None = None  # t9a: a character of the target unit to direct the hits at, where allowed
+    #: t9a: the Shooting Weapon used (published.t9a-shooting-weapons): one name for every model carrying it, or
+    #: one per member ({unit or character id: weapon}); none given, each model's first listed
+    weapon: str | dict[str, str] | None = None
 
 
 class Manifest(_Action):

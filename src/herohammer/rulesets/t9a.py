@@ -125,6 +125,21 @@ def movers_of(state: GameState, unit: Unit) -> Unit:
 
 
 @implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
+def _why_busy(state: GameState, unit: Unit) -> str:
+    """Say what keeps a unit (or a character in one) from charging: engaged, fleeing (his unit's status binding him,
+    t9a.join.part-of-unit), or moved, marched or charged this turn (a rallied unit counts as having marched)."""
+    host = host_of(state, unit)
+    for status, words in ((Status.ENGAGED, "engaged in combat"), (Status.FLEEING, "fleeing")):
+        if unit.has(status):
+            return f"it is {words}"
+        if host.has(status):
+            return f"it is part of {host.id}, which is {words}"
+    done = [w for s, w in ((Status.CHARGED, "charged"), (Status.MARCHED, "marched"), (Status.MOVED, "moved"))
+            if unit.has(s)]
+    return f"it has {' and '.join(done) or 'moved'} this turn" + (
+        " (a unit that rallied counts as having marched)" if "marched" in done else "")
+
+
 def combined_status(state: GameState, unit: Unit) -> frozenset[Status]:
     """Return the statuses that bind a model: its own and, once joined, its unit's (effects stay on the unit)."""
     return unit.status | host_of(state, unit).status
@@ -1231,7 +1246,7 @@ class NinthAge(Ruleset):
         return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
                "Charge Range roll)"
 
-    @implements(REDIRECT)
+    @implements(REDIRECT, BATTLE_STANDARD)
     def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
                   dice: Dice) -> tuple[Unit | None, Event]:
         """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
@@ -1254,9 +1269,12 @@ class NinthAge(Ruleset):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
-        result = leadership_test(dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
+        result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
-        rules = (REDIRECT, result.rule, ld.rule)
+        if flag:
+            test += f" ({flag.split(' [')[0]})"
+        rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
         if not result.passed:
             return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
                                tuple(dice.log[start:]), (("outcome", "failed"),))
@@ -1296,7 +1314,7 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
         if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
-            return Ruling.forbid(f"{unit.id} cannot charge: it has moved or charged, or is engaged or fleeing", *decl)
+            return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl)
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
         if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):

@@ -195,6 +195,24 @@ def engaged_with(state: GameState, unit_id: str) -> list[str]:
 
 
 @implements(RESOLUTION)
+def combat_of(state: GameState, unit_id: str) -> list[str]:
+    """Return the other combined units of a unit's combat: every unit connected to it through base contact, enemy or
+    friend (a friend that fights an enemy it fights), in the order they are reached (published.t9a-combat-resolution:
+    "a group of opposing units that are all connected through base contact").
+
+    The common combat of two units costs one more look: the enemy's own contacts.
+    """
+    found = [members(state, unit_id)[0].id]
+    i = 0
+    while i < len(found):
+        for other in engaged_with(state, found[i]):
+            if other not in found:
+                found.append(other)
+        i += 1
+    return found[1:]
+
+
+@implements(RESOLUTION)
 def full_ranks(unit: Unit) -> int:
     """Count a unit's Full Ranks: ranks of five models or more, an incomplete rear rank of five or more included.
 
@@ -232,6 +250,11 @@ class MeleePhase(Ruleset):
         foes = engaged_with(state, unit.id)
         if not foes:
             return Ruling.forbid(f"{unit.id} is not in base contact with an enemy unit", TO_HIT)
+        # the combat is every unit connected through base contact: friends fighting the same foes fight with it
+        rest = combat_of(state, unit.id)
+        friends = [u for u in rest if state.unit(u).side == unit.side]
+        if fought := next((u for u in rest for m in members(state, u) if m.has(Status.FOUGHT)), None):
+            return Ruling.forbid(f"{unit.id}'s combat (with {fought}) has been fought this Melee phase", RESOLUTION)
         if action.at is not None:
             problem = self._at_problem(state, group, foes, action.at)
             if problem:
@@ -254,7 +277,9 @@ class MeleePhase(Ruleset):
             said = (f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
                     f"; the Duel {duel.issuer} issues is refused: {duel.refused} may not attack and its Leadership "
                     "counts as 0")
-        return Ruling.allow(f"{unit.id} fights {', '.join(foes)}{said}", *dict.fromkeys(rules))
+        enemies = [u for u in rest if u not in friends]
+        also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
+        return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], foes: Sequence[str],
@@ -313,11 +338,13 @@ class MeleePhase(Ruleset):
         strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
         scores: dict[Hashable, _Scored] = state.remember(_SCORES, dict)
         mine = members(state, action.unit)[0].id
-        foes = engaged_with(state, mine)
+        foes = engaged_with(state, mine)  # those in base contact: who may take up a Duel
+        rest = combat_of(state, mine)  # the whole combat, friends that fight the same foes too
         sides = {mine: state.active}
-        for f in foes:
+        for f in rest:
             sides[f] = state.unit(f).side
-        rules = [TO_HIT, TO_WOUND]
+        friends = [u for u in rest if sides[u] == state.active]
+        rules = [TO_HIT, TO_WOUND, *((RESOLUTION,) if friends else ())]
         plan = self.plan_duel(state, members(state, mine), foes, action)
         duel = plan if isinstance(plan, DuelPlan) else None
         events: list[Event] = []
@@ -335,7 +362,7 @@ class MeleePhase(Ruleset):
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
             if fight.at == len(steps):
-                return self._fight_result(fight, mine, foes, refused, events, dice, flees, scores)
+                return self._fight_result(fight, mine, rest, friends, refused, events, dice, flees, scores)
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, duel)
@@ -375,18 +402,21 @@ class MeleePhase(Ruleset):
                            strike, _Fight.over, lambda f: f.key(view))
         return fought.state, list(fought.events)
 
-    def _fight_result(self, fight: _Fight, mine: str, foes: list[str], refused: str | None,
+    def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], refused: str | None,
                       opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
                       scores: dict[Hashable, _Scored]) -> _Fight:
-        """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat."""
+        """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
+        the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``)."""
         caused = dict(fight.caused)
         lines = list(fight.lines)
         for side, extra in fight.overkill:
             if extra:
                 caused[side] += min(MAX_OVERKILL, extra)
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
-        told = Event("fight", f"{mine} fights {', '.join(foes)}: " + "; ".join(lines), fight.rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, foes, caused, dice, refused, flees, scores)
+        enemies = [u for u in rest if u not in friends]
+        told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
+                     + ": " + "; ".join(lines), fight.rules, fight.rolls)
+        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, refused, flees, scores)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -476,6 +506,8 @@ class MeleePhase(Ruleset):
         losers = [u for u in live if hosts[u].side == loser]
         winners = [u for u in live if hosts[u].side == winner]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)})"
+        broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
+        outcome = "held"
         for uid in losers:
             host = hosts[uid]
             steadfast = full_ranks(host) > max(full_ranks(hosts[w]) for w in winners)
@@ -505,10 +537,12 @@ class MeleePhase(Ruleset):
                 continue
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
-            away = unit_centre(state, winners[0])
+            # the pursuer: the first winning unit in base contact with it (any winner when none touches it now)
+            chaser = next((w for w in winners if _touching(members(state, w), members(state, uid))), winners[0])
+            away = unit_centre(state, chaser)
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
             # the pursuit is only compared with the flee: an enumeration branches on caught or not
-            chase = dice.total(2, f"{winners[0]}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
+            chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
             rules += [FLEE_RULE, PURSUIT]
             if chase >= fled:
                 dead = [m.name for u in members(state, uid) for m in u.models]
@@ -516,17 +550,22 @@ class MeleePhase(Ruleset):
                 for u in members(state, uid):
                     state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
                 said += f"; {test}, breaks and flees {fled}\", caught by a pursuit of {chase}\" and destroyed"
-                outcome = "destroyed"
+                done = "destroyed"
             else:
                 said += f"; {test}, breaks and flees {fled}\" (pursuit {chase}\")"
-                outcome = "fled"
+                done = "fled"
+            if not broke:
+                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
+            broke.append(uid)
+        if not broke:
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                                 (("outcome", "held"),))]
+        if len(broke) == len(losers):  # no enemy left standing in the combat: the winners are free
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in winners
                                           for u in members(state, w)))
-            events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                                (("outcome", outcome),)))
-            return state, events
-        return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                             (("outcome", "held"),))]
+        events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                            (("outcome", outcome),)))
+        return state, events
 
     @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str, refused: str | None) -> LeadershipRuling:

@@ -9,7 +9,10 @@ like any other (t9a.char.lone).  After the volley, a unit that lost a quarter of
 models takes the Panic test for heavy casualties.
 
 Missile weapons (published 9th Age general weapons): range in inches and Strength;
-a weapon named ``<kind> S<n>`` uses that Strength.
+a weapon named ``<kind> S<n>`` uses that Strength.  A model with several uses one per
+phase, the unit's rank and file all the same one, each character his own
+(published.t9a-shooting-weapons): the shot's ``weapon`` chooses, by default each
+model's first listed, and the ruling says which is used.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ..dice import Dice
 from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..t9a_charts import TO_HIT_SHOOTING, missile_weapon, roll_to_hit_at_range, to_hit_shooting
+from ..t9a_charts import TO_HIT_SHOOTING, missile_kind, missile_weapon, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
@@ -35,9 +38,74 @@ if TYPE_CHECKING:
     from ..actions import Shoot
 
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
+#: A model with several Shooting Weapons uses one per phase; the unit's rank and file use the same one.
+SHOOTING_WEAPONS = "published.t9a-shooting-weapons"
+#: A shot's choice of weapon: one name for every model that carries it, or one per member (the unit, a character).
+WeaponChoice = str | dict[str, str] | None
 #: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).
 _BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleeing"),
            (Status.SHOT, "has already shot this phase"))
+
+
+def _choice_for(choice: WeaponChoice, unit_id: str) -> str | None:
+    """Return the weapon chosen for one member of the shooting unit (None: its models' first listed)."""
+    return choice.get(unit_id) if isinstance(choice, dict) else choice
+
+
+@implements(SHOOTING_WEAPONS)
+def weapon_used(model: Model, chosen: str | None) -> tuple[str, float, int] | None:
+    """Return the missile weapon a model shoots: the one chosen when it carries it (by kind), else its first listed."""
+    if not model.weapons:
+        return None
+    if chosen is not None:
+        for name in model.weapons:
+            if _matches(name, chosen):
+                return missile_weapon(name)
+    return missile_weapon(model.weapons[0])
+
+
+def _matches(carried: str, chosen: str) -> bool:
+    """Say whether a carried weapon is the one chosen: its kind (``bow``), and its Strength when the choice names one."""
+    if missile_kind(carried) != missile_kind(chosen):
+        return False
+    return chosen.strip().lower() == missile_kind(chosen) or missile_weapon(carried) == missile_weapon(chosen)
+
+
+@implements(SHOOTING_WEAPONS)
+def weapon_choice_problem(state: GameState, host: Unit, choice: WeaponChoice) -> str | None:
+    """Say what is wrong with a shot's ``weapon`` (naming the field), or None when every choice can be made."""
+    if choice is None:
+        return None
+    group = {u.id: u for u in state.combined(host.id)}
+    picks = choice if isinstance(choice, dict) else {"": choice}
+    for who, name in picks.items():
+        field = f"shoot.weapon.{who}" if who else "shoot.weapon"
+        if who and who not in group:
+            return (f"{field}: {who} is not {host.id} nor a character in it; name the unit or one of its "
+                    f"characters [{SHOOTING_WEAPONS}]")
+        if missile_weapon(name) is None:
+            return f"{field}: {name!r} is not a missile weapon [{SHOOTING_WEAPONS}]"
+        carriers = [group[who]] if who else list(group.values())
+        if not any(_matches(w, name) for u in carriers for m in u.models for w in m.weapons):
+            return (f"{field}: no model of {who or host.id} carries a {name.strip()} "
+                    f"(a model uses one of its own Shooting Weapons) [{SHOOTING_WEAPONS}]")
+    return None
+
+
+def _weapons_said(state: GameState, host: Unit, choice: WeaponChoice) -> list[str]:
+    """Say which weapon each member with more than one fires (published.t9a-shooting-weapons); nothing otherwise."""
+    said = []
+    for u in state.combined(host.id):
+        carried = list(dict.fromkeys(missile_kind(w) for m in u.models if len(m.weapons) > 1 for w in m.weapons))
+        if len(carried) < 2:
+            continue
+        chosen = _choice_for(choice, u.id)
+        used = list(dict.fromkeys(w[0] for m in u.models if (w := weapon_used(m, chosen)) is not None))
+        how = "as chosen" if chosen is not None else "its first listed; choose another with weapon"
+        said.append(f"{u.id} shoots {', '.join(used)} of {', '.join(carried)} ({how}) [{SHOOTING_WEAPONS}]")
+    return said
+
+
 @dataclass(frozen=True)
 class Shot:
     """One model's shot: who fires, at what need, with what Strength."""
@@ -53,10 +121,14 @@ class Shot:
 class ShootingPhase(Ruleset):
     """Rule on and resolve shooting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
-    def shooters(self, state: GameState, host: Unit, target: Unit) -> tuple[list[Shot], list[str]]:
-        """Return the shots a combined unit fires at a target and the notes on models that cannot fire."""
+    def shooters(self, state: GameState, host: Unit, target: Unit,
+                 choice: WeaponChoice = None) -> tuple[list[Shot], list[str]]:
+        """Return the shots a combined unit fires at a target and the notes on models that cannot fire.
+
+        ``choice``: the shot's ``weapon`` (published.t9a-shooting-weapons), checked by ``weapon_choice_problem``.
+        """
         shots: list[Shot] = []
-        notes: list[str] = []
+        notes: list[str] = _weapons_said(state, host, choice)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         covered, piece = cover(state, [m.placed for u in state.combined(host.id) for m in u.models], aim)
         if covered:
@@ -72,10 +144,11 @@ class ShootingPhase(Ruleset):
                 notes.append(f"{u.id} marched this turn and does not shoot "
                              f"[{WHO_CAN_SHOOT if u.id == host.id else 't9a.join.moved-separately'}]")
                 continue
+            chosen = _choice_for(choice, u.id)
             for m in u.models:
                 if not m.weapons:
                     continue
-                w = missile_weapon(m.weapons[0])
+                w = weapon_used(m, chosen)
                 if w is None:
                     continue
                 if m.name in behind:
@@ -113,7 +186,8 @@ class ShootingPhase(Ruleset):
         state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("published.t9a-charge",))
         return state, [panic] if panic is not None else []
 
-    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT)
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT,
+                SHOOTING_WEAPONS)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -136,11 +210,16 @@ class ShootingPhase(Ruleset):
         problem = allocation_problem(state, target.id, action.at)
         if problem:
             return Ruling.forbid(problem, "t9a.join.part-of-unit")
-        shots, notes = self.shooters(state, unit, target)
+        if problem := weapon_choice_problem(state, unit, action.weapon):
+            return Ruling.forbid(problem, SHOOTING_WEAPONS)
+        shots, notes = self.shooters(state, unit, target, action.weapon)
         if not shots:
-            why = "; ".join(notes) or f"no model has a missile weapon in range [{TO_HIT_SHOOTING}]"
-            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT, TO_HIT_SHOOTING)
-                     if r in why]
+            why = "; ".join(n for n in notes if SHOOTING_WEAPONS not in n) or (
+                f"no model has a missile weapon in range [{TO_HIT_SHOOTING}]")
+            if any(SHOOTING_WEAPONS in n for n in notes):
+                why += "; " + "; ".join(n for n in notes if SHOOTING_WEAPONS in n)
+            rules = [r for r in ("core.zero.bs", "t9a.join.moved-separately", WHO_CAN_SHOOT, TO_HIT_SHOOTING,
+                                 SHOOTING_WEAPONS) if r in why]
             return Ruling.forbid(f"{unit.id} has no shot at {target.id}: {why}", *rules)
         rules = [*ruling.rules]
         if state.joined_to(target.id) or target.joined:
@@ -149,6 +228,8 @@ class ShootingPhase(Ruleset):
             rules.append(COVER)
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
+        if any(SHOOTING_WEAPONS in n for n in notes):
+            rules.append(SHOOTING_WEAPONS)
         return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
                             notes=tuple(notes))
 
@@ -157,7 +238,7 @@ class ShootingPhase(Ruleset):
         start = len(dice.log)
         unit = state.unit(action.unit)
         target = members(state, action.target)[0]
-        shots, notes = self.shooters(state, unit, target)
+        shots, notes = self.shooters(state, unit, target, action.weapon)
         before = models_in(state, target.id)
         groups: dict[tuple[int | None, int], int] = {}
         for s in shots:
@@ -198,6 +279,9 @@ class ShootingPhase(Ruleset):
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
             parts.append(next(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n))
+        if any(SHOOTING_WEAPONS in n for n in notes):
+            rules.append(SHOOTING_WEAPONS)
+            parts.extend(n.split(" [")[0] for n in notes if SHOOTING_WEAPONS in n)
         events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
                         tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
         at = unit.formation.position if unit.formation is not None else next(
