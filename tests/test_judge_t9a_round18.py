@@ -273,3 +273,12 @@ def test_a_miscast_that_kills_a_quarter_of_the_wizards_unit_calls_for_its_panic_
     g = _wizard_in_unit()
     events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 1, 6, 1]))
     assert [e.kind for e in events] == ["cast", "miscast"] and "slain: " in events[-1].message
+
+
+@pytest.mark.rule("published.t9a-combat-resolution")
+def test_a_fight_without_attacks_says_no_blows_are_struck() -> None:
+    """A fight whose models have no Attacks still tells what it was: no blows, then the score of its bonuses alone."""
+    g = Game.from_data(melee())
+    g.apply(FIGHT)
+    told = next(e for e in g.log if e.kind == "fight")
+    assert told.message == "spears fights orcs: no blows are struck (no model in contact has an Attack)"

@@ -415,7 +415,8 @@ class MeleePhase(Ruleset):
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
         enemies = [u for u in rest if u not in friends]
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
-                     + ": " + "; ".join(lines), fight.rules, fight.rolls)
+                     + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
+                     fight.rules, fight.rolls)
         state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, refused, flees, scores)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
