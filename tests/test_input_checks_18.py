@@ -15,14 +15,13 @@ import pytest
 import yaml
 
 from _cli import run
-from herohammer.errors import ScenarioError
+from _scenario_edits import Data, changed, refused, written
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 
 ROOT = Path(__file__).resolve().parent.parent
 PSYCHIC = ROOT / "examples" / "40k3_librarian_psychic.yaml"
 T9A = resources.files("herohammer") / "examples" / "demo_t9a_wizard_charges_out.yaml"
-Data = dict[str, Any]
 
 
 def forty_k() -> Data:
@@ -31,25 +30,6 @@ def forty_k() -> Data:
 
 def ninth_age() -> Data:
     return yaml.safe_load(T9A.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def refused(data: Data, source: str = "mine.yaml") -> ScenarioError:
-    with pytest.raises(ScenarioError) as caught:
-        state_from_data(data, source)
-    assert "\n" not in str(caught.value) and str(caught.value).startswith(f"{source}: ")
-    return caught.value
-
-
-def changed(data: Data, change: Callable[[Data], object]) -> Data:
-    out = copy.deepcopy(data)
-    change(out)
-    return out
-
-
-def written(tmp_path: Path, data: Data) -> Path:
-    path = tmp_path / "mine.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    return path
 
 
 # -- 1. a weapon no profile names -----------------------------------------------------------------------------------

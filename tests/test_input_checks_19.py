@@ -15,7 +15,8 @@ import yaml
 from fastapi.testclient import TestClient
 
 from _cli import run
-from herohammer.errors import HerohammerError, IllegalActionError, ScenarioError
+from _scenario_edits import Data, changed, refused, written
+from herohammer.errors import HerohammerError, IllegalActionError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 from herohammer.web.api import create_app
@@ -25,30 +26,10 @@ PSYCHIC = ROOT / "examples" / "40k3_librarian_psychic.yaml"
 CHAPLAIN = ROOT / "examples" / "40k4_chaplain_combat.yaml"
 SPEARMEN = ROOT / "examples" / "t9a_captain_joins_spearmen.yaml"
 WIZARD = resources.files("herohammer") / "examples" / "demo_t9a_wizard_charges_out.yaml"
-Data = dict[str, Any]
 
 
 def load(path: Any) -> Data:
     return yaml.safe_load(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def refused(data: Data, source: str = "mine.yaml") -> ScenarioError:
-    with pytest.raises(ScenarioError) as caught:
-        state_from_data(data, source)
-    assert "\n" not in str(caught.value) and str(caught.value).startswith(f"{source}: ")
-    return caught.value
-
-
-def changed(data: Data, change: Callable[[Data], object]) -> Data:
-    out = copy.deepcopy(data)
-    change(out)
-    return out
-
-
-def written(tmp_path: Path, data: Data) -> Path:
-    path = tmp_path / "mine.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    return path
 
 
 def one_error_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
