@@ -114,6 +114,19 @@ class Warhammer40k4(Warhammer40k3):
         """The units a close combat's result leaves free may consolidate this Assault phase (4th ed.)."""
         return self._free_to_consolidate(state, before, combat)
 
+    @implements("published.consolidation")
+    def fought_refusal(self, state: GameState, unit: Unit, combat: Sequence[str]) -> Ruling:
+        """Say why a close combat a consolidation made this phase is not fought: "a unit which consolidates into a new
+        close combat does not count as engaged until the next Assault phase" (4th ed. p. 44).  A fight marks every unit
+        of its combat as fought, so a combat with a unit that fought and one that has not is one a consolidation made
+        (``_consolidated_into``)."""
+        fought = [uid for uid in combat if state.unit(uid).has(Status.FOUGHT)]
+        if len(fought) == len(combat):
+            return super().fought_refusal(state, unit, combat)
+        return Ruling.forbid(f"{unit.id} may not fight: {', '.join(fought)} consolidated into this close combat this "
+                             "phase, and a unit which consolidates into a new close combat counts as engaged only from "
+                             "the next Assault phase: the combat is fought then", "published.consolidation")
+
     def perils_words(self, result: PsychicResult) -> str:
         """Say what Perils of the Warp did to the psyker: one wound, no armour save, the invulnerable save if any."""
         if result.perils_save is None:

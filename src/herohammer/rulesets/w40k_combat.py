@@ -2188,9 +2188,15 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} is not in base contact with any enemy",
                                  self.contact_rule if unit.is_character else "published.close-combat")
         if fought:
-            return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase: each close combat is "
-                                 "fought once an Assault phase", "published.close-combat")
+            return self.fought_refusal(state, unit, combat)
         return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(others)}", "published.close-combat")
+
+    @implements("published.close-combat")
+    def fought_refusal(self, state: GameState, unit: Unit, combat: Sequence[str]) -> Ruling:
+        """Refuse a fight whose close combat has a unit that has fought this phase (``rule_fight``): each close combat
+        is fought once an Assault phase (4th edition also says why a combat a consolidation made waits)."""
+        return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase: each close combat is "
+                             "fought once an Assault phase", "published.close-combat")
 
     @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
                 "core.zero.ws", "core.zero.a")
