@@ -945,8 +945,10 @@ class CombatRules(Ruleset):
                                          lambda: _FallBack(state.combined(unit_id), f"{unit_id}: fall back distance"))
         if plan.heading is None:
             self._fall_back_heading(state, plan)
-            plan.tests = bool(state.terrain) and self._fall_back_unslowed(state, plan.members) and any(
-                t.kind in _DIFFICULT_KINDS for t in state.terrain)
+            plan.tests = bool(state.terrain) and (  # dangerous terrain tests any type; difficult the unslowed
+                any(t.kind == "dangerous" for t in state.terrain) or (
+                    self._fall_back_unslowed(state, plan.members)
+                    and any(t.kind in _DIFFICULT_KINDS for t in state.terrain)))
         start = len(dice.log)
         inches = dice.total(plan.dice, plan.purpose, "published.fall-back",
                             places=not (plan.edge_in_reach or plan.tests))
@@ -972,12 +974,15 @@ class CombatRules(Ruleset):
 
     @implements("published.fall-back", "published.dangerous-terrain", "published.difficult-terrain")
     def _fall_back_tests(self, state: GameState, plan: _FallBack, after: GameState) -> list[movement.PlannedMove]:
-        """Return the moves of a fall back that go over difficult terrain unslowed (``_fall_back_unslowed``) whose
-        models take a Dangerous Terrain test, as in their own moves (``unslowed_moves``): a jump infantry model whose
-        fall back ends in difficult terrain (4th ed., Jump Infantry, Morale: "They may, of course, move over any
-        obstructions when falling back, but if they end their move in difficult terrain they will still have to take
-        a Dangerous Terrain test"), a bike entering or moving through it, 3rd edition cavalry once one of the unit
-        enters it; a model on dangerous terrain's path tests as in every move.  None when the unit left the battle."""
+        """Return the moves of a fall back whose models take a Dangerous Terrain test.  Every model whose path enters
+        dangerous terrain tests, of any type (a fall back is a move, and dangerous terrain tests "every model that moves
+        into or through it", published.dangerous-terrain; the Fall Back rule only halves the distance, 4th ed. p. 48:
+        infantry falling back through a minefield test as they would walking through it).  A unit that goes over
+        difficult terrain unslowed (``_fall_back_unslowed``) tests as in its own moves (``unslowed_moves``): a jump
+        infantry model whose fall back ends in difficult terrain (4th ed., Jump Infantry, Morale: "They may, of course,
+        move over any obstructions when falling back, but if they end their move in difficult terrain they will still
+        have to take a Dangerous Terrain test"), a bike entering or moving through it, 3rd edition cavalry once one of
+        the unit enters it.  None when the unit left the battle."""
         terrain = state.terrain
         moves = []
         for u in plan.members:
@@ -989,7 +994,9 @@ class CombatRules(Ruleset):
                 dangerous = geo.segment_enters_terrain(m.at, to, terrain, "dangerous")
                 difficult = dangerous or geo.segment_enters_terrain(m.at, to, terrain, "difficult")
                 moves.append(movement.PlannedMove(u.id, j, end, to, math.dist(m.at, to), difficult, dangerous))
-        return [mv for mv in self.unslowed_moves(after, moves) if mv.dangerous]
+        if self._fall_back_unslowed(state, plan.members):
+            moves = self.unslowed_moves(after, moves)
+        return [mv for mv in moves if mv.dangerous]
 
     @staticmethod
     def _fall_back_heading(state: GameState, plan: _FallBack) -> None:
