@@ -120,10 +120,11 @@ class Warhammer40k4(Warhammer40k3):
         close combat does not count as engaged until the next Assault phase" (4th ed. p. 44).  A fight marks every unit
         of its combat as fought, so a combat with a unit that fought and one that has not is one a consolidation made
         (``_consolidated_into``)."""
-        fought = [uid for uid in combat if state.unit(uid).has(Status.FOUGHT)]
+        fought = [u for u in map(state.unit, combat) if u.has(Status.FOUGHT)]
         if len(fought) == len(combat):
             return super().fought_refusal(state, unit, combat)
-        return Ruling.forbid(f"{unit.id} may not fight: {', '.join(fought)} consolidated into this close combat this "
+        named = ", ".join(u.id for u in fought if not u.joined)  # a joined character moved with his unit
+        return Ruling.forbid(f"{unit.id} may not fight: {named} consolidated into this close combat this "
                              "phase, and a unit which consolidates into a new close combat counts as engaged only from "
                              "the next Assault phase: the combat is fought then", "published.consolidation")
 
