@@ -101,7 +101,8 @@ def test_infantry_falling_back_into_dangerous_terrain_test_each_model(ruleset: s
     events = g.apply(MORALE, dice=ScriptedDice([6, 6, 5, 5, 1, 6]))
     assert told(events, "fall_back") == ["squad falls back 5\" (10\" rolled, halved through difficult terrain)"]
     tests = [e for e in events if e.kind == "dangerous_terrain"]
-    assert [e.message for e in tests] == ["squad: 2 dangerous terrain tests, 1 failed (S1)"] and DANGER in tests[0].rules
+    assert [e.message for e in tests] == ["squad: 2 dangerous terrain tests, 1 failed (S1)"]
+    assert DANGER in tests[0].rules
     assert [(m.name, m.at[1]) for m in g.state.unit("squad").models] == [("S2", 25.0)]
     g = falling(ruleset, "infantry", MINES)
     events = g.apply(MORALE, dice=ScriptedDice([6, 6, 2, 2]))
