@@ -188,11 +188,16 @@ class Charge(_Action):
     #: t9a: the charged unit's Charge Reaction, its player's choice (published.t9a-charge-reactions); none given:
     #: Flee for a unit already fleeing (published.t9a-flee-reaction), else Stand and Shoot when it may be taken, else Hold
     reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
+    #: t9a: the Shooting Weapon the charged unit's Stand and Shoot uses (published.t9a-shooting-weapons), as a shot's
+    #: ``weapon``: one name for every model carrying it, or one per member; none given, each model's first listed
+    reaction_weapon: str | dict[str, str] | None = None
     #: t9a: the unit the charger redirects its charge to when its target Flees and it passes a Discipline test
     #: (published.t9a-redirect-charge), and that unit's Charge Reaction (none given: Flee for a unit already fleeing,
     #: else Stand and Shoot when it may be taken, else Hold)
     redirect: str | None = None
     redirect_reaction: Literal["hold", "stand_and_shoot", "flee"] | None = None
+    #: t9a: the weapon the redirect's unit Stands and Shoots with, as ``reaction_weapon``
+    redirect_reaction_weapon: str | dict[str, str] | None = None
     #: t9a: when the redirect's unit Flees too, the unit the charger then charges, either target (``target`` or
     #: ``redirect``), declared before the Charge Range roll (published.t9a-redirect-charge); none given: ``redirect``
     if_both_flee: str | None = None

@@ -36,6 +36,8 @@ from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .t9a_weapons import SHOOTING_WEAPONS, WeaponChoice, choice_for, several_weapons, weapon_choice_problem, \
+    weapon_used, weapons_said
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -80,10 +82,17 @@ def charge_rules(charger: Unit) -> tuple[str, ...]:
 
 
 def _redirected(action: Charge, reaction: str | None) -> Charge:
-    """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit, redirecting no further."""
+    """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit (and its weapon,
+    ``redirect_reaction_weapon``), redirecting no further."""
     assert action.redirect is not None
     return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
-                                     "redirect_reaction": None, "if_both_flee": None})
+                                     "redirect_reaction": None, "if_both_flee": None,
+                                     "reaction_weapon": action.redirect_reaction_weapon,
+                                     "redirect_reaction_weapon": None})
+
+
+#: The charge's fields that choose the weapon of a Stand and Shoot: the charged unit's, the redirect's unit's.
+REACTION_WEAPON, REDIRECT_WEAPON = "charge.reaction_weapon", "charge.redirect_reaction_weapon"
 
 
 _FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
@@ -1171,28 +1180,70 @@ class NinthAge(Ruleset):
         declared = state.remember(key, lambda: self._charge_declared(state, action))
         if not declared.legal:
             return declared
+        if action.redirect is None and action.redirect_reaction_weapon is not None:
+            return Ruling.forbid(f"{REDIRECT_WEAPON}: no redirect is named, so no redirect's unit Stands and Shoots",
+                                 SHOOTING_WEAPONS, REDIRECT)
         if action.reaction is None:
             if self._must_flee(state.unit(action.target)):
+                if action.reaction_weapon is not None:
+                    return self._no_volley(REACTION_WEAPON, f"{action.target} is fleeing, so it Flees")
                 ruling = Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already "
                                       "fleeing must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION,
                                       notes=declared.notes)
                 return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
             if action.redirect is not None:
                 return self._redirect_problem(state, action)
-            return declared
+            default = self._default_volley(state, action, state.unit(action.unit), state.unit(action.target),
+                                           REACTION_WEAPON)
+            if default is None:
+                return declared
+            if not default.legal:
+                return default
+            return Ruling.allow(declared.reason, *declared.rules, *default.rules,
+                                notes=(*declared.notes, *default.notes))
         reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
         if not reaction.legal:
             return reaction
         ruling = Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
-                              notes=declared.notes)
+                              notes=(*declared.notes, *reaction.notes))
         return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+
+    @staticmethod
+    @implements(SHOOTING_WEAPONS, CHARGE_REACTIONS)
+    def _no_volley(field: str, why: str) -> Ruling:
+        """Refuse a weapon chosen for a Stand and Shoot that the charged unit will not take (naming the field)."""
+        return Ruling.forbid(f"{field}: {why} and fires no weapon (only a Stand and Shoot does)", SHOOTING_WEAPONS,
+                             CHARGE_REACTIONS, STAND_AND_SHOOT)
+
+    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT)
+    def _default_volley(self, state: GameState, action: Charge, charger: Unit, target: Unit,
+                        field: str) -> Ruling | None:
+        """Rule on the weapons of the default Charge Reaction (Stand and Shoot when it may be taken, else Hold):
+        None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
+        of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
+        chosen = action.reaction_weapon
+        if chosen is None and not (target.has_rule(STAND_AND_SHOOT_RULE) and several_weapons(state, target)):
+            return None  # the common charge: nothing to look at
+        if not target.has_rule(STAND_AND_SHOOT_RULE):
+            return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
+        volley = stand_and_shoot_volley(state, target, charger, first=True)
+        if not volley.shooters:
+            if chosen is None:
+                return None
+            why = volley.said.split(" [")[0].split("cannot Stand and Shoot: ", 1)[-1]
+            return self._no_volley(field, f"{target.id} Holds ({why})")
+        if problem := weapon_choice_problem(state, target, chosen, field):
+            return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        notes = tuple(weapons_said(state, target, chosen, "will stand and shoot with", field.split(".")[-1]))
+        return Ruling.allow("", *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
 
     def _with_redirect(self, state: GameState, action: Charge, ruling: Ruling) -> Ruling:
         """Add the redirect a charge names to its ruling, or refuse the charge for it."""
         problem = self._redirect_problem(state, action)
         if not problem.legal:
             return problem
-        return Ruling.allow(f"{ruling.reason}; {problem.reason}", *ruling.rules, *problem.rules, notes=ruling.notes)
+        return Ruling.allow(f"{ruling.reason}; {problem.reason}", *ruling.rules, *problem.rules,
+                            notes=(*ruling.notes, *problem.notes))
 
     @implements(REDIRECT)
     def _redirect_problem(self, state: GameState, action: Charge) -> Ruling:
@@ -1217,18 +1268,26 @@ class NinthAge(Ruleset):
                                  REDIRECT, *declared.rules)
         said = "its default Charge Reaction"
         rules: tuple[str, ...] = ()
+        notes: tuple[str, ...] = ()
         if action.redirect_reaction is not None:
-            reaction = self._reaction_problem(state, second, state.unit(action.unit), new)
+            reaction = self._reaction_problem(state, second, state.unit(action.unit), new, REDIRECT_WEAPON)
             if not reaction.legal:
                 return Ruling.forbid(f"the redirected charge: {reaction.reason}", REDIRECT, *reaction.rules)
-            said, rules = reaction.reason, reaction.rules
+            said, rules, notes = reaction.reason, reaction.rules, reaction.notes
         elif self._must_flee(new):
+            if action.redirect_reaction_weapon is not None:
+                return self._no_volley(REDIRECT_WEAPON, f"{new.id} is fleeing, so it Flees")
             said, rules = f"{new.id} is fleeing, so it Flees", (CHARGE_REACTIONS, FLEE_REACTION)
+        elif (default := self._default_volley(state, second, state.unit(action.unit), new, REDIRECT_WEAPON)) \
+                is not None:
+            if not default.legal:
+                return Ruling.forbid(f"the redirected charge: {default.reason}", REDIRECT, *default.rules)
+            rules, notes = default.rules, default.notes
         both = self._both_flee_problem(action, new)
         if isinstance(both, Ruling):
             return both
         return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
-                            f"to {new.id} ({said}){both}", REDIRECT, *rules)
+                            f"to {new.id} ({said}){both}", REDIRECT, *rules, notes=notes)
 
     def _both_flee_problem(self, action: Charge, new: Unit) -> Ruling | str:
         """Rule on ``if_both_flee``, the target a charger picks when its redirect's unit Flees too (either target,
@@ -1378,14 +1437,19 @@ class NinthAge(Ruleset):
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
 
-    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION)
-    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit) -> Ruling:
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
+    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
+                          field: str = REACTION_WEAPON) -> Ruling:
         """Rule on the Charge Reaction the charged unit's player chose.
 
         Hold may always be chosen by a unit not fleeing; Stand and Shoot only when the published rule allows it
         (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading); Flee by a unit not
         engaged in combat, and it is the only reaction of a unit already fleeing (published.t9a-flee-reaction).
+        A Stand and Shoot's weapon is chosen as a shot's (``action.reaction_weapon``, named ``field``;
+        published.t9a-shooting-weapons); it is refused with any other reaction.
         """
+        if action.reaction in ("flee", "hold") and action.reaction_weapon is not None:
+            return self._no_volley(field, f"{target.id} {'Flees' if action.reaction == 'flee' else 'Holds'}")
         if action.reaction == "flee":
             return self._flee_problem(state, target)
         if self._must_flee(target):
@@ -1396,12 +1460,16 @@ class NinthAge(Ruleset):
         if not target.has_rule(STAND_AND_SHOOT_RULE):
             return Ruling.forbid(f"{target.id} cannot Stand and Shoot: its rules do not list Stand and Shoot",
                                  CHARGE_REACTIONS, STAND_AND_SHOOT)
-        volley = stand_and_shoot_volley(state, target, charger)
+        if problem := weapon_choice_problem(state, target, action.reaction_weapon, field):
+            return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon)
         if not volley.shooters:
             return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
                                  *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
+        notes = tuple(weapons_said(state, target, action.reaction_weapon, "will stand and shoot with",
+                                   field.split(".")[-1]))
         return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
-                            STAND_AND_SHOOT)
+                            STAND_AND_SHOOT, *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
 
     @implements(FLEE_REACTION)
     def _flee_reaction(self, state: GameState, charger: Unit, target: Unit, dice: Dice) -> tuple[GameState, Unit, Event]:
@@ -1500,7 +1568,7 @@ class NinthAge(Ruleset):
         # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
         # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
         flees = self._flees(action.reaction, target)
-        reaction = action.reaction
+        reaction, weapon, field = action.reaction, action.reaction_weapon, REACTION_WEAPON
         if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
             rules += [CHARGE_REACTIONS, FLEE_REACTION]
             state, target, fled = self._flee_reaction(state, unit, target, dice)
@@ -1511,6 +1579,7 @@ class NinthAge(Ruleset):
                 rules.append(REDIRECT)
                 if new_target is not None:
                     target, flees, reaction = new_target, False, action.redirect_reaction
+                    weapon, field = action.redirect_reaction_weapon, REDIRECT_WEAPON
                     if self._flees(reaction, target):
                         state, target, more = self._both_flee(state, action, unit, target, dice)
                         events += more
@@ -1522,7 +1591,7 @@ class NinthAge(Ruleset):
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
-        volley = stand_and_shoot_volley(state, target, unit) \
+        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1]) \
             if target.has_rule(STAND_AND_SHOOT_RULE) and not holds and not flees else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
@@ -1536,6 +1605,8 @@ class NinthAge(Ruleset):
                 rules.append(WHO_CAN_SHOOT)
             if COVER in volley.said:
                 rules.append(COVER)
+            if SHOOTING_WEAPONS in volley.said:
+                rules.append(SHOOTING_WEAPONS)
         event = partial(_charge_event, note=said)
         if volley is not None and volley.shooters:
             state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
@@ -1694,7 +1765,8 @@ class Volley:
 
 
 @implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
-def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False) -> Volley:
+def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False,
+                           choice: WeaponChoice = None, field: str = "reaction_weapon") -> Volley:
     """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
 
     As the published rule says, it is taken only when the charged unit can shoot (not engaged,
@@ -1706,6 +1778,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     shoots if it sees the charger itself, as in the Shooting phase; a charger beyond half a weapon's range (or
     beyond its range: Stand and Shoot still shoots) is at Long Range.  ``first``: stop at the first model that
     shoots, its range unmeasured (whether the reaction may be taken at all, which listing legal actions asks).
+    ``choice``: the weapon chosen as a shot's (published.t9a-shooting-weapons; checked by ``weapon_choice_problem``),
+    each model's first listed where none is; when a member carries several, what is told says which one, and that
+    ``field`` chooses another.
     """
     out = bool(charger.joined)
     group = [u for u in state.combined(charged.id) if u.alive]
@@ -1734,8 +1809,9 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     blind: list[str] = []
     sight = blocks_sight(state.terrain)
     for u in group:
+        chosen = choice_for(choice, u.id)
         for m in u.models:
-            w = missile_weapon(m.weapons[0]) if m.weapons else None
+            w = weapon_used(m, chosen)
             if w is None or m.profile.bs <= 0:
                 continue
             if m.name in behind:
@@ -1756,11 +1832,12 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
         return Volley((), f"{charged.id} cannot Stand and Shoot: " + (rear or f"no model has a missile weapon "
                                                                              f"[{STAND_AND_SHOOT}]"))
     far = sum(s.long_range for s in shooters)
+    used = weapons_said(state, charged, choice, "stands and shoots with", field)
     return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
                   + (f", {far} at Long Range" if far else "")
                   + (f", {charger.id} in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: {covered} to hit "
                      f"[{COVER}]" if covered else "") + f") [{STAND_AND_SHOOT}]"
-                  + (f"; {rear}" if rear else ""))
+                  + (f"; {rear}" if rear else "") + "".join(f"; {u}" for u in used))
 
 
 def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:

@@ -259,7 +259,7 @@ class MeleePhase(Ruleset):
             problem = self._at_problem(state, group, foes, action.at)
             if problem:
                 return Ruling.forbid(problem, "t9a.join.part-of-unit")
-        duel = self.plan_duel(state, group, foes, action)
+        duel = self.plan_duel(state, group, rest, action)
         if isinstance(duel, str):
             return Ruling.forbid(duel, DUEL)
         rules = [TO_HIT, RESOLUTION, *((DUEL,) if duel else ())]
@@ -282,30 +282,39 @@ class MeleePhase(Ruleset):
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
     @implements(DUEL)
-    def plan_duel(self, state: GameState, group: Sequence[Unit], foes: Sequence[str],
+    def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
                   action: Fight) -> DuelPlan | str | None:
         """Check a Duel issued, accepted or refused before the blows; return it, a refusal reason, or None.
 
-        A character of the fighting unit issues it; an enemy character in a unit in base
-        contact with that unit may accept; if none does, the issuer names one that could have
-        (``nominate``; the only one by default), who then may not attack this round and
-        whose Leadership counts as 0.
+        ``combat`` is the combat's other units (``combat_of``).  A character of the active side engaged anywhere in the
+        combat issues it (the fighting unit's or a friend's that fights with it); an enemy character whose unit is in
+        base contact with the issuer's unit may accept (2022 text, rules/duels: "this enemy model's unit must be in
+        base contact with the unit of the model that issued the Duel"); if none does, the issuer names one that could
+        have (``nominate``; the only one by default), who then may not attack this round and whose Leadership counts
+        as 0.
         """
         if action.duel is None:
             if action.accept is not None or action.nominate is not None:
                 return "no Duel was issued (duel: the character who issues it)"
             return None
-        mine = [u.id for u in group if is_character(u) and u.alive]
+        side = group[0].side
+        units = [group[0].id, *(u for u in combat if state.unit(u).side == side)]
+        mine = [c.id for uid in units for c in members(state, uid) if is_character(c) and c.alive]
         if action.duel not in mine:
-            return f"{action.duel} is not a character fighting with {group[0].id}: only such a character issues a Duel"
-        able = [u.id for f in foes for u in members(state, f) if is_character(u) and u.alive]
+            return (f"{action.duel} is not one of {side}'s characters in {group[0].id}'s combat "
+                    f"({', '.join(mine) or 'none'}): only such a character issues a Duel")
+        issuer = members(state, action.duel)[0].id
+        touching = engaged_with(state, issuer)
+        able = [c.id for f in touching for c in members(state, f) if is_character(c) and c.alive]
         if not able:
-            return f"no enemy character in base contact with {group[0].id} could accept a Duel"
+            return (f"no enemy character in a unit in base contact with {issuer} ({action.duel}'s unit) could accept "
+                    "a Duel")
         if action.at is not None and action.at in able and action.accept == action.at:
             return f"{action.at} fights the Duel: only {action.duel} may attack it"
         if action.accept is not None:
             if action.accept not in able:
-                return f"{action.accept} cannot accept: it is not an enemy character in this combat ({', '.join(able)})"
+                return f"{action.accept} cannot accept: {self._why_not_able(state, combat, issuer, action.accept)} " \
+                       f"({', '.join(able)} may)"
             if action.nominate is not None:
                 return "the Duel was accepted: nobody is nominated (nominate is for a refusal)"
             return DuelPlan(action.duel, accepter=action.accept)
@@ -315,6 +324,17 @@ class MeleePhase(Ruleset):
         if nominee not in able:
             return f"{nominee} could not have accepted the Duel ({', '.join(able)} could)"
         return DuelPlan(action.duel, refused=nominee)
+
+    @staticmethod
+    def _why_not_able(state: GameState, combat: Sequence[str], issuer: str, accept: str) -> str:
+        """Say why ``accept`` may not take up a Duel issued from ``issuer``'s unit."""
+        if not state.has_unit(accept) or not is_character(state.unit(accept)) or not state.unit(accept).alive \
+                or state.unit(accept).side == state.unit(issuer).side:
+            return "it is not a living enemy character"
+        host = members(state, accept)[0].id
+        if host not in combat:
+            return f"its unit {host} is not in this combat"
+        return f"its unit {host} is not in base contact with {issuer}, the issuer's unit"
 
     def _at_problem(self, state: GameState, group: Sequence[Unit], foes: Sequence[str], at: str) -> str | None:
         if not state.has_unit(at) or not is_character(state.unit(at)) or state.unit(at).side == group[0].side:
@@ -338,14 +358,13 @@ class MeleePhase(Ruleset):
         strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
         scores: dict[Hashable, _Scored] = state.remember(_SCORES, dict)
         mine = members(state, action.unit)[0].id
-        foes = engaged_with(state, mine)  # those in base contact: who may take up a Duel
         rest = combat_of(state, mine)  # the whole combat, friends that fight the same foes too
         sides = {mine: state.active}
         for f in rest:
             sides[f] = state.unit(f).side
         friends = [u for u in rest if sides[u] == state.active]
         rules = [TO_HIT, TO_WOUND, *((RESOLUTION,) if friends else ())]
-        plan = self.plan_duel(state, members(state, mine), foes, action)
+        plan = self.plan_duel(state, members(state, mine), rest, action)
         duel = plan if isinstance(plan, DuelPlan) else None
         events: list[Event] = []
         if duel is not None:

@@ -26,84 +26,22 @@ from ..dice import Dice
 from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..t9a_charts import TO_HIT_SHOOTING, missile_kind, missile_weapon, roll_to_hit_at_range, to_hit_shooting
+from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a import COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
+from .t9a_weapons import SHOOTING_WEAPONS, WeaponChoice, choice_for, weapon_choice_problem, weapon_used, weapons_said
 
 if TYPE_CHECKING:
     from ..actions import Shoot
 
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
-#: A model with several Shooting Weapons uses one per phase; the unit's rank and file use the same one.
-SHOOTING_WEAPONS = "published.t9a-shooting-weapons"
-#: A shot's choice of weapon: one name for every model that carries it, or one per member (the unit, a character).
-WeaponChoice = str | dict[str, str] | None
 #: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).
 _BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleeing"),
            (Status.SHOT, "has already shot this phase"))
-
-
-def _choice_for(choice: WeaponChoice, unit_id: str) -> str | None:
-    """Return the weapon chosen for one member of the shooting unit (None: its models' first listed)."""
-    return choice.get(unit_id) if isinstance(choice, dict) else choice
-
-
-@implements(SHOOTING_WEAPONS)
-def weapon_used(model: Model, chosen: str | None) -> tuple[str, float, int] | None:
-    """Return the missile weapon a model shoots: the one chosen when it carries it (by kind), else its first listed."""
-    if not model.weapons:
-        return None
-    if chosen is not None:
-        for name in model.weapons:
-            if _matches(name, chosen):
-                return missile_weapon(name)
-    return missile_weapon(model.weapons[0])
-
-
-def _matches(carried: str, chosen: str) -> bool:
-    """Say whether a carried weapon is the one chosen: its kind (``bow``), and its Strength when the choice names one."""
-    if missile_kind(carried) != missile_kind(chosen):
-        return False
-    return chosen.strip().lower() == missile_kind(chosen) or missile_weapon(carried) == missile_weapon(chosen)
-
-
-@implements(SHOOTING_WEAPONS)
-def weapon_choice_problem(state: GameState, host: Unit, choice: WeaponChoice) -> str | None:
-    """Say what is wrong with a shot's ``weapon`` (naming the field), or None when every choice can be made."""
-    if choice is None:
-        return None
-    group = {u.id: u for u in state.combined(host.id)}
-    picks = choice if isinstance(choice, dict) else {"": choice}
-    for who, name in picks.items():
-        field = f"shoot.weapon.{who}" if who else "shoot.weapon"
-        if who and who not in group:
-            return (f"{field}: {who} is not {host.id} nor a character in it; name the unit or one of its "
-                    f"characters [{SHOOTING_WEAPONS}]")
-        if missile_weapon(name) is None:
-            return f"{field}: {name!r} is not a missile weapon [{SHOOTING_WEAPONS}]"
-        carriers = [group[who]] if who else list(group.values())
-        if not any(_matches(w, name) for u in carriers for m in u.models for w in m.weapons):
-            return (f"{field}: no model of {who or host.id} carries a {name.strip()} "
-                    f"(a model uses one of its own Shooting Weapons) [{SHOOTING_WEAPONS}]")
-    return None
-
-
-def _weapons_said(state: GameState, host: Unit, choice: WeaponChoice) -> list[str]:
-    """Say which weapon each member with more than one fires (published.t9a-shooting-weapons); nothing otherwise."""
-    said = []
-    for u in state.combined(host.id):
-        carried = list(dict.fromkeys(missile_kind(w) for m in u.models if len(m.weapons) > 1 for w in m.weapons))
-        if len(carried) < 2:
-            continue
-        chosen = _choice_for(choice, u.id)
-        used = list(dict.fromkeys(w[0] for m in u.models if (w := weapon_used(m, chosen)) is not None))
-        how = "as chosen" if chosen is not None else "its first listed; choose another with weapon"
-        said.append(f"{u.id} shoots {', '.join(used)} of {', '.join(carried)} ({how}) [{SHOOTING_WEAPONS}]")
-    return said
 
 
 @dataclass(frozen=True)
@@ -128,7 +66,7 @@ class ShootingPhase(Ruleset):
         ``choice``: the shot's ``weapon`` (published.t9a-shooting-weapons), checked by ``weapon_choice_problem``.
         """
         shots: list[Shot] = []
-        notes: list[str] = _weapons_said(state, host, choice)
+        notes: list[str] = weapons_said(state, host, choice)
         aim = [m.placed for u in members(state, target.id) for m in u.models]
         covered, piece = cover(state, [m.placed for u in state.combined(host.id) for m in u.models], aim)
         if covered:
@@ -144,7 +82,7 @@ class ShootingPhase(Ruleset):
                 notes.append(f"{u.id} marched this turn and does not shoot "
                              f"[{WHO_CAN_SHOOT if u.id == host.id else 't9a.join.moved-separately'}]")
                 continue
-            chosen = _choice_for(choice, u.id)
+            chosen = choice_for(choice, u.id)
             for m in u.models:
                 if not m.weapons:
                     continue
