@@ -18,6 +18,7 @@ import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
+from herohammer.state import GameState
 from herohammer.units import Status
 
 from _w40k import assert_illegal, game, model, scenario
@@ -187,6 +188,19 @@ def falling(ruleset: str, kind: str, terrain: list[dict[str, Any]] | None = None
     return game(scenario(ruleset, red, [{"id": "boyz", "models": [model("Boy", 21, 10, 7, MARINE)]}],
                          phase="shooting", terrain=WOOD if terrain is None else terrain))
 
+def morale_losses(start: GameState) -> Any:
+    """The exact odds of the squad's models lost by its Morale check and what follows (fall back, terrain tests),
+    checked equal to brute force over every die (``fine=True``)."""
+
+    def lost(dice: Dice) -> int:
+        g = Game(start, dice)
+        g.apply(MORALE, dice=dice)
+        return 2 - len(g.state.unit("squad").models)
+
+    fast = enumerate_outcomes(lost)
+    assert fast == enumerate_outcomes(lost, fine=True)
+    return fast
+
 
 def told(events: list[Any], kind: str) -> list[str]:
     return [e.message for e in events if e.kind == kind]
@@ -237,13 +251,7 @@ def test_the_exact_odds_of_a_jump_squad_falling_back_into_a_wood_equal_brute_for
     (6 + 10 + 15 of 216 ways), and each model then dies on a 1."""
     start = falling("40k4", "jump_infantry").state
 
-    def lost(dice: Dice) -> int:
-        g = Game(start, dice)
-        g.apply(MORALE, dice=dice)
-        return 2 - len(g.state.unit("squad").models)
-
-    fast = enumerate_outcomes(lost)
-    assert fast == enumerate_outcomes(lost, fine=True)
+    fast = morale_losses(start)
     fails = Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > 8), 36)
     wood = fails * Fraction(31, 216)
     assert dict(fast) == {0: 1 - wood + wood * Fraction(25, 36), 1: wood * Fraction(10, 36),
