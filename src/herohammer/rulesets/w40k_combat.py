@@ -61,7 +61,7 @@ from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, bundled_weapons, find_weapon
-from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, with_its_unit
+from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, rule_keys, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -2775,7 +2775,9 @@ class CombatRules(Ruleset):
         """
         barred = self.no_sweep_rules
         for u in victors:
-            if not (have := barred & self.effective_rules(state, u.id)):
+            # the rule that bars is the member's own (named below): a member without one is passed over before its
+            # effective rules are worked out (once per state: a fight's first result from each state after the blows)
+            if barred.isdisjoint(rule_keys(u.rules)) or not (have := barred & self.effective_rules(state, u.id)):
                 continue
             named = next(r for r in u.rules if rule_key(r) in have)
             whose = u.id if u is victors[0] else f"{u.id}, joined to {victors[0].id},"
