@@ -61,7 +61,7 @@ from ..state import GameState, Phase
 from ..units import CharacterKind, Model, Status, Unit, UnitType
 from ..values import evolve, evolve_each
 from ..weapons import BARE_HANDS, Weapon, WeaponType, bundled_weapons, find_weapon
-from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, with_its_unit
+from .base import LeadershipRuling, Resolution, Ruleset, places_apart, rule_key, rule_keys, with_its_unit
 from .engagement import Contacts, Engagement, touching as _touching
 
 ASSAULT_INCHES = 6.0
@@ -348,7 +348,8 @@ class _Kept:
 
     ``fought``: the state with every unit of the combat fought, by the state the blows left
     (the very state a Morale check and a fall back then read, so what they keep per state
-    is found again); ``unlocked``: the locks released, by a fought state no check changed; ``verdicts``: who lost
+    is found again); ``unlocked``: the locks released and what follows them (``after_combat_result``: 4th
+    edition's units free to consolidate, with their events), by the state the checks left; ``verdicts``: who lost
     and the words saying so, by the wounds caused.
     Each kind is bounded apart (``_keep``).
     """
@@ -357,7 +358,7 @@ class _Kept:
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
-        self.unlocked: dict[GameState, GameState] = {}
+        self.unlocked: dict[GameState, Resolution] = {}
         self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
 
 
@@ -2689,14 +2690,19 @@ class CombatRules(Ruleset):
         state, more = self._last_man(state, before, dice, self.no_last_man_after(tested))
         events += more
         if kept is None:
-            state = self._unlocked(state, before, combat, engagement)
+            state, more = self._released(state, before, combat, engagement)
         else:
             found = kept.unlocked.get(state)
             if found is None:
-                found = _keep(kept.unlocked, state, self._unlocked(state, before, combat, engagement))
-            state = found
-        state, more = self.after_combat_result(state, before, combat)
+                found = _keep(kept.unlocked, state, self._released(state, before, combat, engagement))
+            state, more = found
         return state, events + more if more else events
+
+    def _released(self, state: GameState, before: GameState, combat: Sequence[str],
+                  engagement: Engagement | None) -> Resolution:
+        """Release the locks a combat's result leaves no reason for, then do what follows (``after_combat_result``):
+        both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``)."""
+        return self.after_combat_result(self._unlocked(state, before, combat, engagement), before, combat)
 
     # == after a close combat's result: hooks 4th edition overrides =====================
     def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
@@ -2769,7 +2775,9 @@ class CombatRules(Ruleset):
         """
         barred = self.no_sweep_rules
         for u in victors:
-            if not (have := barred & self.effective_rules(state, u.id)):
+            # the rule that bars is the member's own (named below): a member without one is passed over before its
+            # effective rules are worked out (once per state: a fight's first result from each state after the blows)
+            if barred.isdisjoint(rule_keys(u.rules)) or not (have := barred & self.effective_rules(state, u.id)):
                 continue
             named = next(r for r in u.rules if rule_key(r) in have)
             whose = u.id if u is victors[0] else f"{u.id}, joined to {victors[0].id},"
