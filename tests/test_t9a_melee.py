@@ -55,6 +55,20 @@ def test_directed_attacks_wound_the_character() -> None:
 
 
 @pytest.mark.rule("t9a.char.lone")
+@pytest.mark.rule("t9a.join.part-of-unit")
+def test_a_joined_character_struck_is_part_of_his_unit_not_a_lone_character() -> None:
+    """The Boss joined to the orcs is part of that unit: a fight at him cites that, never the lone-character clause
+    (which the lone Hero's fight below cites)."""
+    g = melee()
+    ruling = g.check({**FIGHT, "at": "boss"})
+    assert ruling.legal and "t9a.join.part-of-unit" in ruling.rules and "t9a.char.lone" not in ruling.rules
+    g.apply({**FIGHT, "at": "boss"}, SeededDice(11))
+    fight = g.log[0]
+    assert "attacks at boss" in fight.message
+    assert "t9a.join.part-of-unit" in fight.rules and "t9a.char.lone" not in fight.rules
+
+
+@pytest.mark.rule("t9a.char.lone")
 def test_a_lone_character_charges_out_fights_and_the_enemy_breaks() -> None:
     data = scenario(phase="charge", active="elves", enemy_y=27)
     g = Game(state_from_data(data), SeededDice(3))

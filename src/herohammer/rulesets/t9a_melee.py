@@ -266,7 +266,7 @@ class MeleePhase(Ruleset):
         for f in foes:
             if state.joined_to(f) or len(group) > 1:
                 rules.append("t9a.join.part-of-unit")
-            if is_character(state.unit(f)) and not state.unit(f).last_of:
+            if is_character(state.unit(f)) and not state.unit(f).last_of and not state.unit(f).joined:
                 rules.append("t9a.char.lone")
             if state.unit(f).last_of:
                 rules.append("t9a.combined.last-survivor")
@@ -405,7 +405,7 @@ class MeleePhase(Ruleset):
                 caused[side] += harm.lost
                 if duel is not None and victim_id in duel.duellists:
                     overkill[side] += harm.unsaved - harm.lost
-                if is_character(victim):
+                if is_character(victim) and not victim.joined:  # a joined one is part of his unit, not lone
                     rules.append("t9a.combined.last-survivor" if victim.last_of else "t9a.char.lone")
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
