@@ -37,7 +37,7 @@ from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
 from .t9a_weapons import SHOOTING_WEAPONS, WeaponChoice, choice_for, several_weapons, weapon_choice_problem, \
-    weapon_used, weapons_said
+    weapon_choices, weapon_used, weapons_said
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge, Join, Leave, Move, Reform
@@ -709,6 +709,8 @@ class NinthAge(Ruleset):
                     if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id)
                         if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
+                            for choice in weapon_choices(state, e):  # Stand and Shoot with another weapon
+                                yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
                             # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
                         if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):

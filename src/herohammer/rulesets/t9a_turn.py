@@ -23,6 +23,7 @@ from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with
 from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
+from .t9a_weapons import weapon_choices
 
 if TYPE_CHECKING:
     from ..actions import Action, Charge
@@ -63,8 +64,11 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         if state.phase is Phase.SHOOTING:
             for u in state.side_units(state.active):
                 if u.joined is None:
+                    choices = weapon_choices(state, u)  # each other weapon a bot may choose (the plain shot: first listed)
                     for e in state.enemies_of(state.active):
                         yield Shoot.trusted(do="shoot", unit=u.id, target=e.id)
+                        for choice in choices:
+                            yield Shoot.trusted(do="shoot", unit=u.id, target=e.id, weapon=choice)
         yield from super().candidate_actions(state)
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:

@@ -9,6 +9,8 @@ given, each model's first listed, and what is said names the weapon used and the
 
 from __future__ import annotations
 
+from itertools import product
+
 from ..catalogue import implements
 from ..state import GameState
 from ..t9a_charts import missile_kind, missile_weapon
@@ -86,3 +88,31 @@ def weapons_said(state: GameState, host: Unit, choice: WeaponChoice, verb: str =
         how = "as chosen" if chosen is not None else f"its first listed; choose another with {field}"
         said.append(f"{u.id} {verb} {', '.join(used)} of {', '.join(carried)} ({how}) [{SHOOTING_WEAPONS}]")
     return said
+
+
+@implements(SHOOTING_WEAPONS)
+def weapon_choices(state: GameState, host: Unit) -> list[WeaponChoice]:
+    """Return every choice of weapon for ``host``'s combined unit that fires otherwise than its models' first listed
+    (what ``legal_actions`` offers beside the plain shot, so a bot may choose each): one name when a single member
+    has several kinds, else one name per member, every combination; choices that arm every model alike are one."""
+    options: list[tuple[str, list[str]]] = []
+    for u in state.combined(host.id):
+        names = [w for m in u.models if len(m.weapons) > 1 for w in m.weapons if missile_weapon(w) is not None]
+        kinds = list(dict.fromkeys(missile_weapon(w) for w in names))
+        if len(kinds) > 1:
+            options.append((u.id, [next(w for w in names if missile_weapon(w) == k) for k in kinds]))
+    if not options:
+        return []
+    members = state.combined(host.id)
+
+    def arms(choice: WeaponChoice) -> tuple[tuple[str, float, int] | None, ...]:
+        return tuple(weapon_used(m, choice_for(choice, u.id)) for u in members for m in u.models)
+
+    seen = {arms(None)}
+    choices: list[WeaponChoice] = []
+    for picks in product(*(names for _, names in options)):
+        choice: WeaponChoice = picks[0] if len(options) == 1 else dict(zip((uid for uid, _ in options), picks))
+        if (armed := arms(choice)) not in seen:
+            seen.add(armed)
+            choices.append(choice)
+    return choices
