@@ -95,15 +95,15 @@ def weapon_choices(state: GameState, host: Unit) -> list[WeaponChoice]:
     """Return every choice of weapon for ``host``'s combined unit that fires otherwise than its models' first listed
     (what ``legal_actions`` offers beside the plain shot, so a bot may choose each): one name when a single member
     has several kinds, else one name per member, every combination; choices that arm every model alike are one."""
+    members = state.combined(host.id)
     options: list[tuple[str, list[str]]] = []
-    for u in state.combined(host.id):
+    for u in members:
         names = [w for m in u.models if len(m.weapons) > 1 for w in m.weapons if missile_weapon(w) is not None]
         kinds = list(dict.fromkeys(missile_weapon(w) for w in names))
         if len(kinds) > 1:
             options.append((u.id, [next(w for w in names if missile_weapon(w) == k) for k in kinds]))
     if not options:
         return []
-    members = state.combined(host.id)
 
     def arms(choice: WeaponChoice) -> tuple[tuple[str, float, int] | None, ...]:
         return tuple(weapon_used(m, choice_for(choice, u.id)) for u in members for m in u.models)
