@@ -179,6 +179,13 @@ def test_a_model_selections_weapon_that_does_not_read_is_named_with_its_file_and
     code, printed, err = run(["scenario", "new", "--roster", str(bad_profile)], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert str(bad_profile) in err and "Space Marine (selection s-odd)" in err and "does not read" in err
+    horde = roster(tmp_path / "horde.ros", unit("Horde", model("Boy", 10**9, weapon(*BOLTGUN, number=10**9))))
+    code, printed, err = run(["scenario", "new", "--roster", str(horde)], capsys)  # refused before a model is built
+    assert code == 2 and f"{horde}: 1,000,000,000 models, more than the limit of 1,000" in err
+    endless = tmp_path / "endless.ros"
+    endless.write_text(horde.read_text().replace('"1000000000"', '"1e400"'), encoding="utf-8")
+    code, printed, err = run(["catalogue", str(endless)], capsys)  # was an OverflowError's traceback
+    assert code == 0 and "Traceback" not in err and "1 Boy" in printed, err
 
 
 T9A_GAME = "The 9th Age: Fantasy Battles 2nd Edition (test)"

@@ -507,7 +507,7 @@ def _count(el: Element) -> int:
     if _local(el.tag) == "selection":
         try:
             return max(1, int(float(el.get("number", "1"))))
-        except ValueError:
+        except (ValueError, OverflowError):  # not a number, or "1e400": read as one (a huge one the limits refuse)
             return 1
     return max(1, _minimum(el))
 
@@ -517,7 +517,7 @@ def _minimum(el: Element) -> int:
         if c.get("type") == "min" and c.get("field") == "selections" and c.get("scope") == "parent":
             try:
                 return int(float(c.get("value", "0")))
-            except ValueError:
+            except (ValueError, OverflowError):
                 return 0
     return 0
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .battlescribe import BsFile, BsUnit
 from .errors import HerohammerError
+from .limits import check_models
 
 SPACING = 1.5  # inches between model centres in a 40k row (25 mm bases leave a 0.5" gap)
 PER_ROW = 5
@@ -98,6 +99,8 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
         raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
     _check_games(rosters, ruleset)
     _check_sides(sides or [])
+    for roster in rosters:  # before a model is written: a roster's number="1e9" would be a billion of them
+        check_models(sum(m.count for u in roster.units for m in u.models), str(roster.path))
     if sides and len(sides) < len(rosters):
         raise HerohammerError(f"--side: {len(rosters)} rosters and {len(sides)} side name; name both sides "
                               "(--side A --side B, in roster order) or neither")
