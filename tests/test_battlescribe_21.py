@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from _cli import run
+from _cli import result_of, run
 from herohammer.battlescribe import read_battlescribe
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
@@ -83,6 +83,19 @@ def test_each_model_carries_its_own_selections_weapons(tmp_path: Path) -> None:
     # the unit's missile launcher: one for ten models whose own selections hold their weapons, so given to none
     assert len(squad.notes) == 1 and "'Missile Launcher' (1 for 10 models" in squad.notes[0]
     assert "given to no model" in squad.notes[0]
+
+
+def test_the_catalogue_command_shows_what_each_roster_model_carries(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tactical(tmp_path)
+    code, out, err = run(["catalogue", str(path), "--unit", "Tactical Squad"], capsys)
+    assert code == 0, err
+    assert "8 x Space Marine" in out and "carries: Boltgun" in out and "carries: Flamer" in out
+    assert "note: Tactical Squad" in out and "'Missile Launcher'" in out
+    code, out, err = run(["catalogue", str(path), "--unit", "Tactical Squad", "--json"], capsys)
+    unit = result_of(out)["unit"]
+    assert [m["weapons"] for m in unit["models"]] == [["Boltgun"], ["Flamer"], ["Bolt Pistol"]]
+    assert len(unit["notes"]) == 1
 
 
 def scenario_of(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, Any], str]:
