@@ -29,9 +29,12 @@ def scenario_of(roster: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, o
 
 def test_a_40k_rosters_selections_of_one_model_are_all_counted() -> None:
     boyz = read_battlescribe(MOB).unit("Boyz")
-    # eight and two of one profile add up; the Boy of another profile (A3) is a model kind of its own
-    assert [(m.name, m.count, m.profile) for m in boyz.models] == [("Boy", 10, "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"),
-                                                                  ("Boy", 1, "WS4 BS2 S3 T4 W1 I2 A3 Ld7 Sv6+")]
+    # every selection counted; eight and two of one profile stay apart since their weapons differ (session 21:
+    # each model carries its own selection's weapons), and the Boy of another profile (A3) is a kind of its own
+    assert [(m.name, m.count, m.profile, m.weapons) for m in boyz.models] == [
+        ("Boy", 8, "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", ("slugga",)),
+        ("Boy", 2, "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", ("big shoota",)),
+        ("Boy", 1, "WS4 BS2 S3 T4 W1 I2 A3 Ld7 Sv6+", ("shoota",))]
     assert boyz.default_weapons == ("slugga", "big shoota", "shoota")
 
 

@@ -75,3 +75,45 @@ def test_a_charge_is_offered_with_each_stand_and_shoot_weapon() -> None:
         (None, None), (None, "crossbow"), ("hold", None), ("flee", None)}
     for a in charges:
         assert g.check(a).legal, a
+
+
+REDIRECT = "published.t9a-redirect-charge"
+
+
+def _two_targets(guard_weapons: list[str], **kw: Any) -> Game:
+    """The orcs 10" from two elf units, the Spearmen and the Guards (Stand and Shoot, each guard carrying
+    ``guard_weapons``): both in the orcs' Front Arc and sight (as tests/test_judge_t9a_round8.py sets them)."""
+    data = scenario(phase="charge", active="orcs", enemy_y=30, **kw)
+    data["sides"]["elves"][0]["formation"]["position"] = [29, 20]
+    data["sides"]["elves"].append({
+        "id": "guards", "rules": ["Stand and Shoot"], "formation": {"position": [42, 20], "files": 5},
+        "models": [{"name": f"g{i}", "profile": "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10", "base": [20, 20],
+                    "weapons": list(guard_weapons)} for i in range(5)]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(REDIRECT, WEAPONS)
+def test_a_charge_whose_target_flees_is_offered_with_each_redirect_and_its_weapons() -> None:
+    g = _two_targets(["bow", "javelin"])
+    at_spears = [a for a in _offered(g, "charge", "orcs") if a["target"] == "spears"]
+    redirects = [(a.get("reaction"), a.get("redirect"), a.get("redirect_reaction_weapon")) for a in at_spears
+                 if "redirect" in a]
+    # the Spearmen Flee; the orcs may redirect to the Guards, who Stand and Shoot with their first weapon (the
+    # default) or with the javelins: a bot could never redirect a charge before
+    assert redirects == [("flee", "guards", None), ("flee", "guards", "javelin")]
+    for a in at_spears:
+        ruling = g.check(a)
+        assert ruling.legal, (a, ruling.reason)
+    chosen = g.check(next(a for a in at_spears if a.get("redirect_reaction_weapon") == "javelin"))
+    assert REDIRECT in chosen.rules and any("javelin" in n for n in chosen.notes), chosen.notes
+
+
+@pytest.mark.rule(REDIRECT)
+def test_a_target_already_fleeing_is_offered_a_redirect_without_naming_its_flee() -> None:
+    from herohammer.units import Status
+
+    g = _two_targets(["bow"])
+    g = Game(g.state.replace_unit(g.state.unit("spears").with_status(Status.FLEEING)))
+    redirects = [a for a in _offered(g, "charge", "orcs") if a["target"] == "spears" and "redirect" in a]
+    assert redirects == [{"do": "charge", "unit": "orcs", "target": "spears", "redirect": "guards"}]
+    assert g.check(redirects[0]).legal

@@ -107,9 +107,10 @@ def test_drag_the_librarian_into_the_tactical_squad(page: Page) -> None:
     assert "within 2" in (chip.get_attribute("title") or "")
     expect(ruling).to_contain_text("difficult terrain")
     # Apply it with the judge's physical rolls, then undo.
-    page.fill("#faces", "6 6")
+    page.fill("#faces", "6 6 3")  # one die more than the move through cover takes: named, not only counted
     page.click("#proposal-apply")
     expect(page.locator('#table [data-label="tactical"]')).to_have_text("tactical + librarian")
+    expect(page.locator("#message")).to_contain_text("1 typed-in die not used: 3")
     expect(page.locator("#log li")).to_have_count(2)
     expect(page.locator('#log .rule[data-rule="40k3.ic.move-through-cover"]')).to_have_count(1)
     page.click("#undo")

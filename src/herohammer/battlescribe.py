@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,11 @@ class BsModel:
     base: tuple[float, float] | float | None = None
     troop_type: str = ""
     problem: str = ""
+    #: The weapons (``BsWeapon.name``) each of these models carries, as its own roster selection says (with the
+    #: unit-wide ones: ``build_unit``); None: the data does not tell the models apart, each carries the unit's.
+    weapons: tuple[str, ...] | None = None
+    #: The roster selection the models come from (``Boy (selection s-boy1)``), for messages; "" in a catalogue.
+    selection: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the model as JSON-ready data."""
@@ -101,6 +106,8 @@ class BsModel:
             out["base"] = list(self.base) if isinstance(self.base, tuple) else self.base
         if self.troop_type:
             out["type"] = self.troop_type
+        if self.weapons is not None:
+            out["weapons"] = list(self.weapons)
         if self.problem:
             out["problem"] = self.problem
         return out
@@ -116,17 +123,30 @@ class BsUnit:
     rules: tuple[str, ...]
     categories: tuple[str, ...]
     character: bool
+    #: What the import could not do as the data says (a weapon that does not read, one no model is given).
+    notes: tuple[str, ...] = ()
 
     @property
     def default_weapons(self) -> tuple[str, ...]:
-        """Name the weapons herohammer can use (those whose profile reads)."""
+        """Name the weapons herohammer can use (those whose profile reads), of all the unit's models together."""
         return tuple(name for w in self.weapons if (name := w.usable) is not None)
+
+    def model_weapons(self, model: BsModel) -> tuple[str, ...]:
+        """Name the weapons herohammer can use that one of ``model`` carries (the unit's when the data does not say)."""
+        if model.weapons is None:
+            return self.default_weapons
+        by_name = {w.name: w for w in self.weapons}
+        return tuple(dict.fromkeys(name for carried in model.weapons
+                                   if (w := by_name.get(carried)) is not None and (name := w.usable) is not None))
 
     def to_json(self) -> dict[str, Any]:
         """Return the unit as JSON-ready data."""
-        return {"name": self.name, "character": self.character, "categories": list(self.categories),
-                "models": [m.to_json() for m in self.models], "weapons": [w.to_json() for w in self.weapons],
-                "rules": list(self.rules)}
+        out = {"name": self.name, "character": self.character, "categories": list(self.categories),
+               "models": [m.to_json() for m in self.models], "weapons": [w.to_json() for w in self.weapons],
+               "rules": list(self.rules)}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
 
 @dataclass(frozen=True)
@@ -378,11 +398,39 @@ def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
 
 
 # == walking entries =============================================================================
+@dataclass(frozen=True)
+class _Owner:
+    """A roster's model selection: what its profiles and weapons belong to."""
+
+    name: str
+    ident: str
+    number: int
+
+    @property
+    def words(self) -> str:
+        return f"{self.name} (selection {self.ident})" if self.ident else self.name
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A profile as the walk met it: name, type, characteristics, how many, whose and how many its selection has."""
+
+    name: str
+    type_name: str
+    chars: tuple[tuple[str, str], ...]
+    count: int
+    #: The index of the roster model selection it lies in (``_Found.owners``), -1 outside any (unit level).
+    owner: int = -1
+    #: The ``number`` of the nearest roster selection holding it (a weapon's: how many of the owner's models carry it).
+    held: int = 1
+
+
 @dataclass
 class _Found:
-    profiles: list[tuple[str, str, tuple[tuple[str, str], ...], int]] = field(default_factory=list)
+    profiles: list[_Seen] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
+    owners: list[_Owner] = field(default_factory=list)
 
 
 class _Reader:
@@ -397,12 +445,22 @@ class _Reader:
         target = link.get("targetId")
         return self.index.get(target) if target else None
 
-    def walk(self, entry: Element, found: _Found, count: int, depth: int = 0) -> None:
-        """Collect the profiles, rules and categories of an entry and the entries under it."""
+    def walk(self, entry: Element, found: _Found, count: int, depth: int = 0, owner: int = -1, held: int = 1) -> None:
+        """Collect the profiles, rules and categories of an entry and the entries under it.
+
+        In a roster each profile is told which model selection (``type="model"``) it lies in, if any, and the
+        ``number`` of the selection that holds it: what ``build_unit`` arms each model by.
+        """
         if depth > MAX_DEPTH:
             return
+        if _local(entry.tag) == "selection":
+            held = _count(entry)
+            if entry.get("type") == "model":
+                owner = len(found.owners)
+                found.owners.append(_Owner(entry.get("name", "?").strip(), entry.get("id", ""), held))
         for prof in _children(entry, "profiles", "profile"):
-            found.profiles.append((prof.get("name", "").strip(), prof.get("typeName", ""), _characteristics(prof), count))
+            found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""), _characteristics(prof),
+                                        count, owner, held))
         for rule in _children(entry, "rules", "rule"):
             found.rules.append(rule.get("name", "").strip())
         for link in _children(entry, "infoLinks", "infoLink"):
@@ -411,8 +469,8 @@ class _Reader:
             if target is None:
                 continue
             if kind == "profile":
-                found.profiles.append((target.get("name", "").strip(), target.get("typeName", ""),
-                                       _characteristics(target), count))
+                found.profiles.append(_Seen(target.get("name", "").strip(), target.get("typeName", ""),
+                                            _characteristics(target), count, owner, held))
             elif kind == "rule":
                 found.rules.append(str(link.get("name") or target.get("name", "")).strip())
         for cat in (*_children(entry, "categoryLinks", "categoryLink"), *_children(entry, "categories", "category")):
@@ -421,7 +479,7 @@ class _Reader:
                 target = self.index.get(cat.get("entryId", ""))
             found.categories.append((target.get("name", "") if target is not None else cat.get("name", "")).strip())
         for child in self._child_entries(entry):
-            self.walk(child, found, count * _count(child), depth + 1)
+            self.walk(child, found, count * _count(child), depth + 1, owner, held)
 
     def _child_entries(self, entry: Element) -> Iterator[Element]:
         yield from _children(entry, "selections", "selection")  # a roster: what was chosen
@@ -449,7 +507,7 @@ def _count(el: Element) -> int:
     if _local(el.tag) == "selection":
         try:
             return max(1, int(float(el.get("number", "1"))))
-        except ValueError:
+        except (ValueError, OverflowError):  # not a number, or "1e400": read as one (a huge one the limits refuse)
             return 1
     return max(1, _minimum(el))
 
@@ -459,7 +517,7 @@ def _minimum(el: Element) -> int:
         if c.get("type") == "min" and c.get("field") == "selections" and c.get("scope") == "parent":
             try:
                 return int(float(c.get("value", "0")))
-            except ValueError:
+            except (ValueError, OverflowError):
                 return 0
     return 0
 
@@ -495,46 +553,148 @@ def _aim(rules: Iterable[str], chars: dict[str, str]) -> int | None:
     return None
 
 
-def build_unit(name: str, found: _Found, game: str | None, roster: bool = False) -> BsUnit:
+def _shares(number: int, carried: Sequence[tuple[str, int]]) -> list[tuple[tuple[str, ...], int]]:
+    """Split the ``number`` models of one roster selection by the weapons they carry: (weapons, how many).
+
+    ``carried``: each weapon of the selection with the ``number`` of the selection holding it.  BattleScribe
+    counts a child selection over all its parent's models (eight Boyz, eight sluggas), so a weapon of at least
+    ``number`` is carried by each model; one of fewer (a selection of ten Marines with one flamer) by that many,
+    handed out in turn from the first model on, the next such weapon from the model after the last one served:
+    weapons that stand in for one another (eight boltguns, a flamer, a missile launcher among ten) land on
+    different models.  Each model's weapons keep the roster's order.
+    """
+    spans: dict[str, tuple[int, int]] = {}
+    start = 0
+    for name, held in carried:
+        if held < number:
+            spans[name] = (start, held)
+            start = (start + held) % number
+    cuts = sorted({0, number, *(a for a, _ in spans.values()), *((a + n) % number for a, n in spans.values())})
+    out: dict[tuple[str, ...], int] = {}
+    for low, high in zip(cuts, cuts[1:]):
+        arms = tuple(name for name, held in carried
+                     if held >= number or (low - spans[name][0]) % number < spans[name][1])
+        out[arms] = out.get(arms, 0) + high - low
+    return list(out.items())
+
+
+def _weapon_kind(pname: str, type_name: str, chars: dict[str, str], game: str | None) -> BsWeapon | None:
+    """Read a weapon profile as herohammer can use it (or why not); None when the profile is not a weapon's."""
+    if game == "t9a" and (type_name.lower().endswith("weapon") or _is_weapon_profile(chars)):
+        missile, problem = t9a_missile(pname, chars)
+        return BsWeapon(pname, tuple(chars.items()), None, problem, missile)
+    if _is_weapon_profile(chars):
+        data, problem = weapon_data(pname, chars)
+        return BsWeapon(pname, tuple(chars.items()), data, problem)
+    if type_name.lower().endswith("weapon"):  # another game's weapon: printed only
+        return BsWeapon(pname, tuple(chars.items()), None, "T9A weapon: listed, not used by the t9a ruleset")
+    return None
+
+
+def build_unit(name: str, found: _Found, game: str | None, roster: bool = False, ident: str = "") -> BsUnit:
     """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping.
 
     In a roster (``roster``) every selection is a choice the player made: a second selection of a model of
-    one name adds its models to the first's count (a different profile under that name is a model kind of its
-    own, numbered apart when a scenario is built); a catalogue's entries are reached through links, so a
-    name's first profile stands for it and its counts are the minimums.
+    one name adds its models to the first's count (a different profile under that name, or other weapons, is a
+    model kind of its own, numbered apart when a scenario is built); a catalogue's entries are reached through
+    links, so a name's first profile stands for it and its counts are the minimums.
+
+    Each model of a roster carries what its own model selection (``type="model"``) holds, its weapon profiles
+    and those of the upgrades under it, shared among its models by their numbers (``_shares``).  The weapons
+    the roster puts at unit level (on the unit's selection or its upgrades, outside any model selection):
+
+    - when no model selection of the unit holds a weapon (The 9th Age's data, which gives a unit's weapons
+      to the unit, or a 40k roster that does the same), every model carries them all (``BsModel.weapons``
+      None: the unit's);
+    - when some do, a unit-level weapon whose ``number`` is at least the unit's models is carried by each;
+      one of fewer (a 40k squad's missile launcher chosen for the unit) is given to no model, since the
+      roster does not say which carries it or what it stands in for, and a note says so (``BsUnit.notes``):
+      ten missile launchers would be the silently wrong answer this reading replaced.
+
+    A roster's weapon that herohammer cannot use is noted too, naming the selection (a 9th Age weapon
+    without a range, a close combat weapon the t9a ruleset fights with by profile, is not).
     """
-    models: list[BsModel] = []
     weapons: dict[str, BsWeapon] = {}
-    t9a: dict[str, dict[str, Any]] = {}
-    for pname, type_name, chars_t, count in found.profiles:
-        chars = dict(chars_t)
-        if (part := _part(pname, type_name)) is not None and (game == "t9a" or "Adv" in chars or "HP" in chars
-                                                               or "Off" in chars or "Base" in chars):
-            slot = t9a.setdefault(part[0], {"chars": {}, "printed": [], "parts": {}})
-            slot["chars"].update({k: v for k, v in chars.items() if k != "Rules"})
-            if part[1] not in slot["parts"]:
-                slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
-            had = slot["parts"].get(part[1], 0)  # each selection gives each part once: a part's counts add up
-            slot["parts"][part[1]] = had + count if roster else max(had, count)
-            if part[1] == "Offensive" and chars.get("Rules"):
-                slot.setdefault("rules", []).append(chars["Rules"])
+    quiet: set[str] = set()  # weapons whose not being used needs no note
+    carried: dict[int, dict[str, int]] = {}  # owner -> weapon name -> the most of its selections' numbers
+    kinds: list[str] = []
+    for seen in found.profiles:
+        chars = dict(seen.chars)
+        pname, type_name = seen.name, seen.type_name
+        if _part(pname, type_name) is not None and (game == "t9a" or "Adv" in chars or "HP" in chars
+                                                    or "Off" in chars or "Base" in chars):
+            kinds.append("part")
         elif _is_model_profile(chars):
-            line, problem = forty_k_profile(chars)
-            same = next((i for i, m in enumerate(models) if m.name == pname and m.profile == line), None)
-            if same is not None and roster:  # another selection of the same model: more of them
-                models[same] = replace(models[same], count=models[same].count + count)
-            elif same is None and (roster or not any(m.name == pname for m in models)):
-                models.append(BsModel(pname, line, chars_t, count, problem=problem))
-        elif game == "t9a" and (type_name.lower().endswith("weapon") or _is_weapon_profile(chars)):
+            kinds.append("model")
+        elif (weapon := (weapons.get(pname) or _weapon_kind(pname, type_name, chars, game))) is not None:
+            kinds.append("weapon")
             if pname not in weapons:
-                missile, problem = t9a_missile(pname, chars)
-                weapons[pname] = BsWeapon(pname, chars_t, None, problem, missile)
-        elif _is_weapon_profile(chars) and pname not in weapons:
-            data, problem = weapon_data(pname, chars)
-            weapons[pname] = BsWeapon(pname, chars_t, data, problem)
-        elif type_name.lower().endswith("weapon") and pname not in weapons:  # another game's weapon: printed only
-            weapons[pname] = BsWeapon(pname, chars_t, None, "T9A weapon: listed, not used by the t9a ruleset")
-    for mname, slot in t9a.items():
+                weapons[pname] = replace(weapon, characteristics=seen.chars)
+                if game == "t9a" and not _number(chars.get("Range", chars.get("range", ""))).isdigit():
+                    quiet.add(pname)  # a close combat weapon: the t9a ruleset fights by the model's profile
+            owned = carried.setdefault(seen.owner, {})
+            owned[pname] = max(owned.get(pname, 0), seen.held)
+        else:
+            kinds.append("")
+    owners = found.owners
+    per_model = roster and any(owner >= 0 and bool(owned) for owner, owned in carried.items())
+    total = sum(o.number for o in owners)
+    unit_level = list(carried.get(-1, {}).items())
+    notes: list[str] = []
+    unit_words = f"{name} (selection {ident})" if ident else name
+    if per_model:
+        for wname, held in unit_level:
+            if held < total and wname not in quiet:
+                notes.append(f"{unit_words}: the unit's {wname!r} ({held} for {total} models whose own selections "
+                             "hold their weapons) is given to no model: the roster does not say which carries it; "
+                             "add it to that model's weapons in the scenario")
+    unit_wide = tuple(w for w, held in unit_level if held >= total) if per_model else ()
+    shares = {i: _shares(o.number, list(carried.get(i, {}).items())) for i, o in enumerate(owners)}
+    if roster:
+        given = [(o.words, list(carried.get(i, {}))) for i, o in enumerate(owners)]
+        given.append((unit_words, [w for w in carried.get(-1, {}) if not per_model or w in unit_wide]))
+        for where, names in given:
+            for wname in names:
+                w = weapons[wname]
+                if w.usable is None and wname not in quiet:
+                    notes.append(f"{where}: weapon {wname!r} not used ({w.problem})")
+
+    def split(seen: _Seen) -> list[tuple[tuple[str, ...] | None, int]]:
+        """The models a profile stands for, by the weapons each carries."""
+        if not per_model:
+            return [(None, seen.count)]
+        if seen.owner < 0:
+            return [(unit_wide, seen.count)]
+        factor = max(1, seen.count // owners[seen.owner].number)
+        return [((*arms, *(w for w in unit_wide if w not in arms)), n * factor) for arms, n in shares[seen.owner]]
+
+    models: list[BsModel] = []
+    t9a: dict[tuple[str, tuple[str, ...] | None], dict[str, Any]] = {}
+    for seen, kind in zip(found.profiles, kinds):
+        chars = dict(seen.chars)
+        pname, chars_t = seen.name, seen.chars
+        where = owners[seen.owner].words if seen.owner >= 0 else ""
+        if kind == "part":
+            mname, part = _part(pname, seen.type_name) or ("", "")
+            for arms, count in split(seen):
+                slot = t9a.setdefault((mname, arms), {"chars": {}, "printed": [], "parts": {}, "where": where})
+                slot["chars"].update({k: v for k, v in chars.items() if k != "Rules"})
+                if part not in slot["parts"]:
+                    slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
+                had = slot["parts"].get(part, 0)  # each selection gives each part once: a part's counts add up
+                slot["parts"][part] = had + count if roster else max(had, count)
+                if part == "Offensive" and chars.get("Rules"):
+                    slot.setdefault("rules", []).append(chars["Rules"])
+        elif kind == "model":
+            line, problem = forty_k_profile(chars)
+            for arms, count in split(seen):
+                same = next((i for i, m in enumerate(models)
+                             if m.name == pname and m.profile == line and m.weapons == arms), None)
+                if same is not None and roster:  # another selection of the same model: more of them
+                    models[same] = replace(models[same], count=models[same].count + count)
+                elif same is None and (roster or not any(m.name == pname for m in models)):
+                    models.append(BsModel(pname, line, chars_t, count, problem=problem, weapons=arms, selection=where))
+    for (mname, arms), slot in t9a.items():
         chars = slot["chars"]
         if not ({"Adv", "HP"} & set(chars)):
             if "Att" in chars:  # a mount's or crew's attacks: no model of its own
@@ -542,12 +702,13 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False)
             continue
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
-                              _base(chars.get("Base", "")), chars.get("Type", ""), problem))
+                              _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     character = any("character" in x.lower() for x in (*rules, *categories)) or any(
         c.lower() in ("hq", "lords", "heroes") for c in categories)
-    return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character)
+    return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
+                  tuple(dict.fromkeys(notes)))
 
 
 def _base(text: str) -> tuple[float, float] | float | None:
@@ -581,7 +742,7 @@ def read_battlescribe(path: str | Path) -> BsFile:
     for name, entry in _unit_entries(reader, kind):
         found = _Found()
         reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
-        units.append(build_unit(name, found, ruleset, roster=kind == "roster"))
+        units.append(build_unit(name, found, ruleset, roster=kind == "roster", ident=entry.get("id", "")))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
     return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
@@ -693,7 +854,7 @@ def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
         if bs_model.base is not None:
             model.setdefault("base", list(bs_model.base) if isinstance(bs_model.base, tuple) else bs_model.base)
         if "weapons" not in model:
-            model["weapons"] = list(bs_unit.default_weapons)
+            model["weapons"] = list(bs_unit.model_weapons(bs_model))  # a roster's model: its own selection's
         for w in bs_unit.weapons:
             if w.data is not None and w.name.lower() not in known and w.name in model["weapons"]:
                 weapons.append(w.data)

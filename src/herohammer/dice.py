@@ -759,6 +759,18 @@ class ScriptedDice(Dice):
         """Count the scripted faces not used yet."""
         return len(self._faces) - self._at
 
+    @property
+    def unused(self) -> tuple[int, ...]:
+        """Return the scripted faces not used yet, in the order given (what a judge typed in that no roll took)."""
+        return tuple(self._faces[self._at :])
+
+
+def unused_words(faces: Sequence[int]) -> str:
+    """Say which typed-in dice no roll took: ``3 dice not used: 4, 6, 1`` ("" when every one was)."""
+    if not faces:
+        return ""
+    return f"{len(faces)} {'die' if len(faces) == 1 else 'dice'} not used: {', '.join(map(str, faces))}"
+
 
 _WEIGHTS: dict[int, tuple[tuple[tuple[int, Fraction], ...], tuple[int, ...], int]] = {}
 

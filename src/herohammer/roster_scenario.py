@@ -13,6 +13,7 @@ from typing import Any
 
 from .battlescribe import BsFile, BsUnit
 from .errors import HerohammerError
+from .limits import check_models
 
 SPACING = 1.5  # inches between model centres in a 40k row (25 mm bases leave a 0.5" gap)
 PER_ROW = 5
@@ -56,9 +57,13 @@ def slug(text: str, taken: set[str]) -> str:
     return name
 
 
-def _models(unit: BsUnit) -> list[tuple[str, dict[str, Any]]]:
+def _models(unit: BsUnit, path: str = "") -> list[tuple[str, dict[str, Any]]]:
     """Return (name, model data) for every model of the unit, numbered when there are several of one name (of one
-    selection or several: ``Boy 1`` ... ``Boy 10``, then ``Boy 11`` for a Boy of another profile)."""
+    selection or several: ``Boy 1`` ... ``Boy 10``, then ``Boy 11`` for a Boy of another profile or other weapons).
+
+    Each model carries the weapons of its own roster selection (``BsUnit.model_weapons``; ``build_unit`` says how
+    the unit-level ones are shared out), the unit's all when the roster does not tell its models apart.
+    """
     out = []
     totals: dict[str, int] = {}
     for m in unit.models:
@@ -66,18 +71,25 @@ def _models(unit: BsUnit) -> list[tuple[str, dict[str, Any]]]:
     numbered: dict[str, int] = {}
     for m in unit.models:
         if m.problem:
-            raise HerohammerError(f"{unit.name}: {m.name}: the roster's profile {m.problem}")
+            where = f" {m.selection}" if m.selection and m.selection != m.name else ""
+            raise HerohammerError(f"{path + ': ' if path else ''}{unit.name}: {m.name}{where}: the roster's profile "
+                                  f"{m.problem}")
+        weapons = list(unit.model_weapons(m))
         for _ in range(m.count):
             numbered[m.name] = numbered.get(m.name, 0) + 1
             name = m.name if totals[m.name] == 1 else f"{m.name} {numbered[m.name]}"
             data: dict[str, Any] = {"name": name, "profile": m.profile}
             if m.base is not None:
                 data["base"] = list(m.base) if isinstance(m.base, tuple) else m.base
-            weapons = list(unit.default_weapons)
             if weapons:
-                data["weapons"] = weapons
+                data["weapons"] = list(weapons)
             out.append((name, data))
     return out
+
+
+def import_notes(rosters: list[BsFile]) -> list[str]:
+    """What the import could not do as the rosters say (``BsUnit.notes``), each naming its file."""
+    return [f"{roster.path}: {note}" for roster in rosters for unit in roster.units for note in unit.notes]
 
 
 def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth: float = 48,
@@ -87,6 +99,8 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
         raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
     _check_games(rosters, ruleset)
     _check_sides(sides or [])
+    for roster in rosters:  # before a model is written: a roster's number="1e9" would be a billion of them
+        check_models(sum(m.count for u in roster.units for m in u.models), str(roster.path))
     if sides and len(sides) < len(rosters):
         raise HerohammerError(f"--side: {len(rosters)} rosters and {len(sides)} side name; name both sides "
                               "(--side A --side B, in roster order) or neither")
@@ -102,7 +116,7 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
         far = index == 1
         x, row_y = EDGE, EDGE
         for unit in roster.units:
-            models = _models(unit)
+            models = _models(unit, roster.path)
             if not models:
                 continue  # a roster entry without a model profile (an upgrade, a detachment choice)
             for w in unit.weapons:

@@ -47,6 +47,8 @@ def _run(args: argparse.Namespace) -> int:
                           + (f"  base {m.base}" if m.base else "") + (f"  {escape(m.troop_type)}" if m.troop_type else ""))
             if any(k in ("HP", "Def", "Off", "Res", "Arm", "Agi") for k, _ in m.printed):
                 console.print("    printed: " + escape(" ".join(f"{k} {v}" for k, v in m.printed if v)))
+            if m.weapons is not None:  # a roster's model: what its own selection gives it
+                console.print(f"    carries: {escape(', '.join(m.weapons)) or 'no weapon'}")
             if m.problem:
                 console.print(f"    [yellow]{escape(m.problem)}[/yellow]")
         for w in unit.weapons:
@@ -55,6 +57,8 @@ def _run(args: argparse.Namespace) -> int:
                                                                             if w.problem else ""))
         if unit.rules:
             console.print(f"  special rules: {escape(', '.join(unit.rules))}")
+        for note in unit.notes:
+            console.print(f"  [yellow]note: {escape(note)}[/yellow]")
         return 0
     if args.json:
         print_json("catalogue", {"file": data.path, "kind": data.kind, "name": data.name, "game": data.game,

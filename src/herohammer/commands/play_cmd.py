@@ -13,7 +13,7 @@ from typing import Any
 
 from ..action_odds import summarise
 from ..actions import parse_action
-from ..dice import Dice, ScriptedDice, SeededDice
+from ..dice import Dice, ScriptedDice, SeededDice, unused_words
 from ..errors import HerohammerError, IllegalActionError
 from ..game import Game
 from ..report import print_json
@@ -92,14 +92,15 @@ def _run(args: argparse.Namespace) -> int:
         for e in events:
             lines.append(f"  {e.describe()}")
             lines += [f"    roll {r.describe()}" for r in e.rolls]
-    unused = dice.remaining if isinstance(dice, ScriptedDice) else 0
+    unused = dice.unused if isinstance(dice, ScriptedDice) else ()
     happened = summarise(start, (game.state, list(game.log))).labels()
     notes = say_notes(start, args.json)  # every action played: the notes come with the answer
     if args.out:
         save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
                                                    **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
     if args.json:
-        print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": unused, "log": log, "out": args.out,
+        print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": len(unused), "unused_faces": list(unused),
+                            "log": log, "out": args.out,
                             "outcome": happened,
                             "state": {"turn": game.state.turn, "phase": game.state.phase.value,
                                       "active": game.state.active}},
@@ -107,7 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     print("\n".join(lines))
     if unused:
-        print(f"{unused} of the given dice were not needed")
+        print(unused_words(unused))  # which ones, so a judge can tell a miscount from a die to re-enter
     if happened:
         print("outcome: " + "; ".join(happened))
     print(f"now: turn {game.state.turn}, {game.state.active} to play, {game.state.phase.value} phase"

@@ -10,11 +10,11 @@ import yaml
 
 from ..battlescribe import read_battlescribe
 from ..errors import HerohammerError
-from ..roster_scenario import build_scenario
+from ..roster_scenario import build_scenario, import_notes
 from ..rulesets import RULESETS
 from ..scenario import check_writable, state_from_data
 from . import summary
-from .args import whole_number
+from .args import say, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
@@ -49,12 +49,15 @@ def _run_new(args: argparse.Namespace) -> int:
     state_from_data(data, "the new scenario")  # it must read back: refuse here rather than write a broken file
     text = (__import__("json").dumps(data, indent=2) if args.out and args.out.lower().endswith(".json")
             else yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True))
+    notes = import_notes(rosters)
     header = (f"# Written by herohammer scenario new from {', '.join(args.roster)} ({ruleset}).\n"
-              "# Units stand in a default formation: move them, set phase and active, then check actions.\n")
+              "# Units stand in a default formation: move them, set phase and active, then check actions.\n"
+              + "".join(f"# note: {' '.join(note.splitlines())}\n" for note in notes))
     if args.out:
         Path(args.out).write_text(("" if args.out.lower().endswith(".json") else header) + text, encoding="utf-8")
         units = sum(len(v) for v in data["sides"].values())
         print(f"wrote {args.out}: {units} units on {len(data['sides'])} sides ({ruleset})")
     else:
         print(header + text, end="")
+    say(notes, False)  # on stderr, as every command's notes
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
@@ -688,6 +688,24 @@ class NinthAge(Ruleset):
         """
         raise IllegalActionError(f"{unit_id} has no flee move in ruleset {self.name}", (FLEE_REACTION,))
 
+    def _redirect_candidates(self, state: GameState, charger: Unit, target: Unit,
+                             viable: Sequence[Unit]) -> Iterator[Action]:
+        """Propose a charge at ``target`` that Flees (named, or a unit already fleeing) with each redirect the charger
+        could declare (published.t9a-redirect-charge: another unit it could charge), the new target reacting by
+        default, and each other weapon that unit could Stand and Shoot with (``redirect_reaction_weapon``)."""
+        from ..actions import Charge
+
+        flees = {} if target.has(Status.FLEEING) else {"reaction": "flee"}  # a unit already fleeing Flees unasked
+        for other in viable:
+            if other.id == target.id:
+                continue
+            yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees, redirect=other.id)
+            if other.has_rule(STAND_AND_SHOOT_RULE) and not other.has(Status.FLEEING) \
+                    and stand_and_shoot_volley(state, other, charger, first=True).shooters:
+                for choice in weapon_choices(state, other):
+                    yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees,
+                                         redirect=other.id, redirect_reaction_weapon=choice)
+
     def end_turn(self, state: GameState) -> Resolution:
         """End the player turn: Shaken from a failed charge out lasts until now, and so do a Stand and Shoot's
         once per player turn (published.t9a-stand-and-shoot) and a Flee's (published.t9a-flee-reaction), on either side."""
@@ -705,17 +723,19 @@ class NinthAge(Ruleset):
         for u in mine:
             if state.phase is Phase.CHARGE:
                 reach = greatest_charge_range(state, u)
-                for e in enemies:
-                    if not e.joined and not beyond_charge_reach(state, u, e, reach):  # a joined character: its unit
-                        yield Charge.trusted(do="charge", unit=u.id, target=e.id)
-                        if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
-                            for choice in weapon_choices(state, e):  # Stand and Shoot with another weapon
-                                yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
-                            # the charged unit's player may Hold instead (published.t9a-charge-reactions)
-                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
-                        if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
-                            # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
-                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
+                viable = [e for e in enemies if not e.joined and not beyond_charge_reach(state, u, e, reach)]
+                for e in viable:  # a joined character: its unit
+                    yield Charge.trusted(do="charge", unit=u.id, target=e.id)
+                    if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
+                        for choice in weapon_choices(state, e):  # Stand and Shoot with another weapon
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
+                        # the charged unit's player may Hold instead (published.t9a-charge-reactions)
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
+                    if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
+                        # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
+                    if self.flees_from_charges and not e.has(Status.ENGAGED):
+                        yield from self._redirect_candidates(state, u, e, viable)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:

@@ -318,7 +318,8 @@ def create_app(store: Store | None = None) -> FastAPI:
             table.game = trial
             table.applied += len(body.actions)
         state = trial.state
-        result = {"seed": seed, "dice": body.dice, "unused_dice": dice.remaining if isinstance(dice, ScriptedDice) else 0,
+        unused = dice.unused if isinstance(dice, ScriptedDice) else ()
+        result = {"seed": seed, "dice": body.dice, "unused_dice": len(unused), "unused_faces": list(unused),
                   "log": log, "out": None, "outcome": summarise(start, (trial.state, happened_events)).labels(),
                   "state": {"turn": state.turn, "phase": state.phase.value, "active": state.active}}
         cited = [r for entry in log for e in entry["events"] for r in e["rules"]]

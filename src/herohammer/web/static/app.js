@@ -406,7 +406,8 @@ async function play(action) {
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
     say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
-      + (answer.result.unused_dice ? `; ${answer.result.unused_dice} of the typed-in dice were not needed` : ""), "info");
+      + (answer.result.unused_dice ? `; ${answer.result.unused_dice} typed-in ${answer.result.unused_dice === 1 ? "die" : "dice"} `
+        + `not used: ${answer.result.unused_faces.join(", ")}` : ""), "info");
   } catch (e) {
     showRefusal(action, e.message, e.data);
     say(e.message);
