@@ -51,10 +51,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "embark", "disembark", "regroup", "test",
                                              "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
-        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
+        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "consolidate", "manifest", "test",
+                                            "end_phase"})),
     )
-    #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat).
-    either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate"}
+    #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat), and the units
+    #: its result leaves free consolidate, whichever side they are on (published.40k3-consolidation).
+    either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate", "consolidate"}
     #: The 9th Age's choices, which 40k's rules make for the player or do not have (``Ruleset.unread_fields``).
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)",
@@ -113,6 +115,17 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         for kind in ("move", "assault", "fall_back")}
     #: What an assault through difficult terrain multiplies the highest die by, per troop type (4th ed. cavalry: 2).
     assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {}
+    #: 3rd edition's consolidation: "the victors can consolidate or advance" (published.40k3-consolidation); the
+    #: advance, not modelled, is what meets a new enemy, so a consolidation never ends in base contact with one.
+    consolidation_rule: ClassVar[str] = "published.40k3-consolidation"
+    consolidation_engages: ClassVar[bool] = False
+
+    @implements("published.40k3-consolidation")
+    def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """The units a close combat's result leaves with no enemy in base contact (their foes destroyed or fallen
+        back) and not falling back may consolidate this Assault phase (3rd ed. p. 67, Enemy Destroyed!: "the victors
+        can consolidate or advance as normal"); 4th edition inherits it, citing published.consolidation."""
+        return self._free_to_consolidate(state, before, combat)
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""

@@ -2711,8 +2711,8 @@ class CombatRules(Ruleset):
         return self._fall_back(state, unit_id, dice)
 
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
-        """Do what follows a close combat's result once its locks are released (3rd edition: nothing; 4th edition:
-        the units left free may consolidate, ``_free_to_consolidate``)."""
+        """Do what follows a close combat's result once its locks are released (here nothing; both editions override
+        it: the units left free may consolidate, ``_free_to_consolidate``, citing the edition's ``consolidation_rule``)."""
         return state, []
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
@@ -2764,6 +2764,12 @@ class CombatRules(Ruleset):
 
     #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
     no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
+    #: The rule a consolidation after a close combat cites (40k3 overrides it: published.40k3-consolidation).
+    consolidation_rule: ClassVar[str] = "published.consolidation"
+    #: Whether a consolidation may end in base contact with an enemy unit, locking both in a new close combat (4th
+    #: edition, published.consolidation); 3rd edition refuses it (published.40k3-consolidation: a new foe is engaged
+    #: by the advance, which the engine does not model).
+    consolidation_engages: ClassVar[bool] = True
 
     @implements("published.sweeping-advance")
     def sweep_barred(self, state: GameState, victors: Sequence[Unit]) -> str | None:
@@ -2829,10 +2835,11 @@ class CombatRules(Ruleset):
         # ids read once per state fought from (a search fights it again)
         was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
             {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
-        return state.remember((_FREED, self, was_locked, combat), lambda: self._freed(state, was_locked, combat))
+        return state.remember((_FREED, self, was_locked, combat),
+                              lambda: self._freed(state, was_locked, combat, self.consolidation_rule))
 
     @staticmethod
-    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str]) -> Resolution:
+    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str], rule: str) -> Resolution:
         freed: list[Unit] = []
         for uid in combat:
             u = state.unit(uid)
@@ -2846,7 +2853,7 @@ class CombatRules(Ruleset):
             return state, []
         state = state.replace_units(*(u.with_status(Status.MAY_CONSOLIDATE) for u in freed))
         return state, [Event("consolidation", f"{u.id} has no enemy left in base contact: it may consolidate D6\" "
-                             "this Assault phase (do: consolidate)", ("published.consolidation",)) for u in freed]
+                             "this Assault phase (do: consolidate)", (rule,)) for u in freed]
 
     def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
                   engagement: Engagement | None) -> GameState:
