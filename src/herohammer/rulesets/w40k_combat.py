@@ -1836,7 +1836,8 @@ class CombatRules(Ruleset):
         hurt = "wounded" if result.wounded else "not wounded"
         return f"is hit at S{result.perils_strength}, no save: {hurt}"
 
-    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting")
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
+                "published.last-man-standing")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
         psyker = state.unit(action.psyker)
@@ -1864,6 +1865,11 @@ class CombatRules(Ruleset):
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
+                    # a psyker slain in his unit may leave it with one model: Last Man Standing at once (3rd
+                    # edition; 4th tells it takes none), before the power a 2 still uses (published.last-man-standing)
+                    after, more = self._last_man(after, before, dice, set())
+                    events += more
+                    before = after  # the power's casualties are counted from here: the last man tests once
         if not result.power_used:
             return after, events
         rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ())

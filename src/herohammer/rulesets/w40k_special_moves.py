@@ -310,8 +310,10 @@ class SpecialMoves(CombatRules):
                                       min(mv.length, inches), mv.difficult, mv.dangerous) for mv in planned]
         short = any(mv.length > inches for mv in planned)
         state = apply_moves(state, moves, {u.id for u in members})
-        state = state.replace_units(*(u.with_status(remove=(Status.MAY_CONSOLIDATE,))
-                                      for u in state.combined(unit.id)))
+        # the consolidation is spent; made in the other side's turn, it is no move of the unit's own turn: MOVED,
+        # which only the active side's turn end clears, would keep it from moving in its next Movement phase
+        spent = (Status.MAY_CONSOLIDATE,) if unit.side == state.active else (Status.MAY_CONSOLIDATE, Status.MOVED)
+        state = state.replace_units(*(u.with_status(remove=spent) for u in state.combined(unit.id)))
         events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
                         (self.consolidation_rule,), tuple(dice.log[start:]))]
         touched = _touched_hosts(state, unit.side, state.combined(unit.id))
