@@ -30,7 +30,7 @@ from herohammer.game import Game
 from herohammer.state import GameState
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
 
 CONS3, CONS4 = "published.40k3-consolidation", "published.consolidation"
 CONS = {"40k3": CONS3, "40k4": CONS4}
@@ -306,3 +306,79 @@ def test_40k3_the_exact_odds_of_perils_and_the_last_man_equal_brute_force() -> N
     slain = Fraction(1, 18) * Fraction(16, 36)
     assert fast[(False, True)] == slain * Fraction(15, 36)
     assert fast[(False, False)] == slain * Fraction(21, 36)
+
+
+@pytest.mark.rule(CONS3, "40k3.char.must-assault")
+def test_40k3_a_captain_consolidates_with_his_squad_never_on_his_own() -> None:
+    """The Vet and the Captain who joined him win (the Boy slain); the Captain's own consolidation is refused citing
+    the 3rd edition's rule (he consolidates when his unit does), the unit's carries him: one D6 for both."""
+    red = [{"id": "vets", "status": ["locked"], "models": [model("Vet", 20, 20, 10, VET)]},
+           {"id": "cap", "character": "independent", "joined": "vets", "status": ["locked"],
+            "models": [model("Cap", 21.5, 19, 9, CAP)]}]
+    blue = [{"id": "boyz", "status": ["locked"], "models": [model("Boy", 20, 20 + BASE_25, 7, BOY)]}]
+    g = game(scenario("40k3", red, blue, phase="assault"))
+    g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([6, 6, 1]))
+    refused = assert_illegal(g, {"do": "consolidate", "unit": "cap", "to": [[21.5, 17]]}, CONS3)
+    assert "consolidates when its unit does" in str(refused)
+    events = g.apply({"do": "consolidate", "unit": "vets", "to": [[20, 18], [21.5, 17]]}, dice=ScriptedDice([1]))
+    assert [e.message for e in events] == ["vets consolidates 1\", and stops short"]
+    assert g.state.unit("vets").models[0].at == pytest.approx((20, 19))
+    assert g.state.unit("cap").models[0].at == pytest.approx((21.5, 18)) and g.state.unit("cap").joined == "vets"
+
+
+SWAMP = [{"id": "swamp", "kind": "dangerous", "polygon": [[18, 14], [40, 14], [40, 30], [18, 30]]}]
+MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+@pytest.mark.rule("40k3.char.move-as-type", "published.movement", "published.dangerous-terrain", "40k3.ic.join",
+                  "40k4.ic.join")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_captain_whose_bikers_die_in_a_swamp_joins_no_one_that_phase_but_does_in_the_next(ruleset: str) -> None:
+    """The Captain rides with his two Bikers through a swamp; both Bikers roll 1 and die (no armour save), he passes.
+    He is a unit of his own now, but he has made his move of this Movement phase with them, so joining the other
+    Bikers (a move, 3rd: moving within 2"; 4th: moving into coherency and declaring it) is refused by the move rule;
+    in his next Movement phase he joins them."""
+    bikers = squad("bikers", 20, 10, n=2, type="bike")
+    other = squad("other", 30, 20, n=2, type="bike")
+    g = game(scenario(ruleset, [bikers, hero("cap", 21, 8.5, joined="bikers", type="bike"), other], terrain=SWAMP))
+    events = g.apply({"do": "move", "unit": "bikers", "to": [[20, 16], [22, 16], [21, 14.5]]},
+                     dice=ScriptedDice([1, 1, 6, 6, 6, 6, 6, 6]))
+    assert "slain: bikers 1, bikers 2" in [e.message for e in events]
+    assert not g.state.unit("bikers").alive and g.state.unit("cap").joined is None
+    join = {"do": "join", "character": "cap", "unit": "other", "to": [28.5, 18]}
+    refused = assert_illegal(g, join, MOVE[ruleset])
+    assert "already moved this phase" in str(refused)
+    end_phases(g, 6)  # red's Shooting and Assault phases, blue's turn: red's next Movement phase
+    assert g.state.phase.value == "movement" and g.state.active == "red"
+    assert_legal(g, join, JOIN[ruleset])
+
+
+@pytest.mark.rule("40k4.char.retinue", "40k4.target.joined", "40k4.target.closest", "40k4.char.no-last-man",
+                  "40k4.ic.movement-phase-only")
+def test_40k4_an_inquisitor_whose_retinue_is_shot_away_is_a_lone_character_from_then_on() -> None:
+    """Seed 001: while his retinue lives the Inquisitor is part of it and "cannot be picked out"; once it is shot
+    away "the character may once again move between units". He takes no Last Man Standing (a character never does),
+    is a target only if the closest, may join no one in the enemy's turn, and joins the Tactical squad in his own
+    next Movement phase."""
+    red = [{"id": "retinue", "rules": ["retinue"], "models": [model("Acolyte 1", 20, 10), model("Acolyte 2", 22, 10)]},
+           hero("inq", 21, 11.5, joined="retinue", rules=["retinue"]), squad("tac", 28, 12, n=2)]
+    las = [{"id": "las", "models": [{**model(f"Gunner {i + 1}", 20 + 2 * i, 30), "weapons": ["lascannon"]}
+                                    for i in range(2)]},
+           {"id": "las2", "models": [{**model(f"Gunner {i + 3}", 20 + 2 * i, 25), "weapons": ["lascannon"]}
+                                     for i in range(2)]}]
+    g = game(scenario("40k4", red, las, phase="shooting", active="blue"))
+    assert_illegal(g, {"do": "shoot", "unit": "las2", "target": "inq"}, "40k4.target.joined")
+    events = g.apply({"do": "shoot", "unit": "las", "target": "retinue"}, dice=ScriptedDice([6] * 4))
+    assert not g.state.unit("retinue").alive and g.state.unit("inq").joined is None
+    [spared] = kinds(events, "last_man")
+    assert spared.rules == ("40k4.char.no-last-man",)
+    assert_legal(g, {"do": "shoot", "unit": "las2", "target": "inq"}, "40k4.target.closest")  # the closest now
+    join = {"do": "join", "character": "inq", "unit": "tac", "to": [25.5, 12.5]}
+    end_phases(g, 1)  # blue's Assault phase
+    refused = g.check(join)
+    assert not refused.legal and "40k4.ic.movement-phase-only" in refused.rules
+    end_phases(g, 1)  # red's Movement phase
+    assert g.state.phase.value == "movement" and g.state.active == "red"
+    assert_legal(g, join, "40k4.ic.join")
+    g.apply(join)
+    assert g.state.unit("inq").joined == "tac"
