@@ -382,3 +382,31 @@ def test_40k4_an_inquisitor_whose_retinue_is_shot_away_is_a_lone_character_from_
     assert_legal(g, join, "40k4.ic.join")
     g.apply(join)
     assert g.state.unit("inq").joined == "tac"
+
+
+@pytest.mark.rule("published.last-man-standing", "published.dangerous-terrain", "40k3.ic.no-last-man",
+                  "40k4.char.no-last-man")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_unit_its_dangerous_terrain_tests_leave_with_one_model_stands_as_the_last_man(ruleset: str) -> None:
+    """Three Bikers ride through a swamp and two roll 1: the last one takes Last Man Standing at once in 3rd
+    edition (3 + 3 on Ld 8: passes), a 4th edition unit is told it takes none; with their Captain, the Bikers all
+    slain, the Captain alone is told a character never takes it. Before session 21 nothing was said or rolled."""
+    g = game(scenario(ruleset, [squad("bikers", 20, 10, n=3, type="bike")], terrain=SWAMP))
+    events = g.apply({"do": "move", "unit": "bikers", "to": [[20, 16], [22, 16], [24, 16]]},
+                     dice=ScriptedDice([1, 1, 6, 3, 3]))
+    assert len(g.state.unit("bikers").models) == 1
+    if ruleset == "40k3":
+        [check] = kinds(events, "morale")
+        assert check.message.startswith("bikers is reduced to one model: Last Man Standing check on Ld 8")
+        assert "passes" in check.message and "published.last-man-standing" in check.rules
+    else:
+        [told] = kinds(events, "last_man")
+        assert told.rules == ("published.last-man-standing",) and not kinds(events, "morale")
+    assert not g.state.unit("bikers").has(Status.FALLING_BACK)
+    bikers = squad("bikers", 20, 10, n=2, type="bike")
+    g = game(scenario(ruleset, [bikers, hero("cap", 21, 8.5, joined="bikers", type="bike")], terrain=SWAMP))
+    events = g.apply({"do": "move", "unit": "bikers", "to": [[20, 16], [22, 16], [21, 14.5]]},
+                     dice=ScriptedDice([1, 1, 6, 6]))
+    [spared] = kinds(events, "last_man")
+    assert spared.message.startswith("cap is the last model") and not kinds(events, "morale")
+    assert spared.rules == ({"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}[ruleset],)

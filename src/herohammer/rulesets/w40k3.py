@@ -547,8 +547,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule,), (), ())))  # all its fields
-        state, more = self._dangerous_tests(state, moves, dice)
+        moved, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
+        if more:
+            state, more = self._last_man_after_tests(state, moved, dice, more)
+            events += more
         if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
             return state, events
         if unit.is_independent:

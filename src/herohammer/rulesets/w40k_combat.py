@@ -1291,6 +1291,15 @@ class CombatRules(Ruleset):
                 events += more
         return state, events
 
+    @implements("published.last-man-standing")
+    def _last_man_after_tests(self, state: GameState, before: GameState, dice: Dice, events: Sequence[Event]
+                              ) -> Resolution:
+        """A unit that its move's Dangerous Terrain tests (``events``) leave with one model takes Last Man Standing at
+        once (3rd edition; 4th says it takes none): a unit "reduced to a single model", whatever reduced it."""
+        if not any([e.kind == "casualties" for e in events]):
+            return state, []
+        return self._last_man(state, before, dice, set())
+
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
                moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:

@@ -242,7 +242,9 @@ class SpecialMoves(CombatRules):
         state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
         events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else ""),
                         (self.fleet_rule,), tuple(dice.log[start:]))]
-        state, more = self._dangerous_tests(state, moves, dice)
+        ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
+        events += more
+        state, more = self._last_man_after_tests(state, ran, dice, more)
         return state, events + more
 
     # == consolidation after a close combat (both editions) ==============================
