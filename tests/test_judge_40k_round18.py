@@ -206,7 +206,7 @@ def test_the_model_that_rolls_the_1_is_the_one_slain(ruleset: str) -> None:
     """Both marines wade 2.5" into the swamp (the highest of 2D6: 6, 6): S1 rolls 4, S2 rolls 1: S2 is slain, not
     S1, who stood first in the unit."""
     g = through_swamp(ruleset)
-    events = g.apply(SWAMP_MOVE, dice=ScriptedDice([6, 6, 4, 1]))
+    events = g.apply(SWAMP_MOVE, dice=ScriptedDice([6, 6, 4, 1, 3, 3]))  # 3rd: S1 passes Last Man Standing (3, 3)
     assert [m.name for m in g.state.unit("squad").models] == ["S1"]
     assert "squad: 2 dangerous terrain tests, 1 failed (S2)" in terrain_said(events)
 
@@ -307,7 +307,7 @@ def test_40k3_cavalry_move_through_the_wood_unslowed_and_every_rider_tests() -> 
     move = {"do": "move", "unit": "squad", "to": [[20, 25], [22, 25]]}
     g = game(scenario("40k3", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))
     assert "2 Dangerous Terrain tests" in g.check(move).notes[0]
-    events = g.apply(move, dice=ScriptedDice([5, 1]))
+    events = g.apply(move, dice=ScriptedDice([5, 1, 3, 3]))  # S1, the last man, passes Last Man Standing (3, 3)
     assert [m.name for m in g.state.unit("squad").models] == ["S1"] and ys(g) == [25.0]
     assert "squad: 2 dangerous terrain tests, 1 failed (S2)" in terrain_said(events)
     g = game(scenario("40k4", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))

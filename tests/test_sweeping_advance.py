@@ -1,5 +1,6 @@
 """4th edition Sweeping Advances and consolidation after a close combat (published.sweeping-advance,
-published.consolidation); 3rd edition left as it was (a failed close combat Morale check falls back).
+published.consolidation); 3rd edition's failed close combat Morale check just falls back, and its victor may
+consolidate by its own rule (published.40k3-consolidation).
 
 4th ed. rulebook, Sweeping Advances & Consolidation: "The falling back unit and the winning unit compare their
 Initiative characteristic + the roll of a D6 ... If the winner's total is equal or greater they catch the fleeing
@@ -131,15 +132,18 @@ def test_40k4_a_fearless_loser_does_not_fall_back_so_meets_no_sweeping_advance()
     assert g.state.unit("boyz").has(Status.LOCKED) and not g.state.unit("vets").has(Status.MAY_CONSOLIDATE)
 
 
-@pytest.mark.rule(SWEEP, "published.combat-resolution", "published.fall-back")
-def test_40k3_keeps_the_plain_fall_back_and_has_no_consolidation() -> None:
-    """3rd edition (published.sweeping-advance, Decision): the failed check falls back on the next two dice; no
-    Sweeping Advance, no consolidation (not an action of its Assault phase)."""
+@pytest.mark.rule(SWEEP, "published.combat-resolution", "published.fall-back", "published.40k3-consolidation")
+def test_40k3_keeps_the_plain_fall_back_and_its_victor_consolidates() -> None:
+    """3rd edition (published.sweeping-advance, Decision): the failed check falls back on the next two dice, with no
+    Initiative roll-off; the Vet, left with no enemy in base contact, may consolidate by the 3rd edition's own rule
+    (published.40k3-consolidation, session 21; before it the 3rd edition had no consolidation at all)."""
     g, events = fight("40k3", [boyz()], [*BLOWS, *FAILS, 3, 3])
-    assert not kinds(events, "sweeping_advance") and not kinds(events, "consolidation")
+    assert not kinds(events, "sweeping_advance")
+    [freed] = kinds(events, "consolidation")
+    assert freed.rules == ("published.40k3-consolidation",) and "vets" in freed.message
     assert g.state.unit("boyz").has(Status.FALLING_BACK) and len(g.state.unit("boyz").models) == 1
-    assert not g.state.unit("vets").has(Status.MAY_CONSOLIDATE)
-    assert_illegal(g, {"do": "consolidate", "unit": "vets", "to": [[20, 17]]}, "published.turn-sequence")
+    assert g.state.unit("vets").has(Status.MAY_CONSOLIDATE)
+    assert_legal(g, {"do": "consolidate", "unit": "vets", "to": [[20, 17]]}, "published.40k3-consolidation")
 
 
 # == consolidation ===================================================================================================

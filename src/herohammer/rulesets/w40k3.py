@@ -51,10 +51,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "embark", "disembark", "regroup", "test",
                                              "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "run", "manifest", "test", "end_phase"})),
-        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "manifest", "test", "end_phase"})),
+        PhaseSpec(Phase.ASSAULT, frozenset({"assault", "allocate", "fight", "consolidate", "manifest", "test",
+                                            "end_phase"})),
     )
-    #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat).
-    either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate"}
+    #: Both sides' models fight a close combat and allocate their attacks in it (published.close-combat), and the units
+    #: its result leaves free consolidate, whichever side they are on (published.40k3-consolidation).
+    either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate", "consolidate"}
     #: The 9th Age's choices, which 40k's rules make for the player or do not have (``Ruleset.unread_fields``).
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)",
@@ -113,6 +115,17 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         for kind in ("move", "assault", "fall_back")}
     #: What an assault through difficult terrain multiplies the highest die by, per troop type (4th ed. cavalry: 2).
     assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {}
+    #: 3rd edition's consolidation: "the victors can consolidate or advance" (published.40k3-consolidation); the
+    #: advance, not modelled, is what meets a new enemy, so a consolidation never ends in base contact with one.
+    consolidation_rule: ClassVar[str] = "published.40k3-consolidation"
+    consolidation_engages: ClassVar[bool] = False
+
+    @implements("published.40k3-consolidation")
+    def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """The units a close combat's result leaves with no enemy in base contact (their foes destroyed or fallen
+        back) and not falling back may consolidate this Assault phase (3rd ed. p. 67, Enemy Destroyed!: "the victors
+        can consolidate or advance as normal"); 4th edition inherits it, citing published.consolidation."""
+        return self._free_to_consolidate(state, before, combat)
 
     def join_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
         """Return why this ruleset forbids this join beyond the shared checks (None: allowed)."""
@@ -534,8 +547,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule,), (), ())))  # all its fields
-        state, more = self._dangerous_tests(state, moves, dice)
+        moved, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
+        if more:
+            state, more = self._last_man_after_tests(state, moved, dice, more)
+            events += more
         if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
             return state, events
         if unit.is_independent:

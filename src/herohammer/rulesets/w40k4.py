@@ -18,7 +18,7 @@ from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
 from ..rulings import Event, Ruling
-from ..state import GameState, Phase, PhaseSpec
+from ..state import GameState
 from ..units import Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import Weapon
@@ -68,12 +68,9 @@ class Warhammer40k4(Warhammer40k3):
     falling_back_rule: ClassVar[str] = "40k4.ic.falling-back"
     no_last_man_rule: ClassVar[str] = "40k4.char.no-last-man"
     picked_out_rules: ClassVar[tuple[str, ...]] = ("40k4.target.monstrous",)
-    #: The Assault phase also has the consolidation a close combat's result allows (published.consolidation), which
-    #: the units of either side make.
-    phases: ClassVar[tuple[PhaseSpec, ...]] = tuple(
-        PhaseSpec(spec.phase, spec.actions | {"consolidate"}) if spec.phase is Phase.ASSAULT else spec
-        for spec in Warhammer40k3.phases)
-    either_side: ClassVar[frozenset[str]] = Warhammer40k3.either_side | {"consolidate"}
+    #: 4th edition's consolidation (published.consolidation) may end in base contact with a new enemy unit.
+    consolidation_rule: ClassVar[str] = "published.consolidation"
+    consolidation_engages: ClassVar[bool] = True
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
     psychic_test_rule: ClassVar[str] = "published.40k4-psychic-test"
     character_kinds_rule: ClassVar[str] = "published.40k4-character-kinds"

@@ -1291,6 +1291,15 @@ class CombatRules(Ruleset):
                 events += more
         return state, events
 
+    @implements("published.last-man-standing")
+    def _last_man_after_tests(self, state: GameState, before: GameState, dice: Dice, events: Sequence[Event]
+                              ) -> Resolution:
+        """A unit that its move's Dangerous Terrain tests (``events``) leave with one model takes Last Man Standing at
+        once (3rd edition; 4th says it takes none): a unit "reduced to a single model", whatever reduced it."""
+        if not any([e.kind == "casualties" for e in events]):
+            return state, []
+        return self._last_man(state, before, dice, set())
+
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
                moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
@@ -1836,7 +1845,8 @@ class CombatRules(Ruleset):
         hurt = "wounded" if result.wounded else "not wounded"
         return f"is hit at S{result.perils_strength}, no save: {hurt}"
 
-    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting")
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
+                "published.last-man-standing")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
         psyker = state.unit(action.psyker)
@@ -1864,6 +1874,11 @@ class CombatRules(Ruleset):
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
+                    # a psyker slain in his unit may leave it with one model: Last Man Standing at once (3rd
+                    # edition; 4th tells it takes none), before the power a 2 still uses (published.last-man-standing)
+                    after, more = self._last_man(after, before, dice, set())
+                    events += more
+                    before = after  # the power's casualties are counted from here: the last man tests once
         if not result.power_used:
             return after, events
         rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ())
@@ -2711,8 +2726,8 @@ class CombatRules(Ruleset):
         return self._fall_back(state, unit_id, dice)
 
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
-        """Do what follows a close combat's result once its locks are released (3rd edition: nothing; 4th edition:
-        the units left free may consolidate, ``_free_to_consolidate``)."""
+        """Do what follows a close combat's result once its locks are released (here nothing; both editions override
+        it: the units left free may consolidate, ``_free_to_consolidate``, citing the edition's ``consolidation_rule``)."""
         return state, []
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
@@ -2764,6 +2779,12 @@ class CombatRules(Ruleset):
 
     #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
     no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
+    #: The rule a consolidation after a close combat cites (40k3 overrides it: published.40k3-consolidation).
+    consolidation_rule: ClassVar[str] = "published.consolidation"
+    #: Whether a consolidation may end in base contact with an enemy unit, locking both in a new close combat (4th
+    #: edition, published.consolidation); 3rd edition refuses it (published.40k3-consolidation: a new foe is engaged
+    #: by the advance, which the engine does not model).
+    consolidation_engages: ClassVar[bool] = True
 
     @implements("published.sweeping-advance")
     def sweep_barred(self, state: GameState, victors: Sequence[Unit]) -> str | None:
@@ -2829,10 +2850,11 @@ class CombatRules(Ruleset):
         # ids read once per state fought from (a search fights it again)
         was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
             {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
-        return state.remember((_FREED, self, was_locked, combat), lambda: self._freed(state, was_locked, combat))
+        return state.remember((_FREED, self, was_locked, combat),
+                              lambda: self._freed(state, was_locked, combat, self.consolidation_rule))
 
     @staticmethod
-    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str]) -> Resolution:
+    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str], rule: str) -> Resolution:
         freed: list[Unit] = []
         for uid in combat:
             u = state.unit(uid)
@@ -2846,7 +2868,7 @@ class CombatRules(Ruleset):
             return state, []
         state = state.replace_units(*(u.with_status(Status.MAY_CONSOLIDATE) for u in freed))
         return state, [Event("consolidation", f"{u.id} has no enemy left in base contact: it may consolidate D6\" "
-                             "this Assault phase (do: consolidate)", ("published.consolidation",)) for u in freed]
+                             "this Assault phase (do: consolidate)", (rule,)) for u in freed]
 
     def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
                   engagement: Engagement | None) -> GameState:

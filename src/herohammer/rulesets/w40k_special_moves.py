@@ -1,5 +1,6 @@
-"""40k moves that special rules give a unit: Fleet's run in the Shooting phase, Infiltrate's set-up; and the 4th
-edition's consolidation after a close combat (published.consolidation), a D6" move made as a run is.
+"""40k moves that special rules give a unit: Fleet's run in the Shooting phase, Infiltrate's set-up; and the
+consolidation after a close combat (4th edition: published.consolidation; 3rd: published.40k3-consolidation, which
+never ends in base contact with an enemy), a D6" move made as a run is.
 
 Both are read through ``effective_rules``, so what a joined character withholds from his
 unit or does not gain from it (40k3.ic.no-unit-abilities, 40k4.ic.rules-not-shared,
@@ -241,15 +242,18 @@ class SpecialMoves(CombatRules):
         state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
         events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else ""),
                         (self.fleet_rule,), tuple(dice.log[start:]))]
-        state, more = self._dangerous_tests(state, moves, dice)
+        ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
+        events += more
+        state, more = self._last_man_after_tests(state, ran, dice, more)
         return state, events + more
 
-    # == consolidation after a close combat (4th edition) ================================
-    @implements("published.consolidation")
+    # == consolidation after a close combat (both editions) ==============================
+    @implements("published.consolidation", "published.40k3-consolidation")
     def rule_consolidate(self, state: GameState, action: Consolidate) -> Ruling:
-        """Rule on a consolidation: a unit its close combat left free this phase moves up to D6" towards its places,
-        never into base contact with an enemy wherever the roll stops it."""
-        rule = "published.consolidation"
+        """Rule on a consolidation: a unit its close combat left free this phase moves up to D6" towards its places;
+        where a roll would bring it into base contact with an enemy unit, 4th edition locks them in a new close
+        combat (``_consolidated_into``) and 3rd edition refuses the move (``consolidation_engages``)."""
+        rule = self.consolidation_rule
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
@@ -272,6 +276,12 @@ class SpecialMoves(CombatRules):
         if blocked := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(blocked, rule)
         touched = _consolidation_contacts(state, unit.side, moves)
+        if touched and not self.consolidation_engages:
+            host, (name, inches) = next(iter(touched.items()))
+            return Ruling.forbid(
+                f"{name} would end in base contact with {host} if the D6 rolls {inches}: a 3rd edition consolidation "
+                "never reaches an enemy (the victors consolidate or advance; it is the advance towards the enemy, "
+                "not modelled, that may meet a new one)", rule)
         for host, (name, inches) in touched.items():
             group = state.combined(host)
             if any(x.has(Status.LOCKED) and not x.has(Status.FOUGHT) for x in group):
@@ -296,16 +306,18 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
         start = len(dice.log)
-        inches = dice.total(1, f"{unit.id}: consolidate", "published.consolidation")
+        inches = dice.total(1, f"{unit.id}: consolidate", self.consolidation_rule)
         planned = plan_members(state, members, action.to)
         moves = [movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, inches),
                                       min(mv.length, inches), mv.difficult, mv.dangerous) for mv in planned]
         short = any(mv.length > inches for mv in planned)
         state = apply_moves(state, moves, {u.id for u in members})
-        state = state.replace_units(*(u.with_status(remove=(Status.MAY_CONSOLIDATE,))
-                                      for u in state.combined(unit.id)))
+        # the consolidation is spent; made in the other side's turn, it is no move of the unit's own turn: MOVED,
+        # which only the active side's turn end clears, would keep it from moving in its next Movement phase
+        spent = (Status.MAY_CONSOLIDATE,) if unit.side == state.active else (Status.MAY_CONSOLIDATE, Status.MOVED)
+        state = state.replace_units(*(u.with_status(remove=spent) for u in state.combined(unit.id)))
         events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
-                        ("published.consolidation",), tuple(dice.log[start:]))]
+                        (self.consolidation_rule,), tuple(dice.log[start:]))]
         touched = _touched_hosts(state, unit.side, state.combined(unit.id))
         if not touched:
             return state, events
