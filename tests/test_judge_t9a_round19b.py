@@ -65,8 +65,9 @@ def test_a_character_of_a_friend_unit_in_the_combat_issues_the_duel() -> None:
     duel = {**FIGHT, "duel": "captain", "accept": "boss"}
     ruling = g.check(duel)
     assert ruling.legal and DUEL in ruling.rules and "captain duels boss" in ruling.reason, ruling
-    refused(g, {**FIGHT, "duel": "boss", "accept": "captain"}, DUEL, "boss is not one of elves's characters in "
-            "spears's combat (hero, captain): only such a character issues a Duel")
+    # the Boss is the reactive player's: when the active player issues no Duel, his may (2022 text, Issuing a Duel)
+    assert g.check({**FIGHT, "duel": "boss", "accept": "captain"}).legal
+    refused(g, {**FIGHT, "duel": "orcs", "accept": "captain"}, DUEL, "only such a character issues a Duel")
     refused(g, {**FIGHT, "duel": "captain", "accept": "orcs"}, DUEL, "orcs cannot accept: it is not a living enemy "
             "character")
     # the Captain (I6, WS6 against WS5: 4+) strikes the Boss only, the Boss (I3) the Captain only: 4 hits, 3 fails to

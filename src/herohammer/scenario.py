@@ -142,6 +142,9 @@ class ScenarioSpec(_Spec):
     #: 40k4: the units shot at this Shooting phase with the models each had when first shot, in that order
     #: (published.morale-casualties: their Morale checks are taken when the phase ends)
     shot_this_phase: dict[str, Annotated[StrictInt, Field(ge=1, le=MAX_NUMBER)]] = {}
+    #: t9a: the Duels still being fought, each the two duellists (issuer, accepter): it goes on into the combat's next
+    #: round (published.t9a-duel)
+    duels: list[tuple[str, str]] = []
     #: Actions (JSON objects) that ``herohammer simulate`` plays in order; ignored by the game itself.
     plan: list[dict[str, Any]] = []
     #: How ``herohammer play`` reached this state (source file, actions, seed or dice): enough to replay it.
@@ -734,7 +737,7 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
                       tuple(spec.spells_cast))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
             "fired_at": tuple(spec.fired_at.items()), "shot_this_phase": tuple(spec.shot_this_phase.items()),
-            "magic": magic}
+            "magic": magic, "duels": tuple((a, b) for a, b in spec.duels)}
 
 
 def _combat_extras_data(state: GameState) -> dict[str, Any]:
@@ -750,6 +753,8 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["fired_at"] = dict(state.fired_at)
     if state.shot_this_phase:
         out["shot_this_phase"] = dict(state.shot_this_phase)
+    if state.duels:
+        out["duels"] = [list(pair) for pair in state.duels]
     if state.magic.per_phase:
         out["magic_dice"] = dict(state.magic.per_phase)
     if state.magic.used:

@@ -107,6 +107,9 @@ class GameState(HashOnce):
     #: joined characters) had then: its Morale check for casualties is taken when the phase ends
     #: (published.morale-casualties, 4th ed. "during a single Shooting phase ... at the end of the Shooting phase").
     shot_this_phase: tuple[tuple[str, int], ...] = ()
+    #: t9a: the Duels still being fought, each the two duellists (issuer, accepter): a Duel both survive goes on
+    #: into the combat's next round, and no other is issued in that combat meanwhile (published.t9a-duel).
+    duels: tuple[tuple[str, str], ...] = ()
 
     def target_fired_at(self, unit_id: str) -> str | None:
         """Return the unit a unit (with its characters) fired at this turn, if it has fired."""

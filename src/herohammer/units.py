@@ -63,6 +63,9 @@ class Status(StrEnum):
     STOOD_AND_SHOT = "stood_and_shot"  # t9a: has made a Stand and Shoot this player turn (published.t9a-stand-and-shoot)
     FLED_FROM_CHARGE = "fled_from_charge"  # t9a: has fled as a Charge Reaction this player turn (published.t9a-flee-reaction)
     PANIC_PASSED = "panic_passed"  # t9a: has passed a Panic test this phase, so takes no other (published.t9a-panic)
+    #: t9a: a character nominated when a Duel was refused: Discipline 0, no melee attacks, no Battle Standard bonus
+    #: or Rally Around the Flag until it issues or accepts a Duel or its combat ends (published.t9a-duel)
+    DUEL_REFUSED = "duel_refused"
 
 
 _PLACED = attrgetter("placed")

@@ -358,7 +358,8 @@ def bearer_near(state: GameState, host_id: str) -> Model | None:
     12" edge to edge of the unit's models (its own unit included); None when there is none (the common case, settled
     by the names of the side's rules before anything is measured)."""
     host = current(state, host_id)
-    bearers = [u for u in state.side_units(host.side) if BSB_RULE in u.rules and u.alive and u.models]
+    bearers = [u for u in state.side_units(host.side) if BSB_RULE in u.rules and u.alive and u.models
+               and not u.has(Status.DUEL_REFUSED)]  # a bearer shamed by a refused Duel loses it (published.t9a-duel)
     if not bearers:
         return None
     group = [host, *state.joined_to(host.id)]

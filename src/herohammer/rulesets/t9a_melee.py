@@ -14,7 +14,11 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   by S (``t9a_charts``), through the same wounding code as shooting and spells.
 * Duels (``fight`` with ``duel``/``accept``/``nominate``): two characters accept to fight
   each other only; Overkill (unsaved wounds beyond the foe's last Wound) scores up to +3; a
-  refusal shames one enemy character that could have accepted: no attacks, Leadership 0.
+  Duel both survive goes on in the combat's next round (``GameState.duels``), and no other is
+  issued there meanwhile; the reactive player's character may issue one when the active
+  player's issue none; a refusal shames one enemy character that could have accepted
+  (``Status.DUEL_REFUSED``): no attacks, Discipline 0, no Battle Standard bonus or Rally Around
+  the Flag, until it issues or accepts a Duel or no enemy that could accept one is in contact.
 * Combat resolution: each side scores the Wounds its attacks removed, +1 per Full Rank (a rank
   of five models or more, in a unit at least five wide) behind the first up to +3, counted for
   one unit of the side (its highest), +1 per Standard Bearer, +1 once for having charged this
@@ -35,6 +39,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
 from ..dice import Dice, Stage
+from ..errors import ScenarioError
 from ..formations import is_character
 from ..geometry import in_base_contact
 from ..rulings import Event, Ruling
@@ -166,16 +171,49 @@ class _Fight:
 
 @dataclass(frozen=True)
 class DuelPlan:
-    """A Duel issued before the blows: accepted (two duellists) or refused (one enemy character shamed)."""
+    """A Duel issued before the blows: accepted (two duellists) or refused (one enemy character shamed); ``ongoing``:
+    the Duel of an earlier round of this combat, fought on (``GameState.duels``)."""
 
     issuer: str
     accepter: str | None = None
     refused: str | None = None
+    ongoing: bool = False
 
     @property
     def duellists(self) -> frozenset[str]:
         """Return the two characters fighting the Duel (none when it was refused)."""
         return frozenset({self.issuer, self.accepter}) if self.accepter else frozenset()
+
+
+@implements(DUEL)
+def ongoing_duel(state: GameState, units: Sequence[str]) -> tuple[str, str] | None:
+    """Return the Duel still being fought among these combined units (both duellists alive, each in one of them)."""
+    if not state.duels:
+        return None
+    ids = {u.id for uid in units for u in members(state, uid) if u.alive}
+    return next(((a, b) for a, b in state.duels if a in ids and b in ids), None)
+
+
+@implements(DUEL)
+def duels_left(state: GameState) -> GameState:
+    """Drop the Duels that are over: a duellist slain or gone, or the two no longer in one combat (a unit broke,
+    fled or was destroyed: the combat has ended)."""
+    if not state.duels:
+        return state
+    going = tuple(pair for pair in state.duels if all(state.has_unit(d) and state.unit(d).alive for d in pair)
+                  and members(state, pair[1])[0].id in combat_of(state, members(state, pair[0])[0].id))
+    return state if going == state.duels else replace(state, duels=going)
+
+
+@implements(DUEL)
+def shame_ends(state: GameState) -> GameState:
+    """End a refused Duel's effects at the end of a Player Turn where no enemy character that could accept a Duel is
+    in base contact with the shamed character's unit (its combat over, or no such character left)."""
+    shamed = [u for u in state.units if u.has(Status.DUEL_REFUSED)]
+    ended = [u for u in shamed if not u.alive or not any(
+        is_character(c) and c.alive for f in engaged_with(state, members(state, u.id)[0].id)
+        for c in members(state, f))]
+    return state.replace_units(*(u.with_status(remove=(Status.DUEL_REFUSED,)) for u in ended)) if ended else state
 
 
 def _touching(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
@@ -274,7 +312,8 @@ class MeleePhase(Ruleset):
             rules.append("t9a.combined.last-survivor")
         said = ""
         if duel is not None:
-            said = (f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
+            said = (f"; the Duel of {duel.issuer} and {duel.accepter} goes on" if duel.ongoing else
+                    f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
                     f"; the Duel {duel.issuer} issues is refused: {duel.refused} may not attack and its Leadership "
                     "counts as 0")
         enemies = [u for u in rest if u not in friends]
@@ -286,23 +325,37 @@ class MeleePhase(Ruleset):
                   action: Fight) -> DuelPlan | str | None:
         """Check a Duel issued, accepted or refused before the blows; return it, a refusal reason, or None.
 
-        ``combat`` is the combat's other units (``combat_of``).  A character of the active side engaged anywhere in the
-        combat issues it (the fighting unit's or a friend's that fights with it); an enemy character whose unit is in
-        base contact with the issuer's unit may accept (2022 text, rules/duels: "this enemy model's unit must be in
-        base contact with the unit of the model that issued the Duel"); if none does, the issuer names one that could
-        have (``nominate``; the only one by default), who then may not attack this round and whose Leadership counts
-        as 0.
+        ``combat`` is the combat's other units (``combat_of``).  A Duel of an earlier round that both duellists
+        survived is fought on, and no other is issued in the combat meanwhile ("there must not be any ongoing Duel in
+        this combat").  Else a character of the active side engaged anywhere in the combat issues it (the fighting
+        unit's or a friend's that fights with it), or, when the active player issues none, one of the reactive
+        side's ("if no Duel was issued, the Reactive Player may ... issue a Duel"); an enemy character whose unit is
+        in base contact with the issuer's unit may accept (2022 text, rules/duels: "this enemy model's unit must be
+        in base contact with the unit of the model that issued the Duel"); if none does, the issuer names one that
+        could have (``nominate``; the only one by default), who is shamed (``Status.DUEL_REFUSED``).
         """
+        going = ongoing_duel(state, [group[0].id, *combat])
+        if going is not None:
+            if action.duel is not None or action.accept is not None or action.nominate is not None:
+                return (f"the Duel of {going[0]} and {going[1]} goes on in this combat: no other Duel may be issued "
+                        "until it ends")
+            if action.at in going:
+                other = going[1] if action.at == going[0] else going[0]
+                return f"{action.at} fights the Duel: only {other} may attack it"
+            return DuelPlan(going[0], accepter=going[1], ongoing=True)
         if action.duel is None:
             if action.accept is not None or action.nominate is not None:
                 return "no Duel was issued (duel: the character who issues it)"
             return None
+        units = [group[0].id, *combat]
+        everyone = [c for uid in units for c in members(state, uid) if is_character(c) and c.alive]
         side = group[0].side
-        units = [group[0].id, *(u for u in combat if state.unit(u).side == side)]
-        mine = [c.id for uid in units for c in members(state, uid) if is_character(c) and c.alive]
-        if action.duel not in mine:
-            return (f"{action.duel} is not one of {side}'s characters in {group[0].id}'s combat "
-                    f"({', '.join(mine) or 'none'}): only such a character issues a Duel")
+        mine = [c.id for c in everyone if c.side == side]
+        theirs = [c.id for c in everyone if c.side != side]  # the reactive player's, when the active issues none
+        if action.duel not in mine and action.duel not in theirs:
+            return (f"{action.duel} is not a character in {group[0].id}'s combat ({', '.join(mine) or 'none'} of "
+                    f"{side}; {', '.join(theirs) or 'none'} of the reactive player, when {side} issues no Duel): "
+                    "only such a character issues a Duel")
         issuer = members(state, action.duel)[0].id
         touching = engaged_with(state, issuer)
         able = [c.id for f in touching for c in members(state, f) if is_character(c) and c.alive]
@@ -369,19 +422,24 @@ class MeleePhase(Ruleset):
         events: list[Event] = []
         if duel is not None:
             rules.append(DUEL)
-            events.append(Event("duel", f"{duel.issuer} issues a Duel; " + (
-                f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
-                f"it is refused, and {duel.refused} may not attack this round; its Leadership counts as 0"),
-                (DUEL,), (), (("outcome", "accepted" if duel.accepter else "refused"),)))
+            state = self._duel_begins(state, duel)
+            events.append(Event("duel", (
+                f"the Duel of {duel.issuer} and {duel.accepter} goes on: they fight each other only" if duel.ongoing
+                else f"{duel.issuer} issues a Duel; " + (
+                    f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
+                    f"it is refused, and {duel.refused} may not attack, counts as Discipline 0 and brings no Battle "
+                    "Standard bonus or Rally Around the Flag until its combat ends or it issues or accepts a Duel")),
+                (DUEL,), (), (("outcome", "ongoing" if duel.ongoing else "accepted" if duel.accepter else "refused"),)))
+        elif any(u.has(Status.DUEL_REFUSED) for uid in sides for u in members(state, uid)):
+            rules.append(DUEL)  # an earlier refusal's shame still holds
         steps = tuple(sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models},
                              reverse=True))
-        refused = duel.refused if duel else None
 
         def strike(fight: _Fight, dice: Dice) -> _Fight:
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
             if fight.at == len(steps):
-                return self._fight_result(fight, mine, rest, friends, refused, events, dice, flees, scores)
+                return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores)
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, duel)
@@ -419,10 +477,23 @@ class MeleePhase(Ruleset):
         fought = dice.loop(_Fight(state, 0, tuple(caused.items()), tuple(dict.fromkeys(caused, 0).items()),
                                   tuple(rules), (), ()),
                            strike, _Fight.over, lambda f: f.key(view))
-        return fought.state, list(fought.events)
+        return duels_left(fought.state), list(fought.events)
 
-    def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], refused: str | None,
-                      opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
+    @staticmethod
+    @implements(DUEL)
+    def _duel_begins(state: GameState, duel: DuelPlan) -> GameState:
+        """Put a Duel issued this round into the state: an accepted one goes on until it ends (``GameState.duels``), a
+        refused one shames its nominee; a character who issues or accepts a Duel is shamed no more."""
+        if duel.ongoing:
+            return state
+        ended = [state.unit(c) for c in (duel.issuer, duel.accepter) if c and state.unit(c).has(Status.DUEL_REFUSED)]
+        state = state.replace_units(*(u.with_status(remove=(Status.DUEL_REFUSED,)) for u in ended))
+        if duel.accepter is not None:
+            return replace(state, duels=(*state.duels, (duel.issuer, duel.accepter)))
+        assert duel.refused is not None
+        return state.replace_unit(state.unit(duel.refused).with_status(Status.DUEL_REFUSED))
+
+    def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
                       scores: dict[Hashable, _Scored]) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
         the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``)."""
@@ -436,7 +507,7 @@ class MeleePhase(Ruleset):
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      fight.rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, refused, flees, scores)
+        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -448,8 +519,8 @@ class MeleePhase(Ruleset):
             foes = [f for f, s in sides.items() if s != side]
             in_contact = False
             for u in group:
-                if duel is not None and u.id == duel.refused:
-                    continue  # a character who refused a Duel does not attack (published.t9a-duel)
+                if u.has(Status.DUEL_REFUSED):
+                    continue  # a character shamed by a refused Duel does not attack (published.t9a-duel)
                 for m in u.models:
                     touched = [f for f in foes if _touching([_only(u, m)], members(state, f))]
                     if touched:
@@ -493,7 +564,7 @@ class MeleePhase(Ruleset):
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
-                        dice: Dice, refused: str | None = None, flees: dict[Hashable, Any] | None = None,
+                        dice: Dice, flees: dict[Hashable, Any] | None = None,
                         scores: dict[Hashable, _Scored] | None = None) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue.
 
@@ -536,8 +607,8 @@ class MeleePhase(Ruleset):
             if steadfast and disrupted:  # Disrupted Ranks: no Steadfast (published.t9a-flank-rear)
                 steadfast = False
                 rules.append(FLANK_REAR)
-            ld = self._break_leadership(state, uid, refused)
-            if refused is not None and any(u.id == refused for u in members(state, uid)):
+            ld = self._break_leadership(state, uid)
+            if any(u.has(Status.DUEL_REFUSED) for u in members(state, uid)):
                 rules.append(DUEL)
             if any(m.name == ld.source for m in generals_near(state, uid)):
                 rules.append(GENERAL)
@@ -588,13 +659,40 @@ class MeleePhase(Ruleset):
         return state, events
 
     @implements(DUEL, GENERAL)
-    def _break_leadership(self, state: GameState, uid: str, refused: str | None) -> LeadershipRuling:
+    def _break_leadership(self, state: GameState, uid: str) -> LeadershipRuling:
         """Return the Leadership a unit breaks on: its highest, or the General's within 12"; a character who
         refused a Duel counts as Leadership 0."""
-        sources = [LeadershipSource(m.name, 0 if u.id == refused else m.profile.ld, u.is_character)
+        sources = [LeadershipSource(m.name, 0 if u.has(Status.DUEL_REFUSED) else m.profile.ld, u.is_character)
                    for u in state.combined(members(state, uid)[0].id) for m in u.models]
         general = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, uid)]
         return self.unit_leadership([*sources, *general])
+
+    @implements(DUEL)
+    def end_turn(self, state: GameState) -> Resolution:
+        """End the player turn: Duels that are over are dropped, and a refused Duel's shame ends where no enemy that
+        could accept a Duel is left in contact (published.t9a-duel)."""
+        return super().end_turn(shame_ends(duels_left(state)))
+
+    @implements(DUEL)
+    def validate_state(self, state: GameState, source: str) -> None:
+        """Refuse a Duel in the file that is no Duel: two living characters of opposite sides in one combat."""
+        super().validate_state(state, source)
+        for i, pair in enumerate(state.duels):
+            where = f"duels[{i}]"
+            for name in pair:
+                if not state.has_unit(name) or not is_character(state.unit(name)) or not state.unit(name).alive:
+                    raise ScenarioError(source, where, f"{name!r} is not a living character: only two characters "
+                                        f"fight a Duel [{DUEL}]")
+            a, b = (state.unit(n) for n in pair)
+            if a.side == b.side:
+                raise ScenarioError(source, where, f"{a.id} and {b.id} are on one side: a Duel is fought by enemies "
+                                    f"[{DUEL}]")
+            if members(state, b.id)[0].id not in combat_of(state, members(state, a.id)[0].id):
+                raise ScenarioError(source, where, f"{a.id} and {b.id} are not in one combat (their units are not "
+                                    f"connected through base contact) [{DUEL}]")
+            if any(n in other for other in state.duels[:i] for n in pair):
+                raise ScenarioError(source, where, f"{a.id} or {b.id} already fights a Duel (a duellist fights one) "
+                                    f"[{DUEL}]")
 
     def end_melee_phase(self, state: GameState) -> GameState:
         """Clear who has fought when a Melee phase ends."""
@@ -665,7 +763,8 @@ def _static_bonuses(state: GameState, hosts: dict[str, Unit],
                   "standard": sum(1 for u in members(state, uid) for m in u.models if m.role == "standard"),
                   "charge": 1 if charger.get(host.side) == uid else 0,
                   **flanking[uid],
-                  "battle standard": sum(1 for u in members(state, uid) if BSB_RULE in u.rules and u.alive)}
+                  "battle standard": sum(1 for u in members(state, uid) if BSB_RULE in u.rules and u.alive
+                                         and not u.has(Status.DUEL_REFUSED))}  # a shamed bearer: none (published.t9a-duel)
             for uid, host in hosts.items()}
 
 

@@ -80,6 +80,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         "file": {"magic_dice": "The 9th Age's Magic Dice per Magic phase",
                  "magic_dice_used": "The 9th Age's Magic Dice used this Magic phase",
                  "spells_cast": "The 9th Age's spells cast this Magic phase",
+                 "duels": "The 9th Age's Duels still being fought",
                  "shot_this_phase": "4th edition's units shot this Shooting phase (their Morale checks wait for "
                                     "its end; 3rd edition's are taken at once)"},
         "unit": {"formation": "The 9th Age's ranks and files (a 40k unit's models stand where their at: puts them)",
