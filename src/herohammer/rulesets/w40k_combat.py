@@ -421,7 +421,10 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    deltas: dict[tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[str, int], ...]], StrikeDelta]
+    #: by the dice's result and the carry-over rules cited; a result whose unsaved wounds found no model of their
+    #: group to take them (``_melee_not_carried`` reads the Wounds left outside the pool) is marked ``_BY_ROOM`` there
+    #: and kept by those Wounds too
+    deltas: dict[tuple[Any, ...], StrikeDelta]
 
 
 class _Strikes:
@@ -452,6 +455,7 @@ MORALE_WORDS_KEPT = 64
 WORDS_KEPT = 256
 _VOLLEY, _MORALE, _FALL_BACK = "volley", "morale", "fall back"  # what a state remembers (``HashOnce.remember``)
 _NONE_YET: Any = object()
+_BY_ROOM: Any = object()  # a strike's result kept by the Wounds left outside its pool as well (``_StrikePlan.deltas``)
 
 
 class _Batch(NamedTuple):
@@ -2440,16 +2444,23 @@ class CombatRules(Ruleset):
             models = plan.models
             struck = models[next(iter(models))][0]
             host = struck.joined or struck.id
-            carry = self._carry_rule(state, host)
             group = state.combined(host)
+            carry = self._carry_rule(state, host)
             # the Wounds left to the struck unit's members outside the pool (4th ed.: its joined characters), which
-            # wounds lost for want of carry-over are told against (``_melee_not_carried``): part of what is kept
-            outside = _room_outside(group, models) if len(group) > 1 else ()
-            delta = plan.deltas.get((decided, carry, outside)) if keep else None
+            # wounds lost for want of carry-over are told against (``_melee_not_carried``): read only when some unsaved
+            # wounds found no model of their group, and then part of what is kept
+            room = partial(_room_outside, group, models) if len(group) > 1 else tuple
+            delta = plan.deltas.get((decided, carry)) if keep else None
+            if delta is _BY_ROOM:  # this result's delta is told apart by the Wounds left outside the pool
+                delta = plan.deltas.get((decided, carry, room()))
             if delta is None:
-                delta = _strike_delta(plan, state, rest, decided, carry, outside)
+                delta, read = _strike_delta(plan, state, rest, decided, carry, room)
                 if keep:
-                    _keep(plan.deltas, (decided, carry, outside), delta, OUTCOMES_KEPT)
+                    if read is None:
+                        _keep(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+                    else:
+                        _keep(plan.deltas, (decided, carry), _BY_ROOM, OUTCOMES_KEPT)
+                        _keep(plan.deltas, (decided, carry, read), delta, OUTCOMES_KEPT)
             changed, events, unsaved, waiting = delta
             # every wound saved: the same units (a destroyed unit's characters released, as ever)
             state = _release_orphans(state.replace_units(*changed) if changed else state)
@@ -3486,7 +3497,8 @@ def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[M
 
 
 def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
-                  carry: tuple[str, ...], outside: tuple[tuple[str, int], ...] = ()) -> StrikeDelta:
+                  carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]] = tuple
+                  ) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
     """Work out what a strike's dice do to the units it reads (``CombatRules._strike_outcome``), in ``state``.
 
     The wounds are allocated in the same pass that worked out the save groups (``_save_split``
@@ -3506,10 +3518,12 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
         changed, slain = _wounded_units(state, taken, remove)
         if slain:
             events.append(_casualties(slain, rules))
+    outside = None
     if left_over:  # some unsaved wounds found no model of their group to take them
+        outside = room()
         events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
     waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
-    return tuple(changed), tuple(events), unsaved, waiting
+    return (tuple(changed), tuple(events), unsaved, waiting), outside
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
