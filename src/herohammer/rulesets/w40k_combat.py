@@ -110,6 +110,8 @@ _FOUGHT_UNIT = "fought"  # the key of a unit's value once its combat is fought (
 _SLAIN_REMOVED = "slain removed"  # the key of a unit's value with its slain removed (``_remove_casualties``)
 _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
 _SWEEP_INITIATIVE = "sweep initiative"  # the key of a group's Initiative for a Sweeping Advance (``_group_initiative``)
+_POOL = "combat pool"  # the key of a unit's models in the order a striker's blows wound them (``_combat_pool``)
+_STANDING = "standing distance"  # the key of a unit's distance to a falling back group (``_fall_back_heading``)
 _TOUCHING = "touching"  # the key of whether a unit touches another (``_units_touch``)
 _FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
 #: What ends with the phase: a combat fought, and the right to consolidate after it (published.consolidation).
@@ -1058,8 +1060,9 @@ class CombatRules(Ruleset):
                 # the first enemy in order at the least distance, as min() keeps it, and none nearer than touching
                 mine = [m for u in members for m in u.models]
                 nearest, best = enemies[0], math.inf
-                for e in enemies:
-                    gap = geo.standing_distance(mine, e.models)
+                group = tuple(members)
+                for e in enemies:  # (each enemy's distance kept on its value by the group's values)
+                    gap = e.remember((_STANDING, group), partial(geo.standing_distance, mine, e.models))
                     if gap < best:
                         nearest, best = e, gap
                         if gap == 0.0:  # in base contact: no later enemy can be nearer
@@ -2668,9 +2671,15 @@ class CombatRules(Ruleset):
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
         groups = (target,) if self.character_separate_in_combat or target.joined else state.combined(target.id)
-        if len(groups) == 1 and len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
-            return [(target.id, 0)]
-        return self._pool_order(state, target.id, [attacker.placed], with_characters=len(groups) > 1)
+        if len(groups) == 1:
+            if len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
+                return [(target.id, 0)]
+            # the order reads the target unit and the striker's base alone: kept on the unit's value, which stands
+            # in every state where the unit has taken no blow since (a later Initiative step's target, as a rule)
+            placed = attacker.placed
+            return list(target.remember((_POOL, self, placed), lambda: tuple(self._pool_order(
+                state, target.id, [placed], with_characters=False))))
+        return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
     def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
