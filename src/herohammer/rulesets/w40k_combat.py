@@ -157,12 +157,19 @@ def _sweep_initiative(group: Sequence[Unit]) -> int:
 
 def _group_initiative(group: Sequence[Unit]) -> int:
     """Return ``_sweep_initiative(group)``, kept on the group's first unit by the others' values: a unit's value (a
-    fought unit is one value for every state a fight fought again leads to, ``_fought_unit``) stands in many states."""
+    fought unit is one value for every state a fight fought again leads to, ``_fought_unit``) stands in many states.
+    Worked out afresh while some other member's hash is not known yet (a state just built: keying would walk its
+    models only to be hashed)."""
+    if not all(u.hashed() for u in group[1:]):
+        return _sweep_initiative(group)
     return group[0].remember((_SWEEP_INITIATIVE, tuple(group[1:])), partial(_sweep_initiative, group))
 
 
 def _units_touch(a: Unit, b: Unit) -> bool:
-    """Return ``touching(a, b)``, kept on ``a`` by ``b``'s value: base contact reads the two units' models alone."""
+    """Return ``touching(a, b)``, kept on ``a`` by ``b``'s value: base contact reads the two units' models alone.
+    Measured afresh while ``b``'s hash is not known yet (as ``_group_initiative``)."""
+    if not b.hashed():
+        return _touching(a, b)
     return a.remember((_TOUCHING, b), partial(_touching, a, b))
 
 
@@ -876,6 +883,8 @@ class CombatRules(Ruleset):
         other side's casualties.
         """
         group = state.combined(unit_id)
+        if not all(u.hashed() for u in group[1:]):  # a state just built: keying would walk the members' models
+            return self._morale_facts(state, unit_id, kind, negative)
         return group[0].remember((_MORALE, self, unit_id, kind, negative, tuple(group[1:])),
                                  lambda: self._morale_facts(state, unit_id, kind, negative))
 
@@ -1060,9 +1069,10 @@ class CombatRules(Ruleset):
                 # the first enemy in order at the least distance, as min() keeps it, and none nearer than touching
                 mine = [m for u in members for m in u.models]
                 nearest, best = enemies[0], math.inf
-                group = tuple(members)
-                for e in enemies:  # (each enemy's distance kept on its value by the group's values)
-                    gap = e.remember((_STANDING, group), partial(geo.standing_distance, mine, e.models))
+                group = tuple(members) if all(u.hashed() for u in members) else None
+                for e in enemies:  # (each enemy's distance kept on its value by the group's values, once hashed)
+                    gap = geo.standing_distance(mine, e.models) if group is None else \
+                        e.remember((_STANDING, group), partial(geo.standing_distance, mine, e.models))
                     if gap < best:
                         nearest, best = e, gap
                         if gap == 0.0:  # in base contact: no later enemy can be nearer
