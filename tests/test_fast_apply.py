@@ -190,3 +190,15 @@ def test_a_state_remembers_per_value_and_forgets_when_changed_or_saved() -> None
     assert evolve(state, turn=state.turn + 1).remember(("test", 1), work) == 3  # a changed state starts afresh
     copy = pickle.loads(pickle.dumps(state))
     assert copy == state and copy.remember(("test", 1), work) == 4  # nothing remembered travels in a pickle
+
+
+def test_a_value_says_whether_its_hash_is_known_yet() -> None:
+    """``HashOnce.hashed``: a memo keyed by a unit's value (the 40k fight's ``_units_touch``) is used only once the
+    unit is hashed, so a state just built never walks its models to key a memo; a changed value (``evolve``) and a
+    pickled copy start unhashed."""
+    unit = state_from_data(read_data(sorted(EXAMPLES.glob("*.yaml"))[0])).units[0]
+    assert not unit.hashed() and not any(m.hashed() for m in unit.models)
+    hash(unit)
+    assert unit.hashed() and all(m.hashed() for m in unit.models)
+    assert not evolve(unit, status=frozenset()).hashed()
+    assert not pickle.loads(pickle.dumps(unit)).hashed()

@@ -290,3 +290,43 @@ def test_the_states_a_fight_fought_again_ends_in_share_their_units(ruleset: str)
                 holders.setdefault(id(unit), (unit, set()))[1].add(losses)
         again.undo()
     assert any(len(losses) > 1 for _, losses in holders.values())  # one unit object after different losses elsewhere
+
+
+@pytest.mark.rule("40k4.cc.no-carry-over")
+def test_a_fight_fought_again_tells_wounds_lost_to_no_carry_over_as_on_a_new_state() -> None:
+    """A strike's result is kept by its dice alone (``_StrikePlan.deltas``), unless some unsaved wounds found no model
+    of their group to take them: then it is kept by the Wounds the struck unit's other members had left as well
+    (what the lost wounds are told against, ``_melee_not_carried``).  A Captain (I6) strikes the Boss first, then a
+    Vet (I5, four Attacks) strikes the lone Boy the Boss (one of his three Wounds taken) has joined: fought again from one state, the Vet's strike
+    is read once for every Boss the Captain left, and each fight gives exactly the events and state of the same dice
+    on a state just built from the same data, the wounds lost to no carry-over counted against the Boss's Wounds
+    left after the Captain's blows."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _w40k import BASE_25, model, scenario
+    from test_judge_40k_round17 import BOSS, BOY, FIGHT
+
+    cap = "WS5 BS5 S5 T4 W2 I6 A3 Ld10 Sv3+"
+    vet = "WS10 BS5 S10 T4 W2 I5 A4 Ld10 Sv3+"  # hits on 3+, wounds on 2+: often more unsaved wounds than the Boy has
+    red = [{"id": "vets", "status": ["locked"], "models": [model("Vet", 20, 20, 10, vet)]},
+           {"id": "caps", "status": ["locked"], "models": [model("Cap", 20 + BASE_25, 20, 10, cap)]}]
+    blue = [{"id": "boyz", "status": ["locked"], "models": [model("Boy 1", 20, 20 + BASE_25, 7, BOY)]},
+            {"id": "boss", "character": "independent", "joined": "boyz", "status": ["locked"],
+             "models": [{**model("Boss", 20 + BASE_25, 20 + BASE_25, 9, BOSS), "wounds_taken": 1}]}]
+    data = scenario("40k4", red, blue, phase="assault")
+    again = Game(state_from_data(data))
+    lost: set[tuple[int, int]] = set()  # (the Boss's wounds taken, the wounds said lost)
+    for seed in range(150):
+        events = again.apply(FIGHT, SeededDice(seed))
+        new = Game(state_from_data(data))
+        assert events == new.apply(FIGHT, SeededDice(seed))
+        assert again.state == new.state
+        boss = again.state.unit("boss").models
+        lost.update((boss[0].wounds_taken if boss else 3, dict(e.data)["lost"]) for e in events
+                    if e.kind == "not_carried_over")
+        again.undo()
+    # wounds were lost to no carry-over against a Boss the Captain had left with two Wounds and with one: told
+    # against each (two lost against two Wounds left, one against one)
+    assert {(1, 2), (2, 1)} <= lost, lost

@@ -321,7 +321,10 @@ def _reading_key(value: Any) -> tuple[Hashable, ...] | None:
 def _keyed_dict(value: dict[Any, Any]) -> tuple[Hashable, ...]:
     if not set(map(type, value)) <= _ONLY_STR:
         raise _NotPlain
-    values = list(value.values())
+    texts = tuple(value.values())
+    if set(map(type, texts)) <= _ONLY_STR:  # every value a text (a fight's or a shot's ids): the values themselves
+        return (_DICT, tuple(value), texts)
+    values = list(texts)
     for i, item in enumerate(values):
         if type(item) is not str:  # a text (a unit's id) is its own key
             values[i] = _keyed(item)

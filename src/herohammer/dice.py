@@ -687,7 +687,13 @@ class SeededDice(Dice):
     def _roll_pool(self, n: int, target: int, purpose: str, rule: str, reroll: Reroll) -> int:
         """Roll and log ``n`` (1 or more) D6 at ``target`` (2 to 6): ``roll(Pool(...))`` without the request."""
         if reroll is _NO_REROLL:  # most rolls
-            faces = self._faces.take(n)
+            stream = self._faces
+            at = stream._at
+            if at + n <= len(stream._ahead):  # the faces read ahead hold them (``FaceStream.take`` inlined)
+                stream._at = at + n
+                faces = stream._ahead[at:at + n]
+            else:
+                faces = stream.take(n)
             notation = _pool_notation(n, target, 0)
         else:
             below = reroll.below(target)

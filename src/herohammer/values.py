@@ -66,6 +66,11 @@ class HashOnce:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != _HASH and k != MEMO}
 
+    def hashed(self) -> bool:
+        """Say whether this value's hash is known already: a memo keyed by it then costs no walk of its fields (a value
+        hashed by nothing else yet, as in a state just built, may be worked out more cheaply than keyed)."""
+        return _HASH in self.__dict__
+
     def known(self, key: Hashable, default: Any = None) -> Any:
         """Return what ``remember`` keeps for ``key`` on this value, or ``default``: a look without a ``compute`` to
         build for the usual case, where it is known."""

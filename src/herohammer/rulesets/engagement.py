@@ -33,7 +33,7 @@ class Engagement:
     enemy or by joining, found breadth first (each round in the state's order of units).
     """
 
-    __slots__ = ("units", "levels", "_start", "_touches", "_near")
+    __slots__ = ("units", "levels", "_start", "_touches", "_near", "_soles")
 
     def __init__(self, state: GameState, unit_id: str) -> None:
         first = state.unit(unit_id)
@@ -77,6 +77,7 @@ class Engagement:
                                                   for uid, models in self._start.items()}
         self._touches = touches
         self._near = near
+        self._soles: dict[str, tuple[str | None, ...]] = {}  # ``start_soles`` by unit, as asked
 
     def start_models(self, unit_id: str) -> tuple[Model, ...] | None:
         """Return a unit's models as the fight starts (None for a unit not in it)."""
@@ -85,13 +86,20 @@ class Engagement:
     def start_soles(self, unit_id: str) -> tuple[str | None, ...]:
         """Return, per start model of a unit, the one enemy unit whose models it touches as the fight starts.
 
-        None for a model touching none, or models of several units.
+        None for a model touching none, or models of several units.  Worked out once per unit (every Initiative
+        step of every fight from the state asks).
         """
+        soles = self._soles.get(unit_id)
+        if soles is not None:
+            return soles
         found = list(map(self._touches.get, zip(repeat(unit_id), range(len(self._start[unit_id]))), repeat(())))
         if set(map(len, found)) == {1}:  # each model touches one enemy model (the usual battle line): read in C
-            return tuple(map(_UNIT_OF, map(_FIRST, found)))
-        return tuple([None if not refs else refs[0][0] if all(r[0] == refs[0][0] for r in refs) else None
-                      for refs in found])
+            soles = tuple(map(_UNIT_OF, map(_FIRST, found)))
+        else:
+            soles = tuple([None if not refs else refs[0][0] if all(r[0] == refs[0][0] for r in refs) else None
+                           for refs in found])
+        self._soles[unit_id] = soles
+        return soles
 
     def touched_units(self, unit_id: str) -> set[str]:
         """Return the enemy units whose models a unit's models touch as the fight starts."""

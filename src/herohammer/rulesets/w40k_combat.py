@@ -109,6 +109,10 @@ _FOUGHT = frozenset({Status.FOUGHT})
 _FOUGHT_UNIT = "fought"  # the key of a unit's value once its combat is fought (``_fought_unit``)
 _SLAIN_REMOVED = "slain removed"  # the key of a unit's value with its slain removed (``_remove_casualties``)
 _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
+_SWEEP_INITIATIVE = "sweep initiative"  # the key of a group's Initiative for a Sweeping Advance (``_group_initiative``)
+_POOL = "combat pool"  # the key of a unit's models in the order a striker's blows wound them (``_combat_pool``)
+_STANDING = "standing distance"  # the key of a unit's distance to a falling back group (``_fall_back_heading``)
+_TOUCHING = "touching"  # the key of whether a unit touches another (``_units_touch``)
 _FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
 #: What ends with the phase: a combat fought, and the right to consolidate after it (published.consolidation).
 _PHASE_DONE_ORDER = (Status.FOUGHT, Status.MAY_CONSOLIDATE)
@@ -149,6 +153,24 @@ def _sweep_initiative(group: Sequence[Unit]) -> int:
         return values[0]
     value, count = Counter(values).most_common(1)[0]
     return value if 2 * count > len(values) else min(values)
+
+
+def _group_initiative(group: Sequence[Unit]) -> int:
+    """Return ``_sweep_initiative(group)``, kept on the group's first unit by the others' values: a unit's value (a
+    fought unit is one value for every state a fight fought again leads to, ``_fought_unit``) stands in many states.
+    Worked out afresh while some other member's hash is not known yet (a state just built: keying would walk its
+    models only to be hashed)."""
+    if not all(u.hashed() for u in group[1:]):
+        return _sweep_initiative(group)
+    return group[0].remember((_SWEEP_INITIATIVE, tuple(group[1:])), partial(_sweep_initiative, group))
+
+
+def _units_touch(a: Unit, b: Unit) -> bool:
+    """Return ``touching(a, b)``, kept on ``a`` by ``b``'s value: base contact reads the two units' models alone.
+    Measured afresh while ``b``'s hash is not known yet (as ``_group_initiative``)."""
+    if not b.hashed():
+        return _touching(a, b)
+    return a.remember((_TOUCHING, b), partial(_touching, a, b))
 
 
 def _rolls(dice: Dice, start: int) -> tuple[RollRecord, ...]:
@@ -326,11 +348,18 @@ class _SweepFacts:
     (None: no Sweeping Advance, and why), both Initiatives, the falling back unit with its characters, and the state
     with them destroyed once a roll catches them (built on that branch only)."""
 
-    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught")
+    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited", "destroyed")
 
     def __init__(self, victor: str | None, why_not: str, own: int, theirs: int, group: list[Unit]) -> None:
         self.victor, self.why_not, self.own, self.theirs, self.group = victor, why_not, own, theirs, group
         self.caught: GameState | None = None
+        #: the purposes of both rolls and the breaking off roll's splits (worked out on the first roll)
+        self.rolling: tuple[str, tuple[int, ...], str] | None = None
+        #: the sweeping advance event's words by the two rolls (at most 36 pairs)
+        self.said: dict[tuple[int, int], str] = {}
+        #: once a roll caught the unit: the rules its event cites and the event naming the slain
+        self.cited: tuple[str, ...] = ()
+        self.destroyed: Event | None = None
 
 
 class _Verdict(NamedTuple):
@@ -401,7 +430,10 @@ class _StrikePlan(NamedTuple):
     attacking: str  # the attacks event's text before the dice: who attacks whom with how many
     why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
     rules: tuple[str, ...]  # the attacks event's rules
-    deltas: dict[tuple[tuple[int, ...], tuple[str, ...], tuple[tuple[str, int], ...]], StrikeDelta]
+    #: by the dice's result and the carry-over rules cited; a result whose unsaved wounds found no model of their
+    #: group to take them (``_melee_not_carried`` reads the Wounds left outside the pool) is marked ``_BY_ROOM`` there
+    #: and kept by those Wounds too
+    deltas: dict[tuple[Any, ...], StrikeDelta]
 
 
 class _Strikes:
@@ -432,6 +464,7 @@ MORALE_WORDS_KEPT = 64
 WORDS_KEPT = 256
 _VOLLEY, _MORALE, _FALL_BACK = "volley", "morale", "fall back"  # what a state remembers (``HashOnce.remember``)
 _NONE_YET: Any = object()
+_BY_ROOM: Any = object()  # a strike's result kept by the Wounds left outside its pool as well (``_StrikePlan.deltas``)
 
 
 class _Batch(NamedTuple):
@@ -810,7 +843,7 @@ class CombatRules(Ruleset):
         key = (_MORALE, self, unit_id, kind, modifier < 0)
         facts = state.known(key, _NONE_YET)
         if facts is _NONE_YET:
-            facts = state.remember(key, lambda: self._morale_facts(state, unit_id, kind, modifier < 0))
+            facts = state.remember(key, lambda: self._group_morale_facts(state, unit_id, kind, modifier < 0))
         if facts is None:
             return state, []
         host_id, fearless, stubborn, rule_extra, ld, lost, heroism, said = facts
@@ -839,6 +872,21 @@ class CombatRules(Ruleset):
             return state, [event]
         state, more = (self._fall_back if leave is None else leave)(state, host_id, dice)
         return state, [event, *more]
+
+    def _group_morale_facts(self, state: GameState, unit_id: str, kind: LeadershipTestKind,
+                            negative: bool) -> _MoraleFacts | None:
+        """Return ``_morale_facts``, kept on the tested unit's host by the values of its other members as well.
+
+        The facts read the unit with its joined characters alone (its Leadership, Fearless, Stubborn and the rules
+        its members share or withhold, ``state.combined``: the hooks it calls read no other unit), so every state
+        holding the same members finds them again: the many states a fight's blows lead to differ mostly in the
+        other side's casualties.
+        """
+        group = state.combined(unit_id)
+        if not all(u.hashed() for u in group[1:]):  # a state just built: keying would walk the members' models
+            return self._morale_facts(state, unit_id, kind, negative)
+        return group[0].remember((_MORALE, self, unit_id, kind, negative, tuple(group[1:])),
+                                 lambda: self._morale_facts(state, unit_id, kind, negative))
 
     def _morale_facts(self, state: GameState, unit_id: str, kind: LeadershipTestKind,
                       negative: bool) -> _MoraleFacts | None:
@@ -1021,8 +1069,10 @@ class CombatRules(Ruleset):
                 # the first enemy in order at the least distance, as min() keeps it, and none nearer than touching
                 mine = [m for u in members for m in u.models]
                 nearest, best = enemies[0], math.inf
-                for e in enemies:
-                    gap = geo.standing_distance(mine, e.models)
+                group = tuple(members) if all(u.hashed() for u in members) else None
+                for e in enemies:  # (each enemy's distance kept on its value by the group's values, once hashed)
+                    gap = geo.standing_distance(mine, e.models) if group is None else \
+                        e.remember((_STANDING, group), partial(geo.standing_distance, mine, e.models))
                     if gap < best:
                         nearest, best = e, gap
                         if gap == 0.0:  # in base contact: no later enemy can be nearer
@@ -2422,16 +2472,23 @@ class CombatRules(Ruleset):
             models = plan.models
             struck = models[next(iter(models))][0]
             host = struck.joined or struck.id
-            carry = self._carry_rule(state, host)
             group = state.combined(host)
+            carry = self._carry_rule(state, host)
             # the Wounds left to the struck unit's members outside the pool (4th ed.: its joined characters), which
-            # wounds lost for want of carry-over are told against (``_melee_not_carried``): part of what is kept
-            outside = _room_outside(group, models) if len(group) > 1 else ()
-            delta = plan.deltas.get((decided, carry, outside)) if keep else None
+            # wounds lost for want of carry-over are told against (``_melee_not_carried``): read only when some unsaved
+            # wounds found no model of their group, and then part of what is kept
+            room = partial(_room_outside, group, models) if len(group) > 1 else tuple
+            delta = plan.deltas.get((decided, carry)) if keep else None
+            if delta is _BY_ROOM:  # this result's delta is told apart by the Wounds left outside the pool
+                delta = plan.deltas.get((decided, carry, room()))
             if delta is None:
-                delta = _strike_delta(plan, state, rest, decided, carry, outside)
+                delta, read = _strike_delta(plan, state, rest, decided, carry, room)
                 if keep:
-                    _keep(plan.deltas, (decided, carry, outside), delta, OUTCOMES_KEPT)
+                    if read is None:
+                        _keep(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+                    else:
+                        _keep(plan.deltas, (decided, carry), _BY_ROOM, OUTCOMES_KEPT)
+                        _keep(plan.deltas, (decided, carry, read), delta, OUTCOMES_KEPT)
             changed, events, unsaved, waiting = delta
             # every wound saved: the same units (a destroyed unit's characters released, as ever)
             state = _release_orphans(state.replace_units(*changed) if changed else state)
@@ -2639,9 +2696,15 @@ class CombatRules(Ruleset):
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
         """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
         groups = (target,) if self.character_separate_in_combat or target.joined else state.combined(target.id)
-        if len(groups) == 1 and len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
-            return [(target.id, 0)]
-        return self._pool_order(state, target.id, [attacker.placed], with_characters=len(groups) > 1)
+        if len(groups) == 1:
+            if len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
+                return [(target.id, 0)]
+            # the order reads the target unit and the striker's base alone: kept on the unit's value, which stands
+            # in every state where the unit has taken no blow since (a later Initiative step's target, as a rule)
+            placed = attacker.placed
+            return list(target.remember((_POOL, self, placed), lambda: tuple(self._pool_order(
+                state, target.id, [placed], with_characters=False))))
+        return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
 
     @implements("published.combat-resolution")
     def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
@@ -2752,30 +2815,42 @@ class CombatRules(Ruleset):
             return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {facts.why_not}; it "
                                  "falls back", (rule,), data=(("outcome", "none"),)), *more]
         own, theirs = facts.own, facts.theirs
+        rolling = facts.rolling
+        if rolling is None:  # the rolls' purposes and the breaking off roll's splits, once per state
+            rolling = facts.rolling = (f"{unit_id}: breaking off (Initiative {own} + D6)",
+                                       tuple(range(theirs - own + 1, theirs - own + 7)),
+                                       f"{victor}: sweeping advance (Initiative {theirs} + D6)")
         start = len(dice.log)
-        fled = dice.total(1, f"{unit_id}: breaking off (Initiative {own} + D6)", rule,
-                          splits=tuple(range(theirs - own + 1, theirs - own + 7)))
+        fled = dice.total(1, rolling[0], rule, splits=rolling[1])
         reach = own + fled - theirs  # the victor's D6 that catches the unit
-        caught_on = dice.total(1, f"{victor}: sweeping advance (Initiative {theirs} + D6)", rule, splits=(reach - 1,))
-        said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = {theirs + caught_on} "
-                f"against {own} + {fled} = {own + fled}")
+        caught_on = dice.total(1, rolling[2], rule, splits=(reach - 1,))
         rolls = _rolls(dice, start)
+        said = facts.said.get((fled, caught_on))  # the event's words, once per state and pair of rolls
+        if said is None:
+            said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = "
+                    f"{theirs + caught_on} against {own} + {fled} = {own + fled}")
+            if caught_on < reach:
+                said = f"{said}: {unit_id} breaks off and falls back"
+            else:
+                characters = [u.id for u in facts.group[1:]]
+                with_them = f" with {', '.join(characters)}" if characters else ""
+                said = f"{said}: {unit_id} is caught and destroyed{with_them}, no save allowed"
+            facts.said[(fled, caught_on)] = said
         if caught_on < reach:
             state, more = self._fall_back(state, unit_id, dice)
-            return state, [Event("sweeping_advance", f"{said}: {unit_id} breaks off and falls back", (rule,), rolls,
-                                 (("outcome", "broke off"),)), *more]
-        group = facts.group
+            return state, [Event("sweeping_advance", said, (rule,), rolls, (("outcome", "broke off"),)), *more]
         caught = facts.caught
-        if caught is None:  # the first catch from this state: the state with the unit and its characters gone
+        if caught is None:  # the first catch from this state: the state with the unit and its characters gone, and
+            # the events that say so (the same words whatever the rolls that caught it)
+            group = facts.group
             caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
-        characters = tuple(u.id for u in group[1:])
-        slain = [m.name for u in group for m in u.models]
-        with_them = f" with {', '.join(characters)}" if characters else ""
-        cited = (rule, self.falling_back_rule) if characters else (rule,)
-        return caught, [Event("sweeping_advance", f"{said}: {unit_id} is caught and destroyed{with_them}, no save "
-                              "allowed", cited, rolls, (("outcome", "caught"),)),
-                        Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
-                              (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+            slain = [m.name for u in group for m in u.models]
+            facts.cited = (rule, self.falling_back_rule) if len(group) > 1 else (rule,)
+            facts.destroyed = Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain "
+                                    f"{', '.join(slain)}", (rule, "core.zero.w"), data=(("slain", len(slain)),))
+        destroyed = facts.destroyed
+        assert destroyed is not None  # told with the caught state
+        return caught, [Event("sweeping_advance", said, facts.cited, rolls, (("outcome", "caught"),)), destroyed]
 
     #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
     no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
@@ -2811,7 +2886,7 @@ class CombatRules(Ruleset):
         victor, why_not, theirs = self._sweeper(state, group, combat)
         if victor is None:
             return _SweepFacts(None, why_not, 0, 0, group)
-        return _SweepFacts(victor, "", _sweep_initiative(group), theirs, group)
+        return _SweepFacts(victor, "", _group_initiative(group), theirs, group)
 
     def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
         """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
@@ -2828,15 +2903,15 @@ class CombatRules(Ruleset):
             if u.side == side or u.joined or not u.alive:
                 continue
             victors = state.combined(uid)
-            if not any(_touching(v, f) for v in victors for f in group):
+            if not any(_units_touch(v, f) for v in victors for f in group):
                 continue
-            if any(_touching(v, h) for v in victors for h in holding):
+            if any(_units_touch(v, h) for v in victors for h in holding):
                 why = f"{uid} still has models engaged with units that are not falling back"
                 continue
             if (barred := self.sweep_barred(state, victors)) is not None:
                 why = barred
                 continue
-            initiative = _sweep_initiative(victors)
+            initiative = _group_initiative(victors)
             if best is None or initiative > best[0]:
                 best = (initiative, uid)
         return (None, why, 0) if best is None else (best[1], "", best[0])
@@ -3463,7 +3538,8 @@ def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[M
 
 
 def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
-                  carry: tuple[str, ...], outside: tuple[tuple[str, int], ...] = ()) -> StrikeDelta:
+                  carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]] = tuple
+                  ) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
     """Work out what a strike's dice do to the units it reads (``CombatRules._strike_outcome``), in ``state``.
 
     The wounds are allocated in the same pass that worked out the save groups (``_save_split``
@@ -3483,10 +3559,12 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
         changed, slain = _wounded_units(state, taken, remove)
         if slain:
             events.append(_casualties(slain, rules))
+    outside = None
     if left_over:  # some unsaved wounds found no model of their group to take them
+        outside = room()
         events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
     waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
-    return tuple(changed), tuple(events), unsaved, waiting
+    return (tuple(changed), tuple(events), unsaved, waiting), outside
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
