@@ -187,3 +187,15 @@ def test_an_ongoing_duels_round_has_brute_force_odds() -> None:
     g = Game(state_from_data(_data(duels=[["hero", "boss"]])))
     weights = exact_odds_as_brute_force(g.state, FIGHT)
     assert sum(w for _, w in weights) == 1 and len(weights) > 1
+
+
+@pytest.mark.rule(DUEL)
+def test_legal_actions_offer_each_duel_and_none_while_one_goes_on() -> None:
+    g = _game()
+    fights = {(a.duel, a.accept, a.nominate) for a in g.legal_actions() if a.do == "fight"}
+    # the plain fight, the Hero's Duel accepted or refused, and the Boss's (the reactive player's) accepted or refused
+    assert fights == {(None, None, None), ("hero", "boss", None), ("hero", None, "boss"), ("boss", "hero", None),
+                      ("boss", None, "hero")}, fights
+    g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, ScriptedDice(ALL_MISS))
+    _to_orcs_melee(g)
+    assert [(a.unit, a.duel) for a in g.legal_actions() if a.do == "fight"] == [("orcs", None)]

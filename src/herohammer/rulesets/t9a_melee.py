@@ -32,7 +32,7 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -319,6 +319,27 @@ class MeleePhase(Ruleset):
         enemies = [u for u in rest if u not in friends]
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
+
+    @staticmethod
+    def duel_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
+        """Propose the fight with each Duel its combat's characters could issue (published.t9a-duel): each issuer,
+        the active side's or the reactive side's, with each enemy character able to accept it, accepted and refused
+        (that character nominated); none while a Duel goes on in the combat (the plain fight fights it).  The rulings
+        check each candidate as any other."""
+        from ..actions import Fight
+
+        units = [unit_id, *combat_of(state, unit_id)]
+        if ongoing_duel(state, units) is not None:
+            return
+        for uid in units:
+            for issuer in members(state, uid):
+                if not (is_character(issuer) and issuer.alive):
+                    continue
+                for foe in engaged_with(state, uid):
+                    for able in members(state, foe):
+                        if is_character(able) and able.alive:
+                            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, accept=able.id)
+                            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, nominate=able.id)
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
