@@ -99,3 +99,30 @@ def test_actions_the_rulesets_offer_never_carry_an_unread_field() -> None:
         unread = game.ruleset.unread_fields
         for action in game.legal_actions():
             assert all(getattr(action, f) is None or getattr(action, f) is False for f in unread.get(action.do, {})), (path.name, action)
+
+
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4", "t9a"])
+def test_another_games_unit_status_in_a_file_is_refused_naming_it(ruleset: str) -> None:
+    """A 40k unit ``fleeing`` or ``duel_refused``, a 9th Age unit ``falling_back`` or ``pinned``, would be read by no
+    rule of the file's ruleset: refused at load, naming the field and the status; a status of its own game loads."""
+    from herohammer.errors import ScenarioError
+    from herohammer.scenario import state_from_data
+    from herohammer.units import Status
+
+    unread = get_ruleset(ruleset).unread_statuses
+    assert unread  # each game names the other's statuses
+    for status in unread:
+        data = _status_file(ruleset, status.value)
+        with pytest.raises(ScenarioError) as exc:
+            state_from_data(data)
+        assert "sides.a[0].status[0]" in str(exc.value) and repr(status.value) in str(exc.value), exc.value
+    own = next(s for s in (Status.MOVED, Status.SHOT) if s not in unread)
+    assert state_from_data(_status_file(ruleset, own.value)).unit("x").has(own)
+
+
+def _status_file(ruleset: str, status: str) -> dict[str, Any]:
+    profile = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+" + (" Adv5 Mar10" if ruleset == "t9a" else "")
+    return {"ruleset": ruleset, "phase": "movement", "active": "a", "sides": {
+        "a": [{"id": "x", "status": [status], "models": [{"name": "m", "profile": profile, "base": 25,
+                                                           "at": [10, 10]}]}],
+        "b": [{"id": "y", "models": [{"name": "n", "profile": profile, "base": 25, "at": [40, 40]}]}]}}

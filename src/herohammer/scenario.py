@@ -335,7 +335,8 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
 
 def _check_unread_fields(source: str, spec: ScenarioSpec, ruleset: type[Ruleset]) -> None:
     """Refuse a field another game reads and this ruleset does not (``Ruleset.unread_scenario_fields``), set to
-    anything but its default: loaded, it would be read by nothing (``magic_dice`` in a 40k file)."""
+    anything but its default, and another game's unit status (``Ruleset.unread_statuses``): loaded, it would be read
+    by nothing (``magic_dice`` or a ``fleeing`` unit in a 40k file)."""
     unread = ruleset.unread_scenario_fields
     if not unread:
         return
@@ -351,9 +352,13 @@ def _check_unread_fields(source: str, spec: ScenarioSpec, ruleset: type[Ruleset]
 
     check(spec, unread.get("file", {}), "")
     units, models = unread.get("unit", {}), unread.get("model", {})
+    statuses = ruleset.unread_statuses
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             check(u, units, f"sides.{side}[{i}]")
+            for k, status in enumerate(u.status):
+                if status in statuses:
+                    refuse(f"sides.{side}[{i}].status[{k}]", repr(status.value), statuses[status])
             for j, m in enumerate(u.models):
                 check(m, models, f"sides.{side}[{i}].models[{j}]")
 

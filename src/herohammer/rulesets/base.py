@@ -23,7 +23,7 @@ from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import TURN_STATUSES, Unit
+from ..units import TURN_STATUSES, Status, Unit
 from ..values import cached, evolve
 
 if TYPE_CHECKING:
@@ -194,6 +194,9 @@ class Ruleset:
     #: ``model``), each with what it is for: a file that sets one (to anything but its default) is refused at load
     #: naming the field and the ruleset (``scenario._check_unread_fields``), never loaded as if it were not there.
     unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: Another game's unit statuses, each with what it is for: a file that gives a unit one is refused at load
+    #: (``scenario._check_unread_fields``), since no rule of this ruleset would read it.
+    unread_statuses: ClassVar[Mapping[Status, str]] = {}
     #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
     #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset()

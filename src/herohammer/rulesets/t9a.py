@@ -544,6 +544,16 @@ class NinthAge(Ruleset):
                  "fired_at": "40k's shooting targets this turn", "shot_this_phase": "40k's units shot this phase"},
         "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
     }
+    #: 40k's unit statuses (``Ruleset.unread_statuses``): a 9th Age unit that breaks flees (fleeing).
+    unread_statuses: ClassVar[Mapping[Status, str]] = {
+        Status.FALLING_BACK: "40k's falling back unit (a 9th Age unit flees: fleeing)",
+        Status.PINNED: "40k's Pinning", Status.NEWLY_PINNED: "40k's Pinning taken in its own turn",
+        Status.LOCKED: "40k's units locked in close combat (a 9th Age unit in combat is engaged)",
+        Status.REGROUPED: "40k's Regroup test taken this Movement phase",
+        Status.RAN: "40k's Fleet run", Status.ASSAULTED: "40k's assault move",
+        Status.USED_POWER: "40k's psychic power used this turn",
+        Status.MAY_CONSOLIDATE: "40k's consolidation after a close combat",
+    }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset(
         {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE})

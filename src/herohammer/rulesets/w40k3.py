@@ -88,6 +88,18 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                            "powers: and the armoury's)"},
         "model": {"role": "The 9th Age's command group (champion, musician, standard)"},
     }
+    #: The 9th Age's unit statuses (``Ruleset.unread_statuses``): a 40k unit that breaks falls back (falling_back).
+    unread_statuses: ClassVar[Mapping[Status, str]] = {
+        Status.FLEEING: "The 9th Age's fleeing unit (a 40k unit falls back: falling_back)",
+        Status.SHAKEN: "The 9th Age's Shaken character after a failed charge out",
+        Status.MARCHED: "The 9th Age's March move", Status.HALTED: "The 9th Age's unit stopped by a joining character",
+        Status.NO_CHARGE: "The 9th Age's unit barred from charging this turn",
+        Status.RALLY_TESTED: "The 9th Age's Rally test taken this turn",
+        Status.STOOD_AND_SHOT: "The 9th Age's Stand and Shoot made this player turn",
+        Status.FLED_FROM_CHARGE: "The 9th Age's Flee Charge Reaction made this player turn",
+        Status.PANIC_PASSED: "The 9th Age's Panic test passed this phase",
+        Status.DUEL_REFUSED: "The 9th Age's character shamed by a refused Duel",
+    }
 
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
     modelled_rules: ClassVar[frozenset[str]] = frozenset({
