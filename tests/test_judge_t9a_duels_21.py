@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from _t9a import exact_odds_as_brute_force, refused, scenario
-from herohammer.dice import ScriptedDice
+from herohammer.dice import ScriptedDice, SeededDice
 from herohammer.errors import ScenarioError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
@@ -169,7 +169,7 @@ def test_a_shamed_battle_standard_bearer_brings_no_bonus() -> None:
 
 @pytest.mark.rule(DUEL)
 def test_a_duel_in_the_file_is_checked_at_load() -> None:
-    for pair, words in ((["hero", "orcs"], "'orcs' is not a living character"),
+    for pair, words in ((["hero", "nobody"], "'nobody' is not a living character"),
                         (["hero", "hero"], "on one side")):
         with pytest.raises(ScenarioError) as exc:
             state_from_data(_data(duels=[pair]))
@@ -199,3 +199,84 @@ def test_legal_actions_offer_each_duel_and_none_while_one_goes_on() -> None:
     g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, ScriptedDice(ALL_MISS))
     _to_orcs_melee(g)
     assert [(a.unit, a.duel) for a in g.legal_actions() if a.do == "fight"] == [("orcs", None)]
+
+
+# -- Champions ("Characters and Champions Engaged in Combat may issue a Duel") -----------------------------------
+ORC_CHAMPION = "WS4 BS3 S4 T4 W1 I2 A2 Ld7 Sv6+ Adv4 Mar8"
+
+
+def _champions(orcs: int = 5, spear_profile: str = NO_ATTACKS_SPEAR, spear_champion: bool = False,
+               boss: bool = False) -> Game:
+    """The Spearmen with their Hero against orcs led by a Champion (o0), who alone of them has Attacks."""
+    data = scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"], orc_status=["engaged"],
+                    spear_profile=spear_profile, orc_profile=NO_ATTACKS_ORC, orcs=orcs,
+                    roles={0: "champion"} if spear_champion else None)
+    data["sides"]["orcs"][0]["models"][0].update(role="champion", profile=ORC_CHAMPION)
+    if boss:
+        data["sides"]["orcs"].append(dict(BOSS))
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(DUEL)
+def test_a_champion_accepts_a_duel_and_only_he_takes_the_duellists_blows() -> None:
+    g = _champions()
+    said = g.check({**FIGHT, "duel": "hero", "accept": "orcs"})
+    assert said.legal and "hero duels orcs" in said.reason, said
+    # I6: the Hero's 3 attacks at the Champion only: hit 6 6 6, wound 6 6 6, no save (S4 against 6+): 3 unsaved on
+    # his one Wound: he falls (1 lost) and 2 are Overkill; no other orc is touched
+    events = g.apply({**FIGHT, "duel": "hero", "accept": "orcs"}, ScriptedDice([6] * 6 + [1] * 10))
+    assert "I6: elves 3 attacks at orcs's Champion o0: 3 hits, 3 unsaved (slain: o0)" in events[1].message, events[1]
+    assert "Overkill: elves +2" in events[1].message
+    assert [m.name for m in g.state.unit("orcs").models] == ["o1", "o2", "o3", "o4"]
+    assert g.state.duels == ()  # the Champion fell: the Duel is over
+
+
+@pytest.mark.rule(DUEL)
+def test_a_duelling_champion_is_struck_by_the_other_duellist_only() -> None:
+    # two orcs (the Champion and one more) against ten Spearmen with Attacks, whose own Champion (s0) duels him:
+    # whatever the dice, the Spearmen's other blows never slay the orcs' Champion
+    for seed in range(12):
+        g = _champions(orcs=2, spear_profile="WS4 BS4 S4 T3 W1 I5 A2 Ld8 Sv5+ Adv5 Mar10", spear_champion=True)
+        events = g.apply({**FIGHT, "duel": "spears", "accept": "orcs"}, SeededDice(seed))
+        lines = events[1].message.split(": ", 1)[1].split("; ")
+        assert any(x.startswith("I5: elves 2 attacks at orcs's Champion o0") for x in lines), lines
+        others = [x for x in lines if "attacks at orcs:" in x]
+        assert all("o0" not in x for x in others), lines
+        champion_blows = [x for x in lines if x.startswith("I2: orcs")]
+        assert all("attacks at spears's Champion s0" in x for x in champion_blows), lines
+
+
+@pytest.mark.rule(DUEL)
+def test_a_champion_is_never_nominated() -> None:
+    # only the orcs' Champion could accept the Hero's Duel: refused, nobody is shamed
+    g = _champions()
+    said = g.check({**FIGHT, "duel": "hero"})
+    assert said.legal and "only Champions could have accepted, and none is nominated" in said.reason, said
+    refused(g, {**FIGHT, "duel": "hero", "nominate": "orcs"}, DUEL, "cannot be nominated")
+    events = g.apply({**FIGHT, "duel": "hero"}, ScriptedDice([1] * 12))
+    assert dict(events[0].data)["outcome"] == "refused" and not any(
+        u.has(Status.DUEL_REFUSED) for u in g.state.units)
+    # with the Boss there too, the refusal names him, never the Champion
+    both = _champions(boss=True)
+    refused(both, {**FIGHT, "duel": "hero", "nominate": "orcs"}, DUEL, "Champions cannot be nominated")
+    assert both.check({**FIGHT, "duel": "hero"}).legal  # the Boss, the only character, by default
+    offered = {(a.duel, a.accept, a.nominate) for a in both.legal_actions() if a.do == "fight"}
+    assert ("hero", "orcs", None) in offered and ("hero", None, "orcs") not in offered, offered
+
+
+@pytest.mark.rule(DUEL)
+def test_a_champions_duel_both_survive_goes_on_and_is_saved() -> None:
+    g = _champions()
+    g.apply({**FIGHT, "duel": "hero", "accept": "orcs"}, ScriptedDice([1] * 12))
+    assert g.state.duels == (("hero", "orcs"),)
+    assert state_from_data(state_to_data(g.state)) == g.state
+    _to_orcs_melee(g)
+    said = g.check(ORCS_FIGHT)
+    assert said.legal and "the Duel of hero and orcs goes on" in said.reason, said
+
+
+@pytest.mark.rule(DUEL)
+def test_a_champions_duel_has_brute_force_odds() -> None:
+    g = _champions()
+    weights = exact_odds_as_brute_force(g.state, {**FIGHT, "duel": "hero", "accept": "orcs"})
+    assert sum(w for _, w in weights) == 1 and len(weights) > 1

@@ -93,14 +93,19 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
 
 
 def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, strength: int, dice: Dice, who: str,
-                rule: str = TO_WOUND, kept: dict[Hashable, Any] | None = None) -> tuple[GameState, Harm]:
+                rule: str = TO_WOUND, kept: dict[Hashable, Any] | None = None, only: str | None = None,
+                spare: str | None = None) -> tuple[GameState, Harm]:
     """Roll to hit (``hit``), to wound and save for ``attacks`` on ``victim`` as one chain of pools, and remove the
     casualties: the rolls ``dice.pool`` and ``wound_unit`` would make, one after another, in play; one chance node
     over the unsaved wounds in an exact enumeration (hits and wounds in its log are representative).
 
     ``kept``: what the unsaved wounds did, by the state and the counts (an enumeration strikes the same
-    blow on the same state once per branch after it)."""
+    blow on the same state once per branch after it).  ``only``: the one model the blows may wound (a Champion
+    fighting a Duel); ``spare``: a model they may not (a Champion fighting a Duel, struck by others: published.t9a-duel).
+    """
     pool = _wound_pool(victim)
+    if only is not None or spare is not None:
+        pool = [m for m in pool if (m.name == only if only is not None else m.name != spare)]
     if not pool:
         hits = 0 if hit.target is None else dice.pool(attacks, hit.target, hit.purpose, hit.rule)
         return state, Harm(hits, 0, 0, (), victim.id)
@@ -112,7 +117,7 @@ def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, streng
         Stage(save_on, f"{label}saves ({save_on}+)", rule, fails=True))
     if kept is None:
         return take_unsaved(state, victim, pool, hits, wounds, unsaved)
-    at = (state, victim.id, hits, wounds, unsaved)
+    at = (state, victim.id, hits, wounds, unsaved, only, spare)
     found: tuple[GameState, Harm] | None = kept.get(at)
     if found is None:
         if len(kept) >= STRIKES_KEPT:

@@ -90,6 +90,7 @@ class Blow:
     model: Model
     victim: str  # the unit id whose models take the attacks
     attacks: int
+    only: str | None = None  # the one model of it they may wound: a Champion fighting a Duel (published.t9a-duel)
 
 
 class _Scored(NamedTuple):
@@ -185,12 +186,37 @@ class DuelPlan:
         return frozenset({self.issuer, self.accepter}) if self.accepter else frozenset()
 
 
+def champion_of(unit: Unit) -> Model | None:
+    """Return a rank-and-file unit's living Champion (its command group's ``champion``), or None."""
+    if is_character(unit):
+        return None
+    return next((m for m in unit.models if m.role == "champion"), None)
+
+
+@implements(DUEL)
+def can_duel(unit: Unit) -> bool:
+    """Say whether a unit holds a model that may issue or accept a Duel: a living character, or the Champion of a
+    rank-and-file unit (2022 text: "Characters and Champions Engaged in Combat may issue a Duel"); a duellist is named
+    by its unit's id, a Champion by the id of the unit it leads."""
+    return unit.alive and (is_character(unit) or champion_of(unit) is not None)
+
+
+def duelling_champions(state: GameState, duellists: frozenset[str]) -> dict[str, str]:
+    """Return the duellists that are Champions, each unit's id with its Champion's name."""
+    return {d: c.name for d in duellists if (c := champion_of(state.unit(d))) is not None}
+
+
+def duellist_alive(state: GameState, name: str) -> bool:
+    """Say whether a duellist (a character's id, or a Champion's unit's) is still on the table."""
+    return state.has_unit(name) and can_duel(state.unit(name))
+
+
 @implements(DUEL)
 def ongoing_duel(state: GameState, units: Sequence[str]) -> tuple[str, str] | None:
     """Return the Duel still being fought among these combined units (both duellists alive, each in one of them)."""
     if not state.duels:
         return None
-    ids = {u.id for uid in units for u in members(state, uid) if u.alive}
+    ids = {u.id for uid in units for u in members(state, uid) if can_duel(u)}
     return next(((a, b) for a, b in state.duels if a in ids and b in ids), None)
 
 
@@ -200,7 +226,7 @@ def duels_left(state: GameState) -> GameState:
     fled or was destroyed: the combat has ended)."""
     if not state.duels:
         return state
-    going = tuple(pair for pair in state.duels if all(state.has_unit(d) and state.unit(d).alive for d in pair)
+    going = tuple(pair for pair in state.duels if all(duellist_alive(state, d) for d in pair)
                   and members(state, pair[1])[0].id in combat_of(state, members(state, pair[0])[0].id))
     return state if going == state.duels else replace(state, duels=going)
 
@@ -315,7 +341,9 @@ class MeleePhase(Ruleset):
             said = (f"; the Duel of {duel.issuer} and {duel.accepter} goes on" if duel.ongoing else
                     f"; {duel.issuer} duels {duel.accepter}" if duel.accepter else
                     f"; the Duel {duel.issuer} issues is refused: {duel.refused} may not attack and its Leadership "
-                    "counts as 0")
+                    "counts as 0" if duel.refused else
+                    f"; the Duel {duel.issuer} issues is refused: only Champions could have accepted, and none is "
+                    "nominated")
         enemies = [u for u in rest if u not in friends]
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
@@ -333,13 +361,14 @@ class MeleePhase(Ruleset):
             return
         for uid in units:
             for issuer in members(state, uid):
-                if not (is_character(issuer) and issuer.alive):
+                if not can_duel(issuer):
                     continue
                 for foe in engaged_with(state, uid):
                     for able in members(state, foe):
-                        if is_character(able) and able.alive:
+                        if can_duel(able):
                             yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, accept=able.id)
-                            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, nominate=able.id)
+                            if is_character(able):  # a Champion is never nominated
+                                yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, nominate=able.id)
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
@@ -369,20 +398,20 @@ class MeleePhase(Ruleset):
                 return "no Duel was issued (duel: the character who issues it)"
             return None
         units = [group[0].id, *combat]
-        everyone = [c for uid in units for c in members(state, uid) if is_character(c) and c.alive]
+        everyone = [c for uid in units for c in members(state, uid) if can_duel(c)]
         side = group[0].side
         mine = [c.id for c in everyone if c.side == side]
         theirs = [c.id for c in everyone if c.side != side]  # the reactive player's, when the active issues none
         if action.duel not in mine and action.duel not in theirs:
-            return (f"{action.duel} is not a character in {group[0].id}'s combat ({', '.join(mine) or 'none'} of "
-                    f"{side}; {', '.join(theirs) or 'none'} of the reactive player, when {side} issues no Duel): "
-                    "only such a character issues a Duel")
+            return (f"{action.duel} is not a character in {group[0].id}'s combat, nor a unit with a Champion "
+                    f"({', '.join(mine) or 'none'} of {side}; {', '.join(theirs) or 'none'} of the reactive player, "
+                    f"when {side} issues no Duel): only such a character issues a Duel, or a unit's Champion")
         issuer = members(state, action.duel)[0].id
         touching = engaged_with(state, issuer)
-        able = [c.id for f in touching for c in members(state, f) if is_character(c) and c.alive]
+        able = [c.id for f in touching for c in members(state, f) if can_duel(c)]
         if not able:
-            return (f"no enemy character in a unit in base contact with {issuer} ({action.duel}'s unit) could accept "
-                    "a Duel")
+            return (f"no enemy character or Champion in a unit in base contact with {issuer} ({action.duel}'s unit) "
+                    "could accept a Duel")
         if action.at is not None and action.at in able and action.accept == action.at:
             return f"{action.at} fights the Duel: only {action.duel} may attack it"
         if action.accept is not None:
@@ -392,19 +421,28 @@ class MeleePhase(Ruleset):
             if action.nominate is not None:
                 return "the Duel was accepted: nobody is nominated (nominate is for a refusal)"
             return DuelPlan(action.duel, accepter=action.accept)
-        nominee = action.nominate if action.nominate is not None else (able[0] if len(able) == 1 else None)
+        shamable = [c for c in able if is_character(state.unit(c))]  # "note that Champions cannot be nominated"
+        if not shamable:
+            if action.nominate is not None:
+                return (f"{action.nominate} cannot be nominated: only a character that could have accepted is, and "
+                        f"only Champions could ({', '.join(able)})")
+            return DuelPlan(action.duel)  # refused, and nobody to nominate
+        nominee = action.nominate if action.nominate is not None else (shamable[0] if len(shamable) == 1 else None)
         if nominee is None:
-            return f"the Duel is refused: name the character who could have accepted it (nominate: {' or '.join(able)})"
-        if nominee not in able:
+            return (f"the Duel is refused: name the character who could have accepted it (nominate: "
+                    f"{' or '.join(shamable)})")
+        if nominee not in shamable:
+            if nominee in able:
+                return f"{nominee} is a Champion: Champions cannot be nominated ({', '.join(shamable)} may be)"
             return f"{nominee} could not have accepted the Duel ({', '.join(able)} could)"
         return DuelPlan(action.duel, refused=nominee)
 
     @staticmethod
     def _why_not_able(state: GameState, combat: Sequence[str], issuer: str, accept: str) -> str:
         """Say why ``accept`` may not take up a Duel issued from ``issuer``'s unit."""
-        if not state.has_unit(accept) or not is_character(state.unit(accept)) or not state.unit(accept).alive \
+        if not state.has_unit(accept) or not can_duel(state.unit(accept)) \
                 or state.unit(accept).side == state.unit(issuer).side:
-            return "it is not a living enemy character"
+            return "it is not a living enemy character, nor an enemy unit with a Champion"
         host = members(state, accept)[0].id
         if host not in combat:
             return f"its unit {host} is not in this combat"
@@ -449,12 +487,14 @@ class MeleePhase(Ruleset):
                 else f"{duel.issuer} issues a Duel; " + (
                     f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
                     f"it is refused, and {duel.refused} may not attack, counts as Discipline 0 and brings no Battle "
-                    "Standard bonus or Rally Around the Flag until its combat ends or it issues or accepts a Duel")),
+                    "Standard bonus or Rally Around the Flag until its combat ends or it issues or accepts a Duel"
+                    if duel.refused else "it is refused; only Champions could have accepted, and none is nominated")),
                 (DUEL,), (), (("outcome", "ongoing" if duel.ongoing else "accepted" if duel.accepter else "refused"),)))
         elif any(u.has(Status.DUEL_REFUSED) for uid in sides for u in members(state, uid)):
             rules.append(DUEL)  # an earlier refusal's shame still holds
         steps = tuple(sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models},
                              reverse=True))
+        champions = duelling_champions(state, duel.duellists if duel is not None else frozenset())
 
         def strike(fight: _Fight, dice: Dice) -> _Fight:
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
@@ -469,26 +509,31 @@ class MeleePhase(Ruleset):
                 if len(blows_kept) >= BLOWS_KEPT:
                     blows_kept.clear()
                 blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel)
-            groups: dict[tuple[str, str, int, int, int], int] = {}
+            groups: dict[tuple[str, str, str, int, int, int], int] = {}
             for b in blows:
-                key = (b.side, b.victim, b.model.profile.ws, b.model.profile.s, b.model.profile.i)
+                key = (b.side, b.victim, b.only or "", b.model.profile.ws, b.model.profile.s, b.model.profile.i)
                 groups[key] = groups.get(key, 0) + b.attacks
             caused, overkill = dict(fight.caused), dict(fight.overkill)
             rules, lines = list(fight.rules), list(fight.lines)
-            for (side, victim_id, ws, s, _), n in sorted(groups.items()):
+            for (side, victim_id, only, ws, s, _), n in sorted(groups.items()):
                 victim = state.unit(victim_id)
-                if not victim.models:
+                struck = [m for m in victim.models if not only or m.name == only]
+                if not struck:
                     continue
-                hit = Stage(to_hit_melee(ws, victim.models[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
-                state, harm = strike_unit(state, victim, n, hit, s, dice, f"{side} (I{step})", TO_WOUND, strikes)
+                # a duelling Champion is struck by the other duellist's blows only (``only``), never by the others'
+                spare = champions.get(victim_id) if not only else None
+                hit = Stage(to_hit_melee(ws, struck[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
+                state, harm = strike_unit(state, victim, n, hit, s, dice, f"{side} (I{step})", TO_WOUND, strikes,
+                                          only or None, spare)
                 caused[side] += harm.lost
-                if duel is not None and victim_id in duel.duellists:
+                if duel is not None and victim_id in duel.duellists and (only or victim_id not in champions):
                     overkill[side] += harm.unsaved - harm.lost
                 if is_character(victim) and not victim.joined:  # a joined one is part of his unit, not lone
                     rules.append("t9a.combined.last-survivor" if victim.last_of else "t9a.char.lone")
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
-                lines.append(f"I{step}: {side} {n} attacks at {victim_id}: {harm.hits} hits, {harm.unsaved} unsaved"
+                lines.append(f"I{step}: {side} {n} attacks at {victim_id}" + (f"'s Champion {only}" if only else "")
+                             + f": {harm.hits} hits, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else ""))
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
                           tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *dice.log[begun:]))
@@ -511,7 +556,8 @@ class MeleePhase(Ruleset):
         state = state.replace_units(*(u.with_status(remove=(Status.DUEL_REFUSED,)) for u in ended))
         if duel.accepter is not None:
             return replace(state, duels=(*state.duels, (duel.issuer, duel.accepter)))
-        assert duel.refused is not None
+        if duel.refused is None:  # refused where only Champions could have accepted: nobody is nominated
+            return state
         return state.replace_unit(state.unit(duel.refused).with_status(Status.DUEL_REFUSED))
 
     def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
@@ -534,7 +580,9 @@ class MeleePhase(Ruleset):
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
                duel: DuelPlan | None = None) -> list[Blow]:
         out: list[Blow] = []
-        apart = duel.duellists if duel is not None else frozenset()
+        duellists = duel.duellists if duel is not None else frozenset()
+        champions = duelling_champions(state, duellists)
+        apart = duellists - champions.keys()  # characters set apart: their units' other models fight on
         for uid, side in sides.items():
             group = members(state, uid)
             foes = [f for f, s in sides.items() if s != side]
@@ -546,10 +594,11 @@ class MeleePhase(Ruleset):
                     touched = [f for f in foes if _touching([_only(u, m)], members(state, f))]
                     if touched:
                         in_contact = True
-                    if u.id in apart:  # duellists count as in base contact and strike only each other
-                        other = next(d for d in apart if d != u.id)
-                        if m.profile.i == step and m.profile.a > 0 and state.unit(other).alive:
-                            out.append(Blow(side, m, other, m.profile.a))
+                    if u.id in apart or champions.get(u.id) == m.name:
+                        # duellists count as in base contact and strike only each other
+                        other = next(d for d in duellists if d != u.id)
+                        if m.profile.i == step and m.profile.a > 0 and duellist_alive(state, other):
+                            out.append(Blow(side, m, other, m.profile.a, champions.get(other)))
                         continue
                     if m.profile.i != step or not touched or m.profile.a <= 0:
                         continue
@@ -701,9 +750,9 @@ class MeleePhase(Ruleset):
         for i, pair in enumerate(state.duels):
             where = f"duels[{i}]"
             for name in pair:
-                if not state.has_unit(name) or not is_character(state.unit(name)) or not state.unit(name).alive:
-                    raise ScenarioError(source, where, f"{name!r} is not a living character: only two characters "
-                                        f"fight a Duel [{DUEL}]")
+                if not duellist_alive(state, name):
+                    raise ScenarioError(source, where, f"{name!r} is not a living character nor a unit with a "
+                                        f"Champion: only characters and Champions fight a Duel [{DUEL}]")
             a, b = (state.unit(n) for n in pair)
             if a.side == b.side:
                 raise ScenarioError(source, where, f"{a.id} and {b.id} are on one side: a Duel is fought by enemies "
