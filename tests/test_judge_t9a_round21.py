@@ -69,3 +69,148 @@ def test_a_character_shot_down_to_the_last_survivor_flees_rallies_and_joins_only
     g.apply(JOIN_GUARDS)
     assert g.state.unit("hero").joined == "guards"
     reloads(g)
+
+
+# -- 2. a character charges out; his old unit stays behind, charges no more, but still moves ------------------------
+@pytest.mark.rule("t9a.charge-out.declare", "t9a.charge-out.success", "t9a.charge-out.no-other-charges",
+                  "t9a.leave.unit-not-moved", "published.t9a-move")
+def test_the_unit_a_character_charged_out_of_declares_no_charge_but_moves_in_the_movement_phase() -> None:
+    g = Game(state_from_data(scenario(phase="charge", active="elves", enemy_y=30, orc_profile=STILL_ORC)))
+    charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    events = g.apply(charge, ScriptedDice([6, 6]))  # Charge Range 5 + 12 reaches the orcs 10" away
+    assert "t9a.charge-out.success" in events[0].rules, events
+    hero, spears = g.state.unit("hero"), g.state.unit("spears")
+    assert hero.joined is None and hero.has(Status.ENGAGED) and not spears.has(Status.ENGAGED)
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "t9a.charge-out.no-other-charges",
+            "spears cannot declare a charge")
+    play_to(g, "movement", "elves")
+    # it did not charge and has not moved (the character's charge out is not its move): it moves at its rate
+    move = {"do": "move", "unit": "spears", "to": [[36, 16]]}
+    ruling = g.check(move)
+    assert ruling.legal and "published.t9a-move" in ruling.rules, ruling
+    g.apply(move)
+    assert g.state.unit("hero").models[0].at == hero.models[0].at  # he stays in his combat
+    # the engaged Hero is no longer part of it: he neither joins it back nor moves
+    refused(g, {"do": "join", "character": "hero", "unit": "spears", "rank_choice": "widen"}, "t9a.join.forbidden",
+            "hero is engaged")
+    reloads(g)
+
+
+# -- 3. a Wizard's Miscast panics his unit; he may not leave it fleeing, nor on the turn it rallies -----------------
+CAST = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+LEAVE = {"do": "leave", "character": "hero", "to": [36, 14]}
+
+
+@pytest.mark.rule("published.t9a-miscast", PANIC, "t9a.leave.when", RALLY)
+def test_a_wizard_whose_miscast_panicked_his_unit_leaves_it_neither_fleeing_nor_when_it_rallies() -> None:
+    data = scenario(n=8, phase="magic", active="elves", enemy_y=30, extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
+    data["sides"]["elves"][1]["spells"] = ["Fireball"]
+    g = Game(state_from_data(data))
+    # 6 + 6: Overwhelming Power and a Miscast; its six hits slay six of nine: the Panic test fails on 6 + 6
+    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 6] + [6] * 6 + [1] * 6 + [6, 6] + [3, 3]))
+    assert [e.kind for e in events] == ["cast", "miscast", "panic"], events
+    assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
+    play_to(g, "charge", "elves")
+    # his unit flees: he does not leave it, in the Charge phase or by a charge out of it
+    refused(g, LEAVE, "t9a.leave.when", "hero is fleeing")
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, "t9a.charge-out.declare", "fleeing")
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([1, 1]))
+    assert RALLY in events[0].rules and not g.state.unit("hero").has(Status.FLEEING)
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs"}, RALLY, "it rallied this turn")
+    play_to(g, "movement", "elves")
+    # rallied with his unit, he counts as having marched: no leave this turn, and the refusal cites the Rally rule
+    refused(g, LEAVE, RALLY, "hero cannot move: it rallied this turn")
+    assert "t9a.leave.when" in g.check(LEAVE).rules
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 22]]}, RALLY, "spears cannot move: it rallied")
+    reloads(g)
+    # the turn after, he leaves
+    play_to(g, "charge", "orcs")
+    play_to(g, "movement", "elves")
+    hx, hy = g.state.unit("hero").models[0].at
+    right = max(m.at[0] for m in g.state.unit("spears").models)
+    ruling = g.check({**LEAVE, "to": [right + 2.5, hy]})  # beside his unit, over an inch from its models
+    assert ruling.legal and "t9a.leave.when" in ruling.rules, ruling
+
+
+# -- 4. a character in a unit caught by the pursuit dies with it, and the message says so ---------------------------
+def _melee(joined: bool = True) -> Game:
+    """Four Spearmen (and the Hero) lose to the orcs' standard and charge (0 to 2); nobody has Attacks."""
+    data = scenario(n=4, orcs=5, phase="melee", active="elves", enemy_y=20, joined=joined,
+                    spear_profile=STILL_SPEAR, orc_profile=STILL_ORC, spear_status=["engaged"],
+                    orc_status=["engaged", "charged"])
+    data["sides"]["elves"][0]["formation"]["files"] = 4
+    data["sides"]["elves"][1]["models"][0]["profile"] = "WS6 BS6 S4 T4 W3 I6 A0 Ld9 Sv4+ Adv5 Mar10"
+    data["sides"]["orcs"][0]["models"][0]["role"] = "standard"
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule("published.t9a-pursuit", "published.t9a-break-test", "t9a.join.part-of-unit")
+def test_a_character_in_a_unit_caught_by_the_pursuit_is_destroyed_with_it() -> None:
+    g = _melee()
+    # Break test on the Hero's Ld 9 - 2: 6 + 6 breaks; flee 3 + 4, pursuit 4 + 3 catches
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 3, 4, 4, 3]))
+    said = events[-1].message
+    assert "caught by a pursuit of 7\" and destroyed (hero with it)" in said, said
+    assert "t9a.join.part-of-unit" in events[-1].rules and "published.t9a-pursuit" in events[-1].rules
+    assert not g.state.unit("hero").alive and not g.state.unit("spears").alive
+    # the winners are free of the combat
+    assert not g.state.unit("orcs").has(Status.ENGAGED)
+    reloads(g)
+    # escaped (pursuit 6"), the Hero flees with his unit
+    g = _melee()
+    said = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 3, 4, 3, 3]))[-1].message
+    assert "breaks and flees 7\" (pursuit 6\")" in said and g.state.unit("hero").has(Status.FLEEING), said
+
+
+# -- 5. a refused Duel leaves a character alone on Discipline 0 (seed 004) -----------------------------------------
+@pytest.mark.rule("published.t9a-duel", "published.t9a-break-test", "core.zero.a", "t9a.char.lone")
+def test_a_lone_character_shamed_by_a_refused_duel_breaks_on_discipline_0() -> None:
+    data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, hero_at=(36, 20 - 10 / 25.4),
+                    hero_status=["engaged"], spear_profile=STILL_SPEAR, orc_profile=STILL_ORC,
+                    orc_status=["engaged", "charged"])
+    data["sides"]["elves"][0]["formation"]["position"] = [10, 8]
+    data["sides"]["orcs"][0]["models"][0]["role"] = "standard"
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs", "models": [
+        {"name": "Boss", "profile": "WS5 BS3 S4 T4 W2 I3 A3 Ld8 Sv5+ Adv4 Mar8", "base": [25, 25]}]})
+    g = Game(state_from_data(data))
+    refuse = {"do": "fight", "unit": "hero", "duel": "boss"}
+    ruling = g.check(refuse)
+    assert ruling.legal and "published.t9a-duel" in ruling.rules and "Leadership counts as 0" in ruling.reason
+    # the Hero makes no attacks; the Boss's three miss; 0 to 2: the Hero alone tests on Ld 0 - 2 and no roll passes
+    odds = dict(exact_odds_as_brute_force(g.state, refuse))
+    assert odds and not any("break.outcome: held" in o.events for o in odds), odds  # Discipline 0 never holds
+    assert all(any(e.startswith("break.outcome") for e in o.events) for o in odds if not o.models_lost), odds
+    events = g.apply(refuse, ScriptedDice([1, 1, 1, 1, 1, 6, 6, 1, 1]))
+    said = events[-1].message
+    assert "hero takes a Break test on Ld 0 (Hero) -2: 2, breaks" in said, said
+    assert "published.t9a-duel" in events[-1].rules and g.state.unit("hero").has(Status.FLEEING)
+
+
+# -- 6. hits at a character in a unit; the ranks re-formed around him keep him in the front rank --------------------
+@pytest.mark.rule("published.t9a-distributing-hits", "t9a.char.front-rank", "t9a.join.part-of-unit")
+def test_casualties_shrink_the_unit_around_its_character_who_stays_in_the_front_rank_and_then_may_be_hit() -> None:
+    g = Game(state_from_data(scenario(n=6, orcs=10, phase="shooting", active="orcs")))
+    at_hero = {"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"}
+    # six rank and file keep every hit off him: naming him is refused, citing the rule on hits at combined units
+    refused(g, at_hero, "published.t9a-distributing-hits", "6 rank-and-file models")
+    # 5 hits on the rank and file, 5 wounds, 5 failed saves (rear rank first); the Panic test holds on 1 + 1
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6] * 5 + [1] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    assert "5 unsaved on spears" in events[0].message and "on hero" not in events[0].message, events
+    spears, hero = g.state.unit("spears"), g.state.unit("hero")
+    assert len(spears.models) == 1 and hero.alive
+    # one spearman and the Hero: one rank of two, side by side, the Hero in it (t9a.char.front-rank)
+    assert abs(spears.models[0].at[1] - hero.models[0].at[1]) < 1e-6
+    assert abs(spears.models[0].at[0] - hero.models[0].at[0]) == pytest.approx(20 / 25.4)
+    reloads(g)
+    # the orcs' next volley may pick him out: one rank-and-file model is fewer than five
+    g2 = Game(g.state)
+    for _ in range(10):
+        g2.apply({"do": "end_phase"})
+    assert (g2.state.active, g2.state.phase.value) == ("orcs", "shooting")
+    ruling = g2.check(at_hero)
+    assert ruling.legal, ruling
+    # 3 hits: the Hero named takes the odd one (2 him, 1 the spearman); none wounds
+    events = g2.apply(at_hero, ScriptedDice([6] * 3 + [1] * 7 + [1] + [1, 1]))
+    assert "published.t9a-distributing-hits" in events[0].rules and "2 hits, 0 unsaved on hero" in events[0].message
