@@ -105,12 +105,13 @@ LEAVE = {"do": "leave", "character": "hero", "to": [36, 14]}
 def test_a_wizard_whose_miscast_panicked_his_unit_leaves_it_neither_fleeing_nor_when_it_rallies() -> None:
     data = scenario(n=8, phase="magic", active="elves", enemy_y=30, extra={"magic_dice": {"elves": 6, "orcs": 4}})
     data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
-    data["sides"]["elves"][1]["spells"] = ["Fireball"]
+    data["sides"]["elves"][1]["spells"] = ["Fireball", "Flame Cage"]
     g = Game(state_from_data(data))
     # 6 + 6: Overwhelming Power and a Miscast; its six hits slay six of nine: the Panic test fails on 6 + 6
     events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 6] + [6] * 6 + [1] * 6 + [6, 6] + [3, 3]))
     assert [e.kind for e in events] == ["cast", "miscast", "panic"], events
     assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
+    refused(g, {**CAST, "spell": "Flame Cage"}, "published.t9a-magic", "hero is fleeing and cannot cast")
     play_to(g, "charge", "elves")
     # his unit flees: he does not leave it, in the Charge phase or by a charge out of it
     refused(g, LEAVE, "t9a.leave.when", "hero is fleeing")
