@@ -341,7 +341,7 @@ def test_a_charge_out_of_a_fleeing_unit_is_refused_saying_so_and_after_the_rally
     refused(g, out, "t9a.charge-out.declare", "hero cannot charge: it is part of spears, which is fleeing")
     g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([1, 1]))
     # rallied, the unit (the Hero with it) counts as having marched: no charge out this turn either
-    refused(g, out, "published.t9a-charge", "hero cannot charge: it has marched")
+    refused(g, out, "published.t9a-charge", "hero cannot charge: it rallied this turn")
     reloads(g)
 
 

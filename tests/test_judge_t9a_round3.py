@@ -315,7 +315,7 @@ def test_a_character_in_a_fleeing_unit_neither_charges_out_nor_leaves_and_after_
     play_to(g, "movement", "elves")
     leave = {"do": "leave", "character": "hero", "to": [36, 14]}
     refused(g, leave, "t9a.leave.when")  # he moved (marched) with it this turn: he may not move again to leave
-    assert "already moved" in g.check(leave).reason
+    assert "it rallied this turn" in g.check(leave).reason  # round 21: said and cited as the Rally rule
 
 
 @pytest.mark.rule("published.t9a-break-test", "t9a.join.part-of-unit")

@@ -41,7 +41,7 @@ def test_a_fleeing_unit_must_take_its_rally_test_before_the_charge_phase_ends() 
     assert not spears.has(Status.FLEEING) and not g.state.unit("hero").has(Status.FLEEING)
     assert spears.has(Status.MARCHED)  # it moves no further this turn and does not shoot
     refused(g, RALLY_ACTION, RALLY, "not fleeing")
-    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "published.t9a-charge", "moved")
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs"}, "published.t9a-charge", "it rallied this turn")
     g.apply({"do": "end_phase"})
     assert g.state.phase is Phase.MOVEMENT
     assert state_from_data(state_to_data(g.state)) == g.state

@@ -45,6 +45,20 @@ if TYPE_CHECKING:
 WIZARD_CONCLAVE = "Wizard Conclave"
 BUSY = (Status.ENGAGED, Status.FLEEING)
 MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
+RALLY_RULE = "published.t9a-rally"
+RALLIED_WORDS = "it rallied this turn, and a rallied unit counts as having marched: it moves no further this turn"
+
+
+@implements("published.t9a-rally")
+def rallied(unit: Unit) -> bool:
+    """Whether ``unit`` rallied this turn (published.t9a-rally): its Rally test taken and passed, so it counts as
+    having marched and moves no further (a failed test leaves it fleeing)."""
+    return unit.has(Status.RALLY_TESTED) and unit.has(Status.MARCHED) and not unit.has(Status.FLEEING)
+
+
+def why_moved(unit: Unit, words: str) -> tuple[str, tuple[str, ...]]:
+    """Say why ``unit`` cannot move again: ``words``, or that it rallied this turn citing published.t9a-rally."""
+    return (f"{unit.id} cannot move: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
 
 #: Outcomes of a character's charge out of its unit (``charge_out_odds``).
 CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
@@ -145,8 +159,7 @@ def _why_busy(state: GameState, unit: Unit) -> str:
             return f"it is part of {host.id}, which is {words}"
     done = [w for s, w in ((Status.CHARGED, "charged"), (Status.MARCHED, "marched"), (Status.MOVED, "moved"))
             if unit.has(s)]
-    return f"it has {' and '.join(done) or 'moved'} this turn" + (
-        " (a unit that rallied counts as having marched)" if "marched" in done else "")
+    return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
 def combined_status(state: GameState, unit: Unit) -> frozenset[Status]:
@@ -851,7 +864,8 @@ class NinthAge(Ruleset):
         if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
             return _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
-            return _refuse(f"{ch.id} has already moved this turn", "t9a.join.move")
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
+            return _refuse(said, "t9a.join.move", *rally)
         f = _formation_of(host)
         if f is None:
             return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
@@ -992,8 +1006,9 @@ class NinthAge(Ruleset):
         if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
             raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
-            raise _refuse(f"{ch.id} has already moved this turn" + (" (it charged, out of its unit or with it)" if
-                                                                   ch.has(Status.CHARGED) else ""), "t9a.leave.when")
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn" + (
+                " (it charged, out of its unit or with it)" if ch.has(Status.CHARGED) else ""))
+            raise _refuse(said, "t9a.leave.when", *rally)
         if state.phase is Phase.CHARGE:
             raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
                           "with it); a move out of the unit is an Advance or March move of the Movement phase",
@@ -1082,8 +1097,9 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            return Ruling.forbid(f"{unit.id} has moved or charged already this turn, or cannot move (engaged or "
-                                 "fleeing)", "published.t9a-move")
+            said, rally = why_moved(unit, f"{unit.id} has moved or charged already this turn, or cannot move (engaged "
+                                    "or fleeing)")
+            return Ruling.forbid(said, "published.t9a-move", *rally)
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)",
                                  "published.t9a-move")
@@ -1167,7 +1183,8 @@ class NinthAge(Ruleset):
         if shaken := shaken_refusal(state, unit, "reform"):
             return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            return Ruling.forbid(f"{unit.id} has moved already or cannot move this phase", "published.t9a-reform",
+            said, rally = why_moved(unit, f"{unit.id} has moved already or cannot move this phase")
+            return Ruling.forbid(said, "published.t9a-reform", *rally,
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         f = _formation_of(unit)
         if f is None:
@@ -1406,7 +1423,8 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
         if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
-            return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl)
+            return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
+                                 *((RALLY_RULE,) if rallied(host_of(state, unit)) else ()))
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
             return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
         if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):

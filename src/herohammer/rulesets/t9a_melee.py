@@ -707,10 +707,13 @@ class MeleePhase(Ruleset):
             rules += [FLEE_RULE, PURSUIT]
             if chase >= fled:
                 dead = [m.name for u in members(state, uid) for m in u.models]
+                # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
+                chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
                 state = remove_casualties(state, uid, dead)
                 for u in members(state, uid):
                     state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
-                said += f"; {test}, breaks and flees {fled}\", caught by a pursuit of {chase}\" and destroyed"
+                said += f"; {test}, breaks and flees {fled}\", caught by a pursuit of {chase}\" and destroyed" + (
+                    f" ({', '.join(chars)} with it)" if chars else "")
                 done = "destroyed"
             else:
                 said += f"; {test}, breaks and flees {fled}\" (pursuit {chase}\")"

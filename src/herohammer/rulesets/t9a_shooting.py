@@ -146,8 +146,8 @@ class ShootingPhase(Ruleset):
         if any(u.has(Status.ENGAGED) for u in members(state, target.id)):
             return Ruling.forbid(f"{target.id} is engaged in combat: no shooting into a combat", TO_HIT_SHOOTING)
         problem = allocation_problem(state, target.id, action.at)
-        if problem:
-            return Ruling.forbid(problem, "t9a.join.part-of-unit")
+        if problem:  # who may be picked out of a combined unit is the rule on hits at combined units
+            return Ruling.forbid(problem, "t9a.join.part-of-unit", DISTRIBUTING_HITS)
         if problem := weapon_choice_problem(state, unit, action.weapon):
             return Ruling.forbid(problem, SHOOTING_WEAPONS)
         shots, notes = self.shooters(state, unit, target, action.weapon)
