@@ -280,3 +280,24 @@ def test_a_champions_duel_has_brute_force_odds() -> None:
     g = _champions()
     weights = exact_odds_as_brute_force(g.state, {**FIGHT, "duel": "hero", "accept": "orcs"})
     assert sum(w for _, w in weights) == 1 and len(weights) > 1
+
+
+@pytest.mark.rule(DUEL)
+def test_the_reactive_players_duellist_is_attacked_by_his_foe_only() -> None:
+    # The Spearmen have Attacks here: when the Boss (the reactive player's character) issues the Duel and the Hero
+    # accepts, the Spearmen may not aim their blows at the Boss (at: boss), as they may not at an accepter; the
+    # ruling said legal and the blows went at the orcs, the at: silently dropped
+    data = _data()
+    data["sides"]["elves"][0]["models"] = [
+        {**m, "profile": "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"} for m in data["sides"]["elves"][0]["models"]]
+    g = Game(state_from_data(data))
+    refused(g, {**FIGHT, "duel": "boss", "accept": "hero", "at": "boss"}, DUEL,
+            "boss fights the Duel: only hero may attack it")
+    refused(g, {**FIGHT, "duel": "hero", "accept": "boss", "at": "boss"}, DUEL,
+            "boss fights the Duel: only hero may attack it")
+    events = g.apply({**FIGHT, "duel": "boss", "accept": "hero"}, ScriptedDice([1] * 40))
+    assert "elves 3 attacks at boss" in events[1].message and "attacks at orcs" in events[1].message, events[1]
+    assert g.state.duels == (("boss", "hero"),)
+    # the next round, the orcs' turn: the Duel goes on, and their blows may not aim at the Hero
+    _to_orcs_melee(g)
+    refused(g, {**ORCS_FIGHT, "at": "hero"}, DUEL, "hero fights the Duel: only boss may attack it")

@@ -412,8 +412,11 @@ class MeleePhase(Ruleset):
         if not able:
             return (f"no enemy character or Champion in a unit in base contact with {issuer} ({action.duel}'s unit) "
                     "could accept a Duel")
-        if action.at is not None and action.at in able and action.accept == action.at:
-            return f"{action.at} fights the Duel: only {action.duel} may attack it"
+        if action.accept is not None and action.at in (action.duel, action.accept):
+            # either duellist: the accepter when the active player's character issued, the issuer when the reactive
+            # player's did (that Duel's issuer is the enemy the fighting unit's ``at`` could aim at)
+            other = action.accept if action.at == action.duel else action.duel
+            return f"{action.at} fights the Duel: only {other} may attack it"
         if action.accept is not None:
             if action.accept not in able:
                 return f"{action.accept} cannot accept: {self._why_not_able(state, combat, issuer, action.accept)} " \
