@@ -1873,6 +1873,12 @@ class CombatRules(Ruleset):
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            if state.phase is Phase.SHOOTING and psyker.has(Status.LOCKED):
+                # the shooting rules it follows: a model locked in close combat cannot shoot, so in the Shooting phase
+                # he makes no psychic attack either (40k3.psyker.as-shooting's decision; 4th edition alike)
+                return Ruling.forbid(f"{psyker.id} is locked in close combat: in the Shooting phase a psychic attack "
+                                     f"follows the shooting rules, and a model locked in close combat cannot shoot",
+                                     rule, "published.shooting-into-combat")
             # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
             for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
                 if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
@@ -2192,7 +2198,7 @@ class CombatRules(Ruleset):
         """
         return state.remember(("close combat", unit_id), lambda: Engagement(state, unit_id))
 
-    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
+    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only", "core.zero.a")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
         """Rule on splitting attacks between enemy models in base contact.
 
@@ -2222,6 +2228,9 @@ class CombatRules(Ruleset):
                                      f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
                 else max(self._attacks(char, m) for m in char.models))  # troopers: per model
+        if have == 0:
+            return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
+                                 "core.zero.a", self.allocation_rule)
         if sum(action.attacks.values()) > have:
             return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
                                  self.allocation_rule)
