@@ -232,6 +232,21 @@ def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) ->
     assert g.state != start
 
 
+@pytest.mark.rule("40k3.psyker.test", "published.40k4-psychic-test", "40k3.char.leadership", "40k4.char.leadership")
+@EDITIONS
+def test_a_psychic_test_is_on_the_psykers_own_leadership_not_the_one_his_unit_borrows(ruleset: str) -> None:
+    """A Librarian of Ld 8 joined to a squad that a Captain of Ld 10 leads too: the squad's Leadership tests are on
+    the Captain's 10 (each edition's clause), but the psychic test is the psyker's own, "equal to or under his
+    Leadership": a 9 fails it, with no power used."""
+    tac = {"id": "tac", "models": [model("M1", 28, 18), model("M2", 32, 18)]}
+    g = librarian(ruleset, ld=8, lib={"joined": "tac"}, red=[tac, hero("cap", 30, 16, ld=10, joined="tac")])
+    assert "on Ld 10 (Cap)" in g.check({"do": "test", "unit": "tac", "characteristic": "Ld"}).reason
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}, dice=ScriptedDice([4, 5]))
+    [test] = kinds(events, "psychic_test")
+    assert test.message.endswith("9 against Ld 8, failed") and test.rules == (PSY_TEST[ruleset],)
+    assert not kinds(events, "power_used")
+
+
 @pytest.mark.rule("40k3.ic.falling-back", "40k4.ic.falling-back", "published.fall-back")
 @EDITIONS
 def test_a_psyker_in_a_falling_back_squad_cannot_leave_it_but_may_still_use_a_power(ruleset: str) -> None:
