@@ -232,6 +232,46 @@ def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) ->
     assert g.state != start
 
 
+VORTEX = {"name": "Vortex", "range": 24, "phase": "shooting", "effect": "shooting",
+          "shooting": {"type": "heavy", "shots": 2, "strength": 6, "ap": 3}}
+BOLT = {"name": "Warp Bolt", "range": 24, "phase": "shooting", "effect": "shooting",
+        "shooting": {"type": "rapid_fire", "shots": 1, "strength": 4, "ap": 5}}
+
+
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
+@EDITIONS
+def test_a_psychic_shooting_attack_fires_by_its_weapon_type_after_the_psyker_moved(ruleset: str) -> None:
+    """A psychic attack follows the shooting rules, its weapon type's among them: a Heavy power (Vortex) is refused
+    once the Librarian moved this turn, and nothing changes (before session 21 it fired its full 2 shots); standing
+    still he may use it, 2 shots. A Rapid Fire power (Warp Bolt) after moving fires 1 shot at the Boyz 5" away (half
+    range; 4th edition: 2, its Rapid Fire rule) and is refused at Grots 15" away; standing still it fires 2 shots at
+    half range."""
+    grots = {"id": "grots", "models": [model("Grot", 30, 36, 5, ORK)]}
+    powers = [VORTEX, BOLT]
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"],
+           "models": [model("Lib", 30, 20, 10, LIB.format(w=2, ld="{ld}"))]}
+    boyz = {"id": "boyz", "models": [model(f"Boy {i}", 28 + 2 * i, 26, 7, ORK) for i in range(3)]}
+    g = game(scenario(ruleset, [lib], [boyz, grots], powers=powers))
+    still = Game(g.state)
+    g.apply({"do": "move", "unit": "lib", "to": [[30, 21]]})
+    end_phases(g, 1)
+    vortex = {"do": "manifest", "psyker": "lib", "power": "Vortex", "target": "boyz"}
+    refused = assert_illegal(g, vortex, PSY_SHOOT[ruleset])
+    assert "published.weapon-profiles" in refused.rules and "heavy" in str(refused)
+    assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": "Warp Bolt", "target": "grots"}, PSY_SHOOT[ruleset])
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Warp Bolt", "target": "boyz"},
+                     dice=ScriptedDice([3, 3, 1, 1]))
+    moved_shots = "1 shot" if ruleset == "40k3" else "2 shots"  # each edition's Rapid Fire after moving
+    assert kinds(events, "shots")[0].message.startswith(f"Lib fires {moved_shots} with Warp Bolt")
+    end_phases(still, 1)
+    events = still.apply(vortex, dice=ScriptedDice([3, 3, 1, 1]))
+    assert kinds(events, "shots")[0].message.startswith("Lib fires 2 shots with Vortex")
+    still.undo()
+    events = still.apply({"do": "manifest", "psyker": "lib", "power": "Warp Bolt", "target": "boyz"},
+                         dice=ScriptedDice([3, 3, 1, 1]))
+    assert kinds(events, "shots")[0].message.startswith("Lib fires 2 shots with Warp Bolt")
+
+
 @pytest.mark.rule("40k3.psyker.test", "published.40k4-psychic-test", "40k3.char.leadership", "40k4.char.leadership")
 @EDITIONS
 def test_a_psychic_test_is_on_the_psykers_own_leadership_not_the_one_his_unit_borrows(ruleset: str) -> None:

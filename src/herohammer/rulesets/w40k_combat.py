@@ -1893,8 +1893,21 @@ class CombatRules(Ruleset):
         if dist > power.range + geo.EPSILON:
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {psyker.id}, beyond {power.name}'s range of "
                                  f"{power.range:g}\"", rule)
+        if power.effect is PowerEffect.SHOOTING and power.weapon is not None \
+                and not self._power_shots(state, psyker, power.weapon, dist):
+            kind = power.weapon.type.value.replace("_", " ")
+            return Ruling.forbid(f"{psyker.id} moved this turn and {power.name} is a {kind} power: as a weapon of its "
+                                 f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule)
+
+    @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
+    def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
+        """Return the shots of a psychic shooting attack at ``dist``: by its weapon type, as a shot's (a Heavy power
+        fires none once the psyker or his unit moved this turn, a Rapid Fire one by its range and moving)."""
+        moved = any(u.has(Status.MOVED) for u in state.combined(psyker.joined or psyker.id))
+        chosen = self._weapon_at((weapon,), dist, moved)
+        return chosen[1] if chosen is not None else 0
 
     def perils_words(self, result: PsychicResult) -> str:
         """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
@@ -1945,7 +1958,8 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         if power.effect is PowerEffect.SHOOTING:
             assert power.weapon is not None
-            shots = power.weapon.shots
+            group = [p for u in state.combined(target_id) for p in u.placed]
+            shots = self._power_shots(state, psyker, power.weapon, geo.group_distance(psyker.placed, group))
             wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
                                                   (self.psychic_shooting_rule, "published.wound-allocation",
                                                    *self._carry_rule(after, target_id)))
