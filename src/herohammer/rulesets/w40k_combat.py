@@ -1873,6 +1873,12 @@ class CombatRules(Ruleset):
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            if state.phase is Phase.SHOOTING and psyker.has(Status.LOCKED):
+                # the shooting rules it follows: a model locked in close combat cannot shoot, so in the Shooting phase
+                # he makes no psychic attack either (40k3.psyker.as-shooting's decision; 4th edition alike)
+                return Ruling.forbid(f"{psyker.id} is locked in close combat: in the Shooting phase a psychic attack "
+                                     f"follows the shooting rules, and a model locked in close combat cannot shoot",
+                                     rule, "published.shooting-into-combat")
             # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
             for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
                 if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
@@ -1887,8 +1893,21 @@ class CombatRules(Ruleset):
         if dist > power.range + geo.EPSILON:
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {psyker.id}, beyond {power.name}'s range of "
                                  f"{power.range:g}\"", rule)
+        if power.effect is PowerEffect.SHOOTING and power.weapon is not None \
+                and not self._power_shots(state, psyker, power.weapon, dist):
+            kind = power.weapon.type.value.replace("_", " ")
+            return Ruling.forbid(f"{psyker.id} moved this turn and {power.name} is a {kind} power: as a weapon of its "
+                                 f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule)
+
+    @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
+    def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
+        """Return the shots of a psychic shooting attack at ``dist``: by its weapon type, as a shot's (a Heavy power
+        fires none once the psyker or his unit moved this turn, a Rapid Fire one by its range and moving)."""
+        moved = any(u.has(Status.MOVED) for u in state.combined(psyker.joined or psyker.id))
+        chosen = self._weapon_at((weapon,), dist, moved)
+        return chosen[1] if chosen is not None else 0
 
     def perils_words(self, result: PsychicResult) -> str:
         """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
@@ -1939,7 +1958,8 @@ class CombatRules(Ruleset):
         target_id = target.joined or target.id
         if power.effect is PowerEffect.SHOOTING:
             assert power.weapon is not None
-            shots = power.weapon.shots
+            group = [p for u in state.combined(target_id) for p in u.placed]
+            shots = self._power_shots(state, psyker, power.weapon, geo.group_distance(psyker.placed, group))
             wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
                                                   (self.psychic_shooting_rule, "published.wound-allocation",
                                                    *self._carry_rule(after, target_id)))
@@ -2192,7 +2212,7 @@ class CombatRules(Ruleset):
         """
         return state.remember(("close combat", unit_id), lambda: Engagement(state, unit_id))
 
-    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only")
+    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only", "core.zero.a")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
         """Rule on splitting attacks between enemy models in base contact.
 
@@ -2222,6 +2242,9 @@ class CombatRules(Ruleset):
                                      f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
                 else max(self._attacks(char, m) for m in char.models))  # troopers: per model
+        if have == 0:
+            return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
+                                 "core.zero.a", self.allocation_rule)
         if sum(action.attacks.values()) > have:
             return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
                                  self.allocation_rule)
