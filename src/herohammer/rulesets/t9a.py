@@ -49,7 +49,7 @@ RALLY_RULE = "published.t9a-rally"
 RALLIED_WORDS = "it rallied this turn, and a rallied unit counts as having marched: it moves no further this turn"
 
 
-@implements("published.t9a-rally")
+@implements(RALLY_RULE)
 def rallied(unit: Unit) -> bool:
     """Whether ``unit`` rallied this turn (published.t9a-rally): its Rally test taken and passed, so it counts as
     having marched and moves no further (a failed test leaves it fleeing)."""

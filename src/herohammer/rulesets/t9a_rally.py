@@ -25,13 +25,13 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import BATTLE_STANDARD, current, discipline_test, no_models_left
+from .t9a import BATTLE_STANDARD, RALLY_RULE, current, discipline_test, no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
 if TYPE_CHECKING:
     from ..actions import Action, Rally
 
-RALLY = "published.t9a-rally"
+RALLY = RALLY_RULE  # one constant, in t9a.py, which the other phases' refusals after a rally cite too
 
 
 def _placed(state: GameState, host: Unit) -> list[Placed]:
