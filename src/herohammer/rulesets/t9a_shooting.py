@@ -168,7 +168,8 @@ class ShootingPhase(Ruleset):
             rules.append(WHO_CAN_SHOOT)
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
-        return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
+        return Ruling.allow(f"{unit.id} shoots {len(shots)} shot{'s' * (len(shots) != 1)} at {target.id}",
+                            *dict.fromkeys(rules),
                             notes=tuple(notes))
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
