@@ -140,7 +140,7 @@ def test_a_captain_whose_squad_is_shot_away_is_told_he_takes_no_morale_check_at_
     published.morale-casualties, and the phase's end rolls nothing for him."""
     g = squad_shot_away("40k4")
     events = g.apply({"do": "shoot", "unit": "guns", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
-    said = [e for e in events if e.kind == "morale"]
+    said = [e for e in events if e.kind == "morale_spared"]
     assert len(said) == 1 and "takes no Morale check for tac's shooting casualties" in said[0].message
     assert set(said[0].rules) == {"published.morale-casualties", "40k4.char.no-last-man"}
     assert g.state.unit("cap").joined is None and g.state.unit("cap").alive
@@ -157,7 +157,7 @@ def test_a_squad_shot_down_to_one_marine_and_its_captain_still_tests_with_him() 
     the Captain's Leadership 9 (40k4.char.leadership): 3 + 3 passes."""
     g = squad_shot_away("40k4")
     events = g.apply({"do": "shoot", "unit": "guns", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 1, 1]))
-    assert not [e for e in events if e.kind == "morale"] and g.state.unit("cap").joined == "tac"
+    assert not [e for e in events if e.kind == "morale_spared"] and g.state.unit("cap").joined == "tac"
     end = g.apply({"do": "end_phase"}, dice=ScriptedDice([3, 3]))
     tests = [e for e in end if "published.morale-casualties" in e.rules]
     assert tests and "tac" in tests[0].message and "lost 1 of 3" in tests[0].message, end

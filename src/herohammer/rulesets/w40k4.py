@@ -395,10 +395,10 @@ class Warhammer40k4(Warhammer40k3):
             was = before.unit(cid)
             host = was.joined
             if host is not None and host in shot and was.is_independent and not state.unit(host).alive:
-                told.append(Event("morale", f"{cid} is a unit of his own now that {host} is destroyed: he lost no "
-                                  f"model to shooting, so he takes no Morale check for {host}'s shooting casualties "
-                                  "when the Shooting phase ends", ("published.morale-casualties",
-                                                                   "40k4.char.no-last-man")))
+                told.append(Event("morale_spared", f"{cid} is a unit of his own now that {host} is destroyed: he "
+                                  f"lost no model to shooting, so he takes no Morale check for {host}'s shooting "
+                                  "casualties when the Shooting phase ends",
+                                  ("published.morale-casualties", "40k4.char.no-last-man")))
         return state, events + told
 
     @implements("40k4.char.no-last-man", "published.last-man-standing")
