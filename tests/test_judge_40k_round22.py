@@ -150,6 +150,20 @@ def test_a_captain_whose_squad_is_shot_away_is_told_he_takes_no_morale_check_at_
     assert not g.state.unit("cap").has(Status.FALLING_BACK)
 
 
+@pytest.mark.rule("40k3.ic.no-last-man", "published.morale-casualties")
+def test_3rd_edition_a_captain_whose_squad_is_shot_away_is_told_he_takes_no_morale_check() -> None:
+    """3rd edition takes the check at once after the attack: the squad is gone, and the Captain, a unit of his own
+    (40k3.ic.no-last-man), takes neither Last Man Standing nor its Morale check; the shot says both, rolling nothing
+    after the saves."""
+    g = squad_shot_away("40k3")
+    dice = ScriptedDice([6, 6, 6, 6, 1, 1, 6, 6])
+    events = g.apply({"do": "shoot", "unit": "guns", "target": "tac"}, dice=dice)
+    said = [e for e in events if e.kind == "morale_spared"]
+    assert len(said) == 1 and said[0].message.startswith("cap is a unit of his own now that tac is destroyed")
+    assert set(said[0].rules) == {"published.morale-casualties", "40k3.ic.no-last-man"}
+    assert dice.unused == (6, 6) and not g.state.unit("cap").has(Status.FALLING_BACK)
+
+
 @pytest.mark.rule("40k4.char.no-last-man", "published.morale-casualties")
 def test_a_squad_shot_down_to_one_marine_and_its_captain_still_tests_with_him() -> None:
     """One Marine slain of the three models the squad had with its Captain (a third: 25% or more): the squad stands,

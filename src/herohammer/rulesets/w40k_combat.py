@@ -1817,8 +1817,19 @@ class CombatRules(Ruleset):
         """Take the casualties' Morale check as well as Last Man Standing (published.last-man-standing's decision):
         the last model of a unit that lost 25% of its models to the attack, having passed its Last Man Standing
         test, takes that check too (one that failed falls back and takes none: ``_morale_facts``). A character left
-        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before."""
-        if check is None or isinstance(check, bool) or any(e.kind == "last_man" for e in events):
+        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before; when
+        the attack destroyed his unit around him a ``morale_spared`` event says so (3rd edition: 40k3.ic.no-last-man,
+        published.morale-casualties)."""
+        if check is None or isinstance(check, bool):
+            return state, events
+        spared = [dict(e.data).get("unit") for e in events if e.kind == "last_man"]
+        if spared:
+            if isinstance(check, _MoraleDue) and not state.unit(target_id).alive:  # the unit shot away around them
+                who = ", ".join(map(str, spared))
+                own = "is a unit of his own" if len(spared) == 1 else "are units of their own"
+                return state, [*events, Event(
+                    "morale_spared", f"{who} {own} now that {target_id} is destroyed: no Morale check for its "
+                    "shooting casualties", ("published.morale-casualties", self.no_last_man_rule))]
             return state, events
         if isinstance(check, _MoraleDue):
             state, more = self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
