@@ -148,7 +148,7 @@ def test_a_joined_psyker_and_his_unit_fire_at_one_target(ruleset: str) -> None:
     smite = {"do": "manifest", "psyker": "lib", "power": "smite", "target": "boyz"}
     assert_legal(g, smite, AS_SHOOTING[ruleset])
     g.apply(smite, dice=ScriptedDice([3, 3] + [1] * 12))
-    same_target = "40k4.shoot.same-target" if ruleset == "40k4" else "40k3.char.shooting-dice"
+    same_target = "40k4.shoot.same-target" if ruleset == "40k4" else "published.shooting"
     refused = assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "grots"}, same_target)
     assert "same target" in refused.reason
     assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"})

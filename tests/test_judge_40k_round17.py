@@ -328,7 +328,7 @@ def test_the_to_wound_chart_s4_against_every_toughness(t: int, need: int | None)
     and cannot wound T8 (the hit is told so, and no die is rolled to wound)."""
     said, rolls = blow(4, 4, 4, t)
     if need is None:
-        assert said.endswith("1 hits, 0 wounds (S4 cannot wound T8)") and len(rolls) == 1
+        assert said.endswith("1 hit, 0 wounds (S4 cannot wound T8)") and len(rolls) == 1
     else:
         assert rolls[1].startswith(f"vets: to wound ({need}+, S4 vs T{t})") and "published.to-wound" in rolls[1]
 

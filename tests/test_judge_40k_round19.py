@@ -392,7 +392,7 @@ def test_a_split_on_a_unit_slain_before_the_character_strikes_goes_to_the_foe_he
     # then the 2 declared on x struck at y (6 6 to hit, 6 6 to wound)
     events = g.apply({"do": "fight", "unit": "cap"}, dice=ScriptedDice([6, 6, 6, 6, 1, 6, 6, 6, 6]))
     blows = [e.message for e in events if e.kind == "attacks"]
-    assert blows == ["fast attacks x (2): 2 hits, 2 wounds", "Cap (split) attack y (1): 0 hits, 0 wounds",
+    assert blows == ["fast attacks x (2): 2 hits, 2 wounds", "Cap (split) attacks y (1): 0 hits, 0 wounds",
                      "Cap attacks y (2): 2 hits, 2 wounds"]
     assert not g.state.unit("x").alive and not g.state.unit("y").alive
 

@@ -390,7 +390,7 @@ def test_a_captain_of_attacks_0_or_weapon_skill_0_or_initiative_0_in_close_comba
     ws0 = captain_in_combat(ruleset, "WS0 BS5 S4 T4 W2 I4 A2 Ld9 Sv3+")
     events = ws0.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([5, 6, 1, 1, 1, 1]))
     blows = kinds(events, "attacks")
-    assert blows[0].message == "Cap attacks boyz (2): 1 hits, 0 wounds" and "core.zero.ws" in blows[0].rules
+    assert blows[0].message == "Cap attacks boyz (2): 1 hit, 0 wounds" and "core.zero.ws" in blows[0].rules
     assert blows[1].message == "boyz attacks cap (2): 2 hits, 0 wounds" and "core.zero.ws" in blows[1].rules
     slow = captain_in_combat(ruleset, "WS5 BS5 S4 T4 W2 I0 A2 Ld9 Sv3+")
     events = slow.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([1] * 8))
@@ -416,7 +416,7 @@ def test_a_split_on_a_model_slain_before_the_captain_strikes_goes_to_the_model_o
     g.apply({"do": "allocate", "character": "cap", "attacks": {"X1": 2, "X2": 1}})
     events = g.apply({"do": "fight", "unit": "cap"}, dice=ScriptedDice([6, 6, 1, 6, 6, 6, 6]))
     blows = [e.message for e in kinds(events, "attacks")]
-    assert blows == ["fast attack x (1): 1 hits, 1 wounds", "Cap (split) attack X2 (1): 0 hits, 0 wounds",
+    assert blows == ["fast attacks x (1): 1 hit, 1 wound", "Cap (split) attacks X2 (1): 0 hits, 0 wounds",
                      "Cap attacks x (2): 2 hits, 2 wounds"]
     assert [e.message for e in kinds(events, "casualties")] == ["slain: X1", "slain: X2"]
 

@@ -315,7 +315,7 @@ def test_a_character_who_joins_a_squad_that_has_moved_goes_no_further_with_it_an
     assert "already moved" in str(refused)
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [30, 22]}, leave)
     g.apply({"do": "end_phase"})
-    same = {"40k3": "40k3.char.shooting-dice", "40k4": "40k4.shoot.same-target"}[ruleset]
+    same = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}[ruleset]
     assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "orks"}, same)
     assert_legal(g, {"do": "shoot", "unit": "tac", "target": "orks"})
 

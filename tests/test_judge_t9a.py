@@ -307,7 +307,7 @@ def test_hits_reach_the_character_only_once_its_unit_has_shrunk_and_then_as_equa
     assert g.check(at_hero).legal  # four rank and file left: the orcs may name the Hero
     # 5 hits on 5 models: one each, the Hero's own (wounded on 5+ against T4, saved on 4+) slays no one
     events = g.apply(at_hero, ScriptedDice([6] * 5 + [1] * 4 + [6] + [1]))
-    assert "4 hits, 0 unsaved on spears; 1 hits, 1 unsaved on hero" in events[0].message
+    assert "4 hits, 0 unsaved on spears; 1 hit, 1 unsaved on hero" in events[0].message
     assert [e.kind for e in events] == ["shoot"] and g.state.unit("hero").models[0].wounds_taken == 1
 
 

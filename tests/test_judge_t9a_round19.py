@@ -85,7 +85,7 @@ def test_a_joined_character_chooses_his_own_weapon() -> None:
     refused(g, shot, TO_HIT, "hero shoots pistol of pistol, longbow (its first listed")
     for choice in ("longbow", {"hero": "longbow"}):
         ruling = g.check({**shot, "weapon": choice})
-        assert ruling.legal and "spears shoots 1 shots at orcs" in ruling.reason, ruling
+        assert ruling.legal and "spears shoots 1 shot at orcs" in ruling.reason, ruling
     refused(g, {**shot, "weapon": {"spears": "longbow"}}, WEAPONS, "shoot.weapon.spears: no model of spears carries")
 
 

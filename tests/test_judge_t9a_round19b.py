@@ -75,7 +75,7 @@ def test_a_character_of_a_friend_unit_in_the_combat_issues_the_duel() -> None:
     events = g.apply(duel, ScriptedDice([4, 3, 6, 6, 2, 1, 1]))
     assert [e.kind for e in events] == ["duel", "fight", "combat"], events
     fight = events[1].message
-    assert "I6: elves 1 attacks at boss: 1 hits, 0 unsaved" in fight and "I3: orcs 1 attacks at captain: 1 hits, " \
+    assert "I6: elves 1 attack at boss: 1 hit, 0 unsaved" in fight and "I3: orcs 1 attack at captain: 1 hit, " \
         "1 unsaved" in fight, fight
     assert len(g.state.unit("captain").models) == 1 and g.state.unit("captain").models[0].wounds_left == 1
     assert "orcs takes a Break test on Ld 8 (Boss)" in events[-1].message, events[-1]
@@ -145,7 +145,7 @@ def test_a_refused_duel_shames_the_only_character_who_could_accept_it() -> None:
     # without the Duel the Chief strikes (4 hits, 6 wounds, the save 1 fails) and the wolves test on his Ld 8
     plain = _chain()
     events = plain.apply(FIGHT, ScriptedDice([4, 6, 1, 1, 1, 1, 1]))
-    assert "I3: orcs 1 attacks at spears: 1 hits, 1 unsaved" in events[0].message, events[0]
+    assert "I3: orcs 1 attack at spears: 1 hit, 1 unsaved" in events[0].message, events[0]
     assert "wolves takes a Break test on Ld 8 (Chief) -2: 2, holds" in events[-1].message, events[-1]
 
 

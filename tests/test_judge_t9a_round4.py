@@ -81,8 +81,8 @@ def test_below_five_rank_and_file_the_hits_are_shared_as_equally_as_possible(
     before = g.state
     events = g.apply(shot, ScriptedDice([6] * hits + [1] * (5 - hits) + [1] * hits))  # no hit wounds
     said = events[0].message
-    assert (f"{spears_hits} hits, 0 unsaved on spears" in said) == bool(spears_hits)
-    assert (f"{hero_hits} hits, 0 unsaved on hero" in said) == bool(hero_hits)
+    assert (f"{spears_hits} hit{'s' * (spears_hits != 1)}, 0 unsaved on spears" in said) == bool(spears_hits)
+    assert (f"{hero_hits} hit{'s' * (hero_hits != 1)}, 0 unsaved on hero" in said) == bool(hero_hits)
     assert (DISTRIBUTING in events[0].rules) == bool(hero_hits)
     g.undo()
     assert g.state is before
@@ -97,7 +97,7 @@ def test_the_characters_share_is_wounded_on_his_own_toughness_and_save() -> None
     # S3 wounds the Spearmen (T3) on 4+ and the Hero (T4) on 5+: two rolls, one per share
     assert any("to wound (4+): 2D6" in r for r in rolls) and any("to wound (5+): 1D6" in r for r in rolls)
     assert "2 hits, 2 unsaved on spears" in events[0].message
-    assert "1 hits, 1 unsaved on hero" in events[0].message and g.state.unit("hero").models[0].wounds_taken == 1
+    assert "1 hit, 1 unsaved on hero" in events[0].message and g.state.unit("hero").models[0].wounds_taken == 1
 
 
 @pytest.mark.rule(DISTRIBUTING, "t9a.combined.last-survivor", "t9a.join.character-units")
@@ -136,7 +136,7 @@ def test_a_spells_hits_are_shared_as_a_volleys_are() -> None:
     # cast on 4 + 4 (no Miscast); 3 hits on three models: one each, the Boss wounded on his own T4 (4+ for S4)
     events = g.apply(cast, ScriptedDice([4, 4, 3] + [1, 1] + [1]))
     shared = next(e for e in events if e.kind == "cast")
-    assert "2 hits, 0 unsaved on orcs; 1 hits, 0 unsaved on boss" in shared.message and DISTRIBUTING in shared.rules
+    assert "2 hits, 0 unsaved on orcs; 1 hit, 0 unsaved on boss" in shared.message and DISTRIBUTING in shared.rules
 
 
 @pytest.mark.rule(DISTRIBUTING, "published.t9a-stand-and-shoot", "t9a.join.part-of-unit")

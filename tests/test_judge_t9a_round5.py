@@ -231,4 +231,4 @@ def test_a_lone_character_sees_in_his_own_front_arc() -> None:
     refused(g, {"do": "shoot", "unit": "hero", "target": "orcs"}, SIGHT, "orcs is not in hero's Front Arc")
     data["sides"]["elves"][1]["models"][0]["facing"] = 180  # turned about, he faces them
     ruling = reloading_game(data).check({"do": "shoot", "unit": "hero", "target": "orcs"})
-    assert ruling.legal and "1 shots" in ruling.reason
+    assert ruling.legal and "1 shot " in ruling.reason

@@ -93,7 +93,7 @@ def test_a_character_in_the_first_rank_of_a_deep_unit_shoots() -> None:
     f = g.state.unit("spears").formation
     assert f is not None and f.ranks == 4 and f.rank_of("Hero") == 0
     ruling = g.check(SPEARS_SHOOT)
-    assert ruling.legal and "spears shoots 1 shots at orcs" in ruling.reason
+    assert ruling.legal and "spears shoots 1 shot at orcs" in ruling.reason
     assert WHO not in ruling.rules  # nobody with a missile weapon stands behind the second rank
     # the spearmen take bows: the Hero and nine of them shoot, six stand too far back
     data = scenario(n=15, active="elves", hero_weapons=["longbow"])
@@ -108,7 +108,7 @@ def test_a_character_in_the_first_rank_of_a_deep_unit_shoots() -> None:
 def test_a_lone_character_shoots_without_ranks() -> None:
     g = Game(state_from_data(scenario(active="elves", joined=False, hero_at=(28, 22), hero_weapons=["longbow"])))
     ruling = g.check({"do": "shoot", "unit": "hero", "target": "orcs"})
-    assert ruling.legal and "1 shots" in ruling.reason and WHO not in ruling.rules
+    assert ruling.legal and "1 shot " in ruling.reason and WHO not in ruling.rules
 
 
 def _deep_archers() -> dict[str, Any]:

@@ -59,7 +59,7 @@ def test_a_character_is_picked_out_only_from_a_unit_of_fewer_than_five() -> None
     assert g.state.unit("hero").models[0].wounds_taken == 2 and len(g.state.unit("spears").models) == 3
     unnamed = game(n=3)  # no character named: the odd hit is the rank and file's, the Hero still takes one
     events = unnamed.apply(SHOOT, ScriptedDice([6] * 5 + [1] * 4 + [6] + [1]))
-    assert "4 hits, 0 unsaved on spears; 1 hits, 1 unsaved on hero" in events[0].message
+    assert "4 hits, 0 unsaved on spears; 1 hit, 1 unsaved on hero" in events[0].message
 
 
 @pytest.mark.rule("t9a.char.lone")

@@ -1884,7 +1884,7 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                                                                              f"[{STAND_AND_SHOOT}]"))
     far = sum(s.long_range for s in shooters)
     used = weapons_said(state, charged, choice, "stands and shoots with", field)
-    return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shots"
+    return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shot{'s' * (len(shooters) != 1)}"
                   + (f", {far} at Long Range" if far else "")
                   + (f", {charger.id} in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: {covered} to hit "
                      f"[{COVER}]" if covered else "") + f") [{STAND_AND_SHOOT}]"

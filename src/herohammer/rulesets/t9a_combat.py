@@ -185,14 +185,14 @@ def spell_harm_said(hits: int, strength: int, harms: Sequence[Harm]) -> str:
     """Say what a spell's (or a Miscast's) hits did: on one unit as "4 hits of S4 on orcs, 3 unsaved", else share by share."""
     if len(harms) == 1:
         h = harms[0]
-        return (f"{hits} hits of S{strength} on {h.victim}, {h.unsaved} unsaved"
+        return (f"{hits} hit{'s' * (hits != 1)} of S{strength} on {h.victim}, {h.unsaved} unsaved"
                 + (f", slain: {', '.join(h.slain)}" if h.slain else ""))
-    return f"{hits} hits of S{strength}: {harm_said(harms)}"
+    return f"{hits} hit{'s' * (hits != 1)} of S{strength}: {harm_said(harms)}"
 
 
 def harm_said(harms: Sequence[Harm]) -> str:
     """Say what a batch of hits did, member by member: "3 hits, 1 unsaved on spears; 1 hits, 0 unsaved on hero"."""
-    return "; ".join(f"{h.hits} hits, {h.unsaved} unsaved on {h.victim}"
+    return "; ".join(f"{h.hits} hit{'s' * (h.hits != 1)}, {h.unsaved} unsaved on {h.victim}"
                      + (f", slain: {', '.join(h.slain)}" if h.slain else "") for h in harms)
 
 

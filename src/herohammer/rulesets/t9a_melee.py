@@ -535,8 +535,9 @@ class MeleePhase(Ruleset):
                     rules.append("t9a.combined.last-survivor" if victim.last_of else "t9a.char.lone")
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
-                lines.append(f"I{step}: {side} {n} attacks at {victim_id}" + (f"'s Champion {only}" if only else "")
-                             + f": {harm.hits} hits, {harm.unsaved} unsaved"
+                lines.append(f"I{step}: {side} {n} attack{'s' * (n != 1)} at {victim_id}"
+                             + (f"'s Champion {only}" if only else "")
+                             + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else ""))
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
                           tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *dice.log[begun:]))

@@ -168,7 +168,8 @@ class ShootingPhase(Ruleset):
             rules.append(WHO_CAN_SHOOT)
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
-        return Ruling.allow(f"{unit.id} shoots {len(shots)} shots at {target.id}", *dict.fromkeys(rules),
+        return Ruling.allow(f"{unit.id} shoots {len(shots)} shot{'s' * (len(shots) != 1)} at {target.id}",
+                            *dict.fromkeys(rules),
                             notes=tuple(notes))
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
@@ -205,7 +206,7 @@ class ShootingPhase(Ruleset):
                 rules.append(DISTRIBUTING_HITS)
             if any(pre.unit(h.victim).models and pre.unit(h.victim).models[0].profile.t <= 0 for h in harms):
                 rules.append("core.zero.t")
-            parts.append(f"{n} shots ({need}+ to hit, S{strength}): " + harm_said(harms))
+            parts.append(f"{n} shot{'s' * (n != 1)} ({need}+ to hit, S{strength}): " + harm_said(harms))
         state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
         if any("t9a.join.moved-separately" in n for n in notes):
             rules.append("t9a.join.moved-separately")

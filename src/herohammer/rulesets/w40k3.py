@@ -843,7 +843,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.joined:
             host = state.unit(shooter.joined)
             inner = self.target_ruling(state, host.id, target_id)
-            return Ruling(inner.legal, (*inner.rules, self.same_target_rule),
+            return Ruling(inner.legal, tuple(dict.fromkeys((*inner.rules, self.same_target_rule))),
                           f"{shooter.id} fires with {host.id} at the same target: {inner.reason}", inner.notes)
         if target.side == shooter.side:
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}", "published.shooting")
@@ -893,7 +893,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.joined:
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
-                f"shoot with {shooter.joined}", self.same_target_rule,
+                f"shoot with {shooter.joined}", self.same_target_rule, self.join_rule,
             )
         if shooter.has(Status.RAN):
             return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)

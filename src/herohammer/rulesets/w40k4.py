@@ -377,6 +377,30 @@ class Warhammer40k4(Warhammer40k3):
             events += more
         return state, events
 
+    @implements("published.morale-casualties", "40k4.char.no-last-man")
+    def _last_man(self, state: GameState, before: GameState, dice: Dice, skip: set[str]) -> Resolution:
+        """Say, beside Last Man Standing's word, what the end of the Shooting phase holds for an independent
+        character whose unit shooting destroyed around him: he is a unit of his own that lost no model, so he takes no
+        Morale check for its shooting casualties (40k4.char.no-last-man's decision; published.morale-casualties: the
+        check is for the unit that lost the models, and that unit is gone)."""
+        state, events = super()._last_man(state, before, dice, skip)
+        shot = {uid for uid, _ in state.shot_this_phase}
+        if not shot:
+            return state, events
+        told: list[Event] = []
+        for event in events:
+            cid = dict(event.data).get("unit") if event.kind == "last_man" else None
+            if not isinstance(cid, str):
+                continue
+            was = before.unit(cid)
+            host = was.joined
+            if host is not None and host in shot and was.is_independent and not state.unit(host).alive:
+                told.append(Event("morale_spared", f"{cid} is a unit of his own now that {host} is destroyed: he "
+                                  f"lost no model to shooting, so he takes no Morale check for {host}'s shooting "
+                                  "casualties when the Shooting phase ends",
+                                  ("published.morale-casualties", "40k4.char.no-last-man")))
+        return state, events + told
+
     @implements("40k4.char.no-last-man", "published.last-man-standing")
     def takes_last_man_standing(self, is_character: bool) -> bool:
         """Say that no unit of one model takes Last Man Standing: characters never do (seed 001), and the 4th edition

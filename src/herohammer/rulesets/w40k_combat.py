@@ -404,10 +404,11 @@ def _keep(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
 
 
 #: What a strike's dice decide and a carry's state keeps (``_Strikes.at``): the state after it, the events after its
-#: attacks event (saves, casualties: no rolls of their own), the unsaved wounds and the units whose slain wait.
+#: attacks event (saves, casualties: no rolls of their own), the wounds inflicted (the combat result's count: unsaved
+#: wounds a model took, none beyond its last Wound) and the units whose slain wait.
 StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
 #: What a strike's dice do to the units it reads, whatever else the state holds (``_StrikePlan.deltas``): the units
-#: with their wounds (and slain) taken, the events after its attacks event, the unsaved wounds, and the units whose
+#: with their wounds (and slain) taken, the events after its attacks event, the wounds inflicted, and the units whose
 #: slain wait for the end of the Initiative step.
 StrikeDelta = tuple[tuple[Unit, ...], tuple[Event, ...], int, tuple[str, ...]]
 
@@ -598,7 +599,9 @@ class CombatRules(Ruleset):
 
     # == hooks 4th edition overrides ===============================================
     shooting_dice_rule: ClassVar[str] = "40k3.char.shooting-dice"
-    same_target_rule: ClassVar[str] = "40k3.char.shooting-dice"
+    #: 3rd edition: a unit shoots at one enemy unit, and a character who joined it is part of it (40k3.ic.join):
+    #: published.shooting decides the same target (its decision); the seed's shooting clause is about his dice
+    same_target_rule: ClassVar[str] = "published.shooting"
     assault_alone_rule: ClassVar[str] = "40k3.ic.assault-alone"
     must_assault_rule: ClassVar[str] = "40k3.char.must-assault"
     #: The rule that locks a joined character in its unit's combat (3rd: it assaults with the unit).
@@ -1671,8 +1674,8 @@ class CombatRules(Ruleset):
             if not (u.is_character and u.has(Status.SHOT)):
                 shooters += zip(repeat(u), u.models)
         fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved)
-        rules: tuple[str, ...] = ("published.shooting", self.same_target_rule) if len(members) > 1 else (
-            "published.shooting",)
+        rules: tuple[str, ...] = tuple(dict.fromkeys(("published.shooting", self.same_target_rule))) \
+            if len(members) > 1 else ("published.shooting",)
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
@@ -1814,8 +1817,19 @@ class CombatRules(Ruleset):
         """Take the casualties' Morale check as well as Last Man Standing (published.last-man-standing's decision):
         the last model of a unit that lost 25% of its models to the attack, having passed its Last Man Standing
         test, takes that check too (one that failed falls back and takes none: ``_morale_facts``). A character left
-        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before."""
-        if check is None or isinstance(check, bool) or any(e.kind == "last_man" for e in events):
+        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before; when
+        the attack destroyed his unit around him a ``morale_spared`` event says so (3rd edition: 40k3.ic.no-last-man,
+        published.morale-casualties)."""
+        if check is None or isinstance(check, bool):
+            return state, events
+        spared = [dict(e.data).get("unit") for e in events if e.kind == "last_man"]
+        if spared:
+            if isinstance(check, _MoraleDue) and not state.unit(target_id).alive:  # the unit shot away around them
+                who = ", ".join(map(str, spared))
+                own = "is a unit of his own" if len(spared) == 1 else "are units of their own"
+                return state, [*events, Event(
+                    "morale_spared", f"{who} {own} now that {target_id} is destroyed: no Morale check for its "
+                    "shooting casualties", ("published.morale-casualties", self.no_last_man_rule))]
             return state, events
         if isinstance(check, _MoraleDue):
             state, more = self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
@@ -1852,15 +1866,16 @@ class CombatRules(Ruleset):
         target = state.unit(target_id)
         if power.effect is PowerEffect.SHOOTING:
             host = state.unit(psyker.joined) if psyker.joined else psyker
+            for u in dict.fromkeys((psyker, host)):  # a run is instead of shooting: said as such, not as fired
+                if u.has(Status.RAN):
+                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
+                                         "attack is shooting", self.fleet_rule, rule)
             if psyker.has(Status.SHOT) or host.has(Status.SHOT):
                 return Ruling.forbid(f"{psyker.id} has already fired this turn; a psychic shooting attack is its "
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
-            for u in dict.fromkeys((psyker, host)):  # as a shot: not after running, not while pinned
-                if u.has(Status.RAN):
-                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
-                                         "attack is shooting", self.fleet_rule, rule)
+            for u in dict.fromkeys((psyker, host)):  # as a shot: not while pinned
                 if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
                     return Ruling.forbid(problem.reason, *problem.rules, rule)
             earlier = state.target_fired_at(host.id)
@@ -1879,6 +1894,14 @@ class CombatRules(Ruleset):
                 return Ruling.forbid(f"{psyker.id} is locked in close combat: in the Shooting phase a psychic attack "
                                      f"follows the shooting rules, and a model locked in close combat cannot shoot",
                                      rule, "published.shooting-into-combat")
+            if state.phase is Phase.SHOOTING:
+                # a unit that ran (Fleet) did so instead of shooting: in that Shooting phase it makes no attack by the
+                # shooting rules, so no psychic attack either, a Morale power as much as a shooting one
+                for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
+                    if u.has(Status.RAN):
+                        return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: in the Shooting "
+                                             f"phase a psychic attack follows the shooting rules, so {psyker.id} "
+                                             f"makes none after running", self.fleet_rule, rule)
             # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
             for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
                 if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
@@ -2246,9 +2269,10 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
                                  "core.zero.a", self.allocation_rule)
         if sum(action.attacks.values()) > have:
-            return Ruling.forbid(f"{char.id} splits {sum(action.attacks.values())} attacks but has {have}",
+            split = sum(action.attacks.values())
+            return Ruling.forbid(f"{char.id} splits {split} attack{'s' * (split != 1)} but has {have}",
                                  self.allocation_rule)
-        return Ruling.allow(f"{char.id} splits its {have} attacks: "
+        return Ruling.allow(f"{char.id} splits its {have} attack{'s' * (have != 1)}: "
                             + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
                             *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
 
@@ -2426,7 +2450,9 @@ class CombatRules(Ruleset):
                 dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
             decided = counts[1:]
             got = decided[0]
-            attacks = Event("attacks", f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}", plan.rules,
+            hits = counts[0]
+            attacks = Event("attacks", f"{plan.attacking}{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}"
+                            f"{plan.why}", plan.rules,
                             _rolls(dice, start))
             outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
@@ -2465,7 +2491,7 @@ class CombatRules(Ruleset):
                                rule if apart else "published.to-wound")
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
-                           f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
+                           f"{who} attacks {pool_key} ({n}): ", why,
                            tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {})
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
@@ -3560,6 +3586,7 @@ def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[M
     return told
 
 
+@implements("published.combat-resolution")
 def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
                   carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]] = tuple
                   ) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
@@ -3587,7 +3614,10 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
         outside = room()
         events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
     waiting = tuple(dict.fromkeys(map(_UNIT, models))) if unsaved and not remove else ()
-    return (tuple(changed), tuple(events), unsaved, waiting), outside
+    # the combat result counts the wounds the strike inflicted: those a model took, up to its last Wound; unsaved
+    # wounds beyond it, or that found no model, are lost and count for nothing (published.combat-resolution's decision)
+    inflicted = sum(taken.values())
+    return (tuple(changed), tuple(events), inflicted, waiting), outside
 
 
 def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
