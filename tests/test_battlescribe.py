@@ -86,7 +86,7 @@ def test_roster_units_count_models_and_keep_the_chosen_wargear() -> None:
 
 
 def test_t9a_profiles_are_mapped_into_the_t9a_ruleset() -> None:
-    """Dis plays Leadership, HP Wounds, Res Toughness, Arm N a 7-N save, Off WS, Agi I; Adv/Mar move (README)."""
+    """Dis plays Leadership, HP Wounds, Res Toughness, Arm N a 7-N save, Off WS, Agi I; Adv/Mar move (docs/data.md)."""
     data = read_battlescribe(HIGHBORN)
     assert data.ruleset == "t9a"
     captain = data.unit("Captain")

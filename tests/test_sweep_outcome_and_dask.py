@@ -1,6 +1,6 @@
 """``sweep`` from the command line: an --outcome typo said before any variant runs; a local Dask cluster's table.
 
-The README's how-to points ``sweep --scheduler`` at a cluster on this machine; the table
+docs/simulate.md's how-to points ``sweep --scheduler`` at a cluster on this machine; the table
 it prints must be the process pool's, cell for cell.
 """
 

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Build README.md from docs/README.in.md, running every command shown so its output is real.
+"""Build README.md and the docs pages from their templates, running every command shown so its output is real.
 
-In the template, a fenced ```console block holds commands only, one per line, each
+Targets: docs/README.in.md -> README.md, and each docs/templates/NAME.in.md -> docs/NAME.md.
+In a template, a fenced ```console block holds commands only, one per line, each
 starting with "$ ".  This script runs them from the project root (with the project's
 .venv/bin first on PATH, COLUMNS=100) and writes each command followed by its output.
-Everything else is copied as it is.  Run: .venv/bin/python tools/build_readme.py
+Everything else is copied as it is.
+
+Run: .venv/bin/python tools/build_readme.py              (every target)
+     .venv/bin/python tools/build_readme.py docs/odds.md  (only the targets named)
+     .venv/bin/python tools/build_readme.py --list        (the targets and their templates)
 """
 
 from __future__ import annotations
@@ -17,6 +22,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "docs" / "README.in.md"
 TARGET = ROOT / "README.md"
+PAGES = ROOT / "docs" / "templates"
+
+
+def targets() -> dict[Path, Path]:
+    """Every target file and the template it is built from: the README first, then the docs pages by name."""
+    found = {TARGET: TEMPLATE}
+    for template in sorted(PAGES.glob("*.in.md")):
+        found[ROOT / "docs" / (template.name.removesuffix(".in.md") + ".md")] = template
+    return found
 
 
 def run(command: str) -> str:
@@ -27,9 +41,9 @@ def run(command: str) -> str:
     return proc.stdout.rstrip("\n")
 
 
-def build(template: str) -> str:
-    """Return the README text with every console block's output filled in."""
-    out: list[str] = []
+def build(template: str, source: str = "docs/README.in.md") -> str:
+    """Return the page's text with every console block's output filled in, under a line naming its template."""
+    out: list[str] = [f"<!-- Generated from {source} by tools/build_readme.py: edit the template, not this file. -->"]
     lines = iter(template.splitlines())
     for line in lines:
         out.append(line)
@@ -48,6 +62,24 @@ def build(template: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def main(argv: list[str]) -> int:
+    """Build the targets named (paths from the project root), or all of them."""
+    every = targets()
+    if argv == ["--list"]:
+        for target, template in every.items():
+            print(f"{template.relative_to(ROOT)} -> {target.relative_to(ROOT)}")
+        return 0
+    chosen = {t: s for t, s in every.items() if not argv or str(t.relative_to(ROOT)) in argv}
+    unknown = set(argv) - {str(t.relative_to(ROOT)) for t in every}
+    if unknown:
+        print(f"build_readme: no template for {', '.join(sorted(unknown))} (see --list)", file=sys.stderr)
+        return 2
+    for target, template in chosen.items():
+        source = str(template.relative_to(ROOT))
+        target.write_text(build(template.read_text(encoding="utf-8"), source), encoding="utf-8")
+        print(f"wrote {target.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
 if __name__ == "__main__":
-    TARGET.write_text(build(TEMPLATE.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}", file=sys.stderr)
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Take the README's screenshots of ``herohammer serve``: the 40k3 and the t9a demo tables in Chromium.
+"""Take the screenshots of ``herohammer serve``: the 40k3 and the t9a demo tables in Chromium.
 
+The README and docs/web.md show them.
 Run from the project root (needs Debian's chromium):   .venv/bin/python tools/web_screenshots.py
 Writes docs/web_40k3.png (the Librarian dragged into the Tactical squad, its ruling shown)
 and docs/web_t9a.png (the t9a demo, the Wizard selected with his actions and targets).

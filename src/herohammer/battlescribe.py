@@ -10,7 +10,7 @@ parses, weapons, special rules, and whether the unit is a character.
 
 Warhammer 40,000 3rd/4th edition profiles are read as printed (WS BS S T W I A Ld Sv).
 The 9th Age 2nd edition's characteristics are mapped into the t9a ruleset's profile
-(``T9A_MAPPING``; the README states the mapping).  Every problem with a file is one
+(``T9A_MAPPING``; docs/data.md states the mapping).  Every problem with a file is one
 ``BattleScribeError`` naming the file.
 """
 
@@ -38,7 +38,7 @@ SUFFIXES = (".cat", ".catz", ".gst", ".gstz", ".ros", ".rosz")
 #: How deep links and child entries are followed (real data nests a handful deep; a cycle stops here).
 MAX_DEPTH = 12
 FORTY_K = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
-#: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see the README).
+#: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see docs/data.md).
 T9A_MAPPING = {"Adv": "Adv", "Mar": "Mar", "Dis": "Ld", "HP": "W", "Off": "WS", "Res": "T", "Att": "A",
                "Str": "S", "Agi": "I", "Arm": "Sv"}
 T9A_PARTS = ("Global", "Defensive", "Offensive", "Size")

@@ -3,7 +3,7 @@
 Why: a mistaken or hostile input (a file nested thousands of levels deep, a number
 thousands of digits long, a list of 300,000 empty mappings, a billion runs) must be
 refused at once with one line naming the file and the limit, never parse or run for
-minutes, exhaust the stack, or end in a traceback.  The README states these figures.
+minutes, exhaust the stack, or end in a traceback.  docs/limits.md states these figures.
 """
 
 from __future__ import annotations
