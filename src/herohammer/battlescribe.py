@@ -28,6 +28,7 @@ import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException
 
 from . import guards
+from .catalogue import implements
 from .errors import HerohammerError
 from .profiles import Profile
 
@@ -321,15 +322,26 @@ def _checked(line: str) -> tuple[str, str]:
 
 
 _SHOTS = re.compile(r"(\d+)")
+TEMPLATE_RULE = "published.template-weapons"
+#: Why a Template weapon (range 'Template': a flamer) is not used: the engine places no template.
+TEMPLATE_PROBLEM = ("a Template weapon: herohammer places no template, which would hit every model under it without a "
+                    "roll to hit, so the model fires its other weapons; to play it, write a stand-in profile under "
+                    f"the scenario's weapons: and give it to the model [{TEMPLATE_RULE}]")
 
 
+@implements(TEMPLATE_RULE)
 def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None, str]:
-    """Turn a printed 40k weapon profile into herohammer's weapon data; return (data, problem)."""
+    """Turn a printed 40k weapon profile into herohammer's weapon data; return (data, problem).
+
+    A Template weapon (range or type ``Template``) is not modelled: None with the reason (published.template-weapons).
+    """
     by_lower = {k.lower(): v.strip() for k, v in chars.items()}
     rng = _number(by_lower.get("range", ""))
     strength = by_lower.get("s", by_lower.get("str", by_lower.get("strength", ""))).strip()
     ap = by_lower.get("ap", "-").strip() or "-"
     kind = by_lower.get("type", "").lower()
+    if "template" in rng.lower() or "template" in kind:
+        return None, TEMPLATE_PROBLEM
     melee = "close combat" in kind or "melee" in kind or rng.lower() in ("", "-", "cc", "close combat", "melee")
     data: dict[str, Any] = {"name": name, "range": 0 if melee else None}
     if melee:
@@ -349,7 +361,7 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
             data["shots"] = int(m.group(1))
         if "blast" in kind:
             data["blast"] = 3
-    if strength.lower() in ("user", "u", "") or strength.startswith(("+", "x")):
+    if strength.lower() in ("user", "u", "", "as user") or strength.startswith(("+", "x")):
         data["strength"] = "user"
     elif strength.isdigit():
         data["strength"] = int(strength)
@@ -591,6 +603,17 @@ def _weapon_kind(pname: str, type_name: str, chars: dict[str, str], game: str | 
     return None
 
 
+def _as_bare_hands(weapon: BsWeapon) -> bool:
+    """Say whether a 40k weapon fights as a model without one does: a close combat weapon of the user's Strength that
+    ignores no armour (krak grenades and melta bombs as the data prints them: their use against vehicles is not
+    modelled), so a model not given it fights the same."""
+    data = weapon.data
+    printed = {k.lower(): v.strip().lower() for k, v in weapon.characteristics}
+    strength = printed.get("s", printed.get("str", printed.get("strength", "")))
+    return (data is not None and data.get("type") == "melee" and not data.get("ignores_armour")
+            and strength in ("", "-", "user", "u") and printed.get("ap", "") in ("", "-"))
+
+
 def build_unit(name: str, found: _Found, game: str | None, roster: bool = False, ident: str = "") -> BsUnit:
     """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping.
 
@@ -644,7 +667,11 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     unit_words = f"{name} (selection {ident})" if ident else name
     if per_model:
         for wname, held in unit_level:
-            if held < total and wname not in quiet:
+            if held >= total or wname in quiet or _as_bare_hands(weapons[wname]):
+                continue  # every model's, or nothing a model would fight with otherwise (grenades): no note
+            if weapons[wname].usable is None:
+                notes.append(f"{unit_words}: weapon {wname!r} not used ({weapons[wname].problem})")
+            else:
                 notes.append(f"{unit_words}: the unit's {wname!r} ({held} for {total} models whose own selections "
                              "hold their weapons) is given to no model: the roster does not say which carries it; "
                              "add it to that model's weapons in the scenario")
