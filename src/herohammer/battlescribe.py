@@ -24,9 +24,6 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as safe_xml
-from defusedxml import DefusedXmlException
-
 from . import guards
 from .catalogue import implements
 from .errors import HerohammerError
@@ -206,6 +203,9 @@ def read_xml(path: str | Path) -> Element:
         raw = _unzip(p, raw)
     if len(raw) > MAX_BYTES:
         raise BattleScribeError(p, f"larger than {MAX_BYTES // 2**20} MB: not a BattleScribe file")
+    import defusedxml.ElementTree as safe_xml  # here: `herohammer rules` imports this module for its mark only
+    from defusedxml import DefusedXmlException
+
     try:
         root: Element = safe_xml.fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
