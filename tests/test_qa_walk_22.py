@@ -2,10 +2,13 @@
 
 - ``sweep`` and ``odds action`` show a progress bar on a terminal, as ``simulate`` does; only ``simulate`` took
   ``--quiet`` to hide it (``sweep --quiet`` and ``odds action --quiet`` were refused as unrecognized arguments).
+- A sweep's bar counts variants: on 40k4_chaplain_combat.yaml each took ~20 s and the bar stood at ``0/2 -:--:--``
+  all that while; it now shows the time so far as well.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,3 +38,11 @@ def test_quiet_is_in_the_help_of_simulate_sweep_and_odds_action(capsys: pytest.C
     for argv in (["simulate"], ["sweep"], ["odds", "action"]):
         code, out, _ = run([*argv, "--help"], capsys)
         assert code == 0 and "--quiet" in out, argv
+
+
+def test_a_sweeps_bar_shows_the_time_so_far_while_a_variant_runs() -> None:
+    code, _, frames = _on_a_terminal(SWEEP)
+    assert code == 0, frames
+    bars = [f for f in frames if f.startswith("variants")]
+    # the count, the time elapsed, the time left (unknown before the first variant ends)
+    assert bars and all(re.search(r" \d/2 \d:\d\d:\d\d (\d:\d\d:\d\d|-:--:--)", f) for f in bars), bars

@@ -648,9 +648,10 @@ class _NoProgress:
 
 
 class _RichProgress:
-    def __init__(self, total: int | None, label: str) -> None:
+    def __init__(self, total: int | None, label: str, elapsed: bool = False) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
         from rich.table import Column
 
         # On a narrow terminal a long label is cut short, never the count or the time left (80 columns
@@ -659,6 +660,7 @@ class _RichProgress:
         self.progress = Progress(TextColumn("{task.description}", markup=False,
                                             table_column=Column(ratio=1, no_wrap=True)),
                                  BarColumn(bar_width=20), MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                                 *((TimeElapsedColumn(),) if elapsed else ()),
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)
         self.label = label
@@ -672,9 +674,12 @@ class _RichProgress:
         self.progress.stop()
 
 
-def progress_bar(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
-    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing."""
-    return _RichProgress(total, label) if enabled else _NoProgress()
+def progress_bar(enabled: bool, total: int | None, label: str, elapsed: bool = False) -> _NoProgress | _RichProgress:
+    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing.
+
+    ``elapsed``: the time so far shown too, for a bar of few long steps (a sweep's variants), which would otherwise
+    stand still at 0 for as long as a variant takes."""
+    return _RichProgress(total, label, elapsed) if enabled else _NoProgress()
 
 
 _progress = progress_bar
