@@ -4,16 +4,22 @@
   ``--quiet`` to hide it (``sweep --quiet`` and ``odds action --quiet`` were refused as unrecognized arguments).
 - A sweep's bar counts variants: on 40k4_chaplain_combat.yaml each took ~20 s and the bar stood at ``0/2 -:--:--``
   all that while; it now shows the time so far as well.
+- The web API: a JSON body sent without ``Content-Type: application/json`` (``curl -d``, a ``fetch`` without headers)
+  was refused as ``body: expected a mapping (got b'{"demo": ...}')``, Python's bytes shown and the header unnamed; it
+  is a 415 naming the header. ``/actions?unit=`` of an unknown unit names the table's units, as ``/targets`` does.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from _cli import run
+from herohammer.web.api import create_app
 from test_qa_progress import _on_a_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,3 +52,63 @@ def test_a_sweeps_bar_shows_the_time_so_far_while_a_variant_runs() -> None:
     bars = [f for f in frames if f.startswith("variants")]
     # the count, the time elapsed, the time left (unknown before the first variant ends)
     assert bars and all(re.search(r" \d/2 \d:\d\d:\d\d (\d:\d\d:\d\d|-:--:--)", f) for f in bars), bars
+
+
+@pytest.fixture()
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def _table(client: TestClient) -> str:
+    r = client.post("/api/tables", json={"demo": "demo_40k3_librarian.yaml"})
+    assert r.status_code == 201, r.text
+    return str(r.json()["table_id"])
+
+
+@pytest.mark.parametrize("headers", [{}, {"Content-Type": "application/x-www-form-urlencoded"},
+                                     {"Content-Type": "text/plain"}])
+def test_a_json_body_without_its_content_type_is_refused_naming_the_header(client: TestClient,
+                                                                           headers: dict[str, str]) -> None:
+    tid = _table(client)
+    before = client.get(f"/api/tables/{tid}/scenario").text
+    for url, body in (("/api/tables", b'{"demo": "demo_40k3_librarian.yaml"}'),
+                      (f"/api/tables/{tid}/check", b'{"action": {"do": "end_phase"}}'),
+                      (f"/api/tables/{tid}/play", b'{"actions": [{"do": "end_phase"}]}')):
+        r = client.post(url, content=body, headers=headers)
+        assert r.status_code == 415, (url, r.text)
+        error = r.json()["error"]
+        assert "Content-Type: application/json" in error and "b'" not in error, error
+        assert (headers.get("Content-Type") or "no Content-Type") in error
+    assert client.get(f"/api/tables/{tid}/scenario").text == before  # the play was not played
+
+
+def test_bodies_that_are_json_but_wrong_still_name_their_field(client: TestClient) -> None:
+    tid = _table(client)
+    cases: list[tuple[str, Any, int, str]] = [
+        ("/api/tables", [1, 2], 422, "body: expected a mapping"),
+        (f"/api/tables/{tid}/check", {"action": [1]}, 422, "body.action: expected a mapping"),
+        (f"/api/tables/{tid}/play", {"actions": [{"do": "end_phase"}], "seed": -1}, 422, "body.seed"),
+        (f"/api/tables/{tid}/simulate", {"runs": True}, 422, "body.runs: expected a number, not true/false"),
+        (f"/api/tables/{tid}/odds", {"action": {"do": "shoot", "unit": "ghosts", "target": "warriors"}}, 400,
+         "no unit with id 'ghosts'"),
+    ]
+    for url, body, status, words in cases:
+        r = client.post(url, json=body)
+        assert r.status_code == status and words in r.json()["error"], (url, r.text)
+    r = client.post("/api/tables", content=b"", headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and "body: required" in r.json()["error"]
+
+
+def test_an_unknown_unit_in_the_actions_query_names_the_units(client: TestClient) -> None:
+    tid = _table(client)
+    r = client.get(f"/api/tables/{tid}/actions", params={"unit": "ghosts"})
+    assert r.status_code == 400
+    assert r.json()["error"] == "unit: no unit with id 'ghosts' (units: librarian, tactical, warriors)"
+
+
+def test_undo_with_nothing_to_undo_changes_nothing(client: TestClient) -> None:
+    tid = _table(client)
+    before = client.get(f"/api/tables/{tid}/scenario").text
+    r = client.post(f"/api/tables/{tid}/undo")
+    assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
+    assert client.get(f"/api/tables/{tid}/scenario").text == before
