@@ -112,3 +112,12 @@ def test_undo_with_nothing_to_undo_changes_nothing(client: TestClient) -> None:
     r = client.post(f"/api/tables/{tid}/undo")
     assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
     assert client.get(f"/api/tables/{tid}/scenario").text == before
+
+
+@pytest.mark.parametrize("argv", [["catalogue"], ["scenario", "new", "--roster"]])
+def test_a_scenario_given_where_a_roster_is_read_is_named_as_such(argv: list[str],
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run([*argv, str(PSYCHIC)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    # was "not well-formed XML (not well-formed (invalid token): line 1, column 1)"
+    assert f"{PSYCHIC}: a YAML file, not a BattleScribe one: expected a .cat, .gst or .ros file" in err

@@ -212,6 +212,10 @@ def read_xml(path: str | Path) -> Element:
         raise BattleScribeError(p, f"refused: the XML declares a DTD or entities ({type(exc).__name__}); "
                                 "BattleScribe files never do") from None
     except ParseError as exc:
+        if p.suffix.lower() in (".yaml", ".yml", ".json"):  # a scenario or plan given where a roster is read
+            raise BattleScribeError(p, f"a {p.suffix.lstrip('.').upper()} file, not a BattleScribe one: expected a "
+                                    ".cat, .gst or .ros file (or .catz, .gstz, .rosz) as BattleScribe saves it; a "
+                                    "scenario names its catalogues under catalogues:") from None
         raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
     kind = _local(root.tag)
     if kind not in ROOTS:
