@@ -121,3 +121,30 @@ def test_a_scenario_given_where_a_roster_is_read_is_named_as_such(argv: list[str
     assert code == 2 and out == "" and err.count("\n") == 1, err
     # was "not well-formed XML (not well-formed (invalid token): line 1, column 1)"
     assert f"{PSYCHIC}: a YAML file, not a BattleScribe one: expected a .cat, .gst or .ros file" in err
+
+
+def test_the_library_refuses_bad_and_illegal_actions_leaving_the_state_as_it_was() -> None:
+    from herohammer.dice import SeededDice
+    from herohammer.errors import HerohammerError, IllegalActionError
+    from herohammer.game import Game
+    from herohammer.scenario import load_scenario
+
+    game = Game(load_scenario(PSYCHIC), dice=SeededDice(1))
+    start, fingerprint = game.state, hash(game.state)
+    refused: list[tuple[Any, str]] = [
+        ({"do": "shoot", "unit": "boyz", "target": "tactical"}, "published.turn-sequence"),
+        ({"do": "shoot", "unit": "ghosts", "target": "boyz"}, "no unit with id 'ghosts'"),
+        ({"do": "move", "unit": "tactical", "to": [[1e9, 1e9]]}, "not an action of the shooting phase"),
+        ({"do": "fly"}, "action: field do"),
+        ([1], "action: expected an object"),
+        ('{"do": "shoot"', "action: not valid JSON"),
+    ]
+    for action, words in refused:
+        with pytest.raises(HerohammerError) as caught:
+            game.apply(action)
+        message = str(caught.value)
+        assert words in message and "--action" not in message, message  # the CLI's option, not the library's
+        assert game.state is start and hash(game.state) == fingerprint and game.log == []
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        game.undo()
+    assert game.state is start and hash(game.state) == fingerprint
