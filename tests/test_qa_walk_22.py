@@ -4,6 +4,10 @@
   ``--quiet`` to hide it (``sweep --quiet`` and ``odds action --quiet`` were refused as unrecognized arguments).
 - A sweep's bar counts variants: on 40k4_chaplain_combat.yaml each took ~20 s and the bar stood at ``0/2 -:--:--``
   all that while; it now shows the time so far as well.
+- ``simulate examples/t9a_whole_turn.yaml`` on a terminal: the engine's bar stood at ``0/3000`` for ~30 s while the
+  shared runs went round by round: the rounds' note ("step 4, 512 of 3,000 runs played") was written after the bar's
+  long label ("playing the engine (exact enumeration would take about 5.0e5 ...)") and cut off with it; it now comes
+  before the label's reason in brackets.
 - The web API: a JSON body sent without ``Content-Type: application/json`` (``curl -d``, a ``fetch`` without headers)
   was refused as ``body: expected a mapping (got b'{"demo": ...}')``, Python's bytes shown and the header unnamed; it
   is a 415 naming the header. ``/actions?unit=`` of an unknown unit names the table's units, as ``/targets`` does.
@@ -148,3 +152,16 @@ def test_the_library_refuses_bad_and_illegal_actions_leaving_the_state_as_it_was
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         game.undo()
     assert game.state is start and hash(game.state) == fingerprint
+
+
+def test_a_bars_note_shows_before_its_long_reason_on_an_80_column_terminal() -> None:
+    label = "playing the engine (exact enumeration would take about 5.0e5 rules-code runs)"
+    code, _, frames = _on_a_terminal(["-c", "from herohammer.simulate import progress_bar\n"
+                                            f"with progress_bar(True, 3000, {label!r}) as advance:\n"
+                                            "    advance.note('step 4, 256 of 3,000 runs played')\n"
+                                            "    advance.note('step 4, 512 of 3,000 runs played')"],
+                                     columns=80, module=False)
+    assert code == 0, frames
+    noted = [f for f in frames if f.startswith("playing the engine: step 4, ")]
+    assert noted and all(len(f) <= 80 and re.search(r" 0/3000 ", f) for f in noted), frames
+    assert any(f.startswith("playing the engine: step 4, 512") for f in noted), noted  # the part that moves
