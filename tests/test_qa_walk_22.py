@@ -8,6 +8,9 @@
   shared runs went round by round: the rounds' note ("step 4, 512 of 3,000 runs played") was written after the bar's
   long label ("playing the engine (exact enumeration would take about 5.0e5 ...)") and cut off with it; it now comes
   before the label's reason in brackets.
+- ``herohammer rulings t9a-a-redirected-charge-whose-second-target-flees-too`` (in the README) printed nothing for
+  ~10 s (34 s on a loaded machine) while its odds step enumerated; the entry's words and each step are printed as
+  they are played now, and the odds step counts its rules-code runs on a terminal.
 - The web API: a JSON body sent without ``Content-Type: application/json`` (``curl -d``, a ``fetch`` without headers)
   was refused as ``body: expected a mapping (got b'{"demo": ...}')``, Python's bytes shown and the header unnamed; it
   is a 415 naming the header. ``/actions?unit=`` of an unknown unit names the table's units, as ``/targets`` does.
@@ -165,3 +168,37 @@ def test_a_bars_note_shows_before_its_long_reason_on_an_80_column_terminal() -> 
     noted = [f for f in frames if f.startswith("playing the engine: step 4, ")]
     assert noted and all(len(f) <= 80 and re.search(r" 0/3000 ", f) for f in noted), frames
     assert any(f.startswith("playing the engine: step 4, 512") for f in noted), noted  # the part that moves
+
+
+NOB = "40k4-a-wounded-nob-takes-the-next-wound"  # a ruling with an odds step that takes a second or two
+
+
+def test_a_ruling_prints_its_question_and_answer_before_its_odds_step_enumerates(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from herohammer import book
+
+    printed_before: list[str] = []
+    real = book.action_odds
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        out = capsys.readouterr().out
+        printed_before.append(out)
+        print(out, end="")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(book, "action_odds", watched)
+    code, out, err = run(["rulings", NOB], capsys)
+    assert code == 0, err
+    assert printed_before and printed_before[0].startswith(f"{NOB} (40k4): ") and "\nQ: " in printed_before[0]
+    assert "Played through the engine:" in printed_before[0]
+    assert out.rstrip().endswith("verified: every step gave the ruling the book states")
+
+
+def test_a_rulings_odds_step_shows_a_bar_on_a_terminal_and_its_lines_stay_on_stdout(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, plain, err = run(["rulings", NOB], capsys)
+    assert code == 0, err
+    code, out, frames = _on_a_terminal(["rulings", NOB])
+    assert code == 0, frames
+    assert out == plain  # every line on stdout, none taken to the terminal by the bar
+    assert any(f.startswith("exact odds: rules-code runs") for f in frames), frames
