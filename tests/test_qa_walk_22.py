@@ -11,6 +11,9 @@
 - ``herohammer rulings t9a-a-redirected-charge-whose-second-target-flees-too`` (in the README) printed nothing for
   ~10 s (34 s on a loaded machine) while its odds step enumerated; the entry's words and each step are printed as
   they are played now, and the odds step counts its rules-code runs on a terminal.
+- An option a sub-command does not take (``odds action ... --method x``, ``targets ... --json --extra``) was reported
+  by the root parser as ``herohammer: error: unrecognized arguments`` (and ``"command": ""`` under ``--json``); it
+  names the sub-command and its ``--help`` now.
 - The web API: a JSON body sent without ``Content-Type: application/json`` (``curl -d``, a ``fetch`` without headers)
   was refused as ``body: expected a mapping (got b'{"demo": ...}')``, Python's bytes shown and the header unnamed; it
   is a 415 naming the header. ``/actions?unit=`` of an unknown unit names the table's units, as ``/targets`` does.
@@ -18,6 +21,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -202,3 +206,20 @@ def test_a_rulings_odds_step_shows_a_bar_on_a_terminal_and_its_lines_stay_on_std
     assert code == 0, frames
     assert out == plain  # every line on stdout, none taken to the terminal by the bar
     assert any(f.startswith("exact odds: rules-code runs") for f in frames), frames
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["odds", "action", str(PSYCHIC), "--action", '{"do": "end_phase"}', "--method", "x"], "odds action"),
+    (["odds", "test", "4", "--bogus"], "odds test"),
+    (["targets", str(PSYCHIC), "--unit", "tactical", "extra"], "targets"),
+])
+def test_an_option_a_command_does_not_take_is_named_with_the_command(argv: list[str], command: str,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"herohammer {command}: error: unrecognized arguments: ")
+    assert f"(herohammer {command} --help lists its options)" in err
+    code, out, err = run([*argv, "--json"], capsys)
+    assert code == 2 and err == ""
+    doc = json.loads(out)
+    assert doc["command"] == command and doc["error"].startswith(f"herohammer {command}: unrecognized arguments")
