@@ -179,8 +179,8 @@ def test_a_model_selections_weapon_that_does_not_read_is_named_with_its_file_and
         "Tactical Squad", model("Space Marine", 4, weapon(*BOLTGUN, number=4)),
         model("Space Marine", 1, weapon(*template, number=1), ident="s-burner")))
     data, err = scenario_of(path, capsys)
-    assert (f"note: {path}: Space Marine (selection s-burner): weapon 'Flamer' not used (range 'Template' is not a "
-            "number of inches)") in err
+    assert (f"note: {path}: Space Marine (selection s-burner): weapon 'Flamer' not used (a Template weapon: "
+            "herohammer places no template") in err
     side = next(iter(data["sides"]))
     assert [m.get("weapons") for m in data["sides"][side][0]["models"]] == [["Boltgun"]] * 4 + [None]
     out = tmp_path / "bad.yaml"

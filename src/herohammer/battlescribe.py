@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as safe_xml
-from defusedxml import DefusedXmlException
-
 from . import guards
+from .catalogue import implements
 from .errors import HerohammerError
 from .profiles import Profile
 
@@ -205,12 +203,19 @@ def read_xml(path: str | Path) -> Element:
         raw = _unzip(p, raw)
     if len(raw) > MAX_BYTES:
         raise BattleScribeError(p, f"larger than {MAX_BYTES // 2**20} MB: not a BattleScribe file")
+    import defusedxml.ElementTree as safe_xml  # here: `herohammer rules` imports this module for its mark only
+    from defusedxml import DefusedXmlException
+
     try:
         root: Element = safe_xml.fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
         raise BattleScribeError(p, f"refused: the XML declares a DTD or entities ({type(exc).__name__}); "
                                 "BattleScribe files never do") from None
     except ParseError as exc:
+        if p.suffix.lower() in (".yaml", ".yml", ".json"):  # a scenario or plan given where a roster is read
+            raise BattleScribeError(p, f"a {p.suffix.lstrip('.').upper()} file, not a BattleScribe one: expected a "
+                                    ".cat, .gst or .ros file (or .catz, .gstz, .rosz) as BattleScribe saves it; a "
+                                    "scenario names its catalogues under catalogues:") from None
         raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
     kind = _local(root.tag)
     if kind not in ROOTS:
@@ -321,15 +326,26 @@ def _checked(line: str) -> tuple[str, str]:
 
 
 _SHOTS = re.compile(r"(\d+)")
+TEMPLATE_RULE = "published.template-weapons"
+#: Why a Template weapon (range 'Template': a flamer) is not used: the engine places no template.
+TEMPLATE_PROBLEM = ("a Template weapon: herohammer places no template, which would hit every model under it without a "
+                    "roll to hit, so the model fires its other weapons; to play it, write a stand-in profile under "
+                    f"the scenario's weapons: and give it to the model [{TEMPLATE_RULE}]")
 
 
+@implements(TEMPLATE_RULE)
 def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None, str]:
-    """Turn a printed 40k weapon profile into herohammer's weapon data; return (data, problem)."""
+    """Turn a printed 40k weapon profile into herohammer's weapon data; return (data, problem).
+
+    A Template weapon (range or type ``Template``) is not modelled: None with the reason (published.template-weapons).
+    """
     by_lower = {k.lower(): v.strip() for k, v in chars.items()}
     rng = _number(by_lower.get("range", ""))
     strength = by_lower.get("s", by_lower.get("str", by_lower.get("strength", ""))).strip()
     ap = by_lower.get("ap", "-").strip() or "-"
     kind = by_lower.get("type", "").lower()
+    if "template" in rng.lower() or "template" in kind:
+        return None, TEMPLATE_PROBLEM
     melee = "close combat" in kind or "melee" in kind or rng.lower() in ("", "-", "cc", "close combat", "melee")
     data: dict[str, Any] = {"name": name, "range": 0 if melee else None}
     if melee:
@@ -349,7 +365,7 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
             data["shots"] = int(m.group(1))
         if "blast" in kind:
             data["blast"] = 3
-    if strength.lower() in ("user", "u", "") or strength.startswith(("+", "x")):
+    if strength.lower() in ("user", "u", "", "as user") or strength.startswith(("+", "x")):
         data["strength"] = "user"
     elif strength.isdigit():
         data["strength"] = int(strength)
@@ -591,6 +607,17 @@ def _weapon_kind(pname: str, type_name: str, chars: dict[str, str], game: str | 
     return None
 
 
+def _as_bare_hands(weapon: BsWeapon) -> bool:
+    """Say whether a 40k weapon fights as a model without one does: a close combat weapon of the user's Strength that
+    ignores no armour (krak grenades and melta bombs as the data prints them: their use against vehicles is not
+    modelled), so a model not given it fights the same."""
+    data = weapon.data
+    printed = {k.lower(): v.strip().lower() for k, v in weapon.characteristics}
+    strength = printed.get("s", printed.get("str", printed.get("strength", "")))
+    return (data is not None and data.get("type") == "melee" and not data.get("ignores_armour")
+            and strength in ("", "-", "user", "u") and printed.get("ap", "") in ("", "-"))
+
+
 def build_unit(name: str, found: _Found, game: str | None, roster: bool = False, ident: str = "") -> BsUnit:
     """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping.
 
@@ -644,7 +671,11 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     unit_words = f"{name} (selection {ident})" if ident else name
     if per_model:
         for wname, held in unit_level:
-            if held < total and wname not in quiet:
+            if held >= total or wname in quiet or _as_bare_hands(weapons[wname]):
+                continue  # every model's, or nothing a model would fight with otherwise (grenades): no note
+            if weapons[wname].usable is None:
+                notes.append(f"{unit_words}: weapon {wname!r} not used ({weapons[wname].problem})")
+            else:
                 notes.append(f"{unit_words}: the unit's {wname!r} ({held} for {total} models whose own selections "
                              "hold their weapons) is given to no model: the roster does not say which carries it; "
                              "add it to that model's weapons in the scenario")

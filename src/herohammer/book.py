@@ -46,7 +46,7 @@ import contextlib
 import io
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
@@ -331,14 +331,23 @@ class EntryReport:
     cited: frozenset[str] = field(default=frozenset())
 
 
-def run_entry(item: BookEntry) -> EntryReport:
-    """Play an entry through the public API; raise ``RulingMismatch`` where play and book disagree."""
+def run_entry(item: BookEntry, played: Callable[[StepReport], None] | None = None,
+              walked: Callable[[int], None] | None = None) -> EntryReport:
+    """Play an entry through the public API; raise ``RulingMismatch`` where play and book disagree.
+
+    ``played`` hears each step's report as the step is played (``herohammer rulings ID`` prints it then: an odds
+    step may take many seconds); ``walked`` hears an odds step's count of rules-code runs (``action_odds``).
+    """
     game = Game(item.state) if item.state is not None else None
     reports: list[StepReport] = []
     for i, step in enumerate(item.entry.steps):
         where = f"{item.source}: steps[{i}] ({step.kind})"
-        runner = _RUNNERS[step.kind]
-        reports.append(runner(game, step, i, where))
+        if step.kind == "odds":
+            reports.append(_run_odds(game, step, i, where, walked))
+        else:
+            reports.append(_RUNNERS[step.kind](game, step, i, where))
+        if played is not None:
+            played(reports[-1])
     cited = frozenset().union(*(r.cited for r in reports))
     missing = [r for r in item.entry.rules if r not in cited]
     if missing:
@@ -436,7 +445,8 @@ def _run_targets(game: Game | None, step: Step, i: int, where: str) -> StepRepor
                       frozenset(r for v in answers.values() for r in v.rules))
 
 
-def _run_odds(game: Game | None, step: Step, i: int, where: str) -> StepReport:
+def _run_odds(game: Game | None, step: Step, i: int, where: str,
+              walked: Callable[[int], None] | None = None) -> StepReport:
     assert game is not None
     action = step.action()
     cited: set[str] = set(game.check(action).rules)
@@ -447,7 +457,7 @@ def _run_odds(game: Game | None, step: Step, i: int, where: str) -> StepReport:
         return summarise(before, resolution)
 
     try:
-        answer = action_odds(game.state, action, summary=summary)
+        answer = action_odds(game.state, action, summary=summary, walked=walked)
     except IllegalActionError as exc:
         raise _fail(where, f"the odds of an illegal action were asked: {exc}") from None
     exp = step.expect

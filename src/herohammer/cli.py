@@ -36,6 +36,9 @@ class _Parser(argparse.ArgumentParser):
     """
 
     json_errors = False
+    #: The sub-command's words (``odds action``): the root parser reports the arguments no parser took, in its own
+    #: name, which read "herohammer: error: unrecognized arguments" and a JSON envelope whose command was "".
+    chosen = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -44,10 +47,14 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         message = one_line(message)  # an argument quoted back may hold a newline
+        prog = self.prog
+        if prog == "herohammer" and _Parser.chosen and message.startswith("unrecognized arguments"):
+            prog = f"herohammer {_Parser.chosen}"
+            message += f" (herohammer {_Parser.chosen} --help lists its options)"
         if _Parser.json_errors:
-            _print_json_error(self.prog.removeprefix("herohammer").strip(), f"{self.prog}: {message}", ())
+            _print_json_error(prog.removeprefix("herohammer").strip(), f"{prog}: {message}", ())
             self.exit(2)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{prog}: error: {message}\n")
 
 
 def _print_json_error(command: str, message: str, rules: Sequence[str]) -> None:
@@ -98,6 +105,18 @@ def _command_word(words: Sequence[str]) -> str | None:
     return next((w for w in words if not w.startswith("-")), None)
 
 
+def _chosen_words(words: Sequence[str]) -> str:
+    """The sub-command as typed, with ``odds``'s question (``odds action``), for a usage error's words."""
+    from .commands import COMMANDS
+
+    plain = [w for w in words if not w.startswith("-")]
+    if not plain or plain[0] not in {c.name for c in COMMANDS}:
+        return ""
+    if plain[0] == "odds" and len(plain) > 1 and plain[1] in ("test", "leadership", "psychic", "attacks", "action"):
+        return " ".join(plain[:2])
+    return plain[0]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; return the exit status (130 after Ctrl-C, at any moment, with one line)."""
     try:
@@ -127,10 +146,11 @@ def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_command_word(words))
     _Parser.json_errors = "--json" in words
+    _Parser.chosen = _chosen_words(words)
     try:
         args = parser.parse_args(words)
     finally:
-        _Parser.json_errors = False
+        _Parser.json_errors, _Parser.chosen = False, ""
     try:
         try:
             return int(args.run(args) or 0)

@@ -144,7 +144,7 @@ def _as_action(action: Action | str | dict[str, Any]) -> Action:
         return action  # type: ignore[return-value]  # one of the action classes
     if not isinstance(action, (dict, str)) and isinstance(action, ACTION_TYPES):  # a mapping is not checked against
         return action  # each of the ~20 action classes (pydantic's isinstance goes through ABCMeta)
-    return parse_action(action)
+    return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
 
 
 _ACTION_CLASSES = frozenset(ACTION_TYPES)

@@ -648,9 +648,10 @@ class _NoProgress:
 
 
 class _RichProgress:
-    def __init__(self, total: int | None, label: str) -> None:
+    def __init__(self, total: int | None, label: str, elapsed: bool = False) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
         from rich.table import Column
 
         # On a narrow terminal a long label is cut short, never the count or the time left (80 columns
@@ -659,6 +660,7 @@ class _RichProgress:
         self.progress = Progress(TextColumn("{task.description}", markup=False,
                                             table_column=Column(ratio=1, no_wrap=True)),
                                  BarColumn(bar_width=20), MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                                 *((TimeElapsedColumn(),) if elapsed else ()),
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)
         self.label = label
@@ -666,15 +668,26 @@ class _RichProgress:
     def __enter__(self) -> Any:
         self.progress.start()
         return _Ticker(lambda n: self.progress.advance(self.task, n),
-                       lambda text: self.progress.update(self.task, description=f"{self.label}: {text}"))
+                       lambda text: self.progress.update(self.task, description=_noted(self.label, text)))
 
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
 
 
-def progress_bar(enabled: bool, total: int | None, label: str) -> _NoProgress | _RichProgress:
-    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing."""
-    return _RichProgress(total, label) if enabled else _NoProgress()
+def _noted(label: str, text: str) -> str:
+    """A bar's label with what it is doing now, put before the label's reason in brackets, which a terminal cuts
+    short: ``playing the engine: step 3, 512 of 3,000 runs played (exact enumeration would take ...)``, where
+    ``label: text`` showed a bar standing still at 0 for half a minute (t9a_whole_turn.yaml), its note cut off."""
+    head, bracket, reason = label.partition(" (")
+    return f"{head}: {text}{bracket}{reason}" if bracket else f"{label}: {text}"
+
+
+def progress_bar(enabled: bool, total: int | None, label: str, elapsed: bool = False) -> _NoProgress | _RichProgress:
+    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing.
+
+    ``elapsed``: the time so far shown too, for a bar of few long steps (a sweep's variants), which would otherwise
+    stand still at 0 for as long as a variant takes."""
+    return _RichProgress(total, label, elapsed) if enabled else _NoProgress()
 
 
 _progress = progress_bar

@@ -30,6 +30,7 @@ def register_action(queries: Any) -> None:
     p.add_argument("--max-branches", type=whole_number("--max-branches", 1, ENGINE_MAX_RUNS), default=DEFAULT_MAX_RUNS,
                    help="largest exact enumeration before falling back to Monte Carlo")
     add_json_flag(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     p.set_defaults(run=_run)
 
 
@@ -44,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
     loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
         print(f"odds of {dump_json(action.to_json()).replace(chr(10), '').replace('  ', '')}", flush=True)
-    with _Progress(sys.stderr.isatty() and not args.json, args.max_branches, args.runs) as shown:
+    with _Progress(sys.stderr.isatty() and not (args.json or args.quiet), args.max_branches, args.runs) as shown:
         answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
     notes = ruleset.odds_notes(state, answer.action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..book import BOOK_RULESETS, EntryReport, find_entry, load_book, run_entry
+from ..book import BOOK_RULESETS, BookEntry, Entry, EntryReport, StepReport, find_entry, load_book, run_entry
 from ..catalogue import clause
 from ..errors import HerohammerError
 from ..report import print_json, simple_table
@@ -27,7 +27,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     if args.id is not None:
-        return _show(run_entry(find_entry(args.id)), args.json)
+        item = find_entry(args.id)
+        if args.json:
+            return _show(run_entry(item), True)
+        return _play_and_show(item)
     book = [b for b in load_book(BOOK_RULESETS if args.ruleset is None else (args.ruleset,))
             if args.rule is None or args.rule in b.entry.rules]  # only the folder asked for is read
     if args.rule is not None and not book:
@@ -63,6 +66,63 @@ def _show(report: EntryReport, as_json: bool) -> int:
             "verified": True,
         }, ruleset=e.ruleset, rules=e.rules, method=None)
         return 0
+    _print_heading(e)
+    for s in report.steps:
+        _print_step(e, s)
+    print("\nverified: every step gave the ruling the book states")
+    return 0
+
+
+def _play_and_show(item: BookEntry) -> int:
+    """Print the entry's question, answer and rules first, then each step as it is played: an odds step may
+    enumerate for many seconds (t9a-a-redirected-charge-whose-second-target-flees-too: ~10 s before anything was
+    printed), counted by a bar on a terminal while it runs, as ``odds action`` counts it."""
+    import sys
+
+    e = item.entry
+    _print_heading(e)
+    sys.stdout.flush()
+    bar = _OddsBar(sys.stderr.isatty())
+
+    def played(step: StepReport) -> None:
+        bar.stop()  # before printing: a live bar would take stdout's lines to the terminal, away from a file
+        _print_step(e, step)
+        sys.stdout.flush()
+
+    try:
+        run_entry(item, played, bar.walked)
+    finally:
+        bar.stop()
+    print("\nverified: every step gave the ruling the book states")
+    return 0
+
+
+class _OddsBar:
+    """A bar of an odds step's rules-code runs, shown from its first count until the step is printed."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.bar: Any = None
+        self.advance: Any = None
+        self.counted = 0
+
+    def walked(self, runs: int) -> None:
+        if self.bar is None:
+            from ..dice import DEFAULT_MAX_RUNS
+            from ..simulate import progress_bar
+
+            self.bar = progress_bar(self.enabled, DEFAULT_MAX_RUNS, "exact odds: rules-code runs")
+            self.advance, self.counted = self.bar.__enter__(), 0
+        self.advance(runs - self.counted)
+        self.counted = runs
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def _print_heading(e: Entry) -> None:
     print(f"{e.id} ({e.ruleset}): {e.title}")
     print(f"\nQ: {' '.join(e.question.split())}")
     print(f"A: {' '.join(e.answer.split())}")
@@ -72,10 +132,10 @@ def _show(report: EntryReport, as_json: bool) -> int:
         print(f"  [{r}] ({origin}) {says}")
     print(f"Source: {e.source}")
     print("\nPlayed through the engine:")
-    for s in report.steps:
-        note = e.steps[s.index].note
-        print(f"  {s.index + 1}. {s.what}" + (f"  -- {' '.join(note.split())}" if note else ""))
-        for line in s.lines:
-            print(f"       {line}")
-    print("\nverified: every step gave the ruling the book states")
-    return 0
+
+
+def _print_step(e: Entry, s: StepReport) -> None:
+    note = e.steps[s.index].note
+    print(f"  {s.index + 1}. {s.what}" + (f"  -- {' '.join(note.split())}" if note else ""))
+    for line in s.lines:
+        print(f"       {line}")

@@ -71,6 +71,7 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     s.set_defaults(run=_run_sweep)
     return s
 
@@ -351,7 +352,8 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
             file=sys.stderr))
-    with progress_bar(sys.stderr.isatty() and not args.json, variants, "variants") as advance:
+    with progress_bar(sys.stderr.isatty() and not (args.json or args.quiet), variants, "variants",
+                      elapsed=True) as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
     notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer

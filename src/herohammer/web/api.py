@@ -201,6 +201,13 @@ def create_app(store: Store | None = None) -> FastAPI:
             at = first.get("loc", ("body", 0))[-1]
             why = (first.get("ctx") or {}).get("error", "")
             return _error(422, f"request body: not valid JSON at character {at}: {why}", field="body")
+        kind = request.headers.get("content-type", "")
+        if request.method in _WITH_BODY and not kind.startswith("application/json") and tuple(first.get("loc", ())) == (
+                "body",) and first.get("type") != "missing":  # FastAPI read the JSON text as bytes: its words would
+            # be "body: expected a mapping (got b'{...}')", as `curl -d` (a form's type) or a fetch without headers get
+            return _error(415, "request body: send it as JSON with the header Content-Type: application/json (got "
+                          f"{kind or 'no Content-Type'}; curl -d needs -H 'Content-Type: application/json')",
+                          field="body")
         path, problem = validation_problem(exc)
         return _error(422, f"{path}: {problem}" if path else problem, field=path)
 
@@ -272,7 +279,7 @@ def create_app(store: Store | None = None) -> FastAPI:
     def actions(table_id: str, unit: str | None = None) -> dict[str, Any]:
         game = store.table(table_id).game
         if unit is not None and not game.state.has_unit(unit):
-            raise HerohammerError(f"unit: no unit with id {unit!r}")
+            raise HerohammerError(f"unit: no unit with id {unit!r} (units: {', '.join(u.id for u in game.state.units)})")
         legal = game.legal_actions()
         summary = game.ruleset.summarise_actions(game.state, legal)
         listed = [a.to_json() for a in legal]
