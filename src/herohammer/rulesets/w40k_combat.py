@@ -434,6 +434,8 @@ class _StrikePlan(NamedTuple):
     #: group to take them (``_melee_not_carried`` reads the Wounds left outside the pool) is marked ``_BY_ROOM`` there
     #: and kept by those Wounds too
     deltas: dict[tuple[Any, ...], StrikeDelta]
+    #: the attacks event's text by its hits and wounds (at most one per pair of counts of its attacks)
+    said: dict[tuple[int, int], str]
 
 
 class _Strikes:
@@ -443,15 +445,24 @@ class _Strikes:
     pool; ``at``: by the carry's state, pools and pending units, that plan and what each
     result of its dice led to from that state (at most ``OUTCOMES_KEPT``), so that the same
     strike from the same carry pays only for its dice and its attacks event, and one from a
-    new carry with the same units struck pays only for a new state.
+    new carry with the same units struck pays only for a new state.  ``states``: each state a kept outcome
+    made, by its value, so that equal states reached by different strikes (the chaplain's blow first or the
+    squad's) are one object: every later look-up keyed by it (``at``, ``_Kept``) then finds it by identity,
+    without comparing two states field by field.
     """
 
-    __slots__ = ("plans", "at")
+    __slots__ = ("plans", "at", "states")
 
     def __init__(self) -> None:
         self.plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan] = {}
         self.at: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]],
                       tuple[_StrikePlan, dict[tuple[int, ...], StrikeOutcome]]] = {}
+        self.states: dict[GameState, GameState] = {}
+
+    def same(self, state: GameState) -> GameState:
+        """Return the kept state equal to ``state`` (``state`` itself, kept, the first time one is met)."""
+        found = self.states.get(state)
+        return _keep(self.states, state, state, STRIKES_KEPT) if found is None else found
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -2426,12 +2437,17 @@ class CombatRules(Ruleset):
                 dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
             decided = counts[1:]
             got = decided[0]
-            attacks = Event("attacks", f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}", plan.rules,
-                            _rolls(dice, start))
+            said = plan.said.get((counts[0], got))  # the words once per plan and counts, not per strike
+            if said is None:
+                said = plan.said[(counts[0], got)] = f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}"
+            attacks = Event("attacks", said, plan.rules, _rolls(dice, start))
             outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
                 outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
                 if outcomes is not None:
+                    assert kept is not None  # outcomes are kept only with the fight's strikes
+                    if outcome[0] is not state:  # a new state: one object for every strike that reaches it
+                        outcome = (kept.same(outcome[0]), outcome[1], outcome[2], outcome[3])
                     _keep(outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
             events = (*events_before, attacks, *more)
@@ -2450,7 +2466,7 @@ class CombatRules(Ruleset):
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         if not models:
-            return _StrikePlan(models, [], None, None, None, "", "", (), {})  # (no dice: no deltas)
+            return _StrikePlan(models, [], None, None, None, "", "", (), {}, {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(_MODEL, models.values()))
         target_ws = _majority(list(map(_WS, targets)))
@@ -2466,7 +2482,7 @@ class CombatRules(Ruleset):
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attack{'s' * (n != 1)} {pool_key} ({n}): ", why,
-                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {})
+                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {}, {})
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
                    plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
