@@ -383,12 +383,15 @@ class _Kept:
     Each kind is bounded apart (``_keep``).
     """
 
-    __slots__ = ("fought", "unlocked", "verdicts")
+    __slots__ = ("fought", "unlocked", "verdicts", "lasts")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
         self.unlocked: dict[GameState, Resolution] = {}
         self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
+        #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
+        #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
+        self.lasts: dict[tuple[GameState, frozenset[str]], Resolution] = {}
 
 
 K = TypeVar("K")
@@ -2804,7 +2807,18 @@ class CombatRules(Ruleset):
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
-        state, more = self._last_man(state, before, dice, self.no_last_man_after(tested))
+        skip = self.no_last_man_after(tested)
+        if kept is None:
+            state, more = self._last_man(state, before, dice, skip)
+        else:
+            last_key = (state, frozenset(skip))
+            found_last = kept.lasts.get(last_key)
+            if found_last is None:
+                rolled = len(dice.log)
+                found_last = self._last_man(state, before, dice, skip)
+                if len(dice.log) == rolled:  # no test rolled: the same result whatever the dice
+                    _keep(kept.lasts, last_key, found_last)
+            state, more = found_last
         events += more
         if kept is None:
             state, more = self._released(state, before, combat, engagement)
