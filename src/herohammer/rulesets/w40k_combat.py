@@ -2443,7 +2443,7 @@ class CombatRules(Ruleset):
             said = plan.said.get((counts[0], got))  # the words once per plan and counts, not per strike
             if said is None:
                 said = plan.said[(counts[0], got)] = f"{plan.attacking}{counts[0]} hits, {got} wounds{plan.why}"
-            attacks = Event("attacks", said, plan.rules, _rolls(dice, start))
+            attacks = Event("attacks", said, plan.rules, tuple(dice.log[start:]))  # (``_rolls`` inlined)
             outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
                 outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
@@ -2454,10 +2454,8 @@ class CombatRules(Ruleset):
                     _keep(outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
             events = (*events_before, attacks, *more)
-            if unsaved:  # (every side of the combat is in the score from the start, ``_FightSetup.sides``)
-                known = dict(caused)
-                known[side] += unsaved
-                caused = tuple(sorted(known.items()))
+            if unsaved:  # (every side of the combat is in the score from the start, in order: ``_FightSetup.sides``)
+                caused = tuple([(who, count + unsaved) if who == side else (who, count) for who, count in caused])
         else:
             events = events_before
             if not rest and pending:
