@@ -2455,7 +2455,10 @@ class CombatRules(Ruleset):
             state, more, unsaved, pending = outcome
             events = (*events_before, attacks, *more)
             if unsaved:  # (every side of the combat is in the score from the start, in order: ``_FightSetup.sides``)
-                caused = tuple([(who, count + unsaved) if who == side else (who, count) for who, count in caused])
+                for i, (who, count) in enumerate(caused):
+                    if who == side:
+                        caused = (*caused[:i], (who, count + unsaved), *caused[i + 1:])
+                        break
         else:
             events = events_before
             if not rest and pending:
