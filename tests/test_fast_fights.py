@@ -330,3 +330,41 @@ def test_a_fight_fought_again_tells_wounds_lost_to_no_carry_over_as_on_a_new_sta
     # wounds were lost to no carry-over against a Boss the Captain had left with two Wounds and with one: told
     # against each (two lost against two Wounds left, one against one)
     assert {(1, 2), (2, 1)} <= lost, lost
+
+
+@pytest.mark.rule("published.last-man-standing")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_last_man_standing_is_kept_only_where_it_rolled_no_die(ruleset: str) -> None:
+    """A fight fought again keeps Last Man Standing's result by the state the Morale checks left only when it
+    rolled no die (``_Kept.lasts``: no unit newly left with one model, or 4th edition's words that it takes no
+    test); 3rd edition's tests roll every time, so the same state met again rolls its test again.  Every fight
+    plays as on a state just built from the same data, and equal states reached by different strikes are one
+    object (``_Strikes.same``)."""
+    data = small_fight(ruleset, True)
+    for side, name, profile in (("red", "Marine 1", MARINE), ("blue", "Boy 1", BOY)):
+        group = data["sides"][side][0]
+        group["models"].append({"name": name, "profile": profile, "base": 25, "at": [18.8, group["models"][0]["at"][1]]})
+    action = {"do": "fight", "unit": "squad"}
+    again = Game(state_from_data(data))
+    start = again.state
+    tested = spared = 0
+    for seed in range(80):
+        events = again.apply(action, SeededDice(seed))
+        new = Game(state_from_data(data))
+        assert events == new.apply(action, SeededDice(seed))
+        assert again.state == new.state
+        tested += sum(1 for e in events if e.kind == "morale" and "is reduced to one model" in e.message)
+        spared += sum(1 for e in events if e.kind == "last_man")
+        again.undo()
+    setup = start.__dict__[MEMO][("fight", type(again.ruleset), "squad")]
+    assert setup.results.lasts  # kept where no die was rolled
+    assert all(not e.rolls for _, told in setup.results.lasts.values() for e in told)
+    if ruleset == "40k3":  # the tests were rolled, and none of them kept
+        assert tested > 1
+        assert not any(e.kind == "morale" for _, told in setup.results.lasts.values() for e in told)
+    else:
+        assert spared and not tested
+    kept = setup.strikes.states
+    for (carry, _, _), (_, outcomes) in setup.strikes.at.items():
+        for after, _, _, _ in outcomes.values():  # a strike that hurt no one leaves the carry's very state
+            assert after is carry or kept[after] is after

@@ -383,12 +383,15 @@ class _Kept:
     Each kind is bounded apart (``_keep``).
     """
 
-    __slots__ = ("fought", "unlocked", "verdicts")
+    __slots__ = ("fought", "unlocked", "verdicts", "lasts")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
         self.unlocked: dict[GameState, Resolution] = {}
         self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
+        #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
+        #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
+        self.lasts: dict[tuple[GameState, frozenset[str]], Resolution] = {}
 
 
 K = TypeVar("K")
@@ -435,6 +438,8 @@ class _StrikePlan(NamedTuple):
     #: group to take them (``_melee_not_carried`` reads the Wounds left outside the pool) is marked ``_BY_ROOM`` there
     #: and kept by those Wounds too
     deltas: dict[tuple[Any, ...], StrikeDelta]
+    #: the attacks event's text by its hits and wounds (at most one per pair of counts of its attacks)
+    said: dict[tuple[int, int], str]
 
 
 class _Strikes:
@@ -444,15 +449,24 @@ class _Strikes:
     pool; ``at``: by the carry's state, pools and pending units, that plan and what each
     result of its dice led to from that state (at most ``OUTCOMES_KEPT``), so that the same
     strike from the same carry pays only for its dice and its attacks event, and one from a
-    new carry with the same units struck pays only for a new state.
+    new carry with the same units struck pays only for a new state.  ``states``: each state a kept outcome
+    made, by its value, so that equal states reached by different strikes (the chaplain's blow first or the
+    squad's) are one object: every later look-up keyed by it (``at``, ``_Kept``) then finds it by identity,
+    without comparing two states field by field.
     """
 
-    __slots__ = ("plans", "at")
+    __slots__ = ("plans", "at", "states")
 
     def __init__(self) -> None:
         self.plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan] = {}
         self.at: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]],
                       tuple[_StrikePlan, dict[tuple[int, ...], StrikeOutcome]]] = {}
+        self.states: dict[GameState, GameState] = {}
+
+    def same(self, state: GameState) -> GameState:
+        """Return the kept state equal to ``state`` (``state`` itself, kept, the first time one is met)."""
+        found = self.states.get(state)
+        return _keep(self.states, state, state, STRIKES_KEPT) if found is None else found
 
 
 #: How many distinct results (wounds per batch, unsaved wounds per save group) a volley's plan keeps (``_Volley``).
@@ -2450,21 +2464,27 @@ class CombatRules(Ruleset):
                 dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
             decided = counts[1:]
             got = decided[0]
-            hits = counts[0]
-            attacks = Event("attacks", f"{plan.attacking}{hits} hit{'s' * (hits != 1)}, {got} wound{'s' * (got != 1)}"
-                            f"{plan.why}", plan.rules,
-                            _rolls(dice, start))
+            said = plan.said.get((counts[0], got))  # the words once per plan and counts, not per strike
+            if said is None:
+                hits = counts[0]
+                said = plan.said[(counts[0], got)] = (f"{plan.attacking}{hits} hit{'s' * (hits != 1)}, "
+                                                      f"{got} wound{'s' * (got != 1)}{plan.why}")
+            attacks = Event("attacks", said, plan.rules, tuple(dice.log[start:]))  # (``_rolls`` inlined)
             outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
                 outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
                 if outcomes is not None:
+                    assert kept is not None  # outcomes are kept only with the fight's strikes
+                    if outcome[0] is not state:  # a new state: one object for every strike that reaches it
+                        outcome = (kept.same(outcome[0]), outcome[1], outcome[2], outcome[3])
                     _keep(outcomes, decided, outcome, OUTCOMES_KEPT)
             state, more, unsaved, pending = outcome
             events = (*events_before, attacks, *more)
-            if unsaved:  # (every side of the combat is in the score from the start, ``_FightSetup.sides``)
-                known = dict(caused)
-                known[side] += unsaved
-                caused = tuple(sorted(known.items()))
+            if unsaved:  # (every side of the combat is in the score from the start, in order: ``_FightSetup.sides``)
+                for i, (who, count) in enumerate(caused):
+                    if who == side:
+                        caused = (*caused[:i], (who, count + unsaved), *caused[i + 1:])
+                        break
         else:
             events = events_before
             if not rest and pending:
@@ -2476,7 +2496,7 @@ class CombatRules(Ruleset):
         (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
         models = _models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
         if not models:
-            return _StrikePlan(models, [], None, None, None, "", "", (), {})  # (no dice: no deltas)
+            return _StrikePlan(models, [], None, None, None, "", "", (), {}, {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(_MODEL, models.values()))
         target_ws = _majority(list(map(_WS, targets)))
@@ -2492,7 +2512,7 @@ class CombatRules(Ruleset):
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attacks {pool_key} ({n}): ", why,
-                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {})
+                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {}, {})
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
                    plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
@@ -2814,7 +2834,18 @@ class CombatRules(Ruleset):
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
-        state, more = self._last_man(state, before, dice, self.no_last_man_after(tested))
+        skip = self.no_last_man_after(tested)
+        if kept is None:
+            state, more = self._last_man(state, before, dice, skip)
+        else:
+            last_key = (state, frozenset(skip))
+            found_last = kept.lasts.get(last_key)
+            if found_last is None:
+                rolled = len(dice.log)
+                found_last = self._last_man(state, before, dice, skip)
+                if len(dice.log) == rolled:  # no test rolled: the same result whatever the dice
+                    _keep(kept.lasts, last_key, found_last)
+            state, more = found_last
         events += more
         if kept is None:
             state, more = self._released(state, before, combat, engagement)
