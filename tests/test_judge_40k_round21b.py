@@ -216,8 +216,8 @@ def test_one_power_a_turn_holds_across_phases_and_comes_back_in_the_psykers_next
 @EDITIONS
 def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) -> None:
     """The Librarian joined to a squad moves with it 2" and may then use Smite (an assault-type power) in the Shooting
-    phase. Once his squad has fired, Smite is refused (a psychic shooting attack is his shooting), while Fear of the
-    Darkness, which spends no shooting, is still his to use."""
+    phase. Once his squad has fired (he with it), Smite is refused (a psychic shooting attack is his shooting), and
+    since session 23 Fear of the Darkness too: a power of the Shooting phase is used instead of shooting."""
     tac = {"id": "tac", "models": [model("M1", 28, 18), model("M2", 32, 18)]}
     g = librarian(ruleset, lib={"joined": "tac"}, red=[tac], phase="movement")
     g.apply({"do": "move", "unit": "tac", "to": [[28, 20], [32, 20], [30, 22]]})
@@ -228,7 +228,9 @@ def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) ->
     refused = assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
                              PSY_SHOOT[ruleset])
     assert "already fired" in str(refused)
-    assert_legal(g, {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "boyz"})
+    fear = assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "boyz"},
+                          PSY_SHOOT[ruleset])
+    assert "instead of shooting" in str(fear)
     assert g.state != start
 
 

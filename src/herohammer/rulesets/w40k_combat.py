@@ -1916,6 +1916,10 @@ class CombatRules(Ruleset):
                         return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: in the Shooting "
                                              f"phase a psychic attack follows the shooting rules, so {psyker.id} "
                                              f"makes none after running", self.fleet_rule, rule)
+                # and a power of the Shooting phase is used instead of shooting (session 23): not once he has fired
+                if psyker.has(Status.SHOT):
+                    return Ruling.forbid(f"{psyker.id} has already fired this turn; a power of the Shooting phase is "
+                                         "used instead of shooting", rule)
             # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
             for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
                 if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
@@ -2009,6 +2013,10 @@ class CombatRules(Ruleset):
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
+        if state.phase is Phase.SHOOTING and after.unit(psyker.id).alive:
+            # a power used in the Shooting phase is used instead of shooting (40k3.psyker.as-shooting's decision,
+            # session 23): the psyker fires no weapon and runs no run after it
+            after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
                                          self.psychic_test_rule, power.modifier)
         return after, events + more

@@ -204,12 +204,17 @@ class SpecialMoves(CombatRules):
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot run", self.fleet_rule)
         if problem := self._held(unit):
             return problem
-        if unit.has(Status.SHOT) or unit.has(Status.RAN):
-            return Ruling.forbid(f"{unit.id} has already shot or run this turn: it runs instead of shooting",
+        # a member who fired (its character too, who runs with it; a psychic power of the Shooting phase is used
+        # instead of shooting, 40k3.psyker.as-shooting's decision) has had its Shooting phase: a run is instead of it
+        members = state.combined(unit.id)
+        if fired := next((u for u in members if u.has(Status.SHOT) and u.has(Status.USED_POWER)), None):
+            return Ruling.forbid(f"{fired.id} used a psychic power this turn instead of shooting: "
+                                 f"{unit.id} runs instead of shooting", self.fleet_rule, self.psychic_shooting_rule)
+        if fired := next((u for u in members if u.has(Status.SHOT) or u.has(Status.RAN)), None):
+            return Ruling.forbid(f"{fired.id} has already shot or run this turn: {unit.id} runs instead of shooting",
                                  self.fleet_rule)
         if problem := self._lacking(state, unit, FLEET, "Fleet", self.fleet_rule):
             return problem
-        members = state.combined(unit.id)
         if wrong := self._positions_problem(state, members, action.to):
             return Ruling.forbid(wrong, self.fleet_rule)
         moves = plan_members(state, members, action.to)
