@@ -39,6 +39,8 @@ class _Parser(argparse.ArgumentParser):
     #: The sub-command's words (``odds action``): the root parser reports the arguments no parser took, in its own
     #: name, which read "herohammer: error: unrecognized arguments" and a JSON envelope whose command was "".
     chosen = ""
+    #: The words typed, so that a missing argument's message can name the unknown options typed instead of it.
+    words: Sequence[str] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,6 +50,10 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         message = one_line(message)  # an argument quoted back may hold a newline
         prog = self.prog
+        if message.startswith("the following arguments are required") and (unknown := self._unknown_options()):
+            # argparse names the missing argument before the unknown option typed, often in its place
+            message = (f"unrecognized arguments: {' '.join(unknown)} ({prog} --help lists its options); "
+                       f"and {message}")
         if prog == "herohammer" and _Parser.chosen and message.startswith("unrecognized arguments"):
             prog = f"herohammer {_Parser.chosen}"
             message += f" (herohammer {_Parser.chosen} --help lists its options)"
@@ -55,6 +61,13 @@ class _Parser(argparse.ArgumentParser):
             _print_json_error(prog.removeprefix("herohammer").strip(), f"{prog}: {message}", ())
             self.exit(2)
         self.exit(2, f"{prog}: error: {message}\n")
+
+
+    def _unknown_options(self) -> list[str]:
+        """The option words typed that neither this parser nor its parents know (negative numbers are values)."""
+        known = set(self._option_string_actions)
+        return [w for w in _Parser.words if w.startswith("-") and w != "-" and not w[1:2].isdigit()
+                and w.split("=", 1)[0] not in known and not w.startswith("--json")]
 
 
 def _print_json_error(command: str, message: str, rules: Sequence[str]) -> None:
@@ -147,10 +160,11 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(_command_word(words))
     _Parser.json_errors = "--json" in words
     _Parser.chosen = _chosen_words(words)
+    _Parser.words = words
     try:
         args = parser.parse_args(words)
     finally:
-        _Parser.json_errors, _Parser.chosen = False, ""
+        _Parser.json_errors, _Parser.chosen, _Parser.words = False, "", ()
     try:
         try:
             return int(args.run(args) or 0)
