@@ -125,7 +125,8 @@ def test_bs0_model_does_not_shoot() -> None:
 @pytest.mark.rule("40k4.cc.no-carry-over", "40k4.target.joined")
 def test_shooting_wounds_on_the_unit_never_carry_over_onto_its_character() -> None:
     red = [squad("tac", 2, 20, weapons=["lascannon"])]
-    blue = [squad("boyz", 1, 30, BOY), char("nob", "WS4 BS2 S4 T4 W2 I3 A3 Ld7 Sv6+", 22, 30, joined="boyz")]
+    # (the Nob of T5: a lascannon's S9 is not double it, so no Instant Death: published.instant-death)
+    blue = [squad("boyz", 1, 30, BOY), char("nob", "WS4 BS2 S4 T5 W2 I3 A3 Ld7 Sv6+", 22, 30, joined="boyz")]
     state = scenario("40k4", "shooting", red, blue)
     # two hits, two wounds: one allocated to the Boy, one to the Nob (one per model first)
     new, _ = resolve(state, {"do": "shoot", "unit": "tac", "target": "boyz"}, ScriptedDice([6, 6, 2, 2, 1, 1, 1, 1]))

@@ -145,7 +145,9 @@ def psychic_brute(ld: int, toughness: int, wounds: int, ruleset: str = "40k3") -
     """Walk 2D6 x D6 (Strength) x D6 (to wound) by hand: 1296 equally likely histories.
 
     40k4's Perils is one wound with no armour save (published.40k4-perils-of-the-warp): no
-    Strength, no to-wound roll, so every Perils slays a psyker with one Wound left.
+    Strength, no to-wound roll, so every Perils slays a psyker with one Wound left.  3rd
+    edition: a hit of Strength double the Toughness or more that wounds slays him whatever his
+    Wounds (published.instant-death).
     """
     out = dict.fromkeys(("power_used", "fail", "perils", "psyker_slain"), Fraction(0))
     w = Fraction(1, 1296)
@@ -160,13 +162,14 @@ def psychic_brute(ld: int, toughness: int, wounds: int, ruleset: str = "40k3") -
             out["perils"] += w
             needed = published_to_wound(strength, toughness)
             wounded = ruleset == "40k4" or (needed is not None and wound_die >= needed)
-            if wounded and wounds <= 1:
+            outright = ruleset == "40k3" and strength >= 2 * toughness
+            if wounded and (wounds <= 1 or outright):
                 out["psyker_slain"] += w
     return out
 
 
 @pytest.mark.rule("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2", "core.zero.t",
-                  "published.40k4-perils-of-the-warp")
+                  "published.40k4-perils-of-the-warp", "published.instant-death")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 @pytest.mark.parametrize("ld", VALUES)
 def test_psychic_odds_brute_force(ld: int, ruleset: str) -> None:

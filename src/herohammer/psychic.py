@@ -32,13 +32,15 @@ class PsychicResult:
     perils_save: int | None = None
 
 
-@implements("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2")
+@implements("40k3.psyker.test", "40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.instant-death")
 def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 1) -> PsychicResult:
     """Take a psychic test: 2D6 at most Ld passes; 2 or 12 brings Perils of the Warp.
 
     Perils is one automatic hit of Strength D6 wounding by the to-wound chart with no
     save of any kind (40k3.psyker.perils).  On a 2 the power is used anyway, even if
-    the hit slays the psyker (40k3.psyker.perils-on-2) - with Leadership below 2 too.
+    the hit slays the psyker (40k3.psyker.perils-on-2) - with Leadership below 2 too.  A hit
+    of Strength double the psyker's Toughness or more that wounds slays him outright, whatever
+    Wounds he has left (published.instant-death).
     """
     check_value("Toughness", toughness, "core.zero.t")
     roll, passed, power_used, perils = _test(dice, leadership, wounds, "40k3.psyker.test")  # checks Ld and Wounds
@@ -53,7 +55,8 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
         if needed is not None:
             wounded = dice.total(1, f"Perils of the Warp: to wound ({needed}+)", "40k3.psyker.perils",
                                  splits=(needed - 1,)) >= needed
-    return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and wounds <= 1)
+    outright = strength is not None and strength >= 2 * toughness
+    return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and (wounds <= 1 or outright))
 
 
 @implements("published.40k4-psychic-test", "published.40k4-perils-of-the-warp")
@@ -88,5 +91,7 @@ def _test(dice: Dice, leadership: int, wounds: int, rule: str) -> tuple[int, boo
 
 
 def _strength_cuts(toughness: int) -> tuple[int, ...]:
-    """Return the Strengths after which the to-wound roll needed against ``toughness`` changes (``Dice.total`` splits)."""
-    return tuple(s for s in range(1, 6) if to_wound(s, toughness) != to_wound(s + 1, toughness))
+    """Return the Strengths after which the to-wound roll needed against ``toughness`` changes, or Instant Death
+    begins (double the Toughness: published.instant-death), for ``Dice.total`` splits."""
+    return tuple(s for s in range(1, 6) if to_wound(s, toughness) != to_wound(s + 1, toughness)
+                 or s + 1 == 2 * toughness)

@@ -107,6 +107,8 @@ def _run_psychic(args: argparse.Namespace) -> int:
     chosen = RULESETS[args.ruleset]
     rules = chosen.psychic_rules()
     reads = chosen.perils_reads  # an input given that this edition's Perils does not read is named
+    if "toughness" in reads and args.wounds > 1:  # a Perils hit with a Strength may slay him outright
+        rules += ("published.instant-death",)
     shown = (f" T{toughness}" if "toughness" in reads else "") + f" W{args.wounds}" + (
         f" Inv{args.inv}+" if args.inv and "invulnerable" in reads else "")
     unused = [f"--{name} not used" for name, value in (("toughness", args.toughness), ("inv", args.inv))

@@ -103,7 +103,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
     modelled_rules: ClassVar[frozenset[str]] = frozenset({
-        "fearless", "stubborn", "move_through_cover", "fly", "skilled_rider", "psyker", "infiltrate"}) | FLEET
+        "fearless", "stubborn", "move_through_cover", "fly", "skilled_rider", "psyker", "infiltrate",
+        "eternal_warrior"}) | FLEET
 
     # == hooks that 40k4 overrides ================================================
     join_rule: ClassVar[str] = "40k3.ic.join"

@@ -128,6 +128,20 @@ class WoundBatch:
     wounds: int
     ap: int | None
     ignores_armour: bool = False
+    strength: int | None = None  # the attack's Strength, for Instant Death (None: no Strength, as Dangerous Terrain)
+
+
+INSTANT_DEATH = "published.instant-death"
+#: No model of a save group is killed outright (``SavesGroup``'s last item): the usual group.
+_NO_KILLS: Mapping[ModelRef, int] = {}
+
+
+@implements("published.instant-death")
+def _killed_outright(unit: Unit, model: Model, strength: int | None) -> bool:
+    """Say whether an unsaved wound of ``strength`` kills ``model`` outright: a Strength of double its Toughness or
+    more (Instant Death), unless it has Eternal Warrior; it matters only to a model with more than one Wound left."""
+    return strength is not None and strength >= 2 * model.profile.t \
+        and model.profile.w - model.wounds_taken > 1 and "eternal_warrior" not in rule_keys(unit.rules)
 
 
 @implements("published.to-wound")
@@ -440,6 +454,8 @@ class _StrikePlan(NamedTuple):
     deltas: dict[tuple[Any, ...], StrikeDelta]
     #: the attacks event's text by its hits and wounds (at most one per pair of counts of its attacks)
     said: dict[tuple[int, int], str]
+    #: the pool's models an unsaved wound kills outright (Instant Death), with the strike's Strength (usually none)
+    kills: Mapping[ModelRef, int] = _NO_KILLS
 
 
 class _Strikes:
@@ -495,6 +511,7 @@ class _Batch(NamedTuple):
     cited: tuple[str, ...]
     fire: str  # the event's first words: "5 models fire"
     why: str  # why no wound can be caused, if none can
+    strength: int  # the weapon's Strength as fired (Instant Death reads it)
 
 
 class _Attack:
@@ -802,7 +819,9 @@ class CombatRules(Ruleset):
             saved = saved_already[group[0]] if saved_already is not None else _roll_saves(group, dice)
             unsaved.append(group[2] - saved)
             events.append(_saves_event(group, saved, rules, _rolls(dice, start)))
-        return _unsaved_taken(groups, models, unsaved), events, sum(unsaved)
+        outright: list[tuple[ModelRef, int, int]] = []
+        taken = _unsaved_taken(groups, models, unsaved, None, outright)
+        return taken, events + _outright_events(outright, models), sum(unsaved)
 
     def _save_split(self, state: GameState, pool: Sequence[ModelRef], ignores_armour: bool, most: int,
                     who: str, models: dict[ModelRef, tuple[Unit, Model]] | None = None,
@@ -1504,7 +1523,7 @@ class CombatRules(Ruleset):
                 min(weapon.blast, len(target_models)) if weapon.blast else 0,
                 (rule, *_zero_rules(strength, toughness)),  # a value-0 clause only when one decided
                 f"{who} fire{'s' * (len(items) == 1)}",
-                "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})"))
+                "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})", strength))
         return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest, beyond, tuple(parts))
 
     @staticmethod
@@ -1513,7 +1532,7 @@ class CombatRules(Ruleset):
         events: list[Event] = []
         got_each: list[int] = []
         said = attack.said
-        for _weapon, rule, shots, rolled, to_hit, wounding, blast, cited, fire, why in attack.batches:
+        for _weapon, rule, shots, rolled, to_hit, wounding, blast, cited, fire, why, _ in attack.batches:
             start = len(dice.log)
             if rolled:
                 roll = _weapon.shots_dice.roll  # type: ignore[union-attr]  # rolled only with shots dice
@@ -1550,7 +1569,8 @@ class CombatRules(Ruleset):
                 _reach_of_batches(state, attack, blocking)
         known = attack.allocations.get(got_each, _NONE_YET)
         if known is _NONE_YET:
-            wounds = [WoundBatch(got, batch.weapon.ap) for got, batch in zip(got_each, attack.batches)]
+            wounds = [WoundBatch(got, batch.weapon.ap, strength=batch.strength)
+                      for got, batch in zip(got_each, attack.batches)]
             known = _keep(attack.allocations, got_each,
                           _save_groups(attack.models, attack.pool, wounds, attack.target_id, attack.reach),
                           ALLOCATIONS_KEPT)
@@ -1573,8 +1593,10 @@ class CombatRules(Ruleset):
         if taken is None:
             events += _lost_events(attack, got_each, None)
             return None, events
-        hurt = _unsaved_taken(*taken)
+        outright: list[tuple[ModelRef, int, int]] = []
+        hurt = _unsaved_taken(*taken, None, outright)
         wounded, slain = _wounded_units(state, hurt)
+        events += _outright_events(outright, taken[1])
         if slain:
             events.append(_casualties(slain, rules))
         events += _lost_events(attack, got_each, taken, hurt)
@@ -1709,8 +1731,9 @@ class CombatRules(Ruleset):
         left each model as another result's did (``_Volley.afters``)."""
         attack = plan.attack
         hurt: dict[ModelRef, int] | None = None
+        outright: list[tuple[ModelRef, int, int]] = []
         if taken is not None:
-            hurt = _unsaved_taken(*taken)
+            hurt = _unsaved_taken(*taken, None, outright)
             told = _lost_events(attack, got_each, taken, hurt)
         else:
             told = _lost_events(attack, got_each, None)
@@ -1725,6 +1748,9 @@ class CombatRules(Ruleset):
             after, check, slain = shared
         if slain:
             told = (_casualties(slain, attack.rules), *told)
+        if outright:
+            assert taken is not None  # a model killed outright took a wound
+            told = (*_outright_events(outright, taken[1]), *told)
         return after, told, check
 
     def _volley_after(self, state: GameState, plan: _Volley, hurt: dict[ModelRef, int] | None
@@ -1980,7 +2006,12 @@ class CombatRules(Ruleset):
                                 (self.perils_rule, *_zero_rules(result.perils_strength or 1, model.profile.t))
                                 if result.perils_strength is not None else (self.perils_rule,)))
             if result.wounded:
-                after, slain = _apply_wounds(after, {(psyker.id, 0): 1})
+                lost = 1
+                if result.slain and model.wounds_left > 1:  # 3rd edition: a hit of double his Toughness or more
+                    lost = model.wounds_left
+                    events += _outright_events([((psyker.id, 0), result.perils_strength or 0, lost)],
+                                               {(psyker.id, 0): (psyker, model)})
+                after, slain = _apply_wounds(after, {(psyker.id, 0): lost})
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
@@ -2518,9 +2549,12 @@ class CombatRules(Ruleset):
         to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                rule if apart else "published.to-wound")
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
+        kills = _NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright
+        if any(m.profile.w - m.wounds_taken > 1 for m in targets):
+            kills = {ref: s for ref, (unit, model) in models.items() if _killed_outright(unit, model, s)} or _NO_KILLS
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attacks {pool_key} ({n}): ", why,
-                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {}, {})
+                           tuple(dict.fromkeys((rule, *zero_ws, *_zero_rules(s, toughness)))), {}, {}, kills)
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
                    plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
@@ -3193,7 +3227,9 @@ def _lost_events(attack: _Attack, got_each: tuple[int, ...],
     characters: list[str] = []
     if taken is not None:
         groups, models, unsaved = taken
-        lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
+        left_over: list[int] = []  # each group's unsaved wounds no model took (one wound per model killed outright)
+        _unsaved_taken(groups, models, unsaved, left_over)
+        lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
         if lost > 0 and len(attack.groups) > 1:
             carried, characters = _not_carried(attack, groups, models, unsaved, hurt or {})
     if lost <= 0:
@@ -3347,8 +3383,9 @@ def _models_of(state: GameState, refs: Sequence[ModelRef]) -> dict[ModelRef, tup
 
 
 #: One save group of a volley's or strike's wounds (``_save_groups``): its key, the models that take its wounds (in
-#: order, once each), how many wounds it takes, the words for those models and the purpose of its saves roll.
-SavesGroup = tuple[SaveGroup, list[ModelRef], int, str, str]
+#: order, once each), how many wounds it takes, the words for those models, the purpose of its saves roll, and the
+#: models its unsaved wounds kill outright with the Strength that does it (Instant Death; usually none).
+SavesGroup = tuple[SaveGroup, list[ModelRef], int, str, str, Mapping[ModelRef, int]]
 
 
 def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
@@ -3366,7 +3403,8 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
     alive = list(compress(pool, map(lt, map(_WOUNDS_TAKEN, looked), map(_W, looked))))
     if not alive:
         return None
-    if max(map(_W, looked)) > 1:  # multi-Wound models: the fewest Wounds left first (``_fewest_left_first``)
+    several = max(map(_W, looked)) > 1
+    if several:  # multi-Wound models: the fewest Wounds left first (``_fewest_left_first``)
         alive = _fewest_left_first(alive, models)
     per_model: dict[ModelRef, Sequence[WoundBatch]]  # wound k goes to the k-th living model, round and round
     one_each = len(batches) == 1 and total <= len(alive)  # one batch, no model taking a second wound
@@ -3388,15 +3426,17 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
                 else:
                     taking.append(batch)  # type: ignore[attr-defined]  # a list, made just above
                 k += 1
-    groups: dict[SaveGroup, list[ModelRef]] = {}  # each save group's wounds, by the model taking each
+    # each save group's wounds, by the model taking each; a group's wounds that kill outright (Instant Death) apart
+    groups: dict[tuple[str | None, int | None, int | None], list[ModelRef]] = {}
     hurt = [models[ref][1] for ref in per_model]
     if one_each and len(set(map(_UNIT, per_model))) == 1 \
-            and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1:
+            and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1 \
+            and not (several and _any_killed_outright(models, per_model, batches[0].strength)):
         # a wound each on models of one unit with one save (the usual volley): one save group, its save worked out once
         batch, (unit, model) = batches[0], models[alive[0]]
         armour = None if batch.ignores_armour else model.profile.save
         save = best_save(armour, model.profile.invulnerable, batch.ap)
-        groups[(unit.id if unit.character is not None else None, save)] = list(per_model)
+        groups[(unit.id if unit.character is not None else None, save, None)] = list(per_model)
     else:
         saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
@@ -3410,17 +3450,26 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
                 else:
                     armour = None if batch.ignores_armour else profile.save
                     save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
-                group = groups.get((character, save))
+                # wounds that would kill this model outright are saved apart, so that each unsaved one is known
+                kills = batch.strength if several and _killed_outright(unit, model, batch.strength) else None
+                group = groups.get((character, save, kills))
                 if group is None:
-                    groups[(character, save)] = [ref]
+                    groups[(character, save, kills)] = [ref]
                 else:
                     group.append(ref)
     out: list[SavesGroup] = []
-    for (character, save), wounded in groups.items():
+    for (character, save, kills), wounded in groups.items():
         refs = list(dict.fromkeys(wounded))
         names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
-        out.append(((character, save), refs, len(wounded), names, f"{who}: saves ({save}+) for {names}"))
+        outright = _NO_KILLS if kills is None else dict.fromkeys(refs, kills)
+        out.append(((character, save), refs, len(wounded), names, f"{who}: saves ({save}+) for {names}", outright))
     return out
+
+
+def _any_killed_outright(models: dict[ModelRef, tuple[Unit, Model]], refs: Iterable[ModelRef],
+                         strength: int | None) -> bool:
+    """Say whether a wound of ``strength`` would kill any of these models outright (``_killed_outright``)."""
+    return strength is not None and any(_killed_outright(*models[ref], strength) for ref in refs)
 
 
 @implements("published.wound-allocation")
@@ -3461,6 +3510,18 @@ def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Seq
     return {ref: taken[ref] for ref in alive if ref in taken}
 
 
+def _outright_events(outright: Sequence[tuple[ModelRef, int, int]], models: dict[ModelRef, tuple[Unit, Model]]
+                     ) -> list[Event]:
+    """Say which models an unsaved wound killed outright (published.instant-death), with the Wounds each lost."""
+    told = []
+    for ref, strength, lost in outright:
+        model = models[ref][1]
+        told.append(Event("instant_death", f"Instant Death: {model.name} (T{model.profile.t}) takes an unsaved wound "
+                          f"of S{strength}, double his Toughness or more, and loses all {lost} Wounds he had left",
+                          (INSTANT_DEATH,), data=(("model", model.name), ("strength", strength), ("lost", lost))))
+    return told
+
+
 def _roll_saves(group: SavesGroup, dice: Dice) -> int:
     """Roll a save group's saves (none without a save); return how many are saved."""
     save = group[0][1]
@@ -3475,16 +3536,26 @@ def _saves_event(group: SavesGroup, saved: int, rules: tuple[str, ...], rolls: t
 
 
 def _unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
-                   unsaved: Sequence[int], left_over: list[int] | None = None) -> dict[ModelRef, int]:
+                   unsaved: Sequence[int], left_over: list[int] | None = None,
+                   outright: list[tuple[ModelRef, int, int]] | None = None) -> dict[ModelRef, int]:
     """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost (each group's
-    excess appended to ``left_over`` when given: ``_not_carried`` tells it)."""
+    excess appended to ``left_over`` when given: ``_not_carried`` tells it).  A wound that kills its model outright
+    (Instant Death: the group's last item) takes all the Wounds it has left (each such model, the Strength and the
+    Wounds it lost appended to ``outright`` when given)."""
     taken: dict[ModelRef, int] = {}
     for group, left in zip(groups, unsaved):
+        kills = group[5]
         for ref in group[1]:
             if not left:
                 break
             model = models[ref][1]
             room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+            if kills and ref in kills and room > 0:  # published.instant-death: one unsaved wound, every Wound left
+                taken[ref] = taken.get(ref, 0) + room
+                left -= 1
+                if outright is not None and room > 1:
+                    outright.append((ref, kills[ref], room))
+                continue
             got = room if room < left else left
             if got:
                 taken[ref] = taken.get(ref, 0) + got
@@ -3542,7 +3613,8 @@ def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], 
 
 def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
                     unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event],
-                    left_over: list[tuple[str, int]] | None = None) -> tuple[dict[ModelRef, int], int]:
+                    left_over: list[tuple[str, int]] | None = None, kills: Mapping[ModelRef, int] = _NO_KILLS
+                    ) -> tuple[dict[ModelRef, int], int]:
     """Allocate a strike's ``got`` wounds, saved as rolled with them (``unsaved_now`` per group): ``_saved_wounds`` of one batch.
 
     Wound k goes to the k-th model that may take one, round and round, so each group takes
@@ -3563,11 +3635,17 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
         refs = reached if len(order) == 1 else [ref for ref, key in zip(reached, keys) if key == order[i]]
         unsaved = unsaved_now[i]
         left = unsaved
+        outright: list[tuple[ModelRef, int, int]] = []
         for ref in refs:
             if not left:
                 break
             model = models[ref][1]
             room = model.profile.w - model.wounds_taken
+            if kills and ref in kills:  # published.instant-death: one unsaved wound takes every Wound left
+                taken[ref] = room
+                left -= 1
+                outright.append((ref, kills[ref], room))
+                continue
             taken[ref] = room if room < left else left
             left -= taken[ref]
         if left and left_over is not None:
@@ -3575,6 +3653,8 @@ def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSpli
         names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
         kind = "no save" if save is None else f"{n - unsaved} saved"
         events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
+        if outright:
+            events += _outright_events(outright, models)
         total += unsaved
     return taken, total
 
@@ -3642,7 +3722,7 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
     remove = not rest or _slain_now(models, rest, got, plan.targets)
     events: list[Event] = []
     left_over: list[tuple[str, int]] = []
-    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events, left_over)
+    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events, left_over, plan.kills)
     changed: list[Unit] = []
     if taken:
         changed, slain = _wounded_units(state, taken, remove)
