@@ -2550,7 +2550,7 @@ class CombatRules(Ruleset):
                                rule if apart else "published.to-wound")
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
         kills = _NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright
-        if any(m.profile.w - m.wounds_taken > 1 for m in targets):
+        if max(map(_W, targets)) > 1 and s >= 2 * min(map(_TOUGHNESS, targets)):
             kills = {ref: s for ref, (unit, model) in models.items() if _killed_outright(unit, model, s)} or _NO_KILLS
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attacks {pool_key} ({n}): ", why,
@@ -3227,9 +3227,12 @@ def _lost_events(attack: _Attack, got_each: tuple[int, ...],
     characters: list[str] = []
     if taken is not None:
         groups, models, unsaved = taken
-        left_over: list[int] = []  # each group's unsaved wounds no model took (one wound per model killed outright)
-        _unsaved_taken(groups, models, unsaved, left_over)
-        lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
+        if any(g[5] for g in groups):  # Instant Death: one unsaved wound took all a model's Wounds left
+            left_over: list[int] = []  # each group's unsaved wounds no model took
+            _unsaved_taken(groups, models, unsaved, left_over)
+            lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
+        else:
+            lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
         if lost > 0 and len(attack.groups) > 1:
             carried, characters = _not_carried(attack, groups, models, unsaved, hurt or {})
     if lost <= 0:
@@ -3431,7 +3434,7 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
     hurt = [models[ref][1] for ref in per_model]
     if one_each and len(set(map(_UNIT, per_model))) == 1 \
             and len(set(zip(map(_SAVE, hurt), map(_INVULNERABLE, hurt)))) == 1 \
-            and not (several and _any_killed_outright(models, per_model, batches[0].strength)):
+            and not (several and _any_killed_outright(models, per_model, batches[0].strength, hurt)):
         # a wound each on models of one unit with one save (the usual volley): one save group, its save worked out once
         batch, (unit, model) = batches[0], models[alive[0]]
         armour = None if batch.ignores_armour else model.profile.save
@@ -3439,6 +3442,7 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
         groups[(unit.id if unit.character is not None else None, save, None)] = list(per_model)
     else:
         saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
+        weakest = 2 * min(map(_TOUGHNESS, looked)) if several else 0  # the Strength that may kill outright
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
             unit, model = models[ref]
             character = unit.id if unit.character is not None else None
@@ -3451,7 +3455,8 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
                     armour = None if batch.ignores_armour else profile.save
                     save = saves[asked] = best_save(armour, profile.invulnerable, batch.ap)
                 # wounds that would kill this model outright are saved apart, so that each unsaved one is known
-                kills = batch.strength if several and _killed_outright(unit, model, batch.strength) else None
+                kills = batch.strength if several and batch.strength is not None and batch.strength >= weakest \
+                    and _killed_outright(unit, model, batch.strength) else None
                 group = groups.get((character, save, kills))
                 if group is None:
                     groups[(character, save, kills)] = [ref]
@@ -3467,9 +3472,11 @@ def _save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Mode
 
 
 def _any_killed_outright(models: dict[ModelRef, tuple[Unit, Model]], refs: Iterable[ModelRef],
-                         strength: int | None) -> bool:
-    """Say whether a wound of ``strength`` would kill any of these models outright (``_killed_outright``)."""
-    return strength is not None and any(_killed_outright(*models[ref], strength) for ref in refs)
+                         strength: int | None, looked: Sequence[Model]) -> bool:
+    """Say whether a wound of ``strength`` would kill any of these models (``looked``: theirs, in order) outright
+    (``_killed_outright``); the Toughnesses are compared first, so that the usual volley asks no more."""
+    return strength is not None and strength >= 2 * min(map(_TOUGHNESS, looked)) \
+        and any(_killed_outright(*models[ref], strength) for ref in refs)
 
 
 @implements("published.wound-allocation")
