@@ -569,7 +569,7 @@ class NinthAge(Ruleset):
     }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset(
-        {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE})
+        {STAND_AND_SHOOT_RULE, *CHARGE_BONUS_RULES, "Fly", WIZARD_CONCLAVE, CHARACTER_RULE, "Stubborn"})
 
     def rule_name(self, name: str) -> str:
         """Return a rule's name as the t9a code compares it: exactly as written, ``Fly (8, 6)`` and ``Wizard Conclave (A, B)`` as ``Fly`` and ``Wizard Conclave``."""

@@ -61,6 +61,9 @@ BREAK = "published.t9a-break-test"
 PURSUIT = "published.t9a-pursuit"
 DUEL = "published.t9a-duel"
 FLANK_REAR = "published.t9a-flank-rear"
+STUBBORN = "published.t9a-stubborn"
+#: The special rule by which a unit breaks on its unmodified Discipline (published.t9a-stubborn).
+STUBBORN_RULE = "Stubborn"
 #: The Combat Score a side adds for each Flank or Rear Facing of an enemy unit it fights (published.t9a-flank-rear).
 FACING_BONUS = {"left": 1, "right": 1, "rear": 2}
 #: The Full Ranks an enemy unit in a Flank or Rear needs to take away Steadfast (Disrupted Ranks).
@@ -681,18 +684,22 @@ class MeleePhase(Ruleset):
             if steadfast and disrupted:  # Disrupted Ranks: no Steadfast (published.t9a-flank-rear)
                 steadfast = False
                 rules.append(FLANK_REAR)
+            stubborn = _stubborn(state, uid)
+            if stubborn:
+                rules.append(STUBBORN)
             ld = self._break_leadership(state, uid)
             if any(u.has(Status.DUEL_REFUSED) for u in members(state, uid)):
                 rules.append(DUEL)
             if any(m.name == ld.source for m in generals_near(state, uid)):
                 rules.append(GENERAL)
             result, flag = discipline_test(state, uid, dice, ld.value, LeadershipTestKind.BREAK,
-                                           0 if steadfast else -abs(diff))
+                                           0 if steadfast or stubborn else -abs(diff))
             rules += [BREAK, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
             if host.last_of:  # the last survivor is still his unit: he takes its Break test alone
                 rules.append("t9a.combined.last-survivor")
             test = (f"{uid} takes a Break test on Ld {ld.value} ({ld.source})"
-                    + (" unmodified, Steadfast" if steadfast else f" -{abs(diff)}")
+                    + (" unmodified, Steadfast" if steadfast else f" unmodified, Stubborn ({stubborn})" if stubborn
+                       else f" -{abs(diff)}")
                     + (f" (not Steadfast: Disrupted Ranks, {', '.join(disrupted)} in its flank or rear with two "
                        f"Full Ranks or more)" if disrupted and full_ranks(host) > max(full_ranks(hosts[w])
                                                                                     for w in winners) else "")
@@ -861,3 +868,11 @@ def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
 
 
+@implements(STUBBORN)
+def _stubborn(state: GameState, uid: str) -> str:
+    """Name the model whose Stubborn lets its unit break on its unmodified Discipline (a joined character's too: a unit
+    with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none."""
+    for unit in members(state, uid):
+        if unit.has_rule(STUBBORN_RULE) and unit.models:
+            return unit.models[0].name if unit.is_character else unit.id
+    return ""
