@@ -266,10 +266,13 @@ class TakeTest(_Action):
 
 
 class Rally(_Action):
-    """Take the Rally test of a fleeing unit (t9a, at the start of its player turn, in the Charge phase)."""
+    """Take the Rally test of a fleeing unit (t9a, at the start of its player turn, in the Charge phase); ``facing``
+    and ``files`` name the Reform it makes at once if it rallies (published.t9a-rally), as a reform names them."""
 
     do: Literal["rally"]
     unit: str
+    facing: Number | None = None
+    files: Count | None = Field(None, ge=1)
 
 
 class EndPhase(_Action):

@@ -1186,10 +1186,21 @@ class NinthAge(Ruleset):
             said, rally = why_moved(unit, f"{unit.id} has moved already or cannot move this phase")
             return Ruling.forbid(said, "published.t9a-reform", *rally,
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
+        if problem := self.reform_problem(state, unit, action.facing, action.files):
+            return problem
+        f = _formation_of(unit)
+        assert f is not None  # (reform_problem refuses a unit without one)
+        new = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
+        return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
+                            "further this phase", "published.t9a-reform")
+
+    def reform_problem(self, state: GameState, unit: Unit, facing: float | None, files: int | None) -> Ruling | None:
+        """Refuse a Reform the unit's new ranks and files could not make where it stands (None: they can): a unit
+        without ranks and files, a path or place blocked, Unit Spacing broken."""
         f = _formation_of(unit)
         if f is None:
             return Ruling.forbid(f"{unit.id} has no ranks and files to reform", "published.t9a-reform")
-        new = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
+        new = f.rotated(facing if facing is not None else f.facing, files or f.files)
         movers = [(m, new.point_of(m.name)) for _, m in _members(state, unit) if m.name in new.order]
         turned = [(replace(m, facing=new.facing), to) for m, to in movers]
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
@@ -1198,25 +1209,28 @@ class NinthAge(Ruleset):
         problem = spacing_problem(state, turned, {u.id for u in state.combined(unit.id)})
         if problem:
             return Ruling.forbid(f"{unit.id} cannot reform there: {problem}", "published.t9a-reform", SPACING_RULE)
-        return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
-                            "further this phase", "published.t9a-reform")
+        return None
 
     def resolve_reform(self, state: GameState, action: Reform, dice: Dice) -> Resolution:
         """Reform a unit about its centre; it counts as having moved."""
         unit = movers_of(state, state.unit(action.unit))
-        f = _formation_of(unit)
-        assert f is not None
-        new_f = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
-        if unit.formation is None:
-            m = unit.models[0]
-            moved = replace(unit, models=(replace(m, facing=new_f.facing),))
-            new = state.replace_unit(moved)
-        else:
-            new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
+        new, said = self.reformed(state, unit, action.facing, action.files)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(Status.MOVED) for u in members))
-        return new, [Event("reform", f"{unit.id} reforms: {new_f.files} files facing {new_f.facing:g} degrees",
-                           ("published.t9a-reform",))]
+        return new, [Event("reform", f"{unit.id} reforms: {said}", ("published.t9a-reform",))]
+
+    def reformed(self, state: GameState, unit: Unit, facing: float | None, files: int | None
+                 ) -> tuple[GameState, str]:
+        """Return the state with the unit's ranks and files turned and widened about its centre, and the words."""
+        f = _formation_of(unit)
+        assert f is not None
+        new_f = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        if unit.formation is None:
+            m = unit.models[0]
+            new = state.replace_unit(replace(unit, models=(replace(m, facing=new_f.facing),)))
+        else:
+            new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
+        return new, f"{new_f.files} files facing {new_f.facing:g} degrees"
 
     # -- charging ---------------------------------------------------------------
     @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")

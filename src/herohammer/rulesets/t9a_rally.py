@@ -48,6 +48,13 @@ def _centre(unit: Unit) -> tuple[float, float]:
 class Rallying(Ruleset):
     """Rule on and resolve Rally tests (mixed into the t9a ruleset before ``NinthAge``)."""
 
+    if TYPE_CHECKING:  # NinthAge's Reform, made at once by a unit that rallies (published.t9a-rally)
+        def reform_problem(self, state: GameState, unit: Unit, facing: float | None,
+                           files: int | None) -> Ruling | None: ...
+
+        def reformed(self, state: GameState, unit: Unit, facing: float | None,
+                     files: int | None) -> tuple[GameState, str]: ...
+
     def rallies_due(self, state: GameState) -> list[str]:
         """Return the active side's fleeing units that have not yet taken their Rally test this turn."""
         return [u.id for u in state.side_units(state.active)
@@ -73,8 +80,13 @@ class Rallying(Ruleset):
             return Ruling.forbid(f"{unit.id} is not fleeing: only a fleeing unit takes a Rally test", RALLY)
         if unit.has(Status.RALLY_TESTED):
             return Ruling.forbid(f"{unit.id} has taken its Rally test this turn", RALLY)
+        reform = ""
+        if action.facing is not None or action.files is not None:  # the Reform it makes at once if it rallies
+            if problem := self.reform_problem(state, unit, action.facing, action.files):
+                return Ruling.forbid(f"{problem.reason} (the Reform after Rallying)", RALLY, *problem.rules)
+            reform = "; if it rallies it Reforms at once, as named"
         ld, general = self.rally_leadership(state, unit)
-        return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source})", RALLY, ld.rule,
+        return Ruling.allow(f"{unit.id} takes its Rally test on Ld {ld.value} ({ld.source}){reform}", RALLY, ld.rule,
                             *((GENERAL,) if general else ()))
 
     def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
@@ -90,6 +102,10 @@ class Rallying(Ruleset):
                                                         remove=(Status.FLEEING,)) for u in group))
             said = (f"{host.id} rallies ({result.roll} against Ld {ld.value}, {ld.source}{'; ' + flag if flag else ''}); it counts as having "
                     "marched this turn")
+            if action.facing is not None or action.files is not None:  # its Reform after Rallying, at once
+                state, shape = self.reformed(state, current(state, host.id), action.facing, action.files)
+                said += f"; it Reforms after Rallying: {shape}"
+                rules.append("published.t9a-reform")
             outcome = "rallied"
         else:
             enemies = [e for e in state.enemies_of(host.side) if e.alive and e.joined is None]
