@@ -37,3 +37,4 @@ def test_the_json_envelope_names_the_unknown_option(capsys: pytest.CaptureFixtur
 def test_a_missing_argument_alone_is_said_as_before(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["odds"], capsys)
     assert code == 2 and err == "herohammer odds: error: the following arguments are required: query\n"
+

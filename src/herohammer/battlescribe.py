@@ -351,8 +351,9 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
     if melee:
         data["type"] = "melee"
     else:
+        # ("Ordinance": the community data's common misspelling of Ordnance, read as the type it names)
         for word, wtype in (("rapid", "rapid_fire"), ("assault", "assault"), ("heavy", "heavy"),
-                            ("pistol", "pistol"), ("ordnance", "ordnance")):
+                            ("pistol", "pistol"), ("ordnance", "ordnance"), ("ordinance", "ordnance")):
             if word in kind:
                 data["type"] = wtype
                 break
