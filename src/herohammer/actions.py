@@ -220,6 +220,11 @@ class Fight(_Action):
     duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
     accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
     nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed
+    #: t9a: after the active player's Duel is refused, the reactive player's character who issues one, and the
+    #: active player's character who accepts it (none: refused too, ``reactive_nominate`` shamed)
+    reactive_duel: str | None = None
+    reactive_accept: str | None = None
+    reactive_nominate: str | None = None
 
 
 class Regroup(_Action):

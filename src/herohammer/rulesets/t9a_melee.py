@@ -182,6 +182,13 @@ class DuelPlan:
     accepter: str | None = None
     refused: str | None = None
     ongoing: bool = False
+    #: the reactive player's Duel issued after this one was refused ("if no Duel was issued, or it was refused")
+    after: DuelPlan | None = None
+
+    @property
+    def fought(self) -> DuelPlan:
+        """Return the Duel whose duellists fight this round: the reactive player's after a refusal, else this one."""
+        return self.after if self.after is not None else self
 
     @property
     def duellists(self) -> frozenset[str]:
@@ -347,6 +354,11 @@ class MeleePhase(Ruleset):
                     "counts as 0" if duel.refused else
                     f"; the Duel {duel.issuer} issues is refused: only Champions could have accepted, and none is "
                     "nominated")
+            if (then := duel.after) is not None:  # the reactive player's Duel after the refusal
+                said += (f"; then the reactive player's {then.issuer} duels {then.accepter}" if then.accepter else
+                         f"; then the reactive player's Duel, issued by {then.issuer}, is refused too" +
+                         (f": {then.refused} may not attack and its Leadership counts as 0" if then.refused else
+                          ": only Champions could have accepted, and none is nominated"))
         enemies = [u for u in rest if u not in friends]
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
@@ -362,16 +374,20 @@ class MeleePhase(Ruleset):
         units = [unit_id, *combat_of(state, unit_id)]
         if ongoing_duel(state, units) is not None:
             return
-        for uid in units:
-            for issuer in members(state, uid):
-                if not can_duel(issuer):
-                    continue
-                for foe in engaged_with(state, uid):
-                    for able in members(state, foe):
-                        if can_duel(able):
-                            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, accept=able.id)
-                            if is_character(able):  # a Champion is never nominated
-                                yield Fight.trusted(do="fight", unit=unit_id, duel=issuer.id, nominate=able.id)
+        side = state.unit(unit_id).side
+        offers = [(issuer.id, able.id) for uid in units for issuer in members(state, uid) if can_duel(issuer)
+                  for foe in engaged_with(state, uid) for able in members(state, foe) if can_duel(able)]
+        for issuer_id, able_id in offers:
+            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, accept=able_id)
+            if not is_character(state.unit(able_id)):  # a Champion is never nominated
+                continue
+            yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id)
+            if state.unit(issuer_id).side != side:  # the reactive player's own Duel: nothing after it
+                continue
+            for again, accepter in offers:  # refused: the reactive player may issue one, here accepted
+                if state.unit(again).side != side:
+                    yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id,
+                                        reactive_duel=again, reactive_accept=accepter)
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
@@ -396,9 +412,13 @@ class MeleePhase(Ruleset):
                 other = going[1] if action.at == going[0] else going[0]
                 return f"{action.at} fights the Duel: only {other} may attack it"
             return DuelPlan(going[0], accepter=going[1], ongoing=True)
+        reactive = (action.reactive_duel, action.reactive_accept, action.reactive_nominate)
         if action.duel is None:
             if action.accept is not None or action.nominate is not None:
                 return "no Duel was issued (duel: the character who issues it)"
+            if any(x is not None for x in reactive):
+                return ("no Duel of the active player was refused: when the active player issues none, the reactive "
+                        "player's Duel is named in duel:, not reactive_duel:")
             return None
         units = [group[0].id, *combat]
         everyone = [c for uid in units for c in members(state, uid) if can_duel(c)]
@@ -409,39 +429,62 @@ class MeleePhase(Ruleset):
             return (f"{action.duel} is not a character in {group[0].id}'s combat, nor a unit with a Champion "
                     f"({', '.join(mine) or 'none'} of {side}; {', '.join(theirs) or 'none'} of the reactive player, "
                     f"when {side} issues no Duel): only such a character issues a Duel, or a unit's Champion")
-        issuer = members(state, action.duel)[0].id
+        first = self._issued(state, combat, action.duel, action.accept, action.nominate, action.at, "")
+        if isinstance(first, str) or all(x is None for x in reactive):
+            return first
+        # the reactive player's Duel after the active player's was refused (2022 text, rules/duels)
+        if first.accepter is not None or action.duel not in mine:
+            return ("reactive_duel: the reactive player issues a Duel only after the active player's Duel was refused"
+                    + (" (this one was accepted)" if first.accepter is not None else
+                       f" ({action.duel} is the reactive player's own: it is the reactive Duel)"))
+        if action.reactive_duel is None:
+            return "reactive_accept and reactive_nominate answer a reactive_duel: name the character who issues it"
+        if action.reactive_duel not in theirs:
+            return (f"reactive_duel: {action.reactive_duel} is not the reactive player's character in "
+                    f"{group[0].id}'s combat, nor a unit of theirs with a Champion ({', '.join(theirs) or 'none'})")
+        second = self._issued(state, combat, action.reactive_duel, action.reactive_accept, action.reactive_nominate,
+                              action.at, "reactive_")
+        if isinstance(second, str):
+            return second
+        return replace(first, after=second)
+
+    def _issued(self, state: GameState, combat: Sequence[str], named: str, accept: str | None, nominate: str | None,
+                at: str | None, field: str) -> DuelPlan | str:
+        """Check one Duel issued by ``named``: accepted by ``accept`` or refused (``nominate`` shamed); ``field``:
+        the action's field prefix the reasons name (``reactive_`` for the reactive player's Duel after a refusal)."""
+        issuer = members(state, named)[0].id
         touching = engaged_with(state, issuer)
         able = [c.id for f in touching for c in members(state, f) if can_duel(c)]
         if not able:
-            return (f"no enemy character or Champion in a unit in base contact with {issuer} ({action.duel}'s unit) "
+            return (f"no enemy character or Champion in a unit in base contact with {issuer} ({named}'s unit) "
                     "could accept a Duel")
-        if action.accept is not None and action.at in (action.duel, action.accept):
+        if accept is not None and at in (named, accept):
             # either duellist: the accepter when the active player's character issued, the issuer when the reactive
             # player's did (that Duel's issuer is the enemy the fighting unit's ``at`` could aim at)
-            other = action.accept if action.at == action.duel else action.duel
-            return f"{action.at} fights the Duel: only {other} may attack it"
-        if action.accept is not None:
-            if action.accept not in able:
-                return f"{action.accept} cannot accept: {self._why_not_able(state, combat, issuer, action.accept)} " \
+            other = accept if at == named else named
+            return f"{at} fights the Duel: only {other} may attack it"
+        if accept is not None:
+            if accept not in able:
+                return f"{accept} cannot accept: {self._why_not_able(state, combat, issuer, accept)} " \
                        f"({', '.join(able)} may)"
-            if action.nominate is not None:
-                return "the Duel was accepted: nobody is nominated (nominate is for a refusal)"
-            return DuelPlan(action.duel, accepter=action.accept)
+            if nominate is not None:
+                return f"the Duel was accepted: nobody is nominated ({field}nominate is for a refusal)"
+            return DuelPlan(named, accepter=accept)
         shamable = [c for c in able if is_character(state.unit(c))]  # "note that Champions cannot be nominated"
         if not shamable:
-            if action.nominate is not None:
-                return (f"{action.nominate} cannot be nominated: only a character that could have accepted is, and "
+            if nominate is not None:
+                return (f"{nominate} cannot be nominated: only a character that could have accepted is, and "
                         f"only Champions could ({', '.join(able)})")
-            return DuelPlan(action.duel)  # refused, and nobody to nominate
-        nominee = action.nominate if action.nominate is not None else (shamable[0] if len(shamable) == 1 else None)
+            return DuelPlan(named)  # refused, and nobody to nominate
+        nominee = nominate if nominate is not None else (shamable[0] if len(shamable) == 1 else None)
         if nominee is None:
-            return (f"the Duel is refused: name the character who could have accepted it (nominate: "
+            return (f"the Duel is refused: name the character who could have accepted it ({field}nominate: "
                     f"{' or '.join(shamable)})")
         if nominee not in shamable:
             if nominee in able:
                 return f"{nominee} is a Champion: Champions cannot be nominated ({', '.join(shamable)} may be)"
             return f"{nominee} could not have accepted the Duel ({', '.join(able)} could)"
-        return DuelPlan(action.duel, refused=nominee)
+        return DuelPlan(named, refused=nominee)
 
     @staticmethod
     def _why_not_able(state: GameState, combat: Sequence[str], issuer: str, accept: str) -> str:
@@ -487,15 +530,22 @@ class MeleePhase(Ruleset):
         events: list[Event] = []
         if duel is not None:
             rules.append(DUEL)
-            state = self._duel_begins(state, duel)
-            events.append(Event("duel", (
-                f"the Duel of {duel.issuer} and {duel.accepter} goes on: they fight each other only" if duel.ongoing
-                else f"{duel.issuer} issues a Duel; " + (
-                    f"{duel.accepter} accepts: they fight each other only" if duel.accepter else
-                    f"it is refused, and {duel.refused} may not attack, counts as Discipline 0 and brings no Battle "
-                    "Standard bonus or Rally Around the Flag until its combat ends or it issues or accepts a Duel"
-                    if duel.refused else "it is refused; only Champions could have accepted, and none is nominated")),
-                (DUEL,), (), (("outcome", "ongoing" if duel.ongoing else "accepted" if duel.accepter else "refused"),)))
+            for issued, by in ((duel, ""), (duel.after, "after the refusal, the reactive player's ")):
+                if issued is None:  # (no reactive Duel after the active player's)
+                    continue
+                # the refusal's shame first: the reactive Duel's issuer, if he was the one nominated, is shamed no more
+                state = self._duel_begins(state, issued)
+                events.append(Event("duel", (
+                    f"the Duel of {issued.issuer} and {issued.accepter} goes on: they fight each other only"
+                    if issued.ongoing else f"{by}{issued.issuer} issues a Duel; " + (
+                        f"{issued.accepter} accepts: they fight each other only" if issued.accepter else
+                        f"it is refused, and {issued.refused} may not attack, counts as Discipline 0 and brings no "
+                        "Battle Standard bonus or Rally Around the Flag until its combat ends or it issues or accepts a "
+                        "Duel" if issued.refused else
+                        "it is refused; only Champions could have accepted, and none is nominated")),
+                    (DUEL,), (), (("outcome", "ongoing" if issued.ongoing else "accepted" if issued.accepter
+                                   else "refused"),)))
+            duel = duel.fought
         elif any(u.has(Status.DUEL_REFUSED) for uid in sides for u in members(state, uid)):
             rules.append(DUEL)  # an earlier refusal's shame still holds
         steps = tuple(sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models},

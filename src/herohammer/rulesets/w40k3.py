@@ -65,7 +65,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         "fight": {"at": "The 9th Age's choice of an enemy character to attack (40k strikes by base contact, "
                         "a character's attacks split with allocate)",
                   "duel": "The 9th Age's Duel challenge", "accept": "The 9th Age's acceptance of a Duel",
-                  "nominate": "The 9th Age's character shamed by a refused Duel"},
+                  "nominate": "The 9th Age's character shamed by a refused Duel",
+                  "reactive_duel": "The 9th Age's reactive player's Duel after a refusal",
+                  "reactive_accept": "The 9th Age's acceptance of the reactive player's Duel",
+                  "reactive_nominate": "The 9th Age's character shamed by a refused reactive Duel"},
         "join": {"position": "The 9th Age's file of the front rank to take (a 40k character joins at its to point)",
                  "rank_choice": "The 9th Age's choice to widen the front rank or take the second"},
         "move": {"march": "The 9th Age's March move (in 40k a unit with Fleet runs in the Shooting phase: do: run)"},
