@@ -127,9 +127,9 @@ def test_a_blow_of_double_toughness_kills_outright_in_close_combat_and_the_odds_
         assert set(fast) == {0, 3} if s == 8 else {1, 2} <= set(fast), (s, fast)  # S7: a Wound per wound
 
 
-def farseer(ruleset: str) -> Game:
+def farseer(ruleset: str, *rules: str) -> Game:
     """A lone psyker of T3 and 3 Wounds (a Farseer) 6" from three Boyz; red's Shooting phase."""
-    seer = {"id": "seer", "character": "independent", "rules": ["psyker"],
+    seer = {"id": "seer", "character": "independent", "rules": ["psyker", *rules],
             "models": [model("Farseer", 30, 20, 10, "WS5 BS5 S3 T3 W3 I5 A1 Ld10 Sv4+")]}
     boyz = {"id": "boyz", "models": [model(f"Boy {i}", 28 + 2 * i, 26, 7, "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+")
                                      for i in range(3)]}
@@ -151,4 +151,14 @@ def test_a_3rd_edition_perils_hit_of_double_toughness_slays_the_psyker_outright(
     assert not kinds(events, "instant_death") and g.state.unit("seer").models[0].wounds_taken == 1
     g = farseer("40k4")
     events = g.apply(fear, dice=ScriptedDice([6, 6] + [1] * 4))
+    assert not kinds(events, "instant_death") and g.state.unit("seer").models[0].wounds_taken == 1
+
+
+@pytest.mark.rule(ID, "40k3.psyker.perils")
+def test_a_3rd_edition_perils_hit_of_double_toughness_takes_one_wound_from_an_eternal_warrior() -> None:
+    """Eternal Warrior keeps Instant Death away from Perils as from any wound: the S6 hit that wounds the T3 Farseer
+    takes one of his 3 Wounds (before session 24 the psychic test's own reading slew him)."""
+    fear = {"do": "manifest", "psyker": "seer", "power": "Fear of the Darkness", "target": "boyz"}
+    g = farseer("40k3", "Eternal Warrior")
+    events = g.apply(fear, dice=ScriptedDice([6, 6, 6, 2]))
     assert not kinds(events, "instant_death") and g.state.unit("seer").models[0].wounds_taken == 1

@@ -47,6 +47,13 @@ def to_hit_melee(attacker_ws: int, defender_ws: int) -> int:
     return 4
 
 
+@implements("published.instant-death")
+def kills_outright(strength: int | None, toughness: int) -> bool:
+    """Say whether a wound of this Strength kills outright (Instant Death): double the Toughness or more, whatever
+    Wounds the model has left (None: an attack with no Strength, as Dangerous Terrain, never does)."""
+    return strength is not None and strength >= 2 * toughness
+
+
 @implements("core.zero.s", "core.zero.t", "published.to-wound")
 def to_wound(strength: int, toughness: int) -> int | None:
     """Return the roll needed to wound: S 0 never wounds; T 0 is always wounded on 2+.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .catalogue import implements
-from .charts import to_wound
+from .charts import kills_outright, to_wound
 from .checks import check_value
 from .dice import Dice
 from .errors import OutOfRangeError
@@ -55,7 +55,7 @@ def psychic_test(dice: Dice, leadership: int, toughness: int = 4, wounds: int = 
         if needed is not None:
             wounded = dice.total(1, f"Perils of the Warp: to wound ({needed}+)", "40k3.psyker.perils",
                                  splits=(needed - 1,)) >= needed
-    outright = strength is not None and strength >= 2 * toughness
+    outright = kills_outright(strength, toughness)
     return PsychicResult(roll, passed, power_used, perils, strength, wounded, wounded and (wounds <= 1 or outright))
 
 
@@ -94,4 +94,4 @@ def _strength_cuts(toughness: int) -> tuple[int, ...]:
     """Return the Strengths after which the to-wound roll needed against ``toughness`` changes, or Instant Death
     begins (double the Toughness: published.instant-death), for ``Dice.total`` splits."""
     return tuple(s for s in range(1, 6) if to_wound(s, toughness) != to_wound(s + 1, toughness)
-                 or s + 1 == 2 * toughness)
+                 or kills_outright(s, toughness) != kills_outright(s + 1, toughness))

@@ -50,7 +50,8 @@ from .. import geometry as geo
 from .. import movement, straight_moves
 from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
 from ..catalogue import implements
-from ..charts import best_save, can_shoot, close_combat_attacks, is_casualty, to_hit_melee, to_hit_shooting, to_wound
+from ..charts import (best_save, can_shoot, close_combat_attacks, is_casualty, kills_outright, to_hit_melee,
+                      to_hit_shooting, to_wound)
 from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice, RollRecord, Split, Stage
 from ..errors import HerohammerError
@@ -140,7 +141,7 @@ _NO_KILLS: Mapping[ModelRef, int] = {}
 def _killed_outright(unit: Unit, model: Model, strength: int | None) -> bool:
     """Say whether an unsaved wound of ``strength`` kills ``model`` outright: a Strength of double its Toughness or
     more (Instant Death), unless it has Eternal Warrior; it matters only to a model with more than one Wound left."""
-    return strength is not None and strength >= 2 * model.profile.t \
+    return kills_outright(strength, model.profile.t) \
         and model.profile.w - model.wounds_taken > 1 and "eternal_warrior" not in rule_keys(unit.rules)
 
 
@@ -2007,10 +2008,9 @@ class CombatRules(Ruleset):
                                 if result.perils_strength is not None else (self.perils_rule,)))
             if result.wounded:
                 lost = 1
-                if result.slain and model.wounds_left > 1:  # 3rd edition: a hit of double his Toughness or more
+                if _killed_outright(psyker, model, result.perils_strength):  # 3rd edition: S double his T or more
                     lost = model.wounds_left
-                    events += _outright_events([((psyker.id, 0), result.perils_strength or 0, lost)],
-                                               {(psyker.id, 0): (psyker, model)})
+                    events.append(_outright_event(model, result.perils_strength or 0, lost))
                 after, slain = _apply_wounds(after, {(psyker.id, 0): lost})
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
@@ -3520,13 +3520,15 @@ def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Seq
 def _outright_events(outright: Sequence[tuple[ModelRef, int, int]], models: dict[ModelRef, tuple[Unit, Model]]
                      ) -> list[Event]:
     """Say which models an unsaved wound killed outright (published.instant-death), with the Wounds each lost."""
-    told = []
-    for ref, strength, lost in outright:
-        model = models[ref][1]
-        told.append(Event("instant_death", f"Instant Death: {model.name} (T{model.profile.t}) takes an unsaved wound "
-                          f"of S{strength}, double his Toughness or more, and loses all {lost} Wounds he had left",
-                          (INSTANT_DEATH,), data=(("model", model.name), ("strength", strength), ("lost", lost))))
-    return told
+    return [_outright_event(models[ref][1], strength, lost) for ref, strength, lost in outright]
+
+
+def _outright_event(model: Model, strength: int, lost: int) -> Event:
+    """Say that an unsaved wound of ``strength`` killed ``model`` outright (published.instant-death), ``lost``
+    Wounds in all."""
+    return Event("instant_death", f"Instant Death: {model.name} (T{model.profile.t}) takes an unsaved wound of "
+                 f"S{strength}, double his Toughness or more, and loses all {lost} Wounds he had left",
+                 (INSTANT_DEATH,), data=(("model", model.name), ("strength", strength), ("lost", lost)))
 
 
 def _roll_saves(group: SavesGroup, dice: Dice) -> int:
