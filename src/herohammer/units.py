@@ -52,6 +52,9 @@ class Status(StrEnum):
     MARCHED = "marched"
     RAN = "ran"  # 40k: ran with Fleet in this turn's Shooting phase (instead of shooting)
     SHOT = "shot"
+    #: 40k: fired a Rapid Fire, Ordnance or (Infantry) Heavy weapon this turn: it may not assault
+    #: (published.assault-after-firing)
+    FIRED_NO_ASSAULT = "fired_no_assault"
     ASSAULTED = "assaulted"
     USED_POWER = "used_power"
     CHARGED = "charged"
@@ -73,7 +76,8 @@ _AT, _REACH = attrgetter("at"), attrgetter("base.reach_inches")
 _X, _Y = itemgetter(0), itemgetter(1)
 
 #: Statuses that last only until the end of the active side's turn.
-TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.ASSAULTED,
+TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.FIRED_NO_ASSAULT,
+                           Status.ASSAULTED,
                            Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
                            Status.RALLY_TESTED, Status.REGROUPED})
 

@@ -119,6 +119,31 @@ _FREED = "free to consolidate"  # the key of the units a combat's result leaves 
 _PHASE_DONE_ORDER = (Status.FOUGHT, Status.MAY_CONSOLIDATE)
 _PHASE_DONE = frozenset(_PHASE_DONE_ORDER)
 _SHOT = frozenset({Status.SHOT})
+_SHOT_NO_ASSAULT = frozenset({Status.SHOT, Status.FIRED_NO_ASSAULT})
+#: Weapon types whose firing bars the unit's assault that turn (published.assault-after-firing); Heavy only for
+#: a unit that is not a Monstrous Creature (``bars_assault``)
+_NO_ASSAULT_TYPES = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY, WeaponType.ORDNANCE})
+
+
+@implements("published.assault-after-firing")
+def _assault_after_firing(members: Sequence[Unit]) -> Ruling | None:
+    """Refuse the assault of a unit that (or a character in which) fired a Rapid Fire, Heavy or Ordnance weapon
+    this turn: the unit assaults whole, with its characters (40k3.char.must-assault, 40k4.assault.must-charge)."""
+    fired = next((u for u in members if u.has(Status.FIRED_NO_ASSAULT)), None)
+    if fired is None:
+        return None
+    whose = "it" if fired is members[0] else f"{fired.id}, who is part of it,"
+    return Ruling.forbid(f"{members[0].id} may not assault this turn: {whose} fired a Rapid Fire, Heavy or Ordnance "
+                         "weapon in the Shooting phase (only Assault and Pistol weapons may be fired before an "
+                         "assault)", "published.assault-after-firing")
+
+
+@implements("published.assault-after-firing")
+def bars_assault(unit: Unit, weapon: Weapon) -> bool:
+    """Say whether firing ``weapon`` keeps ``unit`` (and the unit it is part of) from assaulting this turn: a Rapid
+    Fire or Ordnance weapon always, a Heavy one unless fired by a Monstrous Creature (the page names Infantry)."""
+    return weapon.type in _NO_ASSAULT_TYPES and not (weapon.type is WeaponType.HEAVY
+                                                     and unit.type is UnitType.MONSTROUS_CREATURE)
 _FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
 
 
@@ -573,6 +598,8 @@ class _Volley(NamedTuple):
     #: that differ only in the dice that did not change the table (wounds saved) share one state, and with it what
     #: that state remembers (its Morale check's facts, its fall back's end for each distance)
     afters: dict[Hashable, tuple[GameState, _Check, list[str]]]
+    #: the members whose models fired a weapon that bars the assault this turn (published.assault-after-firing)
+    barred: frozenset[str] = frozenset()
 
 
 class _MoraleFacts(NamedTuple):
@@ -1719,7 +1746,8 @@ class CombatRules(Ruleset):
         events += map(_note_event, notes)
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest, beyond)
-        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {})
+        barred = frozenset(u.id for u, _, w, _ in fired if bars_assault(u, w))  # published.assault-after-firing
+        return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {}, barred)
 
     def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
                         taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
@@ -1764,9 +1792,11 @@ class CombatRules(Ruleset):
         if hurt is not None:
             wounded, slain = _wounded_units(state, hurt)
         changed = {u.id: u for u in wounded} if wounded else {}
+        barred = plan.barred
         for u in plan.members:
             u = changed.get(u.id, u)
-            changed[u.id] = evolve(u, status=u.status | _SHOT)  # Unit.with_status(Status.SHOT)
+            # Unit.with_status(Status.SHOT), and the bar on assaulting when it fired such a weapon
+            changed[u.id] = evolve(u, status=u.status | (_SHOT_NO_ASSAULT if u.id in barred else _SHOT))
         shooter_id = plan.shooter_id
         fired_at = state.fired_at if state.target_fired_at(shooter_id) is not None else (
             *state.fired_at, (shooter_id, target_id))
@@ -2038,8 +2068,9 @@ class CombatRules(Ruleset):
             events += more
             if wounded is not None:
                 after = _release_orphans(after.replace_units(*wounded))
-            if after.unit(psyker.id).alive:
-                after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            if after.unit(psyker.id).alive:  # a power fired as a Heavy one bars the assault as the weapon does
+                after = after.replace_unit(after.unit(psyker.id).with_status(
+                    Status.SHOT, *((Status.FIRED_NO_ASSAULT,) if bars_assault(psyker, power.weapon) else ())))
             after = _fired(after, psyker.joined or psyker.id, target_id)
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
@@ -2079,7 +2110,7 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  "assaulted", "published.transports")
         members = state.combined(unit.id)
-        if problem := self.assault_after_shooting(state, unit, members, target):
+        if problem := self.assault_after_shooting(state, unit, members, target) or _assault_after_firing(members):
             return problem
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]
