@@ -28,7 +28,7 @@ from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arrang
                           front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
                           too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, on_table, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -924,6 +924,9 @@ class NinthAge(Ruleset):
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
+        if off := table_edge_problem(state, [(m, points[m.name]) for m in basis.models if m.name in points]):
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: {off}", "t9a.join.position",
+                          "published.t9a-move")
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
             return JoinPlan(host, ch, new, 0.0, basis.advance, basis.march, in_slots)
         own = set(basis.group)
@@ -2047,6 +2050,8 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     """
     if not movers:
         return None
+    if off := table_edge_problem(state, movers):
+        return off
     xs = [c for model, to in movers for c in (model.at[0], to[0])]
     ys = [c for model, to in movers for c in (model.at[1], to[1])]
     reach = max([model.base.reach_inches for model, _ in movers])
@@ -2087,6 +2092,17 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
         for t in crossed:
             if swept is not None and swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
+    return None
+
+
+@implements("published.t9a-move")
+def table_edge_problem(state: GameState, movers: Sequence[tuple[Model, Point]]) -> str | None:
+    """Say which model would end with its base off the table, or None: a move, reform, join, leave or charge keeps
+    every base wholly on the table (published.t9a-move); only a flee or a pursuit may take a unit off it."""
+    width, depth = state.table.width, state.table.depth
+    for model, to in movers:
+        if not on_table(Placed(model.base, to, model.facing), width, depth):
+            return f"{model.name} would end off the {width:g}x{depth:g}\" table at [{to[0]:.2f}, {to[1]:.2f}]"
     return None
 
 
