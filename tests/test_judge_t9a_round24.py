@@ -6,6 +6,7 @@ a Battle Standard Bearer, characters joined and alone) through Game, the public 
    published.t9a-panic).
 2. A move, a character's leave or join that would put a base off the table: the engine allowed it, and offered such
    moves in legal_actions; a scenario saved after it did not load back (published.t9a-move, t9a.join.position).
+3. A join that made the single-rank choice (widen or second rank) did not cite t9a.join.single-rank.
 """
 
 from __future__ import annotations
@@ -95,7 +96,17 @@ def test_a_join_that_widens_a_rank_over_the_table_edge_is_refused_a_second_rank_
     refused(g, join, MOVE, "off the 72x48\" table")
     second = {**join, "rank_choice": "second_rank"}
     ruling = g.check(second)
-    assert ruling.legal and "t9a.join.position" in ruling.rules, ruling
-    g.apply(second)
+    assert ruling.legal and "t9a.join.position" in ruling.rules and "t9a.join.single-rank" in ruling.rules, ruling
+    events = g.apply(second)
+    assert "t9a.join.single-rank" in events[0].rules, events
     assert g.state.unit("hero").joined == "spears"
     reloads(g)
+
+
+@pytest.mark.rule("t9a.join.single-rank", "t9a.join.position")
+def test_a_join_cites_the_single_rank_choice_only_where_the_unit_stood_in_one_rank() -> None:
+    g = Game(state_from_data(scenario(n=10, phase="movement", active="elves", joined=False, hero_at=(36, 14))))
+    join = {"do": "join", "character": "hero", "unit": "spears"}
+    ruling = g.check(join)  # two ranks of five: no choice to make, the clause is not what allows it
+    assert ruling.legal and "t9a.join.single-rank" not in ruling.rules, ruling
+    refused(g, {**join, "rank_choice": "widen"}, "t9a.join.single-rank", "only a unit of a single rank may be widened")

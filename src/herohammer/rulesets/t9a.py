@@ -479,6 +479,14 @@ class JoinPlan:
     in_slots: bool = False
 
 
+def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
+    """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
+    or given a second rank for the displaced model (a judge asked which clause let the rank grow)."""
+    f = plan.host.formation
+    full_single = f is not None and f.single_rank and len(f.order) == f.files
+    return ("t9a.join.single-rank",) if full_single else ()
+
+
 @dataclass(frozen=True)
 class _JoinBasis:
     """What every join of one character into one unit shares whatever the file (``NinthAge._join_basis``)."""
@@ -808,7 +816,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
-            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
+            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
@@ -966,7 +974,7 @@ class NinthAge(Ruleset):
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
-            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
+            *_rank_choice_rules(plan), *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
