@@ -28,7 +28,7 @@ from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arrang
                           front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
                           too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
+                        distance, on_table, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
@@ -479,6 +479,14 @@ class JoinPlan:
     in_slots: bool = False
 
 
+def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
+    """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
+    or given a second rank for the displaced model (a judge asked which clause let the rank grow)."""
+    f = plan.host.formation
+    full_single = f is not None and f.single_rank and len(f.order) == f.files
+    return ("t9a.join.single-rank",) if full_single else ()
+
+
 @dataclass(frozen=True)
 class _JoinBasis:
     """What every join of one character into one unit shares whatever the file (``NinthAge._join_basis``)."""
@@ -808,7 +816,7 @@ class NinthAge(Ruleset):
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
-            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank",
+            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
@@ -924,6 +932,9 @@ class NinthAge(Ruleset):
         if problem:
             raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
                           SPACING_RULE)
+        if off := table_edge_problem(state, [(m, points[m.name]) for m in basis.models if m.name in points]):
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: {off}", "t9a.join.position",
+                          "published.t9a-move")
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
             return JoinPlan(host, ch, new, 0.0, basis.advance, basis.march, in_slots)
         own = set(basis.group)
@@ -963,7 +974,7 @@ class NinthAge(Ruleset):
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
-            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
+            *_rank_choice_rules(plan), *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
     @places_as_ruled
@@ -2047,6 +2058,8 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
     """
     if not movers:
         return None
+    if off := table_edge_problem(state, movers):
+        return off
     xs = [c for model, to in movers for c in (model.at[0], to[0])]
     ys = [c for model, to in movers for c in (model.at[1], to[1])]
     reach = max([model.base.reach_inches for model, _ in movers])
@@ -2087,6 +2100,17 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
         for t in crossed:
             if swept is not None and swept.intersection(t.shape()).area > 1e-6:
                 return f"{model.name}'s path crosses impassable terrain {t.id}"
+    return None
+
+
+@implements("published.t9a-move")
+def table_edge_problem(state: GameState, movers: Sequence[tuple[Model, Point]]) -> str | None:
+    """Say which model would end with its base off the table, or None: a move, reform, join, leave or charge keeps
+    every base wholly on the table (published.t9a-move); only a flee or a pursuit may take a unit off it."""
+    width, depth = state.table.width, state.table.depth
+    for model, to in movers:
+        if not on_table(Placed(model.base, to, model.facing), width, depth):
+            return f"{model.name} would end off the {width:g}x{depth:g}\" table at [{to[0]:.2f}, {to[1]:.2f}]"
     return None
 
 

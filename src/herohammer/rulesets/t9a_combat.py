@@ -376,11 +376,14 @@ def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], i
 @implements(GENERAL)
 def generals_near(state: GameState, host_id: str) -> list[Model]:
     """Return the General's model when his Commanding Presence reaches a unit: within 12", not fleeing, not in it, not
-    shamed by a refused Duel (his Discipline counts as 0, published.t9a-duel)."""
+    shamed by a refused Duel (his Discipline counts as 0, published.t9a-duel).  A unit with no model left (shot or
+    cast down to the last) is within reach of nobody: it takes no test, so the General lends it nothing."""
     group = members(state, host_id)
     ids = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
     out: list[Model] = []
+    if not mine:
+        return out
     for g in state.side_units(group[0].side):
         if g.alive and g.id not in ids and GENERAL_RULE in g.rules and not g.has(Status.FLEEING) and \
                 not g.has(Status.DUEL_REFUSED) and \
