@@ -85,9 +85,16 @@ def test_stand_and_shoot_chosen_where_the_rule_forbids_it_is_refused_and_hold_is
     ruling = g.check({**CHARGE_OUT, "reaction": "stand_and_shoot"})
     assert REACTIONS in ruling.rules and "not farther than its Advance Rate (5\")" in ruling.reason
     assert g.check({**CHARGE_OUT, "reaction": "hold"}).legal
-    plain = reloading_game(scenario(joined=True, phase="charge", enemy_y=28))  # archers without the rule
-    refused(plain, {**CHARGE_OUT, "reaction": "stand_and_shoot"}, REACTIONS)
-    assert "do not list Stand and Shoot" in plain.check({**CHARGE_OUT, "reaction": "stand_and_shoot"}).reason
+    # archers whose rules do not list Stand and Shoot Hold unasked, and may Stand and Shoot when their player names
+    # it (session 24: the published reaction is any shooting unit's; before, it was refused to them)
+    plain = reloading_game(scenario(joined=True, phase="charge", enemy_y=28))
+    ruling = plain.check({**CHARGE_OUT, "reaction": "stand_and_shoot"})
+    assert ruling.legal and STAND_AND_SHOOT in ruling.rules, ruling.reason
+    plain.apply({**CHARGE_OUT, "reaction": "stand_and_shoot"}, ScriptedDice([1] * 20))
+    assert plain.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    unasked = reloading_game(scenario(joined=True, phase="charge", enemy_y=28))
+    unasked.apply(CHARGE_OUT, ScriptedDice([1] * 20))
+    assert not unasked.state.unit("orcs").has(Status.STOOD_AND_SHOT)  # it Held
 
 
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
@@ -109,7 +116,9 @@ def test_legal_actions_offer_the_hold_beside_the_default_only_where_stand_and_sh
     flee = {("spears", "flee"), ("hero", "flee")}  # offered wherever the charged unit may Flee (published.t9a-flee-reaction)
     assert charges(reloading_game(_archers())) == {("spears", None), ("spears", "hold"), ("hero", None), ("hero", "hold")} | flee
     assert charges(reloading_game(_archers(enemy_y=24))) == {("spears", None), ("hero", None)} | flee  # within Advance Rate
-    assert charges(reloading_game(scenario(joined=True, phase="charge", enemy_y=28))) == {("spears", None), ("hero", None)} | flee
+    # archers without the rule Hold unasked; Stand and Shoot is offered named (session 24)
+    assert charges(reloading_game(scenario(joined=True, phase="charge", enemy_y=28))) == \
+        {("spears", None), ("spears", "stand_and_shoot"), ("hero", None), ("hero", "stand_and_shoot")} | flee
 
 
 # -- a Wizard in a unit casts from his own model ------------------------------------------------------

@@ -763,6 +763,10 @@ class NinthAge(Ruleset):
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
                         # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
+                    elif not e.has(Status.FLEEING) and any(m.weapons for g in state.combined(e.id) for m in g.models) \
+                            and stand_and_shoot_volley(state, e, u, first=True).shooters:
+                        # a unit whose rules do not list it Holds unasked, and may Stand and Shoot when named
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="stand_and_shoot")
                     if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
                         # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
@@ -1518,8 +1522,8 @@ class NinthAge(Ruleset):
                           field: str = REACTION_WEAPON) -> Ruling:
         """Rule on the Charge Reaction the charged unit's player chose.
 
-        Hold may always be chosen by a unit not fleeing; Stand and Shoot only when the published rule allows it
-        (``stand_and_shoot_volley``) and the unit's rules list it (the project's reading); Flee by a unit not
+        Hold may always be chosen by a unit not fleeing; Stand and Shoot when the published rule allows it
+        (``stand_and_shoot_volley``: a unit that can shoot at the charger); Flee by a unit not
         engaged in combat, and it is the only reaction of a unit already fleeing (published.t9a-flee-reaction).
         A Stand and Shoot's weapon is chosen as a shot's (``action.reaction_weapon``, named ``field``;
         published.t9a-shooting-weapons); it is refused with any other reaction.
@@ -1533,9 +1537,8 @@ class NinthAge(Ruleset):
                                  "none)", CHARGE_REACTIONS, FLEE_REACTION)
         if action.reaction == "hold":
             return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
-        if not target.has_rule(STAND_AND_SHOOT_RULE):
-            return Ruling.forbid(f"{target.id} cannot Stand and Shoot: its rules do not list Stand and Shoot",
-                                 CHARGE_REACTIONS, STAND_AND_SHOOT)
+        # named, Stand and Shoot is open to any unit that can shoot at the charger (published.t9a-stand-and-shoot):
+        # the rule "Stand and Shoot" on a unit only makes it the reaction its player takes unasked
         if problem := weapon_choice_problem(state, target, action.reaction_weapon, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
         volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon)
@@ -1668,7 +1671,8 @@ class NinthAge(Ruleset):
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1]) \
-            if target.has_rule(STAND_AND_SHOOT_RULE) and not holds and not flees else None
+            if (reaction == "stand_and_shoot" or target.has_rule(STAND_AND_SHOOT_RULE)) and not holds and not flees \
+            else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
             rules.append(CHARGE_REACTIONS)
