@@ -763,10 +763,6 @@ class NinthAge(Ruleset):
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
                         # the charged unit's player may Hold instead (published.t9a-charge-reactions)
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="hold")
-                    elif not e.has(Status.FLEEING) and any(m.weapons for g in state.combined(e.id) for m in g.models) \
-                            and stand_and_shoot_volley(state, e, u, first=True).shooters:
-                        # a unit whose rules do not list it Holds unasked, and may Stand and Shoot when named
-                        yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="stand_and_shoot")
                     if self.flees_from_charges and not e.has(Status.FLEEING) and not e.has(Status.ENGAGED):
                         # or Flee (published.t9a-flee-reaction); a unit already fleeing Flees by default
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
