@@ -61,35 +61,32 @@ def test_a_squad_that_fired_boltguns_may_not_assault_but_one_that_fired_bolt_pis
     assert g.state.unit("squad").has(Status.LOCKED)
 
 
+def assault_refusal(ruleset: str, weapons: list[str], **kwargs: Any) -> str | None:
+    """Shoot with the squad (``squad_and_boyz``'s arguments), then ask for its assault: None when legal, else the
+    refusal's words (checked to cite the rule and to leave the state unchanged)."""
+    g = squad_and_boyz(ruleset, weapons, **kwargs)
+    assault = shoot_then_assault(g)
+    if g.check(assault).legal:
+        return None
+    return str(assert_illegal(g, assault, ID))
+
+
 @pytest.mark.rule(ID, "40k3.char.must-assault", "40k4.assault.must-charge")
 @EDITIONS
 def test_the_bar_is_the_whole_units_with_its_joined_character(ruleset: str) -> None:
     """The squad fired bolt pistols but the Chaplain in it a boltgun: the unit assaults whole, so none of it may; the
     refusal names him. The other way round (his pistol, their boltguns) it is refused too."""
-    g = squad_and_boyz(ruleset, ["bolt pistol"], character=["bolter"])
-    assault = shoot_then_assault(g)
-    refused = assert_illegal(g, assault, ID)
-    assert "chap, who is part of it" in str(refused)
-    g = squad_and_boyz(ruleset, ["bolter"], character=["bolt pistol"])
-    assault = shoot_then_assault(g)
-    assert_illegal(g, assault, ID)
-    g = squad_and_boyz(ruleset, ["bolt pistol"], character=["bolt pistol"])
-    assault = shoot_then_assault(g)
-    assert_legal(g, assault)
+    assert "chap, who is part of it" in (assault_refusal(ruleset, ["bolt pistol"], character=["bolter"]) or "")
+    assert assault_refusal(ruleset, ["bolter"], character=["bolt pistol"]) is not None
+    assert assault_refusal(ruleset, ["bolt pistol"], character=["bolt pistol"]) is None
 
 
 @pytest.mark.rule(ID)
 @EDITIONS
 def test_heavy_weapons_bar_infantry_but_not_a_monstrous_creature_and_assault_weapons_bar_nothing(ruleset: str) -> None:
-    g = squad_and_boyz(ruleset, ["heavy bolter"])
-    assault = shoot_then_assault(g)
-    assert_illegal(g, assault, ID)
-    g = squad_and_boyz(ruleset, ["heavy bolter"], unit_type="monstrous_creature", profile=TYRANT)
-    assault = shoot_then_assault(g)
-    assert_legal(g, assault)
-    g = squad_and_boyz(ruleset, ["storm bolter"])
-    assault = shoot_then_assault(g)
-    assert_legal(g, assault)
+    assert assault_refusal(ruleset, ["heavy bolter"]) is not None
+    assert assault_refusal(ruleset, ["heavy bolter"], unit_type="monstrous_creature", profile=TYRANT) is None
+    assert assault_refusal(ruleset, ["storm bolter"]) is None
 
 
 @pytest.mark.rule(ID)
