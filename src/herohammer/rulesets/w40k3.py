@@ -588,7 +588,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if clash := model_name_clash(state, character, host):  # a move stopped short by the dice, near another unit
             return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} but does not join it: "
                                  f"{clash}", (self.join_rule,))]
-        state = state.replace_unit(_joined(character, host.id))
+        state = state.replace_unit(_joined(self.joined_in_play(character), host.id))
         return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} and joins it",
                              (self.join_rule,))]
 
@@ -679,6 +679,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         return None
 
+    def joined_in_play(self, character: Unit) -> Unit:
+        """Return a character as he stands once he joins a unit during the game (3rd edition: as he was; 4th edition
+        drops what binds a character only to the unit he was fielded with)."""
+        return character
+
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Move the character and make it part of the unit."""
@@ -690,7 +695,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 and mv.gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no die to roll and no test to take: the lone model moves and joins in one change of its unit
             model = mv.model  # walked there (mv.to is a planned place, a pair of floats)
-            joined = evolve(character, models=(evolve(model, at=mv.to, moved=model.moved + mv.length),),
+            joined = evolve(self.joined_in_play(character), models=(evolve(model, at=mv.to, moved=model.moved
+                                                                              + mv.length),),
                             status=character.status | _MOVED, joined=action.unit)
             return state.replace_unit(joined), [  # the Event built from its fields' tuple, without its Python call
                 _NEW_EVENT(Event, ("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule),
@@ -700,7 +706,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if action.unit != character.id and not any([mv.dangerous for mv in moves]) and (
                 moves[0].gap_to(state.unit(action.unit)) <= JOIN_INCHES + movement.EPSILON):
             # no test can take the character away: it moves and joins in one change of its unit
-            joined = moved_unit(character, {mv.index: (mv.to, mv.length) for mv in moves}, joined=action.unit)
+            joined = moved_unit(self.joined_in_play(character), {mv.index: (mv.to, mv.length) for mv in moves},
+                                joined=action.unit)
             events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
             return state.replace_unit(joined), events
         state = _apply_moves(state, moves, {character.id})
@@ -717,7 +724,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             state, more = self._join_on_ending_near(state, character.id, moves[0].to,
                                                     state.unit(character.id).joined)
             return state, events + more
-        state = state.replace_unit(_joined(state.unit(character.id), action.unit))
+        state = state.replace_unit(_joined(self.joined_in_play(state.unit(character.id)), action.unit))
         events.append(Event("join", f"{character.id} joins {action.unit}", (self.join_rule, self.phase_only_rule)))
         return state, events
 

@@ -161,6 +161,15 @@ class Warhammer40k4(Warhammer40k3):
             return ()
         return ("40k4.char.retinue",) if "retinue" in self.effective_rules(state, character.id) else ()
 
+    @implements("40k4.char.retinue")
+    def joined_in_play(self, character: Unit) -> Unit:
+        """Drop Retinue from a character who joins a unit during the game: only the unit he was fielded with holds
+        him, and he joins another only once it is destroyed (or if he was fielded alone), so he leads no retinue from
+        then on; another leader's retinue he joins does not hold him (40k4.char.retinue's decision)."""
+        if "retinue" not in rule_keys(character.rules):
+            return character
+        return evolve(character, rules=frozenset(r for r in character.rules if rule_key(r) != "retinue"))
+
     def _retinue_holds(self, state: GameState, character: Unit) -> Ruling | None:
         host = state.unit(character.joined) if character.joined else None
         if (host is not None and host.alive and "retinue" in self.effective_rules(state, character.id)

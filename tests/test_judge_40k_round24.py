@@ -1,0 +1,50 @@
+"""A judge's cases for 40k 3rd and 4th edition, twenty-fourth round: characters in sequences where the state changes
+around them.
+
+Found wrong and fixed in this round:
+- a 4th edition retinue leader whose own retinue was destroyed, once he joined another leader's retinue in play, was
+  held by it for good ("leads its retinue rb"): only the unit he was fielded with holds him (40k4.char.retinue).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.game import Game
+
+from _w40k import assert_illegal, assert_legal, game, hero, scenario, squad
+
+
+def to_next_movement(g: Game) -> None:
+    """End phases until the active side's next Movement phase."""
+    side = g.state.active
+    g.apply({"do": "end_phase"})
+    while not (g.state.active == side and g.state.phase.value == "movement"):
+        g.apply({"do": "end_phase"})
+
+
+# == 1. a retinue holds only the leader fielded with it ============================================================
+def two_retinues() -> Game:
+    """Inquisitor A, whose retinue ``ra`` was destroyed, stands alone beside Inquisitor B's living retinue ``rb``."""
+    ra: dict[str, Any] = {"id": "ra", "rules": ["retinue"], "destroyed": True, "models": []}
+    a = {**hero("inqa", 15, 12), "rules": ["retinue"]}
+    rb = {**squad("rb", 20, 10, n=2), "rules": ["retinue"]}
+    b = {**hero("inqb", 22, 11.5, joined="rb"), "rules": ["retinue"]}
+    return game(scenario("40k4", [ra, a, rb, b]))
+
+
+@pytest.mark.rule("40k4.char.retinue", "40k4.ic.join", "40k4.ic.leave")
+def test_40k4_a_leader_whose_retinue_is_destroyed_may_leave_another_leaders_retinue_he_joined() -> None:
+    """Inquisitor A, his own retinue destroyed, joins B's retinue; in his next Movement phase he may leave it (before
+    session 24 he was refused: "inqa leads its retinue rb"), while B, fielded with it, may not while it lives."""
+    g = two_retinues()
+    join = {"do": "join", "character": "inqa", "unit": "rb", "to": [19, 12]}
+    assert_legal(g, join, "40k4.ic.join")
+    g.apply(join)
+    assert g.state.unit("inqa").joined == "rb"
+    to_next_movement(g)
+    assert_legal(g, {"do": "leave", "character": "inqa", "to": [19, 16]}, "40k4.ic.leave")
+    refused = assert_illegal(g, {"do": "leave", "character": "inqb", "to": [25, 16]}, "40k4.char.retinue")
+    assert "inqb leads its retinue rb" in str(refused)
