@@ -3,7 +3,9 @@ around them.
 
 Found wrong and fixed in this round:
 - a 4th edition retinue leader whose own retinue was destroyed, once he joined another leader's retinue in play, was
-  held by it for good ("leads its retinue rb"): only the unit he was fielded with holds him (40k4.char.retinue).
+  held by it for good ("leads its retinue rb"): only the unit he was fielded with holds him (40k4.char.retinue);
+- a model whose squad moved and whose Heavy weapon therefore fired nothing was told "has no weapon that can fire at
+  boyz (8.0")", as if out of range, citing no rule: the note says the unit moved and cites published.weapon-profiles.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 
-from _w40k import assert_illegal, assert_legal, game, hero, scenario, squad
+from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, squad
 
 
 def to_next_movement(g: Game) -> None:
@@ -48,3 +51,30 @@ def test_40k4_a_leader_whose_retinue_is_destroyed_may_leave_another_leaders_reti
     assert_legal(g, {"do": "leave", "character": "inqa", "to": [19, 16]}, "40k4.ic.leave")
     refused = assert_illegal(g, {"do": "leave", "character": "inqb", "to": [25, 16]}, "40k4.char.retinue")
     assert "inqb leads its retinue rb" in str(refused)
+
+
+# == 2. why a model of a squad that moved fires nothing ============================================================
+def heavy_squad(ruleset: str, moved: bool) -> Game:
+    """Three heavy bolters 8" from three Boyz (one Boy 40" off); red's Shooting phase, the squad moved or not."""
+    tac = {"id": "tac", "status": ["moved"] if moved else [],
+           "models": [{**model(f"H{i}", 20 + 2 * i, 20), "weapons": ["heavy bolter"]} for i in range(3)]}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 20 + 2 * i, 29, 7) for i in range(3)]}
+    return game(scenario(ruleset, [tac], [boyz], phase="shooting"))
+
+
+@pytest.mark.rule("published.weapon-profiles", "published.shooting")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_heavy_weapon_that_does_not_fire_after_moving_is_said_so_citing_its_rule(ruleset: str) -> None:
+    """Still, the heavy bolters fire 3 shots each. Moved, none fires, and each note says why, citing
+    published.weapon-profiles (before session 24: "H0 has no weapon that can fire at boyz (8.0")", as if out of range,
+    citing nothing)."""
+    still = heavy_squad(ruleset, moved=False).apply({"do": "shoot", "unit": "tac", "target": "boyz"},
+                                                    dice=ScriptedDice([1] * 9))
+    assert [e.message for e in still if e.kind == "shots"] == ["3 models fire 9 shots with heavy bolter: 0 hits, "
+                                                               "0 wounds"]
+    events = heavy_squad(ruleset, moved=True).apply({"do": "shoot", "unit": "tac", "target": "boyz"})
+    notes = [e for e in events if e.kind == "note"]
+    assert [e.message for e in notes] == [f"H{i}, whose unit moved this turn: its heavy bolter (Heavy) at boyz (8.0\") "
+                                          "fires no shot after moving [published.weapon-profiles]" for i in range(3)]
+    assert all(e.rules == ("published.weapon-profiles",) for e in notes)
+    assert not [e for e in events if e.kind == "shots"]

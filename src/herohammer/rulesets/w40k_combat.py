@@ -246,9 +246,24 @@ def _no_attacks(state: GameState, combat: Iterable[str]) -> list[Event]:
 BS0_NOTE = "has BS 0 and cannot shoot [core.zero.bs]"  # a volley's note on a model that fires nothing
 
 
+MOVED_NOTE = "fires no shot after moving [published.weapon-profiles]"  # a volley's note: weapons in range, none fires
+
+
 def _note_event(note: str) -> Event:
-    """A volley's note on a model that does not fire, citing core.zero.bs when BS 0 is why."""
-    return Event("note", note, ("core.zero.bs",) if note.endswith(BS0_NOTE) else ())
+    """A volley's note on a model that does not fire, citing the rule that says why (BS 0, or moving)."""
+    if note.endswith(BS0_NOTE):
+        return Event("note", note, ("core.zero.bs",))
+    return Event("note", note, ("published.weapon-profiles",) if note.endswith(MOVED_NOTE) else ())
+
+
+def _no_fire_note(name: str, carried: Sequence[Weapon], target_id: str, dist: float, moved: bool) -> str:
+    """Say why a model fires no weapon at a target: none reaches it, or (its unit, a joined character too, having
+    moved) those that do fire no shot by their type (Heavy, Ordnance, Rapid Fire beyond its range after moving)."""
+    reaching = [w for w in carried if dist <= w.range + geo.EPSILON]
+    if not reaching or not moved:
+        return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\")"
+    kinds = ", ".join(f"{w.name} ({w.type.value.replace('_', ' ').title()})" for w in reaching)
+    return f"{name}, whose unit moved this turn: its {kinds} at {target_id} ({dist:.1f}\") {MOVED_NOTE}"
 
 
 StrikeKey = tuple[str, str, int, int, bool, bool, str]
@@ -1496,7 +1511,7 @@ class CombatRules(Ruleset):
                     carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
                 choice = chosen[key] = self._weapon_at(carried, dist, moved)
             if choice is None:
-                notes.append(f"{model.name} has no weapon that can fire at {target_id} ({dist:.1f}\")")
+                notes.append(_no_fire_note(model.name, arms[model.weapons], target_id, dist, moved))
                 continue
             fired.append((unit, model, *choice))
             kept.append(i)
