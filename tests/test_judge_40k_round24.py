@@ -5,7 +5,10 @@ Found wrong and fixed in this round:
 - a 4th edition retinue leader whose own retinue was destroyed, once he joined another leader's retinue in play, was
   held by it for good ("leads its retinue rb"): only the unit he was fielded with holds him (40k4.char.retinue);
 - a model whose squad moved and whose Heavy weapon therefore fired nothing was told "has no weapon that can fire at
-  boyz (8.0")", as if out of range, citing no rule: the note says the unit moved and cites published.weapon-profiles.
+  boyz (8.0")", as if out of range, citing no rule: the note says the unit moved and cites published.weapon-profiles;
+- in 3rd edition a Captain could join a falling back squad and the squad then take its Regroup test on his
+  Leadership: the test is taken at the start of the Movement phase, before any of its models moves
+  (published.regroup).
 """
 
 from __future__ import annotations
@@ -78,3 +81,27 @@ def test_a_heavy_weapon_that_does_not_fire_after_moving_is_said_so_citing_its_ru
                                           "fires no shot after moving [published.weapon-profiles]" for i in range(3)]
     assert all(e.rules == ("published.weapon-profiles",) for e in notes)
     assert not [e for e in events if e.kind == "shots"]
+
+
+# == 3. a character who joins a falling back squad lends it no Leadership for its Regroup test ======================
+def falling_back_squad() -> Game:
+    """3rd edition: three Marines (Ld 8) falling back, their Captain (Ld 10) 3" away; red's Movement phase."""
+    red = [squad("tac", 20, 20, status=["falling_back"]), hero("cap", 28, 22)]
+    return game(scenario("40k3", red, [squad("orks", 20, 40)], phase="movement"))
+
+
+@pytest.mark.rule("published.regroup", "40k3.ic.falling-back", "40k3.char.leadership", "40k3.ic.join")
+def test_40k3_a_squad_regroups_at_the_start_of_the_phase_before_its_captain_joins_it() -> None:
+    """The Regroup test comes at the start of the Movement phase: taken first, it is on the squad's own Ld 8, and the
+    Captain may join the squad after; once he has joined it (3rd edition lets him join a falling back unit) the test
+    is refused, the game unchanged (before session 24 the squad then tested on his Ld 10)."""
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 21]}
+    g = falling_back_squad()
+    assert_legal(g, {"do": "regroup", "unit": "tac"}, "published.regroup")
+    [test] = [e for e in g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([4, 4])) if e.kind == "regroup"]
+    assert "on Ld 8" in test.message
+    assert_legal(g, join, "40k3.ic.join")
+    g = falling_back_squad()
+    g.apply(join)
+    refused = assert_illegal(g, {"do": "regroup", "unit": "tac"}, "published.regroup")
+    assert "cap has moved this phase" in str(refused)

@@ -1359,6 +1359,8 @@ class CombatRules(Ruleset):
             return Ruling.forbid(f"{unit.id} is not falling back", "published.regroup")
         if unit.has(Status.MOVED):
             return Ruling.forbid(f"{unit.id} has already moved this phase", "published.regroup")
+        if problem := self._regroup_too_late(state, unit):
+            return problem
         if 2 * len(unit.models) < unit.starting_strength:  # 4th ed. p. 48: "1. It has left at least 50% ..."
             return Ruling.forbid(f"{unit.id} cannot regroup below half strength ({len(unit.models)} of the "
                                  f"{unit.starting_strength} models it had at the start of the battle; its characters "
@@ -1376,6 +1378,18 @@ class CombatRules(Ruleset):
         why = self.regroup_modifier(state, unit.id)[1]
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
                             "published.regroup", ld.rule)
+
+    @staticmethod
+    def _regroup_too_late(state: GameState, unit: Unit) -> Ruling | None:
+        """Refuse a Regroup test once a member of the unit (a character who joined it) has moved this Movement phase:
+        the test is taken at the start of the phase (published.regroup), before the unit or any of its models moves,
+        so a character who joins the falling back unit that phase (3rd edition lets him) lends it no Leadership for a
+        test already past."""
+        movers = [u.id for u in state.combined(unit.id) if u.has(Status.MOVED) and not u.has(Status.REGROUPED)]
+        if not movers:
+            return None
+        return Ruling.forbid(f"{unit.id} takes its Regroup test at the start of the Movement phase, before any of its "
+                             f"models moves: {', '.join(movers)} has moved this phase (joining it)", "published.regroup")
 
     def regroup_modifier(self, state: GameState, unit_id: str) -> tuple[int, str]:
         """Return the Regroup test's modifier and its words (none in 3rd edition; 40k4 overrides)."""
