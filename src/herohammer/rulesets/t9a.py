@@ -732,7 +732,7 @@ class NinthAge(Ruleset):
             if other.id == target.id:
                 continue
             yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees, redirect=other.id)
-            if other.has_rule(STAND_AND_SHOOT_RULE) and not other.has(Status.FLEEING) \
+            if stands_and_shoots_unasked(other) and not other.has(Status.FLEEING) \
                     and stand_and_shoot_volley(state, other, charger, first=True).shooters:
                 for choice in weapon_choices(state, other):
                     yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees,
@@ -758,7 +758,7 @@ class NinthAge(Ruleset):
                 viable = [e for e in enemies if not e.joined and not beyond_charge_reach(state, u, e, reach)]
                 for e in viable:  # a joined character: its unit
                     yield Charge.trusted(do="charge", unit=u.id, target=e.id)
-                    if e.has_rule(STAND_AND_SHOOT_RULE) and stand_and_shoot_volley(state, e, u, first=True).shooters:
+                    if stands_and_shoots_unasked(e) and stand_and_shoot_volley(state, e, u, first=True).shooters:
                         for choice in weapon_choices(state, e):  # Stand and Shoot with another weapon
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction_weapon=choice)
                         # the charged unit's player may Hold instead (published.t9a-charge-reactions)
@@ -1297,9 +1297,9 @@ class NinthAge(Ruleset):
         None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
         of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
         chosen = action.reaction_weapon
-        if chosen is None and not (target.has_rule(STAND_AND_SHOOT_RULE) and several_weapons(state, target)):
+        if chosen is None and not (stands_and_shoots_unasked(target) and several_weapons(state, target)):
             return None  # the common charge: nothing to look at
-        if not target.has_rule(STAND_AND_SHOOT_RULE):
+        if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
         volley = stand_and_shoot_volley(state, target, charger, first=True)
         if not volley.shooters:
@@ -1667,7 +1667,7 @@ class NinthAge(Ruleset):
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
         volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1]) \
-            if (reaction == "stand_and_shoot" or target.has_rule(STAND_AND_SHOOT_RULE)) and not holds and not flees \
+            if takes_stand_and_shoot(target, reaction) and not flees \
             else None
         said = f"; {volley.said}" if volley is not None else ""
         if holds:
@@ -1830,6 +1830,19 @@ def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) 
     if 2 * soft >= len(target):
         return -1, which.get(-1) or which[-2]
     return 0, None
+
+
+def stands_and_shoots_unasked(charged: Unit) -> bool:
+    """Say whether a charged unit Stands and Shoots when its player names no reaction: its rules list Stand and Shoot
+    (any other unit Holds unasked; named, the reaction is open to any unit that can shoot at the charger,
+    published.t9a-stand-and-shoot)."""
+    return charged.has_rule(STAND_AND_SHOOT_RULE)
+
+
+def takes_stand_and_shoot(charged: Unit, reaction: str | None) -> bool:
+    """Say whether a charged unit not fleeing means to Stand and Shoot: named by its player, or unasked
+    (``stands_and_shoots_unasked``); whether it may is ``stand_and_shoot_volley``'s ruling."""
+    return reaction == "stand_and_shoot" or (reaction is None and stands_and_shoots_unasked(charged))
 
 
 @dataclass(frozen=True)
