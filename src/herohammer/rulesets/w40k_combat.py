@@ -1445,8 +1445,12 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: bool) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
+               moved: frozenset[str]) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
         """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
+
+        ``moved``: the members (unit ids) that moved this turn.  Each firer's own unit decides whether it moved
+        (published.weapon-profiles: "if the firer moved"), so a character who moved to join a squad that stood
+        still has moved, while the squad's heavy weapons still fire.
 
         Also return each target model's distance to the nearest model that fires (``geo.GapTable``:
         the gaps are measured once, for the ranges here and the wound allocation after), or None
@@ -1473,7 +1477,7 @@ class CombatRules(Ruleset):
         return fired, notes, nearest, _beyond_a_range(table, fired, kept, nearest)
 
     def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
-                  moved: bool) -> list[tuple[Unit, Model, Weapon, int]] | None:
+                  moved: frozenset[str]) -> list[tuple[Unit, Model, Weapon, int]] | None:
         """Return what each model fires when every one can (the usual volley, no terrain blocking sight), else None.
 
         ``_shots_one_by_one`` gives the same, each choice made once by weapons and range in the
@@ -1483,20 +1487,22 @@ class CombatRules(Ruleset):
         models = list(map(_MODEL, shooters))
         if not all(map(can_shoot, set(map(_BS, models)))):
             return None
-        keys = list(zip(map(_WEAPONS_CARRIED, models), [0.0 if d < 0.0 else d for d in least]))  # geo.clear
+        keys = list(zip(map(_WEAPONS_CARRIED, models), [0.0 if d < 0.0 else d for d in least],  # geo.clear
+                        [u.id in moved for u, _ in shooters] if moved else repeat(False)))
         arms: dict[tuple[str, ...], list[Weapon]] = {}
-        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}
+        chosen: dict[tuple[tuple[str, ...], float, bool], tuple[Weapon, int] | None] = {}
         for model, key in zip(models, keys):
             if key not in chosen:
                 carried = arms.get(model.weapons)
                 if carried is None:
                     carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
-                chosen[key] = self._weapon_at(carried, key[1], moved)
+                chosen[key] = self._weapon_at(carried, key[1], key[2])
         if None in chosen.values():
             return None
         return list(map(tuple.__add__, shooters, map(chosen.__getitem__, keys)))  # type: ignore[arg-type]
 
-    def _shots_one_by_one(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str, moved: bool,
+    def _shots_one_by_one(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
+                          moved: frozenset[str],
                           least: Sequence[float], blocking: bool, target_models: Sequence[Model]
                           ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[int]]:
         """Decide model by model what each fires (``_shots``), with a note on each that cannot; return also the rows
@@ -1505,7 +1511,8 @@ class CombatRules(Ruleset):
         notes: list[str] = []
         kept: list[int] = []  # the rows of the models that fire
         arms: dict[tuple[str, ...], list[Weapon]] = {}  # models that carry the same weapons: shooting ones, looked up once
-        chosen: dict[tuple[tuple[str, ...], float], tuple[Weapon, int] | None] = {}  # the choice by weapons and range
+        # the choice by weapons, range and whether the firer's unit moved
+        chosen: dict[tuple[tuple[str, ...], float, bool], tuple[Weapon, int] | None] = {}
         for i, ((unit, model), dist) in enumerate(zip(shooters, least)):
             if dist < 0.0:
                 dist = 0.0  # geo.clear: bases that touch or overlap are 0" apart
@@ -1516,16 +1523,16 @@ class CombatRules(Ruleset):
                                                        state.terrain):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
-            key = (model.weapons, dist)
+            key = (model.weapons, dist, unit.id in moved)
             if key in chosen:
                 choice = chosen[key]
             else:
                 carried = arms.get(model.weapons)
                 if carried is None:
                     carried = arms[model.weapons] = [w for w in self.weapons_of(state, model) if w.is_shooting]
-                choice = chosen[key] = self._weapon_at(carried, dist, moved)
+                choice = chosen[key] = self._weapon_at(carried, dist, key[2])
             if choice is None:
-                notes.append(_no_fire_note(model.name, arms[model.weapons], target_id, dist, moved))
+                notes.append(_no_fire_note(model.name, arms[model.weapons], target_id, dist, key[2]))
                 continue
             fired.append((unit, model, *choice))
             kept.append(i)
@@ -1761,7 +1768,7 @@ class CombatRules(Ruleset):
         shooter = state.unit(unit_id)
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
-        moved = any(u.has(Status.MOVED) for u in members)
+        moved = frozenset(u.id for u in members if u.has(Status.MOVED))
         shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
         for u in members:
             if not (u.is_character and u.has(Status.SHOT)):
@@ -2031,9 +2038,10 @@ class CombatRules(Ruleset):
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
     def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
         """Return the shots of a psychic shooting attack at ``dist``: by its weapon type, as a shot's (a Heavy power
-        fires none once the psyker or his unit moved this turn, a Rapid Fire one by its range and moving)."""
-        moved = any(u.has(Status.MOVED) for u in state.combined(psyker.joined or psyker.id))
-        chosen = self._weapon_at((weapon,), dist, moved)
+        fires none once the psyker moved this turn, a Rapid Fire one by its range and moving).  The psyker's own move
+        decides, as a firer's (published.weapon-profiles): moving with his unit moves him, and a squad he joined that
+        stood still does not make him stand still."""
+        chosen = self._weapon_at((weapon,), dist, psyker.has(Status.MOVED))
         return chosen[1] if chosen is not None else 0
 
     def perils_words(self, result: PsychicResult) -> str:
