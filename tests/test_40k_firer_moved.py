@@ -60,3 +60,11 @@ def test_a_squad_that_moved_fires_no_heavy_weapon_with_its_captain_joined(rulese
     assert not [e for e in events if e.kind == "shots"]
     notes = [e for e in events if e.kind == "note"]
     assert len(notes) == 4 and all(e.rules == ("published.weapon-profiles",) for e in notes)
+
+
+@pytest.mark.rule("published.weapon-profiles")
+def test_a_note_that_cites_its_rule_is_said_citing_it_once() -> None:
+    """The Captain's note ends citing published.weapon-profiles, which the event cites too: its line says it once."""
+    events = volley_after_joining("40k4", squad_moved=False)
+    [note] = [e for e in events if e.kind == "note"]
+    assert note.describe() == note.message and note.describe().count("[published.weapon-profiles]") == 1

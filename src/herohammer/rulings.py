@@ -55,9 +55,10 @@ class Event(NamedTuple):
     data: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:
-        """Say the event in one line, citing its rules."""
+        """Say the event in one line, citing its rules (once: a message that ends citing them already, as a volley's
+        note on a model that fires nothing does, is not followed by them again)."""
         cited = f" [{', '.join(self.rules)}]" if self.rules else ""
-        return f"{self.message}{cited}"
+        return self.message if cited and self.message.endswith(cited) else f"{self.message}{cited}"
 
     def to_json(self) -> dict[str, Any]:
         """Return the event as JSON-ready data."""
