@@ -144,7 +144,10 @@ def bars_assault(unit: Unit, weapon: Weapon) -> bool:
     Fire or Ordnance weapon always, a Heavy one unless fired by a Monstrous Creature (the page names Infantry)."""
     return weapon.type in _NO_ASSAULT_TYPES and not (weapon.type is WeaponType.HEAVY
                                                      and unit.type is UnitType.MONSTROUS_CREATURE)
-_FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})  # (the character's unit id, or None for the unit's own models; the save)
+
+
+#: What a fall back ends: the unit is no longer locked in, nor engaged by, its close combat.
+_FALLING_BACK_ENDS = frozenset({Status.LOCKED, Status.ENGAGED})
 
 
 @dataclass(frozen=True)
