@@ -63,8 +63,9 @@ def test_every_model_firing_at_once_is_the_model_by_model_choice(firers: list[tu
     shooters = [(u, m) for u in state.combined("tactical") for m in u.models]
     target_models = list(state.unit("boyz").models)
     least = geo.GapTable([m for _, m in shooters], target_models).least()
-    fired, notes, kept = rules._shots_one_by_one(state, shooters, "boyz", moved, least, False, target_models)
-    at_once = rules._all_fire(state, shooters, least, moved)
+    movers = frozenset({"tactical"}) if moved else frozenset()  # the members that moved this turn
+    fired, notes, kept = rules._shots_one_by_one(state, shooters, "boyz", movers, least, False, target_models)
+    at_once = rules._all_fire(state, shooters, least, movers)
     if at_once is None:
         assert notes and len(kept) < len(shooters)
     else:
