@@ -145,8 +145,9 @@ class Shoot(_Action):
     unit: str
     target: str
     at: str | None = None  # t9a: a character of the target unit to direct the hits at, where allowed
-    #: t9a: the Shooting Weapon used (published.t9a-shooting-weapons): one name for every model carrying it, or
-    #: one per member ({unit or character id: weapon}); none given, each model's first listed
+    #: The weapon fired: one name for every model carrying it, or one per member ({unit or character id: weapon});
+    #: none given, each model's first listed that can fire (t9a: published.t9a-shooting-weapons; 40k:
+    #: published.weapon-profiles, a model not carrying the one named fires its first listed that can)
     weapon: str | dict[str, str] | None = None
 
 

@@ -59,9 +59,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     either_side: ClassVar[frozenset[str]] = Ruleset.either_side | {"fight", "allocate", "consolidate"}
     #: The 9th Age's choices, which 40k's rules make for the player or do not have (``Ruleset.unread_fields``).
     unread_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)",
-                  "weapon": "The 9th Age's choice of Shooting Weapon (40k fires each model's first weapon that can "
-                            "fire)"},
+        "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)"},
         "fight": {"at": "The 9th Age's choice of an enemy character to attack (40k strikes by base contact, "
                         "a character's attacks split with allocate)",
                   "duel": "The 9th Age's Duel challenge", "accept": "The 9th Age's acceptance of a Duel",
@@ -916,7 +914,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  "published.shooting-into-combat")
         if problem := self._pinned(shooter, "shoot"):
             return problem
-        return self.target_ruling(state, shooter.id, action.target)
+        ruling = self.target_ruling(state, shooter.id, action.target)
+        if ruling.legal and action.weapon is not None \
+                and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
+            return refused
+        return ruling
 
     # == what the active side may do ==================================================
     def candidate_actions(self, state: GameState) -> Iterator[Action]:

@@ -138,6 +138,24 @@ def _assault_after_firing(members: Sequence[Unit]) -> Ruling | None:
                          "assault)", "published.assault-after-firing")
 
 
+#: A weapon named for a volley (``Shoot.weapon``): one name for the unit and its characters, or one per member.
+WeaponChoice = str | dict[str, str] | None
+
+
+def _choice_key(choice: WeaponChoice) -> Hashable:
+    """Return a named weapon choice as a key (a dict's items in order of member)."""
+    return tuple(sorted(choice.items())) if isinstance(choice, dict) else choice
+
+
+def _weapon_pick(members: Sequence[Unit], choice: WeaponChoice) -> dict[str, str] | None:
+    """Return the weapon named for each member (its unit id -> the name, case aside), None when none is named."""
+    if choice is None:
+        return None
+    if isinstance(choice, dict):
+        return {uid: name.strip().lower() for uid, name in choice.items()}
+    return {u.id: choice.strip().lower() for u in members}
+
+
 @implements("published.assault-after-firing")
 def bars_assault(unit: Unit, weapon: Weapon) -> bool:
     """Say whether firing ``weapon`` keeps ``unit`` (and the unit it is part of) from assaulting this turn: a Rapid
@@ -1448,12 +1466,14 @@ class CombatRules(Ruleset):
 
     # == shooting ====================================================================
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
-               moved: frozenset[str]) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
+               moved: frozenset[str], pick: Mapping[str, str] | None = None
+               ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
         """Decide what each model fires: one weapon, shots by its type; and notes on those that cannot.
 
         ``moved``: the members (unit ids) that moved this turn.  Each firer's own unit decides whether it moved
         (published.weapon-profiles: "if the firer moved"), so a character who moved to join a squad that stood
-        still has moved, while the squad's heavy weapons still fire.
+        still has moved, while the squad's heavy weapons still fire.  ``pick``: the weapon named for each member
+        (``_weapon_pick``): a model that carries it fires it, the others choose as usual.
 
         Also return each target model's distance to the nearest model that fires (``geo.GapTable``:
         the gaps are measured once, for the ranges here and the wound allocation after), or None
@@ -1468,19 +1488,20 @@ class CombatRules(Ruleset):
         least = table.least()
         # without blocking terrain every model sees the target (geo.unit_line_of_sight): asked once, not per model
         blocking = geo.blocks_sight(state.terrain)
-        if not blocking and (fired := self._all_fire(state, shooters, least, moved)) is not None:
+        if not blocking and (fired := self._all_fire(state, shooters, least, moved, pick)) is not None:
             kept: Sequence[int] = range(len(fired))
             notes: list[str] = []
         else:
             fired, notes, kept = self._shots_one_by_one(state, shooters, target_id, moved, least, blocking,
-                                                        target_models)
+                                                        target_models, pick)
             if not kept:
                 return fired, notes, None, False
         nearest = list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
         return fired, notes, nearest, _beyond_a_range(table, fired, kept, nearest)
 
     def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
-                  moved: frozenset[str]) -> list[tuple[Unit, Model, Weapon, int]] | None:
+                  moved: frozenset[str], pick: Mapping[str, str] | None = None
+                  ) -> list[tuple[Unit, Model, Weapon, int]] | None:
         """Return what each model fires when every one can (the usual volley, no terrain blocking sight), else None.
 
         ``_shots_one_by_one`` gives the same, each choice made once by weapons and range in the
@@ -1490,6 +1511,8 @@ class CombatRules(Ruleset):
         models = list(map(_MODEL, shooters))
         if not all(map(can_shoot, set(map(_BS, models)))):
             return None
+        if pick:  # a weapon named: each model's choice by its own weapons and what its member named
+            return self._fire_picked(state, shooters, least, moved, pick)
         keys = list(zip(map(_WEAPONS_CARRIED, models), [0.0 if d < 0.0 else d for d in least],  # geo.clear
                         [u.id in moved for u, _ in shooters] if moved else repeat(False)))
         arms: dict[tuple[str, ...], list[Weapon]] = {}
@@ -1506,7 +1529,8 @@ class CombatRules(Ruleset):
 
     def _shots_one_by_one(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
                           moved: frozenset[str],
-                          least: Sequence[float], blocking: bool, target_models: Sequence[Model]
+                          least: Sequence[float], blocking: bool, target_models: Sequence[Model],
+                          pick: Mapping[str, str] | None = None
                           ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[int]]:
         """Decide model by model what each fires (``_shots``), with a note on each that cannot; return also the rows
         of the models that fire.  ``least``: each model's gap to the target."""
@@ -1527,6 +1551,12 @@ class CombatRules(Ruleset):
                 notes.append(f"{model.name} cannot see {target_id}")
                 continue
             key = (model.weapons, dist, unit.id in moved)
+            if pick and unit.id in pick:  # the weapon its player named, if this model carries it
+                choice = self._picked_weapon_at(state, model, pick[unit.id], dist, key[2])
+                if choice is not None:
+                    fired.append((unit, model, *choice))
+                    kept.append(i)
+                    continue
             if key in chosen:
                 choice = chosen[key]
             else:
@@ -1540,6 +1570,58 @@ class CombatRules(Ruleset):
             fired.append((unit, model, *choice))
             kept.append(i)
         return fired, notes, kept
+
+    def _fire_picked(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
+                     moved: frozenset[str], pick: Mapping[str, str]) -> list[tuple[Unit, Model, Weapon, int]] | None:
+        """``_all_fire`` with a weapon named: each model fires the named weapon if it carries it and can, else its
+        first that can; None as soon as one model fires nothing (``_shots_one_by_one`` then says why)."""
+        fired = []
+        for (unit, model), dist in zip(shooters, least):
+            dist = 0.0 if dist < 0.0 else dist
+            went = unit.id in moved
+            choice = self._picked_weapon_at(state, model, pick[unit.id], dist, went) if unit.id in pick else None
+            if choice is None:
+                choice = self._weapon_at([w for w in self.weapons_of(state, model) if w.is_shooting], dist, went)
+            if choice is None:
+                return None
+            fired.append((unit, model, *choice))
+        return fired
+
+    @implements("published.weapon-profiles")
+    def _picked_weapon_at(self, state: GameState, model: Model, name: str, dist: float,
+                          moved: bool) -> tuple[Weapon, int] | None:
+        """Return the named weapon (case aside) with its shots if ``model`` carries it and it fires at this range,
+        else None (the model then chooses as usual: a model fires one weapon, published.weapon-profiles)."""
+        named = [w for w in self.weapons_of(state, model) if w.is_shooting and w.name.lower() == name]
+        return self._weapon_at(named, dist, moved) if named else None
+
+    @implements("published.weapon-profiles")
+    def weapon_choice_problem(self, state: GameState, shooter: Unit, target: Unit,
+                              choice: WeaponChoice) -> Ruling | None:
+        """Refuse a weapon named for a volley (``Shoot.weapon``, for the unit or per member) that no model of the
+        members named carries as a shooting weapon, a member that is not the unit or a character in it, or a weapon
+        none of its carriers can fire at the target now (beyond its range, or a Heavy or Ordnance weapon after its
+        firer moved); None when every choice can be made."""
+        members = {u.id: u for u in state.combined(shooter.id)}
+        picks = choice if isinstance(choice, dict) else {"": choice} if choice is not None else {}
+        group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
+        rule = "published.weapon-profiles"
+        for who, name in picks.items():
+            field = f"weapon.{who}" if who else "weapon"
+            if who and who not in members:
+                return Ruling.forbid(f"{field}: {who} is not {shooter.id} nor a character in it; name the unit or one "
+                                     f"of its characters", rule)
+            carriers = [(u, m) for u in ([members[who]] if who else members.values()) for m in u.models
+                        if any(w.is_shooting and w.name.lower() == name.strip().lower()
+                               for w in self.weapons_of(state, m))]
+            if not carriers:
+                return Ruling.forbid(f"{field}: no model of {who or shooter.id} carries a shooting weapon named "
+                                     f"{name.strip()!r} (a model fires one of its own weapons)", rule)
+            if not any(self._picked_weapon_at(state, m, name.strip().lower(), geo.group_distance([m.placed], group),
+                                              u.has(Status.MOVED)) for u, m in carriers):
+                return Ruling.forbid(f"{field}: no model carrying the {name.strip()} can fire it at {target.id} now "
+                                     "(beyond its range, or a Heavy or Ordnance weapon after its firer moved)", rule)
+        return None
 
     def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
         """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
@@ -1723,7 +1805,7 @@ class CombatRules(Ruleset):
         distinct result of the wounds and saves once per state (``_Volley.outcome``), so applying the same
         shot again (a search) or an enumeration's every branch pays only for the dice.
         """
-        key: Hashable = (_VOLLEY, self, action.unit, action.target)
+        key: Hashable = (_VOLLEY, self, action.unit, action.target, _choice_key(action.weapon))
         kept: list[_Volley | None] | None = state.known(key)
         if kept and (known := kept[0]) is not None:  # a state shot from again (never one whose target is picked out:
             plan, keeping = known, True  # that volley is kept on the state with him apart, ``_apart``)
@@ -1757,17 +1839,19 @@ class CombatRules(Ruleset):
     def _volley_plan(self, state: GameState, action: Shoot, target: Unit) -> tuple[_Volley, bool]:
         """Return the volley's plan (``_volley``) and whether it is kept on the state: a first volley from a state
         keeps nothing it worked out alive (only that it was shot from); the second keeps its plan from then on."""
-        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id), list)
+        kept: list[_Volley | None] = state.remember((_VOLLEY, self, action.unit, target.id,
+                                                     _choice_key(action.weapon)), list)
         if not kept:  # a first volley from this state: its plan and results die with it
             kept.append(None)
-            return self._volley(state, action.unit, target), False
+            return self._volley(state, action.unit, target, action.weapon), False
         plan = kept[0]
         if plan is None:  # the second: kept from now on, with its results
-            plan = kept[0] = self._volley(state, action.unit, target)
+            plan = kept[0] = self._volley(state, action.unit, target, action.weapon)
         return plan, True
 
-    def _volley(self, state: GameState, unit_id: str, target: Unit) -> _Volley:
-        """Work out a volley before the dice (``_Volley``): who fires what, the attack, the opening events."""
+    def _volley(self, state: GameState, unit_id: str, target: Unit, choice: WeaponChoice = None) -> _Volley:
+        """Work out a volley before the dice (``_Volley``): who fires what, the attack, the opening events.
+        ``choice``: the weapon its player named (``Shoot.weapon``), for the whole unit or per member."""
         shooter = state.unit(unit_id)
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
@@ -1776,9 +1860,11 @@ class CombatRules(Ruleset):
         for u in members:
             if not (u.is_character and u.has(Status.SHOT)):
                 shooters += zip(repeat(u), u.models)
-        fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved)
+        fired, notes, nearest, beyond = self._shots(state, shooters, target_id, moved, _weapon_pick(members, choice))
         rules: tuple[str, ...] = tuple(dict.fromkeys(("published.shooting", self.same_target_rule))) \
             if len(members) > 1 else ("published.shooting",)
+        if choice is not None:  # the weapon its player named: the rule that lets each model fire one of its own
+            rules = (*rules, "published.weapon-profiles")
         events = [Event("shoot", f"{shooter.id} shoots at {target_id}"
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
