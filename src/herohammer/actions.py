@@ -138,6 +138,11 @@ class Reform(_Action):
     files: Count | None = Field(None, ge=1)
 
 
+#: A choice of weapon (``Shoot.weapon``, a charge's reaction weapons): one name for every model of the unit and its
+#: characters that carries it, or one per member ({unit or character id: weapon}); None: each model's first listed.
+WeaponChoice = str | dict[str, str] | None
+
+
 class Shoot(_Action):
     """Fire a unit (with the characters in it) at an enemy unit."""
 

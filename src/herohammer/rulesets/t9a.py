@@ -36,11 +36,11 @@ from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
-from .t9a_weapons import SHOOTING_WEAPONS, WeaponChoice, choice_for, several_weapons, weapon_choice_problem, \
+from .t9a_weapons import SHOOTING_WEAPONS, choice_for, several_weapons, weapon_choice_problem, \
     weapon_choices, weapon_used, weapons_said
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Join, Leave, Move, Reform
+    from ..actions import Action, Charge, Join, Leave, Move, Reform, WeaponChoice
 
 WIZARD_CONCLAVE = "Wizard Conclave"
 BUSY = (Status.ENGAGED, Status.FLEEING)

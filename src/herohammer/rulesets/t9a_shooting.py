@@ -33,10 +33,10 @@ from .t9a import COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_model
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
-from .t9a_weapons import SHOOTING_WEAPONS, WeaponChoice, choice_for, weapon_choice_problem, weapon_used, weapons_said
+from .t9a_weapons import SHOOTING_WEAPONS, choice_for, weapon_choice_problem, weapon_used, weapons_said
 
 if TYPE_CHECKING:
-    from ..actions import Shoot
+    from ..actions import Shoot, WeaponChoice
 
 LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
 #: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).

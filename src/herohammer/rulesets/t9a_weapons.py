@@ -10,16 +10,18 @@ given, each model's first listed, and what is said names the weapon used and the
 from __future__ import annotations
 
 from itertools import product
+from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..state import GameState
 from ..t9a_charts import missile_kind, missile_weapon
 from ..units import Model, Unit
 
+if TYPE_CHECKING:
+    from ..actions import WeaponChoice
+
 #: A model with several Shooting Weapons uses one per phase; the unit's rank and file use the same one.
 SHOOTING_WEAPONS = "published.t9a-shooting-weapons"
-#: A choice of weapon: one name for every model that carries it, or one per member (the unit, a character).
-WeaponChoice = str | dict[str, str] | None
 
 
 def choice_for(choice: WeaponChoice, unit_id: str) -> str | None:

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, Union
 
 from .. import geometry as geo
 from .. import movement, straight_moves
-from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot
+from ..actions import Allocate, Assault, Fight, Manifest, Regroup, Shoot, WeaponChoice
 from ..catalogue import implements
 from ..charts import (best_save, can_shoot, close_combat_attacks, is_casualty, kills_outright, to_hit_melee,
                       to_hit_shooting, to_wound)
@@ -136,10 +136,6 @@ def _assault_after_firing(members: Sequence[Unit]) -> Ruling | None:
     return Ruling.forbid(f"{members[0].id} may not assault this turn: {whose} fired a Rapid Fire, Heavy or Ordnance "
                          "weapon in the Shooting phase (only Assault and Pistol weapons may be fired before an "
                          "assault)", "published.assault-after-firing")
-
-
-#: A weapon named for a volley (``Shoot.weapon``): one name for the unit and its characters, or one per member.
-WeaponChoice = str | dict[str, str] | None
 
 
 def _choice_key(choice: WeaponChoice) -> Hashable:
@@ -1592,8 +1588,12 @@ class CombatRules(Ruleset):
                           moved: bool) -> tuple[Weapon, int] | None:
         """Return the named weapon (case aside) with its shots if ``model`` carries it and it fires at this range,
         else None (the model then chooses as usual: a model fires one weapon, published.weapon-profiles)."""
-        named = [w for w in self.weapons_of(state, model) if w.is_shooting and w.name.lower() == name]
+        named = self._named_weapons(state, model, name)
         return self._weapon_at(named, dist, moved) if named else None
+
+    def _named_weapons(self, state: GameState, model: Model, name: str) -> list[Weapon]:
+        """Return the shooting weapons of ``model`` named ``name`` (lower case, stripped: as ``_weapon_pick`` keeps it)."""
+        return [w for w in self.weapons_of(state, model) if w.is_shooting and w.name.lower() == name]
 
     @implements("published.weapon-profiles")
     def weapon_choice_problem(self, state: GameState, shooter: Unit, target: Unit,
@@ -1611,15 +1611,15 @@ class CombatRules(Ruleset):
             if who and who not in members:
                 return Ruling.forbid(f"{field}: {who} is not {shooter.id} nor a character in it; name the unit or one "
                                      f"of its characters", rule)
+            said, wanted = name.strip(), name.strip().lower()
             carriers = [(u, m) for u in ([members[who]] if who else members.values()) for m in u.models
-                        if any(w.is_shooting and w.name.lower() == name.strip().lower()
-                               for w in self.weapons_of(state, m))]
+                        if self._named_weapons(state, m, wanted)]
             if not carriers:
                 return Ruling.forbid(f"{field}: no model of {who or shooter.id} carries a shooting weapon named "
-                                     f"{name.strip()!r} (a model fires one of its own weapons)", rule)
-            if not any(self._picked_weapon_at(state, m, name.strip().lower(), geo.group_distance([m.placed], group),
+                                     f"{said!r} (a model fires one of its own weapons)", rule)
+            if not any(self._picked_weapon_at(state, m, wanted, geo.group_distance([m.placed], group),
                                               u.has(Status.MOVED)) for u, m in carriers):
-                return Ruling.forbid(f"{field}: no model carrying the {name.strip()} can fire it at {target.id} now "
+                return Ruling.forbid(f"{field}: no model carrying the {said} can fire it at {target.id} now "
                                      "(beyond its range, or a Heavy or Ordnance weapon after its firer moved)", rule)
         return None
 
