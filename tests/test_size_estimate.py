@@ -286,8 +286,9 @@ def chaplain_plan() -> tuple[GameState, Driver]:
 
 def test_the_rules_code_runs_a_compile_reports_are_every_run_a_fight_included(monkeypatch: pytest.MonkeyPatch) -> None:
     """A fight walks its Initiative steps inside one plan step: those runs count too, on the budget and in the figure
-    reported, and the plan's estimate (its rounds added up) is within ESTIMATE_MARGIN of that figure."""
-    from herohammer.dice import ESTIMATE_MARGIN
+    reported, and the plan's estimate (its rounds added up, each round's carries unmerged) errs large by no more than
+    LOOP_MARGIN, the excess trusted of an estimate with loops, and small by no more than ESTIMATE_MARGIN."""
+    from herohammer.dice import ESTIMATE_MARGIN, LOOP_MARGIN
 
     from herohammer.simulate import simulate
 
@@ -300,7 +301,7 @@ def test_the_rules_code_runs_a_compile_reports_are_every_run_a_fight_included(mo
     reported = result.meta["rules_code_runs"]
     assert result.meta["method"] == "compiled" and reported == runs["n"]
     assert runs["loop"] > runs["n"] / 2  # the loop's steps are most of them, not only the plan's steps
-    assert reported / ESTIMATE_MARGIN <= estimate.runs <= reported * ESTIMATE_MARGIN
+    assert reported / ESTIMATE_MARGIN <= estimate.runs <= reported * LOOP_MARGIN
 
 
 @pytest.mark.parametrize("example", ["40k3_librarian_psychic.yaml", "40k4_chaplain_combat.yaml"])

@@ -2473,8 +2473,8 @@ class CombatRules(Ruleset):
             if not any(e.id == key or m.name == key for e, m in engaged):
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
                                      f"{char.id}; it can wound only those", self.engaged_only_rule)
-        have = (sum(self._attacks(char, m) for m in char.models) if char.is_character
-                else max(self._attacks(char, m) for m in char.models))  # troopers: per model
+        have = (sum(self._attacks(state, char, m) for m in char.models) if char.is_character
+                else max(self._attacks(state, char, m) for m in char.models))  # troopers: per model
         if have == 0:
             return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
                                  "core.zero.a", self.allocation_rule)
@@ -2494,10 +2494,41 @@ class CombatRules(Ruleset):
                              + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
                              (self.allocation_rule,))]
 
-    def _attacks(self, unit: Unit, model: Model) -> int:
-        """Return a model's close combat attacks: its A, +1 on the turn it charged (published)."""
+    @implements("published.close-combat")
+    def _attacks(self, state: GameState, unit: Unit, model: Model) -> int:
+        """Return a model's close combat attacks: its A, +1 on the turn it charged, +1 for a second single-handed
+        weapon (published); Attacks 0 stays 0 (core.zero.a)."""
         base = close_combat_attacks(model.profile.a)
-        return base + 1 if base and unit.has(Status.CHARGED) else base
+        if not base:
+            return 0
+        return base + unit.has(Status.CHARGED) + self._second_weapon(state, model.weapons)
+
+    def _second_weapon_notes(self, state: GameState, combat: Iterable[str]) -> list[Event]:
+        """Say, per unit of a close combat, which of its models strike with an extra Attack for a second weapon."""
+        events = []
+        for uid in combat:
+            armed = [m.name for m in state.unit(uid).models
+                     if close_combat_attacks(m.profile.a) and self._second_weapon(state, m.weapons)]
+            if armed:
+                events.append(Event("second_weapon", f"{', '.join(armed)} ({uid}) carr{'ies' if len(armed) == 1 else 'y'} "
+                                    "two single-handed weapons (a pistol or close combat weapon in each hand): "
+                                    "+1 Attack when striking", ("published.close-combat",)))
+        return events
+
+    @staticmethod
+    def _second_weapon(state: GameState, weapons: tuple[str, ...]) -> int:
+        """Return the extra Attack of two single-handed weapons (a pistol or a close combat weapon each): 1 or 0.
+
+        Looked up once per set of weapons and the scenario's profiles; a third weapon adds nothing.
+        """
+        if len(weapons) < 2:
+            return 0
+        key = (weapons, state.weapons)
+        extra = _SECOND_WEAPON.get(key)
+        if extra is None:
+            hands = sum(find_weapon(name, state.weapons).type in _SINGLE_HANDED for name in weapons)
+            extra = _keep(_SECOND_WEAPON, key, int(hands >= 2), 4096)
+        return extra
 
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a close combat: the unit is in base contact and has not fought this phase."""
@@ -2626,7 +2657,8 @@ class CombatRules(Ruleset):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat)),
+                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
+                            *self._second_weapon_notes(state, combat)),
                            _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
@@ -2804,13 +2836,13 @@ class CombatRules(Ruleset):
             if unit.id not in allocations and not unit.is_character \
                     and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
                 continue
-            attacks: dict[int, int] = {}  # a model's attacks by its A (the unit's models share a few profiles)
+            attacks: dict[tuple[int, tuple[str, ...]], int] = {}  # a model's attacks by its A and weapons (few kinds)
             strikers: list[tuple[int, Model, int]] = []
             for i, m in enumerate(unit.models):
                 if m.profile.i == initiative:
-                    n = attacks.get(m.profile.a)
+                    n = attacks.get((m.profile.a, m.weapons))
                     if n is None:
-                        n = attacks[m.profile.a] = self._attacks(unit, m)
+                        n = attacks[(m.profile.a, m.weapons)] = self._attacks(state, unit, m)
                     if n:
                         strikers.append((i, m, n))
             if not strikers:
@@ -2915,14 +2947,14 @@ class CombatRules(Ruleset):
         if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
             return False
         if one_a:  # one A: each model strikes with the first one's attacks
-            each = self._attacks(unit, models[0])
+            each = self._attacks(state, unit, models[0])
             if not each:
                 return True
             n, model = each * len(models), models[0]
         else:
             attacks: dict[int, int] = {}
             for a, m in dict(zip(map(_A, models), models)).items():  # once per A
-                attacks[a] = self._attacks(unit, m)
+                attacks[a] = self._attacks(state, unit, m)
             n = sum(map(attacks.__getitem__, map(_A, models)))
             if not n:
                 return True
@@ -3493,6 +3525,10 @@ _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profi
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
 _IS_SHOOTING = attrgetter("is_shooting")
+#: The weapon types a model holds in one hand in close combat: two give an extra Attack (published.close-combat).
+_SINGLE_HANDED = frozenset((WeaponType.MELEE, WeaponType.PISTOL))
+#: Each set of weapons carried (with the scenario's profiles): its extra Attack, 1 or 0 (``_second_weapon``).
+_SECOND_WEAPON: dict[tuple[tuple[str, ...], tuple[Weapon, ...]], int] = {}
 _SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
