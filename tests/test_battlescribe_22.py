@@ -130,3 +130,19 @@ def test_a_strength_printed_as_user_reads_as_the_users() -> None:
     # a 3rd edition data set prints a close combat weapon's Strength "As User"; it was refused as not a number
     data, problem = weapon_data("Close Combat Weapon", {"Range": "Melee", "S": "As User", "AP": "-", "Type": "Melee"})
     assert problem == "" and data is not None and data["strength"] == "user" and data["type"] == "melee"
+
+
+@pytest.mark.rule("published.initiative")
+def test_a_power_fist_printed_with_its_strength_doubled_reads_as_one() -> None:
+    """A BattleScribe power fist (Strength "x2", melee) reads as the engine's power fist: the user's Strength doubled,
+    no armour save, blows at Initiative 1; a "+1" Strength adds to the user's; a gun's "x2" is no Strength."""
+    from herohammer.battlescribe import weapon_data
+    from herohammer.weapons import find_weapon, weapon_from_data
+
+    data, problem = weapon_data("Power Fist", {"Range": "-", "S": "x2", "AP": "-", "Type": "Melee"})
+    assert problem == "" and data is not None
+    assert weapon_from_data(data) == weapon_from_data({**find_weapon("power fist").to_data(), "name": "Power Fist"})
+    data, problem = weapon_data("Big Choppa", {"Range": "-", "S": "User +2", "AP": "-", "Type": "Melee"})
+    assert problem == "" and data is not None and data["strength"] == "+2" and "strikes_at" not in data
+    data, problem = weapon_data("Odd gun", {"Range": "24", "S": "x2", "AP": "-", "Type": "Assault 1"})
+    assert data is not None and data["strength"] == "user"

@@ -9,6 +9,7 @@ scenario may add or replace profiles under its top-level ``weapons:`` key.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -46,6 +47,9 @@ class Weapon:
     armour ignored).  ``blast`` is how many models of the target one hit covers (0:
     not a Blast weapon) - the project's stand-in for placing the template, stated in
     the docs.  ``ignores_armour`` is a power weapon's "no armour save in close combat".
+    A close combat weapon may change the user's Strength (``strength_factor`` x2 for a power
+    fist, ``strength_bonus`` +1) and strike at a fixed Initiative (``strikes_at`` 1: a power
+    fist strikes last), as the rulebooks' special close combat weapons do.
     """
 
     name: str
@@ -58,6 +62,11 @@ class Weapon:
     ignores_armour: bool = False
     #: Random shots (``Assault D6``): rolled through the game's dice by each model that fires; None when fixed.
     shots_dice: DiceAmount | None = None
+    #: "User" Strength changed: multiplied (``x2``), then added to (``+1``); at most 10.
+    strength_factor: int = 1
+    strength_bonus: int = 0
+    #: The Initiative its blows are struck at whatever the wielder's (a power fist: 1); None: the wielder's.
+    strikes_at: int | None = None
 
     @property
     def is_shooting(self) -> bool:
@@ -65,13 +74,25 @@ class Weapon:
         return self.type is not WeaponType.MELEE
 
     def strength_for(self, user_strength: int) -> int:
-        """Return the Strength of a hit: the profile's, or the wielder's for 'User'."""
-        return user_strength if self.strength is None else self.strength
+        """Return the Strength of a hit: the profile's, or the wielder's for 'User' (doubled, added to: at most 10)."""
+        if self.strength is not None:
+            return self.strength
+        if self.strength_factor == 1 and not self.strength_bonus:
+            return user_strength
+        return min(MAX_STRENGTH, user_strength * self.strength_factor + self.strength_bonus)
+
+    def strength_said(self) -> str | int:
+        """Write the Strength as a profile prints it: a number, 'user', 'x2' or '+1'."""
+        if self.strength is not None:
+            return self.strength
+        if self.strength_factor != 1:
+            return f"x{self.strength_factor}"
+        return f"+{self.strength_bonus}" if self.strength_bonus else "user"
 
     def to_data(self) -> dict[str, Any]:
         """Write the profile as the mapping ``weapon_from_data`` reads."""
         out: dict[str, Any] = {"name": self.name, "type": self.type.value, "range": self.range,
-                               "strength": "user" if self.strength is None else self.strength,
+                               "strength": self.strength_said(),
                                "ap": "-" if self.ap is None else self.ap}
         if self.shots_dice is not None:
             out["shots"] = str(self.shots_dice)
@@ -81,6 +102,8 @@ class Weapon:
             out["blast"] = self.blast
         if self.ignores_armour:
             out["ignores_armour"] = True
+        if self.strikes_at is not None:
+            out["strikes_at"] = self.strikes_at
         return out
 
 
@@ -92,16 +115,23 @@ class WeaponSpec(BaseModel):
     name: str = Field(min_length=1)
     type: WeaponType
     range: Number = Field(0, ge=0)
-    strength: int | None = None  # None: "user", the wielder's Strength
+    strength: int | str | None = None  # None: "user", the wielder's Strength; "x2" doubled, "+1" added to
     ap: int | None = None  # None: "-", no armour ignored
     shots: Annotated[StrictInt, Field(ge=0, le=20)] | str = 1  # a number or dice notation: 2, D6, 2D3, D3+1
     blast: Annotated[StrictInt, Field(ge=0, le=20)] = 0
     ignores_armour: StrictBool = False
+    #: The Initiative its blows are struck at (a power fist: 1); unset: the wielder's.
+    strikes_at: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
 
     @field_validator("strength", mode="before")
     @classmethod
-    def _strength(cls, value: Any) -> int | None:
-        return _number_or_word(value, "user", 1, 10)
+    def _strength(cls, value: Any) -> int | str | None:
+        if isinstance(value, str) and _USER_CHANGED.match(value.strip()):
+            return value.strip().lower()
+        try:
+            return _number_or_word(value, "user", 1, 10)
+        except ValueError:
+            raise ValueError("expected 1..10, 'user', 'x2' (the user's doubled) or '+1' (the user's plus 1)") from None
 
     @field_validator("ap", mode="before")
     @classmethod
@@ -120,8 +150,18 @@ class WeaponSpec(BaseModel):
         """Return the weapon profile the rules use."""
         dice = parse_amount(self.shots, "shots", 0, 20) if isinstance(self.shots, str) else None
         fixed = 1 if isinstance(self.shots, str) else max(1, self.shots)
-        return Weapon(self.name.strip(), float(self.range), self.type, self.strength, self.ap,
-                      fixed, self.blast, self.ignores_armour, dice)
+        strength, factor, bonus = self.strength, 1, 0
+        if isinstance(strength, str):  # 'x2' or '+1': the user's Strength changed
+            factor, bonus = (int(strength[1:]), 0) if strength[0] == "x" else (1, int(strength[1:]))
+            strength = None
+        return Weapon(self.name.strip(), float(self.range), self.type, strength, self.ap,
+                      fixed, self.blast, self.ignores_armour, dice, factor, bonus, self.strikes_at)
+
+
+#: The user's Strength changed by a close combat weapon: doubled (``x2``, up to x3) or added to (``+1`` to ``+5``).
+_USER_CHANGED = re.compile(r"^(x[23]|\+[1-5])$", re.IGNORECASE)
+#: No Strength above 10 (the to-wound chart's last column).
+MAX_STRENGTH = 10
 
 
 def _number_or_word(value: Any, word: str, low: int, high: int) -> int | None:

@@ -9,7 +9,7 @@ it share one (``state.remember``), and an exact enumeration walks every step fro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import attrgetter, itemgetter, lt
 
@@ -35,7 +35,8 @@ class Engagement:
 
     __slots__ = ("units", "levels", "_start", "_touches", "_near", "_soles")
 
-    def __init__(self, state: GameState, unit_id: str) -> None:
+    def __init__(self, state: GameState, unit_id: str, striking: Callable[[Model], int] | None = None) -> None:
+        """``striking``: the Initiative a model strikes at (its profile's unless a weapon fixes it, a power fist)."""
         first = state.unit(unit_id)
         # every unit that may be in the combat (on the table, or the one asked about), measured in one pass per pair
         # of sides: touches[(unit id, model index)] lists the enemy models it touches (only models that touch any),
@@ -73,7 +74,7 @@ class Engagement:
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
         #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
-        self.levels: dict[str, frozenset[int]] = {uid: frozenset(map(_INITIATIVE, models))
+        self.levels: dict[str, frozenset[int]] = {uid: frozenset(map(striking or _INITIATIVE, models))
                                                   for uid, models in self._start.items()}
         self._touches = touches
         self._near = near

@@ -2453,7 +2453,8 @@ class CombatRules(Ruleset):
 
         Ruling on a fight and resolving it both ask; every step of the fight reads it.
         """
-        return state.remember(("close combat", unit_id), lambda: Engagement(state, unit_id))
+        return state.remember(("close combat", unit_id),
+                              lambda: Engagement(state, unit_id, partial(striking_initiative, state)))
 
     @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only", "core.zero.a")
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
@@ -2526,6 +2527,20 @@ class CombatRules(Ruleset):
         return events
 
     @staticmethod
+    def _fixed_initiative_notes(state: GameState, combat: Iterable[str]) -> list[Event]:
+        """Say, per unit of a close combat, which of its models strike at an Initiative their weapon fixes."""
+        events = []
+        for uid in combat:
+            for m in state.unit(uid).models:
+                at = striking_initiative(state, m)
+                if m.weapons and at != m.profile.i:
+                    weapon = next(filterfalse(_IS_SHOOTING, (find_weapon(w, state.weapons) for w in m.weapons)))
+                    events.append(Event("strikes_at", f"{m.name} ({uid}) strikes at Initiative {at} with its "
+                                        f"{weapon.name}, whatever its own Initiative of {m.profile.i}",
+                                        ("published.initiative",)))
+        return events
+
+    @staticmethod
     def _second_weapon(state: GameState, weapons: tuple[str, ...]) -> int:
         """Return the extra Attack of two single-handed weapons (a pistol or a close combat weapon each): 1 or 0.
 
@@ -2533,12 +2548,13 @@ class CombatRules(Ruleset):
         """
         if len(weapons) < 2:
             return 0
-        key = (weapons, state.weapons)
-        extra = _SECOND_WEAPON.get(key)
-        if extra is None:
-            hands = sum(find_weapon(name, state.weapons).type in _SINGLE_HANDED for name in weapons)
-            extra = _keep(_SECOND_WEAPON, key, int(hands >= 2), 4096)
-        return extra
+        own = state.weapons
+        key = (weapons, id(own))  # the scenario's profiles by identity: hashing them would cost more than the look-up
+        kept = _SECOND_WEAPON.get(key)
+        if kept is None or kept[0] is not own:
+            hands = sum(find_weapon(name, own).type in _SINGLE_HANDED for name in weapons)
+            kept = _keep(_SECOND_WEAPON, key, (own, int(hands >= 2)), 4096)
+        return kept[1]
 
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a close combat: the unit is in base contact and has not fought this phase."""
@@ -2668,7 +2684,7 @@ class CombatRules(Ruleset):
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
                            (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
-                            *self._second_weapon_notes(state, combat)),
+                            *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, combat)),
                            _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
@@ -2849,7 +2865,7 @@ class CombatRules(Ruleset):
             attacks: dict[tuple[int, tuple[str, ...]], int] = {}  # a model's attacks by its A and weapons (few kinds)
             strikers: list[tuple[int, Model, int]] = []
             for i, m in enumerate(unit.models):
-                if m.profile.i == initiative:
+                if (m.profile.i if not m.weapons else striking_initiative(state, m)) == initiative:
                     n = attacks.get((m.profile.a, m.weapons))
                     if n is None:
                         n = attacks[(m.profile.a, m.weapons)] = self._attacks(state, unit, m)
@@ -2945,10 +2961,10 @@ class CombatRules(Ruleset):
         one_a = len(alike) == 1
         if one_a:
             sole, weapons, ws, _, level, _ = alike.pop()
-            if level != initiative:
+            if (level if not weapons else striking_initiative(state, models[0])) != initiative:
                 return False
         else:
-            if len(set(map(_INITIATIVE, models))) != 1 or models[0].profile.i != initiative:
+            if len(set(map(_INITIATIVE, models))) != 1 or striking_initiative(state, models[0]) != initiative:
                 return False
             shared = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
             if len(shared) != 1:
@@ -3535,10 +3551,31 @@ _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profi
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
 _IS_SHOOTING = attrgetter("is_shooting")
+#: Each set of weapons carried (with the scenario's profiles): the Initiative its close combat weapon strikes at, 0
+#: for the wielder's own (``striking_initiative``).
+_STRIKES_AT: dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]] = {}
+
+
+@implements("published.initiative")
+def striking_initiative(state: GameState, model: Model) -> int:
+    """Return the Initiative a model strikes at: its profile's, or the one its close combat weapon fixes (a power fist
+    strikes at 1); the weapon is the first close combat weapon it lists, as the fight's blows use."""
+    if not model.weapons:
+        return model.profile.i
+    own = state.weapons
+    key = (model.weapons, id(own))  # the scenario's profiles by identity, kept with the value (``_second_weapon``)
+    kept = _STRIKES_AT.get(key)
+    if kept is None or kept[0] is not own:
+        carried = (find_weapon(name, own, model.name) for name in model.weapons)
+        weapon = next(filterfalse(_IS_SHOOTING, carried), BARE_HANDS)
+        kept = _keep(_STRIKES_AT, key, (own, weapon.strikes_at or 0), 4096)
+    return kept[1] or model.profile.i
+
+
 #: The weapon types a model holds in one hand in close combat: two give an extra Attack (published.close-combat).
 _SINGLE_HANDED = frozenset((WeaponType.MELEE, WeaponType.PISTOL))
 #: Each set of weapons carried (with the scenario's profiles): its extra Attack, 1 or 0 (``_second_weapon``).
-_SECOND_WEAPON: dict[tuple[tuple[str, ...], tuple[Weapon, ...]], int] = {}
+_SECOND_WEAPON: dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]] = {}
 _SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
