@@ -84,27 +84,6 @@ def test_demos_and_open_every_way(client: TestClient) -> None:
     assert client.get(f"/api/tables/{view['table_id']}").json()["units"] == view["units"]
 
 
-@pytest.mark.rule("published.weapon-profiles", "published.t9a-shooting-weapons")
-def test_each_unit_says_the_shooting_weapons_its_shot_may_name(client: TestClient) -> None:
-    """The view gives each unit the shooting weapons its models and characters carry, each once (the page's weapon
-    picker): 40k by profile type (a chainsword is no shooting weapon), The 9th Age its missile weapons."""
-    view = open_demo(client, T9A)
-    archers = next(u for u in view["units"] if u["id"] == "orc_archers")
-    assert archers["shooting_weapons"] == ["bow S3"]
-    data = {"ruleset": "40k3", "phase": "shooting", "active": "red", "sides": {
-        "red": [{"id": "sq", "models": [
-            {"name": "Sergeant", "profile": "WS4 BS4 S4 T4 W1 I4 A2 Ld9 Sv3+", "at": [20, 20],
-             "weapons": ["bolt pistol", "chainsword"]},
-            {"name": "M1", "profile": "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+", "at": [22, 20], "weapons": ["bolter", "bolt pistol"]}]},
-            {"id": "cap", "character": "independent", "joined": "sq", "models": [
-                {"name": "Cap", "profile": "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv3+", "at": [24, 20],
-                 "weapons": ["plasma pistol", "power weapon"]}]}],
-        "blue": [{"id": "boyz", "models": [{"name": "B", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "at": [40, 40]}]}]}}
-    units = {u["id"]: u for u in client.post("/api/tables", json={"scenario": data}).json()["units"]}
-    assert units["sq"]["shooting_weapons"] == ["bolt pistol", "bolter", "plasma pistol"]
-    assert units["boyz"]["shooting_weapons"] == []
-
-
 def test_t9a_formation_is_drawn_with_ranks_facing_and_front_rank(client: TestClient) -> None:
     view = open_demo(client, T9A)
     spear = next(u for u in view["units"] if u["id"] == "spearmen")

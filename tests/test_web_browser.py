@@ -217,37 +217,3 @@ def test_statuses_are_drawn(page: Page) -> None:
     expect(page.locator("#table [data-status]")).to_contain_text("FALLING BACK")
     page.set_input_files("#upload", str(EXAMPLES / "t9a_unit_reduced_to_character.yaml"))
     expect(page.locator("#table [data-status]").first).to_contain_text("SHAKEN")
-
-
-@pytest.mark.rule("published.weapon-profiles")
-def test_a_40k_shot_names_its_weapon_with_the_picker(page: Page, tmp_path: Path) -> None:
-    """A squad with boltguns and bolt pistols: the shot's picker lists both; naming the pistols the ruling and the log
-    say so, and the proposed action carries the weapon; left on its default the shot names none."""
-    marine = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
-    data = {"ruleset": "40k3", "phase": "shooting", "active": "red", "table": {"width": 72, "depth": 48},
-            "sides": {"red": [{"id": "tac", "models": [
-                          {"name": f"M{i}", "profile": marine, "base": 25, "at": [20 + 2 * i, 20],
-                           "weapons": ["bolter", "bolt pistol"]} for i in range(3)]}],
-                      "blue": [{"id": "boyz", "models": [
-                          {"name": f"B{i}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "base": 25,
-                           "at": [20 + 2 * i, 26]} for i in range(3)]}]}}
-    upload = tmp_path / "pistols.yaml"
-    upload.write_text(json.dumps(data))
-    page.set_input_files("#upload", str(upload))
-    expect(page.locator("#status-line")).to_contain_text("pistols.yaml")
-    page.click('#table circle[data-model="M1"]')
-    shot = page.locator('#actions li[data-do="shoot"]')
-    picker = shot.locator("select.act-weapon")
-    expect(picker.locator("option")).to_have_count(3)
-    assert [o.get_attribute("value") for o in picker.locator("option").all()] == ["", "bolter", "bolt pistol"]
-    shot.locator(".act-check").click()
-    ruling = page.locator("#ruling")
-    expect(ruling).to_have_attribute("data-state", "legal")
-    assert '"weapon"' not in ruling.locator(".proposed").inner_text()
-    picker.select_option("bolt pistol")
-    shot.locator(".act-check").click()
-    expect(ruling.locator(".proposed")).to_contain_text('"weapon":"bolt pistol"')
-    expect(ruling).to_have_attribute("data-state", "legal")
-    page.fill("#faces", "1 1 1")
-    shot.locator(".act-apply").click()
-    expect(page.locator("#log")).to_contain_text("3 models fire 3 shots with bolt pistol")

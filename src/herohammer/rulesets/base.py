@@ -399,12 +399,6 @@ class Ruleset:
         shooter = state.unit(unit_id)
         return {u.id: self.target_ruling(state, unit_id, u.id) for u in state.enemies_of(shooter.side)}
 
-    def shooting_weapon_names(self, state: GameState, unit_id: str) -> list[str]:
-        """Name the shooting weapons the models of a unit and its joined characters carry, each once, as carried: the
-        names a player may give ``shoot``'s ``weapon`` (none where the ruleset reads no weapons; the web page's
-        picker).  The ruling on a shot, not this list, says whether a weapon can fire now."""
-        return []
-
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
         """Rule on one target (rulesets with shooting override this)."""
         return Ruling.forbid(f"ruleset {self.name} does not rule on shooting targets")

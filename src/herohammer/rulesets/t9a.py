@@ -640,16 +640,6 @@ class NinthAge(Ruleset):
         """Name the published missile weapons (``t9a_charts.MISSILE_WEAPONS``): the only weapons the t9a rules read."""
         return frozenset(MISSILE_WEAPONS)
 
-    def shooting_weapon_names(self, state: GameState, unit_id: str) -> list[str]:
-        """Name the missile weapons carried in a unit and its characters, each once as carried (``bow S4`` apart)."""
-        names: dict[str, str] = {}
-        for u in state.combined(unit_id):
-            for m in u.models:
-                for w in m.weapons:
-                    if missile_weapon(w) is not None:
-                        names.setdefault(w.strip().lower(), w.strip())
-        return list(names.values())
-
     def weapon_key(self, name: str) -> str:
         """Return a weapon's kind as the missile weapons' table names it (``Bow S4``: ``bow``)."""
         return missile_kind(name)

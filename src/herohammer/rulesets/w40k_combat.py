@@ -806,16 +806,6 @@ class CombatRules(Ruleset):
         """Name every weapon with a profile: the scenario's own (``weapons:``) and the bundled armoury's."""
         return frozenset(w.name.lower() for w in (*state.weapons, *bundled_weapons()))
 
-    def shooting_weapon_names(self, state: GameState, unit_id: str) -> list[str]:
-        """Name the shooting weapons (every type but melee) carried in a unit and its characters, each once."""
-        names: dict[str, str] = {}
-        for u in state.combined(unit_id):
-            for m in u.models:
-                for w in self.weapons_of(state, m):
-                    if w.is_shooting:
-                        names.setdefault(w.name.lower(), w.name)
-        return list(names.values())
-
     def weapons_of(self, state: GameState, model: Model) -> list[Weapon]:
         """Return a model's weapon profiles, the scenario's own first, or fail naming the weapon."""
         return list(map(find_weapon, model.weapons, repeat(state.weapons), repeat(model.name)))

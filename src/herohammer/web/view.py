@@ -10,7 +10,6 @@ from typing import Any
 
 from ..catalogue import clause
 from ..geometry import MM_PER_INCH
-from ..rulesets import get_ruleset
 from ..state import GameState
 from ..units import Model, Unit
 
@@ -49,25 +48,22 @@ def _formation(u: Unit) -> dict[str, Any] | None:
     }
 
 
-def _unit(u: Unit, shooting_weapons: list[str]) -> dict[str, Any]:
+def _unit(u: Unit) -> dict[str, Any]:
     return {
         "id": u.id, "side": u.side, "type": u.type.value, "alive": u.alive,
         "character": u.character.value if u.character else None, "joined": u.joined,
         "status": sorted(s.value for s in u.status), "rules": sorted(u.rules), "special": u.special,
         "embarked_in": u.embarked_in,  # riding in a transport: off the table, so no model is drawn
         "models": [_model(m) for m in u.models] if u.embarked_in is None else [], "formation": _formation(u),
-        # what shoot's weapon may name for the unit with its characters (the page's weapon picker; the ruleset says)
-        "shooting_weapons": shooting_weapons,
     }
 
 
 def table_view(state: GameState) -> dict[str, Any]:
     """Return everything the page draws for one state."""
-    ruleset = get_ruleset(state.ruleset)
     return {
         "ruleset": state.ruleset, "turn": state.turn, "phase": state.phase.value, "active": state.active,
         "sides": list(state.sides),
         "table": {"width": state.table.width, "depth": state.table.depth},
         "terrain": [{"id": t.id, "kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in state.terrain],
-        "units": [_unit(u, ruleset.shooting_weapon_names(state, u.id) if u.alive else []) for u in state.units],
+        "units": [_unit(u) for u in state.units],
     }

@@ -305,32 +305,18 @@ async function listActions(unitId, seq) {
       } else {
         const text = JSON.stringify(a);
         li.append(el("code", {}, text + " "));
-        const chosen = weaponPicker(li, a, items);
         const check = el("button", { type: "button", class: "act-check" }, "Check");
-        check.onclick = () => propose(chosen());
+        check.onclick = () => propose(a);
         const odds = el("button", { type: "button", class: "act-odds" }, "Odds");
-        odds.onclick = () => startOdds(chosen());
+        odds.onclick = () => startOdds(a);
         const apply = el("button", { type: "button", class: "act-apply" }, "Apply");
-        apply.onclick = () => play(chosen());
+        apply.onclick = () => play(a);
         li.append(check, odds, apply);
       }
       list.append(li);
     }
     if (!items.length) list.append(el("li", {}, "none now"));
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
-}
-
-// A shot whose unit carries several shooting weapons, and for which no listed action names one already (The 9th
-// Age lists each choice), gets a picker of the weapon names the server gave; the ruling says whether it can fire.
-function weaponPicker(li, a, items) {
-  const names = a.do === "shoot" && a.weapon === undefined ? (unitById(a.unit) || {}).shooting_weapons || [] : [];
-  const listed = items.some((b) => b.do === "shoot" && b.unit === a.unit && b.weapon !== undefined);
-  if (names.length < 2 || listed) return () => a;
-  const select = el("select", { class: "act-weapon", title: "the weapon named: each model carrying it fires it" });
-  select.append(el("option", { value: "" }, "each model's first weapon that can fire"));
-  for (const n of names) select.append(el("option", { value: n }, n));
-  li.append(select);
-  return () => (select.value ? { ...a, weapon: select.value } : a);
 }
 
 async function listTargets(unitId, seq) {
