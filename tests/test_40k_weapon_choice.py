@@ -140,3 +140,29 @@ def test_the_cli_checks_a_named_weapon(tmp_path: Path) -> None:
     bad = check("lascannon")
     assert bad.stdout.startswith("ILLEGAL: weapon: no model of tac carries") and "[published.weapon-profiles]" in \
         bad.stdout and not bad.stderr
+
+
+def offered_shots(g: Game) -> list[dict[str, Any]]:
+    return [a for a in (x.to_json() for x in g.legal_actions()) if a["do"] == "shoot"]
+
+
+@pytest.mark.rule("published.weapon-profiles")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_legal_actions_offer_each_weapon_that_changes_the_shot(ruleset: str) -> None:
+    """Beside the unnamed shot (boltguns and the heavy bolter), ``legal_actions`` offers the bolt pistols named, so a
+    bot can choose them: not the boltgun nor the heavy bolter, which the unnamed shot fires already. Beyond the
+    pistols' 12" it offers no pistol; every shot offered is legal and applies."""
+    near = game(armed_squad(ruleset))
+    assert offered_shots(near) == [SHOOT, {**SHOOT, "weapon": "bolt pistol"}]
+    for action in offered_shots(near):
+        assert game(armed_squad(ruleset)).check(action).legal
+    assert offered_shots(game(armed_squad(ruleset, boyz_y=36.0))) == [SHOOT]  # 16" away: boltguns, heavy bolter
+
+
+@pytest.mark.rule("published.weapon-profiles")
+def test_legal_actions_offer_a_weapon_a_moved_unit_can_fire_instead() -> None:
+    """The squad moved: its Captain's heavy bolter fires nothing, so unnamed he fires his bolt pistol, and naming
+    the heavy bolter changes nothing it could fire: only the bolt pistol is offered besides, for the squad's
+    boltguns at 6" (Rapid Fire after moving: 1 shot each, published.weapon-profiles)."""
+    g = game(armed_squad("40k4", moved=True))
+    assert offered_shots(g) == [SHOOT, {**SHOOT, "weapon": "bolt pistol"}]

@@ -217,3 +217,31 @@ def test_statuses_are_drawn(page: Page) -> None:
     expect(page.locator("#table [data-status]")).to_contain_text("FALLING BACK")
     page.set_input_files("#upload", str(EXAMPLES / "t9a_unit_reduced_to_character.yaml"))
     expect(page.locator("#table [data-status]").first).to_contain_text("SHAKEN")
+
+
+@pytest.mark.rule("published.weapon-profiles")
+def test_a_40k_squad_lists_its_pistol_shot_and_fires_it(page: Page, tmp_path: Path) -> None:
+    """A squad with boltguns and bolt pistols, 6" from the Boyz: the page lists the unnamed shot and the one naming
+    the bolt pistol (legal_actions offers each weapon that changes the shot); applying the latter fires the pistols."""
+    marine = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    data = {"ruleset": "40k3", "phase": "shooting", "active": "red", "table": {"width": 72, "depth": 48},
+            "sides": {"red": [{"id": "tac", "models": [
+                          {"name": f"M{i}", "profile": marine, "base": 25, "at": [20 + 2 * i, 20],
+                           "weapons": ["bolter", "bolt pistol"]} for i in range(3)]}],
+                      "blue": [{"id": "boyz", "models": [
+                          {"name": f"B{i}", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+", "base": 25,
+                           "at": [20 + 2 * i, 26]} for i in range(3)]}]}}
+    upload = tmp_path / "pistols.yaml"
+    upload.write_text(json.dumps(data))
+    page.set_input_files("#upload", str(upload))
+    expect(page.locator("#status-line")).to_contain_text("pistols.yaml")
+    page.click('#table circle[data-model="M1"]')
+    shots = page.locator('#actions li[data-do="shoot"]')
+    expect(shots).to_have_count(2)
+    pistols = shots.filter(has_text='"weapon":"bolt pistol"')
+    expect(pistols).to_have_count(1)
+    pistols.locator(".act-check").click()
+    expect(page.locator("#ruling")).to_have_attribute("data-state", "legal")
+    page.fill("#faces", "1 1 1")
+    pistols.locator(".act-apply").click()
+    expect(page.locator("#log")).to_contain_text("3 models fire 3 shots with bolt pistol")

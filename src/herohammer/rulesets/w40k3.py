@@ -963,6 +963,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             for u in mine:
                 for t in enemies:
                     yield Shoot.trusted(do="shoot", unit=u.id, target=t.id), False
+                    if u.alive and not u.joined and not u.has(Status.SHOT):  # a weapon named: each that changes the shot
+                        for name in self.weapon_variants(state, u, t):
+                            yield Shoot.trusted(do="shoot", unit=u.id, target=t.id, weapon=name), False
         # the moves special rules give: boarding and getting out in the Movement phase, runs in the Shooting phase
         yield from ((a, False) for a in self.special_move_candidates(state)
                     if not (screen and a.do == "run" and self._surely_without_fleet(state, state.unit(a.unit))))

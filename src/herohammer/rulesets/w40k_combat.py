@@ -1591,6 +1591,31 @@ class CombatRules(Ruleset):
         named = self._named_weapons(state, model, name)
         return self._weapon_at(named, dist, moved) if named else None
 
+    @implements("published.weapon-profiles")
+    def weapon_variants(self, state: GameState, shooter: Unit, target: Unit) -> list[str]:
+        """Name the weapons a shot at ``target`` may name that change what some model fires (``legal_actions`` offers
+        each beside the unnamed shot, as The 9th Age's do): a weapon a model carries and can fire at the target now
+        where, unnamed, it would fire another; each once, as carried.  Terrain and sight aside: the ruling decides."""
+        members = state.combined(shooter.id)
+        if not any(len(m.weapons) > 1 for u in members for m in u.models):
+            return []
+        group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
+        names: dict[str, str] = {}
+        for u in members:
+            moved = u.has(Status.MOVED)
+            for m in u.models:
+                carried = [w for w in self.weapons_of(state, m) if w.is_shooting]
+                if len(carried) < 2:
+                    continue
+                dist = max(0.0, geo.group_distance([m.placed], group))
+                unnamed = self._weapon_at(carried, dist, moved)
+                for w in carried:
+                    key = w.name.lower()
+                    if key not in names and (unnamed is None or unnamed[0].name.lower() != key) \
+                            and self._weapon_at([w], dist, moved) is not None:
+                        names[key] = w.name
+        return list(names.values())
+
     def _named_weapons(self, state: GameState, model: Model, name: str) -> list[Weapon]:
         """Return the shooting weapons of ``model`` named ``name`` (lower case, stripped: as ``_weapon_pick`` keeps it)."""
         return [w for w in self.weapons_of(state, model) if w.is_shooting and w.name.lower() == name]
