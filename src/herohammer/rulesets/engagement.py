@@ -33,7 +33,7 @@ class Engagement:
     enemy or by joining, found breadth first (each round in the state's order of units).
     """
 
-    __slots__ = ("units", "levels", "_start", "_touches", "_near", "_soles")
+    __slots__ = ("units", "levels", "fixed", "_start", "_touches", "_near", "_soles")
 
     def __init__(self, state: GameState, unit_id: str, striking: Callable[[Model], int] | None = None) -> None:
         """``striking``: the Initiative a model strikes at (its profile's unless a weapon fixes it, a power fist)."""
@@ -74,8 +74,18 @@ class Engagement:
         #: Each unit's models as the fight starts (a later step's models are some of them, in order).
         self._start: dict[str, tuple[Model, ...]] = {uid: state.unit(uid).models for uid in seen}
         #: The Initiative values of each unit's models (models only leave a fight: no other value strikes later).
-        self.levels: dict[str, frozenset[int]] = {uid: frozenset(map(striking or _INITIATIVE, models))
-                                                  for uid, models in self._start.items()}
+        self.levels: dict[str, frozenset[int]] = {}
+        #: The units with a model whose weapon fixes the Initiative it strikes at (the others strike at their own).
+        self.fixed: frozenset[str] = frozenset()
+        fixed = []
+        for uid, models in self._start.items():
+            own = list(map(_INITIATIVE, models))
+            struck = own if striking is None else list(map(striking, models))
+            self.levels[uid] = frozenset(struck)
+            if struck != own:
+                fixed.append(uid)
+        if fixed:
+            self.fixed = frozenset(fixed)
         self._touches = touches
         self._near = near
         self._soles: dict[str, tuple[str | None, ...]] = {}  # ``start_soles`` by unit, as asked

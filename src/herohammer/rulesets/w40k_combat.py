@@ -2542,10 +2542,12 @@ class CombatRules(Ruleset):
         return events
 
     @staticmethod
-    def _fixed_initiative_notes(state: GameState, combat: Iterable[str]) -> list[Event]:
+    def _fixed_initiative_notes(state: GameState, engagement: Engagement) -> list[Event]:
         """Say, per unit of a close combat, which of its models strike at an Initiative their weapon fixes."""
         events = []
-        for uid in combat:
+        for uid in engagement.units:
+            if uid not in engagement.fixed:
+                continue
             for m in state.unit(uid).models:
                 at = striking_initiative(state, m)
                 if m.weapons and at != m.profile.i:
@@ -2699,7 +2701,7 @@ class CombatRules(Ruleset):
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
                            (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
-                            *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, combat)),
+                            *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, engagement)),
                            _Strikes(), _Kept())
 
     def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
@@ -2879,8 +2881,9 @@ class CombatRules(Ruleset):
                 continue
             attacks: dict[tuple[int, tuple[str, ...]], int] = {}  # a model's attacks by its A and weapons (few kinds)
             strikers: list[tuple[int, Model, int]] = []
+            fixed = unit.id in engagement.fixed  # a model's weapon fixes its Initiative (a power fist)
             for i, m in enumerate(unit.models):
-                if (m.profile.i if not m.weapons else striking_initiative(state, m)) == initiative:
+                if (striking_initiative(state, m) if fixed else m.profile.i) == initiative:
                     n = attacks.get((m.profile.a, m.weapons))
                     if n is None:
                         n = attacks[(m.profile.a, m.weapons)] = self._attacks(state, unit, m)
@@ -2974,12 +2977,14 @@ class CombatRules(Ruleset):
         alike = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
                         map(_A, models)))
         one_a = len(alike) == 1
+        fixed = unit.id in engagement.fixed  # a model's weapon fixes its Initiative (a power fist)
         if one_a:
             sole, weapons, ws, _, level, _ = alike.pop()
-            if (level if not weapons else striking_initiative(state, models[0])) != initiative:
+            if (striking_initiative(state, models[0]) if fixed else level) != initiative:
                 return False
         else:
-            if len(set(map(_INITIATIVE, models))) != 1 or striking_initiative(state, models[0]) != initiative:
+            if len(set(map(_INITIATIVE, models))) != 1 \
+                    or (striking_initiative(state, models[0]) if fixed else models[0].profile.i) != initiative:
                 return False
             shared = set(zip(soles, map(_WEAPONS_CARRIED, models), map(_WS, models), map(_S, models)))
             if len(shared) != 1:
