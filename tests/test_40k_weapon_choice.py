@@ -166,3 +166,18 @@ def test_legal_actions_offer_a_weapon_a_moved_unit_can_fire_instead() -> None:
     boltguns at 6" (Rapid Fire after moving: 1 shot each, published.weapon-profiles)."""
     g = game(armed_squad("40k4", moved=True))
     assert offered_shots(g) == [SHOOT, {**SHOOT, "weapon": "bolt pistol"}]
+
+
+@pytest.mark.rule("published.weapon-profiles", "published.transports")
+def test_legal_actions_offer_no_named_shot_at_a_unit_riding_in_a_transport() -> None:
+    """A squad inside its Rhino is no target: no shot, named or not, is offered against it, while the Boyz beside
+    still get the pistol shot beside the unnamed one."""
+    data = armed_squad("40k4")
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10,
+             "models": [{"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115],
+                         "at": [40, 26]}]}
+    riders = {"id": "riders", "embarked_in": "rhino", "models": [model("R0", 40, 30), model("R1", 42, 30)]}
+    data["sides"]["blue"] += [rhino, riders]
+    offered = offered_shots(game(data))
+    assert not [a for a in offered if a["target"] == "riders"]
+    assert [a for a in offered if a["target"] == "boyz"] == [SHOOT, {**SHOOT, "weapon": "bolt pistol"}]

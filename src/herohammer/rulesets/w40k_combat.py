@@ -1600,6 +1600,8 @@ class CombatRules(Ruleset):
         if not any(len(m.weapons) > 1 for u in members for m in u.models):
             return []
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
+        if not group:  # a target with no model on the table (embarked, destroyed): nothing to fire at
+            return []
         names: dict[str, str] = {}
         for u in members:
             moved = u.has(Status.MOVED)
