@@ -236,3 +236,26 @@ def test_in_the_charge_phase_a_character_leaves_its_unit_only_by_charging_out() 
     assert g2.check(leave).legal
     g2.apply(leave)
     assert g2.state.unit("hero").joined is None
+
+
+# -- a character slain charging out ---------------------------------------------------------------------------
+@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.stand-and-shoot")
+def test_a_character_slain_by_stand_and_shoot_charging_out_panics_no_friend() -> None:
+    """Stand and Shoot slays the Hero charging out of the Spearmen, with the Guards 4" beside them. He was still part
+    of the Spearmen (seed 002: he leaves them when the charge is made, the Stand and Shoot hits going to him alone),
+    so his death is a casualty of that unit, not a friendly unit destroyed: neither the Spearmen nor the Guards take
+    a Panic test. A lone Hero shot dead beside the Guards, by contrast, is a unit destroyed: they test."""
+    guards = {"id": "guards", "formation": {"position": [44, 20], "files": 2},
+              "models": [{"name": f"g{i}", "profile": HERO.replace("W2", "W1"), "base": [20, 20]} for i in range(2)]}
+    slay = [5] * 5 + [6] * 5 + [1] * 5  # five hits, five wounds, five failed saves
+    g = reloading_game(_archers(extra=[guards]))
+    events = g.apply(CHARGE_OUT, ScriptedDice(slay))
+    assert dict(_charge(events).data)["outcome"] == "slain"
+    assert not [e for e in events if e.kind == "panic"]
+    alone = _archers(extra=[guards])
+    alone["sides"]["elves"][1].pop("joined")
+    alone["sides"]["elves"][1]["models"][0]["at"] = [41, 21.5]  # beside both units, 6" from the archers
+    g = reloading_game(alone)
+    events = g.apply(CHARGE_OUT, ScriptedDice(slay + [1] * 4))  # then two Panic tests of 2D6, passed on 1s
+    assert dict(_charge(events).data)["outcome"] == "slain"
+    assert [e.message.split(" ")[0] for e in events if e.kind == "panic"] == ["spears", "guards"]
