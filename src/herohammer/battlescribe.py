@@ -333,8 +333,6 @@ TEMPLATE_PROBLEM = ("a Template weapon: herohammer places no template, which wou
                     f"the scenario's weapons: and give it to the model [{TEMPLATE_RULE}]")
 
 
-#: A close combat weapon's Strength as the user's changed: doubled or added to (``weapons`` reads the same notation).
-_USER_CHANGED = re.compile(r"^(x[23]|\+[1-5])$")
 #: Close combat weapons that strike at Initiative 1 by the rulebooks (published.initiative).
 _STRIKE_LAST_NAMES = ("power fist", "power klaw")
 
@@ -372,8 +370,9 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
             data["shots"] = int(m.group(1))
         if "blast" in kind:
             data["blast"] = 3
-    changed = strength.lower().replace(" ", "").removeprefix("user").removeprefix("s")
-    if melee and _USER_CHANGED.match(changed):  # 'x2', 'User x2', '+1': the user's Strength doubled or added to
+    from .weapons import strength_change, weapon_from_data
+
+    if melee and (changed := strength_change(strength)) is not None:  # 'x2', 'User +2': the user's, doubled or added to
         data["strength"] = changed
     elif strength.lower() in ("user", "u", "", "as user") or strength.startswith(("+", "x")):
         data["strength"] = "user"
@@ -388,8 +387,6 @@ def weapon_data(name: str, chars: dict[str, str]) -> tuple[dict[str, Any] | None
     if melee and (any(w in name.lower() for w in _STRIKE_LAST_NAMES)
                   or any(w in text for w in ("initiative 1", "strikes last", "strike last"))):
         data["strikes_at"] = 1  # a power fist strikes at Initiative 1 (published.initiative)
-    from .weapons import weapon_from_data
-
     try:
         weapon_from_data(data, f"weapon {name!r}")
     except HerohammerError as exc:

@@ -126,8 +126,8 @@ class WeaponSpec(BaseModel):
     @field_validator("strength", mode="before")
     @classmethod
     def _strength(cls, value: Any) -> int | str | None:
-        if isinstance(value, str) and _USER_CHANGED.match(value.strip()):
-            return value.strip().lower()
+        if isinstance(value, str) and (changed := strength_change(value)) is not None:
+            return changed
         try:
             return _number_or_word(value, "user", 1, 10)
         except ValueError:
@@ -162,6 +162,13 @@ class WeaponSpec(BaseModel):
 _USER_CHANGED = re.compile(r"^(x[23]|\+[1-5])$", re.IGNORECASE)
 #: No Strength above 10 (the to-wound chart's last column).
 MAX_STRENGTH = 10
+
+
+def strength_change(text: str) -> str | None:
+    """Read a Strength printed as the user's changed (``x2``, ``User +2``, ``+1``): the notation a profile keeps
+    (``x2``, ``+2``), or None when it is no such change."""
+    changed = text.strip().lower().replace(" ", "").removeprefix("user")
+    return changed if _USER_CHANGED.match(changed) else None
 
 
 def _number_or_word(value: Any, word: str, low: int, high: int) -> int | None:

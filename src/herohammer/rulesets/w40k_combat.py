@@ -2553,7 +2553,7 @@ class CombatRules(Ruleset):
             for m in state.unit(uid).models:
                 at = striking_initiative(state, m)
                 if m.weapons and at != m.profile.i:
-                    weapon = next(filterfalse(_IS_SHOOTING, (find_weapon(w, state.weapons) for w in m.weapons)))
+                    weapon = melee_weapon(state, m)
                     events.append(Event("strikes_at", f"{m.name} ({uid}) strikes at Initiative {at} with its "
                                         f"{weapon.name}, whatever its own Initiative of {m.profile.i}",
                                         ("published.initiative",)))
@@ -2567,13 +2567,11 @@ class CombatRules(Ruleset):
         """
         if len(weapons) < 2:
             return 0
-        own = state.weapons
-        key = (weapons, id(own))  # the scenario's profiles by identity: hashing them would cost more than the look-up
-        kept = _SECOND_WEAPON.get(key)
-        if kept is None or kept[0] is not own:
-            hands = sum(find_weapon(name, own).type in _SINGLE_HANDED for name in weapons)
-            kept = _keep(_SECOND_WEAPON, key, (own, int(hands >= 2)), 4096)
-        return kept[1]
+        extra = _kept_for_weapons(_SECOND_WEAPON, state, weapons)
+        if extra is None:
+            hands = sum(find_weapon(name, state.weapons).type in _SINGLE_HANDED for name in weapons)
+            extra = _keep_for_weapons(_SECOND_WEAPON, state, weapons, int(hands >= 2))
+        return extra
 
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a close combat: the unit is in base contact and has not fought this phase."""
@@ -2919,8 +2917,7 @@ class CombatRules(Ruleset):
                         continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
-                    weapon = arms[model.weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)),
-                                                        BARE_HANDS)
+                    weapon = arms[model.weapons] = melee_weapon(state, model)
                 s = weapon.strength_for(model.profile.s)
                 if sole is not None:
                     target = standing[sole]
@@ -3009,7 +3006,7 @@ class CombatRules(Ruleset):
             model = models[list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)]
         weapon = arms.get(weapons)
         if weapon is None:
-            weapon = arms[weapons] = next(filterfalse(_IS_SHOOTING, self.weapons_of(state, model)), BARE_HANDS)
+            weapon = arms[weapons] = melee_weapon(state, model)
         job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
         if job in jobs:
             _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
@@ -3573,9 +3570,13 @@ _MODELS, _TOUGHNESS, _W, _WOUNDS_TAKEN = attrgetter("models"), attrgetter("profi
     attrgetter("wounds_taken")
 _SAVE, _INVULNERABLE = attrgetter("profile.save"), attrgetter("profile.invulnerable")
 _IS_SHOOTING = attrgetter("is_shooting")
-#: Each set of weapons carried (with the scenario's profiles): the Initiative its close combat weapon strikes at, 0
-#: for the wielder's own (``striking_initiative``).
-_STRIKES_AT: dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]] = {}
+#: A memo of what each set of weapons carried gives, with the scenario's profiles (``_kept_for_weapons``).
+WeaponsMemo = dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]]
+
+
+#: Each set of weapons carried (with the scenario's profiles, ``_kept_for_weapons``): the Initiative its close combat weapon
+#: strikes at, 0 for the wielder's own (``striking_initiative``).
+_STRIKES_AT: WeaponsMemo = {}
 
 
 @implements("published.initiative")
@@ -3584,20 +3585,35 @@ def striking_initiative(state: GameState, model: Model) -> int:
     strikes at 1); the weapon is the first close combat weapon it lists, as the fight's blows use."""
     if not model.weapons:
         return model.profile.i
-    own = state.weapons
-    key = (model.weapons, id(own))  # the scenario's profiles by identity, kept with the value (``_second_weapon``)
-    kept = _STRIKES_AT.get(key)
-    if kept is None or kept[0] is not own:
-        carried = (find_weapon(name, own, model.name) for name in model.weapons)
-        weapon = next(filterfalse(_IS_SHOOTING, carried), BARE_HANDS)
-        kept = _keep(_STRIKES_AT, key, (own, weapon.strikes_at or 0), 4096)
-    return kept[1] or model.profile.i
+    at = _kept_for_weapons(_STRIKES_AT, state, model.weapons)
+    if at is None:
+        at = _keep_for_weapons(_STRIKES_AT, state, model.weapons, melee_weapon(state, model).strikes_at or 0)
+    return at or model.profile.i
+
+
+def melee_weapon(state: GameState, model: Model) -> Weapon:
+    """Return the weapon a model strikes with in close combat: its first listed close combat weapon, else its bare
+    hands (the user's Strength)."""
+    carried = (find_weapon(name, state.weapons, model.name) for name in model.weapons)
+    return next(filterfalse(_IS_SHOOTING, carried), BARE_HANDS)
+
+
+def _kept_for_weapons(memo: WeaponsMemo, state: GameState, weapons: tuple[str, ...]) -> int | None:
+    """Return what a set of weapons gives as ``memo`` keeps it for the scenario's profiles, or None: the profiles by
+    identity, kept with the value (hashing them would cost more than the look-up)."""
+    kept = memo.get((weapons, id(state.weapons)))
+    return kept[1] if kept is not None and kept[0] is state.weapons else None
+
+
+def _keep_for_weapons(memo: WeaponsMemo, state: GameState, weapons: tuple[str, ...], value: int) -> int:
+    """Keep what a set of weapons gives for the scenario's profiles (``_kept_for_weapons``) and return it."""
+    return _keep(memo, (weapons, id(state.weapons)), (state.weapons, value), 4096)[1]
 
 
 #: The weapon types a model holds in one hand in close combat: two give an extra Attack (published.close-combat).
 _SINGLE_HANDED = frozenset((WeaponType.MELEE, WeaponType.PISTOL))
 #: Each set of weapons carried (with the scenario's profiles): its extra Attack, 1 or 0 (``_second_weapon``).
-_SECOND_WEAPON: dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]] = {}
+_SECOND_WEAPON: WeaponsMemo = {}
 _SIDE, _ID, _ON_TABLE, _FINISHED = attrgetter("side"), attrgetter("id"), attrgetter("on_table"), attrgetter("finished")
 _INITIATIVE, _WS, _S, _A = attrgetter("profile.i"), attrgetter("profile.ws"), attrgetter("profile.s"), attrgetter("profile.a")
 _WEAPONS_CARRIED = attrgetter("weapons")
