@@ -1,7 +1,8 @@
 #!/bin/bash
 # Machine instructions per apply+undo pair spent inside named functions (callgrind), to see where a pair goes:
 #   bash benchmarks/count_regions.sh SRC KIND N [--same] [module:Class.method ...]
-# e.g. bash benchmarks/count_regions.sh src fight 30 herohammer.rulesets.w40k_combat:CombatRules._strike
+# e.g. bash benchmarks/count_regions.sh src fight 30 herohammer.rulesets.w40k_close_combat:CloseCombatRules._strike
+# (name the class that defines the method: the 40k rules are a chain of classes, one module each)
 # With --same the one game first applies and undoes the action 100 times uncounted (count_instructions.sh reads
 # pairs 101-300 the same way), so the per-pair figure is the steady state a search meets, not the memo filling.
 # With no function named: the whole pairs (as count_instructions.sh, without its two runs). Each entry of a

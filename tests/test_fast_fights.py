@@ -13,7 +13,8 @@ from herohammer.actions import parse_action
 from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.rulesets.w40k_combat import WoundBatch, _allocate_melee, _models_of
+from herohammer.rulesets.w40k_close_combat import _allocate_melee
+from herohammer.rulesets.w40k_wounds import WoundBatch, models_of
 from herohammer.rulings import Event
 from herohammer.values import MEMO, evolve
 from herohammer.scenario import state_from_data
@@ -173,7 +174,7 @@ def test_a_strike_allocates_its_wounds_as_take_wounds_does(host: list[tuple[str,
     state = state.replace_units(*hurt)
     rules = get_ruleset(ruleset)
     pool = [(u.id, i) for u in state.combined("mob") for i in range(len(u.models))]
-    models = _models_of(state, pool)
+    models = models_of(state, pool)
     saving = rules._save_split(state, pool, ignores_armour, most, "mob", models)
     if saving is None:  # no model left to take a wound: _saved_wounds takes none either
         assert rules._saved_wounds(state, pool, [WoundBatch(most, None, ignores_armour)], SeededDice(0), "mob",

@@ -18,7 +18,8 @@ from herohammer.geometry import Base
 from herohammer.profiles import Profile
 from herohammer.rulesets import get_ruleset
 from herohammer.rulesets.base import LeadershipSource
-from herohammer.rulesets.w40k_combat import WoundBatch, _batches
+from herohammer.rulesets.w40k_shooting import _batches
+from herohammer.rulesets.w40k_wounds import WoundBatch
 from herohammer.scenario import state_from_data
 from herohammer.state import GameState
 from herohammer.units import CharacterKind, Model, Unit, UnitType

@@ -19,7 +19,7 @@ from herohammer import geometry as geo
 from herohammer.errors import ScenarioError
 from herohammer.rulesets import get_ruleset
 from herohammer.rulesets.w40k_combat import CombatRules
-from herohammer.rulesets.w40k_combat import _FallBack
+from herohammer.rulesets.w40k_morale import _FallBack
 from herohammer.scenario import state_from_data
 
 WEAPONS = [{"name": "slugga", "type": "pistol", "range": 12, "strength": 4, "ap": 6},
@@ -96,7 +96,7 @@ def test_a_fall_back_clear_of_the_edge_ends_where_the_clamped_one_does(boyz: int
 def test_a_clear_fall_backs_box_from_the_centres_bounds_is_the_box_of_its_bases(
         boyz: list[tuple[float, float]], nobs: list[tuple[float, float]], base: int, ox: float, oy: float) -> None:
     """``_move_box`` from the plan's bounds (a clear move) is the box measured from each member's extent and ends."""
-    from herohammer.rulesets.w40k_combat import _move_box
+    from herohammer.rulesets.w40k_morale import _move_box
     from herohammer.units import Unit
     from herohammer.values import evolve, evolve_each
 

@@ -26,7 +26,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
-from .w40k_combat import WoundBatch
+from .w40k_wounds import WoundBatch
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
 

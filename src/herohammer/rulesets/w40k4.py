@@ -24,7 +24,8 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_combat import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, MORALE_FRACTION, UNSLOWED_TYPES
+from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES
+from .w40k_morale import MORALE_FRACTION
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -417,7 +418,7 @@ class Warhammer40k4(Warhammer40k3):
         return False
 
 
-    # == shooting, assault and close combat (mechanics in w40k_combat) =================
+    # == shooting, assault and close combat (mechanics in the w40k_* layers under w40k_combat) =
     shooting_dice_rule: ClassVar[str] = "40k4.shoot.separate-dice"
     same_target_rule: ClassVar[str] = "40k4.shoot.same-target"
     assault_alone_rule: ClassVar[str] = "40k4.assault.alone"

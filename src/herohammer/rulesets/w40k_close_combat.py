@@ -1,0 +1,1208 @@
+"""Warhammer 40,000 close combat: allocating attacks, striking by Initiative, and the combat result.
+
+A fight is a ``Dice.loop`` over Initiative steps (``_Melee`` carries it between them):
+each step's strikes are worked out once per state and its dice only pick a result, so an
+enumeration merges fights that stand alike between steps.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from operator import attrgetter, lt
+from functools import partial
+from itertools import compress, filterfalse, repeat
+from typing import Any, NamedTuple
+
+from .. import geometry as geo
+from ..actions import Allocate, Fight
+from ..catalogue import implements
+from ..charts import close_combat_attacks, is_casualty, to_hit_melee, to_wound
+from ..dice import Dice, Stage
+from ..rulings import Event, Ruling
+from ..state import GameState
+from ..units import Model, Status, Unit
+from ..values import evolve
+from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
+from .base import Resolution
+from .engagement import Contacts, Engagement
+from .w40k_wounds import (casualties, keep_bounded, killed_outright, majority, MODEL_OF, ModelRef, MODELS_OF, models_of,
+                          NO_KILLS, outright_events, release_orphans, SaveSplit, TOUGHNESS_OF, UNIT_OF, PROFILE_WOUNDS_OF,
+                          WEAPONS_OF, wounded_units, WOUNDS_TAKEN_OF, zero_rules)
+from .w40k_combat_result import CombatResultRules
+
+#: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
+LATER_GATHERS_KEPT = 256
+#: How many strikes (a state and its pools) a state fought from again remembers (``_FightSetup.strikes``), and how
+#: many outcomes of its dice each strike remembers (``_StrikePlan.outcomes``).
+STRIKES_KEPT = 256
+OUTCOMES_KEPT = 64
+NEAR_CONTACT_INCHES = 2.0
+_WOUNDS_LEFT = attrgetter("wounds_left")
+_FOUGHT = frozenset({Status.FOUGHT})
+_FOUGHT_UNIT = "fought"  # the key of a unit's value once its combat is fought (``_fought_unit``)
+_SLAIN_REMOVED = "slain removed"  # the key of a unit's value with its slain removed (``_remove_casualties``)
+_POOL = "combat pool"  # the key of a unit's models in the order a striker's blows wound them (``_combat_pool``)
+
+
+def _ws_zero(attacker_ws: int, target_ws: int) -> tuple[str, ...]:
+    """Name core.zero.ws when a Weapon Skill of 0 decided a close combat to-hit roll (either side's), else nothing."""
+    return ("core.zero.ws",) if attacker_ws <= 0 or target_ws <= 0 else ()
+
+
+@implements("core.zero.a")
+def _no_attacks(state: GameState, combat: Iterable[str]) -> list[Event]:
+    """Say, per unit of a close combat, which of its models make no attacks because their Attacks are 0."""
+    events = []
+    for uid in combat:
+        unit = state.unit(uid)
+        idle = [m.name for m in unit.models if not close_combat_attacks(m.profile.a)]
+        if idle:
+            events.append(Event("no_attacks", f"{', '.join(idle)} ({uid}) make{'s' * (len(idle) == 1)} no close "
+                                "combat attacks: Attacks 0", ("core.zero.a",)))
+    return events
+
+
+StrikeKey = tuple[str, str, int, int, bool, bool, str]
+Job = tuple[StrikeKey, int, tuple[tuple[str, int], ...]]  # a pool of attacks: who, how many, the models it may hurt
+Gathered = tuple[tuple[Job, ...], int, Event]  # an Initiative step's pools, the Initiative after it, its event
+EventView = Callable[[Event], Hashable]
+ScoreRead = Callable[[tuple[tuple[str, int], ...]], Hashable]
+
+
+class _Melee:
+    """Where a close combat stands between steps: the state, the pools still to strike, the score, the events.
+
+    A carry of ``Dice.loop``, made at every step of play and enumeration alike: a plain slotted value built in
+    one call (no dataclass copied field by field), never changed once built but for what it works out about
+    itself (its key, its tally of events, the attacks its next step gathers), which a new carry does not inherit.
+    """
+
+    __slots__ = ("state", "initiative", "jobs", "caused", "events", "finished", "whole_score", "pending",
+                 "kept_key", "kept_tally", "gathered")
+
+    def __init__(self, state: GameState, initiative: int, jobs: tuple[Job, ...], caused: tuple[tuple[str, int], ...],
+                 events: tuple[Event, ...], finished: bool = False, whole_score: bool = True,
+                 pending: tuple[str, ...] = ()) -> None:
+        self.state = state
+        self.initiative = initiative  # the next Initiative value to gather attacks for; -1: every blow struck
+        self.jobs = jobs
+        self.caused = caused
+        self.events = events
+        self.finished = finished
+        #: False in a step's result from ``fresh()``: ``caused`` holds only what that step added.
+        self.whole_score = whole_score
+        #: Units whose slain wait at 0 Wounds for the end of the Initiative step (a later pool of the step reads
+        #: them). Told by ``state`` (the units with a model at 0 Wounds), so no key needs it.
+        self.pending = pending
+        self.kept_key: Hashable | None = None
+        self.kept_tally: Counter[Hashable] | None = None
+        #: The attacks of the next Initiative step, gathered once per carry (an enumeration steps it per branch).
+        self.gathered: tuple[Gathered, ...] | None = None
+
+    def __repr__(self) -> str:
+        return (f"_Melee(initiative={self.initiative}, jobs={len(self.jobs)}, caused={self.caused}, "
+                f"finished={self.finished}, events={len(self.events)})")
+
+    def key(self, view: EventView | None = None, result: ScoreRead | None = None) -> Hashable:
+        """Everything later steps and callers read (worked out once per carry).
+
+        Events count as the caller reads them (``view``, see ``Dice.event_view``; without
+        one by kind, rules and data), never by their wording or order.  The wounds caused
+        count only as margins between the sides (each side's count less the lowest), and
+        once every blow is struck only as ``result`` reads them (who won, and what the
+        margin does to the loser's Morale check) - in a whole score, not in what one step
+        added (``whole_score``), which a join may still add to; the score in the result's
+        text is a representative one.  A finished combat is its state and events alone.
+        """
+        kept = self.kept_key
+        if kept is None:
+            events = frozenset(self.tally(view).items())
+            if self.finished:
+                kept = self.state, events
+            elif self.struck and self.whole_score and result is not None:
+                kept = self.state, result(self.caused), events
+            else:
+                low = min((n for _, n in self.caused), default=0)
+                kept = (self.state, self.initiative, self.jobs, tuple((side, n - low) for side, n in self.caused),
+                        events)
+            self.kept_key = kept
+        return kept
+
+    def tally(self, view: EventView | None) -> Counter[Hashable]:
+        """Count the events as ``view`` shows them (kept with the carry: ``join`` adds two tallies)."""
+        tally = self.kept_tally
+        if tally is None:
+            shown = ((e.kind, e.rules, e.data) for e in self.events) if view is None else map(view, self.events)
+            tally = self.kept_tally = Counter(v for v in shown if v is not None)
+        return tally
+
+    @property
+    def struck(self) -> bool:
+        """Say whether every blow is struck: the combat result comes next."""
+        return self.initiative < 0 and not self.jobs and not self.finished
+
+    def fresh(self) -> _Melee:
+        """Return this point of the combat with no events yet, and until the result no wounds caused yet.
+
+        No step reads the events, and until the combat result the steps only add to the
+        wounds caused (``Dice.loop``).
+        """
+        caused = self.caused if self.struck else tuple((side, 0) for side, _ in self.caused)
+        return _Melee(self.state, self.initiative, self.jobs, caused, (), self.finished, self.struck and self.whole_score,
+                      self.pending)
+
+    def join(self, stepped: _Melee, view: EventView | None = None) -> _Melee:
+        """Return ``stepped`` (a step from ``self.fresh()``) after this point: its events and wounds caused first."""
+        if not self.struck:
+            mine = dict(self.caused)
+            caused = tuple((side, mine.get(side, 0) + n) for side, n in stepped.caused)
+            whole = True
+        else:
+            caused, whole = stepped.caused, stepped.whole_score
+        joined = _Melee(stepped.state, stepped.initiative, stepped.jobs, caused, (*self.events, *stepped.events),
+                        stepped.finished, whole, stepped.pending)
+        joined.kept_tally = self.tally(view) + stepped.tally(view)
+        return joined
+
+
+class _FightSetup(NamedTuple):
+    """What a fight reads from the state it starts from, whatever the dice: worked out once per state and fighting unit.
+
+    Ruling and resolving share the engagement; play applying the same fight again (a search)
+    and an enumeration (once per leaf) find the rest ready, the first Initiative step's attacks
+    too.  ``arms`` and ``gathered`` fill as the fight asks: the melee weapon of each set of
+    weapons carried, and each Initiative step's attacks gathered on the starting state.
+    """
+
+    engagement: Engagement
+    combat: tuple[str, ...]
+    allocations: dict[str, tuple[tuple[str, int], ...]]
+    levels: frozenset[int]
+    arms: dict[tuple[str, ...], Weapon]
+    gathered: dict[int, tuple[Gathered, ...]]
+    #: The later steps' attacks by their state's value and Initiative (at most ``LATER_GATHERS_KEPT``, the oldest
+    #: dropped first), kept from the second fight from this state on (``fights``: how many began from it).
+    later: dict[tuple[GameState, int], tuple[Gathered, ...]]
+    fights: list[int]
+    sides: tuple[tuple[str, int], ...]
+    opening: tuple[Event, ...]  # the fight's first events: the close combat, the characters fighting apart
+    #: Each strike's reading and what its dice did, by the carry's state and by the units it reads (``_Strikes``),
+    #: kept from the second fight from this state on, as ``later`` is.
+    strikes: _Strikes
+    #: What the combat result works out whatever its dice, by the state it reads (``_Kept``): the state with every
+    #: unit fought, the locks released.
+    results: _Kept
+
+
+class _Verdict(NamedTuple):
+    """What a combat result reads from the wounds caused alone (``CloseCombatRules._combat_verdict``): its event, the
+    losing side's units that take the loser's Morale check (none on a draw), why, and the check's modifier."""
+
+    said: Event
+    losers: tuple[str, ...]
+    why: str
+    modifier: int
+
+
+class _Kept:
+    """The dice-free pieces of a fight's result that a state fought from again keeps, by the state each reads.
+
+    ``fought``: the state with every unit of the combat fought, by the state the blows left
+    (the very state a Morale check and a fall back then read, so what they keep per state
+    is found again); ``unlocked``: the locks released and what follows them (``after_combat_result``: 4th
+    edition's units free to consolidate, with their events), by the state the checks left; ``verdicts``: who lost
+    and the words saying so, by the wounds caused.
+    Each kind is bounded apart (``keep_bounded``).
+    """
+
+    __slots__ = ("fought", "unlocked", "verdicts", "lasts")
+
+    def __init__(self) -> None:
+        self.fought: dict[GameState, GameState] = {}
+        self.unlocked: dict[GameState, Resolution] = {}
+        self.verdicts: dict[tuple[tuple[str, int], ...], _Verdict] = {}
+        #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
+        #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
+        self.lasts: dict[tuple[GameState, frozenset[str]], Resolution] = {}
+
+
+#: What a strike's dice decide and a carry's state keeps (``_Strikes.at``): the state after it, the events after its
+#: attacks event (saves, casualties: no rolls of their own), the wounds inflicted (the combat result's count: unsaved
+#: wounds a model took, none beyond its last Wound) and the units whose slain wait.
+StrikeOutcome = tuple[GameState, tuple[Event, ...], int, tuple[str, ...]]
+#: What a strike's dice do to the units it reads, whatever else the state holds (``_StrikePlan.deltas``): the units
+#: with their wounds (and slain) taken, the events after its attacks event, the wounds inflicted, and the units whose
+#: slain wait for the end of the Initiative step.
+StrikeDelta = tuple[tuple[Unit, ...], tuple[Event, ...], int, tuple[str, ...]]
+
+
+class _StrikePlan(NamedTuple):
+    """What a strike reads before its dice: the pool's models, the dice to roll, the words to say.
+
+    It reads only the pools and the units of the first pool's models, so a fight fought again
+    from one state keeps it by those (``_Strikes.plans``), for every carry whose state holds the
+    same units, whatever happened elsewhere; ``deltas`` then keeps what each result of its dice
+    does to those units (by wounds and unsaved wounds per save group, and whether the struck
+    unit has characters with it: the carry-over clause cited).
+    """
+
+    models: dict[ModelRef, tuple[Unit, Model]]  # the pool's models still standing (none: the strike hurts no one)
+    targets: list[Model]
+    to_hit: Stage | None
+    to_wound: Stage | None
+    saving: SaveSplit | None
+    attacking: str  # the attacks event's text before the dice: who attacks whom with how many
+    why: str  # what the attacks event adds after the wounds (a Strength that cannot wound)
+    rules: tuple[str, ...]  # the attacks event's rules
+    #: by the dice's result and the carry-over rules cited; a result whose unsaved wounds found no model of their
+    #: group to take them (``_melee_not_carried`` reads the Wounds left outside the pool) is marked ``_BY_ROOM`` there
+    #: and kept by those Wounds too
+    deltas: dict[tuple[Any, ...], StrikeDelta]
+    #: the attacks event's text by its hits and wounds (at most one per pair of counts of its attacks)
+    said: dict[tuple[int, int], str]
+    #: the pool's models an unsaved wound kills outright (Instant Death), with the strike's Strength (usually none)
+    kills: Mapping[ModelRef, int] = NO_KILLS
+
+
+class _Strikes:
+    """The strikes a state fought from again keeps (each kind at most ``STRIKES_KEPT``, the oldest dropped first).
+
+    ``plans``: each strike's reading (``_StrikePlan``) by its pools and the units of its first
+    pool; ``at``: by the carry's state, pools and pending units, that plan and what each
+    result of its dice led to from that state (at most ``OUTCOMES_KEPT``), so that the same
+    strike from the same carry pays only for its dice and its attacks event, and one from a
+    new carry with the same units struck pays only for a new state.  ``states``: each state a kept outcome
+    made, by its value, so that equal states reached by different strikes (the chaplain's blow first or the
+    squad's) are one object: every later look-up keyed by it (``at``, ``_Kept``) then finds it by identity,
+    without comparing two states field by field.
+    """
+
+    __slots__ = ("plans", "at", "states")
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan] = {}
+        self.at: dict[tuple[GameState, tuple[Job, ...], tuple[str, ...]],
+                      tuple[_StrikePlan, dict[tuple[int, ...], StrikeOutcome]]] = {}
+        self.states: dict[GameState, GameState] = {}
+
+    def same(self, state: GameState) -> GameState:
+        """Return the kept state equal to ``state`` (``state`` itself, kept, the first time one is met)."""
+        found = self.states.get(state)
+        return keep_bounded(self.states, state, state, STRIKES_KEPT) if found is None else found
+
+
+_BY_ROOM: Any = object()  # a strike's result kept by the Wounds left outside its pool as well (``_StrikePlan.deltas``)
+
+
+class CloseCombatRules(CombatResultRules):
+    """Allocate attacks and fight: strikes by Initiative, then the combat result."""
+
+    # == close combat ===================================================================
+    def _contact_units(self, state: GameState, unit_id: str) -> list[str]:
+        """Return every unit in the same close combat: linked by base contact, and characters with their units."""
+        return list(self._engagement(state, unit_id).units)
+
+    @staticmethod
+    def _engagement(state: GameState, unit_id: str) -> Engagement:
+        """Return the close combat of a unit with who touches whom in it, worked out once per state.
+
+        Ruling on a fight and resolving it both ask; every step of the fight reads it.
+        """
+        return state.remember(("close combat", unit_id),
+                              lambda: Engagement(state, unit_id, partial(striking_initiative, state)))
+
+    @implements("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only", "40k4.cc.engaged-only", "core.zero.a")
+    def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
+        """Rule on splitting attacks between enemy models in base contact.
+
+        A character may always split (40k3.char.attack-allocation); ordinary troopers only
+        when the enemy models they touch differ in WS or S (decision: either one), and
+        then each model of the unit splits its attacks as declared.
+        """
+        char = state.unit(action.character)
+        if not char.alive:
+            return Ruling.forbid(f"{char.id} has no models left", "core.zero.w")
+        if not action.attacks:
+            return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
+                                 "contact and how many attacks go to it, e.g. {\"B1\": 2}",
+                                 self.allocation_rule)
+        engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
+                   if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
+        if not engaged:
+            return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", self.allocation_contact_rule)
+        if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
+            return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
+                                 "when their opponents differ in WS or S", self.allocation_rule)
+        for key, n in action.attacks.items():
+            if n < 1:
+                return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", self.allocation_rule)
+            if not any(e.id == key or m.name == key for e, m in engaged):
+                return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
+                                     f"{char.id}; it can wound only those", self.engaged_only_rule)
+        have = (sum(self._attacks(state, char, m) for m in char.models) if char.is_character
+                else max(self._attacks(state, char, m) for m in char.models))  # troopers: per model
+        if have == 0:
+            return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
+                                 "core.zero.a", self.allocation_rule)
+        if sum(action.attacks.values()) > have:
+            split = sum(action.attacks.values())
+            return Ruling.forbid(f"{char.id} splits {split} attack{'s' * (split != 1)} but has {have}",
+                                 self.allocation_rule)
+        return Ruling.allow(f"{char.id} splits its {have} attack{'s' * (have != 1)}: "
+                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                            *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
+
+    def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
+        """Record the split until the character fights."""
+        kept = tuple(a for a in state.allocations if a[0] != action.character)
+        state = evolve(state, allocations=(*kept, (action.character, tuple(action.attacks.items()))))
+        return state, [Event("allocate", f"{action.character} declares its attacks: "
+                             + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                             (self.allocation_rule,))]
+
+    @implements("published.close-combat")
+    def _attacks(self, state: GameState, unit: Unit, model: Model) -> int:
+        """Return a model's close combat attacks: its A, +1 on the turn it charged, +1 for a second single-handed
+        weapon (published); Attacks 0 stays 0 (core.zero.a)."""
+        base = close_combat_attacks(model.profile.a)
+        if not base:
+            return 0
+        return base + unit.has(Status.CHARGED) + self._second_weapon(state, model.weapons)
+
+    def _second_weapon_notes(self, state: GameState, combat: Iterable[str]) -> list[Event]:
+        """Say, per unit of a close combat, which of its models strike with an extra Attack for a second weapon."""
+        events = []
+        for uid in combat:
+            armed = [m.name for m in state.unit(uid).models
+                     if close_combat_attacks(m.profile.a) and self._second_weapon(state, m.weapons)]
+            if armed:
+                events.append(Event("second_weapon", f"{', '.join(armed)} ({uid}) carr{'ies' if len(armed) == 1 else 'y'} "
+                                    "two single-handed weapons (a pistol or close combat weapon in each hand): "
+                                    "+1 Attack when striking", ("published.close-combat",)))
+        return events
+
+    @staticmethod
+    def _fixed_initiative_notes(state: GameState, engagement: Engagement) -> list[Event]:
+        """Say, per unit of a close combat, which of its models strike at an Initiative their weapon fixes."""
+        events = []
+        for uid in engagement.units:
+            if uid not in engagement.fixed:
+                continue
+            for m in state.unit(uid).models:
+                at = striking_initiative(state, m)
+                if m.weapons and at != m.profile.i:
+                    weapon = melee_weapon(state, m)
+                    events.append(Event("strikes_at", f"{m.name} ({uid}) strikes at Initiative {at} with its "
+                                        f"{weapon.name}, whatever its own Initiative of {m.profile.i}",
+                                        ("published.initiative",)))
+        return events
+
+    @staticmethod
+    def _second_weapon(state: GameState, weapons: tuple[str, ...]) -> int:
+        """Return the extra Attack of two single-handed weapons (a pistol or a close combat weapon each): 1 or 0.
+
+        Looked up once per set of weapons and the scenario's profiles; a third weapon adds nothing.
+        """
+        if len(weapons) < 2:
+            return 0
+        extra = _kept_for_weapons(_SECOND_WEAPON, state, weapons)
+        if extra is None:
+            hands = sum(find_weapon(name, state.weapons).type in _SINGLE_HANDED for name in weapons)
+            extra = _keep_for_weapons(_SECOND_WEAPON, state, weapons, int(hands >= 2))
+        return extra
+
+    def rule_fight(self, state: GameState, action: Fight) -> Ruling:
+        """Rule on fighting a close combat: the unit is in base contact and has not fought this phase."""
+        unit = state.unit(action.unit)
+        if not unit.alive:
+            return Ruling.forbid(f"{unit.id} has no models left", "core.zero.w")
+        combat = self._contact_units(state, unit.id)
+        enemy = fought = False
+        others: list[str] = []
+        for uid in combat:  # one plain pass: who is an enemy, who has fought, who else fights
+            member = state.unit(uid)
+            enemy = enemy or member.side != unit.side
+            fought = fought or Status.FOUGHT in member.status
+            if uid != unit.id:
+                others.append(uid)
+        if not enemy:
+            # the character clause (40k4.cc.base-contact) only for a character; a unit fights by the published rule
+            return Ruling.forbid(f"{unit.id} is not in base contact with any enemy",
+                                 self.contact_rule if unit.is_character else "published.close-combat")
+        if fought:
+            return self.fought_refusal(state, unit, combat)
+        return Ruling.allow(f"{unit.id} fights its close combat with {', '.join(others)}", "published.close-combat")
+
+    @implements("published.close-combat")
+    def fought_refusal(self, state: GameState, unit: Unit, combat: Sequence[str]) -> Ruling:
+        """Refuse a fight whose close combat has a unit that has fought this phase (``rule_fight``): each close combat
+        is fought once an Assault phase (4th edition also says why a combat a consolidation made waits)."""
+        return Ruling.forbid(f"the combat of {unit.id} has already been fought this phase: each close combat is "
+                             "fought once an Assault phase", "published.close-combat")
+
+    @implements("40k4.cc.separate-unit", "40k4.cc.base-contact", "40k4.cc.no-carry-over", "40k4.cc.engaged-only",
+                "core.zero.ws", "core.zero.a")
+    def resolve_fight(self, state: GameState, action: Fight, dice: Dice) -> Resolution:
+        """Fight in Initiative order (pooled rolls per step), compare wounds caused, test the losers' morale.
+
+        The fight is a loop of steps over a ``_Melee`` carry (gather an Initiative step's
+        attacks, strike with one pool, finally the combat result): play runs it step by
+        step, an exact enumeration merges equal carries after every step.
+        """
+        setup = state.remember(("fight", type(self), action.unit), lambda: self._fight_setup(state, action.unit))
+        engagement, combat, allocations, levels, arms, start_gathered, later, fights = setup[:8]
+        strikes, results = setup.strikes, setup.results
+        # a state fought from once (a new state in play) gains nothing from remembering what the later steps gathered
+        # on their own new states: from the second fight from it on (a search applying it again) they are remembered
+        remember_later = fights[0] > 0
+        fights[0] += 1
+        before = state
+        # no model strikes at an Initiative from 0 to below this one: a step's last pool then ends the blows
+        lowest = min([level for level in levels if level >= 0], default=1 << 30)
+        def step(melee: _Melee, dice: Dice) -> _Melee:
+            jobs, initiative, events = melee.jobs, melee.initiative, melee.events
+            if not jobs:  # gather the next Initiative step's attacks, and strike its first pool in the same step
+                if initiative < 0:
+                    return result(melee, dice)
+                # an enumeration steps the same carry once per branch of the dice: the attacks gathered once
+                gathered = melee.gathered
+                if gathered is None:
+                    if melee.state is before:  # the fight's first step (or one where no one was hurt yet): once a state
+                        gathered = start_gathered.get(initiative)
+                        if gathered is None:
+                            gathered = start_gathered[initiative] = gather(melee)
+                    elif remember_later:  # told by the state's value (hashed once) and the Initiative
+                        gathered = later.get((melee.state, initiative))
+                        if gathered is None:
+                            gathered = keep_bounded(later, (melee.state, initiative), gather(melee), LATER_GATHERS_KEPT)
+                    else:
+                        gathered = gather(melee)
+                    melee.gathered = gathered
+                if not gathered:  # every blow struck: the combat result is a step of its own
+                    return _Melee(melee.state, -1, melee.jobs, melee.caused, melee.events, melee.finished,
+                                  melee.whole_score, melee.pending)
+                jobs, initiative, event = gathered[0]
+                events = (*events, event)
+            if len(jobs) == 1 and initiative < lowest:
+                initiative = -1  # no one left to strike: the combat result is next
+            return self._strike(melee, jobs, initiative, events, dice, strikes if remember_later else None)
+
+        def gather(melee: _Melee) -> tuple[Gathered, ...]:
+            """Return the attacks of the next Initiative step that has any, the Initiative after it and its event."""
+            for initiative in range(melee.initiative, -1, -1):
+                if initiative in levels and (jobs := self._strikes(melee.state, engagement, initiative, allocations,
+                                                                            arms)):
+                    pools = []
+                    for key, (n, pool) in jobs.items():
+                        pools.append((key, n, tuple(pool)))
+                    return ((tuple(pools), initiative - 1,
+                             Event("initiative", f"Initiative {initiative} strikes", ("published.initiative",))),)
+            return ()
+
+        def result(melee: _Melee, dice: Dice) -> _Melee:
+            kept = results if remember_later else None
+            found = None if kept is None else kept.fought.get(melee.state)
+            if found is not None:
+                state = found
+            else:
+                state = fought(melee.state)
+                if kept is not None:
+                    keep_bounded(kept.fought, melee.state, state)
+            state, more = self._resolve_combat(state, before, combat, melee.caused, dice,
+                                               engagement=engagement, kept=kept)
+            return _Melee(state, -1, melee.jobs, melee.caused, (*melee.events, *more), True, melee.whole_score,
+                          melee.pending)
+
+        def fought(state: GameState) -> GameState:
+            """Return ``state`` with every unit of the combat marked as fought, its splits of attacks ended."""
+            allocations = state.allocations  # splits of attacks end with the fight
+            if allocations and any(a[0] in combat for a in allocations):
+                allocations = tuple(a for a in allocations if a[0] not in combat)
+            units = []  # every unit of the combat has fought: one new state, each unit's fought value kept on the unit
+            for u in state.units:  # (the many states a fight fought again ends in share them, each hashed once)
+                units.append(u.remember(_FOUGHT_UNIT, partial(_fought_unit, u)) if u.id in combat else u)
+            return evolve(state, allocations=allocations, units=tuple(units))
+
+        view = dice.event_view
+        melee = dice.loop(_Melee(state, 10, (), setup.sides, setup.opening), step, _FINISHED,
+                          lambda m: m.key(view, self.combat_result_read), _Melee.fresh, lambda m, r: m.join(r, view))
+        return melee.state, list(melee.events)
+
+    def _fight_setup(self, state: GameState, unit_id: str) -> _FightSetup:
+        """Work out what a fight reads from the state it starts from, whatever the dice (``_FightSetup``)."""
+        engagement = self._engagement(state, unit_id)
+        combat = engagement.units
+        opening = Event("fight", f"close combat: {', '.join(combat)}", ("published.close-combat",))
+        return _FightSetup(engagement, combat, dict(state.allocations),
+                           # the Initiative values of the combat's models (models only leave a fight): no other step
+                           # gathers attacks
+                           frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
+                           tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
+                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
+                            *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, engagement)),
+                           _Strikes(), _Kept())
+
+    def _strike(self, melee: _Melee, jobs: tuple[Job, ...], initiative: int, events_before: tuple[Event, ...],
+                dice: Dice, kept: _Strikes | None = None) -> _Melee:
+        """Roll the first of ``jobs`` (hit, wound, saves); after an Initiative step's last, remove the slain.
+
+        The carry that follows holds the other jobs, ``initiative`` and the events after ``events_before``.
+        What the strike reads before its dice is its plan (``_strike_plan``), and what the dice
+        then do to the state its outcome (``_strike_outcome``); ``kept``: the plans and outcomes
+        a fight fought again from one state keeps (``_Strikes``), so that the same strike from
+        the same carry pays only for its dice.
+        """
+        state, pending, rest = melee.state, melee.pending, jobs[1:]
+        outcomes: dict[tuple[int, ...], StrikeOutcome] | None = None
+        if kept is None:
+            plan = self._strike_plan(state, jobs)
+        else:
+            key = (state, jobs, pending)
+            found = kept.at.get(key)
+            if found is None:
+                found = keep_bounded(kept.at, key, (self._kept_plan(state, jobs, kept.plans), {}), STRIKES_KEPT)
+            plan, outcomes = found
+        caused = melee.caused
+        if plan.models:
+            side, n = jobs[0][0][0], jobs[0][1]
+            assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
+            start = len(dice.log)
+            saving = plan.saving
+            # (hits, wounds, unsaved per save group): the wounds and unsaved counts are what the dice decide
+            counts = dice.pools(n, plan.to_hit, plan.to_wound) if saving is None else \
+                dice.pools(n, plan.to_hit, plan.to_wound, split=saving[0])
+            decided = counts[1:]
+            got = decided[0]
+            said = plan.said.get((counts[0], got))  # the words once per plan and counts, not per strike
+            if said is None:
+                hits = counts[0]
+                said = plan.said[(counts[0], got)] = (f"{plan.attacking}{hits} hit{'s' * (hits != 1)}, "
+                                                      f"{got} wound{'s' * (got != 1)}{plan.why}")
+            attacks = Event("attacks", said, plan.rules, tuple(dice.log[start:]))  # (``rolls_since`` inlined)
+            outcome = outcomes.get(decided) if outcomes is not None else None
+            if outcome is None:
+                outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
+                if outcomes is not None:
+                    assert kept is not None  # outcomes are kept only with the fight's strikes
+                    if outcome[0] is not state:  # a new state: one object for every strike that reaches it
+                        outcome = (kept.same(outcome[0]), outcome[1], outcome[2], outcome[3])
+                    keep_bounded(outcomes, decided, outcome, OUTCOMES_KEPT)
+            state, more, unsaved, pending = outcome
+            events = (*events_before, attacks, *more)
+            if unsaved:  # (every side of the combat is in the score from the start, in order: ``_FightSetup.sides``)
+                for i, (who, count) in enumerate(caused):
+                    if who == side:
+                        caused = (*caused[:i], (who, count + unsaved), *caused[i + 1:])
+                        break
+        else:
+            events = events_before
+            if not rest and pending:
+                state, pending = _remove_casualties(state), ()
+        return _Melee(state, initiative, rest, caused, events, melee.finished, melee.whole_score, pending)
+
+    def _strike_plan(self, state: GameState, jobs: tuple[Job, ...]) -> _StrikePlan:
+        """Read what the first of ``jobs`` needs before its dice: the models it may hurt, its rolls and their words."""
+        (_, pool_key, ws, s, armour_off, apart, who), n, pool = jobs[0]
+        models = models_of(state, pool)  # the pool's models still standing (none leave before the step ends)
+        if not models:
+            return _StrikePlan(models, [], None, None, None, "", "", (), {}, {})  # (no dice: no deltas)
+        live = list(models)
+        targets = list(map(MODEL_OF, models.values()))
+        target_ws = majority(list(map(_WS, targets)))
+        need = to_hit_melee(ws, target_ws)
+        zero_ws = _ws_zero(ws, target_ws)  # core.zero.ws only when a WS of 0 decided the roll
+        rule = self.allocation_rule if apart else (zero_ws[0] if zero_ws else "published.to-hit-ws")
+        toughness = majority(list(map(TOUGHNESS_OF, targets)))
+        wound_on = to_wound(s, toughness)
+        saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
+        to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
+        to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
+                               rule if apart else "published.to-wound")
+        why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
+        kills = NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright
+        if max(map(PROFILE_WOUNDS_OF, targets)) > 1 and s >= 2 * min(map(TOUGHNESS_OF, targets)):
+            kills = {ref: s for ref, (unit, model) in models.items() if killed_outright(unit, model, s)} or NO_KILLS
+        return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
+                           f"{who} attacks {pool_key} ({n}): ", why,
+                           tuple(dict.fromkeys((rule, *zero_ws, *zero_rules(s, toughness)))), {}, {}, kills)
+
+    def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
+                   plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
+        """Return the plan of the first of ``jobs`` kept for the units of its pool as ``state`` holds them."""
+        key = (jobs, tuple([state.unit(uid) if state.has_unit(uid) else None
+                            for uid in dict.fromkeys(map(UNIT_OF, jobs[0][2]))]))
+        plan = plans.get(key)
+        if plan is None:
+            plan = keep_bounded(plans, key, self._strike_plan(state, jobs), STRIKES_KEPT)
+        return plan
+
+    def _strike_outcome(self, plan: _StrikePlan, state: GameState, pending: tuple[str, ...], rest: tuple[Job, ...],
+                        decided: tuple[int, ...], keep: bool = False) -> StrikeOutcome:
+        """Do what a strike's dice decided (``decided``: the wounds, then the unsaved wounds per save group): allocate,
+        wound, remove.
+
+        What the dice do to the units struck (``_strike_delta``) reads those units alone, so with
+        ``keep`` it is kept on the plan for every state holding them; the new state is this
+        state with them replaced (a destroyed unit's characters released) and, after an
+        Initiative step's last pool, its slain removed.  A strike that slays or wounds no one makes
+        no new state.
+        """
+        events: tuple[Event, ...] = ()
+        unsaved = 0
+        if decided[0] and plan.saving is not None:
+            models = plan.models
+            struck = models[next(iter(models))][0]
+            host = struck.joined or struck.id
+            group = state.combined(host)
+            carry = self._carry_rule(state, host)
+            # the Wounds left to the struck unit's members outside the pool (4th ed.: its joined characters), which
+            # wounds lost for want of carry-over are told against (``_melee_not_carried``): read only when some unsaved
+            # wounds found no model of their group, and then part of what is kept
+            room = partial(_room_outside, group, models) if len(group) > 1 else tuple
+            delta = plan.deltas.get((decided, carry)) if keep else None
+            if delta is _BY_ROOM:  # this result's delta is told apart by the Wounds left outside the pool
+                delta = plan.deltas.get((decided, carry, room()))
+            if delta is None:
+                delta, read = _strike_delta(plan, state, rest, decided, carry, room)
+                if keep:
+                    if read is None:
+                        keep_bounded(plan.deltas, (decided, carry), delta, OUTCOMES_KEPT)
+                    else:
+                        keep_bounded(plan.deltas, (decided, carry), _BY_ROOM, OUTCOMES_KEPT)
+                        keep_bounded(plan.deltas, (decided, carry, read), delta, OUTCOMES_KEPT)
+            changed, events, unsaved, waiting = delta
+            # every wound saved: the same units (a destroyed unit's characters released, as ever)
+            state = release_orphans(state.replace_units(*changed) if changed else state)
+            if waiting:
+                pending = (*pending, *waiting)
+        if not rest and pending:
+            state, pending = _remove_casualties(state), ()
+        return state, events, unsaved, pending
+
+    def _characters_apart(self, state: GameState, engagement: Engagement) -> list[Event]:
+        """Say which joined characters fight as units of their own, and which of them cannot strike (4th ed.)."""
+        if not self.character_separate_in_combat:
+            return []
+        events: list[Event] = []
+        for uid in engagement.units:
+            unit = state.unit(uid)
+            if not (unit.is_character and unit.joined and unit.alive):
+                continue
+            touching = any(map(_ON_TABLE, map(state.unit, engagement.touched_units(uid))))
+            events.append(Event("character_in_combat", f"{uid} fights as a unit of its own" + (
+                "" if touching else ", and makes no attacks: it is not in base contact with an enemy model"),
+                ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
+        return events
+
+    @implements("published.close-combat", "published.initiative")
+    def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
+                 allocations: dict[str, tuple[tuple[str, int], ...]], arms: dict[tuple[str, ...], Weapon] | None = None
+                 ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
+        """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon.
+
+        ``arms``: the melee weapon of each set of weapons carried, as far as looked up in this fight.
+        A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
+        """
+        jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
+        units = list(filter(MODELS_OF, map(state.unit, engagement.units)))
+        contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
+        standing: dict[str, Unit] = {}
+        arms = {} if arms is None else arms  # models that carry the same weapons, looked up once
+        separate = self.character_separate_in_combat
+        for unit in units:
+            if initiative not in engagement.levels[unit.id]:
+                continue
+            if contacts is None:
+                contacts, standing = engagement.now(units), dict(zip(map(_ID, units), units))
+            if unit.id not in allocations and not unit.is_character \
+                    and self._alike_strikes(state, unit, initiative, engagement, contacts, standing, arms, jobs):
+                continue
+            attacks: dict[tuple[int, tuple[str, ...]], int] = {}  # a model's attacks by its A and weapons (few kinds)
+            strikers: list[tuple[int, Model, int]] = []
+            fixed = unit.id in engagement.fixed  # a model's weapon fixes its Initiative (a power fist)
+            for i, m in enumerate(unit.models):
+                if (striking_initiative(state, m) if fixed else m.profile.i) == initiative:
+                    n = attacks.get((m.profile.a, m.weapons))
+                    if n is None:
+                        n = attacks[(m.profile.a, m.weapons)] = self._attacks(state, unit, m)
+                    if n:
+                        strikers.append((i, m, n))
+            if not strikers:
+                continue
+            enemies: list[Unit] = []
+            split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
+            apart = unit.is_character
+            # a trooper touching one enemy unit strikes it with the pool of the first like it (same weapons and
+            # profile against the same unit): its attacks are added to that pool at once
+            same: dict[tuple[str, tuple[str, ...], int, int], StrikeKey] = {}
+            for i, model, n in strikers:
+                # the usual model touches the models of one enemy unit: the one it attacks
+                sole = None if split else contacts.sole_unit(unit.id, i)
+                if sole is not None and not apart:
+                    like = (sole, model.weapons, model.profile.ws, model.profile.s)
+                    if (known := same.get(like)) is not None:
+                        have, pool = jobs[known]
+                        jobs[known] = (have + n, pool)
+                        continue
+                touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
+                if sole is None:
+                    enemies = enemies or [e for e in units if e.side != unit.side]
+                    counts: dict[str, int] = {}  # enemy models touched, per enemy unit
+                    for eid, _ in touched:
+                        counts[eid] = counts.get(eid, 0) + 1
+                    touching = [e for e in enemies if e.id in counts]
+                    if not touching and not self._near_contact(state, unit, model, enemies):
+                        continue
+                weapon = arms.get(model.weapons)
+                if weapon is None:
+                    weapon = arms[model.weapons] = melee_weapon(state, model)
+                s = weapon.strength_for(model.profile.s)
+                if sole is not None:
+                    target = standing[sole]
+                else:
+                    if split:
+                        given = 0
+                        for key, k in split:
+                            pool = [(e.id, k) for e in touching for k, m in enumerate(e.models)
+                                    if (e.id == key or m.name == key) and (e.id, k) in touched]
+                            k = min(k, n - given)
+                            if pool and k > 0:
+                                _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
+                                            f"{model.name} (split)"), k, pool)
+                                given += k
+                        n -= given
+                        if not n:
+                            continue
+                    chosen = self._default_target(state, unit, model, touching, enemies,
+                                                  [counts[e.id] for e in touching])
+                    if chosen is None:
+                        continue
+                    target = chosen
+                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart,
+                       model.name if apart else unit.id)
+                if sole is not None and not apart:
+                    same[(sole, model.weapons, model.profile.ws, model.profile.s)] = job
+                if job in jobs and not (apart and separate):
+                    _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
+                    continue
+                pool = self._combat_pool(state, target, model)
+                if apart and separate:
+                    pool = self._engaged_only(pool, touched)
+                    if not pool:
+                        continue
+                _add(jobs, job, n, pool)
+        return jobs
+
+    def _alike_strikes(self, state: GameState, unit: Unit, initiative: int, engagement: Engagement,
+                       contacts: Contacts, standing: dict[str, Unit], arms: dict[tuple[str, ...], Weapon],
+                       jobs: dict[StrikeKey, tuple[int, list[ModelRef]]]) -> bool:
+        """Gather a troop unit whose models all strike alike at once, as its models one by one would; say if it did.
+
+        Alike: every model standing has this Initiative, the same weapons, WS and S, and touched
+        models of one enemy unit only - the same one - as the fight began, and that unit has lost
+        no model since (so each touches it still).  Then every model with attacks strikes that
+        unit in one pool: the first model's weapon and pool, the attacks added up.
+        """
+        models = unit.models
+        soles = engagement.start_soles(unit.id)
+        if models is not engagement.start_models(unit.id):
+            index_of = contacts.index_of(unit.id)
+            if index_of is None:
+                return False
+            soles = tuple(compress(soles, map((0).__le__, index_of)))
+        # one pass over the models: the usual unit is alike in every value read here, A and Initiative too
+        alike = set(zip(soles, map(WEAPONS_OF, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
+                        map(_A, models)))
+        one_a = len(alike) == 1
+        fixed = unit.id in engagement.fixed  # a model's weapon fixes its Initiative (a power fist)
+        if one_a:
+            sole, weapons, ws, _, level, _ = alike.pop()
+            if (striking_initiative(state, models[0]) if fixed else level) != initiative:
+                return False
+        else:
+            if len(set(map(_INITIATIVE, models))) != 1 \
+                    or (striking_initiative(state, models[0]) if fixed else models[0].profile.i) != initiative:
+                return False
+            shared = set(zip(soles, map(WEAPONS_OF, models), map(_WS, models), map(_S, models)))
+            if len(shared) != 1:
+                return False
+            sole, weapons, ws, _ = shared.pop()
+        if sole is None or sole not in standing or standing[sole].models is not engagement.start_models(sole):
+            return False
+        if one_a:  # one A: each model strikes with the first one's attacks
+            each = self._attacks(state, unit, models[0])
+            if not each:
+                return True
+            n, model = each * len(models), models[0]
+        else:
+            attacks: dict[int, int] = {}
+            for a, m in dict(zip(map(_A, models), models)).items():  # once per A
+                attacks[a] = self._attacks(state, unit, m)
+            n = sum(map(attacks.__getitem__, map(_A, models)))
+            if not n:
+                return True
+            model = models[list(map(bool, map(attacks.__getitem__, map(_A, models)))).index(True)]
+        weapon = arms.get(weapons)
+        if weapon is None:
+            weapon = arms[weapons] = melee_weapon(state, model)
+        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
+        if job in jobs:
+            _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
+        else:
+            _add(jobs, job, n, self._combat_pool(state, standing[sole], model))
+        return True
+
+    def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
+        """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
+        if not self.fights_near_contact(unit):
+            return False
+        friends = [m for m in unit.models if m is not model
+                   and any(geo.in_base_contact(m.placed, e.placed) for x in enemies for e in x.models)]
+        return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
+
+    def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
+                        enemies: Sequence[Unit], contacts: Sequence[int]) -> Unit | None:
+        """Pick the enemy unit a model attacks: the one it touches most (units before characters).
+
+        ``contacts``: how many models of each unit in ``touching`` the model touches.
+        """
+        if touching:
+            return max(zip(touching, contacts), key=lambda ek: (not ek[0].is_character, ek[1]))[0]
+        engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
+        return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
+
+    @implements("40k4.cc.engaged-only")
+    def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
+        """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
+        return list(filter(set(touched).__contains__, pool))
+
+    def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
+        """Return the models an attack on ``target`` may wound: 4th ed. never a joined character through its unit."""
+        groups = (target,) if self.character_separate_in_combat or target.joined else state.combined(target.id)
+        if len(groups) == 1:
+            if len(target.models) == 1:  # a lone model (a character fighting apart): nothing to order
+                return [(target.id, 0)]
+            # the order reads the target unit and the striker's base alone: kept on the unit's value, which stands
+            # in every state where the unit has taken no blow since (a later Initiative step's target, as a rule)
+            placed = attacker.placed
+            return list(target.remember((_POOL, self, placed), lambda: tuple(self._pool_order(
+                state, target.id, [placed], with_characters=False))))
+        return self._pool_order(state, target.id, [attacker.placed], with_characters=True)
+
+    @implements("published.combat-resolution")
+    def _combat_verdict(self, before: GameState, combat: Sequence[str], caused: tuple[tuple[str, int], ...]
+                        ) -> _Verdict:
+        """Read the wounds caused (every side of the combat, 0 included): who lost and by how much, in words."""
+        counts = dict(caused)
+        sides = sorted(set(map(_SIDE, map(before.unit, combat))))
+        score = ", ".join(map("{} {}".format, sides, map(counts.__getitem__, sides)))
+        if len(sides) == 2 and counts[sides[0]] != counts[sides[1]]:
+            winner = max(sides, key=counts.__getitem__)
+            loser = sides[1] if sides[0] == winner else sides[0]
+            margin = counts[winner] - counts[loser]
+            losers = []
+            for uid in combat:
+                was = before.unit(uid)
+                if was.side == loser and not was.joined:
+                    losers.append(uid)
+            return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; {loser} loses by {margin}",
+                                  ("published.combat-resolution",), data=(("winner", winner),)),
+                            tuple(losers), f"lost the combat by {margin}", self.combat_morale_modifier(margin))
+        return _Verdict(Event("combat_result", f"combat result: {score} wounds caused; a draw",
+                              ("published.combat-resolution",)), (), "", 0)
+
+    @implements("published.combat-resolution")
+    def _resolve_combat(self, state: GameState, before: GameState, combat: Sequence[str],
+                        caused: tuple[tuple[str, int], ...], dice: Dice, engagement: Engagement | None = None,
+                        kept: _Kept | None = None) -> Resolution:
+        """Compare wounds caused; every losing unit takes a Morale check; then Last Man Standing.
+
+        ``caused``: the wounds each side of the combat caused (every side counted, 0 included), by side in order.
+        ``engagement``: who touched whom as the fight started (``before``), if measured.
+        ``kept``: what a fight fought again from ``before`` keeps whatever the dice (``_FightSetup.results``):
+        the verdict by the wounds caused, the locks released by the state they read (each state a check leads to is
+        kept where it is made, the caught unit's and each fall back's end, so its value is hashed once).
+        """
+        if kept is None:
+            verdict = self._combat_verdict(before, combat, caused)
+        else:
+            found_verdict = kept.verdicts.get(caused)
+            if found_verdict is None:
+                found_verdict = keep_bounded(kept.verdicts, caused, self._combat_verdict(before, combat, caused))
+            verdict = found_verdict
+        events: list[Event] = [verdict.said]
+        tested: set[str] = set()
+        leave = None
+        if verdict.losers:
+            def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
+                return self.leaves_combat(state, unit_id, dice, combat)
+        for uid in verdict.losers:
+            # the unit tests with its characters; if it is destroyed, every character who survives it (released
+            # by then) is a unit of his own and takes the loser's check himself
+            live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
+            for live_id in live:
+                if live_id != uid:
+                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
+                                        "check as a unit of its own", self.survivor_rules))
+                state, more = self._morale_check(state, live_id, dice, verdict.why, "published.combat-resolution",
+                                                 verdict.modifier, leave=leave)
+                tested.add(uid)
+                events += more
+        skip = self.no_last_man_after(tested)
+        if kept is None:
+            state, more = self._last_man(state, before, dice, skip)
+        else:
+            last_key = (state, frozenset(skip))
+            found_last = kept.lasts.get(last_key)
+            if found_last is None:
+                rolled = len(dice.log)
+                found_last = self._last_man(state, before, dice, skip)
+                if len(dice.log) == rolled:  # no test rolled: the same result whatever the dice
+                    keep_bounded(kept.lasts, last_key, found_last)
+            state, more = found_last
+        events += more
+        if kept is None:
+            state, more = self._released(state, before, combat, engagement)
+        else:
+            found = kept.unlocked.get(state)
+            if found is None:
+                found = keep_bounded(kept.unlocked, state, self._released(state, before, combat, engagement))
+            state, more = found
+        return state, events + more if more else events
+
+    def _released(self, state: GameState, before: GameState, combat: Sequence[str],
+                  engagement: Engagement | None) -> Resolution:
+        """Release the locks a combat's result leaves no reason for, then do what follows (``after_combat_result``):
+        both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``)."""
+        return self.after_combat_result(self._unlocked(state, before, combat, engagement), before, combat)
+
+
+def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
+         key: tuple[str, str, int, int, bool, bool, str], n: int, pool: list[ModelRef]) -> None:
+    have, old = jobs.get(key, (0, pool))
+    jobs[key] = (have + n, old if have else pool)
+
+
+_IS_SHOOTING = attrgetter("is_shooting")
+#: A memo of what each set of weapons carried gives, with the scenario's profiles (``_kept_for_weapons``).
+WeaponsMemo = dict[tuple[tuple[str, ...], int], tuple[tuple[Weapon, ...], int]]
+#: Each set of weapons carried (with the scenario's profiles, ``_kept_for_weapons``): the Initiative its close combat weapon
+#: strikes at, 0 for the wielder's own (``striking_initiative``).
+_STRIKES_AT: WeaponsMemo = {}
+
+
+@implements("published.initiative")
+def striking_initiative(state: GameState, model: Model) -> int:
+    """Return the Initiative a model strikes at: its profile's, or the one its close combat weapon fixes (a power fist
+    strikes at 1); the weapon is the first close combat weapon it lists, as the fight's blows use."""
+    if not model.weapons:
+        return model.profile.i
+    at = _kept_for_weapons(_STRIKES_AT, state, model.weapons)
+    if at is None:
+        at = _keep_for_weapons(_STRIKES_AT, state, model.weapons, melee_weapon(state, model).strikes_at or 0)
+    return at or model.profile.i
+
+
+def melee_weapon(state: GameState, model: Model) -> Weapon:
+    """Return the weapon a model strikes with in close combat: its first listed close combat weapon, else its bare
+    hands (the user's Strength)."""
+    carried = (find_weapon(name, state.weapons, model.name) for name in model.weapons)
+    return next(filterfalse(_IS_SHOOTING, carried), BARE_HANDS)
+
+
+def _kept_for_weapons(memo: WeaponsMemo, state: GameState, weapons: tuple[str, ...]) -> int | None:
+    """Return what a set of weapons gives as ``memo`` keeps it for the scenario's profiles, or None: the profiles by
+    identity, kept with the value (hashing them would cost more than the look-up)."""
+    kept = memo.get((weapons, id(state.weapons)))
+    return kept[1] if kept is not None and kept[0] is state.weapons else None
+
+
+def _keep_for_weapons(memo: WeaponsMemo, state: GameState, weapons: tuple[str, ...], value: int) -> int:
+    """Keep what a set of weapons gives for the scenario's profiles (``_kept_for_weapons``) and return it."""
+    return keep_bounded(memo, (weapons, id(state.weapons)), (state.weapons, value), 4096)[1]
+
+
+#: The weapon types a model holds in one hand in close combat: two give an extra Attack (published.close-combat).
+_SINGLE_HANDED = frozenset((WeaponType.MELEE, WeaponType.PISTOL))
+#: Each set of weapons carried (with the scenario's profiles): its extra Attack, 1 or 0 (``_second_weapon``).
+_SECOND_WEAPON: WeaponsMemo = {}
+_SIDE = attrgetter("side")
+_ID = attrgetter("id")
+_ON_TABLE = attrgetter("on_table")
+_FINISHED = attrgetter("finished")
+_INITIATIVE = attrgetter("profile.i")
+_WS = attrgetter("profile.ws")
+_S = attrgetter("profile.s")
+_A = attrgetter("profile.a")
+
+
+def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int,
+               looked: Sequence[Model] | None = None) -> bool:
+    """Say whether a strike's slain may leave at once instead of at the end of its Initiative step.
+
+    Blows at one Initiative are simultaneous, but only the step's later pools read the models
+    (by index): a unit none of them reads loses its slain at once, unless the strike might
+    destroy it (fewer ``wounds`` than its models standing in the pool keep it), since a
+    destroyed unit releases its characters, which later strikes of the step do read.
+    ``looked``: the models of ``models``, in order, if looked up.
+    """
+    later: set[str] = set()
+    for job in rest:
+        later.update(map(UNIT_OF, job[2]))
+    units = list(map(UNIT_OF, models))
+    if not later.isdisjoint(units):
+        return False
+    if looked is None:
+        looked = list(map(MODEL_OF, models.values()))
+    standing = compress(units, map(lt, map(WOUNDS_TAKEN_OF, looked), map(PROFILE_WOUNDS_OF, looked)))
+    if len(set(units)) == 1:  # the usual pool: the models of one unit, counted in C
+        return wounds < (len(list(standing)) or wounds + 1)
+    counts = Counter(standing)
+    return wounds < min(counts.values(), default=wounds + 1)
+
+
+def _allocate_melee(models: dict[ModelRef, tuple[Unit, Model]], saving: SaveSplit, got: int,
+                    unsaved_now: Sequence[int], rules: tuple[str, ...], events: list[Event],
+                    left_over: list[tuple[str, int]] | None = None, kills: Mapping[ModelRef, int] = NO_KILLS
+                    ) -> tuple[dict[ModelRef, int], int]:
+    """Allocate a strike's ``got`` wounds, saved as rolled with them (``unsaved_now`` per group): ``_saved_wounds`` of one batch.
+
+    Wound k goes to the k-th model that may take one, round and round, so each group takes
+    its share of the split and its first models; unsaved wounds slay whole models in order,
+    any excess is lost (each group's excess, by the unit of its models, appended to ``left_over``
+    when given: ``_melee_not_carried`` tells it).  Append each group's saves event; return the
+    wounds each model takes and the unsaved total.
+    """
+    split, order, alive, keys = saving
+    row = split.shares[got]
+    reached = alive[:got]
+    taken: dict[ModelRef, int] = {}
+    total = 0
+    for i, (_, save) in enumerate(order):
+        n = row[i]
+        if not n:
+            continue
+        refs = reached if len(order) == 1 else [ref for ref, key in zip(reached, keys) if key == order[i]]
+        unsaved = unsaved_now[i]
+        left = unsaved
+        outright: list[tuple[ModelRef, int, int]] = []
+        for ref in refs:
+            if not left:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken
+            if kills and ref in kills:  # published.instant-death: one unsaved wound takes every Wound left
+                taken[ref] = room
+                left -= 1
+                outright.append((ref, kills[ref], room))
+                continue
+            taken[ref] = room if room < left else left
+            left -= taken[ref]
+        if left and left_over is not None:
+            left_over.append((models[refs[0]][0].id, left))
+        names = models[refs[0]][1].name if len(refs) == 1 else f"{len(refs)} models"
+        kind = "no save" if save is None else f"{n - unsaved} saved"
+        events.append(Event("saves", f"{names}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules))
+        if outright:
+            events += outright_events(outright, models)
+        total += unsaved
+    return taken, total
+
+
+def _room_outside(group: Sequence[Unit], models: dict[ModelRef, tuple[Unit, Model]]) -> tuple[tuple[str, int], ...]:
+    """Return the Wounds left to each member of a struck unit's combined ``group`` (the unit and the characters joined
+    to it) with none of its models in the strike's pool (``models``): in 4th edition a strike on the unit never holds
+    its characters (40k4.cc.separate-unit), nor one on a character the unit.  Members with none left are left out."""
+    pooled = set(map(UNIT_OF, models))
+    return tuple((u.id, left) for u in group if u.id not in pooled
+                 and (left := sum(max(0, m.profile.w - m.wounds_taken) for m in u.models)) > 0)
+
+
+@implements("published.wound-allocation", "40k4.cc.no-carry-over")
+def _melee_not_carried(models: dict[ModelRef, tuple[Unit, Model]], taken: dict[ModelRef, int],
+                       left_over: Sequence[tuple[str, int]], outside: tuple[tuple[str, int], ...],
+                       carry: tuple[str, ...]) -> list[Event]:
+    """Say how many of a close combat strike's unsaved wounds are lost only because they never carry over from the
+    unit onto a character who joined it, or from such a character onto his unit (40k4.cc.no-carry-over: "wounds on
+    a unit cannot carry over onto a joined character, and vice versa"; 3rd edition reads the character's wounds as
+    his own group too, published.wound-allocation): each group's excess (``left_over``: by its unit) up to the
+    Wounds its fellow members had left after the strike (in the pool: ``taken`` counted; outside it: ``outside``).
+    The same ``not_carried_over`` event a volley tells (``_lost_events``); none when no fellow had a Wound left."""
+    room: dict[str, int] = dict(outside)
+    units: dict[str, Unit] = {}
+    for ref, (unit, model) in models.items():
+        units[unit.id] = unit
+        left = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+        if left > 0:
+            room[unit.id] = room.get(unit.id, 0) + left
+    rules = (*carry, "published.wound-allocation")
+    told: list[Event] = []
+    for uid, excess in left_over:
+        fellows = [other for other in room if other != uid]
+        if not fellows:
+            continue
+        lost = min(excess, sum(room[other] for other in fellows))
+        s = "s" * (lost != 1)
+        unit = units[uid]
+        if unit.is_character and unit.joined:
+            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: a joined character's unsaved "
+                              f"wounds never carry over onto {', '.join(fellows)}", rules,
+                              data=(("unit", uid), ("lost", lost), ("onto", "its unit"))))
+        else:
+            told.append(Event("not_carried_over", f"{lost} wound{s} on {uid} lost: the unit's unsaved wounds never "
+                              f"carry over onto {', '.join(fellows)}, who joined it", rules,
+                              data=(("unit", uid), ("lost", lost))))
+    return told
+
+
+@implements("published.combat-resolution")
+def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], decided: tuple[int, ...],
+                  carry: tuple[str, ...], room: Callable[[], tuple[tuple[str, int], ...]] = tuple
+                  ) -> tuple[StrikeDelta, tuple[tuple[str, int], ...] | None]:
+    """Work out what a strike's dice do to the units it reads (``CloseCombatRules._strike_outcome``), in ``state``.
+
+    The wounds are allocated in the same pass that worked out the save groups (``_save_split``
+    and ``_saved_wounds`` of one batch, held to them by ``tests/test_fast_fights.py``); the
+    slain leave at once unless a later pool of the Initiative step reads their unit (``_slain_now``).
+    """
+    got = decided[0]
+    assert plan.saving is not None  # a strike that wounds has its saves
+    models = plan.models
+    rules = ("published.wound-allocation", *carry)
+    remove = not rest or _slain_now(models, rest, got, plan.targets)
+    events: list[Event] = []
+    left_over: list[tuple[str, int]] = []
+    taken, unsaved = _allocate_melee(models, plan.saving, got, decided[1:], rules, events, left_over, plan.kills)
+    changed: list[Unit] = []
+    if taken:
+        changed, slain = wounded_units(state, taken, remove)
+        if slain:
+            events.append(casualties(slain, rules))
+    outside = None
+    if left_over:  # some unsaved wounds found no model of their group to take them
+        outside = room()
+        events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
+    waiting = tuple(dict.fromkeys(map(UNIT_OF, models))) if unsaved and not remove else ()
+    # the combat result counts the wounds the strike inflicted: those a model took, up to its last Wound; unsaved
+    # wounds beyond it, or that found no model, are lost and count for nothing (published.combat-resolution's decision)
+    inflicted = sum(taken.values())
+    return (tuple(changed), tuple(events), inflicted, waiting), outside
+
+
+def _fought_unit(unit: Unit) -> Unit:
+    """Return ``unit`` marked as having fought its close combat this phase."""
+    return evolve(unit, status=unit.status | _FOUGHT)
+
+
+def _without_slain(unit: Unit) -> Unit:
+    """Return ``unit`` without its models left at 0 Wounds."""
+    return evolve(unit, models=tuple(m for m in unit.models if not is_casualty(m.wounds_left)))
+
+
+def _remove_casualties(state: GameState) -> GameState:
+    """Remove the models left at 0 Wounds at the end of an Initiative step (only the units that have any)."""
+    # each unit's value without its slain kept on the unit: the states a fight fought again reaches share them
+    struck = [u.remember(_SLAIN_REMOVED, partial(_without_slain, u)) for u in state.units
+              if any(map(is_casualty, map(_WOUNDS_LEFT, u.models)))]
+    return release_orphans(state.replace_units(*struck) if struck else state)

@@ -1,0 +1,276 @@
+"""Warhammer 40,000 after a close combat's result: Sweeping Advance and consolidation (4th edition's hooks).
+
+4th edition: a unit that fails its close combat Morale check meets the victor's Sweeping
+Advance (Initiative + D6 each: caught and destroyed with its characters, or it breaks off
+and falls back), and each unit the result leaves with no enemy in base contact may
+consolidate D6" in that Assault phase (``leaves_combat``/``after_combat_result``,
+published.sweeping-advance, published.consolidation); 3rd edition falls back only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import partial
+from typing import ClassVar
+
+from ..catalogue import implements
+from ..dice import Dice
+from ..rulings import Event
+from ..state import GameState
+from ..units import Status, Unit
+from ..values import evolve
+from .base import Resolution, rule_key, rule_keys
+from .engagement import Engagement, touching as _touching
+from .w40k_wounds import rolls_since
+from .w40k_assault import AssaultRules
+
+_SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
+_SWEEP_INITIATIVE = "sweep initiative"  # the key of a group's Initiative for a Sweeping Advance (``_group_initiative``)
+_TOUCHING = "touching"  # the key of whether a unit touches another (``_units_touch``)
+_FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
+
+
+@implements("published.sweeping-advance")
+def _sweep_initiative(group: Sequence[Unit]) -> int:
+    """Return a unit's Initiative for a Sweeping Advance: its models' (and joined characters') profile value, the
+    value more than half of them have, else the lowest."""
+    values = [m.profile.i for u in group for m in u.models]
+    if not values:
+        return 0
+    if values.count(values[0]) == len(values):  # the usual unit: one value throughout
+        return values[0]
+    value, count = Counter(values).most_common(1)[0]
+    return value if 2 * count > len(values) else min(values)
+
+
+def _group_initiative(group: Sequence[Unit]) -> int:
+    """Return ``_sweep_initiative(group)``, kept on the group's first unit by the others' values: a unit's value (a
+    fought unit is one value for every state a fight fought again leads to, ``_fought_unit``) stands in many states.
+    Worked out afresh while some other member's hash is not known yet (a state just built: keying would walk its
+    models only to be hashed)."""
+    if not all(u.hashed() for u in group[1:]):
+        return _sweep_initiative(group)
+    return group[0].remember((_SWEEP_INITIATIVE, tuple(group[1:])), partial(_sweep_initiative, group))
+
+
+def _units_touch(a: Unit, b: Unit) -> bool:
+    """Return ``touching(a, b)``, kept on ``a`` by ``b``'s value: base contact reads the two units' models alone.
+    Measured afresh while ``b``'s hash is not known yet (as ``_group_initiative``)."""
+    if not b.hashed():
+        return _touching(a, b)
+    return a.remember((_TOUCHING, b), partial(_touching, a, b))
+
+
+class _SweepFacts:
+    """What a Sweeping Advance reads from the state whatever the dice (``CombatResultRules._sweep_facts``): the victor
+    (None: no Sweeping Advance, and why), both Initiatives, the falling back unit with its characters, and the state
+    with them destroyed once a roll catches them (built on that branch only)."""
+
+    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited", "destroyed")
+
+    def __init__(self, victor: str | None, why_not: str, own: int, theirs: int, group: list[Unit]) -> None:
+        self.victor, self.why_not, self.own, self.theirs, self.group = victor, why_not, own, theirs, group
+        self.caught: GameState | None = None
+        #: the purposes of both rolls and the breaking off roll's splits (worked out on the first roll)
+        self.rolling: tuple[str, tuple[int, ...], str] | None = None
+        #: the sweeping advance event's words by the two rolls (at most 36 pairs)
+        self.said: dict[tuple[int, int], str] = {}
+        #: once a roll caught the unit: the rules its event cites and the event naming the slain
+        self.cited: tuple[str, ...] = ()
+        self.destroyed: Event | None = None
+
+
+class CombatResultRules(AssaultRules):
+    """What follows a close combat's result: the hooks 4th edition overrides (Sweeping Advance, consolidation)."""
+
+    # == after a close combat's result: hooks 4th edition overrides =====================
+    def leaves_combat(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+        """Carry out a failed close combat Morale check of ``unit_id`` (with its characters): 3rd edition falls back
+        (published.fall-back); 4th edition's victors make a Sweeping Advance first (``_sweeping_advance``)."""
+        return self._fall_back(state, unit_id, dice)
+
+    def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """Do what follows a close combat's result once its locks are released (here nothing; both editions override
+        it: the units left free may consolidate, ``_free_to_consolidate``, citing the edition's ``consolidation_rule``)."""
+        return state, []
+
+    @implements("published.sweeping-advance", "40k4.ic.falling-back")
+    def _sweeping_advance(self, state: GameState, unit_id: str, dice: Dice, combat: Sequence[str]) -> Resolution:
+        """Roll the victor's Sweeping Advance against a unit that failed its close combat Morale check.
+
+        4th ed. (Sweeping Advances & Consolidation): each side adds a D6 to its unmodified
+        Initiative; the falling back unit's higher total breaks off and falls back, the winner's
+        equal or greater total catches it: the unit and its characters are destroyed at once, no
+        save of any kind.  No Sweeping Advance (a plain fall back) without a victor that still
+        touches the unit and is engaged with no other enemy that is not falling back.  The
+        falling back unit rolls first; the winner's D6 is split at what it must reach, so an
+        exact enumeration takes at most two branches of it.
+        """
+        rule = "published.sweeping-advance"
+        # who sweeps, at what Initiatives: read once per state (an enumeration walks the same result once per branch
+        # of the dice before it); the state with the unit destroyed is built only when a roll catches it
+        facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
+        victor = facts.victor
+        if victor is None:
+            state, more = self._fall_back(state, unit_id, dice)
+            return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {facts.why_not}; it "
+                                 "falls back", (rule,), data=(("outcome", "none"),)), *more]
+        own, theirs = facts.own, facts.theirs
+        rolling = facts.rolling
+        if rolling is None:  # the rolls' purposes and the breaking off roll's splits, once per state
+            rolling = facts.rolling = (f"{unit_id}: breaking off (Initiative {own} + D6)",
+                                       tuple(range(theirs - own + 1, theirs - own + 7)),
+                                       f"{victor}: sweeping advance (Initiative {theirs} + D6)")
+        start = len(dice.log)
+        fled = dice.total(1, rolling[0], rule, splits=rolling[1])
+        reach = own + fled - theirs  # the victor's D6 that catches the unit
+        caught_on = dice.total(1, rolling[2], rule, splits=(reach - 1,))
+        rolls = rolls_since(dice, start)
+        said = facts.said.get((fled, caught_on))  # the event's words, once per state and pair of rolls
+        if said is None:
+            said = (f"{victor} makes a sweeping advance against {unit_id}: {theirs} + {caught_on} = "
+                    f"{theirs + caught_on} against {own} + {fled} = {own + fled}")
+            if caught_on < reach:
+                said = f"{said}: {unit_id} breaks off and falls back"
+            else:
+                characters = [u.id for u in facts.group[1:]]
+                with_them = f" with {', '.join(characters)}" if characters else ""
+                said = f"{said}: {unit_id} is caught and destroyed{with_them}, no save allowed"
+            facts.said[(fled, caught_on)] = said
+        if caught_on < reach:
+            state, more = self._fall_back(state, unit_id, dice)
+            return state, [Event("sweeping_advance", said, (rule,), rolls, (("outcome", "broke off"),)), *more]
+        caught = facts.caught
+        if caught is None:  # the first catch from this state: the state with the unit and its characters gone, and
+            # the events that say so (the same words whatever the rolls that caught it)
+            group = facts.group
+            caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
+            slain = [m.name for u in group for m in u.models]
+            facts.cited = (rule, self.falling_back_rule) if len(group) > 1 else (rule,)
+            facts.destroyed = Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain "
+                                    f"{', '.join(slain)}", (rule, "core.zero.w"), data=(("slain", len(slain)),))
+        destroyed = facts.destroyed
+        assert destroyed is not None  # told with the caught state
+        return caught, [Event("sweeping_advance", said, facts.cited, rolls, (("outcome", "caught"),)), destroyed]
+
+    #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
+    no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
+    #: The rule a consolidation after a close combat cites (40k3 overrides it: published.40k3-consolidation).
+    consolidation_rule: ClassVar[str] = "published.consolidation"
+    #: Whether a consolidation may end in base contact with an enemy unit, locking both in a new close combat (4th
+    #: edition, published.consolidation); 3rd edition refuses it (published.40k3-consolidation: a new foe is engaged
+    #: by the advance, which the engine does not model).
+    consolidation_engages: ClassVar[bool] = True
+
+    @implements("published.sweeping-advance")
+    def sweep_barred(self, state: GameState, victors: Sequence[Unit]) -> str | None:
+        """Say why a victor (its unit and joined characters) may not make a Sweeping Advance, or None if it may.
+
+        4th ed.: "Some troops, such as Space Marine Terminators, are not allowed to sweeping advance - in such cases
+        the unit just consolidates".  A unit (or a character joined to it) with a special rule of ``no_sweep_rules``
+        bars the whole group: it pursues as one (40k4.ic.falling-back), at the pace of its slowest member.
+        """
+        barred = self.no_sweep_rules
+        for u in victors:
+            # the rule that bars is the member's own (named below): a member without one is passed over before its
+            # effective rules are worked out (once per state: a fight's first result from each state after the blows)
+            if barred.isdisjoint(rule_keys(u.rules)) or not (have := barred & self.effective_rules(state, u.id)):
+                continue
+            named = next(r for r in u.rules if rule_key(r) in have)
+            whose = u.id if u is victors[0] else f"{u.id}, joined to {victors[0].id},"
+            return f"{whose} has {named} and may not make a sweeping advance (it just consolidates)"
+        return None
+
+    def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
+        """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
+        group = state.combined(unit_id)
+        victor, why_not, theirs = self._sweeper(state, group, combat)
+        if victor is None:
+            return _SweepFacts(None, why_not, 0, 0, group)
+        return _SweepFacts(victor, "", _group_initiative(group), theirs, group)
+
+    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
+        """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
+        may: a victor barred from sweeping, ``sweep_barred``, is passed over)."""
+        side = group[0].side
+        ids = {u.id for u in group}
+        # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
+        holding = [u for u in map(state.unit, combat)
+                   if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
+        best: tuple[int, str] | None = None
+        why = "no enemy unit of its combat is left in base contact with it"
+        for uid in combat:
+            u = state.unit(uid)
+            if u.side == side or u.joined or not u.alive:
+                continue
+            victors = state.combined(uid)
+            if not any(_units_touch(v, f) for v in victors for f in group):
+                continue
+            if any(_units_touch(v, h) for v in victors for h in holding):
+                why = f"{uid} still has models engaged with units that are not falling back"
+                continue
+            if (barred := self.sweep_barred(state, victors)) is not None:
+                why = barred
+                continue
+            initiative = _group_initiative(victors)
+            if best is None or initiative > best[0]:
+                best = (initiative, uid)
+        return (None, why, 0) if best is None else (best[1], "", best[0])
+
+    @implements("published.consolidation")
+    def _free_to_consolidate(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
+        """Let each unit the result left with no enemy in base contact (locked before, free now, not falling back)
+        consolidate D6" this Assault phase (``rule_consolidate``); worked out once per state (an enumeration walks the
+        same result once per branch of the dice before it)."""
+        # keyed by the ids locked before, not by the state before: a new state's first hash walks every model; those
+        # ids read once per state fought from (a search fights it again)
+        was_locked = before.remember((_FREED, combat), lambda: tuple(sorted(
+            {x.id for uid in combat if before.has_unit(uid) for x in before.combined(uid) if x.has(Status.LOCKED)})))
+        return state.remember((_FREED, self, was_locked, combat),
+                              lambda: self._freed(state, was_locked, combat, self.consolidation_rule))
+
+    @staticmethod
+    def _freed(state: GameState, was_locked: tuple[str, ...], combat: Sequence[str], rule: str) -> Resolution:
+        freed: list[Unit] = []
+        for uid in combat:
+            u = state.unit(uid)
+            if u.joined or not u.on_table or u.has(Status.FALLING_BACK):
+                continue
+            group = state.combined(uid)
+            if any(x.has(Status.LOCKED) for x in group) or not any(x.id in was_locked for x in group):
+                continue
+            freed.append(u)
+        if not freed:
+            return state, []
+        state = state.replace_units(*(u.with_status(Status.MAY_CONSOLIDATE) for u in freed))
+        return state, [Event("consolidation", f"{u.id} has no enemy left in base contact: it may consolidate D6\" "
+                             "this Assault phase (do: consolidate)", (rule,)) for u in freed]
+
+    def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
+                  engagement: Engagement | None) -> GameState:
+        """Release the combat's units with no enemy left in contact after its result (``_resolve_combat``)."""
+        # units with no enemy left in contact are no longer locked; an enemy that fell back from this
+        # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
+        locked = []
+        for u in map(state.unit, combat):
+            if u.alive and Status.LOCKED in u.status:
+                locked.append(u)
+        if not locked:
+            return state
+        fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
+                and not before.unit(e.id).has(Status.FALLING_BACK)}
+        # only the units that fled have moved: the others touch as the fight began, the slain aside
+        stay = [u for u in map(state.unit, combat) if u.on_table and u.id not in fled]
+        contacts = engagement.now(stay) if engagement is not None else None
+        staying = {u.id for u in stay}
+        freed = []  # (every unit read as it stands: no status read here changes)
+        for u in locked:
+            group = state.combined(u.id)
+            if contacts is not None and all(x.id in staying for x in group):
+                touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
+            else:
+                touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
+            if not touching:
+                freed.append(u.with_status(remove=(Status.LOCKED,)))
+        return state.replace_units(*freed) if freed else state

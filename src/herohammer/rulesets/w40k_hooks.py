@@ -1,0 +1,151 @@
+"""Warhammer 40,000 (3rd/4th edition) rules: the hooks each edition sets, at the bottom of the rules' layers.
+
+The 40k rules are one class built in layers, each a module and each only calling the
+layers below it: hooks (here) -> wounds -> morale -> shooting -> psychic powers ->
+assault -> the combat result -> close combat -> ``CombatRules`` (the phases), which
+``Warhammer40k3`` inherits.  4th edition changes them only through the class values and
+small methods here (and the combat result's hooks): ``Warhammer40k4`` overrides them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import geometry as geo
+from .. import movement
+from ..catalogue import implements
+from ..dice import Dice
+from ..rulings import Event, Ruling
+from ..state import GameState
+from ..units import Unit, UnitType
+from ..weapons import Weapon
+from .base import Resolution, Ruleset
+
+ASSAULT_INCHES = 6.0
+CAVALRY_ASSAULT_INCHES = 12.0
+#: Types that fall back 3D6" instead of 2D6" (published fall back rule).
+FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY})
+#: Types difficult terrain does not slow (4th ed. rulebook, Bikes: "Bikes are not slowed down by difficult terrain";
+#: Jump Infantry: "Jump infantry fall back 3D6", as they will always use their packs. They may, of course, move over
+#: any obstructions when falling back"): the 4th edition's unslowed types in moves and fall backs
+#: (``Warhammer40k4.unslowed_types``, read by ``terrain_unslowed`` and ``_fall_back_halved``, published.difficult-terrain).
+UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
+#: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
+ASSAULT_12_TYPES_3RD = FAST_TYPES
+
+
+class CombatHooks(Ruleset):
+    """What each edition sets: the rules cited and the small choices 4th edition overrides."""
+
+    # == hooks 4th edition overrides ===============================================
+    shooting_dice_rule: ClassVar[str] = "40k3.char.shooting-dice"
+    #: 3rd edition: a unit shoots at one enemy unit, and a character who joined it is part of it (40k3.ic.join):
+    #: published.shooting decides the same target (its decision); the seed's shooting clause is about his dice
+    same_target_rule: ClassVar[str] = "published.shooting"
+    assault_alone_rule: ClassVar[str] = "40k3.ic.assault-alone"
+    must_assault_rule: ClassVar[str] = "40k3.char.must-assault"
+    #: The rule that locks a joined character in its unit's combat (3rd: it assaults with the unit).
+    locked_rule: ClassVar[str] = "40k3.char.must-assault"
+    #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
+    character_separate_in_combat: ClassVar[bool] = False
+    #: The rules that make a character who survives his unit's destruction in combat a unit of his own.
+    survivor_rules: ClassVar[tuple[str, ...]] = ("published.combat-resolution",)
+    #: The clause that keeps a unit's unsaved wounds off its joined character (3rd: the published allocation only).
+    carry_over_rules: ClassVar[tuple[str, ...]] = ()
+    #: The clause that spares a character Last Man Standing.
+    no_last_man_rule: ClassVar[str] = "40k3.ic.no-last-man"
+    #: The clauses on dividing close combat attacks: who may, whom they may hurt, who fights at all.
+    allocation_rule: ClassVar[str] = "40k3.char.attack-allocation"
+    engaged_only_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    contact_rule: ClassVar[str] = "published.close-combat"
+    allocation_contact_rule: ClassVar[str] = "40k3.char.allocation-b2b-only"
+    #: The clause by which a joined character is shot as a target of his own (none in 3rd edition).
+    picked_out_rules: ClassVar[tuple[str, ...]] = ()
+    #: The clause that keeps a character with its unit while the unit falls back.
+    falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
+
+    if TYPE_CHECKING:
+        join_rule: ClassVar[str]
+        fleet_rule: ClassVar[str]
+        assault_terrain_factor: ClassVar[Mapping[UnitType, int]]
+        unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]]
+
+        def terrain_unslowed(self, state: GameState, unit: Unit, alone: bool = False, kind: str = "move") -> bool: ...
+
+        def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
+                           ) -> list[movement.PlannedMove]: ...
+
+        def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
+                                   alone: bool = False) -> tuple[int, int, str]: ...
+
+        def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove],
+                             dice: Dice) -> Resolution: ...
+
+        def _own_active(self, state: GameState, unit: Unit) -> Ruling | None: ...
+
+        def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
+
+        def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
+
+    def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
+        """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""
+        half = distance <= weapon.range / 2 + geo.EPSILON
+        if moved:
+            return 1 if half else 0
+        return 2 if half else 1
+
+    def fights_near_contact(self, unit: Unit) -> bool:
+        """Say whether a model within 2" of a friend in base contact fights (3rd ed.: no, only base contact)."""
+        return False
+
+    def combat_morale_modifier(self, margin: int) -> int:
+        """Return the Leadership modifier of a close combat Morale check lost by ``margin`` wounds (3rd: none)."""
+        return 0
+
+    def combat_result_read(self, caused: tuple[tuple[str, int], ...]) -> Hashable:
+        """Return what the combat result reads of the wounds caused: the winner and the Morale modifier of the margin.
+
+        Two fights whose scores read alike here end alike (``_resolve_combat``; its text
+        shows the score), so an enumeration merges them before the result.
+        """
+        if len(caused) != 2 or caused[0][1] == caused[1][1]:
+            return None
+        (a, x), (b, y) = caused
+        return (a if x > y else b), self.combat_morale_modifier(abs(x - y))
+
+    def last_man_spared(self, last: Unit) -> Event | None:
+        """Say why a unit newly left with one model takes no Last Man Standing test (None: it takes one).
+
+        3rd edition: an independent character is spared, a unit of its own already (40k3.ic.no-last-man).
+        """
+        if self.takes_last_man_standing(last.is_independent):
+            return None
+        return self.character_spared(last)
+
+    @implements("published.last-man-standing")
+    def no_last_man_after(self, tested: set[str]) -> set[str]:
+        """Return the units a close combat's result spares Last Man Standing, given those that took the loser's
+        Morale check (3rd edition: none, the test is taken as well as that check, published.last-man-standing's
+        decision; a unit that fell back takes no further check)."""
+        return set()
+
+    def character_spared(self, last: Unit) -> Event:
+        """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
+        return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
+                     (self.no_last_man_rule,), data=(("unit", last.id),))
+
+    @implements("published.assault-range")
+    def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
+        """Return how far a unit assaults and the rule deciding it.
+
+        A lone independent character: 6", or 12" only if it counts as cavalry
+        (40k3.ic.assault-alone, read literally: bikes and jump infantry do not count).
+        Other units: 12" if every model is cavalry, a bike or jump infantry (3rd ed.), else 6".
+        """
+        if unit.is_character and len(members) == 1:
+            reach = CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
+            return reach, self.assault_alone_rule
+        fast = all(m.type in ASSAULT_12_TYPES_3RD for m in members)
+        reach = CAVALRY_ASSAULT_INCHES if fast else ASSAULT_INCHES
+        return reach, self.must_assault_rule if len(members) > 1 else "published.assault-range"

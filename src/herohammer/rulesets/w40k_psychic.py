@@ -1,0 +1,207 @@
+"""Warhammer 40,000 psychic powers: manifesting a power, its Psychic test and Perils of the Warp."""
+
+from __future__ import annotations
+
+
+from .. import geometry as geo
+from ..actions import Manifest
+from ..catalogue import implements
+from ..dice import Dice
+from ..powers import Power, PowerEffect, find_power, known_powers
+from ..psychic import PsychicResult
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase
+from ..units import Status, Unit
+from ..values import evolve
+from ..weapons import Weapon
+from .base import Resolution
+from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, rolls_since, zero_rules
+from .w40k_shooting import bars_assault, ShootingRules
+
+
+class PsychicPowerRules(ShootingRules):
+    """Manifest a psychic power: its target, the Psychic test, Perils of the Warp, its effect."""
+
+    # == psychic powers ================================================================
+    @implements("40k3.psyker.test", "40k3.psyker.as-shooting", "published.40k4-psychic-test",
+                "published.40k4-psychic-shooting")
+    def rule_manifest(self, state: GameState, action: Manifest) -> Ruling:
+        """Rule on using a power: a psyker, one power a turn, its phase, and a target as for shooting (each edition's
+        clauses: ``psychic_test_rule``, ``psychic_shooting_rule``)."""
+        psyker = state.unit(action.psyker)
+        if problem := self._own_active(state, psyker):
+            return problem
+        if "psyker" not in self.effective_rules(state, psyker.id):
+            return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", self.psychic_test_rule)
+        if psyker.has(Status.USED_POWER):
+            return Ruling.forbid(f"{psyker.id} has already taken a psychic test this turn: never more than one "
+                                 "power a turn", self.psychic_test_rule)
+        power = find_power(action.power, state.powers)
+        if power is None:
+            return Ruling.forbid(f"unknown power {action.power!r} (known: {', '.join(known_powers(state.powers))})",
+                                 self.psychic_test_rule)
+        if power.phase != state.phase:
+            return Ruling.forbid(f"{power.name} is used in the {power.phase.value} phase, not the "
+                                 f"{state.phase.value} phase", self.psychic_test_rule)
+        if action.target is None:
+            return Ruling.forbid(f"{power.name} needs a target: field target", self.psychic_shooting_rule)
+        return self._power_target(state, psyker, power, action.target)
+
+    def _power_target(self, state: GameState, psyker: Unit, power: Power, target_id: str) -> Ruling:
+        rule = self.psychic_shooting_rule
+        target = state.unit(target_id)
+        if power.effect is PowerEffect.SHOOTING:
+            host = state.unit(psyker.joined) if psyker.joined else psyker
+            for u in dict.fromkeys((psyker, host)):  # a run is instead of shooting: said as such, not as fired
+                if u.has(Status.RAN):
+                    return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
+                                         "attack is shooting", self.fleet_rule, rule)
+            if psyker.has(Status.SHOT) or host.has(Status.SHOT):
+                return Ruling.forbid(f"{psyker.id} has already fired this turn; a psychic shooting attack is its "
+                                     "shooting", rule)
+            if psyker.has(Status.LOCKED):
+                return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            for u in dict.fromkeys((psyker, host)):  # as a shot: not while pinned
+                if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
+                    return Ruling.forbid(problem.reason, *problem.rules, rule)
+            earlier = state.target_fired_at(host.id)
+            if earlier is not None and earlier != self.aimed_at(state, target):
+                return Ruling.forbid(f"{host.id} has fired at {earlier} this turn: {psyker.id}'s psychic shooting "
+                                     "attack must take the same target", rule, self.same_target_rule)
+            inner = self.target_ruling(state, psyker.id, target_id)
+            if not inner.legal:
+                return Ruling.forbid(inner.reason, *inner.rules, rule)
+        elif target.side == psyker.side:
+            return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
+        else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
+            if state.phase is Phase.SHOOTING and psyker.has(Status.LOCKED):
+                # the shooting rules it follows: a model locked in close combat cannot shoot, so in the Shooting phase
+                # he makes no psychic attack either (40k3.psyker.as-shooting's decision; 4th edition alike)
+                return Ruling.forbid(f"{psyker.id} is locked in close combat: in the Shooting phase a psychic attack "
+                                     f"follows the shooting rules, and a model locked in close combat cannot shoot",
+                                     rule, "published.shooting-into-combat")
+            if state.phase is Phase.SHOOTING:
+                # a unit that ran (Fleet) did so instead of shooting: in that Shooting phase it makes no attack by the
+                # shooting rules, so no psychic attack either, a Morale power as much as a shooting one
+                for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
+                    if u.has(Status.RAN):
+                        return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: in the Shooting "
+                                             f"phase a psychic attack follows the shooting rules, so {psyker.id} "
+                                             f"makes none after running", self.fleet_rule, rule)
+                # and a power of the Shooting phase is used instead of shooting (session 23): not once he has fired
+                if psyker.has(Status.SHOT):
+                    return Ruling.forbid(f"{psyker.id} has already fired this turn; a power of the Shooting phase is "
+                                         "used instead of shooting", rule)
+            # published Pinning (4th): a pinned unit "may not move, shoot, assault, or make any other actions"
+            for u in dict.fromkeys((psyker, state.unit(psyker.joined) if psyker.joined else psyker)):
+                if problem := self._pinned(u, "use a psychic power either: a pinned unit makes no other action"):
+                    return Ruling.forbid(problem.reason, *problem.rules, self.psychic_test_rule)
+            special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
+            if special is not None and not special.legal:
+                return Ruling.forbid(special.reason, *special.rules, rule)
+        group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
+        if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
+            return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
+        dist = geo.group_distance(psyker.placed, group)
+        if dist > power.range + geo.EPSILON:
+            return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {psyker.id}, beyond {power.name}'s range of "
+                                 f"{power.range:g}\"", rule)
+        if power.effect is PowerEffect.SHOOTING and power.weapon is not None \
+                and not self._power_shots(state, psyker, power.weapon, dist):
+            kind = power.weapon.type.value.replace("_", " ")
+            return Ruling.forbid(f"{psyker.id} moved this turn and {power.name} is a {kind} power: as a weapon of its "
+                                 f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
+        return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
+                            f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule)
+
+    @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
+    def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
+        """Return the shots of a psychic shooting attack at ``dist``: by its weapon type, as a shot's (a Heavy power
+        fires none once the psyker moved this turn, a Rapid Fire one by its range and moving).  The psyker's own move
+        decides, as a firer's (published.weapon-profiles): moving with his unit moves him, and a squad he joined that
+        stood still does not make him stand still."""
+        chosen = self._weapon_at((weapon,), dist, psyker.has(Status.MOVED))
+        return chosen[1] if chosen is not None else 0
+
+    def perils_words(self, result: PsychicResult) -> str:
+        """Say what Perils of the Warp did to the psyker (3rd edition: a hit of Strength D6, no save of any kind)."""
+        hurt = "wounded" if result.wounded else "not wounded"
+        return f"is hit at S{result.perils_strength}, no save: {hurt}"
+
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
+                "published.last-man-standing")
+    def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
+        """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
+        psyker = state.unit(action.psyker)
+        power = find_power(action.power, state.powers)
+        assert power is not None and action.target is not None  # checked by rule_manifest
+        aimed = state.unit(action.target)
+        if power.effect is PowerEffect.SHOOTING and aimed.joined is not None and self.picked_out(state, aimed):
+            return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
+        model = psyker.models[0]
+        start = len(dice.log)
+        result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
+                                   model.profile.invulnerable)
+        verdict = "passed" if result.passed else "failed"
+        events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
+                        f"Ld {model.profile.ld}, {verdict}", (self.psychic_test_rule,), rolls_since(dice, start))]
+        before = state
+        after = state.replace_unit(psyker.with_status(Status.USED_POWER))
+        if result.perils:
+            # the 3rd edition hit's to-wound roll against a psyker of Toughness 0 is decided by core.zero.t
+            events.append(Event("perils", f"Perils of the Warp! {model.name} {self.perils_words(result)}",
+                                (self.perils_rule, *zero_rules(result.perils_strength or 1, model.profile.t))
+                                if result.perils_strength is not None else (self.perils_rule,)))
+            if result.wounded:
+                lost = 1
+                if killed_outright(psyker, model, result.perils_strength):  # 3rd edition: S double his T or more
+                    lost = model.wounds_left
+                    events.append(outright_event(model, result.perils_strength or 0, lost))
+                after, slain = apply_wounds(after, {(psyker.id, 0): lost})
+                if slain:
+                    events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
+                                        data=(("slain", len(slain)),)))
+                    # a psyker slain in his unit may leave it with one model: Last Man Standing at once (3rd
+                    # edition; 4th tells it takes none), before the power a 2 still uses (published.last-man-standing)
+                    after, more = self._last_man(after, before, dice, set())
+                    events += more
+                    before = after  # the power's casualties are counted from here: the last man tests once
+        if not result.power_used:
+            return after, events
+        rules = (self.psychic_test_rule,) + ((self.power_on_two_rule,) if result.roll == 2 else ())
+        if power.effect is PowerEffect.SHOOTING:
+            rules += (self.psychic_shooting_rule,)
+        events.append(Event("power_used", f"{model.name} uses {power.name} on {action.target}", rules))
+        target = state.unit(action.target)
+        target_id = target.joined or target.id
+        if power.effect is PowerEffect.SHOOTING:
+            assert power.weapon is not None
+            group = [p for u in state.combined(target_id) for p in u.placed]
+            shots = self._power_shots(state, psyker, power.weapon, geo.group_distance(psyker.placed, group))
+            wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
+                                                  (self.psychic_shooting_rule, "published.wound-allocation",
+                                                   *self._carry_rule(after, target_id)))
+            events += more
+            if wounded is not None:
+                after = release_orphans(after.replace_units(*wounded))
+            if after.unit(psyker.id).alive:  # a power fired as a Heavy one bars the assault as the weapon does
+                after = after.replace_unit(after.unit(psyker.id).with_status(
+                    Status.SHOT, *((Status.FIRED_NO_ASSAULT,) if bars_assault(psyker, power.weapon) else ())))
+            after = _fired(after, psyker.joined or psyker.id, target_id)
+            after = self.shooting_losses_counted(after, before, target_id)
+            after, more = self._after_casualties(after, before, target_id, dice)
+            return after, events + more
+        if state.phase is Phase.SHOOTING and after.unit(psyker.id).alive:
+            # a power used in the Shooting phase is used instead of shooting (40k3.psyker.as-shooting's decision,
+            # session 23): the psyker fires no weapon and runs no run after it
+            after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+        after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
+                                         self.psychic_test_rule, power.modifier)
+        return after, events + more
+
+
+def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
+    """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target)."""
+    if state.target_fired_at(unit_id) is not None:
+        return state
+    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
