@@ -67,7 +67,8 @@ def boy_between(ruleset: str, captain: str) -> Game:
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="4th edition: a Boy in base contact with the Captain (a separate unit in close "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition: a Boy in base contact with the Captain (a separate unit in close "
                    "combat) is refused allocating its attacks against him because the Captain and the Marine it "
                    "also touches share WS and S - 3rd edition's troopers' rule (seed 000) applied to a 4th edition "
                    "game; seed 001 lets the models engaged with the character allocate their attacks against it")
@@ -120,7 +121,8 @@ def two_boyz_two_fronts(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k3.char.attack-allocation")
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="3rd edition: the troopers' split is judged over every enemy model the Boyz "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="3rd edition: the troopers' split is judged over every enemy model the Boyz "
                    "touch, so B1, whose own opponents (Marines 1 and 2) share WS and S, may put both attacks on "
                    "Marine 2 because B2 touches the WS5 Captain; seed 000 lets a trooper split only when its "
                    "opponents differ in WS or S")
@@ -160,7 +162,8 @@ def warboss_and_boyz(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="4th edition: T2, fighting only for standing within 2\" of T3 (in base "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition: T2, fighting only for standing within 2\" of T3 (in base "
                    "contact with the Boyz), strikes the lone Warboss because he is the nearest enemy unit; T2 is not "
                    "engaged with the Warboss (neither he nor a friend within 2\" of him touches the Warboss), and "
                    "only models engaged with a character may allocate attacks against it: T2 strikes the Boyz")
@@ -198,7 +201,8 @@ def captain_locked(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("published.close-combat", "40k3.char.must-assault", "40k4.cc.locked")
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="the Assault phase may be ended with a close combat (a Captain and his squad "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="the Assault phase may be ended with a close combat (a Captain and his squad "
                    "locked with Boyz) never fought: the published rule fights each close combat once in every "
                    "Assault phase; the engine lets end_phase pass it by, in both players' turns")
 @EDITIONS
@@ -222,3 +226,96 @@ def test_once_the_captains_combat_is_fought_the_assault_phase_ends_and_he_is_sti
         g.apply({"do": "end_phase"})
     assert g.state.active == "blue"
     assert_legal(g, {"do": "fight", "unit": "boyz"}, "published.close-combat")
+
+
+# == 5. 4th edition: a character follows the rules of his type (seed 001) - a Captain on a bike ======================
+def bike_captain(boyz_y: float) -> Game:
+    """4th edition, red's Movement phase: a Captain on a bike (an independent character of type bike) carrying his
+    bike's bolter (Rapid Fire) at (20, 14); three Boyz at y = ``boyz_y``."""
+    cap = {**hero("cap", 20, 14), "type": "bike"}
+    cap["models"] = [{**cap["models"][0], "weapons": ["bolter"]}]
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, boyz_y, 7, ORK) for i in range(3)]}
+    return game(scenario("40k4", [cap], [boyz]))
+
+
+def ride_and_shoot(g: Game) -> list[Any]:
+    """Ride 12" north to (20, 26), shoot the Boyz with the bolter (every die a 1), and go on to the Assault phase."""
+    g.apply({"do": "move", "unit": "cap", "to": [[20, 26]]})
+    g.apply({"do": "end_phase"})
+    events = g.apply({"do": "shoot", "unit": "cap", "target": "boyz"}, dice=ScriptedDice([1] * 20))
+    g.apply({"do": "end_phase"})
+    return events
+
+
+@pytest.mark.rule("published.assault-after-firing", "40k4.assault.alone")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Bikes (rulebook p. 81, the page published.difficult-terrain cites): 'rapid fire "
+                   "weapons and heavy weapons may be fired if the unit moves and the bike is still allowed to charge "
+                   "into close combat in the same turn'; seed 001: characters follow the rules for models of their "
+                   "type. The engine bars the bike Captain's assault after he fired his bolter")
+def test_40k4_a_captain_on_a_bike_who_fired_his_bolter_may_still_charge() -> None:
+    g = bike_captain(32)
+    ride_and_shoot(g)
+    assert_legal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, "40k4.assault.alone")
+
+
+@pytest.mark.rule("published.weapon-profiles", "40k4.shoot.separate-dice")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Bikes (rulebook p. 81): 'If rapid fire weapons are mounted on a bike, then they "
+                   "are allowed to fire once up to maximum range even if the bike moved'; the engine fires no shot "
+                   "from the bike Captain's bolter at 13\" after he moved")
+def test_40k4_a_captain_on_a_bike_fires_his_bolter_once_at_full_range_after_moving() -> None:
+    events = ride_and_shoot(bike_captain(40))
+    assert messages(events, "shots") == ["Cap fires 1 shot with bolter: 0 hits, 0 wounds"]
+
+
+@pytest.mark.rule("published.assault-after-firing", "published.weapon-profiles", "40k4.assault.alone")
+def test_40k4_a_captain_on_foot_who_fired_his_bolter_may_not_charge_and_fires_twice_at_half_range() -> None:
+    """The same Captain on foot (infantry) walks 6" and fires his bolter twice at 5" (half range, after moving): the
+    bolter keeps him from charging (published.assault-after-firing)."""
+    cap = {**hero("cap", 20, 20), "type": "infantry"}
+    cap["models"] = [{**cap["models"][0], "weapons": ["bolter"]}]
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 32, 7, ORK) for i in range(3)]}
+    g = game(scenario("40k4", [cap], [boyz]))
+    g.apply({"do": "move", "unit": "cap", "to": [[20, 26]]})
+    g.apply({"do": "end_phase"})
+    events = g.apply({"do": "shoot", "unit": "cap", "target": "boyz"}, dice=ScriptedDice([1] * 20))
+    assert messages(events, "shots") == ["Cap fires 2 shots with bolter: 0 hits, 0 wounds"]
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, "published.assault-after-firing")
+
+
+# == 6. 4th edition: a Monstrous Creature character follows the Monstrous Creatures' rules ========================
+TYRANT = "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+"
+
+
+def hive_tyrant(weapons: list[str], **extra: Any) -> dict[str, Any]:
+    """A Hive Tyrant: an independent character of type monstrous_creature on a 60mm base at (20, 21.67)."""
+    return {"id": "ty", "type": "monstrous_creature", "character": "independent", **extra,
+            "models": [{**model("Tyrant", 20, 20 + BASE_25 / 2 + 60 / 25.4 / 2, 10, TYRANT), "base": 60,
+                        "weapons": weapons}]}
+
+
+@pytest.mark.rule("40k4.cc.engaged-only", "published.saves")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'All wounds inflicted in close combat by "
+                   "a monstrous creature ignore Armour Saves'; the engine lets the Marine take his 3+ armour save "
+                   "against the Hive Tyrant's blows")
+def test_40k4_a_hive_tyrants_close_combat_wounds_allow_no_armour_save() -> None:
+    g = game(scenario("40k4", [squad("tac", 20, 20, n=1, status=["locked"])],
+                      [hive_tyrant([], status=["locked"])], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 40))
+    # every die a 6: three hits, three wounds; the Marine's armour save (a 6) must not be rolled
+    assert "slain: tac 1" in messages(events, "casualties"), messages(events, "saves")
+
+
+@pytest.mark.rule("published.weapon-profiles", "40k4.target.monstrous")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'Monstrous Creatures can fire up to two "
+                   "weapons a turn'; the engine fires only the Hive Tyrant's first listed weapon")
+def test_40k4_a_hive_tyrant_fires_both_of_his_guns() -> None:
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 30, 7, ORK) for i in range(3)]}
+    g = game(scenario("40k4", [hive_tyrant(["storm bolter", "heavy bolter"])], [boyz], phase="shooting"))
+    events = g.apply({"do": "shoot", "unit": "ty", "target": "boyz"}, dice=ScriptedDice([1] * 20))
+    assert sorted(messages(events, "shots")) == ["Tyrant fires 2 shots with storm bolter: 0 hits, 0 wounds",
+                                                 "Tyrant fires 3 shots with heavy bolter: 0 hits, 0 wounds"]
