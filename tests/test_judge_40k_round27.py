@@ -319,3 +319,38 @@ def test_40k4_a_hive_tyrant_fires_both_of_his_guns() -> None:
     events = g.apply({"do": "shoot", "unit": "ty", "target": "boyz"}, dice=ScriptedDice([1] * 20))
     assert sorted(messages(events, "shots")) == ["Tyrant fires 2 shots with storm bolter: 0 hits, 0 wounds",
                                                  "Tyrant fires 3 shots with heavy bolter: 0 hits, 0 wounds"]
+
+
+@pytest.mark.rule("40k4.char.move-through-cover", "published.difficult-terrain")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'When moving through difficult terrain, "
+                   "monstrous creatures may re-roll the dice to see how far they move'; the Hive Tyrant's 3D6 (Move "
+                   "Through Cover, every character's) of 1, 1, 1 is kept and he stops short")
+def test_40k4_a_hive_tyrant_re_rolls_his_difficult_terrain_dice() -> None:
+    woods = {"id": "woods", "kind": "difficult", "polygon": [[10, 24], [40, 24], [40, 32], [10, 32]]}
+    g = game(scenario("40k4", [hive_tyrant([])], terrain=[woods]))
+    move = {"do": "move", "unit": "ty", "to": [[20, 26.67]]}
+    assert_legal(g, move, "published.movement")
+    g.apply(move, dice=ScriptedDice([1, 1, 1, 6, 6, 6]))
+    assert g.state.unit("ty").models[0].at == (20.0, 26.67)
+
+
+# == 7. 4th edition: a character on a horse (cavalry) may use Fleet ================================================
+@pytest.mark.rule("published.fleet", "40k4.ic.rules-not-shared")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Beasts & Cavalry (rulebook p. 86): beasts and cavalry 'may use the Fleet special "
+                   "rule'; a lone cavalry Captain (characters follow the rules for models of their type, seed 001) "
+                   "is refused a run in the Shooting phase as one who 'does not have Fleet'")
+def test_40k4_a_cavalry_captain_may_run_in_the_shooting_phase() -> None:
+    cav = {**hero("cap", 20, 20), "type": "cavalry"}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 40, 7, ORK) for i in range(3)]}
+    g = game(scenario("40k4", [cav], [boyz], phase="shooting"))
+    assert_legal(g, {"do": "run", "unit": "cap", "to": [[20, 24]]}, "published.fleet")
+
+
+@pytest.mark.rule("published.fleet", "40k4.ic.rules-lost")
+def test_40k4_a_captain_on_foot_without_fleet_may_not_run() -> None:
+    """On foot and without Fleet the Captain may not run (published.fleet), in the Shooting phase or any other."""
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 40, 7, ORK) for i in range(3)]}
+    g = game(scenario("40k4", [hero("cap", 20, 20)], [boyz], phase="shooting"))
+    assert_illegal(g, {"do": "run", "unit": "cap", "to": [[20, 24]]}, "published.fleet")
