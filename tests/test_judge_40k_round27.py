@@ -354,3 +354,46 @@ def test_40k4_a_captain_on_foot_without_fleet_may_not_run() -> None:
     boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 40, 7, ORK) for i in range(3)]}
     g = game(scenario("40k4", [hero("cap", 20, 20)], [boyz], phase="shooting"))
     assert_illegal(g, {"do": "run", "unit": "cap", "to": [[20, 24]]}, "published.fleet")
+
+
+# == 8. 3rd edition: a squad that moved, fired its bolters and charges with its Captain ===========================
+def advancing_squad(ruleset: str, moved: bool) -> Game:
+    """Three Marines with bolters and their Captain (bolt pistol) joined, three Boyz 5.5" ahead of where the squad
+    ends; red's Movement phase. The squad advances 2" (or stands), fires at the Boyz (every die a 1), and the
+    Assault phase begins."""
+    cap = hero("cap", 22, 18.5, joined="tac")
+    cap["models"] = [{**cap["models"][0], "weapons": ["bolt pistol"]}]
+    tac = squad("tac", 20, 20 if moved else 22)
+    tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
+    if not moved:
+        cap["models"][0]["at"] = [22, 20.5]
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 27.5, 7, ORK) for i in range(4)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz]))
+    if moved:
+        g.apply({"do": "move", "unit": "tac", "to": [[20, 22], [22, 22], [24, 22], [22, 20.5]]})
+    g.apply({"do": "end_phase"})
+    g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([1] * 20))
+    g.apply({"do": "end_phase"})
+    return g
+
+
+@pytest.mark.rule("published.assault-after-firing", "40k3.char.must-assault")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="3rd edition (rulebook, close combat, stored page redelf.narod.ru/w40k/rules/cc_1.html): only "
+                   "the warriors of a unit that stood still in the Movement phase to fire heavy and/or rapid fire "
+                   "weapons may not assault; a squad that moved and fired its bolters once may charge, its Captain "
+                   "with it. The engine bars any unit that fired a Rapid Fire weapon, as 4th edition does")
+def test_40k3_a_squad_that_moved_and_fired_its_bolters_may_charge_with_its_captain() -> None:
+    assert_legal(advancing_squad("40k3", moved=True), {"do": "assault", "unit": "tac", "target": "boyz"},
+                 "40k3.char.must-assault")
+
+
+@pytest.mark.rule("published.assault-after-firing", "40k3.char.must-assault", "40k4.assault.must-charge")
+@pytest.mark.parametrize("ruleset, moved", [("40k3", False), ("40k4", False), ("40k4", True)])
+def test_a_squad_that_fired_its_bolters_standing_or_in_4th_edition_may_not_charge(ruleset: str, moved: bool) -> None:
+    """3rd edition: a squad that stood still to fire its bolters may not assault; 4th edition: a squad that fired its
+    Rapid Fire weapons may not, moved or not; nor may its Captain alone (he charges with it or not at all)."""
+    g = advancing_squad(ruleset, moved)
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "boyz"}, "published.assault-after-firing")
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"},
+                   "40k3.char.must-assault" if ruleset == "40k3" else "40k4.assault.must-charge")
