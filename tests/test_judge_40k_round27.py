@@ -338,8 +338,8 @@ def test_40k4_a_hive_tyrant_re_rolls_his_difficult_terrain_dice() -> None:
 # == 7. 4th edition: a character on a horse (cavalry) may use Fleet ================================================
 @pytest.mark.rule("published.fleet", "40k4.ic.rules-not-shared")
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Beasts & Cavalry (rulebook p. 86): beasts and cavalry 'may use the Fleet special "
-                   "rule'; a lone cavalry Captain (characters follow the rules for models of their type, seed 001) "
+                   reason="4th edition Beasts & Cavalry (rulebook p. 86): beasts and cavalry 'may use the Fleet "
+                   "special rule'; a lone cavalry Captain (characters follow the rules for models of their type, seed 001) "
                    "is refused a run in the Shooting phase as one who 'does not have Fleet'")
 def test_40k4_a_cavalry_captain_may_run_in_the_shooting_phase() -> None:
     cav = {**hero("cap", 20, 20), "type": "cavalry"}
@@ -379,8 +379,8 @@ def advancing_squad(ruleset: str, moved: bool) -> Game:
 
 @pytest.mark.rule("published.assault-after-firing", "40k3.char.must-assault")
 @pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="3rd edition (rulebook, close combat, stored page redelf.narod.ru/w40k/rules/cc_1.html): only "
-                   "the warriors of a unit that stood still in the Movement phase to fire heavy and/or rapid fire "
+                   reason="3rd edition (rulebook, close combat, stored page redelf.narod.ru/w40k/rules/cc_1.html): "
+                   "only the warriors of a unit that stood still in the Movement phase to fire heavy and/or rapid fire "
                    "weapons may not assault; a squad that moved and fired its bolters once may charge, its Captain "
                    "with it. The engine bars any unit that fired a Rapid Fire weapon, as 4th edition does")
 def test_40k3_a_squad_that_moved_and_fired_its_bolters_may_charge_with_its_captain() -> None:
