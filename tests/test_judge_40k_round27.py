@@ -339,8 +339,8 @@ def test_40k4_a_hive_tyrant_re_rolls_his_difficult_terrain_dice() -> None:
 @pytest.mark.rule("published.fleet", "40k4.ic.rules-not-shared")
 @pytest.mark.xfail(strict=True, raises=AssertionError,
                    reason="4th edition Beasts & Cavalry (rulebook p. 86): beasts and cavalry 'may use the Fleet "
-                   "special rule'; a lone cavalry Captain (characters follow the rules for models of their type, seed 001) "
-                   "is refused a run in the Shooting phase as one who 'does not have Fleet'")
+                   "special rule'; a lone cavalry Captain (characters follow the rules for models of their type, "
+                   "seed 001) is refused a run in the Shooting phase as one who 'does not have Fleet'")
 def test_40k4_a_cavalry_captain_may_run_in_the_shooting_phase() -> None:
     cav = {**hero("cap", 20, 20), "type": "cavalry"}
     boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 40, 7, ORK) for i in range(3)]}
