@@ -397,3 +397,29 @@ def test_a_squad_that_fired_its_bolters_standing_or_in_4th_edition_may_not_charg
     assert_illegal(g, {"do": "assault", "unit": "tac", "target": "boyz"}, "published.assault-after-firing")
     assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"},
                    "40k3.char.must-assault" if ruleset == "40k3" else "40k4.assault.must-charge")
+
+
+# == 9. 3rd edition: a character on a horse moves by the cavalry rules (40k3.char.move-as-type) ===================
+@pytest.mark.rule("40k3.char.move-as-type", "published.difficult-terrain")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="3rd edition Cavalry (stored page redelf.narod.ru/w40k/rules/cavalry.html, which "
+                   "published.difficult-terrain cites): cavalry entering difficult terrain roll a D6 per model and on "
+                   "a 1 'the model suffers an accident and is removed'; the engine takes one Wound from a W2 cavalry "
+                   "Captain who rolls 1 (and 1 again), and he rides on")
+def test_40k3_a_cavalry_captain_who_rolls_a_1_entering_a_wood_is_removed() -> None:
+    woods = {"id": "woods", "kind": "difficult", "polygon": [[10, 24], [40, 24], [40, 32], [10, 32]]}
+    g = game(scenario("40k3", [{**hero("cap", 20, 20), "type": "cavalry"}], terrain=[woods]))
+    move = {"do": "move", "unit": "cap", "to": [[20, 26]]}
+    assert_legal(g, move, "40k3.char.move-as-type")
+    g.apply(move, dice=ScriptedDice([1] * 6))
+    assert not g.state.unit("cap").alive
+
+
+@pytest.mark.rule("40k3.char.move-as-type", "40k3.ic.move-through-cover")
+def test_40k3_a_cavalry_captain_who_rolls_a_2_rides_through_the_wood_unharmed() -> None:
+    """The same ride with a 2: nothing happens, and cavalry are not slowed: he ends where he was sent."""
+    woods = {"id": "woods", "kind": "difficult", "polygon": [[10, 24], [40, 24], [40, 32], [10, 32]]}
+    g = game(scenario("40k3", [{**hero("cap", 20, 20), "type": "cavalry"}], terrain=[woods]))
+    g.apply({"do": "move", "unit": "cap", "to": [[20, 26]]}, dice=ScriptedDice([2] * 6))
+    cap = g.state.unit("cap").models[0]
+    assert (cap.at, cap.wounds_taken) == ((20.0, 26.0), 0)
