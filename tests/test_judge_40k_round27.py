@@ -423,3 +423,55 @@ def test_40k3_a_cavalry_captain_who_rolls_a_2_rides_through_the_wood_unharmed() 
     g.apply({"do": "move", "unit": "cap", "to": [[20, 26]]}, dice=ScriptedDice([2] * 6))
     cap = g.state.unit("cap").models[0]
     assert (cap.at, cap.wounds_taken) == ((20.0, 26.0), 0)
+
+
+# == 10. guards: states that change around a character, ruled right ===============================================
+@pytest.mark.rule("published.regroup", "40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.char.leadership",
+                  "40k4.char.leadership")
+@EDITIONS
+def test_a_captain_whose_squad_regroups_on_his_leadership_may_not_leave_it_that_phase(ruleset: str) -> None:
+    """A falling back squad (Ld 8) with its Captain (Ld 10): the Regroup test is on his Ld 10; regrouped, the squad
+    moves no further that phase and he may not leave it either; failed, both fall back again together."""
+    red = [squad("tac", 20, 20, status=["falling_back"]), hero("cap", 26, 20, joined="tac", status=["falling_back"])]
+    g = game(scenario(ruleset, red, [squad("boyz", 20, 40)]))
+    events = g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([4, 5]))
+    assert "on Ld 10 (Cap)" in messages(events, "regroup")[0]
+    leave = assert_illegal(g, {"do": "leave", "character": "cap", "to": [29.5, 20]}, "published.regroup")
+    assert "nor leave" in str(leave)
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21], [26, 21]]},
+                   "published.regroup")
+    failed = game(scenario(ruleset, red, [squad("boyz", 20, 40)]))
+    failed.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([6, 6, 3, 3]))
+    assert all(Status.FALLING_BACK in failed.state.unit(u).status for u in ("tac", "cap"))
+    assert failed.state.unit("cap").models[0].at[1] == failed.state.unit("tac").models[0].at[1]
+
+
+@pytest.mark.rule("40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only", "published.fall-back")
+@EDITIONS
+def test_a_captain_may_not_join_a_squad_locked_in_combat_nor_join_anyone_while_he_falls_back(ruleset: str) -> None:
+    """A squad locked with Boyz cannot be joined in the Movement phase (joining is never during close combat); a lone
+    Captain who is falling back cannot move at will, so he joins no one."""
+    rule = "40k3.ic.movement-phase-only" if ruleset == "40k3" else "40k4.ic.movement-phase-only"
+    red = [squad("tac", 20, 20, status=["locked"]), hero("cap", 30, 16)]
+    boyz = squad("boyz", 20, 20 + BASE_25, status=["locked"])
+    g = game(scenario(ruleset, red, [boyz]))
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 19]}, rule)
+    fleeing = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 28, 20, status=["falling_back"])]))
+    assert_illegal(fleeing, {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 20]}, "published.fall-back")
+
+
+@pytest.mark.rule("published.pinning", "40k4.ic.pinned", "40k4.ic.join")
+def test_40k4_a_captain_joins_a_pinned_squad_cannot_make_it_shoot_and_leaves_once_the_pin_is_over() -> None:
+    """4th edition: the Captain joins a pinned squad (the seed bars only leaving); the squad may not shoot that turn;
+    in red's next Movement phase the pin is over and he may leave."""
+    red = [squad("tac", 20, 20, status=["pinned"]), hero("cap", 30, 20)]
+    red[0]["models"] = [{**m, "weapons": ["bolter"]} for m in red[0]["models"]]
+    g = game(scenario("40k4", red, [squad("boyz", 20, 30)]))
+    assert_legal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 20]}, "40k4.ic.join")
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 20]})
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "boyz"}, "published.pinning")
+    while not (g.state.active == "red" and g.state.phase.value == "movement"):
+        g.apply({"do": "end_phase"})
+    assert Status.PINNED not in g.state.unit("tac").status
+    assert_legal(g, {"do": "leave", "character": "cap", "to": [29.5, 20]}, "40k4.ic.leave")
