@@ -191,6 +191,26 @@ def test_the_models_in_base_contact_with_a_lone_warboss_and_with_the_boyz_strike
     assert any(m.startswith("Boss attacks tac (1)") for m in attacks), attacks
 
 
+
+@pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.locked", "40k4.cc.separate-unit")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition: Boy B2, fighting only for standing within 2\" of B1, who touches the joined "
+                   "Captain alone, strikes the Captain's squad, which neither he nor any Boy within 2\" of him "
+                   "touches; by the multiple combats rule he may strike only a unit his friend is in base contact "
+                   "with (the Captain), and by the seed only models engaged with the Captain may attack him: "
+                   "under neither reading does he strike the squad")
+def test_40k4_a_boy_supporting_a_friend_who_touches_only_the_captain_does_not_strike_the_squad() -> None:
+    red = [squad("tac", 20, 20, n=2, status=["locked"]),
+           {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+            "models": [model("Cap", 24, 20, 9, CAP)]}]
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("B1", 24 + BASE_25, 20, 7, ORK), model("B2", 27.5, 20, 7, ORK)]}
+    g = game(scenario("40k4", red, [boyz], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1] * 40))
+    attacks = messages(events, "attacks")
+    assert any(m.startswith("boyz attacks cap (") for m in attacks), attacks
+    assert not any(m.startswith("boyz attacks tac") for m in attacks), attacks
+
 # == 4. a close combat with a Captain in it is fought every Assault phase ==========================================
 def captain_locked(ruleset: str) -> Game:
     """Two Marines with their Captain joined, locked with three Boyz; red's Assault phase, nothing fought yet."""
