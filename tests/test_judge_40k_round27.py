@@ -495,3 +495,36 @@ def test_40k4_a_captain_joins_a_pinned_squad_cannot_make_it_shoot_and_leaves_onc
         g.apply({"do": "end_phase"})
     assert Status.PINNED not in g.state.unit("tac").status
     assert_legal(g, {"do": "leave", "character": "cap", "to": [29.5, 20]}, "40k4.ic.leave")
+
+
+# == 11. 4th edition: Target Priority is a Leadership test, taken on the joined Captain's Leadership ===============
+@pytest.mark.rule("40k4.char.leadership", "published.shooting", "40k4.shoot.same-target")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition Target Priority (rulebook p. 31, stored page redelf.narod.ru/w40k/rulebook4/"
+                   "31.html): 'you must pass a Leadership test if you want a unit to target any enemy unit other than "
+                   "the closest. If the test is failed, resolve the unit's firing at the nearest enemy unit instead'; "
+                   "the squad (its Captain's Ld 10 for the test) fires at the farther squad with no test at all")
+def test_40k4_a_squad_with_its_captain_tests_target_priority_to_shoot_past_the_closest_unit() -> None:
+    tac = squad("tac", 20, 10)
+    tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
+    tac["models"].append({**model("tac 4", 26, 10), "weapons": ["bolter"]})
+    cap = hero("cap", 23, 11.5, joined="tac")  # no gun: his Ld 10 is all he brings
+    near, far = squad("near", 20, 20, n=4), squad("far", 20, 30, n=4)
+    g = game(scenario("40k4", [tac, cap], [near, far], phase="shooting"))
+    # Tested: 6 + 6 = 12 against Ld 10 fails; 8 shots at the near squad: 6 hits, 4 wounds, 4 failed saves.
+    # (Untested, the same dice fire 4 shots at the far squad: 4 hits, 4 wounds, 4 failed saves.)
+    g.apply({"do": "shoot", "unit": "tac", "target": "far"}, dice=ScriptedDice([6] * 8 + [1] * 4 + [6] * 4 + [1] * 10))
+    assert len(g.state.unit("far").models) == 4
+    assert len(g.state.unit("near").models) < 4
+
+
+@pytest.mark.rule("40k4.target.closest", "published.shooting")
+def test_40k4_a_squad_may_shoot_its_closest_enemy_and_a_lone_captain_beyond_it_is_no_target() -> None:
+    """The same squad shoots the nearer squad without question; a lone enemy Captain standing behind the farther
+    squad, not the closest target, may not be picked out at all (40k4.target.closest)."""
+    tac = squad("tac", 20, 10)
+    tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
+    blue = [squad("near", 20, 20, n=4), squad("far", 20, 30, n=4), hero("boss", 28, 34)]
+    g = game(scenario("40k4", [tac], blue, phase="shooting"))
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "published.line-of-sight")
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "boss"}, "40k4.target.closest")
