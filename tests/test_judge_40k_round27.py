@@ -528,3 +528,44 @@ def test_40k4_a_squad_may_shoot_its_closest_enemy_and_a_lone_captain_beyond_it_i
     g = game(scenario("40k4", [tac], blue, phase="shooting"))
     assert_legal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "published.line-of-sight")
     assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "boss"}, "40k4.target.closest")
+
+
+# == 12. 4th edition multiple combats: every loser tests before any Sweeping Advance ===============================
+def boss_and_boyz_lose() -> Game:
+    """The squad of section 3 against a lone Warboss (W10, no save) and a Nob (W3, no save) of the Boyz: with every die
+    a 6 the Marines cause 4 wounds and save every blow; both losers fail their Morale checks (12)."""
+    tac = {"id": "tac", "status": ["locked"],
+           "models": [model("T1", 20, 20), model("X", 20, 21.9), model("T2", 21.9, 23.3), model("T3", 24.8, 23.3)]}
+    boss = {"id": "boss", "character": "independent", "status": ["locked"],
+            "models": [model("Boss", 20 + BASE_25, 20, 9, "WS5 BS2 S5 T5 W10 I3 A1 Ld9")]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("B1", 24.8 + BASE_25, 23.3, 7, "WS4 BS2 S3 T4 W3 I2 A1 Ld7")]}
+    return game(scenario("40k4", [tac], [boss, boyz], phase="assault"))
+
+
+@pytest.mark.rule("40k4.cc.separate-unit", "published.sweeping-advance", "published.combat-resolution")
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="4th edition multiple combats (rulebook p. 58): all the units on the losing side check their "
+                   "morale, and a winner that can sweep 'makes a single roll and compares its total to each of the "
+                   "enemy unit's totals'; the engine rules on the lone Warboss's sweep before the Boyz have tested, "
+                   "finds the Marines still held by the Boyz, and lets him fall back unswept")
+def test_40k4_a_lone_warboss_who_fails_his_check_beside_failing_boyz_meets_the_sweeping_advance() -> None:
+    g = boss_and_boyz_lose()
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 80))
+    sweeps = messages(events, "sweeping_advance")
+    assert not any(m.startswith("no sweeping advance against boss") for m in sweeps), sweeps
+    assert not g.state.unit("boss").alive  # 4 + 6 = 10 against 3 + 6 = 9: caught
+
+
+@pytest.mark.rule("published.sweeping-advance", "published.combat-resolution")
+def test_40k4_the_boyz_who_fail_beside_their_warboss_are_swept_and_destroyed() -> None:
+    """The same fight: each loser fails its check at -4, and the Boyz meet the Marines' Sweeping Advance (4 + 6 = 10
+    against 2 + 6 = 8) and are destroyed, no save allowed."""
+    g = boss_and_boyz_lose()
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 80))
+    checks = messages(events, "morale")
+    assert sorted(m.split(":")[0] for m in checks) == ["boss lost the combat by 4", "boyz lost the combat by 4"]
+    assert all("fails" in m for m in checks)
+    assert not g.state.unit("boyz").alive
+    assert any(m.startswith("tac makes a sweeping advance against boyz: 4 + 6 = 10 against 2 + 6 = 8")
+               for m in messages(events, "sweeping_advance"))
