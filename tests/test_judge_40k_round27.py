@@ -1,21 +1,29 @@
 """A judge's cases for 40k 3rd and 4th edition, twenty-seventh round: who may aim close combat attacks at whom around
-characters, then states that change around a character (a squad shot away, a retinue, pins, regroups, sweeps).
+characters, multiple combats with a lone character, and characters who follow the rules of their troop type (seed 001:
+"Characters follow rules for models of their type"; 3rd edition: 40k3.char.move-as-type).
 
-Found wrong (each an xfail(strict=True) test below; nothing under src/ is changed in this round):
-- 4th edition: an Ork Boy in base contact with both a Captain and a Marine of his squad may not allocate its attacks
-  against the Captain when the two have the same WS and S: the engine applies 3rd edition's troopers' rule
-  ("only when their opponents differ in WS or S", seed 000) to a 4th edition game, citing 40k4.cc.engaged-only,
-  whose seed says the enemy models engaged with the character may allocate their attacks against it (and the
-  4th edition's multiple combats page: "Models in base contact with the enemy must allocate their attacks against a
-  unit that they are in base contact with");
-- 3rd edition: whether an ordinary trooper may split its attacks is decided over the whole unit's opponents, not
-  the trooper's own: a Boy touching two Marines of one profile may put its attacks on the one it names because
-  another Boy touches the Captain (40k3.char.attack-allocation);
-- 4th edition: a trooper that fights only for standing within 2" of a friend in base contact strikes the nearest
-  enemy unit of the combat, a lone enemy character that neither he nor that friend touches (and he is not engaged
-  with), instead of the unit his friend is in base contact with (40k4.cc.engaged-only).
+Found wrong (each an xfail(strict=True, raises=AssertionError) test below; nothing under src/ is changed this round):
+- 4th edition: a Boy in base contact with a Captain and a Marine of his squad may not allocate its attacks against
+  the Captain when the two share WS and S (3rd edition's troopers' rule applied to 4th; 40k4.cc.engaged-only);
+- 3rd edition: whether a trooper may split its attacks is judged over the whole unit's opponents, not its own
+  (40k3.char.attack-allocation);
+- 4th edition: a trooper that fights only for standing within 2" of a friend in base contact strikes a lone enemy
+  character nobody near him touches, and a Boy supporting a friend who touches only a joined Captain strikes the
+  Captain's squad (40k4.cc.engaged-only, multiple combats);
+- the Assault phase may end with a close combat left unfought (published.close-combat);
+- 4th edition bikes: a bike Captain who fired his bolter may not charge, and after moving fires it not at all beyond
+  12" (rulebook p. 81);
+- 4th edition Monstrous Creatures: a Hive Tyrant's close combat wounds allow armour saves, he fires one weapon, and he
+  does not re-roll difficult terrain (rulebook p. 83); a cavalry Captain may not use Fleet (p. 86);
+- 3rd edition: a squad that moved and fired its bolters may not charge with its Captain (cc_1: only a unit that stood
+  still to fire heavy or rapid fire weapons may not); a cavalry Captain who rolls a 1 entering difficult terrain loses
+  one Wound instead of being removed (3rd edition Cavalry);
+- 4th edition: no Target Priority test (on the joined Captain's Leadership) to shoot past the closest enemy (p. 31);
+- 4th edition multiple combats: a lone Warboss failing his check beside failing Boyz is let go unswept because he
+  tested before the Boyz did (p. 58).
 
-Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
+Each case plays actions through ``Game`` and asserts the ruling and the rule it cites; the other tests guard what the
+engine rules right around the same states.
 """
 
 from __future__ import annotations
