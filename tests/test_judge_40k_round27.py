@@ -406,11 +406,6 @@ def advancing_squad(ruleset: str, moved: bool) -> Game:
 
 
 @pytest.mark.rule("published.assault-after-firing", "40k3.char.must-assault")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="3rd edition (rulebook, close combat, stored page redelf.narod.ru/w40k/rules/cc_1.html): "
-                   "only the warriors of a unit that stood still in the Movement phase to fire heavy and/or rapid fire "
-                   "weapons may not assault; a squad that moved and fired its bolters once may charge, its Captain "
-                   "with it. The engine bars any unit that fired a Rapid Fire weapon, as 4th edition does")
 def test_40k3_a_squad_that_moved_and_fired_its_bolters_may_charge_with_its_captain() -> None:
     assert_legal(advancing_squad("40k3", moved=True), {"do": "assault", "unit": "tac", "target": "boyz"},
                  "40k3.char.must-assault")

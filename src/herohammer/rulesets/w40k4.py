@@ -24,7 +24,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES
+from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES, bars_assault
 from .w40k_morale import MORALE_FRACTION
 
 #: Special rules that a character and its unit share although rules are not normally shared.
@@ -429,6 +429,15 @@ class Warhammer40k4(Warhammer40k3):
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.locked",)
     character_separate_in_combat: ClassVar[bool] = True
     survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")
+
+    assault_bar_words: ClassVar[str] = ("fired a Rapid Fire, Heavy or Ordnance weapon in the Shooting phase (only "
+                                        "Assault and Pistol weapons may be fired before an assault)")
+
+    @implements("published.assault-after-firing")
+    def fire_bars_assault(self, unit: Unit, weapon: Weapon, moved: bool) -> bool:
+        """4th edition: firing a Rapid Fire or Ordnance weapon, or (but for a Monstrous Creature) a Heavy one, bars the
+        unit's assault that turn, moved or not."""
+        return bars_assault(unit, weapon)
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (4th ed.): 2 up to half range even after moving; 1 at full range if still."""

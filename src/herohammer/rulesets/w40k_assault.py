@@ -25,23 +25,22 @@ from .w40k_wounds import rolls_since
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
 
-@implements("published.assault-after-firing")
-def _assault_after_firing(members: Sequence[Unit]) -> Ruling | None:
-    """Refuse the assault of a unit that (or a character in which) fired a Rapid Fire, Heavy or Ordnance weapon
-    this turn: the unit assaults whole, with its characters (40k3.char.must-assault, 40k4.assault.must-charge)."""
-    fired = next((u for u in members if u.has(Status.FIRED_NO_ASSAULT)), None)
-    if fired is None:
-        return None
-    whose = "it" if fired is members[0] else f"{fired.id}, who is part of it,"
-    return Ruling.forbid(f"{members[0].id} may not assault this turn: {whose} fired a Rapid Fire, Heavy or Ordnance "
-                         "weapon in the Shooting phase (only Assault and Pistol weapons may be fired before an "
-                         "assault)", "published.assault-after-firing")
-
-
 class AssaultRules(PsychicPowerRules):
     """Assault: who may assault whom, how far, and the move into base contact."""
 
     # == assault ======================================================================
+    @implements("published.assault-after-firing")
+    def _assault_after_firing(self, members: Sequence[Unit]) -> Ruling | None:
+        """Refuse the assault of a unit that (or a character in which) fired this turn a weapon that bars it
+        (``fire_bars_assault``): the unit assaults whole, with its characters (40k3.char.must-assault,
+        40k4.assault.must-charge)."""
+        fired = next((u for u in members if u.has(Status.FIRED_NO_ASSAULT)), None)
+        if fired is None:
+            return None
+        whose = "it" if fired is members[0] else f"{fired.id}, who is part of it,"
+        return Ruling.forbid(f"{members[0].id} may not assault this turn: {whose} {self.assault_bar_words}",
+                             "published.assault-after-firing")
+
     @implements("40k3.ic.assault-alone", "40k3.char.must-assault", "40k4.assault.alone", "40k4.assault.must-charge")
     def rule_assault(self, state: GameState, action: Assault) -> Ruling:
         """Rule on an assault: the unit with its characters, not engaged yet, an enemy within range."""
@@ -68,7 +67,7 @@ class AssaultRules(PsychicPowerRules):
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  "assaulted", "published.transports")
         members = state.combined(unit.id)
-        if problem := self.assault_after_shooting(state, unit, members, target) or _assault_after_firing(members):
+        if problem := self.assault_after_shooting(state, unit, members, target) or self._assault_after_firing(members):
             return problem
         reach, rule = self.assault_range(state, unit, members)
         mine = [p for u in members for p in u.placed]

@@ -19,7 +19,7 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Unit, UnitType
-from ..weapons import Weapon
+from ..weapons import Weapon, WeaponType
 from .base import Resolution, Ruleset
 
 ASSAULT_INCHES = 6.0
@@ -33,6 +33,18 @@ FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY}
 UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
+#: Weapon types whose firing may bar the unit's assault that turn (published.assault-after-firing); Heavy only for
+#: a unit that is not a Monstrous Creature (``bars_assault``)
+_NO_ASSAULT_TYPES = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY, WeaponType.ORDNANCE})
+
+
+@implements("published.assault-after-firing")
+def bars_assault(unit: Unit, weapon: Weapon) -> bool:
+    """Say whether ``weapon`` is of a type whose firing bars an assault: Rapid Fire or Ordnance always, Heavy unless
+    fired by a Monstrous Creature (the page names Infantry); whether moving first lifts the bar is the edition's
+    (``CombatHooks.fire_bars_assault``)."""
+    return weapon.type in _NO_ASSAULT_TYPES and not (weapon.type is WeaponType.HEAVY
+                                                     and unit.type is UnitType.MONSTROUS_CREATURE)
 
 
 class CombatHooks(Ruleset):
@@ -87,6 +99,19 @@ class CombatHooks(Ruleset):
         def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
 
         def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
+
+    #: What barred an assault after firing, as a refusal says it (``fire_bars_assault``).
+    assault_bar_words: ClassVar[str] = ("stood still in its Movement phase and fired a Rapid Fire or Heavy weapon in "
+                                        "the Shooting phase (3rd edition: a unit that moved may assault after firing "
+                                        "them; Assault and Pistol weapons never bar an assault)")
+
+    @implements("published.assault-after-firing")
+    def fire_bars_assault(self, unit: Unit, weapon: Weapon, moved: bool) -> bool:
+        """Say whether ``unit`` firing ``weapon`` keeps it (and the unit it is part of) from assaulting this turn.
+
+        3rd edition: only a unit that stayed still in its Movement phase to fire Heavy and/or Rapid Fire weapons
+        may not assault (an Ordnance weapon counts as Heavy); ``moved``: the firer moved this turn."""
+        return not moved and bars_assault(unit, weapon)
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (3rd ed.): still, 2 up to half range or 1 up to full; moved, 1 up to half."""

@@ -16,7 +16,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import Resolution
 from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, rolls_since, zero_rules
-from .w40k_shooting import bars_assault, ShootingRules
+from .w40k_shooting import ShootingRules
 
 
 class PsychicPowerRules(ShootingRules):
@@ -186,7 +186,8 @@ class PsychicPowerRules(ShootingRules):
                 after = release_orphans(after.replace_units(*wounded))
             if after.unit(psyker.id).alive:  # a power fired as a Heavy one bars the assault as the weapon does
                 after = after.replace_unit(after.unit(psyker.id).with_status(
-                    Status.SHOT, *((Status.FIRED_NO_ASSAULT,) if bars_assault(psyker, power.weapon) else ())))
+                    Status.SHOT, *((Status.FIRED_NO_ASSAULT,) if self.fire_bars_assault(
+                        psyker, power.weapon, psyker.has(Status.MOVED)) else ())))
             after = _fired(after, psyker.joined or psyker.id, target_id)
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)

@@ -27,7 +27,7 @@ from ..charts import can_shoot, to_hit_shooting, to_wound
 from ..dice import Dice, Stage
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..units import Model, Status, Unit, UnitType
+from ..units import Model, Status, Unit
 from ..values import evolve
 from ..weapons import Weapon, WeaponType
 from .base import Resolution
@@ -38,9 +38,6 @@ from .w40k_morale import last_models, MORALE_FRACTION, MoraleRules, NONE_YET
 
 _SHOT = frozenset({Status.SHOT})
 _SHOT_NO_ASSAULT = frozenset({Status.SHOT, Status.FIRED_NO_ASSAULT})
-#: Weapon types whose firing bars the unit's assault that turn (published.assault-after-firing); Heavy only for
-#: a unit that is not a Monstrous Creature (``bars_assault``)
-_NO_ASSAULT_TYPES = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY, WeaponType.ORDNANCE})
 
 
 def _choice_key(choice: WeaponChoice) -> Hashable:
@@ -55,14 +52,6 @@ def _weapon_pick(members: Sequence[Unit], choice: WeaponChoice) -> dict[str, str
     if isinstance(choice, dict):
         return {uid: name.strip().lower() for uid, name in choice.items()}
     return {u.id: choice.strip().lower() for u in members}
-
-
-@implements("published.assault-after-firing")
-def bars_assault(unit: Unit, weapon: Weapon) -> bool:
-    """Say whether firing ``weapon`` keeps ``unit`` (and the unit it is part of) from assaulting this turn: a Rapid
-    Fire or Ordnance weapon always, a Heavy one unless fired by a Monstrous Creature (the page names Infantry)."""
-    return weapon.type in _NO_ASSAULT_TYPES and not (weapon.type is WeaponType.HEAVY
-                                                     and unit.type is UnitType.MONSTROUS_CREATURE)
 
 
 BS0_NOTE = "has BS 0 and cannot shoot [core.zero.bs]"  # a volley's note on a model that fires nothing
@@ -614,7 +603,7 @@ class ShootingRules(MoraleRules):
         events += map(_note_event, notes)
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest, beyond)
-        barred = frozenset(u.id for u, _, w, _ in fired if bars_assault(u, w))  # published.assault-after-firing
+        barred = frozenset(u.id for u, _, w, _ in fired if self.fire_bars_assault(u, w, u.id in moved))
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {}, barred)
 
     def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
