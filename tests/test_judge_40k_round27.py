@@ -229,10 +229,6 @@ def captain_locked(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("published.close-combat", "40k3.char.must-assault", "40k4.cc.locked")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the Assault phase may be ended with a close combat (a Captain and his squad "
-                   "locked with Boyz) never fought: the published rule fights each close combat once in every "
-                   "Assault phase; the engine lets end_phase pass it by, in both players' turns")
 @EDITIONS
 def test_the_assault_phase_does_not_end_with_a_close_combat_left_unfought(ruleset: str) -> None:
     g = captain_locked(ruleset)
@@ -501,12 +497,7 @@ def test_40k4_a_captain_joins_a_pinned_squad_cannot_make_it_shoot_and_leaves_onc
 
 
 # == 11. 4th edition: Target Priority is a Leadership test, taken on the joined Captain's Leadership ===============
-@pytest.mark.rule("40k4.char.leadership", "published.shooting", "40k4.shoot.same-target")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Target Priority (rulebook p. 31, stored page redelf.narod.ru/w40k/rulebook4/"
-                   "31.html): 'you must pass a Leadership test if you want a unit to target any enemy unit other than "
-                   "the closest. If the test is failed, resolve the unit's firing at the nearest enemy unit instead'; "
-                   "the squad (its Captain's Ld 10 for the test) fires at the farther squad with no test at all")
+@pytest.mark.rule("40k4.char.leadership", "published.target-priority", "40k4.shoot.same-target")
 def test_40k4_a_squad_with_its_captain_tests_target_priority_to_shoot_past_the_closest_unit() -> None:
     tac = squad("tac", 20, 10)
     tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]

@@ -82,6 +82,7 @@ class LeadershipTestKind(StrEnum):
     REGROUP = "Regroup"
     RALLY = "Rally"
     PINNING = "Pinning"
+    TARGET_PRIORITY = "Target Priority"
 
 
 @implements("core.test.leadership", "core.test.leadership-kinds")

@@ -13,6 +13,7 @@ from typing import ClassVar
 from .. import geometry as geo
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
+from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
@@ -26,6 +27,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_
 from .w40k3 import Warhammer40k3
 from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES, bars_assault
 from .w40k_morale import MORALE_FRACTION
+from .w40k_wounds import rolls_since
 
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
@@ -283,6 +285,67 @@ class Warhammer40k4(Warhammer40k3):
         host = state.unit(target.joined) if target.joined else None
         return host is not None and (host.type is UnitType.MONSTROUS_CREATURE
                                      or bool(self.effective_rules(state, host.id) & PROTECTING_RULES))
+
+    @implements("published.target-priority")
+    def priority_target(self, state: GameState, shooter_id: str, target_id: str) -> str | None:
+        """Return the closest enemy unit when a unit shooting at ``target_id`` must first pass a Target Priority test
+        (4th ed. p. 31: a Leadership test to target any enemy unit other than the closest), else None.
+
+        The closest is the nearest enemy unit (with its joined characters) the unit can see and fire on, those
+        locked in close combat and those falling back ignored, as the page lets; a target tied for closest needs
+        no test.  Kept on the state: every branch of an enumeration reads it."""
+        return state.remember(("target priority", self, shooter_id, target_id),
+                              lambda: self._priority_target(state, shooter_id, target_id))
+
+    def _priority_target(self, state: GameState, shooter_id: str, target_id: str) -> str | None:
+        shooter = state.unit(shooter_id)
+        target = state.unit(target_id)
+        aimed = self.aimed_at(state, target)
+        firing = self.firing_models(state, shooter)
+        aimed_at = target.placed if aimed == target.id and target.joined else self.target_models(state, state.unit(aimed))
+        distance = geo.group_distance(firing, aimed_at)
+        nearest: tuple[float, str] | None = None
+        for u in self.target_groups(state, shooter.side):
+            members = state.combined(u.id)
+            if u.id == aimed or any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members):
+                continue
+            placed = self.target_models(state, u)
+            if not placed or not geo.unit_line_of_sight(firing, placed, state.terrain):
+                continue
+            d = geo.group_distance(firing, placed)
+            if d < distance - geo.EPSILON and (nearest is None or d < nearest[0]):
+                nearest = (d, u.id)
+        return None if nearest is None else nearest[1]
+
+    def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
+        """Rule as 3rd edition does, and say when the unit first takes a Target Priority test (``priority_target``)."""
+        ruling = super().rule_shoot(state, action)
+        if ruling.legal and (closest := self.priority_target(state, action.unit, action.target)) is not None:
+            return Ruling(True, (*ruling.rules, "published.target-priority"),
+                          f"{ruling.reason}; {closest} is the closest enemy unit, so {action.unit} first takes a Target "
+                          f"Priority test on its Leadership and, failing it, fires at {closest} instead", ruling.notes)
+        return ruling
+
+    @implements("published.target-priority", "40k4.char.leadership")
+    def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
+        """Shoot; at a unit other than the closest, after a Target Priority test on the unit's Leadership (a joined
+        character's if higher, 40k4.char.leadership): failed, the unit fires at the closest enemy unit instead."""
+        closest = self.priority_target(state, action.unit, action.target)
+        if closest is None:
+            return super().resolve_shoot(state, action, dice)
+        ld = self.leadership_of(state, action.unit)
+        start = len(dice.log)
+        result = leadership_test(dice, ld.value, LeadershipTestKind.TARGET_PRIORITY)
+        verdict = f"passes: it fires at {action.target}" if result.passed else \
+            f"fails: it fires at {closest}, the closest enemy unit, instead"
+        event = Event("target_priority", f"{action.unit} takes a Target Priority test to fire at {action.target} "
+                      f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.source}), rolls "
+                      f"{result.roll}: {verdict}", ("published.target-priority", ld.rule, "core.test.leadership"),
+                      rolls_since(dice, start))
+        shot = action if result.passed else Shoot.trusted(do="shoot", unit=action.unit, target=closest,
+                                                         weapon=action.weapon)
+        after, events = super().resolve_shoot(state, shot, dice)
+        return after, [event, *events]
 
     @implements("40k4.target.monstrous")
     def picked_out(self, state: GameState, target: Unit) -> bool:

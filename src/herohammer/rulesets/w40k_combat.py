@@ -13,9 +13,10 @@ the seeds leave open in its part of the rules.
 from __future__ import annotations
 
 
+from ..actions import Action, Fight
 from ..catalogue import implements
 from ..dice import Dice
-from ..rulings import Event
+from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status
 from ..values import evolve
@@ -31,6 +32,27 @@ class CombatRules(CloseCombatRules):
     """Shoot, manifest psychic powers, assault, allocate attacks, fight, and take Morale checks."""
 
     # == phases =======================================================================
+    @implements("published.close-combat")
+    def rule_end_phase(self, state: GameState, action: Action) -> Ruling:
+        """Refuse to end an Assault phase while a close combat in it is still to be fought: each close combat is fought
+        once in every Assault phase, whoever's turn it is (published.close-combat)."""
+        if state.phase is Phase.ASSAULT and (due := self.unfought_combat(state)) is not None:
+            return Ruling.forbid(f"the close combat of {due} has not been fought this Assault phase: each close combat "
+                                 f"is fought once in every Assault phase (do: fight, unit: {due})",
+                                 "published.close-combat")
+        return super().rule_end_phase(state, action)
+
+    def unfought_combat(self, state: GameState) -> str | None:
+        """Return a unit whose close combat may be fought now and has not been (``rule_fight`` allows it), or None.
+
+        The units locked in combat are the ones ``legal_actions`` offers a fight to; a joined character fights with
+        its unit."""
+        for u in state.units:
+            if u.alive and u.has(Status.LOCKED) and not u.joined and not u.has(Status.FOUGHT) \
+                    and self.rule_fight(state, Fight.trusted(do="fight", unit=u.id)).legal:
+                return u.id
+        return None
+
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
         """End the phase; combats fought and undeclared splits of attacks end with it.
 
