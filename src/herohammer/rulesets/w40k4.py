@@ -29,6 +29,9 @@ from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES, 
 from .w40k_morale import MORALE_FRACTION
 from .w40k_wounds import rolls_since
 
+#: The unit types a unit may declare it targets as Large Targets, the closest found among them alone (4th ed. p. 31,
+#: published.target-priority): vehicles and Monstrous Creatures (the engine has no artillery).
+LARGE_TARGETS = frozenset({UnitType.VEHICLE, UnitType.MONSTROUS_CREATURE})
 #: Special rules that a character and its unit share although rules are not normally shared.
 SHARED_RULES = frozenset({"stubborn"})
 #: Special rules a unit keeps only while every member has them (a character without Infiltrate
@@ -293,7 +296,8 @@ class Warhammer40k4(Warhammer40k3):
 
         The closest is the nearest enemy unit (with its joined characters) the unit can see and fire on, those
         locked in close combat and those falling back ignored, as the page lets; a target tied for closest needs
-        no test.  Kept on the state: every branch of an enumeration reads it."""
+        no test.  A shot at a Large Target (a vehicle or Monstrous Creature, a picked-out character too) declares
+        Large Targets: only those count as closer.  Kept on the state: every branch of an enumeration reads it."""
         return state.remember(("target priority", self, shooter_id, target_id),
                               lambda: self._priority_target(state, shooter_id, target_id))
 
@@ -304,10 +308,12 @@ class Warhammer40k4(Warhammer40k3):
         firing = self.firing_models(state, shooter)
         aimed_at = target.placed if aimed == target.id and target.joined else self.target_models(state, state.unit(aimed))
         distance = geo.group_distance(firing, aimed_at)
+        large = state.unit(aimed).type in LARGE_TARGETS  # Large Targets declared: only the others count as closer
         nearest: tuple[float, str] | None = None
         for u in self.target_groups(state, shooter.side):
             members = state.combined(u.id)
-            if u.id == aimed or any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members):
+            if u.id == aimed or any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members) \
+                    or (large and u.type not in LARGE_TARGETS):
                 continue
             placed = self.target_models(state, u)
             if not placed or not geo.unit_line_of_sight(firing, placed, state.terrain):
