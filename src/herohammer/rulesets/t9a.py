@@ -25,7 +25,7 @@ from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
+                          front_rank_test, front_ranked, is_character, place_in_front_rank, remove_from, sight_from,
                           too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, on_table, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
@@ -481,8 +481,9 @@ class JoinPlan:
 
 def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
     """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
-    or given a second rank for the displaced model (a judge asked which clause let the rank grow)."""
-    f = plan.host.formation
+    or given a second rank for the displaced model (a judge asked which clause let the rank grow); a lone character
+    joined by another is such a rank of one."""
+    f = _formation_of(plan.host)
     full_single = f is not None and f.single_rank and len(f.order) == f.files
     return ("t9a.join.single-rank",) if full_single else ()
 
@@ -663,8 +664,8 @@ class NinthAge(Ruleset):
                 if bad:
                     raise ScenarioError(
                         source, f"units.{u.id}.formation.order",
-                        f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank "
-                        "[t9a.char.front-rank]")
+                        f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank, "
+                        "and never behind a rank holding one [t9a.char.front-rank]")
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
@@ -1199,19 +1200,37 @@ class NinthAge(Ruleset):
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         if problem := self.reform_problem(state, unit, action.facing, action.files):
             return problem
+        new, said, rules = self.reform_shape(state, unit, action.facing, action.files)
+        return Ruling.allow(f"{unit.id} reforms: {said}; it cannot move further this phase", "published.t9a-reform",
+                            *rules)
+
+    @implements("published.t9a-reform", "t9a.char.front-rank")
+    def reform_shape(self, state: GameState, unit: Unit, facing: float | None, files: int | None
+                     ) -> tuple[Formation, str, tuple[str, ...]]:
+        """Return a Reform's new ranks and files, the words for them and the clauses beyond the Reform's own.
+
+        The unit turns and changes its width about its centre, its models in the same order, except that a Front
+        Rank model the new width would leave behind a rank holding models without Front Rank steps forward into it
+        (``front_ranked``: a champion or a character on the right of a five-wide rank is still in the first rank
+        when the unit narrows to three files).
+        """
         f = _formation_of(unit)
         assert f is not None  # (reform_problem refuses a unit without one)
-        new = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
-        return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
-                            "further this phase", "published.t9a-reform")
+        turned = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new = front_ranked(turned, front_rank_test(state, unit))
+        said = f"{new.files} files facing {new.facing:g} degrees"
+        if new.order == turned.order:
+            return new, said, ()
+        first = [n for n in new.front_rank() if n not in turned.front_rank()]
+        return new, (f"{said}; {', '.join(first)} (Front Rank) step{'s' * (len(first) == 1)} into the first rank "
+                     "[t9a.char.front-rank]"), ("t9a.char.front-rank",)
 
     def reform_problem(self, state: GameState, unit: Unit, facing: float | None, files: int | None) -> Ruling | None:
         """Refuse a Reform the unit's new ranks and files could not make where it stands (None: they can): a unit
         without ranks and files, a path or place blocked, Unit Spacing broken."""
-        f = _formation_of(unit)
-        if f is None:
+        if _formation_of(unit) is None:
             return Ruling.forbid(f"{unit.id} has no ranks and files to reform", "published.t9a-reform")
-        new = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new = self.reform_shape(state, unit, facing, files)[0]
         movers = [(m, new.point_of(m.name)) for _, m in _members(state, unit) if m.name in new.order]
         turned = [(replace(m, facing=new.facing), to) for m, to in movers]
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
@@ -1228,20 +1247,19 @@ class NinthAge(Ruleset):
         new, said = self.reformed(state, unit, action.facing, action.files)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(Status.MOVED) for u in members))
-        return new, [Event("reform", f"{unit.id} reforms: {said}", ("published.t9a-reform",))]
+        return new, [Event("reform", f"{unit.id} reforms: {said}", (
+            "published.t9a-reform", *(("t9a.char.front-rank",) if "[t9a.char.front-rank]" in said else ())))]
 
     def reformed(self, state: GameState, unit: Unit, facing: float | None, files: int | None
                  ) -> tuple[GameState, str]:
         """Return the state with the unit's ranks and files turned and widened about its centre, and the words."""
-        f = _formation_of(unit)
-        assert f is not None
-        new_f = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new_f, said, _ = self.reform_shape(state, unit, facing, files)
         if unit.formation is None:
             m = unit.models[0]
             new = state.replace_unit(replace(unit, models=(replace(m, facing=new_f.facing),)))
         else:
             new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
-        return new, f"{new_f.files} files facing {new_f.facing:g} degrees"
+        return new, said
 
     # -- charging ---------------------------------------------------------------
     @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")

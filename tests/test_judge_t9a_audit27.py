@@ -1,0 +1,140 @@
+"""Audit 27: The 9th Age rulings around Front Rank models (champion, musician, standard and characters) that the
+engine got wrong, played through Game, the public front door.
+
+1. A Reform that narrows a unit whose Front Rank models stand on the right of its first rank left them behind rank
+   and file models in the second rank (t9a.char.front-rank); the state it wrote did not load back.
+2. A character joining a unit whose first rank holds Front Rank models only pushed the Front Rank model he displaced
+   into the second rank of his file, and the Front Rank model standing there into the third, behind rank and file
+   models (t9a.join.position: the displaced Front Rank models go to places legal for them); the standard bearer
+   then fell among the first casualties, from the rear rank.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from _t9a import HERO, play_to, reloads, scenario
+from herohammer.dice import ScriptedDice
+from herohammer.errors import ScenarioError
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+FRONT_RANK = "t9a.char.front-rank"
+REFORM = "published.t9a-reform"
+
+
+def _ranks(g: Game, unit: str = "spears") -> list[tuple[str, ...]]:
+    f = g.state.unit(unit).formation
+    assert f is not None
+    return [f.order[i:i + f.files] for i in range(0, len(f.order), f.files)]
+
+
+# -- 1. a Reform keeps the Front Rank models in the first rank ---------------------------------------------------------
+@pytest.mark.rule(FRONT_RANK, REFORM)
+def test_a_reform_to_fewer_files_brings_the_champion_and_standard_into_the_new_first_rank() -> None:
+    # ten spearmen five wide, the champion (s3) and the standard bearer (s4) on the right of the first rank
+    g = Game(state_from_data(scenario(phase="movement", active="elves", joined=False, hero_at=(10, 10),
+                                      roles={3: "champion", 4: "standard"})))
+    reform = {"do": "reform", "unit": "spears", "files": 3}
+    ruling = g.check(reform)
+    assert ruling.legal and FRONT_RANK in ruling.rules and "s3, s4 (Front Rank) step into the first rank" in \
+        ruling.reason, ruling
+    events = g.apply(reform)
+    assert FRONT_RANK in events[0].rules and "[t9a.char.front-rank]" in events[0].message, events
+    ranks = _ranks(g)
+    assert set(ranks[0]) >= {"s3", "s4"}, ranks  # they stood in the second rank, behind s0 and s1
+    assert not {"s3", "s4"} & {n for r in ranks[1:] for n in r}, ranks
+    reloads(g)  # the old state was refused at load: "s3, s4 must stand in the first rank"
+
+
+@pytest.mark.rule(FRONT_RANK, REFORM)
+def test_a_reform_that_keeps_the_command_in_front_cites_no_front_rank_move() -> None:
+    g = Game(state_from_data(scenario(phase="movement", active="elves", joined=False, hero_at=(10, 10),
+                                      roles={0: "champion", 1: "standard"})))
+    reform = {"do": "reform", "unit": "spears", "files": 3}
+    ruling = g.check(reform)
+    assert ruling.legal and FRONT_RANK not in ruling.rules and "step" not in ruling.reason, ruling
+    g.apply(reform)
+    assert _ranks(g)[0] == ("s0", "s1", "s2")
+    reloads(g)
+
+
+# -- 2. a join displaces Front Rank models to places legal for them ---------------------------------------------------
+def _full_command_with_characters() -> dict[str, Any]:
+    """Ten spearmen five wide with champion, musician and standard, three characters already joined (six Front Rank
+    models for five files: one stands in the second rank) and a fourth character close behind, free to join."""
+    data = scenario(phase="movement", active="elves", roles={0: "champion", 1: "musician", 2: "standard"})
+    elves = data["sides"]["elves"]
+    for i in (2, 3):
+        elves.append({"id": f"hero{i}", "character": "independent", "joined": "spears",
+                      "models": [{"name": f"Hero{i}", "profile": HERO, "base": [20, 20]}]})
+    elves.append({"id": "hero4", "character": "independent",
+                  "models": [{"name": "Hero4", "profile": HERO, "base": [20, 20], "at": [36, 12]}]})
+    return data
+
+
+@pytest.mark.rule("t9a.join.position", FRONT_RANK)
+def test_a_character_joining_an_all_front_rank_first_rank_pushes_no_front_rank_model_behind_rank_and_file() -> None:
+    g = Game(state_from_data(_full_command_with_characters()))
+    front = {"s0", "s1", "s2", "Hero", "Hero2", "Hero3", "Hero4"}
+    ranks = _ranks(g)
+    assert set(ranks[0]) <= front and len([n for n in ranks[1] if n in front]) == 1, ranks
+    join = {"do": "join", "character": "hero4", "unit": "spears"}
+    assert g.check(join).legal
+    g.apply(join)
+    ranks = _ranks(g)
+    # seven Front Rank models: five in the first rank, the other two in the second; none in the third
+    assert set(ranks[0]) <= front and "Hero4" in ranks[0], ranks
+    assert len([n for n in ranks[1] if n in front]) == 2, ranks
+    assert not front & {n for r in ranks[2:] for n in r}, ranks
+    reloads(g)
+
+
+@pytest.mark.rule("t9a.join.position", FRONT_RANK, "t9a.join.part-of-unit")
+def test_after_the_join_the_first_casualties_come_from_the_rear_rank_not_the_standard_bearer() -> None:
+    g = Game(state_from_data(_full_command_with_characters()))
+    g.apply({"do": "join", "character": "hero4", "unit": "spears"})
+    play_to(g, "shooting", "orcs")
+    # three hits, three wounds, three failed saves: three rank and file fall, from the rear rank
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6, 6, 6, 1, 1] + [6, 6, 6] + [1, 1, 1]))
+    assert "slain:" in events[0].message and "s2" not in events[0].message.split("slain:")[1], events[0].message
+    assert "s2" in {m.name for m in g.state.unit("spears").models}
+
+
+@pytest.mark.rule(FRONT_RANK)
+def test_a_scenario_with_a_standard_behind_a_rank_of_rank_and_file_is_refused_and_one_in_the_second_rank_loads() -> None:
+    data = _full_command_with_characters()
+    data["sides"]["elves"] = data["sides"]["elves"][:-1]  # no fourth character
+    g = Game(state_from_data(data))
+    order = list(g.state.unit("spears").formation.order)  # type: ignore[union-attr]
+    reloads(g)
+    k, plain = order.index("s2"), len(order) - 1  # the standard (second rank) and the rear rank's last spearman
+    assert 5 <= k < 10 <= plain and order[plain].startswith("s"), order
+    order[k], order[plain] = order[plain], order[k]
+    bad = scenario(phase="movement", active="elves", roles={0: "champion", 1: "musician", 2: "standard"})
+    bad["sides"]["elves"] = data["sides"]["elves"]
+    bad["sides"]["elves"][0]["formation"]["order"] = order
+    with pytest.raises(ScenarioError, match=r"s2 must stand in the first rank .*never behind a rank holding one"):
+        state_from_data(bad)
+
+
+# -- 3. a character joining a lone character makes the single-rank choice ----------------------------------------------
+@pytest.mark.rule("t9a.join.single-rank", "t9a.join.character-units")
+def test_a_character_joining_a_lone_character_cites_the_single_rank_choice_it_makes() -> None:
+    data = scenario(phase="movement", active="elves", joined=False, hero_at=(20, 10))
+    data["sides"]["elves"].append({"id": "hero2", "character": "independent",
+                                   "models": [{"name": "Hero2", "profile": HERO, "base": [20, 20], "at": [23, 10]}]})
+    g = Game(state_from_data(data))
+    unnamed = g.check({"do": "join", "character": "hero2", "unit": "hero"})
+    assert not unnamed.legal and unnamed.rules == ("t9a.join.single-rank",), unnamed
+    for choice in ("widen", "second_rank"):
+        join = {"do": "join", "character": "hero2", "unit": "hero", "rank_choice": choice}
+        ruling = g.check(join)
+        assert ruling.legal and "t9a.join.single-rank" in ruling.rules, ruling
+    events = g.apply({"do": "join", "character": "hero2", "unit": "hero", "rank_choice": "widen"})
+    assert "t9a.join.single-rank" in events[0].rules, events
+    assert g.state.unit("hero2").joined == "hero"
+    reloads(g)
