@@ -138,3 +138,63 @@ def test_a_character_joining_a_lone_character_cites_the_single_rank_choice_it_ma
     assert "t9a.join.single-rank" in events[0].rules, events
     assert g.state.unit("hero2").joined == "hero"
     reloads(g)
+
+
+# -- 4. heavy casualties are counted over the phase --------------------------------------------------------------------
+PANIC = "published.t9a-panic"
+
+
+def _two_orc_units(phase: str = "shooting", n: int = 10, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``n`` spearmen (Ld 8), no character, facing two units of five orc archers in the orcs' ``phase``."""
+    data = scenario(n=n, joined=False, hero_at=(10, 10), phase=phase, active="orcs", extra=extra)
+    second = dict(data["sides"]["orcs"][0])
+    second.update(id="orcs2", formation={"position": [52, 34], "facing": 180, "files": 5},
+                  models=[{**m, "name": f"p{i}"} for i, m in enumerate(second["models"])])
+    data["sides"]["orcs"].append(second)
+    return data
+
+
+#: One volley of five bows at the spearmen: ``dead`` hits wound and are not saved, the other shots miss.
+def _volley(dead: int) -> list[int]:
+    return [6] * dead + [1] * (5 - dead) + [6] * dead + [1] * dead
+
+
+@pytest.mark.rule(PANIC, "core.test.leadership-kinds")
+def test_two_volleys_of_one_phase_add_up_to_a_quarter_of_the_unit_and_call_for_a_panic_test() -> None:
+    g = Game(state_from_data(_two_orc_units()))
+    first = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice(_volley(2)))
+    assert [e.kind for e in first] == ["shoot"], first  # 2 of 10: less than a quarter
+    reloads(g)  # the losses counted so far are part of the state (shot_this_phase)
+    # 1 more of the 8 left: 3 of the 10 it had when the phase began, a quarter (the old engine counted 1 of 8)
+    second = g.apply({"do": "shoot", "unit": "orcs2", "target": "spears"}, ScriptedDice(_volley(1) + [1, 1]))
+    assert [e.kind for e in second] == ["shoot", "panic"], second
+    assert PANIC in second[1].rules and "passes" in second[1].message, second[1]
+    assert "3 of the 10 models it had when the phase began" in second[1].message, second[1].message
+    g.apply({"do": "end_phase"})
+    assert g.state.shot_this_phase == ()  # each phase counts its own losses
+    reloads(g)
+
+
+@pytest.mark.rule(PANIC)
+def test_a_volley_that_takes_no_model_calls_for_no_panic_test_and_losses_short_of_a_quarter_call_for_none() -> None:
+    g = Game(state_from_data(_two_orc_units(n=12)))
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice(_volley(2)))
+    # nothing more lost: no test, though 2 of 12 were lost earlier
+    assert [e.kind for e in g.apply({"do": "shoot", "unit": "orcs2", "target": "spears"},
+                                    ScriptedDice([1] * 5))] == ["shoot"]
+    g = Game(state_from_data(_two_orc_units(n=13)))
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice(_volley(2)))
+    # 3 of 13 over the phase: short of a quarter
+    assert [e.kind for e in g.apply({"do": "shoot", "unit": "orcs2", "target": "spears"},
+                                    ScriptedDice(_volley(1)))] == ["shoot"]
+
+
+@pytest.mark.rule(PANIC)
+def test_a_scenario_gives_the_phase_losses_only_in_a_phase_that_counts_them() -> None:
+    counted = _two_orc_units(extra={"shot_this_phase": {"spears": 12}})
+    g = Game(state_from_data(counted))  # the spearmen had 12 when the Shooting phase began: 2 are lost already
+    assert g.state.shot_this_phase == (("spears", 12),)
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice(_volley(1) + [1, 1]))
+    assert [e.kind for e in events] == ["shoot", "panic"] and "3 of the 12 models" in events[1].message, events
+    with pytest.raises(ScenarioError, match=r"shot_this_phase.*not the movement phase \[published\.t9a-panic\]"):
+        state_from_data(_two_orc_units(phase="movement", extra={"shot_this_phase": {"spears": 12}}))

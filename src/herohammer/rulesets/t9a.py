@@ -563,9 +563,12 @@ class NinthAge(Ruleset):
         "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
                  "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
                  "allocations": "40k's declared splits of a character's attacks",
-                 "fired_at": "40k's shooting targets this turn", "shot_this_phase": "40k's units shot this phase"},
+                 "fired_at": "40k's shooting targets this turn"},
         "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
     }
+    #: Heavy casualties are counted over a phase (published.t9a-panic): shooting, spells and Miscasts, Stand and Shoot.
+    losses_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.CHARGE, Phase.MAGIC, Phase.SHOOTING})
+    losses_rule: ClassVar[str] = PANIC_RULE
     #: 40k's unit statuses (``Ruleset.unread_statuses``): a 9th Age unit that breaks flees (fleeing).
     unread_statuses: ClassVar[Mapping[Status, str]] = {
         Status.FALLING_BACK: "40k's falling back unit (a 9th Age unit flees: fleeing)",

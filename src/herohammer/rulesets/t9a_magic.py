@@ -262,9 +262,10 @@ class MagicPhase(Ruleset):
             events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND) + (
                 (DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()),
                                 tuple(dice.log[start:])))
-            if models_in(state, host) and models_in(state, host) * 4 <= before * 3:
-                # the Miscast's losses are heavy casualties like a spell's: the caster's unit tests, fleeing from the
-                # closest enemy (no enemy unit caused them: published.t9a-panic)
+            if 0 < models_in(state, host) < before:
+                # the Miscast's losses are heavy casualties like a spell's (with the phase's earlier losses: a quarter
+                # of what the unit had when the phase began): the caster's unit tests, fleeing from the closest enemy
+                # (no enemy unit caused them: published.t9a-panic)
                 away = closest_enemy_centre(state, host, next(m.at for u in members(state, host) for m in u.models))
                 state, scare = panic_after_losses(state, host, before, dice, away, (MISCAST,))
                 events.extend([scare] if scare is not None else [])
