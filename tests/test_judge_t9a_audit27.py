@@ -11,11 +11,12 @@ engine got wrong, played through Game, the public front door.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from _t9a import HERO, play_to, reloads, scenario
+from _t9a import HERO, STILL_SPEAR, exact_odds_as_brute_force, play_to, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.errors import ScenarioError
 from herohammer.game import Game
@@ -198,3 +199,53 @@ def test_a_scenario_gives_the_phase_losses_only_in_a_phase_that_counts_them() ->
     assert [e.kind for e in events] == ["shoot", "panic"] and "3 of the 12 models" in events[1].message, events
     with pytest.raises(ScenarioError, match=r"shot_this_phase.*not the movement phase \[published\.t9a-panic\]"):
         state_from_data(_two_orc_units(phase="movement", extra={"shot_this_phase": {"spears": 12}}))
+
+
+# -- 5. a Musician or Standard Bearer is replaced by another rank-and-file model as a casualty --------------------------
+COMMAND_GROUP = "published.t9a-command-group"
+
+
+@pytest.mark.rule(COMMAND_GROUP, "t9a.join.part-of-unit")
+def test_the_first_casualty_of_a_single_rank_with_its_standard_on_the_right_is_not_the_standard_bearer() -> None:
+    g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=5, joined=False, hero_at=(10, 10),
+                                      roles={3: "musician", 4: "standard"})))
+    # one hit, wounded, not saved: the place on the right (s4, the standard) falls; a spearman takes up the standard
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6, 1, 1, 1, 1, 6, 1]))
+    assert "slain: s2 (s4 of the Command Group stands" in events[0].message, events[0].message
+    assert COMMAND_GROUP in events[0].rules, events[0]
+    assert {m.name for m in g.state.unit("spears").models} == {"s0", "s1", "s3", "s4"}
+    reloads(g)
+
+
+@pytest.mark.rule(COMMAND_GROUP)
+def test_a_volley_that_takes_only_plain_rank_and_file_from_the_rear_cites_no_command_group() -> None:
+    g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=10, joined=False, hero_at=(10, 10),
+                                      roles={0: "champion", 1: "musician", 2: "standard"})))
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6, 6, 1, 1, 1, 6, 6, 1, 1]))
+    assert "slain: s9, s8" in events[0].message and COMMAND_GROUP not in events[0].rules, events[0]
+
+
+@pytest.mark.rule(COMMAND_GROUP, "published.t9a-combat-resolution")
+def test_a_standard_bearer_on_the_right_of_the_rank_keeps_his_plus_one_when_a_blow_falls_on_his_place() -> None:
+    g = Game(state_from_data(scenario(phase="charge", active="orcs", n=5, joined=False, hero_at=(10, 10),
+                                      roles={4: "standard"}, enemy_y=26, orcs=1, spear_profile=STILL_SPEAR,
+                                      orc_profile="WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8")))
+    g.apply({"do": "charge", "unit": "orcs", "target": "spears", "reaction": "hold"}, ScriptedDice([6, 6]))
+    play_to(g, "melee", "orcs")
+    # the orc's one blow hits, wounds and is not saved; the spearmen strike nothing (A0); Break test 1 + 1
+    fight, result = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([6, 6, 1, 1, 1]))
+    assert "(slain: s3) (s4 of the Command Group stands" in fight.message and COMMAND_GROUP in fight.rules, fight
+    # orcs 1 wound + 1 charge = 2, spears +1 for the standard: the orcs win by 1, not by 2
+    assert "orcs wins by 1" in result.message and "spears +1 (standard)" in result.message, result.message
+
+
+@pytest.mark.rule(PANIC, "core.test.leadership")
+def test_the_exact_odds_of_the_second_volleys_panic_equal_brute_force_and_the_closed_form() -> None:
+    g = Game(state_from_data(_two_orc_units()))
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice(_volley(2)))
+    weights = exact_odds_as_brute_force(g.state, {"do": "shoot", "unit": "orcs2", "target": "spears"})
+    # each bow: 5+ to hit at Long Range, 4+ to wound, the 5+ save failed on 1-4: 1/3 * 1/2 * 2/3 = 1/9 to slay;
+    # any spearman slain makes 3 or more of 10 this phase: the Panic test, failed on 9+ (10/36) against Ld 8
+    tested = 1 - Fraction(8, 9) ** 5
+    assert sum(w for o, w in weights if "panic" in o.events) == tested
+    assert sum(w for o, w in weights if "panic.outcome: fled" in o.events) == tested * Fraction(10, 36)

@@ -1717,9 +1717,11 @@ class NinthAge(Ruleset):
                 if dead:
                     state = remove_casualties(state, host.id, dead)
             else:
-                state, dead, shared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
+                state, dead, shared, spared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
                 if shared:
                     rules.append(DISTRIBUTING_HITS)
+                if spared:
+                    rules.append(COMMAND_GROUP)
             if dead:
                 survivor = current(state, unit.id)
                 if not survivor.alive:
@@ -1975,7 +1977,7 @@ def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
 
 @implements(STAND_AND_SHOOT, DISTRIBUTING_HITS, "t9a.join.part-of-unit")
 def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[Shooter],
-                             dice: Dice) -> tuple[GameState, list[str], bool]:
+                             dice: Dice) -> tuple[GameState, list[str], bool, bool]:
     """Shoot a charging unit: each batch's hits shared as every shooting attack's are (``share_hits``: on the rank
     and file alone while five or more stand, else as equally as possible among its models, characters too), each
     share wounded on its own models' Toughness and save; return the state, the slain, and whether a character was hit.
@@ -1984,7 +1986,7 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
     ``rank_and_file``); wounds beyond the models a share hit are lost.
     """
     dead: list[str] = []
-    shared = False
+    shared = spared = False
     taken: dict[str, int] = {}
     for need, strength, n in stand_and_shoot_batches(shooters):
         hits = stand_and_shoot_hits(dice, need, n, STAND_AND_SHOOT)
@@ -1998,17 +2000,52 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
             unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
             state, slain = _take_wounds(state, victims, unsaved)
             if slain:
+                if not is_character(victim) and spared_command(victim, slain):
+                    spared = True  # another rank-and-file model fell in a Musician's or Standard's place
                 state = remove_casualties(state, unit_id, slain)
                 dead.extend(slain)
-    return state, dead, shared
+    return state, dead, shared, spared
 
 
-def rank_and_file(unit: Unit) -> list[Model]:
-    """Return a unit's rank-and-file models in the order they fall: rear rank first, the champion last."""
+#: The published rule on a unit's Command Group as casualties fall: a Musician or Standard Bearer whose place would be
+#: a casualty's is not removed while another rank-and-file model is left (that one takes up the instrument or the
+#: standard), and the Champion falls last.
+COMMAND_GROUP = "published.t9a-command-group"
+#: The Command Group models another rank-and-file model stands in for as a casualty.
+_REPLACED = ("musician", "standard")
+
+
+def _rear_first(unit: Unit) -> list[Model]:
     order = unit.formation.order if unit.formation is not None else ()
-    rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
-    plain = [m for m in rear_first if m.role != "champion"]
-    return [*plain, *[m for m in unit.models if m.role == "champion"]]
+    return sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+
+
+@implements(COMMAND_GROUP, "t9a.join.part-of-unit")
+def rank_and_file(unit: Unit) -> list[Model]:
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the Musician and the Standard
+    Bearer after every other rank-and-file model (another picks up the instrument or the standard), the champion
+    last."""
+    rear_first = _rear_first(unit)
+    plain = [m for m in rear_first if m.role not in _REPLACED and m.role != "champion"]
+    command = [m for m in rear_first if m.role in _REPLACED]
+    return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
+
+
+@implements(COMMAND_GROUP)
+def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
+    """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
+    ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
+    dead = set(slain)
+    positional = [m for m in _rear_first(unit) if m.role != "champion"][:len(dead)]
+    return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
+
+
+def command_said(spared: Sequence[str]) -> str:
+    """Say that the Command Group models named stand, another model fallen in each one's place ("" for none)."""
+    if not spared:
+        return ""
+    return (f" ({', '.join(spared)} of the Command Group {'stands' if len(spared) == 1 else 'stand'}: another "
+            f"rank-and-file model falls in {'its' if len(spared) == 1 else 'their'} place [{COMMAND_GROUP}])")
 
 
 @implements("t9a.spell.wizard-conclave")

@@ -42,7 +42,7 @@ from ..state import GameState
 from ..values import evolve
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
+from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, command_said, spared_command, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
                   remove_casualties, share_hits)
 
 #: Published rule ids cited for the general rules the seeds rely on.
@@ -66,6 +66,14 @@ class Harm:
     slain: tuple[str, ...]
     victim: str  # the unit (a character's id when hits went to it)
     lost: int = 0  # Wounds the models actually lost (unsaved wounds beyond the last model's are overkill)
+    #: Musicians and Standard Bearers whose places fell to the casualties, alive: another model fell in each one's
+    #: stead (published.t9a-command-group)
+    spared: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """Say who fell: ", slain: s9, s8" and the Command Group spared ("" when nobody fell)."""
+        return (f", slain: {', '.join(self.slain)}" + command_said(self.spared)) if self.slain else ""
 
 
 def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:
@@ -160,9 +168,10 @@ def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: in
         fresh = state.unit(victim.id)
         state = state.replace_unit(replace(fresh, models=tuple(
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
+    spared = spared_command(owner, slain) if slain and owner.id == victim.id else ()
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost)
+    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost, spared)
 
 
 def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,
@@ -186,15 +195,13 @@ def spell_harm_said(hits: int, strength: int, harms: Sequence[Harm]) -> str:
     """Say what a spell's (or a Miscast's) hits did: on one unit as "4 hits of S4 on orcs, 3 unsaved", else share by share."""
     if len(harms) == 1:
         h = harms[0]
-        return (f"{hits} hit{'s' * (hits != 1)} of S{strength} on {h.victim}, {h.unsaved} unsaved"
-                + (f", slain: {', '.join(h.slain)}" if h.slain else ""))
+        return f"{hits} hit{'s' * (hits != 1)} of S{strength} on {h.victim}, {h.unsaved} unsaved" + h.said
     return f"{hits} hit{'s' * (hits != 1)} of S{strength}: {harm_said(harms)}"
 
 
 def harm_said(harms: Sequence[Harm]) -> str:
     """Say what a batch of hits did, member by member: "3 hits, 1 unsaved on spears; 1 hits, 0 unsaved on hero"."""
-    return "; ".join(f"{h.hits} hit{'s' * (h.hits != 1)}, {h.unsaved} unsaved on {h.victim}"
-                     + (f", slain: {', '.join(h.slain)}" if h.slain else "") for h in harms)
+    return "; ".join(f"{h.hits} hit{'s' * (h.hits != 1)}, {h.unsaved} unsaved on {h.victim}" + h.said for h in harms)
 
 
 def members(state: GameState, unit_id: str) -> list[Unit]:
