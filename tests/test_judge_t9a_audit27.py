@@ -249,3 +249,15 @@ def test_the_exact_odds_of_the_second_volleys_panic_equal_brute_force_and_the_cl
     tested = 1 - Fraction(8, 9) ** 5
     assert sum(w for o, w in weights if "panic" in o.events) == tested
     assert sum(w for o, w in weights if "panic.outcome: fled" in o.events) == tested * Fraction(10, 36)
+
+
+@pytest.mark.rule(COMMAND_GROUP)
+def test_a_champion_slain_spares_no_command_group_model() -> None:
+    from herohammer.rulesets.t9a import spared_command
+
+    g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=5, joined=False, hero_at=(10, 10),
+                                      roles={0: "champion", 4: "standard"})))
+    spears = g.state.unit("spears")
+    assert spared_command(spears, ["s0"]) == ()  # a Duel's Champion falls: nobody took the standard's place
+    assert spared_command(spears, ["s3"]) == ("s4",)  # the place on the right fell to s3 instead
+    assert spared_command(spears, ["s4"]) == ()  # the standard itself fell (no one else was left to)

@@ -2036,7 +2036,8 @@ def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
     """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
     ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
     dead = set(slain)
-    positional = [m for m in _rear_first(unit) if m.role != "champion"][:len(dead)]
+    rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
+    positional = [m for m in _rear_first(unit) if m.role != "champion"][:rank_and_file_slain]
     return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
 
 
