@@ -275,11 +275,41 @@ def has_front_rank(model: Model, is_character: bool) -> bool:
 
 @implements("t9a.char.front-rank")
 def front_rank_problems(formation: Formation, front: Callable[[str], bool]) -> list[str]:
-    """List the Front Rank models standing behind the first rank while it holds a model without it."""
-    first = formation.front_rank()
-    if all(front(n) for n in first):
+    """List the Front Rank models standing behind a rank that holds a model without Front Rank.
+
+    A Front Rank model stands in the first rank; only when that rank holds Front Rank models alone may one stand
+    further back, and then in the foremost rank it can: never behind a rank with a model without Front Rank in it.
+    """
+    files = max(1, formation.files)
+    plain = [k // files for k, n in enumerate(formation.order) if not front(n)]
+    if not plain:
         return []
-    return [n for n in formation.order[formation.files :] if front(n)]
+    foremost = min(plain)
+    return [n for k, n in enumerate(formation.order) if front(n) and k // files > foremost]
+
+
+@implements("t9a.char.front-rank")
+def front_ranked(formation: Formation, front: Callable[[str], bool]) -> Formation:
+    """Return the formation with every Front Rank model as far forward as the decision asks (itself if so already).
+
+    While a Front Rank model stands behind a rank holding a model without Front Rank, the foremost such Front Rank
+    model changes places with the model without it in that rank nearest its file (the left one on a tie): a reform
+    that narrows the unit, or a join that pushes a Front Rank model back, leaves no champion, standard, musician or
+    character behind a rank and file model (t9a.char.front-rank, t9a.join.position's "other legal places").
+    """
+    if not front_rank_problems(formation, front):
+        return formation
+    order = list(formation.order)
+    files = max(1, formation.files)
+    while True:
+        plain = [k for k, n in enumerate(order) if not front(n)]
+        foremost = min(k // files for k in plain)
+        behind = [k for k, n in enumerate(order) if front(n) and k // files > foremost]
+        if not behind:
+            return formation.reordered(tuple(order))
+        j = behind[0]
+        i = min((k for k in plain if k // files == foremost), key=lambda k: (abs(k % files - j % files), k % files))
+        order[i], order[j] = order[j], order[i]
 
 
 def _nearest_plain_front_slot(order: list[str], files: int, file: int, front: Callable[[str], bool]) -> int | None:
@@ -338,7 +368,9 @@ def place_in_front_rank(
             column, carry = j, order[j]
             order[j] = occupant
     _push_back(order, files, column, carry)
-    return formation.reordered(tuple(order))
+    # a Front Rank model pushed back goes no further back than it must (t9a.char.front-rank); the joining character
+    # has Front Rank, though ``front`` (the unit's models) does not know him yet
+    return front_ranked(formation.reordered(tuple(order)), lambda n: n == name or front(n))
 
 
 @implements("t9a.char.front-rank")

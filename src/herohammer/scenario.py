@@ -304,13 +304,15 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
             raise ScenarioError(source, f"terrain[{i}].id",
                                 f"terrain id {t.id!r} is used twice (also at terrain[{pieces[t.id]}])")
         pieces[t.id] = i
-    if spec.shot_this_phase and spec.phase is not Phase.SHOOTING:
-        raise ScenarioError(source, "shot_this_phase", f"losses are counted over a Shooting phase, not the "
-                            f"{spec.phase.value} phase [published.morale-casualties]")
+    counted = RULESETS[spec.ruleset]  # the phases whose losses it counts, and the rule counting them
+    if spec.shot_this_phase and spec.phase not in counted.losses_phases:
+        phases = " or ".join(f"a {p.value.capitalize()}" for p in Phase if p in counted.losses_phases)
+        raise ScenarioError(source, "shot_this_phase", f"losses are counted over {phases} phase, not the "
+                            f"{spec.phase.value} phase [{counted.losses_rule}]")
     for unit_id in spec.shot_this_phase:
         if unit_id not in by_id:
             raise ScenarioError(source, f"shot_this_phase.{unit_id}", f"no unit with id {unit_id!r} "
-                                "[published.morale-casualties]")
+                                f"[{counted.losses_rule}]")
     _check_unit_keys(source, spec, by_id)
     state = GameState(
         ruleset=spec.ruleset, turn=spec.turn, phase=spec.phase, active=spec.active,

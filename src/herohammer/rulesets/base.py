@@ -194,6 +194,11 @@ class Ruleset:
     #: ``model``), each with what it is for: a file that sets one (to anything but its default) is refused at load
     #: naming the field and the ruleset (``scenario._check_unread_fields``), never loaded as if it were not there.
     unread_scenario_fields: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The phases over which ``GameState.shot_this_phase`` counts a unit's losses (the models it had when it first
+    #: lost one that phase), and the rule that counts them: a scenario file giving the field in another phase is
+    #: refused citing it (40k4: a Shooting phase's Morale checks; the 9th Age: heavy casualties, published.t9a-panic).
+    losses_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.SHOOTING})
+    losses_rule: ClassVar[str] = "published.morale-casualties"
     #: Another game's unit statuses, each with what it is for: a file that gives a unit one is refused at load
     #: (``scenario._check_unread_fields``), since no rule of this ruleset would read it.
     unread_statuses: ClassVar[Mapping[Status, str]] = {}

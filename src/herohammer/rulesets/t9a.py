@@ -25,7 +25,7 @@ from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
 from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, is_character, place_in_front_rank, remove_from, sight_from,
+                          front_rank_test, front_ranked, is_character, place_in_front_rank, remove_from, sight_from,
                           too_far_back_to_shoot, WHO_CAN_SHOOT)
 from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
                         distance, on_table, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
@@ -481,8 +481,9 @@ class JoinPlan:
 
 def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
     """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
-    or given a second rank for the displaced model (a judge asked which clause let the rank grow)."""
-    f = plan.host.formation
+    or given a second rank for the displaced model (a judge asked which clause let the rank grow); a lone character
+    joined by another is such a rank of one."""
+    f = _formation_of(plan.host)
     full_single = f is not None and f.single_rank and len(f.order) == f.files
     return ("t9a.join.single-rank",) if full_single else ()
 
@@ -562,9 +563,12 @@ class NinthAge(Ruleset):
         "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
                  "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
                  "allocations": "40k's declared splits of a character's attacks",
-                 "fired_at": "40k's shooting targets this turn", "shot_this_phase": "40k's units shot this phase"},
+                 "fired_at": "40k's shooting targets this turn"},
         "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
     }
+    #: Heavy casualties are counted over a phase (published.t9a-panic): shooting, spells and Miscasts, Stand and Shoot.
+    losses_phases: ClassVar[frozenset[Phase]] = frozenset({Phase.CHARGE, Phase.MAGIC, Phase.SHOOTING})
+    losses_rule: ClassVar[str] = PANIC_RULE
     #: 40k's unit statuses (``Ruleset.unread_statuses``): a 9th Age unit that breaks flees (fleeing).
     unread_statuses: ClassVar[Mapping[Status, str]] = {
         Status.FALLING_BACK: "40k's falling back unit (a 9th Age unit flees: fleeing)",
@@ -663,8 +667,8 @@ class NinthAge(Ruleset):
                 if bad:
                     raise ScenarioError(
                         source, f"units.{u.id}.formation.order",
-                        f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank "
-                        "[t9a.char.front-rank]")
+                        f"{', '.join(bad)} must stand in the first rank while it holds models without Front Rank, "
+                        "and never behind a rank holding one [t9a.char.front-rank]")
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "published.line-of-sight")
     def target_ruling(self, state: GameState, shooter_id: str, target_id: str) -> Ruling:
@@ -1199,19 +1203,37 @@ class NinthAge(Ruleset):
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         if problem := self.reform_problem(state, unit, action.facing, action.files):
             return problem
+        new, said, rules = self.reform_shape(state, unit, action.facing, action.files)
+        return Ruling.allow(f"{unit.id} reforms: {said}; it cannot move further this phase", "published.t9a-reform",
+                            *rules)
+
+    @implements("published.t9a-reform", "t9a.char.front-rank")
+    def reform_shape(self, state: GameState, unit: Unit, facing: float | None, files: int | None
+                     ) -> tuple[Formation, str, tuple[str, ...]]:
+        """Return a Reform's new ranks and files, the words for them and the clauses beyond the Reform's own.
+
+        The unit turns and changes its width about its centre, its models in the same order, except that a Front
+        Rank model the new width would leave behind a rank holding models without Front Rank steps forward into it
+        (``front_ranked``: a champion or a character on the right of a five-wide rank is still in the first rank
+        when the unit narrows to three files).
+        """
         f = _formation_of(unit)
         assert f is not None  # (reform_problem refuses a unit without one)
-        new = f.rotated(action.facing if action.facing is not None else f.facing, action.files or f.files)
-        return Ruling.allow(f"{unit.id} reforms: {new.files} files facing {new.facing:g} degrees; it cannot move "
-                            "further this phase", "published.t9a-reform")
+        turned = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new = front_ranked(turned, front_rank_test(state, unit))
+        said = f"{new.files} files facing {new.facing:g} degrees"
+        if new.order == turned.order:
+            return new, said, ()
+        first = [n for n in new.front_rank() if n not in turned.front_rank()]
+        return new, (f"{said}; {', '.join(first)} (Front Rank) step{'s' * (len(first) == 1)} into the first rank "
+                     "[t9a.char.front-rank]"), ("t9a.char.front-rank",)
 
     def reform_problem(self, state: GameState, unit: Unit, facing: float | None, files: int | None) -> Ruling | None:
         """Refuse a Reform the unit's new ranks and files could not make where it stands (None: they can): a unit
         without ranks and files, a path or place blocked, Unit Spacing broken."""
-        f = _formation_of(unit)
-        if f is None:
+        if _formation_of(unit) is None:
             return Ruling.forbid(f"{unit.id} has no ranks and files to reform", "published.t9a-reform")
-        new = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new = self.reform_shape(state, unit, facing, files)[0]
         movers = [(m, new.point_of(m.name)) for _, m in _members(state, unit) if m.name in new.order]
         turned = [(replace(m, facing=new.facing), to) for m, to in movers]
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
@@ -1228,20 +1250,19 @@ class NinthAge(Ruleset):
         new, said = self.reformed(state, unit, action.facing, action.files)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(Status.MOVED) for u in members))
-        return new, [Event("reform", f"{unit.id} reforms: {said}", ("published.t9a-reform",))]
+        return new, [Event("reform", f"{unit.id} reforms: {said}", (
+            "published.t9a-reform", *(("t9a.char.front-rank",) if "[t9a.char.front-rank]" in said else ())))]
 
     def reformed(self, state: GameState, unit: Unit, facing: float | None, files: int | None
                  ) -> tuple[GameState, str]:
         """Return the state with the unit's ranks and files turned and widened about its centre, and the words."""
-        f = _formation_of(unit)
-        assert f is not None
-        new_f = f.rotated(facing if facing is not None else f.facing, files or f.files)
+        new_f, said, _ = self.reform_shape(state, unit, facing, files)
         if unit.formation is None:
             m = unit.models[0]
             new = state.replace_unit(replace(unit, models=(replace(m, facing=new_f.facing),)))
         else:
             new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
-        return new, f"{new_f.files} files facing {new_f.facing:g} degrees"
+        return new, said
 
     # -- charging ---------------------------------------------------------------
     @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
@@ -1696,9 +1717,11 @@ class NinthAge(Ruleset):
                 if dead:
                     state = remove_casualties(state, host.id, dead)
             else:
-                state, dead, shared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
+                state, dead, shared, spared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
                 if shared:
                     rules.append(DISTRIBUTING_HITS)
+                if spared:
+                    rules.append(COMMAND_GROUP)
             if dead:
                 survivor = current(state, unit.id)
                 if not survivor.alive:
@@ -1954,7 +1977,7 @@ def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
 
 @implements(STAND_AND_SHOOT, DISTRIBUTING_HITS, "t9a.join.part-of-unit")
 def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[Shooter],
-                             dice: Dice) -> tuple[GameState, list[str], bool]:
+                             dice: Dice) -> tuple[GameState, list[str], bool, bool]:
     """Shoot a charging unit: each batch's hits shared as every shooting attack's are (``share_hits``: on the rank
     and file alone while five or more stand, else as equally as possible among its models, characters too), each
     share wounded on its own models' Toughness and save; return the state, the slain, and whether a character was hit.
@@ -1963,7 +1986,7 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
     ``rank_and_file``); wounds beyond the models a share hit are lost.
     """
     dead: list[str] = []
-    shared = False
+    shared = spared = False
     taken: dict[str, int] = {}
     for need, strength, n in stand_and_shoot_batches(shooters):
         hits = stand_and_shoot_hits(dice, need, n, STAND_AND_SHOOT)
@@ -1977,17 +2000,53 @@ def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[
             unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
             state, slain = _take_wounds(state, victims, unsaved)
             if slain:
+                if not is_character(victim) and spared_command(victim, slain):
+                    spared = True  # another rank-and-file model fell in a Musician's or Standard's place
                 state = remove_casualties(state, unit_id, slain)
                 dead.extend(slain)
-    return state, dead, shared
+    return state, dead, shared, spared
 
 
-def rank_and_file(unit: Unit) -> list[Model]:
-    """Return a unit's rank-and-file models in the order they fall: rear rank first, the champion last."""
+#: The published rule on a unit's Command Group as casualties fall: a Musician or Standard Bearer whose place would be
+#: a casualty's is not removed while another rank-and-file model is left (that one takes up the instrument or the
+#: standard), and the Champion falls last.
+COMMAND_GROUP = "published.t9a-command-group"
+#: The Command Group models another rank-and-file model stands in for as a casualty.
+_REPLACED = ("musician", "standard")
+
+
+def _rear_first(unit: Unit) -> list[Model]:
     order = unit.formation.order if unit.formation is not None else ()
-    rear_first = sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
-    plain = [m for m in rear_first if m.role != "champion"]
-    return [*plain, *[m for m in unit.models if m.role == "champion"]]
+    return sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+
+
+@implements(COMMAND_GROUP, "t9a.join.part-of-unit")
+def rank_and_file(unit: Unit) -> list[Model]:
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the Musician and the Standard
+    Bearer after every other rank-and-file model (another picks up the instrument or the standard), the champion
+    last."""
+    rear_first = _rear_first(unit)
+    plain = [m for m in rear_first if m.role not in _REPLACED and m.role != "champion"]
+    command = [m for m in rear_first if m.role in _REPLACED]
+    return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
+
+
+@implements(COMMAND_GROUP)
+def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
+    """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
+    ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
+    dead = set(slain)
+    rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
+    positional = [m for m in _rear_first(unit) if m.role != "champion"][:rank_and_file_slain]
+    return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
+
+
+def command_said(spared: Sequence[str]) -> str:
+    """Say that the Command Group models named stand, another model fallen in each one's place ("" for none)."""
+    if not spared:
+        return ""
+    return (f" ({', '.join(spared)} of the Command Group {'stands' if len(spared) == 1 else 'stand'}: another "
+            f"rank-and-file model falls in {'its' if len(spared) == 1 else 'their'} place [{COMMAND_GROUP}])")
 
 
 @implements("t9a.spell.wizard-conclave")

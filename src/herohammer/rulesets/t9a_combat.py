@@ -39,9 +39,10 @@ from ..dice import Dice, Stage
 from ..formations import arrange
 from ..geometry import box_gap, group_distance, group_extent, on_table
 from ..state import GameState
+from ..values import evolve
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
+from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, command_said, spared_command, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
                   remove_casualties, share_hits)
 
 #: Published rule ids cited for the general rules the seeds rely on.
@@ -65,6 +66,14 @@ class Harm:
     slain: tuple[str, ...]
     victim: str  # the unit (a character's id when hits went to it)
     lost: int = 0  # Wounds the models actually lost (unsaved wounds beyond the last model's are overkill)
+    #: Musicians and Standard Bearers whose places fell to the casualties, alive: another model fell in each one's
+    #: stead (published.t9a-command-group)
+    spared: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """Say who fell: ", slain: s9, s8" and the Command Group spared ("" when nobody fell)."""
+        return (f", slain: {', '.join(self.slain)}" + command_said(self.spared)) if self.slain else ""
 
 
 def allocation_problem(state: GameState, target_id: str, at: str | None) -> str | None:
@@ -159,9 +168,10 @@ def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: in
         fresh = state.unit(victim.id)
         state = state.replace_unit(replace(fresh, models=tuple(
             replace(m, wounds_taken=hurt[m.name]) if m.name in hurt else m for m in fresh.models)))
+    spared = spared_command(owner, slain) if slain and owner.id == victim.id else ()
     if slain:
         state = remove_casualties(state, host_id, slain)
-    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost)
+    return state, Harm(hits, wounds, unsaved, tuple(slain), victim.id, lost, spared)
 
 
 def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,
@@ -185,15 +195,13 @@ def spell_harm_said(hits: int, strength: int, harms: Sequence[Harm]) -> str:
     """Say what a spell's (or a Miscast's) hits did: on one unit as "4 hits of S4 on orcs, 3 unsaved", else share by share."""
     if len(harms) == 1:
         h = harms[0]
-        return (f"{hits} hit{'s' * (hits != 1)} of S{strength} on {h.victim}, {h.unsaved} unsaved"
-                + (f", slain: {', '.join(h.slain)}" if h.slain else ""))
+        return f"{hits} hit{'s' * (hits != 1)} of S{strength} on {h.victim}, {h.unsaved} unsaved" + h.said
     return f"{hits} hit{'s' * (hits != 1)} of S{strength}: {harm_said(harms)}"
 
 
 def harm_said(harms: Sequence[Harm]) -> str:
     """Say what a batch of hits did, member by member: "3 hits, 1 unsaved on spears; 1 hits, 0 unsaved on hero"."""
-    return "; ".join(f"{h.hits} hit{'s' * (h.hits != 1)}, {h.unsaved} unsaved on {h.victim}"
-                     + (f", slain: {', '.join(h.slain)}" if h.slain else "") for h in harms)
+    return "; ".join(f"{h.hits} hit{'s' * (h.hits != 1)}, {h.unsaved} unsaved on {h.victim}" + h.said for h in harms)
 
 
 def members(state: GameState, unit_id: str) -> list[Unit]:
@@ -207,21 +215,47 @@ def models_in(state: GameState, unit_id: str) -> int:
     return sum(len(u.models) for u in members(state, unit_id))
 
 
+@implements(PANIC, "t9a.combined.last-survivor")
+def phase_losses(state: GameState, unit_id: str, before: int) -> tuple[GameState, int]:
+    """Count a unit's losses over the phase: return the state and the models it had when the phase began.
+
+    Heavy casualties are "in a single phase, 25% or more of the models it had at the start of the phase"
+    (published.t9a-panic), so two volleys of one Shooting phase, or two spells of one Magic phase, add up.  The
+    first time a unit loses models in a phase the state keeps what it had just before (``shot_this_phase``, under
+    the unit's own name: a destroyed combined unit's last survivor is that unit and counts on, t9a.combined.last-
+    survivor); no model joins or leaves a unit in a phase where it can lose one, so that is what it had when the
+    phase began.  ``before``: the models it had just before this attack.  Each phase end forgets the counts.
+    """
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    key = host.last_of or host.id
+    had = dict(state.shot_this_phase).get(key)
+    if had is not None:
+        return state, had
+    if models_in(state, host.id) < before:
+        state = evolve(state, shot_this_phase=(*state.shot_this_phase, (key, before)))
+    return state, before
+
+
 def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, away_from: tuple[float, float],
                        also: tuple[str, ...] = ()) -> tuple[GameState, Event | None]:
     """Take the Panic test for heavy casualties when due (``heavy_casualties_panic``) and flee on a failure.
 
-    The losses of one shooting attack or one spell count against the models the unit had
-    before it; a unit engaged in combat, already fleeing or that passed a Panic test this phase takes none.  The unit
-    may test on its General's Leadership when he is within 12" (published.t9a-general).
-    Returns the state and the ``panic`` event (None when no test was due), citing ``also`` too.
+    The losses count over the phase (``phase_losses``): a quarter of the models the unit had when the phase began,
+    lost to this attack and the phase's earlier ones; a unit engaged in combat, already fleeing or that passed a
+    Panic test this phase takes none.  The unit may test on its General's Leadership when he is within 12"
+    (published.t9a-general).  Returns the state and the ``panic`` event (None when no test was due), citing
+    ``also`` too.
     """
+    state, had = phase_losses(state, unit_id, before)
     host = current(state, host_of(state, state.unit(unit_id)).id)
     if host.has(Status.ENGAGED) or host.has(Status.FLEEING) or host.has(Status.PANIC_PASSED):
         return state, None
     start = len(dice.log)
     general = [m.profile.ld for m in generals_near(state, host.id)]
-    taken = heavy_casualties_panic(state, host.id, before - models_in(state, host.id), before, dice, general)
+    now = models_in(state, host.id)
+    if now >= before:  # this attack took no model: nothing new to test for
+        return state, None
+    taken = heavy_casualties_panic(state, host.id, had - now, had, dice, general)
     if taken is None:
         return state, None
     result, flag = taken
@@ -233,6 +267,9 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     if host.last_of:
         rules.append("t9a.combined.last-survivor")
     ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
+    if had > before:  # the phase's earlier losses count too
+        ld += (f"; {had - now} of the {had} models it had when the phase began lost this phase, "
+               f"{had - before} to earlier attacks")
     if result.passed:  # a unit that passed takes no other Panic test this phase
         state = state.replace_units(*(u.with_status(Status.PANIC_PASSED) for u in members(state, host.id)))
         said = f"{host.id} passes its Panic test ({result.roll} against {ld})"

@@ -39,7 +39,7 @@ from ..spells import SPELL_TYPES, Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import (DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, host_of, in_front_arc, no_models_left,
+from .t9a import (COMMAND_GROUP, DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, host_of, in_front_arc, no_models_left,
                   sight_all)
 from .t9a_panic import closest_enemy_centre
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
@@ -250,6 +250,8 @@ class MagicPhase(Ruleset):
             rules.append(TO_WOUND)
             if DISTRIBUTING_HITS in hit_said:
                 rules.append(DISTRIBUTING_HITS)
+            if COMMAND_GROUP in hit_said:
+                rules.append(COMMAND_GROUP)
             events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:hits_rolled]), (("outcome", outcome),)))
             events.extend(panic)  # the Panic test's dice are its own event's
         else:
@@ -260,11 +262,13 @@ class MagicPhase(Ruleset):
             before = models_in(state, host)
             state, hit_said = self._miscast(state, unit, dice)
             events.append(Event("miscast", f"{unit.id} miscasts: {hit_said}", (MISCAST, TO_WOUND) + (
-                (DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()),
+                (DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()) + (
+                (COMMAND_GROUP,) if COMMAND_GROUP in hit_said else ()),
                                 tuple(dice.log[start:])))
-            if models_in(state, host) and models_in(state, host) * 4 <= before * 3:
-                # the Miscast's losses are heavy casualties like a spell's: the caster's unit tests, fleeing from the
-                # closest enemy (no enemy unit caused them: published.t9a-panic)
+            if 0 < models_in(state, host) < before:
+                # the Miscast's losses are heavy casualties like a spell's (with the phase's earlier losses: a quarter
+                # of what the unit had when the phase began): the caster's unit tests, fleeing from the closest enemy
+                # (no enemy unit caused them: published.t9a-panic)
                 away = closest_enemy_centre(state, host, next(m.at for u in members(state, host) for m in u.models))
                 state, scare = panic_after_losses(state, host, before, dice, away, (MISCAST,))
                 events.extend([scare] if scare is not None else [])

@@ -47,7 +47,7 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import (BATTLE_STANDARD, BSB_RULE, _formation_of, current, discipline_test, no_models_left, rank_and_file,
+from .t9a import (BATTLE_STANDARD, BSB_RULE, COMMAND_GROUP, _formation_of, command_said, current, discipline_test, no_models_left, rank_and_file,
                   remove_casualties)
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
@@ -591,7 +591,10 @@ class MeleePhase(Ruleset):
                 lines.append(f"I{step}: {side} {n} attack{'s' * (n != 1)} at {victim_id}"
                              + (f"'s Champion {only}" if only else "")
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
-                             + (f" (slain: {', '.join(harm.slain)})" if harm.slain else ""))
+                             + (f" (slain: {', '.join(harm.slain)})" if harm.slain else "")
+                             + command_said(harm.spared))
+                if harm.spared:
+                    rules.append(COMMAND_GROUP)
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
                           tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *dice.log[begun:]))
 

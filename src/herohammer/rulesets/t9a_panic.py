@@ -34,6 +34,7 @@ from ..geometry import Placed, group_distance
 from ..rulings import Event
 from ..state import GameState
 from ..units import Status, Unit
+from ..values import evolve
 from .base import Resolution, Ruleset
 from .t9a import BATTLE_STANDARD, current, discipline_test, is_destroyed
 from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
@@ -180,7 +181,10 @@ class FriendsPanic(Ruleset):
         return flee(state, unit_id, away_from, dice)
 
     def end_panic_phase(self, state: GameState) -> GameState:
-        """Forget who passed a Panic test when a phase ends: the test spares a unit only for its phase."""
+        """Forget who passed a Panic test when a phase ends: the test spares a unit only for its phase; and the losses
+        counted over it for heavy casualties (``shot_this_phase``: each phase counts its own)."""
+        if state.shot_this_phase:
+            state = evolve(state, shot_this_phase=())
         if not any(u.has(Status.PANIC_PASSED) for u in state.units):
             return state
         return state.replace_units(*(u.with_status(remove=(Status.PANIC_PASSED,)) for u in state.units

@@ -29,7 +29,7 @@ from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
+from .t9a import COMMAND_GROUP, COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)
@@ -204,6 +204,8 @@ class ShootingPhase(Ruleset):
                                         taken)
             if hit_a_character(pre, harms):
                 rules.append(DISTRIBUTING_HITS)
+            if any(h.spared for h in harms):
+                rules.append(COMMAND_GROUP)
             if any(pre.unit(h.victim).models and pre.unit(h.victim).models[0].profile.t <= 0 for h in harms):
                 rules.append("core.zero.t")
             parts.append(f"{n} shot{'s' * (n != 1)} ({need}+ to hit, S{strength}): " + harm_said(harms))
