@@ -14,7 +14,7 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.rulesets.t9a import is_destroyed
+from herohammer.rulesets.t9a_units import is_destroyed
 from herohammer.units import Status
 from test_t9a_rules import HERO, refused, scenario
 from _t9a import play_to, reloading_game, reloads

@@ -253,7 +253,7 @@ def test_the_exact_odds_of_the_second_volleys_panic_equal_brute_force_and_the_cl
 
 @pytest.mark.rule(COMMAND_GROUP)
 def test_a_champion_slain_spares_no_command_group_model() -> None:
-    from herohammer.rulesets.t9a import spared_command
+    from herohammer.rulesets.t9a_casualties import spared_command
 
     g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=5, joined=False, hero_at=(10, 10),
                                       roles={0: "champion", 4: "standard"})))

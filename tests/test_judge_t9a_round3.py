@@ -249,7 +249,7 @@ def test_a_character_joins_the_last_survivor_by_the_destroyed_units_name() -> No
 
 @pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.character-units")
 def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_destroyed_unit() -> None:
-    from herohammer.rulesets.t9a import is_destroyed
+    from herohammer.rulesets.t9a_units import is_destroyed
     from test_judge_t9a import _archers_turn
     from test_t9a_rules import HERO
 
@@ -280,18 +280,19 @@ def test_when_the_last_survivor_falls_the_character_who_joined_him_is_still_the_
 
 # -- the Front Arc screen that listing the Hold asks ---------------------------------------------------
 def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_outline() -> None:
-    """``_located_in_front_arc`` settles a point by the arc's sides and asks shapely only on the outline:
+    """``located_in_front_arc`` settles a point by the arc's sides and asks shapely only on the outline:
     the same answer as shapely's ``covers`` everywhere, the outline's corners and midpoints included."""
     import itertools
     from dataclasses import replace
 
     import shapely
 
-    from herohammer.rulesets.t9a import _centre, _formation_of, _front_arcs, _located_in_front_arc
+    from herohammer.rulesets.t9a_units import front_centre, formation_of
+    from herohammer.rulesets.t9a_moves import front_arcs, located_in_front_arc
 
     g = reloading_game(scenario(phase="charge", enemy_y=28))
     orcs = g.state.unit("orcs")
-    arcs = _front_arcs(orcs)[0]
+    arcs = front_arcs(orcs)[0]
     spots = [p for arc in arcs for p in arc]
     spots += [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for arc in arcs for a, b in zip(arc, arc[1:] + arc[:1])]
     spots += [(x, y) for x, y in itertools.product([10.5, 22.0, 33.25, 36.0, 38.75, 50.0, 61.5], [1.0, 14.0, 27.9, 28.0,
@@ -300,13 +301,13 @@ def test_located_in_the_front_arc_agrees_with_shapely_on_and_around_the_arcs_out
     checked = 0
     for x, y in spots:
         charger = replace(hero, models=(hero.models[0].moved_to((x, y)),))
-        f = _formation_of(charger)
-        at = f.position if f is not None else _centre(charger)  # the front centre: put it on the spot itself
+        f = formation_of(charger)
+        at = f.position if f is not None else front_centre(charger)  # the front centre: put it on the spot itself
         charger = replace(hero, models=(hero.models[0].moved_to((2 * x - at[0], 2 * y - at[1])),))
-        f = _formation_of(charger)
-        at = f.position if f is not None else _centre(charger)
+        f = formation_of(charger)
+        at = f.position if f is not None else front_centre(charger)
         expected = any(shapely.Polygon(arc).covers(shapely.Point(at)) for arc in arcs)
-        assert _located_in_front_arc(charger, orcs) is expected, (x, y)
+        assert located_in_front_arc(charger, orcs) is expected, (x, y)
         checked += 1
     assert checked == len(spots) > 20
 

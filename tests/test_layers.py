@@ -20,6 +20,10 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "herohammer"
 W40K_CHAIN = ("w40k_hooks", "w40k_wounds", "w40k_morale", "w40k_shooting", "w40k_psychic", "w40k_assault",
               "w40k_combat_result", "w40k_close_combat", "w40k_combat")
 
+#: The 9th Age's rules below the ruleset class, lowest first (``rulesets/t9a_units.py``'s docstring): each imports
+#: only the links before it; the phase mixins (``t9a_combat`` and above) build on ``t9a``.
+T9A_CHAIN = ("t9a_weapons", "t9a_units", "t9a_casualties", "t9a_moves", "t9a_stand_and_shoot", "t9a")
+
 #: Modules at the bottom (dice and odds' arithmetic, immutable values, geometry, the game state), which the rules,
 #: the simulator and the interfaces build on; none of them may import those.
 LOWER = ("errors", "values", "distribution", "dice", "geometry", "units", "state")
@@ -106,6 +110,13 @@ def test_no_import_circle() -> None:
 def test_each_40k_rules_module_imports_only_the_links_below_it(link: str) -> None:
     below = set(W40K_CHAIN[:W40K_CHAIN.index(link)])
     chain_imports = {m.split(".", 1)[1] for m in GRAPH[f"rulesets.{link}"] if m.startswith("rulesets.w40k_")}
+    assert chain_imports <= below, f"{link} imports {sorted(chain_imports - below)}, above it in the chain"
+
+
+@pytest.mark.parametrize("link", T9A_CHAIN)
+def test_each_9th_age_module_below_the_ruleset_imports_only_the_links_below_it(link: str) -> None:
+    below = set(T9A_CHAIN[:T9A_CHAIN.index(link)])
+    chain_imports = {m.split(".", 1)[1] for m in GRAPH[f"rulesets.{link}"] if m.startswith("rulesets.t9a")}
     assert chain_imports <= below, f"{link} imports {sorted(chain_imports - below)}, above it in the chain"
 
 

@@ -13,7 +13,7 @@ import yaml
 from _cli import run
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.rulesets.t9a import is_destroyed
+from herohammer.rulesets.t9a_units import is_destroyed
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 from test_t9a_rules import HERO, SPEAR as SPEAR_P, game, refused, scenario

@@ -8,57 +8,41 @@ seed defers to (Charge Range, Failed Charge move, Stand and Shoot) are in chargi
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, ClassVar, cast
 
-import shapely
-
 from ..catalogue import implements
-from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION, MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, Shooter,
-                        stand_and_shoot_batches, stand_and_shoot_hits, wound_hits,
-                        contact_moves, roll_charge, stand_and_shoot)
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION,
+                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
 from .. import movement
-from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, arranged, centre_file, front_rank_problems,
-                          front_rank_test, front_ranked, is_character, place_in_front_rank, remove_from, sight_from,
-                          too_far_back_to_shoot, WHO_CAN_SHOOT)
-from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart,
-                        distance, on_table, footprint_slack, group_distance, group_extent, in_base_contact, nearest_in_rows, outline_hull,
-                        overlapping_pairs, overlaps, sweep_hits, unit_line_of_sight, blocks_sight, model_sees_any)
+from ..formations import (CHARACTER_RULE, Formation, RankChoice, arrange, centre_file, front_rank_problems,
+                          front_rank_test, front_ranked, is_character, place_in_front_rank, WHO_CAN_SHOOT)
+from ..geometry import (EPSILON, Placed, Point, box_gap, distance, footprint_slack, group_distance, in_base_contact,
+                        nearest_in_rows, overlaps, unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
-from ..values import evolve
 from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
-from .t9a_weapons import SHOOTING_WEAPONS, choice_for, several_weapons, weapon_choice_problem, \
-    weapon_choices, weapon_used, weapons_said
+from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
+from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, CONCLAVE_PATTERN, current, FLY_PATTERN, fly_rates,
+                        formation_of, has_conclave, host_of, march_rate, member_models, MOVED, movers_of, placed_all,
+                        rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_rates, why_moved, WIZARD_CONCLAVE)
+from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
+from .t9a_moves import (beyond_charge_reach, charge_way_clear, charge_contact, contact_models, contact_move,
+                        CONTACT_OVERLAP_SLACK, contact_pairs, detach, greatest_charge_range, in_front_arc,
+                        left_apart, own_models_apart, path_problem, shift_unit, spacing_problem, SPACING_RULE,
+                        table_edge_problem, wheel_problem, WHEEL_RULE, wheeled)
+from .t9a_stand_and_shoot import (charged_with, COVER, stand_and_shoot_at_unit, stand_and_shoot_volley,
+                                  stands_and_shoots_unasked, takes_stand_and_shoot)
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Join, Leave, Move, Reform, WeaponChoice
-
-WIZARD_CONCLAVE = "Wizard Conclave"
-BUSY = (Status.ENGAGED, Status.FLEEING)
-MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
-RALLY_RULE = "published.t9a-rally"
-RALLIED_WORDS = "it rallied this turn, and a rallied unit counts as having marched: it moves no further this turn"
-
-
-@implements(RALLY_RULE)
-def rallied(unit: Unit) -> bool:
-    """Whether ``unit`` rallied this turn (published.t9a-rally): its Rally test taken and passed, so it counts as
-    having marched and moves no further (a failed test leaves it fleeing)."""
-    return unit.has(Status.RALLY_TESTED) and unit.has(Status.MARCHED) and not unit.has(Status.FLEEING)
-
-
-def why_moved(unit: Unit, words: str) -> tuple[str, tuple[str, ...]]:
-    """Say why ``unit`` cannot move again: ``words``, or that it rallied this turn citing published.t9a-rally."""
-    return (f"{unit.id} cannot move: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
+    from ..actions import Action, Charge, Join, Leave, Move, Reform
 
 #: Outcomes of a character's charge out of its unit (``charge_out_odds``).
 CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
@@ -67,24 +51,6 @@ PANIC_RULE = "published.t9a-panic"
 FLED = "fled"
 #: The outcomes of a charge at a unit that fled from it (published.t9a-flee-reaction).
 CAUGHT, FLED_OFF = "caught", "target_fled_off_the_table"
-
-
-# -- characters and units ------------------------------------------------------------
-def advance_rate(unit: Unit) -> int:
-    """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
-    return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
-
-
-def march_rate(unit: Unit) -> int:
-    """Return a unit's March Rate: its slowest model's (twice the Advance Rate when not printed)."""
-    return min((m.profile.mar if m.profile.mar is not None else 2 * (m.profile.adv or 0)) for m in unit.models)
-
-
-def host_of(state: GameState, unit: Unit) -> Unit:
-    """Return the unit a character has joined, or the unit itself."""
-    return state.unit(unit.joined) if unit.joined else unit
-
-
 _UNIT_CHARGE = (CHARGE_RULE,)
 _CHARGE_OUT = (CHARGE_RULE, CHARGE_OUT_RULE)
 
@@ -109,44 +75,6 @@ def _redirected(action: Charge, reaction: str | None) -> Charge:
 REACTION_WEAPON, REDIRECT_WEAPON = "charge.reaction_weapon", "charge.redirect_reaction_weapon"
 
 
-_FLY = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
-
-
-@implements("published.t9a-fly")
-def fly_rates(unit: Unit) -> tuple[int, int] | None:
-    """Return a unit's flying Advance and March Rates from ``Fly (X, Y)``; a bare ``Fly`` keeps its ground rates."""
-    for r in unit.rules:
-        m = _FLY.match(r)
-        if m:
-            return (int(m.group(1)), int(m.group(2))) if m.group(1) else (advance_rate(unit), march_rate(unit))
-    return None
-
-
-def unit_rates(state: GameState, unit: Unit, fly: bool) -> tuple[int, int] | None:
-    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly.
-
-    Worked out once per state (charges, moves and their resolutions all ask).
-    """
-    return state.remember(("t9a unit rates", unit.id, fly), lambda: _unit_rates(state, unit.id, fly))
-
-
-@implements("t9a.join.part-of-unit", "t9a.leave.move")
-def _unit_rates(state: GameState, unit_id: str, fly: bool) -> tuple[int, int] | None:
-    members = [u for u in state.combined(unit_id) if u.alive]
-    if fly:
-        rates = [fly_rates(u) for u in members]
-        if any(r is None for r in rates):
-            return None
-        return min(r[0] for r in rates if r), min(r[1] for r in rates if r)
-    return min(advance_rate(u) for u in members), min(march_rate(u) for u in members)
-
-
-def movers_of(state: GameState, unit: Unit) -> Unit:
-    """Return the unit that moves when ``unit`` is named: a character in a unit of characters moves it all."""
-    host = host_of(state, unit)
-    return host if unit.joined and is_character(host) else unit
-
-
 @implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
 def _why_busy(state: GameState, unit: Unit) -> str:
     """Say what keeps a unit (or a character in one) from charging: engaged, fleeing (his unit's status binding him,
@@ -162,104 +90,8 @@ def _why_busy(state: GameState, unit: Unit) -> str:
     return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
-def combined_status(state: GameState, unit: Unit) -> frozenset[Status]:
-    """Return the statuses that bind a model: its own and, once joined, its unit's (effects stay on the unit)."""
-    return unit.status | host_of(state, unit).status
-
-
-def _formation_of(unit: Unit) -> Formation | None:
-    """Return a unit's formation; a lone single model gets a one-file formation around it."""
-    if unit.formation is not None:
-        return unit.formation
-    if len(unit.models) != 1:
-        return None
-    m = unit.models[0]
-    d = m.base.depth_mm / 25.4 / 2.0
-    t = math.radians(m.facing)
-    front = (m.at[0] - math.sin(t) * d, m.at[1] + math.cos(t) * d)
-    return Formation(front, m.facing, 1, (m.name,), (m.base.width_mm, m.base.depth_mm))
-
-
-def _placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
-    out = [m.placed for m in host.models if m.name != skip]
-    for ch in state.joined_to(host.id):
-        out.extend(m.placed for m in ch.models if m.name != skip)
-    return out
-
-
-@implements("published.line-of-sight", "t9a.join.part-of-unit")
-def sight_all(state: GameState, host: Unit) -> list[Placed]:
-    """Return where every model of a combined unit (its characters too) draws its line of sight from.
-
-    A model behind the first rank sees as if it stood in the first rank of its file (``sight_from``).
-    Where no terrain blocks sight every line is clear, so the models' own places serve as well.
-    """
-    if not blocks_sight(state.terrain):
-        return _placed_all(state, host)
-    f = host.formation
-    return [sight_from(f, m) for u in (host, *state.joined_to(host.id)) for m in u.models]
-
-
 SHAKEN_RULE = "published.t9a-shaken"
 FAILED_CHARGE = "published.t9a-failed-charge"
-#: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
-LOOK_OUT_SIR = 5
-
-
-#: The published rule on hits at combined units (shooting, spells, Stand and Shoot: not close combat).
-DISTRIBUTING_HITS = "published.t9a-distributing-hits"
-
-
-@dataclass(frozen=True)
-class Share:
-    """What part of a batch of hits one member of a combined unit takes: the rank and file as one pool, or a character."""
-
-    victim: Unit
-    hits: int
-
-
-@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor", DISTRIBUTING_HITS)
-def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
-               taken: dict[str, int] | None = None) -> list[Share]:
-    """Distribute hits at a combined unit as the published rule does, and return each member's share.
-
-    With five or more rank and file, every hit goes to them. With fewer, hits go to the rank-and-file
-    models and the characters as equally as possible: no model takes a second hit until every model
-    has taken one. Where the hits do not divide evenly, the attacker picks who takes one more: the
-    character named ``at`` first, then the rank and file, then the other characters in the order they
-    joined. A unit reduced to its characters shares them among its characters alone.
-    ``taken``: the hits each member already took from the same attack (its other batches), updated here.
-    """
-    host = current(state, host_of(state, state.unit(target_id)).id)
-    chars = [c for c in state.joined_to(host.id) if c.alive]
-    rf = 0 if is_character(host) else len(host.models)  # the rank and file, one pool of models
-    if not chars or rf >= LOOK_OUT_SIR or hits <= 0:
-        return [Share(host, hits)]
-    singles = chars if rf else [host, *chars]  # characters: one model each
-    picked = [c for c in singles if c.id == at]
-    order = [*picked, *([host] if rf else []), *(c for c in singles if c.id != at)]  # who takes one more, first
-    load = taken if taken is not None else {}
-
-    def least_hit(u: Unit) -> int:  # the hits the least hit model of this member has taken
-        n = load.get(u.id, 0)
-        return n // rf if rf and u is host else n
-
-    got: dict[str, int] = {}
-    for _ in range(hits):
-        pick = min(order, key=least_hit)  # the first of the least hit: the attacker's pick on a tie
-        load[pick.id] = load.get(pick.id, 0) + 1
-        got[pick.id] = got.get(pick.id, 0) + 1
-    return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
-
-
-@implements("core.zero.w")
-def no_models_left(unit: Unit, *rules: str) -> Ruling:
-    """Refuse an action of a unit with no model on the table: each was removed when its Wounds fell to 0.
-
-    The unit's side is ruled before any rule of its own (published.turn-sequence, ``Ruleset.judge_checked``),
-    and a destroyed combined unit's name is its last survivor while he lives (``named_now``).
-    """
-    return Ruling.forbid(f"{unit.id} has no models left: it is not on the table to act", "core.zero.w", *rules)
 
 
 @implements(SHAKEN_RULE, "t9a.charge-out.failure")
@@ -278,85 +110,6 @@ def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool =
         return None
     return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (a failed charge out leaves its "
                          f"unit so): it cannot {cannot}", "t9a.charge-out.failure", SHAKEN_RULE)
-
-
-# -- combined units ------------------------------------------------------------------
-@implements("t9a.combined.last-survivor")
-def current(state: GameState, unit_id: str) -> Unit:
-    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left.
-
-    A slain last survivor was his destroyed unit, so his name leads on to whoever is that unit now
-    (another character of it, t9a.join.character-units).
-    """
-    unit = state.unit(unit_id)
-    if unit.alive:
-        return unit
-    for u in state.units:
-        if u.last_of == unit_id and u.alive:
-            return u
-    if unit.last_of is not None and unit.last_of != unit_id:
-        heir = current(state, unit.last_of)
-        if heir.alive:
-            return heir
-    return unit
-
-
-@implements("t9a.combined.last-survivor")
-def is_destroyed(state: GameState, unit_id: str) -> bool:
-    """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor its last survivor, lives."""
-    unit = state.unit(unit_id)
-    return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
-
-
-#: The statuses of a unit no longer on the table: none.
-_NONE: frozenset[Status] = frozenset()
-
-
-@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w")
-def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
-    """Remove named models from a combined unit; characters left alone are still that unit.
-
-    When the rank and file are gone, the first surviving character becomes the unit: it
-    stands where it stood, keeps the unit's statuses (its "until the end of the round"
-    effects) and records ``last_of``; any other surviving character stays joined to it
-    (a unit of characters only, t9a.join.character-units).  A slain character is part of
-    no unit any more (``joined`` cleared): only a character on the table is part of one
-    (t9a.join.part-of-unit).  A unit or character left with no model is off the table
-    (core.zero.w): it keeps no status (engaged, fleeing, charged...), which only its
-    last survivor, who is that unit now, carries on.
-    """
-    dead = set(names)
-    host = current(state, host_id)
-    host_id = host.id
-    f = host.formation
-    changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
-    for u in state.joined_to(host.id):
-        left = tuple(m for m in u.models if m.name not in dead)
-        changed.append(replace(u, models=left, joined=u.joined if left else None, status=u.status if left else _NONE))
-    if f is not None:
-        front = front_rank_test(state, host)
-        for n in [n for n in f.order if n in dead]:
-            f = remove_from(f, n, front)
-        changed[0] = replace(changed[0], formation=f if f.order else None)
-    new = state.replace_units(*changed)
-    survivors = new.joined_to(host_id)
-    if not new.unit(host_id).alive:
-        if survivors:
-            return _last_survivors(new, new.unit(host_id), survivors)
-        return new.replace_unit(replace(new.unit(host_id), status=_NONE))
-    return arrange(new, host_id) if f is not None and f.order else new
-
-
-def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> GameState:
-    """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
-    lead, rest = survivors[0], survivors[1:]
-    formation = host.formation if rest else None
-    # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
-    heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
-                   status=lead.status | host.status)
-    moved = [replace(c, joined=heir.id) for c in rest]
-    new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
-    return arrange(new, heir.id) if formation is not None else new
 
 
 #: The special rule naming the army's Battle Standard Bearer, and the reach of Rally Around the Flag (inches).
@@ -423,30 +176,14 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
                            LeadershipTestKind.PANIC)
 
 
-# -- Wizard Conclave -----------------------------------------------------------------
-_CONCLAVE = re.compile(r"^\s*Wizard Conclave\s*\((.*)\)\s*$")
-
-
 @implements("t9a.spell.wizard-conclave")
 def conclave_spells(unit: Unit) -> tuple[str, ...]:
     """Return the spell list given with a unit's Wizard Conclave rule, e.g. ``Wizard Conclave (A, B, C)``."""
     for r in unit.rules:
-        m = _CONCLAVE.match(r)
+        m = CONCLAVE_PATTERN.match(r)
         if m:
             return tuple(s.strip() for s in m.group(1).split(",") if s.strip())
     return ()
-
-
-def has_conclave(unit: Unit) -> bool:
-    """Say whether a unit has the Wizard Conclave rule."""
-    return any(r == WIZARD_CONCLAVE or _CONCLAVE.match(r) for r in unit.rules)
-
-
-@implements("t9a.spell.wizard-conclave")
-def model_wounds(unit: Unit, model: Model) -> int:
-    """Return a model's Wounds: the champion of a Wizard Conclave unit has +1, on top of its other bonuses."""
-    bonus = 1 if model.role == "champion" and has_conclave(unit) else 0
-    return model.profile.w + bonus
 
 
 @implements("t9a.spell.wizard-conclave")
@@ -483,7 +220,7 @@ def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
     """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
     or given a second rank for the displaced model (a judge asked which clause let the rank grow); a lone character
     joined by another is such a rank of one."""
-    f = _formation_of(plan.host)
+    f = formation_of(plan.host)
     full_single = f is not None and f.single_rank and len(f.order) == f.files
     return ("t9a.join.single-rank",) if full_single else ()
 
@@ -585,9 +322,9 @@ class NinthAge(Ruleset):
 
     def rule_name(self, name: str) -> str:
         """Return a rule's name as the t9a code compares it: exactly as written, ``Fly (8, 6)`` and ``Wizard Conclave (A, B)`` as ``Fly`` and ``Wizard Conclave``."""
-        if _FLY.match(name):
+        if FLY_PATTERN.match(name):
             return "Fly"
-        if name == WIZARD_CONCLAVE or _CONCLAVE.match(name):
+        if name == WIZARD_CONCLAVE or CONCLAVE_PATTERN.match(name):
             return WIZARD_CONCLAVE
         return name
 
@@ -691,7 +428,7 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{target.id} is not in {host.id}'s Front Arc: a unit sees only what lies at least "
                                  "partly in it", "published.line-of-sight")
         firing = sight_all(state, host)  # rear ranks see from their file's first rank
-        if not unit_line_of_sight(firing, _placed_all(state, target), state.terrain):
+        if not unit_line_of_sight(firing, placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{shooter.id} has no line of sight to {target.id}", "published.line-of-sight")
         if target.last_of:
             return Ruling.allow(f"{target.id} is all that is left of {target.last_of} and is that unit; visible",
@@ -775,7 +512,7 @@ class NinthAge(Ruleset):
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
-                    f = _formation_of(host)
+                    f = formation_of(host)
                     if host.id == u.id or host.joined or f is None:
                         continue
                     choices: tuple[RankChoice | None, ...] = ("widen", "second_rank") if f.single_rank else (None,)
@@ -878,16 +615,16 @@ class NinthAge(Ruleset):
         if any(ch.has(s) for s in MOVED):
             said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
             return _refuse(said, "t9a.join.move", *rally)
-        f = _formation_of(host)
+        f = formation_of(host)
         if f is None:
             return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
         model = ch.models[0]
         f = f.resized((max(f.slot_mm[0], model.base.width_mm), max(f.slot_mm[1], model.base.depth_mm)))
         front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
-        members = [m for _, m in _members(state, host)]
+        members = [m for _, m in member_models(state, host)]
         names = {m.name for m in members}
         if model.name in names:  # the formation's slots are kept by name (as load refuses such a unit)
-            owner = next((u.id for u, m in _members(state, host) if m.name == model.name), host.id)
+            owner = next((u.id for u, m in member_models(state, host) if m.name == model.name), host.id)
             return _refuse(f"{host.id} already has a model named {model.name!r} (of {owner}): {ch.id}'s model of "
                            f"that name joined, one unit would hold two, which its slots, actions and rulings could "
                            f"not tell apart; give one its own name in the scenario file", "t9a.join.position")
@@ -987,11 +724,11 @@ class NinthAge(Ruleset):
 
         The plan keeps the character 1" from every other unit and from its own; its unit re-forms
         without it, and when every model keeps a slot no smaller than its base and the few that
-        shift stand clear of everyone (``_left_apart``) no base can end on another; otherwise the
+        shift stand clear of everyone (``left_apart``) no base can end on another; otherwise the
         leave is resolved and its bases are checked as every placing action's are.
         """
         plan = self.plan_leave(state, action)
-        if not _left_apart(state, plan.character, action.to):
+        if not left_apart(state, plan.character, action.to):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
@@ -1056,7 +793,7 @@ class NinthAge(Ruleset):
         if all(gap >= 1.0 + 1e-5 for u, gap in zip(units, gaps) if u.id != ch.id or len(u.models) > 1):
             away = math.inf  # every base of its unit more than an inch from the end's bounding circle
         else:
-            rest = [m.placed for _, m in _members(state, host) if m.name != model.name]
+            rest = [m.placed for _, m in member_models(state, host) if m.name != model.name]
             floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
             nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
             away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
@@ -1074,7 +811,7 @@ class NinthAge(Ruleset):
         """Leave: the character moves out and counts as moved; the unit it left does not."""
         plan = self.plan_leave(state, action)
         marched = plan.moved > plan.advance + EPSILON
-        new = _detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
+        new = detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
         ch = plan.character
         return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
                            ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
@@ -1087,11 +824,11 @@ class NinthAge(Ruleset):
 
         The move keeps 1" from every other unit (Unit Spacing), so its models can end on another
         model only if they end on one another: never for a single model or a formation whose
-        models each stand in a slot no smaller than their bases (``_own_models_apart``);
+        models each stand in a slot no smaller than their bases (``own_models_apart``);
         otherwise the move is resolved and its bases are checked as every placing action's are.
         """
         ruling = self._rule_move(state, action)
-        if ruling.legal and not _own_models_apart(state, movers_of(state, state.unit(action.unit))):
+        if ruling.legal and not own_models_apart(state, movers_of(state, state.unit(action.unit))):
             resolved = self._without_dice(state, action)
             if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
                 return Ruling.forbid(problem, "published.bases-apart")
@@ -1126,7 +863,7 @@ class NinthAge(Ruleset):
         own = {u.id for u in state.combined(unit.id)}
         arc = 0.0
         if action.wheel is not None:
-            f = _formation_of(unit)
+            f = formation_of(unit)
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
             arc = f.wheel_distance(action.wheel)
@@ -1148,7 +885,7 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{unit.id} may move {rate}\" ({kind} Rate of its slowest model), not {spent}",
                                  *why, "published.t9a-move")
         dx, dy = to[0] - start[0], to[1] - start[1]
-        movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for _, m in _members(state, unit)]
+        movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for _, m in member_models(state, unit)]
         problem = path_problem(state, movers, own, action.fly)
         if problem:
             return Ruling.forbid(f"{unit.id} cannot move there: {problem}", "published.t9a-move",
@@ -1172,7 +909,7 @@ class NinthAge(Ruleset):
         rules: tuple[str, ...] = ("published.t9a-move",)
         said = ""
         if action.wheel is not None:
-            f = _formation_of(unit)
+            f = formation_of(unit)
             arc = f.wheel_distance(action.wheel) if f is not None else 0.0
             state = wheeled(state, unit, action.wheel)
             unit = state.unit(unit.id)
@@ -1181,7 +918,7 @@ class NinthAge(Ruleset):
         start = unit.formation.position if unit.formation is not None else unit.models[0].at
         to = action.to[0] if action.to else start
         dx, dy = to[0] - start[0], to[1] - start[1]
-        new = _shift(state, unit, dx, dy)
+        new = shift_unit(state, unit, dx, dy)
         members = [new.unit(unit.id), *new.joined_to(unit.id)]
         new = new.replace_units(*(u.with_status(*marked) for u in members))
         return new, [Event("move", f"{unit.id} moves {math.hypot(dx, dy):.2f}\" straight{said}", rules)]
@@ -1217,7 +954,7 @@ class NinthAge(Ruleset):
         (``front_ranked``: a champion or a character on the right of a five-wide rank is still in the first rank
         when the unit narrows to three files).
         """
-        f = _formation_of(unit)
+        f = formation_of(unit)
         assert f is not None  # (reform_problem refuses a unit without one)
         turned = f.rotated(facing if facing is not None else f.facing, files or f.files)
         new = front_ranked(turned, front_rank_test(state, unit))
@@ -1231,10 +968,10 @@ class NinthAge(Ruleset):
     def reform_problem(self, state: GameState, unit: Unit, facing: float | None, files: int | None) -> Ruling | None:
         """Refuse a Reform the unit's new ranks and files could not make where it stands (None: they can): a unit
         without ranks and files, a path or place blocked, Unit Spacing broken."""
-        if _formation_of(unit) is None:
+        if formation_of(unit) is None:
             return Ruling.forbid(f"{unit.id} has no ranks and files to reform", "published.t9a-reform")
         new = self.reform_shape(state, unit, facing, files)[0]
-        movers = [(m, new.point_of(m.name)) for _, m in _members(state, unit) if m.name in new.order]
+        movers = [(m, new.point_of(m.name)) for _, m in member_models(state, unit) if m.name in new.order]
         turned = [(replace(m, facing=new.facing), to) for m, to in movers]
         problem = path_problem(state, turned, {u.id for u in state.combined(unit.id)}, True)
         if problem:
@@ -1480,7 +1217,7 @@ class NinthAge(Ruleset):
             return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", *decl,
                                  "published.t9a-charge-arc")
         seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
-        if not unit_line_of_sight(seeing, _placed_all(state, target), state.terrain):
+        if not unit_line_of_sight(seeing, placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
         adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
@@ -1493,7 +1230,7 @@ class NinthAge(Ruleset):
             if out:
                 return Ruling.forbid(f"{unit.id} charges out on its own base, straight in: a wheel is a unit's",
                                      WHEEL_RULE, *decl)
-            f = _formation_of(unit)
+            f = formation_of(unit)
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
             arc = f.wheel_distance(action.wheel)
@@ -1503,9 +1240,9 @@ class NinthAge(Ruleset):
                                      WHEEL_RULE, *decl)
             way = wheeled(state, unit, action.wheel)
         charger = way.unit(unit.id)
-        models = _contact_models(way, charger, out)
+        models = contact_models(way, charger, out)
         placed = [m.placed for m in models]  # the charger's own models first
-        slack = footprint_slack(placed, target.placed)  # rows _contact may move along, not only the nearest
+        slack = footprint_slack(placed, target.placed)  # rows charge_contact may move along, not only the nearest
         rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
         nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
         gap = arc + nearest
@@ -1515,10 +1252,10 @@ class NinthAge(Ruleset):
                                  *((WHEEL_RULE,) if arc else ()))
         if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        pairs = _contact_pairs(placed, target.placed, rows, slack)
+        pairs = contact_pairs(placed, target.placed, rows, slack)
         problem = None
         if not charge_way_clear(way, placed, pairs, own, target.id, slack):
-            _, _, movers = _contact_move(models, pairs)
+            _, _, movers = contact_move(models, pairs)
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
             problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
         if problem:
@@ -1578,7 +1315,7 @@ class NinthAge(Ruleset):
             return state, target, Event("flee", f"{target.id} fled from a charge this phase already: it Flees, but "
                                         "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
                                         (("outcome", "stayed"),))
-        state, dist = self.flee_from_charge(state, target.id, _centre(charger), dice)
+        state, dist = self.flee_from_charge(state, target.id, front_centre(charger), dice)
         now = state.unit(target.id)
         gone = not now.alive
         if not gone:
@@ -1601,25 +1338,25 @@ class NinthAge(Ruleset):
         character charging out: in his unit).  Return the state and what the charger did.
         """
         gone = [m.name for u in state.combined(target.id) for m in u.models]
-        dx, dy, movers = _contact(way, way.unit(unit.id), target, out)
+        dx, dy, movers = charge_contact(way, way.unit(unit.id), target, out)
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         moved: GameState | None = None
         if not path_problem(way, movers, own, False, frozenset({target.id})):
             model = unit.models[0]
-            moved = _detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
-                _shift(way, way.unit(unit.id), dx, dy)
+            moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
+                shift_unit(way, way.unit(unit.id), dx, dy)
             moved = remove_casualties(moved, target.id, gone)
             if movement.overlap_problem(state, moved):
                 moved = None
         if moved is None:
             stayed = remove_casualties(state, target.id, gone)
             return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
-                stayed.unit(unit.id), *_charged_with(stayed, unit.id, out)])), (
+                stayed.unit(unit.id), *charged_with(stayed, unit.id, out)])), (
                 f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
                 "is not clear")
-        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *_charged_with(moved, unit.id, out))
+        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
 
@@ -1683,7 +1420,7 @@ class NinthAge(Ruleset):
             skip = (start, len(dice.log))
             if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
-                                            for u in [state.unit(unit.id), *_charged_with(state, unit.id, out)]))
+                                            for u in [state.unit(unit.id), *charged_with(state, unit.id, out)]))
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
@@ -1713,11 +1450,11 @@ class NinthAge(Ruleset):
                 unsaved = stand_and_shoot(dice, volley.shooters, model.profile.t, model.profile.save,
                                           "t9a.charge-out.stand-and-shoot")
                 rules.append("t9a.charge-out.stand-and-shoot")
-                state, dead = _take_wounds(state, [(unit, model)], unsaved)
+                state, dead = take_wounds(state, [(unit, model)], unsaved)
                 if dead:
                     state = remove_casualties(state, host.id, dead)
             else:
-                state, dead, shared, spared = _stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
+                state, dead, shared, spared = stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
                 if shared:
                     rules.append(DISTRIBUTING_HITS)
                 if spared:
@@ -1731,7 +1468,7 @@ class NinthAge(Ruleset):
                 unit = survivor
                 if not out:
                     shot_at = len(dice.log)
-                    state, panic = self.charger_panic(state, unit.id, before, dice, _centre(target))
+                    state, panic = self.charger_panic(state, unit.id, before, dice, front_centre(target))
                     if panic:
                         events.extend(panic)
                         skip = (shot_at, len(dice.log))
@@ -1749,10 +1486,10 @@ class NinthAge(Ruleset):
             rules.append("t9a.charge-out.own-rate")
         arc, way = 0.0, state
         if action.wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
-            f = _formation_of(unit)
+            f = formation_of(unit)
             arc = f.wheel_distance(action.wheel) if f is not None else 0.0
             way = wheeled(state, unit, action.wheel)
-        reach = arc + group_distance(way.unit(unit.id).placed if out else _placed_all(way, way.unit(unit.id)),
+        reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
                                      target.placed)
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
             caught, where = self._caught(state, way, unit, target, out)
@@ -1762,13 +1499,13 @@ class NinthAge(Ruleset):
                                            f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
                                            rules, dice, start, CAUGHT, skip)]
         if roll.range + EPSILON >= reach:
-            dx, dy, _ = _contact(way, way.unit(unit.id), target, out)
+            dx, dy, _ = charge_contact(way, way.unit(unit.id), target, out)
             model = unit.models[0]
             to = (model.at[0] + dx, model.at[1] + dy)
-            new = _detach(state, unit, to) if out else _shift(way, way.unit(unit.id), dx, dy)
+            new = detach(state, unit, to) if out else shift_unit(way, way.unit(unit.id), dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
                                     new.unit(target.id).with_status(Status.ENGAGED),
-                                    *_charged_with(new, unit.id, out))
+                                    *charged_with(new, unit.id, out))
             if out:
                 rules.append("t9a.charge-out.success")
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
@@ -1776,8 +1513,8 @@ class NinthAge(Ruleset):
                 rules.append(WHEEL_RULE)
             return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
                                                 f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
-        gap = reach if arc else group_distance(unit.placed if out else _placed_all(state, unit), target.placed)
-        dx, dy, _ = _contact(state, unit, target, out)
+        gap = reach if arc else group_distance(unit.placed if out else placed_all(state, unit), target.placed)
+        dx, dy, _ = charge_contact(state, unit, target, out)
         model = unit.models[0]
         rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
         failed = float(roll.failed_move)
@@ -1786,22 +1523,22 @@ class NinthAge(Ruleset):
             state = wheeled(state, unit, turned)
             unit = state.unit(unit.id)
             failed = max(0.0, failed - arc * min(1.0, failed / arc))
-            dx, dy, _ = _contact(state, unit, target, out)
+            dx, dy, _ = charge_contact(state, unit, target, out)
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
-            new = _shift(state, unit, dx, dy)
-            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *_charged_with(new, unit.id, out))
+            new = shift_unit(state, unit, dx, dy)
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
                                                 f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
-        rest = _placed_all(state, host, skip=model.name)
+        rest = placed_all(state, host, skip=model.name)
         away = min((distance(end, p) for p in rest), default=math.inf)
         if away + EPSILON >= 1.0:
-            new = _detach(state, unit, to)
+            new = detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
                                                 f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT,
@@ -1815,679 +1552,9 @@ class NinthAge(Ruleset):
                                             FAILED_STAYED, skip)]
 
 
-COVER = "published.t9a-cover"
-#: To-hit modifiers of cover by terrain kind (published 9th Age: Soft Cover -1, Hard Cover -2).
-COVER_KINDS = {"soft_cover": -1, "hard_cover": -2}
-
-
-@implements(COVER)
-def cover(state: GameState, firing: Sequence[Placed], target: Sequence[Placed]) -> tuple[int, str | None]:
-    """Return the cover modifier a target has against a shooting unit, and the terrain piece giving it.
-
-    A target model is covered by a piece of soft or hard cover its base centre stands in, or
-    that the line from the closest firing model to it crosses (a piece the firing model
-    stands in does not count).  The target has the cover at least half its models have:
-    Hard Cover when half are behind hard cover, else Soft Cover when half are behind either.
-    """
-    pieces = [t for t in state.terrain if t.kind in COVER_KINDS]
-    if not pieces or not target or not firing:
-        return 0, None
-    hard = soft = 0
-    which: dict[int, str] = {}
-    for p in target:
-        near = min(firing, key=lambda f: distance(f, p))
-        line = shapely.LineString([near.at, p.at])
-        best = 0
-        for t in pieces:
-            shape = t.shape()
-            if shape.contains(shapely.Point(near.at)) and not shape.contains(shapely.Point(p.at)):
-                continue
-            if shape.contains(shapely.Point(p.at)) or line.intersects(shape):
-                if COVER_KINDS[t.kind] < best:
-                    best = COVER_KINDS[t.kind]
-                    which[best] = t.id
-        hard += best <= -2
-        soft += best <= -1
-    if 2 * hard >= len(target):
-        return -2, which[-2]
-    if 2 * soft >= len(target):
-        return -1, which.get(-1) or which[-2]
-    return 0, None
-
-
-def stands_and_shoots_unasked(charged: Unit) -> bool:
-    """Say whether a charged unit Stands and Shoots when its player names no reaction: its rules list Stand and Shoot
-    (any other unit Holds unasked; named, the reaction is open to any unit that can shoot at the charger,
-    published.t9a-stand-and-shoot)."""
-    return charged.has_rule(STAND_AND_SHOOT_RULE)
-
-
-def takes_stand_and_shoot(charged: Unit, reaction: str | None) -> bool:
-    """Say whether a charged unit not fleeing means to Stand and Shoot: named by its player, or unasked
-    (``stands_and_shoots_unasked``); whether it may is ``stand_and_shoot_volley``'s ruling."""
-    return reaction == "stand_and_shoot" or (reaction is None and stands_and_shoots_unasked(charged))
-
-
-@dataclass(frozen=True)
-class Volley:
-    """A charged unit's Stand and Shoot: the models that shoot (none when it may not be taken) and what to tell."""
-
-    shooters: tuple[Shooter, ...]
-    said: str
-
-
-@implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
-def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False,
-                           choice: WeaponChoice = None, field: str = "reaction_weapon") -> Volley:
-    """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
-
-    As the published rule says, it is taken only when the charged unit can shoot (not engaged,
-    not fleeing, not Shaken, not already stood and shot this player turn), the charger is
-    Located in its Front Arc (the centre of the charger's front) and starts farther away than
-    its Advance Rate (the slowest charging model's; a character charging out, its own).  Then
-    every model of the unit's first two ranks (published.t9a-who-can-shoot), the characters
-    joined to it too (part of the unit, in its first rank), with a missile weapon and BS above 0
-    shoots if it sees the charger itself, as in the Shooting phase; a charger beyond half a weapon's range (or
-    beyond its range: Stand and Shoot still shoots) is at Long Range.  ``first``: stop at the first model that
-    shoots, its range unmeasured (whether the reaction may be taken at all, which listing legal actions asks).
-    ``choice``: the weapon chosen as a shot's (published.t9a-shooting-weapons; checked by ``weapon_choice_problem``),
-    each model's first listed where none is; when a member carries several, what is told says which one, and that
-    ``field`` chooses another.
-    """
-    out = bool(charger.joined)
-    group = [u for u in state.combined(charged.id) if u.alive]
-    firing = [m.placed for u in group for m in u.models]
-    aim = charger.placed if out else _placed_all(state, charger)
-    rate = advance_rate(charger) if out else (unit_rates(state, charger, False) or (0, 0))[0]
-    gap = group_distance(aim, firing) if aim and firing else 0.0
-    why = ""
-    if any(u.has(s) for u in group for s in (*BUSY, Status.SHAKEN)):
-        why = "it is engaged, fleeing or Shaken and cannot shoot"
-    elif any(u.has(Status.STOOD_AND_SHOT) for u in group):
-        why = "it has stood and shot already this player turn"
-    elif not _located_in_front_arc(charger, charged):
-        why = f"{charger.id} is not in its Front Arc"
-    elif gap <= rate + EPSILON:
-        why = f"{charger.id} starts {gap:.2f}\" away, not farther than its Advance Rate ({rate}\")"
-    elif not unit_line_of_sight(sight_all(state, charged), aim, state.terrain):
-        why = f"it has no line of sight to {charger.id}"
-    if why:
-        return Volley((), f"{charged.id} cannot Stand and Shoot: {why} [{STAND_AND_SHOOT}]")
-    shooters: list[Shooter] = []
-    # "as if in the Shooting Phase": the charger's cover where it stands, found as a volley finds it (COVER)
-    covered, piece = (0, None) if first else cover(state, firing, aim)
-    behind = too_far_back_to_shoot(next((u.formation for u in group if u.formation is not None), None))
-    back = 0
-    blind: list[str] = []
-    sight = blocks_sight(state.terrain)
-    for u in group:
-        chosen = choice_for(choice, u.id)
-        for m in u.models:
-            w = weapon_used(m, chosen)
-            if w is None or m.profile.bs <= 0:
-                continue
-            if m.name in behind:
-                back += 1
-                continue
-            if sight and not model_sees_any(sight_from(charged.formation, m), aim, state.terrain):
-                blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
-                continue
-            if first:
-                return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
-            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2, covered))
-    rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
-            f"[{WHO_CAN_SHOOT}]") if back else ""
-    if blind:
-        rear = "; ".join(filter(None, (rear, f"{', '.join(blind)} {'does' if len(blind) == 1 else 'do'} not see "
-                                             f"{charger.id} and cannot shoot [{WHO_CAN_SHOOT}]")))
-    if not shooters:
-        return Volley((), f"{charged.id} cannot Stand and Shoot: " + (rear or f"no model has a missile weapon "
-                                                                             f"[{STAND_AND_SHOOT}]"))
-    far = sum(s.long_range for s in shooters)
-    used = weapons_said(state, charged, choice, "stands and shoots with", field)
-    return Volley(tuple(shooters), f"{charged.id} stood and shot ({len(shooters)} shot{'s' * (len(shooters) != 1)}"
-                  + (f", {far} at Long Range" if far else "")
-                  + (f", {charger.id} in {'hard' if covered <= -2 else 'soft'} cover behind {piece}: {covered} to hit "
-                     f"[{COVER}]" if covered else "") + f") [{STAND_AND_SHOOT}]"
-                  + (f"; {rear}" if rear else "") + "".join(f"; {u}" for u in used))
-
-
-def _located_in_front_arc(unit: Unit, charged: Unit) -> bool:
-    """Say whether ``unit`` is Located in ``charged``'s Front Arc: the centre of its front stands in it."""
-    f = _formation_of(unit)
-    at = f.position if f is not None else _centre(unit)
-    arcs, regions = charged.remember("front arcs", lambda: _front_arcs(charged))
-    for arc, region in zip(arcs, regions):
-        inside = region.disc(at, 0.0)  # settled by the arc's sides unless the point is on the outline
-        if inside is None:
-            inside = shapely.Polygon(arc).covers(shapely.Point(at))
-        if inside:
-            return True
-    return False
-
-
-@implements("t9a.join.part-of-unit", "t9a.leave.when")
-def _charged_with(state: GameState, unit_id: str, out: bool) -> list[Unit]:
-    """Return the characters in a charging unit, marked as having charged with it (a character charging out: none).
-
-    They moved with the unit in its charge, so none of them leaves it later in the turn (it has moved).
-    """
-    return [] if out else [c.with_status(Status.CHARGED) for c in state.joined_to(unit_id)]
-
-
-@implements(STAND_AND_SHOOT, DISTRIBUTING_HITS, "t9a.join.part-of-unit")
-def _stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[Shooter],
-                             dice: Dice) -> tuple[GameState, list[str], bool, bool]:
-    """Shoot a charging unit: each batch's hits shared as every shooting attack's are (``share_hits``: on the rank
-    and file alone while five or more stand, else as equally as possible among its models, characters too), each
-    share wounded on its own models' Toughness and save; return the state, the slain, and whether a character was hit.
-
-    The rank and file take their wounds from the rear rank, the champion last (as every other volley takes them,
-    ``rank_and_file``); wounds beyond the models a share hit are lost.
-    """
-    dead: list[str] = []
-    shared = spared = False
-    taken: dict[str, int] = {}
-    for need, strength, n in stand_and_shoot_batches(shooters):
-        hits = stand_and_shoot_hits(dice, need, n, STAND_AND_SHOOT)
-        for share in share_hits(state, unit_id, hits, None, taken):
-            victim = state.unit(share.victim.id)
-            if not victim.alive:
-                continue
-            shared = shared or bool(share.victim.joined)  # a character of the unit took hits
-            victims = [(victim, m) for m in (list(victim.models) if is_character(victim) else rank_and_file(victim))]
-            first = victims[0][1]
-            unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
-            state, slain = _take_wounds(state, victims, unsaved)
-            if slain:
-                if not is_character(victim) and spared_command(victim, slain):
-                    spared = True  # another rank-and-file model fell in a Musician's or Standard's place
-                state = remove_casualties(state, unit_id, slain)
-                dead.extend(slain)
-    return state, dead, shared, spared
-
-
-#: The published rule on a unit's Command Group as casualties fall: a Musician or Standard Bearer whose place would be
-#: a casualty's is not removed while another rank-and-file model is left (that one takes up the instrument or the
-#: standard), and the Champion falls last.
-COMMAND_GROUP = "published.t9a-command-group"
-#: The Command Group models another rank-and-file model stands in for as a casualty.
-_REPLACED = ("musician", "standard")
-
-
-def _rear_first(unit: Unit) -> list[Model]:
-    order = unit.formation.order if unit.formation is not None else ()
-    return sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
-
-
-@implements(COMMAND_GROUP, "t9a.join.part-of-unit")
-def rank_and_file(unit: Unit) -> list[Model]:
-    """Return a unit's rank-and-file models in the order they fall: rear rank first, the Musician and the Standard
-    Bearer after every other rank-and-file model (another picks up the instrument or the standard), the champion
-    last."""
-    rear_first = _rear_first(unit)
-    plain = [m for m in rear_first if m.role not in _REPLACED and m.role != "champion"]
-    command = [m for m in rear_first if m.role in _REPLACED]
-    return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
-
-
-@implements(COMMAND_GROUP)
-def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
-    """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
-    ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
-    dead = set(slain)
-    rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
-    positional = [m for m in _rear_first(unit) if m.role != "champion"][:rank_and_file_slain]
-    return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
-
-
-def command_said(spared: Sequence[str]) -> str:
-    """Say that the Command Group models named stand, another model fallen in each one's place ("" for none)."""
-    if not spared:
-        return ""
-    return (f" ({', '.join(spared)} of the Command Group {'stands' if len(spared) == 1 else 'stand'}: another "
-            f"rank-and-file model falls in {'its' if len(spared) == 1 else 'their'} place [{COMMAND_GROUP}])")
-
-
-@implements("t9a.spell.wizard-conclave")
-def _take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds: int) -> tuple[GameState, list[str]]:
-    """Put ``wounds`` on the victims in order, each until it falls (a Wizard Conclave's champion with its +1 Wound);
-    return the state and the fallen's names."""
-    dead: list[str] = []
-    for owner, m in victims:
-        if wounds <= 0:
-            break
-        have = model_wounds(owner, m) - m.wounds_taken
-        take = min(wounds, have)
-        wounds -= take
-        if take == have:
-            dead.append(m.name)
-            continue
-        owner = state.unit(owner.id)
-        hurt = replace(m, wounds_taken=m.wounds_taken + take)
-        state = state.replace_unit(replace(owner, models=tuple(hurt if x.name == m.name else x for x in owner.models)))
-    return state, dead
-
-
-def _members(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
-    return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
-
-
-def _left_apart(state: GameState, ch: Unit, to: Point) -> bool:
-    """Say whether a planned leave surely puts no base on another (False: resolve it and check every base).
-
-    The plan keeps the character 1" from every other unit and from the rest of its own; the unit
-    re-forms without it (``remove_from``).  When every model left has a slot of its own no smaller
-    than its base, only the models that shift to a new slot can meet anyone: each is measured
-    against every other standing model and the character's end, as ``overlap_problem`` would.
-    """
-    if ch.joined is None or len(ch.models) != 1:
-        return False  # a unit of characters hands over its lead: resolve it
-    host = state.unit(ch.joined)
-    name = ch.models[0].name
-    if host.formation is None or name not in host.formation.order:
-        return False
-    f = remove_from(host.formation, name, front_rank_test(state, host))
-    rest = [m for u in [host, *[u for u in state.units if u.joined == host.id]] if u.id != ch.id for m in u.models]
-    if len(rest) != len(f.order) or len(set(f.order)) != len(f.order) or {m.name for m in rest} != set(f.order):
-        return False
-    if any(m.base.width_mm > f.slot_mm[0] or m.base.depth_mm > f.slot_mm[1] for m in rest):
-        return False
-    points = f.slot_points
-    shifted = [Placed(m.base, points[m.name], f.facing) for m in rest if (m.at, m.facing) != (points[m.name], f.facing)]
-    if not shifted:
-        return True
-    combined = {host.id, ch.id, *(u.id for u in state.units if u.joined == host.id)}
-    others = [m.placed for u in state.units if u.id not in combined and u.embarked_in is None for m in u.models]
-    others.append(Placed(ch.models[0].base, to, ch.models[0].facing))
-    return next(overlapping_pairs(shifted, others, 0.01), None) is None
-
-
-def _own_models_apart(state: GameState, unit: Unit) -> bool:
-    """Say whether moving a unit (its characters with it) can never put one of its models on another: a single
-    model, or a formation holding each model in a slot of its own no smaller than its base."""
-    members = [m for _, m in _members(state, unit)]
-    if len(members) <= 1:
-        return True
-    f = unit.formation
-    if f is None or len(members) != len(f.order) or len(set(f.order)) != len(f.order):
-        return False
-    return {m.name for m in members} == set(f.order) and all(
-        m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in members)
-
-
-@implements("published.t9a-move")
-def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
-                 may_touch: frozenset[str] = frozenset(), touched: frozenset[str] = frozenset()) -> str | None:
-    """Say why models cannot move straight to their new places, or None.
-
-    No model ends on another unit's model or in impassable (``blocking``) terrain; on the
-    ground none passes through another unit or impassable terrain (published 9th Age
-    movement); Flying Movement passes over both.  ``own`` names the units whose models
-    the movers ignore (their own combined unit); ``may_touch`` units may be contacted;
-    ``touched`` units (of ``may_touch``) are known to stand on none of the ends, as a
-    charge's contact move leaves its target (``CONTACT_OVERLAP_SLACK``), and are not measured.
-    """
-    if not movers:
-        return None
-    if off := table_edge_problem(state, movers):
-        return off
-    xs = [c for model, to in movers for c in (model.at[0], to[0])]
-    ys = [c for model, to in movers for c in (model.at[1], to[1])]
-    reach = max([model.base.reach_inches for model, _ in movers])
-    low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
-    slack = reach + 1e-6 + 1e-9 * max(-low_x, high_x, -low_y, high_y)  # far above float rounding
-    low_x, low_y, high_x, high_y = low_x - slack, low_y - slack, high_x + slack, high_y + slack
-    near = [(u, e) for u in state.units if u.alive and u.id not in own and u.id not in touched
-            and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]]
-    blocking = [t for t in state.terrain if t.kind == "blocking"]
-    if not near and not blocking:
-        return None  # nothing any end could stand on, nor any path cross
-    others = [(u, m) for u, _ in near for m in u.models]  # a unit whose extent no path or end reaches can be neither
-    crossable = [(u, m) for u, m in others if u.id not in may_touch]
-    dist = math.dist
-    for model, to in movers:
-        end = Placed(model.base, to, model.facing)
-        r = model.base.reach_inches + slack - reach  # this base's reach, and the same margin
-        end_at, end_reach, end_round = end.at, model.base.reach_inches, model.base.round
-        for u, e in near:
-            if e[0] > to[0] + r or to[0] - r > e[2] or e[1] > to[1] + r or to[1] - r > e[3]:
-                continue  # the end's bounding circle misses every bounding circle of u: it stands on none of u
-            for m in u.models:
-                q = m.placed
-                if not (end_round and q.base.round) and dist(end_at, q.at) >= end_reach + q.base.reach_inches - 0.02:
-                    continue  # ``overlaps``'s own first test, asked here: bounding circles apart
-                if overlaps(end, q, 0.02):
-                    return f"{model.name} would end on {u.id}'s model {m.name}"
-        for t in blocking:
-            if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
-                return f"{model.name} would end in impassable terrain {t.id}"
-        if fly or math.dist(model.at, to) <= EPSILON:
-            continue
-        for u, m in crossable:
-            if _path_hits(model, to, m):
-                return f"{model.name}'s path crosses {u.id}'s model {m.name}"
-        crossed = [t for t in blocking if t.near([model.at, to], model.base.reach_inches)] if blocking else []
-        swept = _swept(model, to) if crossed else None
-        for t in crossed:
-            if swept is not None and swept.intersection(t.shape()).area > 1e-6:
-                return f"{model.name}'s path crosses impassable terrain {t.id}"
-    return None
-
-
-@implements("published.t9a-move")
-def table_edge_problem(state: GameState, movers: Sequence[tuple[Model, Point]]) -> str | None:
-    """Say which model would end with its base off the table, or None: a move, reform, join, leave or charge keeps
-    every base wholly on the table (published.t9a-move); only a flee or a pursuit may take a unit off it."""
-    width, depth = state.table.width, state.table.depth
-    for model, to in movers:
-        if not on_table(Placed(model.base, to, model.facing), width, depth):
-            return f"{model.name} would end off the {width:g}x{depth:g}\" table at [{to[0]:.2f}, {to[1]:.2f}]"
-    return None
-
-
-#: Units keep this gap (inches, edge to edge) from other units when a move ends, charges aside.
-UNIT_SPACING = 1.0
-SPACING_RULE = "published.t9a-unit-spacing"
-
-
-@implements(SPACING_RULE)
-def spacing_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str],
-                    facing: float | None = None) -> str | None:
-    """Say which other unit models moved to these places would end within 1" of, or None.
-
-    The published 9th Age Unit Spacing: a unit ends a move (a move, a reform, a character
-    joining or leaving) at least 1" from every other unit, friend or foe; only charges come
-    closer.  ``own`` names the mover's combined unit, which the gap does not concern.
-    """
-    if not movers:
-        return None
-    ends: list[Placed] = []
-    xs = [to[0] for _, to in movers]
-    ys = [to[1] for _, to in movers]
-    reach = max([m.base.reach_inches for m, _ in movers])
-    box = (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)  # group_extent of the ends
-    for u in state.units:
-        if u.id in own or not u.alive:
-            continue
-        if box_gap(box, u.extent) > UNIT_SPACING + 1e-9 * (1.0 + sum(map(abs, box)) + sum(map(abs, u.extent))):
-            continue  # u's bounding circles are more than 1" away: no pair to measure
-        ends = ends or [Placed(m.base, to, m.facing if facing is None else facing) for m, to in movers]
-        if clearly_apart(ends, u.placed, UNIT_SPACING, partial(_outline_hull_of, u), u.extent):
-            continue  # every base of u more than 1" away: no pair to measure
-        gap = group_distance(ends, u.placed)
-        if gap + EPSILON < UNIT_SPACING:
-            return f"it would end {gap:.2f}\" from {u.id}; units keep 1\" apart outside a charge"
-    return None
-
-
-def _outline_hull_of(unit: Unit) -> shapely.Polygon | None:
-    """Return the outline hull of a unit's bases, worked out once per unit value."""
-    return unit.remember("outline hull", lambda: outline_hull(unit.placed))
-
-
-WHEEL_RULE = "published.t9a-wheel"
-#: Wheels are checked for collisions every few degrees of their arc.
-WHEEL_STEP_DEGREES = 5.0
-
-
-@implements(WHEEL_RULE)
-def wheeled(state: GameState, unit: Unit, degrees: float) -> GameState:
-    """Return the state with a unit (its characters with it) wheeled about a front corner."""
-    if unit.formation is not None:
-        return arrange(state.replace_unit(replace(unit, formation=unit.formation.wheeled(degrees))), unit.id)
-    f = _formation_of(unit)
-    if f is None:
-        raise IllegalActionError(f"{unit.id} has no ranks and files to wheel", (WHEEL_RULE,))
-    w = f.wheeled(degrees)
-    m = unit.models[0]
-    return state.replace_unit(replace(unit, models=(replace(m, at=w.slot_point(0), facing=w.facing),)))
-
-
-@implements(WHEEL_RULE)
-def wheel_problem(state: GameState, unit: Unit, degrees: float, own: set[str],
-                  may_touch: frozenset[str] = frozenset()) -> str | None:
-    """Say what a unit's models would sweep through while wheeling (another unit, Impassable Terrain), or None.
-
-    Each model's sweep is the union of the hulls of its base at successive steps of the
-    turn (every ``WHEEL_STEP_DEGREES``); ``may_touch`` units (a charge's target) may be met.
-    """
-    steps = max(1, math.ceil(abs(degrees) / WHEEL_STEP_DEGREES))
-    frames = [wheeled(state, unit, degrees * k / steps) for k in range(steps + 1)]
-    shapes: dict[str, list[shapely.Polygon]] = {}
-    for frame in frames:
-        for _, m in _members(frame, frame.unit(unit.id)):
-            shapes.setdefault(m.name, []).append(m.placed.footprint())
-    others = [(u, m) for u in state.units if u.alive and u.id not in own and u.id not in may_touch for m in u.models]
-    blocking = [t for t in state.terrain if t.kind == "blocking"]
-    for name, feet in shapes.items():
-        swept = shapely.union_all([shapely.convex_hull(shapely.union(a, b)) for a, b in zip(feet, feet[1:])])
-        for u, m in others:
-            if swept.intersection(m.placed.footprint()).area > 1e-6:
-                return f"{name} would sweep through {u.id}'s model {m.name}"
-        for t in blocking:
-            if swept.intersection(t.shape()).area > 1e-6:
-                return f"{name} would sweep through impassable terrain {t.id}"
-    return None
-
-
-def _swept(model: Model, to: Point) -> shapely.Polygon:
-    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
-    return shapely.LineString([model.at, to]).buffer(radius)
-
-
-@implements("published.t9a-charge-arc")
-def in_front_arc(charger: Unit, target: Unit) -> bool:
-    """Say whether any model of ``target`` stands in the Front Arc of ``charger`` (of each model when unranked)."""
-    arcs, regions = charger.remember("front arcs", lambda: _front_arcs(charger))
-    unsettled: list[tuple[int, Placed]] = []
-    for k, region in enumerate(regions):
-        for p in target.placed:
-            where = region.disc(p.at, p.base.reach_inches)
-            if where and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
-                return True  # the whole base (far more than 1e-6 square inches) is inside
-            if where is None:  # its bounding circle crosses the arc's edge
-                if region.disc(p.at, _SURELY_SHARED) and min(p.base.width_mm, p.base.depth_mm) >= 1.0:
-                    return True  # a disc of 0.01" round its centre lies in both: far more than 1e-6 square inches
-                unsettled.append((k, p))  # measure the shapes
-    for k, p in unsettled:
-        if not p.base.round:  # a rectangle: the shared area in closed form, shapely only within rounding of 1e-6
-            shared = regions[k].shared_area(p.corners)
-            if abs(shared - 1e-6) > 1e-9:
-                if shared > 1e-6:
-                    return True
-                continue
-        if shapely.Polygon(arcs[k]).intersection(p.footprint()).area > 1e-6:
-            return True
-    return False
-
-
-#: A base whose centre stands this far (inches) inside a Front Arc shares far more than 1e-6 square inches with it.
-_SURELY_SHARED = 0.01
-
-
-def _front_arcs(charger: Unit) -> tuple[list[list[Point]], list[ConvexRegion]]:
-    """Return a charger's Front Arcs (its formation's, or each model's when unranked) and their sides as half-planes,
-    worked out once per unit value: every charge it may declare asks."""
-    f = _formation_of(charger)
-    arcs = [f.front_arc()] if f is not None else [
-        a.front_arc() for m in charger.models if (a := _formation_of(replace(charger, models=(m,)))) is not None]
-    return arcs, [ConvexRegion(arc) for arc in arcs]
-
-
-@implements(CHARGE_RULE)
-def beyond_charge_reach(state: GameState, unit: Unit, target: Unit, reach: float | None = None) -> bool:
-    """Say whether a charge straight at ``target`` is surely refused as out of range, without measuring bases.
-
-    The boxes holding the units' bounding circles (``Unit.extent``) are nearer than any two bases,
-    so when they lie further apart than the greatest Charge Range (Advance Rate + 12", ``reach`` when
-    the caller has it: ``greatest_charge_range``) the rule would refuse the charge; ``candidate_actions``
-    proposes no such doomed charge.
-    """
-    if not unit.alive or not target.alive:
-        return False
-    limit = reach if reach is not None else greatest_charge_range(state, unit)
-    if limit is None:
-        return False
-    margin = 1e-9 * (1.0 + limit + sum(map(abs, unit.extent)) + sum(map(abs, target.extent)))  # float rounding
-    return box_gap(unit.extent, target.extent) > limit + margin
-
-
-def greatest_charge_range(state: GameState, unit: Unit) -> float | None:
-    """Return the greatest Charge Range a unit may roll (Advance Rate + 12"; a character charging out, its own), with
-    ``EPSILON`` to spare for rounding, or None when it has no rate: what ``beyond_charge_reach`` measures against."""
-    rates = (advance_rate(unit), 0) if unit.joined else unit_rates(state, unit, False) if unit.alive else None
-    return None if rates is None else rates[0] + MAX_CHARGE_BONUS + EPSILON
-
-
-#: A charge's contact move leaves no base standing on its target's when the charger's bases are measured within
-#: this much of their footprints' distances (``footprint_slack``): ``overlaps`` allows 0.02" (path_problem).
-CONTACT_OVERLAP_SLACK = 0.01
-
-
-@implements("published.t9a-move")
-def charge_way_clear(state: GameState, placed: Sequence[Placed], pairs: Sequence[tuple[Placed, Placed]], own: set[str],
-                     target_id: str, slack: float) -> bool:
-    """Say whether a charge's contact move surely meets nothing but its target, without working the move out.
-
-    The move is the shortest line between the footprints of one of ``pairs`` (``_contact_pairs``):
-    it ends with that pair touching, so it lies within their two bounding circles' reaches of the
-    line between their centres.  ``path_problem``'s box round every start and end of the charger's
-    bases (``placed``) therefore lies within their box stretched by those moves; when no unit but the
-    charger's own and the target reaches into it, and no impassable terrain stands anywhere, no path
-    crosses and no end stands on any other unit.  Nor on the target: each pair of bases starts at least
-    the nearest apart and the move is at most ``slack`` longer, within ``overlaps``'s allowance
-    (``CONTACT_OVERLAP_SLACK``).
-    """
-    if not pairs or slack > CONTACT_OVERLAP_SLACK or any(t.kind == "blocking" for t in state.terrain):
-        return False
-    low_x, low_y, high_x, high_y = group_extent(placed)
-    least_dx = least_dy = most_dx = most_dy = 0.0  # the moves' extremes, the standing start included
-    for p, q in pairs:
-        reach = p.base.reach_inches + q.base.reach_inches
-        (px, py), (qx, qy) = p.at, q.at
-        if qx - px - reach < least_dx:
-            least_dx = qx - px - reach
-        if qx - px + reach > most_dx:
-            most_dx = qx - px + reach
-        if qy - py - reach < least_dy:
-            least_dy = qy - py - reach
-        if qy - py + reach > most_dy:
-            most_dy = qy - py + reach
-    margin = 1e-6 * (1.0 + max(-low_x, high_x, -low_y, high_y) + most_dx - least_dx + most_dy - least_dy)
-    low_x, low_y = low_x + least_dx - margin, low_y + least_dy - margin
-    high_x, high_y = high_x + most_dx + margin, high_y + most_dy + margin
-    return not any(u.alive and u.id not in own and u.id != target_id
-                   and (e := u.extent)[0] <= high_x and low_x <= e[2] and e[1] <= high_y and low_y <= e[3]
-                   for u in state.units)
-
-
-def _contact_models(state: GameState, unit: Unit, out: bool) -> list[Model]:
-    """Return the models a charge carries along: a character charging out alone, else the unit with its characters
-    (the unit's own models first)."""
-    return list(unit.models) if out else [m for _, m in _members(state, unit)]
-
-
-def _contact(state: GameState, unit: Unit, target: Unit, out: bool,
-             rows: Sequence[tuple[float, int] | None] | None = None,
-             slack: float | None = None) -> tuple[float, float, list[tuple[Model, Point]]]:
-    """Return the straight move into base contact with ``target`` and every model it carries along.
-
-    Each model's move would be ``contact_vector`` to its nearest target model, and the shortest is
-    taken; only the models that can give it are worked out (``_contact_pairs``).  ``rows``, when given,
-    are ``nearest_in_rows`` from those models (``_contact_models``) to the target's, with that slack
-    (``slack``, when the caller has it).
-    """
-    models = _contact_models(state, unit, out)
-    placed = [m.placed for m in models]
-    if slack is None:
-        slack = footprint_slack(placed, target.placed)
-    if rows is None:
-        rows = nearest_in_rows(placed, target.placed, slack=slack)
-    return _contact_move(models, _contact_pairs(placed, target.placed, rows, slack))
-
-
-def _contact_pairs(placed: Sequence[Placed], theirs: Sequence[Placed], rows: Sequence[tuple[float, int] | None],
-                   slack: float) -> list[tuple[Placed, Placed]]:
-    """Return the pairs (a charging base, its nearest target base) whose contact move may be the charge's.
-
-    The move runs along the footprints' nearest points, which for a round base (a polygon) can be
-    up to ``footprint_slack`` longer than ``distance``; so only a base within that slack of the
-    nearest (``rows``: ``nearest_in_rows`` from ``placed`` to ``theirs``) can give it.
-    """
-    least = min((row[0] for row in rows if row is not None), default=math.inf)
-    reach = least + slack + 1e-9 * (1.0 + least)
-    return [(p, theirs[row[1]]) for p, row in zip(placed, rows) if row is not None and row[0] <= reach]
-
-
-def _contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
-                  ) -> tuple[float, float, list[tuple[Model, Point]]]:
-    """Return the shortest of the pairs' contact moves (the first of equals) and where it takes each model."""
-    moves = contact_moves(pairs)
-    _, dx, dy = min([(math.inf, 0.0, 0.0), *[(math.hypot(dx, dy), dx, dy) for dx, dy in moves]])  # the first of equals
-    return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
-
-
-def _path_hits(model: Model, to: Point, other: Model) -> bool:
-    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
-    return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > 0.01
-
-
-def _detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = ()) -> GameState:
-    """Take a character out of its unit's formation and stand it at ``to`` as a unit of its own (with ``status``
-    added)."""
-    if ch.joined is None and state.joined_to(ch.id):
-        state = _hand_over(state, ch)
-        ch = state.unit(ch.id)
-    host = state.unit(ch.joined) if ch.joined else None
-    changed: list[Unit] = [state.unit(ch.id)]
-    if host is not None and host.formation is not None and ch.models[0].name in host.formation.order:
-        f = remove_from(host.formation, ch.models[0].name, front_rank_test(state, host))
-        changed = arranged(f, [evolve(host, formation=f), *[u for u in state.units if u.joined == host.id]])
-    left = next(u for u in changed if u.id == ch.id)  # the character, as its unit's arranging left it
-    moved = evolve(left, joined=None, formation=None, models=(left.models[0].moved_to(to), *left.models[1:]),
-                   status=left.status | frozenset(status))
-    return state.replace_units(*[moved if u.id == ch.id else u for u in changed])  # one new state
-
-
-@implements("t9a.join.character-units", "t9a.combined.last-survivor")
-def _hand_over(state: GameState, leader: Unit) -> GameState:
-    """Let the next character lead a unit of characters that its leader is leaving (the unit stays).
-
-    The unit's statuses and, for what is left of a destroyed combined unit, its name (``last_of``)
-    stay with the unit: the leader leaves as a lone character and is that unit no more.
-    """
-    others = state.joined_to(leader.id)
-    heir = others[0]
-    f = leader.formation
-    if f is not None and leader.models[0].name in f.order:
-        f = remove_from(f, leader.models[0].name)
-    keep = leader.status - frozenset(MOVED)
-    # the unit stays with the characters in it: the last survivor's name too (t9a.combined.last-survivor)
-    new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
-                       last_of=leader.last_of)
-    new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
-                              replace(leader, joined=heir.id, formation=None, last_of=None))
-    return arrange(new, heir.id) if new_heir.formation is not None else new
-
-
-def _shift(state: GameState, unit: Unit, dx: float, dy: float) -> GameState:
-    if unit.formation is not None:
-        return arrange(state.replace_unit(replace(unit, formation=unit.formation.moved_by(dx, dy))), unit.id)
-    return state.replace_unit(replace(unit, models=tuple(m.moved_to((m.at[0] + dx, m.at[1] + dy)) for m in unit.models)))
-
-
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
                   skip: tuple[int, int] = (0, 0), note: str = "") -> Event:
     """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports) and ``note``
     (what the charged unit's Stand and Shoot did, or why it could not be taken)."""
     rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
     return Event("charge", msg + note, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
-
-
-def _centre(unit: Unit) -> Point:
-    """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
-    if unit.formation is not None:
-        return unit.formation.position
-    xs = [m.at for m in unit.models]
-    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))

@@ -42,8 +42,10 @@ from ..state import GameState
 from ..values import evolve
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import (BATTLE_STANDARD, LOOK_OUT_SIR, command_said, spared_command, UNIT_SPACING, current, heavy_casualties_panic, host_of, model_wounds, rank_and_file,
-                  remove_casualties, share_hits)
+from .t9a import BATTLE_STANDARD, heavy_casualties_panic
+from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
+from .t9a_moves import UNIT_SPACING
+from .t9a_units import current, host_of, model_wounds
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_HIT_MELEE = "published.t9a-to-hit-melee"

@@ -39,8 +39,10 @@ from ..spells import SPELL_TYPES, Spell, bundled_spells, find_spell
 from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import (COMMAND_GROUP, DISTRIBUTING_HITS, choose_conclave_spells, has_conclave, host_of, in_front_arc, no_models_left,
-                  sight_all)
+from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
+from .t9a import choose_conclave_spells
+from .t9a_units import has_conclave, host_of, sight_all
+from .t9a_moves import in_front_arc
 from .t9a_panic import closest_enemy_centre
 from .t9a_combat import TO_WOUND, hit_a_character, spell_harm_said, members, models_in, panic_after_losses, wound_shares
 

@@ -47,8 +47,9 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import (BATTLE_STANDARD, BSB_RULE, COMMAND_GROUP, _formation_of, command_said, current, discipline_test, no_models_left, rank_and_file,
-                  remove_casualties)
+from .t9a import BATTLE_STANDARD, BSB_RULE, discipline_test
+from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
+from .t9a_units import formation_of
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
@@ -850,7 +851,7 @@ def facings(state: GameState, hosts: dict[str, Unit]) -> dict[tuple[str, str], s
     """
     out: dict[tuple[str, str], str] = {}
     for tid, target in hosts.items():
-        f = _formation_of(target)
+        f = formation_of(target)
         if f is None:
             continue
         mine = [m.placed for u in members(state, tid) for m in u.models]

@@ -17,19 +17,21 @@ model's first listed, and the ruling says which is used.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..dice import Dice
-from ..geometry import Placed, Point, blocks_sight, distance, group_distance, model_sees_any
+from ..geometry import Point, blocks_sight, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..t9a_charts import TO_HIT_SHOOTING, roll_to_hit_at_range, to_hit_shooting
 from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
-from .t9a import COMMAND_GROUP, COVER, COVER_KINDS, DISTRIBUTING_HITS, cover, current, no_models_left, shaken_refusal
+from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
+from .t9a_stand_and_shoot import COVER, cover
+from .t9a_units import current
+from .t9a import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)

@@ -1,0 +1,185 @@
+"""The 9th Age casualties: hits shared between a unit and its characters, the slain removed, the command group
+spared, and a unit destroyed around its last survivor (seed 002).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ..catalogue import implements
+from ..formations import arrange, front_rank_test, is_character, remove_from
+from ..rulings import Ruling
+from ..state import GameState
+from ..units import Model, Status, Unit
+from .t9a_units import current, host_of, model_wounds
+
+#: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
+LOOK_OUT_SIR = 5
+#: The published rule on hits at combined units (shooting, spells, Stand and Shoot: not close combat).
+DISTRIBUTING_HITS = "published.t9a-distributing-hits"
+
+
+@dataclass(frozen=True)
+class Share:
+    """What part of a batch of hits one member of a combined unit takes: the rank and file as one pool, or a character."""
+
+    victim: Unit
+    hits: int
+
+
+@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor", DISTRIBUTING_HITS)
+def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
+               taken: dict[str, int] | None = None) -> list[Share]:
+    """Distribute hits at a combined unit as the published rule does, and return each member's share.
+
+    With five or more rank and file, every hit goes to them. With fewer, hits go to the rank-and-file
+    models and the characters as equally as possible: no model takes a second hit until every model
+    has taken one. Where the hits do not divide evenly, the attacker picks who takes one more: the
+    character named ``at`` first, then the rank and file, then the other characters in the order they
+    joined. A unit reduced to its characters shares them among its characters alone.
+    ``taken``: the hits each member already took from the same attack (its other batches), updated here.
+    """
+    host = current(state, host_of(state, state.unit(target_id)).id)
+    chars = [c for c in state.joined_to(host.id) if c.alive]
+    rf = 0 if is_character(host) else len(host.models)  # the rank and file, one pool of models
+    if not chars or rf >= LOOK_OUT_SIR or hits <= 0:
+        return [Share(host, hits)]
+    singles = chars if rf else [host, *chars]  # characters: one model each
+    picked = [c for c in singles if c.id == at]
+    order = [*picked, *([host] if rf else []), *(c for c in singles if c.id != at)]  # who takes one more, first
+    load = taken if taken is not None else {}
+
+    def least_hit(u: Unit) -> int:  # the hits the least hit model of this member has taken
+        n = load.get(u.id, 0)
+        return n // rf if rf and u is host else n
+
+    got: dict[str, int] = {}
+    for _ in range(hits):
+        pick = min(order, key=least_hit)  # the first of the least hit: the attacker's pick on a tie
+        load[pick.id] = load.get(pick.id, 0) + 1
+        got[pick.id] = got.get(pick.id, 0) + 1
+    return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
+
+
+@implements("core.zero.w")
+def no_models_left(unit: Unit, *rules: str) -> Ruling:
+    """Refuse an action of a unit with no model on the table: each was removed when its Wounds fell to 0.
+
+    The unit's side is ruled before any rule of its own (published.turn-sequence, ``Ruleset.judge_checked``),
+    and a destroyed combined unit's name is its last survivor while he lives (``named_now``).
+    """
+    return Ruling.forbid(f"{unit.id} has no models left: it is not on the table to act", "core.zero.w", *rules)
+
+
+#: The statuses of a unit no longer on the table: none.
+_NONE: frozenset[Status] = frozenset()
+
+
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit", "core.zero.w")
+def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> GameState:
+    """Remove named models from a combined unit; characters left alone are still that unit.
+
+    When the rank and file are gone, the first surviving character becomes the unit: it
+    stands where it stood, keeps the unit's statuses (its "until the end of the round"
+    effects) and records ``last_of``; any other surviving character stays joined to it
+    (a unit of characters only, t9a.join.character-units).  A slain character is part of
+    no unit any more (``joined`` cleared): only a character on the table is part of one
+    (t9a.join.part-of-unit).  A unit or character left with no model is off the table
+    (core.zero.w): it keeps no status (engaged, fleeing, charged...), which only its
+    last survivor, who is that unit now, carries on.
+    """
+    dead = set(names)
+    host = current(state, host_id)
+    host_id = host.id
+    f = host.formation
+    changed = [replace(host, models=tuple(m for m in host.models if m.name not in dead))]
+    for u in state.joined_to(host.id):
+        left = tuple(m for m in u.models if m.name not in dead)
+        changed.append(replace(u, models=left, joined=u.joined if left else None, status=u.status if left else _NONE))
+    if f is not None:
+        front = front_rank_test(state, host)
+        for n in [n for n in f.order if n in dead]:
+            f = remove_from(f, n, front)
+        changed[0] = replace(changed[0], formation=f if f.order else None)
+    new = state.replace_units(*changed)
+    survivors = new.joined_to(host_id)
+    if not new.unit(host_id).alive:
+        if survivors:
+            return _last_survivors(new, new.unit(host_id), survivors)
+        return new.replace_unit(replace(new.unit(host_id), status=_NONE))
+    return arrange(new, host_id) if f is not None and f.order else new
+
+
+def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> GameState:
+    """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
+    lead, rest = survivors[0], survivors[1:]
+    formation = host.formation if rest else None
+    # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
+    heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
+                   status=lead.status | host.status)
+    moved = [replace(c, joined=heir.id) for c in rest]
+    new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
+    return arrange(new, heir.id) if formation is not None else new
+
+
+#: The published rule on a unit's Command Group as casualties fall: a Musician or Standard Bearer whose place would be
+#: a casualty's is not removed while another rank-and-file model is left (that one takes up the instrument or the
+#: standard), and the Champion falls last.
+COMMAND_GROUP = "published.t9a-command-group"
+#: The Command Group models another rank-and-file model stands in for as a casualty.
+_REPLACED = ("musician", "standard")
+
+
+def _rear_first(unit: Unit) -> list[Model]:
+    order = unit.formation.order if unit.formation is not None else ()
+    return sorted(unit.models, key=lambda m: -order.index(m.name) if m.name in order else 0)
+
+
+@implements(COMMAND_GROUP, "t9a.join.part-of-unit")
+def rank_and_file(unit: Unit) -> list[Model]:
+    """Return a unit's rank-and-file models in the order they fall: rear rank first, the Musician and the Standard
+    Bearer after every other rank-and-file model (another picks up the instrument or the standard), the champion
+    last."""
+    rear_first = _rear_first(unit)
+    plain = [m for m in rear_first if m.role not in _REPLACED and m.role != "champion"]
+    command = [m for m in rear_first if m.role in _REPLACED]
+    return [*plain, *command, *[m for m in unit.models if m.role == "champion"]]
+
+
+@implements(COMMAND_GROUP)
+def spared_command(unit: Unit, slain: Sequence[str]) -> tuple[str, ...]:
+    """Name the Musicians and Standard Bearers of ``unit`` (as it stood before the casualties) whose places fell to
+    ``slain``, rear rank first, but who live: another rank-and-file model fell in their stead (``rank_and_file``)."""
+    dead = set(slain)
+    rank_and_file_slain = sum(1 for m in unit.models if m.name in dead and m.role != "champion")  # a Duel's Champion
+    positional = [m for m in _rear_first(unit) if m.role != "champion"][:rank_and_file_slain]
+    return tuple(m.name for m in positional if m.role in _REPLACED and m.name not in dead)
+
+
+def command_said(spared: Sequence[str]) -> str:
+    """Say that the Command Group models named stand, another model fallen in each one's place ("" for none)."""
+    if not spared:
+        return ""
+    return (f" ({', '.join(spared)} of the Command Group {'stands' if len(spared) == 1 else 'stand'}: another "
+            f"rank-and-file model falls in {'its' if len(spared) == 1 else 'their'} place [{COMMAND_GROUP}])")
+
+
+@implements("t9a.spell.wizard-conclave")
+def take_wounds(state: GameState, victims: Sequence[tuple[Unit, Model]], wounds: int) -> tuple[GameState, list[str]]:
+    """Put ``wounds`` on the victims in order, each until it falls (a Wizard Conclave's champion with its +1 Wound);
+    return the state and the fallen's names."""
+    dead: list[str] = []
+    for owner, m in victims:
+        if wounds <= 0:
+            break
+        have = model_wounds(owner, m) - m.wounds_taken
+        take = min(wounds, have)
+        wounds -= take
+        if take == have:
+            dead.append(m.name)
+            continue
+        owner = state.unit(owner.id)
+        hurt = replace(m, wounds_taken=m.wounds_taken + take)
+        state = state.replace_unit(replace(owner, models=tuple(hurt if x.name == m.name else x for x in owner.models)))
+    return state, dead

@@ -1,0 +1,182 @@
+"""The 9th Age: what the rules read of a unit and the characters in it - its host, rates, formation, bases.
+
+The lowest of the 9th Age rules' modules (``t9a_units`` -> ``t9a_casualties`` -> ``t9a_moves`` ->
+``t9a_stand_and_shoot`` -> ``t9a``, whose ``NinthAge`` the phase mixins build on); each imports only those before it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..catalogue import implements
+from ..formations import Formation, is_character, sight_from
+from ..geometry import Placed, Point, blocks_sight
+from ..state import GameState
+from ..units import Model, Status, Unit
+
+WIZARD_CONCLAVE = "Wizard Conclave"
+BUSY = (Status.ENGAGED, Status.FLEEING)
+MOVED = (Status.MOVED, Status.MARCHED, Status.CHARGED)
+RALLY_RULE = "published.t9a-rally"
+RALLIED_WORDS = "it rallied this turn, and a rallied unit counts as having marched: it moves no further this turn"
+
+
+@implements(RALLY_RULE)
+def rallied(unit: Unit) -> bool:
+    """Whether ``unit`` rallied this turn (published.t9a-rally): its Rally test taken and passed, so it counts as
+    having marched and moves no further (a failed test leaves it fleeing)."""
+    return unit.has(Status.RALLY_TESTED) and unit.has(Status.MARCHED) and not unit.has(Status.FLEEING)
+
+
+def why_moved(unit: Unit, words: str) -> tuple[str, tuple[str, ...]]:
+    """Say why ``unit`` cannot move again: ``words``, or that it rallied this turn citing published.t9a-rally."""
+    return (f"{unit.id} cannot move: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
+
+
+# -- characters and units ------------------------------------------------------------
+def advance_rate(unit: Unit) -> int:
+    """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
+    return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
+
+
+def march_rate(unit: Unit) -> int:
+    """Return a unit's March Rate: its slowest model's (twice the Advance Rate when not printed)."""
+    return min((m.profile.mar if m.profile.mar is not None else 2 * (m.profile.adv or 0)) for m in unit.models)
+
+
+def host_of(state: GameState, unit: Unit) -> Unit:
+    """Return the unit a character has joined, or the unit itself."""
+    return state.unit(unit.joined) if unit.joined else unit
+
+
+FLY_PATTERN = re.compile(r"^\s*Fly\s*(?:\(\s*(\d+)\s*,\s*(\d+)\s*\))?\s*$")
+
+
+@implements("published.t9a-fly")
+def fly_rates(unit: Unit) -> tuple[int, int] | None:
+    """Return a unit's flying Advance and March Rates from ``Fly (X, Y)``; a bare ``Fly`` keeps its ground rates."""
+    for r in unit.rules:
+        m = FLY_PATTERN.match(r)
+        if m:
+            return (int(m.group(1)), int(m.group(2))) if m.group(1) else (advance_rate(unit), march_rate(unit))
+    return None
+
+
+def unit_rates(state: GameState, unit: Unit, fly: bool) -> tuple[int, int] | None:
+    """Return a combined unit's Advance and March Rates: its slowest model's; flying only if every model has Fly.
+
+    Worked out once per state (charges, moves and their resolutions all ask).
+    """
+    return state.remember(("t9a unit rates", unit.id, fly), lambda: _unit_rates(state, unit.id, fly))
+
+
+@implements("t9a.join.part-of-unit", "t9a.leave.move")
+def _unit_rates(state: GameState, unit_id: str, fly: bool) -> tuple[int, int] | None:
+    members = [u for u in state.combined(unit_id) if u.alive]
+    if fly:
+        rates = [fly_rates(u) for u in members]
+        if any(r is None for r in rates):
+            return None
+        return min(r[0] for r in rates if r), min(r[1] for r in rates if r)
+    return min(advance_rate(u) for u in members), min(march_rate(u) for u in members)
+
+
+def movers_of(state: GameState, unit: Unit) -> Unit:
+    """Return the unit that moves when ``unit`` is named: a character in a unit of characters moves it all."""
+    host = host_of(state, unit)
+    return host if unit.joined and is_character(host) else unit
+
+
+def combined_status(state: GameState, unit: Unit) -> frozenset[Status]:
+    """Return the statuses that bind a model: its own and, once joined, its unit's (effects stay on the unit)."""
+    return unit.status | host_of(state, unit).status
+
+
+def formation_of(unit: Unit) -> Formation | None:
+    """Return a unit's formation; a lone single model gets a one-file formation around it."""
+    if unit.formation is not None:
+        return unit.formation
+    if len(unit.models) != 1:
+        return None
+    m = unit.models[0]
+    d = m.base.depth_mm / 25.4 / 2.0
+    t = math.radians(m.facing)
+    front = (m.at[0] - math.sin(t) * d, m.at[1] + math.cos(t) * d)
+    return Formation(front, m.facing, 1, (m.name,), (m.base.width_mm, m.base.depth_mm))
+
+
+def placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
+    out = [m.placed for m in host.models if m.name != skip]
+    for ch in state.joined_to(host.id):
+        out.extend(m.placed for m in ch.models if m.name != skip)
+    return out
+
+
+@implements("published.line-of-sight", "t9a.join.part-of-unit")
+def sight_all(state: GameState, host: Unit) -> list[Placed]:
+    """Return where every model of a combined unit (its characters too) draws its line of sight from.
+
+    A model behind the first rank sees as if it stood in the first rank of its file (``sight_from``).
+    Where no terrain blocks sight every line is clear, so the models' own places serve as well.
+    """
+    if not blocks_sight(state.terrain):
+        return placed_all(state, host)
+    f = host.formation
+    return [sight_from(f, m) for u in (host, *state.joined_to(host.id)) for m in u.models]
+
+
+# -- combined units ------------------------------------------------------------------
+@implements("t9a.combined.last-survivor")
+def current(state: GameState, unit_id: str) -> Unit:
+    """Return the unit that now is ``unit_id``: itself, or the last survivor a destroyed combined unit left.
+
+    A slain last survivor was his destroyed unit, so his name leads on to whoever is that unit now
+    (another character of it, t9a.join.character-units).
+    """
+    unit = state.unit(unit_id)
+    if unit.alive:
+        return unit
+    for u in state.units:
+        if u.last_of == unit_id and u.alive:
+            return u
+    if unit.last_of is not None and unit.last_of != unit_id:
+        heir = current(state, unit.last_of)
+        if heir.alive:
+            return heir
+    return unit
+
+
+@implements("t9a.combined.last-survivor")
+def is_destroyed(state: GameState, unit_id: str) -> bool:
+    """Say whether a unit is destroyed for other units' Panic tests: no model of it, nor its last survivor, lives."""
+    unit = state.unit(unit_id)
+    return not unit.alive and not state.joined_to(unit.id) and not current(state, unit_id).alive
+
+
+# -- Wizard Conclave -----------------------------------------------------------------
+CONCLAVE_PATTERN = re.compile(r"^\s*Wizard Conclave\s*\((.*)\)\s*$")
+
+
+def has_conclave(unit: Unit) -> bool:
+    """Say whether a unit has the Wizard Conclave rule."""
+    return any(r == WIZARD_CONCLAVE or CONCLAVE_PATTERN.match(r) for r in unit.rules)
+
+
+@implements("t9a.spell.wizard-conclave")
+def model_wounds(unit: Unit, model: Model) -> int:
+    """Return a model's Wounds: the champion of a Wizard Conclave unit has +1, on top of its other bonuses."""
+    bonus = 1 if model.role == "champion" and has_conclave(unit) else 0
+    return model.profile.w + bonus
+
+
+def member_models(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
+    return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
+
+
+def front_centre(unit: Unit) -> Point:
+    """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
+    if unit.formation is not None:
+        return unit.formation.position
+    xs = [m.at for m in unit.models]
+    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
