@@ -110,3 +110,18 @@ def test_3rd_edition_takes_no_target_priority_test() -> None:
     events = g.apply({"do": "shoot", "unit": "tactical", "target": "far"}, dice=ScriptedDice([1] * 4))
     assert not [e for e in events if e.kind == "target_priority"]
     assert g.state.target_fired_at("tactical") == "far"
+
+
+@pytest.mark.rule("published.target-priority", "published.monstrous-creatures")
+def test_a_monstrous_creature_passes_the_test_automatically() -> None:
+    """4th ed. p. 83: a Monstrous Creature passes the Leadership test to target an enemy unit other than the closest
+    automatically; the same shot from a squad tests."""
+    data = _scenario("40k4")
+    data["sides"]["red"] = [{"id": "tyrant", "type": "monstrous_creature", "models": [
+        {"name": "Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "at": [23, 10], "weapons": ["bolter"]}]}]
+    g = Game(state_from_data(data))
+    ruling = g.check({"do": "shoot", "unit": "tyrant", "target": "far"})
+    assert ruling.legal and "published.target-priority" not in ruling.rules
+    events = g.apply({"do": "shoot", "unit": "tyrant", "target": "far"}, dice=ScriptedDice([1]))
+    assert not [e for e in events if e.kind == "target_priority"]
+    assert g.state.target_fired_at("tyrant") == "far"

@@ -306,10 +306,11 @@ def test_40k3_cavalry_move_through_the_wood_unslowed_and_every_rider_tests() -> 
     wood = [{"id": "wood", "kind": "difficult", "polygon": [[18, 21.5], [21, 21.5], [21, 23.5], [18, 23.5]]}]
     move = {"do": "move", "unit": "squad", "to": [[20, 25], [22, 25]]}
     g = game(scenario("40k3", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))
-    assert "2 Dangerous Terrain tests" in g.check(move).notes[0]
+    assert "2 tests, a 1 removing the model" in g.check(move).notes[0]  # (session 27: the page's accident)
     events = g.apply(move, dice=ScriptedDice([5, 1, 3, 3]))  # S1, the last man, passes Last Man Standing (3, 3)
     assert [m.name for m in g.state.unit("squad").models] == ["S1"] and ys(g) == [25.0]
-    assert "squad: 2 dangerous terrain tests, 1 failed (S2)" in terrain_said(events)
+    assert "squad: 2 tests for cavalry entering difficult terrain, 1 rolled a 1 (S2): an accident, removed" \
+        in terrain_said(events)
     g = game(scenario("40k4", red, [{"id": "boyz", "models": [model("Boy", 21, 45, 7, BOY)]}], terrain=wood))
     events = g.apply(move, dice=ScriptedDice([3, 2]))
     assert ys(g) == [23.0, 23.0] and terrain_said(events) == ["squad rolls 3\" for difficult terrain, and stops short"]

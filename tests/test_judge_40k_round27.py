@@ -22,6 +22,10 @@ Found wrong (each an xfail(strict=True, raises=AssertionError) test below; nothi
 - 4th edition multiple combats: a lone Warboss failing his check beside failing Boyz is let go unswept because he
   tested before the Boyz did (p. 58).
 
+Fixed since (branch fix27b; their xfail marks removed): the Monstrous Creatures' three clauses (published.monstrous-
+creatures), the bike Captain's charge and full-range shot (published.bikes), the cavalry Captain's run
+(published.beasts-and-cavalry) and the 3rd edition cavalry Captain removed on a 1 (published.difficult-terrain).
+
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites; the other tests guard what the
 engine rules right around the same states.
 """
@@ -271,23 +275,14 @@ def ride_and_shoot(g: Game) -> list[Any]:
     return events
 
 
-@pytest.mark.rule("published.assault-after-firing", "40k4.assault.alone")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Bikes (rulebook p. 81, the page published.difficult-terrain cites): 'rapid fire "
-                   "weapons and heavy weapons may be fired if the unit moves and the bike is still allowed to charge "
-                   "into close combat in the same turn'; seed 001: characters follow the rules for models of their "
-                   "type. The engine bars the bike Captain's assault after he fired his bolter")
+@pytest.mark.rule("published.assault-after-firing", "40k4.assault.alone", "published.bikes")
 def test_40k4_a_captain_on_a_bike_who_fired_his_bolter_may_still_charge() -> None:
     g = bike_captain(32)
     ride_and_shoot(g)
     assert_legal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, "40k4.assault.alone")
 
 
-@pytest.mark.rule("published.weapon-profiles", "40k4.shoot.separate-dice")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Bikes (rulebook p. 81): 'If rapid fire weapons are mounted on a bike, then they "
-                   "are allowed to fire once up to maximum range even if the bike moved'; the engine fires no shot "
-                   "from the bike Captain's bolter at 13\" after he moved")
+@pytest.mark.rule("published.weapon-profiles", "40k4.shoot.separate-dice", "published.bikes")
 def test_40k4_a_captain_on_a_bike_fires_his_bolter_once_at_full_range_after_moving() -> None:
     events = ride_and_shoot(bike_captain(40))
     assert messages(events, "shots") == ["Cap fires 1 shot with bolter: 0 hits, 0 wounds"]
@@ -320,11 +315,7 @@ def hive_tyrant(weapons: list[str], **extra: Any) -> dict[str, Any]:
                         "weapons": weapons}]}
 
 
-@pytest.mark.rule("40k4.cc.engaged-only", "published.saves")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'All wounds inflicted in close combat by "
-                   "a monstrous creature ignore Armour Saves'; the engine lets the Marine take his 3+ armour save "
-                   "against the Hive Tyrant's blows")
+@pytest.mark.rule("40k4.cc.engaged-only", "published.saves", "published.monstrous-creatures")
 def test_40k4_a_hive_tyrants_close_combat_wounds_allow_no_armour_save() -> None:
     g = game(scenario("40k4", [squad("tac", 20, 20, n=1, status=["locked"])],
                       [hive_tyrant([], status=["locked"])], phase="assault"))
@@ -333,10 +324,7 @@ def test_40k4_a_hive_tyrants_close_combat_wounds_allow_no_armour_save() -> None:
     assert "slain: tac 1" in messages(events, "casualties"), messages(events, "saves")
 
 
-@pytest.mark.rule("published.weapon-profiles", "40k4.target.monstrous")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'Monstrous Creatures can fire up to two "
-                   "weapons a turn'; the engine fires only the Hive Tyrant's first listed weapon")
+@pytest.mark.rule("published.weapon-profiles", "40k4.target.monstrous", "published.monstrous-creatures")
 def test_40k4_a_hive_tyrant_fires_both_of_his_guns() -> None:
     boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 30, 7, ORK) for i in range(3)]}
     g = game(scenario("40k4", [hive_tyrant(["storm bolter", "heavy bolter"])], [boyz], phase="shooting"))
@@ -345,11 +333,7 @@ def test_40k4_a_hive_tyrant_fires_both_of_his_guns() -> None:
                                                  "Tyrant fires 3 shots with heavy bolter: 0 hits, 0 wounds"]
 
 
-@pytest.mark.rule("40k4.char.move-through-cover", "published.difficult-terrain")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Monstrous Creatures (rulebook p. 83): 'When moving through difficult terrain, "
-                   "monstrous creatures may re-roll the dice to see how far they move'; the Hive Tyrant's 3D6 (Move "
-                   "Through Cover, every character's) of 1, 1, 1 is kept and he stops short")
+@pytest.mark.rule("40k4.char.move-through-cover", "published.difficult-terrain", "published.monstrous-creatures")
 def test_40k4_a_hive_tyrant_re_rolls_his_difficult_terrain_dice() -> None:
     woods = {"id": "woods", "kind": "difficult", "polygon": [[10, 24], [40, 24], [40, 32], [10, 32]]}
     g = game(scenario("40k4", [hive_tyrant([])], terrain=[woods]))
@@ -360,11 +344,7 @@ def test_40k4_a_hive_tyrant_re_rolls_his_difficult_terrain_dice() -> None:
 
 
 # == 7. 4th edition: a character on a horse (cavalry) may use Fleet ================================================
-@pytest.mark.rule("published.fleet", "40k4.ic.rules-not-shared")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition Beasts & Cavalry (rulebook p. 86): beasts and cavalry 'may use the Fleet "
-                   "special rule'; a lone cavalry Captain (characters follow the rules for models of their type, "
-                   "seed 001) is refused a run in the Shooting phase as one who 'does not have Fleet'")
+@pytest.mark.rule("published.fleet", "40k4.ic.rules-not-shared", "published.beasts-and-cavalry")
 def test_40k4_a_cavalry_captain_may_run_in_the_shooting_phase() -> None:
     cav = {**hero("cap", 20, 20), "type": "cavalry"}
     boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 40, 7, ORK) for i in range(3)]}
@@ -420,11 +400,6 @@ def test_a_squad_that_fired_its_bolters_standing_or_in_4th_edition_may_not_charg
 
 # == 9. 3rd edition: a character on a horse moves by the cavalry rules (40k3.char.move-as-type) ===================
 @pytest.mark.rule("40k3.char.move-as-type", "published.difficult-terrain")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="3rd edition Cavalry (stored page redelf.narod.ru/w40k/rules/cavalry.html, which "
-                   "published.difficult-terrain cites): cavalry entering difficult terrain roll a D6 per model and on "
-                   "a 1 'the model suffers an accident and is removed'; the engine takes one Wound from a W2 cavalry "
-                   "Captain who rolls 1 (and 1 again), and he rides on")
 def test_40k3_a_cavalry_captain_who_rolls_a_1_entering_a_wood_is_removed() -> None:
     woods = {"id": "woods", "kind": "difficult", "polygon": [[10, 24], [40, 24], [40, 32], [10, 32]]}
     g = game(scenario("40k3", [{**hero("cap", 20, 20), "type": "cavalry"}], terrain=[woods]))

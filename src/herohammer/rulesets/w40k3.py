@@ -26,7 +26,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
-from .w40k_wounds import WoundBatch
+from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
 
@@ -128,6 +128,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]] = {
         kind: frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY, UnitType.CAVALRY})
         for kind in ("move", "assault", "fall_back")}
+    #: 3rd edition Cavalry (published.difficult-terrain): "if cavalry enter difficult terrain, roll a D6 for each model
+    #: in the unit: on a 2-6 nothing happens, on a 1 the model suffers an accident and is removed".
+    accident_types: ClassVar[frozenset[UnitType]] = frozenset({UnitType.CAVALRY})
     #: What an assault through difficult terrain multiplies the highest die by, per troop type (4th ed. cavalry: 2).
     assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {}
     #: 3rd edition's consolidation: "the victors can consolidate or advance" (published.40k3-consolidation); the
@@ -325,6 +328,12 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return False
         return all(u.type in types for u in ((unit,) if alone else state.combined(unit.id)))
 
+    @implements("published.difficult-terrain", "40k3.char.move-as-type")
+    def accident_rules(self, unit: Unit) -> tuple[str, ...]:
+        """Cite the Cavalry page's accident (published.difficult-terrain) and, for a character on a steed, the clause by
+        which he moves as a model of his type (40k3.char.move-as-type)."""
+        return ("published.difficult-terrain", *(("40k3.char.move-as-type",) if unit.is_character else ()))
+
     @implements("published.dangerous-terrain")
     def unslowed_moves(self, state: GameState, moves: Sequence[movement.PlannedMove]
                        ) -> list[movement.PlannedMove]:
@@ -361,14 +370,17 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return ()
         if self.terrain_unslowed(state, unit, alone):
             tested = sum(mv.dangerous for mv in self.unslowed_moves(state, moves))
-            return (f"is not slowed by difficult terrain: {tested} Dangerous Terrain test{'s' * (tested != 1)} "
-                    "[published.difficult-terrain, published.dangerous-terrain]",)
+            words, rules = self.unslowed_tests_words(unit, tested)
+            return (f"is not slowed by difficult terrain: {words} "
+                    f"[{', '.join(dict.fromkeys(('published.difficult-terrain', *rules)))}]",)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         aboard = self.aboard_terrain_rules(state, unit)
+        reroll = self.terrain_reroll_rules(state, unit, alone)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
+        again = ", re-rolling each die below it once (a Monstrous Creature)" if reroll else ""
         return (
-            f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\" "
-            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{', '.join((rule, *aboard))}]",
+            f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\"{again} "
+            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{', '.join((rule, *reroll, *aboard))}]",
         )
 
     def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
@@ -382,9 +394,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if not any([mv.difficult for mv in moves]):
             return list(moves), []
         if self.terrain_unslowed(state, unit, alone):  # bikes and jump infantry (4th ed.): dangerous tests instead
+            rules = self.unslowed_tests_words(unit, 0)[1]  # (3rd edition cavalry: the accident's)
             return self.unslowed_moves(state, moves), [Event(
                 "difficult_terrain", f"{unit.id} is not slowed by difficult terrain",
-                ("published.difficult-terrain", "published.dangerous-terrain"))]
+                tuple(dict.fromkeys(("published.difficult-terrain", *rules))))]
         need = max(mv.length for mv in moves if mv.difficult)
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         start = len(getattr(dice, "log", []))
@@ -396,11 +409,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             for mv in moves
         ]
         short = any(mv.length > allowed for mv in moves)
-        msg = f"{unit.id} rolls {allowed}\" for difficult terrain" + (", and stops short" if short else "")
+        reroll = self.terrain_reroll_rules(state, unit, alone)
+        msg = (f"{unit.id} rolls {allowed}\" for difficult terrain" + (" (a Monstrous Creature re-rolls the dice below "
+                                                                     f"{below})" if reroll else "")
+               + (", and stops short" if short else ""))
         aboard = self.aboard_terrain_rules(state, unit)
         if aboard:
             msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
-        return out, [Event("difficult_terrain", msg, (rule, *aboard), rolls)]
+        return out, [Event("difficult_terrain", msg, (rule, *reroll, *aboard), rolls)]
 
     def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
         """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.
@@ -434,11 +450,22 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
             again = Reroll.FAILED if reroll else Reroll.NONE
             start = len(dice.log)
-            failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: dangerous terrain ({mv.model.name})",
-                                                          "published.dangerous-terrain", again)]
+            accident = unit.type in self.accident_types
+            test, test_rule = ("cavalry in difficult terrain", "published.difficult-terrain") if accident else (
+                "dangerous terrain", "published.dangerous-terrain")
+            failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: {test} ({mv.model.name})", test_rule, again)]
             rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
             again_said = ", failures re-rolled (Skilled Rider)" if reroll else ""
             who = f" ({', '.join(mv.model.name for mv in failed)})" if failed else ""
+            if accident:  # 3rd edition cavalry: a 1 is an accident, the model removed
+                rules = (*self.accident_rules(unit), *why)
+                events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} test{'s' * (len(tested) != 1)} for "
+                                    f"cavalry entering difficult terrain{again_said}, {len(failed)} rolled a 1{who}"
+                                    + (": an accident, removed" if failed else ""), rules, tuple(dice.log[start:])))
+                if failed:  # removed whatever its Wounds and saves
+                    state, slain = apply_wounds(state, {(uid, mv.index): mv.model.wounds_left for mv in failed})
+                    events.append(casualties(slain, rules))
+                continue
             events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
                                 f"{'s' * (len(tested) != 1)}{again_said}, {len(failed)} failed{who}", rules,
                                 tuple(dice.log[start:])))
@@ -562,13 +589,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         moves, events = self._roll_difficult(state, unit, moves, dice)
         state = _apply_moves(state, moves, {u.id for u in members})
         events.append(_NEW_EVENT(Event, ("move", f"{unit.id} moves", (self.move_rule,), (), ())))  # all its fields
-        moved, (state, more) = state, self._dangerous_tests(state, moves, dice)
-        events += more
-        if more:
-            state, more = self._last_man_after_tests(state, moved, dice, more)
+        moved, (state, tested) = state, self._dangerous_tests(state, moves, dice)
+        events += tested
+        if tested:
+            state, more = self._last_man_after_tests(state, moved, dice, tested)
             events += more
-        if (more or not unit.alive) and not state.unit(unit.id).alive:  # only dangerous terrain takes models away
-            return state, events
+            if not state.unit(unit.id).alive:  # only the terrain's tests take models away: none left to join anyone
+                return state, events
         if unit.is_independent:
             state, more = self._join_on_ending_near(state, unit.id, moves[0].to)
             events += more

@@ -7,6 +7,7 @@ Only the hooks the 4th edition changes are overridden here; the mechanics are in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -41,6 +42,11 @@ LOST_UNLESS_ALL = frozenset({"infiltrate"})
 PROTECTING_RULES = frozenset({"tyrant_guard"})
 #: Special rules every character has (40k4.char.move-through-cover), unless it is a vehicle.
 CHARACTER_RULES = frozenset({"move_through_cover", "skilled_rider"})
+#: Special rules a troop type gives each of its models, a character of the type too (seed 001: "Characters follow rules
+#: for models of their type"): cavalry "may use the Fleet special rule" (published.beasts-and-cavalry).
+TYPE_RULES: Mapping[UnitType, frozenset[str]] = {UnitType.CAVALRY: frozenset({"fleet"})}
+#: The clause that gives each type's rules.
+TYPE_RULES_CITED: Mapping[UnitType, str] = {UnitType.CAVALRY: "published.beasts-and-cavalry"}
 
 
 @implements("40k4.ic.join", "40k4.ic.leave", "40k4.ic.movement-phase-only", "published.40k4-character-kinds")
@@ -64,6 +70,7 @@ class Warhammer40k4(Warhammer40k3):
     #: Terminator Armour and No Sweeping Advance (published.sweeping-advance: troops that may not sweep).
     modelled_rules: ClassVar[frozenset[str]] = (Warhammer40k3.modelled_rules | SHARED_RULES | LOST_UNLESS_ALL
                                                 | PROTECTING_RULES | CHARACTER_RULES | {"retinue"}
+                                                | frozenset().union(*TYPE_RULES.values())
                                                 | Warhammer40k3.no_sweep_rules)
     carry_over_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.no-carry-over",)
     coherency_rule: ClassVar[str] = "40k4.ic.join"  # "he must obey the usual Coherency rules until he leaves"
@@ -96,6 +103,8 @@ class Warhammer40k4(Warhammer40k3):
     }
     unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]] = {
         "move": UNSLOWED_TYPES, "assault": frozenset({UnitType.BIKE}), "fall_back": UNSLOWED_TYPES}
+    #: 4th edition cavalry are slowed as infantry and take no accident test (published.difficult-terrain).
+    accident_types: ClassVar[frozenset[UnitType]] = frozenset()
     #: Cavalry assaulting through difficult terrain double the highest die (4th ed., Beasts & Cavalry: "roll for the
     #: distance they can move just as you would for infantry, but double the result").
     assault_terrain_factor: ClassVar[Mapping[UnitType, int]] = {UnitType.CAVALRY: 2}
@@ -197,15 +206,29 @@ class Warhammer40k4(Warhammer40k3):
     @implements("40k4.char.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
                                alone: bool = False) -> tuple[int, int, str]:
-        """Return the difficult terrain dice: 3D6 with Move Through Cover (every character has it, not a vehicle).
+        """Return the difficult terrain dice: 3D6 with Move Through Cover (every character has it, not a vehicle),
+        each die below the distance needed re-rolled once by Monstrous Creatures (``terrain_reroll_rules``).
 
         A unit a character has joined rolls 3D6 only if it has the rule itself: the
         character's rules are not conferred on it (40k4.ic.rules-not-shared).
         """
+        below = min(6, max(2, math.ceil(need - 1e-9))) if self.terrain_reroll_rules(state, unit, alone) else 0
         if self.group_has_rule(state, unit.id, "move_through_cover", alone):
             own = unit.is_character and (alone or len(state.combined(unit.id)) == 1)
-            return 3, 0, "40k4.char.move-through-cover" if own else "published.move-through-cover"
-        return 2, 0, "published.difficult-terrain"
+            return 3, below, "40k4.char.move-through-cover" if own else "published.move-through-cover"
+        return 2, below, "published.difficult-terrain"
+
+    @implements("published.monstrous-creatures")
+    def terrain_reroll_rules(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
+        """Cite the rule that lets a unit re-roll its difficult terrain dice: Monstrous Creatures "may re-roll the dice
+        to see how far they move" (4th ed. p. 83), a character of that type too (seed 001), when every member of the
+        moving group is one (a unit moves at its slowest, 40k4.ic.slowest-model). Read as 40k3.ic.move-through-cover's
+        re-roll is: each die below the distance needed is re-rolled once (``difficult_terrain_dice``)."""
+        if unit.type is not UnitType.MONSTROUS_CREATURE:
+            return ()
+        if alone or all(u.type is UnitType.MONSTROUS_CREATURE for u in state.combined(unit.id)):
+            return ("published.monstrous-creatures",)
+        return ()
 
     @implements("40k4.ic.rules-not-shared", "40k4.ic.rules-lost", "40k4.char.move-through-cover")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
@@ -236,9 +259,21 @@ class Warhammer40k4(Warhammer40k3):
             return ("40k4.char.move-through-cover",)
         return ()
 
+    @implements("published.beasts-and-cavalry", "40k4.char.move-through-cover")
     def _own_rules(self, unit: Unit) -> frozenset[str]:
         innate = CHARACTER_RULES if unit.is_character and unit.type is not UnitType.VEHICLE else frozenset()
-        return rule_keys(unit.rules) | innate
+        return rule_keys(unit.rules) | innate | TYPE_RULES.get(unit.type, frozenset())
+
+    def own_rules(self, unit: Unit) -> frozenset[str]:
+        """Return a unit's own rules with those every character and its troop type give (``_own_rules``)."""
+        return self._own_rules(unit)
+
+    @implements("published.beasts-and-cavalry")
+    def type_rules_cited(self, members: Sequence[Unit], names: frozenset[str]) -> tuple[str, ...]:
+        """Cite the clauses by which members of a type have one of ``names`` without having it themselves (cavalry's
+        Fleet, published.beasts-and-cavalry)."""
+        return tuple(dict.fromkeys(TYPE_RULES_CITED[u.type] for u in members if TYPE_RULES.get(u.type, frozenset())
+                                   & names and not rule_keys(u.rules) & names))
 
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Re-roll dangerous terrain with Skilled Rider: every character has it on a bike or horse (not in a vehicle)."""
@@ -297,12 +332,14 @@ class Warhammer40k4(Warhammer40k3):
         The closest is the nearest enemy unit (with its joined characters) the unit can see and fire on, those
         locked in close combat and those falling back ignored, as the page lets; a target tied for closest needs
         no test.  A shot at a Large Target (a vehicle or Monstrous Creature, a picked-out character too) declares
-        Large Targets: only those count as closer.  Kept on the state: every branch of an enumeration reads it."""
+        Large Targets: only those count as closer.  A Monstrous Creature passes the test automatically (p. 83).  Kept on the state: every branch of an enumeration reads it."""
         return state.remember(("target priority", self, shooter_id, target_id),
                               lambda: self._priority_target(state, shooter_id, target_id))
 
     def _priority_target(self, state: GameState, shooter_id: str, target_id: str) -> str | None:
         shooter = state.unit(shooter_id)
+        if shooter.type is UnitType.MONSTROUS_CREATURE:  # p. 83: a Monstrous Creature passes the test automatically
+            return None
         target = state.unit(target_id)
         aimed = self.aimed_at(state, target)
         firing = self.firing_models(state, shooter)
@@ -505,14 +542,34 @@ class Warhammer40k4(Warhammer40k3):
     @implements("published.assault-after-firing")
     def fire_bars_assault(self, unit: Unit, weapon: Weapon, moved: bool) -> bool:
         """4th edition: firing a Rapid Fire or Ordnance weapon, or (but for a Monstrous Creature) a Heavy one, bars the
-        unit's assault that turn, moved or not."""
-        return bars_assault(unit, weapon)
+        unit's assault that turn, moved or not; a bike's Rapid Fire and Heavy weapons bar none (published.bikes,
+        ``charge_after_firing``)."""
+        return bars_assault(unit, weapon, self.charge_after_firing(unit))
 
     def rapid_fire_shots(self, moved: bool, distance: float, weapon: Weapon) -> int:
         """Return a Rapid Fire weapon's shots (4th ed.): 2 up to half range even after moving; 1 at full range if still."""
         if distance <= weapon.range / 2 + geo.EPSILON:
             return 2
         return 0 if moved else 1
+
+    @implements("published.bikes")
+    def fires_on_the_move(self, unit: Unit) -> str:
+        """A bike fires its Rapid Fire and Heavy weapons when it moved and may still charge after (4th ed. p. 81: "rapid
+        fire weapons and heavy weapons may be fired if the unit moves and the bike is still allowed to charge into close
+        combat in the same turn"; its Rapid Fire weapon fires "once up to maximum range even if the bike moved"): read
+        as a bike that stood still fires them; a character on a bike too (seed 001)."""
+        return "published.bikes" if unit.type is UnitType.BIKE else ""
+
+    @implements("published.monstrous-creatures")
+    def weapons_a_turn(self, unit: Unit) -> int:
+        """A Monstrous Creature fires up to two weapons a turn (4th ed. p. 83), at the one target its unit shoots."""
+        return 2 if unit.type is UnitType.MONSTROUS_CREATURE else 1
+
+    @implements("published.monstrous-creatures")
+    def melee_armour_rule(self, unit: Unit) -> str:
+        """A Monstrous Creature's close combat wounds allow no armour save (4th ed. p. 83: "All wounds inflicted in close
+        combat by a monstrous creature ignore Armour Saves"); an invulnerable save still stands."""
+        return "published.monstrous-creatures" if unit.type is UnitType.MONSTROUS_CREATURE else ""
 
     @implements("40k4.cc.base-contact")
     def fights_near_contact(self, unit: Unit) -> bool:

@@ -104,12 +104,16 @@ class AssaultRules(PsychicPowerRules):
         way = self._assault_way(state, unit, members, moves)
         tested = sum([mv.dangerous for mv in way.moves])
         if way.unslowed:
-            return (f"assaults through difficult terrain unslowed: {tested} Dangerous Terrain test"
-                    f"{'s' * (tested != 1)} [published.assault-terrain, published.dangerous-terrain]",)
+            words, rules = self.unslowed_tests_words(unit, tested)
+            return (f"assaults through difficult terrain unslowed: {words} "
+                    f"[{', '.join(('published.assault-terrain', *rules))}]",)
         doubled = ", doubled" if way.factor != 1 else ""
         dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
+        reroll = self.terrain_reroll_rules(state, unit)
+        again = ", re-rolling each die below it once (a Monstrous Creature)" if reroll else ""
         return (f"assaults through difficult terrain: the highest of {way.dice}D6{doubled} must reach {way.need:.2f}\" "
-                f"for every charger to go all the way{dangerous} [published.assault-terrain, {way.rule}]",)
+                f"for every charger to go all the way{again}{dangerous} "
+                f"[{', '.join(('published.assault-terrain', way.rule, *reroll))}]",)
 
     def _assault_way(self, state: GameState, unit: Unit, members: Sequence[Unit],
                      moves: list[movement.PlannedMove]) -> _AssaultWay:
@@ -215,9 +219,10 @@ class AssaultRules(PsychicPowerRules):
             moves = way.moves
             tested = sum([mv.dangerous for mv in moves])
             new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
+            words, rules = self.unslowed_tests_words(unit, tested)
             return moves, new_at, contacts, Event(
-                "difficult_terrain", f"{unit.id} assaults through difficult terrain unslowed: {tested} Dangerous "
-                f"Terrain test{'s' * (tested != 1)}", ("published.assault-terrain", "published.dangerous-terrain"))
+                "difficult_terrain", f"{unit.id} assaults through difficult terrain unslowed: {words}",
+                ("published.assault-terrain", *rules))
         factor, n, below, dice_rule = way.factor, way.dice, way.below, way.rule
         start = len(dice.log)
         allowed = factor * dice.highest(n, f"{unit.id}: difficult terrain (assault)", dice_rule, below)
@@ -228,10 +233,12 @@ class AssaultRules(PsychicPowerRules):
             moves = _assault_paths(state, members, new_at, rough)
         else:
             new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
+        reroll = self.terrain_reroll_rules(state, unit)
         said = (f"{unit.id} assaults through difficult terrain: rolls {allowed}\"{doubled}"
+                + (f" (a Monstrous Creature re-rolls the dice below {below})" if reroll else "")
                 + (", and its assault move is cut short" if short else ""))
-        return moves, new_at, contacts, Event("difficult_terrain", said,
-                                              ("published.assault-terrain", dice_rule), rolls_since(dice, start))
+        return moves, new_at, contacts, Event("difficult_terrain", said, ("published.assault-terrain", dice_rule,
+                                                                          *reroll), rolls_since(dice, start))
 
     @implements("published.assaulted-while-falling-back")
     def _assaulted_falling_back(self, state: GameState, target_id: str, dice: Dice) -> Resolution:

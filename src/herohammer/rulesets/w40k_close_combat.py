@@ -63,7 +63,11 @@ def _no_attacks(state: GameState, combat: Iterable[str]) -> list[Event]:
     return events
 
 
-StrikeKey = tuple[str, str, int, int, bool, bool, str]
+#: A pool's key: side, target, WS, S, what takes the armour save away ("" none, ``WEAPON_ARMOUR_OFF`` the weapon, else
+#: the id of the rule that does: 4th edition's Monstrous Creatures), whether it strikes apart, who strikes.
+StrikeKey = tuple[str, str, int, int, str, bool, str]
+#: A pool's armour mark for a weapon that allows no armour save in close combat (a power weapon).
+WEAPON_ARMOUR_OFF = "weapon"
 Job = tuple[StrikeKey, int, tuple[tuple[str, int], ...]]  # a pool of attacks: who, how many, the models it may hurt
 Gathered = tuple[tuple[Job, ...], int, Event]  # an Initiative step's pools, the Initiative after it, its event
 EventView = Callable[[Event], Hashable]
@@ -615,17 +619,21 @@ class CloseCombatRules(CombatResultRules):
         rule = self.allocation_rule if apart else (zero_ws[0] if zero_ws else "published.to-hit-ws")
         toughness = majority(list(map(TOUGHNESS_OF, targets)))
         wound_on = to_wound(s, toughness)
-        saving = self._save_split(state, live, armour_off, n, pool_key, models, targets)
+        saving = self._save_split(state, live, bool(armour_off), n, pool_key, models, targets)
         to_hit = Stage(need, f"{who}: to hit ({need}+, WS{ws})", rule)
         to_wound_stage = Stage(wound_on, f"{who}: to wound ({wound_on}+, S{s} vs T{toughness})",
                                rule if apart else "published.to-wound")
         why = "" if wound_on is not None else f" (S{s} cannot wound T{toughness})"
+        creature = armour_off if armour_off and armour_off != WEAPON_ARMOUR_OFF and wound_on is not None else ""
+        if creature:
+            why = " (a Monstrous Creature's close combat wounds: no armour save)"
         kills = NO_KILLS  # published.instant-death: only a model with Wounds to lose beyond one can be killed outright
         if max(map(PROFILE_WOUNDS_OF, targets)) > 1 and s >= 2 * min(map(TOUGHNESS_OF, targets)):
             kills = {ref: s for ref, (unit, model) in models.items() if killed_outright(unit, model, s)} or NO_KILLS
         return _StrikePlan(models, targets, to_hit, to_wound_stage, saving,
                            f"{who} attacks {pool_key} ({n}): ", why,
-                           tuple(dict.fromkeys((rule, *zero_ws, *zero_rules(s, toughness)))), {}, {}, kills)
+                           tuple(dict.fromkeys((rule, *zero_ws, *zero_rules(s, toughness), *(creature,) * bool(creature)))),
+                           {}, {}, kills)
 
     def _kept_plan(self, state: GameState, jobs: tuple[Job, ...],
                    plans: dict[tuple[tuple[Job, ...], tuple[Unit | None, ...]], _StrikePlan]) -> _StrikePlan:
@@ -698,13 +706,13 @@ class CloseCombatRules(CombatResultRules):
     @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]], arms: dict[tuple[str, ...], Weapon] | None = None
-                 ) -> dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]]:
+                 ) -> dict[StrikeKey, tuple[int, list[ModelRef]]]:
         """Gather the attacks of models at this Initiative, pooled by side, target, WS, S and weapon.
 
         ``arms``: the melee weapon of each set of weapons carried, as far as looked up in this fight.
         A troop unit whose models all strike alike (``_alike_strikes``) is gathered at once.
         """
-        jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]] = {}
+        jobs: dict[StrikeKey, tuple[int, list[ModelRef]]] = {}
         units = list(filter(MODELS_OF, map(state.unit, engagement.units)))
         contacts: Contacts | None = None  # who touches whom now: asked once someone strikes
         standing: dict[str, Unit] = {}
@@ -731,6 +739,7 @@ class CloseCombatRules(CombatResultRules):
             if not strikers:
                 continue
             enemies: list[Unit] = []
+            creature_armour = self.melee_armour_rule(unit)  # 4th edition: a Monstrous Creature's blows allow none
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
             apart = unit.is_character
             # a trooper touching one enemy unit strikes it with the pool of the first like it (same weapons and
@@ -758,6 +767,7 @@ class CloseCombatRules(CombatResultRules):
                 if weapon is None:
                     weapon = arms[model.weapons] = melee_weapon(state, model)
                 s = weapon.strength_for(model.profile.s)
+                armour_off = creature_armour or (WEAPON_ARMOUR_OFF if weapon.ignores_armour else "")
                 if sole is not None:
                     target = standing[sole]
                 else:
@@ -768,7 +778,7 @@ class CloseCombatRules(CombatResultRules):
                                     if (e.id == key or m.name == key) and (e.id, k) in touched]
                             k = min(k, n - given)
                             if pool and k > 0:
-                                _add(jobs, (unit.side, key, model.profile.ws, s, weapon.ignores_armour, True,
+                                _add(jobs, (unit.side, key, model.profile.ws, s, armour_off, True,
                                             f"{model.name} (split)"), k, pool)
                                 given += k
                         n -= given
@@ -779,7 +789,7 @@ class CloseCombatRules(CombatResultRules):
                     if chosen is None:
                         continue
                     target = chosen
-                job = (unit.side, target.id, model.profile.ws, s, weapon.ignores_armour, apart,
+                job = (unit.side, target.id, model.profile.ws, s, armour_off, apart,
                        model.name if apart else unit.id)
                 if sole is not None and not apart:
                     same[(sole, model.weapons, model.profile.ws, model.profile.s)] = job
@@ -846,7 +856,8 @@ class CloseCombatRules(CombatResultRules):
         weapon = arms.get(weapons)
         if weapon is None:
             weapon = arms[weapons] = melee_weapon(state, model)
-        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), weapon.ignores_armour, False, unit.id)
+        armour_off = self.melee_armour_rule(unit) or (WEAPON_ARMOUR_OFF if weapon.ignores_armour else "")
+        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), armour_off, False, unit.id)
         if job in jobs:
             _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
         else:
@@ -978,8 +989,7 @@ class CloseCombatRules(CombatResultRules):
         return self.after_combat_result(self._unlocked(state, before, combat, engagement), before, combat)
 
 
-def _add(jobs: dict[tuple[str, str, int, int, bool, bool, str], tuple[int, list[ModelRef]]],
-         key: tuple[str, str, int, int, bool, bool, str], n: int, pool: list[ModelRef]) -> None:
+def _add(jobs: dict[StrikeKey, tuple[int, list[ModelRef]]], key: StrikeKey, n: int, pool: list[ModelRef]) -> None:
     have, old = jobs.get(key, (0, pool))
     jobs[key] = (have + n, old if have else pool)
 

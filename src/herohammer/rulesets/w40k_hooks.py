@@ -20,7 +20,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Unit, UnitType
 from ..weapons import Weapon, WeaponType
-from .base import Resolution, Ruleset
+from .base import Resolution, Ruleset, rule_keys
 
 ASSAULT_INCHES = 6.0
 CAVALRY_ASSAULT_INCHES = 12.0
@@ -39,12 +39,13 @@ _NO_ASSAULT_TYPES = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY, WeaponTy
 
 
 @implements("published.assault-after-firing")
-def bars_assault(unit: Unit, weapon: Weapon) -> bool:
+def bars_assault(unit: Unit, weapon: Weapon, free: frozenset[WeaponType] = frozenset()) -> bool:
     """Say whether ``weapon`` is of a type whose firing bars an assault: Rapid Fire or Ordnance always, Heavy unless
-    fired by a Monstrous Creature (the page names Infantry); whether moving first lifts the bar is the edition's
+    fired by a Monstrous Creature (the page names Infantry); none of the types ``free`` names (the unit's type's:
+    ``ShootingRules.charge_after_firing``, 4th edition bikes). Whether moving first lifts the bar is the edition's
     (``CombatHooks.fire_bars_assault``)."""
-    return weapon.type in _NO_ASSAULT_TYPES and not (weapon.type is WeaponType.HEAVY
-                                                     and unit.type is UnitType.MONSTROUS_CREATURE)
+    return weapon.type in _NO_ASSAULT_TYPES and weapon.type not in free and not (
+        weapon.type is WeaponType.HEAVY and unit.type is UnitType.MONSTROUS_CREATURE)
 
 
 class CombatHooks(Ruleset):
@@ -119,6 +120,52 @@ class CombatHooks(Ruleset):
         if moved:
             return 1 if half else 0
         return 2 if half else 1
+
+    #: Troop types whose models, entering difficult terrain unslowed, take an accident test instead of a Dangerous Terrain
+    #: test: a 1 removes the model (3rd edition cavalry, published.difficult-terrain; none in 4th edition).
+    accident_types: ClassVar[frozenset[UnitType]] = frozenset()
+
+    def accident_rules(self, unit: Unit) -> tuple[str, ...]:
+        """Cite the rules of an accident test (``accident_types``): the cavalry page's, and the character's clause on
+        moving as his type."""
+        return ("published.difficult-terrain",)
+
+    def unslowed_tests_words(self, unit: Unit, tested: int) -> tuple[str, tuple[str, ...]]:
+        """Say what tests a unit difficult terrain does not slow takes (``tested`` of them), and cite their rules."""
+        s = "s" * (tested != 1)
+        if unit.type in self.accident_types:
+            return f"{tested} test{s}, a 1 removing the model", self.accident_rules(unit)
+        return f"{tested} Dangerous Terrain test{s}", ("published.dangerous-terrain",)
+
+    def own_rules(self, unit: Unit) -> frozenset[str]:
+        """Return the special rules a unit has of its own, before a join shares or takes any away (the names' keys;
+        4th edition adds those every character and its troop type give: ``Warhammer40k4._own_rules``)."""
+        return rule_keys(unit.rules)
+
+    def type_rules_cited(self, members: Sequence[Unit], names: frozenset[str]) -> tuple[str, ...]:
+        """Cite the clauses by which members have one of the special rules ``names`` for their troop type alone (none
+        in 3rd edition)."""
+        return ()
+
+    def fires_on_the_move(self, unit: Unit) -> str:
+        """Return the rule by which ``unit``'s type fires its Rapid Fire and Heavy weapons after moving as if it stood
+        still, and may charge after firing them ("": none; 3rd edition reads no such type)."""
+        return ""
+
+    def terrain_reroll_rules(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
+        """Return the rules by which a unit's type re-rolls its difficult terrain dice (none in 3rd edition: its lone
+        independent character's re-roll is his own rule's, ``difficult_terrain_dice``)."""
+        return ()
+
+    def weapons_a_turn(self, unit: Unit) -> int:
+        """Return how many weapons each model of ``unit`` fires in a shooting attack (one; 4th edition Monstrous
+        Creatures two)."""
+        return 1
+
+    def melee_armour_rule(self, unit: Unit) -> str:
+        """Return the rule by which no armour save is allowed against a unit's close combat wounds, whatever its weapons
+        ("": none; 3rd edition names none)."""
+        return ""
 
     def fights_near_contact(self, unit: Unit) -> bool:
         """Say whether a model within 2" of a friend in base contact fights (3rd ed.: no, only base contact)."""

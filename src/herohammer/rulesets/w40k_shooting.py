@@ -38,6 +38,9 @@ from .w40k_morale import last_models, MORALE_FRACTION, MoraleRules, NONE_YET
 
 _SHOT = frozenset({Status.SHOT})
 _SHOT_NO_ASSAULT = frozenset({Status.SHOT, Status.FIRED_NO_ASSAULT})
+#: The weapon types a type that fires on the move (4th edition bikes) fires after moving as if still, and may
+#: charge after firing (``ShootingRules.charge_after_firing``)
+_ON_THE_MOVE = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY})
 
 
 def _choice_key(choice: WeaponChoice) -> Hashable:
@@ -166,6 +169,34 @@ class ShootingRules(MoraleRules):
     """Shoot: the volley's shots, hits, wounds and saves, then the casualties' checks."""
 
     # == shooting ====================================================================
+    def fired_moving(self, unit: Unit) -> bool:
+        """Say whether ``unit``'s weapons fire as a moving firer's this turn (published.weapon-profiles): it moved, and
+        its type does not fire on the move as if it stood still (``fires_on_the_move``: 4th edition bikes)."""
+        return unit.has(Status.MOVED) and not self.fires_on_the_move(unit)
+
+    def charge_after_firing(self, unit: Unit) -> frozenset[WeaponType]:
+        """Return the weapon types ``unit`` may fire and still assault besides Assault and Pistol ones
+        (``bars_assault``): Rapid Fire and Heavy for a type that fires on the move (4th edition bikes)."""
+        return _ON_THE_MOVE if self.fires_on_the_move(unit) else frozenset()
+
+    def _fired_on_the_move(self, members: Sequence[Unit], fired: Sequence[tuple[Unit, Model, Weapon, int]],
+                           barred: frozenset[str]) -> list[Event]:
+        """Say which members fired a Rapid Fire or Heavy weapon that bars no assault by their type's rule, and why."""
+        events = []
+        for u in members:
+            rule = self.fires_on_the_move(u)
+            if not rule:
+                continue
+            kinds = sorted({w.type.value.replace("_", " ").title() for f, _, w, _ in fired
+                            if f is u and w.type in _ON_THE_MOVE})
+            if not kinds:
+                continue
+            moved = " after moving, as if it stood still," if u.has(Status.MOVED) else ""
+            still = "" if u.id in barred else " and may still charge this turn"
+            events.append(Event("note", f"{u.id} fires its {' and '.join(kinds)} weapons from a bike{moved}{still}",
+                                (rule,)))
+        return events
+
     def _shots(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], target_id: str,
                moved: frozenset[str], pick: Mapping[str, str] | None = None
                ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[str], list[float] | None, bool]:
@@ -197,8 +228,39 @@ class ShootingRules(MoraleRules):
                                                         target_models, pick)
             if not kept:
                 return fired, notes, None, False
+        if any(self.weapons_a_turn(u) > 1 for u in set(map(UNIT_OF, shooters))):
+            fired, kept = self._more_weapons(state, fired, kept, least, moved)
         nearest = list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
         return fired, notes, nearest, _beyond_a_range(table, fired, kept, nearest)
+
+    @implements("published.monstrous-creatures")
+    def _more_weapons(self, state: GameState, fired: list[tuple[Unit, Model, Weapon, int]], kept: Sequence[int],
+                      least: Sequence[float], moved: frozenset[str]
+                      ) -> tuple[list[tuple[Unit, Model, Weapon, int]], list[int]]:
+        """Add the further weapons a model fires where its type lets it fire more than one (``weapons_a_turn``: 4th
+        edition Monstrous Creatures, "up to two weapons a turn"): after the one chosen (named, or its first that can),
+        its next weapons that can fire at the target, in the order listed, each as a batch of its own; return them
+        with the shooters' rows of every entry (``kept``, a row once per weapon fired)."""
+        more: list[tuple[Unit, Model, Weapon, int]] = []
+        rows: list[int] = []
+        for row, item in zip(kept, fired):
+            more.append(item)
+            rows.append(row)
+            unit, model, weapon, _ = item
+            extra = self.weapons_a_turn(unit) - 1
+            if extra <= 0:
+                continue
+            others = [w for w in self.weapons_of(state, model) if w.is_shooting]
+            first = next((i for i, w in enumerate(others) if w.name == weapon.name), None)
+            if first is not None:
+                del others[first]
+            dist = max(0.0, least[row])
+            while extra > 0 and (choice := self._weapon_at(others, dist, unit.id in moved)) is not None:
+                more.append((unit, model, *choice))
+                rows.append(row)
+                others.remove(choice[0])
+                extra -= 1
+        return more, rows
 
     def _all_fire(self, state: GameState, shooters: Sequence[tuple[Unit, Model]], least: Sequence[float],
                   moved: frozenset[str], pick: Mapping[str, str] | None = None
@@ -309,7 +371,7 @@ class ShootingRules(MoraleRules):
             return []
         names: dict[str, str] = {}
         for u in members:
-            moved = u.has(Status.MOVED)
+            moved = self.fired_moving(u)
             for m in u.models:
                 carried = [w for w in self.weapons_of(state, m) if w.is_shooting]
                 if len(carried) < 2:
@@ -350,7 +412,7 @@ class ShootingRules(MoraleRules):
                 return Ruling.forbid(f"{field}: no model of {who or shooter.id} carries a shooting weapon named "
                                      f"{said!r} (a model fires one of its own weapons)", rule)
             if not any(self._picked_weapon_at(state, m, wanted, geo.group_distance([m.placed], group),
-                                              u.has(Status.MOVED)) for u, m in carriers):
+                                              self.fired_moving(u)) for u, m in carriers):
                 return Ruling.forbid(f"{field}: no model carrying the {said} can fire it at {target.id} now "
                                      "(beyond its range, or a Heavy or Ordnance weapon after its firer moved)", rule)
         return None
@@ -388,7 +450,9 @@ class ShootingRules(MoraleRules):
         for (bs, _name, apart), items in _batches(fired).items():
             parts.append(items)
             weapon = items[0][2]
-            who = items[0][1].name if len(items) == 1 else f"{len(items)} models"
+            # one model (a Monstrous Creature's weapon listed twice fires twice: still one model)
+            one = len(items) == 1 or all(it[1] is items[0][1] for it in items)
+            who = items[0][1].name if one else f"{len(items)} models"
             rule = self.shooting_dice_rule if apart else "published.to-hit-bs"
             rolled: tuple[str, ...] = ()
             if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
@@ -403,7 +467,7 @@ class ShootingRules(MoraleRules):
                       rule if apart else "published.to-wound"),
                 min(weapon.blast, len(target_models)) if weapon.blast else 0,
                 (rule, *zero_rules(strength, toughness)),  # a value-0 clause only when one decided
-                f"{who} fire{'s' * (len(items) == 1)}",
+                f"{who} fire{'s' * one}",
                 "" if wound_on is not None else f" (S{strength} cannot wound T{toughness})", strength))
         return _Attack(target_id, rules, tuple(batches), tuple(groups), fired, nearest, beyond, tuple(parts))
 
@@ -587,7 +651,7 @@ class ShootingRules(MoraleRules):
         shooter = state.unit(unit_id)
         members = state.combined(shooter.id)
         target_id = target.joined or target.id
-        moved = frozenset(u.id for u in members if u.has(Status.MOVED))
+        moved = frozenset(u.id for u in members if self.fired_moving(u))
         shooters: list[tuple[Unit, Model]] = []  # each model with its unit (a character that fired already aside)
         for u in members:
             if not (u.is_character and u.has(Status.SHOT)):
@@ -601,9 +665,12 @@ class ShootingRules(MoraleRules):
                         + (f" (with {', '.join(u.id for u in members[1:])}, at the same target)" if len(members) > 1
                            else ""), rules)]
         events += map(_note_event, notes)
+        if len(fired) > len(set(map(id, map(MODEL_OF, fired)))):  # a model fires several weapons
+            events += _several_weapons(fired)
         attack = self._attack(state, fired, target_id, ("published.wound-allocation",
                                                         *self._carry_rule(state, target_id)), nearest, beyond)
         barred = frozenset(u.id for u, _, w, _ in fired if self.fire_bars_assault(u, w, u.id in moved))
+        events += self._fired_on_the_move(members, fired, barred)
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {}, barred)
 
     def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
@@ -908,6 +975,17 @@ def _not_carried(attack: _Attack, groups: Sequence[SavesGroup], models: dict[Mod
             room += left
             names.append(unit.id)
     return min(excess, room), list(dict.fromkeys(names))
+
+
+@implements("published.monstrous-creatures")
+def _several_weapons(fired: Sequence[tuple[Unit, Model, Weapon, int]]) -> list[Event]:
+    """Say which models fire more than one weapon, and by what rule (4th edition Monstrous Creatures)."""
+    arms: dict[int, tuple[Model, list[str]]] = {}
+    for _, model, weapon, _ in fired:
+        arms.setdefault(id(model), (model, []))[1].append(weapon.name)
+    return [Event("weapons", f"{model.name} fires {len(names)} weapons ({', '.join(names)}): a Monstrous Creature "
+                  "fires up to two weapons a turn, at the one target", ("published.monstrous-creatures",))
+            for model, names in arms.values() if len(names) > 1]
 
 
 def _destroyed_event(target_id: str) -> Event:

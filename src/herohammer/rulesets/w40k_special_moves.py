@@ -31,7 +31,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
 from ..values import evolve, evolve_rows
-from .base import Resolution, rule_key, with_its_unit
+from .base import Resolution, with_its_unit
 from .w40k_combat import CombatRules
 
 #: The names a unit's Fleet goes by (3rd edition's Eldar call it Fleet of Foot).
@@ -175,7 +175,7 @@ class SpecialMoves(CombatRules):
             return None
         if len(members) == 1:
             return Ruling.forbid(f"{unit.id} does not have {what}", rule)
-        host_own = frozenset(rule_key(r) for r in members[0].rules)  # before joining took anything away
+        host_own = self.own_rules(members[0])  # before joining took anything away
         lacking = [u for u in members[1:] if not self.effective_rules(state, u.id) & names]
         host_has = bool(host_own & names)
         lacking = lacking if host_has else [members[0], *lacking]
@@ -231,8 +231,10 @@ class SpecialMoves(CombatRules):
             return Ruling.forbid(f"after the run {unit.id} would not be in coherency", "published.coherency")
         then = ("it may still assault this turn" if self.fleet_may_assault
                 else "it may not assault this turn")
-        return Ruling.allow(f"{unit.id} may run instead of shooting: it rolls a D6 and each model moves up to that "
-                            f"many inches towards its place, difficult terrain aside; {then}", self.fleet_rule)
+        typed = self.type_rules_cited(members, FLEET)
+        return Ruling.allow(f"{unit.id} may run instead of shooting" + (" (cavalry may use Fleet)" if typed else "")
+                            + ": it rolls a D6 and each model moves up to that many inches towards its place, difficult "
+                            f"terrain aside; {then}", self.fleet_rule, *typed)
 
     def resolve_run(self, state: GameState, action: Run, dice: Dice) -> Resolution:
         """Roll the D6 and move each model that far towards its place; the unit has shot (run) this turn."""
@@ -246,7 +248,7 @@ class SpecialMoves(CombatRules):
         short = any(mv.length > inches for mv in plan_members(state, members, action.to))
         state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
         events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else ""),
-                        (self.fleet_rule,), tuple(dice.log[start:]))]
+                        (self.fleet_rule, *self.type_rules_cited(members, FLEET)), tuple(dice.log[start:]))]
         ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
         state, more = self._last_man_after_tests(state, ran, dice, more)
