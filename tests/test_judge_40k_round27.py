@@ -75,11 +75,6 @@ def boy_between(ruleset: str, captain: str) -> Game:
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition: a Boy in base contact with the Captain (a separate unit in close "
-                   "combat) is refused allocating its attacks against him because the Captain and the Marine it "
-                   "also touches share WS and S - 3rd edition's troopers' rule (seed 000) applied to a 4th edition "
-                   "game; seed 001 lets the models engaged with the character allocate their attacks against it")
 def test_40k4_a_boy_touching_the_captain_and_a_marine_of_one_profile_may_attack_the_captain() -> None:
     g = boy_between("40k4", PLAIN_CAP)
     allocate = {"do": "allocate", "character": "boyz", "attacks": {"cap": 2}}
@@ -129,11 +124,6 @@ def two_boyz_two_fronts(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k3.char.attack-allocation")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="3rd edition: the troopers' split is judged over every enemy model the Boyz "
-                   "touch, so B1, whose own opponents (Marines 1 and 2) share WS and S, may put both attacks on "
-                   "Marine 2 because B2 touches the WS5 Captain; seed 000 lets a trooper split only when its "
-                   "opponents differ in WS or S")
 def test_40k3_a_boy_whose_own_opponents_share_a_profile_may_not_choose_which_marine_to_strike() -> None:
     g = two_boyz_two_fronts("40k3")
     assert_illegal(g, {"do": "allocate", "character": "boyz", "attacks": {"tac 2": 2}}, "40k3.char.attack-allocation")

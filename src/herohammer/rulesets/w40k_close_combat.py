@@ -316,9 +316,12 @@ class CloseCombatRules(CombatResultRules):
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
         """Rule on splitting attacks between enemy models in base contact.
 
-        A character may always split (40k3.char.attack-allocation); ordinary troopers only
-        when the enemy models they touch differ in WS or S (decision: either one), and
-        then each model of the unit splits its attacks as declared.
+        A character may always split (40k3.char.attack-allocation); an ordinary trooper only
+        when its own opponents - the enemy models in base contact with it - allow it
+        (``trooper_may_split``: 3rd edition, when they differ in WS or S, either one; 4th, when
+        they belong to more than one enemy unit as well), and then each such model of the unit
+        splits its attacks as declared; a model whose own opponents do not allow it strikes as
+        it would without a split.
         """
         char = state.unit(action.character)
         if not char.alive:
@@ -327,21 +330,33 @@ class CloseCombatRules(CombatResultRules):
             return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
                                  "contact and how many attacks go to it, e.g. {\"B1\": 2}",
                                  self.allocation_rule)
-        engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
-                   if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
-        if not engaged:
+        enemies = state.enemies_of(char.side)
+        # each model's own opponents, by unit id: whom it may split its attacks between
+        opponents = [[(e.id, m) for e in enemies for m in e.models if geo.in_base_contact(m.placed, c.placed)]
+                     for c in char.models]
+        if not any(opponents):
             return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", self.allocation_contact_rule)
-        if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
-            return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
-                                 "when their opponents differ in WS or S", self.allocation_rule)
+        splitting = [char.is_character or bool(own) and self.trooper_may_split(own) for own in opponents]
+        if not any(splitting):
+            return Ruling.forbid(f"{char.id} is not a character: {self.trooper_split_words}", self.allocation_rule)
+        engaged = [pair for own, may in zip(opponents, splitting) if may for pair in own]
         for key, n in action.attacks.items():
             if n < 1:
                 return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", self.allocation_rule)
-            if not any(e.id == key or m.name == key for e, m in engaged):
+            if not any(eid == key or m.name == key for eid, m in engaged):
+                held = [c.name for c, own in zip(char.models, opponents) if any(eid == key or m.name == key
+                                                                               for eid, m in own)]
+                if held:
+                    return Ruling.forbid(f"attacks.{key}: only {', '.join(held)} of {char.id} "
+                                         f"{'is' if len(held) == 1 else 'are'} in base contact with it, and "
+                                         f"{'its' if len(held) == 1 else 'their'} own opponents do not let "
+                                         f"{'it' if len(held) == 1 else 'them'} split: {self.trooper_split_words}",
+                                         self.allocation_rule)
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
                                      f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(state, char, m) for m in char.models) if char.is_character
-                else max(self._attacks(state, char, m) for m in char.models))  # troopers: per model
+                else max(self._attacks(state, char, m)  # troopers: per model that may split
+                         for m, may in zip(char.models, splitting) if may))
         if have == 0:
             return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
                                  "core.zero.a", self.allocation_rule)
@@ -349,8 +364,12 @@ class CloseCombatRules(CombatResultRules):
             split = sum(action.attacks.values())
             return Ruling.forbid(f"{char.id} splits {split} attack{'s' * (split != 1)} but has {have}",
                                  self.allocation_rule)
+        held = [] if char.is_character else [c.name for c, may in zip(char.models, splitting) if not may]
         return Ruling.allow(f"{char.id} splits its {have} attack{'s' * (have != 1)}: "
-                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items())
+                            + (f" by the models whose own opponents let them; {', '.join(held)} "
+                               f"{'strikes' if len(held) == 1 else 'strike'} as without a split "
+                               f"({self.trooper_split_words})" if held else ""),
                             *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
 
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
@@ -732,20 +751,28 @@ class CloseCombatRules(CombatResultRules):
                 continue
             enemies: list[Unit] = []
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
+            may_split = self.trooper_may_split
             apart = unit.is_character
             # a trooper touching one enemy unit strikes it with the pool of the first like it (same weapons and
             # profile against the same unit): its attacks are added to that pool at once
             same: dict[tuple[str, tuple[str, ...], int, int], StrikeKey] = {}
             for i, model, n in strikers:
+                own = split
+                touched: list[ModelRef] | None = None
+                if split and not apart:  # a trooper splits only as its own opponents now let it (rule_allocate)
+                    touched = contacts.of(unit.id, i)
+                    if not may_split([(eid, standing[eid].models[k]) for eid, k in touched]):
+                        own = None
                 # the usual model touches the models of one enemy unit: the one it attacks
-                sole = None if split else contacts.sole_unit(unit.id, i)
+                sole = None if own else contacts.sole_unit(unit.id, i)
                 if sole is not None and not apart:
                     like = (sole, model.weapons, model.profile.ws, model.profile.s)
                     if (known := same.get(like)) is not None:
                         have, pool = jobs[known]
                         jobs[known] = (have + n, pool)
                         continue
-                touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
+                if touched is None:
+                    touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
                 if sole is None:
                     enemies = enemies or [e for e in units if e.side != unit.side]
                     counts: dict[str, int] = {}  # enemy models touched, per enemy unit
@@ -761,9 +788,9 @@ class CloseCombatRules(CombatResultRules):
                 if sole is not None:
                     target = standing[sole]
                 else:
-                    if split:
+                    if own:
                         given = 0
-                        for key, k in split:
+                        for key, k in own:
                             pool = [(e.id, k) for e in touching for k, m in enumerate(e.models)
                                     if (e.id == key or m.name == key) and (e.id, k) in touched]
                             k = min(k, n - given)
