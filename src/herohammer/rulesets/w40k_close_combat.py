@@ -558,7 +558,8 @@ class CloseCombatRules(CombatResultRules):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
+                           (opening, *self._characters_apart(state, engagement),
+                            *self._supporters_notes(state, engagement), *_no_attacks(state, combat),
                             *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, engagement)),
                            _Strikes(), _Kept())
 
@@ -714,6 +715,37 @@ class CloseCombatRules(CombatResultRules):
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
+    @implements("published.close-combat", "40k4.cc.engaged-only", "40k4.cc.separate-unit")
+    def _supporters_notes(self, state: GameState, engagement: Engagement) -> list[Event]:
+        """Say, in a multiple combat (a unit facing more than one enemy unit, a character among them being a unit of
+        his own, 40k4.cc.separate-unit), which units the models that fight for standing within 2" of a friend in base
+        contact may strike (``_supported_units``), and which characters they may not (40k4.cc.engaged-only)."""
+        units = [u for u in map(state.unit, engagement.units) if u.models]
+        if not any(map(self.fights_near_contact, units)):
+            return []
+        events: list[Event] = []
+        contacts, standing = engagement.now(units), {u.id: u for u in units}
+        for unit in units:
+            foes = [e for e in units if e.side != unit.side]
+            if len(foes) < 2 or not self.fights_near_contact(unit):
+                continue
+            by_targets: dict[tuple[str, ...], list[str]] = {}
+            for i, model in enumerate(unit.models):
+                if not contacts.of(unit.id, i) and (found := self._supported_units(unit, i, model, contacts, standing)):
+                    by_targets.setdefault(tuple(e.id for e in found), []).append(model.name)
+            for targets, names in by_targets.items():
+                one = len(names) == 1
+                barred = [e.id for e in foes if e.is_character and e.id not in targets]
+                events.append(Event("supporting", f"{', '.join(names)} ({unit.id}), in base contact with no enemy model, "
+                                    f"fight{'s' * one} for standing within 2\" of a friend who is: "
+                                    f"{'he' if one else 'they'} may strike only {', '.join(targets)}, the "
+                                    f"unit{'s' * (len(targets) > 1)} such a friend touches (multiple combats)" + (
+                                        f", not {', '.join(barred)}: only the models engaged with a character may "
+                                        "attack him" if barred else ""),
+                                    ("published.close-combat", "40k4.cc.separate-unit")
+                                    + (("40k4.cc.engaged-only",) if barred else ())))
+        return events
+
     @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]], arms: dict[tuple[str, ...], Weapon] | None = None
@@ -779,8 +811,11 @@ class CloseCombatRules(CombatResultRules):
                     for eid, _ in touched:
                         counts[eid] = counts.get(eid, 0) + 1
                     touching = [e for e in enemies if e.id in counts]
-                    if not touching and not self._near_contact(state, unit, model, enemies):
-                        continue
+                    supported: list[Unit] = []
+                    if not touching:
+                        supported = self._supported_units(unit, i, model, contacts, standing)
+                        if not supported:
+                            continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
                     weapon = arms[model.weapons] = melee_weapon(state, model)
@@ -801,8 +836,7 @@ class CloseCombatRules(CombatResultRules):
                         n -= given
                         if not n:
                             continue
-                    chosen = self._default_target(state, unit, model, touching, enemies,
-                                                  [counts[e.id] for e in touching])
+                    chosen = self._default_target(model, touching, supported, [counts[e.id] for e in touching])
                     if chosen is None:
                         continue
                     target = chosen
@@ -880,24 +914,43 @@ class CloseCombatRules(CombatResultRules):
             _add(jobs, job, n, self._combat_pool(state, standing[sole], model))
         return True
 
-    def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
-        """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
+    @implements("40k4.cc.base-contact", "40k4.cc.engaged-only", "40k4.cc.separate-unit", "published.close-combat")
+    def _supported_units(self, unit: Unit, i: int, model: Model, contacts: Contacts,
+                         standing: Mapping[str, Unit]) -> list[Unit]:
+        """Return the enemy units model ``i`` of a unit, in base contact with none, may strike for standing within 2"
+        of a friend of its unit in base contact: those units that such friends touch (4th ed. rulebook p. 58,
+        Multiple Combats: "Models engaged but not in base contact must allocate their attacks against an enemy unit
+        that another model from their unit they are within 2" of is in base contact with"). A character is a unit
+        of his own there (40k4.cc.separate-unit): the model may strike him only if such a friend touches him, being
+        then engaged with him (40k4.cc.engaged-only), and never for his squad being touched. None when the edition
+        lets no such model fight (3rd edition: base contact only) or the unit is a character (40k4.cc.base-contact)."""
         if not self.fights_near_contact(unit):
-            return False
-        friends = [m for m in unit.models if m is not model
-                   and any(geo.in_base_contact(m.placed, e.placed) for x in enemies for e in x.models)]
-        return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
+            return []
+        found: dict[str, Unit] = {}
+        for j, friend in enumerate(unit.models):
+            if j == i:
+                continue
+            touched = contacts.of(unit.id, j)
+            if not touched or not geo.within(model.placed, [friend.placed], NEAR_CONTACT_INCHES):
+                continue
+            for eid, _ in touched:
+                if eid not in found:
+                    found[eid] = standing[eid]
+        return list(found.values())
 
-    def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
-                        enemies: Sequence[Unit], contacts: Sequence[int]) -> Unit | None:
-        """Pick the enemy unit a model attacks: the one it touches most (units before characters).
+    @staticmethod
+    def _default_target(model: Model, touching: Sequence[Unit], supported: Sequence[Unit],
+                        contacts: Sequence[int]) -> Unit | None:
+        """Pick the enemy unit a model attacks: of those it touches, the one it touches most (units before
+        characters); a model in base contact with none, of the units its friends within 2" touch
+        (``_supported_units``), the nearest (units before characters).
 
         ``contacts``: how many models of each unit in ``touching`` the model touches.
         """
         if touching:
             return max(zip(touching, contacts), key=lambda ek: (not ek[0].is_character, ek[1]))[0]
-        engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
-        return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
+        return min(supported, key=lambda e: (e.is_character, geo.group_distance([model.placed], e.placed)),
+                   default=None)
 
     @implements("40k4.cc.engaged-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
