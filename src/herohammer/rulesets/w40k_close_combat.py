@@ -736,8 +736,8 @@ class CloseCombatRules(CombatResultRules):
             for targets, names in by_targets.items():
                 one = len(names) == 1
                 barred = [e.id for e in foes if e.is_character and e.id not in targets]
-                events.append(Event("supporting", f"{', '.join(names)} ({unit.id}), in base contact with no enemy model, "
-                                    f"fight{'s' * one} for standing within 2\" of a friend who is: "
+                events.append(Event("supporting", f"{', '.join(names)} ({unit.id}), in base contact with no enemy "
+                                    f"model, fight{'s' * one} for standing within 2\" of a friend who is: "
                                     f"{'he' if one else 'they'} may strike only {', '.join(targets)}, the "
                                     f"unit{'s' * (len(targets) > 1)} such a friend touches (multiple combats)" + (
                                         f", not {', '.join(barred)}: only the models engaged with a character may "
