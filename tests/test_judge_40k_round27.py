@@ -79,11 +79,6 @@ def boy_between(ruleset: str, captain: str) -> Game:
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition: a Boy in base contact with the Captain (a separate unit in close "
-                   "combat) is refused allocating its attacks against him because the Captain and the Marine it "
-                   "also touches share WS and S - 3rd edition's troopers' rule (seed 000) applied to a 4th edition "
-                   "game; seed 001 lets the models engaged with the character allocate their attacks against it")
 def test_40k4_a_boy_touching_the_captain_and_a_marine_of_one_profile_may_attack_the_captain() -> None:
     g = boy_between("40k4", PLAIN_CAP)
     allocate = {"do": "allocate", "character": "boyz", "attacks": {"cap": 2}}
@@ -133,11 +128,6 @@ def two_boyz_two_fronts(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k3.char.attack-allocation")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="3rd edition: the troopers' split is judged over every enemy model the Boyz "
-                   "touch, so B1, whose own opponents (Marines 1 and 2) share WS and S, may put both attacks on "
-                   "Marine 2 because B2 touches the WS5 Captain; seed 000 lets a trooper split only when its "
-                   "opponents differ in WS or S")
 def test_40k3_a_boy_whose_own_opponents_share_a_profile_may_not_choose_which_marine_to_strike() -> None:
     g = two_boyz_two_fronts("40k3")
     assert_illegal(g, {"do": "allocate", "character": "boyz", "attacks": {"tac 2": 2}}, "40k3.char.attack-allocation")
@@ -174,11 +164,6 @@ def warboss_and_boyz(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition: T2, fighting only for standing within 2\" of T3 (in base "
-                   "contact with the Boyz), strikes the lone Warboss because he is the nearest enemy unit; T2 is not "
-                   "engaged with the Warboss (neither he nor a friend within 2\" of him touches the Warboss), and "
-                   "only models engaged with a character may allocate attacks against it: T2 strikes the Boyz")
 def test_40k4_a_supporting_trooper_strikes_the_unit_his_friend_touches_not_a_lone_character_nearby() -> None:
     g = warboss_and_boyz("40k4")
     events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1] * 40))
@@ -205,12 +190,6 @@ def test_the_models_in_base_contact_with_a_lone_warboss_and_with_the_boyz_strike
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.locked", "40k4.cc.separate-unit")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition: Boy B2, fighting only for standing within 2\" of B1, who touches the joined "
-                   "Captain alone, strikes the Captain's squad, which neither he nor any Boy within 2\" of him "
-                   "touches; by the multiple combats rule he may strike only a unit his friend is in base contact "
-                   "with (the Captain), and by the seed only models engaged with the Captain may attack him: "
-                   "under neither reading does he strike the squad")
 def test_40k4_a_boy_supporting_a_friend_who_touches_only_the_captain_does_not_strike_the_squad() -> None:
     red = [squad("tac", 20, 20, n=2, status=["locked"]),
            {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],

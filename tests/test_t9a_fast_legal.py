@@ -23,7 +23,7 @@ from herohammer.actions import Action, parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.rulesets import t9a
+from herohammer.rulesets import t9a, t9a_moves
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState, Phase
@@ -272,7 +272,7 @@ def test_the_front_arc_settled_without_shapely_is_shapely_s() -> None:
                 for e in state.units:
                     if e.side == u.side or not (u.alive and e.alive):
                         continue
-                    arcs, _ = t9a._front_arcs(u)
+                    arcs, _ = t9a_moves.front_arcs(u)
                     plain = any(shapely.Polygon(arc).intersection(p.footprint()).area > 1e-6 for arc in arcs
                                 for p in e.placed)
                     assert t9a.in_front_arc(u, e) == plain, (u.id, e.id)

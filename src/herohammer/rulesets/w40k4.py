@@ -21,7 +21,7 @@ from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..units import Status, Unit, UnitType
+from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
@@ -570,6 +570,21 @@ class Warhammer40k4(Warhammer40k3):
         """A Monstrous Creature's close combat wounds allow no armour save (4th ed. p. 83: "All wounds inflicted in close
         combat by a monstrous creature ignore Armour Saves"); an invulnerable save still stands."""
         return "published.monstrous-creatures" if unit.type is UnitType.MONSTROUS_CREATURE else ""
+
+    trooper_split_words: ClassVar[str] = (
+        "ordinary troopers may split their attacks only between the enemy units they are in base contact with "
+        "(multiple combats; a character is a unit of his own, 40k4.cc.separate-unit) or between opponents that "
+        "differ in WS or S")
+
+    @implements("40k4.cc.separate-unit", "40k4.cc.engaged-only", "40k3.char.attack-allocation")
+    def trooper_may_split(self, opponents: Sequence[tuple[str, Model]]) -> bool:
+        """Say whether an ordinary trooper may split its attacks, given its own opponents: 4th edition, when they
+        belong to more than one enemy unit (rulebook p. 58, Multiple Combats: a model in base contact allocates its
+        attacks against a unit it is in base contact with; a character, joined or not, is a unit of its own,
+        40k4.cc.separate-unit, and the models engaged with him may allocate their attacks against him,
+        40k4.cc.engaged-only), or, as in 3rd edition, when they differ in WS or S (the engine's reading since
+        40k4 splits were read alike)."""
+        return len({uid for uid, _ in opponents}) > 1 or super().trooper_may_split(opponents)
 
     @implements("40k4.cc.base-contact")
     def fights_near_contact(self, unit: Unit) -> bool:

@@ -320,9 +320,12 @@ class CloseCombatRules(CombatResultRules):
     def rule_allocate(self, state: GameState, action: Allocate) -> Ruling:
         """Rule on splitting attacks between enemy models in base contact.
 
-        A character may always split (40k3.char.attack-allocation); ordinary troopers only
-        when the enemy models they touch differ in WS or S (decision: either one), and
-        then each model of the unit splits its attacks as declared.
+        A character may always split (40k3.char.attack-allocation); an ordinary trooper only
+        when its own opponents - the enemy models in base contact with it - allow it
+        (``trooper_may_split``: 3rd edition, when they differ in WS or S, either one; 4th, when
+        they belong to more than one enemy unit as well), and then each such model of the unit
+        splits its attacks as declared; a model whose own opponents do not allow it strikes as
+        it would without a split.
         """
         char = state.unit(action.character)
         if not char.alive:
@@ -331,21 +334,33 @@ class CloseCombatRules(CombatResultRules):
             return Ruling.forbid("field attacks: nothing allocated; name at least one enemy model (or unit) in base "
                                  "contact and how many attacks go to it, e.g. {\"B1\": 2}",
                                  self.allocation_rule)
-        engaged = [(e, m) for e in state.enemies_of(char.side) for m in e.models
-                   if any(geo.in_base_contact(m.placed, c.placed) for c in char.models)]
-        if not engaged:
+        enemies = state.enemies_of(char.side)
+        # each model's own opponents, by unit id: whom it may split its attacks between
+        opponents = [[(e.id, m) for e in enemies for m in e.models if geo.in_base_contact(m.placed, c.placed)]
+                     for c in char.models]
+        if not any(opponents):
             return Ruling.forbid(f"{char.id} is not in base contact with any enemy model", self.allocation_contact_rule)
-        if not char.is_character and len({(m.profile.ws, m.profile.s) for _, m in engaged}) < 2:
-            return Ruling.forbid(f"{char.id} is not a character: ordinary troopers may split their attacks only "
-                                 "when their opponents differ in WS or S", self.allocation_rule)
+        splitting = [char.is_character or bool(own) and self.trooper_may_split(own) for own in opponents]
+        if not any(splitting):
+            return Ruling.forbid(f"{char.id} is not a character: {self.trooper_split_words}", self.allocation_rule)
+        engaged = [pair for own, may in zip(opponents, splitting) if may for pair in own]
         for key, n in action.attacks.items():
             if n < 1:
                 return Ruling.forbid(f"attacks.{key}: expected 1 or more attacks, got {n}", self.allocation_rule)
-            if not any(e.id == key or m.name == key for e, m in engaged):
+            if not any(eid == key or m.name == key for eid, m in engaged):
+                held = [c.name for c, own in zip(char.models, opponents) if any(eid == key or m.name == key
+                                                                               for eid, m in own)]
+                if held:
+                    return Ruling.forbid(f"attacks.{key}: only {', '.join(held)} of {char.id} "
+                                         f"{'is' if len(held) == 1 else 'are'} in base contact with it, and "
+                                         f"{'its' if len(held) == 1 else 'their'} own opponents do not let "
+                                         f"{'it' if len(held) == 1 else 'them'} split: {self.trooper_split_words}",
+                                         self.allocation_rule)
                 return Ruling.forbid(f"attacks.{key}: no enemy model of that unit or name is in base contact with "
                                      f"{char.id}; it can wound only those", self.engaged_only_rule)
         have = (sum(self._attacks(state, char, m) for m in char.models) if char.is_character
-                else max(self._attacks(state, char, m) for m in char.models))  # troopers: per model
+                else max(self._attacks(state, char, m)  # troopers: per model that may split
+                         for m, may in zip(char.models, splitting) if may))
         if have == 0:
             return Ruling.forbid(f"{char.id} has Attacks 0: it makes no close combat attacks, so it has none to split",
                                  "core.zero.a", self.allocation_rule)
@@ -353,8 +368,12 @@ class CloseCombatRules(CombatResultRules):
             split = sum(action.attacks.values())
             return Ruling.forbid(f"{char.id} splits {split} attack{'s' * (split != 1)} but has {have}",
                                  self.allocation_rule)
+        held = [] if char.is_character else [c.name for c, may in zip(char.models, splitting) if not may]
         return Ruling.allow(f"{char.id} splits its {have} attack{'s' * (have != 1)}: "
-                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items()),
+                            + ", ".join(f"{n} on {k}" for k, n in action.attacks.items())
+                            + (f" by the models whose own opponents let them; {', '.join(held)} "
+                               f"{'strikes' if len(held) == 1 else 'strike'} as without a split "
+                               f"({self.trooper_split_words})" if held else ""),
                             *dict.fromkeys((self.allocation_rule, self.engaged_only_rule)))
 
     def resolve_allocate(self, state: GameState, action: Allocate, dice: Dice) -> Resolution:
@@ -543,7 +562,8 @@ class CloseCombatRules(CombatResultRules):
                            # gathers attacks
                            frozenset().union(*engagement.levels.values()), {}, {}, {}, [0],
                            tuple(zip(sorted(set(map(_SIDE, map(state.unit, combat)))), repeat(0))),
-                           (opening, *self._characters_apart(state, engagement), *_no_attacks(state, combat),
+                           (opening, *self._characters_apart(state, engagement),
+                            *self._supporters_notes(state, engagement), *_no_attacks(state, combat),
                             *self._second_weapon_notes(state, combat), *self._fixed_initiative_notes(state, engagement)),
                            _Strikes(), _Kept())
 
@@ -703,6 +723,37 @@ class CloseCombatRules(CombatResultRules):
                 ("40k4.cc.separate-unit", "40k4.cc.base-contact")))
         return events
 
+    @implements("published.close-combat", "40k4.cc.engaged-only", "40k4.cc.separate-unit")
+    def _supporters_notes(self, state: GameState, engagement: Engagement) -> list[Event]:
+        """Say, in a multiple combat (a unit facing more than one enemy unit, a character among them being a unit of
+        his own, 40k4.cc.separate-unit), which units the models that fight for standing within 2" of a friend in base
+        contact may strike (``_supported_units``), and which characters they may not (40k4.cc.engaged-only)."""
+        units = [u for u in map(state.unit, engagement.units) if u.models]
+        if not any(map(self.fights_near_contact, units)):
+            return []
+        events: list[Event] = []
+        contacts, standing = engagement.now(units), {u.id: u for u in units}
+        for unit in units:
+            foes = [e for e in units if e.side != unit.side]
+            if len(foes) < 2 or not self.fights_near_contact(unit):
+                continue
+            by_targets: dict[tuple[str, ...], list[str]] = {}
+            for i, model in enumerate(unit.models):
+                if not contacts.of(unit.id, i) and (found := self._supported_units(unit, i, model, contacts, standing)):
+                    by_targets.setdefault(tuple(e.id for e in found), []).append(model.name)
+            for targets, names in by_targets.items():
+                one = len(names) == 1
+                barred = [e.id for e in foes if e.is_character and e.id not in targets]
+                events.append(Event("supporting", f"{', '.join(names)} ({unit.id}), in base contact with no enemy "
+                                    f"model, fight{'s' * one} for standing within 2\" of a friend who is: "
+                                    f"{'he' if one else 'they'} may strike only {', '.join(targets)}, the "
+                                    f"unit{'s' * (len(targets) > 1)} such a friend touches (multiple combats)" + (
+                                        f", not {', '.join(barred)}: only the models engaged with a character may "
+                                        "attack him" if barred else ""),
+                                    ("published.close-combat", "40k4.cc.separate-unit")
+                                    + (("40k4.cc.engaged-only",) if barred else ())))
+        return events
+
     @implements("published.close-combat", "published.initiative")
     def _strikes(self, state: GameState, engagement: Engagement, initiative: int,
                  allocations: dict[str, tuple[tuple[str, int], ...]], arms: dict[tuple[str, ...], Weapon] | None = None
@@ -741,28 +792,39 @@ class CloseCombatRules(CombatResultRules):
             enemies: list[Unit] = []
             creature_armour = self.melee_armour_rule(unit)  # 4th edition: a Monstrous Creature's blows allow none
             split = allocations.get(unit.id)  # checked by rule_allocate: characters, or troopers facing mixed foes
+            may_split = self.trooper_may_split
             apart = unit.is_character
             # a trooper touching one enemy unit strikes it with the pool of the first like it (same weapons and
             # profile against the same unit): its attacks are added to that pool at once
             same: dict[tuple[str, tuple[str, ...], int, int], StrikeKey] = {}
             for i, model, n in strikers:
+                own = split
+                touched: list[ModelRef] | None = None
+                if split and not apart:  # a trooper splits only as its own opponents now let it (rule_allocate)
+                    touched = contacts.of(unit.id, i)
+                    if not may_split([(eid, standing[eid].models[k]) for eid, k in touched]):
+                        own = None
                 # the usual model touches the models of one enemy unit: the one it attacks
-                sole = None if split else contacts.sole_unit(unit.id, i)
+                sole = None if own else contacts.sole_unit(unit.id, i)
                 if sole is not None and not apart:
                     like = (sole, model.weapons, model.profile.ws, model.profile.s)
                     if (known := same.get(like)) is not None:
                         have, pool = jobs[known]
                         jobs[known] = (have + n, pool)
                         continue
-                touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
+                if touched is None:
+                    touched = contacts.of(unit.id, i) if sole is None or (apart and separate) else []
                 if sole is None:
                     enemies = enemies or [e for e in units if e.side != unit.side]
                     counts: dict[str, int] = {}  # enemy models touched, per enemy unit
                     for eid, _ in touched:
                         counts[eid] = counts.get(eid, 0) + 1
                     touching = [e for e in enemies if e.id in counts]
-                    if not touching and not self._near_contact(state, unit, model, enemies):
-                        continue
+                    supported: list[Unit] = []
+                    if not touching:
+                        supported = self._supported_units(unit, i, model, contacts, standing)
+                        if not supported:
+                            continue
                 weapon = arms.get(model.weapons)
                 if weapon is None:
                     weapon = arms[model.weapons] = melee_weapon(state, model)
@@ -771,9 +833,9 @@ class CloseCombatRules(CombatResultRules):
                 if sole is not None:
                     target = standing[sole]
                 else:
-                    if split:
+                    if own:
                         given = 0
-                        for key, k in split:
+                        for key, k in own:
                             pool = [(e.id, k) for e in touching for k, m in enumerate(e.models)
                                     if (e.id == key or m.name == key) and (e.id, k) in touched]
                             k = min(k, n - given)
@@ -784,8 +846,7 @@ class CloseCombatRules(CombatResultRules):
                         n -= given
                         if not n:
                             continue
-                    chosen = self._default_target(state, unit, model, touching, enemies,
-                                                  [counts[e.id] for e in touching])
+                    chosen = self._default_target(model, touching, supported, [counts[e.id] for e in touching])
                     if chosen is None:
                         continue
                     target = chosen
@@ -864,24 +925,43 @@ class CloseCombatRules(CombatResultRules):
             _add(jobs, job, n, self._combat_pool(state, standing[sole], model))
         return True
 
-    def _near_contact(self, state: GameState, unit: Unit, model: Model, enemies: Sequence[Unit]) -> bool:
-        """Say whether a model not in contact fights for being within 2" of a friend in contact (4th: not characters)."""
+    @implements("40k4.cc.base-contact", "40k4.cc.engaged-only", "40k4.cc.separate-unit", "published.close-combat")
+    def _supported_units(self, unit: Unit, i: int, model: Model, contacts: Contacts,
+                         standing: Mapping[str, Unit]) -> list[Unit]:
+        """Return the enemy units model ``i`` of a unit, in base contact with none, may strike for standing within 2"
+        of a friend of its unit in base contact: those units that such friends touch (4th ed. rulebook p. 58,
+        Multiple Combats: "Models engaged but not in base contact must allocate their attacks against an enemy unit
+        that another model from their unit they are within 2" of is in base contact with"). A character is a unit
+        of his own there (40k4.cc.separate-unit): the model may strike him only if such a friend touches him, being
+        then engaged with him (40k4.cc.engaged-only), and never for his squad being touched. None when the edition
+        lets no such model fight (3rd edition: base contact only) or the unit is a character (40k4.cc.base-contact)."""
         if not self.fights_near_contact(unit):
-            return False
-        friends = [m for m in unit.models if m is not model
-                   and any(geo.in_base_contact(m.placed, e.placed) for x in enemies for e in x.models)]
-        return geo.within(model.placed, [f.placed for f in friends], NEAR_CONTACT_INCHES)
+            return []
+        found: dict[str, Unit] = {}
+        for j, friend in enumerate(unit.models):
+            if j == i:
+                continue
+            touched = contacts.of(unit.id, j)
+            if not touched or not geo.within(model.placed, [friend.placed], NEAR_CONTACT_INCHES):
+                continue
+            for eid, _ in touched:
+                if eid not in found:
+                    found[eid] = standing[eid]
+        return list(found.values())
 
-    def _default_target(self, state: GameState, unit: Unit, model: Model, touching: Sequence[Unit],
-                        enemies: Sequence[Unit], contacts: Sequence[int]) -> Unit | None:
-        """Pick the enemy unit a model attacks: the one it touches most (units before characters).
+    @staticmethod
+    def _default_target(model: Model, touching: Sequence[Unit], supported: Sequence[Unit],
+                        contacts: Sequence[int]) -> Unit | None:
+        """Pick the enemy unit a model attacks: of those it touches, the one it touches most (units before
+        characters); a model in base contact with none, of the units its friends within 2" touch
+        (``_supported_units``), the nearest (units before characters).
 
         ``contacts``: how many models of each unit in ``touching`` the model touches.
         """
         if touching:
             return max(zip(touching, contacts), key=lambda ek: (not ek[0].is_character, ek[1]))[0]
-        engaged = [e for e in enemies if not (self.character_separate_in_combat and e.is_character and e.joined)]
-        return min(engaged, key=lambda e: geo.group_distance([model.placed], e.placed), default=None)
+        return min(supported, key=lambda e: (e.is_character, geo.group_distance([model.placed], e.placed)),
+                   default=None)
 
     @implements("40k4.cc.engaged-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:

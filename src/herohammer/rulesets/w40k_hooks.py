@@ -18,7 +18,7 @@ from ..catalogue import implements
 from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..units import Unit, UnitType
+from ..units import Model, Unit, UnitType
 from ..weapons import Weapon, WeaponType
 from .base import Resolution, Ruleset, rule_keys
 
@@ -166,6 +166,16 @@ class CombatHooks(Ruleset):
         """Return the rule by which no armour save is allowed against a unit's close combat wounds, whatever its weapons
         ("": none; 3rd edition names none)."""
         return ""
+
+    #: Why an ordinary trooper may not split its attacks, as a refusal says it (``trooper_may_split``).
+    trooper_split_words: ClassVar[str] = ("ordinary troopers may split their attacks only when their opponents differ "
+                                          "in WS or S")
+
+    @implements("40k3.char.attack-allocation")
+    def trooper_may_split(self, opponents: Sequence[tuple[str, Model]]) -> bool:
+        """Say whether an ordinary trooper may split its attacks, given its own opponents (each enemy model in base
+        contact with it, by unit id): 3rd edition, when they differ in WS or S (either one; seed 000)."""
+        return len({(m.profile.ws, m.profile.s) for _, m in opponents}) > 1
 
     def fights_near_contact(self, unit: Unit) -> bool:
         """Say whether a model within 2" of a friend in base contact fights (3rd ed.: no, only base contact)."""
