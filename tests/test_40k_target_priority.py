@@ -46,6 +46,16 @@ def _losses(shots: int, p: Fraction, models: int) -> dict[int, Fraction]:
     return out
 
 
+def _shoots_untested(g: Game, unit: str, target: str, dice: int) -> None:
+    """Assert that ``unit`` shoots ``target`` with no Target Priority test: not in the ruling, none rolled or logged,
+    and the shot goes where it was aimed (``dice``: the shots' to-hit dice, all missing)."""
+    ruling = g.check({"do": "shoot", "unit": unit, "target": target})
+    assert ruling.legal and "published.target-priority" not in ruling.rules
+    events = g.apply({"do": "shoot", "unit": unit, "target": target}, dice=ScriptedDice([1] * dice))
+    assert not [e for e in events if e.kind == "target_priority"]
+    assert g.state.target_fired_at(unit) == target
+
+
 @pytest.mark.rule("published.target-priority", "40k4.char.leadership")
 def test_the_odds_of_shooting_past_the_closest_unit_are_the_test_then_either_volley_exactly() -> None:
     """Passing (2D6 at most the Captain's Ld 10: 33 in 36) the four boltguns fire once each at the far Boyz (beyond
@@ -87,11 +97,7 @@ def test_a_failed_test_fires_at_the_closest_unit() -> None:
 
 @pytest.mark.rule("published.target-priority")
 def test_the_closest_unit_needs_no_test() -> None:
-    g = _game("40k4")
-    ruling = g.check({"do": "shoot", "unit": "tactical", "target": "near"})
-    assert ruling.legal and "published.target-priority" not in ruling.rules
-    events = g.apply({"do": "shoot", "unit": "tactical", "target": "near"}, dice=ScriptedDice([1] * 8))
-    assert not [e for e in events if e.kind == "target_priority"]
+    _shoots_untested(_game("40k4"), "tactical", "near", 8)
 
 
 @pytest.mark.rule("published.target-priority")
@@ -104,12 +110,7 @@ def test_a_nearer_unit_falling_back_or_locked_in_combat_is_ignored(status: str) 
 
 @pytest.mark.rule("published.target-priority")
 def test_3rd_edition_takes_no_target_priority_test() -> None:
-    g = _game("40k3")
-    ruling = g.check({"do": "shoot", "unit": "tactical", "target": "far"})
-    assert ruling.legal and "published.target-priority" not in ruling.rules
-    events = g.apply({"do": "shoot", "unit": "tactical", "target": "far"}, dice=ScriptedDice([1] * 4))
-    assert not [e for e in events if e.kind == "target_priority"]
-    assert g.state.target_fired_at("tactical") == "far"
+    _shoots_untested(_game("40k3"), "tactical", "far", 4)
 
 
 @pytest.mark.rule("published.target-priority", "published.monstrous-creatures")
@@ -119,9 +120,4 @@ def test_a_monstrous_creature_passes_the_test_automatically() -> None:
     data = _scenario("40k4")
     data["sides"]["red"] = [{"id": "tyrant", "type": "monstrous_creature", "models": [
         {"name": "Tyrant", "profile": "WS5 BS3 S6 T6 W4 I5 A3 Ld10 Sv3+", "at": [23, 10], "weapons": ["bolter"]}]}]
-    g = Game(state_from_data(data))
-    ruling = g.check({"do": "shoot", "unit": "tyrant", "target": "far"})
-    assert ruling.legal and "published.target-priority" not in ruling.rules
-    events = g.apply({"do": "shoot", "unit": "tyrant", "target": "far"}, dice=ScriptedDice([1]))
-    assert not [e for e in events if e.kind == "target_priority"]
-    assert g.state.target_fired_at("tyrant") == "far"
+    _shoots_untested(Game(state_from_data(data)), "tyrant", "far", 1)
