@@ -2,7 +2,7 @@
 characters, multiple combats with a lone character, and characters who follow the rules of their troop type (seed 001:
 "Characters follow rules for models of their type"; 3rd edition: 40k3.char.move-as-type).
 
-Found wrong (each an xfail(strict=True, raises=AssertionError) test below; nothing under src/ is changed this round):
+Found wrong (each first written as an xfail(strict=True, raises=AssertionError) test; nothing under src/ changed then):
 - 4th edition: a Boy in base contact with a Captain and a Marine of his squad may not allocate its attacks against
   the Captain when the two share WS and S (3rd edition's troopers' rule applied to 4th; 40k4.cc.engaged-only);
 - 3rd edition: whether a trooper may split its attacks is judged over the whole unit's opponents, not its own
@@ -22,9 +22,12 @@ Found wrong (each an xfail(strict=True, raises=AssertionError) test below; nothi
 - 4th edition multiple combats: a lone Warboss failing his check beside failing Boyz is let go unswept because he
   tested before the Boyz did (p. 58).
 
-Fixed since (branch fix27b; their xfail marks removed): the Monstrous Creatures' three clauses (published.monstrous-
-creatures), the bike Captain's charge and full-range shot (published.bikes), the cavalry Captain's run
-(published.beasts-and-cavalry) and the 3rd edition cavalry Captain removed on a 1 (published.difficult-terrain).
+Fixed since, every xfail mark removed (session 27): the allocation and supporting-trooper cases (fix27a:
+trooper_may_split, _supported_units), the Monstrous Creatures' three clauses (published.monstrous-creatures), the bike
+Captain's charge and full-range shot (published.bikes), the cavalry Captain's run (published.beasts-and-cavalry) and the
+3rd edition cavalry Captain removed on a 1 (published.difficult-terrain) (fix27b); the 3rd edition assault after moving
+and firing (fire_bars_assault), Target Priority (published.target-priority), every combat fought before the Assault
+phase ends, and every loser of a multiple combat checking before any Sweeping Advance.
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites; the other tests guard what the
 engine rules right around the same states.
@@ -492,11 +495,6 @@ def boss_and_boyz_lose() -> Game:
 
 
 @pytest.mark.rule("40k4.cc.separate-unit", "published.sweeping-advance", "published.combat-resolution")
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="4th edition multiple combats (rulebook p. 58): all the units on the losing side check their "
-                   "morale, and a winner that can sweep 'makes a single roll and compares its total to each of the "
-                   "enemy unit's totals'; the engine rules on the lone Warboss's sweep before the Boyz have tested, "
-                   "finds the Marines still held by the Boyz, and lets him fall back unswept")
 def test_40k4_a_lone_warboss_who_fails_his_check_beside_failing_boyz_meets_the_sweeping_advance() -> None:
     g = boss_and_boyz_lose()
     events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 80))

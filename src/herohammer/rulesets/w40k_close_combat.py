@@ -1024,8 +1024,15 @@ class CloseCombatRules(CombatResultRules):
             verdict = found_verdict
         events: list[Event] = [verdict.said]
         tested: set[str] = set()
+        failed: list[str] = []
         leave = None
-        if verdict.losers:
+        if len(verdict.losers) > 1:
+            # a multiple combat: every losing unit checks its Morale before any of them falls back or meets a Sweeping
+            # Advance (4th ed. p. 58), so a unit that failed holds no victor back from sweeping another
+            def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
+                failed.append(unit_id)
+                return state.replace_units(*(u.with_status(Status.FALLING_BACK) for u in state.combined(unit_id))), []
+        elif verdict.losers:
             def leave(state: GameState, unit_id: str, dice: Dice) -> Resolution:
                 return self.leaves_combat(state, unit_id, dice, combat)
         for uid in verdict.losers:
@@ -1040,6 +1047,9 @@ class CloseCombatRules(CombatResultRules):
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
+        for uid in failed:  # published.combat-resolution: the failed checks carried out once every loser has tested
+            state, more = self.leaves_combat(state, uid, dice, combat)
+            events += more
         skip = self.no_last_man_after(tested)
         if kept is None:
             state, more = self._last_man(state, before, dice, skip)
