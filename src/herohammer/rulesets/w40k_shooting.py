@@ -228,7 +228,8 @@ class ShootingRules(MoraleRules):
                                                         target_models, pick)
             if not kept:
                 return fired, notes, None, False
-        if any(self.weapons_a_turn(u) > 1 for u in set(map(UNIT_OF, shooters))):
+        # each member once, by identity: a set would hash units just built, walking every model
+        if any(self.weapons_a_turn(u) > 1 for u in {id(u): u for u, _ in shooters}.values()):
             fired, kept = self._more_weapons(state, fired, kept, least, moved)
         nearest = list(map(max, repeat(0.0), table.least_to(kept)))  # geo.clear: max(0.0, gap)
         return fired, notes, nearest, _beyond_a_range(table, fired, kept, nearest)
