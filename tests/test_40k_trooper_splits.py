@@ -3,34 +3,19 @@ edition a trooper fighting for standing within 2" of a friend strikes a unit tha
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pytest
 
 from herohammer.dice import ScriptedDice
-from herohammer.game import Game
 
 from _w40k import BASE_25, assert_legal, game, model, scenario, squad
+from test_judge_40k_round27 import ORK, two_boyz_two_fronts as two_fronts
 
-ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
-CAP = "WS5 BS5 S4 T4 W2 I5 A2 Ld9 Sv3+"
-NESTLED = math.sqrt(BASE_25 ** 2 - 0.95 ** 2) - 0.001
 
 
 def messages(events: list[Any], kind: str) -> list[str]:
     return [e.message for e in events if e.kind == kind]
-
-
-def two_fronts(ruleset: str) -> Game:
-    """Marines at x = 20, 21.9, 23.8 and a WS5 Captain joined at 25.7; B1 nestles against Marines 1 and 2 (alike), B2
-    against Marine 3 and the Captain. Blue's Assault phase, all locked."""
-    tac = {"id": "tac", "status": ["locked"], "models": [model(f"tac {i + 1}", 20 + 1.9 * i, 20) for i in range(3)]}
-    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
-           "models": [model("Cap", 25.7, 20, 9, CAP)]}
-    boyz = {"id": "boyz", "status": ["locked"],
-            "models": [model("B1", 20.95, 20 + NESTLED, 7, ORK), model("B2", 24.75, 20 + NESTLED, 7, ORK)]}
-    return game({**scenario(ruleset, [tac, cap], [boyz], phase="assault"), "active": "blue"})
 
 
 @pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")

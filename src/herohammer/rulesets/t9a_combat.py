@@ -48,7 +48,6 @@ from .t9a_moves import UNIT_SPACING
 from .t9a_units import current, host_of, model_wounds
 
 #: Published rule ids cited for the general rules the seeds rely on.
-TO_HIT_MELEE = "published.t9a-to-hit-melee"
 TO_WOUND = "published.t9a-to-wound"
 PANIC = "published.t9a-panic"
 FLEE_RULE = "published.t9a-flee"

@@ -40,7 +40,7 @@ from .t9a_weapons import SHOOTING_WEAPONS, choice_for, weapon_choice_problem, we
 if TYPE_CHECKING:
     from ..actions import Shoot, WeaponChoice
 
-LONG_RANGE, MOVED, MARCHED_NOTE = -1, -1, "t9a.join.moved-separately"
+LONG_RANGE, MOVED = -1, -1
 #: What keeps a unit from shooting at all, and how a refusal says it (published.t9a-who-can-shoot).
 _BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleeing"),
            (Status.SHOT, "has already shot this phase"))
