@@ -13,7 +13,6 @@ from _w40k import BASE_25, assert_legal, game, model, scenario, squad
 from test_judge_40k_round27 import ORK, two_boyz_two_fronts as two_fronts
 
 
-
 def messages(events: list[Any], kind: str) -> list[str]:
     return [e.message for e in events if e.kind == kind]
 
