@@ -193,25 +193,13 @@ def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
     timing), so nothing the game or the state remembers from an earlier pair helps;
     otherwise the same game applies and undoes the same action again, as a search does.
     """
-    import scenarios
+    from apply_pairs import scenario_and_action  # the scenarios count_instructions.sh counts
+
     from herohammer.dice import SeededDice
     from herohammer.game import Game
-    from herohammer.scenario import read_data, state_from_data
+    from herohammer.scenario import state_from_data
 
-    if kind == "move":
-        data = scenarios.volley(10)
-        data["phase"] = "movement"
-        at = [m["at"] for m in data["sides"]["marines"][0]["models"]]
-        action: dict[str, Any] = {"do": "move", "unit": "tactical", "to": [[x, y + 3] for x, y in at]}
-    elif kind == "join":
-        data = read_data(ROOT / "examples" / "40k4_librarian_joins_tactical.yaml")
-        action = next(a.to_json() for a in Game(state_from_data(data)).legal_actions() if a.do == "join")
-    elif kind == "volley":
-        data = scenarios.volley(10)
-        action = scenarios.VOLLEY_ACTION
-    else:
-        data = scenarios.fight("40k4")
-        action = scenarios.FIGHT_ACTION
+    data, action = scenario_and_action(kind)
     reps, rounds = 200, 5
     warm = Game(state_from_data(data), SeededDice(0))  # what the first pair would pay once (lazy imports, tables)
     warm.apply(action)
@@ -283,7 +271,7 @@ def _register() -> None:
     QUERIES["whole_turn"] = ("simulate --method compiled: the 40k3 whole-turn example", q_whole_turn)
     QUERIES["t9a_turn_auto"] = ("simulate (auto, 100 runs): the t9a whole-turn example, too large to enumerate",
                                 q_t9a_turn_auto)
-    for kind in ("move", "join", "volley", "fight"):
+    for kind in ("end", "move", "join", "volley", "fight"):  # end: an end_phase, what any action pays at least
         QUERIES[f"apply_{kind}"] = (f"Game.apply + undo: {kind} (per pair, same game again)", lambda k=kind: q_apply_undo(k))
         QUERIES[f"apply_fresh_{kind}"] = (f"Game.apply + undo: {kind} (per pair, each on a new state)",
                                           lambda k=kind: q_apply_undo(k, True))
