@@ -317,6 +317,15 @@ class Warhammer40k4(Warhammer40k3):
             f"({geo.group_distance(firing, target.placed):.1f}\" away)", "40k4.target.closest",
         )
 
+    @implements("40k4.target.closest", "published.target-priority")
+    def passed_over_as_closest(self, members: Sequence[Unit]) -> bool:
+        """Pass over a unit locked in close combat or falling back in finding the closest target: 4th ed. p. 31,
+        Target Priority ("Units are always able to ignore targets which cannot be fired on (units with all models
+        engaged in close combat, for example) and units that are falling back"), the page that says what the closest
+        enemy is; so a lone character behind a falling back unit is the closest target (before session 28 he was
+        not)."""
+        return any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members)
+
     def _shielded(self, state: GameState, target: Unit) -> bool:
         """Say whether a joined Monstrous Creature character's unit keeps him from being picked out: a unit of
         Monstrous Creatures, or one whose rules protect him (Tyrant Guard)."""
@@ -349,7 +358,7 @@ class Warhammer40k4(Warhammer40k3):
         nearest: tuple[float, str] | None = None
         for u in self.target_groups(state, shooter.side):
             members = state.combined(u.id)
-            if u.id == aimed or any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members) \
+            if u.id == aimed or self.passed_over_as_closest(members) \
                     or (large and u.type not in LARGE_TARGETS):
                 continue
             placed = self.target_models(state, u)
