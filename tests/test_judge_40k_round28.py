@@ -264,3 +264,44 @@ def test_a_captain_whose_squad_is_cut_down_takes_the_losers_check_alone_and_no_l
     assert cap.joined is None
     if ruleset == "40k3":
         assert cap.has(Status.FALLING_BACK)
+
+
+# == 6. 4th edition: a Sergeant who outlived his squad is what is left of it, not a lone character ================
+def sergeant_left(ruleset: str) -> Game:
+    """Red's Sergeant (an ordinary character) is all that is left of his squad ``tac``, 20" from blue's lascannons;
+    red's two-Marine squad ``near`` stands closer to them. Blue's Shooting phase."""
+    red = [{"id": "tac", "destroyed": True, "models": []},
+           {"id": "sgt", "character": "ordinary", "last_of": "tac", "models": [model("Sgt", 21, 31.5)]},
+           squad("near", 20, 16, n=2)]
+    las = {"id": "las", "models": [{**model("G1", 20, 10), "weapons": ["lascannon"]},
+                                   {**model("G2", 22, 10), "weapons": ["lascannon"]}]}
+    return game({**scenario(ruleset, red, [las], phase="shooting"), "active": "blue"})
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k4.target.closest", "published.40k4-character-kinds", "published.target-priority")
+def test_40k4_a_sergeant_who_outlived_his_squad_may_be_shot_though_not_the_closest() -> None:
+    """Only a character "not part of a unit" must be the closest target; the Sergeant, fielded as part of his squad,
+    is what is left of it (as for its Morale check, published.morale-casualties' decision), so he is shot as any
+    unit: not the closest, the shooters first take a Target Priority test (4th ed. p. 31)."""
+    g = sergeant_left("40k4")
+    assert_legal(g, {"do": "shoot", "unit": "las", "target": "sgt"}, "published.target-priority")
+    events = g.apply({"do": "shoot", "unit": "las", "target": "sgt"}, dice=ScriptedDice([2, 2] + [6] * 8))
+    assert any("Target Priority test" in m and "passes" in m for m in messages(events, "target_priority")), events
+    assert not g.state.unit("sgt").alive
+
+
+@pytest.mark.rule("40k3.ic.target", "40k3.char.kinds")
+def test_40k3_a_sergeant_who_outlived_his_squad_is_shot_as_any_unit() -> None:
+    g = sergeant_left("40k3")
+    assert_legal(g, {"do": "shoot", "unit": "las", "target": "sgt"}, "published.line-of-sight")
+
+
+@pytest.mark.rule("40k4.target.closest")
+def test_40k4_a_lone_captain_in_the_sergeants_place_is_no_target() -> None:
+    """An independent Captain standing where the Sergeant stands is a character not part of a unit: not the closest
+    target, he may not be picked out."""
+    data = scenario("40k4", [hero("cap", 21, 31.5), squad("near", 20, 16, n=2)],
+                    [{"id": "las", "models": [{**model("G1", 20, 10), "weapons": ["lascannon"]}]}], phase="shooting")
+    g = game({**data, "active": "blue"})
+    assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, "40k4.target.closest")
