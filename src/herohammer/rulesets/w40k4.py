@@ -292,7 +292,8 @@ class Warhammer40k4(Warhammer40k3):
 
     @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
-        """Rule on shooting at a character: joined ones cannot be picked out, lone ones only if closest.
+        """Rule on shooting at a character: joined ones cannot be picked out, lone independent ones only if closest
+        (an ordinary character left as the last of his unit is that unit, shot as any).
 
         A Monstrous Creature character can always be picked out unless it has joined a
         unit of Monstrous Creatures or one whose rules protect it (Tyrant Guard).
@@ -309,6 +310,11 @@ class Warhammer40k4(Warhammer40k3):
         if target.joined:
             return Ruling.forbid(f"{target.id} has joined {target.joined} and cannot be picked out as a target",
                                  "40k4.target.joined")
+        if not target.is_independent:
+            # an ordinary character who outlived his unit's models (last_of) was fielded as part of it and is what is
+            # left of it (published.40k4-character-kinds; as for its Morale check, published.morale-casualties): no
+            # character "not part of a unit", he is shot as any unit (session 28; before, only as the closest)
+            return None
         if self.is_closest_target(state, shooter, target):
             return Ruling.allow(f"{target.id} is the closest target to {shooter.id}", "40k4.target.closest")
         firing = self.firing_models(state, shooter)
