@@ -197,7 +197,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Cite the same rule when the unit, acting with a character who lacks an ability, loses its use."""
         return ("40k3.ic.no-unit-abilities",)
 
-    @implements("40k3.ic.target")
+    @implements("40k3.ic.target", "40k3.ic.join", "40k3.char.kinds")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
         """Rule on shooting at a character: a joined one never, a lone one only if isolated, or closest and within
         12"."""
