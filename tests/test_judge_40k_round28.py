@@ -87,6 +87,18 @@ def test_40k4_a_lone_warboss_behind_a_squad_standing_firm_is_no_target() -> None
     assert "not the closest target" in str(refused)
 
 
+@pytest.mark.rule("40k4.target.closest", "published.target-priority")
+def test_40k4_a_lone_warboss_falling_back_and_nearest_is_the_closest_target() -> None:
+    """The firer may ignore units falling back in finding the closest, never the one it aims at: the Warboss, himself
+    falling back and the nearest enemy, is the closest target; the squad beyond him is shot with no Target Priority
+    test (the Warboss, falling back, may be ignored)."""
+    blue = [hero("boss", 22, 16, status=["falling_back"]), squad("beyond", 20, 30, n=2)]
+    g = game(scenario("40k4", [bolters(squad("tac", 20, 10))], blue, phase="shooting"))
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boss"}, "40k4.target.closest")
+    ruling = g.check({"do": "shoot", "unit": "tac", "target": "beyond"})
+    assert ruling.legal and "published.target-priority" not in ruling.rules, ruling
+
+
 @pytest.mark.rule("40k4.target.closest", "published.40k4-psychic-shooting")
 def test_40k4_smite_may_pick_out_the_warboss_behind_the_falling_back_squad() -> None:
     """A psychic shooting attack picks its target as a shot does: the same Warboss is Smite's to pick."""

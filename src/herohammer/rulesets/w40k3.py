@@ -859,13 +859,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         Decision: "closest target" means the closest enemy unit the firing unit can see
         (a unit counted with its joined characters) and may shoot at: a unit locked in close
         combat is no target (published.shooting-into-combat); units tied for closest all count.
-        4th edition also passes over units falling back (``passed_over_as_closest``).
+        4th edition also passes over units falling back (``passed_over_as_closest``): the firer may ignore them, so
+        the target itself is never passed over (a lone character falling back, the nearest enemy, is the closest).
         """
         firing = self.firing_models(state, shooter)
         visible = [
             (geo.group_distance(firing, self.target_models(state, u)), u.id)
             for u in self.target_groups(state, shooter.side)
-            if not self.passed_over_as_closest(state.combined(u.id))
+            if (u.id == target.id or not self.passed_over_as_closest(state.combined(u.id)))
             and geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
         ]
         if not visible:
