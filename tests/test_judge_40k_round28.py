@@ -319,3 +319,31 @@ def test_40k4_a_lone_captain_in_the_sergeants_place_is_no_target() -> None:
                     [{"id": "las", "models": [{**model("G1", 20, 10), "weapons": ["lascannon"]}]}], phase="shooting")
     g = game({**data, "active": "blue"})
     assert_illegal(g, {"do": "shoot", "unit": "las", "target": "cap"}, "40k4.target.closest")
+
+
+# == 7. 4th edition: a squad bound to its Librarian's Smite target takes no Target Priority test ====================
+def librarian_smites_past_the_closest() -> Game:
+    """The squad of section 4 with its weapon-less Librarian; two Boyz 3" ahead (the closest), three more Boyz 6" off
+    to the side. The Librarian smites the farther mob (the test 3 + 3, every shot a miss)."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac",
+           "models": [model("Lib", 22, 21.5, 10, LIB)]}
+    near = {"id": "near", "models": [model(f"N{i}", 18 + 2 * i, 25, 7, ORK) for i in range(2)]}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 30 + 2 * i, 28, 7, ORK) for i in range(3)]}
+    g = game(scenario("40k4", [bolters(squad("tac", 20, 20)), lib], [near, boyz], phase="shooting"))
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}, dice=ScriptedDice([3, 3] + [1] * 4))
+    return g
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k4.shoot.same-target", "published.target-priority", "published.40k4-psychic-shooting")
+def test_40k4_a_squad_fires_at_its_librarians_smite_target_without_a_target_priority_test() -> None:
+    """The unit's target was chosen with its Librarian's power (which takes no Target Priority test, the decision of
+    published.target-priority) and binds its shots (40k4.shoot.same-target): the squad fires at that mob with no test;
+    before, a failed test sent its bolters at the closer Boyz, the unit firing at two targets."""
+    g = librarian_smites_past_the_closest()
+    ruling = g.check({"do": "shoot", "unit": "tac", "target": "boyz"})
+    assert ruling.legal and "published.target-priority" not in ruling.rules, ruling
+    events = g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([6, 6] + [1] * 10))
+    assert not messages(events, "target_priority")
+    assert messages(events, "shoot")[0].startswith("tac shoots at boyz")
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "published.shooting")
