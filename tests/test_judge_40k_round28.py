@@ -334,7 +334,6 @@ def librarian_smites_past_the_closest() -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule("40k4.shoot.same-target", "published.target-priority", "published.40k4-psychic-shooting")
 def test_40k4_a_squad_fires_at_its_librarians_smite_target_without_a_target_priority_test() -> None:
     """The unit's target was chosen with its Librarian's power (which takes no Target Priority test, the decision of
@@ -346,4 +345,4 @@ def test_40k4_a_squad_fires_at_its_librarians_smite_target_without_a_target_prio
     events = g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([6, 6] + [1] * 10))
     assert not messages(events, "target_priority")
     assert messages(events, "shoot")[0].startswith("tac shoots at boyz")
-    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "published.shooting")
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "40k4.shoot.same-target")

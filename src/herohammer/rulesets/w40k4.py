@@ -351,7 +351,13 @@ class Warhammer40k4(Warhammer40k3):
         return state.remember(("target priority", self, shooter_id, target_id),
                               lambda: self._priority_target(state, shooter_id, target_id))
 
+    @implements("40k4.shoot.same-target", "published.target-priority")
     def _priority_target(self, state: GameState, shooter_id: str, target_id: str) -> str | None:
+        if state.target_fired_at(shooter_id) is not None:
+            # the unit's target is chosen already, by its character's psychic shooting attack (which takes no test):
+            # its shots are bound to it (40k4.shoot.same-target), so no test sends them elsewhere (session 28; before,
+            # a failed test sent the squad's bolters at the closest, the unit firing at two targets)
+            return None
         shooter = state.unit(shooter_id)
         if shooter.type is UnitType.MONSTROUS_CREATURE:  # p. 83: a Monstrous Creature passes the test automatically
             return None
