@@ -15,13 +15,16 @@ Found wrong (each first written as an xfail(strict=True, raises=AssertionError) 
   clause: he fired nothing; his unit has shot, and a unit shoots once (published.shooting);
 - 4th edition: a Sergeant (an ordinary character) who outlived his squad could be shot only as the closest target:
   he is what is left of his unit, not a character "not part of a unit" (40k4.target.closest), and is shot as any unit.
+- 4th edition: a squad firing at the unit its Librarian had smitten took a Target Priority test and, failing it, fired
+  at the closest, the unit shooting two targets: its target is bound (40k4.shoot.same-target), so it takes no test.
 
 Fixed since, every xfail mark removed (session 28): the closest target passes over units falling back in 4th edition
 (``passed_over_as_closest``, a hook: 3rd edition passes over only units locked in close combat); a lone character of a
 type that assaults 12" in 3rd edition (cavalry, bikes, jump infantry) counts as cavalry (``assault_range``); the joined
 character's refusal cites 40k3.ic.target with 40k3.ic.join; the Smite refusal names the unit that shot and cites
 published.shooting, and a legal psychic attack on a lone character cites the clause that lets him be picked out; an
-ordinary character left as the last of his unit is no lone character to 40k4.target.closest.
+ordinary character left as the last of his unit is no lone character to 40k4.target.closest; a unit whose target is
+bound already takes no Target Priority test (``_priority_target``).
 
 Open readings decided (``herohammer rules`` gives each decision): a weapon-less Librarian whose squad has fired uses no
 Smite (kept: a unit shoots once, his power is his part of it); a joined 4th edition character takes no close combat
