@@ -349,3 +349,15 @@ def test_40k4_a_squad_fires_at_its_librarians_smite_target_without_a_target_prio
     assert not messages(events, "target_priority")
     assert messages(events, "shoot")[0].startswith("tac shoots at boyz")
     assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "40k4.shoot.same-target")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k3.char.kinds", "40k3.ic.assault-alone", "published.assault-range")
+def test_40k3_a_sergeant_who_outlived_his_squad_assaults_as_his_unit_not_as_an_independent_character() -> None:
+    """The Sergeant left of his squad is that unit (40k3.char.kinds), not an independent character on his own: his
+    assault is ruled by the published assault range, not by 40k3.ic.assault-alone."""
+    red = [{"id": "tac", "destroyed": True, "models": []},
+           {"id": "sgt", "character": "ordinary", "last_of": "tac", "models": [model("Sgt", 20, 20)]}]
+    g = game(scenario("40k3", red, [squad("boyz", 20, 25)], phase="assault"))
+    ruling = g.check({"do": "assault", "unit": "sgt", "target": "boyz"})
+    assert ruling.legal and ruling.rules == ("published.assault-range",), ruling
