@@ -17,6 +17,8 @@ Found wrong (each first written as an xfail(strict=True, raises=AssertionError) 
   he is what is left of his unit, not a character "not part of a unit" (40k4.target.closest), and is shot as any unit.
 - 4th edition: a squad firing at the unit its Librarian had smitten took a Target Priority test and, failing it, fired
   at the closest, the unit shooting two targets: its target is bound (40k4.shoot.same-target), so it takes no test.
+- 3rd edition: a Sergeant who outlived his squad assaulted citing 40k3.ic.assault-alone, an independent character's
+  clause: he is his unit (40k3.char.kinds), and the published assault range rules his assault.
 
 Fixed since, every xfail mark removed (session 28): the closest target passes over units falling back in 4th edition
 (``passed_over_as_closest``, a hook: 3rd edition passes over only units locked in close combat); a lone character of a
@@ -351,7 +353,6 @@ def test_40k4_a_squad_fires_at_its_librarians_smite_target_without_a_target_prio
     assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "near"}, "40k4.shoot.same-target")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule("40k3.char.kinds", "40k3.ic.assault-alone", "published.assault-range")
 def test_40k3_a_sergeant_who_outlived_his_squad_assaults_as_his_unit_not_as_an_independent_character() -> None:
     """The Sergeant left of his squad is that unit (40k3.char.kinds), not an independent character on his own: his

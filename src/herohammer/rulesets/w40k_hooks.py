@@ -232,7 +232,7 @@ class CombatHooks(Ruleset):
         as cavalry do, so a lone one on a bike or with a jump pack counts as cavalry here (session 28; before, only
         the cavalry type did).  Other units: 12" if every model is cavalry, a bike or jump infantry (3rd ed.), else 6".
         """
-        if unit.is_character and len(members) == 1:
+        if unit.is_independent and len(members) == 1:  # (an ordinary character left of his unit is that unit)
             reach = CAVALRY_ASSAULT_INCHES if unit.type in ASSAULT_12_TYPES_3RD else ASSAULT_INCHES
             return reach, self.assault_alone_rule
         fast = all(m.type in ASSAULT_12_TYPES_3RD for m in members)
