@@ -362,3 +362,47 @@ def test_40k3_a_sergeant_who_outlived_his_squad_assaults_as_his_unit_not_as_an_i
     g = game(scenario("40k3", red, [squad("boyz", 20, 25)], phase="assault"))
     ruling = g.check({"do": "assault", "unit": "sgt", "target": "boyz"})
     assert ruling.legal and ruling.rules == ("published.assault-range",), ruling
+
+
+# == 8. guards: states that change around a character, ruled right =================================================
+@pytest.mark.rule("published.regroup", "40k3.ic.join", "40k4.ic.join", "40k4.ic.falling-back")
+@EDITIONS
+def test_a_captain_may_join_a_squad_that_regrouped_this_phase(ruleset: str) -> None:
+    """Once the squad has regrouped it is no longer falling back: the Captain may join it (the squad itself moves no
+    further that phase, and he is part of it)."""
+    red = [squad("tac", 20, 20, status=["falling_back"]), hero("cap", 30, 20)]
+    g = game(scenario(ruleset, red, [squad("boyz", 20, 40)]))
+    g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([2, 2]))
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 20]}
+    assert_legal(g, join, "40k3.ic.join" if ruleset == "40k3" else "40k4.ic.join")
+    g.apply(join)
+    assert g.state.unit("cap").joined == "tac"
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21], [25.5, 21]]},
+                   "published.regroup")
+
+
+@pytest.mark.rule("40k3.psyker.perils-on-2", "published.last-man-standing", "40k4.shoot.same-target",
+                  "published.40k4-perils-of-the-warp")
+@EDITIONS
+def test_a_librarian_slain_by_perils_on_a_2_still_smites_and_binds_his_last_marines_target(ruleset: str) -> None:
+    """A Librarian (W1) joined to one Marine rolls a 2 for Smite: Perils slays him (3rd edition: S6 hit; 4th: one
+    wound), the Marine is left alone (3rd edition: Last Man Standing at once, before the power; 4th: none), the power
+    is still used, and the Marine may then fire only at Smite's target."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac",
+           "models": [model("Lib", 22, 21.5, 10, "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+")]}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 28, 7, ORK) for i in range(3)]}
+    grots = {"id": "grots", "models": [model(f"G{i}", 30 + 2 * i, 28, 7, ORK) for i in range(3)]}
+    g = game(scenario(ruleset, [bolters(squad("tac", 20, 20, n=1, ld=6)), lib], [boyz, grots], phase="shooting"))
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice([1, 1, 6, 6] + [3, 3] + [1] * 4))
+    assert not g.state.unit("lib").alive
+    kinds_seen = [e.kind for e in events]
+    assert "power_used" in kinds_seen
+    if ruleset == "40k3":
+        assert kinds_seen.index("morale") < kinds_seen.index("power_used")
+        assert "Last Man Standing check on Ld 6" in messages(events, "morale")[0]
+    else:
+        assert not messages(events, "morale")
+    rule = "published.shooting" if ruleset == "40k3" else "40k4.shoot.same-target"
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "grots"}, rule)
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"})
