@@ -43,10 +43,12 @@ def test_4th_edition_assault_ranges_by_type(kind: str, reach: int) -> None:
     assert near.check(ASSAULT).legal
 
 
-@pytest.mark.rule("40k3.ic.assault-alone")
-@pytest.mark.parametrize("kind,legal", [("cavalry", True), ("bike", False), ("jump_infantry", False),
+@pytest.mark.rule("40k3.ic.assault-alone", "40k3.char.move-as-type")
+@pytest.mark.parametrize("kind,legal", [("cavalry", True), ("bike", True), ("jump_infantry", True),
                                         ("infantry", False)])
-def test_3rd_edition_lone_character_assaults_12_only_as_cavalry(kind: str, legal: bool) -> None:
+def test_3rd_edition_lone_character_assaults_12_as_cavalry_bikes_and_jump_infantry_do(kind: str, legal: bool) -> None:
+    """A lone character moves by his type's rules (40k3.char.move-as-type): 3rd edition bikes and jump infantry assault
+    12" as cavalry do, so they count as cavalry for 40k3.ic.assault-alone (session 28; before, only cavalry did)."""
     game = scenario("40k3", "assault", [riders(kind, character=True)], [boyz(29.98)])  # 9"
     ruling = game.check(ASSAULT)
     assert ruling.legal is legal and "40k3.ic.assault-alone" in ruling.rules

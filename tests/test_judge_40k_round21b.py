@@ -227,7 +227,7 @@ def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) ->
     g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([1] * 12))
     refused = assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
                              PSY_SHOOT[ruleset])
-    assert "already fired" in str(refused)
+    assert "tac has already shot" in str(refused)  # his unit shot (session 28 words)
     fear = assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "boyz"},
                           PSY_SHOOT[ruleset])
     assert "instead of shooting" in str(fear)

@@ -197,12 +197,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """Cite the same rule when the unit, acting with a character who lacks an ability, loses its use."""
         return ("40k3.ic.no-unit-abilities",)
 
-    @implements("40k3.ic.target")
+    @implements("40k3.ic.target", "40k3.ic.join", "40k3.char.kinds")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
-        """Rule on shooting at a character: a lone one only if isolated, or closest and within 12"."""
+        """Rule on shooting at a character: a joined one never, a lone one only if isolated, or closest and within
+        12"."""
         if target.joined:
-            return Ruling.forbid(
-                f"{target.id} is part of {target.joined}: shoot at the unit, not the character", "40k3.ic.join"
+            return Ruling.forbid(  # only a character "not in a unit" may be chosen as a target (40k3.ic.target)
+                f"{target.id} is part of {target.joined}: only an independent character not in a unit may be chosen "
+                "as a target; shoot at the unit, not the character", "40k3.ic.target", "40k3.ic.join"
             )
         if not target.is_independent:
             return None
@@ -857,12 +859,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         Decision: "closest target" means the closest enemy unit the firing unit can see
         (a unit counted with its joined characters) and may shoot at: a unit locked in close
         combat is no target (published.shooting-into-combat); units tied for closest all count.
+        4th edition also passes over units falling back (``passed_over_as_closest``): the firer may ignore them, so
+        the target itself is never passed over (a lone character falling back, the nearest enemy, is the closest).
         """
         firing = self.firing_models(state, shooter)
         visible = [
             (geo.group_distance(firing, self.target_models(state, u)), u.id)
             for u in self.target_groups(state, shooter.side)
-            if not any(x.has(Status.LOCKED) for x in state.combined(u.id))
+            if (u.id == target.id or not self.passed_over_as_closest(state.combined(u.id)))
             and geo.unit_line_of_sight(firing, self.target_models(state, u), state.terrain)
         ]
         if not visible:

@@ -292,7 +292,8 @@ class Warhammer40k4(Warhammer40k3):
 
     @implements("40k4.target.joined", "40k4.target.closest", "40k4.target.monstrous")
     def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None:
-        """Rule on shooting at a character: joined ones cannot be picked out, lone ones only if closest.
+        """Rule on shooting at a character: joined ones cannot be picked out, lone independent ones only if closest
+        (an ordinary character left as the last of his unit is that unit, shot as any).
 
         A Monstrous Creature character can always be picked out unless it has joined a
         unit of Monstrous Creatures or one whose rules protect it (Tyrant Guard).
@@ -309,6 +310,11 @@ class Warhammer40k4(Warhammer40k3):
         if target.joined:
             return Ruling.forbid(f"{target.id} has joined {target.joined} and cannot be picked out as a target",
                                  "40k4.target.joined")
+        if not target.is_independent:
+            # an ordinary character who outlived his unit's models (last_of) was fielded as part of it and is what is
+            # left of it (published.40k4-character-kinds; as for its Morale check, published.morale-casualties): no
+            # character "not part of a unit", he is shot as any unit (session 28; before, only as the closest)
+            return None
         if self.is_closest_target(state, shooter, target):
             return Ruling.allow(f"{target.id} is the closest target to {shooter.id}", "40k4.target.closest")
         firing = self.firing_models(state, shooter)
@@ -316,6 +322,15 @@ class Warhammer40k4(Warhammer40k3):
             f"{target.id} is a lone character but not the closest target to {shooter.id} "
             f"({geo.group_distance(firing, target.placed):.1f}\" away)", "40k4.target.closest",
         )
+
+    @implements("40k4.target.closest", "published.target-priority")
+    def passed_over_as_closest(self, members: Sequence[Unit]) -> bool:
+        """Pass over a unit locked in close combat or falling back in finding the closest target: 4th ed. p. 31,
+        Target Priority ("Units are always able to ignore targets which cannot be fired on (units with all models
+        engaged in close combat, for example) and units that are falling back"), the page that says what the closest
+        enemy is; so a lone character behind a falling back unit is the closest target (before session 28 he was
+        not)."""
+        return any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members)
 
     def _shielded(self, state: GameState, target: Unit) -> bool:
         """Say whether a joined Monstrous Creature character's unit keeps him from being picked out: a unit of
@@ -336,7 +351,13 @@ class Warhammer40k4(Warhammer40k3):
         return state.remember(("target priority", self, shooter_id, target_id),
                               lambda: self._priority_target(state, shooter_id, target_id))
 
+    @implements("40k4.shoot.same-target", "published.target-priority")
     def _priority_target(self, state: GameState, shooter_id: str, target_id: str) -> str | None:
+        if state.target_fired_at(shooter_id) is not None:
+            # the unit's target is chosen already, by its character's psychic shooting attack (which takes no test):
+            # its shots are bound to it (40k4.shoot.same-target), so no test sends them elsewhere (session 28; before,
+            # a failed test sent the squad's bolters at the closest, the unit firing at two targets)
+            return None
         shooter = state.unit(shooter_id)
         if shooter.type is UnitType.MONSTROUS_CREATURE:  # p. 83: a Monstrous Creature passes the test automatically
             return None
@@ -349,7 +370,7 @@ class Warhammer40k4(Warhammer40k3):
         nearest: tuple[float, str] | None = None
         for u in self.target_groups(state, shooter.side):
             members = state.combined(u.id)
-            if u.id == aimed or any(x.has(Status.LOCKED) or x.has(Status.FALLING_BACK) for x in members) \
+            if u.id == aimed or self.passed_over_as_closest(members) \
                     or (large and u.type not in LARGE_TARGETS):
                 continue
             placed = self.target_models(state, u)

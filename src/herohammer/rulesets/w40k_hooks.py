@@ -18,7 +18,7 @@ from ..catalogue import implements
 from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState
-from ..units import Model, Unit, UnitType
+from ..units import Model, Status, Unit, UnitType
 from ..weapons import Weapon, WeaponType
 from .base import Resolution, Ruleset, rule_keys
 
@@ -177,6 +177,12 @@ class CombatHooks(Ruleset):
         contact with it, by unit id): 3rd edition, when they differ in WS or S (either one; seed 000)."""
         return len({(m.profile.ws, m.profile.s) for _, m in opponents}) > 1
 
+    def passed_over_as_closest(self, members: Sequence[Unit]) -> bool:
+        """Say whether an enemy unit (``members``: it with its joined characters) is passed over in finding a firing
+        unit's closest target (40k3.ic.target, 40k4.target.closest): 3rd edition, only a unit locked in close combat,
+        which no one may shoot at (published.shooting-into-combat)."""
+        return any(x.has(Status.LOCKED) for x in members)
+
     def fights_near_contact(self, unit: Unit) -> bool:
         """Say whether a model within 2" of a friend in base contact fights (3rd ed.: no, only base contact)."""
         return False
@@ -217,16 +223,17 @@ class CombatHooks(Ruleset):
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,), data=(("unit", last.id),))
 
-    @implements("published.assault-range")
+    @implements("published.assault-range", "40k3.ic.assault-alone", "40k3.char.move-as-type")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
         """Return how far a unit assaults and the rule deciding it.
 
-        A lone independent character: 6", or 12" only if it counts as cavalry
-        (40k3.ic.assault-alone, read literally: bikes and jump infantry do not count).
-        Other units: 12" if every model is cavalry, a bike or jump infantry (3rd ed.), else 6".
+        A lone independent character: 6", or 12" if it counts as cavalry (40k3.ic.assault-alone): a character moves
+        by the rules of his troop type (40k3.char.move-as-type), and 3rd edition bikes and jump infantry assault 12"
+        as cavalry do, so a lone one on a bike or with a jump pack counts as cavalry here (session 28; before, only
+        the cavalry type did).  Other units: 12" if every model is cavalry, a bike or jump infantry (3rd ed.), else 6".
         """
-        if unit.is_character and len(members) == 1:
-            reach = CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
+        if unit.is_independent and len(members) == 1:  # (an ordinary character left of his unit is that unit)
+            reach = CAVALRY_ASSAULT_INCHES if unit.type in ASSAULT_12_TYPES_3RD else ASSAULT_INCHES
             return reach, self.assault_alone_rule
         fast = all(m.type in ASSAULT_12_TYPES_3RD for m in members)
         reach = CAVALRY_ASSAULT_INCHES if fast else ASSAULT_INCHES

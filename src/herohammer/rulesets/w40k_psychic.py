@@ -50,13 +50,20 @@ class PsychicPowerRules(ShootingRules):
     def _power_target(self, state: GameState, psyker: Unit, power: Power, target_id: str) -> Ruling:
         rule = self.psychic_shooting_rule
         target = state.unit(target_id)
+        picked: tuple[str, ...] = ()  # the clause letting a character be picked out, cited when he is the target
         if power.effect is PowerEffect.SHOOTING:
             host = state.unit(psyker.joined) if psyker.joined else psyker
             for u in dict.fromkeys((psyker, host)):  # a run is instead of shooting: said as such, not as fired
                 if u.has(Status.RAN):
                     return Ruling.forbid(f"{u.id} ran this Shooting phase instead of shooting: a psychic shooting "
                                          "attack is shooting", self.fleet_rule, rule)
-            if psyker.has(Status.SHOT) or host.has(Status.SHOT):
+            if host is not psyker and host.has(Status.SHOT):
+                # decision (session 28): his unit's shooting is one, his power his part of it (published.shooting:
+                # each unit shoots once), whether or not he had a weapon to fire with it
+                return Ruling.forbid(f"{host.id} has already shot this phase, {psyker.id} with it: a unit shoots once, "
+                                     f"and a psychic shooting attack is {psyker.id}'s part of his unit's shooting "
+                                     "(used before the unit fires, not after)", rule, "published.shooting")
+            if psyker.has(Status.SHOT):
                 return Ruling.forbid(f"{psyker.id} has already fired this turn; a psychic shooting attack is its "
                                      "shooting", rule)
             if psyker.has(Status.LOCKED):
@@ -71,6 +78,8 @@ class PsychicPowerRules(ShootingRules):
             inner = self.target_ruling(state, psyker.id, target_id)
             if not inner.legal:
                 return Ruling.forbid(inner.reason, *inner.rules, rule)
+            if target.is_character:
+                picked = inner.rules
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
@@ -99,6 +108,8 @@ class PsychicPowerRules(ShootingRules):
             special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
             if special is not None and not special.legal:
                 return Ruling.forbid(special.reason, *special.rules, rule)
+            if special is not None:
+                picked = special.rules
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
         if not geo.unit_line_of_sight(psyker.placed, group, state.terrain):
             return Ruling.forbid(f"{psyker.id} itself has no line of sight to {target.id}", rule)
@@ -112,7 +123,7 @@ class PsychicPowerRules(ShootingRules):
             return Ruling.forbid(f"{psyker.id} moved this turn and {power.name} is a {kind} power: as a weapon of its "
                                  f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
-                            f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule)
+                            f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule, *picked)
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
     def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
