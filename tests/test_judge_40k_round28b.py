@@ -1,0 +1,70 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 28b: psykers, close combat and morale around characters in play
+sequences (a psyker whose unit is locked in close combat, ...).
+
+Found wrong (each first written as an xfail(strict=True, raises=AssertionError) test; nothing under src/ changed then):
+- a Librarian joined to a squad locked in close combat (the squad's status saying so) could Smite, or use Fear of the
+  Darkness, in the Shooting phase: only the psyker's own status was read, yet a character is locked with the unit he
+  joined (40k4.cc.locked; 3rd edition: he is part of the unit) and a psychic attack follows the shooting rules
+  (40k3.psyker.as-shooting, published.40k4-psychic-shooting, published.shooting-into-combat).
+
+Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+
+from _w40k import BASE_25, assert_illegal, assert_legal, game, model, scenario
+
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
+LIB = "WS5 BS4 S4 T4 W2 I4 A2 Ld10 Sv3+"
+EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
+
+
+def power(name: str, target: str = "boyz") -> dict[str, Any]:
+    return {"do": "manifest", "psyker": "lib", "power": name, "target": target}
+
+
+# == 1. a psyker whose squad is locked in close combat ============================================================
+def librarian_with_a_locked_squad(ruleset: str, phase: str, lib_status: tuple[str, ...] = ()) -> Game:
+    """A Librarian joined to two Marines locked with a Boy (the Librarian 1" behind, touching nobody); three free Boyz
+    9" away. The scenario gives the squad its ``locked`` status, the Librarian ``lib_status``."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac", "status": list(lib_status),
+           "models": [model("Lib", 30, 17.5, 10, LIB)]}
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 28, 19), model("M2", 32, 19)]}
+    boy = {"id": "boy", "status": ["locked"], "models": [model("B1", 28, 19 + BASE_25, 7, ORK)]}
+    boyz = {"id": "boyz", "models": [model(f"Boy {i}", 28 + 2 * i, 28, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [lib, tac], [boy, boyz], phase=phase))
+
+
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "40k4.cc.locked",
+                  "published.shooting-into-combat")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@EDITIONS
+@pytest.mark.parametrize("name", ["Smite", "Fear of the Darkness"])
+def test_a_psyker_joined_to_a_squad_locked_in_close_combat_uses_no_power_in_the_shooting_phase(
+        ruleset: str, name: str) -> None:
+    """The Librarian touches no enemy, but his squad is locked in close combat and he with it: in the Shooting phase he
+    makes no psychic attack, a Morale power as much as Smite, whether the scenario marks him locked or only his
+    squad; the refusal cites the psychic shooting clause (and 40k4.cc.locked in 4th edition), and nothing changes."""
+    for lib_status in ((), ("locked",)):
+        g = librarian_with_a_locked_squad(ruleset, "shooting", lib_status)
+        refused = assert_illegal(g, power(name), PSY_SHOOT[ruleset])
+        assert "locked in close combat" in str(refused)
+        if ruleset == "40k4":
+            assert "40k4.cc.locked" in refused.rules
+
+
+@pytest.mark.rule("40k3.psyker.test", "published.40k4-psychic-test")
+@EDITIONS
+def test_a_psyker_joined_to_a_squad_locked_in_close_combat_may_use_an_assault_phase_power(ruleset: str) -> None:
+    """Psychic Scream is a power of the Assault phase, no shooting: the same Librarian may use it on the Boy his squad
+    fights (6" reach)."""
+    g = librarian_with_a_locked_squad(ruleset, "assault")
+    assert_legal(g, power("Psychic Scream", "boy"))
