@@ -81,6 +81,7 @@ class CombatHooks(Ruleset):
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
         fleet_rule: ClassVar[str]
+        locked_with_unit_rules: ClassVar[tuple[str, ...]]
         assault_terrain_factor: ClassVar[Mapping[UnitType, int]]
         unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]]
 
