@@ -70,3 +70,32 @@ def test_a_psyker_joined_to_a_squad_locked_in_close_combat_may_use_an_assault_ph
     away (6" reach)."""
     g = librarian_with_a_locked_squad(ruleset, "assault")
     assert_legal(g, power("Psychic Scream"))
+
+
+# == 2. a fast unit slowed by the character who joined it ==========================================================
+SLOWED = {"40k3": "40k3.ic.no-unit-abilities", "40k4": "40k4.ic.slowest-model"}
+
+
+def riders_with_a_captain(ruleset: str, boyz_y: float = 30) -> Game:
+    """Two cavalry riders with a Captain on foot joined to them; three Boyz 9" ahead (``boyz_y`` 30). Red's Assault
+    phase."""
+    riders = {"id": "riders", "type": "cavalry", "models": [model("R1", 20, 20), model("R2", 22, 20)]}
+    cap = {"id": "cap", "character": "independent", "joined": "riders",
+           "models": [model("Cap", 24, 20, 9, "WS5 BS5 S4 T4 W2 I5 A3 Ld9 Sv3+")]}
+    boyz = {"id": "boyz", "models": [model(f"Boy {i}", 20 + 2 * i, boyz_y, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [riders, cap], [boyz], phase="assault"))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.slowest-model", "published.assault-range")
+@EDITIONS
+def test_cavalry_joined_by_a_captain_on_foot_assaults_at_his_pace_citing_the_clause(ruleset: str) -> None:
+    """Alone the riders would assault 12"; with the Captain on foot they assault 6" (4th edition: the combined unit
+    assaults at the speed of its slowest model; 3rd edition: the character does not gain the cavalry's ability, and
+    he assaults with them). The Boyz 9" away are refused citing that clause, not only the one that makes him charge
+    with them, and nothing changes; Boyz 5" away may be assaulted."""
+    g = riders_with_a_captain(ruleset)
+    refused = assert_illegal(g, {"do": "assault", "unit": "riders", "target": "boyz"}, SLOWED[ruleset])
+    assert "6\"" in str(refused)
+    near = riders_with_a_captain(ruleset, boyz_y=26)
+    assert_legal(near, {"do": "assault", "unit": "riders", "target": "boyz"}, SLOWED[ruleset])
