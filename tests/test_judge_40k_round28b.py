@@ -5,10 +5,14 @@ Found wrong (each first written as an xfail(strict=True, raises=AssertionError) 
 - a Librarian joined to a squad locked in close combat (the squad's status saying so) could Smite, or use Fear of the
   Darkness, in the Shooting phase: only the psyker's own status was read, yet a character is locked with the unit he
   joined (40k4.cc.locked; 3rd edition: he is part of the unit) and a psychic attack follows the shooting rules
-  (40k3.psyker.as-shooting, published.40k4-psychic-shooting, published.shooting-into-combat).
+  (40k3.psyker.as-shooting, published.40k4-psychic-shooting, published.shooting-into-combat);
+- cavalry joined by a Captain on foot were refused an assault 9" away citing only the clause that makes him charge
+  with them (40k4.assault.must-charge, 40k3.char.must-assault), not the one that holds them to his pace
+  (40k4.ic.slowest-model; 3rd edition: he does not gain the cavalry's ability, 40k3.ic.no-unit-abilities).
 
 Fixed since (session 28b), each xfail mark removed: a psychic attack by the shooting rules reads the lock of the
-psyker's unit as well as his own (``_locked_psyker``), citing 40k4.cc.locked in 4th edition.
+psyker's unit as well as his own (``_locked_psyker``), citing 40k4.cc.locked in 4th edition; an assault's ruling adds
+the clause by which a joined character (or the unit) slows the combined unit (``assault_slowed_rules``, a hook).
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
@@ -86,7 +90,6 @@ def riders_with_a_captain(ruleset: str, boyz_y: float = 30) -> Game:
     return game(scenario(ruleset, [riders, cap], [boyz], phase="assault"))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.slowest-model", "published.assault-range")
 @EDITIONS
 def test_cavalry_joined_by_a_captain_on_foot_assaults_at_his_pace_citing_the_clause(ruleset: str) -> None:
@@ -99,3 +102,16 @@ def test_cavalry_joined_by_a_captain_on_foot_assaults_at_his_pace_citing_the_cla
     assert "6\"" in str(refused)
     near = riders_with_a_captain(ruleset, boyz_y=26)
     assert_legal(near, {"do": "assault", "unit": "riders", "target": "boyz"}, SLOWED[ruleset])
+
+
+@pytest.mark.rule("40k4.ic.slowest-model", "published.assault-range")
+@EDITIONS
+def test_cavalry_whose_joined_captain_is_dead_assault_12_inches_again(ruleset: str) -> None:
+    """Once the Captain is dead (the scenario marks him destroyed) the riders assault 12" again, the Boyz 9" away
+    citing no slowing clause."""
+    riders = {"id": "riders", "type": "cavalry", "models": [model("R1", 20, 20), model("R2", 22, 20)]}
+    cap = {"id": "cap", "character": "independent", "joined": "riders", "destroyed": True, "models": []}
+    boyz = {"id": "boyz", "models": [model(f"Boy {i}", 20 + 2 * i, 30, 7, ORK) for i in range(3)]}
+    g = game(scenario(ruleset, [riders, cap], [boyz], phase="assault"))
+    ruling = g.check({"do": "assault", "unit": "riders", "target": "boyz"})
+    assert ruling.legal and SLOWED[ruleset] not in ruling.rules, ruling

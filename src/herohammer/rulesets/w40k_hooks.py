@@ -224,6 +224,16 @@ class CombatHooks(Ruleset):
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,), data=(("unit", last.id),))
 
+    @implements("40k3.ic.no-unit-abilities")
+    def assault_slowed_rules(self, members: Sequence[Unit], reach: float) -> tuple[str, ...]:
+        """Name the clause by which a joined character holds his unit's assault to ``reach``, below what the unit's own
+        models would assault (none when he does not): in 3rd edition a character who joins cavalry does not gain
+        their ability (40k3.ic.no-unit-abilities), so cavalry, bikes or jump infantry with a character on foot assault
+        6", as he does."""
+        if len(members) < 2 or reach >= CAVALRY_ASSAULT_INCHES or members[0].type not in ASSAULT_12_TYPES_3RD:
+            return ()
+        return ("40k3.ic.no-unit-abilities",)
+
     @implements("published.assault-range", "40k3.ic.assault-alone", "40k3.char.move-as-type")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:
         """Return how far a unit assaults and the rule deciding it.
