@@ -115,3 +115,27 @@ def test_cavalry_whose_joined_captain_is_dead_assault_12_inches_again(ruleset: s
     g = game(scenario(ruleset, [riders, cap], [boyz], phase="assault"))
     ruling = g.check({"do": "assault", "unit": "riders", "target": "boyz"})
     assert ruling.legal and SLOWED[ruleset] not in ruling.rules, ruling
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k3.ic.no-unit-abilities", "40k4.ic.slowest-model", "published.fall-back")
+@EDITIONS
+def test_bikes_joined_by_a_captain_on_foot_fall_back_2d6_citing_the_clause(ruleset: str) -> None:
+    """Falling back bikes with a Captain on foot joined fail their Regroup test (12): they fall back 2D6" (1 + 1), not
+    the bikes' 3D6", the event citing the clause that holds the unit to his pace; alone, bikes fall back 3D6" with no
+    such clause."""
+    def bikes(with_captain: bool) -> Game:
+        unit = {"id": "bikes", "type": "bike", "status": ["falling_back"],
+                "models": [model("B1", 30, 30), model("B2", 32, 30)]}
+        cap = {"id": "cap", "character": "independent", "joined": "bikes", "status": ["falling_back"],
+               "models": [model("Cap", 34, 30, 9, "WS5 BS5 S4 T4 W2 I5 A3 Ld9 Sv3+")]}
+        return game(scenario(ruleset, [unit, cap] if with_captain else [unit]))
+
+    g = bikes(True)
+    events = g.apply({"do": "regroup", "unit": "bikes"}, dice=ScriptedDice([6, 6, 1, 1, 1]))
+    fell = [e for e in events if e.kind == "fall_back"]
+    assert fell and fell[0].message.startswith("bikes falls back 2\""), fell
+    assert SLOWED[ruleset] in fell[0].rules, fell[0]
+    alone = bikes(False).apply({"do": "regroup", "unit": "bikes"}, dice=ScriptedDice([6, 6, 1, 1, 1]))
+    fell = [e for e in alone if e.kind == "fall_back"]
+    assert fell[0].message.startswith("bikes falls back 3\"") and SLOWED[ruleset] not in fell[0].rules, fell
