@@ -224,6 +224,15 @@ class CombatHooks(Ruleset):
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,), data=(("unit", last.id),))
 
+    @implements("40k3.ic.no-unit-abilities", "published.fall-back")
+    def fall_back_slowed_rules(self, members: Sequence[Unit], dice: int) -> tuple[str, ...]:
+        """Name the clause by which a joined character holds his unit's fall back to 2D6" where its own models would
+        fall back 3D6" (3rd edition: a character who joins cavalry, bikes or jump infantry does not gain their
+        ability, 40k3.ic.no-unit-abilities, and falls back with them); none when he does not."""
+        if len(members) < 2 or dice > 2 or members[0].type not in FAST_TYPES:
+            return ()
+        return ("40k3.ic.no-unit-abilities",)
+
     @implements("40k3.ic.no-unit-abilities")
     def assault_slowed_rules(self, members: Sequence[Unit], reach: float) -> tuple[str, ...]:
         """Name the clause by which a joined character holds his unit's assault to ``reach``, below what the unit's own
