@@ -139,3 +139,37 @@ def test_bikes_joined_by_a_captain_on_foot_fall_back_2d6_citing_the_clause(rules
     alone = bikes(False).apply({"do": "regroup", "unit": "bikes"}, dice=ScriptedDice([6, 6, 1, 1, 1]))
     fell = [e for e in alone if e.kind == "fall_back"]
     assert fell[0].message.startswith("bikes falls back 3\"") and SLOWED[ruleset] not in fell[0].rules, fell
+
+
+# == 3. a Morale power of the Shooting phase binds the psyker's squad to its target ===============================
+SAME_TARGET = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}
+
+
+def librarian_before_two_mobs(ruleset: str) -> Game:
+    """A Librarian joined to two bolter Marines; Boyz ``x`` 7" ahead, Boyz ``y`` further off to the side. Red's
+    Shooting phase."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac",
+           "models": [model("Lib", 30, 20, 10, LIB)]}
+    tac = {"id": "tac", "models": [{**model(f"M{i}", 28 + 4 * i, 19), "weapons": ["bolter"]} for i in range(2)]}
+    x = {"id": "x", "models": [model(f"X{i}", 28 + 2 * i, 27, 7, ORK) for i in range(3)]}
+    y = {"id": "y", "models": [model(f"Y{i}", 40 + 2 * i, 27, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [lib, tac], [x, y], phase="shooting"))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("40k4.shoot.same-target", "published.shooting", "40k3.psyker.as-shooting",
+                  "published.40k4-psychic-shooting")
+@EDITIONS
+def test_a_squad_whose_librarian_used_fear_of_the_darkness_fires_only_at_its_target(ruleset: str) -> None:
+    """The Librarian uses Fear of the Darkness on ``x`` (test 3 + 3, passed; the Boyz hold on a 2): a power of the
+    Shooting phase is used instead of shooting, his part of his unit's shooting (session 23's decision), so his squad
+    fires at ``x`` or not at all, as after Smite: a shot at ``y`` is refused citing the edition's same-target rule,
+    and nothing changes; the shot at ``x`` is legal. A failed test uses no power and binds nothing."""
+    g = librarian_before_two_mobs(ruleset)
+    g.apply(power("Fear of the Darkness", "x"), dice=ScriptedDice([3, 3, 1, 1]))
+    refused = assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "y"}, SAME_TARGET[ruleset])
+    assert "x" in str(refused)
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "x"})
+    failed = librarian_before_two_mobs(ruleset)
+    failed.apply(power("Fear of the Darkness", "x"), dice=ScriptedDice([6, 5]))
+    assert_legal(failed, {"do": "shoot", "unit": "tac", "target": "y"})
