@@ -217,10 +217,14 @@ class PsychicPowerRules(ShootingRules):
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
-        if state.phase is Phase.SHOOTING and after.unit(psyker.id).alive:
+        if state.phase is Phase.SHOOTING:
             # a power used in the Shooting phase is used instead of shooting (40k3.psyker.as-shooting's decision,
-            # session 23): the psyker fires no weapon and runs no run after it
-            after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            # session 23): the psyker fires no weapon and runs no run after it, and as his part of his unit's
+            # shooting it binds the unit to its target as Smite does, slain by Perils on a 2 or not
+            # (40k4.shoot.same-target; 3rd edition: a unit shoots at one enemy unit, published.shooting; session 28b)
+            if after.unit(psyker.id).alive:
+                after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            after = _fired(after, psyker.joined or psyker.id, target_id)
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
                                          self.psychic_test_rule, power.modifier)
         return after, events + more
