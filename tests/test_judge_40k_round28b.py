@@ -176,3 +176,14 @@ def test_a_squad_whose_librarian_used_fear_of_the_darkness_fires_only_at_its_tar
     failed = librarian_before_two_mobs(ruleset)
     failed.apply(power("Fear of the Darkness", "x"), dice=ScriptedDice([6, 5]))
     assert_legal(failed, {"do": "shoot", "unit": "tac", "target": "y"})
+
+
+@pytest.mark.rule("published.assault-after-shooting", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+@EDITIONS
+def test_a_squad_whose_librarian_used_fear_of_the_darkness_assaults_only_its_target(ruleset: str) -> None:
+    """Having shot at ``x`` through its Librarian's power, the squad may assault only ``x``: an assault on ``y`` is refused
+    for that before its range is measured."""
+    g = librarian_before_two_mobs(ruleset)
+    g.apply(power("Fear of the Darkness", "x"), dice=ScriptedDice([3, 3, 1, 1]))
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "y"}, "published.assault-after-shooting")
