@@ -16,8 +16,9 @@ Found wrong (each first written as an xfail(strict=True, raises=AssertionError) 
 
 Fixed since (session 28b), each xfail mark removed: a psychic attack by the shooting rules reads the lock of the
 psyker's unit as well as his own (``_locked_psyker``), citing 40k4.cc.locked in 4th edition; an assault's ruling adds
-the clause by which a joined character (or the unit) slows the combined unit (``assault_slowed_rules``, a hook), and a fall back's event likewise (``fall_back_slowed_rules``); a power of the Shooting phase records its target as
-the psyker's unit's (``_fired``), whatever its effect.
+the clause by which a joined character (or the unit) slows the combined unit (``assault_slowed_rules``, a hook), and
+a fall back's event likewise (``fall_back_slowed_rules``); a power of the Shooting phase records its target as the
+psyker's unit's (``_fired``), whatever its effect, which also limits the unit's assault to it.
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
@@ -181,8 +182,8 @@ def test_a_squad_whose_librarian_used_fear_of_the_darkness_fires_only_at_its_tar
 @pytest.mark.rule("published.assault-after-shooting", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
 @EDITIONS
 def test_a_squad_whose_librarian_used_fear_of_the_darkness_assaults_only_its_target(ruleset: str) -> None:
-    """Having shot at ``x`` through its Librarian's power, the squad may assault only ``x``: an assault on ``y`` is refused
-    for that before its range is measured."""
+    """Having shot at ``x`` through its Librarian's power, the squad may assault only ``x``: an assault on ``y`` is
+    refused for that before its range is measured."""
     g = librarian_before_two_mobs(ruleset)
     g.apply(power("Fear of the Darkness", "x"), dice=ScriptedDice([3, 3, 1, 1]))
     g.apply({"do": "end_phase"})

@@ -135,7 +135,8 @@ class PsychicPowerRules(ShootingRules):
         if not (psyker.has(Status.LOCKED) or host.has(Status.LOCKED)):
             return None
         if host is psyker:
-            return Ruling.forbid(f"{psyker.id} is locked in close combat: {why}", rule, "published.shooting-into-combat")
+            return Ruling.forbid(f"{psyker.id} is locked in close combat: {why}", rule,
+                                 "published.shooting-into-combat")
         return Ruling.forbid(f"{host.id} is locked in close combat and {psyker.id}, who joined it, is locked with it: "
                              f"{why}", rule, "published.shooting-into-combat", *self.locked_with_unit_rules)
 
