@@ -26,7 +26,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
-from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, UNSLOWED_TYPES, bars_assault
+from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES, UNSLOWED_TYPES, bars_assault
 from .w40k_morale import MORALE_FRACTION
 from .w40k_wounds import rolls_since
 
@@ -640,10 +640,31 @@ class Warhammer40k4(Warhammer40k3):
         4th ed. rulebook: cavalry (and beasts) assault 12"; jump infantry and bikes, like
         infantry, 6"; a combined unit goes at its slowest model's speed (40k4.ic.slowest-model).
         """
-        reach = min(CAVALRY_ASSAULT_INCHES if m.type is UnitType.CAVALRY else ASSAULT_INCHES for m in members)
+        reach = min(self._own_reach(m) for m in members)
         if unit.is_character and len(members) == 1:
             return reach, "40k4.assault.alone"
         return reach, "40k4.assault.must-charge" if len(members) > 1 else "published.assault-range"
+
+    @implements("40k4.ic.slowest-model")
+    def assault_slowed_rules(self, members: Sequence[Unit], reach: float) -> tuple[str, ...]:
+        """Name the slowest-model clause when a member of a combined unit holds its assault below what its other
+        members would assault (cavalry joined by a character on foot: 6", 40k4.ic.slowest-model)."""
+        if len(members) < 2 or all(self._own_reach(m) <= reach for m in members):
+            return ()
+        return ("40k4.ic.slowest-model",)
+
+    @implements("40k4.ic.slowest-model", "published.fall-back")
+    def fall_back_slowed_rules(self, members: Sequence[Unit], dice: int) -> tuple[str, ...]:
+        """Name the slowest-model clause when a combined unit falls back 2D6" though a member of it would fall back
+        3D6" (bikes joined by a character on foot, or a bike character joined to infantry: 40k4.ic.slowest-model)."""
+        if len(members) < 2 or dice > 2 or not any(u.type in FAST_TYPES for u in members):
+            return ()
+        return ("40k4.ic.slowest-model",)
+
+    @staticmethod
+    def _own_reach(unit: Unit) -> float:
+        """Return how far a unit of ``unit``'s type assaults on its own (4th ed.: cavalry 12", the others 6")."""
+        return CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
 
 
 #: Who takes no Morale check for shooting casualties (4th ed.: "already falling back, is pinned or is locked in close

@@ -70,19 +70,22 @@ class AssaultRules(PsychicPowerRules):
         if problem := self.assault_after_shooting(state, unit, members, target) or self._assault_after_firing(members):
             return problem
         reach, rule = self.assault_range(state, unit, members)
+        slowed = self.assault_slowed_rules([u for u in members if u.alive], reach)
         mine = [p for u in members for p in u.placed]
         theirs = [p for u in state.combined(target.id) for p in u.placed]
         dist = geo.group_distance(mine, theirs)
         if dist > reach + geo.EPSILON:
+            pace = (f" with {', '.join(u.id for u in members[1:] if u.alive)}: a unit and the characters who joined it "
+                    "assault together, no further than the slowest of them") if slowed else ""
             return Ruling.forbid(f"{target.id} is {dist:.1f}\" from {unit.id}, beyond its assault range of "
-                                 f"{reach:g}\"", rule)
+                                 f"{reach:g}\"{pace}", rule, *slowed)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
         notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
         if state.combined(target.id)[0].has(Status.FALLING_BACK):
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
-                                "fails", rule, "published.assaulted-while-falling-back", notes=notes)
-        return Ruling.allow(said, rule, notes=notes)
+                                "fails", rule, *slowed, "published.assaulted-while-falling-back", notes=notes)
+        return Ruling.allow(said, rule, *slowed, notes=notes)
 
     def _assault_terrain_notes(self, state: GameState, unit: Unit, members: Sequence[Unit],
                                theirs: Sequence[geo.Placed], reach: float) -> tuple[str, ...]:

@@ -81,6 +81,7 @@ class CombatHooks(Ruleset):
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
         fleet_rule: ClassVar[str]
+        locked_with_unit_rules: ClassVar[tuple[str, ...]]
         assault_terrain_factor: ClassVar[Mapping[UnitType, int]]
         unslowed_types: ClassVar[Mapping[str, frozenset[UnitType]]]
 
@@ -222,6 +223,25 @@ class CombatHooks(Ruleset):
         """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
         return Event("last_man", f"{last.id} is the last model but a character never takes Last Man Standing",
                      (self.no_last_man_rule,), data=(("unit", last.id),))
+
+    @implements("40k3.ic.no-unit-abilities", "published.fall-back")
+    def fall_back_slowed_rules(self, members: Sequence[Unit], dice: int) -> tuple[str, ...]:
+        """Name the clause by which a joined character holds his unit's fall back to 2D6" where its own models would
+        fall back 3D6" (3rd edition: a character who joins cavalry, bikes or jump infantry does not gain their
+        ability, 40k3.ic.no-unit-abilities, and falls back with them); none when he does not."""
+        if len(members) < 2 or dice > 2 or members[0].type not in FAST_TYPES:
+            return ()
+        return ("40k3.ic.no-unit-abilities",)
+
+    @implements("40k3.ic.no-unit-abilities")
+    def assault_slowed_rules(self, members: Sequence[Unit], reach: float) -> tuple[str, ...]:
+        """Name the clause by which a joined character holds his unit's assault to ``reach``, below what the unit's own
+        models would assault (none when he does not): in 3rd edition a character who joins cavalry does not gain
+        their ability (40k3.ic.no-unit-abilities), so cavalry, bikes or jump infantry with a character on foot assault
+        6", as he does."""
+        if len(members) < 2 or reach >= CAVALRY_ASSAULT_INCHES or members[0].type not in ASSAULT_12_TYPES_3RD:
+            return ()
+        return ("40k3.ic.no-unit-abilities",)
 
     @implements("published.assault-range", "40k3.ic.assault-alone", "40k3.char.move-as-type")
     def assault_range(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> tuple[float, str]:

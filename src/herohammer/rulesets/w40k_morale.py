@@ -447,7 +447,7 @@ class MoraleRules(WoundRules):
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
-        rules: tuple[str, ...] = _FALL_BACK_RULES
+        rules: tuple[str, ...] = _FALL_BACK_RULES + self.fall_back_slowed_rules(members, plan.dice)
         said = f"{inches}\""
         if halved:
             rules = (*rules, "published.difficult-terrain")

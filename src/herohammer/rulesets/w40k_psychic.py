@@ -66,8 +66,8 @@ class PsychicPowerRules(ShootingRules):
             if psyker.has(Status.SHOT):
                 return Ruling.forbid(f"{psyker.id} has already fired this turn; a psychic shooting attack is its "
                                      "shooting", rule)
-            if psyker.has(Status.LOCKED):
-                return Ruling.forbid(f"{psyker.id} is locked in close combat and cannot shoot", rule)
+            if problem := self._locked_psyker(state, psyker, "he cannot shoot", rule):
+                return problem
             for u in dict.fromkeys((psyker, host)):  # as a shot: not while pinned
                 if problem := self._pinned(u, "shoot, nor make a psychic shooting attack"):
                     return Ruling.forbid(problem.reason, *problem.rules, rule)
@@ -83,12 +83,12 @@ class PsychicPowerRules(ShootingRules):
         elif target.side == psyker.side:
             return Ruling.forbid(f"{target.id} is on the same side as {psyker.id}", rule)
         else:  # any other psychic attack on an enemy follows the shooting rules for what it may pick out as well
-            if state.phase is Phase.SHOOTING and psyker.has(Status.LOCKED):
+            if state.phase is Phase.SHOOTING and (problem := self._locked_psyker(
+                    state, psyker, "in the Shooting phase a psychic attack follows the shooting rules, and a model "
+                    "locked in close combat cannot shoot", rule)):
                 # the shooting rules it follows: a model locked in close combat cannot shoot, so in the Shooting phase
                 # he makes no psychic attack either (40k3.psyker.as-shooting's decision; 4th edition alike)
-                return Ruling.forbid(f"{psyker.id} is locked in close combat: in the Shooting phase a psychic attack "
-                                     f"follows the shooting rules, and a model locked in close combat cannot shoot",
-                                     rule, "published.shooting-into-combat")
+                return problem
             if state.phase is Phase.SHOOTING:
                 # a unit that ran (Fleet) did so instead of shooting: in that Shooting phase it makes no attack by the
                 # shooting rules, so no psychic attack either, a Morale power as much as a shooting one
@@ -124,6 +124,21 @@ class PsychicPowerRules(ShootingRules):
                                  f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule, *picked)
+
+    @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.shooting-into-combat",
+                "40k4.cc.locked")
+    def _locked_psyker(self, state: GameState, psyker: Unit, why: str, rule: str) -> Ruling | None:
+        """Refuse a psychic attack by the shooting rules of a psyker locked in close combat: himself, or the unit he
+        joined, whom he is locked with though he touch no enemy (40k4.cc.locked; in 3rd edition he is part of the
+        unit, 40k3.ic.join), whatever his own status says (a scenario may mark the unit alone)."""
+        host = state.unit(psyker.joined) if psyker.joined else psyker
+        if not (psyker.has(Status.LOCKED) or host.has(Status.LOCKED)):
+            return None
+        if host is psyker:
+            return Ruling.forbid(f"{psyker.id} is locked in close combat: {why}", rule,
+                                 "published.shooting-into-combat")
+        return Ruling.forbid(f"{host.id} is locked in close combat and {psyker.id}, who joined it, is locked with it: "
+                             f"{why}", rule, "published.shooting-into-combat", *self.locked_with_unit_rules)
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.weapon-profiles")
     def _power_shots(self, state: GameState, psyker: Unit, weapon: Weapon, dist: float) -> int:
@@ -203,10 +218,14 @@ class PsychicPowerRules(ShootingRules):
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
-        if state.phase is Phase.SHOOTING and after.unit(psyker.id).alive:
+        if state.phase is Phase.SHOOTING:
             # a power used in the Shooting phase is used instead of shooting (40k3.psyker.as-shooting's decision,
-            # session 23): the psyker fires no weapon and runs no run after it
-            after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            # session 23): the psyker fires no weapon and runs no run after it, and as his part of his unit's
+            # shooting it binds the unit to its target as Smite does, slain by Perils on a 2 or not
+            # (40k4.shoot.same-target; 3rd edition: a unit shoots at one enemy unit, published.shooting; session 28b)
+            if after.unit(psyker.id).alive:
+                after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
+            after = _fired(after, psyker.joined or psyker.id, target_id)
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
                                          self.psychic_test_rule, power.modifier)
         return after, events + more
