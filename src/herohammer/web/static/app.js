@@ -315,7 +315,10 @@ async function listActions(unitId, seq) {
       }
       list.append(li);
     }
-    if (!items.length) list.append(el("li", {}, "none now"));
+    if (!items.length) {  // the battle is over: say so, with the rule, as herohammer actions does
+      const why = all.result.none_because;
+      list.append(el("li", { class: "none-now" }, why ? `none: ${why} [${all.rules.join(", ")}]` : "none now"));
+    }
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
 }
 
