@@ -193,6 +193,10 @@ def test_actions_file_replaces_the_plan(tmp_path: Path, capsys: pytest.CaptureFi
     data = result_of(out)
     assert data["policy"] == "plan" and data["plan_sha256"]
     assert not any(r["outcome"].endswith("joined") for r in data["outcomes"])
+    code, out, err = run(["simulate", str(EXAMPLE_40K4), "--actions", str(plan), "--runs", "100", "--seed", "1"],
+                         capsys)  # the header names the plan played: not "its plan", the scenario's own
+    header = "".join(out.splitlines()[:2]).replace(" ", "")  # rich may wrap the title line
+    assert code == 0 and f"100runsoftheplanin{plan}".replace(" ", "") in header, out
 
 
 @pytest.mark.parametrize("plan,message", [

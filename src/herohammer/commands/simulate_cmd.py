@@ -116,7 +116,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     # a table: its title is the header, printed before the runs (which may take a while)
     seed = fresh_seed() if args.seed is None else args.seed
     say_notes(state, False)
-    console.print(title_of({**meta, "seed": seed}, args.runs))
+    console.print(title_of({**meta, "seed": seed}, args.runs, args.actions))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
     _emit(args, result, console, titled=False)
     return 0
@@ -172,11 +172,15 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
     return 0
 
 
-def title_of(meta: dict[str, Any], runs: int) -> str:
-    """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed."""
+def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None) -> str:
+    """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed.
+
+    ``plan_file``: the plan came from ``--actions FILE``, not from the scenario (which may have none).
+    """
     from rich.markup import escape
 
-    plan = "its plan" if meta["policy"] == "plan" else "the default policy (simple)"
+    plan = ("the plan in " + escape(str(plan_file)) if plan_file is not None
+            else "its plan" if meta["policy"] == "plan" else "the default policy (simple)")
     return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
 
 
