@@ -41,6 +41,26 @@ def test_a_binary_file_is_refused_naming_it(tmp_path: Path, capsys: pytest.Captu
     one_line_error(["check", str(junk), "--action", END], capsys, "junk.yaml", "UTF-8")
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["actions", "orks_test.ros"], "scenario new --roster FILE"),
+    (["play", "orks_test.ros", "--action", END], "scenario new --roster FILE"),
+    (["simulate", "marines_test.cat", "--runs", "10"], "from:"),
+    (["serve", "orks_test.rosz", "--port", "0"], "scenario new --roster FILE"),
+])
+def test_a_battlescribe_file_given_as_a_scenario_says_how_to_make_one(
+        argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was "(top level): expected a mapping with ruleset, active, sides ..." (the XML read as one YAML string),
+    or "not UTF-8 text" for a zipped roster."""
+    import zipfile
+
+    bs = ROOT / "examples" / "battlescribe"
+    with zipfile.ZipFile(tmp_path / "orks_test.rosz", "w") as z:
+        z.write(bs / "orks_test.ros", "orks_test.ros")
+    name = argv[1]
+    argv = [argv[0], str(tmp_path / name if name.endswith("z") else bs / name), *argv[2:]]
+    one_line_error(argv, capsys, name, "a BattleScribe", "not a scenario", said)
+
+
 def test_out_into_a_missing_folder_is_refused_before_playing(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "missing" / "after.yaml"
