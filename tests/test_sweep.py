@@ -112,3 +112,16 @@ def test_cli_sweep_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert doc["seed"] == 3 and len(doc["variants"]) == 2 and doc["scenario_sha256"]
     assert main([*argv[:2], "--vary", "sides.red[ghost].at=1", "--runs", "10"]) == 2
     assert "ghost" in capsys.readouterr().err
+
+
+def test_a_value_the_schema_refuses_is_named_with_its_vary_before_any_run() -> None:
+    """Every --vary value is checked before the runs, and the refusal names the value: was "variant 1: ...
+    profile: got 'Ldx'" once variant 0 had run, and a later value (turn=9) only when its variant came up."""
+    data = yaml.safe_load(DEMO.read_text(encoding="utf-8"))
+    ran: list[int] = []
+    with pytest.raises(HerohammerError) as bad:
+        run_sweep(data, [(LD_PATH, [8, "x"])], runs=10, seed=1, advance=ran.append)
+    assert f"variant 1 (--vary {LD_PATH}=x): " in str(bad.value) and ran == []
+    with pytest.raises(HerohammerError) as late:
+        run_sweep(data, [(LD_PATH, [8, 9, 10]), ("turn", [1, 9])], runs=10, seed=1, advance=ran.append)
+    assert f"variant 1 (--vary {LD_PATH}=8, turn=9): turn: expected at most 7" in str(late.value) and ran == []

@@ -239,10 +239,19 @@ def run_sweep(
         for path, value in values.items():
             variant = set_path(variant, path, value)
         jobs.append((variant, plan, runs, variant_seed(seed, i), method, f"{source} variant {i}"))
-    for job in jobs[:1]:  # fail fast, in this process, on a variant the scenario schema refuses
-        from .simulate import prepare
+    from .simulate import prepare
 
-        prepare(job[0], job[1], job[5])
+    first: dict[tuple[str, str], int] = {}  # the first variant holding each --vary value
+    for i, values in enumerate(variants):
+        for path, value in values.items():
+            first.setdefault((path, repr(value)), i)
+    for i in sorted(set(first.values())):  # fail fast, in this process, on a value the scenario schema refuses
+        values = variants[i]
+        try:
+            prepare(jobs[i][0], jobs[i][1], jobs[i][5])
+        except ScenarioError as exc:  # name the --vary values the variant was built of, not only its index
+            given = ", ".join(f"{path}={value}" for path, value in values.items())
+            raise ScenarioError(f"{exc.source} (--vary {given})", exc.field, exc.problem) from None
     done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
     results = [r for r, _ in done]
     rulesets = {r.get("ruleset") for r in results}
