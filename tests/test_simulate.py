@@ -253,6 +253,15 @@ def test_no_scenario_runs_the_bundled_demos(capsys: pytest.CaptureFixture[str]) 
     assert "exact" in out and "seed 1" in out
 
 
+def test_a_plan_without_a_scenario_is_refused_not_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate --actions PLAN`` with no scenario ran the demos and dropped the plan without a word."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- {do: psychic_test, psyker: librarian}\n", encoding="utf-8")
+    code, out, err = run(["simulate", "--actions", str(plan), "--runs", "10"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"--actions {plan}: a plan needs a scenario" in err
+
+
 def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)

@@ -100,6 +100,11 @@ def _run_simulate(args: argparse.Namespace) -> int:
     console = _console()
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
+        if args.actions is not None:  # the demos play their own plans: a plan given for them would be dropped unsaid
+            from ..errors import HerohammerError
+
+            raise HerohammerError(f"--actions {args.actions}: a plan needs a scenario to play it in "
+                                  "(herohammer simulate SCENARIO --actions PLAN); the bundled demos play their own")
         return _run_demos(args, console, progress)
     from ..scenario import read_data
     from ..simulate import first_step_refused, fresh_seed, load_plan, prepare, simulate
