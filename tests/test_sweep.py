@@ -125,3 +125,23 @@ def test_a_value_the_schema_refuses_is_named_with_its_vary_before_any_run() -> N
     with pytest.raises(HerohammerError) as late:
         run_sweep(data, [(LD_PATH, [8, 9, 10]), ("turn", [1, 9])], runs=10, seed=1, advance=ran.append)
     assert f"variant 1 (--vary {LD_PATH}=8, turn=9): turn: expected at most 7" in str(late.value) and ran == []
+
+
+def test_a_dask_sweep_moves_its_progress_as_each_variant_finishes() -> None:
+    """On a cluster the bar moved once, at the end, by every variant: a long sweep showed no progress."""
+    distributed = pytest.importorskip("dask.distributed")
+    steps: list[int] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        run_sweep(data(), [(LD_PATH, [7, 9, 10])], 50, seed=5, scheduler=cluster.scheduler_address,
+                  advance=steps.append)
+    assert steps == [1, 1, 1]
+
+
+def test_workers_and_a_scheduler_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both given: the cluster ran the sweep and --workers was dropped without a word."""
+    with pytest.raises(HerohammerError, match="not both"):
+        run_sweep(data(), [(LD_PATH, [7, 9])], 10, seed=5, workers=2, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(SystemExit):
+        main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=7,9", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"])
+    assert "not allowed with argument --workers" in capsys.readouterr().err

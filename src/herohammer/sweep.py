@@ -229,6 +229,8 @@ def run_sweep(
     workers = None if workers is None else guards.whole(workers, "run_sweep", "workers", 1, MAX_WORKERS)
     if scheduler is not None:
         guards.instance(scheduler, str, "run_sweep", "scheduler", "a Dask scheduler address (text)")
+        if workers is not None:  # the cluster would run it and the processes asked for be dropped unsaid
+            raise HerohammerError("sweep: give --workers (local processes) or --scheduler (a Dask cluster), not both")
         check_scheduler(scheduler)
     sweep_cost(varies, runs, method)
     seed = fresh_seed() if seed is None else seed
@@ -397,7 +399,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
              advance: Callable[[int], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     if scheduler:
         try:
-            from dask.distributed import Client
+            from dask.distributed import Client, as_completed
         except ImportError:  # pragma: no cover - dask is an optional extra
             raise HerohammerError("--scheduler needs dask: pip install 'herohammer[dask]'") from None
         try:
@@ -406,9 +408,9 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
         with client:
             futures = client.map(run_job, jobs, pure=False)
-            results = list(client.gather(futures))  # type: ignore[no-untyped-call]
-            advance(len(results))
-            return results
+            for _ in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+                advance(1)  # each variant as it finishes, as on processes (was every one at the end)
+            return list(client.gather(futures))  # type: ignore[no-untyped-call]
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
         pool = None

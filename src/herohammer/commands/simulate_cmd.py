@@ -66,8 +66,10 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
     s.add_argument("--method", choices=METHODS, default="auto",
                    help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
-    s.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None, help="local processes")
-    s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None,
+                       help="local processes")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
