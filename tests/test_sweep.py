@@ -127,6 +127,14 @@ def test_a_value_the_schema_refuses_is_named_with_its_vary_before_any_run() -> N
     assert f"variant 1 (--vary {LD_PATH}=8, turn=9): turn: expected at most 7" in str(late.value) and ran == []
 
 
+
+def test_the_cli_refuses_a_later_value_before_its_header(capsys: pytest.CaptureFixture[str]) -> None:
+    """The header (and the first variant's check) came first; a later value was refused after it."""
+    code = main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=8,9", "--vary", "turn=1,9", "--runs", "10", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and f"variant 1 (--vary {LD_PATH}=8, turn=9): turn:" in err, (out, err)
+
+
 def test_a_dask_sweep_moves_its_progress_as_each_variant_finishes() -> None:
     """On a cluster the bar moved once, at the end, by every variant: a long sweep showed no progress."""
     distributed = pytest.importorskip("dask.distributed")

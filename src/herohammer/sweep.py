@@ -241,19 +241,7 @@ def run_sweep(
         for path, value in values.items():
             variant = set_path(variant, path, value)
         jobs.append((variant, plan, runs, variant_seed(seed, i), method, f"{source} variant {i}"))
-    from .simulate import prepare
-
-    first: dict[tuple[str, str], int] = {}  # the first variant holding each --vary value
-    for i, values in enumerate(variants):
-        for path, value in values.items():
-            first.setdefault((path, repr(value)), i)
-    for i in sorted(set(first.values())):  # fail fast, in this process, on a value the scenario schema refuses
-        values = variants[i]
-        try:
-            prepare(jobs[i][0], jobs[i][1], jobs[i][5])
-        except ScenarioError as exc:  # name the --vary values the variant was built of, not only its index
-            given = ", ".join(f"{path}={value}" for path, value in values.items())
-            raise ScenarioError(f"{exc.source} (--vary {given})", exc.field, exc.problem) from None
+    check_variants(data, varies, plan, source, variants)
     done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
     results = [r for r, _ in done]
     rulesets = {r.get("ruleset") for r in results}
@@ -269,6 +257,29 @@ def run_sweep(
                      for i, (values, r) in enumerate(zip(variants, results))],
         "notes": sweep_notes([n for _, n in done]),
     }
+
+
+def check_variants(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any]]],
+                   plan: list[dict[str, Any]] | None, source: str,
+                   variants: list[dict[str, Any]] | None = None) -> None:
+    """Refuse, before any run, a --vary value the scenario schema refuses: every value is checked in the first
+    variant holding it (a few variants, not the grid), and the refusal names the values that variant was built of."""
+    from .simulate import prepare
+
+    variants = grid(varies) if variants is None else variants
+    first: dict[tuple[str, str], int] = {}  # the first variant holding each --vary value
+    for i, values in enumerate(variants):
+        for path, value in values.items():
+            first.setdefault((path, repr(value)), i)
+    for i in sorted(set(first.values())):
+        variant = dict(data)
+        for path, value in variants[i].items():
+            variant = set_path(variant, path, value)
+        try:
+            prepare(variant, plan, f"{source} variant {i}")
+        except ScenarioError as exc:  # name the --vary values the variant was built of, not only its index
+            given = ", ".join(f"{path}={value}" for path, value in variants[i].items())
+            raise ScenarioError(f"{exc.source} (--vary {given})", exc.field, exc.problem) from None
 
 
 def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:

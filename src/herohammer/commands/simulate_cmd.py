@@ -336,9 +336,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
 
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
-    from ..simulate import fresh_seed, load_plan, prepare, progress_bar
-    from ..sweep import (cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label,
-                         run_sweep, set_path, sweep_cost)
+    from ..simulate import fresh_seed, load_plan, progress_bar
+    from ..sweep import (cell, check_outcomes, check_scheduler, check_variants, checked_varies, parse_vary,
+                         pick_outcomes, row_label, run_sweep, sweep_cost)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
@@ -346,10 +346,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
-    first = data  # the first variant and the plan checked before the header says what will run (a path the
-    for path, values in varies:  # scenario lacks, a value its schema refuses, a plan step that is no action)
-        first = set_path(first, path, values[0])
-    prepare(first, plan, f"{args.scenario} variant 0")
+    # every value and the plan checked before the header says what will run (a path the scenario lacks,
+    # a value its schema refuses, a plan step that is no action)
+    check_variants(data, varies, plan, args.scenario)
     seed = fresh_seed() if args.seed is None else args.seed
     console = _console()
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
