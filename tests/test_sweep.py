@@ -153,3 +153,11 @@ def test_workers_and_a_scheduler_together_are_refused(capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=7,9", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"])
     assert "not allowed with argument --workers" in capsys.readouterr().err
+
+
+def test_an_outcome_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was two identical columns."""
+    code = main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=8,9", "--runs", "10", "--seed", "1",
+                 "--outcome", "librarian: joined = tactical", "--outcome", "librarian: joined = tactical"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "--outcome 'librarian: joined = tactical' is given twice" in err, (out, err)

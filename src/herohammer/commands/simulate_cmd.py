@@ -341,6 +341,11 @@ def _run_sweep(args: argparse.Namespace) -> int:
                          pick_outcomes, row_label, run_sweep, sweep_cost)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
+    twice = next((o for i, o in enumerate(args.outcome) if o in args.outcome[:i]), None)
+    if twice is not None:  # two columns alike, as a --vary value given twice would be two variants alike
+        from ..errors import HerohammerError
+
+        raise HerohammerError(f"--outcome {twice!r} is given twice (two columns alike)")
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
     if args.scheduler is not None:
         check_scheduler(args.scheduler)
