@@ -288,3 +288,15 @@ def test_a_terrain_id_used_twice_is_refused_naming_the_second(example: str, tmp_
     second = len(data["terrain"]) - 1
     one_line_error(["actions", str(path)], capsys, "terrain.yaml", f"terrain[{second}].id", "used twice",
                    f"terrain[{second - 1}]")
+
+
+@pytest.mark.parametrize(("text", "write"), [("1e1", "write 10"), ("2.5e1", "write 25")])
+def test_an_exponent_yaml_reads_as_text_is_explained(text: str, write: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """YAML 1.1 reads 1e1 as text: the refusal said "a number is written without quotes" of a number written
+    without quotes."""
+    one_line_error(["check", str(PSYCHIC), "--action", f"{{do: move, unit: tactical, to: [[{text}, 2]]}}"],
+                   capsys, f"field to[0][0]: expected a number, not text: {text} came as text", write)
+    path = tmp_path / "exp.yaml"
+    path.write_text(PSYCHIC.read_text(encoding="utf-8").replace("at: [26, 30]", f"at: [{text}, 30]"), encoding="utf-8")
+    one_line_error(["actions", str(path)], capsys, "models[0].at[0]: expected a number, not text", write)
