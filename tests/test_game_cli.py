@@ -42,7 +42,7 @@ def _battle_over(tmp_path: Path) -> str:
     data = yaml.safe_load((EX / "40k3_librarian_psychic.yaml").read_text())
     data.update(turn=7, phase="assault", active="orks")
     path = tmp_path / "over.yaml"
-    path.write_text(yaml.safe_dump(data))
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
     return str(path)
 
 

@@ -485,7 +485,8 @@ async function simulate() {
     const job = await api("POST", tablePath("/simulate"), { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) });
     await followJob(job, (answer) => {
       const result = answer.result;
-      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs, seed ${result.seed}, method ${result.method}; `
+      const played = result.policy === "plan" ? "the table's plan" : "the default policy (simple: the table has no plan)";
+      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}; `
         + "95% intervals, exact values beside them where the chance tree was enumerated"));
       const table = el("table", { class: "odds" });
       for (const row of result.outcomes || []) {
