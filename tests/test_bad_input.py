@@ -300,3 +300,9 @@ def test_an_exponent_yaml_reads_as_text_is_explained(text: str, write: str, tmp_
     path = tmp_path / "exp.yaml"
     path.write_text(PSYCHIC.read_text(encoding="utf-8").replace("at: [26, 30]", f"at: [{text}, 30]"), encoding="utf-8")
     one_line_error(["actions", str(path)], capsys, "models[0].at[0]: expected a number, not text", write)
+
+
+def test_an_action_s_kind_alone_says_how_to_write_the_action(capsys: pytest.CaptureFixture[str]) -> None:
+    """--action end_phase was "expected an object like {"do": "move", ...}": right, but not the one meant."""
+    one_line_error(["check", str(PSYCHIC), "--action", "end_phase"], capsys,
+                   '--action: expected an object: {do: end_phase, ...} (YAML) or {"do": "end_phase", ...} (JSON)')
