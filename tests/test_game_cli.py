@@ -63,6 +63,15 @@ def test_actions_says_why_there_are_none(tmp_path: Path, capsys: pytest.CaptureF
     assert live["actions"] and live["none_because"] is None
 
 
+
+def test_actions_are_listed_as_one_line_json_a_user_would_type(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was '{ "do": "join", ..., "to": [ 24.0, 20.02 ] }': a pretty-printed text with its newlines dropped."""
+    code, out, _ = run(["actions", LIBRARIAN], capsys)
+    lines = out.splitlines()[1:]
+    assert code == 0 and '  {"do": "end_phase"}' in lines
+    assert '  {"do": "join", "character": "librarian", "unit": "tactical", "to": [24.0, 20.02]}' in lines, lines
+
+
 @pytest.mark.rule("40k4.ic.join")
 def test_check_librarian_join(capsys: pytest.CaptureFixture[str]) -> None:
     ok = check(LIBRARIAN, {"do": "join", "character": "librarian", "unit": "tactical", "to": [24, 21]}, capsys)

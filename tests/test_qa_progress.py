@@ -76,7 +76,7 @@ def test_the_header_is_printed_before_the_enumeration_starts(capsys: pytest.Capt
     monkeypatch.setattr(odds_action_cmd, "action_odds", watched)
     code, out, err = run(["odds", "action", str(PSYCHIC), "--action", VOLLEY], capsys)
     assert code == 0, err
-    assert printed_before == ['odds of {"do": "shoot","unit": "tactical","target": "boyz"}\n']
+    assert printed_before == ['odds of {"do": "shoot", "unit": "tactical", "target": "boyz"}\n']
     assert out.startswith(printed_before[0]) and "method: exact" in out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..actions import parse_action
 from ..game import Game
-from ..report import dump_json, print_json, simple_table
+from ..report import one_line_json, print_json, simple_table
 from . import summary
 from .args import Once, add_json_flag, known_unit, known_units, say_notes
 
@@ -98,7 +98,7 @@ def _run_actions(args: argparse.Namespace) -> int:
         return 0
     print(f"{game.state.active} to act, {game.state.phase.value} phase:")
     for item in summary:
-        print("  " + dump_json(item).replace("\n", " ").replace("  ", ""))
+        print("  " + one_line_json(item))
     if none is not None:
         print(f"  none: {none.reason} [{', '.join(none.rules)}]")
     return 0
