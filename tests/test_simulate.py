@@ -266,3 +266,15 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_a_step_every_run_skips_is_said_with_the_ruling_that_refused_it(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A later plan step illegal in every run was a bare 'skipped: step 2 (charge) 100%' row."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- {do: end_phase}\n- {do: charge, unit: wizard, target: orc_archers}\n", encoding="utf-8")
+    scenario = Path(__file__).resolve().parents[1] / "examples" / "t9a_wizard_charges_out.yaml"
+    code, out, err = run(["simulate", str(scenario), "--actions", str(plan), "--runs", "50", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert ("note: step 2 (charge) was refused in every run, e.g.: 'charge' is not an action of the movement phase"
+            in out) and out.rstrip().endswith("published.turn-sequence]"), out

@@ -126,7 +126,26 @@ def _run_simulate(args: argparse.Namespace) -> int:
     console.print(title_of({**meta, "seed": seed}, args.runs, args.actions))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
     _emit(args, result, console, titled=False)
+    _why_always_skipped(result, state, driver, seed)
     return 0
+
+
+def _why_always_skipped(result: SimulationResult, state: Any, driver: Any, seed: int) -> None:
+    """Say why a plan step that every run skipped was refused: its row alone (``skipped: step 2 (charge)``,
+    100%) left the designer to guess. One run is played up to the step, with the simulation's seed."""
+    import re
+
+    from ..dice import SeededDice
+    from ..simulate import SKIP_PREFIX, refusal_at
+
+    for row in result.rows():
+        found = re.match(rf"{re.escape(SKIP_PREFIX)}step (\d+) ", row.outcome)
+        if found is None or row.count != row.runs:
+            continue
+        ruling = refusal_at(state, driver, int(found.group(1)), SeededDice(seed))
+        if ruling is not None:
+            print(f"note: {row.label.removeprefix(SKIP_PREFIX)} was refused in every run, e.g.: {ruling.reason} "
+                  f"[{', '.join(ruling.rules) or 'no special rule'}]")
 
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
