@@ -268,3 +268,13 @@ def test_a_battle_that_is_over_says_why_nothing_is_left_and_what_a_simulation_pl
     page.fill("#sim-runs", "10")
     page.click("#simulate")
     expect(page.locator("#simulation .method")).to_contain_text("10 runs of the default policy (simple: the table has no plan)")
+
+
+def test_a_typo_in_the_typed_in_faces_is_named_and_nothing_is_played(page: Page) -> None:
+    """Was sent as null and shown as REFUSED under the action: "body.dice[2]: expected a whole number"."""
+    before = page.locator("#status-line").inner_text()
+    page.fill("#faces", "3 5 x")
+    page.click('#actions li[data-do="end_phase"] .act-apply')
+    expect(page.locator("#message")).to_have_text("typed-in faces: die #3 is 'x': expected a face from 1 to 6")
+    expect(page.locator("#ruling")).not_to_have_attribute("data-state", "illegal")
+    assert page.locator("#status-line").inner_text() == before

@@ -391,20 +391,28 @@ async function propose(action) {
 }
 
 // ---------------------------------------------------------------- play and undo ----
+// The typed-in faces and the seed read as the CLI's --dice and --seed read them: a typo is named here (die #3 is
+// 'x'), not sent as null and refused as "body.dice[2]: expected a whole number" under the action as REFUSED.
 function diceChoice() {
   const faces = $("faces").value.trim();
   if (faces) {
-    const list = faces.split(/[\s,]+/).map((t) => Number(t));
-    return { dice: list };
+    const words = faces.split(/[\s,]+/).filter(Boolean);
+    words.forEach((t, i) => {
+      if (!/^[1-6]$/.test(t)) throw new Error(`typed-in faces: die #${i + 1} is '${t}': expected a face from 1 to 6`);
+    });
+    return { dice: words.map(Number) };
   }
   const seed = $("seed").value.trim();
+  if (seed !== "" && !/^[0-9]+$/.test(seed)) throw new Error(`seed: '${seed}' is not a whole number from 0 up`);
   return seed === "" ? {} : { seed: Number(seed) };
 }
 
 async function play(action) {
+  let dice;
+  try { dice = diceChoice(); } catch (e) { say(e.message); return; }
   busy(true);
   try {
-    const answer = await api("POST", tablePath("/play"), { actions: [action], ...diceChoice() });
+    const answer = await api("POST", tablePath("/play"), { actions: [action], ...dice });
     clearProposal();
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
