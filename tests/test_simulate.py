@@ -278,3 +278,16 @@ def test_a_step_every_run_skips_is_said_with_the_ruling_that_refused_it(tmp_path
     assert code == 0, err
     assert ("note: step 2 (charge) was refused in every run, e.g.: 'charge' is not an action of the movement phase"
             in out) and out.rstrip().endswith("published.turn-sequence]"), out
+
+
+def test_a_battle_that_is_over_is_refused_not_simulated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was a table reading "(nothing changed in any run)", the reason unsaid."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / "40k3_librarian_psychic.yaml").read_text(encoding="utf-8"))
+    data.update(turn=7, phase="assault", active="orks")
+    path = tmp_path / "over.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    code, out, err = run(["simulate", str(path), "--runs", "10", "--seed", "1"], capsys)
+    assert code == 2 and out == "" and err.startswith("herohammer: error: nothing to simulate: the battle is over"), err
+    assert err.rstrip().endswith("[published.game-length]")
