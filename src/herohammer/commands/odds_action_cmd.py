@@ -77,7 +77,7 @@ class _Progress:
     budget, ``--max-branches``), then, past it, the Monte Carlo runs, with the line saying why between them."""
 
     def __init__(self, enabled: bool, budget: int, runs: int) -> None:
-        self.enabled, self.runs = enabled, runs
+        self.enabled, self.runs, self.budget = enabled, runs, budget
         self.bar = progress_bar(enabled, budget, "exact odds: rules-code runs")
         self.step = self.bar.__enter__()
         self.counted = 0
@@ -89,6 +89,9 @@ class _Progress:
         self.bar.__exit__(*exc)
 
     def walked(self, runs: int) -> None:
+        # the size estimate's few sample runs are counted too, so a small tree may pass its budget (17/10 read as a
+        # fault): the bar stops full
+        runs = min(runs, self.budget)
         self.step(runs - self.counted)
         self.counted = runs
 
