@@ -41,6 +41,26 @@ def test_a_binary_file_is_refused_naming_it(tmp_path: Path, capsys: pytest.Captu
     one_line_error(["check", str(junk), "--action", END], capsys, "junk.yaml", "UTF-8")
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["actions", "orks_test.ros"], "scenario new --roster FILE"),
+    (["play", "orks_test.ros", "--action", END], "scenario new --roster FILE"),
+    (["simulate", "marines_test.cat", "--runs", "10"], "from:"),
+    (["serve", "orks_test.rosz", "--port", "0"], "scenario new --roster FILE"),
+])
+def test_a_battlescribe_file_given_as_a_scenario_says_how_to_make_one(
+        argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was "(top level): expected a mapping with ruleset, active, sides ..." (the XML read as one YAML string),
+    or "not UTF-8 text" for a zipped roster."""
+    import zipfile
+
+    bs = ROOT / "examples" / "battlescribe"
+    with zipfile.ZipFile(tmp_path / "orks_test.rosz", "w") as z:
+        z.write(bs / "orks_test.ros", "orks_test.ros")
+    name = argv[1]
+    argv = [argv[0], str(tmp_path / name if name.endswith("z") else bs / name), *argv[2:]]
+    one_line_error(argv, capsys, name, "a BattleScribe", "not a scenario", said)
+
+
 def test_out_into_a_missing_folder_is_refused_before_playing(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "missing" / "after.yaml"
@@ -268,3 +288,21 @@ def test_a_terrain_id_used_twice_is_refused_naming_the_second(example: str, tmp_
     second = len(data["terrain"]) - 1
     one_line_error(["actions", str(path)], capsys, "terrain.yaml", f"terrain[{second}].id", "used twice",
                    f"terrain[{second - 1}]")
+
+
+@pytest.mark.parametrize(("text", "write"), [("1e1", "write 10"), ("2.5e1", "write 25")])
+def test_an_exponent_yaml_reads_as_text_is_explained(text: str, write: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """YAML 1.1 reads 1e1 as text: the refusal said "a number is written without quotes" of a number written
+    without quotes."""
+    one_line_error(["check", str(PSYCHIC), "--action", f"{{do: move, unit: tactical, to: [[{text}, 2]]}}"],
+                   capsys, f"field to[0][0]: expected a number, not text: {text} came as text", write)
+    path = tmp_path / "exp.yaml"
+    path.write_text(PSYCHIC.read_text(encoding="utf-8").replace("at: [26, 30]", f"at: [{text}, 30]"), encoding="utf-8")
+    one_line_error(["actions", str(path)], capsys, "models[0].at[0]: expected a number, not text", write)
+
+
+def test_an_action_s_kind_alone_says_how_to_write_the_action(capsys: pytest.CaptureFixture[str]) -> None:
+    """--action end_phase was "expected an object like {"do": "move", ...}": right, but not the one meant."""
+    one_line_error(["check", str(PSYCHIC), "--action", "end_phase"], capsys,
+                   '--action: expected an object: {do: end_phase, ...} (YAML) or {"do": "end_phase", ...} (JSON)')

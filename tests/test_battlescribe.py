@@ -218,3 +218,11 @@ def test_a_zip_with_two_files_or_a_missing_file(tmp_path: Path, capsys: pytest.C
     assert code == 2 and "expected one file inside the zip, found 2" in err
     code, _, err = run(["catalogue", str(tmp_path / "none.cat")], capsys)
     assert code == 2 and "cannot read the file" in err
+
+
+def test_a_game_system_lists_no_units_and_says_where_they_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was an empty table under "0 units", which read as a file read wrong."""
+    code, out, err = run(["catalogue", str(DATA / "w40k3_test.gst")], capsys)
+    assert code == 0 and err == "" and len(out.splitlines()) == 1, out
+    assert "0 units: its catalogues (.cat, .catz) hold the units: herohammer catalogue FILE.cat" in out
+    assert "┏" not in out

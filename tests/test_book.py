@@ -173,4 +173,24 @@ def test_rulings_refuses_an_unknown_id_or_rule(capsys: pytest.CaptureFixture[str
     assert code == 2 and out == ""
     assert err.startswith("herohammer: error: no ruling with id 'no-such-ruling'")
     code, out, err = run(["rulings", "--rule", "40k9.nothing"], capsys)
-    assert code == 2 and "--rule: no ruling shows '40k9.nothing'" in err
+    assert code == 2 and "--rule: no clause id is or starts with '40k9.nothing'" in err
+
+
+def test_rulings_rule_takes_a_start_of_ids_and_tells_a_typo_from_a_clause_no_ruling_shows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--rule t9a.join was refused ("no ruling shows") though rules t9a.join lists its clauses; a typo and a real
+    clause no ruling shows were said alike."""
+    code, out, err = run(["rulings", "--rule", "t9a.join", "--json"], capsys)
+    listed = result_of(out)
+    assert code == 0 and listed and all(any(r.startswith("t9a.join.") for r in x["rules"]) for x in listed)
+    code, out, err = run(["rulings", "--rule", "t9a.jon"], capsys)
+    assert code == 2 and err.rstrip().endswith("did you mean t9a.join?"), err
+    code, out, err = run(["rulings", "--rule", "published.regroup", "--ruleset", "t9a"], capsys)
+    assert code == 2 and "--rule: no ruling of t9a in the book shows 'published.regroup' yet" in err, err
+
+
+def test_rulings_id_with_a_filter_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """The filters were dropped without a word when a ruling's id was given."""
+    item = BOOK[0]
+    code, out, err = run(["rulings", item.id, "--ruleset", "t9a"], capsys)
+    assert code == 2 and out == "" and "--ruleset chooses the rulings listed" in err

@@ -263,6 +263,17 @@ def test_rules_looks_up_ids_and_their_starts(capsys: pytest.CaptureFixture[str])
     assert code == 2 and "'t9a.jo'" in err and len(err.strip().splitlines()) == 1
 
 
+def test_rules_takes_a_start_written_with_its_dot_and_offers_the_nearest_start(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["rules", "--json", "t9a.join"], capsys)
+    joins = sorted(r["id"] for r in result_of(out))
+    assert code == 0 and len(joins) > 1
+    code, out, err = run(["rules", "--json", "t9a.join."], capsys)  # was refused: "no clause id starts with"
+    assert code == 0 and sorted(r["id"] for r in result_of(out)) == joins
+    code, out, err = run(["rules", "t9a.jo"], capsys)  # the nearest start, not one id under it
+    assert code == 2 and err.rstrip().endswith("did you mean t9a.join?"), err
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["rules", "publshed.regroup"], "did you mean published.regroup?"),
     (["rules", "--ruleset", "t9a", "published.regroup"], "of --ruleset t9a"),

@@ -34,7 +34,17 @@ def test_the_json_envelope_names_the_unknown_option(capsys: pytest.CaptureFixtur
     assert code == 2 and "unrecognized arguments: --bogus" in json.loads(out)["error"]
 
 
-def test_a_missing_argument_alone_is_said_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_command_names_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was "the following arguments are required: query" (argparse's name for it, not a word a user typed)."""
     code, _, err = run(["odds"], capsys)
-    assert code == 2 and err == "herohammer odds: error: the following arguments are required: query\n"
+    assert code == 2 and err == ("herohammer odds: error: expected a command: test, leadership, psychic, attacks, "
+                                 "action (herohammer odds --help says what each does)\n")
+    code, _, err = run([], capsys)
+    assert code == 2 and err.startswith("herohammer: error: expected a command: odds, rules, rulings, check, ")
+
+
+def test_a_mistyped_command_is_offered_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["odds", "leadershp", "7"], capsys)
+    assert code == 2 and err.startswith("herohammer odds: error: no command 'leadershp'; did you mean leadership? "
+                                        "(commands: test, "), err
 

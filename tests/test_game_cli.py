@@ -35,6 +35,43 @@ def check(path: str, action: dict[str, Any], capsys: pytest.CaptureFixture[str])
     return answer
 
 
+def _battle_over(tmp_path: Path) -> str:
+    """The 40k3 Librarian example in the battle's last phase (turn 7, the Orks' Assault phase, nobody in reach)."""
+    import yaml
+
+    data = yaml.safe_load((EX / "40k3_librarian_psychic.yaml").read_text())
+    data.update(turn=7, phase="assault", active="orks")
+    path = tmp_path / "over.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+@pytest.mark.rule("published.game-length")
+def test_actions_says_why_there_are_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A battle that is over lists no action: the answer says why, with the rule, not an empty list alone."""
+    over = _battle_over(tmp_path)
+    code, out, err = run(["actions", over], capsys)
+    assert code == 0 and err == ""
+    assert out.splitlines() == ["orks to act, assault phase:",
+                                "  none: the battle is over: it lasts 7 game turns, and this assault phase of turn 7 "
+                                "(orks, the last side to play) is its last phase [published.game-length]"]
+    code, out, _ = run(["actions", over, "--json"], capsys)
+    doc = json.loads(out)
+    assert doc["result"]["actions"] == [] and doc["result"]["none_because"].startswith("the battle is over")
+    assert doc["rules"] == ["published.game-length"]
+    live = run_json(["actions", LIBRARIAN], capsys)
+    assert live["actions"] and live["none_because"] is None
+
+
+
+def test_actions_are_listed_as_one_line_json_a_user_would_type(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was '{ "do": "join", ..., "to": [ 24.0, 20.02 ] }': a pretty-printed text with its newlines dropped."""
+    code, out, _ = run(["actions", LIBRARIAN], capsys)
+    lines = out.splitlines()[1:]
+    assert code == 0 and '  {"do": "end_phase"}' in lines
+    assert '  {"do": "join", "character": "librarian", "unit": "tactical", "to": [24.0, 20.02]}' in lines, lines
+
+
 @pytest.mark.rule("40k4.ic.join")
 def test_check_librarian_join(capsys: pytest.CaptureFixture[str]) -> None:
     ok = check(LIBRARIAN, {"do": "join", "character": "librarian", "unit": "tactical", "to": [24, 21]}, capsys)

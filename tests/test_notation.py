@@ -33,6 +33,29 @@ def test_amounts_match_icepool(text: str, die: icepool.Die) -> None:
     assert str(parse_amount(str(amount), "again", 0, 100)) == str(amount)  # written back as read
 
 
+@pytest.mark.parametrize("text,die", [
+    ("20D6", 20 @ icepool.d6),
+    ("20D6+3", 20 @ icepool.d6 + 3),
+    ("12D3", 12 @ icepool.Die([1, 2, 3])),
+    ("20D6 highest", icepool.highest(*[icepool.d6] * 20)),
+])
+def test_many_dice_are_counted_not_walked(text: str, die: icepool.Die) -> None:
+    """Every face combination was walked: 6**20 for 20D6, so odds attacks 20D6 (inside the stated limit of 20 dice)
+    ran for hours and 10D6 took 25 s."""
+    import time
+
+    amount = parse_amount(text, "test", low=0, high=1000)
+    start = time.process_time()
+    got = dict(amount.distribution())
+    assert time.process_time() - start < 1.0
+    assert got == _icepool(die)
+
+
+def test_the_most_attacks_the_notation_allows_answer_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["odds", "attacks", "20D6", "--hit", "3+", "--wound", "4+", "--json"], capsys)
+    assert code == 0 and err == "" and '"mean": "70/3"' in out  # 20 x 3.5 attacks x 2/3 x 1/2
+
+
 def test_fixed_numbers_and_rolls_needed() -> None:
     assert parse_amount("7", "N") == DiceAmount.fixed(7) and parse_amount(3, "N").is_fixed
     assert parse_roll_needed("3+", "--hit") == 3 and parse_roll_needed(5, "Sv") == 5

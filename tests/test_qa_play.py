@@ -57,3 +57,12 @@ def test_the_json_error_keeps_the_rules_it_cites(capsys: pytest.CaptureFixture[s
                        capsys)
     answer = json.loads(out)
     assert code == 2 and answer["rules"] == ["published.turn-sequence"] and "action 2 of 2" in answer["error"]
+
+
+def test_a_malformed_second_action_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A typo in the second of two --action values names it, as an unknown unit in it already did."""
+    err = _refused(["play", str(CHAPLAIN), "--seed", "1", "--action", ASSAULT, "--action", '{"do": "fight", "unti": "x"}'],
+                   tmp_path / "after.yaml", capsys)
+    assert err.startswith("herohammer: error: --action 2: field unti: unknown key `unti`"), err
+    err = _refused(["play", str(CHAPLAIN), "--seed", "1", "--action", '{"do": "asault"}'], tmp_path / "after.yaml", capsys)
+    assert err.startswith("herohammer: error: --action: field do: "), err

@@ -76,7 +76,7 @@ def test_the_header_is_printed_before_the_enumeration_starts(capsys: pytest.Capt
     monkeypatch.setattr(odds_action_cmd, "action_odds", watched)
     code, out, err = run(["odds", "action", str(PSYCHIC), "--action", VOLLEY], capsys)
     assert code == 0, err
-    assert printed_before == ['odds of {"do": "shoot","unit": "tactical","target": "boyz"}\n']
+    assert printed_before == ['odds of {"do": "shoot", "unit": "tactical", "target": "boyz"}\n']
     assert out.startswith(printed_before[0]) and "method: exact" in out
 
 
@@ -176,3 +176,24 @@ def test_a_compile_bar_counts_its_rules_code_runs_against_the_budget(monkeypatch
     [(total, label, counts)] = heard
     assert total == 12_345 and "rules-code runs" in label
     assert sum(counts) == compiled.rules_code_runs > len(plan) + 1
+
+
+def test_the_exact_odds_bar_never_reads_past_its_budget(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """odds action --max-branches 10 on an assault showed "17/10" (the size estimate's sample runs counted too)."""
+    from herohammer.commands import odds_action_cmd
+
+    shown: list[int] = []
+
+    class Bar:
+        def __enter__(self) -> Any:
+            return shown.append
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    monkeypatch.setattr(odds_action_cmd, "progress_bar", lambda enabled, total, label: Bar())
+    progress = odds_action_cmd._Progress(True, 10, 100)
+    progress.walked(8)
+    progress.walked(17)
+    assert shown == [8, 2] and sum(shown) == 10

@@ -77,7 +77,8 @@ def test_a_sweep_s_bad_plan_or_first_variant_is_refused_before_its_header(tmp_pa
     assert "--actions[0]: expected an action object" in err and "run_sweep" not in err
     code, out, err = run(["sweep", str(TURN_40K3), "--vary", "sides.marines[tactical].models[0].profile=8",
                           "--runs", "10"], capsys)
-    assert code == 2 and out == "" and "variant 0: sides.marines[1].models[0].profile" in err, (out, err)
+    assert code == 2 and out == "" and ("variant 0 (--vary sides.marines[tactical].models[0].profile=8): "
+                                        "sides.marines[1].models[0].profile") in err, (out, err)
 
 
 def _helpless(parser: object, prefix: str) -> list[str]:

@@ -193,6 +193,10 @@ def test_actions_file_replaces_the_plan(tmp_path: Path, capsys: pytest.CaptureFi
     data = result_of(out)
     assert data["policy"] == "plan" and data["plan_sha256"]
     assert not any(r["outcome"].endswith("joined") for r in data["outcomes"])
+    code, out, err = run(["simulate", str(EXAMPLE_40K4), "--actions", str(plan), "--runs", "100", "--seed", "1"],
+                         capsys)  # the header names the plan played: not "its plan", the scenario's own
+    header = "".join(out.splitlines()[:2]).replace(" ", "")  # rich may wrap the title line
+    assert code == 0 and f"100runsoftheplanin{plan}".replace(" ", "") in header, out
 
 
 @pytest.mark.parametrize("plan,message", [
@@ -249,7 +253,41 @@ def test_no_scenario_runs_the_bundled_demos(capsys: pytest.CaptureFixture[str]) 
     assert "exact" in out and "seed 1" in out
 
 
+def test_a_plan_without_a_scenario_is_refused_not_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate --actions PLAN`` with no scenario ran the demos and dropped the plan without a word."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- {do: psychic_test, psyker: librarian}\n", encoding="utf-8")
+    code, out, err = run(["simulate", "--actions", str(plan), "--runs", "10"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"--actions {plan}: a plan needs a scenario" in err
+
+
 def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_a_step_every_run_skips_is_said_with_the_ruling_that_refused_it(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A later plan step illegal in every run was a bare 'skipped: step 2 (charge) 100%' row."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("- {do: end_phase}\n- {do: charge, unit: wizard, target: orc_archers}\n", encoding="utf-8")
+    scenario = Path(__file__).resolve().parents[1] / "examples" / "t9a_wizard_charges_out.yaml"
+    code, out, err = run(["simulate", str(scenario), "--actions", str(plan), "--runs", "50", "--seed", "1"], capsys)
+    assert code == 0, err
+    assert ("note: step 2 (charge) was refused in every run, e.g.: 'charge' is not an action of the movement phase"
+            in out) and out.rstrip().endswith("published.turn-sequence]"), out
+
+
+def test_a_battle_that_is_over_is_refused_not_simulated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Was a table reading "(nothing changed in any run)", the reason unsaid."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / "40k3_librarian_psychic.yaml").read_text(encoding="utf-8"))
+    data.update(turn=7, phase="assault", active="orks")
+    path = tmp_path / "over.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    code, out, err = run(["simulate", str(path), "--runs", "10", "--seed", "1"], capsys)
+    assert code == 2 and out == "" and err.startswith("herohammer: error: nothing to simulate: the battle is over"), err
+    assert err.rstrip().endswith("[published.game-length]")

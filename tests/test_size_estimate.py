@@ -184,7 +184,7 @@ def test_odds_action_says_first_why_it_samples(capsys: pytest.CaptureFixture[str
                           "--max-branches", "10", "--runs", "50"], capsys)
     assert code == 0, err
     header, first, *rest = out.splitlines()
-    assert header == 'odds of {"do": "shoot","unit": "tactical","target": "boyz"}'
+    assert header == 'odds of {"do": "shoot", "unit": "tactical", "target": "boyz"}'
     why = re.fullmatch(r"(exact enumeration would take about [\d,]+ rules-code runs \(budget 10\)): "
                        r"Monte Carlo with 50 runs", first)
     assert why is not None, first

@@ -53,7 +53,7 @@ def test_a_mistyped_command_is_refused_naming_every_command(capsys: object) -> N
     except SystemExit as exc:
         assert exc.code == 2
     err = capsys.readouterr().err  # type: ignore[attr-defined]
-    assert "invalid choice: 'simulat'" in err and all(repr(c.name) in err for c in COMMANDS)
+    assert "no command 'simulat'; did you mean simulate? (commands: " in err and all(c.name in err for c in COMMANDS)
 
 
 def test_simulate_prints_each_demo_heading_before_its_table_and_quiet_changes_nothing_else(capsys: object) -> None:

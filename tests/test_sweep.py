@@ -112,3 +112,52 @@ def test_cli_sweep_table_and_json(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert doc["seed"] == 3 and len(doc["variants"]) == 2 and doc["scenario_sha256"]
     assert main([*argv[:2], "--vary", "sides.red[ghost].at=1", "--runs", "10"]) == 2
     assert "ghost" in capsys.readouterr().err
+
+
+def test_a_value_the_schema_refuses_is_named_with_its_vary_before_any_run() -> None:
+    """Every --vary value is checked before the runs, and the refusal names the value: was "variant 1: ...
+    profile: got 'Ldx'" once variant 0 had run, and a later value (turn=9) only when its variant came up."""
+    data = yaml.safe_load(DEMO.read_text(encoding="utf-8"))
+    ran: list[int] = []
+    with pytest.raises(HerohammerError) as bad:
+        run_sweep(data, [(LD_PATH, [8, "x"])], runs=10, seed=1, advance=ran.append)
+    assert f"variant 1 (--vary {LD_PATH}=x): " in str(bad.value) and ran == []
+    with pytest.raises(HerohammerError) as late:
+        run_sweep(data, [(LD_PATH, [8, 9, 10]), ("turn", [1, 9])], runs=10, seed=1, advance=ran.append)
+    assert f"variant 1 (--vary {LD_PATH}=8, turn=9): turn: expected at most 7" in str(late.value) and ran == []
+
+
+
+def test_the_cli_refuses_a_later_value_before_its_header(capsys: pytest.CaptureFixture[str]) -> None:
+    """The header (and the first variant's check) came first; a later value was refused after it."""
+    code = main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=8,9", "--vary", "turn=1,9", "--runs", "10", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and f"variant 1 (--vary {LD_PATH}=8, turn=9): turn:" in err, (out, err)
+
+
+def test_a_dask_sweep_moves_its_progress_as_each_variant_finishes() -> None:
+    """On a cluster the bar moved once, at the end, by every variant: a long sweep showed no progress."""
+    distributed = pytest.importorskip("dask.distributed")
+    steps: list[int] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        run_sweep(data(), [(LD_PATH, [7, 9, 10])], 50, seed=5, scheduler=cluster.scheduler_address,
+                  advance=steps.append)
+    assert steps == [1, 1, 1]
+
+
+def test_workers_and_a_scheduler_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both given: the cluster ran the sweep and --workers was dropped without a word."""
+    with pytest.raises(HerohammerError, match="not both"):
+        run_sweep(data(), [(LD_PATH, [7, 9])], 10, seed=5, workers=2, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(SystemExit):
+        main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=7,9", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"])
+    assert "not allowed with argument --workers" in capsys.readouterr().err
+
+
+def test_an_outcome_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Was two identical columns."""
+    code = main(["sweep", str(DEMO), "--vary", f"{LD_PATH}=8,9", "--runs", "10", "--seed", "1",
+                 "--outcome", "librarian: joined = tactical", "--outcome", "librarian: joined = tactical"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "--outcome 'librarian: joined = tactical' is given twice" in err, (out, err)

@@ -177,6 +177,24 @@ def test_targets_and_actions_equal_the_cli(client: TestClient, capsys: pytest.Ca
     assert client.get(f"/api/tables/{tid}/actions", params={"unit": "ghosts"}).status_code == 400
 
 
+def test_actions_of_a_battle_over_say_why(client: TestClient) -> None:
+    """The page's "Legal actions" of a battle that is over name the reason and its rule, as the CLI does."""
+    data = state_of(client, open_demo(client)["table_id"])
+    data.update(turn=7, phase="assault", active="blue")
+    tid = client.post("/api/tables", json={"scenario": data}).json()["table_id"]
+    acts = client.get(f"/api/tables/{tid}/actions").json()
+    assert acts["result"]["actions"] == [] and acts["result"]["none_because"].startswith("the battle is over")
+    assert acts["rules"] == ["published.game-length"] and "published.game-length" in acts["clauses"]
+
+
+def test_a_roster_opened_as_a_scenario_says_how_to_make_one(client: TestClient) -> None:
+    """Was "(top level): expected a mapping with ruleset, active, sides ..." for a .ros file's XML."""
+    ros = Path(__file__).resolve().parents[1] / "examples" / "battlescribe" / "orks_test.ros"
+    r = client.post("/api/tables", json={"text": ros.read_text(), "filename": "orks_test.ros"})
+    assert r.status_code == 400 and "not a scenario" in r.json()["error"]
+    assert "herohammer scenario new --roster" in r.json()["error"]
+
+
 # -- odds ---------------------------------------------------------------------------------------
 def test_odds_equal_the_cli_exactly(client: TestClient, capsys: pytest.CaptureFixture[str]) -> None:
     data = state_of(client, open_demo(client)["table_id"])

@@ -250,3 +250,31 @@ def test_a_40k_squad_lists_its_pistol_shot_and_fires_it(page: Page, tmp_path: Pa
     page.fill("#faces", "1 1 1")
     pistols.locator(".act-apply").click()
     expect(page.locator("#log")).to_contain_text("3 models fire 3 shots with bolt pistol")
+
+
+def test_a_battle_that_is_over_says_why_nothing_is_left_and_what_a_simulation_plays(page: Page, tmp_path: Path) -> None:
+    """Was "none now" under Legal actions, and a "Simulate the plan" answer that never said the table had none."""
+    import yaml
+
+    data = yaml.safe_load((resources.files("herohammer") / "examples" / "demo_40k3_librarian.yaml").read_text())
+    data.update(turn=7, phase="assault", active="blue")
+    data.pop("plan", None)
+    path = tmp_path / "over.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))  # blue the last side to play
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#status-line")).to_contain_text("over.yaml: 40k3, turn 7")
+    expect(page.locator("#actions li.none-now")).to_contain_text("none: the battle is over")
+    expect(page.locator("#actions li.none-now")).to_contain_text("[published.game-length]")
+    page.fill("#sim-runs", "10")
+    page.click("#simulate")
+    expect(page.locator("#simulation .method")).to_contain_text("10 runs of the default policy (simple: the table has no plan)")
+
+
+def test_a_typo_in_the_typed_in_faces_is_named_and_nothing_is_played(page: Page) -> None:
+    """Was sent as null and shown as REFUSED under the action: "body.dice[2]: expected a whole number"."""
+    before = page.locator("#status-line").inner_text()
+    page.fill("#faces", "3 5 x")
+    page.click('#actions li[data-do="end_phase"] .act-apply')
+    expect(page.locator("#message")).to_have_text("typed-in faces: die #3 is 'x': expected a face from 1 to 6")
+    expect(page.locator("#ruling")).not_to_have_attribute("data-state", "illegal")
+    assert page.locator("#status-line").inner_text() == before

@@ -464,6 +464,10 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
     if isinstance(value, dict):
         check_data(value, where)
     else:
+        kinds = {get_args(t.model_fields["do"].annotation)[0] for t in ACTION_TYPES}
+        if isinstance(value, str) and value.strip() in kinds:  # the kind alone: say how to write it as an action
+            raise HerohammerError(f"{where}: expected an object: {{do: {value.strip()}, ...}} (YAML) or "
+                                  f"{{\"do\": \"{value.strip()}\", ...}} (JSON), not the action's kind alone")
         raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
     try:
         return _ADAPTER.validate_python(value)

@@ -54,6 +54,7 @@ class _Parser(argparse.ArgumentParser):
             # argparse names the missing argument before the unknown option typed, often in its place
             message = (f"unrecognized arguments: {' '.join(unknown)} ({prog} --help lists its options); "
                        f"and {message}")
+        message = self._command_words(message)
         if prog == "herohammer" and _Parser.chosen and message.startswith("unrecognized arguments"):
             prog = f"herohammer {_Parser.chosen}"
             message += f" (herohammer {_Parser.chosen} --help lists its options)"
@@ -62,6 +63,23 @@ class _Parser(argparse.ArgumentParser):
             self.exit(2)
         self.exit(2, f"{prog}: error: {message}\n")
 
+
+    def _command_words(self, message: str) -> str:
+        """Name the commands when none is given ("required: command" said only the argument's name) and the nearest
+        one to a mistyped command (argparse lists them all)."""
+        sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if sub is None or not sub.choices:
+            return message
+        names = list(sub.choices)
+        if message == f"the following arguments are required: {sub.dest}":
+            return f"expected a command: {', '.join(names)} ({self.prog} --help says what each does)"
+        typed = message.removeprefix(f"argument {sub.dest}: invalid choice: ").split(" (choose from", 1)[0]
+        if typed != message and len(typed) > 2 and typed[0] == typed[-1] == "'":
+            import difflib
+
+            near = difflib.get_close_matches(typed[1:-1], names, n=1, cutoff=0.6)
+            return f"no command {typed}" + (f"; did you mean {near[0]}?" if near else "") + f" (commands: {', '.join(names)})"
+        return message
 
     def _unknown_options(self) -> list[str]:
         """The option words typed that neither this parser nor its parents know (negative numbers are values)."""

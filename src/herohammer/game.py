@@ -79,6 +79,18 @@ class Game:
                                    if sure or self._judge(a).ruling.legal])
         return list(self._legal[1])
 
+    def why_no_actions(self) -> Ruling | None:
+        """Say why the active side has no legal action, or None when it has one.
+
+        Ending a phase is legal but in the battle's last phase (published.game-length), so an empty
+        ``legal_actions()`` means the battle is over: the ruling refusing ``end_phase`` says so, with its
+        rule id, where an empty list alone would read as a fault of the tool.
+        """
+        if self.legal_actions():
+            return None
+        ruling = self.check({"do": "end_phase"})
+        return None if ruling.legal else ruling
+
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
         """Apply a legal action and return its events; refuse an illegal one, changing nothing."""
         act = _as_action(action)

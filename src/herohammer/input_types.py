@@ -10,6 +10,7 @@ one of these types, so the error names the field.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator
@@ -27,8 +28,23 @@ def plain_number(value: Any) -> Any:
     if isinstance(value, bool):
         raise ValueError("expected a number, not true/false")
     if isinstance(value, (str, bytes, bytearray)):
-        raise ValueError("expected a number, not text (a number is written without quotes)")
+        raise ValueError(_as_text(value))
     return value
+
+
+def _as_text(value: str | bytes | bytearray) -> str:
+    """Say why a number came as text: quoted, or an exponent YAML 1.1 reads as text (``1e1``, ``1.5e1``)."""
+    text = value.strip() if isinstance(value, str) else ""
+    if "e" in text.lower():
+        try:
+            number = float(text)
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(number):
+                return (f"expected a number, not text: {text} came as text (in quotes, or an exponent, which YAML "
+                        f"reads as a number only with a dot and a sign: 1.0e+1); write {number:g}")
+    return "expected a number, not text (a number is written without quotes)"
 
 
 #: A number (whole or not) in input.

@@ -38,6 +38,12 @@ def dump_json(value: Any) -> str:
     return json.dumps(to_jsonable(value), indent=2, ensure_ascii=False)
 
 
+def one_line_json(value: Any) -> str:
+    """Return JSON text on one line, as a person types it (``{"do": "join", "to": [24.0, 20.02]}``), for an action
+    quoted in a header or a listing (a pretty-printed text with its newlines and indents dropped ran the items together)."""
+    return json.dumps(to_jsonable(value), ensure_ascii=False)
+
+
 def percent(p: Fraction) -> str:
     """Write a probability as a percentage for people."""
     return f"{float(p) * 100:.2f}%"

@@ -248,8 +248,24 @@ def _check_yaml_events(text: str, where: str) -> None:
             depth -= 1
 
 
+def refuse_battlescribe(name: str) -> None:
+    """Refuse a BattleScribe file given as a scenario, saying how to make one of it: read as YAML, its XML
+    is one string ("expected a mapping" says nothing), a zipped one "not UTF-8 text"."""
+    suffix = Path(name).suffix.lower()
+    if suffix in ("", ".yaml", ".yml", ".json"):
+        return
+    from .battlescribe import SUFFIXES
+
+    if suffix in SUFFIXES:
+        made = ("herohammer scenario new --roster FILE makes a scenario of it" if suffix.startswith(".ros")
+                else "name its units in a scenario's from: (herohammer catalogue FILE lists them)")
+        raise ScenarioError(name, "", f"a BattleScribe {suffix} file, not a scenario (YAML or JSON): {made}")
+
+
 def read_data(path: str | Path) -> dict[str, Any]:
     """Read a scenario file into plain data, or fail naming the file."""
+    if isinstance(path, (str, Path)):
+        refuse_battlescribe(str(path))
     data = read_structured(path)
     if not isinstance(data, dict):
         raise ScenarioError(str(path), "(top level)", "expected a mapping with ruleset, active, sides ...")

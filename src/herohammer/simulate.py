@@ -67,7 +67,7 @@ from .limits import ENGINE_MAX_RUNS, MAX_RUNS, METHODS
 from .game import Game
 from .outcome_labels import event_labels
 from .rulesets import Ruleset, get_ruleset
-from .rulings import Event
+from .rulings import Event, Ruling
 from .action_odds import wilson
 from .scenario import read_data, read_structured, scenario_notes, state_from_data
 from .state import GameState
@@ -524,6 +524,23 @@ def first_step_refused(state: GameState, driver: Driver) -> None:
     if not ruling.legal:
         raise IllegalActionError(f"the plan's step 1 ({first['do']}) is illegal in the scenario as it stands, so every "
                                  f"run would skip it: {ruling.reason}", ruling.rules)
+
+
+def refusal_at(initial: GameState, driver: Driver, step: int, dice: Dice, max_steps: int = 10_000) -> Ruling | None:
+    """Play one run up to plan step ``step`` (from 1) and return the ruling refusing it there, or None if it is legal
+    in that run: why a step every run skipped was skipped (its row, ``skipped: step N``, says only that it was)."""
+    node = driver.start(initial)
+    for _ in range(max_steps):
+        if driver.done(node):
+            return None
+        if driver.plan is not None and node.cursor == step - 1:
+            chosen = driver.choose(node)
+            if chosen["do"] in PROBES:
+                return None
+            ruling = driver.ruleset.rule_on(node.state, parse_action(dict(chosen)))
+            return None if ruling.legal else ruling
+        node = driver.step(node, dice)
+    return None
 
 
 def run_engine_once(initial: GameState, driver: Driver, dice: Dice, max_steps: int = 10_000) -> Node:

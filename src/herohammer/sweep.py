@@ -229,6 +229,8 @@ def run_sweep(
     workers = None if workers is None else guards.whole(workers, "run_sweep", "workers", 1, MAX_WORKERS)
     if scheduler is not None:
         guards.instance(scheduler, str, "run_sweep", "scheduler", "a Dask scheduler address (text)")
+        if workers is not None:  # the cluster would run it and the processes asked for be dropped unsaid
+            raise HerohammerError("sweep: give --workers (local processes) or --scheduler (a Dask cluster), not both")
         check_scheduler(scheduler)
     sweep_cost(varies, runs, method)
     seed = fresh_seed() if seed is None else seed
@@ -239,10 +241,7 @@ def run_sweep(
         for path, value in values.items():
             variant = set_path(variant, path, value)
         jobs.append((variant, plan, runs, variant_seed(seed, i), method, f"{source} variant {i}"))
-    for job in jobs[:1]:  # fail fast, in this process, on a variant the scenario schema refuses
-        from .simulate import prepare
-
-        prepare(job[0], job[1], job[5])
+    check_variants(data, varies, plan, source, variants)
     done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
     results = [r for r, _ in done]
     rulesets = {r.get("ruleset") for r in results}
@@ -258,6 +257,29 @@ def run_sweep(
                      for i, (values, r) in enumerate(zip(variants, results))],
         "notes": sweep_notes([n for _, n in done]),
     }
+
+
+def check_variants(data: Mapping[str, Any], varies: Sequence[tuple[str, list[Any]]],
+                   plan: list[dict[str, Any]] | None, source: str,
+                   variants: list[dict[str, Any]] | None = None) -> None:
+    """Refuse, before any run, a --vary value the scenario schema refuses: every value is checked in the first
+    variant holding it (a few variants, not the grid), and the refusal names the values that variant was built of."""
+    from .simulate import prepare
+
+    variants = grid(varies) if variants is None else variants
+    first: dict[tuple[str, str], int] = {}  # the first variant holding each --vary value
+    for i, values in enumerate(variants):
+        for path, value in values.items():
+            first.setdefault((path, repr(value)), i)
+    for i in sorted(set(first.values())):
+        variant = dict(data)
+        for path, value in variants[i].items():
+            variant = set_path(variant, path, value)
+        try:
+            prepare(variant, plan, f"{source} variant {i}")
+        except ScenarioError as exc:  # name the --vary values the variant was built of, not only its index
+            given = ", ".join(f"{path}={value}" for path, value in variants[i].items())
+            raise ScenarioError(f"{exc.source} (--vary {given})", exc.field, exc.problem) from None
 
 
 def checked_varies(varies: Any) -> list[tuple[str, list[Any]]]:
@@ -388,7 +410,7 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
              advance: Callable[[int], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     if scheduler:
         try:
-            from dask.distributed import Client
+            from dask.distributed import Client, as_completed
         except ImportError:  # pragma: no cover - dask is an optional extra
             raise HerohammerError("--scheduler needs dask: pip install 'herohammer[dask]'") from None
         try:
@@ -397,9 +419,9 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
         with client:
             futures = client.map(run_job, jobs, pure=False)
-            results = list(client.gather(futures))  # type: ignore[no-untyped-call]
-            advance(len(results))
-            return results
+            for _ in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+                advance(1)  # each variant as it finishes, as on processes (was every one at the end)
+            return list(client.gather(futures))  # type: ignore[no-untyped-call]
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:
         pool = None

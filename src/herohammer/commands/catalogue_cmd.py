@@ -64,8 +64,14 @@ def _run(args: argparse.Namespace) -> int:
         print_json("catalogue", {"file": data.path, "kind": data.kind, "name": data.name, "game": data.game,
                                  "units": [u.to_json() for u in data.units]}, ruleset=data.ruleset, method=None)
         return 0
-    simple_table(f"{data.name} ({data.kind}; {data.game or 'unknown game'}; ruleset {data.ruleset or 'none'}): "
-                 f"{len(data.units)} units", ["unit", "character", "models", "profile"],
+    title = (f"{data.name} ({data.kind}; {data.game or 'unknown game'}; ruleset {data.ruleset or 'none'}): "
+             f"{len(data.units)} unit{'s' * (len(data.units) != 1)}")
+    if not data.units:  # an empty table would read as a file read wrong: say where units are kept
+        where = ("its catalogues (.cat, .catz) hold the units: herohammer catalogue FILE.cat"
+                 if data.kind == "game system" else "no unit entry with a model profile in it")
+        print(f"{title}: {where}")
+        return 0
+    simple_table(title, ["unit", "character", "models", "profile"],
                  [[u.name, "yes" if u.character else "", ", ".join(f"{m.count} {m.name}" for m in u.models) or "-",
                    "; ".join(m.profile for m in u.models) or "(none in the data)"] for u in data.units])
     return 0

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..actions import parse_action
 from ..game import Game
-from ..report import dump_json, print_json, simple_table
+from ..report import one_line_json, print_json, simple_table
 from . import summary
 from .args import Once, add_json_flag, known_unit, known_units, say_notes
 
@@ -88,13 +88,17 @@ def _run_actions(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
     legal = game.legal_actions()
     summary = game.ruleset.summarise_actions(game.state, legal)
+    none = game.why_no_actions()
     notes = say_notes(game.state, args.json)
     if args.json:  # every listed action is accepted as it is by check --action and play --action
         print_json("actions", {"active": game.state.active, "phase": game.state.phase.value,
-                               "actions": [a.to_json() for a in legal], "summary": summary},
-                   ruleset=game.state.ruleset, method=None, notes=notes)
+                               "actions": [a.to_json() for a in legal], "summary": summary,
+                               "none_because": none.reason if none else None},
+                   ruleset=game.state.ruleset, rules=list(none.rules) if none else [], method=None, notes=notes)
         return 0
     print(f"{game.state.active} to act, {game.state.phase.value} phase:")
     for item in summary:
-        print("  " + dump_json(item).replace("\n", " ").replace("  ", ""))
+        print("  " + one_line_json(item))
+    if none is not None:
+        print(f"  none: {none.reason} [{', '.join(none.rules)}]")
     return 0

@@ -12,7 +12,7 @@ from ..errors import IllegalActionError
 from ..dice import DEFAULT_MAX_RUNS
 from ..limits import ENGINE_MAX_RUNS
 from ..simulate import progress_bar
-from ..report import EXACT, MONTE_CARLO, dump_json, fraction_text, percent, print_json
+from ..report import EXACT, MONTE_CARLO, fraction_text, one_line_json, percent, print_json
 from ..rulesets import get_ruleset
 from ..scenario import load_scenario
 from .args import Once, add_json_flag, known_units, say_notes, whole_number
@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
         raise IllegalActionError(ruling.reason, ruling.rules)
     loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
-        print(f"odds of {dump_json(action.to_json()).replace(chr(10), '').replace('  ', '')}", flush=True)
+        print(f"odds of {one_line_json(action.to_json())}", flush=True)
     with _Progress(sys.stderr.isatty() and not (args.json or args.quiet), args.max_branches, args.runs) as shown:
         answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
@@ -77,7 +77,7 @@ class _Progress:
     budget, ``--max-branches``), then, past it, the Monte Carlo runs, with the line saying why between them."""
 
     def __init__(self, enabled: bool, budget: int, runs: int) -> None:
-        self.enabled, self.runs = enabled, runs
+        self.enabled, self.runs, self.budget = enabled, runs, budget
         self.bar = progress_bar(enabled, budget, "exact odds: rules-code runs")
         self.step = self.bar.__enter__()
         self.counted = 0
@@ -89,6 +89,9 @@ class _Progress:
         self.bar.__exit__(*exc)
 
     def walked(self, runs: int) -> None:
+        # the size estimate's few sample runs are counted too, so a small tree may pass its budget (17/10 read as a
+        # fault): the bar stops full
+        runs = min(runs, self.budget)
         self.step(runs - self.counted)
         self.counted = runs
 

@@ -66,8 +66,9 @@ def _run(args: argparse.Namespace) -> int:
         dice = SeededDice(seed)
     game = Game.load(args.scenario, dice)
     start = game.state
-    for i, text in enumerate(args.action, start=1):  # an unknown unit is a typo: say so before playing any
-        known_units(start, parse_action(text), "--action" if len(args.action) == 1 else f"--action {i}")
+    for i, text in enumerate(args.action, start=1):  # a typo (a field, an unknown unit): say so before playing any
+        where = "--action" if len(args.action) == 1 else f"--action {i}"
+        known_units(start, parse_action(text, where), where)
     log: list[dict[str, Any]] = []
     lines: list[str] = [f"dice: {len(args.dice)} given rolls, in order" if seed is None
                         else f"seed: {seed} (replay with --seed {seed})"]

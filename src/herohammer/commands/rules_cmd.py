@@ -25,7 +25,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def chosen(every: list[Clause], ids: list[str], where: str = "") -> list[Clause]:
+def chosen(every: list[Clause], ids: list[str], where: str = "", label: str = "rules") -> list[Clause]:
     """Return the clauses an id or an id's start names (``t9a.join`` is every ``t9a.join.*``), in catalogue order.
 
     An id that names none is refused in one line, with the nearest id when there is one: a judge
@@ -34,13 +34,16 @@ def chosen(every: list[Clause], ids: list[str], where: str = "") -> list[Clause]
     if not ids:
         return every
     known = [c.id for c in every]
+    ids = [w[:-1] if w.endswith(".") and len(w) > 1 else w for w in ids]  # a start written with its dot: t9a.join.
     for wanted in ids:
         if not any(i == wanted or i.startswith(wanted + ".") for i in known):
             import difflib
 
-            near = difflib.get_close_matches(wanted, known, n=1, cutoff=0.6)
+            # the nearest id or start of ids (t9a.jo: t9a.join, which names several), not always a whole id
+            starts = sorted({i.rsplit(".", k)[0] for i in known for k in range(i.count("."))} - set(known))
+            near = difflib.get_close_matches(wanted, known + starts, n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]}?" if near else " (herohammer rules lists them)"
-            raise HerohammerError(f"rules: no clause id{where} is or starts with {wanted!r}{hint}")
+            raise HerohammerError(f"{label}: no clause id{where} is or starts with {wanted!r}{hint}")
     return [c for c in every if any(c.id == w or c.id.startswith(w + ".") for w in ids)]
 
 

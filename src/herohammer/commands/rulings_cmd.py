@@ -27,14 +27,26 @@ def register(sub: Any) -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     if args.id is not None:
+        given = [o for o, v in (("--ruleset", args.ruleset), ("--rule", args.rule)) if v is not None]
+        if given:  # they choose among the rulings listed: with one ruling named they would be dropped unsaid
+            raise HerohammerError(f"{' and '.join(given)} choose{'s' * (len(given) == 1)} the rulings listed; "
+                                  f"herohammer rulings {args.id} plays that one ruling: give one or the other")
         item = find_entry(args.id)
         if args.json:
             return _show(run_entry(item), True)
         return _play_and_show(item)
+    wanted = None if args.rule is None else args.rule.removesuffix(".") or args.rule
+    if wanted is not None:  # a clause id or a start of ids up to a dot (t9a.join), as herohammer rules takes them
+        from ..catalogue import clauses
+        from .rules_cmd import chosen
+
+        chosen(list(clauses()), [wanted], label="--rule")  # a typo: no such clause (the nearest offered)
     book = [b for b in load_book(BOOK_RULESETS if args.ruleset is None else (args.ruleset,))
-            if args.rule is None or args.rule in b.entry.rules]  # only the folder asked for is read
-    if args.rule is not None and not book:
-        raise HerohammerError(f"--rule: no ruling shows {args.rule!r} (herohammer rules lists the clause ids)")
+            if wanted is None or any(r == wanted or r.startswith(wanted + ".") for r in b.entry.rules)]
+    if wanted is not None and not book:
+        among = f"of {args.ruleset} " if args.ruleset else ""
+        raise HerohammerError(f"--rule: no ruling {among}in the book shows {wanted!r} yet "
+                              f"(herohammer rules {wanted} prints what it says)")
     if args.json:
         print_json("rulings", [{"id": b.id, "ruleset": b.entry.ruleset, "title": b.entry.title,
                                 "rules": b.entry.rules} for b in book], ruleset=args.ruleset,

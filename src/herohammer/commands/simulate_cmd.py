@@ -66,8 +66,10 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--actions", help="plan file (instead of the scenario's plan)")
     s.add_argument("--method", choices=METHODS, default="auto",
                    help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
-    s.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None, help="local processes")
-    s.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None,
+                       help="local processes")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
     s.add_argument("--json", action="store_true", help="print JSON")
@@ -100,6 +102,11 @@ def _run_simulate(args: argparse.Namespace) -> int:
     console = _console()
     progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
     if args.scenario is None:
+        if args.actions is not None:  # the demos play their own plans: a plan given for them would be dropped unsaid
+            from ..errors import HerohammerError
+
+            raise HerohammerError(f"--actions {args.actions}: a plan needs a scenario to play it in "
+                                  "(herohammer simulate SCENARIO --actions PLAN); the bundled demos play their own")
         return _run_demos(args, console, progress)
     from ..scenario import read_data
     from ..simulate import first_step_refused, fresh_seed, load_plan, prepare, simulate
@@ -108,6 +115,13 @@ def _run_simulate(args: argparse.Namespace) -> int:
     plan = load_plan(args.actions) if args.actions is not None else None
     state, driver, meta = prepare(data, plan, str(args.scenario))
     first_step_refused(state, driver)
+    if driver.plan is None:  # the default policy has nothing to play in a battle that is over: say so, not only
+        from ..errors import HerohammerError  # "(nothing changed in any run)"
+        from ..game import Game
+
+        over = Game(state).why_no_actions()
+        if over is not None:
+            raise HerohammerError(f"nothing to simulate: {over.reason} [{', '.join(over.rules)}]")
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress)
@@ -116,10 +130,29 @@ def _run_simulate(args: argparse.Namespace) -> int:
     # a table: its title is the header, printed before the runs (which may take a while)
     seed = fresh_seed() if args.seed is None else args.seed
     say_notes(state, False)
-    console.print(title_of({**meta, "seed": seed}, args.runs))
+    console.print(title_of({**meta, "seed": seed}, args.runs, args.actions))
     result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
     _emit(args, result, console, titled=False)
+    _why_always_skipped(result, state, driver, seed)
     return 0
+
+
+def _why_always_skipped(result: SimulationResult, state: Any, driver: Any, seed: int) -> None:
+    """Say why a plan step that every run skipped was refused: its row alone (``skipped: step 2 (charge)``,
+    100%) left the designer to guess. One run is played up to the step, with the simulation's seed."""
+    import re
+
+    from ..dice import SeededDice
+    from ..simulate import SKIP_PREFIX, refusal_at
+
+    for row in result.rows():
+        found = re.match(rf"{re.escape(SKIP_PREFIX)}step (\d+) ", row.outcome)
+        if found is None or row.count != row.runs:
+            continue
+        ruling = refusal_at(state, driver, int(found.group(1)), SeededDice(seed))
+        if ruling is not None:
+            print(f"note: {row.label.removeprefix(SKIP_PREFIX)} was refused in every run, e.g.: {ruling.reason} "
+                  f"[{', '.join(ruling.rules) or 'no special rule'}]")
 
 
 def _emit(args: argparse.Namespace, result: SimulationResult, console: Console, title: str | None = None,
@@ -172,11 +205,15 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
     return 0
 
 
-def title_of(meta: dict[str, Any], runs: int) -> str:
-    """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed."""
+def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None) -> str:
+    """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed.
+
+    ``plan_file``: the plan came from ``--actions FILE``, not from the scenario (which may have none).
+    """
     from rich.markup import escape
 
-    plan = "its plan" if meta["policy"] == "plan" else "the default policy (simple)"
+    plan = ("the plan in " + escape(str(plan_file)) if plan_file is not None
+            else "its plan" if meta["policy"] == "plan" else "the default policy (simple)")
     return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
 
 
@@ -325,20 +362,24 @@ def _run_sweep(args: argparse.Namespace) -> int:
 
     from ..report import MONTE_CARLO, print_json
     from ..scenario import read_data
-    from ..simulate import fresh_seed, load_plan, prepare, progress_bar
-    from ..sweep import (cell, check_outcomes, check_scheduler, checked_varies, parse_vary, pick_outcomes, row_label,
-                         run_sweep, set_path, sweep_cost)
+    from ..simulate import fresh_seed, load_plan, progress_bar
+    from ..sweep import (cell, check_outcomes, check_scheduler, check_variants, checked_varies, parse_vary,
+                         pick_outcomes, row_label, run_sweep, sweep_cost)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
+    twice = next((o for i, o in enumerate(args.outcome) if o in args.outcome[:i]), None)
+    if twice is not None:  # two columns alike, as a --vary value given twice would be two variants alike
+        from ..errors import HerohammerError
+
+        raise HerohammerError(f"--outcome {twice!r} is given twice (two columns alike)")
     variants, total = sweep_cost(varies, args.runs, args.method)  # refused here, before reading anything more
     if args.scheduler is not None:
         check_scheduler(args.scheduler)
     plan = load_plan(args.actions) if args.actions else None
     data = read_data(args.scenario)
-    first = data  # the first variant and the plan checked before the header says what will run (a path the
-    for path, values in varies:  # scenario lacks, a value its schema refuses, a plan step that is no action)
-        first = set_path(first, path, values[0])
-    prepare(first, plan, f"{args.scenario} variant 0")
+    # every value and the plan checked before the header says what will run (a path the scenario lacks,
+    # a value its schema refuses, a plan step that is no action)
+    check_variants(data, varies, plan, args.scenario)
     seed = fresh_seed() if args.seed is None else args.seed
     console = _console()
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"

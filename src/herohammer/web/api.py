@@ -286,8 +286,10 @@ def create_app(store: Store | None = None) -> FastAPI:
         if unit is not None:
             listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
             summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
+        none = game.why_no_actions()  # as herohammer actions says it: the battle is over
         return _answer("actions", {"active": game.state.active, "phase": game.state.phase.value, "actions": listed,
-                                   "summary": summary}, game.state, [])
+                                   "summary": summary, "none_because": none.reason if none else None},
+                       game.state, list(none.rules) if none else [])
 
     @app.post("/api/tables/{table_id}/odds", status_code=202,
               summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")

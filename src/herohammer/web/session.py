@@ -22,7 +22,7 @@ from ..action_odds import ActionOdds, action_odds
 from ..errors import HerohammerError, ScenarioError
 from ..game import Game
 from ..report import to_jsonable
-from ..scenario import parse_text, state_from_data
+from ..scenario import parse_text, refuse_battlescribe, state_from_data
 from ..state import GameState
 
 MAX_TABLES = 64
@@ -35,6 +35,7 @@ class Cancelled(Exception):
 
 def parse_scenario_text(text: str, filename: str) -> dict[str, Any]:
     """Read uploaded scenario text (JSON if the name ends in .json, else YAML) as the CLI reads files."""
+    refuse_battlescribe(filename)
     data = parse_text(text, "JSON" if filename.lower().endswith(".json") else "YAML", filename)
     if not isinstance(data, dict):
         raise ScenarioError(filename, "(top level)", "expected a mapping with ruleset, active, sides ...")

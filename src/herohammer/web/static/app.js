@@ -315,7 +315,10 @@ async function listActions(unitId, seq) {
       }
       list.append(li);
     }
-    if (!items.length) list.append(el("li", {}, "none now"));
+    if (!items.length) {  // the battle is over: say so, with the rule, as herohammer actions does
+      const why = all.result.none_because;
+      list.append(el("li", { class: "none-now" }, why ? `none: ${why} [${all.rules.join(", ")}]` : "none now"));
+    }
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
 }
 
@@ -388,20 +391,28 @@ async function propose(action) {
 }
 
 // ---------------------------------------------------------------- play and undo ----
+// The typed-in faces and the seed read as the CLI's --dice and --seed read them: a typo is named here (die #3 is
+// 'x'), not sent as null and refused as "body.dice[2]: expected a whole number" under the action as REFUSED.
 function diceChoice() {
   const faces = $("faces").value.trim();
   if (faces) {
-    const list = faces.split(/[\s,]+/).map((t) => Number(t));
-    return { dice: list };
+    const words = faces.split(/[\s,]+/).filter(Boolean);
+    words.forEach((t, i) => {
+      if (!/^[1-6]$/.test(t)) throw new Error(`typed-in faces: die #${i + 1} is '${t}': expected a face from 1 to 6`);
+    });
+    return { dice: words.map(Number) };
   }
   const seed = $("seed").value.trim();
+  if (seed !== "" && !/^[0-9]+$/.test(seed)) throw new Error(`seed: '${seed}' is not a whole number from 0 up`);
   return seed === "" ? {} : { seed: Number(seed) };
 }
 
 async function play(action) {
+  let dice;
+  try { dice = diceChoice(); } catch (e) { say(e.message); return; }
   busy(true);
   try {
-    const answer = await api("POST", tablePath("/play"), { actions: [action], ...diceChoice() });
+    const answer = await api("POST", tablePath("/play"), { actions: [action], ...dice });
     clearProposal();
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
@@ -482,7 +493,8 @@ async function simulate() {
     const job = await api("POST", tablePath("/simulate"), { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) });
     await followJob(job, (answer) => {
       const result = answer.result;
-      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs, seed ${result.seed}, method ${result.method}; `
+      const played = result.policy === "plan" ? "the table's plan" : "the default policy (simple: the table has no plan)";
+      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}; `
         + "95% intervals, exact values beside them where the chance tree was enumerated"));
       const table = el("table", { class: "odds" });
       for (const row of result.outcomes || []) {
