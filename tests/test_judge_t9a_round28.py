@@ -1,0 +1,171 @@
+"""Judge round 28 (t9a28): The 9th Age character rulings that break once the state changes around a character, and the
+core tests through the turn, played through Game (the public front door) with every roll scripted.
+
+1. Swiftstride on a combined unit: the engine rolled the unit's extra charge die although the character joined to it
+   lacks the rule (published.t9a-swiftstride: a unit has it only when every model has it); a character charging out
+   keeps the bonus of the unit he leaves (t9a.charge-out.own-rate).
+2. A last survivor took on his destroyed unit's "marched" and lost his own shot, though he had only moved to join it
+   (t9a.join.moved-separately prevails: what the character and his unit moved is counted apart,
+   t9a.combined.last-survivor).
+3. A Flying character could not charge out of his unit over a unit in his way: the charge had no Flying Movement
+   (published.t9a-fly, t9a.charge-out.own-rate, t9a.leave.move).
+4. The open readings kept and stated as decisions: a '-' raised by a modifier tests on the modified value
+   (core.profile.dash, core.value.used); WS 0 against WS 0 hits automatically (core.zero.ws); Wizard Conclave takes
+   exactly two different spells (t9a.spell.wizard-conclave).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from _t9a import HERO, STILL_ORC, play_to, refused, reloads, scenario
+from herohammer.actions import Charge
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+from herohammer.units import Status
+
+SWIFT = "published.t9a-swiftstride"
+FLY = "published.t9a-fly"
+LAST = "t9a.combined.last-survivor"
+SEPARATELY = "t9a.join.moved-separately"
+
+
+def _charge_dice(events: list[Any]) -> int:
+    return sum(1 for e in events for r in e.rolls if "charge die" in r.purpose)
+
+
+# -- 1. Swiftstride needs every model of the charging unit ----------------------------------------------------------
+def _swift(spear_rules: list[str], hero_rules: list[str]) -> Game:
+    data = scenario(phase="charge", active="elves", enemy_y=30, spear_rules=spear_rules, orc_profile=STILL_ORC)
+    data["sides"]["elves"][1]["rules"] = hero_rules
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(SWIFT, "t9a.join.part-of-unit", "published.t9a-charge")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_swiftstride_unit_joined_by_a_character_without_it_rolls_no_extra_charge_die() -> None:
+    g = _swift(["Swiftstride"], [])
+    charge = {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}
+    ruling = g.check(charge)
+    assert ruling.legal and "2D6" in ruling.reason, ruling
+    # 2D6 only: 1 + 6 + Advance 5 = 12 >= 10, the charge is made; the third die scripted is left unrolled (the old
+    # engine rolled it, dropped the 1 and moved 6 + 6)
+    dice = ScriptedDice([1, 6, 6])
+    events = g.apply(charge, dice)
+    assert _charge_dice(events) == 2 and dice.unused == (6,), events
+    assert SWIFT in events[-1].rules and "hero lacks Swiftstride" in events[-1].message, events[-1]
+    assert g.state.unit("spears").has(Status.ENGAGED)
+
+
+@pytest.mark.rule(SWIFT, "published.t9a-charge")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_swiftstride_unit_whose_character_has_it_too_rolls_three_dice_and_drops_the_lowest() -> None:
+    g = _swift(["Swiftstride"], ["Swiftstride"])
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1, 3]))
+    assert _charge_dice(events) == 3 and SWIFT in events[-1].rules, events
+    # 1 + 3 + 5 = 9 < 10: failed, the Failed Charge move the higher die (3)
+    assert "fails its charge (9\"" in events[-1].message, events[-1].message
+
+
+@pytest.mark.rule(SWIFT, "t9a.charge-out.own-rate", "t9a.charge-out.success")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_character_without_swiftstride_charging_out_of_a_swiftstride_unit_uses_its_bonus() -> None:
+    g = _swift(["Swiftstride"], [])
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1, 4]))
+    assert _charge_dice(events) == 3, events  # 4 + 1 + his Advance 5 = 10: he reaches the orcs 10" away
+    assert "t9a.charge-out.own-rate" in events[-1].rules and SWIFT in events[-1].rules, events[-1]
+    assert "t9a.charge-out.success" in events[-1].rules
+    # his own Swiftstride, out of a unit without it, is his too
+    g = _swift([], ["Swiftstride"])
+    assert _charge_dice(g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"},
+                                ScriptedDice([1, 1, 4]))) == 3
+
+
+# -- 2. a last survivor keeps his own move, not his unit's march ------------------------------------------------------
+def _wizard_in_a_marched_unit() -> Game:
+    """One spearman who marched this turn and the Hero, a Wizard who joined him after by an Advance move (moved)."""
+    data = scenario(n=1, phase="magic", active="elves", enemy_y=30, spear_status=["moved", "marched"],
+                    hero_status=["moved"], hero_weapons=["bow"], extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
+    data["sides"]["elves"][1]["spells"] = ["Fireball", "Flame Cage"]
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(LAST, SEPARATELY, "published.t9a-miscast", "published.t9a-who-can-shoot")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_last_survivor_who_only_moved_shoots_though_his_unit_had_marched() -> None:
+    g = _wizard_in_a_marched_unit()
+    shoot = {"do": "shoot", "unit": "spears", "target": "orcs"}
+    assert "spears marched this turn and does not shoot" in " ".join(g.check(shoot).notes)  # the spearman only
+    # 6 + 6: the Fireball goes off (1 hit, not wounding) and Miscasts: 1 hit on the spearman, wounded, not saved;
+    # the Hero alone takes the unit's Panic test and passes on 1 + 1
+    events = g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
+                     ScriptedDice([6, 6, 1, 1, 1, 6, 1, 1, 1]))
+    assert [e.kind for e in events] == ["cast", "miscast", "panic"] and LAST in events[2].rules, events
+    hero = g.state.unit("hero")
+    assert hero.last_of == "spears" and hero.has(Status.MOVED) and not hero.has(Status.MARCHED), hero.status
+    reloads(g)
+    play_to(g, "shooting", "elves")
+    ruling = g.check(shoot)  # the destroyed unit's name is its last survivor
+    assert ruling.legal and "1 shot" in ruling.reason, ruling
+    # he moved (-1 to hit): his bow at Long Range needs 6, then 4+ (BS 6, 10" away: short range is 12")
+    events = g.apply(shoot, ScriptedDice([6, 1]))
+    assert events[0].kind == "shoot" and "published.t9a-who-can-shoot" not in events[0].message, events
+
+
+@pytest.mark.rule(LAST, SEPARATELY)
+def test_a_last_survivor_who_marched_with_his_unit_still_does_not_shoot() -> None:
+    data = scenario(n=1, phase="magic", active="elves", enemy_y=30, spear_status=["moved", "marched"],
+                    hero_status=["moved", "marched"], hero_weapons=["bow"],
+                    extra={"magic_dice": {"elves": 6, "orcs": 4}})
+    data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
+    data["sides"]["elves"][1]["spells"] = ["Fireball", "Flame Cage"]
+    g = Game(state_from_data(data))
+    g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
+            ScriptedDice([6, 6, 1, 1, 1, 6, 1, 1, 1]))
+    assert g.state.unit("hero").has(Status.MARCHED)
+    play_to(g, "shooting", "elves")
+    refused(g, {"do": "shoot", "unit": "hero", "target": "orcs"}, "published.t9a-who-can-shoot", "marched")
+
+
+# -- 3. a Flying character charges out of his unit over a unit in his way --------------------------------------------
+def _flier_behind_guards(hero_rules: list[str] | None = None, spear_rules: list[str] | None = None) -> Game:
+    """The Hero (Fly 8, 16) in the Spearmen's front rank; elven Guards stand between them and the orcs 14" away."""
+    data = scenario(phase="charge", active="elves", enemy_y=34, orc_profile=STILL_ORC, spear_rules=spear_rules)
+    data["sides"]["elves"][1]["rules"] = hero_rules if hero_rules is not None else ["Fly (8, 16)"]
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [36, 26], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": HERO.replace("W3", "W1"),
+                                               "base": [20, 20]} for i in range(5)]})
+    return Game(state_from_data(data))
+
+
+@pytest.mark.rule(FLY, "t9a.charge-out.declare", "t9a.charge-out.own-rate", "t9a.charge-out.success", "t9a.leave.move")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_flying_character_charges_out_over_the_unit_in_his_way_at_his_flying_rate() -> None:
+    assert "fly" in Charge.model_fields  # the charge had no Flying Movement to ask for
+    g = _flier_behind_guards()
+    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    refused(g, on_foot, "published.t9a-move", "no clear way")
+    flying = {**on_foot, "fly": True}
+    ruling = g.check(flying)
+    assert ruling.legal and FLY in ruling.rules and "t9a.charge-out.own-rate" in ruling.rules, ruling
+    assert "8\" + 2D6" in ruling.reason, ruling.reason
+    # 8 + 3 + 3 = 14 >= 14: he flies over the Guards into contact
+    events = g.apply(flying, ScriptedDice([3, 3]))
+    assert "t9a.charge-out.success" in events[-1].rules and FLY in events[-1].rules, events[-1]
+    hero = g.state.unit("hero")
+    assert hero.joined is None and hero.has(Status.ENGAGED) and g.state.unit("orcs").has(Status.ENGAGED)
+    reloads(g)
+
+
+@pytest.mark.rule(FLY, "t9a.charge-out.declare")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_character_without_fly_and_a_unit_with_a_member_without_it_make_no_flying_charge() -> None:
+    assert "fly" in Charge.model_fields
+    g = _flier_behind_guards(hero_rules=[], spear_rules=["Fly (8, 16)"])
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs", "fly": True}, FLY, "has no Fly")
+    # the unit flies only if every model has Fly: the Hero has not
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "fly": True}, FLY, "not every model of spears")
