@@ -45,7 +45,6 @@ def _swift(spear_rules: list[str], hero_rules: list[str]) -> Game:
 
 
 @pytest.mark.rule(SWIFT, "t9a.join.part-of-unit", "published.t9a-charge")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_swiftstride_unit_joined_by_a_character_without_it_rolls_no_extra_charge_die() -> None:
     g = _swift(["Swiftstride"], [])
     charge = {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}
@@ -61,7 +60,6 @@ def test_a_swiftstride_unit_joined_by_a_character_without_it_rolls_no_extra_char
 
 
 @pytest.mark.rule(SWIFT, "published.t9a-charge")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_swiftstride_unit_whose_character_has_it_too_rolls_three_dice_and_drops_the_lowest() -> None:
     g = _swift(["Swiftstride"], ["Swiftstride"])
     events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1, 3]))
@@ -71,7 +69,6 @@ def test_a_swiftstride_unit_whose_character_has_it_too_rolls_three_dice_and_drop
 
 
 @pytest.mark.rule(SWIFT, "t9a.charge-out.own-rate", "t9a.charge-out.success")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_character_without_swiftstride_charging_out_of_a_swiftstride_unit_uses_its_bonus() -> None:
     g = _swift(["Swiftstride"], [])
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1, 4]))

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION,
-                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, roll_charge, stand_and_shoot)
+                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, SWIFTSTRIDE, roll_charge,
+                        stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
@@ -28,7 +29,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
-from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, CONCLAVE_PATTERN, current, FLY_PATTERN, fly_rates,
                         formation_of, has_conclave, host_of, march_rate, member_models, MOVED, movers_of, placed_all,
@@ -1360,6 +1361,32 @@ class NinthAge(Ruleset):
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
 
+    @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate", "t9a.join.part-of-unit")
+    def swiftstride(self, state: GameState, unit: Unit, out: bool) -> tuple[bool, str]:
+        """Say whether a charger rolls its Charge Range with Swiftstride, and why when that is not plain ("").
+
+        A unit has Swiftstride only when every model in it has it (published.t9a-swiftstride), its joined characters
+        too: one without it takes it from the combined unit.  A character charging out of a unit has his own, or may
+        use the unit's as a charge bonus that applied to the unit he leaves (t9a.charge-out.own-rate).
+        """
+        key = rule_key("Swiftstride")
+        if out:
+            if key in self.effective_rules(state, unit.id):
+                return True, ""
+            host = host_of(state, unit)
+            if any(rule_key(r) in self.effective_rules(state, host.id) for r in CHARGE_BONUS_RULES):
+                return True, (f"{unit.id} charges with {host.id}'s Swiftstride, a charge bonus of the unit it leaves "
+                              f"[t9a.charge-out.own-rate]")
+            return False, ""
+        members = state.combined(unit.id)
+        lacking = [u.id for u in members if key not in self.effective_rules(state, u.id)]
+        if not lacking:
+            return True, ""
+        if len(lacking) < len(members):
+            return False, (f"{', '.join(lacking)} lacks Swiftstride, so {unit.id} rolls no extra charge die: a unit "
+                           f"has it only when every model in it has it [{SWIFTSTRIDE}]")
+        return False, ""
+
     def _must_flee(self, target: Unit) -> bool:
         """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
         return self.flees_from_charges and target.has(Status.FLEEING)
@@ -1479,9 +1506,14 @@ class NinthAge(Ruleset):
                             rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
             host = host_of(state, unit)
-        swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
+        swift, swift_said = self.swiftstride(state, unit, out)
+        if swift or swift_said:
+            rules.append(SWIFTSTRIDE)
         rate = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
         roll = roll_charge(dice, rate, swift, unit.id)
+        if swift_said:
+            said = f"; {swift_said}{said}"
+            event = partial(_charge_event, note=said)
         if out:
             rules.append("t9a.charge-out.own-rate")
         arc, way = 0.0, state
