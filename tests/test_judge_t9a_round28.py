@@ -127,18 +127,18 @@ def test_a_last_survivor_who_marched_with_his_unit_still_does_not_shoot() -> Non
 
 
 # -- 3. a Flying character charges out of his unit over a unit in his way --------------------------------------------
-def _flier_behind_guards(hero_rules: list[str] | None = None, spear_rules: list[str] | None = None) -> Game:
+def _flier_behind_guards(hero_rules: list[str] | None = None, spear_rules: list[str] | None = None,
+                         guards_y: float = 26) -> Game:
     """The Hero (Fly 8, 16) in the Spearmen's front rank; elven Guards stand between them and the orcs 14" away."""
     data = scenario(phase="charge", active="elves", enemy_y=34, orc_profile=STILL_ORC, spear_rules=spear_rules)
     data["sides"]["elves"][1]["rules"] = hero_rules if hero_rules is not None else ["Fly (8, 16)"]
-    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [36, 26], "files": 5},
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [36, guards_y], "files": 5},
                                    "models": [{"name": f"g{i}", "profile": HERO.replace("W3", "W1"),
                                                "base": [20, 20]} for i in range(5)]})
     return Game(state_from_data(data))
 
 
 @pytest.mark.rule(FLY, "t9a.charge-out.declare", "t9a.charge-out.own-rate", "t9a.charge-out.success", "t9a.leave.move")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_flying_character_charges_out_over_the_unit_in_his_way_at_his_flying_rate() -> None:
     assert "fly" in Charge.model_fields  # the charge had no Flying Movement to ask for
     g = _flier_behind_guards()
@@ -157,10 +157,23 @@ def test_a_flying_character_charges_out_over_the_unit_in_his_way_at_his_flying_r
 
 
 @pytest.mark.rule(FLY, "t9a.charge-out.declare")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_character_without_fly_and_a_unit_with_a_member_without_it_make_no_flying_charge() -> None:
     assert "fly" in Charge.model_fields
     g = _flier_behind_guards(hero_rules=[], spear_rules=["Fly (8, 16)"])
     refused(g, {"do": "charge", "unit": "hero", "target": "orcs", "fly": True}, FLY, "has no Fly")
     # the unit flies only if every model has Fly: the Hero has not
     refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "fly": True}, FLY, "not every model of spears")
+
+
+@pytest.mark.rule(FLY, "t9a.charge-out.failure", "published.t9a-failed-charge")
+def test_a_flying_character_whose_charge_out_fails_stops_short_of_the_unit_he_flies_over() -> None:
+    g = _flier_behind_guards(guards_y=24.5)  # their rear edge 3.7" ahead of the Hero's front
+    # 8 + 1 + 4 = 13 < 14: failed; the Failed Charge move of 4" would end on the Guards: he stops short of them, more
+    # than 1" from his unit, which he leaves
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold", "fly": True},
+                     ScriptedDice([1, 4]))
+    assert "t9a.charge-out.failure" in events[-1].rules and "leaves spears" in events[-1].message, events[-1]
+    hero = g.state.unit("hero").models[0]
+    assert 22.5 < hero.at[1] and hero.at[1] + 10 / 25.4 <= 24.5 - 20 / 25.4 + 0.02, hero.at
+    assert g.state.unit("hero").joined is None and not g.state.unit("spears").has(Status.SHAKEN)
+    reloads(g)

@@ -92,6 +92,7 @@ def _why_busy(state: GameState, unit: Unit) -> str:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
+FLY_RULE = "published.t9a-fly"
 FAILED_CHARGE = "published.t9a-failed-charge"
 
 
@@ -1010,7 +1011,7 @@ class NinthAge(Ruleset):
         The declaration does not depend on the reaction: it is worked out once per state for the
         charge with or without one (listing legal actions offers the Hold beside the default).
         """
-        key = (type(self), "rule_charge", action.unit, action.target, action.wheel)
+        key = (type(self), "rule_charge", action.unit, action.target, action.wheel, action.fly)
         declared = state.remember(key, lambda: self._charge_declared(state, action))
         if not declared.legal:
             return declared
@@ -1095,7 +1096,7 @@ class NinthAge(Ruleset):
                                  REDIRECT, WHEEL_RULE)
         new = state.unit(action.redirect)
         second = _redirected(action, action.redirect_reaction)
-        key = (type(self), "rule_charge", action.unit, new.id, None)
+        key = (type(self), "rule_charge", action.unit, new.id, None, action.fly)
         declared = state.remember(key, lambda: self._charge_declared(state, second))
         if not declared.legal:
             return Ruling.forbid(f"{action.unit} could not redirect its charge to {new.id}: {declared.reason}",
@@ -1221,7 +1222,12 @@ class NinthAge(Ruleset):
         if not unit_line_of_sight(seeing, placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
-        adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
+        rates = self.charge_rates(state, unit, out, action.fly)
+        if rates is None:
+            return Ruling.forbid(f"{unit.id} has no Fly special rule: it cannot charge with Flying Movement" if out else
+                                 f"not every model of {unit.id} has Fly: it cannot charge with Flying Movement",
+                                 *decl, FLY_RULE)
+        adv = rates[0]
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
         if out:
             own.add(host.id)
@@ -1235,7 +1241,7 @@ class NinthAge(Ruleset):
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
             arc = f.wheel_distance(action.wheel)
-            problem = wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
+            problem = None if action.fly else wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
             if problem:
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
                                      WHEEL_RULE, *decl)
@@ -1255,14 +1261,16 @@ class NinthAge(Ruleset):
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
         pairs = contact_pairs(placed, target.placed, rows, slack)
         problem = None
-        if not charge_way_clear(way, placed, pairs, own, target.id, slack):
+        if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
             _, _, movers = contact_move(models, pairs)
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
-            problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
+            problem = path_problem(way, movers, own, action.fly, frozenset({target.id}), touched)
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
-                                 "published.t9a-move")
+                                 "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
         rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
+        if action.fly:  # a character charging out flies as he may when leaving (t9a.leave.move)
+            rules += (FLY_RULE, *(("t9a.leave.move",) if out else ()))
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
@@ -1270,7 +1278,7 @@ class NinthAge(Ruleset):
             rules += (WHEEL_RULE,)
             who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
+                            f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
 
     @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
@@ -1330,7 +1338,8 @@ class NinthAge(Ruleset):
                                  (("outcome", "destroyed" if gone else "fled"),))
 
     @implements(FLEE_REACTION, "t9a.charge-out.success")
-    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool) -> tuple[GameState, str]:
+    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
+                fly: bool = False) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
 
         ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
@@ -1344,7 +1353,7 @@ class NinthAge(Ruleset):
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         moved: GameState | None = None
-        if not path_problem(way, movers, own, False, frozenset({target.id})):
+        if not path_problem(way, movers, own, fly, frozenset({target.id})):
             model = unit.models[0]
             moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
                 shift_unit(way, way.unit(unit.id), dx, dy)
@@ -1360,6 +1369,35 @@ class NinthAge(Ruleset):
         moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
+    @staticmethod
+    @implements(FLY_RULE, FAILED_CHARGE)
+    def _flown_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float) -> float:
+        """Return how far a Flying Failed Charge move goes along (ux, uy): ``step``, or less where its end would stand
+        on a model of another unit or in Impassable Terrain (a Flying Movement passes over them, never ends on them)."""
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
+        while step > 0:
+            ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
+            if not path_problem(state, ends, own, True):
+                return step
+            step = max(0.0, step - 0.1)
+        return 0.0
+
+    @staticmethod
+    @implements("t9a.charge-out.own-rate", FLY_RULE, "t9a.leave.move")
+    def charge_rates(state: GameState, unit: Unit, out: bool, fly: bool) -> tuple[int, int] | None:
+        """Return the Advance and March Rates a charge uses, or None for a Flying charge the charger cannot make.
+
+        A character charging out of his unit uses his own (t9a.charge-out.own-rate), flying by his own Fly as he may
+        when he leaves (t9a.leave.move); a unit, its slowest model's, flying only when every model has Fly
+        (published.t9a-fly).
+        """
+        if out:
+            return fly_rates(unit) if fly else (advance_rate(unit), march_rate(unit))
+        return unit_rates(state, unit, fly)
 
     @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate", "t9a.join.part-of-unit")
     def swiftstride(self, state: GameState, unit: Unit, out: bool) -> tuple[bool, str]:
@@ -1509,7 +1547,11 @@ class NinthAge(Ruleset):
         swift, swift_said = self.swiftstride(state, unit, out)
         if swift or swift_said:
             rules.append(SWIFTSTRIDE)
-        rate = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
+        rates = self.charge_rates(state, unit, out, action.fly) or self.charge_rates(state, unit, out, False)
+        assert rates is not None
+        rate = rates[0]
+        if action.fly:
+            rules.append(FLY_RULE)
         roll = roll_charge(dice, rate, swift, unit.id)
         if swift_said:
             said = f"; {swift_said}{said}"
@@ -1524,7 +1566,7 @@ class NinthAge(Ruleset):
         reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
                                      target.placed)
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out)
+            caught, where = self._caught(state, way, unit, target, out, action.fly)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
@@ -1559,6 +1601,8 @@ class NinthAge(Ruleset):
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
+        if action.fly and length > 0:  # flown over what stands in the way, it may not end on it: it stops short
+            step = self._flown_short(state, unit, out, dx / length, dy / length, step)
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = shift_unit(state, unit, dx, dy)
