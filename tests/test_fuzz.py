@@ -152,6 +152,8 @@ def action(draw: st.DrawFn, data: Any) -> Any:
             fields["wheel"] = wheel
         if do == "charge" and (reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"]))):
             fields["reaction"] = reaction
+        if do == "charge" and draw(st.booleans()):  # a Flying charge (published.t9a-fly)
+            fields["fly"] = True
         if do == "charge" and draw(st.booleans()):  # published.t9a-redirect-charge
             fields["redirect"] = draw(ids)
             if redirect_reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"])):

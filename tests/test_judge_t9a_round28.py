@@ -177,3 +177,11 @@ def test_a_flying_character_whose_charge_out_fails_stops_short_of_the_unit_he_fl
     assert 22.5 < hero.at[1] and hero.at[1] + 10 / 25.4 <= 24.5 - 20 / 25.4 + 0.02, hero.at
     assert g.state.unit("hero").joined is None and not g.state.unit("spears").has(Status.SHAKEN)
     reloads(g)
+
+
+@pytest.mark.rule(FLY, "t9a.charge-out.declare")
+def test_legal_actions_offer_the_flying_charge_out_the_ground_charge_cannot_make() -> None:
+    g = _flier_behind_guards()
+    offered = [a for a in g.legal_actions() if a.do == "charge" and a.unit == "hero"]
+    assert any(a.fly and a.target == "orcs" for a in offered), offered
+    assert not any(not a.fly and a.target == "orcs" for a in offered), offered

@@ -511,6 +511,12 @@ class NinthAge(Ruleset):
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
                     if self.flees_from_charges and not e.has(Status.ENGAGED):
                         yield from self._redirect_candidates(state, u, e, viable)
+                flying = self.charge_rates(state, u, bool(u.joined), True) if u.alive else None
+                if flying is not None:  # a Flying charge (published.t9a-fly), at its own reach
+                    far = flying[0] + MAX_CHARGE_BONUS + EPSILON
+                    for e in enemies:
+                        if not e.joined and not beyond_charge_reach(state, u, e, far):
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, fly=True)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
