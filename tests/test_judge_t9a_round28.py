@@ -185,3 +185,104 @@ def test_legal_actions_offer_the_flying_charge_out_the_ground_charge_cannot_make
     offered = [a for a in g.legal_actions() if a.do == "charge" and a.unit == "hero"]
     assert any(a.fly and a.target == "orcs" for a in offered), offered
     assert not any(not a.fly and a.target == "orcs" for a in offered), offered
+
+
+# -- 4. the core tests through the 9th Age turn ---------------------------------------------------------------------
+DASHED = "WS4 BS4 S3 T3 W1 I- A1 Ld8 Sv5+ Adv5 Mar10"
+
+
+@pytest.mark.rule("core.test.characteristic", "core.test.leadership", "published.turn-sequence")
+@pytest.mark.parametrize("phase", ["charge", "movement", "magic", "shooting", "melee"])
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_judge_calls_a_characteristic_or_leadership_test_in_any_phase_of_a_9th_age_turn(phase: str) -> None:
+    g = Game(state_from_data(scenario(phase=phase, active="elves", joined=False, hero_at=(10, 10))))
+    for unit in ("spears", "orcs"):  # either side's unit, as in 40k
+        for test in ({"do": "test", "unit": unit, "characteristic": "I"},
+                     {"do": "test", "unit": unit, "characteristic": "Ld", "kind": "Terror"}):
+            ruling = g.check(test)
+            assert ruling.legal and ("core.test.characteristic" in ruling.rules or
+                                     "core.test.leadership-kinds" in ruling.rules), (phase, ruling)
+
+
+@pytest.mark.rule("core.profile.dash", "core.value.used", "core.test.characteristic")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_dash_raised_by_a_modifier_tests_on_the_modified_value_and_unraised_never_passes() -> None:
+    g = Game(state_from_data(scenario(phase="magic", active="elves", joined=False, hero_at=(10, 10),
+                                      spear_profile=DASHED)))
+    assert g.check({"do": "test", "unit": "spears", "characteristic": "I"}).legal  # it was refused in every phase
+    raised = {"do": "test", "unit": "spears", "characteristic": "I",
+              "modifiers": [{"kind": "add", "value": 1, "source": "spell"}]}
+    events = g.apply(raised, ScriptedDice([1]))
+    assert "I test on 1" in events[0].message and "passes" in events[0].message, events[0]
+    assert "core.value.used" in events[0].rules
+    events = g.apply(raised, ScriptedDice([2]))
+    assert "fails" in events[0].message, events[0]
+    plain = {"do": "test", "unit": "spears", "characteristic": "I"}
+    events = g.apply(plain, ScriptedDice([1]))  # '-' is 0: a 1 fails it
+    assert "I test on 0" in events[0].message and "fails" in events[0].message, events[0]
+
+
+@pytest.mark.rule("core.test.highest-value", "core.test.leadership-choice", "t9a.join.part-of-unit", LAST)
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_whose_value_a_combined_unit_and_its_last_survivor_test_on() -> None:
+    g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=1, orcs=10, spear_profile=DASHED)))
+    assert g.check({"do": "test", "unit": "spears", "characteristic": "I"}).legal  # it was refused in every phase
+    # the unit tests on its highest value, the Hero's (I 6, Ld 9); the Hero named tests with his unit
+    for unit in ("spears", "hero"):
+        events = g.apply({"do": "test", "unit": unit, "characteristic": "I"}, ScriptedDice([6]))
+        assert "I test on 6 (Hero's profile" in events[0].message and "fails" in events[0].message, events[0]
+        events = g.apply({"do": "test", "unit": unit, "characteristic": "Ld"}, ScriptedDice([5, 4]))
+        assert "spears takes a Leadership test on Ld 9 (Hero)" in events[0].message, events[0]
+    # the player may pick the spearman's Ld 8 instead (core.test.leadership-choice)
+    events = g.apply({"do": "test", "unit": "spears", "characteristic": "Ld", "leadership": 8}, ScriptedDice([5, 4]))
+    assert "on Ld 8 (s0)" in events[0].message and "fails" in events[0].message, events[0]
+    # the orcs shoot the spearman down (2 hits shared, one each; his wounded and unsaved): the Hero is the unit now
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+            ScriptedDice([5, 5] + [1] * 8 + [6, 1, 1, 1, 1]))
+    assert g.state.unit("hero").last_of == "spears"
+    events = g.apply({"do": "test", "unit": "spears", "characteristic": "I"}, ScriptedDice([6]))
+    assert "hero takes a I test on 6" in events[0].message, events[0]
+
+
+@pytest.mark.rule("published.t9a-general", "core.test.leadership-choice")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_a_unit_near_its_general_may_take_a_leadership_test_on_his_leadership() -> None:
+    data = scenario(n=5, phase="magic", active="elves", joined=False, hero_at=(30, 12))
+    data["sides"]["elves"][1]["rules"] = ["General"]
+    g = Game(state_from_data(data))
+    test = {"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Fear"}
+    ruling = g.check(test)
+    assert ruling.legal and "published.t9a-general" in ruling.rules and "Ld 9" in ruling.reason, ruling
+    events = g.apply(test, ScriptedDice([5, 4]))
+    assert "Fear test on Ld 9" in events[0].message and "passes" in events[0].message, events[0]
+    # beyond 12" the General lends nothing
+    data["sides"]["elves"][1]["models"][0]["at"] = [70, 46]
+    g = Game(state_from_data(data))
+    assert "Ld 8" in g.check(test).reason
+
+
+@pytest.mark.rule("core.zero.ws", "published.t9a-to-hit-melee")
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+def test_ws_0_against_ws_0_hits_automatically() -> None:
+    data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, hero_at=(10, 10),
+                    spear_status=["engaged"], orc_status=["engaged"],
+                    spear_profile="WS0 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10",
+                    orc_profile="WS0 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8")
+    g = Game(state_from_data(data))
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 40))
+    first = events[0].rolls[0]
+    # the orcs' WS 0 lets every blow hit without a roll, though the spearmen's own WS 0 would hit only on 6
+    assert first.rule == "published.t9a-to-wound" and first.request.startswith("10D6"), first
+    assert "core.zero.ws" in events[0].rules, events[0]
+
+
+@pytest.mark.rule("t9a.spell.wizard-conclave")
+@pytest.mark.parametrize("spells", [["Fireball"], ["Fireball", "Fireball"], ["Fireball", "Flame Cage", "Burning Head"]])
+def test_a_wizard_conclave_takes_exactly_two_different_spells_of_its_list(spells: list[str]) -> None:
+    from herohammer.errors import ScenarioError
+
+    data = scenario(phase="magic", active="elves", joined=False, hero_at=(10, 10), roles={0: "champion"},
+                    spear_rules=["Wizard Conclave (Fireball, Flame Cage, Burning Head)"])
+    data["sides"]["elves"][0]["spells"] = spells
+    with pytest.raises(ScenarioError, match=r"exactly two different spells.*t9a\.spell\.wizard-conclave"):
+        state_from_data(data)
