@@ -193,7 +193,6 @@ DASHED = "WS4 BS4 S3 T3 W1 I- A1 Ld8 Sv5+ Adv5 Mar10"
 
 @pytest.mark.rule("core.test.characteristic", "core.test.leadership", "published.turn-sequence")
 @pytest.mark.parametrize("phase", ["charge", "movement", "magic", "shooting", "melee"])
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_judge_calls_a_characteristic_or_leadership_test_in_any_phase_of_a_9th_age_turn(phase: str) -> None:
     g = Game(state_from_data(scenario(phase=phase, active="elves", joined=False, hero_at=(10, 10))))
     for unit in ("spears", "orcs"):  # either side's unit, as in 40k
@@ -205,7 +204,6 @@ def test_a_judge_calls_a_characteristic_or_leadership_test_in_any_phase_of_a_9th
 
 
 @pytest.mark.rule("core.profile.dash", "core.value.used", "core.test.characteristic")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_dash_raised_by_a_modifier_tests_on_the_modified_value_and_unraised_never_passes() -> None:
     g = Game(state_from_data(scenario(phase="magic", active="elves", joined=False, hero_at=(10, 10),
                                       spear_profile=DASHED)))
@@ -223,7 +221,6 @@ def test_a_dash_raised_by_a_modifier_tests_on_the_modified_value_and_unraised_ne
 
 
 @pytest.mark.rule("core.test.highest-value", "core.test.leadership-choice", "t9a.join.part-of-unit", LAST)
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_whose_value_a_combined_unit_and_its_last_survivor_test_on() -> None:
     g = Game(state_from_data(scenario(phase="shooting", active="orcs", n=1, orcs=10, spear_profile=DASHED)))
     assert g.check({"do": "test", "unit": "spears", "characteristic": "I"}).legal  # it was refused in every phase
@@ -245,7 +242,6 @@ def test_whose_value_a_combined_unit_and_its_last_survivor_test_on() -> None:
 
 
 @pytest.mark.rule("published.t9a-general", "core.test.leadership-choice")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_a_unit_near_its_general_may_take_a_leadership_test_on_his_leadership() -> None:
     data = scenario(n=5, phase="magic", active="elves", joined=False, hero_at=(30, 12))
     data["sides"]["elves"][1]["rules"] = ["General"]
@@ -262,7 +258,6 @@ def test_a_unit_near_its_general_may_take_a_leadership_test_on_his_leadership() 
 
 
 @pytest.mark.rule("core.zero.ws", "published.t9a-to-hit-melee")
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 def test_ws_0_against_ws_0_hits_automatically() -> None:
     data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, hero_at=(10, 10),
                     spear_status=["engaged"], orc_status=["engaged"],

@@ -287,11 +287,11 @@ class NinthAge(Ruleset):
 
     #: The 9th Age player turn: Charge, Movement, Magic, Shooting, Melee.
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
-        PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
-        PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "test", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "test", "end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"test", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"test", "end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"test", "end_phase"})),
     )
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
@@ -341,6 +341,7 @@ class NinthAge(Ruleset):
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
         "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"),
         "shoot": ("unit", "target"), "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
+        "test": ("unit",),
     }
 
     @implements("t9a.combined.last-survivor")
