@@ -281,3 +281,15 @@ def test_a_wizard_conclave_takes_exactly_two_different_spells_of_its_list(spells
     data["sides"]["elves"][0]["spells"] = spells
     with pytest.raises(ScenarioError, match=r"exactly two different spells.*t9a\.spell\.wizard-conclave"):
         state_from_data(data)
+
+
+@pytest.mark.rule(FLY, "published.t9a-charge", "t9a.join.part-of-unit")
+def test_a_unit_whose_every_model_has_fly_charges_flying_its_character_with_it() -> None:
+    g = _flier_behind_guards(spear_rules=["Fly (10, 20)"])  # the Hero has Fly (8, 16): the slowest, 8
+    charge = {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold", "fly": True}
+    ruling = g.check(charge)
+    assert ruling.legal and FLY in ruling.rules and "8\" + 2D6, flying" in ruling.reason, ruling
+    events = g.apply(charge, ScriptedDice([3, 3]))  # 8 + 6 = 14: the unit flies over the Guards into contact
+    assert "spears charges orcs" in events[-1].message and FLY in events[-1].rules, events[-1]
+    assert g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("hero").joined == "spears"
+    reloads(g)
