@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from _t9a import HERO, STILL_ORC, play_to, refused, reloads, scenario
-from herohammer.actions import Charge
+from herohammer.actions import Charge, Join
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
@@ -293,3 +293,27 @@ def test_a_unit_whose_every_model_has_fly_charges_flying_its_character_with_it()
     assert "spears charges orcs" in events[-1].message and FLY in events[-1].rules, events[-1]
     assert g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("hero").joined == "spears"
     reloads(g)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule(FLY, "t9a.join.move", "t9a.join.position", "t9a.join.moved-separately")
+def test_a_flying_character_joins_a_unit_over_the_unit_in_his_way() -> None:
+    assert "fly" in Join.model_fields  # a join had no Flying Movement to ask for
+    data = scenario(phase="movement", active="elves", joined=False, hero_at=(36, 12.5))
+    data["sides"]["elves"][1]["rules"] = ["Fly (8, 16)"]
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [36, 16], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": HERO.replace("W3", "W1"),
+                                               "base": [20, 20]} for i in range(5)]})
+    g = Game(state_from_data(data))
+    join = {"do": "join", "character": "hero", "unit": "spears"}
+    refused(g, join, "published.t9a-move", "path crosses guards")
+    ruling = g.check({**join, "fly": True})
+    assert ruling.legal and FLY in ruling.rules and "t9a.join.move" in ruling.rules, ruling
+    events = g.apply({**join, "fly": True})
+    assert FLY in events[0].rules and "t9a.join.moved-separately" in events[0].rules, events[0]
+    hero = g.state.unit("hero")
+    assert hero.joined == "spears" and hero.has(Status.MOVED) and not hero.has(Status.MARCHED)  # 7" of his 8"
+    reloads(g)
+    # without Fly there is no Flying Movement to join by
+    data["sides"]["elves"][1]["rules"] = []
+    refused(Game(state_from_data(data)), {**join, "fly": True}, FLY, "has no Fly")
