@@ -138,7 +138,7 @@ def action(draw: st.DrawFn, data: Any) -> Any:
     if do == "join":
         fields |= {"character": draw(ids), "unit": draw(ids), "to": draw(near)}
         fields |= draw(st.sampled_from([{}, {"rank_choice": "widen"}, {"rank_choice": "second_rank"},
-                                        {"position": 1}, {"position": 0}]))
+                                        {"position": 1}, {"position": 0}, {"fly": True}]))
     elif do == "leave":
         fields |= {"character": draw(ids), "to": draw(near), "fly": draw(st.booleans())}
     elif do == "move":

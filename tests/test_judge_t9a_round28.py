@@ -295,7 +295,6 @@ def test_a_unit_whose_every_model_has_fly_charges_flying_its_character_with_it()
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule(FLY, "t9a.join.move", "t9a.join.position", "t9a.join.moved-separately")
 def test_a_flying_character_joins_a_unit_over_the_unit_in_his_way() -> None:
     assert "fly" in Join.model_fields  # a join had no Flying Movement to ask for

@@ -67,6 +67,7 @@ class Join(_Action):
     to: Point | None = None
     rank_choice: Literal["widen", "second_rank"] | None = None  # t9a.join.single-rank
     position: Count | None = None  # t9a: which front-rank file to take
+    fly: bool = False  # t9a: join by a Flying Movement (published.t9a-fly): its rates, over other units
 
 
 class Leave(_Action):

@@ -567,6 +567,7 @@ class NinthAge(Ruleset):
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
+            *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
@@ -653,6 +654,13 @@ class NinthAge(Ruleset):
         if isinstance(basis, IllegalActionError):
             raise _refuse(basis.reason, *basis.rules)
         ch, host, f, model = basis.character, basis.host, basis.formation, basis.models[-1]
+        advance, march = basis.advance, basis.march
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # a Flying Movement: its rates (published.t9a-fly)
+            rates = fly_rates(ch)
+            if rates is None:
+                raise _refuse(f"{ch.id} has no Fly special rule: it cannot join by a Flying Movement",
+                              "t9a.join.move", FLY_RULE)
+            advance, march = rates
         file = action.position if action.position is not None else centre_file(f, basis.front)
         new = place_in_front_rank(f, model.name, file, basis.front, action.rank_choice)
         points = new.slot_points
@@ -690,19 +698,25 @@ class NinthAge(Ruleset):
         own = set(basis.group)
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
-            problem = path_problem(state, [(model.moved_to(a), b)], own, False)
+            problem = path_problem(state, [(model.moved_to(a), b)], own, action.fly)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
-                              "no other)", "t9a.join.position", "published.t9a-move")
-        if moved > basis.march + EPSILON:
+                              "no other)", "t9a.join.position", "published.t9a-move",
+                              *((FLY_RULE,) if action.fly else ()))
+        if moved > march + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
-                          f"more than its March Rate {basis.march}\"; it cannot join there", "t9a.join.position")
-        return JoinPlan(host, ch, new, moved, basis.advance, basis.march, in_slots)
+                          f"more than its {'flying ' if action.fly else ''}March Rate {march}\"; it cannot join there",
+                          "t9a.join.position", *((FLY_RULE,) if action.fly else ()))
+        return JoinPlan(host, ch, new, moved, advance, march, in_slots)
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
-        return self._joined(state, self.plan_join(state, action))
+        new, events = self._joined(state, self.plan_join(state, action))
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # by a Flying Movement (published.t9a-fly)
+            events = [e._replace(message=f"{e.message} (a Flying Movement)", rules=(*e.rules, FLY_RULE))
+                      for e in events]
+        return new, events
 
     @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
                 "t9a.combined.last-survivor")
