@@ -316,3 +316,25 @@ def test_a_flying_character_joins_a_unit_over_the_unit_in_his_way() -> None:
     # without Fly there is no Flying Movement to join by
     data["sides"]["elves"][1]["rules"] = []
     refused(Game(state_from_data(data)), {**join, "fly": True}, FLY, "has no Fly")
+
+
+# -- 5. a Discipline test to redirect a charge may use the General's Leadership ------------------------------------
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("published.t9a-general", "published.t9a-redirect-charge", "core.test.leadership-kinds")
+def test_a_unit_redirecting_its_charge_near_its_general_tests_on_his_leadership() -> None:
+    data = scenario(phase="charge", active="orcs", enemy_y=30)
+    data["sides"]["elves"][0]["formation"]["position"] = [29, 20]
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [42, 20], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": HERO.replace("W3", "W1"),
+                                               "base": [20, 20]} for i in range(5)]})
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "rules": ["General"], "models": [
+        {"name": "Boss", "profile": "WS5 BS3 S4 T4 W2 I3 A3 Ld9 Sv5+ Adv4 Mar8", "base": [25, 25], "at": [36, 36]}]})
+    g = Game(state_from_data(data))
+    charge = {"do": "charge", "unit": "orcs", "target": "spears", "reaction": "flee", "redirect": "guards"}
+    # the Spearmen flee 1 + 1; the redirect's Discipline test 5 + 4 = 9 fails the orcs' Ld 7 but passes the
+    # General's Ld 9, 6" away (Commanding Presence); the charge at the Guards 6 + 6
+    events = g.apply(charge, ScriptedDice([1, 1, 5, 4, 6, 6]))
+    redirect = next(e for e in events if e.kind == "redirect")
+    assert "Ld 9" in redirect.message and "passed" in redirect.message, redirect.message
+    assert "published.t9a-general" in redirect.rules, redirect
+    assert "charges guards" in events[-1].message, events[-1].message
