@@ -319,7 +319,6 @@ def test_a_flying_character_joins_a_unit_over_the_unit_in_his_way() -> None:
 
 
 # -- 5. a Discipline test to redirect a charge may use the General's Leadership ------------------------------------
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule("published.t9a-general", "published.t9a-redirect-charge", "core.test.leadership-kinds")
 def test_a_unit_redirecting_its_charge_near_its_general_tests_on_his_leadership() -> None:
     data = scenario(phase="charge", active="orcs", enemy_y=30)

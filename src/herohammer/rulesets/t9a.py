@@ -29,7 +29,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
-from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing, rule_key
+from .base import (Act, LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing,
+                   rule_key)
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, CONCLAVE_PATTERN, current, FLY_PATTERN, fly_rates,
                         formation_of, has_conclave, host_of, march_rate, member_models, MOVED, movers_of, placed_all,
@@ -93,6 +94,8 @@ def _why_busy(state: GameState, unit: Unit) -> str:
 
 SHAKEN_RULE = "published.t9a-shaken"
 FLY_RULE = "published.t9a-fly"
+#: The General's Commanding Presence: his Leadership lent to a unit's Discipline tests within 12".
+GENERAL_RULE_ID = "published.t9a-general"
 FAILED_CHARGE = "published.t9a-failed-charge"
 
 
@@ -439,6 +442,11 @@ class NinthAge(Ruleset):
         if is_character(target):
             return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
+
+    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none."""
+        return ()
 
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
@@ -1161,7 +1169,7 @@ class NinthAge(Ruleset):
         return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
                "Charge Range roll)"
 
-    @implements(REDIRECT, BATTLE_STANDARD)
+    @implements(REDIRECT, BATTLE_STANDARD, GENERAL_RULE_ID)
     def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
                   dice: Dice) -> tuple[Unit | None, Event]:
         """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
@@ -1184,6 +1192,10 @@ class NinthAge(Ruleset):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
+        lent = self.lent_leadership(state, charger.id)  # the General's, within 12" (a Discipline test like any)
+        if lent and max(s.leadership for s in lent) > ld.value:
+            best = max(lent, key=lambda s: s.leadership)
+            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
         # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
         result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"

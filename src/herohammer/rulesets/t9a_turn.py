@@ -75,6 +75,11 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
                             yield Shoot.trusted(do="shoot", unit=u.id, target=e.id, weapon=choice)
         yield from super().candidate_actions(state)
 
+    @implements(GENERAL)
+    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``)."""
+        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id))
+
     @implements("core.test.leadership-choice", "t9a.join.part-of-unit", GENERAL, "published.t9a-duel")
     def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
         """Return the Leadership a unit's Leadership test (the test action) is taken on, as its Discipline tests are.
