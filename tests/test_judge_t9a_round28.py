@@ -337,3 +337,13 @@ def test_a_unit_redirecting_its_charge_near_its_general_tests_on_his_leadership(
     assert "Ld 9" in redirect.message and "passed" in redirect.message, redirect.message
     assert "published.t9a-general" in redirect.rules, redirect
     assert "charges guards" in events[-1].message, events[-1].message
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule("core.zero.a", "published.t9a-combat-resolution")
+def test_a_fight_where_attacks_0_leave_no_blow_cites_the_value_of_0() -> None:
+    data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, hero_at=(10, 10),
+                    spear_status=["engaged"], orc_status=["engaged"],
+                    spear_profile="WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10", orc_profile=STILL_ORC)
+    events = Game(state_from_data(data)).apply({"do": "fight", "unit": "spears"}, ScriptedDice([1, 1]))
+    assert "no blows are struck" in events[0].message and "core.zero.a" in events[0].rules, events[0]
