@@ -339,7 +339,6 @@ def test_a_unit_redirecting_its_charge_near_its_general_tests_on_his_leadership(
     assert "charges guards" in events[-1].message, events[-1].message
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule("core.zero.a", "published.t9a-combat-resolution")
 def test_a_fight_where_attacks_0_leave_no_blow_cites_the_value_of_0() -> None:
     data = scenario(phase="melee", active="elves", enemy_y=20, joined=False, hero_at=(10, 10),
