@@ -346,3 +346,15 @@ def test_a_fight_where_attacks_0_leave_no_blow_cites_the_value_of_0() -> None:
                     spear_profile="WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10", orc_profile=STILL_ORC)
     events = Game(state_from_data(data)).apply({"do": "fight", "unit": "spears"}, ScriptedDice([1, 1]))
     assert "no blows are struck" in events[0].message and "core.zero.a" in events[0].rules, events[0]
+
+
+@pytest.mark.rule(FLY, "published.t9a-failed-charge")
+def test_a_flying_unit_whose_charge_fails_stops_short_of_the_unit_it_flew_at() -> None:
+    g = _flier_behind_guards(spear_rules=["Fly (10, 20)"], guards_y=24.5)
+    # 8 + 1 + 4 = 13 < 14: failed; its 4" Failed Charge move would end on the Guards: it stops short of them
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold", "fly": True},
+                     ScriptedDice([1, 4]))
+    assert "spears fails its charge" in events[-1].message and FLY in events[-1].rules, events[-1]
+    front = max(m.at[1] for u in (g.state.unit("spears"), g.state.unit("hero")) for m in u.models)
+    assert 22.5 < front and front + 10 / 25.4 <= 24.5 - 20 / 25.4 + 0.02, front
+    reloads(g)
