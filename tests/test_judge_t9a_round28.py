@@ -168,13 +168,14 @@ def test_a_character_without_fly_and_a_unit_with_a_member_without_it_make_no_fly
 @pytest.mark.rule(FLY, "t9a.charge-out.failure", "published.t9a-failed-charge")
 def test_a_flying_character_whose_charge_out_fails_stops_short_of_the_unit_he_flies_over() -> None:
     g = _flier_behind_guards(guards_y=24.5)  # their rear edge 3.7" ahead of the Hero's front
-    # 8 + 1 + 4 = 13 < 14: failed; the Failed Charge move of 4" would end on the Guards: he stops short of them, more
-    # than 1" from his unit, which he leaves
+    # 8 + 1 + 4 = 13 < 14: failed; the Failed Charge move of 4" would end on the Guards: he goes back to his last
+    # legal place, 1" from them (Unit Spacing), more than 1" from his unit, which he leaves
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold", "fly": True},
                      ScriptedDice([1, 4]))
     assert "t9a.charge-out.failure" in events[-1].rules and "leaves spears" in events[-1].message, events[-1]
     hero = g.state.unit("hero").models[0]
-    assert 22.5 < hero.at[1] and hero.at[1] + 10 / 25.4 <= 24.5 - 20 / 25.4 + 0.02, hero.at
+    # back to his last legal place: 1" from the Guards (Unit Spacing), their rear edge at 24.5 - 20 mm
+    assert 21.5 < hero.at[1] and hero.at[1] + 10 / 25.4 <= 24.5 - 20 / 25.4 - 1 + 0.02, hero.at
     assert g.state.unit("hero").joined is None and not g.state.unit("spears").has(Status.SHAKEN)
     reloads(g)
 
@@ -351,10 +352,23 @@ def test_a_fight_where_attacks_0_leave_no_blow_cites_the_value_of_0() -> None:
 @pytest.mark.rule(FLY, "published.t9a-failed-charge")
 def test_a_flying_unit_whose_charge_fails_stops_short_of_the_unit_it_flew_at() -> None:
     g = _flier_behind_guards(spear_rules=["Fly (10, 20)"], guards_y=24.5)
-    # 8 + 1 + 4 = 13 < 14: failed; its 4" Failed Charge move would end on the Guards: it stops short of them
+    # 8 + 1 + 4 = 13 < 14: failed; its 4" Failed Charge move would end on the Guards: it stops 1" short of them
     events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold", "fly": True},
                      ScriptedDice([1, 4]))
     assert "spears fails its charge" in events[-1].message and FLY in events[-1].rules, events[-1]
     front = max(m.at[1] for u in (g.state.unit("spears"), g.state.unit("hero")) for m in u.models)
-    assert 22.5 < front and front + 10 / 25.4 <= 24.5 - 20 / 25.4 + 0.02, front
+    assert 21.5 < front and front + 10 / 25.4 <= 24.5 - 20 / 25.4 - 1 + 0.02, front  # 1" short (Unit Spacing)
     reloads(g)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule(FLY, "published.t9a-stand-and-shoot", "t9a.charge-out.stand-and-shoot")
+def test_a_flying_charge_from_within_its_flying_advance_rate_allows_no_stand_and_shoot() -> None:
+    # the Hero (Fly 12, 24) charges out at orcs 10" away: beyond his ground Advance Rate 5, within his flying 12
+    data = scenario(phase="charge", active="elves", enemy_y=30)
+    data["sides"]["elves"][1]["rules"] = ["Fly (12, 24)"]
+    data["sides"]["orcs"][0]["rules"] = ["Stand and Shoot"]
+    g = Game(state_from_data(data))
+    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    assert g.check(on_foot).legal
+    refused(g, {**on_foot, "fly": True}, "published.t9a-stand-and-shoot", "not farther than its Advance Rate (12\")")

@@ -1414,8 +1414,8 @@ class NinthAge(Ruleset):
         movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
         while step > 0:
             ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
-            if not path_problem(state, ends, own, True):
-                return step
+            if not path_problem(state, ends, own, True) and not spacing_problem(state, ends, own):
+                return step  # back to its last legal place, Unit Spacing kept (published.t9a-fly)
             step = max(0.0, step - 0.1)
         return 0.0
 
