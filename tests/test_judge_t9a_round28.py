@@ -361,7 +361,6 @@ def test_a_flying_unit_whose_charge_fails_stops_short_of_the_unit_it_flew_at() -
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule(FLY, "published.t9a-stand-and-shoot", "t9a.charge-out.stand-and-shoot")
 def test_a_flying_charge_from_within_its_flying_advance_rate_allows_no_stand_and_shoot() -> None:
     # the Hero (Fly 12, 24) charges out at orcs 10" away: beyond his ground Advance Rate 5, within his flying 12

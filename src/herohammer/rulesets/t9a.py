@@ -1090,7 +1090,8 @@ class NinthAge(Ruleset):
             return None  # the common charge: nothing to look at
         if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
-        volley = stand_and_shoot_volley(state, target, charger, first=True)
+        volley = stand_and_shoot_volley(state, target, charger, first=True,
+                                        advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             if chosen is None:
                 return None
@@ -1337,7 +1338,8 @@ class NinthAge(Ruleset):
         # the rule "Stand and Shoot" on a unit only makes it the reaction its player takes unasked
         if problem := weapon_choice_problem(state, target, action.reaction_weapon, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
-        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon)
+        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon,
+                                        advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
                                  *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
@@ -1402,6 +1404,14 @@ class NinthAge(Ruleset):
         moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
+    def _flying_advance(self, state: GameState, charger: Unit, action: Charge) -> int | None:
+        """Return a Flying charge's flying Advance Rate, which stands for the charger's Advance Rate where a Stand and
+        Shoot measures it (published.t9a-fly); None for a charge on the ground."""
+        if not action.fly:
+            return None
+        rates = self.charge_rates(state, charger, bool(charger.joined), True)
+        return rates[0] if rates is not None else None
 
     @staticmethod
     @implements(FLY_RULE, FAILED_CHARGE)
@@ -1522,7 +1532,8 @@ class NinthAge(Ruleset):
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
-        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1]) \
+        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1],
+                                        advance=self._flying_advance(state, unit, action)) \
             if takes_stand_and_shoot(target, reaction) and not flees \
             else None
         said = f"; {volley.said}" if volley is not None else ""
