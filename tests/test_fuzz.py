@@ -138,7 +138,7 @@ def action(draw: st.DrawFn, data: Any) -> Any:
     if do == "join":
         fields |= {"character": draw(ids), "unit": draw(ids), "to": draw(near)}
         fields |= draw(st.sampled_from([{}, {"rank_choice": "widen"}, {"rank_choice": "second_rank"},
-                                        {"position": 1}, {"position": 0}]))
+                                        {"position": 1}, {"position": 0}, {"fly": True}]))
     elif do == "leave":
         fields |= {"character": draw(ids), "to": draw(near), "fly": draw(st.booleans())}
     elif do == "move":
@@ -152,6 +152,8 @@ def action(draw: st.DrawFn, data: Any) -> Any:
             fields["wheel"] = wheel
         if do == "charge" and (reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"]))):
             fields["reaction"] = reaction
+        if do == "charge" and draw(st.booleans()):  # a Flying charge (published.t9a-fly)
+            fields["fly"] = True
         if do == "charge" and draw(st.booleans()):  # published.t9a-redirect-charge
             fields["redirect"] = draw(ids)
             if redirect_reaction := draw(st.sampled_from([None, "hold", "stand_and_shoot", "flee"])):

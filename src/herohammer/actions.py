@@ -67,6 +67,7 @@ class Join(_Action):
     to: Point | None = None
     rank_choice: Literal["widen", "second_rank"] | None = None  # t9a.join.single-rank
     position: Count | None = None  # t9a: which front-rank file to take
+    fly: bool = False  # t9a: join by a Flying Movement (published.t9a-fly): its rates, over other units
 
 
 class Leave(_Action):
@@ -207,6 +208,10 @@ class Charge(_Action):
     #: t9a: when the redirect's unit Flees too, the unit the charger then charges, either target (``target`` or
     #: ``redirect``), declared before the Charge Range roll (published.t9a-redirect-charge); none given: ``redirect``
     if_both_flee: str | None = None
+    #: t9a: a Flying charge (published.t9a-fly): the Charge Range from the flying Advance Rate, the Charge Move passing
+    #: over units and Impassable Terrain; a unit's only when every model in it has Fly, a character charging out of his
+    #: unit by his own Fly
+    fly: bool = False
 
 
 class Allocate(_Action):

@@ -8,8 +8,9 @@ Published The 9th Age rules (1st and 2nd edition, 2016-2021; the seed's era):
   the higher of the two charge dice (project reading, see t9a.charge-out.failure in
   data/rules.yaml).  The 2022 edition changed the roll to D6+4 plus Charge Speed; the
   project follows the seed's edition.
-* Swiftstride: roll one extra die for the Charge Range and discard the lowest (a charge
-  bonus a character charging out of a unit may use, t9a.charge-out.own-rate).
+* Swiftstride (published.t9a-swiftstride): roll one extra die for the Charge Range and discard
+  the lowest; a unit has it only when every model in it has it (its joined characters too), and a
+  character charging out of a unit may use it as a charge bonus of that unit (t9a.charge-out.own-rate).
 * Stand and Shoot (published.t9a-stand-and-shoot): the charged unit shoots at the charger as
   if in the Shooting Phase, with -1 to hit, and at Long Range (-1 more) when the charger is
   beyond half a weapon's range, even beyond its maximum range; through the 9th Age charts of
@@ -39,6 +40,8 @@ CHARGE_DICE = 2
 MAX_CHARGE_BONUS = 12  # the most 2D6 can add to the Advance Rate
 #: Charge bonuses of a unit that a character charging out of it may use (t9a.charge-out.own-rate).
 CHARGE_BONUS_RULES = frozenset({"Swiftstride"})
+#: The published Swiftstride: one more charge die, the lowest discarded; a unit's only when all its models have it.
+SWIFTSTRIDE = "published.t9a-swiftstride"
 STAND_AND_SHOOT_RULE = "Stand and Shoot"
 #: The published rule on Stand and Shoot (when it may be taken, who shoots, at what range).
 STAND_AND_SHOOT = "published.t9a-stand-and-shoot"

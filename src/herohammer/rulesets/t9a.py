@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION,
-                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, roll_charge, stand_and_shoot)
+                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, STAND_AND_SHOOT_RULE, SWIFTSTRIDE, roll_charge,
+                        stand_and_shoot)
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError, ScenarioError
@@ -28,7 +29,8 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
 from ..units import Model, Status, Unit
-from .base import Act, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing
+from .base import (Act, LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing,
+                   rule_key)
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, CONCLAVE_PATTERN, current, FLY_PATTERN, fly_rates,
                         formation_of, has_conclave, host_of, march_rate, member_models, MOVED, movers_of, placed_all,
@@ -91,6 +93,9 @@ def _why_busy(state: GameState, unit: Unit) -> str:
 
 
 SHAKEN_RULE = "published.t9a-shaken"
+FLY_RULE = "published.t9a-fly"
+#: The General's Commanding Presence: his Leadership lent to a unit's Discipline tests within 12".
+GENERAL_RULE_ID = "published.t9a-general"
 FAILED_CHARGE = "published.t9a-failed-charge"
 
 
@@ -285,11 +290,11 @@ class NinthAge(Ruleset):
 
     #: The 9th Age player turn: Charge, Movement, Magic, Shooting, Melee.
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "end_phase"})),
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
-        PhaseSpec(Phase.MAGIC, frozenset({"end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),
-        PhaseSpec(Phase.MELEE, frozenset({"end_phase"})),
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "test", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "test", "end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"test", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"test", "end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"test", "end_phase"})),
     )
 
     #: Deployment, once before the first turn: each side in turn places its characters in units.
@@ -339,6 +344,7 @@ class NinthAge(Ruleset):
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
         "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"),
         "shoot": ("unit", "target"), "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
+        "test": ("unit",),
     }
 
     @implements("t9a.combined.last-survivor")
@@ -437,6 +443,11 @@ class NinthAge(Ruleset):
             return Ruling.allow(f"{target.id} is a lone character, a unit of its own, and visible", "t9a.char.lone")
         return Ruling.allow(f"{target.id} is visible to {shooter.id}", "published.line-of-sight")
 
+    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none."""
+        return ()
+
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
         """Take the Panic test a charging unit may owe after Stand and Shoot casualties (a hook).
@@ -509,6 +520,12 @@ class NinthAge(Ruleset):
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, reaction="flee")
                     if self.flees_from_charges and not e.has(Status.ENGAGED):
                         yield from self._redirect_candidates(state, u, e, viable)
+                flying = self.charge_rates(state, u, bool(u.joined), True) if u.alive else None
+                if flying is not None:  # a Flying charge (published.t9a-fly), at its own reach
+                    far = flying[0] + MAX_CHARGE_BONUS + EPSILON
+                    for e in enemies:
+                        if not e.joined and not beyond_charge_reach(state, u, e, far):
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, fly=True)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
@@ -558,6 +575,7 @@ class NinthAge(Ruleset):
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
+            *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
                    *((gone,) if gone else ())))
@@ -644,6 +662,13 @@ class NinthAge(Ruleset):
         if isinstance(basis, IllegalActionError):
             raise _refuse(basis.reason, *basis.rules)
         ch, host, f, model = basis.character, basis.host, basis.formation, basis.models[-1]
+        advance, march = basis.advance, basis.march
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # a Flying Movement: its rates (published.t9a-fly)
+            rates = fly_rates(ch)
+            if rates is None:
+                raise _refuse(f"{ch.id} has no Fly special rule: it cannot join by a Flying Movement",
+                              "t9a.join.move", FLY_RULE)
+            advance, march = rates
         file = action.position if action.position is not None else centre_file(f, basis.front)
         new = place_in_front_rank(f, model.name, file, basis.front, action.rank_choice)
         points = new.slot_points
@@ -681,19 +706,25 @@ class NinthAge(Ruleset):
         own = set(basis.group)
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
-            problem = path_problem(state, [(model.moved_to(a), b)], own, False)
+            problem = path_problem(state, [(model.moved_to(a), b)], own, action.fly)
             if problem:
                 raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
-                              "no other)", "t9a.join.position", "published.t9a-move")
-        if moved > basis.march + EPSILON:
+                              "no other)", "t9a.join.position", "published.t9a-move",
+                              *((FLY_RULE,) if action.fly else ()))
+        if moved > march + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
-                          f"more than its March Rate {basis.march}\"; it cannot join there", "t9a.join.position")
-        return JoinPlan(host, ch, new, moved, basis.advance, basis.march, in_slots)
+                          f"more than its {'flying ' if action.fly else ''}March Rate {march}\"; it cannot join there",
+                          "t9a.join.position", *((FLY_RULE,) if action.fly else ()))
+        return JoinPlan(host, ch, new, moved, advance, march, in_slots)
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
-        return self._joined(state, self.plan_join(state, action))
+        new, events = self._joined(state, self.plan_join(state, action))
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # by a Flying Movement (published.t9a-fly)
+            events = [e._replace(message=f"{e.message} (a Flying Movement)", rules=(*e.rules, FLY_RULE))
+                      for e in events]
+        return new, events
 
     @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
                 "t9a.combined.last-survivor")
@@ -1009,7 +1040,7 @@ class NinthAge(Ruleset):
         The declaration does not depend on the reaction: it is worked out once per state for the
         charge with or without one (listing legal actions offers the Hold beside the default).
         """
-        key = (type(self), "rule_charge", action.unit, action.target, action.wheel)
+        key = (type(self), "rule_charge", action.unit, action.target, action.wheel, action.fly)
         declared = state.remember(key, lambda: self._charge_declared(state, action))
         if not declared.legal:
             return declared
@@ -1059,7 +1090,8 @@ class NinthAge(Ruleset):
             return None  # the common charge: nothing to look at
         if not stands_and_shoots_unasked(target):
             return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
-        volley = stand_and_shoot_volley(state, target, charger, first=True)
+        volley = stand_and_shoot_volley(state, target, charger, first=True,
+                                        advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             if chosen is None:
                 return None
@@ -1094,7 +1126,7 @@ class NinthAge(Ruleset):
                                  REDIRECT, WHEEL_RULE)
         new = state.unit(action.redirect)
         second = _redirected(action, action.redirect_reaction)
-        key = (type(self), "rule_charge", action.unit, new.id, None)
+        key = (type(self), "rule_charge", action.unit, new.id, None, action.fly)
         declared = state.remember(key, lambda: self._charge_declared(state, second))
         if not declared.legal:
             return Ruling.forbid(f"{action.unit} could not redirect its charge to {new.id}: {declared.reason}",
@@ -1138,7 +1170,7 @@ class NinthAge(Ruleset):
         return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
                "Charge Range roll)"
 
-    @implements(REDIRECT, BATTLE_STANDARD)
+    @implements(REDIRECT, BATTLE_STANDARD, GENERAL_RULE_ID)
     def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
                   dice: Dice) -> tuple[Unit | None, Event]:
         """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
@@ -1161,6 +1193,10 @@ class NinthAge(Ruleset):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
+        lent = self.lent_leadership(state, charger.id)  # the General's, within 12" (a Discipline test like any)
+        if lent and max(s.leadership for s in lent) > ld.value:
+            best = max(lent, key=lambda s: s.leadership)
+            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
         # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
         result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
@@ -1220,7 +1256,12 @@ class NinthAge(Ruleset):
         if not unit_line_of_sight(seeing, placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
-        adv = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
+        rates = self.charge_rates(state, unit, out, action.fly)
+        if rates is None:
+            return Ruling.forbid(f"{unit.id} has no Fly special rule: it cannot charge with Flying Movement" if out else
+                                 f"not every model of {unit.id} has Fly: it cannot charge with Flying Movement",
+                                 *decl, FLY_RULE)
+        adv = rates[0]
         own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
         if out:
             own.add(host.id)
@@ -1234,7 +1275,7 @@ class NinthAge(Ruleset):
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
             arc = f.wheel_distance(action.wheel)
-            problem = wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
+            problem = None if action.fly else wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
             if problem:
                 return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
                                      WHEEL_RULE, *decl)
@@ -1254,14 +1295,16 @@ class NinthAge(Ruleset):
             rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
         pairs = contact_pairs(placed, target.placed, rows, slack)
         problem = None
-        if not charge_way_clear(way, placed, pairs, own, target.id, slack):
+        if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
             _, _, movers = contact_move(models, pairs)
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
-            problem = path_problem(way, movers, own, False, frozenset({target.id}), touched)
+            problem = path_problem(way, movers, own, action.fly, frozenset({target.id}), touched)
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
-                                 "published.t9a-move")
+                                 "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
         rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
+        if action.fly:  # a character charging out flies as he may when leaving (t9a.leave.move)
+            rules += (FLY_RULE, *(("t9a.leave.move",) if out else ()))
         if unit.last_of or target.last_of:
             rules += ("t9a.combined.last-survivor",)
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
@@ -1269,7 +1312,7 @@ class NinthAge(Ruleset):
             rules += (WHEEL_RULE,)
             who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
-                            f"{adv}\" + 2D6)", *rules, "published.t9a-charge-arc")
+                            f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
 
     @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
@@ -1295,7 +1338,8 @@ class NinthAge(Ruleset):
         # the rule "Stand and Shoot" on a unit only makes it the reaction its player takes unasked
         if problem := weapon_choice_problem(state, target, action.reaction_weapon, field):
             return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
-        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon)
+        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon,
+                                        advance=self._flying_advance(state, charger, action))
         if not volley.shooters:
             return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
                                  *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
@@ -1329,7 +1373,8 @@ class NinthAge(Ruleset):
                                  (("outcome", "destroyed" if gone else "fled"),))
 
     @implements(FLEE_REACTION, "t9a.charge-out.success")
-    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool) -> tuple[GameState, str]:
+    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
+                fly: bool = False) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
 
         ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
@@ -1343,7 +1388,7 @@ class NinthAge(Ruleset):
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         moved: GameState | None = None
-        if not path_problem(way, movers, own, False, frozenset({target.id})):
+        if not path_problem(way, movers, own, fly, frozenset({target.id})):
             model = unit.models[0]
             moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
                 shift_unit(way, way.unit(unit.id), dx, dy)
@@ -1359,6 +1404,69 @@ class NinthAge(Ruleset):
         moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
+    def _flying_advance(self, state: GameState, charger: Unit, action: Charge) -> int | None:
+        """Return a Flying charge's flying Advance Rate, which stands for the charger's Advance Rate where a Stand and
+        Shoot measures it (published.t9a-fly); None for a charge on the ground."""
+        if not action.fly:
+            return None
+        rates = self.charge_rates(state, charger, bool(charger.joined), True)
+        return rates[0] if rates is not None else None
+
+    @staticmethod
+    @implements(FLY_RULE, FAILED_CHARGE)
+    def _flown_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float) -> float:
+        """Return how far a Flying Failed Charge move goes along (ux, uy): ``step``, or less where its end would stand
+        on a model of another unit or in Impassable Terrain (a Flying Movement passes over them, never ends on them)."""
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
+        while step > 0:
+            ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
+            if not path_problem(state, ends, own, True) and not spacing_problem(state, ends, own):
+                return step  # back to its last legal place, Unit Spacing kept (published.t9a-fly)
+            step = max(0.0, step - 0.1)
+        return 0.0
+
+    @staticmethod
+    @implements("t9a.charge-out.own-rate", FLY_RULE, "t9a.leave.move")
+    def charge_rates(state: GameState, unit: Unit, out: bool, fly: bool) -> tuple[int, int] | None:
+        """Return the Advance and March Rates a charge uses, or None for a Flying charge the charger cannot make.
+
+        A character charging out of his unit uses his own (t9a.charge-out.own-rate), flying by his own Fly as he may
+        when he leaves (t9a.leave.move); a unit, its slowest model's, flying only when every model has Fly
+        (published.t9a-fly).
+        """
+        if out:
+            return fly_rates(unit) if fly else (advance_rate(unit), march_rate(unit))
+        return unit_rates(state, unit, fly)
+
+    @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate", "t9a.join.part-of-unit")
+    def swiftstride(self, state: GameState, unit: Unit, out: bool) -> tuple[bool, str]:
+        """Say whether a charger rolls its Charge Range with Swiftstride, and why when that is not plain ("").
+
+        A unit has Swiftstride only when every model in it has it (published.t9a-swiftstride), its joined characters
+        too: one without it takes it from the combined unit.  A character charging out of a unit has his own, or may
+        use the unit's as a charge bonus that applied to the unit he leaves (t9a.charge-out.own-rate).
+        """
+        key = rule_key("Swiftstride")
+        if out:
+            if key in self.effective_rules(state, unit.id):
+                return True, ""
+            host = host_of(state, unit)
+            if any(rule_key(r) in self.effective_rules(state, host.id) for r in CHARGE_BONUS_RULES):
+                return True, (f"{unit.id} charges with {host.id}'s Swiftstride, a charge bonus of the unit it leaves "
+                              f"[t9a.charge-out.own-rate]")
+            return False, ""
+        members = state.combined(unit.id)
+        lacking = [u.id for u in members if key not in self.effective_rules(state, u.id)]
+        if not lacking:
+            return True, ""
+        if len(lacking) < len(members):
+            return False, (f"{', '.join(lacking)} lacks Swiftstride, so {unit.id} rolls no extra charge die: a unit "
+                           f"has it only when every model in it has it [{SWIFTSTRIDE}]")
+        return False, ""
 
     def _must_flee(self, target: Unit) -> bool:
         """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
@@ -1424,7 +1532,8 @@ class NinthAge(Ruleset):
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
-        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1]) \
+        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1],
+                                        advance=self._flying_advance(state, unit, action)) \
             if takes_stand_and_shoot(target, reaction) and not flees \
             else None
         said = f"; {volley.said}" if volley is not None else ""
@@ -1479,9 +1588,18 @@ class NinthAge(Ruleset):
                             rules, dice, start, FLED, skip)]
             unit = state.unit(unit.id)
             host = host_of(state, unit)
-        swift = unit.has_rule("Swiftstride") or (out and bool(CHARGE_BONUS_RULES & host.rules))
-        rate = advance_rate(unit) if out else unit_rates(state, unit, False)[0]  # type: ignore[index]
+        swift, swift_said = self.swiftstride(state, unit, out)
+        if swift or swift_said:
+            rules.append(SWIFTSTRIDE)
+        rates = self.charge_rates(state, unit, out, action.fly) or self.charge_rates(state, unit, out, False)
+        assert rates is not None
+        rate = rates[0]
+        if action.fly:
+            rules.append(FLY_RULE)
         roll = roll_charge(dice, rate, swift, unit.id)
+        if swift_said:
+            said = f"; {swift_said}{said}"
+            event = partial(_charge_event, note=said)
         if out:
             rules.append("t9a.charge-out.own-rate")
         arc, way = 0.0, state
@@ -1492,7 +1610,7 @@ class NinthAge(Ruleset):
         reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
                                      target.placed)
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out)
+            caught, where = self._caught(state, way, unit, target, out, action.fly)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
@@ -1527,6 +1645,8 @@ class NinthAge(Ruleset):
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
+        if action.fly and length > 0:  # flown over what stands in the way, it may not end on it: it stops short
+            step = self._flown_short(state, unit, out, dx / length, dy / length, step)
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = shift_unit(state, unit, dx, dy)

@@ -111,13 +111,24 @@ def remove_casualties(state: GameState, host_id: str, names: Iterable[str]) -> G
     return arrange(new, host_id) if f is not None and f.order else new
 
 
+#: What a character and his unit moved this turn, counted apart (t9a.join.moved-separately): a last survivor keeps his
+#: own, not the unit's.
+_OWN_MOVES = frozenset({Status.MOVED, Status.MARCHED})
+
+
+@implements("t9a.combined.last-survivor", "t9a.join.moved-separately")
 def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> GameState:
-    """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor)."""
+    """Make the characters left of a destroyed combined unit that unit (t9a.combined.last-survivor).
+
+    The heir keeps the unit's statuses (its effects: engaged, fleeing, Shaken, a Stand and Shoot made...) but his own
+    move: the character and the unit count as moved or marched separately (t9a.join.moved-separately), so one who
+    only moved to join a unit that had marched still shoots when it is gone.
+    """
     lead, rest = survivors[0], survivors[1:]
     formation = host.formation if rest else None
     # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
     heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
-                   status=lead.status | host.status)
+                   status=lead.status | (host.status - _OWN_MOVES))
     moved = [replace(c, joined=heir.id) for c in rest]
     new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new

@@ -307,6 +307,18 @@ def rank_bonus(unit: Unit) -> int:
     return max(0, min(MAX_RANK_BONUS, full_ranks(unit) - 1))
 
 
+@implements("core.zero.ws", "core.zero.s", "core.zero.t", "core.zero.a")
+def _zero_rules(ws: int, struck_ws: int, strength: int, struck: Sequence[Model]) -> tuple[str, ...]:
+    """Cite the value-0 clauses that decided a batch of blows: WS 0 on either side (hit automatically, or only on 6),
+    Strength 0 (no wound) or else Toughness 0 (wounded on 2+); none where no value was 0."""
+    cited = ("core.zero.ws",) if ws <= 0 or struck_ws <= 0 else ()
+    if strength <= 0:
+        return (*cited, "core.zero.s")
+    if any(m.profile.t <= 0 for m in struck):
+        return (*cited, "core.zero.t")
+    return cited
+
+
 class MeleePhase(Ruleset):
     """Rule on and resolve close combat in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -580,6 +592,7 @@ class MeleePhase(Ruleset):
                 # a duelling Champion is struck by the other duellist's blows only (``only``), never by the others'
                 spare = champions.get(victim_id) if not only else None
                 hit = Stage(to_hit_melee(ws, struck[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
+                rules.extend(_zero_rules(ws, struck[0].profile.ws, s, struck))
                 state, harm = strike_unit(state, victim, n, hit, s, dice, f"{side} (I{step})", TO_WOUND, strikes,
                                           only or None, spare)
                 caused[side] += harm.lost
@@ -632,9 +645,13 @@ class MeleePhase(Ruleset):
                 caused[side] += min(MAX_OVERKILL, extra)
                 lines.append(f"Overkill: {side} +{min(MAX_OVERKILL, extra)} to its Combat Score")
         enemies = [u for u in rest if u not in friends]
+        rules = fight.rules
+        if not lines and any(m.profile.a <= 0 for uid in (mine, *rest) for u in members(fight.state, uid)
+                             for m in u.models):
+            rules = (*rules, "core.zero.a")  # a model of Attacks 0 makes no close combat attacks
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
-                     fight.rules, fight.rolls)
+                     rules, fight.rolls)
         state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 

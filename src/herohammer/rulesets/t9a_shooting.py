@@ -126,8 +126,8 @@ class ShootingPhase(Ruleset):
         state, panic = panic_after_losses(state, unit_id, before, dice, away_from, ("published.t9a-charge",))
         return state, [panic] if panic is not None else []
 
-    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", WHO_CAN_SHOOT,
-                SHOOTING_WEAPONS)
+    @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", "t9a.combined.last-survivor",
+                WHO_CAN_SHOOT, SHOOTING_WEAPONS)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -170,6 +170,11 @@ class ShootingPhase(Ruleset):
             rules.append(WHO_CAN_SHOOT)
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
+        if unit.last_of:  # the destroyed unit shoots as its last survivor, who moved or marched on his own
+            rules += ["t9a.combined.last-survivor", "t9a.join.moved-separately"]
+            notes.append(f"{unit.id} is all that is left of {unit.last_of} and shoots as it, as far as his own move "
+                         f"allows ({'moved' if unit.has(Status.MOVED) else 'did not move'}; what he and his unit moved "
+                         "counts apart) [t9a.join.moved-separately]")
         return Ruling.allow(f"{unit.id} shoots {len(shots)} shot{'s' * (len(shots) != 1)} at {target.id}",
                             *dict.fromkeys(rules),
                             notes=tuple(notes))

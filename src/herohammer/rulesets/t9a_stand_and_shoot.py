@@ -90,7 +90,8 @@ class Volley:
 
 @implements(STAND_AND_SHOOT, "t9a.join.part-of-unit", "t9a.charge-out.stand-and-shoot", WHO_CAN_SHOOT)
 def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first: bool = False,
-                           choice: WeaponChoice = None, field: str = "reaction_weapon") -> Volley:
+                           choice: WeaponChoice = None, field: str = "reaction_weapon",
+                           advance: int | None = None) -> Volley:
     """Rule on the Stand and Shoot of a unit with that reaction, charged by ``charger`` (a unit, or a character out).
 
     As the published rule says, it is taken only when the charged unit can shoot (not engaged,
@@ -104,13 +105,15 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
     shoots, its range unmeasured (whether the reaction may be taken at all, which listing legal actions asks).
     ``choice``: the weapon chosen as a shot's (published.t9a-shooting-weapons; checked by ``weapon_choice_problem``),
     each model's first listed where none is; when a member carries several, what is told says which one, and that
-    ``field`` chooses another.
+    ``field`` chooses another.  ``advance``: the charger's Advance Rate where it is not its ground one (a Flying charge).
     """
     out = bool(charger.joined)
     group = [u for u in state.combined(charged.id) if u.alive]
     firing = [m.placed for u in group for m in u.models]
     aim = charger.placed if out else placed_all(state, charger)
     rate = advance_rate(charger) if out else (unit_rates(state, charger, False) or (0, 0))[0]
+    if advance is not None:  # a Flying charge: its flying Advance Rate stands for the Advance Rate (published.t9a-fly)
+        rate = advance
     gap = group_distance(aim, firing) if aim and firing else 0.0
     why = ""
     if any(u.has(s) for u in group for s in (*BUSY, Status.SHAKEN)):

@@ -15,9 +15,12 @@ from ..dice import Dice, enumerate_outcomes
 from ..distribution import Distribution
 from ..errors import IllegalActionError
 from ..state import GameState, Phase, PhaseSpec
-from .base import Resolution
+from ..catalogue import implements
+from ..units import Status
+from .base import LeadershipRuling, LeadershipSource, Resolution
 from .t9a import BSB_RULE, NinthAge
-from .t9a_combat import GENERAL_RULE
+from .t9a_units import current
+from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
 from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with
 from .t9a_panic import FriendsPanic
@@ -26,18 +29,18 @@ from .t9a_shooting import ShootingPhase
 from .t9a_weapons import weapon_choices
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge
+    from ..actions import Action, Charge, TakeTest
 
 
 class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic, NinthAge):
     """Play a whole 9th Age player turn: Charge, Movement, Magic, Shooting, Melee."""
 
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
-        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "rally", "end_phase"})),
-        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "end_phase"})),
-        PhaseSpec(Phase.MAGIC, frozenset({"cast", "end_phase"})),
-        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "end_phase"})),
-        PhaseSpec(Phase.MELEE, frozenset({"fight", "end_phase"})),
+        PhaseSpec(Phase.CHARGE, frozenset({"charge", "leave", "rally", "test", "end_phase"})),
+        PhaseSpec(Phase.MOVEMENT, frozenset({"move", "reform", "join", "leave", "test", "end_phase"})),
+        PhaseSpec(Phase.MAGIC, frozenset({"cast", "test", "end_phase"})),
+        PhaseSpec(Phase.SHOOTING, frozenset({"shoot", "test", "end_phase"})),
+        PhaseSpec(Phase.MELEE, frozenset({"fight", "test", "end_phase"})),
     )
     #: The character rules' names and the phases': the General (Rally, Panic), the Battle Standard Bearer (Combat Score,
     #: re-rolled Discipline tests), a
@@ -71,6 +74,28 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
                         for choice in choices:
                             yield Shoot.trusted(do="shoot", unit=u.id, target=e.id, weapon=choice)
         yield from super().candidate_actions(state)
+
+    @implements(GENERAL)
+    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``)."""
+        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id))
+
+    @implements("core.test.leadership-choice", "t9a.join.part-of-unit", GENERAL, "published.t9a-duel")
+    def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
+        """Return the Leadership a unit's Leadership test (the test action) is taken on, as its Discipline tests are.
+
+        A character in a unit tests with it (t9a.join.part-of-unit); the unit's player picks among its models' values
+        (the highest by default) and the General's within 12" (Commanding Presence, as a Panic, Break or Rally test
+        reads it); a character shamed by a refused Duel counts 0 (published.t9a-duel).
+        """
+        host = current(state, state.unit(action.unit).joined or action.unit)
+        own = [LeadershipSource(m.name, 0 if u.has(Status.DUEL_REFUSED) else m.profile.ld, u.is_character)
+               for u in members(state, host.id) for m in u.models]
+        near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
+        ld = self.unit_leadership([*own, *near], action.leadership)
+        if near and not any(s.name == ld.source for s in own):
+            return LeadershipRuling(ld.value, GENERAL, f"{ld.source}, the General within 12\"")
+        return ld
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """End the phase: a Magic phase discards the Magic Dice used and the spells cast; a Melee phase who fought;

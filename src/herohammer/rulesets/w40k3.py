@@ -68,7 +68,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                   "reactive_accept": "The 9th Age's acceptance of the reactive player's Duel",
                   "reactive_nominate": "The 9th Age's character shamed by a refused reactive Duel"},
         "join": {"position": "The 9th Age's file of the front rank to take (a 40k character joins at its to point)",
-                 "rank_choice": "The 9th Age's choice to widen the front rank or take the second"},
+                 "rank_choice": "The 9th Age's choice to widen the front rank or take the second",
+                 "fly": "The 9th Age's Flying Movement (40k jump infantry and units with Fly pass over models "
+                        "on their own)"},
         "move": {"march": "The 9th Age's March move (in 40k a unit with Fleet runs in the Shooting phase: do: run)"},
         "leave": {"fly": "The 9th Age's Flying Movement (40k jump infantry and units with Fly pass over models "
                          "on their own)"},
