@@ -105,14 +105,71 @@ def at_least_rows(dist: Mapping[int, Fraction]) -> dict[int, tuple[Fraction, Fra
     return dict(sorted(rows.items()))
 
 
+#: A distribution of more values than this is shown with its negligible ends folded (``fold_tails``): 1,000 attacks
+#: would otherwise print 1,001 rows of fractions thousands of digits long, and rich takes seconds to lay them out.
+FOLD_ABOVE_ROWS = 40
+#: An exact fraction longer than this is not written into a table cell (``--json`` carries it whole).
+LONGEST_CELL_FRACTION = 40
+
+
+def fold_tails(rows: Mapping[int, tuple[Fraction, Fraction]]
+               ) -> tuple[list[tuple[str, Fraction, Fraction]], list[str]]:
+    """Fold each end's run of values less likely than 0.005% (they print as 0.00%) into one row, when the table has
+    more than ``FOLD_ABOVE_ROWS`` values; return the rows as (label, chance of exactly it or of the range, chance of
+    at least its lowest value) and the ranges folded.
+
+    Only a run of two values or more is folded, so a short table reads as before, every value on its row.
+    """
+    items = sorted(rows.items())
+    plain = [(str(v), p, tail) for v, (p, tail) in items]
+    if len(items) <= FOLD_ABOVE_ROWS:
+        return plain, []
+    negligible = Fraction(1, 20000)
+    lo = 0
+    while lo < len(items) and items[lo][1][0] < negligible:
+        lo += 1
+    hi = len(items)
+    while hi > lo and items[hi - 1][1][0] < negligible:
+        hi -= 1
+    out: list[tuple[str, Fraction, Fraction]] = []
+    folded: list[str] = []
+
+    def fold(run: list[tuple[int, tuple[Fraction, Fraction]]]) -> None:
+        if len(run) < 2:
+            out.extend((str(v), p, tail) for v, (p, tail) in run)
+            return
+        label = f"{run[0][0]}-{run[-1][0]}"
+        out.append((label, sum((p for _, (p, _) in run), Fraction(0)), run[0][1][1]))
+        folded.append(label)
+
+    fold(items[:lo])
+    out.extend((str(v), p, tail) for v, (p, tail) in items[lo:hi])
+    fold(items[hi:])
+    return out, folded
+
+
+def fraction_cell(p: Fraction) -> str:
+    """Write an exact probability for a table cell: whole when it is short enough to read, else where to read it."""
+    text = fraction_text(p)
+    return text if len(text) <= LONGEST_CELL_FRACTION else "exact: --json"
+
+
 def distribution_table(title: str, rows: Mapping[int, tuple[Fraction, Fraction]], what: str,
                        console: Console | None = None) -> None:
-    """Print a number's distribution: exactly N and at least N, exact and in percent."""
+    """Print a number's distribution: exactly N and at least N, exact and in percent.
+
+    A long one shows its negligible ends folded into a row each (``fold_tails``) and says so under the table; an
+    exact fraction too long to read in a cell says to read it in --json (``--json`` has every value, whole).
+    """
     console = console or Console()
     console.print(escape(title))
     table = Table()
     for name in (what, "exactly", "%", "at least", "% "):
         table.add_column(name, justify="right", overflow="fold")
-    for value, (p, tail) in rows.items():
-        table.add_row(str(value), fraction_text(p), percent(p), fraction_text(tail), percent(tail))
+    shown, folded = fold_tails(rows)
+    for label, p, tail in shown:
+        table.add_row(label, fraction_cell(p), percent(p), fraction_cell(tail), percent(tail))
     console.print(table)
+    if folded:
+        console.print(f"folded: {' and '.join(folded)} (each value under 0.005%; the row gives the range's chance "
+                      "of exactly one of its values, and of at least its lowest); --json lists every value")
