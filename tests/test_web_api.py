@@ -187,6 +187,29 @@ def test_actions_of_a_battle_over_say_why(client: TestClient) -> None:
     assert acts["rules"] == ["published.game-length"] and "published.game-length" in acts["clauses"]
 
 
+def test_simulate_refuses_what_would_play_nothing_as_the_cli_does(
+        client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A battle that is over (no plan: the default policy has nothing to play) and a plan whose first step the rules
+    forbid are refused at once, as ``herohammer simulate`` refuses them; no job is started. Before, the page ran
+    the battle that was over into '(nothing changed in any run)' and every run skipped the illegal step."""
+    data = state_of(client, open_demo(client)["table_id"])
+    over = {**data, "turn": 7, "phase": "assault", "active": "blue"}
+    over.pop("plan", None)  # no plan: the default policy plays
+    tid = client.post("/api/tables", json={"scenario": over}).json()["table_id"]
+    answer = client.post(f"/api/tables/{tid}/simulate", json={"runs": 100, "seed": 1})
+    assert answer.status_code == 400 and "nothing to simulate: the battle is over" in answer.json()["error"]
+    assert "published.game-length" in answer.json()["error"]
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(over))
+    code, _, err = run(["simulate", str(path), "--runs", "100", "--seed", "1"], capsys)
+    assert code == 2 and answer.json()["error"] in err
+    tid = client.post("/api/tables", json={"scenario": data}).json()["table_id"]
+    refused = client.post(f"/api/tables/{tid}/simulate", json={"actions": [{"do": "shoot", "unit": "tactical",
+                                                                            "target": "tactical"}]})
+    assert refused.status_code == 409 and "plan's step 1 (shoot) is illegal" in refused.json()["error"]
+    assert refused.json()["rules"]
+
+
 def test_a_roster_opened_as_a_scenario_says_how_to_make_one(client: TestClient) -> None:
     """Was "(top level): expected a mapping with ruleset, active, sides ..." for a .ros file's XML."""
     ros = Path(__file__).resolve().parents[1] / "examples" / "battlescribe" / "orks_test.ros"

@@ -513,10 +513,17 @@ def prepare(data: Mapping[str, Any], plan: Sequence[Mapping[str, Any]] | None = 
     return state, driver, meta
 
 
-def first_step_refused(state: GameState, driver: Driver) -> None:
-    """Refuse a plan whose first step the rules forbid in the scenario as it stands (``simulate``): every run would
-    skip it (``skipped: step 1``) without saying why. A later step, or a sweep's variant, may be illegal in some runs
-    only; those are skipped and counted as before."""
+def refuse_unplayable(state: GameState, driver: Driver) -> None:
+    """Refuse a simulation that would play nothing (``simulate``, the web table's simulate): a plan whose first step
+    the rules forbid in the scenario as it stands (every run would skip it, ``skipped: step 1``, without saying why),
+    or no plan in a battle that is over (the default policy has nothing to play: every run would read "nothing
+    changed"). A later step, or a sweep's variant, may be illegal in some runs only; those are skipped and counted.
+    """
+    if driver.plan is None:
+        over = Game(state).why_no_actions()
+        if over is not None:
+            raise HerohammerError(f"nothing to simulate: {over.reason} [{', '.join(over.rules)}]")
+        return
     if not driver.plan or driver.plan[0]["do"] in PROBES:
         return
     first = driver.plan[0]

@@ -109,19 +109,12 @@ def _run_simulate(args: argparse.Namespace) -> int:
                                   "(herohammer simulate SCENARIO --actions PLAN); the bundled demos play their own")
         return _run_demos(args, console, progress)
     from ..scenario import read_data
-    from ..simulate import first_step_refused, fresh_seed, load_plan, prepare, simulate
+    from ..simulate import fresh_seed, load_plan, prepare, refuse_unplayable, simulate
 
     data = read_data(args.scenario)
     plan = load_plan(args.actions) if args.actions is not None else None
     state, driver, meta = prepare(data, plan, str(args.scenario))
-    first_step_refused(state, driver)
-    if driver.plan is None:  # the default policy has nothing to play in a battle that is over: say so, not only
-        from ..errors import HerohammerError  # "(nothing changed in any run)"
-        from ..game import Game
-
-        over = Game(state).why_no_actions()
-        if over is not None:
-            raise HerohammerError(f"nothing to simulate: {over.reason} [{', '.join(over.rules)}]")
+    refuse_unplayable(state, driver)
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress)
