@@ -85,3 +85,13 @@ def test_t9a_an_action_out_of_its_phase_or_out_of_its_turn_cites_the_turn_sequen
     _t9a.refused(charging, {"do": "charge", "unit": "orcs", "target": "spears"}, TURN, "it is elves's turn")
     orcs_charge = _t9a.game(phase="charge", active="orcs")
     _t9a.refused(orcs_charge, {"do": "leave", "character": "hero", "to": [10, 12]}, TURN, "belongs to elves")
+
+
+@pytest.mark.parametrize("example", ["40k3_whole_turn", "40k4_chaplain_combat", "t9a_whole_turn"])
+def test_ending_a_phase_cites_the_turn_sequence(example: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check {do: end_phase}`` names the rule that moves play on (it printed "[no special rule]")."""
+    path = Path(__file__).resolve().parents[1] / "examples" / f"{example}.yaml"
+    code, out, err = run(["check", str(path), "--action", '{"do": "end_phase"}', "--json"], capsys)
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["result"]["legal"] is True and answer["rules"] == ["published.turn-sequence"]

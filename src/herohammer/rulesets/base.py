@@ -429,12 +429,13 @@ class Ruleset:
     # -- ending phases and turns ----------------------------------------------------
     @implements("published.game-length")
     def rule_end_phase(self, state: GameState, action: Action) -> Ruling:
-        """Allow ending any phase but the battle's last (the last phase of the last side's turn in its last turn)."""
+        """Allow ending any phase but the battle's last (the last phase of the last side's turn in its last turn), citing
+        the turn sequence that sends play on to the next phase (published.turn-sequence)."""
         if self.ends_the_battle(state):
             return Ruling.forbid(f"the battle is over: it lasts {self.last_turn} game turns, and this "
                                  f"{state.phase.value} phase of turn {state.turn} ({state.active}, the last side to "
                                  f"play) is its last phase", "published.game-length")
-        return Ruling.allow(f"{state.active} ends the {state.phase.value} phase")
+        return Ruling.allow(f"{state.active} ends the {state.phase.value} phase", TURN_SEQUENCE)
 
     def ends_the_battle(self, state: GameState) -> bool:
         """Say whether ending the phase would end the battle's last player turn (published.game-length)."""
