@@ -168,6 +168,15 @@ def test_rulings_prints_one_ruling_as_an_faq_entry(capsys: pytest.CaptureFixture
     assert data["verified"] is True and data["steps"]
 
 
+def test_a_state_step_says_a_slain_unit_is_destroyed(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Librarian slain by Perils stays in the state with no model and his last "joined": the entry's state step
+    says he is destroyed (it read "lib: 0 model(s), joined tac"), and still lists the living as before."""
+    code, out, err = run(["rulings", "40k3-a-librarian-slain-by-perils-leaves-his-last-marine-to-stand"], capsys)
+    assert code == 0, err
+    assert "lib: destroyed (no model left)" in out and "0 model(s)" not in out
+    assert "tac: 1 model(s), joined nothing, status falling_back" in out
+
+
 def test_rulings_refuses_an_unknown_id_or_rule(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["rulings", "no-such-ruling"], capsys)
     assert code == 2 and out == ""

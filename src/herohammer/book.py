@@ -513,6 +513,9 @@ def _run_state(game: Game | None, step: Step, i: int, where: str) -> StepReport:
             if len(places) != len(u.at) or any(abs(a - x) > 0.01 or abs(b - y) > 0.01
                                                for (a, b), (x, y) in zip(places, u.at)):
                 raise _fail(where, f"{unit_id}: expected models at {u.at}, got {[(round(a, 2), round(b, 2)) for a, b in places]}")
+        if not unit.models:  # a unit slain keeps its id (and its last "joined") in the state: say it is gone
+            lines.append(f"{unit_id}: destroyed (no model left)")
+            continue
         aboard = f", embarked in {unit.embarked_in}" if unit.embarked_in else ""
         lines.append(f"{unit_id}: {len(unit.models)} model(s), joined {unit.joined or 'nothing'}{aboard}, "
                      f"status {', '.join(statuses) or 'none'}")
