@@ -55,6 +55,26 @@ def test_a_chosen_seed_is_printed_saved_and_replays_the_game(capsys: pytest.Capt
     assert load_scenario(again) == load_scenario(first)  # the saved game reads back (played: is accepted)
 
 
+def test_playing_on_from_a_played_file_keeps_the_whole_chain(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    """``play`` from a file ``play --out`` wrote, written over in place, keeps the earlier record under ``after``
+    (it replaced it: the original source and its seed were lost), and the chain replays to the same state."""
+    game = tmp_path / "game.yaml"
+    end = '{"do": "end_phase"}'
+    assert run(["play", LIBRARIAN, "--action", SMITE, "--seed", "3", "--out", str(game)], capsys)[0] == 0
+    assert run(["play", str(game), "--action", end, "--seed", "4", "--out", str(game)], capsys)[0] == 0
+    played = yaml.safe_load(game.read_text())["played"]
+    assert played["source"] == str(game) and played["actions"] == [end] and played["seed"] == "4"
+    earlier = played["after"]
+    assert earlier == {"source": LIBRARIAN, "actions": [SMITE], "seed": "3"} and "after" not in earlier
+    middle, replayed = tmp_path / "middle.yaml", tmp_path / "replayed.yaml"
+    assert run(["play", earlier["source"], "--action", *earlier["actions"], "--seed", earlier["seed"],
+                "--out", str(middle)], capsys)[0] == 0
+    assert run(["play", str(middle), "--action", *played["actions"], "--seed", played["seed"],
+                "--out", str(replayed)], capsys)[0] == 0
+    assert load_scenario(replayed) == load_scenario(game)
+
+
 def test_actions_may_be_given_in_yaml(capsys: pytest.CaptureFixture[str]) -> None:
     a = result_of(run(["check", LIBRARIAN, "--action", SMITE_YAML, "--json"], capsys)[1])
     b = result_of(run(["check", LIBRARIAN, "--action", SMITE, "--json"], capsys)[1])

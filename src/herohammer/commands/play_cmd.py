@@ -17,7 +17,7 @@ from ..dice import Dice, ScriptedDice, SeededDice, unused_words
 from ..errors import HerohammerError, IllegalActionError
 from ..game import Game
 from ..report import print_json
-from ..scenario import check_writable, save_scenario
+from ..scenario import check_writable, read_data, save_scenario, state_from_data
 from . import summary
 from .args import add_json_flag, known_units, say_notes, whole_number
 
@@ -64,7 +64,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(CHOSEN_SEEDS)
         dice = SeededDice(seed)
-    game = Game.load(args.scenario, dice)
+    data = read_data(args.scenario)
+    game = Game(state_from_data(data, str(args.scenario)), dice)
     start = game.state
     for i, text in enumerate(args.action, start=1):  # a typo (a field, an unknown unit): say so before playing any
         where = "--action" if len(args.action) == 1 else f"--action {i}"
@@ -97,8 +98,11 @@ def _run(args: argparse.Namespace) -> int:
     happened = summarise(start, (game.state, list(game.log))).labels()
     notes = say_notes(start, args.json)  # every action played: the notes come with the answer
     if args.out:
-        save_scenario(game.state, args.out, played={"source": args.scenario, "actions": list(args.action),
-                                                   **({"seed": str(seed)} if seed is not None else {"dice": args.dice})})
+        played: dict[str, Any] = {"source": args.scenario, "actions": list(args.action),
+                                  **({"seed": str(seed)} if seed is not None else {"dice": args.dice})}
+        if data.get("played"):  # the scenario was itself played to: keep how, so the whole chain replays (the
+            played["after"] = data["played"]  # source may be the file --out writes over)
+        save_scenario(game.state, args.out, played=played)
     if args.json:
         print_json("play", {"seed": seed, "dice": args.dice, "unused_dice": len(unused), "unused_faces": list(unused),
                             "log": log, "out": args.out,
