@@ -23,8 +23,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
     actions = p.add_subparsers(dest="query", required=True, parser_class=type(p))
     n = actions.add_parser("new", help="a scenario with a roster's units deployed in a default formation",
                            description="Each roster (.ros/.rosz, saved from BattleScribe or New Recruit) becomes a "
-                                       "side; with one roster the other side is left empty for you to fill.")
-    n.add_argument("--roster", action="append", required=True, help="a .ros or .rosz file (once or twice)")
+                                       "side; with one roster the other side is left empty for you to fill. A "
+                                       "catalogue (.cat/.catz) given instead becomes a side of one of each of "
+                                       "its units.")
+    n.add_argument("--roster", action="append", required=True, help="a .ros or .rosz file, or a .cat/.catz catalogue (once or twice)")
     n.add_argument("--ruleset", choices=sorted(RULESETS), default=None,
                    help="the ruleset (default: read from the roster's game system)")
     n.add_argument("--side", action="append", default=None, help="side name(s), in roster order (default: from the roster); with one roster a second --side names "
