@@ -584,10 +584,11 @@ def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[st
         raise ScenarioError(source, f"{where}.joined",
                             f"{u.id} is an ordinary character, deployed as part of a unit: name it in joined (or, once "
                             f"that unit is destroyed, in last_of) [{kinds}]")
-    if u.special and not spec.special_characters and spec.ruleset in ("40k3", "40k4"):
+    agreement = get_ruleset(spec.ruleset).special_characters_rule
+    if u.special and not spec.special_characters and agreement is not None:
         raise ScenarioError(source, f"{where}.special",
                             "special characters may be used only when both players agree: set "
-                            "special_characters: true [40k3.char.special-agreement]")
+                            f"special_characters: true [{agreement}]")
 
 
 @implements("published.transports")

@@ -476,6 +476,9 @@ class Ruleset:
     #: The clause that says a character is ordinary (part of his unit for good) or independent: a scenario's ordinary
     #: character outside a unit, and his join or leave, are refused citing it.
     character_kinds_rule: ClassVar[str] = "40k3.char.kinds"
+    #: The clause that lets a special (named) character into a battle only when both players agree (a scenario's
+    #: ``special_characters: true``), or None where the ruleset asks no such agreement.
+    special_characters_rule: ClassVar[str | None] = None
 
     @classmethod
     def psychic_rules(cls) -> tuple[str, ...]:

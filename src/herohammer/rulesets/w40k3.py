@@ -47,6 +47,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     title: ClassVar[str] = "Warhammer 40,000 3rd edition"
     seeds: ClassVar[tuple[str, ...]] = ("000", "004")
     supports_psychic_tests: ClassVar[bool] = True
+    #: 4th edition inherits it: its texts at hand are silent on special characters (the clause's decision)
+    special_characters_rule: ClassVar[str | None] = "40k3.char.special-agreement"
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "join", "leave", "embark", "disembark", "regroup", "test",
                                              "end_phase"})),
