@@ -14,6 +14,7 @@ from typing import Any
 from .battlescribe import BsFile, BsUnit
 from .errors import HerohammerError
 from .limits import check_models
+from .rulesets import get_ruleset
 
 SPACING = 1.5  # inches between model centres in a 40k row (25 mm bases leave a 0.5" gap)
 PER_ROW = 5
@@ -98,6 +99,7 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
     if not 1 <= len(rosters) <= 2:
         raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
     _check_games(rosters, ruleset)
+    ranked = get_ruleset(ruleset).ranked_units
     _check_sides(sides or [])
     for roster in rosters:  # before a model is written: a roster's number="1e9" would be a billion of them
         check_models(sum(m.count for u in roster.units for m in u.models), str(roster.path))
@@ -131,7 +133,7 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
                 entry["character"] = "independent"
             if unit.rules:
                 entry["rules"] = list(unit.rules)
-            if ruleset == "t9a" and not unit.character:
+            if ranked and not unit.character:  # rank and file in a formation (The 9th Age)
                 front = depth - (row_y + T9A_DEPTH) if far else row_y + T9A_DEPTH
                 entry["formation"] = {"position": [round(x + unit_width / 2, 2), round(front, 2)],
                                       "facing": 180 if far else 0, "files": files}

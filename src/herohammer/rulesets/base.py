@@ -464,6 +464,10 @@ class Ruleset:
                       shot_this_phase=())
         return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
 
+    #: Whether rank-and-file units stand in formations (files and ranks, a facing): a scenario built from a roster
+    #: (``roster_scenario``) deploys each such unit as a formation, else model by model.
+    ranked_units: ClassVar[bool] = False
+
     # -- psychic powers -------------------------------------------------------
     supports_psychic_tests: ClassVar[bool] = False
     #: The clause that says what Perils of the Warp does to the psyker.

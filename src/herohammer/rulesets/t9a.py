@@ -287,6 +287,7 @@ class NinthAge(Ruleset):
     name: ClassVar[str] = "t9a"
     title: ClassVar[str] = "The 9th Age"
     seeds: ClassVar[tuple[str, ...]] = ("002", "004")
+    ranked_units: ClassVar[bool] = True
 
     #: The 9th Age player turn: Charge, Movement, Magic, Shooting, Melee.
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
