@@ -191,10 +191,17 @@ def test_the_battles_last_phase_does_not_end_and_the_one_before_does() -> None:
 
 @pytest.mark.rule("published.game-length")
 def test_the_default_policy_stops_at_the_battles_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """From the last side's last Magic phase the default policy plays to the battle's end and stops there; from its
+    very last phase there is nothing left to play, and simulate says so in one line (session 28: it simulated
+    '(nothing changed in any run)')."""
     data = load(SPEARMEN)
-    data.update(turn=6, phase="melee", active=list(data["sides"])[1])
+    data.update(turn=6, phase="magic", active=list(data["sides"])[1])
     code, out, err = run(["simulate", str(written(tmp_path, data)), "--runs", "10", "--seed", "1"], capsys)
     assert code == 0 and "Traceback" not in err, err
+    data.update(phase="melee")
+    code, out, err = run(["simulate", str(written(tmp_path, data)), "--runs", "10", "--seed", "1"], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "nothing to simulate: the battle is over" in err and "[published.game-length]" in err
 
 
 # -- 4. an action's field path as a scenario's ----------------------------------------------------------------------
