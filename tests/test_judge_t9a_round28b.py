@@ -1,0 +1,50 @@
+"""Round 28b: The 9th Age melee and its aftermath with characters in play, as a judge meets them.
+
+1. A character pushed into his unit's second rank (the first rank full of Front Rank models, t9a.char.front-rank)
+   made no supporting attack: only the unit's own rank and file supported (published.t9a-to-hit-melee: every
+   model in the rank behind a fighting front rank makes one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from _t9a import HERO, scenario
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+
+TO_HIT = "published.t9a-to-hit-melee"
+NO_ATTACKS_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
+NO_ATTACKS_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
+FIGHT = {"do": "fight", "unit": "spears"}
+
+
+def _crowded_front(**kw: Any) -> dict[str, Any]:
+    """Spearmen (no Attacks) with champion, musician and standard and four joined characters: seven Front Rank
+    models for five files, so two stand in the second rank."""
+    data = scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"], orc_status=["engaged"],
+                    spear_profile=NO_ATTACKS_SPEAR, orc_profile=NO_ATTACKS_ORC,
+                    roles={0: "champion", 1: "musician", 2: "standard"}, **kw)
+    for i in (2, 3, 4):
+        data["sides"]["elves"].append({"id": f"hero{i}", "character": "independent", "joined": "spears",
+                                       "models": [{"name": f"Hero{i}", "profile": HERO, "base": [20, 20]}]})
+    return data
+
+
+# -- 1. a character in the second rank supports ------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule(TO_HIT, "t9a.char.front-rank", "t9a.join.part-of-unit")
+def test_a_character_in_the_second_rank_makes_one_supporting_attack() -> None:
+    g = Game(state_from_data(_crowded_front()))
+    f = g.state.unit("spears").formation
+    assert f is not None
+    second = [n for n in f.order[f.files:2 * f.files] if n.startswith("Hero")]
+    first = [n for n in f.order[:f.files] if n.startswith("Hero")]
+    assert len(second) == 1 and len(first) == 3, f.order
+    events = g.apply(FIGHT, ScriptedDice([1] * 40))
+    fight = next(e for e in events if e.kind == "fight")
+    # three Heroes in contact strike 3 each; the Hero behind them supports with 1: ten attacks, not nine
+    assert "I6: elves 10 attacks at orcs" in fight.message and TO_HIT in fight.rules, fight.message
