@@ -35,7 +35,6 @@ def _crowded_front(**kw: Any) -> dict[str, Any]:
 
 
 # -- 1. a character in the second rank supports ------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule(TO_HIT, "t9a.char.front-rank", "t9a.join.part-of-unit")
 def test_a_character_in_the_second_rank_makes_one_supporting_attack() -> None:
     g = Game(state_from_data(_crowded_front()))

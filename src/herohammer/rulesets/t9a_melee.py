@@ -685,12 +685,19 @@ class MeleePhase(Ruleset):
                         out.append(Blow(side, m, victim, m.profile.a))
             host = group[0]
             if in_contact and host.formation is not None and host.formation.files >= 1:
-                for m in host.models:
-                    if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
-                            and host.formation.rank_of(m.name) == 1 and foes:
-                        victim = self._victim(state, host, m, foes[0], None, apart)
-                        if victim is not None:
-                            out.append(Blow(side, m, victim, 1))
+                # every model of the second rank supports, a joined character pushed there by Front Rank models
+                # too (t9a.char.front-rank); duellists and shamed characters strike as above or not at all
+                for u in group:
+                    if u.id in apart or u.has(Status.DUEL_REFUSED):
+                        continue
+                    for m in u.models:
+                        if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
+                                and host.formation.rank_of(m.name) == 1 and foes and champions.get(u.id) != m.name \
+                                and (u is host or not any(_touching([_only(u, m)], members(state, f))
+                                                          for f in foes)):
+                            victim = self._victim(state, u, m, foes[0], None, apart)
+                            if victim is not None:
+                                out.append(Blow(side, m, victim, 1))
         return out
 
     def _victim(self, state: GameState, unit: Unit, model: Model, foe: str, at: str | None,
