@@ -3,6 +3,9 @@
 1. A character pushed into his unit's second rank (the first rank full of Front Rank models, t9a.char.front-rank)
    made no supporting attack: only the unit's own rank and file supported (published.t9a-to-hit-melee: every
    model in the rank behind a fighting front rank makes one).
+2. After the active player's Duel was refused, the character nominated for the refusal issued the reactive player's
+   Duel (published.t9a-duel, 2022 text: the Reactive Player may issue a Duel with "one of their Characters or
+   Champions that did not refuse the Active Player's Duel"); he may not, another character may.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from _t9a import HERO, scenario
+from _t9a import HERO, refused, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 
 TO_HIT = "published.t9a-to-hit-melee"
+DUEL = "published.t9a-duel"
 NO_ATTACKS_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
 NO_ATTACKS_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
 FIGHT = {"do": "fight", "unit": "spears"}
@@ -47,3 +51,24 @@ def test_a_character_in_the_second_rank_makes_one_supporting_attack() -> None:
     fight = next(e for e in events if e.kind == "fight")
     # three Heroes in contact strike 3 each; the Hero behind them supports with 1: ten attacks, not nine
     assert "I6: elves 10 attacks at orcs" in fight.message and TO_HIT in fight.rules, fight.message
+
+
+# -- 2. the nominee of a refused Duel issues no reactive Duel ----------------------------------------------------------
+def _two_orc_characters() -> Game:
+    from test_judge_t9a_duels_21 import BOSS, _data
+    data = _data()
+    chief = {**BOSS, "id": "chief", "models": [{**BOSS["models"][0], "name": "Chief"}]}
+    data["sides"]["orcs"].append(chief)
+    return Game(state_from_data(data))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule(DUEL)
+def test_the_character_nominated_for_a_refusal_issues_no_reactive_duel() -> None:
+    g = _two_orc_characters()
+    refused(g, {**FIGHT, "duel": "hero", "nominate": "boss", "reactive_duel": "boss", "reactive_accept": "hero"},
+            DUEL, "boss refused the active player's Duel")
+    assert not any(getattr(a, "nominate", None) == getattr(a, "reactive_duel", "") for a in g.legal_actions())
+    # another orc character, who did not refuse it, may
+    ruling = g.check({**FIGHT, "duel": "hero", "nominate": "boss", "reactive_duel": "chief", "reactive_accept": "hero"})
+    assert ruling.legal and DUEL in ruling.rules, ruling
