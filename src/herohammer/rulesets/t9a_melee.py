@@ -398,7 +398,7 @@ class MeleePhase(Ruleset):
             if state.unit(issuer_id).side != side:  # the reactive player's own Duel: nothing after it
                 continue
             for again, accepter in offers:  # refused: the reactive player may issue one, here accepted
-                if state.unit(again).side != side:
+                if state.unit(again).side != side and again != able_id:  # not by the nominee, who refused
                     yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id,
                                         reactive_duel=again, reactive_accept=accepter)
 
@@ -455,6 +455,10 @@ class MeleePhase(Ruleset):
         if action.reactive_duel not in theirs:
             return (f"reactive_duel: {action.reactive_duel} is not the reactive player's character in "
                     f"{group[0].id}'s combat, nor a unit of theirs with a Champion ({', '.join(theirs) or 'none'})")
+        if action.reactive_duel == first.refused:
+            # "one of their Characters or Champions that did not refuse the Active Player's Duel" (2022 text)
+            return (f"reactive_duel: {action.reactive_duel} refused the active player's Duel (nominated for the "
+                    "refusal): only a character or Champion that did not refuse it issues the reactive player's Duel")
         second = self._issued(state, combat, action.reactive_duel, action.reactive_accept, action.reactive_nominate,
                               action.at, "reactive_")
         if isinstance(second, str):
