@@ -6,6 +6,8 @@
 2. After the active player's Duel was refused, the character nominated for the refusal issued the reactive player's
    Duel (published.t9a-duel, 2022 text: the Reactive Player may issue a Duel with "one of their Characters or
    Champions that did not refuse the Active Player's Duel"); he may not, another character may.
+3. A character shamed by a refused Duel kept his Stubborn for his unit's Break test (published.t9a-duel, 2022 text:
+   the chosen model "has its Discipline set to 0, and it loses Stubborn"; published.t9a-stubborn).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from herohammer.scenario import state_from_data
 
 TO_HIT = "published.t9a-to-hit-melee"
 DUEL = "published.t9a-duel"
+STUBBORN = "published.t9a-stubborn"
 NO_ATTACKS_SPEAR = "WS4 BS4 S3 T3 W1 I5 A0 Ld8 Sv5+ Adv5 Mar10"
 NO_ATTACKS_ORC = "WS3 BS3 S3 T4 W1 I2 A0 Ld7 Sv6+ Adv4 Mar8"
 FIGHT = {"do": "fight", "unit": "spears"}
@@ -72,3 +75,19 @@ def test_the_character_nominated_for_a_refusal_issues_no_reactive_duel() -> None
     # another orc character, who did not refuse it, may
     ruling = g.check({**FIGHT, "duel": "hero", "nominate": "boss", "reactive_duel": "chief", "reactive_accept": "hero"})
     assert ruling.legal and DUEL in ruling.rules, ruling
+
+
+# -- 3. a shamed character loses Stubborn ------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, raises=AssertionError)
+@pytest.mark.rule(DUEL, STUBBORN)
+def test_a_character_shamed_by_a_refused_duel_gives_his_unit_no_stubborn() -> None:
+    from test_judge_t9a_duels_21 import BOSS, _data
+    data = _data()
+    data["sides"]["orcs"][-1] = {**BOSS, "rules": ["Stubborn"], "status": ["duel_refused"]}
+    g = Game(state_from_data(data))
+    # the Hero's three blows miss, the shamed Boss strikes none; the Spearmen's second Full Rank wins by 1; the orcs
+    # test on o0's Ld 7 (the Boss's is 0) at -1, Stubborn no more: 4 + 3 = 7 breaks them (Stubborn, it would hold)
+    events = g.apply(FIGHT, ScriptedDice([1, 1, 1, 4, 3, 1, 1, 1, 1]))
+    told = next(e for e in events if e.kind in ("break", "combat"))
+    assert "Ld 7 (o0) -1" in told.message and STUBBORN not in told.rules, told.message
+    assert "breaks" in told.message
