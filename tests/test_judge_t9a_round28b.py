@@ -78,7 +78,6 @@ def test_the_character_nominated_for_a_refusal_issues_no_reactive_duel() -> None
 
 
 # -- 3. a shamed character loses Stubborn ------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, raises=AssertionError)
 @pytest.mark.rule(DUEL, STUBBORN)
 def test_a_character_shamed_by_a_refused_duel_gives_his_unit_no_stubborn() -> None:
     from test_judge_t9a_duels_21 import BOSS, _data

@@ -950,11 +950,12 @@ def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
 
 
-@implements(STUBBORN)
+@implements(STUBBORN, DUEL)
 def _stubborn(state: GameState, uid: str) -> str:
     """Name the model whose Stubborn lets its unit break on its unmodified Discipline (a joined character's too: a unit
-    with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none."""
+    with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none.  A
+    character shamed by a refused Duel has lost his Stubborn (published.t9a-duel, 2022 text: "it loses Stubborn")."""
     for unit in members(state, uid):
-        if unit.has_rule(STUBBORN_RULE) and unit.models:
+        if unit.has_rule(STUBBORN_RULE) and unit.models and not unit.has(Status.DUEL_REFUSED):
             return unit.models[0].name if unit.is_character else unit.id
     return ""
