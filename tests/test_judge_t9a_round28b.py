@@ -8,6 +8,8 @@
    Champions that did not refuse the Active Player's Duel"); he may not, another character may.
 3. A character shamed by a refused Duel kept his Stubborn for his unit's Break test (published.t9a-duel, 2022 text:
    the chosen model "has its Discipline set to 0, and it loses Stubborn"; published.t9a-stubborn).
+
+Each was first committed as a strict xfail, then fixed in this round and its mark removed.
 """
 
 from __future__ import annotations
