@@ -253,12 +253,20 @@ def test_a_40k_squad_lists_its_pistol_shot_and_fires_it(page: Page, tmp_path: Pa
 
 
 def test_a_battle_that_is_over_says_why_nothing_is_left_and_what_a_simulation_plays(page: Page, tmp_path: Path) -> None:
-    """Was "none now" under Legal actions, and a "Simulate the plan" answer that never said the table had none."""
+    """Was "none now" under Legal actions, and a "Simulate the plan" answer that never said the table had none; a
+    battle that is over is not simulated at all, as ``herohammer simulate`` refuses it (session 28)."""
     import yaml
 
     data = yaml.safe_load((resources.files("herohammer") / "examples" / "demo_40k3_librarian.yaml").read_text())
-    data.update(turn=7, phase="assault", active="blue")
     data.pop("plan", None)
+    path = tmp_path / "no_plan.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#status-line")).to_contain_text("no_plan.yaml: 40k3")
+    page.fill("#sim-runs", "10")
+    page.click("#simulate")
+    expect(page.locator("#simulation .method")).to_contain_text("10 runs of the default policy (simple: the table has no plan)")
+    data.update(turn=7, phase="assault", active="blue")
     path = tmp_path / "over.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))  # blue the last side to play
     page.set_input_files("#upload", str(path))
@@ -267,7 +275,9 @@ def test_a_battle_that_is_over_says_why_nothing_is_left_and_what_a_simulation_pl
     expect(page.locator("#actions li.none-now")).to_contain_text("[published.game-length]")
     page.fill("#sim-runs", "10")
     page.click("#simulate")
-    expect(page.locator("#simulation .method")).to_contain_text("10 runs of the default policy (simple: the table has no plan)")
+    expect(page.locator("#message")).to_contain_text("nothing to simulate: the battle is over")
+    expect(page.locator("#message")).to_contain_text("[published.game-length]")
+    expect(page.locator("#simulation .method")).to_have_count(0)
 
 
 def test_a_typo_in_the_typed_in_faces_is_named_and_nothing_is_played(page: Page) -> None:

@@ -191,6 +191,12 @@ class Store:
                     kind, payload = queue.get(timeout=0.2)
                     break
                 except Exception:  # queue.Empty: still running (or killed)
+                    if not job.cancel.is_set() and not proc.is_alive():
+                        try:  # it may have sent its answer and ended between the wait above and this look
+                            kind, payload = queue.get(timeout=1.0)
+                            break
+                        except Exception:  # queue.Empty: it ended without a word
+                            pass
                     if job.cancel.is_set() or not proc.is_alive():
                         if job.status == "running":
                             job.status = "cancelled" if job.cancel.is_set() else "failed"
