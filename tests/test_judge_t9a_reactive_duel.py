@@ -11,30 +11,40 @@ from _t9a import exact_odds_as_brute_force, refused
 from herohammer.dice import ScriptedDice
 from herohammer.units import Status
 
-from test_judge_t9a_duels_21 import ALL_MISS, DUEL, FIGHT, _game
+from herohammer.game import Game
+from herohammer.scenario import state_from_data
+from test_judge_t9a_duels_21 import ALL_MISS, BOSS, DUEL, FIGHT, _data
 
-#: the Hero's Duel refused (the Boss shamed), then the Boss issues one and the Hero accepts it
-AFTER_REFUSAL = {**FIGHT, "duel": "hero", "nominate": "boss", "reactive_duel": "boss", "reactive_accept": "hero"}
+#: the Hero's Duel refused (the Boss shamed), then the Chief issues one and the Hero accepts it (the Boss, who refused
+#: it, may not: "Characters or Champions that did not refuse the Active Player's Duel", round 28b)
+AFTER_REFUSAL = {**FIGHT, "duel": "hero", "nominate": "boss", "reactive_duel": "chief", "reactive_accept": "hero"}
+
+
+def _game() -> Game:
+    """The duels' game (test_judge_t9a_duels_21) with a second orc character, the Chief, in the orcs."""
+    data = _data()
+    data["sides"]["orcs"].append({**BOSS, "id": "chief", "models": [{**BOSS["models"][0], "name": "Chief"}]})
+    return Game(state_from_data(data))
 
 
 @pytest.mark.rule(DUEL)
 def test_after_a_refusal_the_reactive_player_issues_a_duel_that_is_fought() -> None:
-    """Legal, offered by legal_actions; played: two duel events (refused, then accepted), the Boss's shame ends as he
-    issues, and the Boss and the Hero fight each other only, the Duel kept for the next round."""
+    """Legal, offered by legal_actions; played: two duel events (refused, then accepted), the Boss stays shamed (he
+    refused and did not issue), and the Chief and the Hero fight each other only, the Duel kept for the next round."""
     g = _game()
     ruling = g.check(AFTER_REFUSAL)
     assert ruling.legal and DUEL in ruling.rules, ruling
-    assert "then the reactive player's boss duels hero" in ruling.reason
-    offered = [a for a in g.legal_actions() if getattr(a, "reactive_duel", None) == "boss"]
+    assert "then the reactive player's chief duels hero" in ruling.reason
+    offered = [a for a in g.legal_actions() if getattr(a, "reactive_duel", None) == "chief"]
     assert any(a.duel == "hero" and a.nominate == "boss" and a.reactive_accept == "hero" for a in offered)
     events = g.apply(AFTER_REFUSAL, ScriptedDice(ALL_MISS))
     duels = [e for e in events if e.kind == "duel"]
     assert [dict(e.data)["outcome"] for e in duels] == ["refused", "accepted"], duels
-    assert "after the refusal, the reactive player's boss issues a Duel; hero accepts" in duels[1].message
-    assert g.state.duels == (("boss", "hero"),)
-    assert not g.state.unit("boss").has(Status.DUEL_REFUSED)
+    assert "after the refusal, the reactive player's chief issues a Duel; hero accepts" in duels[1].message
+    assert g.state.duels == (("chief", "hero"),)
+    assert g.state.unit("boss").has(Status.DUEL_REFUSED)
     lines = events[len(duels)].message.split(": ", 1)[1].split("; ")
-    assert lines[0].startswith("I6: elves 3 attacks at boss") and lines[1].startswith("I3: orcs 3 attacks at hero")
+    assert lines[0].startswith("I6: elves 3 attacks at chief") and lines[1].startswith("I3: orcs 3 attacks at hero")
 
 
 @pytest.mark.rule(DUEL)

@@ -398,7 +398,7 @@ class MeleePhase(Ruleset):
             if state.unit(issuer_id).side != side:  # the reactive player's own Duel: nothing after it
                 continue
             for again, accepter in offers:  # refused: the reactive player may issue one, here accepted
-                if state.unit(again).side != side:
+                if state.unit(again).side != side and again != able_id:  # not by the nominee, who refused
                     yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id,
                                         reactive_duel=again, reactive_accept=accepter)
 
@@ -455,6 +455,10 @@ class MeleePhase(Ruleset):
         if action.reactive_duel not in theirs:
             return (f"reactive_duel: {action.reactive_duel} is not the reactive player's character in "
                     f"{group[0].id}'s combat, nor a unit of theirs with a Champion ({', '.join(theirs) or 'none'})")
+        if action.reactive_duel == first.refused:
+            # "one of their Characters or Champions that did not refuse the Active Player's Duel" (2022 text)
+            return (f"reactive_duel: {action.reactive_duel} refused the active player's Duel (nominated for the "
+                    "refusal): only a character or Champion that did not refuse it issues the reactive player's Duel")
         second = self._issued(state, combat, action.reactive_duel, action.reactive_accept, action.reactive_nominate,
                               action.at, "reactive_")
         if isinstance(second, str):
@@ -685,12 +689,19 @@ class MeleePhase(Ruleset):
                         out.append(Blow(side, m, victim, m.profile.a))
             host = group[0]
             if in_contact and host.formation is not None and host.formation.files >= 1:
-                for m in host.models:
-                    if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
-                            and host.formation.rank_of(m.name) == 1 and foes:
-                        victim = self._victim(state, host, m, foes[0], None, apart)
-                        if victim is not None:
-                            out.append(Blow(side, m, victim, 1))
+                # every model of the second rank supports, a joined character pushed there by Front Rank models
+                # too (t9a.char.front-rank); duellists and shamed characters strike as above or not at all
+                for u in group:
+                    if u.id in apart or u.has(Status.DUEL_REFUSED):
+                        continue
+                    for m in u.models:
+                        if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
+                                and host.formation.rank_of(m.name) == 1 and foes and champions.get(u.id) != m.name \
+                                and (u is host or not any(_touching([_only(u, m)], members(state, f))
+                                                          for f in foes)):
+                            victim = self._victim(state, u, m, foes[0], None, apart)
+                            if victim is not None:
+                                out.append(Blow(side, m, victim, 1))
         return out
 
     def _victim(self, state: GameState, unit: Unit, model: Model, foe: str, at: str | None,
@@ -939,11 +950,12 @@ def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
 
 
-@implements(STUBBORN)
+@implements(STUBBORN, DUEL)
 def _stubborn(state: GameState, uid: str) -> str:
     """Name the model whose Stubborn lets its unit break on its unmodified Discipline (a joined character's too: a unit
-    with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none."""
+    with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none.  A
+    character shamed by a refused Duel has lost his Stubborn (published.t9a-duel, 2022 text: "it loses Stubborn")."""
     for unit in members(state, uid):
-        if unit.has_rule(STUBBORN_RULE) and unit.models:
+        if unit.has_rule(STUBBORN_RULE) and unit.models and not unit.has(Status.DUEL_REFUSED):
             return unit.models[0].name if unit.is_character else unit.id
     return ""
