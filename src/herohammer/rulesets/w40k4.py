@@ -640,7 +640,7 @@ class Warhammer40k4(Warhammer40k3):
         4th ed. rulebook: cavalry (and beasts) assault 12"; jump infantry and bikes, like
         infantry, 6"; a combined unit goes at its slowest model's speed (40k4.ic.slowest-model).
         """
-        reach = min(self._own_reach(m) for m in members)
+        reach = min(_own_reach(m) for m in members)
         if unit.is_character and len(members) == 1:
             return reach, "40k4.assault.alone"
         return reach, "40k4.assault.must-charge" if len(members) > 1 else "published.assault-range"
@@ -649,7 +649,7 @@ class Warhammer40k4(Warhammer40k3):
     def assault_slowed_rules(self, members: Sequence[Unit], reach: float) -> tuple[str, ...]:
         """Name the slowest-model clause when a member of a combined unit holds its assault below what its other
         members would assault (cavalry joined by a character on foot: 6", 40k4.ic.slowest-model)."""
-        if len(members) < 2 or all(self._own_reach(m) <= reach for m in members):
+        if len(members) < 2 or all(_own_reach(m) <= reach for m in members):
             return ()
         return ("40k4.ic.slowest-model",)
 
@@ -661,10 +661,13 @@ class Warhammer40k4(Warhammer40k3):
             return ()
         return ("40k4.ic.slowest-model",)
 
-    @staticmethod
-    def _own_reach(unit: Unit) -> float:
-        """Return how far a unit of ``unit``'s type assaults on its own (4th ed.: cavalry 12", the others 6")."""
-        return CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
+
+def _own_reach(unit: Unit) -> float:
+    """Return how far a unit of ``unit``'s type assaults on its own (4th ed.: cavalry 12", the others 6").
+
+    A function, not a static method: a class marked ``@implements`` may have its members wrapped (rule coverage),
+    and a wrapped static method would be handed the instance."""
+    return CAVALRY_ASSAULT_INCHES if unit.type is UnitType.CAVALRY else ASSAULT_INCHES
 
 
 #: Who takes no Morale check for shooting casualties (4th ed.: "already falling back, is pinned or is locked in close
