@@ -351,10 +351,9 @@ def create_app(store: Store | None = None) -> FastAPI:
             parse_action(raw, f"actions[{i}]")
         state = table.game.state
         data = state_to_data(state)
-        from ..simulate import prepare, refuse_unplayable  # numpy's load waits for the first simulation, as the job's
+        from ..simulate import make_driver, refuse_unplayable  # numpy's load waits for the first simulation
 
-        _, driver, _ = prepare(data, plan, table.name)
-        refuse_unplayable(state, driver)  # as herohammer simulate: a plan refused at step 1, a battle that is over
+        refuse_unplayable(state, make_driver(state, plan, "actions"))  # as herohammer simulate: a plan refused at step 1, a battle that is over
 
         def wrap(result: dict[str, Any]) -> dict[str, Any]:
             return _answer("simulate", result, state, [], MONTE_CARLO)
