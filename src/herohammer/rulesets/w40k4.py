@@ -121,6 +121,15 @@ class Warhammer40k4(Warhammer40k3):
         """A unit that fails its close combat Morale check meets the victor's Sweeping Advance (4th ed.)."""
         return self._sweeping_advance(state, unit_id, dice, combat)
 
+    @implements("published.sweeping-advance")
+    def losers_leave_combat(self, state: GameState, losers: Sequence[str], dice: Dice,
+                            combat: Sequence[str]) -> Resolution:
+        """The units that failed their checks in a multiple combat meet the Sweeping Advances together: each winning
+        unit makes a single roll against every one it may catch (4th ed. p. 58)."""
+        if len(losers) == 1:
+            return self._sweeping_advance(state, losers[0], dice, combat)
+        return self._sweeping_advances(state, losers, dice, combat)
+
     @implements("published.consolidation")
     def after_combat_result(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
         """The units a close combat's result leaves free may consolidate this Assault phase (4th ed.)."""

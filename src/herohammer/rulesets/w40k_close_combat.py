@@ -1047,8 +1047,8 @@ class CloseCombatRules(CombatResultRules):
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)
                 events += more
-        for uid in failed:  # published.combat-resolution: the failed checks carried out once every loser has tested
-            state, more = self.leaves_combat(state, uid, dice, combat)
+        if failed:  # published.combat-resolution: the failed checks carried out once every loser has tested
+            state, more = self.losers_leave_combat(state, failed, dice, combat)
             events += more
         skip = self.no_last_man_after(tested)
         if kept is None:

@@ -15,7 +15,7 @@ from functools import partial
 from typing import ClassVar
 
 from ..catalogue import implements
-from ..dice import Dice
+from ..dice import Dice, RollRecord
 from ..rulings import Event
 from ..state import GameState
 from ..units import Status, Unit
@@ -67,10 +67,16 @@ class _SweepFacts:
     (None: no Sweeping Advance, and why), both Initiatives, the falling back unit with its characters, and the state
     with them destroyed once a roll catches them (built on that branch only)."""
 
-    __slots__ = ("victor", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited", "destroyed")
+    __slots__ = ("victor", "victors", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited",
+                 "destroyed")
 
-    def __init__(self, victor: str | None, why_not: str, own: int, theirs: int, group: list[Unit]) -> None:
-        self.victor, self.why_not, self.own, self.theirs, self.group = victor, why_not, own, theirs, group
+    def __init__(self, victors: tuple[tuple[str, int], ...], why_not: str, own: int, group: list[Unit]) -> None:
+        #: every victor that may sweep the unit, with its Initiative, in the combat's order (none: why_not says why)
+        self.victors = victors
+        #: the one victor and its Initiative when there is exactly one (the usual close combat); else None and 0
+        self.victor: str | None = victors[0][0] if len(victors) == 1 else None
+        self.theirs = victors[0][1] if len(victors) == 1 else 0
+        self.why_not, self.own, self.group = why_not, own, group
         self.caught: GameState | None = None
         #: the purposes of both rolls and the breaking off roll's splits (worked out on the first roll)
         self.rolling: tuple[str, tuple[int, ...], str] | None = None
@@ -112,6 +118,8 @@ class CombatResultRules(AssaultRules):
         # of the dice before it); the state with the unit destroyed is built only when a roll catches it
         facts = state.remember((_SWEEP, self, unit_id, combat), lambda: self._sweep_facts(state, unit_id, combat))
         victor = facts.victor
+        if len(facts.victors) > 1:  # two winning units may sweep it: each rolls (a multiple combat, 4th ed. p. 58)
+            return self._sweeping_advances(state, [unit_id], dice, combat)
         if victor is None:
             state, more = self._fall_back(state, unit_id, dice)
             return state, [Event("sweeping_advance", f"no sweeping advance against {unit_id}: {facts.why_not}; it "
@@ -154,6 +162,92 @@ class CombatResultRules(AssaultRules):
         assert destroyed is not None  # told with the caught state
         return caught, [Event("sweeping_advance", said, facts.cited, rolls, (("outcome", "caught"),)), destroyed]
 
+    @implements("published.sweeping-advance", "40k4.ic.falling-back")
+    def _sweeping_advances(self, state: GameState, losers: Sequence[str], dice: Dice,
+                           combat: Sequence[str]) -> Resolution:
+        """Roll the Sweeping Advances of a multiple combat: several units failed their checks, or two winning units may
+        sweep one.
+
+        4th ed. p. 58 (Multiple Combats): "Each winning unit that can sweeping advance makes a single roll and compares
+        its total to each of the enemy unit's totals; any it equals or beats are destroyed."  So each falling back
+        unit rolls its own Initiative + D6, then each victor that may sweep one of them rolls once, split at what
+        each of its foes' totals asks; a unit that no victor equals or beats breaks off and falls back.  Every victor
+        that may sweep it is read before any unit falls back or is destroyed.
+        """
+        rule = "published.sweeping-advance"
+        facts = [(uid, self._sweep_facts(state, uid, combat)) for uid in losers]
+        fled: dict[str, int] = {}
+        rolls: dict[str, tuple[RollRecord, ...]] = {}
+        for uid, f in facts:  # each falling back unit first: its total is what the victors' single rolls must reach
+            if f.victors:
+                start = len(dice.log)
+                splits = sorted({theirs - f.own + k for _, theirs in f.victors for k in range(1, 7)})
+                fled[uid] = dice.total(1, f"{uid}: breaking off (Initiative {f.own} + D6)", rule, splits=splits)
+                rolls[uid] = rolls_since(dice, start)
+        swept: dict[str, list[tuple[str, int]]] = {}  # victor -> (a unit it may catch, the D6 that catches it)
+        initiative: dict[str, int] = {}
+        for uid, f in facts:
+            for victor, theirs in f.victors:
+                initiative[victor] = theirs
+                swept.setdefault(victor, []).append((uid, f.own + fled[uid] - theirs))
+        rolled: dict[str, int] = {}
+        for victor in (v for v in combat if v in swept):  # one roll each, in the combat's order
+            start = len(dice.log)
+            against = swept[victor]
+            also = f", one roll against {' and '.join(u for u, _ in against)}" if len(against) > 1 else ""
+            rolled[victor] = dice.total(1, f"{victor}: sweeping advance (Initiative {initiative[victor]} + D6{also})",
+                                        rule, splits=tuple(reach - 1 for _, reach in against))
+            for uid, _ in against:
+                rolls[uid] = rolls[uid] + rolls_since(dice, start)
+        events: list[Event] = []
+        for uid, f in facts:
+            if not f.victors:
+                state, more = self._fall_back(state, uid, dice)
+                events += [Event("sweeping_advance", f"no sweeping advance against {uid}: {f.why_not}; it falls back",
+                                 (rule,), data=(("outcome", "none"),)), *more]
+                continue
+            total = f.own + fled[uid]
+            sweepers = f.victors
+            if len(sweepers) == 1:
+                victor, theirs = sweepers[0]
+                said = (f"{victor} makes a sweeping advance against {uid}: {theirs} + {rolled[victor]} = "
+                        f"{theirs + rolled[victor]} against {f.own} + {fled[uid]} = {total}")
+            else:
+                said = (f"{' and '.join(v for v, _ in sweepers)} make sweeping advances against {uid}: "
+                        f"{', '.join(f'{v} {t} + {rolled[v]} = {t + rolled[v]}' for v, t in sweepers)} against "
+                        f"{f.own} + {fled[uid]} = {total}")
+            once = [f"{v} rolls once against {' and '.join(u for u, _ in swept[v])}" for v, _ in sweepers
+                    if len(swept[v]) > 1]
+            if once:
+                said = f"{said} ({'; '.join(once)}: a multiple combat)"
+            if all(t + rolled[v] < total for v, t in sweepers):
+                state, more = self._fall_back(state, uid, dice)
+                events += [Event("sweeping_advance", f"{said}: {uid} breaks off and falls back", (rule,),
+                                 tuple(rolls[uid]), (("outcome", "broke off"),)), *more]
+                continue
+            group = state.combined(uid)
+            characters = [u.id for u in group[1:]]
+            with_them = f" with {', '.join(characters)}" if characters else ""
+            slain = [m.name for u in group for m in u.models]
+            state = state.replace_units(*(evolve(u, models=()) for u in group))
+            cited = (rule, self.falling_back_rule) if len(group) > 1 else (rule,)
+            events += [Event("sweeping_advance", f"{said}: {uid} is caught and destroyed{with_them}, no save allowed",
+                             cited, tuple(rolls[uid]), (("outcome", "caught"),)),
+                       Event("destroyed", f"{uid} is destroyed by the sweeping advance: slain {', '.join(slain)}",
+                             (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+        return state, events
+
+    def losers_leave_combat(self, state: GameState, losers: Sequence[str], dice: Dice,
+                            combat: Sequence[str]) -> Resolution:
+        """Carry out the failed close combat Morale checks of a multiple combat once every loser has tested: each unit
+        in turn as ``leaves_combat`` does (3rd edition: each falls back); 4th edition overrides it (one Sweeping
+        Advance roll per victor against every unit it may catch, ``_sweeping_advances``)."""
+        events: list[Event] = []
+        for uid in losers:
+            state, more = self.leaves_combat(state, uid, dice, combat)
+            events += more
+        return state, events
+
     #: Special rules (``rule_key`` names) of troops that may not make a Sweeping Advance (published.sweeping-advance).
     no_sweep_rules: ClassVar[frozenset[str]] = frozenset({"terminator_armour", "no_sweeping_advance"})
     #: The rule a consolidation after a close combat cites (40k3 overrides it: published.40k3-consolidation).
@@ -185,20 +279,21 @@ class CombatResultRules(AssaultRules):
     def _sweep_facts(self, state: GameState, unit_id: str, combat: Sequence[str]) -> _SweepFacts:
         """Read what a Sweeping Advance takes from the state whatever the dice (``_SweepFacts``); no state built."""
         group = state.combined(unit_id)
-        victor, why_not, theirs = self._sweeper(state, group, combat)
-        if victor is None:
-            return _SweepFacts(None, why_not, 0, 0, group)
-        return _SweepFacts(victor, "", _group_initiative(group), theirs, group)
+        victors, why_not = self._sweepers(state, group, combat)
+        if not victors:
+            return _SweepFacts((), why_not, 0, group)
+        return _SweepFacts(victors, "", _group_initiative(group), group)
 
-    def _sweeper(self, state: GameState, group: Sequence[Unit], combat: Sequence[str]) -> tuple[str | None, str, int]:
-        """Return the victor that sweeps after a falling back ``group`` and its Initiative (None, why and 0 when none
-        may: a victor barred from sweeping, ``sweep_barred``, is passed over)."""
+    def _sweepers(self, state: GameState, group: Sequence[Unit],
+                  combat: Sequence[str]) -> tuple[tuple[tuple[str, int], ...], str]:
+        """Return every victor that may sweep a falling back ``group``, with its Initiative, in the combat's order, and
+        why none may when there is none (a victor barred from sweeping, ``sweep_barred``, is passed over)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
         holding = [u for u in map(state.unit, combat)
                    if u.side == side and u.id not in ids and u.alive and not u.has(Status.FALLING_BACK)]
-        best: tuple[int, str] | None = None
+        found: list[tuple[str, int]] = []
         why = "no enemy unit of its combat is left in base contact with it"
         for uid in combat:
             u = state.unit(uid)
@@ -213,10 +308,8 @@ class CombatResultRules(AssaultRules):
             if (barred := self.sweep_barred(state, victors)) is not None:
                 why = barred
                 continue
-            initiative = _group_initiative(victors)
-            if best is None or initiative > best[0]:
-                best = (initiative, uid)
-        return (None, why, 0) if best is None else (best[1], "", best[0])
+            found.append((uid, _group_initiative(victors)))
+        return tuple(found), "" if found else why
 
     @implements("published.consolidation")
     def _free_to_consolidate(self, state: GameState, before: GameState, combat: Sequence[str]) -> Resolution:
