@@ -418,6 +418,30 @@ def test_a_wheel_does_not_sweep_through_another_unit() -> None:
     same_rulings(g, reload(g))
 
 
+@pytest.mark.rule(WHEEL, "published.t9a-move")
+def test_a_wheel_may_swing_over_the_table_edge_if_every_model_ends_on_the_table() -> None:
+    """A unit against the left edge wheels right: its left files swing over the edge on the way (checked below) and
+    end on the table, so the move stands (the decision on published.t9a-wheel: only where each model ends is held to
+    the table); a smaller wheel that leaves a model off the table at its end is refused citing published.t9a-move."""
+    from herohammer.geometry import on_table
+    from herohammer.rulesets.t9a_moves import wheeled
+
+    data = scenario(hero_at=(10, 10), phase="movement")
+    data["sides"]["elves"][0]["formation"]["position"] = [2.0, 20]
+    g = Game(state_from_data(data))
+    state, table = g.state, g.state.table
+    spears = state.unit("spears")
+    frames = [wheeled(state, spears, -45 * k / 9).unit("spears") for k in range(10)]
+    on = [all(on_table(m.placed, table.width, table.depth) for m in u.models) for u in frames]
+    assert on[0] and on[-1] and not all(on)  # over the edge on the way, on the table at both ends
+    g.apply({"do": "move", "unit": "spears", "wheel": -45, "to": [], "march": True})
+    assert g.state.unit("spears").formation.facing == 315  # type: ignore[union-attr]
+    g.undo()
+    refused(g, {"do": "move", "unit": "spears", "wheel": -30, "to": [], "march": True}, "published.t9a-move")
+    assert "off the 72x48\" table" in g.check({"do": "move", "unit": "spears", "wheel": -30, "to": [],
+                                               "march": True}).reason
+
+
 @pytest.mark.rule(WHEEL, "published.t9a-charge")
 def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
     g = _wheel_game(phase="charge", guard_at=(30.5, 25.0), orcs_at=(26, 31))
