@@ -82,3 +82,29 @@ def test_the_shooters_may_not_assault_a_captain_who_was_not_with_the_squad_they_
     g.apply({"do": "shoot", "unit": "boyz", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1]))
     g.apply({"do": "end_phase"})
     assert_illegal(g, {"do": "assault", "unit": "boyz", "target": "other"}, "published.assault-after-shooting")
+
+
+# == 2. Instant Death in the combat result: one wound inflicted ====================================================
+def fist_and_chaplain(ruleset: str, s: int = 8) -> Game:
+    """Red's Sergeant (WS4 S``s`` I4 A2) and a Marine touch blue's Chaplain (T4 W3 I1, Sv6+) and a Boy (I2), all
+    locked; red's Assault phase."""
+    sarge = {"id": "sarge", "status": ["locked"],
+             "models": [model("Sergeant", 30, 20, 9, f"WS4 BS4 S{s} T4 W1 I4 A2 Ld9 Sv3+")]}
+    chap = {"id": "chap", "character": "independent", "status": ["locked"],
+            "models": [model("Chaplain", 30, 20 + BASE_25 + 0.005, 10, CHAPLAIN)]}
+    return game(scenario(ruleset, [sarge], [chap], phase="assault"))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="the combat result counts the Wounds lost")
+@pytest.mark.rule("published.instant-death", "published.combat-resolution")
+@EDITIONS
+def test_a_blow_that_kills_a_chaplain_outright_counts_one_wound_inflicted(ruleset: str) -> None:
+    """The Sergeant's S8 blow (first attack hits, wounds, unsaved; the second misses) kills the Chaplain (T4, 3
+    Wounds) outright (published.instant-death: "killed outright"). The combat result totals the wounds inflicted
+    (3rd and 4th ed., Determine Assault Results: "Total up wounds inflicted"): one unsaved wound was inflicted, not
+    three; the rulebooks give the slain model's other Wounds no count."""
+    g = fist_and_chaplain(ruleset)
+    events = g.apply({"do": "fight", "unit": "sarge"}, dice=ScriptedDice([6, 1, 6, 1] + [1] * 20))
+    assert kinds(events, "instant_death") and not g.state.unit("chap").alive
+    [result] = kinds(events, "combat_result")
+    assert "red 1 wound caused" in result.message, result.message
