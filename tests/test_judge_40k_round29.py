@@ -107,3 +107,31 @@ def test_a_blow_that_kills_a_chaplain_outright_counts_one_wound_inflicted(rulese
     assert kinds(events, "instant_death") and not g.state.unit("chap").alive
     [result] = kinds(events, "combat_result")
     assert result.message.endswith("red 1 wounds caused; blue loses by 1"), result.message
+
+
+# == 3. 3rd edition: Perils leaves a falling back squad with one model ============================================
+def falling_back_librarian(ruleset: str) -> Game:
+    """A Librarian (W1) joined to one Marine (Ld 6), both falling back; three Boyz 5" off. Red's Shooting phase."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac", "status": ["falling_back"],
+           "models": [model("Lib", 22, 21.5, 10, LIB)]}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 25, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [squad("tac", 20, 20, n=1, ld=6, status=["falling_back"]), lib], [boyz],
+                         phase="shooting"))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="no event says why no Last Man Standing test")
+@pytest.mark.rule("published.last-man-standing", "40k3.psyker.perils-on-2", "published.fall-back")
+def test_40k3_a_falling_back_squad_left_with_one_model_by_perils_is_told_it_takes_no_last_man_standing() -> None:
+    """Perils on a 2 slays the Librarian; the Marine left is falling back already, so takes no Last Man Standing test
+    (a unit falling back takes no further Morale check: published.last-man-standing's decision) and an event says
+    so, citing the clause, before the power the 2 still uses."""
+    g = falling_back_librarian("40k3")
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice([1, 1, 6, 6] + [1] * 8))
+    assert not g.state.unit("lib").alive and g.state.unit("tac").has(Status.FALLING_BACK)
+    assert not messages(events, "morale")
+    told = kinds(events, "last_man")
+    assert len(told) == 1 and "falling back" in told[0].message, events
+    assert "published.last-man-standing" in told[0].rules
+    kinds_seen = [e.kind for e in events]
+    assert kinds_seen.index("last_man") < kinds_seen.index("power_used")
