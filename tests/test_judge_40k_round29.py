@@ -119,7 +119,6 @@ def falling_back_librarian(ruleset: str) -> Game:
                          phase="shooting"))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="no event says why no Last Man Standing test")
 @pytest.mark.rule("published.last-man-standing", "40k3.psyker.perils-on-2", "published.fall-back")
 def test_40k3_a_falling_back_squad_left_with_one_model_by_perils_is_told_it_takes_no_last_man_standing() -> None:
     """Perils on a 2 slays the Librarian; the Marine left is falling back already, so takes no Last Man Standing test
