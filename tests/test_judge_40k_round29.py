@@ -134,3 +134,27 @@ def test_40k3_a_falling_back_squad_left_with_one_model_by_perils_is_told_it_take
     assert "published.last-man-standing" in told[0].rules
     kinds_seen = [e.kind for e in events]
     assert kinds_seen.index("last_man") < kinds_seen.index("power_used")
+
+
+# == 4. joining, leaving and moving again in one Movement phase ====================================================
+JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
+LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
+
+def captain_beside_squad(ruleset: str, cap_y: float = 12) -> Game:
+    """Red's three-Marine squad at y=20 and a lone Captain at (20, ``cap_y``); red's Movement phase."""
+    return game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 20, cap_y)]))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="the refusal cites the move rule alone")
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "published.movement")
+@EDITIONS
+def test_a_captain_who_moved_alone_may_not_then_join_a_squad_citing_the_join_clause(ruleset: str) -> None:
+    """The Captain moves 2" on his own, then tries to join the squad: joining is his move (he joins "by moving" within
+    2" in his Movement phase), and a model moves once a phase. The refusal cites the join clause with the movement
+    rule, and nothing changes."""
+    g = captain_beside_squad(ruleset)
+    g.apply({"do": "move", "unit": "cap", "to": [[20, 14]]})
+    refused = assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [21, 18.5]}, JOIN[ruleset])
+    assert MOVE[ruleset] in refused.rules and "already moved" in str(refused)
