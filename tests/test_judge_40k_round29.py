@@ -147,7 +147,6 @@ def captain_beside_squad(ruleset: str, cap_y: float = 12) -> Game:
     return game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 20, cap_y)]))
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="the refusal cites the move rule alone")
 @pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.char.move-as-type", "published.movement")
 @EDITIONS
 def test_a_captain_who_moved_alone_may_not_then_join_a_squad_citing_the_join_clause(ruleset: str) -> None:

@@ -667,6 +667,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if character.joined and character.joined != host.id:  # joining elsewhere is leaving first
             if problem := self._own_active(state, character) or self.leave_problem(state, character):
                 return problem
+        if character.has(Status.MOVED) and not character.has(Status.REGROUPED) and character.alive:
+            # joining is his move ("by moving" within 2"), as leaving is: he has made it (alone, or with his unit)
+            return Ruling.forbid(f"{character.id} has already moved this phase: joining is a move, and a model "
+                                 "moves once a phase", self.join_rule, self.move_rule)
         if problem := self._mover_checks(state, character):
             return problem
         if character.joined == host.id:
