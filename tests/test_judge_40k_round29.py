@@ -224,7 +224,6 @@ def librarian_leaves(ruleset: str) -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="4th: 'a character in lib' citing 40k4.shoot.same-target")
 @pytest.mark.rule("40k4.shoot.same-target", "published.40k4-psychic-shooting", "40k3.psyker.as-shooting",
                   "40k4.ic.leave", "published.shooting")
 @EDITIONS
