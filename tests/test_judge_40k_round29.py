@@ -260,3 +260,141 @@ def test_a_squad_whose_librarian_smote_a_mob_to_death_may_assault_its_warboss(ru
     g.apply({"do": "end_phase"})
     assert_legal(g, {"do": "assault", "unit": "tac", "target": "boss"}, "published.assault-after-shooting")
     assert_illegal(g, {"do": "assault", "unit": "tac", "target": "far"}, "published.assault-after-shooting")
+
+
+# == 7. psykers and Perils in and out of units ====================================================================
+def librarian_in_squad(ruleset: str, n: int) -> Game:
+    """A Librarian (W1) joined to ``n`` bolter Marines (Ld 6); three Boyz 8" north. Red's Shooting phase."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac",
+           "models": [model("Lib", 22, 21.5, 10, LIB)]}
+    tac = {"id": "tac", "models": [{**model(f"M{i}", 20 + 2 * i, 20, 6), "weapons": ["bolter"]} for i in range(n)]}
+    boyz = {"id": "boyz", "models": [model(f"B{i}", 18 + 2 * i, 28, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [tac, lib], [boyz], phase="shooting"))
+
+
+@pytest.mark.rule("40k3.psyker.perils-on-2", "published.last-man-standing", "40k3.ic.no-last-man")
+def test_40k3_perils_slaying_a_librarian_beside_two_marines_calls_for_no_last_man_standing() -> None:
+    """Perils on a 2 slays the Librarian; his squad keeps two Marines: it is not reduced to a single model, so no Last
+    Man Standing test and no word of one; the power is still used."""
+    g = librarian_in_squad("40k3", 2)
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice([1, 1, 6, 6] + [1] * 4))
+    assert not g.state.unit("lib").alive and len(g.state.unit("tac").models) == 2
+    assert not kinds(events, "last_man") and not messages(events, "morale")
+    assert messages(events, "power_used")
+
+
+@pytest.mark.rule("published.40k4-perils-of-the-warp", "published.morale-casualties", "40k4.char.no-last-man")
+def test_40k4_a_squad_whose_librarian_perils_slew_takes_no_morale_check_when_the_phase_ends() -> None:
+    """Perils of the Warp is no enemy shooting: the squad that lost its Librarian (one of its three models) is not
+    counted among the units shot this phase, and ending the Shooting phase takes no Morale check for it."""
+    g = librarian_in_squad("40k4", 2)
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+            dice=ScriptedDice([1, 1, 6, 6] + [1] * 4))
+    assert not g.state.unit("lib").alive and not g.state.shot_this_phase
+    events = g.apply({"do": "end_phase"})
+    assert not messages(events, "morale") and g.state.phase.value == "assault"
+
+
+# == 8. Sweeping Advance, consolidation, a winner left with one model ==============================================
+@pytest.mark.rule("published.sweeping-advance", "published.consolidation", "published.combat-resolution")
+def test_40k4_a_lone_warboss_who_loses_and_fails_is_swept_and_the_marines_consolidate_once() -> None:
+    """Two Marines (I4) wound a lone Warboss (W5, I1) twice; he strikes nothing, loses by 2, fails his check (12) and
+    is caught by the Sweeping Advance (4 + 1 against 1 + 1) and destroyed, no save. The Marines may consolidate once:
+    a second consolidation is refused and nothing changes."""
+    boss = {"id": "boss", "character": "independent", "status": ["locked"],
+            "models": [model("Warboss", 30, 20 + BASE_25, 8, "WS5 BS2 S5 T5 W5 I1 A4 Ld8 Sv4+")]}
+    tac = {"id": "tac", "status": ["locked"],
+           "models": [model(f"T{i + 1}", 30 + 1.2 * i, 20 + 0.6 * i, 8, "WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+")
+                      for i in range(2)]}
+    g = game(scenario("40k4", [tac], [boss], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"},
+                     dice=ScriptedDice([6, 6, 1, 1, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1]))
+    [swept] = kinds(events, "sweeping_advance")
+    assert "caught and destroyed" in swept.message and not g.state.unit("boss").alive
+    consolidate = {"do": "consolidate", "unit": "tac", "to": [[30, 22], [31.2, 22.6]]}
+    assert_legal(g, consolidate, "published.consolidation")
+    g.apply(consolidate, dice=ScriptedDice([6]))
+    assert_illegal(g, consolidate, "published.consolidation")
+
+
+@pytest.mark.rule("published.sweeping-advance", "published.consolidation")
+def test_40k4_no_sweeping_advance_when_the_loser_no_longer_touches_the_victor() -> None:
+    """The Boy slays the Marine he touched; the other Marine (2" off) loses, fails and falls back: with no model of
+    the loser left in base contact with the victor there is no Sweeping Advance (4th ed.: "If the falling back unit
+    no longer has any models in base contact with the victor"), the event says so, and the Boy may consolidate."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("T1", 20, 20, 6, "WS4 BS4 S4 T4 W1 I1 A1 Ld6 Sv3+"),
+                                                        model("T2", 22, 20, 6, "WS4 BS4 S4 T4 W1 I1 A1 Ld6 Sv3+")]}
+    boy = {"id": "boy", "status": ["locked"],
+           "models": [model("B1", 20, 20 + BASE_25, 7, "WS4 BS2 S3 T4 W1 I2 A1 Ld7 Sv6+")]}
+    g = game(scenario("40k4", [tac], [boy], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 1] + [6, 6, 1] + [1] * 10))
+    [none] = kinds(events, "sweeping_advance")
+    assert none.message.startswith("no sweeping advance against tac") and g.state.unit("tac").alive
+    assert g.state.unit("tac").has(Status.FALLING_BACK)
+    assert_legal(g, {"do": "consolidate", "unit": "boy", "to": [[20, 22]]}, "published.consolidation")
+
+
+@pytest.mark.rule("published.last-man-standing", "published.combat-resolution", "published.40k3-consolidation")
+def test_40k3_a_winner_left_with_one_model_takes_last_man_standing_alone() -> None:
+    """Three Boyz (I2) slay one of two Marines; the last Marine (A2) slays two Boyz: red wins by 1. The Boyz, losing,
+    take their Morale check and then Last Man Standing (one Boy left); the Marines, winning, take Last Man Standing
+    alone (published.last-man-standing's decision), on the last Marine's Ld 6."""
+    trooper = "WS4 BS4 S4 T4 W1 I1 A2 Ld6 Sv3+"
+    tac = {"id": "tac", "status": ["locked"], "models": [model("T1", 20, 20, 6, trooper), model("T2", 22, 20, 6, trooper)]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model(f"B{i + 1}", 20 + 2 * i, 20 + BASE_25, 7, "WS4 BS2 S3 T4 W1 I2 A1 Ld7 Sv6+")
+                       for i in range(3)]}
+    g = game(scenario("40k3", [tac], [boyz], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"},
+                     dice=ScriptedDice([6, 6, 6, 1, 1, 6, 6, 6, 6, 1, 1] + [3, 3] * 3))
+    checks = messages(events, "morale")
+    assert [c.split(":")[0] for c in checks] == ["boyz lost the combat by 1", "tac is reduced to one model",
+                                                 "boyz is reduced to one model"], checks
+    assert "Last Man Standing check on Ld 6 (T2)" in checks[1]
+
+
+# == 9. a retinue that dies, a squad that falls back with its Captain ==============================================
+@pytest.mark.rule("40k4.char.retinue", "40k4.ic.join", "40k4.cc.separate-unit", "40k4.cc.locked")
+def test_40k4_an_inquisitor_whose_retinue_is_cut_down_may_join_another_squad_next_movement_phase() -> None:
+    """Blue's Boy cuts down the Inquisitor's last Acolyte in blue's Assault phase (the Inquisitor, 1.5" behind, was
+    locked with his retinue but touched no one); he takes the loser's check alone and passes. While the retinue
+    lived he could not leave it; in red's next Movement phase, the retinue destroyed, he may join the Tactical
+    squad, citing the retinue clause."""
+    ret = {"id": "retinue", "rules": ["retinue"], "status": ["locked"],
+           "models": [model("Acolyte", 30, 20, 8, "WS3 BS3 S3 T3 W1 I3 A1 Ld8 Sv4+")]}
+    inq = {"id": "inq", "character": "independent", "joined": "retinue", "rules": ["retinue"], "status": ["locked"],
+           "models": [model("Inquisitor", 31.5, 18.5, 10, "WS4 BS4 S3 T3 W3 I4 A3 Ld10 Sv4+")]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("B1", 30, 20 + BASE_25, 7, ORK)]}
+    g = game({**scenario("40k4", [ret, inq, squad("tac", 36, 16)], [boyz], phase="assault"), "active": "blue"})
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([1, 6, 6, 6, 6, 1, 1] + [1] * 10))
+    assert not g.state.unit("retinue").alive and g.state.unit("inq").joined is None
+    assert any(m.startswith("inq lost the combat") and "passes" in m for m in messages(events, "morale")), events
+    g.apply({"do": "end_phase"})
+    assert g.state.active == "red" and g.state.phase.value == "movement"
+    assert_legal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [34, 17]}, "40k4.char.retinue")
+
+
+@pytest.mark.rule("40k3.ic.falling-back", "40k4.ic.falling-back", "published.regroup", "published.morale-casualties")
+@EDITIONS
+def test_a_captain_falls_back_with_his_squad_and_may_not_leave_it_before_or_as_it_regroups(ruleset: str) -> None:
+    """Blue's bolters slay two of the squad's four Marines; the squad with its Captain (Ld 7) fails its Morale check
+    (4th edition: when the Shooting phase ends) and falls back with him. In red's Movement phase he may not leave it
+    (falling back); the squad regroups (a 2), and he may still not leave: a unit that regrouped moves no further that
+    phase, and he with it."""
+    red = [squad("tac", 20, 20, n=4, ld=6), hero("cap", 22, 18.5, joined="tac", ld=7)]
+    boyz = {"id": "boyz", "models": [{**model(f"B{i}", 20 + 2 * i, 30, 7, ORK), "weapons": ["bolter"]}
+                                     for i in range(2)]}
+    g = game({**scenario(ruleset, red, [boyz], phase="shooting"), "active": "blue"})
+    rolls = [6, 6, 6, 6, 6, 6, 1, 1, 1, 1] + ([6, 6] if ruleset == "40k3" else [])
+    g.apply({"do": "shoot", "unit": "boyz", "target": "tac"}, dice=ScriptedDice(rolls + [1] * 9))
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6] + [1] * 9))
+    assert g.state.unit("tac").has(Status.FALLING_BACK) and g.state.unit("cap").has(Status.FALLING_BACK)
+    while not (g.state.active == "red" and g.state.phase.value == "movement"):
+        g.apply({"do": "end_phase"})
+    x, y = g.state.unit("cap").models[0].at
+    leave = {"do": "leave", "character": "cap", "to": [x, y + 4]}
+    assert_illegal(g, leave, "40k3.ic.falling-back" if ruleset == "40k3" else "40k4.ic.falling-back")
+    g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([1, 1]))
+    assert not g.state.unit("tac").has(Status.FALLING_BACK)
+    assert_illegal(g, leave, "published.regroup")
