@@ -3,8 +3,28 @@ character in play sequences (a unit destroyed around its character, a retinue th
 leaving, psykers and Perils in and out of units, morale and Last Man Standing, close combat with characters,
 Sweeping Advance and consolidation).
 
-Found wrong (each first written as an xfail(strict=True) test; nothing under src/ changed then): see the report of
-session 29 and each test's docstring.
+Found wrong (each first written as an xfail(strict=True) test; nothing under src/ changed then):
+- both editions: the shooters could not assault an independent Captain who had been joined to the squad they shot
+  and was left alone by its destruction: he was read as a new unit, not the unit shot at
+  (published.assault-after-shooting);
+- both editions: a blow that killed a 3-Wound Chaplain outright counted 3 wounds in the combat result; the rulebooks
+  total the wounds inflicted, and Instant Death is one unsaved wound that kills outright (published.instant-death,
+  published.combat-resolution);
+- 3rd edition: a falling back squad left with one model by Perils of the Warp took no Last Man Standing test and no
+  event said why (published.last-man-standing);
+- a Captain who had moved on his own was refused a join citing the movement rule alone, not the join clause
+  (40k3.ic.join, 40k4.ic.join);
+- a lone Librarian who had used Smite was refused a shot as "a character in lib has already fired", citing
+  40k4.shoot.same-target in 4th edition: he is a unit that has shot (published.shooting).
+
+Fixed since (session 29), each xfail mark removed: ``GameState.joined_when_shot`` keeps the characters joined to each
+unit shot at this turn (saved as ``joined_when_shot``), read by ``assault_after_shooting``; ``_strike_delta`` counts
+an outright kill as one wound; ``falling_back_spared`` tells the falling back unit; ``rule_join`` refuses a moved
+character citing the join clause; ``rule_shoot`` tells a lone unit that has shot that a unit shoots once.
+
+Decisions stated (``herohammer rules``): published.assault-after-shooting (changed), published.instant-death and
+published.combat-resolution (changed), published.last-man-standing (a unit falling back is told), 40k3.ic.leave and
+40k4.ic.leave (kept: a character who moved this phase, joining included, does not leave that phase).
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
