@@ -418,3 +418,24 @@ def test_a_captain_falls_back_with_his_squad_and_may_not_leave_it_before_or_as_i
     g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([1, 1]))
     assert not g.state.unit("tac").has(Status.FALLING_BACK)
     assert_illegal(g, leave, "published.regroup")
+
+
+@pytest.mark.rule("published.consolidation", "published.40k3-consolidation", "40k4.cc.locked")
+@EDITIONS
+def test_a_captain_consolidates_with_his_squad_not_apart(ruleset: str) -> None:
+    """The Marine slays the Boy he touches; the Captain joined to the squad, 2" off, touched no one. The squad may
+    consolidate with him; he may not consolidate on his own (he is part of the squad), and nothing changes."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("T1", 20, 20, 8, "WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+")]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 22, 20, 9, "WS5 BS5 S4 T4 W2 I5 A3 Ld9 Sv3+")]}
+    boy = {"id": "boy", "status": ["locked"], "models": [model("B1", 20, 20 + BASE_25, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, cap], [boy], phase="assault"))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 1] + [1] * 10))
+    assert not g.state.unit("boy").alive
+    rule = "published.40k3-consolidation" if ruleset == "40k3" else "published.consolidation"
+    refused = assert_illegal(g, {"do": "consolidate", "unit": "cap", "to": [[22, 22]]}, rule)
+    assert "consolidate with tac" in str(refused)
+    together = {"do": "consolidate", "unit": "tac", "to": [[20, 22], [22, 22]]}
+    assert_legal(g, together, rule)
+    g.apply(together, dice=ScriptedDice([6]))
+    assert g.state.unit("tac").models[0].at == (20, 22) and g.state.unit("cap").models[0].at == (22, 22)
