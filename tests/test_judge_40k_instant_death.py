@@ -102,14 +102,15 @@ def fist_fight(ruleset: str, s: int) -> Game:
 @EDITIONS
 def test_a_blow_of_double_toughness_kills_outright_in_close_combat_and_the_odds_equal_brute_force(ruleset: str) -> None:
     """The Sergeant's S8 blow (2 attacks: the first hits, wounds and is not saved) kills the Chaplain outright; the
-    combat result counts the 3 Wounds he lost (the decision under the rule). S7: one Wound per unsaved wound.
+    combat result counts the one wound inflicted (the decision under the rule, session 29; it counted the 3 Wounds
+    he lost before). S7: one Wound per unsaved wound.
     Exact: the Wounds the Chaplain loses equal brute force, and at S8 are 0 or 3."""
     g = fist_fight(ruleset, 8)
     events = g.apply({"do": "fight", "unit": "sarge"}, dice=ScriptedDice([6, 1, 6, 1] + [1] * 20))
     [told] = kinds(events, "instant_death")
     assert ID in told.rules and not g.state.unit("chap").alive
     [result] = kinds(events, "combat_result")
-    assert "red 3 wounds caused" in result.message, result.message
+    assert "red 1 wounds caused" in result.message, result.message
     g = fist_fight(ruleset, 7)
     events = g.apply({"do": "fight", "unit": "sarge"}, dice=ScriptedDice([6, 1, 6, 1] + [1] * 20))
     assert not kinds(events, "instant_death") and g.state.unit("chap").models[0].wounds_taken == 1

@@ -280,11 +280,12 @@ def test_a_squad_that_shot_at_a_unit_out_of_range_has_still_spent_its_shooting_o
 
 
 @pytest.mark.rule("published.assault-after-shooting", "40k3.char.kinds", "40k3.ic.no-last-man")
-@pytest.mark.parametrize("kind, may", [("ordinary", True), ("independent", False)])
+@pytest.mark.parametrize("kind, may", [("ordinary", True), ("independent", True)])
 def test_the_character_who_outlives_the_squad_shot_at(kind: str, may: bool) -> None:
     """Decision: an ordinary character who outlives the squad shot at is the last of that unit (``last_of``): the
-    shooters may assault him. An independent character left alone is a unit of his own (seed 000: "is considered a
-    separate unit already"), not the unit they shot at."""
+    shooters may assault him. So may they an independent character joined to it when it was shot at (session 29:
+    he was part of the unit shot at; being a unit of his own once alone, seed 000, spares him Last Man Standing and
+    does not make him another unit than the one they shot at; until session 29 refused)."""
     blue = [{"id": "a", "models": [model("a 1", 18, 14, profile="WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv6+")]},
             {**hero("boss", 20, 14.5, kind=kind, joined="a")}]
     g = game(scenario("40k3", [pistols("tac", 19, 10)], blue, phase="shooting"))

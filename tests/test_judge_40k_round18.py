@@ -389,8 +389,10 @@ def test_perils_of_the_warp_strikes_the_psyker_in_his_unit_and_no_one_else(rules
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_squad_shot_dead_around_its_captain_leaves_him_to_a_unit_that_did_not_shoot(ruleset: str) -> None:
     """The Devastator shoots the last marine dead around his Captain; in the Assault phase the Captain stands alone.
-    By the written decision he is a unit of his own, not the unit shot at: the Devastator may not assault him, the
-    Assault squad that held its fire may."""
+    The Assault squad that held its fire may assault him. Session 29 changed the written decision: he was part of
+    the unit shot at and is what is left of it, so the Devastator is not refused for the target (it was, citing
+    published.assault-after-shooting); having fired a bolter (Rapid Fire) it is barred by
+    published.assault-after-firing alone, and with a bolt pistol it may assault him."""
     blue = [{"id": "devs", "models": [{**model("Dev", 20, 28, 8), "weapons": ["bolter"]}]},
             {"id": "assault", "models": [model("Ass", 23, 27, 8)]}]
     red = [{"id": "tac", "models": [model("tac 1", 20, 20)]},
@@ -399,5 +401,12 @@ def test_a_squad_shot_dead_around_its_captain_leaves_him_to_a_unit_that_did_not_
     g.apply({"do": "shoot", "unit": "devs", "target": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 1, 6]))
     assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
     g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
-    assert_illegal(g, {"do": "assault", "unit": "devs", "target": "cap"}, "published.assault-after-shooting")
+    refused = assert_illegal(g, {"do": "assault", "unit": "devs", "target": "cap"}, "published.assault-after-firing")
+    assert "published.assault-after-shooting" not in refused.rules
     assert_legal(g, {"do": "assault", "unit": "assault", "target": "cap"}, "published.assault-range")
+    blue[0]["models"][0]["weapons"] = ["bolt pistol"]
+    g = game(scenario(ruleset, blue, red, phase="shooting"))
+    g.apply({"do": "shoot", "unit": "devs", "target": "tac"}, dice=ScriptedDice([6, 6, 1]))
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert_legal(g, {"do": "assault", "unit": "devs", "target": "cap"}, "published.assault-after-shooting")

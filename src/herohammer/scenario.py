@@ -139,6 +139,9 @@ class ScenarioSpec(_Spec):
     magic_dice_used: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     spells_cast: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
+    #: 40k: the characters joined to a unit shot at this turn when it was shot at: character -> that unit
+    #: (published.assault-after-shooting: one its destruction left alone is what is left of the unit shot at)
+    joined_when_shot: dict[str, str] = {}
     #: 40k4: the units shot at this Shooting phase with the models each had when first shot, in that order
     #: (published.morale-casualties: their Morale checks are taken when the phase ends)
     shot_this_phase: dict[str, Annotated[StrictInt, Field(ge=1, le=MAX_NUMBER)]] = {}
@@ -164,6 +167,8 @@ def _check_unit_keys(source: str, spec: ScenarioSpec, by_id: Mapping[str, Unit])
     named = [(f"allocations.{k}", k) for k in spec.allocations]
     for shooter, target in spec.fired_at.items():
         named += [(f"fired_at.{shooter}", shooter), (f"fired_at.{shooter}", target)]
+    for character, host in spec.joined_when_shot.items():
+        named += [(f"joined_when_shot.{character}", character), (f"joined_when_shot.{character}", host)]
     for field, unit_id in named:
         if unit_id not in by_id:
             raise ScenarioError(source, field, f"no unit with id {unit_id!r} (units: {', '.join(by_id)})")
@@ -760,7 +765,8 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
     magic = MagicDice(tuple(sorted(spec.magic_dice.items())), tuple(sorted(spec.magic_dice_used.items())),
                       tuple(spec.spells_cast))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
-            "fired_at": tuple(spec.fired_at.items()), "shot_this_phase": tuple(spec.shot_this_phase.items()),
+            "fired_at": tuple(spec.fired_at.items()), "joined_when_shot": tuple(spec.joined_when_shot.items()),
+            "shot_this_phase": tuple(spec.shot_this_phase.items()),
             "magic": magic, "duels": tuple((a, b) for a, b in spec.duels)}
 
 
@@ -775,6 +781,8 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["allocations"] = {k: dict(v) for k, v in state.allocations}
     if state.fired_at:
         out["fired_at"] = dict(state.fired_at)
+    if state.joined_when_shot:
+        out["joined_when_shot"] = dict(state.joined_when_shot)
     if state.shot_this_phase:
         out["shot_this_phase"] = dict(state.shot_this_phase)
     if state.duels:

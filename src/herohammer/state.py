@@ -103,6 +103,9 @@ class GameState(HashOnce):
     magic: MagicDice = MagicDice()
     #: This turn's shooting targets, by the unit that fired (its characters fire at the same one).
     fired_at: tuple[tuple[str, str], ...] = ()
+    #: 40k: the characters joined to each unit shot at this turn when it was shot at, each (character, unit): a
+    #: character its destruction then left alone is what is left of the unit shot at (published.assault-after-shooting)
+    joined_when_shot: tuple[tuple[str, str], ...] = ()
     #: 40k4: the units shot at this Shooting phase, in the order first shot, each with the models it (with its
     #: joined characters) had then: its Morale check for casualties is taken when the phase ends
     #: (published.morale-casualties, 4th ed. "during a single Shooting phase ... at the end of the Shooting phase").
@@ -114,6 +117,10 @@ class GameState(HashOnce):
     def target_fired_at(self, unit_id: str) -> str | None:
         """Return the unit a unit (with its characters) fired at this turn, if it has fired."""
         return next((t for u, t in self.fired_at if u == unit_id), None)
+
+    def was_joined_when_shot(self, character_id: str, unit_id: str) -> bool:
+        """Say whether a character was joined to a unit when that unit was shot at this turn."""
+        return (character_id, unit_id) in self.joined_when_shot
 
     # -- lookups ------------------------------------------------------------------
     def _look_up(self) -> dict[str, Unit]:

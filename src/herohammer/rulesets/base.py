@@ -461,7 +461,7 @@ class Ruleset:
         nxt_side = state.opponent(side)
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
         new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
-                      shot_this_phase=())
+                      joined_when_shot=(), shot_this_phase=())
         return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
 
     #: Whether rank-and-file units stand in formations (files and ranks, a facing): a scenario built from a roster

@@ -306,7 +306,8 @@ class NinthAge(Ruleset):
         "file": {"weapons": "40k's weapon profiles (a 9th Age model's missile weapon is read from its own table)",
                  "powers": "40k's psychic powers (the 9th Age's wizards cast spells)",
                  "allocations": "40k's declared splits of a character's attacks",
-                 "fired_at": "40k's shooting targets this turn"},
+                 "fired_at": "40k's shooting targets this turn",
+                 "joined_when_shot": "40k's characters joined to the units shot at this turn"},
         "unit": {"embarked_in": "40k's transports", "capacity": "40k's transport capacity"},
     }
     #: Heavy casualties are counted over a phase (published.t9a-panic): shooting, spells and Miscasts, Stand and Shoot.

@@ -667,6 +667,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if character.joined and character.joined != host.id:  # joining elsewhere is leaving first
             if problem := self._own_active(state, character) or self.leave_problem(state, character):
                 return problem
+        if character.has(Status.MOVED) and not character.has(Status.REGROUPED) and character.alive:
+            # joining is his move ("by moving" within 2"), as leaving is: he has made it (alone, or with his unit)
+            return Ruling.forbid(f"{character.id} has already moved this phase: joining is a move, and a model "
+                                 "moves once a phase", self.join_rule, self.move_rule)
         if problem := self._mover_checks(state, character):
             return problem
         if character.joined == host.id:
@@ -931,6 +935,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         earlier = state.target_fired_at(shooter.id)
         target = state.unit(action.target)
         if earlier is not None and earlier != self.aimed_at(state, target) and not shooter.joined:
+            if shooter.has(Status.SHOT) and len(state.combined(shooter.id)) == 1:
+                # it shot itself (a lone psyker's power): no character in it fired, it has none
+                return Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
+                                     "Shooting phase", "published.shooting")
             return Ruling.forbid(
                 f"a character in {shooter.id} has already fired at {earlier} this turn: the unit must fire at the "
                 "same target", self.same_target_rule)

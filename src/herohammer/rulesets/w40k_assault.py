@@ -67,8 +67,12 @@ class AssaultRules(PsychicPowerRules):
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  "assaulted", "published.transports")
         members = state.combined(unit.id)
-        if problem := self.assault_after_shooting(state, unit, members, target) or self._assault_after_firing(members):
+        shot = self.assault_after_shooting(state, unit, members, target)
+        if shot is not None and not shot.legal:
+            return shot
+        if problem := self._assault_after_firing(members):
             return problem
+        remains = shot.rules if shot is not None else ()
         reach, rule = self.assault_range(state, unit, members)
         slowed = self.assault_slowed_rules([u for u in members if u.alive], reach)
         mine = [p for u in members for p in u.placed]
@@ -81,11 +85,13 @@ class AssaultRules(PsychicPowerRules):
                                  f"{reach:g}\"{pace}", rule, *slowed)
         with_chars = f" with {', '.join(u.id for u in members[1:])}" if len(members) > 1 else ""
         said = f"{unit.id}{with_chars} may assault {target.id}, {dist:.1f}\" away (range {reach:g}\")"
+        if shot is not None:
+            said += f"; {shot.reason}"
         notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
         if state.combined(target.id)[0].has(Status.FALLING_BACK):
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
-                                "fails", rule, *slowed, "published.assaulted-while-falling-back", notes=notes)
-        return Ruling.allow(said, rule, *slowed, notes=notes)
+                                "fails", rule, *slowed, *remains, "published.assaulted-while-falling-back", notes=notes)
+        return Ruling.allow(said, rule, *slowed, *remains, notes=notes)
 
     def _assault_terrain_notes(self, state: GameState, unit: Unit, members: Sequence[Unit],
                                theirs: Sequence[geo.Placed], reach: float) -> tuple[str, ...]:
@@ -137,9 +143,11 @@ class AssaultRules(PsychicPowerRules):
         """Refuse an assault on any unit but the one the assaulting unit (or a character in it) shot at this turn.
 
         A psychic shooting attack counts as shooting (it is recorded as the unit's target too).
-        The unit shot at is the unit with the characters joined to it, and an ordinary
-        character who outlived it (``last_of``); an independent character left alone after
-        it was destroyed is a unit of his own, not the unit shot at.
+        The unit shot at is the unit with the characters joined to it when it was shot at, and
+        what is left of it: an ordinary character who outlived it (``last_of``), or an
+        independent character joined to it then whom its destruction left alone
+        (``GameState.joined_when_shot``; session 29). A legal ruling is returned for that one
+        (the clause cited by the assault's ruling), None when the clause has nothing to say.
         """
         shot_at = None
         for u in members:
@@ -151,6 +159,10 @@ class AssaultRules(PsychicPowerRules):
         group = state.combined(target.joined or target.id)
         if any(u.id == shot_at or u.last_of == shot_at for u in group):
             return None
+        left = [u.id for u in group if state.was_joined_when_shot(u.id, shot_at)]
+        if left:
+            return Ruling.allow(f"{unit.id} fired at {shot_at} this turn: {', '.join(left)}, joined to it when it "
+                                f"was shot at, is what is left of it", "published.assault-after-shooting")
         return Ruling.forbid(f"{unit.id} fired at {shot_at} this turn: it may assault only the unit it shot at, "
                              f"not {target.id}", "published.assault-after-shooting")
 

@@ -1285,8 +1285,12 @@ def _strike_delta(plan: _StrikePlan, state: GameState, rest: Sequence[Job], deci
         events.extend(_melee_not_carried(models, taken, left_over, outside, carry))
     waiting = tuple(dict.fromkeys(map(UNIT_OF, models))) if unsaved and not remove else ()
     # the combat result counts the wounds the strike inflicted: those a model took, up to its last Wound; unsaved
-    # wounds beyond it, or that found no model, are lost and count for nothing (published.combat-resolution's decision)
-    inflicted = sum(taken.values())
+    # wounds beyond it, or that found no model, are lost and count for nothing (published.combat-resolution's decision);
+    # a wound that kills its model outright is one wound inflicted, whatever Wounds it took (published.instant-death's
+    # decision, session 29: the rulebooks total the wounds inflicted, and Instant Death kills outright)
+    kills = plan.kills
+    inflicted = sum(taken.values()) if not kills else sum(
+        [1 if ref in kills else n for ref, n in taken.items()])
     return (tuple(changed), tuple(events), inflicted, waiting), outside
 
 

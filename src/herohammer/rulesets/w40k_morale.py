@@ -623,6 +623,8 @@ class MoraleRules(WoundRules):
                 continue
             for last in last_models(before, u.id, unit_now):
                 spared = self.last_man_spared(last)
+                if spared is None and last.has(Status.FALLING_BACK):
+                    spared = falling_back_spared(last)
                 if spared is not None:
                     events.append(spared)
                     continue
@@ -677,6 +679,15 @@ def _move_box(bounds: Sequence[tuple[float, float, float, float, float]], ox: fl
         if (high := (y1 + hy) + reach) > high_y:
             high_y = high
     return low_x, low_y, high_x, high_y
+
+
+@implements("published.last-man-standing")
+def falling_back_spared(last: Unit) -> Event:
+    """Say that a unit newly left with one model takes no Last Man Standing test because it is falling back already
+    (published.last-man-standing's decision: a unit falling back takes no further check; 3rd edition, session 29:
+    before, it took none and nothing said why)."""
+    return Event("last_man", f"{last.id} is down to one model but is falling back already: it takes no Last Man "
+                 "Standing test", ("published.last-man-standing", "published.fall-back"), data=(("unit", last.id),))
 
 
 def last_models(before: GameState, unit_id: str, unit_now: Callable[[str], Unit]) -> list[Unit]:

@@ -16,7 +16,7 @@ from ..values import evolve
 from ..weapons import Weapon
 from .base import Resolution
 from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, rolls_since, zero_rules
-from .w40k_shooting import ShootingRules
+from .w40k_shooting import ShootingRules, shot_with
 
 
 class PsychicPowerRules(ShootingRules):
@@ -214,7 +214,7 @@ class PsychicPowerRules(ShootingRules):
                 after = after.replace_unit(after.unit(psyker.id).with_status(
                     Status.SHOT, *((Status.FIRED_NO_ASSAULT,) if self.fire_bars_assault(
                         psyker, power.weapon, psyker.has(Status.MOVED)) else ())))
-            after = _fired(after, psyker.joined or psyker.id, target_id)
+            after = _fired(after, psyker.joined or psyker.id, target_id, state)
             after = self.shooting_losses_counted(after, before, target_id)
             after, more = self._after_casualties(after, before, target_id, dice)
             return after, events + more
@@ -225,14 +225,16 @@ class PsychicPowerRules(ShootingRules):
             # (40k4.shoot.same-target; 3rd edition: a unit shoots at one enemy unit, published.shooting; session 28b)
             if after.unit(psyker.id).alive:
                 after = after.replace_unit(after.unit(psyker.id).with_status(Status.SHOT))
-            after = _fired(after, psyker.joined or psyker.id, target_id)
+            after = _fired(after, psyker.joined or psyker.id, target_id, state)
         after, more = self._morale_check(after, target_id, dice, f"is struck by {power.name}",
                                          self.psychic_test_rule, power.modifier)
         return after, events + more
 
 
-def _fired(state: GameState, unit_id: str, target_id: str) -> GameState:
-    """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target)."""
+def _fired(state: GameState, unit_id: str, target_id: str, before: GameState) -> GameState:
+    """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target), with the
+    characters joined to the target in ``before`` (``shot_with``)."""
     if state.target_fired_at(unit_id) is not None:
         return state
-    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)))
+    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)),
+                  joined_when_shot=shot_with(before, target_id))

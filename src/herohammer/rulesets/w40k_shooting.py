@@ -723,9 +723,12 @@ class ShootingRules(MoraleRules):
             # Unit.with_status(Status.SHOT), and the bar on assaulting when it fired such a weapon
             changed[u.id] = evolve(u, status=u.status | (_SHOT_NO_ASSAULT if u.id in barred else _SHOT))
         shooter_id = plan.shooter_id
-        fired_at = state.fired_at if state.target_fired_at(shooter_id) is not None else (
-            *state.fired_at, (shooter_id, target_id))
-        after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]), fired_at=fired_at)
+        if state.target_fired_at(shooter_id) is not None:
+            after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]))
+        else:
+            after = evolve(state, units=tuple([changed.get(u.id, u) for u in state.units]),
+                           fired_at=(*state.fired_at, (shooter_id, target_id)),
+                           joined_when_shot=shot_with(state, target_id))
         if wounded is not None:  # as apply_wounds does
             after = self.shooting_losses_counted(release_orphans(after), state, target_id)
         return after, slain, self._casualty_check(after, state, target_id)
@@ -1025,3 +1028,13 @@ def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]
         apart = u.is_character and (m.profile.bs, w.name) not in trooper_keys
         batches.setdefault((m.profile.bs, w.name, apart), []).append(item)
     return batches
+
+
+def shot_with(state: GameState, target_id: str) -> tuple[tuple[str, str], ...]:
+    """Return ``state.joined_when_shot`` with the characters joined to ``target_id`` now added: the unit shot at is
+    the unit with them (published.assault-after-shooting), and a volley that destroys it leaves them alone."""
+    host = state.combined(target_id)
+    if len(host) == 1 or host[0].id != target_id:  # a character picked out is shot at alone
+        return state.joined_when_shot
+    return (*state.joined_when_shot, *((u.id, host[0].id) for u in host[1:]
+                                       if (u.id, host[0].id) not in state.joined_when_shot))
