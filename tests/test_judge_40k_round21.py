@@ -149,14 +149,14 @@ def test_40k3_the_exact_odds_of_a_consolidation_equal_brute_force() -> None:
 
 
 # == 2. characters as their squads die around them ================================================================
-def captain_behind(ruleset: str, cap_at: tuple[float, float] = (20, 20), more: list[dict[str, Any]] | None = None
-                   ) -> Game:
+def captain_behind(ruleset: str, cap_at: tuple[float, float] = (20, 20), more: list[dict[str, Any]] | None = None,
+                   nob: str = NOB) -> Game:
     """Red's Marine is locked with blue's Nob (A1, I5); the Captain (I4) who joined the Marine stands behind him
     (touching no enemy) unless placed elsewhere. Blue's Assault phase."""
     red = [{"id": "squad", "status": ["locked"], "models": [{**model("Marine", 20, 22.016), "weapons": ["chainsword"]}]},
            {"id": "cap", "character": "independent", "joined": "squad", "status": ["locked"],
             "models": [model("Cap", *cap_at, 9, CAP)]}, *(more or [])]
-    blue = [{"id": "boyz", "status": ["locked"], "models": [model("Nob", 20, 23, 7, NOB)]}]
+    blue = [{"id": "boyz", "status": ["locked"], "models": [model("Nob", 20, 23, 7, nob)]}]
     return game(scenario(ruleset, red, blue, phase="assault", active="blue"))
 
 
@@ -214,13 +214,15 @@ def test_a_captain_left_alone_in_base_contact_meets_the_sweep_on_his_own_initiat
                   "published.40k3-consolidation", "published.consolidation")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_lone_captain_who_consolidates_beside_a_squad_joins_it_only_in_his_movement_phase(ruleset: str) -> None:
-    """The Captain passes the loser's check (1, 1) and, with no enemy in base contact, may consolidate. His D6"
-    takes him within 2" of the Devastators: that is no join (3rd: joining is moving close "in the Movement phase";
-    4th: "in the Movement phase", declared), nor may he join in this Assault phase; in his own next Movement phase
-    he does."""
+    """The Nob (W1 here) slays the Marine and the Captain, touching the Nob, slays him (a draw, 1 wound each): with no
+    enemy left he may consolidate (an enemy within two Pile In moves would have kept the combat going, session 29,
+    published.pile-in). His D6" takes him within 2" of the Devastators: that is no join (3rd: joining is moving close
+    "in the Movement phase"; 4th: "in the Movement phase", declared), nor may he join in this Assault phase; in his own
+    next Movement phase he does."""
     dev = squad("dev", 24, 17, n=2)
-    g = captain_behind(ruleset, more=[dev])
-    g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([6, 6, 1, 1, 1]))
+    g = captain_behind(ruleset, cap_at=(20 + BASE_25, 23.0), more=[dev], nob=NOB.replace("W2", "W1"))
+    g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([6, 6, 1, 6, 6, 1]))
+    assert not g.state.unit("boyz").alive
     assert g.state.unit("cap").has(Status.MAY_CONSOLIDATE) and g.state.unit("cap").joined is None
     events = g.apply({"do": "consolidate", "unit": "cap", "to": [[22.5, 18]]}, dice=ScriptedDice([6]))
     assert [e.message for e in events] == ["cap consolidates 6\""] and events[0].rules == (CONS[ruleset],)

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from functools import partial
 from typing import ClassVar
 
+from .. import geometry as geo
 from ..catalogue import implements
 from ..dice import Dice, RollRecord
 from ..rulings import Event
 from ..state import GameState
+from ..straight_moves import STOP_SHORT
 from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, rule_key, rule_keys
@@ -29,6 +31,9 @@ _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a s
 _SWEEP_INITIATIVE = "sweep initiative"  # the key of a group's Initiative for a Sweeping Advance (``_group_initiative``)
 _TOUCHING = "touching"  # the key of whether a unit touches another (``_units_touch``)
 _FREED = "free to consolidate"  # the key of the units a combat's result leaves free (``_free_to_consolidate``)
+#: The most a model moves to Pile In (inches), and the clause that moves it (published.pile-in).
+PILE_IN_INCHES = 6.0
+PILE_IN_RULE = "published.pile-in"
 
 
 @implements("published.sweeping-advance")
@@ -60,6 +65,28 @@ def _units_touch(a: Unit, b: Unit) -> bool:
     if not b.hashed():
         return _touching(a, b)
     return a.remember((_TOUCHING, b), partial(_touching, a, b))
+
+
+#: How far short of another base (inches) a Pile In stops when that base is not an enemy of a close combat: beyond
+#: base contact's tolerance, so that no Pile In contacts a unit not involved in the assault (published.pile-in).
+PILE_IN_CLEARANCE = 0.05
+
+
+def _first_block(start: geo.Point, end: geo.Point, radius: float,
+                 others: Sequence[tuple[geo.Placed, float]]) -> float:
+    """Return how far (a fraction of the way, 0 to 1) a disc of ``radius`` moves from ``start`` towards ``end`` before
+    its base would come within each other base's clearance (0: it may touch it): a Pile In goes around nothing and
+    through nothing, it stops short."""
+    step = (end[0] - start[0], end[1] - start[1])
+    length = (step[0] ** 2 + step[1] ** 2) ** 0.5
+    if length == 0.0:
+        return 0.0
+    u = 1.0
+    for o, clearance in others:
+        stretch = geo.disc_path_overlaps(start, step, radius + clearance, o)
+        if stretch is not None and stretch[1] > 0.0 and stretch[0] < u:
+            u = stretch[0]
+    return max(0.0, u - STOP_SHORT / length) if u < 1.0 else 1.0
 
 
 class _SweepFacts:
@@ -364,6 +391,109 @@ class CombatResultRules(AssaultRules):
                 touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
             else:
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
-            if not touching:
+            if not touching and self._pile_in_reach(state, group, combat, fled) is None:
                 freed.append(u.with_status(remove=(Status.LOCKED,)))
         return state.replace_units(*freed) if freed else state
+
+    @implements(PILE_IN_RULE)
+    def _pile_in_reach(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
+                       fled: set[str] | frozenset[str] = frozenset()) -> str | None:
+        """Return an enemy unit of the combat that two Pile In moves could bring into base contact with ``group`` (a
+        unit with its characters, no model of which touches an enemy now), or None: the combat goes on while one
+        stands within 12" (each side's models pile in 6"), and the assault ends when none does (published.pile-in)."""
+        side = group[0].side
+        mine = [p for x in group for p in x.placed]
+        if not mine:
+            return None
+        for uid in combat:
+            if not state.has_unit(uid):
+                continue
+            e = state.unit(uid)
+            if (e.side == side or e.joined or not e.alive or not e.on_table or uid in fled
+                    or e.has(Status.FALLING_BACK)):
+                continue
+            theirs = [p for x in state.combined(uid) for p in x.placed]
+            if theirs and geo.group_distance(mine, theirs) <= 2 * PILE_IN_INCHES:
+                return uid
+        return None
+
+    def _kept_locked_said(self, state: GameState, before: GameState, combat: Sequence[str]) -> list[Event]:
+        """Say which units of the combat the result leaves with no enemy in base contact but still locked, because a
+        Pile In could reach one (``_pile_in_reach``)."""
+        said = []
+        for uid in combat:
+            if not state.has_unit(uid):
+                continue
+            u = state.unit(uid)
+            if u.joined or not u.alive or not u.has(Status.LOCKED) or u.has(Status.FALLING_BACK):
+                continue
+            group = state.combined(uid)
+            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table]
+            if any(_touching(x, e) for x in group for e in enemies):
+                continue
+            near = self._pile_in_reach(state, group, combat)
+            if near is not None:
+                said.append(Event("pile_in", f"{uid} has no model in base contact with the enemy, but {near} stands "
+                                  f"within two {PILE_IN_INCHES:g}\" Pile In moves: the combat goes on, and they pile in "
+                                  "at the end of the Assault phase", (PILE_IN_RULE,)))
+        return said
+
+    @implements(PILE_IN_RULE)
+    def _piles_in(self, state: GameState) -> Resolution:
+        """Pile In at the end of the Assault phase: a unit locked in close combat with no model in base contact with an
+        enemy moves each of its models (its characters' too) up to 6" straight towards the nearest model of an enemy
+        unit locked in close combat, stopping at base contact or short of any other base; the side whose turn it is
+        first.  A locked unit that then touches no enemy is released: the assault has ended (published.pile-in)."""
+        locked = [u for u in state.units if u.alive and u.on_table and not u.joined and u.has(Status.LOCKED)]
+        if not locked:
+            return state, []
+        events: list[Event] = []
+        for u in sorted(locked, key=lambda x: x.side != state.active):  # the active side first (stable otherwise)
+            group = state.combined(u.id)
+            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table and e.has(Status.LOCKED)]
+            if not enemies or any(_touching(x, e) for x in group for e in enemies):
+                continue
+            foes = [m for e in enemies for m in e.models]
+            names = []
+            for x in group:
+                models = list(x.models)
+                for i, m in enumerate(models):
+                    # every other base as it stands now (the models of this unit already moved included); only an
+                    # enemy locked in close combat may be touched
+                    foe_ids = {e.id for e in enemies}
+                    others = [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
+                              for y in state.units if y.on_table for o in y.models if o is not m]
+                    nearest = min(foes, key=lambda f: geo.distance(m.placed, f.placed))
+                    gap = geo.distance(m.placed, nearest.placed)
+                    if gap <= 0.01:
+                        continue
+                    dx, dy = nearest.at[0] - m.at[0], nearest.at[1] - m.at[1]
+                    length = (dx * dx + dy * dy) ** 0.5
+                    step = min(PILE_IN_INCHES, gap)
+                    end = (m.at[0] + dx / length * step, m.at[1] + dy / length * step)
+                    radius = m.base.radius_inches if m.base.round else m.base.reach_inches
+                    u_clear = _first_block(m.at, end, radius, others)
+                    if u_clear <= 0.0:
+                        continue
+                    to = (m.at[0] + (end[0] - m.at[0]) * u_clear, m.at[1] + (end[1] - m.at[1]) * u_clear)
+                    models[i] = evolve(m, at=to)
+                    names.append(m.name)
+                    state = state.replace_units(evolve(x, models=tuple(models)))
+            group = state.combined(u.id)
+            reached = sorted({e.id for x in group for e in enemies if _touching(x, state.unit(e.id))})
+            where = f"; in base contact with {', '.join(reached)}" if reached else "; no model reaches the enemy"
+            events.append(Event("pile_in", f"{u.id} piles in at the end of the Assault phase: "
+                                f"{', '.join(names) or 'no model can'} {'moves' if len(names) == 1 else 'move'} up to "
+                                f"{PILE_IN_INCHES:g}\" towards the enemy{where}", (PILE_IN_RULE,)))
+        # a locked unit that touches no enemy now has seen its assault end
+        freed = []
+        for u in state.units:
+            if not (u.alive and u.on_table and not u.joined and u.has(Status.LOCKED)):
+                continue
+            group = state.combined(u.id)
+            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table]
+            if not any(_touching(x, e) for x in group for e in enemies):
+                freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
+                events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In moves: its "
+                                    "assault has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
+        return (state.replace_units(*freed) if freed else state), events

@@ -255,7 +255,7 @@ class SpecialMoves(CombatRules):
         return state, events + more
 
     # == consolidation after a close combat (both editions) ==============================
-    @implements("published.consolidation", "published.40k3-consolidation")
+    @implements("published.consolidation", "published.40k3-consolidation", "published.pile-in")
     def rule_consolidate(self, state: GameState, action: Consolidate) -> Ruling:
         """Rule on a consolidation: a unit its close combat left free this phase moves up to D6" towards its places;
         where a roll would bring it into base contact with an enemy unit, 4th edition locks them in a new close
@@ -267,6 +267,10 @@ class SpecialMoves(CombatRules):
         if problem := with_its_unit(unit, "consolidates when its unit does", "consolidate with", rule):
             return problem
         if not unit.has(Status.MAY_CONSOLIDATE):
+            if unit.has(Status.LOCKED):  # locked still: in base contact, or an enemy of its combat within Pile In reach
+                return Ruling.forbid(f"{unit.id} may not consolidate: it is still locked in close combat (an enemy in "
+                                     "base contact, or one within two Pile In moves: the combat goes on)", rule,
+                                     "published.pile-in")
             return Ruling.forbid(f"{unit.id} may not consolidate: only a unit that a close combat's result left with "
                                  "no enemy in base contact this Assault phase consolidates, once", rule)
         members = state.combined(unit.id)
