@@ -542,7 +542,9 @@ function nearbyUnit(character, at) {
 
 function proposedAction(drag, dx, dy, evt) {
   const u = unitById(drag.unit);
-  const moved = u.models.map((m) => [round2(m.x + dx), round2(m.y + dy)]);
+  // A 9th Age unit in formation moves by its front centre (published.t9a-move), not by a point per model.
+  const moved = u.formation ? [[round2(u.formation.position[0] + dx), round2(u.formation.position[1] + dy)]]
+    : u.models.map((m) => [round2(m.x + dx), round2(m.y + dy)]);
   if (u.character) {
     const under = document.elementsFromPoint(evt.clientX, evt.clientY)
       .map((n) => n.dataset && n.dataset.unit).find((id) => id && id !== u.id);
