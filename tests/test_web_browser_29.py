@@ -50,3 +50,27 @@ def test_a_9th_age_unit_in_formation_is_moved_by_dragging_it(page: Page) -> None
     page.click("#undo")  # the formation is drawn back where it stood
     expect(page.locator("#log li")).to_have_count(1)
     assert _front_centre(page, "spearmen") == pytest.approx((x, y), abs=0.02)
+
+
+@pytest.mark.rule("published.fleet-of-foot")
+def test_a_fleet_unit_dragged_in_the_shooting_phase_runs(page: Page, tmp_path: Path) -> None:
+    """A drag always proposed a move, which the Shooting phase refuses: a run (and a consolidation, an infiltration)
+    could only be taken at the places the server sampled, never where the player wants the unit."""
+    profile = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv5+"
+    data = {"ruleset": "40k3", "phase": "shooting", "active": "red", "table": {"width": 72, "depth": 48},
+            "sides": {"red": [{"id": "stealers", "rules": ["fleet"], "models": [
+                          {"name": f"G{i}", "profile": profile, "base": 25, "at": [20 + 2 * i, 10]} for i in range(3)]}],
+                      "blue": [{"id": "guard", "models": [
+                          {"name": f"B{i}", "profile": profile, "base": 25, "at": [20 + 2 * i, 40]} for i in range(3)]}]}}
+    path = tmp_path / "fleet.json"
+    path.write_text(json.dumps(data))
+    _open(page, path)
+    drag(page, (22, 10), (22, 13))
+    ruling = page.locator("#ruling")
+    expect(ruling).to_have_attribute("data-state", "legal")
+    expect(ruling.locator(".proposed")).to_have_text('{"do":"run","unit":"stealers","to":[[20,13],[22,13],[24,13]]}')
+    expect(ruling.locator('.rule[data-rule="published.fleet-of-foot"]')).to_have_count(1)
+    page.fill("#faces", "4")
+    page.click("#proposal-apply")
+    expect(page.locator("#log")).to_contain_text('stealers runs 4" instead of shooting')
+    assert page.evaluate("ui.view.units[0].models.map(m => m.y)") == [13, 13, 13]
