@@ -554,7 +554,15 @@ function proposedAction(drag, dx, dy, evt) {
     }
     if (u.joined) return { do: "leave", character: u.id, to: moved[0] };
   }
-  return { do: "move", unit: u.id, to: moved };
+  return { do: placingKind(), unit: u.id, to: moved };
+}
+
+// What a drag of a unit proposes in this phase: 40k's Shooting phase places a run (Fleet), its Assault phase a
+// consolidation, a Deployment phase an infiltration; any other phase a move (the server rules on each).
+const DRAGGED_40K = { shooting: "run", assault: "consolidate", deployment: "infiltrate" };
+
+function placingKind() {
+  return (ui.view.ruleset.startsWith("40k") && DRAGGED_40K[ui.view.phase]) || "move";
 }
 
 function onPointerDown(evt) {
