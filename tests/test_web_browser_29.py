@@ -6,13 +6,15 @@ every wait is on something the page shows.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.test_web_browser import EXAMPLES, browser, drag, page, server  # noqa: F401  (fixtures)
 
-from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
+from herohammer.web.session import Store  # noqa: E402
+from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
 
 
 def _open(page: Page, path: Path) -> None:
@@ -74,3 +76,69 @@ def test_a_fleet_unit_dragged_in_the_shooting_phase_runs(page: Page, tmp_path: P
     page.click("#proposal-apply")
     expect(page.locator("#log")).to_contain_text('stealers runs 4" instead of shooting')
     assert page.evaluate("ui.view.units[0].models.map(m => m.y)") == [13, 13, 13]
+
+
+@pytest.fixture()
+def forgetful(browser: BrowserContext) -> Iterator[tuple[Page, Store]]:  # noqa: F811
+    """A page on a server of its own, whose store the test can empty as a restarted server's is."""
+    from herohammer.web.api import create_app
+    from herohammer.web.server import listen, start_in_thread
+
+    store = Store()
+    running = start_in_thread(create_app(store), listen("127.0.0.1", 0))
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(running.url + "/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    yield pg, store
+    pg.close()
+    running.stop()
+    assert not errors, errors
+
+
+LOST = "the server no longer has this table"
+
+
+def test_a_click_on_a_table_the_restarted_server_lost_says_so_on_the_message_line(
+        forgetful: tuple[Page, Store]) -> None:
+    """After a restart a click on a unit wrote the 404 only into the actions list; the message line still said
+    "opened ..."."""
+    page, store = forgetful
+    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    store.tables.clear()  # what a restart leaves
+    page.click('#table circle[data-model="Marine 2"]')
+    expect(page.locator("#message")).to_contain_text(LOST)
+    expect(page.locator("#message")).to_contain_text("Open file")
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
+
+
+def test_a_download_of_a_table_the_restarted_server_lost_says_so(forgetful: tuple[Page, Store]) -> None:
+    """Download scenario fetched a 404 that the browser dropped without a word."""
+    page, store = forgetful
+    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    store.tables.clear()
+    page.click("#download")
+    expect(page.locator("#message")).to_contain_text(LOST)
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
+
+
+def test_a_link_to_a_table_the_server_lost_says_so_and_opens_the_demo(forgetful: tuple[Page, Store]) -> None:
+    """A reload of /?table=ID after a restart opened the first demo without a word: the player's table was gone."""
+    page, store = forgetful
+    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    lost = page.evaluate("ui.tableId")
+    store.tables.clear()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#message")).to_contain_text(f"table {lost}: {LOST}")
+    expect(page.locator("#message")).to_contain_text("opened the demo demo_40k3_librarian.yaml instead")
+    expect(page.locator("#status-line")).to_contain_text("demo_40k3_librarian.yaml: 40k3")
+
+
+def test_a_download_that_goes_through_still_saves_the_file(page: Page, tmp_path: Path) -> None:  # noqa: F811
+    with page.expect_download() as info:
+        page.click("#download")
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    assert saved.name == "demo_40k3_librarian.yaml" and "ruleset: 40k3" in saved.read_text()
