@@ -24,14 +24,29 @@ async function api(method, path, body) {
     opts.body = JSON.stringify(body);
   }
   const response = await fetch(path, opts);
+  if (!response.ok) throw await failure(response, path);
+  return response.json();
+}
+
+// The error of an answer that did not go through. A table the server no longer holds (it was restarted, or closed
+// the table for newer ones) is said on the message line whatever asked, since every later question fails alike.
+async function failure(response, path) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: `${response.status} ${response.statusText}` }; }
-  if (!response.ok) {
-    const err = new Error(data && data.error ? data.error : `${response.status}`);
-    err.data = data; err.status = response.status;
-    throw err;
+  let message = data && data.error ? data.error : `${response.status}`;
+  const table = path.match(/^\/api\/tables\/([^/?]+)/);
+  if (response.status === 404 && table && message.startsWith("no open table")) {
+    message = lostTable(decodeURIComponent(table[1]));
+    say(message);
   }
-  return data;
+  const err = new Error(message);
+  err.data = data; err.status = response.status;
+  return err;
+}
+
+function lostTable(id) {
+  return `table ${id}: the server no longer has this table (it was restarted, or it closed the table for newer `
+    + "ones): use Open file to load your scenario again";
 }
 
 function say(text, kind) {
@@ -734,6 +749,22 @@ async function upload(evt) {
   evt.target.value = "";
 }
 
+// Fetch the scenario before saving it, so that a refusal (a table the server lost) is said, not dropped by the browser.
+async function download(evt) {
+  evt.preventDefault();
+  const path = tablePath("/scenario?format=yaml&download=true");
+  try {
+    const response = await fetch(path);
+    if (!response.ok) throw await failure(response, path);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : "scenario.yaml" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  } catch (e) { say(e.message); }
+}
+
 function jsonAction() {
   try { return JSON.parse($("action-json").value); } catch (e) { say(`action: not valid JSON (${e.message})`); return null; }
 }
@@ -745,6 +776,7 @@ async function start() {
   svg.addEventListener("pointerup", onPointerUp);
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
+  $("download").onclick = download;
   $("whole-table").onchange = draw;
   $("undo").onclick = undo;
   $("cancel").onclick = cancelJob;
@@ -769,6 +801,7 @@ async function start() {
     } else { await openTable({ demo: demos[0] }); }
   } catch (e) {
     await openTable({ demo: demos[0] });
+    if (wanted) say(`${e.message}; opened the demo ${demos[0]} instead`);
   }
   document.body.dataset.ready = "true";
 }
