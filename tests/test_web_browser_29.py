@@ -142,3 +142,21 @@ def test_a_download_that_goes_through_still_saves_the_file(page: Page, tmp_path:
     saved = tmp_path / info.value.suggested_filename
     info.value.save_as(saved)
     assert saved.name == "demo_40k3_librarian.yaml" and "ruleset: 40k3" in saved.read_text()
+
+
+def test_a_unit_is_selected_from_the_keyboard(page: Page) -> None:  # noqa: F811
+    """Units were drawn as SVG a keyboard could not reach: without a mouse no unit's actions or targets were listed."""
+    for _ in range(40):  # Tab through the page's controls until a unit on the table has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.unit === 'librarian'"):
+            break
+    else:
+        pytest.fail("Tab never reached the Librarian on the table")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')").startswith("librarian")
+    page.keyboard.press("Enter")
+    expect(page.locator("#selected-name")).to_have_text("librarian")
+    expect(page.locator('#actions li[data-do="join"]')).to_have_count(1)
+    assert page.evaluate("document.activeElement.dataset.unit") == "librarian"  # the redrawn unit keeps the focus
+    page.keyboard.press("Tab")  # and on to the next unit
+    page.keyboard.press("Space")
+    expect(page.locator("#selected-name")).not_to_have_text("librarian")
