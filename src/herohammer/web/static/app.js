@@ -166,7 +166,9 @@ function drawUnit(svg, u) {
   const colour = sideColour(u.side);
   const classes = ["unit"];
   if (ui.selected === u.id) classes.push("selected");
-  const g = el("svg:g", { class: classes.join(" "), "data-unit": u.id, "data-side": u.side });
+  // Focusable, so that a keyboard selects it (Enter or Space) as a click does.
+  const g = el("svg:g", { class: classes.join(" "), "data-unit": u.id, "data-side": u.side, tabindex: "0",
+    role: "button", "aria-label": `${u.id} (${u.side}${u.joined ? `, joined to ${u.joined}` : ""}): select` });
   const host = u.joined ? unitById(u.joined) : null;
   for (const m of u.models) {
     const x = m.x, y = sy(m.y);
@@ -580,6 +582,16 @@ function placingKind() {
   return (ui.view.ruleset.startsWith("40k") && DRAGGED_40K[ui.view.phase]) || "move";
 }
 
+async function onKeyDown(evt) {
+  const unit = evt.target.dataset && evt.target.dataset.unit;
+  if (!unit || (evt.key !== "Enter" && evt.key !== " ")) return;
+  evt.preventDefault();
+  const selecting = select(unit);  // the table is drawn again: the unit's new drawing takes the focus
+  const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(unit)}"]`);
+  if (g) g.focus();
+  await selecting;
+}
+
 function onPointerDown(evt) {
   const target = evt.target;
   if (!target.dataset || !target.dataset.unit) { if (ui.selected) select(null); return; }  // the bare table: deselect
@@ -591,6 +603,7 @@ function onPointerDown(evt) {
   ghost.classList.remove("selected", "target-legal", "target-illegal");
   ghost.classList.add("ghost");
   ghost.removeAttribute("data-unit");
+  for (const a of ["tabindex", "role", "aria-label"]) ghost.removeAttribute(a);
   for (const n of ghost.querySelectorAll("[data-unit], [data-model]")) { n.removeAttribute("data-unit"); n.removeAttribute("data-model"); }
   $("table").append(ghost);
   ui.drag = { unit, start: tablePoint(evt), ghost, moved: false, inflight: false, pending: null };
@@ -774,6 +787,7 @@ async function start() {
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointermove", onPointerMove);
   svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("keydown", onKeyDown);
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
   $("download").onclick = download;
