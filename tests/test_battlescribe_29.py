@@ -1,0 +1,64 @@
+"""BattleScribe data as the community writes it (session 29), found by running the importer on real 3rd edition
+catalogues: a special rule named close to a modelled one ('Infiltrators', 'infiltrate') made `scenario new` refuse
+the whole army as a typo, and a save printed armour/invulnerable ('2+/5+') made it refuse the unit.  The rosters are
+written here in the BattleScribe roster schema; no community data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from _cli import run
+from herohammer.battlescribe import read_battlescribe
+from herohammer.scenario import state_from_data
+from test_battlescribe_21 import BOLTGUN, MARINE, model, roster, scenario_of, weapon
+
+
+def rules(*names: str) -> str:
+    return "<rules>" + "".join(f'<rule id="r-{n}" name="{n}" hidden="false"><description>{n}.</description></rule>'
+                               for n in names) + "</rules>"
+
+
+def unit_with(name: str, rules_xml: str, *selections: str) -> str:
+    return (f'<selection id="s-{name}" name="{name}" entryId="e-{name}" number="1" type="unit">{rules_xml}'
+            f'<selections>{"".join(selections)}</selections></selection>')
+
+
+SCOUT = {**MARINE, "Save": "4+"}
+
+
+@pytest.mark.rule("published.infiltrate")
+def test_a_rule_named_close_to_a_modelled_one_is_noted_not_a_refusal_of_the_army(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = roster(tmp_path / "scouts.ros", unit_with(
+        "Scout Squad", rules("Infiltrators", "Move Through Cover", "Scouts and Snipers"),
+        model("Scout", 5, weapon(*BOLTGUN, number=5), chars=SCOUT)))
+    data, err = scenario_of(path, capsys)  # was exit 2: "'Infiltrators' is not a special rule 40k3 plays"
+    squad = next(iter(data["sides"].values()))[0]
+    assert squad["rules"] == ["Move Through Cover", "Scouts and Snipers"]
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    said = [n for n in notes if "Infiltrators" in n]
+    assert len(said) == 1, err
+    assert said[0].startswith(f"note: {path}: Scout Squad: special rule 'Infiltrators' not given to the unit")
+    assert "'infiltrate'" in said[0] and "40k3" in said[0]
+    state_from_data(data, "scouts.yaml")  # and the file reads back
+
+
+def test_a_save_printed_armour_slash_invulnerable_reads_as_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    terminator = {**MARINE, "A": "2", "Ld": "10", "Save": "2+/5+"}
+    daemon = {"WS": "5", "BS": "0", "S": "5", "T": "5", "W": "3", "I": "4", "A": "3", "Ld": "10", "Sv": "-/4+"}
+    path = roster(tmp_path / "chosen.ros", unit_with("Chaos Terminators", "", model("Chaos Terminator", 5,
+                                                                                   chars=terminator)),
+                  unit_with("Daemon Prince", "", model("Daemon Prince", 1, chars=daemon)))
+    army = read_battlescribe(path)
+    assert army.unit("Chaos Terminators").models[0].profile.endswith("Sv2+ Inv5+")
+    assert army.unit("Daemon Prince").models[0].profile.endswith("Sv- Inv4+")
+    data, err = scenario_of(path, capsys)  # was exit 2: "Sv: '2+/5+' is not a roll like 4+"
+    side = next(iter(data["sides"].values()))
+    assert side[0]["models"][0]["profile"].endswith("Sv2+ Inv5+")
+    notes = [line for line in err.splitlines() if "2+/5+" in line]
+    assert len(notes) == 1 and "armour 2+ and invulnerable 5+" in notes[0], err
+    code, out, _ = run(["catalogue", str(path), "--unit", "Chaos Terminators"], capsys)
+    assert code == 0 and "Sv2+ Inv5+" in out
