@@ -290,15 +290,32 @@ def _number(text: str) -> str:
     return m.group(1) if m else text
 
 
+#: A save printed armour/invulnerable, as 3rd edition data writes a Terminator's ('2+/5+') or a daemon's ('-/4+').
+_SAVE_PAIR = re.compile(r"^(-|\d\+?)\s*/\s*(\d)\+?$")
+
+
+def save_pair(chars: dict[str, str]) -> tuple[str, str] | None:
+    """Return (armour, invulnerable) of a save printed armour/invulnerable with no invulnerable save of its own."""
+    by_lower = {k.lower(): v for k, v in chars.items()}
+    if by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
+        return None
+    m = _SAVE_PAIR.match(by_lower.get("sv", by_lower.get("save", "")).strip())
+    return (m.group(1) if m.group(1) == "-" else m.group(1).rstrip("+") + "+", m.group(2) + "+") if m else None
+
+
 def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
-    """Write a 40k profile line from printed characteristics; return (line, problem)."""
+    """Write a 40k profile line from printed characteristics; return (line, problem).
+
+    A save printed armour/invulnerable (``save_pair``: '2+/5+', '-/4+') reads as the armour save and the
+    invulnerable one."""
     by_lower = {k.lower(): v for k, v in chars.items()}
     parts = []
     for name in FORTY_K:
         parts.append(f"{name}{_number(by_lower.get(name.lower(), '-')) or '-'}")
-    save = by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
+    pair = save_pair(chars)
+    save = pair[0] if pair else by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
     parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
-    if inv := by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
+    if inv := pair[1] if pair else by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         parts.append(f"Inv{inv.rstrip('+')}+")
     return _checked(" ".join(parts))
 
@@ -729,6 +746,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                     slot.setdefault("rules", []).append(chars["Rules"])
         elif kind == "model":
             line, problem = forty_k_profile(chars)
+            if (pair := save_pair(chars)) is not None:
+                printed = next(v for k, v in chars.items() if k.lower() in ("sv", "save"))
+                notes.append(f"{where or unit_words}: {pname}: save {printed!r} read as armour {pair[0]} and "
+                             f"invulnerable {pair[1]} (the data's armour/invulnerable)")
             for arms, count in split(seen):
                 same = next((i for i, m in enumerate(models)
                              if m.name == pname and m.profile == line and m.weapons == arms), None)
