@@ -62,3 +62,34 @@ def test_a_save_printed_armour_slash_invulnerable_reads_as_both(
     assert len(notes) == 1 and "armour 2+ and invulnerable 5+" in notes[0], err
     code, out, _ = run(["catalogue", str(path), "--unit", "Chaos Terminators"], capsys)
     assert code == 0 and "Sv2+ Inv5+" in out
+
+
+GUARDSMAN = {"WS": "3", "BS": "3", "S": "3", "T": "3", "W": "1", "I": "3", "A": "1", "Ld": "7", "Save": "5+"}
+
+
+def categories(*names: str) -> str:
+    return "<categories>" + "".join(f'<category id="c-{n}" name="{n}" entryId="e-c-{n}" primary="false"/>'
+                                    for n in names) + "</categories>"
+
+
+@pytest.mark.rule("40k3.ic.join")
+def test_a_squad_under_a_character_category_is_not_an_independent_character(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Real data files an Infantry Platoon of eleven under 'Independent Character' (its officer's category): it was
+    imported as one independent character of eleven models, which joins units and is shot as a character."""
+    path = roster(tmp_path / "guard.ros",
+                  unit_with("Infantry Platoon", categories("Infantry", "Independent Character"),
+                            model("Guardsman", 9, chars=GUARDSMAN), model("Sergeant", 1, chars=GUARDSMAN)),
+                  unit_with("Commissar", categories("HQ", "Independent Character"),
+                            model("Commissar", 1, chars={**GUARDSMAN, "Ld": "9"})))
+    army = read_battlescribe(path)
+    assert not army.unit("Infantry Platoon").character
+    assert army.unit("Commissar").character
+    data, _ = scenario_of(path, capsys)
+    platoon, commissar = next(iter(data["sides"].values()))
+    assert "character" not in platoon and len(platoon["models"]) == 10
+    assert commissar["character"] == "independent"
+    code, out, _ = run(["catalogue", str(path)], capsys)
+    assert code == 0
+    row = next(line for line in out.splitlines() if "Infantry Platoon" in line)
+    assert "yes" not in row
