@@ -768,8 +768,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
-    character = any("character" in x.lower() for x in (*rules, *categories)) or any(
-        c.lower() in ("hq", "lords", "heroes") for c in categories)
+    # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
+    # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
+    character = sum(m.count for m in models) <= 1 and (any("character" in x.lower() for x in (*rules, *categories))
+                                                        or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
 
