@@ -93,3 +93,32 @@ def test_a_squad_under_a_character_category_is_not_an_independent_character(
     assert code == 0
     row = next(line for line in out.splitlines() if "Infantry Platoon" in line)
     assert "yes" not in row
+
+
+def test_a_9th_age_character_on_a_mount_rides_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The 9th Age data prints a mount's values that are the rider's as 'C' (Dis C, HP C, Arm C+2): the Horse was made
+    a model of its own, whose profile 'Ld C' did not read, and the whole army was refused."""
+    from test_battlescribe_21 import T9A_GAME, profile
+
+    parts = [profile("Knight Commander", "1 Global", {"Adv": '4"', "Mar": '8"', "Dis": "9"}),
+             profile("Knight Commander", "2 Defensive", {"HP": "3", "Def": "6", "Res": "4", "Arm": "1"}),
+             profile("Knight Commander", "3 Offensive", {"Att": "4", "Off": "6", "Str": "4", "AP": "1", "Agi": "6"}),
+             profile("Knight Commander", "0 Size", {"Height": "Standard", "Type": "Infantry", "Base": "20x20"}),
+             profile("Horse", "1 Global", {"Adv": '7"', "Mar": '14"', "Dis": "C"}),
+             profile("Horse", "2 Defensive", {"HP": "C", "Def": "C", "Res": "C", "Arm": "C+2"}),
+             profile("Horse", "3 Offensive", {"Att": "1", "Off": "3", "Str": "3", "AP": "0", "Agi": "3"}),
+             profile("Horse", "0 Size", {"Height": "Standard", "Type": "Cavalry", "Base": "25x50"})]
+    rider = ('<selection id="s-kc" name="Knight Commander" entryId="e-kc" number="1" type="model">'
+             f'<profiles>{"".join(parts)}</profiles></selection>')
+    path = roster(tmp_path / "empire.ros", unit_with("Knight Commander", categories("Characters"), rider),
+                  game=T9A_GAME)
+    commander = read_battlescribe(path).unit("Knight Commander")
+    assert [m.name for m in commander.models] == ["Knight Commander"]
+    mounted = commander.models[0]
+    assert not mounted.problem
+    assert mounted.profile.startswith("Adv7 Mar14 Ld9 W3 WS6 T4 A4 S4 I6 Sv4+")  # the horse's rates, Arm 1 + 2
+    assert mounted.base == (25.0, 50.0) and mounted.troop_type == "Cavalry"
+    assert any(r.startswith("Horse (mount): ") and "Att 1" in r for r in commander.rules)
+    data, _ = scenario_of(path, capsys)  # was exit 2: "Horse: ... got 'LdC'"
+    unit = next(iter(data["sides"].values()))[0]
+    assert unit["character"] == "independent" and unit["models"][0]["profile"].startswith("Adv7 Mar14")
