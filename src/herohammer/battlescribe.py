@@ -757,12 +757,21 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                     models[same] = replace(models[same], count=models[same].count + count)
                 elif same is None and (roster or not any(m.name == pname for m in models)):
                     models.append(BsModel(pname, line, chars_t, count, problem=problem, weapons=arms, selection=where))
+    # A mount prints the values that are its rider's as 'C' (Dis C, HP C, Arm C+2): it carries each other model of
+    # the unit rather than being one (``_mounted``).
+    mounts = {key: slot for key, slot in t9a.items() if _carried(slot["chars"])}
     for (mname, arms), slot in t9a.items():
+        if (mname, arms) in mounts:
+            continue
         chars = slot["chars"]
         if not ({"Adv", "HP"} & set(chars)):
             if "Att" in chars:  # a mount's or crew's attacks: no model of its own
                 found.rules.append(f"{mname} (mount): " + " ".join(f"{k} {v}" for k, v in chars.items()))
             continue
+        for (horse, _), ride in mounts.items():
+            chars = _mounted(chars, ride["chars"])
+            found.rules.append(f"{horse} (mount): " + " ".join(
+                f"{k} {v}" for k, v in ride["chars"].items() if k in ("Att", "Off", "Str", "AP", "Agi")))
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
@@ -774,6 +783,25 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                                                         or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
+
+
+def _carried(chars: dict[str, str]) -> bool:
+    """Say whether a T9A model's parts are a mount's: its Discipline or Health Points printed 'C' (the rider's)."""
+    return any(chars.get(k, "").strip().upper() == "C" for k in ("Dis", "HP"))
+
+
+def _mounted(rider: dict[str, str], mount: dict[str, str]) -> dict[str, str]:
+    """Return a rider's T9A characteristics on its mount: the mount's rates, base, type and height, and its armour
+    printed 'C+N' added to the rider's (a barded horse's C+2); what the mount prints 'C' stays the rider's."""
+    out = dict(rider)
+    for k in ("Adv", "Mar", "Base", "Type", "Height"):
+        if mount.get(k, "").strip() and mount[k].strip().upper() != "C":
+            out[k] = mount[k]
+    bonus = re.fullmatch(r"C\s*\+\s*(\d+)", mount.get("Arm", "").strip(), re.IGNORECASE)
+    own = _number(rider.get("Arm", ""))
+    if bonus and own.isdigit():
+        out["Arm"] = str(int(own) + int(bonus.group(1)))
+    return out
 
 
 def _base(text: str) -> tuple[float, float] | float | None:
