@@ -160,3 +160,19 @@ def test_a_unit_is_selected_from_the_keyboard(page: Page) -> None:  # noqa: F811
     page.keyboard.press("Tab")  # and on to the next unit
     page.keyboard.press("Space")
     expect(page.locator("#selected-name")).not_to_have_text("librarian")
+
+
+@pytest.mark.rule("published.morale-casualties")
+def test_the_odds_of_a_4th_edition_shot_say_what_they_leave_out_with_the_rule(page: Page) -> None:  # noqa: F811
+    """``odds action`` says that a 4th edition shot's odds hold no Morale check (taken as the phase ends); the page
+    showed the rows alone, so the falling back a player expects was missing without a word."""
+    _open(page, EXAMPLES / "40k4_lone_character_shot.yaml")
+    page.fill("#action-json", json.dumps({"do": "shoot", "unit": "tactical", "target": "lord"}))
+    page.click("#json-odds")
+    expect(page.locator("#odds .method")).to_contain_text("Exact", timeout=120_000)
+    note = page.locator("#odds .note")
+    expect(note).to_contain_text("no Morale check for these casualties: 4th edition takes it when the Shooting "
+                                 "phase ends")
+    chip = note.locator('.rule[data-rule="published.morale-casualties"]')
+    expect(chip).to_have_count(1)
+    assert chip.get_attribute("title") not in (None, "", "published.morale-casualties")  # the clause's text on hover
