@@ -73,6 +73,14 @@ function el(tag, attrs, text) {
   return node;
 }
 
+// A note as the CLI prints it, "what it says [rule.id, ...]": its text, then its clause ids as chips.
+function noteLine(note, clauses) {
+  const cited = /\s*\[([\w.\-]+(?:,\s*[\w.\-]+)*)\]\s*$/.exec(note);
+  const div = el("div", { class: "note" }, `note: ${cited ? note.slice(0, cited.index) : note} `);
+  if (cited) div.append(ruleChips(cited[1].split(",").map((s) => s.trim()), clauses));
+  return div;
+}
+
 function ruleChips(rules, clauses) {
   const span = el("span", { class: "rules" });
   for (const id of rules || []) {
@@ -368,7 +376,7 @@ function showRuling(action, r, clauses) {
   box.append(el("code", { class: "proposed" }, JSON.stringify(action)));
   box.append(el("div", { class: "reason" }, r.reason));
   box.append(ruleChips(r.rules, clauses));
-  for (const n of r.notes || []) box.append(el("div", { class: "note" }, `note: ${n}`));
+  for (const n of r.notes || []) box.append(noteLine(n, clauses));
   ui.proposal = action;
   if (ui.ghost) ui.ghost.dataset.legal = String(r.legal);
   $("proposal-buttons").hidden = false;
@@ -501,6 +509,7 @@ function renderOdds(answer) {
   for (const [unit, mean] of Object.entries(result.mean_models_slain || {})) {
     box.append(el("div", {}, `mean models slain in ${unit}: ${mean}`));
   }
+  for (const n of result.notes || []) box.append(noteLine(n, answer.clauses));  // what the odds leave out, and why
 }
 
 async function simulate() {
