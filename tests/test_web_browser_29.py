@@ -176,3 +176,15 @@ def test_the_odds_of_a_4th_edition_shot_say_what_they_leave_out_with_the_rule(pa
     chip = note.locator('.rule[data-rule="published.morale-casualties"]')
     expect(chip).to_have_count(1)
     assert chip.get_attribute("title") not in (None, "", "published.morale-casualties")  # the clause's text on hover
+
+
+def test_a_simulation_without_exact_odds_says_why(page: Page) -> None:  # noqa: F811
+    """``simulate`` says why a table has no exact column (the chance tree's size at the step that makes it too
+    large); the page said "exact values beside them where the chance tree was enumerated" and showed none."""
+    _open(page, EXAMPLES / "t9a_whole_turn.yaml")
+    page.fill("#sim-runs", "200")
+    page.click("#simulate")
+    method = page.locator("#simulation .method")
+    expect(method).to_contain_text("200 runs of the table's plan", timeout=120_000)
+    expect(method).to_contain_text("no exact column: exact enumeration would take about")
+    expect(method).to_contain_text("at step 4 (cast: conclave)")
