@@ -520,8 +520,11 @@ async function simulate() {
     await followJob(job, (answer) => {
       const result = answer.result;
       const played = result.policy === "plan" ? "the table's plan" : "the default policy (simple: the table has no plan)";
+      // as simulate says it: why there is no exact column, when the chance tree was too large to enumerate
+      const exact = result.too_large ? `no exact column: ${result.too_large}`
+        : "exact values beside them where the chance tree was enumerated";
       box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}; `
-        + "95% intervals, exact values beside them where the chance tree was enumerated"));
+        + `95% intervals; ${exact}`));
       const table = el("table", { class: "odds" });
       for (const row of result.outcomes || []) {
         const tr = el("tr", { "data-row": `${row.outcome} = ${row.value}` });
