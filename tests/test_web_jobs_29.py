@@ -30,3 +30,20 @@ def test_an_odds_job_that_breaks_unforeseen_fails_with_one_line(monkeypatch: pyt
     assert job.status == "failed"
     assert job.error is not None and "ZeroDivisionError: division by zero" in job.error
     assert "Traceback" not in job.error and "\n" not in job.error
+
+
+def test_a_request_that_breaks_unforeseen_is_a_500_with_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was Starlette's bare "Internal Server Error" text, which the page showed as "500 Internal Server Error"."""
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+
+    def broken(self: Game, action: Any) -> Any:
+        raise ZeroDivisionError("division by zero")
+
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    table = client.post("/api/tables", json={"demo": "demo_40k3_librarian.yaml"}).json()
+    monkeypatch.setattr(Game, "check", broken)
+    answer = client.post(f"/api/tables/{table['table_id']}/check", json={"action": {"do": "end_phase"}})
+    assert answer.status_code == 500
+    assert answer.json()["error"].startswith("herohammer failed unexpectedly (ZeroDivisionError: division by zero)")
