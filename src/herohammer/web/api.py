@@ -37,7 +37,7 @@ from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import scenario_notes, state_to_data
 from ..state import GameState
 from ..limits import METHODS
-from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
+from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text, unforeseen
 from .view import clause_texts, table_view
 
 STATIC = Path(__file__).parent / "static"
@@ -205,6 +205,10 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.exception_handler(LookupError)
     async def _missing(request: Request, exc: LookupError) -> JSONResponse:
         return _error(404, str(exc.args[0]) if exc.args else "not found")
+
+    @app.exception_handler(Exception)
+    async def _unforeseen(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, unforeseen(exc))  # the traceback stays in the server's log
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
