@@ -188,3 +188,23 @@ def test_a_simulation_without_exact_odds_says_why(page: Page) -> None:  # noqa: 
     expect(method).to_contain_text("200 runs of the table's plan", timeout=120_000)
     expect(method).to_contain_text("no exact column: exact enumeration would take about")
     expect(method).to_contain_text("at step 4 (cast: conclave)")
+
+
+@pytest.mark.rule("published.t9a-move")
+def test_a_9th_age_unit_marches_by_a_drag_with_march_ticked(page: Page) -> None:  # noqa: F811
+    """A drag could only propose an Advance move: a march (``march: true``, which the CLI plays) was refused as too
+    far ("may move 5" (Advance Rate ...), not 7.00"") with nothing on the page to ask for it."""
+    expect(page.locator("#march")).to_be_hidden()  # a 40k table: no marching
+    _open(page, EXAMPLES / "t9a_whole_turn.yaml")
+    _end_phase(page, "movement")
+    x, y = _front_centre(page, "spearmen")
+    page.check("#march")
+    drag(page, (x + 1, y - 0.5), (x + 1, y + 6.5))
+    ruling = page.locator("#ruling")
+    expect(ruling).to_have_attribute("data-state", "legal")
+    expect(ruling.locator(".proposed")).to_contain_text('"march":true')
+    expect(ruling).to_contain_text('spearmen moves 7.00" of its 10" (March Rate)')
+    page.uncheck("#march")
+    drag(page, (x + 1, y - 0.5), (x + 1, y + 6.5))
+    expect(ruling).to_have_attribute("data-state", "illegal")
+    expect(ruling).to_contain_text("Advance Rate")
