@@ -247,6 +247,7 @@ function show(view) {
   history.replaceState(null, "", `/?table=${view.table_id}`);
   $("status-line").textContent = `${view.name}: ${view.ruleset}, turn ${view.turn}, ${view.active} to act, ${view.phase} phase`;
   $("undo").disabled = !view.can_undo;
+  $("march-box").hidden = view.ruleset !== "t9a";  // only The 9th Age marches
   $("download").href = tablePath("/scenario?format=yaml&download=true");
   if (ui.selected && !unitById(ui.selected)) ui.selected = null;
   draw();
@@ -583,8 +584,12 @@ function proposedAction(drag, dx, dy, evt) {
     }
     if (u.joined) return { do: "leave", character: u.id, to: moved[0] };
   }
-  return { do: placingKind(), unit: u.id, to: moved };
+  const kind = placingKind();
+  // a 9th Age march is asked for, not guessed from the distance: the page decides no rule
+  return kind === "move" && marching() ? { do: kind, unit: u.id, to: moved, march: true } : { do: kind, unit: u.id, to: moved };
 }
+
+function marching() { return ui.view.ruleset === "t9a" && $("march").checked; }
 
 // What a drag of a unit proposes in this phase: 40k's Shooting phase places a run (Fleet), its Assault phase a
 // consolidation, a Deployment phase an infiltration; any other phase a move (the server rules on each).
