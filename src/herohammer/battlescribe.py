@@ -290,15 +290,32 @@ def _number(text: str) -> str:
     return m.group(1) if m else text
 
 
+#: A save printed armour/invulnerable, as 3rd edition data writes a Terminator's ('2+/5+') or a daemon's ('-/4+').
+_SAVE_PAIR = re.compile(r"^(-|\d\+?)\s*/\s*(\d)\+?$")
+
+
+def save_pair(chars: dict[str, str]) -> tuple[str, str] | None:
+    """Return (armour, invulnerable) of a save printed armour/invulnerable with no invulnerable save of its own."""
+    by_lower = {k.lower(): v for k, v in chars.items()}
+    if by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
+        return None
+    m = _SAVE_PAIR.match(by_lower.get("sv", by_lower.get("save", "")).strip())
+    return (m.group(1) if m.group(1) == "-" else m.group(1).rstrip("+") + "+", m.group(2) + "+") if m else None
+
+
 def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
-    """Write a 40k profile line from printed characteristics; return (line, problem)."""
+    """Write a 40k profile line from printed characteristics; return (line, problem).
+
+    A save printed armour/invulnerable (``save_pair``: '2+/5+', '-/4+') reads as the armour save and the
+    invulnerable one."""
     by_lower = {k.lower(): v for k, v in chars.items()}
     parts = []
     for name in FORTY_K:
         parts.append(f"{name}{_number(by_lower.get(name.lower(), '-')) or '-'}")
-    save = by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
+    pair = save_pair(chars)
+    save = pair[0] if pair else by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
     parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
-    if inv := by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
+    if inv := pair[1] if pair else by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         parts.append(f"Inv{inv.rstrip('+')}+")
     return _checked(" ".join(parts))
 
@@ -729,6 +746,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                     slot.setdefault("rules", []).append(chars["Rules"])
         elif kind == "model":
             line, problem = forty_k_profile(chars)
+            if (pair := save_pair(chars)) is not None:
+                printed = next(v for k, v in chars.items() if k.lower() in ("sv", "save"))
+                notes.append(f"{where or unit_words}: {pname}: save {printed!r} read as armour {pair[0]} and "
+                             f"invulnerable {pair[1]} (the data's armour/invulnerable)")
             for arms, count in split(seen):
                 same = next((i for i, m in enumerate(models)
                              if m.name == pname and m.profile == line and m.weapons == arms), None)
@@ -736,21 +757,51 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                     models[same] = replace(models[same], count=models[same].count + count)
                 elif same is None and (roster or not any(m.name == pname for m in models)):
                     models.append(BsModel(pname, line, chars_t, count, problem=problem, weapons=arms, selection=where))
+    # A mount prints the values that are its rider's as 'C' (Dis C, HP C, Arm C+2): it carries each other model of
+    # the unit rather than being one (``_mounted``).
+    mounts = {key: slot for key, slot in t9a.items() if _carried(slot["chars"])}
     for (mname, arms), slot in t9a.items():
+        if (mname, arms) in mounts:
+            continue
         chars = slot["chars"]
         if not ({"Adv", "HP"} & set(chars)):
             if "Att" in chars:  # a mount's or crew's attacks: no model of its own
                 found.rules.append(f"{mname} (mount): " + " ".join(f"{k} {v}" for k, v in chars.items()))
             continue
+        for (horse, _), ride in mounts.items():
+            chars = _mounted(chars, ride["chars"])
+            found.rules.append(f"{horse} (mount): " + " ".join(
+                f"{k} {v}" for k, v in ride["chars"].items() if k in ("Att", "Off", "Str", "AP", "Agi")))
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
-    character = any("character" in x.lower() for x in (*rules, *categories)) or any(
-        c.lower() in ("hq", "lords", "heroes") for c in categories)
+    # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
+    # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
+    character = sum(m.count for m in models) <= 1 and (any("character" in x.lower() for x in (*rules, *categories))
+                                                        or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
+
+
+def _carried(chars: dict[str, str]) -> bool:
+    """Say whether a T9A model's parts are a mount's: its Discipline or Health Points printed 'C' (the rider's)."""
+    return any(chars.get(k, "").strip().upper() == "C" for k in ("Dis", "HP"))
+
+
+def _mounted(rider: dict[str, str], mount: dict[str, str]) -> dict[str, str]:
+    """Return a rider's T9A characteristics on its mount: the mount's rates, base, type and height, and its armour
+    printed 'C+N' added to the rider's (a barded horse's C+2); what the mount prints 'C' stays the rider's."""
+    out = dict(rider)
+    for k in ("Adv", "Mar", "Base", "Type", "Height"):
+        if mount.get(k, "").strip() and mount[k].strip().upper() != "C":
+            out[k] = mount[k]
+    bonus = re.fullmatch(r"C\s*\+\s*(\d+)", mount.get("Arm", "").strip(), re.IGNORECASE)
+    own = _number(rider.get("Arm", ""))
+    if bonus and own.isdigit():
+        out["Arm"] = str(int(own) + int(bonus.group(1)))
+    return out
 
 
 def _base(text: str) -> tuple[float, float] | float | None:

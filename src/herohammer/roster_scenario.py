@@ -15,6 +15,7 @@ from .battlescribe import BsFile, BsUnit
 from .errors import HerohammerError
 from .limits import check_models
 from .rulesets import get_ruleset
+from .scenario import near_miss
 
 SPACING = 1.5  # inches between model centres in a 40k row (25 mm bases leave a 0.5" gap)
 PER_ROW = 5
@@ -94,12 +95,18 @@ def import_notes(rosters: list[BsFile]) -> list[str]:
 
 
 def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth: float = 48,
-                   sides: list[str] | None = None) -> dict[str, Any]:
-    """Return scenario data with each roster's units as a side (a second, empty side if only one roster)."""
+                   sides: list[str] | None = None, notes: list[str] | None = None) -> dict[str, Any]:
+    """Return scenario data with each roster's units as a side (a second, empty side if only one roster).
+
+    A special rule whose name is close to one the ruleset plays but not it (3rd edition data's 'Infiltrators',
+    the ruleset's 'infiltrate') is left out of the unit's rules, which would read it as a typo and refuse the file;
+    ``notes`` gets a line naming the file, the unit and the rule it is close to.
+    """
     if not 1 <= len(rosters) <= 2:
         raise HerohammerError("--roster: give one roster (your side) or two (both sides)")
     _check_games(rosters, ruleset)
-    ranked = get_ruleset(ruleset).ranked_units
+    played = get_ruleset(ruleset)
+    ranked = played.ranked_units
     _check_sides(sides or [])
     for roster in rosters:  # before a model is written: a roster's number="1e9" would be a billion of them
         check_models(sum(m.count for u in roster.units for m in u.models), str(roster.path))
@@ -131,8 +138,16 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
             entry: dict[str, Any] = {"id": slug(unit.name, ids)}
             if unit.character:
                 entry["character"] = "independent"
-            if unit.rules:
-                entry["rules"] = list(unit.rules)
+            kept = []
+            for rule in unit.rules:
+                if (meant := near_miss(played, rule)) is None:
+                    kept.append(rule)
+                elif notes is not None:
+                    notes.append(f"{roster.path}: {unit.name}: special rule {rule!r} not given to the unit: its name "
+                                 f"is close to {meant!r}, which {ruleset} plays, and would be read as a typo of it; "
+                                 f"if it is that rule, write {meant!r} under the unit's rules")
+            if kept:
+                entry["rules"] = kept
             if ranked and not unit.character:  # rank and file in a formation (The 9th Age)
                 front = depth - (row_y + T9A_DEPTH) if far else row_y + T9A_DEPTH
                 entry["formation"] = {"position": [round(x + unit_width / 2, 2), round(front, 2)],

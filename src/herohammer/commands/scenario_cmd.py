@@ -47,11 +47,12 @@ def _run_new(args: argparse.Namespace) -> int:
     if ruleset is None:
         raise HerohammerError(f"--ruleset: {args.roster[0]}'s game system {rosters[0].game!r} is not 40k 3rd/4th "
                               "edition or The 9th Age; name the ruleset with --ruleset")
-    data = build_scenario(rosters, ruleset, args.width, args.depth, args.side)
+    left_out: list[str] = []
+    data = build_scenario(rosters, ruleset, args.width, args.depth, args.side, left_out)
     state_from_data(data, "the new scenario")  # it must read back: refuse here rather than write a broken file
     text = (__import__("json").dumps(data, indent=2) if args.out and args.out.lower().endswith(".json")
             else yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True))
-    notes = import_notes(rosters)
+    notes = import_notes(rosters) + left_out
     header = (f"# Written by herohammer scenario new from {', '.join(args.roster)} ({ruleset}).\n"
               "# Units stand in a default formation: move them, set phase and active, then check actions.\n"
               + "".join(f"# note: {' '.join(note.splitlines())}\n" for note in notes))

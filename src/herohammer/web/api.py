@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -36,7 +37,7 @@ from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import scenario_notes, state_to_data
 from ..state import GameState
 from ..limits import METHODS
-from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text
+from .session import Store, Table, cancel, demo_names, demo_text, parse_scenario_text, unforeseen
 from .view import clause_texts, table_view
 
 STATIC = Path(__file__).parent / "static"
@@ -150,11 +151,22 @@ def _unit_ids_exist(game: Game, action: Action) -> None:
             raise HerohammerError(f"action: field {name}: no unit with id {unit_id!r} (units: {known})")
 
 
+#: The clause ids a note ends with, as the CLI prints them: "... (end the phase to see its odds) [published.x, y]".
+_NOTE_RULES = re.compile(r"\[([\w.\-]+(?:,\s*[\w.\-]+)*)\]\s*$")
+
+
+def _noted_rules(result: Any) -> list[str]:
+    """Return the clause ids that the notes of an answer cite (the page shows each with its text on hover)."""
+    notes = result.get("notes") if isinstance(result, dict) else None
+    return [rid.strip() for note in notes or () if isinstance(note, str) and (m := _NOTE_RULES.search(note))
+            for rid in m.group(1).split(",")]
+
+
 def _answer(command: str, result: Any, state: GameState, rules: tuple[str, ...] | list[str],
             method: str | None = None, **extra: Any) -> dict[str, Any]:
-    """Wrap an answer in the CLI's ``--json`` envelope, plus the text of every clause it cites."""
+    """Wrap an answer in the CLI's ``--json`` envelope, plus the text of every clause it cites (its notes' too)."""
     out = envelope(command, to_jsonable(result), ruleset=state.ruleset, rules=rules, method=method)
-    return out | {"clauses": clause_texts(out["rules"])} | extra
+    return out | {"clauses": clause_texts([*out["rules"], *_noted_rules(out["result"])])} | extra
 
 
 def _view(table: Table) -> dict[str, Any]:
@@ -193,6 +205,10 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.exception_handler(LookupError)
     async def _missing(request: Request, exc: LookupError) -> JSONResponse:
         return _error(404, str(exc.args[0]) if exc.args else "not found")
+
+    @app.exception_handler(Exception)
+    async def _unforeseen(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, unforeseen(exc))  # the traceback stays in the server's log
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

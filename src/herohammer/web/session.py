@@ -171,6 +171,8 @@ class Store:
                 job.status, job.label = "cancelled", "cancelled"
             except HerohammerError as exc:
                 job.status, job.error = "failed", str(exc)
+            except Exception as exc:  # a fault of the engine: said in one line, not a job left running for ever
+                job.status, job.error = "failed", unforeseen(exc)
 
         threading.Thread(target=work, name=f"odds-{job.id}", daemon=True).start()
         return job
@@ -213,6 +215,13 @@ class Store:
         return job
 
 
+def unforeseen(exc: BaseException) -> str:
+    """Say an error the engine did not foresee in one line (its kind and words), asking for a report."""
+    words = " ".join(str(exc).split())
+    return (f"herohammer failed unexpectedly ({type(exc).__name__}: {words}); "
+            "please report it with the scenario and the action")
+
+
 def cancel(job: Job) -> None:
     """Cancel a running job: flag it (threads) and end its process (simulations)."""
     if job.status != "running":
@@ -232,5 +241,7 @@ def _simulate_worker(queue: Any, data: dict[str, Any], runs: int, seed: int, pla
         queue.put(("ok", to_jsonable(result.to_json())))
     except HerohammerError as exc:
         queue.put(("error", str(exc)))
+    except Exception as exc:  # a fault of the engine: its words, rather than "the simulation stopped unexpectedly"
+        queue.put(("error", unforeseen(exc)))
 
 

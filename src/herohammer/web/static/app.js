@@ -24,14 +24,29 @@ async function api(method, path, body) {
     opts.body = JSON.stringify(body);
   }
   const response = await fetch(path, opts);
+  if (!response.ok) throw await failure(response, path);
+  return response.json();
+}
+
+// The error of an answer that did not go through. A table the server no longer holds (it was restarted, or closed
+// the table for newer ones) is said on the message line whatever asked, since every later question fails alike.
+async function failure(response, path) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: `${response.status} ${response.statusText}` }; }
-  if (!response.ok) {
-    const err = new Error(data && data.error ? data.error : `${response.status}`);
-    err.data = data; err.status = response.status;
-    throw err;
+  let message = data && data.error ? data.error : `${response.status}`;
+  const table = path.match(/^\/api\/tables\/([^/?]+)/);
+  if (response.status === 404 && table && message.startsWith("no open table")) {
+    message = lostTable(decodeURIComponent(table[1]));
+    say(message);
   }
-  return data;
+  const err = new Error(message);
+  err.data = data; err.status = response.status;
+  return err;
+}
+
+function lostTable(id) {
+  return `table ${id}: the server no longer has this table (it was restarted, or it closed the table for newer `
+    + "ones): use Open file to load your scenario again";
 }
 
 function say(text, kind) {
@@ -56,6 +71,14 @@ function el(tag, attrs, text) {
   }
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// A note as the CLI prints it, "what it says [rule.id, ...]": its text, then its clause ids as chips.
+function noteLine(note, clauses) {
+  const cited = /\s*\[([\w.\-]+(?:,\s*[\w.\-]+)*)\]\s*$/.exec(note);
+  const div = el("div", { class: "note" }, `note: ${cited ? note.slice(0, cited.index) : note} `);
+  if (cited) div.append(ruleChips(cited[1].split(",").map((s) => s.trim()), clauses));
+  return div;
 }
 
 function ruleChips(rules, clauses) {
@@ -151,7 +174,9 @@ function drawUnit(svg, u) {
   const colour = sideColour(u.side);
   const classes = ["unit"];
   if (ui.selected === u.id) classes.push("selected");
-  const g = el("svg:g", { class: classes.join(" "), "data-unit": u.id, "data-side": u.side });
+  // Focusable, so that a keyboard selects it (Enter or Space) as a click does.
+  const g = el("svg:g", { class: classes.join(" "), "data-unit": u.id, "data-side": u.side, tabindex: "0",
+    role: "button", "aria-label": `${u.id} (${u.side}${u.joined ? `, joined to ${u.joined}` : ""}): select` });
   const host = u.joined ? unitById(u.joined) : null;
   for (const m of u.models) {
     const x = m.x, y = sy(m.y);
@@ -222,6 +247,7 @@ function show(view) {
   history.replaceState(null, "", `/?table=${view.table_id}`);
   $("status-line").textContent = `${view.name}: ${view.ruleset}, turn ${view.turn}, ${view.active} to act, ${view.phase} phase`;
   $("undo").disabled = !view.can_undo;
+  $("march-box").hidden = view.ruleset !== "t9a";  // only The 9th Age marches
   $("download").href = tablePath("/scenario?format=yaml&download=true");
   if (ui.selected && !unitById(ui.selected)) ui.selected = null;
   draw();
@@ -351,7 +377,7 @@ function showRuling(action, r, clauses) {
   box.append(el("code", { class: "proposed" }, JSON.stringify(action)));
   box.append(el("div", { class: "reason" }, r.reason));
   box.append(ruleChips(r.rules, clauses));
-  for (const n of r.notes || []) box.append(el("div", { class: "note" }, `note: ${n}`));
+  for (const n of r.notes || []) box.append(noteLine(n, clauses));
   ui.proposal = action;
   if (ui.ghost) ui.ghost.dataset.legal = String(r.legal);
   $("proposal-buttons").hidden = false;
@@ -484,6 +510,7 @@ function renderOdds(answer) {
   for (const [unit, mean] of Object.entries(result.mean_models_slain || {})) {
     box.append(el("div", {}, `mean models slain in ${unit}: ${mean}`));
   }
+  for (const n of result.notes || []) box.append(noteLine(n, answer.clauses));  // what the odds leave out, and why
 }
 
 async function simulate() {
@@ -494,8 +521,11 @@ async function simulate() {
     await followJob(job, (answer) => {
       const result = answer.result;
       const played = result.policy === "plan" ? "the table's plan" : "the default policy (simple: the table has no plan)";
+      // as simulate says it: why there is no exact column, when the chance tree was too large to enumerate
+      const exact = result.too_large ? `no exact column: ${result.too_large}`
+        : "exact values beside them where the chance tree was enumerated";
       box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}; `
-        + "95% intervals, exact values beside them where the chance tree was enumerated"));
+        + `95% intervals; ${exact}`));
       const table = el("table", { class: "odds" });
       for (const row of result.outcomes || []) {
         const tr = el("tr", { "data-row": `${row.outcome} = ${row.value}` });
@@ -542,7 +572,9 @@ function nearbyUnit(character, at) {
 
 function proposedAction(drag, dx, dy, evt) {
   const u = unitById(drag.unit);
-  const moved = u.models.map((m) => [round2(m.x + dx), round2(m.y + dy)]);
+  // A 9th Age unit in formation moves by its front centre (published.t9a-move), not by a point per model.
+  const moved = u.formation ? [[round2(u.formation.position[0] + dx), round2(u.formation.position[1] + dy)]]
+    : u.models.map((m) => [round2(m.x + dx), round2(m.y + dy)]);
   if (u.character) {
     const under = document.elementsFromPoint(evt.clientX, evt.clientY)
       .map((n) => n.dataset && n.dataset.unit).find((id) => id && id !== u.id);
@@ -552,7 +584,29 @@ function proposedAction(drag, dx, dy, evt) {
     }
     if (u.joined) return { do: "leave", character: u.id, to: moved[0] };
   }
-  return { do: "move", unit: u.id, to: moved };
+  const kind = placingKind();
+  // a 9th Age march is asked for, not guessed from the distance: the page decides no rule
+  return kind === "move" && marching() ? { do: kind, unit: u.id, to: moved, march: true } : { do: kind, unit: u.id, to: moved };
+}
+
+function marching() { return ui.view.ruleset === "t9a" && $("march").checked; }
+
+// What a drag of a unit proposes in this phase: 40k's Shooting phase places a run (Fleet), its Assault phase a
+// consolidation, a Deployment phase an infiltration; any other phase a move (the server rules on each).
+const DRAGGED_40K = { shooting: "run", assault: "consolidate", deployment: "infiltrate" };
+
+function placingKind() {
+  return (ui.view.ruleset.startsWith("40k") && DRAGGED_40K[ui.view.phase]) || "move";
+}
+
+async function onKeyDown(evt) {
+  const unit = evt.target.dataset && evt.target.dataset.unit;
+  if (!unit || (evt.key !== "Enter" && evt.key !== " ")) return;
+  evt.preventDefault();
+  const selecting = select(unit);  // the table is drawn again: the unit's new drawing takes the focus
+  const g = document.querySelector(`#table .unit[data-unit="${CSS.escape(unit)}"]`);
+  if (g) g.focus();
+  await selecting;
 }
 
 function onPointerDown(evt) {
@@ -566,6 +620,7 @@ function onPointerDown(evt) {
   ghost.classList.remove("selected", "target-legal", "target-illegal");
   ghost.classList.add("ghost");
   ghost.removeAttribute("data-unit");
+  for (const a of ["tabindex", "role", "aria-label"]) ghost.removeAttribute(a);
   for (const n of ghost.querySelectorAll("[data-unit], [data-model]")) { n.removeAttribute("data-unit"); n.removeAttribute("data-model"); }
   $("table").append(ghost);
   ui.drag = { unit, start: tablePoint(evt), ghost, moved: false, inflight: false, pending: null };
@@ -724,6 +779,22 @@ async function upload(evt) {
   evt.target.value = "";
 }
 
+// Fetch the scenario before saving it, so that a refusal (a table the server lost) is said, not dropped by the browser.
+async function download(evt) {
+  evt.preventDefault();
+  const path = tablePath("/scenario?format=yaml&download=true");
+  try {
+    const response = await fetch(path);
+    if (!response.ok) throw await failure(response, path);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : "scenario.yaml" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  } catch (e) { say(e.message); }
+}
+
 function jsonAction() {
   try { return JSON.parse($("action-json").value); } catch (e) { say(`action: not valid JSON (${e.message})`); return null; }
 }
@@ -733,8 +804,10 @@ async function start() {
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointermove", onPointerMove);
   svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("keydown", onKeyDown);
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
+  $("download").onclick = download;
   $("whole-table").onchange = draw;
   $("undo").onclick = undo;
   $("cancel").onclick = cancelJob;
@@ -759,6 +832,7 @@ async function start() {
     } else { await openTable({ demo: demos[0] }); }
   } catch (e) {
     await openTable({ demo: demos[0] });
+    if (wanted) say(`${e.message}; opened the demo ${demos[0]} instead`);
   }
   document.body.dataset.ready = "true";
 }
