@@ -321,9 +321,8 @@ def test_a_squad_tests_on_its_own_leadership_once_its_character_is_slain(ruleset
 def test_40k4_a_retinue_cut_down_in_close_combat_frees_its_leader_only_from_the_next_movement_phase() -> None:
     """Seed 001: a character fielded with his retinue may not leave it while it lives; "should the unit be destroyed,
     the character may once again move between units" - in a Movement phase, never during close combat.  The Nob
-    stands 1.9" from the Inquisitor when his retinue falls, so the combat goes on: he piles in at the end of the
-    Assault phase and fights on (session 29, published.pile-in); once he has slain the Nob he may join a squad in his
-    next Movement phase."""
+    stands 1.9" from the Inquisitor when his retinue falls, so the combat goes on: he piles in and fights on (session
+    29, published.pile-in); once he has slain the Nob he may join a squad in his next Movement phase."""
     red = [{"id": "retinue", "rules": ["retinue"], "status": ["locked"],
             "models": [model("Acolyte", 20, 22.016)]},
            hero("inq", 21.5, 20.5, joined="retinue", rules=["retinue"], status=["locked"]),
@@ -332,13 +331,14 @@ def test_40k4_a_retinue_cut_down_in_close_combat_frees_its_leader_only_from_the_
     g = game(scenario("40k4", red, [{"id": "boyz", "status": ["locked"], "models": [nob]}], phase="movement"))
     assert_illegal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [23.5, 19.5]}, "40k4.cc.locked")
     end_phases(g, 2)  # red's assault phase
-    g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([6] * 8 + [1] * 4 + [1, 1]))
+    events = g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([6] * 8 + [1] * 4 + [1, 1]))
     assert not g.state.unit("retinue").alive and g.state.unit("inq").joined is None
     assert_illegal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [23.5, 19.5]}, "40k4.ic.movement-phase-only")
-    assert g.state.unit("inq").has(Status.LOCKED)  # the Nob within two Pile In moves: the combat goes on
-    events = g.apply({"do": "end_phase"})  # red's Assault phase ends: the Inquisitor piles in
-    assert any(e.kind == "pile_in" and "in base contact with boyz" in e.message for e in events)
-    end_phases(g, 2)  # blue's Assault phase: the combat is fought again
+    # the Nob within two Pile In moves: the combat goes on, and the Inquisitor (red's turn: his side first) piles in
+    assert g.state.unit("inq").has(Status.LOCKED)
+    assert any(e.kind == "pile_in" and e.message.startswith("inq has no model in base contact")
+               and "in base contact with boyz" in e.message for e in events), events
+    end_phases(g, 3)  # blue's Assault phase: the combat is fought again
     assert_illegal(g, {"do": "end_phase"}, "published.close-combat")
     # the Nob misses with all four; the Inquisitor hits and wounds three times, and the Nob saves none
     g.apply({"do": "fight", "unit": "boyz"}, dice=ScriptedDice([1] * 4 + [6] * 6 + [1] * 3))

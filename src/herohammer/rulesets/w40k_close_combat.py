@@ -1076,10 +1076,10 @@ class CloseCombatRules(CombatResultRules):
                   engagement: Engagement | None) -> Resolution:
         """Release the locks a combat's result leaves no reason for, then do what follows (``after_combat_result``):
         both dice-free, so a fight fought again keeps them together by the state the checks left (``_Kept``)."""
-        state = self._unlocked(state, before, combat, engagement)
-        said = self._kept_locked_said(state, before, combat)
+        state, piling = self._unlocked(state, before, combat, engagement)
+        state, piled = self._pile_in(state, piling, combat)
         state, more = self.after_combat_result(state, before, combat)
-        return state, [*said, *more] if said else more
+        return state, [*piled, *more] if piled else more
 
 
 def _add(jobs: dict[StrikeKey, tuple[int, list[ModelRef]]], key: StrikeKey, n: int, pool: list[ModelRef]) -> None:

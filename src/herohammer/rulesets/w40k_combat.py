@@ -58,16 +58,13 @@ class CombatRules(CloseCombatRules):
 
         A Movement phase ends with the fall back move of every unit of the side that is
         falling back and did not regroup (``_falls_back_again``); a Shooting phase with what the
-        edition's Morale checks for casualties call for then (``shooting_phase_ends``); an Assault
-        phase with the Pile In of the locked units that touch no enemy (``_piles_in``).
+        edition's Morale checks for casualties call for then (``shooting_phase_ends``).
         """
         events: list[Event] = []
         if state.phase is Phase.MOVEMENT:
             state, events = self._falls_back_again(state, dice)
         elif state.phase is Phase.SHOOTING:
             state, events = self.shooting_phase_ends(state, dice)
-        elif state.phase is Phase.ASSAULT:
-            state, events = self._piles_in(state)
         if state.allocations or any([not _PHASE_DONE.isdisjoint(u.status) for u in state.units]):
             state = evolve(state, allocations=(),
                            units=tuple(u.with_status(remove=_PHASE_DONE_ORDER)

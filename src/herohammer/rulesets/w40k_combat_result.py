@@ -368,8 +368,10 @@ class CombatResultRules(AssaultRules):
                              "this Assault phase (do: consolidate)", (rule,)) for u in freed]
 
     def _unlocked(self, state: GameState, before: GameState, combat: Sequence[str],
-                  engagement: Engagement | None) -> GameState:
-        """Release the combat's units with no enemy left in contact after its result (``_resolve_combat``)."""
+                  engagement: Engagement | None) -> tuple[GameState, list[str]]:
+        """Release the combat's units with no enemy left in contact after its result (``_resolve_combat``), but those
+        an enemy of the combat stands within Pile In reach of: return the state and those, which pile in
+        (``_pile_in``)."""
         # units with no enemy left in contact are no longer locked; an enemy that fell back from this
         # combat has left it wherever its roll put it (a table edge may stop it short of clearing the bases)
         locked = []
@@ -377,7 +379,7 @@ class CombatResultRules(AssaultRules):
             if u.alive and Status.LOCKED in u.status:
                 locked.append(u)
         if not locked:
-            return state
+            return state, []
         fled = {e.id for e in state.units if e.has(Status.FALLING_BACK) and before.has_unit(e.id)
                 and not before.unit(e.id).has(Status.FALLING_BACK)}
         # only the units that fled have moved: the others touch as the fight began, the slain aside
@@ -385,15 +387,19 @@ class CombatResultRules(AssaultRules):
         contacts = engagement.now(stay) if engagement is not None else None
         staying = {u.id for u in stay}
         freed = []  # (every unit read as it stands: no status read here changes)
+        piling: list[str] = []
         for u in locked:
             group = state.combined(u.id)
             if contacts is not None and all(x.id in staying for x in group):
                 touching = any(e not in fled for x in group for i in range(len(x.models)) for e, _ in contacts.of(x.id, i))
             else:
                 touching = any(_touching(x, e) for x in group for e in state.enemies_of(u.side) if e.id not in fled)
-            if not touching and self._pile_in_reach(state, group, combat, fled) is None:
-                freed.append(u.with_status(remove=(Status.LOCKED,)))
-        return state.replace_units(*freed) if freed else state
+            if not touching:
+                if self._pile_in_reach(state, group, combat, fled) is None:
+                    freed.append(u.with_status(remove=(Status.LOCKED,)))
+                elif not u.joined:  # the combat goes on: the unit (its characters with it) piles in
+                    piling.append(u.id)
+        return (state.replace_units(*freed) if freed else state), piling
 
     @implements(PILE_IN_RULE)
     def _pile_in_reach(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
@@ -417,50 +423,32 @@ class CombatResultRules(AssaultRules):
                 return uid
         return None
 
-    def _kept_locked_said(self, state: GameState, before: GameState, combat: Sequence[str]) -> list[Event]:
-        """Say which units of the combat the result leaves with no enemy in base contact but still locked, because a
-        Pile In could reach one (``_pile_in_reach``)."""
-        said = []
-        for uid in combat:
-            if not state.has_unit(uid):
-                continue
-            u = state.unit(uid)
-            if u.joined or not u.alive or not u.has(Status.LOCKED) or u.has(Status.FALLING_BACK):
-                continue
-            group = state.combined(uid)
-            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table]
-            if any(_touching(x, e) for x in group for e in enemies):
-                continue
-            near = self._pile_in_reach(state, group, combat)
-            if near is not None:
-                said.append(Event("pile_in", f"{uid} has no model in base contact with the enemy, but {near} stands "
-                                  f"within two {PILE_IN_INCHES:g}\" Pile In moves: the combat goes on, and they pile in "
-                                  "at the end of the Assault phase", (PILE_IN_RULE,)))
-        return said
-
     @implements(PILE_IN_RULE)
-    def _piles_in(self, state: GameState) -> Resolution:
-        """Pile In at the end of the Assault phase: a unit locked in close combat with no model in base contact with an
-        enemy moves each of its models (its characters' too) up to 6" straight towards the nearest model of an enemy
-        unit locked in close combat, stopping at base contact or short of any other base; the side whose turn it is
-        first.  A locked unit that then touches no enemy is released: the assault has ended (published.pile-in)."""
-        locked = [u for u in state.units if u.alive and u.on_table and not u.joined and u.has(Status.LOCKED)]
-        if not locked:
+    def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]) -> Resolution:
+        """Pile In the units a combat's result left with no enemy in base contact but one within reach (``_unlocked``):
+        each model (its joined characters' too) moves up to 6" straight towards the nearest model of an enemy unit of
+        the combat, stopping at base contact or short of any other base, out of contact with units not in the assault;
+        the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
+        may consolidate as a unit its foes left (published.pile-in)."""
+        if not piling:
             return state, []
         events: list[Event] = []
-        for u in sorted(locked, key=lambda x: x.side != state.active):  # the active side first (stable otherwise)
+        movers = sorted(map(state.unit, piling), key=lambda x: x.side != state.active)  # the active side first
+        for u in movers:
             group = state.combined(u.id)
-            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table and e.has(Status.LOCKED)]
-            if not enemies or any(_touching(x, e) for x in group for e in enemies):
-                continue
-            foes = [m for e in enemies for m in e.models]
+            enemies = [state.unit(c) for c in combat if state.has_unit(c)]
+            enemies = [e for e in enemies if e.side != u.side and e.alive and e.on_table
+                       and not e.has(Status.FALLING_BACK)]
+            foes = [m for e in enemies for x in state.combined(e.id) for m in x.models]
+            if not foes or any(_touching(x, state.unit(e.id)) for x in group for e in enemies):
+                continue  # another's Pile In has reached it
+            foe_ids = {x.id for e in enemies for x in state.combined(e.id)}
             names = []
             for x in group:
                 models = list(x.models)
                 for i, m in enumerate(models):
-                    # every other base as it stands now (the models of this unit already moved included); only an
-                    # enemy locked in close combat may be touched
-                    foe_ids = {e.id for e in enemies}
+                    # every other base as it stands now (the models already moved included); only a foe of the
+                    # combat may be touched
                     others = [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
                               for y in state.units if y.on_table for o in y.models if o is not m]
                     nearest = min(foes, key=lambda f: geo.distance(m.placed, f.placed))
@@ -475,25 +463,25 @@ class CombatResultRules(AssaultRules):
                     u_clear = _first_block(m.at, end, radius, others)
                     if u_clear <= 0.0:
                         continue
-                    to = (m.at[0] + (end[0] - m.at[0]) * u_clear, m.at[1] + (end[1] - m.at[1]) * u_clear)
-                    models[i] = evolve(m, at=to)
+                    models[i] = evolve(m, at=(m.at[0] + (end[0] - m.at[0]) * u_clear,
+                                              m.at[1] + (end[1] - m.at[1]) * u_clear))
                     names.append(m.name)
                     state = state.replace_units(evolve(x, models=tuple(models)))
+                    foes = [f for e in enemies for y in state.combined(e.id) for f in y.models]
             group = state.combined(u.id)
             reached = sorted({e.id for x in group for e in enemies if _touching(x, state.unit(e.id))})
             where = f"; in base contact with {', '.join(reached)}" if reached else "; no model reaches the enemy"
-            events.append(Event("pile_in", f"{u.id} piles in at the end of the Assault phase: "
-                                f"{', '.join(names) or 'no model can'} {'moves' if len(names) == 1 else 'move'} up to "
+            events.append(Event("pile_in", f"{u.id} has no model in base contact with the enemy, but an enemy of its "
+                                f"combat stands within two {PILE_IN_INCHES:g}\" Pile In moves: it piles in, "
+                                f"{', '.join(names) or 'no model can'} {'moving' if names else 'move'} up to "
                                 f"{PILE_IN_INCHES:g}\" towards the enemy{where}", (PILE_IN_RULE,)))
-        # a locked unit that touches no enemy now has seen its assault end
-        freed = []
-        for u in state.units:
-            if not (u.alive and u.on_table and not u.joined and u.has(Status.LOCKED)):
-                continue
+        freed = []  # a unit that piled in and touches no enemy now has seen its assault end
+        for u in map(state.unit, piling):
             group = state.combined(u.id)
-            enemies = [e for e in state.enemies_of(u.side) if e.alive and e.on_table]
-            if not any(_touching(x, e) for x in group for e in enemies):
-                freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
-                events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In moves: its "
-                                    "assault has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
+            enemies = [e for e in state.enemies_of(u.side) if e.alive]
+            if any(_touching(x, e) for x in group for e in enemies):
+                continue
+            freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
+            events.append(Event("pile_in", f"{u.id} is in base contact with no enemy after the Pile In: its assault "
+                                "has ended, and it is no longer locked in close combat", (PILE_IN_RULE,)))
         return (state.replace_units(*freed) if freed else state), events
