@@ -1,0 +1,130 @@
+"""Round 29's audit of the library as a bot's developer and a designer use it: what they met, held here.
+
+- Games played in threads at once: the module-wide memos (an action's key, an action read from a
+  mapping) dropped their oldest entry by a look-up then a delete, and two threads dropping the same
+  entry raised ``KeyError`` out of ``legal_actions``/``apply``.
+- ``from herohammer import Game`` under ``mypy --strict`` (``no_implicit_reexport``): the package's
+  names were imported under ``TYPE_CHECKING`` without being marked as exported, and ``__all__`` was
+  built at run time, so a strict client was told the package does not export them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import herohammer
+from herohammer import actions as actions_module
+from herohammer.dice import SeededDice
+from herohammer.game import Game
+from herohammer.scenario import state_to_data
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+class _DroppedMeanwhile(dict):  # type: ignore[type-arg]
+    """A memo whose oldest entry another thread drops between the look-up of the oldest key and its delete."""
+
+    def __iter__(self) -> Iterator[Any]:
+        keys = list(super().__iter__())
+        if keys:
+            super().__delitem__(keys[0])  # the other thread got there first
+        return iter(keys)
+
+
+def test_an_action_key_memo_emptied_by_another_thread_meanwhile_is_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = _DroppedMeanwhile({i: (object(), i) for i in range(actions_module._KEYS_KEPT)})
+    monkeypatch.setattr(actions_module, "_KEYS", full)
+    action = herohammer.parse_action({"do": "end_phase"})
+    assert actions_module.action_key(action) == actions_module.action_key(herohammer.parse_action('{"do": "end_phase"}'))
+    assert len(full) <= actions_module._KEYS_KEPT
+
+
+def test_an_action_read_memo_emptied_by_another_thread_meanwhile_is_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = _DroppedMeanwhile({("k", i): object() for i in range(actions_module._READ_KEPT)})
+    monkeypatch.setattr(actions_module, "_READ", full)
+    action = herohammer.parse_action({"do": "shoot", "unit": "tactical", "target": "boyz"})
+    assert action.do == "shoot"
+    assert len(full) <= actions_module._READ_KEPT
+
+
+def _walk(path: Path, seed: int, steps: int = 150) -> tuple[dict[str, Any], list[str]]:
+    game = Game.load(path, SeededDice(seed))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_actions()
+        if not legal:
+            break
+        busy = [a for a in legal if a.do != "end_phase"]
+        game.apply(rng.choice(busy) if busy and rng.random() < 0.8 else rng.choice(legal))
+    return state_to_data(game.state), [repr(e) for e in game.log]
+
+
+def test_games_played_in_threads_at_once_play_as_they_do_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(actions_module, "_KEYS_KEPT", 8)  # full memos, dropping entries all the time
+    monkeypatch.setattr(actions_module, "_READ_KEPT", 8)
+    jobs = [(EXAMPLES / name, seed) for name in ("40k3_whole_turn.yaml", "40k4_librarian_joins_tactical.yaml",
+                                                  "t9a_whole_turn.yaml") for seed in (1, 2)]
+    alone = [_walk(path, seed) for path, seed in jobs]
+    results: dict[int, Any] = {}
+
+    def play(i: int) -> None:
+        try:
+            results[i] = _walk(*jobs[i])
+        except Exception as error:  # noqa: BLE001 - the failure is what the test reports
+            results[i] = error
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as the interpreter allows
+    try:
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(len(jobs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert [results[i] for i in range(len(jobs))] == alone
+
+
+STRICT_CLIENT = """
+    from herohammer import Game, SeededDice, HerohammerError, IllegalActionError, Action, Event, GameState
+
+    def play(path: str, seed: int) -> GameState:
+        game = Game.load(path, SeededDice(seed))
+        legal: list[Action] = game.legal_actions()
+        events: list[Event] = game.apply(legal[0])
+        try:
+            game.undo()
+        except (IllegalActionError, HerohammerError):
+            pass
+        return game.state
+"""
+
+
+def test_a_strict_mypy_client_may_import_the_public_names_from_the_package(tmp_path: Path) -> None:
+    from mypy import api
+
+    client = tmp_path / "client.py"
+    client.write_text(textwrap.dedent(STRICT_CLIENT))
+    out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(client)])
+    assert status == 0, out + err
+
+
+def test_the_package_lists_its_public_names_where_a_type_checker_reads_them() -> None:
+    import ast
+
+    tree = ast.parse((ROOT / "src" / "herohammer" / "__init__.py").read_text())
+    literal = [n for n in tree.body if isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)]
+    assert literal, "__all__ is assigned"
+    names = ast.literal_eval(literal[0].value)  # a literal list: what mypy and editors read
+    assert sorted(names) == sorted(["__version__", *herohammer._PUBLIC])
