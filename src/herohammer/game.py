@@ -25,6 +25,7 @@ from .rulesets.base import Judgement
 from .rulings import Event, Ruling
 from .scenario import load_scenario, save_scenario, state_from_data, state_to_data
 from .state import GameState
+from .values import drop_oldest
 
 
 #: How many rulings a game remembers (the oldest are forgotten first).
@@ -117,7 +118,7 @@ class Game:
             return known[1]
         judged = self.ruleset.judge_checked(state, action)
         if len(self._judged) >= _JUDGED_KEPT:
-            del self._judged[next(iter(self._judged))]  # the oldest first
+            drop_oldest(self._judged)  # the oldest first
         self._judged[key] = (state, judged)
         return judged
 
