@@ -128,3 +128,48 @@ def test_the_package_lists_its_public_names_where_a_type_checker_reads_them() ->
     assert literal, "__all__ is assigned"
     names = ast.literal_eval(literal[0].value)  # a literal list: what mypy and editors read
     assert sorted(names) == sorted(["__version__", *herohammer._PUBLIC])
+
+
+# -- Game.copy: one source of dice, each game its own record of rolls --------------------------------------------
+
+SMITE = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
+BOLTERS = {"do": "shoot", "unit": "tactical", "target": "boyz"}
+
+
+def test_undoing_in_a_copy_leaves_the_original_games_record_of_rolls_alone() -> None:
+    game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", SeededDice(1))
+    game.apply(SMITE)
+    rolls = list(game.dice.log)
+    assert rolls
+    branch = game.copy()
+    branch.undo()  # a search's branch takes the Smite back
+    assert game.dice.log == rolls  # the original still stands after the Smite: its rolls are still its record
+    assert branch.dice.log == []
+    branch.apply(BOLTERS)
+    assert game.dice.log == rolls  # nor does the branch's volley join the original's record
+    assert branch.dice.log and all(r.purpose.startswith(("Sergeant", "Marine")) for r in branch.dice.log)
+
+
+def test_a_copy_rolls_on_the_original_dice_not_a_replay_of_them() -> None:
+    game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", SeededDice(1))
+    start = game.state
+    one_pair = SeededDice(1)  # two games on one pair of dice: the second rolls what follows the first's rolls
+    first, second = Game(start, one_pair), Game(start, one_pair)
+    first.apply(SMITE)
+    second.apply(SMITE)
+    branch = game.copy()
+    branch.apply(SMITE)  # the branch rolls first ...
+    game.apply(SMITE)  # ... and the original rolls the dice's next faces: no foreknowledge from a branch
+    assert branch.dice.log == first.dice.log[:len(branch.dice.log)] and branch.log == first.log
+    assert game.log == second.log
+
+
+def test_a_copy_of_a_game_with_a_judges_dice_takes_the_next_faces_too() -> None:
+    from herohammer.dice import ScriptedDice
+
+    faces = [3, 4, 5, 6, 6, 6, 6, 1, 1, 1] * 2
+    game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", ScriptedDice(faces))
+    branch = game.copy()
+    branch.apply(SMITE)
+    assert branch.dice.remaining == game.dice.remaining == 10  # one judge's dice: the faces a roll took are gone
+    assert game.dice.log == []
