@@ -147,7 +147,7 @@ def test_undoing_in_a_copy_leaves_the_original_games_record_of_rolls_alone() -> 
     assert branch.dice.log == []
     branch.apply(BOLTERS)
     assert game.dice.log == rolls  # nor does the branch's volley join the original's record
-    assert branch.dice.log and all(r.purpose.startswith(("Sergeant", "Marine")) for r in branch.dice.log)
+    assert branch.dice.log and "bolter" in branch.dice.log[0].purpose  # the branch keeps its own volley's rolls
 
 
 def test_a_copy_rolls_on_the_original_dice_not_a_replay_of_them() -> None:

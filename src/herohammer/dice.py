@@ -26,6 +26,7 @@ turns both cuts off: the brute-force oracle the fast enumeration is tested again
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from abc import ABC, abstractmethod
@@ -572,6 +573,17 @@ class Dice(ABC):
     def __init__(self) -> None:
         self.log: list[RollRecord] = []
 
+    def branch(self) -> Dice:
+        """Return dice rolling from this one's source, with a log of rolls of their own (what ``Game.copy`` rolls with).
+
+        The source is shared: what either rolls, the other does not roll again (a branch of a
+        search learns nothing of the game's next rolls).  The logs are apart: undoing in one
+        game takes no record of a roll out of the other's.
+        """
+        other = copy.copy(self)
+        other.log = list(self.log)
+        return other
+
     @abstractmethod
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         """Return the value, the faces (if physical) and the probability (if enumerating)."""
@@ -746,8 +758,25 @@ class ScriptedDice(Dice):
         for f in self._faces:
             if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= SIDES:
                 raise OutOfRangeError("scripted die", f, "a face from 1 to 6")
-        self._at = 0
-        self._rolls = 0  # rolls made, counted apart from the log, which an undo shortens
+        #: The next face's index and the rolls made (counted apart from the log, which an undo shortens): one list,
+        #: so that a ``branch`` of these dice takes its faces from the same script, after the faces already taken.
+        self._cursor = [0, 0]
+
+    @property
+    def _at(self) -> int:
+        return self._cursor[0]
+
+    @_at.setter
+    def _at(self, at: int) -> None:
+        self._cursor[0] = at
+
+    @property
+    def _rolls(self) -> int:
+        return self._cursor[1]
+
+    @_rolls.setter
+    def _rolls(self, rolls: int) -> None:
+        self._cursor[1] = rolls
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         try:

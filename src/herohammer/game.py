@@ -136,10 +136,18 @@ class Game:
         del roller.log[rolled:]
 
     def copy(self) -> Game:
-        """Return an independent game at the same state (cheap: the state is immutable)."""
-        other = Game(self.state, self.dice)
+        """Return an independent game at the same state (cheap: the state is immutable).
+
+        The copy rolls the same dice (``Dice.branch``: what one game rolls, the other does not roll
+        again, so a search's branch learns nothing of the game's next rolls) but keeps its own
+        record of them: undoing in one never takes a roll out of the other's ``dice.log``.  Dice
+        handed to ``apply`` itself stay the caller's, shared as they were given.
+        """
+        dice = self.dice.branch()
+        other = Game(self.state, dice)
         other.log = list(self.log)
-        other._history = list(self._history)
+        other._history = [(state, length, dice if roller is self.dice else roller, rolled)
+                          for state, length, roller, rolled in self._history]
         other._judged = dict(self._judged)
         return other
 
