@@ -173,3 +173,55 @@ def test_a_copy_of_a_game_with_a_judges_dice_takes_the_next_faces_too() -> None:
     branch.apply(SMITE)
     assert branch.dice.remaining == game.dice.remaining == 10  # one judge's dice: the faces a roll took are gone
     assert game.dice.log == []
+
+
+# -- sweep --csv: the grid as a spreadsheet reads it --------------------------------------------------------------
+
+DEMO_T9A = ROOT / "src" / "herohammer" / "examples" / "demo_t9a_wizard_charges_out.yaml"
+ADV = "sides.highborn[wizard].models[0].profile.Adv"
+
+
+def test_sweep_writes_csv_one_row_per_variant_and_outcome_with_the_varied_values(capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+    import io
+    import json
+
+    from _cli import result_of, run
+
+    argv = ["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4,6", "--runs", "400", "--seed", "3"]
+    code, out, err = run([*argv, "--csv"], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == [ADV, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high",
+                             "exact", "exact_float"]
+    code, text, _ = run([*argv, "--json"], capsys)
+    sweep = result_of(text)
+    expected = [(str(v["values"][ADV]), r["outcome"], "" if r["value"] is None else str(r["value"]), str(r["count"]),
+                 r["exact"] or "") for v in sweep["variants"] for r in v["result"]["outcomes"]]
+    assert [(r[ADV], r["outcome"], r["value"], r["count"], r["exact"]) for r in rows] == expected
+    assert {r["runs"] for r in rows} == {"400"}
+    assert json.loads(json.dumps(rows))  # plain text cells
+
+
+def test_sweep_csv_with_outcome_keeps_those_rows_and_says_zero_where_a_variant_never_saw_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+    import io
+
+    from _cli import run
+
+    code, out, err = run(["sweep", str(DEMO_T9A), "--vary", "sides.highborn[wizard].models[0].profile.W=1,9",
+                          "--runs", "300", "--seed", "3", "--outcome", "wizard: destroyed", "--csv"], capsys)
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["sides.highborn[wizard].models[0].profile.W"], r["outcome"]) for r in rows] == [
+        ("1", "wizard: destroyed"), ("9", "wizard: destroyed")]
+    tough = rows[1]
+    assert tough["count"] == "0" and float(tough["probability"]) == 0.0 and float(tough["ci95_high"]) > 0
+
+
+def test_sweep_refuses_csv_with_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from _cli import run
+
+    code, _, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--csv", "--json"], capsys)
+    assert code == 2 and "not allowed with" in err
