@@ -223,5 +223,5 @@ def test_sweep_csv_with_outcome_keeps_those_rows_and_says_zero_where_a_variant_n
 def test_sweep_refuses_csv_with_json(capsys: pytest.CaptureFixture[str]) -> None:
     from _cli import run
 
-    code, _, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--csv", "--json"], capsys)
-    assert code == 2 and "not allowed with" in err
+    code, out, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--csv", "--json"], capsys)
+    assert code == 2 and "not allowed with" in out + err  # under --json the refusal is JSON too

@@ -508,6 +508,41 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
     return 0.0, (0.0 if result.get("method") == "compiled" else None)
 
 
+def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
+    """Return a sweep as CSV text: one row per variant and outcome, the varied values first, then simulate's columns.
+
+    ``labels`` (``--outcome``): only those outcomes, one row each per variant, a variant that never
+    saw one given its count 0 (the row a spreadsheet's chart of the grid needs), not left out.
+    """
+    import csv
+    import io
+
+    from .action_odds import wilson
+
+    paths = list(sweep["vary"])
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*paths, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
+                     "exact_float"])
+    for v in sweep["variants"]:
+        result = v["result"]
+        runs = result["runs"]
+        values = [v["values"][p] for p in paths]
+        found = result["outcomes"]
+        if labels:
+            by_label = {row_label(r): r for r in found}
+            compiled = result.get("method") == "compiled"
+            found = [by_label.get(label) or {"outcome": label, "value": None, "count": 0, "probability": 0.0,
+                                             "ci95": list(wilson(0, runs)), "exact": "0" if compiled else None,
+                                             "exact_float": 0.0 if compiled else None} for label in labels]
+        for r in found:
+            lo, hi = r["ci95"]
+            writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"], runs,
+                             f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
+                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}"])
+    return buf.getvalue()
+
+
 #: Runs of the first variant played to learn which events a scenario's runs produce (``check_outcomes``).
 TRIAL_RUNS = 200
 

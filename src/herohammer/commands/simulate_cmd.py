@@ -72,7 +72,11 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
-    s.add_argument("--json", action="store_true", help="print JSON")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON")
+    out.add_argument("--csv", action="store_true",
+                     help="print CSV: a row per variant and outcome (only the --outcome ones if given), "
+                          "the varied values first")
     s.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     s.set_defaults(run=_run_sweep)
     return s
@@ -357,7 +361,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
     from ..sweep import (cell, check_outcomes, check_scheduler, check_variants, checked_varies, parse_vary,
-                         pick_outcomes, row_label, run_sweep, sweep_cost)
+                         pick_outcomes, row_label, run_sweep, sweep_cost, sweep_csv)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     twice = next((o for i, o in enumerate(args.outcome) if o in args.outcome[:i]), None)
@@ -378,7 +382,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
     header = Text.assemble((args.scenario, "bold"), f": {variants:,} variant{'s' * (variants != 1)} x {args.runs:,} "
                            f"run{'s' * (args.runs != 1)} = {total:,} run{'s' * (total != 1)}, seed {seed} ({where})")
-    if not args.json:  # the header first: a sweep may take minutes
+    if not (args.json or args.csv):  # the header first: a sweep may take minutes
         console.print(header)
         for path, _ in varies:
             console.print(Text(f"  vary {_short(path)}: {path}"))
@@ -386,13 +390,16 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
             file=sys.stderr))
-    with progress_bar(sys.stderr.isatty() and not (args.json or args.quiet), variants, "variants",
+    with progress_bar(sys.stderr.isatty() and not (args.json or args.csv or args.quiet), variants, "variants",
                       elapsed=True) as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
     notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer
     if args.json:
         print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO, notes=notes)
+        return 0
+    if args.csv:
+        sys.stdout.write(sweep_csv(sweep, args.outcome))
         return 0
     labels = pick_outcomes(sweep, args.outcome, checked=True)
     table = Table()
