@@ -225,3 +225,32 @@ def test_sweep_refuses_csv_with_json(capsys: pytest.CaptureFixture[str]) -> None
 
     code, out, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--csv", "--json"], capsys)
     assert code == 2 and "not allowed with" in out + err  # under --json the refusal is JSON too
+
+
+# -- --runs 1e6: how designers write a large count ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "runs"), [("1e5", 100_000), ("1E6", 1_000_000), ("2.5e3", 2500), ("100_000", 100_000)])
+def test_runs_take_a_whole_number_written_with_an_exponent(text: str, runs: int) -> None:
+    from herohammer.commands.args import whole_number
+
+    assert whole_number("--runs", 1, 10**9)(text) == runs
+
+
+@pytest.mark.parametrize(("text", "says"), [("1.5", "whole number"), ("1e-3", "whole number"), ("2.55e1", "whole number"),
+                                            ("1e10", "from 1 to 1000000000"), ("1e99999", "from 1 to 1000000000"),
+                                            ("1e", "whole number"), ("e5", "whole number")])
+def test_runs_written_with_an_exponent_are_still_whole_and_in_range(text: str, says: str) -> None:
+    import argparse
+
+    from herohammer.commands.args import whole_number
+
+    with pytest.raises(argparse.ArgumentTypeError, match=says):
+        whole_number("--runs", 1, 10**9)(text)
+
+
+def test_simulate_runs_1e4_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from _cli import result_of, run
+
+    code, out, err = run(["simulate", str(DEMO_T9A), "--runs", "1e4", "--seed", "1", "--json"], capsys)
+    assert code == 0, out + err
+    assert result_of(out)["runs"] == 10_000
