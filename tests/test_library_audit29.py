@@ -237,7 +237,7 @@ def test_runs_take_a_whole_number_written_with_an_exponent(text: str, runs: int)
 
 
 @pytest.mark.parametrize(("text", "says"), [("1.5", "whole number"), ("1e-3", "whole number"), ("2.55e1", "whole number"),
-                                            ("1e10", "from 1 to 1000000000"), ("1e99999", "from 1 to 1000000000"),
+                                            ("1e10", "from 1 to 1000000000"), ("1e99999", "from 1 to 1000000000, got 1e99999$"),
                                             ("1e", "whole number"), ("e5", "whole number")])
 def test_runs_written_with_an_exponent_are_still_whole_and_in_range(text: str, says: str) -> None:
     import argparse
