@@ -254,3 +254,45 @@ def test_simulate_runs_1e4_from_the_command_line(capsys: pytest.CaptureFixture[s
     code, out, err = run(["simulate", str(DEMO_T9A), "--runs", "1e4", "--seed", "1", "--json"], capsys)
     assert code == 0, out + err
     assert result_of(out)["runs"] == 10_000
+
+
+# -- sweep --plot: each outcome against the varied value ---------------------------------------------------------
+
+W = "sides.highborn[wizard].models[0].profile.W"
+
+
+def test_sweep_plot_draws_each_outcome_against_the_first_varied_value(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    from _cli import result_of, run
+
+    argv = ["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4,6", "--vary", f"{W}=1,3", "--runs", "300", "--seed", "3",
+            "--outcome", "wizard: destroyed", "--outcome", "charge.outcome: charged"]
+    png = tmp_path / "grid.png"
+    code, out, err = run([*argv, "--plot", str(png)], capsys)
+    assert code == 0, err
+    assert f"plot: 2 panels written to {png}" in out
+    assert png.read_bytes().startswith(b"\x89PNG")
+    code, text, _ = run([*argv, "--json"], capsys)
+    sweep = result_of(text)
+
+    from herohammer.commands.simulate_cmd import sweep_panels
+    from herohammer.sweep import cell
+
+    panels = sweep_panels(sweep, ["wizard: destroyed", "charge.outcome: charged"])
+    assert [p.title for p in panels] == ["wizard: destroyed", "charge.outcome: charged"]
+    destroyed = panels[0]
+    assert destroyed.x == ("4", "6") and destroyed.x_label == "profile.Adv"
+    assert [line.name for line in destroyed.lines] == ["profile.W = 1", "profile.W = 3"]
+    by_values = {(v["values"][ADV], v["values"][W]): v["result"] for v in sweep["variants"]}
+    for line, w in zip(destroyed.lines, (1, 3)):
+        assert list(line.simulated) == [cell(by_values[(adv, w)], "wizard: destroyed")[0] for adv in (4, 6)]
+        assert all(lo <= s <= hi for lo, s, hi in zip(line.low, line.simulated, line.high))
+        assert all(e is not None for e in line.exact)  # the demo compiles: exact values to mark
+
+
+def test_sweep_plot_path_is_checked_before_any_variant_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from _cli import run
+
+    code, out, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--plot",
+                          str(tmp_path / "grid.txt")], capsys)
+    assert code == 2 and "expected a file name ending in .png" in err and "variant" not in out
