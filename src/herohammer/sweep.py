@@ -508,6 +508,18 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
     return 0.0, (0.0 if result.get("method") == "compiled" else None)
 
 
+def outcome_row(result: Mapping[str, Any], label: str) -> dict[str, Any]:
+    """Return a variant's JSON row of an outcome label; one that no run showed is its count-0 row (interval and all)."""
+    from .action_odds import wilson
+
+    for row in result["outcomes"]:
+        if row_label(row) == label:
+            return dict(row)
+    compiled = result.get("method") == "compiled"
+    return {"outcome": label, "value": None, "count": 0, "probability": 0.0, "ci95": list(wilson(0, result["runs"])),
+            "exact": "0" if compiled else None, "exact_float": 0.0 if compiled else None}
+
+
 def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
     """Return a sweep as CSV text: one row per variant and outcome, the varied values first, then simulate's columns.
 
@@ -517,8 +529,6 @@ def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
     import csv
     import io
 
-    from .action_odds import wilson
-
     paths = list(sweep["vary"])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -526,19 +536,12 @@ def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
                      "exact_float"])
     for v in sweep["variants"]:
         result = v["result"]
-        runs = result["runs"]
         values = [v["values"][p] for p in paths]
-        found = result["outcomes"]
-        if labels:
-            by_label = {row_label(r): r for r in found}
-            compiled = result.get("method") == "compiled"
-            found = [by_label.get(label) or {"outcome": label, "value": None, "count": 0, "probability": 0.0,
-                                             "ci95": list(wilson(0, runs)), "exact": "0" if compiled else None,
-                                             "exact_float": 0.0 if compiled else None} for label in labels]
+        found = [outcome_row(result, label) for label in labels] if labels else result["outcomes"]
         for r in found:
             lo, hi = r["ci95"]
-            writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"], runs,
-                             f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
+            writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"],
+                             result["runs"], f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
                              "" if r["exact_float"] is None else f"{r['exact_float']:.6f}"])
     return buf.getvalue()
 
