@@ -296,3 +296,32 @@ def test_sweep_plot_path_is_checked_before_any_variant_runs(capsys: pytest.Captu
     code, out, err = run(["sweep", str(DEMO_T9A), "--vary", f"{ADV}=4", "--runs", "10", "--plot",
                           str(tmp_path / "grid.txt")], capsys)
     assert code == 2 and "expected a file name ending in .png" in err and "variant" not in out
+
+
+# -- an apply that fails midway (a judge's dice ran out) leaves the dice as it found them ------------------------
+
+def test_an_apply_whose_scripted_dice_ran_out_takes_no_face_and_logs_no_roll() -> None:
+    from herohammer.dice import ScriptedDice
+    from herohammer.errors import HerohammerError
+
+    dice = ScriptedDice([3, 4])
+    game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", dice)
+    before = game.state
+    with pytest.raises(HerohammerError, match="scripted dice ran out at roll #2"):
+        game.apply(SMITE)
+    assert game.state is before and game.log == []
+    assert dice.log == [] and dice.unused == (3, 4)  # the psychic test's 3 and 4 are the judge's still
+    game.apply({"do": "end_phase"})  # and the game goes on from there, the faces unspent
+    assert dice.unused == (3, 4)
+
+
+def test_after_a_failed_apply_the_judges_next_faces_are_read_from_where_the_action_began() -> None:
+    from herohammer.dice import ScriptedDice
+    from herohammer.errors import HerohammerError
+
+    dice = ScriptedDice([3, 4])
+    game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", dice)
+    for _ in range(2):  # tried again: the psychic test reads 3 and 4 again, and the to-hit roll is the one short
+        with pytest.raises(HerohammerError, match=r"ran out at roll #2 \(Librarian \(Smite, BS4\): to hit"):
+            game.apply(SMITE)
+    assert dice.unused == (3, 4)
