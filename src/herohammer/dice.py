@@ -584,6 +584,14 @@ class Dice(ABC):
         other.log = list(self.log)
         return other
 
+    def take_back(self, since: int) -> None:
+        """Forget the rolls logged from ``since`` on: those of an action that failed midway, so none of it happened.
+
+        Dice of a generator are not rewound (the next roll is a new one, as after ``Game.undo``);
+        a judge's scripted dice are (``ScriptedDice``: the faces those rolls took are unused again).
+        """
+        del self.log[since:]
+
     @abstractmethod
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         """Return the value, the faces (if physical) and the probability (if enumerating)."""
@@ -789,6 +797,12 @@ class ScriptedDice(Dice):
         self._at += used
         self._rolls += 1
         return value, faces, None
+
+    def take_back(self, since: int) -> None:
+        taken = self.log[since:]
+        self._cursor[0] -= sum(len(r.faces or ()) for r in taken)  # the faces those rolls read are the judge's again
+        self._cursor[1] -= len(taken)
+        super().take_back(since)
 
     @property
     def remaining(self) -> int:

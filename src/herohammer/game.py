@@ -93,7 +93,11 @@ class Game:
         return None if ruling.legal else ruling
 
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
-        """Apply a legal action and return its events; refuse an illegal one, changing nothing."""
+        """Apply a legal action and return its events; refuse an illegal one, changing nothing.
+
+        An action that fails midway (scripted dice that run out) changes nothing either: its rolls
+        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).
+        """
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
@@ -103,7 +107,11 @@ class Game:
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
             new_state, events = result[0], list(result[1])
         else:
-            new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
+            try:
+                new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
+            except BaseException:  # a judge's dice ran out midway, or Ctrl-C: nothing of the action happened
+                roller.take_back(rolled)
+                raise
         self._history.append((self.state, len(self.log), roller, rolled))
         self.state = new_state
         self.log.extend(events)
