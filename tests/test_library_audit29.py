@@ -325,3 +325,15 @@ def test_after_a_failed_apply_the_judges_next_faces_are_read_from_where_the_acti
         with pytest.raises(HerohammerError, match=r"ran out at roll #2 \(Librarian \(Smite, BS4\): to hit"):
             game.apply(SMITE)
     assert dice.unused == (3, 4)
+
+
+@pytest.mark.parametrize("since", ["1", -1, 5, None, 1.5, True])
+def test_take_back_refuses_a_junk_position_in_one_line(since: Any) -> None:
+    from herohammer.dice import ScriptedDice
+    from herohammer.errors import HerohammerError
+
+    dice = ScriptedDice([3, 4, 5])
+    dice.d6("a roll", "core.test")
+    with pytest.raises(HerohammerError, match="take_back: since"):
+        dice.take_back(since)
+    assert len(dice.log) == 1 and dice.unused == (4, 5)

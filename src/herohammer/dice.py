@@ -38,6 +38,7 @@ from functools import lru_cache
 from math import gcd
 from typing import Any, NamedTuple, TypeVar
 
+from . import guards
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
 from .values import record
@@ -590,7 +591,12 @@ class Dice(ABC):
         Dice of a generator are not rewound (the next roll is a new one, as after ``Game.undo``);
         a judge's scripted dice are (``ScriptedDice``: the faces those rolls took are unused again).
         """
+        since = guards.whole(since, f"{type(self).__name__}.take_back", "since", 0, len(self.log))
+        self._rewind(self.log[since:])
         del self.log[since:]
+
+    def _rewind(self, taken: list[RollRecord]) -> None:
+        """Give back what the rolls ``taken`` used of the dice's source (nothing, for a generator)."""
 
     @abstractmethod
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
@@ -798,11 +804,9 @@ class ScriptedDice(Dice):
         self._rolls += 1
         return value, faces, None
 
-    def take_back(self, since: int) -> None:
-        taken = self.log[since:]
+    def _rewind(self, taken: list[RollRecord]) -> None:
         self._cursor[0] -= sum(len(r.faces or ()) for r in taken)  # the faces those rolls read are the judge's again
         self._cursor[1] -= len(taken)
-        super().take_back(since)
 
     @property
     def remaining(self) -> int:

@@ -529,6 +529,7 @@ def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
     import csv
     import io
 
+    sweep = guards.mapping(sweep, "sweep_csv", "sweep")  # run_sweep's answer
     paths = list(sweep["vary"])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
