@@ -337,3 +337,19 @@ def test_take_back_refuses_a_junk_position_in_one_line(since: Any) -> None:
     with pytest.raises(HerohammerError, match="take_back: since"):
         dice.take_back(since)
     assert len(dice.log) == 1 and dice.unused == (4, 5)
+
+
+def test_the_demos_as_csv_are_one_table_with_a_column_naming_each_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+    import io
+
+    from _cli import run
+
+    code, out, err = run(["simulate", "--runs", "200", "--seed", "1", "--csv"], capsys)
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["scenario", "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
+                       "exact_float"]
+    assert all(r[0] != "scenario" for r in rows[1:])  # one header, not one per demo
+    assert {r[0] for r in rows[1:]} == {"demo_40k3_librarian.yaml", "demo_t9a_wizard_charges_out.yaml"}
+    assert {len(r) for r in rows} == {10}
