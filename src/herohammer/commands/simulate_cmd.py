@@ -197,11 +197,25 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
         print_json("simulate", {"demos": [r.to_json() for _, _, r in results]}, method=MONTE_CARLO)
         return 0
     if args.csv:
-        sys.stdout.write("".join(r.to_csv() for _, _, r in results))
+        sys.stdout.write(_demos_csv([(name, r) for name, _, r in results]))
         return 0
     console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
                   "(add --json, --csv, --plot out.png; see also: herohammer sweep)")
     return 0
+
+
+def _demos_csv(results: Sequence[tuple[str, SimulationResult]]) -> str:
+    """Return the demos' rows as one CSV table: a ``scenario`` column naming each demo, one header line."""
+    import csv
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for k, (name, result) in enumerate(results):
+        header, *rows = csv.reader(io.StringIO(result.to_csv()))
+        if k == 0:
+            writer.writerow(["scenario", *header])
+        writer.writerows([name, *row] for row in rows)
+    return buffer.getvalue()
 
 
 def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None) -> str:
