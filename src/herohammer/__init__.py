@@ -28,23 +28,40 @@ _PUBLIC = {
     "ScenarioError": "errors", "IllegalActionError": "errors", "OutOfRangeError": "errors",
 }
 
-__all__ = ["__version__", *_PUBLIC]
+#: Written out (``_PUBLIC``'s names; a test holds them equal): type checkers read ``__all__`` only as a literal.
+__all__ = [
+    "__version__", "Game", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
+    "Action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
+    "Reroll", "enumerate_outcomes", "Distribution", "Profile", "parse_amount", "DiceAmount",
+    "parse_roll_needed", "ActionOdds", "simulate_file", "read_battlescribe", "HerohammerError",
+    "ScenarioError", "IllegalActionError", "OutOfRangeError",
+]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from .action_odds import ActionOdds
-    from .actions import Action, parse_action
-    from .battlescribe import read_battlescribe
-    from .dice import Dice, Reroll, ScriptedDice, SeededDice, enumerate_outcomes
-    from .distribution import Distribution
-    from .errors import HerohammerError, IllegalActionError, OutOfRangeError, ScenarioError
-    from .game import Game
-    from .notation import DiceAmount, parse_amount, parse_roll_needed
-    from .profiles import Profile
-    from .rulesets import RULESETS, Ruleset, get_ruleset
-    from .rulings import Event, Ruling
-    from .scenario import load_scenario, save_scenario, state_from_data
-    from .simulate import simulate_file
-    from .state import GameState
+    from .action_odds import ActionOdds as ActionOdds
+    from .actions import Action as Action, parse_action as parse_action
+    from .battlescribe import read_battlescribe as read_battlescribe
+    from .dice import (
+        Dice as Dice, Reroll as Reroll, ScriptedDice as ScriptedDice, SeededDice as SeededDice,
+        enumerate_outcomes as enumerate_outcomes,
+    )
+    from .distribution import Distribution as Distribution
+    from .errors import (
+        HerohammerError as HerohammerError, IllegalActionError as IllegalActionError,
+        OutOfRangeError as OutOfRangeError, ScenarioError as ScenarioError,
+    )
+    from .game import Game as Game
+    from .notation import (
+        DiceAmount as DiceAmount, parse_amount as parse_amount, parse_roll_needed as parse_roll_needed,
+    )
+    from .profiles import Profile as Profile
+    from .rulesets import RULESETS as RULESETS, Ruleset as Ruleset, get_ruleset as get_ruleset
+    from .rulings import Event as Event, Ruling as Ruling
+    from .scenario import (
+        load_scenario as load_scenario, save_scenario as save_scenario, state_from_data as state_from_data,
+    )
+    from .simulate import simulate_file as simulate_file
+    from .state import GameState as GameState
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 from .errors import HerohammerError, field_path, in_our_words, unknown_key_problem
 from .input_types import Count, Number, Point, not_bool
 from .keys_once import object_once, yaml_keys_once
+from .values import drop_oldest
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
@@ -383,7 +384,7 @@ def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> 
     action = _read_action(value, where)
     if key is not None:
         if len(_READ) >= _READ_KEPT:
-            del _READ[next(iter(_READ))]  # the oldest first
+            drop_oldest(_READ)  # the oldest first (another thread may have dropped it: no error)
         _READ[key] = action
     return action
 
@@ -408,7 +409,7 @@ def action_key(action: Action) -> Hashable:
     values = tuple(action.__dict__.values())
     key: Hashable = (type(action), values) if _plain(values) else action.model_dump_json()
     if len(_KEYS) >= _KEYS_KEPT:
-        del _KEYS[next(iter(_KEYS))]  # the oldest first
+        drop_oldest(_KEYS)  # the oldest first (another thread may have dropped it: no error)
     _KEYS[id(action)] = (action, key)
     return key
 

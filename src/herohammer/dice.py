@@ -26,6 +26,7 @@ turns both cuts off: the brute-force oracle the fast enumeration is tested again
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from abc import ABC, abstractmethod
@@ -37,6 +38,7 @@ from functools import lru_cache
 from math import gcd
 from typing import Any, NamedTuple, TypeVar
 
+from . import guards
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
 from .values import record
@@ -572,6 +574,30 @@ class Dice(ABC):
     def __init__(self) -> None:
         self.log: list[RollRecord] = []
 
+    def branch(self) -> Dice:
+        """Return dice rolling from this one's source, with a log of rolls of their own (what ``Game.copy`` rolls with).
+
+        The source is shared: what either rolls, the other does not roll again (a branch of a
+        search learns nothing of the game's next rolls).  The logs are apart: undoing in one
+        game takes no record of a roll out of the other's.
+        """
+        other = copy.copy(self)
+        other.log = list(self.log)
+        return other
+
+    def take_back(self, since: int) -> None:
+        """Forget the rolls logged from ``since`` on: those of an action that failed midway, so none of it happened.
+
+        Dice of a generator are not rewound (the next roll is a new one, as after ``Game.undo``);
+        a judge's scripted dice are (``ScriptedDice``: the faces those rolls took are unused again).
+        """
+        since = guards.whole(since, f"{type(self).__name__}.take_back", "since", 0, len(self.log))
+        self._rewind(self.log[since:])
+        del self.log[since:]
+
+    def _rewind(self, taken: list[RollRecord]) -> None:
+        """Give back what the rolls ``taken`` used of the dice's source (nothing, for a generator)."""
+
     @abstractmethod
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         """Return the value, the faces (if physical) and the probability (if enumerating)."""
@@ -746,8 +772,25 @@ class ScriptedDice(Dice):
         for f in self._faces:
             if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= SIDES:
                 raise OutOfRangeError("scripted die", f, "a face from 1 to 6")
-        self._at = 0
-        self._rolls = 0  # rolls made, counted apart from the log, which an undo shortens
+        #: The next face's index and the rolls made (counted apart from the log, which an undo shortens): one list,
+        #: so that a ``branch`` of these dice takes its faces from the same script, after the faces already taken.
+        self._cursor = [0, 0]
+
+    @property
+    def _at(self) -> int:
+        return self._cursor[0]
+
+    @_at.setter
+    def _at(self, at: int) -> None:
+        self._cursor[0] = at
+
+    @property
+    def _rolls(self) -> int:
+        return self._cursor[1]
+
+    @_rolls.setter
+    def _rolls(self, rolls: int) -> None:
+        self._cursor[1] = rolls
 
     def _resolve(self, request: Request) -> tuple[int, tuple[int, ...] | None, Fraction | None]:
         try:
@@ -760,6 +803,10 @@ class ScriptedDice(Dice):
         self._at += used
         self._rolls += 1
         return value, faces, None
+
+    def _rewind(self, taken: list[RollRecord]) -> None:
+        self._cursor[0] -= sum(len(r.faces or ()) for r in taken)  # the faces those rolls read are the judge's again
+        self._cursor[1] -= len(taken)
 
     @property
     def remaining(self) -> int:

@@ -25,6 +25,7 @@ from .rulesets.base import Judgement
 from .rulings import Event, Ruling
 from .scenario import load_scenario, save_scenario, state_from_data, state_to_data
 from .state import GameState
+from .values import drop_oldest
 
 
 #: How many rulings a game remembers (the oldest are forgotten first).
@@ -92,7 +93,11 @@ class Game:
         return None if ruling.legal else ruling
 
     def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
-        """Apply a legal action and return its events; refuse an illegal one, changing nothing."""
+        """Apply a legal action and return its events; refuse an illegal one, changing nothing.
+
+        An action that fails midway (scripted dice that run out) changes nothing either: its rolls
+        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).
+        """
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
@@ -102,7 +107,11 @@ class Game:
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
             new_state, events = result[0], list(result[1])
         else:
-            new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
+            try:
+                new_state, events = self.ruleset.resolve_checked(self.state, act, roller)
+            except BaseException:  # a judge's dice ran out midway, or Ctrl-C: nothing of the action happened
+                roller.take_back(rolled)
+                raise
         self._history.append((self.state, len(self.log), roller, rolled))
         self.state = new_state
         self.log.extend(events)
@@ -117,7 +126,7 @@ class Game:
             return known[1]
         judged = self.ruleset.judge_checked(state, action)
         if len(self._judged) >= _JUDGED_KEPT:
-            del self._judged[next(iter(self._judged))]  # the oldest first
+            drop_oldest(self._judged)  # the oldest first
         self._judged[key] = (state, judged)
         return judged
 
@@ -135,10 +144,18 @@ class Game:
         del roller.log[rolled:]
 
     def copy(self) -> Game:
-        """Return an independent game at the same state (cheap: the state is immutable)."""
-        other = Game(self.state, self.dice)
+        """Return an independent game at the same state (cheap: the state is immutable).
+
+        The copy rolls the same dice (``Dice.branch``: what one game rolls, the other does not roll
+        again, so a search's branch learns nothing of the game's next rolls) but keeps its own
+        record of them: undoing in one never takes a roll out of the other's ``dice.log``.  Dice
+        handed to ``apply`` itself stay the caller's, shared as they were given.
+        """
+        dice = self.dice.branch()
+        other = Game(self.state, dice)
         other.log = list(self.log)
-        other._history = list(self._history)
+        other._history = [(state, length, dice if roller is self.dice else roller, rolled)
+                          for state, length, roller, rolled in self._history]
         other._judged = dict(self._judged)
         return other
 

@@ -508,6 +508,45 @@ def cell(result: Mapping[str, Any], label: str) -> tuple[float, float | None]:
     return 0.0, (0.0 if result.get("method") == "compiled" else None)
 
 
+def outcome_row(result: Mapping[str, Any], label: str) -> dict[str, Any]:
+    """Return a variant's JSON row of an outcome label; one that no run showed is its count-0 row (interval and all)."""
+    from .action_odds import wilson
+
+    for row in result["outcomes"]:
+        if row_label(row) == label:
+            return dict(row)
+    compiled = result.get("method") == "compiled"
+    return {"outcome": label, "value": None, "count": 0, "probability": 0.0, "ci95": list(wilson(0, result["runs"])),
+            "exact": "0" if compiled else None, "exact_float": 0.0 if compiled else None}
+
+
+def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
+    """Return a sweep as CSV text: one row per variant and outcome, the varied values first, then simulate's columns.
+
+    ``labels`` (``--outcome``): only those outcomes, one row each per variant, a variant that never
+    saw one given its count 0 (the row a spreadsheet's chart of the grid needs), not left out.
+    """
+    import csv
+    import io
+
+    sweep = guards.mapping(sweep, "sweep_csv", "sweep")  # run_sweep's answer
+    paths = list(sweep["vary"])
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*paths, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
+                     "exact_float"])
+    for v in sweep["variants"]:
+        result = v["result"]
+        values = [v["values"][p] for p in paths]
+        found = [outcome_row(result, label) for label in labels] if labels else result["outcomes"]
+        for r in found:
+            lo, hi = r["ci95"]
+            writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"],
+                             result["runs"], f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
+                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}"])
+    return buf.getvalue()
+
+
 #: Runs of the first variant played to learn which events a scenario's runs produce (``check_outcomes``).
 TRIAL_RUNS = 200
 

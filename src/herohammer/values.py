@@ -44,6 +44,18 @@ def _field_names(value: Any) -> tuple[str, ...]:
     return names
 
 
+def drop_oldest(kept: dict[Any, Any]) -> None:
+    """Forget a bounded memo's oldest entry, as games played in threads at once may ask together.
+
+    The look-up of the oldest key and its delete are two steps: another thread may have dropped
+    that entry, or changed the memo, in between, which is no error (the memo is only a memo).
+    """
+    try:
+        kept.pop(next(iter(kept)), None)
+    except (RuntimeError, StopIteration):  # changed or emptied meanwhile by another thread
+        pass
+
+
 class HashOnce:
     """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
 

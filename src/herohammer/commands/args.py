@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -53,16 +54,37 @@ def say(notes: Sequence[str], as_json: bool) -> tuple[str, ...]:
     return ()
 
 
+#: A whole number written with an exponent, as designers write run counts: ``1e6``, ``2.5e3`` (a plain ``e``, no sign).
+_EXPONENT = re.compile(r"(\d+)(?:\.(\d+))?[eE]\+?(\d{1,6})")
+
+
+def _with_exponent(text: str, high: int) -> int | None:
+    """Return the whole number ``1e6`` or ``2.5e3`` writes (past ``high``: ``high + 1``, refused by range), else None."""
+    match = _EXPONENT.fullmatch(text.strip())
+    if match is None:
+        return None
+    whole, fraction, exponent = match.group(1), (match.group(2) or "").rstrip("0"), int(match.group(3))
+    if len(fraction) > exponent:
+        return None  # 2.55e1 is 25.5: not whole
+    if len(whole.lstrip("0")) + exponent > len(str(high)) + 1:
+        return high + 1  # far past any limit: not built digit by digit (1e99999)
+    return int(whole + fraction + "0" * (exponent - len(fraction)))
+
+
 def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
     """Return an argparse type accepting a whole number in low..high."""
 
     def parse(text: str) -> int:
+        shown: object
         try:
-            value = int(text)
+            value = shown = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+            found = _with_exponent(text, high)
+            if found is None:
+                raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+            value, shown = found, text.strip()  # the number as written: 1e99999 is not worked out
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, got {value}")
+            raise argparse.ArgumentTypeError(f"{name} must be from {low} to {high}, got {shown}")
         return value
 
     parse.__name__ = name

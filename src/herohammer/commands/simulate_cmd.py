@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -72,7 +72,13 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
-    s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--plot", metavar="FILE.png",
+                   help="draw each tabulated outcome against the first --vary's values (a line per value of the others)")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON")
+    out.add_argument("--csv", action="store_true",
+                     help="print CSV: a row per variant and outcome (only the --outcome ones if given), "
+                          "the varied values first")
     s.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     s.set_defaults(run=_run_sweep)
     return s
@@ -191,11 +197,25 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
         print_json("simulate", {"demos": [r.to_json() for _, _, r in results]}, method=MONTE_CARLO)
         return 0
     if args.csv:
-        sys.stdout.write("".join(r.to_csv() for _, _, r in results))
+        sys.stdout.write(_demos_csv([(name, r) for name, _, r in results]))
         return 0
     console.print("Your own: [bold]herohammer simulate SCENARIO.yaml --runs 100000 --seed 1[/bold] "
                   "(add --json, --csv, --plot out.png; see also: herohammer sweep)")
     return 0
+
+
+def _demos_csv(results: Sequence[tuple[str, SimulationResult]]) -> str:
+    """Return the demos' rows as one CSV table: a ``scenario`` column naming each demo, one header line."""
+    import csv
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for k, (name, result) in enumerate(results):
+        header, *rows = csv.reader(io.StringIO(result.to_csv()))
+        if k == 0:
+            writer.writerow(["scenario", *header])
+        writer.writerows([name, *row] for row in rows)
+    return buffer.getvalue()
 
 
 def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None) -> str:
@@ -343,6 +363,97 @@ def _said_plot(path: str, count: int, to_stderr: bool) -> None:
     print(f"plot: {count} panel{'s' * (count != 1)} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
 
 
+@dataclass(frozen=True)
+class SweepLine:
+    """One line of a sweep's panel: the variants sharing the values of the other --vary paths, along the first."""
+
+    name: str
+    simulated: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    exact: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class SweepPanel:
+    """One outcome of a sweep against the first --vary path's values: a line per combination of the others."""
+
+    title: str
+    x_label: str
+    x: tuple[str, ...]
+    lines: tuple[SweepLine, ...]
+
+
+def sweep_panels(sweep: Mapping[str, Any], labels: Sequence[str]) -> list[SweepPanel]:
+    """Lay a sweep's outcomes out for plotting: a panel per label, the first --vary's values along x."""
+    from ..sweep import outcome_row
+
+    paths = list(sweep["vary"])
+    first, others = paths[0], paths[1:]
+    xs = list(sweep["vary"][first])
+    lines: dict[str, list[Any]] = {}  # line name -> the variant at each x, in the grid's order
+    for v in sweep["variants"]:
+        name = ", ".join(f"{_short(p)} = {v['values'][p]}" for p in others) or "simulated"
+        lines.setdefault(name, [None] * len(xs))[xs.index(v["values"][first])] = v["result"]
+    panels = []
+    for label in labels:
+        drawn = []
+        for name, results in lines.items():
+            rows = [outcome_row(r, label) for r in results]
+            drawn.append(SweepLine(name, tuple(float(r["probability"]) for r in rows),
+                                   tuple(float(r["ci95"][0]) for r in rows), tuple(float(r["ci95"][1]) for r in rows),
+                                   tuple(r["exact_float"] for r in rows)))
+        panels.append(SweepPanel(label, _short(first), tuple(str(x) for x in xs), tuple(drawn)))
+    return panels
+
+
+def plot_sweep(sweep: Mapping[str, Any], labels: Sequence[str], path: str | Path) -> int:
+    """Draw a panel per outcome label (simulated with 95% intervals, exact values as diamonds) to a PNG.
+
+    Returns the number of panels drawn.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..scenario import write_atomically
+
+    drawn = sweep_panels(sweep, labels)
+    shown = drawn or [SweepPanel("(no outcome changed)", "", (), ())]
+    cols = min(3, len(shown))
+    nrows = (len(shown) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(max(4.2, 0.6 * len(shown[0].x)) * cols, 3.2 * nrows),
+                             squeeze=False)
+    for ax, panel in zip(axes.flat, shown):
+        x = list(range(len(panel.x)))
+        for k, line in enumerate(panel.lines):
+            color = f"C{k % 10}"
+            err = [[s - lo for s, lo in zip(line.simulated, line.low)], [hi - s for s, hi in zip(line.simulated, line.high)]]
+            ax.errorbar(x, line.simulated, yerr=err, color=color, marker="o", markersize=4, capsize=3,
+                        label=_plain(line.name))
+            known = [(i, e) for i, e in zip(x, line.exact) if e is not None]
+            if known:
+                ax.plot([i for i, _ in known], [e for _, e in known], "D", color=color, markersize=5, fillstyle="none",
+                        label="exact" if k == 0 else None)
+        ax.set_xticks(x, [_plain(v) for v in panel.x], fontsize=7)
+        ax.set_xlabel(_plain(panel.x_label), fontsize=8)
+        ax.set_title(_plain(panel.title), fontsize=9)
+        ax.set_ylim(0, 1.08)
+    for ax in list(axes.flat)[len(shown):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7)
+    variants = len(sweep["variants"])
+    fig.suptitle(f"{_plain(str(sweep['scenario']))}: {variants} variant{'s' * (variants != 1)} x {sweep['runs']:,} runs, "
+                 f"seed {sweep['seed']}", fontsize=10)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    write_atomically(Path(path), buffer.getvalue())  # no half-written PNG on Ctrl-C
+    return len(drawn)
+
+
 def _plain(text: str) -> str:
     """Keep matplotlib from reading ``$...$`` in an id or file name as mathematics (it may not parse)."""
     return text.replace("$", r"\$")
@@ -357,7 +468,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     from ..scenario import read_data
     from ..simulate import fresh_seed, load_plan, progress_bar
     from ..sweep import (cell, check_outcomes, check_scheduler, check_variants, checked_varies, parse_vary,
-                         pick_outcomes, row_label, run_sweep, sweep_cost)
+                         pick_outcomes, row_label, run_sweep, sweep_cost, sweep_csv)
 
     varies = checked_varies([parse_vary(v) for v in args.vary])  # a field or a value twice: refused first
     twice = next((o for i, o in enumerate(args.outcome) if o in args.outcome[:i]), None)
@@ -378,7 +489,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} processes" if args.workers else "1 process"
     header = Text.assemble((args.scenario, "bold"), f": {variants:,} variant{'s' * (variants != 1)} x {args.runs:,} "
                            f"run{'s' * (args.runs != 1)} = {total:,} run{'s' * (total != 1)}, seed {seed} ({where})")
-    if not args.json:  # the header first: a sweep may take minutes
+    if not (args.json or args.csv):  # the header first: a sweep may take minutes
         console.print(header)
         for path, _ in varies:
             console.print(Text(f"  vary {_short(path)}: {path}"))
@@ -386,15 +497,21 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
             file=sys.stderr))
-    with progress_bar(sys.stderr.isatty() and not (args.json or args.quiet), variants, "variants",
+    with progress_bar(sys.stderr.isatty() and not (args.json or args.csv or args.quiet), variants, "variants",
                       elapsed=True) as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance)
     notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer
+    labels = pick_outcomes(sweep, args.outcome, checked=True)
+    panels = plot_sweep(sweep, labels, args.plot) if args.plot else 0  # the table's columns against the first --vary
+    if args.plot and (args.json or args.csv):
+        _said_plot(args.plot, panels, True)
     if args.json:
         print_json("sweep", sweep, ruleset=sweep.get("ruleset"), method=MONTE_CARLO, notes=notes)
         return 0
-    labels = pick_outcomes(sweep, args.outcome, checked=True)
+    if args.csv:
+        sys.stdout.write(sweep_csv(sweep, args.outcome))
+        return 0
     table = Table()
     for path in sweep["vary"]:
         table.add_column(Text(_short(path)))
@@ -409,6 +526,8 @@ def _run_sweep(args: argparse.Namespace) -> int:
     console.print(table)
     known = {row_label(r) for v in sweep["variants"] for r in v["result"]["outcomes"]}
     console.print(f"[dim]{len(known)} outcome rows in all; pick columns with --outcome LABEL, or see --json[/dim]")
+    if args.plot:
+        _said_plot(args.plot, panels, False)
     return 0
 
 

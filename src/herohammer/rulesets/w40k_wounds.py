@@ -28,7 +28,7 @@ from ..dice import Dice, RollRecord, Split, Stage
 from ..rulings import Event
 from ..state import GameState
 from ..units import CharacterKind, Model, Unit
-from ..values import evolve
+from ..values import drop_oldest, evolve
 from ..weapons import Weapon, bundled_weapons, find_weapon
 from .base import rule_keys
 from .w40k_hooks import CombatHooks
@@ -99,7 +99,7 @@ def keep_bounded(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -
     """Keep ``value`` under ``key`` (the oldest dropped first past ``most``) and return it: every bounded memo of
     a volley and a fight keeps this way."""
     if len(kept) >= most:
-        del kept[next(iter(kept))]
+        drop_oldest(kept)  # a state's memo, which games in threads may share
     kept[key] = value
     return value
 
