@@ -88,7 +88,6 @@ def _break_test(stubborn: bool) -> tuple[Game, dict[str, Any]]:
 
 
 @pytest.mark.rule(STUBBORN, "core.test.leadership", "core.test.leadership-kinds", "published.t9a-break-test")
-@pytest.mark.xfail(strict=True, reason="round 29b: the judge's Break test ignores Stubborn (published.t9a-stubborn)")
 def test_a_stubborn_unit_ignores_the_negative_modifier_of_a_judges_break_test() -> None:
     g, test = _break_test(stubborn=True)
     events = g.apply(test, ScriptedDice([4, 4]))  # 8: passes on the unmodified Ld 8

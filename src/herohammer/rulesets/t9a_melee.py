@@ -376,6 +376,18 @@ class MeleePhase(Ruleset):
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
+    @implements(STUBBORN, BREAK)
+    def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether a judge's Break test (the ``test`` action) of a Stubborn unit ignores its negative modifiers:
+        a Break test's is the Combat Score difference (published.t9a-break-test), which a Stubborn unit does not
+        apply (published.t9a-stubborn), as the Melee phase's own Break test reads it (``_stubborn``)."""
+        return kind is LeadershipTestKind.BREAK and bool(_stubborn(state, members(state, unit_id)[0].id))
+
+    @implements(STUBBORN)
+    def stubborn_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Cite The 9th Age's Stubborn (a unit with one model with it is Stubborn: no sharing rule to cite)."""
+        return (STUBBORN,)
+
     @staticmethod
     def duel_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
         """Propose the fight with each Duel its combat's characters could issue (published.t9a-duel): each issuer,
