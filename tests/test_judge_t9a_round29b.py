@@ -116,12 +116,12 @@ def _melee() -> Game:
 
 
 @pytest.mark.rule(TO_HIT, "t9a.join.part-of-unit")
-@pytest.mark.xfail(strict=True, reason="round 29b: no reactive_at (published.t9a-to-hit-melee)")
 def test_the_reactive_side_directs_its_blows_at_a_character_of_the_active_unit() -> None:
     g = _melee()
     fight = {"do": "fight", "unit": "spears", "reactive_at": "hero"}
     ruling = g.check(fight)
     assert ruling.legal and "t9a.join.part-of-unit" in ruling.rules, ruling
+    assert "the models of orcs in base contact with hero attack it" in ruling.reason, ruling.reason
     events = g.apply(fight, ScriptedDice([1] * 40))
     told = next(e for e in events if e.kind == "fight").message
     # the orc in base contact with the Hero attacks him; the other four attack the Spearmen
@@ -129,7 +129,6 @@ def test_the_reactive_side_directs_its_blows_at_a_character_of_the_active_unit()
 
 
 @pytest.mark.rule(TO_HIT, "t9a.join.part-of-unit")
-@pytest.mark.xfail(strict=True, reason="round 29b: no reactive_at (published.t9a-to-hit-melee)")
 def test_reactive_at_names_an_active_character_in_base_contact_with_a_reactive_model() -> None:
     g = _melee()
     refused(g, {"do": "fight", "unit": "spears", "reactive_at": "orcs"}, "t9a.join.part-of-unit",
@@ -141,17 +140,15 @@ def test_reactive_at_names_an_active_character_in_base_contact_with_a_reactive_m
 
 
 @pytest.mark.rule(TO_HIT, "t9a.join.part-of-unit")
-@pytest.mark.xfail(strict=True, reason="round 29b: no reactive_at (published.t9a-to-hit-melee)")
 def test_reactive_at_refused_when_no_reactive_model_touches_the_character() -> None:
     data = scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"], orc_status=["engaged"],
-                    spear_profile=STILL_SPEAR, orcs=2)  # two orcs, at x 35.5 and 36.5: the Hero is at 36
-    data["sides"]["orcs"][0]["formation"]["position"] = [30, 20]  # the orcs touch s0/s1 only
+                    spear_profile=STILL_SPEAR, orcs=2)  # two orcs, 33.5" to 35.5": the Hero is 35.6" to 36.4"
+    data["sides"]["orcs"][0]["formation"]["position"] = [34.5, 20]  # the orcs touch s0/s1 only
     g = reloading_game(data)
     refused(g, {"do": "fight", "unit": "spears", "reactive_at": "hero"}, "t9a.join.part-of-unit",
             "no model of orcs is in base contact with hero")
 
 
-@pytest.mark.xfail(strict=True, reason="round 29b: no reactive_at (published.t9a-to-hit-melee)")
 def test_reactive_at_is_refused_by_name_in_40k() -> None:
     from herohammer.rulesets.w40k3 import Warhammer40k3
 
@@ -193,3 +190,12 @@ def test_fly_in_a_charge_is_true_false_or_absent() -> None:
     g = _flier()
     with pytest.raises(Exception, match="fly"):
         g.check({"do": "charge", "unit": "hero", "target": "orcs", "fly": 1})
+
+
+@pytest.mark.rule(TO_HIT, "published.t9a-duel")
+def test_reactive_at_may_not_name_a_duellist() -> None:
+    from test_judge_t9a_duels_21 import _data
+    g = reloading_game(_data())
+    duel = {"do": "fight", "unit": "spears", "duel": "hero", "accept": "boss"}
+    assert g.check(duel).legal
+    refused(g, {**duel, "reactive_at": "hero"}, "published.t9a-duel", "hero fights the Duel: only boss may attack it")

@@ -228,6 +228,9 @@ class Fight(_Action):
     do: Literal["fight"]
     unit: str
     at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
+    #: t9a: the reactive player's choice as ``at``: a character of the active side in this combat that the reactive
+    #: side's models in base contact with it attack (published.t9a-to-hit-melee, t9a.join.part-of-unit)
+    reactive_at: str | None = None
     duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
     accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
     nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed
