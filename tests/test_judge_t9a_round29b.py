@@ -162,7 +162,6 @@ def _flier() -> Game:
 
 
 @pytest.mark.rule(FLY, "t9a.charge-out.own-rate", "t9a.leave.move")
-@pytest.mark.xfail(strict=True, reason="round 29b: a charge flies only with fly: true (published.t9a-fly)")
 def test_a_character_with_fly_charges_out_flying_unless_he_declares_he_will_not() -> None:
     g = _flier()
     charge = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
@@ -185,7 +184,6 @@ def test_a_unit_without_fly_charges_on_foot_and_fly_true_is_refused() -> None:
 
 
 @pytest.mark.rule(FLY)
-@pytest.mark.xfail(strict=True, reason="round 29b: a charge's fly takes 1 as true (published.t9a-fly)")
 def test_fly_in_a_charge_is_true_false_or_absent() -> None:
     g = _flier()
     with pytest.raises(Exception, match="fly"):
