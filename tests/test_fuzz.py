@@ -185,6 +185,8 @@ def action(draw: st.DrawFn, data: Any) -> Any:
         fields |= {"character": draw(ids), "attacks": {draw(st.text(max_size=5)): draw(st.integers(-1, 5))}}
     elif do in ("fight", "regroup"):
         fields |= {"unit": draw(ids)}
+        if do == "fight" and draw(st.booleans()):  # t9a: either side's blows at a character
+            fields[draw(st.sampled_from(["at", "reactive_at"]))] = draw(ids)
         if do == "regroup" and draw(st.booleans()):
             fields["leadership"] = draw(st.integers(0, 12))
     return fields

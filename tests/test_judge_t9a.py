@@ -63,8 +63,10 @@ def test_a_character_slain_in_its_unit_is_part_of_no_unit_and_cannot_leave_it() 
 def test_stand_and_shoot_that_slays_a_character_charging_out_leaves_the_unit_whole_and_without_a_charge() -> None:
     g = reloading_game(scenario(joined=True, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"]))
     # 5 shots BS3 -1: hit 5+; S3 against T4: 5+; Sv4+: all hit, all wound, none saved: 5 wounds on the Hero alone
-    events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
-    assert dict(events[-1].data)["outcome"] == "slain" and "t9a.charge-out.stand-and-shoot" in events[-1].rules
+    # then the Spearmen's Panic test, passed: the Hero is a unit destroyed beside them (published.t9a-panic, round 29b)
+    events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    charge = next(e for e in events if e.kind == "charge")
+    assert dict(charge.data)["outcome"] == "slain" and "t9a.charge-out.stand-and-shoot" in charge.rules
     hero, spears = g.state.unit("hero"), g.state.unit("spears")
     assert not hero.alive and hero.joined is None
     assert len(spears.models) == 10  # every hit was the Hero's

@@ -141,7 +141,8 @@ def test_an_engaged_unit_does_not_stand_and_shoot() -> None:
 def test_a_charger_beyond_half_range_or_beyond_the_range_is_shot_at_long_range() -> None:
     # BS3, -1 Stand and Shoot: 5+; at Long Range 6+.  Five 5s hit at 8" with bows (24") ...
     g = reloading_game(_archers())
-    events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6] * 5 + [1] * 5))
+    # (then the Spearmen's Panic test for the Hero, a unit destroyed: published.t9a-panic, round 29b)
+    events = g.apply(CHARGE_OUT, ScriptedDice([5] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
     assert dict(_charge(events).data)["outcome"] == "slain"
     # ... and miss with javelins (12"): 8" is beyond half their range
     g = reloading_game(_archers(weapon="javelin"))
@@ -149,7 +150,7 @@ def test_a_charger_beyond_half_range_or_beyond_the_range_is_shot_at_long_range()
     assert dict(_charge(events).data)["outcome"] == "charged" and "5 at Long Range" in _charge(events).message
     # throwing weapons (8") still shoot at a charger 10" away, beyond their range, at Long Range
     g = reloading_game(_archers(enemy_y=30, weapon="throwing weapons"))
-    events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    events = g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
     assert _shots(events) == 5 and dict(_charge(events).data)["outcome"] == "slain"
 
 
@@ -239,19 +240,22 @@ def test_in_the_charge_phase_a_character_leaves_its_unit_only_by_charging_out() 
 
 
 # -- a character slain charging out ---------------------------------------------------------------------------
-@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.stand-and-shoot")
-def test_a_character_slain_by_stand_and_shoot_charging_out_panics_no_friend() -> None:
-    """Stand and Shoot slays the Hero charging out of the Spearmen, with the Guards 4" beside them. He was still part
-    of the Spearmen (seed 002: he leaves them when the charge is made, the Stand and Shoot hits going to him alone),
-    so his death is a casualty of that unit, not a friendly unit destroyed: neither the Spearmen nor the Guards take
-    a Panic test. A lone Hero shot dead beside the Guards, by contrast, is a unit destroyed: they test."""
+@pytest.mark.rule("published.t9a-panic", "t9a.charge-out.stand-and-shoot", "t9a.charge-out.declare")
+def test_a_character_slain_by_stand_and_shoot_charging_out_panics_his_friends() -> None:
+    """Stand and Shoot slays the Hero charging out of the Spearmen, with the Guards 4" beside them. The 2022 text
+    (Charging out of a Unit: "As soon as the Character declares a Charge, it is considered a separate unit") makes
+    him a unit of his own once he declared it, so his death is a friendly unit destroyed: the Spearmen (0" away) and
+    the Guards within 6" of where he stood take a Panic test (round 29b; session 26 had read him as still part of the
+    Spearmen, and nobody tested). A lone Hero shot dead beside the Guards is a unit destroyed as well."""
     guards = {"id": "guards", "formation": {"position": [44, 20], "files": 2},
               "models": [{"name": f"g{i}", "profile": HERO.replace("W2", "W1"), "base": [20, 20]} for i in range(2)]}
     slay = [5] * 5 + [6] * 5 + [1] * 5  # five hits, five wounds, five failed saves
     g = reloading_game(_archers(extra=[guards]))
-    events = g.apply(CHARGE_OUT, ScriptedDice(slay))
+    events = g.apply(CHARGE_OUT, ScriptedDice(slay + [1, 1]))  # the Spearmen's Panic test (the Guards are 6.8" off)
     assert dict(_charge(events).data)["outcome"] == "slain"
-    assert not [e for e in events if e.kind == "panic"]
+    panics = [e for e in events if e.kind == "panic"]
+    assert [e.message.split(" ")[0] for e in panics] == ["spears"], panics
+    assert "t9a.charge-out.declare" in panics[0].rules
     alone = _archers(extra=[guards])
     alone["sides"]["elves"][1].pop("joined")
     alone["sides"]["elves"][1]["models"][0]["at"] = [41, 21.5]  # beside both units, 6" from the archers

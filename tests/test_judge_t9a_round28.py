@@ -142,7 +142,7 @@ def _flier_behind_guards(hero_rules: list[str] | None = None, spear_rules: list[
 def test_a_flying_character_charges_out_over_the_unit_in_his_way_at_his_flying_rate() -> None:
     assert "fly" in Charge.model_fields  # the charge had no Flying Movement to ask for
     g = _flier_behind_guards()
-    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}
+    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold", "fly": False}  # declared (29b)
     refused(g, on_foot, "published.t9a-move", "no clear way")
     flying = {**on_foot, "fly": True}
     ruling = g.check(flying)
@@ -184,8 +184,10 @@ def test_a_flying_character_whose_charge_out_fails_stops_short_of_the_unit_he_fl
 def test_legal_actions_offer_the_flying_charge_out_the_ground_charge_cannot_make() -> None:
     g = _flier_behind_guards()
     offered = [a for a in g.legal_actions() if a.do == "charge" and a.unit == "hero"]
-    assert any(a.fly and a.target == "orcs" for a in offered), offered
-    assert not any(not a.fly and a.target == "orcs" for a in offered), offered
+    # flying is the default for a charger with Fly (round 29b: fly not given); the charge declared on foot is not offered
+    assert any(a.fly is not False and a.target == "orcs" for a in offered), offered
+    assert FLY in g.check(next(a for a in offered if a.target == "orcs")).rules
+    assert not any(a.fly is False and a.target == "orcs" for a in offered), offered
 
 
 # -- 4. the core tests through the 9th Age turn ---------------------------------------------------------------------
@@ -368,6 +370,9 @@ def test_a_flying_charge_from_within_its_flying_advance_rate_allows_no_stand_and
     data["sides"]["elves"][1]["rules"] = ["Fly (12, 24)"]
     data["sides"]["orcs"][0]["rules"] = ["Stand and Shoot"]
     g = Game(state_from_data(data))
-    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
+    on_foot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot", "fly": False}
     assert g.check(on_foot).legal
     refused(g, {**on_foot, "fly": True}, "published.t9a-stand-and-shoot", "not farther than its Advance Rate (12\")")
+    # not given, the charge flies (round 29b: a charger with Fly declares when it will not fly)
+    del on_foot["fly"]
+    refused(g, on_foot, "published.t9a-stand-and-shoot", "not farther than its Advance Rate (12\")")

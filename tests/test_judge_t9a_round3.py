@@ -99,7 +99,8 @@ def test_stand_and_shoot_chosen_where_the_rule_forbids_it_is_refused_and_hold_is
 
 @pytest.mark.rule(REACTIONS, STAND_AND_SHOOT)
 def test_a_named_stand_and_shoot_plays_as_the_default_reaction_does() -> None:
-    dice = [6] * 5 + [6] * 5 + [1] * 5  # five hits, five wounds, nothing saved: the Hero is slain
+    dice = [6] * 5 + [6] * 5 + [1] * 5 + [1, 1]  # five hits, five wounds, nothing saved: the Hero is slain; then
+    # the Spearmen's Panic test for him, a unit destroyed beside them (published.t9a-panic, round 29b)
     default, named = reloading_game(_archers()), reloading_game(_archers())
     a = default.apply(CHARGE_OUT, ScriptedDice(dice))
     b = named.apply({**CHARGE_OUT, "reaction": "stand_and_shoot"}, ScriptedDice(dice))

@@ -261,7 +261,7 @@ def test_charge_out_declared() -> None:
 def test_stand_and_shoot_hits_the_character_only() -> None:
     g = game(joined=True, phase="charge", enemy_y=28, enemy_rules=["Stand and Shoot"])
     # 5 shots BS3 -1: hit 5+; S3 vs T4: 6+; Sv4+. Script: all hit, all wound, no saves -> 3 wounds slay the Hero
-    g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    g.apply(CHARGE_OUT, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))  # and the Spearmen's Panic test (29b)
     assert not g.state.unit("hero").alive
     assert len(g.state.unit("spears").models) == 10
     assert "Hero" not in g.state.unit("spears").formation.order  # type: ignore[union-attr]

@@ -14,7 +14,8 @@ from math import copysign, prod
 from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError,
+                      field_validator)
 
 from .errors import HerohammerError, field_path, in_our_words, unknown_key_problem
 from .input_types import Count, Number, Point, not_bool
@@ -211,8 +212,10 @@ class Charge(_Action):
     if_both_flee: str | None = None
     #: t9a: a Flying charge (published.t9a-fly): the Charge Range from the flying Advance Rate, the Charge Move passing
     #: over units and Impassable Terrain; a unit's only when every model in it has Fly, a character charging out of his
-    #: unit by his own Fly
-    fly: bool = False
+    #: unit by his own Fly. None (not given): a charger able to fly flies, one that cannot goes on foot (2022 text,
+    #: Fly: "When declaring a Charge with a unit with Fly, you must declare if the unit will not use Flying Movement");
+    #: false declares it will not
+    fly: StrictBool | None = None
 
 
 class Allocate(_Action):
@@ -229,6 +232,9 @@ class Fight(_Action):
     do: Literal["fight"]
     unit: str
     at: str | None = None  # t9a: an enemy character that the unit's models in base contact with it attack
+    #: t9a: the reactive player's choice as ``at``: a character of the active side in this combat that the reactive
+    #: side's models in base contact with it attack (published.t9a-to-hit-melee, t9a.join.part-of-unit)
+    reactive_at: str | None = None
     duel: str | None = None  # t9a: a character of this combat who issues a Duel before the blows
     accept: str | None = None  # t9a: the enemy character who accepts it (none: the Duel is refused)
     nominate: str | None = None  # t9a: on a refusal, the enemy character who could have accepted and is shamed

@@ -651,7 +651,7 @@ class Ruleset:
         how = ", modified"
         if self.ignores_negative_modifiers(state, unit_id, kind):
             mods = [m for m in mods if not (m.kind is ModifierKind.ADD and m.value < 0)]
-            cited += ("published.stubborn", *self.rules_sharing_rules())
+            cited += self.stubborn_cited(state, unit_id)
             how = ", Stubborn: negative modifiers ignored"
         profile = state.unit(unit_id).models[0].profile.with_value(Characteristic.LD, value)
         return used_value(profile, Characteristic.LD, mods), cited, how
@@ -665,6 +665,10 @@ class Ruleset:
     def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether the unit ignores negative Leadership modifiers on this test (none by default)."""
         return False
+
+    def stubborn_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Name the clauses by which the unit ignores a test's negative modifiers (40k's Stubborn by default)."""
+        return ("published.stubborn", *self.rules_sharing_rules())
 
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether a unit passes this test without rolling (none by default)."""

@@ -359,12 +359,25 @@ class NinthAge(Ruleset):
         fields = self.NAMED_NOW.get(action.do)
         if not fields:
             return action
-        changed = {}
+        changed: dict[str, object] = {}
         for f in fields:
             name = getattr(action, f)
             if state.has_unit(name) and not state.unit(name).alive and (now := current(state, name).id) != name:
                 changed[f] = now
+        if action.do == "charge" and getattr(action, "fly") is None:
+            changed["fly"] = self.flies_unless_declared(state, str(changed.get("unit", getattr(action, "unit"))))
         return cast("Act", action.model_copy(update=changed)) if changed else action
+
+    @implements(FLY_RULE, "t9a.charge-out.own-rate")
+    def flies_unless_declared(self, state: GameState, unit_id: str) -> bool:
+        """Say whether a charge whose ``fly`` is not given is a Flying charge: the charger can fly (every model of a
+        unit has Fly, or the character charging out has it). The 2022 text, Fly: "When declaring a Charge with a unit
+        with Fly, you must declare if the unit will not use Flying Movement for the Charge Move": flying is the
+        default, ``fly: false`` the declaration. Read once, before every ruling and resolution (``named_now``)."""
+        if not state.has_unit(unit_id) or not state.unit(unit_id).alive:
+            return False
+        unit = state.unit(unit_id)
+        return self.charge_rates(state, unit, bool(unit.joined), True) is not None
 
     def phase_rules(self, state: GameState, action: Act) -> tuple[str, ...]:
         """Cite the clause that ties an action to its phase: a charge's is the charge rule (a character's out of his
@@ -523,11 +536,13 @@ class NinthAge(Ruleset):
                     if self.flees_from_charges and not e.has(Status.ENGAGED):
                         yield from self._redirect_candidates(state, u, e, viable)
                 flying = self.charge_rates(state, u, bool(u.joined), True) if u.alive else None
-                if flying is not None:  # a Flying charge (published.t9a-fly), at its own reach
-                    far = flying[0] + MAX_CHARGE_BONUS + EPSILON
-                    for e in enemies:
-                        if not e.joined and not beyond_charge_reach(state, u, e, far):
-                            yield Charge.trusted(do="charge", unit=u.id, target=e.id, fly=True)
+                if flying is not None:  # a Flying charge (published.t9a-fly), at its own reach: the default for a
+                    far = flying[0] + MAX_CHARGE_BONUS + EPSILON  # charger with Fly, so the candidates above fly;
+                    for e in enemies:  # beyond their reach the flying one, and within it the one declared on foot
+                        if not e.joined and e not in viable and not beyond_charge_reach(state, u, e, far):
+                            yield Charge.trusted(do="charge", unit=u.id, target=e.id)
+                    for e in viable:
+                        yield Charge.trusted(do="charge", unit=u.id, target=e.id, fly=False)
             if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
                     and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
                 for host in mine:
@@ -1258,7 +1273,7 @@ class NinthAge(Ruleset):
         if not unit_line_of_sight(seeing, placed_all(state, target), state.terrain):
             return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
                                  "published.line-of-sight", "t9a.join.part-of-unit")
-        rates = self.charge_rates(state, unit, out, action.fly)
+        rates = self.charge_rates(state, unit, out, bool(action.fly))
         if rates is None:
             return Ruling.forbid(f"{unit.id} has no Fly special rule: it cannot charge with Flying Movement" if out else
                                  f"not every model of {unit.id} has Fly: it cannot charge with Flying Movement",
@@ -1300,7 +1315,7 @@ class NinthAge(Ruleset):
         if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
             _, _, movers = contact_move(models, pairs)
             touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
-            problem = path_problem(way, movers, own, action.fly, frozenset({target.id}), touched)
+            problem = path_problem(way, movers, own, bool(action.fly), frozenset({target.id}), touched)
         if problem:
             return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
                                  "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
@@ -1593,7 +1608,7 @@ class NinthAge(Ruleset):
         swift, swift_said = self.swiftstride(state, unit, out)
         if swift or swift_said:
             rules.append(SWIFTSTRIDE)
-        rates = self.charge_rates(state, unit, out, action.fly) or self.charge_rates(state, unit, out, False)
+        rates = self.charge_rates(state, unit, out, bool(action.fly)) or self.charge_rates(state, unit, out, False)
         assert rates is not None
         rate = rates[0]
         if action.fly:
@@ -1612,7 +1627,7 @@ class NinthAge(Ruleset):
         reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
                                      target.placed)
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out, action.fly)
+            caught, where = self._caught(state, way, unit, target, out, bool(action.fly))
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "

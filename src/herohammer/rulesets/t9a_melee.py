@@ -346,9 +346,17 @@ class MeleePhase(Ruleset):
             problem = self._at_problem(state, group, foes, action.at)
             if problem:
                 return Ruling.forbid(problem, "t9a.join.part-of-unit")
+        if action.reactive_at is not None:
+            problem = self._reactive_at_problem(state, group, rest, action.reactive_at)
+            if problem:
+                return Ruling.forbid(problem, "t9a.join.part-of-unit", TO_HIT)
         duel = self.plan_duel(state, group, rest, action)
         if isinstance(duel, str):
             return Ruling.forbid(duel, DUEL)
+        if duel is not None and action.reactive_at in duel.fought.duellists:
+            other = next(d for d in duel.fought.duellists if d != action.reactive_at)
+            return Ruling.forbid(f"reactive_at: {action.reactive_at} fights the Duel: only {other} may attack it",
+                                 DUEL)
         rules = [TO_HIT, RESOLUTION, *((DUEL,) if duel else ())]
         for f in foes:
             if state.joined_to(f) or len(group) > 1:
@@ -373,8 +381,23 @@ class MeleePhase(Ruleset):
                          (f": {then.refused} may not attack and its Leadership counts as 0" if then.refused else
                           ": only Champions could have accepted, and none is nominated"))
         enemies = [u for u in rest if u not in friends]
+        if action.reactive_at is not None:
+            said += (f"; the models of {state.opponent(unit.side)} in base contact with {action.reactive_at} attack "
+                     "it (the reactive side's choice)")
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
+
+    @implements(STUBBORN, BREAK)
+    def ignores_negative_modifiers(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
+        """Say whether a judge's Break test (the ``test`` action) of a Stubborn unit ignores its negative modifiers:
+        a Break test's is the Combat Score difference (published.t9a-break-test), which a Stubborn unit does not
+        apply (published.t9a-stubborn), as the Melee phase's own Break test reads it (``_stubborn``)."""
+        return kind is LeadershipTestKind.BREAK and bool(_stubborn(state, members(state, unit_id)[0].id))
+
+    @implements(STUBBORN)
+    def stubborn_cited(self, state: GameState, unit_id: str) -> tuple[str, ...]:
+        """Cite The 9th Age's Stubborn (a unit with one model with it is Stubborn: no sharing rule to cite)."""
+        return (STUBBORN,)
 
     @staticmethod
     def duel_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
@@ -514,6 +537,25 @@ class MeleePhase(Ruleset):
             return f"its unit {host} is not in this combat"
         return f"its unit {host} is not in base contact with {issuer}, the issuer's unit"
 
+    @implements(TO_HIT, "t9a.join.part-of-unit")
+    def _reactive_at_problem(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
+                             at: str) -> str | None:
+        """Check the reactive player's ``reactive_at``: a character of the active side in this combat (the fighting
+        unit's or a friend's fighting with it), and some reactive model in base contact with it, as ``at`` is checked
+        for the active side: the reactive side directs its blows the same way (published.t9a-to-hit-melee)."""
+        side = group[0].side
+        mine = [group[0].id, *(u for u in combat if state.unit(u).side == side)]
+        ours = [c.id for uid in mine for c in members(state, uid) if is_character(c)]
+        if at not in ours:
+            return (f"reactive_at: {at} is not a character of {side} in {group[0].id}'s combat "
+                    f"({', '.join(ours) or 'none'}): the reactive side directs its blows only at one")
+        target = state.unit(at)
+        theirs = [u for u in combat if state.unit(u).side != side]
+        if not any(_touching(members(state, u), [target]) for u in theirs):
+            return (f"reactive_at: no model of {', '.join(theirs)} is in base contact with {at}: only those may "
+                    "attack it")
+        return None
+
     def _at_problem(self, state: GameState, group: Sequence[Unit], foes: Sequence[str], at: str) -> str | None:
         if not state.has_unit(at) or not is_character(state.unit(at)) or state.unit(at).side == group[0].side:
             return f"{at} is not an enemy character"
@@ -576,12 +618,12 @@ class MeleePhase(Ruleset):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores)
             step = steps[fight.at]
             state = fight.state
-            at = (state, mine, step, action.at, duel)
+            at = (state, mine, step, action.at, action.reactive_at, duel)
             blows = blows_kept.get(at)
             if blows is None:
                 if len(blows_kept) >= BLOWS_KEPT:
                     blows_kept.clear()
-                blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel)
+                blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel, action.reactive_at)
             groups: dict[tuple[str, str, str, int, int, int], int] = {}
             for b in blows:
                 key = (b.side, b.victim, b.only or "", b.model.profile.ws, b.model.profile.s, b.model.profile.i)
@@ -660,7 +702,7 @@ class MeleePhase(Ruleset):
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
-               duel: DuelPlan | None = None) -> list[Blow]:
+               duel: DuelPlan | None = None, reactive_at: str | None = None) -> list[Blow]:
         out: list[Blow] = []
         duellists = duel.duellists if duel is not None else frozenset()
         champions = duelling_champions(state, duellists)
@@ -684,7 +726,8 @@ class MeleePhase(Ruleset):
                         continue
                     if m.profile.i != step or not touched or m.profile.a <= 0:
                         continue
-                    victim = self._victim(state, u, m, touched[0], at if side == state.active else None, apart)
+                    aim = at if side == state.active else reactive_at  # each side's own choice
+                    victim = self._victim(state, u, m, touched[0], aim, apart)
                     if victim is not None:
                         out.append(Blow(side, m, victim, m.profile.a))
             host = group[0]

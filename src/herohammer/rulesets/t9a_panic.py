@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 #: How near a friend destroyed or breaking makes a unit take a Panic test (inches, edge to edge).
 PANIC_REACH = 6.0
 LAST_SURVIVOR = "t9a.combined.last-survivor"
+CHARGE_OUT = "t9a.charge-out.declare"
 #: What keeps a unit from taking a Panic test (published.t9a-panic).
 NO_PANIC = (Status.ENGAGED, Status.FLEEING, Status.PANIC_PASSED)
 
@@ -61,6 +62,8 @@ class Alarm:
     keeps: tuple[str, ...]  # the ids that are still that unit (its last survivor): they do not test for it
     #: A flee through friends: the units it passed through, which test whatever the distance (None: the 6" reach).
     through: tuple[str, ...] | None = None
+    #: A character slain charging out of his unit: a separate unit from his declaration (t9a.charge-out.declare).
+    charged_out: bool = False
 
 
 def _standing(state: GameState) -> list[Unit]:
@@ -108,6 +111,25 @@ def alarms(before: GameState, after: GameState) -> list[Alarm]:
         if not destroyed and now.has(Status.FLEEING) and (through := fled_through(before, after, u.id)):
             out.append(Alarm(u.id, u.side, _stood(before, u.id), "fleeing through it", (), through))
     return out
+
+
+@implements(PANIC, CHARGE_OUT)
+def charged_out_slain(before: GameState, after: GameState, action: Action) -> list[Alarm]:
+    """Return the character a charge out of his unit lost (slain by Stand and Shoot) as a friendly unit destroyed.
+
+    The 2022 text, Charging out of a Unit: "As soon as the Character declares a Charge, it is considered a separate
+    unit" (the seed's t9a.charge-out.declare), so his death is a unit destroyed, measured where he stood in his unit
+    when he declared it: his old unit (0" away) and the friends within 6" of him take their Panic tests
+    (published.t9a-panic). Only a charge makes a joined character a unit of his own within one action.
+    """
+    from ..actions import Charge
+
+    if not isinstance(action, Charge) or not before.has_unit(action.unit):
+        return []
+    ch = before.unit(action.unit)
+    if ch.joined is None or not ch.alive or after.unit(ch.id).alive:
+        return []
+    return [Alarm(ch.id, ch.side, tuple(m.placed for m in ch.models), "destroyed", (), charged_out=True)]
 
 
 @implements(PANIC, FLEE_REACTION)
@@ -171,7 +193,7 @@ class FriendsPanic(Ruleset):
     def resolve_checked(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Resolve the action, then take the Panic tests of the friends near each unit it destroyed or broke."""
         after, events = super().resolve_checked(state, action, dice)
-        lost = alarms(state, after)
+        lost = alarms(state, after) + charged_out_slain(state, after, action)
         if not lost:
             return after, events
         return friends_panic(after, lost, dice, events)
@@ -222,8 +244,12 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
                 rules.append(GENERAL)
             if u.last_of or a.keeps or current(state, a.unit).last_of:
                 rules.append(LAST_SURVIVOR)
+            if a.charged_out:
+                rules.append(CHARGE_OUT)
             ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
             cause = f"{a.unit} {a.what}" if a.through is not None else f"{a.unit} {a.what} {d:.1f}\" away"
+            if a.charged_out:
+                cause += " (a separate unit once he declared his charge out)"
             if result.passed:
                 state = state.replace_units(*(c.with_status(Status.PANIC_PASSED) for c in group))
                 said = f"{u.id} passes its Panic test for {cause} ({result.roll} against {ld})"

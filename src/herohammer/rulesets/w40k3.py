@@ -64,6 +64,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         "shoot": {"at": "The 9th Age's choice of a character to direct the hits at (40k allocates wounds itself)"},
         "fight": {"at": "The 9th Age's choice of an enemy character to attack (40k strikes by base contact, "
                         "a character's attacks split with allocate)",
+                  "reactive_at": "The 9th Age's reactive player's choice of an enemy character to attack",
                   "duel": "The 9th Age's Duel challenge", "accept": "The 9th Age's acceptance of a Duel",
                   "nominate": "The 9th Age's character shamed by a refused Duel",
                   "reactive_duel": "The 9th Age's reactive player's Duel after a refusal",
