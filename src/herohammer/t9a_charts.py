@@ -102,9 +102,10 @@ def to_wound(strength: int, toughness: int) -> int | None:
     return 2 if diff >= 2 else 3 if diff == 1 else 4 if diff == 0 else 5 if diff == -1 else 6
 
 
-def armour_save(save: int | None, strength: int) -> int | None:
-    """Return the save roll after -1 per point of Strength above 3; None when no save is left."""
+def armour_save(save: int | None, strength: int, ap: int = 0) -> int | None:
+    """Return the save roll after -1 per point of Strength above 3 and per point of ``ap`` (a Close Combat Weapon's
+    Armour Penetration beyond its Strength bonus); None when no save is left."""
     if save is None:
         return None
-    needed = save + max(0, strength - 3)
+    needed = save + max(0, strength - 3) + ap
     return needed if needed <= 6 else None

@@ -31,7 +31,8 @@ from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile
 from ..units import Model, Status, Unit
 from .base import (Act, LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled, rolls_before_placing,
                    rule_key)
-from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
+from .t9a_weapons import (CLOSE_COMBAT_WEAPONS, SHOOTING_WEAPONS, close_combat_weapons, several_weapons,
+                          weapon_choice_problem, weapon_choices, weapons_said)
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, CONCLAVE_PATTERN, current, FLY_PATTERN, fly_rates,
                         formation_of, has_conclave, host_of, march_rate, member_models, MOVED, movers_of, placed_all,
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_rates, why_moved, WIZARD_CONCLAVE)
@@ -394,20 +395,26 @@ class NinthAge(Ruleset):
 
     #: The missile weapons' table is the 9th Age rule that reads a model's weapons (Shooting phase, Stand and Shoot).
     weapons_rule: ClassVar[str] = TO_HIT_SHOOTING
-    weapons_hint: ClassVar[str] = ("the missile weapons, 'bow S4' for one of Strength 4, 0 to 10; close combat "
-                                   "weapons are not modelled, leave them out")
+    weapons_hint: ClassVar[str] = ("the missile weapons, 'bow S4' for one of Strength 4, 0 to 10, and the "
+                                   "Close Combat Weapons: " + ", ".join(close_combat_weapons()))
 
-    @implements(TO_HIT_SHOOTING)
+    @implements(TO_HIT_SHOOTING, CLOSE_COMBAT_WEAPONS)
     def weapon_names(self, state: GameState) -> frozenset[str]:
-        """Name the published missile weapons (``t9a_charts.MISSILE_WEAPONS``): the only weapons the t9a rules read."""
-        return frozenset(MISSILE_WEAPONS)
+        """Name the published missile weapons (``t9a_charts.MISSILE_WEAPONS``) and Close Combat Weapons
+        (``data/t9a_close_combat_weapons.yaml``): the weapons the t9a rules read."""
+        return frozenset(MISSILE_WEAPONS) | frozenset(close_combat_weapons())
 
     def weapon_key(self, name: str) -> str:
-        """Return a weapon's kind as the missile weapons' table names it (``Bow S4``: ``bow``)."""
-        return missile_kind(name)
+        """Return a weapon's kind as the missile weapons' table names it (``Bow S4``: ``bow``); a Close Combat
+        Weapon's name in lower case."""
+        key = name.strip().lower()
+        return key if key in close_combat_weapons() else missile_kind(name)
 
     def weapon_known(self, name: str, names: frozenset[str]) -> bool:
-        """Say whether ``name`` is a missile weapon as the Shooting phase reads it (``bow``, ``bow S4``: S 0 to 10)."""
+        """Say whether ``name`` is a missile weapon as the Shooting phase reads it (``bow``, ``bow S4``: S 0 to 10), or a
+        Close Combat Weapon as melee reads it (``great weapon``)."""
+        if name.strip().lower() in close_combat_weapons():
+            return True
         weapon = missile_weapon(name)
         return weapon is not None and weapon[2] <= MAX_STRENGTH
 

@@ -104,7 +104,7 @@ def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: D
 
 def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, strength: int, dice: Dice, who: str,
                 rule: str = TO_WOUND, kept: dict[Hashable, Any] | None = None, only: str | None = None,
-                spare: str | None = None) -> tuple[GameState, Harm]:
+                spare: str | None = None, ap: int = 0) -> tuple[GameState, Harm]:
     """Roll to hit (``hit``), to wound and save for ``attacks`` on ``victim`` as one chain of pools, and remove the
     casualties: the rolls ``dice.pool`` and ``wound_unit`` would make, one after another, in play; one chance node
     over the unsaved wounds in an exact enumeration (hits and wounds in its log are representative).
@@ -120,7 +120,7 @@ def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, streng
         hits = 0 if hit.target is None else dice.pool(attacks, hit.target, hit.purpose, hit.rule)
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
-    wound_on, save_on = to_wound(strength, first.profile.t), armour_save(first.profile.save, strength)
+    wound_on, save_on = to_wound(strength, first.profile.t), armour_save(first.profile.save, strength, ap)
     label = f"{who}: " if who else ""
     hits, wounds, unsaved = dice.pools(
         attacks, hit, Stage(wound_on, f"{label}to wound ({wound_on}+)", rule),

@@ -50,6 +50,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_units import formation_of
+from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
@@ -95,6 +96,8 @@ class Blow:
     victim: str  # the unit id whose models take the attacks
     attacks: int
     only: str | None = None  # the one model of it they may wound: a Champion fighting a Duel (published.t9a-duel)
+    ap: int = 0  # what its Close Combat Weapon's Armour Penetration adds to the save roll (published.t9a-*)
+    weapon: str = ""  # the Close Combat Weapon whose bonuses its profile carries ("" none)
 
 
 class _Scored(NamedTuple):
@@ -607,8 +610,9 @@ class MeleePhase(Ruleset):
             duel = duel.fought
         elif any(u.has(Status.DUEL_REFUSED) for uid in sides for u in members(state, uid)):
             rules.append(DUEL)  # an earlier refusal's shame still holds
-        steps = tuple(sorted({m.profile.i for uid in sides for u in members(state, uid) for m in u.models},
-                             reverse=True))
+        arms = self._arms(state, sides)
+        steps = tuple(sorted({arms[(u.id, m.name)].profile.i if (u.id, m.name) in arms else m.profile.i
+                              for uid in sides for u in members(state, uid) for m in u.models}, reverse=True))
         champions = duelling_champions(state, duel.duellists if duel is not None else frozenset())
 
         def strike(fight: _Fight, dice: Dice) -> _Fight:
@@ -624,13 +628,14 @@ class MeleePhase(Ruleset):
                 if len(blows_kept) >= BLOWS_KEPT:
                     blows_kept.clear()
                 blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel, action.reactive_at)
-            groups: dict[tuple[str, str, str, int, int, int], int] = {}
+            groups: dict[tuple[str, str, str, int, int, int, int, str], int] = {}
             for b in blows:
-                key = (b.side, b.victim, b.only or "", b.model.profile.ws, b.model.profile.s, b.model.profile.i)
+                key = (b.side, b.victim, b.only or "", b.model.profile.ws, b.model.profile.s, b.model.profile.i,
+                       b.ap, b.weapon)
                 groups[key] = groups.get(key, 0) + b.attacks
             caused, overkill = dict(fight.caused), dict(fight.overkill)
             rules, lines = list(fight.rules), list(fight.lines)
-            for (side, victim_id, only, ws, s, _), n in sorted(groups.items()):
+            for (side, victim_id, only, ws, s, _, ap, weapon), n in sorted(groups.items()):
                 victim = state.unit(victim_id)
                 struck = [m for m in victim.models if not only or m.name == only]
                 if not struck:
@@ -640,7 +645,9 @@ class MeleePhase(Ruleset):
                 hit = Stage(to_hit_melee(ws, struck[0].profile.ws), f"{side}: to hit (WS{ws})", TO_HIT)
                 rules.extend(_zero_rules(ws, struck[0].profile.ws, s, struck))
                 state, harm = strike_unit(state, victim, n, hit, s, dice, f"{side} (I{step})", TO_WOUND, strikes,
-                                          only or None, spare)
+                                          only or None, spare, ap)
+                if weapon:
+                    rules.extend((CLOSE_COMBAT_WEAPONS, _weapon_rule(weapon)))
                 caused[side] += harm.lost
                 if duel is not None and victim_id in duel.duellists and (only or victim_id not in champions):
                     overkill[side] += harm.unsaved - harm.lost
@@ -648,7 +655,9 @@ class MeleePhase(Ruleset):
                     rules.append("t9a.combined.last-survivor" if victim.last_of else "t9a.char.lone")
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
-                lines.append(f"I{step}: {side} {n} attack{'s' * (n != 1)} at {victim_id}"
+                lines.append(f"I{step}: {side} {n} attack{'s' * (n != 1)}"
+                             + (f" with {weapon} (S{s}" + (f", save {ap:+d}" if ap else "") + ")" if weapon else "")
+                             + f" at {victim_id}"
                              + (f"'s Champion {only}" if only else "")
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
                              + (f" (slain: {', '.join(harm.slain)})" if harm.slain else "")
@@ -704,6 +713,7 @@ class MeleePhase(Ruleset):
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
                duel: DuelPlan | None = None, reactive_at: str | None = None) -> list[Blow]:
         out: list[Blow] = []
+        arms = self._arms(state, sides)
         duellists = duel.duellists if duel is not None else frozenset()
         champions = duelling_champions(state, duellists)
         apart = duellists - champions.keys()  # characters set apart: their units' other models fight on
@@ -718,18 +728,22 @@ class MeleePhase(Ruleset):
                     touched = [f for f in foes if _touching([_only(u, m)], members(state, f))]
                     if touched:
                         in_contact = True
+                    w = arms.get((u.id, m.name))
+                    if w is not None:  # its Close Combat Weapon's profile (published.t9a-close-combat-weapons)
+                        m = replace(m, profile=w.profile)
+                    ap, weapon = (w.ap, w.weapon.name) if w is not None and w.weapon is not None else (0, "")
                     if u.id in apart or champions.get(u.id) == m.name:
                         # duellists count as in base contact and strike only each other
                         other = next(d for d in duellists if d != u.id)
                         if m.profile.i == step and m.profile.a > 0 and duellist_alive(state, other):
-                            out.append(Blow(side, m, other, m.profile.a, champions.get(other)))
+                            out.append(Blow(side, m, other, m.profile.a, champions.get(other), ap, weapon))
                         continue
                     if m.profile.i != step or not touched or m.profile.a <= 0:
                         continue
                     aim = at if side == state.active else reactive_at  # each side's own choice
                     victim = self._victim(state, u, m, touched[0], aim, apart)
                     if victim is not None:
-                        out.append(Blow(side, m, victim, m.profile.a))
+                        out.append(Blow(side, m, victim, m.profile.a, None, ap, weapon))
             host = group[0]
             if in_contact and host.formation is not None and host.formation.files >= 1:
                 # every model of the second rank supports, a joined character pushed there by Front Rank models
@@ -738,14 +752,38 @@ class MeleePhase(Ruleset):
                     if u.id in apart or u.has(Status.DUEL_REFUSED):
                         continue
                     for m in u.models:
+                        w = arms.get((u.id, m.name))
+                        if w is not None:
+                            m = replace(m, profile=w.profile)
+                        ap, weapon = (w.ap, w.weapon.name) if w is not None and w.weapon is not None else (0, "")
+                        # the second rank supports; a Spear's Fight in Extra Rank, the third too
+                        ranks = (1, 2) if w is not None and w.extra_rank else (1,)
                         if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \
-                                and host.formation.rank_of(m.name) == 1 and foes and champions.get(u.id) != m.name \
+                                and host.formation.rank_of(m.name) in ranks and foes \
+                                and champions.get(u.id) != m.name \
                                 and (u is host or not any(_touching([_only(u, m)], members(state, f))
                                                           for f in foes)):
                             victim = self._victim(state, u, m, foes[0], None, apart)
                             if victim is not None:
-                                out.append(Blow(side, m, victim, 1))
+                                out.append(Blow(side, m, victim, 1, None, ap, weapon))
         return out
+
+    @implements(CLOSE_COMBAT_WEAPONS)
+    def _arms(self, state: GameState, sides: dict[str, str]) -> dict[tuple[str, str], Wielded]:
+        """Return each model's Close Combat Weapon profile in this combat's round, by (unit id, model name); models
+        with none are left out.  Charging: its unit (or a member) has charged this turn; the First Round: some unit
+        of the combat charged this turn (a combat's rounds after the first are fought in later turns); flanked: its
+        unit is engaged in a Flank or Rear Facing (``facings``)."""
+        carriers = [(uid, u, m) for uid in sides for u in members(state, uid) for m in u.models
+                    if m.weapons and close_combat_weapon(m) is not None]
+        if not carriers:
+            return {}
+        hosts = {uid: state.unit(uid) for uid in sides}
+        charged = {uid for uid in sides if any(u.has(Status.CHARGED) for u in members(state, uid))}
+        first_round = bool(charged)
+        faced = facings(state, hosts) if first_round else {}
+        flanked = {uid for (uid, _), facing in faced.items() if facing != "front"}
+        return {(u.id, m.name): wielded(m, uid in charged, first_round, uid in flanked) for uid, u, m in carriers}
 
     def _victim(self, state: GameState, unit: Unit, model: Model, foe: str, at: str | None,
                 apart: frozenset[str] = frozenset()) -> str | None:
@@ -1002,3 +1040,10 @@ def _stubborn(state: GameState, uid: str) -> str:
         if unit.has_rule(STUBBORN_RULE) and unit.models and not unit.has(Status.DUEL_REFUSED):
             return unit.models[0].name if unit.is_character else unit.id
     return ""
+
+
+def _weapon_rule(name: str) -> str:
+    """Return the published clause of a bundled Close Combat Weapon by name."""
+    from .t9a_weapons import close_combat_weapons
+
+    return close_combat_weapons()[name.strip().lower()].rule

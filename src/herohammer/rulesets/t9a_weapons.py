@@ -9,12 +9,20 @@ given, each model's first listed, and what is said names the weapon used and the
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
+from importlib import resources
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from ..catalogue import implements
+from ..errors import HerohammerError, validation_problem
+from ..profiles import Profile
 from ..state import GameState
-from ..t9a_charts import missile_kind, missile_weapon
+from ..t9a_charts import MAX_STRENGTH, missile_kind, missile_weapon
 from ..units import Model, Unit
 
 if TYPE_CHECKING:
@@ -38,7 +46,8 @@ def weapon_used(model: Model, chosen: str | None) -> tuple[str, float, int] | No
         for name in model.weapons:
             if _matches(name, chosen):
                 return missile_weapon(name)
-    return missile_weapon(model.weapons[0])
+    # its first listed Shooting Weapon: a Close Combat Weapon listed before it is not one
+    return next((w for name in model.weapons if (w := missile_weapon(name)) is not None), None)
 
 
 def _matches(carried: str, chosen: str) -> bool:
@@ -72,7 +81,8 @@ def weapon_choice_problem(state: GameState, host: Unit, choice: WeaponChoice, fi
 
 def several_weapons(state: GameState, host: Unit) -> bool:
     """Say whether a model of ``host``'s combined unit carries more than one Shooting Weapon (a cheap first look)."""
-    return any(len(m.weapons) > 1 for u in state.combined(host.id) for m in u.models)
+    return any(len(m.weapons) > 1 and sum(missile_weapon(w) is not None for w in m.weapons) > 1
+               for u in state.combined(host.id) for m in u.models)
 
 
 @implements(SHOOTING_WEAPONS)
@@ -82,7 +92,8 @@ def weapons_said(state: GameState, host: Unit, choice: WeaponChoice, verb: str =
     action's field that chooses another); nothing for a member whose models carry one kind."""
     said = []
     for u in state.combined(host.id):
-        carried = list(dict.fromkeys(missile_kind(w) for m in u.models if len(m.weapons) > 1 for w in m.weapons))
+        carried = list(dict.fromkeys(missile_kind(w) for m in u.models if len(m.weapons) > 1 for w in m.weapons
+                                     if missile_weapon(w) is not None))
         if len(carried) < 2:
             continue
         chosen = choice_for(choice, u.id)
@@ -118,3 +129,105 @@ def weapon_choices(state: GameState, host: Unit) -> list[WeaponChoice]:
             seen.add(armed)
             choices.append(choice)
     return choices
+
+
+# -- Close Combat Weapons (the 2022 rulebook's mundane ones, data/t9a_close_combat_weapons.yaml) ----------------------
+#: The rule that sends a model's close combat to the weapon it carries (the first listed of its Close Combat Weapons).
+CLOSE_COMBAT_WEAPONS = "published.t9a-close-combat-weapons"
+_CC_FILE = "data/t9a_close_combat_weapons.yaml"
+
+
+class CloseCombatWeaponSpec(BaseModel):
+    """Validate one Close Combat Weapon as the data file gives it (bonuses the 2022 rulebook states)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=40)
+    rule: str = Field(pattern=r"^published\.t9a-[a-z-]+$")  # its published clause (data/rules.yaml)
+    strength: StrictInt = Field(0, ge=0, le=3)
+    ap: StrictInt = Field(0, ge=0, le=3)
+    attacks: StrictInt = Field(0, ge=0, le=3)
+    offensive: StrictInt = Field(0, ge=0, le=3)
+    initiative: StrictInt | None = Field(None, ge=0, le=10)
+    charging: StrictBool = False
+    extra_rank: StrictBool = False
+    first_round_agility: StrictInt = Field(0, ge=0, le=3)
+    first_round_ap: StrictInt = Field(0, ge=0, le=3)
+    two_handed: StrictBool = False
+
+
+def close_combat_weapons_from_data(items: Any, where: str) -> dict[str, CloseCombatWeaponSpec]:
+    """Read a list of Close Combat Weapons by lower-case name, or fail with one line naming the entry and the field."""
+    if not isinstance(items, list):
+        raise HerohammerError(f"{where}: a list of close combat weapons expected")
+    out: dict[str, CloseCombatWeaponSpec] = {}
+    for i, item in enumerate(items):
+        try:
+            spec = CloseCombatWeaponSpec.model_validate(item)
+        except ValidationError as exc:
+            path, problem = validation_problem(exc)
+            raise HerohammerError(f"{where}[{i}]{'.' + path if path else ''}: {problem}") from None
+        key = spec.name.strip().lower()
+        if key in out:
+            raise HerohammerError(f"{where}[{i}].name: {spec.name!r} is given twice")
+        out[key] = spec
+    return out
+
+
+@lru_cache(maxsize=1)
+def close_combat_weapons() -> dict[str, CloseCombatWeaponSpec]:
+    """Return the bundled Close Combat Weapons by lower-case name."""
+    text = resources.files("herohammer").joinpath(_CC_FILE).read_text(encoding="utf-8")
+    return close_combat_weapons_from_data(yaml.safe_load(text), _CC_FILE)
+
+
+def close_combat_weapon(model: Model) -> CloseCombatWeaponSpec | None:
+    """Return the Close Combat Weapon a model fights with: the first of its weapons that is one (None: a hand weapon
+    by default, as every model has; the 2022 text's choice among several is made in the first round, the engine takes
+    the first listed)."""
+    table = close_combat_weapons()
+    for name in model.weapons:
+        spec = table.get(name.strip().lower())
+        if spec is not None:
+            return spec
+    return None
+
+
+class Wielded(NamedTuple):
+    """A model's close combat profile with its weapon: the profile it strikes with, the save modifier its Armour
+    Penetration adds, whether it fights in an extra rank, and the weapon (None: no bonus applies)."""
+
+    profile: Profile
+    ap: int
+    extra_rank: bool
+    weapon: CloseCombatWeaponSpec | None
+
+
+@implements(CLOSE_COMBAT_WEAPONS)
+def wielded(model: Model, charged: bool, first_round: bool, flanked: bool) -> Wielded:
+    """Return what a model strikes with in this round (``charged``: its unit charged this turn; ``first_round``: the
+    combat's First Round, a unit in it having charged this turn; ``flanked``: its unit is engaged in a Flank or Rear
+    Facing).
+
+    Strength, Attack Value, Offensive Skill (the engine's WS) and Initiative are changed in the profile (a Great
+    Weapon strikes at Initiative step 0 whatever its Agility); a Lance's and a Light Lance's Devastating Charge only
+    when its unit charged; a Spear's +2 Agility and +1 Armour Penetration in the First Round unless its unit charged
+    or is engaged in a Flank or Rear Facing.  Armour Penetration: the engine's armour save already worsens by 1 per
+    point of Strength above 3 (published.t9a-to-wound), so a weapon's Strength bonus carries its own penetration; the
+    weapon's Armour Penetration beyond its Strength bonus worsens the save by 1 a point (a Spear's).
+    """
+    weapon = close_combat_weapon(model)
+    p = model.profile
+    if weapon is None:
+        return Wielded(p, 0, False, None)
+    devastating = not weapon.charging or charged
+    s_bonus = weapon.strength if devastating else 0
+    ap = weapon.ap if devastating else 0
+    i = p.i if weapon.initiative is None else weapon.initiative
+    if weapon.first_round_agility or weapon.first_round_ap:
+        if first_round and not charged and not flanked:
+            i += weapon.first_round_agility
+            ap += weapon.first_round_ap
+    changed = replace(p, s=min(MAX_STRENGTH, p.s + s_bonus), a=p.a + weapon.attacks if p.a > 0 else p.a,
+                      ws=p.ws + weapon.offensive if p.ws > 0 else p.ws, i=i)
+    return Wielded(changed, max(0, ap - s_bonus), weapon.extra_rank, weapon)
