@@ -13,13 +13,16 @@ job counts through ``walked``/``advance`` and the summary is the plain one.
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from herohammer.web import session
 from herohammer.web.api import create_app
 
 from _cli import run
@@ -62,12 +65,31 @@ def test_the_page_is_exact_where_the_command_line_is_and_gives_the_same_numbers(
     assert job["result"]["result"] == cli["result"]
 
 
-def test_monte_carlo_chosen_at_once_is_labelled_so_and_counts_its_runs() -> None:
+def test_monte_carlo_chosen_at_once_is_labelled_so_and_counts_its_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The sampling holds after its first progress report until the page has seen it: 5,000 runs can end
+    # between two polls on a fast machine, and then no running job with runs done was ever seen (CI, stop 42).
+    seen_sampling = threading.Event()
+    real_odds = session.action_odds
+
+    def odds_that_wait_for_a_poll(*args: Any, advance: Callable[[int], None], **kwargs: Any) -> Any:
+        def advance_then_wait(more: int) -> None:
+            advance(more)
+            seen_sampling.wait(timeout=30)
+        return real_odds(*args, advance=advance_then_wait, **kwargs)
+
+    monkeypatch.setattr(session, "action_odds", odds_that_wait_for_a_poll)
     client = TestClient(create_app())
     tid = _table(client)
     seen: list[dict[str, Any]] = []
-    started = client.post(f"/api/tables/{tid}/odds", json={"action": VOLLEY, "max_branches": 1, "runs": 5000}).json()
-    job = _job(client, started, seen)
+    job = client.post(f"/api/tables/{tid}/odds", json={"action": VOLLEY, "max_branches": 1, "runs": 5000}).json()
+    deadline = time.monotonic() + 120
+    while job["status"] == "running":
+        assert time.monotonic() < deadline, job
+        time.sleep(0.02)
+        job = client.get(f"/api/jobs/{job['id']}").json()
+        seen.append(job)
+        if job["status"] == "running" and job["done"] and "Monte Carlo instead" in job["label"]:
+            seen_sampling.set()
     assert job["status"] == "done" and job["result"]["method"] == "monte-carlo"
     running = [j for j in seen if j["status"] == "running" and j["done"]]
     enumerating = [j for j in running if j["label"].startswith("exact: enumerating")]
