@@ -23,7 +23,7 @@ from herohammer.actions import Action, parse_action
 from herohammer.errors import HerohammerError
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.rulesets import t9a, t9a_moves
+from herohammer.rulesets import t9a, t9a_charges, t9a_joins, t9a_moves
 from herohammer.rulesets.base import PLACING, Ruleset
 from herohammer.scenario import read_data, state_from_data
 from herohammer.state import GameState, Phase
@@ -240,16 +240,16 @@ def test_a_charge_whose_way_is_screened_rules_as_the_contact_move_measured_again
     rng = random.Random(name)
     fast = get_ruleset("t9a")
     clear = way_blocked = screened = 0
-    real = t9a.charge_way_clear
+    real = t9a_charges.charge_way_clear
     for state in _charge_positions(name, rng, 40):
         every = [a for a in _every_candidate(fast, state) if a.do == "charge"]
         with pytest.MonkeyPatch.context() as patch:
             calls: list[bool] = []
-            patch.setattr(t9a, "charge_way_clear", lambda *args: calls.append(real(*args)) or calls[-1])
+            patch.setattr(t9a_charges, "charge_way_clear", lambda *args: calls.append(real(*args)) or calls[-1])
             cheap = [fast.judge(state, a).ruling for a in every]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(t9a, "charge_way_clear", lambda *args: False)
-            patch.setattr(t9a, "CONTACT_OVERLAP_SLACK", -1.0)
+            patch.setattr(t9a_charges, "charge_way_clear", lambda *args: False)
+            patch.setattr(t9a_charges, "CONTACT_OVERLAP_SLACK", -1.0)
             whole = [fast.judge(state, a).ruling for a in every]
         assert cheap == whole
         screened += sum(calls)
@@ -299,7 +299,7 @@ def test_a_leave_screened_by_boxes_rules_as_every_base_measured(name: str) -> No
                                                 "to": [at[0] + rng.uniform(-2, 2), at[1] + rng.uniform(-2, 2)]}))
         cheap = [fast.judge(state, a).ruling for a in leaves]
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(t9a, "box_gap", lambda *_: 0.0)
+            patch.setattr(t9a_joins, "box_gap", lambda *_: 0.0)
             whole = [fast.judge(state, a).ruling for a in leaves]
         assert cheap == whole
         legal += sum(r.legal for r in whole)

@@ -15,7 +15,8 @@ from herohammer.errors import IllegalActionError, ScenarioError
 from herohammer.formations import place_in_front_rank
 from herohammer.game import Game
 from herohammer.rulesets.t9a_turn import charge_out_odds
-from herohammer.rulesets.t9a import choose_conclave_spells, heavy_casualties_panic, is_character, NinthAge
+from herohammer.rulesets.t9a import is_character, NinthAge
+from herohammer.rulesets.t9a_discipline import choose_conclave_spells, heavy_casualties_panic
 from herohammer.rulesets.t9a_units import combined_status, is_destroyed, model_wounds
 from herohammer.rulesets.t9a_casualties import remove_casualties
 from herohammer.scenario import load_scenario, state_from_data, state_to_data

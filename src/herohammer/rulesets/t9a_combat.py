@@ -42,7 +42,7 @@ from ..state import GameState
 from ..values import evolve
 from ..units import Model, Status, Unit
 from ..formations import is_character
-from .t9a import BATTLE_STANDARD, heavy_casualties_panic
+from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
 from .t9a_moves import UNIT_SPACING
 from .t9a_units import current, host_of, model_wounds

@@ -40,7 +40,7 @@ from ..state import GameState, MagicDice, Phase
 from ..units import Status, Unit
 from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
-from .t9a import choose_conclave_spells
+from .t9a_discipline import choose_conclave_spells
 from .t9a_units import has_conclave, host_of, sight_all
 from .t9a_moves import in_front_arc
 from .t9a_panic import closest_enemy_centre

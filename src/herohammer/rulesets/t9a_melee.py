@@ -47,7 +47,7 @@ from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import BATTLE_STANDARD, BSB_RULE, discipline_test
+from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_units import formation_of
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, close_combat_weapon, wielded

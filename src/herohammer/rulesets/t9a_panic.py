@@ -36,7 +36,7 @@ from ..state import GameState
 from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset
-from .t9a import BATTLE_STANDARD, discipline_test
+from .t9a_discipline import BATTLE_STANDARD, discipline_test
 from .t9a_units import current, is_destroyed
 from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
 

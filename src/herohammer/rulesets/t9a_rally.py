@@ -25,7 +25,7 @@ from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a import BATTLE_STANDARD, discipline_test
+from .t9a_discipline import BATTLE_STANDARD, discipline_test
 from .t9a_units import current, RALLY_RULE
 from .t9a_casualties import no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members

@@ -31,7 +31,7 @@ from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
 from .t9a_stand_and_shoot import COVER, cover
 from .t9a_units import current
-from .t9a import shaken_refusal
+from .t9a_discipline import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
                          panic_after_losses, wound_shares)

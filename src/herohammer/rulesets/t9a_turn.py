@@ -18,7 +18,8 @@ from ..state import GameState, Phase, PhaseSpec
 from ..catalogue import implements
 from ..units import Status
 from .base import LeadershipRuling, LeadershipSource, Resolution
-from .t9a import BSB_RULE, NinthAge
+from .t9a import NinthAge
+from .t9a_discipline import BSB_RULE
 from .t9a_units import current
 from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase

@@ -1,0 +1,800 @@
+"""The 9th Age's charges: a unit's, and a character's out of his unit (published.t9a-charge, t9a.charge-out.*).
+
+Declaring a charge, the charged unit's reaction (Hold, Stand and Shoot, Flee and the redirect it allows), Flying
+charges, the Charge Range roll and the Charge or Failed Charge move; the mechanics the seed defers to (Charge Range,
+Stand and Shoot) are in charging.py and ``t9a_stand_and_shoot``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..catalogue import implements
+from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION,
+                        MAX_CHARGE_BONUS, STAND_AND_SHOOT, SWIFTSTRIDE, roll_charge, stand_and_shoot)
+from ..checks import LeadershipTestKind
+from ..dice import Dice
+from ..errors import IllegalActionError
+from .. import movement
+from ..formations import WHO_CAN_SHOOT
+from ..geometry import (EPSILON, Placed, Point, distance, footprint_slack, group_distance, nearest_in_rows,
+                        unit_line_of_sight)
+from ..rulings import Event, Ruling
+from ..state import GameState
+from ..units import Status, Unit
+from .base import LeadershipRuling, LeadershipSource, Resolution, rolls_before_placing, rule_key
+from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
+from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, current, fly_rates, formation_of, host_of,
+                        march_rate, member_models, MOVED, placed_all, rallied, RALLIED_WORDS, RALLY_RULE, sight_all,
+                        unit_rates)
+from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
+from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
+                        contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
+                        WHEEL_RULE, wheeled)
+from .t9a_stand_and_shoot import (charged_with, COVER, stand_and_shoot_at_unit, stand_and_shoot_volley,
+                                  stands_and_shoots_unasked, takes_stand_and_shoot)
+from .t9a_discipline import GENERAL_RULE_ID, shaken_refusal, BATTLE_STANDARD, discipline_test
+from .t9a_joins import FLY_RULE, JoinRules
+
+if TYPE_CHECKING:
+    from ..actions import Action, Charge, Move
+
+
+#: Outcomes of a character's charge out of its unit (``charge_out_odds``).
+CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
+
+
+PANIC_RULE = "published.t9a-panic"
+
+
+#: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
+FLED = "fled"
+
+
+#: The outcomes of a charge at a unit that fled from it (published.t9a-flee-reaction).
+CAUGHT, FLED_OFF = "caught", "target_fled_off_the_table"
+
+
+_UNIT_CHARGE = (CHARGE_RULE,)
+
+
+_CHARGE_OUT = (CHARGE_RULE, CHARGE_OUT_RULE)
+
+
+@implements(CHARGE_RULE, CHARGE_OUT_RULE)
+def charge_rules(charger: Unit) -> tuple[str, ...]:
+    """Return the ids a charge cites: the published charge rule; a character charging out of his unit, the seed's too."""
+    return _CHARGE_OUT if charger.joined else _UNIT_CHARGE
+
+
+def _redirected(action: Charge, reaction: str | None) -> Charge:
+    """The charge a redirect makes: at the unit it names, with ``reaction`` for that unit (and its weapon,
+    ``redirect_reaction_weapon``), redirecting no further."""
+    assert action.redirect is not None
+    return action.model_copy(update={"target": action.redirect, "reaction": reaction, "redirect": None,
+                                     "redirect_reaction": None, "if_both_flee": None,
+                                     "reaction_weapon": action.redirect_reaction_weapon,
+                                     "redirect_reaction_weapon": None})
+
+
+#: The charge's fields that choose the weapon of a Stand and Shoot: the charged unit's, the redirect's unit's.
+REACTION_WEAPON, REDIRECT_WEAPON = "charge.reaction_weapon", "charge.redirect_reaction_weapon"
+
+
+@implements("t9a.join.part-of-unit", "t9a.combined.last-survivor")
+def _why_busy(state: GameState, unit: Unit) -> str:
+    """Say what keeps a unit (or a character in one) from charging: engaged, fleeing (his unit's status binding him,
+    t9a.join.part-of-unit), or moved, marched or charged this turn (a rallied unit counts as having marched)."""
+    host = host_of(state, unit)
+    for status, words in ((Status.ENGAGED, "engaged in combat"), (Status.FLEEING, "fleeing")):
+        if unit.has(status):
+            return f"it is {words}"
+        if host.has(status):
+            return f"it is part of {host.id}, which is {words}"
+    done = [w for s, w in ((Status.CHARGED, "charged"), (Status.MARCHED, "marched"), (Status.MOVED, "moved"))
+            if unit.has(s)]
+    return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
+
+
+FAILED_CHARGE = "published.t9a-failed-charge"
+
+
+def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
+                  skip: tuple[int, int] = (0, 0), note: str = "") -> Event:
+    """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports) and ``note``
+    (what the charged unit's Stand and Shoot did, or why it could not be taken)."""
+    rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
+    return Event("charge", msg + note, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+
+
+class ChargeRules(JoinRules):
+    """Charges: declared, reacted to, rolled and moved (a unit's, and a character's out of his unit)."""
+
+    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none."""
+        return ()
+
+    def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
+                      away_from: Point) -> tuple[GameState, list[Event]]:
+        """Take the Panic test a charging unit may owe after Stand and Shoot casualties (a hook).
+
+        The Panic test belongs to the shooting rules above this module (t9a_combat); the
+        turn's Shooting phase mixin implements this hook, so the charge takes the test
+        without importing them.  Here: no test.
+        """
+        return state, []
+
+    @property
+    def flees_from_charges(self) -> bool:
+        """Say whether this ruleset has a flee move for the Flee Charge Reaction (a mixin overrides
+        ``flee_from_charge``): without one it refuses the reaction."""
+        return type(self).flee_from_charge is not ChargeRules.flee_from_charge
+
+    def flee_from_charge(self, state: GameState, unit_id: str, away_from: Point, dice: Dice) -> tuple[GameState, int]:
+        """Flee a charged unit 2D6" straight away from its charger's centre; return the state and the distance (a hook).
+
+        The flee move belongs to the turn's Panic and Melee mixins (``t9a_combat.flee``), which the
+        charge rules do not import; the one that overrides it gives the ruleset the reaction (``flees_from_charges``).
+        """
+        raise IllegalActionError(f"{unit_id} has no flee move in ruleset {self.name}", (FLEE_REACTION,))
+
+    def _redirect_candidates(self, state: GameState, charger: Unit, target: Unit,
+                             viable: Sequence[Unit]) -> Iterator[Action]:
+        """Propose a charge at ``target`` that Flees (named, or a unit already fleeing) with each redirect the charger
+        could declare (published.t9a-redirect-charge: another unit it could charge), the new target reacting by
+        default, and each other weapon that unit could Stand and Shoot with (``redirect_reaction_weapon``)."""
+        from ..actions import Charge
+
+        flees = {} if target.has(Status.FLEEING) else {"reaction": "flee"}  # a unit already fleeing Flees unasked
+        for other in viable:
+            if other.id == target.id:
+                continue
+            yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees, redirect=other.id)
+            if stands_and_shoots_unasked(other) and not other.has(Status.FLEEING) \
+                    and stand_and_shoot_volley(state, other, charger, first=True).shooters:
+                for choice in weapon_choices(state, other):
+                    yield Charge.trusted(do="charge", unit=charger.id, target=target.id, **flees,
+                                         redirect=other.id, redirect_reaction_weapon=choice)
+
+    # -- charging ---------------------------------------------------------------
+    @implements(CHARGE_RULE, CHARGE_OUT_RULE, "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
+    def rule_charge(self, state: GameState, action: Charge) -> Ruling:
+        """Rule on declaring a charge, by a unit or by a character out of its unit, and on the reaction named.
+
+        The declaration does not depend on the reaction: it is worked out once per state for the
+        charge with or without one (listing legal actions offers the Hold beside the default).
+        """
+        key = (type(self), "rule_charge", action.unit, action.target, action.wheel, action.fly)
+        declared = state.remember(key, lambda: self._charge_declared(state, action))
+        if not declared.legal:
+            return declared
+        if action.redirect is None and action.redirect_reaction_weapon is not None:
+            return Ruling.forbid(f"{REDIRECT_WEAPON}: no redirect is named, so no redirect's unit Stands and Shoots",
+                                 SHOOTING_WEAPONS, REDIRECT)
+        if action.reaction is None:
+            if self._must_flee(state.unit(action.target)):
+                if action.reaction_weapon is not None:
+                    return self._no_volley(REACTION_WEAPON, f"{action.target} is fleeing, so it Flees")
+                ruling = Ruling.allow(f"{declared.reason}; {action.target} is fleeing, so it Flees (a unit already "
+                                      "fleeing must)", *declared.rules, CHARGE_REACTIONS, FLEE_REACTION,
+                                      notes=declared.notes)
+                return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+            if action.redirect is not None:
+                return self._redirect_problem(state, action)
+            default = self._default_volley(state, action, state.unit(action.unit), state.unit(action.target),
+                                           REACTION_WEAPON)
+            if default is None:
+                return declared
+            if not default.legal:
+                return default
+            return Ruling.allow(declared.reason, *declared.rules, *default.rules,
+                                notes=(*declared.notes, *default.notes))
+        reaction = self._reaction_problem(state, action, state.unit(action.unit), state.unit(action.target))
+        if not reaction.legal:
+            return reaction
+        ruling = Ruling.allow(f"{declared.reason}; {reaction.reason}", *declared.rules, *reaction.rules,
+                              notes=(*declared.notes, *reaction.notes))
+        return ruling if action.redirect is None else self._with_redirect(state, action, ruling)
+
+    @staticmethod
+    @implements(SHOOTING_WEAPONS, CHARGE_REACTIONS)
+    def _no_volley(field: str, why: str) -> Ruling:
+        """Refuse a weapon chosen for a Stand and Shoot that the charged unit will not take (naming the field)."""
+        return Ruling.forbid(f"{field}: {why} and fires no weapon (only a Stand and Shoot does)", SHOOTING_WEAPONS,
+                             CHARGE_REACTIONS, STAND_AND_SHOOT)
+
+    @implements(SHOOTING_WEAPONS, STAND_AND_SHOOT)
+    def _default_volley(self, state: GameState, action: Charge, charger: Unit, target: Unit,
+                        field: str) -> Ruling | None:
+        """Rule on the weapons of the default Charge Reaction (Stand and Shoot when it may be taken, else Hold):
+        None when there is nothing to say (no weapon chosen, no model of the charged unit with several), a refusal
+        of a weapon chosen where no Stand and Shoot is taken or that cannot be, else which weapons it will use."""
+        chosen = action.reaction_weapon
+        if chosen is None and not (stands_and_shoots_unasked(target) and several_weapons(state, target)):
+            return None  # the common charge: nothing to look at
+        if not stands_and_shoots_unasked(target):
+            return self._no_volley(field, f"{target.id} Holds (its rules do not list Stand and Shoot)")
+        volley = stand_and_shoot_volley(state, target, charger, first=True,
+                                        advance=self._flying_advance(state, charger, action))
+        if not volley.shooters:
+            if chosen is None:
+                return None
+            why = volley.said.split(" [")[0].split("cannot Stand and Shoot: ", 1)[-1]
+            return self._no_volley(field, f"{target.id} Holds ({why})")
+        if problem := weapon_choice_problem(state, target, chosen, field):
+            return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        notes = tuple(weapons_said(state, target, chosen, "will stand and shoot with", field.split(".")[-1]))
+        return Ruling.allow("", *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+
+    def _with_redirect(self, state: GameState, action: Charge, ruling: Ruling) -> Ruling:
+        """Add the redirect a charge names to its ruling, or refuse the charge for it."""
+        problem = self._redirect_problem(state, action)
+        if not problem.legal:
+            return problem
+        return Ruling.allow(f"{ruling.reason}; {problem.reason}", *ruling.rules, *problem.rules,
+                            notes=(*ruling.notes, *problem.notes))
+
+    @implements(REDIRECT)
+    def _redirect_problem(self, state: GameState, action: Charge) -> Ruling:
+        """Rule on the redirect a charge names: only after its target Flees, at another unit the charger could charge
+        (as the charge was declared: published.t9a-charge, before the flee), Holding or Standing and Shooting."""
+        assert action.redirect is not None
+        flees = action.reaction == "flee" or (action.reaction is None and self._must_flee(state.unit(action.target)))
+        if not flees:
+            return Ruling.forbid(f"{action.unit} may redirect its charge only when {action.target} Flees (name "
+                                 "reaction flee)", REDIRECT, CHARGE_REACTIONS)
+        if action.redirect == action.target:
+            return Ruling.forbid(f"a charge is redirected to another unit, not to {action.target} again", REDIRECT)
+        if action.wheel is not None:
+            return Ruling.forbid("a charge that may be redirected goes straight in: declare no wheel with a redirect",
+                                 REDIRECT, WHEEL_RULE)
+        new = state.unit(action.redirect)
+        second = _redirected(action, action.redirect_reaction)
+        key = (type(self), "rule_charge", action.unit, new.id, None, action.fly)
+        declared = state.remember(key, lambda: self._charge_declared(state, second))
+        if not declared.legal:
+            return Ruling.forbid(f"{action.unit} could not redirect its charge to {new.id}: {declared.reason}",
+                                 REDIRECT, *declared.rules)
+        said = "its default Charge Reaction"
+        rules: tuple[str, ...] = ()
+        notes: tuple[str, ...] = ()
+        if action.redirect_reaction is not None:
+            reaction = self._reaction_problem(state, second, state.unit(action.unit), new, REDIRECT_WEAPON)
+            if not reaction.legal:
+                return Ruling.forbid(f"the redirected charge: {reaction.reason}", REDIRECT, *reaction.rules)
+            said, rules, notes = reaction.reason, reaction.rules, reaction.notes
+        elif self._must_flee(new):
+            if action.redirect_reaction_weapon is not None:
+                return self._no_volley(REDIRECT_WEAPON, f"{new.id} is fleeing, so it Flees")
+            said, rules = f"{new.id} is fleeing, so it Flees", (CHARGE_REACTIONS, FLEE_REACTION)
+        elif (default := self._default_volley(state, second, state.unit(action.unit), new, REDIRECT_WEAPON)) \
+                is not None:
+            if not default.legal:
+                return Ruling.forbid(f"the redirected charge: {default.reason}", REDIRECT, *default.rules)
+            rules, notes = default.rules, default.notes
+        both = self._both_flee_problem(action, new)
+        if isinstance(both, Ruling):
+            return both
+        return Ruling.allow(f"if {action.target} Flees, {action.unit} takes a Discipline test to redirect its charge "
+                            f"to {new.id} ({said}){both}", REDIRECT, *rules, notes=notes)
+
+    def _both_flee_problem(self, action: Charge, new: Unit) -> Ruling | str:
+        """Rule on ``if_both_flee``, the target a charger picks when its redirect's unit Flees too (either target,
+        published.t9a-redirect-charge): return what the ruling says of it, or the refusal."""
+        flees = self._flees(action.redirect_reaction, new)
+        chosen = action.if_both_flee
+        if chosen is not None and not flees:
+            return Ruling.forbid(f"if_both_flee picks a target only when {new.id} Flees too (name redirect_reaction "
+                                 "flee)", REDIRECT)
+        if chosen is not None and chosen not in (action.target, new.id):
+            return Ruling.forbid(f"if both flee, {action.unit} may charge either target, {action.target} or {new.id},"
+                                 f" not {chosen}", REDIRECT)
+        if not flees:
+            return ""
+        return f"; if {new.id} Flees too, {action.unit} charges {chosen or new.id} (either target, named before its " \
+               "Charge Range roll)"
+
+    @implements(REDIRECT, BATTLE_STANDARD, GENERAL_RULE_ID)
+    def _redirect(self, state: GameState, action: Charge, charger: Unit, fled: Unit,
+                  dice: Dice) -> tuple[Unit | None, Event]:
+        """Take the Discipline test to redirect a charge whose target fled; return the new target (None: the charge
+        goes on at the unit that fled) and what happened.
+
+        The redirect was ruled as the charge was declared; after the flee the new charge must still be one the
+        charger could declare (the fled unit may now stand in its way): if not, no test is taken.
+        """
+        assert action.redirect is not None
+        start = len(dice.log)
+        new = state.unit(action.redirect)
+        second = _redirected(action, None)
+        again = self._charge_declared(state, second)
+        if not again.legal:
+            return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
+                               f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
+                               (("outcome", "no_redirect"),))
+        if charger.joined:  # a character charging out tests on his own Discipline
+            model = charger.models[0]
+            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
+        else:
+            ld = self.leadership_of(state, charger.id)
+        lent = self.lent_leadership(state, charger.id)  # the General's, within 12" (a Discipline test like any)
+        if lent and max(s.leadership for s in lent) > ld.value:
+            best = max(lent, key=lambda s: s.leadership)
+            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
+        # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
+        result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
+        if flag:
+            test += f" ({flag.split(' [')[0]})"
+        rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
+        if not result.passed:
+            return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
+                               tuple(dice.log[start:]), (("outcome", "failed"),))
+        return new, Event("redirect", f"{test}, passed: it charges {new.id} instead", (*rules, CHARGE_RULE),
+                          tuple(dice.log[start:]), (("outcome", "redirected"),))
+
+    @implements(REDIRECT, FLEE_REACTION)
+    def _both_flee(self, state: GameState, action: Charge, charger: Unit, second: Unit,
+                   dice: Dice) -> tuple[GameState, Unit, list[Event]]:
+        """Flee the redirect's unit too (its Flee Charge Reaction, its flee move rolled through the Dice); the charger
+        then charges either target, as ``if_both_flee`` named it before the Charge Range roll (none: the redirect's).
+        Return the state, the unit charged as it now stands, and the events."""
+        state, second, fled = self._flee_reaction(state, charger, second, dice)
+        chosen = action.if_both_flee if action.if_both_flee is not None else second.id
+        which = "first_target" if chosen == action.target else "second_target"
+        target = state.unit(chosen)
+        said = Event("charge_choice", f"{second.id} Flees too: {charger.id} charges {chosen}, "
+                     f"{'its first target' if which == 'first_target' else 'the unit it redirected to'} (either target, "
+                     "its player's choice, named before the Charge Range roll)", (REDIRECT,), (),
+                     (("outcome", which),))
+        return state, target, [fled, said]
+
+    def _charge_declared(self, state: GameState, action: Charge) -> Ruling:
+        named = state.unit(action.unit)  # a destroyed combined unit named is its last survivor (named_now)
+        target = state.unit(action.target)
+        decl = charge_rules(named)  # the general charge rule; a character charging out, the seed's clause too
+        if not named.alive:
+            return no_models_left(named, *decl)
+        if target.side == named.side or not target.alive:
+            return Ruling.forbid(f"{target.id} is not a living enemy unit", *decl)
+        if target.joined:
+            return Ruling.forbid(f"{target.id} is part of {target.joined}: the unit is charged, not its character alone",
+                                 "t9a.join.part-of-unit", *decl)
+        unit = named
+        host = host_of(state, unit)
+        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
+            return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
+                                 f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
+        if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
+            return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
+                                 *((RALLY_RULE,) if rallied(host_of(state, unit)) else ()))
+        if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
+            return Ruling.forbid(f"a character charged out of {unit.id} this turn", "t9a.charge-out.no-other-charges")
+        if shaken := shaken_refusal(state, unit, "declare a charge", whole_unit=not unit.joined):
+            return shaken
+        out = bool(unit.joined)
+        if not in_front_arc(unit, target):
+            return Ruling.forbid(f"{target.id} is not in {unit.id}'s Front Arc", *decl,
+                                 "published.t9a-charge-arc")
+        seeing = unit.placed if out else sight_all(state, unit)  # with its characters; rear ranks from the first
+        if not unit_line_of_sight(seeing, placed_all(state, target), state.terrain):
+            return Ruling.forbid(f"{unit.id} has no line of sight to {target.id}", *decl,
+                                 "published.line-of-sight", "t9a.join.part-of-unit")
+        rates = self.charge_rates(state, unit, out, bool(action.fly))
+        if rates is None:
+            return Ruling.forbid(f"{unit.id} has no Fly special rule: it cannot charge with Flying Movement" if out else
+                                 f"not every model of {unit.id} has Fly: it cannot charge with Flying Movement",
+                                 *decl, FLY_RULE)
+        adv = rates[0]
+        own = {unit.id} if out else {u.id for u in state.combined(unit.id)}
+        if out:
+            own.add(host.id)
+            own.update(c.id for c in state.joined_to(host.id))
+        arc, way = 0.0, state
+        if action.wheel is not None:
+            if out:
+                return Ruling.forbid(f"{unit.id} charges out on its own base, straight in: a wheel is a unit's",
+                                     WHEEL_RULE, *decl)
+            f = formation_of(unit)
+            if f is None:
+                return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
+            arc = f.wheel_distance(action.wheel)
+            problem = None if action.fly else wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
+            if problem:
+                return Ruling.forbid(f"{unit.id} cannot wheel {action.wheel:g} degrees towards {target.id}: {problem}",
+                                     WHEEL_RULE, *decl)
+            way = wheeled(state, unit, action.wheel)
+        charger = way.unit(unit.id)
+        models = contact_models(way, charger, out)
+        placed = [m.placed for m in models]  # the charger's own models first
+        slack = footprint_slack(placed, target.placed)  # rows charge_contact may move along, not only the nearest
+        rows = nearest_in_rows(placed[:len(charger.models)], target.placed, slack=slack)
+        nearest = min(row[0] for row in rows if row is not None)  # group_distance(charger.placed, target.placed)
+        gap = arc + nearest
+        if gap > adv + MAX_CHARGE_BONUS + EPSILON:
+            return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
+                                 f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
+                                 *((WHEEL_RULE,) if arc else ()))
+        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
+        pairs = contact_pairs(placed, target.placed, rows, slack)
+        problem = None
+        if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
+            _, _, movers = contact_move(models, pairs)
+            touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
+            problem = path_problem(way, movers, own, bool(action.fly), frozenset({target.id}), touched)
+        if problem:
+            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
+                                 "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
+        rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
+        if action.fly:  # a character charging out flies as he may when leaving (t9a.leave.move)
+            rules += (FLY_RULE, *(("t9a.leave.move",) if out else ()))
+        if unit.last_of or target.last_of:
+            rules += ("t9a.combined.last-survivor",)
+        who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
+        if arc:
+            rules += (WHEEL_RULE,)
+            who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
+        return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
+                            f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
+
+    @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
+    def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
+                          field: str = REACTION_WEAPON) -> Ruling:
+        """Rule on the Charge Reaction the charged unit's player chose.
+
+        Hold may always be chosen by a unit not fleeing; Stand and Shoot when the published rule allows it
+        (``stand_and_shoot_volley``: a unit that can shoot at the charger); Flee by a unit not
+        engaged in combat, and it is the only reaction of a unit already fleeing (published.t9a-flee-reaction).
+        A Stand and Shoot's weapon is chosen as a shot's (``action.reaction_weapon``, named ``field``;
+        published.t9a-shooting-weapons); it is refused with any other reaction.
+        """
+        if action.reaction in ("flee", "hold") and action.reaction_weapon is not None:
+            return self._no_volley(field, f"{target.id} {'Flees' if action.reaction == 'flee' else 'Holds'}")
+        if action.reaction == "flee":
+            return self._flee_problem(state, target)
+        if self._must_flee(target):
+            return Ruling.forbid(f"{target.id} is fleeing: a unit already fleeing must Flee (name reaction flee, or "
+                                 "none)", CHARGE_REACTIONS, FLEE_REACTION)
+        if action.reaction == "hold":
+            return Ruling.allow(f"{target.id} holds (its player's Charge Reaction)", CHARGE_REACTIONS)
+        # named, Stand and Shoot is open to any unit that can shoot at the charger (published.t9a-stand-and-shoot):
+        # the rule "Stand and Shoot" on a unit only makes it the reaction its player takes unasked
+        if problem := weapon_choice_problem(state, target, action.reaction_weapon, field):
+            return Ruling.forbid(problem, SHOOTING_WEAPONS, STAND_AND_SHOOT)
+        volley = stand_and_shoot_volley(state, target, charger, choice=action.reaction_weapon,
+                                        advance=self._flying_advance(state, charger, action))
+        if not volley.shooters:
+            return Ruling.forbid(volley.said.split(" [")[0] + " (it may Hold)", CHARGE_REACTIONS, STAND_AND_SHOOT,
+                                 *((WHO_CAN_SHOOT,) if WHO_CAN_SHOOT in volley.said else ()))
+        notes = tuple(weapons_said(state, target, action.reaction_weapon, "will stand and shoot with",
+                                   field.split(".")[-1]))
+        return Ruling.allow(f"{target.id} will Stand and Shoot (its player's Charge Reaction)", CHARGE_REACTIONS,
+                            STAND_AND_SHOOT, *((SHOOTING_WEAPONS,) if notes else ()), notes=notes)
+
+    @implements(FLEE_REACTION)
+    def _flee_reaction(self, state: GameState, charger: Unit, target: Unit, dice: Dice) -> tuple[GameState, Unit, Event]:
+        """Flee the charged unit from its charger (once per phase: a unit that fled from a charge already stays put).
+
+        Return the state, the charged unit as it now stands (no models: it fled off the table) and the flee's event.
+        """
+        start = len(dice.log)
+        if target.has(Status.FLED_FROM_CHARGE):
+            return state, target, Event("flee", f"{target.id} fled from a charge this phase already: it Flees, but "
+                                        "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
+                                        (("outcome", "stayed"),))
+        state, dist = self.flee_from_charge(state, target.id, front_centre(charger), dice)
+        now = state.unit(target.id)
+        gone = not now.alive
+        if not gone:
+            state = state.replace_units(*(u.with_status(Status.FLED_FROM_CHARGE) for u in state.combined(target.id)))
+            now = state.unit(target.id)
+        said = f"{target.id} flees {dist}\" from {charger.id}'s charge (its player's Charge Reaction)"
+        if not gone and (moved := math.dist(target.models[0].at, now.models[0].at)) > dist + EPSILON:
+            said += f", carried on to {moved:.2f}\" to end clear of the units in its way"
+        return state, now, Event("flee", said + (", off the table: destroyed" if gone else ""),
+                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee"), tuple(dice.log[start:]),
+                                 (("outcome", "destroyed" if gone else "fled"),))
+
+    @implements(FLEE_REACTION, "t9a.charge-out.success")
+    def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
+                fly: bool = False) -> tuple[GameState, str]:
+        """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
+
+        ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
+        and only if its way is clear and its end stands on no model (the ruling measured the way to
+        where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
+        character charging out: in his unit).  Return the state and what the charger did.
+        """
+        gone = [m.name for u in state.combined(target.id) for m in u.models]
+        dx, dy, movers = charge_contact(way, way.unit(unit.id), target, out)
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        moved: GameState | None = None
+        if not path_problem(way, movers, own, fly, frozenset({target.id})):
+            model = unit.models[0]
+            moved = detach(state, unit, (model.at[0] + dx, model.at[1] + dy)) if out else \
+                shift_unit(way, way.unit(unit.id), dx, dy)
+            moved = remove_casualties(moved, target.id, gone)
+            if movement.overlap_problem(state, moved):
+                moved = None
+        if moved is None:
+            stayed = remove_casualties(state, target.id, gone)
+            return stayed.replace_units(*(u.with_status(Status.CHARGED) for u in [
+                stayed.unit(unit.id), *charged_with(stayed, unit.id, out)])), (
+                f"stays {'in ' + host.id if out else 'where it stood'}: its Charge Move to where {target.id} fled "
+                "is not clear")
+        moved = moved.replace_units(moved.unit(unit.id).with_status(Status.CHARGED), *charged_with(moved, unit.id, out))
+        return moved, ("moves out of " + host.id + " " if out else "moves ") + \
+            f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
+
+    def _flying_advance(self, state: GameState, charger: Unit, action: Charge) -> int | None:
+        """Return a Flying charge's flying Advance Rate, which stands for the charger's Advance Rate where a Stand and
+        Shoot measures it (published.t9a-fly); None for a charge on the ground."""
+        if not action.fly:
+            return None
+        rates = self.charge_rates(state, charger, bool(charger.joined), True)
+        return rates[0] if rates is not None else None
+
+    @staticmethod
+    @implements(FLY_RULE, FAILED_CHARGE)
+    def _flown_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float) -> float:
+        """Return how far a Flying Failed Charge move goes along (ux, uy): ``step``, or less where its end would stand
+        on a model of another unit or in Impassable Terrain (a Flying Movement passes over them, never ends on them)."""
+        host = host_of(state, unit)
+        own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
+            {u.id for u in state.combined(unit.id)}
+        movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
+        while step > 0:
+            ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
+            if not path_problem(state, ends, own, True) and not spacing_problem(state, ends, own):
+                return step  # back to its last legal place, Unit Spacing kept (published.t9a-fly)
+            step = max(0.0, step - 0.1)
+        return 0.0
+
+    @staticmethod
+    @implements("t9a.charge-out.own-rate", FLY_RULE, "t9a.leave.move")
+    def charge_rates(state: GameState, unit: Unit, out: bool, fly: bool) -> tuple[int, int] | None:
+        """Return the Advance and March Rates a charge uses, or None for a Flying charge the charger cannot make.
+
+        A character charging out of his unit uses his own (t9a.charge-out.own-rate), flying by his own Fly as he may
+        when he leaves (t9a.leave.move); a unit, its slowest model's, flying only when every model has Fly
+        (published.t9a-fly).
+        """
+        if out:
+            return fly_rates(unit) if fly else (advance_rate(unit), march_rate(unit))
+        return unit_rates(state, unit, fly)
+
+    @implements(SWIFTSTRIDE, "t9a.charge-out.own-rate", "t9a.join.part-of-unit")
+    def swiftstride(self, state: GameState, unit: Unit, out: bool) -> tuple[bool, str]:
+        """Say whether a charger rolls its Charge Range with Swiftstride, and why when that is not plain ("").
+
+        A unit has Swiftstride only when every model in it has it (published.t9a-swiftstride), its joined characters
+        too: one without it takes it from the combined unit.  A character charging out of a unit has his own, or may
+        use the unit's as a charge bonus that applied to the unit he leaves (t9a.charge-out.own-rate).
+        """
+        key = rule_key("Swiftstride")
+        if out:
+            if key in self.effective_rules(state, unit.id):
+                return True, ""
+            host = host_of(state, unit)
+            if any(rule_key(r) in self.effective_rules(state, host.id) for r in CHARGE_BONUS_RULES):
+                return True, (f"{unit.id} charges with {host.id}'s Swiftstride, a charge bonus of the unit it leaves "
+                              f"[t9a.charge-out.own-rate]")
+            return False, ""
+        members = state.combined(unit.id)
+        lacking = [u.id for u in members if key not in self.effective_rules(state, u.id)]
+        if not lacking:
+            return True, ""
+        if len(lacking) < len(members):
+            return False, (f"{', '.join(lacking)} lacks Swiftstride, so {unit.id} rolls no extra charge die: a unit "
+                           f"has it only when every model in it has it [{SWIFTSTRIDE}]")
+        return False, ""
+
+    def _must_flee(self, target: Unit) -> bool:
+        """Say whether the charged unit's only Charge Reaction is Flee: it is fleeing already (and this ruleset flees)."""
+        return self.flees_from_charges and target.has(Status.FLEEING)
+
+    def _flees(self, reaction: str | None, target: Unit) -> bool:
+        """Say whether the charged unit Flees: its player named Flee, or named nothing and it is fleeing already."""
+        return reaction == "flee" or (reaction is None and self._must_flee(target))
+
+    @implements(CHARGE_REACTIONS, FLEE_REACTION)
+    def _flee_problem(self, state: GameState, target: Unit) -> Ruling:
+        """Rule on a Flee Charge Reaction: not by a unit engaged in combat (it may only Hold), nor where no flee move is."""
+        if not self.flees_from_charges:
+            return Ruling.forbid(f"{target.id} cannot Flee: ruleset {self.name} has no flee move", FLEE_REACTION)
+        if any(u.has(Status.ENGAGED) for u in state.combined(target.id)):
+            return Ruling.forbid(f"{target.id} is engaged in combat: it may only Hold", CHARGE_REACTIONS, FLEE_REACTION)
+        again = " (it fled from a charge this phase already, so it flees no further)" \
+            if target.has(Status.FLED_FROM_CHARGE) else ""
+        return Ruling.allow(f"{target.id} will Flee (its player's Charge Reaction){again}", CHARGE_REACTIONS,
+                            FLEE_REACTION)
+
+    @rolls_before_placing
+    @implements("t9a.charge-out.stand-and-shoot", "t9a.charge-out.own-rate", "t9a.charge-out.success",
+                "t9a.charge-out.failure", "t9a.charge-out.no-other-charges", FAILED_CHARGE)
+    def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
+        """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
+        (at a unit that fled: caught and destroyed) or the Failed Charge move."""
+        start = len(dice.log)
+        events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
+        skip = (start, start)  # the dice of that test, reported on its own event
+        unit = state.unit(action.unit)
+        target = state.unit(action.target)
+        out = bool(unit.joined)
+        host = host_of(state, unit)
+        rules: list[str] = list(charge_rules(unit))
+        if out:
+            others = [c for c in state.joined_to(host.id) if c.id != unit.id]
+            state = state.replace_units(*(u.with_status(Status.NO_CHARGE) for u in [host, *others]))
+            rules.append("t9a.charge-out.no-other-charges")
+        # Stand and Shoot: every hit on the character charging out (t9a.charge-out.stand-and-shoot);
+        # on a unit, shared as every shooting attack's hits are (published.t9a-distributing-hits)
+        flees = self._flees(action.reaction, target)
+        reaction, weapon, field = action.reaction, action.reaction_weapon, REACTION_WEAPON
+        if flees:  # published.t9a-flee-reaction: it flees first, then the charger rolls to catch it where it ends
+            rules += [CHARGE_REACTIONS, FLEE_REACTION]
+            state, target, fled = self._flee_reaction(state, unit, target, dice)
+            events.append(fled)
+            if action.redirect is not None:  # published.t9a-redirect-charge: a Discipline test, at once
+                new_target, redirect = self._redirect(state, action, unit, target, dice)
+                events.append(redirect)
+                rules.append(REDIRECT)
+                if new_target is not None:
+                    target, flees, reaction = new_target, False, action.redirect_reaction
+                    weapon, field = action.redirect_reaction_weapon, REDIRECT_WEAPON
+                    if self._flees(reaction, target):
+                        state, target, more = self._both_flee(state, action, unit, target, dice)
+                        events += more
+                        flees = True
+            skip = (start, len(dice.log))
+            if flees and not target.alive:
+                new = state.replace_units(*(u.with_status(Status.CHARGED)
+                                            for u in [state.unit(unit.id), *charged_with(state, unit.id, out)]))
+                return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
+                                                    rules, dice, start, FLED_OFF, skip)]
+        holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
+        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1],
+                                        advance=self._flying_advance(state, unit, action)) \
+            if takes_stand_and_shoot(target, reaction) and not flees \
+            else None
+        said = f"; {volley.said}" if volley is not None else ""
+        if holds:
+            rules.append(CHARGE_REACTIONS)
+            said = f"; {target.id} holds (its player's Charge Reaction) [{CHARGE_REACTIONS}]"
+        elif reaction is not None:
+            rules.append(CHARGE_REACTIONS)
+        if volley is not None:
+            rules.append(STAND_AND_SHOOT)
+            if WHO_CAN_SHOOT in volley.said:
+                rules.append(WHO_CAN_SHOOT)
+            if COVER in volley.said:
+                rules.append(COVER)
+            if SHOOTING_WEAPONS in volley.said:
+                rules.append(SHOOTING_WEAPONS)
+        event = partial(_charge_event, note=said)
+        if volley is not None and volley.shooters:
+            state = state.replace_units(*(u.with_status(Status.STOOD_AND_SHOT) for u in state.combined(target.id)))
+            before = sum(len(u.models) for u in ([unit] if out else state.combined(unit.id)))
+            if out:
+                model = unit.models[-1]
+                unsaved = stand_and_shoot(dice, volley.shooters, model.profile.t, model.profile.save,
+                                          "t9a.charge-out.stand-and-shoot")
+                rules.append("t9a.charge-out.stand-and-shoot")
+                state, dead = take_wounds(state, [(unit, model)], unsaved)
+                if dead:
+                    state = remove_casualties(state, host.id, dead)
+            else:
+                state, dead, shared, spared = stand_and_shoot_at_unit(state, unit.id, volley.shooters, dice)
+                if shared:
+                    rules.append(DISTRIBUTING_HITS)
+                if spared:
+                    rules.append(COMMAND_GROUP)
+            if dead:
+                survivor = current(state, unit.id)
+                if not survivor.alive:
+                    return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                if survivor.id != unit.id:
+                    rules.append("t9a.combined.last-survivor")
+                unit = survivor
+                if not out:
+                    shot_at = len(dice.log)
+                    state, panic = self.charger_panic(state, unit.id, before, dice, front_centre(target))
+                    if panic:
+                        events.extend(panic)
+                        skip = (shot_at, len(dice.log))
+                    if state.unit(unit.id).has(Status.FLEEING):
+                        rules.append(PANIC_RULE)
+                        return state, [*events, event(
+                            f"{unit.id} flees from the Stand and Shoot of {target.id}: its charge is not made",
+                            rules, dice, start, FLED, skip)]
+            unit = state.unit(unit.id)
+            host = host_of(state, unit)
+        swift, swift_said = self.swiftstride(state, unit, out)
+        if swift or swift_said:
+            rules.append(SWIFTSTRIDE)
+        rates = self.charge_rates(state, unit, out, bool(action.fly)) or self.charge_rates(state, unit, out, False)
+        assert rates is not None
+        rate = rates[0]
+        if action.fly:
+            rules.append(FLY_RULE)
+        roll = roll_charge(dice, rate, swift, unit.id)
+        if swift_said:
+            said = f"; {swift_said}{said}"
+            event = partial(_charge_event, note=said)
+        if out:
+            rules.append("t9a.charge-out.own-rate")
+        arc, way = 0.0, state
+        if action.wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
+            f = formation_of(unit)
+            arc = f.wheel_distance(action.wheel) if f is not None else 0.0
+            way = wheeled(state, unit, action.wheel)
+        reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
+                                     target.placed)
+        if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
+            caught, where = self._caught(state, way, unit, target, out, bool(action.fly))
+            if where.startswith("moves") and out:
+                rules.append("t9a.charge-out.success")
+            return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
+                                           f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
+                                           rules, dice, start, CAUGHT, skip)]
+        if roll.range + EPSILON >= reach:
+            dx, dy, _ = charge_contact(way, way.unit(unit.id), target, out)
+            model = unit.models[0]
+            to = (model.at[0] + dx, model.at[1] + dy)
+            new = detach(state, unit, to) if out else shift_unit(way, way.unit(unit.id), dx, dy)
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED, Status.ENGAGED),
+                                    new.unit(target.id).with_status(Status.ENGAGED),
+                                    *charged_with(new, unit.id, out))
+            if out:
+                rules.append("t9a.charge-out.success")
+            turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
+            if arc:
+                rules.append(WHEEL_RULE)
+            return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
+                                                f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
+        gap = reach if arc else group_distance(unit.placed if out else placed_all(state, unit), target.placed)
+        dx, dy, _ = charge_contact(state, unit, target, out)
+        model = unit.models[0]
+        rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
+        failed = float(roll.failed_move)
+        if arc and action.wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
+            turned = action.wheel * min(1.0, failed / arc)
+            state = wheeled(state, unit, turned)
+            unit = state.unit(unit.id)
+            failed = max(0.0, failed - arc * min(1.0, failed / arc))
+            dx, dy, _ = charge_contact(state, unit, target, out)
+            rules.append(WHEEL_RULE)
+        length = math.hypot(dx, dy)
+        step = min(failed, max(0.0, length - 0.01))
+        if action.fly and length > 0:  # flown over what stands in the way, it may not end on it: it stops short
+            step = self._flown_short(state, unit, out, dx / length, dy / length, step)
+        dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
+        if not out:
+            new = shift_unit(state, unit, dx, dy)
+            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out))
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
+                                                f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
+        to = (model.at[0] + dx, model.at[1] + dy)
+        end = Placed(model.base, to, model.facing)
+        rest = placed_all(state, host, skip=model.name)
+        away = min((distance(end, p) for p in rest), default=math.inf)
+        if away + EPSILON >= 1.0:
+            new = detach(state, unit, to)
+            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
+                                                f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT,
+                                                skip)]
+        members = [state.unit(host.id), *state.joined_to(host.id)]
+        new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
+        new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+        return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
+                                            f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the "
+                                            "unit is Shaken until the end of the player turn", rules, dice, start,
+                                            FAILED_STAYED, skip)]

@@ -1,0 +1,135 @@
+"""The 9th Age's Discipline tests around characters: the Shaken (published.t9a-shaken), the Battle Standard's
+re-roll (published.t9a-battle-standard), Panic for heavy casualties on the survivors' Leadership, and the Wizard
+Conclave's choice of spells (t9a.spell.wizard-conclave)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..catalogue import implements
+from ..checks import LeadershipTestKind, TestResult, leadership_test
+from ..dice import Dice
+from ..errors import IllegalActionError
+from ..geometry import group_distance
+from ..rulings import Ruling
+from ..state import GameState
+from ..units import Model, Status, Unit
+from .t9a_units import combined_status, CONCLAVE_PATTERN, current, has_conclave
+
+
+SHAKEN_RULE = "published.t9a-shaken"
+
+
+#: The General's Commanding Presence: his Leadership lent to a unit's Discipline tests within 12".
+GENERAL_RULE_ID = "published.t9a-general"
+
+
+@implements(SHAKEN_RULE, "t9a.charge-out.failure")
+def shaken_refusal(state: GameState, unit: Unit, cannot: str, whole_unit: bool = True) -> Ruling | None:
+    """Refuse what a Shaken model may not do (charge, Advance or March move, reform, shoot), or None.
+
+    ``whole_unit``: the unit acts with every model in it (a move, a reform, a volley), so one
+    Shaken model binds it; otherwise only the named model acts (a character leaving, joining or
+    charging out), Shaken by its own status or its unit's.
+    """
+    if whole_unit:
+        shaken = any(u.has(Status.SHAKEN) for u in state.combined(unit.id))
+    else:
+        shaken = Status.SHAKEN in combined_status(state, unit)
+    if not shaken:
+        return None
+    return Ruling.forbid(f"{unit.id} is Shaken until the end of the player turn (a failed charge out leaves its "
+                         f"unit so): it cannot {cannot}", "t9a.charge-out.failure", SHAKEN_RULE)
+
+
+#: The special rule naming the army's Battle Standard Bearer, and the reach of Rally Around the Flag (inches).
+BSB_RULE = "Battle Standard Bearer"
+
+
+BATTLE_STANDARD = "published.t9a-battle-standard"
+
+
+RALLY_AROUND_THE_FLAG = 12.0
+
+
+@implements(BATTLE_STANDARD)
+def bearer_near(state: GameState, host_id: str) -> Model | None:
+    """Return the Battle Standard Bearer whose Rally Around the Flag reaches a unit: its side's, not fleeing, within
+    12" edge to edge of the unit's models (its own unit included); None when there is none (the common case, settled
+    by the names of the side's rules before anything is measured)."""
+    host = current(state, host_id)
+    bearers = [u for u in state.side_units(host.side) if BSB_RULE in u.rules and u.alive and u.models
+               and not u.has(Status.DUEL_REFUSED)]  # a bearer shamed by a refused Duel loses it (published.t9a-duel)
+    if not bearers:
+        return None
+    group = [host, *state.joined_to(host.id)]
+    ids = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    for b in bearers:
+        if b.has(Status.FLEEING) or (b.joined is not None and current(state, b.joined).has(Status.FLEEING)):
+            continue
+        if b.id in ids or b.joined in ids or (mine and group_distance([m.placed for m in b.models], mine)
+                                              <= RALLY_AROUND_THE_FLAG):
+            return b.models[0]
+    return None
+
+
+@implements(BATTLE_STANDARD)
+def discipline_test(state: GameState, host_id: str, dice: Dice, leadership: int, kind: LeadershipTestKind,
+                    modifier: int = 0) -> tuple[TestResult, str]:
+    """Take a unit's Discipline test, re-rolled once when it fails within the reach of its Battle Standard Bearer
+    (Rally Around the Flag); return the result that stands and what the re-roll did ("" without one)."""
+    result = leadership_test(dice, leadership, kind, modifier)
+    if result.passed:
+        return result, ""
+    bearer = bearer_near(state, host_id)
+    if bearer is None:
+        return result, ""
+    again = leadership_test(dice, leadership, kind, modifier)
+    return again, (f"the first roll, {result.roll}, failed and was re-rolled for Rally Around the Flag ({bearer.name}, "
+                   f"the Battle Standard Bearer) [{BATTLE_STANDARD}]")
+
+
+@implements("t9a.combined.last-survivor")
+def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
+                           lent: Sequence[int] = ()) -> tuple[TestResult, str] | None:
+    """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
+
+    A character left alone takes it alone, with its own Leadership; it is a Leadership
+    test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
+    instead (its General's, from the Melee and Shooting rules above).  A failure is re-rolled within the reach of
+    the Battle Standard Bearer (``discipline_test``); the second string says so.
+    """
+    if at_start <= 0 or lost * 4 < at_start:
+        return None
+    host = current(state, host_id)
+    models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
+    if not models:
+        return None
+    return discipline_test(state, host.id, dice, max([*(m.profile.ld for m in models), *lent]),
+                           LeadershipTestKind.PANIC)
+
+
+@implements("t9a.spell.wizard-conclave")
+def conclave_spells(unit: Unit) -> tuple[str, ...]:
+    """Return the spell list given with a unit's Wizard Conclave rule, e.g. ``Wizard Conclave (A, B, C)``."""
+    for r in unit.rules:
+        m = CONCLAVE_PATTERN.match(r)
+        if m:
+            return tuple(s.strip() for s in m.group(1).split(",") if s.strip())
+    return ()
+
+
+@implements("t9a.spell.wizard-conclave")
+def choose_conclave_spells(unit: Unit, chosen: Sequence[str]) -> tuple[str, str]:
+    """Check the champion's choice: exactly two different spells from the rule's list (not normal selection)."""
+    rule = "t9a.spell.wizard-conclave"
+    if not has_conclave(unit):
+        raise IllegalActionError(f"unit {unit.id} has no Wizard Conclave rule", [rule])
+    listed = conclave_spells(unit)
+    if len(chosen) != 2 or len(set(chosen)) != 2:
+        raise IllegalActionError(f"the champion chooses exactly two different spells, got {list(chosen)}", [rule])
+    bad = [s for s in chosen if s not in listed]
+    if bad:
+        raise IllegalActionError(f"{', '.join(bad)} not in the Wizard Conclave list ({', '.join(listed)})", [rule])
+    return (chosen[0], chosen[1])

@@ -1,0 +1,410 @@
+"""The 9th Age: a character joining a rank-and-file unit and leaving it (seed 002: t9a.join.*, t9a.leave.*).
+
+A joined character stays a ``Unit`` of its own with ``joined`` naming its host, and stands in a slot of the
+host's ``Formation`` (formations.py): ``JoinRules`` plans the slot, the move and the checks once, for the ruling
+and the resolution alike (``JoinPlan``, ``LeavePlan``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..catalogue import implements
+from ..dice import Dice
+from ..errors import IllegalActionError
+from .. import movement
+from ..formations import Formation, arrange, centre_file, front_rank_test, is_character, place_in_front_rank
+from ..geometry import EPSILON, Placed, box_gap, in_base_contact, nearest_in_rows, overlaps
+from ..rulings import Event, Ruling
+from ..state import GameState, Phase
+from ..units import Model, Status, Unit
+from .base import Resolution, Ruleset, places_as_ruled
+from .t9a_units import advance_rate, BUSY, fly_rates, formation_of, march_rate, member_models, MOVED, why_moved
+from .t9a_moves import detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
+from .t9a_discipline import shaken_refusal
+
+if TYPE_CHECKING:
+    from ..actions import Charge, Join, Leave
+
+
+FLY_RULE = "published.t9a-fly"
+
+
+# -- plans shared by rule_ and resolve_ ------------------------------------------------
+@dataclass(frozen=True)
+class JoinPlan:
+    """What a legal join does: the host's new formation and how far the character moves."""
+
+    host: Unit
+    character: Unit
+    formation: Formation
+    moved: float
+    advance: int
+    march: int
+    #: Every model of the joined unit stands in a slot no smaller than its base: none can stand on another.
+    in_slots: bool = False
+
+
+def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
+    """Cite t9a.join.single-rank where the join made the player's choice: the unit stood in one full rank, widened
+    or given a second rank for the displaced model (a judge asked which clause let the rank grow); a lone character
+    joined by another is such a rank of one."""
+    f = formation_of(plan.host)
+    full_single = f is not None and f.single_rank and len(f.order) == f.files
+    return ("t9a.join.single-rank",) if full_single else ()
+
+
+@dataclass(frozen=True)
+class _JoinBasis:
+    """What every join of one character into one unit shares whatever the file (``NinthAge._join_basis``)."""
+
+    character: Unit
+    host: Unit
+    #: The host's formation, its slots as wide and deep as the character's base at least.
+    formation: Formation
+    front: Callable[[str], bool]
+    #: How many names the combined unit's models have.
+    names: int
+    #: The combined unit's models (host first), then the character's.
+    models: tuple[Model, ...]
+    #: The character and its new combined unit: the spacing and the paths leave them out.
+    group: frozenset[str]
+    advance: int
+    march: int
+    #: Each member stands in a slot of its own under one name: a join puts every model in a slot.
+    regular: bool
+    #: Regular, and every model on the character's base: the models stand on every slot of the new formation.
+    uniform: bool
+    #: Every base no wider nor deeper than the slots.
+    fits: bool
+
+
+@dataclass(frozen=True)
+class LeavePlan:
+    """What a legal leave does: how far the character moves."""
+
+    host: Unit
+    character: Unit
+    moved: float
+    advance: int
+
+
+@implements("t9a.combined.last-survivor", "t9a.join.part-of-unit")
+def _no_longer(plan: JoinPlan) -> str:
+    """Say what becomes of a destroyed unit's name when its last survivor joins another unit ("" if it is none).
+
+    The seed keeps the lone character that unit while he is left alone; joined to another unit he
+    is part of that one (t9a.join.part-of-unit), so the destroyed unit's name names nothing more.
+    """
+    gone = plan.character.last_of
+    return (f"{plan.character.id} was all that was left of {gone}; now part of {plan.host.id}, it is {gone} no more: "
+            f"{gone} is gone from the table [t9a.combined.last-survivor]") if gone else ""
+
+
+def _refuse(reason: str, *rules: str) -> IllegalActionError:
+    return IllegalActionError(reason, rules)
+
+
+class JoinRules(Ruleset):
+    """A character joining a unit and leaving it (the join and leave actions of both phases that allow them)."""
+
+    # -- joining -----------------------------------------------------------------
+    @places_as_ruled
+    def rule_join(self, state: GameState, action: Join) -> Ruling:
+        """Rule on a character joining a unit (t9a.join.*).
+
+        The plan keeps 1" from every other unit (Unit Spacing), so the joined unit can stand on
+        another unit's model only if its own models overlap: never when each stands in a slot
+        no smaller than its base (``JoinPlan.in_slots``); otherwise the join is resolved and
+        its bases are checked as every placing action's are.
+        """
+        plan = self.plan_join(state, action)
+        if not plan.in_slots:
+            after = self._joined(state, plan)[0]
+            if problem := movement.overlap_problem(state, after):
+                return Ruling.forbid(problem, "published.bases-apart")
+        where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
+        if state.phase is Phase.DEPLOYMENT:
+            return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
+                                "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
+        note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
+            "it counts as having moved; the unit does not"
+        gone = _no_longer(plan)
+        return Ruling.allow(
+            f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
+            f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
+            "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
+            *((FLY_RULE,) if action.fly else ()),
+            *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
+            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
+                   *((gone,) if gone else ())))
+
+    def plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
+        from ..actions import action_key
+
+        key = (type(self), "plan_join", action_key(action))
+        return state.remember(key, lambda: self._plan_join(state, action))
+
+    def _join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
+        """What every join of this character into this unit shares, or why none is allowed: once per state.
+
+        Listing legal actions proposes a join for each file of each unit; who may join whom,
+        the unit's slots and its members do not depend on the file.
+        """
+        key = (type(self), "join basis", character, unit)
+        return state.remember(key, lambda: self._work_out_join_basis(state, character, unit))
+
+    @implements("t9a.join.move", "t9a.join.forbidden", "t9a.join.character-units", "t9a.join.position")
+    def _work_out_join_basis(self, state: GameState, character: str, unit: str) -> _JoinBasis | IllegalActionError:
+        """Refuse a join whatever its file (as the refusal, not raised: it is remembered), or say what every file shares."""
+        try:
+            ch = state.unit(character)
+            host = state.unit(unit)
+        except IllegalActionError as exc:
+            return exc
+        if not is_character(ch):
+            return _refuse(f"{ch.id} is not a character; only characters join units", "t9a.char.universal")
+        if host.side != ch.side:  # in its own turn: the turn sequence has refused it before any join is ruled
+            return _refuse(f"{ch.id} may join only a unit of its own side ({host.id} is {host.side}'s)", "t9a.join.move")
+        if not host.alive or not ch.alive:
+            gone = ch if not ch.alive else host
+            return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
+                           "t9a.join.move", "core.zero.w")
+        if ch.joined is not None:
+            return _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+        if led := state.joined_to(ch.id):
+            return _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part "
+                           "of that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
+        if host.id == ch.id:
+            return _refuse(f"{ch.id} cannot join itself: it joins another unit, or another character joins it",
+                           "t9a.join.character-units")
+        if host.joined is not None:
+            return _refuse(f"{host.id} is part of {host.joined}: join {host.joined}, the unit it is part of",
+                           "t9a.join.character-units", "t9a.join.part-of-unit")
+        for s in BUSY:
+            if host.has(s):
+                return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
+            if ch.has(s):
+                return _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+        if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
+            return _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
+        if any(ch.has(s) for s in MOVED):
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
+            return _refuse(said, "t9a.join.move", *rally)
+        f = formation_of(host)
+        if f is None:
+            return _refuse(f"{host.id} has no formation (ranks and files) to join", "t9a.join.position")
+        model = ch.models[0]
+        f = f.resized((max(f.slot_mm[0], model.base.width_mm), max(f.slot_mm[1], model.base.depth_mm)))
+        front = state.remember(("t9a front rank test", host.id), lambda: front_rank_test(state, host))
+        members = [m for _, m in member_models(state, host)]
+        names = {m.name for m in members}
+        if model.name in names:  # the formation's slots are kept by name (as load refuses such a unit)
+            owner = next((u.id for u, m in member_models(state, host) if m.name == model.name), host.id)
+            return _refuse(f"{host.id} already has a model named {model.name!r} (of {owner}): {ch.id}'s model of "
+                           f"that name joined, one unit would hold two, which its slots, actions and rulings could "
+                           f"not tell apart; give one its own name in the scenario file", "t9a.join.position")
+        joined = (*members, model)
+        # each member one slot of its own: every join places them all, in a new order of the same slots and one more
+        regular = len(names) == len(members) == len(f.order) and names == set(f.order)
+        return _JoinBasis(ch, host, f, front, len(names), joined,
+                          frozenset({ch.id, *(u.id for u in state.combined(host.id))}),
+                          advance_rate(ch), march_rate(ch), regular,
+                          regular and all(m.base == model.base for m in members),
+                          all(m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in joined))
+
+    @implements("t9a.join.move", "t9a.join.position", "t9a.join.single-rank")
+    def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
+        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
+        basis = self._join_basis(state, action.character, action.unit)
+        if isinstance(basis, IllegalActionError):
+            raise _refuse(basis.reason, *basis.rules)
+        ch, host, f, model = basis.character, basis.host, basis.formation, basis.models[-1]
+        advance, march = basis.advance, basis.march
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # a Flying Movement: its rates (published.t9a-fly)
+            rates = fly_rates(ch)
+            if rates is None:
+                raise _refuse(f"{ch.id} has no Fly special rule: it cannot join by a Flying Movement",
+                              "t9a.join.move", FLY_RULE)
+            advance, march = rates
+        file = action.position if action.position is not None else centre_file(f, basis.front)
+        new = place_in_front_rank(f, model.name, file, basis.front, action.rank_choice)
+        points = new.slot_points
+        slot = points[model.name]
+        start = model.at
+        moved = 0.0
+        if action.to is not None:
+            to_placed = Placed(model.base, action.to, model.facing)
+            others = [m.placed for m in host.models] + [m.placed for c in state.joined_to(host.id) for m in c.models]
+            if not any(in_base_contact(to_placed, o, 0.05) for o in others):
+                raise _refuse(f"{action.to} is not in base contact with {host.id}: a character joins by moving "
+                              "into base contact", "t9a.join.move")
+            moved += math.dist(start, action.to)
+            start = action.to
+        moved += math.dist(start, slot)
+        if basis.uniform:  # one base in every slot of the new order: the same places whatever the order
+            shape = (new.position, new.facing, new.files, new.slot_mm, len(new.order))
+            problem = state.remember(("t9a join spacing", basis.group, model.base, shape), lambda: spacing_problem(
+                state, [(m, points[m.name]) for m in basis.models], set(basis.group), new.facing))
+            in_slots = basis.fits
+        else:
+            placed = [(m, points[m.name]) for m in basis.models if m.name in points]
+            problem = spacing_problem(state, placed, set(basis.group), new.facing)
+            slot_w, slot_d = new.slot_mm
+            in_slots = len(placed) == basis.names + 1 == len(new.order) == len(set(new.order)) and all(
+                m.base.width_mm <= slot_w and m.base.depth_mm <= slot_d for m, _ in placed)
+        if problem:
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: the unit {problem}", "t9a.join.position",
+                          SPACING_RULE)
+        if off := table_edge_problem(state, [(m, points[m.name]) for m in basis.models if m.name in points]):
+            raise _refuse(f"{ch.id} cannot join {host.id} in file {file}: {off}", "t9a.join.position",
+                          "published.t9a-move")
+        if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
+            return JoinPlan(host, ch, new, 0.0, basis.advance, basis.march, in_slots)
+        own = set(basis.group)
+        legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
+        for a, b in legs:
+            problem = path_problem(state, [(model.moved_to(a), b)], own, action.fly)
+            if problem:
+                raise _refuse(f"{ch.id} cannot join that way: {problem} (it moves through the unit it joins, and "
+                              "no other)", "t9a.join.position", "published.t9a-move",
+                              *((FLY_RULE,) if action.fly else ()))
+        if moved > march + EPSILON:
+            raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
+                          f"more than its {'flying ' if action.fly else ''}March Rate {march}\"; it cannot join there",
+                          "t9a.join.position", *((FLY_RULE,) if action.fly else ()))
+        return JoinPlan(host, ch, new, moved, advance, march, in_slots)
+
+    @places_as_ruled
+    def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
+        """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
+        new, events = self._joined(state, self.plan_join(state, action))
+        if action.fly and state.phase is not Phase.DEPLOYMENT:  # by a Flying Movement (published.t9a-fly)
+            events = [e._replace(message=f"{e.message} (a Flying Movement)", rules=(*e.rules, FLY_RULE))
+                      for e in events]
+        return new, events
+
+    @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
+                "t9a.combined.last-survivor")
+    def _joined(self, state: GameState, plan: JoinPlan) -> Resolution:
+        """Carry out a planned join (no dice decide it)."""
+        if state.phase is Phase.DEPLOYMENT:
+            ch = replace(plan.character, joined=plan.host.id, formation=None)
+            new = arrange(state.replace_units(ch, replace(plan.host, formation=plan.formation)), plan.host.id)
+            return new, [Event("join", f"{ch.id} is deployed as part of {plan.host.id}, in its first rank",
+                               ("t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank"))]
+        marched = plan.moved > plan.advance + EPSILON
+        ch = plan.character.with_status(Status.MOVED, *((Status.MARCHED,) if marched else ()))
+        # a last survivor that joins another unit is part of it, no longer the destroyed unit (t9a.combined.last-survivor)
+        ch = replace(ch, joined=plan.host.id, formation=None, last_of=None)
+        host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
+        new = arrange(state.replace_units(ch, host), host.id)
+        msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
+               f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
+        gone = _no_longer(plan)
+        return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
+            "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            *_rank_choice_rules(plan), *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
+
+    # -- leaving ----------------------------------------------------------------
+    @places_as_ruled
+    def rule_leave(self, state: GameState, action: Leave) -> Ruling:
+        """Rule on a character leaving its unit (t9a.leave.*).
+
+        The plan keeps the character 1" from every other unit and from its own; its unit re-forms
+        without it, and when every model keeps a slot no smaller than its base and the few that
+        shift stand clear of everyone (``left_apart``) no base can end on another; otherwise the
+        leave is resolved and its bases are checked as every placing action's are.
+        """
+        plan = self.plan_leave(state, action)
+        if not left_apart(state, plan.character, action.to):
+            resolved = self._without_dice(state, action)
+            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+                return Ruling.forbid(problem, "published.bases-apart")
+        return Ruling.allow(f"{plan.character.id} leaves {plan.host.id}, moving {plan.moved:.2f}\"",
+                            "t9a.leave.when", "t9a.leave.move",
+                            notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
+
+    def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
+        """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
+        from ..actions import action_key
+
+        key = (type(self), "plan_leave", action_key(action))
+        return state.remember(key, lambda: self._plan_leave(state, action))
+
+    @implements("t9a.leave.when", "t9a.leave.move", "published.t9a-leave-1inch", "t9a.charge-out.declare")
+    def _plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
+        """Work out a leave or refuse it: only a character free to move, ignoring its own unit's models."""
+        ch = state.unit(action.character)
+        if not ch.alive:
+            raise _refuse(f"{ch.id} has no models left: it is not on the table to leave a unit", "t9a.leave.when")
+        if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
+            raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
+        host = state.unit(ch.joined) if ch.joined else ch  # any character may leave a unit of characters
+        for s in BUSY:
+            if ch.has(s) or host.has(s):
+                raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
+        if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
+            raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
+        if any(ch.has(s) for s in MOVED):
+            said, rally = why_moved(ch, f"{ch.id} has already moved this turn" + (
+                " (it charged, out of its unit or with it)" if ch.has(Status.CHARGED) else ""))
+            raise _refuse(said, "t9a.leave.when", *rally)
+        if state.phase is Phase.CHARGE:
+            raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
+                          "with it); a move out of the unit is an Advance or March move of the Movement phase",
+                          "t9a.leave.when", "t9a.charge-out.declare")
+        rates = fly_rates(ch) if action.fly else (advance_rate(ch), march_rate(ch))
+        if rates is None:
+            raise _refuse(f"{ch.id} has no Fly special rule", "t9a.leave.move")
+        model = ch.models[0]
+        moved = math.dist(model.at, action.to)
+        adv, mar = rates
+        if moved > mar + EPSILON:
+            raise _refuse(f"{ch.id} would move {moved:.2f}\", more than its {'flying ' if action.fly else ''}March "
+                          f"Rate {mar}\"", "t9a.leave.move")
+        own = {u.id for u in state.combined(host.id)}
+        problem = path_problem(state, [(model, action.to)], own, action.fly)
+        end = Placed(model.base, action.to, model.facing)
+        reach = model.base.reach_inches
+        x, y = action.to
+        units = [host, *state.joined_to(host.id)]
+        gaps = [box_gap((x - reach, y - reach, x + reach, y + reach), u.extent) for u in units]  # floors of every gap
+        for u, gap in zip(units, gaps):
+            if gap > 1e-9:
+                continue  # the end's bounding circle is clear of every one of u's: it stands on none of them
+            for m in u.models:
+                if m.name != model.name and overlaps(end, m.placed, 0.02):
+                    problem = f"{model.name} would end on its own unit's model {m.name}"
+        if problem:
+            raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "
+                          "over)", "t9a.leave.move", "published.t9a-move")
+        if all(gap >= 1.0 + 1e-5 for u, gap in zip(units, gaps) if u.id != ch.id or len(u.models) > 1):
+            away = math.inf  # every base of its unit more than an inch from the end's bounding circle
+        else:
+            rest = [m.placed for _, m in member_models(state, host) if m.name != model.name]
+            floor = min((math.dist(action.to, p.at) - reach - p.base.reach_inches for p in rest), default=math.inf)
+            nearest = nearest_in_rows([end], rest)[0] if rest and floor < 1.0 + 1e-6 else None
+            away = nearest[0] if nearest is not None else floor  # bounding circles an inch apart: the bases are
+        if away + EPSILON < 1.0:
+            raise _refuse(f"{ch.id} would end {away:.2f}\" from its unit: a character leaving must end at least 1\" "
+                          "away from it", "t9a.leave.move", "published.t9a-leave-1inch")
+        problem = spacing_problem(state, [(model, action.to)], own)
+        if problem:
+            raise _refuse(f"{ch.id} cannot leave there: {problem}", "t9a.leave.move", SPACING_RULE)
+        return LeavePlan(host, ch, moved, adv)
+
+    @places_as_ruled
+    @implements("t9a.leave.unit-not-moved")
+    def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
+        """Leave: the character moves out and counts as moved; the unit it left does not."""
+        plan = self.plan_leave(state, action)
+        marched = plan.moved > plan.advance + EPSILON
+        new = detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
+        ch = plan.character
+        return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
+                           ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
