@@ -27,7 +27,7 @@ T9A_CHAIN = ("t9a_weapons", "t9a_units", "t9a_casualties", "t9a_moves", "t9a_sta
 
 #: Modules at the bottom (dice and odds' arithmetic, immutable values, geometry, the game state), which the rules,
 #: the simulator and the interfaces build on; none of them may import those.
-LOWER = ("errors", "values", "distribution", "dice", "geometry", "units", "state")
+LOWER = ("errors", "collector", "values", "distribution", "dice", "geometry", "units", "state")
 #: What the lower modules may not import: the rules, the game, simulation and the interfaces.
 UPPER = ("rulesets", "game", "simulate", "fastsim", "sweep", "action_odds", "book", "commands", "web", "cli")
 #: What the rules may not import: the game that applies them, simulation and the interfaces.

@@ -23,6 +23,7 @@ from .actions import ACTION_TYPES, Action, parse_action
 from .dice import DEFAULT_MAX_RUNS, ESTIMATE_PATHS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
 from . import guards
+from .collector import with_fewer_collections
 from .errors import EnumerationTooLarge, IllegalActionError
 from .limits import ENGINE_MAX_RUNS
 from .rulesets import get_ruleset
@@ -184,6 +185,7 @@ class ActionOdds:
         }
 
 
+@with_fewer_collections
 def action_odds(
     state: GameState,
     action: Action | str | Mapping[str, Any],

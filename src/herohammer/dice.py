@@ -39,6 +39,7 @@ from math import gcd
 from typing import Any, NamedTuple, TypeVar
 
 from . import guards
+from .collector import with_fewer_collections
 from .distribution import Distribution
 from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
 from .values import record
@@ -1059,6 +1060,7 @@ class TreeSize:
         return self.runs > (LOOP_MARGIN if self.loops else ESTIMATE_MARGIN) * budget
 
 
+@with_fewer_collections
 def estimate_runs(rules: Callable[[Dice], Any], paths: int = ESTIMATE_PATHS, positions: bool = True,
                   event_view: Callable[[Any], Hashable] | None = None, seed: int = 0) -> TreeSize:
     """Estimate how many times an enumeration would run ``rules``, from ``paths`` runs (Knuth's estimator).
@@ -1180,6 +1182,7 @@ def enumerate_within(rules: Callable[[Dice], T], budget: Budget, positions: bool
     return _enumerate(rules, budget, False, True, positions, event_view)
 
 
+@with_fewer_collections
 def _enumerate(rules: Callable[[Dice], T], budget: Budget, fine: bool, merge: bool, positions: bool,
                event_view: Callable[[Any], Hashable] | None) -> Distribution[T]:
     sums: dict[T, dict[int, int]] = {}

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .dice import ESTIMATE_MARGIN, Budget, Dice, TreeSize, enumerate_within, estimate_runs
+from .collector import with_fewer_collections
 from .errors import EnumerationTooLarge
 from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
@@ -64,6 +65,7 @@ class CompiledPlan:
     blind_from: int | None = None
 
 
+@with_fewer_collections
 def compile_plan(initial: GameState, driver: Driver, max_runs: int, progress: bool = False,
                  blind: bool = True, keep: dict[tuple[Node, bool], Distribution[Node]] | None = None) -> CompiledPlan:
     """Enumerate every run of the plan through the rules code; raise ``EnumerationTooLarge`` past ``max_runs``.
