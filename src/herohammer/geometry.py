@@ -31,7 +31,7 @@ import shapely
 from shapely import Polygon
 
 from herohammer.errors import HerohammerError
-from herohammer.values import HashOnce, cached
+from herohammer.values import HashOnce, cached, drop_oldest
 
 MM_PER_INCH: float = 25.4
 COHERENCY_INCHES: float = 2.0
@@ -267,6 +267,25 @@ def closest_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, fl
         )
     if all(p.base.round for p in a) and all(p.base.round for p in b):
         return _closest_round_pair(a, b)
+    key = (tuple(a), tuple(b))
+    found = _CLOSEST.get(key)
+    if found is None:
+        found = _CLOSEST[key] = _closest_shaped_pair(a, b)
+        if len(_CLOSEST) > CLOSEST_KEPT:
+            drop_oldest(_CLOSEST)
+    return found
+
+
+#: Rectangular groups measured lately, by their placed bases (values): an enumeration's branches measure the same
+#: unmoved ranks again and again (a 9th Age charge's reach and its Stand and Shoot, once a branch), each pair of
+#: rectangles a GEOS call behind Python's; round bases are measured in closed form and not kept.
+_CLOSEST: dict[tuple[tuple[Placed, ...], tuple[Placed, ...]], tuple[int, int, float]] = {}
+CLOSEST_KEPT = 4096
+
+
+def _closest_shaped_pair(a: Sequence[Placed], b: Sequence[Placed]) -> tuple[int, int, float]:
+    """``closest_pair`` of groups with a base that is not round: every pair measured but those the bounding circles
+    show farther than the best so far."""
     best = (0, 0, math.inf)
     for i, model_a in enumerate(a):
         for j, model_b in enumerate(b):

@@ -17,7 +17,7 @@ from . import geometry as geo
 from .catalogue import implements
 from .geometry import Point
 from .state import GameState
-from .values import MEMO, cached
+from .values import MEMO, cached, drop_oldest
 from .units import Model, Unit, UnitType
 
 MOVE_INCHES: dict[UnitType, float] = {
@@ -461,6 +461,26 @@ def positions_after(state: GameState, unit_ids: Sequence[str], moves: Sequence[P
     return out
 
 
+def _first_overlap(changed: tuple[int, ...], everyone: tuple[geo.Placed, ...]) -> tuple[int, int] | None:
+    """The first pair (a changed model's place in ``changed``, the other's in ``everyone``) of bases that overlap, a model
+    not standing on itself; kept by value, since an enumeration's branches check the same ends again and again (a
+    9th Age charge that reaches ends in the same place whatever it rolled)."""
+    key = (changed, everyone)
+    found = _OVERLAPS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:
+        hits = geo.overlapping_pairs([everyone[k] for k in changed], everyone)
+        found = _OVERLAPS[key] = next(((i, j) for i, j in hits if j != changed[i]), None)
+        if len(_OVERLAPS) > OVERLAPS_KEPT:
+            drop_oldest(_OVERLAPS)
+    return found  # type: ignore[return-value]  # (never _UNKNOWN here)
+
+
+_OVERLAPS: dict[tuple[tuple[int, ...], tuple[geo.Placed, ...]], tuple[int, int] | None] = {}
+_UNKNOWN = object()
+#: How many tables' overlap checks ``_first_overlap`` keeps (the oldest forgotten first).
+OVERLAPS_KEPT = 1024
+
+
 @implements("published.bases-apart")
 def overlap_problem(before: GameState, after: GameState) -> str | None:
     """Return why a resolved action leaves a model standing on another (None if every base is clear).
@@ -484,9 +504,8 @@ def overlap_problem(before: GameState, after: GameState) -> str | None:
         row += len(u.models)
     if not changed:
         return None
-    everyone = [p for u in standing for p in u.placed]
-    hits = geo.overlapping_pairs([everyone[k] for k in changed], everyone)
-    hit = next(((i, j) for i, j in hits if j != changed[i]), None)  # a model does not stand on itself
+    everyone = tuple(p for u in standing for p in u.placed)
+    hit = _first_overlap(tuple(changed), everyone)
     if hit is None:
         return None
     placed = [(u.id, m) for u in standing for m in u.models]

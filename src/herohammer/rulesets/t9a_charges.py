@@ -35,13 +35,16 @@ from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contac
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import (charged_with, COVER, stand_and_shoot_at_unit, stand_and_shoot_volley,
-                                  stands_and_shoots_unasked, takes_stand_and_shoot)
+                                  stands_and_shoots_unasked, takes_stand_and_shoot, Volley)
 from .t9a_discipline import GENERAL_RULE_ID, shaken_refusal, BATTLE_STANDARD, discipline_test
 from .t9a_joins import FLY_RULE, JoinRules
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Move
+    from ..actions import Action, Charge, Move, WeaponChoice
 
+
+#: ``GameState.remember`` key: a charged unit's Stand and Shoot, ruled once per state charged from (``_stand_and_shoot``).
+_STAND_AND_SHOOT = "stand and shoot"
 
 #: Outcomes of a character's charge out of its unit (``charge_out_odds``).
 CHARGED, FAILED_LEFT, FAILED_STAYED, SLAIN = "charged", "failed_left", "failed_stayed_shaken", "slain"
@@ -533,6 +536,17 @@ class ChargeRules(JoinRules):
         return moved, ("moves out of " + host.id + " " if out else "moves ") + \
             f"{math.hypot(dx, dy):.2f}\" to where it caught {target.id}"
 
+    def _stand_and_shoot(self, given: GameState, target: Unit, charger: Unit, weapon: WeaponChoice, field: str,
+                         action: Charge) -> Volley:
+        """The Stand and Shoot of a charged unit that did not flee, ruled on the state the charge was given and kept on
+        it: what it reads (the charged unit, the charger's place and rates, the terrain) no change the charge makes
+        before it touches (a character charging out marks his old unit NO_CHARGE), and an enumeration replays the
+        charge from that state once a branch."""
+        key = (_STAND_AND_SHOOT, target, charger, frozenset(weapon.items()) if isinstance(weapon, dict) else weapon,
+               field, action.fly)
+        return given.remember(key, lambda: stand_and_shoot_volley(given, target, charger, choice=weapon, field=field,
+                                                                  advance=self._flying_advance(given, charger, action)))
+
     def _flying_advance(self, state: GameState, charger: Unit, action: Charge) -> int | None:
         """Return a Flying charge's flying Advance Rate, which stands for the charger's Advance Rate where a Stand and
         Shoot measures it (published.t9a-fly); None for a charge on the ground."""
@@ -622,6 +636,7 @@ class ChargeRules(JoinRules):
     def resolve_charge(self, state: GameState, action: Charge, dice: Dice) -> Resolution:
         """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
         (at a unit that fled: caught and destroyed) or the Failed Charge move."""
+        given = state
         start = len(dice.log)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
@@ -660,8 +675,7 @@ class ChargeRules(JoinRules):
                 return new, [*events, _charge_event(f"{unit.id}'s charge has no target: {target.id} fled off the table",
                                                     rules, dice, start, FLED_OFF, skip)]
         holds = reaction == "hold"  # the charged unit's player's Charge Reaction (published.t9a-charge-reactions)
-        volley = stand_and_shoot_volley(state, target, unit, choice=weapon, field=field.split(".")[-1],
-                                        advance=self._flying_advance(state, unit, action)) \
+        volley = self._stand_and_shoot(given, target, unit, weapon, field.split(".")[-1], action) \
             if takes_stand_and_shoot(target, reaction) and not flees \
             else None
         said = f"; {volley.said}" if volley is not None else ""

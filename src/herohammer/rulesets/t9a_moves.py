@@ -20,7 +20,7 @@ from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_a
                         overlapping_pairs, overlaps, sweep_hits)
 from ..state import GameState
 from ..units import Model, Status, Unit
-from ..values import evolve
+from ..values import drop_oldest, evolve
 from .t9a_units import advance_rate, front_centre, formation_of, member_models, MOVED, unit_rates
 
 def located_in_front_arc(unit: Unit, charged: Unit) -> bool:
@@ -363,12 +363,30 @@ def charge_contact(state: GameState, unit: Unit, target: Unit, out: bool,
     (``slack``, when the caller has it).
     """
     models = contact_models(state, unit, out)
-    placed = [m.placed for m in models]
+    placed = tuple([m.placed for m in models])
+    if rows is None and slack is None:  # the move depends on the bases alone: kept by their places (values)
+        key = (placed, target.placed)
+        move = _CONTACT_MOVES.get(key)
+        if move is None:
+            slack = footprint_slack(placed, target.placed)
+            dx, dy, _ = contact_move(models, contact_pairs(placed, target.placed,
+                                                           nearest_in_rows(placed, target.placed, slack=slack), slack))
+            move = _CONTACT_MOVES[key] = (dx, dy)
+            if len(_CONTACT_MOVES) > CONTACT_MOVES_KEPT:
+                drop_oldest(_CONTACT_MOVES)
+        dx, dy = move
+        return dx, dy, [(m, (m.at[0] + dx, m.at[1] + dy)) for m in models]
     if slack is None:
         slack = footprint_slack(placed, target.placed)
     if rows is None:
         rows = nearest_in_rows(placed, target.placed, slack=slack)
     return contact_move(models, contact_pairs(placed, target.placed, rows, slack))
+
+
+#: Contact moves worked out lately, by the charging and the charged bases' places: an enumeration's branches move the
+#: same unmoved charger into the same unmoved target again and again (a charge that reaches, whatever it rolled).
+_CONTACT_MOVES: dict[tuple[tuple[Placed, ...], tuple[Placed, ...]], tuple[float, float]] = {}
+CONTACT_MOVES_KEPT = 1024
 
 
 def contact_pairs(placed: Sequence[Placed], theirs: Sequence[Placed], rows: Sequence[tuple[float, int] | None],
