@@ -51,11 +51,12 @@ class AssaultRules(PsychicPowerRules):
             return problem
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")
-        if unit.has(Status.LOCKED):
+        held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
+        if held.has(Status.LOCKED):
             return Ruling.forbid(f"{unit.id} is already locked in close combat", self.locked_rule)
-        if unit.has(Status.FALLING_BACK):
+        if held.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
-        if problem := self._pinned(unit, "assault") or self.assault_after_run(state, unit):
+        if problem := self._pinned(held, "assault") or self.assault_after_run(state, unit):
             return problem
         target = state.unit(action.target)
         if target.side == unit.side:
