@@ -390,3 +390,32 @@ def test_the_legal_actions_offer_no_move_of_a_squad_held_by_its_captain(ruleset:
         assert offered == [], offered
     free = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 18.5, joined="tac")]))
     assert any(a.do == "move" and a.unit == "tac" for a in free.legal_actions())  # type: ignore[union-attr]
+
+
+XJOIN = pytest.mark.xfail(strict=True, raises=AssertionError, reason="round 30: a join reads only the host's status")
+
+
+@pytest.mark.rule("40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only", "40k4.ic.falling-back")
+@pytest.mark.parametrize(("ruleset", "status"), [pytest.param("40k3", "locked", marks=XJOIN),
+                                                  pytest.param("40k4", "locked", marks=XJOIN),
+                                                  ("40k3", "falling_back"),
+                                                  pytest.param("40k4", "falling_back", marks=XJOIN)])
+def test_a_chaplain_may_not_join_a_squad_held_by_its_captain(ruleset: str, status: str) -> None:
+    """A Chaplain would join the squad whose Captain is locked in close combat (his status): the squad is locked with
+    him, and a character never joins a unit during close combat (40k3/40k4.ic.movement-phase-only: "once assaults
+    are launched it is too late to join in"). 4th edition: with the Captain falling back the squad falls back with
+    him, and "a character may not join ... a unit while it is falling back" (40k4.ic.falling-back); 3rd edition lets
+    a character join a falling back unit (40k3.ic.falling-back's decision), so there the join stands."""
+    data = scenario(ruleset, [armed(squad("tac", 20, 20)), hero("cap", 22, 18.5, joined="tac", status=[status]),
+                              hero("chap", 26, 14)], [boyz(20, 30)])
+    if status == "locked":
+        data["sides"]["blue"].append({"id": "boy", "status": ["locked"],
+                                      "models": [model("Boy", 22, 18.5 - BASE_25, 7, ORK)]})
+    g = game(data)
+    join = {"do": "join", "character": "chap", "unit": "tac", "to": [25, 18.5]}
+    if status == "locked":
+        assert_illegal(g, join, "40k3.ic.movement-phase-only" if ruleset == "40k3" else "40k4.ic.movement-phase-only")
+    elif ruleset == "40k4":
+        assert_illegal(g, join, "40k4.ic.falling-back")
+    else:
+        assert_legal(g, join, "40k3.ic.join")
