@@ -12,11 +12,14 @@ Found wrong (each first written as an xfail(strict=True) test; nothing under src
   a model locked in close combat does not move (published.close-combat);
 - both editions: a squad whose joined Captain is pinned could move, shoot, run and assault; one whose Captain is
   falling back could move at will, run and assault (published.pinning, published.fall-back): only the squad's own
-  status was read, as round 28b found for a psyker in a locked squad.
+  status was read, as round 28b found for a psyker in a locked squad;
+- both editions: a Chaplain could join a squad whose Captain was locked in close combat, and in 4th edition one whose
+  Captain was falling back (40k3.ic.movement-phase-only, 40k4.ic.movement-phase-only, 40k4.ic.falling-back).
 
 Fixed since (session 30), each xfail mark removed: ``MoraleRules.with_members_holds`` gives a unit the holds of its
 joined characters (locked, pinned, falling back), read by ``_mover_checks`` (moves, joins), ``rule_run``,
-``rule_shoot`` and ``rule_assault``; 3rd edition's ``leave_forbidden`` refuses leaving a pinned unit.
+``rule_shoot``, ``rule_assault`` and ``join_problem`` (a character joins no unit locked or, 4th edition, falling back
+with its characters); 3rd edition's ``leave_forbidden`` refuses leaving a pinned unit.
 
 Decisions stated (``herohammer rules``): published.pinning (changed: a hold on any member holds the whole unit; 3rd
 edition's character may not leave a pinned unit). Book entries: 40k4-a-squad-whose-captain-is-held-is-held-with-him,
@@ -392,14 +395,9 @@ def test_the_legal_actions_offer_no_move_of_a_squad_held_by_its_captain(ruleset:
     assert any(a.do == "move" and a.unit == "tac" for a in free.legal_actions())  # type: ignore[union-attr]
 
 
-XJOIN = pytest.mark.xfail(strict=True, raises=AssertionError, reason="round 30: a join reads only the host's status")
-
-
 @pytest.mark.rule("40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only", "40k4.ic.falling-back")
-@pytest.mark.parametrize(("ruleset", "status"), [pytest.param("40k3", "locked", marks=XJOIN),
-                                                  pytest.param("40k4", "locked", marks=XJOIN),
-                                                  ("40k3", "falling_back"),
-                                                  pytest.param("40k4", "falling_back", marks=XJOIN)])
+@EDITIONS
+@pytest.mark.parametrize("status", ["locked", "falling_back"])
 def test_a_chaplain_may_not_join_a_squad_held_by_its_captain(ruleset: str, status: str) -> None:
     """A Chaplain would join the squad whose Captain is locked in close combat (his status): the squad is locked with
     him, and a character never joins a unit during close combat (40k3/40k4.ic.movement-phase-only: "once assaults
@@ -419,3 +417,20 @@ def test_a_chaplain_may_not_join_a_squad_held_by_its_captain(ruleset: str, statu
         assert_illegal(g, join, "40k4.ic.falling-back")
     else:
         assert_legal(g, join, "40k3.ic.join")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="round 30: only the target squad's own status is read")
+@pytest.mark.rule("published.assaulted-while-falling-back", "40k3.ic.falling-back", "40k4.ic.falling-back")
+@EDITIONS
+def test_boyz_assaulting_a_squad_whose_captain_is_falling_back_meet_a_regroup_test(ruleset: str) -> None:
+    """Blue's Boyz assault red's squad whose joined Captain is falling back (his status; they fall back as one,
+    40k3.ic.falling-back, 40k4.ic.falling-back). A unit assaulted whilst falling back must test to regroup at once
+    (published.assaulted-while-falling-back): the ruling says so, and on a 12 the squad with its Captain is
+    scattered and destroyed."""
+    red = [squad("tac", 20, 20, ld=6), hero("cap", 22, 18.5, joined="tac", ld=7, status=["falling_back"])]
+    g = game({**scenario(ruleset, red, [boyz(20, 24, 3)], phase="assault"), "active": "blue"})
+    assault = {"do": "assault", "unit": "boyz", "target": "tac"}
+    assert_legal(g, assault, "published.assaulted-while-falling-back")
+    events = g.apply(assault, dice=ScriptedDice([6, 6] + [1] * 10))
+    assert any("assaulted while falling back" in m and "Ld 7 (Cap)" in m for m in messages(events, "regroup")), events
+    assert not g.state.unit("tac").alive and not g.state.unit("cap").alive

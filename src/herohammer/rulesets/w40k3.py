@@ -655,6 +655,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
                 "to move within 2\" of, so no character can join it there", self.join_rule, "published.transports",
             )
+        host = self.with_members_holds(state, host)  # a hold on its characters holds it (session 30)
         if Status.LOCKED in host.status:
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
