@@ -14,12 +14,15 @@ Found wrong (each first written as an xfail(strict=True) test; nothing under src
   falling back could move at will, run and assault (published.pinning, published.fall-back): only the squad's own
   status was read, as round 28b found for a psyker in a locked squad;
 - both editions: a Chaplain could join a squad whose Captain was locked in close combat, and in 4th edition one whose
-  Captain was falling back (40k3.ic.movement-phase-only, 40k4.ic.movement-phase-only, 40k4.ic.falling-back).
+  Captain was falling back (40k3.ic.movement-phase-only, 40k4.ic.movement-phase-only, 40k4.ic.falling-back);
+- both editions: Boyz assaulting a squad whose Captain was falling back (his status) met no Regroup test
+  (published.assaulted-while-falling-back).
 
 Fixed since (session 30), each xfail mark removed: ``MoraleRules.with_members_holds`` gives a unit the holds of its
 joined characters (locked, pinned, falling back), read by ``_mover_checks`` (moves, joins), ``rule_run``,
 ``rule_shoot``, ``rule_assault`` and ``join_problem`` (a character joins no unit locked or, 4th edition, falling back
-with its characters); 3rd edition's ``leave_forbidden`` refuses leaving a pinned unit.
+with its characters); 3rd edition's ``leave_forbidden`` refuses leaving a pinned unit; ``rule_assault`` and
+``_assaulted_falling_back`` read a target falling back with any of its characters.
 
 Decisions stated (``herohammer rules``): published.pinning (changed: a hold on any member holds the whole unit; 3rd
 edition's character may not leave a pinned unit). Book entries: 40k4-a-squad-whose-captain-is-held-is-held-with-him,
@@ -419,7 +422,6 @@ def test_a_chaplain_may_not_join_a_squad_held_by_its_captain(ruleset: str, statu
         assert_legal(g, join, "40k3.ic.join")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="round 30: only the target squad's own status is read")
 @pytest.mark.rule("published.assaulted-while-falling-back", "40k3.ic.falling-back", "40k4.ic.falling-back")
 @EDITIONS
 def test_boyz_assaulting_a_squad_whose_captain_is_falling_back_meet_a_regroup_test(ruleset: str) -> None:

@@ -89,7 +89,7 @@ class AssaultRules(PsychicPowerRules):
         if shot is not None:
             said += f"; {shot.reason}"
         notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
-        if state.combined(target.id)[0].has(Status.FALLING_BACK):
+        if any(u.has(Status.FALLING_BACK) for u in state.combined(target.id)):  # its characters too (session 30)
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
                                 "fails", rule, *slowed, *remains, "published.assaulted-while-falling-back", notes=notes)
         return Ruling.allow(said, rule, *slowed, *remains, notes=notes)
@@ -266,7 +266,7 @@ class AssaultRules(PsychicPowerRules):
         """
         host_id = state.unit(target_id).joined or target_id
         group = state.combined(host_id)
-        if not group[0].has(Status.FALLING_BACK):
+        if not any(u.has(Status.FALLING_BACK) for u in group):  # a character falling back: they fall back as one
             return state, []
         ld = self.leadership_of(state, host_id)
         start = len(dice.log)
