@@ -436,3 +436,18 @@ def test_boyz_assaulting_a_squad_whose_captain_is_falling_back_meet_a_regroup_te
     events = g.apply(assault, dice=ScriptedDice([6, 6] + [1] * 10))
     assert any("assaulted while falling back" in m and "Ld 7 (Cap)" in m for m in messages(events, "regroup")), events
     assert not g.state.unit("tac").alive and not g.state.unit("cap").alive
+
+
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice")
+@EDITIONS
+def test_a_squad_with_two_characters_tests_on_the_better_ones_leadership(ruleset: str) -> None:
+    """A squad of Ld 8 joined by a Captain (Ld 9) and a Chaplain (Ld 10): both editions test on the Chaplain's 10
+    (3rd: the character's Leadership, the better of the two; 4th: a character's if superior to the unit's), and the
+    Captain's 9 may not be picked instead."""
+    red = [squad("tac", 20, 20, ld=8), hero("cap", 22, 18.5, ld=9, joined="tac"),
+           hero("chap", 24, 18.5, ld=10, joined="tac")]
+    g = game(scenario(ruleset, red))
+    test = {"do": "test", "unit": "tac", "characteristic": "Ld"}
+    assert_legal(g, test, CHAR_LD[ruleset])
+    assert "Ld 10 (Chap)" in g.check(test).reason
+    assert_illegal(g, {**test, "leadership": 9}, CHAR_LD[ruleset])
