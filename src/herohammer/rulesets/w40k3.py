@@ -160,12 +160,18 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     @implements("40k3.ic.falling-back")
     def leave_forbidden(self, state: GameState, character: Unit, host: Unit) -> Ruling | None:
-        """Refuse leaving a unit that is falling back until it regroups."""
+        """Refuse leaving a unit that is falling back until it regroups, or one that is pinned (published.pinning's
+        decision: a character may not leave a pinned unit, 3rd edition read as 4th; session 30: before, 3rd edition
+        let him walk out of it)."""
         if host.has(Status.FALLING_BACK):
             return Ruling.forbid(
                 f"{character.id} cannot leave {host.id} while it is falling back; it must regroup first",
                 "40k3.ic.falling-back",
             )
+        if host.has(Status.PINNED):
+            return Ruling.forbid(f"{character.id} cannot leave {host.id} while it is pinned: a pinned unit may not "
+                                 "move nor make any other action, and he is part of it", "published.pinning",
+                                 self.leave_rule)
         return None
 
     @implements("40k3.char.move-as-type", "published.movement")
@@ -277,6 +283,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None:
         if problem := self._own_active(state, unit):
             return problem
+        own = unit.status
+        unit = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
         status = unit.status
         if not status:
             return None  # nothing it did or suffered holds it back
@@ -288,7 +296,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{unit.id} has already moved this phase: a unit moves once a phase",
                                  self.move_rule)
         if Status.LOCKED in status:  # the character clause (too late to duck out) only where a character moves
-            with_unit = self.locked_with_unit_rules if unit.joined else ()
+            # a character locked with his unit, or a unit locked with its character (session 30)
+            with_unit = self.locked_with_unit_rules if unit.joined or Status.LOCKED not in own else ()
             ducking = (self.phase_only_rule,) if any(u.is_character for u in state.combined(unit.id)) else ()
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot move", "published.close-combat",
                                  *ducking, *with_unit)
@@ -646,6 +655,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"{host.id} is embarked in {host.embarked_in}: none of its models is on the table for a character "
                 "to move within 2\" of, so no character can join it there", self.join_rule, "published.transports",
             )
+        host = self.with_members_holds(state, host)  # a hold on its characters holds it (session 30)
         if Status.LOCKED in host.status:
             return Ruling.forbid(
                 f"{host.id} is locked in close combat; characters join units only in the Movement phase, "
@@ -953,10 +963,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.has(Status.SHOT):
             return Ruling.forbid(f"{shooter.id} has already shot this turn: a unit shoots once a Shooting phase",
                                  "published.shooting")
-        if shooter.has(Status.LOCKED):
+        held = self.with_members_holds(state, shooter)  # its characters' holds hold it (session 30)
+        if held.has(Status.LOCKED):
             return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot",
                                  "published.shooting-into-combat")
-        if problem := self._pinned(shooter, "shoot"):
+        if problem := self._pinned(held, "shoot"):
             return problem
         ruling = self.target_ruling(state, shooter.id, action.target)
         if ruling.legal and action.weapon is not None \

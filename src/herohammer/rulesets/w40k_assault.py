@@ -51,11 +51,12 @@ class AssaultRules(PsychicPowerRules):
             return problem
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")
-        if unit.has(Status.LOCKED):
+        held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
+        if held.has(Status.LOCKED):
             return Ruling.forbid(f"{unit.id} is already locked in close combat", self.locked_rule)
-        if unit.has(Status.FALLING_BACK):
+        if held.has(Status.FALLING_BACK):
             return Ruling.forbid(f"{unit.id} is falling back and cannot assault", "published.fall-back")
-        if problem := self._pinned(unit, "assault") or self.assault_after_run(state, unit):
+        if problem := self._pinned(held, "assault") or self.assault_after_run(state, unit):
             return problem
         target = state.unit(action.target)
         if target.side == unit.side:
@@ -88,7 +89,7 @@ class AssaultRules(PsychicPowerRules):
         if shot is not None:
             said += f"; {shot.reason}"
         notes = self._assault_terrain_notes(state, unit, members, theirs, reach)
-        if state.combined(target.id)[0].has(Status.FALLING_BACK):
+        if any(u.has(Status.FALLING_BACK) for u in state.combined(target.id)):  # its characters too (session 30)
             return Ruling.allow(f"{said}; it is falling back: it tests to regroup at once, and is destroyed if it "
                                 "fails", rule, *slowed, *remains, "published.assaulted-while-falling-back", notes=notes)
         return Ruling.allow(said, rule, *slowed, *remains, notes=notes)
@@ -265,7 +266,7 @@ class AssaultRules(PsychicPowerRules):
         """
         host_id = state.unit(target_id).joined or target_id
         group = state.combined(host_id)
-        if not group[0].has(Status.FALLING_BACK):
+        if not any(u.has(Status.FALLING_BACK) for u in group):  # a character falling back: they fall back as one
             return state, []
         ld = self.leadership_of(state, host_id)
         start = len(dice.log)

@@ -42,6 +42,8 @@ _AT = attrgetter("at")
 _REACH = attrgetter("base.reach_inches")
 #: A unit falling back is no longer locked in (nor engaged by) a close combat (``Unit.with_status`` in one step).
 _FALLING_BACK = frozenset({Status.FALLING_BACK})
+#: what holds back a unit and every character in it (``MoraleRules.with_members_holds``)
+_HOLDS = frozenset({Status.LOCKED, Status.PINNED, Status.FALLING_BACK})
 _FALLING_BACK_MOVED = frozenset({Status.FALLING_BACK, Status.MOVED})
 _FALL_BACK_RULES = ("published.fall-back",)
 #: Terrain a fall back moving into, out of or through has its distance halved (dangerous terrain is difficult too).
@@ -253,6 +255,25 @@ class MoraleRules(WoundRules):
     def assault_after_run(self, state: GameState, unit: Unit) -> Ruling | None:
         """Return why a unit that ran this turn may not assault (None by default: no unit runs)."""
         return None
+
+    @staticmethod
+    def with_members_holds(state: GameState, unit: Unit) -> Unit:
+        """Return a unit as it acts: with the holds of the characters joined to it (locked in close combat, pinned,
+        falling back) as its own.
+
+        A unit moves, runs, shoots and assaults with its characters, as one unit (40k3.ic.join, 40k4.ic.join), so a
+        hold on any of them holds the whole unit: a model locked in close combat locks it (published.close-combat,
+        40k4.cc.locked), a pinned one pins it (published.pinning), one falling back makes it fall back
+        (40k3.ic.falling-back, 40k4.ic.falling-back; published.fall-back). Decision (session 30): before, only the
+        unit's own status was read, so a squad whose Captain a scenario gave such a status acted as if free. A
+        character joined to the unit is ruled on as himself (his unit's holds are read where he acts)."""
+        if unit.joined:
+            return unit
+        members = state.combined(unit.id)
+        if len(members) == 1:
+            return unit
+        extra = frozenset().union(*[u.status & _HOLDS for u in members[1:]]) - unit.status
+        return unit.with_status(*extra) if extra else unit
 
     def _pinned(self, unit: Unit, doing: str) -> Ruling | None:
         """Refuse what a pinned unit may not do in its pinned turn (move, shoot, assault, run)."""

@@ -200,9 +200,10 @@ class SpecialMoves(CombatRules):
             return problem
         if problem := with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
             return problem
-        if unit.has(Status.LOCKED):
+        held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
+        if held.has(Status.LOCKED):
             return Ruling.forbid(f"{unit.id} is locked in close combat and cannot run", self.fleet_rule)
-        if problem := self._held(unit):
+        if problem := self._held(held):
             return problem
         # a member who fired (its character too, who runs with it; a psychic power of the Shooting phase is used
         # instead of shooting, 40k3.psyker.as-shooting's decision) has had its Shooting phase: a run is instead of it
