@@ -60,7 +60,6 @@ def _judge_test(kind: str, unit: str = "spears", **kw: Any) -> tuple[Game, dict[
     return reloading_game(data), {"do": "test", "unit": unit, "characteristic": "Ld", "kind": kind}
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: the judge's Discipline test is not re-rolled for the BSB")
 @pytest.mark.rule(BSB, "core.test.leadership", "core.test.leadership-kinds")
 @pytest.mark.parametrize("kind", ["Panic", "Break", "Leadership"])
 def test_a_judges_discipline_test_in_reach_of_the_battle_standard_is_re_rolled(kind: str) -> None:
@@ -72,7 +71,6 @@ def test_a_judges_discipline_test_in_reach_of_the_battle_standard_is_re_rolled(k
     assert len(events) == 1  # passed: nothing follows
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: the judge's Discipline test is not re-rolled for the BSB")
 @pytest.mark.rule(BSB, "core.test.leadership")
 def test_a_friend_within_12_inches_of_the_bearer_re_rolls_too_and_the_odds_are_brute_forces() -> None:
     g, test = _judge_test("Panic", unit="guards")  # the Guards (Ld 6) stand 4" from the Hero
@@ -111,7 +109,6 @@ def _general_with(spear_status: list[str]) -> Game:
     return reloading_game(data)
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a General joined to a fleeing unit still lends his Discipline")
 @pytest.mark.rule(GENERAL, "t9a.join.part-of-unit")
 def test_a_general_whose_unit_flees_lends_no_discipline() -> None:
     g = _general_with(["fleeing"])
@@ -126,7 +123,6 @@ def test_a_general_whose_unit_stands_lends_his_discipline_within_12_inches() -> 
     assert ruling.legal and "Ld 9 (Hero, the General within 12\")" in ruling.reason and GENERAL in ruling.rules
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a General joined to a fleeing unit still lends his Discipline")
 @pytest.mark.rule(GENERAL, PANIC)
 def test_heavy_casualties_near_a_general_in_a_fleeing_unit_test_on_the_units_own_discipline() -> None:
     g = _general_with(["fleeing"])
@@ -138,7 +134,6 @@ def test_heavy_casualties_near_a_general_in_a_fleeing_unit_test_on_the_units_own
 
 
 # -- 3. a character in a unit that moved has moved ------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 30: a character leaves a unit that moved, marched or charged")
 @pytest.mark.rule(LEAVE, "t9a.join.part-of-unit")
 @pytest.mark.parametrize("status", ["moved", "marched", "charged"])
 def test_a_character_does_not_leave_a_unit_that_has_moved_this_turn(status: str) -> None:
