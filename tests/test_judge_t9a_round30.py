@@ -156,3 +156,25 @@ def test_a_character_leaves_a_unit_another_character_just_joined_and_the_unit_mo
     # and the Mage, who moved to join, may not leave again this phase
     refused(g, {"do": "leave", "character": "mage", "to": [31, 18]}, LEAVE, "has already moved")
     reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a character charges out of a unit that rallied this turn")
+@pytest.mark.rule("t9a.charge-out.declare", "published.t9a-rally", "t9a.join.part-of-unit")
+def test_a_character_does_not_charge_out_of_a_unit_that_rallied_this_turn() -> None:
+    # the Spearmen rallied at the start of this turn (the Rally test taken and passed: they count as having marched);
+    # the Hero fled and rallied with them
+    g = reloading_game(scenario(phase="charge", active="elves", spear_status=["marched", "rally_tested"], enemy_y=28))
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, "published.t9a-rally",
+            "rallied this turn")
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a character charges out of a unit barred from charging")
+@pytest.mark.rule("t9a.charge-out.no-other-charges")
+def test_a_character_does_not_charge_out_of_a_unit_another_character_charged_out_of() -> None:
+    # another character charged out of the Spearmen this turn: the unit is barred from charging (no_charge), and so is
+    # every character still in it ("the unit itself, including other Characters in the unit")
+    g = reloading_game(scenario(phase="charge", active="elves", spear_status=["no_charge"], enemy_y=28))
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"},
+            "t9a.charge-out.no-other-charges", "cannot declare a charge")
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"},
+            "t9a.charge-out.no-other-charges", "cannot declare a charge")
