@@ -158,7 +158,6 @@ def test_a_character_leaves_a_unit_another_character_just_joined_and_the_unit_mo
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a character charges out of a unit that rallied this turn")
 @pytest.mark.rule("t9a.charge-out.declare", "published.t9a-rally", "t9a.join.part-of-unit")
 def test_a_character_does_not_charge_out_of_a_unit_that_rallied_this_turn() -> None:
     # the Spearmen rallied at the start of this turn (the Rally test taken and passed: they count as having marched);
@@ -168,7 +167,6 @@ def test_a_character_does_not_charge_out_of_a_unit_that_rallied_this_turn() -> N
             "rallied this turn")
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a character charges out of a unit barred from charging")
 @pytest.mark.rule("t9a.charge-out.no-other-charges")
 def test_a_character_does_not_charge_out_of_a_unit_another_character_charged_out_of() -> None:
     # another character charged out of the Spearmen this turn: the unit is barred from charging (no_charge), and so is

@@ -96,6 +96,10 @@ def _why_busy(state: GameState, unit: Unit) -> str:
             return f"it is part of {host.id}, which is {words}"
     done = [w for s, w in ((Status.CHARGED, "charged"), (Status.MARCHED, "marched"), (Status.MOVED, "moved"))
             if unit.has(s)]
+    if not done and host.id != unit.id:
+        done = [w for s, w in ((Status.MARCHED, "marched"), (Status.MOVED, "moved")) if host.has(s)]
+        if done and not rallied(host):
+            return f"it is part of {host.id}, which has {' and '.join(done)} this turn, and it moved with it"
     return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
@@ -366,10 +370,12 @@ class ChargeRules(JoinRules):
                                  "t9a.join.part-of-unit", *decl)
         unit = named
         host = host_of(state, unit)
-        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
+        # a joined character is bound by his unit's bar as by his own (round 30: a scenario may write it on the unit)
+        if unit.has(Status.NO_CHARGE) or (unit.joined and (host.has(Status.CHARGED) or host.has(Status.NO_CHARGE))):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
-        if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
+        # a character in a unit that moved, marched or rallied this turn moved with it (round 30, t9a.leave.when)
+        if not combined_status(state, unit).isdisjoint(BUSY) or not combined_status(state, unit).isdisjoint(MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
                                  *((RALLY_RULE,) if rallied(host_of(state, unit)) else ()))
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):
