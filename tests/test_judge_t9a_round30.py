@@ -176,3 +176,25 @@ def test_a_character_does_not_charge_out_of_a_unit_another_character_charged_out
             "t9a.charge-out.no-other-charges", "cannot declare a charge")
     refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"},
             "t9a.charge-out.no-other-charges", "cannot declare a charge")
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a character in a unit that moved shoots as if he had not moved")
+@pytest.mark.rule("published.t9a-to-hit-shooting", "t9a.join.moved-separately", "t9a.join.part-of-unit")
+@pytest.mark.parametrize("status", ["moved", "marched"])
+def test_a_character_in_a_unit_that_moved_shoots_at_minus_one(status: str) -> None:
+    # the Hero (BS4, a bow) in Spearmen that moved (or marched) this turn: he moved with them, or moved to join them
+    # after; he shoots at -1 (4+), and the Spearmen, had they bows, would not shoot at all after a march
+    data = scenario(phase="shooting", active="elves", spear_status=[status], hero_weapons=["bow"], enemy_y=30)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("BS6", "BS4")
+    g = reloading_game(data)
+    events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1]))
+    assert "1 shot (4+ to hit" in events[0].message, events[0].message
+
+
+@pytest.mark.rule("published.t9a-to-hit-shooting", "t9a.join.moved-separately")
+def test_a_character_in_a_unit_that_stood_still_shoots_at_his_own_bs() -> None:
+    data = scenario(phase="shooting", active="elves", hero_weapons=["bow"], enemy_y=30)
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("BS6", "BS4")
+    g = reloading_game(data)
+    events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1]))
+    assert "1 shot (3+ to hit" in events[0].message, events[0].message
