@@ -178,7 +178,6 @@ def test_a_character_does_not_charge_out_of_a_unit_another_character_charged_out
             "t9a.charge-out.no-other-charges", "cannot declare a charge")
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a character in a unit that moved shoots as if he had not moved")
 @pytest.mark.rule("published.t9a-to-hit-shooting", "t9a.join.moved-separately", "t9a.join.part-of-unit")
 @pytest.mark.parametrize("status", ["moved", "marched"])
 def test_a_character_in_a_unit_that_moved_shoots_at_minus_one(status: str) -> None:
