@@ -12,6 +12,23 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 3. A character in a unit that had moved, marched or charged this turn (the unit's status) could still leave it in
    the Movement phase (t9a.leave.when: "if he can move at all ... not already moved"): he moved with it, or moved to
    join it after it had moved.
+4. A character in a unit that rallied this turn, or that another character had charged out of (the unit's status),
+   could still charge out of it (t9a.charge-out.no-other-charges, published.t9a-rally): the unit's bar and its move
+   bind the characters in it.
+5. A character in a unit that had moved or marched this turn (the unit's status) shot without the -1 for moving
+   (published.t9a-to-hit-shooting): he moved with it, or moved to join it after (t9a.join.moved-separately keeps only
+   whether he marched his own).
+
+Decisions stated (data/rules.yaml): every 9th Age Leadership test the judge calls is a Discipline test
+(published.t9a-battle-standard); a General joined to a fleeing unit flees with it (published.t9a-general); a
+character in a unit that moved has moved at least (t9a.join.moved-separately, t9a.leave.when); a unit's bar on
+charging binds the characters left in it (t9a.charge-out.no-other-charges).
+
+The other cases hold as the texts read: a lone Wizard slain by his own Miscast panics his friends, a Wizard in a unit
+of five rank and file or more takes no Miscast hit and one in a smaller unit his share, spells and shots pick out a
+character only as the rules allow, a General slain in the blows lends nothing to the Break test, a Lance strikes
+harder only in the round its bearer charged out, a Great Weapon's supporting attack strikes at I0, two characters
+join one halted unit in one phase.
 """
 
 from __future__ import annotations
@@ -197,3 +214,167 @@ def test_a_character_in_a_unit_that_stood_still_shoots_at_his_own_bs() -> None:
     g = reloading_game(data)
     events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1]))
     assert "1 shot (3+ to hit" in events[0].message, events[0].message
+
+
+# -- magic around characters ------------------------------------------------------------------------------------------
+def _wizard(n: int = 10, joined: bool = True, **kw: Any) -> Game:
+    data = scenario(n=n, phase="magic", active="elves", enemy_y=30, joined=joined,
+                    extra={"magic_dice": {"elves": 6, "orcs": 4}}, **kw)
+    return reloading_game(_hero_rules(data, "Wizard Adept", spells=["Fireball", "Spectral Blades"]))
+
+
+FIREBALL = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
+#: Two natural 6s (Overwhelming Power: cast, no dispel, then a Miscast), the Fireball's D6 = 1 hit that does not wound.
+OVERWHELMING = [6, 6, 1, 1]
+
+
+@pytest.mark.rule(MISCAST, PANIC, "t9a.char.lone")
+def test_a_lone_wizard_slain_by_his_own_miscast_is_a_unit_destroyed_and_his_friends_near_test() -> None:
+    g = _wizard(joined=False, hero_at=(30, 22))  # 4" from the Spearmen
+    # the Miscast: 6 hits of S4 on the Hero (T4): six wounds (6s), six failed saves (1s): his three Wounds are gone;
+    # the Spearmen test for a friend destroyed within 6": 6 + 6 fails, they flee 6"
+    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [6] + [6] * 6 + [1] * 6 + [6, 6, 3, 3]))
+    miscast = next(e for e in events if e.kind == "miscast")
+    assert MISCAST in miscast.rules and "slain: Hero" in miscast.message, miscast.message
+    panic = next(e for e in events if e.kind == "panic")
+    assert panic.message.startswith("spears fails its Panic test for hero destroyed") and PANIC in panic.rules
+    assert not g.state.unit("hero").alive and g.state.unit("spears").has(Status.FLEEING)
+    reloads(g)
+
+
+@pytest.mark.rule(MISCAST, HITS, "t9a.join.part-of-unit")
+def test_a_wizard_in_a_unit_of_five_rank_and_file_or_more_takes_no_miscast_hit() -> None:
+    g = _wizard(n=10)
+    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [5] + [6] * 5 + [1] * 5 + [1, 1]))
+    miscast = next(e for e in events if e.kind == "miscast")
+    assert "5 hits of S4 on spears, 5 unsaved" in miscast.message and HITS not in miscast.rules, miscast.message
+    assert g.state.unit("hero").models[0].wounds_taken == 0 and len(g.state.unit("spears").models) == 5
+    # five of eleven lost to the Miscast: the Spearmen test for heavy casualties (on the Hero's Ld 9), and pass
+    panic = next(e for e in events if e.kind == "panic")
+    assert "passes" in panic.message and MISCAST in panic.rules and PANIC in panic.rules, panic
+
+
+@pytest.mark.rule(MISCAST, HITS, "t9a.join.part-of-unit")
+def test_a_wizard_in_a_unit_of_fewer_than_five_rank_and_file_takes_his_share_of_the_miscast() -> None:
+    g = _wizard(n=3)
+    # five hits on four models as equally as possible: one each, the odd one on the rank and file (nobody makes the
+    # Miscast's attack: the engine's reading); the Hero's hit wounds (6) and he saves it (6 on his 4+, -1 for S4)
+    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [5] + [1] * 4 + [6] + [6] + [2, 2]))
+    miscast = next(e for e in events if e.kind == "miscast")
+    assert "4 hits, 0 unsaved on spears" in miscast.message and "1 hit, 0 unsaved on hero" in miscast.message, \
+        miscast.message
+    assert HITS in miscast.rules
+
+
+@pytest.mark.rule(MAGIC, "t9a.join.part-of-unit", "t9a.char.lone")
+def test_a_spell_targets_a_lone_character_but_never_a_character_in_his_unit() -> None:
+    data = scenario(phase="magic", active="orcs", enemy_y=30, extra={"magic_dice": {"elves": 4, "orcs": 6}})
+    data["sides"]["orcs"][0]["rules"] = ["Wizard Master"]
+    data["sides"]["orcs"][0]["spells"] = ["Spectral Blades"]
+    g = reloading_game(data)
+    cast = {"do": "cast", "unit": "orcs", "spell": "Spectral Blades", "target": "hero", "dice": 2}
+    refused(g, cast, "t9a.join.part-of-unit", "hero is part of spears: the unit is the target")
+    data["sides"]["elves"][1].pop("joined")
+    data["sides"]["elves"][1]["models"][0]["at"] = [20, 24]
+    g = reloading_game(data)
+    ruling = g.check(cast)
+    assert ruling.legal and MAGIC in ruling.rules, ruling
+
+
+@pytest.mark.rule(MAGIC, "t9a.join.part-of-unit", GENERAL)
+def test_a_wizard_whose_unit_flees_does_not_cast() -> None:
+    g = _wizard(spear_status=["fleeing"])
+    refused(g, FIREBALL, MAGIC, "hero is fleeing and cannot cast")
+
+
+# -- shooting at a combined unit and a character alone ------------------------------------------------------------------
+@pytest.mark.rule(HITS, "t9a.join.part-of-unit")
+def test_a_shot_may_pick_out_a_character_only_below_five_rank_and_file_and_he_takes_the_odd_hit() -> None:
+    g = reloading_game(scenario(phase="shooting", active="orcs", enemy_y=30))
+    shot = {"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"}
+    refused(g, shot, HITS, "hits go to them, not to hero")
+    g = reloading_game(scenario(n=3, phase="shooting", active="orcs", enemy_y=30))
+    # five hits on three Spearmen and the Hero: one each, the fifth on the Hero the orcs named
+    events = g.apply(shot, ScriptedDice([6] * 5 + [1] * 3 + [1] * 2))
+    assert "3 hits, 0 unsaved on spears" in events[0].message and "2 hits, 0 unsaved on hero" in events[0].message, \
+        events[0].message
+    assert HITS in events[0].rules
+
+
+@pytest.mark.rule(PANIC, "t9a.char.lone", "published.t9a-to-hit-shooting")
+def test_a_lone_character_shot_dead_beside_his_friends_is_a_unit_destroyed() -> None:
+    g = reloading_game(scenario(phase="shooting", active="orcs", enemy_y=30, joined=False, hero_at=(30, 22)))
+    # five hits, five wounds (S3 against T4: 5+, sixes), five failed saves: the Hero's three Wounds are gone
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "hero"}, ScriptedDice([6] * 10 + [1] * 5 + [1, 1]))
+    assert "slain: Hero" in events[0].message, events[0].message
+    panic = next(e for e in events if e.kind == "panic")
+    assert "spears passes its Panic test for hero destroyed" in panic.message and PANIC in panic.rules
+
+
+# -- melee: the General slain, the Close Combat Weapons of characters ----------------------------------------------------
+@pytest.mark.rule("published.t9a-break-test", GENERAL, "core.test.leadership-choice")
+def test_a_general_slain_in_the_blows_lends_his_unit_nothing_for_its_break_test() -> None:
+    from test_t9a_melee import BOSS
+    data = scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"], orc_status=["engaged"])
+    data["sides"]["orcs"].append({**BOSS, "rules": ["General"]})
+    g = reloading_game(data)
+    # the Hero's three blows at the Boss (W2) hit, wound and go unsaved; the rest miss; the orcs test on their own Ld 7
+    events = g.apply({"do": "fight", "unit": "spears", "at": "boss"},
+                     ScriptedDice([6] * 3 + [6] * 3 + [1] * 3 + [1] * 9 + [1] * 5 + [1, 1]))
+    assert "slain: Boss" in events[0].message, events[0].message
+    combat = next(e for e in events if e.kind == "combat")
+    assert "Break test on Ld 7 (o0)" in combat.message and GENERAL not in combat.rules, combat.message
+
+
+@pytest.mark.rule("published.t9a-lance", "published.t9a-close-combat-weapons", "t9a.charge-out.success")
+def test_a_character_who_charged_out_with_a_lance_strikes_harder_only_in_the_round_he_charged() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=28, hero_weapons=["lance"],
+                                orc_profile=STILL_ORC))
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
+    play_to(g, "melee", "elves")
+    events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([1] * 3 + [1, 1]))
+    assert "3 attacks with lance (S6)" in events[0].message and "published.t9a-lance" in events[0].rules
+    play_to(g, "melee", "orcs")
+    events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([1] * 3))
+    assert "3 attacks with lance (S4)" in events[0].message, events[0].message
+
+
+def _crowded(weapons: list[str]) -> Game:
+    from test_judge_t9a_round28b import _crowded_front
+    data = _crowded_front()
+    for u in data["sides"]["elves"]:
+        if u["id"].startswith("hero"):
+            u["models"][0]["weapons"] = list(weapons)
+    return reloading_game(data)
+
+
+@pytest.mark.rule("published.t9a-great-weapon", "published.t9a-to-hit-melee", "t9a.char.front-rank")
+def test_a_great_weapon_of_a_character_in_the_second_rank_supports_at_initiative_0_and_strength_6() -> None:
+    g = _crowded(["great weapon"])
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 10 + [1, 1]))
+    # three Heroes in the first rank (three attacks each) and one behind them (one supporting attack), all at I0, S6
+    assert "I0: elves 10 attacks with great weapon (S6) at orcs" in events[0].message, events[0].message
+
+
+@pytest.mark.rule("published.t9a-paired-weapons", "published.t9a-to-hit-melee", "t9a.char.front-rank")
+def test_paired_weapons_add_an_attack_in_the_first_rank_and_none_to_a_supporting_attack() -> None:
+    g = _crowded(["paired weapons"])
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 13 + [1, 1]))
+    assert "I6: elves 13 attacks with paired weapons (S4) at orcs" in events[0].message, events[0].message
+
+
+# -- joining in one Movement phase ------------------------------------------------------------------------------------
+@pytest.mark.rule("t9a.join.move", "t9a.join.unit-stops", "t9a.join.single-rank")
+def test_two_characters_join_one_unit_in_the_same_movement_phase() -> None:
+    data = _guards(scenario(phase="movement", active="elves", joined=False, hero_at=(44, 10)), at=(50, 14))
+    data["sides"]["elves"].append({"id": "mage", "character": "independent",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [56, 10]}]})
+    g = reloading_game(data)
+    g.apply({"do": "join", "character": "hero", "unit": "guards", "rank_choice": "widen"})
+    # the Guards are halted (they move no more this phase), but a halted unit may still be joined
+    ruling = g.check({"do": "join", "character": "mage", "unit": "guards", "rank_choice": "widen"})
+    assert ruling.legal and "t9a.join.move" in ruling.rules, ruling
+    g.apply({"do": "join", "character": "mage", "unit": "guards", "rank_choice": "widen"})
+    assert g.state.unit("mage").joined == "guards" and g.state.unit("hero").joined == "guards"
+    refused(g, {"do": "move", "unit": "guards", "to": [[50, 16]]}, "t9a.join.unit-stops", "cannot move again")
+    reloads(g)
