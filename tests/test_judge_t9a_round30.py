@@ -378,3 +378,49 @@ def test_two_characters_join_one_unit_in_the_same_movement_phase() -> None:
     assert g.state.unit("mage").joined == "guards" and g.state.unit("hero").joined == "guards"
     refused(g, {"do": "move", "unit": "guards", "to": [[50, 16]]}, "t9a.join.unit-stops", "cannot move again")
     reloads(g)
+
+
+# -- a character charging out redirects his charge, on the Discipline his General lends ---------------------------------
+REDIRECT = "published.t9a-redirect-charge"
+REDIRECTED = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee", "redirect": "orcs2",
+              "redirect_reaction": "hold"}
+
+
+def _charge_out_at_two(general: bool) -> Game:
+    """The Hero (Ld 9) in the Spearmen, 8" from five orcs; five more orcs (orcs2) beside them; with ``general``, the
+    General (Ld 10) is a second character in the Spearmen."""
+    data = scenario(phase="charge", active="elves", enemy_y=28, orc_profile=STILL_ORC)
+    if general:
+        data["sides"]["elves"].append({"id": "gen", "character": "independent", "joined": "spears",
+                                       "rules": ["General"], "models": [
+                                           {"name": "Gen", "profile": HERO.replace("Ld9", "Ld10"), "base": [20, 20]}]})
+    data["sides"]["orcs"].append({"id": "orcs2", "formation": {"position": [46, 30], "facing": 180, "files": 5},
+                                  "models": [{"name": f"p{i}", "profile": STILL_ORC, "base": [25, 25]}
+                                             for i in range(5)]})
+    return reloading_game(data)
+
+
+@pytest.mark.rule(REDIRECT, "t9a.charge-out.declare", "t9a.charge-out.no-other-charges")
+def test_a_character_charging_out_redirects_his_charge_when_his_target_flees() -> None:
+    g = _charge_out_at_two(general=False)
+    # the orcs flee 3 + 3; the Hero's Discipline test, 4 + 4, passes on his Ld 9; his Charge Range 6 + 6 reaches orcs2
+    events = g.apply(REDIRECTED, ScriptedDice([3, 3, 4, 4, 6, 6]))
+    redirect = next(e for e in events if e.kind == "redirect")
+    assert dict(redirect.data)["outcome"] == "redirected" and "(Ld 9, Hero)" in redirect.message, redirect.message
+    assert g.state.unit("orcs2").has(Status.ENGAGED) and g.state.unit("hero").joined is None
+    # his charge out still bars the Spearmen from charging this turn
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs2"}, "t9a.charge-out.no-other-charges",
+            "cannot declare a charge")
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a character charging out is not lent his General's Discipline")
+@pytest.mark.rule(REDIRECT, GENERAL, "t9a.charge-out.declare")
+def test_a_character_charging_out_redirects_on_the_discipline_of_the_general_he_left_in_his_unit() -> None:
+    g = _charge_out_at_two(general=True)
+    # 5 + 5 = 10 fails on the Hero's own Ld 9 and passes on the General's 10: once he declares his charge he is a unit
+    # of his own (2022 text), and the General in the unit he left is a friend within 12"
+    events = g.apply(REDIRECTED, ScriptedDice([3, 3, 5, 5, 6, 6, 1, 1]))
+    redirect = next(e for e in events if e.kind == "redirect")
+    assert dict(redirect.data)["outcome"] == "redirected", redirect.message
+    assert "Ld 10, Gen, the General within 12\"" in redirect.message and GENERAL in redirect.rules, redirect.message

@@ -315,7 +315,11 @@ class ChargeRules(JoinRules):
         start = len(dice.log)
         new = state.unit(action.redirect)
         second = _redirected(action, None)
-        again = self._charge_declared(state, second)
+        check = state
+        if charger.joined:  # his charge out barred his unit from charging, not his own charge (no-other-charges)
+            host = state.unit(charger.joined)
+            check = state.replace_units(host.with_status(remove=(Status.NO_CHARGE,)))
+        again = self._charge_declared(check, second)
         if not again.legal:
             return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
                                f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
