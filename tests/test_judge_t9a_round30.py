@@ -18,11 +18,15 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 5. A character in a unit that had moved or marched this turn (the unit's status) shot without the -1 for moving
    (published.t9a-to-hit-shooting): he moved with it, or moved to join it after (t9a.join.moved-separately keeps only
    whether he marched his own).
+6. A character charging out whose target fled took his Discipline test to redirect the charge on his own Discipline,
+   though the General stood in the unit he left (published.t9a-general, published.t9a-redirect-charge): from his
+   declaration he is a unit of his own (the 2022 text, round 29b), and the General a friend within 12".
 
 Decisions stated (data/rules.yaml): every 9th Age Leadership test the judge calls is a Discipline test
-(published.t9a-battle-standard); a General joined to a fleeing unit flees with it (published.t9a-general); a
-character in a unit that moved has moved at least (t9a.join.moved-separately, t9a.leave.when); a unit's bar on
-charging binds the characters left in it (t9a.charge-out.no-other-charges).
+(published.t9a-battle-standard); a General joined to a fleeing unit flees with it, and lends his Discipline to a
+character charging out of his unit (published.t9a-general); a character in a unit that moved has moved at least
+(t9a.join.moved-separately, t9a.leave.when); a unit's bar on charging binds the characters left in it, not the
+character whose charge out barred it, who still redirects (t9a.charge-out.no-other-charges).
 
 The other cases hold as the texts read: a lone Wizard slain by his own Miscast panics his friends, a Wizard in a unit
 of five rank and file or more takes no Miscast hit and one in a smaller unit his share, spells and shots pick out a
@@ -414,7 +418,6 @@ def test_a_character_charging_out_redirects_his_charge_when_his_target_flees() -
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a character charging out is not lent his General's Discipline")
 @pytest.mark.rule(REDIRECT, GENERAL, "t9a.charge-out.declare")
 def test_a_character_charging_out_redirects_on_the_discipline_of_the_general_he_left_in_his_unit() -> None:
     g = _charge_out_at_two(general=True)

@@ -117,9 +117,10 @@ def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: s
 class ChargeRules(JoinRules):
     """Charges: declared, reacted to, rolled and moved (a unit's, and a character's out of his unit)."""
 
-    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
         """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
-        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none."""
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
+        unit is a character charging out, a unit of his own, not of the unit he leaves."""
         return ()
 
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
@@ -329,7 +330,9 @@ class ChargeRules(JoinRules):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
-        lent = self.lent_leadership(state, charger.id)  # the General's, within 12" (a Discipline test like any)
+        # the General's, within 12" (a Discipline test like any); a character charging out is a unit of his own, so a
+        # General in the unit he left is a friend near him (round 30)
+        lent = self.lent_leadership(state, charger.id, apart=bool(charger.joined))
         if lent and max(s.leadership for s in lent) > ld.value:
             best = max(lent, key=lambda s: s.leadership)
             ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")

@@ -412,12 +412,14 @@ def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], i
 
 
 @implements(GENERAL)
-def generals_near(state: GameState, host_id: str) -> list[Model]:
+def generals_near(state: GameState, host_id: str, apart: bool = False) -> list[Model]:
     """Return the General's model when his Commanding Presence reaches a unit: within 12", not fleeing (nor his unit:
     joined, he flees with it, round 30), not in it, not shamed by a refused Duel (his Discipline counts as 0,
     published.t9a-duel).  A unit with no model left (shot or cast down to the last) is within reach of nobody: it
-    takes no test, so the General lends it nothing."""
-    group = members(state, host_id)
+    takes no test, so the General lends it nothing.  ``apart``: the unit is a character charging out of his unit, a
+    unit of his own from his declaration (the 2022 text), so a General left in that unit is another unit's model
+    (round 30)."""
+    group = [state.unit(host_id)] if apart else members(state, host_id)
     ids = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
     out: list[Model] = []

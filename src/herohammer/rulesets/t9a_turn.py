@@ -77,9 +77,10 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         yield from super().candidate_actions(state)
 
     @implements(GENERAL)
-    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
-        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``)."""
-        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id))
+    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
+        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``); ``apart``:
+        a character charging out, measured as the unit of his own he is from his declaration."""
+        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id, apart))
 
     @implements(BATTLE_STANDARD)
     def failed_leadership_reroll(self, state: GameState, unit_id: str) -> tuple[str, tuple[str, ...]] | None:
