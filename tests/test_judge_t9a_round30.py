@@ -427,3 +427,21 @@ def test_a_character_charging_out_redirects_on_the_discipline_of_the_general_he_
     redirect = next(e for e in events if e.kind == "redirect")
     assert dict(redirect.data)["outcome"] == "redirected", redirect.message
     assert "Ld 10, Gen, the General within 12\"" in redirect.message and GENERAL in redirect.rules, redirect.message
+
+
+# -- a model with another Close Combat Weapon does not fight with its Hand Weapon ----------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 30: a Hand Weapon listed first is used beside a Great Weapon")
+@pytest.mark.rule("published.t9a-close-combat-weapons", "published.t9a-great-weapon", "published.t9a-halberd")
+@pytest.mark.parametrize(("weapons", "told"), [
+    (["hand weapon", "great weapon"], "I0: elves 3 attacks with great weapon (S6) at orcs"),
+    (["bow", "hand weapon", "halberd"], "I6: elves 3 attacks with halberd (S5) at orcs"),
+])
+def test_a_character_with_another_close_combat_weapon_never_fights_with_his_hand_weapon(weapons: list[str],
+                                                                                       told: str) -> None:
+    # the 2022 text: "Every model has a Hand Weapon; a model with another Close Combat Weapon cannot choose the Hand
+    # Weapon", whatever order the roster lists them in
+    data = scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"], orc_status=["engaged"],
+                    spear_profile=STILL_SPEAR, orc_profile=STILL_ORC, hero_weapons=weapons)
+    g = reloading_game(data)
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 3 + [1, 1]))
+    assert told in events[0].message and "hand weapon" not in events[0].message, events[0].message
