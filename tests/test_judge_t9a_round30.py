@@ -21,6 +21,9 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 6. A character charging out whose target fled took his Discipline test to redirect the charge on his own Discipline,
    though the General stood in the unit he left (published.t9a-general, published.t9a-redirect-charge): from his
    declaration he is a unit of his own (the 2022 text, round 29b), and the General a friend within 12".
+7. A character whose weapons list his Hand Weapon before another Close Combat Weapon (a Great Weapon, a Halberd) fought
+   with the Hand Weapon (published.t9a-close-combat-weapons, 2022 text: "a model with another Close Combat Weapon
+   cannot choose the Hand Weapon"): he fights with the other, whatever the order of the list.
 
 Decisions stated (data/rules.yaml): every 9th Age Leadership test the judge calls is a Discipline test
 (published.t9a-battle-standard); a General joined to a fleeing unit flees with it, and lends his Discipline to a
@@ -430,7 +433,6 @@ def test_a_character_charging_out_redirects_on_the_discipline_of_the_general_he_
 
 
 # -- a model with another Close Combat Weapon does not fight with its Hand Weapon ----------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 30: a Hand Weapon listed first is used beside a Great Weapon")
 @pytest.mark.rule("published.t9a-close-combat-weapons", "published.t9a-great-weapon", "published.t9a-halberd")
 @pytest.mark.parametrize(("weapons", "told"), [
     (["hand weapon", "great weapon"], "I0: elves 3 attacks with great weapon (S6) at orcs"),
