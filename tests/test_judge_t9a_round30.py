@@ -447,3 +447,24 @@ def test_a_character_with_another_close_combat_weapon_never_fights_with_his_hand
     g = reloading_game(data)
     events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 3 + [1, 1]))
     assert told in events[0].message and "hand weapon" not in events[0].message, events[0].message
+
+
+# -- the Rally test of a unit whose General or Battle Standard Bearer flees with it -------------------------------------
+@pytest.mark.rule("published.t9a-rally", BSB, "t9a.join.part-of-unit")
+def test_a_unit_fleeing_with_its_battle_standard_bearer_rallies_without_the_re_roll() -> None:
+    data = _hero_rules(scenario(phase="charge", active="elves", spear_status=["fleeing"], enemy_y=40),
+                       "Battle Standard Bearer")
+    g = reloading_game(data)
+    # 6 + 6 fails on the Hero's Ld 9; the Bearer flees with the unit, so Rally Around the Flag re-rolls nothing
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([6, 6, 1, 1]))
+    assert "fails to rally (12 against Ld 9, Hero)" in events[0].message and BSB not in events[0].rules, events[0]
+    assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
+
+
+@pytest.mark.rule("published.t9a-rally", "core.test.leadership-choice", GENERAL)
+def test_a_unit_fleeing_with_its_general_rallies_on_his_discipline_as_its_own() -> None:
+    data = _hero_rules(scenario(phase="charge", active="elves", spear_status=["fleeing"], enemy_y=40), "General")
+    g = reloading_game(data)
+    events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))
+    # the General is part of the unit: his Ld 9 is its highest, not a Commanding Presence lent from without
+    assert "rallies (9 against Ld 9, Hero" in events[0].message and GENERAL not in events[0].rules, events[0]
