@@ -468,3 +468,25 @@ def test_a_unit_fleeing_with_its_general_rallies_on_his_discipline_as_its_own() 
     events = g.apply({"do": "rally", "unit": "spears"}, ScriptedDice([4, 5]))
     # the General is part of the unit: his Ld 9 is its highest, not a Commanding Presence lent from without
     assert "rallies (9 against Ld 9, Hero" in events[0].message and GENERAL not in events[0].rules, events[0]
+
+
+# -- a unit charged by a character out of his unit flees away from him ----------------------------------------------------
+@pytest.mark.rule("published.t9a-flee-reaction", "t9a.charge-out.declare")
+def test_a_unit_fleeing_from_a_character_charging_out_flees_away_from_him_not_from_his_unit() -> None:
+    import math
+    from herohammer.rulesets.t9a_panic import unit_centre
+    data = scenario(phase="charge", active="elves", enemy_y=28, orc_profile=STILL_ORC)
+    data["sides"]["elves"][0]["formation"]["order"] = ["s0", "s1", "s2", "s3", "Hero", "s4", "s5", "s6", "s7", "s8",
+                                                       "s9"]  # the Hero at the right end of the first rank
+    data["sides"]["orcs"][0]["formation"]["position"] = [44, 28]
+    g = reloading_game(data)
+    hero = g.state.unit("hero").models[0].at
+    before = unit_centre(g.state, "orcs")
+    # the 2022 text: "in case of a Flee Charge Reaction, the enemy unit Flees away from the Character"
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "flee"}, ScriptedDice([3, 3, 1, 1]))
+    after = unit_centre(g.state, "orcs")
+    fled = math.atan2(after[1] - before[1], after[0] - before[0])
+    assert math.isclose(fled, math.atan2(before[1] - hero[1], before[0] - hero[0]), abs_tol=1e-6)
+    assert not math.isclose(fled, math.atan2(before[1] - 20, before[0] - 36), abs_tol=1e-2)  # not from his unit
+    assert g.state.unit("orcs").has(Status.FLEEING)
+    reloads(g)
