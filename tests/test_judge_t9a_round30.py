@@ -490,3 +490,19 @@ def test_a_unit_fleeing_from_a_character_charging_out_flees_away_from_him_not_fr
     assert not math.isclose(fled, math.atan2(before[1] - 20, before[0] - 36), abs_tol=1e-2)  # not from his unit
     assert g.state.unit("orcs").has(Status.FLEEING)
     reloads(g)
+
+
+# -- a character who left his unit shoots at -1, the unit he left at its full skill -------------------------------------
+@pytest.mark.rule("t9a.leave.unit-not-moved", "t9a.join.moved-separately", "published.t9a-to-hit-shooting")
+def test_the_unit_a_character_left_shoots_as_unmoved_and_he_at_minus_one() -> None:
+    data = scenario(phase="movement", active="elves", hero_weapons=["bow"], enemy_y=30)
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("BS6", "BS4")
+    g = reloading_game(data)
+    g.apply({"do": "leave", "character": "hero", "to": [33, 22]})  # 3.5": an Advance move
+    play_to(g, "shooting", "elves")
+    events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 10))
+    assert "10 shots (3+ to hit" in events[0].message, events[0].message  # BS4, the Spearmen did not move
+    events = g.apply({"do": "shoot", "unit": "hero", "target": "orcs"}, ScriptedDice([1]))
+    assert "1 shot (4+ to hit" in events[0].message, events[0].message  # BS4, -1: he moved (a lone character)
