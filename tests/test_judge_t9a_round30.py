@@ -506,3 +506,33 @@ def test_the_unit_a_character_left_shoots_as_unmoved_and_he_at_minus_one() -> No
     assert "10 shots (3+ to hit" in events[0].message, events[0].message  # BS4, the Spearmen did not move
     events = g.apply({"do": "shoot", "unit": "hero", "target": "orcs"}, ScriptedDice([1]))
     assert "1 shot (4+ to hit" in events[0].message, events[0].message  # BS4, -1: he moved (a lone character)
+
+
+# -- a character shamed by a refused Duel lends his unit no Discipline in its Panic tests --------------------------------
+DUEL = "published.t9a-duel"
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a shamed character's Discipline counts in his unit's Panic tests")
+@pytest.mark.rule(DUEL, PANIC, "core.test.leadership-choice")
+def test_a_unit_whose_character_refused_a_duel_takes_its_panic_test_for_a_friend_on_its_own_discipline() -> None:
+    # the Hero (Ld 9) refused a Duel: his Discipline is 0 until his shame ends (the status duel_refused); the Guards,
+    # a single model beside the Spearmen, are shot dead: the Spearmen test on their own Ld 8, and 4 + 5 fails it
+    data = _guards(scenario(phase="shooting", active="orcs", enemy_y=30, hero_status=["duel_refused"]), at=(42, 14),
+                   n=1)
+    g = reloading_game(data)
+    assert "Ld 8 (s0)" in g.check({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Panic"}).reason
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "guards"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [4, 5] + [3, 3]))
+    panic = next(e for e in events if e.kind == "panic")
+    assert "(9 against Ld 8" in panic.message and "fails" in panic.message, panic.message
+
+
+@pytest.mark.xfail(strict=True, reason="round 30: a shamed character's Discipline counts in his unit's Panic tests")
+@pytest.mark.rule(DUEL, PANIC, "core.test.leadership-choice")
+def test_a_unit_whose_character_refused_a_duel_takes_its_heavy_casualties_test_on_its_own_discipline() -> None:
+    g = reloading_game(scenario(phase="shooting", active="orcs", enemy_y=30, hero_status=["duel_refused"]))
+    # five of eleven slain: a quarter; 4 + 5 = 9 fails on the Spearmen's Ld 8 (the shamed Hero's 9 does not count)
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [4, 5] + [3, 3]))
+    panic = next(e for e in events if e.kind == "panic")
+    assert "(9 against Ld 8" in panic.message and "fails" in panic.message, panic.message
