@@ -24,6 +24,9 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 7. A character whose weapons list his Hand Weapon before another Close Combat Weapon (a Great Weapon, a Halberd) fought
    with the Hand Weapon (published.t9a-close-combat-weapons, 2022 text: "a model with another Close Combat Weapon
    cannot choose the Hand Weapon"): he fights with the other, whatever the order of the list.
+8. A unit whose character was shamed by a refused Duel took its Panic tests (a friend destroyed, heavy casualties) on
+   his Discipline (published.t9a-duel: "its Discipline is set to 0"), though its Break test and the judge's test
+   already read 0: its Panic and Rally tests now do too.
 
 Decisions stated (data/rules.yaml): every 9th Age Leadership test the judge calls is a Discipline test
 (published.t9a-battle-standard); a General joined to a fleeing unit flees with it, and lends his Discipline to a
@@ -512,7 +515,6 @@ def test_the_unit_a_character_left_shoots_as_unmoved_and_he_at_minus_one() -> No
 DUEL = "published.t9a-duel"
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a shamed character's Discipline counts in his unit's Panic tests")
 @pytest.mark.rule(DUEL, PANIC, "core.test.leadership-choice")
 def test_a_unit_whose_character_refused_a_duel_takes_its_panic_test_for_a_friend_on_its_own_discipline() -> None:
     # the Hero (Ld 9) refused a Duel: his Discipline is 0 until his shame ends (the status duel_refused); the Guards,
@@ -527,7 +529,6 @@ def test_a_unit_whose_character_refused_a_duel_takes_its_panic_test_for_a_friend
     assert "(9 against Ld 8" in panic.message and "fails" in panic.message, panic.message
 
 
-@pytest.mark.xfail(strict=True, reason="round 30: a shamed character's Discipline counts in his unit's Panic tests")
 @pytest.mark.rule(DUEL, PANIC, "core.test.leadership-choice")
 def test_a_unit_whose_character_refused_a_duel_takes_its_heavy_casualties_test_on_its_own_discipline() -> None:
     g = reloading_game(scenario(phase="shooting", active="orcs", enemy_y=30, hero_status=["duel_refused"]))

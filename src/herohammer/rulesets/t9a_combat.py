@@ -45,7 +45,7 @@ from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import combined_status, current, host_of, model_wounds
+from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_WOUND = "published.t9a-to-wound"
@@ -262,7 +262,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     result, flag = taken
     rules = [PANIC, result.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
     lent = bool(general) and result.value == max(general) and result.value > max(
-        m.profile.ld for u in members(state, host.id) for m in u.models)
+        discipline_of(u, m) for u in members(state, host.id) for m in u.models)
     if lent:
         rules.append(GENERAL)
     if host.last_of:
