@@ -629,11 +629,16 @@ class Ruleset:
         cited += self.withheld(state, host, "fearless")
         heroism = self.double_one_passes(kind)
         result = leadership_test(dice, value, kind, double_one_passes=heroism is not None)
+        again = ""
+        if not result.passed and (reroll := self.failed_leadership_reroll(state, host)) is not None:
+            first, (why, rules) = result.roll, reroll
+            result = leadership_test(dice, value, kind, double_one_passes=heroism is not None)
+            again, cited = f"; the first roll, {first}, failed and was re-rolled for {why}", (*cited, *rules)
         verdict = result.verdict(kind.value)
         if heroism is not None and result.insane_heroism:
             cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
-                      f"{result.roll}: {verdict}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
+                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
                       tuple(dice.log[start:]))
         if result.passed:
@@ -673,6 +678,11 @@ class Ruleset:
     def passes_automatically(self, state: GameState, unit_id: str, kind: LeadershipTestKind) -> bool:
         """Say whether a unit passes this test without rolling (none by default)."""
         return False
+
+    def failed_leadership_reroll(self, state: GameState, unit_id: str) -> tuple[str, tuple[str, ...]] | None:
+        """Say what lets a unit re-roll a failed Leadership test the judge calls for, and the clauses that say so
+        (None by default: no re-roll)."""
+        return None
 
     def double_one_passes(self, kind: LeadershipTestKind) -> str | None:
         """Return the rule by which a roll of double 1 passes this test whatever its modifiers (None by default)."""

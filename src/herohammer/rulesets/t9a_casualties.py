@@ -122,13 +122,16 @@ def _last_survivors(state: GameState, host: Unit, survivors: Sequence[Unit]) -> 
 
     The heir keeps the unit's statuses (its effects: engaged, fleeing, Shaken, a Stand and Shoot made...) but his own
     move: the character and the unit count as moved or marched separately (t9a.join.moved-separately), so one who
-    only moved to join a unit that had marched still shoots when it is gone.
+    only moved to join a unit that had marched still shoots when it is gone; a unit that moved or marched leaves him
+    moved at least, as he moved with it or to join it (round 30).
     """
     lead, rest = survivors[0], survivors[1:]
     formation = host.formation if rest else None
     # a host that was itself the last survivor of a destroyed unit hands that unit on: the heir is still it
+    # he moved with the unit, or moved to join it after: the unit's move leaves him moved at least (round 30)
+    carried = frozenset({Status.MOVED}) if host.status & _OWN_MOVES else frozenset()
     heir = replace(lead, joined=None, last_of=host.last_of or host.id, formation=formation,
-                   status=lead.status | (host.status - _OWN_MOVES))
+                   status=lead.status | (host.status - _OWN_MOVES) | carried)
     moved = [replace(c, joined=heir.id) for c in rest]
     new = state.replace_units(replace(host, formation=None, status=_NONE), heir, *moved)
     return arrange(new, heir.id) if formation is not None else new

@@ -99,6 +99,10 @@ def _why_busy(state: GameState, unit: Unit) -> str:
             return f"it is part of {host.id}, which is {words}"
     done = [w for s, w in ((Status.CHARGED, "charged"), (Status.MARCHED, "marched"), (Status.MOVED, "moved"))
             if unit.has(s)]
+    if not done and host.id != unit.id:
+        done = [w for s, w in ((Status.MARCHED, "marched"), (Status.MOVED, "moved")) if host.has(s)]
+        if done and not rallied(host):
+            return f"it is part of {host.id}, which has {' and '.join(done)} this turn, and it moved with it"
     return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
@@ -116,9 +120,10 @@ def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: s
 class ChargeRules(JoinRules):
     """Charges: declared, reacted to, rolled and moved (a unit's, and a character's out of his unit)."""
 
-    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
+    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
         """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
-        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none."""
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
+        unit is a character charging out, a unit of his own, not of the unit he leaves."""
         return ()
 
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
@@ -314,7 +319,11 @@ class ChargeRules(JoinRules):
         start = len(dice.log)
         new = state.unit(action.redirect)
         second = _redirected(action, None)
-        again = self._charge_declared(state, second)
+        check = state
+        if charger.joined:  # his charge out barred his unit from charging, not his own charge (no-other-charges)
+            host = state.unit(charger.joined)
+            check = state.replace_units(host.with_status(remove=(Status.NO_CHARGE,)))
+        again = self._charge_declared(check, second)
         if not again.legal:
             return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
                                f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
@@ -324,7 +333,9 @@ class ChargeRules(JoinRules):
             ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
         else:
             ld = self.leadership_of(state, charger.id)
-        lent = self.lent_leadership(state, charger.id)  # the General's, within 12" (a Discipline test like any)
+        # the General's, within 12" (a Discipline test like any); a character charging out is a unit of his own, so a
+        # General in the unit he left is a friend near him (round 30)
+        lent = self.lent_leadership(state, charger.id, apart=bool(charger.joined))
         if lent and max(s.leadership for s in lent) > ld.value:
             best = max(lent, key=lambda s: s.leadership)
             ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
@@ -369,10 +380,12 @@ class ChargeRules(JoinRules):
                                  "t9a.join.part-of-unit", *decl)
         unit = named
         host = host_of(state, unit)
-        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.CHARGED)):
+        # a joined character is bound by his unit's bar as by his own (round 30: a scenario may write it on the unit)
+        if unit.has(Status.NO_CHARGE) or (unit.joined and (host.has(Status.CHARGED) or host.has(Status.NO_CHARGE))):
             return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
                                  f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
-        if not combined_status(state, unit).isdisjoint(BUSY) or any(unit.has(s) for s in MOVED):
+        # a character in a unit that moved, marched or rallied this turn moved with it (round 30, t9a.leave.when)
+        if not combined_status(state, unit).isdisjoint(BUSY) or not combined_status(state, unit).isdisjoint(MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
                                  *((RALLY_RULE,) if rallied(host_of(state, unit)) else ()))
         if not unit.joined and state.joined_to(unit.id) and any(c.has(Status.CHARGED) for c in state.joined_to(unit.id)):

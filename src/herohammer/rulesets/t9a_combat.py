@@ -45,7 +45,7 @@ from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import current, host_of, model_wounds
+from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_WOUND = "published.t9a-to-wound"
@@ -262,7 +262,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     result, flag = taken
     rules = [PANIC, result.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
     lent = bool(general) and result.value == max(general) and result.value > max(
-        m.profile.ld for u in members(state, host.id) for m in u.models)
+        discipline_of(u, m) for u in members(state, host.id) for m in u.models)
     if lent:
         rules.append(GENERAL)
     if host.last_of:
@@ -412,19 +412,22 @@ def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], i
 
 
 @implements(GENERAL)
-def generals_near(state: GameState, host_id: str) -> list[Model]:
-    """Return the General's model when his Commanding Presence reaches a unit: within 12", not fleeing, not in it, not
-    shamed by a refused Duel (his Discipline counts as 0, published.t9a-duel).  A unit with no model left (shot or
-    cast down to the last) is within reach of nobody: it takes no test, so the General lends it nothing."""
-    group = members(state, host_id)
+def generals_near(state: GameState, host_id: str, apart: bool = False) -> list[Model]:
+    """Return the General's model when his Commanding Presence reaches a unit: within 12", not fleeing (nor his unit:
+    joined, he flees with it, round 30), not in it, not shamed by a refused Duel (his Discipline counts as 0,
+    published.t9a-duel).  A unit with no model left (shot or cast down to the last) is within reach of nobody: it
+    takes no test, so the General lends it nothing.  ``apart``: the unit is a character charging out of his unit, a
+    unit of his own from his declaration (the 2022 text), so a General left in that unit is another unit's model
+    (round 30)."""
+    group = [state.unit(host_id)] if apart else members(state, host_id)
     ids = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
     out: list[Model] = []
     if not mine:
         return out
     for g in state.side_units(group[0].side):
-        if g.alive and g.id not in ids and GENERAL_RULE in g.rules and not g.has(Status.FLEEING) and \
-                not g.has(Status.DUEL_REFUSED) and \
+        if g.alive and g.id not in ids and GENERAL_RULE in g.rules and \
+                Status.FLEEING not in combined_status(state, g) and not g.has(Status.DUEL_REFUSED) and \
                 group_distance([m.placed for m in g.models], mine) <= COMMANDING_PRESENCE:
             out.extend(g.models)
     return out

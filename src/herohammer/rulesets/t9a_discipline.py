@@ -14,7 +14,7 @@ from ..geometry import group_distance
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a_units import combined_status, CONCLAVE_PATTERN, current, has_conclave
+from .t9a_units import combined_status, CONCLAVE_PATTERN, current, discipline_of, has_conclave
 
 
 SHAKEN_RULE = "published.t9a-shaken"
@@ -103,11 +103,10 @@ def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: 
     if at_start <= 0 or lost * 4 < at_start:
         return None
     host = current(state, host_id)
-    models = [m for u in [host, *state.joined_to(host.id)] for m in u.models]
+    models = [discipline_of(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
     if not models:
         return None
-    return discipline_test(state, host.id, dice, max([*(m.profile.ld for m in models), *lent]),
-                           LeadershipTestKind.PANIC)
+    return discipline_test(state, host.id, dice, max([*models, *lent]), LeadershipTestKind.PANIC)
 
 
 @implements("t9a.spell.wizard-conclave")

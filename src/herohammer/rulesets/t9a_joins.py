@@ -354,6 +354,13 @@ class JoinRules(Ruleset):
             said, rally = why_moved(ch, f"{ch.id} has already moved this turn" + (
                 " (it charged, out of its unit or with it)" if ch.has(Status.CHARGED) else ""))
             raise _refuse(said, "t9a.leave.when", *rally)
+        if host.id != ch.id and any(host.has(s) for s in MOVED):
+            # the unit moved, marched or charged this turn: its character moved with it, or moved to join it after
+            # (round 30: a scenario may write the status on the unit alone)
+            said, rally = why_moved(host, f"{ch.id} has already moved this turn: {host.id}, the unit it is part of, "
+                                    f"{'charged' if host.has(Status.CHARGED) else 'moved'} this turn, and it moved "
+                                    "with it (or moved to join it after)")
+            raise _refuse(said, "t9a.leave.when", "t9a.join.part-of-unit", *rally)
         if state.phase is Phase.CHARGE:
             raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
                           "with it); a move out of the unit is an Advance or March move of the Movement phase",

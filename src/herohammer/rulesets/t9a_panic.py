@@ -37,7 +37,7 @@ from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, is_destroyed
+from .t9a_units import current, discipline_of, is_destroyed
 from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
 
 if TYPE_CHECKING:
@@ -236,7 +236,7 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             start = len(dice.log)
             group = members(state, u.id)
             general = [m.profile.ld for m in generals_near(state, u.id)]
-            own = max(m.profile.ld for c in group for m in c.models)
+            own = max(discipline_of(c, m) for c in group for m in c.models)  # a shamed character's is 0
             result, flag = discipline_test(state, u.id, dice, max([own, *general]), LeadershipTestKind.PANIC)
             rules = [PANIC, result.rule, *((BATTLE_STANDARD,) if flag else ())]
             lent = bool(general) and result.value == max(general) and result.value > own

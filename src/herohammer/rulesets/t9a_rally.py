@@ -26,7 +26,7 @@ from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, RALLY_RULE
+from .t9a_units import current, discipline_of, RALLY_RULE
 from .t9a_casualties import no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
@@ -64,7 +64,8 @@ class Rallying(Ruleset):
 
     def rally_leadership(self, state: GameState, host: Unit) -> tuple[LeadershipRuling, bool]:
         """Return the Leadership a unit rallies on, and whether it is the General's from up to 12" away."""
-        own = [LeadershipSource(m.name, m.profile.ld, u.is_character) for u in members(state, host.id) for m in u.models]
+        own = [LeadershipSource(m.name, discipline_of(u, m), u.is_character) for u in members(state, host.id)
+               for m in u.models]  # a character shamed by a refused Duel brings 0 (published.t9a-duel)
         near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
         ld = self.unit_leadership([*own, *near])
         return ld, bool(near) and ld.value > max(s.leadership for s in own)

@@ -58,6 +58,16 @@ class Shot:
     long_range: bool
 
 
+@implements("t9a.join.moved-separately", "t9a.join.part-of-unit")
+def moved_now(member: Unit, host: Unit) -> bool:
+    """Say whether a member of a shooting unit moved this turn: by its own status, or, a character joined to it, by the
+    unit's (round 30): a character in a unit that moved, marched or charged moved with it or moved to join it after,
+    so he has moved at least (whether he marched is his own status: t9a.join.moved-separately)."""
+    if member.has(Status.MOVED) or member.has(Status.MARCHED):
+        return True
+    return member.id != host.id and any(host.has(s) for s in (Status.MOVED, Status.MARCHED, Status.CHARGED))
+
+
 class ShootingPhase(Ruleset):
     """Rule on and resolve shooting in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
@@ -104,7 +114,7 @@ class ShootingPhase(Ruleset):
                 if gap > w[1]:
                     continue
                 long_range = gap > w[1] / 2
-                mod = (LONG_RANGE if long_range else 0) + (MOVED if u.has(Status.MOVED) else 0) + covered
+                mod = (LONG_RANGE if long_range else 0) + (MOVED if moved_now(u, host) else 0) + covered
                 shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
         if back:
             notes.append(f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank of "

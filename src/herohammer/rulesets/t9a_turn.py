@@ -19,7 +19,7 @@ from ..catalogue import implements
 from ..units import Status
 from .base import LeadershipRuling, LeadershipSource, Resolution
 from .t9a import NinthAge
-from .t9a_discipline import BSB_RULE
+from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, bearer_near
 from .t9a_units import current
 from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
@@ -77,9 +77,20 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         yield from super().candidate_actions(state)
 
     @implements(GENERAL)
-    def lent_leadership(self, state: GameState, unit_id: str) -> tuple[LeadershipSource, ...]:
-        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``)."""
-        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id))
+    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
+        """Return the General's Leadership where his Commanding Presence reaches the unit (``generals_near``); ``apart``:
+        a character charging out, measured as the unit of his own he is from his declaration."""
+        return tuple(LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, unit_id, apart))
+
+    @implements(BATTLE_STANDARD)
+    def failed_leadership_reroll(self, state: GameState, unit_id: str) -> tuple[str, tuple[str, ...]] | None:
+        """Re-roll a failed Leadership test the judge calls for within the reach of the Battle Standard Bearer: every
+        9th Age Leadership test is a Discipline test, and Rally Around the Flag re-rolls failed Discipline tests
+        (``bearer_near``: within 12", the Bearer not fleeing nor shamed by a refused Duel; round 30)."""
+        bearer = bearer_near(state, unit_id)
+        if bearer is None:
+            return None
+        return f"Rally Around the Flag ({bearer.name}, the Battle Standard Bearer) [{BATTLE_STANDARD}]", (BATTLE_STANDARD,)
 
     @implements("core.test.leadership-choice", "t9a.join.part-of-unit", GENERAL, "published.t9a-duel")
     def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:

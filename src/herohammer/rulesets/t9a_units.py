@@ -174,6 +174,14 @@ def member_models(state: GameState, host: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
 
 
+@implements("published.t9a-duel")
+def discipline_of(unit: Unit, model: Model) -> int:
+    """Return the Discipline (Leadership) a member's model brings to its unit's Discipline tests: 0 while its unit is a
+    character shamed by a refused Duel ("its Discipline is set to 0", published.t9a-duel; round 30: the Panic and
+    Rally tests read his own until then), else its profile's."""
+    return 0 if unit.has(Status.DUEL_REFUSED) else model.profile.ld
+
+
 def front_centre(unit: Unit) -> Point:
     """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
     if unit.formation is not None:

@@ -181,16 +181,19 @@ def close_combat_weapons() -> dict[str, CloseCombatWeaponSpec]:
     return close_combat_weapons_from_data(yaml.safe_load(text), _CC_FILE)
 
 
+#: The Close Combat Weapon every model has, which a model with another cannot choose (published.t9a-close-combat-weapons).
+HAND_WEAPON = "hand weapon"
+
+
+@implements(CLOSE_COMBAT_WEAPONS)
 def close_combat_weapon(model: Model) -> CloseCombatWeaponSpec | None:
-    """Return the Close Combat Weapon a model fights with: the first of its weapons that is one (None: a hand weapon
-    by default, as every model has; the 2022 text's choice among several is made in the first round, the engine takes
-    the first listed)."""
+    """Return the Close Combat Weapon a model fights with: the first of its weapons that is one other than the Hand
+    Weapon, which "a model with another Close Combat Weapon cannot choose" (2022 text; round 30: a Hand Weapon listed
+    first was used); the Hand Weapon when it lists no other (None: none listed, a hand weapon by default, as every
+    model has).  The 2022 text's choice among several is made in the first round; the engine takes the first listed."""
     table = close_combat_weapons()
-    for name in model.weapons:
-        spec = table.get(name.strip().lower())
-        if spec is not None:
-            return spec
-    return None
+    found = [spec for spec in (table.get(name.strip().lower()) for name in model.weapons) if spec is not None]
+    return next((spec for spec in found if spec.name != HAND_WEAPON), found[0] if found else None)
 
 
 class Wielded(NamedTuple):
