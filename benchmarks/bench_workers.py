@@ -51,21 +51,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", default="1,2", help="numbers of workers, comma-separated (none is always timed)")
     parser.add_argument("--method", default="auto,engine", help="methods, comma-separated")
     parser.add_argument("--demo", default="demo_40k3_librarian.yaml", help="a bundled demo's file name")
+    parser.add_argument("--no-plain", action="store_true",
+                        help="leave out the command without --workers (the first --workers is then the reference)")
     args = parser.parse_args(argv)
     scenario = str(DEMOS / args.demo)
-    counts = [None, *(int(w) for w in args.workers.split(","))]
+    counts = [*([] if args.no_plain else [None]), *(int(w) for w in args.workers.split(","))]
     console = Console(width=120)
     table = Table(title=f"herohammer simulate {args.demo} --runs {args.runs:,} --seed 1, "
                         f"{len(os.sched_getaffinity(0))} cores")
-    for col in ("method", "--workers", "wall s", "CPU s", "runs/s (wall)", "vs none"):
+    for col in ("method", "--workers", "wall s", "CPU s", "runs/s (wall)", f"vs {counts[0] or 'none'}"):
         table.add_column(col, justify="left" if col == "method" else "right")
     for method in args.method.split(","):
         base = ["simulate", scenario, "--runs", str(args.runs), "--seed", "1", "--method", method, "--quiet", "--csv"]
         plain_wall = 0.0
         plain_csv = ""
-        for workers in counts:
+        for k, workers in enumerate(counts):
             wall, cpu, csv = timed(base + ([] if workers is None else ["--workers", str(workers)]))
-            if workers is None:
+            if k == 0:
                 plain_wall, plain_csv = wall, csv
             elif csv != plain_csv:
                 console.print(f"[red]{method}, --workers {workers}: not the counts of one process; aborting[/red]")
