@@ -596,7 +596,7 @@ class SharedRuns:
 def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
                   known: dict[tuple[Node, bool], Distribution[Node]] | None = None,
                   tick: Callable[[int], None] | None = None, floor: int = SHARED_FLOOR,
-                  note: Callable[[str], None] | None = None) -> SharedRuns:
+                  note: Callable[[str], None] | None = None, memo: dict[Any, Any] | None = None) -> SharedRuns:
     """Play ``runs`` Monte Carlo runs of the plan round by round, the runs that stand on one node stepping together.
 
     A run's next step depends only on its node (state, plan position, policy memo): the
@@ -614,6 +614,9 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
     (``PlanEstimate.known``, with positions), taken as they are.  ``tick`` hears each run
     that finishes.  ``floor``: the runs a node needs before its step is sized (``SHARED_FLOOR``).  ``note`` hears
     where the rounds are (most runs finish only in the last rounds, so the runs finished alone would stand still).
+    ``memo``: the steps sized and enumerated by earlier calls in this process (``simulate``'s chunks on one worker),
+    reused only where this call would have reached the same answer and counted as if spent again, so that the
+    counts and the statistics are what a call without it gives (``_shared_step``).
     """
     from .dice import SeededDice
     from .simulate import Node, state_outcome
@@ -642,7 +645,7 @@ def sample_shared(initial: GameState, driver: Driver, runs: int, seed: int,
                 continue
             done.nodes += 1
             here = sum(reaching.values())
-            dist = _shared_step(driver, start, here, known, done, floor)
+            dist = _shared_step(driver, start, here, known, done, floor, memo)
             if dist is None:  # one game per run
                 for tally, n in reaching.items():
                     for _ in range(n):
@@ -678,24 +681,45 @@ def _reach(following: dict[Node, dict[tuple[tuple[str, int], ...], int]], reache
 
 
 def _shared_step(driver: Driver, node: Node, runs: int, known: dict[tuple[Node, bool], Distribution[Node]] | None,
-                 done: SharedRuns, floor: int) -> Distribution[Node] | None:
+                 done: SharedRuns, floor: int, memo: dict[Any, Any] | None = None) -> Distribution[Node] | None:
     """Return the exact results of ``node``'s step when enumerating them costs at most ``SHARED_RATIO`` rules-code runs
-    per run reaching it (sized first; given up past twice that), else ``None``: each run plays the step."""
+    per run reaching it (sized first; given up past twice that), else ``None``: each run plays the step.
+
+    ``memo`` (node -> its size, and the enumeration's result and cost, or the budget it failed within): the sizing is
+    a pure function of the node (``estimate_runs``' fixed seed), and an enumeration within a budget succeeds, at the
+    same cost, within any budget at least that cost, or fails having spent one run past it; so a remembered step is
+    taken (and its runs counted) exactly where enumerating it again would give the same, and enumerated otherwise."""
     if known is not None and (node, False) in known:
         done.shared += 1
         return known[(node, False)]
     if runs < floor:
         return None
-    size = estimate_runs(_stepper(driver, node), SHARED_SIZING_PATHS, positions=True, event_view=tally_view)
+    entry = memo.get(node) if memo is not None else None
+    if entry is None:
+        size = estimate_runs(_stepper(driver, node), SHARED_SIZING_PATHS, positions=True, event_view=tally_view)
+        entry = [size, None, 0, -1]  # size, distribution, its cost, the largest budget it failed within
+        if memo is not None:
+            memo[node] = entry
+    size, dist, cost, failed_within = entry
     done.rules_code_runs += size.cost
     if size.runs > SHARED_RATIO * runs:
         return None
-    budget = Budget(2 * SHARED_RATIO * runs)
+    limit = 2 * SHARED_RATIO * runs
+    if dist is not None or limit <= failed_within:  # remembered: the same answer as enumerating again
+        if dist is None or cost > limit:
+            done.rules_code_runs += limit + 1
+            return None
+        done.rules_code_runs += cost
+        done.shared += 1
+        return dist  # type: ignore[no-any-return]
+    budget = Budget(limit)
     try:
         dist = enumerate_within(_stepper(driver, node), budget, True, tally_view)
     except EnumerationTooLarge:
+        entry[3] = limit
         return None
     finally:
         done.rules_code_runs += budget.runs
+    entry[1], entry[2] = dist, budget.runs
     done.shared += 1
     return dist

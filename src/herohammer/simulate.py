@@ -411,6 +411,9 @@ class SimulationResult:
     #: What the scenario holds that no rule reads (``scenario.scenario_notes``); not in ``to_json``, whose caller
     #: says them its own way (the commands: stderr, or the envelope's ``notes``).
     notes: tuple[str, ...] = ()
+    #: The worker processes the runs were played on (``None``: not asked for); not in ``to_json``: how the runs
+    #: were shared out, not what they gave (the same seed gives the same counts for every number of workers).
+    workers: int | None = None
 
     @property
     def runs(self) -> int:
@@ -571,13 +574,25 @@ def simulate(
     source: str = "<scenario>",
     progress: bool = False,
     max_compile_runs: int = COMPILE_MAX_RUNS,
+    workers: int | str | None = None,
 ) -> SimulationResult:
-    """Play a scenario ``runs`` times from ``seed``; count each outcome, exact beside it when enumerable."""
+    """Play a scenario ``runs`` times from ``seed``; count each outcome, exact beside it when enumerable.
+
+    ``workers``: play the Monte Carlo runs on that many local processes (``"auto"``: the cores this process may run
+    on), in chunks of a fixed size.  The same seed gives the same counts for every number of workers.  The compiled
+    plan's draws and the engine's games keep the one-process stream whatever ``workers`` is (run ``i`` takes the
+    ``i``-th number of the seed's stream, whichever process draws it); ``auto``'s shared runs (the compile refused),
+    which share positions among the runs played together, are played in chunks of ``SHARED_CHUNK`` runs, each
+    seeded from (seed, chunk index), whenever ``workers`` is given - 1 included, so that 1 and N agree - and in one
+    pass over all the runs without it, as before.  The exact enumeration of a compiled plan runs in this process.
+    """
     import time
 
     from . import fastsim
+    from .parallel import resolve_workers
 
     runs, seed, plan = _checked_arguments(data, runs, seed, plan, method, max_compile_runs)
+    workers = resolve_workers(workers, "simulate")
     seed = fresh_seed() if seed is None else seed
     state, driver, meta = prepare(data, plan, source)
     meta.update({"seed": seed, "runs": runs})
@@ -601,16 +616,27 @@ def simulate(
         timing["compile_seconds"] = time.perf_counter() - t0
         if compiled is not None:
             t0 = time.perf_counter()
-            counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress)
+            if workers is not None and workers > 1:
+                counts = _sample_on_workers(compiled.probabilities, runs, seed, workers, progress)
+            else:
+                counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress)
             timing["sample_seconds"] = time.perf_counter() - t0
             meta.update({"method": "compiled", "exact_outcomes": len(compiled.outcomes),
                          "rules_code_runs": compiled.rules_code_runs})
             rows: list[tuple[Outcome, int, Fraction | None]] = [
                 (o, int(c), p) for o, p, c in zip(compiled.outcomes, compiled.exact, counts)]
-            return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state))
+            return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state), workers)
     t0 = time.perf_counter()
-    if method == "engine":
+    if method == "engine" and workers is not None and workers > 1:
+        tally = _engine_on_workers(state, driver, runs, seed, workers, progress)
+    elif method == "engine":
         tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+    elif workers is not None:  # the shared runs in chunks of a fixed size: the same counts for every --workers
+        shared = _shared_in_chunks(state, driver, runs, seed, known, workers,
+                                   progress, f"playing the engine ({meta.get('too_large')})")
+        tally = Counter(shared.counts)
+        meta["shared"] = {"nodes": shared.nodes, "drawn": shared.shared, "played": shared.played,
+                          "rules_code_runs": shared.rules_code_runs}
     else:  # the compile was refused: the runs that stand on one position take its step together
         with progress_bar(progress, runs, f"playing the engine ({meta.get('too_large')})") as advance:
             shared = fastsim.sample_shared(state, driver, runs, seed, known, advance, note=advance.note)
@@ -621,7 +647,126 @@ def simulate(
     meta.update({"method": "engine", "engine_reason": "requested" if method == "engine" else "too large"})
     ordered = sorted(tally.items(), key=lambda kv: repr(kv[0]))
     return SimulationResult(meta, [(o, c, None) for o, c in ordered], False, baseline, timing,
-                            scenario_notes(state))
+                            scenario_notes(state), workers)
+
+
+# == on worker processes =========================================================================
+#: Draws per chunk of a compiled plan's sampling on workers (the answer does not depend on it: see ``_sample_chunk``).
+SAMPLE_CHUNK = 1 << 18
+#: Games per chunk of the engine on workers (the answer does not depend on it: each run has its own seed).
+ENGINE_CHUNK = 512
+#: Runs per chunk of ``auto``'s shared runs when ``workers`` is given: the runs of one chunk share positions among
+#: themselves only, and the chunk draws from (seed, chunk index), so this size is part of the answer and fixed.
+SHARED_CHUNK = 8_192
+
+#: What a worker process was handed as it started (``_worker_setup``): the plan, the state, the tables.
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_setup(payload: dict[str, Any]) -> None:
+    """Keep what this worker's chunks read (forked on Linux: inherited, not pickled)."""
+    _WORKER.clear()
+    _WORKER.update(payload)
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """Return chunk ``index``'s seed: from the simulation's seed and the index alone, never from who plays it."""
+    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
+
+
+def _spans(runs: int, size: int) -> list[tuple[int, int]]:
+    """Split ``runs`` into (first run, runs) chunks of ``size`` (the last one shorter)."""
+    return [(start, min(size, runs - start)) for start in range(0, runs, size)]
+
+
+def _sample_chunk(span: tuple[int, int]) -> np.ndarray[Any, Any]:
+    """Draw runs ``start`` to ``start + n`` of a compiled plan: the generator of ``sample_counts`` moved on ``start``
+    words (PCG64 gives one word per uniform double), so run ``i`` takes the number one process would give it."""
+    from . import fastsim
+
+    start, n = span
+    cum = _WORKER["cum"]
+    bits = np.random.PCG64(np.random.SeedSequence(_WORKER["seed"]))
+    bits.advance(start)
+    return np.bincount(fastsim.sample_indices(cum, n, np.random.Generator(bits)), minlength=len(cum))[: len(cum)]
+
+
+def _sample_on_workers(probabilities: np.ndarray[Any, Any], runs: int, seed: int, workers: int,
+                       progress: bool) -> np.ndarray[Any, Any]:
+    """Draw a compiled plan's runs on ``workers`` processes; the counts ``fastsim.sample_counts`` gives in one."""
+    from . import fastsim
+    from .parallel import run_chunks
+
+    cum = fastsim.sampler(probabilities)
+    spans = _spans(runs, SAMPLE_CHUNK)
+    with progress_bar(progress, runs, f"sampling runs ({workers} processes)") as advance:
+        parts = run_chunks(_sample_chunk, spans, workers, lambda i, part: advance(spans[i][1]),
+                           _worker_setup, ({"cum": cum, "seed": seed},))
+    return np.asarray(np.sum(parts, axis=0, dtype=np.int64))
+
+
+def _engine_chunk(seeds: np.ndarray[Any, Any]) -> Counter[Outcome]:
+    """Play one game per seed with the plain engine; count the outcomes."""
+    state, driver = _WORKER["state"], _WORKER["driver"]
+    return Counter(outcome_of(state, run_engine_once(state, driver, SeededDice(int(s)))) for s in seeds)
+
+
+def _engine_on_workers(state: GameState, driver: Driver, runs: int, seed: int, workers: int,
+                       progress: bool) -> Counter[Outcome]:
+    """Play the engine's runs on ``workers`` processes, run ``i`` with the seed one process gives it."""
+    from .parallel import run_chunks
+
+    seeds = engine_seeds(seed, runs)
+    chunks = [seeds[start:start + n] for start, n in _spans(runs, ENGINE_CHUNK)]
+    tally: Counter[Outcome] = Counter()
+    with progress_bar(progress, runs, f"playing the engine ({workers} processes)") as advance:
+        for part in run_chunks(_engine_chunk, chunks, workers, lambda i, part: advance(len(chunks[i])),
+                               _worker_setup, ({"state": state, "driver": driver},)):
+            tally.update(part)
+    return tally
+
+
+def _shared_chunk(span: tuple[int, int]) -> Any:
+    """Play chunk ``index``'s ``n`` runs as ``fastsim.sample_shared`` does, from the chunk's own seed; the steps this
+    process enumerated for earlier chunks are taken again where that gives the same answer (``memo``)."""
+    from . import fastsim
+
+    index, n = span
+    return fastsim.sample_shared(_WORKER["state"], _WORKER["driver"], n, chunk_seed(_WORKER["seed"], index),
+                                 _WORKER["known"], memo=_WORKER.setdefault("memo", {}))
+
+
+def _shared_in_chunks(state: GameState, driver: Driver, runs: int, seed: int, known: dict[Any, Any],
+                      workers: int, progress: bool, label: str) -> Any:
+    """Play ``auto``'s shared runs in chunks of ``SHARED_CHUNK`` (in this process for one worker, else on a pool);
+    return the chunks' ``SharedRuns`` added up."""
+    from .fastsim import SharedRuns
+    from .parallel import run_chunks
+
+    chunks = [(index, n) for index, (_, n) in enumerate(_spans(runs, SHARED_CHUNK))]
+    payload = {"state": state, "driver": driver, "seed": seed, "known": known}
+    with progress_bar(progress, runs, label if workers == 1 else f"{label} on {workers} processes") as advance:
+        if workers == 1:
+            _worker_setup(payload)
+            try:
+                parts = []
+                for chunk in chunks:
+                    parts.append(_shared_chunk(chunk))
+                    advance(chunk[1])
+            finally:
+                _WORKER.clear()
+        else:
+            parts = run_chunks(_shared_chunk, chunks, workers, lambda i, part: advance(chunks[i][1]),
+                               _worker_setup, (payload,))
+    total = SharedRuns({})
+    for part in parts:
+        for outcome, n in part.counts.items():
+            total.counts[outcome] = total.counts.get(outcome, 0) + n
+        total.nodes += part.nodes
+        total.shared += part.shared
+        total.played += part.played
+        total.rules_code_runs += part.rules_code_runs
+    return total
 
 
 def _checked_arguments(data: Any, runs: Any, seed: Any, plan: Any, method: Any,
@@ -718,8 +863,11 @@ _progress = progress_bar
 
 
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
-                  method: str = "auto", progress: bool = False) -> SimulationResult:
-    """Simulate a scenario file (with an optional plan file instead of its ``plan``)."""
+                  method: str = "auto", progress: bool = False, workers: int | str | None = None) -> SimulationResult:
+    """Simulate a scenario file (with an optional plan file instead of its ``plan``); ``workers`` as ``simulate``."""
+    from .parallel import resolve_workers
+
+    workers = resolve_workers(workers, "simulate_file")
     data = read_data(guards.path(path, "simulate_file"))
     plan = load_plan(guards.path(actions, "simulate_file", "actions")) if actions is not None else None
-    return simulate(data, runs, seed, plan, method, str(path), progress)
+    return simulate(data, runs, seed, plan, method, str(path), progress, workers=workers)

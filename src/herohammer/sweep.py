@@ -23,10 +23,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import os
 import re
-import signal
-import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -38,6 +35,7 @@ from . import guards
 from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
 from .outcome_labels import UNIT_EVENTS
+from .parallel import _WAKE_SECONDS, _quiet_worker, run_chunks  # noqa: F401 - the pool's helpers, named here by tests
 from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 
@@ -188,6 +186,54 @@ def run_job(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
     return result.to_json(), result.notes
 
 
+class VariantDropped(Exception):
+    """Raised inside a variant running on a Dask worker whose sweep has dropped it (``run_job_on_dask``)."""
+
+
+def run_job_on_dask(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Simulate one variant on a Dask worker, and stop as soon as the scheduler drops it (the sweep's Ctrl-C).
+
+    Why: Dask cannot stop a task that has started - its thread runs to the end, minutes of a cluster's core on a
+    variant nobody waits for, and the next sweep queued behind it.  A watcher thread looks every
+    ``_WATCH_SECONDS`` at this task's state on the worker and, once it is cancelled or released, raises
+    ``VariantDropped`` in the task's thread (``PyThreadState_SetAsyncExc``: taken at the thread's next Python step).
+    The watcher acts under a lock the task takes before it returns, so the exception is never raised outside it.
+    Elsewhere (no Dask worker: a plain call) it is ``run_job``.
+    """
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state  # type: ignore[attr-defined]
+
+        worker, key = get_worker(), thread_state.key
+    except (ImportError, ValueError, AttributeError):  # not on a Dask worker
+        return run_job(job)
+    import ctypes
+
+    me = threading.get_ident()
+    lock = threading.Lock()
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(_WATCH_SECONDS):
+            task = worker.state.tasks.get(key)
+            if task is None or task.state in ("cancelled", "released", "forgotten"):
+                with lock:
+                    if not finished.is_set():
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), ctypes.py_object(VariantDropped))
+                return
+
+    threading.Thread(target=watch, name="herohammer-variant-watch", daemon=True).start()
+    try:
+        return run_job(job)
+    finally:
+        with lock:  # no VariantDropped can be raised in this thread after this block (taken here at the latest)
+            finished.set()
+
+
+#: How often a variant on a Dask worker looks whether its sweep still wants it (``run_job_on_dask``).
+_WATCH_SECONDS = 0.2
+
+
 def sweep_notes(per_variant: Sequence[Sequence[str]]) -> list[str]:
     """Say each variant's load notes (``scenario.scenario_notes``) once for the sweep, in the order first seen.
 
@@ -329,69 +375,6 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
     return variants, total
 
 
-def _defer_ctrl_c(came: list[int]) -> Any:
-    """Only note Ctrl-C (in ``came``) from now on; return the handler to put back (None: left as it was, off the main
-    thread or where Ctrl-C does not raise KeyboardInterrupt).
-
-    Why: Python runs a signal's handler in whatever code the main thread runs when it looks, a finalizer or a
-    weakref callback too (an import's module lock has one), and a KeyboardInterrupt raised there is printed as
-    "Exception ignored" and lost: the sweep went on.  While the pool lives (its imports, its start, the wait on its
-    results, its end) the handler only notes the Ctrl-C, and ``_raise_if_came`` raises it where the command can end.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    usual = signal.getsignal(signal.SIGINT)
-    if usual is not signal.default_int_handler:
-        return None
-    signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
-    return usual
-
-
-def _raise_if_came(came: list[int]) -> None:
-    """Raise the KeyboardInterrupt of a Ctrl-C that ``_defer_ctrl_c``'s handler noted, if one came."""
-    if came:
-        raise KeyboardInterrupt
-
-
-def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
-    """Put Ctrl-C's handler back and raise the KeyboardInterrupt that ``_defer_ctrl_c`` held back, if one came."""
-    if usual is not None:
-        signal.signal(signal.SIGINT, usual)
-    _raise_if_came(came)
-
-
-#: How long the command waits at most on its pool's next result before it looks for a Ctrl-C.  Linux may hand the
-#: terminal's SIGINT to one of the pool's threads; Python then only notes it (the main thread runs the handler when
-#: it next takes the GIL), and a main thread blocked in a wait with no time limit never ran it (a sweep hung, its
-#: workers busy for minutes, about 1 run in 8).
-_WAKE_SECONDS = 0.25
-
-
-#: Linux's ``prctl`` option that sends a process a signal when the thread that started it ends.
-_PR_SET_PDEATHSIG = 1
-
-
-def _quiet_worker(parent: int) -> None:
-    """Leave Ctrl-C to the parent, which ends the pool (a worker's traceback would reach the terminal), and end with
-    the parent (``parent``: its process id).
-
-    On Linux the worker asks to be sent SIGTERM when the parent's thread that started it ends
-    (``prctl(PR_SET_PDEATHSIG)``), so that however the parent goes - ended by the pool, or
-    interrupted at a moment ``Pool.terminate`` does not cover - no worker outlives the command
-    holding the terminal's pipes; a parent gone before the request ends the worker at once.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl: the pool's terminate only
-            pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-
 #: A Dask scheduler's address: ``tcp://HOST:PORT`` (or another of Dask's protocols, or ``HOST:PORT``), or an
 #: in-process cluster's ``inproc://...``.
 _SCHEDULER = re.compile(r"(?:(?:tcp|tls|ucx|ws|wss)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})|inproc://\S+")
@@ -417,44 +400,48 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             client = Client(scheduler, set_as_default=False, timeout="10s")  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError) as exc:
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
-        with client:
-            futures = client.map(run_job, jobs, pure=False)
+        futures: list[Any] = []
+        try:
+            futures = client.map(run_job_on_dask, jobs, pure=False)
             for _ in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 advance(1)  # each variant as it finishes, as on processes (was every one at the end)
             return list(client.gather(futures))  # type: ignore[no-untyped-call]
-    out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
-    if workers and workers > 1:
-        pool = None
-        came: list[int] = []
-        usual = _defer_ctrl_c(came)  # until the pool has ended, a Ctrl-C is only noted, then raised where it is safe
-        try:
-            try:
-                from multiprocessing import Pool, TimeoutError as NoResultYet  # its first import: module locks' callbacks
-
-                # Pool cleans up a failed start on Exception only: a Ctrl-C between two forks left the first worker
-                # behind, holding the terminal's pipes after the command had exited
-                pool = Pool(workers, initializer=_quiet_worker, initargs=(os.getpid(),))
-                _raise_if_came(came)
-                finishing = pool.imap(run_job, jobs)
-                while len(out) < len(jobs):
-                    try:
-                        result = finishing.next(timeout=_WAKE_SECONDS)
-                    except NoResultYet:  # no variant finished yet: wake to take a Ctrl-C
-                        _raise_if_came(came)
-                        continue
-                    out.append(result)
-                    advance(1)
-                    _raise_if_came(came)
-            finally:  # done, or Ctrl-C at any point once the pool stands: end its workers
-                if pool is not None:
-                    pool.terminate()
+        except BaseException:  # Ctrl-C, or a variant's error: nothing more of this sweep is wanted
+            _cancel(client, futures)
+            raise
         finally:
-            _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the pool has ended
-        return out
+            _close(client)
+    out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
+    if workers and workers > 1:  # the variants on a pool of processes, the bar moved as each finishes
+        return run_chunks(run_job, jobs, workers, lambda i, result: advance(1))
     for job in jobs:
         out.append(run_job(job))
         advance(1)
     return out
+
+
+#: At most this long is spent telling a Dask scheduler to drop a sweep's variants and closing the connection
+#: after Ctrl-C (or an error): the command ends at once, whatever state the cluster is in.
+_DASK_LET_GO_SECONDS = 2
+
+
+def _cancel(client: Any, futures: Sequence[Any]) -> None:
+    """Ask the scheduler to drop every variant of the sweep, pending and running (``force``: even those another
+    client also holds), without waiting on the answer; a cluster already gone is no reason to wait either."""
+    if not futures:
+        return
+    try:
+        client.cancel(list(futures), force=True, asynchronous=False)  # one message to the scheduler
+    except Exception:  # pragma: no cover - the scheduler is unreachable: closing below is all that is left
+        pass
+
+
+def _close(client: Any) -> None:
+    """Close the client without waiting longer than ``_DASK_LET_GO_SECONDS`` on the scheduler."""
+    try:
+        client.close(timeout=_DASK_LET_GO_SECONDS)
+    except Exception:  # pragma: no cover - a scheduler that does not answer: the command ends all the same
+        pass
 
 
 def pick_outcomes(sweep: Mapping[str, Any], wanted: Sequence[str] = (), limit: int = 4,

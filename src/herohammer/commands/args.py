@@ -91,6 +91,26 @@ def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def worker_count(name: str, high: int) -> Callable[[str], int]:
+    """Return an argparse type for a number of worker processes: a whole number in 1..high, or ``auto`` (the cores
+    this process may run on, ``parallel.cores``)."""
+    whole = whole_number(name, 1, high)
+
+    def parse(text: str) -> int:
+        if text.strip().lower() == "auto":
+            from ..parallel import cores
+
+            return min(cores(), high)
+        try:
+            return whole(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number from 1 to {high} or auto "
+                                             f"(the cores this process may use), got {text!r}") from None
+
+    parse.__name__ = name
+    return parse
+
+
 def roll_needed(name: str, low: int = 2, high: int = 6) -> Callable[[str], int]:
     """Return an argparse type for a roll such as ``4+`` (read by ``notation.parse_roll_needed``)."""
 

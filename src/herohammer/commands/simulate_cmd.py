@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_RUNS, MAX_WORKERS, METHODS
 from . import summary
-from .args import say, say_notes, whole_number
+from .args import say, say_notes, whole_number, worker_count
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,6 +44,9 @@ def register_simulate(sub: Any) -> argparse.ArgumentParser:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (seed, scenario hash, version, rows)")
     out.add_argument("--csv", action="store_true", help="print the rows as CSV")
+    p.add_argument("--workers", type=worker_count("--workers", MAX_WORKERS), default=None, metavar="N|auto",
+                   help="play the Monte Carlo runs on N local processes (auto: the cores this process may use); "
+                        "the same --seed gives the same counts for every N; an exact enumeration stays in one process")
     p.add_argument("--plot", metavar="FILE.png", help="draw the outcome distributions to a PNG file")
     p.add_argument("--quiet", action="store_true", help="no progress bar on the terminal")
     p.set_defaults(run=_run_simulate)
@@ -67,8 +70,8 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
     s.add_argument("--method", choices=METHODS, default="auto",
                    help="compiled: enumerate the chance tree once, sample with numpy; engine: one game per run")
     where = s.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=whole_number("--workers", 1, MAX_WORKERS), default=None,
-                       help="local processes")
+    where.add_argument("--workers", type=worker_count("--workers", MAX_WORKERS), default=None, metavar="N|auto",
+                       help="local processes (auto: the cores this process may use)")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a Dask distributed scheduler, e.g. tcp://host:8786")
     s.add_argument("--outcome", action="append", default=[], metavar="LABEL",
                    help="an outcome to tabulate, as the simulate table labels it (repeatable)")
@@ -123,14 +126,15 @@ def _run_simulate(args: argparse.Namespace) -> int:
     refuse_unplayable(state, driver)
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
-        result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress)
+        result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress,
+                          workers=args.workers)
         _emit(args, result, console, notes=say(result.notes, args.json))
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     seed = fresh_seed() if args.seed is None else args.seed
     say_notes(state, False)
-    console.print(title_of({**meta, "seed": seed}, args.runs, args.actions))
-    result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress)
+    console.print(title_of({**meta, "seed": seed}, args.runs, args.actions, args.workers))
+    result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress, workers=args.workers)
     _emit(args, result, console, titled=False)
     _why_always_skipped(result, state, driver, seed)
     return 0
@@ -186,7 +190,8 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
             if about:
                 console.print(Text(about))
         seed = DEMO_SEED if args.seed is None else args.seed  # fixed, so the README's output is reproducible
-        result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress)
+        result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress,
+                          workers=args.workers)
         results.append((name, about, result))
         if table:
             show(result, console)
@@ -218,16 +223,19 @@ def _demos_csv(results: Sequence[tuple[str, SimulationResult]]) -> str:
     return buffer.getvalue()
 
 
-def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None) -> str:
+def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None, workers: int | None = None) -> str:
     """Return a simulation's title line: the scenario, its ruleset, the runs, what drives them, the seed.
 
     ``plan_file``: the plan came from ``--actions FILE``, not from the scenario (which may have none).
+    ``workers``: the processes asked for (``--workers``).
     """
     from rich.markup import escape
 
     plan = ("the plan in " + escape(str(plan_file)) if plan_file is not None
             else "its plan" if meta["policy"] == "plan" else "the default policy (simple)")
-    return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
+    on = "" if workers is None else f" on {workers} process{'es' * (workers != 1)}"
+    return (f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
+            + on)
 
 
 def show(result: SimulationResult, console: Console, title: str | None = None, titled: bool = True) -> None:
@@ -237,6 +245,8 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
     """
     from rich.markup import escape
     from rich.table import Table
+
+    from ..simulate import SHARED_CHUNK
 
     m = result.meta
     if titled:
@@ -261,17 +271,20 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
         console.print("  (nothing changed in any run)")
     hidden = len(result.keys()) - len({r.outcome for r in rows})
     t = result.timing
+    on = f" on {result.workers} processes" if result.workers and result.workers > 1 else ""
     if m["method"] == "compiled":
         how = (f"method: compiled - the rules code ran {m['rules_code_runs']:,} times to enumerate "
-               f"{m['exact_outcomes']:,} distinct outcomes with exact odds ({t.get('compile_seconds', 0):.2f} s), "
-               f"then numpy drew the {result.runs:,} runs from them ({t.get('sample_seconds', 0):.3f} s)")
+               f"{m['exact_outcomes']:,} distinct outcomes with exact odds ({t.get('compile_seconds', 0):.2f} s"
+               f"{', in one process: --workers shares out the draws only' if result.workers else ''}), "
+               f"then numpy drew the {result.runs:,} runs from them{on} ({t.get('sample_seconds', 0):.3f} s)")
     else:
         shared = m.get("shared")
         way = ("one game per run with seeded dice" if not shared else
                f"the runs that stand on one position take its step together: {shared['drawn']:,} of "
                f"{shared['nodes']:,} positions' steps drawn from their exact odds, {shared['played']:,} steps played "
-               "one game each with seeded dice")
-        how = (f"method: engine - {way} "
+               "one game each with seeded dice"
+               + (f", in chunks of {SHARED_CHUNK:,} runs" if result.workers else ""))
+        how = (f"method: engine - {way}{on} "
                f"({result.runs / max(t.get('engine_seconds', 1e-9), 1e-9):,.0f} runs/s); no exact column: "
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
                   else f"{escape(m.get('too_large') or 'the chance tree is too large')}; the budget is the --runs "
