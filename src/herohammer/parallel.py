@@ -91,10 +91,33 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                 _raise_if_came(came)
         finally:  # done, failed, or Ctrl-C at any point once the pool stands: end its workers
             if pool is not None:
-                pool.terminate()
+                _end_pool(pool)
     finally:
         _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the pool has ended
     return [results[i] for i in range(len(chunks))]
+
+
+#: How long ``Pool.terminate`` may take before the workers are killed without it (``_end_pool``).
+TERMINATE_SECONDS = 5.0
+
+
+def _end_pool(pool: Any) -> None:
+    """End a pool's workers with ``Pool.terminate``, in a thread of its own and for at most ``TERMINATE_SECONDS``; past
+    that, kill every worker still running and go on.
+
+    Why: ``Pool.terminate`` first takes the lock of the queue the workers read their chunks from, and it waited for
+    ever once a worker had failed under the rule-coverage tool's run (session 30: ``rulecov`` hung in
+    ``_help_stuff_finish`` after ``test_a_worker_that_fails_is_one_line``, with both workers gone); a command must
+    end with its one line whatever the pool's state.  The thread left waiting is a daemon: it does not keep the
+    process alive, and the pool's finalizer, already called, does not run again at exit.
+    """
+    ender = threading.Thread(target=pool.terminate, name="pool-terminate", daemon=True)
+    ender.start()
+    ender.join(TERMINATE_SECONDS)
+    if ender.is_alive():
+        for process in list(getattr(pool, "_pool", ())):
+            if process.exitcode is None:
+                process.kill()
 
 
 def _check_alive(workers: Sequence[Any]) -> None:
