@@ -115,9 +115,11 @@ def _end_pool(pool: Any) -> None:
     ender.start()
     ender.join(TERMINATE_SECONDS)
     if ender.is_alive():
-        for process in list(getattr(pool, "_pool", ())):
-            if process.exitcode is None:
-                process.kill()
+        killed = [process for process in list(getattr(pool, "_pool", ())) if process.exitcode is None]
+        for process in killed:
+            process.kill()
+        for process in killed:  # reaped, so that no worker is left behind when the command ends
+            process.join(TERMINATE_SECONDS)
 
 
 def _check_alive(workers: Sequence[Any]) -> None:
