@@ -16,26 +16,15 @@ from typing import Any
 
 import pytest
 
+from _processes import process_group
+
 ROOT = Path(__file__).resolve().parent.parent
 PSYCHIC = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
 
 
-def _group(group: int) -> dict[int, float]:
-    """Return the processes of a process group with the CPU seconds each has used, from /proc."""
-    members = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):  # a process that ended meanwhile
-            continue
-        if int(fields[2]) == group and fields[0] != "Z":
-            members[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return members
-
-
 def _at_work(group: int) -> dict[int, float]:
     """Return the worker processes of a command's process group that have started working (0.2 s of CPU or more)."""
-    return {p: c for p, c in _group(group).items() if p != group and c > 0.2}
+    return {p: c for p, c in process_group(group).items() if p != group and c > 0.2}
 
 
 def _sweep_at_work() -> tuple[subprocess.Popen[str], dict[int, float]]:
@@ -80,7 +69,7 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
             assert header in lines[-1], lines
         deadline = time.monotonic() + 120
         workers = int(argv[argv.index("--workers") + 1]) if "--workers" in argv else 0
-        while sum(_group(proc.pid).values()) < 1.0 or len(_at_work(proc.pid)) < workers:  # busy for a second of
+        while sum(process_group(proc.pid).values()) < 1.0 or len(_at_work(proc.pid)) < workers:  # busy for a second of
             # CPU (the imports take less), and its workers at work
             assert proc.poll() is None, "the command ended before it could be interrupted"
             assert time.monotonic() < deadline
@@ -94,7 +83,7 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
             raise AssertionError(f"no end within 60 s after Ctrl-C; the command itself "
                                  f"{'ended with ' + str(proc.returncode) if proc.poll() is not None else 'still runs'}"
                                  f"; its process group:\n{left}") from None
-        assert not _group(proc.pid), "a worker outlived the interrupted command"
+        assert not process_group(proc.pid), "a worker outlived the interrupted command"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -168,11 +157,11 @@ def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
         proc.kill()
         proc.communicate(timeout=60)  # the pipes close once every worker has ended
         deadline = time.monotonic() + 10
-        while _group(proc.pid) and time.monotonic() < deadline:
+        while process_group(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _group(proc.pid), f"workers outlived their parent: {busy}"
+        assert not process_group(proc.pid), f"workers outlived their parent: {busy}"
     finally:
-        if _group(proc.pid):
+        if process_group(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
@@ -300,7 +289,7 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_swee
     finally:
         _killed_if_running(proc)
     _assert_ended_by_ctrl_c(proc, out, err)
-    assert not _group(proc.pid), "a worker outlived the interrupted command"
+    assert not process_group(proc.pid), "a worker outlived the interrupted command"
 
 
 def test_a_ctrl_c_taken_in_a_finalizer_while_the_sweep_waits_on_its_pool_is_raised() -> None:

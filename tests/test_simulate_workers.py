@@ -15,6 +15,7 @@ import pytest
 
 import herohammer.simulate as sim
 from _cli import result_of, run
+from _processes import interrupt_when, process_group
 from herohammer import fastsim
 from herohammer.errors import HerohammerError
 from herohammer.scenario import read_data
@@ -143,27 +144,6 @@ def test_json_is_the_same_for_every_number_of_workers(capsys: pytest.CaptureFixt
     assert answers[0] == answers[1]
 
 
-def _group(group: int) -> list[int]:
-    """The live processes of a process group (from /proc)."""
-    members = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[2]) == group and fields[0] != "Z":
-            members.append(int(stat.parent.name))
-    return members
-
-
-def _cpu(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 @pytest.mark.slow
 def test_ctrl_c_ends_every_worker_at_once_with_130() -> None:
     """SIGINT to the process group (as Ctrl-C sends it) of ``simulate --workers 2`` busy with a million engine runs:
@@ -173,25 +153,14 @@ def test_ctrl_c_ends_every_worker_at_once_with_130() -> None:
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 120
-        while len([p for p in _group(proc.pid) if p != proc.pid and _cpu(p) > 0.3]) < 2:  # both workers at work
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the workers never got to work"
-            time.sleep(0.05)
-        sent = time.monotonic()
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    out, err, took = interrupt_when(
+        proc, lambda: len([p for p, cpu in process_group(proc.pid).items() if p != proc.pid and cpu > 0.3]) >= 2,
+        "the workers never got to work")  # both workers at work
     assert proc.returncode == 130, err
     assert err.strip() == "herohammer: interrupted; nothing was written", err
     assert took < 5, took
     time.sleep(0.2)
-    assert not _group(proc.pid), "a worker outlived the interrupted command"
+    assert not process_group(proc.pid), "a worker outlived the interrupted command"
 
 
 def _executing(dask_worker: Any) -> int:
@@ -211,21 +180,9 @@ def test_ctrl_c_during_a_dask_sweep_stops_the_cluster_s_work_at_once() -> None:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, cwd=ROOT,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        try:
-            deadline = time.monotonic() + 120
-            while sum(watch.run(_executing).values()) < 2:  # a variant started on each worker
-                assert proc.poll() is None, proc.communicate()
-                assert time.monotonic() < deadline, "the cluster never started the variants"
-                time.sleep(0.1)
-            time.sleep(0.5)
-            sent = time.monotonic()
-            os.killpg(proc.pid, signal.SIGINT)
-            out, err = proc.communicate(timeout=30)
-            took = time.monotonic() - sent
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        out, err, took = interrupt_when(proc, lambda: sum(watch.run(_executing).values()) >= 2,  # one a worker
+                                        "the cluster never started the variants", settle=0.5)
+        sent = time.monotonic() - took  # when the Ctrl-C went
         assert proc.returncode == 130 and took < 5, (took, err)
         assert err.strip() == "herohammer: interrupted; nothing was written", err
         while sum(watch.run(_executing).values()) or watch.run_on_scheduler(lambda dask_scheduler: len(
