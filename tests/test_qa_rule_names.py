@@ -98,7 +98,7 @@ def test_a_roster_s_rules_stay_notes(tmp_path: Path, capsys: pytest.CaptureFixtu
                         "--out", str(out)], capsys)
     assert code == 0, err
     code, printed, err = run(["actions", str(out)], capsys)
-    assert code == 0 and "read as text: Independent Character" in err
+    assert code == 0 and "Independent Character" not in err  # what character: independent says (test_character_rule)
     assert "side opponent has no units (sides.opponent is empty)" in err
 
 

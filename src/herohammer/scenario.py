@@ -314,7 +314,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
             if u.id in seen:
                 raise ScenarioError(source, f"{where}.id", f"unit id {u.id!r} is used twice (also at {seen[u.id]})")
             seen[u.id] = where
-            units.append(_unit(source, where, side, u))
+            units.append(_unit(source, where, side, _character_by_rules(source, where, u, spec.ruleset)))
     by_id = {u.id: u for u in units}
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
@@ -502,6 +502,31 @@ def _terrain(source: str, i: int, t: TerrainSpec) -> Terrain:
         return Terrain(t.id, t.kind, tuple(t.polygon))
     except HerohammerError as exc:
         raise ScenarioError(source, f"terrain[{i}].polygon", str(exc)) from None
+
+
+def _character_by_rules(source: str, where: str, u: UnitSpec, ruleset_name: str) -> UnitSpec:
+    """Return the unit as the character its special rules make it (40k: a roster's Independent Character).
+
+    The rule and ``character:`` say one thing twice, so a unit listing the rule is that kind of
+    character, and a ``character:`` that says otherwise is refused rather than one of them ignored.
+    """
+    from .rulesets import get_ruleset
+
+    ruleset = get_ruleset(ruleset_name)
+    if not ruleset.character_rule_names:
+        return u
+    kind = u.character
+    for k, name in enumerate(u.rules):
+        made = ruleset.character_rule_names.get(ruleset.rule_name(name))
+        if made is None or made is kind:
+            continue
+        if kind is not None:
+            raise ScenarioError(source, f"{where}.character",
+                                f"{u.id} has the special rule {name!r} ({where}.rules[{k}]), which makes it an "
+                                f"{made.value} character, but character: {kind.value} says otherwise: keep one "
+                                f"[{ruleset.character_kinds_rule}]")
+        kind = made
+    return u if kind is u.character else u.model_copy(update={"character": kind})
 
 
 def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:

@@ -23,7 +23,7 @@ from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import TURN_STATUSES, Status, Unit
+from ..units import TURN_STATUSES, CharacterKind, Status, Unit
 from ..values import cached, evolve
 
 if TYPE_CHECKING:
@@ -205,6 +205,10 @@ class Ruleset:
     #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
     #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset()
+    #: Special rules (as ``rule_name`` writes them) that say what kind of character a unit is: a scenario's unit
+    #: that lists one is that kind of character (``character:`` may be left out, and must agree where given), as a
+    #: roster's Independent Character is in 40k.
+    character_rule_names: ClassVar[Mapping[str, CharacterKind]] = {}
     phases: ClassVar[tuple[PhaseSpec, ...]] = (
         PhaseSpec(Phase.MOVEMENT, frozenset({"move", "end_phase"})),
         PhaseSpec(Phase.SHOOTING, frozenset({"end_phase"})),

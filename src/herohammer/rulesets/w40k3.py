@@ -110,7 +110,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
     modelled_rules: ClassVar[frozenset[str]] = frozenset({
         "fearless", "stubborn", "move_through_cover", "fly", "skilled_rider", "psyker", "infiltrate",
-        "eternal_warrior"}) | FLEET
+        "eternal_warrior", "independent_character"}) | FLEET
+    #: A roster's "Independent Character" is what ``character: independent`` says (40k3.char.kinds: a character is
+    #: ordinary or independent), so a unit listing it is one.
+    character_rule_names: ClassVar[Mapping[str, CharacterKind]] = {"independent_character": CharacterKind.INDEPENDENT}
 
     # == hooks that 40k4 overrides ================================================
     join_rule: ClassVar[str] = "40k3.ic.join"
