@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "herohammer"
 
 #: The 40k rules' chain, lowest first (``rulesets/w40k_combat.py``): each module imports only those before it.
 W40K_CHAIN = ("w40k_hooks", "w40k_wounds", "w40k_morale", "w40k_shooting", "w40k_psychic", "w40k_assault",
-              "w40k_combat_result", "w40k_close_combat", "w40k_combat")
+              "w40k_combat_result", "w40k_strikes", "w40k_close_combat", "w40k_combat")
 
 #: The 9th Age's rules below the ruleset class, lowest first (``rulesets/t9a_units.py``'s docstring): each imports
 #: only the links before it; the phase mixins (``t9a_combat`` and above) build on ``t9a``.

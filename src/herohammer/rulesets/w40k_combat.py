@@ -4,7 +4,7 @@
 ``Warhammer40k3`` inherits, built in layers, one module each, each calling only those
 below it: ``w40k_hooks`` (what 4th edition overrides) -> ``w40k_wounds`` -> ``w40k_morale``
 -> ``w40k_shooting`` -> ``w40k_psychic`` -> ``w40k_assault`` -> ``w40k_combat_result`` ->
-``w40k_close_combat`` -> here, the phases.  Every roll goes through ``Dice`` with its
+``w40k_strikes`` -> ``w40k_close_combat`` -> here, the phases.  Every roll goes through ``Dice`` with its
 purpose and rule id, so the same code plays a game and, under ``enumerate_outcomes``,
 gives the exact odds of a whole action.  Each module's docstring states the decisions
 the seeds leave open in its part of the rules.
