@@ -183,7 +183,7 @@ def q_t9a_wizard_sim(runs: int) -> Callable[[], tuple[str, bool]]:
     return query
 
 
-def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
+def q_apply_undo(kind: str, fresh: bool = False, warm: int = 0) -> tuple[str, bool]:
     """Apply one action and undo it, 200 times in each of 5 rounds; the figure is per pair (CPU ms), the best round's.
 
     One pair on a game of its own goes first, untimed, so that what any first call pays once
@@ -191,7 +191,11 @@ def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
 
     ``fresh``: every pair on a state just built from the scenario data (outside the
     timing), so nothing the game or the state remembers from an earlier pair helps;
-    otherwise the same game applies and undoes the same action again, as a search does.
+    otherwise the same game applies and undoes the same action again, as a search does:
+    each round on a game of its own, so its 200 pairs also pay for the first meeting of each
+    result of the dice.  ``warm``: that many untimed pairs on each round's game first, as a
+    search that has applied the action from this state before (the results its dice meet
+    now mostly met already).
     """
     from apply_pairs import scenario_and_action  # the scenarios count_instructions.sh counts
 
@@ -201,12 +205,15 @@ def q_apply_undo(kind: str, fresh: bool = False) -> tuple[str, bool]:
 
     data, action = scenario_and_action(kind)
     reps, rounds = 200, 5
-    warm = Game(state_from_data(data), SeededDice(0))  # what the first pair would pay once (lazy imports, tables)
-    warm.apply(action)
-    warm.undo()
+    first = Game(state_from_data(data), SeededDice(0))  # what the first pair would pay once (lazy imports, tables)
+    first.apply(action)
+    first.undo()
     best = float("inf")
     for _ in range(rounds):  # the best round: load on this shared machine only ever adds time
         games = [Game(state_from_data(data), SeededDice(1)) for _ in range(reps if fresh else 1)]
+        for _ in range(warm):
+            games[0].apply(action)
+            games[0].undo()
         gc.collect()  # the building's garbage-collector debt is the building's, not the first pairs'
         spent = 0.0
         for i in range(reps):
@@ -275,6 +282,8 @@ def _register() -> None:
         QUERIES[f"apply_{kind}"] = (f"Game.apply + undo: {kind} (per pair, same game again)", lambda k=kind: q_apply_undo(k))
         QUERIES[f"apply_fresh_{kind}"] = (f"Game.apply + undo: {kind} (per pair, each on a new state)",
                                           lambda k=kind: q_apply_undo(k, True))
+        QUERIES[f"apply_warm_{kind}"] = (f"Game.apply + undo: {kind} (per pair, same game after 1,000 pairs)",
+                                         lambda k=kind: q_apply_undo(k, warm=1000))
     QUERIES["legal_actions"] = ("Game.legal_actions: slowest example, each try on a new state (best of 20)",
                                 q_legal_actions)
     QUERIES["legal_actions_again"] = ("Game.legal_actions: slowest example, asked again of the same game (best of 20)",
