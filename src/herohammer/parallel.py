@@ -94,7 +94,7 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                     _raise_if_came(came)
                     continue
                 i = index[future]
-                results[i] = _result_of(future, processes)
+                results[i] = _result_of(future)
                 if done is not None and not ordered:
                     done(i, results[i])
                 while done is not None and ordered and told in results:
@@ -105,6 +105,8 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
         finally:  # done, failed, or Ctrl-C at any point once the executor stands: end its workers
             if executor is not None:
                 _end_workers(executor, processes, at_once=not finished)
+    except _WorkerEnded:  # said once every worker is reaped: their exit codes are known then
+        raise HerohammerError(_ended_unexpectedly(processes)) from None
     finally:
         _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the workers have ended
     return [results[i] for i in range(len(chunks))]
@@ -135,27 +137,30 @@ def _end_workers(executor: Any, processes: list[Any], at_once: bool) -> None:
     executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _result_of(future: Any, processes: Sequence[Any]) -> Any:
-    """Return a finished chunk's result; raise its failure as one ``HerohammerError`` line."""
+class _WorkerEnded(Exception):
+    """A worker ended while chunks were left (the executor's ``BrokenProcessPool``)."""
+
+
+def _result_of(future: Any) -> Any:
+    """Return a finished chunk's result; raise its failure as one ``HerohammerError`` line, or ``_WorkerEnded``."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
         return future.result()
     except HerohammerError as exc:  # the worker's one line (``_run_one``), without the executor's remote traceback
         raise HerohammerError(str(exc)) from None
-    except BrokenProcessPool:  # a worker ended (a signal, the kernel's out-of-memory killer): say which, and how
-        for process in processes:  # the executor ends the others at once: wait for every exit code
-            process.join(TERMINATE_SECONDS)
-        raise HerohammerError(_ended_unexpectedly(processes)) from None
+    except BrokenProcessPool:  # a worker ended (a signal, the kernel's out-of-memory killer)
+        raise _WorkerEnded from None
     except Exception as exc:  # a result the executor could not send back, or a chunk it could not send
         raise HerohammerError(f"a worker process failed: {type(exc).__name__}: {_one_line(str(exc))}") from None
 
 
 def _ended_unexpectedly(processes: Sequence[Any]) -> str:
-    """Name the worker that ended, and how, once the executor says one did.
+    """Name the worker that ended, and how, once the executor said one did and every worker is reaped.
 
     The executor ends the other workers with SIGTERM as soon as it sees one gone, so a worker that ended otherwise is
-    the one; else, a single worker ended by SIGTERM is; else only the signal is known.
+    the one; else, a single worker ended by SIGTERM is; else only the signal is known.  (Read after the executor's
+    shutdown: until its thread has reaped a worker, a ``Process.exitcode`` read here may say None.)
     """
     ended = [process for process in processes if process.exitcode is not None]
     own = [process for process in ended if process.exitcode != -signal.SIGTERM]
