@@ -84,3 +84,32 @@ def test_a_worker_s_failure_is_one_line_and_no_worker_is_left(task: Any, said: s
         run_chunks(task, [1, 2, 3, 4], 2)
     assert len(str(caught.value).splitlines()) == 1 and caught.value.__cause__ is None
     assert not active_children()
+
+
+def _in_a_daemon(answers: Any) -> None:
+    try:
+        run_chunks(_square, [1, 2], 2)
+        answers.put("ran")
+    except HerohammerError as exc:
+        answers.put(str(exc))
+    except BaseException as exc:  # noqa: BLE001 - what the test must not see
+        answers.put(repr(exc))
+
+
+def test_a_daemonic_process_is_refused_in_one_line() -> None:
+    """multiprocessing lets no daemonic process start children, and says so with a bare AssertionError."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    daemon = context.Process(target=_in_a_daemon, args=(answers,), daemon=True)
+    daemon.start()
+    try:
+        assert answers.get(timeout=60) == (
+            "workers: this process is a daemonic multiprocessing process, which may start no worker processes; "
+            "leave workers out here, or run from a process that is not a daemon")
+    finally:
+        daemon.join(10)
+        if daemon.exitcode is None:
+            daemon.kill()
+            daemon.join()

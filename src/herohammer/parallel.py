@@ -76,6 +76,10 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
             import queue
             from concurrent.futures import Future, ProcessPoolExecutor
 
+            if multiprocessing.current_process().daemon:  # multiprocessing's own refusal is a bare AssertionError
+                raise HerohammerError("workers: this process is a daemonic multiprocessing process, which may start "
+                                      "no worker processes; leave workers out here, or run from a process that is "
+                                      "not a daemon")
             executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                            initializer=_start_worker, initargs=(os.getpid(), setup, setup_args))
             heard: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()  # futures as they finish, in that order
