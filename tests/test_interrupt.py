@@ -128,28 +128,37 @@ def _workers_left_by_an_interrupted_execute(jobs: list[Any], progress: Any) -> l
 
 
 def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Ctrl-C that lands while ``sweep --workers`` starts its pool (between two forks, as a loaded machine makes
-    likely) is raised once the pool stands, and the pool's workers end: ``Pool`` cleans up a failed start on
-    ``Exception`` only, so the first worker was left waiting for work, holding the terminal's pipes."""
-    from multiprocessing import pool as mp_pool
+    """A Ctrl-C that lands while ``sweep --workers`` forks its workers (between two forks, as a loaded machine makes
+    likely) is raised once they stand, and every worker ends: a pool that cleaned up a failed start on ``Exception``
+    only once left the first worker waiting for work, holding the terminal's pipes."""
+    from concurrent.futures import ProcessPoolExecutor
 
-    start = mp_pool.Pool._repopulate_pool
+    from herohammer import sweep
+    from herohammer.scenario import read_data
+
+    start = ProcessPoolExecutor._spawn_process  # type: ignore[attr-defined]
+    forks: list[int] = []
 
     def start_then_ctrl_c(self: Any) -> None:
         start(self)
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # the Ctrl-C arrives here, while the pool is still being built
+        forks.append(1)
+        if len(forks) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the Ctrl-C arrives here, before the second worker is forked
 
-    monkeypatch.setattr(mp_pool.Pool, "_repopulate_pool", start_then_ctrl_c)
-    left = _workers_left_by_an_interrupted_execute([], lambda n: None)
+    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", start_then_ctrl_c)
+    data = read_data(PSYCHIC)
+    jobs: list[sweep.Job] = [(dict(data, turn=t), None, 20, t, "engine", PSYCHIC) for t in (1, 2, 3, 4)]
+    left = _workers_left_by_an_interrupted_execute(jobs, lambda n: None)
+    assert len(forks) == 2, "both workers should have been forked"
     assert not left, f"workers outlived the interrupted start: {left}"
 
 
 @pytest.mark.slow
 def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
-    """``sweep --workers``: a worker asks Linux to end it when its parent ends (``sweep._quiet_worker``), so no worker
-    is left holding the terminal's pipes even past a Ctrl-C that ``Pool.terminate`` did not see through: here the
-    parent is killed outright, and its busy workers (each variant takes minutes) must go with it."""
+    """``sweep --workers``: a worker asks Linux to end it when its parent ends (``parallel._quiet_worker``), so no
+    worker is left holding the terminal's pipes however the parent goes: here the parent is killed outright, with no
+    chance to end them, and its busy workers (each variant takes minutes) must go with it."""
     if not sys.platform.startswith("linux"):
         pytest.skip("PR_SET_PDEATHSIG is Linux's")
     proc, busy = _sweep_at_work()
@@ -168,10 +177,10 @@ def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
 
 @pytest.mark.slow
 def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
-    """Linux hands a process's SIGINT to any of its threads; when one of ``sweep --workers``'s pool threads takes it,
+    """Linux hands a process's SIGINT to any of its threads; when one of ``sweep --workers``'s threads takes it,
     Python only notes it, and a main thread waiting on the next result with no time limit never raised it: the
     sweep ran on, its workers busy for minutes (about 1 run in 8 of the test above).  The wait now wakes every
-    ``sweep._WAKE_SECONDS``; here the Ctrl-C is sent to a pool thread on purpose (``tgkill``)."""
+    ``parallel._WAKE_SECONDS``; here the Ctrl-C is sent to another thread on purpose (``tgkill``)."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -180,7 +189,7 @@ def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
     proc, _busy = _sweep_at_work()
     try:
         threads = sorted(int(t.name) for t in Path(f"/proc/{proc.pid}/task").iterdir() if int(t.name) != proc.pid)
-        assert threads, "the pool runs no thread of its own"
+        assert threads, "the executor runs no thread of its own"
         assert libc.tgkill(proc.pid, threads[0], signal.SIGINT) == 0, ctypes.get_errno()
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, (proc.returncode, err)
@@ -241,14 +250,14 @@ def test_a_ctrl_c_while_the_command_line_loads_ends_with_one_line_and_130(argv: 
 
 
 #: Run as ``python -c``: the console script with ``sweep --workers``'s first import of ``multiprocessing`` (made where
-#: the pool starts) held in a finalizer, as an import's module lock runs its weakref callback there, until the test
+#: the workers start) held in a finalizer, as an import's module lock runs its weakref callback there, until the test
 #: says go on (a line on stdin): the Ctrl-C sent meanwhile is taken inside the finalizer, every time.
 _HELD_IN_A_FINALIZER = """
 import sys
 
 class HeldThere:
     def __del__(self):
-        print("starting the pool", flush=True)
+        print("starting the workers", flush=True)
         sys.stdin.readline()
 
 class HoldTheFirstImport:
@@ -266,10 +275,10 @@ sys.exit(main())
 
 def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_sweep() -> None:
     """Python runs a Ctrl-C's handler wherever the main thread is when it looks, a finalizer or weakref callback too
-    (each import's module lock has one, and ``sweep --workers`` imports ``multiprocessing`` as its pool starts), and a
+    (each import's module lock has one, and ``sweep --workers`` imports ``multiprocessing`` as its workers start), and a
     KeyboardInterrupt raised there is printed as "Exception ignored" and lost: the sweep went on for minutes (the
     probe ``benchmarks/probe_ctrl_c_pool.py --fork`` saw it about once in 150 Ctrl-Cs sent around the start).  While
-    the pool lives its handler now only notes a Ctrl-C, raised once the pool stands."""
+    the workers live its handler now only notes a Ctrl-C, raised once they stand."""
     argv = ["sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine", "--runs", "200000", "--seed", "1",
             "--workers", "2"]
     proc = subprocess.Popen([sys.executable, "-c", _HELD_IN_A_FINALIZER, *argv], stdin=subprocess.PIPE,
@@ -278,9 +287,9 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_swee
     assert proc.stdout is not None and proc.stdin is not None
     try:
         lines = [proc.stdout.readline()]
-        while lines[-1] and lines[-1] != "starting the pool\n":
+        while lines[-1] and lines[-1] != "starting the workers\n":
             lines.append(proc.stdout.readline())
-        assert lines[-1] == "starting the pool\n", lines
+        assert lines[-1] == "starting the workers\n", lines
         os.killpg(proc.pid, signal.SIGINT)
         time.sleep(0.2)  # taken in the finalizer, blocked reading its stdin
         out, err = proc.communicate("go on\n", timeout=30)
@@ -293,7 +302,7 @@ def test_a_ctrl_c_taken_in_a_finalizer_while_the_pool_starts_still_ends_the_swee
 
 
 def test_a_ctrl_c_taken_in_a_finalizer_while_the_sweep_waits_on_its_pool_is_raised() -> None:
-    """The same loss once the pool stands: a Ctrl-C taken in a finalizer between two results (here one dropped by the
+    """The same loss once the workers stand: a Ctrl-C taken in a finalizer between two results (here one dropped by the
     progress callback, in which the Ctrl-C comes) ends ``sweep._execute`` with KeyboardInterrupt, its workers
     ended."""
     from herohammer import sweep

@@ -119,8 +119,9 @@ def _die(*args: Any, **kwargs: Any) -> Any:
 ])
 def test_a_worker_that_fails_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                          how: Any, said: str) -> None:
-    """A worker's exception, or a worker killed (the pool would wait for ever on its chunk), ends the command with one
-    line and exit 2, the other workers ended (the workers are forked after the patch, so they play it)."""
+    """A worker's exception, or a worker killed (a pool that hands its chunk to no one would wait for ever), ends the
+    command with one line and exit 2, naming a killed worker's signal, the other workers ended (the workers are forked
+    after the patch, so they play it)."""
     from multiprocessing import active_children
 
     monkeypatch.setattr(sim, "run_engine_once", how)

@@ -8,6 +8,8 @@ a 4xx with one clear line and leave the table as it was.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -332,6 +334,85 @@ def test_simulate_equals_the_cli_and_can_be_cancelled(client: TestClient, capsys
     assert client.post(f"/api/tables/{tid}/simulate", json={"runs": 0}).status_code == 422
     assert client.post(f"/api/tables/{tid}/simulate", json={"method": "magic"}).status_code == 422
     assert client.post(f"/api/tables/{tid}/simulate", json={"actions": [{"do": "x"}]}).status_code == 400
+
+
+def _children(pid: int) -> set[int]:
+    """Return the live child processes of ``pid``, from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):  # ended meanwhile
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                alive.add(pid)
+        except (OSError, IndexError):
+            pass
+    return alive
+
+
+def test_simulate_on_workers_equals_the_cli_and_a_cancel_ends_its_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    """``workers`` plays the runs on that many processes of the simulation's own (the answer says how many, the counts
+    are the CLI's), and cancelling the job ends them with it (the job's process is a daemon, which multiprocessing
+    lets start no child unless it says otherwise)."""
+    from herohammer.web.session import Store
+
+    store = Store()
+    client = TestClient(create_app(store))
+    tid = open_demo(client)["table_id"]
+    done = wait_job(client, client.post(f"/api/tables/{tid}/simulate",
+                                        json={"runs": 2000, "seed": 5, "method": "engine", "workers": 2}).json())
+    assert done["status"] == "done" and done["result"]["workers"] == 2, done
+    cli = cli_json(["simulate", demo_path(), "--runs", "2000", "--seed", "5", "--method", "engine", "--json"], capsys)
+    assert done["result"]["result"]["outcomes"] == cli["outcomes"]
+    long = client.post(f"/api/tables/{tid}/simulate", json={"runs": 1_000_000, "method": "engine", "workers": 2})
+    assert long.json()["label"].endswith("on 2 processes")
+    simulation = store.job(long.json()["id"]).process
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers := _children(simulation.pid)) < 2:
+            assert time.monotonic() < deadline and simulation.is_alive(), "the simulation never started its workers"
+            time.sleep(0.05)
+        assert wait_job(client, client.delete(f"/api/jobs/{long.json()['id']}").json())["status"] == "cancelled"
+        deadline = time.monotonic() + 10
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(workers), "a simulation's worker outlived its cancelled job"
+    finally:  # nothing left behind by a failure
+        simulation.kill()
+        for pid in _alive(workers):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("workers", [0, "cores + 1", "many", True, 1.5])
+def test_simulate_refuses_more_workers_than_the_server_s_cores(client: TestClient, workers: Any) -> None:
+    from herohammer.parallel import cores
+
+    tid = open_demo(client)["table_id"]
+    given = cores() + 1 if workers == "cores + 1" else workers
+    answer = client.post(f"/api/tables/{tid}/simulate", json={"runs": 10, "workers": given})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == (f"body.workers: expected a whole number from 1 to {cores()} (the cores this "
+                                      f'server may use) or "auto" (got {given!r})')
+
+
+def test_simulate_on_auto_workers_takes_the_server_s_cores(client: TestClient) -> None:
+    from herohammer.parallel import cores
+
+    tid = open_demo(client)["table_id"]
+    done = wait_job(client, client.post(f"/api/tables/{tid}/simulate",
+                                        json={"runs": 50, "seed": 1, "method": "engine", "workers": "auto"}).json())
+    assert done["status"] == "done" and done["result"]["workers"] == cores(), done
 
 
 # -- scenario out, clauses, OpenAPI ---------------------------------------------------------------------

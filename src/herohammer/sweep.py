@@ -35,7 +35,7 @@ from . import guards
 from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
 from .outcome_labels import UNIT_EVENTS
-from .parallel import _WAKE_SECONDS, _quiet_worker, run_chunks  # noqa: F401 - the pool's helpers, named here by tests
+from .parallel import run_chunks
 from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 

@@ -22,7 +22,7 @@ from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .. import __version__
 from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
@@ -32,7 +32,7 @@ from ..errors import HerohammerError, IllegalActionError, ScenarioError, validat
 from ..game import Game
 from ..input_types import Count
 from ..keys_once import object_once
-from ..limits import ENGINE_MAX_RUNS
+from ..limits import ENGINE_MAX_RUNS, MAX_WORKERS
 from ..report import EXACT, MONTE_CARLO, envelope, to_jsonable
 from ..scenario import scenario_notes, state_to_data
 from ..state import GameState
@@ -100,6 +100,23 @@ class SimulateBody(_Body):
     seed: Count = Field(1, ge=0, le=2**64 - 1)
     method: Literal["auto", "compiled", "engine"] = "auto"
     actions: list[dict[str, Any]] | None = None
+    #: The Monte Carlo runs on that many local processes, as ``simulate --workers`` (the same counts for any number):
+    #: from 1 to the cores this server may use, or ``"auto"`` (all of them); None: one process.
+    workers: int | None = Field(None, description='from 1 to the cores the server may use, or "auto" (all of them)')
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _within_cores(cls, value: Any) -> int | None:
+        """Refuse more processes than the server's cores: past them the workers only take turns, and one request
+        would crowd out every other table's work."""
+        from ..parallel import AUTO, cores
+
+        limit = min(cores(), MAX_WORKERS)
+        if value is None or isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= limit:
+            return value
+        if isinstance(value, str) and value.strip().lower() == AUTO:
+            return limit
+        raise ValueError(f'expected a whole number from 1 to {limit} (the cores this server may use) or "auto"')
 
 
 assert set(METHODS) == {"auto", "compiled", "engine"}
@@ -371,10 +388,11 @@ def create_app(store: Store | None = None) -> FastAPI:
 
         refuse_unplayable(state, make_driver(state, plan, "actions"))  # as herohammer simulate: a plan refused at step 1, a battle that is over
 
-        def wrap(result: dict[str, Any]) -> dict[str, Any]:
-            return _answer("simulate", result, state, [], MONTE_CARLO)
+        def wrap(result: dict[str, Any], workers: int | None) -> dict[str, Any]:
+            return _answer("simulate", result, state, [], MONTE_CARLO, workers=workers)
 
-        return store.start_simulation(data, body.runs, body.seed, plan, body.method, table.name, wrap).to_json()
+        return store.start_simulation(data, body.runs, body.seed, plan, body.method, table.name, wrap,
+                                      body.workers).to_json()
 
     # -- jobs and clauses --------------------------------------------------------------------
     @app.get("/api/jobs/{job_id}", summary="A long job's progress and, when done, its result")

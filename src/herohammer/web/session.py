@@ -178,12 +178,16 @@ class Store:
         return job
 
     def start_simulation(self, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
-                         method: str, source: str, present: Callable[[dict[str, Any]], dict[str, Any]]) -> Job:
-        """Start a simulation in a child process (so that cancel can end it at once)."""
-        job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=f"simulating {runs} runs (seed {seed})"))
+                         method: str, source: str, present: Callable[[dict[str, Any], int | None], dict[str, Any]],
+                         workers: int | None = None) -> Job:
+        """Start a simulation in a child process (so that cancel can end it at once); ``workers``: its Monte Carlo
+        runs on that many processes of its own, which end with it (``parallel._quiet_worker``)."""
+        on = f" on {workers} processes" if workers is not None and workers > 1 else ""
+        job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=f"simulating {runs} runs (seed {seed}){on}"))
         ctx = multiprocessing.get_context("spawn")
         queue: Any = ctx.Queue()
-        proc = ctx.Process(target=_simulate_worker, args=(queue, data, runs, seed, plan, method, source), daemon=True)
+        proc = ctx.Process(target=_simulate_worker, args=(queue, data, runs, seed, plan, method, source, workers),
+                           daemon=True)
         job.process = proc
         proc.start()
 
@@ -207,7 +211,7 @@ class Store:
                         return
             proc.join(timeout=5)
             if kind == "ok":
-                job.result, job.status, job.label = present(payload), "done", "done"
+                job.result, job.status, job.label = present(*payload), "done", "done"
             else:
                 job.error, job.status = payload, "failed"
 
@@ -232,13 +236,18 @@ def cancel(job: Job) -> None:
 
 
 def _simulate_worker(queue: Any, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
-                     method: str, source: str) -> None:
-    """Run one simulation in the child process and send back its JSON (or the error line)."""
+                     method: str, source: str, workers: int | None = None) -> None:
+    """Run one simulation in the child process and send back its JSON and the processes it ran on (or the error
+    line)."""
     from ..simulate import simulate
 
+    if workers is not None and workers > 1:
+        # multiprocessing lets no daemonic process start children, lest they outlive it; this one's workers ask
+        # Linux to end them with it (``parallel._quiet_worker``), and the server still ends it as a daemon
+        multiprocessing.current_process().daemon = False
     try:
-        result = simulate(data, runs, seed, plan, method, source)
-        queue.put(("ok", to_jsonable(result.to_json())))
+        result = simulate(data, runs, seed, plan, method, source, workers=workers)
+        queue.put(("ok", (to_jsonable(result.to_json()), result.workers)))
     except HerohammerError as exc:
         queue.put(("error", str(exc)))
     except Exception as exc:  # a fault of the engine: its words, rather than "the simulation stopped unexpectedly"

@@ -1,0 +1,115 @@
+"""``parallel.run_chunks`` on its own: results in the chunks' order, heard as they finish (or in order), and every
+way a worker can fail said in one line with no worker left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from multiprocessing import active_children
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer.errors import HerohammerError
+from herohammer.parallel import run_chunks
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def _second_first(chunk: tuple[int, str]) -> int:
+    """Chunk 0 waits for chunk 1 to have finished (a file it leaves), so chunk 1 always finishes first."""
+    index, folder = chunk
+    if index == 0:
+        deadline = time.monotonic() + 60
+        while not (Path(folder) / "1").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        (Path(folder) / str(index)).touch()
+    return index
+
+
+def _unpicklable(n: int) -> Any:
+    return lambda: n
+
+
+def _exit_3(n: int) -> int:
+    os._exit(3)
+
+
+def _sigterm(n: int) -> int:
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(60)
+    return n
+
+
+def test_the_results_come_in_the_chunks_order_and_no_worker_is_left() -> None:
+    heard: list[int] = []
+    assert run_chunks(_square, list(range(20)), 3, lambda i, result: heard.append(i)) == [n * n for n in range(20)]
+    assert sorted(heard) == list(range(20))
+    assert not active_children()
+
+
+@pytest.mark.parametrize("ordered, heard_as", [(False, [1, 0]), (True, [0, 1])])
+def test_done_hears_each_chunk_as_it_finishes_or_in_order(tmp_path: Path, ordered: bool,
+                                                          heard_as: list[int]) -> None:
+    heard: list[int] = []
+    results = run_chunks(_second_first, [(0, str(tmp_path)), (1, str(tmp_path))], 2,
+                         lambda i, result: heard.append(i), ordered=ordered)
+    assert results == [0, 1] and heard == heard_as
+
+
+def test_no_chunks_start_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("an executor was started for no chunks")
+
+    monkeypatch.setattr(ProcessPoolExecutor, "__init__", refuse)
+    assert run_chunks(_square, [], 2) == []
+
+
+@pytest.mark.parametrize("task, said", [
+    (_unpicklable, r"^a worker process failed: (PicklingError|AttributeError): Can't pickle"),
+    (_exit_3, r"^a worker process \(pid \d+\) ended unexpectedly \(exit code 3\); nothing was written$"),
+    (_sigterm, r"^a worker process ended unexpectedly \(signal 15\); nothing was written$"),
+], ids=["unpicklable result", "exit code", "SIGTERM"])
+def test_a_worker_s_failure_is_one_line_and_no_worker_is_left(task: Any, said: str) -> None:
+    """A result the executor cannot send back, a worker that exits, one ended by SIGTERM (as the executor ends the
+    others: which one went first is not known, so no pid is named)."""
+    with pytest.raises(HerohammerError, match=said) as caught:
+        run_chunks(task, [1, 2, 3, 4], 2)
+    assert len(str(caught.value).splitlines()) == 1 and caught.value.__cause__ is None
+    assert not active_children()
+
+
+def _in_a_daemon(answers: Any) -> None:
+    try:
+        run_chunks(_square, [1, 2], 2)
+        answers.put("ran")
+    except HerohammerError as exc:
+        answers.put(str(exc))
+    except BaseException as exc:  # noqa: BLE001 - what the test must not see
+        answers.put(repr(exc))
+
+
+def test_a_daemonic_process_is_refused_in_one_line() -> None:
+    """multiprocessing lets no daemonic process start children, and says so with a bare AssertionError."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    daemon = context.Process(target=_in_a_daemon, args=(answers,), daemon=True)
+    daemon.start()
+    try:
+        assert answers.get(timeout=60) == (
+            "workers: this process is a daemonic multiprocessing process, which may start no worker processes; "
+            "leave workers out here, or run from a process that is not a daemon")
+    finally:
+        daemon.join(10)
+        if daemon.exitcode is None:
+            daemon.kill()
+            daemon.join()
