@@ -80,7 +80,6 @@ def test_break_tests_in_the_default_order_the_generals_unit_breaking_first_lends
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 31: Break tests run in the state's order, not the losing player's")
 @pytest.mark.rule(BREAK, GENERAL)
 def test_the_losing_player_chooses_the_order_of_the_break_tests() -> None:
     g = reloading_game(_two_losers())
@@ -97,7 +96,6 @@ def test_the_losing_player_chooses_the_order_of_the_break_tests() -> None:
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 31: Break tests run in the state's order, not the losing player's")
 @pytest.mark.rule(BREAK)
 @pytest.mark.parametrize("order, why", [
     (["orcs2", "guards"], "guards is not a unit of this combat"),
@@ -114,7 +112,6 @@ def test_a_break_order_naming_a_unit_outside_the_combat_twice_or_a_joined_charac
     refused(g, {"do": "fight", "unit": "spears", "break_order": order}, BREAK, why)
 
 
-@pytest.mark.xfail(strict=True, reason="round 31: Break tests run in the state's order, not the losing player's")
 @pytest.mark.rule(BREAK, GENERAL)
 def test_the_odds_of_the_second_unit_holding_follow_the_chosen_order_exactly() -> None:
     """Brute force over every die: orcs2 holds with the General's Ld 9 - 1 when it tests first."""
