@@ -129,3 +129,216 @@ def test_the_odds_of_the_second_unit_holding_follow_the_chosen_order_exactly() -
     assert holds(["orcs2", "orcs"]) == pass8
     # tested second, it has the General only when the General's unit held (pursuit ignored: a held unit stays)
     assert holds(["orcs", "orcs2"]) == pass8 * pass8 + (1 - pass8) * pass4
+
+
+# -- 2. a unit destroyed around its character; a character slain before he strikes -----------------------------------
+@pytest.mark.rule(LAST, BREAK, "published.t9a-combat-resolution")
+def test_a_unit_cut_down_around_its_character_leaves_him_to_take_its_break_test_alone() -> None:
+    # two Spearmen (no Attacks) and the Hero against five orcs: the Hero's three blows miss (1 1 1); the orcs' three
+    # hit, wound and go unsaved on the two Spearmen; the third wound is beyond what they had and is not scored
+    g = reloading_game(_melee(active="orcs", n=2, orc_profile="WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"))
+    events = g.apply({"do": "fight", "unit": "orcs"},
+                     ScriptedDice([1, 1, 1] + [6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6] + [6, 6] + [1, 1]))
+    fight = next(e for e in events if e.kind == "fight")
+    assert "3 unsaved (slain: s0, s1)" in fight.message, fight.message
+    told = next(e for e in events if e.kind == "break")
+    assert "orcs wins by 2 (2 to 0" in told.message, told.message
+    # the Hero is the unit spears now: he tests on his own Ld 9 at -2, breaks on 12 and flees 12"
+    assert "spears takes a Break test on Ld 9 (Hero) -2: 12, breaks and flees 12\"" in told.message, told.message
+    assert LAST in told.rules and BREAK in told.rules
+    hero = g.state.unit("hero")
+    assert hero.last_of == "spears" and hero.has(Status.FLEEING) and not g.state.unit("spears").models
+    reloads(g)
+
+
+@pytest.mark.rule("published.t9a-to-hit-melee", "published.t9a-combat-resolution", BREAK, PART)
+def test_a_character_slain_before_his_initiative_step_strikes_nothing_and_lends_no_discipline() -> None:
+    # the Boss (I8, six attacks) aims at the Hero (I6): six hits, six wounds, six failed saves; the Hero never strikes
+    data = _melee(active="orcs")
+    data["sides"]["orcs"].append(_boss("WS5 BS3 S4 T4 W2 I8 A6 Ld8 Sv5+ Adv4 Mar8"))
+    g = reloading_game(data)
+    events = g.apply({"do": "fight", "unit": "orcs", "at": "hero"},
+                     ScriptedDice([6] * 6 + [6] * 6 + [1] * 6 + [1, 1]))
+    fight = next(e for e in events if e.kind == "fight")
+    assert "I8: orcs 6 attacks at hero: 6 hits, 6 unsaved (slain: Hero)" in fight.message, fight.message
+    assert "I6: elves" not in fight.message  # dead before his step
+    told = next(e for e in events if e.kind in ("break", "combat"))
+    # only the Hero's three Wounds score (no Duel: no Overkill); the Spearmen test on their own Ld 8, Steadfast
+    assert "orcs wins by 2 (3 to 1;" in told.message and "Break test on Ld 8 (s0) unmodified, Steadfast" in told.message
+    reloads(g)
+
+
+@pytest.mark.rule(DUEL, "published.t9a-combat-resolution")
+def test_overkill_on_a_character_slain_in_a_duel_counts_up_to_three() -> None:
+    data = _melee(active="orcs")
+    data["sides"]["orcs"].append(_boss("WS5 BS3 S4 T4 W2 I8 A6 Ld8 Sv5+ Adv4 Mar8"))
+    g = reloading_game(data)
+    events = g.apply({"do": "fight", "unit": "orcs", "duel": "boss", "accept": "hero"},
+                     ScriptedDice([6] * 6 + [6] * 6 + [1] * 6 + [1, 1]))
+    fight = next(e for e in events if e.kind == "fight")
+    # six unsaved on the Hero's three Wounds: three beyond, all counted (the cap is +3)
+    assert "Overkill: orcs +3 to its Combat Score" in fight.message and DUEL in fight.rules, fight.message
+    told = next(e for e in events if e.kind == "combat")
+    assert "orcs wins by 5 (6 to 1;" in told.message, told.message
+
+
+@pytest.mark.rule(DUEL, "published.t9a-combat-resolution")
+def test_a_character_wounded_in_a_duel_but_alive_scores_the_wounds_he_lost_and_strikes_back() -> None:
+    data = _melee(active="orcs")
+    data["sides"]["orcs"].append(_boss("WS5 BS3 S4 T4 W2 I8 A6 Ld8 Sv5+ Adv4 Mar8"))
+    g = reloading_game(data)
+    events = g.apply({"do": "fight", "unit": "orcs", "duel": "boss", "accept": "hero"},
+                     ScriptedDice([6, 6, 1, 1, 1, 1] + [6, 6] + [1, 1] + [1, 1, 1] + [1, 1]))
+    fight = next(e for e in events if e.kind == "fight")
+    assert "I8: orcs 6 attacks at hero: 2 hits, 2 unsaved; I6: elves 3 attacks at boss" in fight.message
+    told = next(e for e in events if e.kind == "combat")
+    # the Hero lives: his Ld 9 is the unit's for the Break test
+    assert "orcs wins by 1 (2 to 1;" in told.message and "Ld 9 (Hero)" in told.message, told.message
+    assert g.state.unit("hero").models[0].wounds_left == 1
+
+
+@pytest.mark.rule(DUEL, LAST, BREAK)
+def test_a_refused_duels_nominee_left_alone_breaks_on_discipline_0() -> None:
+    # one orc and the Boss; the Hero's Duel is refused (the Boss, the only character, is shamed: Discipline 0), then
+    # the Hero's three blows go to the rank and file and slay the orc: the Boss alone is the unit, on Ld 0
+    data = _melee(orcs=1)
+    data["sides"]["orcs"].append(_boss())
+    g = reloading_game(data)
+    events = g.apply({"do": "fight", "unit": "spears", "duel": "hero"},
+                     ScriptedDice([6, 6, 6] + [6] * 3 + [1, 1] + [1, 1] + [1, 1]))
+    told = next(e for e in events if e.kind == "break")
+    # 1 + 1 = 2 is no pass on Ld 0 - 2
+    assert "orcs takes a Break test on Ld 0 (Boss) -2: 2, breaks" in told.message, told.message
+    assert DUEL in told.rules and LAST in told.rules
+    assert not g.state.unit("boss").models  # caught by the pursuit (2" on 1 + 1 against a flee of 2")
+    reloads(g)
+
+
+# -- 3. joining, leaving, charging out: sequences -----------------------------------------------------------------------
+@pytest.mark.rule("t9a.join.forbidden")
+def test_a_character_does_not_join_a_fleeing_unit() -> None:
+    g = reloading_game(scenario(phase="movement", active="elves", joined=False, hero_at=(30, 22),
+                                spear_status=["fleeing"], enemy_y=40))
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.forbidden", "fleeing")
+
+
+@pytest.mark.rule("t9a.join.forbidden")
+def test_a_character_does_not_join_an_engaged_unit() -> None:
+    data = _melee()
+    data["sides"]["elves"][1].pop("joined")
+    data["sides"]["elves"][1]["models"][0]["at"] = [30, 18]
+    data["phase"] = "movement"
+    g = reloading_game(data)
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.forbidden", "")
+
+
+def _with_guards(data: dict[str, Any]) -> dict[str, Any]:
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [20, 20], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    return data
+
+
+@pytest.mark.rule("t9a.join.move", "t9a.leave.move")
+def test_a_character_who_left_his_unit_does_not_join_another_in_the_same_phase() -> None:
+    g = reloading_game(_with_guards(scenario(phase="movement", active="elves", enemy_y=44)))
+    g.apply({"do": "leave", "character": "hero", "to": [28, 23]})
+    refused(g, {"do": "join", "character": "hero", "unit": "guards"}, "t9a.join.move", "already moved")
+    refused(g, {"do": "move", "unit": "hero", "to": [[28, 25]]}, "published.t9a-move", "moved")
+
+
+@pytest.mark.rule("t9a.leave.unit-not-moved", "published.t9a-move")
+def test_the_unit_a_character_left_still_moves_and_he_stays_behind() -> None:
+    g = reloading_game(scenario(phase="movement", active="elves", enemy_y=44))
+    events = g.apply({"do": "leave", "character": "hero", "to": [36, 26]})
+    assert "spears has not moved" in events[0].message and "t9a.leave.unit-not-moved" in events[0].rules
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 18]]})
+    assert g.state.unit("hero").models[0].at == (36, 26) and g.state.unit("hero").joined is None
+    reloads(g)
+
+
+@pytest.mark.rule("t9a.charge-out.no-other-charges")
+def test_two_characters_do_not_both_charge_out_of_one_unit() -> None:
+    data = scenario(phase="charge", active="elves", enemy_y=28)
+    data["sides"]["elves"].append({"id": "mage", "character": "independent", "joined": "spears",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20]}]})
+    g = reloading_game(data)
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([3, 3]))
+    refused(g, {"do": "charge", "unit": "mage", "target": "orcs", "reaction": "hold"},
+            "t9a.charge-out.no-other-charges", "cannot declare a charge")
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"},
+            "t9a.charge-out.no-other-charges", "cannot declare a charge")
+
+
+@pytest.mark.rule("t9a.leave.when", "t9a.charge-out.declare")
+def test_a_character_leaves_his_unit_in_the_charge_phase_only_by_charging_out() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=40))
+    refused(g, {"do": "leave", "character": "hero", "to": [36, 24]}, "t9a.leave.when", "only by charging out")
+
+
+@pytest.mark.rule("t9a.charge-out.failure", "published.t9a-shaken", "t9a.leave.when")
+def test_a_failed_charge_out_that_stays_in_the_unit_shakes_it_for_the_movement_phase() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=32))
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1]))
+    assert "so it stays and the unit is Shaken" in events[0].message, events[0].message
+    assert "t9a.charge-out.failure" in events[0].rules
+    assert g.state.unit("hero").joined == "spears" and g.state.unit("spears").has(Status.SHAKEN)
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "t9a.charge-out.failure", "Shaken")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 24]}, "t9a.charge-out.failure", "Shaken")
+    reloads(g)
+
+
+# -- 4. magic: a Wizard who joined this turn, a target that died ------------------------------------------------------
+def _wizard(**kw: Any) -> dict[str, Any]:
+    data = scenario(active="elves", extra={"magic_dice": {"elves": 6, "orcs": 4}}, **kw)
+    hero = data["sides"]["elves"][1]
+    hero["rules"] = ["Wizard Adept"]
+    hero["spells"] = ["Fireball", "Spectral Blades"]
+    return data
+
+
+@pytest.mark.rule("published.t9a-magic", PART, "t9a.join.move")
+@pytest.mark.parametrize("enemy_y, legal", [(40, False), (34, True)])
+def test_a_wizard_who_joined_a_unit_this_turn_casts_from_his_own_model(enemy_y: float, legal: bool) -> None:
+    g = reloading_game(_wizard(phase="movement", joined=False, hero_at=(30, 22), enemy_y=enemy_y))
+    g.apply({"do": "join", "character": "hero", "unit": "spears"})
+    play_to(g, "magic", "elves")
+    ruling = g.check({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2})
+    assert ruling.legal is legal, ruling
+    if not legal:
+        assert "the Caster's own model" in ruling.reason and "beyond Fireball's range of 18\"" in ruling.reason
+        assert PART in ruling.rules
+
+
+@pytest.mark.rule("published.t9a-magic", "published.t9a-spell-types")
+def test_a_spell_at_a_unit_the_last_spell_destroyed_is_refused() -> None:
+    g = reloading_game(_wizard(phase="magic", orcs=1, enemy_y=30))
+    events = g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
+                     ScriptedDice([4, 4, 1, 6, 6, 1]))
+    assert "slain: o0" in events[0].message, events[0].message
+    refused(g, {"do": "cast", "unit": "hero", "spell": "Spectral Blades", "target": "orcs", "dice": 2},
+            "published.t9a-magic", "not a living enemy unit")
+
+
+# -- 5. Discipline at the ends of its range --------------------------------------------------------------------------
+@pytest.mark.rule("core.test.leadership", "core.test.characteristic")
+@pytest.mark.parametrize("dice", [[1, 1], [6, 6]])
+def test_a_unit_of_discipline_0_fails_every_discipline_test(dice: list[int]) -> None:
+    g = reloading_game(scenario(phase="shooting", active="elves", joined=False,
+                                spear_profile=SPEAR.replace("Ld8", "Ld0")))
+    events = g.apply({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Panic"}, ScriptedDice(dice))
+    assert "on Ld 0 (s0)" in events[0].message and "fails" in events[0].message, events[0].message
+    rules = get_ruleset("t9a")
+    act = parse_action({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Panic"})
+    state = g.state
+    odds = enumerate_outcomes(lambda d: "passes" in rules.resolve(state, act, d)[1][0].message)
+    assert dict(odds.items()) == {False: Fraction(1)}
+
+
+@pytest.mark.rule("core.value.used")
+def test_a_discipline_above_10_is_refused_at_load_naming_the_field() -> None:
+    from herohammer.errors import ScenarioError
+    from herohammer.scenario import state_from_data
+    with pytest.raises(ScenarioError, match=r"sides\.elves\[0\]\.models\[0\]\.profile: Ld: got 11, expected 0\.\.10"):
+        state_from_data(scenario(spear_profile=SPEAR.replace("Ld8", "Ld11")))
