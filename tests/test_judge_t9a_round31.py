@@ -8,6 +8,14 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
    losing player (published.t9a-break-test, 2022 text: "in an order chosen by the player who lost the Combat"), and it
    matters: a General whose unit breaks first flees and lends the next unit no Discipline (published.t9a-general).
    The fight now takes ``break_order`` (the losing side's units, first to test first).
+
+Left as strict xfails (found, not fixed this round):
+
+2. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
+   before moving a unit, if it is within 8\" of any non-Fleeing enemy units, the unit must take a Discipline Test,
+   called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). The engine has no
+   March Test at all, so neither who lends it (the General, a joined character) nor a character's own test when he
+   marches to join or to leave his unit is ruled.
 """
 
 from __future__ import annotations
@@ -342,3 +350,14 @@ def test_a_discipline_above_10_is_refused_at_load_naming_the_field() -> None:
     from herohammer.scenario import state_from_data
     with pytest.raises(ScenarioError, match=r"sides\.elves\[0\]\.models\[0\]\.profile: Ld: got 11, expected 0\.\.10"):
         state_from_data(scenario(spear_profile=SPEAR.replace("Ld8", "Ld11")))
+
+
+# -- 6. the March Test (not modelled: strict xfail) ------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 31: no March Test within 8\" of an enemy (2022 text, Moving Units)")
+@pytest.mark.rule("published.t9a-move", "core.test.leadership")
+def test_a_unit_within_8_inches_of_an_enemy_takes_a_march_test_before_marching() -> None:
+    # the orcs stand 7" from the Spearmen's front; the Spearmen (the Hero's Ld 9) march 7" to the side: 6 + 6 fails
+    g = reloading_game(scenario(phase="movement", active="elves", enemy_y=27))
+    events = g.apply({"do": "move", "unit": "spears", "to": [[29, 20]], "march": True}, ScriptedDice([6, 6]))
+    assert any("March Test" in e.message for e in events), [e.message for e in events]
+    assert not g.state.unit("spears").has(Status.MARCHED)
