@@ -9,9 +9,13 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
    matters: a General whose unit breaks first flees and lends the next unit no Discipline (published.t9a-general).
    The fight now takes ``break_order`` (the losing side's units, first to test first).
 
+2. A friend's Panic test for a unit that broke from combat cited t9a.combined.last-survivor though no unit had been
+   reduced to its character (the alarm's "still that unit" list, every model of a broken unit, was read as a last
+   survivor): a wrong citation; the clause is cited only when the unit that broke, or the tester, is a last survivor.
+
 Left as strict xfails (found, not fixed this round):
 
-2. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
+3. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
    before moving a unit, if it is within 8\" of any non-Fleeing enemy units, the unit must take a Discipline Test,
    called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). The engine has no
    March Test at all, so neither who lends it (the General, a joined character) nor a character's own test when he
@@ -361,3 +365,37 @@ def test_a_unit_within_8_inches_of_an_enemy_takes_a_march_test_before_marching()
     events = g.apply({"do": "move", "unit": "spears", "to": [[29, 20]], "march": True}, ScriptedDice([6, 6]))
     assert any("March Test" in e.message for e in events), [e.message for e in events]
     assert not g.state.unit("spears").has(Status.MARCHED)
+
+
+# -- 7. Panic for a friend breaking from combat: its citation ---------------------------------------------------------
+def _breaking_near_guards(n: int = 10) -> Game:
+    data = _melee(active="orcs", n=n, orc_profile="WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8")
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [30, 20], "files": 2},
+                                   "models": [{"name": f"g{i}", "profile": SPEAR, "base": [20, 20]}
+                                              for i in range(4)]})
+    return reloading_game(data)
+
+
+@pytest.mark.xfail(strict=True, reason="round 31: the Panic test for a unit breaking cites the last-survivor clause")
+@pytest.mark.rule("published.t9a-panic")
+def test_a_friend_breaking_from_combat_panics_its_neighbours_without_a_last_survivor_citation() -> None:
+    g = _breaking_near_guards()
+    # the Hero misses (1 1 1); five orcs hit, wound, go unsaved: five Spearmen fall; the Spearmen break on 6 6,
+    # flee 3 3, escape a pursuit of 1 1; the Guards, 5.2" away, test: 6 6 fails, flee 2 2
+    events = g.apply({"do": "fight", "unit": "orcs"},
+                     ScriptedDice([1, 1, 1] + [6] * 5 + [6] * 5 + [1] * 5 + [6, 6] + [3, 3] + [1, 1] + [6, 6] + [2, 2]))
+    panic = next(e for e in events if e.kind == "panic")
+    assert "guards fails its Panic test for spears breaks from combat" in panic.message, panic.message
+    assert "published.t9a-panic" in panic.rules and LAST not in panic.rules, panic.rules
+
+
+@pytest.mark.rule("published.t9a-panic", LAST)
+def test_a_last_survivor_breaking_from_combat_panics_its_neighbours_citing_the_clause() -> None:
+    g = _breaking_near_guards(n=2)
+    # the two Spearmen fall to the orcs' first three blows (the rest miss); the Hero alone breaks on 6 6, flees 3 3,
+    # escapes 1 1; the Guards pass on 1 1
+    events = g.apply({"do": "fight", "unit": "orcs"},
+                     ScriptedDice([1, 1, 1] + [6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6] + [3, 3] + [1, 1] + [1, 1]))
+    panic = next(e for e in events if e.kind == "panic")
+    assert "guards passes its Panic test for spears breaks from combat" in panic.message, panic.message
+    assert LAST in panic.rules
