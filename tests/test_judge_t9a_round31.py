@@ -376,7 +376,6 @@ def _breaking_near_guards(n: int = 10) -> Game:
     return reloading_game(data)
 
 
-@pytest.mark.xfail(strict=True, reason="round 31: the Panic test for a unit breaking cites the last-survivor clause")
 @pytest.mark.rule("published.t9a-panic")
 def test_a_friend_breaking_from_combat_panics_its_neighbours_without_a_last_survivor_citation() -> None:
     g = _breaking_near_guards()
