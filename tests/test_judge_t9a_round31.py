@@ -13,9 +13,14 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
    reduced to its character (the alarm's "still that unit" list, every model of a broken unit, was read as a last
    survivor): a wrong citation; the clause is cited only when the unit that broke, or the tester, is a last survivor.
 
+3. A winner still in base contact with a losing unit that held pursued, and caught, another unit that broke (the
+   2022 text, Pursuits and Overruns: "To be able to Pursue a Broken enemy, the unit cannot be Engaged with any
+   non-Broken enemy units"; published.t9a-pursuit): the pursuit is now rolled once every Break test is taken, and only
+   by a winner in contact with the broken unit and with no loser that held.
+
 Left as strict xfails (found, not fixed this round):
 
-3. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
+4. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
    before moving a unit, if it is within 8\" of any non-Fleeing enemy units, the unit must take a Discipline Test,
    called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). The engine has no
    March Test at all, so neither who lends it (the General, a joined character) nor a character's own test when he
@@ -398,3 +403,36 @@ def test_a_last_survivor_breaking_from_combat_panics_its_neighbours_citing_the_c
     panic = next(e for e in events if e.kind == "panic")
     assert "guards passes its Panic test for spears breaks from combat" in panic.message, panic.message
     assert LAST in panic.rules
+
+
+# -- 8. no pursuit by a winner still engaged with a loser that held -----------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 31: a winner engaged with a loser that held still pursues")
+@pytest.mark.rule("published.t9a-pursuit", BREAK)
+def test_a_winner_still_engaged_with_a_unit_that_held_does_not_pursue_the_one_that_broke() -> None:
+    g = reloading_game(_two_losers())
+    # orcs2 tests first (Ld 9, the General's, -1): 6 6 breaks, flees 3 3; the General's orcs hold on 1 1; the
+    # Spearmen, still engaged with them, cannot pursue: no pursuit die is rolled and orcs2 escapes
+    events = g.apply({"do": "fight", "unit": "spears", "break_order": ["orcs2", "orcs"]},
+                     ScriptedDice([6, 6, 3, 3, 1, 1]))
+    told = next(e for e in events if e.kind == "break")
+    assert "orcs2 takes a Break test on Ld 9 (Boss) -1: 12, breaks and flees 6\" (no pursuit" in told.message, \
+        told.message
+    assert "orcs takes a Break test on Ld 9 (Boss) -1: 2, holds" in told.message
+    assert "published.t9a-pursuit" in told.rules
+    assert g.state.unit("orcs2").has(Status.FLEEING) and len(g.state.unit("orcs2").models) == 2
+    assert g.state.unit("spears").has(Status.ENGAGED)
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 31: pursuits are rolled before the other Break tests are taken")
+@pytest.mark.rule("published.t9a-pursuit", BREAK)
+def test_a_winner_pursues_when_every_unit_it_touches_broke() -> None:
+    g = reloading_game(_two_losers())
+    # both break (6 6 each, the second on its own Ld 5 - 1 once the General fled), flee 3 3 and 2 2; the pursuits
+    # come after every test: 1 1 misses orcs, 6 6 catches orcs2
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 1, 1, 6, 6]))
+    told = next(e for e in events if e.kind == "break")
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1: 12, breaks and flees 4\", caught by a pursuit of 12\"" \
+        in told.message, told.message
+    assert not g.state.unit("orcs2").models and g.state.unit("orcs").has(Status.FLEEING)
+    assert not g.state.unit("spears").has(Status.ENGAGED)
