@@ -855,6 +855,7 @@ class MeleePhase(Ruleset):
         winners = [u for u in live if hosts[u].side == winner]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
+        fled_by: dict[str, tuple[int, list[str]]] = {}  # a broken unit's flee distance and the winners touching it
         outcome = "held"
         for uid in losers:
             host = hosts[uid]
@@ -889,29 +890,46 @@ class MeleePhase(Ruleset):
                 continue
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
-            # the pursuer: the first winning unit in base contact with it (any winner when none touches it now)
-            chaser = next((w for w in winners if _touching(members(state, w), members(state, uid))), winners[0])
-            away = unit_centre(state, chaser)
+            # the winners in base contact with it, before it flees (any winner when none touches it now)
+            touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
+            away = unit_centre(state, touching[0])
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
-            # the pursuit is only compared with the flee: an enumeration branches on caught or not
-            chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
-            rules += [FLEE_RULE, PURSUIT]
-            if chase >= fled:
-                dead = [m.name for u in members(state, uid) for m in u.models]
-                # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
-                chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
-                state = remove_casualties(state, uid, dead)
-                for u in members(state, uid):
-                    state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
-                said += f"; {test}, breaks and flees {fled}\", caught by a pursuit of {chase}\" and destroyed" + (
-                    f" ({', '.join(chars)} with it)" if chars else "")
-                done = "destroyed"
-            else:
-                said += f"; {test}, breaks and flees {fled}\" (pursuit {chase}\")"
-                done = "fled"
-            if not broke:
-                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
+            rules.append(FLEE_RULE)
+            said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
+            fled_by[uid] = (fled, touching)
+        # the pursuits, once every Break test is taken: a winner pursues a broken unit it touched only when it is
+        # Engaged with no loser that held ("To be able to Pursue a Broken enemy, the unit cannot be Engaged with any
+        # non-Broken enemy units", published.t9a-pursuit, 2022 text; round 31: before, each was pursued at once)
+        held = [u for u in losers if u not in broke]
+        for i, uid in enumerate(broke):
+            fled, touching = fled_by[uid]
+            free = [w for w in touching if not any(_touching(members(state, w), members(state, h)) for h in held)]
+            if not free:
+                engaged = next(h for h in held if _touching(members(state, touching[0]), members(state, h)))
+                said = said.replace(f"\x00{i}\x00", f" (no pursuit: {touching[0]} is still engaged with {engaged})")
+                rules.append(PURSUIT)
+                done = "fled"
+            else:
+                chaser = free[0]
+                # the pursuit is only compared with the flee: an enumeration branches on caught or not
+                chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
+                rules.append(PURSUIT)
+                if chase >= fled:
+                    dead = [m.name for u in members(state, uid) for m in u.models]
+                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
+                    chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
+                    state = remove_casualties(state, uid, dead)
+                    for u in members(state, uid):
+                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                    said = said.replace(f"\x00{i}\x00", f", caught by a pursuit of {chase}\" and destroyed" + (
+                        f" ({', '.join(chars)} with it)" if chars else ""))
+                    done = "destroyed"
+                else:
+                    said = said.replace(f"\x00{i}\x00", f" (pursuit {chase}\")")
+                    done = "fled"
+            if i == 0:
+                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
         if not broke:
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
