@@ -18,6 +18,17 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
    non-Broken enemy units"; published.t9a-pursuit): the pursuit is now rolled once every Break test is taken, and only
    by a winner in contact with the broken unit and with no loser that held.
 
+Decisions stated (data/rules.yaml, the rulings book): the losing player's order of the Break tests is the fight's
+break_order, each broken unit fleeing before the next tests (so a General's or Battle Standard Bearer's unit that
+breaks first lends the next nothing); the pursuits come after every Break test (published.t9a-break-test,
+published.t9a-pursuit).
+
+The other cases hold as the texts read: a unit cut down around its character leaves him its Break test, a character
+slain before his Initiative step strikes nothing and scores only his Wounds (Overkill only in a Duel, up to +3), a
+refused Duel's nominee left alone breaks on Discipline 0, joins and leaves in one phase are one move, a failed charge
+out that stays shakes the unit, a Wizard who joined this turn casts from his own model, a spell's target that died is
+no target, Discipline 0 fails every test and above 10 is refused at load.
+
 Left as strict xfails (found, not fixed this round):
 
 4. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
@@ -436,3 +447,24 @@ def test_a_winner_pursues_when_every_unit_it_touches_broke() -> None:
         in told.message, told.message
     assert not g.state.unit("orcs2").models and g.state.unit("orcs").has(Status.FLEEING)
     assert not g.state.unit("spears").has(Status.ENGAGED)
+
+
+@pytest.mark.rule(BREAK, "published.t9a-battle-standard")
+@pytest.mark.parametrize("order, dice, holds", [
+    (None, [6, 6, 6, 6, 3, 3, 5, 5, 2, 2, 1, 1, 1, 1], False),  # the bearer's unit breaks first: no re-roll after
+    (["orcs2", "orcs"], [5, 5, 1, 1, 6, 6, 6, 6, 3, 3], True),  # orcs2 first: its 10 is re-rolled, 2 holds
+])
+def test_the_battle_standard_bearers_re_roll_follows_the_chosen_order(order: list[str] | None, dice: list[int],
+                                                                      holds: bool) -> None:
+    data = _two_losers()
+    data["sides"]["orcs"][-1]["rules"] = ["Battle Standard Bearer"]  # the Boss bears it instead of being General
+    spears = data["sides"]["elves"][0]
+    spears["models"] = [dict(spears["models"][0], name=f"s{i}") for i in range(20)]  # two ranks: +1, +1 charge
+    g = reloading_game(data)
+    fight: dict[str, Any] = {"do": "fight", "unit": "spears", **({"break_order": order} if order else {})}
+    events = g.apply(fight, ScriptedDice(dice))
+    told = next(e for e in events if e.kind == "break")
+    orcs2 = told.message[told.message.index("orcs2 takes"):]
+    assert ("re-rolled for Rally Around the Flag" in orcs2.split(";")[0]) is holds, told.message
+    assert g.state.unit("orcs2").has(Status.ENGAGED) is holds
+    assert g.state.unit("orcs").has(Status.FLEEING)
