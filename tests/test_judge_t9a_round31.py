@@ -468,3 +468,31 @@ def test_the_battle_standard_bearers_re_roll_follows_the_chosen_order(order: lis
     assert ("re-rolled for Rally Around the Flag" in orcs2.split(";")[0]) is holds, told.message
     assert g.state.unit("orcs2").has(Status.ENGAGED) is holds
     assert g.state.unit("orcs").has(Status.FLEEING)
+
+
+# -- 9. the last survivor joins another unit; a failed charge is the unit's move --------------------------------------
+@pytest.mark.rule(LAST, "t9a.join.move", "t9a.join.single-rank", "published.t9a-panic")
+def test_a_last_survivor_joins_another_unit_and_his_old_unit_is_gone_without_a_panic_test() -> None:
+    data = _with_guards(scenario(n=1, phase="shooting", active="orcs", enemy_y=34))
+    data["sides"]["elves"][-1]["formation"]["position"] = [28, 20]
+    g = reloading_game(data)
+    # five hits: three on the last Spearman's share (one wounds, unsaved: s0 slain), two on the Hero, saved
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    assert g.state.unit("hero").last_of == "spears"
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "join", "character": "hero", "unit": "guards"}, "t9a.join.single-rank", "rank_choice")
+    events = g.apply({"do": "join", "character": "hero", "unit": "guards", "rank_choice": "widen"})
+    assert "spears is gone from the table" in events[0].message and LAST in events[0].rules, events[0].message
+    assert [e.kind for e in events] == ["join"]  # no friend destroyed: no Panic test
+    assert g.state.unit("hero").joined == "guards" and g.state.unit("hero").last_of is None
+    reloads(g)
+
+
+@pytest.mark.rule("published.t9a-failed-charge", "published.t9a-move", "t9a.leave.when")
+def test_a_unit_that_failed_its_charge_does_not_move_and_its_character_does_not_leave() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1]))
+    assert "fails its charge" in events[0].message and "published.t9a-failed-charge" in events[0].rules
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "published.t9a-move", "charged already")
+    refused(g, {"do": "leave", "character": "hero", "to": [30, 24]}, "t9a.leave.when", "it charged")
