@@ -241,15 +241,18 @@ def _two_losers() -> Game:
 def test_every_losing_unit_takes_its_own_break_test() -> None:
     # elves +3 (ranks +2, charge +1) against the wolves' flank +1: both orc units lose by 2 and test at Ld 7 - 2 = 5
     g = _two_losers()
-    events = g.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 6, 6, 1, 1]))
+    events = g.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 1, 1]))
     said = events[-1].message
     assert "orcs takes a Break test on Ld 7 (o0) -2: 12, breaks" in said and "wolves takes a Break test on Ld 7 " \
         "(w0) -2: 2, holds" in said, said
-    # the wolves held: the combat goes on, the Spearmen still engaged with them
+    # the wolves held: the combat goes on, the Spearmen still engaged with them; so engaged, they do not pursue the
+    # orcs (round 31, the 2022 text: no Pursuit while Engaged with a non-Broken enemy; until then the orcs were
+    # pursued, 6 6, and caught)
     assert g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("wolves").has(Status.ENGAGED)
-    assert not g.state.unit("orcs").models
+    assert g.state.unit("orcs").has(Status.FLEEING) and len(g.state.unit("orcs").models) == 5
     both = _two_losers()
-    both.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 6, 6, 6, 5, 3, 3, 1, 1]))
+    # both break (flees 3 3 and 3 3), then the pursuits after every test: 6 6 catches the orcs, 1 1 misses the wolves
+    both.apply(FIGHT, ScriptedDice([6, 6, 3, 3, 6, 5, 3, 3, 6, 6, 1, 1]))
     assert both.state.unit("wolves").has(Status.FLEEING) and not both.state.unit("spears").has(Status.ENGAGED)
     reloads(both)
 

@@ -243,6 +243,9 @@ class Fight(_Action):
     reactive_duel: str | None = None
     reactive_accept: str | None = None
     reactive_nominate: str | None = None
+    #: t9a: the order in which the losing side's units take their Break tests, first to test first: the losing
+    #: player's choice (published.t9a-break-test); units left out test after, in the state's order
+    break_order: tuple[str, ...] | None = None
 
 
 class Regroup(_Action):

@@ -353,6 +353,9 @@ class MeleePhase(Ruleset):
             problem = self._reactive_at_problem(state, group, rest, action.reactive_at)
             if problem:
                 return Ruling.forbid(problem, "t9a.join.part-of-unit", TO_HIT)
+        if action.break_order is not None and (problem := _break_order_problem(state, [unit.id, *rest],
+                                                                               action.break_order)):
+            return Ruling.forbid(problem, BREAK)
         duel = self.plan_duel(state, group, rest, action)
         if isinstance(duel, str):
             return Ruling.forbid(duel, DUEL)
@@ -388,6 +391,9 @@ class MeleePhase(Ruleset):
             said += (f"; the models of {state.opponent(unit.side)} in base contact with {action.reactive_at} attack "
                      "it (the reactive side's choice)")
         also = f" with {', '.join(friends)} (one combat, connected through base contact)" if friends else ""
+        if action.break_order:
+            said += f"; the losing side's Break tests in the order {', '.join(action.break_order)}"
+            rules.append(BREAK)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
     @implements(STUBBORN, BREAK)
@@ -619,7 +625,8 @@ class MeleePhase(Ruleset):
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
             if fight.at == len(steps):
-                return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores)
+                return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
+                                          action.break_order or ())
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, action.reactive_at, duel)
@@ -690,7 +697,7 @@ class MeleePhase(Ruleset):
         return state.replace_unit(state.unit(duel.refused).with_status(Status.DUEL_REFUSED))
 
     def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
-                      scores: dict[Hashable, _Scored]) -> _Fight:
+                      scores: dict[Hashable, _Scored], break_order: tuple[str, ...] = ()) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
         the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``)."""
         caused = dict(fight.caused)
@@ -707,7 +714,7 @@ class MeleePhase(Ruleset):
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores)
+        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores, break_order)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -805,8 +812,12 @@ class MeleePhase(Ruleset):
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, flees: dict[Hashable, Any] | None = None,
-                        scores: dict[Hashable, _Scored] | None = None) -> tuple[GameState, list[Event]]:
+                        scores: dict[Hashable, _Scored] | None = None,
+                        break_order: tuple[str, ...] = ()) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue.
+
+        ``break_order``: the losing player's order of the Break tests (published.t9a-break-test: "The order is chosen
+        by the losing player"); the units it leaves out test after, in the state's order.
 
         ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
         do not decide: an enumeration's branches after the blows share it).
@@ -835,9 +846,16 @@ class MeleePhase(Ruleset):
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         events: list[Event] = []
         losers = [u for u in live if hosts[u].side == loser]
+        chosen = [u for u in break_order if u in losers]
+        if len(chosen) > 1 or (chosen and len(losers) > 1):
+            losers = chosen + [u for u in losers if u not in chosen]
+            said_order = f"; Break tests in the order {loser}'s player chose: {', '.join(losers)}"
+        else:
+            said_order = ""
         winners = [u for u in live if hosts[u].side == winner]
-        said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)})"
+        said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
+        fled_by: dict[str, tuple[int, list[str]]] = {}  # a broken unit's flee distance and the winners touching it
         outcome = "held"
         for uid in losers:
             host = hosts[uid]
@@ -872,29 +890,46 @@ class MeleePhase(Ruleset):
                 continue
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
-            # the pursuer: the first winning unit in base contact with it (any winner when none touches it now)
-            chaser = next((w for w in winners if _touching(members(state, w), members(state, uid))), winners[0])
-            away = unit_centre(state, chaser)
+            # the winners in base contact with it, before it flees (any winner when none touches it now)
+            touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
+            away = unit_centre(state, touching[0])
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
-            # the pursuit is only compared with the flee: an enumeration branches on caught or not
-            chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
-            rules += [FLEE_RULE, PURSUIT]
-            if chase >= fled:
-                dead = [m.name for u in members(state, uid) for m in u.models]
-                # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
-                chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
-                state = remove_casualties(state, uid, dead)
-                for u in members(state, uid):
-                    state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
-                said += f"; {test}, breaks and flees {fled}\", caught by a pursuit of {chase}\" and destroyed" + (
-                    f" ({', '.join(chars)} with it)" if chars else "")
-                done = "destroyed"
-            else:
-                said += f"; {test}, breaks and flees {fled}\" (pursuit {chase}\")"
-                done = "fled"
-            if not broke:
-                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
+            rules.append(FLEE_RULE)
+            said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
+            fled_by[uid] = (fled, touching)
+        # the pursuits, once every Break test is taken: a winner pursues a broken unit it touched only when it is
+        # Engaged with no loser that held ("To be able to Pursue a Broken enemy, the unit cannot be Engaged with any
+        # non-Broken enemy units", published.t9a-pursuit, 2022 text; round 31: before, each was pursued at once)
+        held = [u for u in losers if u not in broke]
+        for i, uid in enumerate(broke):
+            fled, touching = fled_by[uid]
+            free = [w for w in touching if not any(_touching(members(state, w), members(state, h)) for h in held)]
+            if not free:
+                engaged = next(h for h in held if _touching(members(state, touching[0]), members(state, h)))
+                said = said.replace(f"\x00{i}\x00", f" (no pursuit: {touching[0]} is still engaged with {engaged})")
+                rules.append(PURSUIT)
+                done = "fled"
+            else:
+                chaser = free[0]
+                # the pursuit is only compared with the flee: an enumeration branches on caught or not
+                chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
+                rules.append(PURSUIT)
+                if chase >= fled:
+                    dead = [m.name for u in members(state, uid) for m in u.models]
+                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
+                    chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
+                    state = remove_casualties(state, uid, dead)
+                    for u in members(state, uid):
+                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                    said = said.replace(f"\x00{i}\x00", f", caught by a pursuit of {chase}\" and destroyed" + (
+                        f" ({', '.join(chars)} with it)" if chars else ""))
+                    done = "destroyed"
+                else:
+                    said = said.replace(f"\x00{i}\x00", f" (pursuit {chase}\")")
+                    done = "fled"
+            if i == 0:
+                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
         if not broke:
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
@@ -1032,6 +1067,25 @@ def _only(unit: Unit, model: Model) -> Unit:
 
 
 @implements(STUBBORN, DUEL)
+@implements(BREAK)
+def _break_order_problem(state: GameState, combat: Sequence[str], order: Sequence[str]) -> str | None:
+    """Say what is wrong with a fight's ``break_order`` (published.t9a-break-test: the losing player orders the Break
+    tests of the units of the combat): a name twice, a character joined to a unit (the unit tests), or a unit outside
+    the combat. Either side's units may be named, as either may lose."""
+    seen: set[str] = set()
+    for name in order:
+        if name in seen:
+            return f"break_order: {name} is named twice"
+        seen.add(name)
+        if not any(u.id == name for u in state.units):
+            return f"break_order: {name} is not a unit of this game"
+        if (host := state.unit(name).joined) is not None:
+            return f"break_order: {name} is part of {host}: the unit takes the Break test, with it"
+        if name not in combat:
+            return f"break_order: {name} is not a unit of this combat ({', '.join(combat)})"
+    return None
+
+
 def _stubborn(state: GameState, uid: str) -> str:
     """Name the model whose Stubborn lets its unit break on its unmodified Discipline (a joined character's too: a unit
     with one or more models with Stubborn is Stubborn, and Disrupted Ranks take only Steadfast away); "" if none.  A

@@ -242,7 +242,9 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
             lent = bool(general) and result.value == max(general) and result.value > own
             if lent:
                 rules.append(GENERAL)
-            if u.last_of or a.keeps or current(state, a.unit).last_of:
+            # the clause is cited when a last survivor tests or is lost; ``a.keeps`` lists every model of a unit that
+            # broke (they are still that unit), which says nothing of a last survivor (round 31: it cited the clause)
+            if u.last_of or current(state, a.unit).last_of:
                 rules.append(LAST_SURVIVOR)
             if a.charged_out:
                 rules.append(CHARGE_OUT)
