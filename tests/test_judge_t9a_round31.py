@@ -481,6 +481,9 @@ def test_a_last_survivor_joins_another_unit_and_his_old_unit_is_gone_without_a_p
     assert g.state.unit("hero").last_of == "spears"
     play_to(g, "movement", "elves")
     refused(g, {"do": "join", "character": "hero", "unit": "guards"}, "t9a.join.single-rank", "rank_choice")
+    # he is the unit "spears" now (t9a.combined.last-survivor): named so, as a move or a fight may name him, he joins
+    by_old_name = g.check({"do": "join", "character": "spears", "unit": "guards", "rank_choice": "widen"})
+    assert by_old_name.legal and "hero" in by_old_name.reason, by_old_name.reason
     events = g.apply({"do": "join", "character": "hero", "unit": "guards", "rank_choice": "widen"})
     assert "spears is gone from the table" in events[0].message and LAST in events[0].rules, events[0].message
     assert [e.kind for e in events] == ["join"]  # no friend destroyed: no Panic test

@@ -107,7 +107,7 @@ class NinthAge(ChargeRules):
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
     NAMED_NOW: ClassVar[dict[str, tuple[str, ...]]] = {
         "move": ("unit",), "reform": ("unit",), "charge": ("unit", "target", "redirect", "if_both_flee"),
-        "shoot": ("unit", "target"), "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit",),
+        "shoot": ("unit", "target"), "cast": ("unit", "target"), "rally": ("unit",), "fight": ("unit",), "join": ("unit", "character"),
         "test": ("unit",),
     }
 
