@@ -65,7 +65,6 @@ def marines(uid: str, x: float, y: float, n: int = 3, **extra: Any) -> dict[str,
 
 
 # == 1. a psyker of Leadership 0 or 1 rolls a 2 =====================================================================
-@pytest.mark.xfail(strict=True, reason="the test event says only 'failed', not that the 2 still uses the power")
 @pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp", "40k3.psyker.test",
                   "published.40k4-psychic-test")
 @EDITIONS
