@@ -95,3 +95,152 @@ def test_a_psyker_of_leadership_1_who_rolls_3_fails_and_uses_no_power(ruleset: s
                      dice=ScriptedDice([1, 2]))
     assert kinds(events) == ["psychic_test"]
     assert "failed" in events[0].message and "still used" not in events[0].message
+
+
+# == 2. Perils slays a psyker mid-phase =============================================================================
+PERILS_12_SLAYS = {"40k3": [6, 6, 6, 6], "40k4": [6, 6]}  # 3rd: Strength 6, to wound 6; 4th: one wound, no save
+
+
+@pytest.mark.rule("40k3.psyker.perils", "published.40k4-perils-of-the-warp", "core.zero.w")
+@EDITIONS
+def test_a_lone_librarian_slain_by_perils_does_nothing_more_that_turn(ruleset: str) -> None:
+    """A lone Librarian (W1) rolls 12: no power, Perils slays him. Then his player tries to fire his pistol, use
+    another power, run and, in the Assault phase, assault: each is refused ("lib has no models left",
+    core.zero.w), and nothing changes."""
+    g = game(scenario(ruleset, [psyker(10)], [boyz(20, 22)], phase="shooting"))
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice(PERILS_12_SLAYS[ruleset]))
+    assert kinds(events) == ["psychic_test", "perils", "casualties"]
+    assert PERILS[ruleset] in event(events, "casualties").rules
+    assert not g.state.unit("lib").alive
+    for action in ({"do": "shoot", "unit": "lib", "target": "boyz"},
+                   {"do": "manifest", "psyker": "lib", "power": "Fear of the Darkness", "target": "boyz"},
+                   {"do": "run", "unit": "lib", "to": [[22, 13]]}):
+        assert_illegal(g, action, "core.zero.w")
+    g.apply({"do": "end_phase"})
+    assert_illegal(g, {"do": "assault", "unit": "lib", "target": "boyz"}, "core.zero.w")
+
+
+@pytest.mark.rule("40k3.psyker.perils", "published.40k4-perils-of-the-warp", "40k4.shoot.same-target",
+                  "published.shooting")
+@EDITIONS
+def test_a_squad_whose_librarian_perils_slew_before_any_power_picks_its_own_target(ruleset: str) -> None:
+    """The Librarian joined to a tactical squad rolls 12 for Smite at the Boyz: no power is used, and Perils slays
+    him. He fired at nothing, so his squad is bound to no target: it may fire at the Grots (4th edition: after a
+    Target Priority test, the Boyz being closer)."""
+    tac = marines("tac", 20, 20)
+    lib = {**psyker(10, 22, 18.5), "joined": "tac"}
+    g = game(scenario(ruleset, [tac, lib], [boyz(20, 28), boyz(40, 24, uid="grots")], phase="shooting"))
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+            dice=ScriptedDice(PERILS_12_SLAYS[ruleset]))
+    assert not g.state.unit("lib").alive
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "grots"}, "published.line-of-sight")
+
+
+@pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp", "40k4.shoot.same-target",
+                  "published.shooting")
+@EDITIONS
+def test_a_squad_whose_librarian_smote_on_a_2_and_died_fires_at_his_target_only(ruleset: str) -> None:
+    """The same Librarian rolls a double 1: Perils slays him, yet Smite is used at the Boyz (a 2 still uses the
+    power). His part of the squad's shooting went at the Boyz, so the squad fires at the Boyz, not the Grots
+    (4th edition: 40k4.shoot.same-target; 3rd: a unit shoots at one enemy unit, published.shooting)."""
+    tac = marines("tac", 20, 20)
+    lib = {**psyker(10, 22, 18.5), "joined": "tac"}
+    g = game(scenario(ruleset, [tac, lib], [boyz(20, 28), boyz(40, 24, uid="grots")], phase="shooting"))
+    slay = [1, 1, 6, 6] if ruleset == "40k3" else [1, 1]
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice(slay + [1] * 4))
+    assert kinds(events)[:4] == ["psychic_test", "perils", "casualties", "power_used"]
+    assert not g.state.unit("lib").alive
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "grots"},
+                   "40k4.shoot.same-target" if ruleset == "40k4" else "published.shooting")
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"}, "published.line-of-sight")
+
+
+# == 3. a power at a unit destroyed earlier in the phase ============================================================
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "core.zero.w", "40k3.psyker.test",
+                  "published.40k4-psychic-test")
+@EDITIONS
+def test_a_power_aimed_at_a_boy_shot_dead_earlier_in_the_phase_is_refused_and_no_test_is_spent(ruleset: str) -> None:
+    """The tactical squad shoots a lone Boy dead. The Librarian (a unit of his own) then tries Smite and Fear of the
+    Darkness on that Boy: refused, the Boy has no models left (core.zero.w with the psychic shooting clause), and no
+    test is taken, so he may still Smite the Boyz."""
+    g = game(scenario(ruleset, [psyker(10), marines("tac", 24, 15)],
+                      [boyz(24, 22, n=1, uid="boy"), boyz(20, 25)], phase="shooting"))
+    g.apply({"do": "shoot", "unit": "tac", "target": "boy"}, dice=ScriptedDice([6] * 12 + [1] * 6))
+    assert not g.state.unit("boy").alive
+    for power in ("Smite", "Fear of the Darkness"):
+        assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": power, "target": "boy"}, "core.zero.w")
+        assert PSY_SHOOT[ruleset] in g.check({"do": "manifest", "psyker": "lib", "power": power,
+                                              "target": "boy"}).rules
+    assert_legal(g, {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                 PSY_TEST[ruleset], PSY_SHOOT[ruleset])
+
+
+# == 4. a character joined to a depleted squad that is then wiped out ===============================================
+def blue_shoots_the_squad_the_captain_joined(ruleset: str) -> tuple[Game, list[Any]]:
+    """Red's squad of five is down to two Marines (``models_at_start``: 5). In red's Movement phase the lone
+    Captain joins it; in blue's Shooting phase six armed Boyz fire at the squad and kill both Marines (the Captain,
+    furthest back, takes no wound)."""
+    tac = squad("tac", 20, 20, n=2, models_at_start=5)
+    g = game(scenario(ruleset, [tac, hero("cap", 22, 16, ld=9)], [boyz(18, 30, n=6, armed=True)]))
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [22, 18.5]})
+    for _ in range(4):
+        g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value) == ("blue", "shooting")
+    events = g.apply({"do": "shoot", "unit": "boyz", "target": "tac"},
+                     dice=ScriptedDice([6] * 12 + [6, 6] + [1] * 10 + [1, 1]))
+    return g, events
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "published.wound-allocation", "published.morale-casualties",
+                  "40k3.ic.no-last-man", "40k4.char.no-last-man")
+@EDITIONS
+def test_a_captain_who_joined_a_depleted_squad_is_left_alone_when_it_is_wiped_out(ruleset: str) -> None:
+    """Two unsaved wounds fall on the two Marines nearest the Boyz; the squad is gone and the Captain stands alone,
+    a unit of his own: no Last Man Standing for a character (40k3.ic.no-last-man, 40k4.char.no-last-man) and no
+    Morale check for the squad's casualties (published.morale-casualties, said in an event), and no roll is
+    taken for either."""
+    g, events = blue_shoots_the_squad_the_captain_joined(ruleset)
+    assert not g.state.unit("tac").alive
+    cap = g.state.unit("cap")
+    assert cap.alive and cap.joined is None and cap.models[0].wounds_left == 2
+    assert NO_LAST_MAN[ruleset] in event(events, "last_man").rules
+    assert "published.morale-casualties" in event(events, "morale_spared").rules
+    assert "morale" not in kinds(events)
+    if ruleset == "40k4":  # 4th edition takes the Shooting phase's Morale checks when it ends: none for him
+        assert "morale" not in kinds(g.apply({"do": "end_phase"}, dice=ScriptedDice([])))
+
+
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest")
+@EDITIONS
+def test_a_lone_captain_beside_a_squad_shot_off_the_table_may_then_be_picked_out(ruleset: str) -> None:
+    """A lone Captain stands 4.7" behind his own squad, which is the closest target of the Shoota mob: the Shootas
+    may not pick him out (3rd edition: within 6" of another of his side's units and not the closest; 4th: not the
+    closest). The Boyz then shoot the squad off the table: now he is more than 6" from every other living unit of
+    his side (3rd) and the Shootas' closest target (4th), and they may shoot him."""
+    red = [squad("tac", 20, 30, n=2), hero("cap", 26, 34), squad("far", 60, 45)]
+    data = scenario(ruleset, red, [boyz(18, 20, n=6, armed=True), boyz(28, 24, n=2, uid="shoota", armed=True)],
+                    phase="shooting")
+    g = game({**data, "active": "blue"})
+    rule = "40k3.ic.target" if ruleset == "40k3" else "40k4.target.closest"
+    assert_illegal(g, {"do": "shoot", "unit": "shoota", "target": "cap"}, rule)
+    g.apply({"do": "shoot", "unit": "boyz", "target": "tac"},
+            dice=ScriptedDice([6] * 12 + [6, 6] + [1] * 10 + [1, 1] + [3] * 4))
+    assert not g.state.unit("tac").alive
+    assert_legal(g, {"do": "shoot", "unit": "shoota", "target": "cap"}, rule)
+
+
+@pytest.mark.rule("40k4.ic.leave", "40k4.target.closest")
+def test_40k4_a_captain_who_left_his_squad_is_shot_only_when_closest() -> None:
+    """4th edition: the Captain leaves his squad (6" move, 4" out); in blue's turn the Boyz, closer to the squad,
+    may not pick him out (40k4.target.closest); a mob on his far side, to whom he is the closest, may."""
+    red = [squad("tac", 20, 20, n=2), hero("cap", 22, 18.5, joined="tac")]
+    blue = [boyz(18, 28, n=2, armed=True), boyz(20, 6, n=2, uid="flank", armed=True)]
+    g = game(scenario("40k4", red, blue))
+    g.apply({"do": "leave", "character": "cap", "to": [22, 15]})
+    for _ in range(4):
+        g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value) == ("blue", "shooting")
+    assert_illegal(g, {"do": "shoot", "unit": "boyz", "target": "cap"}, "40k4.target.closest")
+    assert_legal(g, {"do": "shoot", "unit": "flank", "target": "cap"}, "40k4.target.closest")
