@@ -244,3 +244,52 @@ def test_40k4_a_captain_who_left_his_squad_is_shot_only_when_closest() -> None:
     assert (g.state.active, g.state.phase.value) == ("blue", "shooting")
     assert_illegal(g, {"do": "shoot", "unit": "boyz", "target": "cap"}, "40k4.target.closest")
     assert_legal(g, {"do": "shoot", "unit": "flank", "target": "cap"}, "40k4.target.closest")
+
+
+# == 5. a squad cut down at one Initiative step, its Captain still to strike ========================================
+def stealers_cut_down_the_squad(ruleset: str) -> tuple[Game, list[Any]]:
+    """Red's two Marines (I4) and their joined Captain (power fist: strikes at Initiative 1) are locked with three
+    Genestealers (I6), one touching each of them. The Stealers' four blows on the squad hit and wound and both
+    Marines fail their saves; the two on the Captain miss; the Captain's three blows hit and wound."""
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [{**model("Cap", 24, 20, 9, CAPTAIN), "weapons": ["power fist"]}]}
+    gs = {"id": "gs", "status": ["locked"],
+          "models": [model(f"gs{i}", 20 + 2 * i, 20 + BASE_25, 10, STEALER) for i in range(3)]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2, status=["locked"]), cap], [gs], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"},
+                     dice=ScriptedDice([6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6, 6, 6, 6, 3, 3]))
+    return g, events
+
+
+@pytest.mark.rule("published.initiative", "40k4.cc.separate-unit", "40k4.cc.engaged-only", "40k4.cc.no-carry-over",
+                  "published.combat-resolution")
+def test_40k4_a_captain_whose_squad_fell_at_initiative_6_still_strikes_at_1_and_tests_alone() -> None:
+    """4th edition: the Stealers strike first and slay both Marines, who never strike; the squad's excess wounds do
+    not carry over onto the Captain (40k4.cc.no-carry-over). The Captain, alive, strikes at Initiative 1: his blows
+    hurt only the Stealer touching him (40k4.cc.engaged-only), so one dies. Wounds inflicted: blue 2, red 1; red
+    loses by 1 and the Captain, left alone, takes the Morale check himself at Ld 9 -1."""
+    g, events = stealers_cut_down_the_squad("40k4")
+    order = [e.message for e in events if e.kind in ("initiative", "attacks")]
+    assert order[0] == "Initiative 6 strikes" and order[-2] == "Initiative 1 strikes"
+    assert order[-1].startswith("Cap attacks gs")
+    assert not any(m.startswith("tac attacks") for m in order)
+    assert "40k4.cc.no-carry-over" in event(events, "not_carried_over").rules
+    assert [m.name for m in g.state.unit("gs").models if m.wounds_left > 0] == ["gs0", "gs1"]
+    assert not g.state.unit("tac").alive and g.state.unit("cap").alive
+    morale = event(events, "morale")
+    assert morale.message.startswith("cap lost the combat by 1: Morale check on Ld 9 -1")
+
+
+@pytest.mark.rule("published.initiative", "40k3.ic.join", "published.combat-resolution", "40k3.ic.no-last-man")
+def test_40k3_a_captain_whose_squad_fell_at_initiative_6_still_strikes_at_1_and_draws() -> None:
+    """3rd edition: the Captain is one of the squad's models; the Stealers slay both Marines and the fourth wound
+    falls on him (one of his two Wounds). He strikes at Initiative 1 and his three wounds slay three Stealers (the
+    casualties come off the unit he fights). Blue 3, red 3: a draw, no Morale check; he is left alone and takes no
+    Last Man Standing test."""
+    g, events = stealers_cut_down_the_squad("40k3")
+    order = [e.message for e in events if e.kind in ("initiative", "attacks")]
+    assert order[-1].startswith("Cap attacks gs") and not any(m.startswith("tac attacks") for m in order)
+    assert "a draw" in event(events, "combat_result").message
+    assert "morale" not in kinds(events)
+    assert "40k3.ic.no-last-man" in event(events, "last_man").rules
+    assert g.state.unit("cap").models[0].wounds_left == 1 and not g.state.unit("gs").alive
