@@ -13,11 +13,13 @@ Each case plays actions through ``Game`` and asserts the ruling and the rule it 
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from herohammer.dice import ScriptedDice
+from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
 from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
@@ -293,3 +295,98 @@ def test_40k3_a_captain_whose_squad_fell_at_initiative_6_still_strikes_at_1_and_
     assert "morale" not in kinds(events)
     assert "40k3.ic.no-last-man" in event(events, "last_man").rules
     assert g.state.unit("cap").models[0].wounds_left == 1 and not g.state.unit("gs").alive
+
+
+# == 6. characteristic and Leadership tests ========================================================================
+def passed_test(g: Game, action: dict[str, Any], dice: Any) -> bool:
+    played = Game(g.state, dice)
+    events = played.apply(action, dice=dice)
+    return events[0].message.endswith("passes")
+
+
+def exact_pass_odds(g: Game, action: dict[str, Any]) -> Fraction:
+    """The exact chance that ``action`` (a test) passes, held equal to brute force (every die a branch)."""
+    fast = enumerate_outcomes(lambda dice: passed_test(g, action, dice))
+    assert fast == enumerate_outcomes(lambda dice: passed_test(g, action, dice), fine=True)
+    return dict(fast).get(True, Fraction(0))
+
+
+def count_passes(dice_count: int, passes: Any) -> Fraction:
+    """Brute force by hand: the share of every face combination that passes."""
+    rolls = list(itertools.product(range(1, 7), repeat=dice_count))
+    return Fraction(sum(1 for r in rolls if passes(r)), len(rolls))
+
+
+ODD = "WS10 BS4 S4 T4 W1 I0 A1 Ld10 Sv3+"
+
+
+@pytest.mark.rule("core.test.characteristic", "core.value.used")
+@EDITIONS
+@pytest.mark.parametrize(("characteristic", "modifiers", "value"), [
+    ("I", [], 0), ("WS", [], 10), ("WS", [{"kind": "add", "value": 3}], 10),
+    ("I", [{"kind": "add", "value": 2}], 2), ("I", [{"kind": "multiply", "value": 2}], 0),
+    ("WS", [{"kind": "add", "value": -12}], 0)], ids=["I0", "WS10", "WS10+3", "I0+2", "I0x2", "WS10-12"])
+def test_characteristic_tests_of_0_and_10_and_past_the_range(ruleset: str, characteristic: str,
+                                                            modifiers: list[dict[str, Any]], value: int) -> None:
+    """A model of WS 10 and I 0 tests: a D6 at most the value passes, a 6 always fails, a value of 0 always fails
+    (core.test.characteristic). A modifier past the range is clamped to 0..10 after it is applied (core.value.used's
+    decision): WS 10 +3 is tested as 10 (5 in 6: the 6 still fails), I 0 x2 stays 0, I 0 +2 is 2. The event names
+    the value used and the odds equal the count of faces."""
+    g = game(scenario(ruleset, [{"id": "z", "models": [model("Z", 20, 20, 10, ODD)]}]))
+    action = {"do": "test", "unit": "z", "characteristic": characteristic, "modifiers": modifiers}
+    assert_legal(g, action, "core.test.characteristic")
+    assert f"test on {value} (Z's" in g.check(action).reason
+    expected = count_passes(1, lambda r: value > 0 and r[0] != 6 and r[0] <= value)
+    assert exact_pass_odds(g, action) == expected
+
+
+@pytest.mark.rule("core.test.leadership-choice", "40k3.char.leadership", "40k4.char.leadership",
+                  "core.test.leadership")
+@EDITIONS
+@pytest.mark.parametrize(("squad_ld", "cap_ld"), [(8, 10), (9, 7)], ids=["captain-higher", "captain-lower"])
+def test_a_leadership_test_of_a_squad_with_its_captain_uses_the_edition_s_value(ruleset: str, squad_ld: int,
+                                                                              cap_ld: int) -> None:
+    """A squad of Ld ``squad_ld`` with its Captain of Ld ``cap_ld`` joined takes a Leadership test. 3rd edition:
+    every test uses the character's Leadership (40k3.char.leadership, even lower); 4th edition: the character's if
+    higher (40k4.char.leadership), else the player chooses among the values in the unit (core.test.leadership-
+    choice, seed 004; the highest by default). A value the edition does not allow is refused, naming the rule, and
+    nothing changes; the exact odds of the default equal 2D6 counted by hand."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2, ld=squad_ld),
+                                hero("cap", 22, 18.5, ld=cap_ld, joined="tac")]))
+    test = {"do": "test", "unit": "tac", "characteristic": "Ld"}
+    if ruleset == "40k3" or cap_ld > squad_ld:
+        used, allowed, refused = cap_ld, [cap_ld], [squad_ld]
+    else:
+        used, allowed, refused = squad_ld, [squad_ld, cap_ld], [squad_ld - 1]
+    rule = CHAR_LD[ruleset] if ruleset == "40k3" or cap_ld > squad_ld else "core.test.leadership-choice"
+    assert_legal(g, test, "core.test.leadership", rule)
+    assert f"Ld {used} " in g.check(test).reason
+    for ld in allowed:
+        assert_legal(g, {**test, "leadership": ld}, "core.test.leadership")
+    for ld in refused:
+        assert_illegal(g, {**test, "leadership": ld}, rule)
+    assert exact_pass_odds(g, test) == count_passes(2, lambda r: sum(r) <= used)
+
+
+# == 7. second moves in the same phase ==============================================================================
+@pytest.mark.rule("40k3.char.move-as-type", "published.movement", "40k3.ic.join", "40k4.ic.join", "40k3.ic.leave",
+                  "40k4.ic.leave")
+@EDITIONS
+def test_no_second_move_in_a_phase_for_a_squad_its_captain_or_a_captain_who_left(ruleset: str) -> None:
+    """A unit moves once a phase, whatever allowance its models have left: the squad that moved 2" with its Captain
+    may not move again, nor may he then leave it; a lone Captain who moved 2" may not move again nor join; a
+    Captain who left may not then move on, nor join the squad back; each refused citing the move rule (and the
+    join or leave clause), nothing changed."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2), hero("cap", 22, 18.5, joined="tac")]))
+    g.apply({"do": "move", "unit": "tac", "to": [[20, 22], [22, 22], [22, 20.5]]})
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 24], [22, 24], [22, 22.5]]}, MOVE[ruleset])
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [22, 16]}, LEAVE[ruleset])
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2), hero("cap", 30, 18.5)]))
+    g.apply({"do": "move", "unit": "cap", "to": [[30, 20.5]]})
+    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[30, 22.5]]}, MOVE[ruleset])
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [24, 20]}, JOIN[ruleset])
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2), hero("cap", 22, 18.5, joined="tac")]))
+    g.apply({"do": "leave", "character": "cap", "to": [22, 15]})
+    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[22, 13]]}, MOVE[ruleset])
+    g.apply({"do": "move", "unit": "tac", "to": [[20, 22], [22, 22]]})
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [22, 18.5]}, JOIN[ruleset])
