@@ -390,3 +390,33 @@ def test_no_second_move_in_a_phase_for_a_squad_its_captain_or_a_captain_who_left
     assert_illegal(g, {"do": "move", "unit": "cap", "to": [[22, 13]]}, MOVE[ruleset])
     g.apply({"do": "move", "unit": "tac", "to": [[20, 22], [22, 22]]})
     assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [22, 18.5]}, JOIN[ruleset])
+
+
+# == 8. a retinue shot dead ========================================================================================
+@pytest.mark.rule("40k4.char.retinue", "40k4.ic.join", "40k4.char.no-last-man", "published.morale-casualties")
+def test_40k4_an_inquisitor_whose_retinue_is_shot_dead_joins_a_squad_in_his_next_movement_phase() -> None:
+    """The Inquisitor, fielded with his two Acolytes, may neither leave them nor join the Tactical squad while they
+    live (40k4.char.retinue). Blue's Boyz shoot both Acolytes dead: he is a unit of his own, no Last Man Standing,
+    no Morale check for his retinue's losses. In red's next Movement phase he may join the squad, citing the
+    retinue clause (its retinue destroyed), and leads no retinue from then on."""
+    ret = {"id": "retinue", "rules": ["retinue"],
+           "models": [model(f"Acolyte {i + 1}", 30 + 2 * i, 24, 8, "WS3 BS3 S3 T3 W1 I3 A1 Ld8 Sv4+")
+                      for i in range(2)]}
+    inq = {"id": "inq", "character": "independent", "joined": "retinue", "rules": ["retinue"],
+           "models": [model("Inquisitor", 31, 22.5, 10, "WS4 BS4 S3 T3 W3 I4 A3 Ld10 Sv4+")]}
+    g = game(scenario("40k4", [ret, inq, squad("tac", 36, 16)], [boyz(28, 34, n=6, armed=True)]))
+    assert_illegal(g, {"do": "leave", "character": "inq", "to": [31, 18]}, "40k4.char.retinue")
+    assert_illegal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [34, 17]}, "40k4.char.retinue")
+    for _ in range(4):
+        g.apply({"do": "end_phase"})
+    events = g.apply({"do": "shoot", "unit": "boyz", "target": "retinue"},
+                     dice=ScriptedDice([6] * 12 + [6, 6] + [1] * 10 + [1, 1]))
+    assert not g.state.unit("retinue").alive and g.state.unit("inq").joined is None
+    assert "40k4.char.no-last-man" in event(events, "last_man").rules
+    assert "morale" not in kinds(events + g.apply({"do": "end_phase"}, dice=ScriptedDice([])))
+    g.apply({"do": "end_phase"})
+    assert (g.state.active, g.state.phase.value) == ("red", "movement")
+    assert_legal(g, {"do": "join", "character": "inq", "unit": "tac", "to": [34, 17.5]}, "40k4.ic.join",
+                 "40k4.char.retinue")
+    g.apply({"do": "join", "character": "inq", "unit": "tac", "to": [34, 17.5]})
+    assert g.state.unit("inq").joined == "tac" and "retinue" not in g.state.unit("inq").rules
