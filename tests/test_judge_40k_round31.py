@@ -420,3 +420,41 @@ def test_40k4_an_inquisitor_whose_retinue_is_shot_dead_joins_a_squad_in_his_next
                  "40k4.char.retinue")
     g.apply({"do": "join", "character": "inq", "unit": "tac", "to": [34, 17.5]})
     assert g.state.unit("inq").joined == "tac" and "retinue" not in g.state.unit("inq").rules
+
+
+# == 9. a combat result tied with a character ======================================================================
+@pytest.mark.rule("published.combat-resolution", "40k3.char.attack-allocation", "40k4.cc.separate-unit",
+                  "40k4.cc.engaged-only", "published.initiative")
+@EDITIONS
+def test_a_captain_s_kill_and_a_lost_marine_tie_the_combat_and_no_one_tests(ruleset: str) -> None:
+    """Two Marines and their Captain (A1, I5) each touch one of three Boyz. The Captain strikes first and slays the
+    Boy he touches; the Marines miss; the two Boyz left slay one Marine. One wound each: a draw, so no side takes a
+    Morale check (published.combat-resolution), in 4th edition too, where the Captain fights as a unit of his own in
+    a multiple combat (40k4.cc.separate-unit): the sides' totals decide, not his against the Boyz alone."""
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 24, 20, 9, "WS5 BS5 S4 T4 W2 I5 A1 Ld9 Sv3+")]}
+    mob = {"id": "boyz", "status": ["locked"],
+           "models": [model(f"b{i}", 20 + 2 * i, 20 + BASE_25, 7, ORK) for i in range(3)]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2, status=["locked"]), cap], [mob], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 1, 1, 1, 6, 1, 1, 1, 6, 1]))
+    assert event(events, "combat_result").message == "combat result: blue 1, red 1 wounds caused; a draw"
+    assert "morale" not in kinds(events) and "fall_back" not in kinds(events)
+    assert [m.name for m in g.state.unit("boyz").models if m.wounds_left > 0] == ["b0", "b1"]
+    assert len([m for m in g.state.unit("tac").models if m.wounds_left > 0]) == 1
+
+
+@pytest.mark.rule("core.test.leadership-choice", "core.test.leadership-kinds", "core.test.leadership")
+@EDITIONS
+def test_a_squad_with_a_sergeant_chooses_its_leadership_for_a_pinning_test(ruleset: str) -> None:
+    """No character: a squad of Ld 8 with a Sergeant of Ld 9 takes a Pinning test (a Leadership test,
+    core.test.leadership-kinds). The player chooses among the values in the unit (seed 004): 9 by default, 8 if
+    he so chooses, and 7, no model's value, is refused naming the values."""
+    unit = squad("tac", 20, 10, n=3)
+    unit["models"][0] = model("Sarge", 20, 10, 9)
+    g = game(scenario(ruleset, [unit]))
+    test = {"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Pinning"}
+    assert "Pinning test on Ld 9 (Sarge)" in g.check(test).reason
+    assert "Pinning test on Ld 8" in g.check({**test, "leadership": 8}).reason
+    error = assert_illegal(g, {**test, "leadership": 7}, "core.test.leadership-choice")
+    assert "values: [8, 9]" in str(error)
+    assert exact_pass_odds(g, {**test, "leadership": 8}) == count_passes(2, lambda r: sum(r) <= 8)
