@@ -461,7 +461,6 @@ def test_a_squad_with_a_sergeant_chooses_its_leadership_for_a_pinning_test(rules
 
 
 # == 10. the odds of a psyker of Leadership below 2 ================================================================
-@pytest.mark.xfail(strict=True, reason="the odds table shows fail 100% beside power_used 1/36 with no word why")
 @pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp")
 @EDITIONS
 @pytest.mark.parametrize("ld", [0, 1])
