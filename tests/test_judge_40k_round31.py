@@ -478,3 +478,24 @@ def test_odds_psychic_for_leadership_below_2_says_a_failed_2_still_uses_the_powe
     assert "a 2 fails the test yet still uses the power" in out and ON_TWO[ruleset] in out
     assert main(["odds", "psychic", "2", "--ruleset", ruleset]) == 0
     assert "still uses the power" not in " ".join(capsys.readouterr().out.split())
+
+
+# == 11. a Leadership test with modifiers: the ruling names the value the roll is taken on ========================
+@pytest.mark.xfail(strict=True, reason="the ruling names the unmodified Ld 1, the roll is then taken on Ld 0")
+@pytest.mark.rule("core.value.used", "core.test.leadership", "published.insane-heroism")
+@EDITIONS
+def test_a_leadership_test_at_minus_3_is_ruled_on_the_value_it_is_rolled_on(ruleset: str) -> None:
+    """A lone trooper of Ld 1 takes a Leadership test at -3: the used value is 1 - 3, clamped to 0
+    (core.value.used). The ruling (check) names the value the roll is then taken on, Ld 0, and cites
+    core.value.used, as a characteristic test's ruling names its used value; the roll says the same. A double 1
+    fails it; as a Morale check it passes (Insane Heroism)."""
+    g = game(scenario(ruleset, [squad("low", 20, 20, n=1, ld=1)]))
+    test = {"do": "test", "unit": "low", "characteristic": "Ld", "modifiers": [{"kind": "add", "value": -3}]}
+    ruling = g.check(test)
+    assert "test on Ld 0 (low 1, modified)" in ruling.reason and "core.value.used" in ruling.rules
+    events = g.apply(test, dice=ScriptedDice([1, 1]))
+    assert "test on Ld 0 (low 1, modified), rolls 2: fails" in events[0].message
+    morale = {**test, "kind": "Morale"}
+    assert "Morale test on Ld 0 (low 1, modified)" in g.check(morale).reason
+    events = g.apply(morale, dice=ScriptedDice([1, 1]))
+    assert "published.insane-heroism" in events[0].rules and "passes" in events[0].message
