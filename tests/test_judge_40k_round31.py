@@ -481,7 +481,6 @@ def test_odds_psychic_for_leadership_below_2_says_a_failed_2_still_uses_the_powe
 
 
 # == 11. a Leadership test with modifiers: the ruling names the value the roll is taken on ========================
-@pytest.mark.xfail(strict=True, reason="the ruling names the unmodified Ld 1, the roll is then taken on Ld 0")
 @pytest.mark.rule("core.value.used", "core.test.leadership", "published.insane-heroism")
 @EDITIONS
 def test_a_leadership_test_at_minus_3_is_ruled_on_the_value_it_is_rolled_on(ruleset: str) -> None:
