@@ -498,3 +498,49 @@ def test_a_leadership_test_at_minus_3_is_ruled_on_the_value_it_is_rolled_on(rule
     assert "Morale test on Ld 0 (low 1, modified)" in g.check(morale).reason
     events = g.apply(morale, dice=ScriptedDice([1, 1]))
     assert "published.insane-heroism" in events[0].rules and "passes" in events[0].message
+
+
+# == 12. a psychic attack at a lone Warboss once the mob before him is shot away ===================================
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+@EDITIONS
+def test_smite_picks_out_a_lone_warboss_only_once_the_mob_before_him_is_shot_away(ruleset: str) -> None:
+    """A psychic attack picks its target as a shot does. The Warboss stands 4.3" behind two Boyz, 8.7" from the
+    Librarian: Smite at him is refused (3rd edition: within 6" of the Boyz and not the closest; 4th: not the
+    closest), citing the target clause with the psychic shooting clause. The tactical squad shoots the Boyz dead;
+    now Smite at the Warboss is allowed, citing the target clause, and is used."""
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"],
+           "models": [model("Lib", 30, 15, 10, "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+")]}
+    boss = {"id": "boss", "character": "independent",
+            "models": [model("Boss", 28, 24.5, 8, "WS5 BS2 S5 T5 W3 I3 A4 Ld8 Sv4+")]}
+    g = game(scenario(ruleset, [lib, marines("tac", 20, 15)], [boyz(22, 21, n=2), boss], phase="shooting"))
+    rule = "40k3.ic.target" if ruleset == "40k3" else "40k4.target.closest"
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boss"}
+    assert_illegal(g, smite, rule)
+    assert PSY_SHOOT[ruleset] in g.check(smite).rules
+    g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([6] * 12))
+    assert not g.state.unit("boyz").alive
+    assert_legal(g, smite, rule, PSY_SHOOT[ruleset])
+    events = g.apply(smite, dice=ScriptedDice([2, 2, 1, 1, 1, 1]))
+    assert event(events, "power_used").message == "Lib uses Smite on boss"
+
+
+# == 13. more wounds than troopers on a squad with its Captain =====================================================
+@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over", "40k3.ic.no-last-man",
+                  "40k4.char.no-last-man")
+@EDITIONS
+def test_five_wounds_on_two_marines_and_their_captain_slay_the_marines_and_wound_him_once(ruleset: str) -> None:
+    """Blue's Boyz cause five unsaved wounds on two Marines and their joined Captain (W2). One wound each before any
+    takes a second (published.wound-allocation's fixed order): the Marines take four, the Captain one; the unit's
+    excess never carries over onto him (40k4.cc.no-carry-over, 3rd edition read alike), said in an event. He is
+    left alone on one Wound, taking no Last Man Standing test."""
+    data = scenario(ruleset, [squad("tac", 20, 20, n=2), hero("cap", 22, 18.5, ld=9, joined="tac")],
+                    [boyz(18, 30, n=6, armed=True)], phase="shooting")
+    g = game({**data, "active": "blue"})
+    events = g.apply({"do": "shoot", "unit": "boyz", "target": "tac"},
+                     dice=ScriptedDice([6] * 12 + [6] * 5 + [1] * 7 + [1] * 5))
+    assert not g.state.unit("tac").alive
+    assert [m.wounds_left for m in g.state.unit("cap").models] == [1]
+    lost = event(events, "not_carried_over")
+    assert lost.message == "1 wound on tac lost: the unit's unsaved wounds never carry over onto cap, who joined it"
+    assert ("40k4.cc.no-carry-over" in lost.rules) == (ruleset == "40k4")
+    assert NO_LAST_MAN[ruleset] in event(events, "last_man").rules
