@@ -6,7 +6,16 @@ phase, characteristic tests of values 0 and 10 and above, Leadership tests with 
 
 Found wrong (each first written as an xfail(strict=True) test):
 - both editions: a psyker of Leadership 0 or 1 who rolled a 2 was told "failed" and then "uses Smite" with no word
-  that the roll of 2 still uses the power (40k3.psyker.perils-on-2; 4th: published.40k4-perils-of-the-warp).
+  that the roll of 2 still uses the power (40k3.psyker.perils-on-2; 4th: published.40k4-perils-of-the-warp);
+- both editions: `odds psychic 1` showed "fail 100%" beside "power_used 2.78%" with no word why;
+- both editions: a Leadership test with modifiers was ruled (check) on the unmodified value ("on Ld 1") and then
+  rolled on the used one ("on Ld 0, modified"), without citing core.value.used in the ruling.
+
+Fixed since (session 31), each xfail mark removed: ``resolve_manifest``'s test event says "failed, but on a roll of
+2 the power is still used" and cites the ruleset's ``power_on_two_rule``; ``odds psychic``'s title says a 2 below
+Ld 2 is counted in both rows; ``rule_test`` names the modified Leadership (``_modified_leadership``) and cites
+core.value.used. Decision stated: 40k3.psyker.perils-on-2 (the wording). Book entry:
+40k3-a-psyker-of-leadership-1-who-rolls-2-fails-yet-uses-the-power.
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
@@ -544,3 +553,21 @@ def test_five_wounds_on_two_marines_and_their_captain_slay_the_marines_and_wound
     assert lost.message == "1 wound on tac lost: the unit's unsaved wounds never carry over onto cap, who joined it"
     assert ("40k4.cc.no-carry-over" in lost.rules) == (ruleset == "40k4")
     assert NO_LAST_MAN[ruleset] in event(events, "last_man").rules
+
+
+@pytest.mark.rule("published.40k3-consolidation", "published.consolidation", "40k3.ic.join", "40k4.cc.separate-unit")
+@EDITIONS
+def test_a_squad_whose_captain_slew_the_last_boy_consolidates_once_and_he_only_with_it(ruleset: str) -> None:
+    """The Captain (I5) slays the lone Boy he touches; the squad is left with no enemy and may consolidate D6"
+    (3rd edition: published.40k3-consolidation; 4th: published.consolidation), which it does. A second
+    consolidation that phase is refused, and the Captain may not consolidate on his own: he goes with his unit."""
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 24, 20, 9, CAPTAIN)]}
+    boy = {"id": "boy", "status": ["locked"], "models": [model("Boy", 24, 20 + BASE_25, 7, ORK)]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20, n=2, status=["locked"]), cap], [boy], phase="assault"))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 6, 6, 1, 1, 1]))
+    rule = "published.40k3-consolidation" if ruleset == "40k3" else "published.consolidation"
+    assert_legal(g, {"do": "consolidate", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21]]}, rule)
+    g.apply({"do": "consolidate", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21]]}, dice=ScriptedDice([6]))
+    assert_illegal(g, {"do": "consolidate", "unit": "tac", "to": [[20, 22], [22, 22], [24, 22]]}, rule)
+    assert_illegal(g, {"do": "consolidate", "unit": "cap", "to": [[24, 22]]}, rule)
