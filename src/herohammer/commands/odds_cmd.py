@@ -114,6 +114,9 @@ def _run_psychic(args: argparse.Namespace) -> int:
     unused = [f"--{name} not used" for name, value in (("toughness", args.toughness), ("inv", args.inv))
               if value is not None and {"inv": "invulnerable"}.get(name, name) not in reads]
     note = f"; {', '.join(unused)} by {args.ruleset} Perils ({rules[1]})" if unused else ""
+    if args.ld < 2:  # fail and power_used overlap: a 2 over Ld 0 or 1 fails, yet the power is still used
+        note += (f"; against Ld {args.ld} a 2 fails the test yet still uses the power ({chosen.power_on_two_rule}): "
+                 "it is counted in both fail and power_used")
     title = f"Psychic test, Ld {args.ld},{shown}, {args.ruleset}{note} ({', '.join(rules)})"
     return _show(args, title, rows, rules, args.ruleset)
 

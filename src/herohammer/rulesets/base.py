@@ -583,8 +583,11 @@ class Ruleset:
         except IllegalActionError as exc:
             return Ruling.forbid(exc.reason, *exc.rules)
         kind = action.kind or "Leadership"
-        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {ld.value} ({ld.source}): 2D6, at most the "
-                            "value passes", "core.test.leadership", ld.rule, "core.test.leadership-kinds")
+        # the ruling names the value the roll is taken on, as resolve_test does (core.value.used)
+        value, cited, how = self._modified_leadership(state, unit.joined or unit.id, LeadershipTestKind(kind),
+                                                      ld.value, action)
+        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {value} ({ld.source}{how}): 2D6, at most the "
+                            "value passes", "core.test.leadership", ld.rule, "core.test.leadership-kinds", *cited)
 
     @implements("core.value.used", "core.value.unmodified", "core.test.highest-value")
     def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str]:
