@@ -50,7 +50,6 @@ def librarian(uid: str = "lib", x: float = 20, y: float = 18, ld: int = 10, w: i
 
 
 # == 1. a psyker of Leadership 1 who rolls a 2 ======================================================================
-@pytest.mark.xfail(strict=True, reason="the test's message says only 'failed' before the power is used")
 @pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp", "40k3.psyker.test",
                   "published.40k4-psychic-test")
 @EDITIONS

@@ -169,8 +169,12 @@ class PsychicPowerRules(ShootingRules):
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
                                    model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"
+        test_rules: tuple[str, ...] = (self.psychic_test_rule,)
+        if result.power_used and not result.passed:  # Ld 0 or 1: a 2 is no pass, yet it still uses the power
+            verdict += ", but a roll of 2 still uses the power (Perils of the Warp)"
+            test_rules += (self.power_on_two_rule,)
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
-                        f"Ld {model.profile.ld}, {verdict}", (self.psychic_test_rule,), rolls_since(dice, start))]
+                        f"Ld {model.profile.ld}, {verdict}", test_rules, rolls_since(dice, start))]
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER))
         if result.perils:
