@@ -43,6 +43,11 @@ def boyz(x: float = 20, y: float = 25, n: int = 2, uid: str = "boyz") -> dict[st
     return {"id": uid, "models": [model(f"{uid} {i + 1}", x + 2 * i, y, 7, ORK) for i in range(n)]}
 
 
+def armed(unit: dict[str, Any], weapon: str = "bolter") -> dict[str, Any]:
+    unit["models"] = [{**m, "weapons": [weapon]} for m in unit["models"]]
+    return unit
+
+
 def librarian(uid: str = "lib", x: float = 20, y: float = 18, ld: int = 10, w: int = 2, **extra: Any) -> dict[str, Any]:
     profile = LIB.format(w=w, ld="{ld}")
     return {"id": uid, "character": "independent", "rules": ["psyker"],
@@ -79,3 +84,123 @@ def test_a_psyker_of_leadership_1_who_rolls_a_3_fails_and_uses_nothing(ruleset: 
     assert test.message.endswith("3 against Ld 1, failed") and test.rules == (PSY_TEST[ruleset],)
     assert not kinds(events, "power_used") and not kinds(events, "perils")
     assert_illegal(g, smite, PSY_TEST[ruleset])
+
+
+@pytest.mark.rule("40k3.psyker.perils", "published.40k4-perils-of-the-warp", "core.zero.w")
+@EDITIONS
+def test_perils_slays_a_lone_psyker_mid_phase_and_his_brother_may_still_smite(ruleset: str) -> None:
+    """Two lone Librarians. The first (W1) rolls a 12: Perils slays him and no power is used. He may try nothing
+    more this phase (refused: no models left), and nothing changes; the second Librarian is untouched and may still
+    take his own test and Smite the Boyz."""
+    g = game(scenario(ruleset, [librarian(w=1), librarian("lib2", x=26)], [boyz(18, 24, 3)], phase="shooting"))
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
+    events = g.apply(smite, dice=ScriptedDice([6, 6, 6, 6] + [1] * 10))  # 3rd: S6 hit, 6 to wound
+    assert messages(events, "casualties") == ["slain: Lib"] and not kinds(events, "power_used")
+    assert not g.state.unit("lib").alive
+    assert_illegal(g, smite, "core.zero.w")
+    assert_legal(g, {**smite, "psyker": "lib2"}, PSY_TEST[ruleset], PSY_SHOOT[ruleset])
+
+
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "core.zero.w")
+@EDITIONS
+def test_a_power_aimed_at_a_unit_a_first_smite_destroyed_is_refused(ruleset: str) -> None:
+    """The first Librarian's Smite slays the lone Boy (4 hits, 4 wounds, no save against AP 2): the mob is
+    destroyed. The second Librarian may not aim a power at it: refused, nothing changes, and he has not used his
+    power for the turn (he may still Smite another unit)."""
+    blue = [boyz(18, 24, 1), boyz(30, 26, 2, uid="more")]
+    g = game(scenario(ruleset, [librarian(), librarian("lib2", x=26)], blue, phase="shooting"))
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+                     dice=ScriptedDice([3, 3] + [6] * 8 + [1] * 10))
+    assert messages(events, "destroyed") == ["boyz is destroyed"]
+    smite = {"do": "manifest", "psyker": "lib2", "power": "Smite", "target": "boyz"}
+    assert_illegal(g, smite, "core.zero.w")
+    assert not g.state.unit("lib2").has(Status.USED_POWER)
+    assert_legal(g, {**smite, "target": "more"}, PSY_TEST[ruleset])
+
+
+# == 2. a character who leaves his squad, then is shot ==============================================================
+TARGET_LONE = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}
+TARGET_JOINED = {"40k3": "40k3.ic.target", "40k4": "40k4.target.joined"}
+
+
+def blue_turn(g: Game) -> None:
+    """End red's three phases and blue's Movement phase: blue's Shooting phase begins."""
+    for _ in range(4):
+        g.apply({"do": "end_phase"})
+    assert g.state.active == "blue" and g.state.phase.value == "shooting"
+
+
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "40k3.ic.target", "40k4.target.closest")
+@EDITIONS
+def test_a_captain_who_left_his_squad_behind_it_may_not_be_shot_past_it(ruleset: str) -> None:
+    """The Captain leaves his squad and stands 1.5" behind it. In blue's turn the Boyz, 13" from the squad and 18"
+    from him, may shoot the squad but not the Captain: 3rd ed.: a lone character within 6" of another unit of his
+    side may be shot only as the closest target within 12"; 4th ed.: only as the closest target. Nothing changes."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 18.5, joined="tac")],
+                      [armed(boyz(20, 33, 3))]))
+    assert_legal(g, {"do": "leave", "character": "cap", "to": [22, 15]},
+                 "40k3.ic.leave" if ruleset == "40k3" else "40k4.ic.leave")
+    g.apply({"do": "leave", "character": "cap", "to": [22, 15]})
+    blue_turn(g)
+    assert_illegal(g, {"do": "shoot", "unit": "boyz", "target": "cap"}, TARGET_LONE[ruleset])
+    assert_legal(g, {"do": "shoot", "unit": "boyz", "target": "tac"})
+
+
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "40k3.ic.target", "40k4.target.closest")
+@EDITIONS
+def test_a_captain_who_left_his_squad_towards_the_boyz_is_the_closest_target_and_falls(ruleset: str) -> None:
+    """The Captain, 1.5" ahead of his squad, leaves it and stands 5" ahead: in blue's turn he is the Boyz' closest
+    target (and within 12"), so they may shoot him (both editions), and the squad too; six bolter hits wound him
+    six times, no saves on 1s: both his Wounds go and he is slain, the squad untouched."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 21.5, joined="tac")],
+                      [armed(boyz(20, 32, 3))]))
+    g.apply({"do": "leave", "character": "cap", "to": [22, 25]})
+    assert g.state.unit("cap").joined is None
+    blue_turn(g)
+    shoot = {"do": "shoot", "unit": "boyz", "target": "cap"}
+    assert_legal(g, shoot, TARGET_LONE[ruleset])
+    events = g.apply(shoot, dice=ScriptedDice([6] * 12 + [1] * 20))  # 6 shots: hits, wounds, then saves of 1
+    assert messages(events, "casualties") == ["slain: Cap"], events
+    assert not g.state.unit("cap").alive and len(g.state.unit("tac").models) == 3
+
+
+@pytest.mark.rule("40k3.ic.target", "40k4.target.joined")
+@EDITIONS
+def test_a_joined_captain_may_not_be_picked_out_even_when_closest(ruleset: str) -> None:
+    """The Captain stands joined 1.5" ahead of his squad, the closest model to the Boyz: a character in a unit is
+    not picked out in 4th edition (40k4.target.joined), nor in 3rd edition may a character in a unit be chosen as a
+    target (40k3.ic.target: "not in a unit"). The Boyz shoot the squad instead."""
+    g = game({**scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 21.5, joined="tac")],
+                         [armed(boyz(20, 32, 3))], phase="shooting"), "active": "blue"})
+    assert_illegal(g, {"do": "shoot", "unit": "boyz", "target": "cap"}, TARGET_JOINED[ruleset])
+    assert_legal(g, {"do": "shoot", "unit": "boyz", "target": "tac"})
+
+
+# == 3. one move a phase ==========================================================================================
+MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
+
+
+@pytest.mark.rule("40k3.char.move-as-type", "published.movement", "40k3.ic.join", "40k4.ic.join")
+@EDITIONS
+def test_a_captain_who_left_may_neither_move_again_nor_rejoin_the_same_phase(ruleset: str) -> None:
+    """Leaving is the Captain's move: he may not move again nor walk back into his squad this phase (a model
+    moves once a phase); the squad, which has not moved, still may."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 18.5, joined="tac")]))
+    g.apply({"do": "leave", "character": "cap", "to": [22, 15]})
+    assert_illegal(g, {"do": "move", "unit": "cap", "to": [[22, 13]]}, MOVE[ruleset])
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [22, 18.5]}, MOVE[ruleset])
+    assert_legal(g, {"do": "move", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21]]}, MOVE[ruleset])
+
+
+@pytest.mark.rule("40k3.char.move-as-type", "published.movement")
+@EDITIONS
+def test_a_squad_that_moved_with_its_captain_moves_no_more_nor_does_he_alone(ruleset: str) -> None:
+    """The squad moves with its joined Captain; a second move of the squad is refused, and so is a leave by the
+    Captain (he moved with it) - nothing changes."""
+    g = game(scenario(ruleset, [squad("tac", 20, 20), hero("cap", 22, 18.5, joined="tac")]))
+    g.apply({"do": "move", "unit": "tac", "to": [[20, 21], [22, 21], [24, 21], [22, 19.5]]})
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 22], [22, 22], [24, 22], [22, 20.5]]},
+                   MOVE[ruleset])
+    ruling = g.check({"do": "leave", "character": "cap", "to": [22, 15]})
+    assert not ruling.legal, ruling
