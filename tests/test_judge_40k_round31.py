@@ -283,7 +283,6 @@ def test_a_strength_10_test_still_fails_on_a_6(ruleset: str, roll: int, verdict:
 
 
 # == 6. Pile In around a friend ====================================================================================
-@pytest.mark.xfail(strict=True, reason="_pile_in moves each model in a straight line and stops it at the first base")
 @pytest.mark.rule("published.pile-in")
 @EDITIONS
 def test_a_captain_whose_straight_pile_in_is_cut_off_by_a_marine_goes_around_him(ruleset: str) -> None:
