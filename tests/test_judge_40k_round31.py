@@ -304,3 +304,37 @@ def test_a_captain_whose_straight_pile_in_is_cut_off_by_a_marine_goes_around_him
     captain = g.state.unit("cap").models[0]
     gap = ((captain.at[0] - boy.at[0]) ** 2 + (captain.at[1] - boy.at[1]) ** 2) ** 0.5 - b
     assert gap <= 0.01, gap
+
+
+# == 7. a retinue that dies around its Warboss =====================================================================
+BOSS = "WS5 BS2 S5 T5 W3 I3 A3 Ld8 Sv4+"
+MARINE_A2 = "WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+"
+
+
+@pytest.mark.rule("published.combat-resolution", "40k4.cc.separate-unit", "published.fall-back",
+                  "40k3.ic.no-last-man", "published.pile-in")
+@EDITIONS
+def test_a_warboss_whose_boyz_are_slain_around_him_takes_the_losers_check_alone(ruleset: str) -> None:
+    """Two Marines (A2, I4) touch the two Boyz; the joined Warboss (I3) stands 1.7" behind them, touching no one.
+    The Marines' four attacks all hit and wound and no save is made: both Boyz die before the Warboss strikes, and
+    he, touching no Marine, strikes no blow. Blue loses and the Warboss takes the loser's Morale check as a unit of
+    his own on his Ld 8, rolling 8: 3rd edition (no modifier) he passes, takes no Last Man Standing test and the
+    Marines pile in to him; 4th edition (minus the 2 or 3 the combat was lost by) he fails and falls back."""
+    b = BASE_25
+    tac = {"id": "tac", "status": ["locked"], "models": [model("T1", 20, 20, 8, MARINE_A2), model("T2", 22, 20, 8, MARINE_A2)]}
+    mob = {"id": "boyz", "status": ["locked"], "models": [model("B1", 20, 20 + b, 7, ORK), model("B2", 22, 20 + b, 7, ORK)]}
+    boss = {"id": "boss", "character": "independent", "joined": "boyz", "status": ["locked"],
+            "models": [model("Boss", 21, 20 + b + 1.7, 8, BOSS)]}
+    g = game(scenario(ruleset, [tac], [mob, boss], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 8 + [1] * 4 + [4] * 40))
+    assert "slain: B1, B2" in messages(events, "casualties")
+    assert not any(m.startswith("boss attacks") or m.startswith("boyz attacks") for m in messages(events, "attacks"))
+    assert not g.state.unit("boyz").alive and g.state.unit("boss").alive and g.state.unit("boss").joined is None
+    [check] = messages(events, "morale")
+    assert check.startswith("boss lost the combat by") and "(Boss), rolls 8" in check, check
+    if ruleset == "40k3":
+        assert check.endswith("passes") and kinds(events, "pile_in")
+        assert "40k3.ic.no-last-man" in kinds(events, "last_man")[0].rules
+        assert g.state.unit("boss").has(Status.LOCKED) and not g.state.unit("boss").has(Status.FALLING_BACK)
+    else:
+        assert check.endswith("fails") and g.state.unit("boss").has(Status.FALLING_BACK)
