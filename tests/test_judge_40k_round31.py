@@ -5,7 +5,22 @@ values of 0 or 10, characters who leave a unit and are then shot, second moves i
 Found wrong (each first written as an xfail(strict=True) test):
 - both editions: a psyker of Leadership 1 who rolls a 2 was told "2 against Ld 1, failed", then "uses Smite": the
   test's message did not say that a 2 still uses the power (40k3.psyker.perils-on-2,
-  published.40k4-perils-of-the-warp), nor cite it.
+  published.40k4-perils-of-the-warp), nor cite it;
+- both editions: the Pile In moved each model in a straight line and stopped it at the first base: a Captain whose
+  way in was cut off by a Marine who piled in first stopped 0.9" short of the Boy (published.pile-in: models "MUST
+  move up to 6" in an attempt to contact enemy"; nothing makes the move straight).
+
+Fixed (session 31), each xfail mark removed: the psychic test's message for a 2 that is no pass says "failed, but a
+roll of 2 still uses the power (Perils of the Warp)" and cites the edition's on-a-2 clause; ``_contact_around`` lets
+a model whose straight Pile In is cut off take the nearest free place in base contact a straight move of at most
+6" reaches (places every 10 degrees around each enemy base).
+
+Decisions stated: published.pile-in (changed: the way around). Book entry:
+40k3-a-pile-in-goes-around-a-friend-in-the-way.
+
+Left as they are: a model boxed in behind friends that have not moved yet still stops short (one straight leg);
+3rd edition puts a wound of the Marines' blows on a joined Warboss who touches no Marine (published.wound-allocation's
+decision: once every trooper took one, the character takes the next).
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
