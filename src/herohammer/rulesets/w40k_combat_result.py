@@ -9,6 +9,7 @@ published.sweeping-advance, published.consolidation); 3rd edition falls back onl
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from functools import partial
@@ -20,7 +21,7 @@ from ..dice import Dice, RollRecord
 from ..rulings import Event
 from ..state import GameState
 from ..straight_moves import STOP_SHORT
-from ..units import Status, Unit
+from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, rule_key, rule_keys
 from .engagement import Engagement, touching as _touching
@@ -75,8 +76,8 @@ PILE_IN_CLEARANCE = 0.05
 def _first_block(start: geo.Point, end: geo.Point, radius: float,
                  others: Sequence[tuple[geo.Placed, float]]) -> float:
     """Return how far (a fraction of the way, 0 to 1) a disc of ``radius`` moves from ``start`` towards ``end`` before
-    its base would come within each other base's clearance (0: it may touch it): a Pile In goes around nothing and
-    through nothing, it stops short."""
+    its base would come within each other base's clearance (0: it may touch it): a straight move goes through
+    nothing, it stops short (``_contact_around`` finds a way around for a Pile In cut off)."""
     step = (end[0] - start[0], end[1] - start[1])
     length = (step[0] ** 2 + step[1] ** 2) ** 0.5
     if length == 0.0:
@@ -87,6 +88,28 @@ def _first_block(start: geo.Point, end: geo.Point, radius: float,
         if stretch is not None and stretch[1] > 0.0 and stretch[0] < u:
             u = stretch[0]
     return max(0.0, u - STOP_SHORT / length) if u < 1.0 else 1.0
+
+
+_AROUND_ANGLES = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(0, 360, 10))
+
+
+def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
+                    others: Sequence[tuple[geo.Placed, float]]) -> geo.Point | None:
+    """Return the nearest place in base contact with a foe of the combat that a model of base ``radius`` at ``start``
+    reaches by a straight move of at most 6" through and into no other base, or None (published.pile-in's decision,
+    session 31: a Pile In is a move "in an attempt to contact" the enemy, so a model whose straight way in is cut
+    off by a friend's base goes around it, as any move may)."""
+    best: tuple[float, geo.Point] | None = None
+    for f in foes:
+        reach = radius + (f.base.radius_inches if f.base.round else f.base.reach_inches) + 0.001
+        for cos, sin in _AROUND_ANGLES:
+            spot = (f.at[0] + reach * cos, f.at[1] + reach * sin)
+            length = math.dist(start, spot)
+            if length > PILE_IN_INCHES or (best is not None and length >= best[0]):
+                continue
+            if _first_block(start, spot, radius, others) >= 1.0:
+                best = (length, spot)
+    return best[1] if best is not None else None
 
 
 class _SweepFacts:
@@ -427,7 +450,8 @@ class CombatResultRules(AssaultRules):
     def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]) -> Resolution:
         """Pile In the units a combat's result left with no enemy in base contact but one within reach (``_unlocked``):
         each model (its joined characters' too) moves up to 6" straight towards the nearest model of an enemy unit of
-        the combat, stopping at base contact or short of any other base, out of contact with units not in the assault;
+        the combat, stopping at base contact or short of any other base, out of contact with units not in the assault
+        (a model whose straight way in is cut off goes around to the nearest free place in contact it reaches);
         the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
         may consolidate as a unit its foes left (published.pile-in)."""
         if not piling:
@@ -461,6 +485,10 @@ class CombatResultRules(AssaultRules):
                     end = (m.at[0] + dx / length * step, m.at[1] + dy / length * step)
                     radius = m.base.radius_inches if m.base.round else m.base.reach_inches
                     u_clear = _first_block(m.at, end, radius, others)
+                    if u_clear < 1.0 and step == gap:  # the way straight in is cut off: go around (session 31)
+                        around = _contact_around(m.at, radius, foes, others)
+                        if around is not None:
+                            end, u_clear = around, 1.0
                     if u_clear <= 0.0:
                         continue
                     models[i] = evolve(m, at=(m.at[0] + (end[0] - m.at[0]) * u_clear,
