@@ -80,7 +80,6 @@ def test_a_unit_that_moved_does_not_move_again_in_the_phase_and_its_character_do
     refused(g, {"do": "leave", "character": "hero", "to": [30, 24]}, "t9a.leave.when", "hero has already moved")
 
 
-@pytest.mark.xfail(strict=True, reason="round 31b: the refusal names every reason a unit may not move, not its own")
 @pytest.mark.rule(MOVE)
 @pytest.mark.parametrize("status,words", [("moved", "spears has moved already this turn"),
                                           ("engaged", "spears is engaged"), ("fleeing", "spears is fleeing")])
@@ -92,7 +91,6 @@ def test_a_unit_that_cannot_move_is_told_its_own_reason(status: str, words: str)
 
 
 # -- 4. Stand and Shoot at a unit with its character ------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 31b: the charge tells the Stand and Shoot's shots, not its casualties")
 @pytest.mark.rule(SAS, "published.t9a-panic")
 def test_stand_and_shoot_tells_the_models_it_slew_before_the_chargers_panic() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
@@ -105,7 +103,6 @@ def test_stand_and_shoot_tells_the_models_it_slew_before_the_chargers_panic() ->
     assert "Ld 9" in panic.message  # the Hero's Discipline, his unit's
 
 
-@pytest.mark.xfail(strict=True, reason="round 31b: the charge tells the Stand and Shoot's shots, not its casualties")
 @pytest.mark.rule(SAS)
 def test_stand_and_shoot_that_slays_nobody_says_so() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
