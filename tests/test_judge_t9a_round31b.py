@@ -14,11 +14,9 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from _t9a import HERO, play_to, refused, reloading_game, reloads, scenario
+from _t9a import play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.units import Status
 
@@ -124,5 +122,52 @@ def test_a_character_with_a_bow_stands_and_shoots_with_his_unit() -> None:
     reloads(g)
 
 
-def _unused(_: Any) -> None:  # keeps HERO imported for cases added below
-    assert HERO
+# -- 5. more sequences: a rallied character, a fleeing one charged, a unit fleeing with its character, a join ----------
+@pytest.mark.rule("published.t9a-rally", MOVE)
+def test_a_lone_character_who_rallied_does_not_move_in_the_movement_phase() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", joined=False, hero_status=["fleeing"], enemy_y=44))
+    g.apply({"do": "rally", "unit": "hero"}, ScriptedDice([5, 4]))
+    play_to(g, "movement", "elves")
+    refused(g, {"do": "move", "unit": "hero", "to": [[10, 12]]}, "published.t9a-rally", "it rallied this turn")
+    refused(g, {"do": "reform", "unit": "hero", "facing": 90}, "published.t9a-rally", "it rallied this turn")
+
+
+@pytest.mark.rule("published.t9a-charge-reactions", "published.t9a-flee-reaction")
+def test_a_fleeing_lone_character_charged_must_flee() -> None:
+    g = reloading_game(scenario(phase="charge", active="orcs", joined=False, hero_at=(36, 26),
+                                hero_status=["fleeing"], enemy_y=40))
+    refused(g, {"do": "charge", "unit": "orcs", "target": "hero", "reaction": "hold"},
+            "published.t9a-flee-reaction", "a unit already fleeing must Flee")
+
+
+@pytest.mark.rule("published.t9a-flee-reaction", "t9a.join.part-of-unit", "t9a.leave.when")
+def test_a_unit_that_flees_a_charge_takes_its_character_with_it_and_he_does_not_leave_it() -> None:
+    g = reloading_game(scenario(phase="charge", active="orcs", enemy_y=34))
+    events = g.apply({"do": "charge", "unit": "orcs", "target": "spears", "reaction": "flee"},
+                     ScriptedDice([3, 3, 4, 4]))
+    assert "spears flees 6\" from orcs's charge" in events[0].message, events[0].message
+    assert g.state.unit("hero").joined == "spears" and g.state.unit("spears").has(Status.FLEEING)
+    # the hero moved 6" with his unit, as every model of it did
+    assert g.state.unit("hero").models[0].at[1] == pytest.approx(g.state.unit("spears").models[0].at[1])
+    play_to(g, "charge", "elves")
+    refused(g, {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, "t9a.charge-out.declare",
+            "fleeing")
+    reloads(g)
+
+
+@pytest.mark.rule("t9a.join.unit-stops", "published.t9a-reform")
+def test_a_unit_a_character_just_joined_neither_moves_nor_reforms_and_is_told_why() -> None:
+    g = reloading_game(scenario(phase="movement", active="elves", joined=False, hero_at=(36, 26), enemy_y=44))
+    g.apply({"do": "join", "character": "hero", "unit": "spears"})
+    refused(g, {"do": "reform", "unit": "spears", "facing": 90}, "t9a.join.unit-stops",
+            "a character joined spears this phase: it cannot reform")
+    refused(g, {"do": "move", "unit": "spears", "to": [[36, 18]]}, "t9a.join.unit-stops",
+            "a character joined spears this phase: it cannot move again")
+
+
+@pytest.mark.rule("published.t9a-duel")
+def test_a_duel_with_nobody_to_accept_or_refuse_it_is_not_issued() -> None:
+    g = reloading_game(scenario(phase="melee", active="elves", enemy_y=20, spear_status=["engaged"],
+                                orc_status=["engaged"]))
+    refused(g, {"do": "fight", "unit": "spears", "duel": "hero"}, "published.t9a-duel",
+            "no enemy character or Champion")
