@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from _t9a import play_to, refused, reloading_game, reloads, scenario
+from _t9a import HERO, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.units import Status
 
@@ -171,3 +171,28 @@ def test_a_duel_with_nobody_to_accept_or_refuse_it_is_not_issued() -> None:
                                 orc_status=["engaged"]))
     refused(g, {"do": "fight", "unit": "spears", "duel": "hero"}, "published.t9a-duel",
             "no enemy character or Champion")
+
+
+@pytest.mark.rule("t9a.charge-out.success", "t9a.charge-out.no-other-charges", "t9a.leave.when",
+                  "t9a.leave.unit-not-moved", "published.t9a-combat-resolution")
+def test_after_a_charge_out_the_other_character_leaves_the_unit_moves_and_the_charger_fights_alone() -> None:
+    data = scenario(phase="charge", active="elves", enemy_y=32)
+    data["sides"]["elves"].append({"id": "mage", "character": "independent", "joined": "spears",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20]}]})
+    g = reloading_game(data)
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 4]))
+    assert g.state.unit("hero").joined is None and g.state.unit("hero").has(Status.ENGAGED)
+    play_to(g, "movement", "elves")
+    # the charge out was the unit's only charge, not its move: its other character leaves and the unit moves
+    events = g.apply({"do": "leave", "character": "mage", "to": [30, 26]})
+    assert "spears has not moved" in events[0].message
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 17]]})
+    play_to(g, "melee", "elves")
+    # the Hero's three blows slay three orcs (6s to hit and to wound; S4 leaves the 6+ save none): he alone is
+    # the elves' side of the combat; +1 for his charge. The orcs miss (1 1), break on 7 (Ld 7 - 4), flee 12" and are
+    # caught by a pursuit of 12"
+    events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([6] * 6 + [1, 1] + [1, 6] + [6, 6] + [6, 6]))
+    told = next(e for e in events if e.kind == "break")
+    assert "elves wins by 4 (4 to 0; wounds caused: elves 3, orcs 0; hero +1 (charge))" in told.message, told.message
+    assert not g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("mage").joined is None
+    reloads(g)
