@@ -10,6 +10,10 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 
 2. Confusing message: a unit that cannot move was told "has moved or charged already this turn, or cannot move
    (engaged or fleeing)" whatever the reason; it is now told the one that holds (published.t9a-move).
+
+3. Confusing message: a character who marched to join a unit did not shoot with it, rightly
+   (t9a.join.moved-separately, cited), but the volley never said why his shot was missing: the note was cited, not
+   told; the volley now tells it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest
 
 from _t9a import HERO, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
+from herohammer.game import Game
 from herohammer.units import Status
 
 SAS = "published.t9a-stand-and-shoot"
@@ -196,3 +201,35 @@ def test_after_a_charge_out_the_other_character_leaves_the_unit_moves_and_the_ch
     assert "elves wins by 4 (4 to 0; wounds caused: elves 3, orcs 0; hero +1 (charge))" in told.message, told.message
     assert not g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("mage").joined is None
     reloads(g)
+
+
+# -- 6. a character who marched to join does not shoot with the unit, and the volley says so --------------------------
+def _archers_joined_by(hero_at: tuple[float, float]) -> Game:
+    data = scenario(phase="movement", active="elves", joined=False, hero_at=hero_at, enemy_y=34, hero_weapons=["bow"])
+    for m in data["sides"]["elves"][0]["models"]:
+        m["weapons"] = ["bow"]
+    g = reloading_game(data)
+    g.apply({"do": "join", "character": "hero", "unit": "spears"})
+    play_to(g, "shooting", "elves")
+    return g
+
+
+@pytest.mark.xfail(strict=True, reason="round 31b: the marched character's missing shot is cited, not told")
+@pytest.mark.rule("t9a.join.moved-separately", "published.t9a-who-can-shoot")
+def test_a_character_who_marched_to_join_does_not_shoot_and_the_volley_tells_why() -> None:
+    g = _archers_joined_by((36, 26))  # 6.39": a March
+    events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 9))
+    shoot = events[0]
+    # nine Spearmen shoot (the tenth was pushed behind the second rank); the Hero marched
+    assert "spears shoots orcs: 9 shots (4+ to hit, S3)" in shoot.message, shoot.message
+    assert "hero marched this turn and does not shoot" in shoot.message, shoot.message
+    assert "1 model stands behind the second rank of spears" in shoot.message
+    assert "t9a.join.moved-separately" in shoot.rules
+
+
+@pytest.mark.rule("t9a.join.moved-separately", "published.t9a-to-hit-shooting")
+def test_a_character_who_advanced_to_join_shoots_at_minus_one_and_the_unmoved_unit_at_its_own() -> None:
+    g = _archers_joined_by((36, 23))  # 3.39": an Advance
+    events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 10))
+    # BS6 hits on 1+, Long Range and moving -1 each: 3+; the Spearmen, unmoved, 3+ and Long Range: 4+
+    assert "1 shot (3+ to hit, S3)" in events[0].message and "9 shots (4+ to hit, S3)" in events[0].message
