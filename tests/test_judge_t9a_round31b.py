@@ -214,7 +214,6 @@ def _archers_joined_by(hero_at: tuple[float, float]) -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="round 31b: the marched character's missing shot is cited, not told")
 @pytest.mark.rule("t9a.join.moved-separately", "published.t9a-who-can-shoot")
 def test_a_character_who_marched_to_join_does_not_shoot_and_the_volley_tells_why() -> None:
     g = _archers_joined_by((36, 26))  # 6.39": a March
