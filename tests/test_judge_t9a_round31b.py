@@ -18,9 +18,11 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from _t9a import HERO, play_to, refused, reloading_game, reloads, scenario
+from _t9a import exact_odds_as_brute_force, HERO, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
@@ -71,6 +73,16 @@ def test_a_lone_fleeing_character_rallies_on_his_own_discipline(dice: list[int],
     assert "Ld 9, Hero" in events[0].message and "published.t9a-rally" in events[0].rules, events[0].message
     assert g.state.unit("hero").has(Status.FLEEING) is not rallies
     reloads(g)
+
+
+@pytest.mark.rule("published.t9a-rally")
+def test_the_odds_of_a_lone_fleeing_characters_rally_are_brute_forces() -> None:
+    state = reloading_game(scenario(phase="charge", active="elves", joined=False, hero_status=["fleeing"],
+                                    enemy_y=44)).state
+    weights = dict(exact_odds_as_brute_force(state, {"do": "rally", "unit": "hero"}))
+    rallied = sum(p for o, p in weights.items() if "rally.outcome: rallied" in o.events)
+    # 2D6 at most his own Ld 9, counted here: 30 of the 36 throws
+    assert rallied == Fraction(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= 9), 36)
 
 
 # -- 3. a second move in one phase; a unit that cannot move is told why -----------------------------------------------
