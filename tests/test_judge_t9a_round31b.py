@@ -18,11 +18,14 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from _t9a import exact_odds_as_brute_force, HERO, play_to, refused, reloading_game, reloads, scenario
+from herohammer.cli import main
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
@@ -244,3 +247,16 @@ def test_a_character_who_advanced_to_join_shoots_at_minus_one_and_the_unmoved_un
     events = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, ScriptedDice([1] * 10))
     # BS6 hits on 1+, Long Range and moving -1 each: 3+; the Spearmen, unmoved, 3+ and Long Range: 4+
     assert "1 shot (3+ to hit, S3)" in events[0].message and "9 shots (4+ to hit, S3)" in events[0].message
+
+
+@pytest.mark.rule(MOVE, "published.t9a-reform")
+@pytest.mark.parametrize("action", [{"do": "move", "unit": "spears", "to": [[36, 18]]},
+                                    {"do": "reform", "unit": "spears", "facing": 90}])
+def test_the_cli_tells_an_engaged_unit_why_it_cannot_move_or_reform(action: dict[str, object], tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "engaged.json"
+    path.write_text(json.dumps(scenario(phase="movement", active="elves", enemy_y=20, spear_status=["engaged"],
+                                        orc_status=["engaged"])), encoding="utf-8")
+    assert main(["check", str(path), "--action", json.dumps(action)]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == f"ILLEGAL: spears is engaged in combat and cannot move [published.t9a-{action['do']}]", out
