@@ -260,3 +260,16 @@ def test_the_cli_tells_an_engaged_unit_why_it_cannot_move_or_reform(action: dict
     assert main(["check", str(path), "--action", json.dumps(action)]) == 0
     out = capsys.readouterr().out.strip()
     assert out == f"ILLEGAL: spears is engaged in combat and cannot move [published.t9a-{action['do']}]", out
+
+
+@pytest.mark.rule("published.t9a-general", "t9a.leave.when", "core.test.leadership")
+def test_a_character_who_left_the_generals_unit_tests_on_the_generals_discipline_within_12_inches() -> None:
+    data = scenario(phase="movement", active="elves", enemy_y=44)
+    data["sides"]["elves"].append({"id": "gen", "character": "independent", "joined": "spears", "rules": ["General"],
+                                   "models": [{"name": "Gen", "profile": HERO.replace("Ld9", "Ld10"),
+                                               "base": [20, 20]}]})
+    g = reloading_game(data)
+    g.apply({"do": "leave", "character": "hero", "to": [36, 28]})
+    events = g.apply({"do": "test", "unit": "hero", "characteristic": "Ld", "kind": "Panic"}, ScriptedDice([5, 5]))
+    assert "hero takes a Panic test on Ld 10 (Gen, the General within 12\"), rolls 10: passes" in events[0].message
+    assert "published.t9a-general" in events[0].rules
