@@ -13,7 +13,15 @@ Wrong rulings found (each first committed as a strict xfail, then fixed and its 
 
 3. Confusing message: a character who marched to join a unit did not shoot with it, rightly
    (t9a.join.moved-separately, cited), but the volley never said why his shot was missing: the note was cited, not
-   told; the volley now tells it.
+   told; the volley now tells it (and every model that cannot shoot, where only the first was told).
+
+The other cases hold as the texts read: a character who left his unit is charged alone and flees alone; one still in
+his unit is never charged alone; no charge out of a fleeing unit; a lone fleeing character rallies on his own
+Discipline (odds brute-forced) and, rallied, neither moves nor reforms; a fleeing character charged must Flee; a unit
+fleeing a charge takes its character along; a unit a character joined neither moves nor reforms; a Duel nobody can
+accept is not issued; after a charge out, the other character leaves, the unit moves and the charger fights alone; a
+character who left the General's unit tests on the General's Discipline. The order of several Break tests (the
+losing player's) was ruled in round 31 (break_order); nothing more was found on it here.
 """
 
 from __future__ import annotations
