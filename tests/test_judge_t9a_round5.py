@@ -160,7 +160,7 @@ def test_the_record_of_a_unit_whose_hero_survives_is_empty_and_the_hero_carries_
     reloads(g)
     # he is still locked with the orcs: the Spearmen's name, which is he, does not move in his Movement phase
     play_to(g, "movement", "elves")
-    refused(g, {"do": "move", "unit": "spears", "to": [[10, 10]]}, "published.t9a-move", "cannot move (engaged")
+    refused(g, {"do": "move", "unit": "spears", "to": [[10, 10]]}, "published.t9a-move", "hero is engaged in combat and cannot move")
 
 
 # -- sequences around a character: joining and leaving in one phase, joining after a charge -------------------------

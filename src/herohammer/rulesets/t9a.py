@@ -30,7 +30,8 @@ from ..units import Status, Unit
 from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
 from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, FLY_PATTERN, formation_of, host_of,
-                        member_models, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, WIZARD_CONCLAVE)
+                        member_models, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, why_unmovable,
+                        WIZARD_CONCLAVE)
 from .t9a_casualties import no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
@@ -322,8 +323,7 @@ class NinthAge(ChargeRules):
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            said, rally = why_moved(unit, f"{unit.id} has moved or charged already this turn, or cannot move (engaged "
-                                    "or fleeing)")
+            said, rally = why_moved(unit, why_unmovable(state, unit))
             return Ruling.forbid(said, "published.t9a-move", *rally)
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)",
@@ -408,7 +408,8 @@ class NinthAge(ChargeRules):
         if shaken := shaken_refusal(state, unit, "reform"):
             return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
-            said, rally = why_moved(unit, f"{unit.id} has moved already or cannot move this phase")
+            said, rally = why_moved(unit, f"a character joined {unit.id} this phase: it cannot reform"
+                                    if unit.has(Status.HALTED) else why_unmovable(state, unit))
             return Ruling.forbid(said, "published.t9a-reform", *rally,
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         if problem := self.reform_problem(state, unit, action.facing, action.files):

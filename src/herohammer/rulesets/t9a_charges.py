@@ -723,6 +723,9 @@ class ChargeRules(JoinRules):
                     rules.append(DISTRIBUTING_HITS)
                 if spared:
                     rules.append(COMMAND_GROUP)
+            # what the shots did, told with them (round 31b: until then only the shots were told)
+            said += f"; slain: {', '.join(dead)}" if dead else "; none slain"
+            event = partial(_charge_event, note=said)
             if dead:
                 survivor = current(state, unit.id)
                 if not survivor.alive:

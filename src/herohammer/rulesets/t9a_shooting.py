@@ -227,16 +227,19 @@ class ShootingPhase(Ruleset):
                 rules.append("core.zero.t")
             parts.append(f"{n} shot{'s' * (n != 1)} ({need}+ to hit, S{strength}): " + harm_said(harms))
         state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
+        # every note cited is told too (round 31b: a marched character's missing shot was cited, not told)
         if any("t9a.join.moved-separately" in n for n in notes):
             rules.append("t9a.join.moved-separately")
+            parts.extend(n.split(" [")[0] for n in notes if "t9a.join.moved-separately" in n)
         if any("core.zero.bs" in n for n in notes):
             rules.append("core.zero.bs")
+            parts.extend(n.split(" [")[0] for n in notes if "core.zero.bs" in n)
         if any(COVER in n for n in notes):
             rules.append(COVER)
             parts.append(next(n.split(" [")[0] for n in notes if COVER in n))
         if any(WHO_CAN_SHOOT in n for n in notes):
             rules.append(WHO_CAN_SHOOT)
-            parts.append(next(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n))
+            parts.extend(n.split(" [")[0] for n in notes if WHO_CAN_SHOOT in n)
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
             parts.extend(n.split(" [")[0] for n in notes if SHOOTING_WEAPONS in n)

@@ -34,6 +34,20 @@ def why_moved(unit: Unit, words: str) -> tuple[str, tuple[str, ...]]:
     return (f"{unit.id} cannot move: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
 
 
+@implements("published.t9a-move")
+def why_unmovable(state: GameState, unit: Unit) -> str:
+    """Say the one reason ``unit`` (with its characters) cannot make a move: engaged, fleeing, charged or moved already
+    (round 31b: until then every reason was told at once, whichever held)."""
+    group = state.combined(unit.id)
+    if any(u.has(Status.ENGAGED) for u in group):
+        return f"{unit.id} is engaged in combat and cannot move"
+    if any(u.has(Status.FLEEING) for u in group):
+        return f"{unit.id} is fleeing: it moves only when it flees"
+    if any(u.has(Status.CHARGED) for u in group):
+        return f"{unit.id} has charged already this turn and cannot move again"
+    return f"{unit.id} has moved already this turn and cannot move again"
+
+
 # -- characters and units ------------------------------------------------------------
 def advance_rate(unit: Unit) -> int:
     """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
