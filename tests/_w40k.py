@@ -20,6 +20,15 @@ BASE_25 = 25 / 25.4  # a 25mm base's width in inches
 TROOPER = "WS4 BS4 S4 T4 W1 I4 A1 Ld{ld} Sv3+"
 HERO = "WS5 BS5 S4 T4 W2 I5 A3 Ld{ld} Sv3+"
 
+#: Both editions as a test parameter, and each edition's clause for the same question.
+EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+PSY_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
+PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
+PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
+ON_TWO = {"40k3": "40k3.psyker.perils-on-2", "40k4": "published.40k4-perils-of-the-warp"}
+CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
+MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+
 
 def model(name: str, x: float, y: float, ld: int = 8, profile: str = TROOPER) -> dict[str, Any]:
     """Return one 25mm model at (x, y)."""

@@ -45,18 +45,13 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import assert_illegal, assert_legal, BASE_25, CHAR_LD, EDITIONS, game, hero, model, MOVE, PSY_SHOOT, PSY_TEST, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 NOB = "WS4 BS2 S4 T4 W2 I3 A2 Ld7 Sv6+"
 MARINE = "WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+"
 CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A1 Ld9 Sv3+"
 LIB = "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+"
-EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-PSY_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
-PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
-CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
-MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 
 
 def kinds(events: list[Any], kind: str) -> list[Any]:

@@ -31,18 +31,11 @@ import pytest
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import assert_illegal, assert_legal, BASE_25, CHAR_LD, EDITIONS, game, hero, model, MOVE, ON_TWO, PERILS, PSY_SHOOT, PSY_TEST, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A3 Ld9 Sv3+"
 STEALER = "WS6 BS0 S4 T4 W1 I6 A2 Ld10 Sv5+"
-EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-PSY_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
-PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
-PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
-ON_TWO = {"40k3": "40k3.psyker.perils-on-2", "40k4": "published.40k4-perils-of-the-warp"}
-CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
-MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}

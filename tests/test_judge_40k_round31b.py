@@ -36,15 +36,10 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import assert_illegal, assert_legal, BASE_25, CHAR_LD, EDITIONS, game, hero, model, MOVE, ON_TWO, PSY_SHOOT, PSY_TEST, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 LIB = "WS5 BS4 S4 T4 W{w} I4 A2 Ld{ld} Sv3+"
-EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-PSY_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
-PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
-ON_TWO = {"40k3": "40k3.psyker.perils-on-2", "40k4": "published.40k4-perils-of-the-warp"}
-CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 
 
 def kinds(events: list[Any], kind: str) -> list[Any]:
@@ -193,7 +188,6 @@ def test_a_joined_captain_may_not_be_picked_out_even_when_closest(ruleset: str) 
 
 
 # == 3. one move a phase ==========================================================================================
-MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 
 

@@ -30,7 +30,7 @@ from .engagement import Engagement
 from .w40k_wounds import (casualties, keep_bounded, killed_outright, majority, MODEL_OF, ModelRef, models_of,
                           NO_KILLS, outright_events, release_orphans, SaveSplit, TOUGHNESS_OF, UNIT_OF, PROFILE_WOUNDS_OF,
                           wounded_units, WOUNDS_TAKEN_OF, zero_rules)
-from .w40k_strikes import Job, StrikeRules, WEAPON_ARMOUR_OFF
+from .w40k_strikes import Job, StrikeRules, WEAPON_ARMOUR_OFF, WS_OF
 
 #: How many later Initiative steps' attacks a state fought from again remembers (``_FightSetup.later``).
 LATER_GATHERS_KEPT = 256
@@ -501,7 +501,7 @@ class CloseCombatRules(StrikeRules):
             return _StrikePlan(models, [], None, None, None, "", "", (), {}, {})  # (no dice: no deltas)
         live = list(models)
         targets = list(map(MODEL_OF, models.values()))
-        target_ws = majority(list(map(_WS, targets)))
+        target_ws = majority(list(map(WS_OF, targets)))
         need = to_hit_melee(ws, target_ws)
         zero_ws = _ws_zero(ws, target_ws)  # core.zero.ws only when a WS of 0 decided the roll
         rule = self.allocation_rule if apart else (zero_ws[0] if zero_ws else "published.to-hit-ws")
@@ -686,7 +686,6 @@ class CloseCombatRules(StrikeRules):
 
 _SIDE = attrgetter("side")
 _FINISHED = attrgetter("finished")
-_WS = attrgetter("profile.ws")
 
 
 def _slain_now(models: dict[ModelRef, tuple[Unit, Model]], rest: Sequence[Job], wounds: int,

@@ -40,7 +40,8 @@ Job = tuple[StrikeKey, int, tuple[tuple[str, int], ...]]  # a pool of attacks: w
 _ID = attrgetter("id")
 _ON_TABLE = attrgetter("on_table")
 _INITIATIVE = attrgetter("profile.i")
-_WS = attrgetter("profile.ws")
+#: A model's WS, read in C (the fight's to-hit reads it too).
+WS_OF = attrgetter("profile.ws")
 _S = attrgetter("profile.s")
 _A = attrgetter("profile.a")
 
@@ -355,7 +356,7 @@ class StrikeRules(CombatResultRules):
                 return False
             soles = tuple(compress(soles, map((0).__le__, index_of)))
         # one pass over the models: the usual unit is alike in every value read here, A and Initiative too
-        alike = set(zip(soles, map(WEAPONS_OF, models), map(_WS, models), map(_S, models), map(_INITIATIVE, models),
+        alike = set(zip(soles, map(WEAPONS_OF, models), map(WS_OF, models), map(_S, models), map(_INITIATIVE, models),
                         map(_A, models)))
         one_a = len(alike) == 1
         fixed = unit.id in engagement.fixed  # a model's weapon fixes its Initiative (a power fist)
@@ -367,7 +368,7 @@ class StrikeRules(CombatResultRules):
             if len(set(map(_INITIATIVE, models))) != 1 \
                     or (striking_initiative(state, models[0]) if fixed else models[0].profile.i) != initiative:
                 return False
-            shared = set(zip(soles, map(WEAPONS_OF, models), map(_WS, models), map(_S, models)))
+            shared = set(zip(soles, map(WEAPONS_OF, models), map(WS_OF, models), map(_S, models)))
             if len(shared) != 1:
                 return False
             sole, weapons, ws, _ = shared.pop()
