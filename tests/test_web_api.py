@@ -329,7 +329,10 @@ def test_simulate_equals_the_cli_and_can_be_cancelled(client: TestClient, capsys
     cli = cli_json(["simulate", demo_path(), "--runs", "2000", "--seed", "5", "--json"], capsys)
     assert done["result"]["result"]["outcomes"] == cli["outcomes"] and done["result"]["result"]["seed"] == 5
     assert done["result"]["method"] == "monte-carlo"
-    long = client.post(f"/api/tables/{tid}/simulate", json={"runs": 10_000_000, "method": "engine"}).json()
+    # a long job the engine would play (its most runs), cancelled while it runs (it was 10,000,000: a job that would
+    # only have failed on the engine's limit, so the test passed whichever came first)
+    long = client.post(f"/api/tables/{tid}/simulate", json={"runs": 1_000_000, "method": "engine"}).json()
+    assert client.get(f"/api/jobs/{long['id']}").json()["status"] == "running"
     assert wait_job(client, client.delete(f"/api/jobs/{long['id']}").json())["status"] == "cancelled"
     assert client.post(f"/api/tables/{tid}/simulate", json={"runs": 0}).status_code == 422
     assert client.post(f"/api/tables/{tid}/simulate", json={"method": "magic"}).status_code == 422
@@ -483,3 +486,40 @@ def test_serve_prints_its_address_and_answers_on_loopback() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_engine_runs_past_the_limit_are_refused_before_a_job_starts() -> None:
+    """``simulate --method engine`` refuses more than ENGINE_MAX_RUNS runs on the command line; the API did not, and
+    started a job that could only fail later (session 32): now the request is refused at its field, no job made."""
+    from herohammer.limits import ENGINE_MAX_RUNS
+    from herohammer.web.session import Store
+
+    store = Store()
+    client = TestClient(create_app(store))
+    tid = open_demo(client)["table_id"]
+    r = client.post(f"/api/tables/{tid}/simulate", json={"runs": ENGINE_MAX_RUNS + 1, "method": "engine"})
+    assert r.status_code == 422 and r.json()["field"] == "body.runs", r.text
+    assert f"at most {ENGINE_MAX_RUNS:,} runs with method engine" in r.json()["error"]
+    assert not store.jobs
+    # the order of the body's fields does not matter
+    r = client.post(f"/api/tables/{tid}/simulate", content=json.dumps({"method": "engine", "runs": ENGINE_MAX_RUNS + 1}),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["field"] == "body.runs" and not store.jobs
+    # the engine's own limit is allowed, and more runs by the compiled plans (numpy draws them)
+    for body in ({"runs": ENGINE_MAX_RUNS, "method": "engine"}, {"runs": ENGINE_MAX_RUNS + 1, "method": "compiled"}):
+        job = client.post(f"/api/tables/{tid}/simulate", json=body)
+        assert job.status_code == 202, job.text
+        assert wait_job(client, client.delete(f"/api/jobs/{job.json()['id']}").json())["status"] in {"cancelled", "done"}
+
+
+def test_the_server_says_its_cores_and_run_limits(client: TestClient) -> None:
+    """The page offers 1 to ``cores`` processes for a simulation, which the API's ``workers`` accepts, and no more."""
+    from herohammer import __version__
+    from herohammer.limits import ENGINE_MAX_RUNS
+    from herohammer.parallel import cores
+
+    info = client.get("/api/server").json()
+    assert info == {"version": __version__, "cores": cores(), "max_runs": 10_000_000, "engine_max_runs": ENGINE_MAX_RUNS}
+    tid = open_demo(client)["table_id"]
+    r = client.post(f"/api/tables/{tid}/simulate", json={"runs": 10, "workers": info["cores"] + 1})
+    assert r.status_code == 422 and r.json()["field"] == "body.workers"

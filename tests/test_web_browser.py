@@ -282,6 +282,36 @@ def test_a_battle_that_is_over_says_why_nothing_is_left_and_what_a_simulation_pl
     expect(page.locator("#simulation .method")).to_have_count(0)
 
 
+def test_a_simulation_on_two_processes_says_so_and_counts_as_the_cli(page: Page, capsys: pytest.CaptureFixture[str]
+                                                                      ) -> None:
+    """The page offers 1 to the server's cores as processes (``/api/server``); asked for 2, the simulation runs on 2
+    and says so, with the counts of ``herohammer simulate`` on one process (the same for any number).  Until session 32
+    only the API took ``workers``."""
+    import httpx2 as httpx
+
+    cores = httpx.get(page.url.split("?")[0].rstrip("/") + "/api/server").json()["cores"]
+    options = page.locator("#sim-workers option")
+    expect(options).to_have_count(cores)
+    assert [o.get_attribute("value") for o in options.all()] == [str(n) for n in range(1, cores + 1)]
+    if cores < 2:
+        pytest.skip("one core: the page offers one process")
+    page.select_option("#sim-workers", "2")
+    page.fill("#sim-runs", "2000")
+    page.fill("#sim-seed", "5")
+    page.click("#simulate")
+    expect(page.locator("#simulation .method")).to_contain_text("2000 runs", timeout=120_000)
+    expect(page.locator("#simulation .method")).to_contain_text("seed 5")
+    expect(page.locator("#simulation .method")).to_contain_text("on 2 processes")
+    shown = [r.locator("td").first.inner_text() + " " + r.locator("td.p").first.inner_text()
+             for r in page.locator("#simulation tr").all()]
+    cli = cli_json(["simulate", str(resources.files("herohammer") / "examples" / "demo_40k3_librarian.yaml"),
+                    "--runs", "2000", "--seed", "5", "--json"], capsys)
+    # labelled as simulate's table labels them: a flag (librarian: moved) by its name alone, not "= null"
+    assert shown == [f"{o['outcome']}{'' if o['value'] is None else ' = ' + str(o['value'])} "
+                     f"{o['probability'] * 100:.2f}%" for o in cli["outcomes"]]
+    assert "librarian: moved 100.00%" in shown
+
+
 def test_a_typo_in_the_typed_in_faces_is_named_and_nothing_is_played(page: Page) -> None:
     """Was sent as null and shown as REFUSED under the action: "body.dice[2]: expected a whole number"."""
     before = page.locator("#status-line").inner_text()

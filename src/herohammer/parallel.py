@@ -51,14 +51,13 @@ def resolve_workers(value: Any, where: str, name: str = "workers") -> int | None
 
 def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                done: Callable[[int, R], None] | None = None,
-               setup: Callable[..., None] | None = None, setup_args: tuple[Any, ...] = (),
-               ordered: bool = False) -> list[R]:
+               setup: Callable[..., None] | None = None, setup_args: tuple[Any, ...] = ()) -> list[R]:
     """Run ``task`` on each chunk on ``workers`` processes; return the results in the chunks' order.
 
     ``task`` and ``setup`` are module-level functions (the executor pickles them by name); ``setup(*setup_args)`` runs
     once in each worker as it starts (the workers are forked, so ``setup_args`` are inherited, not pickled: a compiled
     plan or a game state costs nothing to hand over).  ``done(i, result)`` hears each chunk as it finishes (a progress
-    bar), in the order they finish, or in the chunks' order with ``ordered``.  Ctrl-C ends every worker at once and
+    bar), in the order they finish.  Ctrl-C ends every worker at once and
     raises KeyboardInterrupt here; a worker's error, or a worker's death, is raised as one ``HerohammerError``.
     """
     if not chunks:
@@ -90,7 +89,6 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                 future.add_done_callback(heard.put)
                 processes = processes or list(executor._processes.values())
             _raise_if_came(came)
-            told = 0  # with ``ordered``: the chunks ``done`` has heard, in order
             while len(results) < len(chunks):
                 try:
                     future = heard.get(timeout=_WAKE_SECONDS)
@@ -99,11 +97,8 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                     continue
                 i = index[future]
                 results[i] = _result_of(future)
-                if done is not None and not ordered:
+                if done is not None:
                     done(i, results[i])
-                while done is not None and ordered and told in results:
-                    done(told, results[told])
-                    told += 1
                 _raise_if_came(came)
             finished = True
         finally:  # done, failed, or Ctrl-C at any point once the executor stands: end its workers

@@ -22,7 +22,7 @@ from fastapi.routing import APIRoute
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from .. import __version__
 from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
@@ -93,16 +93,30 @@ class PlayBody(_Body):
         return self
 
 
+#: Most runs one simulate request may ask for (the command line allows more: a server shares its cores).
+SIMULATE_MAX_RUNS = 10_000_000
+
+
 class SimulateBody(_Body):
     """``herohammer simulate``: many games of the table's plan (or the given actions)."""
 
-    runs: Count = Field(10_000, ge=1, le=10_000_000)
+    method: Literal["auto", "compiled", "engine"] = "auto"  # before runs, whose bound it sets (``_engine_runs``)
+    runs: Count = Field(10_000, ge=1, le=SIMULATE_MAX_RUNS)
     seed: Count = Field(1, ge=0, le=2**64 - 1)
-    method: Literal["auto", "compiled", "engine"] = "auto"
     actions: list[dict[str, Any]] | None = None
     #: The Monte Carlo runs on that many local processes, as ``simulate --workers`` (the same counts for any number):
     #: from 1 to the cores this server may use, or ``"auto"`` (all of them); None: one process.
     workers: int | None = Field(None, description='from 1 to the cores the server may use, or "auto" (all of them)')
+
+    @field_validator("runs")
+    @classmethod
+    def _engine_runs(cls, value: int, info: ValidationInfo) -> int:
+        """Refuse more engine runs than the stated limit before a job starts, as ``simulate --method engine`` does on
+        the command line (the engine plays one game per run): a request the job would only fail later."""
+        if info.data.get("method") == "engine" and value > ENGINE_MAX_RUNS:
+            raise ValueError(f"at most {ENGINE_MAX_RUNS:,} runs with method engine (the engine plays one game per run; "
+                             "the limit)")
+        return value
 
     @field_validator("workers", mode="before")
     @classmethod
@@ -252,6 +266,13 @@ def create_app(store: Store | None = None) -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     # -- tables ------------------------------------------------------------------------
+    @app.get("/api/server", summary="What this server offers: its version, the cores a simulation may use, the run limits")
+    def server() -> dict[str, Any]:
+        from ..parallel import cores
+
+        return {"version": __version__, "cores": min(cores(), MAX_WORKERS), "max_runs": SIMULATE_MAX_RUNS,
+                "engine_max_runs": ENGINE_MAX_RUNS}
+
     @app.get("/api/demos", summary="The bundled demo scenarios")
     def demos() -> dict[str, Any]:
         return {"demos": demo_names()}

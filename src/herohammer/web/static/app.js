@@ -517,19 +517,25 @@ async function simulate() {
   const box = $("simulation");
   box.replaceChildren();
   try {
-    const job = await api("POST", tablePath("/simulate"), { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) });
+    const body = { runs: Number($("sim-runs").value), seed: Number($("sim-seed").value) };
+    const workers = Number($("sim-workers").value);
+    if (workers > 1) body.workers = workers;  // one process unless asked: the server's other tables share its cores
+    const job = await api("POST", tablePath("/simulate"), body);
     await followJob(job, (answer) => {
       const result = answer.result;
       const played = result.policy === "plan" ? "the table's plan" : "the default policy (simple: the table has no plan)";
       // as simulate says it: why there is no exact column, when the chance tree was too large to enumerate
       const exact = result.too_large ? `no exact column: ${result.too_large}`
         : "exact values beside them where the chance tree was enumerated";
-      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}; `
+      const on = answer.workers > 1 ? ` on ${answer.workers} processes` : "";
+      box.append(el("div", { class: "method" }, `Monte Carlo: ${result.runs} runs of ${played}, seed ${result.seed}, method ${result.method}${on}; `
         + `95% intervals; ${exact}`));
       const table = el("table", { class: "odds" });
       for (const row of result.outcomes || []) {
-        const tr = el("tr", { "data-row": `${row.outcome} = ${row.value}` });
-        tr.append(el("td", {}, `${row.outcome} = ${row.value}`));
+        // as simulate's table says it: a flag (a value of null) is its name alone, not "= null"
+        const label = row.value === null ? row.outcome : `${row.outcome} = ${row.value}`;
+        const tr = el("tr", { "data-row": label });
+        tr.append(el("td", {}, label));
         tr.append(el("td", { class: "p" }, `${(row.probability * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, `${(row.ci95[0] * 100).toFixed(2)}-${(row.ci95[1] * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, row.exact !== null ? `exact ${row.exact}` : ""));
@@ -821,6 +827,8 @@ async function start() {
   $("json-check").onclick = () => { const a = jsonAction(); if (a) propose(a); };
   $("json-odds").onclick = () => { const a = jsonAction(); if (a) startOdds(a); };
   $("json-apply").onclick = () => { const a = jsonAction(); if (a) play(a); };
+  const server = await api("GET", "/api/server");  // the processes a simulation may ask for: 1 to the server's cores
+  for (let n = 2; n <= server.cores; n++) $("sim-workers").append(el("option", { value: String(n) }, String(n)));
   const { demos } = await api("GET", "/api/demos");
   for (const d of demos) $("demo-select").append(el("option", { value: d }, d));
   const wanted = new URLSearchParams(location.search).get("table");
