@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import odds
 from ..dice import Reroll
+from ..checks import chosen_leadership, highest_value
 from ..errors import HerohammerError
 from ..report import at_least_rows, distribution_table, odds_table, print_json
 from ..rulesets import RULESETS
@@ -21,14 +22,24 @@ def register(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser("odds", help=summary("odds"))
     queries = parser.add_subparsers(dest="query", required=True, parser_class=type(parser))
 
-    p = queries.add_parser("test", help="a characteristic test (core.test.characteristic)")
-    p.add_argument("value", type=whole_number("VALUE", 0, 10), help="the characteristic, 0..10")
+    p = queries.add_parser("test", help="a characteristic test (core.test.characteristic)",
+                           description="A D6 at most the value passes, a 6 always fails, a value of 0 always fails. "
+                                       "Several values (a model or unit with more than one): one test on the highest "
+                                       "(core.test.highest-value).")
+    p.add_argument("value", nargs="+", type=whole_number("VALUE", 0, 10),
+                   help="the characteristic, 0..10; several: the highest is used")
     p.add_argument("--reroll-failed", action="store_true", help="re-roll a failed test once")
     add_json_flag(p)
     p.set_defaults(run=_run_test)
 
-    p = queries.add_parser("leadership", help="a Leadership test on 2D6 (core.test.leadership)")
-    p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="Leadership, 0..10")
+    p = queries.add_parser("leadership", help="a Leadership test on 2D6 (core.test.leadership)",
+                           description="2D6 at most the Leadership passes. Several values (a unit whose models "
+                                       "differ): the player picks one (core.test.leadership-choice), --use names it; "
+                                       "the highest by default, as the engine reads a unit whose player names none.")
+    p.add_argument("ld", metavar="LD", nargs="+", type=whole_number("LD", 0, 10),
+                   help="Leadership, 0..10; several: the unit's values, one of which the player picks")
+    p.add_argument("--use", type=whole_number("--use", 0, 10), default=None,
+                   help="the value the player picks among several LD (default: the highest)")
     add_json_flag(p)
     p.set_defaults(run=_run_leadership)
 
@@ -90,15 +101,35 @@ def _show(args: argparse.Namespace, title: str, rows: dict[str, Fraction], rules
 
 
 def _run_test(args: argparse.Namespace) -> int:
-    rows = odds.test_odds(args.value, args.reroll_failed)
+    values: list[int] = args.value
+    value = highest_value(values)
+    rows = odds.test_odds(value, args.reroll_failed)
     note = ", re-rolling a failure" if args.reroll_failed else ""
-    return _show(args, f"Characteristic test against {args.value}{note} (core.test.characteristic)", rows,
-                 ("core.test.characteristic",))
+    rules: tuple[str, ...] = ("core.test.characteristic",)
+    against = f"{value}"
+    if len(values) > 1:  # one test on the highest of a model's or unit's values
+        rules += ("core.test.highest-value",)
+        against = f"{value}, the highest of {', '.join(map(str, values))}"
+    return _show(args, f"Characteristic test against {against}{note} ({', '.join(rules)})", rows, rules)
 
 
 def _run_leadership(args: argparse.Namespace) -> int:
-    rows = odds.leadership_odds(args.ld)
-    return _show(args, f"Leadership test against Ld {args.ld} (core.test.leadership)", rows, ("core.test.leadership",))
+    values: list[int] = args.ld
+    rules: tuple[str, ...] = ("core.test.leadership",)
+    if len(values) == 1 and args.use is None:
+        ld, against = values[0], f"Ld {values[0]}"
+    else:  # the player's pick among the unit's values (refused, naming the clause, when it is none of them)
+        listed = ", ".join(map(str, values))
+        try:
+            ld = chosen_leadership(values, args.use)
+        except HerohammerError:
+            raise HerohammerError(f"--use {args.use}: not one of the unit's Leadership values ({listed}); the player "
+                                  "picks one of them (core.test.leadership-choice)") from None
+        rules += ("core.test.leadership-choice",)
+        against = f"Ld {ld} (the player's pick of {listed})" if args.use is not None else \
+            f"Ld {ld} (the highest of {listed}; the player may pick another with --use)"
+    rows = odds.leadership_odds(ld)
+    return _show(args, f"Leadership test against {against} ({', '.join(rules)})", rows, rules)
 
 
 def _run_psychic(args: argparse.Namespace) -> int:
