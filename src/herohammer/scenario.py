@@ -319,6 +319,7 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     for side, specs in spec.sides.items():
         for i, u in enumerate(specs):
             _check_links(source, f"sides.{side}[{i}]", u, side, by_id, spec)
+            _check_casualties(source, f"sides.{side}[{i}]", by_id[u.id], spec.ruleset)
     pieces: dict[str, int] = {}
     for i, t in enumerate(spec.terrain):  # rulings name a piece by its id: two of one name would read as one
         if t.id in pieces:
@@ -553,10 +554,6 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
             base = Base.parse(m.base)
         except HerohammerError as exc:
             raise ScenarioError(source, f"{where}.models[{j}].base", str(exc)) from None
-        if m.wounds_taken >= profile.w:
-            raise ScenarioError(source, f"{where}.models[{j}].wounds_taken",
-                                f"a model with {profile.w} Wounds and {m.wounds_taken} taken is a casualty "
-                                "and must not be listed [core.zero.w]")
         if m.at is None and u.formation is None and u.joined is None and u.embarked_in is None:
             raise ScenarioError(source, f"{where}.models[{j}].at",
                                 "expected a point [x, y] (only models in a formation may leave it out)")
@@ -576,6 +573,26 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
     return Unit(u.id, side, u.type, tuple(models), u.character, frozenset(u.rules), u.joined,
                 frozenset(u.status), u.special, formation, u.last_of, tuple(u.spells), u.embarked_in, u.capacity,
                 at_start)
+
+
+@implements("core.zero.w")
+def _check_casualties(source: str, where: str, unit: Unit, ruleset_name: str) -> None:
+    """Refuse a model listed with as many wounds taken as it has Wounds: a casualty, removed in play.
+
+    Its Wounds are the ruleset's (``Ruleset.model_wounds``): a Wizard Conclave's champion has one more than its
+    profile's, so a save of a champion with a wound taken loads again (until session 32 it was refused).
+    """
+    from .rulesets import get_ruleset
+
+    ruleset = get_ruleset(ruleset_name)
+    for j, m in enumerate(unit.models):
+        wounds = ruleset.model_wounds(unit, m)
+        if m.wounds_taken >= wounds:
+            more = f" ({m.profile.w} in its profile, {ruleset.wounds_bonus_said(unit, m)})" if wounds != m.profile.w \
+                else ""
+            raise ScenarioError(source, f"{where}.models[{j}].wounds_taken",
+                                f"a model with {wounds} Wounds{more} and {m.wounds_taken} taken is a casualty "
+                                "and must not be listed [core.zero.w]")
 
 
 def _check_links(source: str, where: str, u: UnitSpec, side: str, by_id: dict[str, Unit], spec: ScenarioSpec) -> None:

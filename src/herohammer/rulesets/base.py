@@ -23,7 +23,7 @@ from ..errors import IllegalActionError
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
-from ..units import TURN_STATUSES, CharacterKind, Status, Unit
+from ..units import TURN_STATUSES, CharacterKind, Model, Status, Unit
 from ..values import cached, evolve
 
 if TYPE_CHECKING:
@@ -219,6 +219,15 @@ class Ruleset:
     def rule_name(self, name: str) -> str:
         """Return a special rule's name as this ruleset's code compares it (``rule_key``: case and spacing aside)."""
         return rule_key(name)
+
+    def model_wounds(self, unit: Unit, model: Model) -> int:
+        """Return the Wounds a model has in play: its profile's, plus what this ruleset adds (nothing by default).
+        A scenario lists a model only while its wounds taken are fewer (core.zero.w)."""
+        return model.profile.w
+
+    def wounds_bonus_said(self, unit: Unit, model: Model) -> str:
+        """Say, with its rule, why ``model_wounds`` differs from the profile's Wounds (never asked by default)."""
+        return ""
 
     def counts_as_character(self, unit: Unit) -> bool:
         """Say whether a unit is a character (may join units): taken as one (``character:``) by default."""

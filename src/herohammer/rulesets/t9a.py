@@ -26,11 +26,11 @@ from ..geometry import EPSILON, unit_line_of_sight
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile_kind, missile_weapon
-from ..units import Status, Unit
+from ..units import Model, Status, Unit
 from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
 from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, FLY_PATTERN, formation_of, host_of,
-                        member_models, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, why_unmovable,
+                        member_models, model_wounds, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, why_unmovable,
                         WIZARD_CONCLAVE)
 from .t9a_casualties import no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
@@ -151,6 +151,13 @@ class NinthAge(ChargeRules):
         return {"join": ("t9a.join.move",), "leave": ("t9a.leave.when",)}.get(action.do, ())
 
     # -- scenario ------------------------------------------------------------------
+    def model_wounds(self, unit: Unit, model: Model) -> int:
+        """A Wizard Conclave's champion has one Wound more than its profile's (t9a.spell.wizard-conclave)."""
+        return model_wounds(unit, model)
+
+    def wounds_bonus_said(self, unit: Unit, model: Model) -> str:
+        return "+1 as the champion of a Wizard Conclave, t9a.spell.wizard-conclave"
+
     def counts_as_character(self, unit: Unit) -> bool:
         """Say whether a unit is a character: the Character rule makes one too (t9a.char.universal)."""
         return is_character(unit)
