@@ -40,7 +40,6 @@ def marine_and_captain(ruleset: str, marines: int = 1) -> dict[str, Any]:
 
 
 # == 1. the unit's shooting wounds once its troopers are dead fall on the joined character =========================
-@pytest.mark.xfail(strict=True, reason="the unit's excess unsaved wounds are lost instead of falling on the joined character")
 @pytest.mark.rule("published.wound-allocation")
 @EDITIONS
 def test_the_units_unsaved_wounds_beyond_its_troopers_fall_on_the_joined_captain(ruleset: str) -> None:
@@ -58,7 +57,6 @@ def test_the_units_unsaved_wounds_beyond_its_troopers_fall_on_the_joined_captain
     assert not g.state.unit("cap").alive and not g.state.unit("tac").alive
 
 
-@pytest.mark.xfail(strict=True, reason="the unit's excess unsaved wounds are lost instead of falling on the joined character")
 @pytest.mark.rule("published.wound-allocation")
 @EDITIONS
 def test_the_odds_the_captain_falls_to_the_heavy_bolter_equal_brute_force_and_the_count(ruleset: str) -> None:

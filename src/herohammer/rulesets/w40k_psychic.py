@@ -211,8 +211,7 @@ class PsychicPowerRules(ShootingRules):
             group = [p for u in state.combined(target_id) for p in u.placed]
             shots = self._power_shots(state, psyker, power.weapon, geo.group_distance(psyker.placed, group))
             wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
-                                                  (self.psychic_shooting_rule, "published.wound-allocation",
-                                                   *self._carry_rule(after, target_id)))
+                                                  (self.psychic_shooting_rule, "published.wound-allocation"))
             events += more
             if wounded is not None:
                 after = release_orphans(after.replace_units(*wounded))
