@@ -72,3 +72,84 @@ def test_the_odds_the_captain_falls_to_the_heavy_bolter_equal_brute_force_and_th
     fast = enumerate_outcomes(captain_slain, positions=False)
     assert fast == enumerate_outcomes(captain_slain, fine=True)
     assert fast[True] == Fraction(4, 9) ** 3 * Fraction(1, 3) ** 3
+
+
+# == 2. a psychic attack at a unit locked in combat ================================================================
+PSYKER = "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+"
+
+
+def lone_librarian(uid: str = "lib", x: float = 20, y: float = 15, **extra: Any) -> dict[str, Any]:
+    return {"id": uid, "character": "independent", "rules": ["psyker"],
+            "models": [model(uid.title(), x, y, 10, PSYKER)], **extra}
+
+
+@pytest.mark.xfail(strict=True, reason="the refusal speaks of shooting only, naming neither the power nor its clause first")
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.shooting-into-combat")
+@EDITIONS
+@pytest.mark.parametrize("power", ["Smite", "Fear of the Darkness"])
+def test_a_power_at_boyz_locked_with_a_squad_is_refused_naming_the_power_and_its_clause(ruleset: str,
+                                                                                           power: str) -> None:
+    """The Boy is locked in combat with the tactical squad. The Librarian's Smite (a psychic shooting attack), or
+    Fear of the Darkness (a psychic attack that picks its target as a shot does), at him is refused: the refusal
+    names the power, says it follows the shooting rules and cites that clause (40k3.psyker.as-shooting; 4th:
+    published.40k4-psychic-shooting) with the rule against shooting into a close combat; nothing changes, no test
+    is taken."""
+    tac = {**squad("tac", 30, 30, n=2), "status": ["locked"]}
+    boy = {"id": "boyz", "status": ["locked"], "models": [model("b1", 30, 30 + BASE_25, 7, ORK)]}
+    g = game(scenario(ruleset, [lone_librarian(), tac], [boy], phase="shooting"))
+    error = assert_illegal(g, {"do": "manifest", "psyker": "lib", "power": power, "target": "boyz"},
+                           PSY_SHOOT[ruleset])
+    reason = g.check({"do": "manifest", "psyker": "lib", "power": power, "target": "boyz"}).reason
+    assert reason.startswith(f"{power} is a psychic attack, which follows the shooting rules ({PSY_SHOOT[ruleset]})")
+    assert "locked in close combat" in reason and "published.shooting-into-combat" in error.rules
+
+
+# == 3. the squad of a Librarian slain by Perils on a 2 ============================================================
+@pytest.mark.xfail(strict=True, reason="the refusal says a character in tac has already fired")
+@pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp", "40k4.shoot.same-target",
+                  "published.shooting")
+@EDITIONS
+def test_the_squad_of_a_librarian_who_smote_and_died_is_told_he_used_his_power_not_that_a_character_fired(
+        ruleset: str) -> None:
+    """The Librarian joined to the tactical squad rolls a double 1: Smite is used at the Boyz and Perils slays him.
+    The squad then tries to fire at the Grots: refused (one target for the unit), and the refusal says what
+    happened: lib used a psychic power at boyz and has since been slain, not "a character in tac has already
+    fired"."""
+    tac = squad("tac", 20, 20)
+    tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
+    lib = {**lone_librarian(x=22, y=18.5), "joined": "tac"}
+    grots = {"id": "grots", "models": [model("g1", 40, 24, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, lib], [{"id": "boyz", "models": [model("b1", 20, 28, 7, ORK)]}, grots],
+                      phase="shooting"))
+    slay = [1, 1, 6, 6] if ruleset == "40k3" else [1, 1]
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}, dice=ScriptedDice(slay + [1] * 4))
+    assert not g.state.unit("lib").alive
+    rule = "40k4.shoot.same-target" if ruleset == "40k4" else "published.shooting"
+    assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "grots"}, rule)
+    reason = g.check({"do": "shoot", "unit": "tac", "target": "grots"}).reason
+    assert reason.startswith("lib used a psychic power (since slain) at boyz this turn, as part of tac's shooting")
+
+
+# == 4. a power at a unit destroyed earlier in the phase ===========================================================
+@pytest.mark.xfail(strict=True, reason="the refusal says only 'boyz has no models left' citing core.zero.w")
+@pytest.mark.rule("core.zero.w", "published.shooting", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+@EDITIONS
+def test_a_power_and_a_shot_at_a_mob_a_first_smite_destroyed_say_it_was_destroyed_and_by_whom(ruleset: str) -> None:
+    """The first Librarian's Smite slays the lone Boy. The second Librarian's Smite at the Boyz, and the Grot
+    gunner's shot, are refused saying the Boyz were destroyed this turn after lib shot at them (not a bare "no
+    models left"), citing core.zero.w and published.shooting (a target is an enemy unit on the table), the power's
+    refusal naming the power and the psychic shooting clause too."""
+    blue = [{"id": "boyz", "models": [model("b1", 20, 22, 7, ORK)]}]
+    g = game(scenario(ruleset, [lone_librarian(), lone_librarian("lib2", x=30)], blue, phase="shooting"))
+    g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
+            dice=ScriptedDice([3, 3] + [6] * 8 + [1] * 10))
+    assert not g.state.unit("boyz").alive
+    smite = {"do": "manifest", "psyker": "lib2", "power": "Smite", "target": "boyz"}
+    for rule in ("core.zero.w", "published.shooting", PSY_SHOOT[ruleset]):
+        assert_illegal(g, smite, rule)
+    reason = g.check(smite).reason
+    assert reason.startswith("Smite is a psychic attack") and "boyz was destroyed this turn, after lib shot at it" \
+        in reason
+    shot = g.check({"do": "shoot", "unit": "lib2", "target": "boyz"})
+    assert not shot.legal and shot.reason.startswith("boyz was destroyed this turn, after lib shot at it")
+    assert {"core.zero.w", "published.shooting"} <= set(shot.rules)
