@@ -83,7 +83,6 @@ def lone_librarian(uid: str = "lib", x: float = 20, y: float = 15, **extra: Any)
             "models": [model(uid.title(), x, y, 10, PSYKER)], **extra}
 
 
-@pytest.mark.xfail(strict=True, reason="the refusal speaks of shooting only, naming neither the power nor its clause first")
 @pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.shooting-into-combat")
 @EDITIONS
 @pytest.mark.parametrize("power", ["Smite", "Fear of the Darkness"])
@@ -105,7 +104,6 @@ def test_a_power_at_boyz_locked_with_a_squad_is_refused_naming_the_power_and_its
 
 
 # == 3. the squad of a Librarian slain by Perils on a 2 ============================================================
-@pytest.mark.xfail(strict=True, reason="the refusal says a character in tac has already fired")
 @pytest.mark.rule("40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp", "40k4.shoot.same-target",
                   "published.shooting")
 @EDITIONS
@@ -131,7 +129,6 @@ def test_the_squad_of_a_librarian_who_smote_and_died_is_told_he_used_his_power_n
 
 
 # == 4. a power at a unit destroyed earlier in the phase ===========================================================
-@pytest.mark.xfail(strict=True, reason="the refusal says only 'boyz has no models left' citing core.zero.w")
 @pytest.mark.rule("core.zero.w", "published.shooting", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
 @EDITIONS
 def test_a_power_and_a_shot_at_a_mob_a_first_smite_destroyed_say_it_was_destroyed_and_by_whom(ruleset: str) -> None:
