@@ -122,8 +122,10 @@ def test_bs0_model_does_not_shoot() -> None:
     assert not ruling(state, {"do": "shoot", "unit": "gretchin", "target": "boyz"}).legal
 
 
-@pytest.mark.rule("40k4.cc.no-carry-over", "40k4.target.joined")
-def test_shooting_wounds_on_the_unit_never_carry_over_onto_its_character() -> None:
+@pytest.mark.rule("published.wound-allocation", "40k4.target.joined")
+def test_shooting_wounds_go_one_a_model_the_boy_first_then_the_nob() -> None:
+    """One wound to each model before any takes a second: the Boy's and the Nob's (the unit's excess would fall on
+    the Nob in shooting since session 32: 40k4.cc.no-carry-over is close combat's)."""
     red = [squad("tac", 2, 20, weapons=["lascannon"])]
     # (the Nob of T5: a lascannon's S9 is not double it, so no Instant Death: published.instant-death)
     blue = [squad("boyz", 1, 30, BOY), char("nob", "WS4 BS2 S4 T5 W2 I3 A3 Ld7 Sv6+", 22, 30, joined="boyz")]

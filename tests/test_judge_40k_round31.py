@@ -527,25 +527,22 @@ def test_smite_picks_out_a_lone_warboss_only_once_the_mob_before_him_is_shot_awa
 
 
 # == 13. more wounds than troopers on a squad with its Captain =====================================================
-@pytest.mark.rule("published.wound-allocation", "40k4.cc.no-carry-over", "40k3.ic.no-last-man",
-                  "40k4.char.no-last-man")
+@pytest.mark.rule("published.wound-allocation")
 @EDITIONS
-def test_five_wounds_on_two_marines_and_their_captain_slay_the_marines_and_wound_him_once(ruleset: str) -> None:
+def test_five_wounds_on_two_marines_and_their_captain_slay_them_all(ruleset: str) -> None:
     """Blue's Boyz cause five unsaved wounds on two Marines and their joined Captain (W2). One wound each before any
-    takes a second (published.wound-allocation's fixed order): the Marines take four, the Captain one; the unit's
-    excess never carries over onto him (40k4.cc.no-carry-over, 3rd edition read alike), said in an event. He is
-    left alone on one Wound, taking no Last Man Standing test."""
+    takes a second (published.wound-allocation's fixed order): the Marines take four, the Captain one. Two of the
+    Marines' wounds slay them; the next falls on the Captain, one of the unit's models, and slays him (changed in
+    round 32: it was said lost, the unit's excess "never carrying over", which the seed says of close combat
+    only); the fifth is lost with no model left. No event speaks of carry-over."""
     data = scenario(ruleset, [squad("tac", 20, 20, n=2), hero("cap", 22, 18.5, ld=9, joined="tac")],
                     [boyz(18, 30, n=6, armed=True)], phase="shooting")
     g = game({**data, "active": "blue"})
     events = g.apply({"do": "shoot", "unit": "boyz", "target": "tac"},
                      dice=ScriptedDice([6] * 12 + [6] * 5 + [1] * 7 + [1] * 5))
-    assert not g.state.unit("tac").alive
-    assert [m.wounds_left for m in g.state.unit("cap").models] == [1]
-    lost = event(events, "not_carried_over")
-    assert lost.message == "1 wound on tac lost: the unit's unsaved wounds never carry over onto cap, who joined it"
-    assert ("40k4.cc.no-carry-over" in lost.rules) == (ruleset == "40k4")
-    assert NO_LAST_MAN[ruleset] in event(events, "last_man").rules
+    assert not g.state.unit("tac").alive and not g.state.unit("cap").alive
+    assert event(events, "casualties").message == "slain: tac 1, tac 2, Cap"
+    assert "not_carried_over" not in kinds(events)
 
 
 @pytest.mark.rule("published.40k3-consolidation", "published.consolidation", "40k3.ic.join", "40k4.cc.separate-unit")

@@ -20,7 +20,7 @@ LAST_MODEL = "down to its last model"
 #: Event kinds that say what became of one unit (named by the event's ``unit``), and the words for it.
 #: ``beyond_reach``: wounds lost because the models the weapons fired reach could not take them, the rest of the unit
 #: standing beyond their range or line of fire (published.wound-allocation); ``not_carried_over``: the unit's unsaved
-#: wounds its models could not take while a character who joined it could (40k4.cc.no-carry-over).
+#: wounds its models could not take in close combat while a character who joined it could (40k4.cc.no-carry-over).
 UNIT_EVENTS = {"last_man": LAST_MODEL, "beyond_reach": "wounds lost beyond the weapons' reach",
                "not_carried_over": "wounds lost with no carry-over onto its characters"}
 

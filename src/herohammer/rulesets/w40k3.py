@@ -932,7 +932,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         a close combat "is not permitted"; a joined character is locked with his unit (40k4.cc.locked).
         """
         if not target.alive:
-            return Ruling.forbid(f"{target.id} has no models left", "core.zero.w")
+            return destroyed_target(state, target)
         if target.embarked_in is not None:
             return Ruling.forbid(f"{target.id} is embarked in {target.embarked_in}, off the table: it cannot be "
                                  f"picked as a target (aim at {target.embarked_in})", "published.transports")
@@ -954,9 +954,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 # it shot itself (a lone psyker's power): no character in it fired, it has none
                 return Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
                                      "Shooting phase", "published.shooting")
-            return Ruling.forbid(
-                f"a character in {shooter.id} has already fired at {earlier} this turn: the unit must fire at the "
-                "same target", self.same_target_rule)
+            return Ruling.forbid(f"{who_fired(state, shooter.id)} at {earlier} this turn, as part of "
+                                 f"{shooter.id}'s shooting: the unit must fire at the same target",
+                                 self.same_target_rule)
         if shooter.joined:
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
@@ -1119,3 +1119,26 @@ def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[
 
 
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))
+
+
+@implements("core.zero.w", "published.shooting")
+def destroyed_target(state: GameState, target: Unit) -> Ruling:
+    """Refuse a shot or psychic attack at a unit with no models left, saying it was destroyed and, when it was shot at
+    this turn, by whom (``state.fired_at``): its last model was removed at 0 Wounds (core.zero.w), and a shot needs
+    an enemy unit on the table to pick (published.shooting)."""
+    by = [u for u, t in state.fired_at if t == target.id]
+    when = f" this turn, after {' and '.join(by)} shot at it" if by else ""
+    return Ruling.forbid(f"{target.id} was destroyed{when}: it has no models left to be a target (its last model "
+                         "was removed at 0 Wounds)", "core.zero.w", "published.shooting")
+
+
+def who_fired(state: GameState, unit_id: str) -> str:
+    """Name the characters of a unit whose shooting or psychic power bound it to a target (``rule_shoot``), those since
+    slain said so: "lib used a psychic power (since slain)"."""
+    parts = []
+    for u in state.units:
+        if u.joined != unit_id or not (u.has(Status.SHOT) or u.has(Status.USED_POWER)):
+            continue
+        did = "used a psychic power" if u.has(Status.USED_POWER) else "fired"  # a power replaces his shot
+        parts.append(f"{u.id} {did}" + ("" if u.alive else " (since slain)"))
+    return " and ".join(parts) if parts else f"a character in {unit_id} fired"

@@ -77,7 +77,7 @@ class PsychicPowerRules(ShootingRules):
                                      "attack must take the same target", rule, self.same_target_rule)
             inner = self.target_ruling(state, psyker.id, target_id)
             if not inner.legal:
-                return Ruling.forbid(inner.reason, *inner.rules, rule)
+                return as_shooting(power, inner, rule)
             if target.is_character:
                 picked = inner.rules
         elif target.side == psyker.side:
@@ -107,7 +107,7 @@ class PsychicPowerRules(ShootingRules):
                     return Ruling.forbid(problem.reason, *problem.rules, self.psychic_test_rule)
             special = self.out_of_reach_of_fire(state, target) or self.character_target_ruling(state, psyker, target)
             if special is not None and not special.legal:
-                return Ruling.forbid(special.reason, *special.rules, rule)
+                return as_shooting(power, special, rule)
             if special is not None:
                 picked = special.rules
         group = [p for u in state.combined(target.joined or target.id) for p in u.placed]
@@ -211,8 +211,7 @@ class PsychicPowerRules(ShootingRules):
             group = [p for u in state.combined(target_id) for p in u.placed]
             shots = self._power_shots(state, psyker, power.weapon, geo.group_distance(psyker.placed, group))
             wounded, more = self._shooting_attack(after, [(psyker, model, power.weapon, shots)], target_id, dice,
-                                                  (self.psychic_shooting_rule, "published.wound-allocation",
-                                                   *self._carry_rule(after, target_id)))
+                                                  (self.psychic_shooting_rule, "published.wound-allocation"))
             events += more
             if wounded is not None:
                 after = release_orphans(after.replace_units(*wounded))
@@ -244,3 +243,11 @@ def _fired(state: GameState, unit_id: str, target_id: str, before: GameState) ->
         return state
     return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)),
                   joined_when_shot=shot_with(before, target_id))
+
+
+@implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+def as_shooting(power: Power, refused: Ruling, rule: str) -> Ruling:
+    """Refuse a power's target as the shooting rules refuse it, naming the power and the clause that makes them its
+    rules first: a player told only "no one may shoot into a close combat" asked for no shot."""
+    return Ruling.forbid(f"{power.name} is a psychic attack, which follows the shooting rules ({rule}): "
+                         f"{refused.reason}", rule, *refused.rules)

@@ -540,7 +540,7 @@ class ShootingRules(MoraleRules):
             events += _lost_events(attack, got_each, None)
             return None, events
         outright: list[tuple[ModelRef, int, int]] = []
-        hurt = unsaved_taken(*taken, None, outright)
+        hurt = unsaved_taken(*taken, None, outright, carry_to(attack))
         wounded, slain = wounded_units(state, hurt)
         events += outright_events(outright, taken[1])
         if slain:
@@ -668,8 +668,7 @@ class ShootingRules(MoraleRules):
         events += map(_note_event, notes)
         if len(fired) > len(set(map(id, map(MODEL_OF, fired)))):  # a model fires several weapons
             events += _several_weapons(fired)
-        attack = self._attack(state, fired, target_id, ("published.wound-allocation",
-                                                        *self._carry_rule(state, target_id)), nearest, beyond)
+        attack = self._attack(state, fired, target_id, ("published.wound-allocation",), nearest, beyond)
         barred = frozenset(u.id for u, _, w, _ in fired if self.fire_bars_assault(u, w, u.id in moved))
         events += self._fired_on_the_move(members, fired, barred)
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {}, barred)
@@ -687,7 +686,7 @@ class ShootingRules(MoraleRules):
         hurt: dict[ModelRef, int] | None = None
         outright: list[tuple[ModelRef, int, int]] = []
         if taken is not None:
-            hurt = unsaved_taken(*taken, None, outright)
+            hurt = unsaved_taken(*taken, None, outright, carry_to(attack))
             told = _lost_events(attack, got_each, taken, hurt)
         else:
             told = _lost_events(attack, got_each, None)
@@ -906,48 +905,30 @@ def _within_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, 
     return kept
 
 
-@implements("published.wound-allocation", "40k4.cc.no-carry-over")
+@implements("published.wound-allocation")
 def _lost_events(attack: _Attack, got_each: tuple[int, ...],
                  taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
                  hurt: dict[ModelRef, int] | None = None) -> tuple[Event, ...]:
-    """Say how many of an attack's wounds are lost, each reason with its own count and rule: those the unit's models
-    could not take while a character who joined it, in reach, could (``not_carried_over``: unsaved wounds on the unit
-    never carry over onto him, 40k4.cc.no-carry-over, which 3rd edition's reading shares, published.wound-allocation),
-    and the rest, which no living model in reach took (no save rolled) or the reachable models' Wounds could not hold
-    (``beyond_reach``: the owning player may remove only models "within the line of fire and range of the attacker's
-    weaponry", 4th ed., Removing casualties, so the rest of the unit stands).  Nothing when every weapon reaches every
-    model of the target and no character joined it (checked first: the usual volley pays nothing more), or none is
-    lost.  A character counts as in reach when some weapon fired reaches him."""
-    short = attack.reach_short()
-    if not short and len(attack.groups) == 1:
+    """Say how many of an attack's wounds are lost (``beyond_reach``): those no living model in reach took (no save
+    rolled) or the reachable models' Wounds could not hold: the owning player may remove only models "within the
+    line of fire and range of the attacker's weaponry" (4th ed., Removing casualties), so the rest of the unit
+    stands.  A joined character in reach takes the unit's excess (``carry_to``), so none is lost for him.  Nothing
+    when every weapon reaches every model of the target (checked first: the usual volley pays nothing more), or
+    none is lost."""
+    if not attack.reach_short():
         return ()
     lost = sum(got_each)
-    carried = 0
-    characters: list[str] = []
     if taken is not None:
         groups, models, unsaved = taken
         if any(g[5] for g in groups):  # Instant Death: one unsaved wound took all a model's Wounds left
             left_over: list[int] = []  # each group's unsaved wounds no model took
-            unsaved_taken(groups, models, unsaved, left_over)
+            unsaved_taken(groups, models, unsaved, left_over, None, carry_to(attack))
             lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
         else:
             lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
-        if lost > 0 and len(attack.groups) > 1:
-            carried, characters = _not_carried(attack, groups, models, unsaved, hurt or {})
     if lost <= 0:
         return ()
     target = attack.target_id
-    told: list[Event] = []
-    if carried:
-        s = "s" * (carried != 1)
-        told.append(Event("not_carried_over", f"{carried} wound{s} on {target} lost: the unit's unsaved wounds never "
-                          f"carry over onto {', '.join(characters)}, who joined it",
-                          (*[r for r in attack.rules if r != "published.wound-allocation"],
-                           "published.wound-allocation"),
-                          data=(("unit", target), ("lost", carried))))
-    lost -= carried
-    if not short or lost <= 0:
-        return tuple(told)
     out, s = attack.out_of_reach, "s" * (lost != 1)
     beyond = ", ".join(out) if len(out) <= 3 else f"{len(out)} of its models"
     if attack.reach is None:
@@ -956,29 +937,20 @@ def _lost_events(attack: _Attack, got_each: tuple[int, ...],
     else:
         why = ("each weapon's wounds go only to models within its own range and line of fire, and those could take no"
                " more" + (f" ({beyond} beyond every weapon's)" if out else ""))
-    told.append(Event("beyond_reach", f"{lost} wound{s} on {target} lost: {why}",
-                      ("published.wound-allocation",), data=(("unit", target), ("lost", lost))))
-    return tuple(told)
+    return (Event("beyond_reach", f"{lost} wound{s} on {target} lost: {why}",
+                  ("published.wound-allocation",), data=(("unit", target), ("lost", lost))),)
 
 
-def _not_carried(attack: _Attack, groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
-                 unsaved: Sequence[int], hurt: dict[ModelRef, int]) -> tuple[int, list[str]]:
-    """Return how many of the unit's own unsaved wounds (its save groups, not a character's) its models could not take
-    while the characters who joined it, in reach of some weapon fired, had Wounds left for them, and those
-    characters: the wounds lost only because they never carry over (``_lost_events``).  Shared as ``unsaved_taken``
-    shares them."""
-    left_over: list[int] = []
-    unsaved_taken(groups, models, unsaved, left_over)
-    excess = sum(left for group, left in zip(groups, left_over) if group[0][0] is None)  # the unit's own groups
-    if not excess:
-        return 0, []
-    room, names = 0, []
-    for ref in attack.pool:
-        unit, model = models[ref]
-        if unit.character is not None and (left := model.profile.w - model.wounds_taken - hurt.get(ref, 0)) > 0:
-            room += left
-            names.append(unit.id)
-    return min(excess, room), list(dict.fromkeys(names))
+@implements("published.wound-allocation")
+def carry_to(attack: _Attack) -> tuple[ModelRef, ...]:
+    """Return the models of the characters joined to the target that some weapon fired reaches, in order: they take
+    the unit's unsaved wounds its own models could not (a joined character "is part of that unit", seed 001, and the
+    owning player removes "one model for each wound inflicted" from it, 4th ed., Removing casualties; 3rd edition
+    alike; session 32).  Only close combat keeps them apart (40k4.cc.no-carry-over: a separate unit there)."""
+    models = attack.models
+    if models is None or len(attack.groups) == 1:
+        return ()
+    return tuple([ref for ref in attack.pool if models[ref][0].character is not None])
 
 
 @implements("published.monstrous-creatures")

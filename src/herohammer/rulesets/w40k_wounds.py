@@ -6,9 +6,9 @@ Decisions the seeds leave open (the published rules where they give them):
   model before any model takes a second, in order - the unit's own models closest
   to the attackers first, joined characters last - and saves are rolled as one pool
   per group of models with the same save.  A joined character's wounds are always its
-  own group: unsaved wounds on the unit never carry over onto it (40k4.cc.no-carry-over,
-  applied to shooting too; within a group, unsaved wounds slay whole models in order and
-  any excess is lost).
+  own group; within a group, unsaved wounds slay whole models in order.  In close combat the
+  unit's excess never carries over onto its character (40k4.cc.no-carry-over) and is lost;
+  a volley's falls on him, one of the unit's models (``unsaved_taken``'s ``carry_to``).
 - To wound uses the majority Toughness of the target (the lowest with none).
 """
 
@@ -427,12 +427,39 @@ def saves_event(group: SavesGroup, saved: int, rules: tuple[str, ...], rolls: tu
 
 def unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
                    unsaved: Sequence[int], left_over: list[int] | None = None,
-                   outright: list[tuple[ModelRef, int, int]] | None = None) -> dict[ModelRef, int]:
+                   outright: list[tuple[ModelRef, int, int]] | None = None,
+                   carry_to: Sequence[ModelRef] = ()) -> dict[ModelRef, int]:
     """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost (each group's
     excess appended to ``left_over`` when given: ``_not_carried`` tells it).  A wound that kills its model outright
     (Instant Death: the group's last item) takes all the Wounds it has left (each such model, the Strength and the
-    Wounds it lost appended to ``outright`` when given)."""
+    Wounds it lost appended to ``outright`` when given).
+
+    ``carry_to``: the joined characters' models (in order) that take the unit's own groups' excess, a Wound each
+    until none is left (shooting: a joined character is one of the unit's models, published.wound-allocation's
+    decision of session 32); close combat passes none (40k4.cc.no-carry-over)."""
     taken: dict[ModelRef, int] = {}
+    if carry_to:
+        spare: list[int] = []
+        taken = unsaved_taken(groups, models, unsaved, spare, outright)
+        excess = sum(left for group, left in zip(groups, spare) if group[0][0] is None)
+        for ref in carry_to:
+            if not excess:
+                break
+            model = models[ref][1]
+            room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
+            got = room if room < excess else excess
+            if got > 0:
+                taken[ref] = taken.get(ref, 0) + got
+                excess -= got
+        if left_over is not None:  # what the carry left of each of the unit's own groups' excess
+            carried = sum(left for group, left in zip(groups, spare) if group[0][0] is None) - excess
+            for group, left in zip(groups, spare):
+                if group[0][0] is None and carried:
+                    moved = left if left < carried else carried
+                    left -= moved
+                    carried -= moved
+                left_over.append(left)
+        return taken
     for group, left in zip(groups, unsaved):
         kills = group[5]
         for ref in group[1]:
