@@ -126,6 +126,23 @@ class ChargeRules(JoinRules):
         unit is a character charging out, a unit of his own, not of the unit he leaves."""
         return ()
 
+    @implements("core.test.highest-value", "core.test.leadership-choice", GENERAL_RULE_ID)
+    def discipline_ruling(self, state: GameState, unit: Unit) -> LeadershipRuling:
+        """Return the Discipline a unit takes a Discipline test of its own on (a charge's redirect, a March Test): the
+        highest of its models and joined characters', or the General's within 12" when higher (Commanding Presence,
+        ``lent_leadership``).  A character still joined (charging out) is a unit of his own: his own Discipline, and a
+        General in the unit he leaves is a friend near him (round 30)."""
+        if unit.joined:
+            model = unit.models[0]
+            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
+        else:
+            ld = self.leadership_of(state, unit.id)
+        lent = self.lent_leadership(state, unit.id, apart=bool(unit.joined))
+        if lent and max(s.leadership for s in lent) > ld.value:
+            best = max(lent, key=lambda s: s.leadership)
+            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
+        return ld
+
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
         """Take the Panic test a charging unit may owe after Stand and Shoot casualties (a hook).
@@ -328,17 +345,7 @@ class ChargeRules(JoinRules):
             return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
                                f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
                                (("outcome", "no_redirect"),))
-        if charger.joined:  # a character charging out tests on his own Discipline
-            model = charger.models[0]
-            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
-        else:
-            ld = self.leadership_of(state, charger.id)
-        # the General's, within 12" (a Discipline test like any); a character charging out is a unit of his own, so a
-        # General in the unit he left is a friend near him (round 30)
-        lent = self.lent_leadership(state, charger.id, apart=bool(charger.joined))
-        if lent and max(s.leadership for s in lent) > ld.value:
-            best = max(lent, key=lambda s: s.leadership)
-            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
+        ld = self.discipline_ruling(state, charger)
         # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
         result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"
