@@ -383,7 +383,7 @@ class NinthAge(ChargeRules):
         if action.march and (near := march_test_enemies(state, unit)):
             ld = self.discipline_ruling(state, unit)
             test = (f"; first a March Test on Ld {ld.value} ({ld.source}), {', '.join(near)} being within 8\" and not "
-                    "Fleeing: failed, it does not move and may not March this phase")
+                    "Fleeing: if it fails, it does not move and may not March this phase")
             rules += ("core.test.leadership", ld.rule)
         return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}{test}", *rules,
                             "published.t9a-move", SPACING_RULE)
