@@ -34,8 +34,8 @@ Left as a strict xfail in round 31, fixed in session 32:
 4. A unit marched within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
    before moving a unit, if it is within 8\" of any non-Fleeing enemy units, the unit must take a Discipline Test,
    called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). A move with
-   ``march: true`` now takes it first (tests/test_t9a_march_test.py); a character's march to join or to leave his
-   unit still takes none (not modelled).
+   ``march: true`` now takes it first, and so does a character's join or leave longer than his Advance Rate, on his
+   own (tests/test_t9a_march_test.py).
 """
 
 from __future__ import annotations

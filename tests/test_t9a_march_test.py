@@ -226,3 +226,34 @@ def test_a_march_near_an_enemy_simulates_with_its_march_test() -> None:
     failed = marginals["spears: march_test_failed"]
     assert failed[True][1] == _brute_force_fail(9) and 0 < failed[True][0] < 200
     assert failed[True][0] + marginals["spears: marched"][True][0] == 200
+
+
+# -- a character marching alone to leave or to join a unit ----------------------------------------------------------
+@pytest.mark.rule(MOVE, LD, "t9a.leave.move")
+def test_a_character_marching_out_of_his_unit_takes_his_own_march_test() -> None:
+    g = reloading_game(_data())
+    march_out = {"do": "leave", "character": "hero", "to": [29, 19.6]}  # 7": more than his Advance Rate of 5"
+    assert any("first a March Test on Ld 9 (Hero)" in n for n in g.check(march_out).notes)
+    events = g.apply(march_out, ScriptedDice([6, 6]))
+    assert [e.kind for e in events] == ["march_test"]
+    assert "hero takes a March Test, orcs being within 8\" and not Fleeing: 12 on Ld 9 (Hero), failed" in events[0].message
+    hero = g.state.unit("hero")
+    assert hero.joined == "spears" and hero.has(Status.MARCH_TEST_FAILED)
+    assert not g.state.unit("spears").has(Status.MARCH_TEST_FAILED)  # he tested alone: his unit may still march
+    refused(g, march_out, MOVE, "failed his March Test this Movement Phase: he cannot March out of spears")
+    events = g.apply({"do": "leave", "character": "hero", "to": [32, 19.6]}, ScriptedDice([]))  # 4": an Advance
+    assert [e.kind for e in events] == ["leave"] and g.state.unit("hero").joined is None
+
+
+@pytest.mark.rule(MOVE, LD, "t9a.join.move")
+def test_a_character_marching_to_join_a_unit_takes_his_own_march_test() -> None:
+    data = _data(joined=False, hero_at=(44, 22))  # about 5" to the side of the orcs
+    join = {"do": "join", "character": "hero", "unit": "spears", "position": 4}  # 6.86": a March
+    passed = reloading_game(data)
+    events = passed.apply(join, ScriptedDice([3, 3]))
+    assert [e.kind for e in events] == ["march_test", "join"] and passed.state.unit("hero").joined == "spears"
+    failed = reloading_game(data)
+    events = failed.apply(join, ScriptedDice([5, 5]))
+    assert [e.kind for e in events] == ["march_test"] and "10 on Ld 9 (Hero), failed" in events[0].message
+    assert failed.state.unit("hero").joined is None and failed.state.unit("hero").models[0].at == (44, 22)
+    refused(failed, join, MOVE, "failed his March Test this Movement Phase: he cannot March to join")

@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from ..catalogue import implements
-from ..checks import LeadershipTestKind
 from ..charging import CHARGE_BONUS_RULES, CHARGE_RULE, MAX_CHARGE_BONUS, STAND_AND_SHOOT_RULE
 from ..dice import Dice
 from ..errors import ScenarioError
@@ -37,7 +36,7 @@ from .t9a_casualties import no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import stand_and_shoot_volley, stands_and_shoots_unasked
-from .t9a_discipline import BATTLE_STANDARD, discipline_test, MARCH_RULE, march_test_enemies, shaken_refusal
+from .t9a_discipline import MARCH_RULE, shaken_refusal
 from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
@@ -379,59 +378,22 @@ class NinthAge(ChargeRules):
         if unit.last_of:
             rules += ("t9a.combined.last-survivor",)
         turn = f", wheeling {action.wheel:g} degrees ({arc:.2f}\")" if arc else ""
-        test = ""
-        if action.march and (near := march_test_enemies(state, unit)):
-            ld = self.discipline_ruling(state, unit)
-            test = (f"; first a March Test on Ld {ld.value} ({ld.source}), {', '.join(near)} being within 8\" and not "
-                    "Fleeing: if it fails, it does not move and may not March this phase")
-            rules += ("core.test.leadership", ld.rule)
-        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}{test}", *rules,
-                            "published.t9a-move", SPACING_RULE)
+        test = self.march_test_note(state, unit) if action.march else ""
+        if test:
+            rules += ("core.test.leadership", self.discipline_ruling(state, unit).rule)
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}{'; ' * bool(test)}{test}",
+                            *rules, "published.t9a-move", SPACING_RULE)
 
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
         """Move a unit (wheeling first if asked), with the characters that are part of it; a March first takes its
         March Test when a non-Fleeing enemy stands within 8" (``march_test``)."""
-        test = self.march_test(state, action, dice)
+        unit = movers_of(state, state.unit(action.unit))
+        test = self.march_test(state, unit, dice) if action.march else None
         if test is not None and dict(test.data)["outcome"] == "failed":
-            unit = movers_of(state, state.unit(action.unit))
-            failed = [u.with_status(Status.MARCH_TEST_FAILED) for u in state.combined(unit.id)]
-            return state.replace_units(*failed), [test]
+            return self.march_failed(state, state.combined(unit.id), test)
         new, events = self._moved(state, action)
         return new, ([test] if test is not None else []) + events
-
-    @implements(MARCH_RULE, "core.test.leadership", BATTLE_STANDARD)
-    def march_test(self, state: GameState, action: Move, dice: Dice) -> Event | None:
-        """Take the March Test a March Move owes when a non-Fleeing enemy unit stands within 8" (the 2022 text, Moving
-        Units: "the unit must take a Discipline Test, called a March Test"); None when it owes none.
-
-        Decision: it is rolled only for a March, the one move its result can change (failed, "the unit cannot perform
-        a March Move during this Movement Phase (it can perform any other type of move as normal, or choose not to
-        move at all)"), so a failed test leaves the unit where it stands, free to Advance, Reform or stay.  A
-        Discipline test like any: the unit's highest Discipline, a joined character's too, or the General's within
-        12"; re-rolled within the Battle Standard Bearer's reach (``discipline_test``).
-        """
-        if not action.march:
-            return None
-        unit = movers_of(state, state.unit(action.unit))
-        near = march_test_enemies(state, unit)
-        if not near:
-            return None
-        start = len(dice.log)
-        ld = self.discipline_ruling(state, unit)
-        result, flag = discipline_test(state, unit.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
-        said = (f"{unit.id} takes a March Test, {', '.join(near)} being within 8\" and not Fleeing: {result.roll} on "
-                f"Ld {ld.value} ({ld.source})")
-        if flag:
-            said += f" ({flag})"
-        if result.passed:
-            said += ", passed: it marches"
-        else:
-            said += (", failed: it cannot March this Movement Phase and does not move (it may still make an Advance "
-                     "move, Reform or stay)")
-        rules = (MARCH_RULE, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
-        return Event("march_test", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                     (("outcome", "passed" if result.passed else "failed"),))
 
     def _moved(self, state: GameState, action: Move) -> Resolution:
         """Return the move made (no dice): the unit and its characters shifted, wheeling first if asked."""

@@ -25,7 +25,7 @@ from ..geometry import (EPSILON, Placed, Point, distance, footprint_slack, group
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit
-from .base import LeadershipRuling, LeadershipSource, Resolution, rolls_before_placing, rule_key
+from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, current, fly_rates, formation_of, host_of,
                         march_rate, member_models, MOVED, placed_all, rallied, RALLIED_WORDS, RALLY_RULE, sight_all,
@@ -119,29 +119,6 @@ def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: s
 
 class ChargeRules(JoinRules):
     """Charges: declared, reacted to, rolled and moved (a unit's, and a character's out of his unit)."""
-
-    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
-        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
-        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
-        unit is a character charging out, a unit of his own, not of the unit he leaves."""
-        return ()
-
-    @implements("core.test.highest-value", "core.test.leadership-choice", GENERAL_RULE_ID)
-    def discipline_ruling(self, state: GameState, unit: Unit) -> LeadershipRuling:
-        """Return the Discipline a unit takes a Discipline test of its own on (a charge's redirect, a March Test): the
-        highest of its models and joined characters', or the General's within 12" when higher (Commanding Presence,
-        ``lent_leadership``).  A character still joined (charging out) is a unit of his own: his own Discipline, and a
-        General in the unit he leaves is a friend near him (round 30)."""
-        if unit.joined:
-            model = unit.models[0]
-            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
-        else:
-            ld = self.leadership_of(state, unit.id)
-        lent = self.lent_leadership(state, unit.id, apart=bool(unit.joined))
-        if lent and max(s.leadership for s in lent) > ld.value:
-            best = max(lent, key=lambda s: s.leadership)
-            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
-        return ld
 
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
