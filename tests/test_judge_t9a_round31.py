@@ -29,13 +29,13 @@ refused Duel's nominee left alone breaks on Discipline 0, joins and leaves in on
 out that stays shakes the unit, a Wizard who joined this turn casts from his own model, a spell's target that died is
 no target, Discipline 0 fails every test and above 10 is refused at load.
 
-Left as strict xfails (found, not fixed this round):
+Left as a strict xfail in round 31, fixed in session 32:
 
-4. A unit marches within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
+4. A unit marched within 8" of a non-fleeing enemy with no March Test (the 2022 text, Moving Units: "Immediately
    before moving a unit, if it is within 8\" of any non-Fleeing enemy units, the unit must take a Discipline Test,
-   called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). The engine has no
-   March Test at all, so neither who lends it (the General, a joined character) nor a character's own test when he
-   marches to join or to leave his unit is ruled.
+   called a March Test"; failed, it "cannot perform a March Move during this Movement Phase"). A move with
+   ``march: true`` now takes it first, and so does a character's join or leave longer than his Advance Rate, on his
+   own (tests/test_t9a_march_test.py).
 """
 
 from __future__ import annotations
@@ -374,10 +374,8 @@ def test_a_discipline_above_10_is_refused_at_load_naming_the_field() -> None:
         state_from_data(scenario(spear_profile=SPEAR.replace("Ld8", "Ld11")))
 
 
-# -- 6. the March Test (not modelled: strict xfail) ------------------------------------------------------------------
-# not marked with the clauses it reads (published.t9a-move, core.test.leadership): the March Test is a rule the engine
-# lacks, not a failing reading of those clauses, which their own tests hold
-@pytest.mark.xfail(strict=True, reason="round 31: no March Test within 8\" of an enemy (2022 text, Moving Units)")
+# -- 6. the March Test (session 32: modelled; tests/test_t9a_march_test.py holds the rest) ----------------------------
+@pytest.mark.rule("published.t9a-move", "core.test.leadership")
 def test_a_unit_within_8_inches_of_an_enemy_takes_a_march_test_before_marching() -> None:
     # the orcs stand 7" from the Spearmen's front; the Spearmen (the Hero's Ld 9) march 7" to the side: 6 + 6 fails
     g = reloading_game(scenario(phase="movement", active="elves", enemy_y=27))

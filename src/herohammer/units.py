@@ -69,6 +69,9 @@ class Status(StrEnum):
     #: t9a: a character nominated when a Duel was refused: Discipline 0, no melee attacks, no Battle Standard bonus
     #: or Rally Around the Flag until it issues or accepts a Duel or its combat ends (published.t9a-duel)
     DUEL_REFUSED = "duel_refused"
+    #: t9a: failed its March Test this Movement Phase: it may not March, but may still Advance, Reform or stay
+    #: (published.t9a-move, the 2022 text's March Test)
+    MARCH_TEST_FAILED = "march_test_failed"
 
 
 _PLACED = attrgetter("placed")

@@ -36,7 +36,7 @@ from .t9a_casualties import no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import stand_and_shoot_volley, stands_and_shoots_unasked
-from .t9a_discipline import shaken_refusal
+from .t9a_discipline import MARCH_RULE, shaken_refusal
 from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
@@ -98,11 +98,14 @@ class NinthAge(ChargeRules):
             return WIZARD_CONCLAVE
         return name
 
-    @implements("t9a.join.deploy")
+    @implements("t9a.join.deploy", MARCH_RULE)
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        """End a phase; Deployment passes to the next side, and after the last side the first turn begins."""
+        """End a phase; Deployment passes to the next side, and after the last side the first turn begins.  A failed
+        March Test bars marching "during this Movement Phase" only: its mark ends with the phase."""
         if state.phase is not Phase.DEPLOYMENT:
-            return super().resolve_end_phase(state, action, dice)
+            failed = [u.with_status(remove=(Status.MARCH_TEST_FAILED,)) for u in state.units
+                      if u.has(Status.MARCH_TEST_FAILED)]
+            return super().resolve_end_phase(state.replace_units(*failed) if failed else state, action, dice)
         return self.end_deployment(state, "t9a.join.deploy", "")
 
     #: The fields that name a unit acting or acted on, per action kind, read as what the name stands for now.
@@ -310,8 +313,9 @@ class NinthAge(ChargeRules):
         """
         ruling = self._rule_move(state, action)
         if ruling.legal and not own_models_apart(state, movers_of(state, state.unit(action.unit))):
-            resolved = self._without_dice(state, action)
-            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+            # the places the move would reach, March Test or not (a failed test leaves every model where it stands)
+            moved = self._moved(state, action)
+            if problem := movement.overlap_problem(state, moved[0]):
                 return Ruling.forbid(problem, "published.bases-apart")
         return ruling
 
@@ -332,6 +336,9 @@ class NinthAge(ChargeRules):
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             said, rally = why_moved(unit, why_unmovable(state, unit))
             return Ruling.forbid(said, "published.t9a-move", *rally)
+        if action.march and unit.has(Status.MARCH_TEST_FAILED):
+            return Ruling.forbid(f"{unit.id} failed its March Test this Movement Phase: it cannot March (it may still "
+                                 "make an Advance move, Reform or stay)", MARCH_RULE, "core.test.leadership")
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)",
                                  "published.t9a-move")
@@ -378,12 +385,25 @@ class NinthAge(ChargeRules):
         if unit.last_of:
             rules += ("t9a.combined.last-survivor",)
         turn = f", wheeling {action.wheel:g} degrees ({arc:.2f}\")" if arc else ""
-        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}", *rules,
-                            "published.t9a-move", SPACING_RULE)
+        test = self.march_test_note(state, unit) if action.march else ""
+        if test:
+            rules += ("core.test.leadership", self.discipline_ruling(state, unit).rule)
+        return Ruling.allow(f"{unit.id} moves {dist:.2f}\" of its {rate}\" ({kind} Rate){turn}{'; ' * bool(test)}{test}",
+                            *rules, "published.t9a-move", SPACING_RULE)
 
     @places_as_ruled
     def resolve_move(self, state: GameState, action: Move, dice: Dice) -> Resolution:
-        """Move a unit (wheeling first if asked), with the characters that are part of it."""
+        """Move a unit (wheeling first if asked), with the characters that are part of it; a March first takes its
+        March Test when a non-Fleeing enemy stands within 8" (``march_test``)."""
+        unit = movers_of(state, state.unit(action.unit))
+        test = self.march_test(state, unit, dice) if action.march else None
+        if test is not None and dict(test.data)["outcome"] == "failed":
+            return self.march_failed(state, state.combined(unit.id), test)
+        new, events = self._moved(state, action)
+        return new, ([test] if test is not None else []) + events
+
+    def _moved(self, state: GameState, action: Move) -> Resolution:
+        """Return the move made (no dice): the unit and its characters shifted, wheeling first if asked."""
         unit = movers_of(state, state.unit(action.unit))
         marked = (Status.MOVED, *((Status.MARCHED,) if action.march else ()))
         rules: tuple[str, ...] = ("published.t9a-move",)

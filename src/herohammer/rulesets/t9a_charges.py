@@ -25,7 +25,7 @@ from ..geometry import (EPSILON, Placed, Point, distance, footprint_slack, group
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Status, Unit
-from .base import LeadershipRuling, LeadershipSource, Resolution, rolls_before_placing, rule_key
+from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, current, fly_rates, formation_of, host_of,
                         march_rate, member_models, MOVED, placed_all, rallied, RALLIED_WORDS, RALLY_RULE, sight_all,
@@ -119,12 +119,6 @@ def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: s
 
 class ChargeRules(JoinRules):
     """Charges: declared, reacted to, rolled and moved (a unit's, and a character's out of his unit)."""
-
-    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
-        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
-        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
-        unit is a character charging out, a unit of his own, not of the unit he leaves."""
-        return ()
 
     def charger_panic(self, state: GameState, unit_id: str, before: int, dice: Dice,
                       away_from: Point) -> tuple[GameState, list[Event]]:
@@ -328,17 +322,7 @@ class ChargeRules(JoinRules):
             return None, Event("redirect", f"{charger.id} cannot redirect its charge to {new.id} after {fled.id} fled "
                                f"({again.reason}): it charges {fled.id} still", (REDIRECT, *again.rules), (),
                                (("outcome", "no_redirect"),))
-        if charger.joined:  # a character charging out tests on his own Discipline
-            model = charger.models[0]
-            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
-        else:
-            ld = self.leadership_of(state, charger.id)
-        # the General's, within 12" (a Discipline test like any); a character charging out is a unit of his own, so a
-        # General in the unit he left is a friend near him (round 30)
-        lent = self.lent_leadership(state, charger.id, apart=bool(charger.joined))
-        if lent and max(s.leadership for s in lent) > ld.value:
-            best = max(lent, key=lambda s: s.leadership)
-            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
+        ld = self.discipline_ruling(state, charger)
         # a Discipline test like any other: re-rolled once on a failure within the Battle Standard Bearer's reach
         result, flag = discipline_test(state, charger.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
         test = f"{charger.id} takes a Discipline test to redirect its charge (Ld {ld.value}, {ld.source}): {result.roll}"

@@ -1,6 +1,6 @@
 """The 9th Age's Discipline tests around characters: the Shaken (published.t9a-shaken), the Battle Standard's
-re-roll (published.t9a-battle-standard), Panic for heavy casualties on the survivors' Leadership, and the Wizard
-Conclave's choice of spells (t9a.spell.wizard-conclave)."""
+re-roll (published.t9a-battle-standard), Panic for heavy casualties on the survivors' Leadership, who must take a
+March Test (published.t9a-move), and the Wizard Conclave's choice of spells (t9a.spell.wizard-conclave)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..catalogue import implements
 from ..checks import LeadershipTestKind, TestResult, leadership_test
 from ..dice import Dice
 from ..errors import IllegalActionError
-from ..geometry import group_distance
+from ..geometry import EPSILON, group_distance
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
@@ -88,6 +88,32 @@ def discipline_test(state: GameState, host_id: str, dice: Dice, leadership: int,
     again = leadership_test(dice, leadership, kind, modifier)
     return again, (f"the first roll, {result.roll}, failed and was re-rolled for Rally Around the Flag ({bearer.name}, "
                    f"the Battle Standard Bearer) [{BATTLE_STANDARD}]")
+
+
+#: The March Test's clause: the 2022 text's Moving Units, which published.t9a-move cites.
+MARCH_RULE = "published.t9a-move"
+
+
+#: The reach (inches) within which a non-Fleeing enemy unit makes a unit take a March Test before it marches.
+MARCH_TEST_RANGE = 8.0
+
+
+@implements(MARCH_RULE)
+def march_test_enemies(state: GameState, host: Unit) -> list[str]:
+    """Name the non-Fleeing enemy units within 8" of a unit (its joined characters with it), edge to edge, that make it
+    take a March Test (the 2022 text, Moving Units): a Fleeing enemy, or a unit with no model left, counts for
+    nothing; an enemy's joined character is part of its unit, measured with it."""
+    mine = [m.placed for u in [host, *state.joined_to(host.id)] for m in u.models]
+    if not mine:
+        return []
+    near = []
+    for e in state.enemies_of(host.side):
+        if e.joined is not None or not e.alive or e.has(Status.FLEEING):
+            continue
+        theirs = [m.placed for u in [e, *state.joined_to(e.id)] for m in u.models]
+        if theirs and group_distance(theirs, mine) <= MARCH_TEST_RANGE + EPSILON:
+            near.append(e.id)
+    return near
 
 
 @implements("t9a.combined.last-survivor")

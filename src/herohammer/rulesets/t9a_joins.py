@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
+from ..checks import LeadershipTestKind
 from ..dice import Dice
 from ..errors import IllegalActionError
 from .. import movement
@@ -21,10 +22,11 @@ from ..geometry import EPSILON, Placed, box_gap, in_base_contact, nearest_in_row
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Model, Status, Unit
-from .base import Resolution, Ruleset, places_as_ruled
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .t9a_units import advance_rate, BUSY, fly_rates, formation_of, march_rate, member_models, MOVED, why_moved
 from .t9a_moves import detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
-from .t9a_discipline import shaken_refusal
+from .t9a_discipline import (BATTLE_STANDARD, discipline_test, GENERAL_RULE_ID, MARCH_RULE, march_test_enemies,
+                             shaken_refusal)
 
 if TYPE_CHECKING:
     from ..actions import Charge, Join, Leave
@@ -111,6 +113,75 @@ def _refuse(reason: str, *rules: str) -> IllegalActionError:
 class JoinRules(Ruleset):
     """A character joining a unit and leaving it (the join and leave actions of both phases that allow them)."""
 
+    # -- the Discipline a unit tests on, and the March Test ---------------------------------
+    def lent_leadership(self, state: GameState, unit_id: str, apart: bool = False) -> tuple[LeadershipSource, ...]:
+        """Return the Leadership a unit may take instead of its own for a Discipline test (a hook): the General's within
+        12" (published.t9a-general), which the turn's phases, above this module, work out.  Here: none.  ``apart``: the
+        unit is a character charging out, a unit of his own, not of the unit he leaves."""
+        return ()
+
+    @implements("core.test.highest-value", "core.test.leadership-choice", GENERAL_RULE_ID)
+    def discipline_ruling(self, state: GameState, unit: Unit) -> LeadershipRuling:
+        """Return the Discipline a unit takes a Discipline test of its own on (a charge's redirect, a March Test): the
+        highest of its models and joined characters', or the General's within 12" when higher (Commanding Presence,
+        ``lent_leadership``).  A character still joined (charging out) is a unit of his own: his own Discipline, and a
+        General in the unit he leaves is a friend near him (round 30)."""
+        if unit.joined:
+            model = unit.models[0]
+            ld = self.unit_leadership([LeadershipSource(model.name, model.profile.ld, True)])
+        else:
+            ld = self.leadership_of(state, unit.id)
+        lent = self.lent_leadership(state, unit.id, apart=bool(unit.joined))
+        if lent and max(s.leadership for s in lent) > ld.value:
+            best = max(lent, key=lambda s: s.leadership)
+            ld = LeadershipRuling(best.leadership, GENERAL_RULE_ID, f"{best.name}, the General within 12\"")
+        return ld
+
+    @implements(MARCH_RULE, "core.test.leadership", BATTLE_STANDARD)
+    def march_test(self, state: GameState, mover: Unit, dice: Dice) -> Event | None:
+        """Take the March Test a March Move owes when a non-Fleeing enemy unit stands within 8" of the mover (the 2022
+        text, Moving Units: "the unit must take a Discipline Test, called a March Test"); None when it owes none.
+
+        ``mover``: the unit that marches (its joined characters with it), or a character marching alone to join or to
+        leave a unit, who tests on his own.  Decision: it is rolled only for a March, the one move its result can
+        change (failed, "the unit cannot perform a March Move during this Movement Phase (it can perform any other
+        type of move as normal, or choose not to move at all)"), so the caller leaves a failed mover where it stands
+        (``march_failed``), free to Advance, Reform or stay.  A Discipline test like any: the highest Discipline, a
+        joined character's too, or the General's within 12"; re-rolled within the Battle Standard Bearer's reach.
+        """
+        near = march_test_enemies(state, mover)
+        if not near:
+            return None
+        start = len(dice.log)
+        ld = self.discipline_ruling(state, mover)
+        result, flag = discipline_test(state, mover.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        said = (f"{mover.id} takes a March Test, {', '.join(near)} being within 8\" and not Fleeing: {result.roll} on "
+                f"Ld {ld.value} ({ld.source})")
+        if flag:
+            said += f" ({flag})"
+        if result.passed:
+            said += ", passed: it marches"
+        else:
+            said += (", failed: it cannot March this Movement Phase and does not move (it may still make an Advance "
+                     "move, Reform or stay)")
+        rules = (MARCH_RULE, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
+        return Event("march_test", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+                     (("outcome", "passed" if result.passed else "failed"),))
+
+    @implements(MARCH_RULE)
+    def march_failed(self, state: GameState, movers: list[Unit], test: Event) -> Resolution:
+        """Leave movers that failed their March Test where they stand, marked so until the phase ends."""
+        return state.replace_units(*(u.with_status(Status.MARCH_TEST_FAILED) for u in movers)), [test]
+
+    def march_test_note(self, state: GameState, mover: Unit) -> str:
+        """Say, in a ruling on a March, the March Test it will first take ("" when none is owed)."""
+        near = march_test_enemies(state, mover)
+        if not near:
+            return ""
+        ld = self.discipline_ruling(state, mover)
+        return (f"first a March Test on Ld {ld.value} ({ld.source}), {', '.join(near)} being within 8\" and not "
+                "Fleeing: if it fails, it does not move and may not March this phase")
+
     # -- joining -----------------------------------------------------------------
     @places_as_ruled
     def rule_join(self, state: GameState, action: Join) -> Ruling:
@@ -130,8 +201,10 @@ class JoinRules(Ruleset):
         if state.phase is Phase.DEPLOYMENT:
             return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
                                 "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
-        note = "it counts as having marched; the unit does not" if plan.moved > plan.advance + EPSILON else \
+        marched = plan.moved > plan.advance + EPSILON
+        note = "it counts as having marched; the unit does not" if marched else \
             "it counts as having moved; the unit does not"
+        test = self.march_test_note(state, plan.character) if marched else ""
         gone = _no_longer(plan)
         return Ruling.allow(
             f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
@@ -139,8 +212,9 @@ class JoinRules(Ruleset):
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
-            notes=(note, "the unit cannot move again this Movement phase [t9a.join.unit-stops]",
-                   *((gone,) if gone else ())))
+            *((MARCH_RULE, "core.test.leadership") if test else ()),
+            notes=(*((test,) if test else ()), note,
+                   "the unit cannot move again this Movement phase [t9a.join.unit-stops]", *((gone,) if gone else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
@@ -277,15 +351,25 @@ class JoinRules(Ruleset):
             raise _refuse(f"{ch.id} would move {moved:.2f}\" to reach file {file} of {host.id}'s first rank, "
                           f"more than its {'flying ' if action.fly else ''}March Rate {march}\"; it cannot join there",
                           "t9a.join.position", *((FLY_RULE,) if action.fly else ()))
+        if moved > advance + EPSILON and ch.has(Status.MARCH_TEST_FAILED):
+            raise _refuse(f"{ch.id} failed his March Test this Movement Phase: he cannot March to join, only move "
+                          f"up to his Advance Rate {advance}\"", "t9a.join.move", MARCH_RULE, "core.test.leadership")
         return JoinPlan(host, ch, new, moved, advance, march, in_slots)
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
         """Join: the character takes its slot, the unit stops, each counts as moved (or marched) separately."""
-        new, events = self._joined(state, self.plan_join(state, action))
+        plan = self.plan_join(state, action)
+        test = None
+        if state.phase is not Phase.DEPLOYMENT and plan.moved > plan.advance + EPSILON:  # his March: its test first
+            test = self.march_test(state, plan.character, dice)
+            if test is not None and dict(test.data)["outcome"] == "failed":
+                return self.march_failed(state, [plan.character], test)
+        new, events = self._joined(state, plan)
+        events = ([test] if test is not None else []) + events
         if action.fly and state.phase is not Phase.DEPLOYMENT:  # by a Flying Movement (published.t9a-fly)
             events = [e._replace(message=f"{e.message} (a Flying Movement)", rules=(*e.rules, FLY_RULE))
-                      for e in events]
+                      if e.kind == "join" else e for e in events]
         return new, events
 
     @implements("t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.part-of-unit", "t9a.join.deploy",
@@ -322,12 +406,14 @@ class JoinRules(Ruleset):
         """
         plan = self.plan_leave(state, action)
         if not left_apart(state, plan.character, action.to):
-            resolved = self._without_dice(state, action)
-            if resolved is not None and (problem := movement.overlap_problem(state, resolved[0])):
+            # where the leave would end, March Test or not (a failed test leaves him where he stands)
+            if problem := movement.overlap_problem(state, self._left(state, action, plan)[0]):
                 return Ruling.forbid(problem, "published.bases-apart")
+        test = self.march_test_note(state, plan.character) if plan.moved > plan.advance + EPSILON else ""
         return Ruling.allow(f"{plan.character.id} leaves {plan.host.id}, moving {plan.moved:.2f}\"",
-                            "t9a.leave.when", "t9a.leave.move",
-                            notes=(f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]",))
+                            "t9a.leave.when", "t9a.leave.move", *((MARCH_RULE, "core.test.leadership") if test else ()),
+                            notes=(*((test,) if test else ()),
+                                   f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]"))
 
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
@@ -374,6 +460,9 @@ class JoinRules(Ruleset):
         if moved > mar + EPSILON:
             raise _refuse(f"{ch.id} would move {moved:.2f}\", more than its {'flying ' if action.fly else ''}March "
                           f"Rate {mar}\"", "t9a.leave.move")
+        if moved > adv + EPSILON and ch.has(Status.MARCH_TEST_FAILED):
+            raise _refuse(f"{ch.id} failed his March Test this Movement Phase: he cannot March out of {host.id}, only "
+                          f"move up to his Advance Rate {adv}\"", "t9a.leave.move", MARCH_RULE, "core.test.leadership")
         own = {u.id for u in state.combined(host.id)}
         problem = path_problem(state, [(model, action.to)], own, action.fly)
         end = Placed(model.base, action.to, model.facing)
@@ -410,6 +499,14 @@ class JoinRules(Ruleset):
     def resolve_leave(self, state: GameState, action: Leave, dice: Dice) -> Resolution:
         """Leave: the character moves out and counts as moved; the unit it left does not."""
         plan = self.plan_leave(state, action)
+        test = self.march_test(state, plan.character, dice) if plan.moved > plan.advance + EPSILON else None
+        if test is not None and dict(test.data)["outcome"] == "failed":  # his March's test first: he stays
+            return self.march_failed(state, [plan.character], test)
+        new, events = self._left(state, action, plan)
+        return new, ([test] if test is not None else []) + events
+
+    def _left(self, state: GameState, action: Leave, plan: LeavePlan) -> Resolution:
+        """Return the leave made (no dice): the character out, moved (or marched), his unit not."""
         marched = plan.moved > plan.advance + EPSILON
         new = detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
         ch = plan.character

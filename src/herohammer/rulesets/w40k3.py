@@ -106,6 +106,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         Status.FLED_FROM_CHARGE: "The 9th Age's Flee Charge Reaction made this player turn",
         Status.PANIC_PASSED: "The 9th Age's Panic test passed this phase",
         Status.DUEL_REFUSED: "The 9th Age's character shamed by a refused Duel",
+        Status.MARCH_TEST_FAILED: "The 9th Age's March Test failed this Movement Phase",
     }
 
     #: The special rules the 40k code reads through ``effective_rules`` (``rule_key`` names).
