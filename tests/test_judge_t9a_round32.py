@@ -1,0 +1,354 @@
+"""Round 32: a 9th Age judge's cases on the end of a combat (Break tests, pursuit, Restrain Pursuit, overrun, a unit
+destroyed around its character, charges out of units), checked against seed 002 and the 2022 rulebook text, played
+through Game, the ruleset and the CLI.
+
+(The account of the round's findings is written at its end.)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _t9a import (HERO, STILL_ORC, STILL_SPEAR, exact_odds_as_brute_force, play_to, refused, reloading_game,
+                  reloads, scenario)
+from herohammer.cli import main
+from herohammer.dice import ScriptedDice, SeededDice
+from herohammer.errors import HerohammerError
+from herohammer.game import Game
+from herohammer.simulate import simulate
+from herohammer.units import Status
+
+BREAK = "published.t9a-break-test"
+PURSUIT = "published.t9a-pursuit"
+GENERAL = "published.t9a-general"
+LAST = "t9a.combined.last-survivor"
+SAS = "published.t9a-stand-and-shoot"
+
+#: 2D6 totals: how many of the 36 throws make each
+TWO_D6 = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == t) for t in range(2, 13)}
+
+
+def at_most(n: int) -> Fraction:
+    """The chance 2D6 totals at most ``n``."""
+    return Fraction(sum(c for t, c in TWO_D6.items() if t <= n), 36)
+
+
+def _melee(active: str = "elves", **kw: Any) -> dict[str, Any]:
+    kw.setdefault("spear_profile", STILL_SPEAR)
+    kw.setdefault("orc_profile", STILL_ORC)
+    return scenario(phase="melee", active=active, enemy_y=20, spear_status=kw.pop("spear_status", ["engaged"]),
+                    orc_status=["engaged"], **kw)
+
+
+def _one_on_one() -> dict[str, Any]:
+    """Ten Spearmen in two ranks (+1) who charged (+1), nobody with an Attack, against five orcs (Ld 7, one rank): the
+    orcs lose by 2 and break on more than 5; the Hero stands apart, 8" behind, out of the combat."""
+    return _melee(spear_status=["engaged", "charged"], joined=False, hero_at=(36, 10))
+
+
+def _two_losers() -> dict[str, Any]:
+    """Ten Spearmen in one rank who charged (+1) against two units of two orcs (Ld 5) side by side: each takes a Break
+    test at -1."""
+    data = _melee(n=10, orcs=2, spear_status=["engaged", "charged"], orc_profile=STILL_ORC.replace("Ld7", "Ld5"),
+                  joined=False, hero_at=(10, 10))
+    data["sides"]["elves"][0]["formation"]["files"] = 10
+    first = data["sides"]["orcs"][0]
+    first["formation"]["position"] = [34, 20]
+    second = copy.deepcopy(first)
+    second["id"] = "orcs2"
+    second["formation"]["position"] = [38, 20]
+    for m in second["models"]:
+        m["name"] = "p" + m["name"]
+    data["sides"]["orcs"].append(second)
+    return data
+
+
+def _two_winners() -> dict[str, Any]:
+    """Two small elf units side by side, each two wide, both touching the front of five orcs (Ld 7, Steadfast: one
+    Full Rank against none); the Spearmen charged (+1), so the orcs lose by 1 and break on 8 or more."""
+    data = _melee(n=4, spear_status=["engaged", "charged"], joined=False, hero_at=(10, 10))
+    spears = data["sides"]["elves"][0]
+    spears["formation"] = {"position": [34.9, 20], "files": 2}
+    guards = copy.deepcopy(spears)
+    guards["id"] = "guards"
+    guards["status"] = ["engaged"]
+    guards["formation"] = {"position": [37.1, 20], "files": 2}
+    for m in guards["models"]:
+        m["name"] = "g" + m["name"]
+    data["sides"]["elves"].append(guards)
+    return data
+
+
+def _fight(**extra: Any) -> dict[str, Any]:
+    return {"do": "fight", "unit": "spears", **extra}
+
+
+def _told(events: list[Any]) -> str:
+    return next(e for e in events if e.kind == "break").message
+
+
+# -- 1. the pursuer chooses one broken unit ---------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 32: a pursuer touching two broken units pursues both")
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_a_pursuer_touching_two_broken_units_pursues_only_the_first_that_broke_by_default() -> None:
+    g = reloading_game(_two_losers())
+    # orcs 6 6 breaks, flees 3 3; orcs2 6 6 breaks, flees 2 2; the Spearmen's one pursuit, 6 6, catches orcs
+    events = g.apply(_fight(), ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 6, 6]))
+    told = _told(events)
+    assert "orcs takes a Break test on Ld 5 (o0) -1: 12, breaks and flees 6\", caught by a pursuit of 12\"" in told, told
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1: 12, breaks and flees 4\" (no pursuit: spears pursues orcs)" \
+        in told, told
+    assert not g.state.unit("orcs").models and g.state.unit("orcs2").has(Status.FLEEING)
+    assert not g.state.unit("spears").has(Status.ENGAGED)
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: the pursuer cannot choose which broken unit to pursue")
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_the_pursuer_chooses_which_broken_unit_it_pursues() -> None:
+    g = reloading_game(_two_losers())
+    fight = _fight(pursuit={"spears": {"pursue": "orcs2"}})
+    ruling = g.check(fight)
+    assert ruling.legal and "spears pursues orcs2 if it breaks" in ruling.reason and PURSUIT in ruling.rules, ruling
+    events = g.apply(fight, ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 6, 6]))
+    told = _told(events)
+    assert "orcs takes a Break test on Ld 5 (o0) -1: 12, breaks and flees 6\" (no pursuit: spears pursues orcs2)" \
+        in told, told
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1: 12, breaks and flees 4\", caught by a pursuit of 12\"" in told
+    assert not g.state.unit("orcs2").models and g.state.unit("orcs").has(Status.FLEEING)
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: the pursuer cannot choose which broken unit to pursue")
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_a_chosen_unit_that_held_leaves_the_pursuer_engaged_and_one_that_did_not_break_is_told() -> None:
+    g = reloading_game(_two_losers())
+    # orcs breaks (6 6, flees 3 3); orcs2, the one the Spearmen chose, holds (1 1): still engaged, nobody is pursued
+    events = g.apply(_fight(pursuit={"spears": {"pursue": "orcs2"}}), ScriptedDice([6, 6, 3, 3, 1, 1]))
+    told = _told(events)
+    assert "orcs takes a Break test on Ld 5 (o0) -1: 12, breaks and flees 6\" (no pursuit: spears is still engaged " \
+           "with orcs2)" in told, told
+    assert g.state.unit("spears").has(Status.ENGAGED)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: only the first winner touching a broken unit pursues it")
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_every_winner_touching_the_broken_unit_pursues_it() -> None:
+    g = reloading_game(_two_winners())
+    # Steadfast orcs on Ld 7 break on 6 6, flee 6 6; the Spearmen's pursuit 1 1 falls short, the Guards' 6 6 catches
+    events = g.apply(_fight(), ScriptedDice([6, 6, 6, 6, 1, 1, 6, 6]))
+    told = _told(events)
+    assert "breaks and flees 12\", caught by a pursuit of 12\" (guards) and destroyed; pursuits: spears 2\", " \
+           "guards 12\"" in told, told
+    assert not g.state.unit("orcs").models
+    reloads(g)
+
+
+# -- 2. Restrain Pursuit -----------------------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
+@pytest.mark.rule(PURSUIT, "core.test.leadership")
+@pytest.mark.parametrize("restrain, caught", [([4, 4], False), ([5, 5], True)])
+def test_a_winner_restrains_its_pursuit_on_a_passed_discipline_test(restrain: list[int], caught: bool) -> None:
+    g = reloading_game(_one_on_one())
+    fight = _fight(pursuit={"spears": {"restrain": True}})
+    ruling = g.check(fight)
+    assert ruling.legal and "spears tries to Restrain Pursuit if its enemy breaks" in ruling.reason, ruling
+    # the orcs break on 6 6 (Ld 7 - 2) and flee 3 3; the Spearmen's Restrain Pursuit test on their Ld 8
+    dice = [6, 6, 3, 3, *restrain] + ([6, 6] if caught else [])
+    events = g.apply(fight, ScriptedDice(dice))
+    told = _told(events)
+    if caught:
+        assert f"spears fails its Restrain Pursuit test on Ld 8 (s0): {sum(restrain)}, and pursues" in told, told
+        assert "caught by a pursuit of 12\"" in told and not g.state.unit("orcs").models
+    else:
+        assert f"spears passes its Restrain Pursuit test on Ld 8 (s0): {sum(restrain)}, and does not pursue" \
+            in told, told
+        assert g.state.unit("orcs").has(Status.FLEEING) and len(g.state.unit("orcs").models) == 5
+    assert PURSUIT in next(e for e in events if e.kind == "break").rules
+    assert not g.state.unit("spears").has(Status.ENGAGED)
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
+@pytest.mark.rule(PURSUIT, BREAK, "core.test.leadership")
+def test_the_odds_of_catching_after_a_restrain_test_equal_brute_force() -> None:
+    state = reloading_game(_one_on_one()).state
+    weights = dict(exact_odds_as_brute_force(state, _fight(pursuit={"spears": {"restrain": True}})))
+    caught = sum(p for o, p in weights.items() if "orcs: destroyed" in str(o))
+    breaks = 1 - at_most(5)
+    catch = sum(Fraction(c, 36) * (1 - at_most(f - 1)) for f, c in TWO_D6.items())
+    assert caught == breaks * (1 - at_most(8)) * catch
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_a_restrained_pursuit_simulates_exactly_and_by_the_engine() -> None:
+    data = _one_on_one()
+    plan = [_fight(pursuit={"spears": {"restrain": True}})]
+    exact = simulate(data, runs=400, seed=7, plan=plan)
+    rows = {(str(o), v): (n, p) for o, v, n, p in
+            ((r.outcome, r.value, r.count, r.exact) for r in exact.rows())} if hasattr(exact, "rows") else None
+    marginals = exact.marginals()
+    destroyed = marginals["orcs: destroyed"]
+    breaks = 1 - at_most(5)
+    catch = sum(Fraction(c, 36) * (1 - at_most(f - 1)) for f, c in TWO_D6.items())
+    assert destroyed[True][1] == breaks * (1 - at_most(8)) * catch, (destroyed, rows)
+    engine = simulate(data, runs=60, seed=7, plan=plan, method="engine").marginals()["orcs: destroyed"]
+    assert sum(n for n, _ in engine.values()) == 60
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
+@pytest.mark.rule(PURSUIT, GENERAL)
+def test_a_winner_restrains_on_its_generals_discipline_within_12_inches() -> None:
+    data = _one_on_one()
+    data["sides"]["elves"][1]["rules"] = ["General"]  # the Hero, Ld 9, 8" behind the Spearmen
+    g = reloading_game(data)
+    events = g.apply(_fight(pursuit={"spears": {"restrain": True}}), ScriptedDice([6, 6, 3, 3, 5, 4]))
+    told = _told(events)
+    assert "spears passes its Restrain Pursuit test on Ld 9 (Hero): 9, and does not pursue" in told, told
+    assert GENERAL in next(e for e in events if e.kind == "break").rules
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
+@pytest.mark.rule(PURSUIT)
+def test_a_restrain_entry_rolls_nothing_when_no_enemy_breaks() -> None:
+    g = reloading_game(_one_on_one())
+    dice = ScriptedDice([1, 1])  # the orcs hold: nobody to pursue, no Restrain test
+    events = g.apply(_fight(pursuit={"spears": {"restrain": True}}), dice)
+    assert [r.purpose for e in events for r in e.rolls][-1].startswith("Break"), events
+    assert g.state.unit("spears").has(Status.ENGAGED)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
+@pytest.mark.rule(PURSUIT)
+@pytest.mark.parametrize("entry, why", [
+    ({"guards": {"restrain": True}}, "pursuit: guards is not a unit of this game"),
+    ({"hero": {"restrain": True}}, "pursuit: hero is not a unit of this combat"),
+    ({"spears": {"pursue": "spears"}}, "pursuit: spears.pursue: spears is not an enemy of spears"),
+    ({"spears": {"pursue": "hero"}}, "pursuit: spears.pursue: hero is not an enemy of spears"),
+    ({"spears": {"pursue": "orcs9"}}, "pursuit: spears.pursue: orcs9 is not a unit of this game"),
+])
+def test_a_bad_pursuit_entry_is_refused_naming_the_field(entry: dict[str, Any], why: str) -> None:
+    g = reloading_game(_one_on_one())
+    refused(g, _fight(pursuit=entry), PURSUIT, why)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
+@pytest.mark.rule(PURSUIT)
+def test_a_pursuit_naming_a_joined_character_or_an_enemy_out_of_contact_is_refused() -> None:
+    data = _two_winners()
+    data["sides"]["elves"][1]["joined"] = "guards"
+    data["sides"]["elves"][1]["models"][0].pop("at")
+    far = copy.deepcopy(data["sides"]["orcs"][0])
+    far["id"] = "far"
+    far["status"] = []
+    far["formation"]["position"] = [10, 40]
+    for m in far["models"]:
+        m["name"] = "f" + m["name"]
+    data["sides"]["orcs"].append(far)
+    g = reloading_game(data)
+    refused(g, _fight(pursuit={"hero": {"restrain": True}}), PURSUIT,
+            "pursuit: hero is part of guards: the unit pursues, with it")
+    refused(g, _fight(pursuit={"spears": {"pursue": "far"}}), PURSUIT,
+            "pursuit: spears.pursue: far is not in base contact with spears")
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
+@pytest.mark.rule(PURSUIT)
+@pytest.mark.parametrize("entry, field", [
+    ({"spears": {"restrain": "yes"}}, "pursuit.spears.restrain"),
+    ({"spears": {"chase": "orcs"}}, "pursuit.spears.chase"),
+    ({"spears": True}, "pursuit.spears"),
+])
+def test_a_malformed_pursuit_entry_is_one_error_naming_the_field(entry: dict[str, Any], field: str) -> None:
+    g = reloading_game(_one_on_one())
+    before = g.state
+    with pytest.raises(HerohammerError, match=field.replace(".", r"\.")):
+        g.check(_fight(pursuit=entry))
+    assert g.state is before
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
+@pytest.mark.rule(PURSUIT)
+def test_the_cli_refuses_a_bad_pursuit_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fight.json"
+    path.write_text(json.dumps(_one_on_one()), encoding="utf-8")
+    action = json.dumps(_fight(pursuit={"spears": {"pursue": "spears"}}))
+    assert main(["check", str(path), "--action", action]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == f"ILLEGAL: pursuit: spears.pursue: spears is not an enemy of spears [{PURSUIT}]", out
+
+
+# -- 3. a Broken General lends no Discipline --------------------------------------------------------------------------
+def _generals_two_losers() -> dict[str, Any]:
+    data = _two_losers()
+    data["sides"]["orcs"].append({"id": "boss", "character": "independent", "joined": "orcs", "rules": ["General"],
+                                  "models": [{"name": "Boss", "profile": "WS5 BS3 S4 T4 W2 I3 A0 Ld9 Sv5+ Adv4 Mar8",
+                                              "base": [25, 25]}]})
+    return data
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: the next Break test does not say why the Broken General lends nothing")
+@pytest.mark.rule(BREAK, GENERAL)
+def test_a_broken_general_lends_the_next_break_test_nothing_and_the_test_says_why() -> None:
+    g = reloading_game(_generals_two_losers())
+    # the General's unit breaks (6 6) and flees (3 3); orcs2 then tests on its own Ld 5 - 1: 4 4 breaks, flees 2 2;
+    # one pursuit (1 1) of orcs, which escapes
+    events = g.apply(_fight(), ScriptedDice([6, 6, 3, 3, 4, 4, 2, 2, 1, 1]))
+    told = _told(events)
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1 (not Boss's Ld 9: the General broke with orcs, and a Fleeing " \
+           "model lends no Discipline): 8, breaks" in told, told
+    assert GENERAL in next(e for e in events if e.kind == "break").rules
+
+
+# -- 4. messages --------------------------------------------------------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 32: a character slain by Stand and Shoot is named twice")
+@pytest.mark.rule("t9a.charge-out.stand-and-shoot", SAS)
+def test_a_character_slain_by_stand_and_shoot_as_he_charges_out_is_named_once() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))  # the Spearmen's Panic test: 2, passed
+    charge = events[0].message
+    assert charge.lower().count("hero") == 1, charge
+    assert charge.startswith("hero is slain by the Stand and Shoot of orcs (5 shots, 5 at Long Range)"), charge
+    assert not g.state.unit("hero").alive and g.state.unit("spears").alive
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: a whole unit slain by Stand and Shoot is listed model by model")
+@pytest.mark.rule(SAS)
+def test_a_unit_slain_to_the_last_by_stand_and_shoot_is_told_once() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34, n=2, joined=False))
+    events = g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "stand_and_shoot"},
+                     ScriptedDice([6] * 5 + [6] * 5 + [1] * 5))
+    charge = events[0].message
+    assert charge.startswith("spears is slain to the last model by the Stand and Shoot of orcs"), charge
+    assert "slain: s0" not in charge, charge
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: a reform refused for an engaged unit says it cannot move")
+@pytest.mark.rule("published.t9a-reform")
+def test_a_reform_refused_for_an_engaged_unit_says_it_cannot_reform() -> None:
+    g = reloading_game(scenario(phase="movement", active="elves", enemy_y=20, spear_status=["engaged"],
+                                orc_status=["engaged"]))
+    refused(g, {"do": "reform", "unit": "spears", "facing": 90}, "published.t9a-reform",
+            "spears is engaged in combat and cannot reform")
+    assert "cannot move" not in g.check({"do": "reform", "unit": "spears", "facing": 90}).reason
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: a caught last survivor is told as destroyed with his own unit")
+@pytest.mark.rule(LAST, PURSUIT)
+def test_a_last_survivor_caught_by_the_pursuit_is_the_unit_destroyed_not_a_character_with_it() -> None:
+    g = reloading_game(_melee(active="orcs", n=2, orc_profile="WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"))
+    # the Hero misses (1 1 1); the orcs slay both Spearmen; the Hero alone breaks (6 6), flees 2 2, is caught (6 6)
+    events = g.apply({"do": "fight", "unit": "orcs"},
+                     ScriptedDice([1, 1, 1] + [6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6] + [2, 2] + [6, 6]))
+    told = _told(events)
+    assert "caught by a pursuit of 12\" and destroyed (hero, its last survivor)" in told, told
+    assert "with it" not in told
+    assert LAST in next(e for e in events if e.kind == "break").rules
