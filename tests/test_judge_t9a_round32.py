@@ -94,7 +94,6 @@ def _told(events: list[Any]) -> str:
 
 
 # -- 1. the pursuer chooses one broken unit ---------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 32: a pursuer touching two broken units pursues both")
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_a_pursuer_touching_two_broken_units_pursues_only_the_first_that_broke_by_default() -> None:
     g = reloading_game(_two_losers())
@@ -109,7 +108,6 @@ def test_a_pursuer_touching_two_broken_units_pursues_only_the_first_that_broke_b
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: the pursuer cannot choose which broken unit to pursue")
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_the_pursuer_chooses_which_broken_unit_it_pursues() -> None:
     g = reloading_game(_two_losers())
@@ -125,7 +123,6 @@ def test_the_pursuer_chooses_which_broken_unit_it_pursues() -> None:
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: the pursuer cannot choose which broken unit to pursue")
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_a_chosen_unit_that_held_leaves_the_pursuer_engaged_and_one_that_did_not_break_is_told() -> None:
     g = reloading_game(_two_losers())
@@ -137,21 +134,18 @@ def test_a_chosen_unit_that_held_leaves_the_pursuer_engaged_and_one_that_did_not
     assert g.state.unit("spears").has(Status.ENGAGED)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: only the first winner touching a broken unit pursues it")
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_every_winner_touching_the_broken_unit_pursues_it() -> None:
     g = reloading_game(_two_winners())
     # Steadfast orcs on Ld 7 break on 6 6, flee 6 6; the Spearmen's pursuit 1 1 falls short, the Guards' 6 6 catches
     events = g.apply(_fight(), ScriptedDice([6, 6, 6, 6, 1, 1, 6, 6]))
     told = _told(events)
-    assert "breaks and flees 12\", caught by a pursuit of 12\" (guards) and destroyed; pursuits: spears 2\", " \
-           "guards 12\"" in told, told
+    assert "breaks and flees 12\", pursued by spears 2\" and guards 12\": caught and destroyed" in told, told
     assert not g.state.unit("orcs").models
     reloads(g)
 
 
 # -- 2. Restrain Pursuit -----------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
 @pytest.mark.rule(PURSUIT, "core.test.leadership")
 @pytest.mark.parametrize("restrain, caught", [([4, 4], False), ([5, 5], True)])
 def test_a_winner_restrains_its_pursuit_on_a_passed_discipline_test(restrain: list[int], caught: bool) -> None:
@@ -175,35 +169,30 @@ def test_a_winner_restrains_its_pursuit_on_a_passed_discipline_test(restrain: li
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
 @pytest.mark.rule(PURSUIT, BREAK, "core.test.leadership")
 def test_the_odds_of_catching_after_a_restrain_test_equal_brute_force() -> None:
     state = reloading_game(_one_on_one()).state
     weights = dict(exact_odds_as_brute_force(state, _fight(pursuit={"spears": {"restrain": True}})))
-    caught = sum(p for o, p in weights.items() if "orcs: destroyed" in str(o))
+    caught = sum(p for o, p in weights.items() if "break.outcome: destroyed" in o.events)
     breaks = 1 - at_most(5)
     catch = sum(Fraction(c, 36) * (1 - at_most(f - 1)) for f, c in TWO_D6.items())
     assert caught == breaks * (1 - at_most(8)) * catch
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_a_restrained_pursuit_simulates_exactly_and_by_the_engine() -> None:
     data = _one_on_one()
     plan = [_fight(pursuit={"spears": {"restrain": True}})]
     exact = simulate(data, runs=400, seed=7, plan=plan)
-    rows = {(str(o), v): (n, p) for o, v, n, p in
-            ((r.outcome, r.value, r.count, r.exact) for r in exact.rows())} if hasattr(exact, "rows") else None
     marginals = exact.marginals()
-    destroyed = marginals["orcs: destroyed"]
+    destroyed = marginals["orcs: models lost"]
     breaks = 1 - at_most(5)
     catch = sum(Fraction(c, 36) * (1 - at_most(f - 1)) for f, c in TWO_D6.items())
-    assert destroyed[True][1] == breaks * (1 - at_most(8)) * catch, (destroyed, rows)
-    engine = simulate(data, runs=60, seed=7, plan=plan, method="engine").marginals()["orcs: destroyed"]
+    assert destroyed[5][1] == breaks * (1 - at_most(8)) * catch, destroyed
+    engine = simulate(data, runs=60, seed=7, plan=plan, method="engine").marginals()["orcs: models lost"]
     assert sum(n for n, _ in engine.values()) == 60
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
 @pytest.mark.rule(PURSUIT, GENERAL)
 def test_a_winner_restrains_on_its_generals_discipline_within_12_inches() -> None:
     data = _one_on_one()
@@ -215,7 +204,6 @@ def test_a_winner_restrains_on_its_generals_discipline_within_12_inches() -> Non
     assert GENERAL in next(e for e in events if e.kind == "break").rules
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no Restrain Pursuit test")
 @pytest.mark.rule(PURSUIT)
 def test_a_restrain_entry_rolls_nothing_when_no_enemy_breaks() -> None:
     g = reloading_game(_one_on_one())
@@ -225,7 +213,6 @@ def test_a_restrain_entry_rolls_nothing_when_no_enemy_breaks() -> None:
     assert g.state.unit("spears").has(Status.ENGAGED)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
 @pytest.mark.rule(PURSUIT)
 @pytest.mark.parametrize("entry, why", [
     ({"guards": {"restrain": True}}, "pursuit: guards is not a unit of this game"),
@@ -239,7 +226,6 @@ def test_a_bad_pursuit_entry_is_refused_naming_the_field(entry: dict[str, Any], 
     refused(g, _fight(pursuit=entry), PURSUIT, why)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
 @pytest.mark.rule(PURSUIT)
 def test_a_pursuit_naming_a_joined_character_or_an_enemy_out_of_contact_is_refused() -> None:
     data = _two_winners()
@@ -259,7 +245,6 @@ def test_a_pursuit_naming_a_joined_character_or_an_enemy_out_of_contact_is_refus
             "pursuit: spears.pursue: far is not in base contact with spears")
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
 @pytest.mark.rule(PURSUIT)
 @pytest.mark.parametrize("entry, field", [
     ({"spears": {"restrain": "yes"}}, "pursuit.spears.restrain"),
@@ -274,7 +259,6 @@ def test_a_malformed_pursuit_entry_is_one_error_naming_the_field(entry: dict[str
     assert g.state is before
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: no pursuit field")
 @pytest.mark.rule(PURSUIT)
 def test_the_cli_refuses_a_bad_pursuit_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "fight.json"
@@ -294,7 +278,6 @@ def _generals_two_losers() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: the next Break test does not say why the Broken General lends nothing")
 @pytest.mark.rule(BREAK, GENERAL)
 def test_a_broken_general_lends_the_next_break_test_nothing_and_the_test_says_why() -> None:
     g = reloading_game(_generals_two_losers())
@@ -308,7 +291,6 @@ def test_a_broken_general_lends_the_next_break_test_nothing_and_the_test_says_wh
 
 
 # -- 4. messages --------------------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 32: a character slain by Stand and Shoot is named twice")
 @pytest.mark.rule("t9a.charge-out.stand-and-shoot", SAS)
 def test_a_character_slain_by_stand_and_shoot_as_he_charges_out_is_named_once() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
@@ -320,7 +302,6 @@ def test_a_character_slain_by_stand_and_shoot_as_he_charges_out_is_named_once() 
     assert not g.state.unit("hero").alive and g.state.unit("spears").alive
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: a whole unit slain by Stand and Shoot is listed model by model")
 @pytest.mark.rule(SAS)
 def test_a_unit_slain_to_the_last_by_stand_and_shoot_is_told_once() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34, n=2, joined=False))
@@ -331,7 +312,6 @@ def test_a_unit_slain_to_the_last_by_stand_and_shoot_is_told_once() -> None:
     assert "slain: s0" not in charge, charge
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: a reform refused for an engaged unit says it cannot move")
 @pytest.mark.rule("published.t9a-reform")
 def test_a_reform_refused_for_an_engaged_unit_says_it_cannot_reform() -> None:
     g = reloading_game(scenario(phase="movement", active="elves", enemy_y=20, spear_status=["engaged"],
@@ -341,7 +321,6 @@ def test_a_reform_refused_for_an_engaged_unit_says_it_cannot_reform() -> None:
     assert "cannot move" not in g.check({"do": "reform", "unit": "spears", "facing": 90}).reason
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: a caught last survivor is told as destroyed with his own unit")
 @pytest.mark.rule(LAST, PURSUIT)
 def test_a_last_survivor_caught_by_the_pursuit_is_the_unit_destroyed_not_a_character_with_it() -> None:
     g = reloading_game(_melee(active="orcs", n=2, orc_profile="WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8"))

@@ -409,7 +409,7 @@ class NinthAge(ChargeRules):
             return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             said, rally = why_moved(unit, f"a character joined {unit.id} this phase: it cannot reform"
-                                    if unit.has(Status.HALTED) else why_unmovable(state, unit))
+                                    if unit.has(Status.HALTED) else why_unmovable(state, unit, "reform"), "reform")
             return Ruling.forbid(said, "published.t9a-reform", *rally,
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         if problem := self.reform_problem(state, unit, action.facing, action.files):

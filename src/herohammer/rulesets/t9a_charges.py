@@ -723,13 +723,19 @@ class ChargeRules(JoinRules):
                     rules.append(DISTRIBUTING_HITS)
                 if spared:
                     rules.append(COMMAND_GROUP)
+            shots = said
             # what the shots did, told with them (round 31b: until then only the shots were told)
             said += f"; slain: {', '.join(dead)}" if dead else "; none slain"
             event = partial(_charge_event, note=said)
             if dead:
                 survivor = current(state, unit.id)
                 if not survivor.alive:
-                    return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                    # the charger named once, with the shots that slew it (round 32: "hero is slain by Stand and
+                    # Shoot; ...; slain: Hero" named a character charging out twice)
+                    whole = " to the last model" if before > 1 else ""
+                    volley_said = shots.removeprefix(f"; {target.id} stood and shot ")
+                    return state, [_charge_event(f"{unit.id} is slain{whole} by the Stand and Shoot of {target.id} "
+                                                 f"{volley_said}", rules, dice, start, SLAIN)]
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
