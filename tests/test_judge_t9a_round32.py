@@ -331,3 +331,41 @@ def test_a_last_survivor_caught_by_the_pursuit_is_the_unit_destroyed_not_a_chara
     assert "caught by a pursuit of 12\" and destroyed (hero, its last survivor)" in told, told
     assert "with it" not in told
     assert LAST in next(e for e in events if e.kind == "break").rules
+
+
+# -- 5. the last survivor of a combined unit, named by his unit's name ---------------------------------------------------
+def _last_hero() -> dict[str, Any]:
+    """The Hero, last survivor of the Spearmen (destroyed around him), charged the five orcs alone this turn."""
+    data = _melee(spear_status=[], joined=False, hero_at=(36, 19.606299213), hero_status=["engaged", "charged"])
+    spears = data["sides"]["elves"][0]
+    spears["models"] = []
+    spears["destroyed"] = True
+    spears.pop("formation")
+    data["sides"]["elves"][1]["last_of"] = "spears"
+    return data
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: pursuit and break_order do not read a destroyed unit's name")
+@pytest.mark.rule(LAST, PURSUIT)
+def test_a_last_survivor_named_by_his_units_name_restrains_his_pursuit() -> None:
+    g = reloading_game(_last_hero())
+    fight = {"do": "fight", "unit": "spears", "pursuit": {"spears": {"restrain": True}}}
+    ruling = g.check(fight)
+    assert ruling.legal and "hero tries to Restrain Pursuit" in ruling.reason and LAST in ruling.rules, ruling
+    # three blows slay three orcs (6s to hit and to wound; S4 leaves the 6+ save none); +1 charge: 4 to 0; the orcs
+    # break on 6 6 (Ld 7 - 4), flee 3 3; the Hero's Restrain test on his Ld 9: 5 5 fails, his pursuit of 6 6 catches
+    events = g.apply(fight, ScriptedDice([6, 6, 6] + [6, 6, 6] + [6, 6, 3, 3, 5, 5, 6, 6]))
+    told = _told(events)
+    assert "hero fails its Restrain Pursuit test on Ld 9 (Hero): 10, and pursues orcs anyway" in told, told
+    assert not g.state.unit("orcs").models
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: pursuit and break_order do not read a destroyed unit's name")
+@pytest.mark.rule(LAST, BREAK)
+def test_a_break_order_naming_a_last_survivor_by_his_units_name_is_his() -> None:
+    g = reloading_game(_last_hero())
+    ruling = g.check({"do": "fight", "unit": "hero", "break_order": ["spears"]})
+    assert ruling.legal and "Break tests in the order hero" in ruling.reason, ruling
+    ruling = g.check({"do": "fight", "unit": "hero", "pursuit": {"hero": {"pursue": "orcs"}, "spears": {}}})
+    assert not ruling.legal and "pursuit: hero is named twice" in ruling.reason, ruling
