@@ -345,7 +345,6 @@ def _last_hero() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: pursuit and break_order do not read a destroyed unit's name")
 @pytest.mark.rule(LAST, PURSUIT)
 def test_a_last_survivor_named_by_his_units_name_restrains_his_pursuit() -> None:
     g = reloading_game(_last_hero())
@@ -361,7 +360,6 @@ def test_a_last_survivor_named_by_his_units_name_restrains_his_pursuit() -> None
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: pursuit and break_order do not read a destroyed unit's name")
 @pytest.mark.rule(LAST, BREAK)
 def test_a_break_order_naming_a_last_survivor_by_his_units_name_is_his() -> None:
     g = reloading_game(_last_hero())

@@ -49,7 +49,7 @@ from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
-from .t9a_units import formation_of
+from .t9a_units import current, formation_of
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
@@ -1155,15 +1155,20 @@ def _broken_general(before: GameState, state: GameState, uid: str, broke: Sequen
     return ""
 
 
-@implements(PURSUIT)
+@implements(PURSUIT, "t9a.combined.last-survivor")
 def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[str, PursuitChoice]) -> str | None:
     """Say what is wrong with a fight's ``pursuit`` (published.t9a-pursuit): each key a unit of the combat (not a
     joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it.  Either
     side's units may be named, as either may win."""
     names = {u.id for u in state.units}
+    seen: set[str] = set()
     for name, choice in pursuit.items():
         if name not in names:
             return f"pursuit: {name} is not a unit of this game"
+        # a last survivor and his destroyed unit's name are one unit (t9a.combined.last-survivor)
+        if (now := current(state, name).id) in seen:
+            return f"pursuit: {now} is named twice"
+        seen.add(now)
         if (host := state.unit(name).joined) is not None:
             return f"pursuit: {name} is part of {host}: the unit pursues, with it"
         if name not in combat:
