@@ -367,3 +367,31 @@ def test_a_break_order_naming_a_last_survivor_by_his_units_name_is_his() -> None
     assert ruling.legal and "Break tests in the order hero" in ruling.reason, ruling
     ruling = g.check({"do": "fight", "unit": "hero", "pursuit": {"hero": {"pursue": "orcs"}, "spears": {}}})
     assert not ruling.legal and "pursuit: hero is named twice" in ruling.reason, ruling
+
+
+# -- 6. charges out: the unit's bar told with its one reason ----------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="round 32: the bar on charging after a charge out gives two reasons with 'or'")
+@pytest.mark.rule("t9a.charge-out.no-other-charges", "t9a.charge-out.stand-and-shoot")
+def test_a_unit_whose_character_charged_out_and_died_is_told_why_it_cannot_charge() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"},
+            ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [1, 1]))
+    assert not g.state.unit("hero").alive
+    # slain, he still charged out: the unit may not declare a charge this turn
+    refused(g, {"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"},
+            "t9a.charge-out.no-other-charges", "a character charged out of spears this turn: spears cannot declare a "
+                                               "charge")
+    assert " or " not in g.check({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}).reason
+
+
+@pytest.mark.xfail(strict=True, reason="round 32: the bar on charging after a charge out gives two reasons with 'or'")
+@pytest.mark.rule("t9a.charge-out.no-other-charges", "t9a.charge-out.declare")
+def test_a_character_in_a_unit_that_charged_is_told_his_unit_charged() -> None:
+    data = scenario(phase="charge", active="elves", enemy_y=32)
+    data["sides"]["elves"].append({"id": "mage", "character": "independent", "joined": "spears",
+                                   "models": [{"name": "Mage", "profile": HERO, "base": [20, 20]}]})
+    g = reloading_game(data)
+    g.apply({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 4]))
+    ruling = g.check({"do": "charge", "unit": "mage", "target": "orcs", "reaction": "hold"})
+    assert not ruling.legal and "spears charged this turn: mage, part of it, cannot declare a charge out of it" \
+        in ruling.reason and " or " not in ruling.reason, ruling
