@@ -370,7 +370,6 @@ def test_a_break_order_naming_a_last_survivor_by_his_units_name_is_his() -> None
 
 
 # -- 6. charges out: the unit's bar told with its one reason ----------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 32: the bar on charging after a charge out gives two reasons with 'or'")
 @pytest.mark.rule("t9a.charge-out.no-other-charges", "t9a.charge-out.stand-and-shoot")
 def test_a_unit_whose_character_charged_out_and_died_is_told_why_it_cannot_charge() -> None:
     g = reloading_game(scenario(phase="charge", active="elves", enemy_y=34))
@@ -384,7 +383,6 @@ def test_a_unit_whose_character_charged_out_and_died_is_told_why_it_cannot_charg
     assert " or " not in g.check({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"}).reason
 
 
-@pytest.mark.xfail(strict=True, reason="round 32: the bar on charging after a charge out gives two reasons with 'or'")
 @pytest.mark.rule("t9a.charge-out.no-other-charges", "t9a.charge-out.declare")
 def test_a_character_in_a_unit_that_charged_is_told_his_unit_charged() -> None:
     data = scenario(phase="charge", active="elves", enemy_y=32)

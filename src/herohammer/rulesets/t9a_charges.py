@@ -381,9 +381,13 @@ class ChargeRules(JoinRules):
         unit = named
         host = host_of(state, unit)
         # a joined character is bound by his unit's bar as by his own (round 30: a scenario may write it on the unit)
-        if unit.has(Status.NO_CHARGE) or (unit.joined and (host.has(Status.CHARGED) or host.has(Status.NO_CHARGE))):
-            return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
-                                 f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
+        # told with the one reason that holds (round 32: "a character charged out of spears (or the unit charged)")
+        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.NO_CHARGE)):
+            return Ruling.forbid(f"a character charged out of {host.id} this turn: {unit.id} cannot declare a charge",
+                                 "t9a.charge-out.no-other-charges")
+        if unit.joined and host.has(Status.CHARGED):
+            return Ruling.forbid(f"{host.id} charged this turn: {unit.id}, part of it, cannot declare a charge out of "
+                                 "it", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
         # a character in a unit that moved, marched or rallied this turn moved with it (round 30, t9a.leave.when)
         if not combined_status(state, unit).isdisjoint(BUSY) or not combined_status(state, unit).isdisjoint(MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
