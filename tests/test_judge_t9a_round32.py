@@ -393,3 +393,89 @@ def test_a_character_in_a_unit_that_charged_is_told_his_unit_charged() -> None:
     ruling = g.check({"do": "charge", "unit": "mage", "target": "orcs", "reaction": "hold"})
     assert not ruling.legal and "spears charged this turn: mage, part of it, cannot declare a charge out of it" \
         in ruling.reason and " or " not in ruling.reason, ruling
+
+
+# -- 7. sequences that hold: a charge out won and restrained, an overrun, the reactive winner, a Battle Standard -------
+@pytest.mark.rule("t9a.charge-out.success", PURSUIT, GENERAL, "t9a.char.lone")
+def test_a_character_who_charged_out_restrains_on_the_general_he_left_in_his_unit() -> None:
+    data = scenario(phase="charge", active="elves", enemy_y=32)
+    data["sides"]["elves"].append({"id": "gen", "character": "independent", "joined": "spears", "rules": ["General"],
+                                   "models": [{"name": "Gen", "profile": HERO.replace("Ld9", "Ld10"),
+                                               "base": [20, 20]}]})
+    g = reloading_game(data)
+    g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 4]))
+    play_to(g, "melee", "elves")
+    # the Hero alone slays three orcs and wins by 4; the orcs break on 1 6 (Ld 7 - 4), flee 6 6; the Hero, a unit of
+    # his own since his charge out, tests on the General's Ld 10 (within 12"): 5 5 passes
+    events = g.apply({"do": "fight", "unit": "hero", "pursuit": {"hero": {"restrain": True}}},
+                     ScriptedDice([6] * 6 + [1, 1] + [1, 6] + [6, 6] + [5, 5]))
+    told = _told(events)
+    assert "hero passes its Restrain Pursuit test on Ld 10 (Gen): 10, and does not pursue" in told, told
+    assert "(no pursuit: hero restrained its pursuit)" in told
+    assert g.state.unit("orcs").has(Status.FLEEING) and not g.state.unit("hero").has(Status.ENGAGED)
+    reloads(g)
+
+
+@pytest.mark.rule(PURSUIT, "published.t9a-combat-resolution")
+def test_a_winner_that_slew_every_enemy_takes_no_restrain_test() -> None:
+    # the Hero's three blows slay the one orc: no broken unit, nothing to pursue (the Overrun, not modelled, asks no
+    # Restrain test either): no die after the blows
+    g = reloading_game(_melee(orcs=1, spear_status=["engaged", "charged"]))
+    dice = ScriptedDice([6, 6, 6] + [6, 6, 6])
+    events = g.apply(_fight(pursuit={"spears": {"restrain": True}}), dice)
+    assert "the combat ends: one side has no models left" in events[-1].message, events[-1].message
+    assert not any("Restrain" in r.purpose for e in events for r in e.rolls)
+    assert not g.state.unit("orcs").alive
+
+
+@pytest.mark.rule(PURSUIT, BREAK)
+def test_the_reactive_sides_winner_may_restrain_too() -> None:
+    # the orcs' turn: they fight the Spearmen and lose by 2 (ranks, the Spearmen's charge bonus kept from the file)
+    g = reloading_game(_melee(active="orcs", spear_status=["engaged", "charged"], joined=False, hero_at=(36, 10)))
+    fight = {"do": "fight", "unit": "orcs", "pursuit": {"spears": {"restrain": True}}}
+    assert g.check(fight).legal
+    events = g.apply(fight, ScriptedDice([6, 6, 3, 3, 2, 2]))
+    assert "spears passes its Restrain Pursuit test on Ld 8 (s0): 4, and does not pursue" in _told(events)
+
+
+@pytest.mark.rule(PURSUIT, "published.t9a-battle-standard")
+def test_a_failed_restrain_test_is_re_rolled_for_the_battle_standard() -> None:
+    data = _one_on_one()
+    data["sides"]["elves"][1]["rules"] = ["Battle Standard Bearer"]  # the Hero, 8" behind the Spearmen
+    g = reloading_game(data)
+    # the orcs break (6 6) and flee (3 3); the Restrain test fails on 5 5, is re-rolled, and 4 4 passes
+    events = g.apply(_fight(pursuit={"spears": {"restrain": True}}), ScriptedDice([6, 6, 3, 3, 5, 5, 4, 4]))
+    told = _told(events)
+    assert "spears passes its Restrain Pursuit test on Ld 8 (s0) (the first roll, 10, failed and was re-rolled for " \
+           "Rally Around the Flag (Hero, the Battle Standard Bearer)" in told, told
+    assert "published.t9a-battle-standard" in next(e for e in events if e.kind == "break").rules
+
+
+@pytest.mark.rule(PURSUIT, "t9a.join.part-of-unit", GENERAL)
+def test_a_broken_unit_caught_takes_its_general_with_it() -> None:
+    g = reloading_game(_generals_two_losers())
+    # the General's unit breaks first (6 6, flees 3 3); orcs2 holds on 1 1: the Spearmen, engaged with orcs2, do not
+    # pursue; then the same with orcs2 first: 4 4 holds on the General's Ld 9 - 1, orcs breaks on 6 6, flees 1 1
+    events = g.apply(_fight(break_order=["orcs2", "orcs"], pursuit={"spears": {"pursue": "orcs"}}),
+                     ScriptedDice([4, 4, 6, 6, 1, 1]))
+    told = _told(events)
+    assert "orcs takes a Break test on Ld 9 (Boss) -1: 12, breaks and flees 2\" (no pursuit: spears is still " \
+           "engaged with orcs2)" in told, told
+    g.undo()
+    # both break with the General's unit first; the one pursuit (of orcs, chosen) catches it and the Boss with it
+    events = g.apply(_fight(pursuit={"spears": {"pursue": "orcs"}}), ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 6, 6]))
+    told = _told(events)
+    assert "orcs takes a Break test on Ld 9 (Boss) -1: 12, breaks and flees 6\", caught by a pursuit of 12\" and " \
+           "destroyed (boss with it)" in told, told
+    assert not g.state.unit("boss").alive and g.state.unit("orcs2").has(Status.FLEEING)
+    reloads(g)
+
+
+@pytest.mark.rule(PURSUIT)
+def test_the_cli_plays_a_restrain_pursuit_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "fight.json"
+    path.write_text(json.dumps(_one_on_one()), encoding="utf-8")
+    action = json.dumps(_fight(pursuit={"spears": {"restrain": True}}))
+    assert main(["play", str(path), "--action", action, "--dice", "6,6,3,3,4,4"]) == 0
+    out = capsys.readouterr().out
+    assert "Restrain Pursuit test (Ld 8): 2D6 -> 8" in out and "and does not pursue" in out, out
