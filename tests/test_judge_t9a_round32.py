@@ -1,8 +1,39 @@
 """Round 32: a 9th Age judge's cases on the end of a combat (Break tests, pursuit, Restrain Pursuit, overrun, a unit
-destroyed around its character, charges out of units), checked against seed 002 and the 2022 rulebook text, played
-through Game, the ruleset and the CLI.
+destroyed around its character, the last survivor of a combined unit, charges out of units), checked against seed 002
+and the 2022 rulebook text (Pursuits and Overruns, Fleeing, Commanding Presence), played through Game, the ruleset's
+odds, the simulator and the CLI.
 
-(The account of the round's findings is written at its end.)
+Wrong rulings found (each first committed as a strict xfail, then fixed and its mark removed):
+
+1. A winner touching two broken units pursued both, each with its own roll; the 2022 text: "each unit that is in base
+   contact with the Broken unit(s) may declare a Pursuit of a single Broken unit (each Pursuing unit may choose any
+   eligible enemy unit to Pursue)". It pursues one: the fight's ``pursuit: {ID: {pursue: ID}}``, by default the first
+   that broke (published.t9a-pursuit).
+2. Only the first winner touching a broken unit pursued it; every winner in base contact with it (and engaged with no
+   loser that held) pursues, each with its own 2D6, and the unit is caught when any reaches its flee distance.
+3. No Restrain Pursuit test: "Units can elect not to Pursue, but must then pass a Discipline Test ... if the test is
+   failed, the unit must Pursue anyway". ``pursuit: {ID: {restrain: true}}`` takes it on the winner's Discipline (its
+   General's within 12", its Battle Standard's re-roll), in play, in exact odds (a pass/fail branch, checked against
+   brute force) and in simulation; no test where no enemy in contact broke (an Overrun takes none).
+4. Confusing message: a unit testing after its General's unit broke was not told why it had lost his Discipline; it is
+   now (decision, published.t9a-general: a Broken General lends nothing, the 2022 Fleeing making a unit Fleeing "from
+   the moment it fails a Break Test" and "Models cannot receive Commanding Presence ... from a Fleeing model").
+5. Confusing messages: a character slain by Stand and Shoot as he charged out was named twice ("hero is slain by Stand
+   and Shoot; ...; slain: Hero"), a unit slain to the last listed model by model; a reform refused for an engaged unit
+   said it "cannot move"; a last survivor caught by the pursuit was told destroyed "(hero with it)", as if a character
+   beside his unit; a unit barred from charging after a charge out was given two reasons joined by "or".
+6. A fight's ``break_order`` and ``pursuit`` refused a last survivor named by his destroyed unit's name ("spears is not
+   a unit of this combat"), which its ``unit`` field reads as him (t9a.combined.last-survivor).
+
+Earlier rounds' tests that read the old pursuit (rounds 18 and 31, the Stubborn cases) follow the one-pursuit reading.
+
+The other cases hold as the texts read: a character who charged out, won alone and restrains tests on the General he
+left in his unit; the reactive side's winner restrains too; a General caught with his broken unit dies with it; a
+winner engaged with a loser that held pursues nobody, whatever it chose; the CLI plays the test.
+
+Left undone: the Post-Combat Pivot or Reform a passed Restrain test allows, the Overrun and pursuit moves themselves,
+and the losing player's choice of the winner a broken unit flees away from (the first in contact), all stated in
+published.t9a-pursuit's decision.
 """
 
 from __future__ import annotations
