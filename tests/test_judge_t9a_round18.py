@@ -124,8 +124,9 @@ def test_an_enemy_with_two_full_ranks_in_the_flank_takes_away_steadfast() -> Non
     g, said, rules = fought(melee(n=14, orc_roles={0: "standard"}, extra=[right_flank(5)]), [4, 5])
     assert "orcs wins by 1 (2 to 3;" in said and "unmodified, Steadfast: 9, holds" in said, said
     # ten wolves (two Full Ranks, +1 more): Disrupted Ranks, no Steadfast: the test is at -2 and 4 + 5 fails
+    # (the orcs' and the wolves' pursuits, 1 + 1 each: every winner in contact pursues, round 32)
     g, said, rules = fought(melee(n=14, orc_roles={0: "standard"}, extra=[right_flank(10)]),
-                            [4, 5, 1, 1, 1, 1])
+                            [4, 5, 1, 1, 1, 1, 1, 1])
     assert "orcs wins by 2 (2 to 4;" in said and "not Steadfast: Disrupted Ranks, wolves" in said, said
     assert "Ld 9 (Hero) -2" in said and "breaks" in said and FLANK_REAR in rules and BREAK in rules
     assert g.state.unit("spears").has(Status.FLEEING) or not g.state.unit("spears").alive

@@ -91,9 +91,9 @@ def _two_losers() -> dict[str, Any]:
     return data
 
 
-#: orcs (the General's unit) 6 6: breaks, flees 3 3; then orcs2 4 4: 8 breaks, flees 2 2; the pursuits (after every
-#: Break test) 1 1 and 1 1: both escape
-GENERAL_FIRST = [6, 6, 3, 3, 4, 4, 2, 2, 1, 1, 1, 1]
+#: orcs (the General's unit) 6 6: breaks, flees 3 3; then orcs2 4 4: 8 breaks, flees 2 2; the Spearmen's one pursuit
+#: (after every Break test; of orcs, the first that broke: round 32) 1 1: both escape
+GENERAL_FIRST = [6, 6, 3, 3, 4, 4, 2, 2, 1, 1]
 #: orcs2 4 4: 8, on the General's Ld 9 - 1 holds; then orcs 6 6 breaks, flees 3 3, unpursued (the Spearmen are still
 #: engaged with orcs2)
 GENERAL_LAST = [4, 4, 6, 6, 3, 3]
@@ -105,8 +105,10 @@ def test_break_tests_in_the_default_order_the_generals_unit_breaking_first_lends
     events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice(GENERAL_FIRST))
     told = next(e for e in events if e.kind == "break")
     assert "orcs takes a Break test on Ld 9 (Boss) -1: 12, breaks" in told.message, told.message
-    # the General flees with his unit: the second unit tests on its own Ld 5 - 1 and breaks on 8
-    assert "orcs2 takes a Break test on Ld 5 (po0) -1: 8, breaks" in told.message, told.message
+    # the General flees with his unit: the second unit tests on its own Ld 5 - 1 and breaks on 8 (and is told why
+    # since round 32)
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1 (not Boss's Ld 9: the General broke with orcs, and a Fleeing " \
+           "model lends no Discipline): 8, breaks" in told.message, told.message
     reloads(g)
 
 
@@ -438,13 +440,15 @@ def test_a_winner_still_engaged_with_a_unit_that_held_does_not_pursue_the_one_th
 @pytest.mark.rule("published.t9a-pursuit", BREAK)
 def test_a_winner_pursues_when_every_unit_it_touches_broke() -> None:
     g = reloading_game(_two_losers())
-    # both break (6 6 each, the second on its own Ld 5 - 1 once the General fled), flee 3 3 and 2 2; the pursuits
-    # come after every test: 1 1 misses orcs, 6 6 catches orcs2
-    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 1, 1, 6, 6]))
+    # both break (6 6 each, the second on its own Ld 5 - 1 once the General fled), flee 3 3 and 2 2; the pursuit
+    # comes after every test, of one broken unit (round 32: the first that broke, by default): 6 6 catches orcs
+    events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 3, 3, 6, 6, 2, 2, 6, 6]))
     told = next(e for e in events if e.kind == "break")
-    assert "orcs2 takes a Break test on Ld 5 (po0) -1: 12, breaks and flees 4\", caught by a pursuit of 12\"" \
+    assert "orcs takes a Break test on Ld 9 (Boss) -1: 12, breaks and flees 6\", caught by a pursuit of 12\"" \
         in told.message, told.message
-    assert not g.state.unit("orcs2").models and g.state.unit("orcs").has(Status.FLEEING)
+    assert "orcs2 takes a Break test on Ld 5 (po0) -1 (not Boss's Ld 9: the General broke with orcs, and a Fleeing " \
+           "model lends no Discipline): 12, breaks and flees 4\" (no pursuit: spears pursues orcs)" in told.message
+    assert not g.state.unit("orcs").models and g.state.unit("orcs2").has(Status.FLEEING)
     assert not g.state.unit("spears").has(Status.ENGAGED)
 
 

@@ -267,7 +267,8 @@ def test_the_cli_tells_an_engaged_unit_why_it_cannot_move_or_reform(action: dict
                                         orc_status=["engaged"])), encoding="utf-8")
     assert main(["check", str(path), "--action", json.dumps(action)]) == 0
     out = capsys.readouterr().out.strip()
-    assert out == f"ILLEGAL: spears is engaged in combat and cannot move [published.t9a-{action['do']}]", out
+    # a reform is told it cannot reform (round 32: it was told "cannot move")
+    assert out == f"ILLEGAL: spears is engaged in combat and cannot {action['do']} [published.t9a-{action['do']}]", out
 
 
 @pytest.mark.rule("published.t9a-general", "t9a.leave.when", "core.test.leadership")

@@ -21,7 +21,8 @@ LOSING = {"n": 14, "orc_roles": {0: "standard"}, "extra": [right_flank(10)]}
 def test_a_stubborn_unit_breaks_on_its_unmodified_discipline_despite_disrupted_ranks(who: str) -> None:
     """Without Stubborn the 9 fails at -2 and the Spearmen break; Stubborn Spearmen, or a Stubborn Hero with them,
     test unmodified: 9 on Ld 9 holds, citing the rule."""
-    g, said, rules = fought(melee(**LOSING), [4, 5, 1, 1, 1, 1])  # type: ignore[arg-type]
+    # the flee, then the orcs' and the wolves' pursuits (every winner in contact pursues, round 32)
+    g, said, rules = fought(melee(**LOSING), [4, 5, 1, 1, 1, 1, 1, 1])  # type: ignore[arg-type]
     assert "Ld 9 (Hero) -2" in said and "breaks" in said and STUBBORN not in rules, said
     kw = {"spear_rules": ["Stubborn"]} if who == "unit" else {"hero_rules": ["Stubborn"]}
     g, said, rules = fought(melee(**LOSING, **kw), [4, 5])  # type: ignore[arg-type]
@@ -33,5 +34,6 @@ def test_a_stubborn_unit_breaks_on_its_unmodified_discipline_despite_disrupted_r
 @pytest.mark.rule(STUBBORN, BREAK)
 def test_stubborn_does_not_pass_a_test_the_unmodified_discipline_fails() -> None:
     """Stubborn takes the modifier away, nothing more: 6 + 4 on Ld 9 still fails and the Spearmen break."""
-    g, said, rules = fought(melee(**LOSING, spear_rules=["Stubborn"]), [6, 4, 1, 1, 1, 1])  # type: ignore[arg-type]
+    g, said, rules = fought(melee(**LOSING, spear_rules=["Stubborn"]),  # type: ignore[arg-type]
+                            [6, 4, 1, 1, 1, 1, 1, 1])
     assert "unmodified, Stubborn" in said and "breaks" in said and STUBBORN in rules, said

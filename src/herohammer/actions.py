@@ -226,6 +226,15 @@ class Allocate(_Action):
     attacks: dict[str, Count]
 
 
+class PursuitChoice(BaseModel):
+    """A winning unit's choices after its enemy breaks (t9a, published.t9a-pursuit): try to Restrain Pursuit (a
+    Discipline test; failed, it pursues anyway), and which broken unit in base contact it pursues."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    restrain: StrictBool = False
+    pursue: str | None = None
+
+
 class Fight(_Action):
     """Resolve the close combat a unit is in."""
 
@@ -246,6 +255,9 @@ class Fight(_Action):
     #: t9a: the order in which the losing side's units take their Break tests, first to test first: the losing
     #: player's choice (published.t9a-break-test); units left out test after, in the state's order
     break_order: tuple[str, ...] | None = None
+    #: t9a: per winning unit (either side's, as either may win), its Restrain Pursuit attempt and the broken unit it
+    #: pursues (published.t9a-pursuit); a unit left out pursues the first unit that broke in its contact
+    pursuit: dict[str, PursuitChoice] | None = None
 
 
 class Regroup(_Action):

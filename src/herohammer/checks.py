@@ -83,6 +83,7 @@ class LeadershipTestKind(StrEnum):
     RALLY = "Rally"
     PINNING = "Pinning"
     TARGET_PRIORITY = "Target Priority"
+    RESTRAIN_PURSUIT = "Restrain Pursuit"
 
 
 @implements("core.test.leadership", "core.test.leadership-kinds")

@@ -41,7 +41,7 @@ from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
 if TYPE_CHECKING:
-    from ..actions import Action, Charge, Join, Leave, Move, Reform
+    from ..actions import Action, Charge, Fight, Join, Leave, Move, Reform
 
 
 class NinthAge(ChargeRules):
@@ -130,6 +130,8 @@ class NinthAge(ChargeRules):
             name = getattr(action, f)
             if state.has_unit(name) and not state.unit(name).alive and (now := current(state, name).id) != name:
                 changed[f] = now
+        if action.do == "fight":  # the names a fight lists: the Break order, the pursuers and whom they pursue
+            changed.update(_fight_lists_now(state, cast("Fight", action)))
         if action.do == "charge" and getattr(action, "fly") is None:
             changed["fly"] = self.flies_unless_declared(state, str(changed.get("unit", getattr(action, "unit"))))
         return cast("Act", action.model_copy(update=changed)) if changed else action
@@ -436,7 +438,7 @@ class NinthAge(ChargeRules):
             return shaken
         if unit.has(Status.HALTED) or any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             said, rally = why_moved(unit, f"a character joined {unit.id} this phase: it cannot reform"
-                                    if unit.has(Status.HALTED) else why_unmovable(state, unit))
+                                    if unit.has(Status.HALTED) else why_unmovable(state, unit, "reform"), "reform")
             return Ruling.forbid(said, "published.t9a-reform", *rally,
                                  *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
         if problem := self.reform_problem(state, unit, action.facing, action.files):
@@ -501,3 +503,26 @@ class NinthAge(ChargeRules):
         else:
             new = arrange(state.replace_unit(replace(unit, formation=new_f)), unit.id)
         return new, said
+
+
+@implements("t9a.combined.last-survivor")
+def _fight_lists_now(state: GameState, action: Fight) -> dict[str, object]:
+    """Read a destroyed combined unit's name as its last survivor in a fight's ``break_order`` and ``pursuit`` too
+    (round 32: until then only the fighting unit's name was read so, and a Break order or a pursuit naming the
+    survivor by his unit refused him as "not a unit of this combat").  A pursuit naming one unit under both names is
+    left as given, for its ruling to refuse (``t9a_melee._pursuit_problem``)."""
+    def now(name: str) -> str:
+        return current(state, name).id if state.has_unit(name) and not state.unit(name).alive else name
+
+    changed: dict[str, object] = {}
+    if action.break_order and (order := tuple(map(now, action.break_order))) != action.break_order:
+        changed["break_order"] = order
+    if action.pursuit:
+        pursuit = {k: v if v.pursue is None else v.model_copy(update={"pursue": now(v.pursue)})
+                   for k, v in action.pursuit.items()}
+        renamed = {now(k): v for k, v in pursuit.items()}
+        if len(renamed) == len(pursuit):
+            pursuit = renamed
+        if pursuit != action.pursuit:
+            changed["pursuit"] = pursuit
+    return changed

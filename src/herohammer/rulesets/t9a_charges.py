@@ -365,9 +365,13 @@ class ChargeRules(JoinRules):
         unit = named
         host = host_of(state, unit)
         # a joined character is bound by his unit's bar as by his own (round 30: a scenario may write it on the unit)
-        if unit.has(Status.NO_CHARGE) or (unit.joined and (host.has(Status.CHARGED) or host.has(Status.NO_CHARGE))):
-            return Ruling.forbid(f"a character charged out of {host.id} (or the unit charged) this turn: "
-                                 f"{unit.id} cannot declare a charge", "t9a.charge-out.no-other-charges")
+        # told with the one reason that holds (round 32: "a character charged out of spears (or the unit charged)")
+        if unit.has(Status.NO_CHARGE) or (unit.joined and host.has(Status.NO_CHARGE)):
+            return Ruling.forbid(f"a character charged out of {host.id} this turn: {unit.id} cannot declare a charge",
+                                 "t9a.charge-out.no-other-charges")
+        if unit.joined and host.has(Status.CHARGED):
+            return Ruling.forbid(f"{host.id} charged this turn: {unit.id}, part of it, cannot declare a charge out of "
+                                 "it", "t9a.charge-out.no-other-charges", "t9a.join.part-of-unit")
         # a character in a unit that moved, marched or rallied this turn moved with it (round 30, t9a.leave.when)
         if not combined_status(state, unit).isdisjoint(BUSY) or not combined_status(state, unit).isdisjoint(MOVED):
             return Ruling.forbid(f"{unit.id} cannot charge: {_why_busy(state, unit)}", *decl,
@@ -707,13 +711,19 @@ class ChargeRules(JoinRules):
                     rules.append(DISTRIBUTING_HITS)
                 if spared:
                     rules.append(COMMAND_GROUP)
+            shots = said
             # what the shots did, told with them (round 31b: until then only the shots were told)
             said += f"; slain: {', '.join(dead)}" if dead else "; none slain"
             event = partial(_charge_event, note=said)
             if dead:
                 survivor = current(state, unit.id)
                 if not survivor.alive:
-                    return state, [event(f"{unit.id} is slain by Stand and Shoot", rules, dice, start, SLAIN)]
+                    # the charger named once, with the shots that slew it (round 32: "hero is slain by Stand and
+                    # Shoot; ...; slain: Hero" named a character charging out twice)
+                    whole = " to the last model" if before > 1 else ""
+                    volley_said = shots.removeprefix(f"; {target.id} stood and shot ")
+                    return state, [_charge_event(f"{unit.id} is slain{whole} by the Stand and Shoot of {target.id} "
+                                                 f"{volley_said}", rules, dice, start, SLAIN)]
                 if survivor.id != unit.id:
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor

@@ -32,7 +32,7 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -49,13 +49,13 @@ from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
-from .t9a_units import formation_of
+from .t9a_units import current, formation_of
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
 if TYPE_CHECKING:
-    from ..actions import Fight
+    from ..actions import Fight, PursuitChoice
 
 TO_HIT = "published.t9a-to-hit-melee"
 RESOLUTION = "published.t9a-combat-resolution"
@@ -356,6 +356,8 @@ class MeleePhase(Ruleset):
         if action.break_order is not None and (problem := _break_order_problem(state, [unit.id, *rest],
                                                                                action.break_order)):
             return Ruling.forbid(problem, BREAK)
+        if action.pursuit and (problem := _pursuit_problem(state, [unit.id, *rest], action.pursuit)):
+            return Ruling.forbid(problem, PURSUIT)
         duel = self.plan_duel(state, group, rest, action)
         if isinstance(duel, str):
             return Ruling.forbid(duel, DUEL)
@@ -394,6 +396,12 @@ class MeleePhase(Ruleset):
         if action.break_order:
             said += f"; the losing side's Break tests in the order {', '.join(action.break_order)}"
             rules.append(BREAK)
+        for name, choice in (action.pursuit or {}).items():
+            if choice.restrain:
+                said += f"; {name} tries to Restrain Pursuit if its enemy breaks"
+            if choice.pursue:
+                said += f"; {name} pursues {choice.pursue} if it breaks" + (", failing that test" * choice.restrain)
+            rules.append(PURSUIT)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
     @implements(STUBBORN, BREAK)
@@ -626,7 +634,7 @@ class MeleePhase(Ruleset):
             begun = len(dice.log)
             if fight.at == len(steps):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
-                                          action.break_order or ())
+                                          action.break_order or (), action.pursuit or {})
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, action.reactive_at, duel)
@@ -697,7 +705,8 @@ class MeleePhase(Ruleset):
         return state.replace_unit(state.unit(duel.refused).with_status(Status.DUEL_REFUSED))
 
     def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
-                      scores: dict[Hashable, _Scored], break_order: tuple[str, ...] = ()) -> _Fight:
+                      scores: dict[Hashable, _Scored], break_order: tuple[str, ...] = (),
+                      pursuit: Mapping[str, PursuitChoice] | None = None) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
         the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``)."""
         caused = dict(fight.caused)
@@ -714,7 +723,8 @@ class MeleePhase(Ruleset):
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores, break_order)
+        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores, break_order,
+                                           pursuit)
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -813,11 +823,13 @@ class MeleePhase(Ruleset):
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, flees: dict[Hashable, Any] | None = None,
                         scores: dict[Hashable, _Scored] | None = None,
-                        break_order: tuple[str, ...] = ()) -> tuple[GameState, list[Event]]:
+                        break_order: tuple[str, ...] = (),
+                        pursuit: Mapping[str, PursuitChoice] | None = None) -> tuple[GameState, list[Event]]:
         """Score the combat, take the loser's Break test, and flee and pursue.
 
         ``break_order``: the losing player's order of the Break tests (published.t9a-break-test: "The order is chosen
-        by the losing player"); the units it leaves out test after, in the state's order.
+        by the losing player"); the units it leaves out test after, in the state's order.  ``pursuit``: each winning
+        unit's Restrain Pursuit attempt and chosen broken unit (``_pursue``).
 
         ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
         do not decide: an enumeration's branches after the blows share it).
@@ -857,6 +869,7 @@ class MeleePhase(Ruleset):
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
         fled_by: dict[str, tuple[int, list[str]]] = {}  # a broken unit's flee distance and the winners touching it
         outcome = "held"
+        tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
             host = hosts[uid]
             steadfast = full_ranks(host) > max(full_ranks(hosts[w]) for w in winners)
@@ -884,7 +897,10 @@ class MeleePhase(Ruleset):
                     + (f" (not Steadfast: Disrupted Ranks, {', '.join(disrupted)} in its flank or rear with two "
                        f"Full Ranks or more)" if disrupted and full_ranks(host) > max(full_ranks(hosts[w])
                                                                                     for w in winners) else "")
-                    + (f" ({flag})" if flag else "") + f": {result.roll}")
+                    + (f" ({flag})" if flag else "") + _broken_general(tested_from, state, uid, broke, ld.value)
+                    + f": {result.roll}")
+            if _broken_general(tested_from, state, uid, broke, ld.value):
+                rules.append(GENERAL)
             if result.passed:
                 said += f"; {test}, holds"
                 continue
@@ -898,38 +914,8 @@ class MeleePhase(Ruleset):
             said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
             fled_by[uid] = (fled, touching)
-        # the pursuits, once every Break test is taken: a winner pursues a broken unit it touched only when it is
-        # Engaged with no loser that held ("To be able to Pursue a Broken enemy, the unit cannot be Engaged with any
-        # non-Broken enemy units", published.t9a-pursuit, 2022 text; round 31: before, each was pursued at once)
-        held = [u for u in losers if u not in broke]
-        for i, uid in enumerate(broke):
-            fled, touching = fled_by[uid]
-            free = [w for w in touching if not any(_touching(members(state, w), members(state, h)) for h in held)]
-            if not free:
-                engaged = next(h for h in held if _touching(members(state, touching[0]), members(state, h)))
-                said = said.replace(f"\x00{i}\x00", f" (no pursuit: {touching[0]} is still engaged with {engaged})")
-                rules.append(PURSUIT)
-                done = "fled"
-            else:
-                chaser = free[0]
-                # the pursuit is only compared with the flee: an enumeration branches on caught or not
-                chase = dice.total(2, f"{chaser}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))
-                rules.append(PURSUIT)
-                if chase >= fled:
-                    dead = [m.name for u in members(state, uid) for m in u.models]
-                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
-                    chars = [u.id for u in members(state, uid) if u.id != uid and u.alive]
-                    state = remove_casualties(state, uid, dead)
-                    for u in members(state, uid):
-                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
-                    said = said.replace(f"\x00{i}\x00", f", caught by a pursuit of {chase}\" and destroyed" + (
-                        f" ({', '.join(chars)} with it)" if chars else ""))
-                    done = "destroyed"
-                else:
-                    said = said.replace(f"\x00{i}\x00", f" (pursuit {chase}\")")
-                    done = "fled"
-            if i == 0:
-                outcome = done  # the combat's outcome: the first unit that broke (the one-on-one combat's)
+        state, said, outcome = self._pursue(state, winners, [u for u in losers if u not in broke], broke, fled_by,
+                                            pursuit or {}, dice, said, rules)
         if not broke:
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
@@ -939,6 +925,95 @@ class MeleePhase(Ruleset):
         events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                             (("outcome", outcome),)))
         return state, events
+
+    @implements(PURSUIT, GENERAL, BATTLE_STANDARD, "t9a.combined.last-survivor")
+    def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
+                fled_by: dict[str, tuple[int, list[str]]], pursuit: Mapping[str, PursuitChoice], dice: Dice, said: str,
+                rules: list[str]) -> tuple[GameState, str, str]:
+        """Roll the pursuits once every Break test is taken (2022 text, Pursuits and Overruns: "each unit that is in
+        base contact with the Broken unit(s) may declare a Pursuit of a single Broken unit"; "Units can elect not to
+        Pursue, but must then pass a Discipline Test ... if the test is failed, the unit must Pursue anyway").
+
+        Each winner touching a broken unit and Engaged with no loser that held pursues one broken unit it touches: its
+        player's choice (``pursuit``), by default the first that broke that no winner before it pursues, else the first
+        that broke; one that asked to Restrain Pursuit takes the test first, on its Discipline (its General's within
+        12", its Battle Standard's re-roll) and stays on a pass.  A broken unit is caught when any of its pursuers' 2D6
+        reaches its flee distance.  ``said`` holds a mark per broken unit (``\x00i\x00``), replaced here; the rules
+        cited are added to ``rules``.  Return the state, the told text and the combat's outcome (the first unit that
+        broke: fled or destroyed)."""
+        chasers: dict[str, list[str]] = {b: [] for b in broke}
+        why_not: dict[str, list[str]] = {b: [] for b in broke}
+        for w in winners:
+            reach = [b for b in broke if w in fled_by[b][1]]
+            if not reach:
+                continue  # no broken enemy in its contact (wiped out, or held): no pursuit, no Restrain test
+            rules.append(PURSUIT)
+            engaged = next((h for h in held if _touching(members(state, w), members(state, h))), None)
+            if engaged is not None:
+                for b in reach:
+                    why_not[b].append(f"{w} is still engaged with {engaged}")
+                continue
+            choice = pursuit.get(w)
+            target = choice.pursue if choice is not None and choice.pursue in reach else None
+            if target is None:
+                target = next((b for b in reach if not chasers[b]), reach[0])
+                if choice is not None and choice.pursue is not None:
+                    said += f"; {w} cannot pursue {choice.pursue}, which did not break in its contact: it pursues {target}"
+            if choice is not None and choice.restrain:
+                ld = self._break_leadership(state, w)
+                result, flag = discipline_test(state, w, dice, ld.value, LeadershipTestKind.RESTRAIN_PURSUIT)
+                rules += [result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
+                if any(m.name == ld.source for m in generals_near(state, w)):
+                    rules.append(GENERAL)
+                test = (f"{w} {'passes' if result.passed else 'fails'} its Restrain Pursuit test on Ld {ld.value} "
+                        f"({ld.source})" + (f" ({flag})" if flag else "") + f": {result.roll}")
+                if result.passed:
+                    said += f"; {test}, and does not pursue"
+                    for b in reach:
+                        why_not[b].append(f"{w} restrained its pursuit")
+                    continue
+                said += f"; {test}, and pursues {target} anyway"
+            chasers[target].append(w)
+            for b in reach:
+                if b != target:
+                    why_not[b].append(f"{w} pursues {target}")
+        outcome = "held"
+        for i, uid in enumerate(broke):
+            fled = fled_by[uid][0]
+            mark = f"\x00{i}\x00"
+            if not chasers[uid]:
+                said = said.replace(mark, f" (no pursuit: {', '.join(why_not[uid])})")
+                rules.append(PURSUIT)
+                done = "fled"
+            else:
+                # each pursuit is only compared with the flee: an enumeration branches on caught or not
+                rolled = [(w, dice.total(2, f"{w}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))) for w in chasers[uid]]
+                rules.append(PURSUIT)
+                told = (" and ".join(f"{w} {chase}\"" for w, chase in rolled))
+                if any(chase >= fled for _, chase in rolled):
+                    group = members(state, uid)
+                    # the last survivor is the unit (t9a.combined.last-survivor), not a character destroyed with it
+                    last = [u.id for u in group if u.last_of == uid]
+                    chars = [u.id for u in group if u.id != uid and u.alive and u.last_of != uid]
+                    dead = [m.name for u in group for m in u.models]
+                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
+                    state = remove_casualties(state, uid, dead)
+                    for u in members(state, uid):
+                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                    whose = (f" ({last[0]}, its last survivor)" if last else "") + (
+                        f" ({', '.join(chars)} with it)" if chars else "")
+                    if last:
+                        rules.append("t9a.combined.last-survivor")
+                    said = said.replace(mark, (f", caught by a pursuit of {rolled[0][1]}\"" if len(rolled) == 1 else
+                                               f", pursued by {told}: caught") + " and destroyed" + whose)
+                    done = "destroyed"
+                else:
+                    said = said.replace(mark, f" (pursuit {rolled[0][1]}\")" if len(rolled) == 1 else
+                                        f" (pursued by {told}: escapes)")
+                    done = "fled"
+            if i == 0:
+                outcome = done
+        return state, said, outcome
 
     @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str) -> LeadershipRuling:
@@ -1064,6 +1139,53 @@ def _uncounted(state: GameState, hosts: dict[str, Unit], counted: dict[str, dict
 
 def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
+
+
+@implements(GENERAL, BREAK)
+def _broken_general(before: GameState, state: GameState, uid: str, broke: Sequence[str], ld: int) -> str:
+    """Say why a losing unit's Break test is not on its General's higher Discipline when his unit broke before it in
+    this combat ("" otherwise): the 2022 text, Fleeing, makes a unit Fleeing "from the moment it fails a Break Test",
+    and "Models cannot receive Commanding Presence ... from a Fleeing model" (published.t9a-general, round 32)."""
+    for m in generals_near(before, uid):
+        owner = next(u for u in before.units if m in u.models)
+        host = owner.joined or owner.id
+        if host in broke and m.profile.ld > ld:
+            return (f" (not {m.name}'s Ld {m.profile.ld}: the General broke with {host}, and a Fleeing model lends no "
+                    "Discipline)")
+    return ""
+
+
+@implements(PURSUIT, "t9a.combined.last-survivor")
+def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[str, PursuitChoice]) -> str | None:
+    """Say what is wrong with a fight's ``pursuit`` (published.t9a-pursuit): each key a unit of the combat (not a
+    joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it.  Either
+    side's units may be named, as either may win."""
+    names = {u.id for u in state.units}
+    seen: set[str] = set()
+    for name, choice in pursuit.items():
+        if name not in names:
+            return f"pursuit: {name} is not a unit of this game"
+        # a last survivor and his destroyed unit's name are one unit (t9a.combined.last-survivor)
+        if (now := current(state, name).id) in seen:
+            return f"pursuit: {now} is named twice"
+        seen.add(now)
+        if (host := state.unit(name).joined) is not None:
+            return f"pursuit: {name} is part of {host}: the unit pursues, with it"
+        if name not in combat:
+            return f"pursuit: {name} is not a unit of this combat ({', '.join(combat)})"
+        target = choice.pursue
+        if target is None:
+            continue
+        where = f"pursuit: {name}.pursue: {target}"
+        if target not in names:
+            return f"{where} is not a unit of this game"
+        if (host := state.unit(target).joined) is not None:
+            return f"{where} is part of {host}: the unit is pursued, with it"
+        if state.unit(target).side == state.unit(name).side:
+            return f"{where} is not an enemy of {name}"
+        if target not in combat or not _touching(members(state, name), members(state, target)):
+            return f"{where} is not in base contact with {name}: only a broken unit in contact is pursued"
+    return None
 
 
 @implements(STUBBORN, DUEL)

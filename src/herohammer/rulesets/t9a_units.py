@@ -29,23 +29,25 @@ def rallied(unit: Unit) -> bool:
     return unit.has(Status.RALLY_TESTED) and unit.has(Status.MARCHED) and not unit.has(Status.FLEEING)
 
 
-def why_moved(unit: Unit, words: str) -> tuple[str, tuple[str, ...]]:
-    """Say why ``unit`` cannot move again: ``words``, or that it rallied this turn citing published.t9a-rally."""
-    return (f"{unit.id} cannot move: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
+def why_moved(unit: Unit, words: str, doing: str = "move") -> tuple[str, tuple[str, ...]]:
+    """Say why ``unit`` cannot ``doing`` (move, reform) again: ``words``, or that it rallied this turn citing
+    published.t9a-rally."""
+    return (f"{unit.id} cannot {doing}: {RALLIED_WORDS}", (RALLY_RULE,)) if rallied(unit) else (words, ())
 
 
-@implements("published.t9a-move")
-def why_unmovable(state: GameState, unit: Unit) -> str:
-    """Say the one reason ``unit`` (with its characters) cannot make a move: engaged, fleeing, charged or moved already
-    (round 31b: until then every reason was told at once, whichever held)."""
+@implements("published.t9a-move", "published.t9a-reform")
+def why_unmovable(state: GameState, unit: Unit, doing: str = "move") -> str:
+    """Say the one reason ``unit`` (with its characters) cannot ``doing`` (move, or reform: a reform is its move):
+    engaged, fleeing, charged or moved already (round 31b: until then every reason was told at once, whichever held;
+    round 32: a reform was told the unit "cannot move")."""
     group = state.combined(unit.id)
     if any(u.has(Status.ENGAGED) for u in group):
-        return f"{unit.id} is engaged in combat and cannot move"
+        return f"{unit.id} is engaged in combat and cannot {doing}"
     if any(u.has(Status.FLEEING) for u in group):
-        return f"{unit.id} is fleeing: it moves only when it flees"
+        return f"{unit.id} is fleeing: it moves only when it flees" + (f" and cannot {doing}" * (doing != "move"))
     if any(u.has(Status.CHARGED) for u in group):
-        return f"{unit.id} has charged already this turn and cannot move again"
-    return f"{unit.id} has moved already this turn and cannot move again"
+        return f"{unit.id} has charged already this turn and cannot {doing}" + (" again" * (doing == "move"))
+    return f"{unit.id} has moved already this turn and cannot {doing}" + (" again" * (doing == "move"))
 
 
 # -- characters and units ------------------------------------------------------------

@@ -70,7 +70,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                   "reactive_duel": "The 9th Age's reactive player's Duel after a refusal",
                   "reactive_accept": "The 9th Age's acceptance of the reactive player's Duel",
                   "reactive_nominate": "The 9th Age's character shamed by a refused reactive Duel",
-                  "break_order": "The 9th Age's losing player's order of the Break tests"},
+                  "break_order": "The 9th Age's losing player's order of the Break tests",
+                  "pursuit": "The 9th Age's Restrain Pursuit and choice of the broken unit to pursue"},
         "join": {"position": "The 9th Age's file of the front rank to take (a 40k character joins at its to point)",
                  "rank_choice": "The 9th Age's choice to widen the front rank or take the second",
                  "fly": "The 9th Age's Flying Movement (40k jump infantry and units with Fly pass over models "
