@@ -477,7 +477,7 @@ class MagicPhase(Ruleset):
             forgotten = (*state.magic.forgotten, f"{unit.id}/{spell.name}")
             state = replace(state, magic=replace(state.magic, forgotten=forgotten))
             return state, [Event("miscast", f"{head}: {unit.id} cannot cast {spell.name} any more this game",
-                                 rules, (), (("miscast", name),))]
+                                 rules, (), (("outcome", name),))]
         if name in ("Witchfire", "Magical Inferno"):
             n = 1 if name == "Witchfire" else 2
             hits = dice.total(n, f"{unit.id}: {name} hits ({n}D6)", MISCAST)
@@ -508,7 +508,7 @@ class MagicPhase(Ruleset):
             if dead:
                 state = remove_casualties(state, host, dead)
                 said += f", {model.name} slain" if name != "Breach in the Veil" else ""
-        events = [Event("miscast", said, rules, tuple(dice.log[start:]), (("miscast", name),))]
+        events = [Event("miscast", said, rules, tuple(dice.log[start:]), (("outcome", name),))]
         if models_in(state, host) and models_in(state, host) < before:
             # the Miscast's losses are heavy casualties like a spell's (with the phase's earlier losses: a quarter
             # of what the unit had when the phase began): the caster's unit tests, fleeing from the closest enemy
