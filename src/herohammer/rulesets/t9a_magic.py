@@ -488,7 +488,7 @@ class MagicPhase(Ruleset):
                                         ap=max(0, MISCAST_AP - max(0, strength - 3)))
             hit_said = spell_harm_said(hits, strength, harms) + (
                 f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
-            said = f"{head}: {hit_said}, Armour Penetration {MISCAST_AP}"
+            said = f"{head}, Armour Penetration {MISCAST_AP}: {hit_said}"
             rules += (TO_WOUND,) + ((DISTRIBUTING_HITS,) if DISTRIBUTING_HITS in hit_said else ()) + (
                 (COMMAND_GROUP,) if COMMAND_GROUP in hit_said else ())
         else:
