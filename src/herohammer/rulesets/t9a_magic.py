@@ -112,16 +112,17 @@ def miscast_value(faces: Sequence[int]) -> int | None:
     return same[0] + MISCAST_MODIFIER.get(len(faces), 0) if same else None
 
 
-def _cast_reads(faces: tuple[int, ...], needed: int, mod: int, keep_total: bool) -> tuple[object, ...]:
+def _cast_reads(faces: tuple[int, ...], needed: int, mod: int, dispel: int) -> tuple[object, ...]:
     """What the cast's rules code tells apart in a casting roll: a failed attempt's Fizzle (and whether it Miscast),
-    a passed one's Miscast, and its total only when a Dispelling Attempt must reach it."""
+    a passed one's Miscast, and its total only as far as ``dispel`` dice can reach it (a total above 6 a die is
+    never dispelled; with no dispel, no total is)."""
     total = sum(faces) + mod
     miscast = miscast_value(faces)
     if not attempt_passes(faces, total, needed):
         return "failed", fizzled(faces), miscast is not None
     if miscast == 1:
         return "broken", fizzled(faces)
-    return "passed", total if keep_total else 0, miscast
+    return "passed", min(total, 6 * dispel + 1) if dispel else 0, miscast
 
 
 def _dispel_reads(faces: tuple[int, ...], needed: int) -> tuple[object, ...]:
@@ -141,7 +142,7 @@ def _magic_outcomes(n: int, reads: tuple[int, ...]) -> tuple[tuple[int, Fraction
         return tuple((_value_of(c), p) for c, p in rolls)
     classes: dict[tuple[object, ...], list[tuple[tuple[int, ...], Fraction]]] = {}
     for c, p in rolls:
-        key = _cast_reads(c, reads[1], reads[2], bool(reads[3])) if reads[0] else _dispel_reads(c, reads[1])
+        key = _cast_reads(c, reads[1], reads[2], reads[3]) if reads[0] else _dispel_reads(c, reads[1])
         classes.setdefault(key, []).append((c, p))
     merged = [(_value_of(max(members, key=lambda cp: (cp[1], [-f for f in cp[0]]))[0]), sum((p for _, p in members), Fraction(0)))
               for members in classes.values()]
@@ -159,7 +160,7 @@ class MagicRoll(Request):
     """``n`` Magic Dice rolled for a Casting or Dispelling Attempt: the value is their faces as digits (3, 6, 4 ->
     364), so the rules code reads each die (a single die's natural 1 or 2, a Fizzle's 1s, a Miscast's three of a
     kind), while an exact enumeration branches once per class of rolls it can tell apart (``reads``: (1, casting
-    value, modifier, 1 if a dispel must reach the total) for a casting roll, (0, casting roll) for a dispel)."""
+    value, modifier, dispelling dice) for a casting roll, (0, casting roll) for a dispel)."""
 
     n: int = 1
     reads: tuple[int, ...] = ()
@@ -395,7 +396,7 @@ class MagicPhase(Ruleset):
         spell = find_spell(action.spell)
         assert spell is not None  # rule_cast checked it
         mod = casting_modifier(unit)
-        reads = (1, spell.casting_value, mod, int(action.dispel > 0))
+        reads = (1, spell.casting_value, mod, action.dispel)
         rolled = faces_of(dice.roll(MagicRoll(f"{unit.id}: casting dice", MAGIC, action.dice, reads)))
         roll = sum(rolled) + mod
         miscast = miscast_value(rolled)
