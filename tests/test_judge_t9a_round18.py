@@ -262,17 +262,19 @@ def _wizard_in_unit(n: int = 8) -> Game:
 
 @pytest.mark.rule(MISCAST, PANIC)
 def test_a_miscast_that_kills_a_quarter_of_the_wizards_unit_calls_for_its_panic_test() -> None:
-    # 6 + 6: Overwhelming Power; Fireball's 1 hit fails to wound; the Miscast's six S4 hits slay six of nine (the
-    # Hero's unit): heavy casualties, a Panic test (6 + 6 fails on Ld 9) and a flee of 3 + 3, the Hero with them
+    # three 3s with 3 Magic Dice (-1): the 2022 Miscast 222, Witchfire; Fireball's 1 hit fails to wound; Witchfire's
+    # six S3 (the 3 dice) hits with Armour Penetration 2 (no save of 5+ left) slay six of nine (the Hero's unit):
+    # heavy casualties, a Panic test (6 + 6 fails on Ld 9) and a flee of 3 + 3, the Hero with them
     g = _wizard_in_unit()
-    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 6] + [6] * 6 + [1] * 6 + [6, 6] + [3, 3]))
+    cast = {**CAST, "dice": 3}
+    events = g.apply(cast, ScriptedDice([3, 3, 3, 1, 1, 6] + [6] * 6 + [6, 6] + [3, 3]))
     assert [e.kind for e in events] == ["cast", "miscast", "panic"]
     assert "fails its Panic test (12 against Ld 9)" in events[-1].message and MISCAST in events[-1].rules
     assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
     reloads(g)
     # one slain of nine is no quarter: no test
     g = _wizard_in_unit()
-    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 1, 6, 1]))
+    events = g.apply(cast, ScriptedDice([3, 3, 3, 1, 1, 1, 6]))
     assert [e.kind for e in events] == ["cast", "miscast"] and "slain: " in events[-1].message
 
 

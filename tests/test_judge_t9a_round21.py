@@ -107,8 +107,9 @@ def test_a_wizard_whose_miscast_panicked_his_unit_leaves_it_neither_fleeing_nor_
     data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
     data["sides"]["elves"][1]["spells"] = ["Fireball", "Flame Cage"]
     g = Game(state_from_data(data))
-    # 6 + 6: Overwhelming Power and a Miscast; its six hits slay six of nine: the Panic test fails on 6 + 6
-    events = g.apply(CAST, ScriptedDice([6, 6, 1, 1, 6] + [6] * 6 + [1] * 6 + [6, 6] + [3, 3]))
+    # three 3s with 3 Magic Dice (-1): the 2022 Miscast 222, Witchfire; its six S3 hits (Armour Penetration 2: no
+    # save) slay six of nine: the Panic test fails on 6 + 6
+    events = g.apply({**CAST, "dice": 3}, ScriptedDice([3, 3, 3, 1, 1, 6] + [6] * 6 + [6, 6] + [3, 3]))
     assert [e.kind for e in events] == ["cast", "miscast", "panic"], events
     assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
     refused(g, {**CAST, "spell": "Flame Cage"}, "published.t9a-magic", "hero is fleeing and cannot cast")

@@ -95,10 +95,11 @@ def _wizard_in_a_marched_unit() -> Game:
 def test_a_last_survivor_who_only_moved_shoots_though_his_unit_had_marched() -> None:
     g = _wizard_in_a_marched_unit()
     shoot = {"do": "shoot", "unit": "spears", "target": "orcs"}
-    # 6 + 6: the Fireball goes off (1 hit, not wounding) and Miscasts: 1 hit on the spearman, wounded, not saved;
-    # the Hero alone takes the unit's Panic test and passes on 1 + 1
-    events = g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
-                     ScriptedDice([6, 6, 1, 1, 1, 6, 1, 1, 1]))
+    # three 3s with 3 Magic Dice: the Fireball goes off (1 hit, not wounding) and Miscasts, Witchfire (222): 1 hit
+    # of S3 with Armour Penetration 2 on the spearman, wounded, no save left; the Hero alone takes the unit's Panic
+    # test and passes on 1 + 1
+    events = g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 3},
+                     ScriptedDice([3, 3, 3, 1, 1, 1, 6, 1, 1]))
     assert [e.kind for e in events] == ["cast", "miscast", "panic"] and LAST in events[2].rules, events
     hero = g.state.unit("hero")
     assert hero.last_of == "spears" and hero.has(Status.MOVED) and not hero.has(Status.MARCHED), hero.status
@@ -119,8 +120,8 @@ def test_a_last_survivor_who_marched_with_his_unit_still_does_not_shoot() -> Non
     data["sides"]["elves"][1]["rules"] = ["Wizard Adept"]
     data["sides"]["elves"][1]["spells"] = ["Fireball", "Flame Cage"]
     g = Game(state_from_data(data))
-    g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
-            ScriptedDice([6, 6, 1, 1, 1, 6, 1, 1, 1]))
+    g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 3},
+            ScriptedDice([3, 3, 3, 1, 1, 1, 6, 1, 1]))
     assert g.state.unit("hero").has(Status.MARCHED)
     play_to(g, "shooting", "elves")
     refused(g, {"do": "shoot", "unit": "hero", "target": "orcs"}, "published.t9a-who-can-shoot", "marched")

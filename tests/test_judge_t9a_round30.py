@@ -234,16 +234,19 @@ def _wizard(n: int = 10, joined: bool = True, **kw: Any) -> Game:
 
 
 FIREBALL = {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}
-#: Two natural 6s (Overwhelming Power: cast, no dispel, then a Miscast), the Fireball's D6 = 1 hit that does not wound.
-OVERWHELMING = [6, 6, 1, 1]
+#: Three 3s with 3 Magic Dice: cast (9), a Miscast 333 - 1 = 222, Witchfire (2022 text: D6 hits on the Caster's unit,
+#: Strength 3 for the 3 dice, Armour Penetration 2); the Fireball's D6 = 1 hit that does not wound.
+WITCHFIRE_CAST = {**FIREBALL, "dice": 3}
+WITCHFIRE = [3, 3, 3, 1, 1]
 
 
 @pytest.mark.rule(MISCAST, PANIC, "t9a.char.lone")
 def test_a_lone_wizard_slain_by_his_own_miscast_is_a_unit_destroyed_and_his_friends_near_test() -> None:
     g = _wizard(joined=False, hero_at=(30, 22))  # 4" from the Spearmen
-    # the Miscast: 6 hits of S4 on the Hero (T4): six wounds (6s), six failed saves (1s): his three Wounds are gone;
-    # the Spearmen test for a friend destroyed within 6": 6 + 6 fails, they flee 6"
-    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [6] + [6] * 6 + [1] * 6 + [6, 6, 3, 3]))
+    # Witchfire: 6 hits of S3 on the Hero (T4): six wounds (6s), six failed saves (1s on his 4+, 6+ for the Armour
+    # Penetration 2): his three Wounds are gone; the Spearmen test for a friend destroyed within 6": 6 + 6 fails,
+    # they flee 6"
+    events = g.apply(WITCHFIRE_CAST, ScriptedDice(WITCHFIRE + [6] + [6] * 6 + [1] * 6 + [6, 6, 3, 3]))
     miscast = next(e for e in events if e.kind == "miscast")
     assert MISCAST in miscast.rules and "slain: Hero" in miscast.message, miscast.message
     panic = next(e for e in events if e.kind == "panic")
@@ -255,9 +258,10 @@ def test_a_lone_wizard_slain_by_his_own_miscast_is_a_unit_destroyed_and_his_frie
 @pytest.mark.rule(MISCAST, HITS, "t9a.join.part-of-unit")
 def test_a_wizard_in_a_unit_of_five_rank_and_file_or_more_takes_no_miscast_hit() -> None:
     g = _wizard(n=10)
-    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [5] + [6] * 5 + [1] * 5 + [1, 1]))
+    # Witchfire's 5 hits of S3 wound the Spearmen (T3) on 4+; Armour Penetration 2 leaves their 5+ no save
+    events = g.apply(WITCHFIRE_CAST, ScriptedDice(WITCHFIRE + [5] + [6] * 5 + [1, 1]))
     miscast = next(e for e in events if e.kind == "miscast")
-    assert "5 hits of S4 on spears, 5 unsaved" in miscast.message and HITS not in miscast.rules, miscast.message
+    assert "5 hits of S3 on spears, 5 unsaved" in miscast.message and HITS not in miscast.rules, miscast.message
     assert g.state.unit("hero").models[0].wounds_taken == 0 and len(g.state.unit("spears").models) == 5
     # five of eleven lost to the Miscast: the Spearmen test for heavy casualties (on the Hero's Ld 9), and pass
     panic = next(e for e in events if e.kind == "panic")
@@ -268,8 +272,9 @@ def test_a_wizard_in_a_unit_of_five_rank_and_file_or_more_takes_no_miscast_hit()
 def test_a_wizard_in_a_unit_of_fewer_than_five_rank_and_file_takes_his_share_of_the_miscast() -> None:
     g = _wizard(n=3)
     # five hits on four models as equally as possible: one each, the odd one on the rank and file (nobody makes the
-    # Miscast's attack: the engine's reading); the Hero's hit wounds (6) and he saves it (6 on his 4+, -1 for S4)
-    events = g.apply(FIREBALL, ScriptedDice(OVERWHELMING + [5] + [1] * 4 + [6] + [6] + [2, 2]))
+    # Miscast's attack: the engine's reading); the Hero's hit wounds (6) and he saves it (6 on his 4+, -2 for the
+    # Armour Penetration 2)
+    events = g.apply(WITCHFIRE_CAST, ScriptedDice(WITCHFIRE + [5] + [1] * 4 + [6] + [6]))
     miscast = next(e for e in events if e.kind == "miscast")
     assert "4 hits, 0 unsaved on spears" in miscast.message and "1 hit, 0 unsaved on hero" in miscast.message, \
         miscast.message

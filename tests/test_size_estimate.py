@@ -139,13 +139,18 @@ def counted_steps(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 
 def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The 9th Age whole turn: its Magic phase would take about a million runs; the compile stops at once."""
+    """The 9th Age whole turn: its captain's fight would take far more runs than the budget; the compile stops at once.
+
+    Since the 2022 Magic phase (session 32) the Conclave's cast rolls its dice as one request merged by what the rules
+    tell apart, so the steps before the fight (the cast among them) are walked whole: they, and the estimate's few
+    paths, are all the compile takes - never the budget; before, the cast itself was the step far over it (under 500)."""
     state, driver = whole_turn("t9a_whole_turn.yaml")
     steps = counted_steps(monkeypatch)
     with pytest.raises(EnumerationTooLarge) as info:
         fastsim.compile_plan(state, driver, 5_000)
     assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
-    assert steps["n"] < 500  # the steps before it, and the estimate's few paths: not the budget
+    assert "at step 9 (fight: captain)" in info.value.where
+    assert steps["n"] < 5_000  # the steps before it, and the estimate's few paths: not the budget
 
 
 def test_simulate_auto_says_why_it_plays_the_engine() -> None:
@@ -155,9 +160,11 @@ def test_simulate_auto_says_why_it_plays_the_engine() -> None:
     plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
     result = simulate(read_data(path), 3, 1, plan, "auto", str(path))
     assert result.meta["method"] == "engine"
+    # the largest step is the captain's fight since the 2022 Magic phase (session 32) merged the cast's dice
     assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"at step 4 \(cast: conclave\)", result.meta["too_large"]), result.meta["too_large"]
-    assert plan[3]["do"] == "cast"  # the plan's own step 4, counted from 1 as its skipped rows count
+                        r"for its steps added up, most of them at step 9 \(fight: captain\)",
+                        result.meta["too_large"]), result.meta["too_large"]
+    assert plan[8]["do"] == "fight"  # the plan's own step 9, counted from 1 as its skipped rows count
 
 
 def test_a_fight_is_estimated_with_its_loop_so_only_a_larger_excess_is_trusted() -> None:

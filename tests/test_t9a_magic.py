@@ -1,4 +1,4 @@
-"""The 9th Age Magic phase: Magic Dice, casting value, dispelling, Overwhelming Power, the Wizard Conclave."""
+"""The 9th Age Magic phase: Magic Dice, casting value, dispelling, the Wizard Conclave (2022 text: tests/test_t9a_magic_2022.py)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def test_a_wizard_level_written_with_its_path_is_that_level() -> None:
     """A roster writes the level with the Path its spells come from: ``Wizard Adept (Pyromancy)`` casts as an Adept."""
     plain, pathed = magic_game(spells=["Fireball"], rules=["Wizard Adept"]), magic_game(
         spells=["Fireball"], rules=["Wizard Adept (Pyromancy)"])
-    assert pathed.check(CAST).legal and pathed.check(CAST).reason == plain.check(CAST).reason and "+1" in pathed.check(
+    # 2022 text (rules/wizards): only a Wizard Master has a Casting Modifier, so an Adept casts at +0
+    assert pathed.check(CAST).legal and pathed.check(CAST).reason == plain.check(CAST).reason and "+0" in pathed.check(
         CAST).reason
     dice = [3, 4, 2, 5, 6, 1, 4, 4]
     assert [e.message for e in pathed.apply(CAST, ScriptedDice(dice))] == [
@@ -67,15 +68,15 @@ def test_a_wizard_level_written_with_its_path_is_that_level() -> None:
 def test_the_conclave_casts_its_chosen_spells_as_a_master_wizard() -> None:
     g = magic_game()
     ruling = g.check(CAST)
-    assert ruling.legal and "t9a.spell.wizard-conclave" in ruling.rules and "+2" in ruling.reason
+    assert ruling.legal and "t9a.spell.wizard-conclave" in ruling.rules and "+1" in ruling.reason  # Master: +1
     refused(g, {**CAST, "spell": "Burning Head"}, "t9a.spell.wizard-conclave", "does not know")
-    # 1 + 2 + 2 (Master) = 5: cast; D6 = 3 hits of S4 on T4 orcs (4+): 6, 6, 1; no save (6+ worsened to 7)
-    events = g.apply(CAST, ScriptedDice([1, 2, 3, 6, 6, 1] + [3, 4]))
+    # 2 + 2 + 1 (Master) = 5: cast; D6 = 3 hits of S4 on T4 orcs (4+): 6, 6, 1; no save (6+ worsened to 7)
+    events = g.apply(CAST, ScriptedDice([2, 2, 3, 6, 6, 1] + [3, 4]))
     assert events[0].data == (("outcome", "cast"),) and "t9a.spell.wizard-conclave" in events[0].rules
     assert len(g.state.unit("orcs").models) == 3
     assert events[-1].kind == "panic" and "passes" in events[-1].message  # 2 of 5 lost; 7 against Ld 7
     # each event lists its own dice: the cast its casting, hit and wound dice, the Panic test its 2D6
-    assert [f for r in events[0].rolls for f in r.faces or ()] == [1, 2, 3, 6, 6, 1]
+    assert [f for r in events[0].rolls for f in r.faces or ()] == [2, 2, 3, 6, 6, 1]
     assert [f for r in events[-1].rolls for f in r.faces or ()] == [3, 4]
     refused(g, CAST, "published.t9a-magic", "already cast Fireball")
 
@@ -96,26 +97,31 @@ def test_the_champion_has_one_more_wound_and_the_unit_casts_only_while_he_lives(
 
 def test_dice_and_range_are_checked() -> None:
     g = magic_game()
+    refused(g, {**CAST, "dice": 6}, "published.t9a-magic", "1 to 5 Magic Dice")  # at most five dice in one attempt
     with pytest.raises(HerohammerError, match=r"field dice:"):
-        g.check({**CAST, "dice": 6})  # at most five dice in one casting attempt
+        g.check({**CAST, "dice": 13})  # beyond any pool: the file's own bound
     refused(g, {**CAST, "dice": 5, "dispel": 5}, "published.t9a-magic", "4 Magic Dice left to dispel")
     far = magic_game(enemy_y=46)
     refused(far, CAST, "published.t9a-magic", "beyond Fireball's range")
-    events = g.apply({**CAST, "spell": "Flame Cage", "dice": 5}, ScriptedDice([1, 1, 1, 1, 1]))  # 5 + 2 < 8
+    fizzled = magic_game()
+    events = fizzled.apply({**CAST, "spell": "Flame Cage", "dice": 5}, ScriptedDice([1, 1, 1, 1, 1]))  # 5 + 1 < 8
     assert events[0].data == (("outcome", "failed"),)
-    refused(g, CAST, "published.t9a-magic", "1 Magic Dice left")
+    assert fizzled.state.magic.left("elves") == 6  # 2022 text: the failed attempt Fizzles, its five 1s come back
+    events = g.apply({**CAST, "dice": 5}, ScriptedDice([2, 3, 4, 5, 6] + [1] + [1]))  # cast: 1 hit, not wounded
+    assert events[0].data == (("outcome", "cast"),)
+    refused(g, {**CAST, "spell": "Flame Cage", "dice": 2}, "published.t9a-magic", "1 Magic Dice left")
 
 
-def test_dispel_and_overwhelming_power() -> None:
+def test_dispel_and_no_overwhelming_power() -> None:
     g = magic_game()
-    events = g.apply({**CAST, "dispel": 2}, ScriptedDice([3, 2, 4, 3]))  # 7 cast; 7 dispels it
+    events = g.apply({**CAST, "dispel": 2}, ScriptedDice([3, 2, 4, 3]))  # 6 cast; 7 dispels it
     assert events[0].data == (("outcome", "dispelled"),) and g.state.magic.left("orcs") == 2
     assert g.state.magic.left("elves") == 4
     g2 = magic_game()
-    # two natural 6s: cast whatever the dispel; D6 hits on the orcs; then the Miscast: D6 S4 hits on the spearmen
-    events = g2.apply({**CAST, "dispel": 4}, ScriptedDice([6, 6, 1, 1] + [3, 3] + [1, 1, 1, 1]))
-    assert events[0].data == (("outcome", "cast"),) and g2.state.magic.left("orcs") == 4
-    assert events[-1].kind == "miscast" and "published.t9a-miscast" in events[-1].rules
+    # 2022 text: two natural 6s are no Overwhelming Power (the 1st edition's): 6 + 6 + 1 = 13 is dispelled by 14
+    events = g2.apply({**CAST, "dispel": 4}, ScriptedDice([6, 6] + [4, 4, 3, 3]))
+    assert events[0].data == (("outcome", "dispelled"),) and g2.state.magic.left("orcs") == 0
+    assert not any(e.kind == "miscast" for e in events)
     g2.apply({"do": "end_phase"})
     assert g2.state.magic.left("elves") == 6 and g2.state.magic.cast == ()
 
@@ -131,10 +137,8 @@ def test_casting_odds_are_exact_against_brute_force() -> None:
     got = enumerate_outcomes(outcome)
     want: dict[str, Fraction] = {}
     for a, b, c, d in itertools.product(range(1, 7), repeat=4):
-        roll = a + b + 1  # Wizard Adept
-        if a == b == 6:
-            o = "cast"
-        elif roll < 7:
+        roll = a + b  # Wizard Adept: no Casting Modifier (2022 text); two dice: no Miscast, no single-die rule
+        if roll < 7:
             o = "failed"
         else:
             o = "dispelled" if c + d >= roll else "cast"

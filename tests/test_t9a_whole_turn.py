@@ -50,7 +50,7 @@ def test_play_prints_every_roll_and_writes_a_state_that_loads(tmp_path: Path, ca
         argv += ["--action", action]
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    for text in ("casting die", "dispel", "Panic test", "Break test", "pursuit", "t9a.spell.wizard-conclave"):
+    for text in ("casting dice", "dispel", "Panic test", "Break test", "pursuit", "t9a.spell.wizard-conclave"):
         assert text in printed
     after = load_scenario(out)
     assert after.active == "orcs" and after.unit("orc_warriors").has(Status.FLEEING)

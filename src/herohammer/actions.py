@@ -175,7 +175,8 @@ class Cast(_Action):
     unit: str
     spell: str
     target: str
-    dice: Annotated[Count, Field(ge=1, le=5)]
+    #: 1 to 5 for one attempt (published.t9a-magic): more is refused by the ruleset, citing the rule
+    dice: Annotated[Count, Field(ge=1, le=12)]
     dispel: Annotated[Count, Field(ge=0, le=12)] = 0
 
 

@@ -138,6 +138,8 @@ class ScenarioSpec(_Spec):
     magic_dice: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     magic_dice_used: dict[str, Annotated[Count, Field(ge=0, le=12)]] = {}
     spells_cast: list[str] = []
+    #: t9a: "unit/spell" a Caster cannot cast any more this game (a Miscast's Amnesia, published.t9a-miscast)
+    spells_forgotten: list[str] = []
     fired_at: dict[str, str] = {}  # this turn's shooting targets by unit (40k4.shoot.same-target)
     #: 40k: the characters joined to a unit shot at this turn when it was shot at: character -> that unit
     #: (published.assault-after-shooting: one its destruction left alone is what is left of the unit shot at)
@@ -805,7 +807,7 @@ def _combat_extras(source: str, spec: ScenarioSpec) -> dict[str, Any]:
         if side not in spec.sides:
             raise ScenarioError(source, "magic_dice", f"no side {side!r} (sides: {', '.join(spec.sides)})")
     magic = MagicDice(tuple(sorted(spec.magic_dice.items())), tuple(sorted(spec.magic_dice_used.items())),
-                      tuple(spec.spells_cast))
+                      tuple(spec.spells_cast), tuple(spec.spells_forgotten))
     return {"weapons": weapons, "powers": powers, "allocations": allocations,
             "fired_at": tuple(spec.fired_at.items()), "joined_when_shot": tuple(spec.joined_when_shot.items()),
             "shot_this_phase": tuple(spec.shot_this_phase.items()),
@@ -835,4 +837,6 @@ def _combat_extras_data(state: GameState) -> dict[str, Any]:
         out["magic_dice_used"] = dict(state.magic.used)
     if state.magic.cast:
         out["spells_cast"] = list(state.magic.cast)
+    if state.magic.forgotten:
+        out["spells_forgotten"] = list(state.magic.forgotten)
     return out

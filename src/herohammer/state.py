@@ -63,6 +63,8 @@ class MagicDice:
     per_phase: tuple[tuple[str, int], ...] = ()
     used: tuple[tuple[str, int], ...] = ()
     cast: tuple[str, ...] = ()  # "unit/spell" already cast this Magic phase
+    #: "unit/spell" the Caster cannot cast any more this game (a Miscast's Amnesia, published.t9a-miscast)
+    forgotten: tuple[str, ...] = ()
 
     def left(self, side: str) -> int:
         """Return the Magic Dice a side has left this phase."""
@@ -72,7 +74,12 @@ class MagicDice:
         """Return the pools with ``n`` more dice of ``side`` used."""
         used = dict(self.used)
         used[side] = used.get(side, 0) + n
-        return MagicDice(self.per_phase, tuple(sorted(used.items())), self.cast)
+        return MagicDice(self.per_phase, tuple(sorted((k, v) for k, v in used.items() if v)), self.cast,
+                         self.forgotten)
+
+    def refund(self, side: str, n: int) -> MagicDice:
+        """Return the pools with ``n`` dice of ``side`` given back (a Fizzle's natural 1s, published.t9a-magic)."""
+        return self.spend(side, -n) if n else self
 
 
 @dataclass(frozen=True)

@@ -91,14 +91,15 @@ def allocation_problem(state: GameState, target_id: str, at: str | None) -> str 
 
 
 def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: Dice, who: str,
-               rule: str = TO_WOUND) -> tuple[GameState, Harm]:
-    """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path)."""
+               rule: str = TO_WOUND, ap: int = 0) -> tuple[GameState, Harm]:
+    """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path);
+    ``ap``: Armour Penetration beyond the Strength's own (``armour_save``)."""
     pool = _wound_pool(victim)
     if not pool or hits <= 0:
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
     result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, first.profile.t),
-                             armour_save(first.profile.save, strength), rule=rule, who=who)
+                             armour_save(first.profile.save, strength, ap), rule=rule, who=who)
     return take_unsaved(state, victim, pool, result.hits, result.wounds, result.unsaved)
 
 
@@ -176,13 +177,14 @@ def take_unsaved(state: GameState, victim: Unit, pool: Sequence[Model], hits: in
 
 
 def wound_shares(state: GameState, target_id: str, hits: int, strength: int, dice: Dice, who: str,
-                 at: str | None = None, taken: dict[str, int] | None = None) -> tuple[GameState, list[Harm]]:
+                 at: str | None = None, taken: dict[str, int] | None = None,
+                 ap: int = 0) -> tuple[GameState, list[Harm]]:
     """Distribute a batch of hits at a (combined) unit (``share_hits``) and wound each share on its own models."""
     harms: list[Harm] = []
     for share in share_hits(state, target_id, hits, at, taken):
         victim = state.unit(share.victim.id)
         if victim.alive:
-            state, harm = wound_unit(state, victim, share.hits, strength, dice, who)
+            state, harm = wound_unit(state, victim, share.hits, strength, dice, who, ap=ap)
             harms.append(harm)
     return state, harms
 

@@ -88,6 +88,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         "file": {"magic_dice": "The 9th Age's Magic Dice per Magic phase",
                  "magic_dice_used": "The 9th Age's Magic Dice used this Magic phase",
                  "spells_cast": "The 9th Age's spells cast this Magic phase",
+                 "spells_forgotten": "The 9th Age's spells a Caster forgot to a Miscast's Amnesia",
                  "duels": "The 9th Age's Duels still being fought",
                  "shot_this_phase": "4th edition's units shot this Shooting phase (their Morale checks wait for "
                                     "its end; 3rd edition's are taken at once)"},
