@@ -174,9 +174,8 @@ def test_the_miscast_table_after_the_spell(dice: list[int], name: str, script: l
         assert not champion
         refused(g, {**CAST, "spell": "Flame Cage"}, CONCLAVE, "champion")
     elif name == "Implosion":
-        assert champion[0].wounds_taken == 1
-        return  # a Conclave champion's +1 Wound is not known to the file loader (left undone: it refuses W1, 1 taken)
-    reloads(g)
+        assert champion[0].wounds_taken == 1  # W1 in his profile, +1 as the Conclave's champion: he stands
+    reloads(g)  # and the saved state loads again (Ruleset.model_wounds; the loader refused it until session 32)
 
 
 @pytest.mark.rule(MISCAST)
