@@ -101,3 +101,12 @@ def exact_odds_as_brute_force(state: GameState, action: dict[str, Any]) -> list[
     fine = enumerate_outcomes(lambda dice: summarise(state, rules.resolve(state, act, dice)), fine=True)
     assert dict(odds.weights) == dict(fine.items())
     return list(odds.weights)
+
+
+def melee_scenario(active: str = "elves", **kw: Any) -> dict[str, Any]:
+    """``scenario`` in the Melee phase, both sides engaged (the Spearmen's statuses as given), nobody with an Attack
+    unless a profile gives one: the judge rounds' fights whose combat result the test sets by ranks and charges."""
+    kw.setdefault("spear_profile", STILL_SPEAR)
+    kw.setdefault("orc_profile", STILL_ORC)
+    return scenario(phase="melee", active=active, enemy_y=20, spear_status=kw.pop("spear_status", ["engaged"]),
+                    orc_status=["engaged"], **kw)

@@ -46,7 +46,8 @@ from typing import Any
 
 import pytest
 
-from _t9a import HERO, SPEAR, STILL_ORC, STILL_SPEAR, play_to, refused, reloading_game, reloads, scenario
+from _t9a import (HERO, SPEAR, STILL_ORC, melee_scenario, play_to, refused, reloading_game, reloads,
+                  scenario)
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
@@ -67,11 +68,7 @@ def _boss(profile: str = BOSS_PROFILE, rules: list[str] | None = None, joined: s
             "models": [{"name": "Boss", "profile": profile, "base": [25, 25]}]}
 
 
-def _melee(active: str = "elves", **kw: Any) -> dict[str, Any]:
-    kw.setdefault("spear_profile", STILL_SPEAR)
-    kw.setdefault("orc_profile", STILL_ORC)
-    return scenario(phase="melee", active=active, enemy_y=20, spear_status=kw.pop("spear_status", ["engaged"]),
-                    orc_status=["engaged"], **kw)
+_melee = melee_scenario  # (tests/_t9a.py: shared with round 31 and 32)
 
 
 # -- 1. the Break tests of several losing units: the losing player's order -------------------------------------------

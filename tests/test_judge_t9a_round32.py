@@ -46,12 +46,11 @@ from typing import Any
 
 import pytest
 
-from _t9a import (HERO, STILL_ORC, STILL_SPEAR, exact_odds_as_brute_force, play_to, refused, reloading_game,
-                  reloads, scenario)
+from _t9a import (HERO, STILL_ORC, exact_odds_as_brute_force, melee_scenario, play_to, refused,
+                  reloading_game, reloads, scenario)
 from herohammer.cli import main
-from herohammer.dice import ScriptedDice, SeededDice
+from herohammer.dice import ScriptedDice
 from herohammer.errors import HerohammerError
-from herohammer.game import Game
 from herohammer.simulate import simulate
 from herohammer.units import Status
 
@@ -70,11 +69,7 @@ def at_most(n: int) -> Fraction:
     return Fraction(sum(c for t, c in TWO_D6.items() if t <= n), 36)
 
 
-def _melee(active: str = "elves", **kw: Any) -> dict[str, Any]:
-    kw.setdefault("spear_profile", STILL_SPEAR)
-    kw.setdefault("orc_profile", STILL_ORC)
-    return scenario(phase="melee", active=active, enemy_y=20, spear_status=kw.pop("spear_status", ["engaged"]),
-                    orc_status=["engaged"], **kw)
+_melee = melee_scenario  # (tests/_t9a.py: shared with round 31 and 32)
 
 
 def _one_on_one() -> dict[str, Any]:
