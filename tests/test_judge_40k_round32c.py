@@ -1,0 +1,155 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 32c: the shooting wounds a joined character takes once the
+unit's troopers are dead (published.wound-allocation, session 32), and Pile In (published.pile-in).
+
+Found wrong (each first written as an xfail(strict=True) test):
+- both editions: a wound carried onto the character took one Wound whatever its Strength: Instant Death
+  (published.instant-death) was not weighed;
+- both editions: a carried wound took no save of the character's, even one his unit's save is not (a Captain's
+  invulnerable save against a lascannon the Marines had no save against);
+- both editions: the wounds of a weapon whose range did not reach the character fell on him, because another weapon
+  fired reached him.
+
+Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.game import Game
+
+from _w40k import EDITIONS, game, model, scenario, squad
+
+GUARD = "WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
+OFFICER = "WS4 BS4 S3 T3 W2 I4 A2 Ld8 Sv5+"
+SCATTER = {"name": "scatter laser", "type": "heavy", "shots": 4, "range": 36, "strength": 6, "ap": 6}
+
+
+def kinds(events: list[Any], kind: str) -> list[Any]:
+    return [e for e in events if e.kind == kind]
+
+
+def gunners(*weapons: str, x: float = 20, y: float = 2) -> dict[str, Any]:
+    return {"id": "guns", "models": [{**model(f"Gunner {i + 1}", x + 2 * i, y), "weapons": [w]}
+                                     for i, w in enumerate(weapons)]}
+
+
+def guardsman_and_officer(ruleset: str) -> dict[str, Any]:
+    """Red's scatter laser (4 shots, S6 AP6) 20" from blue's Guardsman (T3 Sv5+) and the officer (T3 W2 Sv5+) who
+    joined him: S6 is double the officer's Toughness."""
+    blue = [{"id": "vets", "models": [model("Guardsman", 20, 22, 7, GUARD)]},
+            {"id": "off", "character": "independent", "joined": "vets", "models": [model("Officer", 22, 22, 8,
+                                                                                          OFFICER)]}]
+    return scenario(ruleset, [gunners("scatter laser", x=21)], blue, phase="shooting", weapons=[SCATTER])
+
+
+# == 1. Instant Death on a carried wound ===========================================================================
+@pytest.mark.xfail(strict=True, reason="a carried wound takes one Wound whatever its Strength")
+@pytest.mark.rule("published.wound-allocation", "published.instant-death")
+@EDITIONS
+def test_a_scatter_laser_wound_carried_onto_the_officer_kills_him_outright(ruleset: str) -> None:
+    """Three scatter laser wounds: the Guardsman takes the first and third, the officer the second, which he
+    saves. The Guardsman fails both: one slays him, the other falls on the officer (session 32). It is a wound of
+    Strength 6, double his Toughness 3: Instant Death, both his Wounds, not one (published.instant-death). His
+    save is the Guardsman's (5+, which the wound failed), so none is rolled again."""
+    g = game(guardsman_and_officer(ruleset))
+    events = g.apply({"do": "shoot", "unit": "guns", "target": "vets"},
+                     dice=ScriptedDice([6, 6, 6, 1] + [6, 6, 6] + [1, 1] + [6]))
+    assert not g.state.unit("off").alive
+    death = kinds(events, "instant_death")
+    assert len(death) == 1 and "Officer" in death[0].message and "S6" in death[0].message
+    assert "published.instant-death" in death[0].rules
+
+
+def officer_slain_closed_form() -> Fraction:
+    """The officer's death by the scatter laser, by hand: each shot wounds with 2/3 * 5/6 = 5/9; the wounds go
+    Guardsman, officer, Guardsman, officer; each is saved on 5+ (1/3). He dies when one of his own goes unsaved
+    (S6: Instant Death) or two of the Guardsman's do (the second carried onto him, Instant Death, no second save:
+    the same 5+)."""
+    p, save = Fraction(5, 9), Fraction(1, 3)
+    total = Fraction(0)
+    for w in range(5):
+        ways = Fraction([1, 4, 6, 4, 1][w]) * p ** w * (1 - p) ** (4 - w)
+        mine, his = (w + 1) // 2, w // 2
+        lives = save ** his * (1 - (1 - save) ** 2 if mine == 2 else 1)
+        total += ways * (1 - lives)
+    return total
+
+
+@pytest.mark.xfail(strict=True, reason="a carried wound takes one Wound whatever its Strength")
+@pytest.mark.rule("published.wound-allocation", "published.instant-death")
+@EDITIONS
+def test_the_odds_the_officer_falls_to_the_scatter_laser_equal_brute_force_and_the_count(ruleset: str) -> None:
+    """The chance the officer is slain: the fast enumeration equals brute force and ``officer_slain_closed_form``."""
+    start = game(guardsman_and_officer(ruleset)).state
+
+    def officer_slain(dice: Dice) -> bool:
+        played = Game(start, dice)
+        played.apply({"do": "shoot", "unit": "guns", "target": "vets"}, dice=dice)
+        return not played.state.unit("off").alive
+
+    fast = enumerate_outcomes(officer_slain, positions=False)
+    assert fast == enumerate_outcomes(officer_slain, fine=True)
+    assert fast[True] == officer_slain_closed_form()
+
+
+# == 2. the character's own save against a carried wound ==========================================================
+CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A3 Ld9 Sv3+ Inv4+"
+
+
+def marine_and_haloed_captain(ruleset: str, *weapons: str) -> dict[str, Any]:
+    """Red's gunners 20" from blue's Marine (Sv3+) and the Captain (W2, Sv3+, Inv4+) who joined him."""
+    blue = [squad("tac", 20, 22, n=1),
+            {"id": "cap", "character": "independent", "joined": "tac", "models": [model("Cap", 22, 22, 9, CAPTAIN)]}]
+    return scenario(ruleset, [gunners(*weapons)], blue, phase="shooting")
+
+
+@pytest.mark.xfail(strict=True, reason="a carried wound takes no save of the character's")
+@pytest.mark.rule("published.wound-allocation", "published.saves")
+@EDITIONS
+def test_a_lascannon_wound_carried_onto_the_captain_meets_his_invulnerable_save(ruleset: str) -> None:
+    """Three lascannon wounds (AP2): the Marine takes the first and third (no save), the Captain the second, which
+    his invulnerable 4+ saves. The Marine's second falls on the Captain: his own save against it is 4+, not the
+    Marine's none, so he rolls it, and saves it on the 6 (4th ed., Mixed armour: unsaved wounds fall on models of
+    the armour type that was used for the save): he stands unhurt."""
+    g = game(marine_and_haloed_captain(ruleset, "lascannon", "lascannon", "lascannon"))
+    events = g.apply({"do": "shoot", "unit": "guns", "target": "tac"},
+                     dice=ScriptedDice([6, 6, 6] + [6, 6, 6] + [6] + [6]))
+    assert not g.state.unit("tac").alive
+    cap = g.state.unit("cap")
+    assert cap.alive and cap.models[0].wounds_taken == 0
+    carried = [e for e in kinds(events, "saves") if "carried" in e.message]
+    assert len(carried) == 1 and "4+" in carried[0].message and "1 saved" in carried[0].message
+    assert "published.wound-allocation" in carried[0].rules
+
+
+# == 3. the reach of the weapon whose wound it is ==================================================================
+def bolters_and_heavy_bolter(ruleset: str) -> dict[str, Any]:
+    """Two bolters and a heavy bolter 0.5" from the table edge; blue's Marine 22.5" from the bolters, his Captain
+    24.5" from them (beyond their 24") and within the heavy bolter's 36"."""
+    blue = [squad("tac", 21, 24, n=1), {"id": "cap", "character": "independent", "joined": "tac",
+                                        "models": [model("Cap", 21, 26, 9, CAPTAIN)]}]
+    return scenario(ruleset, [gunners("bolter", "bolter", "heavy bolter", y=0.5)], blue, phase="shooting")
+
+
+@pytest.mark.xfail(strict=True, reason="the Captain takes a bolter's wound because the heavy bolter reaches him")
+@pytest.mark.rule("published.wound-allocation")
+@EDITIONS
+def test_a_bolter_wound_past_the_last_marine_is_lost_when_the_bolter_does_not_reach_the_captain(
+        ruleset: str) -> None:
+    """Both bolter wounds fall on the Marine (the Captain stands beyond the bolters' 24"), the heavy bolter's on
+    the Captain, who saves it. The Marine fails both saves: one slays him, the other is a bolter's wound and the
+    bolters do not reach the Captain, so it is lost (said, published.wound-allocation), though the heavy bolter
+    reaches him."""
+    g = game(bolters_and_heavy_bolter(ruleset))
+    events = g.apply({"do": "shoot", "unit": "guns", "target": "tac"},
+                     dice=ScriptedDice([6, 6, 6, 6] + [6, 1, 1, 6] + [1, 1] + [6]))
+    assert not g.state.unit("tac").alive
+    cap = g.state.unit("cap")
+    assert cap.alive and cap.models[0].wounds_taken == 0
+    lost = kinds(events, "beyond_reach")
+    assert len(lost) == 1 and lost[0].message.startswith("1 wound on tac lost")
