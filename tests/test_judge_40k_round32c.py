@@ -48,7 +48,6 @@ def guardsman_and_officer(ruleset: str) -> dict[str, Any]:
 
 
 # == 1. Instant Death on a carried wound ===========================================================================
-@pytest.mark.xfail(strict=True, reason="a carried wound takes one Wound whatever its Strength")
 @pytest.mark.rule("published.wound-allocation", "published.instant-death")
 @EDITIONS
 def test_a_scatter_laser_wound_carried_onto_the_officer_kills_him_outright(ruleset: str) -> None:
@@ -80,7 +79,6 @@ def officer_slain_closed_form() -> Fraction:
     return total
 
 
-@pytest.mark.xfail(strict=True, reason="a carried wound takes one Wound whatever its Strength")
 @pytest.mark.rule("published.wound-allocation", "published.instant-death")
 @EDITIONS
 def test_the_odds_the_officer_falls_to_the_scatter_laser_equal_brute_force_and_the_count(ruleset: str) -> None:
@@ -108,7 +106,6 @@ def marine_and_haloed_captain(ruleset: str, *weapons: str) -> dict[str, Any]:
     return scenario(ruleset, [gunners(*weapons)], blue, phase="shooting")
 
 
-@pytest.mark.xfail(strict=True, reason="a carried wound takes no save of the character's")
 @pytest.mark.rule("published.wound-allocation", "published.saves")
 @EDITIONS
 def test_a_lascannon_wound_carried_onto_the_captain_meets_his_invulnerable_save(ruleset: str) -> None:
@@ -127,6 +124,26 @@ def test_a_lascannon_wound_carried_onto_the_captain_meets_his_invulnerable_save(
     assert "published.wound-allocation" in carried[0].rules
 
 
+@pytest.mark.rule("published.wound-allocation", "published.saves", "published.instant-death")
+@EDITIONS
+def test_the_odds_the_haloed_captain_falls_to_three_lascannons_equal_brute_force_and_the_count(ruleset: str) -> None:
+    """Each lascannon shot wounds with 2/3 * 5/6 = 5/9; the wounds go Marine, Captain, Marine; the Marine has no
+    save. The Captain dies (S9: Instant Death) when his own wound or the Marine's second, carried onto him, beats
+    his invulnerable 4+ (1/2 each): 1/2 with two wounds, 3/4 with three. The fast enumeration equals brute force
+    and this count."""
+    start = game(marine_and_haloed_captain(ruleset, "lascannon", "lascannon", "lascannon")).state
+
+    def captain_slain(dice: Dice) -> bool:
+        played = Game(start, dice)
+        played.apply({"do": "shoot", "unit": "guns", "target": "tac"}, dice=dice)
+        return not played.state.unit("cap").alive
+
+    p = Fraction(5, 9)
+    fast = enumerate_outcomes(captain_slain, positions=False)
+    assert fast == enumerate_outcomes(captain_slain, fine=True)
+    assert fast[True] == 3 * p ** 2 * (1 - p) * Fraction(1, 2) + p ** 3 * Fraction(3, 4)
+
+
 # == 3. the reach of the weapon whose wound it is ==================================================================
 def bolters_and_heavy_bolter(ruleset: str) -> dict[str, Any]:
     """Two bolters and a heavy bolter 0.5" from the table edge; blue's Marine 22.5" from the bolters, his Captain
@@ -136,7 +153,6 @@ def bolters_and_heavy_bolter(ruleset: str) -> dict[str, Any]:
     return scenario(ruleset, [gunners("bolter", "bolter", "heavy bolter", y=0.5)], blue, phase="shooting")
 
 
-@pytest.mark.xfail(strict=True, reason="the Captain takes a bolter's wound because the heavy bolter reaches him")
 @pytest.mark.rule("published.wound-allocation")
 @EDITIONS
 def test_a_bolter_wound_past_the_last_marine_is_lost_when_the_bolter_does_not_reach_the_captain(
@@ -153,3 +169,22 @@ def test_a_bolter_wound_past_the_last_marine_is_lost_when_the_bolter_does_not_re
     assert cap.alive and cap.models[0].wounds_taken == 0
     lost = kinds(events, "beyond_reach")
     assert len(lost) == 1 and lost[0].message.startswith("1 wound on tac lost")
+
+
+@pytest.mark.rule("published.wound-allocation")
+def test_the_odds_of_the_captains_wounds_from_bolters_and_a_heavy_bolter_equal_brute_force() -> None:
+    """The Captain's wounds after the bolters and heavy bolter: the fast enumeration (which reads the carried
+    wounds' saves again per result) equals brute force, and no bolter wound ever reaches him: with no heavy bolter
+    wound he is never hurt."""
+    start = game(bolters_and_heavy_bolter("40k4")).state
+
+    def captain_hurt(dice: Dice) -> tuple[int, int]:
+        played = Game(start, dice)
+        events = played.apply({"do": "shoot", "unit": "guns", "target": "tac"}, dice=dice)
+        cap = played.state.unit("cap")
+        heavy = int(next(e.message for e in kinds(events, "shots") if "heavy bolter" in e.message).split(", ")[1][0])
+        return min(heavy, 1), (cap.models[0].wounds_taken if cap.alive else 2)
+
+    fast = enumerate_outcomes(captain_hurt, positions=False)
+    assert fast == enumerate_outcomes(captain_hurt, fine=True)
+    assert not any(hurt for (heavy, hurt) in fast if not heavy)
