@@ -14,6 +14,7 @@ Each case plays actions through ``Game`` and asserts the ruling and the rule it 
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +23,7 @@ import pytest
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import EDITIONS, game, model, scenario, squad
+from _w40k import BASE_25, EDITIONS, game, model, scenario, squad
 
 GUARD = "WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
 OFFICER = "WS4 BS4 S3 T3 W2 I4 A2 Ld8 Sv5+"
@@ -188,3 +189,36 @@ def test_the_odds_of_the_captains_wounds_from_bolters_and_a_heavy_bolter_equal_b
     fast = enumerate_outcomes(captain_hurt, positions=False)
     assert fast == enumerate_outcomes(captain_hurt, fine=True)
     assert not any(hurt for (heavy, hurt) in fast if not heavy)
+
+
+# == 4. Pile In of a model boxed in behind friends =================================================================
+ORK = "WS4 BS2 S3 T4 W1 I2 A1 Ld7 Sv6+"
+
+
+def boxed_in(ruleset: str) -> Game:
+    """Red's Back stands first in his squad, boxed in by five friends in a half ring 1.4" around him (0.09" between
+    bases, too little to pass); T1, apart, touches the Boy B1; five more Boyz stand in a line 5.5" ahead of Back."""
+    ring = [model(f"R{k}", 18 + 1.4 * math.cos(math.radians(a)), 17 + 1.4 * math.sin(math.radians(a)))
+            for k, a in enumerate((0, 45, 90, 135, 180))]
+    tac = {"id": "tac", "status": ["locked"], "models": [model("Back", 18, 17), *ring, model("T1", 24, 20)]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [
+        model("B1", 24, 20 + BASE_25, 7, ORK), *(model(f"B{i + 2}", x, 22.5, 7, ORK)
+                                                for i, x in enumerate((14, 16, 18, 20, 22)))]}
+    return game(scenario(ruleset, [tac], [boyz], phase="assault"))
+
+
+@pytest.mark.xfail(strict=True, reason="a model boxed in behind friends that have not moved yet stops short")
+@pytest.mark.rule("published.pile-in")
+@EDITIONS
+def test_a_marine_boxed_in_behind_friends_still_piles_in_to_base_contact(ruleset: str) -> None:
+    """T1 slays B1 (6, 6, the Boy's save 1); the Boyz pass their check. Every Marine then MUST move up to 6" to
+    contact the enemy if he can (published.pile-in): the ring ahead of Back moves in, and Back, boxed in until
+    then, follows through the gap they leave; every Marine, Back and R0 included, ends in base contact with a
+    Boy."""
+    g = boxed_in(ruleset)
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 1, 1, 1, 1] + [1] * 4))
+    assert any(e.kind == "pile_in" for e in events)
+    boyz = g.state.unit("boyz").models
+    for m in g.state.unit("tac").models:
+        gap = min(math.dist(m.at, b.at) for b in boyz) - BASE_25
+        assert gap <= 0.01, (m.name, gap)
