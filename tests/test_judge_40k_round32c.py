@@ -221,3 +221,23 @@ def test_a_marine_boxed_in_behind_friends_still_piles_in_to_base_contact(ruleset
     for m in g.state.unit("tac").models:
         gap = min(math.dist(m.at, b.at) for b in boyz) - BASE_25
         assert gap <= 0.01, (m.name, gap)
+
+
+@pytest.mark.rule("published.pile-in")
+@EDITIONS
+def test_marines_standing_base_to_base_both_pile_in(ruleset: str) -> None:
+    """T1 slays B1; T2 and T3, 4" from him, stand base to base beside each other, 3" from the Boyz left.
+    Each MUST move up to 6" to contact the enemy (published.pile-in): standing touching a friend does not keep a
+    model still (before judge round 32c a model nearer a friend than the Pile In's clearance could not move even
+    away from him); all three end in base contact."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("T1", 20, 20), model("T2", 15, 20),
+                                                          model("T3", 15 + BASE_25, 20)]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [
+        model("B1", 20, 20 + BASE_25, 7, ORK), *(model(f"B{i + 2}", x, 24, 7, ORK) for i, x in enumerate((15, 17, 21)))]}
+    g = game(scenario(ruleset, [tac], [boyz], phase="assault"))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 1, 1, 1, 1] + [1] * 4))
+    left = g.state.unit("boyz").models
+    assert [m.name for m in left] == ["B2", "B3", "B4"]
+    for m in g.state.unit("tac").models:
+        gap = min(math.dist(m.at, b.at) for b in left) - BASE_25
+        assert gap <= 0.01, (m.name, gap)
