@@ -7,7 +7,20 @@ Found wrong (each first written as an xfail(strict=True) test):
 - both editions: a carried wound took no save of the character's, even one his unit's save is not (a Captain's
   invulnerable save against a lascannon the Marines had no save against);
 - both editions: the wounds of a weapon whose range did not reach the character fell on him, because another weapon
-  fired reached him.
+  fired reached him;
+- both editions: a Pile In model boxed in behind friends that had not moved yet stopped short of the enemy it could
+  reach (published.pile-in: models MUST move up to 6" to contact the enemy);
+- both editions (found while fixing the last, tested after the fix): a model standing base to base with a friend
+  could not pile in at all, even away from him.
+
+Fixed (judge round 32c), each xfail mark removed: ``carry_over`` (w40k_wounds) puts each excess wound on a
+character its own weapon reaches, with its weapon's Strength (Instant Death) and AP; the character saves it with his
+own save unless that is the save it already failed (4th ed., Mixed armour), rolled after the troopers' saves so that
+enumeration stays exact; the owning player's choice of which wounds are the excess is played as the least harmful
+(first those no character is reached by, then those that would not kill one outright).  ``_pile_in_models`` moves
+the models nearest the enemy first and walks the unit again while one moves on; ``_first_block`` lets a model move
+away from a base it stands touching.  Decisions stated: published.wound-allocation, published.pile-in.  Book entry:
+40k4-a-lascannon-wound-carried-onto-the-captain-meets-his-iron-halo.
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
