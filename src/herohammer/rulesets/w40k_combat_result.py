@@ -86,6 +86,8 @@ def _first_block(start: geo.Point, end: geo.Point, radius: float,
     for o, clearance in others:
         stretch = geo.disc_path_overlaps(start, step, radius + clearance, o)
         if stretch is not None and stretch[1] > 0.0 and stretch[0] < u:
+            if stretch[0] <= 0.0 and (start[0] - o.at[0]) * step[0] + (start[1] - o.at[1]) * step[1] >= 0.0:
+                continue  # already this near (a friend it stood touching): moving away from it is free
             u = stretch[0]
     return max(0.0, u - STOP_SHORT / length) if u < 1.0 else 1.0
 
@@ -94,9 +96,10 @@ _AROUND_ANGLES = tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) fo
 
 
 def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
-                    others: Sequence[tuple[geo.Placed, float]]) -> geo.Point | None:
+                    others: Sequence[tuple[geo.Placed, float]], most: float = PILE_IN_INCHES) -> geo.Point | None:
     """Return the nearest place in base contact with a foe of the combat that a model of base ``radius`` at ``start``
-    reaches by a straight move of at most 6" through and into no other base, or None (published.pile-in's decision,
+    reaches by a straight move of at most ``most`` (6", or what its Pile In has left) through and into no other base,
+    or None (published.pile-in's decision,
     session 31: a Pile In is a move "in an attempt to contact" the enemy, so a model whose straight way in is cut
     off by a friend's base goes around it, as any move may)."""
     best: tuple[float, geo.Point] | None = None
@@ -105,11 +108,80 @@ def _contact_around(start: geo.Point, radius: float, foes: Sequence[Model],
         for cos, sin in _AROUND_ANGLES:
             spot = (f.at[0] + reach * cos, f.at[1] + reach * sin)
             length = math.dist(start, spot)
-            if length > PILE_IN_INCHES or (best is not None and length >= best[0]):
+            if length > most or (best is not None and length >= best[0]):
                 continue
             if _first_block(start, spot, radius, others) >= 1.0:
                 best = (length, spot)
     return best[1] if best is not None else None
+
+#: How many times a unit's models are walked for a Pile In: a model stopped by a friend that had not moved yet
+#: goes on, with what its 6" has left, once the friend has moved (published.pile-in, judge round 32c).
+PILE_IN_PASSES = 4
+#: The least move (inches) that counts as a model's progress in a pass of its Pile In.
+PILE_IN_PROGRESS = 0.01
+
+
+@implements(PILE_IN_RULE)
+def _pile_in_models(state: GameState, group: Sequence[Unit], enemies: Sequence[Unit], foes: list[Model],
+                    foe_ids: set[str]) -> tuple[GameState, list[str]]:
+    """Move a unit's models (its joined characters' too) up to 6" each towards the nearest enemy model of the combat;
+    return the state and the names of those that moved (in the unit's order).  Models "MUST move up to 6\" in an attempt to contact enemy"
+    (4th ed. p. 57), so (decisions, published.pile-in):
+
+    - each takes the straight way in, stopping at base contact or short of any other base; one whose straight way
+      is cut off goes around to the nearest free place in contact it reaches (session 31);
+    - those nearest the enemy move first, and the unit's models are walked again (``PILE_IN_PASSES``) while one
+      moves on: a model boxed in behind friends that had not moved yet follows them in with what its 6" has left
+      (judge round 32c; before, models moved once each in the order they stand in the unit and a boxed-in one
+      stopped short)."""
+    def gap_of(ref: tuple[int, int]) -> float:
+        m = group[ref[0]].models[ref[1]]
+        return min([geo.distance(m.placed, f.placed) for f in foes])
+
+    order = sorted([(k, i) for k, x in enumerate(group) for i in range(len(x.models))], key=gap_of)
+    left = dict.fromkeys(order, PILE_IN_INCHES)
+    went: set[tuple[int, int]] = set()
+    for _ in range(PILE_IN_PASSES):
+        moved = False
+        for ref in order:
+            k, i = ref
+            x = state.unit(group[k].id)
+            m = x.models[i]
+            most = left[ref]
+            if most <= PILE_IN_PROGRESS:
+                continue
+            # every other base as it stands now (the models already moved included); only a foe of the combat may
+            # be touched
+            others = [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
+                      for y in state.units if y.on_table for o in y.models if o is not m]
+            nearest = min(foes, key=lambda f: geo.distance(m.placed, f.placed))
+            gap = geo.distance(m.placed, nearest.placed)
+            if gap <= 0.01:
+                continue
+            dx, dy = nearest.at[0] - m.at[0], nearest.at[1] - m.at[1]
+            length = (dx * dx + dy * dy) ** 0.5
+            step = min(most, gap)
+            end = (m.at[0] + dx / length * step, m.at[1] + dy / length * step)
+            radius = m.base.radius_inches if m.base.round else m.base.reach_inches
+            u_clear = _first_block(m.at, end, radius, others)
+            if u_clear < 1.0 and step == gap:  # the way straight in is cut off: go around (session 31)
+                around = _contact_around(m.at, radius, foes, others, most)
+                if around is not None:
+                    end, u_clear = around, 1.0
+            to = (m.at[0] + (end[0] - m.at[0]) * u_clear, m.at[1] + (end[1] - m.at[1]) * u_clear)
+            travelled = math.dist(m.at, to)
+            if travelled < PILE_IN_PROGRESS:
+                continue
+            left[ref] = most - travelled
+            models = list(x.models)
+            models[i] = evolve(m, at=to)
+            state = state.replace_units(evolve(x, models=tuple(models)))
+            foes = [f for e in enemies for y in state.combined(e.id) for f in y.models]
+            moved = True
+            went.add(ref)
+        if not moved:
+            break
+    return state, [x.models[i].name for k, x in enumerate(group) for i in range(len(x.models)) if (k, i) in went]
 
 
 class _SweepFacts:
@@ -449,10 +521,9 @@ class CombatResultRules(AssaultRules):
     @implements(PILE_IN_RULE)
     def _pile_in(self, state: GameState, piling: Sequence[str], combat: Sequence[str]) -> Resolution:
         """Pile In the units a combat's result left with no enemy in base contact but one within reach (``_unlocked``):
-        each model (its joined characters' too) moves up to 6" straight towards the nearest model of an enemy unit of
-        the combat, stopping at base contact or short of any other base, out of contact with units not in the assault
-        (a model whose straight way in is cut off goes around to the nearest free place in contact it reaches);
-        the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
+        each model (its joined characters' too) moves up to 6" towards the nearest model of an enemy unit of the
+        combat, stopping at base contact or short of any other base, out of contact with units not in the assault
+        (``_pile_in_models``); the side whose turn it is first.  A unit that then touches no enemy is released: its assault has ended, and it
         may consolidate as a unit its foes left (published.pile-in)."""
         if not piling:
             return state, []
@@ -467,35 +538,7 @@ class CombatResultRules(AssaultRules):
             if not foes or any(_touching(x, state.unit(e.id)) for x in group for e in enemies):
                 continue  # another's Pile In has reached it
             foe_ids = {x.id for e in enemies for x in state.combined(e.id)}
-            names = []
-            for x in group:
-                models = list(x.models)
-                for i, m in enumerate(models):
-                    # every other base as it stands now (the models already moved included); only a foe of the
-                    # combat may be touched
-                    others = [(o.placed, 0.0 if y.id in foe_ids else PILE_IN_CLEARANCE)
-                              for y in state.units if y.on_table for o in y.models if o is not m]
-                    nearest = min(foes, key=lambda f: geo.distance(m.placed, f.placed))
-                    gap = geo.distance(m.placed, nearest.placed)
-                    if gap <= 0.01:
-                        continue
-                    dx, dy = nearest.at[0] - m.at[0], nearest.at[1] - m.at[1]
-                    length = (dx * dx + dy * dy) ** 0.5
-                    step = min(PILE_IN_INCHES, gap)
-                    end = (m.at[0] + dx / length * step, m.at[1] + dy / length * step)
-                    radius = m.base.radius_inches if m.base.round else m.base.reach_inches
-                    u_clear = _first_block(m.at, end, radius, others)
-                    if u_clear < 1.0 and step == gap:  # the way straight in is cut off: go around (session 31)
-                        around = _contact_around(m.at, radius, foes, others)
-                        if around is not None:
-                            end, u_clear = around, 1.0
-                    if u_clear <= 0.0:
-                        continue
-                    models[i] = evolve(m, at=(m.at[0] + (end[0] - m.at[0]) * u_clear,
-                                              m.at[1] + (end[1] - m.at[1]) * u_clear))
-                    names.append(m.name)
-                    state = state.replace_units(evolve(x, models=tuple(models)))
-                    foes = [f for e in enemies for y in state.combined(e.id) for f in y.models]
+            state, names = _pile_in_models(state, group, enemies, foes, foe_ids)
             group = state.combined(u.id)
             reached = sorted({e.id for x in group for e in enemies if _touching(x, state.unit(e.id))})
             where = f"; in base contact with {', '.join(reached)}" if reached else "; no model reaches the enemy"

@@ -31,9 +31,10 @@ from ..units import Model, Status, Unit
 from ..values import evolve
 from ..weapons import Weapon, WeaponType
 from .base import Resolution
-from .w40k_wounds import (casualties, keep_bounded, majority, MODEL_OF, ModelRef, MODELS_OF, outright_events, release_orphans,
-                          roll_saves, rolls_since, save_groups, saves_event, SavesGroup, TOUGHNESS_OF, UNIT_OF,
-                          unsaved_taken, WEAPONS_OF, WoundBatch, wounded_units, zero_rules)
+from .w40k_wounds import (Carry, CarrySaves, casualties, keep_bounded, majority, MODEL_OF, ModelRef, MODELS_OF,
+                          outright_events, release_orphans, roll_saves, rolls_since, save_groups, saves_event,
+                          SavesGroup, TOUGHNESS_OF, UNIT_OF, unsaved_taken, WEAPONS_OF, WoundBatch, wounded_units,
+                          zero_rules)
 from .w40k_morale import last_models, MORALE_FRACTION, MoraleRules, NONE_YET
 
 _SHOT = frozenset({Status.SHOT})
@@ -108,7 +109,7 @@ class _Attack:
     allocated) the target's models in the order that takes wounds and the save groups per number of wounds."""
 
     __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "beyond", "parts", "pool", "reach",
-                 "out_of_reach", "models", "allocations", "said")
+                 "out_of_reach", "models", "allocations", "said", "carried")
 
     def __init__(self, target_id: str, rules: tuple[str, ...], batches: tuple[_Batch, ...], groups: tuple[Unit, ...],
                  fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None, beyond: bool,
@@ -124,6 +125,8 @@ class _Attack:
         self.allocations: dict[tuple[int, ...], list[SavesGroup] | None] = {}
         #: the words of its shots and saves events by what they say (``_fire``, ``_saves``)
         self.said: dict[tuple[Any, ...], str] = {}
+        #: each save group's wounds by batch index, per number of wounds per batch (``_carry``)
+        self.carried: dict[tuple[int, ...], list[list[int]]] = {}
 
     def reach_short(self) -> bool:
         """Say whether some weapon fired does not reach every model of the target (wounds may be lost for it)."""
@@ -540,19 +543,20 @@ class ShootingRules(MoraleRules):
             events += _lost_events(attack, got_each, None)
             return None, events
         outright: list[tuple[ModelRef, int, int]] = []
-        hurt = unsaved_taken(*taken, None, outright, carry_to(attack))
+        carry = _carry(attack, got_each, _as_rolled(taken[3]))
+        hurt = unsaved_taken(*taken[:3], None, outright, carry)
         wounded, slain = wounded_units(state, hurt)
         events += outright_events(outright, taken[1])
         if slain:
             events.append(casualties(slain, rules))
-        events += _lost_events(attack, got_each, taken, hurt)
+        events += _lost_events(attack, got_each, taken, hurt, carry)
         return wounded, events
 
     def _saves(self, state: GameState, attack: _Attack, got_each: tuple[int, ...], dice: Dice
-               ) -> tuple[tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
-                          list[Event]]:
+               ) -> tuple[_Taken | None, list[Event]]:
         """Allocate an attack's wounds and roll the saves per group: the groups, the models, the unsaved wounds per
-        group and the events (None instead of the first three when no wound was allocated)."""
+        group, the joined characters' saves made against the unit's wounds carried onto them (``carry_over``) and
+        the events (None instead of the first four when no wound was allocated)."""
         if not any(got_each):  # nothing to allocate: no order of the models needed
             return None, []
         if attack.models is not None and (groups := attack.allocations.get(got_each)) is not None:  # known
@@ -574,7 +578,11 @@ class ShootingRules(MoraleRules):
             if text is None:  # saves_event's words
                 text = keep_bounded(said, key, saves_event(group, saved, rules, ())[1], WORDS_KEPT)
             events.append(Event("saves", text, rules, rolls_since(dice, start)))
-        return (groups, models, tuple(unsaved)), events
+        made: list[int] = []
+        carry = _carry(attack, got_each, _rolling(attack, dice, made, events))
+        if carry is not None:  # the characters' own saves against the unit's excess, rolled now
+            unsaved_taken(groups, models, unsaved, None, None, carry)
+        return (groups, models, tuple(unsaved), tuple(made)), events
 
     def picked_out(self, state: GameState, target: Unit) -> bool:
         """Say whether a character who has joined a unit is shot at as a target of his own (none in 3rd edition)."""
@@ -614,7 +622,7 @@ class ShootingRules(MoraleRules):
         attack = plan.attack
         got_each, events = self._fire(attack, dice)
         taken, more = self._saves(state, attack, got_each, dice)
-        key = None if taken is None else (got_each, taken[2])
+        key = None if taken is None else (got_each, taken[2], taken[3])
         if key is None and attack.reach_short() and any(got_each):  # wounds that found no model to take them: told
             key = (got_each, None)
         outcomes = plan.outcomes
@@ -673,8 +681,7 @@ class ShootingRules(MoraleRules):
         events += self._fired_on_the_move(members, fired, barred)
         return _Volley(shooter.id, tuple(members), tuple(events), attack, {}, {}, barred)
 
-    def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...],
-                        taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
+    def _volley_outcome(self, state: GameState, plan: _Volley, got_each: tuple[int, ...], taken: _Taken | None,
                         keeping: bool = False) -> tuple[GameState, tuple[Event, ...], _Check]:
         """Return the state after a volley's wounds (the slain removed, the firers marked as having shot, the target
         remembered: 40k4.shoot.same-target), its casualties event and the wounds lost beyond the weapons' reach
@@ -686,8 +693,9 @@ class ShootingRules(MoraleRules):
         hurt: dict[ModelRef, int] | None = None
         outright: list[tuple[ModelRef, int, int]] = []
         if taken is not None:
-            hurt = unsaved_taken(*taken, None, outright, carry_to(attack))
-            told = _lost_events(attack, got_each, taken, hurt)
+            carry = _carry(attack, got_each, _as_rolled(taken[3]))
+            hurt = unsaved_taken(*taken[:3], None, outright, carry)
+            told = _lost_events(attack, got_each, taken, hurt, carry)
         else:
             told = _lost_events(attack, got_each, None)
         if not keeping:
@@ -906,23 +914,22 @@ def _within_fire(state: GameState, pool: list[ModelRef], models: dict[ModelRef, 
 
 
 @implements("published.wound-allocation")
-def _lost_events(attack: _Attack, got_each: tuple[int, ...],
-                 taken: tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...]] | None,
-                 hurt: dict[ModelRef, int] | None = None) -> tuple[Event, ...]:
+def _lost_events(attack: _Attack, got_each: tuple[int, ...], taken: _Taken | None,
+                 hurt: dict[ModelRef, int] | None = None, carry: Carry | None = None) -> tuple[Event, ...]:
     """Say how many of an attack's wounds are lost (``beyond_reach``): those no living model in reach took (no save
     rolled) or the reachable models' Wounds could not hold: the owning player may remove only models "within the
     line of fire and range of the attacker's weaponry" (4th ed., Removing casualties), so the rest of the unit
-    stands.  A joined character in reach takes the unit's excess (``carry_to``), so none is lost for him.  Nothing
+    stands.  A joined character whom a wound's weapon reaches may take it (``carry_over``).  Nothing
     when every weapon reaches every model of the target (checked first: the usual volley pays nothing more), or
     none is lost."""
     if not attack.reach_short():
         return ()
     lost = sum(got_each)
     if taken is not None:
-        groups, models, unsaved = taken
-        if any(g[5] for g in groups):  # Instant Death: one unsaved wound took all a model's Wounds left
-            left_over: list[int] = []  # each group's unsaved wounds no model took
-            unsaved_taken(groups, models, unsaved, left_over, None, carry_to(attack))
+        groups, models, unsaved, _ = taken
+        if carry is not None or any(g[5] for g in groups):  # a wound carried, or Instant Death: one unsaved wound
+            left_over: list[int] = []  # each group's unsaved wounds no model took; may take all a model's Wounds left
+            unsaved_taken(groups, models, unsaved, left_over, None, carry)
             lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
         else:
             lost -= sum(g[2] for g in groups) - sum(unsaved) + sum((hurt or {}).values())  # saved, and taken
@@ -951,6 +958,50 @@ def carry_to(attack: _Attack) -> tuple[ModelRef, ...]:
     if models is None or len(attack.groups) == 1:
         return ()
     return tuple([ref for ref in attack.pool if models[ref][0].character is not None])
+
+
+#: A volley's allocated wounds and saves (``ShootingRules._saves``): the save groups, the target's models, each
+#: group's unsaved wounds, and the saves each joined character made against wounds carried onto him, in order.
+_Taken = tuple[list[SavesGroup], dict[ModelRef, tuple[Unit, Model]], tuple[int, ...], tuple[int, ...]]
+
+
+@implements("published.wound-allocation")
+def _carry(attack: _Attack, got_each: tuple[int, ...], saves: CarrySaves) -> Carry | None:
+    """Return what the unit's excess needs to fall on its joined characters (``Carry``), None when none joined it
+    in reach: each wound keeps its weapon (Strength, AP, and the models it reaches: ``attack.reach``)."""
+    to = carry_to(attack)
+    if not to or attack.models is None:
+        return None
+    batches = [WoundBatch(got, b.weapon.ap, strength=b.strength) for got, b in zip(got_each, attack.batches)]
+    wounds = attack.carried.get(got_each)
+    if wounds is None:
+        wounds = []
+        save_groups(attack.models, attack.pool, batches, attack.target_id, attack.reach, wounds)
+        keep_bounded(attack.carried, got_each, wounds, ALLOCATIONS_KEPT)
+    reach = attack.reach
+
+    def reaches(b: int, ref: ModelRef) -> bool:
+        return reach is None or ref in reach[b]  # carry_to: every character some weapon reaches
+    return Carry(to, batches, wounds, reaches, saves, attack.target_id)
+
+
+def _rolling(attack: _Attack, dice: Dice, made: list[int], events: list[Event]) -> CarrySaves:
+    """Roll a character's saves against wounds carried onto him (published.saves), keeping each count in ``made``
+    and saying it."""
+    def roll(ref: ModelRef, n: int, save: int, words: str) -> int:
+        start = len(dice.log)
+        saved = dice.pool(n, save, f"{attack.target_id}: saves ({save}+) for {words}", "published.saves")
+        made.append(saved)
+        events.append(Event("saves", f"{words}: {n} wound{'s' * (n != 1)} ({save}+), {saved} saved, {n - saved} "
+                            "unsaved", (*attack.rules, "published.saves"), rolls_since(dice, start)))
+        return saved
+    return roll
+
+
+def _as_rolled(made: tuple[int, ...]) -> CarrySaves:
+    """Read a character's saves against carried wounds again, as ``_rolling`` rolled them (the same order)."""
+    counts = iter(made)
+    return lambda ref, n, save, words: next(counts)
 
 
 @implements("published.monstrous-creatures")

@@ -8,14 +8,16 @@ Decisions the seeds leave open (the published rules where they give them):
   per group of models with the same save.  A joined character's wounds are always its
   own group; within a group, unsaved wounds slay whole models in order.  In close combat the
   unit's excess never carries over onto its character (40k4.cc.no-carry-over) and is lost;
-  a volley's falls on him, one of the unit's models (``unsaved_taken``'s ``carry_to``).
+  a volley's falls on him, one of the unit's models (``carry_over``): each wound with its own
+  weapon's Strength (Instant Death), AP and reach, and through his own save unless it is the
+  save the wound already failed (judge round 32c).
 - To wound uses the majority Toughness of the target (the lowest with none).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -61,11 +63,13 @@ NO_KILLS: Mapping[ModelRef, int] = {}
 
 
 @implements("published.instant-death")
-def killed_outright(unit: Unit, model: Model, strength: int | None) -> bool:
+def killed_outright(unit: Unit, model: Model, strength: int | None, left: int | None = None) -> bool:
     """Say whether an unsaved wound of ``strength`` kills ``model`` outright: a Strength of double its Toughness or
-    more (Instant Death), unless it has Eternal Warrior; it matters only to a model with more than one Wound left."""
-    return kills_outright(strength, model.profile.t) \
-        and model.profile.w - model.wounds_taken > 1 and "eternal_warrior" not in rule_keys(unit.rules)
+    more (Instant Death), unless it has Eternal Warrior; it matters only to a model with more than one Wound left
+    (``left``: the Wounds it has left, when wounds of this volley are already on it)."""
+    if left is None:
+        left = model.profile.w - model.wounds_taken
+    return kills_outright(strength, model.profile.t) and left > 1 and "eternal_warrior" not in rule_keys(unit.rules)
 
 
 @implements("published.to-wound")
@@ -273,12 +277,15 @@ SavesGroup = tuple[SaveGroup, list[ModelRef], int, str, str, Mapping[ModelRef, i
 
 
 def save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[ModelRef], batches: Sequence[WoundBatch],
-                 who: str, reach: Sequence[frozenset[ModelRef]] | None = None) -> list[SavesGroup] | None:
+                 who: str, reach: Sequence[frozenset[ModelRef]] | None = None,
+                 wound_batches: list[list[int]] | None = None) -> list[SavesGroup] | None:
     """Allocate wounds one per model in order (wound k to the k-th living model, round and round) and group them by
     the save they take (a joined character's always apart); None when there is nothing to allocate.
 
     What ``_saved_wounds`` decides before any save is rolled: it depends only on the models and the wounds.
-    ``reach``: each batch's models, when its weapon reaches fewer than the pool (``_spread``).
+    ``reach``: each batch's models, when its weapon reaches fewer than the pool (``_spread``);
+    ``wound_batches``: given, each group's wounds are appended to it as their batches' indices, in allocation order
+    (a carried wound keeps its weapon's Strength, AP and reach: ``carry_over``).
     """
     total = sum(map(_WOUNDS, batches))
     if total == 0:
@@ -321,7 +328,11 @@ def save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Model
         armour = None if batch.ignores_armour else model.profile.save
         save = best_save(armour, model.profile.invulnerable, batch.ap)
         groups[(unit.id if unit.character is not None else None, save, None)] = list(per_model)
+        if wound_batches is not None:
+            wound_batches.append([0] * total)
     else:
+        index = {id(b): i for i, b in enumerate(batches)}
+        by_batch: dict[tuple[str | None, int | None, int | None], list[int]] = {}
         saves: dict[tuple[int | None, int | None, int | None, bool], int | None] = {}  # best_save by its inputs
         weakest = 2 * min(map(TOUGHNESS_OF, looked)) if several else 0  # the Strength that may kill outright
         for ref, taking in per_model.items():  # the models that take wounds, in allocation order
@@ -343,6 +354,10 @@ def save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Model
                     groups[(character, save, kills)] = [ref]
                 else:
                     group.append(ref)
+                if wound_batches is not None:
+                    by_batch.setdefault((character, save, kills), []).append(index[id(batch)])
+        if wound_batches is not None:
+            wound_batches += by_batch.values()
     out: list[SavesGroup] = []
     for (character, save, kills), wounded in groups.items():
         refs = list(dict.fromkeys(wounded))
@@ -425,34 +440,112 @@ def saves_event(group: SavesGroup, saved: int, rules: tuple[str, ...], rolls: tu
     return Event("saves", f"{group[3]}: {n} wound{'s' * (n != 1)}, {kind}, {unsaved} unsaved", rules, rolls)
 
 
+#: A character's saves against wounds carried onto him (``Carry.saves``): his model, how many, the save, the words
+#: for them (his name, the unit the wounds came from); it returns how many he saves.
+CarrySaves = Callable[[ModelRef, int, int, str], int]
+
+
+@dataclass(frozen=True)
+class Carry:
+    """What the unit's excess wounds need to fall on its joined characters (``carry_over``): the characters' models
+    in order, the volley's wound batches, each save group's wounds by batch index (``save_groups``), whether a
+    batch's weapon reaches a model, and the character's own saves (rolled, or read again as rolled)."""
+
+    to: Sequence[ModelRef]
+    batches: Sequence[WoundBatch]
+    wounds: Sequence[Sequence[int]]
+    reaches: Callable[[int, ModelRef], bool]
+    saves: CarrySaves
+    unit: str
+
+
+@implements("published.wound-allocation", "published.instant-death", "published.saves")
+def carry_over(carry: Carry, groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
+               excess: Sequence[int], taken: dict[ModelRef, int],
+               outright: list[tuple[ModelRef, int, int]] | None = None) -> int:
+    """Put the unit's excess unsaved wounds (``excess``: per save group) on its joined characters, adding to
+    ``taken``; return how many no character took (lost).  Decisions (published.wound-allocation, judge round 32c):
+
+    - each wound is its weapon's: it falls only on a character that weapon reaches, with its Strength (Instant
+      Death, published.instant-death) and its AP;
+    - the owning player chooses the casualties: of a group's wounds, those a character can least be hurt by are the
+      excess (first those no character is reached by, then those that would not kill one outright);
+    - the character takes a wound only through his own save against it (armour against its AP, or invulnerable):
+      4th ed., Mixed armour: unsaved wounds go to the models of the armour type that failed them, so a wound his
+      own save (the same as the one it failed) cannot stop again is taken unsaved, any other is saved anew
+      (published.saves)."""
+    batches, reaches = carry.batches, carry.reaches
+    to = [ref for ref in carry.to if models[ref][1].profile.w - models[ref][1].wounds_taken - taken.get(ref, 0) > 0]
+
+    def harm(b: int) -> tuple[bool, bool]:
+        reached = [ref for ref in to if reaches(b, ref)]
+        return bool(reached), bool(reached) and kills_outright(batches[b].strength, models[reached[0]][1].profile.t)
+
+    waiting: list[tuple[int, int | None]] = []  # each carried wound: its batch, and the save it failed last
+    for group, batch_of, left in zip(groups, carry.wounds, excess):
+        if left:
+            waiting += [(b, group[0][1]) for b in sorted(batch_of, key=harm)[:left]]
+    for ref in to:
+        if not waiting:
+            break
+        unit, model = models[ref]
+        profile = model.profile
+        mine = [w for w in waiting if reaches(w[0], ref)]
+        if not mine:
+            continue
+        waiting = [w for w in waiting if not reaches(w[0], ref)]
+
+        def fatal(w: tuple[int, int | None]) -> bool:
+            return kills_outright(batches[w[0]].strength, profile.t)
+
+        mine.sort(key=fatal)  # the owning player's choice: the wounds that would not kill him outright first
+        unsaved: list[tuple[int, int | None]] = []
+        rolled: dict[int, list[tuple[int, int | None]]] = {}
+        for b, failed in mine:
+            batch = batches[b]
+            own = best_save(None if batch.ignores_armour else profile.save, profile.invulnerable, batch.ap)
+            if own is None or own == failed:  # no save, or the very save the wound failed: none rolled again
+                unsaved.append((b, own))
+            else:
+                rolled.setdefault(own, []).append((b, own))
+        for save, these in rolled.items():
+            saved = carry.saves(ref, len(these), save, f"{model.name}, carried from {carry.unit}")
+            unsaved += these[:len(these) - saved]  # the owning player saves the deadliest
+        unsaved.sort(key=fatal)
+        left = profile.w - model.wounds_taken - taken.get(ref, 0)
+        for i, (b, _) in enumerate(unsaved):
+            if left <= 0:
+                waiting += unsaved[i:]
+                break
+            strength = batches[b].strength
+            got = left if killed_outright(unit, model, strength, left) else 1
+            if got > 1 and outright is not None and strength is not None:
+                outright.append((ref, strength, got))
+            taken[ref] = taken.get(ref, 0) + got
+            left -= got
+    return len(waiting)
+
+
 def unsaved_taken(groups: Sequence[SavesGroup], models: dict[ModelRef, tuple[Unit, Model]],
                    unsaved: Sequence[int], left_over: list[int] | None = None,
                    outright: list[tuple[ModelRef, int, int]] | None = None,
-                   carry_to: Sequence[ModelRef] = ()) -> dict[ModelRef, int]:
+                   carry: Carry | None = None) -> dict[ModelRef, int]:
     """Share each group's unsaved wounds out: they slay whole models in order, any excess is lost (each group's
-    excess appended to ``left_over`` when given: ``_not_carried`` tells it).  A wound that kills its model outright
+    excess appended to ``left_over`` when given: ``_lost_events`` tells it).  A wound that kills its model outright
     (Instant Death: the group's last item) takes all the Wounds it has left (each such model, the Strength and the
     Wounds it lost appended to ``outright`` when given).
 
-    ``carry_to``: the joined characters' models (in order) that take the unit's own groups' excess, a Wound each
-    until none is left (shooting: a joined character is one of the unit's models, published.wound-allocation's
-    decision of session 32); close combat passes none (40k4.cc.no-carry-over)."""
+    ``carry``: the joined characters that take the unit's own groups' excess (shooting: a joined character is one
+    of the unit's models, published.wound-allocation's decision of session 32; ``carry_over``); close combat passes
+    none (40k4.cc.no-carry-over)."""
     taken: dict[ModelRef, int] = {}
-    if carry_to:
+    if carry is not None:
         spare: list[int] = []
         taken = unsaved_taken(groups, models, unsaved, spare, outright)
-        excess = sum(left for group, left in zip(groups, spare) if group[0][0] is None)
-        for ref in carry_to:
-            if not excess:
-                break
-            model = models[ref][1]
-            room = model.profile.w - model.wounds_taken - taken.get(ref, 0)
-            got = room if room < excess else excess
-            if got > 0:
-                taken[ref] = taken.get(ref, 0) + got
-                excess -= got
+        excess = [left if group[0][0] is None else 0 for group, left in zip(groups, spare)]
+        lost = carry_over(carry, groups, models, excess, taken, outright) if any(excess) else 0
         if left_over is not None:  # what the carry left of each of the unit's own groups' excess
-            carried = sum(left for group, left in zip(groups, spare) if group[0][0] is None) - excess
+            carried = sum(excess) - lost
             for group, left in zip(groups, spare):
                 if group[0][0] is None and carried:
                     moved = left if left < carried else carried
