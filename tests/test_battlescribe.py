@@ -91,7 +91,7 @@ def test_t9a_profiles_are_mapped_into_the_t9a_ruleset() -> None:
     assert data.ruleset == "t9a"
     captain = data.unit("Captain")
     model = captain.models[0]
-    assert captain.character and model.profile == "Adv5 Mar10 Ld9 W3 WS6 T4 A3 S4 I7 Sv4+ BS3"
+    assert captain.character and model.profile == "Adv5 Mar10 Ld9 W3 WS6 T4 A3 S4 AP1 I7 Sv4+ BS3"  # its AP 1 too
     assert model.base == (20.0, 20.0) and model.troop_type == "Infantry"
     printed = dict(model.printed)
     assert printed["Def"] == "6" and printed["AP"] == "1" and printed["Arm"] == "3"

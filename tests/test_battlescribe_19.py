@@ -63,7 +63,7 @@ def test_a_9th_age_rosters_selections_of_one_model_add_up_and_take_the_missile_w
     hand = next(w for w in archers.weapons if w.name == "Hand Weapon")
     assert hand.usable is None and "not a missile weapon" in hand.problem
     xbows = host.unit("Crossbowmen")
-    assert xbows.default_weapons == ("crossbow S5",)  # its printed Strength, not the table's 4
+    assert xbows.default_weapons == ("crossbow S5 AP2",)  # its printed Strength and AP, not the table's 4 and 1
     repeater = next(w for w in xbows.weapons if w.name == "Repeater")
     assert repeater.usable is None and "names none of the t9a ruleset's kinds" in repeater.problem
     captain = host.unit("Captain")
@@ -95,7 +95,7 @@ def test_the_9th_age_scenario_from_the_roster_shoots_with_the_imported_longbow(
     assert all(m["weapons"] == ["longbow"] for m in archers["models"])
     assert [m["name"] for m in archers["models"]] == [f"Archer {k}" for k in range(1, 11)]
     xbows = next(u for u in sides[own] if u["id"] == "crossbowmen")
-    assert xbows["models"][0]["weapons"] == ["crossbow S5"]
+    assert xbows["models"][0]["weapons"] == ["crossbow S5 AP2"]
     other = [s for s in sides if s != own][0]
     sides[other] = [{"id": "orcs", "formation": {"position": [10, 36], "facing": 180, "files": 5}, "models": [
         {"name": f"orc{k}", "profile": "WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", "base": [25, 25]}
@@ -107,4 +107,4 @@ def test_the_9th_age_scenario_from_the_roster_shoots_with_the_imported_longbow(
     assert "10 shots" in archers_shot and "S3)" in archers_shot  # the longbow's Strength, every archer firing
     game.undo()
     crossbows_shot = game.apply({"do": "shoot", "unit": "crossbowmen", "target": "orcs"})[0].message
-    assert "S5)" in crossbows_shot  # the roster's Strength 5 crossbow
+    assert "S5 AP2)" in crossbows_shot  # the roster's Strength 5, Armour Penetration 2 crossbow

@@ -116,7 +116,7 @@ def test_a_9th_age_character_on_a_mount_rides_it(tmp_path: Path, capsys: pytest.
     assert [m.name for m in commander.models] == ["Knight Commander"]
     mounted = commander.models[0]
     assert not mounted.problem
-    assert mounted.profile.startswith("Adv7 Mar14 Ld9 W3 WS6 T4 A4 S4 I6 Sv4+")  # the horse's rates, Arm 1 + 2
+    assert mounted.profile.startswith("Adv7 Mar14 Ld9 W3 WS6 T4 A4 S4 AP1 I6 Sv4+")  # the horse's rates, Arm 1 + 2
     assert mounted.base == (25.0, 50.0) and mounted.troop_type == "Cavalry"
     assert any(r.startswith("Horse (mount): ") and "Att 1" in r for r in commander.rules)
     data, _ = scenario_of(path, capsys)  # was exit 2: "Horse: ... got 'LdC'"

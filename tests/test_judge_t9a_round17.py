@@ -218,9 +218,17 @@ def test_to_wound_by_strength_against_toughness(strength: int, toughness: int, n
     spear = f"WS4 BS4 S3 T{toughness} W1 I5 A1 Ld8 Sv5+ Adv5 Mar10"
     purposes = _shot(30, orc_weapon=f"bow S{strength}", spear_profile=spear)
     assert purposes[1] == f"orcs shooting: to wound ({need}+)"
-    # the armour save worsens by one per point of Strength above 3: 5+ becomes 6+ at S4, none from S5
-    saves = [p for p in purposes if "save" in p]
-    assert saves == ([] if strength >= 5 else [saves[0]]) and (strength >= 5 or f"{5 + strength - 3}+" in saves[0])
+    # the bow's Strength does not touch the armour save (2nd edition: only Armour Penetration does, a bow's is 0)
+    assert [p for p in purposes if "save" in p] == ["orcs shooting: saves (5+)"]
+
+
+@pytest.mark.rule(TO_WOUND)
+@pytest.mark.parametrize(("weapon", "save"), [("bow", "5+"), ("crossbow", "6+"), ("handgun", None), ("bow S6", "5+"),
+                                              ("bow AP1", "6+"), ("longbow S4 AP2", None)])
+def test_the_armour_save_worsens_by_the_weapons_armour_penetration_alone(weapon: str, save: str | None) -> None:
+    # the Spearmen save on 5+: a crossbow's AP 1 makes it 6+, a handgun's AP 2 leaves none; Strength changes nothing
+    purposes = _shot(30, orc_weapon=weapon, spear_profile="WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10")
+    assert [p for p in purposes if "save" in p] == ([f"orcs shooting: saves ({save})"] if save else [])
 
 
 # -- Panic for heavy casualties (published.t9a-panic): a quarter or more of the models -----------------------------

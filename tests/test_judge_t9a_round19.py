@@ -45,9 +45,9 @@ def test_a_model_with_two_weapons_shoots_its_first_listed_unless_the_shot_choose
     ruling = g.check({**SHOOT, "weapon": "crossbow"})
     assert ruling.legal and WEAPONS in ruling.rules and "orcs shoots 5 shots at spears" in ruling.reason
     assert any("orcs shoots crossbow of javelin, crossbow (as chosen)" in n for n in ruling.notes), ruling
-    # five crossbows (S4 against T3: 3+ to wound) at 14", within half of 30": BS3 hits on 4+
+    # five crossbows (S4 against T3: 3+ to wound; AP 1: the 5+ save becomes 6+) at 14", within half of 30": BS3 hits on 4+
     events = g.apply({**SHOOT, "weapon": "crossbow"}, ScriptedDice([4] * 5 + [3] * 5 + [1] * 5 + [1, 1]))
-    assert "5 shots (4+ to hit, S4)" in events[0].message and "orcs shoots crossbow of javelin, crossbow" in \
+    assert "5 shots (4+ to hit, S4 AP1)" in events[0].message and "orcs shoots crossbow of javelin, crossbow" in \
         events[0].message and WEAPONS in events[0].rules, events[0]
     assert len(g.state.unit("spears").models) == 5
     reloads(g)

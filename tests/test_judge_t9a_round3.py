@@ -334,8 +334,9 @@ def test_a_unit_whose_character_fell_in_the_combat_takes_its_break_test_on_its_o
     from herohammer.dice import SeededDice
     from test_t9a_melee import melee
 
-    # one orc, WS9 S9 A4, strikes first and picks out the Hero (Ld 9) in base contact with it: slain
-    g = melee(boss=False, active="orcs", orcs=1, orc_profile="WS9 BS3 S9 T4 W1 I7 A4 Ld7 Sv6+ Adv4 Mar8")
+    # one orc, WS9 S9 AP6 A4 (no armour save against it), strikes first and picks out the Hero (Ld 9) in base
+    # contact with it: slain
+    g = melee(boss=False, active="orcs", orcs=1, orc_profile="WS9 BS3 S9 T4 W1 I7 A4 Ld7 Sv6+ Adv4 Mar8 AP6")
     events = g.apply({"do": "fight", "unit": "orcs", "at": "hero"}, SeededDice(0))
     assert not g.state.unit("hero").alive and g.state.unit("hero").joined is None
     test = next(e for e in events if "Break test" in e.message)

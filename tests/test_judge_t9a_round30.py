@@ -348,7 +348,7 @@ def test_a_character_who_charged_out_with_a_lance_strikes_harder_only_in_the_rou
     g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
     play_to(g, "melee", "elves")
     events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([1] * 3 + [1, 1]))
-    assert "3 attacks with lance (S6)" in events[0].message and "published.t9a-lance" in events[0].rules
+    assert "3 attacks with lance (S6 AP2)" in events[0].message and "published.t9a-lance" in events[0].rules
     play_to(g, "melee", "orcs")
     events = g.apply({"do": "fight", "unit": "orcs"}, ScriptedDice([1] * 3))
     assert "3 attacks with lance (S4)" in events[0].message, events[0].message
@@ -368,7 +368,7 @@ def test_a_great_weapon_of_a_character_in_the_second_rank_supports_at_initiative
     g = _crowded(["great weapon"])
     events = g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([1] * 10 + [1, 1]))
     # three Heroes in the first rank (three attacks each) and one behind them (one supporting attack), all at I0, S6
-    assert "I0: elves 10 attacks with great weapon (S6) at orcs" in events[0].message, events[0].message
+    assert "I0: elves 10 attacks with great weapon (S6 AP2) at orcs" in events[0].message, events[0].message
 
 
 @pytest.mark.rule("published.t9a-paired-weapons", "published.t9a-to-hit-melee", "t9a.char.front-rank")
@@ -443,8 +443,8 @@ def test_a_character_charging_out_redirects_on_the_discipline_of_the_general_he_
 # -- a model with another Close Combat Weapon does not fight with its Hand Weapon ----------------------------------------
 @pytest.mark.rule("published.t9a-close-combat-weapons", "published.t9a-great-weapon", "published.t9a-halberd")
 @pytest.mark.parametrize(("weapons", "told"), [
-    (["hand weapon", "great weapon"], "I0: elves 3 attacks with great weapon (S6) at orcs"),
-    (["bow", "hand weapon", "halberd"], "I6: elves 3 attacks with halberd (S5) at orcs"),
+    (["hand weapon", "great weapon"], "I0: elves 3 attacks with great weapon (S6 AP2) at orcs"),
+    (["bow", "hand weapon", "halberd"], "I6: elves 3 attacks with halberd (S5 AP1) at orcs"),
 ])
 def test_a_character_with_another_close_combat_weapon_never_fights_with_his_hand_weapon(weapons: list[str],
                                                                                        told: str) -> None:

@@ -234,7 +234,7 @@ def test_a_refused_duels_nominee_left_alone_breaks_on_discipline_0() -> None:
     data["sides"]["orcs"].append(_boss())
     g = reloading_game(data)
     events = g.apply({"do": "fight", "unit": "spears", "duel": "hero"},
-                     ScriptedDice([6, 6, 6] + [6] * 3 + [1, 1] + [1, 1] + [1, 1]))
+                     ScriptedDice([6, 6, 6] + [6] * 3 + [1] * 3 + [1, 1] + [1, 1] + [1, 1]))  # the orc's 6+ saves fail
     told = next(e for e in events if e.kind == "break")
     # 1 + 1 = 2 is no pass on Ld 0 - 2
     assert "orcs takes a Break test on Ld 0 (Boss) -2: 2, breaks" in told.message, told.message
@@ -344,7 +344,7 @@ def test_a_wizard_who_joined_a_unit_this_turn_casts_from_his_own_model(enemy_y: 
 def test_a_spell_at_a_unit_the_last_spell_destroyed_is_refused() -> None:
     g = reloading_game(_wizard(phase="magic", orcs=1, enemy_y=30))
     events = g.apply({"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2},
-                     ScriptedDice([4, 4, 1, 6, 6, 1]))
+                     ScriptedDice([4, 4, 1, 6, 1]))  # cast 4 4; 1 hit; wounds on 6; the orc's 6+ save fails (1)
     assert "slain: o0" in events[0].message, events[0].message
     refused(g, {"do": "cast", "unit": "hero", "spell": "Spectral Blades", "target": "orcs", "dice": 2},
             "published.t9a-magic", "not a living enemy unit")

@@ -216,10 +216,10 @@ def test_after_a_charge_out_the_other_character_leaves_the_unit_moves_and_the_ch
     assert "spears has not moved" in events[0].message
     g.apply({"do": "move", "unit": "spears", "to": [[36, 17]]})
     play_to(g, "melee", "elves")
-    # the Hero's three blows slay three orcs (6s to hit and to wound; S4 leaves the 6+ save none): he alone is
+    # the Hero's three blows slay three orcs (6s to hit and to wound, their 6+ saves fail on 1s): he alone is
     # the elves' side of the combat; +1 for his charge. The orcs miss (1 1), break on 7 (Ld 7 - 4), flee 12" and are
     # caught by a pursuit of 12"
-    events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([6] * 6 + [1, 1] + [1, 6] + [6, 6] + [6, 6]))
+    events = g.apply({"do": "fight", "unit": "hero"}, ScriptedDice([6] * 6 + [1] * 3 + [1, 1] + [1, 6] + [6, 6] + [6, 6]))
     told = next(e for e in events if e.kind == "break")
     assert "elves wins by 4 (4 to 0; wounds caused: elves 3, orcs 0; hero +1 (charge))" in told.message, told.message
     assert not g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("mage").joined is None

@@ -377,9 +377,9 @@ def test_a_last_survivor_named_by_his_units_name_restrains_his_pursuit() -> None
     fight = {"do": "fight", "unit": "spears", "pursuit": {"spears": {"restrain": True}}}
     ruling = g.check(fight)
     assert ruling.legal and "hero tries to Restrain Pursuit" in ruling.reason and LAST in ruling.rules, ruling
-    # three blows slay three orcs (6s to hit and to wound; S4 leaves the 6+ save none); +1 charge: 4 to 0; the orcs
+    # three blows slay three orcs (6s to hit and to wound, their 6+ saves fail on 1s); +1 charge: 4 to 0; the orcs
     # break on 6 6 (Ld 7 - 4), flee 3 3; the Hero's Restrain test on his Ld 9: 5 5 fails, his pursuit of 6 6 catches
-    events = g.apply(fight, ScriptedDice([6, 6, 6] + [6, 6, 6] + [6, 6, 3, 3, 5, 5, 6, 6]))
+    events = g.apply(fight, ScriptedDice([6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6, 3, 3, 5, 5, 6, 6]))
     told = _told(events)
     assert "hero fails its Restrain Pursuit test on Ld 9 (Hero): 10, and pursues orcs anyway" in told, told
     assert not g.state.unit("orcs").models
@@ -431,10 +431,10 @@ def test_a_character_who_charged_out_restrains_on_the_general_he_left_in_his_uni
     g = reloading_game(data)
     g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 4]))
     play_to(g, "melee", "elves")
-    # the Hero alone slays three orcs and wins by 4; the orcs break on 1 6 (Ld 7 - 4), flee 6 6; the Hero, a unit of
-    # his own since his charge out, tests on the General's Ld 10 (within 12"): 5 5 passes
+    # the Hero alone slays three orcs (their 6+ saves fail on 1s) and wins by 4; the orcs break on 1 6 (Ld 7 - 4),
+    # flee 6 6; the Hero, a unit of his own since his charge out, tests on the General's Ld 10 (within 12"): 5 5 passes
     events = g.apply({"do": "fight", "unit": "hero", "pursuit": {"hero": {"restrain": True}}},
-                     ScriptedDice([6] * 6 + [1, 1] + [1, 6] + [6, 6] + [5, 5]))
+                     ScriptedDice([6] * 6 + [1] * 3 + [1, 1] + [1, 6] + [6, 6] + [5, 5]))
     told = _told(events)
     assert "hero passes its Restrain Pursuit test on Ld 10 (Gen): 10, and does not pursue" in told, told
     assert "(no pursuit: hero restrained its pursuit)" in told
@@ -444,10 +444,10 @@ def test_a_character_who_charged_out_restrains_on_the_general_he_left_in_his_uni
 
 @pytest.mark.rule(PURSUIT, "published.t9a-combat-resolution")
 def test_a_winner_that_slew_every_enemy_takes_no_restrain_test() -> None:
-    # the Hero's three blows slay the one orc: no broken unit, nothing to pursue (the Overrun, not modelled, asks no
-    # Restrain test either): no die after the blows
+    # the Hero's three blows slay the one orc (its 6+ saves fail on 1s): no broken unit, nothing to pursue (the
+    # Overrun, not modelled, asks no Restrain test either): no die after the blows
     g = reloading_game(_melee(orcs=1, spear_status=["engaged", "charged"]))
-    dice = ScriptedDice([6, 6, 6] + [6, 6, 6])
+    dice = ScriptedDice([6, 6, 6] + [6, 6, 6] + [1, 1, 1])
     events = g.apply(_fight(pursuit={"spears": {"restrain": True}}), dice)
     assert "the combat ends: one side has no models left" in events[-1].message, events[-1].message
     assert not any("Restrain" in r.purpose for e in events for r in e.rolls)

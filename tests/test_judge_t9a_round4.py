@@ -192,7 +192,8 @@ def _orcs_fight() -> Game:
     """Five Spearmen and their Hero engaged with five orcs who strike first (I7) and hard (WS9 S9 A2)."""
     from test_t9a_melee import melee
 
-    return melee(boss=False, active="orcs", n=5, orc_profile="WS9 BS3 S9 T4 W1 I7 A2 Ld7 Sv6+ Adv4 Mar8")
+    # S9 AP6: no armour save against their blows
+    return melee(boss=False, active="orcs", n=5, orc_profile="WS9 BS3 S9 T4 W1 I7 A2 Ld7 Sv6+ Adv4 Mar8 AP6")
 
 
 @pytest.mark.rule("t9a.combined.last-survivor", "published.t9a-break-test")

@@ -125,7 +125,7 @@ def _slaughter(joined: bool) -> Game:
     from test_t9a_melee import melee
 
     return melee(boss=False, active="orcs", n=5, joined=joined, hero_at=(10, 10),
-                 orc_profile="WS9 BS3 S9 T4 W1 I7 A2 Ld7 Sv6+ Adv4 Mar8")
+                 orc_profile="WS9 BS3 S9 T4 W1 I7 A2 Ld7 Sv6+ Adv4 Mar8 AP6")  # AP6: no armour save
 
 
 @pytest.mark.rule("core.zero.w", "published.t9a-combat-resolution", "t9a.join.forbidden")

@@ -59,7 +59,7 @@ def test_a_great_weapon_strikes_at_initiative_0_with_strength_plus_2() -> None:
     g.apply(FIGHT, SeededDice(1))
     line = _line(g)
     # the Hero (I6, S4) strikes after the orcs (I2), at step 0, at S6
-    assert "I0: elves 3 attacks with great weapon (S6) at orcs" in line, line
+    assert "I0: elves 3 attacks with great weapon (S6 AP2) at orcs" in line, line
     assert line.index("I2: orcs") < line.index("I0: elves"), line
     assert CCW in g.log[0].rules and "published.t9a-great-weapon" in g.log[0].rules
 
@@ -68,7 +68,7 @@ def test_a_great_weapon_strikes_at_initiative_0_with_strength_plus_2() -> None:
 def test_a_halberd_adds_strength_and_paired_weapons_an_attack_and_weapon_skill() -> None:
     g = melee(boss=False, hero_weapons=["halberd"])
     g.apply(FIGHT, SeededDice(1))
-    assert "I6: elves 3 attacks with halberd (S5) at orcs" in _line(g), _line(g)
+    assert "I6: elves 3 attacks with halberd (S5 AP1) at orcs" in _line(g), _line(g)
     g = melee(boss=False, hero_weapons=["paired weapons"])
     g.apply(FIGHT, SeededDice(1))
     assert "I6: elves 4 attacks with paired weapons (S4) at orcs" in _line(g), _line(g)
@@ -90,16 +90,16 @@ def test_spears_fight_in_an_extra_rank_and_gain_agility_when_charged_not_when_ch
             m["weapons"] = ["spear"]
         return Game(state_from_data(data))
 
-    # charged by the orcs this turn: the First Round, the spears (I5) strike at I7 with a save of +2
+    # charged by the orcs this turn: the First Round, the spears (I5) strike at I7 with Armour Penetration 2
     g = spears([], ["charged"])
     g.apply(FIGHT, SeededDice(3))
     line = _line(g)
     # five in the front rank, ten supporting from the second and third ranks (Fight in Extra Rank)
-    assert "I7: elves 15 attacks with spear (S3, save +2) at orcs" in line, line
+    assert "I7: elves 15 attacks with spear (S3 AP2) at orcs" in line, line
     # the spears charged: no Agility, Armour Penetration +1 only
     g = spears(["charged"], [])
     g.apply(FIGHT, SeededDice(3))
-    assert "I5: elves 15 attacks with spear (S3, save +1) at orcs" in _line(g), _line(g)
+    assert "I5: elves 15 attacks with spear (S3 AP1) at orcs" in _line(g), _line(g)
 
 
 @pytest.mark.rule("published.t9a-lance", "published.t9a-light-lance", CCW)

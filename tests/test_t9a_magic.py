@@ -56,7 +56,7 @@ def test_a_wizard_level_written_with_its_path_is_that_level() -> None:
     # 2022 text (rules/wizards): only a Wizard Master has a Casting Modifier, so an Adept casts at +0
     assert pathed.check(CAST).legal and pathed.check(CAST).reason == plain.check(CAST).reason and "+0" in pathed.check(
         CAST).reason
-    dice = [3, 4, 2, 5, 6, 1, 4, 4]
+    dice = [3, 4, 2, 5, 6, 1, 4, 4, 1, 1, 1, 1]
     assert [e.message for e in pathed.apply(CAST, ScriptedDice(dice))] == [
         e.message for e in plain.apply(CAST, ScriptedDice(dice))]
     with pytest.raises(ScenarioError, match="at most 2"):  # an Adept's two spells, Path or not
@@ -70,13 +70,14 @@ def test_the_conclave_casts_its_chosen_spells_as_a_master_wizard() -> None:
     ruling = g.check(CAST)
     assert ruling.legal and "t9a.spell.wizard-conclave" in ruling.rules and "+1" in ruling.reason  # Master: +1
     refused(g, {**CAST, "spell": "Burning Head"}, "t9a.spell.wizard-conclave", "does not know")
-    # 2 + 2 + 1 (Master) = 5: cast; D6 = 3 hits of S4 on T4 orcs (4+): 6, 6, 1; no save (6+ worsened to 7)
-    events = g.apply(CAST, ScriptedDice([2, 2, 3, 6, 6, 1] + [3, 4]))
+    # 2 + 2 + 1 (Master) = 5: cast; D6 = 3 hits of S4 on T4 orcs (4+): 6, 6, 1; their 6+ saves (a Fireball's AP 0)
+    # fail on 1 1
+    events = g.apply(CAST, ScriptedDice([2, 2, 3, 6, 6, 1] + [1, 1] + [3, 4]))
     assert events[0].data == (("outcome", "cast"),) and "t9a.spell.wizard-conclave" in events[0].rules
     assert len(g.state.unit("orcs").models) == 3
     assert events[-1].kind == "panic" and "passes" in events[-1].message  # 2 of 5 lost; 7 against Ld 7
-    # each event lists its own dice: the cast its casting, hit and wound dice, the Panic test its 2D6
-    assert [f for r in events[0].rolls for f in r.faces or ()] == [2, 2, 3, 6, 6, 1]
+    # each event lists its own dice: the cast its casting, hit, wound and save dice, the Panic test its 2D6
+    assert [f for r in events[0].rolls for f in r.faces or ()] == [2, 2, 3, 6, 6, 1, 1, 1]
     assert [f for r in events[-1].rolls for f in r.faces or ()] == [3, 4]
     refused(g, CAST, "published.t9a-magic", "already cast Fireball")
 

@@ -76,7 +76,7 @@ def test_a_lone_character_charges_out_fights_and_the_enemy_breaks() -> None:
     for _ in range(4):
         g.apply({"do": "end_phase"})
     assert [a.to_json() for a in g.legal_actions()][0] == {"do": "fight", "unit": "hero"}
-    # Hero I6: 3 attacks WS6 v WS3 (3+): 6, 6, 6; S4 v T4: 6, 6, 1; Sv6+ worsened: none -> 2 slain
+    # Hero I6: 3 attacks WS6 v WS3 (3+); S4 v T4 (4+); the orcs' 6+ saves (the Hero's AP 0)
     # orcs I2: 3 orcs still touch? every orc in contact attacks the lone hero: WS3 v WS6 (4+)
     events = g.apply({"do": "fight", "unit": "hero"}, SeededDice(7))
     assert "t9a.char.lone" in events[0].rules
@@ -168,12 +168,12 @@ def test_only_the_duellists_strike_each_other_in_a_duel() -> None:
 @pytest.mark.rule(DUEL)
 def test_a_refused_duel_shames_the_nominated_character() -> None:
     # the Boss refuses: he makes no attacks and the orcs' Break test uses Ld 7, not his 8.
-    # I6: the Hero's 3 attacks at the orcs' rank and file (3+): 6 6 6; wound T4 (4+): 6 6 6; Sv6+ -1: no save.
+    # I6: the Hero's 3 attacks at the orcs' rank and file (3+): 6 6 6; wound T4 (4+): 6 6 6; their 6+ saves fail: 1 1 1.
     g = _duel_game()
-    events = g.apply({**FIGHT, "duel": "hero"}, ScriptedDice([6, 6, 6] * 2 + [1, 1]))
+    events = g.apply({**FIGHT, "duel": "hero"}, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1]))
     assert events[0].kind == "duel" and dict(events[0].data)["outcome"] == "refused"
     assert "attacks at hero" not in events[1].message and "I3" not in events[1].message
     assert "Ld 7" in events[-1].message and DUEL in events[-1].rules
     plain = _duel_game()
-    events = plain.apply(FIGHT, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1]))  # the Boss strikes: misses
+    events = plain.apply(FIGHT, ScriptedDice([6, 6, 6] * 2 + [1, 1, 1] + [1, 1, 1] + [1, 1]))  # the Boss strikes: misses
     assert "Ld 8" in events[-1].message

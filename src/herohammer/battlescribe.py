@@ -38,7 +38,7 @@ MAX_DEPTH = 12
 FORTY_K = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 #: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see docs/data.md).
 T9A_MAPPING = {"Adv": "Adv", "Mar": "Mar", "Dis": "Ld", "HP": "W", "Off": "WS", "Res": "T", "Att": "A",
-               "Str": "S", "Agi": "I", "Arm": "Sv"}
+               "Str": "S", "AP": "AP", "Agi": "I", "Arm": "Sv"}
 T9A_PARTS = ("Global", "Defensive", "Offensive", "Size")
 #: Aim assumed for a T9A model whose data names none (the common 4+ of 2nd edition): BS = 7 - Aim.
 T9A_DEFAULT_AIM = 4
@@ -325,6 +325,8 @@ def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:
     parts = []
     for printed, ours in T9A_MAPPING.items():
         value = _number(chars.get(printed, ""))
+        if ours == "AP" and (not value.isdigit() or int(value) == 0):
+            continue  # no Armour Penetration of its own: left out, as a profile without AP reads 0
         if ours == "Sv":
             arm = value if value.isdigit() else "0"
             parts.append(f"Sv{7 - int(arm)}+" if 1 <= int(arm) <= 5 else ("Sv2+" if int(arm) >= 6 else "Sv-"))
@@ -431,14 +433,18 @@ def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
         return None, (f"T9A missile weapon {name!r} names none of the t9a ruleset's kinds "
                       f"({', '.join(MISSILE_WEAPONS)}): listed, not used")
     kind = max(kinds, key=len)
-    table_range, table_strength = MISSILE_WEAPONS[kind]
+    table_range, table_strength, table_ap = MISSILE_WEAPONS[kind]
     if float(rng) != table_range:
         return None, (f"T9A weapon {name!r}: range {rng}\" is not the {kind}'s {table_range:g}\" of the t9a "
                       "ruleset's table: listed, not used")
     strength = _number(by_lower.get("str", by_lower.get("s", by_lower.get("strength", ""))))
     if strength and not strength.isdigit():
         return None, f"T9A weapon {name!r}: Strength {strength!r} is not a number: listed, not used"
-    return (kind if not strength or int(strength) == table_strength else f"{kind} S{int(strength)}"), ""
+    ap = _number(by_lower.get("ap", ""))
+    if ap and not ap.isdigit():
+        return None, f"T9A weapon {name!r}: Armour Penetration {ap!r} is not a number: listed, not used"
+    named = kind if not strength or int(strength) == table_strength else f"{kind} S{int(strength)}"
+    return (named if not ap or int(ap) == table_ap else f"{named} AP{int(ap)}"), ""
 
 
 # == walking entries =============================================================================

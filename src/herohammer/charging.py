@@ -83,23 +83,25 @@ def roll_charge(dice: Dice, advance: int, swiftstride: bool, who: str, rule: str
 @dataclass(frozen=True)
 class Shooter:
     """One model shooting in a Stand and Shoot: its BS, its weapon's Strength, whether the charger is at Long Range,
-    and the charger's cover against it (0, -1 Soft Cover, -2 Hard Cover: published.t9a-cover)."""
+    the charger's cover against it (0, -1 Soft Cover, -2 Hard Cover: published.t9a-cover) and its weapon's Armour
+    Penetration (published.t9a-to-wound)."""
 
     bs: int
     strength: int
     long_range: bool = False
     cover: int = 0
+    ap: int = 0
 
 
-def stand_and_shoot_batches(shooters: Sequence[Shooter]) -> list[tuple[int | None, int, int]]:
+def stand_and_shoot_batches(shooters: Sequence[Shooter]) -> list[tuple[int | None, int, int, int]]:
     """Group a Stand and Shoot's shots by what they roll (-1 to hit, -1 more at Long Range, the charger's cover as in
-    the Shooting phase): (need, Strength, shots)."""
-    groups: dict[tuple[int, int, bool, int], int] = {}
+    the Shooting phase): (need, Strength, Armour Penetration, shots)."""
+    groups: dict[tuple[int, int, bool, int, int], int] = {}
     for s in shooters:
-        key = (s.bs, s.strength, s.long_range, s.cover)
+        key = (s.bs, s.strength, s.long_range, s.cover, s.ap)
         groups[key] = groups.get(key, 0) + 1
-    return [(to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0) + cover), strength, n)
-            for (bs, strength, far, cover), n in sorted(groups.items())]
+    return [(to_hit_shooting(bs, STAND_AND_SHOOT_MODIFIER + (LONG_RANGE_MODIFIER if far else 0) + cover), strength,
+             ap, n) for (bs, strength, far, cover, ap), n in sorted(groups.items())]
 
 
 def stand_and_shoot_hits(dice: Dice, need: int | None, shots: int, rule: str) -> int:
@@ -107,10 +109,11 @@ def stand_and_shoot_hits(dice: Dice, need: int | None, shots: int, rule: str) ->
     return roll_to_hit_at_range(dice, shots, need, "Stand and Shoot", rule)
 
 
-def wound_hits(dice: Dice, hits: int, strength: int, toughness: int, save: int | None, rule: str) -> int:
-    """Roll to wound and save for a Stand and Shoot's hits on one kind of model; return the unsaved wounds."""
+def wound_hits(dice: Dice, hits: int, strength: int, toughness: int, save: int | None, rule: str, ap: int = 0) -> int:
+    """Roll to wound and save (worse by the weapon's Armour Penetration ``ap``) for a Stand and Shoot's hits on one
+    kind of model; return the unsaved wounds."""
     result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, toughness),
-                             armour_save(save, strength), rule=rule, who="Stand and Shoot")
+                             armour_save(save, ap), rule=rule, who="Stand and Shoot")
     return result.unsaved
 
 
@@ -118,8 +121,8 @@ def stand_and_shoot(dice: Dice, shooters: Sequence[Shooter], toughness: int, sav
                     rule: str = "t9a.charge-out.stand-and-shoot") -> int:
     """Resolve a Stand and Shoot at one kind of model (one shot per shooter); return the unsaved wounds."""
     unsaved = 0
-    for need, strength, n in stand_and_shoot_batches(shooters):
-        unsaved += wound_hits(dice, stand_and_shoot_hits(dice, need, n, rule), strength, toughness, save, rule)
+    for need, strength, ap, n in stand_and_shoot_batches(shooters):
+        unsaved += wound_hits(dice, stand_and_shoot_hits(dice, need, n, rule), strength, toughness, save, rule, ap)
     return unsaved
 
 

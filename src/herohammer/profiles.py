@@ -38,6 +38,7 @@ class Characteristic(StrEnum):
     LD = "Ld"
     ADV = "Adv"  # The 9th Age Advance Rate (inches)
     MAR = "Mar"  # The 9th Age March Rate (inches)
+    AP = "AP"  # The 9th Age Armour Penetration (2nd edition's Offensive characteristic; 40k's AP is a weapon's)
 
 
 RATES = (Characteristic.ADV, Characteristic.MAR)
@@ -52,6 +53,7 @@ _FIELD = {
     Characteristic.LD: "ld",
     Characteristic.ADV: "adv",
     Characteristic.MAR: "mar",
+    Characteristic.AP: "ap",
 }
 _BY_LOWER = {c.value.lower(): c for c in Characteristic}
 _BY_LOWER.update({"m": Characteristic.ADV, "ld": Characteristic.LD})
@@ -105,6 +107,9 @@ class Profile:
     invulnerable: int | None = None
     adv: int | None = None
     mar: int | None = None
+    #: The 9th Age's Armour Penetration (None: not given, read as 0): each point worsens the armour saves against the
+    #: model's close combat attacks by 1 (published.t9a-to-wound); 40k has none (a weapon's AP is its own)
+    ap: int | None = None
 
     def __getitem__(self, characteristic: Characteristic) -> int:
         value = getattr(self, _FIELD[characteristic])
@@ -134,7 +139,7 @@ class Profile:
                 ch = _BY_LOWER[lower]
                 values[_FIELD[ch]] = parse_value(rest, ch.value, RATE_MAX if ch in RATES else CHARACTERISTIC_MAX)
             else:
-                raise OutOfRangeError("profile", token, "one of WS BS S T W I A Ld Sv Inv Adv Mar")
+                raise OutOfRangeError("profile", token, "one of WS BS S T W I A Ld Sv Inv Adv Mar AP")
         return cls(**values)  # type: ignore[arg-type]
 
     @staticmethod

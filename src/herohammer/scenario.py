@@ -579,7 +579,8 @@ def _unit(source: str, where: str, side: str, u: UnitSpec) -> Unit:
 
 @implements("core.zero.w")
 def _check_casualties(source: str, where: str, unit: Unit, ruleset_name: str) -> None:
-    """Refuse a model listed with as many wounds taken as it has Wounds: a casualty, removed in play.
+    """Refuse a model listed with as many wounds taken as it has Wounds: a casualty, removed in play (and a
+    characteristic of another game's, ``Ruleset.unread_characteristics``).
 
     Its Wounds are the ruleset's (``Ruleset.model_wounds``): a Wizard Conclave's champion has one more than its
     profile's, so a save of a champion with a wound taken loads again (until session 32 it was refused).
@@ -588,6 +589,10 @@ def _check_casualties(source: str, where: str, unit: Unit, ruleset_name: str) ->
 
     ruleset = get_ruleset(ruleset_name)
     for j, m in enumerate(unit.models):
+        for name, what in ruleset.unread_characteristics.items():
+            if getattr(m.profile, name) is not None:
+                raise ScenarioError(source, f"{where}.models[{j}].profile", f"{what}, which {ruleset.name} does not "
+                                    "read: leave it out (or write the file for the ruleset that reads it)")
         wounds = ruleset.model_wounds(unit, m)
         if m.wounds_taken >= wounds:
             more = f" ({m.profile.w} in its profile, {ruleset.wounds_bonus_said(unit, m)})" if wounds != m.profile.w \

@@ -44,6 +44,8 @@ class SpellSpec(BaseModel):
     hits: StrictInt | Literal["D3", "D6", "2D6"] = Field(1)
     strength: StrictInt = Field(ge=0, le=10)
     types: tuple[str, ...] = Field(min_length=1)
+    #: the hits' Armour Penetration: each point worsens the armour save by 1 (published.t9a-to-wound)
+    ap: StrictInt = Field(0, ge=0, le=10)
 
 
 def types_problem(types: tuple[str, ...]) -> tuple[int | None, str] | None:
@@ -71,6 +73,7 @@ class Spell:
     hits: int | str
     strength: int
     types: tuple[str, ...]
+    ap: int = 0
 
     @property
     def missile(self) -> bool:
@@ -104,7 +107,7 @@ def spells_from_data(items: Iterable[Mapping[str, Any]], where: str) -> tuple[Sp
             at, problem = wrong
             raise HerohammerError(f"{where}[{i}].types{'' if at is None else f'[{at}]'}: {problem}")
         out.append(Spell(spec.name.strip(), spec.casting_value, float(spec.range), spec.hits, spec.strength,
-                         spec.types))
+                         spec.types, spec.ap))
     return tuple(out)
 
 

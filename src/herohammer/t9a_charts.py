@@ -1,4 +1,4 @@
-"""The 9th Age charts the seeds lean on without giving them (published rules, 1st/2nd edition).
+"""The 9th Age charts the seeds lean on without giving them (published rules, 2nd edition and its 2022 text).
 
 * To hit at range: 7 - BS (BS 1: 6+ ... BS 5: 2+; a 1 always fails, so a BS above 5 offsets negative modifiers), worsened by -1 for Long Range
   (more than half the weapon's range), -1 for moving before shooting, -1 for Stand and
@@ -9,7 +9,8 @@
   equal to 3 below: 4+; 4 to 7 below: 5+; 8 or more below: 6+.
 * To wound: Strength against Toughness: 2 or more above: 2+, 1 above: 3+, equal: 4+,
   1 below: 5+, 2 or more below: 6+ (always possible, unlike 40k).
-* Armour: the save worsens by 1 for each point of Strength above 3.
+* Armour: the save worsens by 1 for each point of the attack's Armour Penetration (2nd edition:
+  the Strength does not touch it).
 * Values of 0 (seed 004): BS 0 cannot shoot, WS 0 is hit automatically and hits only on
   6, S 0 never wounds (it prevails over T 0, as in core.zero.s), T 0 is wounded on 2+.
 
@@ -19,6 +20,7 @@ A roll needed is an int: 1 means automatic (no roll), None means it cannot succe
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from .catalogue import implements
 from .dice import Dice
@@ -26,36 +28,48 @@ from .dice import Dice
 AUTOMATIC = 1
 TO_HIT_SHOOTING = "published.t9a-to-hit-shooting"
 
-#: Published 9th Age missile weapons: (range in inches, Strength).
-MISSILE_WEAPONS: dict[str, tuple[float, int]] = {
-    "shortbow": (18, 3), "bow": (24, 3), "longbow": (30, 3), "crossbow": (30, 4), "handgun": (24, 4),
-    "sling": (18, 3), "javelin": (12, 3), "throwing weapons": (8, 3), "pistol": (12, 4),
+#: Published 9th Age missile weapons: (range in inches, Strength, Armour Penetration).  2nd edition's Shooting
+#: Weapons (the rulebook's Bow, Longbow, Crossbow, Handgun, Pistol, Throwing Weapons); the shortbow, sling and javelin
+#: of the army books at AP 0; Throwing Weapons' "as user" Strength and AP read as 3 and 0 (published.t9a-to-wound).
+MISSILE_WEAPONS: dict[str, tuple[float, int, int]] = {
+    "shortbow": (18, 3, 0), "bow": (24, 3, 0), "longbow": (30, 3, 0), "crossbow": (30, 4, 1), "handgun": (24, 4, 2),
+    "sling": (18, 3, 0), "javelin": (12, 3, 0), "throwing weapons": (8, 3, 0), "pistol": (12, 4, 2),
 }
-#: A weapon's Strength as "<kind> S<n>" writes it: a characteristic, 0 to 10.
+#: A weapon's Strength and Armour Penetration as "<kind> S<n> AP<n>" writes them (either or both): 0 to 10.
 MAX_STRENGTH = 10
-_STRENGTH = re.compile(r"^(.*?)\s+S(\d+)$", re.IGNORECASE)
+_STRENGTH = re.compile(r"^(.*?)(?:\s+s(\d+))?(?:\s+ap(\d+))?$", re.IGNORECASE)
+
+
+class MissileWeapon(NamedTuple):
+    """A missile weapon as the Shooting phase and Stand and Shoot read it."""
+
+    kind: str
+    range: float
+    strength: int
+    ap: int
 
 
 def missile_kind(name: str) -> str:
     """Return a missile weapon's kind as the table names it: ``Bow S4`` is a ``bow`` (listed in the table or not)."""
-    text = name.strip().lower()
-    m = _STRENGTH.match(text)
-    return m.group(1) if m else text
+    m = _STRENGTH.match(name.strip().lower())
+    assert m is not None  # every part but the kind is optional
+    return m.group(1)
 
 
 @implements(TO_HIT_SHOOTING)
-def missile_weapon(name: str) -> tuple[str, float, int] | None:
-    """Read a missile weapon by name (``bow`` or ``bow S4``): kind, range and Strength; None if unknown.
+def missile_weapon(name: str) -> MissileWeapon | None:
+    """Read a missile weapon by name (``bow``, ``bow S4``, ``crossbow AP2``, ``bow S4 AP1``): kind, range, Strength and
+    Armour Penetration; None if unknown.
 
     The Shooting phase and Stand and Shoot (charging.py) read weapons through this one table.
     """
-    text = name.strip().lower()
-    m = _STRENGTH.match(text)
-    kind = m.group(1) if m else text
+    m = _STRENGTH.match(name.strip().lower())
+    assert m is not None  # every part but the kind is optional
+    kind = m.group(1)
     if kind not in MISSILE_WEAPONS:
         return None
-    rng, strength = MISSILE_WEAPONS[kind]
-    return kind, rng, int(m.group(2)) if m else strength
+    rng, strength, ap = MISSILE_WEAPONS[kind]
+    return MissileWeapon(kind, rng, int(m.group(2)) if m.group(2) else strength, int(m.group(3)) if m.group(3) else ap)
 
 
 @implements("core.zero.bs", "published.t9a-to-hit-shooting")
@@ -102,10 +116,11 @@ def to_wound(strength: int, toughness: int) -> int | None:
     return 2 if diff >= 2 else 3 if diff == 1 else 4 if diff == 0 else 5 if diff == -1 else 6
 
 
-def armour_save(save: int | None, strength: int, ap: int = 0) -> int | None:
-    """Return the save roll after -1 per point of Strength above 3 and per point of ``ap`` (a Close Combat Weapon's
-    Armour Penetration beyond its Strength bonus); None when no save is left."""
+@implements("published.t9a-to-wound")
+def armour_save(save: int | None, ap: int = 0) -> int | None:
+    """Return the armour save roll against an attack of Armour Penetration ``ap``: worse by 1 a point (2nd edition:
+    the attack's Strength does not touch it); None when no save is left."""
     if save is None:
         return None
-    needed = save + max(0, strength - 3) + ap
+    needed = save + max(0, ap)
     return needed if needed <= 6 else None

@@ -202,6 +202,9 @@ class Ruleset:
     #: Another game's unit statuses, each with what it is for: a file that gives a unit one is refused at load
     #: (``scenario._check_unread_fields``), since no rule of this ruleset would read it.
     unread_statuses: ClassVar[Mapping[Status, str]] = {}
+    #: Another game's characteristics in a model's profile (the ``Profile`` field, with what it is for): a file
+    #: that gives one is refused at load naming the profile (``scenario._check_casualties``), as nothing would read it.
+    unread_characteristics: ClassVar[Mapping[str, str]] = {}
     #: The special rules this ruleset's code reads, as ``rule_name`` writes them; a unit's other rules are
     #: kept as text and read by no rule (a scenario's load names them in a note, ``scenario.scenario_notes``).
     modelled_rules: ClassVar[frozenset[str]] = frozenset()

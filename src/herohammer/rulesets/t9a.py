@@ -185,12 +185,13 @@ class NinthAge(ChargeRules):
         return key if key in close_combat_weapons() else missile_kind(name)
 
     def weapon_known(self, name: str, names: frozenset[str]) -> bool:
-        """Say whether ``name`` is a missile weapon as the Shooting phase reads it (``bow``, ``bow S4``: S 0 to 10), or a
+        """Say whether ``name`` is a missile weapon as the Shooting phase reads it (``bow``, ``bow S4``, ``bow AP1``: S and
+        AP 0 to 10), or a
         Close Combat Weapon as melee reads it (``great weapon``)."""
         if name.strip().lower() in close_combat_weapons():
             return True
         weapon = missile_weapon(name)
-        return weapon is not None and weapon[2] <= MAX_STRENGTH
+        return weapon is not None and weapon.strength <= MAX_STRENGTH and weapon.ap <= MAX_STRENGTH
 
     @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank")
     def validate_state(self, state: GameState, source: str) -> None:

@@ -13,7 +13,7 @@ published The 9th Age rules of the seed's era (1st/2nd edition, 2016-2021), stat
   3 below: 4+; 4 to 7 below: 5+; 8 or more below: 6+.
 * To wound: Strength against Toughness: 2 or more above: 2+, 1 above: 3+, equal: 4+, 1
   below: 5+, 2 or more below: 6+ (always possible, unlike 40k).
-* Armour: the save worsens by 1 for each point of Strength above 3.
+* Armour: the save worsens by 1 for each point of the attack's Armour Penetration (2nd edition).
 * Values of 0 (seed 004) everywhere: BS 0 cannot shoot, WS 0 is hit automatically and
   hits only on 6, S 0 never wounds (it prevails over T 0), T 0 is wounded on 2+.
 
@@ -93,13 +93,13 @@ def allocation_problem(state: GameState, target_id: str, at: str | None) -> str 
 def wound_unit(state: GameState, victim: Unit, hits: int, strength: int, dice: Dice, who: str,
                rule: str = TO_WOUND, ap: int = 0) -> tuple[GameState, Harm]:
     """Roll to wound and save for ``hits`` on ``victim`` and remove the casualties (the one wounding path);
-    ``ap``: Armour Penetration beyond the Strength's own (``armour_save``)."""
+    ``ap``: the attack's Armour Penetration (``armour_save``)."""
     pool = _wound_pool(victim)
     if not pool or hits <= 0:
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
     result = resolve_attacks(dice, hits, AUTOMATIC, to_wound(strength, first.profile.t),
-                             armour_save(first.profile.save, strength, ap), rule=rule, who=who)
+                             armour_save(first.profile.save, ap), rule=rule, who=who)
     return take_unsaved(state, victim, pool, result.hits, result.wounds, result.unsaved)
 
 
@@ -121,7 +121,7 @@ def strike_unit(state: GameState, victim: Unit, attacks: int, hit: Stage, streng
         hits = 0 if hit.target is None else dice.pool(attacks, hit.target, hit.purpose, hit.rule)
         return state, Harm(hits, 0, 0, (), victim.id)
     first = pool[0]
-    wound_on, save_on = to_wound(strength, first.profile.t), armour_save(first.profile.save, strength, ap)
+    wound_on, save_on = to_wound(strength, first.profile.t), armour_save(first.profile.save, ap)
     label = f"{who}: " if who else ""
     hits, wounds, unsaved = dice.pools(
         attacks, hit, Stage(wound_on, f"{label}to wound ({wound_on}+)", rule),

@@ -484,9 +484,7 @@ class MagicPhase(Ruleset):
             hits = dice.total(n, f"{unit.id}: {name} hits ({n}D6)", MISCAST)
             strength = len(rolled)  # the Magic Dice used for the casting roll
             pre = state
-            # Armour Penetration 2: the save worsens by 2, the engine's Strength reading (-1 a point above 3) within it
-            state, harms = wound_shares(state, host, hits, strength, dice, name,
-                                        ap=max(0, MISCAST_AP - max(0, strength - 3)))
+            state, harms = wound_shares(state, host, hits, strength, dice, name, ap=MISCAST_AP)
             hit_said = spell_harm_said(hits, strength, harms) + (
                 f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
             said = f"{head}, Armour Penetration {MISCAST_AP}: {hit_said}"
@@ -525,7 +523,7 @@ class MagicPhase(Ruleset):
         before = models_in(state, target_id)
         hits = spell.roll_hits(dice, MAGIC)
         pre = state
-        state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name)
+        state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name, ap=spell.ap)
         said = spell_harm_said(hits, spell.strength, harms) + (
             f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
         hits_rolled = len(dice.log)

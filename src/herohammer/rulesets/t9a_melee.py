@@ -50,7 +50,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_units import current, formation_of
-from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, close_combat_weapon, wielded
+from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
@@ -671,7 +671,8 @@ class MeleePhase(Ruleset):
                 if victim.joined:
                     rules.append("t9a.join.part-of-unit")
                 lines.append(f"I{step}: {side} {n} attack{'s' * (n != 1)}"
-                             + (f" with {weapon} (S{s}" + (f", save {ap:+d}" if ap else "") + ")" if weapon else "")
+                             + (f" with {weapon}" if weapon else "")
+                             + (f" (S{s}" + (f" AP{ap}" if ap else "") + ")" if weapon or ap else "")
                              + f" at {victim_id}"
                              + (f"'s Champion {only}" if only else "")
                              + f": {harm.hits} hit{'s' * (harm.hits != 1)}, {harm.unsaved} unsaved"
@@ -748,7 +749,7 @@ class MeleePhase(Ruleset):
                     w = arms.get((u.id, m.name))
                     if w is not None:  # its Close Combat Weapon's profile (published.t9a-close-combat-weapons)
                         m = replace(m, profile=w.profile)
-                    ap, weapon = (w.ap, w.weapon.name) if w is not None and w.weapon is not None else (0, "")
+                    ap, weapon = attack_ap(w, m), w.weapon.name if w is not None and w.weapon is not None else ""
                     if u.id in apart or champions.get(u.id) == m.name:
                         # duellists count as in base contact and strike only each other
                         other = next(d for d in duellists if d != u.id)
@@ -772,7 +773,7 @@ class MeleePhase(Ruleset):
                         w = arms.get((u.id, m.name))
                         if w is not None:
                             m = replace(m, profile=w.profile)
-                        ap, weapon = (w.ap, w.weapon.name) if w is not None and w.weapon is not None else (0, "")
+                        ap, weapon = attack_ap(w, m), w.weapon.name if w is not None and w.weapon is not None else ""
                         # the second rank supports; a Spear's Fight in Extra Rank, the third too
                         ranks = (1, 2) if w is not None and w.extra_rank else (1,)
                         if m.profile.i == step and m.profile.a > 0 and m.name in host.formation.order \

@@ -48,7 +48,7 @@ _BARRED = ((Status.ENGAGED, "is engaged in combat"), (Status.FLEEING, "is fleein
 
 @dataclass(frozen=True)
 class Shot:
-    """One model's shot: who fires, at what need, with what Strength."""
+    """One model's shot: who fires, at what need, with what Strength and Armour Penetration."""
 
     unit: Unit
     model: Model
@@ -56,6 +56,7 @@ class Shot:
     need: int | None
     strength: int
     long_range: bool
+    ap: int = 0
 
 
 @implements("t9a.join.moved-separately", "t9a.join.part-of-unit")
@@ -111,11 +112,11 @@ class ShootingPhase(Ruleset):
                     blind.append(m.name)  # each model shoots at a target it sees itself (WHO_CAN_SHOOT)
                     continue
                 gap = group_distance([m.placed], aim)
-                if gap > w[1]:
+                if gap > w.range:
                     continue
-                long_range = gap > w[1] / 2
+                long_range = gap > w.range / 2
                 mod = (LONG_RANGE if long_range else 0) + (MOVED if moved_now(u, host) else 0) + covered
-                shots.append(Shot(u, m, w[0], to_hit_shooting(m.profile.bs, mod), w[2], long_range))
+                shots.append(Shot(u, m, w.kind, to_hit_shooting(m.profile.bs, mod), w.strength, long_range, w.ap))
         if back:
             notes.append(f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank of "
                          f"{host.id} and cannot shoot [{WHO_CAN_SHOOT}]")
@@ -196,9 +197,9 @@ class ShootingPhase(Ruleset):
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target, action.weapon)
         before = models_in(state, target.id)
-        groups: dict[tuple[int | None, int], int] = {}
+        groups: dict[tuple[int | None, int, int], int] = {}
         for s in shots:
-            groups[(s.need, s.strength)] = groups.get((s.need, s.strength), 0) + 1
+            groups[(s.need, s.strength, s.ap)] = groups.get((s.need, s.strength, s.ap), 0) + 1
         rules = [TO_HIT_SHOOTING, TO_WOUND]
         if is_character(target) and not state.joined_to(target.id):
             rules.append("t9a.char.lone")
@@ -206,7 +207,7 @@ class ShootingPhase(Ruleset):
             rules.append("t9a.combined.last-survivor")
         parts = []
         taken: dict[str, int] = {}  # hits each member took so far: one attack's hits are shared as one
-        for (need, strength), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1])):
+        for (need, strength, ap), n in sorted(groups.items(), key=lambda kv: (kv[0][0] or 99, kv[0][1], kv[0][2])):
             if not models_in(state, target.id):
                 break
             hits = roll_to_hit_at_range(dice, n, need, f"{unit.id} shooting")
@@ -218,14 +219,15 @@ class ShootingPhase(Ruleset):
                 rules.append("core.zero.s")
             pre = state
             state, harms = wound_shares(state, target.id, hits, strength, dice, f"{unit.id} shooting", action.at,
-                                        taken)
+                                        taken, ap)
             if hit_a_character(pre, harms):
                 rules.append(DISTRIBUTING_HITS)
             if any(h.spared for h in harms):
                 rules.append(COMMAND_GROUP)
             if any(pre.unit(h.victim).models and pre.unit(h.victim).models[0].profile.t <= 0 for h in harms):
                 rules.append("core.zero.t")
-            parts.append(f"{n} shot{'s' * (n != 1)} ({need}+ to hit, S{strength}): " + harm_said(harms))
+            parts.append(f"{n} shot{'s' * (n != 1)} ({need}+ to hit, S{strength}{f' AP{ap}' if ap else ''}): "
+                         + harm_said(harms))
         state = state.replace_units(*(u.with_status(Status.SHOT) for u in state.combined(unit.id)))
         # every note cited is told too (round 31b: a marched character's missing shot was cited, not told)
         if any("t9a.join.moved-separately" in n for n in notes):

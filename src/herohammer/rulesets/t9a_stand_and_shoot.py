@@ -148,8 +148,10 @@ def stand_and_shoot_volley(state: GameState, charged: Unit, charger: Unit, first
                 blind.append(m.name)  # each model shoots only at a charger it sees itself (WHO_CAN_SHOOT)
                 continue
             if first:
-                return Volley((Shooter(m.profile.bs, w[2]),), f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
-            shooters.append(Shooter(m.profile.bs, w[2], group_distance([m.placed], aim) > w[1] / 2, covered))
+                return Volley((Shooter(m.profile.bs, w.strength, ap=w.ap),),
+                              f"{charged.id} may Stand and Shoot [{STAND_AND_SHOOT}]")
+            shooters.append(Shooter(m.profile.bs, w.strength, group_distance([m.placed], aim) > w.range / 2, covered,
+                                    w.ap))
     rear = (f"{back} {'model stands' if back == 1 else 'models stand'} behind the second rank and cannot shoot "
             f"[{WHO_CAN_SHOOT}]") if back else ""
     if blind:
@@ -189,7 +191,7 @@ def stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[S
     dead: list[str] = []
     shared = spared = False
     taken: dict[str, int] = {}
-    for need, strength, n in stand_and_shoot_batches(shooters):
+    for need, strength, ap, n in stand_and_shoot_batches(shooters):
         hits = stand_and_shoot_hits(dice, need, n, STAND_AND_SHOOT)
         for share in share_hits(state, unit_id, hits, None, taken):
             victim = state.unit(share.victim.id)
@@ -198,7 +200,7 @@ def stand_and_shoot_at_unit(state: GameState, unit_id: str, shooters: Sequence[S
             shared = shared or bool(share.victim.joined)  # a character of the unit took hits
             victims = [(victim, m) for m in (list(victim.models) if is_character(victim) else rank_and_file(victim))]
             first = victims[0][1]
-            unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT)
+            unsaved = wound_hits(dice, share.hits, strength, first.profile.t, first.profile.save, STAND_AND_SHOOT, ap)
             state, slain = take_wounds(state, victims, unsaved)
             if slain:
                 if not is_character(victim) and spared_command(victim, slain):

@@ -22,7 +22,7 @@ from ..catalogue import implements
 from ..errors import HerohammerError, validation_problem
 from ..profiles import Profile
 from ..state import GameState
-from ..t9a_charts import MAX_STRENGTH, missile_kind, missile_weapon
+from ..t9a_charts import MAX_STRENGTH, MissileWeapon, missile_kind, missile_weapon
 from ..units import Model, Unit
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def choice_for(choice: WeaponChoice, unit_id: str) -> str | None:
 
 
 @implements(SHOOTING_WEAPONS)
-def weapon_used(model: Model, chosen: str | None) -> tuple[str, float, int] | None:
+def weapon_used(model: Model, chosen: str | None) -> MissileWeapon | None:
     """Return the missile weapon a model shoots: the one chosen when it carries it (by kind), else its first listed."""
     if not model.weapons:
         return None
@@ -97,7 +97,7 @@ def weapons_said(state: GameState, host: Unit, choice: WeaponChoice, verb: str =
         if len(carried) < 2:
             continue
         chosen = choice_for(choice, u.id)
-        used = list(dict.fromkeys(w[0] for m in u.models if (w := weapon_used(m, chosen)) is not None))
+        used = list(dict.fromkeys(w.kind for m in u.models if (w := weapon_used(m, chosen)) is not None))
         how = "as chosen" if chosen is not None else f"its first listed; choose another with {field}"
         said.append(f"{u.id} {verb} {', '.join(used)} of {', '.join(carried)} ({how}) [{SHOOTING_WEAPONS}]")
     return said
@@ -118,7 +118,7 @@ def weapon_choices(state: GameState, host: Unit) -> list[WeaponChoice]:
     if not options:
         return []
 
-    def arms(choice: WeaponChoice) -> tuple[tuple[str, float, int] | None, ...]:
+    def arms(choice: WeaponChoice) -> tuple[MissileWeapon | None, ...]:
         return tuple(weapon_used(m, choice_for(choice, u.id)) for u in members for m in u.models)
 
     seen = {arms(None)}
@@ -196,6 +196,12 @@ def close_combat_weapon(model: Model) -> CloseCombatWeaponSpec | None:
     return next((spec for spec in found if spec.name != HAND_WEAPON), found[0] if found else None)
 
 
+def attack_ap(wielded: Wielded | None, model: Model) -> int:
+    """Return the Armour Penetration of a model's close combat attacks: its weapon's with its own (``wielded``), or
+    its own alone when it carries no Close Combat Weapon (published.t9a-to-wound)."""
+    return wielded.ap if wielded is not None else (model.profile.ap or 0)
+
+
 class Wielded(NamedTuple):
     """A model's close combat profile with its weapon: the profile it strikes with, the save modifier its Armour
     Penetration adds, whether it fights in an extra rank, and the weapon (None: no bonus applies)."""
@@ -215,14 +221,14 @@ def wielded(model: Model, charged: bool, first_round: bool, flanked: bool) -> Wi
     Strength, Attack Value, Offensive Skill (the engine's WS) and Initiative are changed in the profile (a Great
     Weapon strikes at Initiative step 0 whatever its Agility); a Lance's and a Light Lance's Devastating Charge only
     when its unit charged; a Spear's +2 Agility and +1 Armour Penetration in the First Round unless its unit charged
-    or is engaged in a Flank or Rear Facing.  Armour Penetration: the engine's armour save already worsens by 1 per
-    point of Strength above 3 (published.t9a-to-wound), so a weapon's Strength bonus carries its own penetration; the
-    weapon's Armour Penetration beyond its Strength bonus worsens the save by 1 a point (a Spear's).
+    or is engaged in a Flank or Rear Facing.  Armour Penetration: the model's own (its profile's AP) with the
+    weapon's; each point worsens the armour save by 1 (published.t9a-to-wound).
     """
     weapon = close_combat_weapon(model)
     p = model.profile
+    own_ap = p.ap or 0
     if weapon is None:
-        return Wielded(p, 0, False, None)
+        return Wielded(p, own_ap, False, None)
     devastating = not weapon.charging or charged
     s_bonus = weapon.strength if devastating else 0
     ap = weapon.ap if devastating else 0
@@ -233,4 +239,4 @@ def wielded(model: Model, charged: bool, first_round: bool, flanked: bool) -> Wi
             ap += weapon.first_round_ap
     changed = replace(p, s=min(MAX_STRENGTH, p.s + s_bonus), a=p.a + weapon.attacks if p.a > 0 else p.a,
                       ws=p.ws + weapon.offensive if p.ws > 0 else p.ws, i=i)
-    return Wielded(changed, max(0, ap - s_bonus), weapon.extra_rank, weapon)
+    return Wielded(changed, own_ap + ap, weapon.extra_rank, weapon)

@@ -97,6 +97,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                            "powers: and the armoury's)"},
         "model": {"role": "The 9th Age's command group (champion, musician, standard)"},
     }
+    #: The 9th Age's characteristics (``Ruleset.unread_characteristics``): a 40k model's AP is its weapon's.
+    unread_characteristics: ClassVar[Mapping[str, str]] = {
+        "ap": "AP: The 9th Age's Armour Penetration (a 40k model has none: AP is a weapon's, in the scenario's weapons:)"}
     #: The 9th Age's unit statuses (``Ruleset.unread_statuses``): a 40k unit that breaks falls back (falling_back).
     unread_statuses: ClassVar[Mapping[Status, str]] = {
         Status.FLEEING: "The 9th Age's fleeing unit (a 40k unit falls back: falling_back)",
