@@ -5,10 +5,14 @@ March Test when an enemy stands within 8".  The Spearmen (Adv 5, Mar 10) stand a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from _cli import result_of, run
 from _t9a import reloading_game, scenario
 from herohammer.dice import ScriptedDice, SeededDice
 from herohammer.game import Game
@@ -80,3 +84,17 @@ def test_no_march_is_proposed_into_an_enemy_straight_ahead() -> None:
 def test_no_march_is_proposed_outside_the_movement_phase() -> None:
     g = Game(state_from_data(scenario(phase="shooting", active="elves", enemy_y=40.0)), SeededDice(3))
     assert not _marches(g)
+
+
+@pytest.mark.rule(MOVE)
+def test_the_cli_lists_the_march_and_check_accepts_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "march.yaml"
+    path.write_text(yaml.safe_dump(_orcs_to_the_side()))
+    code, out, err = run(["actions", str(path), "--json"], capsys)
+    assert code == 0, err
+    marches = [a for a in result_of(out)["actions"] if a["do"] == "move" and a.get("march")]
+    assert [(a["unit"], a["march"]) for a in marches] == [("spears", True)]
+    code, out, err = run(["check", str(path), "--action", json.dumps(marches[0]), "--json"], capsys)
+    assert code == 0, err
+    ruling = result_of(out)
+    assert ruling["legal"] and "March Test" in ruling["reason"]
