@@ -93,6 +93,8 @@ def leadership_test(
     kind: LeadershipTestKind = LeadershipTestKind.LEADERSHIP,
     modifier: int = 0,
     double_one_passes: bool = False,
+    purpose: str | None = None,
+    rule: str = "core.test.leadership",
 ) -> TestResult:
     """Roll 2D6 against Leadership: a total at most the value passes.
 
@@ -100,7 +102,9 @@ def leadership_test(
     to Leadership tests applies to each (core.test.leadership-kinds); what a failure
     does is decided by the caller, the named test's own rule.  ``double_one_passes``:
     the caller's rule passes a roll of double 1 whatever the modifiers (the ruleset's
-    ``double_one_passes`` hook, published.insane-heroism).
+    ``double_one_passes`` hook, published.insane-heroism).  ``purpose`` and ``rule``: what the roll log says the
+    2D6 are for and the clause it cites, when the named test has its own (the 9th Age's March Test, a Discipline
+    test, published.t9a-move); by default the kind's name and core.test.leadership.
     """
     check_value("Leadership", leadership, "core.test.leadership")
     target = max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, leadership + modifier))
@@ -110,7 +114,8 @@ def leadership_test(
     splits = (target, 2) if heroic else (target,)
     # only "at most the target?" matters: an exact enumeration branches pass/fail, not 11 totals
     # the kind's name read as the member's own attribute (``value`` is a property looked up through the class)
-    roll = dice.total(2, f"{kind._value_} test (Ld {leadership})", "core.test.leadership", splits=splits)
+    said = purpose if purpose is not None else f"{kind._value_} test (Ld {leadership})"
+    roll = dice.total(2, said, rule, splits=splits)
     saved = heroic and roll == 2
     return TestResult(roll <= target or saved, roll, target, "core.test.leadership", saved)
 

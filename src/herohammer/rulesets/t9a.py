@@ -29,7 +29,7 @@ from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile
 from ..units import Model, Status, Unit
 from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
-from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, FLY_PATTERN, formation_of, host_of,
+from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, FLY_PATTERN, formation_of, host_of, march_rate,
                         member_models, model_wounds, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, why_unmovable,
                         WIZARD_CONCLAVE)
 from .t9a_casualties import no_models_left
@@ -295,6 +295,11 @@ class NinthAge(ChargeRules):
                 t = math.radians(f.facing if f is not None else u.models[0].facing)
                 step = float(advance_rate(u))
                 yield Move.trusted(do="move", unit=u.id, to=((start[0] - math.sin(t) * step, start[1] + math.cos(t) * step),))
+                # and a March straight ahead at its March Rate (published.t9a-move), the March Test then rolled
+                far = float(march_rate(u))
+                if far > step + EPSILON:
+                    yield Move.trusted(do="move", unit=u.id, march=True,
+                                       to=((start[0] - math.sin(t) * far, start[1] + math.cos(t) * far),))
             if u.joined and u.models and state.phase is Phase.MOVEMENT:  # in the Charge phase: the charge out
                 m = u.models[0]
                 t = math.radians(m.facing)

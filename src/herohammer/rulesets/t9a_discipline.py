@@ -76,16 +76,18 @@ def bearer_near(state: GameState, host_id: str) -> Model | None:
 
 @implements(BATTLE_STANDARD)
 def discipline_test(state: GameState, host_id: str, dice: Dice, leadership: int, kind: LeadershipTestKind,
-                    modifier: int = 0) -> tuple[TestResult, str]:
+                    modifier: int = 0, purpose: str | None = None,
+                    rule: str = "core.test.leadership") -> tuple[TestResult, str]:
     """Take a unit's Discipline test, re-rolled once when it fails within the reach of its Battle Standard Bearer
-    (Rally Around the Flag); return the result that stands and what the re-roll did ("" without one)."""
-    result = leadership_test(dice, leadership, kind, modifier)
+    (Rally Around the Flag); return the result that stands and what the re-roll did ("" without one).  ``purpose``
+    and ``rule``: the roll log's words and clause for a test named by its own rule (the March Test)."""
+    result = leadership_test(dice, leadership, kind, modifier, purpose=purpose, rule=rule)
     if result.passed:
         return result, ""
     bearer = bearer_near(state, host_id)
     if bearer is None:
         return result, ""
-    again = leadership_test(dice, leadership, kind, modifier)
+    again = leadership_test(dice, leadership, kind, modifier, purpose=purpose, rule=rule)
     return again, (f"the first roll, {result.roll}, failed and was re-rolled for Rally Around the Flag ({bearer.name}, "
                    f"the Battle Standard Bearer) [{BATTLE_STANDARD}]")
 

@@ -154,7 +154,9 @@ class JoinRules(Ruleset):
             return None
         start = len(dice.log)
         ld = self.discipline_ruling(state, mover)
-        result, flag = discipline_test(state, mover.id, dice, ld.value, LeadershipTestKind.LEADERSHIP)
+        # the roll log names the test the text names: a March Test, a Discipline test (published.t9a-move)
+        result, flag = discipline_test(state, mover.id, dice, ld.value, LeadershipTestKind.LEADERSHIP,
+                                       purpose=f"March Test, a Discipline test (Ld {ld.value})", rule=MARCH_RULE)
         said = (f"{mover.id} takes a March Test, {', '.join(near)} being within 8\" and not Fleeing: {result.roll} on "
                 f"Ld {ld.value} ({ld.source})")
         if flag:
