@@ -1,19 +1,23 @@
 """Round 33: a 9th Age judge's cases on the character rules of seed 002 (XX.2 Characters) played as sequences through
 Game: a character who joins then tries to join again or the unit tries to move, characters joining each other, a
 character leaving a unit that is engaged or fleeing, a unit's charge ban lasting one player turn only after a charge
-out, a unit shot away around its character who then acts alone.
+out, Stand and Shoot at a charge out, Front Rank on joining a full front rank, a character joining a Wizard Conclave,
+a unit shot away around its character who then acts alone.
 
 Every case held as the seed reads; no ruling was changed in this round.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from _t9a import HERO, SPEAR, melee_scenario, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
+from herohammer.rulesets.t9a_units import model_wounds
 
 LEAVE = "t9a.leave.when"
 
@@ -186,4 +190,25 @@ def test_a_character_joining_a_full_front_rank_stands_in_it_and_pushes_a_model_b
     # five files: the Hero and four Spearmen in front, the displaced one behind; eleven models in three ranks
     assert sum(1 for m in spears if m.at[1] == front_y) == 4
     assert sum(1 for m in spears if m.at[1] < front_y) == 6
+    reloads(g)
+
+
+# -- 7. a character joins a Wizard Conclave ---------------------------------------------------------------------------------
+@pytest.mark.rule("t9a.spell.wizard-conclave", "t9a.join.single-rank", "t9a.join.part-of-unit")
+def test_a_character_who_joins_a_wizard_conclave_does_not_take_its_champions_wound() -> None:
+    data = yaml.safe_load((Path(__file__).resolve().parents[1] / "examples" / "t9a_whole_turn.yaml").read_text())
+    data["phase"] = "movement"
+    data["sides"]["highborn"].append({"id": "mage", "character": "independent",
+                                      "models": [{"name": "Mage", "profile": HERO, "base": [20, 20], "at": [44, 24]}]})
+    g = reloading_game(data)
+    # the Conclave stands in one rank: the player must choose to widen it or to put the displaced model behind
+    refused(g, {"do": "join", "character": "mage", "unit": "conclave"}, "t9a.join.single-rank", "rank_choice")
+    join = {"do": "join", "character": "mage", "unit": "conclave", "rank_choice": "second_rank"}
+    assert g.check(join).legal
+    g.apply(join)
+    conclave = g.state.unit("conclave")
+    # the champion keeps his +1 Wound; the joined character keeps his own three, the other mages one each
+    assert [model_wounds(conclave, m) for m in conclave.models] == [2, 1, 1, 1, 1]
+    mage = g.state.unit("mage")
+    assert mage.joined == "conclave" and model_wounds(conclave, mage.models[0]) == 3
     reloads(g)
