@@ -212,3 +212,33 @@ def test_a_character_who_joins_a_wizard_conclave_does_not_take_its_champions_wou
     mage = g.state.unit("mage")
     assert mage.joined == "conclave" and model_wounds(conclave, mage.models[0]) == 3
     reloads(g)
+
+
+# -- 8. after a charge out; the last survivor joining another unit ---------------------------------------------------------
+@pytest.mark.rule("t9a.charge-out.success", "t9a.leave.unit-not-moved", "published.t9a-move")
+def test_the_unit_a_character_charged_out_of_moves_in_the_movement_phase_and_he_does_not() -> None:
+    g = reloading_game(scenario(phase="charge", active="elves", enemy_y=32))
+    events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([4, 3]))
+    assert "t9a.charge-out.success" in events[0].rules and g.state.unit("hero").joined is None
+    g.apply({"do": "end_phase"})
+    assert g.state.phase.value == "movement"
+    assert g.check({"do": "move", "unit": "spears", "to": [[36, 18]]}).legal
+    refused(g, {"do": "move", "unit": "hero", "to": [[36, 25]]}, "published.t9a-move", "engaged")
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 18]]})
+    reloads(g)
+
+
+@pytest.mark.rule("t9a.combined.last-survivor", "t9a.join.move", "t9a.char.lone")
+def test_the_last_survivor_of_a_unit_shot_away_joins_another_unit_and_is_that_unit_no_more() -> None:
+    data = scenario(n=1, phase="shooting", active="orcs", enemy_y=40)
+    data["sides"]["elves"].append({"id": "guards", "formation": {"position": [30, 20], "files": 5},
+                                   "models": [{"name": f"g{i}", "profile": SPEAR, "base": [20, 20]}
+                                              for i in range(5)]})
+    g = reloading_game(data)
+    g.apply({"do": "shoot", "unit": "orcs", "target": "spears"}, ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [6] * 12))
+    play_to(g, "movement", "elves")
+    events = g.apply({"do": "join", "character": "hero", "unit": "guards", "rank_choice": "widen"})
+    assert "it is spears no more" in events[0].message and "t9a.combined.last-survivor" in events[0].rules, events[0]
+    assert g.state.unit("hero").joined == "guards"
+    refused(g, {"do": "move", "unit": "guards", "to": [[30, 18]]}, "t9a.join.unit-stops", "cannot move again")
+    reloads(g)
