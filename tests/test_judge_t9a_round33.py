@@ -4,7 +4,10 @@ character leaving a unit that is engaged or fleeing, a unit's charge ban lasting
 out, Stand and Shoot at a charge out, Front Rank on joining a full front rank, a character joining a Wizard Conclave,
 a unit shot away around its character who then acts alone.
 
-Every case held as the seed reads; no ruling was changed in this round.
+Wrong ruling found: a fleeing or engaged lone character told he "cannot move to join" a free unit was refused under
+t9a.join.forbidden alone, the clause about the unit joined; the refusal is for his own move into base contact, and now
+also cites t9a.join.move, t9a.char.lone and published.t9a-move (book entry t9a-a-fleeing-character-does-not-move-to-join).
+Every other case held as the seed reads.
 """
 
 from __future__ import annotations
@@ -242,3 +245,18 @@ def test_the_last_survivor_of_a_unit_shot_away_joins_another_unit_and_is_that_un
     assert g.state.unit("hero").joined == "guards"
     refused(g, {"do": "move", "unit": "guards", "to": [[30, 18]]}, "t9a.join.unit-stops", "cannot move again")
     reloads(g)
+
+
+# -- 9. a character who cannot move cannot move to join ---------------------------------------------------------------------
+@pytest.mark.rule("t9a.join.move", "published.t9a-move", "t9a.char.lone")
+@pytest.mark.parametrize("status, legal", [([], True), (["fleeing"], False), (["engaged"], False)])
+def test_a_fleeing_or_engaged_character_does_not_move_to_join_a_free_unit(status: list[str], legal: bool) -> None:
+    g = reloading_game(scenario(phase="movement", active="elves", joined=False, hero_at=(30, 22), enemy_y=44,
+                                hero_status=status))
+    join = {"do": "join", "character": "hero", "unit": "spears"}
+    if legal:
+        assert g.check(join).legal
+        return
+    refused(g, join, "t9a.join.move", f"hero is {status[0]} and cannot move to join")
+    ruling = g.check(join)
+    assert "published.t9a-move" in ruling.rules and "t9a.char.lone" in ruling.rules, ruling
