@@ -20,6 +20,7 @@ import yaml
 
 from _t9a import HERO, SPEAR, melee_scenario, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
+from herohammer.units import Status
 from herohammer.rulesets.t9a_units import model_wounds
 
 LEAVE = "t9a.leave.when"
@@ -260,3 +261,18 @@ def test_a_fleeing_or_engaged_character_does_not_move_to_join_a_free_unit(status
     refused(g, join, "t9a.join.move", f"hero is {status[0]} and cannot move to join")
     ruling = g.check(join)
     assert "published.t9a-move" in ruling.rules and "t9a.char.lone" in ruling.rules, ruling
+
+
+# -- 10. a character flees with his unit -------------------------------------------------------------------------------------
+@pytest.mark.rule("t9a.join.part-of-unit", "published.t9a-panic")
+def test_a_character_flees_with_his_unit_that_failed_a_panic_test_and_stays_part_of_it() -> None:
+    g = reloading_game(scenario(n=10, phase="shooting", active="orcs", enemy_y=40))
+    # five hits, three wound and go unsaved: a quarter lost, the Panic test fails on 6 6 against the Hero's Ld 9
+    events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                     ScriptedDice([6] * 5 + [6, 6, 6, 1, 1] + [1, 1, 1] + [6] * 20))
+    panic = next(e for e in events if e.kind == "panic")
+    assert panic.message.startswith("spears fails its Panic test (12 against Ld 9)"), panic.message
+    hero, spears = g.state.unit("hero"), g.state.unit("spears")
+    assert hero.joined == "spears" and hero.has(Status.FLEEING) and spears.has(Status.FLEEING)
+    assert len(spears.models) == 7
+    reloads(g)
