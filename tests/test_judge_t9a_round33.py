@@ -20,8 +20,8 @@ import yaml
 
 from _t9a import HERO, SPEAR, melee_scenario, play_to, refused, reloading_game, reloads, scenario
 from herohammer.dice import ScriptedDice
-from herohammer.units import Status
 from herohammer.rulesets.t9a_units import model_wounds
+from herohammer.units import Status
 
 LEAVE = "t9a.leave.when"
 
