@@ -265,7 +265,11 @@ class JoinRules(Ruleset):
             if host.has(s):
                 return _refuse(f"{host.id} is {s.value.replace('_', ' ')}: no character can join it", "t9a.join.forbidden")
             if ch.has(s):
-                return _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join", "t9a.join.forbidden")
+                # the character's own state: a join is his move into base contact (t9a.join.move), which an engaged
+                # or fleeing character, a unit of his own (t9a.char.lone), cannot make (published.t9a-move)
+                return _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move to join (a join is a move "
+                               f"into base contact, t9a.join.move)", "t9a.join.move", "t9a.join.forbidden",
+                               "t9a.char.lone", "published.t9a-move")
         if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
             return _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
         if any(ch.has(s) for s in MOVED):
