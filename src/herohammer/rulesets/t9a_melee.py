@@ -32,6 +32,7 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -40,8 +41,8 @@ from ..catalogue import implements
 from ..checks import LeadershipTestKind
 from ..dice import Dice, Stage
 from ..errors import ScenarioError
-from ..formations import is_character
-from ..geometry import in_base_contact
+from ..formations import arrange, is_character
+from ..geometry import box_gap, group_distance, group_extent, in_base_contact
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..t9a_charts import to_hit_melee
@@ -49,9 +50,10 @@ from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
+from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_units import current, formation_of
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
-from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
 if TYPE_CHECKING:
@@ -868,7 +870,8 @@ class MeleePhase(Ruleset):
         winners = [u for u in live if hosts[u].side == winner]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
-        fled_by: dict[str, tuple[int, list[str]]] = {}  # a broken unit's flee distance and the winners touching it
+        #: a broken unit's flee distance, the winners touching it and the way it fled (its pursuers pivot to face it)
+        fled_by: dict[str, tuple[int, list[str], tuple[float, float]]] = {}
         outcome = "held"
         tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
@@ -910,13 +913,14 @@ class MeleePhase(Ruleset):
             # the winners in base contact with it, before it flees (any winner when none touches it now)
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
+            way = away_direction(state, uid, away)
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
             rules.append(FLEE_RULE)
             said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
-            fled_by[uid] = (fled, touching)
+            fled_by[uid] = (fled, touching, way)
         state, said, outcome = self._pursue(state, winners, [u for u in losers if u not in broke], broke, fled_by,
-                                            pursuit or {}, dice, said, rules)
+                                            pursuit or {}, dice, said, rules, flees)
         if not broke:
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
@@ -929,8 +933,9 @@ class MeleePhase(Ruleset):
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
-                fled_by: dict[str, tuple[int, list[str]]], pursuit: Mapping[str, PursuitChoice], dice: Dice, said: str,
-                rules: list[str]) -> tuple[GameState, str, str]:
+                fled_by: dict[str, tuple[int, list[str], tuple[float, float]]], pursuit: Mapping[str, PursuitChoice],
+                dice: Dice, said: str, rules: list[str], kept: dict[Hashable, Any] | None = None
+                ) -> tuple[GameState, str, str]:
         """Roll the pursuits once every Break test is taken (2022 text, Pursuits and Overruns: "each unit that is in
         base contact with the Broken unit(s) may declare a Pursuit of a single Broken unit"; "Units can elect not to
         Pursue, but must then pass a Discipline Test ... if the test is failed, the unit must Pursue anyway").
@@ -939,9 +944,12 @@ class MeleePhase(Ruleset):
         player's choice (``pursuit``), by default the first that broke that no winner before it pursues, else the first
         that broke; one that asked to Restrain Pursuit takes the test first, on its Discipline (its General's within
         12", its Battle Standard's re-roll) and stays on a pass.  A broken unit is caught when any of its pursuers' 2D6
-        reaches its flee distance.  ``said`` holds a mark per broken unit (``\x00i\x00``), replaced here; the rules
-        cited are added to ``rules``.  Return the state, the told text and the combat's outcome (the first unit that
-        broke: fled or destroyed)."""
+        reaches its flee distance.  Then each pursuer makes its Pursuit Move (``_pursuit_move``: it pivots to face the
+        way the unit fled and moves its roll straight forward), the pursuers of the first broken unit first, each in
+        the winners' order.  ``said`` holds a mark per broken unit (``\x00i\x00``), replaced here; the rules cited
+        are added to ``rules``; ``kept``: the fight's store (``flee``'s), where each pursuer's reach is kept by the
+        state it pursues from.  Return the state, the told text and the combat's outcome (the first unit that broke:
+        fled or destroyed)."""
         chasers: dict[str, list[str]] = {b: [] for b in broke}
         why_not: dict[str, list[str]] = {b: [] for b in broke}
         for w in winners:
@@ -980,15 +988,16 @@ class MeleePhase(Ruleset):
                     why_not[b].append(f"{w} pursues {target}")
         outcome = "held"
         for i, uid in enumerate(broke):
-            fled = fled_by[uid][0]
+            fled, _, way = fled_by[uid]
             mark = f"\x00{i}\x00"
             if not chasers[uid]:
                 said = said.replace(mark, f" (no pursuit: {', '.join(why_not[uid])})")
                 rules.append(PURSUIT)
                 done = "fled"
             else:
-                # each pursuit is only compared with the flee: an enumeration branches on caught or not
-                rolled = [(w, dice.total(2, f"{w}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))) for w in chasers[uid]]
+                # each pursuit is compared with the flee and is the distance the pursuer moves: an enumeration
+                # branches on every total, each a different place (no splits: one class per total)
+                rolled = [(w, dice.total(2, f"{w}: pursuit (2D6)", PURSUIT)) for w in chasers[uid]]
                 rules.append(PURSUIT)
                 told = (" and ".join(f"{w} {chase}\"" for w, chase in rolled))
                 if any(chase >= fled for _, chase in rolled):
@@ -1012,6 +1021,9 @@ class MeleePhase(Ruleset):
                     said = said.replace(mark, f" (pursuit {rolled[0][1]}\")" if len(rolled) == 1 else
                                         f" (pursued by {told}: escapes)")
                     done = "fled"
+                for w, chase in rolled:  # the Pursuit Moves, once the unit is caught or has escaped
+                    state, moved = _pursuit_move(state, w, way, chase, kept)
+                    said += f"; {moved}"
             if i == 0:
                 outcome = done
         return state, said, outcome
@@ -1154,6 +1166,113 @@ def _broken_general(before: GameState, state: GameState, uid: str, broke: Sequen
             return (f" (not {m.name}'s Ld {m.profile.ld}: the General broke with {host}, and a Fleeing model lends no "
                     "Discipline)")
     return ""
+
+
+#: The longest Pursuit Move (the most 2D6 make): how far a pursuer's way is looked at, once for every roll.
+MOST_PURSUIT = 12
+#: A Pursuit Move's way is tried at places this far apart, then the first stop found is narrowed to within ...
+PURSUIT_STEP = 0.5
+#: ... this much (a power of two: the places stay exact in binary, so equal rolls give equal states).
+PURSUIT_PRECISION = 1 / 64
+#: Where the fight's store (``flee``'s ``kept``) keeps each pursuer's reach, by the state it pursues from.
+_REACHES = "t9a pursuit reaches"
+
+
+@implements(PURSUIT, SPACING_RULE, "published.t9a-move")
+def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], rolled: int,
+                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str]:
+    """Make a pursuer's Pursuit Move (the 2022 text, Move Broken Units: "Pivot the unit so that it is facing the same
+    direction as the Broken unit is Pursuing, and then move the unit straight forward a distance equal to the
+    previously rolled Pursue Distance"), caught or not; return the state and the words.
+
+    The unit (its characters with it) pivots about its centre to face ``way``, the way its broken enemy fled (the
+    one it would have fled, when caught), ignoring Unit Spacing; then moves straight forward its roll, stopping
+    short where going on would take a model off the table, onto a model or into Impassable Terrain, or within 1" of
+    another unit (friend, fresh enemy or the fled unit: the charge a fresh enemy takes in the 2022 text is not
+    modelled); a unit already within 1" of it once pivoted (a friend that fought beside it) stops it only where a
+    model would stand on it.  A pivot that would put a model on another unit's model, off the table or into
+    Impassable Terrain is not made: the pursuer stays where it stood.  No longer in base contact with an enemy, it
+    is no longer Engaged.
+    """
+    host = members(state, pursuer)[0]
+    f = formation_of(host)
+    facing = (f.facing if f is not None else host.models[0].facing) % 360.0
+    if way != (0.0, 0.0):  # (a flee with no direction leaves the pursuer facing as it stood)
+        facing = math.degrees(math.atan2(-way[0], way[1])) % 360.0 + 0.0
+    t = math.radians(facing)
+    forward = (-math.sin(t), math.cos(t))
+    store: dict[Hashable, tuple[float, str]] | None = kept.setdefault(_REACHES, {}) if kept is not None else None
+    at = (state, host.id, facing)
+    found = store.get(at) if store is not None else None
+    pivoted = _pivoted(state, host, facing)
+    if found is None:
+        found = _pursuit_reach(state, pivoted, host.id, forward)
+        if store is not None:
+            if len(store) >= BLOWS_KEPT:
+                store.clear()
+            store[at] = found
+    reach, why = found
+    if reach < 0:
+        return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood"
+    went = min(float(rolled), reach)
+    moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
+    if not engaged_with(moved, host.id):
+        moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
+    said = f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {rolled}\" straight forward"
+    if went < rolled:
+        said = (f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {went:.2f}\" of its {rolled}\" "
+                f"straight forward: further {why}")
+    return moved, said
+
+
+def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
+    """Return the state with a combined unit pivoted about its centre to a facing (its ranks and files kept)."""
+    f = formation_of(host)
+    if f is not None and abs((f.facing - facing + 180.0) % 360.0 - 180.0) < 1e-9:
+        return state  # already facing so: not turned, so not moved by a rounding
+    if host.formation is not None:
+        turned = host.formation.rotated(facing, host.formation.files)
+        return arrange(state.replace_unit(replace(host, formation=turned)), host.id)
+    return state.replace_unit(replace(host, models=tuple(replace(m, facing=facing) for m in host.models)))
+
+
+@implements(PURSUIT, SPACING_RULE, "published.t9a-move")
+def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float]
+                   ) -> tuple[float, str]:
+    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, and what stops it there
+    ("" when nothing does); a reach of -1 when the pivot itself is refused, and why.  The first stop is found at
+    ``PURSUIT_STEP``'s places, then narrowed to ``PURSUIT_PRECISION``: every whole inch short of it is a place
+    looked at, so a roll it does not reach goes its full distance."""
+    group = members(pivoted, host_id)
+    own = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    box = group_extent(mine)
+    beside = {u.id for u in pivoted.units if u.id not in own and u.alive and u.embarked_in is None
+              and box_gap(box, u.extent) <= UNIT_SPACING + 1e-6 and group_distance(mine, u.placed) < UNIT_SPACING}
+
+    def problem(d: float) -> str | None:
+        moved = shift_unit(pivoted, pivoted.unit(host_id), forward[0] * d, forward[1] * d) if d else pivoted
+        movers = [(m, m.at) for u in members(moved, host_id) for m in u.models]
+        return path_problem(pivoted, movers, own, True) or spacing_problem(pivoted, movers, own | beside)
+
+    if pivoted is not state and (why := problem(0.0)):
+        return -1.0, why
+    done, stop, why = 0.0, None, ""
+    while done < MOST_PURSUIT:
+        nxt = min(done + PURSUIT_STEP, float(MOST_PURSUIT))
+        if found := problem(nxt):
+            stop, why = nxt, found
+            break
+        done = nxt
+    if stop is None:
+        return float(MOST_PURSUIT), ""
+    while stop - done > PURSUIT_PRECISION:
+        mid = (done + stop) / 2.0
+        if found := problem(mid):
+            stop, why = mid, found
+        else:
+            done = mid
+    return done, why
 
 
 @implements(PURSUIT, "t9a.combined.last-survivor")
