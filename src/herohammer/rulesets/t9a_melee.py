@@ -327,6 +327,13 @@ def _zero_rules(ws: int, struck_ws: int, strength: int, struck: Sequence[Model])
 class MeleePhase(Ruleset):
     """Rule on and resolve close combat in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
+    if TYPE_CHECKING:  # NinthAge's Reform, the Post-Combat Pivot or Reform after a passed Restrain Pursuit test
+        def reform_problem(self, state: GameState, unit: Unit, facing: float | None,
+                           files: int | None) -> Ruling | None: ...
+
+        def reformed(self, state: GameState, unit: Unit, facing: float | None,
+                     files: int | None) -> tuple[GameState, str]: ...
+
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a combat: an engaged unit in base contact; attacks at a character only from contact."""
@@ -403,6 +410,8 @@ class MeleePhase(Ruleset):
                 said += f"; {name} tries to Restrain Pursuit if its enemy breaks"
             if choice.pursue:
                 said += f"; {name} pursues {choice.pursue} if it breaks" + (", failing that test" * choice.restrain)
+            if choice.facing is not None or choice.files is not None:
+                said += f"; {name} makes a Post-Combat {_reform_kind(choice)} if it passes that test"
             rules.append(PURSUIT)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
@@ -952,6 +961,7 @@ class MeleePhase(Ruleset):
         fled or destroyed)."""
         chasers: dict[str, list[str]] = {b: [] for b in broke}
         why_not: dict[str, list[str]] = {b: [] for b in broke}
+        reforms: list[tuple[str, PursuitChoice]] = []  # the Post-Combat Pivots or Reforms after passed Restrain tests
         for w in winners:
             reach = [b for b in broke if w in fled_by[b][1]]
             if not reach:
@@ -980,6 +990,8 @@ class MeleePhase(Ruleset):
                     said += f"; {test}, and does not pursue"
                     for b in reach:
                         why_not[b].append(f"{w} restrained its pursuit")
+                    if choice.facing is not None or choice.files is not None:
+                        reforms.append((w, choice))
                     continue
                 said += f"; {test}, and pursues {target} anyway"
             chasers[target].append(w)
@@ -1026,7 +1038,26 @@ class MeleePhase(Ruleset):
                     said += f"; {moved}"
             if i == 0:
                 outcome = done
+        for w, choice in reforms:  # once every pursuer has moved: judged where the units then stand
+            state, made = self._post_combat_reform(state, w, choice)
+            said += f"; {made}"
+            rules.append("published.t9a-reform")
         return state, said, outcome
+
+    @implements(PURSUIT, "published.t9a-reform")
+    def _post_combat_reform(self, state: GameState, unit_id: str, choice: PursuitChoice) -> tuple[GameState, str]:
+        """Make the Post-Combat Pivot or Reform a unit that passed its Restrain Pursuit test named (the 2022 text: "If
+        the test is passed, the unit may do either a Post-Combat Pivot or a Post-Combat Reform"): a Reform about its
+        centre, judged as a reform is (``reform_problem``: ranks and files, a place on a model or in Impassable
+        Terrain, Unit Spacing) where the units stand once the pursuers have moved; refused there, it is not made and
+        the unit stays as it stood (said)."""
+        host = members(state, unit_id)[0]
+        kind = _reform_kind(choice)
+        facing = None if choice.facing is None else float(choice.facing)
+        if problem := self.reform_problem(state, host, facing, choice.files):
+            return state, f"{host.id} makes no Post-Combat {kind}: {problem.reason}"
+        state, shape = self.reformed(state, host, facing, choice.files)
+        return state, f"{host.id} makes a Post-Combat {kind}: {shape}"
 
     @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str) -> LeadershipRuling:
@@ -1225,6 +1256,12 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     return moved, said
 
 
+def _reform_kind(choice: PursuitChoice) -> str:
+    """Name what a passed Restrain Pursuit test's ``facing`` and ``files`` make: a Pivot (a facing alone) or a
+    Reform (published.t9a-pursuit)."""
+    return "Pivot" if choice.files is None else "Reform"
+
+
 def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
     """Return the state with a combined unit pivoted about its centre to a facing (its ranks and files kept)."""
     f = formation_of(host)
@@ -1278,8 +1315,9 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
 @implements(PURSUIT, "t9a.combined.last-survivor")
 def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[str, PursuitChoice]) -> str | None:
     """Say what is wrong with a fight's ``pursuit`` (published.t9a-pursuit): each key a unit of the combat (not a
-    joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it.  Either
-    side's units may be named, as either may win."""
+    joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it, a
+    ``facing`` or ``files`` (the Post-Combat Pivot or Reform) only with ``restrain``.  Either side's units may be named,
+    as either may win."""
     names = {u.id for u in state.units}
     seen: set[str] = set()
     for name, choice in pursuit.items():
@@ -1293,6 +1331,11 @@ def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[s
             return f"pursuit: {name} is part of {host}: the unit pursues, with it"
         if name not in combat:
             return f"pursuit: {name} is not a unit of this combat ({', '.join(combat)})"
+        if (choice.facing is not None or choice.files is not None) and not choice.restrain:
+            return (f"pursuit: {name}: a Post-Combat Pivot or Reform (facing, files) follows a passed Restrain Pursuit "
+                    "test: name restrain: true")
+        if choice.files is not None and formation_of(state.unit(name)) is None:
+            return f"pursuit: {name}.files: {name} has no ranks and files to reform"
         target = choice.pursue
         if target is None:
             continue
