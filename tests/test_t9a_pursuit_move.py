@@ -34,6 +34,7 @@ from herohammer.units import Status
 PURSUIT = "published.t9a-pursuit"
 REFORM = "published.t9a-reform"
 SPACING = "published.t9a-unit-spacing"
+MOVE = "published.t9a-move"
 FIGHT: dict[str, Any] = {"do": "fight", "unit": "spears"}
 BREAK_AND_FLEE_6 = [6, 6, 3, 3]  # the orcs break on 12 and flee 3 + 3 = 6"
 
@@ -175,9 +176,10 @@ def test_a_pursuit_stops_1_inch_short_of_a_fresh_enemy() -> None:
     assert "pursues 9." in told and "of its 12\" straight forward: further it would end" in told and "from fresh" \
         in told, told
     assert not g.state.unit("orcs").models and fresh.status == frozenset()  # caught; no charge into the fresh unit
+    assert {PURSUIT, SPACING} <= set(next(e for e in events if e.kind == "break").rules)
 
 
-@pytest.mark.rule(PURSUIT)
+@pytest.mark.rule(PURSUIT, MOVE)
 def test_a_pursuit_stops_at_the_table_edge() -> None:
     data = _one_on_one()
     data["table"] = {"width": 72, "depth": 30}
@@ -186,6 +188,7 @@ def test_a_pursuit_stops_at_the_table_edge() -> None:
     f = g.state.unit("spears").formation
     assert f is not None and 30 - 1 / 64 - 1e-9 <= f.position[1] <= 30, f  # its front rank's edge at the table's
     assert "would end off the 72x30\" table" in _told(events), _told(events)
+    assert {PURSUIT, MOVE} <= set(next(e for e in events if e.kind == "break").rules)
     reloads(g)
 
 
@@ -217,3 +220,21 @@ def test_the_exact_odds_of_the_pursuit_equal_a_brute_force_over_every_face() -> 
     brute = {o: Fraction(26, 36) * Fraction(n, 6 ** 4) for o, n in counts.items()}
     assert broke == brute
     assert len(brute) > 10  # many places: the distance matters, not only caught or not
+
+
+@pytest.mark.rule(PURSUIT, MOVE)
+def test_a_pursuer_whose_pivot_would_stand_on_a_friend_stays_where_it_stood() -> None:
+    data = _offset()
+    guards = copy.deepcopy(data["sides"]["elves"][0])  # two Spearmen just behind, no part of the combat
+    guards.update(id="guards", status=[], formation={"position": [36, 18.3], "files": 2}, models=guards["models"][:2])
+    for m in guards["models"]:
+        m["name"] = "g" + m["name"]
+    data["sides"]["elves"].append(guards)
+    g = reloading_game(data)
+    before = g.state.unit("spears")
+    events = g.apply(FIGHT, ScriptedDice(BREAK_AND_FLEE_6 + [6, 6]))
+    assert "spears cannot pivot to pursue (s3 would end on guards's model gs1): it stays where it stood" \
+        in _told(events), _told(events)
+    assert MOVE in next(e for e in events if e.kind == "break").rules
+    after = g.state.unit("spears")
+    assert after.formation == before.formation and not g.state.unit("orcs").models  # caught all the same

@@ -27,7 +27,10 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   unmodified when it has more Full Ranks than every winning unit (Steadfast).
 * A unit that breaks flees 2D6" straight away with its characters; the winner pursues
   2D6": when the pursuit reaches the flee distance the fleeing unit is destroyed, its
-  characters with it.  Either way the combat ends.
+  characters with it.  Either way the combat ends, and the pursuer pivots to face the way
+  the unit fled and moves its roll straight forward (stopped short of the table edge, a
+  model, Impassable Terrain, or 1" from another unit); a winner that restrains its pursuit
+  may make a Post-Combat Pivot or Reform.
 """
 
 from __future__ import annotations
@@ -1034,8 +1037,9 @@ class MeleePhase(Ruleset):
                                         f" (pursued by {told}: escapes)")
                     done = "fled"
                 for w, chase in rolled:  # the Pursuit Moves, once the unit is caught or has escaped
-                    state, moved = _pursuit_move(state, w, way, chase, kept)
+                    state, moved, cited = _pursuit_move(state, w, way, chase, kept)
                     said += f"; {moved}"
+                    rules += cited
             if i == 0:
                 outcome = done
         for w, choice in reforms:  # once every pursuer has moved: judged where the units then stand
@@ -1211,10 +1215,11 @@ _REACHES = "t9a pursuit reaches"
 
 @implements(PURSUIT, SPACING_RULE, "published.t9a-move")
 def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], rolled: int,
-                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str]:
+                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str, tuple[str, ...]]:
     """Make a pursuer's Pursuit Move (the 2022 text, Move Broken Units: "Pivot the unit so that it is facing the same
     direction as the Broken unit is Pursuing, and then move the unit straight forward a distance equal to the
-    previously rolled Pursue Distance"), caught or not; return the state and the words.
+    previously rolled Pursue Distance"), caught or not; return the state, the words and the rules cited beyond this
+    clause (what stopped it short: published.t9a-unit-spacing, or published.t9a-move's table edge and places).
 
     The unit (its characters with it) pivots about its centre to face ``way``, the way its broken enemy fled (the
     one it would have fled, when caught), ignoring Unit Spacing; then moves straight forward its roll, stopping
@@ -1232,7 +1237,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         facing = math.degrees(math.atan2(-way[0], way[1])) % 360.0 + 0.0
     t = math.radians(facing)
     forward = (-math.sin(t), math.cos(t))
-    store: dict[Hashable, tuple[float, str]] | None = kept.setdefault(_REACHES, {}) if kept is not None else None
+    store: dict[Hashable, tuple[float, str, str]] | None = kept.setdefault(_REACHES, {}) if kept is not None else None
     at = (state, host.id, facing)
     found = store.get(at) if store is not None else None
     pivoted = _pivoted(state, host, facing)
@@ -1242,9 +1247,9 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
             if len(store) >= BLOWS_KEPT:
                 store.clear()
             store[at] = found
-    reach, why = found
+    reach, why, rule = found
     if reach < 0:
-        return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood"
+        return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood", (rule,)
     went = min(float(rolled), reach)
     moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
     if not engaged_with(moved, host.id):
@@ -1253,7 +1258,8 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     if went < rolled:
         said = (f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {went:.2f}\" of its {rolled}\" "
                 f"straight forward: further {why}")
-    return moved, said
+        return moved, said, (rule,)
+    return moved, said, ()
 
 
 def _reform_kind(choice: PursuitChoice) -> str:
@@ -1275,11 +1281,11 @@ def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
 
 @implements(PURSUIT, SPACING_RULE, "published.t9a-move")
 def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float]
-                   ) -> tuple[float, str]:
-    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, and what stops it there
-    ("" when nothing does); a reach of -1 when the pivot itself is refused, and why.  The first stop is found at
-    ``PURSUIT_STEP``'s places, then narrowed to ``PURSUIT_PRECISION``: every whole inch short of it is a place
-    looked at, so a roll it does not reach goes its full distance."""
+                   ) -> tuple[float, str, str]:
+    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, what stops it there and the
+    rule that does ("" when nothing does); a reach of -1 when the pivot itself is refused, and why.  The first stop
+    is found at ``PURSUIT_STEP``'s places, then narrowed to ``PURSUIT_PRECISION``: every whole inch short of it is a
+    place looked at, so a roll it does not reach goes its full distance."""
     group = members(pivoted, host_id)
     own = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
@@ -1287,14 +1293,18 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
     beside = {u.id for u in pivoted.units if u.id not in own and u.alive and u.embarked_in is None
               and box_gap(box, u.extent) <= UNIT_SPACING + 1e-6 and group_distance(mine, u.placed) < UNIT_SPACING}
 
-    def problem(d: float) -> str | None:
+    def problem(d: float) -> tuple[str, str] | None:
         moved = shift_unit(pivoted, pivoted.unit(host_id), forward[0] * d, forward[1] * d) if d else pivoted
         movers = [(m, m.at) for u in members(moved, host_id) for m in u.models]
-        return path_problem(pivoted, movers, own, True) or spacing_problem(pivoted, movers, own | beside)
+        if placed := path_problem(pivoted, movers, own, True):
+            return placed, "published.t9a-move"
+        if spaced := spacing_problem(pivoted, movers, own | beside):
+            return spaced, SPACING_RULE
+        return None
 
-    if pivoted is not state and (why := problem(0.0)):
-        return -1.0, why
-    done, stop, why = 0.0, None, ""
+    if pivoted is not state and (refused := problem(0.0)):
+        return -1.0, *refused
+    done, stop, why = 0.0, None, ("", "")
     while done < MOST_PURSUIT:
         nxt = min(done + PURSUIT_STEP, float(MOST_PURSUIT))
         if found := problem(nxt):
@@ -1302,14 +1312,14 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
             break
         done = nxt
     if stop is None:
-        return float(MOST_PURSUIT), ""
+        return float(MOST_PURSUIT), "", ""
     while stop - done > PURSUIT_PRECISION:
         mid = (done + stop) / 2.0
         if found := problem(mid):
             stop, why = mid, found
         else:
             done = mid
-    return done, why
+    return done, *why
 
 
 @implements(PURSUIT, "t9a.combined.last-survivor")
