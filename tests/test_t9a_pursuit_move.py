@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from _t9a import melee_scenario, refused, reloading_game, reloads
+from _t9a import exact_odds_as_brute_force, melee_scenario, refused, reloading_game, reloads
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
@@ -238,3 +238,15 @@ def test_a_pursuer_whose_pivot_would_stand_on_a_friend_stays_where_it_stood() ->
     assert MOVE in next(e for e in events if e.kind == "break").rules
     after = g.state.unit("spears")
     assert after.formation == before.formation and not g.state.unit("orcs").models  # caught all the same
+
+
+@pytest.mark.rule(PURSUIT)
+def test_odds_action_on_a_pursuit_stopped_short_equals_brute_force() -> None:
+    """``odds action``'s exact weights (its outcome rows) equal the enumeration that branches on every die."""
+    weights = dict(exact_odds_as_brute_force(state_from_data(_fresh_enemy(31.0, "elves")), FIGHT))
+    caught = sum(p for o, p in weights.items() if "break.outcome: destroyed" in o.events)
+    assert caught == Fraction(26, 36) * sum(Fraction(a, 36) * Fraction(b, 36) for f, a in _TWO_D6.items()
+                                            for p, b in _TWO_D6.items() if p >= f)
+
+
+_TWO_D6 = Counter(a + b for a in range(1, 7) for b in range(1, 7))
