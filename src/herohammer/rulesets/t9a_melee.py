@@ -1020,11 +1020,17 @@ class MeleePhase(Ruleset):
                     # the last survivor is the unit (t9a.combined.last-survivor), not a character destroyed with it
                     last = [u.id for u in group if u.last_of == uid]
                     chars = [u.id for u in group if u.id != uid and u.alive and u.last_of != uid]
-                    dead = [m.name for u in group for m in u.models]
-                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
-                    state = remove_casualties(state, uid, dead)
-                    for u in members(state, uid):
-                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit);
+                    # the same state for every roll that catches it (kept in the fight's store with the reaches)
+                    caught_key = ("caught", state, uid)
+                    caught = kept.get(caught_key) if kept is not None else None
+                    if caught is None:
+                        caught = remove_casualties(state, uid, [m.name for u in group for m in u.models])
+                        for u in members(caught, uid):
+                            caught = caught.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                        if kept is not None:
+                            kept[caught_key] = caught
+                    state = caught
                     whose = (f" ({last[0]}, its last survivor)" if last else "") + (
                         f" ({', '.join(chars)} with it)" if chars else "")
                     if last:
@@ -1237,22 +1243,37 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         facing = math.degrees(math.atan2(-way[0], way[1])) % 360.0 + 0.0
     t = math.radians(facing)
     forward = (-math.sin(t), math.cos(t))
-    store: dict[Hashable, tuple[float, str, str]] | None = kept.setdefault(_REACHES, {}) if kept is not None else None
-    at = (state, host.id, facing)
-    found = store.get(at) if store is not None else None
-    pivoted = _pivoted(state, host, facing)
+    # an enumeration makes this move once per roll from hundreds of states that differ only in what lies far from
+    # the pursuer's way (the loser's casualties, where it fled): the pivot, the reach and each move are kept in the
+    # fight's store by the pursuing group's values and what stands near its way, not by the whole state
+    store: dict[Hashable, Any] = kept.setdefault(_REACHES, {}) if kept is not None else {}
+    group = (host, *[u for u in state.units if u.joined == host.id])  # what a pivot or a move changes (``arrange``)
+    pivot_key = ("pivot", group, facing)
+    turned = store.get(pivot_key, _UNSEEN)
+    if turned is _UNSEEN:
+        pivoted = _pivoted(state, host, facing)
+        turned = None if pivoted is state else tuple(pivoted.unit(u.id) for u in group)
+        _keep(store, pivot_key, turned)
+    else:
+        pivoted = state if turned is None else state.replace_units(*turned)
+    standing = group if turned is None else turned
+    near = _near_way(pivoted, standing, forward)
+    at = ("reach", standing, forward, turned is None, near, state.table, state.terrain)
+    found = store.get(at)
     if found is None:
-        found = _pursuit_reach(state, pivoted, host.id, forward)
-        if store is not None:
-            if len(store) >= BLOWS_KEPT:
-                store.clear()
-            store[at] = found
+        found = _keep(store, at, _pursuit_reach(state, pivoted, host.id, forward))
     reach, why, rule = found
     if reach < 0:
         return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood", (rule,)
     went = min(float(rolled), reach)
-    moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
-    if not engaged_with(moved, host.id):
+    move_key = ("move", standing, forward, went)
+    shifted = store.get(move_key)
+    if shifted is None:
+        moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
+        _keep(store, move_key, tuple(moved.unit(u.id) for u in group))
+    else:
+        moved = pivoted.replace_units(*shifted)
+    if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
         moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
     said = f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {rolled}\" straight forward"
     if went < rolled:
@@ -1260,6 +1281,37 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
                 f"straight forward: further {why}")
         return moved, said, (rule,)
     return moved, said, ()
+
+
+_UNSEEN: Any = object()
+
+
+def _keep(store: dict[Hashable, Any], key: Hashable, value: Any) -> Any:
+    """Keep ``value`` in a pursuit's store (bounded: emptied when full) and return it."""
+    if len(store) >= BLOWS_KEPT:
+        store.clear()
+    store[key] = value
+    return value
+
+
+def _near_way(state: GameState, group: Sequence[Unit], forward: tuple[float, float]) -> tuple[Unit, ...]:
+    """Return the units a pursuer's way may meet (``_pursuit_reach``'s edges, models and 1" gaps): every other unit
+    standing within 2" of the box its models sweep over the longest roll, in the state's order."""
+    own = {u.id for u in group}
+    low_x, low_y, high_x, high_y = group_extent([m.placed for u in group for m in u.models])
+    dx, dy = forward[0] * MOST_PURSUIT, forward[1] * MOST_PURSUIT
+    swept = (min(low_x, low_x + dx), min(low_y, low_y + dy), max(high_x, high_x + dx), max(high_y, high_y + dy))
+    return tuple(u for u in state.units if u.id not in own and u.models
+                 and box_gap(swept, u.extent) <= UNIT_SPACING + 1.0)
+
+
+def _may_touch_enemy(state: GameState, host_id: str) -> bool:
+    """Say whether any enemy's box comes near enough a combined unit's box for base contact (False: it touches no
+    enemy, so ``engaged_with`` need not measure)."""
+    group = members(state, host_id)
+    box = group_extent([m.placed for u in group for m in u.models])
+    side = group[0].side
+    return any(box_gap(box, e.extent) <= 0.05 for e in state.enemies_of(side))
 
 
 def _reform_kind(choice: PursuitChoice) -> str:
@@ -1293,9 +1345,32 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
     beside = {u.id for u in pivoted.units if u.id not in own and u.alive and u.embarked_in is None
               and box_gap(box, u.extent) <= UNIT_SPACING + 1e-6 and group_distance(mine, u.placed) < UNIT_SPACING}
 
+    # what the boxes alone show clear (no base off the table, none within 1" of another unit's bounding circles, nor
+    # touching those of a unit beside it; no Impassable Terrain at all) needs no model measured: most places looked at
+    width, depth = pivoted.table.width, pivoted.table.depth
+    others = [(u.extent, u.id in beside) for u in pivoted.units if u.id not in own and u.alive]
+    boxes_only = not any(t.kind == "blocking" for t in pivoted.terrain)
+
+    # the models ``shift_unit`` moves: a formation's slots (its characters' too), else the unit's own models
+    host = pivoted.unit(host_id)
+    slots = host.formation.slot_points if host.formation is not None else None
+    mine_models = [(m, m.name in slots if slots is not None else u.id == host_id) for u in group for m in u.models]
+
+    def clear(d: float) -> bool:
+        dx, dy = forward[0] * d, forward[1] * d
+        moved_box = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+        margin = 1e-6 * (1.0 + width + depth)  # far above the rounding of a formation moved rather than a box
+        if not (margin <= moved_box[0] and moved_box[2] <= width - margin
+                and margin <= moved_box[1] and moved_box[3] <= depth - margin):
+            return False
+        return all(box_gap(moved_box, extent) > (0.05 if by else UNIT_SPACING + 0.01) for extent, by in others)
+
     def problem(d: float) -> tuple[str, str] | None:
-        moved = shift_unit(pivoted, pivoted.unit(host_id), forward[0] * d, forward[1] * d) if d else pivoted
-        movers = [(m, m.at) for u in members(moved, host_id) for m in u.models]
+        if boxes_only and clear(d):
+            return None
+        dx, dy = forward[0] * d, forward[1] * d  # each model's place moved straight forward (the formation's slots
+        # move with it): no state built for a place looked at
+        movers = [(m, (m.at[0] + dx, m.at[1] + dy) if stepping else m.at) for m, stepping in mine_models]
         if placed := path_problem(pivoted, movers, own, True):
             return placed, "published.t9a-move"
         if spaced := spacing_problem(pivoted, movers, own | beside):
