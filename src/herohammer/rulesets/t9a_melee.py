@@ -148,11 +148,12 @@ class _Fight:
     excess so far by side, the rules met, and the blows' words and rolls (read by nothing but the ``fight`` event: an
     enumeration's merged carries show one representative's); once resolved, every event of the fight."""
 
-    __slots__ = ("state", "at", "caused", "overkill", "rules", "lines", "rolls", "events", "kept_key")
+    __slots__ = ("state", "at", "caused", "overkill", "rules", "lines", "rolls", "events", "kept_key", "pending")
 
     def __init__(self, state: GameState, at: int, caused: tuple[tuple[str, int], ...],
                  overkill: tuple[tuple[str, int], ...], rules: tuple[str, ...], lines: tuple[str, ...],
-                 rolls: tuple[Any, ...], events: tuple[Event, ...] = ()) -> None:
+                 rolls: tuple[Any, ...], events: tuple[Event, ...] = (), pending: _PendingPursuit | None = None
+                 ) -> None:
         self.state = state
         self.at = at
         self.caused = caused
@@ -162,6 +163,8 @@ class _Fight:
         self.rolls = rolls
         self.events = events
         self.kept_key: Hashable | None = None
+        #: with ``at`` at ``PURSUING``: the combat's result up to its pursuits, which the next step rolls
+        self.pending = pending
 
     def over(self) -> bool:
         """Say whether the combat is resolved."""
@@ -173,13 +176,40 @@ class _Fight:
         (``view``, see ``Dice.event_view``; without one by kind, rules and data), never by their wording."""
         kept = self.kept_key
         if kept is None:
-            if self.at >= 0:
+            if self.pending is not None:  # the events so far as the caller reads them, and what the pursuits read
+                kept = (self.state, self.at, tuple(view(e) if view is not None else (e.kind, e.rules, e.data)
+                                                   for e in self.events), self.pending.key())
+            elif self.at >= 0:
                 kept = (self.state, self.at, self.caused, self.overkill, self.rules)
             else:
                 kept = (self.state, tuple(view(e) if view is not None else (e.kind, e.rules, e.data)
                                           for e in self.events))
             self.kept_key = kept
         return kept
+
+
+#: ``_Fight.at`` once the Break tests and flees are taken and the pursuits are still to roll: a step of its own, so
+#: that an enumeration rolls each pursuit from the merged results before it, not once per Break test and flee roll.
+PURSUING = 1 << 20
+
+
+class _PendingPursuit(NamedTuple):
+    """A combat's result up to its pursuits (``_resolve_combat``): what ``_pursue`` and the ``break`` event read."""
+
+    state: GameState
+    winners: tuple[str, ...]
+    held: tuple[str, ...]
+    broke: tuple[str, ...]
+    fled_by: tuple[tuple[str, tuple[int, tuple[str, ...], tuple[float, float]]], ...]
+    pursuit: tuple[tuple[str, PursuitChoice], ...]
+    said: str
+    rules: tuple[str, ...]
+    losers: tuple[str, ...]
+    rolls: tuple[Any, ...]
+
+    def key(self) -> Hashable:
+        """Everything but the words and the rolls (read by the ``break`` event alone: merged carries show one's)."""
+        return self.winners, self.held, self.broke, self.fled_by, self.pursuit, self.rules, self.losers
 
 
 @dataclass(frozen=True)
@@ -646,6 +676,10 @@ class MeleePhase(Ruleset):
         def strike(fight: _Fight, dice: Dice) -> _Fight:
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
+            if fight.at == PURSUING:
+                assert fight.pending is not None  # set with PURSUING
+                state, more = self._finish_pursuit(fight.pending, dice, flees)
+                return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*fight.events, *more))
             if fight.at == len(steps):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
                                           action.break_order or (), action.pursuit or {})
@@ -738,8 +772,12 @@ class MeleePhase(Ruleset):
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores, break_order,
-                                           pursuit)
+        result = self._combat_until_pursuit(fight.state, mine, rest, caused, dice, flees, scores, break_order,
+                                            pursuit)
+        if isinstance(result, _PendingPursuit):
+            return _Fight(result.state, PURSUING, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told),
+                          result)
+        state, more = result
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -834,13 +872,44 @@ class MeleePhase(Ruleset):
             return host.id
         return group[1].id
 
-    @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, flees: dict[Hashable, Any] | None = None,
                         scores: dict[Hashable, _Scored] | None = None,
                         break_order: tuple[str, ...] = (),
                         pursuit: Mapping[str, PursuitChoice] | None = None) -> tuple[GameState, list[Event]]:
-        """Score the combat, take the loser's Break test, and flee and pursue.
+        """Score the combat, take the loser's Break test, and flee and pursue (``_combat_until_pursuit``, then
+        ``_finish_pursuit``: a fight rolls the pursuits as a step of their own)."""
+        result = self._combat_until_pursuit(state, mine, foes, caused, dice, flees, scores, break_order, pursuit)
+        if isinstance(result, _PendingPursuit):
+            return self._finish_pursuit(result, dice, flees)
+        return result
+
+    @implements(PURSUIT)
+    def _finish_pursuit(self, pending: _PendingPursuit, dice: Dice, flees: dict[Hashable, Any] | None = None
+                        ) -> tuple[GameState, list[Event]]:
+        """Roll a combat's pursuits (``_pursue``) and tell its ``break`` event, with the Break tests' and flees'
+        rolls before the pursuits'."""
+        start = len(dice.log)
+        rules = list(pending.rules)  # (a pending result is shared by an enumeration's branches: never changed)
+        state, said, outcome = self._pursue(pending.state, list(pending.winners), list(pending.held),
+                                            list(pending.broke), {uid: (fled, list(touching), way)
+                                                                  for uid, (fled, touching, way) in pending.fled_by},
+                                            dict(pending.pursuit), dice, pending.said, rules, flees)
+        if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
+            state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
+                                          for u in members(state, w)))
+        return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *dice.log[start:]),
+                             (("outcome", outcome),))]
+
+    @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
+    def _combat_until_pursuit(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
+                              dice: Dice, flees: dict[Hashable, Any] | None = None,
+                              scores: dict[Hashable, _Scored] | None = None,
+                              break_order: tuple[str, ...] = (),
+                              pursuit: Mapping[str, PursuitChoice] | None = None
+                              ) -> tuple[GameState, list[Event]] | _PendingPursuit:
+        """Score the combat, take the loser's Break test, and flee; return the result, or what its pursuits read
+        (``_PendingPursuit``) when a unit broke.
 
         ``break_order``: the losing player's order of the Break tests (published.t9a-break-test: "The order is chosen
         by the losing player"); the units it leaves out test after, in the state's order.  ``pursuit``: each winning
@@ -871,7 +940,6 @@ class MeleePhase(Ruleset):
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)})",
                                  tuple(rules), (), (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
-        events: list[Event] = []
         losers = [u for u in live if hosts[u].side == loser]
         chosen = [u for u in break_order if u in losers]
         if len(chosen) > 1 or (chosen and len(losers) > 1):
@@ -884,7 +952,6 @@ class MeleePhase(Ruleset):
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
         #: a broken unit's flee distance, the winners touching it and the way it fled (its pursuers pivot to face it)
         fled_by: dict[str, tuple[int, list[str], tuple[float, float]]] = {}
-        outcome = "held"
         tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
             host = hosts[uid]
@@ -931,17 +998,13 @@ class MeleePhase(Ruleset):
             said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
             fled_by[uid] = (fled, touching, way)
-        state, said, outcome = self._pursue(state, winners, [u for u in losers if u not in broke], broke, fled_by,
-                                            pursuit or {}, dice, said, rules, flees)
-        if not broke:
+        if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
-        if len(broke) == len(losers):  # no enemy left standing in the combat: the winners are free
-            state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in winners
-                                          for u in members(state, w)))
-        events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                            (("outcome", outcome),)))
-        return state, events
+        return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
+                               tuple((uid, (fled, tuple(touching), way)) for uid, (fled, touching, way) in fled_by.items()),
+                               tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
+                               tuple(dice.log[start:]))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
