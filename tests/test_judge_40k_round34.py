@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from herohammer.dice import ScriptedDice
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
 from _w40k import assert_illegal, assert_legal, EDITIONS, game, hero, model, scenario, squad
@@ -41,7 +41,6 @@ def bolters() -> dict[str, Any]:
                                      for i in range(3)]}
 
 
-@pytest.mark.xfail(strict=True, raises=StopIteration, reason="the carried save is read twice: _lost_events")
 @pytest.mark.rule("published.wound-allocation", "published.saves")
 @EDITIONS
 def test_a_bolter_wound_carried_onto_the_boss_is_saved_with_boy_2_beyond_every_bolter(ruleset: str) -> None:
@@ -51,7 +50,7 @@ def test_a_bolter_wound_carried_onto_the_boss_is_saved_with_boy_2_beyond_every_b
     it on the 6. The volley is resolved (before judge round 34 it stopped with an error: the carried save was read
     twice, once for the casualties and again to tell the wounds lost beyond reach); no wound is said lost."""
     g = boyz_boss_and_a_boy_beyond(ruleset, [bolters()])
-    events = g.apply({"do": "shoot", "unit": "guns", "target": "boyz"}, dice=ScriptedDice([6] * 3 + [6] * 3 + [6, 6]))
+    events = g.apply({"do": "shoot", "unit": "guns", "target": "boyz"}, dice=ScriptedDice([6] * 3 + [6] * 3 + [6, 6] + [1, 1]))
     assert messages(events, "casualties") == ["slain: Boy"]
     carried = [e for e in kinds(events, "saves") if "carried" in e.message]
     assert len(carried) == 1 and "4+" in carried[0].message and "1 saved" in carried[0].message
@@ -60,7 +59,6 @@ def test_a_bolter_wound_carried_onto_the_boss_is_saved_with_boy_2_beyond_every_b
     assert g.state.unit("boss").models[0].wounds_taken == 0
 
 
-@pytest.mark.xfail(strict=True, raises=StopIteration, reason="the carried save is read twice: _lost_events")
 @pytest.mark.rule("published.wound-allocation", "published.saves", "40k3.psyker.as-shooting",
                   "published.40k4-psychic-shooting")
 @EDITIONS
@@ -74,9 +72,27 @@ def test_a_smite_wound_carried_onto_the_boss_meets_his_invulnerable_save_with_bo
            "models": [model("Lib", 23, 12, 10, PSYKER)]}
     g = boyz_boss_and_a_boy_beyond(ruleset, [lib], boss=BOSS + " Inv5+")
     events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
-                     dice=ScriptedDice([3, 3] + [6, 6, 6, 1] + [6] * 3 + [6, 1]))
+                     dice=ScriptedDice([3, 3] + [6, 6, 6, 1] + [6] * 3 + [6, 1] + [1, 1]))
     assert messages(events, "casualties") == ["slain: Boy"]
     carried = [e for e in kinds(events, "saves") if "carried" in e.message]
     assert len(carried) == 1 and "5+" in carried[0].message and "0 saved" in carried[0].message
     assert not kinds(events, "beyond_reach")
     assert g.state.unit("boss").models[0].wounds_taken == 1
+
+
+@pytest.mark.rule("published.wound-allocation", "published.saves")
+def test_the_odds_of_the_boss_s_wounds_with_boy_2_beyond_every_bolter_equal_brute_force() -> None:
+    """The Boss's Wounds lost to the three bolters, and Boy 2 never hurt (beyond every bolter): the fast
+    enumeration, which reads the carried saves again per result, equals brute force over every die."""
+    start = boyz_boss_and_a_boy_beyond("40k4", [bolters()]).state
+
+    def hurt(dice: Dice) -> tuple[int, bool]:
+        played = Game(start, dice)
+        played.apply({"do": "shoot", "unit": "guns", "target": "boyz"}, dice=dice)
+        boss = played.state.unit("boss")
+        return (boss.models[0].wounds_taken if boss.alive else 2), "Boy 2" in [m.name for m in
+                                                                               played.state.unit("boyz").models]
+
+    fast = enumerate_outcomes(hurt, positions=False)
+    assert fast == enumerate_outcomes(hurt, fine=True)
+    assert all(boy_2 for (_, boy_2) in fast) and sum(fast.values()) == 1
