@@ -96,3 +96,95 @@ def test_the_odds_of_the_boss_s_wounds_with_boy_2_beyond_every_bolter_equal_brut
     fast = enumerate_outcomes(hurt, positions=False)
     assert fast == enumerate_outcomes(hurt, fine=True)
     assert all(boy_2 for (_, boy_2) in fast) and sum(fast.values()) == 1
+
+
+# == 2. a captain who left his squad: a unit of his own for the rest of the turn ====================================
+JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
+LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+ALONE = {"40k3": "40k3.ic.assault-alone", "40k4": "40k4.assault.alone"}
+WITH_UNIT = {"40k3": "40k3.char.must-assault", "40k4": "40k4.assault.must-charge"}
+
+
+def end_phases(g: Game, until: str) -> None:
+    while g.state.phase.value != until:
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
+
+
+def pistols_and_captain(ruleset: str) -> Game:
+    """Red's squad of three Marines with bolt pistols and the Captain (Ld10, bolt pistol) who joined it, in red's
+    Movement phase; a Boy 7" ahead of the squad and a Grot to the right."""
+    tac = squad("tac", 10, 10)
+    tac["models"] = [{**m, "weapons": ["bolt pistol"]} for m in tac["models"]]
+    cap = hero("cap", 16, 10, ld=10, joined="tac")
+    cap["models"][0]["weapons"] = ["bolt pistol"]
+    boyz = {"id": "boyz", "models": [model("b1", 11, 18, 7, ORK)]}
+    grots = {"id": "grots", "models": [model("g1", 24, 16, 7, ORK)]}
+    return game(scenario(ruleset, [tac, cap], [boyz, grots]))
+
+
+@pytest.mark.rule("40k3.ic.join", "40k4.ic.join", "40k3.ic.leave", "40k4.ic.leave", "40k4.shoot.same-target")
+@EDITIONS
+def test_a_captain_who_left_is_not_joined_again_by_his_squad_walking_up_to_him(ruleset: str) -> None:
+    """The Captain leaves the squad (5.5" to its right); the squad then moves up to within 2" of him. He does not
+    join it again: an independent character joins by his own move, declared (40k3.ic.join; 40k4.ic.join), not
+    by a unit walking up to him. In the Shooting phase the squad fires at the Boy and he at the Grot: two units,
+    two targets (the same-target rule binds only a character with his unit)."""
+    g = pistols_and_captain(ruleset)
+    assert_legal(g, {"do": "leave", "character": "cap", "to": [21.5, 11]}, LEAVE[ruleset])
+    g.apply({"do": "leave", "character": "cap", "to": [21.5, 11]})
+    g.apply({"do": "move", "unit": "tac", "to": [[13, 10], [15, 10], [17, 10]]})
+    assert g.state.unit("cap").joined is None
+    end_phases(g, "shooting")
+    g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([1] * 6))
+    assert_legal(g, {"do": "shoot", "unit": "cap", "target": "grots"})
+
+
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice")
+@EDITIONS
+def test_a_squad_its_captain_left_tests_on_its_own_leadership_that_turn(ruleset: str) -> None:
+    """The Captain (Ld10) leaves the squad (Ld8) in the Movement phase. In the Shooting phase the squad takes a
+    Leadership test on its own 8: the character's Leadership is lent only to a unit he is part of (40k3.char.
+    leadership; 40k4.char.leadership), and he is no longer."""
+    g = pistols_and_captain(ruleset)
+    g.apply({"do": "leave", "character": "cap", "to": [21.5, 11]})
+    end_phases(g, "shooting")
+    ruling = g.check({"do": "test", "unit": "tac", "characteristic": "Ld"})
+    assert ruling.legal and "on Ld 8" in ruling.reason
+    assert not {"40k3.char.leadership", "40k4.char.leadership"} & set(ruling.rules)
+
+
+@pytest.mark.rule("published.assault-after-shooting", "40k3.ic.assault-alone", "40k4.assault.alone")
+@EDITIONS
+def test_a_captain_who_left_and_shot_the_grot_assaults_the_grot_and_his_squad_may_not(ruleset: str) -> None:
+    """The Captain leaves, the squad stays. The squad fires at the Boy, the Captain at the Grot. In the Assault
+    phase he may assault the Grot on his own (40k3.ic.assault-alone; 40k4.assault.alone), not the Boy he did not
+    shoot at; the squad may not assault the Grot (published.assault-after-shooting: only the unit it shot at)."""
+    g = pistols_and_captain(ruleset)
+    g.apply({"do": "leave", "character": "cap", "to": [21.5, 11]})
+    end_phases(g, "shooting")
+    g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([1] * 6))
+    g.apply({"do": "shoot", "unit": "cap", "target": "grots"}, dice=ScriptedDice([1] * 6))
+    end_phases(g, "assault")
+    assert_legal(g, {"do": "assault", "unit": "cap", "target": "grots"}, ALONE[ruleset])
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, "published.assault-after-shooting")
+    assert_illegal(g, {"do": "assault", "unit": "tac", "target": "grots"}, "published.assault-after-shooting")
+
+
+@pytest.mark.rule("40k3.char.must-assault", "40k4.assault.must-charge", "40k4.cc.locked", "40k3.ic.join",
+                  "40k4.ic.join")
+@EDITIONS
+def test_a_captain_who_joined_in_the_movement_phase_assaults_only_with_the_squad_and_is_locked_with_it(
+        ruleset: str) -> None:
+    """The lone Captain joins the squad in the Movement phase. In the Assault phase he may not assault the Boy on
+    his own: he is part of the squad and assaults when it does (40k3.char.must-assault; 40k4.assault.must-charge).
+    The squad assaults the Boy, he is moved with it and is locked in the combat (40k4.cc.locked)."""
+    g = game(scenario(ruleset, [squad("tac", 10, 10), hero("cap", 10, 4)],
+                      [{"id": "boyz", "models": [model("b1", 11, 16, 7, ORK)]}]))
+    assert_legal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [10, 8.5]}, JOIN[ruleset])
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [10, 8.5]})
+    end_phases(g, "assault")
+    assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, WITH_UNIT[ruleset])
+    g.apply({"do": "assault", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([6] * 20))
+    cap = g.state.unit("cap")
+    assert cap.joined == "tac" and cap.models[0].at != (10, 8.5)
+    assert "locked" in {s.value for s in cap.status}
