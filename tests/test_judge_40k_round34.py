@@ -188,3 +188,65 @@ def test_a_captain_who_joined_in_the_movement_phase_assaults_only_with_the_squad
     cap = g.state.unit("cap")
     assert cap.joined == "tac" and cap.models[0].at != (10, 8.5)
     assert "locked" in {s.value for s in cap.status}
+
+
+# == 3. two characters left when the squad they both joined is shot away ===========================================
+TARGET = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}
+
+
+def two_characters_and_a_marine(ruleset: str) -> Game:
+    """Blue's last Marine with the Captain and the Chaplain who both joined him, 20" from red's heavy bolter;
+    a second heavy bolter 9" to its right (the Captain 20.6" from it, the Chaplain 22.3")."""
+    blue = [squad("tac", 20, 22, n=1), hero("cap", 22, 22, ld=9, joined="tac"), hero("chap", 18, 22, ld=9,
+                                                                                       joined="tac")]
+    red = [{"id": "hb", "models": [{**model("G", 21, 2), "weapons": ["heavy bolter"]}]},
+           {"id": "hb2", "models": [{**model("G2", 30, 2), "weapons": ["heavy bolter"]}]}]
+    return game(scenario(ruleset, red, blue, phase="shooting"))
+
+
+@pytest.mark.rule("40k3.ic.target", "40k4.target.closest", "40k4.ic.no-character-units", "40k3.ic.no-last-man",
+                  "40k4.char.no-last-man")
+@EDITIONS
+def test_two_characters_whose_marine_is_shot_away_are_two_lone_characters_each_a_target_by_its_rule(
+        ruleset: str) -> None:
+    """The heavy bolter slays the Marine; the Captain and the Chaplain each save their wound. Each is now a unit of
+    his own, not one unit of two (4th: a lone character cannot join another, 40k4.ic.no-character-units; in 3rd
+    he would have to join the other by his own move), and neither takes Last Man Standing. The second heavy bolter
+    then picks its target by the lone character rule: 4th edition, only the closest, the Captain
+    (40k4.target.closest); 3rd edition, neither: each stands within 6" of the other, a unit of his side, and
+    neither is within 12" (40k3.ic.target)."""
+    g = two_characters_and_a_marine(ruleset)
+    events = g.apply({"do": "shoot", "unit": "hb", "target": "tac"}, dice=ScriptedDice([6] * 6 + [1, 6, 6] + [1] * 4))
+    assert messages(events, "casualties") == ["slain: tac 1"]
+    assert len(kinds(events, "last_man")) == 2
+    assert g.state.unit("cap").joined is None and g.state.unit("chap").joined is None
+    assert_illegal(g, {"do": "shoot", "unit": "hb2", "target": "chap"}, TARGET[ruleset])
+    if ruleset == "40k4":
+        assert_legal(g, {"do": "shoot", "unit": "hb2", "target": "cap"}, "40k4.target.closest")
+    else:
+        assert_illegal(g, {"do": "shoot", "unit": "hb2", "target": "cap"}, "40k3.ic.target")
+
+
+# == 4. Perils of the Warp on a Librarian locked in combat with his squad ==========================================
+@pytest.mark.rule("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-perils-of-the-warp",
+                  "published.combat-resolution")
+@EDITIONS
+def test_a_librarian_perils_slew_in_a_combat_is_no_wound_the_boyz_caused(ruleset: str) -> None:
+    """The Librarian (W1) is joined to the squad locked with two Boyz. In the Assault phase he uses Psychic Scream
+    at the Grot 4" away and rolls a double 1: Perils of the Warp slays him (3rd: a hit of S6, no save; 4th: a
+    wound), and on the 2 the power is still used. Then the combat is fought: nobody hits. The result is a draw,
+    0 wounds each: the Librarian's death is no wound the Boyz caused (published.combat-resolution)."""
+    tac = {**squad("tac", 20, 20, n=2), "status": ["locked"]}
+    lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "joined": "tac", "status": ["locked"],
+           "models": [model("Lib", 24, 20, 10, PSYKER)]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20.984, 7, ORK),
+                                                           model("b2", 22, 20.984, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, lib], [boyz, {"id": "grots", "models": [model("g1", 27, 24, 7, ORK)]}],
+                      phase="assault"))
+    perils = [1, 1, 6, 6] if ruleset == "40k3" else [1, 1]
+    events = g.apply({"do": "manifest", "psyker": "lib", "power": "Psychic Scream", "target": "grots"},
+                     dice=ScriptedDice(perils + [1, 1]))
+    assert not g.state.unit("lib").alive and kinds(events, "power_used")
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1] * 12))
+    result = messages(events, "combat_result")
+    assert result == ["combat result: blue 0, red 0 wounds caused; a draw"]
