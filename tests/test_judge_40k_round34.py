@@ -281,3 +281,55 @@ def test_fear_of_the_darkness_next_turn_tests_a_squad_on_the_leadership_its_capt
     else:
         assert "Ld 8 -1" in morale.message and morale.message.endswith("passes")
         assert "core.test.leadership-choice" in morale.rules and not g.state.unit("cap").has(Status.FALLING_BACK)
+
+
+# == 6. a captain whose squad was shot away in the enemy's turn, in his own Movement phase =========================
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "core.zero.w", "40k3.ic.join", "40k4.ic.join",
+                  "40k4.char.retinue")
+@EDITIONS
+def test_a_captain_whose_squad_was_shot_away_last_turn_leaves_nothing_and_joins_another_squad(ruleset: str) -> None:
+    """Red's heavy bolter slays blue's last Marine; his Captain saves his wound and stands alone. In blue's next
+    Movement phase the Captain's leave is refused (he is part of no unit, 40k3.ic.leave; 40k4.ic.leave), and so is
+    a join or a move of the destroyed squad (core.zero.w), each leaving the game as it was; he may join the
+    Veterans (40k3.ic.join; 40k4.ic.join: once his unit is destroyed he may move between units again)."""
+    blue = [squad("tac", 20, 22, n=1), hero("cap", 22, 22, ld=9, joined="tac"), squad("vets", 30, 22, n=2)]
+    red = [{"id": "hb", "models": [{**model("G", 21, 2), "weapons": ["heavy bolter"]}]}]
+    g = game(scenario(ruleset, red, blue, phase="shooting"))
+    g.apply({"do": "shoot", "unit": "hb", "target": "tac"}, dice=ScriptedDice([6, 6, 1, 6, 6, 1, 6] + [1] * 8))
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    while (g.state.active, g.state.phase.value) != ("blue", "movement"):
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [24, 24]}, LEAVE[ruleset])
+    assert g.check({"do": "leave", "character": "cap", "to": [24, 24]}).reason == "cap is not part of any unit"
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [21, 22]}, "core.zero.w")
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 24]]}, "core.zero.w")
+    assert_legal(g, {"do": "join", "character": "cap", "unit": "vets", "to": [28, 22]}, JOIN[ruleset])
+
+
+# == 7. a Boss touching only the joined Captain ====================================================================
+@pytest.mark.rule("40k3.char.attack-allocation", "40k4.cc.engaged-only", "40k4.cc.no-carry-over",
+                  "published.instant-death", "40k4.cc.separate-unit")
+@EDITIONS
+def test_a_boss_touching_only_the_joined_captain_strikes_him_and_kills_him_outright_the_rest_is_not_carried(
+        ruleset: str) -> None:
+    """The squad (two Marines) and its Captain are locked with a Boy and his Boss (power klaw). The Boss touches only
+    the Captain, the Boy only the first Marine; the second Marine touches no enemy. Everyone misses but the Boss,
+    whose klaw strikes at Initiative 1 and wounds the Captain: Strength 10, double his Toughness 4, Instant Death.
+    4th edition: the second Marine fights for standing within 2" of the first (the Boy only: only models engaged
+    with a character may attack him, 40k4.cc.engaged-only), and the Boss's second wound is lost, never carried onto
+    the squad (40k4.cc.no-carry-over). 3rd edition: only models in base contact fight (the first Marine alone)."""
+    tac = {**squad("tac", 20, 20, n=2), "status": ["locked"]}
+    cap = {**hero("cap", 26, 20, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20.984, 7, ORK)]}
+    boss = {"id": "boss", "joined": "boyz", "character": "independent", "status": ["locked"],
+            "models": [{**model("Boss", 26, 20.984, 8, BOSS), "weapons": ["power klaw"]}]}
+    g = game(scenario(ruleset, [tac, cap], [boyz, boss], phase="assault"))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1] * 8 + [6] * 6 + [1] * 12))
+    attacks = messages(events, "attacks")
+    assert "tac attacks boyz (2): 0 hits, 0 wounds" in attacks if ruleset == "40k4" else \
+        "tac attacks boyz (1): 0 hits, 0 wounds" in attacks
+    assert any(a.startswith("Boss attacks cap (3)") for a in attacks)
+    assert len(kinds(events, "instant_death")) == 1 and not g.state.unit("cap").alive
+    assert [m.wounds_taken for m in g.state.unit("tac").models] == [0, 0]
+    assert bool(kinds(events, "not_carried_over")) == (ruleset == "40k4")
+    assert messages(events, "combat_result") == ["combat result: blue 1, red 0 wounds caused; red loses by 1"]
