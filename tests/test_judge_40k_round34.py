@@ -99,6 +99,23 @@ def test_the_odds_of_the_boss_s_wounds_with_boy_2_beyond_every_bolter_equal_brut
     assert all(boy_2 for (_, boy_2) in fast) and sum(fast.values()) == 1
 
 
+
+@pytest.mark.rule("published.wound-allocation", "published.saves")
+@EDITIONS
+def test_the_volley_undone_and_shot_again_reads_each_carried_save_as_rolled(ruleset: str) -> None:
+    """The same volley, undone and fired again from the same state (the second time its plan is kept and its
+    results shared): with the carried save a 1 the Boss loses a Wound; undone and fired with a 6, he loses none;
+    undone again, the state is the one before the first shot."""
+    g = boyz_boss_and_a_boy_beyond(ruleset, [bolters()])
+    start = g.state
+    shot = {"do": "shoot", "unit": "guns", "target": "boyz"}
+    for carried, hurt in ((6, 0), (1, 1), (6, 0), (1, 1)):
+        events = g.apply(shot, dice=ScriptedDice([6] * 6 + [6, carried] + [1, 1]))
+        assert [e for e in kinds(events, "saves") if "carried" in e.message]
+        assert g.state.unit("boss").models[0].wounds_taken == hurt, (carried, hurt)
+        g.undo()
+        assert g.state == start
+
 # == 2. a captain who left his squad: a unit of his own for the rest of the turn ====================================
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
@@ -333,3 +350,21 @@ def test_a_boss_touching_only_the_joined_captain_strikes_him_and_kills_him_outri
     assert [m.wounds_taken for m in g.state.unit("tac").models] == [0, 0]
     assert bool(kinds(events, "not_carried_over")) == (ruleset == "40k4")
     assert messages(events, "combat_result") == ["combat result: blue 1, red 0 wounds caused; red loses by 1"]
+
+
+# == 8. a join in the enemy's Movement phase =======================================================================
+@pytest.mark.xfail(strict=True, reason="the refusal cites the turn sequence only")
+@pytest.mark.rule("published.turn-sequence", "40k3.ic.join", "40k4.ic.join")
+@EDITIONS
+def test_a_captain_may_not_join_his_squad_in_the_enemys_movement_phase_citing_the_join_clause(ruleset: str) -> None:
+    """In red's Movement phase, blue's Captain, 3" from blue's squad, tries to join it: refused, the game left as
+    it was. An independent character joins "during his Movement phase" (seed 001; 3rd edition: "in its Movement
+    phase", 40k3.ic.join): the refusal cites the join clause with the turn sequence (published.turn-sequence), as a
+    join in the Shooting phase cites the movement-phase-only clause, and says so in one message."""
+    blue = [squad("tac", 20, 30), hero("cap", 27, 30)]
+    g = game(scenario(ruleset, [squad("reds", 20, 10)], blue))
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [25.5, 30]}
+    error = assert_illegal(g, join, "published.turn-sequence")
+    assert JOIN[ruleset] in error.rules
+    reason = g.check(join).reason
+    assert reason.startswith("cap belongs to blue, but it is red's turn") and "his own Movement phase" in reason
