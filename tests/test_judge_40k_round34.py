@@ -353,7 +353,6 @@ def test_a_boss_touching_only_the_joined_captain_strikes_him_and_kills_him_outri
 
 
 # == 8. a join in the enemy's Movement phase =======================================================================
-@pytest.mark.xfail(strict=True, reason="the refusal cites the turn sequence only")
 @pytest.mark.rule("published.turn-sequence", "40k3.ic.join", "40k4.ic.join")
 @EDITIONS
 def test_a_captain_may_not_join_his_squad_in_the_enemys_movement_phase_citing_the_join_clause(ruleset: str) -> None:
