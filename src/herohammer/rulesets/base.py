@@ -324,6 +324,8 @@ class Ruleset:
         try:
             action = self.named_now(state, action)
             if action.do not in self.either_side and (problem := _not_its_turn(state, action)):
+                if own := self.own_turn_rules(action):  # the action's own clause names the player's own phase
+                    problem = Ruling.forbid(f"{problem.reason}; {own[0]}", *problem.rules, *own[1:])
                 return Judgement(problem)
             ruling = ruler(state, action)
         except IllegalActionError as exc:  # e.g. an unknown unit id
@@ -382,6 +384,11 @@ class Ruleset:
 
     def phase_rules(self, state: GameState, action: Action) -> tuple[str, ...]:
         """Return the rule ids that tie an action to its phase (for refusals out of phase)."""
+        return ()
+
+    def own_turn_rules(self, action: Action) -> tuple[str, ...]:
+        """Return what a refusal of ``action`` in the other side's turn adds: the words of the action's own clause
+        where it names the player's own phase, then its rule ids (none: the turn sequence alone is cited)."""
         return ()
 
     def resolve(self, state: GameState, action: Action, dice: Dice) -> Resolution:

@@ -281,6 +281,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return (self.phase_only_rule,)
         return ("published.regroup",) if do == "regroup" else ()
 
+    @implements("40k3.ic.join", "40k4.ic.join")
+    def own_turn_rules(self, action: Action) -> tuple[str, ...]:
+        """A join in the other side's turn: an independent character joins a unit in his own Movement phase
+        (40k3.ic.join: "in its Movement phase"; 40k4.ic.join, seed 001: "during his Movement phase"), judge round
+        34: the refusal cites that clause with the turn sequence."""
+        if action.do != "join":
+            return ()
+        return (f"an independent character joins a unit in his own Movement phase ({self.join_rule})",
+                self.join_rule)
+
     def _own_active(self, state: GameState, unit: Unit) -> Ruling | None:
         """Refuse a unit with no models or riding in a transport (its side is ruled before: ``judge_checked``)."""
         if not unit.models:

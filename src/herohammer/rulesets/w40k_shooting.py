@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import replace
 from operator import attrgetter, itemgetter
 from itertools import chain, repeat
 from typing import Any, NamedTuple, Union
@@ -926,8 +927,10 @@ def _lost_events(attack: _Attack, got_each: tuple[int, ...], taken: _Taken | Non
         return ()
     lost = sum(got_each)
     if taken is not None:
-        groups, models, unsaved, _ = taken
+        groups, models, unsaved, made = taken
         if carry is not None or any(g[5] for g in groups):  # a wound carried, or Instant Death: one unsaved wound
+            if carry is not None:  # the character's saves read again from the first (judge round 34): the caller's
+                carry = replace(carry, saves=_as_rolled(made))  # pass through them has used its reading up
             left_over: list[int] = []  # each group's unsaved wounds no model took; may take all a model's Wounds left
             unsaved_taken(groups, models, unsaved, left_over, None, carry)
             lost -= sum(g[2] for g in groups) - sum(left_over)  # all but the unsaved wounds no model took
