@@ -36,7 +36,7 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -45,9 +45,10 @@ from ..checks import LeadershipTestKind
 from ..dice import Dice, Stage
 from ..errors import ScenarioError
 from ..formations import arrange, is_character
-from ..geometry import box_gap, group_distance, group_extent, in_base_contact
+from ..geometry import EPSILON, box_gap, distance, group_distance, group_extent, in_base_contact
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
+from ..swept_contact import group_first_contact, table_reach
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
@@ -1325,8 +1326,9 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     found = store.get(at)
     if found is None:
         found = _keep(store, at, _pursuit_reach(state, pivoted, host.id, forward))
-    reach, why, rule = found
+    reach = found.far
     if reach < 0:
+        why, rule = found.why()
         return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood", (rule,)
     went = min(float(rolled), reach)
     move_key = ("move", standing, forward, went)
@@ -1340,6 +1342,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
     said = f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {rolled}\" straight forward"
     if went < rolled:
+        why, rule = found.why()
         said = (f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {went:.2f}\" of its {rolled}\" "
                 f"straight forward: further {why}")
         return moved, said, (rule,)
@@ -1395,12 +1398,13 @@ def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
 
 
 @implements(PURSUIT, SPACING_RULE, "published.t9a-move")
-def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float]
-                   ) -> tuple[float, str, str]:
-    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, what stops it there and the
-    rule that does ("" when nothing does); a reach of -1 when the pivot itself is refused, and why.  The first stop
-    is found at ``PURSUIT_STEP``'s places, then narrowed to ``PURSUIT_PRECISION``: every whole inch short of it is a
-    place looked at, so a roll it does not reach goes its full distance."""
+def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float],
+                   searched: bool = False) -> _Reach:
+    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, and what stops it there
+    (``_Reach``); a reach of -1 when the pivot itself is refused, and why.  The first stop is worked out in closed
+    form (``_first_stop``) and taken down to ``PURSUIT_PRECISION``'s grid, so equal ways give equal places; with
+    Impassable Terrain on the table (or ``searched``, as the tests compare them) the places are looked at instead
+    (``_searched_reach``)."""
     group = members(pivoted, host_id)
     own = {u.id for u in group}
     mine = [m.placed for u in group for m in u.models]
@@ -1441,7 +1445,82 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
         return None
 
     if pivoted is not state and (refused := problem(0.0)):
-        return -1.0, *refused
+        return _Reach(-1.0, refused)
+    if searched or not boxes_only:  # Impassable Terrain, which the closed form does not see: places looked at
+        return _Reach(*_searched_reach(problem))
+    stop, culprit = _first_stop(pivoted, mine_models, own, beside, forward)
+    if stop >= MOST_PURSUIT:
+        return _Reach(float(MOST_PURSUIT), ("", ""))
+    # (the rules' checks allow a gap short of 1" by ``EPSILON``: a stop on the grid itself is reached)
+    done = math.floor((stop + EPSILON) / PURSUIT_PRECISION) * PURSUIT_PRECISION
+    if culprit not in beside:
+        return _Reach(done, None, problem, culprit)
+    # a unit beside it stops it where a model would stand on one of its models, which the checks tell by a small
+    # overlap (``path_problem``): from touching, the places on are asked until one is refused
+    for _ in range(_PROBED_PLACES):
+        nxt = done + PURSUIT_PRECISION
+        if nxt > MOST_PURSUIT:
+            return _Reach(float(MOST_PURSUIT), ("", ""))
+        if found := problem(nxt):
+            return _Reach(done, found)
+        done = nxt
+    return _Reach(*_searched_reach(problem))
+
+
+#: How many places of ``PURSUIT_PRECISION`` beyond a reach the rules' checks are asked what stops the pursuer there.
+_PROBED_PLACES = 8
+
+
+class _Reach:
+    """How far a pivoted pursuer may go straight forward (-1: its pivot is refused) and what stops it there with the
+    rule that does: asked of the rules' own checks (``probe``) only when a roll goes further, one place of
+    ``PURSUIT_PRECISION`` beyond at a time; ``culprit`` names what the closed form met, should they find nothing."""
+
+    __slots__ = ("far", "_stopped", "_probe", "_culprit")
+
+    def __init__(self, far: float, stopped: tuple[str, str] | None,
+                 probe: Callable[[float], tuple[str, str] | None] | None = None, culprit: str = "") -> None:
+        self.far = far
+        self._stopped = stopped
+        self._probe = probe
+        self._culprit = culprit
+
+    def why(self) -> tuple[str, str]:
+        """Return what stops the pursuer at ``far`` and the rule that does."""
+        if self._stopped is None:
+            assert self._probe is not None  # set whenever the words are left to ask
+            found = None
+            for k in range(1, _PROBED_PLACES + 1):
+                if found := self._probe(self.far + k * PURSUIT_PRECISION):
+                    break
+            self._stopped = found or (f"it would come too near {self._culprit}", SPACING_RULE)
+            self._probe = None  # (what it held, the state pivoted, is no longer needed)
+        return self._stopped
+
+
+def _first_stop(pivoted: GameState, mine_models: Sequence[tuple[Model, bool]], own: set[str], beside: set[str],
+                forward: tuple[float, float]) -> tuple[float, str]:
+    """Return how far a pursuer's moving models go straight forward before one would hang off the table, come within
+    1" of another unit's model (published.t9a-unit-spacing) or touch a model of a unit beside it (``swept_contact``),
+    and what it meets there (a unit's id, else words); 0 when a model that does not move is within that already.  Nothing nearer
+    than this is refused by the rules' checks (``_pursuit_reach``'s ``problem``, whose only tolerances allow more)."""
+    movers = [m.placed for m, stepping in mine_models if stepping]
+    still = [m.placed for m, stepping in mine_models if not stepping]
+    owners = [u.id for u in pivoted.units if u.id not in own and u.alive for _ in u.models]
+    others = [(m.placed, 0.0 if u.id in beside else UNIT_SPACING) for u in pivoted.units
+              if u.id not in own and u.alive for m in u.models]
+    for p in still:
+        for (o, gap), uid in zip(others, owners):
+            if distance(p, o) < gap:
+                return 0.0, uid
+    edge = min(table_reach(movers, forward, pivoted.table.width, pivoted.table.depth), MOST_PURSUIT + 1.0)
+    stop, met = group_first_contact(movers, forward, others, edge)
+    return stop, (owners[met] if met >= 0 else "the table edge")
+
+
+def _searched_reach(problem: Callable[[float], tuple[str, str] | None]) -> tuple[float, tuple[str, str]]:
+    """Return the reach found by looking at places: every ``PURSUIT_STEP``, then the first stop narrowed to
+    ``PURSUIT_PRECISION`` (with Impassable Terrain, which ``_first_stop`` does not see)."""
     done, stop, why = 0.0, None, ("", "")
     while done < MOST_PURSUIT:
         nxt = min(done + PURSUIT_STEP, float(MOST_PURSUIT))
@@ -1450,14 +1529,14 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
             break
         done = nxt
     if stop is None:
-        return float(MOST_PURSUIT), "", ""
+        return float(MOST_PURSUIT), ("", "")
     while stop - done > PURSUIT_PRECISION:
         mid = (done + stop) / 2.0
         if found := problem(mid):
             stop, why = mid, found
         else:
             done = mid
-    return done, *why
+    return done, why
 
 
 @implements(PURSUIT, "t9a.combined.last-survivor")
