@@ -33,7 +33,8 @@ winner engaged with a loser that held pursues nobody, whatever it chose; the CLI
 
 Left undone: the Post-Combat Pivot or Reform a passed Restrain test allows, the Overrun and pursuit moves themselves,
 and the losing player's choice of the winner a broken unit flees away from (the first in contact), all stated in
-published.t9a-pursuit's decision.
+published.t9a-pursuit's decision.  (The pursuit moves and the Post-Combat Pivot or Reform came later, in the pursuit
+session: tests/test_t9a_pursuit_move.py.)
 """
 
 from __future__ import annotations

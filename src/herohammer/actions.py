@@ -229,11 +229,15 @@ class Allocate(_Action):
 
 class PursuitChoice(BaseModel):
     """A winning unit's choices after its enemy breaks (t9a, published.t9a-pursuit): try to Restrain Pursuit (a
-    Discipline test; failed, it pursues anyway), and which broken unit in base contact it pursues."""
+    Discipline test; failed, it pursues anyway), which broken unit in base contact it pursues, and ``facing`` and
+    ``files``: the Post-Combat Pivot (a facing alone) or Reform it makes if it passes that test, as a reform names
+    them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     restrain: StrictBool = False
     pursue: str | None = None
+    facing: Number | None = None
+    files: Count | None = Field(None, ge=1)
 
 
 class Fight(_Action):

@@ -345,7 +345,7 @@ def _fled(state: GameState, host_id: str, away_from: tuple[float, float], dist: 
     spot = place(float(dist))
     extra = 0.0
     furthest = state.table.width + state.table.depth  # a flee with no direction cannot go on forever
-    if _direction(state, host_id, away_from) != (0.0, 0.0):  # with none, every place is the first one
+    if away_direction(state, host_id, away_from) != (0.0, 0.0):  # with none, every place is the first one
         while blocked(spot) and on_table(spot) and extra < furthest:
             extra += FLEE_STEP  # a flee may not end within 1" of another unit: it goes on until clear
             spot = place(dist + extra)
@@ -392,8 +392,9 @@ def unit_centre(state: GameState, unit_id: str) -> tuple[float, float]:
     return next(m.at for u in members(state, unit_id) for m in u.models)
 
 
-def _direction(state: GameState, host_id: str, away_from: tuple[float, float]) -> tuple[float, float]:
-    """Return the unit vector from a point to a combined unit's centre ((0, 0) when they coincide)."""
+def away_direction(state: GameState, host_id: str, away_from: tuple[float, float]) -> tuple[float, float]:
+    """Return the unit vector from a point to a combined unit's centre ((0, 0) when they coincide): the way a flee
+    goes, which its pursuers pivot to face (published.t9a-pursuit)."""
     centre = unit_centre(state, host_id)
     dx, dy = centre[0] - away_from[0], centre[1] - away_from[1]
     length = math.hypot(dx, dy) or 1.0
@@ -404,7 +405,7 @@ def shift_away(state: GameState, host_id: str, away_from: tuple[float, float], i
     """Move a combined unit ``inches`` straight away from a point (towards it for a negative distance)."""
     group = members(state, host_id)
     host = group[0]
-    dx, dy = _direction(state, host_id, away_from)
+    dx, dy = away_direction(state, host_id, away_from)
     mx, my = dx * inches, dy * inches
     if host.formation is not None:
         return arrange(state.replace_unit(replace(host, formation=host.formation.moved_by(mx, my))), host.id)

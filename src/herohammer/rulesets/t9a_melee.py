@@ -27,12 +27,16 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   unmodified when it has more Full Ranks than every winning unit (Steadfast).
 * A unit that breaks flees 2D6" straight away with its characters; the winner pursues
   2D6": when the pursuit reaches the flee distance the fleeing unit is destroyed, its
-  characters with it.  Either way the combat ends.
+  characters with it.  Either way the combat ends, and the pursuer pivots to face the way
+  the unit fled and moves its roll straight forward (stopped short of the table edge, a
+  model, Impassable Terrain, or 1" from another unit); a winner that restrains its pursuit
+  may make a Post-Combat Pivot or Reform.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -40,18 +44,20 @@ from ..catalogue import implements
 from ..checks import LeadershipTestKind
 from ..dice import Dice, Stage
 from ..errors import ScenarioError
-from ..formations import is_character
-from ..geometry import in_base_contact
+from ..formations import arrange, is_character
+from ..geometry import EPSILON, box_gap, distance, group_distance, group_extent, in_base_contact
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
+from ..swept_contact import group_first_contact, table_reach
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
+from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_units import current, formation_of
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
-from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, flee, generals_near, members, models_in,
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
 if TYPE_CHECKING:
@@ -143,11 +149,12 @@ class _Fight:
     excess so far by side, the rules met, and the blows' words and rolls (read by nothing but the ``fight`` event: an
     enumeration's merged carries show one representative's); once resolved, every event of the fight."""
 
-    __slots__ = ("state", "at", "caused", "overkill", "rules", "lines", "rolls", "events", "kept_key")
+    __slots__ = ("state", "at", "caused", "overkill", "rules", "lines", "rolls", "events", "kept_key", "pending")
 
     def __init__(self, state: GameState, at: int, caused: tuple[tuple[str, int], ...],
                  overkill: tuple[tuple[str, int], ...], rules: tuple[str, ...], lines: tuple[str, ...],
-                 rolls: tuple[Any, ...], events: tuple[Event, ...] = ()) -> None:
+                 rolls: tuple[Any, ...], events: tuple[Event, ...] = (), pending: _PendingPursuit | None = None
+                 ) -> None:
         self.state = state
         self.at = at
         self.caused = caused
@@ -157,6 +164,8 @@ class _Fight:
         self.rolls = rolls
         self.events = events
         self.kept_key: Hashable | None = None
+        #: with ``at`` at ``PURSUING``: the combat's result up to its pursuits, which the next step rolls
+        self.pending = pending
 
     def over(self) -> bool:
         """Say whether the combat is resolved."""
@@ -168,13 +177,40 @@ class _Fight:
         (``view``, see ``Dice.event_view``; without one by kind, rules and data), never by their wording."""
         kept = self.kept_key
         if kept is None:
-            if self.at >= 0:
+            if self.pending is not None:  # the events so far as the caller reads them, and what the pursuits read
+                kept = (self.state, self.at, tuple(view(e) if view is not None else (e.kind, e.rules, e.data)
+                                                   for e in self.events), self.pending.key())
+            elif self.at >= 0:
                 kept = (self.state, self.at, self.caused, self.overkill, self.rules)
             else:
                 kept = (self.state, tuple(view(e) if view is not None else (e.kind, e.rules, e.data)
                                           for e in self.events))
             self.kept_key = kept
         return kept
+
+
+#: ``_Fight.at`` once the Break tests and flees are taken and the pursuits are still to roll: a step of its own, so
+#: that an enumeration rolls each pursuit from the merged results before it, not once per Break test and flee roll.
+PURSUING = 1 << 20
+
+
+class _PendingPursuit(NamedTuple):
+    """A combat's result up to its pursuits (``_resolve_combat``): what ``_pursue`` and the ``break`` event read."""
+
+    state: GameState
+    winners: tuple[str, ...]
+    held: tuple[str, ...]
+    broke: tuple[str, ...]
+    fled_by: tuple[tuple[str, tuple[int, tuple[str, ...], tuple[float, float]]], ...]
+    pursuit: tuple[tuple[str, PursuitChoice], ...]
+    said: str
+    rules: tuple[str, ...]
+    losers: tuple[str, ...]
+    rolls: tuple[Any, ...]
+
+    def key(self) -> Hashable:
+        """Everything but the words and the rolls (read by the ``break`` event alone: merged carries show one's)."""
+        return self.winners, self.held, self.broke, self.fled_by, self.pursuit, self.rules, self.losers
 
 
 @dataclass(frozen=True)
@@ -325,6 +361,13 @@ def _zero_rules(ws: int, struck_ws: int, strength: int, struck: Sequence[Model])
 class MeleePhase(Ruleset):
     """Rule on and resolve close combat in The 9th Age (mixed into the t9a ruleset before ``NinthAge``)."""
 
+    if TYPE_CHECKING:  # NinthAge's Reform, the Post-Combat Pivot or Reform after a passed Restrain Pursuit test
+        def reform_problem(self, state: GameState, unit: Unit, facing: float | None,
+                           files: int | None) -> Ruling | None: ...
+
+        def reformed(self, state: GameState, unit: Unit, facing: float | None,
+                     files: int | None) -> tuple[GameState, str]: ...
+
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
     def rule_fight(self, state: GameState, action: Fight) -> Ruling:
         """Rule on fighting a combat: an engaged unit in base contact; attacks at a character only from contact."""
@@ -401,6 +444,8 @@ class MeleePhase(Ruleset):
                 said += f"; {name} tries to Restrain Pursuit if its enemy breaks"
             if choice.pursue:
                 said += f"; {name} pursues {choice.pursue} if it breaks" + (", failing that test" * choice.restrain)
+            if choice.facing is not None or choice.files is not None:
+                said += f"; {name} makes a Post-Combat {_reform_kind(choice)} if it passes that test"
             rules.append(PURSUIT)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
@@ -632,6 +677,10 @@ class MeleePhase(Ruleset):
         def strike(fight: _Fight, dice: Dice) -> _Fight:
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
             begun = len(dice.log)
+            if fight.at == PURSUING:
+                assert fight.pending is not None  # set with PURSUING
+                state, more = self._finish_pursuit(fight.pending, dice, flees)
+                return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*fight.events, *more))
             if fight.at == len(steps):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
                                           action.break_order or (), action.pursuit or {})
@@ -724,8 +773,12 @@ class MeleePhase(Ruleset):
         told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
-        state, more = self._resolve_combat(fight.state, mine, rest, caused, dice, flees, scores, break_order,
-                                           pursuit)
+        result = self._combat_until_pursuit(fight.state, mine, rest, caused, dice, flees, scores, break_order,
+                                            pursuit)
+        if isinstance(result, _PendingPursuit):
+            return _Fight(result.state, PURSUING, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told),
+                          result)
+        state, more = result
         return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told, *more))
 
     def _blows(self, state: GameState, sides: dict[str, str], step: int, at: str | None,
@@ -820,13 +873,44 @@ class MeleePhase(Ruleset):
             return host.id
         return group[1].id
 
-    @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _resolve_combat(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                         dice: Dice, flees: dict[Hashable, Any] | None = None,
                         scores: dict[Hashable, _Scored] | None = None,
                         break_order: tuple[str, ...] = (),
                         pursuit: Mapping[str, PursuitChoice] | None = None) -> tuple[GameState, list[Event]]:
-        """Score the combat, take the loser's Break test, and flee and pursue.
+        """Score the combat, take the loser's Break test, and flee and pursue (``_combat_until_pursuit``, then
+        ``_finish_pursuit``: a fight rolls the pursuits as a step of their own)."""
+        result = self._combat_until_pursuit(state, mine, foes, caused, dice, flees, scores, break_order, pursuit)
+        if isinstance(result, _PendingPursuit):
+            return self._finish_pursuit(result, dice, flees)
+        return result
+
+    @implements(PURSUIT)
+    def _finish_pursuit(self, pending: _PendingPursuit, dice: Dice, flees: dict[Hashable, Any] | None = None
+                        ) -> tuple[GameState, list[Event]]:
+        """Roll a combat's pursuits (``_pursue``) and tell its ``break`` event, with the Break tests' and flees'
+        rolls before the pursuits'."""
+        start = len(dice.log)
+        rules = list(pending.rules)  # (a pending result is shared by an enumeration's branches: never changed)
+        state, said, outcome = self._pursue(pending.state, list(pending.winners), list(pending.held),
+                                            list(pending.broke), {uid: (fled, list(touching), way)
+                                                                  for uid, (fled, touching, way) in pending.fled_by},
+                                            dict(pending.pursuit), dice, pending.said, rules, flees)
+        if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
+            state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
+                                          for u in members(state, w)))
+        return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *dice.log[start:]),
+                             (("outcome", outcome),))]
+
+    @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
+    def _combat_until_pursuit(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
+                              dice: Dice, flees: dict[Hashable, Any] | None = None,
+                              scores: dict[Hashable, _Scored] | None = None,
+                              break_order: tuple[str, ...] = (),
+                              pursuit: Mapping[str, PursuitChoice] | None = None
+                              ) -> tuple[GameState, list[Event]] | _PendingPursuit:
+        """Score the combat, take the loser's Break test, and flee; return the result, or what its pursuits read
+        (``_PendingPursuit``) when a unit broke.
 
         ``break_order``: the losing player's order of the Break tests (published.t9a-break-test: "The order is chosen
         by the losing player"); the units it leaves out test after, in the state's order.  ``pursuit``: each winning
@@ -857,7 +941,6 @@ class MeleePhase(Ruleset):
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)})",
                                  tuple(rules), (), (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
-        events: list[Event] = []
         losers = [u for u in live if hosts[u].side == loser]
         chosen = [u for u in break_order if u in losers]
         if len(chosen) > 1 or (chosen and len(losers) > 1):
@@ -868,8 +951,8 @@ class MeleePhase(Ruleset):
         winners = [u for u in live if hosts[u].side == winner]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
-        fled_by: dict[str, tuple[int, list[str]]] = {}  # a broken unit's flee distance and the winners touching it
-        outcome = "held"
+        #: a broken unit's flee distance, the winners touching it and the way it fled (its pursuers pivot to face it)
+        fled_by: dict[str, tuple[int, list[str], tuple[float, float]]] = {}
         tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
             host = hosts[uid]
@@ -910,27 +993,25 @@ class MeleePhase(Ruleset):
             # the winners in base contact with it, before it flees (any winner when none touches it now)
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
+            way = away_direction(state, uid, away)
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
             rules.append(FLEE_RULE)
             said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
             broke.append(uid)
-            fled_by[uid] = (fled, touching)
-        state, said, outcome = self._pursue(state, winners, [u for u in losers if u not in broke], broke, fled_by,
-                                            pursuit or {}, dice, said, rules)
-        if not broke:
+            fled_by[uid] = (fled, touching, way)
+        if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
-        if len(broke) == len(losers):  # no enemy left standing in the combat: the winners are free
-            state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in winners
-                                          for u in members(state, w)))
-        events.append(Event("break", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
-                            (("outcome", outcome),)))
-        return state, events
+        return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
+                               tuple((uid, (fled, tuple(touching), way)) for uid, (fled, touching, way) in fled_by.items()),
+                               tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
+                               tuple(dice.log[start:]))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
-                fled_by: dict[str, tuple[int, list[str]]], pursuit: Mapping[str, PursuitChoice], dice: Dice, said: str,
-                rules: list[str]) -> tuple[GameState, str, str]:
+                fled_by: dict[str, tuple[int, list[str], tuple[float, float]]], pursuit: Mapping[str, PursuitChoice],
+                dice: Dice, said: str, rules: list[str], kept: dict[Hashable, Any] | None = None
+                ) -> tuple[GameState, str, str]:
         """Roll the pursuits once every Break test is taken (2022 text, Pursuits and Overruns: "each unit that is in
         base contact with the Broken unit(s) may declare a Pursuit of a single Broken unit"; "Units can elect not to
         Pursue, but must then pass a Discipline Test ... if the test is failed, the unit must Pursue anyway").
@@ -939,11 +1020,15 @@ class MeleePhase(Ruleset):
         player's choice (``pursuit``), by default the first that broke that no winner before it pursues, else the first
         that broke; one that asked to Restrain Pursuit takes the test first, on its Discipline (its General's within
         12", its Battle Standard's re-roll) and stays on a pass.  A broken unit is caught when any of its pursuers' 2D6
-        reaches its flee distance.  ``said`` holds a mark per broken unit (``\x00i\x00``), replaced here; the rules
-        cited are added to ``rules``.  Return the state, the told text and the combat's outcome (the first unit that
-        broke: fled or destroyed)."""
+        reaches its flee distance.  Then each pursuer makes its Pursuit Move (``_pursuit_move``: it pivots to face the
+        way the unit fled and moves its roll straight forward), the pursuers of the first broken unit first, each in
+        the winners' order.  ``said`` holds a mark per broken unit (``\x00i\x00``), replaced here; the rules cited
+        are added to ``rules``; ``kept``: the fight's store (``flee``'s), where each pursuer's reach is kept by the
+        state it pursues from.  Return the state, the told text and the combat's outcome (the first unit that broke:
+        fled or destroyed)."""
         chasers: dict[str, list[str]] = {b: [] for b in broke}
         why_not: dict[str, list[str]] = {b: [] for b in broke}
+        reforms: list[tuple[str, PursuitChoice]] = []  # the Post-Combat Pivots or Reforms after passed Restrain tests
         for w in winners:
             reach = [b for b in broke if w in fled_by[b][1]]
             if not reach:
@@ -972,6 +1057,8 @@ class MeleePhase(Ruleset):
                     said += f"; {test}, and does not pursue"
                     for b in reach:
                         why_not[b].append(f"{w} restrained its pursuit")
+                    if choice.facing is not None or choice.files is not None:
+                        reforms.append((w, choice))
                     continue
                 said += f"; {test}, and pursues {target} anyway"
             chasers[target].append(w)
@@ -980,15 +1067,16 @@ class MeleePhase(Ruleset):
                     why_not[b].append(f"{w} pursues {target}")
         outcome = "held"
         for i, uid in enumerate(broke):
-            fled = fled_by[uid][0]
+            fled, _, way = fled_by[uid]
             mark = f"\x00{i}\x00"
             if not chasers[uid]:
                 said = said.replace(mark, f" (no pursuit: {', '.join(why_not[uid])})")
                 rules.append(PURSUIT)
                 done = "fled"
             else:
-                # each pursuit is only compared with the flee: an enumeration branches on caught or not
-                rolled = [(w, dice.total(2, f"{w}: pursuit (2D6)", PURSUIT, splits=(fled - 1,))) for w in chasers[uid]]
+                # each pursuit is compared with the flee and is the distance the pursuer moves: an enumeration
+                # branches on every total, each a different place (no splits: one class per total)
+                rolled = [(w, dice.total(2, f"{w}: pursuit (2D6)", PURSUIT)) for w in chasers[uid]]
                 rules.append(PURSUIT)
                 told = (" and ".join(f"{w} {chase}\"" for w, chase in rolled))
                 if any(chase >= fled for _, chase in rolled):
@@ -996,11 +1084,17 @@ class MeleePhase(Ruleset):
                     # the last survivor is the unit (t9a.combined.last-survivor), not a character destroyed with it
                     last = [u.id for u in group if u.last_of == uid]
                     chars = [u.id for u in group if u.id != uid and u.alive and u.last_of != uid]
-                    dead = [m.name for u in group for m in u.models]
-                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit)
-                    state = remove_casualties(state, uid, dead)
-                    for u in members(state, uid):
-                        state = state.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                    # published.t9a-pursuit: the characters in it are destroyed with it (t9a.join.part-of-unit);
+                    # the same state for every roll that catches it (kept in the fight's store with the reaches)
+                    caught_key = ("caught", state, uid)
+                    caught = kept.get(caught_key) if kept is not None else None
+                    if caught is None:
+                        caught = remove_casualties(state, uid, [m.name for u in group for m in u.models])
+                        for u in members(caught, uid):
+                            caught = caught.replace_unit(u.with_status(remove=(Status.FLEEING,)))
+                        if kept is not None:
+                            kept[caught_key] = caught
+                    state = caught
                     whose = (f" ({last[0]}, its last survivor)" if last else "") + (
                         f" ({', '.join(chars)} with it)" if chars else "")
                     if last:
@@ -1012,9 +1106,32 @@ class MeleePhase(Ruleset):
                     said = said.replace(mark, f" (pursuit {rolled[0][1]}\")" if len(rolled) == 1 else
                                         f" (pursued by {told}: escapes)")
                     done = "fled"
+                for w, chase in rolled:  # the Pursuit Moves, once the unit is caught or has escaped
+                    state, moved, cited = _pursuit_move(state, w, way, chase, kept)
+                    said += f"; {moved}"
+                    rules += cited
             if i == 0:
                 outcome = done
+        for w, choice in reforms:  # once every pursuer has moved: judged where the units then stand
+            state, made = self._post_combat_reform(state, w, choice)
+            said += f"; {made}"
+            rules.append("published.t9a-reform")
         return state, said, outcome
+
+    @implements(PURSUIT, "published.t9a-reform")
+    def _post_combat_reform(self, state: GameState, unit_id: str, choice: PursuitChoice) -> tuple[GameState, str]:
+        """Make the Post-Combat Pivot or Reform a unit that passed its Restrain Pursuit test named (the 2022 text: "If
+        the test is passed, the unit may do either a Post-Combat Pivot or a Post-Combat Reform"): a Reform about its
+        centre, judged as a reform is (``reform_problem``: ranks and files, a place on a model or in Impassable
+        Terrain, Unit Spacing) where the units stand once the pursuers have moved; refused there, it is not made and
+        the unit stays as it stood (said)."""
+        host = members(state, unit_id)[0]
+        kind = _reform_kind(choice)
+        facing = None if choice.facing is None else float(choice.facing)
+        if problem := self.reform_problem(state, host, facing, choice.files):
+            return state, f"{host.id} makes no Post-Combat {kind}: {problem.reason}"
+        state, shape = self.reformed(state, host, facing, choice.files)
+        return state, f"{host.id} makes a Post-Combat {kind}: {shape}"
 
     @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str) -> LeadershipRuling:
@@ -1156,11 +1273,278 @@ def _broken_general(before: GameState, state: GameState, uid: str, broke: Sequen
     return ""
 
 
+#: The longest Pursuit Move (the most 2D6 make): how far a pursuer's way is looked at, once for every roll.
+MOST_PURSUIT = 12
+#: A Pursuit Move's way is tried at places this far apart, then the first stop found is narrowed to within ...
+PURSUIT_STEP = 0.5
+#: ... this much (a power of two: the places stay exact in binary, so equal rolls give equal states).
+PURSUIT_PRECISION = 1 / 64
+#: Where the fight's store (``flee``'s ``kept``) keeps each pursuer's reach, by the state it pursues from.
+_REACHES = "t9a pursuit reaches"
+
+
+@implements(PURSUIT, SPACING_RULE, "published.t9a-move")
+def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], rolled: int,
+                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str, tuple[str, ...]]:
+    """Make a pursuer's Pursuit Move (the 2022 text, Move Broken Units: "Pivot the unit so that it is facing the same
+    direction as the Broken unit is Pursuing, and then move the unit straight forward a distance equal to the
+    previously rolled Pursue Distance"), caught or not; return the state, the words and the rules cited beyond this
+    clause (what stopped it short: published.t9a-unit-spacing, or published.t9a-move's table edge and places).
+
+    The unit (its characters with it) pivots about its centre to face ``way``, the way its broken enemy fled (the
+    one it would have fled, when caught), ignoring Unit Spacing; then moves straight forward its roll, stopping
+    short where going on would take a model off the table, onto a model or into Impassable Terrain, or within 1" of
+    another unit (friend, fresh enemy or the fled unit: the charge a fresh enemy takes in the 2022 text is not
+    modelled); a unit already within 1" of it once pivoted (a friend that fought beside it) stops it only where a
+    model would stand on it.  A pivot that would put a model on another unit's model, off the table or into
+    Impassable Terrain is not made: the pursuer stays where it stood.  No longer in base contact with an enemy, it
+    is no longer Engaged.
+    """
+    host = members(state, pursuer)[0]
+    f = formation_of(host)
+    facing = (f.facing if f is not None else host.models[0].facing) % 360.0
+    if way != (0.0, 0.0):  # (a flee with no direction leaves the pursuer facing as it stood)
+        facing = math.degrees(math.atan2(-way[0], way[1])) % 360.0 + 0.0
+    t = math.radians(facing)
+    forward = (-math.sin(t), math.cos(t))
+    # an enumeration makes this move once per roll from hundreds of states that differ only in what lies far from
+    # the pursuer's way (the loser's casualties, where it fled): the pivot, the reach and each move are kept in the
+    # fight's store by the pursuing group's values and what stands near its way, not by the whole state
+    store: dict[Hashable, Any] = kept.setdefault(_REACHES, {}) if kept is not None else {}
+    group = (host, *[u for u in state.units if u.joined == host.id])  # what a pivot or a move changes (``arrange``)
+    pivot_key = ("pivot", group, facing)
+    turned = store.get(pivot_key, _UNSEEN)
+    if turned is _UNSEEN:
+        pivoted = _pivoted(state, host, facing)
+        turned = None if pivoted is state else tuple(pivoted.unit(u.id) for u in group)
+        _keep(store, pivot_key, turned)
+    else:
+        pivoted = state if turned is None else state.replace_units(*turned)
+    standing = group if turned is None else turned
+    near = _near_way(pivoted, standing, forward)
+    at = ("reach", standing, forward, turned is None, near, state.table, state.terrain)
+    found = store.get(at)
+    if found is None:
+        found = _keep(store, at, _pursuit_reach(state, pivoted, host.id, forward))
+    reach = found.far
+    if reach < 0:
+        why, rule = found.why()
+        return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood", (rule,)
+    went = min(float(rolled), reach)
+    move_key = ("move", standing, forward, went)
+    shifted = store.get(move_key)
+    if shifted is None:
+        moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
+        _keep(store, move_key, tuple(moved.unit(u.id) for u in group))
+    else:
+        moved = pivoted.replace_units(*shifted)
+    if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
+        moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
+    said = f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {rolled}\" straight forward"
+    if went < rolled:
+        why, rule = found.why()
+        said = (f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {went:.2f}\" of its {rolled}\" "
+                f"straight forward: further {why}")
+        return moved, said, (rule,)
+    return moved, said, ()
+
+
+_UNSEEN: Any = object()
+
+
+def _keep(store: dict[Hashable, Any], key: Hashable, value: Any) -> Any:
+    """Keep ``value`` in a pursuit's store (bounded: emptied when full) and return it."""
+    if len(store) >= BLOWS_KEPT:
+        store.clear()
+    store[key] = value
+    return value
+
+
+def _near_way(state: GameState, group: Sequence[Unit], forward: tuple[float, float]) -> tuple[Unit, ...]:
+    """Return the units a pursuer's way may meet (``_pursuit_reach``'s edges, models and 1" gaps): every other unit
+    standing within 2" of the box its models sweep over the longest roll, in the state's order."""
+    own = {u.id for u in group}
+    low_x, low_y, high_x, high_y = group_extent([m.placed for u in group for m in u.models])
+    dx, dy = forward[0] * MOST_PURSUIT, forward[1] * MOST_PURSUIT
+    swept = (min(low_x, low_x + dx), min(low_y, low_y + dy), max(high_x, high_x + dx), max(high_y, high_y + dy))
+    return tuple(u for u in state.units if u.id not in own and u.models
+                 and box_gap(swept, u.extent) <= UNIT_SPACING + 1.0)
+
+
+def _may_touch_enemy(state: GameState, host_id: str) -> bool:
+    """Say whether any enemy's box comes near enough a combined unit's box for base contact (False: it touches no
+    enemy, so ``engaged_with`` need not measure)."""
+    group = members(state, host_id)
+    box = group_extent([m.placed for u in group for m in u.models])
+    side = group[0].side
+    return any(box_gap(box, e.extent) <= 0.05 for e in state.enemies_of(side))
+
+
+def _reform_kind(choice: PursuitChoice) -> str:
+    """Name what a passed Restrain Pursuit test's ``facing`` and ``files`` make: a Pivot (a facing alone) or a
+    Reform (published.t9a-pursuit)."""
+    return "Pivot" if choice.files is None else "Reform"
+
+
+def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
+    """Return the state with a combined unit pivoted about its centre to a facing (its ranks and files kept)."""
+    f = formation_of(host)
+    if f is not None and abs((f.facing - facing + 180.0) % 360.0 - 180.0) < 1e-9:
+        return state  # already facing so: not turned, so not moved by a rounding
+    if host.formation is not None:
+        turned = host.formation.rotated(facing, host.formation.files)
+        return arrange(state.replace_unit(replace(host, formation=turned)), host.id)
+    return state.replace_unit(replace(host, models=tuple(replace(m, facing=facing) for m in host.models)))
+
+
+@implements(PURSUIT, SPACING_RULE, "published.t9a-move")
+def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float],
+                   searched: bool = False) -> _Reach:
+    """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, and what stops it there
+    (``_Reach``); a reach of -1 when the pivot itself is refused, and why.  The first stop is worked out in closed
+    form (``_first_stop``) and taken down to ``PURSUIT_PRECISION``'s grid, so equal ways give equal places; with
+    Impassable Terrain on the table (or ``searched``, as the tests compare them) the places are looked at instead
+    (``_searched_reach``)."""
+    group = members(pivoted, host_id)
+    own = {u.id for u in group}
+    mine = [m.placed for u in group for m in u.models]
+    box = group_extent(mine)
+    beside = {u.id for u in pivoted.units if u.id not in own and u.alive and u.embarked_in is None
+              and box_gap(box, u.extent) <= UNIT_SPACING + 1e-6 and group_distance(mine, u.placed) < UNIT_SPACING}
+
+    # what the boxes alone show clear (no base off the table, none within 1" of another unit's bounding circles, nor
+    # touching those of a unit beside it; no Impassable Terrain at all) needs no model measured: most places looked at
+    width, depth = pivoted.table.width, pivoted.table.depth
+    others = [(u.extent, u.id in beside) for u in pivoted.units if u.id not in own and u.alive]
+    boxes_only = not any(t.kind == "blocking" for t in pivoted.terrain)
+
+    # the models ``shift_unit`` moves: a formation's slots (its characters' too), else the unit's own models
+    host = pivoted.unit(host_id)
+    slots = host.formation.slot_points if host.formation is not None else None
+    mine_models = [(m, m.name in slots if slots is not None else u.id == host_id) for u in group for m in u.models]
+
+    def clear(d: float) -> bool:
+        dx, dy = forward[0] * d, forward[1] * d
+        moved_box = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+        margin = 1e-6 * (1.0 + width + depth)  # far above the rounding of a formation moved rather than a box
+        if not (margin <= moved_box[0] and moved_box[2] <= width - margin
+                and margin <= moved_box[1] and moved_box[3] <= depth - margin):
+            return False
+        return all(box_gap(moved_box, extent) > (0.05 if by else UNIT_SPACING + 0.01) for extent, by in others)
+
+    def problem(d: float) -> tuple[str, str] | None:
+        if boxes_only and clear(d):
+            return None
+        dx, dy = forward[0] * d, forward[1] * d  # each model's place moved straight forward (the formation's slots
+        # move with it): no state built for a place looked at
+        movers = [(m, (m.at[0] + dx, m.at[1] + dy) if stepping else m.at) for m, stepping in mine_models]
+        if placed := path_problem(pivoted, movers, own, True):
+            return placed, "published.t9a-move"
+        if spaced := spacing_problem(pivoted, movers, own | beside):
+            return spaced, SPACING_RULE
+        return None
+
+    if pivoted is not state and (refused := problem(0.0)):
+        return _Reach(-1.0, refused)
+    if searched or not boxes_only:  # Impassable Terrain, which the closed form does not see: places looked at
+        return _Reach(*_searched_reach(problem))
+    stop, culprit = _first_stop(pivoted, mine_models, own, beside, forward)
+    if stop >= MOST_PURSUIT:
+        return _Reach(float(MOST_PURSUIT), ("", ""))
+    # (the rules' checks allow a gap short of 1" by ``EPSILON``: a stop on the grid itself is reached)
+    done = math.floor((stop + EPSILON) / PURSUIT_PRECISION) * PURSUIT_PRECISION
+    if culprit not in beside:
+        return _Reach(done, None, problem, culprit)
+    # a unit beside it stops it where a model would stand on one of its models, which the checks tell by a small
+    # overlap (``path_problem``): from touching, the places on are asked until one is refused
+    for _ in range(_PROBED_PLACES):
+        nxt = done + PURSUIT_PRECISION
+        if nxt > MOST_PURSUIT:
+            return _Reach(float(MOST_PURSUIT), ("", ""))
+        if found := problem(nxt):
+            return _Reach(done, found)
+        done = nxt
+    return _Reach(*_searched_reach(problem))
+
+
+#: How many places of ``PURSUIT_PRECISION`` beyond a reach the rules' checks are asked what stops the pursuer there.
+_PROBED_PLACES = 8
+
+
+class _Reach:
+    """How far a pivoted pursuer may go straight forward (-1: its pivot is refused) and what stops it there with the
+    rule that does: asked of the rules' own checks (``probe``) only when a roll goes further, one place of
+    ``PURSUIT_PRECISION`` beyond at a time; ``culprit`` names what the closed form met, should they find nothing."""
+
+    __slots__ = ("far", "_stopped", "_probe", "_culprit")
+
+    def __init__(self, far: float, stopped: tuple[str, str] | None,
+                 probe: Callable[[float], tuple[str, str] | None] | None = None, culprit: str = "") -> None:
+        self.far = far
+        self._stopped = stopped
+        self._probe = probe
+        self._culprit = culprit
+
+    def why(self) -> tuple[str, str]:
+        """Return what stops the pursuer at ``far`` and the rule that does."""
+        if self._stopped is None:
+            assert self._probe is not None  # set whenever the words are left to ask
+            found = None
+            for k in range(1, _PROBED_PLACES + 1):
+                if found := self._probe(self.far + k * PURSUIT_PRECISION):
+                    break
+            self._stopped = found or (f"it would come too near {self._culprit}", SPACING_RULE)
+            self._probe = None  # (what it held, the state pivoted, is no longer needed)
+        return self._stopped
+
+
+def _first_stop(pivoted: GameState, mine_models: Sequence[tuple[Model, bool]], own: set[str], beside: set[str],
+                forward: tuple[float, float]) -> tuple[float, str]:
+    """Return how far a pursuer's moving models go straight forward before one would hang off the table, come within
+    1" of another unit's model (published.t9a-unit-spacing) or touch a model of a unit beside it (``swept_contact``),
+    and what it meets there (a unit's id, else words); 0 when a model that does not move is within that already.  Nothing nearer
+    than this is refused by the rules' checks (``_pursuit_reach``'s ``problem``, whose only tolerances allow more)."""
+    movers = [m.placed for m, stepping in mine_models if stepping]
+    still = [m.placed for m, stepping in mine_models if not stepping]
+    owners = [u.id for u in pivoted.units if u.id not in own and u.alive for _ in u.models]
+    others = [(m.placed, 0.0 if u.id in beside else UNIT_SPACING) for u in pivoted.units
+              if u.id not in own and u.alive for m in u.models]
+    for p in still:
+        for (o, gap), uid in zip(others, owners):
+            if distance(p, o) < gap:
+                return 0.0, uid
+    edge = min(table_reach(movers, forward, pivoted.table.width, pivoted.table.depth), MOST_PURSUIT + 1.0)
+    stop, met = group_first_contact(movers, forward, others, edge)
+    return stop, (owners[met] if met >= 0 else "the table edge")
+
+
+def _searched_reach(problem: Callable[[float], tuple[str, str] | None]) -> tuple[float, tuple[str, str]]:
+    """Return the reach found by looking at places: every ``PURSUIT_STEP``, then the first stop narrowed to
+    ``PURSUIT_PRECISION`` (with Impassable Terrain, which ``_first_stop`` does not see)."""
+    done, stop, why = 0.0, None, ("", "")
+    while done < MOST_PURSUIT:
+        nxt = min(done + PURSUIT_STEP, float(MOST_PURSUIT))
+        if found := problem(nxt):
+            stop, why = nxt, found
+            break
+        done = nxt
+    if stop is None:
+        return float(MOST_PURSUIT), ("", "")
+    while stop - done > PURSUIT_PRECISION:
+        mid = (done + stop) / 2.0
+        if found := problem(mid):
+            stop, why = mid, found
+        else:
+            done = mid
+    return done, why
+
+
 @implements(PURSUIT, "t9a.combined.last-survivor")
 def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[str, PursuitChoice]) -> str | None:
     """Say what is wrong with a fight's ``pursuit`` (published.t9a-pursuit): each key a unit of the combat (not a
-    joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it.  Either
-    side's units may be named, as either may win."""
+    joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it, a
+    ``facing`` or ``files`` (the Post-Combat Pivot or Reform) only with ``restrain``.  Either side's units may be named,
+    as either may win."""
     names = {u.id for u in state.units}
     seen: set[str] = set()
     for name, choice in pursuit.items():
@@ -1174,6 +1558,11 @@ def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[s
             return f"pursuit: {name} is part of {host}: the unit pursues, with it"
         if name not in combat:
             return f"pursuit: {name} is not a unit of this combat ({', '.join(combat)})"
+        if (choice.facing is not None or choice.files is not None) and not choice.restrain:
+            return (f"pursuit: {name}: a Post-Combat Pivot or Reform (facing, files) follows a passed Restrain Pursuit "
+                    "test: name restrain: true")
+        if choice.files is not None and formation_of(state.unit(name)) is None:
+            return f"pursuit: {name}.files: {name} has no ranks and files to reform"
         target = choice.pursue
         if target is None:
             continue

@@ -146,15 +146,26 @@ def fled_through(before: GameState, after: GameState, unit_id: str) -> tuple[str
     if not group[0].has(Status.FLEEING) or (group[0].has(Status.FLED_FROM_CHARGE)
                                             and not current(before, unit_id).has(Status.FLED_FROM_CHARGE)):
         return ()
-    was = {m.name: m for u in members(before, unit_id) for m in u.models}
-    ground = [shapely.convex_hull(shapely.union(was[m.name].placed.footprint(), m.placed.footprint()))
-              for u in group for m in u.models if m.name in was and was[m.name].at != m.at]
-    if not ground:
+    crossed = group[0].remember((_GROUND, tuple(members(before, unit_id)), tuple(group[1:])),
+                                lambda: _ground_crossed(members(before, unit_id), group))
+    if crossed is None:
         return ()
-    crossed = shapely.union_all(ground)
     own = {u.id for u in group}
     return tuple(f.id for f in _standing(after) if f.side == group[0].side and f.id not in own and any(
         crossed.intersection(m.placed.footprint()).area > _CROSSED for c in members(after, f.id) for m in c.models))
+
+
+_GROUND = "ground fled over"
+
+
+def _ground_crossed(was_group: Sequence[Unit], group: Sequence[Unit]) -> shapely.Geometry | None:
+    """Return the ground a unit's models crossed going straight from where they stood to where they stand (None when
+    none moved): kept on the unit as it stands, since the states an enumeration reaches after one flee (the pursuer
+    moved, say) share it."""
+    was = {m.name: m for u in was_group for m in u.models}
+    ground = [shapely.convex_hull(shapely.union(was[m.name].placed.footprint(), m.placed.footprint()))
+              for u in group for m in u.models if m.name in was and was[m.name].at != m.at]
+    return shapely.union_all(ground) if ground else None
 
 
 #: How much of a friend's base a flee must cross (square inches) to pass through it rather than graze it.

@@ -1,0 +1,163 @@
+"""The closed-form first contact of bases moving straight (``swept_contact``), held to measured distances.
+
+Each answer is checked by measuring (``geometry.distance``, shapely for two rectangles) just short of the contact
+found (still the gap or more apart) and just past it (closer than the gap), and a pass judged clear is measured at
+places all along the way.  Then the 9th Age Pursuit Move's reach, which uses it, is compared with the reach found by
+looking at places one by one with the rules' own checks, over pursuers sent every way past other units.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from _t9a import melee_scenario
+from herohammer.geometry import Base, Placed, distance
+from herohammer.rulesets.t9a_melee import _pursuit_reach, _pivoted
+from herohammer.rulesets.t9a_combat import members
+from herohammer.scenario import state_from_data
+from herohammer.swept_contact import NEVER, first_contact, group_first_contact, table_reach
+
+SQUARE_20 = Base.parse([20, 20])
+SQUARE_25 = Base.parse([25, 25])
+ROUND_32 = Base.parse(32)
+CAVALRY = Base.parse([25, 50])
+
+
+def _moved(p: Placed, way: tuple[float, float], t: float) -> Placed:
+    return Placed(p.base, (p.at[0] + way[0] * t, p.at[1] + way[1] * t), p.facing_deg)
+
+
+def _way(degrees: float) -> tuple[float, float]:
+    return (math.cos(math.radians(degrees)), math.sin(math.radians(degrees)))
+
+
+def test_a_square_driven_head_on_stops_its_gap_short() -> None:
+    mover = Placed(SQUARE_20, (0.0, 0.0))
+    other = Placed(SQUARE_20, (0.0, 10.0))
+    side = 20 / 25.4
+    assert first_contact(mover, (0.0, 1.0), other, 1.0) == pytest.approx(10.0 - side - 1.0, abs=1e-12)
+    assert first_contact(mover, (0.0, 1.0), other, 0.0) == pytest.approx(10.0 - side, abs=1e-12)
+
+
+def test_discs_meet_where_their_centres_are_the_radii_and_gap_apart() -> None:
+    mover, other = Placed(ROUND_32, (0.0, 0.0)), Placed(ROUND_32, (1.5, 8.0))
+    t = first_contact(mover, (0.0, 1.0), other, 1.0)
+    reach = 32 / 25.4 + 1.0
+    assert t == pytest.approx(8.0 - math.sqrt(reach ** 2 - 2.25), abs=1e-12)
+
+
+def test_a_pass_beside_is_clear_and_one_the_gap_would_not_allow_is_not() -> None:
+    mover = Placed(SQUARE_20, (0.0, 0.0))
+    side = 20 / 25.4
+    beside = Placed(SQUARE_20, (side + 1.5, 6.0))  # 1.5" of air between the sides the whole way
+    assert first_contact(mover, (0.0, 1.0), beside, 1.0) == NEVER
+    assert first_contact(mover, (0.0, 1.0), beside, 2.0) < NEVER
+
+
+def test_a_limit_cuts_the_way_looked_at_and_behind_is_never() -> None:
+    mover, other = Placed(SQUARE_20, (0.0, 0.0)), Placed(SQUARE_20, (0.0, 20.0))
+    assert first_contact(mover, (0.0, 1.0), other, 1.0, limit=5.0) == NEVER
+    assert first_contact(mover, (0.0, -1.0), other, 1.0) == NEVER
+
+
+def test_the_group_answer_is_its_nearest_pair_and_names_it() -> None:
+    movers = [Placed(SQUARE_20, (x, 0.0)) for x in (0.0, 1.0, 2.0)]
+    others = [(Placed(SQUARE_20, (5.0, 9.0)), 1.0), (Placed(SQUARE_20, (2.0, 7.0)), 1.0),
+              (Placed(SQUARE_20, (0.0, 4.0)), 0.0)]
+    pairs = [(first_contact(m, (0.0, 1.0), o, g), k) for m in movers for k, (o, g) in enumerate(others)]
+    assert group_first_contact(movers, (0.0, 1.0), others) == min(pairs)
+    assert group_first_contact(movers, (0.0, 1.0), others, limit=1.0) == (1.0, -1)
+
+
+def test_the_table_edge_stops_the_leading_base() -> None:
+    movers = [Placed(SQUARE_20, (10.0, 40.0)), Placed(SQUARE_20, (10.0, 44.0))]
+    half = 10 / 25.4
+    assert table_reach(movers, (0.0, 1.0), 72.0, 48.0) == pytest.approx(48.0 - 44.0 - half, abs=1e-12)
+    assert table_reach(movers, (-1.0, 0.0), 72.0, 48.0) == pytest.approx(10.0 - half, abs=1e-12)
+    assert table_reach([Placed(ROUND_32, (0.5, 1.0))], (-1.0, 0.0), 72.0, 48.0) == 0.0  # hangs off already
+
+
+bases = st.sampled_from([SQUARE_20, SQUARE_25, ROUND_32, CAVALRY])
+coordinate = st.floats(-6.0, 6.0, allow_nan=False)
+angle = st.floats(0.0, 360.0, allow_nan=False, exclude_max=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(bases, bases, coordinate, coordinate, angle, angle, angle, st.sampled_from([0.0, 1.0]))
+def test_the_contact_found_is_where_measuring_finds_it(mine: Base, theirs: Base, x: float, y: float, facing: float,
+                                                       other_facing: float, heading: float, gap: float) -> None:
+    mover = Placed(mine, (0.0, 0.0), facing)
+    other = Placed(theirs, (x, y + 8.0), other_facing)
+    if distance(mover, other) <= gap + 1e-6:
+        return  # starting within the gap (0, asserted apart below) or too near it to tell by measuring
+    way = _way(heading)
+    t = first_contact(mover, way, other, gap)
+    if t == NEVER:
+        for k in range(0, 401):  # clear all along 20" of the way
+            assert distance(_moved(mover, way, k * 0.05), other) > gap - 1e-9
+        return
+    assert distance(_moved(mover, way, t - 1e-6), other) >= gap - 1e-9
+    assert distance(_moved(mover, way, t), other) == pytest.approx(gap, abs=1e-6)
+    if gap > 0.0:  # (past touching, distance reads 0 however deep)
+        assert distance(_moved(mover, way, t + 1e-4), other) < gap
+    for k in range(0, 50):  # and nowhere nearer along the way
+        assert distance(_moved(mover, way, t * k / 50), other) > gap - 1e-9
+
+
+def test_a_mover_starting_within_the_gap_meets_at_once() -> None:
+    mover, other = Placed(SQUARE_20, (0.0, 0.0)), Placed(SQUARE_20, (0.0, 1.0))
+    assert first_contact(mover, (0.0, 1.0), other, 1.0) == 0.0
+
+
+def _reach_both_ways(heading: float, dx: float, dy: float, beside: bool) -> tuple[float, float, object, object]:
+    """The Spearmen pivoted to ``heading`` (degrees) looking up the table through the orcs (moved ``dx``, 6 + ``dy``
+    further off) and, with ``beside``, past a friendly block 0.5" to their right (a unit beside them, which stops them
+    only where a model would stand on it): the closed-form reach and the place-by-place search's."""
+    data = melee_scenario(spear_status=["engaged", "charged"], joined=False, hero_at=(20, 10))
+    orcs = data["sides"]["orcs"][0]["formation"]
+    orcs["position"] = [orcs["position"][0] + dx, orcs["position"][1] + 6.0 + dy]
+    if beside:
+        data["sides"]["elves"].append({"id": "guards", "formation": {"position": [36 + 100 / 25.4 + 0.5, 20],
+                                                                     "files": 5},
+                                       "models": [{"name": f"g{i}", "profile": "WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 "
+                                                   "Mar10", "base": [20, 20]} for i in range(5)]})
+    state = state_from_data(data)
+    pivoted = _pivoted(state, members(state, "spears")[0], heading % 360.0)
+    t = math.radians(heading % 360.0)
+    forward = (-math.sin(t), math.cos(t))
+    closed = _pursuit_reach(state, pivoted, "spears", forward)
+    searched = _pursuit_reach(state, pivoted, "spears", forward, searched=True)
+    return closed.far, searched.far, closed, searched
+
+
+@pytest.mark.parametrize(("heading", "dx", "dy", "beside", "far", "why"), [
+    (0.0, 0.0, 0.0, False, 5.0, "it would end 0.98\" from orcs"),
+    (20.0, 3.0, -2.0, False, 2.515625, "it would end 1.00\" from orcs"),
+    (-40.0, 0.0, 4.0, True, 0.8125, "s4 would end on guards's model g0"),  # touching at 0.797": the checks' overlap
+    (-30.0, 0.0, 4.0, True, 0.78125, "s4 would end on guards's model g0"),
+    (-70.0, 0.0, 4.0, True, 0.53125, "it would end 0.99\" from guards"),  # pivoted, no longer beside it
+])
+def test_a_pursuit_reach_in_closed_form_is_the_searched_one(heading: float, dx: float, dy: float, beside: bool,
+                                                            far: float | None, why: str) -> None:
+    closed_far, searched_far, closed, searched = _reach_both_ways(heading, dx, dy, beside)
+    assert closed_far == searched_far
+    if far is not None:
+        assert closed_far == far
+    assert closed.why() == searched.why()  # type: ignore[attr-defined]
+    assert closed.why()[0].startswith(why), closed.why()  # type: ignore[attr-defined]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-90.0, 90.0), st.floats(-4.0, 4.0), st.floats(-4.0, 4.0), st.booleans())
+def test_a_pursuit_reach_equals_looking_at_its_places_one_by_one(heading: float, dx: float, dy: float,
+                                                                 beside: bool) -> None:
+    """Any heading, the orcs anywhere ahead, a friend beside or not: the closed-form reach is the place-by-place
+    search's, to the last 1/64", and so are the words of what stops it."""
+    closed_far, searched_far, closed, searched = _reach_both_ways(heading, dx, dy, beside)
+    assert closed_far == searched_far
+    if 0 <= closed_far < 12:
+        assert closed.why() == searched.why()  # type: ignore[attr-defined]
