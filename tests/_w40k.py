@@ -30,6 +30,16 @@ CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 
 
+def kinds(events: list[Any], kind: str) -> list[Any]:
+    """Return the events of one kind, in order."""
+    return [e for e in events if e.kind == kind]
+
+
+def messages(events: list[Any], kind: str) -> list[str]:
+    """Return the words of the events of one kind, in order."""
+    return [e.message for e in kinds(events, kind)]
+
+
 def model(name: str, x: float, y: float, ld: int = 8, profile: str = TROOPER) -> dict[str, Any]:
     """Return one 25mm model at (x, y)."""
     return {"name": name, "profile": profile.format(ld=ld), "base": 25, "at": [x, y]}

@@ -3,18 +3,12 @@ edition a trooper fighting for standing within 2" of a friend strikes a unit tha
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from herohammer.dice import ScriptedDice
 
-from _w40k import BASE_25, assert_legal, game, model, scenario, squad
+from _w40k import BASE_25, assert_legal, game, messages, model, scenario, squad
 from test_judge_40k_round27 import ORK, two_boyz_two_fronts as two_fronts
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 @pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")

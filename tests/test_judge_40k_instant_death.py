@@ -8,22 +8,16 @@ case plays actions through ``Game``; where dice decide, the exact odds equal bru
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import BASE_25, game, model, scenario
+from _w40k import BASE_25, game, kinds, model, scenario
 
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 ID = "published.instant-death"
 CHAPLAIN = "WS5 BS4 S4 T4 W3 I5 A2 Ld10 Sv6+"
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def shot_at(ruleset: str, strength: int, rules: list[str] | None = None, wounds_taken: int = 0) -> Game:

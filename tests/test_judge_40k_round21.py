@@ -30,7 +30,7 @@ from herohammer.game import Game
 from herohammer.state import GameState
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, kinds, model, scenario, squad
 
 CONS3, CONS4 = "published.40k3-consolidation", "published.consolidation"
 CONS = {"40k3": CONS3, "40k4": CONS4}
@@ -40,10 +40,6 @@ NOB = "WS4 BS2 S5 T4 W2 I5 A1 Ld7 Sv6+"
 CAP = "WS5 BS5 S4 T4 W2 I4 A1 Ld9 Sv3+"
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 PHASE_ONLY = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def end_phases(g: Game, n: int) -> None:

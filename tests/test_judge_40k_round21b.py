@@ -23,7 +23,7 @@ from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, kinds, model, scenario, squad
 
 LIB = "WS5 BS4 S4 T4 W{w} I4 A2 Ld{ld} Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -35,10 +35,6 @@ ON_TWO = {"40k3": "40k3.psyker.perils-on-2", "40k4": "published.40k4-perils-of-t
 FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
 ALLOC = {"40k3": "40k3.char.attack-allocation", "40k4": "40k4.cc.engaged-only"}
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def end_phases(g: Game, n: int) -> None:

@@ -20,16 +20,13 @@ odds equal brute force (``enumerate_outcomes(..., fine=True)``).
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
 import pytest
 
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, kinds, model, scenario, squad
 
 LIB = "WS5 BS4 S4 T4 W2 I4 A2 Ld10 Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
@@ -37,10 +34,6 @@ PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-
 PSY_TEST = {"40k3": "40k3.psyker.test", "40k4": "published.40k4-psychic-test"}
 FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 # == 1. a psyker who ran ==========================================================================================

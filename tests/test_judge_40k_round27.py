@@ -44,7 +44,7 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 #: a Captain with a trooper's WS4 and S4 (a Veteran Sergeant taken as an independent character, say)
@@ -54,14 +54,6 @@ ALLOC = {"40k3": "40k3.char.attack-allocation", "40k4": "40k4.cc.engaged-only"}
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 #: how far north of the midpoint of two bases 1.9" apart a 25mm base stands touching both
 NESTLED = math.sqrt(BASE_25 ** 2 - 0.95 ** 2) - 0.001
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in kinds(events, kind)]
 
 
 def statuses(g: Game) -> dict[str, set[Status]]:
@@ -189,7 +181,6 @@ def test_the_models_in_base_contact_with_a_lone_warboss_and_with_the_boyz_strike
         assert any(m.startswith("tac attacks boyz (1)") for m in attacks), attacks
         assert any(m.startswith("tac attacks boss (1)") for m in attacks), attacks
     assert any(m.startswith("Boss attacks tac (1)") for m in attacks), attacks
-
 
 
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.locked", "40k4.cc.separate-unit")

@@ -49,16 +49,12 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 LIB = "WS5 BS4 S4 T4 W2 I4 A2 Ld10 Sv3+"
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 PSY_SHOOT = {"40k3": "40k3.psyker.as-shooting", "40k4": "published.40k4-psychic-shooting"}
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 def bolters(unit: dict[str, Any]) -> dict[str, Any]:

@@ -39,20 +39,12 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, kinds, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 LIB = "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+"
 CHAPLAIN = "WS5 BS5 S4 T4 W3 I1 A2 Ld10 Sv6+"
 EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def pistols(uid: str, x: float, y: float, n: int = 2) -> dict[str, Any]:

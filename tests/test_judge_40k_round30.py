@@ -45,21 +45,13 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, BASE_25, CHAR_LD, EDITIONS, game, hero, model, MOVE, PSY_SHOOT, PSY_TEST, scenario, squad
+from _w40k import BASE_25, CHAR_LD, EDITIONS, MOVE, PSY_SHOOT, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 NOB = "WS4 BS2 S4 T4 W2 I3 A2 Ld7 Sv6+"
 MARINE = "WS4 BS4 S4 T4 W1 I4 A2 Ld8 Sv3+"
 CAPTAIN = "WS5 BS5 S4 T4 W2 I5 A1 Ld9 Sv3+"
 LIB = "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+"
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 def armed(unit: dict[str, Any], weapon: str = "bolter") -> dict[str, Any]:

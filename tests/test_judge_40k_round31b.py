@@ -36,18 +36,10 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, BASE_25, CHAR_LD, EDITIONS, game, hero, model, MOVE, ON_TWO, PSY_SHOOT, PSY_TEST, scenario, squad
+from _w40k import BASE_25, CHAR_LD, EDITIONS, MOVE, ON_TWO, PSY_SHOOT, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 LIB = "WS5 BS4 S4 T4 W{w} I4 A2 Ld{ld} Sv3+"
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 def boyz(x: float = 20, y: float = 25, n: int = 2, uid: str = "boyz") -> dict[str, Any]:

@@ -32,17 +32,9 @@ import pytest
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import assert_illegal, assert_legal, BASE_25, EDITIONS, game, hero, model, PSY_SHOOT, scenario, squad
+from _w40k import BASE_25, EDITIONS, PSY_SHOOT, assert_illegal, game, hero, kinds, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 def gunner(x: float = 21, y: float = 2, weapon: str = "heavy bolter", uid: str = "hb") -> dict[str, Any]:

@@ -36,15 +36,11 @@ import pytest
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import BASE_25, EDITIONS, game, model, scenario, squad
+from _w40k import BASE_25, EDITIONS, game, kinds, model, scenario, squad
 
 GUARD = "WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv5+"
 OFFICER = "WS4 BS4 S3 T3 W2 I4 A2 Ld8 Sv5+"
 SCATTER = {"name": "scatter laser", "type": "heavy", "shots": 4, "range": 36, "strength": 6, "ap": 6}
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def gunners(*weapons: str, x: float = 20, y: float = 2) -> dict[str, Any]:

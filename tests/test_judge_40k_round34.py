@@ -40,19 +40,11 @@ from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, EDITIONS, game, hero, model, scenario, squad
+from _w40k import EDITIONS, assert_illegal, assert_legal, game, hero, kinds, messages, model, scenario, squad
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 BOSS = "WS5 BS2 S5 T4 W2 I3 A3 Ld8 Sv4+"
 PSYKER = "WS5 BS4 S4 T4 W1 I4 A2 Ld10 Sv3+"
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
-
-
-def messages(events: list[Any], kind: str) -> list[str]:
-    return [e.message for e in events if e.kind == kind]
 
 
 # == 1. a wound carried onto the Boss while a Boy stands beyond every weapon ========================================
@@ -124,7 +116,6 @@ def test_the_odds_of_the_boss_s_wounds_with_boy_2_beyond_every_bolter_equal_brut
     fast = enumerate_outcomes(hurt, positions=False)
     assert fast == enumerate_outcomes(hurt, fine=True)
     assert all(boy_2 for (_, boy_2) in fast) and sum(fast.values()) == 1
-
 
 
 @pytest.mark.rule("published.wound-allocation", "published.saves")

@@ -25,7 +25,7 @@ from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario
+from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, kinds, model, scenario
 
 BOY = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 VET = "WS5 BS5 S4 T4 W2 I5 A1 Ld10 Sv3+"
@@ -51,10 +51,6 @@ def fight(ruleset: str, blue: list[dict[str, Any]], faces: list[int], red: list[
     g = game(scenario(ruleset, red or [vets()], blue, phase="assault"))
     events = list(g.apply(FIGHT, dice=ScriptedDice(faces)))
     return g, events
-
-
-def kinds(events: list[Any], kind: str) -> list[Any]:
-    return [e for e in events if e.kind == kind]
 
 
 def chaplain() -> dict[str, Any]:
