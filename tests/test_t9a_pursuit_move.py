@@ -250,3 +250,29 @@ def test_odds_action_on_a_pursuit_stopped_short_equals_brute_force() -> None:
 
 
 _TWO_D6 = Counter(a + b for a in range(1, 7) for b in range(1, 7))
+
+
+@pytest.mark.rule(PURSUIT, "published.t9a-shaken")
+@pytest.mark.parametrize("restrain", [False, True])
+def test_a_shaken_winner_does_not_pursue_and_takes_no_restrain_test(restrain: bool) -> None:
+    """published.t9a-shaken: "A Shaken model cannot ... pursue". The Shaken Spearmen win and the orcs break and flee
+    their 6": no pursuit is rolled (nor a Restrain Pursuit test when asked for), the orcs escape and the Spearmen stay
+    where they stood; the same fight without Shaken rolls the pursuit and catches them (the dice after the flee)."""
+    data = _one_on_one()
+    data["sides"]["elves"][0]["status"] = ["engaged", "charged", "shaken"]
+    g = reloading_game(data)
+    before = g.state.unit("spears")
+    action = {**FIGHT, "pursuit": {"spears": {"restrain": True}}} if restrain else FIGHT
+    dice = ScriptedDice(BREAK_AND_FLEE_6 + [6, 6])
+    events = g.apply(action, dice)
+    told = _told(events)
+    assert "spears is Shaken and may not pursue" in told and "Restrain" not in told, told
+    assert "published.t9a-shaken" in next(e for e in events if e.kind == "break").rules
+    orcs = g.state.unit("orcs")
+    assert len(orcs.models) == 5 and orcs.has(Status.FLEEING)
+    assert g.state.unit("spears").formation == before.formation  # no Pursuit Move
+    assert dice.unused == (6, 6)  # the pursuit dice are left unrolled
+    reloads(g)
+    calm = reloading_game(_one_on_one())
+    calm.apply(FIGHT, ScriptedDice(BREAK_AND_FLEE_6 + [6, 6]))
+    assert not calm.state.unit("orcs").models  # caught: the pursuit was rolled

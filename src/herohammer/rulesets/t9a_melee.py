@@ -52,7 +52,7 @@ from ..swept_contact import group_first_contact, table_reach
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
-from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, discipline_test
+from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_units import current, formation_of
@@ -1007,7 +1007,7 @@ class MeleePhase(Ruleset):
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
                                tuple(dice.log[start:]))
 
-    @implements(PURSUIT, GENERAL, BATTLE_STANDARD, "t9a.combined.last-survivor")
+    @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
                 fled_by: dict[str, tuple[int, list[str], tuple[float, float]]], pursuit: Mapping[str, PursuitChoice],
                 dice: Dice, said: str, rules: list[str], kept: dict[Hashable, Any] | None = None
@@ -1016,7 +1016,8 @@ class MeleePhase(Ruleset):
         base contact with the Broken unit(s) may declare a Pursuit of a single Broken unit"; "Units can elect not to
         Pursue, but must then pass a Discipline Test ... if the test is failed, the unit must Pursue anyway").
 
-        Each winner touching a broken unit and Engaged with no loser that held pursues one broken unit it touches: its
+        Each winner touching a broken unit, Engaged with no loser that held and not Shaken (published.t9a-shaken: "A
+        Shaken model cannot ... pursue") pursues one broken unit it touches: its
         player's choice (``pursuit``), by default the first that broke that no winner before it pursues, else the first
         that broke; one that asked to Restrain Pursuit takes the test first, on its Discipline (its General's within
         12", its Battle Standard's re-roll) and stays on a pass.  A broken unit is caught when any of its pursuers' 2D6
@@ -1038,6 +1039,12 @@ class MeleePhase(Ruleset):
             if engaged is not None:
                 for b in reach:
                     why_not[b].append(f"{w} is still engaged with {engaged}")
+                continue
+            if any(u.has(Status.SHAKEN) for u in members(state, w)):  # no pursuit, and so no Restrain test either
+                rules.append(SHAKEN_RULE)
+                said += f"; {w} is Shaken and may not pursue"
+                for b in reach:
+                    why_not[b].append(f"{w} is Shaken")
                 continue
             choice = pursuit.get(w)
             target = choice.pursue if choice is not None and choice.pursue in reach else None
