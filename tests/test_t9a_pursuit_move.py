@@ -276,3 +276,107 @@ def test_a_shaken_winner_does_not_pursue_and_takes_no_restrain_test(restrain: bo
     calm = reloading_game(_one_on_one())
     calm.apply(FIGHT, ScriptedDice(BREAK_AND_FLEE_6 + [6, 6]))
     assert not calm.state.unit("orcs").models  # caught: the pursuit was rolled
+
+
+#: a foe the Spearmen's first blows slay: one orc of T1, no save, no attacks
+FRAIL_ORC = "WS3 BS3 S3 T1 W1 I2 A0 Ld7 Sv- Adv4 Mar8"
+
+
+def _wiped_out(spear_status: list[str]) -> dict[str, Any]:
+    """Ten Spearmen (A1) front to front with one frail orc (``FRAIL_ORC``), the Hero apart: on 6s it dies to the
+    first blows and the combat ends with no enemy left."""
+    return melee_scenario(spear_status=spear_status, joined=False, hero_at=(36, 10), orcs=1,
+                          spear_profile="WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10", orc_profile=FRAIL_ORC)
+
+
+def _blow_dice(data: dict[str, Any], action: dict[str, Any]) -> int:
+    """How many dice the fight's blows take when every face is a 6 (the fight played once, no Overrun asked)."""
+    dice = ScriptedDice([6] * 60)
+    Game(state_from_data(data)).apply({k: v for k, v in action.items() if k != "pursuit"}, dice)
+    return 60 - len(dice.unused)
+
+
+OVERRUN = {**FIGHT, "pursuit": {"spears": {"overrun": True}}}
+
+
+@pytest.mark.rule(PURSUIT)
+def test_a_charger_that_wipes_out_its_enemy_overruns_its_2d6_straight_forward() -> None:
+    """2022 text, Pursuits and Overruns: "A unit that fought its First Round of Combat after Charging can choose to
+    make a special Pursuit Move called Overrun if all enemy units in base contact were wiped out ... step 1. Pivot is
+    ignored (i.e. Overruns are straight forward) and ... no Restrain Pursuit Test is required"."""
+    data = _wiped_out(["engaged", "charged"])
+    blows = _blow_dice(data, OVERRUN)
+    g = reloading_game(data)
+    ruling = g.check(OVERRUN)
+    assert ruling.legal and "spears Overruns if every enemy of the combat is wiped out" in ruling.reason, ruling
+    events = g.apply(OVERRUN, ScriptedDice([6] * blows + [3, 4]))
+    combat = next(e for e in events if e.kind == "combat")
+    assert "one side has no models left" in combat.message and "spears overruns 7\" straight forward" \
+        in combat.message, combat.message
+    assert PURSUIT in combat.rules and [r.value for r in combat.rolls][-1:] == [7]
+    f = g.state.unit("spears").formation
+    assert f is not None and f.facing == 0 and f.position == pytest.approx((36, 27))  # no pivot: 7" up the table
+    assert not g.state.unit("spears").has(Status.ENGAGED)
+    reloads(g)
+    # asked for nothing, the unit stays where it fought, and no die is rolled for it
+    stay = reloading_game(data)
+    dice = ScriptedDice([6] * blows + [3, 4])
+    stay.apply(FIGHT, dice)
+    assert stay.state.unit("spears").formation.position == pytest.approx((36, 20)) and dice.unused == (3, 4)
+
+
+@pytest.mark.rule(PURSUIT)
+def test_only_a_unit_that_charged_may_overrun() -> None:
+    refused(reloading_game(_wiped_out(["engaged"])), OVERRUN, PURSUIT,
+            "only a unit that charged this turn (its first round of combat) may Overrun")
+
+
+@pytest.mark.rule(PURSUIT, "published.t9a-shaken")
+def test_a_shaken_charger_makes_no_overrun() -> None:
+    data = _wiped_out(["engaged", "charged", "shaken"])
+    blows = _blow_dice(data, OVERRUN)
+    g = reloading_game(data)
+    dice = ScriptedDice([6] * blows + [3, 4])
+    events = g.apply(OVERRUN, dice)
+    combat = next(e for e in events if e.kind == "combat")
+    assert "spears is Shaken and may not Overrun" in combat.message and "published.t9a-shaken" in combat.rules
+    assert g.state.unit("spears").formation.position == pytest.approx((36, 20)) and dice.unused == (3, 4)
+
+
+@pytest.mark.rule(PURSUIT, SPACING)
+def test_an_overrun_stops_1_inch_short_of_a_fresh_enemy_and_its_odds_branch_on_every_total() -> None:
+    """Fresh orcs 8" up the table stop the Overrun 1" short (no charge into them: not modelled, as for a pursuit);
+    the exact odds of the Overrun's end place are the 2D6 totals', the rolls past the stop sharing one place."""
+    data = _wiped_out(["engaged", "charged"])
+    fresh = copy.deepcopy(data["sides"]["orcs"][0])
+    fresh.update(id="fresh", status=[], formation={"position": [36, 30], "facing": 0, "files": 5})
+    fresh["models"] = [{**m, "name": f"f{i}"} for i, m in enumerate(fresh["models"] * 5)]
+    data["sides"]["orcs"].append(fresh)
+    blows = _blow_dice(data, OVERRUN)
+    g = reloading_game(data)
+    events = g.apply(OVERRUN, ScriptedDice([6] * blows + [6, 6]))
+    message = next(e for e in events if e.kind == "combat").message
+    assert "spears overruns" in message and "of its 12\" straight forward: further it would end" in message, message
+    spears, orcs = g.state.unit("spears"), g.state.unit("fresh")
+    gap = group_distance([m.placed for m in spears.models], [m.placed for m in orcs.models])
+    assert 1.0 <= gap < 1.0 + 1 / 64 + 1e-9, gap
+    # the exact odds of the end place: given the orc slain, the place is the 2D6 total's, every total that reaches the
+    # fresh orcs' 1" sharing the place it stops at (an orc that lives loses, breaks and is pursued, no Overrun)
+    stop = g.state.unit("spears").formation.position
+    g.undo()
+    state = g.state
+    rules = get_ruleset("t9a")
+    action = rules.named_now(state, parse_action(OVERRUN))
+
+    def seen(dice: Any) -> tuple[tuple[float, float], bool]:
+        after, events = rules.resolve(state, action, dice)
+        f = after.unit("spears").formation
+        assert f is not None
+        return (round(f.position[0], 9), round(f.position[1], 9)), any("overruns" in e.message for e in events)
+
+    exact = enumerate_outcomes(seen)
+    slain = {place: p for (place, overran), p in exact.items() if overran}
+    given = {place: p / sum(slain.values()) for place, p in slain.items()}
+    short = (round(stop[0], 9), round(stop[1], 9))
+    assert given == {**{(36.0, 20.0 + t): Fraction(6 - abs(7 - t), 36) for t in range(2, int(stop[1] - 20) + 1)},
+                     short: Fraction(sum(6 - abs(7 - t) for t in range(int(stop[1] - 20) + 1, 13)), 36)}

@@ -231,10 +231,11 @@ class PursuitChoice(BaseModel):
     """A winning unit's choices after its enemy breaks (t9a, published.t9a-pursuit): try to Restrain Pursuit (a
     Discipline test; failed, it pursues anyway), which broken unit in base contact it pursues, and ``facing`` and
     ``files``: the Post-Combat Pivot (a facing alone) or Reform it makes if it passes that test, as a reform names
-    them."""
+    them; ``overrun``: a unit that charged makes an Overrun if the fight wipes out every enemy (2D6" straight on)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
     restrain: StrictBool = False
+    overrun: StrictBool = False
     pursue: str | None = None
     facing: Number | None = None
     files: Count | None = Field(None, ge=1)

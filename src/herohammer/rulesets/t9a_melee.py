@@ -446,6 +446,8 @@ class MeleePhase(Ruleset):
                 said += f"; {name} pursues {choice.pursue} if it breaks" + (", failing that test" * choice.restrain)
             if choice.facing is not None or choice.files is not None:
                 said += f"; {name} makes a Post-Combat {_reform_kind(choice)} if it passes that test"
+            if choice.overrun:
+                said += f"; {name} Overruns if every enemy of the combat is wiped out"
             rules.append(PURSUIT)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
@@ -935,8 +937,10 @@ class MeleePhase(Ruleset):
         if not live or all(hosts[u].side == side_a for u in live) or all(hosts[u].side == side_b for u in live):
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in live
                                           for u in members(state, uid)))
-            return state, [Event("combat", f"the combat ends: one side has no models left ({'; '.join(notes)})",
-                                 tuple(rules))]
+            said = f"the combat ends: one side has no models left ({'; '.join(notes)})"
+            asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
+            state, said = self._overruns(state, asked, dice, said, rules, flees)
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
         if diff == 0:
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)})",
                                  tuple(rules), (), (("outcome", "draw"),))]
@@ -1125,6 +1129,34 @@ class MeleePhase(Ruleset):
             rules.append("published.t9a-reform")
         return state, said, outcome
 
+    @implements(PURSUIT, SHAKEN_RULE)
+    def _overruns(self, state: GameState, asked: Sequence[str], dice: Dice, said: str, rules: list[str],
+                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str]:
+        """Make the Overruns of the units that asked for one (the fight's ``pursuit``: ``overrun: true``) once every
+        enemy of the combat is wiped out (2022 text, Pursuits and Overruns: "A unit that fought its First Round of
+        Combat after Charging can choose to make a special Pursuit Move called Overrun if all enemy units in base
+        contact were wiped out ... Overruns follow the rules for Pursuits, except that step 1. Pivot is ignored (i.e.
+        Overruns are straight forward) and that no Restrain Pursuit Test is required"): each rolls its Pursuit
+        Distance, 2D6, and moves it straight forward as a Pursuit Move does (``_pursuit_move``, no pivot); a Shaken
+        unit does not (published.t9a-shaken).  ``rule_fight`` has refused the ask of a unit that did not charge."""
+        for uid in asked:
+            group = members(state, uid)
+            rules.append(PURSUIT)
+            if not group[0].has(Status.CHARGED):  # (refused when the fight was ruled on; a state changed since)
+                said += f"; {uid} did not charge this turn and makes no Overrun"
+                continue
+            if any(u.has(Status.SHAKEN) for u in group):
+                rules.append(SHAKEN_RULE)
+                said += f"; {uid} is Shaken and may not Overrun"
+                continue
+            f = formation_of(group[0])
+            t = math.radians(f.facing if f is not None else group[0].models[0].facing)
+            rolled = dice.total(2, f"{uid}: Overrun (2D6)", PURSUIT)
+            state, moved, cited = _pursuit_move(state, uid, (-math.sin(t), math.cos(t)), rolled, kept, overrun=True)
+            said += f"; {moved}"
+            rules += cited
+        return state, said
+
     @implements(PURSUIT, "published.t9a-reform")
     def _post_combat_reform(self, state: GameState, unit_id: str, choice: PursuitChoice) -> tuple[GameState, str]:
         """Make the Post-Combat Pivot or Reform a unit that passed its Restrain Pursuit test named (the 2022 text: "If
@@ -1292,7 +1324,8 @@ _REACHES = "t9a pursuit reaches"
 
 @implements(PURSUIT, SPACING_RULE, "published.t9a-move")
 def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], rolled: int,
-                  kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str, tuple[str, ...]]:
+                  kept: dict[Hashable, Any] | None = None, overrun: bool = False
+                  ) -> tuple[GameState, str, tuple[str, ...]]:
     """Make a pursuer's Pursuit Move (the 2022 text, Move Broken Units: "Pivot the unit so that it is facing the same
     direction as the Broken unit is Pursuing, and then move the unit straight forward a distance equal to the
     previously rolled Pursue Distance"), caught or not; return the state, the words and the rules cited beyond this
@@ -1305,7 +1338,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     modelled); a unit already within 1" of it once pivoted (a friend that fought beside it) stops it only where a
     model would stand on it.  A pivot that would put a model on another unit's model, off the table or into
     Impassable Terrain is not made: the pursuer stays where it stood.  No longer in base contact with an enemy, it
-    is no longer Engaged.
+    is no longer Engaged.  ``overrun``: an Overrun (``way`` its own facing, so no pivot), said so.
     """
     host = members(state, pursuer)[0]
     f = formation_of(host)
@@ -1347,11 +1380,12 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         moved = pivoted.replace_units(*shifted)
     if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
         moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
-    said = f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {rolled}\" straight forward"
+    went_as = f"{host.id} overruns" if overrun else \
+        f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues"
+    said = f"{went_as} {rolled}\" straight forward"
     if went < rolled:
         why, rule = found.why()
-        said = (f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues {went:.2f}\" of its {rolled}\" "
-                f"straight forward: further {why}")
+        said = f"{went_as} {went:.2f}\" of its {rolled}\" straight forward: further {why}"
         return moved, said, (rule,)
     return moved, said, ()
 
@@ -1550,7 +1584,8 @@ def _searched_reach(problem: Callable[[float], tuple[str, str] | None]) -> tuple
 def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[str, PursuitChoice]) -> str | None:
     """Say what is wrong with a fight's ``pursuit`` (published.t9a-pursuit): each key a unit of the combat (not a
     joined character: the unit pursues), each ``pursue`` an enemy unit of the combat in base contact with it, a
-    ``facing`` or ``files`` (the Post-Combat Pivot or Reform) only with ``restrain``.  Either side's units may be named,
+    ``facing`` or ``files`` (the Post-Combat Pivot or Reform) only with ``restrain``, ``overrun`` only for a unit
+    that charged.  Either side's units may be named,
     as either may win."""
     names = {u.id for u in state.units}
     seen: set[str] = set()
@@ -1570,6 +1605,9 @@ def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[s
                     "test: name restrain: true")
         if choice.files is not None and formation_of(state.unit(name)) is None:
             return f"pursuit: {name}.files: {name} has no ranks and files to reform"
+        if choice.overrun and not state.unit(name).has(Status.CHARGED):
+            return (f"pursuit: {name}.overrun: only a unit that charged this turn (its first round of combat) may "
+                    "Overrun")
         target = choice.pursue
         if target is None:
             continue
