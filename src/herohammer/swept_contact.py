@@ -6,8 +6,9 @@ would come within 1" of another unit's base, or onto it.  Looking at places one 
 out directly.  Every base is a convex shape (a rectangle's corners, or a disc's centre)
 grown by a radius, so two bases first come within a gap of each other where a corner of
 one meets a side of the other, or two corners meet, each grown by the radii and the gap:
-a ray against a segment or a circle.  The rules' own checks then judge the place found
-(``t9a_melee._pursuit_reach``), so this is the search, never the ruling.
+a ray against a segment or a circle.  Nothing nearer than the contact found is refused by
+the rules' own checks, whose tolerances only allow more (``t9a_melee._pursuit_reach``
+takes the place down to its grid, and asks those checks for the words of what stops it).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
             t = _ray_circle(mover.at, way, other.at, bound)
             if t < limit:
                 meetings.append((t, k, mover))
-    meetings.sort(key=_FIRST)
+    meetings.sort(key=_first)
     best, met = limit, -1
     for t, k, mover in meetings:
         if t >= best:
@@ -137,9 +138,6 @@ def group_first_contact(movers: Sequence[Placed], way: Point, others: Sequence[t
 
 def _first(meeting: tuple[float, int, Placed]) -> float:
     return meeting[0]
-
-
-_FIRST = _first
 
 
 def table_reach(movers: Sequence[Placed], way: Point, width: float, depth: float) -> float:
