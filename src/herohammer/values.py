@@ -56,6 +56,21 @@ def drop_oldest(kept: dict[Any, Any]) -> None:
         pass
 
 
+K = TypeVar("K")
+
+#: How many entries a bounded memo keeps unless told otherwise (``keep_bounded``).
+MEMO_KEPT = 256
+
+
+def keep_bounded(kept: dict[K, R], key: K, value: R, most: int = MEMO_KEPT) -> R:
+    """Keep ``value`` under ``key`` in a memo of at most ``most`` entries (the oldest dropped first) and return it:
+    every bounded memo of a volley, a fight or a pursuit keeps this way."""
+    if len(kept) >= most:
+        drop_oldest(kept)  # a state's memo, which games in threads may share
+    kept[key] = value
+    return value
+
+
 class HashOnce:
     """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
 

@@ -51,6 +51,7 @@ from ..state import GameState, Phase
 from ..swept_contact import group_first_contact, table_reach
 from ..t9a_charts import to_hit_melee
 from ..units import Model, Status, Unit
+from ..values import keep_bounded
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
@@ -691,9 +692,8 @@ class MeleePhase(Ruleset):
             at = (state, mine, step, action.at, action.reactive_at, duel)
             blows = blows_kept.get(at)
             if blows is None:
-                if len(blows_kept) >= BLOWS_KEPT:
-                    blows_kept.clear()
-                blows = blows_kept[at] = self._blows(state, sides, step, action.at, duel, action.reactive_at)
+                blows = self._blows(state, sides, step, action.at, duel, action.reactive_at)
+                keep_bounded(blows_kept, at, blows, BLOWS_KEPT)
             groups: dict[tuple[str, str, str, int, int, int, int, str], int] = {}
             for b in blows:
                 key = (b.side, b.victim, b.only or "", b.model.profile.ws, b.model.profile.s, b.model.profile.i,
@@ -927,9 +927,7 @@ class MeleePhase(Ruleset):
         if scored is None:
             scored = _combat_score(state, mine, foes, caused)
             if scores is not None:
-                if len(scores) >= BLOWS_KEPT:
-                    scores.clear()
-                scores[at] = scored
+                keep_bounded(scores, at, scored, BLOWS_KEPT)
         state, live, hosts, score, notes, fronts, counted, kept_rules = scored
         rules = list(kept_rules)
         side_a, side_b = state.active, state.opponent(state.active)
@@ -1044,7 +1042,7 @@ class MeleePhase(Ruleset):
                 for b in reach:
                     why_not[b].append(f"{w} is still engaged with {engaged}")
                 continue
-            if any(u.has(Status.SHAKEN) for u in members(state, w)):  # no pursuit, and so no Restrain test either
+            if _shaken(state, w):  # no pursuit, and so no Restrain test either
                 rules.append(SHAKEN_RULE)
                 said += f"; {w} is Shaken and may not pursue"
                 for b in reach:
@@ -1145,7 +1143,7 @@ class MeleePhase(Ruleset):
             if not group[0].has(Status.CHARGED):  # (refused when the fight was ruled on; a state changed since)
                 said += f"; {uid} did not charge this turn and makes no Overrun"
                 continue
-            if any(u.has(Status.SHAKEN) for u in group):
+            if _shaken(state, uid):
                 rules.append(SHAKEN_RULE)
                 said += f"; {uid} is Shaken and may not Overrun"
                 continue
@@ -1357,7 +1355,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     if turned is _UNSEEN:
         pivoted = _pivoted(state, host, facing)
         turned = None if pivoted is state else tuple(pivoted.unit(u.id) for u in group)
-        _keep(store, pivot_key, turned)
+        keep_bounded(store, pivot_key, turned, BLOWS_KEPT)
     else:
         pivoted = state if turned is None else state.replace_units(*turned)
     standing = group if turned is None else turned
@@ -1365,7 +1363,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     at = ("reach", standing, forward, turned is None, near, state.table, state.terrain)
     found = store.get(at)
     if found is None:
-        found = _keep(store, at, _pursuit_reach(state, pivoted, host.id, forward))
+        found = keep_bounded(store, at, _pursuit_reach(state, pivoted, host.id, forward), BLOWS_KEPT)
     reach = found.far
     if reach < 0:
         why, rule = found.why()
@@ -1375,7 +1373,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     shifted = store.get(move_key)
     if shifted is None:
         moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
-        _keep(store, move_key, tuple(moved.unit(u.id) for u in group))
+        keep_bounded(store, move_key, tuple(moved.unit(u.id) for u in group), BLOWS_KEPT)
     else:
         moved = pivoted.replace_units(*shifted)
     if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
@@ -1393,12 +1391,9 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
 _UNSEEN: Any = object()
 
 
-def _keep(store: dict[Hashable, Any], key: Hashable, value: Any) -> Any:
-    """Keep ``value`` in a pursuit's store (bounded: emptied when full) and return it."""
-    if len(store) >= BLOWS_KEPT:
-        store.clear()
-    store[key] = value
-    return value
+def _shaken(state: GameState, unit_id: str) -> bool:
+    """Say whether any model of a combined unit is Shaken, which bars its pursuit and Overrun (published.t9a-shaken)."""
+    return any(u.has(Status.SHAKEN) for u in members(state, unit_id))
 
 
 def _near_way(state: GameState, group: Sequence[Unit], forward: tuple[float, float]) -> tuple[Unit, ...]:

@@ -23,11 +23,11 @@ from ..dice import Dice, Stage
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from ..values import evolve
+from ..values import evolve, keep_bounded
 from ..weapons import Weapon
 from .base import Resolution
 from .engagement import Engagement
-from .w40k_wounds import (casualties, keep_bounded, killed_outright, majority, MODEL_OF, ModelRef, models_of,
+from .w40k_wounds import (casualties, killed_outright, majority, MODEL_OF, ModelRef, models_of,
                           NO_KILLS, outright_events, release_orphans, SaveSplit, TOUGHNESS_OF, UNIT_OF, PROFILE_WOUNDS_OF,
                           wounded_units, WOUNDS_TAKEN_OF, zero_rules)
 from .w40k_strikes import Job, StrikeRules, WEAPON_ARMOUR_OFF, WS_OF

@@ -29,10 +29,10 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
-from ..values import evolve, evolve_each
+from ..values import evolve, evolve_each, keep_bounded
 from .base import LeadershipRuling, Resolution
 from .w40k_hooks import FAST_TYPES
-from .w40k_wounds import keep_bounded, rolls_since, WoundRules
+from .w40k_wounds import rolls_since, WoundRules
 
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
 MORALE_FRACTION = 0.25

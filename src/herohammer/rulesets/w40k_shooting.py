@@ -29,10 +29,10 @@ from ..dice import Dice, Stage
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from ..values import evolve
+from ..values import evolve, keep_bounded
 from ..weapons import Weapon, WeaponType
 from .base import Resolution
-from .w40k_wounds import (Carry, CarrySaves, casualties, keep_bounded, majority, MODEL_OF, ModelRef, MODELS_OF,
+from .w40k_wounds import (Carry, CarrySaves, casualties, majority, MODEL_OF, ModelRef, MODELS_OF,
                           outright_events, release_orphans, roll_saves, rolls_since, save_groups, saves_event,
                           SavesGroup, TOUGHNESS_OF, UNIT_OF, unsaved_taken, WEAPONS_OF, WoundBatch, wounded_units,
                           zero_rules)

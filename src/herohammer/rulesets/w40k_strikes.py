@@ -21,11 +21,11 @@ from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from ..values import evolve
+from ..values import evolve, keep_bounded
 from ..weapons import BARE_HANDS, Weapon, WeaponType, find_weapon
 from .base import Resolution
 from .engagement import Contacts, Engagement
-from .w40k_wounds import keep_bounded, ModelRef, MODELS_OF, WEAPONS_OF
+from .w40k_wounds import ModelRef, MODELS_OF, WEAPONS_OF
 from .w40k_combat_result import CombatResultRules
 
 NEAR_CONTACT_INCHES = 2.0

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter, lt
 from dataclasses import dataclass
 from itertools import compress, repeat
-from typing import TypeVar
 
 from .. import geometry as geo
 from ..catalogue import implements
@@ -30,7 +29,7 @@ from ..dice import Dice, RollRecord, Split, Stage
 from ..rulings import Event
 from ..state import GameState
 from ..units import CharacterKind, Model, Unit
-from ..values import drop_oldest, evolve
+from ..values import evolve
 from ..weapons import Weapon, bundled_weapons, find_weapon
 from .base import rule_keys
 from .w40k_hooks import CombatHooks
@@ -38,7 +37,6 @@ from .w40k_hooks import CombatHooks
 #: How many dice-free pieces of a combat result of each kind (``_Kept``) a state fought from again remembers.
 RESULTS_KEPT = 256
 ModelRef = tuple[str, int]  # (unit id, model index)
-R = TypeVar("R")
 _WOUNDS = attrgetter("wounds")
 _INDEX = itemgetter(1)  # a ModelRef's model index
 SaveGroup = tuple[str | None, int | None]
@@ -94,18 +92,6 @@ def zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
     if strength <= 0:
         return ("core.zero.s",)
     return ("core.zero.t",) if toughness <= 0 else ()
-
-
-K = TypeVar("K")
-
-
-def keep_bounded(kept: dict[K, R], key: K, value: R, most: int = RESULTS_KEPT) -> R:
-    """Keep ``value`` under ``key`` (the oldest dropped first past ``most``) and return it: every bounded memo of
-    a volley and a fight keeps this way."""
-    if len(kept) >= most:
-        drop_oldest(kept)  # a state's memo, which games in threads may share
-    kept[key] = value
-    return value
 
 
 class WoundRules(CombatHooks):
