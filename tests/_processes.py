@@ -23,6 +23,20 @@ def process_group(group: int) -> dict[int, float]:
     return members
 
 
+def stuck_report(proc: subprocess.Popen[str]) -> str:
+    """Say where a command that did not end is stuck, for the next look at it: its process group (``ps``), then its
+    Python threads' stacks, which faulthandler prints on SIGABRT when the command runs with ``PYTHONFAULTHANDLER=1``
+    (the command is ended by it)."""
+    group = subprocess.run(["ps", "-L", "-o", "pid,lwp,ppid,stat,wchan:24,args", "-g", str(proc.pid)],
+                           capture_output=True, text=True).stdout
+    os.kill(proc.pid, signal.SIGABRT)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        err = "(no stacks within 10 s of SIGABRT)"
+    return f"its process group:\n{group}its stderr and threads' stacks:\n{err}"
+
+
 def interrupt_when(proc: subprocess.Popen[str], ready: Callable[[], bool], never: str,
                    settle: float = 0.0) -> tuple[str, str, float]:
     """Wait (at most 120 s) until ``ready()``, send SIGINT to the command's process group as Ctrl-C does, and return
@@ -36,7 +50,10 @@ def interrupt_when(proc: subprocess.Popen[str], ready: Callable[[], bool], never
         time.sleep(settle)
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"no end within 30 s after Ctrl-C\n{stuck_report(proc)}") from None
         return out, err, time.monotonic() - sent
     finally:
         if proc.poll() is None:

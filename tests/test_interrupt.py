@@ -10,13 +10,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from _processes import process_group
+from _processes import process_group, stuck_report
 
 ROOT = Path(__file__).resolve().parent.parent
 PSYCHIC = str(ROOT / "examples" / "40k3_librarian_psychic.yaml")
@@ -56,7 +57,7 @@ def _as_in_a_terminal() -> None:
 
 
 def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", PYTHONFAULTHANDLER="1")
     proc = subprocess.Popen([sys.executable, "-m", "herohammer", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True, env=env, cwd=ROOT,
                             preexec_fn=_as_in_a_terminal)
@@ -77,12 +78,8 @@ def _interrupted(argv: list[str], header: str | None) -> tuple[int, str, str]:
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
         try:
             out, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:  # say who is left holding the pipes, for the next look at it
-            left = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:24,args", "-g", str(proc.pid)],
-                                  capture_output=True, text=True).stdout
-            raise AssertionError(f"no end within 60 s after Ctrl-C; the command itself "
-                                 f"{'ended with ' + str(proc.returncode) if proc.poll() is not None else 'still runs'}"
-                                 f"; its process group:\n{left}") from None
+        except subprocess.TimeoutExpired:  # say where it is stuck, for the next look at it
+            raise AssertionError(f"no end within 60 s after Ctrl-C\n{stuck_report(proc)}") from None
         assert not process_group(proc.pid), "a worker outlived the interrupted command"
     finally:
         if proc.poll() is None:
@@ -129,28 +126,26 @@ def _workers_left_by_an_interrupted_execute(jobs: list[Any], progress: Any) -> l
 
 def test_a_ctrl_c_while_the_pool_starts_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Ctrl-C that lands while ``sweep --workers`` forks its workers (between two forks, as a loaded machine makes
-    likely) is raised once they stand, and every worker ends: a pool that cleaned up a failed start on ``Exception``
-    only once left the first worker waiting for work, holding the terminal's pipes."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from herohammer import sweep
+    likely) is raised before the next fork, and the worker already forked ends: a pool that cleaned up a failed start
+    on ``Exception`` only once left the first worker waiting for work, holding the terminal's pipes."""
+    from herohammer import parallel, sweep
     from herohammer.scenario import read_data
 
-    start = ProcessPoolExecutor._spawn_process  # type: ignore[attr-defined]
+    fork = parallel._Pool.fork
     forks: list[int] = []
 
-    def start_then_ctrl_c(self: Any) -> None:
-        start(self)
+    def fork_then_ctrl_c(self: Any) -> None:
+        fork(self)
         forks.append(1)
         if len(forks) == 1:
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.05)  # the Ctrl-C arrives here, before the second worker is forked
 
-    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", start_then_ctrl_c)
+    monkeypatch.setattr(parallel._Pool, "fork", fork_then_ctrl_c)
     data = read_data(PSYCHIC)
     jobs: list[sweep.Job] = [(dict(data, turn=t), None, 20, t, "engine", PSYCHIC) for t in (1, 2, 3, 4)]
     left = _workers_left_by_an_interrupted_execute(jobs, lambda n: None)
-    assert len(forks) == 2, "both workers should have been forked"
+    assert len(forks) == 1, "the Ctrl-C should be raised before the second worker is forked"
     assert not left, f"workers outlived the interrupted start: {left}"
 
 
@@ -175,29 +170,37 @@ def test_a_sweep_worker_ends_with_its_parent_however_the_parent_goes() -> None:
         proc.wait()
 
 
-@pytest.mark.slow
-def test_a_ctrl_c_that_lands_on_a_pool_thread_still_stops_the_sweep() -> None:
-    """Linux hands a process's SIGINT to any of its threads; when one of ``sweep --workers``'s threads takes it,
-    Python only notes it, and a main thread waiting on the next result with no time limit never raised it: the
-    sweep ran on, its workers busy for minutes (about 1 run in 8 of the test above).  The wait now wakes every
-    ``parallel._WAKE_SECONDS``; here the Ctrl-C is sent to another thread on purpose (``tgkill``)."""
-    import ctypes
+def _sleep(n: int) -> int:
+    time.sleep(60)
+    return n
 
-    libc = ctypes.CDLL(None, use_errno=True)
-    if not sys.platform.startswith("linux") or not hasattr(libc, "tgkill"):
-        pytest.skip("tgkill (a signal to one thread of a process) is Linux's, in glibc 2.30 or later")
-    proc, _busy = _sweep_at_work()
+
+def test_a_ctrl_c_that_lands_on_another_thread_still_stops_the_workers() -> None:
+    """Linux hands a process's SIGINT to any of its threads (a progress bar's, say); Python then only notes it, and a
+    main thread waiting on the next result with no time limit never raised it: a sweep ran on, its workers busy for
+    minutes (about 1 run in 8, when a pool's own threads took it).  ``run_chunks`` waits a quarter second at a time
+    (``parallel._WAKE_SECONDS``); here the Ctrl-C is sent to another thread on purpose, as the workers sleep a
+    minute."""
+    from multiprocessing import active_children
+
+    from herohammer.parallel import run_chunks
+
+    def ctrl_c_to_this_thread() -> None:
+        time.sleep(0.5)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+    usual = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal, whatever ran the tests
+    other = threading.Thread(target=ctrl_c_to_this_thread)
     try:
-        threads = sorted(int(t.name) for t in Path(f"/proc/{proc.pid}/task").iterdir() if int(t.name) != proc.pid)
-        assert threads, "the executor runs no thread of its own"
-        assert libc.tgkill(proc.pid, threads[0], signal.SIGINT) == 0, ctypes.get_errno()
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, (proc.returncode, err)
-        assert err.strip() == "herohammer: interrupted; nothing was written", err
+        other.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            run_chunks(_sleep, [1, 2, 3, 4], 2)
+        assert time.monotonic() - started < 30, "the workers' minute ran out before the Ctrl-C was heard"
+        assert not active_children()
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        other.join()
+        signal.signal(signal.SIGINT, usual)
 
 
 #: Run as ``python -c``: the console script, with the import of ``herohammer.errors`` (one of the command line's own

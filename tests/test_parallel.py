@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from herohammer.errors import HerohammerError
+from herohammer import parallel
 from herohammer.parallel import run_chunks
 
 
@@ -46,6 +47,31 @@ def _sigterm(n: int) -> int:
     return n
 
 
+def _half_sent(n: int) -> int:
+    """Write the head of an answer of a megabyte to the pipe, as ``Connection.send`` does, then die."""
+    import gc
+    from multiprocessing.connection import Connection
+
+    pipe = next(obj for obj in gc.get_objects() if isinstance(obj, Connection) and not obj.closed)
+    os.write(pipe.fileno(), (1 << 20).to_bytes(4, "big") + b"x" * 1000)
+    os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def _raises(n: int) -> int:
+    raise ValueError("no dice\nrolled off the table")
+
+
+def _setup_fails() -> None:
+    raise RuntimeError("no scenario")
+
+
+def test_a_setup_that_fails_is_one_line() -> None:
+    with pytest.raises(HerohammerError, match=r"^a worker process failed: RuntimeError: no scenario$"):
+        run_chunks(_square, [1, 2, 3], 2, setup=_setup_fails)
+    assert not active_children()
+
+
 def test_the_results_come_in_the_chunks_order_and_no_worker_is_left() -> None:
     heard: list[int] = []
     assert run_chunks(_square, list(range(20)), 3, lambda i, result: heard.append(i)) == [n * n for n in range(20)]
@@ -62,24 +88,29 @@ def test_done_hears_each_chunk_as_it_finishes(tmp_path: Path) -> None:
     assert results == [0, 1] and heard == [1, 0]
 
 
-def test_no_chunks_start_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    from concurrent.futures import ProcessPoolExecutor
+def test_no_chunks_start_no_worker_and_no_more_workers_than_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    forked: list[int] = []
+    fork = parallel._Pool.fork
 
-    def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("an executor was started for no chunks")
+    def counted(self: Any) -> None:
+        forked.append(1)
+        fork(self)
 
-    monkeypatch.setattr(ProcessPoolExecutor, "__init__", refuse)
-    assert run_chunks(_square, [], 2) == []
+    monkeypatch.setattr(parallel._Pool, "fork", counted)
+    assert run_chunks(_square, [], 2) == [] and not forked
+    assert run_chunks(_square, [3, 4], 5) == [9, 16] and len(forked) == 2
 
 
 @pytest.mark.parametrize("task, said", [
     (_unpicklable, r"^a worker process failed: (PicklingError|AttributeError): Can't pickle"),
     (_exit_3, r"^a worker process \(pid \d+\) ended unexpectedly \(exit code 3\); nothing was written$"),
-    (_sigterm, r"^a worker process ended unexpectedly \(signal 15\); nothing was written$"),
-], ids=["unpicklable result", "exit code", "SIGTERM"])
+    (_sigterm, r"^a worker process \(pid \d+\) ended unexpectedly \(signal 15\); nothing was written$"),
+    (_half_sent, r"^a worker process \(pid \d+\) ended unexpectedly \(signal 9\); nothing was written$"),
+    (_raises, r"^a worker process failed: ValueError: no dice; rolled off the table$"),
+], ids=["unpicklable result", "exit code", "SIGTERM", "killed half way through its answer", "an exception"])
 def test_a_worker_s_failure_is_one_line_and_no_worker_is_left(task: Any, said: str) -> None:
-    """A result the executor cannot send back, a worker that exits, one ended by SIGTERM (as the executor ends the
-    others: which one went first is not known, so no pid is named)."""
+    """A result that cannot be pickled, a worker that exits, one ended by SIGTERM, one killed with half its answer
+    sent (the command must not wait for the rest), an exception over two lines: each one line naming the worker."""
     with pytest.raises(HerohammerError, match=said) as caught:
         run_chunks(task, [1, 2, 3, 4], 2)
     assert len(str(caught.value).splitlines()) == 1 and caught.value.__cause__ is None

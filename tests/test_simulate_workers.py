@@ -152,7 +152,7 @@ def test_ctrl_c_ends_every_worker_at_once_with_130() -> None:
     argv = [sys.executable, "-m", "herohammer", "simulate", PSYCHIC, "--method", "engine", "--runs", "1000000",
             "--seed", "1", "--workers", "2"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1"),
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out, err, took = interrupt_when(
         proc, lambda: len([p for p, cpu in process_group(proc.pid).items() if p != proc.pid and cpu > 0.3]) >= 2,
@@ -179,7 +179,7 @@ def test_ctrl_c_during_a_dask_sweep_stops_the_cluster_s_work_at_once() -> None:
         argv = [sys.executable, "-m", "herohammer", "sweep", PSYCHIC, "--vary", "turn=1,2,3,4", "--method", "engine",
                 "--runs", "200000", "--seed", "1", "--scheduler", cluster.scheduler_address]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, cwd=ROOT,
+                                start_new_session=True, cwd=ROOT, env=dict(os.environ, PYTHONFAULTHANDLER="1"),
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         out, err, took = interrupt_when(proc, lambda: sum(watch.run(_executing).values()) >= 2,  # one a worker
                                         "the cluster never started the variants", settle=0.5)

@@ -1,11 +1,17 @@
 """Local worker processes for the simulator and sweeps: chunks of work on forked processes, one Ctrl-C ending them all.
 
-``run_chunks`` hands each chunk to a worker of a ``concurrent.futures.ProcessPoolExecutor`` and hears each result as
-it comes.  While the workers live a Ctrl-C is only noted and raised where the command can end (``_defer_ctrl_c``),
-the workers are then ended at once (``_end_workers``), and each worker asks Linux to end it with its parent
-(``_quiet_worker``), so no worker outlives the command.  A worker's error comes back as one ``HerohammerError`` line
-(``_run_one``); a worker that dies (killed, out of memory) breaks the executor, which fails every chunk left rather
-than wait on it, and is named with its signal (``_ended_unexpectedly``).
+``run_chunks`` forks its workers (``_Pool``), each with a pipe of its own, and hands each worker the index of its next
+chunk as it answers the last: the chunks themselves are inherited by the fork, never sent.  The command waits on the
+pipes and the workers' sentinels only, in its main thread, a quarter second at a time, so nothing in it can wait on
+a worker that is gone.  Why not ``concurrent.futures`` or ``multiprocessing.Pool``: both feed their workers through
+queues shared by all of them, guarded by locks that live across processes and served by helper threads, and each
+left a Ctrl-C'd or failed command waiting for ever now and then (a Pool's ``terminate`` on its task queue's lock
+under rule coverage; the executor twice in clean-clone CI, sessions 36 and 37).  Here a worker's pipe is its own,
+and a worker that ends, however it ends, closes it: the command reads the end of the pipe and names the worker.
+
+While the workers live a Ctrl-C is only noted and raised where the command can end (``_defer_ctrl_c``), the workers
+are then ended at once (``_Pool.end``), and each worker asks Linux to end it with its parent (``_quiet_worker``), so
+no worker outlives the command.  A worker's error comes back as one ``HerohammerError`` line (``_answer``).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from . import guards
@@ -52,143 +59,196 @@ def resolve_workers(value: Any, where: str, name: str = "workers") -> int | None
 def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                done: Callable[[int, R], None] | None = None,
                setup: Callable[..., None] | None = None, setup_args: tuple[Any, ...] = ()) -> list[R]:
-    """Run ``task`` on each chunk on ``workers`` processes; return the results in the chunks' order.
+    """Run ``task`` on each chunk on ``workers`` processes (no more than there are chunks); return the results in the
+    chunks' order.
 
-    ``task`` and ``setup`` are module-level functions (the executor pickles them by name); ``setup(*setup_args)`` runs
-    once in each worker as it starts (the workers are forked, so ``setup_args`` are inherited, not pickled: a compiled
-    plan or a game state costs nothing to hand over).  ``done(i, result)`` hears each chunk as it finishes (a progress
-    bar), in the order they finish.  Ctrl-C ends every worker at once and
-    raises KeyboardInterrupt here; a worker's error, or a worker's death, is raised as one ``HerohammerError``.
+    The workers are forked, so ``task``, ``setup``, ``setup_args`` and the chunks are inherited, not pickled (a
+    compiled plan or a game state costs nothing to hand over); only the results travel back, pickled.
+    ``setup(*setup_args)`` runs once in each worker as it starts.  ``done(i, result)`` hears each chunk as it
+    finishes (a progress bar), in the order they finish.  Ctrl-C ends every worker at once and raises
+    KeyboardInterrupt here; a worker's error, or a worker's death, is raised as one ``HerohammerError``.
     """
     if not chunks:
         return []
-    results: dict[int, R] = {}
-    executor = None
-    processes: list[Any] = []
-    finished = False
     came: list[int] = []
     usual = _defer_ctrl_c(came)  # until the workers have ended, a Ctrl-C is only noted, then raised where it is safe
+    pool: _Pool | None = None
     try:
-        try:
-            # their first import (module locks' callbacks, in which a Ctrl-C would be lost), once Ctrl-C is only noted
-            import multiprocessing
-            import queue
-            from concurrent.futures import Future, ProcessPoolExecutor
+        # the first import of multiprocessing (module locks' callbacks, in which a Ctrl-C would be lost) comes once
+        # Ctrl-C is only noted
+        import multiprocessing
 
-            if multiprocessing.current_process().daemon:  # multiprocessing's own refusal is a bare AssertionError
-                raise HerohammerError("workers: this process is a daemonic multiprocessing process, which may start "
-                                      "no worker processes; leave workers out here, or run from a process that is "
-                                      "not a daemon")
-            executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                           initializer=_start_worker, initargs=(os.getpid(), setup, setup_args))
-            heard: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()  # futures as they finish, in that order
-            index: dict[Future[Any], int] = {}
-            for i, chunk in enumerate(chunks):
-                future = executor.submit(_run_one, task, chunk)  # the first forks every worker, from this thread
-                index[future] = i
-                future.add_done_callback(heard.put)
-                processes = processes or list(executor._processes.values())
+        if multiprocessing.current_process().daemon:  # multiprocessing's own refusal is a bare AssertionError
+            raise HerohammerError("workers: this process is a daemonic multiprocessing process, which may start "
+                                  "no worker processes; leave workers out here, or run from a process that is "
+                                  "not a daemon")
+        pool = _Pool(task, chunks, setup, setup_args)
+        for _ in range(min(workers, len(chunks))):
+            pool.fork()
             _raise_if_came(came)
-            while len(results) < len(chunks):
-                try:
-                    future = heard.get(timeout=_WAKE_SECONDS)
-                except queue.Empty:  # nothing finished yet: wake to take a Ctrl-C that Python only noted
-                    _raise_if_came(came)
-                    continue
-                i = index[future]
-                results[i] = _result_of(future)
-                if done is not None:
-                    done(i, results[i])
-                _raise_if_came(came)
-            finished = True
-        finally:  # done, failed, or Ctrl-C at any point once the executor stands: end its workers
-            if executor is not None:
-                _end_workers(executor, processes, at_once=not finished)
-    except _WorkerEnded:  # said once every worker is reaped: their exit codes are known then
-        raise HerohammerError(_ended_unexpectedly(processes)) from None
-    finally:
-        _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the workers have ended
-    return [results[i] for i in range(len(chunks))]
+        return pool.run(done, came)
+    finally:  # done, failed, or Ctrl-C at any point: every worker is ended and reaped before the command goes on
+        try:
+            if pool is not None:
+                pool.end()
+        finally:
+            _restore_ctrl_c(usual, came)  # a Ctrl-C noted meanwhile is raised now that the workers have ended
 
 
-#: How long a worker sent SIGTERM (``_end_workers``) may take to end before it is killed.
+#: How long a worker sent SIGTERM (``_Pool.end``), or told to stop, may take to end before it is killed.
 TERMINATE_SECONDS = 2.0
 
 
-def _end_workers(executor: Any, processes: list[Any], at_once: bool) -> None:
-    """Shut ``executor`` down; with ``at_once`` (an error, a Ctrl-C, a failed start) end its workers first.
+@dataclass
+class _Worker:
+    """One forked worker: its process, the command's end of its pipe, and the chunk it works on (None: idle)."""
 
-    Its workers are sent SIGTERM, and SIGKILL past ``TERMINATE_SECONDS``, and reaped; the executor's own thread then
-    sees them gone, marks it broken, closes its queues and ends (the path it takes for a worker that died), so the
-    shutdown waits on nothing that is still running.  Without ``at_once`` every chunk is done and the idle workers
-    end on the executor's word.
-    """
-    if at_once:
-        started = {id(process): process for process in [*processes, *(executor._processes or {}).values()]}
-        for process in started.values():
-            if process.exitcode is None:
-                process.terminate()
-        for process in started.values():
-            process.join(TERMINATE_SECONDS)
-            if process.exitcode is None:  # pragma: no cover - a worker that outlived SIGTERM
-                process.kill()
-                process.join()
-    executor.shutdown(wait=True, cancel_futures=True)
+    process: Any
+    pipe: Any
+    chunk: int | None = None
 
 
-class _WorkerEnded(Exception):
-    """A worker ended while chunks were left (the executor's ``BrokenProcessPool``)."""
+class _Pool:
+    """The workers of one ``run_chunks``: forked one by one, handed chunk indices, heard, ended."""
 
+    def __init__(self, task: Callable[[Any], Any], chunks: Sequence[Any], setup: Callable[..., None] | None,
+                 setup_args: tuple[Any, ...]) -> None:
+        import multiprocessing
 
-def _result_of(future: Any) -> Any:
-    """Return a finished chunk's result; raise its failure as one ``HerohammerError`` line, or ``_WorkerEnded``."""
-    from concurrent.futures.process import BrokenProcessPool
+        self.context = multiprocessing.get_context("fork")
+        self.task, self.chunks, self.setup, self.setup_args = task, chunks, setup, setup_args
+        self.workers: list[_Worker] = []
+        self.next_chunk = 0
+        self.finished = False
 
-    try:
-        return future.result()
-    except HerohammerError as exc:  # the worker's one line (``_run_one``), without the executor's remote traceback
-        raise HerohammerError(str(exc)) from None
-    except BrokenProcessPool:  # a worker ended (a signal, the kernel's out-of-memory killer)
-        raise _WorkerEnded from None
-    except Exception as exc:  # a result the executor could not send back, or a chunk it could not send
-        raise HerohammerError(f"a worker process failed: {type(exc).__name__}: {_one_line(str(exc))}") from None
+    def fork(self) -> None:
+        """Start one worker.  It closes the command's ends of the pipes, its own and those of the workers forked before
+        it, which it inherits, so that each worker's end is held by that worker alone and closes when it ends."""
+        mine, theirs = self.context.Pipe()
+        others = [*(worker.pipe for worker in self.workers), mine]
+        process = self.context.Process(target=_work, daemon=True,
+                                       args=(theirs, others, os.getpid(), self.task, self.chunks, self.setup,
+                                             self.setup_args))
+        self.workers.append(_Worker(process, mine))
+        process.start()
+        theirs.close()
 
+    def run(self, done: Callable[[int, Any], None] | None, came: list[int]) -> list[Any]:
+        """Hand out every chunk and hear every result; return the results in the chunks' order."""
+        from multiprocessing.connection import wait
 
-def _ended_unexpectedly(processes: Sequence[Any]) -> str:
-    """Name the worker that ended, and how, once the executor said one did and every worker is reaped.
+        results: dict[int, Any] = {}
+        for worker in self.workers:
+            self._hand_out(worker)
+        while len(results) < len(self.chunks):
+            busy = [worker for worker in self.workers if worker.chunk is not None]
+            ready = set(wait([*(w.pipe for w in busy), *(w.process.sentinel for w in busy)], _WAKE_SECONDS))
+            _raise_if_came(came)
+            for worker in busy:
+                if worker.pipe in ready or worker.process.sentinel in ready:
+                    index, result = self._hear(worker)
+                    results[index] = result
+                    self._hand_out(worker)
+                    if done is not None:
+                        done(index, result)
+                    _raise_if_came(came)
+        self.finished = True
+        return [results[i] for i in range(len(self.chunks))]
 
-    The executor ends the other workers with SIGTERM as soon as it sees one gone, so a worker that ended otherwise is
-    the one; else, a single worker ended by SIGTERM is; else only the signal is known.  (Read after the executor's
-    shutdown: until its thread has reaped a worker, a ``Process.exitcode`` read here may say None.)
-    """
-    ended = [process for process in processes if process.exitcode is not None]
-    own = [process for process in ended if process.exitcode != -signal.SIGTERM]
-    named = own[:1] or (ended if len(ended) == 1 else [])
-    if named:
-        code = named[0].exitcode
+    def _hand_out(self, worker: _Worker) -> None:
+        """Give ``worker`` the next chunk's index, if a chunk is left."""
+        if self.next_chunk >= len(self.chunks):
+            return
+        try:
+            worker.pipe.send(self.next_chunk)
+        except OSError:  # its end of the pipe is closed: it has ended
+            raise HerohammerError(self._ended(worker)) from None
+        worker.chunk = self.next_chunk
+        self.next_chunk += 1
+
+    def _hear(self, worker: _Worker) -> tuple[int, Any]:
+        """Return the chunk index and result a worker sent; raise its error, or its end, as one line."""
+        assert worker.chunk is not None
+        try:
+            if not worker.pipe.poll():  # its sentinel only: it ended and its pipe holds nothing
+                raise EOFError
+            ok, answer = worker.pipe.recv()
+        except (EOFError, OSError):  # it ended (killed, out of memory, exited) before its answer was whole
+            raise HerohammerError(self._ended(worker)) from None
+        if not ok:
+            raise HerohammerError(answer)
+        index, worker.chunk = worker.chunk, None
+        return index, answer
+
+    def _ended(self, worker: _Worker) -> str:
+        """Name a worker that ended before its answer, and how, once it is reaped."""
+        process = worker.process
+        process.join(TERMINATE_SECONDS)
+        if process.exitcode is None:  # pragma: no cover - its pipe closed, yet it lives: end it
+            process.kill()
+            process.join()
+        code = process.exitcode
         how = f"signal {-code}" if code < 0 else f"exit code {code}"
-        return f"a worker process (pid {named[0].pid}) ended unexpectedly ({how}); nothing was written"
-    if ended:
-        return f"a worker process ended unexpectedly (signal {int(signal.SIGTERM)}); nothing was written"
-    return "a worker process ended unexpectedly; nothing was written"
+        return f"a worker process (pid {process.pid}) ended unexpectedly ({how}); nothing was written"
+
+    def end(self) -> None:
+        """End every worker and reap it: told to stop when every chunk is done, else (an error, a Ctrl-C) sent SIGTERM
+        at once; SIGKILL past ``TERMINATE_SECONDS``."""
+        started = [worker for worker in self.workers if worker.process.pid is not None]
+        for worker in started:
+            if self.finished:
+                try:
+                    worker.pipe.send(None)
+                except OSError:  # it has ended already
+                    pass
+            elif worker.process.exitcode is None:
+                worker.process.terminate()
+        for worker in started:
+            worker.process.join(TERMINATE_SECONDS)
+            if worker.process.exitcode is None:  # pragma: no cover - a worker that outlived its word or SIGTERM
+                worker.process.kill()
+                worker.process.join()
+        for worker in self.workers:
+            worker.pipe.close()
 
 
-def _start_worker(parent: int, setup: Callable[..., None] | None, setup_args: tuple[Any, ...]) -> None:
-    """Start a worker: quiet to Ctrl-C and ended with its parent (``_quiet_worker``), then ``setup``."""
+def _work(pipe: Any, others: list[Any], parent: int, task: Callable[[Any], Any], chunks: Sequence[Any],
+          setup: Callable[..., None] | None, setup_args: tuple[Any, ...]) -> None:
+    """A worker's life: quiet to Ctrl-C and ended with its parent (``_quiet_worker``), ``setup``, then each chunk
+    index heard answered with ``(True, result)`` or ``(False, one line)``, until told to stop (None)."""
     _quiet_worker(parent)
+    for other in others:
+        other.close()
+    failed = None
     if setup is not None:
-        setup(*setup_args)
-
-
-def _run_one(task: Callable[[Any], Any], chunk: Any) -> Any:
-    """Run one chunk in a worker; turn any error into one ``HerohammerError`` line (its traceback, sent back with the
-    executor's machinery around it, would say nothing a user can act on)."""
+        try:
+            setup(*setup_args)
+        except Exception as exc:  # every chunk is answered with it: the command says it once
+            failed = (False, _said(exc))
     try:
-        return task(chunk)
-    except HerohammerError as exc:  # said as the one process would say it (a plain error: it pickles whole)
-        raise HerohammerError(_one_line(str(exc))) from None
+        while (index := pipe.recv()) is not None:
+            answer = failed or _answer(task, chunks[index])
+            try:
+                pipe.send(answer)
+            except Exception as exc:  # a result that cannot be pickled: nothing was sent
+                pipe.send((False, _said(exc)))
+    except (EOFError, OSError):  # the command has gone
+        pass
+
+
+def _answer(task: Callable[[Any], Any], chunk: Any) -> tuple[bool, Any]:
+    """Run one chunk in a worker; an error becomes one line (its traceback would say nothing a user can act on)."""
+    try:
+        return True, task(chunk)
     except Exception as exc:
-        raise HerohammerError(f"a worker process failed: {type(exc).__name__}: {_one_line(str(exc))}") from None
+        return False, _said(exc)
+
+
+def _said(exc: Exception) -> str:
+    """A worker's error in one line: a ``HerohammerError`` as the one process would say it, else its kind too."""
+    if isinstance(exc, HerohammerError):
+        return _one_line(str(exc))
+    return f"a worker process failed: {type(exc).__name__}: {_one_line(str(exc))}"
 
 
 def _one_line(text: str) -> str:
@@ -227,10 +287,10 @@ def _restore_ctrl_c(usual: Any, came: list[int]) -> None:
     _raise_if_came(came)
 
 
-#: How long the command waits at most on its workers' next result before it looks for a Ctrl-C.  Linux may hand the
-#: terminal's SIGINT to one of the executor's threads; Python then only notes it (the main thread runs the handler when
-#: it next takes the GIL), and a main thread blocked in a wait with no time limit never ran it (a sweep hung, its
-#: workers busy for minutes, about 1 run in 8).
+#: How long the command waits at most on its workers' next answer before it looks for a Ctrl-C.  Linux may hand the
+#: terminal's SIGINT to another of the command's threads (a progress bar's); Python then only notes it (the main thread
+#: runs the handler when it next takes the GIL), and a main thread blocked in a wait with no time limit never ran it
+#: (a sweep hung, its workers busy for minutes, about 1 run in 8, when a pool's own threads took it).
 _WAKE_SECONDS = 0.25
 
 
@@ -243,7 +303,7 @@ def _quiet_worker(parent: int) -> None:
     with the parent (``parent``: its process id).
 
     On Linux the worker asks to be sent SIGTERM when the parent's thread that started it ends
-    (``prctl(PR_SET_PDEATHSIG)``; the executor forks its workers from the thread that submits the first chunk), so
+    (``prctl(PR_SET_PDEATHSIG)``; ``run_chunks`` forks its workers from the thread that calls it), so
     that however the parent goes - ended by ``run_chunks``, or killed outright - no worker outlives the command
     holding the terminal's pipes; a parent gone before the request ends the worker at once.
     """
@@ -253,7 +313,7 @@ def _quiet_worker(parent: int) -> None:
 
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl: ``_end_workers`` only
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl: ``_Pool.end`` only
             pass
     if os.getppid() != parent:
         os._exit(1)
