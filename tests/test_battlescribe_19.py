@@ -73,7 +73,8 @@ def test_a_9th_age_rosters_selections_of_one_model_add_up_and_take_the_missile_w
 @pytest.mark.parametrize("name, chars, read", [
     ("Longbow", {"Range": '30"', "Str": "3"}, "longbow"),
     ("Elven Bow", {"Range": '24"', "Str": "4"}, "bow S4"),
-    ("Throwing Weapons", {"Range": '8"', "Str": "3"}, "throwing weapons"),
+    ("Throwing Weapons", {"Range": '8"', "Str": "As user", "AP": "As user"}, "throwing weapons"),
+    ("Throwing Weapons", {"Range": '8"', "Str": "3"}, "throwing weapons S3"),  # a printed number is the weapon's
     ("Great Weapon", {"Range": "Combat", "Str": "+2"}, None),
     ("Bow", {"Range": '24"', "Str": "D6"}, None),
 ])

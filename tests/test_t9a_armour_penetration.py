@@ -43,7 +43,7 @@ def test_the_save_worsens_by_armour_penetration_alone() -> None:
 @pytest.mark.rule(TO_WOUND)
 def test_the_missile_weapons_carry_the_rulebooks_armour_penetration() -> None:
     assert [missile_weapon(w).ap for w in ("bow", "longbow", "crossbow", "handgun", "pistol")] == [0, 0, 1, 2, 2]
-    assert missile_weapon("bow S4 AP1")[2:] == (4, 1) and missile_weapon("Crossbow AP3")[2:] == (4, 3)
+    assert missile_weapon("bow S4 AP1")[2:4] == (4, 1) and missile_weapon("Crossbow AP3")[2:4] == (4, 3)
     assert missile_weapon("bow AP") is None  # no number: no weapon of the table
 
 
@@ -145,3 +145,33 @@ def test_a_missile_weapons_armour_penetration_above_10_is_refused_at_load() -> N
     with pytest.raises(ScenarioError, match="weapons"):
         state_from_data(scenario(orc_weapon="bow AP11"))
     assert state_from_data(scenario(orc_weapon="bow S4 AP2")).unit("orcs").models[0].weapons == ("bow S4 AP2",)
+
+
+def _thrown(orc_profile: str, weapon: str = "throwing weapons") -> list[str]:
+    """The purposes of five orcs' volley of Throwing Weapons at the Spearmen (T3, Sv5+) 6" away (within 8")."""
+    data = scenario(orc_weapon=weapon, orc_profile=orc_profile, enemy_y=26,
+                    spear_profile="WS4 BS4 S3 T3 W1 I5 A1 Ld8 Sv5+ Adv5 Mar10")
+    events = Game(state_from_data(data)).apply(SHOOT, ScriptedDice([6] * 30))
+    return [r.purpose for r in events[0].rolls]
+
+
+@pytest.mark.rule(TO_WOUND)
+@pytest.mark.parametrize(("profile", "wound_on", "save"), [
+    ("WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", 4, "5+"),
+    ("WS3 BS3 S4 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", 3, "5+"),
+    ("WS3 BS3 S5 AP1 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", 2, "6+"),
+    ("WS3 BS3 S4 AP2 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", 3, None)])
+def test_throwing_weapons_strike_with_the_throwers_own_strength_and_armour_penetration(
+        profile: str, wound_on: int, save: str | None) -> None:
+    """The rulebook's Throwing Weapons are Strength and Armour Penetration "as user": the shooter's own (read as 3 and 0
+    for every thrower before session 37)."""
+    purposes = _thrown(profile)
+    assert f"orcs shooting: to wound ({wound_on}+)" in purposes
+    assert [p for p in purposes if "save" in p] == ([f"orcs shooting: saves ({save})"] if save else [])
+
+
+@pytest.mark.rule(TO_WOUND)
+def test_a_throwing_weapon_that_states_its_strength_keeps_it_and_takes_the_throwers_ap() -> None:
+    purposes = _thrown("WS3 BS3 S5 AP1 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", "throwing weapons S3")
+    assert "orcs shooting: to wound (4+)" in purposes and "orcs shooting: saves (6+)" in purposes
+    assert missile_weapon("throwing weapons") == missile_weapon("Throwing Weapons")  # one kind, whoever throws it

@@ -418,7 +418,8 @@ def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
 
     The table (``t9a_charts.MISSILE_WEAPONS``) gives each kind its range and Strength: a weapon is the kind its
     name names (``Sea Guard Longbow`` a ``longbow``, the longest kind named), its printed Strength written as
-    ``longbow S4`` when it is not the table's. A printed range other than the table's is refused (the ruleset
+    ``longbow S4`` when it is not the table's ("As user", the table's for Throwing Weapons, is the thrower's own at
+    play). A printed range other than the table's is refused (the ruleset
     would shoot at the table's), as is a weapon that names no kind or has no range (a close combat weapon).
     """
     from .t9a_charts import MISSILE_WEAPONS
@@ -437,14 +438,19 @@ def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
     if float(rng) != table_range:
         return None, (f"T9A weapon {name!r}: range {rng}\" is not the {kind}'s {table_range:g}\" of the t9a "
                       "ruleset's table: listed, not used")
-    strength = _number(by_lower.get("str", by_lower.get("s", by_lower.get("strength", ""))))
+    strength = _as_user(_number(by_lower.get("str", by_lower.get("s", by_lower.get("strength", "")))))
     if strength and not strength.isdigit():
         return None, f"T9A weapon {name!r}: Strength {strength!r} is not a number: listed, not used"
-    ap = _number(by_lower.get("ap", ""))
+    ap = _as_user(_number(by_lower.get("ap", "")))
     if ap and not ap.isdigit():
         return None, f"T9A weapon {name!r}: Armour Penetration {ap!r} is not a number: listed, not used"
     named = kind if not strength or int(strength) == table_strength else f"{kind} S{int(strength)}"
     return (named if not ap or int(ap) == table_ap else f"{named} AP{int(ap)}"), ""
+
+
+def _as_user(printed: str) -> str:
+    """A printed "As user" (Throwing Weapons' Strength and AP) is no value of the weapon's own: empty."""
+    return "" if printed.strip().lower() in ("as user", "user") else printed
 
 
 # == walking entries =============================================================================

@@ -30,10 +30,10 @@ TO_HIT_SHOOTING = "published.t9a-to-hit-shooting"
 
 #: Published 9th Age missile weapons: (range in inches, Strength, Armour Penetration).  2nd edition's Shooting
 #: Weapons (the rulebook's Bow, Longbow, Crossbow, Handgun, Pistol, Throwing Weapons); the shortbow, sling and javelin
-#: of the army books at AP 0; Throwing Weapons' "as user" Strength and AP read as 3 and 0 (published.t9a-to-wound).
-MISSILE_WEAPONS: dict[str, tuple[float, int, int]] = {
+#: of the army books at AP 0.  None: "as user", the shooter's own Strength or Armour Penetration (Throwing Weapons).
+MISSILE_WEAPONS: dict[str, tuple[float, int | None, int | None]] = {
     "shortbow": (18, 3, 0), "bow": (24, 3, 0), "longbow": (30, 3, 0), "crossbow": (30, 4, 1), "handgun": (24, 4, 2),
-    "sling": (18, 3, 0), "javelin": (12, 3, 0), "throwing weapons": (8, 3, 0), "pistol": (12, 4, 2),
+    "sling": (18, 3, 0), "javelin": (12, 3, 0), "throwing weapons": (8, None, None), "pistol": (12, 4, 2),
 }
 #: A weapon's Strength and Armour Penetration as "<kind> S<n> AP<n>" writes them (either or both): 0 to 10.
 MAX_STRENGTH = 10
@@ -41,12 +41,24 @@ _STRENGTH = re.compile(r"^(.*?)(?:\s+s(\d+))?(?:\s+ap(\d+))?$", re.IGNORECASE)
 
 
 class MissileWeapon(NamedTuple):
-    """A missile weapon as the Shooting phase and Stand and Shoot read it."""
+    """A missile weapon as the Shooting phase and Stand and Shoot read it.
+
+    ``strength_as_user`` / ``ap_as_user``: the table gives "as user" and the name states no value; ``for_user`` puts
+    in the shooter's own (until then ``strength`` and ``ap`` hold 0, never shot with)."""
 
     kind: str
     range: float
     strength: int
     ap: int
+    strength_as_user: bool = False
+    ap_as_user: bool = False
+
+    def for_user(self, strength: int, ap: int) -> MissileWeapon:
+        """The weapon in one shooter's hands: "as user" Strength and Armour Penetration are the shooter's."""
+        if not (self.strength_as_user or self.ap_as_user):
+            return self
+        return self._replace(strength=strength if self.strength_as_user else self.strength,
+                             ap=ap if self.ap_as_user else self.ap, strength_as_user=False, ap_as_user=False)
 
 
 def missile_kind(name: str) -> str:
@@ -59,7 +71,7 @@ def missile_kind(name: str) -> str:
 @implements(TO_HIT_SHOOTING)
 def missile_weapon(name: str) -> MissileWeapon | None:
     """Read a missile weapon by name (``bow``, ``bow S4``, ``crossbow AP2``, ``bow S4 AP1``): kind, range, Strength and
-    Armour Penetration; None if unknown.
+    Armour Penetration; None if unknown.  A value the table gives "as user" is the shooter's (``for_user``).
 
     The Shooting phase and Stand and Shoot (charging.py) read weapons through this one table.
     """
@@ -69,7 +81,9 @@ def missile_weapon(name: str) -> MissileWeapon | None:
     if kind not in MISSILE_WEAPONS:
         return None
     rng, strength, ap = MISSILE_WEAPONS[kind]
-    return MissileWeapon(kind, rng, int(m.group(2)) if m.group(2) else strength, int(m.group(3)) if m.group(3) else ap)
+    stated_s = int(m.group(2)) if m.group(2) else strength
+    stated_ap = int(m.group(3)) if m.group(3) else ap
+    return MissileWeapon(kind, rng, stated_s or 0, stated_ap or 0, stated_s is None, stated_ap is None)
 
 
 @implements("core.zero.bs", "published.t9a-to-hit-shooting")

@@ -39,15 +39,17 @@ def choice_for(choice: WeaponChoice, unit_id: str) -> str | None:
 
 @implements(SHOOTING_WEAPONS)
 def weapon_used(model: Model, chosen: str | None) -> MissileWeapon | None:
-    """Return the missile weapon a model shoots: the one chosen when it carries it (by kind), else its first listed."""
+    """Return the missile weapon a model shoots: the one chosen when it carries it (by kind), else its first listed;
+    a Strength or Armour Penetration "as user" is the model's own."""
     if not model.weapons:
         return None
+    weapon = None
     if chosen is not None:
-        for name in model.weapons:
-            if _matches(name, chosen):
-                return missile_weapon(name)
-    # its first listed Shooting Weapon: a Close Combat Weapon listed before it is not one
-    return next((w for name in model.weapons if (w := missile_weapon(name)) is not None), None)
+        weapon = next((missile_weapon(name) for name in model.weapons if _matches(name, chosen)), None)
+    if weapon is None:  # its first listed Shooting Weapon: a Close Combat Weapon listed before it is not one
+        weapon = next((w for name in model.weapons if (w := missile_weapon(name)) is not None), None)
+    # Throwing Weapons' "as user" Strength and Armour Penetration are the shooter's own (published.t9a-to-wound)
+    return None if weapon is None else weapon.for_user(model.profile.s, model.profile.ap or 0)
 
 
 def _matches(carried: str, chosen: str) -> bool:
