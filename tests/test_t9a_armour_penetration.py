@@ -175,3 +175,17 @@ def test_a_throwing_weapon_that_states_its_strength_keeps_it_and_takes_the_throw
     purposes = _thrown("WS3 BS3 S5 AP1 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", "throwing weapons S3")
     assert "orcs shooting: to wound (4+)" in purposes and "orcs shooting: saves (6+)" in purposes
     assert missile_weapon("throwing weapons") == missile_weapon("Throwing Weapons")  # one kind, whoever throws it
+
+
+@pytest.mark.rule(TO_WOUND, STAND_AND_SHOOT)
+@pytest.mark.parametrize(("profile", "wounds", "saves"), [
+    ("WS3 BS3 S3 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", "4+", ["Stand and Shoot: saves (5+)"]),
+    ("WS3 BS3 S5 AP1 T4 W1 I2 A1 Ld7 Sv6+ Adv4 Mar8", "2+", ["Stand and Shoot: saves (6+)"])])
+def test_stand_and_shoot_with_throwing_weapons_takes_the_throwers_strength_and_ap(
+        profile: str, wounds: str, saves: list[str]) -> None:
+    data = scenario(phase="charge", active="elves", joined=False, enemy_y=28, orc_weapon="throwing weapons",
+                    orc_profile=profile)
+    data["sides"]["orcs"][0]["rules"] = ["Stand and Shoot"]
+    events = Game(state_from_data(data)).apply({"do": "charge", "unit": "spears", "target": "orcs"},
+                                               ScriptedDice([6] * 30))
+    assert _purposes(events) == saves and _purposes(events, "to wound") == [f"Stand and Shoot: to wound ({wounds})"]
