@@ -23,9 +23,9 @@ Decisions stated: 40k3.ic.join and 40k4.ic.join ("his Movement phase" is his own
 Considered and left: in 4th edition a squad joined by a Captain of lower Leadership tests on its own value and the
 ruling cites core.test.leadership-choice, not 40k4.char.leadership (the clause that set his value aside); citing
 the character's clause there was tried and broke four earlier cases written to the reading of rounds 21b and 31,
-so the reading is kept and asserted here.  A Captain's refused leave after his squad was destroyed says only "cap
-is not part of any unit", and a join of the destroyed squad only "tac has no models left" (core.zero.w), not when
-or by whom it was destroyed.
+so the reading is kept and asserted here.  A Captain's refused leave after his squad was destroyed said only "cap
+is not part of any unit", and a join of the destroyed squad only "tac has no models left" (core.zero.w); since
+session 37 each says why (he is on his own, he moves or joins; the squad was destroyed), not when or by whom.
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
@@ -335,8 +335,13 @@ def test_a_captain_whose_squad_was_shot_away_last_turn_leaves_nothing_and_joins_
     while (g.state.active, g.state.phase.value) != ("blue", "movement"):
         g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [24, 24]}, LEAVE[ruleset])
-    assert g.check({"do": "leave", "character": "cap", "to": [24, 24]}).reason == "cap is not part of any unit"
+    assert g.check({"do": "leave", "character": "cap", "to": [24, 24]}).reason == (
+        "cap is not part of any unit: a character on his own (never joined, or his unit destroyed around him) has no "
+        "unit to leave; he moves as a unit, or joins one")
     assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [21, 22]}, "core.zero.w")
+    assert g.check({"do": "join", "character": "cap", "unit": "tac", "to": [21, 22]}).reason == (
+        "tac has no models left: it was destroyed (its last model removed at 0 Wounds), and cap may join only a unit "
+        "on the table")
     assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 24]]}, "core.zero.w")
     assert_legal(g, {"do": "join", "character": "cap", "unit": "vets", "to": [28, 22]}, JOIN[ruleset])
 

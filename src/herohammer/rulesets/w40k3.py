@@ -664,7 +664,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if host.joined:
             return Ruling.forbid(f"{host.id} is a character in {host.joined}: join {host.joined} instead", self.join_rule)
         if not host.models:
-            return Ruling.forbid(f"{host.id} has no models left", "core.zero.w")
+            return Ruling.forbid(f"{host.id} has no models left: it was destroyed (its last model removed at 0 Wounds), "
+                                 f"and {character.id} may join only a unit on the table", "core.zero.w")
         if host.type is UnitType.VEHICLE:
             return Ruling.forbid(
                 f"{host.id} is a vehicle, not a unit of models a character can join and keep coherency with; "
@@ -802,7 +803,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{character.id} is an ordinary character: it stays with its unit all game",
                                  self.character_kinds_rule)
         if not character.joined:
-            return Ruling.forbid(f"{character.id} is not part of any unit", self.leave_rule)
+            return Ruling.forbid(f"{character.id} is not part of any unit: a character on his own (never joined, or "
+                                 "his unit destroyed around him) has no unit to leave; he moves as a unit, or joins "
+                                 "one", self.leave_rule)
         host = state.unit(character.joined)
         if host.has(Status.LOCKED) or character.has(Status.LOCKED):
             return Ruling.forbid(f"{host.id} is locked in close combat and {character.id} is locked with it; "
