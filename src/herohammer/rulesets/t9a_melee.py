@@ -1138,19 +1138,17 @@ class MeleePhase(Ruleset):
         Distance, 2D6, and moves it straight forward as a Pursuit Move does (``_pursuit_move``, no pivot); a Shaken
         unit does not (published.t9a-shaken).  ``rule_fight`` has refused the ask of a unit that did not charge."""
         for uid in asked:
-            group = members(state, uid)
             rules.append(PURSUIT)
-            if not group[0].has(Status.CHARGED):  # (refused when the fight was ruled on; a state changed since)
+            if not state.unit(uid).has(Status.CHARGED):  # (refused when the fight was ruled on; a state changed since)
                 said += f"; {uid} did not charge this turn and makes no Overrun"
                 continue
             if _shaken(state, uid):
                 rules.append(SHAKEN_RULE)
                 said += f"; {uid} is Shaken and may not Overrun"
                 continue
-            f = formation_of(group[0])
-            t = math.radians(f.facing if f is not None else group[0].models[0].facing)
             rolled = dice.total(2, f"{uid}: Overrun (2D6)", PURSUIT)
-            state, moved, cited = _pursuit_move(state, uid, (-math.sin(t), math.cos(t)), rolled, kept, overrun=True)
+            # no way to pivot to: the unit moves straight forward as it faces (``_pursuit_move``)
+            state, moved, cited = _pursuit_move(state, uid, (0.0, 0.0), rolled, kept, overrun=True)
             said += f"; {moved}"
             rules += cited
         return state, said
@@ -1336,7 +1334,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     modelled); a unit already within 1" of it once pivoted (a friend that fought beside it) stops it only where a
     model would stand on it.  A pivot that would put a model on another unit's model, off the table or into
     Impassable Terrain is not made: the pursuer stays where it stood.  No longer in base contact with an enemy, it
-    is no longer Engaged.  ``overrun``: an Overrun (``way`` its own facing, so no pivot), said so.
+    is no longer Engaged.  ``overrun``: an Overrun (``way`` (0, 0): no pivot), said so.
     """
     host = members(state, pursuer)[0]
     f = formation_of(host)
