@@ -110,7 +110,7 @@ class _Attack:
     allocated) the target's models in the order that takes wounds and the save groups per number of wounds."""
 
     __slots__ = ("target_id", "rules", "batches", "groups", "fired", "nearest", "beyond", "parts", "pool", "reach",
-                 "out_of_reach", "models", "allocations", "said", "carried")
+                 "out_of_reach", "models", "allocations", "said", "carried", "spills")
 
     def __init__(self, target_id: str, rules: tuple[str, ...], batches: tuple[_Batch, ...], groups: tuple[Unit, ...],
                  fired: Sequence[tuple[Unit, Model, Weapon, int]], nearest: Sequence[float] | None, beyond: bool,
@@ -128,6 +128,9 @@ class _Attack:
         self.said: dict[tuple[Any, ...], str] = {}
         #: each save group's wounds by batch index, per number of wounds per batch (``_carry``)
         self.carried: dict[tuple[int, ...], list[list[int]]] = {}
+        #: whether the unit's own models leave unsaved wounds over for its joined characters, per number of wounds per
+        #: batch and unsaved wounds per group (``_spills``): most volleys' do not, and then no carry is worked out
+        self.spills: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
 
     def reach_short(self) -> bool:
         """Say whether some weapon fired does not reach every model of the target (wounds may be lost for it)."""
@@ -580,9 +583,10 @@ class ShootingRules(MoraleRules):
                 text = keep_bounded(said, key, saves_event(group, saved, rules, ())[1], WORDS_KEPT)
             events.append(Event("saves", text, rules, rolls_since(dice, start)))
         made: list[int] = []
-        carry = _carry(attack, got_each, _rolling(attack, dice, made, events))
-        if carry is not None:  # the characters' own saves against the unit's excess, rolled now
-            unsaved_taken(groups, models, unsaved, None, None, carry)
+        if _spills(attack, got_each, groups, models, unsaved):  # the characters' own saves against the unit's excess,
+            carry = _carry(attack, got_each, _rolling(attack, dice, made, events))  # rolled now
+            if carry is not None:
+                unsaved_taken(groups, models, unsaved, None, None, carry)
         return (groups, models, tuple(unsaved), tuple(made)), events
 
     def picked_out(self, state: GameState, target: Unit) -> bool:
@@ -986,6 +990,23 @@ def _carry(attack: _Attack, got_each: tuple[int, ...], saves: CarrySaves) -> Car
     def reaches(b: int, ref: ModelRef) -> bool:
         return reach is None or ref in reach[b]  # carry_to: every character some weapon reaches
     return Carry(to, batches, wounds, reaches, saves, attack.target_id)
+
+
+def _spills(attack: _Attack, got_each: tuple[int, ...], groups: Sequence[SavesGroup],
+            models: dict[ModelRef, tuple[Unit, Model]], unsaved: list[int]) -> bool:
+    """Say whether some unsaved wounds of the unit's own save groups find no model of the unit to take them, with a
+    joined character in reach to carry them onto (``_carry``): known once per result of the wounds and saves, so that
+    a volley whose unit takes every unsaved wound (the usual one) works out no carry at all."""
+    if not carry_to(attack):
+        return False
+    key = (got_each, tuple(unsaved))
+    spills = attack.spills.get(key)
+    if spills is None:
+        spare: list[int] = []
+        unsaved_taken(groups, models, unsaved, spare)
+        spills = keep_bounded(attack.spills, key,
+                              any(left for group, left in zip(groups, spare) if group[0][0] is None), ALLOCATIONS_KEPT)
+    return spills
 
 
 def _rolling(attack: _Attack, dice: Dice, made: list[int], events: list[Event]) -> CarrySaves:
