@@ -997,11 +997,11 @@ def _spills(attack: _Attack, got_each: tuple[int, ...], groups: Sequence[SavesGr
     """Say whether some unsaved wounds of the unit's own save groups find no model of the unit to take them, with a
     joined character in reach to carry them onto (``_carry``): known once per result of the wounds and saves, so that
     a volley whose unit takes every unsaved wound (the usual one) works out no carry at all."""
-    if not carry_to(attack):
-        return False
     key = (got_each, tuple(unsaved))
     spills = attack.spills.get(key)
     if spills is None:
+        if not carry_to(attack):
+            return keep_bounded(attack.spills, key, False, ALLOCATIONS_KEPT)
         spare: list[int] = []
         unsaved_taken(groups, models, unsaved, spare)
         spills = keep_bounded(attack.spills, key,
