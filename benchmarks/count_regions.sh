@@ -4,7 +4,8 @@
 # e.g. bash benchmarks/count_regions.sh src fight 30 herohammer.rulesets.w40k_close_combat:CloseCombatRules._strike
 # (name the class that defines the method: the 40k rules are a chain of classes, one module each)
 # With --same the one game first applies and undoes the action 100 times uncounted (count_instructions.sh reads
-# pairs 101-300 the same way), so the per-pair figure is the steady state a search meets, not the memo filling.
+# pairs 101-300 the same way), so the per-pair figure is the steady state a search meets, not the memo filling;
+# with --same --cold none are: the pairs of bench_speed.py's "same game again" round, first meetings included.
 # With no function named: the whole pairs (as count_instructions.sh, without its two runs). Each entry of a
 # named function adds about 5 k instructions of wrapping. Needs valgrind, gcc and valgrind's headers
 # (/usr/include/valgrind/callgrind.h). Run from the project root.

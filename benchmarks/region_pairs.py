@@ -61,7 +61,8 @@ def main() -> None:
     if "--same" in sys.argv:  # as count_instructions.sh's N=300 minus N=100 reads it: the game's first 100 pairs,
         # which fill what the state remembers (the plan, each distinct result), are set-up, not counted
         games = [Game(state_from_data(data), SeededDice(1))] * n
-        for _ in range(100):
+        for _ in range(0 if "--cold" in sys.argv else 100):  # --cold: the pairs of bench_speed.py's "same game
+            # again" round, which also pay for each result's first meeting
             games[0].apply(action)
             games[0].undo()
     else:

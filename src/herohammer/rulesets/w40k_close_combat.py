@@ -213,7 +213,7 @@ class _Kept:
     Each kind is bounded apart (``keep_bounded``).
     """
 
-    __slots__ = ("fought", "unlocked", "verdicts", "lasts")
+    __slots__ = ("fought", "unlocked", "verdicts", "lasts", "checked", "checked_by_id")
 
     def __init__(self) -> None:
         self.fought: dict[GameState, GameState] = {}
@@ -222,6 +222,26 @@ class _Kept:
         #: Last Man Standing's result by the state the Morale checks left and the units spared it, when it rolled no
         #: die (no unit newly left with one model, or only those spared the test): the same whatever the dice
         self.lasts: dict[tuple[GameState, frozenset[str]], Resolution] = {}
+        #: one object per value of the states the Morale checks left (``one_of``), and each object met with the one
+        #: kept for its value, by identity
+        self.checked: dict[GameState, GameState] = {}
+        self.checked_by_id: dict[int, tuple[GameState, GameState]] = {}
+
+    def one_of(self, state: GameState) -> GameState:
+        """Return the one object kept for ``state``'s value among the states the Morale checks left.
+
+        Different results of the blows may end in equal states made apart (a unit caught by a Sweeping Advance
+        with three models left or with five): looked up by value, each would be compared with the kept one field
+        by field on every fight; found by identity, an object met before costs one look-up.
+        """
+        met = self.checked_by_id.get(id(state))
+        if met is not None and met[0] is state:  # (the object itself is held, so its id is not another's)
+            return met[1]
+        kept = self.checked.get(state)
+        if kept is None:
+            kept = keep_bounded(self.checked, state, state, STRIKES_KEPT)
+        keep_bounded(self.checked_by_id, id(state), (state, kept), STRIKES_KEPT)
+        return kept
 
 
 #: What a strike's dice decide and a carry's state keeps (``_Strikes.at``): the state after it, the events after its
@@ -657,6 +677,7 @@ class CloseCombatRules(StrikeRules):
         if kept is None:
             state, more = self._last_man(state, before, dice, skip)
         else:
+            state = kept.one_of(state)
             last_key = (state, frozenset(skip))
             found_last = kept.lasts.get(last_key)
             if found_last is None:
