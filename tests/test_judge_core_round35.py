@@ -8,12 +8,13 @@ Cases (exact odds are checked against a brute-force enumeration over the dice fa
 5. a characteristic printed '-' or '*' asked of the odds commands (odds test, odds leadership, odds attacks --bs);
 6. a Strength tripled past 10: the ruling names the clamped used value and cites core.value.used;
 7. a Veteran's raised Strength tested unmodified; an unmodified test given modifiers refused;
-8. the odds of a judge's Terror test at -2 through the game (odds action), every named test a Leadership test;
+8. the odds of named tests at -2 through the game (odds action): Terror, Break, Pinning, each a Leadership test;
 9. the odds of a characteristic test with a modifier through the game (odds action), in 40k and The 9th Age;
 10. Weapon Skill 0, Strength 0 and Toughness 0 through the attack odds (odds attacks);
 11. a model of Wounds '-' in a scenario is refused naming the field and core.zero.w;
 12. a modifier that makes no characteristic (a set value past 0..10, a negative multiplier) refused naming the field;
-13. values out of range or malformed on the command line: one line naming the argument, exit status 2.
+13. values out of range or malformed on the command line: one line naming the argument, exit status 2;
+14. no automatic pass on a natural 1 or a double 1 (40k), through the game's odds.
 
 Found wrong (each first written as an xfail(strict=True) test):
 - the odds commands refused a characteristic printed '-' or '*' ("VALUE must be a whole number, got '-'"), though a
@@ -26,12 +27,14 @@ Found wrong (each first written as an xfail(strict=True) test):
 - a test's modifier that makes no characteristic - a set or borrowed value below 0 or above 10, a negative
   multiplier - was taken and clamped without a word, where a profile's value out of range is refused.
 
-Fixed (round 35): ``commands.args.characteristic`` reads '-' and '*' as 0 for ``odds test``, ``odds leadership``
-and the profile options of ``odds attacks``, and the answer cites core.profile.dash; ``Ruleset.rule_test`` cites
-core.value.used or core.value.unmodified as ``resolve_test`` does; ``resolve_test``'s event carries its outcome
-(``test.outcome: passed`` / ``failed``), which ``odds action`` and ``simulate`` read; ``actions.TestModifier``
-refuses a set value outside 0..10 and a negative multiplier, citing core.value.used.
-Decisions stated: core.value.used (a set or borrowed value is a characteristic, 0..10; a multiplier is 0 or more).
+Fixed (round 35), each xfail mark removed: ``commands.args.characteristic`` (with ``dashed``) reads '-' and '*' as
+0 for ``odds test``, ``odds leadership`` (and ``--use``) and ``odds attacks`` ``--bs/--ws/--vs-ws/--s/--t``, and the
+answer cites core.profile.dash (``commands.odds_cmd``); ``Ruleset.rule_test`` cites core.value.used or
+core.value.unmodified as ``resolve_test`` does (``rulesets.base._valued``); ``resolve_test``'s event carries its
+outcome (``rulesets.base._outcome``: ``test.outcome: passed`` / ``failed``), which ``odds action`` and ``simulate``
+read; ``actions.TestModifier`` refuses a set value outside 0..10 and a negative multiplier, citing core.value.used.
+Decisions stated (src/herohammer/data/rules.yaml): core.value.used (a set or borrowed value is a characteristic,
+0..10; a multiplier is 0 or more; the ruling cites the used value), core.profile.dash (the odds commands take '-').
 Book entry: core-a-dash-in-the-odds-and-a-test-s-odds-through-the-game.
 
 Considered and left: the seed gives no automatic pass to a characteristic test's natural 1 nor to a Leadership
@@ -160,7 +163,6 @@ def test_the_player_picks_ld_7_of_7_and_9_and_may_not_pick_8(capsys: pytest.Capt
 
 
 # == 4. the highest value =========================================================================================
-@pytest.mark.xfail(strict=True, reason="odds action gives no pass/fail row for a test")  # round 35: fixed below
 @pytest.mark.rule("core.test.highest-value")
 def test_one_test_on_the_highest_value(capsys: pytest.CaptureFixture[str]) -> None:
     """A model of several Initiative values (2, 5, 3) takes one test on 5; a unit of I 2 and I 5 too."""
@@ -177,7 +179,6 @@ def test_one_test_on_the_highest_value(capsys: pytest.CaptureFixture[str]) -> No
 
 
 # == 5. a '-' asked of the odds commands ==========================================================================
-@pytest.mark.xfail(strict=True, reason="the odds commands refuse '-'")  # round 35: fixed below
 @pytest.mark.rule("core.profile.dash", "core.test.characteristic")
 @pytest.mark.parametrize("mark", ["-", "*"])
 def test_a_dash_is_0_in_the_odds_commands(mark: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -197,7 +198,6 @@ def test_a_dash_is_0_in_the_odds_commands(mark: str, capsys: pytest.CaptureFixtu
 
 
 # == 6. a value modified past the limits ==========================================================================
-@pytest.mark.xfail(strict=True, reason="a characteristic test's ruling does not cite core.value.used")  # round 35: fixed below
 @pytest.mark.rule("core.value.used")
 def test_a_strength_tripled_past_10_is_tested_on_10_and_the_ruling_cites_the_used_value() -> None:
     """S 4 tripled is 12, clamped to 10 (the clause's decision): a 6 still fails. The ruling, as the rolled event,
@@ -215,7 +215,6 @@ def test_a_strength_tripled_past_10_is_tested_on_10_and_the_ruling_cites_the_use
 
 
 # == 7. the unmodified value ======================================================================================
-@pytest.mark.xfail(strict=True, reason="a characteristic test's ruling does not cite core.value.unmodified")  # round 35: fixed below
 @pytest.mark.rule("core.value.unmodified")
 def test_a_veteran_s_strength_is_his_unmodified_value_and_an_unmodified_test_takes_no_modifier() -> None:
     """A Veteran of printed S 4 has S 5 written into his profile: an unmodified Strength test is on 5, citing
@@ -231,7 +230,6 @@ def test_a_veteran_s_strength_is_his_unmodified_value_and_an_unmodified_test_tak
 
 
 # == 8. a named test through the game =============================================================================
-@pytest.mark.xfail(strict=True, reason="odds action gives no pass/fail row for a test")  # round 35: fixed below
 @pytest.mark.rule("core.test.leadership-kinds", "core.value.used")
 @pytest.mark.parametrize("kind, failing", [("Terror", None), ("Leadership", None), ("Break", "u: falling_back"),
                                            ("Pinning", "u: pinned")])
@@ -256,7 +254,6 @@ def test_the_odds_of_a_named_test_at_minus_2_through_the_game(kind: str, failing
 
 
 # == 9. a characteristic test with a modifier, 40k and The 9th Age ================================================
-@pytest.mark.xfail(strict=True, reason="a characteristic test's ruling does not cite core.value.used")  # round 35: fixed below
 @pytest.mark.rule("core.test.characteristic", "core.value.used", "core.profile.dash")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4", "t9a"])
 def test_an_initiative_of_dash_raised_by_1_passes_on_a_1_only(ruleset: str) -> None:
@@ -322,7 +319,6 @@ def test_a_model_of_wounds_dash_is_a_casualty_and_not_listed(tmp_path: Path, cap
     ({"kind": "set", "value": -3}, "-3"), ({"kind": "set", "value": 11}, "11"),
     ({"kind": "multiply", "value": -1}, "-1"),
 ])
-@pytest.mark.xfail(strict=True, reason="a set value past 0..10 or a negative multiplier is taken")  # round 35: fixed below
 def test_a_modifier_that_makes_no_characteristic_is_refused(modifier: dict[str, Any], said: str) -> None:
     """A borrowed or set value is a characteristic (0..10) and a multiplier is 0 or more: anything else is refused,
     naming the field and core.value.used (illegal); set 0, set 10 and a multiplier of 0 are taken (legal)."""
@@ -354,7 +350,6 @@ def test_a_value_out_of_range_is_one_line_and_exit_2(argv: list[str], named: str
     assert len([line for line in err.splitlines() if "error" in line]) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="odds action gives no pass/fail row for a test")  # round 35: fixed below
 @pytest.mark.rule("core.test.characteristic", "core.test.leadership")
 def test_no_automatic_pass_on_a_natural_1_or_a_double_1() -> None:
     """The seed gives no automatic pass: a characteristic test of 0 fails on a 1, a Leadership test of 1 on double
