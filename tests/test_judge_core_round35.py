@@ -297,14 +297,18 @@ def test_weapon_skill_strength_and_toughness_0_in_the_attack_odds(capsys: pytest
 
 
 # == 11. Wounds '-' ===============================================================================================
+@pytest.mark.xfail(strict=True, reason="the refusal names wounds_taken, not the profile whose W is 0")
 @pytest.mark.rule("core.zero.w", "core.profile.dash")
 def test_a_model_of_wounds_dash_is_a_casualty_and_not_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A model printed W '-' has 0 Wounds: it is a casualty, removed from the table, and a scenario listing it is
-    refused in one line naming the model and core.zero.w (illegal); W 1 loads (legal)."""
+    refused in one line naming the field at fault - its profile, not its wounds taken (none) - and core.zero.w
+    (illegal); W 1 loads (legal)."""
     bad = scenario("40k3", [{"id": "u", "models": [model("A", 10, 10, 8, "WS4 BS4 S4 T4 W- I4 A1 Ld{ld} Sv3+")]}])
     with pytest.raises(ScenarioError) as caught:
         state_from_data(bad)
-    assert "models[0]" in str(caught.value) and "core.zero.w" in str(caught.value)
+    text = str(caught.value)
+    assert "models[0].profile" in text and "Wounds 0" in text and "core.zero.w" in text
+    assert "wounds_taken" not in text
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     code, out, err = run(["check", str(path), "--action", json.dumps({"do": "end_phase"})], capsys)
