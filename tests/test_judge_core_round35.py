@@ -24,6 +24,8 @@ Found wrong (each first written as an xfail(strict=True) test):
   ruling already did;
 - ``odds action`` on a judge's test (the test action) answered one result and no rows: the event said "passes" or
   "fails" only in words, so the odds of passing a test through the game could not be read;
+- a model printed W '-' was refused naming its ``wounds_taken`` ("a model with 0 Wounds and 0 taken"), a field the
+  file did not give, not its profile, the field at fault (core.zero.w, core.profile.dash);
 - a test's modifier that makes no characteristic - a set or borrowed value below 0 or above 10, a negative
   multiplier - was taken and clamped without a word, where a profile's value out of range is refused.
 
@@ -32,7 +34,7 @@ Fixed (round 35), each xfail mark removed: ``commands.args.characteristic`` (wit
 answer cites core.profile.dash (``commands.odds_cmd``); ``Ruleset.rule_test`` cites core.value.used or
 core.value.unmodified as ``resolve_test`` does (``rulesets.base._valued``); ``resolve_test``'s event carries its
 outcome (``rulesets.base._outcome``: ``test.outcome: passed`` / ``failed``), which ``odds action`` and ``simulate``
-read; ``actions.TestModifier`` refuses a set value outside 0..10 and a negative multiplier, citing core.value.used.
+read; ``scenario._check_casualties`` names the profile of a model of Wounds 0; ``actions.TestModifier`` refuses a set value outside 0..10 and a negative multiplier, citing core.value.used.
 Decisions stated (src/herohammer/data/rules.yaml): core.value.used (a set or borrowed value is a characteristic,
 0..10; a multiplier is 0 or more; the ruling cites the used value), core.profile.dash (the odds commands take '-').
 Book entry: core-a-dash-in-the-odds-and-a-test-s-odds-through-the-game.
@@ -297,7 +299,6 @@ def test_weapon_skill_strength_and_toughness_0_in_the_attack_odds(capsys: pytest
 
 
 # == 11. Wounds '-' ===============================================================================================
-@pytest.mark.xfail(strict=True, reason="the refusal names wounds_taken, not the profile whose W is 0")
 @pytest.mark.rule("core.zero.w", "core.profile.dash")
 def test_a_model_of_wounds_dash_is_a_casualty_and_not_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A model printed W '-' has 0 Wounds: it is a casualty, removed from the table, and a scenario listing it is
