@@ -15,12 +15,13 @@ from typing import Annotated, Any, Literal, Self, Union, get_args
 
 import yaml
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError,
-                      field_validator)
+                      ValidationInfo, field_validator)
 
 from .errors import HerohammerError, field_path, in_our_words, unknown_key_problem
 from .input_types import Count, Number, Point, not_bool
 from .keys_once import object_once, yaml_keys_once
 from .values import drop_oldest
+from .profiles import CHARACTERISTIC_MAX, CHARACTERISTIC_MIN
 from .limits import MAX_ACTION_CHARS, MAX_DEPTH, MAX_NUMBER, LimitError, check_data, check_size
 
 
@@ -284,11 +285,19 @@ class TestModifier(BaseModel):
 
     @field_validator("value")
     @classmethod
-    def _fraction(cls, value: int | str) -> int | str:
+    def _fraction(cls, value: int | str, info: ValidationInfo) -> int | str:
         try:
-            Fraction(value)
+            number = Fraction(value)
         except (ValueError, ZeroDivisionError):
             raise ValueError("expected a whole number or a fraction like 1/2") from None
+        kind = info.data.get("kind")
+        # a set or borrowed value is itself a characteristic, and a multiplier of less than 0 makes none: refused,
+        # as a profile's value out of range is, where only what the modifiers make together is clamped (core.value.used)
+        if kind == "set" and not CHARACTERISTIC_MIN <= number <= CHARACTERISTIC_MAX:
+            raise ValueError(f"a set or borrowed value is a characteristic, {CHARACTERISTIC_MIN}..{CHARACTERISTIC_MAX}, "
+                             f"got {value} [core.value.used]")
+        if kind == "multiply" and number < 0:
+            raise ValueError(f"a multiplier is 0 or more (x2, x1/2, x0), got {value} [core.value.used]")
         return value
 
 

@@ -594,6 +594,10 @@ def _check_casualties(source: str, where: str, unit: Unit, ruleset_name: str) ->
                 raise ScenarioError(source, f"{where}.models[{j}].profile", f"{what}, which {ruleset.name} does not "
                                     "read: leave it out (or write the file for the ruleset that reads it)")
         wounds = ruleset.model_wounds(unit, m)
+        if wounds == 0:  # the profile is at fault, not the wounds taken: a W of 0 (or '-') is a casualty at once
+            raise ScenarioError(source, f"{where}.models[{j}].profile",
+                                "a model of Wounds 0 (a '-' or '*' is 0, core.profile.dash) is a casualty, removed "
+                                "from the table: leave it out, or give its Wounds [core.zero.w]")
         if m.wounds_taken >= wounds:
             more = f" ({m.profile.w} in its profile, {ruleset.wounds_bonus_said(unit, m)})" if wounds != m.profile.w \
                 else ""

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..catalogue import implements
 from ..dice import Reroll
 from ..errors import HerohammerError
 from ..notation import DiceAmount, parse_amount, parse_roll_needed
@@ -89,6 +90,37 @@ def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
 
     parse.__name__ = name
     return parse
+
+
+class Dashed(int):
+    """A characteristic given as '-' or '*': the value 0 (core.profile.dash), known as printed so the answer cites
+    the clause."""
+
+
+@implements("core.profile.dash")
+def characteristic(name: str, low: int = 0, high: int = 10) -> Callable[[str], int]:
+    """Return an argparse type for a characteristic as a profile prints it: a whole number in low..high, or '-' or
+    '*' for 0 (core.profile.dash), as every profile the engine reads takes it."""
+    whole = whole_number(name, low, high)
+
+    def parse(text: str) -> int:
+        if text.strip() in ("-", "*"):
+            return Dashed(0)
+        try:
+            return whole(text)
+        except argparse.ArgumentTypeError as exc:
+            if "whole number" not in str(exc):  # out of range: the range says it
+                raise
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, or '-' or '*' for a value of 0 "
+                                             f"(core.profile.dash), got {text!r}") from None
+
+    parse.__name__ = name
+    return parse
+
+
+def dashed(*values: object) -> tuple[str, ...]:
+    """Cite core.profile.dash when a characteristic was given as '-' or '*' (``characteristic``)."""
+    return ("core.profile.dash",) if any(isinstance(v, Dashed) for v in values) else ()
 
 
 def worker_count(name: str, high: int) -> Callable[[str], int]:

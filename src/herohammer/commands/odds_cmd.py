@@ -14,7 +14,7 @@ from ..report import at_least_rows, distribution_table, odds_table, print_json
 from ..rulesets import RULESETS
 from ..rulesets.w40k_combat import CombatRules
 from . import summary
-from .args import add_json_flag, dice_amount, reroll, roll_needed, whole_number
+from .args import add_json_flag, characteristic, dashed, dice_amount, reroll, roll_needed, whole_number
 
 
 def register(sub: Any) -> argparse.ArgumentParser:
@@ -26,8 +26,8 @@ def register(sub: Any) -> argparse.ArgumentParser:
                            description="A D6 at most the value passes, a 6 always fails, a value of 0 always fails. "
                                        "Several values (a model or unit with more than one): one test on the highest "
                                        "(core.test.highest-value).")
-    p.add_argument("value", nargs="+", type=whole_number("VALUE", 0, 10),
-                   help="the characteristic, 0..10; several: the highest is used")
+    p.add_argument("value", nargs="+", type=characteristic("VALUE"),
+                   help="the characteristic, 0..10 ('-' or '*': 0); several: the highest is used")
     p.add_argument("--reroll-failed", action="store_true", help="re-roll a failed test once")
     add_json_flag(p)
     p.set_defaults(run=_run_test)
@@ -36,9 +36,9 @@ def register(sub: Any) -> argparse.ArgumentParser:
                            description="2D6 at most the Leadership passes. Several values (a unit whose models "
                                        "differ): the player picks one (core.test.leadership-choice), --use names it; "
                                        "the highest by default, as the engine reads a unit whose player names none.")
-    p.add_argument("ld", metavar="LD", nargs="+", type=whole_number("LD", 0, 10),
-                   help="Leadership, 0..10; several: the unit's values, one of which the player picks")
-    p.add_argument("--use", type=whole_number("--use", 0, 10), default=None,
+    p.add_argument("ld", metavar="LD", nargs="+", type=characteristic("LD"),
+                   help="Leadership, 0..10 ('-' or '*': 0); several: the unit's values, one of which the player picks")
+    p.add_argument("--use", type=characteristic("--use"), default=None,
                    help="the value the player picks among several LD (default: the highest)")
     add_json_flag(p)
     p.set_defaults(run=_run_leadership)
@@ -65,13 +65,13 @@ def register(sub: Any) -> argparse.ArgumentParser:
                    help="number of attacks: a number or dice (D6, 2D6, D3+1)")
     hit = p.add_mutually_exclusive_group(required=True)
     hit.add_argument("--hit", type=roll_needed("--hit"), help="roll needed to hit, e.g. 3+")
-    hit.add_argument("--bs", type=whole_number("--bs", 0, 10), help="the firer's Ballistic Skill (shooting)")
-    hit.add_argument("--ws", type=whole_number("--ws", 0, 10), help="the attacker's Weapon Skill (close combat; with --vs-ws)")
-    p.add_argument("--vs-ws", type=whole_number("--vs-ws", 0, 10), help="the target's Weapon Skill (with --ws)")
+    hit.add_argument("--bs", type=characteristic("--bs"), help="the firer's Ballistic Skill (shooting)")
+    hit.add_argument("--ws", type=characteristic("--ws"), help="the attacker's Weapon Skill (close combat; with --vs-ws)")
+    p.add_argument("--vs-ws", type=characteristic("--vs-ws"), help="the target's Weapon Skill (with --ws)")
     wound = p.add_mutually_exclusive_group(required=True)
     wound.add_argument("--wound", type=roll_needed("--wound"), help="roll needed to wound, e.g. 4+")
-    wound.add_argument("--s", type=whole_number("--s", 0, 10), help="the attack's Strength (with --t)")
-    p.add_argument("--t", type=whole_number("--t", 0, 10), help="the target's Toughness (with --s)")
+    wound.add_argument("--s", type=characteristic("--s"), help="the attack's Strength (with --t)")
+    p.add_argument("--t", type=characteristic("--t"), help="the target's Toughness (with --s)")
     p.add_argument("--sv", "--save", dest="save", type=roll_needed("--sv"), default=None,
                    help="the target's armour save, e.g. 3+ (none if omitted)")
     p.add_argument("--inv", type=roll_needed("--inv"), default=None, help="the target's invulnerable save, e.g. 5+")
@@ -109,17 +109,25 @@ def _run_test(args: argparse.Namespace) -> int:
     against = f"{value}"
     if len(values) > 1:  # one test on the highest of a model's or unit's values
         rules += ("core.test.highest-value",)
-        against = f"{value}, the highest of {', '.join(map(str, values))}"
+        against = f"{value}, the highest of {', '.join(map(_printed, values))}"
+    rules += dashed(*values)
+    if dashed(value):
+        against += " ('-' is 0)"
     return _show(args, f"Characteristic test against {against}{note} ({', '.join(rules)})", rows, rules)
+
+
+def _printed(value: int) -> str:
+    """Write a value as given: '-' for one given as '-' or '*' (core.profile.dash), else the number."""
+    return "-" if dashed(value) else str(value)
 
 
 def _run_leadership(args: argparse.Namespace) -> int:
     values: list[int] = args.ld
     rules: tuple[str, ...] = ("core.test.leadership",)
     if len(values) == 1 and args.use is None:
-        ld, against = values[0], f"Ld {values[0]}"
+        ld, against = values[0], f"Ld {_printed(values[0])}"
     else:  # the player's pick among the unit's values (refused, naming the clause, when it is none of them)
-        listed = ", ".join(map(str, values))
+        listed = ", ".join(map(_printed, values))
         try:
             ld = chosen_leadership(values, args.use)
         except HerohammerError:
@@ -128,6 +136,7 @@ def _run_leadership(args: argparse.Namespace) -> int:
         rules += ("core.test.leadership-choice",)
         against = f"Ld {ld} (the player's pick of {listed})" if args.use is not None else \
             f"Ld {ld} (the highest of {listed}; the player may pick another with --use)"
+    rules += dashed(*values, args.use)
     rows = odds.leadership_odds(ld)
     return _show(args, f"Leadership test against {against} ({', '.join(rules)})", rows, rules)
 
@@ -171,7 +180,8 @@ def _attack_rolls(args: argparse.Namespace) -> odds.ChartRolls:
     wound = odds.ChartRolls(None, args.wound, None) if args.wound is not None else odds.wound_roll(args.s, args.t)
     save = odds.save_roll(args.save, args.inv, args.ap)
     parts = (hit, wound, save)
-    return odds.ChartRolls(hit.hit, wound.wound, save.save, tuple(dict.fromkeys(r for p in parts for r in p.rules)),
+    cited = (*(r for p in parts for r in p.rules), *dashed(args.bs, args.ws, args.vs_ws, args.s, args.t))
+    return odds.ChartRolls(hit.hit, wound.wound, save.save, tuple(dict.fromkeys(cited)),
                            tuple(n for p in parts for n in p.notes))
 
 

@@ -594,9 +594,11 @@ class Ruleset:
                 return Ruling.forbid(f"field {field}: only a Leadership test (characteristic Ld) has one",
                                      "core.test.leadership-kinds")
             value, source = self._tested_value(state, action)
+            # the ruling cites the value the roll is taken on as the rolled test's event does (core.value.used,
+            # core.value.unmodified), and as a Leadership test's ruling does
             return Ruling.allow(f"{unit.id} may take a {action.characteristic} test on {value} ({source}): "
                                 "a D6, at most the value passes, a 6 always fails", "core.test.characteristic",
-                                "core.test.highest-value")
+                                "core.test.highest-value", *_valued(action))
         try:
             ld = self._tested_leadership(state, action)
         except IllegalActionError as exc:
@@ -640,17 +642,16 @@ class Ruleset:
             value, source = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
-            valued = ("core.value.unmodified",) if action.unmodified else ("core.value.used",) if action.modifiers else ()
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
-                                                                     "core.test.highest-value", *valued),
-                                 tuple(dice.log[start:]))]
+                                                                     "core.test.highest-value", *_valued(action)),
+                                 tuple(dice.log[start:]), _outcome(result.passed))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
         host = unit.joined or unit.id
         if self.passes_automatically(state, host, kind):
             return state, [Event("test", f"{host} is Fearless: it passes the {kind.value} test without rolling",
-                                 ("published.fearless", *self.rules_sharing_rules()))]
+                                 ("published.fearless", *self.rules_sharing_rules()), (), _outcome(True))]
         value, cited, how = self._modified_leadership(state, host, kind, ld.value, action)
         cited += self.withheld(state, host, "fearless")
         heroism = self.double_one_passes(kind)
@@ -666,7 +667,7 @@ class Ruleset:
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}{again}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
-                      tuple(dice.log[start:]))
+                      tuple(dice.log[start:]), _outcome(result.passed))
         if result.passed:
             return state, [event]
         state, more = self.test_failed(state, host, kind, dice)
@@ -782,6 +783,17 @@ def model_name_clash(state: GameState, character: Unit, host: Unit) -> str | Non
                     f"would hold two models named {same!r}, which actions, allocations and rulings could not tell "
                     f"apart; give one its own name in the scenario file")
     return None
+
+
+def _valued(action: TakeTest) -> tuple[str, ...]:
+    """Cite the clause of the value a characteristic test is taken on: unmodified, or used after modifiers."""
+    return ("core.value.unmodified",) if action.unmodified else ("core.value.used",) if action.modifiers else ()
+
+
+def _outcome(passed: bool) -> tuple[tuple[str, str], ...]:
+    """Name a test's result in its event's data, so ``odds action`` and ``simulate`` count passes and failures
+    (``test.outcome: passed``): the words alone said it to a reader only."""
+    return (("outcome", "passed" if passed else "failed"),)
 
 
 def _modifier(ch: Characteristic, kind: str, value: int | str, source: str) -> Modifier:
