@@ -84,14 +84,14 @@ def _characters_unit() -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="round 35: the leave names the leader as the unit left and unmoved")
 @pytest.mark.rule("t9a.join.character-units", "t9a.leave.unit-not-moved", LEAVE)
 def test_the_leader_of_a_unit_of_characters_leaves_it_and_the_one_left_leads_it_unmoved() -> None:
     g = _characters_unit()
     leave = {"do": "leave", "character": "hero", "to": [36, 34]}
     ruling = g.check(leave)
     assert ruling.legal and LEAVE in ruling.rules, ruling
-    assert "mage does not count as having moved" in " ".join(ruling.notes), ruling
+    assert "mage leads the unit on and does not count as having moved" in " ".join(ruling.notes), ruling
+    assert "t9a.join.character-units" in ruling.rules and ruling.reason.startswith("hero leaves the unit of characters he led"), ruling
     events = g.apply(leave)
     said = events[0].message
     assert said.startswith("hero leaves the unit of characters he led") and "mage leads it now and has not moved" \
@@ -111,11 +111,15 @@ def test_a_character_joined_by_another_this_phase_leaves_and_the_joiner_moves_no
     g.apply({"do": "join", "character": "mage", "unit": "hero", "rank_choice": "widen"})
     # the unit the Mage joined cannot move again; the Hero in it has not moved and may still leave it
     refused(g, {"do": "move", "unit": "hero", "to": [[30, 34]]}, "t9a.join.unit-stops", "cannot move again")
-    g.apply({"do": "leave", "character": "hero", "to": [36, 34]})
+    events = g.apply({"do": "leave", "character": "hero", "to": [36, 34]})
+    assert "mage leads it now (he moved to join it this phase)" in events[0].message, events[0].message
     assert g.state.unit("hero").joined is None and g.state.unit("mage").joined is None
     # the Mage, left alone, moved to join and is still the unit that cannot move again this phase
-    ruling = g.check({"do": "move", "unit": "mage", "to": [[26, 30]]})
-    assert not ruling.legal, ruling
+    refused(g, {"do": "move", "unit": "mage", "to": [[26, 30]]}, "t9a.join.unit-stops",
+            "mage moved to join a unit this phase, and it is his alone now")
+    assert "t9a.join.moved-separately" in g.check({"do": "move", "unit": "mage", "to": [[26, 30]]}).rules
+    # the Hero who left has moved: the halt of the unit stayed with it
+    refused(g, {"do": "move", "unit": "hero", "to": [[38, 34]]}, "published.t9a-move", "moved already")
     refused(g, {"do": "leave", "character": "mage", "to": [24, 34]}, "t9a.char.lone", "not part of a unit")
     reloads(g)
 
@@ -255,3 +259,4 @@ def test_a_unit_that_flees_off_the_table_takes_its_character_and_says_so() -> No
     assert any(e.kind == "panic" and e.message.startswith("guards") and "spears destroyed" in e.message
                for e in events), [e.message for e in events]
     reloads(g)
+
