@@ -339,6 +339,11 @@ class NinthAge(ChargeRules):
         if shaken := shaken_refusal(state, unit, "make an Advance or a March move"):
             return shaken
         if unit.has(Status.HALTED):
+            if unit.has(Status.MOVED) and is_character(unit) and not state.joined_to(unit.id):
+                # round 35: he moved to join a unit of characters, whose leader then left him leading it alone
+                return Ruling.forbid(f"{unit.id} moved to join a unit this phase, and it is his alone now that the "
+                                     "others left it: a unit a character joined cannot move again, and he has moved",
+                                     "t9a.join.unit-stops", "t9a.join.moved-separately", "t9a.join.character-units")
             return Ruling.forbid(f"a character joined {unit.id} this phase: it cannot move again",
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):

@@ -28,8 +28,8 @@ from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, current, fly_rates, formation_of, host_of,
-                        march_rate, member_models, MOVED, placed_all, rallied, RALLIED_WORDS, RALLY_RULE, sight_all,
-                        unit_rates)
+                        march_rate, member_models, MOVED, off_table, placed_all, rallied, RALLIED_WORDS, RALLY_RULE,
+                        sight_all, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
@@ -491,17 +491,19 @@ class ChargeRules(JoinRules):
             return state, target, Event("flee", f"{target.id} fled from a charge this phase already: it Flees, but "
                                         "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
                                         (("outcome", "stayed"),))
+        fled_from = state
         state, dist = self.flee_from_charge(state, target.id, front_centre(charger), dice)
         now = state.unit(target.id)
         gone = not now.alive
+        off, cite = off_table(fled_from, target.id) if gone else ("", ())
         if not gone:
             state = state.replace_units(*(u.with_status(Status.FLED_FROM_CHARGE) for u in state.combined(target.id)))
             now = state.unit(target.id)
         said = f"{target.id} flees {dist}\" from {charger.id}'s charge (its player's Charge Reaction)"
         if not gone and (moved := math.dist(target.models[0].at, now.models[0].at)) > dist + EPSILON:
             said += f", carried on to {moved:.2f}\" to end clear of the units in its way"
-        return state, now, Event("flee", said + (", off the table: destroyed" if gone else ""),
-                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee"), tuple(dice.log[start:]),
+        return state, now, Event("flee", said + off,
+                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), tuple(dice.log[start:]),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
     @implements(FLEE_REACTION, "t9a.charge-out.success")

@@ -45,7 +45,7 @@ from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds
+from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds, off_table
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_WOUND = "published.t9a-to-wound"
@@ -277,10 +277,13 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
         state = state.replace_units(*(u.with_status(Status.PANIC_PASSED) for u in members(state, host.id)))
         said = f"{host.id} passes its Panic test ({result.roll} against {ld})"
     else:
+        fled_from = state
         state, dist = flee(state, host.id, away_from, dice)
         said = f"{host.id} fails its Panic test ({result.roll} against {ld}) and flees {dist}\""
         if not current(state, host.id).alive:
-            said += ", off the table: destroyed"
+            gone, cite = off_table(fled_from, host.id)
+            said += gone
+            rules += cite
     return state, Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                         (("outcome", "passed" if result.passed else "fled"),))
 

@@ -106,6 +106,28 @@ def _no_longer(plan: JoinPlan) -> str:
             f"{gone} is gone from the table [t9a.combined.last-survivor]") if gone else ""
 
 
+@implements("t9a.join.character-units", "t9a.leave.unit-not-moved")
+def _unit_left(state: GameState, plan: LeavePlan) -> tuple[str, str, str]:
+    """Say what a character leaves: the unit's name, what its leave's event says of the unit left, the check's note.
+
+    A character who leads a unit of characters (the one the others joined) leaves it to the next, who leads it on
+    (the unit stays: ``detach``); the unit is not his name any more, and he, who moves, is not the one unmoved
+    (round 35: "hero leaves hero; hero has not moved"). The leave does not make the unit left count as having moved
+    (t9a.leave.unit-not-moved); a character who moved to join it this phase has moved all the same
+    (t9a.join.moved-separately).
+    """
+    ch, host = plan.character, plan.host
+    if host.id != ch.id:
+        return host.id, f"{host.id} has not moved", f"{host.id} does not count as having moved"
+    heir = state.joined_to(ch.id)[0]
+    if any(heir.has(s) for s in MOVED):
+        return ("the unit of characters he led", f"{heir.id} leads it now (he moved to join it this phase)",
+                f"{heir.id} leads the unit on: the leave does not count as its move, but {heir.id} moved to join it "
+                "this phase")
+    return ("the unit of characters he led", f"{heir.id} leads it now and has not moved",
+            f"{heir.id} leads the unit on and does not count as having moved")
+
+
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
 
@@ -416,10 +438,12 @@ class JoinRules(Ruleset):
             if problem := movement.overlap_problem(state, self._left(state, action, plan)[0]):
                 return Ruling.forbid(problem, "published.bases-apart")
         test = self.march_test_note(state, plan.character) if plan.moved > plan.advance + EPSILON else ""
-        return Ruling.allow(f"{plan.character.id} leaves {plan.host.id}, moving {plan.moved:.2f}\"",
+        left, _, note = _unit_left(state, plan)
+        led = plan.host.id == plan.character.id
+        return Ruling.allow(f"{plan.character.id} leaves {left}, moving {plan.moved:.2f}\"",
                             "t9a.leave.when", "t9a.leave.move", *((MARCH_RULE, "core.test.leadership") if test else ()),
-                            notes=(*((test,) if test else ()),
-                                   f"{plan.host.id} does not count as having moved [t9a.leave.unit-not-moved]"))
+                            *(("t9a.join.character-units",) if led else ()),
+                            notes=(*((test,) if test else ()), f"{note} [t9a.leave.unit-not-moved]"))
 
     def plan_leave(self, state: GameState, action: Leave) -> LeavePlan:
         """Work out a leave or refuse it, once per state and action: ruling on a leave and resolving it both ask."""
@@ -516,5 +540,8 @@ class JoinRules(Ruleset):
         marched = plan.moved > plan.advance + EPSILON
         new = detach(state, plan.character, action.to, (Status.MOVED, *((Status.MARCHED,) if marched else ())))
         ch = plan.character
-        return new, [Event("leave", f"{ch.id} leaves {plan.host.id} ({plan.moved:.2f}\"); {plan.host.id} has not moved",
-                           ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved"))]
+        left, after, _ = _unit_left(state, plan)
+        led = plan.host.id == ch.id
+        return new, [Event("leave", f"{ch.id} leaves {left} ({plan.moved:.2f}\"); {after}",
+                           ("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved",
+                            *(("t9a.join.character-units",) if led else ())))]

@@ -56,7 +56,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
-from .t9a_units import current, formation_of
+from .t9a_units import current, formation_of, off_table
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, flee, generals_near, members, models_in,
                          strike_unit, unit_centre)
@@ -996,9 +996,13 @@ class MeleePhase(Ruleset):
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
             way = away_direction(state, uid, away)
+            fled_from = state
             state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
             rules.append(FLEE_RULE)
-            said += f"; {test}, breaks and flees {fled}\"" + f"\x00{len(broke)}\x00"
+            said += f"; {test}, breaks and flees {fled}\""
+            if not current(state, uid).alive:  # round 35: told, its characters named, as every flee off the table
+                said += off_table(fled_from, uid)[0]
+            said += f"\x00{len(broke)}\x00"
             broke.append(uid)
             fled_by[uid] = (fled, touching, way)
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)

@@ -449,7 +449,9 @@ def _hand_over(state: GameState, leader: Unit) -> GameState:
     new_heir = replace(heir, joined=None, formation=f if len(others) > 1 else None, status=heir.status | keep,
                        last_of=leader.last_of)
     new = state.replace_units(new_heir, *(replace(c, joined=heir.id) for c in others[1:]),
-                              replace(leader, joined=heir.id, formation=None, last_of=None))
+                              # the unit's halt stays with it, not with the leader who leaves (round 35)
+                              replace(leader, joined=heir.id, formation=None, last_of=None,
+                                      status=leader.status - {Status.HALTED}))
     return arrange(new, heir.id) if new_heir.formation is not None else new
 
 

@@ -37,7 +37,7 @@ from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, is_destroyed
+from .t9a_units import current, discipline_of, is_destroyed, off_table
 from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
 
 if TYPE_CHECKING:
@@ -277,11 +277,12 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
         for uid, a in fleeing:
             start = len(dice.log)
             away = closest_enemy_centre(state, uid, _mean(a.stood))
+            fled_from = state
             state, dist = flee(state, uid, away, dice)
             gone = not current(state, uid).alive
-            events.append(Event("flee", f"{uid} flees {dist}\" from its failed Panic test"
-                                + (", off the table: destroyed" if gone else ""),
-                                (FLEE_RULE, PANIC), tuple(dice.log[start:]),
+            said, cite = off_table(fled_from, uid) if gone else ("", ())
+            events.append(Event("flee", f"{uid} flees {dist}\" from its failed Panic test" + said,
+                                (FLEE_RULE, PANIC, *cite), tuple(dice.log[start:]),
                                 (("outcome", "destroyed" if gone else "fled"),)))
         lost = alarms(before, state) if fleeing else []
     return state, events

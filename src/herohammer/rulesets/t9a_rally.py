@@ -26,7 +26,7 @@ from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, RALLY_RULE
+from .t9a_units import current, discipline_of, off_table, RALLY_RULE
 from .t9a_casualties import no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
@@ -114,13 +114,16 @@ class Rallying(Ruleset):
             enemies = [e for e in state.enemies_of(host.side) if e.alive and e.joined is None]
             away = _centre(min(enemies, key=lambda e: group_distance(e.placed, _placed(state, host)))) \
                 if enemies else _centre(host)
+            fled_from = state
             state, dist = flee(state, host.id, away, dice, FLEE_RULE)
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED) for u in members(state, host.id)))
             rules.append(FLEE_RULE)
             said = (f"{host.id} fails to rally ({result.roll} against Ld {ld.value}, {ld.source}{'; ' + flag if flag else ''}) and flees "
                     f"{dist}\" away from the closest enemy")
             if not current(state, host.id).alive:
-                said += ", off the table: destroyed"
+                gone, cite = off_table(fled_from, host.id)
+                said += gone
+                rules += cite
             outcome = "fled"
         return state, [Event("rally", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                              (("outcome", outcome),))]

@@ -204,3 +204,19 @@ def front_centre(unit: Unit) -> Point:
         return unit.formation.position
     xs = [m.at for m in unit.models]
     return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
+
+
+@implements("published.t9a-flee", "t9a.join.part-of-unit")
+def off_table(before: GameState, host_id: str) -> tuple[str, tuple[str, ...]]:
+    """Say that a unit fled off the table is destroyed, naming the characters destroyed with it, and the rules to cite.
+
+    The characters in a unit flee with it and are removed with it (t9a.join.part-of-unit, published.t9a-flee): a judge
+    asks after the General in it, so the event names them, as a pursuit that catches a unit does (round 35; before,
+    "off the table: destroyed" and nothing of them). ``before``: the state the unit fled from. A last survivor is the
+    unit itself (t9a.combined.last-survivor), not a character with it.
+    """
+    host = current(before, host_of(before, before.unit(host_id)).id)
+    chars = [u.id for u in before.joined_to(host.id) if u.id != host_id and u.alive and u.last_of != host_id]
+    if not chars:
+        return ", off the table: destroyed", ()
+    return f", off the table: destroyed, {' and '.join(chars)} with it", ("t9a.join.part-of-unit",)
