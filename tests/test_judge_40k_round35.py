@@ -2,30 +2,38 @@
 Captain who joins a pinned squad and then would shoot or assault, a Captain who joins a squad falling back (3rd
 edition) and then would assault, a squad and its Captain who fall back together and regroup, a Captain who joins a
 squad that regrouped, a leader whose falling back retinue is shot away, the casualties counted for Morale once a
-Captain joined a squad, a Captain lending his Leadership to a squad below half strength, and a Captain killed
-outright in a combat his squad then loses.
+Captain joined a squad, a Captain lending his Leadership to a squad below half strength, a Captain killed
+outright in a combat his squad then loses, and a Fleet Captain who joins a pinned Fleet squad.
 
-Found wrong (first written as xfail(strict=True) tests):
+Found wrong (first written as xfail(strict=True) tests, commit 914e7ae):
 - both editions: a Captain who joined a pinned squad was told, asking to shoot, "cap is part of tac and fires with it
   at the same target: shoot with tac" (40k4.shoot.same-target; 3rd ed. published.shooting), and asking to assault
-  "it assaults when its unit does (assault with tac)": each sends him to an action the pin forbids, and neither
-  cites the rule that holds him (published.pinning), which a psychic power of his already named ("tac is pinned:
+  "it assaults when its unit does (assault with tac)": each sent him to an action the pin forbids, and neither
+  cited the rule that holds him (published.pinning), which a psychic power of his already named ("tac is pinned:
   it may not shoot, nor make a psychic shooting attack");
 - 3rd edition: a Captain who joined a squad that is falling back (allowed, 40k3.ic.falling-back's decision) was told,
-  asking to assault alone, "assault with tac", though a falling back unit may not assault (published.fall-back).
+  asking to assault alone, "assault with tac", though a falling back unit may not assault (published.fall-back);
+- both editions (the same reading, its case written with the fix and checked to fail without it): a Fleet Captain
+  who joined a pinned Fleet squad was told "run with tac".
 
-Fixed (judge round 35), each xfail mark removed: ``MoraleRules.host_holds`` says what holds a joined character's
-unit from the act he asked for (pinned: no shot, assault or run; falling back: no assault or run), citing the hold's
-rule with the clause that makes him act with his unit; ``rule_shoot`` (w40k3), ``rule_assault`` (w40k_assault) and
-``rule_run`` (w40k_special_moves) ask it before sending him to act with his unit.  Decision stated: published.pinning
-(judge round 35, in rules.yaml).  Book entry: 40k4-a-captain-who-joined-a-pinned-squad-neither-shoots-nor-assaults.
+Fixed (judge round 35), each xfail mark removed: ``MoraleRules.host_holds`` (w40k_morale) says what holds a joined
+character's unit from the act he asked for (pinned: no shot, assault or run; falling back: no assault or run; a
+falling back unit may still shoot), citing the hold's rule with the clause that makes him act with his unit;
+``rule_shoot`` (w40k3), ``rule_assault`` (w40k_assault) and ``rule_run`` (w40k_special_moves) ask it before sending
+him to act with his unit.  Decision stated: published.pinning (judge round 35, rules.yaml).  Book entries:
+40k4-a-captain-who-joined-a-pinned-squad-neither-shoots-nor-assaults,
+40k3-a-captain-who-joined-a-falling-back-squad-may-not-assault.
 
 Considered and left (each asserted as it stands):
 - a Captain joining a squad that regrouped this Movement phase is let through: the regroup holds the unit's own
   move (published.regroup: "cannot move any further"), not a character's move that ends beside it; the squad's
   move is still refused;
 - a character who joins a pinned squad is not himself pinned: he is held while he is part of it (session 30's
-  reading) and free to leave in his next Movement phase, when the pin is over anyway.
+  reading) and free to leave in his next Movement phase, when the pin is over anyway;
+- the casualties that call for a Morale check are counted with the joined Captain (one Marine of four and a
+  Captain: 20%, no check), and the -1 below half strength counts the squad's own models (characters not counted):
+  both as published.morale-casualties' decision reads them; a squad whose Captain a power klaw slew tests for the
+  lost combat on its own Leadership, cited as its own (core.test.leadership-choice, rounds 21b, 31 and 34).
 
 Each case plays actions through ``Game`` and asserts the ruling and the rule it cites.
 """
@@ -62,18 +70,18 @@ def next_turn_to(g: Game, side: str, phase: str) -> None:
 
 
 # == 1. a Captain who joins a pinned squad =========================================================================
-def pinned_squad_and_captain(ruleset: str) -> Game:
+def pinned_squad_and_captain(ruleset: str, fleet: bool = False) -> Game:
     """Red's squad of three Marines with bolters, pinned (in blue's turn: this is its pinned turn), and the lone
-    Captain (bolter) 6" to its left; a Boy 5" ahead. Red's Movement phase."""
-    tac = squad("tac", 20, 30, status=["pinned"])
+    Captain (bolter) 6" to its left, both with Fleet if ``fleet``; a Boy 5" ahead. Red's Movement phase."""
+    rules = ["fleet"] if fleet else []
+    tac = squad("tac", 20, 30, status=["pinned"], rules=rules)
     tac["models"] = [{**m, "weapons": ["bolter"]} for m in tac["models"]]
-    cap = hero("cap", 14, 30)
+    cap = hero("cap", 14, 30, rules=rules)
     cap["models"][0]["weapons"] = ["bolter"]
     return game(scenario(ruleset, [tac, cap], [{"id": "boyz", "models": [model("b1", 20, 35, 7, ORK)]}]))
 
 
 @pytest.mark.rule("published.pinning", "40k4.shoot.same-target", "40k4.ic.join", "40k3.ic.join")
-@pytest.mark.xfail(strict=True, reason="judge round 35: a joined character is sent to act with his unit the pin or fall back holds")
 @EDITIONS
 def test_a_captain_who_joined_a_pinned_squad_may_not_shoot_and_is_told_it_is_pinned(ruleset: str) -> None:
     """The Captain joins the pinned squad (the seeds bar only leaving a pinned unit: 40k4.ic.pinned's decision). In
@@ -92,7 +100,6 @@ def test_a_captain_who_joined_a_pinned_squad_may_not_shoot_and_is_told_it_is_pin
 
 
 @pytest.mark.rule("published.pinning", "40k3.char.must-assault", "40k4.assault.must-charge")
-@pytest.mark.xfail(strict=True, reason="judge round 35: a joined character is sent to act with his unit the pin or fall back holds")
 @EDITIONS
 def test_a_captain_who_joined_a_pinned_squad_may_not_assault_and_is_told_it_is_pinned(ruleset: str) -> None:
     """In the Assault phase of the pinned turn, the Boy 5" from the squad, the squad may not assault (published.pinning), nor the Captain with it or alone (he assaults when his unit does,
@@ -105,6 +112,26 @@ def test_a_captain_who_joined_a_pinned_squad_may_not_assault_and_is_told_it_is_p
     assert WITH_UNIT[ruleset] in error.rules
     reason = g.check({"do": "assault", "unit": "cap", "target": "boyz"}).reason
     assert reason.startswith("cap is part of tac, which is pinned") and "assault with tac" not in reason
+
+
+FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
+
+
+@pytest.mark.rule("published.pinning", "published.fleet-of-foot", "published.fleet")
+@EDITIONS
+def test_a_fleet_captain_who_joined_a_pinned_fleet_squad_may_not_run_and_is_told_it_is_pinned(ruleset: str) -> None:
+    """The squad and the Captain both have Fleet. He joins the pinned squad; in the Shooting phase neither may run:
+    the squad is pinned (published.pinning) and he runs only with it (published.fleet-of-foot; published.fleet). His
+    refusal names the pin, not "run with tac"."""
+    g = pinned_squad_and_captain(ruleset, fleet=True)
+    g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [18, 30]})
+    next_turn_to(g, "red", "shooting")
+    assert_illegal(g, {"do": "run", "unit": "tac", "to": [[20, 28], [22, 28], [24, 28], [18, 28]]},
+                   "published.pinning")
+    run = {"do": "run", "unit": "cap", "to": [[18, 28]]}
+    error = assert_illegal(g, run, "published.pinning")
+    assert FLEET[ruleset] in error.rules
+    assert g.check(run).reason.startswith("cap is part of tac, which is pinned: neither may run")
 
 
 @pytest.mark.rule("published.pinning", "40k4.ic.pinned", "40k3.ic.leave", "40k4.ic.leave")
@@ -146,7 +173,6 @@ def test_a_captain_joins_a_falling_back_squad_in_3rd_edition_only_and_may_not_le
     assert_illegal(g, {"do": "leave", "character": "cap", "to": [14, 30]}, "40k3.ic.falling-back")
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 35: a joined character is sent to act with his unit the pin or fall back holds")
 @pytest.mark.rule("published.fall-back", "40k3.char.must-assault", "40k3.ic.falling-back")
 def test_40k3_a_captain_who_joined_a_falling_back_squad_may_not_assault_and_is_told_it_falls_back() -> None:
     """3rd edition: the Captain joined the falling back squad. In the Assault phase, the Boy 5" away, neither the

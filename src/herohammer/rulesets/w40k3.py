@@ -977,6 +977,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  f"{shooter.id}'s shooting: the unit must fire at the same target",
                                  self.same_target_rule)
         if shooter.joined:
+            if hold := self.host_holds(state, shooter, "shoot", self.same_target_rule, self.join_rule,
+                                       falling_back=False):  # a falling back unit may shoot (published.fall-back)
+                return hold
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
                 f"shoot with {shooter.joined}", self.same_target_rule, self.join_rule,

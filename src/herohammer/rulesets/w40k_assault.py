@@ -47,7 +47,8 @@ class AssaultRules(PsychicPowerRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if problem := with_its_unit(unit, "assaults when its unit does", "assault with", self.must_assault_rule):
+        if problem := self.host_holds(state, unit, "assault", self.must_assault_rule) or \
+                with_its_unit(unit, "assaults when its unit does", "assault with", self.must_assault_rule):
             return problem
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")

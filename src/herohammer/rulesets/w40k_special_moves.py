@@ -198,7 +198,8 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if problem := with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
+        if problem := self.host_holds(state, unit, "run", self.fleet_rule) or \
+                with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
             return problem
         held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
         if held.has(Status.LOCKED):
