@@ -396,3 +396,51 @@ def test_a_squad_whose_captain_a_klaw_slew_tests_on_its_own_leadership_for_the_l
     assert ("Ld 8 -1 (tac 1)" if ruleset == "40k4" else "Ld 8 (tac 1)") in morale.message
     assert "core.test.leadership-choice" in morale.rules and not {"40k3.char.leadership",
                                                                   "40k4.char.leadership"} & set(morale.rules)
+
+
+# == 7. a Captain whose squad's combat goes on, or is won ===========================================================
+CONSOLIDATION = {"40k3": "published.40k3-consolidation", "40k4": "published.consolidation"}
+
+
+def squad_and_captain_locked_with_a_boy(ruleset: str) -> Game:
+    """Red's squad (two Marines) and its Captain, who touches no enemy, locked with one Boy; red's Assault phase."""
+    tac = {**squad("tac", 20, 20, n=2), "status": ["locked"]}
+    cap = {**hero("cap", 24, 20, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20.984, 7, ORK)]}
+    return game(scenario(ruleset, [tac, cap], [boyz], phase="assault"))
+
+
+@pytest.mark.xfail(strict=True, reason="judge round 35: a joined Captain is sent to consolidate with a squad still locked")
+@pytest.mark.rule("published.consolidation", "published.40k3-consolidation", "published.pile-in")
+@EDITIONS
+def test_a_captain_whose_squad_drew_its_combat_may_not_consolidate_and_is_told_it_is_still_locked(
+        ruleset: str) -> None:
+    """Everyone misses: a draw, the Boy still in base contact, the combat goes on. Neither the squad nor its Captain
+    may consolidate (published.consolidation; 3rd edition published.40k3-consolidation): his refusal says the squad
+    is still locked (published.pile-in), not "consolidate with tac", which is refused as well."""
+    g = squad_and_captain_locked_with_a_boy(ruleset)
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([1] * 12))
+    assert messages(events, "combat_result") == ["combat result: blue 0, red 0 wounds caused; a draw"]
+    assert_illegal(g, {"do": "consolidate", "unit": "tac", "to": [[20, 23], [22, 23], [24, 23]]}, "published.pile-in")
+    consolidate = {"do": "consolidate", "unit": "cap", "to": [[24, 23]]}
+    error = assert_illegal(g, consolidate, CONSOLIDATION[ruleset])
+    assert "published.pile-in" in error.rules
+    reason = g.check(consolidate).reason
+    assert reason.startswith("cap is part of tac, which may not consolidate: it is still locked in close combat")
+    assert "consolidate with tac" not in reason
+
+
+@pytest.mark.rule("published.consolidation", "published.40k3-consolidation", "40k4.cc.separate-unit")
+@EDITIONS
+def test_a_captain_whose_squad_slew_the_boy_consolidates_only_with_it(ruleset: str) -> None:
+    """The Marines slay the Boy (3rd edition: the one in base contact strikes; 4th: both, the second within 2" of
+    the first). The squad, no enemy left in base contact, may consolidate with its Captain
+    (published.consolidation; published.40k3-consolidation); he may not on his own, even though 4th edition fought
+    him as a unit of his own (40k4.cc.separate-unit): he is sent to consolidate with the squad, which may."""
+    g = squad_and_captain_locked_with_a_boy(ruleset)
+    faces = [6, 6, 1] if ruleset == "40k3" else [6, 6, 6, 6, 1, 1]
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice(faces))
+    assert messages(events, "casualties") == ["slain: b1"]
+    error = assert_illegal(g, {"do": "consolidate", "unit": "cap", "to": [[24, 23]]}, CONSOLIDATION[ruleset])
+    assert "consolidate with tac" in str(error)
+    assert_legal(g, {"do": "consolidate", "unit": "tac", "to": [[20, 23], [22, 23], [24, 23]]}, CONSOLIDATION[ruleset])
