@@ -3,7 +3,8 @@ Captain who joins a pinned squad and then would shoot or assault, a Captain who 
 edition) and then would assault, a squad and its Captain who fall back together and regroup, a Captain who joins a
 squad that regrouped, a leader whose falling back retinue is shot away, the casualties counted for Morale once a
 Captain joined a squad, a Captain lending his Leadership to a squad below half strength, a Captain killed
-outright in a combat his squad then loses, and a Fleet Captain who joins a pinned Fleet squad.
+outright in a combat his squad then loses, a Fleet Captain who joins a pinned Fleet squad, and a Captain who would
+consolidate after his squad's combat is drawn or won.
 
 Found wrong (first written as xfail(strict=True) tests, commit 914e7ae):
 - both editions: a Captain who joined a pinned squad was told, asking to shoot, "cap is part of tac and fires with it
@@ -15,14 +16,19 @@ Found wrong (first written as xfail(strict=True) tests, commit 914e7ae):
   asking to assault alone, "assault with tac", though a falling back unit may not assault (published.fall-back);
 - both editions (the same reading, its case written with the fix and checked to fail without it): a Fleet Captain
   who joined a pinned Fleet squad was told "run with tac".
+- both editions: a Captain whose squad drew its combat (the Boy still in base contact) was told, asking to
+  consolidate, "consolidate with tac", which is refused too: the squad is still locked (published.pile-in).
 
 Fixed (judge round 35), each xfail mark removed: ``MoraleRules.host_holds`` (w40k_morale) says what holds a joined
 character's unit from the act he asked for (pinned: no shot, assault or run; falling back: no assault or run; a
 falling back unit may still shoot), citing the hold's rule with the clause that makes him act with his unit;
 ``rule_shoot`` (w40k3), ``rule_assault`` (w40k_assault) and ``rule_run`` (w40k_special_moves) ask it before sending
-him to act with his unit.  Decision stated: published.pinning (judge round 35, rules.yaml).  Book entries:
+him to act with his unit; ``rule_consolidate`` (w40k_special_moves) says why his unit may not consolidate
+(``_no_consolidation``, the unit's own refusal) before sending him to consolidate with it.  Decisions stated:
+published.pinning and published.consolidation (judge round 35, rules.yaml).  Book entries:
 40k4-a-captain-who-joined-a-pinned-squad-neither-shoots-nor-assaults,
-40k3-a-captain-who-joined-a-falling-back-squad-may-not-assault.
+40k3-a-captain-who-joined-a-falling-back-squad-may-not-assault,
+40k4-a-captain-whose-squads-combat-goes-on-does-not-consolidate.
 
 Considered and left (each asserted as it stands):
 - a Captain joining a squad that regrouped this Movement phase is let through: the regroup holds the unit's own
@@ -410,7 +416,6 @@ def squad_and_captain_locked_with_a_boy(ruleset: str) -> Game:
     return game(scenario(ruleset, [tac, cap], [boyz], phase="assault"))
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 35: a joined Captain is sent to consolidate with a squad still locked")
 @pytest.mark.rule("published.consolidation", "published.40k3-consolidation", "published.pile-in")
 @EDITIONS
 def test_a_captain_whose_squad_drew_its_combat_may_not_consolidate_and_is_told_it_is_still_locked(
