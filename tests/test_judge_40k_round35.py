@@ -267,8 +267,10 @@ def test_the_odds_the_squad_regroups_with_its_captain_equal_brute_force(ruleset:
 def test_a_captain_whose_squad_regrouped_leaves_it_only_in_the_next_movement_phase(ruleset: str) -> None:
     """The squad regroups (a 6). The Captain is no longer held by the fall back, but a unit that regroups "cannot
     move any further during that Movement phase" (published.regroup): his leave is refused that phase, citing the
-    regroup with the leave clause. In blue's next Movement phase he leaves (40k3.ic.leave; 40k4.ic.leave)."""
+    regroup with the leave clause. In blue's next Movement phase he leaves (40k3.ic.leave; 40k4.ic.leave). Every
+    action of the sequence undone, the game stands as it began, its log empty."""
     g = squad_and_captain_under_fire(ruleset)
+    start = g.state
     shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, [6, 1, 1] + [6] + [1] + [5, 5] + [2, 2] + [6] * 6)
     next_turn_to(g, "blue", "movement")
     g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([3, 3]))
@@ -277,6 +279,11 @@ def test_a_captain_whose_squad_regrouped_leaves_it_only_in_the_next_movement_pha
     assert LEAVE[ruleset] in error.rules
     next_turn_to(g, "blue", "movement")
     assert_legal(g, {"do": "leave", "character": "cap", "to": away(g)}, LEAVE[ruleset])
+    g.apply({"do": "leave", "character": "cap", "to": away(g)})
+    assert g.state.unit("cap").joined is None
+    while g.log:
+        g.undo()
+    assert g.state == start
 
 
 @pytest.mark.rule("published.regroup", "40k3.ic.join", "40k4.ic.join")
