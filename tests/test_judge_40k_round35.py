@@ -180,6 +180,37 @@ def test_a_captain_whose_squad_fired_or_ran_is_told_so_not_sent_to_shoot_with_it
     assert reason.startswith(f"cap is part of tac, {words}") and "shoot with tac" not in reason
 
 
+@pytest.mark.xfail(strict=True, reason="judge round 35: a joined Captain is sent to assault or run with a squad that did")
+@pytest.mark.rule("published.assault-range", "40k3.char.must-assault", "40k4.assault.must-charge",
+                  "published.fleet-of-foot", "published.fleet")
+@EDITIONS
+@pytest.mark.parametrize("again", ["assault", "run"])
+def test_a_captain_whose_squad_assaulted_or_ran_is_told_so_not_sent_to_do_it_with_it(ruleset: str, again: str) -> None:
+    """The squad (Fleet) and its Captain (Fleet) assault the Boy in red's Assault phase, he with them (40k3.char.
+    must-assault; 40k4.assault.must-charge); or run in red's Shooting phase, he with them (published.fleet-of-foot;
+    published.fleet). Then the Captain asks to assault the Grot, or to run, on his own: refused, a unit assaults
+    once a turn (published.assault-range) and runs once. The refusal says his squad already did, not "assault with
+    tac" or "run with tac", which are refused as well."""
+    tac = squad("tac", 20, 30, rules=["fleet"])
+    cap = hero("cap", 18, 30, joined="tac", rules=["fleet"])
+    enemies = [{"id": "boyz", "models": [model("b1", 20, 35, 7, ORK)]},
+               {"id": "grots", "models": [model("g1", 30, 34, 7, ORK)]}]
+    g = game(scenario(ruleset, [tac, cap], enemies, phase="assault" if again == "assault" else "shooting"))
+    if again == "assault":
+        g.apply({"do": "assault", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([6] * 20))
+        assert g.state.unit("cap").has(Status.LOCKED)
+        action: dict[str, Any] = {"do": "assault", "unit": "cap", "target": "grots"}
+        rules, words = (WITH_UNIT[ruleset], "published.assault-range"), "which has already assaulted this turn"
+    else:
+        g.apply({"do": "run", "unit": "tac", "to": [[20, 28], [22, 28], [24, 28], [18, 28]]}, dice=ScriptedDice([6]))
+        action = {"do": "run", "unit": "cap", "to": [[18, 27]]}
+        rules, words = (FLEET[ruleset],), "which has already shot or run this turn"
+    error = assert_illegal(g, action, rules[0])
+    assert set(rules) <= set(error.rules)
+    reason = g.check(action).reason
+    assert reason.startswith(f"cap is part of tac, {words}") and f"{again} with tac" not in reason
+
+
 # == 2. a Captain who joins a squad falling back ===================================================================
 def falling_back_squad_and_captain(ruleset: str) -> Game:
     """Red's squad falling back, its enemy (a Boy) 5" away, so it may not regroup; the lone Captain 6" to its left.
