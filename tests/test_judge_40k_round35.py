@@ -3,10 +3,11 @@ Captain who joins a pinned squad and then would shoot or assault, a Captain who 
 edition) and then would assault, a squad and its Captain who fall back together and regroup, a Captain who joins a
 squad that regrouped, a leader whose falling back retinue is shot away, the casualties counted for Morale once a
 Captain joined a squad, a Captain lending his Leadership to a squad below half strength, a Captain killed
-outright in a combat his squad then loses, a Captain whose squad fired or ran asking to shoot, and a Captain who
-would consolidate after his squad's combat is drawn or won.
+outright in a combat his squad then loses, a Captain whose squad fired or ran asking to shoot, one whose squad
+assaulted or ran asking to assault or run, and a Captain who would consolidate after his squad's combat is drawn or
+won.
 
-Found wrong (first written as xfail(strict=True) tests, commits 914e7ae, dbfc3fd, 4cd1762):
+Found wrong (first written as xfail(strict=True) tests, commits 914e7ae, dbfc3fd, 4cd1762, d89feac):
 - both editions: a Captain who joined a pinned squad was told, asking to shoot, "cap is part of tac and fires with it
   at the same target: shoot with tac" (40k4.shoot.same-target; 3rd ed. published.shooting), and asking to assault
   "it assaults when its unit does (assault with tac)": each sent him to an action the pin forbids, and neither
@@ -18,6 +19,8 @@ Found wrong (first written as xfail(strict=True) tests, commits 914e7ae, dbfc3fd
   pinned shot case): a Fleet Captain who joined a pinned Fleet squad was told "run with tac";
 - both editions: a Captain whose squad had fired (he with it) or run was told, asking to shoot, "shoot with tac",
   which is refused as well (published.shooting: a unit shoots once; the Fleet rules: a run is instead of shooting);
+- both editions: a Captain whose squad had assaulted (he with it) was told, asking to assault another unit, "assault
+  with tac", and one whose squad had run, asking to run, "run with tac" (published.assault-range: once a turn);
 - both editions: a Captain whose squad drew its combat (the Boy still in base contact) was told, asking to
   consolidate, "consolidate with tac", which is refused too: the squad is still locked (published.pile-in).
 
@@ -25,14 +28,16 @@ Fixed (judge round 35), each xfail mark removed: ``MoraleRules.host_holds`` (w40
 character's unit from the act he asked for (pinned: no shot, assault or run; falling back: no assault or run; a
 falling back unit may still shoot), citing the hold's rule with the clause that makes him act with his unit;
 ``rule_shoot`` (w40k3), ``rule_assault`` (w40k_assault) and ``rule_run`` (w40k_special_moves) ask it before sending
-him to act with his unit, and ``_host_had_its_shooting`` (w40k3) says when his unit has fired or run;
+him to act with his unit; ``_host_had_its_shooting`` (w40k3) says when his unit has fired or run, and
+``MoraleRules.host_did`` when it has assaulted (asked by ``rule_assault``) or shot or run (asked by ``rule_run``);
 ``rule_consolidate`` (w40k_special_moves) says why his unit may not consolidate
 (``_no_consolidation``, the unit's own refusal) before sending him to consolidate with it.  Decisions stated:
-published.pinning, published.shooting and published.consolidation (judge round 35, rules.yaml).  Book entries:
+published.pinning, published.shooting, published.assault-range and published.consolidation (judge round 35,
+rules.yaml).  Book entries:
 40k4-a-captain-who-joined-a-pinned-squad-neither-shoots-nor-assaults,
 40k3-a-captain-who-joined-a-falling-back-squad-may-not-assault,
 40k4-a-captain-whose-squads-combat-goes-on-does-not-consolidate,
-40k4-a-captain-who-fired-with-his-squad-may-not-shoot-again.
+40k4-a-captain-who-fired-with-his-squad-may-not-shoot-again, 40k3-a-captain-whose-squad-assaulted-may-not-assault-again.
 
 Considered and left (each asserted as it stands):
 - a Captain joining a squad that regrouped this Movement phase is let through: the regroup holds the unit's own
@@ -180,7 +185,6 @@ def test_a_captain_whose_squad_fired_or_ran_is_told_so_not_sent_to_shoot_with_it
     assert reason.startswith(f"cap is part of tac, {words}") and "shoot with tac" not in reason
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 35: a joined Captain is sent to assault or run with a squad that did")
 @pytest.mark.rule("published.assault-range", "40k3.char.must-assault", "40k4.assault.must-charge",
                   "published.fleet-of-foot", "published.fleet")
 @EDITIONS

@@ -298,6 +298,21 @@ class MoraleRules(WoundRules):
                                  f"it regroups ({unit.id} acts only with {host.id})", "published.fall-back", *rules)
         return None
 
+    @staticmethod
+    def host_did(state: GameState, unit: Unit, done: frozenset[Status], did: str, why: str,
+                 *rules: str) -> Ruling | None:
+        """Refuse a joined character's act of his own that his unit (or a member of it) has already made this turn
+        (``done``: the statuses that say so), he with it. None for a character on his own, or while his unit has not.
+
+        ``did`` says what the unit did ("has already assaulted this turn"), ``why`` why it may not again. He acts
+        only with his unit, so sending him to act with it would send him to an act refused as well. Decision (judge
+        round 35): before, he was told to "assault with tac" or "run with tac" of a squad that had.
+        """
+        if not unit.joined or not any(u.status & done for u in state.combined(unit.joined)):
+            return None
+        return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {did}: {why}, and {unit.id} acts only "
+                             f"with {unit.joined}", *dict.fromkeys(rules))
+
     def _pinned(self, unit: Unit, doing: str) -> Ruling | None:
         """Refuse what a pinned unit may not do in its pinned turn (move, shoot, assault, run)."""
         if unit.has(Status.PINNED):

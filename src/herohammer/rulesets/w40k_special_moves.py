@@ -41,6 +41,8 @@ CONSOLIDATE_MOST_INCHES = 6.0  # a D6 (published.consolidation)
 INFILTRATE_INCHES = 18.0
 INFILTRATE_HIDDEN_INCHES = 12.0
 EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
+#: A unit that has had its Shooting phase (``rule_run``: a character joined to it runs with it, instead of shooting).
+_SHOT_OR_RAN = frozenset({Status.SHOT, Status.RAN})
 
 
 def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]
@@ -199,6 +201,8 @@ class SpecialMoves(CombatRules):
         if problem := self._own_active(state, unit):
             return problem
         if problem := self.host_holds(state, unit, "run", self.fleet_rule) or \
+                self.host_did(state, unit, _SHOT_OR_RAN, "has already shot or run this turn", "a run is instead of "
+                              "shooting", self.fleet_rule) or \
                 with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
             return problem
         held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
