@@ -128,7 +128,8 @@ def test_a_captain_who_joined_a_pinned_squad_may_neither_shoot_nor_run_and_is_to
 @pytest.mark.rule("published.pinning", "40k3.char.must-assault", "40k4.assault.must-charge")
 @EDITIONS
 def test_a_captain_who_joined_a_pinned_squad_may_not_assault_and_is_told_it_is_pinned(ruleset: str) -> None:
-    """In the Assault phase of the pinned turn, the Boy 5" from the squad, the squad may not assault (published.pinning), nor the Captain with it or alone (he assaults when his unit does,
+    """In the Assault phase of the pinned turn, the Boy 5" from the squad, the squad may not assault
+    (published.pinning), nor the Captain with it or alone (he assaults when his unit does,
     40k3.char.must-assault; 40k4.assault.must-charge): his refusal names the pin, not "assault with tac"."""
     g = pinned_squad_and_captain(ruleset)
     g.apply({"do": "join", "character": "cap", "unit": "tac", "to": [18, 30]})
@@ -220,7 +221,8 @@ def falling_back_squad_and_captain(ruleset: str) -> Game:
     """Red's squad falling back, its enemy (a Boy) 5" away, so it may not regroup; the lone Captain 6" to its left.
     Red's Movement phase."""
     tac = squad("tac", 20, 30, status=["falling_back"])
-    return game(scenario(ruleset, [tac, hero("cap", 14, 30)], [{"id": "boyz", "models": [model("b1", 22, 35.5, 7, ORK)]}]))
+    boyz = {"id": "boyz", "models": [model("b1", 22, 35.5, 7, ORK)]}
+    return game(scenario(ruleset, [tac, hero("cap", 14, 30)], [boyz]))
 
 
 @pytest.mark.rule("40k3.ic.falling-back", "40k4.ic.falling-back", "40k3.ic.join", "published.fall-back",
@@ -251,6 +253,11 @@ def test_a_captain_joins_a_falling_back_squad_in_3rd_edition_only_and_then_may_n
 
 
 # == 3. a squad and its Captain fall back together and regroup ====================================================
+#: The heavy bolter's volley that breaks the squad: one hit of three (6 1 1), it wounds (6), the save fails (1); the
+#: Morale check rolls 10 (5 5), failed in both editions; the fall back rolls 4" (2 2); spare dice for the phase's end.
+BROKEN = [6, 1, 1] + [6] + [1] + [5, 5] + [2, 2] + [6] * 6
+
+
 def squad_and_captain_under_fire(ruleset: str) -> Game:
     """Blue's squad of three Marines (Ld8) and the Captain (Ld7) who joined it at its right end, 20" from red's
     heavy bolter; red's Shooting phase."""
@@ -274,8 +281,7 @@ def test_a_squad_and_its_captain_fall_back_together_and_he_may_not_leave_it(rule
     rolls 10 and fails: the squad falls back 4", the Captain with it. In blue's Movement phase he may not leave it
     (40k3.ic.falling-back; 40k4.ic.falling-back), the game left as it was."""
     g = squad_and_captain_under_fire(ruleset)
-    events = shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"},
-                             [6, 1, 1] + [6] + [1] + [5, 5] + [2, 2] + [6] * 6)
+    events = shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, BROKEN)
     [morale] = kinds(events, "morale")
     assert "1 of 4 models" in morale.message and morale.message.endswith("fails")
     assert ("Ld 7 (Cap)" if ruleset == "40k3" else "Ld 8") in morale.message
@@ -296,7 +302,7 @@ def test_the_odds_the_squad_regroups_with_its_captain_equal_brute_force(ruleset:
     (40k4.char.leadership), P(2D6 <= 8) = 26/36 = 13/18 (red's heavy bolter is in sight: no +1). The enumeration
     equals brute force and these fractions."""
     g = squad_and_captain_under_fire(ruleset)
-    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, [6, 1, 1] + [6] + [1] + [5, 5] + [2, 2] + [6] * 6)
+    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, BROKEN)
     next_turn_to(g, "blue", "movement")
     regroup = {"do": "regroup", "unit": "tac"}
     ruling = g.check(regroup)
@@ -326,7 +332,7 @@ def test_a_captain_whose_squad_regrouped_leaves_it_only_in_the_next_movement_pha
     action of the sequence undone, the game stands as it began, its log empty."""
     g = squad_and_captain_under_fire(ruleset)
     start = g.state
-    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, [6, 1, 1] + [6] + [1] + [5, 5] + [2, 2] + [6] * 6)
+    shoot_then_test(g, {"do": "shoot", "unit": "hb", "target": "tac"}, BROKEN)
     next_turn_to(g, "blue", "movement")
     g.apply({"do": "regroup", "unit": "tac"}, dice=ScriptedDice([3, 3]))
     assert not g.state.unit("cap").has(Status.FALLING_BACK)
@@ -366,7 +372,8 @@ def test_a_leader_whose_falling_back_retinue_is_shot_away_regroups_alone_and_joi
     may still not move that phase (published.regroup). In blue's next Movement phase he joins the Veterans: his
     retinue destroyed, nothing holds him (40k4.char.retinue)."""
     blue = [squad("guard", 20, 30, n=1, rules=["retinue"], status=["falling_back"]),
-            hero("lead", 22, 30, joined="guard", rules=["retinue"], status=["falling_back"]), squad("vets", 28, 30, n=2)]
+            hero("lead", 22, 30, joined="guard", rules=["retinue"], status=["falling_back"]),
+            squad("vets", 28, 30, n=2)]
     red = [{"id": "hb", "models": [{**model("G", 21, 10), "weapons": ["heavy bolter"]}]}]
     g = game(scenario(ruleset, red, blue, phase="shooting"))
     g.apply({"do": "shoot", "unit": "hb", "target": "guard"}, dice=ScriptedDice([6, 6, 1, 6, 6, 1, 6] + [1] * 8))

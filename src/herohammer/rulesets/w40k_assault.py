@@ -28,6 +28,7 @@ from .w40k_psychic import PsychicPowerRules
 #: A unit that has assaulted this turn (``rule_assault``: a character joined to it assaults with it, once).
 _ASSAULTED = frozenset({Status.ASSAULTED, Status.CHARGED})
 
+
 class AssaultRules(PsychicPowerRules):
     """Assault: who may assault whom, how far, and the move into base contact."""
 

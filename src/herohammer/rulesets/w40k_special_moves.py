@@ -284,8 +284,9 @@ class SpecialMoves(CombatRules):
             return problem
         if unit.joined and (held := self._no_consolidation(state.unit(unit.joined), rule)) is not None:
             # judge round 35: not sent to "consolidate with" a unit that may not (he consolidates only with it)
-            return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {held.reason.removeprefix(f'{unit.joined} ')};"
-                                 f" {unit.id} consolidates only with it", *held.rules)
+            why = held.reason.removeprefix(f"{unit.joined} ")
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {why}; {unit.id} consolidates only with "
+                                 "it", *held.rules)
         if problem := with_its_unit(unit, "consolidates when its unit does", "consolidate with", rule):
             return problem
         if (held := self._no_consolidation(unit, rule)) is not None:
