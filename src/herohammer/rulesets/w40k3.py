@@ -977,6 +977,9 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                                  f"{shooter.id}'s shooting: the unit must fire at the same target",
                                  self.same_target_rule)
         if shooter.joined:
+            if hold := self.host_holds(state, shooter, "shoot", self.same_target_rule, self.join_rule,
+                                       falling_back=False) or self._host_had_its_shooting(state, shooter):
+                return hold  # a falling back unit may still shoot (published.fall-back)
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
                 f"shoot with {shooter.joined}", self.same_target_rule, self.join_rule,
@@ -997,6 +1000,24 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
             return refused
         return ruling
+
+    @implements("published.shooting", "published.fleet-of-foot", "published.fleet")
+    def _host_had_its_shooting(self, state: GameState, shooter: Unit) -> Ruling | None:
+        """Refuse a joined character's shot once his unit has had its Shooting phase: it fired (he with it, at its
+        target) or ran instead. He fires only with it, and it may not again: judge round 35 (before, he was sent to
+        "shoot with" it, which is refused as well). None while his unit may still shoot."""
+        host = state.unit(shooter.joined or shooter.id)
+        with_it = (self.same_target_rule, self.join_rule)
+        if host.has(Status.RAN):
+            return Ruling.forbid(f"{shooter.id} is part of {host.id}, which ran this Shooting phase instead of "
+                                 f"shooting: neither may shoot ({shooter.id} fires only with {host.id})",
+                                 *dict.fromkeys((self.fleet_rule, *with_it)))
+        if host.has(Status.SHOT):
+            at = state.target_fired_at(host.id)
+            return Ruling.forbid(f"{shooter.id} is part of {host.id}, which has already shot this turn"
+                                 f"{f' (at {at})' if at else ''}: a unit shoots once a Shooting phase, and "
+                                 f"{shooter.id} fires only with it", *dict.fromkeys(("published.shooting", *with_it)))
+        return None
 
     # == what the active side may do ==================================================
     def candidate_actions(self, state: GameState) -> Iterator[Action]:

@@ -25,6 +25,10 @@ from .w40k_wounds import rolls_since
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
 
+#: A unit that has assaulted this turn (``rule_assault``: a character joined to it assaults with it, once).
+_ASSAULTED = frozenset({Status.ASSAULTED, Status.CHARGED})
+
+
 class AssaultRules(PsychicPowerRules):
     """Assault: who may assault whom, how far, and the move into base contact."""
 
@@ -47,7 +51,10 @@ class AssaultRules(PsychicPowerRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if problem := with_its_unit(unit, "assaults when its unit does", "assault with", self.must_assault_rule):
+        if problem := self.host_holds(state, unit, "assault", self.must_assault_rule) or \
+                self.host_did(state, unit, _ASSAULTED, "has already assaulted this turn", "a unit assaults once a "
+                              "turn", "published.assault-range", self.must_assault_rule) or \
+                with_its_unit(unit, "assaults when its unit does", "assault with", self.must_assault_rule):
             return problem
         if unit.has(Status.ASSAULTED) or unit.has(Status.CHARGED):
             return Ruling.forbid(f"{unit.id} has already assaulted this turn", "published.assault-range")

@@ -275,6 +275,44 @@ class MoraleRules(WoundRules):
         extra = frozenset().union(*[u.status & _HOLDS for u in members[1:]]) - unit.status
         return unit.with_status(*extra) if extra else unit
 
+    @implements("published.pinning", "published.fall-back")
+    def host_holds(self, state: GameState, unit: Unit, doing: str, *rules: str,
+                   falling_back: bool = True) -> Ruling | None:
+        """Refuse a joined character's act that the unit he is part of is held from: pinned (no shot, assault or run),
+        or falling back (no assault or run; ``falling_back`` False where a falling back unit may still act, as it
+        shoots). None for a character on his own, or one whose unit is free to act.
+
+        He acts only with his unit (``rules``: the clause that says so), so sending him to act with it would send him
+        to an act the hold refuses as well; the refusal names the hold and its rule instead. Decision (judge round
+        35): before, a Captain who joined a pinned squad was told to "shoot with tac" or "assault with tac".
+        """
+        if not unit.joined:
+            return None
+        host = self.with_members_holds(state, state.unit(unit.joined))
+        if host.has(Status.PINNED):
+            return Ruling.forbid(f"{unit.id} is part of {host.id}, which is pinned: neither may {doing} until its "
+                                 f"pinned turn is over ({unit.id} acts only with {host.id})", "published.pinning",
+                                 *rules)
+        if falling_back and host.has(Status.FALLING_BACK):
+            return Ruling.forbid(f"{unit.id} is part of {host.id}, which is falling back: neither may {doing} until "
+                                 f"it regroups ({unit.id} acts only with {host.id})", "published.fall-back", *rules)
+        return None
+
+    @staticmethod
+    def host_did(state: GameState, unit: Unit, done: frozenset[Status], did: str, why: str,
+                 *rules: str) -> Ruling | None:
+        """Refuse a joined character's act of his own that his unit (or a member of it) has already made this turn
+        (``done``: the statuses that say so), he with it. None for a character on his own, or while his unit has not.
+
+        ``did`` says what the unit did ("has already assaulted this turn"), ``why`` why it may not again. He acts
+        only with his unit, so sending him to act with it would send him to an act refused as well. Decision (judge
+        round 35): before, he was told to "assault with tac" or "run with tac" of a squad that had.
+        """
+        if not unit.joined or not any(u.status & done for u in state.combined(unit.joined)):
+            return None
+        return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {did}: {why}, and {unit.id} acts only "
+                             f"with {unit.joined}", *dict.fromkeys(rules))
+
     def _pinned(self, unit: Unit, doing: str) -> Ruling | None:
         """Refuse what a pinned unit may not do in its pinned turn (move, shoot, assault, run)."""
         if unit.has(Status.PINNED):

@@ -41,6 +41,8 @@ CONSOLIDATE_MOST_INCHES = 6.0  # a D6 (published.consolidation)
 INFILTRATE_INCHES = 18.0
 INFILTRATE_HIDDEN_INCHES = 12.0
 EMBARK_INCHES = 2.0  # a passenger boards from, and is set down, within 2" of its transport
+#: A unit that has had its Shooting phase (``rule_run``: a character joined to it runs with it, instead of shooting).
+_SHOT_OR_RAN = frozenset({Status.SHOT, Status.RAN})
 
 
 def plan_members(state: GameState, members: Sequence[Unit], positions: Sequence[geo.Point]
@@ -198,7 +200,10 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
-        if problem := with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
+        if problem := self.host_holds(state, unit, "run", self.fleet_rule) or \
+                self.host_did(state, unit, _SHOT_OR_RAN, "has already shot or run this turn", "a run is instead of "
+                              "shooting", self.fleet_rule) or \
+                with_its_unit(unit, "runs when its unit does", "run with", self.fleet_rule):
             return problem
         held = self.with_members_holds(state, unit)  # its characters' holds hold it (session 30)
         if held.has(Status.LOCKED):
@@ -256,6 +261,18 @@ class SpecialMoves(CombatRules):
         return state, events + more
 
     # == consolidation after a close combat (both editions) ==============================
+    @staticmethod
+    def _no_consolidation(unit: Unit, rule: str) -> Ruling | None:
+        """Refuse the consolidation of a unit its close combat did not leave free this phase (None: it may)."""
+        if unit.has(Status.MAY_CONSOLIDATE):
+            return None
+        if unit.has(Status.LOCKED):  # locked still: in base contact, or an enemy of its combat within Pile In reach
+            return Ruling.forbid(f"{unit.id} may not consolidate: it is still locked in close combat (an enemy in "
+                                 "base contact, or one within two Pile In moves: the combat goes on)", rule,
+                                 "published.pile-in")
+        return Ruling.forbid(f"{unit.id} may not consolidate: only a unit that a close combat's result left with "
+                             "no enemy in base contact this Assault phase consolidates, once", rule)
+
     @implements("published.consolidation", "published.40k3-consolidation", "published.pile-in")
     def rule_consolidate(self, state: GameState, action: Consolidate) -> Ruling:
         """Rule on a consolidation: a unit its close combat left free this phase moves up to D6" towards its places;
@@ -265,15 +282,15 @@ class SpecialMoves(CombatRules):
         unit = state.unit(action.unit)
         if problem := self._own_active(state, unit):
             return problem
+        if unit.joined and (held := self._no_consolidation(state.unit(unit.joined), rule)) is not None:
+            # judge round 35: not sent to "consolidate with" a unit that may not (he consolidates only with it)
+            why = held.reason.removeprefix(f"{unit.joined} ")
+            return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {why}; {unit.id} consolidates only with "
+                                 "it", *held.rules)
         if problem := with_its_unit(unit, "consolidates when its unit does", "consolidate with", rule):
             return problem
-        if not unit.has(Status.MAY_CONSOLIDATE):
-            if unit.has(Status.LOCKED):  # locked still: in base contact, or an enemy of its combat within Pile In reach
-                return Ruling.forbid(f"{unit.id} may not consolidate: it is still locked in close combat (an enemy in "
-                                     "base contact, or one within two Pile In moves: the combat goes on)", rule,
-                                     "published.pile-in")
-            return Ruling.forbid(f"{unit.id} may not consolidate: only a unit that a close combat's result left with "
-                                 "no enemy in base contact this Assault phase consolidates, once", rule)
+        if (held := self._no_consolidation(unit, rule)) is not None:
+            return held
         members = state.combined(unit.id)
         if wrong := self._positions_problem(state, members, action.to):
             return Ruling.forbid(wrong, rule)
