@@ -56,11 +56,11 @@ from typing import Any
 import pytest
 
 from herohammer.action_odds import action_odds
-from herohammer.cli import main
 from herohammer.errors import HerohammerError, IllegalActionError, ScenarioError
 from herohammer.game import Game
 from herohammer.scenario import state_from_data
 
+from _cli import run
 from _w40k import game, model, scenario
 
 D6 = range(1, 7)
@@ -81,16 +81,6 @@ def characteristic_brute(value: int, reroll_failed: bool = False) -> Fraction:
 def leadership_brute(target: int) -> Fraction:
     """The chance 2D6 total at most the target."""
     return Fraction(sum(a + b <= target for a, b in product(D6, D6)), 36)
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the CLI in-process: (exit status, stdout, stderr), whether it returns or exits."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
