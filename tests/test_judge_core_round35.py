@@ -42,7 +42,8 @@ Book entry: core-a-dash-in-the-odds-and-a-test-s-odds-through-the-game.
 Considered and left: the seed gives no automatic pass to a characteristic test's natural 1 nor to a Leadership
 test's double 1 (only The 9th Age's Insane Heroism, a ruleset hook, does), and the engine gives none: asserted
 here.  A test of Wounds reads the profile's value, not the Wounds left; the seed is silent and it was left.
-``odds leadership`` takes no modifier (the test action does, through ``odds action``).
+``odds leadership`` takes no modifier (the test action does, through ``odds action``).  ``odds psychic`` took no
+'-' for the psyker's Leadership or Toughness; since session 38 it does, as the other odds commands.
 """
 
 from __future__ import annotations
@@ -187,6 +188,26 @@ def test_a_dash_is_0_in_the_odds_commands(mark: str, capsys: pytest.CaptureFixtu
     # the highest of '-' and 4 is 4
     several = run_json(["odds", "test", mark, "4"], capsys)
     assert Fraction(several["result"]["pass"]) == characteristic_brute(4)
+
+
+@pytest.mark.rule("core.profile.dash", "40k3.psyker.test")
+@pytest.mark.parametrize("mark", ["-", "*"])
+def test_a_dash_is_0_in_the_psychic_odds(mark: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``odds psychic`` reads a printed '-' (or '*') as 0 as the other odds commands do: a psyker of Leadership '-'
+    has the odds of Ld 0, a Toughness '-' against 3rd edition Perils those of T 0, and each answer cites
+    core.profile.dash; 4th edition's Perils reads no Toughness, so a '-' given there is no value used and not cited
+    (until session 38 the command refused '-' as not a whole number)."""
+    dashed_ld = run_json(["odds", "psychic", mark], capsys)
+    zero_ld = run_json(["odds", "psychic", "0"], capsys)
+    assert dashed_ld["result"] == zero_ld["result"]
+    assert dashed_ld["rules"] == [*zero_ld["rules"], "core.profile.dash"]
+    dashed_t = run_json(["odds", "psychic", "9", "--toughness", mark, "--wounds", "2"], capsys)
+    zero_t = run_json(["odds", "psychic", "9", "--toughness", "0", "--wounds", "2"], capsys)
+    assert dashed_t["result"] == zero_t["result"] and "core.profile.dash" in dashed_t["rules"]
+    fourth = run_json(["odds", "psychic", "9", "--toughness", mark, "--ruleset", "40k4"], capsys)
+    assert "core.profile.dash" not in fourth["rules"]
+    code, _, err = run(["odds", "psychic", "nine"], capsys)
+    assert code == 2 and "'-' or '*' for a value of 0 (core.profile.dash)" in err and "Traceback" not in err
 
 
 # == 6. a value modified past the limits ==========================================================================

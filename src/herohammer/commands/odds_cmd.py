@@ -44,9 +44,10 @@ def register(sub: Any) -> argparse.ArgumentParser:
     p.set_defaults(run=_run_leadership)
 
     p = queries.add_parser("psychic", help="a psychic test with Perils of the Warp (40k3.psyker.*; 40k4: published.40k4-psychic-test, published.40k4-perils-of-the-warp)")
-    p.add_argument("ld", metavar="LD", type=whole_number("LD", 0, 10), help="the psyker's Leadership, 0..10")
-    p.add_argument("--toughness", type=whole_number("--toughness", 0, 10), default=None,
-                   help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part)")
+    p.add_argument("ld", metavar="LD", type=characteristic("LD"), help="the psyker's Leadership, 0..10 ('-' is 0)")
+    p.add_argument("--toughness", type=characteristic("--toughness"), default=None,
+                   help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part; "
+                        "'-' is 0)")
     p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1,
                    help="the psyker's Wounds, 1..10 (default 1): the odds that Perils slays it")
     p.add_argument("--inv", type=roll_needed("--inv"), default=None,
@@ -149,7 +150,8 @@ def _run_psychic(args: argparse.Namespace) -> int:
     reads = chosen.perils_reads  # an input given that this edition's Perils does not read is named
     if "toughness" in reads and args.wounds > 1:  # a Perils hit with a Strength may slay him outright
         rules += ("published.instant-death",)
-    shown = (f" T{toughness}" if "toughness" in reads else "") + f" W{args.wounds}" + (
+    rules += dashed(args.ld, args.toughness if "toughness" in reads else None)
+    shown = (f" T{_printed(toughness)}" if "toughness" in reads else "") + f" W{args.wounds}" + (
         f" Inv{args.inv}+" if args.inv and "invulnerable" in reads else "")
     unused = [f"--{name} not used" for name, value in (("toughness", args.toughness), ("inv", args.inv))
               if value is not None and {"inv": "invulnerable"}.get(name, name) not in reads]
@@ -157,7 +159,7 @@ def _run_psychic(args: argparse.Namespace) -> int:
     if args.ld < 2:  # fail and power_used overlap: a 2 over Ld 0 or 1 fails, yet the power is still used
         note += (f"; against Ld {args.ld} a 2 fails the test yet still uses the power ({chosen.power_on_two_rule}): "
                  "it is counted in both fail and power_used")
-    title = f"Psychic test, Ld {args.ld},{shown}, {args.ruleset}{note} ({', '.join(rules)})"
+    title = f"Psychic test, Ld {_printed(args.ld)},{shown}, {args.ruleset}{note} ({', '.join(rules)})"
     return _show(args, title, rows, rules, args.ruleset)
 
 
