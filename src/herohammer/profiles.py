@@ -60,6 +60,10 @@ _BY_LOWER.update({"m": Characteristic.ADV, "ld": Characteristic.LD})
 _TOKEN = re.compile(r"^([A-Za-z]+)(.*)$")
 
 
+#: What a profile prints for a characteristic of 0 (core.profile.dash).
+DASHES = frozenset({"-", "*"})
+
+
 @implements("core.profile.dash")
 def parse_value(text: str | int, name: str = "value", high: int = CHARACTERISTIC_MAX) -> int:
     """Read one printed characteristic; '-' and '*' mean 0 (core.profile.dash)."""
@@ -69,7 +73,7 @@ def parse_value(text: str | int, name: str = "value", high: int = CHARACTERISTIC
         value = text
     else:
         raw = text.strip()
-        if raw in ("-", "*", ""):
+        if raw in DASHES or raw == "":
             if raw == "":
                 raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
             return 0
@@ -86,7 +90,7 @@ def parse_save(text: str | int | None, name: str = "Sv") -> int | None:
     if text is None:
         return None
     raw = str(text).strip()
-    if raw in ("-", "*"):
+    if raw in DASHES:
         return None
     return parse_roll_needed(raw, name)  # dice notation is read in one place
 

@@ -36,6 +36,7 @@ from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
 from .outcome_labels import UNIT_EVENTS
 from .parallel import run_chunks
+from .profiles import DASHES
 from .scenario import parse_text
 from .simulate import canonical_hash, fresh_seed, simulate
 
@@ -83,7 +84,7 @@ def _split_top_level(raw: str) -> list[str]:
 def _scalar(text: str) -> Any:
     """Read one value as YAML; '-' and '*' stay text (a profile's dash), a bad one fails naming it."""
     text = text.strip()
-    if text in ("", "-", "*"):
+    if text == "" or text in DASHES:
         return text
     try:
         return parse_text(text, "YAML", "--vary", MAX_ACTION_CHARS)

@@ -11,6 +11,7 @@ from ..catalogue import implements
 from ..dice import Reroll
 from ..errors import HerohammerError
 from ..notation import DiceAmount, parse_amount, parse_roll_needed
+from ..profiles import DASHES
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -104,7 +105,7 @@ def characteristic(name: str, low: int = 0, high: int = 10) -> Callable[[str], i
     whole = whole_number(name, low, high)
 
     def parse(text: str) -> int:
-        if text.strip() in ("-", "*"):
+        if text.strip() in DASHES:  # as a profile's parse_value reads it
             return Dashed(0)
         try:
             return whole(text)

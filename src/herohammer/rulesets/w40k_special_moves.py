@@ -262,16 +262,16 @@ class SpecialMoves(CombatRules):
 
     # == consolidation after a close combat (both editions) ==============================
     @staticmethod
-    def _no_consolidation(unit: Unit, rule: str) -> Ruling | None:
-        """Refuse the consolidation of a unit its close combat did not leave free this phase (None: it may)."""
+    def _no_consolidation(unit: Unit, rule: str) -> tuple[str, tuple[str, ...]] | None:
+        """Say why a unit its close combat did not leave free this phase may not consolidate, with the rules (None:
+        it may); the unit's own refusal and a joined character's both say it."""
         if unit.has(Status.MAY_CONSOLIDATE):
             return None
         if unit.has(Status.LOCKED):  # locked still: in base contact, or an enemy of its combat within Pile In reach
-            return Ruling.forbid(f"{unit.id} may not consolidate: it is still locked in close combat (an enemy in "
-                                 "base contact, or one within two Pile In moves: the combat goes on)", rule,
-                                 "published.pile-in")
-        return Ruling.forbid(f"{unit.id} may not consolidate: only a unit that a close combat's result left with "
-                             "no enemy in base contact this Assault phase consolidates, once", rule)
+            return ("may not consolidate: it is still locked in close combat (an enemy in base contact, or one within "
+                    "two Pile In moves: the combat goes on)", (rule, "published.pile-in"))
+        return ("may not consolidate: only a unit that a close combat's result left with no enemy in base contact "
+                "this Assault phase consolidates, once", (rule,))
 
     @implements("published.consolidation", "published.40k3-consolidation", "published.pile-in")
     def rule_consolidate(self, state: GameState, action: Consolidate) -> Ruling:
@@ -284,13 +284,13 @@ class SpecialMoves(CombatRules):
             return problem
         if unit.joined and (held := self._no_consolidation(state.unit(unit.joined), rule)) is not None:
             # judge round 35: not sent to "consolidate with" a unit that may not (he consolidates only with it)
-            why = held.reason.removeprefix(f"{unit.joined} ")
+            why, rules = held
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}, which {why}; {unit.id} consolidates only with "
-                                 "it", *held.rules)
+                                 "it", *rules)
         if problem := with_its_unit(unit, "consolidates when its unit does", "consolidate with", rule):
             return problem
         if (held := self._no_consolidation(unit, rule)) is not None:
-            return held
+            return Ruling.forbid(f"{unit.id} {held[0]}", *held[1])
         members = state.combined(unit.id)
         if wrong := self._positions_problem(state, members, action.to):
             return Ruling.forbid(wrong, rule)
