@@ -6,7 +6,7 @@ move, join, run or shoot again; a psyker who suffered Perils of the Warp (or pas
 again in the same turn; and the exact odds that a squad is cut down around its Captain in a fight, edition by
 edition.
 
-Found wrong (first written as xfail(strict=True) tests):
+Found wrong (first written as xfail(strict=True) tests, commit 3266c31):
 - both editions: once a close combat had been fought in an Assault phase, a unit could still assault: a Captain who
   slew the Boy he was locked with (before or after his consolidation), a Captain whose squad was cut down around him
   in the fight, and a squad of Veterans that fought no combat, were each allowed to assault the Grots 5" away, and
@@ -17,6 +17,12 @@ Found wrong (first written as xfail(strict=True) tests):
   (http://redelf.narod.ru/w40k/w40k_z_assault.html: "1. Declare Charges ... 2. Move Charging Units ... 3. Fight
   Close Combat") has the same order. A character the combat left alone is a unit of his own
   (40k3.ic.no-last-man, 40k4.char.no-last-man) but he, too, had his Assault phase's charges behind him.
+
+Fixed (judge round 36), each xfail mark removed: ``charges_over`` (w40k_assault), asked by ``rule_assault`` right
+after the side's own turn is checked, refuses an assault once a unit of the phase has the ``fought`` status (set by
+a fight, cleared when the phase ends), naming the unit itself when it fought, else the units that did, citing
+published.assault-range. Decision stated: published.assault-range (judge round 36, rules.yaml). Book entry:
+40k4-a-captain-left-alone-by-his-combat-consolidates-and-does-not-assault.
 
 Considered and left (each asserted as it stands):
 - a squad slain around its Captain by the Dangerous Terrain tests of its move leaves him a unit of his own that has
@@ -95,7 +101,6 @@ SLAYS_THE_BOY = [6, 6, 6] + [6, 6, 6] + [1, 1, 1]
 
 @pytest.mark.rule("published.assault-range", "40k3.ic.assault-alone", "40k4.assault.alone",
                   "published.consolidation", "published.40k3-consolidation")
-@pytest.mark.xfail(strict=True, reason="judge round 36: an assault is let through after a close combat was fought")
 @EDITIONS
 def test_a_captain_who_won_his_combat_may_not_assault_again_in_that_assault_phase(ruleset: str) -> None:
     """The Captain slays the Boy: no enemy is left in base contact, and he may consolidate (published.consolidation;
@@ -135,7 +140,6 @@ CUT_DOWN = [6, 1] + [6] + [1] + SLAYS_THE_BOY
 
 @pytest.mark.rule("published.assault-range", "40k3.ic.no-last-man", "40k4.char.no-last-man",
                   "40k4.cc.separate-unit", "published.combat-resolution")
-@pytest.mark.xfail(strict=True, reason="judge round 36: an assault is let through after a close combat was fought")
 @EDITIONS
 def test_a_captain_whose_squad_was_cut_down_around_him_may_not_assault_after_the_fight(ruleset: str) -> None:
     """Before any combat is fought the Veterans may assault the Grots. The Stealer slays the Marine, the Captain the
