@@ -222,6 +222,33 @@ def test_a_captain_whose_squad_the_swamp_slew_as_it_ran_neither_runs_nor_shoots_
         assert_illegal(g, {"do": "assault", "unit": "cap", "target": "boyz"}, "published.fleet-of-foot")
 
 
+@pytest.mark.rule("40k3.ic.join", "40k3.ic.movement-phase-only", "40k4.ic.join", "40k4.ic.movement-phase-only")
+@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(
+    strict=True, reason="judge round 36: a 3rd edition move beside a locked squad says nothing")), "40k4"])
+def test_a_captain_who_ends_his_move_beside_a_locked_squad_does_not_join_it_and_is_told_why(ruleset: str) -> None:
+    """Red's squad is locked with a Boy; the lone Captain moves to 1" from its nearest Marine. Joining happens only in
+    the Movement phase, never during close combat (40k3.ic.movement-phase-only; 40k4.ic.movement-phase-only): a
+    declared join is refused in both editions, the game unchanged. 3rd edition joins a character who ends any move
+    within 2" (40k3.ic.join): his plain move is allowed, he does not join the locked squad, and the move's events say
+    so and why; before judge round 36 they said nothing. 4th edition: he moves, joined to nothing, as he declared no
+    join (40k4.ic.join)."""
+    tac = {**squad("tac", 20, 20, n=2), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20.984, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, hero("cap", 28, 18)], [boyz]))
+    phase_only = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}[ruleset]
+    error = assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [23, 19]}, phase_only)
+    assert "tac is locked in close combat" in str(error)
+    events = g.apply({"do": "move", "unit": "cap", "to": [[23, 19]]})
+    assert g.state.unit("cap").joined is None and not g.state.unit("cap").has(Status.LOCKED)
+    if ruleset == "40k4":
+        assert not kinds(events, "join")
+        return
+    [join] = kinds(events, "join")
+    assert join.message.startswith('cap ends its move within 2" of tac but does not join it: tac is locked in close '
+                                   "combat")
+    assert {"40k3.ic.join", "40k3.ic.movement-phase-only"} <= set(join.rules)
+
+
 # == 3. a psyker asked for a second power after Perils of the Warp ===================================================
 def lone_librarian(ruleset: str) -> Game:
     """Red's Librarian (Ld10, W3) alone, a Boy 5" away; red's Shooting phase."""
