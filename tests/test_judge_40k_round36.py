@@ -17,12 +17,19 @@ Found wrong (first written as xfail(strict=True) tests, commit 3266c31):
   (http://redelf.narod.ru/w40k/w40k_z_assault.html: "1. Declare Charges ... 2. Move Charging Units ... 3. Fight
   Close Combat") has the same order. A character the combat left alone is a unit of his own
   (40k3.ic.no-last-man, 40k4.char.no-last-man) but he, too, had his Assault phase's charges behind him.
+- 3rd edition (commit 6479892): a lone Captain whose move ended within 2" of a squad locked in close combat rightly
+  did not join it (40k3.ic.movement-phase-only: never during close combat), but the move's events said nothing of
+  it, where a declared join is refused naming the lock, and a 3rd edition character joins by ending a move within
+  2" (40k3.ic.join).
 
 Fixed (judge round 36), each xfail mark removed: ``charges_over`` (w40k_assault), asked by ``rule_assault`` right
 after the side's own turn is checked, refuses an assault once a unit of the phase has the ``fought`` status (set by
 a fight, cleared when the phase ends), naming the unit itself when it fought, else the units that did, citing
-published.assault-range. Decision stated: published.assault-range (judge round 36, rules.yaml). Book entry:
-40k4-a-captain-left-alone-by-his-combat-consolidates-and-does-not-assault.
+published.assault-range; ``_joins_none_in_reach`` (w40k3), asked only when a 3rd edition character's move or leave
+ends within 2" of no unit he may join, names the nearest friendly unit that near and its refusal
+(``join_problem``). Decisions stated: published.assault-range and 40k3.ic.movement-phase-only (judge round 36,
+rules.yaml). Book entries: 40k4-a-captain-left-alone-by-his-combat-consolidates-and-does-not-assault,
+40k3-a-captain-who-ends-his-move-beside-a-locked-squad-does-not-join-it.
 
 Considered and left (each asserted as it stands):
 - a squad slain around its Captain by the Dangerous Terrain tests of its move leaves him a unit of his own that has
@@ -223,8 +230,7 @@ def test_a_captain_whose_squad_the_swamp_slew_as_it_ran_neither_runs_nor_shoots_
 
 
 @pytest.mark.rule("40k3.ic.join", "40k3.ic.movement-phase-only", "40k4.ic.join", "40k4.ic.movement-phase-only")
-@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(
-    strict=True, reason="judge round 36: a 3rd edition move beside a locked squad says nothing")), "40k4"])
+@EDITIONS
 def test_a_captain_who_ends_his_move_beside_a_locked_squad_does_not_join_it_and_is_told_why(ruleset: str) -> None:
     """Red's squad is locked with a Boy; the lone Captain moves to 1" from its nearest Marine. Joining happens only in
     the Movement phase, never during close combat (40k3.ic.movement-phase-only; 40k4.ic.movement-phase-only): a
