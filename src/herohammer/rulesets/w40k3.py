@@ -645,13 +645,33 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         character = state.unit(character_id)
         host = self._host_in_reach(state, character, at, leaving)
         if host is None:
-            return state, []
+            return state, self._joins_none_in_reach(state, character, at, leaving)
         if clash := model_name_clash(state, character, host):  # a move stopped short by the dice, near another unit
             return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} but does not join it: "
                                  f"{clash}", (self.join_rule,))]
         state = state.replace_unit(_joined(self.joined_in_play(character), host.id))
         return state, [Event("join", f"{character_id} ends its move within 2\" of {host.id} and joins it",
                              (self.join_rule,))]
+
+    @implements("40k3.ic.join", "40k3.ic.movement-phase-only")
+    def _joins_none_in_reach(self, state: GameState, character: Unit, at: geo.Point,
+                             leaving: str | None) -> list[Event]:
+        """Say why a character whose move ends within 2\" of a friendly unit joins none (judge round 36): the nearest
+        such unit's refusal (``join_problem``: a unit locked in close combat is joined never during close combat,
+        40k3.ic.movement-phase-only); nothing when no unit is that near. Runs only when no unit in reach may be
+        joined."""
+        placed = geo.Placed(character.models[0].base, at, character.models[0].facing)
+        near = [u for u in state.side_units(character.side)
+                if u.id not in (character.id, leaving) and not u.joined and u.models
+                and geo.within(placed, u.placed, JOIN_INCHES)]
+        if not near:
+            return []
+        host = min(near, key=lambda u: geo.distance_to_group(placed, u.models))
+        problem = self.join_problem(state, character, host, names=False)
+        if problem is None:
+            return []
+        return [Event("join", f"{character.id} ends its move within 2\" of {host.id} but does not join it: "
+                      f"{problem.reason}", tuple(dict.fromkeys((self.join_rule, *problem.rules))))]
 
     # == join =====================================================================
     def join_problem(self, state: GameState, character: Unit, host: Unit, names: bool = True) -> Ruling | None:

@@ -29,6 +29,24 @@ from .w40k_psychic import PsychicPowerRules
 _ASSAULTED = frozenset({Status.ASSAULTED, Status.CHARGED})
 
 
+@implements("published.assault-range")
+def charges_over(state: GameState, unit: Unit) -> Ruling | None:
+    """Refuse an assault once a close combat of this Assault phase has been fought: every charge is moved before the
+    first combat is picked (4th ed., Assault phase summary: "Repeat the above until all charging units have moved",
+    then Resolve Combats; the 3rd edition's summary at hand, alike), so a unit its combat left free (a character
+    whose squad was cut down around him too) consolidates and does not assault (judge round 36). Runs only on an
+    assault's ruling, over the statuses a fight leaves (``Status.FOUGHT``, cleared when the phase ends)."""
+    fought = [u.id for u in state.units if u.has(Status.FOUGHT)]
+    if not fought:
+        return None
+    why = "every assault of an Assault phase is moved before its first close combat is fought"
+    if unit.id in fought:
+        return Ruling.forbid(f"{unit.id} has fought a close combat this Assault phase: {why}; a unit its combat "
+                             "left free may consolidate, not assault", "published.assault-range")
+    return Ruling.forbid(f"a close combat has been fought this Assault phase ({', '.join(sorted(fought))}): {why}",
+                         "published.assault-range")
+
+
 class AssaultRules(PsychicPowerRules):
     """Assault: who may assault whom, how far, and the move into base contact."""
 
@@ -49,7 +67,7 @@ class AssaultRules(PsychicPowerRules):
     def rule_assault(self, state: GameState, action: Assault) -> Ruling:
         """Rule on an assault: the unit with its characters, not engaged yet, an enemy within range."""
         unit = state.unit(action.unit)
-        if problem := self._own_active(state, unit):
+        if problem := self._own_active(state, unit) or charges_over(state, unit):
             return problem
         if problem := self.host_holds(state, unit, "assault", self.must_assault_rule) or \
                 self.host_did(state, unit, _ASSAULTED, "has already assaulted this turn", "a unit assaults once a "
