@@ -61,8 +61,6 @@ PSYKER = "WS5 BS4 S4 T4 W1 I5 A2 Ld{ld} Sv3+"
 
 
 # -- found wrong in round 36, each a strict xfail until fixed ------------------------------------------------------
-XFAIL_MULTIPLY = pytest.mark.xfail(strict=True, reason="multipliers rounded one by one in the order listed")
-XFAIL_SET = pytest.mark.xfail(strict=True, reason="the set value listed last was used, not the highest")
 XFAIL_WHOLE = pytest.mark.xfail(strict=True, reason="a fractional set value or addition was rounded up unsaid")
 XFAIL_PLAN = pytest.mark.xfail(strict=True, reason="a plan file's bad step did not name the file")
 
@@ -209,7 +207,6 @@ def test_t9a_characteristic_test_only_a_natural_6_always_fails(value: int, face:
 
 
 # == 3. modifiers stacking, and bounds =============================================================================
-@XFAIL_MULTIPLY
 @pytest.mark.rule("core.value.used")
 @pytest.mark.parametrize("ch", ["S", "Ld"])
 def test_multipliers_give_one_answer_whatever_order_they_are_listed_in(ch: str) -> None:
@@ -225,7 +222,6 @@ def test_multipliers_give_one_answer_whatever_order_they_are_listed_in(ch: str) 
         assert odds == (leadership_brute(8) if ch == "Ld" else characteristic_brute(8))
 
 
-@XFAIL_SET
 @pytest.mark.rule("core.value.used", "core.test.highest-value")
 @pytest.mark.parametrize("ch", ["I", "Ld"])
 def test_several_set_values_test_on_the_highest(ch: str) -> None:
