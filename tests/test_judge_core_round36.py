@@ -60,8 +60,6 @@ PSYKER = "WS5 BS4 S4 T4 W1 I5 A2 Ld{ld} Sv3+"
 
 
 
-# -- found wrong in round 36, each a strict xfail until fixed ------------------------------------------------------
-XFAIL_PLAN = pytest.mark.xfail(strict=True, reason="a plan file's bad step did not name the file")
 
 # -- brute force over the dice faces -----------------------------------------------------------------------------
 def characteristic_brute(value: int) -> Fraction:
@@ -493,7 +491,6 @@ def test_bad_scenario_files_are_one_line_naming_the_file_and_field(tmp_path: Pat
     assert "turn.yaml" in err and "turn" in err
 
 
-@XFAIL_PLAN
 @pytest.mark.rule("core.test.leadership-choice", "core.value.used")
 @pytest.mark.parametrize("steps, said", [
     ([take("tactical", "Ld"), take("nobody", "I")], ["[1]", "unit", "nobody"]),
