@@ -26,7 +26,21 @@ Found wrong (each first written as an xfail(strict=True) test):
 - a plan file's bad step (an unknown unit, a field out of range, an impossible first step) was refused naming
   ``--actions[1]`` or "the plan's step 1", but not the file it came from.
 
-Fixed (round 36): none yet; the four findings stand as strict xfails.
+Fixed (round 36), each xfail mark removed: ``profiles.used_value`` takes the highest of several set values and
+multiplies the multipliers together before rounding up once; ``actions.TestModifier`` refuses a set value or an
+addition that is not a whole number, naming the field and core.value.used; ``simulate.prepare`` and
+``simulate.refuse_unplayable`` name the plan file (``commands.simulate_cmd``).
+Decision stated (src/herohammer/data/rules.yaml): core.value.used (modifiers of one kind in any order; only a
+multiplier may be a fraction). Book entry: core-modifiers-of-one-kind-in-any-order.
+
+Considered and left: no seed gives a double 1 or a double 6 a result of its own (asserted; 4th edition's Insane
+Heroism on a Morale check is a published rule of that ruleset). ``odds psychic`` with Ld 0 or 1 says "fail" 1 and
+"power_used" 1/36 at once: a roll of 2 fails the test yet uses the power, the 40k3.psyker.perils-on-2 decision.
+A Leadership test asked ``unmodified`` is taken as any (no modifier can be given) but its ruling cites no
+core.value.unmodified, as a characteristic test's does (rulesets/base.py, left to the rulesets' owners). Whether a
+40k3 unit's Leadership borrowed from its character (40k3.char.leadership) is a "used" value that an unmodified test
+would not take: the texts do not say; left. The zero.* clauses' code being reached is round 35's and earlier
+rounds' (only the test and value clauses are traced here).
 """
 
 from __future__ import annotations
@@ -201,6 +215,30 @@ def test_t9a_characteristic_test_only_a_natural_6_always_fails(value: int, face:
     assert f"I test on {value}" in event.message and ("passes" in event.message) is passed
     assert dict(event.data)["outcome"] == ("passed" if passed else "failed")
     assert pass_row(action_odds(g.state, action)) == characteristic_brute(value)
+
+
+@pytest.mark.rule("core.test.leadership", "core.test.leadership-kinds")
+@pytest.mark.parametrize("ruleset, kind, ld, faces, passed", [
+    ("t9a", "Panic", 1, [1, 1], False), ("t9a", "Leadership", 10, [6, 6], False), ("t9a", "Break", 10, [5, 5], True),
+    ("40k3", "Terror", 1, [1, 1], False), ("40k4", "Leadership", 1, [1, 1], False), ("40k4", "Morale", 1, [1, 1], True),
+])
+def test_a_double_passes_or_fails_nothing_of_its_own_unless_a_rule_says(ruleset: str, kind: str, ld: int,
+                                                                       faces: list[int], passed: bool) -> None:
+    """Seed 004's Leadership test is 2D6 at most the value: no seed gives a double 1 a pass or a double 6 a failure
+    of its own, so a Leadership of 1 fails on a double 1 and one of 10 passes on a double 5 and fails on a double 6,
+    in The 9th Age and 40k alike. Only the 4th edition's Morale check passes on a double 1 (Insane Heroism, a
+    published rule the ruleset adds), and the odds through the game count it: 1/36."""
+    set_to = [{"kind": "set", "value": ld, "source": "the judge"}]
+    if ruleset == "t9a":
+        g, unit = _t9a.game(phase="movement", active="elves", joined=False, hero_at=(60, 5)), "spears"
+    else:
+        g, unit = game(scenario(ruleset, [squad("u", 10, 10, 2, ld=8)])), "u"
+    action = take(unit, "Ld", kind=kind, modifiers=set_to)
+    event = only_test(g.apply(action, dice=ScriptedDice(faces)))
+    assert f"Ld {ld} " in event.message and dict(event.data)["outcome"] == ("passed" if passed else "failed")
+    heroic = ruleset == "40k4" and kind == "Morale"
+    expected = Fraction(1, 36) if heroic and ld < 2 else leadership_brute(ld)
+    assert pass_row(action_odds(g.state, action)) == expected
 
 
 # == 3. modifiers stacking, and bounds =============================================================================
