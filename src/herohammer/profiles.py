@@ -184,12 +184,9 @@ REQUIRED = (Characteristic.WS, Characteristic.BS, Characteristic.S, Characterist
 class ModifierKind(StrEnum):
     """Say how a modifier changes a value; the order of application is fixed by core.value.used."""
 
-    SET = "set"  # a borrowed value or "counts as X" (applied first)
-    MULTIPLY = "multiply"  # doubled, halved ... (second; rounded up)
+    SET = "set"  # a borrowed value or "counts as X" (applied first; of several, the highest)
+    MULTIPLY = "multiply"  # doubled, halved ... (second: multiplied together, rounded up once)
     ADD = "add"  # +1, -2 ... (last)
-
-
-_ORDER = {ModifierKind.SET: 0, ModifierKind.MULTIPLY: 1, ModifierKind.ADD: 2}
 
 
 @dataclass(frozen=True)
@@ -217,22 +214,25 @@ class Modifier:
         return cls(ch, ModifierKind.SET, Fraction(value), source)
 
 
-@implements("core.value.used")
+@implements("core.value.used", "core.test.highest-value")
 def used_value(profile: Profile, characteristic: Characteristic, modifiers: Iterable[Modifier] = ()) -> int:
     """Return the value a test uses: set/borrowed, then multipliers (rounded up), then +/-, clamped 0..10.
 
     The seed names an order of modifiers that it does not give; this is the project's
-    reading (core.value.used decision), applied the same way everywhere.
+    reading (core.value.used decision), applied the same way everywhere, and the order in
+    which modifiers of one kind are listed changes nothing: several set or borrowed values
+    are several values of the characteristic, and the highest is used (core.test.highest-value);
+    the multipliers are multiplied together and rounded up once (judge round 36: each was
+    rounded in turn, so S 5 halved then tripled was 9, tripled then halved 8).
     """
-    value = Fraction(profile[characteristic])
-    relevant = sorted(
-        (m for m in modifiers if m.characteristic == characteristic), key=lambda m: _ORDER[m.kind]
-    )
+    relevant = [m for m in modifiers if m.characteristic == characteristic]
+    sets = [m.value for m in relevant if m.kind is ModifierKind.SET]
+    value = max(sets) if sets else Fraction(profile[characteristic])
+    factor = Fraction(1)
     for m in relevant:
-        if m.kind is ModifierKind.SET:
-            value = m.value
-        elif m.kind is ModifierKind.MULTIPLY:
-            value = Fraction(math.ceil(value * m.value))
-        else:
-            value += m.value
+        if m.kind is ModifierKind.MULTIPLY:
+            factor *= m.value
+    if factor != 1:
+        value = Fraction(math.ceil(value * factor))
+    value += sum((m.value for m in relevant if m.kind is ModifierKind.ADD), Fraction(0))
     return max(CHARACTERISTIC_MIN, min(CHARACTERISTIC_MAX, math.ceil(value)))

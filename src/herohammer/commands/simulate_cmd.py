@@ -122,8 +122,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     data = read_data(args.scenario)
     plan = load_plan(args.actions) if args.actions is not None else None
-    state, driver, meta = prepare(data, plan, str(args.scenario))
-    refuse_unplayable(state, driver)
+    # a refused plan step names the file it came from (the plan file, or the scenario holding the plan)
+    state, driver, meta = prepare(data, plan, str(args.scenario), f"{args.actions}: --actions")
+    refuse_unplayable(state, driver, str(args.actions if args.actions is not None else args.scenario))
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress,
