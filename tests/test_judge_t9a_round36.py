@@ -107,7 +107,6 @@ def test_the_winner_of_a_unit_that_fled_off_the_table_pursues_its_roll_and_stops
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="found wrong 2: outcome fled")
 @pytest.mark.rule(FLEE, "published.t9a-break-test")
 def test_a_break_tests_flee_off_the_table_is_told_destroyed_as_every_flee_off_the_table() -> None:
     g = _at_the_edge()
@@ -115,7 +114,6 @@ def test_a_break_tests_flee_off_the_table_is_told_destroyed_as_every_flee_off_th
     assert dict(_break(events).data)["outcome"] == "destroyed", _break(events).data
 
 
-@pytest.mark.xfail(strict=True, reason="found wrong 1a: caught after its flee off the table")
 @pytest.mark.rule(PURSUIT, FLEE, PART)
 def test_a_unit_caught_by_its_pursuer_is_destroyed_before_it_would_flee_off_the_table() -> None:
     g = _at_the_edge()
@@ -147,7 +145,6 @@ def _two_single_orcs() -> dict[str, Any]:
     return data
 
 
-@pytest.mark.xfail(strict=True, reason="found wrong 1b: the caught unit's flee carries the next on")
 @pytest.mark.rule(PURSUIT, FLEE)
 def test_a_caught_unit_never_flees_so_the_next_broken_unit_flees_its_own_roll() -> None:
     g = reloading_game(_two_single_orcs())
