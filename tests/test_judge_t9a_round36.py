@@ -165,7 +165,6 @@ def test_a_caught_unit_never_flees_so_the_next_broken_unit_flees_its_own_roll() 
 
 
 # -- 3. the choices Game.legal_actions offers -------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="found wrong 3: no restrain or overrun offered")
 @pytest.mark.rule(PURSUIT)
 def test_legal_actions_offer_a_restrain_pursuit_and_an_overrun() -> None:
     g = reloading_game(melee_scenario(spear_status=["engaged", "charged"], joined=False, hero_at=(36, 10)))

@@ -490,6 +490,21 @@ class MeleePhase(Ruleset):
                     yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id,
                                         reactive_duel=again, reactive_accept=accepter)
 
+    @staticmethod
+    @implements(PURSUIT)
+    def pursuit_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
+        """Propose the fight with each choice its combat's units may name for the end of it (published.t9a-pursuit,
+        round 36): a Restrain Pursuit test ("Units can elect not to Pursue, but must then pass a Discipline Test") for
+        each unit, either side's, as either may win, and an Overrun for each that charged this turn (the 2022 text:
+        "A unit that fought its First Round of Combat after Charging can choose ... Overrun").  One choice a fight:
+        the rulings check each candidate as any other."""
+        from ..actions import Fight, PursuitChoice
+
+        for uid in [unit_id, *combat_of(state, unit_id)]:
+            yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(restrain=True)})
+            if state.unit(uid).has(Status.CHARGED):
+                yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(overrun=True)})
+
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
                   action: Fight) -> DuelPlan | str | None:
