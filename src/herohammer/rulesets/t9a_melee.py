@@ -501,9 +501,9 @@ class MeleePhase(Ruleset):
         from ..actions import Fight, PursuitChoice
 
         for uid in [unit_id, *combat_of(state, unit_id)]:
-            yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(restrain=True)})
+            yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(restrain=True, files=None)})
             if state.unit(uid).has(Status.CHARGED):
-                yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(overrun=True)})
+                yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(overrun=True, files=None)})
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
