@@ -198,7 +198,7 @@ def test_legal_actions_offer_each_duel_and_none_while_one_goes_on() -> None:
                       ("boss", None, "hero")}, fights
     g.apply({**FIGHT, "duel": "hero", "accept": "boss"}, ScriptedDice(ALL_MISS))
     _to_orcs_melee(g)
-    assert [(a.unit, a.duel) for a in g.legal_actions() if a.do == "fight"] == [("orcs", None)]
+    assert [(a.unit, a.duel) for a in g.legal_actions() if a.do == "fight" and a.pursuit is None] == [("orcs", None)]
 
 
 # -- Champions ("Characters and Champions Engaged in Combat may issue a Duel") -----------------------------------

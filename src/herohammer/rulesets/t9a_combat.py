@@ -304,8 +304,15 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
     it: each place is worked out once; the 2D6's distances share the places a blocked flee goes on through).
     """
     dist = dice.total(2, f"{host_id}: flee distance (2D6)", rule)
+    return fled_to(state, host_id, away_from, dist, kept), dist
+
+
+def fled_to(state: GameState, host_id: str, away_from: tuple[float, float], dist: int,
+            kept: dict[Hashable, Any] | None = None) -> GameState:
+    """Return the state once a unit has fled a distance rolled before (``flee``): a Break test's flee is rolled as
+    the unit breaks and moved once the pursuits have caught whom they catch (published.t9a-pursuit, round 36)."""
     if kept is None:
-        return _fled(state, host_id, away_from, dist, {}), dist
+        return _fled(state, host_id, away_from, dist, {})
     at = (state, host_id, away_from)
     found: tuple[dict[int, GameState], dict[float, _Place]] | None = kept.get(at)
     if found is None:
@@ -316,7 +323,7 @@ def flee(state: GameState, host_id: str, away_from: tuple[float, float], dice: D
     end = ends.get(dist)
     if end is None:
         end = ends[dist] = _fled(state, host_id, away_from, dist, places)
-    return end, dist
+    return end
 
 
 def _fled(state: GameState, host_id: str, away_from: tuple[float, float], dist: int,

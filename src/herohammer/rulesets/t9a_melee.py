@@ -27,7 +27,7 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   unmodified when it has more Full Ranks than every winning unit (Steadfast).
 * A unit that breaks flees 2D6" straight away with its characters; the winner pursues
   2D6": when the pursuit reaches the flee distance the fleeing unit is destroyed, its
-  characters with it.  Either way the combat ends, and the pursuer pivots to face the way
+  characters with it, before it flees (the flee moves are made once the pursuits are rolled).  Either way the combat ends, and the pursuer pivots to face the way
   the unit fled and moves its roll straight forward (stopped short of the table edge, a
   model, Impassable Terrain, or 1" from another unit); a winner that restrains its pursuit
   may make a Post-Combat Pivot or Reform.
@@ -58,7 +58,7 @@ from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_an
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_units import current, formation_of, off_table
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
-from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, flee, generals_near, members, models_in,
+from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, fled_to, generals_near, members, models_in,
                          strike_unit, unit_centre)
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ class _PendingPursuit(NamedTuple):
     winners: tuple[str, ...]
     held: tuple[str, ...]
     broke: tuple[str, ...]
-    fled_by: tuple[tuple[str, tuple[int, tuple[str, ...], tuple[float, float]]], ...]
+    fled_by: tuple[tuple[str, tuple[int, tuple[str, ...], tuple[float, float], tuple[float, float]]], ...]
     pursuit: tuple[tuple[str, PursuitChoice], ...]
     said: str
     rules: tuple[str, ...]
@@ -489,6 +489,21 @@ class MeleePhase(Ruleset):
                 if state.unit(again).side != side and again != able_id:  # not by the nominee, who refused
                     yield Fight.trusted(do="fight", unit=unit_id, duel=issuer_id, nominate=able_id,
                                         reactive_duel=again, reactive_accept=accepter)
+
+    @staticmethod
+    @implements(PURSUIT)
+    def pursuit_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
+        """Propose the fight with each choice its combat's units may name for the end of it (published.t9a-pursuit,
+        round 36): a Restrain Pursuit test ("Units can elect not to Pursue, but must then pass a Discipline Test") for
+        each unit, either side's, as either may win, and an Overrun for each that charged this turn (the 2022 text:
+        "A unit that fought its First Round of Combat after Charging can choose ... Overrun").  One choice a fight:
+        the rulings check each candidate as any other."""
+        from ..actions import Fight, PursuitChoice
+
+        for uid in [unit_id, *combat_of(state, unit_id)]:
+            yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(restrain=True, files=None)})
+            if state.unit(uid).has(Status.CHARGED):
+                yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(overrun=True, files=None)})
 
     @implements(DUEL)
     def plan_duel(self, state: GameState, group: Sequence[Unit], combat: Sequence[str],
@@ -895,8 +910,9 @@ class MeleePhase(Ruleset):
         start = len(dice.log)
         rules = list(pending.rules)  # (a pending result is shared by an enumeration's branches: never changed)
         state, said, outcome = self._pursue(pending.state, list(pending.winners), list(pending.held),
-                                            list(pending.broke), {uid: (fled, list(touching), way)
-                                                                  for uid, (fled, touching, way) in pending.fled_by},
+                                            list(pending.broke), {uid: (fled, list(touching), way, away)
+                                                                  for uid, (fled, touching, way, away)
+                                                                  in pending.fled_by},
                                             dict(pending.pursuit), dice, pending.said, rules, flees)
         if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
@@ -953,8 +969,9 @@ class MeleePhase(Ruleset):
         winners = [u for u in live if hosts[u].side == winner]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
-        #: a broken unit's flee distance, the winners touching it and the way it fled (its pursuers pivot to face it)
-        fled_by: dict[str, tuple[int, list[str], tuple[float, float]]] = {}
+        #: a broken unit's flee distance, the winners touching it, the way it flees (its pursuers pivot to face it) and
+        #: the point it flees away from (the first winner's centre)
+        fled_by: dict[str, tuple[int, list[str], tuple[float, float], tuple[float, float]]] = {}
         tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
             host = hosts[uid]
@@ -996,26 +1013,30 @@ class MeleePhase(Ruleset):
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
             way = away_direction(state, uid, away)
-            fled_from = state
-            state, fled = flee(state, uid, away, dice, FLEE_RULE, flees)
+            # the flee distance is rolled now; the flee move is made once the pursuits have caught whom they catch
+            # ("Each Broken unit that was not caught will now Flee", round 36: ``_pursue``); Fleeing from the moment
+            # it fails the test (the 2022 text, Fleeing), so a General in it lends the next tests nothing
+            fled = dice.total(2, f"{uid}: flee distance (2D6)", FLEE_RULE)
+            state = state.replace_units(*(u.with_status(Status.FLEEING, remove=(Status.ENGAGED,))
+                                          for u in members(state, uid)))
             rules.append(FLEE_RULE)
             said += f"; {test}, breaks and flees {fled}\""
-            if not current(state, uid).alive:  # round 35: told, its characters named, as every flee off the table
-                said += off_table(fled_from, uid)[0]
             said += f"\x00{len(broke)}\x00"
             broke.append(uid)
-            fled_by[uid] = (fled, touching, way)
+            fled_by[uid] = (fled, touching, way, away)
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
-                               tuple((uid, (fled, tuple(touching), way)) for uid, (fled, touching, way) in fled_by.items()),
+                               tuple((uid, (fled, tuple(touching), way, away))
+                                     for uid, (fled, touching, way, away) in fled_by.items()),
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
                                tuple(dice.log[start:]))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
-                fled_by: dict[str, tuple[int, list[str], tuple[float, float]]], pursuit: Mapping[str, PursuitChoice],
+                fled_by: dict[str, tuple[int, list[str], tuple[float, float], tuple[float, float]]],
+                pursuit: Mapping[str, PursuitChoice],
                 dice: Dice, said: str, rules: list[str], kept: dict[Hashable, Any] | None = None
                 ) -> tuple[GameState, str, str]:
         """Roll the pursuits once every Break test is taken (2022 text, Pursuits and Overruns: "each unit that is in
@@ -1079,13 +1100,16 @@ class MeleePhase(Ruleset):
                 if b != target:
                     why_not[b].append(f"{w} pursues {target}")
         outcome = "held"
-        for i, uid in enumerate(broke):
-            fled, _, way = fled_by[uid]
+        moves: list[tuple[str, tuple[float, float], int]] = []  # each pursuer's way and roll, moved after the flees
+        escaped: list[str] = []
+        for i, uid in enumerate(broke):  # the pursuits rolled and the catches made, broken unit by broken unit
+            fled, _, way, _ = fled_by[uid]
             mark = f"\x00{i}\x00"
             if not chasers[uid]:
-                said = said.replace(mark, f" (no pursuit: {', '.join(why_not[uid])})")
+                said = said.replace(mark, f"\x01{i}\x01 (no pursuit: {', '.join(why_not[uid])})")
                 rules.append(PURSUIT)
                 done = "fled"
+                escaped.append(uid)
             else:
                 # each pursuit is compared with the flee and is the distance the pursuer moves: an enumeration
                 # branches on every total, each a different place (no splits: one class per total)
@@ -1093,6 +1117,9 @@ class MeleePhase(Ruleset):
                 rules.append(PURSUIT)
                 told = (" and ".join(f"{w} {chase}\"" for w, chase in rolled))
                 if any(chase >= fled for _, chase in rolled):
+                    # caught: destroyed before any flee move is made (2022 text: "the Fleeing unit is immediately
+                    # destroyed"; "Each Broken unit that was not caught will now Flee"), so it never flees off the
+                    # table nor stands in another's way (round 36)
                     group = members(state, uid)
                     # the last survivor is the unit (t9a.combined.last-survivor), not a character destroyed with it
                     last = [u.id for u in group if u.last_of == uid]
@@ -1116,15 +1143,28 @@ class MeleePhase(Ruleset):
                                                f", pursued by {told}: caught") + " and destroyed" + whose)
                     done = "destroyed"
                 else:
-                    said = said.replace(mark, f" (pursuit {rolled[0][1]}\")" if len(rolled) == 1 else
-                                        f" (pursued by {told}: escapes)")
+                    said = said.replace(mark, f"\x01{i}\x01" + (f" (pursuit {rolled[0][1]}\")" if len(rolled) == 1
+                                                                  else f" (pursued by {told}: escapes)"))
                     done = "fled"
-                for w, chase in rolled:  # the Pursuit Moves, once the unit is caught or has escaped
-                    state, moved, cited = _pursuit_move(state, w, way, chase, kept)
-                    said += f"; {moved}"
-                    rules += cited
+                    escaped.append(uid)
+                moves += [(w, way, chase) for w, chase in rolled]
             if i == 0:
                 outcome = done
+        for uid in escaped:  # the flee moves of the units not caught, in the order they broke (published.t9a-flee)
+            fled, _, _, away = fled_by[uid]
+            fled_from = state
+            state = fled_to(state, uid, away, fled, kept)
+            gone = ""
+            if not current(state, uid).alive:  # round 35: told, its characters named, as every flee off the table
+                gone, cited = off_table(fled_from, uid)
+                rules += cited
+                if uid == broke[0]:
+                    outcome = "destroyed"  # as a Panic or Rally test's flee off the table, or a Flee reaction's
+            said = said.replace(f"\x01{broke.index(uid)}\x01", gone)
+        for w, way, chase in moves:  # the Pursuit Moves, once the flees are made
+            state, moved, cited = _pursuit_move(state, w, way, chase, kept)
+            said += f"; {moved}"
+            rules += cited
         for w, choice in reforms:  # once every pursuer has moved: judged where the units then stand
             state, made = self._post_combat_reform(state, w, choice)
             said += f"; {made}"

@@ -66,6 +66,7 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
                 if u.joined is None and engaged_with(state, u.id):
                     yield Fight.trusted(do="fight", unit=u.id)
                     yield from self.duel_candidates(state, u.id)  # each Duel its characters could issue
+                    yield from self.pursuit_candidates(state, u.id)  # each Restrain Pursuit and Overrun (round 36)
         if state.phase is Phase.SHOOTING:
             for u in state.side_units(state.active):
                 if u.joined is None:
