@@ -23,7 +23,6 @@ from test_battlescribe_29 import rules, unit_with
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "battlescribe"
 
 
-@pytest.mark.xfail(strict=True, reason="data round 37: found wrong, fixed next")
 def test_a_profile_missing_a_characteristic_is_refused_not_read_as_zero(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scout = {k: v for k, v in MARINE.items() if k not in ("I", "Ld")}
@@ -36,7 +35,6 @@ def test_a_profile_missing_a_characteristic_is_refused_not_read_as_zero(
     assert f"{path}: Scout Squad: Scout (selection s-scout):" in err and "I, Ld" in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="data round 37: found wrong, fixed next")
 def test_a_model_printed_with_wounds_star_is_refused_naming_the_roster(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = roster(tmp_path / "avatar.ros", unit("Avatar", model("Avatar", 1, chars={**MARINE, "W": "*"},

@@ -317,7 +317,25 @@ def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
     parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
     if inv := pair[1] if pair else by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         parts.append(f"Inv{inv.rstrip('+')}+")
-    return _checked(" ".join(parts))
+    line = " ".join(parts)
+    if missing := missing_characteristics(by_lower):
+        return line, (f"has no {', '.join(missing)}: not printed in the data (a characteristic left out is not "
+                      "read as '-', which is 0)")
+    for name in FORTY_K:
+        printed = by_lower[name.lower()].strip()
+        if not re.fullmatch(r"\d+|-|\*", _number(printed)):
+            return line, f"does not read as a profile: {name} {printed!r} is not a number, '-' or '*'"
+    wounds = by_lower["w"].strip()
+    if wounds in ("-", "*"):
+        return line, (f"prints Wounds {wounds!r}, which is 0 (core.profile.dash): a model of 0 Wounds is a casualty, "
+                      "removed from the table [core.zero.w]")
+    return _checked(line)
+
+
+def missing_characteristics(by_lower: dict[str, str]) -> list[str]:
+    """Name the 40k characteristics a profile (keys lower-case) does not print (absent or empty), the save as Sv."""
+    missing = [name for name in FORTY_K if not by_lower.get(name.lower(), "").strip()]
+    return missing + ([] if "sv" in by_lower or "save" in by_lower else ["Sv"])
 
 
 def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:

@@ -73,9 +73,9 @@ def _models(unit: BsUnit, path: str = "") -> list[tuple[str, dict[str, Any]]]:
     numbered: dict[str, int] = {}
     for m in unit.models:
         if m.problem:
-            where = f" {m.selection}" if m.selection and m.selection != m.name else ""
-            raise HerohammerError(f"{path + ': ' if path else ''}{unit.name}: {m.name}{where}: the roster's profile "
-                                  f"{m.problem}")
+            raise HerohammerError(f"{path + ': ' if path else ''}{unit.name}: {m.selection or m.name}: the roster's "
+                                  f"profile {m.problem}; no scenario written: correct the roster, or write this model's "
+                                  "profile: in a scenario by hand")
         weapons = list(unit.model_weapons(m))
         for _ in range(m.count):
             numbered[m.name] = numbered.get(m.name, 0) + 1
