@@ -45,7 +45,6 @@ def test_a_model_printed_with_wounds_star_is_refused_naming_the_roster(
     assert "'*'" in err and "core.zero.w" in err and "the new scenario" not in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="data round 37: found wrong, fixed next")
 def test_a_catalogue_whose_game_system_is_missing_says_so_rather_than_losing_its_links(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     alone = tmp_path / "marines_test.cat"
@@ -140,3 +139,36 @@ def _scenario(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[dict[str,
     code, out, err = run(["scenario", "new", "--roster", str(path)], capsys)
     assert code == 0, err
     return yaml.safe_load(out), err
+
+
+CAT_NS = "http://www.battlescribe.net/schema/catalogueSchema"
+
+
+def _catalogue(path: Path, ident: str, body: str, links: str = "") -> Path:
+    path.write_text(f'<?xml version="1.0" encoding="UTF-8"?><catalogue id="{ident}" name="{path.stem}" revision="1" '
+                    f'gameSystemId="sys-test-40k3" gameSystemRevision="1" library="false" xmlns="{CAT_NS}">'
+                    f"{links}{body}</catalogue>", encoding="utf-8")
+    return path
+
+
+def test_a_catalogue_reads_what_it_links_from_a_library_catalogue_beside_it(tmp_path: Path) -> None:
+    shutil.copy(EXAMPLES / "w40k3_test.gst", tmp_path)
+    chars = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in CHAPLAIN.items())
+    _catalogue(tmp_path / "library.cat", "cat-lib", '<sharedProfiles><profile id="prof-chap" name="Chaplain" '
+               f'typeName="Unit"><characteristics>{chars}</characteristics></profile></sharedProfiles>')
+    army = _catalogue(
+        tmp_path / "army.cat", "cat-army",
+        '<selectionEntries><selectionEntry id="se-chap" name="Chaplain" type="model"><infoLinks>'
+        '<infoLink id="il-1" name="Chaplain" targetId="prof-chap" type="profile"/>'
+        '<infoLink id="il-2" name="Independent Character" targetId="rule-ic" type="rule"/>'
+        '</infoLinks></selectionEntry></selectionEntries>',
+        '<catalogueLinks><catalogueLink id="cl-1" name="library" targetId="cat-lib" type="catalogue" '
+        'importRootEntries="true"/></catalogueLinks>')
+    chaplain = read_battlescribe(army).unit("Chaplain")
+    assert chaplain.character and chaplain.models[0].profile.startswith("WS5")
+    (tmp_path / "library.cat").unlink()
+    with pytest.raises(BattleScribeError) as caught:
+        read_battlescribe(army)
+    message = str(caught.value)
+    assert message.startswith(f"{army}: <infoLink name='Chaplain' targetId='prof-chap'> leads to nothing"), message
+    assert "library" in message

@@ -265,9 +265,14 @@ def _index(roots: Iterable[Element]) -> dict[str, Element]:
 def _game_system(p: Path, root: Element) -> Element | None:
     """Find the game system file beside a catalogue (its links often point there)."""
     wanted = root.get("gameSystemId")
-    if not wanted:
-        return None
-    for candidate in sorted(p.parent.glob("*.gst")) + sorted(p.parent.glob("*.gstz")):
+    return _beside(p, wanted, ("*.gst", "*.gstz")) if wanted else None
+
+
+def _beside(p: Path, wanted: str, patterns: tuple[str, ...]) -> Element | None:
+    """Find the BattleScribe file of id ``wanted`` in the folder of ``p`` (None: there is none)."""
+    for candidate in sorted(c for pattern in patterns for c in p.parent.glob(pattern)):
+        if candidate.resolve() == p.resolve():
+            continue
         try:
             other = read_xml(candidate)
         except BattleScribeError:
@@ -275,6 +280,39 @@ def _game_system(p: Path, root: Element) -> Element | None:
         if other.get("id") == wanted:
             return other
     return None
+
+
+def _linked_catalogues(p: Path, root: Element) -> list[Element]:
+    """Find the catalogues a catalogue links (``catalogueLink``: a shared library of units and wargear) beside it."""
+    found = []
+    for link in _children(root, "catalogueLinks", "catalogueLink"):
+        target = link.get("targetId", "")
+        if target and (other := _beside(p, target, ("*.cat", "*.catz"))) is not None:
+            found.append(other)
+    return found
+
+
+def _check_links(p: Path, root: Element, index: dict[str, Element], system_found: bool) -> None:
+    """Refuse a catalogue whose links lead nowhere: what they link (a rule, a profile, a unit's models) would be
+    left out without a word, a Librarian read as no character.  Name the first such link and where it points."""
+    for el in root.iter():
+        if _local(el.tag) not in ("infoLink", "entryLink"):
+            continue
+        target = el.get("targetId", "")
+        if not target or target in index:
+            continue
+        link = f"<{_local(el.tag)} name={el.get('name', '')!r} targetId={target!r}>"
+        wanted = root.get("gameSystemId", "")
+        if wanted and not system_found:
+            raise BattleScribeError(p, f"{link} leads to nothing in this file, and its game system "
+                                    f"(gameSystemId {wanted!r}, {root.get('gameSystemName', '') or 'name not given'}), "
+                                    "where catalogues keep shared rules and profiles, is not beside it: put its .gst "
+                                    "file in the same folder")
+        linked = [link_el.get("name", "") or link_el.get("targetId", "")
+                  for link_el in _children(root, "catalogueLinks", "catalogueLink")]
+        also = f", nor in the catalogues it links ({', '.join(linked)}) found beside it" if linked else ""
+        raise BattleScribeError(p, f"{link} leads to nothing in this file or its game system{also}: the data is "
+                                "broken or a file it needs is missing")
 
 
 # == profiles ====================================================================================
@@ -857,9 +895,13 @@ def read_battlescribe(path: str | Path) -> BsFile:
             game = system.get("name", "")
         else:
             game = str(root.get("gameSystemName", "") or root.get("name", ""))
+        roots.extend(_linked_catalogues(p, root))
+    index = _index(roots)
+    if kind != "roster":  # a roster holds every profile it uses; a catalogue links into other files
+        _check_links(p, root, index, kind != "catalogue" or system is not None)
     if kind == "roster":
         game = str(root.get("gameSystemName", ""))
-    reader = _Reader(str(p), root, _index(roots))
+    reader = _Reader(str(p), root, index)
     ruleset = ruleset_for(game) or ruleset_for(root.get("name", ""))
     units: list[BsUnit] = []
     for name, entry in _unit_entries(reader, kind):
