@@ -63,7 +63,6 @@ def test_a_catalogue_whose_game_system_is_missing_says_so_rather_than_losing_its
 WALKER = {"WS": "4", "BS": "4", "S": "6(10)", "Front": "12", "Side": "12", "Rear": "10", "I": "4", "A": "2"}
 
 
-@pytest.mark.xfail(strict=True, reason="data round 37: found wrong, fixed next")
 def test_a_unit_without_a_model_profile_herohammer_reads_is_noted_not_dropped_silently(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dread = ('<selection id="s-dread" name="Dreadnought" entryId="e-dread" number="1" type="model"><profiles>'

@@ -843,6 +843,8 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
+    if not models:
+        notes.extend(_unread_profiles(unit_words, found.profiles, kinds))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
@@ -851,6 +853,23 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                                                         or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
+
+
+#: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).
+_BODY = {"ws", "bs", "s", "t", "w", "i", "a", "ld", "front", "side", "rear", "armour", "av"}
+
+
+def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence[str]) -> list[str]:
+    """Say why a unit with profiles of a model's kind got no model: a vehicle's (Front, Side, Rear armour) or another
+    profile without the WS BS S T W herohammer reads, so the unit is left out of a scenario, not dropped unsaid."""
+    out = []
+    for seen, kind in zip(profiles, kinds):
+        keys = [k for k, _ in seen.chars]
+        if kind == "" and {k.lower() for k in keys} & _BODY:
+            out.append(f"{unit_words}: profile {seen.name!r} ({seen.type_name or 'no type'}; prints {', '.join(keys)}) "
+                       "is not a model profile herohammer reads (WS BS S T W: a vehicle's armour values are not "
+                       "modelled), so the unit has no model and is left out of a scenario")
+    return out
 
 
 def _carried(chars: dict[str, str]) -> bool:
