@@ -123,6 +123,8 @@ class BsUnit:
     character: bool
     #: What the import could not do as the data says (a weapon that does not read, one no model is given).
     notes: tuple[str, ...] = ()
+    #: The unit (its name) a character was chosen inside in the roster, so fielded joined to it; "" for none.
+    joined: str = ""
 
     @property
     def default_weapons(self) -> tuple[str, ...]:
@@ -144,6 +146,8 @@ class BsUnit:
                "rules": list(self.rules)}
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.joined:
+            out["joined"] = self.joined
         return out
 
 
@@ -552,6 +556,8 @@ class _Reader:
         self.path = path
         self.root = root
         self.index = index
+        #: Selections read as units of their own (a character chosen inside a squad's selection): not the squad's.
+        self.apart: set[int] = set()
 
     def resolve(self, link: Element) -> Element | None:
         target = link.get("targetId")
@@ -594,7 +600,8 @@ class _Reader:
             self.walk(child, found, count * _count(child), depth + 1, owner, held)
 
     def _child_entries(self, entry: Element) -> Iterator[Element]:
-        yield from _children(entry, "selections", "selection")  # a roster: what was chosen
+        yield from (c for c in _children(entry, "selections", "selection")  # a roster: what was chosen
+                    if id(c) not in self.apart)
         for child in _children(entry, "selectionEntries", "selectionEntry"):
             if _included(child):
                 yield child
@@ -851,6 +858,12 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
     character = sum(m.count for m in models) <= 1 and (any("character" in x.lower() for x in (*rules, *categories))
                                                         or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
+    if (many := sum(m.count for m in models)) > 1 and any(r.lower() == INDEPENDENT for r in rules):
+        rules = tuple(r for r in rules if r.lower() != INDEPENDENT)  # the scenario would make the squad a character
+        notes.append(f"{unit_words}: the rule 'Independent Character' is on the unit's selection of {many} models, "
+                     "not on one model's: read as a unit, not a character, and the rule left off it (the roster does "
+                     "not say which model is the character); to play him apart, write him in the scenario as a "
+                     f"character joined to the unit [{game if game in ('40k3', '40k4') else '40k3'}.ic.join]")
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
 
@@ -924,12 +937,49 @@ def read_battlescribe(path: str | Path) -> BsFile:
     ruleset = ruleset_for(game) or ruleset_for(root.get("name", ""))
     units: list[BsUnit] = []
     for name, entry in _unit_entries(reader, kind):
+        inside = _characters_inside(entry) if kind == "roster" and ruleset in ("40k3", "40k4") else []
+        reader.apart.update(id(c) for c in inside)
         found = _Found()
         reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
         units.append(build_unit(name, found, ruleset, roster=kind == "roster", ident=entry.get("id", "")))
+        for character in inside:
+            own = _Found()
+            reader.walk(character, own, _count(character))
+            units.append(replace(build_unit(character.get("name", "?").strip(), own, ruleset, roster=True,
+                                            ident=character.get("id", "")), joined=name))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
     return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
+
+
+#: The special rule that makes a 40k model a character of its own, able to join and leave units (40k3.ic.join).
+INDEPENDENT = "independent character"
+
+
+def _names_rule(selection: Element, rule: str) -> bool:
+    """Say whether a roster selection itself carries a rule (``rules/rule`` or an ``infoLink`` to one) by name."""
+    named = [r.get("name", "") for r in _children(selection, "rules", "rule")]
+    named += [link.get("name", "") for link in _children(selection, "infoLinks", "infoLink")
+              if link.get("type") == "rule"]
+    return any(n.strip().lower() == rule for n in named)
+
+
+@implements("40k3.ic.join", "40k4.ic.join")
+def _characters_inside(unit: Element) -> list[Element]:
+    """Find the Independent Characters chosen inside a 40k roster unit's selection (a Chaplain bought with a squad,
+    an Inquisitor with his retinue): each is a character of his own joined to the unit (40k3.ic.join,
+    40k4.ic.join), not one of its models, and the unit does not take his rule.  Only a selection with its own model
+    profile and the rule on itself is one; a rule on the unit's selection does not say which of its models it is
+    (``build_unit`` notes it).
+    """
+    out: list[Element] = []
+    for child in unit.iter():
+        if (child is not unit and _local(child.tag) == "selection" and child.get("type") in ("model", "unit")
+                and _names_rule(child, INDEPENDENT)
+                and any(_is_model_profile(dict(_characteristics(p))) for p in _children(child, "profiles", "profile"))
+                and not any(child in list(c.iter()) for c in out)):
+            out.append(child)
+    return out
 
 
 def _unit_entries(reader: _Reader, kind: str) -> list[tuple[str, Element]]:
