@@ -142,6 +142,7 @@ def test_a_scenario_names_catalogue_units_and_gets_rulings_without_a_typed_profi
 def test_bad_catalogue_references_name_the_field(tmp_path: Path, models: list, catalogues: list | None,
                                                  fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.copy(MARINES, tmp_path / "marines.cat")
+    shutil.copy(DATA / "w40k3_test.gst", tmp_path / "w40k3_test.gst")  # the catalogue's links lead there
     data = {"ruleset": "40k3", "active": "a", "sides": {"a": [{"id": "u", "models": models}], "b": []}}
     if catalogues:
         data["catalogues"] = catalogues

@@ -123,6 +123,8 @@ class BsUnit:
     character: bool
     #: What the import could not do as the data says (a weapon that does not read, one no model is given).
     notes: tuple[str, ...] = ()
+    #: The unit (its name) a character was chosen inside in the roster, so fielded joined to it; "" for none.
+    joined: str = ""
 
     @property
     def default_weapons(self) -> tuple[str, ...]:
@@ -144,6 +146,8 @@ class BsUnit:
                "rules": list(self.rules)}
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.joined:
+            out["joined"] = self.joined
         return out
 
 
@@ -265,9 +269,14 @@ def _index(roots: Iterable[Element]) -> dict[str, Element]:
 def _game_system(p: Path, root: Element) -> Element | None:
     """Find the game system file beside a catalogue (its links often point there)."""
     wanted = root.get("gameSystemId")
-    if not wanted:
-        return None
-    for candidate in sorted(p.parent.glob("*.gst")) + sorted(p.parent.glob("*.gstz")):
+    return _beside(p, wanted, ("*.gst", "*.gstz")) if wanted else None
+
+
+def _beside(p: Path, wanted: str, patterns: tuple[str, ...]) -> Element | None:
+    """Find the BattleScribe file of id ``wanted`` in the folder of ``p`` (None: there is none)."""
+    for candidate in sorted(c for pattern in patterns for c in p.parent.glob(pattern)):
+        if candidate.resolve() == p.resolve():
+            continue
         try:
             other = read_xml(candidate)
         except BattleScribeError:
@@ -275,6 +284,39 @@ def _game_system(p: Path, root: Element) -> Element | None:
         if other.get("id") == wanted:
             return other
     return None
+
+
+def _linked_catalogues(p: Path, root: Element) -> list[Element]:
+    """Find the catalogues a catalogue links (``catalogueLink``: a shared library of units and wargear) beside it."""
+    found = []
+    for link in _children(root, "catalogueLinks", "catalogueLink"):
+        target = link.get("targetId", "")
+        if target and (other := _beside(p, target, ("*.cat", "*.catz"))) is not None:
+            found.append(other)
+    return found
+
+
+def _check_links(p: Path, root: Element, index: dict[str, Element], system_found: bool) -> None:
+    """Refuse a catalogue whose links lead nowhere: what they link (a rule, a profile, a unit's models) would be
+    left out without a word, a Librarian read as no character.  Name the first such link and where it points."""
+    for el in root.iter():
+        if _local(el.tag) not in ("infoLink", "entryLink"):
+            continue
+        target = el.get("targetId", "")
+        if not target or target in index:
+            continue
+        link = f"<{_local(el.tag)} name={el.get('name', '')!r} targetId={target!r}>"
+        wanted = root.get("gameSystemId", "")
+        if wanted and not system_found:
+            raise BattleScribeError(p, f"{link} leads to nothing in this file, and its game system "
+                                    f"(gameSystemId {wanted!r}, {root.get('gameSystemName', '') or 'name not given'}), "
+                                    "where catalogues keep shared rules and profiles, is not beside it: put its .gst "
+                                    "file in the same folder")
+        linked = [link_el.get("name", "") or link_el.get("targetId", "")
+                  for link_el in _children(root, "catalogueLinks", "catalogueLink")]
+        also = f", nor in the catalogues it links ({', '.join(linked)}) found beside it" if linked else ""
+        raise BattleScribeError(p, f"{link} leads to nothing in this file or its game system{also}: the data is "
+                                "broken or a file it needs is missing")
 
 
 # == profiles ====================================================================================
@@ -317,7 +359,25 @@ def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
     parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
     if inv := pair[1] if pair else by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         parts.append(f"Inv{inv.rstrip('+')}+")
-    return _checked(" ".join(parts))
+    line = " ".join(parts)
+    if missing := missing_characteristics(by_lower):
+        return line, (f"has no {', '.join(missing)}: not printed in the data (a characteristic left out is not "
+                      "read as '-', which is 0)")
+    for name in FORTY_K:
+        printed = by_lower[name.lower()].strip()
+        if not re.fullmatch(r"\d+|-|\*", _number(printed)):
+            return line, f"does not read as a profile: {name} {printed!r} is not a number, '-' or '*'"
+    wounds = by_lower["w"].strip()
+    if wounds in ("-", "*"):
+        return line, (f"prints Wounds {wounds!r}, which is 0 (core.profile.dash): a model of 0 Wounds is a casualty, "
+                      "removed from the table [core.zero.w]")
+    return _checked(line)
+
+
+def missing_characteristics(by_lower: dict[str, str]) -> list[str]:
+    """Name the 40k characteristics a profile (keys lower-case) does not print (absent or empty), the save as Sv."""
+    missing = [name for name in FORTY_K if not by_lower.get(name.lower(), "").strip()]
+    return missing + ([] if "sv" in by_lower or "save" in by_lower else ["Sv"])
 
 
 def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:
@@ -496,6 +556,8 @@ class _Reader:
         self.path = path
         self.root = root
         self.index = index
+        #: Selections read as units of their own (a character chosen inside a squad's selection): not the squad's.
+        self.apart: set[int] = set()
 
     def resolve(self, link: Element) -> Element | None:
         target = link.get("targetId")
@@ -538,7 +600,8 @@ class _Reader:
             self.walk(child, found, count * _count(child), depth + 1, owner, held)
 
     def _child_entries(self, entry: Element) -> Iterator[Element]:
-        yield from _children(entry, "selections", "selection")  # a roster: what was chosen
+        yield from (c for c in _children(entry, "selections", "selection")  # a roster: what was chosen
+                    if id(c) not in self.apart)
         for child in _children(entry, "selectionEntries", "selectionEntry"):
             if _included(child):
                 yield child
@@ -787,14 +850,39 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
+    if not models:
+        notes.extend(_unread_profiles(unit_words, found.profiles, kinds))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
     # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
     character = sum(m.count for m in models) <= 1 and (any("character" in x.lower() for x in (*rules, *categories))
                                                         or any(c.lower() in ("hq", "lords", "heroes") for c in categories))
+    if (many := sum(m.count for m in models)) > 1 and any(r.lower() == INDEPENDENT for r in rules):
+        rules = tuple(r for r in rules if r.lower() != INDEPENDENT)  # the scenario would make the squad a character
+        notes.append(f"{unit_words}: the rule 'Independent Character' is on the unit's selection of {many} models, "
+                     "not on one model's: read as a unit, not a character, and the rule left off it (the roster does "
+                     "not say which model is the character); to play him apart, write him in the scenario as a "
+                     f"character joined to the unit [{game if game in ('40k3', '40k4') else '40k3'}.ic.join]")
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)))
+
+
+#: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).
+_BODY = {"ws", "bs", "s", "t", "w", "i", "a", "ld", "front", "side", "rear", "armour", "av"}
+
+
+def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence[str]) -> list[str]:
+    """Say why a unit with profiles of a model's kind got no model: a vehicle's (Front, Side, Rear armour) or another
+    profile without the WS BS S T W herohammer reads, so the unit is left out of a scenario, not dropped unsaid."""
+    out = []
+    for seen, kind in zip(profiles, kinds):
+        keys = [k for k, _ in seen.chars]
+        if kind == "" and {k.lower() for k in keys} & _BODY:
+            out.append(f"{unit_words}: profile {seen.name!r} ({seen.type_name or 'no type'}; prints {', '.join(keys)}) "
+                       "is not a model profile herohammer reads (WS BS S T W: a vehicle's armour values are not "
+                       "modelled), so the unit has no model and is left out of a scenario")
+    return out
 
 
 def _carried(chars: dict[str, str]) -> bool:
@@ -839,18 +927,59 @@ def read_battlescribe(path: str | Path) -> BsFile:
             game = system.get("name", "")
         else:
             game = str(root.get("gameSystemName", "") or root.get("name", ""))
+        roots.extend(_linked_catalogues(p, root))
+    index = _index(roots)
+    if kind != "roster":  # a roster holds every profile it uses; a catalogue links into other files
+        _check_links(p, root, index, kind != "catalogue" or system is not None)
     if kind == "roster":
         game = str(root.get("gameSystemName", ""))
-    reader = _Reader(str(p), root, _index(roots))
+    reader = _Reader(str(p), root, index)
     ruleset = ruleset_for(game) or ruleset_for(root.get("name", ""))
     units: list[BsUnit] = []
     for name, entry in _unit_entries(reader, kind):
+        inside = _characters_inside(entry) if kind == "roster" and ruleset in ("40k3", "40k4") else []
+        reader.apart.update(id(c) for c in inside)
         found = _Found()
         reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
         units.append(build_unit(name, found, ruleset, roster=kind == "roster", ident=entry.get("id", "")))
+        for character in inside:
+            own = _Found()
+            reader.walk(character, own, _count(character))
+            units.append(replace(build_unit(character.get("name", "?").strip(), own, ruleset, roster=True,
+                                            ident=character.get("id", "")), joined=name))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
     return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
+
+
+#: The special rule that makes a 40k model a character of its own, able to join and leave units (40k3.ic.join).
+INDEPENDENT = "independent character"
+
+
+def _names_rule(selection: Element, rule: str) -> bool:
+    """Say whether a roster selection itself carries a rule (``rules/rule`` or an ``infoLink`` to one) by name."""
+    named = [r.get("name", "") for r in _children(selection, "rules", "rule")]
+    named += [link.get("name", "") for link in _children(selection, "infoLinks", "infoLink")
+              if link.get("type") == "rule"]
+    return any(n.strip().lower() == rule for n in named)
+
+
+@implements("40k3.ic.join", "40k4.ic.join")
+def _characters_inside(unit: Element) -> list[Element]:
+    """Find the Independent Characters chosen inside a 40k roster unit's selection (a Chaplain bought with a squad,
+    an Inquisitor with his retinue): each is a character of his own joined to the unit (40k3.ic.join,
+    40k4.ic.join), not one of its models, and the unit does not take his rule.  Only a selection with its own model
+    profile and the rule on itself is one; a rule on the unit's selection does not say which of its models it is
+    (``build_unit`` notes it).
+    """
+    out: list[Element] = []
+    for child in unit.iter():
+        if (child is not unit and _local(child.tag) == "selection" and child.get("type") in ("model", "unit")
+                and _names_rule(child, INDEPENDENT)
+                and any(_is_model_profile(dict(_characteristics(p))) for p in _children(child, "profiles", "profile"))
+                and not any(child in list(c.iter()) for c in out)):
+            out.append(child)
+    return out
 
 
 def _unit_entries(reader: _Reader, kind: str) -> list[tuple[str, Element]]:

@@ -73,9 +73,9 @@ def _models(unit: BsUnit, path: str = "") -> list[tuple[str, dict[str, Any]]]:
     numbered: dict[str, int] = {}
     for m in unit.models:
         if m.problem:
-            where = f" {m.selection}" if m.selection and m.selection != m.name else ""
-            raise HerohammerError(f"{path + ': ' if path else ''}{unit.name}: {m.name}{where}: the roster's profile "
-                                  f"{m.problem}")
+            raise HerohammerError(f"{path + ': ' if path else ''}{unit.name}: {m.selection or m.name}: the roster's "
+                                  f"profile {m.problem}; no scenario written: correct the roster, or write this "
+                                  "model's profile: in a scenario by hand")
         weapons = list(unit.model_weapons(m))
         for _ in range(m.count):
             numbered[m.name] = numbered.get(m.name, 0) + 1
@@ -87,6 +87,34 @@ def _models(unit: BsUnit, path: str = "") -> list[tuple[str, dict[str, Any]]]:
                 data["weapons"] = list(weapons)
             out.append((name, data))
     return out
+
+
+#: The 4th edition rule a character fielded with a unit of his (a retinue) is held by (40k4.char.retinue).
+RETINUE_RULE = "40k4.char.retinue"
+
+
+def _joined_character(unit: BsUnit, models: list[tuple[str, dict[str, Any]]], host_id: str, host: dict[str, Any],
+                      ruleset: str, ids: set[str], far: bool, depth: float, notes: list[str] | None,
+                      path: str) -> dict[str, Any]:
+    """Return a character chosen inside a unit's roster selection as a character joined to it, standing one row
+    behind its models (within 2" of them).  In 4th edition he was fielded with it, so it is his retinue: both get
+    the rule ``retinue`` and he may not leave it while it lives (40k4.char.retinue's reading of a roster)."""
+    behind = min(m["at"][1] for m in host["models"]) if not far else max(m["at"][1] for m in host["models"])
+    first = host["models"][0]["at"][0]
+    placed = [{**m, "at": [round(first + SPACING * k, 2), round(behind + (SPACING if far else -SPACING), 2)]}
+              for k, (_, m) in enumerate(models)]
+    entry: dict[str, Any] = {"id": slug(unit.name, ids), "character": "independent", "joined": host_id}
+    rules = [r for r in unit.rules if r.lower() != "independent character"]  # said by character: independent
+    if ruleset == "40k4":
+        rules.append("retinue")
+        host["rules"] = [*host.get("rules", []), "retinue"]
+        if notes is not None:
+            notes.append(f"{path}: {unit.name} was chosen inside {unit.joined}'s selection: he is fielded with it as "
+                         f"his retinue, joined to {host_id}, and may not leave it while it lives [{RETINUE_RULE}]")
+    if rules:
+        entry["rules"] = rules
+    entry["models"] = placed
+    return entry
 
 
 def import_notes(rosters: list[BsFile]) -> list[str]:
@@ -124,10 +152,17 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
     for index, roster in enumerate(rosters):
         far = index == 1
         x, row_y = EDGE, EDGE
+        placed_ids: dict[str, tuple[str, dict[str, Any]]] = {}  # a unit's name -> its id and entry, the last of it
         for unit in roster.units:
             models = _models(unit, roster.path)
             if not models:
                 continue  # a roster entry without a model profile (an upgrade, a detachment choice)
+            if unit.joined and unit.joined in placed_ids:
+                host_id, host = placed_ids[unit.joined]
+                data["sides"][names[index]].append(
+                    _joined_character(unit, models, host_id, host, ruleset, ids, far, depth,
+                                      notes, str(roster.path)))
+                continue
             for w in unit.weapons:
                 if w.data is not None:
                     weapons.setdefault(w.name.lower(), w.data)
@@ -161,6 +196,7 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
                     placed.append({**m, "at": [round(px, 2), round(depth - py if far else py, 2)]})
                 entry["models"] = placed
             data["sides"][names[index]].append(entry)
+            placed_ids[unit.name] = (entry["id"], entry)
             x += unit_width + GAP
     if weapons:
         data["weapons"] = list(weapons.values())

@@ -40,7 +40,7 @@ def _run(args: argparse.Namespace) -> int:
                       f"{' - a character' if unit.character else ''}")
         if unit.categories:
             console.print(f"categories: {escape(', '.join(unit.categories))}")
-        if not unit.models:
+        if not unit.models and not unit.notes:
             console.print("no model profile in the data for this unit")
         for m in unit.models:
             console.print(f"  {m.count} x {escape(m.name)}: \"{escape(m.profile)}\""
@@ -73,5 +73,6 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     simple_table(title, ["unit", "character", "models", "profile"],
                  [[u.name, "yes" if u.character else "", ", ".join(f"{m.count} {m.name}" for m in u.models) or "-",
-                   "; ".join(m.profile for m in u.models) or "(none in the data)"] for u in data.units])
+                   "; ".join(m.profile for m in u.models)
+                   or ("(none read: --unit says why)" if u.notes else "(none in the data)")] for u in data.units])
     return 0
