@@ -88,3 +88,15 @@ def test_boarding_getting_out_and_rallying_candidates_are_what_validation_gives(
             proposed.add(action.do)
             _assert_as_validated(action)
     assert {"embark", "disembark", "rally"} <= proposed
+
+
+def test_an_action_with_a_mapping_hashes_as_its_equals_do() -> None:
+    """A fight naming its pursuit choices (offered by legal_actions since round 36) goes in a set like any action:
+    hashed by its JSON with the keys sorted, so equal mappings in another order hash alike, and others apart."""
+    from herohammer.actions import parse_action
+
+    one = parse_action({"do": "fight", "unit": "a", "pursuit": {"a": {"restrain": True}, "b": {"overrun": True}}})
+    other_order = parse_action({"do": "fight", "unit": "a", "pursuit": {"b": {"overrun": True}, "a": {"restrain": True}}})
+    other = parse_action({"do": "fight", "unit": "a", "pursuit": {"a": {"overrun": True}}})
+    assert one == other_order and hash(one) == hash(other_order)
+    assert one != other and len({one, other_order, other}) == 2

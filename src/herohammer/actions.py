@@ -31,6 +31,15 @@ _not_bool = not_bool
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
+    def __hash__(self) -> int:
+        """Hash the class and the fields' values, as a frozen model does, but also for an action with a mapping among
+        them (a fight's pursuit choices, a weapon per member, a split of attacks), by its JSON text with the keys
+        sorted (equal mappings in another order are equal actions): every action a game offers goes in a set."""
+        try:
+            return hash((type(self), tuple(self.__dict__.values())))
+        except TypeError:
+            return hash((type(self), json.dumps(self.model_dump(mode="json"), sort_keys=True)))
+
     @classmethod
     def trusted(cls, **values: Any) -> Self:
         """Build an action from values a ruleset worked out itself, each already what validation would make of it
