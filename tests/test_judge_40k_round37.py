@@ -13,6 +13,12 @@ Found wrong (first written as xfail(strict=True) tests):
   squad's volley then fires without him; alone, "lib has already shot this turn: a unit shoots once", citing only
   published.shooting, as if he had fired a weapon.
 
+Fixed (judge round 37), the xfail mark removed: ``_power_was_its_shooting`` (w40k3), asked by ``rule_shoot`` only
+once a shot is refused anyway (a joined character, or a unit that has shot), names the power used instead of
+shooting and cites the edition's psychic clause with published.shooting. Decision stated: 40k3.psyker.as-shooting
+(judge round 37, rules.yaml). Book entry: 40k3-a-librarian-who-smote-fires-no-bolter-and-is-told-why; the reason
+expected by 40k4-a-librarian-who-left-his-squad-smites-alone-and-shoots-once follows the new words.
+
 Considered and left (each asserted as it stands):
 - a joined psyker's psychic test is his own, on his own Leadership: it is no Leadership test of his unit, so neither
   40k3.char.leadership nor 40k4.char.leadership lends him a joined Captain's (40k3.psyker.test: "equal to or under
@@ -126,7 +132,6 @@ def test_smite_is_the_psykers_shooting_and_binds_his_squad_to_its_target(ruleset
     assert messages(events, "shots") == ["3 models fire 6 shots with bolter: 0 hits, 0 wounds"]
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 37: the psyker who used Smite is told to shoot with his unit")
 @pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
 @EDITIONS
 @pytest.mark.parametrize("joined", [True, False])
@@ -146,6 +151,8 @@ def test_a_psyker_who_used_smite_asking_to_fire_his_bolter_is_told_the_power_was
     error = assert_illegal(g, shoot, PSY_SHOOT[ruleset])
     assert "lib used a psychic power at boyz this turn instead of shooting" in str(error)
     assert "shoot with" not in str(error)
+    error = assert_illegal(g, {**shoot, "target": "grots"}, PSY_SHOOT[ruleset])
+    assert "instead of shooting" in str(error)
     if joined:
         assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"})
 
