@@ -250,7 +250,9 @@ def test_a_librarian_who_left_his_squad_smites_one_mob_and_the_squad_fires_at_an
     g.apply(smite, dice=ScriptedDice([3, 3] + [1] * 4))
     assert_legal(g, {"do": "shoot", "unit": "tac", "target": "y"}, "published.line-of-sight")
     refused = assert_illegal(g, {"do": "shoot", "unit": "lib", "target": "y"}, "published.shooting")
-    assert "lib has already shot" in str(refused) and "a character in lib" not in str(refused)
+    # judge round 37: the refusal names the power used instead of shooting (before: "lib has already shot")
+    assert "lib used a psychic power at x this turn instead of shooting" in str(refused)
+    assert "a character in lib" not in str(refused)
 
 
 # == 6. Smite destroys a mob around its Warboss: the unit that smote may assault him ===============================

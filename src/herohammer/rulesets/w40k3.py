@@ -991,7 +991,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if earlier is not None and earlier != self.aimed_at(state, target) and not shooter.joined:
             if shooter.has(Status.SHOT) and len(state.combined(shooter.id)) == 1:
                 # it shot itself (a lone psyker's power): no character in it fired, it has none
-                return Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
+                return self._power_was_its_shooting(state, shooter) or Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
                                      "Shooting phase", "published.shooting")
             return Ruling.forbid(f"{who_fired(state, shooter.id)} at {earlier} this turn, as part of "
                                  f"{shooter.id}'s shooting: the unit must fire at the same target",
@@ -1000,6 +1000,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             if hold := self.host_holds(state, shooter, "shoot", self.same_target_rule, self.join_rule,
                                        falling_back=False) or self._host_had_its_shooting(state, shooter):
                 return hold  # a falling back unit may still shoot (published.fall-back)
+            if problem := self._power_was_its_shooting(state, shooter):
+                return problem
             return Ruling.forbid(
                 f"{shooter.id} is part of {shooter.joined} and fires with it at the same target: "
                 f"shoot with {shooter.joined}", self.same_target_rule, self.join_rule,
@@ -1007,8 +1009,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if shooter.has(Status.RAN):
             return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)
         if shooter.has(Status.SHOT):
-            return Ruling.forbid(f"{shooter.id} has already shot this turn: a unit shoots once a Shooting phase",
-                                 "published.shooting")
+            return self._power_was_its_shooting(state, shooter) or Ruling.forbid(
+                f"{shooter.id} has already shot this turn: a unit shoots once a Shooting phase", "published.shooting")
         held = self.with_members_holds(state, shooter)  # its characters' holds hold it (session 30)
         if held.has(Status.LOCKED):
             return Ruling.forbid(f"{shooter.id} is locked in close combat and cannot shoot",
@@ -1020,6 +1022,20 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
             return refused
         return ruling
+
+    @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+    def _power_was_its_shooting(self, state: GameState, shooter: Unit) -> Ruling | None:
+        """Refuse a shot of a psyker whose power of this Shooting phase was his shooting (40k3.psyker.as-shooting's
+        decision, session 23: used instead of shooting; published.40k4-psychic-shooting), saying so: judge round 37
+        (before, a joined one was sent to "shoot with" his unit, whose volley fires without him, and a lone one told
+        he had shot, as if he had fired a weapon). None for any other shooter: asked only once he is refused anyway."""
+        if not (shooter.has(Status.USED_POWER) and shooter.has(Status.SHOT)):
+            return None  # a power is refused once he has fired (w40k_psychic), so both mean the power was his shooting
+        at = state.target_fired_at(shooter.joined or shooter.id)
+        unit = f" ({shooter.joined} may still fire at {at}, without him)" if shooter.joined and at else ""
+        return Ruling.forbid(f"{shooter.id} used a psychic power{f' at {at}' if at else ''} this turn instead of "
+                             f"shooting: he fires no weapon this Shooting phase{unit}", self.psychic_shooting_rule,
+                             "published.shooting")
 
     @implements("published.shooting", "published.fleet-of-foot", "published.fleet")
     def _host_had_its_shooting(self, state: GameState, shooter: Unit) -> Ruling | None:
