@@ -273,8 +273,6 @@ def test_an_illegal_action_has_no_odds_but_the_documented_error() -> None:
     assert caught.value.rules
 
 
-@pytest.mark.xfail(strict=True, reason="round 37: the message lists the kinds of action by hand, without consolidate "
-                   "and rally")
 def test_an_unknown_kind_of_action_is_told_every_kind_there_is() -> None:
     with pytest.raises(herohammer.HerohammerError) as caught:
         parse_action({"do": "charge_out"})
