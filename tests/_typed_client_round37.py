@@ -54,9 +54,9 @@ def play(path: Path, seed: int, out: Path) -> list[str]:
 
 
 def odds(path: Path) -> Fraction:
-    from herohammer import action_odds
+    from herohammer import odds_of_action
 
-    answer: ActionOdds = action_odds(load_scenario(path), {"do": "shoot", "unit": "tactical", "target": "boyz"})
+    answer: ActionOdds = odds_of_action(load_scenario(path), {"do": "shoot", "unit": "tactical", "target": "boyz"})
     exact: bool = answer.exact
     p: Fraction = answer.probability(lambda o: o.lost("boyz") >= 1).p
     print(exact, answer.method, answer.rows())

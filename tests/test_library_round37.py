@@ -186,21 +186,28 @@ ODDS = [
 
 
 def _odds(state: GameState, action: Any, **options: Any) -> ActionOdds:
-    from herohammer.action_odds import action_odds
-
-    return action_odds(state, action, **options)
+    return herohammer.odds_of_action(state, action, **options)
 
 
-@pytest.mark.xfail(strict=True, reason="round 37: action_odds is not in the public API (the name is its module's)")
 def test_the_odds_of_an_action_come_from_the_package_top() -> None:
     import herohammer.action_odds  # noqa: F401 - the module loaded first, as the command line and the web app do
 
-    from herohammer import odds_of_action  # type: ignore[attr-defined]
+    from herohammer import odds_of_action
 
     answer = odds_of_action(load_scenario(ROOT / "examples" / "40k3_librarian_psychic.yaml"),
                             {"do": "shoot", "unit": "tactical", "target": "boyz"})
     assert isinstance(answer, ActionOdds) and answer.exact
     assert "odds_of_action" in herohammer.__all__
+
+
+def test_the_library_page_odds_example_says_what_it_gives() -> None:
+    game = Game.load(ROOT / "examples" / "40k3_librarian_psychic.yaml")
+    answer = herohammer.odds_of_action(game.state, {"do": "manifest", "psyker": "librarian", "power": "Smite",
+                                                    "target": "boyz"})
+    assert (answer.exact, answer.method) == (True, "exact (every dice outcome enumerated, 27 distinct results)")
+    assert answer.probability(lambda o: o.lost("boyz") >= 1).p == Fraction(715, 972)
+    assert answer.rows()["perils"].p == Fraction(1, 18)
+    assert json.loads(json.dumps(answer.to_json(), default=str))["rows"]["perils"] == "1/18"
 
 
 KINDS_OFFERED = ("shoot", "manifest", "fight", "assault", "regroup", "charge", "rally", "cast")
@@ -337,7 +344,6 @@ def test_the_library_page_python_examples_run_as_written(tmp_path: Path, monkeyp
         exec(compile(textwrap.dedent(block), "library.md", "exec"), {})  # noqa: S102 - the page's own example
 
 
-@pytest.mark.xfail(strict=True, reason="round 37: action_odds is not in the public API (the name is its module's)")
 def test_a_strict_mypy_client_of_the_bot_calls_needs_no_casts(tmp_path: Path) -> None:
     from mypy import api
 

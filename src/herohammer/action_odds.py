@@ -176,7 +176,8 @@ class ActionOdds:
         return rows
 
     def to_json(self) -> dict[str, Any]:
-        """Return the answer as JSON-ready data (exact Fractions, or estimates with intervals)."""
+        """Return the answer as JSON data but for its exact probabilities, kept as Fractions (or estimates with
+        intervals): ``json.dumps(..., default=str)`` writes them as the commands do (``"11/12"``), never as floats."""
         units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
         return {
             "action": self.action.to_json(), "method": self.method, "exact": self.exact, "runs": self.runs,
@@ -255,6 +256,11 @@ def action_odds(
             advance(i % PROGRESS_EVERY + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
     return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; {why}), 95% Wilson intervals", False, weights, runs)
+
+
+#: ``action_odds`` under the name the package exports it by (``from herohammer import odds_of_action``): the name
+#: ``herohammer.action_odds`` is this module's, which the import system sets on the package once it is loaded.
+odds_of_action = action_odds
 
 
 def outcomes_of(odds: ActionOdds) -> Iterable[Outcome]:
