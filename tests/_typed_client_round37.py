@@ -61,3 +61,21 @@ def odds(path: Path) -> Fraction:
     p: Fraction = answer.probability(lambda o: o.lost("boyz") >= 1).p
     print(exact, answer.method, answer.rows())
     return p
+
+
+def table(path: Path, faces: list[int]) -> dict[str, object]:
+    """A digital table: a judge's dice, the shooting targets of each unit, the log as JSON, a save read back."""
+    game = Game.from_data(Game.load(path).to_data(), ScriptedDice(faces))
+    shots: list[str] = []
+    for action in game.legal_actions():
+        if action.do == "shoot":
+            shots.append(f"{action.unit} -> {action.target}")
+        elif action.do == "manifest":
+            shots.append(f"{action.psyker}: {action.power}")
+    ruling: Ruling = game.check(parse_action('{do: end_phase}'))
+    rolled = [r.describe() for r in game.dice.log]
+    unused: tuple[int, ...] = ScriptedDice(faces).unused
+    copy: Game = game.copy()
+    log: list[dict[str, object]] = [e.to_json() for e in copy.log]
+    return {"shots": shots, "legal": ruling.legal, "rolled": rolled, "unused": unused, "log": log,
+            "turn": game.state.turn}

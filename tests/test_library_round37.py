@@ -317,6 +317,36 @@ def test_two_games_in_two_threads_play_as_they_do_alone() -> None:
     assert [together[i] for i in range(len(jobs))] == alone
 
 
+def test_odds_asked_in_threads_while_games_play_give_the_answers_they_give_alone() -> None:
+    questions = [(ROOT / "examples" / "40k3_librarian_psychic.yaml", {"do": "manifest", "psyker": "librarian",
+                                                                      "power": "Smite", "target": "boyz"}),
+                 (ROOT / "examples" / "40k4_chaplain_combat.yaml", {"do": "assault", "unit": "assault_squad",
+                                                                   "target": "boyz"}),
+                 (ROOT / "examples" / "t9a_wizard_charges_out.yaml", {"do": "charge", "unit": "wizard",
+                                                                     "target": "orc_archers"})]
+
+    def ask(path: Path, action: dict[str, Any]) -> Any:
+        return _odds(load_scenario(path), action, max_runs=20_000).weights
+
+    alone = [ask(*q) for q in questions]
+    together: dict[int, Any] = {}
+
+    def run(i: int) -> None:
+        try:
+            together[i] = ask(*questions[i]) if i < len(questions) else _bot_walk(ROOT / "examples" /
+                                                                                  "t9a_whole_turn.yaml", 5, 30)[0].log
+        except Exception as error:  # noqa: BLE001 - reported by the assertion
+            together[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(questions) + 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [together[i] for i in range(len(questions))] == alone
+    assert together[len(questions)] == _bot_walk(ROOT / "examples" / "t9a_whole_turn.yaml", 5, 30)[0].log
+
+
 # -- docs and names ----------------------------------------------------------------------------------------------
 
 
@@ -351,3 +381,18 @@ def test_a_strict_mypy_client_of_the_bot_calls_needs_no_casts(tmp_path: Path) ->
     out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
                                 str(client)])
     assert status == 0, out + err
+
+
+def test_the_typed_client_runs_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("typed_client_round37", Path(__file__).with_name(
+        "_typed_client_round37.py"))
+    assert spec is not None and spec.loader is not None
+    client = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client)
+    for path in (ROOT / "examples" / "40k3_whole_turn.yaml", ROOT / "examples" / "t9a_whole_turn.yaml"):
+        assert client.play(path, 2, tmp_path / "saved.json")
+    assert client.odds(ROOT / "examples" / "40k3_librarian_psychic.yaml") > 0
+    seen = client.table(ROOT / "examples" / "40k3_librarian_psychic.yaml", [3, 4, 5])
+    assert seen["shots"] and seen["legal"] is True
