@@ -396,3 +396,35 @@ def test_the_typed_client_runs_too(tmp_path: Path, capsys: pytest.CaptureFixture
     assert client.odds(ROOT / "examples" / "40k3_librarian_psychic.yaml") > 0
     seen = client.table(ROOT / "examples" / "40k3_librarian_psychic.yaml", [3, 4, 5])
     assert seen["shots"] and seen["legal"] is True
+
+
+@pytest.mark.parametrize("path", [ROOT / "examples" / "40k3_whole_turn.yaml", ROOT / "examples" / "t9a_whole_turn.yaml"],
+                         ids=lambda p: p.name)
+def test_a_bot_plays_to_the_end_of_the_battle_and_is_told_why_nothing_is_left(path: Path, tmp_path: Path) -> None:
+    game, played = _bot_walk(path, 6, 3000)
+    assert game.legal_actions() == []
+    why = game.why_no_actions()
+    assert why is not None and "published.game-length" in why.rules
+    with pytest.raises(IllegalActionError) as caught:
+        game.apply({"do": "end_phase"})
+    assert "published.game-length" in caught.value.rules
+    game.save(tmp_path / "end.json")
+    assert Game.load(tmp_path / "end.json").why_no_actions() == why
+    game.undo()
+    assert game.legal_actions() and game.why_no_actions() is None
+
+
+@pytest.mark.parametrize("path", [ROOT / "examples" / "40k3_whole_turn.yaml", ROOT / "examples" / "t9a_whole_turn.yaml"],
+                         ids=lambda p: p.name)
+def test_a_game_pickled_mid_turn_plays_on_as_the_original_does(path: Path) -> None:
+    game, _ = _bot_walk(path, 8, 9)
+    other = pickle.loads(pickle.dumps(game))
+    rng = random.Random(8)
+    for _ in range(20):
+        legal = game.legal_actions()
+        assert other.legal_actions() == legal
+        if not legal:
+            break
+        action = rng.choice(legal)
+        assert other.apply(action) == game.apply(action)
+    assert other.state == game.state and other.log == game.log
