@@ -428,3 +428,17 @@ def test_a_game_pickled_mid_turn_plays_on_as_the_original_does(path: Path) -> No
         action = rng.choice(legal)
         assert other.apply(action) == game.apply(action)
     assert other.state == game.state and other.log == game.log
+
+
+def test_the_library_page_first_example_says_what_it_gives(tmp_path: Path) -> None:
+    game = Game.load(ROOT / "examples" / "40k4_librarian_joins_tactical.yaml", SeededDice(1))
+    join = {"do": "join", "character": "librarian", "unit": "tactical", "to": [24, 21]}
+    before = game.state
+    assert game.check(join).legal is True
+    game.apply(join)
+    said = game.ruleset.leadership_of(game.state, "tactical")
+    assert (said.value, said.rule) == (10, "40k4.char.leadership")
+    game.undo()
+    assert game.state is before
+    game.save(tmp_path / "after.json")
+    assert Game.load(tmp_path / "after.json").state == game.state
