@@ -444,7 +444,6 @@ def test_the_library_page_first_example_says_what_it_gives(tmp_path: Path) -> No
     assert Game.load(tmp_path / "after.json").state == game.state
 
 
-@pytest.mark.xfail(strict=True, reason="round 37: odds_of_action names the command line's --action for a library call")
 def test_a_misspelt_action_handed_to_odds_is_named_as_the_parameter_a_library_caller_wrote() -> None:
     state = load_scenario(ROOT / "examples" / "40k3_librarian_psychic.yaml")
     with pytest.raises(herohammer.HerohammerError) as caught:
