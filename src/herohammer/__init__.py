@@ -17,14 +17,15 @@ __version__ = "0.1.0"
 #: The public API, ``from herohammer import Game, load_scenario, ...``: name -> the module defining it.
 #: Loaded on first use (module ``__getattr__``), so ``import herohammer`` and ``--version`` stay fast.
 #: The functions named like their modules (``action_odds.action_odds``, ``simulate.simulate``) are
-#: imported from those modules: a package attribute would be replaced by the module on its import.
+#: imported from those modules: a package attribute would be replaced by the module on its import
+#: (``action_odds`` is exported as ``odds_of_action``).
 _PUBLIC = {
     "Game": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
     "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
     "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
     "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
     "Distribution": "distribution", "Profile": "profiles", "parse_amount": "notation", "DiceAmount": "notation",
-    "parse_roll_needed": "notation", "ActionOdds": "action_odds", "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
+    "parse_roll_needed": "notation", "ActionOdds": "action_odds", "odds_of_action": "action_odds", "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
     "ScenarioError": "errors", "IllegalActionError": "errors", "OutOfRangeError": "errors",
 }
 
@@ -33,12 +34,12 @@ __all__ = [
     "__version__", "Game", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
     "Action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
     "Reroll", "enumerate_outcomes", "Distribution", "Profile", "parse_amount", "DiceAmount",
-    "parse_roll_needed", "ActionOdds", "simulate_file", "read_battlescribe", "HerohammerError",
+    "parse_roll_needed", "ActionOdds", "odds_of_action", "simulate_file", "read_battlescribe", "HerohammerError",
     "ScenarioError", "IllegalActionError", "OutOfRangeError",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from .action_odds import ActionOdds as ActionOdds
+    from .action_odds import ActionOdds as ActionOdds, odds_of_action as odds_of_action
     from .actions import Action as Action, parse_action as parse_action
     from .battlescribe import read_battlescribe as read_battlescribe
     from .dice import (

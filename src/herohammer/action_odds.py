@@ -176,7 +176,8 @@ class ActionOdds:
         return rows
 
     def to_json(self) -> dict[str, Any]:
-        """Return the answer as JSON-ready data (exact Fractions, or estimates with intervals)."""
+        """Return the answer as JSON data but for its exact probabilities, kept as Fractions (or estimates with
+        intervals): ``json.dumps(..., default=str)`` writes them as the commands do (``"11/12"``), never as floats."""
         units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
         return {
             "action": self.action.to_json(), "method": self.method, "exact": self.exact, "runs": self.runs,
@@ -209,8 +210,8 @@ def action_odds(
     not a silent wait); ``advance`` hears each further batch of Monte Carlo runs.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
-    act = action if isinstance(action, ACTION_TYPES) else parse_action(
-        dict(action) if isinstance(action, Mapping) else action)
+    act = action if isinstance(action, ACTION_TYPES) else parse_action(  # named as the parameter: a library's
+        dict(action) if isinstance(action, Mapping) else action, "action")  # caller wrote no --action
     runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
     max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
     seed = guards.seed(seed, "action_odds")
@@ -255,6 +256,11 @@ def action_odds(
             advance(i % PROGRESS_EVERY + 1)
     weights = tuple(sorted(((o, Fraction(c, runs)) for o, c in counts.items()), key=lambda kv: repr(kv[0])))
     return ActionOdds(act, f"Monte Carlo ({runs} runs, seed {seed}; {why}), 95% Wilson intervals", False, weights, runs)
+
+
+#: ``action_odds`` under the name the package exports it by (``from herohammer import odds_of_action``): the name
+#: ``herohammer.action_odds`` is this module's, which the import system sets on the package once it is loaded.
+odds_of_action = action_odds
 
 
 def outcomes_of(odds: ActionOdds) -> Iterable[Outcome]:

@@ -355,6 +355,8 @@ _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: so that a new action kind cannot be left out.
 ACTION_TYPES: tuple[type[_Action], ...] = get_args(_ActionUnion)
 _ACTION_CLASSES: tuple[type[_Action], ...] = ACTION_TYPES
+#: Every action's ``do``, in the union's order: read from the classes, so an unknown kind's message names them all.
+ACTION_KINDS: tuple[str, ...] = tuple(get_args(t.model_fields["do"].annotation)[0] for t in ACTION_TYPES)
 
 
 #: Actions already read, by the exact value of the mapping (a bot or a search sends the same actions again and again).
@@ -519,8 +521,7 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
     if isinstance(value, dict):
         check_data(value, where)
     else:
-        kinds = {get_args(t.model_fields["do"].annotation)[0] for t in ACTION_TYPES}
-        if isinstance(value, str) and value.strip() in kinds:  # the kind alone: say how to write it as an action
+        if isinstance(value, str) and value.strip() in ACTION_KINDS:  # the kind alone: say how to write it as an action
             raise HerohammerError(f"{where}: expected an object: {{do: {value.strip()}, ...}} (YAML) or "
                                   f"{{\"do\": \"{value.strip()}\", ...}} (JSON), not the action's kind alone")
         raise HerohammerError(f"{where}: expected an object like {{\"do\": \"move\", ...}} (JSON) or {{do: move, ...}} (YAML)")
@@ -537,6 +538,5 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
             cls = next((c for c in _ACTION_CLASSES if get_args(c.model_fields["do"].annotation) == (err["loc"][0],)), None)
             msg = unknown_key_problem(str(err["loc"][1]), sorted(cls.model_fields) if cls else [])
         if err["type"] == "union_tag_invalid" or err["type"] == "union_tag_not_found":
-            msg = ("expected do: join, leave, move, run, infiltrate, embark, disembark, reform, shoot, manifest, cast, assault, charge, allocate, fight, regroup, "
-                   "test or end_phase")
+            msg = f"expected do: {', '.join(ACTION_KINDS[:-1])} or {ACTION_KINDS[-1]}"
         raise HerohammerError(f"{where}: field {loc}: {msg}") from None

@@ -1171,7 +1171,11 @@ def _point_near(character: Unit, host: Unit) -> geo.Point:
 
 
 def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
-    """Return a few spots that would take a character more than 2" from its unit."""
+    """Return a few different spots that would take a character more than 2" from its unit.
+
+    Straight away from the unit's centre, then straight up and down the table: a character right
+    above or below the centre would be offered one spot twice, and a bot's search would count it twice.
+    """
     x, y = character.models[0].at
     if not host.alive:  # its unit was destroyed: any direction will do
         return [(x + 5.5, y), (x, y + 5.5), (x, y - 5.5)]
@@ -1179,7 +1183,8 @@ def _points_away(character: Unit, host: Unit) -> list[geo.Point]:
     cy = sum(p.at[1] for p in host.placed) / len(host.models)
     dx, dy = x - cx, y - cy
     norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-    return [(round(x + dx / norm * 5.5, 2), round(y + dy / norm * 5.5, 2)), (x, y + 5.5), (x, y - 5.5)]
+    away = (round(x + dx / norm * 5.5, 2), round(y + dy / norm * 5.5, 2))
+    return list(dict.fromkeys((away, (x, y + 5.5), (x, y - 5.5))))
 
 
 def _sample_moves(state: GameState, unit: Unit, allowance: float) -> tuple[list[geo.Point], list[Move]]:
