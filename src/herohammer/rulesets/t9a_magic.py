@@ -291,6 +291,34 @@ def spell_attempted_by(state: GameState, side: str, spell: str) -> str | None:
     return None
 
 
+@implements(CONCLAVE, "t9a.combined.last-survivor")
+def _conclave_gone(state: GameState, unit: Unit, spell: str) -> Ruling | None:
+    """Refuse a spell of a Wizard Conclave whose champion fell with the last of its rank and file, asked of the
+    character left as the unit (its name now names him, t9a.combined.last-survivor): the unit casts only while its
+    champion lives (t9a.spell.wizard-conclave), whatever the survivor knows himself (judge round 37: it was told only
+    that he did not know the spell). None when that is not why the spell is not his."""
+    if not unit.last_of or not state.has_unit(unit.last_of):
+        return None
+    gone = state.unit(unit.last_of)
+    if not has_conclave(gone) or spell not in gone.spells:
+        return None
+    own = f"{unit.id}, all that is left of it, knows {', '.join(unit.spells) or 'no spell'}"
+    return Ruling.forbid(f"{gone.id}'s champion, its Master Wizard, is slain with the last of its rank and file: the "
+                         f"unit casts {spell} no more ({own})", CONCLAVE, "t9a.combined.last-survivor", MAGIC)
+
+
+@implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.combined.last-survivor")
+def target_rules(state: GameState, target: Unit) -> tuple[str, ...]:
+    """Return the character rules a spell's target is hit under, as a shot's target is (judge round 37: a spell cited
+    neither): a unit holding a character shares the hits with him (t9a.join.part-of-unit), a lone character is a unit
+    of one (t9a.char.lone), a last survivor is still his unit (t9a.combined.last-survivor)."""
+    if target.last_of:
+        return ("t9a.combined.last-survivor",)
+    if state.joined_to(target.id) or len(members(state, target.id)) > 1:
+        return ("t9a.join.part-of-unit",)
+    return ("t9a.char.lone",) if is_character(target) else ()
+
+
 def caster_model(unit: Unit) -> Model | None:
     """Return the Caster's own model, the one a Miscast's Backlash, Implosion and Breach in the Veil strike: a
     character's model, a Wizard Conclave's champion (its Master Wizard), else the unit's first model."""
@@ -322,6 +350,8 @@ class MagicPhase(Ruleset):
         if not unit.alive:
             return no_models_left(unit, MAGIC)
         spell = find_spell(action.spell)
+        if spell is not None and spell.name not in unit.spells and (gone := _conclave_gone(state, unit, spell.name)):
+            return gone
         if spell is None or spell.name not in unit.spells:
             return Ruling.forbid(f"{unit.id} does not know {action.spell} (it knows: {', '.join(unit.spells) or 'none'})",
                                  MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()))
@@ -382,6 +412,7 @@ class MagicPhase(Ruleset):
         rules: tuple[str, ...] = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
         if spell.missile:
             rules += (SPELL_TYPES, "published.line-of-sight")
+        rules += target_rules(state, target)
         mod = casting_modifier(unit)
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
                             f"{action.dice} Magic Dice {mod:+d}" + (
@@ -446,6 +477,7 @@ class MagicPhase(Ruleset):
         if outcome == "cast":
             if miscast is not None and miscast <= 0:
                 said += f" ({_miscast_said(rolled, miscast)}: no effect)"
+            rules.extend(target_rules(state, state.unit(action.target)))
             state, hit_said, panic, hits_rolled = self._spell_hits(state, unit, spell, action.target, dice)
             said += f": {hit_said}"
             rules.append(TO_WOUND)
