@@ -105,7 +105,6 @@ def test_a_fresh_seed_is_printed_and_replays_the_table(tmp_path: Path, capsys: p
 IDENTITY = ["seed", "scenario_sha256", "plan_sha256", "herohammer_version"]
 
 
-@pytest.mark.xfail(strict=True, reason="the CSV carries no seed, scenario hash or version")
 def test_simulate_csv_carries_the_seed_the_scenario_hash_and_the_version(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = str(write(tmp_path, "volley.yaml", volley()))
@@ -119,7 +118,6 @@ def test_simulate_csv_carries_the_seed_the_scenario_hash_and_the_version(tmp_pat
         ("9", meta["scenario_sha256"], meta["plan_sha256"], meta["herohammer_version"])}
 
 
-@pytest.mark.xfail(strict=True, reason="the CSV carries no seed, so a fresh one is lost")
 def test_a_csv_without_seed_records_the_fresh_one_and_it_replays(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = str(write(tmp_path, "volley.yaml", volley()))
@@ -160,7 +158,6 @@ OLD_RANGE = pytest.mark.xfail(strict=True, reason="no LO..HI range; -1 read as '
 NOT_ONE = pytest.mark.xfail(strict=True, reason="a list or null is spliced into the profile string")
 
 
-@pytest.mark.xfail(strict=True, reason="the sweep CSV carries no seed per variant")
 def test_a_sweeps_rows_are_single_simulate_runs_at_the_variants_seed(tmp_path: Path,
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = str(write(tmp_path, "ld.yaml", leadership(7)))

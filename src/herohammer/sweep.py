@@ -38,7 +38,7 @@ from .outcome_labels import UNIT_EVENTS
 from .parallel import run_chunks
 from .profiles import DASHES
 from .scenario import parse_text
-from .simulate import canonical_hash, fresh_seed, simulate
+from .simulate import IDENTITY_COLUMNS, canonical_hash, fresh_seed, identity_of, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]
@@ -522,16 +522,17 @@ def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([*paths, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
-                     "exact_float"])
+                     "exact_float", *IDENTITY_COLUMNS])
     for v in sweep["variants"]:
         result = v["result"]
         values = [v["values"][p] for p in paths]
+        identity = identity_of(result)  # the variant's own seed and hash: simulate on the variant gives its rows
         found = [outcome_row(result, label) for label in labels] if labels else result["outcomes"]
         for r in found:
             lo, hi = r["ci95"]
             writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"],
                              result["runs"], f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
-                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}"])
+                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}", *identity])
     return buf.getvalue()
 
 
