@@ -92,16 +92,35 @@ def _scalar(text: str) -> Any:
         raise HerohammerError(f"--vary: cannot read the value {text!r} (YAML scalars or [lists])") from None
 
 
+#: A range of whole numbers in a --vary value, ends included: ``Ld=6..10``.
+_RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*")
+
+
+def _expanded(path: str, text: str) -> list[Any]:
+    """Read one --vary value, or a range ``LO..HI`` as every whole number from LO to HI (a characteristic swept
+    over 2..10 is nine values to type otherwise); an empty range is refused, not a sweep of nothing."""
+    found = _RANGE.fullmatch(text)
+    if found is None:
+        return [_scalar(text)]
+    low, high = int(found.group(1)), int(found.group(2))
+    if low > high:
+        raise HerohammerError(f"--vary {path}: the range {text.strip()} is empty (LO..HI takes LO at most HI)")
+    if high - low >= MAX_VARIANTS:
+        raise LimitError(f"--vary {path}: the range {text.strip()} has {high - low + 1:,} values, more than the "
+                         f"limit of {MAX_VARIANTS:,} variants")
+    return list(range(low, high + 1))
+
+
 def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars)."""
+    """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars, or ``LO..HI`` ranges of whole numbers)."""
     if "=" not in text:
         raise HerohammerError(f"--vary: expected PATH=V1,V2,..., got {text!r}")
     path, _, raw = text.partition("=")
-    values = [_scalar(v) for v in _split_top_level(raw)]
-    if not values or raw.strip() == "":
+    path = path.strip()
+    if raw.strip() == "":
         raise HerohammerError(f"--vary {path}: no values given")
     parse_path(path)
-    return path.strip(), values
+    return path, [v for part in _split_top_level(raw) for v in _expanded(path, part)]
 
 
 def _select(container: Any, step: str | int, path: str) -> Any:
@@ -158,6 +177,9 @@ def set_path(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
         if child is None:
             child = node[key] = {}
         if isinstance(child, str) and step == "profile" and depth + 1 == len(steps) - 1 and isinstance(nxt, str):
+            if isinstance(value, bool) or not isinstance(value, (int, str)):  # spliced in, it read as "Ld[1,"
+                raise HerohammerError(f"--vary {path}: a characteristic takes one value (a whole number, '-' or '*', "
+                                      f"or a save such as 3+), got {value!r}")
             node[key] = set_profile_value(child, nxt, value)
             break
         if isinstance(child, dict) and step == "profile" and isinstance(nxt, str):

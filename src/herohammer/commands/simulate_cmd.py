@@ -62,7 +62,8 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
                     "names.")
     s.add_argument("scenario", help="scenario file (YAML or JSON)")
     s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
-                   help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
+                   help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 or ...Ld=7..10 "
+                        "(repeatable)")
     s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000, help="runs per variant")
     s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None,
                    help="seed (a fresh one is drawn and printed if omitted)")
