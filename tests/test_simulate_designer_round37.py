@@ -233,7 +233,6 @@ def test_a_bad_option_is_one_line_naming_it(tmp_path: Path, capsys: pytest.Captu
     assert option in err.strip().splitlines()[-1]
 
 
-@pytest.mark.xfail(strict=True, reason="the step's number (from 1), its kind and the plan's probes are not said")
 def test_a_plan_step_of_no_known_kind_names_the_file_the_step_and_what_was_given(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plan = write(tmp_path, "plan.yaml", [{"do": "shoot", "unit": "gunners", "target": "targets"},

@@ -58,7 +58,7 @@ import numpy as np
 
 from . import __version__
 from . import outcome_labels as labels
-from .actions import EndPhase, parse_action
+from .actions import ACTION_KINDS, EndPhase, parse_action
 from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
@@ -226,6 +226,9 @@ def make_driver(state: GameState, plan: Sequence[Mapping[str, Any]] | None, sour
             _expect_keys(step, where, {"psyker"})
         elif do == "leadership_test":
             _expect_keys(step, where, {"unit"})
+        elif isinstance(do, str) and do not in ACTION_KINDS:  # the plan's own kinds listed too, and the step counted
+            raise HerohammerError(f"{where}: field do: got {do!r} at the plan's step {i + 1}; expected do: "
+                                  f"{', '.join((*ACTION_KINDS, *PROBES[:-1]))} or {PROBES[-1]}")
         else:
             action = parse_action(step, where)
             if not hasattr(ruleset, f"resolve_{action.do}"):
