@@ -139,7 +139,6 @@ def test_csv_quotes_a_label_holding_commas_and_quotes(tmp_path: Path, capsys: py
 
 
 # == labels: an event's row is told apart from a unit's ==================================================
-@pytest.mark.xfail(strict=True, reason="event rows are mixed in with the units' rows, unheaded")
 def test_the_table_heads_the_event_rows_so_saves_is_not_read_as_a_units_outcome(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["simulate", str(write(tmp_path, "volley.yaml", volley())), "--runs", "500", "--seed", "1"],
@@ -148,7 +147,7 @@ def test_the_table_heads_the_event_rows_so_saves_is_not_read_as_a_units_outcome(
     lines = out.splitlines()
     unit_row = next(i for i, line in enumerate(lines) if "targets: falling_back" in line)
     event_row = next(i for i, line in enumerate(lines) if line.startswith("│ saves "))
-    heading = next(i for i, line in enumerate(lines) if "events in each run's log" in line)
+    heading = next(i for i, line in enumerate(lines) if "events logged in the run" in line)
     assert unit_row < heading < event_row
 
 
