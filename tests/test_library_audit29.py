@@ -193,7 +193,7 @@ def test_sweep_writes_csv_one_row_per_variant_and_outcome_with_the_varied_values
     assert code == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == [ADV, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high",
-                             "exact", "exact_float"]
+                             "exact", "exact_float", "seed", "scenario_sha256", "plan_sha256", "herohammer_version"]
     code, text, _ = run([*argv, "--json"], capsys)
     sweep = result_of(text)
     expected = [(str(v["values"][ADV]), r["outcome"], "" if r["value"] is None else str(r["value"]), str(r["count"]),
@@ -349,7 +349,7 @@ def test_the_demos_as_csv_are_one_table_with_a_column_naming_each_demo(capsys: p
     assert code == 0, err
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["scenario", "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
-                       "exact_float"]
+                       "exact_float", "seed", "scenario_sha256", "plan_sha256", "herohammer_version"]
     assert all(r[0] != "scenario" for r in rows[1:])  # one header, not one per demo
     assert {r[0] for r in rows[1:]} == {"demo_40k3_librarian.yaml", "demo_t9a_wizard_charges_out.yaml"}
-    assert {len(r) for r in rows} == {10}
+    assert {len(r) for r in rows} == {14}

@@ -220,7 +220,7 @@ def test_csv_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == ["outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
-                             "exact_float"]
+                             "exact_float", "seed", "scenario_sha256", "plan_sha256", "herohammer_version"]
     joined = next(r for r in rows if r["outcome"] == "librarian: joined" and r["value"] == "tactical")
     assert joined["exact"] == str(1 - (Fraction(5, 6) ** 2) ** 2) and joined["runs"] == "1000"
     assert float(joined["ci95_low"]) <= float(joined["probability"]) <= float(joined["ci95_high"])

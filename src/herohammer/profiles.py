@@ -77,7 +77,7 @@ def parse_value(text: str | int, name: str = "value", high: int = CHARACTERISTIC
             if raw == "":
                 raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
             return 0
-        if not (raw.isascii() and raw.isdigit()):
+        if not (raw.isascii() and re.fullmatch(r"-?\d+", raw)):  # "-1" is a number: told its range, below
             raise OutOfRangeError(name, text, "a number, '-' or '*'", "core.profile.dash")
         value = int(raw)
     if not CHARACTERISTIC_MIN <= value <= high:

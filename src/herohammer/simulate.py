@@ -58,7 +58,7 @@ import numpy as np
 
 from . import __version__
 from . import outcome_labels as labels
-from .actions import EndPhase, parse_action
+from .actions import ACTION_KINDS, EndPhase, parse_action
 from .checks import leadership_test
 from .dice import Dice, SeededDice
 from .errors import EnumerationTooLarge, HerohammerError, IllegalActionError, ScenarioError
@@ -226,6 +226,9 @@ def make_driver(state: GameState, plan: Sequence[Mapping[str, Any]] | None, sour
             _expect_keys(step, where, {"psyker"})
         elif do == "leadership_test":
             _expect_keys(step, where, {"unit"})
+        elif isinstance(do, str) and do not in ACTION_KINDS:  # the plan's own kinds listed too, and the step counted
+            raise HerohammerError(f"{where}: field do: got {do!r} at the plan's step {i + 1}; expected do: "
+                                  f"{', '.join((*ACTION_KINDS, *PROBES[:-1]))} or {PROBES[-1]}")
         else:
             action = parse_action(step, where)
             if not hasattr(ruleset, f"resolve_{action.do}"):
@@ -484,17 +487,28 @@ class SimulationResult:
                 "unchanged_outcomes": len(self.keys()) - len({r.outcome for r in rows})}
 
     def to_csv(self) -> str:
-        """Return the rows as CSV text."""
+        """Return the rows as CSV text, each row ending with what reproduces it (``IDENTITY_COLUMNS``): a CSV has
+        no envelope, and without its seed a run drawn from a fresh one could not be played again."""
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(["outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
-                         "exact_float"])
+                         "exact_float", *IDENTITY_COLUMNS])
+        identity = identity_of(self.meta)
         for r in self.rows():
             lo, hi = r.ci95
             writer.writerow([r.outcome, "" if r.value is None else r.value, r.count, r.runs, f"{r.probability:.6f}",
                              f"{lo:.6f}", f"{hi:.6f}", "" if r.exact is None else str(r.exact),
-                             "" if r.exact is None else f"{float(r.exact):.6f}"])
+                             "" if r.exact is None else f"{float(r.exact):.6f}", *identity])
         return buf.getvalue()
+
+
+#: The last columns of ``simulate --csv`` and ``sweep --csv``: what plays a row again (``--json`` has them too).
+IDENTITY_COLUMNS = ("seed", "scenario_sha256", "plan_sha256", "herohammer_version")
+
+
+def identity_of(meta: Mapping[str, Any]) -> list[str]:
+    """Return a result's ``IDENTITY_COLUMNS`` as CSV cells (no plan: an empty cell)."""
+    return ["" if meta.get(k) is None else str(meta[k]) for k in IDENTITY_COLUMNS]
 
 
 # == running ===================================================================================

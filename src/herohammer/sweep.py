@@ -38,7 +38,7 @@ from .outcome_labels import UNIT_EVENTS
 from .parallel import run_chunks
 from .profiles import DASHES
 from .scenario import parse_text
-from .simulate import canonical_hash, fresh_seed, simulate
+from .simulate import IDENTITY_COLUMNS, canonical_hash, fresh_seed, identity_of, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]
@@ -92,16 +92,35 @@ def _scalar(text: str) -> Any:
         raise HerohammerError(f"--vary: cannot read the value {text!r} (YAML scalars or [lists])") from None
 
 
+#: A range of whole numbers in a --vary value, ends included: ``Ld=6..10``.
+_RANGE = re.compile(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*")
+
+
+def _expanded(path: str, text: str) -> list[Any]:
+    """Read one --vary value, or a range ``LO..HI`` as every whole number from LO to HI (a characteristic swept
+    over 2..10 is nine values to type otherwise); an empty range is refused, not a sweep of nothing."""
+    found = _RANGE.fullmatch(text)
+    if found is None:
+        return [_scalar(text)]
+    low, high = int(found.group(1)), int(found.group(2))
+    if low > high:
+        raise HerohammerError(f"--vary {path}: the range {text.strip()} is empty (LO..HI takes LO at most HI)")
+    if high - low >= MAX_VARIANTS:
+        raise LimitError(f"--vary {path}: the range {text.strip()} has {high - low + 1:,} values, more than the "
+                         f"limit of {MAX_VARIANTS:,} variants")
+    return list(range(low, high + 1))
+
+
 def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars)."""
+    """Read ``PATH=V1,V2,...`` into the path and its values (YAML scalars, or ``LO..HI`` ranges of whole numbers)."""
     if "=" not in text:
         raise HerohammerError(f"--vary: expected PATH=V1,V2,..., got {text!r}")
     path, _, raw = text.partition("=")
-    values = [_scalar(v) for v in _split_top_level(raw)]
-    if not values or raw.strip() == "":
+    path = path.strip()
+    if raw.strip() == "":
         raise HerohammerError(f"--vary {path}: no values given")
     parse_path(path)
-    return path.strip(), values
+    return path, [v for part in _split_top_level(raw) for v in _expanded(path, part)]
 
 
 def _select(container: Any, step: str | int, path: str) -> Any:
@@ -158,6 +177,9 @@ def set_path(data: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
         if child is None:
             child = node[key] = {}
         if isinstance(child, str) and step == "profile" and depth + 1 == len(steps) - 1 and isinstance(nxt, str):
+            if isinstance(value, bool) or not isinstance(value, (int, str)):  # spliced in, it read as "Ld[1,"
+                raise HerohammerError(f"--vary {path}: a characteristic takes one value (a whole number, '-' or '*', "
+                                      f"or a save such as 3+), got {value!r}")
             node[key] = set_profile_value(child, nxt, value)
             break
         if isinstance(child, dict) and step == "profile" and isinstance(nxt, str):
@@ -522,16 +544,17 @@ def sweep_csv(sweep: Mapping[str, Any], labels: Sequence[str] = ()) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([*paths, "outcome", "value", "count", "runs", "probability", "ci95_low", "ci95_high", "exact",
-                     "exact_float"])
+                     "exact_float", *IDENTITY_COLUMNS])
     for v in sweep["variants"]:
         result = v["result"]
         values = [v["values"][p] for p in paths]
+        identity = identity_of(result)  # the variant's own seed and hash: simulate on the variant gives its rows
         found = [outcome_row(result, label) for label in labels] if labels else result["outcomes"]
         for r in found:
             lo, hi = r["ci95"]
             writer.writerow([*values, r["outcome"], "" if r["value"] is None else r["value"], r["count"],
                              result["runs"], f"{r['probability']:.6f}", f"{lo:.6f}", f"{hi:.6f}", r["exact"] or "",
-                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}"])
+                             "" if r["exact_float"] is None else f"{r['exact_float']:.6f}", *identity])
     return buf.getvalue()
 
 

@@ -62,7 +62,8 @@ def register_sweep(sub: Any) -> argparse.ArgumentParser:
                     "names.")
     s.add_argument("scenario", help="scenario file (YAML or JSON)")
     s.add_argument("--vary", action="append", required=True, metavar="PATH=V1,V2,...",
-                   help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 (repeatable)")
+                   help="a field and its values, e.g. sides.red[0].models[0].profile.Ld=7,8,9,10 or ...Ld=7..10 "
+                        "(repeatable)")
     s.add_argument("--runs", type=whole_number("--runs", 1, MAX_RUNS), default=10_000, help="runs per variant")
     s.add_argument("--seed", type=whole_number("--seed", 0, 2**64 - 1), default=None,
                    help="seed (a fresh one is drawn and printed if omitted)")
@@ -239,6 +240,10 @@ def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None, work
             + on)
 
 
+#: The heading over a table's event rows, below the units' rows: what a bare ``saves`` or ``morale = 1`` counts.
+EVENTS_HEADING = "events logged in the run"
+
+
 def show(result: SimulationResult, console: Console, title: str | None = None, titled: bool = True) -> None:
     """Print a simulation as a table: frequency, 95% interval, exact value, and how it was run.
 
@@ -247,7 +252,7 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
     from rich.markup import escape
     from rich.table import Table
 
-    from ..simulate import SHARED_CHUNK
+    from ..simulate import EVENT_PREFIX, SHARED_CHUNK
 
     m = result.meta
     if titled:
@@ -260,7 +265,13 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
         table.add_column("exact", justify="right")
         table.add_column("exact %", justify="right")
     rows = result.rows()
+    headed = False
     for r in rows:
+        if not headed and r.outcome.startswith(EVENT_PREFIX) and r is not rows[0]:
+            # an event's row (``saves``, ``destroyed``) read as one more unit outcome beside ``boyz: destroyed``
+            table.add_section()
+            table.add_row(f"[dim]{EVENTS_HEADING}[/dim]")
+            headed = True
         lo, hi = r.ci95
         cells = [r.label, f"{r.probability * 100:.2f}%", f"{lo * 100:.2f}-{hi * 100:.2f}%"]
         if result.exact_known:
@@ -290,7 +301,9 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
                + ("the engine was asked for (--method engine)" if m.get("engine_reason") == "requested"
                   else f"{escape(m.get('too_large') or 'the chance tree is too large')}; the budget is the --runs "
                        "asked for, at least 5,000"))
-    console.print(f"[dim]{how}; {hidden} outcomes that never changed are not shown; "
+    said = (f"below the line, {EVENTS_HEADING}: an event's name alone is the chance of at least one, '= N' of "
+            "exactly N; " if headed else "")
+    console.print(f"[dim]{how}; {said}{hidden} outcomes that never changed are not shown; "
                   f"scenario sha256 {m['scenario_sha256'][:12]}…, herohammer {m['herohammer_version']}[/dim]")
 
 
