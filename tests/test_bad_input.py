@@ -306,3 +306,17 @@ def test_an_action_s_kind_alone_says_how_to_write_the_action(capsys: pytest.Capt
     """--action end_phase was "expected an object like {"do": "move", ...}": right, but not the one meant."""
     one_line_error(["check", str(PSYCHIC), "--action", "end_phase"], capsys,
                    '--action: expected an object: {do: end_phase, ...} (YAML) or {"do": "end_phase", ...} (JSON)')
+
+
+def test_a_deep_action_is_refused_as_deep_with_the_recursion_limit_raised(capsys: pytest.CaptureFixture[str]) -> None:
+    """The parser's own RecursionError is not the only guard: in a process whose recursion limit was raised (mypy in
+    the same process raises it to 2**14) the 5,000 levels parse, and the reader still refuses them as too deep."""
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(2**14)
+    try:
+        one_line_error(["check", str(LIBRARIAN), "--action", "[" * 5000 + "]" * 5000], capsys,
+                       "nested deeper than 32 levels")
+    finally:
+        sys.setrecursionlimit(limit)

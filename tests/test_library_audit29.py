@@ -111,11 +111,11 @@ STRICT_CLIENT = """
 
 
 def test_a_strict_mypy_client_may_import_the_public_names_from_the_package(tmp_path: Path) -> None:
-    from mypy import api
+    from _mypy import run_mypy
 
     client = tmp_path / "client.py"
     client.write_text(textwrap.dedent(STRICT_CLIENT))
-    out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(client)])
+    out, err, status = run_mypy(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(client)])
     assert status == 0, out + err
 
 

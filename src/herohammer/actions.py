@@ -518,9 +518,10 @@ def _read_action(value: str | dict[str, Any] | Any, where: str) -> Action:
             raise
         except ValueError:  # Python's limit on converting integers thousands of digits long
             raise LimitError(f"{where}: a number thousands of digits long (more than {MAX_NUMBER:.0e} is refused)") from None
-    if isinstance(value, dict):
-        check_data(value, where)
-    else:
+    # any value read, not a mapping alone: text nested past the limit is refused as such even where the interpreter's
+    # recursion limit was raised (mypy run in the same process raises it), so that the parser did not stop it
+    check_data(value, where)
+    if not isinstance(value, dict):
         if isinstance(value, str) and value.strip() in ACTION_KINDS:  # the kind alone: say how to write it as an action
             raise HerohammerError(f"{where}: expected an object: {{do: {value.strip()}, ...}} (YAML) or "
                                   f"{{\"do\": \"{value.strip()}\", ...}} (JSON), not the action's kind alone")
