@@ -288,13 +288,15 @@ def save_groups(models: dict[ModelRef, tuple[Unit, Model]], pool: Sequence[Model
     if one_each:  # the first models in order, a wound each
         per_model = dict(zip(alive[:total], repeat((batches[0],))))
     elif reach is not None:  # the batches' weapons reach different models
-        per_model = _spread(alive, batches, reach)
+        per_model = _spread(alive, batches, reach, _deadly_first(models, alive, batches) if several else None)
         if not per_model:
             return None
     else:
         per_model = {}
         k, n_alive = 0, len(alive)
-        for batch in batches:
+        dealt = batches if not several or len(batches) == 1 else [batches[i] for i in _deadly_first(models, alive,
+                                                                                                       batches)]
+        for batch in dealt:
             for _ in range(batch.wounds):
                 ref = alive[k % n_alive]
                 taking = per_model.get(ref)
@@ -378,16 +380,38 @@ def _fewest_left_first(alive: list[ModelRef], models: dict[ModelRef, tuple[Unit,
     return sorted(alive, key=lambda ref: (block[ref[0]], at[ref]))
 
 
+@implements("published.wound-allocation", "published.instant-death")
+def _deadly_first(models: dict[ModelRef, tuple[Unit, Model]], alive: Sequence[ModelRef],
+                  batches: Sequence[WoundBatch]) -> list[int]:
+    """Return the batches' indices in the order their wounds are dealt: those that would kill a model of the pool
+    outright (Instant Death) first, the others after, each kind in its own order.
+
+    The owning player chooses the casualties (published.wound-allocation): a wound that would slay a model of several
+    Wounds outright he gives to a model it slays anyway, one with the fewest Wounds left, which the pool's order deals
+    to first (a trooper before his joined Captain, a Nob on his last Wound before a fresh one), not to whichever model
+    the firers' listing reaches (judge round 38: a Captain slain by a lascannon wound while the Marine beside him took
+    a bolter's).  Asked only when some model of the pool has more than one Wound."""
+    weakest = 2 * min(TOUGHNESS_OF(models[ref][1]) for ref in alive)
+
+    def deadly(batch: WoundBatch) -> bool:
+        strength = batch.strength
+        return strength is not None and strength >= weakest and any(killed_outright(*models[ref], strength)
+                                                                    for ref in alive)
+    late = [not deadly(b) for b in batches]
+    return sorted(range(len(batches)), key=late.__getitem__)
+
+
 @implements("published.wound-allocation")
-def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Sequence[frozenset[ModelRef]]
-            ) -> dict[ModelRef, Sequence[WoundBatch]]:
+def _spread(alive: Sequence[ModelRef], batches: Sequence[WoundBatch], reach: Sequence[frozenset[ModelRef]],
+            dealt: Sequence[int] | None = None) -> dict[ModelRef, Sequence[WoundBatch]]:
     """Share out wounds whose weapons reach different models: each goes to the model its weapon reaches that has taken
     the fewest so far (the first of them in order), the batch reaching the fewest models first, so that as many
     models as can take one ("each will affect a different model", 4th ed., Removing casualties) before any takes a
-    second.  With every batch reaching every model this is ``save_groups``' round and round."""
+    second.  With every batch reaching every model this is ``save_groups``' round and round.  ``dealt``: the batches'
+    order among those reaching as many models (``_deadly_first``), else their own."""
     counts = dict.fromkeys(alive, 0)
     taken: dict[ModelRef, list[WoundBatch]] = {}
-    for b in sorted(range(len(batches)), key=lambda i: len(reach[i])):  # stable: in their order among equals
+    for b in sorted(dealt if dealt is not None else range(len(batches)), key=lambda i: len(reach[i])):  # stable
         can = [ref for ref in alive if ref in reach[b]]
         if not can:  # no living model in its weapon's reach: its wounds are lost (``_lost_events``)
             continue
