@@ -283,6 +283,48 @@ def test_a_character_in_a_unit_another_joined_this_phase_may_still_leave_it() ->
     reloads(g)
 
 
+def _neighbours() -> Game:
+    """The Hero in the Spearmen, the Guard 4" to their right (its leftmost file 6.4" from the Hero's place)."""
+    data = _table(joined=True)
+    data["sides"]["elves"][3]["formation"]["position"] = [44, 20]
+    return reloading_game(data)
+
+
+@pytest.mark.xfail(strict=True, reason="round 38: a character in a unit cannot join another in the Movement phase")
+@pytest.mark.rule(LEAVE, LEAVE_MOVE, UNMOVED, JOIN, STOPS, APART)
+def test_a_character_leaves_his_unit_and_joins_another_in_one_move() -> None:
+    g = _neighbours()
+    join = {"do": "join", "character": "hero", "unit": "guard", "position": 0}
+    ruling = g.check(join)
+    # one Advance or March move out of his unit into contact with the other (t9a.leave.when, t9a.join.move; 2022:
+    # only a rejoin of the unit left is barred in the phase)
+    assert ruling.legal and {LEAVE, LEAVE_MOVE, JOIN, POSITION} <= set(ruling.rules), ruling
+    assert "hero leaves spears and joins guard" in ruling.reason, ruling
+    assert "spears does not count as having moved [t9a.leave.unit-not-moved]" in ruling.notes, ruling
+    events = g.apply(join)
+    assert {LEAVE, UNMOVED, JOIN, STOPS} <= set(events[0].rules), events[0]
+    assert g.state.unit("hero").joined == "guard" and "hero" not in {u.id for u in g.state.joined_to("spears")}
+    assert _statuses(g, "guard") == {"halted"} and _statuses(g, "hero") >= {"moved"} and not _statuses(g, "spears")
+    assert len(g.state.unit("spears").formation.front_rank()) == 5
+    # the unit he left has not moved: it marches; he has, and neither rejoins it nor leaves the Guard this phase
+    assert g.check({"do": "move", "unit": "spears", "to": [[30, 24]], "march": True}).legal
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, JOIN, "already moved")
+    refused(g, {"do": "leave", "character": "hero", "to": [44, 26]}, LEAVE, "already moved")
+    refused(g, {"do": "move", "unit": "guard", "to": [[44, 22]]}, STOPS, "cannot move again")
+    reloads(g)
+
+
+@pytest.mark.xfail(strict=True, reason="round 38: refused as 'already part of spears; it must leave it first'")
+@pytest.mark.rule(LEAVE, JOIN)
+@pytest.mark.parametrize(("status", "said"), [("moved", "already moved"), ("engaged", "engaged"),
+                                              ("fleeing", "fleeing")])
+def test_no_character_leaves_to_join_another_unit_from_a_unit_that_moved_or_cannot(status: str, said: str) -> None:
+    data = state_to_data(_neighbours().state)
+    next(u for u in data["sides"]["elves"] if u["id"] == "spears")["status"] = [status]
+    g = reloading_game(data)
+    refused(g, {"do": "join", "character": "hero", "unit": "guard", "position": 0}, LEAVE, said)
+
+
 # -- 3. the command line ---------------------------------------------------------------------------------------------
 @pytest.mark.rule(JOIN, LEAVE)
 def test_the_command_line_refuses_a_rejoin_on_the_state_written_after_the_leave(tmp_path: Any,
