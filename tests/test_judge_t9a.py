@@ -358,9 +358,16 @@ def test_the_leader_of_a_unit_of_characters_leaves_it_before_joining_another_uni
     play_to(g, "charge", "orcs")
     play_to(g, "movement", "elves")
     join = {"do": "join", "character": "hero", "unit": "spears"}
-    refused(g, join, "t9a.join.part-of-unit")  # alone, it would leave the Mage joined to a unit he is not near
-    assert all(not (a.do == "join" and getattr(a, "character", "") == "hero") for a in g.legal_actions())
-    refused(g, {"do": "join", "character": "mage", "unit": "spears"}, "t9a.join.part-of-unit")
+    # round 38: a character joins another unit by one move out of his own (t9a.join.move's decision); the leader of
+    # a unit of characters leaves it to the Mage, who leads it on (before, he was refused: "leave it first")
+    ruling = g.check(join)
+    assert ruling.legal and "t9a.leave.when" in ruling.rules, ruling
+    assert ruling.reason.startswith("hero leaves the unit of characters he led and joins spears"), ruling
+    assert any(a.do == "join" and getattr(a, "character", "") == "hero" for a in g.legal_actions())
+    branch = Game(g.state)
+    branch.apply(join)
+    assert branch.state.unit("hero").joined == "spears" and branch.state.unit("mage").joined is None
+    assert not branch.state.joined_to("mage") and "halted" not in branch.state.unit("mage").status
     g.apply({"do": "leave", "character": "mage", "to": [39, 27]})  # the unit of characters is the Hero alone again
     assert g.check(join).legal
 

@@ -279,11 +279,13 @@ class NinthAge(ChargeRules):
                             yield Charge.trusted(do="charge", unit=u.id, target=e.id)
                     for e in viable:
                         yield Charge.trusted(do="charge", unit=u.id, target=e.id, fly=False)
-            if state.phase in (Phase.MOVEMENT, Phase.DEPLOYMENT) and is_character(u) and u.joined is None \
-                    and not state.joined_to(u.id):  # a character in a unit (leading one of characters) leaves first
+            lone = u.joined is None and not state.joined_to(u.id)
+            if is_character(u) and (state.phase is Phase.MOVEMENT or (lone and state.phase is Phase.DEPLOYMENT)):
+                # in the Movement phase a character in a unit may leave it to join another by one move (round 38)
+                own = {u.id} if lone else {c.id for c in state.combined(u.joined or u.id)}
                 for host in mine:
                     f = formation_of(host)
-                    if host.id == u.id or host.joined or f is None:
+                    if host.id in own or host.joined or f is None:
                         continue
                     choices: tuple[RankChoice | None, ...] = ("widen", "second_rank") if f.single_rank else (None,)
                     for file in range(f.files):

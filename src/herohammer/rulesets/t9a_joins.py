@@ -48,6 +48,10 @@ class JoinPlan:
     march: int
     #: Every model of the joined unit stands in a slot no smaller than its base: none can stand on another.
     in_slots: bool = False
+    #: The state the join is made from: the character out of the unit he leaves to join (``JoinRules._leaving``).
+    start: GameState | None = None
+    #: What he leaves by the same move ("" if he was a lone character): the unit's name, as a leave says it.
+    left: str = ""
 
 
 def _rank_choice_rules(plan: JoinPlan) -> tuple[str, ...]:
@@ -130,6 +134,29 @@ def _unit_left(state: GameState, plan: LeavePlan) -> tuple[str, str, str]:
 
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
+
+
+@implements("t9a.leave.when", "t9a.join.part-of-unit")
+def leave_refusal(state: GameState, ch: Unit, host: Unit) -> IllegalActionError | None:
+    """Say why a character in ``host`` cannot move out of it now (None if he can): he must "move at all", not
+    engaged, fleeing, Shaken, nor moved already this turn, by his own move or with the unit (round 30)."""
+    for s in BUSY:
+        if ch.has(s) or host.has(s):
+            return _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
+    if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
+        return _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
+    if any(ch.has(s) for s in MOVED):
+        said, rally = why_moved(ch, f"{ch.id} has already moved this turn" + (
+            " (it charged, out of its unit or with it)" if ch.has(Status.CHARGED) else ""))
+        return _refuse(said, "t9a.leave.when", *rally)
+    if host.id != ch.id and any(host.has(s) for s in MOVED):
+        # the unit moved, marched or charged this turn: its character moved with it, or moved to join it after
+        # (round 30: a scenario may write the status on the unit alone)
+        said, rally = why_moved(host, f"{ch.id} has already moved this turn: {host.id}, the unit it is part of, "
+                                f"{'charged' if host.has(Status.CHARGED) else 'moved'} this turn, and it moved "
+                                "with it (or moved to join it after)")
+        return _refuse(said, "t9a.leave.when", "t9a.join.part-of-unit", *rally)
+    return None
 
 
 class JoinRules(Ruleset):
@@ -218,7 +245,7 @@ class JoinRules(Ruleset):
         """
         plan = self.plan_join(state, action)
         if not plan.in_slots:
-            after = self._joined(state, plan)[0]
+            after = self._joined(plan.start or state, plan)[0]
             if problem := movement.overlap_problem(state, after):
                 return Ruling.forbid(problem, "published.bases-apart")
         where = f"file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank"
@@ -228,17 +255,20 @@ class JoinRules(Ruleset):
         marched = plan.moved > plan.advance + EPSILON
         note = "it counts as having marched; the unit does not" if marched else \
             "it counts as having moved; the unit does not"
-        test = self.march_test_note(state, plan.character) if marched else ""
+        test = self.march_test_note(plan.start or state, plan.character) if marched else ""
         gone = _no_longer(plan)
+        out = f"leaves {plan.left} and " if plan.left else ""
         return Ruling.allow(
-            f"{plan.character.id} joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
+            f"{plan.character.id} {out}joins {plan.host.id}, moving {plan.moved:.2f}\" of its {plan.march}\" "
             f"(file {plan.formation.front_rank().index(plan.character.models[0].name)} of the first rank)",
             "t9a.join.move", "t9a.join.position", "t9a.char.front-rank", *_rank_choice_rules(plan),
+            *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *((FLY_RULE,) if action.fly else ()),
             *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ()),
             *((MARCH_RULE, "core.test.leadership") if test else ()),
             notes=(*((test,) if test else ()), note,
-                   "the unit cannot move again this Movement phase [t9a.join.unit-stops]", *((gone,) if gone else ())))
+                   "the unit cannot move again this Movement phase [t9a.join.unit-stops]", *((gone,) if gone else ()),
+                   *((f"{plan.left} does not count as having moved [t9a.leave.unit-not-moved]",) if plan.left else ())))
 
     def plan_join(self, state: GameState, action: Join) -> JoinPlan:
         """Work out a join or refuse it, once per state and action: ruling on a join and resolving it both ask."""
@@ -273,7 +303,8 @@ class JoinRules(Ruleset):
             return _refuse(f"both the character and the unit must be on the table ({gone.id} has no models left)",
                            "t9a.join.move", "core.zero.w")
         if ch.joined is not None:
-            return _refuse(f"{ch.id} is already part of {ch.joined}; it must leave it first", "t9a.join.part-of-unit")
+            return _refuse(f"{ch.id} is already part of {ch.joined}" + (
+                "" if ch.joined == host.id else "; it must leave it first"), "t9a.join.part-of-unit")
         if led := state.joined_to(ch.id):
             return _refuse(f"{ch.id} leads a unit of characters ({', '.join(c.id for c in led)} joined it): it is part "
                            "of that unit and must leave it first", "t9a.join.part-of-unit", "t9a.join.character-units")
@@ -321,7 +352,12 @@ class JoinRules(Ruleset):
 
     @implements("t9a.join.move", "t9a.join.position", "t9a.join.single-rank")
     def _plan_join(self, state: GameState, action: Join) -> JoinPlan:
-        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach."""
+        """Work out a join or refuse it: who may join whom, where the character stands, and whether it can reach.
+
+        A character in a unit joins another by one move out of it (``_leaving``): the join is planned from the
+        state he stands in out of it, his path ignoring its models (t9a.leave.move)."""
+        origin = state
+        state, left, left_ids = self._leaving(state, action)
         basis = self._join_basis(state, action.character, action.unit)
         if isinstance(basis, IllegalActionError):
             raise _refuse(basis.reason, *basis.rules)
@@ -367,7 +403,7 @@ class JoinRules(Ruleset):
                           "published.t9a-move")
         if state.phase is Phase.DEPLOYMENT:  # placed in the unit, not moved (t9a.join.deploy)
             return JoinPlan(host, ch, new, 0.0, basis.advance, basis.march, in_slots)
-        own = set(basis.group)
+        own = set(basis.group) | left_ids  # and the models of the unit he leaves (t9a.leave.move)
         legs = [(model.at, action.to), (action.to, slot)] if action.to is not None else [(model.at, slot)]
         for a, b in legs:
             problem = path_problem(state, [(model.moved_to(a), b)], own, action.fly)
@@ -382,7 +418,32 @@ class JoinRules(Ruleset):
         if moved > advance + EPSILON and ch.has(Status.MARCH_TEST_FAILED):
             raise _refuse(f"{ch.id} failed his March Test this Movement Phase: he cannot March to join, only move "
                           f"up to his Advance Rate {advance}\"", "t9a.join.move", MARCH_RULE, "core.test.leadership")
-        return JoinPlan(host, ch, new, moved, advance, march, in_slots)
+        return JoinPlan(host, ch, new, moved, advance, march, in_slots, state if state is not origin else None, left)
+
+    @implements("t9a.leave.when", "t9a.leave.move", "t9a.join.move")
+    def _leaving(self, state: GameState, action: Join) -> tuple[GameState, str, frozenset[str]]:
+        """Return the state a character joins from, what he leaves by that move and its units' ids.
+
+        A character in a unit (or leading a unit of characters) joins another by one Advance or March move out of it
+        into contact with the other: he "can leave ... in the Movement phase, if it can move at all" (t9a.leave.when),
+        and joins "by moving into base contact with it in the Movement phase" (t9a.join.move); the 2022 text bars only
+        a rejoin of the unit left in the same phase, which his leave, his move, bars already.  Decision (round 38):
+        one join action does both; before, he was told to leave first, and his leave was his move.  The unit he leaves
+        does not count as having moved (t9a.leave.unit-not-moved).  Anyone else joins from where he stands.
+        """
+        ch = state.unit(action.character)
+        led = ch.joined is None and is_character(ch) and bool(state.joined_to(ch.id))
+        if state.phase is not Phase.MOVEMENT or not ch.alive or (ch.joined is None and not led):
+            return state, "", frozenset()
+        host = state.unit(ch.joined) if ch.joined else ch
+        group = frozenset(u.id for u in state.combined(host.id))
+        if action.unit in group:
+            return state, "", frozenset()  # his own unit: the basis refuses it
+        if refusal := leave_refusal(state, ch, host):
+            raise _refuse(f"{ch.id} cannot leave {host.id if ch.joined else 'the unit of characters he leads'} to "
+                          f"join {action.unit}: {refusal.reason}", *refusal.rules, "t9a.join.move")
+        out = state.remember((type(self), "out to join", ch.id), lambda: detach(state, ch, ch.models[0].at))
+        return out, host.id if ch.joined else "the unit of characters he led", group
 
     @places_as_ruled
     def resolve_join(self, state: GameState, action: Join, dice: Dice) -> Resolution:
@@ -390,10 +451,10 @@ class JoinRules(Ruleset):
         plan = self.plan_join(state, action)
         test = None
         if state.phase is not Phase.DEPLOYMENT and plan.moved > plan.advance + EPSILON:  # his March: its test first
-            test = self.march_test(state, plan.character, dice)
-            if test is not None and dict(test.data)["outcome"] == "failed":
-                return self.march_failed(state, [plan.character], test)
-        new, events = self._joined(state, plan)
+            test = self.march_test(plan.start or state, plan.character, dice)
+            if test is not None and dict(test.data)["outcome"] == "failed":  # he stays where he stood (in his unit)
+                return self.march_failed(state, [state.unit(plan.character.id)], test)
+        new, events = self._joined(plan.start or state, plan)
         events = ([test] if test is not None else []) + events
         if action.fly and state.phase is not Phase.DEPLOYMENT:  # by a Flying Movement (published.t9a-fly)
             events = [e._replace(message=f"{e.message} (a Flying Movement)", rules=(*e.rules, FLY_RULE))
@@ -415,11 +476,14 @@ class JoinRules(Ruleset):
         ch = replace(ch, joined=plan.host.id, formation=None, last_of=None)
         host = replace(plan.host, formation=plan.formation).with_status(Status.HALTED)
         new = arrange(state.replace_units(ch, host), host.id)
-        msg = (f"{ch.id} joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
-               f"{plan.moved:.2f}\"); {host.id} cannot move again this phase")
+        out = f"leaves {plan.left} and " if plan.left else ""
+        msg = (f"{ch.id} {out}joins {host.id} in the first rank ({'marched' if marched else 'moved'} "
+               f"{plan.moved:.2f}\"); {host.id} cannot move again this phase"
+               + (f"; {plan.left} has not moved" if plan.left else ""))
         gone = _no_longer(plan)
         return new, [Event("join", msg + (f"; {gone}" if gone else ""), (
             "t9a.join.move", "t9a.join.position", "t9a.join.unit-stops", "t9a.join.moved-separately",
+            *(("t9a.leave.when", "t9a.leave.move", "t9a.leave.unit-not-moved") if plan.left else ()),
             *_rank_choice_rules(plan), *(("t9a.combined.last-survivor",) if gone or plan.host.last_of else ())))]
 
     # -- leaving ----------------------------------------------------------------
@@ -461,22 +525,8 @@ class JoinRules(Ruleset):
         if ch.joined is None and not (is_character(ch) and state.joined_to(ch.id)):
             raise _refuse(f"{ch.id} is not part of a unit; it moves as a unit of its own", "t9a.char.lone")
         host = state.unit(ch.joined) if ch.joined else ch  # any character may leave a unit of characters
-        for s in BUSY:
-            if ch.has(s) or host.has(s):
-                raise _refuse(f"{ch.id} is {s.value.replace('_', ' ')} and cannot move", "t9a.leave.when")
-        if shaken := shaken_refusal(state, ch, "leave its unit (a leave is its Advance or March move)", False):
-            raise _refuse(shaken.reason, "t9a.leave.when", *shaken.rules)
-        if any(ch.has(s) for s in MOVED):
-            said, rally = why_moved(ch, f"{ch.id} has already moved this turn" + (
-                " (it charged, out of its unit or with it)" if ch.has(Status.CHARGED) else ""))
-            raise _refuse(said, "t9a.leave.when", *rally)
-        if host.id != ch.id and any(host.has(s) for s in MOVED):
-            # the unit moved, marched or charged this turn: its character moved with it, or moved to join it after
-            # (round 30: a scenario may write the status on the unit alone)
-            said, rally = why_moved(host, f"{ch.id} has already moved this turn: {host.id}, the unit it is part of, "
-                                    f"{'charged' if host.has(Status.CHARGED) else 'moved'} this turn, and it moved "
-                                    "with it (or moved to join it after)")
-            raise _refuse(said, "t9a.leave.when", "t9a.join.part-of-unit", *rally)
+        if refusal := leave_refusal(state, ch, host):
+            raise refusal
         if state.phase is Phase.CHARGE:
             raise _refuse(f"{ch.id} leaves its unit in the Charge phase only by charging out of it (declare a charge "
                           "with it); a move out of the unit is an Advance or March move of the Movement phase",

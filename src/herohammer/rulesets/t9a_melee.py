@@ -328,6 +328,19 @@ def combat_of(state: GameState, unit_id: str) -> list[str]:
 
 
 @implements(RESOLUTION)
+def fighting_unit(state: GameState, unit_id: str) -> str:
+    """Return the unit a combat is fought from whichever of its player's units names it: the first of them in the
+    state's order (published.t9a-combat-resolution: one combat, "a group of opposing units that are all connected
+    through base contact").  Round 38: the name given set the order of the choices the texts leave to the players
+    (the losing side's Break tests, and so the unit its pursuers chase), so the same combat fought under either of
+    two charging units' names had different odds; now it is one fight, offered once."""
+    mine = members(state, unit_id)[0]
+    order = {u.id: i for i, u in enumerate(state.units)}
+    ours = [mine.id, *(u for u in combat_of(state, mine.id) if state.unit(u).side == mine.side)]
+    return min(ours, key=order.__getitem__)
+
+
+@implements(RESOLUTION)
 def full_ranks(unit: Unit) -> int:
     """Count a unit's Full Ranks: ranks of five models or more, an incomplete rear rank of five or more included.
 
@@ -657,7 +670,8 @@ class MeleePhase(Ruleset):
         flees: dict[Hashable, Any] = state.remember(_FLEES, dict)
         strikes: dict[Hashable, Any] = state.remember(_STRIKES, dict)
         scores: dict[Hashable, _Scored] = state.remember(_SCORES, dict)
-        mine = members(state, action.unit)[0].id
+        named = members(state, action.unit)[0].id
+        mine = fighting_unit(state, named)  # either name of one combat fights it alike (round 38)
         rest = combat_of(state, mine)  # the whole combat, friends that fight the same foes too
         sides = {mine: state.active}
         for f in rest:
@@ -701,7 +715,7 @@ class MeleePhase(Ruleset):
                 return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*fight.events, *more))
             if fight.at == len(steps):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
-                                          action.break_order or (), action.pursuit or {})
+                                          action.break_order or (), action.pursuit or {}, named)
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, action.reactive_at, duel)
@@ -773,9 +787,10 @@ class MeleePhase(Ruleset):
 
     def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
                       scores: dict[Hashable, _Scored], break_order: tuple[str, ...] = (),
-                      pursuit: Mapping[str, PursuitChoice] | None = None) -> _Fight:
+                      pursuit: Mapping[str, PursuitChoice] | None = None, named: str | None = None) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
-        the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``)."""
+        the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``); the event names
+        the unit the player named (``named``), the others of his side beside it."""
         caused = dict(fight.caused)
         lines = list(fight.lines)
         for side, extra in fight.overkill:
@@ -787,7 +802,9 @@ class MeleePhase(Ruleset):
         if not lines and any(m.profile.a <= 0 for uid in (mine, *rest) for u in members(fight.state, uid)
                              for m in u.models):
             rules = (*rules, "core.zero.a")  # a model of Attacks 0 makes no close combat attacks
-        told = Event("fight", f"{mine} fights {', '.join(enemies)}" + (f" with {', '.join(friends)}" if friends else "")
+        who = named or mine
+        beside = [u for u in (mine, *friends) if u != who]
+        told = Event("fight", f"{who} fights {', '.join(enemies)}" + (f" with {', '.join(beside)}" if beside else "")
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
         result = self._combat_until_pursuit(fight.state, mine, rest, caused, dice, flees, scores, break_order,

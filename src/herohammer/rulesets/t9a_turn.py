@@ -23,7 +23,7 @@ from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, bearer_near
 from .t9a_units import current
 from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
-from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with
+from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with, fighting_unit
 from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
@@ -63,7 +63,8 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
                         yield Cast.trusted(do="cast", unit=u.id, spell=spell, target=e.id, dice=2)
         if state.phase is Phase.MELEE:
             for u in state.side_units(state.active):
-                if u.joined is None and engaged_with(state, u.id):
+                # one combat, offered once: under the unit it is fought from (round 38), as either name fights it alike
+                if u.joined is None and engaged_with(state, u.id) and fighting_unit(state, u.id) == u.id:
                     yield Fight.trusted(do="fight", unit=u.id)
                     yield from self.duel_candidates(state, u.id)  # each Duel its characters could issue
                     yield from self.pursuit_candidates(state, u.id)  # each Restrain Pursuit and Overrun (round 36)
