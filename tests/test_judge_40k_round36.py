@@ -64,8 +64,8 @@ from herohammer.game import Game
 from herohammer.units import Status
 
 from _cli import result_of, run
-from _w40k import (EDITIONS, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds, messages, model, scenario,
-                   squad)
+from _w40k import (EDITIONS, MOVE, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds, messages, model,
+                   scenario, squad)
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 STEALER = "WS6 BS0 S4 T4 W1 I6 A2 Ld10 Sv6+"
@@ -74,7 +74,6 @@ ALONE = {"40k3": "40k3.ic.assault-alone", "40k4": "40k4.assault.alone"}
 NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
 CONSOLIDATION = {"40k3": "published.40k3-consolidation", "40k4": "published.consolidation"}
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
-MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
 LOCKED = {"40k3": "40k3.char.must-assault", "40k4": "40k4.assault.must-charge"}
 FLEET_RULE = {"40k3": "fleet_of_foot", "40k4": "fleet"}
