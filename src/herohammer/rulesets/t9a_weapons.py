@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from ..catalogue import implements
+from ..zero_strength import hit_strength
 from ..errors import HerohammerError, validation_problem
 from ..profiles import Profile
 from ..state import GameState
@@ -49,7 +50,11 @@ def weapon_used(model: Model, chosen: str | None) -> MissileWeapon | None:
     if weapon is None:  # its first listed Shooting Weapon: a Close Combat Weapon listed before it is not one
         weapon = next((w for name in model.weapons if (w := missile_weapon(name)) is not None), None)
     # Throwing Weapons' "as user" Strength and Armour Penetration are the shooter's own (published.t9a-to-wound)
-    return None if weapon is None else weapon.for_user(model.profile.s, model.profile.ap or 0)
+    if weapon is None:
+        return None
+    weapon = weapon.for_user(model.profile.s, model.profile.ap or 0)
+    # a model of Strength 0 cannot inflict wounds, whatever its weapon's Strength (core.zero.s)
+    return weapon if model.profile.s > 0 else weapon._replace(strength=hit_strength(model.profile.s, weapon.strength))
 
 
 def _matches(carried: str, chosen: str) -> bool:
@@ -239,6 +244,6 @@ def wielded(model: Model, charged: bool, first_round: bool, flanked: bool) -> Wi
         if first_round and not charged and not flanked:
             i += weapon.first_round_agility
             ap += weapon.first_round_ap
-    changed = replace(p, s=min(MAX_STRENGTH, p.s + s_bonus), a=p.a + weapon.attacks if p.a > 0 else p.a,
+    changed = replace(p, s=hit_strength(p.s, min(MAX_STRENGTH, p.s + s_bonus)), a=p.a + weapon.attacks if p.a > 0 else p.a,
                       ws=p.ws + weapon.offensive if p.ws > 0 else p.ws, i=i)
     return Wielded(changed, own_ap + ap, weapon.extra_rank, weapon)

@@ -15,7 +15,7 @@ one of its distinct results, so play, odds and simulation share one rules code.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from operator import attrgetter, itemgetter
 from itertools import chain, repeat
@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, Union
 from .. import geometry as geo
 from ..actions import Shoot, WeaponChoice
 from ..catalogue import implements
+from ..zero_strength import hit_strength
 from ..charts import can_shoot, to_hit_shooting, to_wound
 from ..dice import Dice, Stage
 from ..rulings import Event, Ruling
@@ -455,7 +456,7 @@ class ShootingRules(MoraleRules):
         toughness = majority(list(map(TOUGHNESS_OF, target_models)))
         batches: list[_Batch] = []
         parts = []  # each batch's models that fire, for the reach of its weapon (published.wound-allocation)
-        for (bs, _name, apart), items in _batches(fired).items():
+        for (bs, _name, apart), items in _strength_apart(_batches(fired)):
             parts.append(items)
             weapon = items[0][2]
             # one model (a Monstrous Creature's weapon listed twice fires twice: still one model)
@@ -466,7 +467,7 @@ class ShootingRules(MoraleRules):
             if weapon.shots_dice is not None:  # Assault D6 and the like: each model rolls its shots
                 rolled = tuple(f"{m.name} ({weapon.name}): shots ({weapon.shots_dice})" for _, m, _, n in items if n)
             need = to_hit_shooting(bs)
-            strength = weapon.strength_for(items[0][1].profile.s)
+            strength = hit_strength(items[0][1].profile.s, weapon.strength_for(items[0][1].profile.s))
             wound_on = to_wound(strength, toughness)
             batches.append(_Batch(
                 weapon, rule, sum(map(_SHOTS, items)), rolled,
@@ -1049,6 +1050,20 @@ _SHOTS = itemgetter(3)
 _BS = attrgetter("profile.bs")
 _NAME = attrgetter("name")
 _CHARACTER = attrgetter("character")
+
+
+def _strength_apart(batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]
+                    ) -> Iterator[tuple[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]]:
+    """Yield the batches, a batch's models of Strength 0 rolling apart from the others: their hits cannot wound
+    (core.zero.s, ``zero_strength``), whatever the weapon's Strength."""
+    for key, items in batches.items():
+        if all(it[1].profile.s > 0 for it in items):  # the usual batch
+            yield key, items
+            continue
+        strong = [it for it in items if it[1].profile.s > 0]
+        if strong:
+            yield key, strong
+        yield key, [it for it in items if it[1].profile.s <= 0]
 
 
 def _batches(fired: Sequence[tuple[Unit, Model, Weapon, int]]

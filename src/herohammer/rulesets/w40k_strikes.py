@@ -16,6 +16,7 @@ from itertools import compress, filterfalse
 from .. import geometry as geo
 from ..actions import Allocate
 from ..catalogue import implements
+from ..zero_strength import hit_strength
 from ..charts import close_combat_attacks
 from ..dice import Dice
 from ..rulings import Event, Ruling
@@ -301,7 +302,7 @@ class StrikeRules(CombatResultRules):
                 weapon = arms.get(model.weapons)
                 if weapon is None:
                     weapon = arms[model.weapons] = melee_weapon(state, model)
-                s = weapon.strength_for(model.profile.s)
+                s = hit_strength(model.profile.s, weapon.strength_for(model.profile.s))
                 armour_off = creature_armour or (WEAPON_ARMOUR_OFF if weapon.ignores_armour else "")
                 if sole is not None:
                     target = standing[sole]
@@ -391,7 +392,8 @@ class StrikeRules(CombatResultRules):
         if weapon is None:
             weapon = arms[weapons] = melee_weapon(state, model)
         armour_off = self.melee_armour_rule(unit) or (WEAPON_ARMOUR_OFF if weapon.ignores_armour else "")
-        job = (unit.side, sole, ws, weapon.strength_for(model.profile.s), armour_off, False, unit.id)
+        strength = hit_strength(model.profile.s, weapon.strength_for(model.profile.s))  # core.zero.s
+        job = (unit.side, sole, ws, strength, armour_off, False, unit.id)
         if job in jobs:
             _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
         else:
