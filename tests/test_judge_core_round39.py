@@ -16,7 +16,7 @@ Found wrong (each first written as an xfail(strict=True) test):
   fails" (40k3, 40k4, The 9th Age's shooting); so did a close combat weapon of Strength +1 or of its own (40k) and
   a great weapon's +2 (The 9th Age), where its bonus Attack and Offensive Skill already left a 0 at 0.
 
-Fixed (round 39), each xfail mark removed: ``zero_strength.hit_strength`` gives a model of Strength 0's hits
+Fixed (round 39), each xfail mark removed: ``charts.hit_strength`` gives a model of Strength 0's hits
 Strength 0 whatever the weapon (core.zero.s), read by the 40k volley (``w40k_shooting._attack``, a squad's models of
 Strength 0 rolling apart: ``_strength_apart``), the 40k strikes (``w40k_strikes``) and The 9th Age's weapons
 (``t9a_weapons.weapon_used`` for shooting and Stand and Shoot, ``wielded`` for close combat).

@@ -54,6 +54,18 @@ def kills_outright(strength: int | None, toughness: int) -> bool:
     return strength is not None and strength >= 2 * toughness
 
 
+@implements("core.zero.s")
+def hit_strength(model_strength: int, weapon_strength: int) -> int:
+    """Return the Strength a model's hit wounds with: its weapon's, or 0 for a model of Strength 0.
+
+    Seed 004: "a model with Strength 0 cannot inflict wounds". A shooting weapon's own Strength (a bolter's 4, a
+    bow's 3) or a close combat weapon's bonus (+1, +2) does not lift it: the hits of a Strength 0 model wound as
+    Strength 0, which never wounds (``to_wound``; judge round 39 (core): they wounded by the weapon's Strength, in
+    40k and The 9th Age alike).
+    """
+    return weapon_strength if model_strength > 0 else 0
+
+
 @implements("core.zero.s", "core.zero.t", "published.to-wound")
 def to_wound(strength: int, toughness: int) -> int | None:
     """Return the roll needed to wound: S 0 never wounds; T 0 is always wounded on 2+.

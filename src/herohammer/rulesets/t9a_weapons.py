@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from ..catalogue import implements
-from ..zero_strength import hit_strength
+from ..charts import hit_strength
 from ..errors import HerohammerError, validation_problem
 from ..profiles import Profile
 from ..state import GameState

@@ -24,8 +24,7 @@ from typing import Any, NamedTuple, Union
 from .. import geometry as geo
 from ..actions import Shoot, WeaponChoice
 from ..catalogue import implements
-from ..zero_strength import hit_strength
-from ..charts import can_shoot, to_hit_shooting, to_wound
+from ..charts import can_shoot, hit_strength, to_hit_shooting, to_wound
 from ..dice import Dice, Stage
 from ..rulings import Event, Ruling
 from ..state import GameState
@@ -1055,7 +1054,7 @@ _CHARACTER = attrgetter("character")
 def _strength_apart(batches: dict[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]
                     ) -> Iterator[tuple[tuple[int, str, bool], list[tuple[Unit, Model, Weapon, int]]]]:
     """Yield the batches, a batch's models of Strength 0 rolling apart from the others: their hits cannot wound
-    (core.zero.s, ``zero_strength``), whatever the weapon's Strength."""
+    (core.zero.s, ``charts.hit_strength``), whatever the weapon's Strength."""
     for key, items in batches.items():
         if all(it[1].profile.s > 0 for it in items):  # the usual batch
             yield key, items

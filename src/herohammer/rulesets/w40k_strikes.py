@@ -16,8 +16,7 @@ from itertools import compress, filterfalse
 from .. import geometry as geo
 from ..actions import Allocate
 from ..catalogue import implements
-from ..zero_strength import hit_strength
-from ..charts import close_combat_attacks
+from ..charts import close_combat_attacks, hit_strength
 from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState
