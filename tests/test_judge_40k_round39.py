@@ -291,6 +291,7 @@ def test_a_falling_back_squad_counts_its_sergeant_in_its_original_strength_to_re
     g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6, 6]))
     to_phase(g, "movement", "red")
     unit = "tac" if may else "sgt"
+    assert ("regroup" in [a.do for a in g.legal_actions()]) is may
     if may:
         assert_legal(g, {"do": "regroup", "unit": unit}, "published.regroup")
     else:
