@@ -27,7 +27,7 @@ from ..weapons import Weapon
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
 from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES, UNSLOWED_TYPES, bars_assault
-from .w40k_morale import MORALE_FRACTION
+from .w40k_morale import MORALE_FRACTION, original_strength
 from .w40k_wounds import rolls_since
 
 #: The unit types a unit may declare it targets as Large Targets, the closest found among them alone (4th ed. p. 31,
@@ -515,10 +515,13 @@ class Warhammer40k4(Warhammer40k3):
                                     "shooting casualties", ("published.morale-casualties", spared[1])))
                 continue
             modifier = 0
-            if 2 * len(own.models) < own.starting_strength:  # its own models: characters are not counted
+            now, at_start, ordinary = original_strength(state, own)  # its ordinary characters too (judge round 39)
+            if 2 * now < at_start:
                 modifier = -1
-                why += (f", below half its starting strength ({len(own.models)} of the {own.starting_strength} models "
-                        "it began the battle with, characters not counted)")
+                counted = "its ordinary characters counted, not those who joined it" if ordinary else \
+                    "characters not counted"
+                why += (f", below half its starting strength ({now} of the {at_start} models it began the battle "
+                        f"with, {counted})")
             state, more = self._morale_check(state, unit.id, dice, why, "published.morale-casualties", modifier)
             events += more
         return state, events

@@ -28,7 +28,7 @@ from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
-from ..units import Status, Unit
+from ..units import CharacterKind, Status, Unit
 from ..values import evolve, evolve_each, keep_bounded
 from .base import LeadershipRuling, Resolution
 from .w40k_hooks import FAST_TYPES
@@ -619,10 +619,13 @@ class MoraleRules(WoundRules):
             return Ruling.forbid(f"{unit.id} has already moved this phase", "published.regroup")
         if problem := self._regroup_too_late(state, unit):
             return problem
-        if 2 * len(unit.models) < unit.starting_strength:  # 4th ed. p. 48: "1. It has left at least 50% ..."
-            return Ruling.forbid(f"{unit.id} cannot regroup below half strength ({len(unit.models)} of the "
-                                 f"{unit.starting_strength} models it had at the start of the battle; its characters "
-                                 "do not count): it must continue to fall back", "published.regroup")
+        now, at_start, ordinary = original_strength(state, unit)
+        if 2 * now < at_start:  # 4th ed. p. 48: "1. It has left at least 50% of its original strength"
+            counted = ("; its ordinary characters count, deployed in it, not those who joined it", (
+                self.character_kinds_rule,)) if ordinary else ("; its characters do not count", ())
+            return Ruling.forbid(f"{unit.id} cannot regroup below half strength ({now} of the {at_start} models it had "
+                                 f"at the start of the battle{counted[0]}): it must continue to fall back",
+                                 "published.regroup", *counted[1])
         mine = [p for u in state.combined(unit.id) for p in u.placed]
         near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + movement.EPSILON]
         if near:
@@ -747,6 +750,23 @@ def falling_back_spared(last: Unit) -> Event:
     before, it took none and nothing said why)."""
     return Event("last_man", f"{last.id} is down to one model but is falling back already: it takes no Last Man "
                  "Standing test", ("published.last-man-standing", "published.fall-back"), data=(("unit", last.id),))
+
+
+@implements("published.regroup", "published.morale-casualties", "40k3.char.kinds")
+def original_strength(state: GameState, unit: Unit) -> tuple[int, int, bool]:
+    """Return the models a unit has now and had at the start of the battle, and whether an ordinary character is
+    among them, the unit taken as it was deployed: its own models and those of
+    the ordinary characters deployed as part of it (40k3.char.kinds; seed 000: "as part of a unit at the start of the
+    game"), not the independent characters who joined it since. An ordinary character who outlived its models
+    (``last_of``) is what is left of it and is counted against it. Judge round 39: before, an ordinary character was
+    counted in neither, so a squad of three Marines and its Sergeant left with one Marine and him (2 of 4, half) was
+    held below half strength to regroup and its 4th edition Morale check took -1."""
+    base = unit
+    if unit.character is CharacterKind.ORDINARY and (unit.last_of or unit.joined):
+        base = state.unit(unit.last_of or unit.joined or "")
+    parts = [base, *[u for u in state.units if u.character is CharacterKind.ORDINARY and u is not base
+                     and base.id in (u.joined, u.last_of)]]
+    return sum([len(u.models) for u in parts]), sum([u.starting_strength for u in parts]), len(parts) > 1
 
 
 def last_models(before: GameState, unit_id: str, unit_now: Callable[[str], Unit]) -> list[Unit]:
