@@ -129,3 +129,10 @@ def falls_back_odds(state: Any, action: dict[str, Any], unit_id: str) -> dict[bo
     fast = enumerate_outcomes(falls_back, positions=False)
     assert fast == enumerate_outcomes(falls_back, fine=True)
     return dict(fast)
+
+
+def next_turn_to(g: Game, side: str, phase: str) -> None:
+    """End phases (at least one) until ``side``'s ``phase`` begins."""
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
+    while (g.state.active, g.state.phase.value) != (side, phase):
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))

@@ -66,7 +66,7 @@ from herohammer.game import Game
 from herohammer.units import Status
 
 from _w40k import (CHAR_LD, EDITIONS, assert_illegal, assert_legal, falls_back_odds, game, hero, kinds, messages,
-                   model, scenario, shoot_then_test, squad)
+                   model, next_turn_to, scenario, shoot_then_test, squad)
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 BOSS = "WS5 BS2 S5 T4 W2 I3 A3 Ld8 Sv4+"
@@ -76,12 +76,6 @@ FALLING_BACK = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
 WITH_UNIT = {"40k3": "40k3.char.must-assault", "40k4": "40k4.assault.must-charge"}
 SAME_TARGET = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}
 
-
-def next_turn_to(g: Game, side: str, phase: str) -> None:
-    """End phases (at least one) until ``side``'s ``phase`` begins."""
-    g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
-    while (g.state.active, g.state.phase.value) != (side, phase):
-        g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
 
 
 # == 1. a Captain who joins a pinned squad =========================================================================

@@ -65,7 +65,7 @@ from herohammer.units import Status
 
 from _cli import result_of, run
 from _w40k import (EDITIONS, MOVE, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds, messages, model,
-                   scenario, squad)
+                   next_turn_to, scenario, squad)
 
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+"
 STEALER = "WS6 BS0 S4 T4 W1 I6 A2 Ld10 Sv6+"
@@ -78,12 +78,6 @@ FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
 LOCKED = {"40k3": "40k3.char.must-assault", "40k4": "40k4.assault.must-charge"}
 FLEET_RULE = {"40k3": "fleet_of_foot", "40k4": "fleet"}
 
-
-def next_turn_to(g: Game, side: str, phase: str) -> None:
-    """End phases (at least one) until ``side``'s ``phase`` begins."""
-    g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
-    while (g.state.active, g.state.phase.value) != (side, phase):
-        g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
 
 
 def offered(g: Game, unit_id: str) -> set[str]:
