@@ -124,7 +124,7 @@ def replay_game(source: str | Path | Mapping[str, Any]) -> Replayed:
     if isinstance(source, Mapping):
         data, name = dict(source), "<record>"
     else:
-        name = str(guards.path(source, "Game.replay"))
+        name = str(guards.path(source, "Game.replay", "source"))
         data = read_data(name)
     played = data.get("played")
     if not isinstance(played, Mapping) or not played:
