@@ -301,4 +301,5 @@ def test_after_a_power_used_the_refusal_says_the_one_power_is_used(ruleset: str)
     ruling = game.check(SMITE)
     assert not ruling.legal and ruling.rules == (TEST_RULE[ruleset],)
     assert ruling.reason.startswith("librarian has already used a psychic power this turn: ")
-    assert ("never more than one power a turn" in ruling.reason) == (ruleset == "40k3")
+    assert "never more than one power a turn" in ruling.reason
+    assert ("the rulebook does not say how many powers" in ruling.reason) == (ruleset == "40k4")

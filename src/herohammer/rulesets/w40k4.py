@@ -90,7 +90,7 @@ class Warhammer40k4(Warhammer40k3):
                                         "allows one Psychic test a turn (as in 3rd edition: the rulebook does not say "
                                         "how many powers a Psyker uses)")
     one_power_words: ClassVar[str] = ("the rulebook does not say how many powers a Psyker uses in a turn: the engine "
-                                      "allows one, as in 3rd edition")
+                                      "keeps 3rd edition's rule, never more than one power a turn")
     character_kinds_rule: ClassVar[str] = "published.40k4-character-kinds"
     power_on_two_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"  # "On a 2 the power is still used"
     psychic_shooting_rule: ClassVar[str] = "published.40k4-psychic-shooting"
