@@ -82,6 +82,8 @@ CASES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("simulate", "plan"): lambda j: simulate(DATA, 2, 1, j, method="engine"),
     ("simulate", "method"): lambda j: simulate(DATA, 2, 1, method=j),
     ("simulate", "workers"): lambda j: simulate(DATA, 2, 1, method="engine", workers=j),
+    ("simulate", "notice"): lambda j: simulate(DATA, 2, 1, method="engine", notice=j),
+    ("Game.replay", "source"): lambda j: Game.replay(j),
     ("simulate_file", "path"): lambda j: simulate_file(j, 2, 1, method="engine"),
     ("simulate_file", "actions"): lambda j: simulate_file(EXAMPLE, 2, 1, j, method="engine"),
     ("simulate_file", "workers"): lambda j: simulate_file(EXAMPLE, 2, 1, method="engine", workers=j),

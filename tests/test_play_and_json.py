@@ -48,7 +48,7 @@ def test_a_chosen_seed_is_printed_saved_and_replays_the_game(capsys: pytest.Capt
     seed = int(out.splitlines()[0].split()[1])
     assert f"replay with --seed {seed}" in out
     saved = yaml.safe_load(first.read_text())
-    assert saved["played"]["seed"] == str(seed) and saved["played"]["actions"] == [SMITE]
+    assert saved["played"]["seed"] == str(seed) and saved["played"]["actions"] == [json.loads(SMITE)]
     again = tmp_path / "again.yaml"
     code, out2, _ = run(["play", LIBRARIAN, "--action", SMITE, "--seed", str(seed), "--out", str(again)], capsys)
     assert code == 0 and out2.splitlines()[1:-1] == out.splitlines()[1:-1]
@@ -64,14 +64,15 @@ def test_playing_on_from_a_played_file_keeps_the_whole_chain(capsys: pytest.Capt
     assert run(["play", LIBRARIAN, "--action", SMITE, "--seed", "3", "--out", str(game)], capsys)[0] == 0
     assert run(["play", str(game), "--action", end, "--seed", "4", "--out", str(game)], capsys)[0] == 0
     played = yaml.safe_load(game.read_text())["played"]
-    assert played["source"] == str(game) and played["actions"] == [end] and played["seed"] == "4"
+    assert played["source"] == str(game) and played["actions"] == [json.loads(end)] and played["seed"] == "4"
     earlier = played["after"]
-    assert earlier == {"source": LIBRARIAN, "actions": [SMITE], "seed": "3"} and "after" not in earlier
+    assert {k: earlier[k] for k in ("source", "actions", "seed")} == {"source": LIBRARIAN, "actions": [json.loads(SMITE)],
+                                                                     "seed": "3"} and "after" not in earlier
     middle, replayed = tmp_path / "middle.yaml", tmp_path / "replayed.yaml"
-    assert run(["play", earlier["source"], "--action", *earlier["actions"], "--seed", earlier["seed"],
-                "--out", str(middle)], capsys)[0] == 0
-    assert run(["play", str(middle), "--action", *played["actions"], "--seed", played["seed"],
-                "--out", str(replayed)], capsys)[0] == 0
+    assert run(["play", earlier["source"], *[a for act in earlier["actions"] for a in ("--action", json.dumps(act))],
+                "--seed", earlier["seed"], "--out", str(middle)], capsys)[0] == 0
+    assert run(["play", str(middle), *[a for act in played["actions"] for a in ("--action", json.dumps(act))],
+                "--seed", played["seed"], "--out", str(replayed)], capsys)[0] == 0
     assert load_scenario(replayed) == load_scenario(game)
 
 

@@ -8,11 +8,15 @@ action raises ``IllegalActionError`` citing the rule ids and leaves the state un
 A ruling depends only on the state and the action, so the game remembers its rulings
 per state (and the result of an action no dice decide): ``legal_actions`` then
 ``apply``, or a search that applies and undoes the same actions, rules on each once.
+
+The actions applied are kept with their snapshots (``actions``), so a game can be written as a
+record of play and played back (``record``, ``replay``: ``records.py``); nothing is written or
+copied until asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +45,10 @@ class Game:
         self.ruleset: Ruleset = get_ruleset(state.ruleset)
         self.dice: Dice = _dice(dice, "Game") if dice is not None else SeededDice(None)
         self.log: list[Event] = []
-        #: Per applied action: the state before it, the event log's length, and the dice it rolled with and their
-        #: log's length, so that undo takes back its rolls too (a search applying and undoing keeps no records).
-        self._history: list[tuple[GameState, int, Dice, int]] = []
+        #: Per applied action: the state before it, the event log's length, the dice it rolled with and their
+        #: log's length (so that undo takes back its rolls too: a search applying and undoing keeps no records),
+        #: and the action itself (``actions``, the game's record).
+        self._history: list[tuple[GameState, int, Dice, int, Action]] = []
         #: Rulings already given, by (state, action); the state is kept so that its id stays its own.
         self._judged: dict[tuple[int, Hashable], tuple[GameState, Judgement]] = {}
         self._legal: tuple[GameState, list[Action]] | None = None
@@ -59,13 +64,44 @@ class Game:
         """Start a game from scenario data."""
         return cls(state_from_data(data), dice)
 
-    def save(self, path: str | Path) -> None:
-        """Write the current state as a scenario file."""
-        save_scenario(self.state, path)
+    @classmethod
+    def replay(cls, source: str | Path | Mapping[str, Any]) -> Game:
+        """Play a saved game's record (``played:``) back from its start: the game at the end, its log as it was.
 
-    def to_data(self) -> dict[str, Any]:
-        """Return the current state as scenario data."""
-        return state_to_data(self.state)
+        ``source``: a file written by ``save(path, record=True)`` or ``herohammer play --out``, or its data.
+        A record that does not play back (an unknown action, one illegal at that point, dice that do not
+        match, an end that is not the state saved) is one ``HerohammerError`` naming the file and the step.
+        """
+        from .records import replay_game
+
+        return replay_game(source).game
+
+    def save(self, path: str | Path, record: bool = False) -> None:
+        """Write the current state as a scenario file; ``record=True`` adds how it was played (``played:``)."""
+        save_scenario(self.state, path, played=self.record() if record else None)
+
+    def to_data(self, record: bool = False) -> dict[str, Any]:
+        """Return the current state as scenario data; ``record=True`` adds how it was played (``played:``)."""
+        data = state_to_data(self.state)
+        if record:
+            data["played"] = self.record()
+        return data
+
+    # -- the record -----------------------------------------------------------------
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions applied, in order (``undo`` takes back the last; ``copy`` keeps them)."""
+        return tuple(entry[4] for entry in self._history)
+
+    def record(self) -> dict[str, Any]:
+        """Return how this game was played, as ``save(path, record=True)`` writes it under ``played:``.
+
+        The start (scenario data), the actions (as JSON objects), the faces each step rolled, and the
+        dice: the seed when playing the actions again from it rolls the same faces, or a judge's faces.
+        """
+        from .records import game_record
+
+        return game_record(self)
 
     # -- rules ----------------------------------------------------------------------
     def check(self, action: Action | str | dict[str, Any]) -> Ruling:
@@ -112,7 +148,7 @@ class Game:
             except BaseException:  # a judge's dice ran out midway, or Ctrl-C: nothing of the action happened
                 roller.take_back(rolled)
                 raise
-        self._history.append((self.state, len(self.log), roller, rolled))
+        self._history.append((self.state, len(self.log), roller, rolled, act))
         self.state = new_state
         self.log.extend(events)
         return events
@@ -139,7 +175,7 @@ class Game:
         """
         if not self._history:
             raise IllegalActionError("nothing to undo")
-        self.state, length, roller, rolled = self._history.pop()
+        self.state, length, roller, rolled, _ = self._history.pop()
         del self.log[length:]
         del roller.log[rolled:]
 
@@ -154,8 +190,8 @@ class Game:
         dice = self.dice.branch()
         other = Game(self.state, dice)
         other.log = list(self.log)
-        other._history = [(state, length, dice if roller is self.dice else roller, rolled)
-                          for state, length, roller, rolled in self._history]
+        other._history = [(state, length, dice if roller is self.dice else roller, rolled, act)
+                          for state, length, roller, rolled, act in self._history]
         other._judged = dict(self._judged)
         return other
 

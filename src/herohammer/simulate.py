@@ -595,6 +595,7 @@ def simulate(
     progress: bool = False,
     max_compile_runs: int = COMPILE_MAX_RUNS,
     workers: int | str | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> SimulationResult:
     """Play a scenario ``runs`` times from ``seed``; count each outcome, exact beside it when enumerable.
 
@@ -605,6 +606,10 @@ def simulate(
     which share positions among the runs played together, are played in chunks of ``SHARED_CHUNK`` runs, each
     seeded from (seed, chunk index), whenever ``workers`` is given - 1 included, so that 1 and N agree - and in one
     pass over all the runs without it, as before.  The exact enumeration of a compiled plan runs in this process.
+
+    ``notice`` hears, in one line and before the runs start, why they are played as Monte Carlo games when the exact
+    enumeration was refused (``monte_carlo_notice``): a caller printing only at the end would leave the switch unsaid
+    while the slower runs play.
     """
     import time
 
@@ -612,6 +617,8 @@ def simulate(
     from .parallel import resolve_workers
 
     runs, seed, plan = _checked_arguments(data, runs, seed, plan, method, max_compile_runs)
+    if notice is not None and not callable(notice):
+        raise guards.ArgumentError("simulate", "notice", "a function taking one line of text, or None", notice)
     workers = resolve_workers(workers, "simulate")
     seed = fresh_seed() if seed is None else seed
     state, driver, meta = prepare(data, plan, source)
@@ -633,6 +640,8 @@ def simulate(
             _check_engine_runs(runs, f"{too_large.reason()}, so")
             meta["too_large"] = too_large.reason()
             compiled = None
+            if notice is not None:
+                notice(monte_carlo_notice(too_large.reason(), runs))
         timing["compile_seconds"] = time.perf_counter() - t0
         if compiled is not None:
             t0 = time.perf_counter()
@@ -799,6 +808,11 @@ def _checked_arguments(data: Any, runs: Any, seed: Any, plan: Any, method: Any,
             None if plan is None else guards.mappings(plan, "simulate", "plan"))
 
 
+def monte_carlo_notice(reason: str, runs: int) -> str:
+    """Say in one line why a simulation has no exact column and what it plays instead."""
+    return f"no exact odds: {reason}; playing the {runs:,} runs as Monte Carlo games instead"
+
+
 def _check_engine_runs(runs: int, why: str) -> None:
     """Refuse more engine runs than the stated limit before playing any (one game per run is slow)."""
     if runs > ENGINE_MAX_RUNS:
@@ -883,11 +897,13 @@ _progress = progress_bar
 
 
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
-                  method: str = "auto", progress: bool = False, workers: int | str | None = None) -> SimulationResult:
-    """Simulate a scenario file (with an optional plan file instead of its ``plan``); ``workers`` as ``simulate``."""
+                  method: str = "auto", progress: bool = False, workers: int | str | None = None,
+                  notice: Callable[[str], None] | None = None) -> SimulationResult:
+    """Simulate a scenario file (with an optional plan file instead of its ``plan``); ``workers`` and ``notice`` as
+    ``simulate``."""
     from .parallel import resolve_workers
 
     workers = resolve_workers(workers, "simulate_file")
     data = read_data(guards.path(path, "simulate_file"))
     plan = load_plan(guards.path(actions, "simulate_file", "actions")) if actions is not None else None
-    return simulate(data, runs, seed, plan, method, str(path), progress, workers=workers)
+    return simulate(data, runs, seed, plan, method, str(path), progress, workers=workers, notice=notice)

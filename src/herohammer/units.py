@@ -56,7 +56,10 @@ class Status(StrEnum):
     #: (published.assault-after-firing)
     FIRED_NO_ASSAULT = "fired_no_assault"
     ASSAULTED = "assaulted"
-    USED_POWER = "used_power"
+    USED_POWER = "used_power"  # 40k: has taken its psychic test this turn, passed or failed
+    #: 40k: failed its psychic test this turn (with USED_POWER): no power this turn, said so when another is asked
+    #: (40k3.psyker.test, published.40k4-psychic-test)
+    PSYCHIC_TEST_FAILED = "psychic_test_failed"
     CHARGED = "charged"
     FOUGHT = "fought"  # 40k: has fought its close combat this Assault phase
     MAY_CONSOLIDATE = "may_consolidate"  # 40k4: left free by its close combat's result, may consolidate this phase
@@ -81,7 +84,7 @@ _X, _Y = itemgetter(0), itemgetter(1)
 #: Statuses that last only until the end of the active side's turn.
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.FIRED_NO_ASSAULT,
                            Status.ASSAULTED,
-                           Status.USED_POWER, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
+                           Status.USED_POWER, Status.PSYCHIC_TEST_FAILED, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
                            Status.RALLY_TESTED, Status.REGROUPED})
 
 

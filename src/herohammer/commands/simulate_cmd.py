@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -129,17 +129,29 @@ def _run_simulate(args: argparse.Namespace) -> int:
     # the notes go in --json's envelope, else to stderr (a CSV has no place), once the input is known good
     if args.json or args.csv:
         result = simulate(data, args.runs, args.seed, plan, args.method, str(args.scenario), progress,
-                          workers=args.workers)
+                          workers=args.workers, notice=_notice(args))
         _emit(args, result, console, notes=say(result.notes, args.json))
         return 0
     # a table: its title is the header, printed before the runs (which may take a while)
     seed = fresh_seed() if args.seed is None else args.seed
     say_notes(state, False)
     console.print(title_of({**meta, "seed": seed}, args.runs, args.actions, args.workers))
-    result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress, workers=args.workers)
+    result = simulate(data, args.runs, seed, plan, args.method, str(args.scenario), progress, workers=args.workers,
+                      notice=_notice(args))
     _emit(args, result, console, titled=False)
     _why_always_skipped(result, state, driver, seed)
     return 0
+
+
+def _notice(args: argparse.Namespace) -> Callable[[str], None]:
+    """Say why the runs go to Monte Carlo the moment they do, before they play, whatever stdout is: a table's line on
+    stdout, above it; beside JSON, CSV or ``--quiet``, on stderr, so that what a program reads stays clean."""
+    out = sys.stderr if args.json or args.csv or args.quiet else sys.stdout
+
+    def say(line: str) -> None:
+        print(f"note: {line}", file=out, flush=True)
+
+    return say
 
 
 def _why_always_skipped(result: SimulationResult, state: Any, driver: Any, seed: int) -> None:
@@ -193,7 +205,7 @@ def _run_demos(args: argparse.Namespace, console: Console, progress: bool) -> in
                 console.print(Text(about))
         seed = DEMO_SEED if args.seed is None else args.seed  # fixed, so the README's output is reproducible
         result = simulate(data, args.runs, seed, None, args.method, f"herohammer/examples/{name}", progress,
-                          workers=args.workers)
+                          workers=args.workers, notice=_notice(args))
         results.append((name, about, result))
         if table:
             show(result, console)

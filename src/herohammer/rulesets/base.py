@@ -499,6 +499,10 @@ class Ruleset:
     #: psychic attack following the Shooting rules: 3rd edition's (seed 000); 4th edition has its own published ones.
     psychic_test_rule: ClassVar[str] = "40k3.psyker.test"
     power_on_two_rule: ClassVar[str] = "40k3.psyker.perils-on-2"
+    #: Why a psyker who has taken his psychic test this turn may not take another (``psychic_test_rule``), after a
+    #: failed test and after a passed one: each edition's own words.
+    failed_test_words: ClassVar[str] = "a failed psychic test means no power this turn"
+    one_power_words: ClassVar[str] = "a passed test lets a psyker use one power, never more than one power a turn"
     psychic_shooting_rule: ClassVar[str] = "40k3.psyker.as-shooting"
     #: The clause that says a character is ordinary (part of his unit for good) or independent: a scenario's ordinary
     #: character outside a unit, and his join or leave, are refused citing it.

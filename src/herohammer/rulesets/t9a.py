@@ -84,6 +84,7 @@ class NinthAge(ChargeRules):
         Status.REGROUPED: "40k's Regroup test taken this Movement phase",
         Status.RAN: "40k's Fleet run", Status.ASSAULTED: "40k's assault move",
         Status.USED_POWER: "40k's psychic power used this turn",
+        Status.PSYCHIC_TEST_FAILED: "40k's psychic test failed this turn",
         Status.MAY_CONSOLIDATE: "40k's consolidation after a close combat",
     }
     #: The special rules the character and charge rules read, by their exact names (``rule_name``).

@@ -86,6 +86,11 @@ class Warhammer40k4(Warhammer40k3):
     consolidation_engages: ClassVar[bool] = True
     perils_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"
     psychic_test_rule: ClassVar[str] = "published.40k4-psychic-test"
+    failed_test_words: ClassVar[str] = ("on a failed Psychic test he cannot use the power that turn, and the engine "
+                                        "allows one Psychic test a turn (as in 3rd edition: the rulebook does not say "
+                                        "how many powers a Psyker uses)")
+    one_power_words: ClassVar[str] = ("the rulebook does not say how many powers a Psyker uses in a turn: the engine "
+                                      "keeps 3rd edition's rule, never more than one power a turn")
     character_kinds_rule: ClassVar[str] = "published.40k4-character-kinds"
     power_on_two_rule: ClassVar[str] = "published.40k4-perils-of-the-warp"  # "On a 2 the power is still used"
     psychic_shooting_rule: ClassVar[str] = "published.40k4-psychic-shooting"

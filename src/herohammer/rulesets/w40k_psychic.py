@@ -34,8 +34,11 @@ class PsychicPowerRules(ShootingRules):
         if "psyker" not in self.effective_rules(state, psyker.id):
             return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", self.psychic_test_rule)
         if psyker.has(Status.USED_POWER):
-            return Ruling.forbid(f"{psyker.id} has already taken a psychic test this turn: never more than one "
-                                 "power a turn", self.psychic_test_rule)
+            if psyker.has(Status.PSYCHIC_TEST_FAILED):
+                return Ruling.forbid(f"{psyker.id} failed its psychic test this turn: {self.failed_test_words}",
+                                     self.psychic_test_rule)
+            return Ruling.forbid(f"{psyker.id} has already used a psychic power this turn: {self.one_power_words}",
+                                 self.psychic_test_rule)
         power = find_power(action.power, state.powers)
         if power is None:
             return Ruling.forbid(f"unknown power {action.power!r} (known: {', '.join(known_powers(state.powers))})",
@@ -178,7 +181,8 @@ class PsychicPowerRules(ShootingRules):
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
                         f"Ld {model.profile.ld}, {verdict}", test_rules, rolls_since(dice, start))]
         before = state
-        after = state.replace_unit(psyker.with_status(Status.USED_POWER))
+        after = state.replace_unit(psyker.with_status(Status.USED_POWER, *(
+            () if result.power_used else (Status.PSYCHIC_TEST_FAILED,))))  # why another power is refused: said
         if result.perils:
             # the 3rd edition hit's to-wound roll against a psyker of Toughness 0 is decided by core.zero.t
             events.append(Event("perils", f"Perils of the Warp! {model.name} {self.perils_words(result)}",
