@@ -174,14 +174,17 @@ def test_the_default_policy_rallies_a_fleeing_unit_before_it_ends_the_phase() ->
     assert rows["rally.outcome: rallied"].count + rows["rally.outcome: fled"].count > 0
 
 
+@pytest.mark.rule("40k3.psyker.test")
 def test_a_step_illegal_in_some_runs_is_skipped_and_counted() -> None:
     data = demo("demo_40k3_librarian.yaml")
     test = {"do": "psychic_test", "psyker": "librarian"}
     data["plan"] = [data["plan"][0], test, test]
     rows = by_label(simulate(data, 100, seed=1))
-    # a second power is refused once the first was used (11/12 at Ld 10); otherwise he tests again
-    assert rows["skipped: step 3 (psychic_test)"].exact == odds.psychic_odds(10, 4, 2)["power_used"]
-    assert rows["psychic_test.power_used"].exact == 1 - Fraction(1, 12) ** 2  # never twice
+    # a second test is refused whether the first gave the power (11/12 at Ld 10) or failed: "A failed test: no power
+    # this turn" (40k3.psyker.test), as a game refuses a second power
+    assert rows["skipped: step 3 (psychic_test)"].exact == 1
+    assert rows["psychic_test.power_used"].exact == odds.psychic_odds(10, 4, 2)["power_used"]
+    assert rows["librarian: psychic_test_failed"].exact == 1 - odds.psychic_odds(10, 4, 2)["power_used"]
 
 
 def test_actions_file_replaces_the_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -35,7 +35,8 @@ Moves are never chosen (their proposals are sample directions, not plans).
 Besides game actions, a plan may hold two simulator steps that roll through the
 rulesets' test code directly: ``{"do": "psychic_test", "psyker": ID}`` (the psyker's
 first model tests by ``ruleset.psychic_test``; Perils wounds it, the power marks the
-unit ``used_power``) and ``{"do": "leadership_test", "unit": ID}`` (the unit tests
+unit ``used_power`` and a failed test ``psychic_test_failed``: either refuses a second test
+that turn, as a game refuses a second power, ``Ruleset.second_psychic_test``) and ``{"do": "leadership_test", "unit": ID}`` (the unit tests
 on ``ruleset.leadership_of``).
 """
 
@@ -266,8 +267,8 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
     psyker = state.unit(step["psyker"])
     if not psyker.alive:
         raise IllegalActionError(f"{psyker.id} has no models left", ["core.zero.w"])
-    if psyker.has(Status.USED_POWER):
-        raise IllegalActionError(f"{psyker.id} has already used a power this turn", [ruleset.psychic_test_rule])
+    if refused := ruleset.second_psychic_test(psyker):
+        raise IllegalActionError(refused, [ruleset.psychic_test_rule])
     model = psyker.models[0]
     result = ruleset.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
                                   model.profile.invulnerable)
@@ -279,6 +280,8 @@ def run_probe(ruleset: Ruleset, state: GameState, step: Mapping[str, Any], dice:
     new = replace(psyker, models=models)
     if result.power_used:
         new = new.with_status(Status.USED_POWER)
+    else:  # a failed test also ends his powers for the turn (a plan's second test is skipped)
+        new = new.with_status(Status.PSYCHIC_TEST_FAILED)
     said = "uses the power" if result.power_used else "fails"
     perils = ", Perils of the Warp" + (" slays it" if result.slain else " wounds it" if result.wounded else "") \
         if result.perils else ""

@@ -504,6 +504,15 @@ class Ruleset:
     failed_test_words: ClassVar[str] = "a failed psychic test means no power this turn"
     one_power_words: ClassVar[str] = "a passed test lets a psyker use one power, never more than one power a turn"
     psychic_shooting_rule: ClassVar[str] = "40k3.psyker.as-shooting"
+
+    def second_psychic_test(self, psyker: Unit) -> str | None:
+        """Say why ``psyker`` may take no other psychic test this turn (None: he may), in this edition's words: a game's
+        power and a plan's ``psychic_test`` step are refused alike (``psychic_test_rule``)."""
+        if psyker.has(Status.PSYCHIC_TEST_FAILED):
+            return f"{psyker.id} failed its psychic test this turn: {self.failed_test_words}"
+        if psyker.has(Status.USED_POWER):
+            return f"{psyker.id} has already used a psychic power this turn: {self.one_power_words}"
+        return None
     #: The clause that says a character is ordinary (part of his unit for good) or independent: a scenario's ordinary
     #: character outside a unit, and his join or leave, are refused citing it.
     character_kinds_rule: ClassVar[str] = "40k3.char.kinds"

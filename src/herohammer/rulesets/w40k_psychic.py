@@ -33,12 +33,8 @@ class PsychicPowerRules(ShootingRules):
             return problem
         if "psyker" not in self.effective_rules(state, psyker.id):
             return Ruling.forbid(f"{psyker.id} is not a psyker (no 'psyker' in its rules)", self.psychic_test_rule)
-        if psyker.has(Status.USED_POWER):
-            if psyker.has(Status.PSYCHIC_TEST_FAILED):
-                return Ruling.forbid(f"{psyker.id} failed its psychic test this turn: {self.failed_test_words}",
-                                     self.psychic_test_rule)
-            return Ruling.forbid(f"{psyker.id} has already used a psychic power this turn: {self.one_power_words}",
-                                 self.psychic_test_rule)
+        if refused := self.second_psychic_test(psyker):
+            return Ruling.forbid(refused, self.psychic_test_rule)
         power = find_power(action.power, state.powers)
         if power is None:
             return Ruling.forbid(f"unknown power {action.power!r} (known: {', '.join(known_powers(state.powers))})",
