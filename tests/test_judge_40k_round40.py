@@ -464,8 +464,6 @@ def won_with_captain(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("40k3.char.coherency", "40k4.ic.join", "published.consolidation", "published.40k3-consolidation")
-@pytest.mark.xfail(strict=True, reason="judge round 40: a run or consolidation that breaks coherency with the joined "
-                   "character cites only published.coherency, not his clause")
 @EDITIONS
 def test_a_consolidation_that_leaves_the_joined_captain_out_of_coherency_is_refused_citing_his_clause(
         ruleset: str) -> None:
@@ -481,8 +479,6 @@ def test_a_consolidation_that_leaves_the_joined_captain_out_of_coherency_is_refu
 
 
 @pytest.mark.rule("40k3.char.coherency", "40k4.ic.join", "published.fleet-of-foot", "published.fleet")
-@pytest.mark.xfail(strict=True, reason="judge round 40: a run or consolidation that breaks coherency with the joined "
-                   "character cites only published.coherency, not his clause")
 @EDITIONS
 def test_a_run_that_leaves_the_joined_fleet_captain_out_of_coherency_is_refused_citing_his_clause(ruleset: str) -> None:
     """Red's Shooting phase: two Marines with Fleet and their Captain with Fleet joined: the unit may run. A run of
@@ -493,3 +489,19 @@ def test_a_run_that_leaves_the_joined_fleet_captain_out_of_coherency_is_refused_
     g = game(scenario(ruleset, [tac, cap], phase="shooting"))
     assert_illegal(g, {"do": "run", "unit": "tac", "to": [[20, 24], [22, 24]]}, COHERENCY[ruleset])
     assert_legal(g, {"do": "run", "unit": "tac", "to": [[20, 24], [22, 24], [24, 24]]})
+
+
+@pytest.mark.rule("40k3.char.coherency", "40k4.ic.join", "published.regroup")
+@EDITIONS
+def test_a_squad_out_of_coherency_with_its_captain_may_not_regroup_citing_his_clause(ruleset: str) -> None:
+    """The squad and its Captain fall back, he 3" from the nearest Marine (a scenario may stand them so): "the unit
+    is in coherency" (4th ed. p. 48) counts him, being part of it, so the Regroup test is refused citing
+    published.regroup with his coherency clause, and legal_actions does not offer it."""
+    g = falling_back_with_captain(ruleset)
+    data = state_to_data(g.state)
+    cap = next(u for u in data["sides"]["red"] if u["id"] == "cap")
+    cap["models"][0]["at"] = [22 + 3 + BASE_25, 20]
+    g = Game(state_from_data(data), ScriptedDice([]))
+    error = assert_illegal(g, REGROUP, COHERENCY[ruleset])
+    assert "published.regroup" in error.rules
+    assert not offered(g, "regroup")
