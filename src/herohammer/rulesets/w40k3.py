@@ -26,6 +26,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
+from .w40k_hooks import COHERENCY_WORDS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
@@ -131,8 +132,6 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     move_rule: ClassVar[str] = "40k3.char.move-as-type"
     #: 3rd edition: moving within 2" of a unit is joining it; 4th needs a declaration.
     joins_by_moving_close: ClassVar[bool] = True
-    #: The clause that keeps a character in coherency with the unit it belongs to.
-    coherency_rule: ClassVar[str] = "40k3.char.coherency"
     #: The clause that locks a joined character in the combat its unit is locked in (none of its own in 3rd).
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ()
     #: The troop types difficult terrain does not slow, by the kind of move (``terrain_unslowed``): they take Dangerous
@@ -591,11 +590,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(after):
-            rule = self.coherency_rule if len(members) > 1 else "published.coherency"
-            return Ruling.forbid(
-                f"after the move {unit.id} would not be in coherency (every model within 2\" of another, "
-                "all connected)", rule,
-            )
+            return Ruling.forbid(f"after the move {unit.id} would not be in coherency {COHERENCY_WORDS}",
+                                 *self.coherency_rules(members))
         return None
 
     def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:

@@ -33,6 +33,8 @@ FAST_TYPES = frozenset({UnitType.CAVALRY, UnitType.BIKE, UnitType.JUMP_INFANTRY}
 UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
+#: What coherency asks, as a refusal of a move that would break it says it (``CombatHooks.coherency_rules``).
+COHERENCY_WORDS = "(every model, the characters who joined it too, within 2\" of another, all connected)"
 #: Weapon types whose firing may bar the unit's assault that turn (published.assault-after-firing); Heavy only for
 #: a unit that is not a Monstrous Creature (``bars_assault``)
 _NO_ASSAULT_TYPES = frozenset({WeaponType.RAPID_FIRE, WeaponType.HEAVY, WeaponType.ORDNANCE})
@@ -77,6 +79,8 @@ class CombatHooks(Ruleset):
     picked_out_rules: ClassVar[tuple[str, ...]] = ()
     #: The clause that keeps a character with its unit while the unit falls back.
     falling_back_rule: ClassVar[str] = "40k3.ic.falling-back"
+    #: The clause that keeps a character in coherency with the unit it belongs to.
+    coherency_rule: ClassVar[str] = "40k3.char.coherency"
 
     if TYPE_CHECKING:
         join_rule: ClassVar[str]
@@ -101,6 +105,13 @@ class CombatHooks(Ruleset):
         def out_of_reach_of_fire(self, state: GameState, target: Unit) -> Ruling | None: ...
 
         def character_target_ruling(self, state: GameState, shooter: Unit, target: Unit) -> Ruling | None: ...
+
+    @implements("40k3.char.coherency", "40k4.ic.join", "published.coherency")
+    def coherency_rules(self, members: Sequence[Unit]) -> tuple[str, ...]:
+        """Return the rules a unit's coherency is judged by, ``members`` the unit and the characters joined to it: with
+        a character, first his clause (he obeys the unit's coherency), so that every move breaking it cites it - a
+        run or a consolidation as much as a move (judge round 40: they cited the published rule alone)."""
+        return (self.coherency_rule, "published.coherency") if len(members) > 1 else ("published.coherency",)
 
     #: What barred an assault after firing, as a refusal says it (``fire_bars_assault``).
     assault_bar_words: ClassVar[str] = ("stood still in its Movement phase and fired a Rapid Fire or Heavy weapon in "

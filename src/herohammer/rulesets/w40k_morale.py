@@ -626,7 +626,8 @@ class MoraleRules(WoundRules):
             return Ruling.forbid(f"{unit.id} cannot regroup below half strength ({now} of the {at_start} models it had "
                                  f"at the start of the battle{counted[0]}): it must continue to fall back",
                                  "published.regroup", *counted[1])
-        mine = [p for u in state.combined(unit.id) for p in u.placed]
+        members = state.combined(unit.id)
+        mine = [p for u in members for p in u.placed]
         near = [e.id for e in state.enemies_of(unit.side) if geo.group_distance(mine, e.placed) <= REGROUP_INCHES + movement.EPSILON]
         if near:
             return Ruling.forbid(f"{unit.id} cannot regroup with an enemy within 6\" ({', '.join(near)})",
@@ -634,7 +635,7 @@ class MoraleRules(WoundRules):
         if not geo.coherent(mine):  # 4th ed. p. 48: "so long as ... 3. The unit is in coherency"
             return Ruling.forbid(f"{unit.id} cannot regroup out of coherency (every model, its characters too, "
                                  "within 2\" of another, all connected): it must continue to fall back",
-                                 "published.regroup", "published.coherency")
+                                 "published.regroup", *self.coherency_rules(members))
         ld = self.leadership_of(state, unit.id, action.leadership)
         why = self.regroup_modifier(state, unit.id)[1]
         return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",

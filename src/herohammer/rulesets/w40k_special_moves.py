@@ -33,6 +33,7 @@ from ..units import Status, Unit, UnitType
 from ..values import evolve, evolve_rows
 from .base import Resolution, with_its_unit
 from .w40k_combat import CombatRules
+from .w40k_hooks import COHERENCY_WORDS
 
 #: The names a unit's Fleet goes by (3rd edition's Eldar call it Fleet of Foot).
 FLEET = frozenset({"fleet", "fleet_of_foot"})
@@ -234,7 +235,8 @@ class SpecialMoves(CombatRules):
         if blocked := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(blocked, self.fleet_rule)
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
-            return Ruling.forbid(f"after the run {unit.id} would not be in coherency", "published.coherency")
+            return Ruling.forbid(f"after the run {unit.id} would not be in coherency {COHERENCY_WORDS}",
+                                 *self.coherency_rules(members))
         then = ("it may still assault this turn" if self.fleet_may_assault
                 else "it may not assault this turn")
         typed = self.type_rules_cited(members, FLEET)
@@ -320,7 +322,8 @@ class SpecialMoves(CombatRules):
                     "counts as engaged only from the next Assault phase, which the engine cannot yet leave out of "
                     "that fight, so it refuses the move", rule)
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
-            return Ruling.forbid(f"after consolidating {unit.id} would not be in coherency", "published.coherency")
+            return Ruling.forbid(f"after consolidating {unit.id} would not be in coherency {COHERENCY_WORDS}",
+                                 *self.coherency_rules(members))
         notes = tuple(f"{name} ends in base contact with {host} if the D6 rolls {inches} (the least roll that reaches "
                       "it): a new close combat, fought from the next Assault phase [published.consolidation]"
                       + (f"; {host} is falling back and tests to regroup at once, or is destroyed "
@@ -404,7 +407,8 @@ class SpecialMoves(CombatRules):
             return Ruling.forbid(blocked, "published.infiltrate")
         placed = movement.positions_after(state, [u.id for u in members], moves)
         if not geo.coherent(placed):
-            return Ruling.forbid(f"{unit.id} would not be set up in coherency", "published.coherency")
+            return Ruling.forbid(f"{unit.id} would not be set up in coherency {COHERENCY_WORDS}",
+                                 *self.coherency_rules(members))
         enemies = state.enemies_of(unit.side)
         nearest = min((geo.group_distance(placed, e.placed) for e in enemies), default=float("inf"))
         if nearest > INFILTRATE_INCHES + movement.EPSILON:
@@ -502,7 +506,8 @@ class SpecialMoves(CombatRules):
         if blocked := movement.placement_problem(state, moves, {u.id for u in members}):
             return Ruling.forbid(blocked, "published.transports")
         if not geo.coherent(movement.positions_after(state, [u.id for u in members], moves)):
-            return Ruling.forbid(f"{unit.id} would not be in coherency", "published.coherency")
+            return Ruling.forbid(f"{unit.id} would not be set down in coherency {COHERENCY_WORDS}",
+                                 *self.coherency_rules(members))
         return Ruling.allow(f"{unit.id} may disembark from {transport.id}; that is its move this phase",
                             "published.transports")
 
