@@ -17,8 +17,8 @@ Found wrong (first written as xfail(strict=True) tests, commit cbc8244):
   the Marines alone, 4" on, he 3.5" behind) was refused citing published.coherency alone, where the same move in the
   Movement phase cites the clause that holds him to the unit's coherency (40k3.char.coherency; 40k4.ic.join: "he must
   obey the usual Coherency rules"; round 38). Reading the code while fixing it: a disembarkation, an Infiltrators'
-  set-up and the Regroup test's "the unit is in coherency" cited the published rule alone as well (the last is tested
-  here).
+  set-up and the Regroup test's "the unit is in coherency" cited the published rule alone as well (each tested here;
+  the disembarkation and the set-up were added by the lead, and fail on the tree before the fix).
 
 Fixed (judge round 40), the xfail marks removed: ``CombatHooks.coherency_rules`` (w40k_hooks) gives the rules a unit's
 coherency is judged by, the character's clause first when one joined it, with one wording (``COHERENCY_WORDS``); the
@@ -559,3 +559,46 @@ def test_a_squad_out_of_coherency_with_its_captain_may_not_regroup_citing_his_cl
     error = assert_illegal(g, REGROUP, COHERENCY[ruleset])
     assert "published.regroup" in error.rules
     assert not offered(g, "regroup")
+
+
+def _rhino_with_tac_aboard(ruleset: str) -> Game:
+    """Red's Movement phase: a Rhino (3.5" x 4.5", centre (26, 10)) with two Marines and their joined Captain aboard."""
+    rhino = {"id": "rhino", "type": "vehicle", "capacity": 10, "models": [
+        {"name": "Rhino", "profile": "WS0 BS4 S0 T7 W3 I0 A0 Ld10 Sv3+", "base": [90, 115], "at": [26, 10]}]}
+    tac = {"id": "tac", "embarked_in": "rhino",
+           "models": [model("T1", 20, 10, 8, MARINE), model("T2", 22, 10, 8, MARINE)]}
+    cap = hero("cap", 21, 11.5, ld=10, joined="tac", embarked_in="rhino")
+    return game(scenario(ruleset, [rhino, tac, cap], phase="movement"))
+
+
+@pytest.mark.rule("40k3.char.coherency", "40k4.ic.join", "published.transports")
+@EDITIONS
+def test_a_disembarkation_that_sets_the_joined_captain_down_apart_is_refused_citing_his_clause(ruleset: str) -> None:
+    """The squad leaves its Rhino with its Captain. Every model within 2" of the hull, but the Marines on its left
+    side and he on its right, 7" from them: refused citing his coherency clause with published.coherency, and nothing
+    changes. Set down together on the left, legal: they stand there and have moved."""
+    g = _rhino_with_tac_aboard(ruleset)
+    apart = {"do": "disembark", "unit": "tac", "to": [[22.5, 9], [22.5, 11], [29.5, 10]]}
+    error = assert_illegal(g, apart, COHERENCY[ruleset])
+    assert "published.coherency" in error.rules
+    together = {"do": "disembark", "unit": "tac", "to": [[22.5, 9], [22.5, 11], [22.5, 13]]}
+    assert_legal(g, together)
+    g.apply(together)
+    assert g.state.unit("cap").models[0].at == (22.5, 13.0) and g.state.unit("tac").has(Status.MOVED)
+
+
+@pytest.mark.rule("40k3.char.coherency", "40k4.ic.join", "published.infiltrate")
+@EDITIONS
+def test_infiltrators_set_up_apart_from_their_joined_captain_are_refused_citing_his_clause(ruleset: str) -> None:
+    """Scouts with Infiltrate and their joined Captain (who has it too) set up more than 18" from every Boy: the
+    Captain 8" from the nearest Scout is refused citing his coherency clause with published.coherency; alongside
+    them, legal."""
+    scouts = {"id": "scouts", "rules": ["Infiltrate"],
+              "models": [model("S1", 5, 5, 8, MARINE), model("S2", 7, 5, 8, MARINE)]}
+    cap = hero("cap", 6, 6.5, ld=10, joined="scouts", rules=["Infiltrate"])
+    boyz = {"id": "boyz", "models": [model("b1", 30, 40, 7, ORK)]}
+    g = game(scenario(ruleset, [scouts, cap], [boyz], phase="deployment"))
+    error = assert_illegal(g, {"do": "infiltrate", "unit": "scouts", "to": [[30, 18], [32, 18], [40, 18]]},
+                           COHERENCY[ruleset])
+    assert "published.coherency" in error.rules
+    assert_legal(g, {"do": "infiltrate", "unit": "scouts", "to": [[30, 18], [32, 18], [31, 16.5]]})
