@@ -79,6 +79,9 @@ def _two_losers() -> dict[str, Any]:
     data["sides"]["elves"][0]["formation"]["files"] = 10
     first = data["sides"]["orcs"][0]
     first["formation"]["position"] = [34, 20]
+    # two files: the General stands in the first rank, an orc behind him (since round 40 a unit stands as wide as its
+    # file says, the characters deployed in it counted: five files would put the three abreast)
+    first["formation"]["files"] = 2
     second = copy.deepcopy(first)
     second["id"] = "orcs2"
     second["formation"]["position"] = [38, 20]

@@ -56,7 +56,7 @@ import pytest
 from _t9a import HERO, melee_scenario, reloading_game, reloads
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.rulesets.t9a_combat import unit_centre
+from herohammer.rulesets.t9a_units import unit_centre
 from herohammer.units import Status
 
 PURSUIT = "published.t9a-pursuit"

@@ -109,7 +109,7 @@ def test_a_unit_broken_front_to_front_flees_straight_away_from_the_winners_centr
     through the loser's (their footprints' middles), so the loser moves, the full 2D6, straight back."""
     import math
 
-    from herohammer.rulesets.t9a_combat import unit_centre
+    from herohammer.rulesets.t9a_units import unit_centre
 
     before = _broken().state
     assert before.unit("spears").formation.position == before.unit("orcs").formation.position  # front to front

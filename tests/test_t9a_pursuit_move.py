@@ -26,7 +26,7 @@ from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.geometry import group_distance
 from herohammer.rulesets import get_ruleset
-from herohammer.rulesets.t9a_combat import unit_centre
+from herohammer.rulesets.t9a_units import unit_centre
 from herohammer.scenario import state_from_data
 from herohammer.state import GameState
 from herohammer.units import Status

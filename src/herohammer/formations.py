@@ -439,6 +439,10 @@ def default_formation(state: GameState, host: Unit) -> Formation:
 
     Without an order the unit's models fill the slots as listed, then each joined
     character takes the centre-most front slot, displacing models (t9a.join.deploy).
+    The width is the file's, up to the models of the whole combined unit: a unit of
+    characters two files wide stands two files wide (round 40: the width was cut to the
+    unit's own models before its characters were placed, so a lone Hero's ``files: 2``
+    made a column of them all).
     """
     f = host.formation
     assert f is not None
@@ -453,7 +457,7 @@ def default_formation(state: GameState, host: Unit) -> Formation:
                 f"formation order must list each model of the unit and its characters once: {sorted(names)}")
         return replace(f, files=max(1, min(f.files, len(f.order))))
     order = tuple(m.name for m in host.models)
-    f = replace(f, order=order, files=max(1, min(f.files, len(order))))
+    f = replace(f, order=order, files=max(1, min(f.files, len(names))))
     front = front_rank_test(state, host)
     for ch in state.joined_to(host.id):
         for m in ch.models:

@@ -27,9 +27,9 @@ from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
-from .t9a_units import (advance_rate, BUSY, front_centre, combined_status, current, fly_rates, formation_of, host_of,
+from .t9a_units import (advance_rate, BUSY, charger_centre, combined_status, current, fly_rates, formation_of, host_of,
                         march_rate, member_models, MOVED, off_table, placed_all, rallied, RALLIED_WORDS, RALLY_RULE,
-                        sight_all, unit_rates)
+                        sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
@@ -492,7 +492,7 @@ class ChargeRules(JoinRules):
                                         "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
                                         (("outcome", "stayed"),))
         fled_from = state
-        state, dist = self.flee_from_charge(state, target.id, front_centre(charger), dice)
+        state, dist = self.flee_from_charge(state, target.id, charger_centre(state, charger), dice)
         now = state.unit(target.id)
         gone = not now.alive
         off, cite = off_table(fled_from, target.id) if gone else ("", ())
@@ -731,7 +731,7 @@ class ChargeRules(JoinRules):
                 unit = survivor
                 if not out:
                     shot_at = len(dice.log)
-                    state, panic = self.charger_panic(state, unit.id, before, dice, front_centre(target))
+                    state, panic = self.charger_panic(state, unit.id, before, dice, unit_centre(state, target.id))
                     if panic:
                         events.extend(panic)
                         skip = (shot_at, len(dice.log))

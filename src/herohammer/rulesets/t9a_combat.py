@@ -45,7 +45,7 @@ from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, spared_command
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds, off_table
+from .t9a_units import combined_status, current, discipline_of, host_of, model_wounds, off_table, unit_centre
 
 #: Published rule ids cited for the general rules the seeds rely on.
 TO_WOUND = "published.t9a-to-wound"
@@ -392,14 +392,6 @@ def _on_the_table(state: GameState, host_id: str) -> bool:
     """Tell whether every model of a fleeing unit is still wholly on the table."""
     return all(on_table(m.placed, state.table.width, state.table.depth)
                for u in members(state, host_id) for m in u.models)
-
-
-def unit_centre(state: GameState, unit_id: str) -> tuple[float, float]:
-    """Return the centre of a combined unit: its formation's footprint centre, else its first model's place."""
-    host = current(state, unit_id)
-    if host.formation is not None:
-        return host.formation.centre
-    return next(m.at for u in members(state, unit_id) for m in u.models)
 
 
 def away_direction(state: GameState, host_id: str, away_from: tuple[float, float]) -> tuple[float, float]:

@@ -56,10 +56,10 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
-from .t9a_units import current, formation_of, off_table
+from .t9a_units import current, formation_of, off_table, unit_centre
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, fled_to, generals_near, members, models_in,
-                         strike_unit, unit_centre)
+                         strike_unit)
 
 if TYPE_CHECKING:
     from ..actions import Fight, PursuitChoice
@@ -295,6 +295,25 @@ def shame_ends(state: GameState) -> GameState:
 
 def _touching(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
     return any(in_base_contact(m.placed, n.placed) for u in a for m in u.models for v in b for n in v.models)
+
+
+@implements(PURSUIT)
+def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None) -> str:
+    """Say why the Overrun each unit named is not made when enemy units of its combat are left (round 40: until then
+    the event said nothing of it): one in its base contact is not wiped out (the 2022 text: an Overrun only "if all
+    enemy units in base contact were wiped out"), or, none touching it, others of the combat stand (an Overrun in a
+    multiple combat is not modelled, published.t9a-pursuit's decision)."""
+    said = ""
+    for uid in live:
+        choice = (pursuit or {}).get(uid)
+        if choice is None or not choice.overrun:
+            continue
+        touching = engaged_with(state, uid)
+        said += (f"; {uid} makes no Overrun: {', '.join(touching)}, in its base contact, "
+                 f"{'is' if len(touching) == 1 else 'are'} not wiped out" if touching else
+                 f"; {uid} makes no Overrun: enemy units of the combat are left (an Overrun is made only once every "
+                 "enemy of the combat is wiped out)")
+    return said
 
 
 def engaged_with(state: GameState, unit_id: str) -> list[str]:
@@ -972,8 +991,9 @@ class MeleePhase(Ruleset):
             asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
             state, said = self._overruns(state, asked, dice, said, rules, flees)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
+        unmade = _overruns_not_made(state, live, pursuit)  # enemies are left: an Overrun named is not made
         if diff == 0:
-            return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)})",
+            return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}",
                                  tuple(rules), (), (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         losers = [u for u in live if hosts[u].side == loser]
@@ -1041,6 +1061,7 @@ class MeleePhase(Ruleset):
             said += f"\x00{len(broke)}\x00"
             broke.append(uid)
             fled_by[uid] = (fled, touching, way, away)
+        said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
                                  (("outcome", "held"),))]

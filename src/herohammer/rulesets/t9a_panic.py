@@ -37,8 +37,8 @@ from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, is_destroyed, off_table
-from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members, unit_centre
+from .t9a_units import current, discipline_of, is_destroyed, off_table, unit_centre
+from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members
 
 if TYPE_CHECKING:
     from ..actions import Action

@@ -26,7 +26,7 @@ from ..state import GameState, Phase
 from ..units import Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, off_table, RALLY_RULE
+from .t9a_units import current, discipline_of, off_table, RALLY_RULE, unit_centre
 from .t9a_casualties import no_models_left
 from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
 
@@ -38,13 +38,6 @@ RALLY = RALLY_RULE  # one constant, in t9a.py, which the other phases' refusals 
 
 def _placed(state: GameState, host: Unit) -> list[Placed]:
     return [m.placed for u in members(state, host.id) for m in u.models]
-
-
-def _centre(unit: Unit) -> tuple[float, float]:
-    if unit.formation is not None:
-        return unit.formation.centre
-    xs = [m.at for m in unit.models]
-    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
 
 
 class Rallying(Ruleset):
@@ -112,8 +105,8 @@ class Rallying(Ruleset):
             outcome = "rallied"
         else:
             enemies = [e for e in state.enemies_of(host.side) if e.alive and e.joined is None]
-            away = _centre(min(enemies, key=lambda e: group_distance(e.placed, _placed(state, host)))) \
-                if enemies else _centre(host)
+            away = unit_centre(state, min(enemies, key=lambda e: group_distance(e.placed, _placed(state, host))).id) \
+                if enemies else unit_centre(state, host.id)
             fled_from = state
             state, dist = flee(state, host.id, away, dice, FLEE_RULE)
             state = state.replace_units(*(u.with_status(Status.RALLY_TESTED) for u in members(state, host.id)))

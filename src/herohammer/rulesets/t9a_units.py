@@ -198,12 +198,38 @@ def discipline_of(unit: Unit, model: Model) -> int:
     return 0 if unit.has(Status.DUEL_REFUSED) else model.profile.ld
 
 
+def middle(points: list[Point]) -> Point:
+    """Return the middle (mean) of some points: a group of models standing without ranks has no other centre."""
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
 def front_centre(unit: Unit) -> Point:
-    """Return the point a unit fleeing from ``unit`` runs away from: its front centre (a lone model's place)."""
+    """Return the centre of a unit's front (a Front Arc's question, ``located_in_front_arc``; a lone model's place)."""
     if unit.formation is not None:
         return unit.formation.position
-    xs = [m.at for m in unit.models]
-    return (sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs))
+    return middle([m.at for m in unit.models])
+
+
+@implements("published.t9a-flee")
+def unit_centre(state: GameState, unit_id: str) -> Point:
+    """Return the Centre of a combined unit (its last survivor's once its rank and file are gone), what a flee runs
+    away from and through: the middle of its ranks' footprint (``Formation.centre``); for one standing without ranks,
+    the middle of all its models, its characters' too.
+
+    Decision (round 40): until then a unit without a formation was centred on its first model (a unit of characters
+    placed one by one fled through its first character), and a Flee Charge Reaction ran from the charger's front edge.
+    """
+    host = current(state, host_of(state, state.unit(unit_id)).id)
+    if host.formation is not None:
+        return host.formation.centre
+    return middle([m.at for u in (host, *state.joined_to(host.id)) for m in u.models])
+
+
+@implements("published.t9a-flee-reaction", "t9a.charge-out.declare")
+def charger_centre(state: GameState, charger: Unit) -> Point:
+    """Return the Centre of a charging unit, which a unit that Flees from its charge runs directly away from: a
+    character charging out of his unit is a unit of his own from his declaration, so his own model's place."""
+    return middle([m.at for m in charger.models]) if charger.joined else unit_centre(state, charger.id)
 
 
 @implements("published.t9a-flee", "t9a.join.part-of-unit")
