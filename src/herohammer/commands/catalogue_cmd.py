@@ -37,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         console = Console(soft_wrap=True)
         console.print(f"[bold]{escape(unit.name)}[/bold] ({escape(data.name)}, {escape(data.game) or 'unknown game'})"
-                      f"{' - a character' if unit.character else ''}")
+                      f"{' - a character' if unit.character else ''}"
+                      + (f", {points(unit.points)} pts" if unit.points is not None else ""))
         if unit.categories:
             console.print(f"categories: {escape(', '.join(unit.categories))}")
         if not unit.models and not unit.notes:
@@ -71,8 +72,19 @@ def _run(args: argparse.Namespace) -> int:
                  if data.kind == "game system" else "no unit entry with a model profile in it")
         print(f"{title}: {where}")
         return 0
-    simple_table(title, ["unit", "character", "models", "profile"],
+    priced = any(u.points is not None for u in data.units)
+    noted = any(u.notes and u.models for u in data.units)  # how many --unit says beside a profile read
+    simple_table(title, ["unit", "character", "models", "profile", *(["pts"] if priced else []),
+                         *(["notes"] if noted else [])],
                  [[u.name, "yes" if u.character else "", ", ".join(f"{m.count} {m.name}" for m in u.models) or "-",
                    "; ".join(m.profile for m in u.models)
-                   or ("(none read: --unit says why)" if u.notes else "(none in the data)")] for u in data.units])
+                   or ("(none read: --unit says why)" if u.notes else "(none in the data)"),
+                   *([points(u.points) if u.points is not None else "?"] if priced else []),
+                   *([str(len(u.notes)) if u.notes and u.models else ""] if noted else [])]
+                  for u in data.units])
     return 0
+
+
+def points(value: float) -> str:
+    """Write points as the roster prices them: 60, or 12.5 when it is a fraction."""
+    return f"{value:g}"
