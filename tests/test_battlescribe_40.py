@@ -139,7 +139,7 @@ def test_a_bracketed_characteristic_is_read_field_by_field_and_said(tmp_path: Pa
     assert len(bikes.notes) == 1 and "T '4(5)' read as T5" in bikes.notes[0], bikes.notes
     assert lord.models[0].profile == "WS4 BS4 S5 T8 W3 I4 A2 Ld10 Sv3+" == armed.models[0].profile
     # without a weapon that doubles it, S5 is said: it would fight at S5; with one, S5 is all there is to read
-    assert [n.split(": ", 2)[2][:28] for n in lord.notes] == ["S '5(10)' read as S5: the br", "A '2(3)' read as A2: the bra"]
+    assert [n.split(": ", 2)[2][:21] for n in lord.notes] == ["S '5(10)' read as S5:", "A '2(3)' read as A2: "]
     assert "second close combat weapon" in lord.notes[1]
     assert [n.split(": ", 2)[2][:15] for n in armed.notes] == ["A '2(3)' read a"], armed.notes
     data, err = scenario_of(path, capsys)
@@ -198,3 +198,19 @@ def test_a_9th_age_rolled_attack_value_is_refused_saying_so(tmp_path: Path) -> N
                   game="The 9th Age: Fantasy Battles 2nd Edition")
     problem = read_battlescribe(path).unit("Omen").models[0].problem
     assert "Att 'D6+2' is rolled before the game" in problem, problem  # was: "got 'AD6+2', expected one of WS..."
+
+
+def test_modifier_groups_nested_thousands_deep_are_refused_in_a_note_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _library_catalogue(tmp_path)
+    deep = ("<modifierGroups><modifierGroup>" * 3000 + '<modifiers><modifier type="set" field="ct-a" value="9"/>'
+            "</modifiers>" + "</modifierGroup></modifierGroups>" * 3000)
+    army = _catalogue(tmp_path / "deep.cat", "cat-deep",
+                      '<selectionEntries><selectionEntry id="se-nob" name="Nob" type="model"><infoLinks>'
+                      f'<infoLink id="il-1" name="Nob" targetId="prof-nob" type="profile">{deep}</infoLink></infoLinks>'
+                      "</selectionEntry></selectionEntries>",
+                      '<catalogueLinks><catalogueLink id="cl-1" name="library" targetId="cat-lib" type="catalogue"/>'
+                      "</catalogueLinks>")
+    code, out, err = run(["catalogue", str(army), "--unit", "Nob"], capsys)
+    assert code == 0 and "Traceback" not in err, err
+    assert "A1 Ld8" in out and "nested more than 12 deep: not read" in out, out

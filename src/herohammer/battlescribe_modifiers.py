@@ -40,11 +40,22 @@ def _conditional(el: Element) -> bool:
     return any(True for part in ("conditions", "conditionGroups", "repeats") for _ in _under(el, part))
 
 
-def _modifiers(holder: Element, guarded: tuple[Element, ...] = ()) -> Iterator[tuple[Element, tuple[Element, ...]]]:
-    """Yield each modifier of an element with the modifier groups around it (a group's conditions guard them all)."""
+#: How deep modifier groups are followed (real data nests one or two; a hostile file thousands).
+MAX_GROUPS = 12
+
+
+_Guarded = tuple[Element, ...]
+
+
+def _modifiers(holder: Element, guarded: _Guarded = ()) -> Iterator[tuple[Element | None, _Guarded]]:
+    """Yield each modifier of an element with the modifier groups around it (a group's conditions guard them all);
+    None for groups nested past ``MAX_GROUPS``, which are not read."""
     for modifier in _under(holder, "modifiers", "modifier"):
         yield modifier, guarded
     for group in _under(holder, "modifierGroups", "modifierGroup"):
+        if len(guarded) >= MAX_GROUPS:
+            yield None, guarded
+            return
         yield from _modifiers(group, (*guarded, group))
 
 
@@ -110,6 +121,9 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
     pname = profile.get("name", "").strip()
     for holder in holders:
         for modifier, guarded in _modifiers(holder):
+            if modifier is None:
+                notes.append(f"profile {pname!r}: modifier groups nested more than {MAX_GROUPS} deep: not read")
+                continue
             field = modifier.get("field", "")
             name = by_type.get(field) or _characteristic_name(field, index)
             if name is None or name not in values:

@@ -49,7 +49,7 @@ def read_characteristic(name: str, printed: str) -> Read:
         if name == "S":
             return Read(str(own), f"S {printed!r} read as S{own}: the bracketed {more} is its Strength with a close "
                                   "combat weapon (a Dreadnought close combat weapon doubles it) that the data gives "
-                                  "no weapon profile of, so it fights at S" f"{own}; to play it, give the model a melee "
+                                  f"no weapon profile of, so it fights at S{own}; to play it, give the model a melee "
                                   "weapon of strength x2 (or the value) under the scenario's weapons:",
                         bracket=(own, more))
         extra = (" (a second close combat weapon, whose extra Attack herohammer adds itself when the model "
@@ -93,7 +93,8 @@ def read_save(printed: str) -> tuple[str, str, str]:
         return "-", "", ""
     m = _SAVES.match(text)
     if m is None:
-        return "", "", f"save {printed!r} is not a roll such as 3+, '-', an invulnerable 5++ or armour/invulnerable 2+/5+"
+        return "", "", (f"save {printed!r} is not a roll such as 3+, '-', an invulnerable 5++ or "
+                        "armour/invulnerable 2+/5+")
     if m.group("only"):
         return "-", m.group("only") + "+", ""
     armour = m.group("armour")
