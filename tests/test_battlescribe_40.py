@@ -95,17 +95,26 @@ def test_a_catalogues_modifiers_apply_when_they_always_hold_and_are_said_when_th
     assert len(result_of(out)["unit"]["notes"]) == 2
 
 
-def test_a_roster_reads_the_profile_as_chosen_where_the_catalogue_says_the_choice(tmp_path: Path) -> None:
+def test_a_roster_reads_the_profile_as_chosen_where_the_catalogue_says_the_choice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """BattleScribe writes a roster's profiles with the modifiers of the player's choices applied: the Nob with
-    'Eavy Armour is read at 3+, his points added up from each selection's cost."""
+    'Eavy Armour is read at 3+, his points added up from each selection's cost; a roster total its units do not add
+    up to (a cost outside any unit) is said."""
     eavy = '<selection id="s-eavy" name="Eavy Armour" entryId="se-eavy" number="3" type="upgrade">' \
            '<costs><cost name="pts" typeId="pts" value="12.0"/></costs></selection>'
     nob = model("Nob", 3, eavy, chars={**MARINE, "A": "2", "Save": "3+"}, ident="s-nob")
     nob = nob.replace('type="model">', 'type="model"><costs><cost name="pts" typeId="pts" value="48.0"/></costs>', 1)
-    army = read_battlescribe(roster(tmp_path / "orks.ros", unit("Nobz", nob)))
+    path = roster(tmp_path / "orks.ros", unit("Nobz", nob))
+    path.write_text(path.read_text().replace("<forces>", '<costs><cost name="pts" typeId="pts" value="75.0"/>'
+                                                         "</costs><forces>"))
+    army = read_battlescribe(path)
     nobz = army.unit("Nobz")
-    assert nobz.models[0].profile.endswith("A2 Ld8 Sv3+") and nobz.points == 60.0
+    assert nobz.models[0].profile.endswith("A2 Ld8 Sv3+") and nobz.points == 60.0 and army.points == 75.0
     assert nobz.notes == ()
+    code, out, _ = run(["catalogue", str(path)], capsys)
+    assert code == 0 and "1 unit, 75 pts (its units add up to 60)" in " ".join(out.split()), out
+    code, out, _ = run(["catalogue", str(path), "--json"], capsys)
+    assert result_of(out)["pts"] == 75.0 and result_of(out)["units"][0]["pts"] == 60.0
 
 
 def test_a_roster_cost_that_is_not_a_number_leaves_the_points_unsaid(tmp_path: Path,
@@ -118,7 +127,8 @@ def test_a_roster_cost_that_is_not_a_number_leaves_the_points_unsaid(tmp_path: P
     code, out, err = run(["catalogue", str(path)], capsys)
     assert code == 0 and "pts" not in out, out  # no unit is priced: no column of guesses
     code, out, err = run(["catalogue", str(EXAMPLES / "orks_test.ros")], capsys)
-    assert code == 0 and "pts" in out and " 90 " in out and " 100 " in out, out
+    assert code == 0 and " 90 " in out and " 100 " in out, out
+    assert "2 units, 190 pts ┏" in " ".join(out.split()), out  # the units add up to the roster's total
 
 
 BIKER = {**MARINE, "T": "4(5)"}

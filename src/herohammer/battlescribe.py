@@ -166,6 +166,8 @@ class BsFile:
     name: str
     game: str
     units: tuple[BsUnit, ...]
+    #: A roster's total points as it prices itself (its own ``pts`` cost; None: a catalogue, or not given).
+    points: float | None = None
 
     @property
     def ruleset(self) -> str | None:
@@ -596,7 +598,7 @@ class _Reader:
             return
         if _local(entry.tag) == "selection":
             held = _count(entry)
-            self._add_points(entry, found)
+            self.add_points(entry, found)
             if entry.get("type") == "model":
                 owner = len(found.owners)
                 found.owners.append(_Owner(entry.get("name", "?").strip(), entry.get("id", ""), held))
@@ -623,9 +625,10 @@ class _Reader:
         for child in self._child_entries(entry):
             self.walk(child, found, count * _count(child), depth + 1, owner, held)
 
-    def _add_points(self, selection: Element, found: _Found) -> None:
+    def add_points(self, selection: Element, found: _Found) -> None:
         """Add a roster selection's points (its ``pts`` cost: BattleScribe writes each selection's own, for all of its
-        ``number``) to its unit's; a cost that is not a number leaves the unit's points unsaid, with a note."""
+        ``number``; the roster's own is its total) to what ``found`` has; a cost that is not a number leaves the
+        points unsaid, with a note."""
         for cost in _children(selection, "costs", "cost"):
             if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
                 continue
@@ -1002,7 +1005,10 @@ def read_battlescribe(path: str | Path) -> BsFile:
                                             ident=character.get("id", "")), joined=name))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
-    return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
+    total = _Found()
+    if kind == "roster":
+        reader.add_points(root, total)
+    return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units), total.points)
 
 
 #: The cost types that are a unit's points (BattleScribe's ``pts``; others, such as Power Level, are not shown).

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..battlescribe import read_battlescribe
+from ..battlescribe import BsFile, read_battlescribe
 from ..report import print_json, simple_table
 from . import summary
 from .args import add_json_flag
@@ -63,10 +63,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         print_json("catalogue", {"file": data.path, "kind": data.kind, "name": data.name, "game": data.game,
+                                 **({"pts": data.points} if data.points is not None else {}),
                                  "units": [u.to_json() for u in data.units]}, ruleset=data.ruleset, method=None)
         return 0
     title = (f"{data.name} ({data.kind}; {data.game or 'unknown game'}; ruleset {data.ruleset or 'none'}): "
-             f"{len(data.units)} unit{'s' * (len(data.units) != 1)}")
+             f"{len(data.units)} unit{'s' * (len(data.units) != 1)}{_total(data)}")
     if not data.units:  # an empty table would read as a file read wrong: say where units are kept
         where = ("its catalogues (.cat, .catz) hold the units: herohammer catalogue FILE.cat"
                  if data.kind == "game system" else "no unit entry with a model profile in it")
@@ -83,6 +84,14 @@ def _run(args: argparse.Namespace) -> int:
                    *([str(len(u.notes)) if u.notes and u.models else ""] if noted else [])]
                   for u in data.units])
     return 0
+
+
+def _total(data: BsFile) -> str:
+    """Say a roster's total points, and what its units add up to when that is not it (a cost outside any unit)."""
+    if data.points is None:
+        return ""
+    units = sum(u.points or 0.0 for u in data.units)
+    return f", {points(data.points)} pts" + ("" if units == data.points else f" (its units add up to {points(units)})")
 
 
 def points(value: float) -> str:
