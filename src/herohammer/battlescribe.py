@@ -25,10 +25,10 @@ from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from . import guards
-from .catalogue import implements
-from .errors import HerohammerError
 from .battlescribe_modifiers import modified
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
+from .catalogue import implements
+from .errors import HerohammerError
 from .profiles import Profile
 
 #: The largest file (after unzipping) read: a real catalogue is a few MB; more is a zip bomb or a mistake.
@@ -329,7 +329,7 @@ def _check_links(p: Path, root: Element, index: dict[str, Element], system_found
                                     "file in the same folder")
         linked = [link_el.get("name", "") or link_el.get("targetId", "")
                   for link_el in _children(root, "catalogueLinks", "catalogueLink")]
-        also = (f", nor in the catalogues it links ({', '.join(linked)}) or those link, found beside it"
+        also = (f", nor in the catalogues it links ({', '.join(linked)}) or the ones those link, found beside it"
                 if linked else "")
         raise BattleScribeError(p, f"{link} leads to nothing in this file or its game system{also}: the data is "
                                 "broken or a file it needs is missing")
@@ -571,6 +571,7 @@ class _Found:
     notes: list[str] = field(default_factory=list)
     #: A roster unit's points, its selections' ``pts`` added up (None: the roster prices none, or a cost did not read).
     points: float | None = None
+    #: A cost that did not read was met: the points stay unsaid.
     unpriced: bool = False
 
 
@@ -771,8 +772,8 @@ def _as_bare_hands(weapon: BsWeapon) -> bool:
 def _melee_gives(weapons: Iterable[BsWeapon], own: int, more: int) -> bool:
     """Say whether one of a unit's close combat weapons makes its Strength ``own`` the bracketed ``more`` its
     profile prints (``S 6(10)`` and a Dreadnought close combat weapon of Strength x2): then S6 is all to read."""
-    return any(w.data is not None and w.data.get("type") == "melee" and weapon_gives(w.data.get("strength"), own, more)
-               for w in weapons)
+    return any(w.data is not None and w.data.get("type") == "melee"
+               and weapon_gives(w.data.get("strength"), own, more) for w in weapons)
 
 
 def build_unit(name: str, found: _Found, game: str | None, roster: bool = False, ident: str = "") -> BsUnit:
