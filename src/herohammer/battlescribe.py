@@ -25,6 +25,8 @@ from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from . import guards
+from .battlescribe_modifiers import modified
+from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
 from .errors import HerohammerError
 from .profiles import Profile
@@ -125,6 +127,8 @@ class BsUnit:
     notes: tuple[str, ...] = ()
     #: The unit (its name) a character was chosen inside in the roster, so fielded joined to it; "" for none.
     joined: str = ""
+    #: A roster unit's points as the roster prices its selections (None: a catalogue's unit, or a cost unread).
+    points: float | None = None
 
     @property
     def default_weapons(self) -> tuple[str, ...]:
@@ -148,6 +152,8 @@ class BsUnit:
             out["notes"] = list(self.notes)
         if self.joined:
             out["joined"] = self.joined
+        if self.points is not None:
+            out["pts"] = self.points
         return out
 
 
@@ -160,6 +166,8 @@ class BsFile:
     name: str
     game: str
     units: tuple[BsUnit, ...]
+    #: A roster's total points as it prices itself (its own ``pts`` cost; None: a catalogue, or not given).
+    points: float | None = None
 
     @property
     def ruleset(self) -> str | None:
@@ -287,12 +295,19 @@ def _beside(p: Path, wanted: str, patterns: tuple[str, ...]) -> Element | None:
 
 
 def _linked_catalogues(p: Path, root: Element) -> list[Element]:
-    """Find the catalogues a catalogue links (``catalogueLink``: a shared library of units and wargear) beside it."""
-    found = []
-    for link in _children(root, "catalogueLinks", "catalogueLink"):
-        target = link.get("targetId", "")
-        if target and (other := _beside(p, target, ("*.cat", "*.catz"))) is not None:
-            found.append(other)
+    """Find the catalogues a catalogue links (``catalogueLink``: a shared library of units and wargear) beside it,
+    and those they link in turn, as BattleScribe does: 3rd edition's Catachan links Deathworld Veterans, which
+    links the Imperial Guard whose Chimera it names (session 40; one level of links refused the file)."""
+    found: list[Element] = []
+    seen = {root.get("id", "")}
+    queue = [root]
+    while queue and len(found) < MAX_DEPTH:
+        for link in _children(queue.pop(0), "catalogueLinks", "catalogueLink"):
+            target = link.get("targetId", "")
+            if target and target not in seen and (other := _beside(p, target, ("*.cat", "*.catz"))) is not None:
+                seen.add(target)
+                found.append(other)
+                queue.append(other)
     return found
 
 
@@ -314,7 +329,8 @@ def _check_links(p: Path, root: Element, index: dict[str, Element], system_found
                                     "file in the same folder")
         linked = [link_el.get("name", "") or link_el.get("targetId", "")
                   for link_el in _children(root, "catalogueLinks", "catalogueLink")]
-        also = f", nor in the catalogues it links ({', '.join(linked)}) found beside it" if linked else ""
+        also = (f", nor in the catalogues it links ({', '.join(linked)}) or the ones those link, found beside it"
+                if linked else "")
         raise BattleScribeError(p, f"{link} leads to nothing in this file or its game system{also}: the data is "
                                 "broken or a file it needs is missing")
 
@@ -332,46 +348,48 @@ def _number(text: str) -> str:
     return m.group(1) if m else text
 
 
-#: A save printed armour/invulnerable, as 3rd edition data writes a Terminator's ('2+/5+') or a daemon's ('-/4+').
-_SAVE_PAIR = re.compile(r"^(-|\d\+?)\s*/\s*(\d)\+?$")
-
-
 def save_pair(chars: dict[str, str]) -> tuple[str, str] | None:
-    """Return (armour, invulnerable) of a save printed armour/invulnerable with no invulnerable save of its own."""
+    """Return (armour, invulnerable) of a save printed with an invulnerable one in it ('2+/5+', '-/4+', '3+/5++',
+    '5++': ``read_save``) when the profile has no invulnerable save of its own."""
     by_lower = {k.lower(): v for k, v in chars.items()}
     if by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         return None
-    m = _SAVE_PAIR.match(by_lower.get("sv", by_lower.get("save", "")).strip())
-    return (m.group(1) if m.group(1) == "-" else m.group(1).rstrip("+") + "+", m.group(2) + "+") if m else None
+    armour, inv, _ = read_save(by_lower.get("sv", by_lower.get("save", "")))
+    return (armour, inv) if inv else None
 
 
-def forty_k_profile(chars: dict[str, str]) -> tuple[str, str]:
-    """Write a 40k profile line from printed characteristics; return (line, problem).
+def forty_k_profile(chars: dict[str, str]) -> tuple[str, str, tuple[Read, ...]]:
+    """Write a 40k profile line from printed characteristics; return (line, problem, the reads to note).
 
-    A save printed armour/invulnerable (``save_pair``: '2+/5+', '-/4+') reads as the armour save and the
-    invulnerable one."""
+    Each characteristic is read by ``read_characteristic`` (a bike's ``T 4(5)`` as T5, a ``S 5(10)`` as S5, each
+    said in a note; a rolled ``D6`` refused); a save printed with an invulnerable one in it (``save_pair``:
+    '2+/5+', '-/4+', '5++') reads as the armour save and the invulnerable one."""
     by_lower = {k.lower(): v for k, v in chars.items()}
-    parts = []
-    for name in FORTY_K:
-        parts.append(f"{name}{_number(by_lower.get(name.lower(), '-')) or '-'}")
+    reads = {name: read_characteristic(name, by_lower.get(name.lower(), "-")) for name in FORTY_K}
+    parts = [f"{name}{read.value or '-'}" for name, read in reads.items()]
+    notes = tuple(read for read in reads.values() if read.note)
     pair = save_pair(chars)
-    save = pair[0] if pair else by_lower.get("sv", by_lower.get("save", "-")).strip() or "-"
-    parts.append(f"Sv{save if save in ('-', '*') else save.rstrip('+') + '+'}")
+    armour, own_inv, save_problem = read_save(by_lower.get("sv", by_lower.get("save", "-")))
+    parts.append(f"Sv{pair[0] if pair else armour or '-'}")
     if inv := pair[1] if pair else by_lower.get("inv", by_lower.get("invulnerable", "")).strip():
         parts.append(f"Inv{inv.rstrip('+')}+")
     line = " ".join(parts)
     if missing := missing_characteristics(by_lower):
         return line, (f"has no {', '.join(missing)}: not printed in the data (a characteristic left out is not "
-                      "read as '-', which is 0)")
-    for name in FORTY_K:
-        printed = by_lower[name.lower()].strip()
-        if not re.fullmatch(r"\d+|-|\*", _number(printed)):
-            return line, f"does not read as a profile: {name} {printed!r} is not a number, '-' or '*'"
+                      "read as '-', which is 0)"), notes
+    for read in reads.values():
+        if read.problem:
+            return line, f"does not read as a profile: {read.problem}", notes
+    if save_problem:
+        return line, f"does not read as a profile: {save_problem}", notes
+    if own_inv and not pair:  # a save printed with an invulnerable one beside an Inv of its own: which is meant?
+        return line, (f"prints the save {by_lower.get('sv', by_lower.get('save', ''))!r} with an invulnerable one "
+                      f"and an invulnerable save {inv!r} of its own: which is meant is not said"), notes
     wounds = by_lower["w"].strip()
     if wounds in ("-", "*"):
         return line, (f"prints Wounds {wounds!r}, which is 0 (core.profile.dash): a model of 0 Wounds is a casualty, "
-                      "removed from the table [core.zero.w]")
-    return _checked(line)
+                      "removed from the table [core.zero.w]"), notes
+    return (*_checked(line), notes)
 
 
 def missing_characteristics(by_lower: dict[str, str]) -> list[str]:
@@ -382,9 +400,11 @@ def missing_characteristics(by_lower: dict[str, str]) -> list[str]:
 
 def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:
     """Write the t9a ruleset's profile line from T9A 2nd edition characteristics (``T9A_MAPPING``)."""
-    parts = []
+    parts: list[str] = []
     for printed, ours in T9A_MAPPING.items():
         value = _number(chars.get(printed, ""))
+        if value and (problem := read_characteristic(printed, value).problem):  # 'Att D6+2': not a silent 0
+            return " ".join(parts), f"does not read as a profile: {problem}"
         if ours == "AP" and (not value.isdigit() or int(value) == 0):
             continue  # no Armour Penetration of its own: left out, as a profile without AP reads 0
         if ours == "Sv":
@@ -547,6 +567,12 @@ class _Found:
     rules: list[str] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     owners: list[_Owner] = field(default_factory=list)
+    #: What reading the profiles could not do as the data says (a modifier under a condition, not applied).
+    notes: list[str] = field(default_factory=list)
+    #: A roster unit's points, its selections' ``pts`` added up (None: the roster prices none, or a cost did not read).
+    points: float | None = None
+    #: A cost that did not read was met: the points stay unsaid.
+    unpriced: bool = False
 
 
 class _Reader:
@@ -573,12 +599,13 @@ class _Reader:
             return
         if _local(entry.tag) == "selection":
             held = _count(entry)
+            self.add_points(entry, found)
             if entry.get("type") == "model":
                 owner = len(found.owners)
                 found.owners.append(_Owner(entry.get("name", "?").strip(), entry.get("id", ""), held))
         for prof in _children(entry, "profiles", "profile"):
-            found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""), _characteristics(prof),
-                                        count, owner, held))
+            found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""),
+                                        self._chars(prof, (prof,), found), count, owner, held))
         for rule in _children(entry, "rules", "rule"):
             found.rules.append(rule.get("name", "").strip())
         for link in _children(entry, "infoLinks", "infoLink"):
@@ -588,7 +615,7 @@ class _Reader:
                 continue
             if kind == "profile":
                 found.profiles.append(_Seen(target.get("name", "").strip(), target.get("typeName", ""),
-                                            _characteristics(target), count, owner, held))
+                                            self._chars(target, (target, link), found), count, owner, held))
             elif kind == "rule":
                 found.rules.append(str(link.get("name") or target.get("name", "")).strip())
         for cat in (*_children(entry, "categoryLinks", "categoryLink"), *_children(entry, "categories", "category")):
@@ -598,6 +625,27 @@ class _Reader:
             found.categories.append((target.get("name", "") if target is not None else cat.get("name", "")).strip())
         for child in self._child_entries(entry):
             self.walk(child, found, count * _count(child), depth + 1, owner, held)
+
+    def add_points(self, selection: Element, found: _Found) -> None:
+        """Add a roster selection's points (its ``pts`` cost: BattleScribe writes each selection's own, for all of its
+        ``number``; the roster's own is its total) to what ``found`` has; a cost that is not a number leaves the
+        points unsaid, with a note."""
+        for cost in _children(selection, "costs", "cost"):
+            if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
+                continue
+            value = cost.get("value", "").strip()
+            if not re.fullmatch(r"-?\d+(\.\d+)?", value):
+                found.notes.append(f"{selection.get('name', '?').strip()} (selection {selection.get('id', '')}): cost "
+                                   f"{value!r} is not a number: the unit's points are not said")
+                found.unpriced, found.points = True, None
+            else:
+                found.points = (found.points or 0.0) + float(value)
+
+    def _chars(self, profile: Element, holders: tuple[Element, ...], found: _Found) -> tuple[tuple[str, str], ...]:
+        """Read a profile's characteristics with the modifiers that always hold applied, the others noted."""
+        chars, notes = modified(profile, holders, _characteristics(profile), self.index)
+        found.notes.extend(notes)
+        return chars
 
     def _child_entries(self, entry: Element) -> Iterator[Element]:
         yield from (c for c in _children(entry, "selections", "selection")  # a roster: what was chosen
@@ -721,6 +769,13 @@ def _as_bare_hands(weapon: BsWeapon) -> bool:
             and strength in ("", "-", "user", "u") and printed.get("ap", "") in ("", "-"))
 
 
+def _melee_gives(weapons: Iterable[BsWeapon], own: int, more: int) -> bool:
+    """Say whether one of a unit's close combat weapons makes its Strength ``own`` the bracketed ``more`` its
+    profile prints (``S 6(10)`` and a Dreadnought close combat weapon of Strength x2): then S6 is all to read."""
+    return any(w.data is not None and w.data.get("type") == "melee"
+               and weapon_gives(w.data.get("strength"), own, more) for w in weapons)
+
+
 def build_unit(name: str, found: _Found, game: str | None, roster: bool = False, ident: str = "") -> BsUnit:
     """Make a unit from what the walk found: 40k profiles as printed, T9A ones through the mapping.
 
@@ -770,8 +825,8 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     per_model = roster and any(owner >= 0 and bool(owned) for owner, owned in carried.items())
     total = sum(o.number for o in owners)
     unit_level = list(carried.get(-1, {}).items())
-    notes: list[str] = []
     unit_words = f"{name} (selection {ident})" if ident else name
+    notes: list[str] = [f"{unit_words}: {note}" for note in found.notes]
     if per_model:
         for wname, held in unit_level:
             if held >= total or wname in quiet or _as_bare_hands(weapons[wname]):
@@ -820,7 +875,9 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                 if part == "Offensive" and chars.get("Rules"):
                     slot.setdefault("rules", []).append(chars["Rules"])
         elif kind == "model":
-            line, problem = forty_k_profile(chars)
+            line, problem, said = forty_k_profile(chars)
+            notes.extend(f"{where or unit_words}: {pname}: {read.note}" for read in said
+                         if read.bracket is None or not _melee_gives(weapons.values(), *read.bracket))
             if (pair := save_pair(chars)) is not None:
                 printed = next(v for k, v in chars.items() if k.lower() in ("sv", "save"))
                 notes.append(f"{where or unit_words}: {pname}: save {printed!r} read as armour {pair[0]} and "
@@ -865,7 +922,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                      "not say which model is the character); to play him apart, write him in the scenario as a "
                      f"character joined to the unit [{game if game in ('40k3', '40k4') else '40k3'}.ic.join]")
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
-                  tuple(dict.fromkeys(notes)))
+                  tuple(dict.fromkeys(notes)), points=found.points if roster else None)
 
 
 #: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).
@@ -949,8 +1006,14 @@ def read_battlescribe(path: str | Path) -> BsFile:
                                             ident=character.get("id", "")), joined=name))
     if kind == "roster" and not units:
         raise BattleScribeError(p, "the roster has no units (no forces/force/selections/selection of type unit)")
-    return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units))
+    total = _Found()
+    if kind == "roster":
+        reader.add_points(root, total)
+    return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units), total.points)
 
+
+#: The cost types that are a unit's points (BattleScribe's ``pts``; others, such as Power Level, are not shown).
+POINTS = ("pts", "points")
 
 #: The special rule that makes a 40k model a character of its own, able to join and leave units (40k3.ic.join).
 INDEPENDENT = "independent character"

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..battlescribe import read_battlescribe
+from ..battlescribe import BsFile, read_battlescribe
 from ..report import print_json, simple_table
 from . import summary
 from .args import add_json_flag
@@ -37,7 +37,8 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         console = Console(soft_wrap=True)
         console.print(f"[bold]{escape(unit.name)}[/bold] ({escape(data.name)}, {escape(data.game) or 'unknown game'})"
-                      f"{' - a character' if unit.character else ''}")
+                      f"{' - a character' if unit.character else ''}"
+                      + (f", {points(unit.points)} pts" if unit.points is not None else ""))
         if unit.categories:
             console.print(f"categories: {escape(', '.join(unit.categories))}")
         if not unit.models and not unit.notes:
@@ -62,17 +63,37 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.json:
         print_json("catalogue", {"file": data.path, "kind": data.kind, "name": data.name, "game": data.game,
+                                 **({"pts": data.points} if data.points is not None else {}),
                                  "units": [u.to_json() for u in data.units]}, ruleset=data.ruleset, method=None)
         return 0
     title = (f"{data.name} ({data.kind}; {data.game or 'unknown game'}; ruleset {data.ruleset or 'none'}): "
-             f"{len(data.units)} unit{'s' * (len(data.units) != 1)}")
+             f"{len(data.units)} unit{'s' * (len(data.units) != 1)}{_total(data)}")
     if not data.units:  # an empty table would read as a file read wrong: say where units are kept
         where = ("its catalogues (.cat, .catz) hold the units: herohammer catalogue FILE.cat"
                  if data.kind == "game system" else "no unit entry with a model profile in it")
         print(f"{title}: {where}")
         return 0
-    simple_table(title, ["unit", "character", "models", "profile"],
+    priced = any(u.points is not None for u in data.units)
+    noted = any(u.notes and u.models for u in data.units)  # how many --unit says beside a profile read
+    simple_table(title, ["unit", "character", "models", "profile", *(["pts"] if priced else []),
+                         *(["notes"] if noted else [])],
                  [[u.name, "yes" if u.character else "", ", ".join(f"{m.count} {m.name}" for m in u.models) or "-",
                    "; ".join(m.profile for m in u.models)
-                   or ("(none read: --unit says why)" if u.notes else "(none in the data)")] for u in data.units])
+                   or ("(none read: --unit says why)" if u.notes else "(none in the data)"),
+                   *([points(u.points) if u.points is not None else "?"] if priced else []),
+                   *([str(len(u.notes)) if u.notes and u.models else ""] if noted else [])]
+                  for u in data.units])
     return 0
+
+
+def _total(data: BsFile) -> str:
+    """Say a roster's total points, and what its units add up to when that is not it (a cost outside any unit)."""
+    if data.points is None:
+        return ""
+    units = sum(u.points or 0.0 for u in data.units)
+    return f", {points(data.points)} pts" + ("" if units == data.points else f" (its units add up to {points(units)})")
+
+
+def points(value: float) -> str:
+    """Write points as the roster prices them: 60, or 12.5 when it is a fraction."""
+    return f"{value:g}"

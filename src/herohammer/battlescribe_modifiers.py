@@ -1,0 +1,150 @@
+"""A catalogue's modifiers of a profile's characteristics, applied where they hold whatever the player chooses.
+
+A catalogue changes a profile through modifiers on the profile or on the ``infoLink`` that brings it into an entry:
+3rd edition's Orks set a Nob's save to 4+ through the link, the Tyranids set a Warrior's to 4+ when Extended
+Carapace is chosen.  A roster needs none of this: BattleScribe writes each profile as the player's choices made it.
+A catalogue lists each unit as it comes, so a modifier without a condition is applied (the unit always has it), and
+one with a condition (an option, the force's or roster's make-up) is not: it is said in a note naming the profile,
+the change and its condition, never read into the profile unsaid (session 40; before, every modifier was ignored).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from xml.etree.ElementTree import Element
+
+#: The modifiers that change a characteristic's text (others, on a characteristic, are refused in a note).
+KINDS = ("set", "increment", "decrement", "append")
+_OPS = {"equalTo": "is", "notEqualTo": "is not", "atLeast": "is at least", "atMost": "is at most",
+        "greaterThan": "is more than", "lessThan": "is less than", "instanceOf": "is in", "notInstanceOf": "is not in"}
+_SCOPES = {"parent": "its unit", "self": "it", "force": "the force", "roster": "the roster",
+           "primary-category": "its category", "primary-catalogue": "its catalogue", "ancestor": "its ancestors"}
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _under(el: Element, *path: str) -> Iterator[Element]:
+    if not path:
+        yield el
+        return
+    for child in el:
+        if _local(child.tag) == path[0]:
+            yield from _under(child, *path[1:])
+
+
+def _conditional(el: Element) -> bool:
+    """Say whether a modifier or modifier group holds only under conditions (or repeats, which count selections)."""
+    return any(True for part in ("conditions", "conditionGroups", "repeats") for _ in _under(el, part))
+
+
+#: How deep modifier groups are followed (real data nests one or two; a hostile file thousands).
+MAX_GROUPS = 12
+
+
+_Guarded = tuple[Element, ...]
+
+
+def _modifiers(holder: Element, guarded: _Guarded = ()) -> Iterator[tuple[Element | None, _Guarded]]:
+    """Yield each modifier of an element with the modifier groups around it (a group's conditions guard them all);
+    None for groups nested past ``MAX_GROUPS``, which are not read."""
+    for modifier in _under(holder, "modifiers", "modifier"):
+        yield modifier, guarded
+    for group in _under(holder, "modifierGroups", "modifierGroup"):
+        if len(guarded) >= MAX_GROUPS:
+            yield None, guarded
+            return
+        yield from _modifiers(group, (*guarded, group))
+
+
+def _name_of(ident: str, index: Mapping[str, Element]) -> str:
+    target = index.get(ident)
+    return str(target.get("name", "")) if target is not None else ident
+
+
+def describe(condition: Element, index: Mapping[str, Element]) -> str:
+    """Say a condition in words: 'the number of Extended Carapace in its unit is 1'."""
+    field = condition.get("field", "")
+    what = "the number" if field == "selections" else (
+        "the forces" if field == "forces" else f"the {_name_of(field, index)}")
+    child = condition.get("childId", "")
+    of = f" of {_name_of(child, index)!r}" if child and child != "any" else ""
+    scope = condition.get("scope", "")
+    where = _SCOPES.get(scope) or (repr(_name_of(scope, index)) if scope else "")
+    op = _OPS.get(condition.get("type", ""), condition.get("type", ""))
+    if condition.get("type", "") in ("instanceOf", "notInstanceOf"):
+        return f"{where or 'it'} {op} {_name_of(child, index)!r}"
+    value = condition.get("value", "")
+    value = re.sub(r"\.0$", "", value)
+    return f"{what}{of} in {where or 'scope'} {op} {value}"
+
+
+def _conditions_words(modifier: Element, guarded: tuple[Element, ...], index: Mapping[str, Element]) -> str:
+    words = []
+    for el in (*guarded, modifier):
+        words += [describe(c, index) for c in _under(el, "conditions", "condition")]
+        for group in _under(el, "conditionGroups", "conditionGroup"):
+            inner = [describe(c, index) for c in group.iter() if _local(c.tag) == "condition"]
+            words.append("(" + f" {group.get('type', 'and')} ".join(inner) + ")")
+        if any(True for _ in _under(el, "repeats", "repeat")):
+            words.append("repeated by a count of selections")
+    return " and ".join(words) or "a condition"
+
+
+def _changed(current: str, kind: str, value: str) -> str | None:
+    """Return a characteristic's text after one modifier, or None when it cannot be worked out (a non-number)."""
+    if kind == "set":
+        return value
+    if kind == "append":
+        return f"{current} {value}".strip()
+    number = re.fullmatch(r"(\d+)(\+?)", current.strip())
+    step = re.fullmatch(r"-?\d+(\.0+)?", value.strip())
+    if number is None or step is None:
+        return None
+    delta = int(float(value)) * (1 if kind == "increment" else -1)
+    return f"{max(0, int(number.group(1)) + delta)}{number.group(2)}"
+
+
+def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[str, str], ...],
+             index: Mapping[str, Element]) -> tuple[tuple[tuple[str, str], ...], list[str]]:
+    """Return a profile's characteristics with the modifiers of ``holders`` (the profile, the link to it) that hold
+    unconditionally applied, and a note for each one not applied: conditional, or not one that can be worked out.
+
+    A modifier's ``field`` names a characteristic by its type's id (the profile's ``typeId`` on each characteristic,
+    or the game system's ``characteristicType``)."""
+    by_type = {c.get("typeId", ""): c.get("name", "").strip()
+               for c in _under(profile, "characteristics", "characteristic") if c.get("typeId")}
+    values = dict(chars)
+    notes: list[str] = []
+    pname = profile.get("name", "").strip()
+    for holder in holders:
+        for modifier, guarded in _modifiers(holder):
+            if modifier is None:
+                notes.append(f"profile {pname!r}: modifier groups nested more than {MAX_GROUPS} deep: not read")
+                continue
+            field = modifier.get("field", "")
+            name = by_type.get(field) or _characteristic_name(field, index)
+            if name is None or name not in values:
+                continue  # a modifier of something else (hidden, name, a cost): not a characteristic
+            kind, value = modifier.get("type", ""), modifier.get("value", "")
+            change = f"{name} {kind} {value!r}" if kind not in ("set",) else f"{name} set to {value!r}"
+            if _conditional(modifier) or any(_conditional(g) for g in guarded):
+                notes.append(f"profile {pname!r}: {change} when {_conditions_words(modifier, guarded, index)}: "
+                             "not applied (a catalogue lists the unit as it comes; a roster has the profile as "
+                             "chosen)")
+                continue
+            after = _changed(values[name], kind, value) if kind in KINDS else None
+            if after is None:
+                notes.append(f"profile {pname!r}: {change} on {values[name]!r} cannot be worked out: not applied")
+                continue
+            values[name] = after
+    return tuple((k, values[k]) for k, _ in chars), notes
+
+
+def _characteristic_name(field: str, index: Mapping[str, Element]) -> str | None:
+    target = index.get(field)
+    if target is not None and _local(target.tag) == "characteristicType":
+        return str(target.get("name", "")).strip()
+    return None
