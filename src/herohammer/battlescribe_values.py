@@ -44,8 +44,9 @@ def read_characteristic(name: str, printed: str) -> Read:
         own, more = int(m.group(1)), int(m.group(2))
         if name == "T":
             return Read(str(more), f"T {printed!r} read as T{more}, the bracketed Toughness with its bonus (a bike's "
-                                   "or jetbike's +1), which wounds are rolled against; the unbracketed "
-                                   f"T{own}, which only Instant Death reads, is not modelled")
+                                   "or jetbike's +1), which wounds are rolled against; herohammer keeps one "
+                                   f"Toughness, so Instant Death is also worked out against T{more} (the "
+                                   f"unbracketed T{own} is not kept)")
         if name == "S":
             return Read(str(own), f"S {printed!r} read as S{own}: the bracketed {more} is its Strength with a close "
                                   "combat weapon (a Dreadnought close combat weapon doubles it) that the data gives "
