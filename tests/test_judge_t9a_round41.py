@@ -70,7 +70,6 @@ def _front_y(g: Game) -> float:
     return spears.formation.position[1]
 
 
-@pytest.mark.xfail(strict=True, reason="round 41: a pursuit into a fresh enemy stops 1\" short")
 @pytest.mark.rule(PURSUIT)
 @pytest.mark.parametrize("pursuit", [[5, 4], [6, 6]])
 def test_a_pursuit_that_reaches_a_fresh_enemy_charges_it(pursuit: list[int]) -> None:
@@ -107,12 +106,11 @@ def _charged_boyz() -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="round 41: a pursuit into a fresh enemy stops 1\" short")
 @pytest.mark.rule(PURSUIT, RESOLUTION)
 def test_the_fresh_enemys_combat_is_fought_next_melee_phase_the_pursuer_charging_then_only() -> None:
     g = _charged_boyz()
     # the pursuer fought this phase: its new combat waits for the next Melee phase
-    refused(g, {"do": "fight", "unit": "boyz"}, PURSUIT, "next Melee phase")
+    refused(g, FIGHT, PURSUIT, "next Melee phase")
     play_to(g, "melee", "orcs")
     assert any(a.do == "fight" for a in g.legal_actions())
     # the orcs' Melee phase: the Spearmen count as Charging (+1) with their rank (+1); the boyz, one rank, nothing:
@@ -138,16 +136,20 @@ def test_a_fleeing_or_engaged_enemy_in_the_way_is_not_charged_it_stops_the_pursu
     assert not g.state.unit("spears").has(Status.ENGAGED)
 
 
-@pytest.mark.xfail(strict=True, reason="round 41: a pursuit into a fresh enemy stops 1\" short")
 @pytest.mark.rule(PURSUIT)
 def test_the_exact_odds_of_a_fight_whose_pursuit_may_charge_a_fresh_enemy_are_the_brute_forces() -> None:
     g = reloading_game(_fresh_enemy())
     weights = exact_odds_as_brute_force(g.state, FIGHT)
-    # the boyz are charged at least when the orcs break (2D6 over 5: 26/36) and the Spearmen's pursuit reaches them
-    # (9" or more) and catches the orcs (a flee no further: the orcs never stand in the way)
+    # the orcs caught and the boyz charged: the orcs break (2D6 over 5: 26/36), the Spearmen's pursuit reaches the
+    # boyz (9" or more) and catches the orcs (a flee no further), so the orcs never flee into the boyz' way
     catch_and_reach = Fraction(sum(ways(p) * sum(ways(f) for f in range(2, p + 1)) for p in range(9, 13)), 36 * 36)
-    charged = sum(w for outcome, w in weights if ("boyz", ("engaged",)) in outcome.gained)
-    assert charged >= Fraction(26, 36) * catch_and_reach, charged
+    caught_and_charged = sum(w for outcome, w in weights if ("orcs", 5) in outcome.models_lost
+                             and ("boyz", ("engaged",)) in outcome.statuses_gained)
+    assert caught_and_charged == Fraction(26, 36) * catch_and_reach
+    # caught by a shorter pursuit, the boyz are not charged
+    catch_short = Fraction(sum(ways(p) * sum(ways(f) for f in range(2, p + 1)) for p in range(2, 9)), 36 * 36)
+    assert sum(w for outcome, w in weights if ("orcs", 5) in outcome.models_lost
+               and not any(uid == "boyz" for uid, _ in outcome.statuses_gained)) == Fraction(26, 36) * catch_short
 
 
 def ways(total: int) -> int:
