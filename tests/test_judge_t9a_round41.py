@@ -19,6 +19,8 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    contact still stops 1" short, as a Pursuit Move does.
 2. The enemy charged so cannot fight in the Melee phase the pursuit was made in: refused, citing the pursuit.
 
+An Overrun that reaches a fresh enemy charges it too (its case was added once the fix was in: the same Pursuit Move).
+
 Decisions stated (data/rules.yaml, published.t9a-pursuit, with a book entry): what is charged (an enemy unit neither
 Fleeing nor Engaged in another combat), how (straight into contact, no Align move), when its combat is fought and how
 long the pursuer counts as Charging; Pursuing off the Board and the Overrun of a unit whose own contacts were wiped out
@@ -33,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from _t9a import STILL_ORC, exact_odds_as_brute_force, melee_scenario, play_to, refused, reloading_game, reloads
+from _t9a import SPEAR, STILL_ORC, exact_odds_as_brute_force, melee_scenario, play_to, refused, reloading_game, reloads
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
@@ -155,3 +157,23 @@ def test_the_exact_odds_of_a_fight_whose_pursuit_may_charge_a_fresh_enemy_are_th
 def ways(total: int) -> int:
     """How many of the 36 rolls of 2D6 make ``total``."""
     return 6 - abs(total - 7)
+
+
+@pytest.mark.rule(PURSUIT)
+@pytest.mark.parametrize("overrun, engaged", [([5, 4], True), ([4, 4], False)])
+def test_an_overrun_that_reaches_a_fresh_enemy_charges_it_too(overrun: list[int], engaged: bool) -> None:
+    # the 2022 text, Pursuits and Overruns: "If the Overrun Move will lead to a Charge, it will be in the Facing
+    # determined at this point": the Spearmen (one Attack each) who charged slay the lone orc (T1, no save) and
+    # Overrun straight up the table, 9" reaching the boyz 8.5" on, 8" not
+    data = _fresh_enemy()
+    for m in data["sides"]["elves"][0]["models"]:
+        m["profile"] = SPEAR
+    orcs = data["sides"]["orcs"][0]
+    orcs["models"] = [{**orcs["models"][0], "profile": "WS3 BS3 S3 T1 W1 I2 A0 Ld7 Sv- Adv4 Mar8"}]
+    g = reloading_game(data)
+    events = g.apply({**FIGHT, "pursuit": {"spears": {"overrun": True}}}, ScriptedDice([6] * 16 + overrun))
+    said = next(e for e in events if e.kind == "combat").message
+    assert ("spears overruns 9\" straight forward, and 8.50\" on spears charges boyz" in said) == engaged, said
+    assert _front_y(g) == pytest.approx(20 + GAP if engaged else 20 + GAP - 1, abs=1 / 64 + 1e-9)
+    assert g.state.unit("spears").has(Status.ENGAGED) == engaged == g.state.unit("boyz").has(Status.ENGAGED)
+    reloads(g)
