@@ -165,17 +165,28 @@ def _fresh_enemy(y: float, side: str = "orcs") -> dict[str, Any]:
 
 
 @pytest.mark.rule(PURSUIT, SPACING)
-def test_a_pursuit_stops_1_inch_short_of_a_fresh_enemy() -> None:
-    # the fresh orcs face away up the table, their rear edge 0.98" (one 25 mm rank) before their front at y = 31
+@pytest.mark.parametrize("pursuit, charged", [([6, 6], True), ([5, 5], False)])
+def test_a_pursuit_charges_a_fresh_enemy_it_reaches_and_stops_1_inch_short_of_one_it_does_not(
+        pursuit: list[int], charged: bool) -> None:
+    # the fresh orcs face away up the table, their rear edge 0.98" (one 25 mm rank) before their front at y = 31, so
+    # 10.02" from the Spearmen's front: 12" reaches them, and the Spearmen charge them (round 41, the 2022 text,
+    # Pursue Moves: "it declares a Charge against that unit"); 10" does not, and stops 1" short (until round 41 every
+    # roll did, charging nothing)
     g = reloading_game(_fresh_enemy(31.0))
-    events = g.apply(FIGHT, ScriptedDice(BREAK_AND_FLEE_6 + [6, 6]))
+    events = g.apply(FIGHT, ScriptedDice(BREAK_AND_FLEE_6 + pursuit))
     told = _told(events)
     spears, fresh = g.state.unit("spears"), g.state.unit("fresh")
     gap = group_distance([m.placed for m in spears.models], [m.placed for m in fresh.models])
+    assert not g.state.unit("orcs").models  # caught
+    if charged:
+        assert gap < 0.01, gap  # in base contact
+        assert "pursues 12\" straight forward, and 10.02\" on spears charges fresh" in told, told
+        assert spears.has(Status.ENGAGED) and fresh.has(Status.ENGAGED)
+        return
     assert 1.0 <= gap < 1.0 + 1 / 64 + 1e-9, gap  # stopped as near as Unit Spacing lets it
-    assert "pursues 9." in told and "of its 12\" straight forward: further it would end" in told and "from fresh" \
+    assert "pursues 9." in told and "of its 10\" straight forward: further it would end" in told and "from fresh" \
         in told, told
-    assert not g.state.unit("orcs").models and fresh.status == frozenset()  # caught; no charge into the fresh unit
+    assert fresh.status == frozenset()
     assert {PURSUIT, SPACING} <= set(next(e for e in events if e.kind == "break").rules)
 
 
@@ -345,8 +356,9 @@ def test_a_shaken_charger_makes_no_overrun() -> None:
 
 @pytest.mark.rule(PURSUIT, SPACING)
 def test_an_overrun_stops_1_inch_short_of_a_fresh_enemy_and_its_odds_branch_on_every_total() -> None:
-    """Fresh orcs 8" up the table stop the Overrun 1" short (no charge into them: not modelled, as for a pursuit);
-    the exact odds of the Overrun's end place are the 2D6 totals', the rolls past the stop sharing one place."""
+    """Fresh orcs 9" up the table stop the Overrun 1" short, or it charges them (round 41: the 2022 text, Pursuits
+    and Overruns: "If the Overrun Move will lead to a Charge"); the exact odds of the Overrun's end place are the 2D6
+    totals', the rolls that cannot reach them past the 1" stop sharing one place, those that reach them another."""
     data = _wiped_out(["engaged", "charged"])
     fresh = copy.deepcopy(data["sides"]["orcs"][0])
     fresh.update(id="fresh", status=[], formation={"position": [36, 30], "facing": 0, "files": 5})
@@ -354,9 +366,9 @@ def test_an_overrun_stops_1_inch_short_of_a_fresh_enemy_and_its_odds_branch_on_e
     data["sides"]["orcs"].append(fresh)
     blows = _blow_dice(data, OVERRUN)
     g = reloading_game(data)
-    events = g.apply(OVERRUN, ScriptedDice([6] * blows + [6, 6]))
+    events = g.apply(OVERRUN, ScriptedDice([6] * blows + [4, 5]))
     message = next(e for e in events if e.kind == "combat").message
-    assert "spears overruns" in message and "of its 12\" straight forward: further it would end" in message, message
+    assert "spears overruns" in message and "of its 9\" straight forward: further it would end" in message, message
     spears, orcs = g.state.unit("spears"), g.state.unit("fresh")
     gap = group_distance([m.placed for m in spears.models], [m.placed for m in orcs.models])
     assert 1.0 <= gap < 1.0 + 1 / 64 + 1e-9, gap
@@ -378,5 +390,9 @@ def test_an_overrun_stops_1_inch_short_of_a_fresh_enemy_and_its_odds_branch_on_e
     slain = {place: p for (place, overran), p in exact.items() if overran}
     given = {place: p / sum(slain.values()) for place, p in slain.items()}
     short = (round(stop[0], 9), round(stop[1], 9))
+    # the fresh orcs' rear edge (their front at y = 30, one 25 mm rank deep) is 9.02" from the Spearmen's front: 9"
+    # stops 1" short, 10" to 12" reach them and charge, each ending in base contact (placed on the 1/1024" grid)
+    rear = 30 - 25 / 25.4
+    touching = (36.0, round(20 + math.floor((rear - 20) * 1024) / 1024, 9))
     assert given == {**{(36.0, 20.0 + t): Fraction(6 - abs(7 - t), 36) for t in range(2, int(stop[1] - 20) + 1)},
-                     short: Fraction(sum(6 - abs(7 - t) for t in range(int(stop[1] - 20) + 1, 13)), 36)}
+                     short: Fraction(4, 36), touching: Fraction(3 + 2 + 1, 36)}

@@ -75,6 +75,12 @@ class Status(StrEnum):
     #: t9a: failed its March Test this Movement Phase: it may not March, but may still Advance, Reform or stay
     #: (published.t9a-move, the 2022 text's March Test)
     MARCH_TEST_FAILED = "march_test_failed"
+    #: t9a: charged an enemy unit with its Pursuit Move: counts as Charging in that combat's next round, fought in the
+    #: next Melee phase (published.t9a-pursuit)
+    PURSUIT_CHARGED = "pursuit_charged"
+    #: t9a: charged with its Pursuit Move in the last player turn: Charging (with CHARGED) until this turn ends
+    #: (published.t9a-pursuit)
+    PURSUIT_CHARGING = "pursuit_charging"
 
 
 _PLACED = attrgetter("placed")

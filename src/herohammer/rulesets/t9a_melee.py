@@ -29,7 +29,8 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   2D6": when the pursuit reaches the flee distance the fleeing unit is destroyed, its
   characters with it, before it flees (the flee moves are made once the pursuits are rolled).  Either way the combat ends, and the pursuer pivots to face the way
   the unit fled and moves its roll straight forward (stopped short of the table edge, a
-  model, Impassable Terrain, or 1" from another unit); a winner that restrains its pursuit
+  model, Impassable Terrain, or 1" from another unit), or charges a fresh enemy it reaches,
+  their combat fought in the next Melee phase; a winner that restrains its pursuit
   may make a Post-Combat Pivot or Reform.
 """
 
@@ -412,6 +413,9 @@ class MeleePhase(Ruleset):
             return Ruling.forbid(f"{unit.id} is part of {unit.joined}: the unit fights, with it",
                                  "t9a.join.part-of-unit")
         if any(u.has(Status.FOUGHT) for u in group):
+            if unit.has(Status.PURSUIT_CHARGED):
+                return Ruling.forbid(f"{unit.id} fought this Melee phase and then charged with its Pursuit Move: its "
+                                     "new combat is fought in the next Melee phase", PURSUIT, RESOLUTION)
             return Ruling.forbid(f"{unit.id}'s combat has been fought this Melee phase", RESOLUTION)
         foes = engaged_with(state, unit.id)
         if not foes:
@@ -420,6 +424,9 @@ class MeleePhase(Ruleset):
         rest = combat_of(state, unit.id)
         friends = [u for u in rest if state.unit(u).side == unit.side]
         if fought := next((u for u in rest for m in members(state, u) if m.has(Status.FOUGHT)), None):
+            if state.unit(fought).has(Status.PURSUIT_CHARGED):
+                return Ruling.forbid(f"{unit.id}'s combat is fought in the next Melee phase: {fought} charged into it "
+                                     "with its Pursuit Move after fighting this one", PURSUIT, RESOLUTION)
             return Ruling.forbid(f"{unit.id}'s combat (with {fought}) has been fought this Melee phase", RESOLUTION)
         if action.at is not None:
             problem = self._at_problem(state, group, foes, action.at)
@@ -951,8 +958,9 @@ class MeleePhase(Ruleset):
                                                                   in pending.fled_by},
                                             dict(pending.pursuit), dice, pending.said, rules, flees)
         if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
+            # (but for one whose Pursuit Move charged a fresh enemy)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
-                                          for u in members(state, w)))
+                                          for u in members(state, w) if not u.has(Status.PURSUIT_CHARGED)))
         return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *dice.log[start:]),
                              (("outcome", outcome),))]
 
@@ -1262,8 +1270,10 @@ class MeleePhase(Ruleset):
     @implements(DUEL)
     def end_turn(self, state: GameState) -> Resolution:
         """End the player turn: Duels that are over are dropped, and a refused Duel's shame ends where no enemy that
-        could accept a Duel is left in contact (published.t9a-duel)."""
-        return super().end_turn(shame_ends(duels_left(state)))
+        could accept a Duel is left in contact (published.t9a-duel); a unit that charged with its Pursuit Move counts
+        as Charging through the next player turn (``pursuit_charges_on``)."""
+        state, events = super().end_turn(shame_ends(duels_left(state)))
+        return pursuit_charges_on(state), events
 
     @implements(DUEL)
     def validate_state(self, state: GameState, source: str) -> None:
@@ -1291,6 +1301,17 @@ class MeleePhase(Ruleset):
         if state.phase is not Phase.MELEE:
             return state
         return state.replace_units(*(u.with_status(remove=(Status.FOUGHT,)) for u in state.units))
+
+
+@implements(PURSUIT)
+def pursuit_charges_on(state: GameState) -> GameState:
+    """Carry a Pursuit Move's charge into the next player turn, whose Melee phase fights its combat (published.t9a-
+    pursuit): a unit that charged so this turn is Charging (CHARGED, PURSUIT_CHARGING) through the next, whichever side
+    is then active; one that was Charging so this turn no longer is."""
+    changed = [u.with_status(Status.CHARGED, Status.PURSUIT_CHARGING, remove=(Status.PURSUIT_CHARGED,))
+               if u.has(Status.PURSUIT_CHARGED) else u.with_status(remove=(Status.CHARGED, Status.PURSUIT_CHARGING))
+               for u in state.units if u.has(Status.PURSUIT_CHARGED) or u.has(Status.PURSUIT_CHARGING)]
+    return state.replace_units(*changed) if changed else state
 
 
 @implements(FLANK_REAR)
@@ -1412,9 +1433,10 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     The unit (its characters with it) pivots about its centre to face ``way``, the way its broken enemy fled (the
     one it would have fled, when caught), ignoring Unit Spacing; then moves straight forward its roll, stopping
     short where going on would take a model off the table, onto a model or into Impassable Terrain, or within 1" of
-    another unit (friend, fresh enemy or the fled unit: the charge a fresh enemy takes in the 2022 text is not
-    modelled); a unit already within 1" of it once pivoted (a friend that fought beside it) stops it only where a
-    model would stand on it.  A pivot that would put a model on another unit's model, off the table or into
+    another unit (friend, enemy or the fled unit), unless a fresh enemy it reaches stops it: it charges that one
+    (``_fresh_enemy_charge``: straight into base contact, both Engaged, the pursuer PURSUIT_CHARGED); a unit
+    already within 1" of it once pivoted (a friend that fought beside it) stops it only where a model would stand on
+    it.  A pivot that would put a model on another unit's model, off the table or into
     Impassable Terrain is not made: the pursuer stays where it stood.  No longer in base contact with an enemy, it
     is no longer Engaged.  ``overrun``: an Overrun (``way`` (0, 0): no pivot), said so.
     """
@@ -1448,18 +1470,28 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
     if reach < 0:
         why, rule = found.why()
         return state, f"{host.id} cannot pivot to pursue ({why}): it stays where it stood", (rule,)
-    went = min(float(rolled), reach)
-    move_key = ("move", standing, forward, went)
-    shifted = store.get(move_key)
-    if shifted is None:
-        moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
-        keep_bounded(store, move_key, tuple(moved.unit(u.id) for u in group), BLOWS_KEPT)
-    else:
-        moved = pivoted.replace_units(*shifted)
-    if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
-        moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
     went_as = f"{host.id} overruns" if overrun else \
         f"{host.id} pivots to face {round(facing, 1):g} degrees and pursues"
+    charge = None
+    if rolled > reach:  # stopped short: by a fresh enemy its roll reaches, which it charges instead
+        charge_key = ("charge", standing, forward, near, state.table, state.terrain)
+        charge = store.get(charge_key, _UNSEEN)
+        if charge is _UNSEEN:
+            charge = keep_bounded(store, charge_key, _fresh_enemy_charge(state, pivoted, host.id, forward, near),
+                                  BLOWS_KEPT)
+    if charge is not None and rolled + EPSILON >= charge[0]:
+        went, target = charge
+        moved = _moved(store, pivoted, group, standing, forward, went)
+        moved = moved.replace_units(
+            *(u.with_status(Status.ENGAGED, Status.PURSUIT_CHARGED) for u in members(moved, host.id)),
+            *(u.with_status(Status.ENGAGED) for u in members(moved, target)))
+        return moved, (f"{went_as} {rolled}\" straight forward, and {went:.2f}\" on {host.id} charges {target}, "
+                       f"which makes no Charge Reaction; their combat is fought in the next Melee phase, {host.id} "
+                       "Charging"), ()
+    went = min(float(rolled), reach)
+    moved = _moved(store, pivoted, group, standing, forward, went)
+    if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):
+        moved = moved.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for u in members(moved, host.id)))
     said = f"{went_as} {rolled}\" straight forward"
     if went < rolled:
         why, rule = found.why()
@@ -1469,6 +1501,57 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
 
 
 _UNSEEN: Any = object()
+
+
+def _moved(store: dict[Hashable, Any], pivoted: GameState, group: Sequence[Unit], standing: Sequence[Unit],
+           forward: tuple[float, float], went: float) -> GameState:
+    """Return the state with a pivoted pursuer moved ``went`` straight forward, its units kept in the fight's store by
+    where they stood and the move (an enumeration makes the same move from many states)."""
+    move_key = ("move", tuple(standing), forward, went)
+    shifted = store.get(move_key)
+    if shifted is None:
+        host = group[0]
+        moved = shift_unit(pivoted, pivoted.unit(host.id), forward[0] * went, forward[1] * went)
+        keep_bounded(store, move_key, tuple(moved.unit(u.id) for u in group), BLOWS_KEPT)
+        return moved
+    return pivoted.replace_units(*shifted)
+
+
+#: The grid a pursuer charging a fresh enemy is placed on, short of touching: finer than base contact's tolerance.
+_CONTACT_GRID = 1 / 1024
+
+
+@implements(PURSUIT)
+def _fresh_enemy_charge(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float],
+                        near: Sequence[Unit]) -> tuple[float, str] | None:
+    """Return how far a pivoted pursuer goes straight forward into base contact with the first fresh enemy its way
+    meets, and that enemy, or None (2022 text, Pursue Moves: "If the Front Facing of the Pursuing unit would be in
+    contact with the Unit Boundary of an enemy unit that did not Flee from the same Combat, it declares a Charge
+    against that unit, which can not perform any Charge Reactions").
+
+    A fresh enemy is an enemy unit neither Fleeing nor Engaged in Combat (published.t9a-pursuit's decision: one
+    engaged elsewhere stops the pursuer 1" short, as before); the contact is made only if nothing else (the table
+    edge, another unit's 1", a model, Impassable Terrain: ``_pursuit_reach`` without that enemy) stops the pursuer
+    first.  Straight in, as the project's charges go, without an Align move (published.t9a-charge-arc)."""
+    side = pivoted.unit(host_id).side
+    movers = [m.placed for m, stepping in _moving_models(pivoted, host_id) if stepping]
+    best: tuple[float, str] | None = None
+    for hid in dict.fromkeys(members(pivoted, u.id)[0].id for u in near if u.side != side and u.alive):
+        group = members(pivoted, hid)
+        if any(u.has(Status.FLEEING) or u.has(Status.ENGAGED) for u in group):
+            continue
+        theirs = [(m.placed, 0.0) for u in group for m in u.models]
+        meet, met = group_first_contact(movers, forward, theirs, MOST_PURSUIT + 1.0)
+        if met >= 0 and (best is None or meet < best[0]):
+            best = (meet, hid)
+    if best is None:
+        return None
+    meet, hid = best
+    clear = _pursuit_reach(state, pivoted, host_id, forward,
+                           ignore=frozenset(u.id for u in members(pivoted, hid))).far
+    if clear < MOST_PURSUIT and clear + PURSUIT_PRECISION <= meet:
+        return None  # something else stops it before it touches the enemy: it stops 1" short, as any Pursuit Move
+    return math.floor(meet / _CONTACT_GRID) * _CONTACT_GRID, hid
 
 
 def _shaken(state: GameState, unit_id: str) -> bool:
@@ -1513,16 +1596,25 @@ def _pivoted(state: GameState, host: Unit, facing: float) -> GameState:
     return state.replace_unit(replace(host, models=tuple(replace(m, facing=facing) for m in host.models)))
 
 
+def _moving_models(pivoted: GameState, host_id: str) -> list[tuple[Model, bool]]:
+    """Return a combined unit's models, each with whether ``shift_unit`` moves it: a formation's slots (its
+    characters' too), else the unit's own models."""
+    host = pivoted.unit(host_id)
+    slots = host.formation.slot_points if host.formation is not None else None
+    return [(m, m.name in slots if slots is not None else u.id == host_id)
+            for u in members(pivoted, host_id) for m in u.models]
+
+
 @implements(PURSUIT, SPACING_RULE, "published.t9a-move")
 def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: tuple[float, float],
-                   searched: bool = False) -> _Reach:
+                   searched: bool = False, ignore: frozenset[str] = frozenset()) -> _Reach:
     """Return how far a pivoted pursuer may go straight forward, up to ``MOST_PURSUIT``, and what stops it there
     (``_Reach``); a reach of -1 when the pivot itself is refused, and why.  The first stop is worked out in closed
     form (``_first_stop``) and taken down to ``PURSUIT_PRECISION``'s grid, so equal ways give equal places; with
     Impassable Terrain on the table (or ``searched``, as the tests compare them) the places are looked at instead
-    (``_searched_reach``)."""
+    (``_searched_reach``).  ``ignore``: units left out (the fresh enemy a pursuer charges, ``_fresh_enemy_charge``)."""
     group = members(pivoted, host_id)
-    own = {u.id for u in group}
+    own = {u.id for u in group} | ignore
     mine = [m.placed for u in group for m in u.models]
     box = group_extent(mine)
     beside = {u.id for u in pivoted.units if u.id not in own and u.alive and u.embarked_in is None
@@ -1534,10 +1626,7 @@ def _pursuit_reach(state: GameState, pivoted: GameState, host_id: str, forward: 
     others = [(u.extent, u.id in beside) for u in pivoted.units if u.id not in own and u.alive]
     boxes_only = not any(t.kind == "blocking" for t in pivoted.terrain)
 
-    # the models ``shift_unit`` moves: a formation's slots (its characters' too), else the unit's own models
-    host = pivoted.unit(host_id)
-    slots = host.formation.slot_points if host.formation is not None else None
-    mine_models = [(m, m.name in slots if slots is not None else u.id == host_id) for u in group for m in u.models]
+    mine_models = _moving_models(pivoted, host_id)
 
     def clear(d: float) -> bool:
         dx, dy = forward[0] * d, forward[1] * d
