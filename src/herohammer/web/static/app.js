@@ -218,8 +218,10 @@ function drawUnit(svg, u) {
   svg.append(g);
 }
 
-const STATUS_SHOWN = { pinned: "PINNED", falling_back: "FALLING BACK", engaged: "ENGAGED", shaken: "SHAKEN",
-  locked: "LOCKED", fleeing: "FLEEING" };
+// A status as the server names it for this game (view.py's STATUS_WORDS): its words, and its tag on the table.
+function statusOf(id) {
+  return ui.view.statuses.find((s) => s.id === id) || { id, words: id.replaceAll("_", " "), tag: null };
+}
 
 function drawLabel(svg, u) {
   const xs = u.models.map((m) => m.x), ys = u.models.map((m) => m.y);
@@ -231,12 +233,12 @@ function drawLabel(svg, u) {
   if (u.character) name = `\u2605 ${name}`;
   svg.append(el("svg:text", { class: "label", x: cx, y: sy(top), dy: "-0.3em", "text-anchor": "middle",
     fill: sideColour(u.side), "data-label": u.id }, name));
-  const statuses = [...u.status, ...ui.view.units.filter((c) => c.joined === u.id).flatMap((c) => c.status)]
-    .filter((s) => STATUS_SHOWN[s]);
-  if (statuses.length) {
+  const tags = [...u.status, ...ui.view.units.filter((c) => c.joined === u.id).flatMap((c) => c.status)]
+    .map((s) => statusOf(s).tag).filter(Boolean);
+  if (tags.length) {
     const bottom = Math.min(...ys.map((y, i) => y - u.models[i].base.depth / 2));
     svg.append(el("svg:text", { class: "status", x: cx, y: sy(bottom), dy: "1.1em", "text-anchor": "middle",
-      "data-status": u.id }, [...new Set(statuses)].map((s) => STATUS_SHOWN[s]).join(" \u00b7 ")));
+      "data-status": u.id }, [...new Set(tags)].join(" \u00b7 ")));
   }
 }
 
@@ -249,6 +251,8 @@ function show(view) {
   $("undo").disabled = !view.can_undo;
   $("march-box").hidden = view.ruleset !== "t9a";  // only The 9th Age marches
   $("download").href = tablePath("/scenario?format=yaml&download=true");
+  $("download-game").href = tablePath("/scenario?format=yaml&download=true&record=true");
+  $("undo").title = view.can_undo ? "take back the last action" : "nothing to undo (nothing played at this table since it was opened)";
   if (ui.selected && !unitById(ui.selected)) ui.selected = null;
   draw();
   drawLog();
@@ -310,8 +314,11 @@ async function refreshSelection() {
   if (!id) { $("targets").replaceChildren(); await listActions(null, seq); return; }
   const u = unitById(id);
   info.append(el("div", {}, `${u.side}, ${u.type}${u.character ? `, ${u.character} character` : ""}`
-    + `${u.joined ? `, joined to ${u.joined}` : ""}; status: ${u.status.join(", ") || "none"}`
-    + `${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
+    + `${u.joined ? `, joined to ${u.joined}` : ""}${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
+  const status = el("ul", { class: "unit-status", "aria-label": `${id}'s status` });
+  for (const s of u.status) status.append(el("li", { "data-status-id": s, title: s }, statusOf(s).words));
+  if (!u.status.length) status.append(el("li", {}, "none"));
+  info.append(el("div", {}, "status:"), status);
   for (const m of u.models) info.append(el("div", { class: "profile" }, `${m.name}: ${m.profile}`));
   await Promise.all([listActions(id, seq), listTargets(id, seq)]);
 }
@@ -671,8 +678,23 @@ async function onPointerUp(evt) {
 
 // ---------------------------------------------------------------- the scenario form --
 const UNIT_TYPES = ["infantry", "jump_infantry", "cavalry", "bike", "monstrous_creature", "vehicle"];
-const STATUSES = ["falling_back", "pinned", "locked", "fleeing", "engaged", "shaken", "moved", "marched", "shot",
-  "assaulted", "used_power", "charged", "fought", "halted", "no_charge"];
+
+// A unit's statuses as boxes to tick, each in a player's words (the statuses this game reads, from the server).
+function statusPicker(path, current) {
+  const wrap = el("div", { class: "field status-field" });
+  const box = el("details", { "data-path": path, "data-kind": "statuses" });
+  box.append(el("summary", {}, `status: ${current.map((s) => statusOf(s).words).join("; ") || "none"}`));
+  const known = ui.view.statuses.map((s) => s.id);
+  for (const id of [...known, ...current.filter((s) => !known.includes(s))]) {
+    const label = el("label", { class: "status-choice", title: id });
+    const tick = el("input", { type: "checkbox", value: id });
+    tick.checked = current.includes(id);
+    label.append(tick, document.createTextNode(` ${statusOf(id).words}`));
+    box.append(label);
+  }
+  wrap.append(box, el("span", { class: "field-error", "data-error-for": path }));
+  return wrap;
+}
 
 function field(label, path, value, attrs) {
   const wrap = el("label", { class: "field" }, `${label} `);
@@ -703,7 +725,7 @@ async function openEditor() {
         const tl = el("label", {}, "type "); tl.append(type, el("span", { class: "field-error", "data-error-for": `${where}.type` }));
         fs.append(field("id", `${where}.id`, u.id), tl,
           field("rules", `${where}.rules`, (u.rules || []).join(", "), { title: "comma-separated" }),
-          field("status", `${where}.status`, (u.status || []).join(", "), { title: `comma-separated: ${STATUSES.join(", ")}` }));
+          statusPicker(`${where}.status`, u.status || []));
         (u.models || []).forEach((m, j) => {
           const mw = `${where}.models[${j}]`;
           const row = el("div", { class: "model-row" });
@@ -732,7 +754,7 @@ function setPath(data, path, value) {
 
 function readField(path, raw) {
   const last = path.split(".").pop();
-  if (last === "rules" || last === "status") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (last === "rules") return raw.split(",").map((s) => s.trim()).filter(Boolean);
   if (last === "turn" || last === "wounds_taken") return raw.trim() === "" ? raw : Number(raw);
   if (last === "base") { try { return JSON.parse(raw); } catch (e) { return raw; } }
   if (last === "at") {
@@ -746,7 +768,9 @@ async function saveEditor() {
   const data = JSON.parse(JSON.stringify(ui.editing));
   for (const node of document.querySelectorAll("#edit-fields [data-path]")) {
     node.classList.remove("bad");
-    setPath(data, node.dataset.path, readField(node.dataset.path, node.value));
+    const value = node.dataset.kind === "statuses"
+      ? [...node.querySelectorAll("input:checked")].map((tick) => tick.value) : readField(node.dataset.path, node.value);
+    setPath(data, node.dataset.path, value);
   }
   for (const span of document.querySelectorAll("#edit-fields .field-error")) span.textContent = "";
   $("edit-error").textContent = "";
@@ -769,6 +793,7 @@ async function saveEditor() {
       input.classList.add("bad");
       const span = input.parentElement.querySelector(".field-error");
       span.textContent = e.message;
+      if (input.dataset.kind === "statuses") input.open = true;
       input.focus();
     } else {
       $("edit-error").textContent = e.message;
@@ -781,14 +806,18 @@ async function upload(evt) {
   const file = evt.target.files[0];
   if (!file) return;
   const text = await file.text();
-  try { sayNotes(await openTable({ text, filename: file.name }), `opened ${file.name}`); } catch (e) { /* shown */ }
+  try {
+    const view = await openTable({ text, filename: file.name });
+    sayNotes(view, `opened ${file.name}${view.record_said ? `: ${view.record_said}` : ""}`);
+  } catch (e) { /* shown */ }
   evt.target.value = "";
 }
 
-// Fetch the scenario before saving it, so that a refusal (a table the server lost) is said, not dropped by the browser.
+// Fetch the scenario (or the game as played: with record=true) before saving it, so that a refusal (a table the server
+// lost) is said, not dropped by the browser.
 async function download(evt) {
   evt.preventDefault();
-  const path = tablePath("/scenario?format=yaml&download=true");
+  const path = tablePath(`/scenario?format=yaml&download=true${evt.currentTarget.id === "download-game" ? "&record=true" : ""}`);
   try {
     const response = await fetch(path);
     if (!response.ok) throw await failure(response, path);
@@ -814,6 +843,7 @@ async function start() {
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
   $("download").onclick = download;
+  $("download-game").onclick = download;
   $("whole-table").onchange = draw;
   $("undo").onclick = undo;
   $("cancel").onclick = cancelJob;
@@ -836,7 +866,7 @@ async function start() {
     if (wanted) {  // a table opened already (serve's link): its notes are said as a load's are
       const view = await api("GET", `/api/tables/${encodeURIComponent(wanted)}`);
       show(view);
-      sayNotes(view, "");
+      sayNotes(view, view.record_said);
     } else { await openTable({ demo: demos[0] }); }
   } catch (e) {
     await openTable({ demo: demos[0] });
