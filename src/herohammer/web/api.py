@@ -351,9 +351,12 @@ def create_app(store: Store | None = None) -> FastAPI:
             listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
             summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
         none = game.why_no_actions()  # as herohammer actions says it: the battle is over
+        # why the phase may not end yet (a close combat not fought...): the page says it where the button would be
+        ending = None if any(a.do == "end_phase" for a in legal) else game.check({"do": "end_phase"})
+        refused = {"reason": ending.reason, "rules": list(ending.rules)} if ending else None
         return _answer("actions", {"active": game.state.active, "phase": game.state.phase.value, "actions": listed,
                                    "summary": summary, "none_because": none.reason if none else None},
-                       game.state, list(none.rules) if none else [])
+                       game.state, list(ending.rules) if ending else [], end_phase_refused=refused)
 
     @app.post("/api/tables/{table_id}/odds", status_code=202,
               summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")

@@ -348,9 +348,20 @@ async function listActions(unitId, seq) {
       }
       list.append(li);
     }
-    if (!items.length) {  // the battle is over: say so, with the rule, as herohammer actions does
-      const why = all.result.none_because;
-      list.append(el("li", { class: "none-now" }, why ? `none: ${why} [${all.rules.join(", ")}]` : "none now"));
+    const why = all.result.none_because, ending = all.end_phase_refused;
+    if (why) {  // the battle is over: say so, with the rule, as herohammer actions does
+      list.append(el("li", { class: "none-now" }, `none: ${why} [${all.rules.join(", ")}]`));
+      return;
+    }
+    if (unitId && !items.length) {  // others may act: say that this unit has nothing, and where a joined character's actions are
+      const u = unitById(unitId);
+      list.append(el("li", { class: "none-now" }, `no action of ${unitId}'s own now`
+        + (u && u.joined ? ` (joined to ${u.joined}: select it for the actions they take together)` : "")));
+    }
+    if (ending) {  // why the phase cannot end yet (a close combat to fight...), with its rule, rather than no button
+      const li = el("li", { class: "end-phase-refused", "data-do": "end_phase" }, `end the phase: not yet: ${ending.reason} `);
+      li.append(ruleChips(ending.rules, all.clauses));
+      list.append(li);
     }
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
 }
@@ -494,6 +505,15 @@ async function startOdds(action) {
   } catch (e) { showRefusal(action, e.message, e.data); say(e.message); }
 }
 
+const LONG_FRACTION = 15;  // characters: 12345/1679616 is read at a glance, 1203558558845636611/18855585640698016 is not
+
+// An outcome naming a unit's status ("spearmen: no_charge") in a player's words, for hover; other outcomes as they are.
+function outcomeWords(label) {
+  const m = /^(.+): (\w+)$/.exec(label);
+  const known = m && ui.view.statuses.find((s) => s.id === m[2]);
+  return known ? `${m[1]}: ${known.words}` : label;
+}
+
 function renderOdds(answer) {
   const result = answer.result;
   const box = $("odds");
@@ -504,9 +524,12 @@ function renderOdds(answer) {
   const table = el("table", { class: "odds" });
   for (const [name, p] of Object.entries(result.rows)) {
     const tr = el("tr", { "data-row": name });
-    tr.append(el("td", {}, name));
-    const text = typeof p === "object" ? `~${p.estimate.toFixed(4)} (95% CI ${p.ci95[0].toFixed(4)}-${p.ci95[1].toFixed(4)})` : p;
-    tr.append(el("td", { class: "p", "data-p": typeof p === "object" ? JSON.stringify(p) : p }, text));
+    tr.append(el("td", { title: outcomeWords(name) }, name));
+    // an exact fraction of more digits than anyone reads is kept whole on hover; the percentage beside it is its value
+    const long = typeof p !== "object" && p.length > LONG_FRACTION;
+    const text = typeof p === "object" ? `~${p.estimate.toFixed(4)} (95% CI ${p.ci95[0].toFixed(4)}-${p.ci95[1].toFixed(4)})`
+      : long ? "exact (hover for the fraction)" : p;
+    tr.append(el("td", { class: "p", "data-p": typeof p === "object" ? JSON.stringify(p) : p, title: long ? p : undefined }, text));
     tr.append(el("td", { class: "p" }, `${(fractionValue(p) * 100).toFixed(2)}%`));
     const cell = el("td", { class: "barcell" });
     cell.append(el("span", { class: "bar", style: `width:${(fractionValue(p) * 100).toFixed(2)}%` }));
@@ -542,7 +565,7 @@ async function simulate() {
         // as simulate's table says it: a flag (a value of null) is its name alone, not "= null"
         const label = row.value === null ? row.outcome : `${row.outcome} = ${row.value}`;
         const tr = el("tr", { "data-row": label });
-        tr.append(el("td", {}, label));
+        tr.append(el("td", { title: outcomeWords(label) }, label));
         tr.append(el("td", { class: "p" }, `${(row.probability * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, `${(row.ci95[0] * 100).toFixed(2)}-${(row.ci95[1] * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, row.exact !== null ? `exact ${row.exact}` : ""));
