@@ -797,10 +797,12 @@ async function saveEditor() {
   }
   for (const span of document.querySelectorAll("#edit-fields .field-error")) span.textContent = "";
   $("edit-error").textContent = "";
+  const played = ui.view.can_undo;  // the new table starts from the edited state: what was played is not carried
   try {
     const view = await openTable({ scenario: data, filename: ui.view.name });
     $("editor").close();
-    sayNotes(view, "edits applied: a new table from the edited scenario");
+    sayNotes(view, "edits applied: a new table from the edited scenario"
+      + (played ? " (Undo and Download game start from here: download the game before editing to keep it)" : ""));
   } catch (e) {
     const path = e.data && e.data.field;
     let input = path ? document.querySelector(`#edit-fields [data-path="${CSS.escape(path)}"]`) : null;
