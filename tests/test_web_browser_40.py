@@ -198,3 +198,46 @@ def test_a_fight_undone_is_to_be_fought_again_and_the_page_says_why_the_phase_ma
     expect(page.locator("#log")).not_to_contain_text("combat result")
     expect(boyz).to_have_count(6)
     expect(page.locator("#actions li.end-phase-refused")).to_contain_text("has not been fought")
+
+
+def _long_odds(page: Page) -> str:
+    """Ask for a million Monte Carlo runs of Smite and return the job's id once its progress is shown."""
+    page.fill("#odds-max", "1")
+    page.fill("#odds-runs", "1000000")
+    page.fill("#action-json", json.dumps(SMITE))
+    page.click("#json-odds")
+    expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
+    job: str = page.evaluate("ui.job")
+    return job
+
+
+def _job_status(server: str, job: str) -> str:
+    """The job's status once it has stopped (a cancel is seen by the job at its next count), polled as the page does."""
+    import time
+
+    import httpx2 as httpx
+
+    deadline = time.monotonic() + 20
+    while (status := httpx.get(f"{server}/api/jobs/{job}").json()["status"]) == "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return str(status)
+
+
+def test_odds_of_a_table_that_changed_go_and_their_job_is_cancelled(page: Page, server: str) -> None:
+    """Odds asked for, then an action applied (or other odds asked for): the old job ran on to its end, a core taken
+    for an answer never shown, and odds of the table before an action stayed up beside the new table."""
+    _open(page, PSYKER)
+    first = _long_odds(page)
+    _apply(page, {"do": "end_phase"})
+    expect(page.locator("#progress")).to_be_hidden()
+    expect(page.locator("#odds")).to_be_empty()
+    assert _job_status(server, first) == "cancelled"
+    page.click("#undo")
+    expect(page.locator("#status-line")).to_contain_text("shooting phase")
+    second = _long_odds(page)
+    page.fill("#odds-max", "200000")
+    page.click("#json-odds")  # the same question, exact this time: the million runs are not wanted any more
+    expect(page.locator("#odds .method")).to_contain_text("Exact")
+    assert _job_status(server, second) == "cancelled"
+    _apply(page, {"do": "end_phase"})
+    expect(page.locator("#odds")).to_be_empty()  # the exact answer was of the table before

@@ -277,7 +277,7 @@ async function openTable(body) {
   busy(true);
   try {
     const view = await api("POST", "/api/tables", body);
-    ui.selected = null; clearProposal(); $("odds").replaceChildren(); $("targets").replaceChildren();
+    ui.selected = null; clearProposal(); tableChanged(); $("targets").replaceChildren();
     show(view);
     sayNotes(view, "");
     return view;
@@ -458,6 +458,7 @@ async function play(action) {
   try {
     const answer = await api("POST", tablePath("/play"), { actions: [action], ...dice });
     clearProposal();
+    tableChanged();
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
     say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
@@ -473,11 +474,30 @@ async function undo() {
   try {
     show(await api("POST", tablePath("/undo")));
     clearProposal();
+    tableChanged();
     say("undone", "info");
   } catch (e) { say(e.message); }
 }
 
 // ---------------------------------------------------------------- jobs: odds, simulate --
+// A job whose answer the page will not show (another asked for, or the table changed under it) is cancelled on the
+// server: left running, it would take a core from every later question for an answer nobody sees.
+function dropJob() {
+  const id = ui.job;
+  if (!id) return;
+  ui.job = null;
+  $("progress").hidden = true;
+  api("DELETE", `/api/jobs/${id}`).catch(() => {});
+}
+
+// The table changed (an action applied or undone, a table opened): odds and a simulation of it as it stood are no
+// longer its answers, so they go, and a job still working on them is cancelled.
+function tableChanged() {
+  dropJob();
+  $("odds").replaceChildren();
+  $("simulation").replaceChildren();
+}
+
 async function followJob(job, render) {
   ui.job = job.id;
   $("progress").hidden = false;
@@ -497,6 +517,7 @@ async function followJob(job, render) {
 }
 
 async function startOdds(action) {
+  dropJob();
   $("odds").replaceChildren();
   try {
     const job = await api("POST", tablePath("/odds"), { action, runs: Number($("odds-runs").value),
@@ -544,6 +565,7 @@ function renderOdds(answer) {
 }
 
 async function simulate() {
+  dropJob();
   const box = $("simulation");
   box.replaceChildren();
   try {
