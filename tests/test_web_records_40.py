@@ -68,6 +68,20 @@ def test_a_chain_of_records_opens_played_back_and_downloads_with_its_earlier_rec
     assert client.post(f"/api/tables/{tid}/undo").status_code == 409
 
 
+def test_a_seeded_record_played_on_at_the_table_keeps_every_step_s_faces(
+        client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table plays on a copy of the replayed game (all or nothing) with its own dice: the record's steps keep
+    the faces they rolled, and the whole game replays."""
+    first = tmp_path / "first.yaml"
+    assert run(["play", str(PSYKER), "--action", SMITE, "--seed", "3", "--out", str(first)], capsys)[0] == 0
+    tid = _open_text(client, first)["table_id"]
+    shoot = {"do": "shoot", "unit": "tactical", "target": "boyz"}
+    assert client.post(f"/api/tables/{tid}/play", json={"actions": [shoot], "seed": 9}).status_code == 200
+    played = _record(client, tid)["played"]
+    assert played["rolls"][0] == yaml.safe_load(first.read_text())["played"]["rolls"][0] and played["rolls"][1]
+    assert [a.do for a in Game.replay(_record(client, tid)).actions] == ["manifest", "shoot"]
+
+
 def test_a_record_without_its_start_opens_at_the_saved_state_saying_why_undo_stops_there(
         client: TestClient, tmp_path: Path) -> None:
     game = Game.load(PSYKER)
