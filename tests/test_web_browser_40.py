@@ -193,6 +193,12 @@ def test_a_fight_undone_is_to_be_fought_again_and_the_page_says_why_the_phase_ma
     page.fill("#faces", "")
     fight.locator(".act-apply").click()
     expect(page.locator("#log")).to_contain_text("combat result")
+    events = page.locator("#log li").count() - 1  # the assault's one event before
+    # the message line was every event of the fight, a thousand characters pushing the table down: now how it began
+    # and how it ended, the log holding each
+    expect(page.locator("#message")).to_contain_text("applied (seed ")
+    expect(page.locator("#message")).to_contain_text(f"({events} events: the log has each, with its rules)")
+    assert len(page.locator("#message").inner_text()) < 400
     expect(page.locator("#actions li.end-phase-refused")).to_have_count(0)
     page.click("#undo")
     expect(page.locator("#log")).not_to_contain_text("combat result")
@@ -206,6 +212,7 @@ def _long_odds(page: Page) -> str:
     page.fill("#odds-runs", "1000000")
     page.fill("#action-json", json.dumps(SMITE))
     page.click("#json-odds")
+    expect(page.locator("#progress")).to_be_visible()  # hidden before: the job's own progress, not an earlier one's
     expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
     job: str = page.evaluate("ui.job")
     return job

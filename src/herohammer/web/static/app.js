@@ -451,6 +451,17 @@ function diceChoice() {
   return seed === "" ? {} : { seed: Number(seed) };
 }
 
+// An action's events in the one message line: a fight's dozens (every Initiative step, roll and save) are cut to how it
+// began and how it ended, so the line does not push the table off the screen; the log holds each with its rules.
+const EVENTS_SAID = 4;
+
+function eventsSaid(events, action) {
+  const said = events.map((e) => e.message);
+  if (!said.length) return JSON.stringify(action);
+  if (said.length <= EVENTS_SAID) return said.join("; ");
+  return `${said.slice(0, 2).join("; ")}; ...; ${said[said.length - 1]} (${said.length} events: the log has each, with its rules)`;
+}
+
 async function play(action) {
   let dice;
   try { dice = diceChoice(); } catch (e) { say(e.message); return; }
@@ -461,7 +472,7 @@ async function play(action) {
     tableChanged();
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
-    say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
+    say(`applied (${seed}): ${eventsSaid(answer.result.log[0].events, action)}`
       + (answer.result.unused_dice ? `; ${answer.result.unused_dice} typed-in ${answer.result.unused_dice === 1 ? "die" : "dice"} `
         + `not used: ${answer.result.unused_faces.join(", ")}` : ""), "info");
   } catch (e) {
