@@ -201,6 +201,7 @@ def test_a_fight_undone_is_to_be_fought_again_and_the_page_says_why_the_phase_ma
     assert len(page.locator("#message").inner_text()) < 400
     expect(page.locator("#actions li.end-phase-refused")).to_have_count(0)
     page.click("#undo")
+    expect(page.locator("#message")).to_have_text('undone: {"do":"fight","unit":"assault_squad"}')  # was "undone"
     expect(page.locator("#log")).not_to_contain_text("combat result")
     expect(boyz).to_have_count(6)
     expect(page.locator("#actions li.end-phase-refused")).to_contain_text("has not been fought")

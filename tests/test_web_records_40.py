@@ -51,7 +51,7 @@ def test_a_chain_of_records_opens_played_back_and_downloads_with_its_earlier_rec
     assert run(["play", str(first), "--action", "{do: end_phase}", "--seed", "4", "--out", str(second)], capsys)[0] == 0
     view = _open_text(client, second)
     assert view["record_said"] == ("its record played back and verified: 1 action from played.start, and the 1 "
-                                   "earlier record it was played on from; Undo steps back through them; undo stops "
+                                   "earlier record it was played on from; Undo steps back through it; undo stops "
                                    "at played.start (earlier records are kept in the game's download)")
     assert view["can_undo"] and view["phase"] == "assault"
     tid = view["table_id"]

@@ -404,8 +404,9 @@ def create_app(store: Store | None = None) -> FastAPI:
     def undo(table_id: str) -> dict[str, Any]:
         table = store.table(table_id)
         with table.lock:
+            taken = table.game.actions[-1:]  # said by the page: "undone" alone left a player to guess what went
             table.game.undo()
-        return _view(table)
+        return _view(table) | {"undone": taken[0].to_json()}
 
     @app.post("/api/tables/{table_id}/simulate", status_code=202,
               summary="herohammer simulate: start many games of the plan (poll /api/jobs/{id})")

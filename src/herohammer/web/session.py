@@ -109,7 +109,7 @@ def open_game(data: Mapping[str, Any], name: str) -> Opened:
                if replayed.links else "")
     after = played.get("after")
     said = (f"its record played back and verified: {count} action{'s' * (count != 1)} from played.start{earlier}; "
-            + ("Undo steps back through them" if count else "nothing to undo")
+            + (f"Undo steps back through {'it' if count == 1 else 'them'}" if count else "nothing to undo")
             + ("; undo stops at played.start (earlier records are kept in the game's download)" if after else ""))
     return Opened(replayed.game, dict(after) if isinstance(after, Mapping) else None,
                   "; ".join([said, *replayed.notes]))

@@ -483,10 +483,11 @@ async function play(action) {
 
 async function undo() {
   try {
-    show(await api("POST", tablePath("/undo")));
+    const answer = await api("POST", tablePath("/undo"));
+    show(answer);
     clearProposal();
     tableChanged();
-    say("undone", "info");
+    say(`undone: ${JSON.stringify(answer.undone)}`, "info");
   } catch (e) { say(e.message); }
 }
 
