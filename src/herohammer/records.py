@@ -115,14 +115,15 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 # == playing back =================================================================================================
-def replay_game(source: str | Path | Mapping[str, Any]) -> Replayed:
+def replay_game(source: str | Path | Mapping[str, Any], name: str = "<record>") -> Replayed:
     """Play back a saved game's ``played:`` record and check it reaches the state saved beside it (``Game.replay``).
 
     Earlier records (``played.after``: the game this one was played on from) are played back too, each checked to
-    end where the next one starts; one written without its start is named in ``notes``, not replayed.
+    end where the next one starts; one written without its start is named in ``notes``, not replayed.  ``name``:
+    what messages call a record given as data (the web's upload names its file).
     """
     if isinstance(source, Mapping):
-        data, name = dict(source), "<record>"
+        data = dict(source)
     else:
         name = str(guards.path(source, "Game.replay", "source"))
         data = read_data(name)

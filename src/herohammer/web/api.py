@@ -204,13 +204,20 @@ def _view(table: Table) -> dict[str, Any]:
     game = table.game
     return {"table_id": table.id, "name": table.name, "version": __version__, **table_view(game.state),
             "log": [e.to_json() | {"clauses": clause_texts(e.rules)} for e in game.log],
-            "can_undo": table.applied > 0, "has_plan": bool(table.plan)}
+            "can_undo": bool(game.actions), "has_plan": bool(table.plan)}
 
 
-def _scenario_data(table: Table) -> dict[str, Any]:
+def _opened(table: Table) -> dict[str, Any]:
+    """A table as opening it answers: its view, the load's notes, and what was done with the file's record."""
+    return _view(table) | {"notes": list(scenario_notes(table.game.state)), "record_said": table.record_said}
+
+
+def _scenario_data(table: Table, record: bool = False) -> dict[str, Any]:
     data = state_to_data(table.game.state)
     if table.plan:
         data["plan"] = table.plan
+    if record:
+        data["played"] = table.record()
     return data
 
 
@@ -286,19 +293,20 @@ def create_app(store: Store | None = None) -> FastAPI:
         else:
             assert body.scenario is not None
             data, name = body.scenario, body.filename
-        table = store.open(data, name)
-        return _view(table) | {"notes": list(scenario_notes(table.game.state))}  # said once, as the CLI says them
+        return _opened(store.open(data, name))  # the notes said once, as the CLI says them
 
     @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log, "
              "and what its scenario holds that no rule reads (notes)")
     def get_table(table_id: str) -> dict[str, Any]:
-        table = store.table(table_id)  # a page opening a table by its link (serve's) says the notes a load says
-        return _view(table) | {"notes": list(scenario_notes(table.game.state))}
+        return _opened(store.table(table_id))  # a page opening a table by its link (serve's) says what a load says
 
-    @app.get("/api/tables/{table_id}/scenario", summary="The current state as a scenario file (the CLI loads it)")
-    def scenario(table_id: str, format: Literal["yaml", "json"] = "yaml", download: bool = False) -> Response:
+    @app.get("/api/tables/{table_id}/scenario", summary="The current state as a scenario file (the CLI loads it); "
+             "record=true adds the game as played (played:, which play FILE --replay and Game.replay check)")
+    def scenario(table_id: str, format: Literal["yaml", "json"] = "yaml", download: bool = False,
+                 record: bool = False) -> Response:
         table = store.table(table_id)
-        data = _scenario_data(table)
+        with table.lock:
+            data = _scenario_data(table, record)
         if format == "json" and not download:
             return JSONResponse(data)
         import yaml
@@ -306,6 +314,8 @@ def create_app(store: Store | None = None) -> FastAPI:
         text = json.dumps(data, indent=2) if format == "json" else yaml.safe_dump(
             data, sort_keys=False, default_flow_style=None)
         stem = Path(table.name).stem or "scenario"
+        if record and not stem.endswith("_played"):
+            stem += "_played"
         headers = {"Content-Disposition": f'attachment; filename="{stem}.{format}"'} if download else {}
         return Response(text, media_type="application/json" if format == "json" else "application/yaml",
                         headers=headers)
@@ -341,9 +351,12 @@ def create_app(store: Store | None = None) -> FastAPI:
             listed = [a for a in listed if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
             summary = [a for a in summary if unit in (a.get("unit"), a.get("character"), a.get("psyker"))]
         none = game.why_no_actions()  # as herohammer actions says it: the battle is over
+        # why the phase may not end yet (a close combat not fought...): the page says it where the button would be
+        ending = None if any(a.do == "end_phase" for a in legal) else game.check({"do": "end_phase"})
+        refused = {"reason": ending.reason, "rules": list(ending.rules)} if ending else None
         return _answer("actions", {"active": game.state.active, "phase": game.state.phase.value, "actions": listed,
                                    "summary": summary, "none_because": none.reason if none else None},
-                       game.state, list(none.rules) if none else [])
+                       game.state, list(ending.rules) if ending else [], end_phase_refused=refused)
 
     @app.post("/api/tables/{table_id}/odds", status_code=202,
               summary="herohammer odds action: start the odds of an action (poll /api/jobs/{id})")
@@ -379,7 +392,6 @@ def create_app(store: Store | None = None) -> FastAPI:
                 log.append({"action": i + 1, "events": [e.to_json() for e in events]})
                 happened_events += events
             table.game = trial
-            table.applied += len(body.actions)
         state = trial.state
         unused = dice.unused if isinstance(dice, ScriptedDice) else ()
         result = {"seed": seed, "dice": body.dice, "unused_dice": len(unused), "unused_faces": list(unused),
@@ -392,9 +404,9 @@ def create_app(store: Store | None = None) -> FastAPI:
     def undo(table_id: str) -> dict[str, Any]:
         table = store.table(table_id)
         with table.lock:
+            taken = table.game.actions[-1:]  # said by the page: "undone" alone left a player to guess what went
             table.game.undo()
-            table.applied -= 1
-        return _view(table)
+        return _view(table) | {"undone": taken[0].to_json()}
 
     @app.post("/api/tables/{table_id}/simulate", status_code=202,
               summary="herohammer simulate: start many games of the plan (poll /api/jobs/{id})")

@@ -2,6 +2,9 @@
 
 Everything lives in this process only; nothing is written to disk.  A table keeps its
 ``Game`` (state, log, undo history) and the plan the scenario came with, for simulate.
+A file opened with a game's record (``played:``, as the page's download or ``play --out``
+writes it) is played back from its start, every step checked, so undo steps back through
+the recorded actions as through the ones played at the table.
 Jobs run in a thread (exact odds: progress and cancel through the per-branch summary
 hook of ``action_odds``) or in a child process (simulations: cancel ends the process).
 """
@@ -21,6 +24,7 @@ from typing import Any
 from ..action_odds import ActionOdds, action_odds
 from ..errors import HerohammerError, ScenarioError
 from ..game import Game
+from ..records import replay_game
 from ..report import to_jsonable
 from ..scenario import parse_text, refuse_battlescribe, state_from_data
 from ..state import GameState
@@ -63,8 +67,52 @@ class Table:
     name: str
     game: Game
     plan: list[dict[str, Any]]
-    applied: int = 0  # applied actions that undo can take back
+    #: The record the opened file's game was played on from (``played.after``, or a record written without its
+    #: start), kept under ``played.after`` when the game is downloaded, as ``play --out`` keeps it: the chain replays.
+    earlier: dict[str, Any] | None = None
+    #: What opening it said of the file's record (played back, or why not), said again by a page opening it by id.
+    record_said: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self) -> dict[str, Any]:
+        """Return the game as played at this table (``Game.record``), after any record it was played on from."""
+        played = self.game.record()
+        return played | {"after": self.earlier} if self.earlier else played
+
+
+@dataclass
+class Opened:
+    """A game as a file opens it, and what the page says of its record."""
+
+    game: Game
+    earlier: dict[str, Any] | None = None
+    said: str = ""
+
+
+def open_game(data: Mapping[str, Any], name: str) -> Opened:
+    """Start a table's game from scenario data; one with a record of play (``played:`` with its ``start``) is played
+    back from there, every step checked (``Game.replay``: a step that does not play back is one error naming it).
+
+    A record written without its start (before records kept one) cannot be played back: the game opens at the
+    state saved, said so, and the record is kept as the earlier one.
+    """
+    played = data.get("played")
+    if not isinstance(played, Mapping) or not played:
+        return Opened(Game(state_from_data(data, name)))
+    if "start" not in played:
+        return Opened(Game(state_from_data(data, name)), dict(played),
+                      "its record (played:) has no start, so it cannot be played back: the game opens at its saved "
+                      "state and Undo cannot step back before this load (the record is kept in the game's download)")
+    replayed = replay_game(data, name)
+    count = len(replayed.game.actions)
+    earlier = (f", and the {replayed.links} earlier record{'s' * (replayed.links != 1)} it was played on from"
+               if replayed.links else "")
+    after = played.get("after")
+    said = (f"its record played back and verified: {count} action{'s' * (count != 1)} from played.start{earlier}; "
+            + (f"Undo steps back through {'it' if count == 1 else 'them'}" if count else "nothing to undo")
+            + ("; undo stops at played.start (earlier records are kept in the game's download)" if after else ""))
+    return Opened(replayed.game, dict(after) if isinstance(after, Mapping) else None,
+                  "; ".join([said, *replayed.notes]))
 
 
 @dataclass
@@ -100,10 +148,11 @@ class Store:
 
     # -- tables ----------------------------------------------------------------------
     def open(self, data: Mapping[str, Any], name: str) -> Table:
-        """Validate scenario data (the same schema as the files) and open a table on it."""
-        state = state_from_data(data, name)
+        """Validate scenario data (the same schema as the files) and open a table on it (``open_game``)."""
+        opened = open_game(data, name)
         plan = data.get("plan") or []
-        table = Table(uuid.uuid4().hex[:12], name, Game(state), [dict(p) for p in plan if isinstance(p, dict)])
+        table = Table(uuid.uuid4().hex[:12], name, opened.game, [dict(p) for p in plan if isinstance(p, dict)],
+                      opened.earlier, opened.said)
         with self._lock:
             self.tables[table.id] = table
             while len(self.tables) > MAX_TABLES:

@@ -2,6 +2,8 @@
 
 The page never computes rules; it only needs where things stand and what they are.
 Everything geometric is given in table inches, the same frame as the scenario files.
+A unit's statuses are named in a player's words (``STATUS_WORDS``), the page's panel, picker
+and table labels alike, so a status added to the engine is named once, here.
 """
 
 from __future__ import annotations
@@ -10,8 +12,42 @@ from typing import Any
 
 from ..catalogue import clause
 from ..geometry import MM_PER_INCH
+from ..rulesets import get_ruleset
 from ..state import GameState
-from ..units import Model, Unit
+from ..units import Model, Status, Unit
+
+#: Each status as a player says it, and the tag drawn under the unit on the table (None: not drawn, only listed).
+STATUS_WORDS: dict[Status, tuple[str, str | None]] = {
+    Status.FALLING_BACK: ("falling back", "FALLING BACK"),
+    Status.PINNED: ("pinned until the end of its next turn", "PINNED"),
+    Status.NEWLY_PINNED: ("pinned in its own turn: the pin lasts through its next turn too", "PINNED"),
+    Status.LOCKED: ("locked in close combat", "LOCKED"),
+    Status.FLEEING: ("fleeing", "FLEEING"),
+    Status.ENGAGED: ("engaged in combat", "ENGAGED"),
+    Status.SHAKEN: ("Shaken until the end of the player turn (a failed charge out)", "SHAKEN"),
+    Status.MOVED: ("moved this turn", None),
+    Status.REGROUPED: ("took its Regroup test this Movement phase: it moves no further", None),
+    Status.MARCHED: ("marched this turn", None),
+    Status.RAN: ("ran (Fleet) this turn instead of shooting", None),
+    Status.SHOT: ("shot this turn", None),
+    Status.FIRED_NO_ASSAULT: ("fired a Rapid Fire, Ordnance or Heavy weapon this turn: it may not assault", None),
+    Status.ASSAULTED: ("assaulted this turn", None),
+    Status.USED_POWER: ("took its psychic test this turn (no other power this turn)", None),
+    Status.PSYCHIC_TEST_FAILED: ("failed its psychic test this turn: no psychic power this turn",
+                                 "PSYCHIC TEST FAILED"),
+    Status.CHARGED: ("charged this turn", None),
+    Status.FOUGHT: ("fought its close combat this Assault phase", None),
+    Status.MAY_CONSOLIDATE: ("left free by its close combat: may consolidate this phase", None),
+    Status.HALTED: ("a character joined it: it may not move again this turn", None),
+    Status.NO_CHARGE: ("may not declare a charge this turn", None),
+    Status.RALLY_TESTED: ("took its Rally test this turn", None),
+    Status.STOOD_AND_SHOT: ("made a Stand and Shoot this player turn", None),
+    Status.FLED_FROM_CHARGE: ("fled as a Charge Reaction this player turn", None),
+    Status.PANIC_PASSED: ("passed a Panic test this phase: it takes no other", None),
+    Status.DUEL_REFUSED: ("refused a Duel: Discipline 0 and no melee attacks until it fights a Duel or its combat ends",
+                          "DUEL REFUSED"),
+    Status.MARCH_TEST_FAILED: ("failed its March Test this Movement Phase: it may not March", None),
+}
 
 
 def clause_texts(rule_ids: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -58,6 +94,12 @@ def _unit(u: Unit) -> dict[str, Any]:
     }
 
 
+def statuses(ruleset: str) -> list[dict[str, Any]]:
+    """Return the statuses a ruleset reads (not another game's: ``Ruleset.unread_statuses``), in a player's words."""
+    unread = get_ruleset(ruleset).unread_statuses
+    return [{"id": s.value, "words": words, "tag": tag} for s, (words, tag) in STATUS_WORDS.items() if s not in unread]
+
+
 def table_view(state: GameState) -> dict[str, Any]:
     """Return everything the page draws for one state."""
     return {
@@ -66,4 +108,5 @@ def table_view(state: GameState) -> dict[str, Any]:
         "table": {"width": state.table.width, "depth": state.table.depth},
         "terrain": [{"id": t.id, "kind": t.kind, "polygon": [list(p) for p in t.polygon]} for t in state.terrain],
         "units": [_unit(u) for u in state.units],
+        "statuses": statuses(state.ruleset),  # every status this game reads, as the panel and the picker name them
     }

@@ -218,8 +218,10 @@ function drawUnit(svg, u) {
   svg.append(g);
 }
 
-const STATUS_SHOWN = { pinned: "PINNED", falling_back: "FALLING BACK", engaged: "ENGAGED", shaken: "SHAKEN",
-  locked: "LOCKED", fleeing: "FLEEING" };
+// A status as the server names it for this game (view.py's STATUS_WORDS): its words, and its tag on the table.
+function statusOf(id) {
+  return ui.view.statuses.find((s) => s.id === id) || { id, words: id.replaceAll("_", " "), tag: null };
+}
 
 function drawLabel(svg, u) {
   const xs = u.models.map((m) => m.x), ys = u.models.map((m) => m.y);
@@ -231,12 +233,12 @@ function drawLabel(svg, u) {
   if (u.character) name = `\u2605 ${name}`;
   svg.append(el("svg:text", { class: "label", x: cx, y: sy(top), dy: "-0.3em", "text-anchor": "middle",
     fill: sideColour(u.side), "data-label": u.id }, name));
-  const statuses = [...u.status, ...ui.view.units.filter((c) => c.joined === u.id).flatMap((c) => c.status)]
-    .filter((s) => STATUS_SHOWN[s]);
-  if (statuses.length) {
+  const tags = [...u.status, ...ui.view.units.filter((c) => c.joined === u.id).flatMap((c) => c.status)]
+    .map((s) => statusOf(s).tag).filter(Boolean);
+  if (tags.length) {
     const bottom = Math.min(...ys.map((y, i) => y - u.models[i].base.depth / 2));
     svg.append(el("svg:text", { class: "status", x: cx, y: sy(bottom), dy: "1.1em", "text-anchor": "middle",
-      "data-status": u.id }, [...new Set(statuses)].map((s) => STATUS_SHOWN[s]).join(" \u00b7 ")));
+      "data-status": u.id }, [...new Set(tags)].join(" \u00b7 ")));
   }
 }
 
@@ -249,6 +251,8 @@ function show(view) {
   $("undo").disabled = !view.can_undo;
   $("march-box").hidden = view.ruleset !== "t9a";  // only The 9th Age marches
   $("download").href = tablePath("/scenario?format=yaml&download=true");
+  $("download-game").href = tablePath("/scenario?format=yaml&download=true&record=true");
+  $("undo").title = view.can_undo ? "take back the last action" : "nothing to undo (nothing played at this table since it was opened)";
   if (ui.selected && !unitById(ui.selected)) ui.selected = null;
   draw();
   drawLog();
@@ -273,7 +277,7 @@ async function openTable(body) {
   busy(true);
   try {
     const view = await api("POST", "/api/tables", body);
-    ui.selected = null; clearProposal(); $("odds").replaceChildren(); $("targets").replaceChildren();
+    ui.selected = null; clearProposal(); tableChanged(); $("targets").replaceChildren();
     show(view);
     sayNotes(view, "");
     return view;
@@ -310,8 +314,11 @@ async function refreshSelection() {
   if (!id) { $("targets").replaceChildren(); await listActions(null, seq); return; }
   const u = unitById(id);
   info.append(el("div", {}, `${u.side}, ${u.type}${u.character ? `, ${u.character} character` : ""}`
-    + `${u.joined ? `, joined to ${u.joined}` : ""}; status: ${u.status.join(", ") || "none"}`
-    + `${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
+    + `${u.joined ? `, joined to ${u.joined}` : ""}${u.rules.length ? `; rules: ${u.rules.join(", ")}` : ""}`));
+  const status = el("ul", { class: "unit-status", "aria-label": `${id}'s status` });
+  for (const s of u.status) status.append(el("li", { "data-status-id": s, title: s }, statusOf(s).words));
+  if (!u.status.length) status.append(el("li", {}, "none"));
+  info.append(el("div", {}, "status:"), status);
   for (const m of u.models) info.append(el("div", { class: "profile" }, `${m.name}: ${m.profile}`));
   await Promise.all([listActions(id, seq), listTargets(id, seq)]);
 }
@@ -341,9 +348,20 @@ async function listActions(unitId, seq) {
       }
       list.append(li);
     }
-    if (!items.length) {  // the battle is over: say so, with the rule, as herohammer actions does
-      const why = all.result.none_because;
-      list.append(el("li", { class: "none-now" }, why ? `none: ${why} [${all.rules.join(", ")}]` : "none now"));
+    const why = all.result.none_because, ending = all.end_phase_refused;
+    if (why) {  // the battle is over: say so, with the rule, as herohammer actions does
+      list.append(el("li", { class: "none-now" }, `none: ${why} [${all.rules.join(", ")}]`));
+      return;
+    }
+    if (unitId && !items.length) {  // others may act: say that this unit has nothing, and where a joined character's actions are
+      const u = unitById(unitId);
+      list.append(el("li", { class: "none-now" }, `no action of ${unitId}'s own now`
+        + (u && u.joined ? ` (joined to ${u.joined}: select it for the actions they take together)` : "")));
+    }
+    if (ending) {  // why the phase cannot end yet (a close combat to fight...), with its rule, rather than no button
+      const li = el("li", { class: "end-phase-refused", "data-do": "end_phase" }, `end the phase: not yet: ${ending.reason} `);
+      li.append(ruleChips(ending.rules, all.clauses));
+      list.append(li);
     }
   } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
 }
@@ -433,6 +451,17 @@ function diceChoice() {
   return seed === "" ? {} : { seed: Number(seed) };
 }
 
+// An action's events in the one message line: a fight's dozens (every Initiative step, roll and save) are cut to how it
+// began and how it ended, so the line does not push the table off the screen; the log holds each with its rules.
+const EVENTS_SAID = 4;
+
+function eventsSaid(events, action) {
+  const said = events.map((e) => e.message);
+  if (!said.length) return JSON.stringify(action);
+  if (said.length <= EVENTS_SAID) return said.join("; ");
+  return `${said.slice(0, 2).join("; ")}; ...; ${said[said.length - 1]} (${said.length} events: the log has each, with its rules)`;
+}
+
 async function play(action) {
   let dice;
   try { dice = diceChoice(); } catch (e) { say(e.message); return; }
@@ -440,9 +469,10 @@ async function play(action) {
   try {
     const answer = await api("POST", tablePath("/play"), { actions: [action], ...dice });
     clearProposal();
+    tableChanged();
     show(answer.table);
     const seed = answer.result.seed === null ? "typed-in dice" : `seed ${answer.result.seed}`;
-    say(`applied (${seed}): ${answer.result.log[0].events.map((e) => e.message).join("; ") || JSON.stringify(action)}`
+    say(`applied (${seed}): ${eventsSaid(answer.result.log[0].events, action)}`
       + (answer.result.unused_dice ? `; ${answer.result.unused_dice} typed-in ${answer.result.unused_dice === 1 ? "die" : "dice"} `
         + `not used: ${answer.result.unused_faces.join(", ")}` : ""), "info");
   } catch (e) {
@@ -453,13 +483,33 @@ async function play(action) {
 
 async function undo() {
   try {
-    show(await api("POST", tablePath("/undo")));
+    const answer = await api("POST", tablePath("/undo"));
+    show(answer);
     clearProposal();
-    say("undone", "info");
+    tableChanged();
+    say(`undone: ${JSON.stringify(answer.undone)}`, "info");
   } catch (e) { say(e.message); }
 }
 
 // ---------------------------------------------------------------- jobs: odds, simulate --
+// A job whose answer the page will not show (another asked for, or the table changed under it) is cancelled on the
+// server: left running, it would take a core from every later question for an answer nobody sees.
+function dropJob() {
+  const id = ui.job;
+  if (!id) return;
+  ui.job = null;
+  $("progress").hidden = true;
+  api("DELETE", `/api/jobs/${id}`).catch(() => {});
+}
+
+// The table changed (an action applied or undone, a table opened): odds and a simulation of it as it stood are no
+// longer its answers, so they go, and a job still working on them is cancelled.
+function tableChanged() {
+  dropJob();
+  $("odds").replaceChildren();
+  $("simulation").replaceChildren();
+}
+
 async function followJob(job, render) {
   ui.job = job.id;
   $("progress").hidden = false;
@@ -479,12 +529,22 @@ async function followJob(job, render) {
 }
 
 async function startOdds(action) {
+  dropJob();
   $("odds").replaceChildren();
   try {
     const job = await api("POST", tablePath("/odds"), { action, runs: Number($("odds-runs").value),
       max_branches: Number($("odds-max").value) });
     await followJob(job, renderOdds);
   } catch (e) { showRefusal(action, e.message, e.data); say(e.message); }
+}
+
+const LONG_FRACTION = 15;  // characters: 12345/1679616 is read at a glance, 1203558558845636611/18855585640698016 is not
+
+// An outcome naming a unit's status ("spearmen: no_charge") in a player's words, for hover; other outcomes as they are.
+function outcomeWords(label) {
+  const m = /^(.+): (\w+)$/.exec(label);
+  const known = m && ui.view.statuses.find((s) => s.id === m[2]);
+  return known ? `${m[1]}: ${known.words}` : label;
 }
 
 function renderOdds(answer) {
@@ -497,9 +557,12 @@ function renderOdds(answer) {
   const table = el("table", { class: "odds" });
   for (const [name, p] of Object.entries(result.rows)) {
     const tr = el("tr", { "data-row": name });
-    tr.append(el("td", {}, name));
-    const text = typeof p === "object" ? `~${p.estimate.toFixed(4)} (95% CI ${p.ci95[0].toFixed(4)}-${p.ci95[1].toFixed(4)})` : p;
-    tr.append(el("td", { class: "p", "data-p": typeof p === "object" ? JSON.stringify(p) : p }, text));
+    tr.append(el("td", { title: outcomeWords(name) }, name));
+    // an exact fraction of more digits than anyone reads is kept whole on hover; the percentage beside it is its value
+    const long = typeof p !== "object" && p.length > LONG_FRACTION;
+    const text = typeof p === "object" ? `~${p.estimate.toFixed(4)} (95% CI ${p.ci95[0].toFixed(4)}-${p.ci95[1].toFixed(4)})`
+      : long ? "exact (hover for the fraction)" : p;
+    tr.append(el("td", { class: "p", "data-p": typeof p === "object" ? JSON.stringify(p) : p, title: long ? p : undefined }, text));
     tr.append(el("td", { class: "p" }, `${(fractionValue(p) * 100).toFixed(2)}%`));
     const cell = el("td", { class: "barcell" });
     cell.append(el("span", { class: "bar", style: `width:${(fractionValue(p) * 100).toFixed(2)}%` }));
@@ -514,6 +577,7 @@ function renderOdds(answer) {
 }
 
 async function simulate() {
+  dropJob();
   const box = $("simulation");
   box.replaceChildren();
   try {
@@ -535,7 +599,7 @@ async function simulate() {
         // as simulate's table says it: a flag (a value of null) is its name alone, not "= null"
         const label = row.value === null ? row.outcome : `${row.outcome} = ${row.value}`;
         const tr = el("tr", { "data-row": label });
-        tr.append(el("td", {}, label));
+        tr.append(el("td", { title: outcomeWords(label) }, label));
         tr.append(el("td", { class: "p" }, `${(row.probability * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, `${(row.ci95[0] * 100).toFixed(2)}-${(row.ci95[1] * 100).toFixed(2)}%`));
         tr.append(el("td", { class: "p" }, row.exact !== null ? `exact ${row.exact}` : ""));
@@ -671,8 +735,23 @@ async function onPointerUp(evt) {
 
 // ---------------------------------------------------------------- the scenario form --
 const UNIT_TYPES = ["infantry", "jump_infantry", "cavalry", "bike", "monstrous_creature", "vehicle"];
-const STATUSES = ["falling_back", "pinned", "locked", "fleeing", "engaged", "shaken", "moved", "marched", "shot",
-  "assaulted", "used_power", "charged", "fought", "halted", "no_charge"];
+
+// A unit's statuses as boxes to tick, each in a player's words (the statuses this game reads, from the server).
+function statusPicker(path, current) {
+  const wrap = el("div", { class: "field status-field" });
+  const box = el("details", { "data-path": path, "data-kind": "statuses" });
+  box.append(el("summary", {}, `status: ${current.map((s) => statusOf(s).words).join("; ") || "none"}`));
+  const known = ui.view.statuses.map((s) => s.id);
+  for (const id of [...known, ...current.filter((s) => !known.includes(s))]) {
+    const label = el("label", { class: "status-choice", title: id });
+    const tick = el("input", { type: "checkbox", value: id });
+    tick.checked = current.includes(id);
+    label.append(tick, document.createTextNode(` ${statusOf(id).words}`));
+    box.append(label);
+  }
+  wrap.append(box, el("span", { class: "field-error", "data-error-for": path }));
+  return wrap;
+}
 
 function field(label, path, value, attrs) {
   const wrap = el("label", { class: "field" }, `${label} `);
@@ -703,7 +782,7 @@ async function openEditor() {
         const tl = el("label", {}, "type "); tl.append(type, el("span", { class: "field-error", "data-error-for": `${where}.type` }));
         fs.append(field("id", `${where}.id`, u.id), tl,
           field("rules", `${where}.rules`, (u.rules || []).join(", "), { title: "comma-separated" }),
-          field("status", `${where}.status`, (u.status || []).join(", "), { title: `comma-separated: ${STATUSES.join(", ")}` }));
+          statusPicker(`${where}.status`, u.status || []));
         (u.models || []).forEach((m, j) => {
           const mw = `${where}.models[${j}]`;
           const row = el("div", { class: "model-row" });
@@ -732,7 +811,7 @@ function setPath(data, path, value) {
 
 function readField(path, raw) {
   const last = path.split(".").pop();
-  if (last === "rules" || last === "status") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (last === "rules") return raw.split(",").map((s) => s.trim()).filter(Boolean);
   if (last === "turn" || last === "wounds_taken") return raw.trim() === "" ? raw : Number(raw);
   if (last === "base") { try { return JSON.parse(raw); } catch (e) { return raw; } }
   if (last === "at") {
@@ -746,14 +825,18 @@ async function saveEditor() {
   const data = JSON.parse(JSON.stringify(ui.editing));
   for (const node of document.querySelectorAll("#edit-fields [data-path]")) {
     node.classList.remove("bad");
-    setPath(data, node.dataset.path, readField(node.dataset.path, node.value));
+    const value = node.dataset.kind === "statuses"
+      ? [...node.querySelectorAll("input:checked")].map((tick) => tick.value) : readField(node.dataset.path, node.value);
+    setPath(data, node.dataset.path, value);
   }
   for (const span of document.querySelectorAll("#edit-fields .field-error")) span.textContent = "";
   $("edit-error").textContent = "";
+  const played = ui.view.can_undo;  // the new table starts from the edited state: what was played is not carried
   try {
     const view = await openTable({ scenario: data, filename: ui.view.name });
     $("editor").close();
-    sayNotes(view, "edits applied: a new table from the edited scenario");
+    sayNotes(view, "edits applied: a new table from the edited scenario"
+      + (played ? " (Undo and Download game start from here: download the game before editing to keep it)" : ""));
   } catch (e) {
     const path = e.data && e.data.field;
     let input = path ? document.querySelector(`#edit-fields [data-path="${CSS.escape(path)}"]`) : null;
@@ -769,6 +852,7 @@ async function saveEditor() {
       input.classList.add("bad");
       const span = input.parentElement.querySelector(".field-error");
       span.textContent = e.message;
+      if (input.dataset.kind === "statuses") input.open = true;
       input.focus();
     } else {
       $("edit-error").textContent = e.message;
@@ -781,14 +865,18 @@ async function upload(evt) {
   const file = evt.target.files[0];
   if (!file) return;
   const text = await file.text();
-  try { sayNotes(await openTable({ text, filename: file.name }), `opened ${file.name}`); } catch (e) { /* shown */ }
+  try {
+    const view = await openTable({ text, filename: file.name });
+    sayNotes(view, `opened ${file.name}${view.record_said ? `: ${view.record_said}` : ""}`);
+  } catch (e) { /* shown */ }
   evt.target.value = "";
 }
 
-// Fetch the scenario before saving it, so that a refusal (a table the server lost) is said, not dropped by the browser.
+// Fetch the scenario (or the game as played: with record=true) before saving it, so that a refusal (a table the server
+// lost) is said, not dropped by the browser.
 async function download(evt) {
   evt.preventDefault();
-  const path = tablePath("/scenario?format=yaml&download=true");
+  const path = tablePath(`/scenario?format=yaml&download=true${evt.currentTarget.id === "download-game" ? "&record=true" : ""}`);
   try {
     const response = await fetch(path);
     if (!response.ok) throw await failure(response, path);
@@ -814,6 +902,7 @@ async function start() {
   $("open-demo").onclick = () => openTable({ demo: $("demo-select").value });
   $("upload").onchange = upload;
   $("download").onclick = download;
+  $("download-game").onclick = download;
   $("whole-table").onchange = draw;
   $("undo").onclick = undo;
   $("cancel").onclick = cancelJob;
@@ -836,7 +925,7 @@ async function start() {
     if (wanted) {  // a table opened already (serve's link): its notes are said as a load's are
       const view = await api("GET", `/api/tables/${encodeURIComponent(wanted)}`);
       show(view);
-      sayNotes(view, "");
+      sayNotes(view, view.record_said);
     } else { await openTable({ demo: demos[0] }); }
   } catch (e) {
     await openTable({ demo: demos[0] });
