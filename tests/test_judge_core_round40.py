@@ -316,8 +316,6 @@ def test_bad_input_to_every_odds_query_is_one_line(argv: list[str], named: str,
     assert named in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="round 40: a characteristic written 1_0, 1e1 or with another script's digits "
-                                      "was read as a number (core.profile.dash)")
 @pytest.mark.rule("core.profile.dash", "core.test.characteristic", "core.test.leadership")
 @pytest.mark.parametrize("argv, named", [
     (["test", "1_0"], "VALUE"), (["test", "1e1"], "VALUE"), (["test", "\u0667"], "VALUE"),
