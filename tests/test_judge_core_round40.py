@@ -332,8 +332,6 @@ def test_a_characteristic_on_the_command_line_is_written_as_a_profile_prints_it(
     assert named in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="round 40: the library's odds took a fraction of a wound, a save of 2.5+ and "
-                                      "the text 'no' as a re-roll without a word")
 @pytest.mark.rule("core.test.characteristic", "core.zero.w", "40k3.psyker.test")
 @pytest.mark.parametrize("call, named", [
     (lambda: odds.test_odds(5, "no"), "reroll_failed"),
