@@ -351,8 +351,6 @@ def test_the_library_s_odds_refuse_a_wrong_kind_of_number(call: Any, named: str)
     assert named in str(caught.value) and len(str(caught.value).splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="round 40: 'unmodified' took \"yes\" and 1 as true, a modifier's text value "
-                                      "took 1_0, 1e400 and other scripts' digits (core.value.used)")
 @pytest.mark.rule("core.value.used", "core.value.unmodified")
 @pytest.mark.parametrize("extra, field", [
     ({"unmodified": "yes"}, "unmodified"), ({"unmodified": 1}, "unmodified"),
