@@ -256,8 +256,6 @@ def _with_general() -> Game:
     return Game(state_from_data(data))
 
 
-@pytest.mark.xfail(strict=True, reason="round 40: an unmodified Leadership test took the General's Leadership, a "
-                                      "borrowed (used) value (core.value.unmodified)")
 @pytest.mark.rule("core.value.unmodified", "core.value.used", "core.test.leadership-choice")
 def test_t9a_an_unmodified_leadership_test_borrows_no_general_s_leadership() -> None:
     """Seed 004: the unmodified value is the one in the model's profile; a value borrowed from another model is a
@@ -276,7 +274,6 @@ def test_t9a_an_unmodified_leadership_test_borrows_no_general_s_leadership() -> 
     refused_unchanged(g, take("spears", "Ld", unmodified=True, leadership=10), "core.test.leadership-choice")
 
 
-@pytest.mark.xfail(strict=True, reason="round 40: an unmodified Leadership test cited no core.value.unmodified")
 @pytest.mark.rule("core.value.unmodified")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_an_unmodified_leadership_test_cites_the_unmodified_value(ruleset: str) -> None:
