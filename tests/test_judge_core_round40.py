@@ -1,7 +1,57 @@
 """A judge's cases for the shared core rules (seed 004), round 40: one test through every door, several characters,
 the unmodified Leadership, and bad input to the odds.
 
-(The module docstring is completed when the round's fixes are in.)
+Cases (exact odds against icepool and brute force over the faces, compared with ==):
+1. a characteristic test and a Leadership test of every value 0..10 give one answer through ``odds test`` /
+   ``odds leadership --json``, ``odds.test_odds`` / ``odds.leadership_odds`` and a game's test (40k3, 40k4, t9a);
+2. a re-rolled test: ``odds test --reroll-failed`` and The 9th Age's Battle Standard re-roll through the game;
+3. values pushed over 10 and under 0 in each ruleset: a natural 6 still fails 10, a 1 does not pass 0;
+4. a Leadership of '-' never passes (Leadership, not Morale), raised by 2 it passes on a double 1 (each ruleset);
+5. the Leadership of a unit with two characters: 40k3 and 40k4 (the characters' values; the squad's own refused),
+   The 9th Age (any model's value; Initiative on the highest in the unit);
+6. the unmodified Leadership: The 9th Age's General lends none, and the ruling and event cite core.value.unmodified;
+7. bad input to every ``odds`` query (out of range, wrong kind, missing), characteristics written otherwise than a
+   profile prints them, the library's odds given a wrong kind of number, a test action's fields: one line naming
+   the argument or field, exit status 2, no traceback.
+
+Found wrong (each first written as an xfail(strict=True) test):
+- a unit with two characters joined (40k3, 40k4): the higher character's Leadership was forced and the player's pick
+  of the other character's refused (core.test.leadership-choice with 40k3.char.leadership / 40k4.char.leadership),
+  though 4th edition let him pick a lone character's lower value;
+- an unmodified Leadership test in The 9th Age took the General's Leadership lent by Commanding Presence, a borrowed
+  (used) value (core.value.unmodified, core.value.used); in every ruleset its ruling and event cited nothing of
+  core.value.unmodified (round 36 left it);
+- the odds commands read a characteristic written ``1_0`` or ``1e1`` as 10 and an Arabic-Indic seven as 7 (Python's
+  int), where a profile line refuses them (core.profile.dash); ``odds psychic --wounds`` alike;
+- the library's odds: ``psychic_odds`` with 1.5 wounds said no psyker is ever slain and with a 2.5+ invulnerable
+  save took none; ``test_odds(5, "no")`` re-rolled; ``AttackQuery`` with a fraction of an attack or of a roll ended
+  in a TypeError;
+- a test action's ``unmodified`` took "yes" and 1 as true; a modifier's text value took ``1_0``, ``1e400`` and other
+  scripts' digits (core.value.used).
+
+Fixed (round 40), each xfail mark removed: ``rulesets.base.characters_pick`` (the player's pick among the characters'
+values, the highest by default; a value none has refused citing the character rule and core.test.leadership-choice),
+used by ``Warhammer40k3.unit_leadership`` and ``Warhammer40k4.unit_leadership`` (the characters superior to the unit);
+``t9a_turn._tested_leadership`` offers no General's value to an unmodified test and
+``Ruleset._modified_leadership`` names the value "unmodified" citing core.value.unmodified;
+``commands.args.characteristic`` reads plain digits only (and a '-' below its range is refused; ``--wounds`` uses it);
+``odds.test_odds``, ``odds.psychic_odds``, ``odds.check_roll_needed`` and ``odds.AttackQuery`` refuse what is not
+a whole number (a bool for the re-roll); ``actions.TakeTest.unmodified`` is a StrictBool and
+``actions.TestModifier`` reads a text value in plain ASCII digits.
+Decisions (src/herohammer/data/rules.yaml): core.test.leadership-choice amended (several characters: the player's
+pick among their values); core.value.unmodified added (no modifier, no borrowed value; cited for Leadership too);
+core.profile.dash and core.value.used amended (plain digits on the command line and in a modifier's text).
+Book entries: core-two-characters-the-player-picks-either-s-leadership, core-an-unmodified-leadership-borrows-no-
+general-s.
+
+Considered and left: no clause gives a Leadership test 3D6 or "two dice, discard the highest" (The 9th Age's
+Cold-Blooded is no seed's and the engine does not model it): every Leadership test is 2D6, asserted above. The
+9th Age's other true/false action fields (``march``, ``fly`` on a move, a join or a leave) still take 1 and "yes"
+as true, as ``unmodified`` did; they are the 40k and 9th Age owners' (a charge's ``fly`` is already strict). A
+character shamed by a refused Duel counts Leadership 0 also in an unmodified test: the Duel's rule sets it, and the
+texts do not say whether that is a modifier. ``whole_number`` still takes ``100_000`` and ``1e5`` for run counts, on
+purpose (a characteristic no longer goes through it unchecked). ``odds leadership`` takes no modifier and no
+re-roll; the test action does, through ``odds action``.
 """
 
 from __future__ import annotations
