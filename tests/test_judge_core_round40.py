@@ -262,6 +262,8 @@ def test_a_unit_with_two_characters_tests_on_the_highest_and_refuses_the_squad_s
     refused_unchanged(g, take("u", "Ld", leadership=8), CHAR_LD[ruleset])
 
 
+@pytest.mark.xfail(strict=True, reason="round 40: a unit of two characters refused the player's pick of the other "
+                                      "character's Leadership (core.test.leadership-choice)")
 @pytest.mark.rule("core.test.leadership-choice", "40k3.char.leadership", "40k4.char.leadership")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_the_player_picks_among_the_characters_leadership(ruleset: str) -> None:

@@ -172,26 +172,6 @@ class LeadershipRuling:
     source: str
 
 
-@implements("core.test.leadership-choice")
-def characters_pick(characters: Sequence[LeadershipSource], chosen: int | None, rule: str,
-                    refusal: str) -> LeadershipRuling:
-    """Return the Leadership a unit tests on when an edition's character rule (``rule``) gives it its characters':
-    the player's pick among them (core.test.leadership-choice), the highest by default.
-
-    With two characters joined, both values are "the character's": seed 004 leaves the pick among a unit's several
-    values to the player, and the character rule only narrows the values (judge round 40 (core): the higher was
-    forced and the other character's refused).  ``refusal`` begins the words of a value none of them has.
-    """
-    values = sorted({c.leadership for c in characters})
-    value = max(values) if chosen is None else chosen
-    if value not in values:
-        several = len(values) > 1
-        listed = f"{', '.join(map(str, values[:-1]))} or {values[-1]} (the player's pick)" if several else str(values[0])
-        raise IllegalActionError(f"{refusal} {listed}, not {chosen}",
-                                 [rule, *(["core.test.leadership-choice"] if several else [])])
-    return LeadershipRuling(value, rule, next(c.name for c in characters if c.leadership == value))
-
-
 class Ruleset:
     """Hold the rules shared by every game; subclasses override hooks for their seed."""
 

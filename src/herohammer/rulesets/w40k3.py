@@ -18,14 +18,14 @@ from .. import movement
 from ..actions import Action, Assault, EndPhase, Fight, Join, Leave, Manifest, Move, Regroup, Shoot
 from ..catalogue import implements
 from ..dice import Dice, Highest, Reroll, enumerate_outcomes
+from ..errors import IllegalActionError
 from ..powers import bundled_powers
 from ..psychic import PsychicResult, psychic_test
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
-from .base import (LeadershipRuling, LeadershipSource, Resolution, Ruleset, characters_pick, model_name_clash,
-                   places_as_ruled)
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
 from .w40k_hooks import COHERENCY_WORDS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
@@ -254,13 +254,17 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     @implements("40k3.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
-        """Use the character's Leadership for every test of its unit, even where it is lower (of several characters,
-        the player's pick, ``characters_pick``)."""
+        """Use the character's Leadership for every test of its unit, even where it is lower."""
         characters = [s for s in sources if s.is_character]
         if not characters:
             return super().unit_leadership(sources, chosen)
-        return characters_pick(characters, chosen, "40k3.char.leadership",
-                               "a unit with a character tests on the character's Leadership")
+        best = max(characters, key=lambda s: s.leadership)
+        if chosen is not None and chosen != best.leadership:
+            raise IllegalActionError(
+                f"a unit with a character tests on the character's Leadership {best.leadership}, not {chosen}",
+                ["40k3.char.leadership"],
+            )
+        return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name)
 
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:

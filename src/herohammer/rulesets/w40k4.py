@@ -16,6 +16,7 @@ from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, leadership_test
 from ..dice import Dice
+from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
 from ..rulings import Event, Ruling
@@ -23,7 +24,7 @@ from ..state import GameState
 from ..units import Model, Status, Unit, UnitType
 from ..values import evolve
 from ..weapons import Weapon
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, characters_pick, rule_key, rule_keys
+from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_key, rule_keys
 from .w40k3 import Warhammer40k3
 from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES, UNSLOWED_TYPES, bars_assault
 from .w40k_morale import MORALE_FRACTION, original_strength
@@ -432,14 +433,18 @@ class Warhammer40k4(Warhammer40k3):
 
     @implements("40k4.char.leadership")
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
-        """Use the character's Leadership if it is higher than the unit's (of several such characters, the player's
-        pick, ``characters_pick``); else the shared rule."""
+        """Use the character's Leadership if it is higher than the unit's; else the shared rule."""
+        characters = [s for s in sources if s.is_character]
         troops = [s for s in sources if not s.is_character]
-        unit_best = max((s.leadership for s in troops), default=None)
-        superior = [s for s in sources if s.is_character and unit_best is not None and s.leadership > unit_best]
-        if superior:
-            return characters_pick(superior, chosen, "40k4.char.leadership",
-                                   "the character's Leadership is superior to the unit's, so the test uses it:")
+        if characters and troops:
+            best = max(characters, key=lambda s: s.leadership)
+            if best.leadership > max(s.leadership for s in troops):
+                if chosen not in (None, best.leadership):
+                    raise IllegalActionError(
+                        f"the character's Leadership {best.leadership} is superior to the unit's, so the test "
+                        f"uses it, not {chosen}", ["40k4.char.leadership"],
+                    )
+                return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name)
         return Ruleset.unit_leadership(self, sources, chosen)
 
     @implements("published.regroup")
