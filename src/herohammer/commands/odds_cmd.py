@@ -48,7 +48,7 @@ def register(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--toughness", type=characteristic("--toughness"), default=None,
                    help="the psyker's Toughness against 3rd edition Perils' Strength D6 hit (default 4; 4th: no part; "
                         "'-' is 0)")
-    p.add_argument("--wounds", type=whole_number("--wounds", 1, 10), default=1,
+    p.add_argument("--wounds", type=characteristic("--wounds", 1, 10), default=1,
                    help="the psyker's Wounds, 1..10 (default 1): the odds that Perils slays it")
     p.add_argument("--inv", type=roll_needed("--inv"), default=None,
                    help="the psyker's invulnerable save, e.g. 4+ (4th edition Perils allows it; 3rd none)")

@@ -688,7 +688,13 @@ class Ruleset:
 
     def _modified_leadership(self, state: GameState, unit_id: str, kind: LeadershipTestKind, value: int,
                              action: TakeTest) -> tuple[int, tuple[str, ...], str]:
-        """Apply a Leadership test's modifiers (core.value.used); a Stubborn unit ignores the negative ones."""
+        """Apply a Leadership test's modifiers (core.value.used); a Stubborn unit ignores the negative ones.
+
+        A test of the unmodified value (which takes no modifiers) is told so and cites core.value.unmodified, as a
+        characteristic test's is (judge round 40 (core): its ruling and event cited nothing of it).
+        """
+        if action.unmodified:
+            return value, ("core.value.unmodified",), ", unmodified"
         if not action.modifiers:
             return value, (), ""
         mods = [_modifier(Characteristic.LD, m.kind, m.value, m.source) for m in action.modifiers]

@@ -94,18 +94,22 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
             return None
         return f"Rally Around the Flag ({bearer.name}, the Battle Standard Bearer) [{BATTLE_STANDARD}]", (BATTLE_STANDARD,)
 
-    @implements("core.test.leadership-choice", "t9a.join.part-of-unit", GENERAL, "published.t9a-duel")
+    @implements("core.test.leadership-choice", "t9a.join.part-of-unit", GENERAL, "published.t9a-duel",
+                "core.value.unmodified")
     def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
         """Return the Leadership a unit's Leadership test (the test action) is taken on, as its Discipline tests are.
 
         A character in a unit tests with it (t9a.join.part-of-unit); the unit's player picks among its models' values
         (the highest by default) and the General's within 12" (Commanding Presence, as a Panic, Break or Rally test
-        reads it); a character shamed by a refused Duel counts 0 (published.t9a-duel).
+        reads it); a character shamed by a refused Duel counts 0 (published.t9a-duel).  A test of the unmodified
+        value takes the unit's own: the General's is borrowed, a used value (core.value.used), not one of the unit's
+        profiles (core.value.unmodified; judge round 40 (core): it was taken).
         """
         host = current(state, state.unit(action.unit).joined or action.unit)
         own = [LeadershipSource(m.name, 0 if u.has(Status.DUEL_REFUSED) else m.profile.ld, u.is_character)
                for u in members(state, host.id) for m in u.models]
-        near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
+        near = [] if action.unmodified else \
+            [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
         ld = self.unit_leadership([*own, *near], action.leadership)
         if near and not any(s.name == ld.source for s in own):
             return LeadershipRuling(ld.value, GENERAL, f"{ld.source}, the General within 12\"")
