@@ -47,8 +47,8 @@ now stated. In 4th edition a lone character's Leadership below the unit's stays 
 pick (the edition's rule does not apply, the shared one does). No clause gives a Leadership test 3D6 or "two dice,
 discard the highest" (The 9th Age's Cold-Blooded is no seed's and the engine does not model it): every Leadership
 test is 2D6, asserted above. The
-9th Age's other true/false action fields (``march``, ``fly`` on a move, a join or a leave) still take 1 and "yes"
-as true, as ``unmodified`` did; they are the 40k and 9th Age owners' (a charge's ``fly`` is already strict). A
+other true/false action fields (``march``, ``fly`` on a move, a join or a leave) took 1 and "yes" as true, as
+``unmodified`` did: made strict by the lead after the round, tested last here (a charge's ``fly`` already was). A
 character shamed by a refused Duel counts Leadership 0 also in an unmodified test: the Duel's rule sets it, and the
 texts do not say whether that is a modifier. ``whole_number`` still takes ``100_000`` and ``1e5`` for run counts, on
 purpose (a characteristic no longer goes through it unchecked). ``odds leadership`` takes no modifier and no
@@ -69,6 +69,7 @@ from icepool import d6
 
 from herohammer import odds
 from herohammer.action_odds import action_odds
+from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice
 from herohammer.errors import HerohammerError, IllegalActionError
 from herohammer.game import Game
@@ -404,3 +405,19 @@ def test_a_test_s_fields_are_read_as_written(extra: dict[str, Any], field: str,
     action = json.dumps(take("tactical", "I", **extra))
     err = one_line(*run(["odds", "action", str(EXAMPLE), "--action", action], capsys))
     assert field in err
+
+
+@pytest.mark.parametrize("action, field", [
+    ({"do": "move", "unit": "u", "to": [[1, 1]], "march": "yes"}, "march"),
+    ({"do": "move", "unit": "u", "to": [[1, 1]], "march": 1}, "march"),
+    ({"do": "move", "unit": "u", "to": [[1, 1]], "fly": "yes"}, "fly"),
+    ({"do": "join", "character": "c", "unit": "u", "fly": 1}, "fly"),
+    ({"do": "leave", "character": "c", "to": [1, 1], "fly": "no"}, "fly"),
+])
+def test_every_true_false_field_of_an_action_takes_true_or_false_only(action: dict[str, Any], field: str) -> None:
+    """A move's ``march`` and a move's, join's or leave's ``fly`` took 1 and "yes" (and "no") as true, as the test's
+    ``unmodified`` did (lead, after this round): each is refused naming the field, as a charge's ``fly`` was."""
+    with pytest.raises(HerohammerError) as caught:
+        parse_action(action)
+    assert field in str(caught.value) and len(str(caught.value).splitlines()) == 1
+    assert parse_action({**action, field: True}).to_json()[field] is True

@@ -80,7 +80,7 @@ class Join(_Action):
     to: Point | None = None
     rank_choice: Literal["widen", "second_rank"] | None = None  # t9a.join.single-rank
     position: Count | None = None  # t9a: which front-rank file to take
-    fly: bool = False  # t9a: join by a Flying Movement (published.t9a-fly): its rates, over other units
+    fly: StrictBool = False  # t9a: join by a Flying Movement (published.t9a-fly): its rates, over other units
 
 
 class Leave(_Action):
@@ -89,7 +89,7 @@ class Leave(_Action):
     do: Literal["leave"]
     character: str
     to: Point
-    fly: bool = False
+    fly: StrictBool = False
 
 
 class Move(_Action):
@@ -98,8 +98,8 @@ class Move(_Action):
     do: Literal["move"]
     unit: str
     to: tuple[Point, ...]
-    march: bool = False
-    fly: bool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
+    march: StrictBool = False
+    fly: StrictBool = False  # t9a: Flying Movement (every model has Fly); 40k units with Fly pass over models anyway
     wheel: Number | None = Field(default=None, ge=-180, le=180)  # t9a: degrees to wheel before moving straight (positive turns left)
 
 
