@@ -26,6 +26,7 @@ from xml.etree.ElementTree import Element, ParseError
 
 from . import guards
 from .battlescribe_modifiers import modified
+from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
 from .errors import HerohammerError
@@ -200,10 +201,6 @@ def ruleset_for(game: str) -> str | None:
 
 
 # == reading files safely ========================================================================
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
 def read_xml(path: str | Path) -> Element:
     """Read a BattleScribe file (zipped or not) into its root element, safely, or fail naming the file."""
     p = Path(path)
@@ -229,7 +226,7 @@ def read_xml(path: str | Path) -> Element:
                                     ".cat, .gst or .ros file (or .catz, .gstz, .rosz) as BattleScribe saves it; a "
                                     "scenario names its catalogues under catalogues:") from None
         raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
-    kind = _local(root.tag)
+    kind = local_name(root.tag)
     if kind not in ROOTS:
         raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
     return root
@@ -252,16 +249,6 @@ def _unzip(p: Path, raw: bytes) -> bytes:
     if len(data) > MAX_BYTES:
         raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
     return data
-
-
-def _children(el: Element, *path: str) -> Iterator[Element]:
-    """Yield the elements under ``el`` along a path of local names (namespace-blind)."""
-    if not path:
-        yield el
-        return
-    for child in el:
-        if _local(child.tag) == path[0]:
-            yield from _children(child, *path[1:])
 
 
 def _index(roots: Iterable[Element]) -> dict[str, Element]:
@@ -302,7 +289,7 @@ def _linked_catalogues(p: Path, root: Element) -> list[Element]:
     seen = {root.get("id", "")}
     queue = [root]
     while queue and len(found) < MAX_DEPTH:
-        for link in _children(queue.pop(0), "catalogueLinks", "catalogueLink"):
+        for link in children(queue.pop(0), "catalogueLinks", "catalogueLink"):
             target = link.get("targetId", "")
             if target and target not in seen and (other := _beside(p, target, ("*.cat", "*.catz"))) is not None:
                 seen.add(target)
@@ -315,12 +302,12 @@ def _check_links(p: Path, root: Element, index: dict[str, Element], system_found
     """Refuse a catalogue whose links lead nowhere: what they link (a rule, a profile, a unit's models) would be
     left out without a word, a Librarian read as no character.  Name the first such link and where it points."""
     for el in root.iter():
-        if _local(el.tag) not in ("infoLink", "entryLink"):
+        if local_name(el.tag) not in ("infoLink", "entryLink"):
             continue
         target = el.get("targetId", "")
         if not target or target in index:
             continue
-        link = f"<{_local(el.tag)} name={el.get('name', '')!r} targetId={target!r}>"
+        link = f"<{local_name(el.tag)} name={el.get('name', '')!r} targetId={target!r}>"
         wanted = root.get("gameSystemId", "")
         if wanted and not system_found:
             raise BattleScribeError(p, f"{link} leads to nothing in this file, and its game system "
@@ -328,7 +315,7 @@ def _check_links(p: Path, root: Element, index: dict[str, Element], system_found
                                     "where catalogues keep shared rules and profiles, is not beside it: put its .gst "
                                     "file in the same folder")
         linked = [link_el.get("name", "") or link_el.get("targetId", "")
-                  for link_el in _children(root, "catalogueLinks", "catalogueLink")]
+                  for link_el in children(root, "catalogueLinks", "catalogueLink")]
         also = (f", nor in the catalogues it links ({', '.join(linked)}) or the ones those link, found beside it"
                 if linked else "")
         raise BattleScribeError(p, f"{link} leads to nothing in this file or its game system{also}: the data is "
@@ -338,7 +325,7 @@ def _check_links(p: Path, root: Element, index: dict[str, Element], system_found
 # == profiles ====================================================================================
 def _characteristics(profile: Element) -> tuple[tuple[str, str], ...]:
     return tuple((c.get("name", "").strip(), (c.text or "").strip())
-                 for c in _children(profile, "characteristics", "characteristic"))
+                 for c in children(profile, "characteristics", "characteristic"))
 
 
 def _number(text: str) -> str:
@@ -597,18 +584,18 @@ class _Reader:
         """
         if depth > MAX_DEPTH:
             return
-        if _local(entry.tag) == "selection":
+        if local_name(entry.tag) == "selection":
             held = _count(entry)
             self.add_points(entry, found)
             if entry.get("type") == "model":
                 owner = len(found.owners)
                 found.owners.append(_Owner(entry.get("name", "?").strip(), entry.get("id", ""), held))
-        for prof in _children(entry, "profiles", "profile"):
+        for prof in children(entry, "profiles", "profile"):
             found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""),
                                         self._chars(prof, (prof,), found), count, owner, held))
-        for rule in _children(entry, "rules", "rule"):
+        for rule in children(entry, "rules", "rule"):
             found.rules.append(rule.get("name", "").strip())
-        for link in _children(entry, "infoLinks", "infoLink"):
+        for link in children(entry, "infoLinks", "infoLink"):
             target = self.resolve(link)
             kind = link.get("type", "")
             if target is None:
@@ -618,7 +605,7 @@ class _Reader:
                                             self._chars(target, (target, link), found), count, owner, held))
             elif kind == "rule":
                 found.rules.append(str(link.get("name") or target.get("name", "")).strip())
-        for cat in (*_children(entry, "categoryLinks", "categoryLink"), *_children(entry, "categories", "category")):
+        for cat in (*children(entry, "categoryLinks", "categoryLink"), *children(entry, "categories", "category")):
             target = self.resolve(cat)
             if target is None:
                 target = self.index.get(cat.get("entryId", ""))
@@ -630,7 +617,7 @@ class _Reader:
         """Add a roster selection's points (its ``pts`` cost: BattleScribe writes each selection's own, for all of its
         ``number``; the roster's own is its total) to what ``found`` has; a cost that is not a number leaves the
         points unsaid, with a note."""
-        for cost in _children(selection, "costs", "cost"):
+        for cost in children(selection, "costs", "cost"):
             if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
                 continue
             value = cost.get("value", "").strip()
@@ -648,30 +635,30 @@ class _Reader:
         return chars
 
     def _child_entries(self, entry: Element) -> Iterator[Element]:
-        yield from (c for c in _children(entry, "selections", "selection")  # a roster: what was chosen
+        yield from (c for c in children(entry, "selections", "selection")  # a roster: what was chosen
                     if id(c) not in self.apart)
-        for child in _children(entry, "selectionEntries", "selectionEntry"):
+        for child in children(entry, "selectionEntries", "selectionEntry"):
             if _included(child):
                 yield child
-        for group in _children(entry, "selectionEntryGroups", "selectionEntryGroup"):
+        for group in children(entry, "selectionEntryGroups", "selectionEntryGroup"):
             default = group.get("defaultSelectionEntryId")
-            for child in _children(group, "selectionEntries", "selectionEntry"):
+            for child in children(group, "selectionEntries", "selectionEntry"):
                 if _included(child) or child.get("id") == default:
                     yield child
-            for link in _children(group, "entryLinks", "entryLink"):
+            for link in children(group, "entryLinks", "entryLink"):
                 target = self.resolve(link)
                 if target is not None and (_included(link) or link.get("id") == default):
                     yield target
-        for link in _children(entry, "entryLinks", "entryLink"):
+        for link in children(entry, "entryLinks", "entryLink"):
             target = self.resolve(link)
-            if target is not None and _local(target.tag) == "selectionEntry" and (
+            if target is not None and local_name(target.tag) == "selectionEntry" and (
                     _included(link) or target.get("type") == "model"):
                 yield target
 
 
 def _count(el: Element) -> int:
     """How many of an entry a unit has: a roster's ``number``, or a catalogue entry's minimum (at least 1)."""
-    if _local(el.tag) == "selection":
+    if local_name(el.tag) == "selection":
         try:
             return max(1, int(float(el.get("number", "1"))))
         except (ValueError, OverflowError):  # not a number, or "1e400": read as one (a huge one the limits refuse)
@@ -680,7 +667,7 @@ def _count(el: Element) -> int:
 
 
 def _minimum(el: Element) -> int:
-    for c in _children(el, "constraints", "constraint"):
+    for c in children(el, "constraints", "constraint"):
         if c.get("type") == "min" and c.get("field") == "selections" and c.get("scope") == "parent":
             try:
                 return int(float(c.get("value", "0")))
@@ -691,7 +678,7 @@ def _minimum(el: Element) -> int:
 
 def _included(el: Element) -> bool:
     """Say whether a catalogue option comes with the unit: a model, or an upgrade with a minimum of one."""
-    return el.get("type") == "model" or _minimum(el) >= 1 or _local(el.tag) == "selection"
+    return el.get("type") == "model" or _minimum(el) >= 1 or local_name(el.tag) == "selection"
 
 
 # == units =======================================================================================
@@ -974,7 +961,7 @@ def read_battlescribe(path: str | Path) -> BsFile:
     """Read a catalogue, game system or roster into its units (links resolved, the game system beside it too)."""
     p = guards.path(path, "read_battlescribe")
     root = read_xml(p)
-    kind = _local(root.tag)
+    kind = local_name(root.tag)
     roots = [root]
     game = str(root.get("name", ""))
     if kind == "catalogue":
@@ -1021,8 +1008,8 @@ INDEPENDENT = "independent character"
 
 def _names_rule(selection: Element, rule: str) -> bool:
     """Say whether a roster selection itself carries a rule (``rules/rule`` or an ``infoLink`` to one) by name."""
-    named = [r.get("name", "") for r in _children(selection, "rules", "rule")]
-    named += [link.get("name", "") for link in _children(selection, "infoLinks", "infoLink")
+    named = [r.get("name", "") for r in children(selection, "rules", "rule")]
+    named += [link.get("name", "") for link in children(selection, "infoLinks", "infoLink")
               if link.get("type") == "rule"]
     return any(n.strip().lower() == rule for n in named)
 
@@ -1037,9 +1024,9 @@ def _characters_inside(unit: Element) -> list[Element]:
     """
     out: list[Element] = []
     for child in unit.iter():
-        if (child is not unit and _local(child.tag) == "selection" and child.get("type") in ("model", "unit")
+        if (child is not unit and local_name(child.tag) == "selection" and child.get("type") in ("model", "unit")
                 and _names_rule(child, INDEPENDENT)
-                and any(_is_model_profile(dict(_characteristics(p))) for p in _children(child, "profiles", "profile"))
+                and any(_is_model_profile(dict(_characteristics(p))) for p in children(child, "profiles", "profile"))
                 and not any(child in list(c.iter()) for c in out)):
             out.append(child)
     return out
@@ -1050,25 +1037,25 @@ def _unit_entries(reader: _Reader, kind: str) -> list[tuple[str, Element]]:
     out: list[tuple[str, Element]] = []
     if kind == "roster":
         for force in root.iter():
-            if _local(force.tag) != "force":
+            if local_name(force.tag) != "force":
                 continue
-            for sel in _children(force, "selections", "selection"):
-                if sel.get("type") in ("unit", "model") or any(True for _ in _children(sel, "selections", "selection")):
+            for sel in children(force, "selections", "selection"):
+                if sel.get("type") in ("unit", "model") or any(True for _ in children(sel, "selections", "selection")):
                     out.append((sel.get("name", "?").strip(), sel))
         return out
     seen: set[str] = set()
-    for entry in _children(root, "selectionEntries", "selectionEntry"):
+    for entry in children(root, "selectionEntries", "selectionEntry"):
         if entry.get("type") in ("unit", "model") and entry.get("name", "") not in seen:
             seen.add(entry.get("name", ""))
             out.append((entry.get("name", "?").strip(), entry))
-    for link in _children(root, "entryLinks", "entryLink"):
+    for link in children(root, "entryLinks", "entryLink"):
         target = reader.resolve(link)
         name = str(link.get("name") or (target.get("name", "") if target is not None else "")).strip()
         if target is not None and target.get("type") in ("unit", "model") and name not in seen:
             seen.add(name)
             out.append((name, target))
     if not out:
-        for entry in _children(root, "sharedSelectionEntries", "selectionEntry"):
+        for entry in children(root, "sharedSelectionEntries", "selectionEntry"):
             if entry.get("type") == "unit" and entry.get("name", "") not in seen:
                 seen.add(entry.get("name", ""))
                 out.append((entry.get("name", "?").strip(), entry))

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from xml.etree.ElementTree import Element
 
+from .battlescribe_xml import children, local_name
+
 #: The modifiers that change a characteristic's text (others, on a characteristic, are refused in a note).
 KINDS = ("set", "increment", "decrement", "append")
 _OPS = {"equalTo": "is", "notEqualTo": "is not", "atLeast": "is at least", "atMost": "is at most",
@@ -22,22 +24,9 @@ _SCOPES = {"parent": "its unit", "self": "it", "force": "the force", "roster": "
            "primary-category": "its category", "primary-catalogue": "its catalogue", "ancestor": "its ancestors"}
 
 
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def _under(el: Element, *path: str) -> Iterator[Element]:
-    if not path:
-        yield el
-        return
-    for child in el:
-        if _local(child.tag) == path[0]:
-            yield from _under(child, *path[1:])
-
-
 def _conditional(el: Element) -> bool:
     """Say whether a modifier or modifier group holds only under conditions (or repeats, which count selections)."""
-    return any(True for part in ("conditions", "conditionGroups", "repeats") for _ in _under(el, part))
+    return any(True for part in ("conditions", "conditionGroups", "repeats") for _ in children(el, part))
 
 
 #: How deep modifier groups are followed (real data nests one or two; a hostile file thousands).
@@ -50,9 +39,9 @@ _Guarded = tuple[Element, ...]
 def _modifiers(holder: Element, guarded: _Guarded = ()) -> Iterator[tuple[Element | None, _Guarded]]:
     """Yield each modifier of an element with the modifier groups around it (a group's conditions guard them all);
     None for groups nested past ``MAX_GROUPS``, which are not read."""
-    for modifier in _under(holder, "modifiers", "modifier"):
+    for modifier in children(holder, "modifiers", "modifier"):
         yield modifier, guarded
-    for group in _under(holder, "modifierGroups", "modifierGroup"):
+    for group in children(holder, "modifierGroups", "modifierGroup"):
         if len(guarded) >= MAX_GROUPS:
             yield None, guarded
             return
@@ -84,11 +73,11 @@ def describe(condition: Element, index: Mapping[str, Element]) -> str:
 def _conditions_words(modifier: Element, guarded: tuple[Element, ...], index: Mapping[str, Element]) -> str:
     words = []
     for el in (*guarded, modifier):
-        words += [describe(c, index) for c in _under(el, "conditions", "condition")]
-        for group in _under(el, "conditionGroups", "conditionGroup"):
-            inner = [describe(c, index) for c in group.iter() if _local(c.tag) == "condition"]
+        words += [describe(c, index) for c in children(el, "conditions", "condition")]
+        for group in children(el, "conditionGroups", "conditionGroup"):
+            inner = [describe(c, index) for c in group.iter() if local_name(c.tag) == "condition"]
             words.append("(" + f" {group.get('type', 'and')} ".join(inner) + ")")
-        if any(True for _ in _under(el, "repeats", "repeat")):
+        if any(True for _ in children(el, "repeats", "repeat")):
             words.append("repeated by a count of selections")
     return " and ".join(words) or "a condition"
 
@@ -115,7 +104,7 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
     A modifier's ``field`` names a characteristic by its type's id (the profile's ``typeId`` on each characteristic,
     or the game system's ``characteristicType``)."""
     by_type = {c.get("typeId", ""): c.get("name", "").strip()
-               for c in _under(profile, "characteristics", "characteristic") if c.get("typeId")}
+               for c in children(profile, "characteristics", "characteristic") if c.get("typeId")}
     values = dict(chars)
     notes: list[str] = []
     pname = profile.get("name", "").strip()
@@ -145,6 +134,6 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
 
 def _characteristic_name(field: str, index: Mapping[str, Element]) -> str | None:
     target = index.get(field)
-    if target is not None and _local(target.tag) == "characteristicType":
+    if target is not None and local_name(target.tag) == "characteristicType":
         return str(target.get("name", "")).strip()
     return None
