@@ -41,7 +41,7 @@ from typing import Any, NamedTuple, TypeVar
 from . import guards
 from .collector import with_fewer_collections
 from .distribution import Distribution
-from .errors import EnumerationTooLarge, HerohammerError, OutOfRangeError
+from .errors import DiceRanOut, EnumerationTooLarge, HerohammerError, OutOfRangeError
 from .values import record
 
 T = TypeVar("T", bound=Hashable)
@@ -805,7 +805,7 @@ class ScriptedDice(Dice):
         try:
             value, used = request.from_faces(self._faces[self._at :])
         except IndexError:
-            raise HerohammerError(
+            raise DiceRanOut(
                 f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})"
             ) from None
         faces = tuple(self._faces[self._at : self._at + used])

@@ -42,6 +42,12 @@ class ScenarioError(HerohammerError):
         super().__init__(f"{where}: {problem}")
 
 
+class DiceRanOut(HerohammerError):
+    """A judge's scripted dice hold no face for a roll an action makes (nothing of the action happened): told apart
+    from other errors by its type, so ``play`` can say how many faces it was given and a record's playback that its
+    dice do not match."""
+
+
 class IllegalActionError(HerohammerError):
     """Refuse an action, naming the rule ids that forbid it; the game state is unchanged."""
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import guards
 from .actions import parse_action
 from .dice import Dice, Request, RollRecord, ScriptedDice, SeededDice, SIDES
-from .errors import HerohammerError, IllegalActionError, ScenarioError
+from .errors import DiceRanOut, HerohammerError, IllegalActionError, ScenarioError
 from .rulings import Event
 from .scenario import read_data, state_from_data, state_to_data
 from .state import GameState
@@ -177,12 +177,10 @@ def play_back(played: Mapping[str, Any], name: str, field: str) -> Replayed:
             events = game.apply(act)
         except IllegalActionError as exc:
             raise IllegalActionError(f"{where}: illegal at this point of the game: {exc.reason}", exc.rules) from None
-        except DiceMismatch as exc:
+        except (DiceMismatch, DiceRanOut) as exc:
             raise HerohammerError(f"{where}: the dice do not match the record: {exc}") from None
         except HerohammerError as exc:
-            if "ran out" not in str(exc):
-                raise HerohammerError(f"{where}: {exc}") from None
-            raise HerohammerError(f"{where}: the dice do not match the record: {exc}") from None
+            raise HerohammerError(f"{where}: {exc}") from None
         if rolls is not None:
             got = [list(r.faces or ()) for r in game.dice.log[before:]]
             if got != rolls[i]:

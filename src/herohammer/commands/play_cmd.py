@@ -15,7 +15,7 @@ from typing import Any
 from ..action_odds import summarise
 from ..actions import parse_action
 from ..dice import Dice, ScriptedDice, SeededDice, unused_words
-from ..errors import HerohammerError, IllegalActionError
+from ..errors import DiceRanOut, HerohammerError, IllegalActionError
 from ..game import Game
 from ..rulings import Event
 from ..report import print_json
@@ -91,7 +91,7 @@ def _run(args: argparse.Namespace) -> int:
             # Say which action, and that the actions before it were not kept either (all or none).
             which = f"action {i} of {len(args.action)}"
             none_kept = "nothing was played or written (play applies all its actions or none)"
-            if isinstance(dice, ScriptedDice) and "ran out" in str(exc):
+            if isinstance(exc, DiceRanOut):
                 raise HerohammerError(f"{which}: {exc}; --dice gave {len(args.dice)} rolls; {none_kept}") from None
             if len(args.action) == 1:
                 raise
