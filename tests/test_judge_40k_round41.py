@@ -1,0 +1,149 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 41: each clause read against its seed sentence by sentence,
+looking for readings too narrow or too broad - the independent character's re-roll for difficult terrain beside a
+Move Through Cover of his own and in a unit made of independent characters, who fights and whom a character's blows
+may hurt in each edition, an ordinary character's split of his attacks, and a joined psyker's own line of sight.
+
+Expected results are derived from the texts (seeds 000 and 001, the catalogue and the decisions of rules.yaml), not
+read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
+enumeration (every die a branch).
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any, Callable
+
+import pytest
+
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.game import Game
+
+from _w40k import EDITIONS, game, hero, kinds, scenario
+
+#: A wood 2" in front of the characters: every move below ends 4" inside it, needing 6" in all.
+WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 20], [40, 20], [40, 40], [26, 40]]}]
+
+
+def highest_reaches(n: int, need: int, reroll_below: int) -> Fraction:
+    """Return the chance that the highest of ``n`` D6 is at least ``need`` when each die below ``reroll_below`` is
+    re-rolled once (0: none), counted over every face of every die and re-roll."""
+    ways = 0
+    for first in itertools.product(range(1, 7), repeat=n):
+        rerolled = [i for i, f in enumerate(first) if f < reroll_below]
+        for again in itertools.product(range(1, 7), repeat=len(rerolled)):
+            faces = list(first)
+            for i, f in zip(rerolled, again):
+                faces[i] = f
+            ways += 6 ** (n - len(rerolled)) * (max(faces) >= need)  # weighted to 6**(2n) outcomes
+    return Fraction(ways, 6 ** (2 * n))
+
+
+def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
+    """Return the distribution of ``read`` after ``action`` from ``state``, every die a branch (merged and fine
+    enumerations asserted equal)."""
+
+    def play(dice: Dice) -> Any:
+        played = Game(state, dice)
+        played.apply(action, dice=dice)
+        return read(played)
+
+    fast = enumerate_outcomes(play)
+    assert fast == enumerate_outcomes(play, fine=True)
+    return dict(fast)
+
+
+# == 1. the independent character's re-roll beside his own Move Through Cover ========================================
+def lone_captain(ruleset: str, rules: list[str]) -> Game:
+    """Red's lone Captain 2" short of the wood, in his Movement phase."""
+    return game(scenario(ruleset, [hero("cap", 24, 30, rules=rules)], terrain=WOODS))
+
+
+MOVE_IN = {"do": "move", "unit": "cap", "to": [[30, 30]]}
+
+
+@pytest.mark.rule("40k3.ic.move-through-cover", "published.move-through-cover", "40k4.char.move-through-cover",
+                  "published.difficult-terrain")
+@pytest.mark.parametrize("ruleset, own_cover", [
+    ("40k3", False), ("40k4", False), ("40k4", True), pytest.param("40k3", True, marks=pytest.mark.xfail(
+        strict=True, reason="3rd edition: an independent character with Move Through Cover rolls 2D6, not 3D6"))])
+def test_a_lone_captain_with_move_through_cover_of_his_own_rolls_three_dice(ruleset: str, own_cover: bool) -> None:
+    """The lone Captain walks 6" to a spot 4" inside the wood. 3rd edition: an independent character "may re-roll any
+    die rolled for moving through difficult terrain" (40k3.ic.move-through-cover); Move Through Cover, which this
+    Captain has himself (a codex rule), rolls a third die (published.move-through-cover). Nothing in seed 000 makes
+    one take the other's place: with both he rolls 3D6 and re-rolls each die short of 6, reaching the spot with
+    1 - (25/36)^3 = 31031/46656 (2D6 re-rolled: 1 - (25/36)^2 = 671/1296). 4th edition: every character has Move
+    Through Cover (40k4.char.move-through-cover), no re-roll: 3D6, 1 - (5/6)^3 = 91/216, his own rule or not.
+    The faces 2, 3, 1 then re-rolls: 3rd edition 3D6 re-rolled takes 2, 3, 1, 6, 6, 6 and reaches; 2D6 re-rolled
+    takes 2, 3, 1, 6; 4th takes 2, 3, 1 and stops 3" on. An undo puts him back. The exact odds equal brute force."""
+    g = lone_captain(ruleset, ["move_through_cover"] if own_cover else [])
+    start = g.state
+    n, reroll = (3 if own_cover else 2, 6) if ruleset == "40k3" else (3, 0)
+    expected = highest_reaches(n, 6, reroll)
+    assert expected == {(3, 6): Fraction(31031, 46656), (2, 6): Fraction(671, 1296), (3, 0): Fraction(91, 216)}[
+        (n, reroll)]
+    ruling = g.check(MOVE_IN)
+    assert ruling.legal and f"the highest of {n}D6" in ruling.notes[0] and str(expected) in ruling.notes[0], ruling
+    cited = {"40k3": "40k3.ic.move-through-cover", "40k4": "40k4.char.move-through-cover"}[ruleset]
+    assert cited in ruling.notes[0]
+    if ruleset == "40k3" and own_cover:
+        assert "published.move-through-cover" in ruling.notes[0]
+    faces = [2, 3, 1, 6, 6, 6]
+    events = g.apply(MOVE_IN, dice=ScriptedDice(faces))
+    [rolled] = kinds(events, "difficult_terrain")
+    assert cited in rolled.rules
+    assert [r.faces for r in rolled.rolls] == [tuple(faces[:n + (n if reroll else 0)])]
+    assert g.state.unit("cap").models[0].at == ((30.0, 30.0) if reroll or ruleset == "40k3" else (27.0, 30.0))
+    g.undo()
+    assert g.state == start
+    reached = brute(start, MOVE_IN, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    assert reached[True] == expected
+
+
+# == 2. a unit made of two independent characters keeps the re-roll ===================================================
+@pytest.mark.rule("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities", "40k3.ic.join")
+@pytest.mark.xfail(strict=True, reason="a unit of two independent characters loses the re-roll")
+def test_40k3_two_independent_characters_of_one_unit_reroll_their_dice() -> None:
+    """3rd edition: a lone Chaplain has joined the lone Captain (40k3.ic.join's decision: "any unit" includes a lone
+    independent character). The re-roll is each independent character's own, and a rule of the unit's members works
+    for the unit when every member has it (40k3.ic.no-unit-abilities' decision): both have it, so the pair re-rolls
+    each die short of 6 (671/1296 of reaching the spots 4" in); the faces 2, 3 are re-rolled to 1, 6 and both
+    reach. The Captain joined to a squad rolls 2D6 with no re-roll (round 38)."""
+    red = [hero("cap", 24, 30), hero("chap", 22, 30, joined="cap")]
+    g = game(scenario("40k3", red, terrain=WOODS))
+    start = g.state
+    move = {"do": "move", "unit": "cap", "to": [[30, 30], [28, 30]]}
+    ruling = g.check(move)
+    assert ruling.legal and "671/1296" in ruling.notes[0] and "40k3.ic.move-through-cover" in ruling.notes[0], ruling
+    events = g.apply(move, dice=ScriptedDice([2, 3, 1, 6]))
+    [rolled] = kinds(events, "difficult_terrain")
+    assert "40k3.ic.move-through-cover" in rolled.rules and rolled.rolls[0].faces == (2, 3, 1, 6)
+    assert g.state.unit("cap").models[0].at == (30.0, 30.0) and g.state.unit("chap").models[0].at == (28.0, 30.0)
+    g.undo()
+    assert g.state == start
+    reached = brute(start, move, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    assert reached[True] == highest_reaches(2, 6, 6) == Fraction(671, 1296)
+
+
+# == 3. the lone Captain's assault through the wood =================================================================
+@pytest.mark.rule("40k3.ic.move-through-cover", "published.move-through-cover", "published.assault-terrain",
+                  "40k3.ic.assault-alone")
+@pytest.mark.xfail(strict=True, reason="3rd edition: an independent character with Move Through Cover assaults on 2D6")
+def test_40k3_a_lone_captain_with_move_through_cover_assaults_through_the_wood_on_three_dice_rerolled() -> None:
+    """3rd edition, red's Assault phase: the lone Captain (Move Through Cover of his own) assaults the Boyz 5.5"
+    away across the wood. The assault move is a move through difficult terrain: 3D6 (his Move Through Cover), each
+    die short of what the move needs re-rolled once (40k3.ic.move-through-cover). Faces 1, 2, 1, then 6 on the first
+    re-roll: he reaches the Boyz. Brute force gives the chance of contact as the dice count it."""
+    boyz = {"id": "boyz", "models": [{"name": "Boy", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-", "base": 25,
+                                      "at": [30.484, 30]}]}
+    g = game(scenario("40k3", [hero("cap", 24, 30, rules=["move_through_cover"])], [boyz], phase="assault",
+                      terrain=WOODS))
+    start = g.state
+    assault = {"do": "assault", "unit": "cap", "target": "boyz"}
+    ruling = g.check(assault)
+    assert ruling.legal and "3D6" in ruling.notes[0] and "40k3.ic.move-through-cover" in ruling.notes[0], ruling
+    events = g.apply(assault, dice=ScriptedDice([1, 2, 1, 6, 1, 1]))
+    [rolled] = kinds(events, "difficult_terrain")
+    assert rolled.rolls[0].faces[:4] == (1, 2, 1, 6) and "40k3.ic.move-through-cover" in rolled.rules
+    g.undo()
+    assert g.state == start
