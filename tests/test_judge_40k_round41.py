@@ -19,7 +19,8 @@ import pytest
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 
-from _w40k import EDITIONS, game, hero, kinds, scenario
+from _w40k import (BASE_25, EDITIONS, PSY_SHOOT, assert_illegal, assert_legal, game, hero, kinds, messages, model,
+                   scenario, squad)
 
 #: A wood 2" in front of the characters: every move below ends 4" inside it, needing 6" in all.
 WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 20], [40, 20], [40, 40], [26, 40]]}]
@@ -144,3 +145,121 @@ def test_40k3_a_lone_captain_with_move_through_cover_assaults_through_the_wood_o
     assert rolled.rolls[0].faces[:4] == (1, 2, 1, 6) and "40k3.ic.move-through-cover" in rolled.rules
     g.undo()
     assert g.state == start
+
+
+# == 4. whom a character's blows may hurt, and who fights beside him ================================================
+MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-"
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+TOUCH = 20 + BASE_25 + 0.001  # the y of a Boy whose base touches a model at y = 20 (same x)
+
+
+def captain_alone_in_contact(ruleset: str) -> Game:
+    """Red's Assault phase: red's Captain (I5, A3, joined to two Marines 2" and 4" beside him) touches Boy1; Boy2
+    stands 2" behind Boy1 (within 2" of him, touching no one); neither Marine touches an enemy model."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 26, 20, 8, MARINE), model("M2", 24, 20, 8, MARINE)]}
+    cap = {**hero("cap", 28, 20, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("Boy1", 28, TOUCH, 7, ORK), model("Boy2", 30, TOUCH + 2, 7, ORK)]}
+    return game(scenario(ruleset, [tac, cap], [boyz], phase="assault"))
+
+
+@pytest.mark.rule("40k3.char.allocation-b2b-only", "40k3.char.attack-allocation", "40k4.cc.base-contact",
+                  "40k4.cc.engaged-only", "40k4.cc.separate-unit", "published.close-combat")
+@EDITIONS
+def test_the_captains_unsplit_blows_reach_past_his_foe_only_in_3rd_edition(ruleset: str) -> None:
+    """The Captain's three blows all hit and wound (no save). 3rd edition: only a character who splits his attacks
+    "wounds only the models in base contact with him" (40k3.char.allocation-b2b-only: "not trying to wedge into the
+    enemy ranks"), so unsplit they are the unit's wounds and slay Boy1 and Boy2, the third lost; the Boyz are wiped
+    out. 4th edition: "only the enemy models that are engaged with the character ... can be hurt by its attacks"
+    (40k4.cc.engaged-only): Boy1 alone dies, Boy2 is left, and with Boy1 gone at Initiative 5 no friend of his
+    touches the Captain, so he does not strike. In neither edition do the Marines fight: only models in base contact
+    fight in 3rd (published.close-combat), and in 4th the Captain is a unit of his own in the combat
+    (40k4.cc.separate-unit), so a Marine within 2" of him is within 2" of no model of his own unit in base contact.
+    Undone, a 3rd edition split naming Boy2 is refused (40k3.char.allocation-b2b-only); three on Boy1 slay him
+    alone."""
+    g = captain_alone_in_contact(ruleset)
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 6 + [1] * 20))
+    assert messages(events, "casualties") == (["slain: Boy1, Boy2"] if ruleset == "40k3" else ["slain: Boy1"])
+    blows = messages(events, "attacks")
+    assert blows == ["Cap attacks boyz (3): 3 hits, 3 wounds"], blows  # no Marine and, in 4th, no Boy2 strikes
+    assert not g.state.unit("boyz").alive if ruleset == "40k3" else \
+        [m.name for m in g.state.unit("boyz").models] == ["Boy2"]
+    g.undo()
+    assert g.state == start
+    if ruleset == "40k3":
+        assert_illegal(g, {"do": "allocate", "character": "cap", "attacks": {"Boy1": 2, "Boy2": 1}},
+                       "40k3.char.allocation-b2b-only")
+        assert_legal(g, {"do": "allocate", "character": "cap", "attacks": {"Boy1": 3}}, "40k3.char.attack-allocation")
+        g.apply({"do": "allocate", "character": "cap", "attacks": {"Boy1": 3}})
+        events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 6 + [1] * 20))
+        assert messages(events, "casualties") == ["slain: Boy1"]
+        assert [m.name for m in g.state.unit("boyz").models] == ["Boy2"]
+
+
+# == 5. an ordinary character splits where his troopers may not =====================================================
+def sergeant_between_two_boyz(ruleset: str) -> Game:
+    """Red's Assault phase: a Marine and his Sergeant (an ordinary character, deployed in the squad); the Sergeant
+    touches Boy1 and Boy2 (one profile), the Marine touches Boy1 and Boy3 (one profile too)."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 25, 20, 8, MARINE)]}
+    sgt = {**hero("sgt", 26, 20, kind="ordinary", joined="tac"), "status": ["locked"]}
+    rise = ((BASE_25 + 0.001) ** 2 - 0.25) ** 0.5  # Boy1 touches both, half an inch to either side of him
+    boyz = {"id": "boyz", "status": ["locked"], "models": [
+        model("Boy1", 25.5, 20 + rise, 7, ORK), model("Boy2", 26 + BASE_25 + 0.001, 20, 7, ORK),
+        model("Boy3", 25 - BASE_25 - 0.001, 20, 7, ORK)]}
+    return game(scenario(ruleset, [tac, sgt], [boyz], phase="assault"))
+
+
+@pytest.mark.rule("40k3.char.attack-allocation", "40k3.char.kinds", "40k3.char.allocation-b2b-only")
+def test_40k3_an_ordinary_sergeant_splits_between_boyz_of_one_profile_and_his_marine_may_not() -> None:
+    """3rd edition: "a character fighting in close combat may always split his attacks between the models in base
+    contact with him, unlike ordinary troopers, who may only when their opponents have different WS and S" - every
+    character, the ordinary one deployed in his squad too (40k3.char.kinds). The Sergeant splits 2 on Boy1 and 1 on
+    Boy2, one profile; the Marine, whose Boy1 and Boy3 share one profile, may not (the split refused citing the
+    clause and the state unchanged). Fought, every blow hits and wounds: the Sergeant's split slays Boy1 and Boy2,
+    the Marine's one blow Boy3."""
+    g = sergeant_between_two_boyz("40k3")
+    assert_illegal(g, {"do": "allocate", "character": "tac", "attacks": {"Boy1": 1}}, "40k3.char.attack-allocation")
+    split = {"do": "allocate", "character": "sgt", "attacks": {"Boy1": 2, "Boy2": 1}}
+    assert_legal(g, split, "40k3.char.attack-allocation", "40k3.char.allocation-b2b-only")
+    g.apply(split)
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 20))
+    assert messages(events, "attacks")[:2] == ["Sgt (split) attacks Boy1 (2): 2 hits, 2 wounds",
+                                               "Sgt (split) attacks Boy2 (1): 1 hit, 1 wound"]
+    assert not g.state.unit("boyz").alive
+
+
+# == 6. a joined psyker's own line of sight ==========================================================================
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.line-of-sight")
+@EDITIONS
+def test_a_joined_librarian_behind_a_wall_smites_nothing_his_squad_sees(ruleset: str) -> None:
+    """A psychic attack follows the shooting rules: "the psyker must have line of sight to the enemy unit"
+    (40k3.psyker.as-shooting; 4th edition, published.40k4-psychic-shooting). The Librarian, joined to two Marines
+    who see the Boyz, stands behind a wall that hides them from him: Smite at the Boyz is refused (the state
+    unchanged) and Game.legal_actions does not offer it, while the squad may shoot them."""
+    wall = [{"id": "wall", "kind": "blocking", "polygon": [[18, 24], [22, 24], [22, 26], [18, 26]]}]
+    tac = {"id": "tac", "models": [model("M1", 26, 20, 8, MARINE), model("M2", 24, 20, 8, MARINE)]}
+    lib = hero("lib", 20, 20, ld=9, joined="tac", rules=["psyker"])
+    boyz = {"id": "boyz", "models": [model("Boy1", 20, 30, 7, ORK), model("Boy2", 22, 30, 7, ORK)]}
+    g = game(scenario(ruleset, [tac, lib], [boyz], phase="shooting", terrain=wall))
+    smite = {"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}
+    refused = assert_illegal(g, smite, PSY_SHOOT[ruleset])
+    assert "no line of sight" in str(refused)
+    assert not [a for a in g.legal_actions() if a.do == "manifest" and a.to_json().get("target") == "boyz"]
+    assert_legal(g, {"do": "shoot", "unit": "tac", "target": "boyz"}, "published.line-of-sight")
+
+
+# == 7. two independent characters of one unit, shot at ============================================================
+@pytest.mark.rule("40k3.ic.target", "40k3.ic.join")
+def test_40k3_a_unit_of_two_independent_characters_is_still_shielded_by_a_squad_near_them() -> None:
+    """3rd edition: the lone Chaplain joined the lone Captain (40k3.ic.join's decision). Blue's Ork fires from 13"
+    with red's squad 3" from the Captain: the pair are independent characters in no unit but their own, so a shot
+    at the Captain is refused (within 6" of another living unit of his side, not the closest within 12",
+    40k3.ic.target), and one at the Chaplain as well (part of the Captain's unit: shoot at it, 40k3.ic.join)."""
+    red = [hero("cap", 20, 20), hero("chap", 22, 20, joined="cap"), squad("tac", 20, 16)]
+    shooter = {"id": "orks", "models": [{**model("O1", 20, 34, 7, ORK), "weapons": ["bolter"]}]}
+    g = game({**scenario("40k3", red, [shooter], phase="shooting"), "active": "blue"})
+    refused = assert_illegal(g, {"do": "shoot", "unit": "orks", "target": "cap"}, "40k3.ic.target")
+    assert "within 6\"" in str(refused)
+    assert_illegal(g, {"do": "shoot", "unit": "orks", "target": "chap"}, "40k3.ic.join")
+    assert_legal(g, {"do": "shoot", "unit": "orks", "target": "tac"})
