@@ -26,7 +26,7 @@ from ..state import GameState, Phase, PhaseSpec
 from ..units import CharacterKind, Status, Unit, UnitType
 from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
-from .w40k_hooks import COHERENCY_WORDS
+from .w40k_hooks import COHERENCY_WORDS, REROLLERS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
@@ -193,18 +193,26 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     @implements("40k3.ic.move-through-cover", "published.difficult-terrain", "published.move-through-cover")
     def difficult_terrain_dice(self, state: GameState, unit: Unit, need: float = 6.0,
                                alone: bool = False) -> tuple[int, int, str]:
-        """Return (dice, re-roll below, rule): an independent character on its own may re-roll the dice.
+        """Return (dice, re-roll below, rule): Move Through Cover (every member, 40k3.ic.no-unit-abilities) rolls
+        3D6, and independent characters (``terrain_reroll_rules``) re-roll those dice, either rule beside the other.
 
         Decision: the character re-rolls each die that shows less than the distance it
         needs (``need`` inches, rounded up), the choice that best serves a move to a
-        chosen point; with the highest die deciding, no other choice does better.  A unit
-        with Move Through Cover (every member, 40k3.ic.no-unit-abilities) rolls 3D6.
+        chosen point; with the highest die deciding, no other choice does better.
         """
-        if unit.is_independent and (alone or len(state.combined(unit.id)) == 1):
-            return 2, min(6, max(2, math.ceil(need - 1e-9))), "40k3.ic.move-through-cover"
+        below = min(6, max(2, math.ceil(need - 1e-9))) if self.terrain_reroll_rules(state, unit, alone) else 0
         if self.group_has_rule(state, unit.id, "move_through_cover", alone):
-            return 3, 0, "published.move-through-cover"
-        return 2, 0, "published.difficult-terrain"
+            return 3, below, "published.move-through-cover"
+        return 2, below, "40k3.ic.move-through-cover" if below else "published.difficult-terrain"
+
+    @implements("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities")
+    def terrain_reroll_rules(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
+        """An independent character re-rolls his dice for difficult terrain: alone, or in a unit whose every member
+        is one (3rd edition lets one join another, 40k3.ic.join): the re-roll is each one's own, and a rule works for
+        the unit when every member has it (40k3.ic.no-unit-abilities' decision). Judge round 41: before, a pair of
+        them lost it, and one with Move Through Cover of his own rolled 2D6 re-rolled, not 3D6."""
+        members = [unit] if alone else state.combined(unit.id)
+        return ("40k3.ic.move-through-cover",) if all(u.is_independent for u in members) else ()
 
     @implements("40k3.ic.no-unit-abilities")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
@@ -414,10 +422,11 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         aboard = self.aboard_terrain_rules(state, unit)
         reroll = self.terrain_reroll_rules(state, unit, alone)
         passengers = "; the passengers' Move Through Cover does not extend to the vehicle" if aboard else ""
-        again = ", re-rolling each die below it once (a Monstrous Creature)" if reroll else ""
+        again = f", re-rolling each die below it once ({REROLLERS[reroll[0]]})" if reroll else ""
+        cited = ", ".join(dict.fromkeys((rule, *reroll, *aboard)))
         return (
             f"enters difficult terrain: needs the highest of {n}D6 to be at least {need:.2f}\"{again} "
-            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{', '.join((rule, *reroll, *aboard))}]",
+            f"(chance {_chance_to_reach(n, below, rule, need)}){passengers} [{cited}]",
         )
 
     def aboard_terrain_rules(self, state: GameState, unit: Unit) -> tuple[str, ...]:
@@ -447,13 +456,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         ]
         short = any(mv.length > allowed for mv in moves)
         reroll = self.terrain_reroll_rules(state, unit, alone)
-        msg = (f"{unit.id} rolls {allowed}\" for difficult terrain" + (" (a Monstrous Creature re-rolls the dice below "
-                                                                     f"{below})" if reroll else "")
+        msg = (f"{unit.id} rolls {allowed}\" for difficult terrain"
+               + (f" ({REROLLERS[reroll[0]]} re-rolls the dice below {below})" if reroll else "")
                + (", and stops short" if short else ""))
         aboard = self.aboard_terrain_rules(state, unit)
         if aboard:
             msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
-        return out, [Event("difficult_terrain", msg, (rule, *reroll, *aboard), rolls)]
+        return out, [Event("difficult_terrain", msg, tuple(dict.fromkeys((rule, *reroll, *aboard))), rolls)]
 
     def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
         """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.

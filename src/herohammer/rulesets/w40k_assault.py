@@ -22,6 +22,7 @@ from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, places_apart, with_its_unit
 from .w40k_wounds import rolls_since
+from .w40k_hooks import REROLLERS
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
 
@@ -145,10 +146,10 @@ class AssaultRules(PsychicPowerRules):
         doubled = ", doubled" if way.factor != 1 else ""
         dangerous = f"; {tested} Dangerous Terrain test{'s' * (tested != 1)}" if tested else ""
         reroll = self.terrain_reroll_rules(state, unit)
-        again = ", re-rolling each die below it once (a Monstrous Creature)" if reroll else ""
+        again = f", re-rolling each die below it once ({REROLLERS[reroll[0]]})" if reroll else ""
         return (f"assaults through difficult terrain: the highest of {way.dice}D6{doubled} must reach {way.need:.2f}\" "
                 f"for every charger to go all the way{again}{dangerous} "
-                f"[{', '.join(('published.assault-terrain', way.rule, *reroll))}]",)
+                f"[{', '.join(dict.fromkeys(('published.assault-terrain', way.rule, *reroll)))}]",)
 
     def _assault_way(self, state: GameState, unit: Unit, members: Sequence[Unit],
                      moves: list[movement.PlannedMove]) -> _AssaultWay:
@@ -276,10 +277,10 @@ class AssaultRules(PsychicPowerRules):
             new_at = {(mv.unit_id, mv.index): mv.to for mv in moves}
         reroll = self.terrain_reroll_rules(state, unit)
         said = (f"{unit.id} assaults through difficult terrain: rolls {allowed}\"{doubled}"
-                + (f" (a Monstrous Creature re-rolls the dice below {below})" if reroll else "")
+                + (f" ({REROLLERS[reroll[0]]} re-rolls the dice below {below})" if reroll else "")
                 + (", and its assault move is cut short" if short else ""))
-        return moves, new_at, contacts, Event("difficult_terrain", said, ("published.assault-terrain", dice_rule,
-                                                                          *reroll), rolls_since(dice, start))
+        cited = tuple(dict.fromkeys(("published.assault-terrain", dice_rule, *reroll)))
+        return moves, new_at, contacts, Event("difficult_terrain", said, cited, rolls_since(dice, start))
 
     @implements("published.assaulted-while-falling-back")
     def _assaulted_falling_back(self, state: GameState, target_id: str, dice: Dice) -> Resolution:

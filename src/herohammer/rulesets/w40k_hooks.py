@@ -34,6 +34,9 @@ UNSLOWED_TYPES = frozenset({UnitType.BIKE, UnitType.JUMP_INFANTRY})
 #: Types that assault 12" in 3rd edition (3rd ed. rulebook: cavalry, bikes and jump infantry).
 ASSAULT_12_TYPES_3RD = FAST_TYPES
 #: What coherency asks, as a refusal of a move that would break it says it (``CombatHooks.coherency_rules``).
+#: Who re-rolls the dice for difficult terrain, by the first rule ``terrain_reroll_rules`` cites (the events' words).
+REROLLERS = {"published.monstrous-creatures": "a Monstrous Creature",
+             "40k3.ic.move-through-cover": "an independent character"}
 COHERENCY_WORDS = "(every model, the characters who joined it too, within 2\" of another, all connected)"
 #: Weapon types whose firing may bar the unit's assault that turn (published.assault-after-firing); Heavy only for
 #: a unit that is not a Monstrous Creature (``bars_assault``)
@@ -165,8 +168,8 @@ class CombatHooks(Ruleset):
         return ""
 
     def terrain_reroll_rules(self, state: GameState, unit: Unit, alone: bool = False) -> tuple[str, ...]:
-        """Return the rules by which a unit's type re-rolls its difficult terrain dice (none in 3rd edition: its lone
-        independent character's re-roll is his own rule's, ``difficult_terrain_dice``)."""
+        """Return the rules by which a moving unit re-rolls its difficult terrain dice, each die below the distance
+        needed once (``REROLLERS`` names who); none here."""
         return ()
 
     def weapons_a_turn(self, unit: Unit) -> int:
