@@ -4,8 +4,10 @@ A catalogue changes a profile through modifiers on the profile or on the ``infoL
 3rd edition's Orks set a Nob's save to 4+ through the link, the Tyranids set a Warrior's to 4+ when Extended
 Carapace is chosen.  A roster needs none of this: BattleScribe writes each profile as the player's choices made it.
 A catalogue lists each unit as it comes, so a modifier without a condition is applied (the unit always has it), and
-one with a condition (an option, the force's or roster's make-up) is not: it is said in a note naming the profile,
-the change and its condition, never read into the profile unsaid (session 40; before, every modifier was ignored).
+one with a condition is applied when the unit as it comes meets it (``battlescribe_conditions``: an option it comes
+with, its own category; session 41); one the unit does not settle (the force's or roster's make-up, a percentage)
+is said in a note naming the profile, the change, its condition and why, never read into the profile unsaid
+(session 40; before, every modifier was ignored).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from xml.etree.ElementTree import Element
 
+from .battlescribe_conditions import Node, decide
 from .battlescribe_xml import children, local_name
 
 #: The modifiers that change a characteristic's text (others, on a characteristic, are refused in a note).
@@ -89,17 +92,21 @@ def _changed(current: str, kind: str, value: str) -> str | None:
     if kind == "append":
         return f"{current} {value}".strip()
     number = re.fullmatch(r"(\d+)(\+?)", current.strip())
+    bracket = re.fullmatch(r"(\d+)\s*\((\d+)\)", current.strip())  # a bike's T 4(5): both values change
     step = re.fullmatch(r"-?\d+(\.0+)?", value.strip())
-    if number is None or step is None:
+    if (number is None and bracket is None) or step is None:
         return None
     delta = int(float(value)) * (1 if kind == "increment" else -1)
-    return f"{max(0, int(number.group(1)) + delta)}{number.group(2)}"
+    if bracket is not None:
+        return f"{max(0, int(bracket.group(1)) + delta)}({max(0, int(bracket.group(2)) + delta)})"
+    return f"{max(0, int(number.group(1)) + delta)}{number.group(2)}" if number is not None else None
 
 
 def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[str, str], ...],
-             index: Mapping[str, Element]) -> tuple[tuple[tuple[str, str], ...], list[str]]:
+             index: Mapping[str, Element], node: Node | None = None) -> tuple[tuple[tuple[str, str], ...], list[str]]:
     """Return a profile's characteristics with the modifiers of ``holders`` (the profile, the link to it) that hold
-    unconditionally applied, and a note for each one not applied: conditional, or not one that can be worked out.
+    applied, and a note for each one not applied: under a condition the unit as it comes (``node``, the entry
+    holding the profile; None in a roster) does not settle, or not one that can be worked out.
 
     A modifier's ``field`` names a characteristic by its type's id (the profile's ``typeId`` on each characteristic,
     or the game system's ``characteristicType``)."""
@@ -120,10 +127,13 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
             kind, value = modifier.get("type", ""), modifier.get("value", "")
             change = f"{name} {kind} {value!r}" if kind not in ("set",) else f"{name} set to {value!r}"
             if _conditional(modifier) or any(_conditional(g) for g in guarded):
-                notes.append(f"profile {pname!r}: {change} when {_conditions_words(modifier, guarded, index)}: "
-                             "not applied (a catalogue lists the unit as it comes; a roster has the profile as "
-                             "chosen)")
-                continue
+                holds, why = decide((*guarded, modifier), node, index)
+                if holds is False:
+                    continue  # the unit as it comes does not meet it: as the catalogue lists it, no change
+                if holds is None:
+                    notes.append(f"profile {pname!r}: {change} when {_conditions_words(modifier, guarded, index)}: "
+                                 f"not applied ({why})")
+                    continue
             after = _changed(values[name], kind, value) if kind in KINDS else None
             if after is None:
                 notes.append(f"profile {pname!r}: {change} on {values[name]!r} cannot be worked out: not applied")
