@@ -94,7 +94,6 @@ def take(unit_id: str, ch: str, *mods: tuple[str, int]) -> dict[str, Any]:
 
 
 # == 1. several set values on a Leadership test =====================================================================
-@pytest.mark.xfail(strict=True, reason="the Leadership test cited no core.test.highest-value")
 @pytest.mark.rule("core.test.highest-value", "core.value.used")
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(("mods", "value"), [

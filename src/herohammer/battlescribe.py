@@ -382,7 +382,7 @@ def forty_k_profile(chars: dict[str, str]) -> tuple[str, str, tuple[Read, ...]]:
     return (*_checked(line), notes)
 
 
-@implements("core.zero.w", "core.profile.dash")
+@implements("core.zero.w")
 def _no_wounds(name: str, printed: str) -> str:
     """Say why a model printed with Wounds (or Health Points) of 0 is no model to field, or "": it is a casualty,
     removed from the table (core.zero.w), whether printed 0 or '-' / '*' (core.profile.dash)."""
