@@ -135,9 +135,9 @@ NOB_MODS = (
     '<modifier type="set" field="ct-ld" value="10"><conditions><condition type="atLeast" value="1" '
     'field="selections" scope="force" childId="se-tyrant" shared="true" includeChildSelections="true"/>'
     "</conditions></modifier>"
-    # its own category (the unit's selection is a Troops choice): BS4 -> BS3
+    # its unit's category (the Warriors' selection is a Troops choice): BS4 -> BS3
     '<modifier type="set" field="ct-bs" value="3"><conditions><condition type="instanceOf" value="1" '
-    'field="selections" scope="parent" childId="cat-troops" shared="true"/></conditions></modifier>'
+    'field="selections" scope="se-warriors" childId="cat-troops" shared="true"/></conditions></modifier>'
     # either of two options, one it comes with: S4 -> S5
     '<modifier type="set" field="ct-s" value="5"><conditionGroups><conditionGroup type="or"><conditions>'
     '<condition type="atLeast" value="1" field="selections" scope="parent" childId="se-carapace" shared="true"/>'
@@ -155,15 +155,19 @@ NOB_MODS = (
 
 
 def _warriors(tmp_path: Path) -> Path:
-    warrior = _entry("se-warrior", "Warrior", "model", _min(3) + _profile("Warrior", NOB_MODS))
+    """A profile's condition is scoped from the profile: its parent is the entry that holds it, the Warrior, whose
+    options the Scything Talons (three, one a model) and the Extended Carapace (none as it comes) are."""
     claws = _entry("se-claws", "Scything Talons", "upgrade", _min(3))
     carapace = _entry("se-carapace", "Extended Carapace", "upgrade")
+    warrior = _entry("se-warrior", "Warrior", "model", _min(3) + _profile("Warrior", NOB_MODS)
+                     + "<selectionEntries>" + claws + carapace + "</selectionEntries>")
     warriors = _entry("se-warriors", "Warriors", "unit",
                       '<categoryLinks><categoryLink id="cl-t" name="Troops" targetId="cat-troops" primary="true"/>'
-                      "</categoryLinks><selectionEntries>" + warrior + claws + carapace + "</selectionEntries>")
+                      "</categoryLinks><selectionEntries>" + warrior + "</selectionEntries>")
     return _army(tmp_path, warriors + _entry("se-tyrant", "Hive Tyrant", "unit", _profile("Hive Tyrant")))
 
 
+@pytest.mark.xfail(strict=True, reason="a profile's condition was scoped from its entry, not from the profile")
 def test_a_modifier_whose_condition_the_unit_as_it_comes_decides_is_applied_or_not(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     warriors = read_battlescribe(_warriors(tmp_path)).unit("Warriors")
@@ -250,3 +254,59 @@ def test_a_catalogue_cost_that_is_not_a_number_leaves_the_units_points_unsaid(
     code, out, err = run(["catalogue", str(army)], capsys)
     assert code == 0 and "Traceback" not in err, err
     assert re.search(r"│ Captain .*│ \? +│", out) and re.search(r"│ Librarian .*│ 100 +│", out), out
+
+
+def _group(ident: str, name: str, least: int, default: str, entries: str) -> str:
+    return (f'<selectionEntryGroups><selectionEntryGroup id="{ident}" name="{name}" '
+            f'defaultSelectionEntryId="{default}">{_min(least)}<selectionEntries>{entries}</selectionEntries>'
+            "</selectionEntryGroup></selectionEntryGroups>")
+
+
+@pytest.mark.xfail(strict=True, reason="a group's default was read once and its alternatives taken")
+def test_a_groups_default_fills_its_minimum_and_its_alternatives_are_not_taken(tmp_path: Path) -> None:
+    """3rd edition's Scouts: a group of at least five holding the Sergeant (its default, at most one), the
+    Veteran Sergeant who may stand in for him, and the Scouts (at least four): as it comes, a Sergeant and four
+    Scouts of one profile, five models at 12 and 13 points; the Slugga Boyz: a group of at least ten whose default
+    is the Boy, ten Boyz at 9."""
+    sergeant = _entry("se-sgt", "Scout Sergeant", "model", _cost("13") + _profile("Scout"))
+    veteran = _entry("se-vet", "Veteran Scout Sergeant", "model", _cost("28") + _profile("Veteran Scout Sergeant"))
+    scout = _entry("se-scout", "Scout", "model", _min(4) + _cost("12") + _profile("Scout"))
+    scouts = _entry("se-scouts", "Scout Squad", "unit", _group("g-scouts", "Scouts", 5, "se-sgt",
+                                                               sergeant + veteran + scout))
+    boy = _entry("se-boy", "Slugga Boy", "upgrade", _cost("9") + _profile("Slugga Boy"))
+    boyz = _entry("se-boyz", "Slugga Boyz", "unit", _group("g-boyz", "Slugga Boyz", 10, "se-boy", boy))
+    army = read_battlescribe(_army(tmp_path, scouts + boyz))
+    squad = army.unit("Scout Squad")
+    assert [(m.name, m.count) for m in squad.models] == [("Scout", 5)] and squad.points == 13 + 4 * 12
+    mob = army.unit("Slugga Boyz")
+    assert [(m.name, m.count) for m in mob.models] == [("Slugga Boy", 10)] and mob.points == 10 * 9
+
+
+@pytest.mark.xfail(strict=True, reason="repeats and cost modifiers were not worked out")
+def test_a_repeat_and_a_cost_modifier_are_counted_on_the_unit_as_it_comes(tmp_path: Path) -> None:
+    """A cost raised by 1 for each model in its selection (a repeat), a save raised for each two Scything Talons,
+    and a cost raised when an option the unit comes with is there: applied; one raised by a Warboss in the force:
+    said, and the price is the one the data settles."""
+    per_model = ('<modifiers><modifier type="increment" field="points" value="1"><repeats><repeat value="1" '
+                 'repeats="1" field="selections" scope="self" childId="model" includeChildSelections="true"/>'
+                 '</repeats></modifier><modifier type="increment" field="points" value="5"><conditions>'
+                 '<condition type="atLeast" value="1" field="selections" scope="self" childId="se-claws" '
+                 'includeChildSelections="true"/></conditions></modifier>'
+                 '<modifier type="increment" field="points" value="7"><conditions><condition type="atLeast" '
+                 'value="1" field="selections" scope="force" childId="se-boss"/></conditions></modifier>'
+                 "</modifiers>")
+    repeat = ('<modifier type="decrement" field="ct-save" value="1"><repeats><repeat value="2" repeats="1" '
+              'field="selections" scope="parent" childId="se-claws" roundUp="false"/></repeats></modifier>')
+    claws = _entry("se-claws", "Scything Talons", "upgrade", _min(3))
+    warrior = _entry("se-warrior", "Warrior", "model", _min(3) + _cost("20") + _profile("Warrior", repeat)
+                     + "<selectionEntries>" + claws + "</selectionEntries>")
+    brood = f'<selectionEntry id="se-brood" name="Brood" type="unit">{_cost("10")}{per_model}' \
+            f"<selectionEntries>{warrior}</selectionEntries></selectionEntry>"
+    unit_read = read_battlescribe(_army(tmp_path, brood + _entry("se-boss", "Warboss", "unit",
+                                                                   _profile("Warboss")))).unit("Brood")
+    # three Warriors at 20; the brood's own 10, +1 for each of its 3 models, +5 for its Scything Talons
+    assert unit_read.points == 3 * 20 + 10 + 3 + 5, unit_read
+    # the save's roll lowered by one for each two of its 3 Scything Talons (rounded down): once, 5+ to 4+
+    assert unit_read.models[0].profile.endswith("Sv4+"), unit_read.models[0]
+    said = [n for n in unit_read.notes if "not applied" in n]
+    assert len(said) == 1 and "Brood's cost increment '7' when the number of 'Warboss' in the force" in said[0], said
