@@ -27,7 +27,7 @@ from xml.etree.ElementTree import Element, ParseError
 
 from . import guards
 from .battlescribe_conditions import Node
-from .battlescribe_modifiers import modified
+from .battlescribe_modifiers import modified, modified_cost
 from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
@@ -564,6 +564,8 @@ class _Seen:
     owner: int = -1
     #: The ``number`` of the nearest roster selection holding it (a weapon's: how many of the owner's models carry it).
     held: int = 1
+    #: The catalogue entry it was met in below the unit's own (None: the unit's entry): tells two entries apart.
+    entry: Element | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -601,7 +603,7 @@ class _Reader:
         them: what a modifier's conditions are decided on (``battlescribe_conditions``)."""
         node = Node(entry, number, parent)
         if depth < MAX_DEPTH:
-            node.kids = [self.tree(child, _count(child), node, depth + 1) for child in self._child_entries(entry)]
+            node.kids = [self.tree(child, number, node, depth + 1) for child, number in self._child_entries(entry)]
         return node
 
     def walk(self, entry: Element, found: _Found, count: int, depth: int = 0, owner: int = -1, held: int = 1,
@@ -623,10 +625,11 @@ class _Reader:
             if (problem := _number_problem(entry)) and owner not in found.bad_numbers:
                 found.bad_numbers[owner] = problem
         else:
-            self.add_points(entry, found, count)
+            self.add_points(entry, found, count, node)
         for prof in children(entry, "profiles", "profile"):
             found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""),
-                                        self._chars(prof, (prof,), found, node), count, owner, held))
+                                        self._chars(prof, (prof,), found, node), count, owner, held,
+                                        entry if depth else None))
         for rule in children(entry, "rules", "rule"):
             found.rules.append(rule.get("name", "").strip())
         for link in children(entry, "infoLinks", "infoLink"):
@@ -636,7 +639,8 @@ class _Reader:
                 continue
             if kind == "profile":
                 found.profiles.append(_Seen(target.get("name", "").strip(), target.get("typeName", ""),
-                                            self._chars(target, (target, link), found, node), count, owner, held))
+                                            self._chars(target, (target, link), found, node), count, owner,
+                                            held, entry if depth else None))
             elif kind == "rule":
                 found.rules.append(str(link.get("name") or target.get("name", "")).strip())
         for cat in (*children(entry, "categoryLinks", "categoryLink"), *children(entry, "categories", "category")):
@@ -645,19 +649,21 @@ class _Reader:
                 target = self.index.get(cat.get("entryId", ""))
             found.categories.append((target.get("name", "") if target is not None else cat.get("name", "")).strip())
         kids = node.kids if node is not None else []
-        for k, child in enumerate(self._child_entries(entry)):
-            self.walk(child, found, count * _count(child), depth + 1, owner, held,
-                      kids[k] if k < len(kids) else None)
+        for k, (child, number) in enumerate(self._child_entries(entry)):
+            self.walk(child, found, count * number, depth + 1, owner, held, kids[k] if k < len(kids) else None)
 
-    def add_points(self, selection: Element, found: _Found, times: int = 1) -> None:
+    def add_points(self, selection: Element, found: _Found, times: int = 1, node: Node | None = None) -> None:
         """Add a selection's points (its ``pts`` cost) to what ``found`` has: a roster's, for all of its ``number``
         (BattleScribe writes each selection's own; the roster's own is its total), or a catalogue entry's, for one,
-        ``times`` over (the number the unit comes with).  A cost that is not a number leaves the points unsaid, with
-        a note."""
+        ``times`` over (the number the unit comes with), with its modifiers of the cost that hold for the unit as it
+        comes (``node``; the others noted).  A cost that is not a number leaves the points unsaid, with a note."""
         for cost in children(selection, "costs", "cost"):
             if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
                 continue
             value = cost.get("value", "").strip()
+            if node is not None:
+                value, notes = modified_cost(selection, cost, node, self.index)
+                found.notes.extend(notes)
             if not re.fullmatch(r"-?\d+(\.\d+)?", value):
                 what = "selection" if local_name(selection.tag) == "selection" else "entry"
                 found.notes.append(f"{selection.get('name', '?').strip()} ({what} {selection.get('id', '')}): cost "
@@ -673,26 +679,41 @@ class _Reader:
         found.notes.extend(notes)
         return chars
 
-    def _child_entries(self, entry: Element) -> Iterator[Element]:
-        yield from (c for c in children(entry, "selections", "selection")  # a roster: what was chosen
-                    if id(c) not in self.apart)
+    def _child_entries(self, entry: Element) -> Iterator[tuple[Element, int]]:
+        """Yield the entries under an entry that come with it, each with how many: a roster's selections (their
+        ``number``), a catalogue's models and options of a minimum (at it), and of a group those ``_group_entries``
+        takes (3rd edition's Slugga Boyz: a group of at least ten whose default is the Slugga Boy; session 41: one
+        was read, priced at one Boy's 9 points)."""
+        for c in children(entry, "selections", "selection"):  # a roster: what was chosen
+            if id(c) not in self.apart:
+                yield c, _count(c)
         for child in children(entry, "selectionEntries", "selectionEntry"):
             if _included(child):
-                yield child
+                yield child, _count(child)
         for group in children(entry, "selectionEntryGroups", "selectionEntryGroup"):
-            default = group.get("defaultSelectionEntryId")
-            for child in children(group, "selectionEntries", "selectionEntry"):
-                if _included(child) or child.get("id") == default:
-                    yield child
-            for link in children(group, "entryLinks", "entryLink"):
-                target = self.resolve(link)
-                if target is not None and (_included(link) or link.get("id") == default):
-                    yield target
+            yield from self._group_entries(group)
         for link in children(entry, "entryLinks", "entryLink"):
             target = self.resolve(link)
             if target is not None and local_name(target.tag) == "selectionEntry" and (
                     _included(link) or target.get("type") == "model"):
-                yield target
+                yield target, _count(target)
+
+    def _group_entries(self, group: Element) -> Iterator[tuple[Element, int]]:
+        """Yield the entries of a group that come with the unit: those of a minimum of their own, at it, and the
+        group's default filling the group's minimum the others leave (five Scouts: four Scouts and the default
+        Sergeant; one when the group has no minimum); the group's other entries are alternatives, not taken
+        (session 41: a Veteran Sergeant offered beside the Sergeant was taken too)."""
+        members = [(c, c) for c in children(group, "selectionEntries", "selectionEntry")]
+        members += [(link, target) for link in children(group, "entryLinks", "entryLink")
+                    if (target := self.resolve(link)) is not None]
+        default = group.get("defaultSelectionEntryId")
+        own = [(el, target, max(_minimum(el), _minimum(target))) for el, target in members]
+        least = _minimum(group)
+        rest = least - sum(n for el, _, n in own if el.get("id") != default)
+        for el, target, n in own:
+            number = (max(n, rest) if least else max(n, 1)) if el.get("id") == default else n
+            if number >= 1:
+                yield target, number
 
 
 def _count(el: Element) -> int:
@@ -897,6 +918,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         return [((*arms, *(w for w in unit_wide if w not in arms)), n * factor) for arms, n in shares[seen.owner]]
 
     models: list[BsModel] = []
+    met: dict[int, list[Element | None]] = {}  # a catalogue's model -> the entries its profile was met in
     t9a: dict[tuple[str, tuple[str, ...] | None], dict[str, Any]] = {}
     for seen, kind in zip(found.profiles, kinds):
         chars = dict(seen.chars)
@@ -926,9 +948,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
             for arms, count in split(seen):
                 same = next((i for i, m in enumerate(models)
                              if m.name == pname and m.profile == line and m.weapons == arms), None)
-                if same is not None and roster:  # another selection of the same model: more of them
-                    models[same] = replace(models[same], count=models[same].count + count)
+                if same is not None and (roster or _another_entry(met.setdefault(same, []), seen.entry)):
+                    models[same] = replace(models[same], count=models[same].count + count)  # more of them
                 elif same is None and (roster or not any(m.name == pname for m in models)):
+                    met[len(models)] = [seen.entry]
                     models.append(BsModel(pname, line, chars_t, count, problem=problem, weapons=arms, selection=where))
     # A mount prints the values that are its rider's as 'C' (Dis C, HP C, Arm C+2): it carries each other model of
     # the unit rather than being one (``_mounted``).
@@ -965,6 +988,16 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                      f"character joined to the unit [{game if game in ('40k3', '40k4') else '40k3'}.ic.join]")
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
                   tuple(dict.fromkeys(notes)), points=found.points, cost_unread=found.unpriced)
+
+
+def _another_entry(met: list[Element | None], entry: Element | None) -> bool:
+    """Say whether a catalogue profile met again comes from a model entry of its own (a Terminator Sergeant's and
+    four Terminators': five), so its models add up; not when either is the unit's own entry (None: the unit's profile
+    stands for the models it links) or the same entry met twice.  Records the entry."""
+    if entry is None or None in met or any(e is entry for e in met):
+        return False
+    met.append(entry)
+    return True
 
 
 #: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).

@@ -7,6 +7,7 @@ unit, and its modifier applied or not (session 41; before, every conditional mod
 the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
 settles it (the unit itself in the roster: at least 1); a percentage, a count of points or forces, another scope
 is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
+A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ class Node:
     kids: list[Node] = field(default_factory=list)
 
     def matches(self, child_id: str) -> bool:
-        """Say whether this selection is the entry ``child_id`` or of that category (or ``any`` selection)."""
-        return child_id in ("any", self.entry.get("id", "")) or any(
+        """Say whether this selection is the entry ``child_id`` or of that category (or ``any`` selection, or any of
+        a kind: ``model``, ``unit``, ``upgrade``)."""
+        return child_id in ("any", self.entry.get("id", ""), self.entry.get("type", "any")) or any(
             link.get("targetId") == child_id for link in children(self.entry, "categoryLinks", "categoryLink"))
 
     def below(self, direct: bool) -> Iterator[tuple[Node, int]]:
@@ -56,9 +58,33 @@ def decide(holders: tuple[Element, ...], node: Node | None, index: Mapping[str, 
     for el in holders:
         verdicts += [_condition(c, node, index) for c in children(el, "conditions", "condition")]
         verdicts += [_group(g, node, index) for g in children(el, "conditionGroups", "conditionGroup")]
-        if any(True for _ in children(el, "repeats", "repeat")):
-            verdicts.append((None, "a repeat by a count of selections is not worked out"))
     return _all(verdicts)
+
+
+def repeated(holders: tuple[Element, ...], node: Node | None, index: Mapping[str, Element]) -> tuple[int | None, str]:
+    """Return how many times a modifier applies: 1 without ``<repeats>``, else each repeat's ``repeats`` for every
+    ``value`` of its count (rounded down, or up with ``roundUp``), the counts multiplied through its groups; None with
+    the reason when a count is not known (in the force, or a percentage)."""
+    times = 1
+    for el in holders:
+        for repeat in children(el, "repeats", "repeat"):
+            if node is None:
+                return None, "a roster has the profile as chosen"
+            bounds = _bounds(repeat, node, index)
+            if isinstance(bounds, str):
+                return None, bounds
+            low, high = bounds
+            try:
+                per, each = float(repeat.get("value", "")), int(float(repeat.get("repeats", "1")))
+            except (ValueError, OverflowError):
+                return None, f"its value {repeat.get('value', '')!r} is not a count"
+            if low != high:
+                return None, BEYOND
+            if per <= 0 or not math.isfinite(per):
+                return None, f"its value {repeat.get('value', '')!r} is not a count"
+            steps = low / per
+            times *= each * int(math.ceil(steps) if repeat.get("roundUp", "false") == "true" else math.floor(steps))
+    return times, ""
 
 
 def _all(verdicts: list[Verdict]) -> Verdict:
@@ -97,31 +123,41 @@ def _scoped(node: Node, scope: str) -> Node | str:
 
 def _condition(c: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
     kind, child = c.get("type", ""), c.get("childId", "")
-    where = _scoped(node, c.get("scope", ""))
     if kind in ("instanceOf", "notInstanceOf"):
+        where = _scoped(node, c.get("scope", ""))
         if not isinstance(where, Node):
             return None, BEYOND if where in ("force", "roster") else where
         return where.matches(child) == (kind == "instanceOf"), ""
-    if c.get("percentValue", "false") == "true":
-        return None, "a percentage of a count is not worked out"
-    if c.get("field", "") != "selections":
-        return None, f"it counts {_field_words(c.get('field', ''), index)}, not the unit's selections"
     try:
         value = float(c.get("value", ""))
     except ValueError:
         return None, f"its value {c.get('value', '')!r} is not a number"
+    bounds = _bounds(c, node, index)
+    if isinstance(bounds, str):
+        return None, bounds
+    verdict = _compare(kind, value, *bounds)
+    return verdict if verdict[0] is not None or verdict[1] else (None, BEYOND)
+
+
+def _bounds(c: Element, node: Node, index: Mapping[str, Element]) -> tuple[float, float] | str:
+    """Return the least and most a condition's (or repeat's) count of selections can be, or why it is not known:
+    exact in the unit, at least the unit's own in the force or the roster."""
+    if c.get("percentValue", "false") == "true":
+        return "a percentage of a count is not worked out"
+    if c.get("field", "") != "selections":
+        return f"it counts {_field_words(c.get('field', ''), index)}, not the unit's selections"
+    child = c.get("childId", "")
     direct = c.get("includeChildSelections", "false") != "true"
+    where = _scoped(node, c.get("scope", ""))
     if isinstance(where, Node):
         count = sum(n for kid, n in where.below(direct) if kid.matches(child))
-        return _compare(kind, value, count, count)
+        return count, count
     if where not in ("force", "roster"):
-        return None, where
+        return where
     root = node
     while root.parent is not None:
         root = root.parent
-    low = (1 if root.matches(child) else 0) + sum(n for kid, n in root.below(direct) if kid.matches(child))
-    verdict = _compare(kind, value, low, math.inf)
-    return verdict if verdict[0] is not None else (None, BEYOND)
+    return (1 if root.matches(child) else 0) + sum(n for kid, n in root.below(direct) if kid.matches(child)), math.inf
 
 
 def _compare(kind: str, value: float, low: float, high: float) -> Verdict:

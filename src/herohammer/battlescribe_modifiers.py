@@ -12,18 +12,19 @@ is said in a note naming the profile, the change, its condition and why, never r
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from xml.etree.ElementTree import Element
 
-from .battlescribe_conditions import Node, decide
+from .battlescribe_conditions import Node, decide, repeated
 from .battlescribe_xml import children, local_name
 
 #: The modifiers that change a characteristic's text (others, on a characteristic, are refused in a note).
 KINDS = ("set", "increment", "decrement", "append")
 _OPS = {"equalTo": "is", "notEqualTo": "is not", "atLeast": "is at least", "atMost": "is at most",
         "greaterThan": "is more than", "lessThan": "is less than", "instanceOf": "is in", "notInstanceOf": "is not in"}
-_SCOPES = {"parent": "its unit", "self": "it", "force": "the force", "roster": "the roster",
+_SCOPES = {"parent": "its selection", "self": "it", "force": "the force", "roster": "the roster",
            "primary-category": "its category", "primary-catalogue": "its catalogue", "ancestor": "its ancestors"}
 
 
@@ -57,7 +58,7 @@ def _name_of(ident: str, index: Mapping[str, Element]) -> str:
 
 
 def describe(condition: Element, index: Mapping[str, Element]) -> str:
-    """Say a condition in words: 'the number of Extended Carapace in its unit is 1'."""
+    """Say a condition in words: 'the number of Extended Carapace in its selection is 1'."""
     field = condition.get("field", "")
     what = "the number" if field == "selections" else (
         "the forces" if field == "forces" else f"the {_name_of(field, index)}")
@@ -80,13 +81,17 @@ def _conditions_words(modifier: Element, guarded: tuple[Element, ...], index: Ma
         for group in children(el, "conditionGroups", "conditionGroup"):
             inner = [describe(c, index) for c in group.iter() if local_name(c.tag) == "condition"]
             words.append("(" + f" {group.get('type', 'and')} ".join(inner) + ")")
-        if any(True for _ in children(el, "repeats", "repeat")):
-            words.append("repeated by a count of selections")
     return " and ".join(words) or "a condition"
 
 
-def _changed(current: str, kind: str, value: str) -> str | None:
-    """Return a characteristic's text after one modifier, or None when it cannot be worked out (a non-number)."""
+_Arithmetic = Callable[[str, str, str, int], str | None]
+
+
+def _changed(current: str, kind: str, value: str, times: int = 1) -> str | None:
+    """Return a characteristic's text after a modifier applied ``times`` over (a repeat), or None when it cannot be
+    worked out (a non-number)."""
+    if times == 0:
+        return current
     if kind == "set":
         return value
     if kind == "append":
@@ -96,10 +101,64 @@ def _changed(current: str, kind: str, value: str) -> str | None:
     step = re.fullmatch(r"-?\d+(\.0+)?", value.strip())
     if (number is None and bracket is None) or step is None:
         return None
-    delta = int(float(value)) * (1 if kind == "increment" else -1)
+    delta = int(float(value)) * times * (1 if kind == "increment" else -1)
     if bracket is not None:
         return f"{max(0, int(bracket.group(1)) + delta)}({max(0, int(bracket.group(2)) + delta)})"
     return f"{max(0, int(number.group(1)) + delta)}{number.group(2)}" if number is not None else None
+
+
+def _cost_changed(current: str, kind: str, value: str, times: int = 1) -> str | None:
+    """Return a cost's value after a modifier applied ``times`` over, or None when either is not a number."""
+    try:
+        now, step = float(current), float(value)
+    except ValueError:
+        return None
+    if not (math.isfinite(now) and math.isfinite(step)) or kind == "append":
+        return None
+    after = now if times == 0 else step if kind == "set" else now + step * times * (1 if kind == "increment" else -1)
+    return repr(float(after))
+
+
+def _applied(current: str, modifier: Element, guarded: _Guarded, scope: Node | None, index: Mapping[str, Element],
+             change: str, arithmetic: _Arithmetic) -> tuple[str, str]:
+    """Return a value after one modifier where it holds (``scope``: the selection its conditions are read from, None
+    in a roster), and a note when it is not applied: its condition or repeat not settled, or a value not worked
+    out; a modifier whose condition the unit as it comes does not meet changes nothing, unsaid."""
+    held = (*guarded, modifier)
+    if any(_conditional(el) for el in held):
+        holds, why = decide(held, scope, index)
+        if holds is False:
+            return current, ""
+        if holds is None:
+            return current, f"{change} when {_conditions_words(modifier, guarded, index)}: not applied ({why})"
+    times, why = repeated(held, scope, index)
+    if times is None:
+        return current, f"{change} repeated by a count of selections: not applied ({why})"
+    after = arithmetic(current, modifier.get("type", ""), modifier.get("value", ""), times) if modifier.get(
+        "type", "") in KINDS else None
+    if after is None:
+        return current, f"{change} on {current!r} cannot be worked out: not applied"
+    return after, ""
+
+
+def _words(name: str, modifier: Element) -> str:
+    kind, value = modifier.get("type", ""), modifier.get("value", "")
+    return f"{name} set to {value!r}" if kind == "set" else f"{name} {kind} {value!r}"
+
+
+def modified_cost(entry: Element, cost: Element, node: Node | None,
+                  index: Mapping[str, Element]) -> tuple[str, list[str]]:
+    """Return a catalogue entry's cost with its own modifiers of that cost applied where they hold for the unit as it
+    comes (``node``: the entry's; a repeat counted, a condition decided), and a note for each not applied."""
+    value, notes = cost.get("value", "").strip(), []
+    words = f"{entry.get('name', '?').strip()}'s cost"
+    for modifier, guarded in _modifiers(entry):
+        if modifier is None:
+            notes.append(f"{words}: modifier groups nested more than {MAX_GROUPS} deep: not read")
+        elif modifier.get("field", "") == cost.get("typeId", "") != "":
+            value, note = _applied(value, modifier, guarded, node, index, _words(words, modifier), _cost_changed)
+            notes += [note] if note else []
+    return value, notes
 
 
 def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[str, str], ...],
@@ -107,6 +166,10 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
     """Return a profile's characteristics with the modifiers of ``holders`` (the profile, the link to it) that hold
     applied, and a note for each one not applied: under a condition the unit as it comes (``node``, the entry
     holding the profile; None in a roster) does not settle, or not one that can be worked out.
+
+    A condition of a profile's modifier is scoped from the profile: its ``parent`` is the entry holding the profile
+    (3rd edition's Carnifex sets its save to 2+ through its link when 'Extended Carapace' is in the parent, an option
+    of the Carnifex's own).
 
     A modifier's ``field`` names a characteristic by its type's id (the profile's ``typeId`` on each characteristic,
     or the game system's ``characteristicType``)."""
@@ -124,21 +187,9 @@ def modified(profile: Element, holders: Iterable[Element], chars: tuple[tuple[st
             name = by_type.get(field) or _characteristic_name(field, index)
             if name is None or name not in values:
                 continue  # a modifier of something else (hidden, name, a cost): not a characteristic
-            kind, value = modifier.get("type", ""), modifier.get("value", "")
-            change = f"{name} {kind} {value!r}" if kind not in ("set",) else f"{name} set to {value!r}"
-            if _conditional(modifier) or any(_conditional(g) for g in guarded):
-                holds, why = decide((*guarded, modifier), node, index)
-                if holds is False:
-                    continue  # the unit as it comes does not meet it: as the catalogue lists it, no change
-                if holds is None:
-                    notes.append(f"profile {pname!r}: {change} when {_conditions_words(modifier, guarded, index)}: "
-                                 f"not applied ({why})")
-                    continue
-            after = _changed(values[name], kind, value) if kind in KINDS else None
-            if after is None:
-                notes.append(f"profile {pname!r}: {change} on {values[name]!r} cannot be worked out: not applied")
-                continue
-            values[name] = after
+            values[name], note = _applied(values[name], modifier, guarded, Node(profile, 1, node) if node else None,
+                                          index, _words(name, modifier), _changed)
+            notes += [f"profile {pname!r}: {note}"] if note else []
     return tuple((k, values[k]) for k, _ in chars), notes
 
 
