@@ -7,7 +7,8 @@ A catalogue lists each unit as it comes, so a modifier without a condition is ap
 one with a condition is applied when the unit as it comes meets it (``battlescribe_conditions``: an option it comes
 with, its own category; session 41); one the unit does not settle (the force's or roster's make-up, a percentage)
 is said in a note naming the profile, the change, its condition and why, never read into the profile unsaid
-(session 40; before, every modifier was ignored).
+(session 40; before, every modifier was ignored).  A catalogue entry's cost is modified alike (``modified_cost``),
+and a repeat (once for each N of a selection) counted where the unit settles the count.
 """
 
 from __future__ import annotations
