@@ -970,6 +970,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                 f"{k} {v}" for k, v in ride["chars"].items() if k in ("Att", "Off", "Str", "AP", "Agi")))
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         problem = slot["number"] or problem
+        notes.extend(f"{slot['where'] or unit_words}: {mname}: {said}" for said in _t9a_brackets(chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     if not models:
@@ -1014,6 +1015,19 @@ def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence
             out.append(f"{unit_words}: profile {seen.name!r} ({seen.type_name or 'no type'}; prints {', '.join(keys)}) "
                        "is not a model profile herohammer reads (WS BS S T W: a vehicle's armour values are not "
                        "modelled), so the unit has no model and is left out of a scenario")
+    return out
+
+
+def _t9a_brackets(chars: dict[str, str]) -> list[str]:
+    """Say each 9th Age characteristic printed with a bracket (``Res 4(5)``) that is read as its first number, as
+    the 40k import says its own (``read_characteristic``); a rate's bracket is a flyer's, its ground rate read
+    (docs/data.md), and not said."""
+    out = []
+    for printed, ours in T9A_MAPPING.items():
+        text = chars.get(printed, "").strip()
+        if printed not in ("Adv", "Mar") and re.match(r"^\d+\s*\(", text):
+            out.append(f"{printed} {text!r} read as {_number(text)} ({ours}{_number(text)}): the bracketed value, "
+                       "with wargear or an option, is not read")
     return out
 
 
