@@ -16,6 +16,7 @@ The 9th Age 2nd edition's characteristics are mapped into the t9a ruleset's prof
 
 from __future__ import annotations
 
+import math
 import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -25,7 +26,8 @@ from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from . import guards
-from .battlescribe_modifiers import modified
+from .battlescribe_conditions import Node
+from .battlescribe_modifiers import modified, modified_cost
 from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
@@ -128,8 +130,11 @@ class BsUnit:
     notes: tuple[str, ...] = ()
     #: The unit (its name) a character was chosen inside in the roster, so fielded joined to it; "" for none.
     joined: str = ""
-    #: A roster unit's points as the roster prices its selections (None: a catalogue's unit, or a cost unread).
+    #: The unit's points: a roster's as it prices its selections, a catalogue's as the unit comes (its entries'
+    #: costs times the numbers it comes with); None when the data gives no cost or one that does not read.
     points: float | None = None
+    #: A cost was met that is not a number (a note says which): the points are not said for that reason.
+    cost_unread: bool = False
 
     @property
     def default_weapons(self) -> tuple[str, ...]:
@@ -372,11 +377,22 @@ def forty_k_profile(chars: dict[str, str]) -> tuple[str, str, tuple[Read, ...]]:
     if own_inv and not pair:  # a save printed with an invulnerable one beside an Inv of its own: which is meant?
         return line, (f"prints the save {by_lower.get('sv', by_lower.get('save', ''))!r} with an invulnerable one "
                       f"and an invulnerable save {inv!r} of its own: which is meant is not said"), notes
-    wounds = by_lower["w"].strip()
-    if wounds in ("-", "*"):
-        return line, (f"prints Wounds {wounds!r}, which is 0 (core.profile.dash): a model of 0 Wounds is a casualty, "
-                      "removed from the table [core.zero.w]"), notes
+    if no_wounds := _no_wounds("Wounds", by_lower["w"]):
+        return line, no_wounds, notes
     return (*_checked(line), notes)
+
+
+@implements("core.zero.w")
+def _no_wounds(name: str, printed: str) -> str:
+    """Say why a model printed with Wounds (or Health Points) of 0 is no model to field, or "": it is a casualty,
+    removed from the table (core.zero.w), whether printed 0 or '-' / '*' (core.profile.dash)."""
+    text = printed.strip()
+    if text in ("-", "*"):
+        return (f"prints {name} {text!r}, which is 0 (core.profile.dash): a model of 0 Wounds is a casualty, "
+                "removed from the table [core.zero.w]")
+    if text.isascii() and text.isdigit() and int(text) == 0:
+        return f"prints {name} {text!r}: a model of 0 Wounds is a casualty, removed from the table [core.zero.w]"
+    return ""
 
 
 def missing_characteristics(by_lower: dict[str, str]) -> list[str]:
@@ -400,6 +416,8 @@ def t9a_profile(chars: dict[str, str], aim: int | None) -> tuple[str, str]:
         else:
             parts.append(f"{ours}{value or '-'}")
     parts.append(f"BS{7 - (aim or T9A_DEFAULT_AIM)}")
+    if no_wounds := _no_wounds("HP", _number(chars.get("HP", ""))):
+        return " ".join(parts), no_wounds
     return _checked(" ".join(parts))
 
 
@@ -546,6 +564,8 @@ class _Seen:
     owner: int = -1
     #: The ``number`` of the nearest roster selection holding it (a weapon's: how many of the owner's models carry it).
     held: int = 1
+    #: The catalogue entry it was met in below the unit's own (None: the unit's entry): tells two entries apart.
+    entry: Element | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -560,6 +580,8 @@ class _Found:
     points: float | None = None
     #: A cost that did not read was met: the points stay unsaid.
     unpriced: bool = False
+    #: Why a roster selection's ``number`` does not read, by the model selection it is in (``owners``; -1: the unit).
+    bad_numbers: dict[int, str] = field(default_factory=dict)
 
 
 class _Reader:
@@ -576,11 +598,21 @@ class _Reader:
         target = link.get("targetId")
         return self.index.get(target) if target else None
 
-    def walk(self, entry: Element, found: _Found, count: int, depth: int = 0, owner: int = -1, held: int = 1) -> None:
+    def tree(self, entry: Element, number: int = 1, parent: Node | None = None, depth: int = 0) -> Node:
+        """Return a catalogue entry as the unit comes with it, the entries it must take under it, as ``walk`` meets
+        them: what a modifier's conditions are decided on (``battlescribe_conditions``)."""
+        node = Node(entry, number, parent)
+        if depth < MAX_DEPTH:
+            node.kids = [self.tree(child, number, node, depth + 1) for child, number in self._child_entries(entry)]
+        return node
+
+    def walk(self, entry: Element, found: _Found, count: int, depth: int = 0, owner: int = -1, held: int = 1,
+             node: Node | None = None) -> None:
         """Collect the profiles, rules and categories of an entry and the entries under it.
 
         In a roster each profile is told which model selection (``type="model"``) it lies in, if any, and the
-        ``number`` of the selection that holds it: what ``build_unit`` arms each model by.
+        ``number`` of the selection that holds it: what ``build_unit`` arms each model by.  In a catalogue
+        ``node`` is the entry as the unit comes (``tree``), and each entry's cost is counted ``count`` times.
         """
         if depth > MAX_DEPTH:
             return
@@ -590,9 +622,14 @@ class _Reader:
             if entry.get("type") == "model":
                 owner = len(found.owners)
                 found.owners.append(_Owner(entry.get("name", "?").strip(), entry.get("id", ""), held))
+            if (problem := _number_problem(entry)) and owner not in found.bad_numbers:
+                found.bad_numbers[owner] = problem
+        else:
+            self.add_points(entry, found, count, node)
         for prof in children(entry, "profiles", "profile"):
             found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""),
-                                        self._chars(prof, (prof,), found), count, owner, held))
+                                        self._chars(prof, (prof,), found, node), count, owner, held,
+                                        entry if depth else None))
         for rule in children(entry, "rules", "rule"):
             found.rules.append(rule.get("name", "").strip())
         for link in children(entry, "infoLinks", "infoLink"):
@@ -602,7 +639,8 @@ class _Reader:
                 continue
             if kind == "profile":
                 found.profiles.append(_Seen(target.get("name", "").strip(), target.get("typeName", ""),
-                                            self._chars(target, (target, link), found), count, owner, held))
+                                            self._chars(target, (target, link), found, node), count, owner,
+                                            held, entry if depth else None))
             elif kind == "rule":
                 found.rules.append(str(link.get("name") or target.get("name", "")).strip())
         for cat in (*children(entry, "categoryLinks", "categoryLink"), *children(entry, "categories", "category")):
@@ -610,50 +648,72 @@ class _Reader:
             if target is None:
                 target = self.index.get(cat.get("entryId", ""))
             found.categories.append((target.get("name", "") if target is not None else cat.get("name", "")).strip())
-        for child in self._child_entries(entry):
-            self.walk(child, found, count * _count(child), depth + 1, owner, held)
+        kids = node.kids if node is not None else []
+        for k, (child, number) in enumerate(self._child_entries(entry)):
+            self.walk(child, found, count * number, depth + 1, owner, held, kids[k] if k < len(kids) else None)
 
-    def add_points(self, selection: Element, found: _Found) -> None:
-        """Add a roster selection's points (its ``pts`` cost: BattleScribe writes each selection's own, for all of its
-        ``number``; the roster's own is its total) to what ``found`` has; a cost that is not a number leaves the
-        points unsaid, with a note."""
+    def add_points(self, selection: Element, found: _Found, times: int = 1, node: Node | None = None) -> None:
+        """Add a selection's points (its ``pts`` cost) to what ``found`` has: a roster's, for all of its ``number``
+        (BattleScribe writes each selection's own; the roster's own is its total), or a catalogue entry's, for one,
+        ``times`` over (the number the unit comes with), with its modifiers of the cost that hold for the unit as it
+        comes (``node``; the others noted).  A cost that is not a number leaves the points unsaid, with a note."""
         for cost in children(selection, "costs", "cost"):
             if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
                 continue
             value = cost.get("value", "").strip()
+            if node is not None:
+                value, notes = modified_cost(selection, cost, node, self.index)
+                found.notes.extend(notes)
             if not re.fullmatch(r"-?\d+(\.\d+)?", value):
-                found.notes.append(f"{selection.get('name', '?').strip()} (selection {selection.get('id', '')}): cost "
+                what = "selection" if local_name(selection.tag) == "selection" else "entry"
+                found.notes.append(f"{selection.get('name', '?').strip()} ({what} {selection.get('id', '')}): cost "
                                    f"{value!r} is not a number: the unit's points are not said")
                 found.unpriced, found.points = True, None
             else:
-                found.points = (found.points or 0.0) + float(value)
+                found.points = (found.points or 0.0) + float(value) * times
 
-    def _chars(self, profile: Element, holders: tuple[Element, ...], found: _Found) -> tuple[tuple[str, str], ...]:
-        """Read a profile's characteristics with the modifiers that always hold applied, the others noted."""
-        chars, notes = modified(profile, holders, _characteristics(profile), self.index)
+    def _chars(self, profile: Element, holders: tuple[Element, ...], found: _Found,
+               node: Node | None) -> tuple[tuple[str, str], ...]:
+        """Read a profile's characteristics with the modifiers that hold applied, the others noted."""
+        chars, notes = modified(profile, holders, _characteristics(profile), self.index, node)
         found.notes.extend(notes)
         return chars
 
-    def _child_entries(self, entry: Element) -> Iterator[Element]:
-        yield from (c for c in children(entry, "selections", "selection")  # a roster: what was chosen
-                    if id(c) not in self.apart)
+    def _child_entries(self, entry: Element) -> Iterator[tuple[Element, int]]:
+        """Yield the entries under an entry that come with it, each with how many: a roster's selections (their
+        ``number``), a catalogue's models and options of a minimum (at it), and of a group those ``_group_entries``
+        takes (3rd edition's Slugga Boyz: a group of at least ten whose default is the Slugga Boy; session 41: one
+        was read, priced at one Boy's 9 points)."""
+        for c in children(entry, "selections", "selection"):  # a roster: what was chosen
+            if id(c) not in self.apart:
+                yield c, _count(c)
         for child in children(entry, "selectionEntries", "selectionEntry"):
             if _included(child):
-                yield child
+                yield child, _count(child)
         for group in children(entry, "selectionEntryGroups", "selectionEntryGroup"):
-            default = group.get("defaultSelectionEntryId")
-            for child in children(group, "selectionEntries", "selectionEntry"):
-                if _included(child) or child.get("id") == default:
-                    yield child
-            for link in children(group, "entryLinks", "entryLink"):
-                target = self.resolve(link)
-                if target is not None and (_included(link) or link.get("id") == default):
-                    yield target
+            yield from self._group_entries(group)
         for link in children(entry, "entryLinks", "entryLink"):
             target = self.resolve(link)
             if target is not None and local_name(target.tag) == "selectionEntry" and (
                     _included(link) or target.get("type") == "model"):
-                yield target
+                yield target, _count(target)
+
+    def _group_entries(self, group: Element) -> Iterator[tuple[Element, int]]:
+        """Yield the entries of a group that come with the unit: those of a minimum of their own, at it, and the
+        group's default filling the group's minimum the others leave (five Scouts: four Scouts and the default
+        Sergeant; one when the group has no minimum); the group's other entries are alternatives, not taken
+        (session 41: a Veteran Sergeant offered beside the Sergeant was taken too)."""
+        members = [(c, c) for c in children(group, "selectionEntries", "selectionEntry")]
+        members += [(link, target) for link in children(group, "entryLinks", "entryLink")
+                    if (target := self.resolve(link)) is not None]
+        default = group.get("defaultSelectionEntryId")
+        own = [(el, target, max(_minimum(el), _minimum(target))) for el, target in members]
+        least = _minimum(group)
+        rest = least - sum(n for el, _, n in own if el.get("id") != default)
+        for el, target, n in own:
+            number = (max(n, rest) if least else max(n, 1)) if el.get("id") == default else n
+            if number >= 1:
+                yield target, number
 
 
 def _count(el: Element) -> int:
@@ -664,6 +724,19 @@ def _count(el: Element) -> int:
         except (ValueError, OverflowError):  # not a number, or "1e400": read as one (a huge one the limits refuse)
             return 1
     return max(1, _minimum(el))
+
+
+def _number_problem(selection: Element) -> str:
+    """Say why a roster selection's ``number`` is not how many were chosen (a whole number of at least 1), or ""."""
+    text = selection.get("number", "1").strip()
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if math.isfinite(number) and number >= 1 and number == int(number):
+        return ""
+    return (f"does not read: its selection's number {text!r} is not a whole number of at least 1 (how many of it "
+            "the player chose)")
 
 
 def _minimum(el: Element) -> int:
@@ -845,6 +918,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         return [((*arms, *(w for w in unit_wide if w not in arms)), n * factor) for arms, n in shares[seen.owner]]
 
     models: list[BsModel] = []
+    met: dict[int, list[Element | None]] = {}  # a catalogue's model -> the entries its profile was met in
     t9a: dict[tuple[str, tuple[str, ...] | None], dict[str, Any]] = {}
     for seen, kind in zip(found.profiles, kinds):
         chars = dict(seen.chars)
@@ -853,7 +927,8 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         if kind == "part":
             mname, part = _part(pname, seen.type_name) or ("", "")
             for arms, count in split(seen):
-                slot = t9a.setdefault((mname, arms), {"chars": {}, "printed": [], "parts": {}, "where": where})
+                slot = t9a.setdefault((mname, arms), {"chars": {}, "printed": [], "parts": {}, "where": where,
+                                                      "number": found.bad_numbers.get(seen.owner, "")})
                 slot["chars"].update({k: v for k, v in chars.items() if k != "Rules"})
                 if part not in slot["parts"]:
                     slot["printed"].extend((k, v) for k, v in chars_t if k != "Rules")
@@ -863,6 +938,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                     slot.setdefault("rules", []).append(chars["Rules"])
         elif kind == "model":
             line, problem, said = forty_k_profile(chars)
+            problem = found.bad_numbers.get(seen.owner, "") or problem
             notes.extend(f"{where or unit_words}: {pname}: {read.note}" for read in said
                          if read.bracket is None or not _melee_gives(weapons.values(), *read.bracket))
             if (pair := save_pair(chars)) is not None:
@@ -872,9 +948,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
             for arms, count in split(seen):
                 same = next((i for i, m in enumerate(models)
                              if m.name == pname and m.profile == line and m.weapons == arms), None)
-                if same is not None and roster:  # another selection of the same model: more of them
-                    models[same] = replace(models[same], count=models[same].count + count)
+                if same is not None and (roster or _another_entry(met.setdefault(same, []), seen.entry)):
+                    models[same] = replace(models[same], count=models[same].count + count)  # more of them
                 elif same is None and (roster or not any(m.name == pname for m in models)):
+                    met[len(models)] = [seen.entry]
                     models.append(BsModel(pname, line, chars_t, count, problem=problem, weapons=arms, selection=where))
     # A mount prints the values that are its rider's as 'C' (Dis C, HP C, Arm C+2): it carries each other model of
     # the unit rather than being one (``_mounted``).
@@ -892,6 +969,8 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
             found.rules.append(f"{horse} (mount): " + " ".join(
                 f"{k} {v}" for k, v in ride["chars"].items() if k in ("Att", "Off", "Str", "AP", "Agi")))
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
+        problem = slot["number"] or problem
+        notes.extend(f"{slot['where'] or unit_words}: {mname}: {said}" for said in _t9a_brackets(chars))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     if not models:
@@ -909,7 +988,17 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                      "not say which model is the character); to play him apart, write him in the scenario as a "
                      f"character joined to the unit [{game if game in ('40k3', '40k4') else '40k3'}.ic.join]")
     return BsUnit(name, tuple(models), tuple(weapons.values()), rules, categories, character,
-                  tuple(dict.fromkeys(notes)), points=found.points if roster else None)
+                  tuple(dict.fromkeys(notes)), points=found.points, cost_unread=found.unpriced)
+
+
+def _another_entry(met: list[Element | None], entry: Element | None) -> bool:
+    """Say whether a catalogue profile met again comes from a model entry of its own (a Terminator Sergeant's and
+    four Terminators': five), so its models add up; not when either is the unit's own entry (None: the unit's profile
+    stands for the models it links) or the same entry met twice.  Records the entry."""
+    if entry is None or None in met or any(e is entry for e in met):
+        return False
+    met.append(entry)
+    return True
 
 
 #: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).
@@ -926,6 +1015,19 @@ def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence
             out.append(f"{unit_words}: profile {seen.name!r} ({seen.type_name or 'no type'}; prints {', '.join(keys)}) "
                        "is not a model profile herohammer reads (WS BS S T W: a vehicle's armour values are not "
                        "modelled), so the unit has no model and is left out of a scenario")
+    return out
+
+
+def _t9a_brackets(chars: dict[str, str]) -> list[str]:
+    """Say each 9th Age characteristic printed with a bracket (``Res 4(5)``) that is read as its first number, as
+    the 40k import says its own (``read_characteristic``); a rate's bracket is a flyer's, its ground rate read
+    (docs/data.md), and not said."""
+    out = []
+    for printed, ours in T9A_MAPPING.items():
+        text = chars.get(printed, "").strip()
+        if printed not in ("Adv", "Mar") and re.match(r"^\d+\s*\(", text):
+            out.append(f"{printed} {text!r} read as {_number(text)} ({ours}{_number(text)}): the bracketed value, "
+                       "with wargear or an option, is not read")
     return out
 
 
@@ -984,7 +1086,8 @@ def read_battlescribe(path: str | Path) -> BsFile:
         inside = _characters_inside(entry) if kind == "roster" and ruleset in ("40k3", "40k4") else []
         reader.apart.update(id(c) for c in inside)
         found = _Found()
-        reader.walk(entry, found, _count(entry) if kind == "roster" else 1)
+        reader.walk(entry, found, _count(entry) if kind == "roster" else 1,
+                    node=None if kind == "roster" else reader.tree(entry))
         units.append(build_unit(name, found, ruleset, roster=kind == "roster", ident=entry.get("id", "")))
         for character in inside:
             own = _Found()
@@ -1001,6 +1104,23 @@ def read_battlescribe(path: str | Path) -> BsFile:
 
 #: The cost types that are a unit's points (BattleScribe's ``pts``; others, such as Power Level, are not shown).
 POINTS = ("pts", "points")
+
+
+def points(value: float) -> str:
+    """Write points as the data prices them: 60, or 12.5 when it is a fraction."""
+    return f"{value:g}"
+
+
+def points_words(data: BsFile) -> str:
+    """Say a roster's points in a line: its total and each priced unit's ('190 pts: Warboss 90, Boyz 100'), or
+    that the roster gives none; the total is the roster's own, or its units' added up when it gives none."""
+    priced = [(u.name, u.points) for u in data.units if u.points is not None]
+    if data.points is None and not priced:
+        return "not in the roster"
+    total = data.points if data.points is not None else sum(p for _, p in priced)
+    unpriced = [u.name for u in data.units if u.points is None]
+    return (f"{points(total)} pts: " + ", ".join(f"{name} {points(p)}" for name, p in priced)
+            + (f"; no cost for {', '.join(unpriced)}" if unpriced else ""))
 
 #: The special rule that makes a 40k model a character of its own, able to join and leave units (40k3.ic.join).
 INDEPENDENT = "independent character"

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..battlescribe import BsFile, read_battlescribe
+from ..battlescribe import BsFile, BsUnit, points, read_battlescribe
 from ..report import print_json, simple_table
 from . import summary
 from .args import add_json_flag
@@ -37,8 +37,7 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         console = Console(soft_wrap=True)
         console.print(f"[bold]{escape(unit.name)}[/bold] ({escape(data.name)}, {escape(data.game) or 'unknown game'})"
-                      f"{' - a character' if unit.character else ''}"
-                      + (f", {points(unit.points)} pts" if unit.points is not None else ""))
+                      f"{' - a character' if unit.character else ''}, {_unit_points(unit, data.kind)}")
         if unit.categories:
             console.print(f"categories: {escape(', '.join(unit.categories))}")
         if not unit.models and not unit.notes:
@@ -74,6 +73,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{title}: {where}")
         return 0
     priced = any(u.points is not None for u in data.units)
+    if priced and data.kind == "catalogue":  # a catalogue's price is the unit's least: say what it counts
+        title += ": pts of each unit as it comes (its models and the options it must take, at their least numbers)"
+    if priced and any(u.points is None for u in data.units):
+        title += "; ?: no cost in the data, or one that does not read (--unit says which)"
     noted = any(u.notes and u.models for u in data.units)  # how many --unit says beside a profile read
     simple_table(title, ["unit", "character", "models", "profile", *(["pts"] if priced else []),
                          *(["notes"] if noted else [])],
@@ -94,6 +97,8 @@ def _total(data: BsFile) -> str:
     return f", {points(data.points)} pts" + ("" if units == data.points else f" (its units add up to {points(units)})")
 
 
-def points(value: float) -> str:
-    """Write points as the roster prices them: 60, or 12.5 when it is a fraction."""
-    return f"{value:g}"
+def _unit_points(unit: BsUnit, kind: str) -> str:
+    """Say a unit's points: a catalogue's as the unit comes, a roster's as chosen, or why there are none."""
+    if unit.points is not None:
+        return f"{points(unit.points)} pts" + (" as it comes (its options not counted)" if kind == "catalogue" else "")
+    return "points not said: a cost does not read" if unit.cost_unread else "no cost in the data"

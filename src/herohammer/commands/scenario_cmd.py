@@ -10,6 +10,7 @@ import yaml
 
 from ..battlescribe import read_battlescribe
 from ..errors import HerohammerError
+from ..battlescribe import points_words
 from ..roster_scenario import build_scenario, import_notes
 from ..rulesets import RULESETS
 from ..scenario import check_writable, state_from_data
@@ -55,11 +56,16 @@ def _run_new(args: argparse.Namespace) -> int:
     notes = import_notes(rosters) + left_out
     header = (f"# Written by herohammer scenario new from {', '.join(args.roster)} ({ruleset}).\n"
               "# Units stand in a default formation: move them, set phase and active, then check actions.\n"
+              + "".join(f"# points: {r.name}: {points_words(r)}\n" if len(rosters) > 1 else
+                        f"# points: {points_words(r)}\n" for r in rosters)
               + "".join(f"# note: {' '.join(note.splitlines())}\n" for note in notes))
     if args.out:
         Path(args.out).write_text(("" if args.out.lower().endswith(".json") else header) + text, encoding="utf-8")
         units = sum(len(v) for v in data["sides"].values())
-        print(f"wrote {args.out}: {units} units on {len(data['sides'])} sides ({ruleset})")
+        priced = "; ".join(points_words(r).split(":")[0] for r in rosters if r.points is not None
+                           or any(u.points is not None for u in r.units))
+        print(f"wrote {args.out}: {units} units on {len(data['sides'])} sides ({ruleset})"
+              + (f", {priced}" if priced else ""))
     else:
         print(header + text, end="")
     say(notes, False)  # on stderr, as every command's notes

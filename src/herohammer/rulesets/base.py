@@ -691,7 +691,9 @@ class Ruleset:
         """Apply a Leadership test's modifiers (core.value.used); a Stubborn unit ignores the negative ones.
 
         A test of the unmodified value (which takes no modifiers) is told so and cites core.value.unmodified, as a
-        characteristic test's is (judge round 40 (core): its ruling and event cited nothing of it).
+        characteristic test's is (judge round 40 (core): its ruling and event cited nothing of it).  Several set
+        values are several values of Leadership, and the test is on the highest: said, citing
+        core.test.highest-value (judge round 41 (core): it cited only core.value.used).
         """
         if action.unmodified:
             return value, ("core.value.unmodified",), ", unmodified"
@@ -704,6 +706,9 @@ class Ruleset:
             mods = [m for m in mods if not (m.kind is ModifierKind.ADD and m.value < 0)]
             cited += self.stubborn_cited(state, unit_id)
             how = ", Stubborn: negative modifiers ignored"
+        if (sets := sum(m.kind is ModifierKind.SET for m in mods)) > 1:  # several values: the highest (used_value)
+            cited += ("core.test.highest-value",)
+            how += f": the highest of {sets} set values"
         profile = state.unit(unit_id).models[0].profile.with_value(Characteristic.LD, value)
         return used_value(profile, Characteristic.LD, mods), cited, how
 

@@ -1,0 +1,179 @@
+"""A catalogue modifier's conditions decided on the unit as the catalogue lists it, where that unit settles them.
+
+A catalogue lists each unit "as it comes": its models and the options it must take, at their minimum numbers.
+A condition that counts selections in the unit (an option it comes with, or one it does not: ``atLeast``,
+``equalTo`` ...) or asks what the unit's selection is (``instanceOf`` its entry or category) is decided on that
+unit, and its modifier applied or not (session 41; before, every conditional modifier was only noted).  A count in
+the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
+settles it (the unit itself in the roster: at least 1); a percentage, a count of points or forces, another scope
+is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
+A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from .battlescribe_xml import children, local_name
+
+#: Why a condition on the force or the roster is not decided by the unit alone.
+BEYOND = "the force beyond the unit is the player's: a catalogue lists the unit alone"
+
+
+@dataclass
+class Node:
+    """One catalogue entry as the unit comes with it: how many its parent holds, its parent and children."""
+
+    entry: Element
+    number: int
+    parent: Node | None = None
+    kids: list[Node] = field(default_factory=list)
+
+    def matches(self, child_id: str) -> bool:
+        """Say whether this selection is the entry ``child_id`` or of that category (or ``any`` selection, or any of
+        a kind: ``model``, ``unit``, ``upgrade``)."""
+        return child_id in ("any", self.entry.get("id", ""), self.entry.get("type", "any")) or any(
+            link.get("targetId") == child_id for link in children(self.entry, "categoryLinks", "categoryLink"))
+
+    def below(self, direct: bool) -> Iterator[tuple[Node, int]]:
+        """Yield each selection under this one with how many of it there are in this one."""
+        for kid in self.kids:
+            yield kid, kid.number
+            if not direct:
+                yield from ((n, kid.number * k) for n, k in kid.below(False))
+
+
+Verdict = tuple[bool | None, str]
+
+
+def decide(holders: tuple[Element, ...], node: Node | None, index: Mapping[str, Element]) -> Verdict:
+    """Decide the conditions on a modifier and the groups around it (all must hold); None with the reason when the
+    unit as it comes does not settle them."""
+    if node is None:
+        return None, "a roster has the profile as chosen"
+    verdicts: list[Verdict] = []
+    for el in holders:
+        verdicts += [_condition(c, node, index) for c in children(el, "conditions", "condition")]
+        verdicts += [_group(g, node, index) for g in children(el, "conditionGroups", "conditionGroup")]
+    return _all(verdicts)
+
+
+def repeated(holders: tuple[Element, ...], node: Node | None, index: Mapping[str, Element]) -> tuple[int | None, str]:
+    """Return how many times a modifier applies: 1 without ``<repeats>``, else each repeat's ``repeats`` for every
+    ``value`` of its count (rounded down, or up with ``roundUp``), the counts multiplied through its groups; None with
+    the reason when a count is not known (in the force, or a percentage)."""
+    times = 1
+    for el in holders:
+        for repeat in children(el, "repeats", "repeat"):
+            if node is None:
+                return None, "a roster has the profile as chosen"
+            bounds = _bounds(repeat, node, index)
+            if isinstance(bounds, str):
+                return None, bounds
+            low, high = bounds
+            try:
+                per, each = float(repeat.get("value", "")), int(float(repeat.get("repeats", "1")))
+            except (ValueError, OverflowError):
+                return None, f"its value {repeat.get('value', '')!r} is not a count"
+            if low != high:
+                return None, BEYOND
+            if per <= 0 or not math.isfinite(per):
+                return None, f"its value {repeat.get('value', '')!r} is not a count"
+            steps = low / per
+            times *= each * int(math.ceil(steps) if repeat.get("roundUp", "false") == "true" else math.floor(steps))
+    return times, ""
+
+
+def _all(verdicts: list[Verdict]) -> Verdict:
+    if any(v is False for v, _ in verdicts):
+        return False, ""
+    return next(((None, why) for v, why in verdicts if v is None), (True, ""))
+
+
+def _any(verdicts: list[Verdict]) -> Verdict:
+    if any(v is True for v, _ in verdicts):
+        return True, ""
+    return next(((None, why) for v, why in verdicts if v is None), (False, ""))
+
+
+def _group(group: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
+    verdicts = [_condition(c, node, index) for c in children(group, "conditions", "condition")]
+    verdicts += [_group(g, node, index) for g in children(group, "conditionGroups", "conditionGroup")]
+    return _any(verdicts) if group.get("type", "and") == "or" else _all(verdicts)
+
+
+def _scoped(node: Node, scope: str) -> Node | str:
+    """Return the selection a condition's scope names, or why it is not one of the unit's."""
+    if scope == "self":
+        return node
+    if scope == "parent":
+        return node.parent if node.parent is not None else "force"
+    if scope in ("force", "roster"):
+        return scope
+    at: Node | None = node
+    while at is not None:
+        if at.entry.get("id") == scope:
+            return at
+        at = at.parent
+    return f"its scope {scope!r} is not a selection of the unit"
+
+
+def _condition(c: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
+    kind, child = c.get("type", ""), c.get("childId", "")
+    if kind in ("instanceOf", "notInstanceOf"):
+        where = _scoped(node, c.get("scope", ""))
+        if not isinstance(where, Node):
+            return None, BEYOND if where in ("force", "roster") else where
+        return where.matches(child) == (kind == "instanceOf"), ""
+    try:
+        value = float(c.get("value", ""))
+    except ValueError:
+        return None, f"its value {c.get('value', '')!r} is not a number"
+    bounds = _bounds(c, node, index)
+    if isinstance(bounds, str):
+        return None, bounds
+    verdict = _compare(kind, value, *bounds)
+    return verdict if verdict[0] is not None or verdict[1] else (None, BEYOND)
+
+
+def _bounds(c: Element, node: Node, index: Mapping[str, Element]) -> tuple[float, float] | str:
+    """Return the least and most a condition's (or repeat's) count of selections can be, or why it is not known:
+    exact in the unit, at least the unit's own in the force or the roster."""
+    if c.get("percentValue", "false") == "true":
+        return "a percentage of a count is not worked out"
+    if c.get("field", "") != "selections":
+        return f"it counts {_field_words(c.get('field', ''), index)}, not the unit's selections"
+    child = c.get("childId", "")
+    direct = c.get("includeChildSelections", "false") != "true"
+    where = _scoped(node, c.get("scope", ""))
+    if isinstance(where, Node):
+        count = sum(n for kid, n in where.below(direct) if kid.matches(child))
+        return count, count
+    if where not in ("force", "roster"):
+        return where
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    return (1 if root.matches(child) else 0) + sum(n for kid, n in root.below(direct) if kid.matches(child)), math.inf
+
+
+def _compare(kind: str, value: float, low: float, high: float) -> Verdict:
+    """Compare a count known to lie in [low, high] with a condition's value."""
+    tests = {"atLeast": (low >= value, high < value), "greaterThan": (low > value, high <= value),
+             "atMost": (high <= value, low > value), "lessThan": (high < value, low >= value),
+             "equalTo": (low == high == value, value < low or value > high),
+             "notEqualTo": (value < low or value > high, low == high == value)}
+    if kind not in tests:
+        return None, f"a condition of type {kind!r} is not worked out"
+    holds, fails = tests[kind]
+    return (True, "") if holds else (False, "") if fails else (None, "")
+
+
+def _field_words(ident: str, index: Mapping[str, Element]) -> str:
+    target = index.get(ident)
+    if target is not None and local_name(target.tag) == "costType":
+        return f"points ({target.get('name', ident)})"
+    return {"forces": "forces"}.get(ident, repr(target.get("name", ident) if target is not None else ident))
