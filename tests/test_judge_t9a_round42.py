@@ -67,7 +67,6 @@ def _failed_out() -> Game:
 
 
 @pytest.mark.rule(FAILURE, FAILED_CHARGE, JOIN)
-@pytest.mark.xfail(strict=True, reason="a rejoin after a Failed Charge Move is refused as 'already moved' citing the join clause only")
 def test_a_character_whose_failed_charge_out_took_him_clear_rejoins_only_in_his_next_movement_phase() -> None:
     g = _failed_out()
     play_to(g, "movement", "elves")
@@ -95,7 +94,6 @@ def test_a_character_whose_failed_charge_out_took_him_clear_rejoins_only_in_his_
 
 
 @pytest.mark.rule(FAILED_CHARGE, LONE, JOIN)
-@pytest.mark.xfail(strict=True, reason="a join after a Failed Charge Move is refused as 'already moved' citing the join clause only")
 def test_a_lone_character_whose_charge_failed_joins_no_unit_that_player_turn() -> None:
     # the Hero alone beside his Spearmen charges the orcs 10" up the table and fails (5" + 1 + 1)
     data = scenario(phase="charge", active="elves", joined=False, hero_at=(30, 19.6), enemy_y=30)
