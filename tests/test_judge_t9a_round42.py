@@ -160,7 +160,6 @@ def test_a_pursuit_that_charges_a_fresh_enemys_flank_fights_it_there_charging_ne
 
 # -- 3. a character shamed by a refused Duel ------------------------------------------------------------------------
 @pytest.mark.rule(DUEL, UNMODIFIED, "core.test.leadership-choice")
-@pytest.mark.xfail(strict=True, reason="a shamed character counts 0 in an unmodified test, and the used test cites nothing of the Duel")
 def test_a_shamed_characters_discipline_0_is_a_modifier_an_unmodified_test_takes_his_own() -> None:
     # 2022 text (Accepting or Refusing a Duel): the nominee "Has its Discipline set to 0"; (Modifiers) "A Value Set to
     # a Fixed Number" is the first of the modifiers. Seed 004: the unmodified value is the one written in the profile
