@@ -118,9 +118,9 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
         if near and not any(s.name == ld.source for s in own):
             ld = LeadershipRuling(ld.value, GENERAL, f"{ld.source}, the General within 12\"")
         lowered = [m.name for m in shamed if m.profile.ld > ld.value]
-        if lowered and action.leadership is None:
-            return LeadershipRuling(ld.value, DUEL, f"{ld.source}; {' and '.join(lowered)} at 0, shamed by a refused "
-                                                    "Duel")
+        if lowered and action.leadership is None:  # (the General's, when taken, stays the rule cited)
+            return LeadershipRuling(ld.value, GENERAL if ld.rule == GENERAL else DUEL,
+                                    f"{ld.source}; {' and '.join(lowered)} at 0, shamed by a refused Duel")
         return ld
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
