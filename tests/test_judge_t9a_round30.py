@@ -527,7 +527,9 @@ def test_a_unit_whose_character_refused_a_duel_takes_its_panic_test_for_a_friend
     data = _guards(scenario(phase="shooting", active="orcs", enemy_y=30, hero_status=["duel_refused"]), at=(42, 14),
                    n=1)
     g = reloading_game(data)
-    assert "Ld 8 (s0)" in g.check({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Panic"}).reason
+    # (round 42: the judge's test names the shamed Hero's 0 and cites the Duel)
+    judged = g.check({"do": "test", "unit": "spears", "characteristic": "Ld", "kind": "Panic"})
+    assert "Ld 8 (s0; Hero at 0, shamed by a refused Duel)" in judged.reason and DUEL in judged.rules, judged
     events = g.apply({"do": "shoot", "unit": "orcs", "target": "guards"},
                      ScriptedDice([6] * 5 + [6] * 5 + [1] * 5 + [4, 5] + [3, 3]))
     panic = next(e for e in events if e.kind == "panic")

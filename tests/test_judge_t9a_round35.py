@@ -216,7 +216,7 @@ def test_a_character_whose_failed_charge_out_left_his_unit_neither_rejoins_nor_m
     assert g.state.unit("hero").joined is None
     assert "shaken" not in {s.value for s in g.state.unit("spears").status}
     g.apply({"do": "end_phase"})
-    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.move", "already moved")
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "published.t9a-failed-charge", "charged this turn")
     refused(g, {"do": "move", "unit": "hero", "to": [[36, 27]]}, "published.t9a-move", "charged")
     # the unit he left has not moved: it moves (but declares no charge this turn: it did not in its Charge phase)
     ruling = g.check({"do": "move", "unit": "spears", "to": [[36, 17]]})

@@ -351,7 +351,8 @@ def test_a_character_whose_failed_charge_out_took_him_clear_is_alone_rejoins_not
     play_to(g, "movement", "elves")
     reloads(g)
     # he charged this turn: he neither moves nor rejoins his unit in the Movement phase; the unit moves
-    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.move", "already moved")
+    # (round 42: the refusal cites the Failed Charge Move that bars it, published.t9a-failed-charge, not only the join)
+    refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "published.t9a-failed-charge", "charged this turn")
     assert not [a for a in _offered(g, "join") if a["character"] == "hero"]
     assert g.check({"do": "move", "unit": "spears", "to": [[36, 18]]}).legal
     # in the orcs' turn he is a unit of his own, shot at alone; the Spearmen (with the Mage still in them) are another

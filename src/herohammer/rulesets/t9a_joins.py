@@ -159,6 +159,18 @@ def leave_refusal(state: GameState, ch: Unit, host: Unit) -> IllegalActionError 
     return None
 
 
+@implements("t9a.join.move", "published.t9a-failed-charge", "published.t9a-move")
+def _charged_refusal(ch: Unit) -> IllegalActionError:
+    """Refuse the join of a character who charged this player turn and is engaged in nothing: his charge or Failed
+    Charge Move (out of his unit, t9a.charge-out.failure, or alone) was his move, and a unit that made a Failed Charge
+    Move makes no other move that player turn (published.t9a-failed-charge), as a charger does not move in the
+    Movement phase (published.t9a-move).  Round 42: the refusal said "already moved" citing the join clause alone,
+    which asks only for a move into base contact; his next Movement phase he joins, his own unit too."""
+    return _refuse(f"{ch.id} charged this turn (its charge, or its Failed Charge Move, was its move of the player turn) "
+                   f"and makes no other move before its next Movement phase: a join is a move into base contact",
+                   "t9a.join.move", "published.t9a-failed-charge", "published.t9a-move")
+
+
 class JoinRules(Ruleset):
     """A character joining a unit and leaving it (the join and leave actions of both phases that allow them)."""
 
@@ -325,6 +337,8 @@ class JoinRules(Ruleset):
                                "t9a.char.lone", "published.t9a-move")
         if shaken := shaken_refusal(state, ch, "join a unit (a join is its Advance or March move)", False):
             return _refuse(shaken.reason, "t9a.join.move", *shaken.rules)
+        if ch.has(Status.CHARGED):
+            return _charged_refusal(ch)
         if any(ch.has(s) for s in MOVED):
             said, rally = why_moved(ch, f"{ch.id} has already moved this turn")
             return _refuse(said, "t9a.join.move", *rally)

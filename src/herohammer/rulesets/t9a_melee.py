@@ -119,16 +119,40 @@ class _Scored(NamedTuple):
     fronts: dict[tuple[str, str], str]
     counted: dict[str, dict[str, int]]
     rules: tuple[str, ...]
+    free: tuple[str, ...]  # the units that wiped out every enemy in their base contact (No More Foes, ``_no_more_foes``)
+
+
+@implements(RESOLUTION, BREAK)
+def _no_more_foes(state: GameState, live: Sequence[str], hosts: Mapping[str, Unit]) -> tuple[str, ...]:
+    """Return the units of a combat that goes on which no longer touch an enemy: each destroyed every enemy unit in
+    its base contact (every unit of a combat touched one when it began, ``combat_of``).
+
+    The 2022 text, Break Test, No More Foes: "Sometimes a unit destroys all enemy units in base contact and finds
+    itself no longer Engaged in Combat ... These units always count as winning the combat ... When this happens in
+    multiple combats, the Combat Score resulting from lost Health Points by the unit and its enemies counts, but all
+    other Combat Score bonuses are ignored. Note that the unit itself doesn't take a Break Test".  Only a combat of
+    three units or more may hold one while both sides stand, so a combat of two looks at nothing.  Round 42: until
+    then such a unit scored its bonuses, took its side's Break test and stayed Engaged.
+    """
+    if len(live) < 3 or len({hosts[u].side for u in live}) < 2:
+        return ()
+    return tuple(u for u in live if not engaged_with(state, u))
 
 
 @implements(RESOLUTION)
 def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str, int]) -> _Scored:
-    """Score a combat from the wounds caused and the static bonuses; mark its units as fought."""
+    """Score a combat from the wounds caused and the static bonuses (none for a unit with no more foes, which is
+    told); mark its units as fought."""
     everyone = [mine, *foes]
     live = [u for u in everyone if models_in(state, u)]
     hosts = {u: members(state, u)[0] for u in live}
     score = dict(caused)
     notes = ["wounds caused: " + ", ".join(f"{side} {n}" for side, n in caused.items())]
+    free = _no_more_foes(state, live, hosts)
+    if free:
+        notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored" for uid in free]
+        hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
     for uid, parts in counted.items():
@@ -142,7 +166,8 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     state = state.replace_units(*(u.with_status(Status.FOUGHT) for uid in live for u in members(state, uid)))
     rules = (RESOLUTION, *((FLANK_REAR,) if any(f != "front" for f in fronts.values()) else ()),
              *((BATTLE_STANDARD,) if any(p.get("battle standard") for p in counted.values()) else ()))
-    return _Scored(state, live, hosts, score, notes, fronts, counted, rules)
+    hosts.update((u, members(state, u)[0]) for u in free)
+    return _Scored(state, live, hosts, score, notes, fronts, counted, rules, free)
 
 
 class _Fight:
@@ -988,8 +1013,12 @@ class MeleePhase(Ruleset):
             scored = _combat_score(state, mine, foes, caused)
             if scores is not None:
                 keep_bounded(scores, at, scored, BLOWS_KEPT)
-        state, live, hosts, score, notes, fronts, counted, kept_rules = scored
+        state, live, hosts, score, notes, fronts, counted, kept_rules, free = scored
         rules = list(kept_rules)
+        if free:  # no longer Engaged, counting as winning: no Break test, no pursuit (``_no_more_foes``)
+            state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in free
+                                          for u in members(state, uid)))
+            rules.append(BREAK)
         side_a, side_b = state.active, state.opponent(state.active)
         diff = score[side_a] - score[side_b]
         if not live or all(hosts[u].side == side_a for u in live) or all(hosts[u].side == side_b for u in live):
@@ -1004,14 +1033,14 @@ class MeleePhase(Ruleset):
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}",
                                  tuple(rules), (), (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
-        losers = [u for u in live if hosts[u].side == loser]
+        losers = [u for u in live if hosts[u].side == loser and u not in free]
         chosen = [u for u in break_order if u in losers]
         if len(chosen) > 1 or (chosen and len(losers) > 1):
             losers = chosen + [u for u in losers if u not in chosen]
             said_order = f"; Break tests in the order {loser}'s player chose: {', '.join(losers)}"
         else:
             said_order = ""
-        winners = [u for u in live if hosts[u].side == winner]
+        winners = [u for u in live if hosts[u].side == winner and u not in free]
         said = f"{winner} wins by {abs(diff)} ({score[side_a]} to {score[side_b]}; {'; '.join(notes)}){said_order}"
         broke: list[str] = []  # each losing unit takes its own Break test (published.t9a-break-test)
         #: a broken unit's flee distance, the winners touching it, the way it flees (its pursuers pivot to face it) and
@@ -1020,7 +1049,7 @@ class MeleePhase(Ruleset):
         tested_from = state  # before any unit flees: whose General reached whom
         for uid in losers:
             host = hosts[uid]
-            steadfast = full_ranks(host) > max(full_ranks(hosts[w]) for w in winners)
+            steadfast = full_ranks(host) > max((full_ranks(hosts[w]) for w in winners), default=0)
             disrupted = [e for (t, e), f in fronts.items() if t == uid and f != "front"
                          and full_ranks(hosts[e]) >= DISRUPTING_RANKS]
             if steadfast and disrupted:  # Disrupted Ranks: no Steadfast (published.t9a-flank-rear)
@@ -1043,8 +1072,8 @@ class MeleePhase(Ruleset):
                     + (" unmodified, Steadfast" if steadfast else f" unmodified, Stubborn ({stubborn})" if stubborn
                        else f" -{abs(diff)}")
                     + (f" (not Steadfast: Disrupted Ranks, {', '.join(disrupted)} in its flank or rear with two "
-                       f"Full Ranks or more)" if disrupted and full_ranks(host) > max(full_ranks(hosts[w])
-                                                                                    for w in winners) else "")
+                       f"Full Ranks or more)" if disrupted and full_ranks(host) > max(
+                           (full_ranks(hosts[w]) for w in winners), default=0) else "")
                     + (f" ({flag})" if flag else "") + _broken_general(tested_from, state, uid, broke, ld.value)
                     + f": {result.roll}")
             if _broken_general(tested_from, state, uid, broke, ld.value):

@@ -23,7 +23,7 @@ from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, bearer_near
 from .t9a_units import current
 from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
-from .t9a_melee import LARGE_RULES, MeleePhase, engaged_with, fighting_unit
+from .t9a_melee import DUEL, LARGE_RULES, MeleePhase, engaged_with, fighting_unit
 from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase
@@ -101,18 +101,26 @@ class NinthAgeTurn(Rallying, MagicPhase, ShootingPhase, MeleePhase, FriendsPanic
 
         A character in a unit tests with it (t9a.join.part-of-unit); the unit's player picks among its models' values
         (the highest by default) and the General's within 12" (Commanding Presence, as a Panic, Break or Rally test
-        reads it); a character shamed by a refused Duel counts 0 (published.t9a-duel).  A test of the unmodified
-        value takes the unit's own: the General's is borrowed, a used value (core.value.used), not one of the unit's
-        profiles (core.value.unmodified; judge round 40 (core): it was taken).
+        reads it); a character shamed by a refused Duel counts 0 (published.t9a-duel), which the ruling cites and
+        names when his own would have been taken.  A test of the unmodified value takes the unit's own: the General's
+        is borrowed, a used value (core.value.used), not one of the unit's profiles (core.value.unmodified; judge
+        round 40 (core): it was taken); and a shamed character's is his profile's, the 0 being a value set by a rule
+        (the 2022 text, Modifiers: "A Value Set to a Fixed Number", the first modifier; round 42: 0 was taken).
         """
         host = current(state, state.unit(action.unit).joined or action.unit)
-        own = [LeadershipSource(m.name, 0 if u.has(Status.DUEL_REFUSED) else m.profile.ld, u.is_character)
+        shamed = [] if action.unmodified else [m for u in members(state, host.id) if u.has(Status.DUEL_REFUSED)
+                                                for m in u.models]
+        own = [LeadershipSource(m.name, 0 if m in shamed else m.profile.ld, u.is_character)
                for u in members(state, host.id) for m in u.models]
         near = [] if action.unmodified else \
             [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
         ld = self.unit_leadership([*own, *near], action.leadership)
         if near and not any(s.name == ld.source for s in own):
-            return LeadershipRuling(ld.value, GENERAL, f"{ld.source}, the General within 12\"")
+            ld = LeadershipRuling(ld.value, GENERAL, f"{ld.source}, the General within 12\"")
+        lowered = [m.name for m in shamed if m.profile.ld > ld.value]
+        if lowered and action.leadership is None:  # (the General's, when taken, stays the rule cited)
+            return LeadershipRuling(ld.value, GENERAL if ld.rule == GENERAL else DUEL,
+                                    f"{ld.source}; {' and '.join(lowered)} at 0, shamed by a refused Duel")
         return ld
 
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
