@@ -98,9 +98,6 @@ def caught_odds(victors: list[int]) -> Fraction:
     return Fraction(ways, 6 ** (5 + len(victors)))
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 42: the victor's Sweeping Advance rolls the squad's and its "
-                   "Captain's majority Initiative 4 though he alone, a unit of his own in close combat "
-                   "(40k4.cc.separate-unit), touches the Boyz")
 @pytest.mark.rule(SWEEP, "40k4.cc.separate-unit")
 def test_40k4_a_captain_alone_in_contact_with_the_loser_sweeps_on_his_own_initiative() -> None:
     """Seed 001: "Characters are treated as a separate unit when resolving close combats, following the normal rules
@@ -128,8 +125,6 @@ def test_40k4_a_captain_alone_in_contact_with_the_loser_sweeps_on_his_own_initia
     assert brute(start, FIGHT, lambda p: p.state.unit("boyz").alive)[False] == expected
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 42: a squad and its joined Captain both touching the loser roll "
-                   "one Sweeping Advance at their majority Initiative, not one each (40k4.cc.separate-unit)")
 @pytest.mark.rule(SWEEP, "40k4.cc.separate-unit")
 def test_40k4_a_squad_and_its_captain_both_in_contact_each_roll_their_own_sweeping_advance() -> None:
     """A third Boy touches Marine M1: the squad (I4) and the Captain (I5) are two winning units of the combat in base
@@ -151,9 +146,6 @@ def test_40k4_a_squad_and_its_captain_both_in_contact_each_roll_their_own_sweepi
     assert brute(start, FIGHT, lambda p: p.state.unit("boyz").alive)[False] == expected
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 42: a rule barring a Sweeping Advance (Terminator Armour) of the "
-                   "squad bars its joined Captain's too, though the unit's rules are not conferred on him "
-                   "(40k4.ic.rules-not-shared)")
 @pytest.mark.rule(SWEEP, "40k4.ic.rules-not-shared", "40k4.cc.separate-unit")
 def test_40k4_a_rule_that_bars_the_sweep_bars_only_the_unit_that_has_it() -> None:
     """"Some troops, such as Space Marine Terminators, are not allowed to sweeping advance"; "the unit's special rules
