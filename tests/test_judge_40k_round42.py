@@ -168,8 +168,6 @@ def test_40k4_a_rule_that_bars_the_sweep_bars_only_the_unit_that_has_it() -> Non
 WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 20], [40, 20], [40, 40], [26, 40]]}]
 
 
-@pytest.mark.xfail(strict=True, reason="judge round 42: the pair's re-roll cites 40k3.ic.move-through-cover alone, "
-                   "not the clause that lets a unit of independent characters share it (40k3.ic.no-unit-abilities)")
 @pytest.mark.rule("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities", "40k3.ic.join")
 def test_40k3_the_pairs_difficult_terrain_reroll_cites_the_clause_that_lets_them_share_it() -> None:
     """A lone Chaplain joined to the lone Captain: each has the re-roll (40k3.ic.move-through-cover), and it is the

@@ -210,9 +210,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """An independent character re-rolls his dice for difficult terrain: alone, or in a unit whose every member
         is one (3rd edition lets one join another, 40k3.ic.join): the re-roll is each one's own, and a rule works for
         the unit when every member has it (40k3.ic.no-unit-abilities' decision). Judge round 41: before, a pair of
-        them lost it, and one with Move Through Cover of his own rolled 2D6 re-rolled, not 3D6."""
+        them lost it, and one with Move Through Cover of his own rolled 2D6 re-rolled, not 3D6. A unit of several cites
+        the clause that lets it share the re-roll as well (judge round 42: the pair cited the re-roll's alone)."""
         members = [unit] if alone else state.combined(unit.id)
-        return ("40k3.ic.move-through-cover",) if all(u.is_independent for u in members) else ()
+        if not all(u.is_independent for u in members):
+            return ()
+        return ("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities") if len(members) > 1 \
+            else ("40k3.ic.move-through-cover",)
 
     @implements("40k3.ic.no-unit-abilities")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
