@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -24,6 +25,7 @@ from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
+from _cli import result_of, run
 from _w40k import (BASE_25, EDITIONS, HERO, assert_illegal, assert_legal, game, hero, kinds, messages, model,
                    next_turn_to, scenario, squad)
 
@@ -405,3 +407,45 @@ def test_a_joined_librarians_power_binds_his_squads_shots_through_an_undo_and_a_
     g.undo()
     assert g.state == start
     assert {("tac", "boyz"), ("tac", "orks")} <= offered(g, "shoot")
+
+
+# == 6. the Captain's sweep through the command line, and the consolidation that follows ===========================
+@pytest.mark.rule(SWEEP, "40k4.cc.separate-unit", "40k4.ic.movement-phase-only")
+def test_40k4_odds_action_on_the_cli_gives_the_captains_sweep_the_same_exact_fraction(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The scenario of case 1 saved to a file: `herohammer odds action --json` answers the Boyz caught with the
+    same 77/432 the dice count; the Captain asked to leave his squad in the Assault phase is refused in one line
+    naming the rule (4th ed.: "once assaults are launched it is too late"), exit status 2."""
+    path = tmp_path / "sweep.yaml"
+    captain_in_front().save(path)
+    code, out, err = run(["odds", "action", str(path), "--action", '{"do": "fight", "unit": "tac"}', "--json"],
+                         capsys)
+    assert code == 0, err
+    data: Any = result_of(out)
+    assert data["exact"] and Fraction(data["rows"]["sweeping_advance.outcome: caught"]) == caught_odds([5])
+    code, out, err = run(["odds", "action", str(path), "--action",
+                          '{"do": "leave", "character": "cap", "to": [18, 14]}'], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "40k4.ic.movement-phase-only" in err, err
+
+
+@pytest.mark.rule(SWEEP, "published.consolidation", "40k4.cc.separate-unit")
+def test_40k4_after_the_captains_sweep_his_squad_consolidates_with_him_and_he_not_alone() -> None:
+    """The Captain's roll caught the Boyz (case 1's dice). He swept as a unit of his own, but he is still part of his
+    squad after the combat: legal_actions offers the squad's consolidation, not his own, and asked on his own he is
+    sent to consolidate with it (published.consolidation's decision, judge round 35). The squad consolidates with
+    him (the D6 rolls 4, and each model's place is 3" on); an undo puts them back, still free to consolidate."""
+    g = captain_in_front()
+    g.apply(FIGHT, dice=ScriptedDice([6, 6, 6, 6, 6, 3]))
+    assert not g.state.unit("boyz").alive
+    consolidations = {u for u, *_ in offered(g, "consolidate")}
+    assert "tac" in consolidations and "cap" not in consolidations, consolidations
+    alone = {"do": "consolidate", "unit": "cap", "to": [[18, 23]]}
+    refused = assert_illegal(g, alone, "published.consolidation")
+    assert "tac" in str(refused)
+    before = g.state
+    places = {"do": "consolidate", "unit": "tac", "to": [[16, 23], [14, 23], [18, 23]]}
+    assert_legal(g, places, "published.consolidation")
+    g.apply(places, dice=ScriptedDice([4]))
+    assert g.state.unit("cap").models[0].at == (18.0, 23.0) and g.state.unit("tac").models[1].at == (14.0, 23.0)
+    g.undo()
+    assert g.state == before and g.state.unit("tac").has(Status.MAY_CONSOLIDATE)
