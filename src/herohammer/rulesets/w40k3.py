@@ -1055,8 +1055,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         they still fire, at its target, without him (40k3.psyker.as-shooting's decision: the power is his part of
         the unit's shooting), as a squad still fires beside its joined Librarian. Judge round 42: the Chaplain
         joined to a lone Librarian (40k3.ic.join) lost his shots once the Librarian used a power."""
-        if not host.has(Status.USED_POWER) or host.joined:
-            return False
+        if not (host.is_character and host.has(Status.USED_POWER)) or host.joined:
+            return False  # a unit of psykers' power is the whole unit's shooting: the volley would fire them again
         members = state.combined(host.id)
         return len(members) > 1 and any(not u.has(Status.SHOT) for u in members[1:])
 
