@@ -186,18 +186,21 @@ def test_40k4_terminators_may_not_sweep_the_loser_just_falls_back_and_they_conso
     assert dict(sweeps(events)[0].data)["outcome"] == "caught" and not g.state.unit("boyz").alive
 
 
-@pytest.mark.rule(SWEEP, "40k4.ic.falling-back")
-def test_40k4_a_character_in_terminator_armour_bars_the_sweep_of_the_unit_he_joined() -> None:
-    """A Chaplain in Terminator Armour joined to the Vet: the victor pursues as one, so it may not sweep either; a
-    Chaplain without it leaves the sweep to the dice."""
+@pytest.mark.rule(SWEEP, "40k4.ic.rules-not-shared", "40k4.cc.separate-unit")
+def test_40k4_a_character_with_no_sweeping_advance_does_not_bar_the_sweep_of_the_unit_he_joined() -> None:
+    """A Chaplain with No Sweeping Advance joined to the Vet, touching no Boy: his rule is his own (40k4.ic.rules-not-
+    shared: "the character's special rules are not conferred upon the unit") and he is a victor of his own in close
+    combat (40k4.cc.separate-unit), so the Vet sweeps as without him (judge round 42; before, the Chaplain's rule
+    barred the Vet's sweep: "it pursues as one"). The Vet in Terminator Armour is barred himself."""
     g = terminator_fight("40k4", [], ["No Sweeping Advance"])
     events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 3, 3]))
     (sweep,) = sweeps(events)
-    assert "chaplain, joined to vets, has No Sweeping Advance" in sweep.message
+    assert sweep.message.startswith("vets makes a sweeping advance against boyz: 5 + 3 = 8 against 2 + 3 = 5")
+    assert dict(sweep.data)["outcome"] == "caught" and not g.state.unit("boyz").alive
+    g = terminator_fight("40k4", ["Terminator Armour"], [])
+    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 3, 3]))
+    assert "vets has Terminator Armour and may not make a sweeping advance" in sweeps(events)[0].message
     assert g.state.unit("boyz").has(Status.FALLING_BACK)
-    g = terminator_fight("40k4", [], [])
-    events = g.apply({"do": "fight", "unit": "vets"}, dice=ScriptedDice([*BLOWS_AND_FAIL, 1, 6]))
-    assert dict(sweeps(events)[0].data)["outcome"] == "caught"
 
 
 @pytest.mark.rule(SWEEP)

@@ -210,9 +210,13 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """An independent character re-rolls his dice for difficult terrain: alone, or in a unit whose every member
         is one (3rd edition lets one join another, 40k3.ic.join): the re-roll is each one's own, and a rule works for
         the unit when every member has it (40k3.ic.no-unit-abilities' decision). Judge round 41: before, a pair of
-        them lost it, and one with Move Through Cover of his own rolled 2D6 re-rolled, not 3D6."""
+        them lost it, and one with Move Through Cover of his own rolled 2D6 re-rolled, not 3D6. A unit of several cites
+        the clause that lets it share the re-roll as well (judge round 42: the pair cited the re-roll's alone)."""
         members = [unit] if alone else state.combined(unit.id)
-        return ("40k3.ic.move-through-cover",) if all(u.is_independent for u in members) else ()
+        if not all(u.is_independent for u in members):
+            return ()
+        return ("40k3.ic.move-through-cover", "40k3.ic.no-unit-abilities") if len(members) > 1 \
+            else ("40k3.ic.move-through-cover",)
 
     @implements("40k3.ic.no-unit-abilities")
     def effective_rules(self, state: GameState, unit_id: str) -> frozenset[str]:
@@ -1015,7 +1019,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             )
         if shooter.has(Status.RAN):
             return Ruling.forbid(f"{shooter.id} ran this Shooting phase instead of shooting", self.fleet_rule)
-        if shooter.has(Status.SHOT):
+        if shooter.has(Status.SHOT) and not self._power_began_its_shooting(state, shooter):
             return self._power_was_its_shooting(state, shooter) or Ruling.forbid(
                 f"{shooter.id} has already shot this turn: a unit shoots once a Shooting phase", "published.shooting")
         held = self.with_members_holds(state, shooter)  # its characters' holds hold it (session 30)
@@ -1044,6 +1048,18 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                              f"shooting: he fires no weapon this Shooting phase{unit}", self.psychic_shooting_rule,
                              "published.shooting")
 
+    @staticmethod
+    @implements("40k3.psyker.as-shooting", "published.shooting")
+    def _power_began_its_shooting(state: GameState, host: Unit) -> bool:
+        """Say whether a unit's shooting so far is only its host's psychic power, its joined characters yet to fire:
+        they still fire, at its target, without him (40k3.psyker.as-shooting's decision: the power is his part of
+        the unit's shooting), as a squad still fires beside its joined Librarian. Judge round 42: the Chaplain
+        joined to a lone Librarian (40k3.ic.join) lost his shots once the Librarian used a power."""
+        if not (host.is_character and host.has(Status.USED_POWER)) or host.joined:
+            return False  # a unit of psykers' power is the whole unit's shooting: the volley would fire them again
+        members = state.combined(host.id)
+        return len(members) > 1 and any(not u.has(Status.SHOT) for u in members[1:])
+
     @implements("published.shooting", "published.fleet-of-foot", "published.fleet")
     def _host_had_its_shooting(self, state: GameState, shooter: Unit) -> Ruling | None:
         """Refuse a joined character's shot once his unit has had its Shooting phase: it fired (he with it, at its
@@ -1055,7 +1071,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{shooter.id} is part of {host.id}, which ran this Shooting phase instead of "
                                  f"shooting: neither may shoot ({shooter.id} fires only with {host.id})",
                                  *dict.fromkeys((self.fleet_rule, *with_it)))
-        if host.has(Status.SHOT):
+        if host.has(Status.SHOT) and not self._power_began_its_shooting(state, host):
             at = state.target_fired_at(host.id)
             return Ruling.forbid(f"{shooter.id} is part of {host.id}, which has already shot this turn"
                                  f"{f' (at {at})' if at else ''}: a unit shoots once a Shooting phase, and "

@@ -34,6 +34,8 @@ _FREED = "free to consolidate"  # the key of the units a combat's result leaves 
 #: The most a model moves to Pile In (inches), and the clause that moves it (published.pile-in).
 PILE_IN_INCHES = 6.0
 PILE_IN_RULE = "published.pile-in"
+#: The clause by which a character joined to a winning unit sweeps as a unit of his own (``_sweepers``).
+SEPARATE_UNIT_RULE = "40k4.cc.separate-unit"
 
 
 @implements("published.sweeping-advance")
@@ -191,15 +193,18 @@ class _SweepFacts:
     with them destroyed once a roll catches them (built on that branch only)."""
 
     __slots__ = ("victor", "victors", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited",
-                 "destroyed")
+                 "destroyed", "apart")
 
-    def __init__(self, victors: tuple[tuple[str, int], ...], why_not: str, own: int, group: list[Unit]) -> None:
+    def __init__(self, victors: tuple[tuple[str, int], ...], why_not: str, own: int, group: list[Unit],
+                 apart: tuple[str, ...] = ()) -> None:
         #: every victor that may sweep the unit, with its Initiative, in the combat's order (none: why_not says why)
         self.victors = victors
         #: the one victor and its Initiative when there is exactly one (the usual close combat); else None and 0
         self.victor: str | None = victors[0][0] if len(victors) == 1 else None
         self.theirs = victors[0][1] if len(victors) == 1 else 0
         self.why_not, self.own, self.group = why_not, own, group
+        #: the clause that makes a joined character a victor of his own, when one is (cited by the rolls' events)
+        self.apart = apart
         self.caught: GameState | None = None
         #: the purposes of both rolls and the breaking off roll's splits (worked out on the first roll)
         self.rolling: tuple[str, tuple[int, ...], str] | None = None
@@ -271,14 +276,15 @@ class CombatResultRules(AssaultRules):
             facts.said[(fled, caught_on)] = said
         if caught_on < reach:
             state, more = self._fall_back(state, unit_id, dice)
-            return state, [Event("sweeping_advance", said, (rule,), rolls, (("outcome", "broke off"),)), *more]
+            return state, [Event("sweeping_advance", said, (rule, *facts.apart), rolls, (("outcome", "broke off"),)),
+                           *more]
         caught = facts.caught
         if caught is None:  # the first catch from this state: the state with the unit and its characters gone, and
             # the events that say so (the same words whatever the rolls that caught it)
             group = facts.group
             caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
             slain = [m.name for u in group for m in u.models]
-            facts.cited = (rule, self.falling_back_rule) if len(group) > 1 else (rule,)
+            facts.cited = (rule, *facts.apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
             facts.destroyed = Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain "
                                     f"{', '.join(slain)}", (rule, "core.zero.w"), data=(("slain", len(slain)),))
         destroyed = facts.destroyed
@@ -345,7 +351,7 @@ class CombatResultRules(AssaultRules):
                 said = f"{said} ({'; '.join(once)}: a multiple combat)"
             if all(t + rolled[v] < total for v, t in sweepers):
                 state, more = self._fall_back(state, uid, dice)
-                events += [Event("sweeping_advance", f"{said}: {uid} breaks off and falls back", (rule,),
+                events += [Event("sweeping_advance", f"{said}: {uid} breaks off and falls back", (rule, *f.apart),
                                  tuple(rolls[uid]), (("outcome", "broke off"),)), *more]
                 continue
             group = state.combined(uid)
@@ -353,7 +359,7 @@ class CombatResultRules(AssaultRules):
             with_them = f" with {', '.join(characters)}" if characters else ""
             slain = [m.name for u in group for m in u.models]
             state = state.replace_units(*(evolve(u, models=()) for u in group))
-            cited = (rule, self.falling_back_rule) if len(group) > 1 else (rule,)
+            cited = (rule, *f.apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
             events += [Event("sweeping_advance", f"{said}: {uid} is caught and destroyed{with_them}, no save allowed",
                              cited, tuple(rolls[uid]), (("outcome", "caught"),)),
                        Event("destroyed", f"{uid} is destroyed by the sweeping advance: slain {', '.join(slain)}",
@@ -385,8 +391,8 @@ class CombatResultRules(AssaultRules):
         """Say why a victor (its unit and joined characters) may not make a Sweeping Advance, or None if it may.
 
         4th ed.: "Some troops, such as Space Marine Terminators, are not allowed to sweeping advance - in such cases
-        the unit just consolidates".  A unit (or a character joined to it) with a special rule of ``no_sweep_rules``
-        bars the whole group: it pursues as one (40k4.ic.falling-back), at the pace of its slowest member.
+        the unit just consolidates".  ``victors`` is one victor (``_sweepers``: a joined character sweeps on his own,
+        judge round 42); a member with a rule of ``no_sweep_rules`` of its own (40k4.ic.rules-not-shared) bars it.
         """
         barred = self.no_sweep_rules
         for u in victors:
@@ -405,12 +411,20 @@ class CombatResultRules(AssaultRules):
         victors, why_not = self._sweepers(state, group, combat)
         if not victors:
             return _SweepFacts((), why_not, 0, group)
-        return _SweepFacts(victors, "", _group_initiative(group), group)
+        apart = (SEPARATE_UNIT_RULE,) if any(state.unit(v).joined for v, _ in victors) else ()
+        return _SweepFacts(victors, "", _group_initiative(group), group, apart)
 
+    @implements("published.sweeping-advance", "40k4.cc.separate-unit", "40k4.cc.locked")
     def _sweepers(self, state: GameState, group: Sequence[Unit],
                   combat: Sequence[str]) -> tuple[tuple[tuple[str, int], ...], str]:
         """Return every victor that may sweep a falling back ``group``, with its Initiative, in the combat's order, and
-        why none may when there is none (a victor barred from sweeping, ``sweep_barred``, is passed over)."""
+        why none may when there is none (a victor barred from sweeping, ``sweep_barred``, is passed over).
+
+        A character joined to a winning unit is a victor of his own (judge round 42: "Characters are treated as a
+        separate unit when resolving close combats, following the normal rules for multiple combats", seed 001): he
+        sweeps when he touches the loser, on his own Initiative and by his own rules (40k4.ic.rules-not-shared), and
+        his unit only when its own models touch it. Both are held while either touches an enemy unit that is not
+        falling back: he is locked with his unit (40k4.cc.locked)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
@@ -420,18 +434,16 @@ class CombatResultRules(AssaultRules):
         why = "no enemy unit of its combat is left in base contact with it"
         for uid in combat:
             u = state.unit(uid)
-            if u.side == side or u.joined or not u.alive:
+            if u.side == side or not u.alive or not any(_units_touch(u, f) for f in group):
                 continue
-            victors = state.combined(uid)
-            if not any(_units_touch(v, f) for v in victors for f in group):
+            host = u.joined or uid
+            if any(_units_touch(v, h) for v in state.combined(host) for h in holding):
+                why = f"{host} still has models engaged with units that are not falling back"
                 continue
-            if any(_units_touch(v, h) for v in victors for h in holding):
-                why = f"{uid} still has models engaged with units that are not falling back"
-                continue
-            if (barred := self.sweep_barred(state, victors)) is not None:
+            if (barred := self.sweep_barred(state, [u])) is not None:
                 why = barred
                 continue
-            found.append((uid, _group_initiative(victors)))
+            found.append((uid, _group_initiative([u])))
         return tuple(found), "" if found else why
 
     @implements("published.consolidation")
