@@ -151,7 +151,8 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     free = _no_more_foes(state, live, hosts)
     if free:
         notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
-                  "as winning, takes no Break test and its Combat Score bonuses are ignored" for uid in free]
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes no Overrun, "
+                  "Post-Combat Pivot or Post-Combat Reform (not modelled: it stays where it stands)" for uid in free]
         hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
