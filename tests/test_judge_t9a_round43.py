@@ -235,9 +235,9 @@ def test_a_wizard_in_an_engaged_unit_casts_no_missile_nor_damage_spell_but_a_pla
 @pytest.mark.rule(BREAK, "t9a.join.part-of-unit")
 def test_a_unit_whose_hero_falls_in_the_fight_tests_on_its_own_discipline() -> None:
     # the orcs (A4, S6, WS9) strike the Hero (W1, A0) in base contact (at: hero) and slay him, and miss the rest; the
-    # Spearmen lose and take their Break test: the Hero is gone, so not on his Ld 9 but on their own 8 (a dead model lends no Discipline). Score: the
-    # Hero's Wound and the charge (2) to the Spearmen's rank (1); Steadfast (two ranks to one), 4 3 on Ld 8 unmodified
-    # holds (on his 9 as well: the words tell whose Discipline was taken)
+    # Spearmen lose and take their Break test: the Hero is gone, so not on his Ld 9 but on their own 8 (a dead model
+    # lends no Discipline). Score: the Hero's Wound and the charge (2) to the Spearmen's rank (1); Steadfast (two
+    # ranks to one), 4 3 on Ld 8 unmodified holds (on his 9 as well: the words tell whose Discipline was taken)
     data = melee_scenario(active="orcs", n=10, hero_status=["engaged"], orc_profile=ORC.replace("A1", "A4").replace(
         "S3", "S6").replace("WS3", "WS9"))
     data["sides"]["elves"][1]["models"][0]["profile"] = HERO.replace("A3", "A0").replace("W3", "W1")
