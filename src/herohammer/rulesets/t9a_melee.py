@@ -151,7 +151,8 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     free = _no_more_foes(state, live, hosts)
     if free:
         notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
-                  "as winning, takes no Break test and its Combat Score bonuses are ignored" for uid in free]
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes no Overrun, "
+                  "Post-Combat Pivot or Post-Combat Reform (not modelled: it stays where it stands)" for uid in free]
         hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
@@ -310,12 +311,13 @@ def duels_left(state: GameState) -> GameState:
 
 @implements(DUEL)
 def shame_ends(state: GameState) -> GameState:
-    """End a refused Duel's effects at the end of a Player Turn where no enemy character that could accept a Duel is
-    in base contact with the shamed character's unit (its combat over, or no such character left)."""
+    """End a refused Duel's effects at the end of a Player Turn where no enemy model that could accept a Duel (a
+    character, or a unit's Champion: 2022 text, "an enemy model Engaged in the same Combat that could accept a Duel")
+    is in a unit in base contact with the shamed character's unit (its combat over, or no such model left). Until
+    round 43 only an enemy character kept the shame: a Champion left in contact lifted it."""
     shamed = [u for u in state.units if u.has(Status.DUEL_REFUSED)]
     ended = [u for u in shamed if not u.alive or not any(
-        is_character(c) and c.alive for f in engaged_with(state, members(state, u.id)[0].id)
-        for c in members(state, f))]
+        can_duel(c) for f in engaged_with(state, members(state, u.id)[0].id) for c in members(state, f))]
     return state.replace_units(*(u.with_status(remove=(Status.DUEL_REFUSED,)) for u in ended)) if ended else state
 
 
