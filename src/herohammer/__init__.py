@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 #: imported from those modules: a package attribute would be replaced by the module on its import
 #: (``action_odds`` is exported as ``odds_of_action``).
 _PUBLIC = {
-    "Game": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
+    "Game": "game", "Step": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
     "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
     "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
     "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
@@ -31,7 +31,7 @@ _PUBLIC = {
 
 #: Written out (``_PUBLIC``'s names; a test holds them equal): type checkers read ``__all__`` only as a literal.
 __all__ = [
-    "__version__", "Game", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
+    "__version__", "Game", "Step", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
     "Action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
     "Reroll", "enumerate_outcomes", "Distribution", "Profile", "parse_amount", "DiceAmount",
     "parse_roll_needed", "ActionOdds", "odds_of_action", "simulate_file", "read_battlescribe", "HerohammerError",
@@ -51,7 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
         HerohammerError as HerohammerError, IllegalActionError as IllegalActionError,
         OutOfRangeError as OutOfRangeError, ScenarioError as ScenarioError,
     )
-    from .game import Game as Game
+    from .game import Game as Game, Step as Step
     from .notation import (
         DiceAmount as DiceAmount, parse_amount as parse_amount, parse_roll_needed as parse_roll_needed,
     )

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import ACTION_TYPES, Action, action_key, parse_action
-from .dice import Dice, SeededDice
+from .dice import Dice, RollRecord, SeededDice
 from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
@@ -34,6 +34,16 @@ from .values import drop_oldest
 
 #: How many rulings a game remembers (the oldest are forgotten first).
 _JUDGED_KEPT = 1024
+
+
+class Step(NamedTuple):
+    """One action the game applied, as ``Game.steps`` hands it out: the state it was applied in, the action, the
+    dice it rolled with and the rolls it made (a game's record is written from these, ``records.game_record``)."""
+
+    before: GameState
+    action: Action
+    dice: Dice
+    rolls: tuple[RollRecord, ...]
 
 
 class Game:
@@ -92,6 +102,21 @@ class Game:
     def actions(self) -> tuple[Action, ...]:
         """The actions applied, in order (``undo`` takes back the last; ``copy`` keeps them)."""
         return tuple(entry[4] for entry in self._history)
+
+    def steps(self) -> tuple[Step, ...]:
+        """The actions applied, in order, each with the state before it and the rolls it made (``Step``).
+
+        Built when asked from what ``apply`` keeps (the previous state, the dice and where their log stood), so
+        applying costs no more for it.  The rolls of a step are its dice's log from where the step began to where
+        the next step with the same dice began (or the log's end): rolls those dice made outside the game in
+        between (a caller rolling them by hand) count as the step's.
+        """
+        history = self._history
+        out = []
+        for i, (before, _, roller, rolled, act) in enumerate(history):
+            end = next((later[3] for later in history[i + 1:] if later[2] is roller), len(roller.log))
+            out.append(Step(before, act, roller, tuple(roller.log[rolled:end])))
+        return tuple(out)
 
     def record(self) -> dict[str, Any]:
         """Return how this game was played, as ``save(path, record=True)`` writes it under ``played:``.

@@ -1,0 +1,115 @@
+"""Round 41, as a bot or digital-table developer and a designer use herohammer.
+
+A game's record is written from ``Game.steps`` (each applied action with the state before it, its dice and the
+rolls it made) and a roll's logged faces are read back by ``Request.from_logged_faces``: no module but ``game.py``
+reads a ``Game``'s private state, and nothing reads a request's fields by ``getattr``.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer import Game, ScriptedDice, SeededDice, Step
+from herohammer.dice import Highest, Pool, Total
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "herohammer"
+EX = ROOT / "examples"
+WALKS = [EX / "40k3_whole_turn.yaml", EX / "t9a_whole_turn.yaml", EX / "40k4_chaplain_combat.yaml"]
+
+
+def _walk(game: Game, seed: int, steps: int) -> list[Any]:
+    """Play a seeded random bot through the public API; return the actions it applied."""
+    rng = random.Random(seed)
+    played = []
+    for _ in range(steps):
+        legal = game.legal_actions()
+        if not legal:
+            break
+        busy = [a for a in legal if a.do != "end_phase"]
+        action = rng.choice(busy) if busy and rng.random() < 0.75 else rng.choice(legal)
+        game.apply(action)
+        played.append(action)
+    return played
+
+
+# == Game.steps: what a record is written from ==================================================================
+@pytest.mark.parametrize("path", WALKS, ids=lambda p: p.name)
+def test_steps_give_each_action_with_the_state_before_it_and_the_rolls_it_made(path: Path) -> None:
+    game = Game.load(path, SeededDice(11))
+    start = game.state
+    _walk(game, 11, 25)
+    states, logs = [], []
+    replay = Game(start, SeededDice(11))  # the same actions and seed, each step's state and rolls seen as it happens
+    for action in game.actions:
+        states.append(replay.state)
+        before = len(replay.dice.log)
+        replay.apply(action)
+        logs.append(tuple(replay.dice.log[before:]))
+    steps = game.steps()
+    assert isinstance(steps, tuple) and all(isinstance(s, Step) for s in steps)
+    assert [s.action for s in steps] == list(game.actions)
+    assert [s.before for s in steps] == states and steps[0].before is start
+    assert [s.rolls for s in steps] == logs
+    assert sum(len(s.rolls) for s in steps) == len(game.dice.log)
+    assert all(s.dice is game.dice for s in steps)
+
+
+def test_steps_follow_undo_and_name_the_dice_a_step_was_given() -> None:
+    game = Game.load(EX / "40k3_librarian_psychic.yaml", SeededDice(3))
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
+    judge = ScriptedDice([3, 4, 5, 6, 6, 6, 6, 1, 1, 1, 2, 2, 2, 2, 2, 2])
+    game.apply(smite, dice=judge)
+    game.apply({"do": "end_phase"})
+    first, second = game.steps()
+    assert first.dice is judge and second.dice is game.dice
+    assert first.rolls == tuple(judge.log) and second.rolls == ()
+    assert "dice" not in game.record() and "seed" not in game.record()  # not one dice for the game: faces only
+    assert Game.replay(game.to_data(record=True)).state == game.state
+    game.undo()
+    assert [s.action.do for s in game.steps()] == ["manifest"]
+    game.undo()
+    assert game.steps() == ()
+
+
+# == Request.from_logged_faces: a roll read back from its log ==================================================
+@pytest.mark.parametrize("seed", range(30))
+def test_a_logged_roll_reads_back_to_its_value_whoever_rolled_it(seed: int) -> None:
+    """A seeded roll logs a re-rolled die's kept face, a judge's dice every face read: both read back to the value."""
+    rng = random.Random(seed)
+    n, target, below = rng.randint(1, 5), rng.randint(2, 6), rng.randint(2, 6)
+    requests = [Total("t", "core.test.characteristic", n, below), Highest("h", "core.test.characteristic", n, below),
+                Pool("p", "core.test.characteristic", n, target, below)]
+    for request in requests:
+        for dice in (SeededDice(seed), ScriptedDice([rng.randint(1, 6) for _ in range(2 * n)])):
+            value = dice.roll(request)
+            faces = dice.log[-1].faces or ()
+            assert request.from_logged_faces(faces) == (value, len(faces))
+    plain = Pool("p", "core.test.characteristic", 3, 4)
+    assert plain.from_logged_faces((1, 4, 6)) == plain.from_faces((1, 4, 6)) == (2, 3)
+
+
+# == no module but game.py reads a Game's private state =========================================================
+def _private_reads(tree: ast.AST) -> list[str]:
+    """The ``._history``/``._judged``/``._legal`` attributes a module reads, and every ``getattr`` of a request."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("_history", "_judged", "_legal"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "request"):
+            found.append(f"line {node.lineno}: getattr(request, ...)")
+    return found
+
+
+def test_no_module_but_game_py_reads_a_games_private_state() -> None:
+    found = {str(p.relative_to(SRC)): reads for p in sorted(SRC.rglob("*.py")) if p.name != "game.py"
+             if (reads := _private_reads(ast.parse(p.read_text(encoding="utf-8"))))}
+    assert found == {}
+    game_py = ast.parse((SRC / "game.py").read_text(encoding="utf-8"))
+    assert _private_reads(game_py)  # the scan does find them where they are
