@@ -93,6 +93,7 @@ CASES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("run_sweep", "seed"): lambda j: run_sweep(DATA, [("turn", [1])], 2, j, method="engine"),
     ("run_sweep", "plan"): lambda j: run_sweep(DATA, [("turn", [1])], 2, 1, j, method="engine"),
     ("run_sweep", "workers"): lambda j: run_sweep(DATA, [("turn", [1])], 2, 1, method="engine", workers=j),
+    ("run_sweep", "notice"): lambda j: run_sweep(DATA, [("turn", [1])], 2, 1, method="engine", notice=j),
     ("load_scenario", "path"): lambda j: hh.load_scenario(j),
     ("state_from_data", "data"): lambda j: hh.state_from_data(j),
     ("save_scenario", "state"): lambda j: hh.save_scenario(j, "saved.yaml"),

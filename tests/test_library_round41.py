@@ -3,19 +3,32 @@
 A game's record is written from ``Game.steps`` (each applied action with the state before it, its dice and the
 rolls it made) and a roll's logged faces are read back by ``Request.from_logged_faces``: no module but ``game.py``
 reads a ``Game``'s private state, and nothing reads a request's fields by ``getattr``.
+
+``sweep`` says why a variant is played as Monte Carlo games, once per variant that switches and before that
+variant's runs end, as ``simulate`` does (``run_sweep``'s ``notice``; from worker processes through
+``parallel.tell``, from a Dask worker as a logged event): above the table on a piped stdout, on stderr beside
+JSON, CSV or ``--quiet``.
 """
 
 from __future__ import annotations
 
 import ast
+import csv
+import io
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
-from herohammer import Game, ScriptedDice, SeededDice, Step
+from _cli import result_of
+from herohammer import Game, HerohammerError, ScriptedDice, SeededDice, Step
 from herohammer.dice import Highest, Pool, Total
+from herohammer.sweep import run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "herohammer"
@@ -113,3 +126,82 @@ def test_no_module_but_game_py_reads_a_games_private_state() -> None:
     assert found == {}
     game_py = ast.parse((SRC / "game.py").read_text(encoding="utf-8"))
     assert _private_reads(game_py)  # the scan does find them where they are
+
+
+# == sweep: each variant's switch to Monte Carlo said before its runs ============================================
+LIBRARIAN = EX / "40k3_librarian_psychic.yaml"
+PHASES = ("phase", ["movement", "assault"])  # from the movement phase the default policy's game is too large to walk
+
+
+def _librarian() -> dict[str, Any]:
+    return yaml.safe_load(LIBRARIAN.read_text(encoding="utf-8"))
+
+
+def _expected(result: dict[str, Any], runs: int) -> str:
+    return (f"variant 0 (phase=movement): no exact odds: {result['variants'][0]['result']['too_large']}; playing the "
+            f"{runs:,} runs as Monte Carlo games instead")
+
+
+def test_run_sweep_says_the_switch_of_the_variants_that_switch_only() -> None:
+    heard: list[str] = []
+    result = run_sweep(_librarian(), [PHASES], 60, 1, notice=heard.append)
+    assert [v["result"]["method"] for v in result["variants"]] == ["engine", "compiled"]
+    assert heard == [_expected(result, 60)]  # the compiled variant says nothing
+    with pytest.raises(HerohammerError, match="run_sweep: notice: expected a function taking one line of text"):
+        run_sweep(_librarian(), [PHASES], 60, 1, notice="print")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+def test_each_variants_switch_is_heard_before_that_variant_ends_on_processes_too(workers: int | None) -> None:
+    order: list[str] = []
+    result = run_sweep(_librarian(), [("turn", [1, 3, 5])], 60, 1, workers=workers, notice=order.append,
+                       advance=lambda n: order.append("done"))
+    assert [v["result"]["method"] for v in result["variants"]] == ["engine"] * 3
+    notes = [line for line in order if line != "done"]
+    assert sorted(notes) == [f"variant {i} (turn={t}): no exact odds: {v['result']['too_large']}; playing the 60 "
+                             "runs as Monte Carlo games instead" for i, (t, v) in enumerate(zip([1, 3, 5],
+                                                                                               result["variants"]))]
+    for k, at in enumerate(i for i, line in enumerate(order) if line == "done"):  # each variant's before its end
+        assert sum(line != "done" for line in order[:at]) >= k + 1
+
+
+def test_a_dask_workers_switch_is_heard_by_the_sweep_once() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        heard: list[str] = []
+        result = run_sweep(_librarian(), [PHASES], 60, 1, scheduler=cluster.scheduler_address, notice=heard.append)
+    assert heard == [_expected(result, 60)]
+
+
+def _sweep(*extra: str) -> subprocess.CompletedProcess[str]:
+    """``herohammer sweep`` in a child process, its stdout a pipe (not a terminal)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "herohammer", "sweep", str(LIBRARIAN.relative_to(ROOT)),
+                           "--vary", "phase=movement,assault", "--runs", "60", "--seed", "1", *extra],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300, check=False)
+
+
+def test_sweep_piped_says_the_switch_under_its_header_and_before_the_table() -> None:
+    done = _sweep()
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("examples/40k3_librarian_psychic.yaml: 2 variants x 60 runs")
+    assert lines[1] == "  vary phase: phase"
+    assert lines[2].startswith("note: variant 0 (phase=movement): no exact odds: exact enumeration would take about ")
+    assert lines[2].endswith("; playing the 60 runs as Monte Carlo games instead")
+    assert lines[3].startswith("┏")
+    assert sum("no exact odds" in line for line in lines) == 1 and "no exact odds" not in done.stderr
+
+
+@pytest.mark.parametrize("extra", [["--csv"], ["--json"], ["--quiet"], ["--csv", "--workers", "2"]],
+                         ids=" ".join)
+def test_sweep_beside_machine_readable_or_quiet_output_says_it_on_stderr(extra: list[str]) -> None:
+    done = _sweep(*extra)
+    assert done.returncode == 0, done.stderr
+    assert "no exact odds" not in done.stdout
+    said = [line for line in done.stderr.splitlines() if "no exact odds" in line]
+    assert len(said) == 1 and said[0].startswith("note: variant 0 (phase=movement): no exact odds: "), done.stderr
+    if "--csv" in extra:
+        assert next(csv.reader(io.StringIO(done.stdout)))[:2] == ["phase", "outcome"]
+    elif "--json" in extra:
+        assert [v["result"]["method"] for v in result_of(done.stdout)["variants"]] == ["engine", "compiled"]
