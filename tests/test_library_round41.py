@@ -8,6 +8,9 @@ reads a ``Game``'s private state, and nothing reads a request's fields by ``geta
 variant's runs end, as ``simulate`` does (``run_sweep``'s ``notice``; from worker processes through
 ``parallel.tell``, from a Dask worker as a logged event): above the table on a piped stdout, on stderr beside
 JSON, CSV or ``--quiet``.
+
+``simulate(advance=...)`` hears the runs as they are played or drawn, on any method and number of processes: the
+web page's progress is the runs done of the runs asked (``tests/test_web_browser_41.py``), not the seconds gone by.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +32,7 @@ import yaml
 from _cli import result_of
 from herohammer import Game, HerohammerError, ScriptedDice, SeededDice, Step
 from herohammer.dice import Highest, Pool, Total
+from herohammer.simulate import simulate
 from herohammer.sweep import run_sweep
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -205,3 +210,43 @@ def test_sweep_beside_machine_readable_or_quiet_output_says_it_on_stderr(extra: 
         assert next(csv.reader(io.StringIO(done.stdout)))[:2] == ["phase", "outcome"]
     elif "--json" in extra:
         assert [v["result"]["method"] for v in result_of(done.stdout)["variants"]] == ["engine", "compiled"]
+
+
+# == simulate's count of runs: what the web page shows as its progress ============================================
+SMALL = {"ruleset": "40k3", "phase": "movement", "active": "red",
+         "sides": {"red": [{"id": "squad", "models": [{"name": "S", "profile": "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
+                                                       "at": [10, 10]}]}],
+                   "blue": [{"id": "far", "models": [{"name": "F", "profile": "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+",
+                                                     "at": [60, 40]}]}]},
+         "plan": [{"do": "leadership_test", "unit": "squad"}]}
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+@pytest.mark.parametrize("case", ["compiled", "engine", "too large"])
+def test_simulate_counts_every_run_it_plays_or_draws_whatever_the_method(case: str, workers: int | None) -> None:
+    data, method = (_librarian(), "auto") if case == "too large" else (SMALL, case)
+    heard: list[int] = []
+    result = simulate(data, 3000, 1, method=method, workers=workers, advance=heard.append)
+    assert result.meta["method"] == ("engine" if case == "too large" else case)
+    assert sum(heard) == 3000 and all(n > 0 for n in heard)
+    with pytest.raises(HerohammerError, match="simulate: advance: expected a function taking a count of runs"):
+        simulate(SMALL, 10, 1, advance=3)  # type: ignore[arg-type]
+
+
+def test_a_web_simulation_job_ends_with_every_run_counted() -> None:
+    from fastapi.testclient import TestClient
+
+    from herohammer.web.api import create_app
+
+    client = TestClient(create_app())
+    table = client.post("/api/tables", json={"text": LIBRARIAN.read_text(encoding="utf-8"),
+                                             "filename": LIBRARIAN.name}).json()["table_id"]
+    job = client.post(f"/api/tables/{table}/simulate", json={"runs": 3000, "seed": 2}).json()
+    assert (job["done"], job["total"]) == (0, 3000)
+    assert job["label"] == "0 of 3,000 runs: working out the exact odds first (enumerating the chance tree)"
+    for _ in range(1200):
+        job = client.get(f"/api/jobs/{job['id']}").json()
+        if job["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert job["status"] == "done" and (job["done"], job["total"]) == (3000, 3000), job
