@@ -85,6 +85,7 @@ CASES: dict[tuple[str, str], Callable[[Any], Any]] = {
     ("simulate", "notice"): lambda j: simulate(DATA, 2, 1, method="engine", notice=j),
     ("simulate", "advance"): lambda j: simulate(DATA, 2, 1, method="engine", advance=j),
     ("Game.replay", "source"): lambda j: Game.replay(j),
+    ("Game.replay", "dice"): lambda j: Game.replay("no-such-record.yaml", j),
     ("simulate_file", "path"): lambda j: simulate_file(j, 2, 1, method="engine"),
     ("simulate_file", "actions"): lambda j: simulate_file(EXAMPLE, 2, 1, j, method="engine"),
     ("simulate_file", "workers"): lambda j: simulate_file(EXAMPLE, 2, 1, method="engine", workers=j),

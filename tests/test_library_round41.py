@@ -30,7 +30,7 @@ import pytest
 import yaml
 
 from _cli import result_of
-from herohammer import Game, HerohammerError, ScriptedDice, SeededDice, Step
+from herohammer import Game, HerohammerError, IllegalActionError, ScriptedDice, SeededDice, Step
 from herohammer.dice import Highest, Pool, Total
 from herohammer.simulate import simulate
 from herohammer.sweep import run_sweep
@@ -250,3 +250,118 @@ def test_a_web_simulation_job_ends_with_every_run_counted() -> None:
             break
         time.sleep(0.1)
     assert job["status"] == "done" and (job["done"], job["total"]) == (3000, 3000), job
+
+
+# == a bot developer's whole game through the public names ======================================================
+RULESETS = {"40k3": EX / "40k3_whole_turn.yaml", "40k4": EX / "40k4_chaplain_combat.yaml",
+            "t9a": EX / "t9a_whole_turn.yaml"}
+
+
+def _client() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("typed_client_round41", ROOT / "tests" / "_typed_client_round41.py")
+    assert spec is not None and spec.loader is not None
+    client = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client)
+    return client
+
+
+def test_the_bot_client_type_checks_strictly_without_casts(tmp_path: Path) -> None:
+    from _mypy import run_mypy
+
+    out, err, status = run_mypy(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
+                                 str(ROOT / "tests" / "_typed_client_round41.py")])
+    assert status == 0, out + err
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_bot_plays_a_whole_battle_with_odds_and_its_replay_plays_on_to_the_end(ruleset: str) -> None:
+    client = _client()
+    game = Game.load(RULESETS[ruleset], SeededDice(5))
+    assert game.state.ruleset == ruleset
+    chances = client.play(game, random.Random(5), 40)
+    assert len(chances) == 40 and all(0 <= p <= 1 for p in chances)
+    said = client.refusals(game)  # the rules' refusal, an action that is none, a judge without dice: by type
+    assert [line.split(" ")[0] for line in said[:2]] == ["IllegalActionError", "HerohammerError"]
+    assert said[2:] in ([], ["DiceRanOut"])
+    on = client.replay_and_play_on(game, 6, 5_000)  # the replayed game plays on to the battle's end
+    assert on.legal_actions() == [] and on.why_no_actions().rules == ("published.game-length",)
+    assert on.actions[:len(game.actions)] == game.actions and len(on.actions) > len(game.actions)
+    again = Game.replay(on.to_data(record=True))  # and the whole of it, record and all, plays back again
+    assert again.state == on.state and again.log == on.log
+    while again.actions:  # undone to the record's start, and no further
+        again.undo()
+    assert again.state == on.steps()[0].before
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        again.undo()
+
+
+def test_a_judge_running_out_of_dice_is_told_by_an_exported_type_and_nothing_happens() -> None:
+    from herohammer import DiceRanOut
+
+    game = Game.load(LIBRARIAN)
+    smite = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
+    judge = ScriptedDice([3])
+    with pytest.raises(DiceRanOut, match=r"ran out at roll #1 \(psychic test \(Ld 10\), 2D6\)"):
+        game.apply(smite, judge)  # the 2D6 psychic test, one face in hand
+    assert game.actions == () and game.log == [] and judge.remaining == 1 and judge.log == []
+    assert issubclass(DiceRanOut, HerohammerError)
+
+
+def _faces_only_record() -> Game:
+    """A game whose record holds faces alone: an undo that had rolled moved the seed's stream on."""
+    game = Game.load(EX / "40k3_whole_turn.yaml", SeededDice(7))
+    _walk(game, 7, 20)
+    rolled = len(game.dice.log)
+    while len(game.dice.log) == rolled:
+        game.undo()
+    _walk(game, 8, 5)
+    assert "seed" not in game.record() and "dice" not in game.record()
+    return game
+
+
+def test_a_game_replayed_from_faces_alone_plays_on_with_new_dice() -> None:
+    """It raised the record's own DiceMismatch ("roll #12 ... is not in the record") at its first roll."""
+    again = Game.replay(_faces_only_record().to_data(record=True))
+    recorded = len(again.actions)
+    assert isinstance(again.dice, SeededDice)
+    played = _walk(again, 9, 40)
+    on = again.steps()[recorded:]
+    assert len(on) == len(played) and all(step.dice is again.dice for step in on)
+    assert Game.replay(again.to_data(record=True)).state == again.state
+
+
+def test_a_seeded_games_replay_goes_on_with_the_seeds_stream_and_given_dice_are_taken() -> None:
+    game = Game.load(EX / "40k3_whole_turn.yaml", SeededDice(7))
+    _walk(game, 7, 10)
+    again = Game.replay(game.to_data(record=True))
+    _walk(game, 3, 15)
+    _walk(again, 3, 15)
+    assert again.state == game.state and again.log == game.log  # the rolls the original made next
+    faces = [random.Random(4).randint(1, 6) for _ in range(500)]
+    judged = Game.replay(_faces_only_record().to_data(record=True), ScriptedDice(faces))
+    _walk(judged, 9, 10)
+    assert isinstance(judged.dice, ScriptedDice) and judged.dice.remaining < len(faces)
+    with pytest.raises(HerohammerError, match="Game.replay: dice: expected a Dice"):
+        Game.replay(game.to_data(record=True), 6)  # type: ignore[arg-type]
+
+
+def test_a_judges_record_replayed_plays_on_with_new_dice_its_faces_all_read() -> None:
+    faces = [random.Random(3).randint(1, 6) for _ in range(300)]
+    game = Game.load(EX / "40k3_whole_turn.yaml", ScriptedDice(faces))
+    _walk(game, 3, 10)
+    assert "dice" in game.record()
+    again = Game.replay(game.to_data(record=True))
+    _walk(again, 4, 30)  # raised DiceRanOut at its first roll: the record's faces were all read
+    assert len(again.actions) == 40
+
+
+def test_any_mapping_is_an_action_as_odds_of_action_takes_it() -> None:
+    from types import MappingProxyType
+
+    game = Game.load(LIBRARIAN)
+    end = MappingProxyType({"do": "end_phase"})
+    assert game.check(end).legal
+    game.apply(end)
+    assert [a.do for a in game.actions] == ["end_phase"]

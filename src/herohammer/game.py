@@ -75,16 +75,26 @@ class Game:
         return cls(state_from_data(data), dice)
 
     @classmethod
-    def replay(cls, source: str | Path | Mapping[str, Any]) -> Game:
+    def replay(cls, source: str | Path | Mapping[str, Any], dice: Dice | None = None) -> Game:
         """Play a saved game's record (``played:``) back from its start: the game at the end, its log as it was.
 
         ``source``: a file written by ``save(path, record=True)`` or ``herohammer play --out``, or its data.
         A record that does not play back (an unknown action, one illegal at that point, dice that do not
         match, an end that is not the state saved) is one ``HerohammerError`` naming the file and the step.
+
+        The game plays on from there with ``dice``; without them, a record's seed goes on with its stream (the
+        rolls the game recorded would have made next), and after a record of faces alone or a judge's faces, all
+        read, new random dice (``SeededDice(None)``) roll: the record's dice hold no face for a roll it never made.
         """
         from .records import replay_game
 
-        return replay_game(source).game
+        given = _dice(dice, "Game.replay") if dice is not None else None
+        game = replay_game(source).game
+        if given is not None:
+            game.dice = given
+        elif not isinstance(game.dice, SeededDice):
+            game.dice = SeededDice(None)
+        return game
 
     def save(self, path: str | Path, record: bool = False) -> None:
         """Write the current state as a scenario file; ``record=True`` adds how it was played (``played:``)."""
@@ -129,8 +139,9 @@ class Game:
         return game_record(self)
 
     # -- rules ----------------------------------------------------------------------
-    def check(self, action: Action | str | dict[str, Any]) -> Ruling:
-        """Rule on an action without applying it."""
+    def check(self, action: Action | str | Mapping[str, Any]) -> Ruling:
+        """Rule on an action without applying it: a refusal is a ruling (``legal`` False, its reason and rule ids),
+        not an error; an action that cannot be read (JSON or YAML text, a mapping) raises ``HerohammerError``."""
         return self._judge(_as_action(action)).ruling
 
     def legal_actions(self) -> list[Action]:
@@ -153,11 +164,14 @@ class Game:
         ruling = self.check({"do": "end_phase"})
         return None if ruling.legal else ruling
 
-    def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
-        """Apply a legal action and return its events; refuse an illegal one, changing nothing.
+    def apply(self, action: Action | str | Mapping[str, Any], dice: Dice | None = None) -> list[Event]:
+        """Apply a legal action and return its events (a new list); refuse an illegal one, changing nothing.
 
-        An action that fails midway (scripted dice that run out) changes nothing either: its rolls
-        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).
+        Raises ``IllegalActionError`` (its ``reason`` and the ``rules`` that refuse it) for an action the rules
+        forbid, ``HerohammerError`` for one that cannot be read, and ``DiceRanOut`` when a judge's
+        ``ScriptedDice`` hold no face for a roll: an action that fails midway changes nothing either, its rolls
+        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).  All three are
+        ``HerohammerError``s.
         """
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
@@ -196,7 +210,8 @@ class Game:
 
         The undone action's rolls are in its events; the dice's own log forgets them, so that a search
         applying and undoing millions of times does not keep a record of every roll it tried.  The dice
-        themselves are not rewound: the next roll is a new one.
+        themselves are not rewound: the next roll is a new one.  With nothing to undo (a new game, or a replayed one
+        undone to its record's start) it raises ``IllegalActionError`` and changes nothing.
         """
         if not self._history:
             raise IllegalActionError("nothing to undo")
@@ -228,12 +243,15 @@ def _dice(dice: Any, where: str) -> Dice:
     return guards.instance(dice, Dice, where, "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
 
 
-def _as_action(action: Action | str | dict[str, Any]) -> Action:
-    """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
+def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
+    """Take an action object as it is; read anything else (JSON or YAML text, any mapping, as ``odds_of_action``
+    does) or refuse it in one line."""
     if type(action) in _ACTION_CLASSES:
         return action  # type: ignore[return-value]  # one of the action classes
     if not isinstance(action, (dict, str)) and isinstance(action, ACTION_TYPES):  # a mapping is not checked against
         return action  # each of the ~20 action classes (pydantic's isinstance goes through ABCMeta)
+    if isinstance(action, Mapping) and not isinstance(action, dict):  # a read-only mapping was refused as no object
+        action = dict(action)
     return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
 
 
