@@ -444,9 +444,10 @@ def check_scheduler(address: str) -> str:
 
 
 def _execute(jobs: list[Job], workers: int | None, scheduler: str | None, advance: Callable[[int], None],
-             said: Callable[[int, str], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+             said: Callable[[int, str], None] | None = None) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
     """Run the variants here, on local processes or on a Dask cluster; ``said(i, line)`` hears variant ``i``'s
     switch to Monte Carlo as it happens, ``advance(1)`` each variant as it ends."""
+    said = said or (lambda i, line: None)
     if scheduler:
         try:
             from dask.distributed import Client, as_completed

@@ -240,19 +240,27 @@ class Store:
         job.process = proc
         proc.start()
 
+        def told(kind: str, payload: Any) -> bool:
+            """Take the runs done so far, or why they are Monte Carlo games; False for the answer (or the error)."""
+            if kind not in ("advance", "notice"):
+                return False
+            job.done = progress.hear(kind, payload)
+            job.label = progress.label()
+            return True
+
         def wait() -> None:
             while True:
                 try:
                     kind, payload = queue.get(timeout=0.2)
-                    if kind in ("advance", "notice"):  # the runs done so far, or why they are Monte Carlo games
-                        job.done = progress.hear(kind, payload)
-                        job.label = progress.label()
+                    if told(kind, payload):
                         continue
                     break
                 except Exception:  # queue.Empty: still running (or killed)
                     if not job.cancel.is_set() and not proc.is_alive():
-                        try:  # it may have sent its answer and ended between the wait above and this look
+                        try:  # it may have sent its last words and ended between the wait above and this look
                             kind, payload = queue.get(timeout=1.0)
+                            if told(kind, payload):
+                                continue  # its answer follows
                             break
                         except Exception:  # queue.Empty: it ended without a word
                             pass
