@@ -226,7 +226,8 @@ def run_job_on_dask(job: Job, index: int = 0, topic: str | None = None) -> tuple
     Why: Dask cannot stop a task that has started - its thread runs to the end, minutes of a cluster's core on a
     variant nobody waits for, and the next sweep queued behind it.  A watcher thread looks every
     ``_WATCH_SECONDS`` at this task's state on the worker and, once it is cancelled or released, raises
-    ``VariantDropped`` in the task's thread (``PyThreadState_SetAsyncExc``: taken at the thread's next Python step).
+    ``VariantDropped`` in the task's thread (``PyThreadState_SetAsyncExc``: taken at the thread's next Python step;
+    again at each look until the task ends, as one taken inside a garbage collector's callback is lost).
     The watcher acts under a lock the task takes before it returns, so the exception is never raised outside it.
     ``topic``: the variant's switch to Monte Carlo (variant ``index``) is logged under it, which the sweep's client
     hears before the runs end (``_execute``).  Elsewhere (no Dask worker: a plain call) it is ``run_job``.
@@ -249,13 +250,14 @@ def run_job_on_dask(job: Job, index: int = 0, topic: str | None = None) -> tuple
     finished = threading.Event()
 
     def watch() -> None:
+        # raised again each look until the task has ended: one taken while a garbage collector's callback runs in the
+        # task's thread (distributed's GCDiagnosis) is only printed as "Exception ignored", and the variant played on
         while not finished.wait(_WATCH_SECONDS):
             task = worker.state.tasks.get(key)
             if task is None or task.state in ("cancelled", "released", "forgotten"):
                 with lock:
                     if not finished.is_set():
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), ctypes.py_object(VariantDropped))
-                return
 
     threading.Thread(target=watch, name="herohammer-variant-watch", daemon=True).start()
     try:
