@@ -378,7 +378,8 @@ def test_simulate_on_workers_equals_the_cli_and_a_cancel_ends_its_workers(capsys
     cli = cli_json(["simulate", demo_path(), "--runs", "2000", "--seed", "5", "--method", "engine", "--json"], capsys)
     assert done["result"]["result"]["outcomes"] == cli["outcomes"]
     long = client.post(f"/api/tables/{tid}/simulate", json={"runs": 1_000_000, "method": "engine", "workers": 2})
-    assert long.json()["label"].endswith("on 2 processes")
+    assert long.json()["label"] == "0 of 1,000,000 runs on 2 processes: Monte Carlo games (method engine, as asked)"
+    assert long.json()["total"] == 1_000_000  # the progress is the runs done of the runs asked (session 41)
     simulation = store.job(long.json()["id"]).process
     workers: set[int] = set()
     try:

@@ -20,26 +20,29 @@ __version__ = "0.1.0"
 #: imported from those modules: a package attribute would be replaced by the module on its import
 #: (``action_odds`` is exported as ``odds_of_action``).
 _PUBLIC = {
-    "Game": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
+    "Game": "game", "Step": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
     "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
     "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
     "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
     "Distribution": "distribution", "Profile": "profiles", "parse_amount": "notation", "DiceAmount": "notation",
-    "parse_roll_needed": "notation", "ActionOdds": "action_odds", "odds_of_action": "action_odds", "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
+    "parse_roll_needed": "notation", "ActionOdds": "action_odds", "odds_of_action": "action_odds",
+    "Outcome": "action_odds", "Estimate": "action_odds", "DiceRanOut": "errors", "simulate_file": "simulate", "read_battlescribe": "battlescribe", "HerohammerError": "errors",
     "ScenarioError": "errors", "IllegalActionError": "errors", "OutOfRangeError": "errors",
 }
 
 #: Written out (``_PUBLIC``'s names; a test holds them equal): type checkers read ``__all__`` only as a literal.
 __all__ = [
-    "__version__", "Game", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
+    "__version__", "Game", "Step", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
     "Action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
     "Reroll", "enumerate_outcomes", "Distribution", "Profile", "parse_amount", "DiceAmount",
-    "parse_roll_needed", "ActionOdds", "odds_of_action", "simulate_file", "read_battlescribe", "HerohammerError",
+    "parse_roll_needed", "ActionOdds", "odds_of_action", "Outcome", "Estimate", "DiceRanOut", "simulate_file", "read_battlescribe", "HerohammerError",
     "ScenarioError", "IllegalActionError", "OutOfRangeError",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
-    from .action_odds import ActionOdds as ActionOdds, odds_of_action as odds_of_action
+    from .action_odds import (
+        ActionOdds as ActionOdds, Estimate as Estimate, Outcome as Outcome, odds_of_action as odds_of_action,
+    )
     from .actions import Action as Action, parse_action as parse_action
     from .battlescribe import read_battlescribe as read_battlescribe
     from .dice import (
@@ -48,10 +51,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     )
     from .distribution import Distribution as Distribution
     from .errors import (
-        HerohammerError as HerohammerError, IllegalActionError as IllegalActionError,
+        DiceRanOut as DiceRanOut, HerohammerError as HerohammerError, IllegalActionError as IllegalActionError,
         OutOfRangeError as OutOfRangeError, ScenarioError as ScenarioError,
     )
-    from .game import Game as Game
+    from .game import Game as Game, Step as Step
     from .notation import (
         DiceAmount as DiceAmount, parse_amount as parse_amount, parse_roll_needed as parse_roll_needed,
     )

@@ -31,7 +31,7 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
@@ -160,6 +160,14 @@ class Request(ABC):
     @abstractmethod
     def from_faces(self, faces: Sequence[int]) -> tuple[int, int]:
         """Read the value from scripted faces; return (value, faces consumed)."""
+
+    def from_logged_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        """Read the value from the faces a log holds for this roll (``RollRecord.faces``); return (value, faces read).
+
+        A seeded roll logs a re-rolled die's kept face only, a judge's dice every face read: a roll that re-rolls,
+        logged with as many faces as dice, is read as kept faces (a game's record played back, ``records``).
+        """
+        return self.from_faces(faces)
 
     @abstractmethod
     def describe(self) -> str:
@@ -345,6 +353,9 @@ class Total(Request):
             used += k
         return total, used
 
+    def from_logged_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        return _from_logged(self, faces)
+
     def describe(self) -> str:
         return _total_notation(self.n, self.reroll_below)
 
@@ -373,6 +384,9 @@ class Highest(Request):
             best = max(best, face)
             used += k
         return best, used
+
+    def from_logged_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        return _from_logged(self, faces)
 
     def describe(self) -> str:
         return f"highest of {self.n}D6{_reroll_note(self.reroll_below)}"
@@ -404,8 +418,18 @@ class Pool(Request):
             used += k
         return hits, used
 
+    def from_logged_faces(self, faces: Sequence[int]) -> tuple[int, int]:
+        return _from_logged(self, faces)
+
     def describe(self) -> str:
         return _pool_notation(self.n, self.target, self.reroll_below)
+
+
+def _from_logged(request: Total | Highest | Pool, faces: Sequence[int]) -> tuple[int, int]:
+    """Read a re-rolling roll's logged faces: as many as its dice are the kept faces, read without the re-roll."""
+    if request.reroll_below > 1 and len(faces) == request.n:
+        return replace(request, reroll_below=0).from_faces(faces)
+    return request.from_faces(faces)
 
 
 def _successes(faces: bytes, target: int) -> int:

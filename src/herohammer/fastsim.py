@@ -550,20 +550,21 @@ def sample_indices(cum: np.ndarray[Any, np.dtype[np.float64]], n: int, rng: np.r
 
 
 def sample_counts(probabilities: np.ndarray[Any, np.dtype[np.float64]], runs: int, seed: int,
-                  progress: bool = False) -> np.ndarray[Any, Any]:
-    """Draw ``runs`` runs from the exact outcome probabilities; return how often each outcome came up."""
+                  progress: bool = False, advance: Callable[[int], None] | None = None) -> np.ndarray[Any, Any]:
+    """Draw ``runs`` runs from the exact outcome probabilities; return how often each outcome came up (``advance``
+    told the runs drawn, a chunk at a time)."""
     from .simulate import _progress
 
     cum = sampler(probabilities)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
     counts = np.zeros(len(cum), dtype=np.int64)
     done = 0
-    with _progress(progress and runs > 4 * CHUNK, runs, "sampling runs") as advance:
+    with _progress(progress and runs > 4 * CHUNK, runs, "sampling runs", heard=advance) as ticker:
         while done < runs:
             n = min(CHUNK, runs - done)
             counts += np.bincount(sample_indices(cum, n, rng), minlength=len(cum))[: len(cum)]
             done += n
-            advance(n)
+            ticker(n)
     return counts
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import ACTION_TYPES, Action, action_key, parse_action
-from .dice import Dice, SeededDice
+from .dice import Dice, RollRecord, SeededDice
 from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
@@ -34,6 +34,16 @@ from .values import drop_oldest
 
 #: How many rulings a game remembers (the oldest are forgotten first).
 _JUDGED_KEPT = 1024
+
+
+class Step(NamedTuple):
+    """One action the game applied, as ``Game.steps`` hands it out: the state it was applied in, the action, the
+    dice it rolled with and the rolls it made (a game's record is written from these, ``records.game_record``)."""
+
+    before: GameState
+    action: Action
+    dice: Dice
+    rolls: tuple[RollRecord, ...]
 
 
 class Game:
@@ -65,16 +75,26 @@ class Game:
         return cls(state_from_data(data), dice)
 
     @classmethod
-    def replay(cls, source: str | Path | Mapping[str, Any]) -> Game:
+    def replay(cls, source: str | Path | Mapping[str, Any], dice: Dice | None = None) -> Game:
         """Play a saved game's record (``played:``) back from its start: the game at the end, its log as it was.
 
         ``source``: a file written by ``save(path, record=True)`` or ``herohammer play --out``, or its data.
         A record that does not play back (an unknown action, one illegal at that point, dice that do not
         match, an end that is not the state saved) is one ``HerohammerError`` naming the file and the step.
+
+        The game plays on from there with ``dice``; without them, a record's seed goes on with its stream (the
+        rolls the game recorded would have made next), and after a record of faces alone or a judge's faces, all
+        read, new random dice (``SeededDice(None)``) roll: the record's dice hold no face for a roll it never made.
         """
         from .records import replay_game
 
-        return replay_game(source).game
+        given = _dice(dice, "Game.replay") if dice is not None else None
+        game = replay_game(source).game
+        if given is not None:
+            game.dice = given
+        elif not isinstance(game.dice, SeededDice):
+            game.dice = SeededDice(None)
+        return game
 
     def save(self, path: str | Path, record: bool = False) -> None:
         """Write the current state as a scenario file; ``record=True`` adds how it was played (``played:``)."""
@@ -93,6 +113,21 @@ class Game:
         """The actions applied, in order (``undo`` takes back the last; ``copy`` keeps them)."""
         return tuple(entry[4] for entry in self._history)
 
+    def steps(self) -> tuple[Step, ...]:
+        """The actions applied, in order, each with the state before it and the rolls it made (``Step``).
+
+        Built when asked from what ``apply`` keeps (the previous state, the dice and where their log stood), so
+        applying costs no more for it.  The rolls of a step are its dice's log from where the step began to where
+        the next step with the same dice began (or the log's end): rolls those dice made outside the game in
+        between (a caller rolling them by hand) count as the step's.
+        """
+        history = self._history
+        out = []
+        for i, (before, _, roller, rolled, act) in enumerate(history):
+            end = next((later[3] for later in history[i + 1:] if later[2] is roller), len(roller.log))
+            out.append(Step(before, act, roller, tuple(roller.log[rolled:end])))
+        return tuple(out)
+
     def record(self) -> dict[str, Any]:
         """Return how this game was played, as ``save(path, record=True)`` writes it under ``played:``.
 
@@ -104,8 +139,9 @@ class Game:
         return game_record(self)
 
     # -- rules ----------------------------------------------------------------------
-    def check(self, action: Action | str | dict[str, Any]) -> Ruling:
-        """Rule on an action without applying it."""
+    def check(self, action: Action | str | Mapping[str, Any]) -> Ruling:
+        """Rule on an action without applying it: a refusal is a ruling (``legal`` False, its reason and rule ids),
+        not an error; an action that cannot be read (JSON or YAML text, a mapping) raises ``HerohammerError``."""
         return self._judge(_as_action(action)).ruling
 
     def legal_actions(self) -> list[Action]:
@@ -128,11 +164,14 @@ class Game:
         ruling = self.check({"do": "end_phase"})
         return None if ruling.legal else ruling
 
-    def apply(self, action: Action | str | dict[str, Any], dice: Dice | None = None) -> list[Event]:
-        """Apply a legal action and return its events; refuse an illegal one, changing nothing.
+    def apply(self, action: Action | str | Mapping[str, Any], dice: Dice | None = None) -> list[Event]:
+        """Apply a legal action and return its events (a new list); refuse an illegal one, changing nothing.
 
-        An action that fails midway (scripted dice that run out) changes nothing either: its rolls
-        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).
+        Raises ``IllegalActionError`` (its ``reason`` and the ``rules`` that refuse it) for an action the rules
+        forbid, ``HerohammerError`` for one that cannot be read, and ``DiceRanOut`` when a judge's
+        ``ScriptedDice`` hold no face for a roll: an action that fails midway changes nothing either, its rolls
+        leave the dice's log, and a judge's faces they took are unused again (``Dice.take_back``).  All three are
+        ``HerohammerError``s.
         """
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
@@ -171,7 +210,8 @@ class Game:
 
         The undone action's rolls are in its events; the dice's own log forgets them, so that a search
         applying and undoing millions of times does not keep a record of every roll it tried.  The dice
-        themselves are not rewound: the next roll is a new one.
+        themselves are not rewound: the next roll is a new one.  With nothing to undo (a new game, or a replayed one
+        undone to its record's start) it raises ``IllegalActionError`` and changes nothing.
         """
         if not self._history:
             raise IllegalActionError("nothing to undo")
@@ -203,12 +243,15 @@ def _dice(dice: Any, where: str) -> Dice:
     return guards.instance(dice, Dice, where, "dice", "a Dice (SeededDice(seed) or ScriptedDice(faces))")
 
 
-def _as_action(action: Action | str | dict[str, Any]) -> Action:
-    """Take an action object as it is; read anything else (JSON text, a mapping) or refuse it in one line."""
+def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
+    """Take an action object as it is; read anything else (JSON or YAML text, any mapping, as ``odds_of_action``
+    does) or refuse it in one line."""
     if type(action) in _ACTION_CLASSES:
         return action  # type: ignore[return-value]  # one of the action classes
     if not isinstance(action, (dict, str)) and isinstance(action, ACTION_TYPES):  # a mapping is not checked against
         return action  # each of the ~20 action classes (pydantic's isinstance goes through ABCMeta)
+    if isinstance(action, Mapping) and not isinstance(action, dict):  # a read-only mapping was refused as no object
+        action = dict(action)
     return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
 
 

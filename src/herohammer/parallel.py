@@ -11,7 +11,9 @@ and a worker that ends, however it ends, closes it: the command reads the end of
 
 While the workers live a Ctrl-C is only noted and raised where the command can end (``_defer_ctrl_c``), the workers
 are then ended at once (``_Pool.end``), and each worker asks Linux to end it with its parent (``_quiet_worker``), so
-no worker outlives the command.  A worker's error comes back as one ``HerohammerError`` line (``_answer``).
+no worker outlives the command.  A worker's error comes back as one ``HerohammerError`` line (``_answer``).  A chunk
+may say a line while it works (``tell``: a sweep's variant going to Monte Carlo), heard by the command at once
+(``run_chunks``' ``told``), not with its result.
 """
 
 from __future__ import annotations
@@ -58,14 +60,16 @@ def resolve_workers(value: Any, where: str, name: str = "workers") -> int | None
 
 def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
                done: Callable[[int, R], None] | None = None,
-               setup: Callable[..., None] | None = None, setup_args: tuple[Any, ...] = ()) -> list[R]:
+               setup: Callable[..., None] | None = None, setup_args: tuple[Any, ...] = (),
+               told: Callable[[int, str], None] | None = None) -> list[R]:
     """Run ``task`` on each chunk on ``workers`` processes (no more than there are chunks); return the results in the
     chunks' order.
 
     The workers are forked, so ``task``, ``setup``, ``setup_args`` and the chunks are inherited, not pickled (a
     compiled plan or a game state costs nothing to hand over); only the results travel back, pickled.
     ``setup(*setup_args)`` runs once in each worker as it starts.  ``done(i, result)`` hears each chunk as it
-    finishes (a progress bar), in the order they finish.  Ctrl-C ends every worker at once and raises
+    finishes (a progress bar), in the order they finish; ``told(i, line)`` each line chunk ``i`` says while it works
+    (``tell`` called in the worker), as it comes.  Ctrl-C ends every worker at once and raises
     KeyboardInterrupt here; a worker's error, or a worker's death, is raised as one ``HerohammerError``.
     """
     if not chunks:
@@ -86,7 +90,7 @@ def run_chunks(task: Callable[[T], R], chunks: Sequence[T], workers: int,
         for _ in range(min(workers, len(chunks))):
             pool.fork()
             _raise_if_came(came)
-        return pool.run(done, came)
+        return pool.run(done, came, told)
     finally:  # done, failed, or Ctrl-C at any point: every worker is ended and reaped before the command goes on
         try:
             if pool is not None:
@@ -133,8 +137,10 @@ class _Pool:
         process.start()
         theirs.close()
 
-    def run(self, done: Callable[[int, Any], None] | None, came: list[int]) -> list[Any]:
-        """Hand out every chunk and hear every result; return the results in the chunks' order."""
+    def run(self, done: Callable[[int, Any], None] | None, came: list[int],
+            told: Callable[[int, str], None] | None = None) -> list[Any]:
+        """Hand out every chunk and hear every result (and every line a chunk tells on the way, ``told``); return the
+        results in the chunks' order."""
         from multiprocessing.connection import wait
 
         results: dict[int, Any] = {}
@@ -146,7 +152,13 @@ class _Pool:
             _raise_if_came(came)
             for worker in busy:
                 if worker.pipe in ready or worker.process.sentinel in ready:
-                    index, result = self._hear(worker)
+                    heard = self._hear(worker)
+                    if isinstance(heard, str):  # a line said on the way: the chunk works on
+                        if told is not None and worker.chunk is not None:
+                            told(worker.chunk, heard)
+                        _raise_if_came(came)
+                        continue
+                    index, result = heard
                     results[index] = result
                     self._hand_out(worker)
                     if done is not None:
@@ -166,8 +178,9 @@ class _Pool:
         worker.chunk = self.next_chunk
         self.next_chunk += 1
 
-    def _hear(self, worker: _Worker) -> tuple[int, Any]:
-        """Return the chunk index and result a worker sent; raise its error, or its end, as one line."""
+    def _hear(self, worker: _Worker) -> tuple[int, Any] | str:
+        """Return the chunk index and result a worker sent, or a line its chunk told (``tell``); raise its error, or its
+        end, as one line."""
         assert worker.chunk is not None
         try:
             if not worker.pipe.poll():  # its sentinel only: it ended and its pipe holds nothing
@@ -175,6 +188,8 @@ class _Pool:
             ok, answer = worker.pipe.recv()
         except (EOFError, OSError):  # it ended (killed, out of memory, exited) before its answer was whole
             raise HerohammerError(self._ended(worker)) from None
+        if ok is None:
+            return str(answer)
         if not ok:
             raise HerohammerError(answer)
         index, worker.chunk = worker.chunk, None
@@ -215,10 +230,13 @@ class _Pool:
 def _work(pipe: Any, others: list[Any], parent: int, task: Callable[[Any], Any], chunks: Sequence[Any],
           setup: Callable[..., None] | None, setup_args: tuple[Any, ...]) -> None:
     """A worker's life: quiet to Ctrl-C and ended with its parent (``_quiet_worker``), ``setup``, then each chunk
-    index heard answered with ``(True, result)`` or ``(False, one line)``, until told to stop (None)."""
+    index heard answered with ``(True, result)`` or ``(False, one line)`` (``(None, line)`` before it: a line told,
+    ``tell``), until told to stop (None)."""
+    global _TELLING
     _quiet_worker(parent)
     for other in others:
         other.close()
+    _TELLING = pipe
     failed = None
     if setup is not None:
         try:
@@ -234,6 +252,17 @@ def _work(pipe: Any, others: list[Any], parent: int, task: Callable[[Any], Any],
                 pipe.send((False, _said(exc)))
     except (EOFError, OSError):  # the command has gone
         pass
+
+
+#: This worker's end of its pipe (``_work``); None in the command itself.
+_TELLING: Any = None
+
+
+def tell(line: str) -> None:
+    """Say a line from the chunk being worked on: sent to the command at once, heard by ``run_chunks``' ``told``;
+    outside a worker, nothing (the caller's own process says it as it wishes)."""
+    if _TELLING is not None:
+        _TELLING.send((None, line))
 
 
 def _answer(task: Callable[[Any], Any], chunk: Any) -> tuple[bool, Any]:

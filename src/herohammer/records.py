@@ -12,7 +12,7 @@ rolled (``rolls``) added, so a record is checked step by step and needs no other
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,11 +50,8 @@ class RecordedDice(Dice):
         if at >= len(self._rolls):
             raise DiceMismatch(f"{asked} is not in the record (it holds {len(self._rolls)} rolls)")
         faces = self._rolls[at]
-        read = request
-        if getattr(request, "reroll_below", 0) > 1 and len(faces) == getattr(request, "n", -1):  # kept faces
-            read = replace(request, reroll_below=0)  # type: ignore[call-arg]  # Total, Highest, Pool have it
         try:
-            value, used = read.from_faces(faces)
+            value, used = request.from_logged_faces(faces)
         except IndexError:
             used = -1
         if used != len(faces):
@@ -78,16 +75,6 @@ class Replayed:
 
 
 # == writing ======================================================================================================
-def step_rolls(game: Game) -> list[list[RollRecord]]:
-    """Return the rolls each applied action made, from the logs of the dice it rolled with."""
-    history = game._history
-    steps = []
-    for i, (_, _, roller, rolled, _) in enumerate(history):
-        end = next((later[3] for later in history[i + 1:] if later[2] is roller), len(roller.log))
-        steps.append(roller.log[rolled:end])
-    return steps
-
-
 def game_record(game: Game) -> dict[str, Any]:
     """Return the game's record (``Game.record``): the actions, the dice, the faces each step rolled, the start.
 
@@ -95,17 +82,17 @@ def game_record(game: Game) -> dict[str, Any]:
     had rolled, nor when a copy of the game or another ``Dice`` took faces from its stream): checked by playing
     the record back once.  A judge's dice are written as the faces read; other dice as the faces each roll gave.
     """
-    history = game._history
-    rolls = [[list(r.faces or ()) for r in step] for step in step_rolls(game)]
-    record: dict[str, Any] = {"actions": [a.to_json() for a in game.actions]}
+    steps = game.steps()
+    rolls = [[list(r.faces or ()) for r in step.rolls] for step in steps]
+    record: dict[str, Any] = {"actions": [step.action.to_json() for step in steps]}
     dice = game.dice
-    if all(entry[2] is dice for entry in history):
+    if all(step.dice is dice for step in steps):
         if isinstance(dice, ScriptedDice):
             record["dice"] = [face for step in rolls for faces in step for face in faces]
         elif isinstance(dice, SeededDice) and dice.seed is not None:
             record["seed"] = str(dice.seed)
     record["rolls"] = rolls
-    record["start"] = state_to_data(history[0][0] if history else game.state)
+    record["start"] = state_to_data(steps[0].before if steps else game.state)
     if "seed" in record:
         try:
             play_back(record, "<this game>", "played")

@@ -599,6 +599,7 @@ def simulate(
     max_compile_runs: int = COMPILE_MAX_RUNS,
     workers: int | str | None = None,
     notice: Callable[[str], None] | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play a scenario ``runs`` times from ``seed``; count each outcome, exact beside it when enumerable.
 
@@ -612,7 +613,8 @@ def simulate(
 
     ``notice`` hears, in one line and before the runs start, why they are played as Monte Carlo games when the exact
     enumeration was refused (``monte_carlo_notice``): a caller printing only at the end would leave the switch unsaid
-    while the slower runs play.
+    while the slower runs play.  ``advance(n)`` hears the runs as they are played or drawn, ``n`` more at a time (all
+    ``runs`` in the end; none while the exact odds are worked out), so a caller can show a count of runs done.
     """
     import time
 
@@ -622,6 +624,8 @@ def simulate(
     runs, seed, plan = _checked_arguments(data, runs, seed, plan, method, max_compile_runs)
     if notice is not None and not callable(notice):
         raise guards.ArgumentError("simulate", "notice", "a function taking one line of text, or None", notice)
+    if advance is not None and not callable(advance):
+        raise guards.ArgumentError("simulate", "advance", "a function taking a count of runs, or None", advance)
     workers = resolve_workers(workers, "simulate")
     seed = fresh_seed() if seed is None else seed
     state, driver, meta = prepare(data, plan, source)
@@ -649,9 +653,9 @@ def simulate(
         if compiled is not None:
             t0 = time.perf_counter()
             if workers is not None and workers > 1:
-                counts = _sample_on_workers(compiled.probabilities, runs, seed, workers, progress)
+                counts = _sample_on_workers(compiled.probabilities, runs, seed, workers, progress, advance)
             else:
-                counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress)
+                counts = fastsim.sample_counts(compiled.probabilities, runs, seed, progress=progress, advance=advance)
             timing["sample_seconds"] = time.perf_counter() - t0
             meta.update({"method": "compiled", "exact_outcomes": len(compiled.outcomes),
                          "rules_code_runs": compiled.rules_code_runs})
@@ -660,18 +664,18 @@ def simulate(
             return SimulationResult(meta, rows, True, baseline, timing, scenario_notes(state), workers)
     t0 = time.perf_counter()
     if method == "engine" and workers is not None and workers > 1:
-        tally = _engine_on_workers(state, driver, runs, seed, workers, progress)
+        tally = _engine_on_workers(state, driver, runs, seed, workers, progress, advance)
     elif method == "engine":
-        tally = Counter(_engine_outcomes(state, driver, runs, seed, progress))
+        tally = Counter(_engine_outcomes(state, driver, runs, seed, progress, heard=advance))
     elif workers is not None:  # the shared runs in chunks of a fixed size: the same counts for every --workers
         shared = _shared_in_chunks(state, driver, runs, seed, known, workers,
-                                   progress, f"playing the engine ({meta.get('too_large')})")
+                                   progress, f"playing the engine ({meta.get('too_large')})", advance)
         tally = Counter(shared.counts)
         meta["shared"] = {"nodes": shared.nodes, "drawn": shared.shared, "played": shared.played,
                           "rules_code_runs": shared.rules_code_runs}
     else:  # the compile was refused: the runs that stand on one position take its step together
-        with progress_bar(progress, runs, f"playing the engine ({meta.get('too_large')})") as advance:
-            shared = fastsim.sample_shared(state, driver, runs, seed, known, advance, note=advance.note)
+        with progress_bar(progress, runs, f"playing the engine ({meta.get('too_large')})", heard=advance) as ticker:
+            shared = fastsim.sample_shared(state, driver, runs, seed, known, ticker, note=ticker.note)
         tally = Counter(shared.counts)
         meta["shared"] = {"nodes": shared.nodes, "drawn": shared.shared, "played": shared.played,
                           "rules_code_runs": shared.rules_code_runs}
@@ -724,14 +728,14 @@ def _sample_chunk(span: tuple[int, int]) -> np.ndarray[Any, Any]:
 
 
 def _sample_on_workers(probabilities: np.ndarray[Any, Any], runs: int, seed: int, workers: int,
-                       progress: bool) -> np.ndarray[Any, Any]:
+                       progress: bool, heard: Callable[[int], None] | None = None) -> np.ndarray[Any, Any]:
     """Draw a compiled plan's runs on ``workers`` processes; the counts ``fastsim.sample_counts`` gives in one."""
     from . import fastsim
     from .parallel import run_chunks
 
     cum = fastsim.sampler(probabilities)
     spans = _spans(runs, SAMPLE_CHUNK)
-    with progress_bar(progress, runs, f"sampling runs ({workers} processes)") as advance:
+    with progress_bar(progress, runs, f"sampling runs ({workers} processes)", heard=heard) as advance:
         parts = run_chunks(_sample_chunk, spans, workers, lambda i, part: advance(spans[i][1]),
                            _worker_setup, ({"cum": cum, "seed": seed},))
     return np.asarray(np.sum(parts, axis=0, dtype=np.int64))
@@ -744,14 +748,14 @@ def _engine_chunk(seeds: np.ndarray[Any, Any]) -> Counter[Outcome]:
 
 
 def _engine_on_workers(state: GameState, driver: Driver, runs: int, seed: int, workers: int,
-                       progress: bool) -> Counter[Outcome]:
+                       progress: bool, heard: Callable[[int], None] | None = None) -> Counter[Outcome]:
     """Play the engine's runs on ``workers`` processes, run ``i`` with the seed one process gives it."""
     from .parallel import run_chunks
 
     seeds = engine_seeds(seed, runs)
     chunks = [seeds[start:start + n] for start, n in _spans(runs, ENGINE_CHUNK)]
     tally: Counter[Outcome] = Counter()
-    with progress_bar(progress, runs, f"playing the engine ({workers} processes)") as advance:
+    with progress_bar(progress, runs, f"playing the engine ({workers} processes)", heard=heard) as advance:
         for part in run_chunks(_engine_chunk, chunks, workers, lambda i, part: advance(len(chunks[i])),
                                _worker_setup, ({"state": state, "driver": driver},)):
             tally.update(part)
@@ -769,7 +773,7 @@ def _shared_chunk(span: tuple[int, int]) -> Any:
 
 
 def _shared_in_chunks(state: GameState, driver: Driver, runs: int, seed: int, known: dict[Any, Any],
-                      workers: int, progress: bool, label: str) -> Any:
+                      workers: int, progress: bool, label: str, heard: Callable[[int], None] | None = None) -> Any:
     """Play ``auto``'s shared runs in chunks of ``SHARED_CHUNK`` (in this process for one worker, else on a pool);
     return the chunks' ``SharedRuns`` added up."""
     from .fastsim import SharedRuns
@@ -777,7 +781,8 @@ def _shared_in_chunks(state: GameState, driver: Driver, runs: int, seed: int, kn
 
     chunks = [(index, n) for index, (_, n) in enumerate(_spans(runs, SHARED_CHUNK))]
     payload = {"state": state, "driver": driver, "seed": seed, "known": known}
-    with progress_bar(progress, runs, label if workers == 1 else f"{label} on {workers} processes") as advance:
+    with progress_bar(progress, runs, label if workers == 1 else f"{label} on {workers} processes",
+                      heard=heard) as advance:
         if workers == 1:
             _worker_setup(payload)
             try:
@@ -824,9 +829,10 @@ def _check_engine_runs(runs: int, why: str) -> None:
 
 
 def _engine_outcomes(state: GameState, driver: Driver, runs: int, seed: int, progress: bool,
-                     why: str | None = None) -> Iterator[Outcome]:
+                     why: str | None = None, heard: Callable[[int], None] | None = None) -> Iterator[Outcome]:
     seeds = engine_seeds(seed, runs)
-    with progress_bar(progress, runs, f"playing the engine ({why})" if why else "playing the engine") as advance:
+    with progress_bar(progress, runs, f"playing the engine ({why})" if why else "playing the engine",
+                      heard=heard) as advance:
         for i in range(runs):
             yield outcome_of(state, run_engine_once(state, driver, SeededDice(int(seeds[i]))))
             if (i + 1) % 256 == 0 or i + 1 == runs:
@@ -846,15 +852,19 @@ class _Ticker:
 
 
 class _NoProgress:
+    def __init__(self, heard: Callable[[int], None] | None = None) -> None:
+        self.heard = heard
+
     def __enter__(self) -> Any:
-        return _Ticker(lambda n: None, lambda text: None)
+        return _Ticker(self.heard or (lambda n: None), lambda text: None)
 
     def __exit__(self, *exc: object) -> None:
         return None
 
 
 class _RichProgress:
-    def __init__(self, total: int | None, label: str, elapsed: bool = False) -> None:
+    def __init__(self, total: int | None, label: str, elapsed: bool = False,
+                 heard: Callable[[int], None] | None = None) -> None:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
@@ -870,14 +880,20 @@ class _RichProgress:
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True, expand=True)
         self.task = self.progress.add_task(label, total=total)
         self.label = label
+        self.heard = heard
 
     def __enter__(self) -> Any:
         self.progress.start()
-        return _Ticker(lambda n: self.progress.advance(self.task, n),
+        return _Ticker(self._advance,
                        lambda text: self.progress.update(self.task, description=_noted(self.label, text)))
 
     def __exit__(self, *exc: object) -> None:
         self.progress.stop()
+
+    def _advance(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+        if self.heard is not None:
+            self.heard(n)
 
 
 def _noted(label: str, text: str) -> str:
@@ -888,12 +904,14 @@ def _noted(label: str, text: str) -> str:
     return f"{head}: {text}{bracket}{reason}" if bracket else f"{label}: {text}"
 
 
-def progress_bar(enabled: bool, total: int | None, label: str, elapsed: bool = False) -> _NoProgress | _RichProgress:
-    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing.
+def progress_bar(enabled: bool, total: int | None, label: str, elapsed: bool = False,
+                 heard: Callable[[int], None] | None = None) -> _NoProgress | _RichProgress:
+    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing; ``heard(n)`` told each
+    advance too, bar or not (a library caller's count of runs: ``simulate``'s ``advance``).
 
     ``elapsed``: the time so far shown too, for a bar of few long steps (a sweep's variants), which would otherwise
     stand still at 0 for as long as a variant takes."""
-    return _RichProgress(total, label, elapsed) if enabled else _NoProgress()
+    return _RichProgress(total, label, elapsed, heard) if enabled else _NoProgress(heard)
 
 
 _progress = progress_bar
@@ -901,12 +919,14 @@ _progress = progress_bar
 
 def simulate_file(path: str | Path, runs: int, seed: int | None = None, actions: str | Path | None = None,
                   method: str = "auto", progress: bool = False, workers: int | str | None = None,
-                  notice: Callable[[str], None] | None = None) -> SimulationResult:
-    """Simulate a scenario file (with an optional plan file instead of its ``plan``); ``workers`` and ``notice`` as
-    ``simulate``."""
+                  notice: Callable[[str], None] | None = None,
+                  advance: Callable[[int], None] | None = None) -> SimulationResult:
+    """Simulate a scenario file (with an optional plan file instead of its ``plan``); ``workers``, ``notice`` and
+    ``advance`` as ``simulate``."""
     from .parallel import resolve_workers
 
     workers = resolve_workers(workers, "simulate_file")
     data = read_data(guards.path(path, "simulate_file"))
     plan = load_plan(guards.path(actions, "simulate_file", "actions")) if actions is not None else None
-    return simulate(data, runs, seed, plan, method, str(path), progress, workers=workers, notice=notice)
+    return simulate(data, runs, seed, plan, method, str(path), progress, workers=workers, notice=notice,
+                    advance=advance)

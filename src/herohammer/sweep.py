@@ -21,10 +21,12 @@ and Dask runs give identical results.
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import math
 import re
 import threading
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -35,10 +37,10 @@ from . import guards
 from .errors import HerohammerError, ScenarioError
 from .limits import ENGINE_MAX_RUNS, MAX_ACTION_CHARS, MAX_RUNS, MAX_VARIANTS, MAX_WORKERS, METHODS, LimitError
 from .outcome_labels import UNIT_EVENTS
-from .parallel import run_chunks
+from .parallel import run_chunks, tell
 from .profiles import DASHES
 from .scenario import parse_text
-from .simulate import IDENTITY_COLUMNS, canonical_hash, fresh_seed, identity_of, simulate
+from .simulate import IDENTITY_COLUMNS, canonical_hash, fresh_seed, identity_of, monte_carlo_notice, simulate
 
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 Job = tuple[dict[str, Any], list[dict[str, Any]] | None, int, int, str, str]
@@ -201,27 +203,34 @@ def variant_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
 
 
-def run_job(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+def run_job(job: Job, notice: Callable[[str], None] | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Simulate one variant; return its JSON result and its load notes (a top-level function, so processes can
-    pickle it)."""
+    pickle it).  ``notice``: simulate's, the variant's switch to Monte Carlo said before its runs."""
     data, plan, runs, seed, method, source = job
-    result = simulate(data, runs, seed, plan, method, source)
+    result = simulate(data, runs, seed, plan, method, source, notice=notice)
     return result.to_json(), result.notes
+
+
+def _run_job_telling(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``run_job`` on a worker process: the switch to Monte Carlo told to the command at once (``parallel.tell``)."""
+    return run_job(job, tell)
 
 
 class VariantDropped(Exception):
     """Raised inside a variant running on a Dask worker whose sweep has dropped it (``run_job_on_dask``)."""
 
 
-def run_job_on_dask(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
+def run_job_on_dask(job: Job, index: int = 0, topic: str | None = None) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Simulate one variant on a Dask worker, and stop as soon as the scheduler drops it (the sweep's Ctrl-C).
 
     Why: Dask cannot stop a task that has started - its thread runs to the end, minutes of a cluster's core on a
     variant nobody waits for, and the next sweep queued behind it.  A watcher thread looks every
     ``_WATCH_SECONDS`` at this task's state on the worker and, once it is cancelled or released, raises
-    ``VariantDropped`` in the task's thread (``PyThreadState_SetAsyncExc``: taken at the thread's next Python step).
+    ``VariantDropped`` in the task's thread (``PyThreadState_SetAsyncExc``: taken at the thread's next Python step;
+    again at each look until the task ends, as one taken inside a garbage collector's callback is lost).
     The watcher acts under a lock the task takes before it returns, so the exception is never raised outside it.
-    Elsewhere (no Dask worker: a plain call) it is ``run_job``.
+    ``topic``: the variant's switch to Monte Carlo (variant ``index``) is logged under it, which the sweep's client
+    hears before the runs end (``_execute``).  Elsewhere (no Dask worker: a plain call) it is ``run_job``.
     """
     try:
         from distributed import get_worker
@@ -230,6 +239,10 @@ def run_job_on_dask(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
         worker, key = get_worker(), thread_state.key
     except (ImportError, ValueError, AttributeError):  # not on a Dask worker
         return run_job(job)
+
+    def notice(line: str) -> None:
+        if topic is not None:
+            worker.log_event(topic, [index, line])
     import ctypes
 
     me = threading.get_ident()
@@ -237,17 +250,18 @@ def run_job_on_dask(job: Job) -> tuple[dict[str, Any], tuple[str, ...]]:
     finished = threading.Event()
 
     def watch() -> None:
+        # raised again each look until the task has ended: one taken while a garbage collector's callback runs in the
+        # task's thread (distributed's GCDiagnosis) is only printed as "Exception ignored", and the variant played on
         while not finished.wait(_WATCH_SECONDS):
             task = worker.state.tasks.get(key)
             if task is None or task.state in ("cancelled", "released", "forgotten"):
                 with lock:
                     if not finished.is_set():
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(me), ctypes.py_object(VariantDropped))
-                return
 
     threading.Thread(target=watch, name="herohammer-variant-watch", daemon=True).start()
     try:
-        return run_job(job)
+        return run_job(job, notice)
     finally:
         with lock:  # no VariantDropped can be raised in this thread after this block (taken here at the latest)
             finished.set()
@@ -282,14 +296,20 @@ def run_sweep(
     scheduler: str | None = None,
     source: str = "<scenario>",
     advance: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run every variant of the grid; return the sweep's identity, each variant's result and the load notes.
 
     The cost (variants x runs) is checked against the limits before any variant is built
     (``sweep_cost``); ``advance(1)`` is called as each variant finishes, for a progress bar.
     ``notes``: what no rule reads in the variants, each said once (``sweep_notes``).
+    ``notice`` hears, once per variant whose exact enumeration is refused, why its runs are played as Monte Carlo
+    games, before they play (simulate's ``notice``, named by the variant's index and ``--vary`` values), from a
+    worker process or a Dask worker too; one a cluster's message did not bring in time is said as the variant ends.
     """
     guards.mapping(data, "run_sweep", "data")
+    if notice is not None and not callable(notice):
+        raise guards.ArgumentError("run_sweep", "notice", "a function taking one line of text, or None", notice)
     varies = checked_varies(varies)
     runs = guards.whole(runs, "run_sweep", "runs", 1, MAX_RUNS)
     seed = guards.seed(seed, "run_sweep")
@@ -311,8 +331,21 @@ def run_sweep(
             variant = set_path(variant, path, value)
         jobs.append((variant, plan, runs, variant_seed(seed, i), method, f"{source} variant {i}"))
     check_variants(data, varies, plan, source, variants)
-    done = _execute(jobs, workers, scheduler, advance or (lambda n: None))
+    told: set[int] = set()
+    telling = threading.Lock()  # a Dask client hears on its own thread
+
+    def said(i: int, line: str) -> None:  # each variant's switch once, however many ways it came
+        with telling:
+            if notice is None or i in told:
+                return
+            told.add(i)
+            notice(f"variant {i} ({', '.join(f'{p}={v}' for p, v in variants[i].items())}): {line}")
+
+    done = _execute(jobs, workers, scheduler, advance or (lambda n: None), said)
     results = [r for r, _ in done]
+    for i, r in enumerate(results):  # a Dask message that came after its variant's result
+        if r.get("too_large"):
+            said(i, monte_carlo_notice(r["too_large"], runs))
     rulesets = {r.get("ruleset") for r in results}
     return {
         "herohammer_version": __version__,
@@ -412,8 +445,11 @@ def check_scheduler(address: str) -> str:
     return address
 
 
-def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
-             advance: Callable[[int], None]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+def _execute(jobs: list[Job], workers: int | None, scheduler: str | None, advance: Callable[[int], None],
+             said: Callable[[int, str], None] | None = None) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+    """Run the variants here, on local processes or on a Dask cluster; ``said(i, line)`` hears variant ``i``'s
+    switch to Monte Carlo as it happens, ``advance(1)`` each variant as it ends."""
+    said = said or (lambda i, line: None)
     if scheduler:
         try:
             from dask.distributed import Client, as_completed
@@ -424,8 +460,10 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
         except (OSError, TimeoutError, ValueError) as exc:
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
         futures: list[Any] = []
+        topic = f"herohammer-sweep-{uuid.uuid4().hex}"  # this sweep's own: another sweep's variants are not heard
         try:
-            futures = client.map(run_job_on_dask, jobs, pure=False)
+            client.subscribe_topic(topic, lambda event: said(*event[1]))  # type: ignore[no-untyped-call]
+            futures = client.map(run_job_on_dask, jobs, range(len(jobs)), pure=False, topic=topic)
             for _ in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 advance(1)  # each variant as it finishes, as on processes (was every one at the end)
             return list(client.gather(futures))  # type: ignore[no-untyped-call]
@@ -436,9 +474,9 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None,
             _close(client)
     out: list[tuple[dict[str, Any], tuple[str, ...]]] = []
     if workers and workers > 1:  # the variants on a pool of processes, the bar moved as each finishes
-        return run_chunks(run_job, jobs, workers, lambda i, result: advance(1))
-    for job in jobs:
-        out.append(run_job(job))
+        return run_chunks(_run_job_telling, jobs, workers, lambda i, result: advance(1), told=said)
+    for i, job in enumerate(jobs):
+        out.append(run_job(job, functools.partial(said, i)))
         advance(1)
     return out
 

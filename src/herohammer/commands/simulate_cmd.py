@@ -539,7 +539,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     with progress_bar(sys.stderr.isatty() and not (args.json or args.csv or args.quiet), variants, "variants",
                       elapsed=True) as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
-                          args.workers, args.scheduler, args.scenario, advance)
+                          args.workers, args.scheduler, args.scenario, advance, notice=_notice(args))
     notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer
     labels = pick_outcomes(sweep, args.outcome, checked=True)
     panels = plot_sweep(sweep, labels, args.plot) if args.plot else 0  # the table's columns against the first --vary

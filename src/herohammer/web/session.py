@@ -231,8 +231,8 @@ class Store:
                          workers: int | None = None) -> Job:
         """Start a simulation in a child process (so that cancel can end it at once); ``workers``: its Monte Carlo
         runs on that many processes of its own, which end with it (``parallel._quiet_worker``)."""
-        on = f" on {workers} processes" if workers is not None and workers > 1 else ""
-        job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=f"simulating {runs} runs (seed {seed}){on}"))
+        progress = SimulationProgress(runs, method, workers)
+        job = self._add(Job(uuid.uuid4().hex[:12], "simulate", label=progress.label(), total=runs))
         ctx = multiprocessing.get_context("spawn")
         queue: Any = ctx.Queue()
         proc = ctx.Process(target=_simulate_worker, args=(queue, data, runs, seed, plan, method, source, workers),
@@ -240,15 +240,27 @@ class Store:
         job.process = proc
         proc.start()
 
+        def told(kind: str, payload: Any) -> bool:
+            """Take the runs done so far, or why they are Monte Carlo games; False for the answer (or the error)."""
+            if kind not in ("advance", "notice"):
+                return False
+            job.done = progress.hear(kind, payload)
+            job.label = progress.label()
+            return True
+
         def wait() -> None:
             while True:
                 try:
                     kind, payload = queue.get(timeout=0.2)
+                    if told(kind, payload):
+                        continue
                     break
                 except Exception:  # queue.Empty: still running (or killed)
                     if not job.cancel.is_set() and not proc.is_alive():
-                        try:  # it may have sent its answer and ended between the wait above and this look
+                        try:  # it may have sent its last words and ended between the wait above and this look
                             kind, payload = queue.get(timeout=1.0)
+                            if told(kind, payload):
+                                continue  # its answer follows
                             break
                         except Exception:  # queue.Empty: it ended without a word
                             pass
@@ -284,18 +296,62 @@ def cancel(job: Job) -> None:
         job.process.terminate()
 
 
+class SimulationProgress:
+    """What the page shows while a simulation runs: the runs done of the runs asked, and how they are played (the
+    exact odds being worked out, runs drawn from them, or Monte Carlo games and why), from what the child told."""
+
+    def __init__(self, runs: int, method: str, workers: int | None) -> None:
+        self.runs, self.method, self.done = runs, method, 0
+        self.on = f" on {workers} processes" if workers is not None and workers > 1 else ""
+        self.why: str | None = None  # simulate's notice: why the exact odds were refused
+
+    def hear(self, kind: str, payload: Any) -> int:
+        """Take one message of the child (``advance``: runs done in all; ``notice``: the switch); return runs done."""
+        if kind == "notice":
+            self.why = str(payload)
+        else:
+            self.done = int(payload)
+        return self.done
+
+    def label(self) -> str:
+        """Say the runs done and the method, as ``simulate`` names them."""
+        count = f"{self.done:,} of {self.runs:,} runs{self.on}"
+        if self.why is not None:  # simulate's note word for word: no exact odds, why, and what is played instead
+            return f"{count}: {self.why}"
+        if self.method == "engine":
+            return f"{count}: Monte Carlo games (method engine, as asked)"
+        if self.done:
+            return f"{count}: drawn from the exact odds (the chance tree enumerated)"
+        return f"{count}: working out the exact odds first (enumerating the chance tree)"
+
+
+#: How often at most the child tells the server its count of runs done (a run can take well under a microsecond).
+_TELL_SECONDS = 0.1
+
+
 def _simulate_worker(queue: Any, data: dict[str, Any], runs: int, seed: int, plan: list[dict[str, Any]] | None,
                      method: str, source: str, workers: int | None = None) -> None:
     """Run one simulation in the child process and send back its JSON and the processes it ran on (or the error
-    line)."""
+    line); on the way, why its runs are Monte Carlo games (``notice``) and, every ``_TELL_SECONDS`` at most and at
+    the end, the runs done (``advance``)."""
     from ..simulate import simulate
+
+    done, told = 0, time.monotonic()
+
+    def advance(n: int) -> None:
+        nonlocal done, told
+        done += n
+        if done >= runs or time.monotonic() - told >= _TELL_SECONDS:
+            told = time.monotonic()
+            queue.put(("advance", done))
 
     if workers is not None and workers > 1:
         # multiprocessing lets no daemonic process start children, lest they outlive it; this one's workers ask
         # Linux to end them with it (``parallel._quiet_worker``), and the server still ends it as a daemon
         multiprocessing.current_process().daemon = False
     try:
-        result = simulate(data, runs, seed, plan, method, source, workers=workers)
+        result = simulate(data, runs, seed, plan, method, source, workers=workers,
+                          notice=lambda why: queue.put(("notice", why)), advance=advance)
         queue.put(("ok", (to_jsonable(result.to_json()), result.workers)))
     except HerohammerError as exc:
         queue.put(("error", str(exc)))

@@ -516,7 +516,8 @@ async function followJob(job, render) {
   const bar = $("progress-bar");
   while (ui.job === job.id) {
     if (job.total) { bar.max = job.total; bar.value = job.done; } else { bar.removeAttribute("value"); }
-    $("progress-label").textContent = `${job.label} (${job.seconds}s)`;
+    // a count once there is one (runs done of runs asked, rules-code runs): the seconds only while none has moved
+    $("progress-label").textContent = job.done ? job.label : `${job.label} (${job.seconds}s)`;
     if (job.status !== "running") break;
     await new Promise((resolve) => setTimeout(resolve, 150));
     try { job = await api("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
