@@ -30,7 +30,6 @@ def _with_bad_plan_step(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     return path, data
 
 
-@pytest.mark.xfail(strict=True, reason="a scenario's own plan step is named 'None: --actions[2]'")
 def test_a_bad_step_of_the_scenario_s_own_plan_names_the_file_and_plan(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """``simulate FILE`` with no --actions plays the scenario's ``plan:``; a step of it that is no action is refused
