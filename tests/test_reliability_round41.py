@@ -13,7 +13,10 @@ import pytest
 import yaml
 
 from _cli import run
+from herohammer.dice import ScriptedDice
 from herohammer.errors import HerohammerError
+from herohammer.game import Game
+from herohammer.geometry import overlaps
 from herohammer.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,3 +44,45 @@ def test_a_bad_step_of_the_scenario_s_own_plan_names_the_file_and_plan(tmp_path:
     with pytest.raises(HerohammerError) as refused:  # the library alike: no --actions there either
         simulate(data, 3, seed=1, method="engine", source="demo.yaml")
     assert "demo.yaml: plan[2]: field power" in str(refused.value) and "--actions" not in str(refused.value)
+
+
+def _squad_at_the_woods(ruleset: str) -> dict[str, Any]:
+    """Two Marines in a line west of woods (x 25.5 to 40): Marine 1 walks 4.8" east into them, through the place
+    Marine 2 stands, while Marine 2 steps 0.9" aside (the two end 2" apart, base to base: in coherency)."""
+    marine = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
+    return {
+        "ruleset": ruleset, "phase": "movement", "active": "red",
+        "terrain": [{"id": "woods", "kind": "difficult", "polygon": [[25.5, 20], [40, 20], [40, 40], [25.5, 40]]}],
+        "sides": {
+            "red": [{"id": "squad", "models": [{"name": "Marine 1", "profile": marine, "base": 25, "at": [21, 30]},
+                                               {"name": "Marine 2", "profile": marine, "base": 25, "at": [23, 30]}]}],
+            "blue": [{"id": "far", "models": [{"name": "Ork", "profile": "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv6+",
+                                               "at": [60, 45]}]}],
+        },
+    }
+
+
+@pytest.mark.xfail(strict=True, reason="a move ruled legal is refused after its difficult terrain roll")
+@pytest.mark.rule("published.difficult-terrain", "published.bases-apart")
+@pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
+def test_a_model_cut_short_by_difficult_terrain_stops_where_its_base_is_clear(ruleset: str) -> None:
+    """Found by random play (40k4_librarian_joins_tactical.yaml, Necron Warriors walking into the woods): a move ruled
+    legal was refused after the dice, for some rolls only, because a model cut short by the roll would have stood on
+    a squad-mate.  The unit moves *up to* the highest die (published.difficult-terrain) and no base may end on
+    another (published.bases-apart): a model cut short whose place along its path is taken stops further back on its
+    path, where its base is clear.  A roll of 2: Marine 1 would stop on (23, 30), 0.9" from Marine 2's new place."""
+    g = Game.from_data(_squad_at_the_woods(ruleset))
+    move = {"do": "move", "unit": "squad", "to": [[25.8, 30], [23, 30.9]]}
+    assert g.check(move).legal
+    before = g.state
+    events = g.apply(move, dice=ScriptedDice([2, 1]))
+    assert any("rolls 2\" for difficult terrain, and stops short" in e.message for e in events)
+    first, second = g.state.unit("squad").models
+    assert second.at == (23, 30.9)  # a 0.9" move: whole
+    assert first.at[1] == 30 and 21 <= first.at[0] <= 23, first.at  # on its path, short of the roll's 2"
+    assert not overlaps(first.placed, second.placed)
+    assert first.at[0] >= 23 - 0.397 - 0.05, first.at  # as far along as its base is clear (0.397" back), to 1/20"
+    g.undo()
+    assert g.state is before
+    events = g.apply(move, dice=ScriptedDice([3, 1]))  # a 3: Marine 1 stops at (24, 30), clear; nothing changes
+    assert g.state.unit("squad").models[0].at == (24, 30)
