@@ -62,7 +62,6 @@ def _squad_at_the_woods(ruleset: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason="a move ruled legal is refused after its difficult terrain roll")
 @pytest.mark.rule("published.difficult-terrain", "published.bases-apart")
 @pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 def test_a_model_cut_short_by_difficult_terrain_stops_where_its_base_is_clear(ruleset: str) -> None:
@@ -76,7 +75,9 @@ def test_a_model_cut_short_by_difficult_terrain_stops_where_its_base_is_clear(ru
     assert g.check(move).legal
     before = g.state
     events = g.apply(move, dice=ScriptedDice([2, 1]))
-    assert any("rolls 2\" for difficult terrain, and stops short" in e.message for e in events)
+    said = next(e for e in events if e.kind == "difficult_terrain")
+    assert "rolls 2\" for difficult terrain, and stops short; Marine 1 stops 1.60\" along the way" in said.message
+    assert "published.bases-apart" in said.rules
     first, second = g.state.unit("squad").models
     assert second.at == (23, 30.9)  # a 0.9" move: whole
     assert first.at[1] == 30 and 21 <= first.at[0] <= 23, first.at  # on its path, short of the roll's 2"
