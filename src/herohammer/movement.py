@@ -451,6 +451,54 @@ def truncate(start: Point, end: Point, allowed: float) -> Point:
     return (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
 
 
+#: How far back along its path a model cut short steps at a time to find a place where its base is clear (inches).
+CLEAR_STEP = 0.05
+
+
+def cut_short(state: GameState, moves: Sequence[PlannedMove],
+              inches: float) -> tuple[list[PlannedMove], bool, str]:
+    """Cut each move down to the ``inches`` the dice allowed; return the moves, whether any was cut, and what the
+    event adds when a model stops further back (else "").
+
+    Difficult terrain, a run and a consolidation move each model *up to* what was rolled. The action was ruled on
+    its declared ends, so a model cut short whose place on its path another model takes stops further back on its
+    path, where its base is clear (``stop_clear``; reliability round 41: such a move was refused after its dice).
+    """
+    out = [PlannedMove(mv.unit_id, mv.index, mv.model, truncate(mv.model.at, mv.to, inches), min(mv.length, inches),
+                       mv.difficult, mv.dangerous) for mv in moves]
+    cut = frozenset(k for k, mv in enumerate(moves) if mv.length > inches)
+    if not cut:
+        return out, False, ""
+    cleared = stop_clear(state, out, cut)
+    held = [f"{mv.model.name} stops {mv.length:.2f}\"" for mv, was in zip(cleared, out) if mv.to != was.to]
+    said = f"; {', '.join(held)} along the way, where no base stands on another [published.bases-apart]" if held else ""
+    return cleared, True, said
+
+
+@implements("published.bases-apart")
+def stop_clear(state: GameState, moves: Sequence[PlannedMove], cut: frozenset[int]) -> list[PlannedMove]:
+    """Step back along its path each model cut short (``cut``: their places in ``moves``) whose end stands on another
+    model's, until every base is clear; a model that moved its whole way steps back only where no model cut short
+    can (its own start taken by one).  Every start is clear (the models stood there), so the stepping ends."""
+    moving = {(mv.unit_id, mv.model.name) for mv in moves}
+    others = [m.placed for u in _standing(state) for m in u.models if (u.id, m.name) not in moving]
+    out = list(moves)
+    while True:
+        ends = [mv.placed for mv in out]
+        stuck = {i for i, _ in geo.overlapping_pairs(ends, others)} if others else set()
+        stuck.update(k for pair in geo.overlapping_pairs(ends) for k in pair)
+        stuck = {k for k in stuck if out[k].to != out[k].model.at}
+        if not stuck:
+            return out
+        for k in (stuck & cut) or stuck:
+            mv = out[k]
+            gone = math.dist(mv.model.at, mv.to)
+            back = max(0.0, gone - CLEAR_STEP)
+            to = truncate(mv.model.at, mv.to, back) if back > 0 else mv.model.at
+            out[k] = PlannedMove(mv.unit_id, mv.index, mv.model, to, max(0.0, mv.length - (gone - back)),
+                                 mv.difficult, mv.dangerous)
+
+
 def positions_after(state: GameState, unit_ids: Sequence[str], moves: Sequence[PlannedMove]) -> list[geo.Placed]:
     """Return the bases of the given units with the planned moves applied (for coherency)."""
     moved = {(mv.unit_id, mv.index): mv.placed for mv in moves}

@@ -520,12 +520,14 @@ def prepare(data: Mapping[str, Any], plan: Sequence[Mapping[str, Any]] | None = 
     """Validate a scenario and its plan; return the state, the driver and the run's identity (hashes).
 
     ``plan_source``: what a refused step of a plan given apart from the scenario is named by (``simulate``: the
-    plan file and ``--actions``, so the one line says which file to mend).
+    plan file and ``--actions``, so the one line says which file to mend); a step of the scenario's own ``plan:``
+    is named by ``source`` and ``plan`` (reliability round 41: it was named ``None: --actions[2]``).
     """
     state = state_from_data(data, source)
-    if plan is None and data.get("plan"):
+    own = plan is None
+    if own and data.get("plan"):
         plan = list(data["plan"])
-    driver = make_driver(state, plan, "plan" if plan is None or plan is data.get("plan") else plan_source)
+    driver = make_driver(state, plan, f"{source}: plan" if own else plan_source)
     meta = {
         "herohammer_version": __version__,
         "scenario": source,

@@ -453,20 +453,16 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         start = len(getattr(dice, "log", []))
         allowed = dice.highest(n, f"{unit.id}: difficult terrain", rule, below)
         rolls = tuple(dice.log[start:])
-        out = [
-            movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, allowed),
-                                 min(mv.length, allowed), mv.difficult, mv.dangerous)
-            for mv in moves
-        ]
-        short = any(mv.length > allowed for mv in moves)
+        out, short, held = movement.cut_short(state, moves, allowed)
         reroll = self.terrain_reroll_rules(state, unit, alone)
         msg = (f"{unit.id} rolls {allowed}\" for difficult terrain"
                + (f" ({REROLLERS[reroll[0]]} re-rolls the dice below {below})" if reroll else "")
-               + (", and stops short" if short else ""))
+               + (", and stops short" if short else "") + held)
         aboard = self.aboard_terrain_rules(state, unit)
         if aboard:
             msg += ": the Move Through Cover of the characters aboard does not extend to the vehicle"
-        return out, [Event("difficult_terrain", msg, tuple(dict.fromkeys((rule, *reroll, *aboard))), rolls)]
+        apart = ("published.bases-apart",) if held else ()
+        return out, [Event("difficult_terrain", msg, tuple(dict.fromkeys((rule, *reroll, *aboard, *apart))), rolls)]
 
     def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]:
         """Return the moving units whose models pass over others: those with Fly as ``effective_rules`` reads it.

@@ -250,13 +250,11 @@ class SpecialMoves(CombatRules):
         members = state.combined(unit.id)
         start = len(dice.log)
         inches = dice.total(1, f"{unit.id}: run", self.fleet_rule)
-        moves = [movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, inches),
-                                      min(mv.length, inches), mv.difficult, mv.dangerous)
-                 for mv in plan_members(state, members, action.to)]
-        short = any(mv.length > inches for mv in plan_members(state, members, action.to))
+        moves, short, held = movement.cut_short(state, plan_members(state, members, action.to), inches)
         state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
-        events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else ""),
-                        (self.fleet_rule, *self.type_rules_cited(members, FLEET)), tuple(dice.log[start:]))]
+        events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else "")
+                        + held, (self.fleet_rule, *self.type_rules_cited(members, FLEET),
+                                 *(("published.bases-apart",) if held else ())), tuple(dice.log[start:]))]
         ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
         state, more = self._last_man_after_tests(state, ran, dice, more)
@@ -339,17 +337,15 @@ class SpecialMoves(CombatRules):
         members = state.combined(unit.id)
         start = len(dice.log)
         inches = dice.total(1, f"{unit.id}: consolidate", self.consolidation_rule)
-        planned = plan_members(state, members, action.to)
-        moves = [movement.PlannedMove(mv.unit_id, mv.index, mv.model, movement.truncate(mv.model.at, mv.to, inches),
-                                      min(mv.length, inches), mv.difficult, mv.dangerous) for mv in planned]
-        short = any(mv.length > inches for mv in planned)
+        moves, short, held = movement.cut_short(state, plan_members(state, members, action.to), inches)
         state = apply_moves(state, moves, {u.id for u in members})
         # the consolidation is spent; made in the other side's turn, it is no move of the unit's own turn: MOVED,
         # which only the active side's turn end clears, would keep it from moving in its next Movement phase
         spent = (Status.MAY_CONSOLIDATE,) if unit.side == state.active else (Status.MAY_CONSOLIDATE, Status.MOVED)
         state = state.replace_units(*(u.with_status(remove=spent) for u in state.combined(unit.id)))
-        events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else ""),
-                        (self.consolidation_rule,), tuple(dice.log[start:]))]
+        events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else "")
+                        + held, (self.consolidation_rule, *(("published.bases-apart",) if held else ())),
+                        tuple(dice.log[start:]))]
         touched = _touched_hosts(state, unit.side, state.combined(unit.id))
         if not touched:
             return state, events
