@@ -193,7 +193,7 @@ class _SweepFacts:
     with them destroyed once a roll catches them (built on that branch only)."""
 
     __slots__ = ("victor", "victors", "why_not", "own", "theirs", "group", "caught", "rolling", "said", "cited",
-                 "destroyed", "apart")
+                 "destroyed", "apart", "breaking")
 
     def __init__(self, victors: tuple[tuple[str, int], ...], why_not: str, own: int, group: list[Unit],
                  apart: tuple[str, ...] = ()) -> None:
@@ -206,6 +206,8 @@ class _SweepFacts:
         #: the clause that makes a joined character a victor of his own, when one is (cited by the rolls' events)
         self.apart = apart
         self.caught: GameState | None = None
+        #: a multiple combat's breaking off roll: its purpose and its splits (``_sweeping_advances``, on its first roll)
+        self.breaking: tuple[str, tuple[int, ...]] | None = None
         #: the purposes of both rolls and the breaking off roll's splits (worked out on the first roll)
         self.rolling: tuple[str, tuple[int, ...], str] | None = None
         #: the sweeping advance event's words by the two rolls (at most 36 pairs)
@@ -278,18 +280,28 @@ class CombatResultRules(AssaultRules):
             state, more = self._fall_back(state, unit_id, dice)
             return state, [Event("sweeping_advance", said, (rule, *facts.apart), rolls, (("outcome", "broke off"),)),
                            *more]
-        caught = facts.caught
-        if caught is None:  # the first catch from this state: the state with the unit and its characters gone, and
-            # the events that say so (the same words whatever the rolls that caught it)
-            group = facts.group
-            caught = facts.caught = state.replace_units(*(evolve(u, models=()) for u in group))
-            slain = [m.name for u in group for m in u.models]
-            facts.cited = (rule, *facts.apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
-            facts.destroyed = Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain "
-                                    f"{', '.join(slain)}", (rule, "core.zero.w"), data=(("slain", len(slain)),))
-        destroyed = facts.destroyed
-        assert destroyed is not None  # told with the caught state
-        return caught, [Event("sweeping_advance", said, facts.cited, rolls, (("outcome", "caught"),)), destroyed]
+        caught, cited, destroyed = self._caught(state, unit_id, facts)
+        return caught, [Event("sweeping_advance", said, cited, rolls, (("outcome", "caught"),)), destroyed]
+
+    def _caught(self, state: GameState, unit_id: str, facts: _SweepFacts) -> tuple[GameState, tuple[str, ...], Event]:
+        """Return the state with a caught unit and its characters gone, the rules its catching cites and the event
+        that says so: built on the first catch from the state ``facts`` were read from, then kept on them (the same
+        whatever the rolls that caught it)."""
+        if facts.caught is None:
+            facts.caught, facts.cited, facts.destroyed = self._swept_away(state, unit_id, facts.group, facts.apart)
+        assert facts.destroyed is not None  # told with the caught state
+        return facts.caught, facts.cited, facts.destroyed
+
+    def _swept_away(self, state: GameState, unit_id: str, group: Sequence[Unit],
+                   apart: tuple[str, ...]) -> tuple[GameState, tuple[str, ...], Event]:
+        """Return the state with a caught unit (``group``: with its characters) gone, the rules its catching cites
+        (``apart``: the clause making a victor of a joined character) and the event that says so."""
+        rule = "published.sweeping-advance"
+        slain = [m.name for u in group for m in u.models]
+        cited = (rule, *apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
+        return (state.replace_units(*(evolve(u, models=()) for u in group)), cited,
+                Event("destroyed", f"{unit_id} is destroyed by the sweeping advance: slain {', '.join(slain)}",
+                      (rule, "core.zero.w"), data=(("slain", len(slain)),)))
 
     @implements("published.sweeping-advance", "40k4.ic.falling-back")
     def _sweeping_advances(self, state: GameState, losers: Sequence[str], dice: Dice,
@@ -304,14 +316,20 @@ class CombatResultRules(AssaultRules):
         that may sweep it is read before any unit falls back or is destroyed.
         """
         rule = "published.sweeping-advance"
-        facts = [(uid, self._sweep_facts(state, uid, combat)) for uid in losers]
+        combat = tuple(combat)  # who sweeps whom: read once per state, as ``_sweeping_advance`` reads it
+        before = state
+        facts = [(uid, state.remember((_SWEEP, self, uid, combat), partial(self._sweep_facts, state, uid, combat)))
+                 for uid in losers]
         fled: dict[str, int] = {}
         rolls: dict[str, tuple[RollRecord, ...]] = {}
         for uid, f in facts:  # each falling back unit first: its total is what the victors' single rolls must reach
             if f.victors:
                 start = len(dice.log)
-                splits = sorted({theirs - f.own + k for _, theirs in f.victors for k in range(1, 7)})
-                fled[uid] = dice.total(1, f"{uid}: breaking off (Initiative {f.own} + D6)", rule, splits=splits)
+                breaking = f.breaking
+                if breaking is None:  # its purpose and its splits at every victor's reach, once per state
+                    breaking = f.breaking = (f"{uid}: breaking off (Initiative {f.own} + D6)", tuple(sorted(
+                        {theirs - f.own + k for _, theirs in f.victors for k in range(1, 7)})))
+                fled[uid] = dice.total(1, breaking[0], rule, splits=breaking[1])
                 rolls[uid] = rolls_since(dice, start)
         swept: dict[str, list[tuple[str, int]]] = {}  # victor -> (a unit it may catch, the D6 that catches it)
         initiative: dict[str, int] = {}
@@ -354,16 +372,14 @@ class CombatResultRules(AssaultRules):
                 events += [Event("sweeping_advance", f"{said}: {uid} breaks off and falls back", (rule, *f.apart),
                                  tuple(rolls[uid]), (("outcome", "broke off"),)), *more]
                 continue
-            group = state.combined(uid)
+            group = f.group if state is before else state.combined(uid)
             characters = [u.id for u in group[1:]]
             with_them = f" with {', '.join(characters)}" if characters else ""
-            slain = [m.name for u in group for m in u.models]
-            state = state.replace_units(*(evolve(u, models=()) for u in group))
-            cited = (rule, *f.apart, *((self.falling_back_rule,) if len(group) > 1 else ()))
+            # the first unit caught from the state: the state it leaves kept on its facts (``_caught``)
+            state, cited, destroyed = self._caught(state, uid, f) if state is before else \
+                self._swept_away(state, uid, group, f.apart)
             events += [Event("sweeping_advance", f"{said}: {uid} is caught and destroyed{with_them}, no save allowed",
-                             cited, tuple(rolls[uid]), (("outcome", "caught"),)),
-                       Event("destroyed", f"{uid} is destroyed by the sweeping advance: slain {', '.join(slain)}",
-                             (rule, "core.zero.w"), data=(("slain", len(slain)),))]
+                             cited, tuple(rolls[uid]), (("outcome", "caught"),)), destroyed]
         return state, events
 
     def losers_leave_combat(self, state: GameState, losers: Sequence[str], dice: Dice,
