@@ -7,14 +7,14 @@ Bases are 25mm (0.984" across), so two models 2" apart centre to centre stand ab
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from herohammer.dice import Dice, ScriptedDice, SeededDice, enumerate_outcomes
 from herohammer.errors import IllegalActionError
 from herohammer.game import Game
-from herohammer.scenario import state_from_data
+from herohammer.scenario import state_from_data, state_to_data
 
 BASE_25 = 25 / 25.4  # a 25mm base's width in inches
 TROOPER = "WS4 BS4 S4 T4 W1 I4 A1 Ld{ld} Sv3+"
@@ -136,3 +136,24 @@ def next_turn_to(g: Game, side: str, phase: str) -> None:
     g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
     while (g.state.active, g.state.phase.value) != (side, phase):
         g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
+
+
+def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
+    """Return the distribution of ``read`` after ``action``, enumerated twice (merged, positions not read, and die by
+    die) and asserted equal: the brute-force oracle of the exact odds."""
+
+    def play(dice: Dice) -> Any:
+        played = Game(state, dice)
+        played.apply(action, dice=dice)
+        return read(played)
+
+    fast = enumerate_outcomes(play, positions=False)
+    assert fast == enumerate_outcomes(play, fine=True)
+    return dict(fast)
+
+
+def saved_and_loaded(g: Game) -> Game:
+    """Return a new game from ``g``'s state written as data and read back (the state must come back equal)."""
+    state = state_from_data(state_to_data(g.state))
+    assert state == g.state
+    return Game(state, ScriptedDice([]))

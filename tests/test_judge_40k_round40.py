@@ -62,13 +62,13 @@ from typing import Any, Callable
 import pytest
 
 from herohammer import odds_of_action
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
-from _w40k import (BASE_25, CHAR_LD, EDITIONS, PSY_TEST, assert_illegal, assert_legal, game, hero, kinds,
-                   messages, model, next_turn_to, scenario)
+from _w40k import (BASE_25, CHAR_LD, EDITIONS, PSY_TEST, assert_illegal, assert_legal, brute, game, hero, kinds,
+                   messages, model, next_turn_to, saved_and_loaded, scenario)
 
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
@@ -82,27 +82,6 @@ TWO_D6 = list(itertools.product(range(1, 7), repeat=2))
 def p_2d6(passes: Callable[[int], bool]) -> Fraction:
     """Return the chance that a roll of 2D6 satisfies ``passes``, counted over all 36 ways."""
     return Fraction(sum(passes(a + b) for a, b in TWO_D6), 36)
-
-
-def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
-    """Return the distribution of ``read`` after ``action``, enumerated twice (merged and die by die) and asserted
-    equal: the brute-force oracle of the exact odds."""
-
-    def play(dice: Dice) -> Any:
-        played = Game(state, dice)
-        played.apply(action, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play, positions=False)
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
-
-
-def saved_and_loaded(g: Game) -> Game:
-    """Return a new game from ``g``'s state written as data and read back (the state must come back equal)."""
-    state = state_from_data(state_to_data(g.state))
-    assert state == g.state
-    return Game(state, ScriptedDice([]))
 
 
 def offered(g: Game, do: str) -> set[tuple[Any, ...]]:

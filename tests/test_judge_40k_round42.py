@@ -62,19 +62,18 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from herohammer import odds_of_action
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _cli import result_of, run
-from _w40k import (BASE_25, EDITIONS, HERO, assert_illegal, assert_legal, game, hero, kinds, messages, model,
-                   next_turn_to, scenario, squad)
+from _w40k import (BASE_25, EDITIONS, HERO, assert_illegal, assert_legal, brute, game, hero, kinds, messages, model,
+                   next_turn_to, saved_and_loaded, scenario, squad)
 
 SWEEP = "published.sweeping-advance"
 MARINE_A0 = "WS4 BS4 S4 T4 W1 I4 A0 Ld8 Sv3+"  # a Marine who makes no close combat attacks (core.zero.a)
@@ -83,26 +82,6 @@ BOY_A0 = "WS4 BS2 S3 T4 W1 I2 A0 Ld7 Sv-"
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 D6 = range(1, 7)
-
-
-def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
-    """Return the distribution of ``read`` after ``action``, enumerated merged and die by die (asserted equal)."""
-
-    def play(dice: Dice) -> Any:
-        played = Game(state, dice)
-        played.apply(action, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play, positions=False)
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
-
-
-def saved_and_loaded(g: Game) -> Game:
-    """Return a new game from ``g``'s state written as data and read back (the state must come back equal)."""
-    state = state_from_data(state_to_data(g.state))
-    assert state == g.state
-    return Game(state, ScriptedDice([]))
 
 
 def offered(g: Game, do: str) -> set[tuple[Any, ...]]:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
+from _bots import random_walk
 from _cli import result_of, run
 from herohammer import Game, HerohammerError, IllegalActionError, Reroll, ScriptedDice, SeededDice
 from herohammer.records import RecordedDice
@@ -36,26 +37,11 @@ SMITE = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "b
 WALKS = [EX / "40k3_whole_turn.yaml", EX / "t9a_whole_turn.yaml", EX / "40k4_chaplain_combat.yaml"]
 
 
-def _walk(game: Game, seed: int, steps: int) -> list[Any]:
-    """Play a seeded random bot; return the actions it applied."""
-    rng = random.Random(seed)
-    played = []
-    for _ in range(steps):
-        legal = game.legal_actions()
-        if not legal:
-            break
-        busy = [a for a in legal if a.do != "end_phase"]
-        action = rng.choice(busy) if busy and rng.random() < 0.75 else rng.choice(legal)
-        game.apply(action)
-        played.append(action)
-    return played
-
-
 # == the actions applied ==========================================================================================
 def test_a_game_keeps_the_actions_it_applied_undo_takes_the_last_back_and_a_copy_keeps_them() -> None:
     game = Game.load(EX / "40k3_whole_turn.yaml", SeededDice(5))
     assert game.actions == ()
-    played = _walk(game, 5, 12)
+    played = random_walk(game, 5, 12)
     assert len(played) == 12 and game.actions == tuple(played)
     assert isinstance(game.actions, tuple)  # read-only: the game's own list is not handed out
     branch = game.copy()
@@ -71,7 +57,7 @@ def test_a_game_keeps_the_actions_it_applied_undo_takes_the_last_back_and_a_copy
 @pytest.mark.parametrize("path", WALKS, ids=lambda p: p.name)
 def test_a_seeded_games_record_plays_back_to_the_identical_state_and_log(path: Path, tmp_path: Path) -> None:
     game = Game.load(path, SeededDice(4))
-    _walk(game, 4, 30)
+    random_walk(game, 4, 30)
     record = game.record()
     assert record["seed"] == "4" and "dice" not in record
     assert record["actions"] == [a.to_json() for a in game.actions] and len(record["rolls"]) == len(game.actions)
@@ -86,11 +72,11 @@ def test_a_seeded_games_record_plays_back_to_the_identical_state_and_log(path: P
 @pytest.mark.parametrize("path", WALKS[:2], ids=lambda p: p.name)
 def test_after_an_undo_that_rolled_the_seed_is_not_written_and_the_faces_play_the_game_back(path: Path) -> None:
     game = Game.load(path, SeededDice(7))
-    _walk(game, 7, 20)
+    random_walk(game, 7, 20)
     rolled = len(game.dice.log)
     while len(game.dice.log) == rolled:  # undo until an action that rolled is taken back: the stream moved on
         game.undo()
-    _walk(game, 8, 10)
+    random_walk(game, 8, 10)
     record = game.record()
     assert "seed" not in record and "dice" not in record  # the seed would not give these faces again
     again = Game.replay(game.to_data(record=True))
@@ -100,7 +86,7 @@ def test_after_an_undo_that_rolled_the_seed_is_not_written_and_the_faces_play_th
 def test_a_judges_dice_are_written_as_the_faces_read_and_play_the_game_back() -> None:
     faces = [random.Random(3).randint(1, 6) for _ in range(2000)]
     game = Game.load(EX / "40k3_whole_turn.yaml", ScriptedDice(faces))
-    _walk(game, 3, 25)
+    random_walk(game, 3, 25)
     record = game.record()
     used = len(faces) - game.dice.remaining
     assert record["dice"] == faces[:used] and "seed" not in record

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 import yaml
 
+from _bots import random_walk
 from _cli import result_of
 from herohammer import Game, HerohammerError, IllegalActionError, ScriptedDice, SeededDice, Step
 from herohammer.dice import Highest, Pool, Total
@@ -41,27 +42,12 @@ EX = ROOT / "examples"
 WALKS = [EX / "40k3_whole_turn.yaml", EX / "t9a_whole_turn.yaml", EX / "40k4_chaplain_combat.yaml"]
 
 
-def _walk(game: Game, seed: int, steps: int) -> list[Any]:
-    """Play a seeded random bot through the public API; return the actions it applied."""
-    rng = random.Random(seed)
-    played = []
-    for _ in range(steps):
-        legal = game.legal_actions()
-        if not legal:
-            break
-        busy = [a for a in legal if a.do != "end_phase"]
-        action = rng.choice(busy) if busy and rng.random() < 0.75 else rng.choice(legal)
-        game.apply(action)
-        played.append(action)
-    return played
-
-
 # == Game.steps: what a record is written from ==================================================================
 @pytest.mark.parametrize("path", WALKS, ids=lambda p: p.name)
 def test_steps_give_each_action_with_the_state_before_it_and_the_rolls_it_made(path: Path) -> None:
     game = Game.load(path, SeededDice(11))
     start = game.state
-    _walk(game, 11, 25)
+    random_walk(game, 11, 25)
     states, logs = [], []
     replay = Game(start, SeededDice(11))  # the same actions and seed, each step's state and rolls seen as it happens
     for action in game.actions:
@@ -312,11 +298,11 @@ def test_a_judge_running_out_of_dice_is_told_by_an_exported_type_and_nothing_hap
 def _faces_only_record() -> Game:
     """A game whose record holds faces alone: an undo that had rolled moved the seed's stream on."""
     game = Game.load(EX / "40k3_whole_turn.yaml", SeededDice(7))
-    _walk(game, 7, 20)
+    random_walk(game, 7, 20)
     rolled = len(game.dice.log)
     while len(game.dice.log) == rolled:
         game.undo()
-    _walk(game, 8, 5)
+    random_walk(game, 8, 5)
     assert "seed" not in game.record() and "dice" not in game.record()
     return game
 
@@ -326,7 +312,7 @@ def test_a_game_replayed_from_faces_alone_plays_on_with_new_dice() -> None:
     again = Game.replay(_faces_only_record().to_data(record=True))
     recorded = len(again.actions)
     assert isinstance(again.dice, SeededDice)
-    played = _walk(again, 9, 40)
+    played = random_walk(again, 9, 40)
     on = again.steps()[recorded:]
     assert len(on) == len(played) and all(step.dice is again.dice for step in on)
     assert Game.replay(again.to_data(record=True)).state == again.state
@@ -334,14 +320,14 @@ def test_a_game_replayed_from_faces_alone_plays_on_with_new_dice() -> None:
 
 def test_a_seeded_games_replay_goes_on_with_the_seeds_stream_and_given_dice_are_taken() -> None:
     game = Game.load(EX / "40k3_whole_turn.yaml", SeededDice(7))
-    _walk(game, 7, 10)
+    random_walk(game, 7, 10)
     again = Game.replay(game.to_data(record=True))
-    _walk(game, 3, 15)
-    _walk(again, 3, 15)
+    random_walk(game, 3, 15)
+    random_walk(again, 3, 15)
     assert again.state == game.state and again.log == game.log  # the rolls the original made next
     faces = [random.Random(4).randint(1, 6) for _ in range(500)]
     judged = Game.replay(_faces_only_record().to_data(record=True), ScriptedDice(faces))
-    _walk(judged, 9, 10)
+    random_walk(judged, 9, 10)
     assert isinstance(judged.dice, ScriptedDice) and judged.dice.remaining < len(faces)
     with pytest.raises(HerohammerError, match="Game.replay: dice: expected a Dice"):
         Game.replay(game.to_data(record=True), 6)  # type: ignore[arg-type]
@@ -350,10 +336,10 @@ def test_a_seeded_games_replay_goes_on_with_the_seeds_stream_and_given_dice_are_
 def test_a_judges_record_replayed_plays_on_with_new_dice_its_faces_all_read() -> None:
     faces = [random.Random(3).randint(1, 6) for _ in range(300)]
     game = Game.load(EX / "40k3_whole_turn.yaml", ScriptedDice(faces))
-    _walk(game, 3, 10)
+    random_walk(game, 3, 10)
     assert "dice" in game.record()
     again = Game.replay(game.to_data(record=True))
-    _walk(again, 4, 30)  # raised DiceRanOut at its first roll: the record's faces were all read
+    random_walk(again, 4, 30)  # raised DiceRanOut at its first roll: the record's faces were all read
     assert len(again.actions) == 40
 
 
