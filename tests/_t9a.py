@@ -83,6 +83,16 @@ def reloads(g: Game) -> None:
     assert state_from_data(state_to_data(g.state)) == g.state
 
 
+def offered(g: Game, do: str) -> list[dict[str, Any]]:
+    """The actions of one kind ``legal_actions`` offers, as a player writes them (defaults left out)."""
+    return [a.model_dump(exclude_none=True, exclude_defaults=True) for a in g.legal_actions() if a.do == do]
+
+
+def saved_and_loaded(g: Game) -> Game:
+    """A new game on ``g``'s state written as data and read back, as a save and a load between two actions."""
+    return Game(state_from_data(state_to_data(g.state)))
+
+
 def play_to(g: Game, phase: str, active: str) -> None:
     """End phases until ``active``'s ``phase``."""
     for _ in range(12):

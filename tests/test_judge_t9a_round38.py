@@ -58,7 +58,7 @@ import pytest
 import yaml
 
 from _cli import run
-from _t9a import HERO, SPEAR, play_to, refused, reloading_game, reloads, scenario
+from _t9a import HERO, SPEAR, offered as _offered, play_to, refused, reloading_game, reloads, scenario
 from herohammer import odds_of_action
 from herohammer.dice import ScriptedDice, SeededDice
 from herohammer.game import Game
@@ -96,10 +96,6 @@ def _table(joined: bool = False, phase: str = "movement", **kw: Any) -> dict[str
 
 def _statuses(g: Game, uid: str) -> set[str]:
     return {s.value for s in g.state.unit(uid).status}
-
-
-def _offered(g: Game, do: str) -> list[dict[str, Any]]:
-    return [a.model_dump(exclude_none=True, exclude_defaults=True) for a in g.legal_actions() if a.do == do]
 
 
 # -- 1. joining ----------------------------------------------------------------------------------------------------

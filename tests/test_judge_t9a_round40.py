@@ -57,8 +57,8 @@ from typing import Any
 
 import pytest
 
-from _t9a import (HERO, ORC, SPEAR, STILL_ORC, melee_scenario, play_to, refused, reloading_game, reloads,
-                  scenario)
+from _t9a import (HERO, ORC, SPEAR, STILL_ORC, melee_scenario, offered as _offered, play_to, refused, reloading_game,
+                  reloads, scenario)
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
@@ -78,10 +78,6 @@ FLEE_REACTION = "published.t9a-flee-reaction"
 FLEE = "published.t9a-flee"
 PURSUIT = "published.t9a-pursuit"
 BREAK = "published.t9a-break-test"
-
-
-def _offered(g: Game, do: str) -> list[dict[str, Any]]:
-    return [a.model_dump(exclude_none=True, exclude_defaults=True) for a in g.legal_actions() if a.do == do]
 
 
 def _character(uid: str, name: str, joined: str | None = None, at: tuple[float, float] | None = None

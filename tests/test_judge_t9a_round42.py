@@ -58,13 +58,12 @@ from typing import Any
 
 import pytest
 
-from _t9a import (HERO, SPEAR, STILL_ORC, STILL_SPEAR, melee_scenario, play_to, refused, reloading_game, reloads,
-                  scenario)
+from _t9a import (HERO, SPEAR, STILL_ORC, STILL_SPEAR, melee_scenario, offered, play_to, refused, reloading_game,
+                  reloads, saved_and_loaded, scenario)
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 MM = 25.4
@@ -78,14 +77,6 @@ DUEL = "published.t9a-duel"
 BREAK = "published.t9a-break-test"
 RESOLUTION = "published.t9a-combat-resolution"
 UNMODIFIED = "core.value.unmodified"
-
-
-def _offered(g: Game, do: str) -> list[dict[str, Any]]:
-    return [a.model_dump(exclude_none=True, exclude_defaults=True) for a in g.legal_actions() if a.do == do]
-
-
-def _saved_and_loaded(g: Game) -> Game:
-    return Game(state_from_data(state_to_data(g.state)))
 
 
 # -- 1. a failed charge out that took the character clear, and the Movement phase after it ----------------------------
@@ -108,18 +99,18 @@ def test_a_character_whose_failed_charge_out_took_him_clear_rejoins_only_in_his_
     # models "are Shaken until the end of the Player Turn"). What bars his rejoin is his Failed Charge Move, not the
     # join clause (which asks only for a move into base contact in the Movement phase): the refusal says so and cites
     # the general rule, as his move is refused for having charged.
-    for who in (g, _saved_and_loaded(g)):
+    for who in (g, saved_and_loaded(g)):
         for join in ({"do": "join", "character": "hero", "unit": "spears"},
                      {"do": "join", "character": "hero", "unit": "spears", "position": 2}):
             refused(who, join, FAILED_CHARGE, "Failed Charge Move")
             assert JOIN in who.check(join).rules
         refused(who, {"do": "move", "unit": "hero", "to": [[36, 24]]}, "published.t9a-move", "charged")
-        assert not [a for a in _offered(who, "join") if a["character"] == "hero"]
-        assert not [a for a in _offered(who, "move") if a["unit"] == "hero"]
+        assert not [a for a in offered(who, "join") if a["character"] == "hero"]
+        assert not [a for a in offered(who, "move") if a["unit"] == "hero"]
     # his next Movement phase: nothing bars him; he rejoins his unit, every slot of its first rank offered
     play_to(g, "movement", "orcs")
     play_to(g, "movement", "elves")
-    joins = [a for a in _offered(g, "join") if a["character"] == "hero"]
+    joins = [a for a in offered(g, "join") if a["character"] == "hero"]
     assert {a.get("position") for a in joins if a["unit"] == "spears"} == {0, 1, 2, 3, 4}, joins
     g.apply({"do": "join", "character": "hero", "unit": "spears", "position": 2})
     assert g.state.unit("hero").joined == "spears"
@@ -170,7 +161,7 @@ def test_a_pursuit_charge_into_an_angled_fresh_enemy_with_bows_gets_no_reaction_
     assert spears.has(Status.ENGAGED) and boyz.has(Status.ENGAGED) and not boyz.has(Status.FLEEING)
     assert not any(e.kind in ("shoot", "stand_and_shoot") for e in events)
     # the new combat waits for the next Melee phase: nothing of it is offered now
-    assert not _offered(g, "fight")
+    assert not offered(g, "fight")
     reloads(g)
 
 
@@ -183,7 +174,7 @@ def test_a_pursuit_that_charges_a_fresh_enemys_flank_fights_it_there_charging_ne
     g = reloading_game(_fresh(90, (36, 31.5), bows=False))
     g.apply({"do": "fight", "unit": "spears"}, ScriptedDice([6, 6, 1, 1, 6, 6]))
     assert g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("boyz").has(Status.ENGAGED)
-    g = _saved_and_loaded(g)
+    g = saved_and_loaded(g)
     play_to(g, "melee", "orcs")
     events = g.apply({"do": "fight", "unit": "boyz"}, ScriptedDice([3, 2, 1, 1, 1, 1]))
     said = next(e for e in events if e.kind in ("combat", "break")).message
@@ -342,9 +333,9 @@ def test_a_wizard_whose_unit_is_shot_away_around_him_casts_next_magic_phase_as_t
     assert hero.last_of == "spears" and not g.state.unit("spears").alive, events[0].message
     panic = next(e for e in events if e.kind == "panic")
     assert LAST in panic.rules and "hero passes its Panic test" in panic.message, panic.message
-    g = _saved_and_loaded(g)
+    g = saved_and_loaded(g)
     play_to(g, "magic", "elves")
-    casts = {(a["unit"], a["spell"], a["target"]) for a in _offered(g, "cast")}
+    casts = {(a["unit"], a["spell"], a["target"]) for a in offered(g, "cast")}
     assert ("hero", "Fireball", "orcs") in casts and not [c for c in casts if c[0] == "spears"], casts
     # named by his lost unit's name, he is that unit (t9a.combined.last-survivor): the cast is his
     by_unit = g.check({"do": "cast", "unit": "spears", "spell": "Fireball", "target": "orcs", "dice": 2})
@@ -360,8 +351,8 @@ def test_a_character_who_left_his_unit_is_shot_at_alone_in_the_enemys_turn() -> 
     g = reloading_game(scenario(phase="movement", active="elves", enemy_y=34))
     g.apply({"do": "leave", "character": "hero", "to": [30, 22]})
     play_to(g, "shooting", "orcs")
-    g = _saved_and_loaded(g)
-    assert {a["target"] for a in _offered(g, "shoot")} == {"hero", "spears"}
+    g = saved_and_loaded(g)
+    assert {a["target"] for a in offered(g, "shoot")} == {"hero", "spears"}
     alone = g.check({"do": "shoot", "unit": "orcs", "target": "hero"})
     assert alone.legal and LONE in alone.rules, alone
     # every hit is his: five hits, wounded on 6s against T4 (S3: 5+), his 4+ save failed on 1s: three wounds slay him
@@ -370,4 +361,4 @@ def test_a_character_who_left_his_unit_is_shot_at_alone_in_the_enemys_turn() -> 
     assert not g.state.unit("hero").alive and "spears" not in events[0].message.split(":")[1], events[0].message
     assert len(g.state.unit("spears").models) == 10
     g.undo()
-    assert g.state.unit("hero").alive and {a["target"] for a in _offered(g, "shoot")} == {"hero", "spears"}
+    assert g.state.unit("hero").alive and {a["target"] for a in offered(g, "shoot")} == {"hero", "spears"}

@@ -44,12 +44,12 @@ from typing import Any
 
 import pytest
 
-from _t9a import HERO, ORC, melee_scenario, play_to, refused, reloading_game, reloads, scenario
+from _t9a import (HERO, ORC, melee_scenario, offered, play_to, refused, reloading_game, reloads, saved_and_loaded,
+                  scenario)
 from herohammer.actions import parse_action
 from herohammer.dice import ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
-from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 DUEL = "published.t9a-duel"
@@ -59,14 +59,6 @@ LONE = "t9a.char.lone"
 MISCAST = "published.t9a-miscast"
 SPELL_TYPES = "published.t9a-spell-types"
 BREAK = "published.t9a-break-test"
-
-
-def _offered(g: Game, do: str) -> list[dict[str, Any]]:
-    return [a.model_dump(exclude_none=True, exclude_defaults=True) for a in g.legal_actions() if a.do == do]
-
-
-def _saved_and_loaded(g: Game) -> Game:
-    return Game(state_from_data(state_to_data(g.state)))
 
 
 # -- 1. a refused Duel's shame while the enemy Champion that issued it is still in the combat --------------------------
@@ -91,7 +83,7 @@ def test_a_refusals_shame_lasts_while_the_enemy_champion_who_could_accept_is_sti
     # goes on. None of the three has happened at the end of the orcs' Player Turn: the Hero is still shamed.
     g = _champion_refused()
     play_to(g, "charge", "elves")
-    for who in (g, _saved_and_loaded(g)):
+    for who in (g, saved_and_loaded(g)):
         assert who.state.unit("hero").has(Status.DUEL_REFUSED)
         used = who.check({"do": "test", "unit": "spears", "characteristic": "Ld"})
         assert used.legal and "Ld 8" in used.reason and DUEL in used.rules, used
@@ -118,11 +110,11 @@ def test_five_spearmen_take_every_hit_die_around_their_hero_and_he_is_shot_alone
     assert not g.state.unit("spears").alive and hero.last_of == "spears" and hero.models[0].wounds_taken == 0
     panic = next(e for e in events if e.kind == "panic")
     assert LAST in panic.rules and "hero passes its Panic test" in panic.message, panic.message
-    g = _saved_and_loaded(g)
+    g = saved_and_loaded(g)
     play_to(g, "shooting", "elves")
     play_to(g, "shooting", "orcs")
     # the next orc Shooting phase: the Hero alone is the target, every hit his (t9a.char.lone); one target offered
-    targets = [a["target"] for a in _offered(g, "shoot")]
+    targets = [a["target"] for a in offered(g, "shoot")]
     assert targets and set(targets) <= {"hero", "spears"} and len(set(targets)) == 1, targets
     events = g.apply({"do": "shoot", "unit": "orcs", "target": "hero"},
                      ScriptedDice([6] * 10 + [6] * 3 + [1] * 7 + [1] * 3))
@@ -221,14 +213,14 @@ def test_a_wizard_in_an_engaged_unit_casts_no_missile_nor_damage_spell_but_a_pla
     hero = data["sides"]["elves"][1]
     hero["rules"], hero["spells"] = ["Wizard Master"], ["Fireball", "Spectral Blades", "Flame Cage"]
     g = reloading_game(data)
-    for who in (g, _saved_and_loaded(g)):
+    for who in (g, saved_and_loaded(g)):
         refused(who, {"do": "cast", "unit": "hero", "spell": "Fireball", "target": "orcs", "dice": 2}, SPELL_TYPES,
                 "Missile")
         refused(who, {"do": "cast", "unit": "hero", "spell": "Flame Cage", "target": "orcs", "dice": 2}, SPELL_TYPES,
                 "engaged")
         assert who.check({"do": "cast", "unit": "hero", "spell": "Spectral Blades", "target": "orcs",
                           "dice": 2}).legal
-        assert {a["spell"] for a in _offered(who, "cast")} == {"Spectral Blades"}
+        assert {a["spell"] for a in offered(who, "cast")} == {"Spectral Blades"}
 
 
 # -- 5. a Break test after the Hero falls in the fight -----------------------------------------------------------------
