@@ -56,9 +56,15 @@ class Outcome:
         return dict(self.models_lost).get(unit_id, 0)
 
     def labels(self) -> list[str]:
-        """Say what happened in the words ``odds action`` and ``simulate`` use for their rows."""
+        """Say what happened in the words ``odds action`` and ``simulate`` use for their rows (wounds lost where they
+        are not just the models lost)."""
         return ([labels.with_value(labels.models_lost(u), k) for u, k in self.models_lost]
+                + [labels.with_value(labels.wounds_lost(u), n) for u, n in self.wounds_lost if n != self.lost(u)]
                 + [labels.status(u, s) for u, ss in self.statuses_gained for s in ss] + list(self.events))
+
+    def wounds(self, unit_id: str) -> int:
+        """Return the wounds a unit lost (0 if none)."""
+        return dict(self.wounds_lost).get(unit_id, 0)
 
     def gained(self, unit_id: str, status: str) -> bool:
         """Say whether a unit gained a status."""
@@ -125,6 +131,10 @@ def _lost_exactly(unit: str, k: int) -> Callable[[Outcome], bool]:
     return lambda o: o.lost(unit) == k
 
 
+def _wounds_exactly(unit: str, k: int) -> Callable[[Outcome], bool]:
+    return lambda o: o.wounds(unit) == k
+
+
 def _gains(unit: str, status: str) -> Callable[[Outcome], bool]:
     return lambda o: o.gained(unit, status)
 
@@ -160,13 +170,19 @@ class ActionOdds:
         return sum((w * o.lost(unit_id) for o, w in self.weights), Fraction(0))
 
     def rows(self) -> dict[str, Estimate]:
-        """Return the questions players ask, one row each: models slain per unit, statuses, events."""
+        """Return the questions players ask, one row each: models slain per unit, wounds lost per unit where they
+        are not just the models slain (a multi-wound character hurt but standing, a Perils wound), statuses, events."""
         rows: dict[str, Estimate] = {}
         units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
         for unit in units:
             most = max(o.lost(unit) for o, _ in self.weights)
             for k in range(0, most + 1):
                 rows[labels.with_value(labels.models_lost(unit), k)] = self.probability(_lost_exactly(unit, k))
+        hurt = sorted({u for o, _ in self.weights for u, n in o.wounds_lost if n != o.lost(u)})
+        for unit in hurt:
+            most = max(o.wounds(unit) for o, _ in self.weights)
+            for k in range(0, most + 1):
+                rows[labels.with_value(labels.wounds_lost(unit), k)] = self.probability(_wounds_exactly(unit, k))
         statuses = sorted({(u, s) for o, _ in self.weights for u, ss in o.statuses_gained for s in ss})
         for unit, status in statuses:
             rows[labels.status(unit, status)] = self.probability(_gains(unit, status))
