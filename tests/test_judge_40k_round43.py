@@ -33,10 +33,10 @@ records the power's target for each character a slain host leaves behind, and ``
 another target naming the slain unit (``_left_of``); published.assault-after-shooting then reads the same record.
 ``_no_fire_note`` (w40k_shooting) names the weapons and their ranges and cites published.weapon-profiles.
 
-Decisions: published.sweeping-advance (amended: the unit of a joined character is held only by its own models),
-published.combat-resolution (amended: a joined character on the losing side tests with his unit, once, and falls back
-with it, stated with the seed's reasons), 40k3.psyker.as-shooting (extended: what is left of a pair whose host Perils
-slew), published.shooting (a target beyond every weapon's range stays legal, stated). Book entries:
+Decisions: published.sweeping-advance (amended: the unit of a joined character is held from its sweep only by its
+own models, said so), 40k4.cc.separate-unit (amended: both of its readings affirmed where the squad and its Captain
+fight different enemy units, and the squad's sweep), 40k3.psyker.as-shooting (extended: what is left of a pair whose
+host Perils slew), published.shooting (stated: a target beyond every weapon's range stays legal). Book entries:
 40k4-a-squad-sweeps-its-own-loser-while-its-captain-fights-on, 40k3-the-chaplain-left-by-perils-fires-at-the-powers-
 target.
 
