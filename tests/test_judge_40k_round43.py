@@ -121,8 +121,8 @@ def test_40k4_the_captain_strikes_only_the_boyz_he_touches_and_his_excess_is_los
     """Seed 001: "only the enemy models that are engaged with the character may allocate their attacks against it and
     can be hurt by its attacks". The Captain (A3) touches b1 alone: his three blows all hit and wound (6s), b1 (W1)
     is slain by the first and the other two find no model he is engaged with - not a1, whom his squad fights. The
-    squad's two blows at a1 miss (1, 1); a1 strikes the squad alone (6, 6 to hit and wound; M1 fails his save on a 1,
-    M2's... the squad saves the other on a 6), never the Captain. The result is summed side by side over the one
+    squad's two blows at a1 miss (1, 1); a1 strikes the squad alone (6, 6 to hit and wound; one save fails on a 1 and
+    a Marine is slain, the other is made on a 6), never the Captain. The result is summed side by side over the one
     combat (the Captain's and the squad's Boyz are both blue): one wound each, a draw - no Morale check for anyone."""
     g = split_combat()
     start = g.state
@@ -144,7 +144,8 @@ def test_40k4_the_captain_strikes_only_the_boyz_he_touches_and_his_excess_is_los
 def squad_beats_a_while_captain_holds_b() -> Game:
     """M1 and M2 (A1) each touch one Boy of 'a' (Ld 2, A0); the Captain (A0) touches b1 of the Fearless 'b' (A0)."""
     return split_combat(cap_profile=CAPTAIN_A0,
-                        a=[touching("a1", 10, 20, 2, BOY_A0.format(ld=2)), touching("a2", 12, 20, 2, BOY_A0.format(ld=2))],
+                        a=[touching("a1", 10, 20, 2, BOY_A0.format(ld=2)),
+                           touching("a2", 12, 20, 2, BOY_A0.format(ld=2))],
                         b=[touching("b1", 14, 20, 7, BOY_A0.format(ld=7))], b_rules=("Fearless",))
 
 

@@ -459,7 +459,8 @@ class CombatResultRules(AssaultRules):
                 why = f"{uid} still has models engaged with units that are not falling back"
                 continue
             if u.joined and any(_units_touch(state.unit(u.joined), h) for h in holding):
-                why = f"{uid} is locked with {u.joined}, which still has models engaged with units that are not falling back"
+                why = (f"{uid} is locked with {u.joined}, which still has models engaged with units that are not "
+                       "falling back")
                 continue
             if (barred := self.sweep_barred(state, [u])) is not None:
                 why = barred

@@ -65,7 +65,7 @@ RANGE_NOTE = "out of range [published.weapon-profiles]"  # a volley's note: a mo
 
 
 def _note_event(note: str) -> Event:
-    """A volley's note on a model that does not fire, citing the rule that says why (BS 0, or moving)."""
+    """A volley's note on a model that does not fire, citing the rule that says why (BS 0, moving, or range)."""
     if note.endswith(BS0_NOTE):
         return Event("note", note, ("core.zero.bs",))
     return Event("note", note, ("published.weapon-profiles",) if note.endswith((MOVED_NOTE, RANGE_NOTE)) else ())
