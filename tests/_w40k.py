@@ -30,6 +30,16 @@ CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 
 
+def offered(g: Game, do: str) -> set[tuple[Any, ...]]:
+    """Return the actions of one kind Game.legal_actions offers, as (unit or psyker or character, power, target)."""
+    out = set()
+    for a in g.legal_actions():
+        if a.do == do:
+            data = a.to_json()
+            out.add(tuple(data[k] for k in ("unit", "psyker", "character", "power", "target") if k in data))
+    return out
+
+
 def kinds(events: list[Any], kind: str) -> list[Any]:
     """Return the events of one kind, in order."""
     return [e for e in events if e.kind == kind]

@@ -68,7 +68,7 @@ from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _w40k import (BASE_25, CHAR_LD, EDITIONS, PSY_TEST, assert_illegal, assert_legal, brute, game, hero, kinds,
-                   messages, model, next_turn_to, saved_and_loaded, scenario)
+                   messages, model, next_turn_to, offered, saved_and_loaded, scenario)
 
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv-"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
@@ -82,17 +82,6 @@ TWO_D6 = list(itertools.product(range(1, 7), repeat=2))
 def p_2d6(passes: Callable[[int], bool]) -> Fraction:
     """Return the chance that a roll of 2D6 satisfies ``passes``, counted over all 36 ways."""
     return Fraction(sum(passes(a + b) for a, b in TWO_D6), 36)
-
-
-def offered(g: Game, do: str) -> set[tuple[Any, ...]]:
-    """Return the actions of one kind Game.legal_actions offers, as (unit or psyker or character, target or power)."""
-    out = set()
-    for a in g.legal_actions():
-        if a.do != do:
-            continue
-        data = a.to_json()
-        out.add(tuple(data[k] for k in ("unit", "psyker", "character", "power", "target") if k in data))
-    return out
 
 
 # == 1. a Librarian whose squad is shot away around him: alone, his own Leadership, one power ======================

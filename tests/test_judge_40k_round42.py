@@ -73,7 +73,7 @@ from herohammer.units import Status
 
 from _cli import result_of, run
 from _w40k import (BASE_25, EDITIONS, HERO, assert_illegal, assert_legal, brute, game, hero, kinds, messages, model,
-                   next_turn_to, saved_and_loaded, scenario, squad)
+                   next_turn_to, offered, saved_and_loaded, scenario, squad)
 
 SWEEP = "published.sweeping-advance"
 MARINE_A0 = "WS4 BS4 S4 T4 W1 I4 A0 Ld8 Sv3+"  # a Marine who makes no close combat attacks (core.zero.a)
@@ -82,16 +82,6 @@ BOY_A0 = "WS4 BS2 S3 T4 W1 I2 A0 Ld7 Sv-"
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
 ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
 D6 = range(1, 7)
-
-
-def offered(g: Game, do: str) -> set[tuple[Any, ...]]:
-    """Return the actions of one kind Game.legal_actions offers, as (unit or psyker or character, power, target)."""
-    out = set()
-    for a in g.legal_actions():
-        if a.do == do:
-            data = a.to_json()
-            out.add(tuple(data[k] for k in ("unit", "psyker", "character", "power", "target") if k in data))
-    return out
 
 
 # == 1. 4th edition: whose Initiative sweeps when the joined Captain alone touches the loser ===========================

@@ -1000,6 +1000,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 # it shot itself (a lone psyker's power): no character in it fired, it has none
                 return self._power_was_its_shooting(state, shooter) or Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
                                      "Shooting phase", "published.shooting")
+            if left := _left_of(state, shooter.id, earlier):
+                return Ruling.forbid(f"{shooter.id} was part of {left} when its shooting began this turn, at {earlier} "
+                                     f"({left} since slain): what is left of the unit fires at the same target",
+                                     "published.shooting", self.join_rule, self.psychic_shooting_rule)
             return Ruling.forbid(f"{who_fired(state, shooter.id)} at {earlier} this turn, as part of "
                                  f"{shooter.id}'s shooting: the unit must fire at the same target",
                                  self.same_target_rule)
@@ -1230,6 +1234,12 @@ def destroyed_target(state: GameState, target: Unit) -> Ruling:
     when = f" this turn, after {' and '.join(by)} shot at it" if by else ""
     return Ruling.forbid(f"{target.id} was destroyed{when}: it has no models left to be a target (its last model "
                          "was removed at 0 Wounds)", "core.zero.w", "published.shooting")
+
+
+def _left_of(state: GameState, unit_id: str, target_id: str) -> str | None:
+    """Name the slain unit whose shooting at ``target_id`` bound ``unit_id``, what is left of it (``_fired`` in
+    w40k_psychic: Perils slew the host of a pair), or None."""
+    return next((u for u, t in state.fired_at if t == target_id and u != unit_id and not state.unit(u).alive), None)
 
 
 def who_fired(state: GameState, unit_id: str) -> str:

@@ -427,7 +427,8 @@ class CombatResultRules(AssaultRules):
         victors, why_not = self._sweepers(state, group, combat)
         if not victors:
             return _SweepFacts((), why_not, 0, group)
-        apart = (SEPARATE_UNIT_RULE,) if any(state.unit(v).joined for v, _ in victors) else ()
+        # a joined character or the unit he joined sweeping as a unit of its own (40k4.cc.separate-unit)
+        apart = (SEPARATE_UNIT_RULE,) if any(len(state.combined(v)) > 1 for v, _ in victors) else ()
         return _SweepFacts(victors, "", _group_initiative(group), group, apart)
 
     @implements("published.sweeping-advance", "40k4.cc.separate-unit", "40k4.cc.locked")
@@ -439,8 +440,9 @@ class CombatResultRules(AssaultRules):
         A character joined to a winning unit is a victor of his own (judge round 42: "Characters are treated as a
         separate unit when resolving close combats, following the normal rules for multiple combats", seed 001): he
         sweeps when he touches the loser, on his own Initiative and by his own rules (40k4.ic.rules-not-shared), and
-        his unit only when its own models touch it. Both are held while either touches an enemy unit that is not
-        falling back: he is locked with his unit (40k4.cc.locked)."""
+        his unit only when its own models touch it. He is held while he or his unit touches an enemy unit that is not
+        falling back (he is locked with his unit, 40k4.cc.locked); his unit only by its own models (judge round 43:
+        the squad was held by its Captain's other foe, "the victor has models still engaged" read of both)."""
         side = group[0].side
         ids = {u.id for u in group}
         # the enemies of the victors that hold them: alive, of the falling back side, not falling back themselves
@@ -452,9 +454,13 @@ class CombatResultRules(AssaultRules):
             u = state.unit(uid)
             if u.side == side or not u.alive or not any(_units_touch(u, f) for f in group):
                 continue
-            host = u.joined or uid
-            if any(_units_touch(v, h) for v in state.combined(host) for h in holding):
-                why = f"{host} still has models engaged with units that are not falling back"
+            # a victor's own models hold it, and a joined character his unit's too (40k4.cc.locked), not the reverse
+            if any(_units_touch(u, h) for h in holding):
+                why = f"{uid} still has models engaged with units that are not falling back"
+                continue
+            if u.joined and any(_units_touch(state.unit(u.joined), h) for h in holding):
+                why = (f"{uid} is locked with {u.joined}, which still has models engaged with units that are not "
+                       "falling back")
                 continue
             if (barred := self.sweep_barred(state, [u])) is not None:
                 why = barred

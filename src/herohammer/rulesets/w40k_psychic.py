@@ -236,13 +236,21 @@ class PsychicPowerRules(ShootingRules):
         return after, events + more
 
 
+@implements("40k3.psyker.as-shooting", "published.shooting", "40k3.ic.join")
 def _fired(state: GameState, unit_id: str, target_id: str, before: GameState) -> GameState:
     """Record the target a unit (or a character in it) fired at this turn (40k4.shoot.same-target), with the
-    characters joined to the target in ``before`` (``shot_with``)."""
+    characters joined to the target in ``before`` (``shot_with``).
+
+    A host psyker slain by Perils of the Warp (his power still used on a 2) leaves the characters joined to him a
+    unit each: they are what is left of the unit whose shooting his power began, and fire at its target too (judge
+    round 43: the Chaplain of a pair could fire at any target once Perils slew its host Librarian)."""
     if state.target_fired_at(unit_id) is not None:
         return state
-    return evolve(state, fired_at=(*state.fired_at, (unit_id, target_id)),
-                  joined_when_shot=shot_with(before, target_id))
+    fired = (*state.fired_at, (unit_id, target_id))
+    if not state.unit(unit_id).alive:  # only when Perils slew the host: the rest of his unit is bound with him
+        fired += tuple((u.id, target_id) for u in before.combined(unit_id)[1:]
+                       if state.unit(u.id).alive and state.target_fired_at(u.id) is None)
+    return evolve(state, fired_at=fired, joined_when_shot=shot_with(before, target_id))
 
 
 @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
