@@ -51,6 +51,19 @@ def why_unmovable(state: GameState, unit: Unit, doing: str = "move") -> str:
 
 
 # -- characters and units ------------------------------------------------------------
+#: The unit rules naming a Height other than Standard (Full Ranks, published.t9a-combat-resolution; the hits a
+#: combined unit's characters take, published.t9a-distributing-hits).
+LARGE_RULES = frozenset({"Large", "Gigantic"})
+
+
+def height(unit: Unit) -> str:
+    """Return the Height a unit's own rules name: Gigantic, Large, or Standard when they name neither (a character's
+    are his own, not those of the unit he joined: his mount makes him Large, not his bodyguard)."""
+    if not unit.rules or LARGE_RULES.isdisjoint(unit.rules):
+        return "Standard"
+    return "Gigantic" if "Gigantic" in unit.rules else "Large"
+
+
 def advance_rate(unit: Unit) -> int:
     """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
     return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
