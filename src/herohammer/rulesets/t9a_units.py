@@ -54,7 +54,9 @@ def why_unmovable(state: GameState, unit: Unit, doing: str = "move") -> str:
 def failed_charge_rules(state: GameState, unit: Unit) -> tuple[str, ...]:
     """Cite the Failed Charge Move when it is what bars a unit's move or reform: the unit (or a member) charged this
     turn and is engaged in nothing, so its charge failed ("A unit that has performed a Failed Charge Move cannot
-    perform Move Manoeuvres in the same Player Turn", 2022 text). Round 44: such a refusal cited the move rule alone."""
+    perform Move Manoeuvres in the same Player Turn", 2022 text), as the join's refusal reads it
+    (``t9a_joins._charged_refusal``; a charger that caught a unit that fled is read so too, the state keeping no
+    mark of how a charge ended). Round 44: such a refusal cited the move rule alone."""
     group = state.combined(unit.id)
     if any(u.has(Status.CHARGED) for u in group) and not any(u.has(s) for u in group for s in BUSY):
         return ("published.t9a-failed-charge",)
