@@ -29,9 +29,9 @@ from ..t9a_charts import MAX_STRENGTH, MISSILE_WEAPONS, TO_HIT_SHOOTING, missile
 from ..units import Model, Status, Unit
 from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
-from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, FLY_PATTERN, formation_of, host_of, march_rate,
-                        member_models, model_wounds, MOVED, movers_of, placed_all, sight_all, unit_rates, why_moved, why_unmovable,
-                        WIZARD_CONCLAVE)
+from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, failed_charge_rules, FLY_PATTERN, formation_of,
+                        host_of, march_rate, member_models, model_wounds, MOVED, movers_of, placed_all, sight_all,
+                        unit_rates, why_moved, why_unmovable, WIZARD_CONCLAVE)
 from .t9a_casualties import no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
@@ -351,7 +351,7 @@ class NinthAge(ChargeRules):
                                  "t9a.join.unit-stops")
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             said, rally = why_moved(unit, why_unmovable(state, unit))
-            return Ruling.forbid(said, "published.t9a-move", *rally)
+            return Ruling.forbid(said, "published.t9a-move", *rally, *failed_charge_rules(state, unit))
         if action.march and unit.has(Status.MARCH_TEST_FAILED):
             return Ruling.forbid(f"{unit.id} failed its March Test this Movement Phase: it cannot March (it may still "
                                  "make an Advance move, Reform or stay)", MARCH_RULE, "core.test.leadership")
@@ -454,7 +454,8 @@ class NinthAge(ChargeRules):
             said, rally = why_moved(unit, f"a character joined {unit.id} this phase: it cannot reform"
                                     if unit.has(Status.HALTED) else why_unmovable(state, unit, "reform"), "reform")
             return Ruling.forbid(said, "published.t9a-reform", *rally,
-                                 *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()))
+                                 *(("t9a.join.unit-stops",) if unit.has(Status.HALTED) else ()),
+                                 *failed_charge_rules(state, unit))
         if problem := self.reform_problem(state, unit, action.facing, action.files):
             return problem
         new, said, rules = self.reform_shape(state, unit, action.facing, action.files)

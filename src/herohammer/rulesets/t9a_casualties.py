@@ -12,7 +12,7 @@ from ..formations import arrange, front_rank_test, is_character, remove_from
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a_units import current, host_of, model_wounds
+from .t9a_units import current, height, host_of, model_wounds
 
 #: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
 LOOK_OUT_SIR = 5
@@ -33,17 +33,20 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
                taken: dict[str, int] | None = None) -> list[Share]:
     """Distribute hits at a combined unit as the published rule does, and return each member's share.
 
-    With five or more rank and file, every hit goes to them. With fewer, hits go to the rank-and-file
-    models and the characters as equally as possible: no model takes a second hit until every model
-    has taken one. Where the hits do not divide evenly, the attacker picks who takes one more: the
-    character named ``at`` first, then the rank and file, then the other characters in the order they
-    joined. A unit reduced to its characters shares them among its characters alone.
+    With five or more rank and file, every hit goes to them, but for the characters of another Height
+    than theirs (``sharing``). With fewer, hits go to the rank-and-file models and the characters as
+    equally as possible: no model takes a second hit until every model has taken one. Where the hits do
+    not divide evenly, the attacker picks who takes one more: the character named ``at`` first, then the
+    rank and file, then the other characters in the order they joined. A unit reduced to its characters
+    shares them among its characters alone.
     ``taken``: the hits each member already took from the same attack (its other batches), updated here.
     """
     host = current(state, host_of(state, state.unit(target_id)).id)
     chars = [c for c in state.joined_to(host.id) if c.alive]
     rf = 0 if is_character(host) else len(host.models)  # the rank and file, one pool of models
-    if not chars or rf >= LOOK_OUT_SIR or hits <= 0:
+    if chars and rf >= LOOK_OUT_SIR:
+        chars = sharing(host, chars)
+    if not chars or hits <= 0:
         return [Share(host, hits)]
     singles = chars if rf else [host, *chars]  # characters: one model each
     picked = [c for c in singles if c.id == at]
@@ -60,6 +63,15 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
         load[pick.id] = load.get(pick.id, 0) + 1
         got[pick.id] = got.get(pick.id, 0) + 1
     return [Share(u, got[u.id]) for u in ([host] if rf else []) + singles if got.get(u.id)]
+
+
+@implements(DISTRIBUTING_HITS)
+def sharing(host: Unit, chars: Sequence[Unit]) -> list[Unit]:
+    """Return the characters who share the hits at a unit of five or more rank and file: those of another Height
+    than its rank and file (2022 text: "Characters with the same Type and Height as the R&F models are ignored for
+    the hit distributions"). Troop Types are not modelled: every character is of his unit's Type."""
+    own = height(host)
+    return [c for c in chars if height(c) != own]
 
 
 @implements("core.zero.w")

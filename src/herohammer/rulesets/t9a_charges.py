@@ -27,9 +27,9 @@ from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
-from .t9a_units import (advance_rate, BUSY, charger_centre, combined_status, current, fly_rates, formation_of, host_of,
-                        march_rate, member_models, MOVED, off_table, placed_all, rallied, RALLIED_WORDS, RALLY_RULE,
-                        sight_all, unit_centre, unit_rates)
+from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, fly_rates,
+                        formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all, rallied,
+                        RALLIED_WORDS, RALLY_RULE, sight_all, unaligned, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
@@ -107,6 +107,9 @@ def _why_busy(state: GameState, unit: Unit) -> str:
 
 
 FAILED_CHARGE = "published.t9a-failed-charge"
+#: What a failed charger is told of Shaken, which the seed gives only a character left in his unit.
+NOT_SHAKEN = ("; not Shaken: the seed's Shaken is a failed charge out's that leaves the character in his unit, the "
+              "2022 text's for every failed charger is not followed [published.t9a-failed-charge]")
 
 
 def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: str,
@@ -783,8 +786,11 @@ class ChargeRules(JoinRules):
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
+            align = unaligned(new, unit.id, host_of(new, new.unit(target.id)).id)
+            if align:
+                rules.append(CHARGE_ARC)
             return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
-                                                f"{reach:.2f}\"", rules, dice, start, CHARGED, skip)]
+                                        f"{reach:.2f}\"{align}", rules, dice, start, CHARGED, skip)]
         gap = reach if arc else group_distance(unit.placed if out else placed_all(state, unit), target.placed)
         dx, dy, _ = charge_contact(state, unit, target, out)
         model = unit.models[0]
@@ -806,17 +812,18 @@ class ChargeRules(JoinRules):
             new = shift_unit(state, unit, dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
-                                                f"{roll.failed_move}\"", rules, dice, start, FAILED_LEFT, skip)]
+                                        f"{roll.failed_move}\"{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
         rest = placed_all(state, host, skip=model.name)
         away = min((distance(end, p) for p in rest), default=math.inf)
         if away + EPSILON >= 1.0:
+            rules.append(FAILED_CHARGE)  # what it tells of Shaken (NOT_SHAKEN)
             new = detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
-                                                f"{roll.failed_move}\" and leaves {host.id}", rules, dice, start, FAILED_LEFT,
-                                                skip)]
+                                        f"{roll.failed_move}\" and leaves {host.id}{NOT_SHAKEN}", rules, dice, start,
+                                        FAILED_LEFT, skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))

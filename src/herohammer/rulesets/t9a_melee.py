@@ -57,7 +57,7 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
-from .t9a_units import current, formation_of, off_table, unit_centre
+from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, off_table, unaligned, unit_centre
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, fled_to, generals_near, members, models_in,
                          strike_unit)
@@ -90,8 +90,7 @@ BLOWS_KEPT = 256
 _STRIKES = ("t9a fight", "strikes")
 _SCORES = ("t9a fight", "scores")
 MAX_RANK_BONUS = 3
-#: The unit rules naming a unit's Height when it is not Standard, and the models a Full Rank of such a unit needs.
-LARGE_RULES = frozenset({"Large", "Gigantic"})
+#: The models a Full Rank of a unit whose rules name it Large or Gigantic needs (``t9a_units.LARGE_RULES``).
 LARGE_FULL_RANK = 3
 
 
@@ -1516,9 +1515,10 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         moved = moved.replace_units(
             *(u.with_status(Status.ENGAGED, Status.PURSUIT_CHARGED) for u in members(moved, host.id)),
             *(u.with_status(Status.ENGAGED) for u in members(moved, target)))
+        align = unaligned(moved, host.id, target)
         return moved, (f"{went_as} {rolled}\" straight forward, and {went:.2f}\" on {host.id} charges {target}, "
                        f"which makes no Charge Reaction; their combat is fought in the next Melee phase, {host.id} "
-                       "Charging"), ()
+                       f"Charging{align}"), ((CHARGE_ARC,) if align else ())
     went = min(float(rolled), reach)
     moved = _moved(store, pivoted, group, standing, forward, went)
     if not _may_touch_enemy(moved, host.id) or not engaged_with(moved, host.id):

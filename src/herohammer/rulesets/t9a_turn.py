@@ -20,10 +20,10 @@ from ..units import Status
 from .base import LeadershipRuling, LeadershipSource, Resolution
 from .t9a import NinthAge
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, bearer_near
-from .t9a_units import current
+from .t9a_units import LARGE_RULES, current
 from .t9a_combat import GENERAL, GENERAL_RULE, generals_near, members
 from .t9a_magic import WIZARD_LEVELS, MagicPhase
-from .t9a_melee import DUEL, LARGE_RULES, MeleePhase, engaged_with, fighting_unit
+from .t9a_melee import DUEL, MeleePhase, engaged_with, fighting_unit
 from .t9a_panic import FriendsPanic
 from .t9a_rally import Rallying
 from .t9a_shooting import ShootingPhase

@@ -50,7 +50,33 @@ def why_unmovable(state: GameState, unit: Unit, doing: str = "move") -> str:
     return f"{unit.id} has moved already this turn and cannot {doing}" + (" again" * (doing == "move"))
 
 
+@implements("published.t9a-failed-charge")
+def failed_charge_rules(state: GameState, unit: Unit) -> tuple[str, ...]:
+    """Cite the Failed Charge Move when it is what bars a unit's move or reform: the unit (or a member) charged this
+    turn and is engaged in nothing, so its charge failed ("A unit that has performed a Failed Charge Move cannot
+    perform Move Manoeuvres in the same Player Turn", 2022 text), as the join's refusal reads it
+    (``t9a_joins._charged_refusal``; a charger that caught a unit that fled is read so too, the state keeping no
+    mark of how a charge ended). Round 44: such a refusal cited the move rule alone."""
+    group = state.combined(unit.id)
+    if any(u.has(Status.CHARGED) for u in group) and not any(u.has(s) for u in group for s in BUSY):
+        return ("published.t9a-failed-charge",)
+    return ()
+
+
 # -- characters and units ------------------------------------------------------------
+#: The unit rules naming a Height other than Standard (Full Ranks, published.t9a-combat-resolution; the hits a
+#: combined unit's characters take, published.t9a-distributing-hits).
+LARGE_RULES = frozenset({"Large", "Gigantic"})
+
+
+def height(unit: Unit) -> str:
+    """Return the Height a unit's own rules name: Gigantic, Large, or Standard when they name neither (a character's
+    are his own, not those of the unit he joined: his mount makes him Large, not his bodyguard)."""
+    if not unit.rules or LARGE_RULES.isdisjoint(unit.rules):
+        return "Standard"
+    return "Gigantic" if "Gigantic" in unit.rules else "Large"
+
+
 def advance_rate(unit: Unit) -> int:
     """Return a unit's Advance Rate: its slowest model's (0 when a profile gives none)."""
     return min((m.profile.adv or 0) for m in unit.models) if unit.models else 0
@@ -120,6 +146,27 @@ def formation_of(unit: Unit) -> Formation | None:
     t = math.radians(m.facing)
     front = (m.at[0] - math.sin(t) * d, m.at[1] + math.cos(t) * d)
     return Formation(front, m.facing, 1, (m.name,), (m.base.width_mm, m.base.depth_mm))
+
+
+CHARGE_ARC = "published.t9a-charge-arc"
+#: How far (degrees) a charger's facing may turn from the charged unit's Facings and still count as aligned.
+ALIGNED_DEGREES = 0.5
+
+
+@implements(CHARGE_ARC)
+def unaligned(state: GameState, charger_id: str, target_id: str) -> str:
+    """Say that a charger which stands at an angle to the unit it reached makes no Align move ("" when its front is
+    turned as one of the charged unit's Facings already): the 2022 Charge Move's Align move is not modelled (a charge
+    or a pursuit's charge goes straight in), and a player should not think it was made."""
+    mine, theirs = formation_of(state.unit(charger_id)), formation_of(state.unit(target_id))
+    if mine is None or theirs is None:
+        return ""
+    off = (mine.facing - theirs.facing) % 90.0
+    off = min(off, 90.0 - off)
+    if off <= ALIGNED_DEGREES:
+        return ""
+    return (f"; {charger_id} stands {off:g} degrees off {target_id}'s Facings and makes no Align move (not modelled) "
+            f"[{CHARGE_ARC}]")
 
 
 def placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
