@@ -22,14 +22,13 @@ def _square(n: int) -> int:
 
 
 def _second_first(chunk: tuple[int, str]) -> int:
-    """Chunk 0 waits for chunk 1 to have finished (a file it leaves), so chunk 1 always finishes first."""
+    """Chunk 0 waits until the parent has heard chunk 1 (a file the parent's ``done`` leaves), so chunk 1 always
+    finishes first: waiting only for chunk 1 to start its answer let chunk 0's arrive first on a loaded machine."""
     index, folder = chunk
     if index == 0:
         deadline = time.monotonic() + 60
-        while not (Path(folder) / "1").exists() and time.monotonic() < deadline:
+        while not (Path(folder) / "heard-1").exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-    else:
-        (Path(folder) / str(index)).touch()
     return index
 
 
@@ -83,8 +82,12 @@ def test_done_hears_each_chunk_as_it_finishes(tmp_path: Path) -> None:
     """A progress bar hears chunks as they finish (the second first here), the results still come in the chunks' order.
     (An ``ordered`` option, which no caller used, was taken out in session 32.)"""
     heard: list[int] = []
-    results = run_chunks(_second_first, [(0, str(tmp_path)), (1, str(tmp_path))], 2,
-                         lambda i, result: heard.append(i))
+
+    def done(i: int, result: int) -> None:
+        heard.append(i)
+        (tmp_path / f"heard-{i}").touch()
+
+    results = run_chunks(_second_first, [(0, str(tmp_path)), (1, str(tmp_path))], 2, done)
     assert results == [0, 1] and heard == [1, 0]
 
 
