@@ -121,7 +121,6 @@ def _roster(path: Path, *units: str, catalogue: str = "cat-army", game: str = "W
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="a roster without costs is not priced from its catalogue beside it (session 42)")
 def test_a_roster_without_costs_is_priced_from_its_catalogue_as_the_player_chose(tmp_path: Path) -> None:
     """Seven Marines with their frag grenades and the plasma gun chosen: 7 x 15 + 7 x 1 + 10 = 122 points, where
     the catalogue lists the squad as it comes (five, no plasma gun) at 80; the roster's selections say what was
@@ -142,7 +141,6 @@ def test_without_its_catalogue_beside_a_roster_without_costs_stays_not_in_the_ro
     assert points_words(army) == "not in the roster"
 
 
-@pytest.mark.xfail(strict=True, reason="a force's condition is not decided by the roster (session 42)")
 @pytest.mark.parametrize(("trait", "expected"), [(True, 60), (False, 50)])
 def test_a_cost_modifier_on_the_force_is_decided_by_the_roster(tmp_path: Path, trait: bool, expected: int) -> None:
     """The Captain costs 10 more when his force takes a Chapter Trait: the roster holds every selection of the force,
@@ -155,7 +153,6 @@ def test_a_cost_modifier_on_the_force_is_decided_by_the_roster(tmp_path: Path, t
     assert listed.points == 50 and any("the force" in n and "not applied" in n for n in listed.notes), listed.notes
 
 
-@pytest.mark.xfail(strict=True, reason="a roster's condition is not decided by the roster (session 42)")
 @pytest.mark.parametrize(("squads", "each"), [(2, 15), (1, 20)])
 def test_a_cost_modifier_on_the_roster_is_decided_by_the_roster(tmp_path: Path, squads: int, each: int) -> None:
     """A Veteran costs 5 less when the roster holds two Tactical Squads: five Veterans are 75 with two, 100 with one
@@ -167,7 +164,6 @@ def test_a_cost_modifier_on_the_roster_is_decided_by_the_roster(tmp_path: Path, 
     assert [u.points for u in army.units if u.name == "Tactical Squad"] == [5 * 15 + 5 * 1] * squads
 
 
-@pytest.mark.xfail(strict=True, reason="a selection without a cost is not priced from the catalogue (session 42)")
 def test_a_roster_cost_wins_over_the_catalogues(tmp_path: Path) -> None:
     """A selection BattleScribe priced keeps the roster's cost (the player's data as saved), the others beside it
     come from the catalogue."""
@@ -176,7 +172,6 @@ def test_a_roster_cost_wins_over_the_catalogues(tmp_path: Path) -> None:
     assert army.unit("Captain").points == 45 and army.unit("Veteran Squad").points == 100
 
 
-@pytest.mark.xfail(strict=True, reason="an unpriced unit is not said (session 42)")
 def test_a_unit_the_roster_does_not_price_is_said_when_its_catalogue_is_not_beside_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _roster(tmp_path / "army.ros", _captain(costs=_cost("50")), _vets(5))
@@ -189,7 +184,6 @@ def test_a_unit_the_roster_does_not_price_is_said_when_its_catalogue_is_not_besi
     assert code == 0 and "Veteran Squad" in err and "not beside" in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="a selection without a cost is not priced from the catalogue (session 42)")
 def test_a_selection_naming_no_entry_of_its_catalogue_leaves_its_units_points_unsaid(tmp_path: Path) -> None:
     _army(tmp_path)
     army = read_battlescribe(_roster(tmp_path / "army.ros", _captain(entry="el-x::se-gone"), _vets(5)))
@@ -209,7 +203,6 @@ def _t9a_roster(path: Path, attacks: str) -> Path:
                    game=T9A, catalogue="cat-none")
 
 
-@pytest.mark.xfail(strict=True, reason="the note does not name Paired Weapons (session 42)")
 @pytest.mark.rule("published.t9a-paired-weapons")
 def test_a_9th_age_attack_value_in_brackets_reads_the_models_own_and_names_paired_weapons(tmp_path: Path) -> None:
     """``Att 2(3)``: the model's own 2, the 3 its value with Paired Weapons, whose +1 the t9a ruleset adds itself when
