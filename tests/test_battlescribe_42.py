@@ -108,7 +108,8 @@ def _captain(ident: str = "s-cap", entry: str = "el-cap::se-cap", costs: str = "
 
 def _vets(n: int) -> str:
     return _sel("s-vets", "Veteran Squad", "se-vets", 1, "unit",
-                _sel("s-vet", "Veteran", "se-vet", n, "model", profiles=profile("Veteran", "Unit", {**MARINE, "A": "2"})))
+                _sel("s-vet", "Veteran", "se-vet", n, "model",
+                     profiles=profile("Veteran", "Unit", {**MARINE, "A": "2"})))
 
 
 def _roster(path: Path, *units: str, catalogue: str = "cat-army", game: str = "Warhammer 40,000 3rd Edition (test)",

@@ -5,7 +5,8 @@ A condition that counts selections in the unit (an option it comes with, or one 
 ``equalTo`` ...) or asks what the unit's selection is (``instanceOf`` its entry or category) is decided on that
 unit, and its modifier applied or not (session 41; before, every conditional modifier was only noted).  A count in
 the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
-settles it (the unit itself in the roster: at least 1); a percentage, a count of points or forces, another scope
+settles it (the unit itself in the roster: at least 1); a roster's own selections (``battlescribe_pricing``) give
+the force's and the roster's counts exactly (session 42); a percentage, a count of points or forces, another scope
 is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
 A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
 """
@@ -42,8 +43,9 @@ class Node:
         its catalogue."""
         entry = self.entry
         if local_name(entry.tag) in ("selection", "force"):
-            return child_id in ("any", entry.get("type", "any"), entry.get("catalogueId", ""),
-                                *entry.get("entryId", "").split("::")) or any(
+            names = {"any", entry.get("type", "any"), entry.get("catalogueId", ""),
+                     *entry.get("entryId", "").split("::")}
+            return bool(child_id) and child_id in names or any(
                 c.get("entryId") == child_id for c in children(entry, "categories", "category"))
         return child_id in ("any", entry.get("id", ""), entry.get("type", "any")) or any(
             link.get("targetId") == child_id for link in children(entry, "categoryLinks", "categoryLink"))
