@@ -14,6 +14,7 @@ Found wrong (each first written as an xfail(strict=True) test):
   roster holds every selection of its force and of itself;
 - a roster that prices some units and not another, with no catalogue beside it, summed the priced ones without a
   word on the other; a selection naming an entry its catalogue does not hold was priced as nothing;
+- ``catalogue`` gave a roster no total in its title when the roster gives none, though each unit was priced;
 - a 9th Age ``Att 2(3)`` was said as "the bracketed value, with wargear or an option, is not read", with nothing of
   the Paired Weapons whose +1 Attack Value the t9a ruleset adds itself (published.t9a-paired-weapons).
 
@@ -23,7 +24,8 @@ prices a selection without a cost through ``_from_catalogue`` (its catalogue, ga
 from beside the roster by ``_roster_catalogue``), and ``unpriced_note`` says a unit left unpriced;
 ``battlescribe_conditions.Node.matches`` knows a roster selection by its ``entryId`` and categories, ``_scoped`` finds
 the force and the roster among a roster's nodes (their counts exact), ``Node.below`` reads a roster's numbers as
-totals; ``battlescribe._t9a_brackets`` names Paired Weapons for an Attack Value.
+totals; ``battlescribe._t9a_brackets`` names Paired Weapons for an Attack Value; ``commands.catalogue_cmd._total``
+adds up a roster's units when it gives no total and each is priced.
 
 Decisions (docs/data.md, session 42): a roster's own cost wins; a selection without one is priced from its catalogue
 entry, ``number`` times, with the cost modifiers the roster settles (counts in the unit, the force, the roster:
@@ -122,17 +124,24 @@ def _roster(path: Path, *units: str, catalogue: str = "cat-army", game: str = "W
     return path
 
 
-def test_a_roster_without_costs_is_priced_from_its_catalogue_as_the_player_chose(tmp_path: Path) -> None:
+@pytest.mark.xfail(strict=True, reason="the listing's title gives no total for a roster that gives none (session 42)")
+def test_a_roster_without_costs_is_priced_from_its_catalogue_as_the_player_chose(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Seven Marines with their frag grenades and the plasma gun chosen: 7 x 15 + 7 x 1 + 10 = 122 points, where
     the catalogue lists the squad as it comes (five, no plasma gun) at 80; the roster's selections say what was
-    chosen, and the catalogue what each costs."""
+    chosen, and the catalogue what each costs; with the Captain at 50, ``catalogue`` and ``scenario new`` say 172."""
     _army(tmp_path)
     squad = _sel("s-tac", "Tactical Squad", "se-tac", 1, "unit",
                  _marines("s-m", 7) + _sel("s-plasma", "Plasma Gun", "se-plasma", 1, "upgrade"))
-    army = read_battlescribe(_roster(tmp_path / "army.ros", squad))
+    path = _roster(tmp_path / "army.ros", squad, _captain())
+    army = read_battlescribe(path)
     assert army.unit("Tactical Squad").points == 7 * 15 + 7 * 1 + 10
     assert read_battlescribe(tmp_path / "army.cat").unit("Tactical Squad").points == 5 * 15 + 5 * 1
     assert army.unit("Tactical Squad").notes == ()
+    code, out, err = run(["catalogue", str(path)], capsys)
+    assert code == 0 and "2 units, 172 pts (its units added up: the roster gives no total)" in " ".join(out.split())
+    code, out, err = run(["scenario", "new", "--roster", str(path)], capsys)
+    assert code == 0 and "# points: 172 pts: Tactical Squad 122, Captain 50" in out, out
 
 
 def test_without_its_catalogue_beside_a_roster_without_costs_stays_not_in_the_roster(tmp_path: Path) -> None:
