@@ -124,7 +124,6 @@ def _roster(path: Path, *units: str, catalogue: str = "cat-army", game: str = "W
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="the listing's title gives no total for a roster that gives none (session 42)")
 def test_a_roster_without_costs_is_priced_from_its_catalogue_as_the_player_chose(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Seven Marines with their frag grenades and the plasma gun chosen: 7 x 15 + 7 x 1 + 10 = 122 points, where
