@@ -28,7 +28,7 @@ from xml.etree.ElementTree import Element, ParseError
 from . import guards
 from .battlescribe_conditions import Node
 from .battlescribe_modifiers import modified, modified_cost
-from .battlescribe_pricing import POINTS, catalogue_cost, points_costs, roster_nodes
+from .battlescribe_pricing import catalogue_cost, points_costs, roster_nodes
 from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
