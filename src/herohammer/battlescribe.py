@@ -28,6 +28,7 @@ from xml.etree.ElementTree import Element, ParseError
 from . import guards
 from .battlescribe_conditions import Node
 from .battlescribe_modifiers import modified, modified_cost
+from .battlescribe_pricing import catalogue_cost, points_costs, roster_nodes
 from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
@@ -593,6 +594,9 @@ class _Reader:
         self.index = index
         #: Selections read as units of their own (a character chosen inside a squad's selection): not the squad's.
         self.apart: set[int] = set()
+        #: A roster's catalogues (read when a selection has no cost of its own) and its selections as nodes.
+        self._catalogue: tuple[dict[str, Element] | None, str] | None = None
+        self._nodes: dict[int, Node] | None = None
 
     def resolve(self, link: Element) -> Element | None:
         target = link.get("targetId")
@@ -656,21 +660,74 @@ class _Reader:
         """Add a selection's points (its ``pts`` cost) to what ``found`` has: a roster's, for all of its ``number``
         (BattleScribe writes each selection's own; the roster's own is its total), or a catalogue entry's, for one,
         ``times`` over (the number the unit comes with), with its modifiers of the cost that hold for the unit as it
-        comes (``node``; the others noted).  A cost that is not a number leaves the points unsaid, with a note."""
-        for cost in children(selection, "costs", "cost"):
-            if cost.get("name", "").strip().lower() not in POINTS or found.unpriced:
+        comes (``node``; the others noted).  A roster's selection without a cost is priced from its catalogue entry
+        (``_from_catalogue``).  A cost that is not a number leaves the points unsaid, with a note."""
+        costs = points_costs(selection)
+        if not costs and local_name(selection.tag) == "selection" and not found.unpriced:
+            self._from_catalogue(selection, found)
+        for cost in costs:
+            if found.unpriced:
                 continue
             value = cost.get("value", "").strip()
             if node is not None:
                 value, notes = modified_cost(selection, cost, node, self.index)
                 found.notes.extend(notes)
-            if not re.fullmatch(r"-?\d+(\.\d+)?", value):
-                what = "selection" if local_name(selection.tag) == "selection" else "entry"
-                found.notes.append(f"{selection.get('name', '?').strip()} ({what} {selection.get('id', '')}): cost "
-                                   f"{value!r} is not a number: the unit's points are not said")
-                found.unpriced, found.points = True, None
-            else:
-                found.points = (found.points or 0.0) + float(value) * times
+            self._add(selection, value, found, times)
+
+    @staticmethod
+    def _add(selection: Element, value: str, found: _Found, times: int) -> None:
+        if not re.fullmatch(r"-?\d+(\.\d+)?", value):
+            what = "selection" if local_name(selection.tag) == "selection" else "entry"
+            found.notes.append(f"{selection.get('name', '?').strip()} ({what} {selection.get('id', '')}): cost "
+                               f"{value!r} is not a number: the unit's points are not said")
+            found.unpriced, found.points = True, None
+        else:
+            found.points = (found.points or 0.0) + float(value) * times
+
+    def _from_catalogue(self, selection: Element, found: _Found) -> None:
+        """Price a roster's selection that carries no cost from its catalogue entry, for all of its ``number``
+        (``battlescribe_pricing``); without its catalogue beside the roster it adds nothing (``unpriced_note``
+        says so of a unit the roster prices nothing of)."""
+        index, missing = self.catalogue()
+        if index is None:
+            return
+        if self._nodes is None:
+            self._nodes = roster_nodes(self.root, {id(el): _count(el) for el in self.root.iter()
+                                                   if local_name(el.tag) == "selection"})
+        value, notes = catalogue_cost(selection, self._nodes.get(id(selection)), index, missing)
+        found.notes.extend(notes)
+        if value is not None:
+            self._add(selection, value, found, _count(selection))
+        elif notes:
+            found.unpriced, found.points = True, None
+
+    def unpriced_note(self, name: str, found: _Found) -> None:
+        """Say that a roster unit none of whose selections has a cost is not priced, where the roster prices others
+        and its catalogue is not beside it to price this one from (a roster pricing nothing says so as a whole)."""
+        if found.points is None and not found.unpriced and any(points_costs(el) for el in self.root.iter()):
+            found.notes.append(f"{name}: no cost in the roster for the unit or its selections, and "
+                               f"{self.catalogue()[1]}: its points are not said")
+
+    def catalogue(self) -> tuple[dict[str, Element] | None, str]:
+        """Return a roster's catalogues (read once, when a selection has no cost of its own), or None and why."""
+        if self._catalogue is None:
+            self._catalogue = self._roster_catalogue()
+        return self._catalogue
+
+    def _roster_catalogue(self) -> tuple[dict[str, Element] | None, str]:
+        """Read the catalogues a roster's forces name (``catalogueId``) from beside it, with their game systems and
+        the catalogues they link; None and which is missing when one is not there."""
+        p = Path(self.path)
+        roots: list[Element] = []
+        for force in (el for el in self.root.iter() if local_name(el.tag) == "force"):
+            wanted = force.get("catalogueId", "")
+            cat = _beside(p, wanted, ("*.cat", "*.catz")) if wanted else None
+            if cat is None:
+                return None, (f"its catalogue {force.get('catalogueName', '') or wanted or 'not named'!r} "
+                              f"(catalogueId {wanted!r}) is not beside it to price it from")
+            system = _game_system(p, cat)
+            roots += [cat, *([system] if system is not None else []), *_linked_catalogues(p, cat)]
+        return (_index(roots), "") if roots else (None, "the roster names no catalogue (no force)")
 
     def _chars(self, profile: Element, holders: tuple[Element, ...], found: _Found,
                node: Node | None) -> tuple[tuple[str, str], ...]:
@@ -1018,17 +1075,24 @@ def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence
     return out
 
 
+@implements("published.t9a-paired-weapons")
 def _t9a_brackets(chars: dict[str, str]) -> list[str]:
-    """Say each 9th Age characteristic printed with a bracket (``Res 4(5)``) that is read as its first number, as
-    the 40k import says its own (``read_characteristic``); a rate's bracket is a flyer's, its ground rate read
-    (docs/data.md), and not said."""
+    """Say each 9th Age characteristic printed with a bracket (``Res 4(5)``) that is read as its first number, the
+    model's own, as the 40k import says its own (``read_characteristic``); an Attack Value's names Paired Weapons,
+    whose +1 the t9a ruleset adds itself (published.t9a-paired-weapons); a rate's bracket is a flyer's, its ground
+    rate read (docs/data.md), and not said."""
     out = []
     for printed, ours in T9A_MAPPING.items():
         text = chars.get(printed, "").strip()
         if printed not in ("Adv", "Mar") and re.match(r"^\d+\s*\(", text):
             out.append(f"{printed} {text!r} read as {_number(text)} ({ours}{_number(text)}): the bracketed value, "
-                       "with wargear or an option, is not read")
+                       "with wargear or an option, is not read" + (PAIRED_WORDS if printed == "Att" else ""))
     return out
+
+
+#: What a 9th Age ``Att a(b)`` is said with: the bracket is most often Paired Weapons', added by the rules (session 42).
+PAIRED_WORDS = ("; Paired Weapons' +1 Attack Value is added by herohammer itself when the scenario gives the model "
+                "paired weapons [published.t9a-paired-weapons]")
 
 
 def _carried(chars: dict[str, str]) -> bool:
@@ -1088,6 +1152,8 @@ def read_battlescribe(path: str | Path) -> BsFile:
         found = _Found()
         reader.walk(entry, found, _count(entry) if kind == "roster" else 1,
                     node=None if kind == "roster" else reader.tree(entry))
+        if kind == "roster":
+            reader.unpriced_note(name, found)
         units.append(build_unit(name, found, ruleset, roster=kind == "roster", ident=entry.get("id", "")))
         for character in inside:
             own = _Found()
@@ -1100,10 +1166,6 @@ def read_battlescribe(path: str | Path) -> BsFile:
     if kind == "roster":
         reader.add_points(root, total)
     return BsFile(str(p), ROOTS[kind], root.get("name", p.stem), game, tuple(units), total.points)
-
-
-#: The cost types that are a unit's points (BattleScribe's ``pts``; others, such as Power Level, are not shown).
-POINTS = ("pts", "points")
 
 
 def points(value: float) -> str:

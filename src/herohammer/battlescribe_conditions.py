@@ -5,7 +5,8 @@ A condition that counts selections in the unit (an option it comes with, or one 
 ``equalTo`` ...) or asks what the unit's selection is (``instanceOf`` its entry or category) is decided on that
 unit, and its modifier applied or not (session 41; before, every conditional modifier was only noted).  A count in
 the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
-settles it (the unit itself in the roster: at least 1); a percentage, a count of points or forces, another scope
+settles it (the unit itself in the roster: at least 1); a roster's own selections (``battlescribe_pricing``) give
+the force's and the roster's counts exactly (session 42); a percentage, a count of points or forces, another scope
 is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
 A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
 """
@@ -31,19 +32,33 @@ class Node:
     number: int
     parent: Node | None = None
     kids: list[Node] = field(default_factory=list)
+    #: A catalogue entry's number is for each of its parent (five Marines, a grenade each); a roster selection's is
+    #: all of them (BattleScribe writes ten sluggas under ten Boyz): not multiplied by its parent's.
+    each: bool = True
 
     def matches(self, child_id: str) -> bool:
         """Say whether this selection is the entry ``child_id`` or of that category (or ``any`` selection, or any of
-        a kind: ``model``, ``unit``, ``upgrade``)."""
-        return child_id in ("any", self.entry.get("id", ""), self.entry.get("type", "any")) or any(
-            link.get("targetId") == child_id for link in children(self.entry, "categoryLinks", "categoryLink"))
+        a kind: ``model``, ``unit``, ``upgrade``).  A roster's selection names its entry by ``entryId`` (the links
+        to it and the entry, joined by ``::``) and its categories by their ``entryId``; a force its ``entryId`` and
+        its catalogue."""
+        entry = self.entry
+        if local_name(entry.tag) in ("selection", "force"):
+            names = {"any", entry.get("type", "any"), entry.get("catalogueId", ""),
+                     *entry.get("entryId", "").split("::")}
+            return bool(child_id) and child_id in names or any(
+                c.get("entryId") == child_id for c in children(entry, "categories", "category"))
+        return child_id in ("any", entry.get("id", ""), entry.get("type", "any")) or any(
+            link.get("targetId") == child_id for link in children(entry, "categoryLinks", "categoryLink"))
 
     def below(self, direct: bool) -> Iterator[tuple[Node, int]]:
         """Yield each selection under this one with how many of it there are in this one."""
         for kid in self.kids:
+            if local_name(kid.entry.tag) == "force":  # a roster's forces hold its selections: counted through them
+                yield from kid.below(direct)
+                continue
             yield kid, kid.number
             if not direct:
-                yield from ((n, kid.number * k) for n, k in kid.below(False))
+                yield from ((n, kid.number * k if kid.each else k) for n, k in kid.below(False))
 
 
 Verdict = tuple[bool | None, str]
@@ -106,14 +121,19 @@ def _group(group: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
 
 
 def _scoped(node: Node, scope: str) -> Node | str:
-    """Return the selection a condition's scope names, or why it is not one of the unit's."""
+    """Return the selection a condition's scope names, or why it is not one of the unit's.  In a roster (its
+    selections read as nodes up to the ``roster``: ``battlescribe_pricing``) the force and the roster are nodes
+    too, whose every selection the file holds: a count in them is exact."""
     if scope == "self":
         return node
     if scope == "parent":
         return node.parent if node.parent is not None else "force"
     if scope in ("force", "roster"):
-        return scope
-    at: Node | None = node
+        at: Node | None = node
+        while at is not None and local_name(at.entry.tag) != scope:
+            at = at.parent
+        return at if at is not None else scope
+    at = node
     while at is not None:
         if at.entry.get("id") == scope:
             return at

@@ -90,9 +90,13 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _total(data: BsFile) -> str:
-    """Say a roster's total points, and what its units add up to when that is not it (a cost outside any unit)."""
+    """Say a roster's total points, and what its units add up to when that is not it (a cost outside any unit); a
+    roster giving no total whose units are all priced (from its catalogue: session 42) is said added up."""
     if data.points is None:
-        return ""
+        priced = [u.points for u in data.units if u.points is not None]
+        if data.kind != "roster" or not priced or len(priced) < len(data.units):
+            return ""
+        return f", {points(sum(priced))} pts (its units added up: the roster gives no total)"
     units = sum(u.points or 0.0 for u in data.units)
     return f", {points(data.points)} pts" + ("" if units == data.points else f" (its units add up to {points(units)})")
 
