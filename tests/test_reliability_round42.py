@@ -88,7 +88,6 @@ def _flee_past_the_hero(hero_y: float) -> Game:
     return Game(state_from_data(t9a_scenario(phase="charge", joined=False, hero_at=(36, hero_y), enemy_y=21.0)))
 
 
-@pytest.mark.xfail(strict=True, reason="round 42, bug 2: a Failed Charge move ends on, or passes through, a model")
 @pytest.mark.rule("published.t9a-failed-charge", "published.t9a-move", "published.bases-apart")
 @pytest.mark.parametrize("hero_y", [16.3, 17.5])
 def test_a_failed_charge_move_stops_before_a_unit_in_its_way(hero_y: float) -> None:
