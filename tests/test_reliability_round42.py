@@ -20,6 +20,15 @@ Found wrong (each first an xfail(strict=True) test here, shortest sequence):
 
 Fixed: 1. ``records._dice`` refuses a record's seed longer than the largest (2**64-1, ``guards.MAX_SEED``) or larger
    than it, naming ``played.seed`` (the value quoted cut short).
+2. ``ChargeRules._cut_short`` (t9a_charges.py; was ``_flown_short``, for a Flying charge alone): a Failed Charge
+   move on the ground stops short where its way is last clear (published.t9a-move), the event saying how far it went
+   and what stood in its way.  Decision amended: published.t9a-failed-charge.  Book entry:
+   t9a-a-failed-charge-move-stops-before-a-unit-in-its-way.
+
+Considered and left: an IllegalActionError's message begins "illegal action:", so a record's illegal step reads
+"illegal action: FILE: played.actions[1] (step 2): illegal at this point of the game: ..." (the file named, not
+first); a record whose edited faces or dropped no-op step still reach the state saved beside it replays (the record
+is consistent with its dice and its end: nothing tells it from a game so played).
 """
 
 from __future__ import annotations
