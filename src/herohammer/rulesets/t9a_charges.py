@@ -567,8 +567,7 @@ class ChargeRules(JoinRules):
         On the ground no model passes through another unit or Impassable Terrain, nor ends on a model
         (published.t9a-move): the move stops where its way is last clear (until round 42 it went the whole way and
         ended on, or walked through, a unit behind the one that fled).  A Flying one passes over them, never ends on
-        them, and keeps Unit Spacing where it ends (published.t9a-fly).  Looked for only past the first try, which
-        a move in the open passes."""
+        them, and keeps Unit Spacing where it ends (published.t9a-fly).  A move in the open is measured once."""
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
