@@ -182,8 +182,10 @@ def _dice(played: Mapping[str, Any], rolls: list[list[list[int]]] | None, name: 
     if "seed" in played:
         seed = played["seed"]
         text = str(seed) if isinstance(seed, (str, int)) and not isinstance(seed, bool) else ""
-        if not (text.isascii() and text.isdigit()):
-            raise ScenarioError(name, f"{field}.seed", f"expected a whole number, got {seed!r}")
+        # as long as the largest seed at most: thousands of digits are refused here, not by Python's int()
+        if not (text.isascii() and text.isdigit()) or len(text) > len(str(guards.MAX_SEED)) \
+                or int(text) > guards.MAX_SEED:
+            raise ScenarioError(name, f"{field}.seed", f"expected a whole number from 0 to 2**64-1, got {_short(seed)}")
         return SeededDice(int(text))
     if "dice" in played:
         faces = played["dice"]
@@ -206,6 +208,12 @@ def _rolls(value: Any, steps: int, name: str, field: str) -> list[list[list[int]
                                                  for faces in step):
             raise ScenarioError(name, f"{field}[{i}]", "expected a list of rolls, each a list of faces from 1 to 6")
     return value
+
+
+def _short(value: Any) -> str:
+    """A value as a message quotes it, cut short past 40 characters."""
+    said = repr(value)
+    return said if len(said) <= 40 else f"{said[:37]}..."
 
 
 def _face(value: Any) -> bool:

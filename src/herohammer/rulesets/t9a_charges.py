@@ -36,7 +36,7 @@ from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contac
                         WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import (charged_with, COVER, stand_and_shoot_at_unit, stand_and_shoot_volley,
                                   stands_and_shoots_unasked, takes_stand_and_shoot, Volley)
-from .t9a_discipline import GENERAL_RULE_ID, shaken_refusal, BATTLE_STANDARD, discipline_test
+from .t9a_discipline import GENERAL_RULE_ID, MARCH_RULE, shaken_refusal, BATTLE_STANDARD, discipline_test
 from .t9a_joins import FLY_RULE, JoinRules
 
 if TYPE_CHECKING:
@@ -562,20 +562,28 @@ class ChargeRules(JoinRules):
         return rates[0] if rates is not None else None
 
     @staticmethod
-    @implements(FLY_RULE, FAILED_CHARGE)
-    def _flown_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float) -> float:
-        """Return how far a Flying Failed Charge move goes along (ux, uy): ``step``, or less where its end would stand
-        on a model of another unit or in Impassable Terrain (a Flying Movement passes over them, never ends on them)."""
+    @implements(FLY_RULE, FAILED_CHARGE, MARCH_RULE)
+    def _cut_short(state: GameState, unit: Unit, out: bool, ux: float, uy: float, step: float,
+                   fly: bool) -> tuple[float, str | None]:
+        """Return how far a Failed Charge move goes along (ux, uy), and what stopped it short (None: nothing).
+
+        On the ground no model passes through another unit or Impassable Terrain, nor ends on a model
+        (published.t9a-move): the move stops where its way is last clear (until round 42 it went the whole way and
+        ended on, or walked through, a unit behind the one that fled).  A Flying one passes over them, never ends on
+        them, and keeps Unit Spacing where it ends (published.t9a-fly).  A move in the open is measured once."""
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
+        first: str | None = None
         while step > 0:
             ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
-            if not path_problem(state, ends, own, True) and not spacing_problem(state, ends, own):
-                return step  # back to its last legal place, Unit Spacing kept (published.t9a-fly)
+            problem = path_problem(state, ends, own, fly) or (spacing_problem(state, ends, own) if fly else None)
+            if problem is None:
+                return step, first  # back to its last legal place
+            first = first or problem
             step = max(0.0, step - 0.1)
-        return 0.0
+        return 0.0, first
 
     @staticmethod
     @implements("t9a.charge-out.own-rate", FLY_RULE, "t9a.leave.move")
@@ -805,14 +813,20 @@ class ChargeRules(JoinRules):
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
-        if action.fly and length > 0:  # flown over what stands in the way, it may not end on it: it stops short
-            step = self._flown_short(state, unit, out, dx / length, dy / length, step)
+        blocked = None  # what its way meets, where it stops short (published.t9a-move; flown: published.t9a-fly)
+        if length > 0:
+            step, blocked = self._cut_short(state, unit, out, dx / length, dy / length, step, bool(action.fly))
+        moves = f"moves {roll.failed_move}\""
+        if blocked is not None:
+            moves += f" but stops short after {step:.2f}\" ({blocked})"
+            if not action.fly:
+                rules.append(MARCH_RULE)
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = shift_unit(state, unit, dx, dy)
             new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out))
-            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and moves "
-                                        f"{roll.failed_move}\"{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and {moves}"
+                                        f"{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
         end = Placed(model.base, to, model.facing)
         rest = placed_all(state, host, skip=model.name)
@@ -821,9 +835,8 @@ class ChargeRules(JoinRules):
             rules.append(FAILED_CHARGE)  # what it tells of Shaken (NOT_SHAKEN)
             new = detach(state, unit, to)
             new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
-            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), moves "
-                                        f"{roll.failed_move}\" and leaves {host.id}{NOT_SHAKEN}", rules, dice, start,
-                                        FAILED_LEFT, skip)]
+            return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), {moves} and "
+                                        f"leaves {host.id}{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
         new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))

@@ -1,0 +1,123 @@
+"""Exact odds under random play: at random points of random games, ``odds_of_action`` agrees with the dice.
+
+The odds tests check chosen positions; a bot or a digital table asks for the odds of whatever action stands next in
+whatever state play has reached (reliability round 42).  From every bundled example a seeded bot plays to a random
+point, then takes an action that rolls (a shot, a power, a fight, a charge, an assault, a rally...), and:
+
+- every outcome of seeded ``Game.apply`` runs of that action is one the exact answer gives a chance, and their counts
+  fit its probabilities (a chi-square bound generous enough never to fail by chance: mean + 6 standard deviations);
+- where the chance tree is small, the exact answer equals brute force (``enumerate_outcomes(fine=True)``: every die a
+  branch, each played through ``Game.apply``), by exact equality of fractions;
+- the Monte Carlo path of ``odds_of_action`` (the tree given too small a budget) finds no outcome the exact path
+  rules out, and its frequencies lie near the exact probabilities.
+
+The default profile is a few seconds; ``HEROHAMMER_FUZZ=long`` plays many more games (``HEROHAMMER_FUZZ_SEED`` picks
+the first seed).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from herohammer.action_odds import action_odds, summarise
+from herohammer.actions import Action
+from herohammer.dice import Dice, SeededDice, enumerate_outcomes
+from herohammer.errors import EnumerationTooLarge
+from herohammer.game import Game
+from herohammer.scenario import load_scenario
+from herohammer.state import GameState
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted([*(ROOT / "examples").glob("*.yaml"), *(ROOT / "src" / "herohammer" / "examples").glob("*.yaml")])
+LONG = os.environ.get("HEROHAMMER_FUZZ") == "long"
+FIRST = int(os.environ.get("HEROHAMMER_FUZZ_SEED", "0"))
+SEEDS = range(FIRST, FIRST + (40 if LONG else 1))
+#: Seeded applies per action, and the budgets: the exact answer's, brute force's (every die a branch).
+RUNS, EXACT_BUDGET, BRUTE_BUDGET = (2000, 20_000, 5_000) if LONG else (300, 400, 300)
+#: Actions that only place or end something: their odds are those of the rolls they may not make.
+QUIET = ("end_phase", "move", "join", "leave")
+
+
+def _random_point(path: Path, seed: int) -> tuple[GameState, Action] | None:
+    """Play a seeded bot from ``path`` to a random step, then on to the first where an action that rolls is legal;
+    return the state and one such action (None if the battle ends first)."""
+    rng = random.Random(seed * 1009 + sum(path.name.encode()))
+    g = Game(load_scenario(path), SeededDice(seed))
+    stop = rng.randrange(0, 40)
+    for step in range(stop + 60):
+        legal = g.legal_actions()
+        rolling = [a for a in legal if a.do not in QUIET]
+        if step >= stop and rolling:
+            return g.state, rng.choice(rolling)
+        if not legal:
+            return None
+        busy = [a for a in legal if a.do != "end_phase"]
+        g.apply(rng.choice(busy) if busy and rng.random() < 0.7 else rng.choice(legal),
+                dice=SeededDice(rng.randrange(2**32)))
+    return None
+
+
+def _applied(state: GameState, action: Action, dice: Dice) -> Any:
+    """The summary of one ``Game.apply`` of ``action`` from ``state`` with ``dice``, as ``odds_of_action`` reads it."""
+    g = Game(state, dice)
+    events = g.apply(action, dice=dice)
+    return summarise(state, (g.state, events))
+
+
+def _chi_square_fits(counts: Counter[Any], exact: dict[Any, Fraction], runs: int) -> tuple[bool, float, int]:
+    """Pearson's chi-square of ``counts`` against ``exact`` (cells expecting under 5 pooled), and whether it lies
+    within the degrees of freedom plus 6 of its standard deviations (and 10): far past any chance failure."""
+    chi, cells, pooled_expected, pooled_seen = 0.0, 0, 0.0, 0
+    for outcome, p in exact.items():
+        expected = float(p) * runs
+        if expected < 5:
+            pooled_expected, pooled_seen = pooled_expected + expected, pooled_seen + counts[outcome]
+            continue
+        chi, cells = chi + (counts[outcome] - expected) ** 2 / expected, cells + 1
+    if pooled_expected > 0:
+        chi, cells = chi + (pooled_seen - pooled_expected) ** 2 / max(pooled_expected, 1.0), cells + 1
+    df = max(cells - 1, 1)
+    return chi <= df + 6 * math.sqrt(2 * df) + 10, chi, df
+
+
+@pytest.mark.rule("published.game-length")
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_exact_odds_agree_with_the_dice_at_random_points_of_random_games(path: Path, seed: int) -> None:
+    point = _random_point(path, seed)
+    if point is None:
+        pytest.skip("the battle ended before an action that rolls was legal")
+    state, action = point
+    answer = action_odds(state, action, max_runs=EXACT_BUDGET, runs=1)  # past the budget: one sampled run, skipped
+    if not answer.exact:
+        pytest.skip(f"{action.to_json()}: the chance tree is over {EXACT_BUDGET:,} runs")
+    exact = dict(answer.weights)
+    assert sum(exact.values()) == 1
+    rng = random.Random(seed)
+    counts = Counter(_applied(state, action, SeededDice(rng.randrange(2**32))) for _ in range(RUNS))
+    unknown = [o for o in counts if o not in exact]
+    assert not unknown, (action.to_json(), unknown[:2])
+    fits, chi, df = _chi_square_fits(counts, exact, RUNS)
+    assert fits, (action.to_json(), chi, df)
+    try:
+        brute = enumerate_outcomes(lambda dice: _applied(state, action, dice), BRUTE_BUDGET, fine=True)
+    except EnumerationTooLarge:
+        brute = None
+    if brute is not None:
+        assert dict(brute) == exact, action.to_json()
+    sampled = action_odds(state, action, max_runs=1, runs=RUNS, seed=seed)
+    if sampled.exact:  # a tree of one run: the two paths are the same
+        assert dict(sampled.weights) == exact
+        return
+    for outcome, share in sampled.weights:
+        assert outcome in exact, (action.to_json(), outcome)
+        p = float(exact[outcome])  # within 6 standard deviations of a binomial share, and a run's worth
+        assert abs(float(share) - p) <= 6 * math.sqrt(p * (1 - p) / RUNS) + 1 / RUNS, (action.to_json(), outcome)
