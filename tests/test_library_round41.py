@@ -100,10 +100,11 @@ def test_a_logged_roll_reads_back_to_its_value_whoever_rolled_it(seed: int) -> N
 
 # == no module but game.py reads a Game's private state =========================================================
 def _private_reads(tree: ast.AST) -> list[str]:
-    """The ``._history``/``._judged``/``._legal`` attributes a module reads, and every ``getattr`` of a request."""
+    """The ``._history``/``._judged``/``._legal``/``._log`` attributes a module reads, and every ``getattr`` of a
+    request."""
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("_history", "_judged", "_legal"):
+        if isinstance(node, ast.Attribute) and node.attr in ("_history", "_judged", "_legal", "_log"):
             found.append(f"line {node.lineno}: .{node.attr}")
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
                 and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "request"):
@@ -291,7 +292,7 @@ def test_a_judge_running_out_of_dice_is_told_by_an_exported_type_and_nothing_hap
     judge = ScriptedDice([3])
     with pytest.raises(DiceRanOut, match=r"ran out at roll #1 \(psychic test \(Ld 10\), 2D6\)"):
         game.apply(smite, judge)  # the 2D6 psychic test, one face in hand
-    assert game.actions == () and game.log == [] and judge.remaining == 1 and judge.log == []
+    assert game.actions == () and game.log == () and judge.remaining == 1 and judge.log == []
     assert issubclass(DiceRanOut, HerohammerError)
 
 
