@@ -10,6 +10,7 @@ length, not its square.  ``simulate`` and ``sweep`` given odd options (tests at 
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from _bots import random_walk
+from _cli import result_of, run
 from herohammer import (ACTION_TYPES, Action, Dice, Game, IllegalActionError, ScriptedDice, SeededDice, is_action,
                         parse_action)
 from herohammer.actions import ACTION_KINDS
@@ -187,3 +189,66 @@ def test_steps_work_grows_with_the_games_length_not_its_square() -> None:
         game.undo()
     half = _lines_run_in_game_py(game.steps)
     assert whole < 2.5 * half and whole < 10 * 80, (whole, half)
+
+
+# == simulate and sweep given odd options, on every bundled example ===============================================
+SCENARIOS = sorted(EX.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_one_run_of_every_example_is_said_as_one_run(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--runs 1 --quiet --json``: the answer on stdout, and a switch to Monte Carlo said for one run ("the 1 run as a
+    Monte Carlo game", not "the 1 runs as Monte Carlo games") on stderr."""
+    code, out, err = run(["simulate", str(path), "--runs", "1", "--seed", "3", "--quiet", "--json"], capsys)
+    assert code == 0, err
+    result = result_of(out)
+    assert result["runs"] == 1 and all(row["count"] in (0, 1) for row in result["outcomes"])
+    assert "1 runs" not in err and "Traceback" not in err
+    if result["method"] == "engine" and result.get("too_large"):
+        assert err.endswith("playing the 1 run as a Monte Carlo game instead\n"), err
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["sweep", "--vary", "turn=1,2"]], ids=["simulate", "sweep"])
+@pytest.mark.parametrize("option, value, said", [
+    ("--runs", "0", "--runs must be from 1 to 1000000000, got 0"),
+    ("--runs", "-3", "--runs must be from 1 to 1000000000, got -3"),
+    ("--runs", "1e10", "--runs must be from 1 to 1000000000, got 1e10"),
+    ("--runs", "99999999999999999999999", "--runs must be from 1 to 1000000000"),
+    ("--runs", "1.5", "--runs must be a whole number, got '1.5'"),
+    ("--runs", "nan", "--runs must be a whole number, got 'nan'"),
+    ("--seed", "-1", "--seed must be from 0 to 18446744073709551615, got -1"),
+    ("--seed", "2" * 30, "--seed must be from 0 to 18446744073709551615"),
+    ("--seed", "seven", "--seed must be a whole number, got 'seven'"),
+    ("--seed", "", "--seed must be a whole number, got ''"),
+    ("--workers", "0", "--workers must be a whole number from 1 to 1024 or auto"),
+])
+@pytest.mark.parametrize("shape", [[], ["--json"], ["--quiet"], ["--csv", "--quiet"]], ids=["table", "json", "quiet", "csv"])
+def test_an_odd_option_is_one_line_naming_it_whatever_the_output(command: list[str], option: str, value: str, said: str,
+                                                                 shape: list[str],
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run([command[0], str(EX / "40k3_librarian_psychic.yaml"), *command[1:], "--runs", "5", option,
+                          value, *shape], capsys)
+    assert code == 2, (out, err)
+    if "--json" in shape:  # under --json an error is JSON too, on stdout
+        assert said in json.loads(out)["error"] and err == "", (out, err)
+    else:
+        assert out == "" and said in err and len(err.strip().splitlines()) == 1, (out, err)
+
+
+def test_sweeps_header_says_one_run_and_a_field_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["sweep", str(EX / "40k3_librarian_psychic.yaml"), "--vary", "turn=1,2", "--vary",
+                          "sides.marines[1].models[0].profile.Ld=8,9", "--runs", "1", "--seed", "2"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "2 variants x 1 run = 4 runs" not in out  # four variants: two values of each
+    assert "4 variants x 1 run = 4 runs, seed 2" in " ".join(lines[:2])
+    assert "  vary turn" in lines and "  vary profile.Ld: sides.marines[1].models[0].profile.Ld" in lines
+    assert "the 1 run as a Monte Carlo game instead" in out and "1 runs" not in out
+
+
+def test_a_compiled_simulation_of_one_outcome_says_one_distinct_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["simulate", str(EX / "40k3_lone_captain_target.yaml"), "--runs", "10", "--seed", "1",
+                          "--quiet"], capsys)
+    assert code == 0, err
+    said = " ".join(out.split())
+    assert "to enumerate 1 distinct outcome with exact odds" in said, said
