@@ -97,7 +97,7 @@ def assert_illegal(g: Game, action: dict[str, Any], rule: str) -> IllegalActionE
     ruling = g.check(action)
     assert not ruling.legal, ruling.reason
     assert rule in ruling.rules, ruling
-    before, log = g.state, list(g.log)
+    before, log = g.state, g.log
     with pytest.raises(IllegalActionError) as info:
         g.apply(action)
     assert rule in info.value.rules

@@ -61,7 +61,7 @@ def check_invariants(g: Game) -> None:
 
 def replay_same(g: Game, action: object, seed: int, after: GameState) -> None:
     """Undo, re-apply with the same dice, and round-trip the state through save/load."""
-    log = list(g.log)
+    log = g.log
     g.undo()
     g.apply(action, dice=SeededDice(seed))  # type: ignore[arg-type]
     assert g.state == after and g.log == log

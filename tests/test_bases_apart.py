@@ -83,6 +83,6 @@ def test_a_placement_decided_by_dice_is_checked_when_resolved(ruleset: str) -> N
     assert game.check(onto).legal  # where it ends is known only once the dice are rolled
     with pytest.raises(IllegalActionError, match="bases may not overlap"):
         game.apply(onto)
-    assert game.state is before and game.log == []
+    assert game.state is before and game.log == ()
     game.apply({"do": "move", "unit": unit, "to": [[here[0], here[1] + 0.5]]})
     assert game.state is not before

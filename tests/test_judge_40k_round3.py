@@ -335,7 +335,7 @@ def test_a_fight_undone_gives_the_captain_back_his_wounds_and_a_new_fight_reads_
     applied again from it with other dice comes out as the same fight on a fresh game with those dice: nothing the
     first fight worked out (the per-state memo of a fight's steps) leaks into the second."""
     g = melee(ruleset)
-    before, log = g.state, list(g.log)
+    before, log = g.state, g.log
     fight = {"do": "fight", "unit": "tac"}
     g.apply(fight, dice=ScriptedDice([6] * 60))
     assert g.state != before

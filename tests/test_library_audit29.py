@@ -309,7 +309,7 @@ def test_an_apply_whose_scripted_dice_ran_out_takes_no_face_and_logs_no_roll() -
     before = game.state
     with pytest.raises(HerohammerError, match="scripted dice ran out at roll #2"):
         game.apply(SMITE)
-    assert game.state is before and game.log == []
+    assert game.state is before and game.log == ()
     assert dice.log == [] and dice.unused == (3, 4)  # the psychic test's 3 and 4 are the judge's still
     game.apply({"do": "end_phase"})  # and the game goes on from there, the faces unspent
     assert dice.unused == (3, 4)

@@ -100,10 +100,11 @@ def test_a_logged_roll_reads_back_to_its_value_whoever_rolled_it(seed: int) -> N
 
 # == no module but game.py reads a Game's private state =========================================================
 def _private_reads(tree: ast.AST) -> list[str]:
-    """The ``._history``/``._judged``/``._legal`` attributes a module reads, and every ``getattr`` of a request."""
+    """The ``._history``/``._judged``/``._legal``/``._log`` attributes a module reads, and every ``getattr`` of a
+    request."""
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("_history", "_judged", "_legal"):
+        if isinstance(node, ast.Attribute) and node.attr in ("_history", "_judged", "_legal", "_log"):
             found.append(f"line {node.lineno}: .{node.attr}")
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
                 and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "request"):
@@ -177,7 +178,7 @@ def test_sweep_piped_says_the_switch_under_its_header_and_before_the_table() -> 
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("examples/40k3_librarian_psychic.yaml: 2 variants x 60 runs")
-    assert lines[1] == "  vary phase: phase"
+    assert lines[1] == "  vary phase"  # a top-level field named once (session 42; was "vary phase: phase")
     assert lines[2].startswith("note: variant 0 (phase=movement): no exact odds: exact enumeration would take about ")
     assert lines[2].endswith("; playing the 60 runs as Monte Carlo games instead")
     assert lines[3].startswith("┏")
@@ -291,7 +292,7 @@ def test_a_judge_running_out_of_dice_is_told_by_an_exported_type_and_nothing_hap
     judge = ScriptedDice([3])
     with pytest.raises(DiceRanOut, match=r"ran out at roll #1 \(psychic test \(Ld 10\), 2D6\)"):
         game.apply(smite, judge)  # the 2D6 psychic test, one face in hand
-    assert game.actions == () and game.log == [] and judge.remaining == 1 and judge.log == []
+    assert game.actions == () and game.log == () and judge.remaining == 1 and judge.log == []
     assert issubclass(DiceRanOut, HerohammerError)
 
 

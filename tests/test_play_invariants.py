@@ -59,7 +59,7 @@ def offered_rightly(g: Game) -> None:
 
 def refusals_change_nothing(g: Game) -> None:
     """A candidate ``check`` refuses is refused by ``apply`` alike, and the state and log stay as they were."""
-    before, log = g.state, list(g.log)
+    before, log = g.state, g.log
     for action in g.ruleset.candidate_actions(before):
         if not g.check(action).legal:
             with pytest.raises(IllegalActionError):

@@ -31,7 +31,7 @@ def test_each_offered_action_applies_and_its_json_reads_back_the_same(path: Path
     for _ in range(STEPS):
         legal = game.legal_actions()
         assert legal, "end_phase at least is always offered"
-        before, log_before = game.state, list(game.log)
+        before, log_before = game.state, game.log
         for action in legal:
             sent = json.loads(json.dumps(action.to_json()))  # what a bot reads and sends back
             game.apply(sent, dice=SeededDice(rng.randrange(2**32)))  # an offered action is never refused

@@ -155,7 +155,7 @@ def test_the_library_refuses_bad_and_illegal_actions_leaving_the_state_as_it_was
             game.apply(action)
         message = str(caught.value)
         assert words in message and "--action" not in message, message  # the CLI's option, not the library's
-        assert game.state is start and hash(game.state) == fingerprint and game.log == []
+        assert game.state is start and hash(game.state) == fingerprint and game.log == ()
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         game.undo()
     assert game.state is start and hash(game.state) == fingerprint

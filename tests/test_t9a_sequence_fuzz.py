@@ -66,7 +66,7 @@ def test_random_legal_sequences_keep_the_9th_age_invariants(path: Path, data: st
         seed = data.draw(st.integers(0, 2**16), label="dice seed")
         before = g.state
         g.apply(action, dice=SeededDice(seed))
-        after, log = g.state, list(g.log)
+        after, log = g.state, g.log
         check_invariants(g)
         g.undo()
         assert g.state == before

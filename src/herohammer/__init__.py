@@ -21,7 +21,8 @@ __version__ = "0.1.0"
 #: (``action_odds`` is exported as ``odds_of_action``).
 _PUBLIC = {
     "Game": "game", "Step": "game", "load_scenario": "scenario", "state_from_data": "scenario", "save_scenario": "scenario",
-    "GameState": "state", "parse_action": "actions", "Action": "actions", "Ruling": "rulings", "Event": "rulings",
+    "GameState": "state", "parse_action": "actions", "Action": "actions",
+    "ACTION_TYPES": "actions", "is_action": "actions", "Ruling": "rulings", "Event": "rulings",
     "get_ruleset": "rulesets", "RULESETS": "rulesets", "Ruleset": "rulesets",
     "SeededDice": "dice", "ScriptedDice": "dice", "Dice": "dice", "Reroll": "dice", "enumerate_outcomes": "dice",
     "Distribution": "distribution", "Profile": "profiles", "parse_amount": "notation", "DiceAmount": "notation",
@@ -33,7 +34,7 @@ _PUBLIC = {
 #: Written out (``_PUBLIC``'s names; a test holds them equal): type checkers read ``__all__`` only as a literal.
 __all__ = [
     "__version__", "Game", "Step", "load_scenario", "state_from_data", "save_scenario", "GameState", "parse_action",
-    "Action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
+    "Action", "ACTION_TYPES", "is_action", "Ruling", "Event", "get_ruleset", "RULESETS", "Ruleset", "SeededDice", "ScriptedDice", "Dice",
     "Reroll", "enumerate_outcomes", "Distribution", "Profile", "parse_amount", "DiceAmount",
     "parse_roll_needed", "ActionOdds", "odds_of_action", "Outcome", "Estimate", "DiceRanOut", "simulate_file", "read_battlescribe", "HerohammerError",
     "ScenarioError", "IllegalActionError", "OutOfRangeError",
@@ -43,7 +44,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from .action_odds import (
         ActionOdds as ActionOdds, Estimate as Estimate, Outcome as Outcome, odds_of_action as odds_of_action,
     )
-    from .actions import Action as Action, parse_action as parse_action
+    from .actions import (
+        ACTION_TYPES as ACTION_TYPES, Action as Action, is_action as is_action, parse_action as parse_action,
+    )
     from .battlescribe import read_battlescribe as read_battlescribe
     from .dice import (
         Dice as Dice, Reroll as Reroll, ScriptedDice as ScriptedDice, SeededDice as SeededDice,

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from itertools import chain
 from math import copysign, prod
-from typing import Annotated, Any, Literal, Self, Union, get_args
+from typing import Annotated, Any, Literal, Self, TypeGuard, Union, get_args
 
 import yaml
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError,
@@ -365,6 +365,15 @@ _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 #: The classes an ``Action`` may be (for callers handed objects of unknown type), read from the union itself
 #: so that a new action kind cannot be left out.
 ACTION_TYPES: tuple[type[_Action], ...] = get_args(_ActionUnion)
+
+
+def is_action(value: object) -> TypeGuard[Action]:
+    """Whether ``value`` is an action object (an instance of one of ``ACTION_TYPES``), for a caller handed values of
+    unknown type: ``isinstance(value, Action)`` raises ``TypeError``, ``Action`` being the union pydantic reads by
+    ``do``, not a class.  A type checker narrows ``value`` to ``Action``; text or a mapping is not an action object
+    (``parse_action`` reads it)."""
+    return isinstance(value, ACTION_TYPES)
+
 _ACTION_CLASSES: tuple[type[_Action], ...] = ACTION_TYPES
 #: Every action's ``do``, in the union's order: read from the classes, so an unknown kind's message names them all.
 ACTION_KINDS: tuple[str, ...] = tuple(get_args(t.model_fields["do"].annotation)[0] for t in ACTION_TYPES)

@@ -54,7 +54,9 @@ class Game:
                                      "a GameState (use Game.load(path) or Game.from_data(data))")
         self.ruleset: Ruleset = get_ruleset(state.ruleset)
         self.dice: Dice = _dice(dice, "Game") if dice is not None else SeededDice(None)
-        self.log: list[Event] = []
+        #: The events so far, appended to by ``apply`` and cut back by ``undo``; handed out as a tuple (``log``).
+        self._log: list[Event] = []
+        self._log_view: tuple[Event, ...] | None = None  # ``log``'s tuple, kept until the log changes
         #: Per applied action: the state before it, the event log's length, the dice it rolled with and their
         #: log's length (so that undo takes back its rolls too: a search applying and undoing keeps no records),
         #: and the action itself (``actions``, the game's record).
@@ -109,6 +111,18 @@ class Game:
 
     # -- the record -----------------------------------------------------------------
     @property
+    def log(self) -> tuple[Event, ...]:
+        """The events of the actions applied, in order (``undo`` takes back the last action's).
+
+        A tuple: a caller cannot append to it or clear it behind the game's back, which would break ``undo`` and
+        the record.  Built on the first read after the log changes, so ``apply`` costs no more for it.
+        """
+        view = self._log_view
+        if view is None:
+            view = self._log_view = tuple(self._log)
+        return view
+
+    @property
     def actions(self) -> tuple[Action, ...]:
         """The actions applied, in order (``undo`` takes back the last; ``copy`` keeps them)."""
         return tuple(entry[4] for entry in self._history)
@@ -121,11 +135,13 @@ class Game:
         the next step with the same dice began (or the log's end): rolls those dice made outside the game in
         between (a caller rolling them by hand) count as the step's.
         """
-        history = self._history
         out = []
-        for i, (before, _, roller, rolled, act) in enumerate(history):
-            end = next((later[3] for later in history[i + 1:] if later[2] is roller), len(roller.log))
+        ends: dict[int, int] = {}  # per dice (by id: the history keeps them alive), where the next step's rolls began
+        for before, _, roller, rolled, act in reversed(self._history):  # from the last: one pass
+            end = ends.get(id(roller), len(roller.log))
+            ends[id(roller)] = rolled
             out.append(Step(before, act, roller, tuple(roller.log[rolled:end])))
+        out.reverse()
         return tuple(out)
 
     def record(self) -> dict[str, Any]:
@@ -187,9 +203,10 @@ class Game:
             except BaseException:  # a judge's dice ran out midway, or Ctrl-C: nothing of the action happened
                 roller.take_back(rolled)
                 raise
-        self._history.append((self.state, len(self.log), roller, rolled, act))
+        self._history.append((self.state, len(self._log), roller, rolled, act))
         self.state = new_state
-        self.log.extend(events)
+        self._log.extend(events)
+        self._log_view = None
         return events
 
     def _judge(self, action: Action) -> Judgement:
@@ -216,7 +233,8 @@ class Game:
         if not self._history:
             raise IllegalActionError("nothing to undo")
         self.state, length, roller, rolled, _ = self._history.pop()
-        del self.log[length:]
+        del self._log[length:]
+        self._log_view = None
         del roller.log[rolled:]
 
     def copy(self) -> Game:
@@ -229,14 +247,14 @@ class Game:
         """
         dice = self.dice.branch()
         other = Game(self.state, dice)
-        other.log = list(self.log)
+        other._log = list(self._log)
         other._history = [(state, length, dice if roller is self.dice else roller, rolled, act)
                           for state, length, roller, rolled, act in self._history]
         other._judged = dict(self._judged)
         return other
 
     def __iter__(self) -> Iterator[Event]:
-        return iter(self.log)
+        return iter(self.log)  # the tuple: applying while iterating does not change what is iterated
 
 
 def _dice(dice: Any, where: str) -> Dice:

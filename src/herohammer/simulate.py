@@ -820,7 +820,8 @@ def _checked_arguments(data: Any, runs: Any, seed: Any, plan: Any, method: Any,
 
 def monte_carlo_notice(reason: str, runs: int) -> str:
     """Say in one line why a simulation has no exact column and what it plays instead."""
-    return f"no exact odds: {reason}; playing the {runs:,} runs as Monte Carlo games instead"
+    played = "the 1 run as a Monte Carlo game" if runs == 1 else f"the {runs:,} runs as Monte Carlo games"
+    return f"no exact odds: {reason}; playing {played} instead"
 
 
 def _check_engine_runs(runs: int, why: str) -> None:

@@ -298,7 +298,7 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
     on = f" on {result.workers} processes" if result.workers and result.workers > 1 else ""
     if m["method"] == "compiled":
         how = (f"method: compiled - the rules code ran {m['rules_code_runs']:,} times to enumerate "
-               f"{m['exact_outcomes']:,} distinct outcomes with exact odds ({t.get('compile_seconds', 0):.2f} s"
+               f"{m['exact_outcomes']:,} distinct outcome{'s' * (m['exact_outcomes'] != 1)} with exact odds ({t.get('compile_seconds', 0):.2f} s"
                f"{', in one process: --workers shares out the draws only' if result.workers else ''}), "
                f"then numpy drew the {result.runs:,} runs from them{on} ({t.get('sample_seconds', 0):.3f} s)")
     else:
@@ -531,7 +531,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
     if not (args.json or args.csv):  # the header first: a sweep may take minutes
         console.print(header)
         for path, _ in varies:
-            console.print(Text(f"  vary {_short(path)}: {path}"))
+            console.print(Text(f"  vary {_short(path)}" + (f": {path}" if _short(path) != path else "")))
     if args.outcome:  # a typo is said before the first variant runs, not after the last
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",

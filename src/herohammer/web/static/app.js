@@ -54,6 +54,7 @@ function say(text, kind) {
   box.textContent = text;
   box.dataset.kind = kind || "error";
   box.hidden = !text;
+  delete box.dataset.job;
 }
 
 // An answer that went through ends an earlier error: an old refusal left up would read as this answer's.
@@ -510,8 +511,15 @@ function tableChanged() {
   $("simulation").replaceChildren();
 }
 
+// What a job's end said ("cancelled") is of that job: the next job's progress and answer are not shown beside it.
+function sayJobEnded(text, kind) {
+  say(text, kind);
+  $("message").dataset.job = "ended";
+}
+
 async function followJob(job, render) {
   ui.job = job.id;
+  if ($("message").dataset.job) say("");
   $("progress").hidden = false;
   const bar = $("progress-bar");
   while (ui.job === job.id) {
@@ -522,10 +530,13 @@ async function followJob(job, render) {
     await new Promise((resolve) => setTimeout(resolve, 150));
     try { job = await api("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
   }
-  if (ui.job === job.id) { ui.job = null; $("progress").hidden = true; }
+  // dropped (another job asked for, or the table changed): its end, even an answer that came meanwhile, is not shown
+  if (ui.job !== job.id) return job;
+  ui.job = null;
+  $("progress").hidden = true;
   if (job.status === "done") { clearError(); render(job.result); }
   else if (job.status === "failed") say(job.error || "the job failed");
-  else if (job.status === "cancelled") say("cancelled", "info");
+  else if (job.status === "cancelled") sayJobEnded("cancelled", "info");
   return job;
 }
 
