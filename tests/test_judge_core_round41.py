@@ -39,7 +39,6 @@ from __future__ import annotations
 import copy
 import shutil
 from fractions import Fraction
-from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +46,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from _cli import run
-from _w40k import game, scenario, squad
-import _t9a
-from herohammer.action_odds import action_odds
+from _w40k import scenario, squad
+from _core import RULESETS, d6_passes, games, passed, take, two_d6_passes
 from herohammer.battlescribe import read_battlescribe
 from herohammer.dice import ScriptedDice
 from herohammer.errors import ScenarioError
@@ -58,39 +56,6 @@ from herohammer.scenario import state_from_data
 from herohammer.web.api import create_app
 from test_battlescribe_21 import MARINE, model, profile, roster, unit
 from test_battlescribe_37 import EXAMPLES, _catalogue
-
-D6 = range(1, 7)
-RULESETS = ["40k3", "40k4", "t9a"]
-
-
-def d6_passes(value: int) -> Fraction:
-    """Seed 004's characteristic test by brute force: a D6 at most the value passes, a 6 never, a 0 never."""
-    return Fraction(sum(value > 0 and f != 6 and f <= value for f in D6), 6)
-
-
-def two_d6_passes(ld: int) -> Fraction:
-    return Fraction(sum(a + b <= ld for a, b in product(D6, D6)), 36)
-
-
-def passed(g: Game, action: dict[str, Any]) -> Fraction:
-    answer = action_odds(g.state, action)
-    rows = answer.rows()
-    assert answer.exact, rows
-    got = rows.get("test.outcome: passed")
-    return Fraction(0) if got is None else got.p
-
-
-def games() -> dict[str, tuple[Game, str]]:
-    """A unit of Initiative 4 and Leadership 8 in each ruleset."""
-    return {"40k3": (game(scenario("40k3", [squad("u", 10, 10, 3, ld=8)])), "u"),
-            "40k4": (game(scenario("40k4", [squad("u", 10, 10, 3, ld=8)])), "u"),
-            "t9a": (_t9a.game(phase="movement", active="elves", joined=False, hero_at=(60, 5),
-                              spear_profile="WS4 BS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Adv5 Mar10"), "spears")}
-
-
-def take(unit_id: str, ch: str, *mods: tuple[str, int]) -> dict[str, Any]:
-    return {"do": "test", "unit": unit_id, "characteristic": ch,
-            "modifiers": [{"kind": k, "value": v, "source": f"rule {n}"} for n, (k, v) in enumerate(mods)]}
 
 
 # == 1. several set values on a Leadership test =====================================================================

@@ -30,30 +30,14 @@ impossible, so no case can show it).
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 from typing import Any
 
 import pytest
 
-import _t9a
-from _w40k import game, saved_and_loaded, scenario, squad
-from herohammer.action_odds import action_odds
+from _core import RULESETS, D6, d6_passes, games, passed, take, two_d6_passes
+from _w40k import saved_and_loaded
 from herohammer.dice import ScriptedDice
 from herohammer.errors import HerohammerError
-from herohammer.game import Game
-
-D6 = range(1, 7)
-RULESETS = ["40k3", "40k4", "t9a"]
-
-
-def d6_passes(value: Fraction) -> Fraction:
-    """Seed 004's characteristic test by brute force on a used value already worked out: a D6 at most the value
-    passes, a 6 never, a value of 0 never."""
-    return Fraction(sum(value > 0 and f != 6 and f <= value for f in D6), 6)
-
-
-def two_d6_passes(ld: int) -> Fraction:
-    return Fraction(sum(a + b <= ld for a, b in product(D6, D6)), 36)
 
 
 def used(profile: int, sets: list[int], mults: list[Fraction], adds: list[int]) -> int:
@@ -64,27 +48,6 @@ def used(profile: int, sets: list[int], mults: list[Fraction], adds: list[int]) 
         base *= m
     whole = -((-base.numerator) // base.denominator)
     return max(0, min(10, whole + sum(adds)))
-
-
-def passed(g: Game, action: dict[str, Any]) -> Fraction:
-    answer = action_odds(g.state, action)
-    rows = answer.rows()
-    assert answer.exact, rows
-    got = rows.get("test.outcome: passed")
-    return Fraction(0) if got is None else got.p
-
-
-def games() -> dict[str, tuple[Game, str]]:
-    """A unit of Initiative 4 and Leadership 8 in each ruleset."""
-    return {"40k3": (game(scenario("40k3", [squad("u", 10, 10, 3, ld=8)])), "u"),
-            "40k4": (game(scenario("40k4", [squad("u", 10, 10, 3, ld=8)])), "u"),
-            "t9a": (_t9a.game(phase="movement", active="elves", joined=False, hero_at=(60, 5),
-                              spear_profile="WS4 BS4 S3 T3 W1 I4 A1 Ld8 Sv5+ Adv5 Mar10"), "spears")}
-
-
-def take(unit_id: str, ch: str, *mods: tuple[str, Any]) -> dict[str, Any]:
-    return {"do": "test", "unit": unit_id, "characteristic": ch,
-            "modifiers": [{"kind": k, "value": v, "source": f"rule {n}"} for n, (k, v) in enumerate(mods)]}
 
 
 def the_test(events: list[Any]) -> Any:
