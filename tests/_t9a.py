@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from itertools import product
 from typing import Any
 
 import pytest
@@ -120,3 +122,19 @@ def melee_scenario(active: str = "elves", **kw: Any) -> dict[str, Any]:
     kw.setdefault("orc_profile", STILL_ORC)
     return scenario(phase="melee", active=active, enemy_y=20, spear_status=kw.pop("spear_status", ["engaged"]),
                     orc_status=["engaged"], **kw)
+
+
+def arrows_at_hero_odds(state: GameState) -> tuple[Fraction, Fraction]:
+    """Two orc archers shoot at the Spearmen naming the Hero (``at: hero``): return the engine's exact odds that he is
+    wounded and the brute force's over the four dice that decide it when one hit is his whichever hits (BS3 at long
+    range: 5+ to hit; an S3 arrow wounds his T4 on 5+; his 4+ save fails on 1-3)."""
+    rules = get_ruleset("t9a")
+    act = rules.named_now(state, parse_action({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"}))
+
+    def hero_wounded(dice: Any) -> bool:
+        after, _ = rules.resolve(state, act, dice)
+        return after.unit("hero").models[0].wounds_taken > 0
+
+    want = sum((Fraction(1, 6 ** 4) for h1, h2, wound, save in product(range(1, 7), repeat=4)
+                if (h1 >= 5 or h2 >= 5) and wound >= 5 and save <= 3), Fraction(0))
+    return Fraction(enumerate_outcomes(hero_wounded).get(True, 0)), want

@@ -38,18 +38,15 @@ the engine's fixed pick (the rank and file first) is the owner's natural choice 
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from _t9a import (HERO, ORC, melee_scenario, offered, play_to, refused, reloading_game, reloads, saved_and_loaded,
-                  scenario)
-from herohammer.actions import parse_action
-from herohammer.dice import ScriptedDice, enumerate_outcomes
+from _t9a import (HERO, ORC, arrows_at_hero_odds, melee_scenario, offered, play_to, refused, reloading_game, reloads,
+                  saved_and_loaded, scenario)
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
-from herohammer.rulesets import get_ruleset
 from herohammer.units import Status
 
 DUEL = "published.t9a-duel"
@@ -143,20 +140,8 @@ def test_four_spearmen_and_their_hero_share_hits_equally_the_hero_picked_first()
 def test_the_odds_that_two_orc_arrows_wound_the_hero_among_four_spearmen_are_the_dice_brute_forced() -> None:
     # two orc archers (BS3, 14" away: long range, 5+ to hit) at four Spearmen and the Hero, at: hero: one hit is his,
     # two hits one each; an S3 arrow wounds his T4 on 5+, his 4+ save fails on 1-3
-    state = reloading_game(scenario(n=4, orcs=2, enemy_y=34)).state
-    rules = get_ruleset("t9a")
-    act = rules.named_now(state, parse_action({"do": "shoot", "unit": "orcs", "target": "spears", "at": "hero"}))
-
-    def hero_wounded(dice: Any) -> bool:
-        after, _ = rules.resolve(state, act, dice)
-        return after.unit("hero").models[0].wounds_taken > 0
-
-    engine = enumerate_outcomes(hero_wounded)
-    want = Fraction(0)
-    for h1, h2, wound, save in itertools.product(range(1, 7), repeat=4):
-        if (h1 >= 5 or h2 >= 5) and wound >= 5 and save <= 3:
-            want += Fraction(1, 6 ** 4)
-    assert want == Fraction(5, 54) and Fraction(engine.get(True, 0)) == want
+    engine, want = arrows_at_hero_odds(reloading_game(scenario(n=4, orcs=2, enemy_y=34)).state)
+    assert want == Fraction(5, 54) and engine == want
 
 
 # -- 3. Miscasts on a Wizard in a unit --------------------------------------------------------------------------------
