@@ -50,21 +50,9 @@ from _cli import run
 from herohammer.battlescribe import points_words, read_battlescribe
 from test_battlescribe_21 import MARINE, NS, profile
 from test_battlescribe_37 import EXAMPLES, _catalogue
+from test_battlescribe_41 import _cost, _entry, _min
 
 T9A = "The 9th Age: Fantasy Battles 2nd Edition (test)"
-
-
-def _cost(value: str) -> str:
-    return f'<costs><cost name="pts" typeId="points" value="{value}"/></costs>'
-
-
-def _min(n: int) -> str:
-    return (f'<constraints><constraint field="selections" scope="parent" value="{n}.0" type="min" '
-            f'id="c-min-{n}"/></constraints>')
-
-
-def _entry(ident: str, name: str, kind: str, body: str = "") -> str:
-    return f'<selectionEntry id="{ident}" name="{name}" type="{kind}">{body}</selectionEntry>'
 
 
 def _when(kind: str, value: str, scope: str, child: str, count: str = "1") -> str:
