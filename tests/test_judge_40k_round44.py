@@ -54,7 +54,7 @@ def squad_with_librarian(ruleset: str) -> Game:
 
 
 # == 1. whose shooting bars the assault, said as it was (round 43's question) =====================================
-@pytest.mark.xfail(strict=True, reason="the refusal says 'chap fired at boyz', but it was lib's power")
+
 @pytest.mark.rule(AFTER_SHOOTING, "40k3.psyker.as-shooting", "40k3.ic.join", "40k3.psyker.perils-on-2")
 def test_40k3_the_chaplain_left_by_perils_is_told_his_hosts_power_was_the_shooting_that_bars_his_assault() -> None:
     """Perils slays the host Librarian on a 2 and his Smite is still used at the Boyz (40k3.psyker.perils-on-2). The
@@ -76,7 +76,7 @@ def test_40k3_the_chaplain_left_by_perils_is_told_his_hosts_power_was_the_shooti
         assert offered(h, "assault") == {("chap", "boyz")}
 
 
-@pytest.mark.xfail(strict=True, reason="the refusal says 'lib fired at boyz' citing no psychic clause")
+
 @pytest.mark.rule(AFTER_SHOOTING, "40k3.psyker.as-shooting")
 def test_40k3_the_pair_whose_librarian_smote_the_boyz_is_told_it_was_his_power() -> None:
     """No Perils (4 + 4): the pair, still whole, may assault only the Boyz; the refusal of the Orks names the
@@ -89,7 +89,7 @@ def test_40k3_the_pair_whose_librarian_smote_the_boyz_is_told_it_was_his_power()
     assert_legal(g, {"do": "assault", "unit": "lib", "target": "boyz"})
 
 
-@pytest.mark.xfail(strict=True, reason="the refusal says 'tac fired at boyz' though the squad held its fire")
+
 @pytest.mark.rule(AFTER_SHOOTING, "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
 @EDITIONS
 @pytest.mark.parametrize("perils", [False, True])
@@ -111,13 +111,14 @@ def test_a_squad_that_held_its_fire_is_told_its_librarians_power_bars_its_assaul
 
 
 # == 2. a Librarian of another unit slain by Perils is not the squad's host =========================================
-@pytest.mark.xfail(strict=True, reason="tac is told it 'was part of lib', a unit it never belonged to")
+
 @pytest.mark.rule("published.shooting", "40k3.psyker.perils-on-2")
 def test_40k3_a_squad_that_shot_is_not_told_it_was_part_of_another_units_librarian_slain_by_perils() -> None:
     """A lone Librarian of red, a unit of his own, smites the Boyz and Perils slays him on a 2. Red's squad with its
     joined Captain then fires at the Boyz too (its boltguns' eight shots miss). Asked to fire again, at the Orks, the
-    squad is refused because it has shot this Shooting phase (published.shooting: a unit shoots once, at one target),
-    and the refusal must not say it "was part of lib" (it never was: 40k3.ic.join is no clause of this case)."""
+    squad is refused because its shooting this phase was at the Boyz (published.shooting: a unit shoots once, at one
+    target), and the refusal must not say it "was part of lib" (it never was: 40k3.ic.join is no clause of this
+    case). Its Captain is told he is part of the squad, which has shot."""
     lib = {"id": "lib", "character": "independent", "rules": ["psyker"],
            "models": [model("Lib", 14, 24, 9, LIBRARIAN_W1)]}
     tac = {**squad("tac", 20, 20), "models": [{**m, "weapons": ["boltgun"]} for m in squad("tac", 20, 20)["models"]]}
@@ -129,7 +130,7 @@ def test_40k3_a_squad_that_shot_is_not_told_it_was_part_of_another_units_librari
     g.apply({"do": "shoot", "unit": "tac", "target": "boyz"}, dice=ScriptedDice([1] * 8))
     refused = assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "orks"}, "published.shooting")
     assert "part of lib" not in refused.reason and "40k3.ic.join" not in refused.rules, refused
-    assert "tac has already shot this turn (at boyz)" in refused.reason, refused.reason
+    assert "at boyz this turn, as part of tac's shooting" in refused.reason, refused.reason
     refused = assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "orks"}, "published.shooting")
     assert "cap is part of tac, which has already shot" in refused.reason, refused.reason
     assert not offered(g, "shoot")
