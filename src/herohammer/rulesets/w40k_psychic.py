@@ -162,8 +162,8 @@ class PsychicPowerRules(ShootingRules):
         of a Chaplain who fired nothing, his slain host's power being the shooting."""
         unit = state.unit(unit_id)
         if left := left_of(state, unit_id, target_id):
-            return (f"{unit_id} was part of {left} when its shooting began this turn with {left}'s psychic power at "
-                    f"{target_id} ({left} since slain)", (self.join_rule, self.psychic_shooting_rule))
+            return (f"{unit_id} was part of {left} when its shooting began this turn, at {target_id}, with {left}'s "
+                    f"psychic power ({left} since slain)", (self.join_rule, self.psychic_shooting_rule))
         if _used_power(unit):
             return f"{unit_id} used a psychic power at {target_id} this turn", (self.psychic_shooting_rule,)
         if unit.has(Status.SHOT):
