@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from herohammer import odds_of_action
-from herohammer.dice import ScriptedDice
+from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
 
@@ -134,3 +134,209 @@ def test_40k3_a_squad_that_shot_is_not_told_it_was_part_of_another_units_librari
     refused = assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "orks"}, "published.shooting")
     assert "cap is part of tac, which has already shot" in refused.reason, refused.reason
     assert not offered(g, "shoot")
+
+
+# == 3. a Leadership test on the joined Nob's Leadership while he stands out of coherency ==========================
+NOB = "WS4 BS2 S4 T4 W2 I3 A3 Ld9 Sv-"
+LASCANNON_AT_BOYZ = {"do": "shoot", "unit": "dev", "target": "boyz"}
+CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
+
+
+def nob_at_the_end_of_the_mob(ruleset: str) -> Game:
+    """Red's Shooting phase: a lascannon (BS4) 20" from blue's three Boyz (Ld 7) in a line 2" apart, b3 at the end
+    nearest it, and their joined Nob (Ld 9) 2" beyond b3 - in coherency through b3 alone."""
+    dev = {"id": "dev", "models": [{**model("D1", 24.5, 40, 8), "weapons": ["lascannon"]}]}
+    boyz = {"id": "boyz", "models": [model(f"b{i + 1}", 20 + 2 * i, 20, 7, ORK) for i in range(3)]}
+    nob = {"id": "nob", "character": "independent", "joined": "boyz", "models": [model("Nob", 26, 20, 9, NOB)]}
+    return game(scenario(ruleset, [dev], [boyz, nob], phase="shooting"))
+
+
+def falls_back(p: Game) -> bool:
+    """Read whether the Boyz fall back."""
+    return p.state.unit("boyz").has(Status.FALLING_BACK)
+
+
+@pytest.mark.rule("40k3.char.leadership", "40k4.char.leadership", "published.morale-casualties", "40k3.ic.leave",
+                  "40k4.ic.leave")
+@EDITIONS
+def test_the_mob_tests_on_its_nob_who_stands_out_of_coherency_once_the_boy_beside_him_is_slain(ruleset: str) -> None:
+    """The lascannon slays b3, the Boy nearest it (published.wound-allocation's decision: the owning player's choice
+    played as the models closest to the attackers first): the Nob now stands 4" (centre to centre) from b2, out of
+    coherency. He is still joined: seed 000 has an independent character leave "by moving" more than 2" from the
+    unit (40k3.ic.leave) and seed 001 "during the Movement phase by moving out of coherence distance" (40k4.ic.leave);
+    a casualty is no move of his. So the mob's Morale check for losing a quarter of its four models (3rd edition at
+    once, 4th when the Shooting phase ends) is on his Ld 9 (40k3.char.leadership; 40k4.char.leadership: his is the
+    higher), not the Boyz' 7. Saved and loaded, he is still joined. Exact odds, against brute force: 3rd edition,
+    a hit on 3+ and a wound on 2+ (S9 against T4), no save, then 2D6 over 9: 2/3 x 5/6 x 6/36 = 5/54 (on Ld 7 it
+    would be 25/108); 4th edition, the check of the phase's end alone: 1/6."""
+    g = nob_at_the_end_of_the_mob(ruleset)
+    start = g.state
+    events = g.apply(LASCANNON_AT_BOYZ, dice=ScriptedDice([6, 6] + ([4, 5] if ruleset == "40k3" else [])))
+    assert [m.name for m in g.state.unit("boyz").models] == ["b1", "b2"]
+    assert g.state.unit("nob").joined == "boyz"
+    if ruleset == "40k4":
+        events = g.apply({"do": "end_phase"}, dice=ScriptedDice([4, 5]))
+    [morale] = [e for e in events if e.kind == "morale"]
+    assert "Morale check on Ld 9 (Nob)" in morale.message and CHAR_LD[ruleset] in morale.rules, morale
+    assert not falls_back(g) and saved_and_loaded(g).state.unit("nob").joined == "boyz"
+    fails = Fraction(sum(a + b > 9 for a, b in itertools.product(D6, repeat=2)), 36)
+    if ruleset == "40k3":
+        expected = Fraction(2, 3) * Fraction(5, 6) * fails
+        assert expected == Fraction(5, 54)
+        assert brute(start, LASCANNON_AT_BOYZ, falls_back)[True] == expected
+    else:
+        shot = nob_at_the_end_of_the_mob(ruleset)
+        shot.apply(LASCANNON_AT_BOYZ, dice=ScriptedDice([6, 6]))
+        assert brute(shot.state, {"do": "end_phase"}, falls_back)[True] == fails == Fraction(1, 6)
+
+
+# == 4. a consolidation that takes the Captain alone into a new combat ============================================
+GROT = "WS2 BS3 S2 T2 W1 I2 A1 Ld5 Sv-"
+CONSOLIDATE_TO_GROT = {"do": "consolidate", "unit": "tac", "to": [[20, 22], [22, 22], [24, 25 - 0.985]]}
+
+
+def squad_and_captain_beat_a_boy(ruleset: str) -> Game:
+    """Red's Assault phase: two Marines at (20, 20), (22, 20) and their Captain at (24, 20), locked with one Boy who
+    touches M1; a Grot of blue stands at (24, 25), 4.02" from the Captain edge to edge. The Marines slay the Boy."""
+    tac = {**squad("tac", 20, 20, n=2), "status": ["locked"]}
+    cap = {**hero("cap", 24, 20, joined="tac"), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 20, 20.984, 7, ORK)]}
+    grots = {"id": "grots", "models": [model("g1", 24, 25, 5, GROT)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz, grots], phase="assault"))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 1] if ruleset == "40k3" else [6, 6, 6, 6, 1, 1]))
+    assert not g.state.unit("boyz").alive
+    return g
+
+
+@pytest.mark.rule("published.40k3-consolidation")
+def test_40k3_a_consolidation_that_would_take_the_captain_into_the_grot_is_refused_naming_him() -> None:
+    """3rd edition: the victors "consolidate or advance", and a consolidation never ends in base contact with an
+    enemy (published.40k3-consolidation's decision): the place named for the Captain, touching the Grot on a 5 or
+    6, is refused naming him and the roll, and nothing changes; the same squad consolidating short of it is legal."""
+    g = squad_and_captain_beat_a_boy("40k3")
+    refused = assert_illegal(g, CONSOLIDATE_TO_GROT, "published.40k3-consolidation")
+    assert "Cap would end in base contact with grots if the D6 rolls 5" in refused.reason, refused.reason
+    assert_legal(g, {**CONSOLIDATE_TO_GROT, "to": [[20, 22], [22, 22], [24, 22]]}, "published.40k3-consolidation")
+
+
+@pytest.mark.rule("published.consolidation", "40k4.cc.locked", "40k4.cc.separate-unit", "40k4.cc.engaged-only",
+                  "40k4.ic.movement-phase-only")
+def test_40k4_the_captain_consolidates_into_the_grot_and_fights_it_alone_in_the_next_assault_phases() -> None:
+    """4th edition: a consolidation may end in base contact with a new enemy unit (published.consolidation). The
+    Captain's place touches the Grot on a 5 or 6; a 6 is rolled: the Captain is locked with it and, as he keeps
+    coherency with his squad, the squad with him (40k4.cc.locked), and the Grot may not move. Saved and loaded into
+    blue's Assault phase, the combat is fought: the Captain fights as a unit of his own (40k4.cc.separate-unit) and
+    alone, the Marines touching no enemy and not fighting for being within 2" of him; his three blows (WS5 against
+    WS2: 3+; S4 against T2: 2+) go only at the Grot he touches. Exact odds the Grot is slain: 1 - (1 - 2/3 x 5/6)^3 =
+    665/729, against brute force. In red's next Movement phase neither may move nor the Captain leave."""
+    g = squad_and_captain_beat_a_boy("40k4")
+    ruling = g.check(CONSOLIDATE_TO_GROT)
+    assert ruling.legal and any("Cap ends in base contact with grots if the D6 rolls 5" in n for n in ruling.notes)
+    events = g.apply(CONSOLIDATE_TO_GROT, dice=ScriptedDice([6]))
+    assert any(e.kind == "new_combat" and "40k4.cc.locked" in e.rules for e in events)
+    assert all(g.state.unit(u).has(Status.LOCKED) for u in ("tac", "cap", "grots"))
+    h = saved_and_loaded(g)
+    next_turn_to(h, "blue", "movement")
+    assert_illegal(h, {"do": "move", "unit": "grots", "to": [[24, 30]]}, "published.close-combat")
+    next_turn_to(h, "blue", "assault")
+    fight = {"do": "fight", "unit": "grots"}
+    start = h.state
+    events = h.apply(fight, dice=ScriptedDice([1, 1, 1, 6, 6, 6]))
+    attacks = [e.message for e in events if e.kind == "attacks"]
+    assert attacks[0].startswith("Cap attacks grots (3)") and attacks[1].startswith("grots attacks cap (1)"), attacks
+    assert len(attacks) == 2, attacks  # no Marine strikes: none touches the Grot
+    h.undo()
+    expected = 1 - (1 - Fraction(2, 3) * Fraction(5, 6)) ** 3
+    assert expected == Fraction(665, 729)
+    assert brute(start, fight, lambda p: not p.state.unit("grots").alive)[True] == expected
+    assert odds_of_action(start, fight).rows()["grots: models lost = 1"].p == expected
+    h.apply(fight, dice=ScriptedDice([1, 1, 1, 1]))
+    next_turn_to(h, "red", "movement")
+    assert_illegal(h, {"do": "leave", "character": "cap", "to": [28, 25]}, "40k4.ic.movement-phase-only")
+    assert_illegal(h, {"do": "move", "unit": "tac", "to": [[20, 20], [22, 20], [24, 24]]}, "published.close-combat")
+    assert not offered(h, "move") and not offered(h, "leave")
+
+
+# == 5. a Captain who joins a squad that has already moved ========================================================
+@pytest.mark.rule("40k3.ic.leave", "40k4.ic.leave", "published.movement", "40k3.char.move-as-type", "40k3.ic.join",
+                  "40k4.ic.join", "published.shooting")
+@EDITIONS
+def test_a_captain_who_joins_a_squad_after_it_moved_moves_no_more_with_it_and_fires_with_it(ruleset: str) -> None:
+    """The squad moves 4" and then the Captain, 6" from it, moves to join it (legal: he moves in the Movement phase
+    to within 2", 40k3.ic.join / 40k4.ic.join). Now the squad may not move again (a unit moves once a phase), nor may
+    he leave it (leaving is a move, and he has made his: 40k3.ic.leave's decision, 40k4.ic.leave), and
+    legal_actions offers nothing but the phase's end. Undone, the join leaves the squad moved and him free. In the
+    Shooting phase the squad fires with him at one target; he fires with it or not at all."""
+    tac = {**squad("tac", 20, 20), "models": [{**m, "weapons": ["bolt pistol"]} for m in squad("tac", 20, 20)["models"]]}
+    cap = {**hero("cap", 30, 24), "models": [{**model("Cap", 30, 24, 10, HERO), "weapons": ["bolt pistol"]}]}
+    g = game(scenario(ruleset, [tac, cap], mobs()[:1]))
+    g.apply({"do": "move", "unit": "tac", "to": [[20, 24], [22, 24], [24, 24]]})
+    moved = g.state
+    join = {"do": "join", "character": "cap", "unit": "tac", "to": [26, 24]}
+    assert_legal(g, join, "40k3.ic.join" if ruleset == "40k3" else "40k4.ic.join")
+    g.apply(join)
+    assert g.state.unit("cap").joined == "tac"
+    assert_illegal(g, {"do": "move", "unit": "tac", "to": [[20, 25], [22, 25], [24, 25], [26, 25]]},
+                   "published.movement" if ruleset == "40k4" else "40k3.char.move-as-type")
+    assert_illegal(g, {"do": "leave", "character": "cap", "to": [30, 24]}, f"{ruleset}.ic.leave")
+    assert [a.do for a in g.legal_actions()] == ["end_phase"]
+    g.undo()
+    assert g.state == moved and ("tac", "cap") in offered(g, "join")
+    g.apply(join)
+    g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert offered(g, "shoot") == {("tac", "boyz")}
+    assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "boyz"}, "published.shooting" if ruleset == "40k3"
+                   else "40k4.shoot.same-target")
+
+
+# == 6. Instant Death on a lone Captain struck by two enemy units at once ===========================================
+BOY_I1 = "WS4 BS2 S3 T4 W1 I1 A1 Ld7 Sv-"
+NOB_KLAW = "WS4 BS2 S4 T4 W2 I3 A1 Ld7 Sv-"
+CAPTAIN_NO_SAVE = "WS5 BS5 S4 T4 W2 I5 A0 Ld10 Sv-"
+TOUCH = 25 / 25.4 + 0.001
+
+
+def captain_between_boy_and_klaw(ruleset: str) -> Game:
+    """Red's Assault phase: a lone Captain (W2, T4, A0, no save) locked with a Boy (I1) of unit 'a' on one side and
+    a Nob with a power klaw (S x2 = 8, striking at Initiative 1) of unit 'b' on the other: one multiple combat."""
+    cap = {**hero("cap", 20, 20), "status": ["locked"], "models": [model("Cap", 20, 20, 10, CAPTAIN_NO_SAVE)]}
+    a = {"id": "a", "status": ["locked"], "models": [model("a1", 20, 20 - TOUCH, 7, BOY_I1)]}
+    b = {"id": "b", "status": ["locked"], "models": [{**model("Nob", 20, 20 + TOUCH, 7, NOB_KLAW),
+                                                      "weapons": ["power klaw"]}]}
+    return game(scenario(ruleset, [cap], [a, b], phase="assault"))
+
+
+@pytest.mark.rule("published.instant-death", "published.combat-resolution", "published.close-combat")
+@EDITIONS
+def test_a_klaw_slays_the_captain_outright_in_a_multiple_combat_and_each_unsaved_wound_counts_once(
+        ruleset: str) -> None:
+    """Both blue units strike at Initiative 1, together. The Boy misses (1) and the klaw hits and wounds (6, 6): S8 is
+    double the Captain's T4, so the one unsaved wound kills him outright (published.instant-death) and counts as one
+    wound inflicted (its decision: the rulebooks total "wounds inflicted", not Wounds lost): blue 1. Both hit and
+    wound: the Captain had two Wounds for the two wounds, neither is in excess, blue 2. Exact odds: he is slain
+    exactly when the klaw wounds (1/2 x 5/6 = 5/12, whatever the Boy does), and blue scores 2 with 1/6 x 5/12 =
+    5/72 (the Boy: 4+ to hit against WS5, 5+ to wound S3 against T4), against brute force."""
+    g = captain_between_boy_and_klaw(ruleset)
+    start = g.state
+    fight = {"do": "fight", "unit": "cap"}
+    events = g.apply(fight, dice=ScriptedDice([1, 6, 6]))
+    [outright] = [e for e in events if e.kind == "instant_death"]
+    assert "Cap" in outright.message and "published.instant-death" in outright.rules, outright
+    [result] = [e.message for e in events if e.kind == "combat_result"]
+    assert "blue 1, red 0" in result, result
+    g.undo()
+    events = g.apply(fight, dice=ScriptedDice([6, 6, 6, 6]))
+    [result] = [e.message for e in events if e.kind == "combat_result"]
+    assert "blue 2, red 0" in result and not g.state.unit("cap").alive, result
+    g.undo()
+    assert g.state == start
+    boy = Fraction(1, 2) * Fraction(1, 3)
+    klaw = Fraction(1, 2) * Fraction(5, 6)
+    slain = brute(start, fight, lambda p: any(e.kind == "casualties" and "Cap" in e.message for e in p.log))
+    assert slain == {True: klaw, False: 1 - klaw}  # by the blows; a Captain who held on may still be swept away
+
+    def scores_two(dice: Dice) -> bool:  # read from the events: die by die (the merged walk reads no event)
+        played = Game(start, dice)
+        return any("blue 2, red 0" in e.message for e in played.apply(fight, dice=dice) if e.kind == "combat_result")
+
+    assert enumerate_outcomes(scores_two, fine=True)[True] == boy * klaw == Fraction(5, 72)
