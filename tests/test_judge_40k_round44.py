@@ -340,3 +340,28 @@ def test_a_klaw_slays_the_captain_outright_in_a_multiple_combat_and_each_unsaved
         return any("blue 2, red 0" in e.message for e in played.apply(fight, dice=dice) if e.kind == "combat_result")
 
     assert enumerate_outcomes(scores_two, fine=True)[True] == boy * klaw == Fraction(5, 72)
+
+
+@pytest.mark.xfail(strict=True, reason="the fall back keeps the Nob 4\" from his mob, so it can never regroup")
+@pytest.mark.rule("published.fall-back", "published.regroup", "40k3.char.coherency", "40k4.ic.join",
+                  "published.coherency")
+@EDITIONS
+def test_the_mob_falling_back_with_its_nob_out_of_coherency_gathers_round_him_and_may_regroup(ruleset: str) -> None:
+    """Case 3's shot, the check failed (6 + 6): the mob falls back with its Nob (he may not leave it until it
+    regroups). A joined character "must obey the usual Coherency rules" (seed 001; seed 000: "должны соблюдать все
+    правила построения в отряде"), and the usual rule has a unit broken up by casualties move back into formation in
+    its next move: the fall back is that move, and a roll of 2D6 is far more than the 2" the Nob lacks. So after the
+    fall back the mob is in coherency, and in blue's next Movement phase, no enemy within 6" and three of its four
+    models left, it may take its Regroup test (published.regroup's three conditions). Before, each model went
+    straight the roll, the Nob kept his 4" gap (centre to centre) from b2, and the mob was refused the test "out of
+    coherency" in every Movement phase until it left the table."""
+    g = nob_at_the_end_of_the_mob(ruleset)
+    g.apply(LASCANNON_AT_BOYZ, dice=ScriptedDice([6, 6] + ([6, 6, 3, 3] if ruleset == "40k3" else [])))
+    if ruleset == "40k4":
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6, 3, 3]))
+    assert falls_back(g) and g.state.unit("nob").has(Status.FALLING_BACK)
+    h = saved_and_loaded(g)
+    while (h.state.active, h.state.phase.value) != ("blue", "movement"):
+        h.apply({"do": "end_phase"}, dice=ScriptedDice([]))
+    assert_legal(h, {"do": "regroup", "unit": "boyz"}, "published.regroup")
+    assert ("boyz",) in offered(h, "regroup")
