@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from herohammer import odds_of_action
+from herohammer import geometry as geo, odds_of_action
 from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
 from herohammer.game import Game
 from herohammer.units import Status
@@ -342,7 +343,6 @@ def test_a_klaw_slays_the_captain_outright_in_a_multiple_combat_and_each_unsaved
     assert enumerate_outcomes(scores_two, fine=True)[True] == boy * klaw == Fraction(5, 72)
 
 
-@pytest.mark.xfail(strict=True, reason="the fall back keeps the Nob 4\" from his mob, so it can never regroup")
 @pytest.mark.rule("published.fall-back", "published.regroup", "40k3.char.coherency", "40k4.ic.join",
                   "published.coherency")
 @EDITIONS
@@ -356,10 +356,18 @@ def test_the_mob_falling_back_with_its_nob_out_of_coherency_gathers_round_him_an
     straight the roll, the Nob kept his 4" gap (centre to centre) from b2, and the mob was refused the test "out of
     coherency" in every Movement phase until it left the table."""
     g = nob_at_the_end_of_the_mob(ruleset)
-    g.apply(LASCANNON_AT_BOYZ, dice=ScriptedDice([6, 6] + ([6, 6, 3, 3] if ruleset == "40k3" else [])))
+    events = g.apply(LASCANNON_AT_BOYZ, dice=ScriptedDice([6, 6] + ([6, 6, 3, 3] if ruleset == "40k3" else [])))
     if ruleset == "40k4":
-        g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6, 3, 3]))
+        events = g.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6, 3, 3]))
     assert falls_back(g) and g.state.unit("nob").has(Status.FALLING_BACK)
+    [fell] = [e for e in events if e.kind == "fall_back"]
+    assert "falls back 6\", closing up into coherency" in fell.message, fell.message
+    assert {"published.coherency", "40k3.char.coherency" if ruleset == "40k3" else "40k4.ic.join"} <= set(fell.rules)
+    start = {m.name: m.at for m in nob_at_the_end_of_the_mob(ruleset).state.unit("boyz").models}
+    assert all(math.dist(m.at, start[m.name]) == pytest.approx(6) for m in g.state.unit("boyz").models)
+    nob_at = g.state.unit("nob").models[0].at
+    assert math.dist(nob_at, (26, 20)) <= 6 + 1e-9  # no further than the roll
+    assert geo.coherent([p for u in g.state.combined("boyz") for p in u.placed])
     h = saved_and_loaded(g)
     while (h.state.active, h.state.phase.value) != ("blue", "movement"):
         h.apply({"do": "end_phase"}, dice=ScriptedDice([]))
