@@ -215,7 +215,10 @@ def test_a_40k_turn_that_fits_the_budget_is_compiled_not_refused_by_its_estimate
     # stood still while its Librarian moved to join it fires its boltguns beyond 12": the policy takes about 26,800 runs
     # (17,800 before), and its volley step's estimate, sized from a few sampled start nodes, comes to about 1.1e5, over
     # ESTIMATE_MARGIN (2) times 40,000; the budget is 60,000, still far under the default 200,000.
-    budget = 60_000
+    # Judge round 44: a unit out of coherency closes up as it falls back (published.fall-back), so the Boyz broken up
+    # by the volley end in more distinct places: the policy takes about 28,400 runs and its volley step's estimate
+    # comes to about 1.3e5, over twice 60,000; the budget is 70,000.
+    budget = 70_000
     compiled = fastsim.compile_plan(state, driver, budget)
     assert compiled.rules_code_runs <= budget
     assert sum(compiled.exact) == 1

@@ -76,3 +76,54 @@ def settle(starts: Sequence[Placed], ends: Sequence[Point], heading: Point,
     if blocked(moved, others, True):  # the closed forms' word held to the checks every placement meets
         return None
     return settled, short
+
+
+#: How far inside the coherency distance a stray model closes up (inches): clear of every check's tolerance.
+CLOSE_UP = 0.05
+
+
+def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float) -> list[Point] | None:
+    """Bring back into coherency the models whose straight ends stand apart from the group's main chain (the largest,
+    the first on a tie), each moved from its straight end towards the nearest end of the chain until it stands just
+    within 2" of it, where that place is within ``allowance`` of its start; None when nothing changes.
+
+    A unit broken up by casualties moves back into formation in its next move, and a joined character must obey the
+    usual coherency rules (40k3.char.coherency, 40k4.ic.join): a fall back is that move (judge round 44; before, a
+    Nob left 4" from his mob by a casualty kept the gap in every fall back and the mob could never regroup)."""
+    placed = [Placed(s.base, e, s.facing_deg) for s, e in zip(starts, ends)]
+    groups = geo.coherency_groups(placed)
+    if len(groups) <= 1:
+        return None
+    chain = max(groups, key=len)
+    out = list(ends)
+    strays = sorted((i for g in groups for i in g if i not in chain),
+                    key=lambda i: min(math.dist(out[i], out[k]) for k in chain))
+    changed = False
+    for i in strays:
+        t = min(chain, key=lambda k: math.dist(out[i], out[k]))
+        (ex, ey), (tx, ty) = out[i], out[t]
+        gap = math.dist(out[i], out[t])
+        reach = geo.COHERENCY_INCHES - CLOSE_UP + starts[i].base.reach_inches + starts[t].base.reach_inches
+        if gap <= reach:  # brought in already by a stray closed up before it
+            chain.append(i)
+            continue
+        straight = (tx + (ex - tx) * reach / gap, ty + (ey - ty) * reach / gap)
+        place = straight if math.dist(starts[i].at, straight) <= allowance else min(  # else where the allowance
+            _meets(starts[i].at, allowance, out[t], reach), key=lambda q: math.dist(q, out[i]), default=None)  # meets it
+        if place is not None:
+            out[i] = place
+            chain.append(i)
+            changed = True
+    return out if changed else None
+
+
+def _meets(a: Point, ra: float, b: Point, rb: float) -> list[Point]:
+    """Return the points where the circles of radius ``ra`` about ``a`` and ``rb`` about ``b`` meet (none, or two)."""
+    d = math.dist(a, b)
+    if d == 0.0 or d > ra + rb or d < abs(ra - rb):
+        return []
+    along = (d * d + ra * ra - rb * rb) / (2 * d)
+    side = math.sqrt(max(ra * ra - along * along, 0.0))
+    ux, uy = (b[0] - a[0]) / d, (b[1] - a[1]) / d
+    mx, my = a[0] + ux * along, a[1] + uy * along
+    return [(mx - uy * side, my + ux * side), (mx + uy * side, my - ux * side)]

@@ -28,6 +28,7 @@ from ..values import evolve
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, model_name_clash, places_as_ruled
 from .w40k_hooks import COHERENCY_WORDS, REROLLERS
 from .w40k_wounds import WoundBatch, apply_wounds, casualties
+from .w40k_psychic import left_of, who_fired
 from .w40k_special_moves import (FLEET, SpecialMoves, apply_moves as _apply_moves, moved_unit,
                                  plan_members as _plan_members)
 
@@ -1000,10 +1001,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 # it shot itself (a lone psyker's power): no character in it fired, it has none
                 return self._power_was_its_shooting(state, shooter) or Ruling.forbid(f"{shooter.id} has already shot this turn (at {earlier}): a unit shoots once a "
                                      "Shooting phase", "published.shooting")
-            if left := _left_of(state, shooter.id, earlier):
-                return Ruling.forbid(f"{shooter.id} was part of {left} when its shooting began this turn, at {earlier} "
-                                     f"({left} since slain): what is left of the unit fires at the same target",
-                                     "published.shooting", self.join_rule, self.psychic_shooting_rule)
+            if left_of(state, shooter.id, earlier):
+                words, rules = self.shooting_of(state, shooter.id, earlier)
+                return Ruling.forbid(f"{words}: what is left of the unit fires at the same target",
+                                     "published.shooting", *rules)
             return Ruling.forbid(f"{who_fired(state, shooter.id)} at {earlier} this turn, as part of "
                                  f"{shooter.id}'s shooting: the unit must fire at the same target",
                                  self.same_target_rule)
@@ -1236,19 +1237,3 @@ def destroyed_target(state: GameState, target: Unit) -> Ruling:
                          "was removed at 0 Wounds)", "core.zero.w", "published.shooting")
 
 
-def _left_of(state: GameState, unit_id: str, target_id: str) -> str | None:
-    """Name the slain unit whose shooting at ``target_id`` bound ``unit_id``, what is left of it (``_fired`` in
-    w40k_psychic: Perils slew the host of a pair), or None."""
-    return next((u for u, t in state.fired_at if t == target_id and u != unit_id and not state.unit(u).alive), None)
-
-
-def who_fired(state: GameState, unit_id: str) -> str:
-    """Name the characters of a unit whose shooting or psychic power bound it to a target (``rule_shoot``), those since
-    slain said so: "lib used a psychic power (since slain)"."""
-    parts = []
-    for u in state.units:
-        if u.joined != unit_id or not (u.has(Status.SHOT) or u.has(Status.USED_POWER)):
-            continue
-        did = "used a psychic power" if u.has(Status.USED_POWER) else "fired"  # a power replaces his shot
-        parts.append(f"{u.id} {did}" + ("" if u.alive else " (since slain)"))
-    return " and ".join(parts) if parts else f"a character in {unit_id} fired"

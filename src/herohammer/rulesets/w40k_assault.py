@@ -164,9 +164,9 @@ class AssaultRules(PsychicPowerRules):
         n, below, dice_rule = self.difficult_terrain_dice(state, unit, need / factor)
         return _AssaultWay(False, moves, need, factor, n, below, dice_rule)
 
-    @staticmethod
     @implements("published.assault-after-shooting")
-    def assault_after_shooting(state: GameState, unit: Unit, members: Sequence[Unit], target: Unit) -> Ruling | None:
+    def assault_after_shooting(self, state: GameState, unit: Unit, members: Sequence[Unit],
+                               target: Unit) -> Ruling | None:
         """Refuse an assault on any unit but the one the assaulting unit (or a character in it) shot at this turn.
 
         A psychic shooting attack counts as shooting (it is recorded as the unit's target too).
@@ -174,11 +174,12 @@ class AssaultRules(PsychicPowerRules):
         what is left of it: an ordinary character who outlived it (``last_of``), or an
         independent character joined to it then whom its destruction left alone
         (``GameState.joined_when_shot``; session 29). A legal ruling is returned for that one
-        (the clause cited by the assault's ruling), None when the clause has nothing to say.
+        (the clause cited by the assault's ruling), None when the clause has nothing to say. A refusal says whose
+        shooting it was (``shooting_of``: a psyker's power, a slain host's; judge round 44).
         """
         shot_at = None
-        for u in members:
-            shot_at = state.target_fired_at(u.id)
+        for holder in members:
+            shot_at = state.target_fired_at(holder.id)
             if shot_at is not None:
                 break
         if shot_at is None:
@@ -190,8 +191,9 @@ class AssaultRules(PsychicPowerRules):
         if left:
             return Ruling.allow(f"{unit.id} fired at {shot_at} this turn: {', '.join(left)}, joined to it when it "
                                 f"was shot at, is what is left of it", "published.assault-after-shooting")
-        return Ruling.forbid(f"{unit.id} fired at {shot_at} this turn: it may assault only the unit it shot at, "
-                             f"not {target.id}", "published.assault-after-shooting")
+        words, rules = self.shooting_of(state, holder.id, shot_at)
+        return Ruling.forbid(f"{words}: {unit.id} may assault only the unit it shot at, not {target.id}",
+                             "published.assault-after-shooting", *rules)
 
     @places_apart  # every spot _charge_spot picks is clear of every model as they stand by then
     @implements("40k4.cc.locked")

@@ -80,7 +80,7 @@ class _FallBack:
     heading away from the nearest enemy (read on the first distance rolled) and each distance's result."""
 
     __slots__ = ("members", "purpose", "dice", "heading", "edge_in_reach", "clear", "starts", "bounds", "ends", "alone",
-                 "tests", "tested")
+                 "tests", "tested", "apart")
 
     def __init__(self, members: Sequence[Unit], purpose: str | None = None) -> None:
         self.members = members
@@ -107,6 +107,9 @@ class _FallBack:
         self.tests = False
         #: per distance rolled, the models' moves that take a Dangerous Terrain test where they end (none: empty)
         self.tested: dict[int, list[movement.PlannedMove]] = {}
+        #: whether the unit with its characters stands out of coherency (None: not looked yet): then its fall back
+        #: closes up its strays where the roll allows (``straight_moves.gathered``)
+        self.apart: bool | None = None
 
 
 class MoraleRules(WoundRules):
@@ -485,7 +488,10 @@ class MoraleRules(WoundRules):
                 if slid:
                     at_edge.append((i, j, (x, y)))
             ends.append(places)
-        if plan.clear and len(plan.bounds) == len(members):
+        if plan.apart is None:
+            plan.apart = not geo.coherent([p for u in members for p in u.placed])
+        closed = plan.apart and self._close_up(members, ends, moved_inches)
+        if plan.clear and len(plan.bounds) == len(members) and not closed:
             if plan.alone is None:  # the box of the longest roll holds every shorter one's (each bound moves
                 # monotonically with the distance, in floating point too): nothing in it, nothing in the way of any
                 longest = 6.0 * plan.dice
@@ -501,13 +507,15 @@ class MoraleRules(WoundRules):
                 plan.alone = alone
             short = 0 if plan.alone else self._fall_back_blocked(state, members, ends, (dx, dy), False,
                                                                  _move_box(plan.bounds, ox, oy))
-        else:
-            short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge), None)
+        else:  # a stray closed up may stand on a model of its own unit: settled as if the table edge slid it
+            short = self._fall_back_blocked(state, members, ends, (dx, dy), bool(at_edge) or closed, None)
         # in its own Movement phase a unit that falls back has made that phase's fall back move (_falls_back_again)
         fell = _FALLING_BACK_MOVED if state.phase is Phase.MOVEMENT and members[0].side == state.active \
             else _FALLING_BACK
         rules: tuple[str, ...] = _FALL_BACK_RULES + self.fall_back_slowed_rules(members, plan.dice)
         said = f"{inches}\""
+        if closed:
+            rules = (*rules, *self.coherency_rules(members))
         if halved:
             rules = (*rules, "published.difficult-terrain")
             said = f"{moved_inches:g}\" ({inches}\" rolled, halved through difficult terrain)"
@@ -518,9 +526,26 @@ class MoraleRules(WoundRules):
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
-        stopped = "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
+        stopped = ", closing up into coherency" if closed else ""
+        stopped += "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
         return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
+
+    @staticmethod
+    @implements("published.fall-back", "published.coherency")
+    def _close_up(members: Sequence[Unit], ends: list[list[tuple[float, float]]], inches: float) -> bool:
+        """Close up a broken-up unit's strays in its fall back (``straight_moves.gathered``: ``ends`` changed in
+        place); say whether any moved. Asked only of a unit that stands out of coherency (``_FallBack.apart``)."""
+        flat = [p for places in ends for p in places]
+        closed = straight_moves.gathered([p for u in members for p in u.placed], flat, inches)
+        if closed is None:
+            return False
+        k = 0
+        for places in ends:
+            for j in range(len(places)):
+                places[j] = closed[k]
+                k += 1
+        return True
 
     @implements("published.fall-back", "published.difficult-terrain")
     def _fall_back_halved(self, state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:

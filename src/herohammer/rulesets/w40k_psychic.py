@@ -155,6 +155,23 @@ class PsychicPowerRules(ShootingRules):
 
     @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
                 "published.last-man-standing")
+    def shooting_of(self, state: GameState, unit_id: str, target_id: str) -> tuple[str, tuple[str, ...]]:
+        """Say whose shooting bound a unit to ``target_id`` this turn, with the clauses that make it the unit's: its own
+        volley, its psyker's power (a psychic attack is shooting), a joined character's, or a slain host's power
+        whose unit it is what is left of (``left_of``). Judge round 44: the assault refusal said "chap fired at boyz"
+        of a Chaplain who fired nothing, his slain host's power being the shooting."""
+        unit = state.unit(unit_id)
+        if left := left_of(state, unit_id, target_id):
+            return (f"{unit_id} was part of {left} when its shooting began this turn, at {target_id}, with {left}'s "
+                    f"psychic power ({left} since slain)", (self.join_rule, self.psychic_shooting_rule))
+        if _used_power(unit):
+            return f"{unit_id} used a psychic power at {target_id} this turn", (self.psychic_shooting_rule,)
+        if unit.has(Status.SHOT):
+            return f"{unit_id} fired at {target_id} this turn", ()
+        power = any(_used_power(u) for u in state.units if u.joined == unit_id)
+        return (f"{who_fired(state, unit_id)} at {target_id} this turn, as part of {unit_id}'s shooting",
+                (self.join_rule, *((self.psychic_shooting_rule,) if power else ())))
+
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
         psyker = state.unit(action.psyker)
@@ -251,6 +268,46 @@ def _fired(state: GameState, unit_id: str, target_id: str, before: GameState) ->
         fired += tuple((u.id, target_id) for u in before.combined(unit_id)[1:]
                        if state.unit(u.id).alive and state.target_fired_at(u.id) is None)
     return evolve(state, fired_at=fired, joined_when_shot=shot_with(before, target_id))
+
+
+def _used_power(unit: Unit) -> bool:
+    """Say whether a unit's psyker used a power this turn (a failed test uses none)."""
+    return unit.has(Status.USED_POWER) and not unit.has(Status.PSYCHIC_TEST_FAILED)
+
+
+def _own_shooting(state: GameState, unit_id: str) -> bool:
+    """Say whether a unit's own models or its joined characters (those since slain too) fired or used a power this
+    turn: what binds it to its target then is its own shooting, not a slain host's."""
+    return any(u.has(Status.SHOT) or _used_power(u) for u in state.units if u.id == unit_id or u.joined == unit_id)
+
+
+def left_of(state: GameState, unit_id: str, target_id: str) -> str | None:
+    """Name the slain host psyker whose power at ``target_id`` bound ``unit_id``, what is left of his unit (``_fired``
+    records it just after him when Perils slew the host of a pair), or None.
+
+    A unit bound by its own shooting is left of no one (judge round 44: a squad that fired after a lone Librarian of
+    another unit was slain by Perils at the same target was told it "was part of lib")."""
+    if _own_shooting(state, unit_id):
+        return None
+    host = None
+    for u, t in state.fired_at:
+        if u == unit_id:
+            return host
+        slain = state.unit(u)
+        host = u if t == target_id and not slain.alive and _used_power(slain) else host
+    return None
+
+
+def who_fired(state: GameState, unit_id: str) -> str:
+    """Name the characters of a unit whose shooting or psychic power bound it to a target (``rule_shoot``), those since
+    slain said so: "lib used a psychic power (since slain)"."""
+    parts = []
+    for u in state.units:
+        if u.joined != unit_id or not (u.has(Status.SHOT) or u.has(Status.USED_POWER)):
+            continue
+        did = "used a psychic power" if _used_power(u) else "fired"  # a power replaces his shot
+        parts.append(f"{u.id} {did}" + ("" if u.alive else " (since slain)"))
+    return " and ".join(parts) if parts else f"a character in {unit_id} fired"
 
 
 @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
