@@ -207,3 +207,27 @@ def test_an_attack_value_in_brackets_beside_paired_weapons_chosen_says_they_are_
     assert " A1 " in f" {blades.models[0].profile} "
     [note] = [n for n in blades.notes if "Att" in n]
     assert "the roster's Paired Weapons are given to the model" in note, note
+
+
+# == 9. a percentage of selections; a value that is no number =======================================================
+@pytest.mark.parametrize(("squads", "captain"), [(1, 50), (3, 60)])
+def test_a_percentage_of_the_roster_s_units_is_decided(tmp_path: Path, squads: int, captain: int) -> None:
+    """The Captain costs 10 more when Tactical Squads are more than half the roster's selections at its top level
+    (``percentValue`` on a count of selections, not including child selections: of the same count of any selection
+    over the scope).  With the Captain and one squad: 1 of 2, 50%, not more; with three squads: 3 of 4, 75%."""
+    condition = ('<condition type="greaterThan" value="50" field="selections" scope="roster" childId="se-tac" '
+                 'percentValue="true" shared="true" includeChildSelections="false"/>')
+    _army(tmp_path, condition)
+    army = read_battlescribe(_roster(tmp_path / "army.ros", _captain(), *_tacs(squads)))
+    assert army.unit("Captain").points == captain and army.unit("Captain").notes == ()
+
+
+@pytest.mark.parametrize("value", [*(pytest.param(v, marks=pytest.mark.xfail(strict=True, reason="session 43: nan and inf read as counts")) for v in ("nan", "inf", "-inf")), "many"])
+def test_a_condition_whose_value_is_no_number_is_noted_naming_it(tmp_path: Path, value: str) -> None:
+    """A condition's ``value`` of 'nan' or 'inf' parses as a float but compares with no count: noted as not a
+    number (before, 'nan' was said as a count of the force beyond the unit), the modifier not applied."""
+    _army(tmp_path, _condition("selections", "atLeast", value, child="se-tac"))
+    army = read_battlescribe(_roster(tmp_path / "army.ros", _captain(), *_tacs(1)))
+    captain = army.unit("Captain")
+    [note] = captain.notes
+    assert captain.points == 50 and f"its value {value!r} is not a number" in note, note
