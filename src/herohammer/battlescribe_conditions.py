@@ -156,6 +156,8 @@ def _condition(c: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
     try:
         value = float(c.get("value", ""))
     except ValueError:
+        value = math.nan
+    if not math.isfinite(value):  # 'nan' and 'inf' parse as floats: no count compares with them
         return None, f"its value {c.get('value', '')!r} is not a number"
     bounds = _bounds(c, node, index)
     if isinstance(bounds, str):
