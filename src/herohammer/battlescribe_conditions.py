@@ -6,8 +6,9 @@ A condition that counts selections in the unit (an option it comes with, or one 
 unit, and its modifier applied or not (session 41; before, every conditional modifier was only noted).  A count in
 the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
 settles it (the unit itself in the roster: at least 1); a roster's own selections (``battlescribe_pricing``) give
-the force's and the roster's counts exactly (session 42); a percentage, a count of points or forces, another scope
-is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
+the force's and the roster's counts exactly (session 42), and their points, the roster's points limit and a
+percentage of either (session 43: a catalogue alone leaves these open); a count of forces, another scope is not
+decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
 A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
 """
 

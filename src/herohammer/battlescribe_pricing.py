@@ -6,6 +6,7 @@ units' points went unsaid, its extra models and options uncounted.  Such a selec
 catalogue entry its ``entryId`` names, ``number`` times, with the entry's cost modifiers decided on the roster's own
 selections (session 42): what the player chose settles a count in the unit, the force or the roster, where a
 catalogue alone leaves a count beyond the unit open (``battlescribe_conditions``).  What cannot be priced is said.
+A condition counting points in the roster reads them through ``Prices`` (session 43).
 """
 
 from __future__ import annotations
