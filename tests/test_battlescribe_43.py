@@ -233,3 +233,29 @@ def test_a_condition_whose_value_is_no_number_is_noted_naming_it(tmp_path: Path,
     captain = army.unit("Captain")
     [note] = captain.notes
     assert captain.points == 50 and f"its value {value!r} is not a number" in note, note
+
+
+# == 10. a hostile roster nested thousands deep ======================================================================
+def _nested(folder: Path, levels: int) -> Path:
+    _army(folder, _condition("points", "atLeast", "100", child="se-vets"))
+    inner = ""
+    for k in range(levels):
+        inner = (f'<selection id="d{k}" name="Layer {k}" entryId="se-x" number="1" type="upgrade"><selections>'
+                 f"{inner}</selections></selection>")
+    return _roster(folder / "army.ros", _captain(), _sel("s-u", "Deep", "se-u", 1, "unit", inner))
+
+
+@pytest.mark.xfail(strict=True, reason="session 43: a RecursionError traceback")
+def test_a_roster_nested_thousands_deep_is_one_line_naming_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three thousand selections each inside the last, priced from the catalogue beside the roster: one line naming
+    the file and the element, exit 2 (before: a RecursionError's traceback); forty deep, more than any real data
+    nests, still reads."""
+    path = _nested(tmp_path, 3000)
+    code, out, err = run(["catalogue", str(path)], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err[-300:]
+    assert str(path) in err and "nested more than" in err, err
+    shallow = tmp_path / "shallow"
+    shallow.mkdir()
+    code, out, err = run(["catalogue", str(_nested(shallow, 40))], capsys)
+    assert code == 0 and "Captain" in out, err
