@@ -33,8 +33,8 @@ says a limit and a percentage; ``battlescribe.t9a_close_combat`` reads a 9th Age
 profile of its name, or ``_chosen_weapon``: a selection of its name or carrying its rule) as the t9a ruleset's
 weapon of that name (``BsWeapon.close_combat``), the Hand Weapon left out; ``_t9a_brackets`` says Paired Weapons
 carried; ``battlescribe_conditions._condition`` refuses a value that is not finite; ``battlescribe.read_xml``
-refuses a file nested more than ``MAX_NESTING`` (100) elements deep (``_nested_past``, without recursion; real data
-nests about 20).  Decision amended: published.t9a-close-combat-weapons (src/herohammer/data/rules.yaml).
+refuses a roster whose selections nest more than ``MAX_NESTING`` (50) deep (``_nested_past``, without recursion;
+a catalogue's nesting is read with a note, round 40).  Decision amended: published.t9a-close-combat-weapons (src/herohammer/data/rules.yaml).
 
 Decisions (docs/data.md, session 43): a count of points in a condition is of the selections matched with all chosen
 under each, priced as the roster prices them; a percentage of points is of the points of the scope (BattleScribe's
@@ -257,7 +257,8 @@ def test_a_roster_nested_thousands_deep_is_one_line_naming_the_file(
     path = _nested(tmp_path, 3000)
     code, out, err = run(["catalogue", str(path)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err[-300:]
-    assert str(path) in err and "nested more than" in err, err
+    # the unit is the first selection, Layer 2999 the second ...: the 51st, the first past 50, is Layer 2950
+    assert str(path) in err and f"'Layer {2999 - 49}'" in err and "more than 50 selections deep" in err, err
     shallow = tmp_path / "shallow"
     shallow.mkdir()
     code, out, err = run(["catalogue", str(_nested(shallow, 40))], capsys)

@@ -41,8 +41,8 @@ ROOTS = {"catalogue": "catalogue", "gameSystem": "game system", "roster": "roste
 SUFFIXES = (".cat", ".catz", ".gst", ".gstz", ".ros", ".rosz")
 #: How deep links and child entries are followed (real data nests a handful deep; a cycle stops here).
 MAX_DEPTH = 12
-#: How deep a file's elements may nest (the community's catalogues and rosters: about 20).
-MAX_NESTING = 100
+#: How deep a roster's selections may nest (a unit, its models, their wargear: a handful).
+MAX_NESTING = 50
 FORTY_K = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 #: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see docs/data.md).
 T9A_MAPPING = {"Adv": "Adv", "Mar": "Mar", "Dis": "Ld", "HP": "W", "Off": "WS", "Res": "T", "Att": "A",
@@ -239,23 +239,25 @@ def read_xml(path: str | Path) -> Element:
     kind = local_name(root.tag)
     if kind not in ROOTS:
         raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
-    if (deep := _nested_past(root, MAX_NESTING)) is not None:
-        raise BattleScribeError(p, f"<{local_name(deep.tag)} name={deep.get('name', '')!r}> is nested more than "
-                                f"{MAX_NESTING} elements deep: not a file BattleScribe writes (the community's "
-                                "data nests about 20)")
+    if kind == "roster" and (deep := _nested_past(root, MAX_NESTING)) is not None:
+        raise BattleScribeError(p, f"selection {deep.get('name', '')!r} (id {deep.get('id', '')!r}) is nested more "
+                                f"than {MAX_NESTING} selections deep: not a roster BattleScribe writes (a unit, its "
+                                "models and their wargear nest a handful)")
     return root
 
 
 def _nested_past(root: Element, most: int) -> Element | None:
-    """Return the first element nested deeper than ``most`` (None: none is), walked without recursion: a hostile
-    file thousands deep would otherwise overflow the readers that recurse (session 43: a roster priced from its
-    catalogue ended in a RecursionError's traceback)."""
-    stack = [(root, 1)]
+    """Return a roster's first selection nested more than ``most`` selections deep (None: none is), walked without
+    recursion: a hostile roster thousands deep would otherwise overflow the readers of a roster's selections that
+    recurse (session 43: a roster priced from its catalogue ended in a RecursionError's traceback).  A catalogue's
+    entries are followed only ``MAX_DEPTH`` deep, its modifier groups ``MAX_GROUPS``: read, with a note."""
+    stack = [(root, 0)]
     while stack:
         el, depth = stack.pop()
+        depth += local_name(el.tag) == "selection"
         if depth > most:
             return el
-        stack.extend((child, depth + 1) for child in el)
+        stack.extend((child, depth) for child in el)
     return None
 
 

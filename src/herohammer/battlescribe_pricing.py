@@ -55,6 +55,8 @@ class Prices:
         self.index, self.missing = index, missing
         self._busy: set[int] = set()
         self._known: dict[int, float] = {}
+        #: The price found depending on itself while pricing a selection (said instead of each price on the way).
+        self._loop = ""
 
     def __call__(self, node: Node) -> float | str:
         own = self.own(node)
@@ -82,15 +84,18 @@ class Prices:
             except ValueError:
                 return f"the cost of {name} is not a number"
         elif id(el) in self._busy:
-            return f"the points of {name} depend on a modifier of its own cost"
+            self._loop = f"the points of {name} depend on a modifier of its own cost"
+            return self._loop
         else:
+            if not self._busy:
+                self._loop = ""
             self._busy.add(id(el))
             try:
                 text, notes = catalogue_cost(el, node, self.index, self.missing)
             finally:
                 self._busy.discard(id(el))
-            if notes:
-                return f"the points of {name} are not settled ({notes[0]})"
+            if notes:  # the loop itself said once, not nested in each price it passed through
+                return self._loop or f"the points of {name} are not settled ({notes[0]})"
             try:
                 value = float(text) * node.number if text is not None else 0.0
             except ValueError:
