@@ -41,6 +41,8 @@ ROOTS = {"catalogue": "catalogue", "gameSystem": "game system", "roster": "roste
 SUFFIXES = (".cat", ".catz", ".gst", ".gstz", ".ros", ".rosz")
 #: How deep links and child entries are followed (real data nests a handful deep; a cycle stops here).
 MAX_DEPTH = 12
+#: How deep a roster's selections may nest (a unit, its models, their wargear: a handful).
+MAX_NESTING = 50
 FORTY_K = ("WS", "BS", "S", "T", "W", "I", "A", "Ld")
 #: The 9th Age 2nd edition characteristic -> the t9a ruleset's characteristic (see docs/data.md).
 T9A_MAPPING = {"Adv": "Adv", "Mar": "Mar", "Dis": "Ld", "HP": "W", "Off": "WS", "Res": "T", "Att": "A",
@@ -67,19 +69,21 @@ class BsWeapon:
     problem: str = ""
     #: A 9th Age missile weapon as the t9a ruleset's table names it (``longbow``, ``longbow S4``); None otherwise.
     missile: str | None = None
+    #: A 9th Age Close Combat Weapon as the t9a ruleset names it (``paired weapons``); None otherwise (session 43).
+    close_combat: str | None = None
 
     @property
     def usable(self) -> str | None:
         """The name a model's ``weapons:`` gives this weapon by, when herohammer can use it (None: it cannot)."""
-        return self.missile or (self.name if self.data is not None else None)
+        return self.missile or self.close_combat or (self.name if self.data is not None else None)
 
     def to_json(self) -> dict[str, Any]:
         """Return the weapon as JSON-ready data."""
         out: dict[str, Any] = {"name": self.name, "printed": dict(self.characteristics)}
         if self.data is not None:
             out["herohammer"] = self.data
-        elif self.missile is not None:
-            out["herohammer"] = self.missile
+        elif self.usable is not None:
+            out["herohammer"] = self.usable
         if self.problem:
             out["problem"] = self.problem
         return out
@@ -235,7 +239,26 @@ def read_xml(path: str | Path) -> Element:
     kind = local_name(root.tag)
     if kind not in ROOTS:
         raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
+    if kind == "roster" and (deep := _nested_past(root, MAX_NESTING)) is not None:
+        raise BattleScribeError(p, f"selection {deep.get('name', '')!r} (id {deep.get('id', '')!r}) is nested more "
+                                f"than {MAX_NESTING} selections deep: not a roster BattleScribe writes (a unit, its "
+                                "models and their wargear nest a handful)")
     return root
+
+
+def _nested_past(root: Element, most: int) -> Element | None:
+    """Return a roster's first selection nested more than ``most`` selections deep (None: none is), walked without
+    recursion: a hostile roster thousands deep would otherwise overflow the readers of a roster's selections that
+    recurse (session 43: a roster priced from its catalogue ended in a RecursionError's traceback).  A catalogue's
+    entries are followed only ``MAX_DEPTH`` deep, its modifier groups ``MAX_GROUPS``: read, with a note."""
+    stack = [(root, 0)]
+    while stack:
+        el, depth = stack.pop()
+        depth += local_name(el.tag) == "selection"
+        if depth > most:
+            return el
+        stack.extend((child, depth) for child in el)
+    return None
 
 
 def _unzip(p: Path, raw: bytes) -> bytes:
@@ -534,6 +557,32 @@ def t9a_missile(name: str, chars: dict[str, str]) -> tuple[str | None, str]:
     return (named if not ap or int(ap) == table_ap else f"{named} AP{int(ap)}"), ""
 
 
+@implements("published.t9a-close-combat-weapons")
+def t9a_close_combat(name: str) -> str | None:
+    """Return the t9a ruleset's Close Combat Weapon a 9th Age weapon or option is, by its name (``Paired Weapons``:
+    ``paired weapons``), or None.  The community's catalogues give them as options of these names, with a weapon
+    profile of no range or a rule link only (session 43: dropped, so a unit chosen with Paired Weapons fought
+    without them); a name that only contains one (``Paired Axes``) is not taken for it, nor the Hand Weapon, which
+    every model has without a word."""
+    from .rulesets.t9a_weapons import HAND_WEAPON, close_combat_weapons
+
+    key = name.strip().lower()
+    return key if key in close_combat_weapons() and key != HAND_WEAPON else None
+
+
+def _chosen_weapon(selection: Element) -> str:
+    """Name the 9th Age Close Combat Weapon a roster's selection is without a weapon profile of its own: by its
+    name (``Paired Weapons``) or a rule it carries (``Paired Axes`` with the rule Paired Weapons); "" for none."""
+    profiles = {p.get("name", "").strip().lower() for p in children(selection, "profiles", "profile")}
+    profiles |= {link.get("name", "").strip().lower() for link in children(selection, "infoLinks", "infoLink")
+                 if link.get("type") == "profile"}
+    names = [selection.get("name", ""), *(r.get("name", "") for r in children(selection, "rules", "rule")),
+             *(link.get("name", "") for link in children(selection, "infoLinks", "infoLink")
+               if link.get("type") == "rule")]
+    found = [n.strip() for n in names if t9a_close_combat(n) is not None]
+    return found[0] if found and not profiles & {n.lower() for n in found} else ""
+
+
 def _as_user(printed: str) -> str:
     """A printed "As user" (Throwing Weapons' Strength and AP) is no value of the weapon's own: empty."""
     return "" if printed.strip().lower() in ("as user", "user") else printed
@@ -597,6 +646,8 @@ class _Reader:
         #: A roster's catalogues (read when a selection has no cost of its own) and its selections as nodes.
         self._catalogue: tuple[dict[str, Element] | None, str] | None = None
         self._nodes: dict[int, Node] | None = None
+        #: The ruleset the file is for (a 9th Age roster's Close Combat Weapons are read by name: ``walk``).
+        self.ruleset: str | None = None
 
     def resolve(self, link: Element) -> Element | None:
         target = link.get("targetId")
@@ -630,6 +681,8 @@ class _Reader:
                 found.bad_numbers[owner] = problem
         else:
             self.add_points(entry, found, count, node)
+        if self.ruleset == "t9a" and local_name(entry.tag) == "selection" and (weapon := _chosen_weapon(entry)):
+            found.profiles.append(_Seen(weapon, "Weapon", (), count, owner, held))
         for prof in children(entry, "profiles", "profile"):
             found.profiles.append(_Seen(prof.get("name", "").strip(), prof.get("typeName", ""),
                                         self._chars(prof, (prof,), found, node), count, owner, held,
@@ -693,7 +746,7 @@ class _Reader:
             return
         if self._nodes is None:
             self._nodes = roster_nodes(self.root, {id(el): _count(el) for el in self.root.iter()
-                                                   if local_name(el.tag) == "selection"})
+                                                   if local_name(el.tag) == "selection"}, index, missing)
         value, notes = catalogue_cost(selection, self._nodes.get(id(selection)), index, missing)
         found.notes.extend(notes)
         if value is not None:
@@ -864,6 +917,8 @@ def _shares(number: int, carried: Sequence[tuple[str, int]]) -> list[tuple[tuple
 
 def _weapon_kind(pname: str, type_name: str, chars: dict[str, str], game: str | None) -> BsWeapon | None:
     """Read a weapon profile as herohammer can use it (or why not); None when the profile is not a weapon's."""
+    if game == "t9a" and (close_combat := t9a_close_combat(pname)) is not None:
+        return BsWeapon(pname, tuple(chars.items()), close_combat=close_combat)
     if game == "t9a" and (type_name.lower().endswith("weapon") or _is_weapon_profile(chars)):
         missile, problem = t9a_missile(pname, chars)
         return BsWeapon(pname, tuple(chars.items()), None, problem, missile)
@@ -1027,7 +1082,9 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
                 f"{k} {v}" for k, v in ride["chars"].items() if k in ("Att", "Off", "Str", "AP", "Agi")))
         line, problem = t9a_profile(chars, _aim([*found.rules, *slot.get("rules", [])], chars))
         problem = slot["number"] or problem
-        notes.extend(f"{slot['where'] or unit_words}: {mname}: {said}" for said in _t9a_brackets(chars))
+        paired = "paired weapons" in (w.close_combat for w in weapons.values()
+                                      if arms is None or w.name in arms)
+        notes.extend(f"{slot['where'] or unit_words}: {mname}: {said}" for said in _t9a_brackets(chars, paired))
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     if not models:
@@ -1076,7 +1133,7 @@ def _unread_profiles(unit_words: str, profiles: Sequence[_Seen], kinds: Sequence
 
 
 @implements("published.t9a-paired-weapons")
-def _t9a_brackets(chars: dict[str, str]) -> list[str]:
+def _t9a_brackets(chars: dict[str, str], paired: bool = False) -> list[str]:
     """Say each 9th Age characteristic printed with a bracket (``Res 4(5)``) that is read as its first number, the
     model's own, as the 40k import says its own (``read_characteristic``); an Attack Value's names Paired Weapons,
     whose +1 the t9a ruleset adds itself (published.t9a-paired-weapons); a rate's bracket is a flyer's, its ground
@@ -1086,13 +1143,17 @@ def _t9a_brackets(chars: dict[str, str]) -> list[str]:
         text = chars.get(printed, "").strip()
         if printed not in ("Adv", "Mar") and re.match(r"^\d+\s*\(", text):
             out.append(f"{printed} {text!r} read as {_number(text)} ({ours}{_number(text)}): the bracketed value, "
-                       "with wargear or an option, is not read" + (PAIRED_WORDS if printed == "Att" else ""))
+                       "with wargear or an option, is not read"
+                       + ((PAIRED_CARRIED if paired else PAIRED_WORDS) if printed == "Att" else ""))
     return out
 
 
 #: What a 9th Age ``Att a(b)`` is said with: the bracket is most often Paired Weapons', added by the rules (session 42).
 PAIRED_WORDS = ("; Paired Weapons' +1 Attack Value is added by herohammer itself when the scenario gives the model "
                 "paired weapons [published.t9a-paired-weapons]")
+#: ... and where the roster gives the model Paired Weapons (session 43).
+PAIRED_CARRIED = ("; the roster's Paired Weapons are given to the model, and herohammer adds their +1 Attack Value "
+                  "itself [published.t9a-paired-weapons]")
 
 
 def _carried(chars: dict[str, str]) -> bool:
@@ -1145,6 +1206,7 @@ def read_battlescribe(path: str | Path) -> BsFile:
         game = str(root.get("gameSystemName", ""))
     reader = _Reader(str(p), root, index)
     ruleset = ruleset_for(game) or ruleset_for(root.get("name", ""))
+    reader.ruleset = ruleset
     units: list[BsUnit] = []
     for name, entry in _unit_entries(reader, kind):
         inside = _characters_inside(entry) if kind == "roster" and ruleset in ("40k3", "40k4") else []

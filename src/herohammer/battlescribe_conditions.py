@@ -6,19 +6,20 @@ A condition that counts selections in the unit (an option it comes with, or one 
 unit, and its modifier applied or not (session 41; before, every conditional modifier was only noted).  A count in
 the force or the roster is at least what the unit holds and has no upper bound, so it is decided only where that
 settles it (the unit itself in the roster: at least 1); a roster's own selections (``battlescribe_pricing``) give
-the force's and the roster's counts exactly (session 42); a percentage, a count of points or forces, another scope
-is not decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
+the force's and the roster's counts exactly (session 42), and their points, the roster's points limit and a
+percentage of either (session 43: a catalogue alone leaves these open); a count of forces, another scope is not
+decided, and why is said.  The logic is three-valued: True, False, or None (not decided, with the reason).
 A repeat (``<repeats>``: once for each N of a selection) is counted the same way, where the count is known.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from .battlescribe_xml import children, local_name
+from .battlescribe_xml import children, is_points, local_name
 
 #: Why a condition on the force or the roster is not decided by the unit alone.
 BEYOND = "the force beyond the unit is the player's: a catalogue lists the unit alone"
@@ -35,6 +36,9 @@ class Node:
     #: A catalogue entry's number is for each of its parent (five Marines, a grenade each); a roster selection's is
     #: all of them (BattleScribe writes ten sluggas under ten Boyz): not multiplied by its parent's.
     each: bool = True
+    #: A roster's root only: prices a selection (its points with all chosen under it), or says why not
+    #: (``battlescribe_pricing``); None in a catalogue, whose unit is listed alone.
+    pricer: Pricer | None = field(default=None, compare=False, repr=False)
 
     def matches(self, child_id: str) -> bool:
         """Say whether this selection is the entry ``child_id`` or of that category (or ``any`` selection, or any of
@@ -62,6 +66,8 @@ class Node:
 
 
 Verdict = tuple[bool | None, str]
+#: Prices one of a roster's selections (its points with all chosen under it), or says why it cannot.
+Pricer = Callable[[Node], "float | str"]
 
 
 def decide(holders: tuple[Element, ...], node: Node | None, index: Mapping[str, Element]) -> Verdict:
@@ -151,6 +157,8 @@ def _condition(c: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
     try:
         value = float(c.get("value", ""))
     except ValueError:
+        value = math.nan
+    if not math.isfinite(value):  # 'nan' and 'inf' parse as floats: no count compares with them
         return None, f"its value {c.get('value', '')!r} is not a number"
     bounds = _bounds(c, node, index)
     if isinstance(bounds, str):
@@ -160,24 +168,74 @@ def _condition(c: Element, node: Node, index: Mapping[str, Element]) -> Verdict:
 
 
 def _bounds(c: Element, node: Node, index: Mapping[str, Element]) -> tuple[float, float] | str:
-    """Return the least and most a condition's (or repeat's) count of selections can be, or why it is not known:
-    exact in the unit, at least the unit's own in the force or the roster."""
-    if c.get("percentValue", "false") == "true":
-        return "a percentage of a count is not worked out"
-    if c.get("field", "") != "selections":
-        return f"it counts {_field_words(c.get('field', ''), index)}, not the unit's selections"
-    child = c.get("childId", "")
-    direct = c.get("includeChildSelections", "false") != "true"
-    where = _scoped(node, c.get("scope", ""))
-    if isinstance(where, Node):
-        count = sum(n for kid, n in where.below(direct) if kid.matches(child))
-        return count, count
-    if where not in ("force", "roster"):
-        return where
+    """Return the least and most a condition's (or repeat's) count can be, or why it is not known: selections, exact
+    in the unit, at least the unit's own in the force or the roster; points (``field`` a points cost type), the
+    roster's points limit (``limit::`` one), and a percentage (``percentValue``) only in a roster (session 43)."""
+    field = c.get("field", "")
+    cost = field.removeprefix("limit::")
+    points, percent = field != "selections", c.get("percentValue", "false") == "true"
+    if points and not is_points(cost, index):
+        return f"it counts {_field_words(cost, index)}, not the unit's selections or points"
     root = node
     while root.parent is not None:
         root = root.parent
-    return (1 if root.matches(child) else 0) + sum(n for kid, n in root.below(direct) if kid.matches(child)), math.inf
+    if (points or percent) and root.pricer is None:
+        return ("a count of points or a percentage is decided on a roster's choices: a catalogue lists the unit "
+                "alone, not the army around it")
+    limit = _limit(root, cost) if field.startswith("limit::") else None
+    if isinstance(limit, str) or (limit is not None and not percent):
+        return limit if isinstance(limit, str) else (limit, limit)
+    child = c.get("childId", "")
+    direct = c.get("includeChildSelections", "false") != "true"
+    where = _scoped(node, c.get("scope", ""))
+    if not isinstance(where, Node):
+        if where not in ("force", "roster"):
+            return where
+        count = (1 if root.matches(child) else 0) + sum(n for kid, n in root.below(direct) if kid.matches(child))
+        return count, math.inf
+    amount = _amount(where, child, direct, root.pricer if points else None)
+    if not percent or isinstance(amount, str):
+        return amount if isinstance(amount, str) else (amount, amount)
+    whole = limit if limit is not None else _amount(where, "any", direct, root.pricer if points else None)
+    if isinstance(whole, str):
+        return whole
+    if whole <= 0:
+        return f"a percentage of {'points' if points else 'selections'} where there are none"
+    share = 100 * amount / whole
+    return share, share
+
+
+def _amount(where: Node, child: str, direct: bool, pricer: Pricer | None) -> float | str:
+    """Return how many selections of ``child`` are in ``where`` (``pricer`` None), or their points with all that
+    was chosen under each (a match's own matches not counted twice); or why the points are not known."""
+    if pricer is None:
+        return sum(n for kid, n in where.below(direct) if kid.matches(child))
+    total = 0.0
+    for kid in where.kids:
+        if kid.matches(child) and local_name(kid.entry.tag) != "force":
+            price = pricer(kid)
+        elif local_name(kid.entry.tag) == "force" or not direct:
+            price = _amount(kid, child, direct, pricer)
+        else:
+            continue
+        if isinstance(price, str):
+            return price
+        total += price
+    return total
+
+
+def _limit(root: Node, cost: str) -> float | str:
+    """Return the points limit the roster sets (its ``costLimit`` of that type), or why there is none."""
+    for limit in children(root.entry, "costLimits", "costLimit"):
+        if limit.get("typeId", "") == cost:
+            try:
+                value = float(limit.get("value", ""))
+            except ValueError:
+                value = math.nan
+            if math.isfinite(value) and value >= 0:
+                return value
+            return f"the roster's points limit {limit.get('value', '')!r} is none (BattleScribe writes -1 for none)"
+    return "the roster sets no points limit"
 
 
 def _compare(kind: str, value: float, low: float, high: float) -> Verdict:

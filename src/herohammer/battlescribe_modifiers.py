@@ -63,6 +63,8 @@ def describe(condition: Element, index: Mapping[str, Element]) -> str:
     field = condition.get("field", "")
     what = "the number" if field == "selections" else (
         "the forces" if field == "forces" else f"the {_name_of(field, index)}")
+    if field.startswith("limit::"):
+        what = f"the roster's limit of {_name_of(field.removeprefix('limit::'), index)}"
     child = condition.get("childId", "")
     of = f" of {_name_of(child, index)!r}" if child and child != "any" else ""
     scope = condition.get("scope", "")
@@ -71,7 +73,7 @@ def describe(condition: Element, index: Mapping[str, Element]) -> str:
     if condition.get("type", "") in ("instanceOf", "notInstanceOf"):
         return f"{where or 'it'} {op} {_name_of(child, index)!r}"
     value = condition.get("value", "")
-    value = re.sub(r"\.0$", "", value)
+    value = re.sub(r"\.0$", "", value) + ("%" if condition.get("percentValue", "false") == "true" else "")
     return f"{what}{of} in {where or 'scope'} {op} {value}"
 
 
