@@ -87,8 +87,9 @@ def allocation_problem(state: GameState, target_id: str, at: str | None) -> str 
     if not state.has_unit(at) or (at != host.id and state.unit(at).joined != host.id):
         return f"{at} is not a character in {host.id}"
     if at != host.id and len(host.models) >= LOOK_OUT_SIR and not sharing(host, [state.unit(at)]):
-        return (f"{host.id} has {len(host.models)} rank-and-file models: hits go to them, not to {at} "
-                f"(a character of their Type and Height, {classification(host)}, may be picked out only below "
+        kind, tall = classification(host)
+        return (f"{host.id} has {len(host.models)} rank-and-file models: hits go to them, not to {at} (a character "
+                f"of their Type and Height, {kind.value.capitalize()} and {tall}, may be picked out only below "
                 f"{LOOK_OUT_SIR})")
     return None
 

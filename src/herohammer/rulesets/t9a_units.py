@@ -90,10 +90,10 @@ def height(unit: Unit) -> str:
 TROOP_TYPES = frozenset({UnitType.INFANTRY, UnitType.CAVALRY})
 
 
-def classification(unit: Unit) -> str:
+def classification(unit: Unit) -> tuple[UnitType, str]:
     """Return a unit's Type and Height, as the hits at a combined unit compare them: its ``type`` (Infantry when its
     file names none, as every unit's) and ``height`` (a character's are his own, his mount's, not his unit's)."""
-    return f"{unit.type.value.capitalize()} and {height(unit)}"
+    return unit.type, height(unit)
 
 
 def advance_rate(unit: Unit) -> int:
