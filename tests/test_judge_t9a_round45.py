@@ -39,8 +39,9 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    when loaded naming the unit's type field (``NinthAge.validate_state``).
 
 Decisions stated (data/rules.yaml, with book entries): published.t9a-failed-charge amended (the mark, who bears it,
-no shot; round 44's "the one place the readings part" withdrawn: t9a-a-charge-that-catches-a-unit-that-fled-is-no-
-failed-charge, and the renamed round 44 entry); t9a.join.move amended (a caught charger's join refused as a charger's);
+no shot; round 44's "the one place the readings part" withdrawn; the book's
+t9a-a-charge-that-catches-a-unit-that-fled-is-no-failed-charge, and the renamed round 44 entry); t9a.join.move
+amended (a caught charger's join refused as a charger's);
 published.t9a-who-can-shoot (a failed charger does not shoot); published.t9a-to-hit-shooting (a charge is no Move
 Manoeuvre); published.t9a-distributing-hits amended (Type read: t9a-a-cavalry-hero-among-ten-infantry-shares-the-hits).
 
