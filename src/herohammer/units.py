@@ -81,6 +81,9 @@ class Status(StrEnum):
     #: t9a: charged with its Pursuit Move in the last player turn: Charging (with CHARGED) until this turn ends
     #: (published.t9a-pursuit)
     PURSUIT_CHARGING = "pursuit_charging"
+    #: t9a: made a Failed Charge Move this player turn (with CHARGED): no Move Manoeuvre and no shooting until it ends
+    #: (published.t9a-failed-charge); a charger without it reached its target, or caught the unit that fled from it
+    FAILED_CHARGE = "failed_charge"
 
 
 _PLACED = attrgetter("placed")
@@ -91,7 +94,7 @@ _X, _Y = itemgetter(0), itemgetter(1)
 TURN_STATUSES = frozenset({Status.MOVED, Status.MARCHED, Status.RAN, Status.SHOT, Status.FIRED_NO_ASSAULT,
                            Status.ASSAULTED,
                            Status.USED_POWER, Status.PSYCHIC_TEST_FAILED, Status.CHARGED, Status.HALTED, Status.NO_CHARGE,
-                           Status.RALLY_TESTED, Status.REGROUPED})
+                           Status.RALLY_TESTED, Status.REGROUPED, Status.FAILED_CHARGE})
 
 
 @dataclass(frozen=True)

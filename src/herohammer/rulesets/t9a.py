@@ -31,8 +31,8 @@ from .base import Act, Resolution, Ruleset, places_as_ruled
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, close_combat_weapons, weapon_choices
 from .t9a_units import (advance_rate, BUSY, CONCLAVE_PATTERN, current, failed_charge_rules, FLY_PATTERN, formation_of,
                         host_of, march_rate, member_models, model_wounds, MOVED, movers_of, placed_all, sight_all,
-                        unit_rates, why_moved, why_unmovable, WIZARD_CONCLAVE)
-from .t9a_casualties import no_models_left
+                        TROOP_TYPES, unit_rates, why_moved, why_unmovable, WIZARD_CONCLAVE)
+from .t9a_casualties import DISTRIBUTING_HITS, no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import stand_and_shoot_volley, stands_and_shoots_unasked
@@ -194,15 +194,20 @@ class NinthAge(ChargeRules):
         weapon = missile_weapon(name)
         return weapon is not None and weapon.strength <= MAX_STRENGTH and weapon.ap <= MAX_STRENGTH
 
-    @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank")
+    @implements("t9a.char.lone", "t9a.join.deploy", "t9a.char.front-rank", DISTRIBUTING_HITS)
     def validate_state(self, state: GameState, source: str) -> None:
-        """Refuse a character unit of several models and a Front Rank model behind a first rank of others."""
+        """Refuse a character unit of several models, a 40k troop type and a Front Rank model behind a first rank of
+        others."""
         for u in state.units:
             if is_character(u) and u.joined is None and len(u.models) > 1:
                 raise ScenarioError(source, f"units.{u.id}.models",
                                     "a character on its own is a unit of a single model [t9a.char.lone]")
             if u.joined is not None and not is_character(u):
                 raise ScenarioError(source, f"units.{u.id}.joined", "only a character joins a unit [t9a.join.deploy]")
+            if u.type not in TROOP_TYPES:  # round 45: read as another Type, it would share hits it should not
+                raise ScenarioError(source, f"units.{u.id}.type",
+                                    f"{u.type.value} is a 40k troop type: a 9th Age unit's type is infantry or cavalry "
+                                    f"(its Type decides who shares the hits at a combined unit) [{DISTRIBUTING_HITS}]")
             if u.formation is not None:
                 bad = front_rank_problems(u.formation, front_rank_test(state, u))
                 if bad:

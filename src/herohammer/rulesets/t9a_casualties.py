@@ -12,7 +12,7 @@ from ..formations import arrange, front_rank_test, is_character, remove_from
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a_units import current, height, host_of, model_wounds
+from .t9a_units import classification, current, host_of, model_wounds
 
 #: Rank and file a combined unit needs for hits to stay off its characters (published.t9a-distributing-hits).
 LOOK_OUT_SIR = 5
@@ -33,8 +33,8 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
                taken: dict[str, int] | None = None) -> list[Share]:
     """Distribute hits at a combined unit as the published rule does, and return each member's share.
 
-    With five or more rank and file, every hit goes to them, but for the characters of another Height
-    than theirs (``sharing``). With fewer, hits go to the rank-and-file models and the characters as
+    With five or more rank and file, every hit goes to them, but for the characters of another Type or
+    Height than theirs (``sharing``). With fewer, hits go to the rank-and-file models and the characters as
     equally as possible: no model takes a second hit until every model has taken one. Where the hits do
     not divide evenly, the attacker picks who takes one more: the character named ``at`` first, then the
     rank and file, then the other characters in the order they joined. A unit reduced to its characters
@@ -67,11 +67,11 @@ def share_hits(state: GameState, target_id: str, hits: int, at: str | None,
 
 @implements(DISTRIBUTING_HITS)
 def sharing(host: Unit, chars: Sequence[Unit]) -> list[Unit]:
-    """Return the characters who share the hits at a unit of five or more rank and file: those of another Height
-    than its rank and file (2022 text: "Characters with the same Type and Height as the R&F models are ignored for
-    the hit distributions"). Troop Types are not modelled: every character is of his unit's Type."""
-    own = height(host)
-    return [c for c in chars if height(c) != own]
+    """Return the characters who share the hits at a unit of five or more rank and file: those of another Type or
+    Height than its rank and file (2022 text: "Characters with the same Type and Height as the R&F models are ignored
+    for the hit distributions"). Round 44 read the Height; round 45 the Type too (``classification``)."""
+    own = classification(host)
+    return [c for c in chars if classification(c) != own]
 
 
 @implements("core.zero.w")

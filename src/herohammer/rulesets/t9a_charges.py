@@ -27,9 +27,9 @@ from ..state import GameState
 from ..units import Status, Unit
 from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
-from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, fly_rates,
-                        formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all, rallied,
-                        RALLIED_WORDS, RALLY_RULE, sight_all, unaligned, unit_centre, unit_rates)
+from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, FAILED_CHARGE,
+                        fly_rates, formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all,
+                        rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unaligned, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
@@ -106,7 +106,6 @@ def _why_busy(state: GameState, unit: Unit) -> str:
     return RALLIED_WORDS if rallied(host) else f"it has {' and '.join(done) or 'moved'} this turn"
 
 
-FAILED_CHARGE = "published.t9a-failed-charge"
 #: What a failed charger is told of Shaken, which the seed gives only a character left in his unit.
 NOT_SHAKEN = ("; not Shaken: the seed's Shaken is a failed charge out's that leaves the character in his unit, the "
               "2022 text's for every failed charger is not followed [published.t9a-failed-charge]")
@@ -824,7 +823,8 @@ class ChargeRules(JoinRules):
         dx, dy = (dx / length * step, dy / length * step) if length > 0 else (0.0, 0.0)
         if not out:
             new = shift_unit(state, unit, dx, dy)
-            new = new.replace_units(new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out))
+            new = new.replace_units(*(u.with_status(Status.FAILED_CHARGE) for u in
+                                      [new.unit(unit.id).with_status(Status.CHARGED), *charged_with(new, unit.id, out)]))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\") and {moves}"
                                         f"{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         to = (model.at[0] + dx, model.at[1] + dy)
@@ -834,12 +834,12 @@ class ChargeRules(JoinRules):
         if away + EPSILON >= 1.0:
             rules.append(FAILED_CHARGE)  # what it tells of Shaken (NOT_SHAKEN)
             new = detach(state, unit, to)
-            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+            new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED, Status.FAILED_CHARGE))
             return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"), {moves} and "
                                         f"leaves {host.id}{NOT_SHAKEN}", rules, dice, start, FAILED_LEFT, skip)]
         members = [state.unit(host.id), *state.joined_to(host.id)]
         new = state.replace_units(*(u.with_status(Status.SHAKEN) for u in members))
-        new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED))
+        new = new.replace_unit(new.unit(unit.id).with_status(Status.CHARGED, Status.FAILED_CHARGE))
         return new, [*events, event(f"{unit.id} fails its charge ({roll.range}\" < {gap:.2f}\"); its {roll.failed_move}\" "
                                             f"Failed Charge move ends {away:.2f}\" from {host.id}, so it stays and the "
                                             "unit is Shaken until the end of the player turn", rules, dice, start,

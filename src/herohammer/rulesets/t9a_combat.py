@@ -46,7 +46,7 @@ from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import (command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, sharing,
                              spared_command)
 from .t9a_moves import UNIT_SPACING
-from .t9a_units import (combined_status, current, discipline_of, height, host_of, model_wounds, off_table,
+from .t9a_units import (classification, combined_status, current, discipline_of, host_of, model_wounds, off_table,
                         unit_centre)
 
 #: Published rule ids cited for the general rules the seeds rely on.
@@ -87,8 +87,10 @@ def allocation_problem(state: GameState, target_id: str, at: str | None) -> str 
     if not state.has_unit(at) or (at != host.id and state.unit(at).joined != host.id):
         return f"{at} is not a character in {host.id}"
     if at != host.id and len(host.models) >= LOOK_OUT_SIR and not sharing(host, [state.unit(at)]):
-        return (f"{host.id} has {len(host.models)} rank-and-file models: hits go to them, not to {at} "
-                f"(a character of their Height, {height(host)}, may be picked out only below {LOOK_OUT_SIR})")
+        kind, tall = classification(host)
+        return (f"{host.id} has {len(host.models)} rank-and-file models: hits go to them, not to {at} (a character "
+                f"of their Type and Height, {kind.value.capitalize()} and {tall}, may be picked out only below "
+                f"{LOOK_OUT_SIR})")
     return None
 
 

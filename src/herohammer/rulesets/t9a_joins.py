@@ -161,14 +161,19 @@ def leave_refusal(state: GameState, ch: Unit, host: Unit) -> IllegalActionError 
 
 @implements("t9a.join.move", "published.t9a-failed-charge", "published.t9a-move")
 def _charged_refusal(ch: Unit) -> IllegalActionError:
-    """Refuse the join of a character who charged this player turn and is engaged in nothing: his charge or Failed
-    Charge Move (out of his unit, t9a.charge-out.failure, or alone) was his move, and a unit that made a Failed Charge
-    Move makes no other move that player turn (published.t9a-failed-charge), as a charger does not move in the
-    Movement phase (published.t9a-move).  Round 42: the refusal said "already moved" citing the join clause alone,
-    which asks only for a move into base contact; his next Movement phase he joins, his own unit too."""
-    return _refuse(f"{ch.id} charged this turn (its charge, or its Failed Charge Move, was its move of the player turn) "
-                   f"and makes no other move before its next Movement phase: a join is a move into base contact",
-                   "t9a.join.move", "published.t9a-failed-charge", "published.t9a-move")
+    """Refuse the join of a character who charged this player turn and is engaged in nothing: his charge was his move,
+    as a charger does not move in the Movement phase (published.t9a-move), and a unit that made a Failed Charge Move
+    (out of his unit, t9a.charge-out.failure, or alone) makes no other move that player turn
+    (published.t9a-failed-charge), cited when his charge failed.  Round 42: the refusal said "already moved" citing the
+    join clause alone, which asks only for a move into base contact; his next Movement phase he joins, his own unit
+    too.  Round 45: one whose charge caught a unit that fled was refused for a Failed Charge Move he did not make."""
+    if ch.has(Status.FAILED_CHARGE):
+        return _refuse(f"{ch.id} charged this turn (its Failed Charge Move was its move of the player turn) and makes "
+                       "no other move before its next Movement phase: a join is a move into base contact",
+                       "t9a.join.move", "published.t9a-failed-charge", "published.t9a-move")
+    return _refuse(f"{ch.id} charged this turn (its charge was its move of the player turn) "
+                   "and makes no other move before its next Movement phase: a join is a move into base contact",
+                   "t9a.join.move", "published.t9a-move")
 
 
 class JoinRules(Ruleset):

@@ -30,7 +30,7 @@ from ..units import Model, Status, Unit
 from .base import Resolution, Ruleset
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left
 from .t9a_stand_and_shoot import COVER, cover
-from .t9a_units import current
+from .t9a_units import current, FAILED_CHARGE
 from .t9a_discipline import shaken_refusal
 from ..formations import WHO_CAN_SHOOT, is_character, sight_from, too_far_back_to_shoot
 from .t9a_combat import (TO_WOUND, allocation_problem, harm_said, hit_a_character, members, models_in,
@@ -59,14 +59,16 @@ class Shot:
     ap: int = 0
 
 
-@implements("t9a.join.moved-separately", "t9a.join.part-of-unit")
+@implements("t9a.join.moved-separately", "t9a.join.part-of-unit", TO_HIT_SHOOTING)
 def moved_now(member: Unit, host: Unit) -> bool:
-    """Say whether a member of a shooting unit moved this turn: by its own status, or, a character joined to it, by the
-    unit's (round 30): a character in a unit that moved, marched or charged moved with it or moved to join it after,
-    so he has moved at least (whether he marched is his own status: t9a.join.moved-separately)."""
+    """Say whether a member of a shooting unit takes the Moving and Shooting -1: by its own status, or, a character
+    joined to it, by the unit's (round 30): a character in a unit that moved or marched moved with it or moved to join
+    it after (whether he marched is his own status: t9a.join.moved-separately).  A charge is no Move Manoeuvre (2022
+    text, To-Hit Modifiers: "performed a Move Maneuvre (Reform, Advance or March)"): round 45, until then a character
+    in a unit that charged took the -1 and its rank and file did not."""
     if member.has(Status.MOVED) or member.has(Status.MARCHED):
         return True
-    return member.id != host.id and any(host.has(s) for s in (Status.MOVED, Status.MARCHED, Status.CHARGED))
+    return member.id != host.id and (host.has(Status.MOVED) or host.has(Status.MARCHED))
 
 
 class ShootingPhase(Ruleset):
@@ -152,6 +154,9 @@ class ShootingPhase(Ruleset):
                 return Ruling.forbid(f"{unit.id} {why} and cannot shoot", WHO_CAN_SHOOT)
         if shaken := shaken_refusal(state, unit, "make a shooting attack"):
             return shaken
+        if unit.has(Status.FAILED_CHARGE):  # round 45: until then it shot (the 2022 text, Choose a Unit and a Target)
+            return Ruling.forbid(f"{unit.id} made a Failed Charge Move this player turn and cannot shoot", WHO_CAN_SHOOT,
+                                 FAILED_CHARGE)
         ruling = self.target_ruling(state, unit.id, action.target)
         if not ruling.legal:
             return ruling

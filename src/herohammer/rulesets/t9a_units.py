@@ -13,7 +13,7 @@ from ..catalogue import implements
 from ..formations import Formation, is_character, sight_from
 from ..geometry import Placed, Point, blocks_sight
 from ..state import GameState
-from ..units import Model, Status, Unit
+from ..units import Model, Status, Unit, UnitType
 
 WIZARD_CONCLAVE = "Wizard Conclave"
 BUSY = (Status.ENGAGED, Status.FLEEING)
@@ -46,21 +46,30 @@ def why_unmovable(state: GameState, unit: Unit, doing: str = "move") -> str:
     if any(u.has(Status.FLEEING) for u in group):
         return f"{unit.id} is fleeing: it moves only when it flees" + (f" and cannot {doing}" * (doing != "move"))
     if any(u.has(Status.CHARGED) for u in group):
-        return f"{unit.id} has charged already this turn and cannot {doing}" + (" again" * (doing == "move"))
+        failed = " (its charge failed: it made a Failed Charge Move)" * failed_charge(state, unit)
+        return f"{unit.id} has charged already this turn{failed} and cannot {doing}" + (" again" * (doing == "move"))
     return f"{unit.id} has moved already this turn and cannot {doing}" + (" again" * (doing == "move"))
 
 
-@implements("published.t9a-failed-charge")
+#: The Failed Charge Move's rule (published.t9a-failed-charge): what bars a failed charger's move and shot.
+FAILED_CHARGE = "published.t9a-failed-charge"
+
+
+@implements(FAILED_CHARGE)
+def failed_charge(state: GameState, unit: Unit) -> bool:
+    """Say whether a unit (or a member) made a Failed Charge Move this player turn: the mark its failed charge left
+    (FAILED_CHARGE). A charger without it reached its target or caught the unit that fled from it (round 45: until
+    then every charger engaged in nothing was read as a failed one)."""
+    return any(u.has(Status.FAILED_CHARGE) for u in state.combined(unit.id))
+
+
+@implements(FAILED_CHARGE)
 def failed_charge_rules(state: GameState, unit: Unit) -> tuple[str, ...]:
-    """Cite the Failed Charge Move when it is what bars a unit's move or reform: the unit (or a member) charged this
-    turn and is engaged in nothing, so its charge failed ("A unit that has performed a Failed Charge Move cannot
-    perform Move Manoeuvres in the same Player Turn", 2022 text), as the join's refusal reads it
-    (``t9a_joins._charged_refusal``; a charger that caught a unit that fled is read so too, the state keeping no
-    mark of how a charge ended). Round 44: such a refusal cited the move rule alone."""
-    group = state.combined(unit.id)
-    if any(u.has(Status.CHARGED) for u in group) and not any(u.has(s) for u in group for s in BUSY):
-        return ("published.t9a-failed-charge",)
-    return ()
+    """Cite the Failed Charge Move when it is what bars a unit's move or reform ("A unit that has performed a Failed
+    Charge Move cannot perform Move Manoeuvres in the same Player Turn", 2022 text), as the join's refusal reads it
+    (``t9a_joins._charged_refusal``). Round 44: such a refusal cited the move rule alone; round 45: a charger that
+    caught a unit that fled cited it too."""
+    return (FAILED_CHARGE,) if failed_charge(state, unit) else ()
 
 
 # -- characters and units ------------------------------------------------------------
@@ -75,6 +84,16 @@ def height(unit: Unit) -> str:
     if not unit.rules or LARGE_RULES.isdisjoint(unit.rules):
         return "Standard"
     return "Gigantic" if "Gigantic" in unit.rules else "Large"
+
+
+#: The Troop Types a 9th Age file names in a unit's ``type`` (published.t9a-distributing-hits): those both games name.
+TROOP_TYPES = frozenset({UnitType.INFANTRY, UnitType.CAVALRY})
+
+
+def classification(unit: Unit) -> tuple[UnitType, str]:
+    """Return a unit's Type and Height, as the hits at a combined unit compare them: its ``type`` (Infantry when its
+    file names none, as every unit's) and ``height`` (a character's are his own, his mount's, not his unit's)."""
+    return unit.type, height(unit)
 
 
 def advance_rate(unit: Unit) -> int:

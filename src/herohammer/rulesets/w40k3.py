@@ -114,6 +114,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         Status.PANIC_PASSED: "The 9th Age's Panic test passed this phase",
         Status.DUEL_REFUSED: "The 9th Age's character shamed by a refused Duel",
         Status.MARCH_TEST_FAILED: "The 9th Age's March Test failed this Movement Phase",
+        Status.FAILED_CHARGE: "The 9th Age's Failed Charge Move made this player turn",
         Status.PURSUIT_CHARGED: "The 9th Age's unit that charged with its Pursuit Move",
         Status.PURSUIT_CHARGING: "The 9th Age's unit Charging after its Pursuit Move's charge",
     }

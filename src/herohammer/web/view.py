@@ -47,6 +47,7 @@ STATUS_WORDS: dict[Status, tuple[str, str | None]] = {
     Status.DUEL_REFUSED: ("refused a Duel: Discipline 0 and no melee attacks until it fights a Duel or its combat ends",
                           "DUEL REFUSED"),
     Status.MARCH_TEST_FAILED: ("failed its March Test this Movement Phase: it may not March", None),
+    Status.FAILED_CHARGE: ("made a Failed Charge Move this player turn: no other move and no shooting", None),
     Status.PURSUIT_CHARGED: ("charged a fresh enemy with its Pursuit Move: that combat is fought in the next Melee "
                              "phase", "PURSUIT CHARGE"),
     Status.PURSUIT_CHARGING: ("Charging this player turn after its Pursuit Move's charge", None),
