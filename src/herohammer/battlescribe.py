@@ -16,9 +16,11 @@ The 9th Age 2nd edition's characteristics are mapped into the t9a ruleset's prof
 
 from __future__ import annotations
 
+import lzma
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -232,6 +234,11 @@ def read_xml(path: str | Path) -> Element:
                                     ".cat, .gst or .ros file (or .catz, .gstz, .rosz) as BattleScribe saves it; a "
                                     "scenario names its catalogues under catalogues:") from None
         raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
+    except (LookupError, ValueError) as exc:  # expat asks Python for the declared codec: unknown, multi-byte, not text
+        declared = _declared_encoding(raw)
+        said = f"its XML declaration names encoding {declared!r}, which cannot be read" if declared else \
+            f"not readable XML ({exc})"
+        raise BattleScribeError(p, f"{said}: BattleScribe saves UTF-8") from None
     kind = local_name(root.tag)
     if kind not in ROOTS:
         raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
@@ -250,11 +257,22 @@ def _unzip(p: Path, raw: bytes) -> bytes:
                 raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
             with z.open(members[0]) as f:
                 data = f.read(MAX_BYTES + 1)
-    except zipfile.BadZipFile as exc:
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as exc:  # the directory or the data
         raise BattleScribeError(p, f"a broken zip file ({exc})") from None
+    except NotImplementedError as exc:  # a compression method zipfile lacks
+        raise BattleScribeError(p, f"a zip file it cannot unpack ({exc}): BattleScribe deflates") from None
+    except RuntimeError:  # zipfile's only RuntimeError when reading: a member that needs a password
+        raise BattleScribeError(p, "an encrypted zip file (a password is asked): BattleScribe saves them "
+                                "unencrypted") from None
     if len(data) > MAX_BYTES:
         raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
     return data
+
+
+def _declared_encoding(raw: bytes) -> str:
+    """The encoding an XML declaration names (what a refusal quotes), or "" if none is found."""
+    found = re.match(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)", raw[:200])
+    return found.group(1).decode("ascii", "replace") if found else ""
 
 
 def _index(roots: Iterable[Element]) -> dict[str, Element]:
