@@ -292,8 +292,9 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     guards.mapping(data, "state_from_data", "data")
     guards.instance(source, str, "state_from_data", "source", "text naming where the data came from")
     check_data(data, source)
+    filled = fill_from_catalogues(dict(data), source)  # its refusals name the source and the field already
     try:
-        spec = ScenarioSpec.model_validate(fill_from_catalogues(dict(data), source))
+        spec = ScenarioSpec.model_validate(filled)
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse
