@@ -22,6 +22,8 @@ import re
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -1279,6 +1281,21 @@ def find_model(files: Iterable[BsFile], name: str) -> tuple[BsUnit, BsModel] | N
     return None
 
 
+#: Why the files a scenario's ``catalogues:`` names may not be opened here, or None (``catalogue_files_refused``).
+_FILES_REFUSED: ContextVar[str | None] = ContextVar("catalogue_files_refused", default=None)
+
+
+@contextmanager
+def catalogue_files_refused(why: str) -> Iterator[None]:
+    """While it lasts, refuse a scenario that would open the files its ``catalogues:`` names, saying ``why``: the
+    web's scenarios come from a request, and a request opens no path on the server (a record's start included)."""
+    token = _FILES_REFUSED.set(why)
+    try:
+        yield
+    finally:
+        _FILES_REFUSED.reset(token)
+
+
 def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
     """Give each model written ``from: NAME`` its profile, base and weapons from the scenario's ``catalogues``.
 
@@ -1300,6 +1317,8 @@ def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
         side, i, j = wants[0]
         raise ScenarioError(source, f"sides.{side}[{i}].models[{j}].from",
                             "name the BattleScribe files first: catalogues: [army.cat] at the top of the scenario")
+    if (why := _FILES_REFUSED.get()) is not None:
+        raise ScenarioError(source, "catalogues", why)
     here = Path(source).parent if source and not source.startswith("<") else Path(".")
     files = []
     for k, raw in enumerate(paths):
