@@ -215,7 +215,8 @@ def read_xml(path: str | Path) -> Element:
     """Read a BattleScribe file (zipped or not) into its root element, safely, or fail naming the file."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:  # no end (/dev/zero, a pipe still writing): read one past the limit
+            raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise BattleScribeError(p, f"cannot read the file ({exc.strerror or exc})") from None
     if raw[:2] == b"PK":
