@@ -11,7 +11,8 @@ Found wrong (each first an xfail(strict=True) test here, shortest case):
 1. a zipped BattleScribe file (.rosz, .catz, .gstz) whose packed data is damaged ended ``catalogue`` and ``scenario
    new`` in a ``zlib.error`` traceback ("invalid distance too far back"): only a damaged zip directory was refused
    (``zipfile.BadZipFile``); an encrypted member or one packed by a method Python lacks raised ``RuntimeError`` or
-   ``NotImplementedError`` the same way.
+   ``NotImplementedError`` the same way, and one whose directory offset is damaged a ``ValueError`` ("negative seek
+   value", found by a second run of the mangler).
 2. a BattleScribe file whose XML declaration names an encoding Python does not know (``encoding="unit"``) or cannot
    stream (``utf-32``, ``rot13``) ended them in a ``LookupError`` or ``ValueError`` traceback.
 3. a scenario whose ``catalogues:`` file cannot be read was refused as "s.yaml: s.yaml: catalogues[0]: ...", the
@@ -23,7 +24,7 @@ Found wrong (each first an xfail(strict=True) test here, shortest case):
    the memory ran out: the size was checked first only for a regular file, a BattleScribe file's after reading it.
 
 Fixed: 1. ``battlescribe._unzip`` refuses damaged packed data as a broken zip file (``zlib``, ``lzma``, ``bz2``'s
-   errors, a stream cut short), an encrypted member and an unknown compression method each in its own words, naming
+   errors, a stream cut short, ``zipfile``'s ``ValueError``), an encrypted member and an unknown compression method each in its own words, naming
    the file.  2. ``battlescribe.read_xml`` refuses an unusable declared encoding naming it (``_declared_encoding``).
    3. ``scenario.state_from_data`` fills a scenario from its catalogues before the domain types' ``try``, so the
    catalogue's refusal (already naming the scenario and ``catalogues[N]``) is not wrapped a second time.
@@ -101,7 +102,6 @@ def test_a_zipped_file_with_damaged_packed_data_is_one_line_naming_it(
     _one_line_naming(_zipped(tmp_path, damage), fragment, capsys)
 
 
-@pytest.mark.xfail(strict=True, reason="round 43: a zip's directory offset edited raised ValueError")
 def test_a_zip_whose_directory_offset_is_damaged_is_one_line_naming_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Was a ``ValueError`` traceback ("negative seek value -63232") from ``zipfile``, found by the second run of

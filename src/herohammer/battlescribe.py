@@ -260,7 +260,10 @@ def _unzip(p: Path, raw: bytes) -> bytes:
                 raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
             with z.open(members[0]) as f:
                 data = f.read(MAX_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError) as exc:  # the directory or the data
+    except BattleScribeError:  # a ValueError: its own words
+        raise
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError) as exc:
+        # a damaged directory (an offset: "negative seek value") or damaged packed data
         raise BattleScribeError(p, f"a broken zip file ({exc})") from None
     except NotImplementedError as exc:  # a compression method zipfile lacks
         raise BattleScribeError(p, f"a zip file it cannot unpack ({exc}): BattleScribe deflates") from None
