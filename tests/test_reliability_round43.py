@@ -29,7 +29,8 @@ Found wrong (each first an xfail(strict=True) test here, shortest case):
 
 Fixed: 1. ``battlescribe._unzip`` refuses damaged packed data as a broken zip file (``zlib``, ``lzma``, ``bz2``'s
    errors, a stream cut short, ``zipfile``'s ``ValueError``), an encrypted member and an unknown compression method
-   each in its own words, naming the file.  2. ``battlescribe.read_xml`` refuses an unusable declared encoding naming it (``_declared_encoding``).
+   each in its own words, naming the file.  2. ``battlescribe.read_xml`` refuses an unusable declared encoding
+   naming it (``_declared_encoding``).
    3. ``scenario.state_from_data`` fills a scenario from its catalogues before the domain types' ``try``, so the
    catalogue's refusal (already naming the scenario and ``catalogues[N]``) is not wrapped a second time.
    4. ``battlescribe.catalogue_files_refused`` (a context variable ``fill_from_catalogues`` reads), around the web's
