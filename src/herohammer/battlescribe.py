@@ -16,10 +16,14 @@ The 9th Age 2nd edition's characteristics are mapped into the t9a ruleset's prof
 
 from __future__ import annotations
 
+import lzma
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -215,7 +219,8 @@ def read_xml(path: str | Path) -> Element:
     """Read a BattleScribe file (zipped or not) into its root element, safely, or fail naming the file."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:  # no end (/dev/zero, a pipe still writing): read one past the limit
+            raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise BattleScribeError(p, f"cannot read the file ({exc.strerror or exc})") from None
     if raw[:2] == b"PK":
@@ -236,6 +241,11 @@ def read_xml(path: str | Path) -> Element:
                                     ".cat, .gst or .ros file (or .catz, .gstz, .rosz) as BattleScribe saves it; a "
                                     "scenario names its catalogues under catalogues:") from None
         raise BattleScribeError(p, f"not well-formed XML ({exc})") from None
+    except (LookupError, ValueError) as exc:  # expat asks Python for the declared codec: unknown, multi-byte, not text
+        declared = _declared_encoding(raw)
+        said = f"its XML declaration names encoding {declared!r}, which cannot be read" if declared else \
+            f"not readable XML ({exc})"
+        raise BattleScribeError(p, f"{said}: BattleScribe saves UTF-8") from None
     kind = local_name(root.tag)
     if kind not in ROOTS:
         raise BattleScribeError(p, f"not a BattleScribe catalogue, game system or roster (root element <{kind}>)")
@@ -273,11 +283,25 @@ def _unzip(p: Path, raw: bytes) -> bytes:
                 raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
             with z.open(members[0]) as f:
                 data = f.read(MAX_BYTES + 1)
-    except zipfile.BadZipFile as exc:
+    except BattleScribeError:  # a ValueError: its own words
+        raise
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError) as exc:
+        # a damaged directory (an offset: "negative seek value") or damaged packed data
         raise BattleScribeError(p, f"a broken zip file ({exc})") from None
+    except NotImplementedError as exc:  # a compression method zipfile lacks
+        raise BattleScribeError(p, f"a zip file it cannot unpack ({exc}): BattleScribe deflates") from None
+    except RuntimeError:  # zipfile's only RuntimeError when reading: a member that needs a password
+        raise BattleScribeError(p, "an encrypted zip file (a password is asked): BattleScribe saves them "
+                                "unencrypted") from None
     if len(data) > MAX_BYTES:
         raise BattleScribeError(p, f"the zipped file unpacks to more than {MAX_BYTES // 2**20} MB")
     return data
+
+
+def _declared_encoding(raw: bytes) -> str:
+    """The encoding an XML declaration names (what a refusal quotes), or "" if none is found."""
+    found = re.match(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)", raw[:200])
+    return found.group(1).decode("ascii", "replace") if found else ""
 
 
 def _index(roots: Iterable[Element]) -> dict[str, Element]:
@@ -1323,6 +1347,21 @@ def find_model(files: Iterable[BsFile], name: str) -> tuple[BsUnit, BsModel] | N
     return None
 
 
+#: Why the files a scenario's ``catalogues:`` names may not be opened here, or None (``catalogue_files_refused``).
+_FILES_REFUSED: ContextVar[str | None] = ContextVar("catalogue_files_refused", default=None)
+
+
+@contextmanager
+def catalogue_files_refused(why: str) -> Iterator[None]:
+    """While it lasts, refuse a scenario that would open the files its ``catalogues:`` names, saying ``why``: the
+    web's scenarios come from a request, and a request opens no path on the server (a record's start included)."""
+    token = _FILES_REFUSED.set(why)
+    try:
+        yield
+    finally:
+        _FILES_REFUSED.reset(token)
+
+
 def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
     """Give each model written ``from: NAME`` its profile, base and weapons from the scenario's ``catalogues``.
 
@@ -1344,6 +1383,8 @@ def fill_from_catalogues(data: dict[str, Any], source: str) -> dict[str, Any]:
         side, i, j = wants[0]
         raise ScenarioError(source, f"sides.{side}[{i}].models[{j}].from",
                             "name the BattleScribe files first: catalogues: [army.cat] at the top of the scenario")
+    if (why := _FILES_REFUSED.get()) is not None:
+        raise ScenarioError(source, "catalogues", why)
     here = Path(source).parent if source and not source.startswith("<") else Path(".")
     files = []
     for k, raw in enumerate(paths):

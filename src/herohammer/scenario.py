@@ -194,7 +194,10 @@ def read_structured(path: str | Path) -> Any:
         size = p.stat().st_size
         if p.is_file():
             check_size(size, str(p))
-        text = p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8") as f:  # no end (/dev/zero, a pipe still writing): read one past the limit
+            text = f.read(MAX_FILE_BYTES + 1)
+        if len(text) > MAX_FILE_BYTES:
+            raise LimitError(f"{p}: more than the limit of {MAX_FILE_BYTES:,} characters (a file without an end?)")
     except OSError as exc:
         raise ScenarioError(str(p), "", f"cannot read the file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
@@ -292,8 +295,9 @@ def state_from_data(data: Mapping[str, Any], source: str = "<scenario>") -> Game
     guards.mapping(data, "state_from_data", "data")
     guards.instance(source, str, "state_from_data", "source", "text naming where the data came from")
     check_data(data, source)
+    filled = fill_from_catalogues(dict(data), source)  # its refusals name the source and the field already
     try:
-        spec = ScenarioSpec.model_validate(fill_from_catalogues(dict(data), source))
+        spec = ScenarioSpec.model_validate(filled)
     except ValidationError as exc:
         raise _pydantic_error(source, exc) from None
     except HerohammerError as exc:  # a profile or base the domain types refuse

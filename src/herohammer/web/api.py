@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from .. import __version__
 from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
 from ..actions import Action, parse_action
+from ..battlescribe import catalogue_files_refused
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
 from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from ..game import Game
@@ -93,6 +94,9 @@ class PlayBody(_Body):
         return self
 
 
+#: Why an opened scenario's ``catalogues:`` are refused: the files are the server's, named by whoever sends a request.
+FILES_REFUSED = ("a scenario opened from the page may not name BattleScribe files: the server opens no path a request "
+                 "names; start the server with it (herohammer serve FILE), which reads its catalogues beside it")
 #: Most runs one simulate request may ask for (the command line allows more: a server shares its cores).
 SIMULATE_MAX_RUNS = 10_000_000
 
@@ -293,7 +297,8 @@ def create_app(store: Store | None = None) -> FastAPI:
         else:
             assert body.scenario is not None
             data, name = body.scenario, body.filename
-        return _opened(store.open(data, name))  # the notes said once, as the CLI says them
+        with catalogue_files_refused(FILES_REFUSED):
+            return _opened(store.open(data, name))  # the notes said once, as the CLI says them
 
     @app.get("/api/tables/{table_id}", summary="The table as drawn: units, bases, formations, terrain, log, "
              "and what its scenario holds that no rule reads (notes)")
