@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .actions import ACTION_TYPES, Action, action_key, parse_action
-from .dice import Dice, RollRecord, SeededDice
+from .dice import Dice, RollRecord, SeededDice, forget_rolls, rolls_made, rolls_since
 from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
@@ -138,9 +138,9 @@ class Game:
         out = []
         ends: dict[int, int] = {}  # per dice (by id: the history keeps them alive), where the next step's rolls began
         for before, _, roller, rolled, act in reversed(self._history):  # from the last: one pass
-            end = ends.get(id(roller), len(roller.log))
+            end = ends.get(id(roller), rolls_made(roller))
             ends[id(roller)] = rolled
-            out.append(Step(before, act, roller, tuple(roller.log[rolled:end])))
+            out.append(Step(before, act, roller, rolls_since(roller, rolled, end)))
         out.reverse()
         return tuple(out)
 
@@ -192,7 +192,7 @@ class Game:
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
-        rolled = len(roller.log)
+        rolled = rolls_made(roller)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
@@ -235,7 +235,7 @@ class Game:
         self.state, length, roller, rolled, _ = self._history.pop()
         del self._log[length:]
         self._log_view = None
-        del roller.log[rolled:]
+        forget_rolls(roller, rolled)
 
     def copy(self) -> Game:
         """Return an independent game at the same state (cheap: the state is immutable).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
 from ..profiles import Characteristic, Modifier, ModifierKind, used_value
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from .. import guards, movement
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult
@@ -650,7 +650,7 @@ class Ruleset:
     def resolve_test(self, state: GameState, action: TakeTest, dice: Dice) -> Resolution:
         """Roll the test; on a failure the rule that called for it decides (``test_failed``)."""
         unit = state.unit(action.unit)
-        start = len(dice.log)
+        start = rolls_made(dice)
         if action.characteristic != "Ld":
             value, source = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
@@ -658,7 +658,7 @@ class Ruleset:
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
                                                                      "core.test.highest-value", *_valued(action)),
-                                 tuple(dice.log[start:]), _outcome(result.passed))]
+                                 rolls_since(dice, start), _outcome(result.passed))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
         host = unit.joined or unit.id
@@ -680,7 +680,7 @@ class Ruleset:
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}{again}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
-                      tuple(dice.log[start:]), _outcome(result.passed))
+                      rolls_since(dice, start), _outcome(result.passed))
         if result.passed:
             return state, [event]
         state, more = self.test_failed(state, host, kind, dice)
