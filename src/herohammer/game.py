@@ -266,13 +266,7 @@ def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
     does) or refuse it in one line."""
     if type(action) in _ACTION_CLASSES:
         return action  # type: ignore[return-value]  # one of the action classes
-    if isinstance(action, (dict, str)):  # the usual text or mapping: read at once (no ABC's isinstance below)
-        return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
-    if isinstance(action, ACTION_TYPES):  # a mapping is not checked against each of the ~20 action classes
-        return action  # (pydantic's isinstance goes through ABCMeta)
-    if isinstance(action, Mapping):  # a read-only mapping: read as its dict (it was refused as no object)
-        action = dict(action)
-    return parse_action(action, "action")
+    return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
 
 
 _ACTION_CLASSES = frozenset(ACTION_TYPES)
