@@ -116,6 +116,9 @@ def replay_game(source: str | Path | Mapping[str, Any], name: str = "<record>") 
         data = read_data(name)
     played = data.get("played")
     if not isinstance(played, Mapping) or not played:
+        if "start" in data and "actions" in data:  # Game.record() itself: the state it ends in is not beside it
+            raise ScenarioError(name, "played", "missing: this is a record itself (Game.record()); replay the "
+                                "game's data with it, Game.to_data(record=True), which holds the state it must reach")
         raise ScenarioError(name, "played", "no record of play here: write one with Game.save(path, record=True) "
                             "or herohammer play --out")
     saved = state_from_data(data, name)
