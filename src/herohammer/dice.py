@@ -864,8 +864,8 @@ class ScriptedDice(Dice):
             value, used = request.from_faces(self._faces[self._at :])
         except IndexError:
             raise DiceRanOut(
-                f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})"
-            ) from None
+                f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})",
+                (request.rule,)) from None
         faces = tuple(self._faces[self._at : self._at + used])
         self._at += used
         self._rolls += 1
