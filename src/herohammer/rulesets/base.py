@@ -465,14 +465,16 @@ class Ruleset:
         return (state.turn >= self.last_turn and state.phase is self.phases[-1].phase
                 and state.sides.index(state.active) == len(state.sides) - 1)
 
+    @implements(TURN_SEQUENCE)
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        """Move to the next phase, or hand the turn to the next side after the last one."""
+        """Move to the next phase, or hand the turn to the next side after the last one; the event cites the turn
+        sequence, so that every step of a log names its clause (a judge's page shows it)."""
         order = [p.phase for p in self.phases]
         i = order.index(state.phase)
         state = _allowances_renewed(state)
         if i + 1 < len(order):
             nxt = evolve(state, phase=order[i + 1])
-            return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase")]
+            return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase", (TURN_SEQUENCE,))]
         return self.end_turn(state)
 
     def end_turn(self, state: GameState) -> Resolution:
@@ -485,7 +487,7 @@ class Ruleset:
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
         new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
                       joined_when_shot=(), shot_this_phase=())
-        return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
+        return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase", (TURN_SEQUENCE,))]
 
     #: Whether rank-and-file units stand in formations (files and ranks, a facing): a scenario built from a roster
     #: (``roster_scenario``) deploys each such unit as a formation, else model by model.

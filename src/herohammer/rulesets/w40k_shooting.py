@@ -62,13 +62,15 @@ def _weapon_pick(members: Sequence[Unit], choice: WeaponChoice) -> dict[str, str
 BS0_NOTE = "has BS 0 and cannot shoot [core.zero.bs]"  # a volley's note on a model that fires nothing
 MOVED_NOTE = "fires no shot after moving [published.weapon-profiles]"  # a volley's note: weapons in range, none fires
 RANGE_NOTE = "out of range [published.weapon-profiles]"  # a volley's note: a model none of whose weapons reaches
+UNARMED_NOTE = "carries no shooting weapon [published.weapon-profiles]"  # a volley's note: a model with no weapon
 
 
 def _note_event(note: str) -> Event:
     """A volley's note on a model that does not fire, citing the rule that says why (BS 0, moving, or range)."""
     if note.endswith(BS0_NOTE):
         return Event("note", note, ("core.zero.bs",))
-    return Event("note", note, ("published.weapon-profiles",) if note.endswith((MOVED_NOTE, RANGE_NOTE)) else ())
+    return Event("note", note, ("published.weapon-profiles",) if note.endswith((MOVED_NOTE, RANGE_NOTE, UNARMED_NOTE))
+                 else ())
 
 
 def _no_fire_note(name: str, carried: Sequence[Weapon], target_id: str, dist: float, moved: bool) -> str:
@@ -78,6 +80,8 @@ def _no_fire_note(name: str, carried: Sequence[Weapon], target_id: str, dist: fl
     if carried and not reaching:  # judge round 43: told citing no rule
         ranges = ", ".join(f"{w.name} {w.range:g}\"" for w in carried)
         return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\"): {ranges} {RANGE_NOTE}"
+    if not carried:  # round 43: told citing no rule
+        return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\"): it {UNARMED_NOTE}"
     if not reaching or not moved:
         return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\")"
     kinds = ", ".join(f"{w.name} ({w.type.value.replace('_', ' ').title()})" for w in reaching)
