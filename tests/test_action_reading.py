@@ -36,7 +36,7 @@ MOVE = st.fixed_dictionaries({"do": st.just("move"), "unit": st.sampled_from(["a
 def _reading(value: Any) -> tuple[str, str]:
     """What reading afresh gives: the action's type and JSON text, or the refusal's message."""
     try:
-        action = _read_action(copy.deepcopy(value), "--action")
+        action = _read_action(copy.deepcopy(value), "action")  # parse_action's default (round 43: not --action)
     except HerohammerError as exc:
         return "refused", str(exc)
     return type(action).__name__, action.model_dump_json()

@@ -137,7 +137,7 @@ def test_bs0_cannot_shoot() -> None:
     # and no shooting dice are rolled for it
     dice = ScriptedDice([])
     assert resolve_attacks(dice, 5, charts.to_hit_shooting(0), 4).hits == 0
-    assert dice.log == []
+    assert dice.log == ()
 
 
 @pytest.mark.rule("core.zero.bs")
@@ -246,7 +246,7 @@ def test_attacks_0_makes_no_attacks() -> None:
     dice = ScriptedDice([])
     result = resolve_attacks(dice, charts.close_combat_attacks(0), 3, 4)
     assert result == type(result)(0, 0, 0, 0)
-    assert dice.log == []
+    assert dice.log == ()
 
 
 @pytest.mark.rule("core.zero.a")
@@ -308,7 +308,7 @@ def test_characteristic_out_of_range_is_refused(bad: int) -> None:
     dice = ScriptedDice([1])
     with pytest.raises(OutOfRangeError):
         characteristic_test(dice, bad)
-    assert dice.log == []  # refused before any dice are rolled
+    assert dice.log == ()  # refused before any dice are rolled
 
 
 @pytest.mark.rule("core.test.characteristic")
@@ -474,7 +474,7 @@ def test_leadership_out_of_range(bad: int) -> None:
     dice = ScriptedDice([1, 1])
     with pytest.raises(OutOfRangeError, match=r"core\.test\.leadership"):
         leadership_test(dice, bad)
-    assert dice.log == []
+    assert dice.log == ()
 
 
 @pytest.mark.rule("core.test.leadership")

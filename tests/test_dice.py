@@ -284,7 +284,7 @@ def test_pool_without_dice_is_not_logged() -> None:
     assert dice.pool(0, 4, "x", "r") == 0
     assert dice.pool(5, 1, "x", "r") == 5  # automatic
     assert dice.pool(5, 7, "x", "r") == 0  # impossible
-    assert dice.log == []
+    assert dice.log == ()
     with pytest.raises(OutOfRangeError):
         dice.pool(-1, 4, "x", "r")
 

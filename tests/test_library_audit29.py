@@ -139,12 +139,12 @@ BOLTERS = {"do": "shoot", "unit": "tactical", "target": "boyz"}
 def test_undoing_in_a_copy_leaves_the_original_games_record_of_rolls_alone() -> None:
     game = Game.load(EXAMPLES / "40k3_librarian_psychic.yaml", SeededDice(1))
     game.apply(SMITE)
-    rolls = list(game.dice.log)
+    rolls = game.dice.log
     assert rolls
     branch = game.copy()
     branch.undo()  # a search's branch takes the Smite back
     assert game.dice.log == rolls  # the original still stands after the Smite: its rolls are still its record
-    assert branch.dice.log == []
+    assert branch.dice.log == ()
     branch.apply(BOLTERS)
     assert game.dice.log == rolls  # nor does the branch's volley join the original's record
     assert branch.dice.log and "bolter" in branch.dice.log[0].purpose  # the branch keeps its own volley's rolls
@@ -172,7 +172,7 @@ def test_a_copy_of_a_game_with_a_judges_dice_takes_the_next_faces_too() -> None:
     branch = game.copy()
     branch.apply(SMITE)
     assert branch.dice.remaining == game.dice.remaining == 10  # one judge's dice: the faces a roll took are gone
-    assert game.dice.log == []
+    assert game.dice.log == ()
 
 
 # -- sweep --csv: the grid as a spreadsheet reads it --------------------------------------------------------------
@@ -310,7 +310,7 @@ def test_an_apply_whose_scripted_dice_ran_out_takes_no_face_and_logs_no_roll() -
     with pytest.raises(HerohammerError, match="scripted dice ran out at roll #2"):
         game.apply(SMITE)
     assert game.state is before and game.log == ()
-    assert dice.log == [] and dice.unused == (3, 4)  # the psychic test's 3 and 4 are the judge's still
+    assert dice.log == () and dice.unused == (3, 4)  # the psychic test's 3 and 4 are the judge's still
     game.apply({"do": "end_phase"})  # and the game goes on from there, the faces unspent
     assert dice.unused == (3, 4)
 

@@ -78,7 +78,7 @@ def test_a_bot_walks_every_example_and_every_offered_action_applies(path: Path, 
             break
         _check_offered_actions_are_values(legal)
         action = rng.choice(legal)
-        state, log, rolls = game.state, game.log, list(game.dice.log)
+        state, log, rolls = game.state, game.log, game.dice.log
         events = game.apply(action)  # every offered action is legal when applied
         assert game.log[len(log):] == tuple(events)
         if step % 3 == 0:  # undo restores the state, the log and the dice's log exactly
@@ -86,7 +86,7 @@ def test_a_bot_walks_every_example_and_every_offered_action_applies(path: Path, 
             assert game.state is state and game.log == log and game.dice.log == rolls
             game.apply(action)
         if step % 7 == 0:  # a branch explored in a copy leaves the game as it was
-            state, log, rolls = game.state, game.log, list(game.dice.log)
+            state, log, rolls = game.state, game.log, game.dice.log
             branch = game.copy()
             for _ in range(3):
                 offered = branch.legal_actions()
@@ -120,7 +120,7 @@ REFUSED = [
 @pytest.mark.parametrize("name, action", REFUSED, ids=[f"{n}:{a['do']}" for n, a in REFUSED])
 def test_a_refused_action_raises_citing_its_rule_and_changes_nothing(name: str, action: dict[str, Any]) -> None:
     game = Game.load(EXAMPLES[0].parent / name, SeededDice(5))
-    state, log, rolls = game.state, game.log, list(game.dice.log)
+    state, log, rolls = game.state, game.log, game.dice.log
     ruling = game.check(action)
     assert not ruling.legal
     with pytest.raises(IllegalActionError) as caught:

@@ -292,7 +292,7 @@ def test_a_judge_running_out_of_dice_is_told_by_an_exported_type_and_nothing_hap
     judge = ScriptedDice([3])
     with pytest.raises(DiceRanOut, match=r"ran out at roll #1 \(psychic test \(Ld 10\), 2D6\)"):
         game.apply(smite, judge)  # the 2D6 psychic test, one face in hand
-    assert game.actions == () and game.log == () and judge.remaining == 1 and judge.log == []
+    assert game.actions == () and game.log == () and judge.remaining == 1 and judge.log == ()
     assert issubclass(DiceRanOut, HerohammerError)
 
 

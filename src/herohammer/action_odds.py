@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .actions import ACTION_TYPES, Action, parse_action
+from .actions import Action, parse_action
 from .dice import DEFAULT_MAX_RUNS, ESTIMATE_PATHS, Dice, SeededDice, enumerate_outcomes
 from .distribution import Distribution
 from . import guards
@@ -226,8 +226,7 @@ def action_odds(
     not a silent wait); ``advance`` hears each further batch of Monte Carlo runs.
     """
     guards.instance(state, GameState, "action_odds", "state", "a GameState (load_scenario(path) or Game.state)")
-    act = action if isinstance(action, ACTION_TYPES) else parse_action(  # named as the parameter: a library's
-        dict(action) if isinstance(action, Mapping) else action, "action")  # caller wrote no --action
+    act = parse_action(action, "action")  # named as the parameter: a library's caller wrote no --action
     runs = guards.whole(runs, "action_odds", "runs", 1, ENGINE_MAX_RUNS)
     max_runs = guards.whole(max_runs, "action_odds", "max_runs", 1, ENGINE_MAX_RUNS)
     seed = guards.seed(seed, "action_odds")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from itertools import chain
 from math import copysign, prod
@@ -444,11 +444,18 @@ def _keyed(value: Any) -> Hashable:
     raise _NotPlain
 
 
-def parse_action(value: str | dict[str, Any] | Any, where: str = "--action") -> Action:
-    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or a mapping, or fail naming the field.
+def parse_action(value: object, where: str = "action") -> Action:
+    """Read an action from JSON or YAML text (``{do: shoot, unit: a, target: b}``) or any mapping, or fail naming the
+    field (``where``: the field or option it came from); an action object is returned as it is.
 
-    A mapping read before (plain JSON with the same text) gives the action already read.
+    What ``Game.apply``, ``check`` and ``odds_of_action`` take, read alike.  Anything else is one
+    ``HerohammerError``.  A mapping read before (plain JSON with the same text) gives the action already read.
     """
+    if type(value) is not dict and not isinstance(value, str):
+        if isinstance(value, ACTION_TYPES):
+            return value  # type: ignore[return-value]  # one of the action classes
+        if isinstance(value, Mapping):  # a read-only mapping: read as its dict
+            value = dict(value)
     key = _reading_key(value) if type(value) is dict else None
     if key is not None and (known := _READ.get(key)) is not None:
         return known

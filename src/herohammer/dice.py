@@ -605,7 +605,23 @@ class Dice(ABC):
     event_view: Callable[[Any], Hashable] | None = None
 
     def __init__(self) -> None:
-        self.log: list[RollRecord] = []
+        #: Every roll made and not forgotten, appended to as it is rolled; handed out as a tuple (``log``).
+        self._logged: list[RollRecord] = []
+        self._logged_view: tuple[RollRecord, ...] = ()  # ``log``'s tuple: rebuilt when its length is not the log's
+
+    @property
+    def log(self) -> tuple[RollRecord, ...]:
+        """The rolls made, in order, each with its purpose and rule id (``Game.undo`` and ``take_back`` forget some).
+
+        A tuple: a caller cannot append to it or cut it behind the game's back, which would break ``Game.undo``,
+        ``Game.steps`` and the record, and a tuple read earlier stays what it was.  Built on the first read after
+        the log changes, so a roll costs no more for it (rolling only appends: a view as long as the log is the
+        log; what forgets rolls drops the view).
+        """
+        view = self._logged_view
+        if len(view) != len(self._logged):
+            view = self._logged_view = tuple(self._logged)
+        return view
 
     def branch(self) -> Dice:
         """Return dice rolling from this one's source, with a log of rolls of their own (what ``Game.copy`` rolls with).
@@ -615,7 +631,7 @@ class Dice(ABC):
         game takes no record of a roll out of the other's.
         """
         other = copy.copy(self)
-        other.log = list(self.log)
+        other._logged = list(self._logged)
         return other
 
     def take_back(self, since: int) -> None:
@@ -624,9 +640,9 @@ class Dice(ABC):
         Dice of a generator are not rewound (the next roll is a new one, as after ``Game.undo``);
         a judge's scripted dice are (``ScriptedDice``: the faces those rolls took are unused again).
         """
-        since = guards.whole(since, f"{type(self).__name__}.take_back", "since", 0, len(self.log))
-        self._rewind(self.log[since:])
-        del self.log[since:]
+        since = guards.whole(since, f"{type(self).__name__}.take_back", "since", 0, len(self._logged))
+        self._rewind(self._logged[since:])
+        forget_rolls(self, since)
 
     def _rewind(self, taken: list[RollRecord]) -> None:
         """Give back what the rolls ``taken`` used of the dice's source (nothing, for a generator)."""
@@ -638,7 +654,7 @@ class Dice(ABC):
     def roll(self, request: Request) -> int:
         """Resolve one request and record it with its purpose and rule id."""
         value, faces, p = self._resolve(request)
-        self.log.append(RollRecord(request.purpose, request.rule, request.describe(), value, faces, p))
+        self._logged.append(RollRecord(request.purpose, request.rule, request.describe(), value, faces, p))
         return value
 
     def total(self, n: int, purpose: str, rule: str, reroll_below: int = 0, splits: Sequence[int] = (),
@@ -721,6 +737,24 @@ class Dice(ABC):
         return carry
 
 
+# Rules code and ``Game`` note where a ruling's rolls begin and take them for its events by the three below: the
+# dice's own list, read without building the ``log`` tuple (which would copy the whole log on every roll).
+def rolls_made(dice: Dice) -> int:
+    """Count the rolls ``dice`` have logged: where the rolls of what comes next begin (``rolls_since``)."""
+    return len(dice._logged)
+
+
+def rolls_since(dice: Dice, start: int, end: int | None = None) -> tuple[RollRecord, ...]:
+    """Return the rolls ``dice`` logged from ``start`` (a ``rolls_made``) on, or up to ``end``: what a ruling rolled."""
+    return tuple(dice._logged[start:end])
+
+
+def forget_rolls(dice: Dice, since: int) -> None:
+    """Forget the rolls logged from ``since`` on without giving back what they used (``Game.undo``; ``take_back``)."""
+    del dice._logged[since:]
+    dice._logged_view = ()
+
+
 class SeededDice(Dice):
     """Sample physical dice from a private generator: the same seed gives the same rolls."""
 
@@ -760,7 +794,7 @@ class SeededDice(Dice):
             faces = self._faces.rolled(n, below)
             notation = _pool_notation(n, target, below)
         value = len(faces.translate(None, _MISSING[target]))  # _successes, the target known to be 2 to 6
-        self.log.append(_RECORD(RollRecord, (purpose, rule, notation, value, tuple(faces), None)))
+        self._logged.append(_RECORD(RollRecord, (purpose, rule, notation, value, tuple(faces), None)))
         return value
 
     def pools(self, n: int, *stages: Stage, split: Split | None = None) -> ChainValue:
@@ -789,7 +823,7 @@ class SeededDice(Dice):
             return super().total(n, purpose, rule, reroll_below, splits, places)
         faces = self._faces.rolled(n, reroll_below)
         value = sum(faces)
-        self.log.append(_RECORD(RollRecord, (purpose, rule, _total_notation(n, reroll_below), value, tuple(faces),
+        self._logged.append(_RECORD(RollRecord, (purpose, rule, _total_notation(n, reroll_below), value, tuple(faces),
                                              None)))
         return value
 
@@ -830,8 +864,8 @@ class ScriptedDice(Dice):
             value, used = request.from_faces(self._faces[self._at :])
         except IndexError:
             raise DiceRanOut(
-                f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})"
-            ) from None
+                f"scripted dice ran out at roll #{self._rolls + 1} ({request.purpose}, {request.describe()})",
+                (request.rule,)) from None
         faces = tuple(self._faces[self._at : self._at + used])
         self._at += used
         self._rolls += 1
@@ -961,14 +995,14 @@ class _ReplayDice(Dice):
         for stage, count in zip(stages, counts):
             target, below, fails = stage.key()
             if rolled and 1 < target <= SIDES:
-                self.log.append(RollRecord(stage.purpose, stage.rule, _pool_notation(rolled, target, below),
+                self._logged.append(RollRecord(stage.purpose, stage.rule, _pool_notation(rolled, target, below),
                                            rolled - count if fails else count, None, p))
             rolled = count
         if split is not None:
             for stage, k, count in zip(split.stages, split.shares[rolled], counts[len(stages):]):
                 target, below, fails = stage.key()
                 if k and 1 < target <= SIDES:
-                    self.log.append(RollRecord(stage.purpose, stage.rule, _pool_notation(k, target, below),
+                    self._logged.append(RollRecord(stage.purpose, stage.rule, _pool_notation(k, target, below),
                                                k - count if fails else count, None, p))
         return tuple(counts)
 

@@ -45,7 +45,13 @@ class ScenarioError(HerohammerError):
 class DiceRanOut(HerohammerError):
     """A judge's scripted dice hold no face for a roll an action makes (nothing of the action happened): told apart
     from other errors by its type, so ``play`` can say how many faces it was given and a record's playback that its
-    dice do not match."""
+    dice do not match.  ``rules``: the rule id of the roll that found no face, cited as a refusal cites its rules
+    (the web table shows it as a refusal's)."""
+
+    def __init__(self, message: str, rules: tuple[str, ...] | list[str] = ()) -> None:
+        self.rules = tuple(rules)
+        cited = f" [{', '.join(self.rules)}]" if self.rules else ""
+        super().__init__(f"{message}{cited}")
 
 
 class IllegalActionError(HerohammerError):

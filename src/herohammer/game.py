@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .actions import ACTION_TYPES, Action, action_key, parse_action
-from .dice import Dice, RollRecord, SeededDice
+from .dice import Dice, RollRecord, SeededDice, forget_rolls, rolls_made, rolls_since
 from . import guards
 from .errors import IllegalActionError
 from .rulesets import Ruleset, get_ruleset
@@ -138,9 +138,9 @@ class Game:
         out = []
         ends: dict[int, int] = {}  # per dice (by id: the history keeps them alive), where the next step's rolls began
         for before, _, roller, rolled, act in reversed(self._history):  # from the last: one pass
-            end = ends.get(id(roller), len(roller.log))
+            end = ends.get(id(roller), rolls_made(roller))
             ends[id(roller)] = rolled
-            out.append(Step(before, act, roller, tuple(roller.log[rolled:end])))
+            out.append(Step(before, act, roller, rolls_since(roller, rolled, end)))
         out.reverse()
         return tuple(out)
 
@@ -192,7 +192,7 @@ class Game:
         act = _as_action(action)
         roller = _dice(dice, "Game.apply") if dice is not None else self.dice
         judged = self._judge(act)
-        rolled = len(roller.log)
+        rolled = rolls_made(roller)
         if not judged.ruling.legal:
             raise IllegalActionError(judged.ruling.reason, judged.ruling.rules)
         if (result := judged.result) is not None:  # no dice decide it: the result worked out while ruling (or now)
@@ -235,7 +235,7 @@ class Game:
         self.state, length, roller, rolled, _ = self._history.pop()
         del self._log[length:]
         self._log_view = None
-        del roller.log[rolled:]
+        forget_rolls(roller, rolled)
 
     def copy(self) -> Game:
         """Return an independent game at the same state (cheap: the state is immutable).
@@ -266,13 +266,7 @@ def _as_action(action: Action | str | Mapping[str, Any]) -> Action:
     does) or refuse it in one line."""
     if type(action) in _ACTION_CLASSES:
         return action  # type: ignore[return-value]  # one of the action classes
-    if isinstance(action, (dict, str)):  # the usual text or mapping: read at once (no ABC's isinstance below)
-        return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
-    if isinstance(action, ACTION_TYPES):  # a mapping is not checked against each of the ~20 action classes
-        return action  # (pydantic's isinstance goes through ABCMeta)
-    if isinstance(action, Mapping):  # a read-only mapping: read as its dict (it was refused as no object)
-        action = dict(action)
-    return parse_action(action, "action")
+    return parse_action(action, "action")  # the parameter's name: a library's caller wrote no --action
 
 
 _ACTION_CLASSES = frozenset(ACTION_TYPES)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import guards
 from .actions import parse_action
-from .dice import Dice, Request, RollRecord, ScriptedDice, SeededDice, SIDES
+from .dice import Dice, Request, RollRecord, ScriptedDice, SeededDice, SIDES, rolls_made, rolls_since
 from .errors import DiceRanOut, HerohammerError, IllegalActionError, ScenarioError
 from .rulings import Event
 from .scenario import read_data, state_from_data, state_to_data
@@ -116,6 +116,9 @@ def replay_game(source: str | Path | Mapping[str, Any], name: str = "<record>") 
         data = read_data(name)
     played = data.get("played")
     if not isinstance(played, Mapping) or not played:
+        if "start" in data and "actions" in data:  # Game.record() itself: the state it ends in is not beside it
+            raise ScenarioError(name, "played", "missing: this is a record itself (Game.record()); replay the "
+                                "game's data with it, Game.to_data(record=True), which holds the state it must reach")
         raise ScenarioError(name, "played", "no record of play here: write one with Game.save(path, record=True) "
                             "or herohammer play --out")
     saved = state_from_data(data, name)
@@ -159,7 +162,7 @@ def play_back(played: Mapping[str, Any], name: str, field: str) -> Replayed:
     for i, action in enumerate(actions):
         where = f"{name}: {field}.actions[{i}] (step {i + 1})"
         act = parse_action(action, where)
-        before = len(game.dice.log)
+        before = rolls_made(game.dice)
         try:
             events = game.apply(act)
         except IllegalActionError as exc:
@@ -169,7 +172,7 @@ def play_back(played: Mapping[str, Any], name: str, field: str) -> Replayed:
         except HerohammerError as exc:
             raise HerohammerError(f"{where}: {exc}") from None
         if rolls is not None:
-            got = [list(r.faces or ()) for r in game.dice.log[before:]]
+            got = [list(r.faces or ()) for r in rolls_since(game.dice, before)]
             if got != rolls[i]:
                 raise HerohammerError(f"{name}: {field}.rolls[{i}] (step {i + 1}): the dice do not match the record: "
                                       f"the step rolled {_rolls_said(got)} where the record has {_rolls_said(rolls[i])}")

@@ -48,7 +48,7 @@ def register_actions(sub: Any) -> argparse.ArgumentParser:
 
 def _run_check(args: argparse.Namespace) -> int:
     game = Game.load(args.scenario)
-    action = parse_action(args.action)
+    action = parse_action(args.action, "--action")
     known_units(game.state, action)
     ruling = game.check(action)
     notes = say_notes(game.state, args.json)  # with the answer: a refused input is one line, without them

@@ -36,7 +36,7 @@ def register_action(queries: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     state = load_scenario(args.scenario)
-    action = parse_action(args.action)
+    action = parse_action(args.action, "--action")
     known_units(state, action)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, action)

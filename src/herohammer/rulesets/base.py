@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, characteristic_test, chosen_leadership, highest_value, leadership_test
 from ..profiles import Characteristic, Modifier, ModifierKind, used_value
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from .. import guards, movement
 from ..errors import IllegalActionError
 from ..psychic import PsychicResult
@@ -465,14 +465,16 @@ class Ruleset:
         return (state.turn >= self.last_turn and state.phase is self.phases[-1].phase
                 and state.sides.index(state.active) == len(state.sides) - 1)
 
+    @implements(TURN_SEQUENCE)
     def resolve_end_phase(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        """Move to the next phase, or hand the turn to the next side after the last one."""
+        """Move to the next phase, or hand the turn to the next side after the last one; the event cites the turn
+        sequence, so that every step of a log names its clause (a judge's page shows it)."""
         order = [p.phase for p in self.phases]
         i = order.index(state.phase)
         state = _allowances_renewed(state)
         if i + 1 < len(order):
             nxt = evolve(state, phase=order[i + 1])
-            return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase")]
+            return nxt, [Event("phase", f"{state.active}: {order[i + 1].value} phase", (TURN_SEQUENCE,))]
         return self.end_turn(state)
 
     def end_turn(self, state: GameState) -> Resolution:
@@ -485,7 +487,7 @@ class Ruleset:
         turn = state.turn + 1 if state.sides.index(nxt_side) == 0 else state.turn
         new = replace(state, units=units, active=nxt_side, turn=turn, phase=self.phases[0].phase, fired_at=(),
                       joined_when_shot=(), shot_this_phase=())
-        return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase")]
+        return new, [Event("turn", f"turn {turn}: {nxt_side} to play, {new.phase.value} phase", (TURN_SEQUENCE,))]
 
     #: Whether rank-and-file units stand in formations (files and ranks, a facing): a scenario built from a roster
     #: (``roster_scenario``) deploys each such unit as a formation, else model by model.
@@ -650,7 +652,7 @@ class Ruleset:
     def resolve_test(self, state: GameState, action: TakeTest, dice: Dice) -> Resolution:
         """Roll the test; on a failure the rule that called for it decides (``test_failed``)."""
         unit = state.unit(action.unit)
-        start = len(dice.log)
+        start = rolls_made(dice)
         if action.characteristic != "Ld":
             value, source = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
@@ -658,7 +660,7 @@ class Ruleset:
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
                                                                      "core.test.highest-value", *_valued(action)),
-                                 tuple(dice.log[start:]), _outcome(result.passed))]
+                                 rolls_since(dice, start), _outcome(result.passed))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
         host = unit.joined or unit.id
@@ -680,7 +682,7 @@ class Ruleset:
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
                       f"{result.roll}: {verdict}{again}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
-                      tuple(dice.log[start:]), _outcome(result.passed))
+                      rolls_since(dice, start), _outcome(result.passed))
         if result.passed:
             return state, [event]
         state, more = self.test_failed(state, host, kind, dice)

@@ -16,7 +16,7 @@ from ..catalogue import implements
 from ..charging import (CHARGE_BONUS_RULES, CHARGE_OUT_RULE, CHARGE_REACTIONS, CHARGE_RULE, REDIRECT, FLEE_REACTION,
                         MAX_CHARGE_BONUS, STAND_AND_SHOOT, SWIFTSTRIDE, roll_charge, stand_and_shoot)
 from ..checks import LeadershipTestKind
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from .. import movement
 from ..formations import WHO_CAN_SHOOT
@@ -115,8 +115,10 @@ def _charge_event(msg: str, rules: list[str], dice: Dice, start: int, outcome: s
                   skip: tuple[int, int] = (0, 0), note: str = "") -> Event:
     """Say how a charge ended, with its dice from ``start`` (less the ``skip`` span a Panic event reports) and ``note``
     (what the charged unit's Stand and Shoot did, or why it could not be taken)."""
-    rolls = [r for i, r in enumerate(dice.log) if i >= start and not skip[0] <= i < skip[1]]
-    return Event("charge", msg + note, tuple(dict.fromkeys(rules)), tuple(rolls), (("outcome", outcome),))
+    rolls = rolls_since(dice, start)
+    if skip[0] < skip[1]:
+        rolls = rolls[:max(skip[0] - start, 0)] + rolls[max(skip[1] - start, 0):]
+    return Event("charge", msg + note, tuple(dict.fromkeys(rules)), rolls, (("outcome", outcome),))
 
 
 class ChargeRules(JoinRules):
@@ -312,7 +314,7 @@ class ChargeRules(JoinRules):
         charger could declare (the fled unit may now stand in its way): if not, no test is taken.
         """
         assert action.redirect is not None
-        start = len(dice.log)
+        start = rolls_made(dice)
         new = state.unit(action.redirect)
         second = _redirected(action, None)
         check = state
@@ -333,9 +335,9 @@ class ChargeRules(JoinRules):
         rules = (REDIRECT, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
         if not result.passed:
             return None, Event("redirect", f"{test}, failed: it charges {fled.id} still", rules,
-                               tuple(dice.log[start:]), (("outcome", "failed"),))
+                               rolls_since(dice, start), (("outcome", "failed"),))
         return new, Event("redirect", f"{test}, passed: it charges {new.id} instead", (*rules, CHARGE_RULE),
-                          tuple(dice.log[start:]), (("outcome", "redirected"),))
+                          rolls_since(dice, start), (("outcome", "redirected"),))
 
     @implements(REDIRECT, FLEE_REACTION)
     def _both_flee(self, state: GameState, action: Charge, charger: Unit, second: Unit,
@@ -488,7 +490,7 @@ class ChargeRules(JoinRules):
 
         Return the state, the charged unit as it now stands (no models: it fled off the table) and the flee's event.
         """
-        start = len(dice.log)
+        start = rolls_made(dice)
         if target.has(Status.FLED_FROM_CHARGE):
             return state, target, Event("flee", f"{target.id} fled from a charge this phase already: it Flees, but "
                                         "makes no second flee move", (CHARGE_REACTIONS, FLEE_REACTION), (),
@@ -505,7 +507,7 @@ class ChargeRules(JoinRules):
         if not gone and (moved := math.dist(target.models[0].at, now.models[0].at)) > dist + EPSILON:
             said += f", carried on to {moved:.2f}\" to end clear of the units in its way"
         return state, now, Event("flee", said + off,
-                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), tuple(dice.log[start:]),
+                                 (CHARGE_REACTIONS, FLEE_REACTION, "published.t9a-flee", *cite), rolls_since(dice, start),
                                  (("outcome", "destroyed" if gone else "fled"),))
 
     @implements(FLEE_REACTION, "t9a.charge-out.success")
@@ -650,7 +652,7 @@ class ChargeRules(JoinRules):
         """Resolve a charge: the Charge Reaction (Stand and Shoot, or the Flee), the Charge Range roll, then the charge
         (at a unit that fled: caught and destroyed) or the Failed Charge move."""
         given = state
-        start = len(dice.log)
+        start = rolls_made(dice)
         events: list[Event] = []  # a charger's Panic test, when Stand and Shoot calls for one
         skip = (start, start)  # the dice of that test, reported on its own event
         unit = state.unit(action.unit)
@@ -681,7 +683,7 @@ class ChargeRules(JoinRules):
                         state, target, more = self._both_flee(state, action, unit, target, dice)
                         events += more
                         flees = True
-            skip = (start, len(dice.log))
+            skip = (start, rolls_made(dice))
             if flees and not target.alive:
                 new = state.replace_units(*(u.with_status(Status.CHARGED)
                                             for u in [state.unit(unit.id), *charged_with(state, unit.id, out)]))
@@ -740,11 +742,11 @@ class ChargeRules(JoinRules):
                     rules.append("t9a.combined.last-survivor")
                 unit = survivor
                 if not out:
-                    shot_at = len(dice.log)
+                    shot_at = rolls_made(dice)
                     state, panic = self.charger_panic(state, unit.id, before, dice, unit_centre(state, target.id))
                     if panic:
                         events.extend(panic)
-                        skip = (shot_at, len(dice.log))
+                        skip = (shot_at, rolls_made(dice))
                     if state.unit(unit.id).has(Status.FLEEING):
                         rules.append(PANIC_RULE)
                         return state, [*events, event(

@@ -35,7 +35,7 @@ from ..attacks import resolve_attacks
 from ..catalogue import implements
 from ..t9a_charts import AUTOMATIC, armour_save, to_wound
 from ..rulings import Event
-from ..dice import Dice, Stage
+from ..dice import Dice, Stage, rolls_made, rolls_since
 from ..formations import arrange
 from ..geometry import box_gap, group_distance, group_extent, on_table
 from ..state import GameState
@@ -257,7 +257,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     host = current(state, host_of(state, state.unit(unit_id)).id)
     if host.has(Status.ENGAGED) or host.has(Status.FLEEING) or host.has(Status.PANIC_PASSED):
         return state, None
-    start = len(dice.log)
+    start = rolls_made(dice)
     general = [m.profile.ld for m in generals_near(state, host.id)]
     now = models_in(state, host.id)
     if now >= before:  # this attack took no model: nothing new to test for
@@ -288,7 +288,7 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
             gone, cite = off_table(fled_from, host.id)
             said += gone
             rules += cite
-    return state, Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+    return state, Event("panic", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                         (("outcome", "passed" if result.passed else "fled"),))
 
 

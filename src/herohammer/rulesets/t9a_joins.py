@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from .. import movement
 from ..formations import Formation, arrange, centre_file, front_rank_test, is_character, place_in_front_rank
@@ -218,7 +218,7 @@ class JoinRules(Ruleset):
         near = march_test_enemies(state, mover)
         if not near:
             return None
-        start = len(dice.log)
+        start = rolls_made(dice)
         ld = self.discipline_ruling(state, mover)
         # the roll log names the test the text names: a March Test, a Discipline test (published.t9a-move)
         result, flag = discipline_test(state, mover.id, dice, ld.value, LeadershipTestKind.LEADERSHIP,
@@ -233,7 +233,7 @@ class JoinRules(Ruleset):
             said += (", failed: it cannot March this Movement Phase and does not move (it may still make an Advance "
                      "move, Reform or stay)")
         rules = (MARCH_RULE, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ()))
-        return Event("march_test", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+        return Event("march_test", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                      (("outcome", "passed" if result.passed else "failed"),))
 
     @implements(MARCH_RULE)

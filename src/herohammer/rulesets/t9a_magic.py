@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
-from ..dice import Dice, FaceStream, Request
+from ..dice import Dice, FaceStream, Request, rolls_made, rolls_since
 from ..formations import is_character, sight_from
 from ..errors import IllegalActionError, ScenarioError
 from ..geometry import Placed, group_distance, unit_line_of_sight
@@ -422,7 +422,7 @@ class MagicPhase(Ruleset):
     def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
         """Cast by the 2022 Spell Casting Sequence: the Casting Attempt, the Dispelling Attempt, Broken Concentration,
         the spell's hits (and a Panic test), then the Miscast's effect; a failed attempt of 2 or more dice Fizzles."""
-        start = len(dice.log)
+        start = rolls_made(dice)
         unit = state.unit(action.unit)
         spell = find_spell(action.spell)
         assert spell is not None  # rule_cast checked it
@@ -485,10 +485,10 @@ class MagicPhase(Ruleset):
                 rules.append(DISTRIBUTING_HITS)
             if COMMAND_GROUP in hit_said:
                 rules.append(COMMAND_GROUP)
-            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:hits_rolled]), (("outcome", outcome),)))
+            events.append(Event("cast", said, tuple(rules), rolls_since(dice, start, hits_rolled), (("outcome", outcome),)))
             events.extend(panic)  # the Panic test's dice are its own event's
         else:
-            events.append(Event("cast", said, tuple(rules), tuple(dice.log[start:]), (("outcome", outcome),)))
+            events.append(Event("cast", said, tuple(rules), rolls_since(dice, start), (("outcome", outcome),)))
         if outcome == "cast" and miscast is not None and miscast >= 2:
             state, more = self._miscast(state, unit, spell, rolled, miscast, dice)
             events.extend(more)
@@ -500,7 +500,7 @@ class MagicPhase(Ruleset):
         """Apply a Miscast's effect (2022 table, from 222 up) after the spell's: hits on the Caster's unit (Witchfire,
         Magical Inferno), the spell forgotten (Amnesia), hits on the Caster (Backlash, Implosion), or the Caster's
         model removed (Breach in the Veil); losses to hits call for the unit's Panic test."""
-        start = len(dice.log)
+        start = rolls_made(dice)
         name = MISCAST_TABLE[min(value, 7)]
         head = f"{unit.id} Miscasts ({_miscast_said(rolled, value)}): {name}"
         host = unit.joined or unit.id
@@ -539,7 +539,7 @@ class MagicPhase(Ruleset):
             if dead:
                 state = remove_casualties(state, host, dead)
                 said += f", {model.name} slain" if name != "Breach in the Veil" else ""
-        events = [Event("miscast", said, rules, tuple(dice.log[start:]), (("outcome", name),))]
+        events = [Event("miscast", said, rules, rolls_since(dice, start), (("outcome", name),))]
         if models_in(state, host) and models_in(state, host) < before:
             # the Miscast's losses are heavy casualties like a spell's (with the phase's earlier losses: a quarter
             # of what the unit had when the phase began): the caster's unit tests, fleeing from the closest enemy
@@ -558,7 +558,7 @@ class MagicPhase(Ruleset):
         state, harms = wound_shares(state, target_id, hits, spell.strength, dice, spell.name, ap=spell.ap)
         said = spell_harm_said(hits, spell.strength, harms) + (
             f" [{DISTRIBUTING_HITS}]" if hit_a_character(pre, harms) else "")
-        hits_rolled = len(dice.log)
+        hits_rolled = rolls_made(dice)
         at = next(m.at for u in state.combined(unit.id) for m in u.models)
         state, panic = panic_after_losses(state, target_id, before, dice, at)
         return state, said, [panic] if panic is not None else [], hits_rolled

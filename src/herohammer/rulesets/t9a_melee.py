@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
-from ..dice import Dice, Stage
+from ..dice import Dice, Stage, rolls_made, rolls_since
 from ..errors import ScenarioError
 from ..formations import arrange, is_character
 from ..geometry import EPSILON, box_gap, distance, group_distance, group_extent, in_base_contact
@@ -760,7 +760,7 @@ class MeleePhase(Ruleset):
 
         def strike(fight: _Fight, dice: Dice) -> _Fight:
             """One Initiative step's blows (``fight.at`` < the steps), or the combat's result after the last."""
-            begun = len(dice.log)
+            begun = rolls_made(dice)
             if fight.at == PURSUING:
                 assert fight.pending is not None  # set with PURSUING
                 state, more = self._finish_pursuit(fight.pending, dice, flees)
@@ -813,7 +813,7 @@ class MeleePhase(Ruleset):
                 if harm.spared:
                     rules.append(COMMAND_GROUP)
             return _Fight(state, fight.at + 1, tuple(caused.items()), tuple(overkill.items()),
-                          tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *dice.log[begun:]))
+                          tuple(dict.fromkeys(rules)), tuple(lines), (*fight.rolls, *rolls_since(dice, begun)))
 
         caused = {state.active: 0, state.opponent(state.active): 0}
         view = dice.event_view
@@ -976,7 +976,7 @@ class MeleePhase(Ruleset):
                         ) -> tuple[GameState, list[Event]]:
         """Roll a combat's pursuits (``_pursue``) and tell its ``break`` event, with the Break tests' and flees'
         rolls before the pursuits'."""
-        start = len(dice.log)
+        start = rolls_made(dice)
         rules = list(pending.rules)  # (a pending result is shared by an enumeration's branches: never changed)
         state, said, outcome = self._pursue(pending.state, list(pending.winners), list(pending.held),
                                             list(pending.broke), {uid: (fled, list(touching), way, away)
@@ -987,7 +987,7 @@ class MeleePhase(Ruleset):
             # (but for one whose Pursuit Move charged a fresh enemy)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
                                           for u in members(state, w) if not u.has(Status.PURSUIT_CHARGED)))
-        return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *dice.log[start:]),
+        return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *rolls_since(dice, start)),
                              (("outcome", outcome),))]
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
@@ -1007,7 +1007,7 @@ class MeleePhase(Ruleset):
         ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
         do not decide: an enumeration's branches after the blows share it).
         """
-        start = len(dice.log)
+        start = rolls_made(dice)
         at = (state, mine, tuple(foes), tuple(caused.items()))
         scored = scores.get(at) if scores is not None else None
         if scored is None:
@@ -1028,7 +1028,7 @@ class MeleePhase(Ruleset):
             said = f"the combat ends: one side has no models left ({'; '.join(notes)})"
             asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
             state, said = self._overruns(state, asked, dice, said, rules, flees)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
         unmade = _overruns_not_made(state, live, pursuit)  # enemies are left: an Overrun named is not made
         if diff == 0:
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}",
@@ -1101,13 +1101,13 @@ class MeleePhase(Ruleset):
             fled_by[uid] = (fled, touching, way, away)
         said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                                  (("outcome", "held"),))]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
                                tuple((uid, (fled, tuple(touching), way, away))
                                      for uid, (fled, touching, way, away) in fled_by.items()),
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
-                               tuple(dice.log[start:]))
+                               rolls_since(dice, start))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],

@@ -29,7 +29,7 @@ import shapely
 from ..catalogue import implements
 from ..charging import FLEE_REACTION
 from ..checks import LeadershipTestKind
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..geometry import Placed, group_distance
 from ..rulings import Event
 from ..state import GameState
@@ -244,7 +244,7 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
                 tests.append((u, a, d))
         fleeing: list[tuple[str, Alarm]] = []
         for u, a, d in tests:  # every test first, then the flee moves (published.t9a-panic)
-            start = len(dice.log)
+            start = rolls_made(dice)
             group = members(state, u.id)
             general = [m.profile.ld for m in generals_near(state, u.id)]
             own = max(discipline_of(c, m) for c in group for m in c.models)  # a shamed character's is 0
@@ -271,18 +271,18 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
                 fleeing.append((u.id, a))
                 said = f"{u.id} fails its Panic test for {cause} ({result.roll} against {ld}) and flees"
                 outcome = "fled"
-            events.append(Event("panic", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+            events.append(Event("panic", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                                 (("outcome", outcome),)))
         before = state
         for uid, a in fleeing:
-            start = len(dice.log)
+            start = rolls_made(dice)
             away = closest_enemy_centre(state, uid, _mean(a.stood))
             fled_from = state
             state, dist = flee(state, uid, away, dice)
             gone = not current(state, uid).alive
             said, cite = off_table(fled_from, uid) if gone else ("", ())
             events.append(Event("flee", f"{uid} flees {dist}\" from its failed Panic test" + said,
-                                (FLEE_RULE, PANIC, *cite), tuple(dice.log[start:]),
+                                (FLEE_RULE, PANIC, *cite), rolls_since(dice, start),
                                 (("outcome", "destroyed" if gone else "fled"),)))
         lost = alarms(before, state) if fleeing else []
     return state, events

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import implements
 from ..checks import LeadershipTestKind
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..geometry import Placed, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
@@ -87,7 +87,7 @@ class Rallying(Ruleset):
 
     def resolve_rally(self, state: GameState, action: Rally, dice: Dice) -> Resolution:
         """Roll the Rally test: stop fleeing (counting as having marched), or flee again."""
-        start = len(dice.log)
+        start = rolls_made(dice)
         host = state.unit(action.unit)
         ld, general = self.rally_leadership(state, host)
         result, flag = discipline_test(state, host.id, dice, ld.value, LeadershipTestKind.RALLY)
@@ -118,7 +118,7 @@ class Rallying(Ruleset):
                 said += gone
                 rules += cite
             outcome = "fled"
-        return state, [Event("rally", said, tuple(dict.fromkeys(rules)), tuple(dice.log[start:]),
+        return state, [Event("rally", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                              (("outcome", outcome),))]
 
     @implements(RALLY)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..catalogue import implements
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..geometry import Point, blocks_sight, group_distance, model_sees_any
 from ..rulings import Event, Ruling
 from ..state import GameState
@@ -197,7 +197,7 @@ class ShootingPhase(Ruleset):
 
     def resolve_shoot(self, state: GameState, action: Shoot, dice: Dice) -> Resolution:
         """Fire: roll to hit per group of alike shots, wound the models hits are allocated to, then Panic."""
-        start = len(dice.log)
+        start = rolls_made(dice)
         unit = state.unit(action.unit)
         target = members(state, action.target)[0]
         shots, notes = self.shooters(state, unit, target, action.weapon)
@@ -251,7 +251,7 @@ class ShootingPhase(Ruleset):
             rules.append(SHOOTING_WEAPONS)
             parts.extend(n.split(" [")[0] for n in notes if SHOOTING_WEAPONS in n)
         events = [Event("shoot", f"{unit.id} shoots {target.id}: " + "; ".join(parts),
-                        tuple(dict.fromkeys(rules)), tuple(dice.log[start:]))]
+                        tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
         at = unit.formation.position if unit.formation is not None else next(
             m.at for u in state.combined(unit.id) for m in u.models)
         state, panic = panic_after_losses(state, target.id, before, dice, at)

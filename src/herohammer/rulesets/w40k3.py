@@ -17,7 +17,7 @@ from .. import geometry as geo
 from .. import movement
 from ..actions import Action, Assault, EndPhase, Fight, Join, Leave, Manifest, Move, Regroup, Shoot
 from ..catalogue import implements
-from ..dice import Dice, Highest, Reroll, enumerate_outcomes
+from ..dice import Dice, Highest, Reroll, enumerate_outcomes, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from ..powers import bundled_powers
 from ..psychic import PsychicResult, psychic_test
@@ -454,7 +454,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         n, below, rule = self.difficult_terrain_dice(state, unit, need, alone)
         start = len(getattr(dice, "log", []))
         allowed = dice.highest(n, f"{unit.id}: difficult terrain", rule, below)
-        rolls = tuple(dice.log[start:])
+        rolls = rolls_since(dice, start)
         out, short, held = movement.cut_short(state, moves, allowed)
         reroll = self.terrain_reroll_rules(state, unit, alone)
         msg = (f"{unit.id} rolls {allowed}\" for difficult terrain"
@@ -497,7 +497,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             unit = state.unit(uid)
             reroll, why = self.dangerous_reroll(state, unit)  # a test per model: each model's own rules
             again = Reroll.FAILED if reroll else Reroll.NONE
-            start = len(dice.log)
+            start = rolls_made(dice)
             accident = unit.type in self.accident_types
             test, test_rule = ("cavalry in difficult terrain", "published.difficult-terrain") if accident else (
                 "dangerous terrain", "published.dangerous-terrain")
@@ -509,14 +509,14 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 rules = (*self.accident_rules(unit), *why)
                 events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} test{'s' * (len(tested) != 1)} for "
                                     f"cavalry entering difficult terrain{again_said}, {len(failed)} rolled a 1{who}"
-                                    + (": an accident, removed" if failed else ""), rules, tuple(dice.log[start:])))
+                                    + (": an accident, removed" if failed else ""), rules, rolls_since(dice, start)))
                 if failed:  # removed whatever its Wounds and saves
                     state, slain = apply_wounds(state, {(uid, mv.index): mv.model.wounds_left for mv in failed})
                     events.append(casualties(slain, rules))
                 continue
             events.append(Event("dangerous_terrain", f"{uid}: {len(tested)} dangerous terrain test"
                                 f"{'s' * (len(tested) != 1)}{again_said}, {len(failed)} failed{who}", rules,
-                                tuple(dice.log[start:])))
+                                rolls_since(dice, start)))
             if failed:  # one wound on each model that rolled the 1, no other (an invulnerable save still taken)
                 refs = [(uid, mv.index) for mv in failed]
                 state, more, _ = self._take_wounds(state, refs, [WoundBatch(len(failed), None, True)], dice, uid,

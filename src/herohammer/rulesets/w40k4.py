@@ -15,7 +15,7 @@ from .. import geometry as geo
 from ..actions import Action, Manifest, Shoot
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, leadership_test
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from ..powers import PowerEffect, find_power
 from ..psychic import PsychicResult, psychic_test_4th
@@ -28,7 +28,6 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, rule_
 from .w40k3 import Warhammer40k3
 from .w40k_hooks import ASSAULT_INCHES, CAVALRY_ASSAULT_INCHES, FAST_TYPES, UNSLOWED_TYPES, bars_assault
 from .w40k_morale import MORALE_FRACTION, original_strength
-from .w40k_wounds import rolls_since
 
 #: The unit types a unit may declare it targets as Large Targets, the closest found among them alone (4th ed. p. 31,
 #: published.target-priority): vehicles and Monstrous Creatures (the engine has no artillery).
@@ -412,7 +411,7 @@ class Warhammer40k4(Warhammer40k3):
         if closest is None:
             return super().resolve_shoot(state, action, dice)
         ld = self.leadership_of(state, action.unit)
-        start = len(dice.log)
+        start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.TARGET_PRIORITY)
         verdict = f"passes: it fires at {action.target}" if result.passed else \
             f"fails: it fires at {closest}, the closest enemy unit, instead"

@@ -15,13 +15,12 @@ from .. import movement
 from ..actions import Assault
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, leadership_test
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, places_apart, with_its_unit
-from .w40k_wounds import rolls_since
 from .w40k_hooks import REROLLERS
 from .w40k_morale import DIFFICULT_KINDS
 from .w40k_psychic import PsychicPowerRules
@@ -268,7 +267,7 @@ class AssaultRules(PsychicPowerRules):
                 "difficult_terrain", f"{unit.id} assaults through difficult terrain unslowed: {words}",
                 ("published.assault-terrain", *rules))
         factor, n, below, dice_rule = way.factor, way.dice, way.below, way.rule
-        start = len(dice.log)
+        start = rolls_made(dice)
         allowed = factor * dice.highest(n, f"{unit.id}: difficult terrain (assault)", dice_rule, below)
         doubled = f" (the highest die {allowed // factor} doubled: cavalry)" if factor != 1 else ""
         short = any([mv.length > allowed + movement.EPSILON for mv in moves])
@@ -297,7 +296,7 @@ class AssaultRules(PsychicPowerRules):
         if not any(u.has(Status.FALLING_BACK) for u in group):  # a character falling back: they fall back as one
             return state, []
         ld = self.leadership_of(state, host_id)
-        start = len(dice.log)
+        start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
         rules = ("published.assaulted-while-falling-back", "published.regroup", ld.rule, "core.test.leadership")
         said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.source}), rolls " \

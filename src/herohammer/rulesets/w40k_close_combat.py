@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ..actions import Fight
 from ..catalogue import implements
 from ..charts import close_combat_attacks, is_casualty, to_hit_melee, to_wound
-from ..dice import Dice, Stage
+from ..dice import Dice, Stage, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
@@ -479,7 +479,7 @@ class CloseCombatRules(StrikeRules):
         if plan.models:
             side, n = jobs[0][0][0], jobs[0][1]
             assert plan.to_hit is not None and plan.to_wound is not None  # a plan with models has its dice
-            start = len(dice.log)
+            start = rolls_made(dice)
             saving = plan.saving
             # (hits, wounds, unsaved per save group): the wounds and unsaved counts are what the dice decide
             counts = dice.pools(n, plan.to_hit, plan.to_wound) if saving is None else \
@@ -491,7 +491,7 @@ class CloseCombatRules(StrikeRules):
                 hits = counts[0]
                 said = plan.said[(counts[0], got)] = (f"{plan.attacking}{hits} hit{'s' * (hits != 1)}, "
                                                       f"{got} wound{'s' * (got != 1)}{plan.why}")
-            attacks = Event("attacks", said, plan.rules, tuple(dice.log[start:]))  # (``rolls_since`` inlined)
+            attacks = Event("attacks", said, plan.rules, rolls_since(dice, start))
             outcome = outcomes.get(decided) if outcomes is not None else None
             if outcome is None:
                 outcome = self._strike_outcome(plan, state, pending, rest, decided, outcomes is not None)
@@ -681,9 +681,9 @@ class CloseCombatRules(StrikeRules):
             last_key = (state, frozenset(skip))
             found_last = kept.lasts.get(last_key)
             if found_last is None:
-                rolled = len(dice.log)
+                rolled = rolls_made(dice)
                 found_last = self._last_man(state, before, dice, skip)
-                if len(dice.log) == rolled:  # no test rolled: the same result whatever the dice
+                if rolls_made(dice) == rolled:  # no test rolled: the same result whatever the dice
                     keep_bounded(kept.lasts, last_key, found_last)
             state, more = found_last
         events += more

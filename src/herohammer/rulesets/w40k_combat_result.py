@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from .. import geometry as geo
 from ..catalogue import implements
-from ..dice import Dice, RollRecord
+from ..dice import Dice, RollRecord, rolls_made, rolls_since
 from ..rulings import Event
 from ..state import GameState
 from ..straight_moves import STOP_SHORT
@@ -24,7 +24,6 @@ from ..units import Model, Status, Unit
 from ..values import evolve
 from .base import Resolution, rule_key, rule_keys
 from .engagement import Engagement, touching as _touching
-from .w40k_wounds import rolls_since
 from .w40k_assault import AssaultRules
 
 _SWEEP = "sweeping advance"  # the key of what a Sweeping Advance reads from a state (``_sweep_facts``)
@@ -260,7 +259,7 @@ class CombatResultRules(AssaultRules):
             rolling = facts.rolling = (f"{unit_id}: breaking off (Initiative {own} + D6)",
                                        tuple(range(theirs - own + 1, theirs - own + 7)),
                                        f"{victor}: sweeping advance (Initiative {theirs} + D6)")
-        start = len(dice.log)
+        start = rolls_made(dice)
         fled = dice.total(1, rolling[0], rule, splits=rolling[1])
         reach = own + fled - theirs  # the victor's D6 that catches the unit
         caught_on = dice.total(1, rolling[2], rule, splits=(reach - 1,))
@@ -324,7 +323,7 @@ class CombatResultRules(AssaultRules):
         rolls: dict[str, tuple[RollRecord, ...]] = {}
         for uid, f in facts:  # each falling back unit first: its total is what the victors' single rolls must reach
             if f.victors:
-                start = len(dice.log)
+                start = rolls_made(dice)
                 breaking = f.breaking
                 if breaking is None:  # its purpose and its splits at every victor's reach, once per state
                     breaking = f.breaking = (f"{uid}: breaking off (Initiative {f.own} + D6)", tuple(sorted(
@@ -339,7 +338,7 @@ class CombatResultRules(AssaultRules):
                 swept.setdefault(victor, []).append((uid, f.own + fled[uid] - theirs))
         rolled: dict[str, int] = {}
         for victor in (v for v in combat if v in swept):  # one roll each, in the combat's order
-            start = len(dice.log)
+            start = rolls_made(dice)
             against = swept[victor]
             also = f", one roll against {' and '.join(u for u, _ in against)}" if len(against) > 1 else ""
             rolled[victor] = dice.total(1, f"{victor}: sweeping advance (Initiative {initiative[victor]} + D6{also})",

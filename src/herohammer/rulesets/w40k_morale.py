@@ -25,14 +25,14 @@ from .. import movement, straight_moves
 from ..actions import Regroup
 from ..catalogue import implements
 from ..checks import LeadershipTestKind, leadership_test
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import CharacterKind, Status, Unit
 from ..values import evolve, evolve_each, keep_bounded
 from .base import LeadershipRuling, Resolution
 from .w40k_hooks import FAST_TYPES
-from .w40k_wounds import rolls_since, WoundRules
+from .w40k_wounds import WoundRules
 
 REGROUP_INCHES = 6.0  # no enemy this close for a Regroup test (published rule)
 MORALE_FRACTION = 0.25
@@ -138,7 +138,7 @@ class MoraleRules(WoundRules):
             why += " (Stubborn: the negative modifier is ignored)"
             rule_extra = stubborn + rule_extra
             modifier = 0
-        start = len(dice.log)
+        start = rolls_made(dice)
         result = leadership_test(dice, ld.value, kind, modifier, heroism is not None)
         said_key = (asked, rule, modifier, result.roll, result.insane_heroism)
         words = said.get(said_key)
@@ -338,7 +338,7 @@ class MoraleRules(WoundRules):
                 any(t.kind == "dangerous" for t in state.terrain) or (
                     self._fall_back_unslowed(state, plan.members)
                     and any(t.kind in DIFFICULT_KINDS for t in state.terrain)))
-        start = len(dice.log)
+        start = rolls_made(dice)
         inches = dice.total(plan.dice, plan.purpose, "published.fall-back",
                             places=not (plan.edge_in_reach or plan.tests))
         done = plan.ends.get(inches)
@@ -687,7 +687,7 @@ class MoraleRules(WoundRules):
         unit = state.unit(action.unit)
         ld = self.leadership_of(state, unit.id, action.leadership)
         modifier, why = self.regroup_modifier(state, unit.id)
-        start = len(dice.log)
+        start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP, modifier)
         verdict = "regroups" if result.passed else "fails and falls back again"
         event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}){why}, rolls "

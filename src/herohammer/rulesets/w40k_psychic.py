@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import geometry as geo
 from ..actions import Manifest
 from ..catalogue import implements
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
@@ -15,7 +15,7 @@ from ..units import Status, Unit
 from ..values import evolve
 from ..weapons import Weapon
 from .base import Resolution
-from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, rolls_since, zero_rules
+from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, zero_rules
 from .w40k_shooting import ShootingRules, shot_with
 
 
@@ -181,7 +181,7 @@ class PsychicPowerRules(ShootingRules):
         if power.effect is PowerEffect.SHOOTING and aimed.joined is not None and self.picked_out(state, aimed):
             return self._apart(state, aimed, lambda alone: self.resolve_manifest(alone, action, dice))
         model = psyker.models[0]
-        start = len(dice.log)
+        start = rolls_made(dice)
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
                                    model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"

@@ -25,7 +25,7 @@ from .. import geometry as geo
 from ..actions import Shoot, WeaponChoice
 from ..catalogue import implements
 from ..charts import can_shoot, hit_strength, to_hit_shooting, to_wound
-from ..dice import Dice, Stage
+from ..dice import Dice, Stage, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
@@ -33,7 +33,7 @@ from ..values import evolve, keep_bounded
 from ..weapons import Weapon, WeaponType
 from .base import Resolution
 from .w40k_wounds import (Carry, CarrySaves, casualties, majority, MODEL_OF, ModelRef, MODELS_OF,
-                          outright_events, release_orphans, roll_saves, rolls_since, save_groups, saves_event,
+                          outright_events, release_orphans, roll_saves, save_groups, saves_event,
                           SavesGroup, TOUGHNESS_OF, UNIT_OF, unsaved_taken, WEAPONS_OF, WoundBatch, wounded_units,
                           zero_rules)
 from .w40k_morale import last_models, MORALE_FRACTION, MoraleRules, NONE_YET
@@ -62,13 +62,15 @@ def _weapon_pick(members: Sequence[Unit], choice: WeaponChoice) -> dict[str, str
 BS0_NOTE = "has BS 0 and cannot shoot [core.zero.bs]"  # a volley's note on a model that fires nothing
 MOVED_NOTE = "fires no shot after moving [published.weapon-profiles]"  # a volley's note: weapons in range, none fires
 RANGE_NOTE = "out of range [published.weapon-profiles]"  # a volley's note: a model none of whose weapons reaches
+UNARMED_NOTE = "carries no shooting weapon [published.weapon-profiles]"  # a volley's note: a model with no weapon
 
 
 def _note_event(note: str) -> Event:
     """A volley's note on a model that does not fire, citing the rule that says why (BS 0, moving, or range)."""
     if note.endswith(BS0_NOTE):
         return Event("note", note, ("core.zero.bs",))
-    return Event("note", note, ("published.weapon-profiles",) if note.endswith((MOVED_NOTE, RANGE_NOTE)) else ())
+    return Event("note", note, ("published.weapon-profiles",) if note.endswith((MOVED_NOTE, RANGE_NOTE, UNARMED_NOTE))
+                 else ())
 
 
 def _no_fire_note(name: str, carried: Sequence[Weapon], target_id: str, dist: float, moved: bool) -> str:
@@ -78,6 +80,8 @@ def _no_fire_note(name: str, carried: Sequence[Weapon], target_id: str, dist: fl
     if carried and not reaching:  # judge round 43: told citing no rule
         ranges = ", ".join(f"{w.name} {w.range:g}\"" for w in carried)
         return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\"): {ranges} {RANGE_NOTE}"
+    if not carried:  # round 43: told citing no rule
+        return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\"): it {UNARMED_NOTE}"
     if not reaching or not moved:
         return f"{name} has no weapon that can fire at {target_id} ({dist:.1f}\")"
     kinds = ", ".join(f"{w.name} ({w.type.value.replace('_', ' ').title()})" for w in reaching)
@@ -490,7 +494,7 @@ class ShootingRules(MoraleRules):
         got_each: list[int] = []
         said = attack.said
         for _weapon, rule, shots, rolled, to_hit, wounding, blast, cited, fire, why, _ in attack.batches:
-            start = len(dice.log)
+            start = rolls_made(dice)
             if rolled:
                 roll = _weapon.shots_dice.roll  # type: ignore[union-attr]  # rolled only with shots dice
                 shots = sum([roll(dice, label, rule) for label in rolled])
@@ -578,7 +582,7 @@ class ShootingRules(MoraleRules):
         rules = attack.rules
         said = attack.said
         for group in groups:
-            start = len(dice.log)
+            start = rolls_made(dice)
             saved = roll_saves(group, dice)
             unsaved.append(group[2] - saved)
             key = (group[3], group[2], saved, group[0][1] is None)
@@ -1017,7 +1021,7 @@ def _rolling(attack: _Attack, dice: Dice, made: list[int], events: list[Event]) 
     """Roll a character's saves against wounds carried onto him (published.saves), keeping each count in ``made``
     and saying it."""
     def roll(ref: ModelRef, n: int, save: int, words: str) -> int:
-        start = len(dice.log)
+        start = rolls_made(dice)
         saved = dice.pool(n, save, f"{attack.target_id}: saves ({save}+) for {words}", "published.saves")
         made.append(saved)
         events.append(Event("saves", f"{words}: {n} wound{'s' * (n != 1)} ({save}+), {saved} saved, {n - saved} "

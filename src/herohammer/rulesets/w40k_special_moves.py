@@ -26,7 +26,7 @@ from .. import geometry as geo
 from .. import movement
 from ..actions import Action, Consolidate, Disembark, Embark, Infiltrate, Run
 from ..catalogue import implements
-from ..dice import Dice
+from ..dice import Dice, rolls_made, rolls_since
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase, PhaseSpec
 from ..units import Status, Unit, UnitType
@@ -248,13 +248,13 @@ class SpecialMoves(CombatRules):
         """Roll the D6 and move each model that far towards its place; the unit has shot (run) this turn."""
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
-        start = len(dice.log)
+        start = rolls_made(dice)
         inches = dice.total(1, f"{unit.id}: run", self.fleet_rule)
         moves, short, held = movement.cut_short(state, plan_members(state, members, action.to), inches)
         state = apply_moves(state, moves, {u.id for u in members}, Status.RAN, Status.SHOT)
         events = [Event("run", f"{unit.id} runs {inches}\" instead of shooting" + (", and stops short" if short else "")
                         + held, (self.fleet_rule, *self.type_rules_cited(members, FLEET),
-                                 *(("published.bases-apart",) if held else ())), tuple(dice.log[start:]))]
+                                 *(("published.bases-apart",) if held else ())), rolls_since(dice, start))]
         ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
         state, more = self._last_man_after_tests(state, ran, dice, more)
@@ -335,7 +335,7 @@ class SpecialMoves(CombatRules):
         """Roll the D6 and move each model that far towards its place; the unit's consolidation is spent."""
         unit = state.unit(action.unit)
         members = state.combined(unit.id)
-        start = len(dice.log)
+        start = rolls_made(dice)
         inches = dice.total(1, f"{unit.id}: consolidate", self.consolidation_rule)
         moves, short, held = movement.cut_short(state, plan_members(state, members, action.to), inches)
         state = apply_moves(state, moves, {u.id for u in members})
@@ -345,7 +345,7 @@ class SpecialMoves(CombatRules):
         state = state.replace_units(*(u.with_status(remove=spent) for u in state.combined(unit.id)))
         events = [Event("consolidate", f"{unit.id} consolidates {inches}\"" + (", and stops short" if short else "")
                         + held, (self.consolidation_rule, *(("published.bases-apart",) if held else ())),
-                        tuple(dice.log[start:]))]
+                        rolls_since(dice, start))]
         touched = _touched_hosts(state, unit.side, state.combined(unit.id))
         if not touched:
             return state, events

@@ -25,7 +25,7 @@ from itertools import compress, repeat
 from .. import geometry as geo
 from ..catalogue import implements
 from ..charts import best_save, kills_outright
-from ..dice import Dice, RollRecord, Split, Stage
+from ..dice import Dice, RollRecord, Split, Stage, rolls_made, rolls_since
 from ..rulings import Event
 from ..state import GameState
 from ..units import CharacterKind, Model, Unit
@@ -80,10 +80,6 @@ def majority(values: Sequence[int]) -> int:
         return first
     value, count = Counter(values).most_common(1)[0]
     return value if 2 * count > len(values) else min(values)
-
-
-def rolls_since(dice: Dice, start: int) -> tuple[RollRecord, ...]:
-    return tuple(dice.log[start:])
 
 
 def zero_rules(strength: int, toughness: int) -> tuple[str, ...]:
@@ -172,7 +168,7 @@ class WoundRules(CombatHooks):
         events: list[Event] = []
         unsaved: list[int] = []
         for group in groups:
-            start = len(dice.log)
+            start = rolls_made(dice)
             saved = saved_already[group[0]] if saved_already is not None else roll_saves(group, dice)
             unsaved.append(group[2] - saved)
             events.append(saves_event(group, saved, rules, rolls_since(dice, start)))

@@ -29,7 +29,7 @@ from ..action_odds import DEFAULT_RUNS, ActionOdds, summarise
 from ..actions import Action, parse_action
 from ..battlescribe import catalogue_files_refused
 from ..dice import DEFAULT_MAX_RUNS, Dice, ScriptedDice, SeededDice
-from ..errors import HerohammerError, IllegalActionError, ScenarioError, validation_problem
+from ..errors import DiceRanOut, HerohammerError, IllegalActionError, ScenarioError, validation_problem
 from ..game import Game
 from ..input_types import Count
 from ..keys_once import object_once
@@ -239,6 +239,10 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.exception_handler(IllegalActionError)
     async def _illegal(request: Request, exc: IllegalActionError) -> JSONResponse:
         return _error(409, str(exc), rules=list(exc.rules), clauses=clause_texts(exc.rules))
+
+    @app.exception_handler(DiceRanOut)
+    async def _ran_out(request: Request, exc: DiceRanOut) -> JSONResponse:  # cites its roll's rule, as a refusal
+        return _error(400, str(exc), rules=list(exc.rules), clauses=clause_texts(exc.rules))
 
     @app.exception_handler(HerohammerError)
     async def _bad_input(request: Request, exc: HerohammerError) -> JSONResponse:
