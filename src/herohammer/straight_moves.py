@@ -82,23 +82,28 @@ def settle(starts: Sequence[Placed], ends: Sequence[Point], heading: Point,
 CLOSE_UP = 0.05
 
 
-def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float) -> list[Point] | None:
+def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
+             groups: Sequence[list[int]] | None = None) -> tuple[list[Point], list[int]] | None:
     """Bring back into coherency the models whose straight ends stand apart from the group's main chain (the largest,
     the first on a tie), each moved from its straight end towards the nearest end of the chain until it stands just
-    within 2" of it, where that place is within ``allowance`` of its start; None when nothing changes.
+    within 2" of it, where that place is within ``allowance`` of its start; return the places and the models moved,
+    None when nothing changes.
 
     A unit broken up by casualties moves back into formation in its next move, and a joined character must obey the
     usual coherency rules (40k3.char.coherency, 40k4.ic.join): a fall back is that move (judge round 44; before, a
-    Nob left 4" from his mob by a casualty kept the gap in every fall back and the mob could never regroup)."""
-    placed = [Placed(s.base, e, s.facing_deg) for s, e in zip(starts, ends)]
-    groups = geo.coherency_groups(placed)
-    if len(groups) <= 1:
+    Nob left 4" from his mob by a casualty kept the gap in every fall back and the mob could never regroup).
+    ``groups``: the ends' chains when known (every end its start moved by one offset: the starts' chains), so not
+    measured again."""
+    chains: Sequence[list[int]] = geo.coherency_groups(
+        [Placed(s.base, e, s.facing_deg) for s, e in zip(starts, ends)]) if groups is None else groups
+    if len(chains) <= 1:
         return None
-    chain = max(groups, key=len)
+    longest = max(chains, key=len)
+    chain = list(longest)
     out = list(ends)
-    strays = sorted((i for g in groups for i in g if i not in chain),
+    strays = sorted((i for g in chains for i in g if i not in chain),
                     key=lambda i: min(math.dist(out[i], out[k]) for k in chain))
-    changed = False
+    moved: list[int] = []
     for i in strays:
         t = min(chain, key=lambda k: math.dist(out[i], out[k]))
         (ex, ey), (tx, ty) = out[i], out[t]
@@ -113,8 +118,25 @@ def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float) 
         if place is not None:
             out[i] = place
             chain.append(i)
-            changed = True
-    return out if changed else None
+            moved.append(i)
+    return (out, moved) if moved else None
+
+
+def clear_of_own(starts: Sequence[Placed], places: Sequence[Point], moved: Sequence[int]) -> bool:
+    """Say whether each of the ``moved`` models (``gathered``'s) stands at its place clear of every other model of its
+    unit at theirs (no overlap beyond the 0.01" every check allows; round bases measured in closed form)."""
+    dist = math.dist
+    for i in moved:
+        a, at = starts[i], places[i]
+        for k, (b, other) in enumerate(zip(starts, places)):
+            if k == i:
+                continue
+            if a.base.round and b.base.round:
+                if dist(at, other) < a.base.radius_inches + b.base.radius_inches - 0.01:
+                    return False
+            elif geo.overlaps(Placed(a.base, at, a.facing_deg), Placed(b.base, other, b.facing_deg)):
+                return False
+    return True
 
 
 def _meets(a: Point, ra: float, b: Point, rb: float) -> list[Point]:

@@ -107,9 +107,9 @@ class _FallBack:
         self.tests = False
         #: per distance rolled, the models' moves that take a Dangerous Terrain test where they end (none: empty)
         self.tested: dict[int, list[movement.PlannedMove]] = {}
-        #: whether the unit with its characters stands out of coherency (None: not looked yet): then its fall back
-        #: closes up its strays where the roll allows (``straight_moves.gathered``)
-        self.apart: bool | None = None
+        #: the chains of the unit with its characters, when it stands out of coherency (empty: it does not; None: not
+        #: looked yet): then its fall back closes up its strays where the roll allows (``straight_moves.gathered``)
+        self.apart: list[list[int]] | None = None
 
 
 class MoraleRules(WoundRules):
@@ -489,9 +489,13 @@ class MoraleRules(WoundRules):
                     at_edge.append((i, j, (x, y)))
             ends.append(places)
         if plan.apart is None:
-            plan.apart = not geo.coherent([p for u in members for p in u.placed])
-        closed = plan.apart and self._close_up(members, ends, moved_inches)
-        if plan.clear and len(plan.bounds) == len(members) and not closed:
+            groups = geo.coherency_groups([p for u in members for p in u.placed])
+            plan.apart = groups if len(groups) > 1 else []
+        closed = clean = False
+        if plan.apart:  # a clear move's ends are its starts moved: the starts' chains
+            closed, clean = self._close_up(members, ends, moved_inches, plan.apart if plan.clear else None,
+                                           _move_box(plan.bounds, ox, oy) if plan.clear else None)
+        if plan.clear and len(plan.bounds) == len(members) and (clean or not closed):
             if plan.alone is None:  # the box of the longest roll holds every shorter one's (each bound moves
                 # monotonically with the distance, in floating point too): nothing in it, nothing in the way of any
                 longest = 6.0 * plan.dice
@@ -533,19 +537,30 @@ class MoraleRules(WoundRules):
 
     @staticmethod
     @implements("published.fall-back", "published.coherency")
-    def _close_up(members: Sequence[Unit], ends: list[list[tuple[float, float]]], inches: float) -> bool:
+    def _close_up(members: Sequence[Unit], ends: list[list[tuple[float, float]]], inches: float,
+                  groups: list[list[int]] | None, box: tuple[float, float, float, float] | None) -> tuple[bool, bool]:
         """Close up a broken-up unit's strays in its fall back (``straight_moves.gathered``: ``ends`` changed in
-        place); say whether any moved. Asked only of a unit that stands out of coherency (``_FallBack.apart``)."""
-        flat = [p for places in ends for p in places]
-        closed = straight_moves.gathered([p for u in members for p in u.placed], flat, inches)
-        if closed is None:
-            return False
+        place); say whether any moved, and whether each that did stands clear of its own unit inside ``box`` (a clear
+        move's box: then what a straight move meets, the strays' ways meet too). Asked only of a unit that stands
+        out of coherency (``_FallBack.apart``); ``groups``: its chains, when each end is its start moved."""
+        starts = [p for u in members for p in u.placed]
+        found = straight_moves.gathered(starts, [p for places in ends for p in places], inches, groups)
+        if found is None:
+            return False, True
+        closed, moved = found
         k = 0
         for places in ends:
             for j in range(len(places)):
                 places[j] = closed[k]
                 k += 1
-        return True
+        if box is None:
+            return True, False
+        low_x, low_y, high_x, high_y = box
+        for i in moved:
+            (x, y), reach = closed[i], starts[i].base.reach_inches
+            if not (low_x <= x - reach and x + reach <= high_x and low_y <= y - reach and y + reach <= high_y):
+                return True, False
+        return True, straight_moves.clear_of_own(starts, closed, moved)
 
     @implements("published.fall-back", "published.difficult-terrain")
     def _fall_back_halved(self, state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
