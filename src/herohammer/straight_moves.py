@@ -100,14 +100,19 @@ def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
         return None
     longest = max(chains, key=len)
     chain = list(longest)
+    dist = math.dist
     out = list(ends)
-    strays = sorted((i for g in chains for i in g if i not in chain),
-                    key=lambda i: min(math.dist(out[i], out[k]) for k in chain))
+    strays = [i for g in chains if g is not longest for i in g]
+    if len(strays) > 1:  # the nearest to the chain first
+        strays.sort(key=lambda i: min([dist(out[i], out[k]) for k in chain]))
     moved: list[int] = []
     for i in strays:
-        t = min(chain, key=lambda k: math.dist(out[i], out[k]))
-        (ex, ey), (tx, ty) = out[i], out[t]
-        gap = math.dist(out[i], out[t])
+        (ex, ey) = here = out[i]
+        gap, t = math.inf, chain[0]
+        for k in chain:  # the nearest end of the chain (the first of equals)
+            if (d := dist(here, out[k])) < gap:
+                gap, t = d, k
+        tx, ty = out[t]
         reach = geo.COHERENCY_INCHES - CLOSE_UP + starts[i].base.reach_inches + starts[t].base.reach_inches
         if gap <= reach:  # brought in already by a stray closed up before it
             chain.append(i)
