@@ -189,14 +189,16 @@ def test_a_selection_naming_no_entry_of_its_catalogue_leaves_its_units_points_un
     assert any("'el-x::se-gone' is no entry of its catalogue" in n for n in captain.notes), captain.notes
 
 
-def _t9a_roster(path: Path, attacks: str) -> Path:
+def _t9a_roster(path: Path, attacks: str, wargear: str = "") -> Path:
+    """Return a 9th Age roster of ten Blades (one selection of 10 models, ``attacks`` printed) with ``wargear`` (more
+    selections) under the models' selection."""
     parts = {"Global": {"Adv": '5"', "Mar": '10"', "Dis": "8"},
              "Defensive": {"HP": "1", "Def": "4", "Res": "3", "Arm": "1"},
              "Offensive": {"Att": attacks, "Off": "4", "Str": "3", "AP": "0", "Agi": "4"},
              "Size": {"Base": "20x20", "Type": "Infantry", "Height": "Standard"}}
     profiles = "".join(profile(f"Blade {p}", f"{n} {p}", c) for n, (p, c) in enumerate(parts.items()))
     return _roster(path, _sel("s-u", "Blades", "e-u", 1, "unit", _sel("s-b", "Blade", "e-b", 10, "model",
-                                                                       profiles=profiles)),
+                                                                       profiles=profiles) + wargear),
                    game=T9A, catalogue="cat-none")
 
 

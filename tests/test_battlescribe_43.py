@@ -66,7 +66,7 @@ from herohammer.battlescribe import read_battlescribe
 from test_battlescribe_21 import MARINE, profile
 from test_battlescribe_37 import EXAMPLES, _catalogue
 from test_battlescribe_41 import _cost, _entry, _min
-from test_battlescribe_42 import T9A, _captain, _marines, _roster, _sel, _vets
+from test_battlescribe_42 import _captain, _marines, _roster, _sel, _t9a_roster, _vets
 
 
 def _condition(field: str, kind: str, value: str, scope: str = "roster", child: str = "any",
@@ -177,14 +177,7 @@ def test_a_catalogue_alone_still_notes_a_condition_on_points(tmp_path: Path, con
 
 # == 7-8. The 9th Age's Close Combat Weapons chosen in a roster =====================================================
 def _blades(path: Path, weapon: str, attacks: str = "1") -> Path:
-    parts = {"Global": {"Adv": '5"', "Mar": '10"', "Dis": "8"},
-             "Defensive": {"HP": "1", "Def": "4", "Res": "3", "Arm": "1"},
-             "Offensive": {"Att": attacks, "Off": "4", "Str": "3", "AP": "0", "Agi": "4"},
-             "Size": {"Base": "20x20", "Type": "Infantry", "Height": "Standard"}}
-    profiles = "".join(profile(f"Blade {p}", f"{n} {p}", c) for n, (p, c) in enumerate(parts.items()))
-    return _roster(path, _sel("s-u", "Blades", "e-u", 1, "unit", _sel("s-b", "Blade", "e-b", 10, "model",
-                                                                       profiles=profiles) + weapon),
-                   game=T9A, catalogue="cat-none")
+    return _t9a_roster(path, attacks, weapon)
 
 
 _RULE_ONLY = ('<selection id="s-pw" name="Paired Weapons" entryId="e-pw" number="1" type="upgrade"><rules>'

@@ -109,10 +109,9 @@ def _exact_point(path: Path, seed: int) -> tuple[GameState, Action, ActionOdds]:
                          f"{EXACT_BUDGET:,} exact runs")
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
-def test_exact_odds_agree_with_the_dice_at_random_points_of_random_games(path: Path, seed: int) -> None:
-    state, action, answer = _exact_point(path, seed)
+def _agrees_with_the_dice(state: GameState, action: Action, answer: ActionOdds, seed: int) -> dict[Any, Fraction]:
+    """Check an exact answer against the dice and return it: every outcome ``RUNS`` seeded games give is one it gives a
+    chance, their counts fit it (chi-square), and where the tree is small brute force through Game.apply equals it."""
     exact = dict(answer.weights)
     assert sum(exact.values()) == 1
     rng = random.Random(seed)
@@ -124,9 +123,16 @@ def test_exact_odds_agree_with_the_dice_at_random_points_of_random_games(path: P
     try:
         brute = enumerate_outcomes(lambda dice: _applied(state, action, dice), BRUTE_BUDGET, fine=True)
     except EnumerationTooLarge:
-        brute = None
-    if brute is not None:
-        assert dict(brute) == exact, action.to_json()
+        return exact
+    assert dict(brute) == exact, action.to_json()
+    return exact
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_exact_odds_agree_with_the_dice_at_random_points_of_random_games(path: Path, seed: int) -> None:
+    state, action, answer = _exact_point(path, seed)
+    exact = _agrees_with_the_dice(state, action, answer, seed)
     sampled = action_odds(state, action, max_runs=1, runs=RUNS, seed=seed)
     if sampled.exact:  # a tree of one run: the two paths are the same
         assert dict(sampled.weights) == exact
@@ -173,16 +179,4 @@ def test_exact_odds_of_each_kind_of_action_agree_with_the_dice(ruleset: str, kin
     """As above, for one kind of action at a time: every outcome the dice give is one the exact answer gives a chance,
     their counts fit it, and where the tree is small brute force through ``Game.apply`` equals it."""
     state, action, answer = _point_of_kind(ruleset, kind, seed)
-    exact = dict(answer.weights)
-    assert sum(exact.values()) == 1
-    rng = random.Random(seed)
-    counts = Counter(_applied(state, action, SeededDice(rng.randrange(2**32))) for _ in range(RUNS))
-    unknown = [o for o in counts if o not in exact]
-    assert not unknown, (action.to_json(), unknown[:2])
-    fits, chi, df = _chi_square_fits(counts, exact, RUNS)
-    assert fits, (action.to_json(), chi, df)
-    try:
-        brute = enumerate_outcomes(lambda dice: _applied(state, action, dice), BRUTE_BUDGET, fine=True)
-    except EnumerationTooLarge:
-        return
-    assert dict(brute) == exact, action.to_json()
+    _agrees_with_the_dice(state, action, answer, seed)

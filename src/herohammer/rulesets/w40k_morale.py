@@ -548,11 +548,7 @@ class MoraleRules(WoundRules):
         if found is None:
             return False, True
         closed, moved = found
-        k = 0
-        for places in ends:
-            for j in range(len(places)):
-                places[j] = closed[k]
-                k += 1
+        _put_back(ends, closed)
         if box is None:
             return True, False
         low_x, low_y, high_x, high_y = box
@@ -619,11 +615,7 @@ class MoraleRules(WoundRules):
             flat, short = [s.at for s in starts], len(starts)
         else:
             flat, short = settled
-        k = 0
-        for places in ends:
-            for j in range(len(places)):
-                places[j] = flat[k]
-                k += 1
+        _put_back(ends, flat)
         return short
 
     @staticmethod
@@ -746,6 +738,15 @@ class MoraleRules(WoundRules):
         if not any([e.kind == "casualties" for e in events]):
             return state, []
         return self._last_man(state, before, dice, set())
+
+
+def _put_back(ends: list[list[tuple[float, float]]], flat: Sequence[tuple[float, float]]) -> None:
+    """Write the places of a unit's models, given in one flat list, back into ``ends`` (member by member)."""
+    k = 0
+    for places in ends:
+        for j in range(len(places)):
+            places[j] = flat[k]
+            k += 1
 
 
 def _move_box(bounds: Sequence[tuple[float, float, float, float, float]], ox: float, oy: float,
