@@ -153,8 +153,7 @@ class PsychicPowerRules(ShootingRules):
         hurt = "wounded" if result.wounded else "not wounded"
         return f"is hit at S{result.perils_strength}, no save: {hurt}"
 
-    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
-                "published.last-man-standing")
+    @implements("published.assault-after-shooting", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
     def shooting_of(self, state: GameState, unit_id: str, target_id: str) -> tuple[str, tuple[str, ...]]:
         """Say whose shooting bound a unit to ``target_id`` this turn, with the clauses that make it the unit's: its own
         volley, its psyker's power (a psychic attack is shooting), a joined character's, or a slain host's power
@@ -172,6 +171,8 @@ class PsychicPowerRules(ShootingRules):
         return (f"{who_fired(state, unit_id)} at {target_id} this turn, as part of {unit_id}'s shooting",
                 (self.join_rule, *((self.psychic_shooting_rule,) if power else ())))
 
+    @implements("40k3.psyker.perils", "40k3.psyker.perils-on-2", "published.40k4-psychic-shooting",
+                "published.last-man-standing")
     def resolve_manifest(self, state: GameState, action: Manifest, dice: Dice) -> Resolution:
         """Take the psychic test, suffer Perils of the Warp, and use the power if the test allows it."""
         psyker = state.unit(action.psyker)
