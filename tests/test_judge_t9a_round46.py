@@ -78,7 +78,6 @@ def _fight(pursuit: dict[str, Any] | None = None) -> dict[str, Any]:
 
 # -- 1. No More Foes: the Post-Combat Pivot or Reform -------------------------------------------------------------------
 @pytest.mark.rule(PURSUIT, BREAK, REFORM, "t9a.join.part-of-unit")
-@pytest.mark.xfail(strict=True, reason="No More Foes: no Post-Combat Pivot or Reform may be named (round 46 finding 1)")
 def test_a_unit_with_no_more_foes_makes_the_post_combat_pivot_it_named_its_hero_turning_with_it() -> None:
     # 2022 text (No More Foes): a unit that "destroys all enemy units in base contact and finds itself no longer
     # Engaged ... can either make an Overrun (if they were Charging), a Post-Combat Pivot, or a Post-Combat Reform".
@@ -106,7 +105,6 @@ def test_a_unit_with_no_more_foes_makes_the_post_combat_pivot_it_named_its_hero_
 
 
 @pytest.mark.rule(PURSUIT, REFORM)
-@pytest.mark.xfail(strict=True, reason="No More Foes: no Post-Combat Pivot or Reform may be named (round 46 finding 1)")
 def test_a_unit_with_no_more_foes_makes_a_post_combat_reform_of_three_files() -> None:
     # the same, a Post-Combat Reform naming three files (no facing): made about the unit's centre, the Hero kept in
     # the first rank (six models, three files: two ranks); the fight's ruling says the Reform is made with No More Foes
@@ -121,7 +119,6 @@ def test_a_unit_with_no_more_foes_makes_a_post_combat_reform_of_three_files() ->
 
 
 @pytest.mark.rule(PURSUIT, REFORM, "published.t9a-unit-spacing")
-@pytest.mark.xfail(strict=True, reason="No More Foes: no Post-Combat Pivot or Reform may be named (round 46 finding 1)")
 def test_a_post_combat_pivot_that_would_end_within_an_inch_of_the_guard_is_not_made_and_said() -> None:
     # a Post-Combat Pivot is a Reform (2022 text: Post-Combat Reform follows the Reform's rules): a quarter turn of the
     # five-wide Spearmen about their centre would bring their end within 1" of the Guard: not made, the unit stays
@@ -134,7 +131,6 @@ def test_a_post_combat_pivot_that_would_end_within_an_inch_of_the_guard_is_not_m
 
 
 @pytest.mark.rule(PURSUIT, BREAK)
-@pytest.mark.xfail(strict=True, reason="No More Foes: no Post-Combat Pivot or Reform may be named (round 46 finding 1)")
 def test_a_unit_that_still_has_foes_makes_no_post_combat_pivot_and_is_told() -> None:
     # the Spearman misses (1): the scout stands, the Spearmen are still Engaged with it, so they have no No More Foes
     # and make no Post-Combat Pivot (named without a Restrain Pursuit test): the event says so; the combat goes on.
@@ -146,7 +142,6 @@ def test_a_unit_that_still_has_foes_makes_no_post_combat_pivot_and_is_told() -> 
 
 
 @pytest.mark.rule(PURSUIT)
-@pytest.mark.xfail(strict=True, reason="No More Foes: no Post-Combat Pivot or Reform may be named (round 46 finding 1)")
 def test_an_overrun_and_a_post_combat_pivot_are_not_named_together() -> None:
     # "can either make an Overrun (if they were Charging), a Post-Combat Pivot, or a Post-Combat Reform": one of them.
     # The Spearmen charged; naming both is refused, citing the clause, the state unchanged; either alone is legal.
