@@ -18,13 +18,15 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
    combat, and can either make an Overrun (if they were Charging), a Post-Combat Pivot, or a Post-Combat Reform");
    published.t9a-pursuit. The fight's pursuit may now name facing and files for such a unit
    (``t9a_melee._pursuit_problem``), made at the end of the combat as a passed Restrain Pursuit test's is
-   (``T9aMelee._no_more_foes_moves``, calling ``_post_combat_reform``), also for the survivors of a combat whose enemies
+   (``MeleePhase._no_more_foes_moves``, calling ``_post_combat_reform``), also for the survivors of a combat whose enemies
    are all wiped out; not made (said) when the unit still has foes; beside an Overrun refused. legal_actions offers
    each unit in ranks and files its about-turn (``pursuit_candidates``). Its Hero turns with it.
 
 Decisions stated (data/rules.yaml, with a book entry): published.t9a-pursuit amended (No More Foes: the Post-Combat
 Pivot and Reform made, judged as a Reform is, Unit Spacing to the units of the combat it leaves included; its Overrun
-in a combat that goes on still not made; t9a-a-unit-with-no-more-foes-may-pivot-or-reform).
+in a combat that goes on still not made; t9a-a-unit-with-no-more-foes-may-pivot-or-reform). Amended for it: round 43's
+No More Foes note case, tests/test_t9a_pursuit_move.py's refusal of facing without restrain (now legal), and the book's
+t9a-the-pursuer-pivots-to-the-flee-and-moves-its-roll (its step 9 now legal).
 
 Every other case holds as the texts read (see each test's comment).
 
