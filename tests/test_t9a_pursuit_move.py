@@ -145,9 +145,11 @@ def test_a_restrained_unit_makes_its_post_combat_pivot_or_reform() -> None:
 
 
 @pytest.mark.rule(PURSUIT)
-def test_a_post_combat_reform_needs_a_restrain_test() -> None:
-    refused(reloading_game(_one_on_one()), {**FIGHT, "pursuit": {"spears": {"facing": 90}}}, PURSUIT,
-            "a Post-Combat Pivot or Reform (facing, files) follows a passed Restrain Pursuit test")
+def test_a_post_combat_reform_without_a_restrain_test_is_a_no_more_foes_units_alone() -> None:
+    # round 46: facing or files named without restrain: true is the Post-Combat Pivot or Reform of a unit with No More
+    # Foes (the 2022 text); legal to name, made only by such a unit (tests/test_judge_t9a_round46.py)
+    ruling = reloading_game(_one_on_one()).check({**FIGHT, "pursuit": {"spears": {"facing": 90}}})
+    assert ruling.legal and "Post-Combat Pivot if it has No More Foes" in ruling.reason, ruling
 
 
 def _fresh_enemy(y: float, side: str = "orcs") -> dict[str, Any]:

@@ -150,8 +150,9 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     free = _no_more_foes(state, live, hosts)
     if free:
         notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
-                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes no Overrun, "
-                  "Post-Combat Pivot or Post-Combat Reform (not modelled: it stays where it stands)" for uid in free]
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes the Post-Combat "
+                  "Pivot or Reform its fight's pursuit names, if any (an Overrun out of a combat that goes on is not "
+                  "modelled)" for uid in free]
         hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
@@ -234,10 +235,11 @@ class _PendingPursuit(NamedTuple):
     rules: tuple[str, ...]
     losers: tuple[str, ...]
     rolls: tuple[Any, ...]
+    free: tuple[str, ...] = ()  # the units with No More Foes (``_no_more_foes``), who may pivot or reform at the end
 
     def key(self) -> Hashable:
         """Everything but the words and the rolls (read by the ``break`` event alone: merged carries show one's)."""
-        return self.winners, self.held, self.broke, self.fled_by, self.pursuit, self.rules, self.losers
+        return self.winners, self.held, self.broke, self.fled_by, self.pursuit, self.rules, self.losers, self.free
 
 
 @dataclass(frozen=True)
@@ -511,7 +513,8 @@ class MeleePhase(Ruleset):
             if choice.pursue:
                 said += f"; {name} pursues {choice.pursue} if it breaks" + (", failing that test" * choice.restrain)
             if choice.facing is not None or choice.files is not None:
-                said += f"; {name} makes a Post-Combat {_reform_kind(choice)} if it passes that test"
+                said += (f"; {name} makes a Post-Combat {_reform_kind(choice)} if it "
+                         + ("passes that test or " if choice.restrain else "") + "has No More Foes")
             if choice.overrun:
                 said += f"; {name} Overruns if every enemy of the combat is wiped out"
             rules.append(PURSUIT)
@@ -560,13 +563,18 @@ class MeleePhase(Ruleset):
     def pursuit_candidates(state: GameState, unit_id: str) -> Iterator[Fight]:
         """Propose the fight with each choice its combat's units may name for the end of it (published.t9a-pursuit,
         round 36): a Restrain Pursuit test ("Units can elect not to Pursue, but must then pass a Discipline Test") for
-        each unit, either side's, as either may win, and an Overrun for each that charged this turn (the 2022 text:
-        "A unit that fought its First Round of Combat after Charging can choose ... Overrun").  One choice a fight:
+        each unit, either side's, as either may win, an Overrun for each that charged this turn (the 2022 text:
+        "A unit that fought its First Round of Combat after Charging can choose ... Overrun"), and for each unit in
+        ranks and files the about-turn as the Post-Combat Pivot it makes with No More Foes (round 46: one of the
+        facings it may name, offered so that the choice is seen; any other is named as a reform's).  One choice a fight:
         the rulings check each candidate as any other."""
         from ..actions import Fight, PursuitChoice
 
         for uid in [unit_id, *combat_of(state, unit_id)]:
             yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(restrain=True, files=None)})
+            if (shape := formation_of(state.unit(uid))) is not None:
+                yield Fight.trusted(do="fight", unit=unit_id,
+                                    pursuit={uid: PursuitChoice(facing=(shape.facing + 180.0) % 360.0, files=None)})
             if state.unit(uid).has(Status.CHARGED):
                 yield Fight.trusted(do="fight", unit=unit_id, pursuit={uid: PursuitChoice(overrun=True, files=None)})
 
@@ -983,6 +991,7 @@ class MeleePhase(Ruleset):
                                                                   for uid, (fled, touching, way, away)
                                                                   in pending.fled_by},
                                             dict(pending.pursuit), dice, pending.said, rules, flees)
+        state, said = self._no_more_foes_moves(state, pending.free, dict(pending.pursuit), said, rules)
         if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
             # (but for one whose Pursuit Move charged a fresh enemy)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
@@ -1028,11 +1037,13 @@ class MeleePhase(Ruleset):
             said = f"the combat ends: one side has no models left ({'; '.join(notes)})"
             asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
             state, said = self._overruns(state, asked, dice, said, rules, flees)
+            state, said = self._no_more_foes_moves(state, tuple(live), pursuit, said, rules)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
         unmade = _overruns_not_made(state, live, pursuit)  # enemies are left: an Overrun named is not made
         if diff == 0:
-            return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}",
-                                 tuple(rules), (), (("outcome", "draw"),))]
+            state, moved = self._no_more_foes_moves(state, free, pursuit, "", rules)
+            return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}"
+                                 f"{moved}", tuple(dict.fromkeys(rules)), (), (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         losers = [u for u in live if hosts[u].side == loser and u not in free]
         chosen = [u for u in break_order if u in losers]
@@ -1101,13 +1112,14 @@ class MeleePhase(Ruleset):
             fled_by[uid] = (fled, touching, way, away)
         said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
+            state, said = self._no_more_foes_moves(state, free, pursuit, said, rules)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                                  (("outcome", "held"),))]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
                                tuple((uid, (fled, tuple(touching), way, away))
                                      for uid, (fled, touching, way, away) in fled_by.items()),
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
-                               rolls_since(dice, start))
+                               rolls_since(dice, start), free)
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
@@ -1287,6 +1299,29 @@ class MeleePhase(Ruleset):
             return state, f"{host.id} makes no Post-Combat {kind}: {problem.reason}"
         state, shape = self.reformed(state, host, facing, choice.files)
         return state, f"{host.id} makes a Post-Combat {kind}: {shape}"
+
+    @implements(PURSUIT, BREAK, "published.t9a-reform")
+    def _no_more_foes_moves(self, state: GameState, free: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None,
+                            said: str, rules: list[str]) -> tuple[GameState, str]:
+        """Make the Post-Combat Pivot or Reform (``facing``, ``files``) each unit with No More Foes named (2022 text,
+        No More Foes: such units "can either make an Overrun (if they were Charging), a Post-Combat Pivot, or a
+        Post-Combat Reform"; no Restrain Pursuit test asked), as a passed test's is made (``_post_combat_reform``);
+        ``free``: the units that touch no enemy once the blows are struck (``_no_more_foes``, or every survivor of a
+        combat whose one side is wiped out).  A unit that named one without ``restrain`` and is not free makes none,
+        said.  Round 46: until then no unit with No More Foes moved."""
+        for uid, choice in (pursuit or {}).items():
+            if choice.facing is None and choice.files is None:
+                continue
+            now = current(state, uid).id
+            if now in free:
+                rules += [PURSUIT, "published.t9a-reform", *(("t9a.join.part-of-unit",) * bool(state.joined_to(now)))]
+                state, made = self._post_combat_reform(state, now, choice)
+                said += f"; {made} (No More Foes)"
+            elif not choice.restrain:
+                rules.append(PURSUIT)
+                said += (f"; {now} makes no Post-Combat {_reform_kind(choice)}: it has not destroyed every enemy in "
+                         "its base contact (No More Foes), and named no Restrain Pursuit test")
+        return state, said
 
     @implements(DUEL, GENERAL)
     def _break_leadership(self, state: GameState, uid: str) -> LeadershipRuling:
@@ -1795,9 +1830,9 @@ def _pursuit_problem(state: GameState, combat: Sequence[str], pursuit: Mapping[s
             return f"pursuit: {name} is part of {host}: the unit pursues, with it"
         if name not in combat:
             return f"pursuit: {name} is not a unit of this combat ({', '.join(combat)})"
-        if (choice.facing is not None or choice.files is not None) and not choice.restrain:
-            return (f"pursuit: {name}: a Post-Combat Pivot or Reform (facing, files) follows a passed Restrain Pursuit "
-                    "test: name restrain: true")
+        if (choice.facing is not None or choice.files is not None) and choice.overrun:
+            return (f"pursuit: {name}: an Overrun or a Post-Combat Pivot or Reform (facing, files), not both (No More "
+                    "Foes: the unit \"can either make an Overrun ..., a Post-Combat Pivot, or a Post-Combat Reform\")")
         if choice.files is not None and formation_of(state.unit(name)) is None:
             return f"pursuit: {name}.files: {name} has no ranks and files to reform"
         if choice.overrun and not state.unit(name).has(Status.CHARGED):
