@@ -137,8 +137,8 @@ def _reach_both_ways(heading: float, dx: float, dy: float, beside: bool) -> tupl
 @pytest.mark.parametrize(("heading", "dx", "dy", "beside", "far", "why"), [
     (0.0, 0.0, 0.0, False, 5.0, "it would end 0.98\" from orcs"),
     (20.0, 3.0, -2.0, False, 2.515625, "it would end 1.00\" from orcs"),
-    (-40.0, 0.0, 4.0, True, 0.8125, "s4 would end on guards's model g0"),  # touching at 0.797": the checks' overlap
-    (-30.0, 0.0, 4.0, True, 0.78125, "s4 would end on guards's model g0"),
+    (-40.0, 0.0, 4.0, True, 0.796875, "s4 would end on guards's model g0"),  # touching at 0.797" (1/100" overlap: t9a_moves.APART)
+    (-30.0, 0.0, 4.0, True, 0.75, "s4 would end on guards's model g0"),  # 0.78125 with 1/50" of overlap
     (-70.0, 0.0, 4.0, True, 0.53125, "it would end 0.99\" from guards"),  # pivoted, no longer beside it
 ])
 def test_a_pursuit_reach_in_closed_form_is_the_searched_one(heading: float, dx: float, dy: float, beside: bool,

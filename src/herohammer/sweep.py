@@ -455,8 +455,10 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None, advanc
             from dask.distributed import Client, as_completed
         except ImportError:  # pragma: no cover - dask is an optional extra
             raise HerohammerError("--scheduler needs dask: pip install 'herohammer[dask]'") from None
+        _dial(scheduler)
         try:
-            client = Client(scheduler, set_as_default=False, timeout="10s")  # type: ignore[no-untyped-call]
+            client = Client(scheduler, set_as_default=False,  # type: ignore[no-untyped-call]
+                            timeout=f"{_DIAL_SECONDS}s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {scheduler!r} ({exc})") from None
         futures: list[Any] = []
@@ -479,6 +481,51 @@ def _execute(jobs: list[Job], workers: int | None, scheduler: str | None, advanc
         out.append(run_job(job, functools.partial(said, i)))
         advance(1)
     return out
+
+
+#: How long a Dask scheduler is given to take the connection and to answer Dask's handshake.
+_DIAL_SECONDS = 10
+
+
+def _dial(address: str) -> None:
+    """Connect to ``address`` and read Dask's handshake within ``_DIAL_SECONDS``, before a ``Client`` is made.
+
+    Dask's own client reads the handshake with no deadline (a peer that accepts and says nothing: a wait for
+    ever) and reads what another service answers as a frame's length (an HTTP server: a ``MemoryError``, then a
+    20 s wait while the half-made client closes).  The dial runs on its own thread and event loop, so a caller's
+    running loop is no obstacle and nothing of it outlives the deadline.
+    """
+    import asyncio
+
+    from distributed.comm.core import connect
+
+    outcome: list[BaseException | None] = []
+
+    async def shake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=_DIAL_SECONDS),  # type: ignore[no-untyped-call]
+                                      _DIAL_SECONDS + 2)
+        comm.abort()
+
+    def run() -> None:
+        try:
+            asyncio.run(shake())
+            outcome.append(None)
+        except BaseException as exc:  # told to the caller below, in one line
+            outcome.append(exc)
+
+    dialer = threading.Thread(target=run, name="herohammer-dask-dial", daemon=True)
+    dialer.start()
+    dialer.join(_DIAL_SECONDS + 5)
+    if outcome and outcome[0] is None:
+        return
+    exc = outcome[0] if outcome else TimeoutError()
+    if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
+        raise HerohammerError(f"--scheduler: no answer from {address!r} within {_DIAL_SECONDS} s "
+                              "(something took the connection but said nothing: is a Dask scheduler there?)")
+    if isinstance(exc, OSError):
+        raise HerohammerError(f"--scheduler: cannot reach a Dask scheduler at {address!r} ({exc})")
+    raise HerohammerError(f"--scheduler: {address!r} answered, but not as a Dask scheduler "
+                          f"({type(exc).__name__}: {str(exc)[:120]})")
 
 
 #: At most this long is spent telling a Dask scheduler to drop a sweep's variants and closing the connection

@@ -24,7 +24,7 @@ from ..state import GameState, Phase
 from ..units import Model, Status, Unit
 from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset, places_as_ruled
 from .t9a_units import advance_rate, BUSY, fly_rates, formation_of, march_rate, member_models, MOVED, why_moved
-from .t9a_moves import detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
+from .t9a_moves import APART, detach, left_apart, path_problem, spacing_problem, SPACING_RULE, table_edge_problem
 from .t9a_discipline import (BATTLE_STANDARD, discipline_test, GENERAL_RULE_ID, MARCH_RULE, march_test_enemies,
                              shaken_refusal)
 
@@ -573,7 +573,7 @@ class JoinRules(Ruleset):
             if gap > 1e-9:
                 continue  # the end's bounding circle is clear of every one of u's: it stands on none of them
             for m in u.models:
-                if m.name != model.name and overlaps(end, m.placed, 0.02):
+                if m.name != model.name and overlaps(end, m.placed, APART):
                     problem = f"{model.name} would end on its own unit's model {m.name}"
         if problem:
             raise _refuse(f"{ch.id} cannot leave there: {problem} (it ignores only its own unit's models; Fly passes "

@@ -80,7 +80,13 @@ def own_models_apart(state: GameState, unit: Unit) -> bool:
         m.base.width_mm <= f.slot_mm[0] and m.base.depth_mm <= f.slot_mm[1] for m in members)
 
 
-@implements("published.t9a-move")
+#: How far a move's end may overlap another unit's base: the tolerance of every placement's own check
+#: (``movement.overlap_problem``, published.bases-apart).  It was 0.02" until round 44, so an end 0.01-0.02" into a
+#: base was ruled clear here and refused after the dice there (a Failed Charge move cut short).
+APART = 0.01
+
+
+@implements("published.t9a-move", "published.bases-apart")
 def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: set[str], fly: bool,
                  may_touch: frozenset[str] = frozenset(), touched: frozenset[str] = frozenset()) -> str | None:
     """Say why models cannot move straight to their new places, or None.
@@ -119,9 +125,9 @@ def path_problem(state: GameState, movers: Sequence[tuple[Model, Point]], own: s
                 continue  # the end's bounding circle misses every bounding circle of u: it stands on none of u
             for m in u.models:
                 q = m.placed
-                if not (end_round and q.base.round) and dist(end_at, q.at) >= end_reach + q.base.reach_inches - 0.02:
+                if not (end_round and q.base.round) and dist(end_at, q.at) >= end_reach + q.base.reach_inches - APART:
                     continue  # ``overlaps``'s own first test, asked here: bounding circles apart
-                if overlaps(end, q, 0.02):
+                if overlaps(end, q, APART):
                     return f"{model.name} would end on {u.id}'s model {m.name}"
         for t in blocking:
             if t.near([to], model.base.reach_inches) and end.footprint().intersection(t.shape()).area > 1e-6:
@@ -305,7 +311,7 @@ def greatest_charge_range(state: GameState, unit: Unit) -> float | None:
 
 
 #: A charge's contact move leaves no base standing on its target's when the charger's bases are measured within
-#: this much of their footprints' distances (``footprint_slack``): ``overlaps`` allows 0.02" (path_problem).
+#: this much of their footprints' distances (``footprint_slack``): ``overlaps`` allows ``APART`` (path_problem).
 CONTACT_OVERLAP_SLACK = 0.01
 
 
