@@ -60,7 +60,6 @@ def assault_squad(ruleset: str, *red: dict[str, Any], phase: str = "shooting") -
 # == 1. a unit with no weapon to fire is offered no shot (round 44's question) ======================================
 
 @pytest.mark.rule("published.shooting", WEAPONS, "published.assault-after-shooting")
-@pytest.mark.xfail(strict=True, reason="judge round 45: a unit with no weapon to fire is offered a shot that fires nothing")
 @EDITIONS
 def test_a_squad_with_chainswords_only_may_not_shoot_and_so_may_assault_either_mob(ruleset: str) -> None:
     """Assault Marines carrying only chainswords (type melee) have no weapon with a range: a shot is a weapon's
@@ -81,7 +80,6 @@ def test_a_squad_with_chainswords_only_may_not_shoot_and_so_may_assault_either_m
 
 
 @pytest.mark.rule("core.zero.bs", "published.shooting", WEAPONS)
-@pytest.mark.xfail(strict=True, reason="judge round 45: a unit with no weapon to fire is offered a shot that fires nothing")
 @EDITIONS
 def test_a_squad_whose_boltguns_are_in_bs0_hands_and_whose_bs4_model_has_a_chainsword_may_not_shoot(ruleset: str) -> None:
     """Two models of Ballistic Skill 0 carry boltguns - they "cannot use shooting weapons" (core.zero.bs) - and the
@@ -101,7 +99,6 @@ def test_a_squad_whose_boltguns_are_in_bs0_hands_and_whose_bs4_model_has_a_chain
 
 @pytest.mark.rule("published.shooting", WEAPONS, "40k3.ic.join", "40k4.ic.join", "40k3.char.shooting-dice",
                   "40k4.shoot.same-target")
-@pytest.mark.xfail(strict=True, reason="judge round 45: a unit with no weapon to fire is offered a shot that fires nothing")
 @EDITIONS
 def test_a_captain_who_joins_the_chainsword_squad_lends_it_a_shot_and_takes_it_away_when_undone(ruleset: str) -> None:
     """Red's Movement phase: a lone Captain (bolt pistol) joins the Assault Marines (40k3.ic.join, 40k4.ic.join). In
@@ -130,7 +127,6 @@ def test_a_captain_who_joins_the_chainsword_squad_lends_it_a_shot_and_takes_it_a
 
 
 @pytest.mark.rule("published.shooting", WEAPONS, "40k3.ic.leave", "40k4.ic.leave")
-@pytest.mark.xfail(strict=True, reason="judge round 45: a unit with no weapon to fire is offered a shot that fires nothing")
 @EDITIONS
 def test_the_chainsword_squad_whose_captain_left_it_has_no_shot_of_its_own(ruleset: str) -> None:
     """The Captain starts joined to the Assault Marines and leaves them in the Movement phase, moving 4" away
@@ -150,7 +146,6 @@ def test_the_chainsword_squad_whose_captain_left_it_has_no_shot_of_its_own(rules
 
 
 @pytest.mark.rule("published.shooting", WEAPONS, "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
-@pytest.mark.xfail(strict=True, reason="judge round 45: a unit with no weapon to fire is offered a shot that fires nothing")
 @EDITIONS
 def test_a_librarian_with_a_force_weapon_alone_may_not_shoot_but_may_smite(ruleset: str) -> None:
     """A lone Librarian whose only weapon is a force weapon has no shot to fire (refused, not offered), but his psychic
@@ -182,7 +177,6 @@ def broken_mob(ruleset: str) -> Game:
 
 
 @pytest.mark.rule("published.fall-back", "published.coherency", "published.regroup")
-@pytest.mark.xfail(strict=True, reason="judge round 45: a stray beyond its fall back roll goes straight, keeping its gap")
 @EDITIONS
 def test_a_stray_beyond_the_roll_closes_in_as_far_as_it_reaches_and_the_mob_then_may_regroup(ruleset: str) -> None:
     """The Boyz may not regroup out of coherency (published.regroup) and fall back 3" (1 + 2) when the phase ends.
@@ -195,7 +189,9 @@ def test_a_stray_beyond_the_roll_closes_in_as_far_as_it_reaches_and_the_mob_then
     g = broken_mob(ruleset)
     start = {m.name: m.at for m in g.state.unit("boyz").models}
     assert_illegal(g, {"do": "regroup", "unit": "boyz"}, "published.regroup")
-    g.apply({"do": "end_phase"}, dice=ScriptedDice([1, 2]))
+    events = g.apply({"do": "end_phase"}, dice=ScriptedDice([1, 2]))
+    assert "boyz falls back 3\", closing in on the rest of the unit as far as the roll reaches" in \
+        [e.message for e in events], events
     after = {m.name: m.at for m in g.state.unit("boyz").models}
     for name in ("b0", "b1", "b2"):
         assert math.dist(start[name], after[name]) == pytest.approx(3)
@@ -207,7 +203,8 @@ def test_a_stray_beyond_the_roll_closes_in_as_far_as_it_reaches_and_the_mob_then
     h = saved_and_loaded(g)
     next_turn_to(h, "blue", "movement")
     assert_illegal(h, {"do": "regroup", "unit": "boyz"}, "published.regroup")
-    h.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6]))
+    events = h.apply({"do": "end_phase"}, dice=ScriptedDice([6, 6]))
+    assert "boyz falls back 12\", closing up into coherency" in [e.message for e in events], events
     assert h.state.unit("boyz").has(Status.FALLING_BACK)
     assert geo.coherent(list(h.state.unit("boyz").placed))
     next_turn_to(h, "blue", "movement")
