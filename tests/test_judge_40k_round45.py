@@ -284,3 +284,47 @@ def test_a_falling_back_squad_regroups_on_its_own_leadership_once_perils_slew_it
         g.undo()
     next_turn_to(g, "red", "movement")
     assert brute(g.state, regroup, regrouped)[True] == Fraction(30, 36)
+
+
+# == 4. the squad's one firer slain: no shot left (section 1 as the state changes) ==================================
+
+@pytest.mark.rule("published.shooting", WEAPONS, "published.wound-allocation")
+@EDITIONS
+def test_the_chainsword_squad_whose_one_pistol_falls_to_a_lascannon_has_no_shot_next_turn(ruleset: str) -> None:
+    """Red's Assault Marines: two with chainswords, the third (nearest blue's lascannon) with a bolt pistol. In blue's
+    Shooting phase the lascannon slays the Marine nearest it (hit 6, wound 6: published.wound-allocation's decision,
+    the models nearest the attackers first), the pistol with him; the squad passes its Morale check (1 + 1). Saved and
+    loaded, in red's next Shooting phase it has no model that can fire and is offered no shot; had the lascannon
+    missed (a 1), it is offered its shot at each mob."""
+    asm = armed(squad("asm", 20, 20), "chainsword")
+    asm["models"][2] = {**asm["models"][2], "weapons": ["bolt pistol", "chainsword"]}
+    dev = {"id": "dev", "models": [{**model("D1", 30, 20, 8), "weapons": ["lascannon"]}]}
+    data = scenario(ruleset, [asm], [dev, *mobs()], phase="shooting")
+    data["active"] = "blue"
+    for faces, armed_left in (([6, 6], False), ([1], True)):
+        g = game(data)
+        g.apply({"do": "shoot", "unit": "dev", "target": "asm"},
+                dice=ScriptedDice(faces + ([1, 1] if ruleset == "40k3" and not armed_left else [])))
+        assert [m.name for m in g.state.unit("asm").models][-1] == ("asm 3" if armed_left else "asm 2")
+        g.apply({"do": "end_phase"}, dice=ScriptedDice([1, 1] if ruleset == "40k4" and not armed_left else []))
+        h = saved_and_loaded(g)
+        next_turn_to(h, "red", "shooting")
+        shots = {s for s in offered(h, "shoot") if s[0] == "asm"}
+        if armed_left:
+            assert {("asm", "boyz"), ("asm", "orks")} <= shots
+        else:
+            assert not shots
+            refused = assert_illegal(h, {"do": "shoot", "unit": "asm", "target": "boyz"}, WEAPONS)
+            assert "asm 1, asm 2 carry no shooting weapon" in refused.reason, refused.reason
+
+
+@pytest.mark.rule("published.shooting", WEAPONS)
+def test_the_odds_of_a_shot_the_squad_may_not_take_are_refused_naming_the_clause() -> None:
+    """``odds_of_action`` of the chainsword squad's shot: refused as Game.apply refuses it, naming the weapon clause,
+    rather than answering the odds of a volley that fires nothing."""
+    from herohammer import odds_of_action
+    from herohammer.errors import IllegalActionError
+    g = assault_squad("40k3")
+    with pytest.raises(IllegalActionError) as info:
+        odds_of_action(g.state, {"do": "shoot", "unit": "asm", "target": "boyz"})
+    assert WEAPONS in info.value.rules
