@@ -47,7 +47,8 @@ def leaving_captain(ruleset: str) -> Game:
     """Red's Captain joined to a two-Marine squad (20-22, 30). Blue's Devastator (21, 20) is nearer the squad; blue's
     Scout (21, 45) is nearer the Captain once he stands at (21, 35). Red's Movement phase."""
     red = [squad("tac", 20, 30, n=2), hero("cap", 21, 32, ld=9, joined="tac")]
-    blue = [{"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]}, {"id": "scout", "models": [{**model("Scout", 21, 45), "weapons": ["boltgun"]}]}]
+    blue = [{"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]},
+            {"id": "scout", "models": [{**model("Scout", 21, 45), "weapons": ["boltgun"]}]}]
     return game(scenario(ruleset, red, blue))
 
 
@@ -85,7 +86,8 @@ def test_a_lone_monstrous_character_not_the_closest_is_a_target_in_4th_only(rule
     tyrant = {"id": "tyrant", "character": "independent", "type": "monstrous_creature",
               "models": [model("Tyrant", 21, 35, 10, "WS6 BS3 S6 T6 W4 I5 A4 Ld10 Sv3+")]}
     blue = [squad("brood", 20, 30, n=2), tyrant]
-    g = game(scenario(ruleset, [{"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]}], blue, phase="shooting"))
+    dev = {"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]}
+    g = game(scenario(ruleset, [dev], blue, phase="shooting"))
     action = {"do": "shoot", "unit": "dev", "target": "tyrant"}
     if ruleset == "40k4":
         assert_legal(g, action, "40k4.target.monstrous")

@@ -124,7 +124,8 @@ def test_a_squad_with_chainswords_only_may_not_shoot_and_so_may_assault_either_m
 
 @pytest.mark.rule("core.zero.bs", "published.shooting", WEAPONS)
 @EDITIONS
-def test_a_squad_whose_boltguns_are_in_bs0_hands_and_whose_bs4_model_has_a_chainsword_may_not_shoot(ruleset: str) -> None:
+def test_a_squad_whose_boltguns_are_in_bs0_hands_and_whose_bs4_model_has_a_chainsword_may_not_shoot(
+        ruleset: str) -> None:
     """Two models of Ballistic Skill 0 carry boltguns - they "cannot use shooting weapons" (core.zero.bs) - and the
     third, of BS4, carries only a chainsword: no model of the squad can fire a weapon, so it is offered no shot and is
     refused, naming both reasons and citing core.zero.bs with the weapon clause. (A squad whose every model has BS 0
