@@ -60,6 +60,14 @@ def squad(uid: str, x: float, y: float, n: int = 3, ld: int = 8, **extra: Any) -
     return {"id": uid, "models": [model(f"{uid} {i + 1}", x + 2 * i, y, ld) for i in range(n)], **extra}
 
 
+def gunners(uid: str, x: float, y: float, n: int = 3, ld: int = 8, weapon: str = "boltgun",
+            **extra: Any) -> dict[str, Any]:
+    """Return ``squad``'s troopers each carrying ``weapon``: a unit that has a shot to fire (one whose models carry no
+    shooting weapon may not shoot, published.weapon-profiles: judge round 45)."""
+    unit = squad(uid, x, y, n, ld, **extra)
+    return {**unit, "models": [{**m, "weapons": [weapon]} for m in unit["models"]]}
+
+
 def hero(uid: str, x: float, y: float, ld: int = 10, kind: str = "independent", **extra: Any) -> dict[str, Any]:
     """Return a one-model character unit."""
     return {"id": uid, "character": kind, "models": [model(uid.title(), x, y, ld, HERO)], **extra}

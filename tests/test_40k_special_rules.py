@@ -125,8 +125,10 @@ FLEET_RULE = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
 
 def runners(ruleset: str, squad_rules: list[str], hero_rules: list[str] | None = None,
             terrain: list[dict[str, object]] | None = None) -> Game:
-    """Red's Shooting phase: Guardians (with a joined Farseer if ``hero_rules`` is given) 8" from Orks."""
-    red = [squad("guard", 20, 10, n=2, rules=squad_rules)]
+    """Red's Shooting phase: Guardians with laspistols (with a joined Farseer if ``hero_rules`` is given) 8" from
+    Orks."""
+    guard = squad("guard", 20, 10, n=2, rules=squad_rules)
+    red = [{**guard, "models": [{**m, "weapons": ["laspistol"]} for m in guard["models"]]}]  # a shot each: 12"
     if hero_rules is not None:
         red.append(hero("seer", 21, 11.5, joined="guard", rules=hero_rules))
     blue = [squad("boyz", 20, 21.5, n=2)]

@@ -274,9 +274,9 @@ def allows(g: Game, action: dict[str, Any], rule: str) -> str:
 def lone_captain(gap: float, shooter_y: float = 5) -> Game:
     """Seed 000: a lone Captain at (30, 30) with the Boyz ``gap`` inches (edge to edge) to his side; Tactical at
     (30, ``shooter_y``)."""
-    from _w40k import hero, squad
+    from _w40k import gunners, hero, squad
     blue = [hero("cap", 30, 30), squad("boyz", 30 + gap + BASE_25, 30, n=1)]
-    return game(scenario("40k3", [squad("tac", 30, shooter_y, n=1)], blue, phase="shooting"))
+    return game(scenario("40k3", [gunners("tac", 30, shooter_y, n=1)], blue, phase="shooting"))
 
 
 @pytest.mark.rule("40k3.ic.target")
@@ -293,11 +293,11 @@ def test_40k3_a_lone_character_exactly_6_inches_from_another_unit_is_not_more_th
 def test_40k3_the_closest_lone_character_exactly_12_inches_away_may_be_shot() -> None:
     """Seed 000: within 6" of the Boyz, the Captain may still be shot as the closest target "at short range (up to
     12")": at exactly 12" he may, a hair over he may not."""
-    from _w40k import hero, squad
+    from _w40k import gunners, hero, squad
 
     def at(gap: float) -> Game:
         blue = [hero("cap", 30, 5 + gap + BASE_25), squad("boyz", 33, 7 + gap + BASE_25, n=1)]
-        return game(scenario("40k3", [squad("tac", 30, 5, n=1)], blue, phase="shooting"))
+        return game(scenario("40k3", [gunners("tac", 30, 5, n=1)], blue, phase="shooting"))
 
     assert "closest target" in allows(at(12.0), {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.target")
     refuses(at(12.05), {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.target")
@@ -308,7 +308,7 @@ def test_40k3_a_lone_character_may_join_another_and_the_pair_is_one_unit_for_tar
     """Seed 000 lets an independent character join "any unit", and a lone character is a unit of his own: in 3rd
     edition the Captain may join the lone Librarian (4th edition forbids it, 40k4.ic.no-character-units). Joined, the
     Captain is no "other living unit" keeping the Librarian from being shot."""
-    from _w40k import hero, squad
+    from _w40k import gunners, hero, squad
     for ruleset, legal in (("40k3", True), ("40k4", False)):
         g = game(scenario(ruleset, [hero("cap", 30, 20), hero("lib", 33, 20)], None, phase="movement"))
         join = {"do": "join", "character": "cap", "unit": "lib", "to": [31.5, 20]}
@@ -317,7 +317,7 @@ def test_40k3_a_lone_character_may_join_another_and_the_pair_is_one_unit_for_tar
         else:
             refuses(g, join, "40k4.ic.no-character-units")
     blue = [hero("cap", 30, 30, joined="lib"), hero("lib", 31.5, 30)]
-    g = game(scenario("40k3", [squad("tac", 30, 5, n=1)], blue, phase="shooting"))
+    g = game(scenario("40k3", [gunners("tac", 30, 5, n=1)], blue, phase="shooting"))
     allows(g, {"do": "shoot", "unit": "tac", "target": "lib"}, "40k3.ic.target")
     refuses(g, {"do": "shoot", "unit": "tac", "target": "cap"}, "40k3.ic.join")
 

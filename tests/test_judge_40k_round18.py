@@ -371,10 +371,10 @@ def test_perils_of_the_warp_strikes_the_psyker_in_his_unit_and_no_one_else(rules
     """A one-Wound Librarian in the Tactical squad rolls a double 6: Perils of the Warp slays him (3rd: an S6 hit, no
     save; 4th: one wound, no armour save), the squad's marines are untouched, and the squad, no longer led, still
     shoots that phase."""
-    from _w40k import squad
+    from _w40k import gunners, squad
     lib = {"id": "lib", "character": "independent", "joined": "tac", "rules": ["psyker"],
            "models": [model("Lib", 24, 21.5, 10, "WS5 BS5 S4 T4 W1 I5 A3 Ld10 Sv3+")]}
-    g = game(scenario(ruleset, [squad("tac", 20, 20), lib], [squad("boyz", 20, 30)], phase="shooting"))
+    g = game(scenario(ruleset, [gunners("tac", 20, 20), lib], [squad("boyz", 20, 30)], phase="shooting"))
     events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"},
                      dice=ScriptedDice([6, 6, 6, 6]))
     perils = [e for e in events if e.kind == "perils"]

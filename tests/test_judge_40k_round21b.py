@@ -47,7 +47,8 @@ def leaving_captain(ruleset: str) -> Game:
     """Red's Captain joined to a two-Marine squad (20-22, 30). Blue's Devastator (21, 20) is nearer the squad; blue's
     Scout (21, 45) is nearer the Captain once he stands at (21, 35). Red's Movement phase."""
     red = [squad("tac", 20, 30, n=2), hero("cap", 21, 32, ld=9, joined="tac")]
-    blue = [{"id": "dev", "models": [model("Dev", 21, 20)]}, {"id": "scout", "models": [model("Scout", 21, 45)]}]
+    blue = [{"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]},
+            {"id": "scout", "models": [{**model("Scout", 21, 45), "weapons": ["boltgun"]}]}]
     return game(scenario(ruleset, red, blue))
 
 
@@ -85,7 +86,8 @@ def test_a_lone_monstrous_character_not_the_closest_is_a_target_in_4th_only(rule
     tyrant = {"id": "tyrant", "character": "independent", "type": "monstrous_creature",
               "models": [model("Tyrant", 21, 35, 10, "WS6 BS3 S6 T6 W4 I5 A4 Ld10 Sv3+")]}
     blue = [squad("brood", 20, 30, n=2), tyrant]
-    g = game(scenario(ruleset, [{"id": "dev", "models": [model("Dev", 21, 20)]}], blue, phase="shooting"))
+    dev = {"id": "dev", "models": [{**model("Dev", 21, 20), "weapons": ["boltgun"]}]}
+    g = game(scenario(ruleset, [dev], blue, phase="shooting"))
     action = {"do": "shoot", "unit": "dev", "target": "tyrant"}
     if ruleset == "40k4":
         assert_legal(g, action, "40k4.target.monstrous")
@@ -96,9 +98,10 @@ def test_a_lone_monstrous_character_not_the_closest_is_a_target_in_4th_only(rule
 # == 2. psykers ===================================================================================================
 def librarian(ruleset: str, ld: int = 10, w: int = 2, phase: str = "shooting", lib: dict[str, Any] | None = None,
               red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None) -> Game:
-    """A lone Librarian (psyker) at (30, 20) and three Boyz 6" north; red's turn."""
+    """A lone Librarian (psyker, bolt pistol) at (30, 20) and three Boyz 6" north; red's turn."""
     lib_unit = {"id": "lib", "character": "independent", "rules": ["psyker"],
-                "models": [model("Lib", 30, 20, ld, LIB.format(w=w, ld="{ld}"))], **(lib or {})}
+                "models": [{**model("Lib", 30, 20, ld, LIB.format(w=w, ld="{ld}")), "weapons": ["bolt pistol"]}],
+                **(lib or {})}
     boyz = {"id": "boyz", "models": [model(f"Boy {i}", 28 + 2 * i, 26, 7, ORK) for i in range(3)]}
     return game(scenario(ruleset, [lib_unit, *(red or [])], [boyz, *(blue or [])], phase=phase))
 
@@ -214,7 +217,7 @@ def test_a_joined_psyker_after_moving_and_after_his_squad_fired(ruleset: str) ->
     """The Librarian joined to a squad moves with it 2" and may then use Smite (an assault-type power) in the Shooting
     phase. Once his squad has fired (he with it), Smite is refused (a psychic shooting attack is his shooting), and
     since session 23 Fear of the Darkness too: a power of the Shooting phase is used instead of shooting."""
-    tac = {"id": "tac", "models": [model("M1", 28, 18), model("M2", 32, 18)]}
+    tac = {"id": "tac", "models": [{**model(f"M{i + 1}", x, 18), "weapons": ["boltgun"]} for i, x in enumerate((28, 32))]}
     g = librarian(ruleset, lib={"joined": "tac"}, red=[tac], phase="movement")
     g.apply({"do": "move", "unit": "tac", "to": [[28, 20], [32, 20], [30, 22]]})
     end_phases(g, 1)
@@ -276,7 +279,7 @@ def test_a_psychic_test_is_on_the_psykers_own_leadership_not_the_one_his_unit_bo
     """A Librarian of Ld 8 joined to a squad that a Captain of Ld 10 leads too: the squad's Leadership tests are on
     the Captain's 10 (each edition's clause), but the psychic test is the psyker's own, "equal to or under his
     Leadership": a 9 fails it, with no power used."""
-    tac = {"id": "tac", "models": [model("M1", 28, 18), model("M2", 32, 18)]}
+    tac = {"id": "tac", "models": [{**model(f"M{i + 1}", x, 18), "weapons": ["boltgun"]} for i, x in enumerate((28, 32))]}
     g = librarian(ruleset, ld=8, lib={"joined": "tac"}, red=[tac, hero("cap", 30, 16, ld=10, joined="tac")])
     assert "on Ld 10 (Cap)" in g.check({"do": "test", "unit": "tac", "characteristic": "Ld"}).reason
     events = g.apply({"do": "manifest", "psyker": "lib", "power": "Smite", "target": "boyz"}, dice=ScriptedDice([4, 5]))

@@ -38,11 +38,12 @@ EDITIONS = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 
 # == 1. a psyker who ran ==========================================================================================
 def running_librarian(ruleset: str, joined: bool = False) -> Game:
-    """A Fleet Librarian at (30, 20) (alone, or joined to two Fleet Marines), three Boyz 6" north; red's Shooting
-    phase."""
+    """A Fleet Librarian (bolt pistol) at (30, 20) (alone, or joined to two Fleet Marines), three Boyz 6" north; red's
+    Shooting phase."""
     fleet = "fleet_of_foot" if ruleset == "40k3" else "fleet"
     lib = {"id": "lib", "character": "independent", "rules": ["psyker", fleet],
-           "models": [model("Lib", 30, 20, 10, LIB)], **({"joined": "tac"} if joined else {})}
+           "models": [{**model("Lib", 30, 20, 10, LIB), "weapons": ["bolt pistol"]}],
+           **({"joined": "tac"} if joined else {})}
     red = [lib]
     if joined:
         red.append({"id": "tac", "rules": [fleet], "models": [model("M1", 28, 19), model("M2", 32, 19)]})

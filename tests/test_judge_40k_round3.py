@@ -19,7 +19,7 @@ from herohammer.game import Game
 from herohammer.rulesets import get_ruleset
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, squad
+from _w40k import BASE_25, assert_illegal, assert_legal, game, gunners, hero, model, scenario, squad
 
 PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-warp"}
 #: The clauses a psychic power cites in each edition (4th: its rulebook's Psychic Powers, published.40k4-*).
@@ -302,7 +302,7 @@ def test_a_character_who_joins_a_squad_that_has_moved_goes_no_further_with_it_an
     """The squad moves, then its Captain joins it (within 2", in the Movement phase): legal. But the squad has made
     its move for the phase, and so has he - neither moves again, nor may he walk out; in the Shooting phase he fires
     with the squad, at its target. A second move was refused with no clause cited; it now names the rule."""
-    red = [squad("tac", 20, 20), hero("cap", 28, 22)]
+    red = [gunners("tac", 20, 20), hero("cap", 28, 22)]
     g = game(scenario(ruleset, red, [squad("orks", 20, 40)], phase="movement"))
     g.apply({"do": "move", "unit": "tac", "to": [[20, 26], [22, 26], [24, 26]]})
     join = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}[ruleset]

@@ -17,7 +17,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test, squad, undo_to
+from _w40k import (HERO, assert_illegal, assert_legal, game, gunners, hero, model, scenario, shoot_then_test, squad,
+                   undo_to)
 
 LEADERSHIP = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 BOTH = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
@@ -258,7 +259,8 @@ def test_a_captain_may_not_join_a_squad_that_has_shot_he_shoots_and_assaults_as_
     Captain beside it may not join it (refused, nothing changes); he shoots on his own, at the Kommandos, and in
     the Assault phase each assaults only what it shot at (published.assault-after-shooting)."""
     movement = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}[ruleset]
-    red = [squad("tac", 20, 10), hero("cap", 26, 12)]
+    red = [gunners("tac", 20, 10, weapon="bolt pistol"),
+           {**hero("cap", 26, 12), "models": [{**model("Cap", 26, 12, 10, HERO), "weapons": ["bolt pistol"]}]}]
     blue = [squad("orks", 20, 14), squad("kommandos", 28, 15)]
     g = game(scenario(ruleset, red, blue, phase="shooting"))
     g.apply({"do": "shoot", "unit": "tac", "target": "orks"}, dice=ScriptedDice([1, 1, 1]))

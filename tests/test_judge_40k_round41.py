@@ -278,7 +278,8 @@ def test_a_joined_librarian_behind_a_wall_smites_nothing_his_squad_sees(ruleset:
     who see the Boyz, stands behind a wall that hides them from him: Smite at the Boyz is refused (the state
     unchanged) and Game.legal_actions does not offer it, while the squad may shoot them."""
     wall = [{"id": "wall", "kind": "blocking", "polygon": [[18, 24], [22, 24], [22, 26], [18, 26]]}]
-    tac = {"id": "tac", "models": [model("M1", 26, 20, 8, MARINE), model("M2", 24, 20, 8, MARINE)]}
+    tac = {"id": "tac", "models": [{**model("M1", 26, 20, 8, MARINE), "weapons": ["boltgun"]},
+                                   {**model("M2", 24, 20, 8, MARINE), "weapons": ["boltgun"]}]}
     lib = hero("lib", 20, 20, ld=9, joined="tac", rules=["psyker"])
     boyz = {"id": "boyz", "models": [model("Boy1", 20, 30, 7, ORK), model("Boy2", 22, 30, 7, ORK)]}
     g = game(scenario(ruleset, [tac, lib], [boyz], phase="shooting", terrain=wall))

@@ -20,7 +20,8 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import BASE_25, assert_illegal, assert_legal, game, hero, model, scenario, shoot_then_test, squad, undo_to
+from _w40k import (BASE_25, assert_illegal, assert_legal, game, gunners, hero, model, scenario, shoot_then_test, squad,
+                   undo_to)
 
 BOTH = pytest.mark.parametrize("ruleset", ["40k3", "40k4"])
 NOB = "WS4 BS2 S5 T4 W2 I5 A4 Ld7 Sv6+"
@@ -166,7 +167,7 @@ def test_a_move_off_the_table_is_refused_citing_the_movement_rule(ruleset: str) 
 def test_a_unit_shoots_once_a_phase_and_never_at_its_own_side(ruleset: str) -> None:
     """A second volley by the same squad, or a volley at a friendly squad, was refused citing no rule; both now cite
     published.shooting. The first volley at the enemy is legal."""
-    red = [squad("tac", 20, 10), squad("dev", 30, 10)]
+    red = [gunners("tac", 20, 10, weapon="bolt pistol"), squad("dev", 30, 10)]
     g = game(scenario(ruleset, red, [squad("orks", 20, 25)], phase="shooting"))
     assert_illegal(g, {"do": "shoot", "unit": "tac", "target": "dev"}, "published.shooting")
     volley = {"do": "shoot", "unit": "tac", "target": "orks"}

@@ -86,8 +86,8 @@ def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
              groups: Sequence[list[int]] | None = None) -> tuple[list[Point], list[int]] | None:
     """Bring back into coherency the models whose straight ends stand apart from the group's main chain (the largest,
     the first on a tie), each moved from its straight end towards the nearest end of the chain until it stands just
-    within 2" of it, where that place is within ``allowance`` of its start; return the places and the models moved,
-    None when nothing changes.
+    within 2" of it, where that place is within ``allowance`` of its start, else (beyond reach) ``allowance`` from its
+    start straight towards that end; return the places and the models moved, None when nothing changes.
 
     A unit broken up by casualties moves back into formation in its next move, and a joined character must obey the
     usual coherency rules (40k3.char.coherency, 40k4.ic.join): a fall back is that move (judge round 44; before, a
@@ -124,7 +124,20 @@ def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
             out[i] = place
             chain.append(i)
             moved.append(i)
+        elif (nearer := _towards(starts[i].at, out[t], allowance, reach)) is not None:  # beyond reach: as near as the
+            out[i] = nearer  # roll takes it (judge round 45: it went straight, its gap kept in every fall back)
+            moved.append(i)
     return (out, moved) if moved else None
+
+
+def _towards(start: Point, end: Point, allowance: float, reach: float) -> Point | None:
+    """Return the place ``allowance`` from ``start`` straight towards ``end``, when ``end`` lies beyond both (more than
+    ``allowance + reach`` away): the nearest a stray the fall back cannot bring within coherency comes to its unit's
+    chain. None when it lies nearer (the stray already within ``reach`` of it: it goes straight)."""
+    d = math.dist(start, end)
+    if d <= allowance + reach:
+        return None
+    return (start[0] + (end[0] - start[0]) * allowance / d, start[1] + (end[1] - start[1]) * allowance / d)
 
 
 def clear_of_own(starts: Sequence[Placed], places: Sequence[Point], moved: Sequence[int]) -> bool:

@@ -1031,6 +1031,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if problem := self._pinned(held, "shoot"):
             return problem
         ruling = self.target_ruling(state, shooter.id, action.target)
+        if ruling.legal and (unarmed := self.unarmed_problem(state, shooter)) is not None:
+            return unarmed
         if ruling.legal and action.weapon is not None \
                 and (refused := self.weapon_choice_problem(state, shooter, target, action.weapon)) is not None:
             return refused

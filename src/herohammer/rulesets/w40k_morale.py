@@ -530,7 +530,9 @@ class MoraleRules(WoundRules):
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
-        stopped = ", closing up into coherency" if closed else ""
+        stopped = "" if not closed else ", closing up into coherency" if geo.coherent(
+            [geo.Placed(p.base, at, p.facing_deg) for u, places in zip(members, ends) for p, at in zip(u.placed, places)]
+        ) else ", closing in on the rest of the unit as far as the roll reaches"  # judge round 45: a stray beyond reach
         stopped += "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
         return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
