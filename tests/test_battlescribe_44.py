@@ -1,0 +1,124 @@
+"""BattleScribe data a player brings (session 44): what a roster's cost of a selection of several models is, and a
+roster that prints a unit's profile on the unit and its models' number on a model selection without one.
+
+The files are written here in the BattleScribe schema (no community data).  Checked on rosters an app saved
+(Qew7/YAMLhammer's test fixtures ``empire.ros`` and ``chaos.ros``, Warhammer Fantasy 6th edition, written by
+New Recruit in BattleScribe's roster schema 2.03; kept out of the repository): a selection's ``<cost value>`` is for
+all of its ``number`` (19 Greatswords ``number="19"`` at 228, twelve each; 10 Archers at 80, eight each; 20
+Halberdiers at 120), and the roster's own total is the sum of its selections' costs as written (1998 and 1999 both
+add up exactly).  The same rosters print a unit's profile on the unit's selection (``Archers``, ``type="unit"``,
+profile ``Archer``) and its models as a ``type="model"`` selection of that name with no profile of its own
+(``Archer``, ``number="10"``, the cost).
+
+Found wrong (each first written as an xfail(strict=True) test):
+- such a unit was read as ONE model: the profile on the unit's selection counted once, the model selection of ten
+  carrying no profile counted for nothing, and nothing said (cases 2-4: ten Space Marines, a 9th Age unit of ten
+  Blades, ``scenario new`` writing one model);
+- a model selection with no profile of its own and none of its name in the unit was dropped unsaid (case 5).
+
+Fixed: ``battlescribe._by_model_selection`` (new, called by ``build_unit`` for a roster): a model profile met outside
+any model selection stands for the models of the model selections of its name that hold no model profile of their
+own (each its ``number``, its own weapons); a model selection left without any is said.
+
+Decisions (docs/data.md, session 44): a roster's cost is the selection's whole cost, for all its ``number`` (case 1,
+now from rosters an app saved: round 42's reading confirmed, not changed); a profile at the unit level names its
+models by the model selections of its name.
+
+Considered and left: no Warhammer 40,000 4th edition BattleScribe data was found among the repositories this
+machine can fetch (BSData's 3rd/4th edition repositories are not stored; ksnyder1986's 3rd edition and
+BSData/The-9th-Age were tried in rounds 41-43 and read as before); a model selection without a profile whose name
+differs from the unit's profile (a "Boyz" selection under a profile "Ork Boy") is said, not guessed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from _cli import run
+from herohammer.battlescribe import read_battlescribe
+from test_battlescribe_21 import BOLTGUN, FLAMER, MARINE, profile, scenario_of, weapon
+from test_battlescribe_41 import _cost
+from test_battlescribe_42 import T9A, _roster, _sel
+
+
+def _squad(*models: str, unit_profile: str = "Space Marine") -> str:
+    """A Tactical Squad as New Recruit writes it: the profile on the unit's selection, the models without one."""
+    return _sel("s-tac", "Tactical Squad", "e-tac", 1, "unit", "".join(models),
+                profiles=profile(unit_profile, "Unit", MARINE))
+
+
+def _bare(ident: str, name: str, number: int, cost: str, *upgrades: str) -> str:
+    return _sel(ident, name, "e-" + ident, number, "model", "".join(upgrades), costs=_cost(cost))
+
+
+def _total(value: str) -> str:
+    return f'<costs><cost name="pts" typeId="points" value="{value}"/></costs>'
+
+
+# == 1. a roster's cost of several models ===========================================================================
+def test_a_roster_s_cost_is_for_all_of_a_selection_s_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nineteen Veterans at 228 (twelve each) and a Captain at 50, the roster's total 278 as the app writes it: the
+    squad is 228 points, not 19 x 228, and the units add up to the roster's own total (nothing to reconcile)."""
+    vets = _sel("s-vets", "Veteran Squad", "e-vets", 1, "unit",
+                _sel("s-vet", "Veteran", "e-vet", 19, "model", costs=_cost("228"),
+                     profiles=profile("Veteran", "Unit", MARINE)))
+    captain = _sel("s-cap", "Captain", "e-cap", 1, "unit", costs=_cost("50"),
+                   profiles=profile("Captain", "Unit", {**MARINE, "W": "2"}))
+    path = _roster(tmp_path / "army.ros", vets, captain, total=_total("278"))
+    army = read_battlescribe(path)
+    assert army.unit("Veteran Squad").points == 228 and army.unit("Captain").points == 50
+    code, out, err = run(["catalogue", str(path)], capsys)
+    assert code == 0 and "2 units, 278 pts" in " ".join(out.split()) and "add up to" not in out, out
+
+
+# == 2-4. the profile on the unit, the models' number on a model selection =========================================
+@pytest.mark.xfail(strict=True, reason="the unit's profile counted once, the model selection of ten for nothing")
+def test_a_unit_s_profile_stands_for_the_model_selection_of_its_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ten Space Marines (one model selection of ten, 150 points, no profile of its own) under a Tactical Squad whose
+    selection prints the profile: ten models, 150 points, and ``scenario new`` writes ten."""
+    path = _roster(tmp_path / "army.ros", _squad(_bare("s-m", "Space Marine", 10, "150")
+                                                + weapon("Boltgun", BOLTGUN[1], 10)))
+    squad = read_battlescribe(path).unit("Tactical Squad")
+    assert [(m.name, m.count) for m in squad.models] == [("Space Marine", 10)] and squad.points == 150
+    scenario, _ = scenario_of(path, capsys)
+    [unit] = scenario["units"]
+    assert sum(m.get("count", 1) for m in unit["models"]) == 10, unit
+
+
+@pytest.mark.xfail(strict=True, reason="the model selections' own weapons were not given to the unit's profile")
+def test_two_model_selections_of_the_unit_s_profile_keep_their_own_weapons(tmp_path: Path) -> None:
+    """Four Space Marines with boltguns and one with a flamer, two model selections without profiles: five models,
+    four of them armed with the boltgun and one with the flamer."""
+    squad = read_battlescribe(_roster(tmp_path / "army.ros", _squad(
+        _bare("s-m4", "Space Marine", 4, "60", weapon("Boltgun", BOLTGUN[1], 4)),
+        _bare("s-m1", "Space Marine", 1, "21", weapon("Flamer", FLAMER[1], 1))))).unit("Tactical Squad")
+    assert sorted((m.count, m.weapons) for m in squad.models) == [(1, ("Flamer",)), (4, ("Boltgun",))]
+    assert squad.points == 81
+
+
+@pytest.mark.xfail(strict=True, reason="the 9th Age unit's parts on the unit counted one Blade")
+def test_a_9th_age_unit_s_profile_on_the_unit_counts_its_model_selection(tmp_path: Path) -> None:
+    """Ten Blades: the four profile parts on the unit's selection, a model selection of ten Blades without them."""
+    parts = {"Global": {"Adv": '5"', "Mar": '10"', "Dis": "8"},
+             "Defensive": {"HP": "1", "Def": "4", "Res": "3", "Arm": "1"},
+             "Offensive": {"Att": "1", "Off": "4", "Str": "3", "AP": "0", "Agi": "4"},
+             "Size": {"Base": "20x20", "Type": "Infantry", "Height": "Standard"}}
+    profiles = "".join(profile(f"Blade {p}", f"{n} {p}", c) for n, (p, c) in enumerate(parts.items()))
+    unit = _sel("s-u", "Blades", "e-u", 1, "unit", _bare("s-b", "Blade", 10, "100"), profiles=profiles)
+    blades = read_battlescribe(_roster(tmp_path / "b.ros", unit, game=T9A, catalogue="cat-none")).unit("Blades")
+    assert [(m.name, m.count) for m in blades.models] == [("Blade", 10)] and blades.points == 100
+
+
+# == 5. a model selection no profile stands for ====================================================================
+@pytest.mark.xfail(strict=True, reason="a model selection without a profile was dropped unsaid")
+def test_a_model_selection_no_profile_stands_for_is_said(tmp_path: Path) -> None:
+    """Ten 'Boyz' under a unit whose profile is 'Ork Boy': the names differ, so the roster does not say the profile
+    is theirs: one Ork Boy as printed, and a note naming the selection and its ten models."""
+    squad = read_battlescribe(_roster(tmp_path / "army.ros", _squad(_bare("s-boyz", "Boyz", 10, "60"),
+                                                                    unit_profile="Ork Boy"))).unit("Tactical Squad")
+    assert [(m.name, m.count) for m in squad.models] == [("Ork Boy", 1)]
+    [note] = [n for n in squad.notes if "s-boyz" in n]
+    assert "10 models" in note and "no profile" in note, note
