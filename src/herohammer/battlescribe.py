@@ -1023,6 +1023,10 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     unit_level = list(carried.get(-1, {}).items())
     unit_words = f"{name} (selection {ident})" if ident else name
     notes: list[str] = [f"{unit_words}: {note}" for note in found.notes]
+    profiles: Sequence[_Seen] = found.profiles
+    if roster and owners:
+        profiles, kinds, unclaimed = _by_model_selection(found.profiles, kinds, owners)
+        notes.extend(unclaimed)
     if per_model:
         for wname, held in unit_level:
             if held >= total or wname in quiet or _as_bare_hands(weapons[wname]):
@@ -1056,7 +1060,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     models: list[BsModel] = []
     met: dict[int, list[Element | None]] = {}  # a catalogue's model -> the entries its profile was met in
     t9a: dict[tuple[str, tuple[str, ...] | None], dict[str, Any]] = {}
-    for seen, kind in zip(found.profiles, kinds):
+    for seen, kind in zip(profiles, kinds):
         chars = dict(seen.chars)
         pname, chars_t = seen.name, seen.chars
         where = owners[seen.owner].words if seen.owner >= 0 else ""
@@ -1112,7 +1116,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     if not models:
-        notes.extend(_unread_profiles(unit_words, found.profiles, kinds))
+        notes.extend(_unread_profiles(unit_words, profiles, kinds))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
@@ -1137,6 +1141,60 @@ def _another_entry(met: list[Element | None], entry: Element | None) -> bool:
         return False
     met.append(entry)
     return True
+
+
+def _by_model_selection(profiles: Sequence[_Seen], kinds: Sequence[str],
+                        owners: Sequence[_Owner]) -> tuple[list[_Seen], list[str], list[str]]:
+    """Give a roster's model selections that print no model profile of their own the unit's profile of their name.
+
+    New Recruit (and BattleScribe data whose unit entry holds the profile) writes the profile on the unit's
+    selection and the models as a ``type="model"`` selection of that name (or its plural) without one (``Archers``:
+    profile ``Archer``; ``Archer``, ``number="10"``): the profile met outside any model selection stands for each such
+    selection's models, with its own weapons.  A model selection left with no profile is said, not dropped unsaid:
+    the roster does not say which profile its models have (a name of another word: "Boyz" under "Ork Boy").
+    Returns the profiles, their kinds and the notes."""
+    def model_name(seen: _Seen, kind: str) -> str:
+        return ((_part(seen.name, seen.type_name) or ("", ""))[0] if kind == "part" else seen.name).strip().lower()
+
+    printed = {seen.owner for seen, kind in zip(profiles, kinds) if kind in ("model", "part")}
+    printed |= {seen.owner for seen, kind in zip(profiles, kinds)
+                if kind == "" and {k.lower() for k, _ in seen.chars} & _BODY}  # a vehicle's: _unread_profiles
+    bare = [i for i in range(len(owners)) if i not in printed]
+    if not bare:
+        return list(profiles), list(kinds), []
+    loose = [k for k, (seen, kind) in enumerate(zip(profiles, kinds)) if seen.owner < 0 and kind in ("model", "part")]
+    mine = {k: [i for i in bare if _same_model(owners[i].name.strip().lower(), model_name(*pair))]
+            for k, pair in ((k, (profiles[k], kinds[k])) for k in loose)}
+    claimed = {i for held in mine.values() for i in held}
+    left = [i for i in bare if i not in claimed]
+    # One model selection left and one model named by the unit's own selection's profiles, unclaimed: the same
+    # models under two names ('Warriors of Chaos', number 10, under the profile 'Warrior'), said.
+    own = {model_name(profiles[k], kinds[k]) for k in loose if profiles[k].entry is None and not mine[k]}
+    notes: list[str] = []
+    if len(left) == 1 and len(own) == 1:
+        for k in loose:
+            if profiles[k].entry is None and not mine[k]:
+                mine[k] = left
+        notes.append(f"{owners[left[0]].words}: its {owners[left[0]].number} model(s) read as the unit's profile "
+                     f"{profiles[next(k for k in loose if mine[k] == left)].name!r} (no profile of their own; the "
+                     "unit's selection prints that one)")
+        left = []
+    out: list[_Seen] = []
+    out_kinds: list[str] = []
+    for k, (seen, kind) in enumerate(zip(profiles, kinds)):
+        for i in mine.get(k) or [-2]:
+            out.append(seen if i == -2 else replace(seen, count=seen.count * owners[i].number, owner=i,
+                                                    held=owners[i].number))
+            out_kinds.append(kind)
+    notes += [f"{owners[i].words}: a model selection of {owners[i].number} model{'s' * (owners[i].number != 1)} "
+              "with no profile of its own and none of its name on the unit: its models are not counted (the roster "
+              "does not say which profile they have); add them to the scenario by hand" for i in left]
+    return out, out_kinds, notes
+
+
+def _same_model(selection: str, printed: str) -> bool:
+    """Say whether a model selection's name is a profile's, or its plural (``Halberdiers`` of ``Halberdier``)."""
+    return selection in (printed, printed + "s", printed + "es")
 
 
 #: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).
