@@ -137,3 +137,42 @@ def test_model_selections_no_profile_stands_for_are_said_not_guessed(tmp_path: P
     for ident, many in (("s-boyz", "10 models"), ("s-nobz", "2 models")):
         [note] = [n for n in squad.notes if ident in n]
         assert many in note and "no profile of its own" in note and "not counted" in note, note
+
+
+# == 7. a psychic power printed as a weapon ========================================================================
+SMITE = {"Range": '12"', "S": "4", "AP": "2", "Type": "Assault 1 Blast", "Abilities": "Autohits"}
+
+
+def _librarian(path: Path, game: str = "Warhammer 40,000 3rd Edition (test)") -> Path:
+    """A Librarian as the community's 3rd edition data gives him: Smite a ``Weapon`` profile, no rule 'Psyker'."""
+    lib = _sel("s-lib", "Librarian", "e-lib", 1, "unit",
+               _sel("s-sm", "Smite", "e-sm", 1, "upgrade", profiles=profile("Smite", "Weapon", SMITE))
+               + weapon("Bolt Pistol", {"Range": '12"', "S": "4", "AP": "5", "Type": "Pistol"}, 1),
+               profiles=profile("Librarian", "Unit", {**MARINE, "W": "2", "Ld": "9"}))
+    lib = lib.replace("<selections>", '<rules><rule id="r-ic" name="Independent Character"/></rules><selections>', 1)
+    return _roster(path, lib, game=game)
+
+
+@pytest.mark.xfail(strict=True, reason="Smite was fired as a gun: no psychic test, no Perils, no psyker")
+@pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+@pytest.mark.parametrize(("game", "ruleset", "clause"), [
+    ("Warhammer 40,000 3rd Edition (test)", "40k3", "40k3.psyker.as-shooting"),
+    ("Warhammer 40,000 4th Edition (test)", "40k4", "published.40k4-psychic-shooting")])
+def test_a_psychic_power_printed_as_a_weapon_is_the_psyker_s_power(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, ruleset: str, clause: str) -> None:
+    """Smite printed as a weapon profile (range 12", S4 AP2, Assault 1 Blast) on a Librarian with no rule 'Psyker':
+    a power is used by a psyker with a Psychic test and Perils of the Warp, not fired as a gun.  Read as the
+    Librarian's power (he is a psyker), the data's profile written as the scenario's power Smite, his bolt pistol
+    his only weapon, said with the clause."""
+    path = _librarian(tmp_path / "lib.ros", game)
+    lib = read_battlescribe(path).unit("Librarian")
+    assert lib.model_weapons(lib.models[0]) == ("Bolt Pistol",) and "Psyker" in lib.rules
+    [note] = [n for n in lib.notes if "Smite" in n]
+    assert "psychic power" in note and clause in note, note
+    scenario, _ = scenario_of(path, capsys)
+    [unit] = scenario["sides"]["test_roster"]
+    assert unit["models"][0]["weapons"] == ["Bolt Pistol"] and "Psyker" in unit["rules"], unit
+    [power] = scenario["powers"]
+    assert power == {"name": "Smite", "range": 12, "phase": "shooting", "effect": "shooting",
+                     "shooting": {"type": "assault", "shots": 1, "blast": 3, "strength": 4, "ap": 2}}, power
+    assert [w["name"] for w in scenario.get("weapons", [])] == ["Bolt Pistol"]
