@@ -15,16 +15,27 @@ Found wrong (each first written as an xfail(strict=True) test):
   carrying no profile counted for nothing, and nothing said (cases 2-4: ten Space Marines, a 9th Age unit of ten
   Blades, ``scenario new`` writing one model);
 - a model selection with no profile of its own under another name than the unit's profile was dropped unsaid
-  (cases 5, 6: 'Warriors of Chaos' under the profile 'Warrior', as in ``chaos.ros``).
+  (cases 5, 6: 'Warriors of Chaos' under the profile 'Warrior', as in ``chaos.ros``);
+- a psychic power the community's 3rd edition data prints as a ``Weapon`` profile (ksnyder1986's Librarians'
+  Smite: 12", S4 AP2, Assault 1 Blast; Lightning Arc; 16 units of its 64 catalogues) on a model with no rule
+  'Psyker' was read as a gun: ``scenario new`` wrote it in his weapons, so he fired it without a Psychic test or
+  Perils of the Warp and could not ``manifest`` it (40k3.psyker.as-shooting, published.40k4-psychic-shooting;
+  case 7).
 
 Fixed: ``battlescribe._by_model_selection`` (new, called by ``build_unit`` for a roster): a model profile met outside
 any model selection stands for the models of the model selections of its name or its plural (``_same_model``) that
 hold no model profile of their own (each its ``number``, its own weapons); where one such selection is left and the
 unit's own selection prints one model, that is its profile, said; any other left is said, its models not counted.
+``battlescribe._psychic_powers`` (new, in ``build_unit``) marks a 40k weapon profile named as a power herohammer
+knows as that power (``BsWeapon.power``: not a weapon a model carries), gives the unit the rule 'Psyker' and says
+so with the clause; ``BsWeapon.power_entry`` and ``roster_scenario.build_scenario`` write the data's profile as the
+scenario's ``powers:`` entry, so the psyker manifests it with the data's shot.
 
 Decisions (docs/data.md, session 44): a roster's cost is the selection's whole cost, for all its ``number`` (case 1,
 now from rosters an app saved: round 42's reading confirmed, not changed); a profile at the unit level names its
-models by the model selections of its name (or plural), else the one left when the unit prints one profile.
+models by the model selections of its name (or plural), else the one left when the unit prints one profile; a
+weapon profile named as a psychic power herohammer knows is that power, and its bearer a psyker (a power of
+another name is not recognised: the data gives no mark of one, so it stays a weapon, as before).
 
 Considered and left: no Warhammer 40,000 4th edition BattleScribe data was found among the repositories this
 machine can fetch (BSData's 3rd/4th edition repositories are not stored; ksnyder1986's 3rd edition and
@@ -41,6 +52,10 @@ import pytest
 
 from _cli import run
 from herohammer.battlescribe import read_battlescribe
+from herohammer.dice import SeededDice
+from herohammer.game import Game
+from herohammer.powers import find_power
+from herohammer.scenario import state_from_data
 from test_battlescribe_21 import BOLTGUN, FLAMER, MARINE, profile, scenario_of, weapon
 from test_battlescribe_41 import _cost
 from test_battlescribe_42 import T9A, _roster, _sel
@@ -153,7 +168,6 @@ def _librarian(path: Path, game: str = "Warhammer 40,000 3rd Edition (test)") ->
     return _roster(path, lib, game=game)
 
 
-@pytest.mark.xfail(strict=True, reason="Smite was fired as a gun: no psychic test, no Perils, no psyker")
 @pytest.mark.rule("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
 @pytest.mark.parametrize(("game", "ruleset", "clause"), [
     ("Warhammer 40,000 3rd Edition (test)", "40k3", "40k3.psyker.as-shooting"),
@@ -176,3 +190,11 @@ def test_a_psychic_power_printed_as_a_weapon_is_the_psyker_s_power(
     assert power == {"name": "Smite", "range": 12, "phase": "shooting", "effect": "shooting",
                      "shooting": {"type": "assault", "shots": 1, "blast": 3, "strength": 4, "ap": 2}}, power
     assert [w["name"] for w in scenario.get("weapons", [])] == ["Bolt Pistol"]
+    scenario["phase"] = "shooting"
+    scenario["sides"]["opponent"] = [{"id": "foe", "models": [{"name": "Foe", "profile": "WS3 BS3 S3 T3 W1 I3 A1 "
+                                                                "Ld7 Sv5+", "at": [6.75, 16.0]}]}]
+    g = Game(state_from_data(scenario), SeededDice(1))
+    ruling = g.check({"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "foe"})
+    assert ruling.legal, ruling
+    smite = find_power("Smite", g.state.powers)
+    assert smite is not None and smite.weapon is not None and smite.weapon.shots == 1

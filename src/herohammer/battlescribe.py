@@ -37,6 +37,7 @@ from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
 from .errors import HerohammerError
+from .powers import PowerEffect, find_power
 from .profiles import Profile
 
 #: The largest file (after unzipping) read: a real catalogue is a few MB; more is a zip bomb or a mistake.
@@ -75,11 +76,25 @@ class BsWeapon:
     missile: str | None = None
     #: A 9th Age Close Combat Weapon as the t9a ruleset names it (``paired weapons``); None otherwise (session 43).
     close_combat: str | None = None
+    #: A 40k psychic power the data prints as a weapon profile (3rd edition data's Smite): manifested, not fired
+    #: (session 44, ``_psychic_powers``).
+    power: bool = False
 
     @property
     def usable(self) -> str | None:
         """The name a model's ``weapons:`` gives this weapon by, when herohammer can use it (None: it cannot)."""
+        if self.power:
+            return None
         return self.missile or self.close_combat or (self.name if self.data is not None else None)
+
+    def power_entry(self) -> dict[str, Any] | None:
+        """The scenario's ``powers:`` entry of a psychic shooting power printed as a weapon, the data's profile as its
+        shot (None: not a power, or one whose effect is not a shot: the bundled one is used)."""
+        known = find_power(self.name) if self.power else None
+        if known is None or known.effect is not PowerEffect.SHOOTING or self.data is None:
+            return None
+        return {"name": self.name, "range": self.data["range"], "phase": known.phase.value, "effect": known.effect.value,
+                "shooting": {k: v for k, v in self.data.items() if k not in ("name", "range")}}
 
     def to_json(self) -> dict[str, Any]:
         """Return the weapon as JSON-ready data."""
@@ -90,6 +105,8 @@ class BsWeapon:
             out["herohammer"] = self.usable
         if self.problem:
             out["problem"] = self.problem
+        if self.power:
+            out["power"] = True
         return out
 
 
@@ -1017,6 +1034,8 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
             owned[pname] = max(owned.get(pname, 0), seen.held)
         else:
             kinds.append("")
+    powers = _psychic_powers(weapons, game)
+    quiet.update(powers)
     owners = found.owners
     per_model = roster and any(owner >= 0 and bool(owned) for owner, owned in carried.items())
     total = sum(o.number for o in owners)
@@ -1118,6 +1137,13 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     if not models:
         notes.extend(_unread_profiles(unit_words, profiles, kinds))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
+    if powers:
+        clause = "published.40k4-psychic-shooting" if game == "40k4" else "40k3.psyker.as-shooting"
+        notes.extend(f"{unit_words}: {name!r} is the psychic power {name} printed as a weapon: the unit is a psyker "
+                     "who uses it with a Psychic test (manifest), not a gun it fires; the data's profile is the "
+                     f"power's [{clause}]" for name in powers)
+        if "psyker" not in {r.lower() for r in rules}:
+            rules += ("Psyker",)
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
     # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
@@ -1190,6 +1216,21 @@ def _by_model_selection(profiles: Sequence[_Seen], kinds: Sequence[str],
               "with no profile of its own and none of its name on the unit: its models are not counted (the roster "
               "does not say which profile they have); add them to the scenario by hand" for i in left]
     return out, out_kinds, notes
+
+
+@implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+def _psychic_powers(weapons: dict[str, BsWeapon], game: str | None) -> list[str]:
+    """Mark a 40k weapon profile named as a psychic power herohammer knows (Smite) as that power, and name them.
+
+    The community's 3rd edition data prints a Librarian's Smite as a ``Weapon`` profile and gives him no rule
+    'Psyker': read as a gun it would be fired without a Psychic test or Perils of the Warp.  A power is the
+    psyker's, used by ``manifest``; ``roster_scenario`` writes the data's profile as the scenario's power."""
+    if game not in ("40k3", "40k4"):
+        return []
+    found = [name for name, w in weapons.items() if w.data is not None and find_power(name) is not None]
+    for name in found:
+        weapons[name] = replace(weapons[name], power=True)
+    return found
 
 
 def _same_model(selection: str, printed: str) -> bool:
