@@ -29,7 +29,8 @@ unit's own selection prints one model, that is its profile, said; any other left
 ``battlescribe._psychic_powers`` (new, in ``build_unit``) marks a 40k weapon profile named as a power herohammer
 knows as that power (``BsWeapon.power``: not a weapon a model carries), gives the unit the rule 'Psyker' and says
 so with the clause; ``BsWeapon.power_entry`` and ``roster_scenario.build_scenario`` write the data's profile as the
-scenario's ``powers:`` entry, so the psyker manifests it with the data's shot.
+scenario's ``powers:`` entry, so the psyker manifests it with the data's shot; ``commands.catalogue_cmd`` lists it
+as a psychic power.
 
 Decisions (docs/data.md, session 44): a roster's cost is the selection's whole cost, for all its ``number`` (case 1,
 now from rosters an app saved: round 42's reading confirmed, not changed); a profile at the unit level names its
@@ -183,6 +184,8 @@ def test_a_psychic_power_printed_as_a_weapon_is_the_psyker_s_power(
     assert lib.model_weapons(lib.models[0]) == ("Bolt Pistol",) and "Psyker" in lib.rules
     [note] = [n for n in lib.notes if "Smite" in n]
     assert "psychic power" in note and clause in note, note
+    code, out, err = run(["catalogue", str(path), "--unit", "Librarian"], capsys)
+    assert code == 0 and "psychic power Smite: Range 12\"" in out and "weapon Smite" not in out, out
     scenario, _ = scenario_of(path, capsys)
     [unit] = scenario["sides"]["test_roster"]
     assert unit["models"][0]["weapons"] == ["Bolt Pistol"] and "Psyker" in unit["rules"], unit
