@@ -37,6 +37,7 @@ from .battlescribe_xml import children, local_name
 from .battlescribe_values import Read, read_characteristic, read_save, weapon_gives
 from .catalogue import implements
 from .errors import HerohammerError
+from .powers import PowerEffect, find_power
 from .profiles import Profile
 
 #: The largest file (after unzipping) read: a real catalogue is a few MB; more is a zip bomb or a mistake.
@@ -75,11 +76,25 @@ class BsWeapon:
     missile: str | None = None
     #: A 9th Age Close Combat Weapon as the t9a ruleset names it (``paired weapons``); None otherwise (session 43).
     close_combat: str | None = None
+    #: A 40k psychic power the data prints as a weapon profile (3rd edition data's Smite): manifested, not fired
+    #: (session 44, ``_psychic_powers``).
+    power: bool = False
 
     @property
     def usable(self) -> str | None:
         """The name a model's ``weapons:`` gives this weapon by, when herohammer can use it (None: it cannot)."""
+        if self.power:
+            return None
         return self.missile or self.close_combat or (self.name if self.data is not None else None)
+
+    def power_entry(self) -> dict[str, Any] | None:
+        """The scenario's ``powers:`` entry of a psychic shooting power printed as a weapon, the data's profile as its
+        shot (None: not a power, or one whose effect is not a shot: the bundled one is used)."""
+        known = find_power(self.name) if self.power else None
+        if known is None or known.effect is not PowerEffect.SHOOTING or self.data is None:
+            return None
+        return {"name": self.name, "range": self.data["range"], "phase": known.phase.value, "effect": known.effect.value,
+                "shooting": {k: v for k, v in self.data.items() if k not in ("name", "range")}}
 
     def to_json(self) -> dict[str, Any]:
         """Return the weapon as JSON-ready data."""
@@ -90,6 +105,8 @@ class BsWeapon:
             out["herohammer"] = self.usable
         if self.problem:
             out["problem"] = self.problem
+        if self.power:
+            out["power"] = True
         return out
 
 
@@ -1017,12 +1034,18 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
             owned[pname] = max(owned.get(pname, 0), seen.held)
         else:
             kinds.append("")
+    powers = _psychic_powers(weapons, game)
+    quiet.update(powers)
     owners = found.owners
     per_model = roster and any(owner >= 0 and bool(owned) for owner, owned in carried.items())
     total = sum(o.number for o in owners)
     unit_level = list(carried.get(-1, {}).items())
     unit_words = f"{name} (selection {ident})" if ident else name
     notes: list[str] = [f"{unit_words}: {note}" for note in found.notes]
+    profiles: Sequence[_Seen] = found.profiles
+    if roster and owners:
+        profiles, kinds, unclaimed = _by_model_selection(found.profiles, kinds, owners)
+        notes.extend(unclaimed)
     if per_model:
         for wname, held in unit_level:
             if held >= total or wname in quiet or _as_bare_hands(weapons[wname]):
@@ -1056,7 +1079,7 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
     models: list[BsModel] = []
     met: dict[int, list[Element | None]] = {}  # a catalogue's model -> the entries its profile was met in
     t9a: dict[tuple[str, tuple[str, ...] | None], dict[str, Any]] = {}
-    for seen, kind in zip(found.profiles, kinds):
+    for seen, kind in zip(profiles, kinds):
         chars = dict(seen.chars)
         pname, chars_t = seen.name, seen.chars
         where = owners[seen.owner].words if seen.owner >= 0 else ""
@@ -1112,8 +1135,15 @@ def build_unit(name: str, found: _Found, game: str | None, roster: bool = False,
         models.append(BsModel(mname, line, tuple(slot["printed"]), max(slot["parts"].values()),
                               _base(chars.get("Base", "")), chars.get("Type", ""), problem, arms, slot["where"]))
     if not models:
-        notes.extend(_unread_profiles(unit_words, found.profiles, kinds))
+        notes.extend(_unread_profiles(unit_words, profiles, kinds))
     rules = tuple(dict.fromkeys(r for r in found.rules if r))
+    if powers:
+        clause = "published.40k4-psychic-shooting" if game == "40k4" else "40k3.psyker.as-shooting"
+        notes.extend(f"{unit_words}: {name!r} is the psychic power {name} printed as a weapon: the unit is a psyker "
+                     "who uses it with a Psychic test (manifest), not a gun it fires; the data's profile is the "
+                     f"power's [{clause}]" for name in powers)
+        if "psyker" not in {r.lower() for r in rules}:
+            rules += ("Psyker",)
     categories = tuple(dict.fromkeys(c for c in found.categories if c and not c.lower().startswith("new categ")))
     # A character is one model: a squad filed under a character's category (an Infantry Platoon whose officer is an
     # Independent Character) is not one, nor is a squad in HQ (a Command Squad).
@@ -1137,6 +1167,75 @@ def _another_entry(met: list[Element | None], entry: Element | None) -> bool:
         return False
     met.append(entry)
     return True
+
+
+def _by_model_selection(profiles: Sequence[_Seen], kinds: Sequence[str],
+                        owners: Sequence[_Owner]) -> tuple[list[_Seen], list[str], list[str]]:
+    """Give a roster's model selections that print no model profile of their own the unit's profile of their name.
+
+    New Recruit (and BattleScribe data whose unit entry holds the profile) writes the profile on the unit's
+    selection and the models as a ``type="model"`` selection of that name (or its plural) without one (``Archers``:
+    profile ``Archer``; ``Archer``, ``number="10"``): the profile met outside any model selection stands for each such
+    selection's models, with its own weapons.  A model selection left with no profile is said, not dropped unsaid:
+    the roster does not say which profile its models have (a name of another word: "Boyz" under "Ork Boy").
+    Returns the profiles, their kinds and the notes."""
+    def model_name(seen: _Seen, kind: str) -> str:
+        return ((_part(seen.name, seen.type_name) or ("", ""))[0] if kind == "part" else seen.name).strip().lower()
+
+    printed = {seen.owner for seen, kind in zip(profiles, kinds) if kind in ("model", "part")}
+    printed |= {seen.owner for seen, kind in zip(profiles, kinds)
+                if kind == "" and {k.lower() for k, _ in seen.chars} & _BODY}  # a vehicle's: _unread_profiles
+    bare = [i for i in range(len(owners)) if i not in printed]
+    if not bare:
+        return list(profiles), list(kinds), []
+    loose = [k for k, (seen, kind) in enumerate(zip(profiles, kinds)) if seen.owner < 0 and kind in ("model", "part")]
+    mine = {k: [i for i in bare if _same_model(owners[i].name.strip().lower(), model_name(*pair))]
+            for k, pair in ((k, (profiles[k], kinds[k])) for k in loose)}
+    claimed = {i for held in mine.values() for i in held}
+    left = [i for i in bare if i not in claimed]
+    # One model selection left and one model named by the unit's own selection's profiles, unclaimed: the same
+    # models under two names ('Warriors of Chaos', number 10, under the profile 'Warrior'), said.
+    own = {model_name(profiles[k], kinds[k]) for k in loose if profiles[k].entry is None and not mine[k]}
+    notes: list[str] = []
+    if len(left) == 1 and len(own) == 1:
+        for k in loose:
+            if profiles[k].entry is None and not mine[k]:
+                mine[k] = left
+        notes.append(f"{owners[left[0]].words}: its {owners[left[0]].number} model(s) read as the unit's profile "
+                     f"{profiles[next(k for k in loose if mine[k] == left)].name!r} (no profile of their own; the "
+                     "unit's selection prints that one)")
+        left = []
+    out: list[_Seen] = []
+    out_kinds: list[str] = []
+    for k, (seen, kind) in enumerate(zip(profiles, kinds)):
+        for i in mine.get(k) or [-2]:
+            out.append(seen if i == -2 else replace(seen, count=seen.count * owners[i].number, owner=i,
+                                                    held=owners[i].number))
+            out_kinds.append(kind)
+    notes += [f"{owners[i].words}: a model selection of {owners[i].number} model{'s' * (owners[i].number != 1)} "
+              "with no profile of its own and none of its name on the unit: its models are not counted (the roster "
+              "does not say which profile they have); add them to the scenario by hand" for i in left]
+    return out, out_kinds, notes
+
+
+@implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+def _psychic_powers(weapons: dict[str, BsWeapon], game: str | None) -> list[str]:
+    """Mark a 40k weapon profile named as a psychic power herohammer knows (Smite) as that power, and name them.
+
+    The community's 3rd edition data prints a Librarian's Smite as a ``Weapon`` profile and gives him no rule
+    'Psyker': read as a gun it would be fired without a Psychic test or Perils of the Warp.  A power is the
+    psyker's, used by ``manifest``; ``roster_scenario`` writes the data's profile as the scenario's power."""
+    if game not in ("40k3", "40k4"):
+        return []
+    found = [name for name, w in weapons.items() if w.data is not None and find_power(name) is not None]
+    for name in found:
+        weapons[name] = replace(weapons[name], power=True)
+    return found
+
+
+def _same_model(selection: str, printed: str) -> bool:
+    """Say whether a model selection's name is a profile's, or its plural (``Halberdiers`` of ``Halberdier``)."""
+    return selection in (printed, printed + "s", printed + "es")
 
 
 #: Characteristics that make an unread profile a model's of some kind (a vehicle's armour, a walker's WS).

@@ -148,6 +148,7 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
     data: dict[str, Any] = {"ruleset": ruleset, "turn": 1, "phase": "movement", "active": names[0],
                             "table": {"width": width, "depth": depth}, "sides": {n: [] for n in names}}
     weapons: dict[str, dict[str, Any]] = {}
+    powers: dict[str, dict[str, Any]] = {}  # a psychic power the roster prints as a weapon (BsWeapon.power_entry)
     ids: set[str] = set()
     for index, roster in enumerate(rosters):
         far = index == 1
@@ -164,7 +165,9 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
                                       notes, str(roster.path)))
                 continue
             for w in unit.weapons:
-                if w.data is not None:
+                if (power := w.power_entry()) is not None:
+                    powers.setdefault(w.name.lower(), power)
+                elif w.data is not None and not w.power:
                     weapons.setdefault(w.name.lower(), w.data)
             files = min(PER_ROW, len(models))
             unit_width = files * SPACING
@@ -200,4 +203,6 @@ def build_scenario(rosters: list[BsFile], ruleset: str, width: float = 72, depth
             x += unit_width + GAP
     if weapons:
         data["weapons"] = list(weapons.values())
+    if powers:
+        data["powers"] = list(powers.values())
     return data

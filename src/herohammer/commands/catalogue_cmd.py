@@ -53,8 +53,9 @@ def _run(args: argparse.Namespace) -> int:
                 console.print(f"    [yellow]{escape(m.problem)}[/yellow]")
         for w in unit.weapons:
             printed = ", ".join(f"{k} {v}" for k, v in w.characteristics if v)
-            console.print(f"  weapon {escape(w.name)}: {escape(printed)}" + (f"  [yellow]({escape(w.problem)})[/yellow]"
-                                                                            if w.problem else ""))
+            kind = "psychic power" if w.power else "weapon"  # a 40k power the data prints as a weapon (session 44)
+            console.print(f"  {kind} {escape(w.name)}: {escape(printed)}"
+                          + (f"  [yellow]({escape(w.problem)})[/yellow]" if w.problem else ""))
         if unit.rules:
             console.print(f"  special rules: {escape(', '.join(unit.rules))}")
         for note in unit.notes:
