@@ -183,12 +183,13 @@ def test_steps_work_grows_with_the_games_length_not_its_square() -> None:
     rng = random.Random(1)
     while len(game.actions) < 80 and (legal := game.legal_actions()):
         game.apply(rng.choice(legal), dice=SeededDice(len(game.actions)))
-    assert len(game.actions) == 80
+    played = len(game.actions)  # the random game may end (a side wiped out) before 80 steps
+    assert played >= 60, played  # long enough for a square to stand out from a line
     whole = _lines_run_in_game_py(game.steps)
-    for _ in range(40):
+    for _ in range(played // 2):
         game.undo()
     half = _lines_run_in_game_py(game.steps)
-    assert whole < 2.5 * half and whole < 10 * 80, (whole, half)
+    assert whole < 2.5 * half and whole < 10 * played, (whole, half)
 
 
 # == simulate and sweep given odd options, on every bundled example ===============================================
