@@ -144,3 +144,90 @@ def test_a_switch_given_true_or_false_does_what_it_says(tmp_path: Path) -> None:
     assert "played:" not in (tmp_path / "without.yaml").read_text()
     die = enumerate_outcomes(lambda d: d.d6("a die", "core.test.characteristic"), merge_loops=None)
     assert die == enumerate_outcomes(lambda d: d.d6("a die", "core.test.characteristic"), fine=True)
+
+
+# == simulate and sweep as a designer uses them =================================================================
+def test_two_varied_fields_alike_at_the_end_are_headed_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two Leadership values (each side's first unit) were both headed ``profile.Ld``: which was which?"""
+    from _cli import run
+
+    blue, red = "sides.blue[0].models[0].profile.Ld", "sides.red[0].models[0].profile.Ld"
+    code, out, err = run(["sweep", str(EX / "40k4_hive_tyrant_target.yaml"), "--vary", f"{blue}=5,8", "--vary",
+                          f"{red}=6,9", "--vary", "sides.red[0].models[1].profile.BS=3,4", "--runs", "20",
+                          "--seed", "1", "--quiet", "--outcome", "termagants: falling_back"], capsys)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert f"  vary blue[0].models[0].profile.Ld: {blue}" in lines and f"  vary red[0].models[0].profile.Ld: {red}" in lines
+    assert "  vary profile.BS: sides.red[0].models[1].profile.BS" in lines  # told apart already: kept short
+    from herohammer.commands.simulate_cmd import _headings
+
+    assert _headings(["turn", blue]) == {"turn": "turn", blue: "profile.Ld"}
+    assert _headings([blue, blue.replace("[0].profile", "[1].profile")]) == {
+        blue: "models[0].profile.Ld", blue.replace("[0].profile", "[1].profile"): "models[1].profile.Ld"}
+
+
+def test_one_run_is_said_as_one_run_in_the_tables_header(capsys: pytest.CaptureFixture[str]) -> None:
+    from _cli import run
+
+    code, out, err = run(["simulate", str(EX / "40k3_lone_captain_target.yaml"), "--runs", "1", "--seed", "4",
+                          "--quiet"], capsys)
+    assert code == 0, err
+    assert "1 run of the default policy" in " ".join(out.split()) and "1 runs" not in out
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def _check_figure(figure: Any) -> list[Any]:
+    """Every drawn panel says what its axes are, and the figure's title lies over no panel's title."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    drawn = [ax for ax in figure.axes if ax.axison]
+    top = figure._suptitle.get_window_extent(renderer)
+    for ax in drawn:
+        assert ax.get_ylabel() == "chance", ax.get_title()
+        assert not _overlap(top, ax.title.get_window_extent(renderer)), ax.get_title()
+    return drawn
+
+
+def test_a_simulations_plot_labels_its_axes_and_its_title_hides_no_panels() -> None:
+    import matplotlib.pyplot as plt
+
+    from herohammer.commands.simulate_cmd import panels, simulation_figure
+
+    result = simulate_file(EX / "t9a_wizard_charges_out.yaml", 200, 2, method="auto")
+    figure, count = simulation_figure(result)
+    try:
+        drawn = _check_figure(figure)
+        assert len(drawn) == count == len(panels(result))
+        by_title = {ax.get_title(): ax for ax in drawn}
+        assert by_title["spearmen: models lost"].get_xlabel() == "models lost"
+        assert by_title["event: fight"].get_xlabel() == "times logged in the run"  # fights, not a value of a fight
+        assert by_title["spearmen: chance of each"].get_xlabel() == ""  # its ticks name each bar
+        numeric = {r.outcome for r in result.rows() if r.value is not None}
+        assert all(by_title[t].get_xlabel() for t in numeric)
+    finally:
+        plt.close(figure)
+
+
+def test_a_sweeps_plot_labels_its_axes_and_names_the_exact_marks() -> None:
+    import matplotlib.pyplot as plt
+
+    from herohammer.commands.simulate_cmd import sweep_figure
+    from herohammer.scenario import read_data
+    from herohammer.sweep import pick_outcomes, run_sweep
+
+    path = EX / "40k4_hive_tyrant_target.yaml"
+    sweep = run_sweep(read_data(path), [("sides.blue[0].models[0].profile.Ld", [5, 8]), ("turn", [1, 2])], 20, 1,
+                      source=str(path))
+    figure, count = sweep_figure(sweep, pick_outcomes(sweep, []))
+    try:
+        drawn = _check_figure(figure)
+        assert count == len(drawn) and all(ax.get_xlabel() == "profile.Ld" for ax in drawn)
+        keyed = [ax for ax in drawn if ax.get_legend() is not None]
+        assert len(keyed) == 1
+        names = [t.get_text() for t in keyed[0].get_legend().get_texts()]
+        assert names.count("exact") == 1 and {"turn = 1", "turn = 2"} <= set(names)
+    finally:
+        plt.close(figure)
