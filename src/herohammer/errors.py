@@ -83,6 +83,8 @@ class IllegalActionError(HerohammerError):
         self.rules = tuple(rules)
         self.reason = message
         cited = f" [{', '.join(self.rules)}]" if self.rules else ""
+        if message.endswith(cited):  # a reason that ends citing its rules already is not cited twice
+            cited = ""
         super().__init__(f"illegal action: {message}{cited}")
 
 
