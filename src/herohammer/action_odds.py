@@ -232,8 +232,7 @@ def action_odds(
     seed = guards.seed(seed, "action_odds")
     for name, hook, takes in (("notice", notice, "one line of text"), ("advance", advance, "a number of runs"),
                               ("walked", walked, "a number of runs")):
-        if hook is not None and not callable(hook):
-            raise guards.ArgumentError("action_odds", name, f"a function taking {takes}, or None", hook)
+        guards.hook(hook, "action_odds", name, takes)
     ruleset = get_ruleset(state.ruleset)
     ruling = ruleset.rule_on(state, act)
     if not ruling.legal:

@@ -1232,6 +1232,9 @@ def enumerate_outcomes(
             or not 0 <= estimate_paths <= MAX_ESTIMATE_PATHS):
         raise OutOfRangeError("enumerate_outcomes: estimate_paths", estimate_paths,
                               f"a whole number from 0 to {MAX_ESTIMATE_PATHS:,}")
+    guards.flag(fine, "enumerate_outcomes", "fine")
+    guards.flag(merge_loops, "enumerate_outcomes", "merge_loops", none=True)
+    guards.flag(positions, "enumerate_outcomes", "positions")
     if estimate_paths > 0:
         guess = estimate_runs(rules, estimate_paths, positions, event_view)
         if guess.far_over(max_runs):

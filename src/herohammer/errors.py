@@ -11,7 +11,29 @@ import re
 from typing import Any
 
 
-class HerohammerError(ValueError):
+def _rebuilt(kind: type[BaseException], args: tuple[Any, ...], fields: dict[str, Any]) -> BaseException:
+    """Make an error again from its message and fields, not through its ``__init__`` (see ``_Rebuildable``)."""
+    error = kind.__new__(kind, *args)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
+
+
+class _Rebuildable:
+    """Let an error travel through ``pickle`` and ``copy`` whole: its message as it was and every field.
+
+    Why: Python rebuilds an exception by calling its class with ``args`` (the finished message), which an
+    ``__init__`` taking other arguments (a file, a field, a problem) refuses or formats again; a bot running games
+    in a process pool gets its errors back through pickle.
+    """
+
+    args: tuple[Any, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
+
+
+class HerohammerError(_Rebuildable, ValueError):
     """Signal a problem the user can fix (bad input or an illegal request).
 
     Its text is always one line: a control character in what it quotes (a file name
@@ -61,6 +83,8 @@ class IllegalActionError(HerohammerError):
         self.rules = tuple(rules)
         self.reason = message
         cited = f" [{', '.join(self.rules)}]" if self.rules else ""
+        if message.endswith(cited):  # a reason that ends citing its rules already is not cited twice
+            cited = ""
         super().__init__(f"illegal action: {message}{cited}")
 
 
@@ -81,7 +105,7 @@ class UnknownRulesetError(HerohammerError):
         super().__init__(f"unknown ruleset: {name!r} (known: {', '.join(known)})")
 
 
-class EnumerationTooLarge(Exception):
+class EnumerationTooLarge(_Rebuildable, Exception):
     """Stop an exact enumeration that would visit more outcomes than allowed.
 
     Not a user error: callers catch it and fall back to Monte Carlo, naming the method.

@@ -100,10 +100,11 @@ class Game:
 
     def save(self, path: str | Path, record: bool = False) -> None:
         """Write the current state as a scenario file; ``record=True`` adds how it was played (``played:``)."""
-        save_scenario(self.state, path, played=self.record() if record else None)
+        save_scenario(self.state, path, played=self.record() if guards.flag(record, "Game.save", "record") else None)
 
     def to_data(self, record: bool = False) -> dict[str, Any]:
         """Return the current state as scenario data; ``record=True`` adds how it was played (``played:``)."""
+        guards.flag(record, "Game.to_data", "record")
         data = state_to_data(self.state)
         if record:
             data["played"] = self.record()

@@ -64,6 +64,22 @@ def whole(value: Any, where: str, name: str, low: int, high: int) -> int:
     return number
 
 
+def flag(value: Any, where: str, name: str, none: bool = False) -> Any:
+    """Return ``True`` or ``False`` (and ``None`` when ``none``); anything else is refused, not read as true or false
+    by its length (``record="no"`` is not a yes)."""
+    if isinstance(value, bool) or none and value is None:
+        return value
+    raise ArgumentError(where, name, "True or False" + (" or None" if none else ""), value)
+
+
+def hook(value: Any, where: str, name: str, takes: str) -> Any:
+    """Return a function to be called back (``notice``, ``advance``) or None; anything else is refused now, not
+    with a ``TypeError`` when it is first called, runs later."""
+    if value is not None and not callable(value):
+        raise ArgumentError(where, name, f"a function taking {takes}, or None", value)
+    return value
+
+
 def seed(value: Any, where: str, name: str = "seed") -> int | None:
     """Return a seed (``None`` for a fresh one, or a whole number from 0 to 2**64-1)."""
     return None if value is None else whole(value, where, name, 0, MAX_SEED)

@@ -624,10 +624,10 @@ def simulate(
     from .parallel import resolve_workers
 
     runs, seed, plan = _checked_arguments(data, runs, seed, plan, method, max_compile_runs)
-    if notice is not None and not callable(notice):
-        raise guards.ArgumentError("simulate", "notice", "a function taking one line of text, or None", notice)
-    if advance is not None and not callable(advance):
-        raise guards.ArgumentError("simulate", "advance", "a function taking a count of runs, or None", advance)
+    guards.hook(notice, "simulate", "notice", "one line of text")
+    guards.hook(advance, "simulate", "advance", "a count of runs")
+    guards.flag(progress, "simulate", "progress")
+    guards.instance(source, str, "simulate", "source", "the scenario's name (text)")
     workers = resolve_workers(workers, "simulate")
     seed = fresh_seed() if seed is None else seed
     state, driver, meta = prepare(data, plan, source)

@@ -308,8 +308,9 @@ def run_sweep(
     worker process or a Dask worker too; one a cluster's message did not bring in time is said as the variant ends.
     """
     guards.mapping(data, "run_sweep", "data")
-    if notice is not None and not callable(notice):
-        raise guards.ArgumentError("run_sweep", "notice", "a function taking one line of text, or None", notice)
+    guards.hook(notice, "run_sweep", "notice", "one line of text")
+    guards.hook(advance, "run_sweep", "advance", "a count of variants")
+    guards.instance(source, str, "run_sweep", "source", "the scenario's name (text)")
     varies = checked_varies(varies)
     runs = guards.whole(runs, "run_sweep", "runs", 1, MAX_RUNS)
     seed = guards.seed(seed, "run_sweep")
@@ -418,6 +419,7 @@ def sweep_cost(varies: Sequence[tuple[str, Sequence[Any]]], runs: int, method: s
     Why: the grid is the product of every ``--vary``'s values, so a few long lists ask
     for millions of simulations; counting first costs nothing, building them could not end.
     """
+    guards.choice(method, "sweep_cost", "method", METHODS)
     variants = math.prod(len(values) for _, values in varies)
     if variants > MAX_VARIANTS:
         raise LimitError(f"sweep: {variants:,} variants (the product of the --vary values), "

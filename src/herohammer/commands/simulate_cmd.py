@@ -248,8 +248,12 @@ def title_of(meta: dict[str, Any], runs: int, plan_file: str | None = None, work
     plan = ("the plan in " + escape(str(plan_file)) if plan_file is not None
             else "its plan" if meta["policy"] == "plan" else "the default policy (simple)")
     on = "" if workers is None else f" on {workers} process{'es' * (workers != 1)}"
-    return (f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {runs:,} runs of {plan}, seed {meta['seed']}"
-            + on)
+    return f"[bold]{escape(meta['scenario'])}[/bold] ({meta['ruleset']}): {_runs(runs)} of {plan}, seed {meta['seed']}" + on
+
+
+def _runs(runs: int) -> str:
+    """Count runs as said: ``1 run``, ``2,000 runs``."""
+    return f"{runs:,} run{'s' * (runs != 1)}"
 
 
 #: The heading over a table's event rows, below the units' rows: what a bare ``saves`` or ``morale = 1`` counts.
@@ -300,7 +304,8 @@ def show(result: SimulationResult, console: Console, title: str | None = None, t
         how = (f"method: compiled - the rules code ran {m['rules_code_runs']:,} times to enumerate "
                f"{m['exact_outcomes']:,} distinct outcome{'s' * (m['exact_outcomes'] != 1)} with exact odds ({t.get('compile_seconds', 0):.2f} s"
                f"{', in one process: --workers shares out the draws only' if result.workers else ''}), "
-               f"then numpy drew the {result.runs:,} runs from them{on} ({t.get('sample_seconds', 0):.3f} s)")
+               f"then numpy drew the {_runs(result.runs)} from {'them' if m['exact_outcomes'] != 1 else 'it'}{on} "
+               f"({t.get('sample_seconds', 0):.3f} s)")
     else:
         shared = m.get("shared")
         way = ("one game per run with seeded dice" if not shared else
@@ -329,6 +334,8 @@ class Panel:
     low: tuple[float, ...]
     high: tuple[float, ...]
     exact: tuple[Fraction | None, ...]
+    #: What the values along x are (``models lost``, ``times logged in the run``); empty when the ticks name each bar.
+    x_label: str = ""
 
 
 def panels(result: SimulationResult, prefix: str = "") -> list[Panel]:
@@ -345,8 +352,10 @@ def panels(result: SimulationResult, prefix: str = "") -> list[Panel]:
     out = []
     for key, items in groups.items():
         labels = tuple((r.label.split(": ", 1)[-1] if r.value is None else str(r.value)) for r in items)
+        counted = "" if items[0].value is None else (
+            "times logged in the run" if key.startswith(EVENT_PREFIX) else key.split(": ", 1)[-1])
         out.append(Panel(prefix + key, labels, tuple(r.probability for r in items), tuple(r.ci95[0] for r in items),
-                         tuple(r.ci95[1] for r in items), tuple(r.exact for r in items)))
+                         tuple(r.ci95[1] for r in items), tuple(r.exact for r in items), counted))
     return out
 
 
@@ -355,12 +364,14 @@ def plot(results: SimulationResult | Sequence[SimulationResult], path: str | Pat
 
     Returns the number of panels drawn.
     """
-    import matplotlib
+    figure, drawn = simulation_figure(results)
+    _save(figure, path)
+    return drawn
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    from ..scenario import write_atomically
+def simulation_figure(results: SimulationResult | Sequence[SimulationResult]) -> tuple[Any, int]:
+    """Return ``plot``'s figure (matplotlib's) and the number of panels in it."""
+    plt = _pyplot()
     from ..simulate import SimulationResult
 
     many = [results] if isinstance(results, SimulationResult) else list(results)
@@ -374,27 +385,59 @@ def plot(results: SimulationResult | Sequence[SimulationResult], path: str | Pat
         x = range(len(panel.labels))
         err = [[s - lo for s, lo in zip(panel.simulated, panel.low)], [hi - s for s, hi in zip(panel.simulated, panel.high)]]
         ax.bar(x, panel.simulated, yerr=err, color="#4c72b0", capsize=3, label="simulated (95%)")
-        for k, e in enumerate(panel.exact):
-            if e is not None:
-                ax.plot([k], [float(e)], "D", color="black", markersize=5, label="exact" if k == 0 else None)
-                text = str(e) if len(str(e)) <= 9 else f"{float(e):.3f}"
-                ax.annotate(text, (k, float(e)), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=6)
+        known = [(k, e) for k, e in enumerate(panel.exact) if e is not None]
+        if known:  # one mark set, named once: a panel whose first bar has no exact value is marked and named too
+            ax.plot([k for k, _ in known], [float(e) for _, e in known], "D", color="black", markersize=5,
+                    label="exact")
+        for k, e in known:
+            text = str(e) if len(str(e)) <= 9 else f"{float(e):.3f}"
+            ax.annotate(text, (k, float(e)), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=6)
         ax.set_xticks(list(x), [_plain(label) for label in panel.labels], rotation=30 if widest > 6 else 0,
                       fontsize=7, ha="right" if widest > 6 else "center")
         ax.set_title(_plain(panel.title), fontsize=9)
+        ax.set_xlabel(_plain(panel.x_label), fontsize=8)
+        ax.set_ylabel("chance", fontsize=8)
         ax.set_ylim(0, 1.08)
     for ax in list(axes.flat)[len(shown):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
+    _legend(axes)
     m = many[0].meta
-    title = f"{_plain(m['scenario'])}: {many[0].runs:,} runs, seed {m['seed']}" if len(many) == 1 else "the bundled demos"
+    title = (f"{_plain(m['scenario'])}: {many[0].runs:,} run{'s' * (many[0].runs != 1)}, seed {m['seed']}"
+             if len(many) == 1 else "the bundled demos")
+    _title(fig, title)
+    return fig, len(drawn)
+
+
+def _legend(axes: Any) -> None:
+    """Put the key on the first panel with exact values marked (the first panel may have none), else the first."""
+    marked = [ax for ax in axes.flat if any(mark.get_label() == "exact" for mark in ax.get_lines())]
+    (marked or list(axes.flat))[0].legend(fontsize=7)
+
+
+def _pyplot() -> Any:
+    """Return matplotlib's pyplot drawing off screen (imported only when a plot is asked for: it is slow)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _title(fig: Any, title: str) -> None:
+    """Title the figure above its panels: ``tight_layout`` alone laid the top row's titles under it."""
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
+
+
+def _save(fig: Any, path: str | Path) -> None:
+    """Write the figure as a PNG, whole or not at all (no half-written PNG on Ctrl-C), and let it go."""
+    from ..scenario import write_atomically
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    write_atomically(Path(path), buffer.getvalue())  # no half-written PNG on Ctrl-C
-    return len(drawn)
+    _pyplot().close(fig)
+    write_atomically(Path(path), buffer.getvalue())
 
 
 def _said_plot(path: str, count: int, to_stderr: bool) -> None:
@@ -429,10 +472,11 @@ def sweep_panels(sweep: Mapping[str, Any], labels: Sequence[str]) -> list[SweepP
 
     paths = list(sweep["vary"])
     first, others = paths[0], paths[1:]
+    heading = _headings(paths)
     xs = list(sweep["vary"][first])
     lines: dict[str, list[Any]] = {}  # line name -> the variant at each x, in the grid's order
     for v in sweep["variants"]:
-        name = ", ".join(f"{_short(p)} = {v['values'][p]}" for p in others) or "simulated"
+        name = ", ".join(f"{heading[p]} = {v['values'][p]}" for p in others) or "simulated"
         lines.setdefault(name, [None] * len(xs))[xs.index(v["values"][first])] = v["result"]
     panels = []
     for label in labels:
@@ -442,7 +486,7 @@ def sweep_panels(sweep: Mapping[str, Any], labels: Sequence[str]) -> list[SweepP
             drawn.append(SweepLine(name, tuple(float(r["probability"]) for r in rows),
                                    tuple(float(r["ci95"][0]) for r in rows), tuple(float(r["ci95"][1]) for r in rows),
                                    tuple(r["exact_float"] for r in rows)))
-        panels.append(SweepPanel(label, _short(first), tuple(str(x) for x in xs), tuple(drawn)))
+        panels.append(SweepPanel(label, heading[first], tuple(str(x) for x in xs), tuple(drawn)))
     return panels
 
 
@@ -451,13 +495,14 @@ def plot_sweep(sweep: Mapping[str, Any], labels: Sequence[str], path: str | Path
 
     Returns the number of panels drawn.
     """
-    import matplotlib
+    figure, drawn = sweep_figure(sweep, labels)
+    _save(figure, path)
+    return drawn
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    from ..scenario import write_atomically
-
+def sweep_figure(sweep: Mapping[str, Any], labels: Sequence[str]) -> tuple[Any, int]:
+    """Return ``plot_sweep``'s figure (matplotlib's) and the number of panels in it."""
+    plt = _pyplot()
     drawn = sweep_panels(sweep, labels)
     shown = drawn or [SweepPanel("(no outcome changed)", "", (), ())]
     cols = min(3, len(shown))
@@ -472,25 +517,22 @@ def plot_sweep(sweep: Mapping[str, Any], labels: Sequence[str], path: str | Path
             ax.errorbar(x, line.simulated, yerr=err, color=color, marker="o", markersize=4, capsize=3,
                         label=_plain(line.name))
             known = [(i, e) for i, e in zip(x, line.exact) if e is not None]
-            if known:
+            if known:  # named on the first line that has exact values, whichever that is
+                named = any(mark.get_label() == "exact" for mark in ax.get_lines())
                 ax.plot([i for i, _ in known], [e for _, e in known], "D", color=color, markersize=5, fillstyle="none",
-                        label="exact" if k == 0 else None)
+                        label=None if named else "exact")
         ax.set_xticks(x, [_plain(v) for v in panel.x], fontsize=7)
         ax.set_xlabel(_plain(panel.x_label), fontsize=8)
+        ax.set_ylabel("chance", fontsize=8)
         ax.set_title(_plain(panel.title), fontsize=9)
         ax.set_ylim(0, 1.08)
     for ax in list(axes.flat)[len(shown):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
+    _legend(axes)
     variants = len(sweep["variants"])
-    fig.suptitle(f"{_plain(str(sweep['scenario']))}: {variants} variant{'s' * (variants != 1)} x {sweep['runs']:,} runs, "
-                 f"seed {sweep['seed']}", fontsize=10)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    write_atomically(Path(path), buffer.getvalue())  # no half-written PNG on Ctrl-C
-    return len(drawn)
+    _title(fig, f"{_plain(str(sweep['scenario']))}: {variants} variant{'s' * (variants != 1)} x {sweep['runs']:,} "
+                f"run{'s' * (sweep['runs'] != 1)}, seed {sweep['seed']}")
+    return fig, len(drawn)
 
 
 def _plain(text: str) -> str:
@@ -530,8 +572,9 @@ def _run_sweep(args: argparse.Namespace) -> int:
                            f"run{'s' * (args.runs != 1)} = {total:,} run{'s' * (total != 1)}, seed {seed} ({where})")
     if not (args.json or args.csv):  # the header first: a sweep may take minutes
         console.print(header)
+        heading = _headings([path for path, _ in varies])
         for path, _ in varies:
-            console.print(Text(f"  vary {_short(path)}" + (f": {path}" if _short(path) != path else "")))
+            console.print(Text(f"  vary {heading[path]}" + (f": {path}" if heading[path] != path else "")))
     if args.outcome:  # a typo is said before the first variant runs, not after the last
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
@@ -552,8 +595,8 @@ def _run_sweep(args: argparse.Namespace) -> int:
         sys.stdout.write(sweep_csv(sweep, args.outcome))
         return 0
     table = Table()
-    for path in sweep["vary"]:
-        table.add_column(Text(_short(path)))
+    for column in _headings(list(sweep["vary"])).values():
+        table.add_column(Text(column, overflow="fold"), overflow="fold")
     for label in labels:
         table.add_column(Text(f"{label}\nsimulated (exact)"), justify="right")
     for v in sweep["variants"]:
@@ -570,9 +613,24 @@ def _run_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-def _short(path: str) -> str:
-    """Return the last two steps of a path as a column heading (``profile.Ld``)."""
+def _headings(paths: Sequence[str]) -> dict[str, str]:
+    """Name each --vary path by its last steps as a column heading (``profile.Ld``), as many more steps as it takes
+    to tell it from the others (``blue[0].models[0].profile.Ld`` beside ``red[0].models[0].profile.Ld``: two
+    columns headed alike were two values nobody could tell apart)."""
     from ..sweep import parse_path
 
-    steps = [s if isinstance(s, str) else f"[{s}]" for s in parse_path(path)]
-    return ".".join(steps[-2:]).replace(".[", "[")
+    steps = {p: [s if isinstance(s, str) else f"[{s}]" for s in parse_path(p)] for p in paths}
+
+    def tail(path: str, n: int) -> str:
+        while n < len(steps[path]) and steps[path][-n].startswith("["):
+            n += 1  # begin at a name, not a list place
+        return ".".join(steps[path][-n:]).replace(".[", "[")
+
+    length = dict.fromkeys(paths, 2)
+    while True:
+        named = {p: tail(p, length[p]) for p in paths}
+        alike = [p for p in paths if list(named.values()).count(named[p]) > 1 and length[p] < len(steps[p])]
+        if not alike:
+            return named
+        for p in alike:
+            length[p] += 1
