@@ -109,15 +109,7 @@ def test_a_judge_plays_a_turn_undoes_saves_reloads_and_replays_with_every_ruling
     assert _chips(page, "#log li") == [list(e.rules) for e in game.log]
 
     # Saved as played, the page reloaded: the table and its log are still there, each step with its clauses.
-    with page.expect_download() as info:
-        page.click("#download-game")
-    saved = tmp_path / info.value.suggested_filename
-    info.value.save_as(saved)
-    texts = page.locator("#log li").all_inner_texts()
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#log li")).to_have_count(len(texts))
-    assert page.locator("#log li").all_inner_texts() == texts
+    saved, texts = _saved_and_reloaded(page, tmp_path)
     assert _chips(page, "#log li") == [list(e.rules) for e in game.log]
 
     # The record opened again plays back and verifies; the log is the game's, each step with its clauses.
@@ -127,3 +119,18 @@ def test_a_judge_plays_a_turn_undoes_saves_reloads_and_replays_with_every_ruling
     assert page.locator("#log li").all_inner_texts() == texts
     assert _chips(page, "#log li") == [list(e.rules) for e in game.log]
     assert Game.replay(saved).log == game.log
+
+
+def _saved_and_reloaded(page: Page, tmp_path: Path) -> tuple[Path, list[str]]:
+    """Download the game as played into ``tmp_path``, reload the page and check that it shows the same log; return
+    the saved file and the log's lines."""
+    with page.expect_download() as info:
+        page.click("#download-game")
+    saved = tmp_path / info.value.suggested_filename
+    info.value.save_as(saved)
+    texts = page.locator("#log li").all_inner_texts()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#log li")).to_have_count(len(texts))
+    assert page.locator("#log li").all_inner_texts() == texts
+    return saved, texts

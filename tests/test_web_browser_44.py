@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from tests.test_web_browser import EXAMPLES, browser, page, server  # noqa: F401  (fixtures)
-from tests.test_web_browser_43 import _chips, _open, _unchanged
+from tests.test_web_browser_43 import _chips, _open, _saved_and_reloaded, _unchanged
 
 from herohammer import Game, IllegalActionError, SeededDice  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
@@ -126,15 +126,7 @@ def test_a_9th_age_turn_played_undone_saved_reloaded_and_replayed_with_every_rul
     assert _chips(page, "#log li") == [list(e.rules) for e in game.log]
 
     # Saved as played, the page reloaded, the record opened again: the same log, each step with its clauses.
-    with page.expect_download() as info:
-        page.click("#download-game")
-    saved = tmp_path / info.value.suggested_filename
-    info.value.save_as(saved)
-    texts = page.locator("#log li").all_inner_texts()
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#log li")).to_have_count(len(texts))
-    assert page.locator("#log li").all_inner_texts() == texts
+    saved, texts = _saved_and_reloaded(page, tmp_path)
     _open(page, saved)
     expect(page.locator("#message")).to_contain_text(
         f"its record played back and verified: {len(game.actions)} actions from played.start")
