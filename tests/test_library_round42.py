@@ -248,7 +248,7 @@ def test_sweeps_header_says_one_run_and_a_field_once(capsys: pytest.CaptureFixtu
 
 
 def test_a_compiled_simulation_of_one_outcome_says_one_distinct_outcome(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["simulate", str(EX / "40k3_lone_captain_target.yaml"), "--runs", "10", "--seed", "1",
+    code, out, err = run(["simulate", str(EX / "40k3_librarian_woods.yaml"), "--runs", "10", "--seed", "1",
                           "--quiet"], capsys)
     assert code == 0, err
     said = " ".join(out.split())

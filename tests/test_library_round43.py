@@ -28,6 +28,7 @@ from types import MappingProxyType
 from herohammer import (ACTION_TYPES, Action, DiceRanOut, Game, HerohammerError, IllegalActionError, ScenarioError,
                         ScriptedDice, SeededDice, odds_of_action, parse_action)
 from herohammer.dice import RollRecord
+from herohammer.scenario import read_data
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -199,11 +200,19 @@ def test_ending_a_phase_or_a_turn_cites_the_turn_sequence(path: Path) -> None:
 
 
 @pytest.mark.rule("published.weapon-profiles")
-def test_a_model_that_carries_no_shooting_weapon_is_told_citing_the_weapon_profiles() -> None:
-    game = Game.load(EX / "40k4_inquisitor_retinue.yaml", SeededDice(1))
-    game.apply({"do": "end_phase"})  # to the Shooting phase: the retinue and its Inquisitor carry no weapon
-    notes = [e for e in game.apply({"do": "shoot", "unit": "retinue", "target": "warriors"}) if e.kind == "note"]
-    assert {e.message.split(" has ")[0] for e in notes} == {"Acolyte", "Mystic", "Servitor", "Inquisitor"}
-    for note in notes:
-        assert note.rules == ("published.weapon-profiles",)
-        assert note.describe().endswith(": it carries no shooting weapon [published.weapon-profiles]")
+def test_a_unit_that_carries_no_shooting_weapon_is_told_citing_the_weapon_profiles() -> None:
+    """The example's retinue and its Inquisitor stripped of their weapons: their shot is refused (round 45: a unit no
+    model of which can fire may not shoot), naming each model and citing the weapon profiles; nothing changes."""
+    data = read_data(EX / "40k4_inquisitor_retinue.yaml")
+    for unit in data["sides"]["red"]:
+        if unit["id"] in ("retinue", "inquisitor"):
+            for model in unit["models"]:
+                model.pop("weapons", None)
+    game = Game.from_data(data, SeededDice(1))
+    game.apply({"do": "end_phase"})  # to the Shooting phase
+    before = game.state
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply({"do": "shoot", "unit": "retinue", "target": "warriors"})
+    assert "published.weapon-profiles" in refused.value.rules
+    assert all(name in refused.value.reason for name in ("Acolyte", "Mystic", "Servitor", "Inquisitor"))
+    assert "carry no shooting weapon" in refused.value.reason and game.state is before
