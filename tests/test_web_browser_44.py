@@ -36,7 +36,8 @@ def _pick(page: Page, unit: str) -> None:
 
 
 def _listed(page: Page, action: dict[str, Any]) -> Any:
-    """The item of the actions list that is this action, or None."""
+    """The item of the actions list that is this action, or None (once the list of the table as it now stands is in)."""
+    expect(page.locator("#actions")).to_have_attribute("aria-busy", "false")
     items = page.locator("#actions li")
     for k in range(items.count()):
         code = items.nth(k).locator("code")
@@ -83,6 +84,7 @@ def _refused_once(page: Page, game: Game, action: dict[str, Any]) -> None:
     page.fill("#action-json", json.dumps(action))
     page.click("#json-apply")
     box = page.locator("#ruling")
+    expect(box.locator("code.proposed")).to_have_text(json.dumps(action, separators=(",", ":")))  # this refusal's
     expect(box.locator(".verdict")).to_have_text("REFUSED")
     assert _chips(page, "#ruling") == [list(ruling.rules)]
     message = page.locator("#message")

@@ -311,6 +311,7 @@ async function refreshSelection() {
   const info = $("unit-info");
   info.replaceChildren();
   $("actions").replaceChildren();
+  $("actions").setAttribute("aria-busy", "true");  // until this selection's actions are listed (a reader, a test waits)
   for (const g of document.querySelectorAll("#table .unit")) g.classList.remove("target-legal", "target-illegal");
   if (!id) { $("targets").replaceChildren(); await listActions(null, seq); return; }
   const u = unitById(id);
@@ -364,7 +365,9 @@ async function listActions(unitId, seq) {
       li.append(ruleChips(ending.rules, all.clauses));
       list.append(li);
     }
-  } catch (e) { list.replaceChildren(el("li", {}, e.message)); }
+  } catch (e) { list.replaceChildren(el("li", {}, e.message)); } finally {
+    if (seq === ui.selectSeq) list.setAttribute("aria-busy", "false");
+  }
 }
 
 async function listTargets(unitId, seq) {
