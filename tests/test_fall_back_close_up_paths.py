@@ -7,7 +7,9 @@ the longest roll: nothing in the way); otherwise it settles every model as a mov
 play the same volleys on two games, one of them made to take the general way always, and compare what each ends in:
 ten Boyz in a line, 2" apart (centre to centre), and their Nob at one end, broken up by the casualties a volley of
 bolters makes, falling back with nothing near, with another unit in their way, and with their backs to the table
-edge.
+edge. The general way also measures the unit's coherency again for the event's words, where the quick way takes
+``straight_moves.gathered``'s word on it (every stray closed up within reach of its chain, or the one left out
+within 2" of it or not).
 """
 
 from __future__ import annotations
@@ -56,9 +58,9 @@ def _ends(ruleset: str, layout: str, seed: int, general: bool, monkeypatch: pyte
     if general:
         close_up = MoraleRules.__dict__["_close_up"].__func__
 
-        def never_clean(*args: Any) -> tuple[bool, bool]:
-            closed, _ = close_up(*args)
-            return closed, False
+        def never_clean(*args: Any) -> tuple[bool, bool, bool | None]:
+            closed, _, _ = close_up(*args)
+            return closed, False, None  # nor its coherency known: measured again
 
         monkeypatch.setattr(MoraleRules, "_close_up", staticmethod(never_clean))
     g = Game(state_from_data(volley_at_boyz(ruleset, boyz_y, others)), SeededDice(seed))
@@ -87,3 +89,27 @@ def test_a_fall_back_that_closes_up_ends_where_the_general_way_ends(ruleset: str
         assert [e.message for e in quick.log] == [e.message for e in general.log], (layout, seed)
         closed_up += any("closing up into coherency" in e.message for e in quick.log)
     assert closed_up >= 3, closed_up
+
+
+def test_gathered_says_whether_the_unit_ends_in_coherency_as_measuring_it_says() -> None:
+    """``straight_moves.gathered``'s word on coherency (when it gives one) is what measuring every base says: a line of
+    round bases with one or two strays behind it at random, closed up by rolls from 2" to 12"."""
+    import random
+
+    from herohammer import geometry as geo
+    from herohammer import straight_moves
+
+    rng = random.Random(7)
+    said = {True: 0, False: 0}
+    for _ in range(400):
+        base = geo.Base.parse(rng.choice([25, 32, 40]))
+        line = [(10.0 + 2.2 * i, 20.0) for i in range(rng.randint(2, 6))]
+        strays = [(rng.uniform(5, 30), rng.uniform(24, 34)) for _ in range(rng.randint(1, 2))]
+        starts = [geo.Placed(base, at, 0.0) for at in line + strays]
+        found = straight_moves.gathered(starts, [p.at for p in starts], float(rng.randint(2, 12)))
+        if found is None or found[2] is None:
+            continue
+        places, _, whole = found
+        assert whole == geo.coherent([geo.Placed(base, at, 0.0) for at in places]), (line, strays)
+        said[whole] += 1
+    assert said[True] >= 20 and said[False] >= 20, said

@@ -83,11 +83,12 @@ CLOSE_UP = 0.05
 
 
 def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
-             groups: Sequence[list[int]] | None = None) -> tuple[list[Point], list[int]] | None:
+             groups: Sequence[list[int]] | None = None) -> tuple[list[Point], list[int], bool | None] | None:
     """Bring back into coherency the models whose straight ends stand apart from the group's main chain (the largest,
     the first on a tie), each moved from its straight end towards the nearest end of the chain until it stands just
     within 2" of it, where that place is within ``allowance`` of its start, else (beyond reach) ``allowance`` from its
-    start straight towards that end; return the places and the models moved, None when nothing changes.
+    start straight towards that end; return the places, the models moved and whether the places stand in coherency
+    (``_whole``), None when nothing changes.
 
     A unit broken up by casualties moves back into formation in its next move, and a joined character must obey the
     usual coherency rules (40k3.char.coherency, 40k4.ic.join): a fall back is that move (judge round 44; before, a
@@ -127,7 +128,25 @@ def gathered(starts: Sequence[Placed], ends: Sequence[Point], allowance: float,
         elif (nearer := _towards(starts[i].at, out[t], allowance, reach)) is not None:  # beyond reach: as near as the
             out[i] = nearer  # roll takes it (judge round 45: it went straight, its gap kept in every fall back)
             moved.append(i)
-    return (out, moved) if moved else None
+    if not moved:
+        return None
+    return out, moved, _whole(starts, out, chain)
+
+
+def _whole(starts: Sequence[Placed], places: Sequence[Point], chain: list[int]) -> bool | None:
+    """Say whether the closed-up places stand in coherency, where that is known without measuring the unit again: all
+    bases round (gaps are the centres' distances less the radii, as ``geometry.coherency_groups`` measures them), and
+    every model in the chain (each stray was brought within reach of it) or one left out, which is in coherency when
+    it stands within 2" of a model of the chain. None (not known: measure it) otherwise."""
+    if not all([s.base.round for s in starts]):
+        return None
+    if len(chain) == len(starts):
+        return True
+    if len(chain) < len(starts) - 1:
+        return None
+    (i,) = set(range(len(starts))).difference(chain)
+    at, radius, limit, dist = places[i], starts[i].base.radius_inches, geo.COHERENCY_INCHES + geo.EPSILON, math.dist
+    return any([dist(at, places[k]) - (radius + starts[k].base.radius_inches) <= limit for k in chain])
 
 
 def _towards(start: Point, end: Point, allowance: float, reach: float) -> Point | None:

@@ -492,8 +492,9 @@ class MoraleRules(WoundRules):
             groups = geo.coherency_groups([p for u in members for p in u.placed])
             plan.apart = groups if len(groups) > 1 else []
         closed = clean = False
+        whole: bool | None = None
         if plan.apart:  # a clear move's ends are its starts moved: the starts' chains
-            closed, clean = self._close_up(members, ends, moved_inches, plan.apart if plan.clear else None,
+            closed, clean, whole = self._close_up(members, ends, moved_inches, plan.apart if plan.clear else None,
                                            _move_box(plan.bounds, ox, oy) if plan.clear else None)
         if plan.clear and len(plan.bounds) == len(members) and (clean or not closed):
             if plan.alone is None:  # the box of the longest roll holds every shorter one's (each bound moves
@@ -530,9 +531,12 @@ class MoraleRules(WoundRules):
         for u, places in zip(members, ends):  # one new unit per member
             moved.append(evolve(u, models=tuple(evolve_each(u.models, "at", places)),
                                 status=(u.status - _FALLING_BACK_ENDS) | fell))
-        stopped = "" if not closed else ", closing up into coherency" if geo.coherent(
-            [geo.Placed(p.base, at, p.facing_deg) for u, places in zip(members, ends) for p, at in zip(u.placed, places)]
-        ) else ", closing in on the rest of the unit as far as the roll reaches"  # judge round 45: a stray beyond reach
+        stopped = ""
+        if closed:  # in coherency as closed up (``gathered``'s word, when no model was stopped short), else measured
+            together = whole if whole is not None and not short else geo.coherent(
+                [geo.Placed(p.base, at, p.facing_deg) for u, places in zip(members, ends) for p, at in zip(u.placed, places)])
+            stopped = ", closing up into coherency" if together else \
+                ", closing in on the rest of the unit as far as the roll reaches"  # judge round 45: a stray beyond reach
         stopped += "" if not short else (f": {short} model{'s' if short > 1 else ''} stop{'s' if short == 1 else ''} "
                                          "short where another model stands in the way")
         return state.replace_units(*moved), f"{unit_id} falls back {said}{stopped}", rules
@@ -540,25 +544,27 @@ class MoraleRules(WoundRules):
     @staticmethod
     @implements("published.fall-back", "published.coherency")
     def _close_up(members: Sequence[Unit], ends: list[list[tuple[float, float]]], inches: float,
-                  groups: list[list[int]] | None, box: tuple[float, float, float, float] | None) -> tuple[bool, bool]:
+                  groups: list[list[int]] | None, box: tuple[float, float, float, float] | None
+                  ) -> tuple[bool, bool, bool | None]:
         """Close up a broken-up unit's strays in its fall back (``straight_moves.gathered``: ``ends`` changed in
-        place); say whether any moved, and whether each that did stands clear of its own unit inside ``box`` (a clear
-        move's box: then what a straight move meets, the strays' ways meet too). Asked only of a unit that stands
-        out of coherency (``_FallBack.apart``); ``groups``: its chains, when each end is its start moved."""
+        place); say whether any moved, whether each that did stands clear of its own unit inside ``box`` (a clear
+        move's box: then what a straight move meets, the strays' ways meet too), and whether the unit then stands in
+        coherency (``gathered``'s word, None when not known: its bases are measured again for the event's words). Asked only of a unit that stands out of coherency (``_FallBack.apart``); ``groups``:
+        its chains, when each end is its start moved."""
         starts = [p for u in members for p in u.placed]
         found = straight_moves.gathered(starts, [p for places in ends for p in places], inches, groups)
         if found is None:
-            return False, True
-        closed, moved = found
+            return False, True, False
+        closed, moved, whole = found
         _put_back(ends, closed)
         if box is None:
-            return True, False
+            return True, False, whole
         low_x, low_y, high_x, high_y = box
         for i in moved:
             (x, y), reach = closed[i], starts[i].base.reach_inches
             if not (low_x <= x - reach and x + reach <= high_x and low_y <= y - reach and y + reach <= high_y):
-                return True, False
-        return True, straight_moves.clear_of_own(starts, closed, moved)
+                return True, False, whole
+        return True, straight_moves.clear_of_own(starts, closed, moved), whole
 
     @implements("published.fall-back", "published.difficult-terrain")
     def _fall_back_halved(self, state: GameState, members: Sequence[Unit], ox: float, oy: float) -> bool:
