@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from .errors import IllegalActionError
 from .geometry import Terrain
@@ -57,8 +57,12 @@ class Table:
 
 
 @dataclass(frozen=True)
-class MagicDice:
-    """The 9th Age Magic Dice: each side's dice per Magic phase, those used this phase, the spells cast."""
+class MagicDice(HashOnce):
+    """The 9th Age Magic Dice: each side's dice per Magic phase, those used this phase, the spells cast.
+
+    Hashed once per value: every new state's hash reads it."""
+
+    __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
 
     per_phase: tuple[tuple[str, int], ...] = ()
     used: tuple[tuple[str, int], ...] = ()
@@ -87,10 +91,16 @@ class GameState(HashOnce):
     """Everything about a game at one moment: enough to save, load and continue it.
 
     Hashed once per value (exact odds merge branches by state); a change builds a new
-    state sharing every unit it does not touch.
+    state sharing every unit it does not touch.  The hash reads the fields a game changes
+    (``hashed_fields``): the ruleset, sides, table, terrain, the agreement on special
+    characters and the scenario's weapons and powers are fixed for a game, and hashing
+    every weapon's profile again for each new state a fight or a volley builds cost a
+    third of that state's hash.  States that differ only in those still compare unequal.
     """
 
     __hash__ = HashOnce.__hash__  # kept by dataclass: hashed once per value
+    hashed_fields: ClassVar[tuple[str, ...]] = ("turn", "phase", "active", "units", "allocations", "magic", "fired_at",
+                                                "joined_when_shot", "shot_this_phase", "duels")
 
     ruleset: str
     turn: int

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields
 from operator import itemgetter
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -75,10 +75,16 @@ class HashOnce:
     """Mixin for frozen dataclasses (declared with ``eq=True, frozen=True``): hash the fields once, keep it.
 
     The kept hash (and anything remembered under ``MEMO``) is left out of pickles and
-    copies, since string hashes differ between processes.
+    copies, since string hashes differ between processes.  A class may name the fields its
+    hash reads (``hashed_fields``, a tuple of names; all of them when empty): equal values
+    then still hash alike (``==`` compares every field), and fields that never differ
+    between the values hashed together need not be hashed for every new value.
     """
 
     __slots__ = ()
+
+    #: The fields the hash reads (empty: every field), for a class whose other fields are fixed for a game.
+    hashed_fields: ClassVar[tuple[str, ...]] = ()
 
     def __hash__(self) -> int:
         fields_now = self.__dict__
@@ -86,7 +92,7 @@ class HashOnce:
         if kept is None:
             values = _FIELD_VALUES.get(type(self))
             if values is None:
-                values = _FIELD_VALUES[type(self)] = _field_values(_field_names(self))
+                values = _FIELD_VALUES[type(self)] = _field_values(self.hashed_fields or _field_names(self))
             kept = fields_now[_HASH] = hash(values(fields_now))
         return kept
 
