@@ -78,8 +78,9 @@ def test_a_kept_hash_stays_in_its_process() -> None:
     assert hash(state) == here and hash(state.units[0]) == hash(state.units[0])
     copy = pickle.loads(pickle.dumps(state))
     assert copy == state and hash(copy) == here
-    code = ("import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
-            "from herohammer.state import GameState; fresh = GameState(**{f: getattr(s, f) for f in s.__dataclass_fields__}); "
+    code = ("import dataclasses, pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+            "from herohammer.state import GameState; "
+            "fresh = GameState(**{f.name: getattr(s, f.name) for f in dataclasses.fields(s)}); "
             "print(hash(s) == hash(fresh))")
     for seed in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True,
