@@ -1,0 +1,277 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 46: round 45's question (its refusal of a unit none of whose
+models can fire repeats, for Ballistic Skill 0, the all-BS-0 refusal of ``Warhammer40k3.target_ruling``: is each case
+refused once, with the right clause?), then sequences around a character: a psyker of BS 0 joined to a squad, Perils
+of the Warp on a psyker locked in close combat (Instant Death in 3rd edition, the combat result after it), and a lone
+Captain who wins his combat and consolidates up to a friendly squad in the Assault phase.
+
+Expected results are derived from the texts (seeds 000, 001 and 004, the catalogue and the decisions of rules.yaml),
+not read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
+enumeration (every die a branch).
+
+PLACEHOLDER
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.units import Status
+
+from _w40k import (EDITIONS, HERO, PERILS, PSY_SHOOT, assert_illegal, assert_legal, brute, game, gunners, hero, model,
+                   next_turn_to, offered, saved_and_loaded, scenario, squad)
+
+ORK = "WS4 BS2 S3 T4 W1 I2 A2 Ld7 Sv-"
+TOUCH = 25 / 25.4  # two 25mm bases this far apart, centre to centre, touch
+WEAPONS = "published.weapon-profiles"
+BS0 = "WS4 BS0 S4 T4 W1 I4 A1 Ld8 Sv3+"
+LIB_BS0 = "WS5 BS0 S4 T4 W2 I5 A3 Ld9 Sv3+"
+LIB_T3 = "WS5 BS5 S4 T3 W2 I5 A3 Ld9 Sv-"  # no armour: Perils allows no save in 3rd edition, none to take in 4th
+D6 = range(1, 7)
+
+
+def mobs(y_front: float = 26) -> list[dict[str, Any]]:
+    """Return blue's Boyz, three Orks 2" apart from (20, y_front), and its Orks behind a wall of blocking terrain."""
+    return [{"id": "boyz", "models": [model(f"b{i}", 20 + 2 * i, y_front, 7, ORK) for i in range(3)]},
+            {"id": "orks", "models": [model(f"o{i}", 50 + 2 * i, 20, 7, ORK) for i in range(3)]}]
+
+
+WALL = [{"id": "wall", "kind": "blocking", "polygon": [[40, 10], [42, 10], [42, 30], [40, 30]]}]
+
+
+def blind_squad(uid: str = "blind") -> dict[str, Any]:
+    """Return three Marines of BS 0 carrying boltguns at (20, 20) to (24, 20)."""
+    unit = gunners(uid, 20, 20)
+    return {**unit, "models": [{**m, "profile": BS0} for m in unit["models"]]}
+
+
+def librarian(x: float, y: float, profile: str, **extra: Any) -> dict[str, Any]:
+    """Return an independent Librarian (psyker, Ld 9) with a bolt pistol."""
+    return {"id": "lib", "character": "independent", "rules": ["psyker"],
+            "models": [{**model("Lib", x, y, 9, profile), "weapons": ["bolt pistol"]}], **extra}
+
+
+def smite(target: str = "boyz") -> dict[str, Any]:
+    return {"do": "manifest", "psyker": "lib", "power": "Smite", "target": target}
+
+
+@pytest.mark.xfail(strict=True, reason="all-BS-0 refused by target_ruling (core.zero.bs only, no models named), a second place beside unarmed_problem")
+# == 1. Ballistic Skill 0: one place decides ========================================================================
+
+@pytest.mark.rule("core.zero.bs", "published.shooting")
+@EDITIONS
+def test_a_squad_all_of_bs0_is_refused_its_shot_once_naming_the_models(ruleset: str) -> None:
+    """Three Marines of BS 0 with boltguns: a model of Ballistic Skill 0 "cannot use shooting weapons" (seed 004,
+    core.zero.bs), so the squad has no shot (published.shooting's decision, judge round 45). Asked to fire at the Boyz
+    it is refused once, by the one rule that decides whether a unit has a shot at all, naming its models and citing
+    core.zero.bs with the shooting clause; Game.legal_actions offers it no shot. The same squad is not refused a weapon
+    clause: every model carries a boltgun."""
+    g = game(scenario(ruleset, [blind_squad()], mobs(), phase="shooting", terrain=WALL))
+    assert not offered(g, "shoot")
+    refused = assert_illegal(g, {"do": "shoot", "unit": "blind", "target": "boyz"}, "core.zero.bs")
+    assert "published.shooting" in refused.rules and WEAPONS not in refused.rules, refused.rules
+    assert "blind 1, blind 2, blind 3 have BS 0" in refused.reason, refused.reason
+
+
+@pytest.mark.xfail(strict=True, reason="target_ruling's all-BS-0 refusal comes before the sight")
+@pytest.mark.rule("core.zero.bs", "published.line-of-sight")
+@EDITIONS
+def test_a_bs0_squad_asking_for_a_target_out_of_sight_is_told_of_the_sight_as_an_unarmed_squad_is(
+        ruleset: str) -> None:
+    """The Orks stand behind a wall of blocking terrain. A target's own refusal keeps its clause (round 45: the
+    unarmed check is read once the target is legal): the Assault Marines with chainswords only, asked to fire at the
+    Orks, are told they have no line of sight; the BS 0 squad must be told the same, not a different reason found
+    first (the all-BS-0 refusal in target_ruling came before the sight, so the two were refused by two places in two
+    orders)."""
+    chainswords = {**squad("asm", 20, 20), "models": [{**m, "weapons": ["chainsword"]}
+                                                      for m in squad("asm", 20, 20)["models"]]}
+    for red, uid in (([chainswords], "asm"), ([blind_squad()], "blind")):
+        g = game(scenario(ruleset, red, mobs(), phase="shooting", terrain=WALL))
+        refused = assert_illegal(g, {"do": "shoot", "unit": uid, "target": "orks"}, "published.line-of-sight")
+        assert "core.zero.bs" not in refused.rules and WEAPONS not in refused.rules, (uid, refused.rules)
+
+
+@pytest.mark.xfail(strict=True, reason="targets() says a target the unit has no shot at is legal")
+@pytest.mark.rule("core.zero.bs", "published.shooting", WEAPONS)
+@EDITIONS
+def test_targets_of_a_unit_that_has_no_shot_say_so_for_each_target_it_could_see(ruleset: str) -> None:
+    """``targets`` (the ruleset's, the command line's) answers whether each enemy unit is a target the unit may shoot
+    at: for the chainsword squad and for the BS 0 squad the Boyz in plain sight are no target, for the reason rule_shoot
+    gives (no model that can fire a weapon), and the Orks behind the wall are refused for the sight. Before, the
+    chainsword squad was told the Boyz were a legal target it could then not shoot."""
+    chainswords = {**squad("asm", 20, 20), "models": [{**m, "weapons": ["chainsword"]}
+                                                      for m in squad("asm", 20, 20)["models"]]}
+    for red, uid, rule in (([chainswords], "asm", WEAPONS), ([blind_squad()], "blind", "core.zero.bs")):
+        g = game(scenario(ruleset, red, mobs(), phase="shooting", terrain=WALL))
+        answers = g.ruleset.targets(g.state, uid)
+        assert not answers["boyz"].legal and rule in answers["boyz"].rules, (uid, answers["boyz"])
+        assert answers["boyz"] == g.check({"do": "shoot", "unit": uid, "target": "boyz"})
+        assert not answers["orks"].legal and "published.line-of-sight" in answers["orks"].rules, answers["orks"]
+
+
+@pytest.mark.xfail(strict=True, reason="targets command says the Boyz are a legal target of a unit with no shot")
+def test_the_targets_command_tells_the_chainsword_squad_it_has_no_shot(tmp_path: Any, capsys: Any) -> None:
+    """The command line's ``targets`` says the same: no target legal for the Assault Marines, citing the weapon
+    clause."""
+    import json
+
+    from herohammer.cli import main
+
+    chainswords = {**squad("asm", 20, 20), "models": [{**m, "weapons": ["chainsword"]}
+                                                      for m in squad("asm", 20, 20)["models"]]}
+    path = tmp_path / "asm.json"
+    path.write_text(json.dumps(scenario("40k4", [chainswords], mobs(), phase="shooting")))
+    assert main(["targets", str(path), "--unit", "asm", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    targets = answer["result"]["targets"] if "result" in answer else answer["data"]["targets"]
+    assert not targets["boyz"]["legal"] and WEAPONS in targets["boyz"]["rules"], targets
+
+
+@pytest.mark.xfail(strict=True, reason="a joined BS 0 psyker may Smite (the unit's BS counted)")
+@pytest.mark.rule("core.zero.bs", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "40k3.ic.join",
+                  "40k4.ic.join")
+@EDITIONS
+def test_a_bs0_librarian_joined_to_a_squad_may_not_smite_but_may_use_a_morale_power(ruleset: str) -> None:
+    """A Librarian of BS 0 joined to a squad of boltgun Marines. Smite is a psychic shooting attack (seed 000:
+    psychic attacks follow the shooting rules; its hits rolled on the psyker's BS), and a model of BS 0 "cannot use
+    shooting weapons" (core.zero.bs: the engine rejects a shooting attack made by it): he may not Smite, joined or
+    alone - the lone one was refused, the joined one allowed because his squad's Marines have BS 4 (the all-BS-0
+    check counted the unit), and then his four shots hit nothing. Fear of the Darkness, a power that rolls no hits,
+    is his to use either way. Not offered, refused citing core.zero.bs and the edition's psychic shooting clause; the
+    squad still fires its boltguns at the Boyz; saved and loaded, the same."""
+    for joined in (True, False):
+        lib = librarian(26, 20, LIB_BS0, **({"joined": "tac"} if joined else {}))
+        g = game(scenario(ruleset, [gunners("tac", 20, 20), lib], mobs(), phase="shooting"))
+        for h in (g, saved_and_loaded(g)):
+            powers = offered(h, "manifest")
+            assert ("lib", "Smite", "boyz") not in powers and ("lib", "Fear of the Darkness", "boyz") in powers
+            refused = assert_illegal(h, smite(), "core.zero.bs")
+            assert PSY_SHOOT[ruleset] in refused.rules and "BS 0" in refused.reason, refused
+            assert ("tac", "boyz") in offered(h, "shoot")
+
+
+# == 2. Perils of the Warp on a psyker locked in close combat ========================================================
+
+SCREAM = {"do": "manifest", "psyker": "lib", "power": "Psychic Scream", "target": "orks"}
+
+
+def locked_librarian(ruleset: str) -> Game:
+    """Red's Assault phase: a lone Librarian (T3, W2, no armour) at (20, 20) locked with one Boy touching him; blue's
+    Orks, not in the combat, 4" to his side."""
+    lib = {**librarian(20, 20, LIB_T3), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b0", 20, 20 + TOUCH, 7, ORK)]}
+    orks = {"id": "orks", "models": [model(f"o{i}", 20 + 2 * i, 15, 7, ORK) for i in range(3)]}
+    return game(scenario(ruleset, [lib], [boyz, orks], phase="assault"))
+
+
+def wounds_left(p: Game) -> int:
+    lib = p.state.unit("lib")
+    return lib.models[0].wounds_left if lib.alive else 0
+
+
+def to_wound(s: int, t: int) -> int | None:
+    """The published to-wound chart (3rd and 4th edition alike): the D6 needed, None where no roll can wound."""
+    return {0: 4, 1: 3, -1: 5, -2: 6}.get(s - t, 2 if s - t >= 2 else None)
+
+
+@pytest.mark.rule(PERILS["40k3"], "40k3.psyker.perils-on-2", PERILS["40k4"], "published.instant-death")
+@EDITIONS
+def test_perils_on_a_locked_librarian_exact_odds_with_instant_death_in_3rd_edition(ruleset: str) -> None:
+    """The locked Librarian uses Psychic Scream on the Orks (a power of the Assault phase at an enemy not in the
+    combat). Perils of the Warp on a test of 2 or 12: 3rd edition a hit of Strength D6 with no save (40k3.psyker.perils),
+    wounding his Toughness 3 on the chart, and Strength 6 is double his Toughness: Instant Death, both his Wounds;
+    4th edition one wound, no armour save (published.40k4-perils-of-the-warp), no Toughness in it. His Wounds left
+    after the power, counted here over every die, against brute force."""
+    counts: dict[int, Fraction] = {}
+    if ruleset == "40k3":
+        for a, b, s, w in itertools.product(D6, D6, D6, D6):
+            need = to_wound(s, 3)
+            hurt = a + b in (2, 12) and need is not None and w >= need
+            left = 2 if not hurt else (0 if s >= 6 else 1)
+            counts[left] = counts.get(left, Fraction(0)) + Fraction(1, 6 ** 4)
+    else:
+        for a, b in itertools.product(D6, D6):
+            left = 1 if a + b in (2, 12) else 2
+            counts[left] = counts.get(left, Fraction(0)) + Fraction(1, 36)
+    assert brute(locked_librarian(ruleset).state, SCREAM, wounds_left) == counts
+
+
+@pytest.mark.rule("published.combat-resolution", PERILS["40k3"], PERILS["40k4"], "published.close-combat")
+@EDITIONS
+def test_a_perils_wound_on_a_locked_librarian_counts_for_neither_side_in_the_combat_that_follows(
+        ruleset: str) -> None:
+    """Perils wounds the Librarian (3rd edition: 1 + 1, Strength 3, a 6 to wound; 4th edition: 1 + 1) and on the 2
+    Psychic Scream is still used: the Orks fail their check (6 + 6) and fall back. He fights on with one Wound; no blow
+    lands (every die a 1). The combat result counts the wounds each side caused in the combat (published.combat-
+    resolution): the Warp's wound is no Boy's, so 0 to 0, a draw - not a combat the Boyz won by one. Undone, he stands
+    with both Wounds and the Orks where they were; saved and loaded after the power, the same fight."""
+    g = locked_librarian(ruleset)
+    start = g.state
+    faces = [1, 1, 3, 6] if ruleset == "40k3" else [1, 1]
+    g.apply(SCREAM, dice=ScriptedDice(faces + [6, 6] + [6] * 6))
+    assert wounds_left(g) == 1 and g.state.unit("orks").has(Status.FALLING_BACK)
+    assert offered(g, "fight") >= {("lib",)} or offered(g, "fight") >= {("boyz",)}
+    for h in (g, saved_and_loaded(g)):
+        events = h.apply({"do": "fight", "unit": "lib"}, dice=ScriptedDice([1] * 20))
+        result = [e.message for e in events if e.kind == "combat_result"]
+        assert result and "blue 0, red 0" in result[0] and "draw" in result[0], result
+        assert not h.state.unit("lib").has(Status.FALLING_BACK) and h.state.unit("lib").has(Status.LOCKED)
+    g.undo()
+    g.undo()
+    assert g.state == start and wounds_left(g) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="the Boyz stay locked forever once Perils slays their only foe")
+@pytest.mark.rule(PERILS["40k3"], "40k3.psyker.perils-on-2", "published.instant-death", "published.close-combat")
+def test_40k3_perils_slays_the_locked_librarian_outright_and_the_boyz_are_left_with_no_combat() -> None:
+    """3rd edition: 1 + 1, Strength 6 against his Toughness 3, a 2 to wound: Instant Death, the Librarian slain; the
+    power is still used on the 2 (40k3.psyker.perils-on-2), the Orks failing their check. The Boyz have no enemy left
+    in the combat: no longer locked, no fight offered by Game.legal_actions, nor asked."""
+    g = locked_librarian("40k3")
+    g.apply(SCREAM, dice=ScriptedDice([1, 1, 6, 2, 6, 6] + [6] * 6))
+    assert not g.state.unit("lib").alive and g.state.unit("orks").has(Status.FALLING_BACK)
+    assert not g.state.unit("boyz").has(Status.LOCKED)
+    assert not offered(g, "fight")
+
+
+# == 3. a lone Captain who consolidates up to his squad in the Assault phase =========================================
+
+def captain_beats_a_boy(ruleset: str) -> Game:
+    """Red's Assault phase: a lone Captain at (30, 20) locked with one Boy; red's squad at (20, 20) to (24, 20). The
+    Captain slays the Boy (every die a 6)."""
+    cap = {**hero("cap", 30, 20), "status": ["locked"]}
+    boyz = {"id": "boyz", "status": ["locked"], "models": [model("b1", 30, 20 + TOUCH, 7, ORK)]}
+    g = game(scenario(ruleset, [squad("tac", 20, 20), cap], [boyz, squad("far", 60, 45)], phase="assault"))
+    g.apply({"do": "fight", "unit": "cap"}, dice=ScriptedDice([6] * 12))
+    assert not g.state.unit("boyz").alive
+    return g
+
+
+MOVE_ONLY = {"40k3": "40k3.ic.movement-phase-only", "40k4": "40k4.ic.movement-phase-only"}
+
+
+@pytest.mark.rule("40k3.ic.movement-phase-only", "40k4.ic.movement-phase-only", "40k3.ic.join", "40k4.ic.join",
+                  "published.consolidation", "published.40k3-consolidation")
+@EDITIONS
+def test_a_captain_who_consolidates_to_his_squad_joins_it_only_in_his_next_movement_phase(ruleset: str) -> None:
+    """The Captain consolidates to within 2" of the squad (a 6: 4.8" to (25.2, 20)). An independent character joins
+    "only in the Movement phase" (seed 000: лишь в фазу движения; seed 001: "once assaults are launched it is too late
+    to join in"): ending within 2" of the squad does not join him to it, and a join asked in the Assault phase is
+    refused citing the edition's clause. Saved and loaded, in red's next Movement phase he is offered the join and
+    joins."""
+    g = captain_beats_a_boy(ruleset)
+    g.apply({"do": "consolidate", "unit": "cap", "to": [[25.2, 20]]}, dice=ScriptedDice([6]))
+    assert g.state.unit("cap").joined is None
+    assert not offered(g, "join")
+    assert_illegal(g, {"do": "join", "character": "cap", "unit": "tac", "to": [25.2, 20]}, MOVE_ONLY[ruleset])
+    h = saved_and_loaded(g)
+    next_turn_to(h, "red", "movement")
+    assert any(a.do == "join" and a.to_json()["character"] == "cap" and a.to_json()["unit"] == "tac"
+               for a in h.legal_actions())
+    h.apply({"do": "join", "character": "cap", "unit": "tac", "to": [25.2, 20]}, dice=ScriptedDice([]))
+    assert h.state.unit("cap").joined == "tac"
