@@ -960,9 +960,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return Ruling.forbid(f"{target.id} is on the same side as {shooter.id}", "published.shooting")
         if problem := self.out_of_reach_of_fire(state, target):
             return problem
-        firers = [m for u in state.combined(shooter.id) for m in u.models]
-        if not any(m.profile.bs > 0 for m in firers):
-            return Ruling.forbid(f"no model in {shooter.id} has Ballistic Skill above 0", "core.zero.bs")
+        # whether the unit has a shot at all (a weapon, BS above 0) is ``unarmed_problem``'s, asked by ``rule_shoot``
+        # once the target is legal: this rules on the target (``targets``), whoever may fire at it
         # both sides have models here: only blocking terrain can hide the target (no bases placed to say so)
         if geo.blocks_sight(state.terrain) and not geo.unit_line_of_sight(self.firing_models(state, shooter),
                                                                           target.placed, state.terrain):

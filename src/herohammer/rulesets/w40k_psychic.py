@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import geometry as geo
 from ..actions import Manifest
 from ..catalogue import implements
+from ..charts import can_shoot
 from ..dice import Dice, rolls_made, rolls_since
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..psychic import PsychicResult
@@ -15,6 +16,7 @@ from ..units import Status, Unit
 from ..values import evolve
 from ..weapons import Weapon
 from .base import Resolution
+from .engagement import touching
 from .w40k_wounds import apply_wounds, killed_outright, outright_event, release_orphans, zero_rules
 from .w40k_shooting import ShootingRules, shot_with
 
@@ -77,6 +79,8 @@ class PsychicPowerRules(ShootingRules):
             inner = self.target_ruling(state, psyker.id, target_id)
             if not inner.legal:
                 return as_shooting(power, inner, rule)
+            if problem := self._blind_psyker(psyker, power, rule):
+                return problem
             if target.is_character:
                 picked = inner.rules
         elif target.side == psyker.side:
@@ -123,6 +127,39 @@ class PsychicPowerRules(ShootingRules):
                                  f"type it fires no shots after moving at {dist:.1f}\"", rule, "published.weapon-profiles")
         return Ruling.allow(f"{psyker.id} may take a psychic test to use {power.name} on {target.id} "
                             f"({dist:.1f}\", in sight)", self.psychic_test_rule, rule, *picked)
+
+    @implements("published.close-combat", "40k3.psyker.perils", "published.40k4-perils-of-the-warp")
+    def _foes_left_without_a_combat(self, state: GameState) -> Resolution:
+        """Release the units that Perils of the Warp, slaying a locked psyker, leaves touching no enemy: a unit is
+        locked while in base contact with the enemy, and no combat result is resolved here to release them (no
+        consolidation follows: none was fought). Judge round 46: Boyz whose only foe the Warp slew stayed locked,
+        unable to move, shoot or assault, for the rest of the game."""
+        freed, words = [], []
+        for u in state.units:
+            if u.joined or not u.alive or not u.has(Status.LOCKED):
+                continue
+            group = state.combined(u.id)
+            foes = [e for e in state.enemies_of(u.side) if e.alive and e.on_table]
+            if not any(touching(x, e) for x in group for e in foes):
+                freed += [x.with_status(remove=(Status.LOCKED,)) for x in group]
+                words.append(u.id)
+        if not freed:
+            return state, []
+        return state.replace_units(*freed), [Event(
+            "unlocked", f"{', '.join(words)}: no enemy left in base contact once the Warp slew its foe, no longer locked "
+            "in close combat (no combat was fought: no consolidation)", ("published.close-combat", self.perils_rule))]
+
+    @staticmethod
+    @implements("core.zero.bs", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
+    def _blind_psyker(psyker: Unit, power: Power, rule: str) -> Ruling | None:
+        """Refuse a psychic shooting attack of a psyker of Ballistic Skill 0: its hits are rolled on his BS, and a
+        model of BS 0 makes no shooting attack (core.zero.bs). His own BS decides, not his unit's: judge round 46 (a
+        lone one was refused by the all-BS-0 check of ``target_ruling``, which counted a joined one's squad and let
+        him Smite, hitting nothing). A power that rolls no hits (a Morale power) is his to use."""
+        if can_shoot(psyker.models[0].profile.bs):
+            return None
+        return Ruling.forbid(f"{psyker.id} has BS 0: a model of Ballistic Skill 0 makes no shooting attack, and "
+                             f"{power.name} is one (its hits are rolled on his BS)", rule, "core.zero.bs")
 
     @implements("40k3.psyker.as-shooting", "published.40k4-psychic-shooting", "published.shooting-into-combat",
                 "40k4.cc.locked")
@@ -211,6 +248,9 @@ class PsychicPowerRules(ShootingRules):
                 if slain:
                     events.append(Event("casualties", f"slain: {', '.join(slain)}", (self.perils_rule, "core.zero.w"),
                                         data=(("slain", len(slain)),)))
+                    if psyker.has(Status.LOCKED):
+                        after, more = self._foes_left_without_a_combat(after)
+                        events += more
                     # a psyker slain in his unit may leave it with one model: Last Man Standing at once (3rd
                     # edition; 4th tells it takes none), before the power a 2 still uses (published.last-man-standing)
                     after, more = self._last_man(after, before, dice, set())

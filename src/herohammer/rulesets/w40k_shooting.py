@@ -438,7 +438,9 @@ class ShootingRules(MoraleRules):
         """Refuse the shooting of a unit none of whose models (its joined characters' with them) can fire a weapon at
         all: none carries a shooting weapon (published.weapon-profiles: a shot is a weapon's), or those who do have
         BS 0 (core.zero.bs). Judge round 45: such a unit was offered shots that fired nothing, and then counted as
-        having fired (published.assault-after-shooting). None as soon as one model can fire: most units' first."""
+        having fired (published.assault-after-shooting). None as soon as one model can fire: most units' first.
+        Judge round 46: the one place that decides it, a unit all of BS 0 as well (``target_ruling`` refused that one
+        before the sight, citing core.zero.bs alone); the weapon clause cited only where a model carries none."""
         unarmed, blind = [], []
         for u in state.combined(shooter.id):
             for m in u.models:
@@ -451,7 +453,8 @@ class ShootingRules(MoraleRules):
         said = [f"{', '.join(unarmed)} carr{'y' if len(unarmed) > 1 else 'ies'} no shooting weapon"] if unarmed else []
         said += [f"{', '.join(blind)} ha{'ve' if len(blind) > 1 else 's'} BS 0"] if blind else []
         return Ruling.forbid(f"{shooter.id} has no model that can fire a weapon ({'; '.join(said)}): it cannot shoot",
-                             "published.shooting", "published.weapon-profiles", *(("core.zero.bs",) if blind else ()))
+                             "published.shooting", *(("published.weapon-profiles",) if unarmed else ()),
+                             *(("core.zero.bs",) if blind else ()))
 
     def _weapon_at(self, carried: Sequence[Weapon], dist: float, moved: bool) -> tuple[Weapon, int] | None:
         """Return the first weapon that can fire at this range (shots by its type), with its shots; None if none can."""
