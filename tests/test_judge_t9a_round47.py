@@ -90,7 +90,6 @@ def _touching(g: Any, uid: str, names: list[str]) -> set[str]:
 
 
 # -- 1. the charger aligns -----------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="published.t9a-charge-arc: a charge makes no Align move (round 44: not modelled)")
 @pytest.mark.rule(CHARGE_ARC, CHARGE)
 def test_askew_spearmen_align_about_the_corner_that_touched_and_their_whole_front_rank_fights() -> None:
     # 2022 text (Aligning Units): the charger is rotated "around the point where it contacted the enemy" until its
@@ -138,7 +137,6 @@ def test_a_square_charge_turns_no_one_and_says_nothing_of_an_align_move() -> Non
 ROCK = {"id": "rock", "kind": "blocking", "polygon": [[32.5, 33.2], [32.97, 33.2], [32.97, 33.9], [32.5, 33.9]]}
 
 
-@pytest.mark.xfail(strict=True, reason="published.t9a-charge-arc: a charge makes no Align move (round 44: not modelled)")
 @pytest.mark.rule(CHARGE_ARC, CHARGE)
 @pytest.mark.parametrize("where", ["terrain", "table edge"])
 def test_where_the_charger_cannot_align_the_charged_unit_is_turned_to_it(where: str) -> None:
@@ -173,7 +171,6 @@ def test_where_the_charger_cannot_align_the_charged_unit_is_turned_to_it(where: 
     reloads(g)
 
 
-@pytest.mark.xfail(strict=True, reason="published.t9a-charge-arc: a charge makes no Align move (round 44: not modelled)")
 @pytest.mark.rule(CHARGE_ARC, CHARGE)
 def test_an_engaged_charged_unit_is_never_turned_and_no_align_move_is_made() -> None:
     # The rock bars the Spearmen's align; the orcs are already Engaged with an elf Champion at their rear: "Units can
@@ -192,7 +189,6 @@ def test_an_engaged_charged_unit_is_never_turned_and_no_align_move_is_made() -> 
     assert g.state.unit("spears").has(Status.ENGAGED)
 
 
-@pytest.mark.xfail(strict=True, reason="published.t9a-charge-arc: a charge makes no Align move (round 44: not modelled)")
 @pytest.mark.rule(CHARGE_ARC, CHARGE)
 def test_where_neither_unit_can_be_turned_the_charge_stands_as_it_touched() -> None:
     # The rock bars the Spearmen; a second rock beside the orcs' left end (clear of them as they stand) bars their turn
@@ -210,7 +206,6 @@ def test_where_neither_unit_can_be_turned_the_charge_stands_as_it_touched() -> N
 
 
 # -- 3. a Hero charging out of his unit aligns alone ---------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="published.t9a-charge-arc: a charge makes no Align move (round 44: not modelled)")
 @pytest.mark.rule(CHARGE_ARC, "t9a.charge-out.success", "t9a.charge-out.no-other-charges")
 def test_a_hero_charging_out_of_his_askew_unit_aligns_alone_and_his_unit_stays() -> None:
     # seed 002: a successful charge out: "выдвиньте персонажа из подразделения и поставьте его в базовый контакт с его
