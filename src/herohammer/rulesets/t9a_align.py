@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import shapely
+from shapely.ops import nearest_points
+
 from ..catalogue import implements
 from ..formations import arrange
 from ..geometry import Placed, Point, on_table, overlaps
@@ -29,6 +32,7 @@ _APART = 0.02
 
 
 def _rectangle(f_corners: tuple[Point, Point], facing: float, depth: float) -> list[Point]:
+    """Return a unit's outline from its front corners, facing and depth (inches)."""
     left, right = f_corners
     t = math.radians(facing)
     bx, by = math.sin(t) * depth, -math.cos(t) * depth
@@ -38,14 +42,13 @@ def _rectangle(f_corners: tuple[Point, Point], facing: float, depth: float) -> l
 def _nearest_on(segment: tuple[Point, Point], polygon: list[Point]) -> tuple[float, Point]:
     """Return how far a segment (the charger's front) stands from a rectangle's outline and the rectangle's point
     nearest to it: the point of contact."""
-    import shapely
-    from shapely.ops import nearest_points
     line, shape = shapely.LineString(segment), shapely.Polygon(polygon)
     _, on = nearest_points(line, shape.exterior)
     return float(line.distance(shape)), (float(on.x), float(on.y))
 
 
 def _turned(point: Point, about: Point, degrees: float) -> Point:
+    """Return a point turned counter-clockwise about another."""
     t = math.radians(degrees)
     dx, dy = point[0] - about[0], point[1] - about[1]
     return (about[0] + math.cos(t) * dx - math.sin(t) * dy, about[1] + math.sin(t) * dx + math.cos(t) * dy)
