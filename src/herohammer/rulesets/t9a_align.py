@@ -3,7 +3,8 @@
 The 2022 text (Charge Move; Aligning Units): the charger is turned about the point where it touched the charged unit
 until its Front Facing lies flush with the Facing it contacted; where other units, the table edge or Impassable
 Terrain bar that, the charged unit is turned instead (never one already Engaged in Combat).  Worked out only for a
-charger that stands off the charged unit's Facings, so a square charge costs nothing more than the test.
+charger that stands off the charged unit's Facings, so a square charge costs nothing more than the test.  A link of
+the 9th Age chain just above ``t9a_moves`` (it reads ``t9a_units`` alone); ``t9a_charges`` and ``t9a_melee`` call it.
 """
 
 from __future__ import annotations
