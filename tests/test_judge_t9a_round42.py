@@ -144,11 +144,11 @@ def _fresh(facing: float, at: tuple[float, float], bows: bool = True) -> dict[st
 
 
 @pytest.mark.rule(PURSUIT, "published.t9a-charge-reactions")
-def test_a_pursuit_charge_into_an_angled_fresh_enemy_with_bows_gets_no_reaction_and_no_align_move() -> None:
+def test_a_pursuit_charge_into_an_angled_fresh_enemy_with_bows_gets_no_reaction_and_aligns() -> None:
     # the boyz stand 30 degrees askew 10" beyond the orcs' front, bows in hand: the 2022 text's charged unit "can not
     # perform any Charge Reactions" (no Stand and Shoot: no die beyond the fight's six is rolled, and it does not
-    # flee); the project's charges make no Align move (published.t9a-charge-arc), so the pursuer keeps the facing of
-    # its pursuit (0 degrees, straight up the table) and the boyz theirs, touching where it meets them
+    # flee); round 47: the pursuer then makes the Align move of a charge (published.t9a-charge-arc), turning from its
+    # pursuit's 0 degrees to 330, flush with the front of the boyz (who face 150 and are not turned)
     g = reloading_game(_fresh(150, (36, 30)))
     dice = ScriptedDice([6, 6, 1, 1, 6, 6])
     events = g.apply({"do": "fight", "unit": "spears"}, dice)
@@ -157,7 +157,8 @@ def test_a_pursuit_charge_into_an_angled_fresh_enemy_with_bows_gets_no_reaction_
     assert "spears charges boyz, which makes no Charge Reaction" in said, said
     spears, boyz = g.state.unit("spears"), g.state.unit("boyz")
     assert spears.formation is not None and boyz.formation is not None
-    assert spears.formation.facing == 0 and boyz.formation.facing == 150
+    assert spears.formation.facing == pytest.approx(330) and boyz.formation.facing == 150
+    assert "spears aligns to boyz's front Facing" in said, said
     assert spears.has(Status.ENGAGED) and boyz.has(Status.ENGAGED) and not boyz.has(Status.FLEEING)
     assert not any(e.kind in ("shoot", "stand_and_shoot") for e in events)
     # the new combat waits for the next Melee phase: nothing of it is offered now

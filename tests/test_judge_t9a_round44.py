@@ -31,12 +31,14 @@ Found wrong (each first committed as a strict xfail, then fixed and its mark rem
 4. Confusing message: a charge whose charger ends at an angle to the charged unit's Facings said nothing of the Align
    move the 2022 Charge Move makes and the project does not: the charge's event (and a pursuit's charge into a fresh
    enemy) now says it makes no Align move, not modelled, citing published.t9a-charge-arc (``t9a_units.unaligned``).
+   Round 47 made the Align move (``t9a_align.aligned``) and amended case 3 to it.
 
 Decisions stated (data/rules.yaml, with book entries): published.t9a-distributing-hits amended (Height read, Troop
 Type not: t9a-a-large-hero-among-ten-spearmen-shares-the-hits); published.t9a-failed-charge amended (the seed's
 Shaken alone, confirmed; the Shooting phase is where the readings part; the event and the move refusals:
 t9a-a-unit-whose-charge-fails-is-not-shaken-and-shoots); published.t9a-charge-arc amended (the Align move still not
-modelled, why, and what the event says: t9a-a-charger-at-an-angle-makes-no-align-move); published.t9a-pursuit
+modelled, why, and what the event says; round 47 made it, the entry now
+t9a-a-charger-at-an-angle-aligns-about-the-point-of-contact); published.t9a-pursuit
 amended (No More Foes: no Overrun, Post-Combat Pivot or Reform, the reading confirmed; the pursuit's charge says no
 Align move).
 
@@ -223,17 +225,17 @@ def test_a_failed_charge_out_shakes_the_unit_only_when_the_hero_stays_in_it(dice
     assert not g.state.unit("spears").has(Status.SHAKEN) and not g.state.unit("hero").has(Status.SHAKEN)
 
 
-# -- 3. the Align move: not made, and said -----------------------------------------------------------------------------
+# -- 3. the Align move (round 47: made) -----------------------------------------------------------------------------
 CHARGE_ARC = "published.t9a-charge-arc"
 
 
 @pytest.mark.rule(CHARGE_ARC, "published.t9a-charge", "t9a.char.lone")
 @pytest.mark.parametrize("facing, aligned", [(0, True), (20, False)])
-def test_a_lone_hero_charging_at_an_angle_is_told_he_makes_no_align_move(facing: float, aligned: bool) -> None:
+def test_a_lone_hero_charging_at_an_angle_aligns_to_the_orcs(facing: float, aligned: bool) -> None:
     # 2022 text (Move Chargers, Charge Move): the charger's Front Facing must contact the charged Facing, then an Align
-    # move turns it flush with it. The project moves a charger straight into contact without it
-    # (published.t9a-charge-arc's decision): a Hero standing 20 degrees off the orcs' Facings reaches them and keeps
-    # his facing, and the event must say no Align move is made; one already square to them is told nothing of it.
+    # move turns it flush with it. Round 44 read it as not modelled and said so; round 47 makes it
+    # (published.t9a-charge-arc's decision): a Hero standing 20 degrees off the orcs' Facings reaches them and is turned
+    # square to them (facing 0, the orcs facing 180), said; one already square to them is told nothing of it.
     # The orcs' player holds. Then the Melee phase: he fights them alone, his unit is not in the fight.
     data = scenario(n=10, orcs=5, phase="charge", active="elves", joined=False, hero_at=(36, 26), enemy_y=34)
     data["sides"]["elves"][1]["models"][0]["facing"] = facing
@@ -241,8 +243,9 @@ def test_a_lone_hero_charging_at_an_angle_is_told_he_makes_no_align_move(facing:
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([3, 3]))
     said = events[0].message
     assert "hero charges orcs" in said, said
-    assert ("no Align move" in said) == (not aligned) and (CHARGE_ARC in events[0].rules) == (not aligned), said
-    assert g.state.unit("hero").models[0].facing == facing and g.state.unit("hero").has(Status.ENGAGED)
+    assert ("hero aligns to orcs's front Facing" in said) == (not aligned), said
+    assert (CHARGE_ARC in events[0].rules) == (not aligned), said
+    assert abs((g.state.unit("hero").models[0].facing + 180) % 360 - 180) < 1e-6 and g.state.unit("hero").has(Status.ENGAGED)
     assert not g.state.unit("spears").has(Status.ENGAGED)
     reloads(g)
     play_to(g, "melee", "elves")

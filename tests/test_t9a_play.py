@@ -457,7 +457,9 @@ def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
     hit = g.apply(wheel, ScriptedDice([5, 4]))  # 5 + 9 = 14 >= 13.70
     assert dict(hit[-1].data)["outcome"] == "charged" and WHEEL in hit[-1].rules
     spears = g.state.unit("spears")
-    assert spears.has(Status.ENGAGED) and spears.formation is not None and spears.formation.facing == 20
+    # round 47: once in contact the Spearmen make the Align move (published.t9a-charge-arc), turning from the wheel's
+    # 20 degrees back to 0, flush with the orcs' front (they face 180)
+    assert spears.has(Status.ENGAGED) and spears.formation is not None and spears.formation.facing == 0
     from herohammer.geometry import group_distance
     assert group_distance(spears.placed, g.state.unit("orcs").placed) < 0.02
     same_rulings(g, reload(g))

@@ -29,8 +29,9 @@ from .base import Resolution, rolls_before_placing, rule_key
 from .t9a_weapons import SHOOTING_WEAPONS, several_weapons, weapon_choice_problem, weapon_choices, weapons_said
 from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined_status, current, FAILED_CHARGE,
                         fly_rates, formation_of, host_of, march_rate, member_models, MOVED, off_table, placed_all,
-                        rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unaligned, unit_centre, unit_rates)
+                        rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
+from .t9a_align import aligned
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
@@ -795,7 +796,7 @@ class ChargeRules(JoinRules):
             turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
             if arc:
                 rules.append(WHEEL_RULE)
-            align = unaligned(new, unit.id, host_of(new, new.unit(target.id)).id)
+            new, align = aligned(new, unit.id, host_of(state, state.unit(target.id)).id, way)
             if align:
                 rules.append(CHARGE_ARC)
             return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "

@@ -57,7 +57,8 @@ from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_test
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
-from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, off_table, unaligned, unit_centre
+from .t9a_align import aligned
+from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, off_table, unit_centre
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, fled_to, generals_near, members, models_in,
                          strike_unit)
@@ -1550,7 +1551,7 @@ def _pursuit_move(state: GameState, pursuer: str, way: tuple[float, float], roll
         moved = moved.replace_units(
             *(u.with_status(Status.ENGAGED, Status.PURSUIT_CHARGED) for u in members(moved, host.id)),
             *(u.with_status(Status.ENGAGED) for u in members(moved, target)))
-        align = unaligned(moved, host.id, target)
+        moved, align = aligned(moved, host.id, target, pivoted)
         return moved, (f"{went_as} {rolled}\" straight forward, and {went:.2f}\" on {host.id} charges {target}, "
                        f"which makes no Charge Reaction; their combat is fought in the next Melee phase, {host.id} "
                        f"Charging{align}"), ((CHARGE_ARC,) if align else ())

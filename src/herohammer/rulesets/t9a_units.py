@@ -168,24 +168,6 @@ def formation_of(unit: Unit) -> Formation | None:
 
 
 CHARGE_ARC = "published.t9a-charge-arc"
-#: How far (degrees) a charger's facing may turn from the charged unit's Facings and still count as aligned.
-ALIGNED_DEGREES = 0.5
-
-
-@implements(CHARGE_ARC)
-def unaligned(state: GameState, charger_id: str, target_id: str) -> str:
-    """Say that a charger which stands at an angle to the unit it reached makes no Align move ("" when its front is
-    turned as one of the charged unit's Facings already): the 2022 Charge Move's Align move is not modelled (a charge
-    or a pursuit's charge goes straight in), and a player should not think it was made."""
-    mine, theirs = formation_of(state.unit(charger_id)), formation_of(state.unit(target_id))
-    if mine is None or theirs is None:
-        return ""
-    off = (mine.facing - theirs.facing) % 90.0
-    off = min(off, 90.0 - off)
-    if off <= ALIGNED_DEGREES:
-        return ""
-    return (f"; {charger_id} stands {off:g} degrees off {target_id}'s Facings and makes no Align move (not modelled) "
-            f"[{CHARGE_ARC}]")
 
 
 def placed_all(state: GameState, host: Unit, skip: str = "") -> list[Placed]:
