@@ -301,7 +301,11 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
 
 
 def state_outcome(initial: GameState, final: GameState) -> Outcome:
-    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions)."""
+    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions).
+
+    A unit with no model left is destroyed and holds no status: the statuses it had when its last model fell (falling
+    back, shaken) stay on it in the state, but a table counting it as falling back too read as a unit still there.
+    """
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
@@ -310,8 +314,9 @@ def state_outcome(initial: GameState, final: GameState) -> Outcome:
         out.append((labels.destroyed(u.id), u.alive and not f.alive))
         if u.is_character:
             out.append((labels.joined(u.id), f.joined or "-"))
+        held = f.status if f.alive else frozenset()
         for s in Status:
-            out.append((labels.status(u.id, s.value), s in f.status))
+            out.append((labels.status(u.id, s.value), s in held))
     return tuple(out)
 
 
