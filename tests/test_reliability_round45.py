@@ -13,6 +13,9 @@
   with its size and exit 1.  Now on a pipe or in a file every progress bar of ``simulate``, ``sweep`` and ``odds
   action`` is a line on stderr every ``simulate.LINE_SECONDS`` (``progress_bar``, ``_LineProgress``): the wait is
   never silent.  ``--method compiled`` is still never switched (docs/simulate.md says so).
+* The 0.01" a base may be off (base contact within it, an overlap up to it allowed) was a bare literal in
+  ``geometry`` (eight defaults), ``movement`` (swept radii and screens) and ``t9a_moves``: now
+  ``geometry.BASE_TOLERANCE``, which ``t9a_moves.APART`` is; no ruling changed (the existing tests).
 """
 
 from __future__ import annotations
@@ -65,12 +68,12 @@ def test_a_destroyed_unit_holds_no_status_in_an_outcome() -> None:
         shown = dict(state_outcome(initial, gone))
         assert shown["boyz: destroyed"] is True
         assert not any(shown[f"boyz: {s.value}"] for s in Status), status
-        standing = dict(state_outcome(initial, initial.replace_unit(evolve(boyz, status=boyz.status | {Status.SHAKEN}))))
+        shaken = evolve(boyz, status=boyz.status | {Status.SHAKEN})
+        standing = dict(state_outcome(initial, initial.replace_unit(shaken)))
         assert shown["boyz: models lost"] == 1 and standing["boyz: destroyed"] is False
         assert standing["boyz: shaken"] is True and standing["boyz: falling_back"] is bool(status)
 
 
-@pytest.mark.rule("published.shooting")
 def test_simulate_counts_a_unit_shot_down_while_falling_back_as_destroyed_not_falling_back(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "fleeing_ork.json"
@@ -121,3 +124,18 @@ def test_a_long_compile_on_a_pipe_says_its_title_then_how_far_it_has_gone() -> N
     finally:
         proc.kill()
         proc.communicate()
+
+
+@pytest.mark.rule("published.bases-apart")
+def test_one_base_tolerance_for_contact_overlap_and_the_9th_age_moves() -> None:
+    import inspect
+
+    from herohammer import geometry
+    from herohammer.rulesets import t9a_moves
+
+    assert t9a_moves.APART is geometry.BASE_TOLERANCE == 0.01
+    for name in ("in_base_contact", "contacts", "contact_rows", "groups_touch", "contact_pairs", "overlaps",
+                 "overlapping_pairs", "first_swept_hit"):
+        defaults = [p.default for p in inspect.signature(getattr(geometry, name)).parameters.values()
+                    if p.default is not inspect.Parameter.empty]
+        assert geometry.BASE_TOLERANCE in defaults, name
