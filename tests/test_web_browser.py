@@ -69,8 +69,9 @@ def page(server: str, browser: BrowserContext) -> Iterator[Page]:
 
 
 def settled(page: Page) -> None:
-    """Wait until the page waits on no answer (``<body aria-busy="false">``): what the last step brought is drawn, the
-    lists refetched after it included, so that a plain read (a count, a text, a count of 0) reads the page as it stands."""
+    """Wait until the page waits on no answer (``<body aria-busy="false">``): what the last step brought is drawn,
+    the lists refetched after it included, so that a plain read (a count, a text, a count of 0) reads the page as it
+    stands."""
     expect(page.locator("body")).to_have_attribute("aria-busy", "false")
 
 

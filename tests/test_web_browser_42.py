@@ -68,7 +68,8 @@ COUNTING = re.compile(r"^([1-9][\d,]*) of 10,000,000 runs")
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_running_simulation_cancelled_from_the_page_stops_and_the_next_one_runs(page: Page, workers: str) -> None:  # noqa: F811
-    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")  # from the movement phase: Monte Carlo games, counted as they go
+    # from the movement phase: Monte Carlo games, counted as they go
+    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")
     page.fill("#sim-runs", "10000000")
     if page.locator(f'#sim-workers option[value="{workers}"]').count() == 0:
         pytest.skip(f"the server offers no {workers} processes on this machine")
