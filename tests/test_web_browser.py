@@ -68,6 +68,21 @@ def page(server: str, browser: BrowserContext) -> Iterator[Page]:
     assert not errors, errors
 
 
+def settled(page: Page) -> None:
+    """Wait until the page waits on no answer (``<body aria-busy="false">``): what the last step brought is drawn,
+    the lists refetched after it included, so that a plain read (a count, a text, a count of 0) reads the page as it
+    stands."""
+    expect(page.locator("body")).to_have_attribute("aria-busy", "false")
+
+
+def open_file(page: Page, path: Path) -> None:
+    """Open a scenario (or a game's record) by the page's Open file, and wait until the page has it (the status line
+    names a file the table may already have: the wait is on the page being settled too)."""
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#status-line")).to_contain_text(f"{path.name}: ")
+    settled(page)
+
+
 def to_screen(page: Page, x: float, y: float) -> tuple[float, float]:
     """Return the page coordinates of a table point (inches), through the SVG's own transform."""
     point: list[float] = page.evaluate(
@@ -210,6 +225,7 @@ def test_long_odds_switch_to_monte_carlo_show_progress_and_cancel(page: Page) ->
     page.fill("#odds-max", "1")
     page.fill("#odds-runs", "1000000")
     page.click("#json-odds")
+    expect(page.locator("#progress")).to_be_visible()  # hidden before: the label is this job's, not the last one's
     expect(page.locator("#progress-label")).to_contain_text("Monte Carlo instead")
     page.click("#cancel")
     expect(page.locator("#message")).to_have_text("cancelled")
@@ -318,5 +334,6 @@ def test_a_typo_in_the_typed_in_faces_is_named_and_nothing_is_played(page: Page)
     page.fill("#faces", "3 5 x")
     page.click('#actions li[data-do="end_phase"] .act-apply')
     expect(page.locator("#message")).to_have_text("typed-in faces: die #3 is 'x': expected a face from 1 to 6")
+    settled(page)  # an action sent would be answered by now
     expect(page.locator("#ruling")).not_to_have_attribute("data-state", "illegal")
     assert page.locator("#status-line").inner_text() == before

@@ -11,15 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_web_browser import EXAMPLES, browser, drag, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser import EXAMPLES, browser, drag, open_file, page, server  # noqa: F401  (fixtures)
 
 from herohammer.web.session import Store  # noqa: E402
 from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
-
-
-def _open(page: Page, path: Path) -> None:
-    page.set_input_files("#upload", str(path))
-    expect(page.locator("#status-line")).to_contain_text(f"{path.name}: ")
 
 
 def _end_phase(page: Page, then: str) -> None:
@@ -36,7 +31,7 @@ def _front_centre(page: Page, unit: str) -> tuple[float, float]:
 def test_a_9th_age_unit_in_formation_is_moved_by_dragging_it(page: Page) -> None:
     """Every drag of a rank-and-file unit was refused ("give one point: the new place of the unit's front centre"):
     the page sent a point per model, where a 9th Age unit in formation moves by its front centre."""
-    _open(page, EXAMPLES / "t9a_whole_turn.yaml")
+    open_file(page, EXAMPLES / "t9a_whole_turn.yaml")
     _end_phase(page, "movement")
     x, y = _front_centre(page, "spearmen")
     drag(page, (x + 1, y - 0.5), (x + 1, y + 2.5))  # grab a model of the front rank, 3" forward
@@ -66,7 +61,7 @@ def test_a_fleet_unit_dragged_in_the_shooting_phase_runs(page: Page, tmp_path: P
                           {"name": f"B{i}", "profile": profile, "base": 25, "at": [20 + 2 * i, 40]} for i in range(3)]}]}}
     path = tmp_path / "fleet.json"
     path.write_text(json.dumps(data))
-    _open(page, path)
+    open_file(page, path)
     drag(page, (22, 10), (22, 13))
     ruling = page.locator("#ruling")
     expect(ruling).to_have_attribute("data-state", "legal")
@@ -105,7 +100,7 @@ def test_a_click_on_a_table_the_restarted_server_lost_says_so_on_the_message_lin
     """After a restart a click on a unit wrote the 404 only into the actions list; the message line still said
     "opened ..."."""
     page, store = forgetful
-    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    open_file(page, EXAMPLES / "40k3_whole_turn.yaml")
     store.tables.clear()  # what a restart leaves
     page.click('#table circle[data-model="Marine 2"]')
     expect(page.locator("#message")).to_contain_text(LOST)
@@ -116,7 +111,7 @@ def test_a_click_on_a_table_the_restarted_server_lost_says_so_on_the_message_lin
 def test_a_download_of_a_table_the_restarted_server_lost_says_so(forgetful: tuple[Page, Store]) -> None:
     """Download scenario fetched a 404 that the browser dropped without a word."""
     page, store = forgetful
-    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    open_file(page, EXAMPLES / "40k3_whole_turn.yaml")
     store.tables.clear()
     page.click("#download")
     expect(page.locator("#message")).to_contain_text(LOST)
@@ -126,7 +121,7 @@ def test_a_download_of_a_table_the_restarted_server_lost_says_so(forgetful: tupl
 def test_a_link_to_a_table_the_server_lost_says_so_and_opens_the_demo(forgetful: tuple[Page, Store]) -> None:
     """A reload of /?table=ID after a restart opened the first demo without a word: the player's table was gone."""
     page, store = forgetful
-    _open(page, EXAMPLES / "40k3_whole_turn.yaml")
+    open_file(page, EXAMPLES / "40k3_whole_turn.yaml")
     lost = page.evaluate("ui.tableId")
     store.tables.clear()
     page.reload()
@@ -166,7 +161,7 @@ def test_a_unit_is_selected_from_the_keyboard(page: Page) -> None:  # noqa: F811
 def test_the_odds_of_a_4th_edition_shot_say_what_they_leave_out_with_the_rule(page: Page) -> None:  # noqa: F811
     """``odds action`` says that a 4th edition shot's odds hold no Morale check (taken as the phase ends); the page
     showed the rows alone, so the falling back a player expects was missing without a word."""
-    _open(page, EXAMPLES / "40k4_lone_character_shot.yaml")
+    open_file(page, EXAMPLES / "40k4_lone_character_shot.yaml")
     page.fill("#action-json", json.dumps({"do": "shoot", "unit": "tactical", "target": "lord"}))
     page.click("#json-odds")
     expect(page.locator("#odds .method")).to_contain_text("Exact", timeout=120_000)
@@ -181,7 +176,7 @@ def test_the_odds_of_a_4th_edition_shot_say_what_they_leave_out_with_the_rule(pa
 def test_a_simulation_without_exact_odds_says_why(page: Page) -> None:  # noqa: F811
     """``simulate`` says why a table has no exact column (the chance tree's size at the step that makes it too
     large); the page said "exact values beside them where the chance tree was enumerated" and showed none."""
-    _open(page, EXAMPLES / "t9a_whole_turn.yaml")
+    open_file(page, EXAMPLES / "t9a_whole_turn.yaml")
     page.fill("#sim-runs", "200")
     page.click("#simulate")
     method = page.locator("#simulation .method")
@@ -197,7 +192,7 @@ def test_a_9th_age_unit_marches_by_a_drag_with_march_ticked(page: Page) -> None:
     """A drag could only propose an Advance move: a march (``march: true``, which the CLI plays) was refused as too
     far ("may move 5" (Advance Rate ...), not 7.00"") with nothing on the page to ask for it."""
     expect(page.locator("#march")).to_be_hidden()  # a 40k table: no marching
-    _open(page, EXAMPLES / "t9a_whole_turn.yaml")
+    open_file(page, EXAMPLES / "t9a_whole_turn.yaml")
     _end_phase(page, "movement")
     x, y = _front_centre(page, "spearmen")
     page.check("#march")

@@ -14,18 +14,13 @@ import pytest
 import yaml
 
 from tests._cli import run
-from tests.test_web_browser import EXAMPLES, browser, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser import EXAMPLES, browser, open_file, page, server, settled  # noqa: F401  (fixtures)
 
 from herohammer import Game  # noqa: E402
 from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
 
 PSYKER = EXAMPLES / "40k3_librarian_psychic.yaml"
 SMITE = {"do": "manifest", "psyker": "librarian", "power": "Smite", "target": "boyz"}
-
-
-def _open(page: Page, path: Path) -> None:
-    page.set_input_files("#upload", str(path))
-    expect(page.locator("#status-line")).to_contain_text(f"{path.name}: ")
 
 
 def _apply(page: Page, action: dict[str, object], faces: str = "") -> None:
@@ -36,6 +31,7 @@ def _apply(page: Page, action: dict[str, object], faces: str = "") -> None:
     page.click("#json-apply")
     expect(page.locator("#message")).to_contain_text("applied")
     expect(page.locator("#log li")).not_to_have_count(before)
+    settled(page)  # the lists refetched after it are in too
 
 
 def _download_game(page: Page, tmp_path: Path) -> Path:
@@ -48,7 +44,7 @@ def _download_game(page: Page, tmp_path: Path) -> Path:
 
 def _played_game(page: Page, tmp_path: Path) -> Path:
     """Smite with a seed, then end the phase; return the game downloaded as played."""
-    _open(page, PSYKER)
+    open_file(page, PSYKER)
     page.fill("#seed", "3")
     _apply(page, SMITE)
     _apply(page, {"do": "end_phase"})
@@ -67,9 +63,9 @@ def test_the_game_downloaded_as_played_replays_and_opens_with_undo_through_it(
     assert [a.do for a in replayed.actions] == ["manifest", "end_phase"]
     code, out, err = run(["play", str(saved), "--replay"], capsys)
     assert code == 0 and "verified: the 2 actions recorded replay from played.start" in out, err
-    _open(page, PSYKER)  # another table first: the upload replaces it
+    open_file(page, PSYKER)  # another table first: the upload replaces it
     expect(page.locator("#undo")).to_be_disabled()
-    _open(page, saved)
+    open_file(page, saved)
     expect(page.locator("#message")).to_contain_text(
         "opened 40k3_librarian_psychic_played.yaml: its record played back and verified: 2 actions from played.start; "
         "Undo steps back through them")
@@ -105,6 +101,7 @@ def test_a_record_that_does_not_play_back_names_the_step_and_leaves_the_table(pa
                                     "unknown power 'Fireball'")
     expect(message).to_contain_text("[40k3.psyker.test]")
     expect(message).to_have_attribute("data-kind", "error")
+    settled(page)
     assert page.evaluate("ui.tableId") == table and page.locator("#status-line").inner_text() == status
     expect(page.locator("#log li")).to_have_count(log)
 
@@ -114,13 +111,14 @@ def test_a_record_that_does_not_play_back_names_the_step_and_leaves_the_table(pa
     wrong_dice.write_text(yaml.safe_dump(data))
     page.set_input_files("#upload", str(wrong_dice))
     expect(message).to_contain_text("dice.yaml: played.actions[0] (step 1): the dice do not match the record")
+    settled(page)
     assert page.evaluate("ui.tableId") == table and page.locator("#status-line").inner_text() == status
 
 
 @pytest.mark.rule("40k3.psyker.test")
 def test_a_failed_psychic_test_is_said_in_words_and_a_second_power_refused_with_its_rule(page: Page) -> None:
     """The new status ``psychic_test_failed``: its odds row, the tag under the unit, the unit panel, the refusal."""
-    _open(page, PSYKER)
+    open_file(page, PSYKER)
     page.fill("#action-json", json.dumps(SMITE))
     page.click("#json-odds")
     expect(page.locator("#odds .method")).to_contain_text("Exact")
@@ -131,6 +129,7 @@ def test_a_failed_psychic_test_is_said_in_words_and_a_second_power_refused_with_
     page.click('#table circle[data-model="Librarian"]')
     expect(page.locator('#unit-info [data-status-id="psychic_test_failed"]')).to_have_text(
         "failed its psychic test this turn: no psychic power this turn")
+    settled(page)  # the list is emptied while it is refetched: a count of 0 before it is in says nothing
     expect(page.locator('#actions li[data-do="manifest"]')).to_have_count(0)
     status, log = page.locator("#status-line").inner_text(), page.locator("#log li").count()
     page.fill("#faces", "3 3")
@@ -150,7 +149,7 @@ def test_the_status_picker_lists_the_game_s_statuses_in_words_and_takes_one_off(
     data["sides"]["marines"][0]["status"] = ["used_power", "psychic_test_failed"]
     failed = tmp_path / "failed.yaml"
     failed.write_text(yaml.safe_dump(data))
-    _open(page, failed)
+    open_file(page, failed)
     page.click("#edit")
     picker = page.locator('#edit-fields [data-path="sides.marines[0].status"]')
     expect(picker.locator("summary")).to_have_text("status: failed its psychic test this turn: no psychic power this "
@@ -173,7 +172,7 @@ def test_the_status_picker_lists_the_game_s_statuses_in_words_and_takes_one_off(
 def test_a_fight_undone_is_to_be_fought_again_and_the_page_says_why_the_phase_may_not_end(page: Page) -> None:
     """After an assault the Legal actions held no End phase and no word why; a joined Chaplain selected showed "none
     now".  Undo after the fight puts the combat back to be fought, the Boyz' dead standing again."""
-    _open(page, EXAMPLES / "40k4_chaplain_combat.yaml")
+    open_file(page, EXAMPLES / "40k4_chaplain_combat.yaml")
     _apply(page, {"do": "assault", "unit": "assault_squad", "target": "boyz"})
     refused = page.locator("#actions li.end-phase-refused")
     expect(refused).to_contain_text("end the phase: not yet: the close combat of assault_squad has not been fought")
@@ -199,6 +198,7 @@ def test_a_fight_undone_is_to_be_fought_again_and_the_page_says_why_the_phase_ma
     expect(page.locator("#message")).to_contain_text("applied (seed ")
     expect(page.locator("#message")).to_contain_text(f"({events} events: the log has each, with its rules)")
     assert len(page.locator("#message").inner_text()) < 400
+    settled(page)  # the actions list of the table after the fight is in: no refusal to end the phase
     expect(page.locator("#actions li.end-phase-refused")).to_have_count(0)
     page.click("#undo")
     expect(page.locator("#message")).to_have_text('undone: {"do":"fight","unit":"assault_squad"}')  # was "undone"
@@ -234,7 +234,7 @@ def _job_status(server: str, job: str) -> str:
 def test_odds_of_a_table_that_changed_go_and_their_job_is_cancelled(page: Page, server: str) -> None:
     """Odds asked for, then an action applied (or other odds asked for): the old job ran on to its end, a core taken
     for an answer never shown, and odds of the table before an action stayed up beside the new table."""
-    _open(page, PSYKER)
+    open_file(page, PSYKER)
     first = _long_odds(page)
     _apply(page, {"do": "end_phase"})
     expect(page.locator("#progress")).to_be_hidden()

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import re
 
-from tests.test_web_browser import EXAMPLES, browser, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser import EXAMPLES, browser, open_file, page, server  # noqa: F401  (fixtures)
 
 from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
 
 PSYKER = EXAMPLES / "40k3_librarian_psychic.yaml"
-
-
-def _open(page: Page, name: str) -> None:
-    page.set_input_files("#upload", str(EXAMPLES / name))
-    expect(page.locator("#status-line")).to_contain_text(f"{name}: ")
 
 
 def _record_labels(page: Page) -> None:
@@ -35,7 +30,7 @@ COUNTED = re.compile(r"^([\d,]+) of 20,000 runs: no exact odds: exact enumeratio
 def test_a_monte_carlo_simulation_counts_its_runs_and_says_why_it_is_not_exact(page: Page) -> None:  # noqa: F811
     """The librarian's game by the default policy is too large to enumerate: while it runs the label counts the runs
     played of the 20,000 asked, with simulate's reason word for word, and the bar stands at that count."""
-    _open(page, "40k3_librarian_psychic.yaml")
+    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")
     _record_labels(page)
     page.fill("#sim-runs", "20000")
     page.click("#simulate")
@@ -54,7 +49,7 @@ def test_a_monte_carlo_simulation_counts_its_runs_and_says_why_it_is_not_exact(p
 def test_an_exact_simulation_says_it_works_out_the_exact_odds_first(page: Page) -> None:  # noqa: F811
     """A small chance tree: the label says the exact odds are worked out first (no run is done yet), never Monte
     Carlo; the answer is the compiled plan's."""
-    _open(page, "40k3_librarian_psychic.yaml")
+    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")
     page.click('#actions li[data-do="end_phase"] .act-apply')  # the assault phase: the default policy's game is small
     expect(page.locator("#status-line")).to_contain_text("assault phase")
     _record_labels(page)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_web_browser import EXAMPLES, browser, page  # noqa: F401  (fixtures)
+from tests.test_web_browser import EXAMPLES, browser, open_file, page  # noqa: F401  (fixtures)
 
 from herohammer.web.session import Store  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
@@ -30,11 +30,6 @@ def server() -> Iterator[str]:
     running = start_in_thread(create_app(STORE), listen("127.0.0.1", 0))
     yield running.url
     running.stop()
-
-
-def _open(page: Page, name: str) -> None:
-    page.set_input_files("#upload", str(EXAMPLES / name))
-    expect(page.locator("#status-line")).to_contain_text(f"{name}: ")
 
 
 def _children(pid: int) -> set[int]:
@@ -73,7 +68,8 @@ COUNTING = re.compile(r"^([1-9][\d,]*) of 10,000,000 runs")
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_running_simulation_cancelled_from_the_page_stops_and_the_next_one_runs(page: Page, workers: str) -> None:  # noqa: F811
-    _open(page, "40k3_librarian_psychic.yaml")  # from the movement phase: Monte Carlo games, counted as they go
+    # from the movement phase: Monte Carlo games, counted as they go
+    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")
     page.fill("#sim-runs", "10000000")
     if page.locator(f'#sim-workers option[value="{workers}"]').count() == 0:
         pytest.skip(f"the server offers no {workers} processes on this machine")
@@ -104,7 +100,7 @@ def test_a_running_simulation_cancelled_from_the_page_stops_and_the_next_one_run
 
 def test_cancel_while_the_exact_odds_are_worked_out_stops_the_simulation_too(page: Page) -> None:  # noqa: F811
     """The assault phase's game is enumerated before any run is drawn: a cancel then ends the process as well."""
-    _open(page, "40k3_librarian_psychic.yaml")
+    open_file(page, EXAMPLES / "40k3_librarian_psychic.yaml")
     page.click('#actions li[data-do="end_phase"] .act-apply')
     expect(page.locator("#status-line")).to_contain_text("assault phase")
     page.fill("#sim-runs", "10000000")

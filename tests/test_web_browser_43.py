@@ -11,18 +11,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_web_browser import EXAMPLES, browser, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser import EXAMPLES, browser, open_file, page, server, settled  # noqa: F401  (fixtures)
 
 from herohammer import Action, Event, Game, SeededDice  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
 
 SCENARIO = EXAMPLES / "40k3_whole_turn.yaml"
 SEED = 5
-
-
-def _open(page: Page, path: Path) -> None:
-    page.set_input_files("#upload", str(path))
-    expect(page.locator("#status-line")).to_contain_text(f"{path.name}: ")
 
 
 def _chips(page: Page, where: str) -> list[list[str]]:
@@ -47,9 +42,12 @@ def _apply(page: Page, action: Action, faces: str = "") -> None:
     page.click("#json-apply")
     expect(page.locator("#message")).to_contain_text("applied")
     expect(page.locator("#log li")).not_to_have_count(before)
+    settled(page)  # the lists refetched after it are in too
 
 
 def _unchanged(page: Page, status: str, log: list[str], undo_disabled: bool) -> None:
+    """The page as it was: read once it waits on nothing (an action wrongly played would be drawn by then)."""
+    settled(page)
     assert page.locator("#status-line").inner_text() == status
     assert page.locator("#log li").all_inner_texts() == log
     assert page.locator("#undo").is_disabled() == undo_disabled
@@ -57,7 +55,7 @@ def _unchanged(page: Page, status: str, log: list[str], undo_disabled: bool) -> 
 
 def test_a_judge_plays_a_turn_undoes_saves_reloads_and_replays_with_every_ruling_cited(page: Page,
                                                                                         tmp_path: Path) -> None:
-    _open(page, SCENARIO)
+    open_file(page, SCENARIO)
     game = Game.load(SCENARIO, SeededDice(SEED))
     said: list[Event] = []
     shots = 0
@@ -113,7 +111,7 @@ def test_a_judge_plays_a_turn_undoes_saves_reloads_and_replays_with_every_ruling
     assert _chips(page, "#log li") == [list(e.rules) for e in game.log]
 
     # The record opened again plays back and verifies; the log is the game's, each step with its clauses.
-    _open(page, saved)
+    open_file(page, saved)
     expect(page.locator("#message")).to_contain_text(
         f"its record played back and verified: {len(game.actions)} actions from played.start")
     assert page.locator("#log li").all_inner_texts() == texts

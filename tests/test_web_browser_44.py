@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from tests.test_web_browser import EXAMPLES, browser, page, server  # noqa: F401  (fixtures)
-from tests.test_web_browser_43 import _chips, _open, _saved_and_reloaded, _unchanged
+from tests.test_web_browser import EXAMPLES, browser, open_file, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser_43 import _chips, _saved_and_reloaded, _unchanged
 
 from herohammer import Game, IllegalActionError, SeededDice  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402  (after the module's skip without chromium)
@@ -97,7 +97,7 @@ def _refused_once(page: Page, game: Game, action: dict[str, Any]) -> None:
 
 def test_a_9th_age_turn_played_undone_saved_reloaded_and_replayed_with_every_ruling_cited(
         page: Page, tmp_path: Path) -> None:
-    _open(page, SCENARIO)
+    open_file(page, SCENARIO)
     game = Game.load(SCENARIO)
     ways = []
     for step, action in enumerate(PLAN):
@@ -129,7 +129,7 @@ def test_a_9th_age_turn_played_undone_saved_reloaded_and_replayed_with_every_rul
 
     # Saved as played, the page reloaded, the record opened again: the same log, each step with its clauses.
     saved, texts = _saved_and_reloaded(page, tmp_path)
-    _open(page, saved)
+    open_file(page, saved)
     expect(page.locator("#message")).to_contain_text(
         f"its record played back and verified: {len(game.actions)} actions from played.start")
     assert page.locator("#log li").all_inner_texts() == texts

@@ -38,6 +38,13 @@ COHERENCY_INCHES: float = 2.0
 EPSILON: float = 1e-9
 """Slack in inches for "within N inches" comparisons, to absorb float rounding."""
 
+BASE_TOLERANCE: float = 0.01
+"""How far in inches a base may be off where it was meant to stand: bases this far apart are still in base contact,
+and bases may overlap by this much without standing on each other (published.bases-apart).  0.01" is a quarter of a
+millimetre: less than a player placing by hand or a tape measure can tell, so a model put touching counts as touching
+and one put flush against another is not refused; far more than float rounding (``EPSILON``), so bases placed by
+arithmetic (a formation's slots, a contact move's end) land within it."""
+
 LOS_RING_SAMPLES: int = 8
 """Points sampled on a round base's outline for line of sight (plus its centre)."""
 
@@ -703,7 +710,7 @@ def _check_tolerance(tolerance: float) -> None:
         raise HerohammerError(f"tolerance must be >= 0 inches, got {tolerance!r}")
 
 
-def in_base_contact(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
+def in_base_contact(a: Placed, b: Placed, tolerance: float = BASE_TOLERANCE) -> bool:
     """Tell whether two bases touch, allowing ``tolerance`` inches because players place by hand."""
     if not tolerance >= 0:
         _check_tolerance(tolerance)
@@ -722,12 +729,12 @@ def _all_round(group: Iterable[Standing]) -> bool:
     return all(map(_ROUND, group))
 
 
-def contacts(a: Placed, others: Sequence[Placed], tolerance: float = 0.01) -> list[bool]:
+def contacts(a: Placed, others: Sequence[Placed], tolerance: float = BASE_TOLERANCE) -> list[bool]:
     """Tell for each of ``others`` whether it is in base contact with ``a``: ``in_base_contact`` over a group."""
     return next(_contact_rows([a], others, tolerance))
 
 
-def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[list[bool]]:
+def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = BASE_TOLERANCE) -> list[list[bool]]:
     """Tell for each model of ``a`` and each model of ``b`` whether they are in base contact (``in_base_contact``).
 
     One call for a whole Initiative step of close combat: the round-base arithmetic is
@@ -736,12 +743,12 @@ def contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.
     return list(_contact_rows(a, b, tolerance))
 
 
-def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> bool:
+def groups_touch(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = BASE_TOLERANCE) -> bool:
     """Tell whether any model of ``a`` is in base contact with any model of ``b`` (units in one combat)."""
     return any(map(any, _contact_rows(a, b, tolerance)))
 
 
-def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = 0.01) -> list[tuple[int, int]]:
+def contact_pairs(a: Sequence[Placed], b: Sequence[Placed], tolerance: float = BASE_TOLERANCE) -> list[tuple[int, int]]:
     """Return every ``(i, j)`` whose ``a[i]`` and ``b[j]`` are in base contact, by ``i`` then ``j``: ``contact_rows`` kept sparse.
 
     A whole close combat measured once: most pairs of models are far apart, and with round
@@ -806,7 +813,7 @@ def _contact_rows(a: Sequence[Placed], b: Sequence[Placed], tolerance: float) ->
         yield [dist(p.at, q.at) - (p.base.radius_inches + q.base.radius_inches) <= tolerance for q in b]
 
 
-def overlaps(a: Placed, b: Placed, tolerance: float = 0.01) -> bool:
+def overlaps(a: Placed, b: Placed, tolerance: float = BASE_TOLERANCE) -> bool:
     """Tell whether two bases overlap by more than ``tolerance`` inches, which no placement may do.
 
     "Overlap by more than t" means both bases still overlap after each is shrunk by
@@ -929,7 +936,7 @@ def _rectangles_overlap(a: Placed, b: Placed, shrink: float, slack: float = EPSI
 
 
 def overlapping_pairs(
-    a: Sequence[Placed], b: Sequence[Placed] | None = None, tolerance: float = 0.01
+    a: Sequence[Placed], b: Sequence[Placed] | None = None, tolerance: float = BASE_TOLERANCE
 ) -> Iterator[tuple[int, int]]:
     """Yield the pairs of overlapping bases, one from ``a`` and one from ``b`` (or two of ``a``), lazily.
 
@@ -1302,7 +1309,7 @@ def sweep_hits(start: Point, to: Point, radius: float, other: Placed) -> bool:
 
 
 def first_swept_hit(paths: Sequence[tuple[Placed, Point, float]], others: Sequence[Placed],
-                    contact: float = 0.01) -> tuple[int, int] | None:
+                    contact: float = BASE_TOLERANCE) -> tuple[int, int] | None:
     """Return the first (path, other) whose swept disc meets the other base, not touching it at the start; or None.
 
     A path is (the mover's base where it starts, where it ends, the radius swept); a pair

@@ -187,7 +187,7 @@ def path_problem(state: GameState, moves: Sequence[PlannedMove], moving_ids: set
 
 def _swept(mv: PlannedMove) -> float:
     """Return the radius a model's base sweeps along its path (a hair less than its own, so touching is passing)."""
-    return mv.model.base.width_mm / geo.MM_PER_INCH / 2 - 0.01
+    return mv.model.base.width_mm / geo.MM_PER_INCH / 2 - geo.BASE_TOLERANCE
 
 
 def _path_problem(moves: Sequence[PlannedMove], over: set[str] | frozenset[str],
@@ -249,8 +249,8 @@ def _one_places_problem(state: GameState, mv: PlannedMove, moving_ids: set[str],
     model = mv.model
     (ax, ay), (x, y) = model.at, mv.to
     base = model.base
-    fit = base.reach_inches - 0.01 + 1e-6  # overlapping_pairs' screen (tolerance 0.01)
-    radius = base.width_mm / geo.MM_PER_INCH / 2 - 0.01  # _swept(mv)
+    fit = base.reach_inches - geo.BASE_TOLERANCE + 1e-6  # overlapping_pairs' screen
+    radius = base.width_mm / geo.MM_PER_INCH / 2 - geo.BASE_TOLERANCE  # _swept(mv)
     sweeps = (mv.length > EPSILON and radius > 0
               and state.unit(mv.unit_id).type is not UnitType.JUMP_INFANTRY)  # jump infantry pass over models
     scale = abs(ax) + abs(ay) + abs(x) + abs(y)
@@ -379,7 +379,7 @@ def _swept_box(corners: tuple[float, float, float, float], shifts: Sequence[Poin
 def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[float]) -> bool:
     """Tell whether round bases (centres and radii) are clearly not overlapping and clearly in coherency, as they stand.
 
-    The same tests as ``geometry.overlapping_pairs`` (overlap by more than 0.01") and
+    The same tests as ``geometry.overlapping_pairs`` (overlap by more than ``geometry.BASE_TOLERANCE``) and
     ``geometry.coherent`` (links of 2" + ``geometry.EPSILON``), with ``SHIFT_MARGIN`` to
     spare.  Models are swept in order of x (a pair further apart in x than the widest link
     can neither overlap nor link) and linked pairs joined into groups (union-find).
@@ -388,7 +388,7 @@ def _sound_as_one(xs: Sequence[float], ys: Sequence[float], radii: Sequence[floa
     if n > 40:  # a big group: leave it to the full checks
         return False
     limit = geo.COHERENCY_INCHES + geo.EPSILON - SHIFT_MARGIN
-    apart = -0.01 + SHIFT_MARGIN
+    apart = -geo.BASE_TOLERANCE + SHIFT_MARGIN
     span = 2 * max(radii) + limit + 1e-3
     order = sorted(range(n), key=xs.__getitem__)
     parent = list(range(n))

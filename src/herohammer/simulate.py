@@ -46,6 +46,7 @@ import csv
 import hashlib
 import io
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -300,7 +301,11 @@ def outcome_of(initial: GameState, node: Node) -> Outcome:
 
 
 def state_outcome(initial: GameState, final: GameState) -> Outcome:
-    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions)."""
+    """Return the part of an outcome the final state gives: per unit, losses, joining and statuses (no positions).
+
+    A unit with no model left is destroyed and holds no status: the statuses it had when its last model fell (falling
+    back, shaken) stay on it in the state, but a table counting it as falling back too read as a unit still there.
+    """
     out: list[tuple[str, Value]] = []
     for u in initial.units:
         f = final.unit(u.id)
@@ -309,8 +314,9 @@ def state_outcome(initial: GameState, final: GameState) -> Outcome:
         out.append((labels.destroyed(u.id), u.alive and not f.alive))
         if u.is_character:
             out.append((labels.joined(u.id), f.joined or "-"))
+        held = f.status if f.alive else frozenset()
         for s in Status:
-            out.append((labels.status(u.id, s.value), s in f.status))
+            out.append((labels.status(u.id, s.value), s in held))
     return tuple(out)
 
 
@@ -899,6 +905,52 @@ class _RichProgress:
             self.heard(n)
 
 
+#: Seconds between the progress lines on a pipe (stderr not a terminal), the first this long after the work starts:
+#: work done sooner says nothing more, so what a pipe reads of a quick run is as it was.
+LINE_SECONDS = 10.0
+
+
+class _LineProgress:
+    """Progress where no bar can be drawn (stderr a pipe or a file): a line now and then, ``label: 12,345 of 200,000
+    (40s)``, so that a long compile is never a silent wait (``simulate --method compiled | cat`` printed nothing after
+    its title for over 10 minutes on the 9th Age whole turn)."""
+
+    def __init__(self, total: int | None, label: str, heard: Callable[[int], None] | None = None) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.total, self.label, self.heard = total, label, heard
+        self.done, self.doing = 0, ""
+        self.started = self.clock()
+        self.due = self.started + LINE_SECONDS
+
+    def __enter__(self) -> Any:
+        return _Ticker(self._advance, self._note)
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def _note(self, text: str) -> None:
+        self.doing = text
+
+    def _advance(self, n: int) -> None:
+        self.done += n
+        if self.heard is not None:
+            self.heard(n)
+        now = self.clock()
+        if now >= self.due:
+            self.due = now + LINE_SECONDS
+            label = _noted(self.label, self.doing) if self.doing else self.label
+            count = f"{self.done:,}" + (f" of {self.total:,}" if self.total else "")
+            print(f"{label}: {count} ({_seconds(now - self.started)})", file=sys.stderr, flush=True)
+
+
+def _seconds(seconds: float) -> str:
+    """Say a time gone by as ``40s`` or ``12m 05s``."""
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
 def _noted(label: str, text: str) -> str:
     """A bar's label with what it is doing now, put before the label's reason in brackets, which a terminal cuts
     short: ``playing the engine: step 3, 512 of 3,000 runs played (exact enumeration would take ...)``, where
@@ -908,13 +960,21 @@ def _noted(label: str, text: str) -> str:
 
 
 def progress_bar(enabled: bool, total: int | None, label: str, elapsed: bool = False,
-                 heard: Callable[[int], None] | None = None) -> _NoProgress | _RichProgress:
-    """Return a context giving ``advance(n)``: a rich bar on stderr when enabled, else nothing; ``heard(n)`` told each
+                 heard: Callable[[int], None] | None = None) -> _NoProgress | _RichProgress | _LineProgress:
+    """Return a context giving ``advance(n)``: when enabled, a rich bar on stderr where one can be drawn (a terminal,
+    a notebook), else a line every ``LINE_SECONDS`` (a pipe, a file); nothing when not enabled; ``heard(n)`` told each
     advance too, bar or not (a library caller's count of runs: ``simulate``'s ``advance``).
 
     ``elapsed``: the time so far shown too, for a bar of few long steps (a sweep's variants), which would otherwise
     stand still at 0 for as long as a variant takes."""
-    return _RichProgress(total, label, elapsed, heard) if enabled else _NoProgress(heard)
+    if not enabled:
+        return _NoProgress(heard)
+    from rich.console import Console
+
+    drawn = Console(stderr=True)
+    if drawn.is_terminal or drawn.is_jupyter:
+        return _RichProgress(total, label, elapsed, heard)
+    return _LineProgress(total, label, heard)
 
 
 _progress = progress_bar

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from ..action_odds import DEFAULT_RUNS, action_odds
@@ -45,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
         print(f"odds of {one_line_json(action.to_json())}", flush=True)
-    with _Progress(sys.stderr.isatty() and not (args.json or args.quiet), args.max_branches, args.runs) as shown:
+    with _Progress(not (args.json or args.quiet), args.max_branches, args.runs) as shown:
         answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
     notes = ruleset.odds_notes(state, answer.action)

@@ -110,7 +110,7 @@ def _check_plot(path: str | None) -> None:
 def _run_simulate(args: argparse.Namespace) -> int:
     _check_plot(args.plot)
     console = _console()
-    progress = sys.stderr.isatty() and not (args.json or args.csv or args.quiet)
+    progress = not (args.json or args.csv or args.quiet)  # a bar on a terminal, lines on a pipe (progress_bar)
     if args.scenario is None:
         if args.actions is not None:  # the demos play their own plans: a plan given for them would be dropped unsaid
             from ..errors import HerohammerError
@@ -579,7 +579,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
             file=sys.stderr))
-    with progress_bar(sys.stderr.isatty() and not (args.json or args.csv or args.quiet), variants, "variants",
+    with progress_bar(not (args.json or args.csv or args.quiet), variants, "variants",
                       elapsed=True) as advance:
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance, notice=_notice(args))

@@ -15,8 +15,8 @@ from ..catalogue import implements
 from ..charging import CHARGE_RULE, MAX_CHARGE_BONUS, contact_moves
 from ..errors import IllegalActionError
 from ..formations import arrange, arranged, front_rank_test, remove_from
-from ..geometry import (EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart, distance, on_table,
-                        footprint_slack, group_distance, group_extent, nearest_in_rows, outline_hull,
+from ..geometry import (BASE_TOLERANCE, EPSILON, Placed, Point, box_gap, ConvexRegion, clearly_apart, distance,
+                        on_table, footprint_slack, group_distance, group_extent, nearest_in_rows, outline_hull,
                         overlapping_pairs, overlaps, sweep_hits)
 from ..state import GameState
 from ..units import Model, Status, Unit
@@ -64,7 +64,7 @@ def left_apart(state: GameState, ch: Unit, to: Point) -> bool:
     combined = {host.id, ch.id, *(u.id for u in state.units if u.joined == host.id)}
     others = [m.placed for u in state.units if u.id not in combined and u.embarked_in is None for m in u.models]
     others.append(Placed(ch.models[0].base, to, ch.models[0].facing))
-    return next(overlapping_pairs(shifted, others, 0.01), None) is None
+    return next(overlapping_pairs(shifted, others, APART), None) is None
 
 
 def own_models_apart(state: GameState, unit: Unit) -> bool:
@@ -83,7 +83,7 @@ def own_models_apart(state: GameState, unit: Unit) -> bool:
 #: How far a move's end may overlap another unit's base: the tolerance of every placement's own check
 #: (``movement.overlap_problem``, published.bases-apart).  It was 0.02" until round 44, so an end 0.01-0.02" into a
 #: base was ruled clear here and refused after the dice there (a Failed Charge move cut short).
-APART = 0.01
+APART = BASE_TOLERANCE
 
 
 @implements("published.t9a-move", "published.bases-apart")
@@ -242,7 +242,7 @@ def wheel_problem(state: GameState, unit: Unit, degrees: float, own: set[str],
 
 
 def _swept(model: Model, to: Point) -> shapely.Polygon:
-    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
+    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - APART
     return shapely.LineString([model.at, to]).buffer(radius)
 
 
@@ -417,8 +417,8 @@ def contact_move(models: Sequence[Model], pairs: Sequence[tuple[Placed, Placed]]
 
 
 def _path_hits(model: Model, to: Point, other: Model) -> bool:
-    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - 0.01
-    return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > 0.01
+    radius = min(model.base.width_mm, model.base.depth_mm) / 25.4 / 2.0 - APART
+    return sweep_hits(model.at, to, radius, other.placed) and distance(model.placed, other.placed) > APART
 
 
 def detach(state: GameState, ch: Unit, to: Point, status: tuple[Status, ...] = ()) -> GameState:

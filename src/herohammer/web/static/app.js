@@ -14,10 +14,26 @@ const ui = {
   job: null,           // the running odds or simulation job id
   drag: null,
   checkSeq: 0,
+  waiting: 0,          // the answers (the server's, a file's) the page waits on now
 };
 
+// ---------------------------------------------------------------- settled ---------
+// While the page waits on an answer (the server's, a file's read), <body aria-busy="true">: a screen reader (and a
+// test) reads the page once what the answer brings is drawn, lists refetched after it and all, not half drawn.
+function waitingOn(promise) {
+  ui.waiting += 1;
+  document.body.setAttribute("aria-busy", "true");
+  return promise.finally(() => {
+    ui.waiting -= 1;
+    if (!ui.waiting) document.body.setAttribute("aria-busy", "false");
+  });
+}
+
 // ---------------------------------------------------------------- the API ---------
-async function api(method, path, body) {
+function api(method, path, body) { return waitingOn(request(method, path, body)); }
+
+// A question to the server not counted as a wait of the page: a running job's polls (its progress bar says it works).
+async function request(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
@@ -531,7 +547,7 @@ async function followJob(job, render) {
     $("progress-label").textContent = job.done ? job.label : `${job.label} (${job.seconds}s)`;
     if (job.status !== "running") break;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    try { job = await api("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
+    try { job = await request("GET", `/api/jobs/${job.id}`); } catch (e) { say(e.message); break; }
   }
   // dropped (another job asked for, or the table changed): its end, even an answer that came meanwhile, is not shown
   if (ui.job !== job.id) return job;
@@ -879,7 +895,7 @@ async function saveEditor() {
 async function upload(evt) {
   const file = evt.target.files[0];
   if (!file) return;
-  const text = await file.text();
+  const text = await waitingOn(file.text());
   try {
     const view = await openTable({ text, filename: file.name });
     sayNotes(view, `opened ${file.name}${view.record_said ? `: ${view.record_said}` : ""}`);
@@ -892,16 +908,18 @@ async function upload(evt) {
 async function download(evt) {
   evt.preventDefault();
   const path = tablePath(`/scenario?format=yaml&download=true${evt.currentTarget.id === "download-game" ? "&record=true" : ""}`);
-  try {
-    const response = await fetch(path);
-    if (!response.ok) throw await failure(response, path);
-    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
-    const link = el("a", { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : "scenario.yaml" });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-  } catch (e) { say(e.message); }
+  await waitingOn(save(path).catch((e) => say(e.message)));
+}
+
+async function save(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw await failure(response, path);
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = el("a", { href: URL.createObjectURL(await response.blob()), download: named ? named[1] : "scenario.yaml" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
 }
 
 function jsonAction() {
