@@ -28,8 +28,6 @@ ALIGNED_DEGREES = 0.5
 TOUCHING = 0.05
 #: The facing a charger takes against each Facing of the charged unit, added to the charged unit's facing.
 _FLUSH = {"front": 180.0, "rear": 0.0, "right": 90.0, "left": -90.0}
-#: Base overlap (inches) an aligned unit may have with another: the rounding of a turn, not a model on a model.
-_APART = 0.02
 
 
 def _rectangle(f_corners: tuple[Point, Point], facing: float, depth: float) -> list[Point]:
@@ -80,7 +78,7 @@ def _end_problem(state: GameState, host_id: str) -> str | None:
         if not on_table(p, state.table.width, state.table.depth):
             return f"{m.name} would stand off the table"
         for u, o in others:
-            if overlaps(p, o.placed, _APART):
+            if overlaps(p, o.placed):  # flush against the charged unit: within the 0.01" every check allows
                 return f"{m.name} would stand on {u.id}'s model {o.name}"
         for t in blocking:
             if t.near([m.at], m.base.reach_inches) and p.footprint().intersection(t.shape()).area > 1e-6:
