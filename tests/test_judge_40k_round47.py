@@ -54,6 +54,7 @@ from typing import Any
 
 import pytest
 
+from herohammer import odds_of_action
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
@@ -85,12 +86,14 @@ def two_d6_over(ld: int) -> Fraction:
 def squad_and_captain_against_a_warboss(ruleset: str, touches: str) -> Game:
     """Red's Assault phase, locked: Marines M1 (A1) at (18, 17.5) and M2 (A0) at (16, 17.5), their joined Captain
     (I5, A1, Ld 10) at (18, 20); blue's lone Warboss (I4, W3, Ld 9, A0, no armour, 4+ invulnerable) touches M1 from
-    below (``touches`` "squad") or the Captain from above ("captain"), the other more than 2" from him."""
+    below (``touches`` "squad") or the Captain from above ("captain"), the other more than 2" from him; with "both"
+    M1 stands just below the Captain and the Warboss between them, touching both."""
+    m1_y = 20 - 2 * BASE_25 if touches == "both" else 17.5
     tac = {"id": "tac", "status": LOCKED,
-           "models": [model("M1", 18, 17.5, 8, MARINE), model("M2", 16, 17.5, 8, MARINE_A0)]}
+           "models": [model("M1", 18, m1_y, 8, MARINE), model("M2", 16, m1_y, 8, MARINE_A0)]}
     cap = {"id": "cap", "character": "independent", "joined": "tac", "status": LOCKED,
            "models": [model("Cap", 18, 20, 10, CAPTAIN)]}
-    y = 17.5 - BASE_25 if touches == "squad" else 20 + BASE_25
+    y = {"squad": 17.5 - BASE_25, "captain": 20 + BASE_25, "both": 20 - BASE_25}[touches]
     boss = {"id": "boss", "character": "independent", "status": LOCKED, "models": [model("Boss", 18, y, 9, WARBOSS)]}
     return game(scenario(ruleset, [tac, cap], [boss], phase="assault"))
 
@@ -103,48 +106,69 @@ def boss_fate(p: Game) -> str:
     return "destroyed" if not boss.alive else "falls back" if boss.has(Status.FALLING_BACK) else "stands"
 
 
+def counted(*faces: int) -> dict[tuple[int, ...], Fraction]:
+    """Every roll of len(faces) dice as a tuple, each with its chance (a helper for the products below)."""
+    return {roll: Fraction(1, 6 ** len(faces)) for roll in itertools.product(D6, repeat=len(faces))}
+
+
 def warboss_odds(ruleset: str, touches: str) -> dict[str, Fraction]:
-    """The Warboss's fate counted over every die. The blow: M1 (WS4 against WS4: 4+) or the Captain (WS5: 3+), S4
-    against T4 (4+), the Warboss's 4+ invulnerable save failed (1-3): one wound, red wins by 1. His check is his own
-    (a lone character, a unit of his own): Ld 9 (3rd edition, no modifier) or 9 - 1 (4th edition, minus the margin).
-    4th edition only: he rolls I4 + D6, the victor touching him its own Initiative + D6 (the squad's I4, or the
-    Captain's I5): equal or greater catches him."""
-    to_hit = 4 if touches == "squad" else 3
-    victor_i = 4 if touches == "squad" else 5
-    ld = 9 if ruleset == "40k3" else 8
+    """The Warboss's fate counted over every die, attack by attack. A blow: M1 (WS4 against WS4: 4+) or the Captain
+    (WS5: 3+), S4 against T4 (4+), the Warboss's 4+ invulnerable save failed (1-3): one unsaved wound each; red
+    wins by the wounds (he has 3 Wounds: none is lost). His check is his own (a lone character, a unit of his own):
+    Ld 9 (3rd edition, no modifier) or 9 minus the margin (4th edition). 4th edition only: he rolls I4 + D6, each
+    victor touching him its own Initiative + D6 (the squad's I4, the Captain's I5): any total equal or greater
+    catches him."""
+    blows = {"squad": [4], "captain": [3], "both": [3, 4]}[touches]
+    victors = {"squad": [4], "captain": [5], "both": [4, 5]}[touches]
+    margins: dict[int, Fraction] = {0: Fraction(1)}
+    for to_hit in blows:
+        lands = sum(p for (h, w, inv), p in counted(1, 1, 1).items() if h >= to_hit and w >= 4 and inv <= 3)
+        after: dict[int, Fraction] = {}
+        for k, p_k in margins.items():
+            after[k] = after.get(k, Fraction(0)) + p_k * (1 - lands)
+            after[k + 1] = after.get(k + 1, Fraction(0)) + p_k * lands
+        margins = after
     odds: dict[str, Fraction] = {}
-    rolls = 7 if ruleset == "40k4" else 5
-    for hit, wound, inv, m1, m2, *sweep in itertools.product(D6, repeat=rolls):
-        won = hit >= to_hit and wound >= 4 and inv <= 3
-        fails = won and m1 + m2 > ld
-        if not fails:
-            fate = "stands"
-        elif ruleset == "40k3":
-            fate = "falls back"
+    for margin, p_margin in margins.items():
+        if margin == 0:
+            odds["stands"] = odds.get("stands", Fraction(0)) + p_margin
+            continue
+        ld = 9 if ruleset == "40k3" else 9 - margin
+        fails = sum(p for (a, b), p in counted(1, 1).items() if a + b > ld)
+        odds["stands"] = odds.get("stands", Fraction(0)) + p_margin * (1 - fails)
+        if ruleset == "40k3":
+            caught = Fraction(0)
         else:
-            fate = "destroyed" if victor_i + sweep[1] >= 4 + sweep[0] else "falls back"
-        odds[fate] = odds.get(fate, Fraction(0)) + Fraction(1, 6 ** rolls)
+            caught = sum(p for (mine, *theirs), p in counted(*[1] * (1 + len(victors))).items()
+                         if any(i + r >= 4 + mine for i, r in zip(victors, theirs)))
+        for fate, p in (("destroyed", caught), ("falls back", 1 - caught)):
+            if p:
+                odds[fate] = odds.get(fate, Fraction(0)) + p_margin * fails * p
     return odds
 
 
 @pytest.mark.rule(SWEEP, "published.fall-back", RESULT, "40k4.cc.separate-unit", "40k3.ic.no-last-man",
                   "40k4.char.no-last-man")
 @EDITIONS
-@pytest.mark.parametrize("touches", ["squad", "captain"])
+@pytest.mark.parametrize("touches", ["squad", "captain", "both"])
 def test_a_lone_warboss_beaten_by_a_squad_with_its_captain_exact_odds(ruleset: str, touches: str) -> None:
     """The lone Warboss loses by one wound and takes the loser's Morale check himself, on his own Ld 9 (4th edition
     at minus the margin). 3rd edition: the loser who fails "just falls back" - there is no Sweeping Advance to catch
     him (published.sweeping-advance's decision), so he is never destroyed by it. 4th edition: the victor in base
     contact with him makes the Sweeping Advance - the squad on its own I4 when its Marine touches him, the Captain on
-    his own I5 when he does (seed 001: a character is a separate unit in resolving close combat); the caught Warboss
+    his own I5 when he does (seed 001: a character is a separate unit in resolving close combat), each its own roll
+    when both touch him ("each winning unit that can sweeping advance makes a single roll", p. 58); the caught Warboss
     is destroyed whatever his Wounds left and his invulnerable save ("No Invulnerable Save or other special rule ...
-    can save the unit"). Counted over the dice, against brute force."""
+    can save the unit"). Counted over the dice, against brute force and odds_of_action (`odds action`)."""
     g = squad_and_captain_against_a_warboss(ruleset, touches)
     expected = warboss_odds(ruleset, touches)
     assert brute(g.state, FIGHT_TAC, boss_fate) == expected
+    rows = odds_of_action(g.state, FIGHT_TAC).rows()
+    assert rows["boss: falling_back"].p == expected["falls back"]
     if ruleset == "40k3":
-        assert "destroyed" not in expected
+        assert "destroyed" not in expected and "sweeping_advance.outcome: caught" not in rows
     else:
+        assert rows["sweeping_advance.outcome: caught"].p == expected["destroyed"]
         other = warboss_odds(ruleset, "captain" if touches == "squad" else "squad")
         assert expected != other
 
@@ -239,12 +263,17 @@ def test_a_captain_left_alone_in_a_multiple_combat_tests_on_his_own_leadership_a
     4th edition "following the normal rules for multiple combats", all the units on the losing side test). He tests
     as a unit of his own: his Ld 10 (4th edition minus the margin, 9), Fearless only if he is (published.fearless:
     a squad's Fearless was never his, 40k4.ic.rules-not-shared, 40k3.ic.no-unit-abilities). Counted over the dice,
-    against brute force."""
+    against brute force and odds_of_action."""
     g = captain_and_last_marine(ruleset, fearless)
     expected = captain_alone_odds(ruleset, fearless)
     assert brute(g.state, FIGHT_TAC, cap_fate) == expected
     if fearless == "cap":
         assert set(expected) == {"stands"}
+    else:
+        rows = odds_of_action(g.state, FIGHT_TAC).rows()
+        assert rows["cap: falling_back"].p == expected["falls back"]
+        assert rows.get("sweeping_advance.outcome: caught") is None if ruleset == "40k3" else (
+            rows["sweeping_advance.outcome: caught"].p == expected["destroyed"])
 
 
 @pytest.mark.rule(RESULT, "published.pile-in", "40k4.cc.engaged-only", "40k3.ic.no-last-man", "40k4.char.no-last-man",
@@ -315,3 +344,51 @@ def test_the_captain_who_falls_back_alone_regroups_next_turn_on_his_own_leadersh
     assert not h.state.unit("cap").has(Status.FALLING_BACK)
     h.undo()
     assert h.state == before and h.state.unit("cap").has(Status.FALLING_BACK)
+
+
+CAPTAIN_A2 = "WS5 BS5 S4 T4 W2 I5 A2 Ld10 Sv3+"
+
+
+@pytest.mark.rule(RESULT, SWEEP, "published.consolidation", "published.40k3-consolidation", "40k3.ic.no-last-man",
+                  "40k4.char.no-last-man", "40k4.cc.engaged-only")
+@EDITIONS
+def test_the_captain_wins_the_multiple_combat_alone_his_squad_gone_and_consolidates_on_his_own(ruleset: str) -> None:
+    """The Captain (A2) touches two grots (A0) and slays both (6, 6, 6, 6: the grots are destroyed); the Boy slays
+    the last Marine (6, 6, save 1). Red wins 2 to 1 over the whole combat, its squad gone. Red, left the Captain
+    alone, takes no Last Man Standing (told, each edition's clause: a character never does). The Boyz lose by 1 and
+    fail their check (6 + 6; Ld 7, 4th edition Ld 7 - 1): they fall back 2D6 (6 + 6). 4th edition: no Sweeping
+    Advance against them - no victor touches them now that their only foe is slain ("If the falling back unit no
+    longer has any models in base contact with the victor ... the victors do not get a chance to sweeping advance")
+    and the Captain never touched them. The Captain, a unit of his own now, may consolidate alone (his unit is
+    gone: a joined character consolidates with his unit only while it stands); 3rd edition never into base contact.
+    He consolidates after a save and load; undone, the combat stands as it was with the Captain joined to his
+    squad."""
+    tac = {"id": "tac", "status": LOCKED, "models": [model("M1", 18, 17.5, 8, MARINE_A0)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": LOCKED,
+           "models": [model("Cap", 18, 20, 10, CAPTAIN_A2)]}
+    boyz = {"id": "boyz", "status": LOCKED, "models": [model("o1", 18 - BASE_25, 17.5, 7, ORK_A1)]}
+    grots = {"id": "grots", "status": LOCKED, "models": [model("o2", 18, 20 + BASE_25, 7, ORK_A0),
+                                                        model("o3", 18 + BASE_25, 20, 7, ORK_A0)]}
+    g = game(scenario(ruleset, [tac, cap], [boyz, grots], phase="assault"))
+    start = g.state
+    events = g.apply(FIGHT_TAC, dice=ScriptedDice([6, 6, 6, 6, 6, 6, 1, 6, 6, 6, 6]))
+    assert not g.state.unit("tac").alive and not g.state.unit("grots").alive
+    result = messages(events, "combat_result")
+    assert result and "blue 1, red 2" in result[0] and "blue loses by 1" in result[0], result
+    told = [e for e in kinds(events, "last_man") if e.message.startswith("cap")]
+    assert told and NO_LAST_MAN[ruleset] in told[0].rules
+    assert not [m for m in messages(events, "morale") if m.startswith("cap")]
+    boyz_tests = [m for m in messages(events, "morale") if m.startswith("boyz")]
+    assert len(boyz_tests) == 1 and ("Ld 7 (o1)" if ruleset == "40k3" else "Ld 7 -1 (o1)") in boyz_tests[0]
+    assert g.state.unit("boyz").has(Status.FALLING_BACK) and g.state.unit("boyz").alive
+    sweeps = kinds(events, "sweeping_advance")
+    if ruleset == "40k3":
+        assert not sweeps
+    else:
+        assert len(sweeps) == 1 and sweeps[0].message.startswith("no sweeping advance against boyz"), sweeps
+    assert offered(g, "consolidate") == {("cap",)}
+    h = saved_and_loaded(g)
+    h.apply({"do": "consolidate", "unit": "cap", "to": [[18, 22]]}, dice=ScriptedDice([3]))
+    assert h.state.unit("cap").models[0].at == (18, 22)
+    g.undo()
+    assert g.state == start and g.state.unit("cap").joined == "tac"
