@@ -57,6 +57,7 @@ import pytest
 from herohammer import odds_of_action
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _w40k import (BASE_25, EDITIONS, assert_illegal, brute, game, kinds, messages, model, next_turn_to, offered,
@@ -392,3 +393,43 @@ def test_the_captain_wins_the_multiple_combat_alone_his_squad_gone_and_consolida
     assert h.state.unit("cap").models[0].at == (18, 22)
     g.undo()
     assert g.state == start and g.state.unit("cap").joined == "tac"
+
+
+WRONG_WORDS = pytest.mark.xfail(strict=True, reason="3rd edition calls the ordinary character left of a destroyed "
+                                "unit 'a unit of its own' (40k3.char.kinds: he is part of it from the start) and "
+                                "cites no character clause")
+
+
+@pytest.mark.rule(RESULT, "40k3.char.kinds", "40k4.cc.separate-unit", "published.last-man-standing")
+@pytest.mark.parametrize("ruleset, kind", [pytest.param("40k3", "ordinary", marks=WRONG_WORDS),
+                                           pytest.param("40k3", "independent", marks=WRONG_WORDS),
+                                           ("40k4", "ordinary"), ("40k4", "independent")])
+def test_the_character_left_of_a_destroyed_losing_unit_is_told_why_he_takes_its_check(ruleset: str,
+                                                                                       kind: str) -> None:
+    """The squad's last Marine falls (6, 6, 1) and red loses 1 to 0; the character beside him takes the loser's
+    check (3 + 3: passes). Why, in what he is told: 3rd edition, an ordinary character was deployed as part of the
+    unit (40k3.char.kinds) and is what is left of it, so he takes its check - and then, as the unit's last model,
+    Last Man Standing (3 + 3: passes; published.last-man-standing) -, while an independent character is a unit of
+    his own (40k3.char.kinds: "single models that fight as a unit of their own"), spared Last Man Standing; 4th
+    edition, every character is a separate unit in resolving close combat (40k4.cc.separate-unit) and none takes Last
+    Man Standing. Before, a 3rd edition character of either kind was told he tested "as a unit of its own", citing no
+    character clause - words that contradict the ordinary one's Last Man Standing test that follows."""
+    g = captain_and_last_marine(ruleset)
+    data = state_to_data(g.state)
+    for unit in data["sides"]["red"]:
+        if unit["id"] == "cap":
+            unit["character"] = kind
+    g = Game(state_from_data(data), ScriptedDice([]))
+    events = g.apply(FIGHT_TAC, dice=ScriptedDice([6, 6, 1, 3, 3, 3, 3]))
+    [said] = [e for e in kinds(events, "combat_result") if e.message.startswith("cap ")]
+    tests = [m for m in messages(events, "morale") if m.startswith("cap")]
+    if ruleset == "40k3":
+        assert "40k3.char.kinds" in said.rules, said
+    else:
+        assert "40k4.cc.separate-unit" in said.rules, said
+    if ruleset == "40k3" and kind == "ordinary":
+        assert "what is left of tac" in said.message and "a unit of its own" not in said.message, said.message
+        assert len(tests) == 2 and "Last Man Standing" in tests[1], tests
+    else:
+        assert "as a unit of its own" in said.message, said.message
+        assert len(tests) == 1, tests
