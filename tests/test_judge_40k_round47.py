@@ -9,10 +9,26 @@ Expected results are derived from the texts (seeds 000 and 001, the catalogue an
 read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
 enumeration (every die a branch).
 
-Found wrong: nothing. Every case below passed as first written; no xfail, no fix, no decision added or changed, no
-book entry (the decisions these cases rest on are stated already: published.sweeping-advance (judge rounds 42-43),
-published.40k3-consolidation, published.combat-resolution, published.fearless, published.regroup, 40k3.ic.no-last-man,
-40k4.char.no-last-man, 40k4.cc.separate-unit).
+Found wrong (first written as xfail(strict=True) tests, commit "xfail - a 3rd edition ordinary character ..."):
+- 3rd edition (published.combat-resolution, 40k3.char.kinds): a character who outlived his losing unit was told he
+  "takes the loser's Morale check as a unit of its own", citing published.combat-resolution alone, whatever his kind:
+  an ordinary Sergeant, deployed as part of the squad (40k3.char.kinds) and so its last man, was called a unit of
+  his own and then took the squad's Last Man Standing test (rightly: published.last-man-standing), the words
+  contradicting the ruling. The rulings themselves (his Ld, the tests taken) were right.
+
+Fixed (judge round 47), the xfail marks removed: ``survivor_tests`` (w40k_hooks, 3rd edition; overridden in w40k4)
+replaces the ``survivor_rules`` class variable that ``CloseCombatRules`` (w40k_close_combat) worded one way for
+every character: 3rd edition, an independent character "takes the loser's Morale check as a unit of its own" and an
+ordinary one "is what is left of tac and takes its loser's Morale check", both citing 40k3.char.kinds with
+published.combat-resolution; 4th edition unchanged ("as a unit of its own", 40k4.cc.separate-unit). Run only when
+a losing unit is destroyed around a character.
+
+Decisions: published.combat-resolution (amended: the survivor's words per edition and kind, judge round 47). Book
+entry (new): 40k3-a-sergeant-left-of-his-losing-squad-tests-as-its-last-man.
+
+Every other case below passed as first written (no change): the decisions they rest on are stated already
+(published.sweeping-advance (judge rounds 42-43), published.40k3-consolidation, published.fearless, published.regroup,
+40k3.ic.no-last-man, 40k4.char.no-last-man, 40k4.cc.separate-unit).
 
 Checked (both editions unless said):
 - a squad with its joined Captain beats a lone Warboss (W3, 4+ invulnerable): he tests alone on his own Ld 9 (4th
@@ -32,6 +48,11 @@ Checked (both editions unless said):
   tests again on his own Ld; undone, both Wounds.
 - he fails and falls back alone; in red's next Movement phase he may regroup, his strength his own unit of one (not
   his destroyed squad's), on his own Ld 10: 33/36 against brute force; undone, he falls back still.
+- the Captain (A2) slays both grots while the Boy slays his last Marine: red wins 2 to 1 with the Captain alone (no
+  Last Man Standing, told); the Boyz fail and fall back, 4th edition with no Sweeping Advance (nobody touches them);
+  the Captain consolidates alone, after a save and load; undone, joined to his squad again.
+- the character left of a destroyed losing unit, each kind and edition: the words and clauses of why he tests, and
+  whether Last Man Standing follows (3rd edition ordinary only).
 
 Considered and left:
 - 4th edition: a lone character who took the loser's Morale check is not told that 4th edition has no Last Man
@@ -395,14 +416,8 @@ def test_the_captain_wins_the_multiple_combat_alone_his_squad_gone_and_consolida
     assert g.state == start and g.state.unit("cap").joined == "tac"
 
 
-WRONG_WORDS = pytest.mark.xfail(strict=True, reason="3rd edition calls the ordinary character left of a destroyed "
-                                "unit 'a unit of its own' (40k3.char.kinds: he is part of it from the start) and "
-                                "cites no character clause")
-
-
 @pytest.mark.rule(RESULT, "40k3.char.kinds", "40k4.cc.separate-unit", "published.last-man-standing")
-@pytest.mark.parametrize("ruleset, kind", [pytest.param("40k3", "ordinary", marks=WRONG_WORDS),
-                                           pytest.param("40k3", "independent", marks=WRONG_WORDS),
+@pytest.mark.parametrize("ruleset, kind", [("40k3", "ordinary"), ("40k3", "independent"),
                                            ("40k4", "ordinary"), ("40k4", "independent")])
 def test_the_character_left_of_a_destroyed_losing_unit_is_told_why_he_takes_its_check(ruleset: str,
                                                                                        kind: str) -> None:
