@@ -9,7 +9,7 @@ Expected results are derived from the texts (seeds 000 and 001, the catalogue an
 read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
 enumeration (every die a branch).
 
-Found wrong (first written as xfail(strict=True) tests, commit "xfail - a 3rd edition ordinary character ..."):
+Found wrong (first written as xfail(strict=True) tests, commit 217e949):
 - 3rd edition (published.combat-resolution, 40k3.char.kinds): a character who outlived his losing unit was told he
   "takes the loser's Morale check as a unit of its own", citing published.combat-resolution alone, whatever his kind:
   an ordinary Sergeant, deployed as part of the squad (40k3.char.kinds) and so its last man, was called a unit of
