@@ -571,7 +571,6 @@ class Warhammer40k4(Warhammer40k3):
     fleet_may_assault: ClassVar[bool] = True
     locked_with_unit_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.locked",)
     character_separate_in_combat: ClassVar[bool] = True
-    survivor_rules: ClassVar[tuple[str, ...]] = ("40k4.cc.separate-unit", "published.combat-resolution")
 
     assault_bar_words: ClassVar[str] = ("fired a Rapid Fire, Heavy or Ordnance weapon in the Shooting phase (only "
                                         "Assault and Pistol weapons may be fired before an assault)")
@@ -637,6 +636,13 @@ class Warhammer40k4(Warhammer40k3):
     def no_last_man_after(self, tested: set[str]) -> set[str]:
         """Spare the losers that took their Morale check the word that 4th edition has no Last Man Standing test."""
         return tested
+
+    @implements("40k4.cc.separate-unit", "published.combat-resolution")
+    def survivor_tests(self, survivor: Unit, unit_id: str) -> Event:
+        """Say why a character who outlived his losing unit takes its Morale check: every character, ordinary or
+        independent, is a separate unit in resolving close combat (seed 001)."""
+        return Event("combat_result", f"{survivor.id} survives {unit_id} and takes the loser's Morale check as a unit "
+                     "of its own", ("40k4.cc.separate-unit", "published.combat-resolution"))
 
     @implements("40k4.char.no-last-man", "published.last-man-standing")
     def last_man_spared(self, last: Unit) -> Event:

@@ -664,8 +664,7 @@ class CloseCombatRules(StrikeRules):
             live = [uid] if state.unit(uid).alive else [x.id for x in before.combined(uid) if state.unit(x.id).alive]
             for live_id in live:
                 if live_id != uid:
-                    events.append(Event("combat_result", f"{live_id} survives {uid} and takes the loser's Morale "
-                                        "check as a unit of its own", self.survivor_rules))
+                    events.append(self.survivor_tests(state.unit(live_id), uid))
                 state, more = self._morale_check(state, live_id, dice, verdict.why, "published.combat-resolution",
                                                  verdict.modifier, leave=leave)
                 tested.add(uid)

@@ -67,8 +67,6 @@ class CombatHooks(Ruleset):
     locked_rule: ClassVar[str] = "40k3.char.must-assault"
     #: 4th edition: a joined character is a separate unit in close combat (40k4.cc.separate-unit).
     character_separate_in_combat: ClassVar[bool] = False
-    #: The rules that make a character who survives his unit's destruction in combat a unit of his own.
-    survivor_rules: ClassVar[tuple[str, ...]] = ("published.combat-resolution",)
     #: The clause that keeps a unit's unsaved wounds off its joined character (3rd: the published allocation only).
     carry_over_rules: ClassVar[tuple[str, ...]] = ()
     #: The clause that spares a character Last Man Standing.
@@ -232,6 +230,17 @@ class CombatHooks(Ruleset):
         Morale check (3rd edition: none, the test is taken as well as that check, published.last-man-standing's
         decision; a unit that fell back takes no further check)."""
         return set()
+
+    @implements("published.combat-resolution", "40k3.char.kinds")
+    def survivor_tests(self, survivor: Unit, unit_id: str) -> Event:
+        """Say why a character who outlived his losing unit takes its Morale check (3rd edition, 40k3.char.kinds: an
+        ordinary character was part of the unit from the start and is what is left of it, Last Man Standing to come;
+        an independent one fights as a unit of his own)."""
+        if survivor.is_independent:
+            return Event("combat_result", f"{survivor.id} survives {unit_id} and takes the loser's Morale check as a "
+                         "unit of its own", ("published.combat-resolution", "40k3.char.kinds"))
+        return Event("combat_result", f"{survivor.id} is what is left of {unit_id} and takes its loser's Morale check",
+                     ("published.combat-resolution", "40k3.char.kinds"))
 
     def character_spared(self, last: Unit) -> Event:
         """The event saying a character left alone takes no Last Man Standing test (its edition's clause)."""
