@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,26 @@ def page(server: str, browser: BrowserContext) -> Iterator[Page]:
     expect(pg.locator("body")).to_have_attribute("data-ready", "true")
     yield pg
     pg.close()
+    assert not errors, errors
+
+
+@contextmanager
+def page_on_own_server(browser: BrowserContext, app: Any) -> Iterator[Page]:
+    """A page on a server of its own serving ``app`` (a test that empties its store, or holds its requests), ready;
+    on leaving, the page and the server closed and no error raised in the page."""
+    from herohammer.web.server import listen, start_in_thread
+
+    running = start_in_thread(app, listen("127.0.0.1", 0))
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(running.url + "/")
+    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
+    try:
+        yield pg
+    finally:
+        pg.close()
+        running.stop()
     assert not errors, errors
 
 

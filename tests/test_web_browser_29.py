@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_web_browser import EXAMPLES, browser, drag, open_file, page, server  # noqa: F401  (fixtures)
+from tests.test_web_browser import page_on_own_server
 
 from herohammer.web.session import Store  # noqa: E402
 from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
@@ -77,19 +78,10 @@ def test_a_fleet_unit_dragged_in_the_shooting_phase_runs(page: Page, tmp_path: P
 def forgetful(browser: BrowserContext) -> Iterator[tuple[Page, Store]]:  # noqa: F811
     """A page on a server of its own, whose store the test can empty as a restarted server's is."""
     from herohammer.web.api import create_app
-    from herohammer.web.server import listen, start_in_thread
 
     store = Store()
-    running = start_in_thread(create_app(store), listen("127.0.0.1", 0))
-    pg = browser.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(running.url + "/")
-    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
-    yield pg, store
-    pg.close()
-    running.stop()
-    assert not errors, errors
+    with page_on_own_server(browser, create_app(store)) as pg:
+        yield pg, store
 
 
 LOST = "the server no longer has this table"

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.test_web_browser import EXAMPLES, browser, open_file, settled  # noqa: F401  (fixtures)
+from tests.test_web_browser import page_on_own_server
 
 from playwright.sync_api import BrowserContext, Page, expect  # noqa: E402  (after the module's skip without chromium)
 
@@ -55,20 +56,13 @@ class Gate:
 def gated(browser: BrowserContext) -> Iterator[tuple[Page, Gate]]:  # noqa: F811
     """A page on a server of its own whose requests the test can hold."""
     from herohammer.web.api import create_app
-    from herohammer.web.server import listen, start_in_thread
 
     gate = Gate(create_app())
-    running = start_in_thread(gate, listen("127.0.0.1", 0))
-    pg = browser.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(running.url + "/")
-    expect(pg.locator("body")).to_have_attribute("data-ready", "true")
-    yield pg, gate
-    gate.opened.set()
-    pg.close()
-    running.stop()
-    assert not errors, errors
+    with page_on_own_server(browser, gate) as pg:
+        try:
+            yield pg, gate
+        finally:
+            gate.opened.set()  # a request still held lets the server stop
 
 
 def _busy(page: Page) -> None:
