@@ -100,6 +100,14 @@ def assault_squad(ruleset: str, *red: dict[str, Any], phase: str = "shooting") -
     return game(scenario(ruleset, [armed(squad("asm", 20, 20), "chainsword"), *red], mobs(), phase=phase))
 
 
+def assert_only_the_captain_shoots(g: Game, refused_at: str) -> None:
+    """The Captain, a unit of his own again, is offered his shot at the Boyz; the chainsword squad is offered none, and
+    its shot at ``refused_at`` is refused citing the weapon clause."""
+    shots = offered(g, "shoot")
+    assert not {s for s in shots if s[0] == "asm"} and ("cap", "boyz") in shots
+    assert_illegal(g, {"do": "shoot", "unit": "asm", "target": refused_at}, WEAPONS)
+
+
 # == 1. a unit with no weapon to fire is offered no shot (round 44's question) ======================================
 
 @pytest.mark.rule("published.shooting", WEAPONS, "published.assault-after-shooting")
@@ -165,9 +173,7 @@ def test_a_captain_who_joins_the_chainsword_squad_lends_it_a_shot_and_takes_it_a
     g.undo()
     assert g.state == start
     g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
-    shots = offered(g, "shoot")
-    assert not {s for s in shots if s[0] == "asm"} and ("cap", "boyz") in shots
-    assert_illegal(g, {"do": "shoot", "unit": "asm", "target": "boyz"}, WEAPONS)
+    assert_only_the_captain_shoots(g, "boyz")
 
 
 @pytest.mark.rule("published.shooting", WEAPONS, "40k3.ic.leave", "40k4.ic.leave")
@@ -184,9 +190,7 @@ def test_the_chainsword_squad_whose_captain_left_it_has_no_shot_of_its_own(rules
     g.apply({"do": "leave", "character": "cap", "to": [30, 20]}, dice=ScriptedDice([]))
     g.apply({"do": "end_phase"}, dice=ScriptedDice([]))
     h = saved_and_loaded(g)
-    shots = offered(h, "shoot")
-    assert not {s for s in shots if s[0] == "asm"} and ("cap", "boyz") in shots
-    assert_illegal(h, {"do": "shoot", "unit": "asm", "target": "orks"}, WEAPONS)
+    assert_only_the_captain_shoots(h, "orks")
 
 
 @pytest.mark.rule("published.shooting", WEAPONS, "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
