@@ -172,8 +172,7 @@ OWN_ALLOWANCE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
 
 @pytest.mark.rule("40k4.ic.slowest-model", "published.movement", "40k3.char.move-as-type", "40k4.ic.join",
                   "40k3.ic.join")
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="4th edition: the bike Captain's 8\" before joining are held against the squad's 6\""))])
+@EDITIONS
 def test_a_bike_captain_who_moved_8_inches_to_join_a_squad_on_foot_moves_on_with_it(ruleset: str) -> None:
     """The bike Captain moves 8" of his 12" (from (32, 10) to (32, 18)) and joins the squad. 4th edition: "the
     combined unit moves ... at the speed of the slowest model while they stay together" - the squad's 6", a bound on
@@ -196,8 +195,7 @@ def test_a_bike_captain_who_moved_8_inches_to_join_a_squad_on_foot_moves_on_with
 
 
 @pytest.mark.rule("40k4.ic.slowest-model", "40k3.char.move-as-type", "40k4.ic.join", "40k3.ic.join")
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="4th edition: his 2\" before joining are held against the combined 6\" move"))])
+@EDITIONS
 def test_a_bike_captain_who_moved_2_inches_to_join_moves_on_at_the_squads_speed_in_4th_edition(ruleset: str) -> None:
     """The bike Captain moves 2" (from (32, 16) to (32, 18)) and joins the squad, 10" of his 12" left. 4th edition:
     the move they make together is at the squad's speed, 6" (40k4.ic.slowest-model): the squad moving 6" may take him
