@@ -357,7 +357,6 @@ def kills_odds() -> dict[int, Fraction]:
 
 @pytest.mark.rule("40k3.char.shooting-dice", "40k4.shoot.separate-dice", "40k4.shoot.same-target",
                   "published.shooting")
-@pytest.mark.xfail(strict=True, reason="unsaved wounds of one save group falling on models another group slew are lost")
 @EDITIONS
 def test_a_squads_volley_with_its_captains_heavy_bolter_rolled_apart_exact_odds_then_no_second_target(
         ruleset: str) -> None:
