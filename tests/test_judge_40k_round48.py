@@ -3,12 +3,80 @@ least, as sequences in which the state changes around a character - a Captain pi
 shot away, a retinue whose last model falls, a bike Captain who moved to join a squad on foot and moves on with it,
 a joined Captain whose squad is shot away (and a lone one whose screen falls back) before a second unit picks its
 target, a Monstrous Creature character once his Tyrant Guard fall, a squad's volley with its Captain's separate dice
-(exact odds), a Captain's difficult terrain dice once his squad is gone, and a Captain left out of coherency by a
-casualty.
+(exact odds), a volley of two weapons at a squad with its Captain, a Captain's difficult terrain dice once his squad
+is gone, and a Captain left out of coherency by a casualty.
 
 Expected results are derived from the texts (seeds 000 and 001, the catalogue and the decisions of rules.yaml), not
 read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
 enumeration (every die a branch).
+
+Found wrong (first written as xfail(strict=True) tests, commit 6fe589d):
+- 4th edition (40k4.ic.slowest-model, published.movement): a bike Captain who moved 8" of his 12" to join a squad on
+  foot could not move with it at all ("Cap has moved 8.00" already this phase: with this 2.00" it would exceed its
+  6""), so the squad could not move away from him either; one who moved 2" could go only 4" with the squad. The
+  combined unit's speed (its slowest model's 6") was held against what he moved on his own before they were
+  together, instead of bounding the move they make together (his own inches count against his own 12").
+- both editions (published.wound-allocation, found through 40k3.char.shooting-dice / 40k4.shoot.separate-dice): a
+  squad's boltguns and its Captain's heavy bolter, his dice rolled apart, slew three of five Boyz with five unsaved
+  wounds. The wounds are shared out before the saves, one a model, so that each is rolled against its save; an
+  unsaved boltgun wound on a Boy whom a heavy bolter wound (another save group) slew was lost, unannounced, while
+  other Boyz stood: the Boyz slain, counted over the dice, were not brute force's one Boy per unsaved wound.
+- both editions, the same fault found while checking the fix (it fails on the tree before it, 6ecf103): lascannons
+  and bolters at three Marines (invulnerable 5+) with their Captain - a bolter wound on a Marine a lascannon slew was
+  carried onto the Captain as the unit's excess while a Marine stood unhurt.
+
+Fixed (judge round 48), the xfail marks removed: ``Warhammer40k3.move_limits`` (w40k3) gives each member of a moving
+unit a ``movement.MoveLimit`` - the move's bound (``combined_allowance``: 4th edition the slowest model's speed) and
+its own allowance for the phase - and ``movement.move_left`` what a model may still go (the lesser of the bound and
+what its own allowance has left); ``rule_move``'s checks (``_surely_clear``, ``_places_problem``), the sampled moves
+of Game.legal_actions and ``rule_embark`` (w40k_special_moves) read it; ``_allowance_refusal`` words a refusal past
+the combined speed ("the combined unit moves at the speed of its slowest model", 40k4.ic.slowest-model) apart from
+one past a model's own allowance (published.movement, with the slowest-model clause where the two are one).
+``w40k_wounds._spares``, asked by ``save_groups`` only when a model took wounds of two save groups, gives each group
+the other living models every weapon of it reaches on which its wounds would be saved alike, and ``unsaved_taken``
+puts a group's unsaved wounds on them once its own models are slain (``SavesGroup``'s seventh field); the excess
+carried onto a joined character is what is left after that.
+
+Decisions: 40k4.ic.slowest-model (amended, said so), published.wound-allocation (amended, said so),
+40k3.char.shooting-dice and 40k4.shoot.separate-dice (stated: rolled apart, his wounds are still the volley's). Book
+entries (new): 40k4-a-bike-captain-who-moved-to-join-a-squad-moves-on-with-it,
+40k4-five-unsaved-wounds-from-a-squad-and-its-captain-slay-five-boyz.
+
+Checked, as it stands (passed as first written):
+- 4th edition: a squad that fails a Pinning test goes to ground with its joined Captain; shot away, he is still
+  pinned through his next turn (no move, no join, none offered), told when the pin lapses, and joins another squad
+  in his next Movement phase after a save and load; undone, he may not leave the pinned squad (40k4.ic.pinned);
+- 4th edition: a retinue holds its Captain while one Veteran lives (after a save and load); once the last falls he
+  joins a squad (the ruling cites 40k4.char.retinue), may not leave it in the phase he joined (40k4.ic.leave's
+  decision) and leaves it in his next Movement phase, after a save and load (he leads no retinue once he joined);
+- 3rd edition: the bike Captain moves on with the squad by his own 12" (no slowest-model clause,
+  40k3.char.move-as-type), the rulings above alike;
+- a joined Captain is no target of his own; once a first unit shot his squad away he is a lone character: 3rd
+  edition within 6" of another squad only as the closest target within 12", 4th edition only as the closest target;
+  Game.legal_actions offers those shots alone; undone, refused again;
+- 3rd edition: a lone Captain whose screen fails its Morale check at once and falls back 12" is more than 6" from
+  every other living unit and may be shot from 19";
+- 4th edition: a Hive Tyrant among Tyrant Guard may not be picked out; once the Guard are shot away, a unit whose
+  closest enemy is a Termagant brood picks him out (Large Targets: no Target Priority test), the wounds his;
+- the Captain's shots are an event of their own citing the separate-dice clause, his to-hit and to-wound dice rolled
+  before the saves, and he may not fire again at another target once his unit has fired;
+- with his squad the Captain's difficult terrain dice are its 2D6 (11/36); once it is shot away he rolls his own:
+  3rd edition 2D6 re-rolled (671/1296), 4th 3D6 (91/216), each against brute force;
+- a casualty that leaves the joined Captain 3" from his squad does not make him leave it (leaving is his move): no
+  target of his own; in his Movement phase the squad may not move on without closing up with him (his coherency
+  clause cited), may close up, or he may leave it first.
+
+Considered and left:
+- 3rd edition: a lone Captain whose Fleet of Foot run (Shooting phase) or consolidation ends within 2" of a friendly
+  squad joins nothing (40k3.ic.movement-phase-only), rightly, but nothing says so, where round 36 has a Movement
+  phase move near a unit he may not join say why; words only, left.
+- the wounds are still shared out before the saves as the decision plays the owning player's choice (one a model,
+  the character one of them, "each will affect a different model"); only the unsaved excess moves on. Where the
+  weapons reach different models, a group's spares are taken in the pool's order, so one group may take a model
+  another group's wounds could have fallen on (a fixed order for the owning player's choice, as before); left.
+- a combined unit moves once a phase (published.movement's decision), so bounding each move by the combined speed
+  gives no second 6" to a unit of bikes joined by a character on foot.
+- docs/rules.md still counts 86 4th edition rulings (now 88): test_docs does not hold it; left for the docs rebuild.
 """
 
 from __future__ import annotations
@@ -123,11 +191,12 @@ def captain_with_his_retinue() -> Game:
 def test_a_retinue_holds_its_captain_until_its_last_model_falls_then_he_joins_and_leaves_a_squad() -> None:
     """Seed 001: a character fielded with his retinue "may not leave them and join another unit while they remain
     alive. Should the unit be destroyed, the character may once again move between units." The first lascannon slays
-    one Veteran (one model of five: no Morale check): the retinue lives, and in red's Movement phase (that state saved and loaded) he may not join the
-    squad, citing 40k4.char.retinue. The second slays the last Veteran: in red's Movement phase he joins the squad
-    (the ruling cites the retinue rule that freed him); joining ended his move, so he does not leave again that
-    phase (40k4.ic.leave's decision). Saved and loaded, in red's next Movement phase he leaves the squad: it is no
-    retinue of his (40k4.char.retinue's decision: he leads none once he joins during the game)."""
+    one Veteran (one model of five: no Morale check): the retinue lives, and in red's Movement phase (that state
+    saved and loaded) he may not join the squad, citing 40k4.char.retinue. The three others slay the last three Veterans:
+    in red's Movement phase he joins the squad (the ruling cites the retinue rule that freed him); joining ended his
+    move, so he does not leave again that phase (40k4.ic.leave's decision). Saved and loaded, in red's next Movement
+    phase he leaves the squad: it is no retinue of his (40k4.char.retinue's decision: he leads none once he joins
+    during the game)."""
     g = captain_with_his_retinue()
     g.apply({"do": "shoot", "unit": "las", "target": "guard"}, dice=ScriptedDice([6] * 3))
     assert len(g.state.unit("guard").models) == 3
@@ -377,6 +446,34 @@ def test_a_squads_volley_with_its_captains_heavy_bolter_rolled_apart_exact_odds_
     assert SEPARATE[ruleset] in shots[1].rules and shots[1].rolls[0].faces == (5, 5, 5)
     assert not g.state.unit("boyz").alive
     assert_illegal(g, {"do": "shoot", "unit": "cap", "target": "boyz"}, SAME_TARGET[ruleset])
+
+
+MARINE_INV = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+ Inv5+"
+
+
+@pytest.mark.rule("published.wound-allocation", "40k3.char.shooting-dice", "40k4.shoot.separate-dice",
+                  "40k4.char.no-last-man", "40k3.ic.no-last-man")
+@EDITIONS
+def test_lascannons_and_bolters_slay_the_three_marines_before_any_wound_falls_on_their_captain(ruleset: str) -> None:
+    """Blue's two lascannons and three bolters fire at red's three Marines (3+, invulnerable 5+) with their Captain
+    joined, 20" away: five hits, five wounds, one a model, the Captain one of them (4th ed., Removing casualties:
+    "each will affect a different model"; published.wound-allocation's decision), then M1 a second. The lascannon
+    wounds (AP2: the 5+ invulnerable save) on M1 and M2: 1 and 6, one unsaved; the bolter wounds (3+) on M3 and M1:
+    1 and 1, both unsaved; the Captain's own: 6, saved. Three unsaved wounds on the squad: one Marine each, all three
+    slain - the unit's unsaved wounds fall on its joined character only once its own models are all slain (the
+    decision of session 32), and none is left to fall on him: he keeps both Wounds, a unit of his own now (no Last
+    Man Standing)."""
+    tac = {"id": "tac", "models": [model(f"M{i + 1}", 20 + 2 * i, 20, 8, MARINE_INV) for i in range(3)]}
+    cap = hero("cap", 26, 20, joined="tac")
+    dev = {"id": "dev", "models": [{**model(f"D{i + 1}", 20 + 2 * i, 40), "weapons": ["lascannon"]} for i in range(2)]
+           + [{**model(f"B{i + 1}", 24 + 2 * i, 40), "weapons": ["bolter"]} for i in range(3)]}
+    g = game(scenario(ruleset, [tac, cap], [dev], phase="shooting", active="blue"))
+    events = g.apply({"do": "shoot", "unit": "dev", "target": "tac"},
+                     dice=ScriptedDice([6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 6, 1, 1, 6]))
+    assert messages(events, "saves") == ["2 models: 2 wounds, 1 saved, 1 unsaved",
+                                         "2 models: 2 wounds, 0 saved, 2 unsaved", "Cap: 1 wound, 1 saved, 0 unsaved"]
+    assert messages(events, "casualties") == ["slain: M1, M2, M3"]
+    assert not g.state.unit("tac").alive and g.state.unit("cap").models[0].wounds_taken == 0
 
 
 # == 8. a Captain's difficult terrain dice once his squad is gone ==================================================
