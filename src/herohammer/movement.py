@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from operator import add, sub
 
 from . import geometry as geo
@@ -29,6 +30,23 @@ MOVE_INCHES: dict[UnitType, float] = {
     UnitType.VEHICLE: 12.0,
 }
 EPSILON = 1e-6
+
+
+class MoveLimit(NamedTuple):
+    """A member's bounds on a move of its unit (``Warhammer40k3.move_limits``): ``speed``, how far the move itself
+    may take it (a 4th edition combined unit's slowest model's, 40k4.ic.slowest-model); ``own``, its own allowance
+    for the phase, spent across the actions that move it (published.movement)."""
+
+    speed: float
+    own: float
+
+
+def move_left(limit: MoveLimit, model: Model) -> float:
+    """Return how far ``model`` may go in this move: the move's bound, and no further than its own allowance has
+    left (judge round 48: what it moved before joining counts against its own allowance, not the combined speed)."""
+    speed, own = limit
+    left = own - model.moved
+    return speed if speed < left else left
 
 
 @dataclass(frozen=True, init=False)

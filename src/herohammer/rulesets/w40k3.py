@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from .. import geometry as geo
 from .. import movement
+from ..movement import MoveLimit, move_left
 from ..actions import Action, Assault, EndPhase, Fight, Join, Leave, Manifest, Move, Regroup, Shoot
 from ..catalogue import implements
 from ..dice import Dice, Highest, Reroll, enumerate_outcomes, rolls_made, rolls_since
@@ -552,10 +553,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "give one per model, in order"
             )
         moves = _plan_members(state, members, action.to)
-        allowances = {u.id: self.combined_allowance(state, u, members) for u in members}
+        limits = self.move_limits(state, members)
         ids = {u.id for u in members}
-        if not self._surely_clear(state, moves, ids, allowances, with_characters):
-            if problem := self._places_problem(state, unit, members, moves, ids, allowances):
+        if not self._surely_clear(state, moves, ids, limits, with_characters):
+            if problem := self._places_problem(state, unit, members, moves, ids, limits):
                 return problem
         notes = self._difficult_notes(state, unit, moves)
         if self.joins_by_moving_close and unit.is_independent:
@@ -569,7 +570,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
 
     @staticmethod
     def _surely_clear(state: GameState, moves: Sequence[movement.PlannedMove], ids: set[str],
-                      allowances: dict[str, float], with_characters: int) -> bool:
+                      limits: dict[str, MoveLimit], with_characters: int) -> bool:
         """Say whether a move of the whole unit (its characters too) by one shift surely passes every check of places.
 
         ``movement.clear_shifts`` measures the unit once, where it stands; anything it is not
@@ -578,27 +579,19 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         shift = movement.common_shift(moves) if len(moves) == with_characters else None
         if shift is None:
             return False
-        most = [allowances[mv.unit_id] - mv.model.moved + movement.EPSILON for mv in moves]
+        most = [move_left(limits[mv.unit_id], mv.model) + movement.EPSILON for mv in moves]
         return movement.clear_shifts(state, [mv.model for mv in moves], ids, [shift], most)[0]
 
     def _places_problem(self, state: GameState, unit: Unit, members: Sequence[Unit],
                         moves: Sequence[movement.PlannedMove], ids: set[str],
-                        allowances: dict[str, float]) -> Ruling | None:
+                        limits: dict[str, MoveLimit]) -> Ruling | None:
         """Return why a unit's planned places are refused (table, allowance, other models, coherency), or None."""
         if off := movement.table_problem(state, moves):
             return Ruling.forbid(off, "published.movement")
         for mv in moves:
-            allowance = allowances[mv.unit_id]
-            if mv.length > allowance - mv.model.moved + movement.EPSILON:
-                rule = self.allowance_rule(members)
-                if mv.model.moved:
-                    return Ruling.forbid(
-                        f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
-                        f"{mv.length:.2f}\" it would exceed its {allowance:g}\" (one move allowance a phase)",
-                        *dict.fromkeys((rule, self.move_rule)))  # 3rd edition: one rule, cited once
-                return Ruling.forbid(
-                    f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {allowance:g}\"", rule
-                )
+            limit = limits[mv.unit_id]
+            if mv.length > move_left(limit, mv.model) + movement.EPSILON:
+                return self._allowance_refusal(members, mv, limit)
         if overlap := movement.places_problem(state, moves, ids, lambda: self.flying(state, members)):
             return Ruling.forbid(overlap, "published.bases-apart")
         after = movement.positions_after(state, [u.id for u in members], moves)
@@ -610,6 +603,32 @@ class Warhammer40k3(SpecialMoves, Ruleset):
     def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float:
         """Return how far one member of a combined unit may move (3rd: by its own type)."""
         return self.move_allowance(state, unit)
+
+    @implements("published.movement", "40k4.ic.slowest-model")
+    def move_limits(self, state: GameState, members: Sequence[Unit]) -> dict[str, MoveLimit]:
+        """Return each member's bounds on a move of the unit with its characters (``MoveLimit``): the move itself at
+        the combined unit's speed (``combined_allowance``), and no model past its own allowance for the phase, spent
+        across the actions that moved it (published.movement's decision).
+
+        Judge round 48: the combined speed bounds the move they make together, not what a member moved on his own
+        before he joined; before, a 4th edition bike Captain who moved 8" to join a squad on foot was held to the
+        squad's 6" for the whole phase and could not move with it at all (the squad then could not move away)."""
+        return {u.id: MoveLimit(self.combined_allowance(state, u, members), self.move_allowance(state, u))
+                for u in members}
+
+    def _allowance_refusal(self, members: Sequence[Unit], mv: movement.PlannedMove, limit: MoveLimit) -> Ruling:
+        """Refuse a model's part of a move past ``move_left``: past the combined unit's speed (its slowest model's,
+        40k4.ic.slowest-model), or past its own allowance for the phase (published.movement)."""
+        rule = self.allowance_rule(members)
+        speed, own = limit
+        if mv.length > speed + movement.EPSILON:
+            why = ": the combined unit moves at the speed of its slowest model" if speed < own else ""
+            return Ruling.forbid(f"{mv.model.name} moves {mv.length:.2f}\" but may move at most {speed:g}\"{why}",
+                                 rule)
+        rules = (rule, self.move_rule) if own <= speed else (self.move_rule,)  # 3rd edition: one rule, cited once
+        return Ruling.forbid(f"{mv.model.name} has moved {mv.model.moved:.2f}\" already this phase: with this "
+                             f"{mv.length:.2f}\" it would exceed its {own:g}\" (one move allowance a phase)",
+                             *dict.fromkeys(rules))
 
     def allowance_rule(self, members: Sequence[Unit]) -> str:
         """Name the rule that limits a combined unit's move."""
@@ -1168,7 +1187,8 @@ class Warhammer40k3(SpecialMoves, Ruleset):
             return no
         members = state.combined(unit.id)
         models = [m for u in members for m in u.models]
-        allowed = [self.combined_allowance(state, u, members) - m.moved + movement.EPSILON
+        limits = self.move_limits(state, members)
+        allowed = [move_left(limits[u.id], m) + movement.EPSILON
                    for u in members for m in u.models]  # rule_move's limit, model by model
         return movement.clear_shifts(state, models, {u.id for u in members}, shifts, allowed)
 

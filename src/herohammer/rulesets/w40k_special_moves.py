@@ -149,7 +149,7 @@ class SpecialMoves(CombatRules):
 
         def _mover_checks(self, state: GameState, unit: Unit) -> Ruling | None: ...
 
-        def combined_allowance(self, state: GameState, unit: Unit, members: Sequence[Unit]) -> float: ...
+        def move_limits(self, state: GameState, members: Sequence[Unit]) -> dict[str, movement.MoveLimit]: ...
 
         def flying(self, state: GameState, members: Sequence[Unit]) -> frozenset[str]: ...
 
@@ -450,13 +450,14 @@ class SpecialMoves(CombatRules):
         if riders > room:
             return Ruling.forbid(f"{transport.id} has room for {room} more models; {unit.id} has {riders}",
                                  "published.transports")
+        limits = self.move_limits(state, members)
         for u in members:
-            allowance = self.combined_allowance(state, u, members)
             for m in u.models:
                 gap = geo.group_distance([m.placed], transport.placed)
-                if gap > allowance - m.moved + EMBARK_INCHES + movement.EPSILON:
+                left = movement.move_left(limits[u.id], m)
+                if gap > left + EMBARK_INCHES + movement.EPSILON:
                     return Ruling.forbid(f"{m.name} is {gap:.1f}\" from {transport.id}: it cannot come within "
-                                         f"{EMBARK_INCHES:g}\" of it with the {allowance - m.moved:g}\" it may "
+                                         f"{EMBARK_INCHES:g}\" of it with the {left:g}\" it may "
                                          "still move", "published.transports")
         return Ruling.allow(f"{unit.id} may embark in {transport.id} ({riders} of its {room} places)",
                             "published.transports")
