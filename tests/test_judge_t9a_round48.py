@@ -82,7 +82,6 @@ def _front(g_state: Any) -> float:
 
 
 # -- 1. No More Foes: the Overrun while the combat goes on ----------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="round 48: a No More Foes unit's Overrun in a combat that goes on is not made")
 @pytest.mark.rule(PURSUIT, BREAK, "published.t9a-combat-resolution")
 def test_a_charger_with_no_more_foes_overruns_out_of_a_combat_that_goes_on() -> None:
     # The Spearman's 6 hits and 6 wounds the scout (T1, no save): the Spearmen have destroyed every enemy in their base
@@ -124,7 +123,23 @@ def test_a_charger_with_no_more_foes_overruns_out_of_a_combat_that_goes_on() -> 
     assert g2.state == before
 
 
-@pytest.mark.xfail(strict=True, reason="round 48: a No More Foes unit's Overrun in a combat that goes on is not made")
+@pytest.mark.xfail(strict=True, reason="round 48: the Overrun not made is told citing no clause")
+@pytest.mark.rule(PURSUIT)
+def test_an_overrun_not_made_while_the_scout_stands_is_told_citing_the_pursuit_clause() -> None:
+    # The Spearman misses (1): the scout stands in the Spearmen's base contact, so no Overrun ("if all enemy units in
+    # base contact were wiped out"); the draw (their charge +1 to the mob's Standard) rolls no Break test. The event
+    # says the Overrun named is not made and why, and, as every ruling told, cites the clause that decides it.
+    g = reloading_game(_side_by_side())
+    dice = ScriptedDice([1])
+    events = g.apply(OVERRUN, dice)
+    assert dice.unused == ()
+    said = next(e for e in events if e.kind == "combat")
+    assert "a draw, 1 to 1" in said.message, said.message
+    assert "spears makes no Overrun: scout, in its base contact, is not wiped out" in said.message, said.message
+    assert PURSUIT in said.rules, said.rules
+    assert _front(g.state) == 20.0 and g.state.unit("spears").has(Status.ENGAGED)
+
+
 @pytest.mark.rule(PURSUIT, BREAK)
 def test_the_odds_of_where_an_overrunning_unit_with_no_more_foes_ends_are_the_dice_brute_forced() -> None:
     # Every branch is a draw (the scout slain: 1 Wound to the mob's Standard; the scout standing: the Spearmen's charge
@@ -142,7 +157,6 @@ def test_the_odds_of_where_an_overrunning_unit_with_no_more_foes_ends_are_the_di
     assert {k: Fraction(v) for k, v in engine.items()} == want
 
 
-@pytest.mark.xfail(strict=True, reason="round 48: a No More Foes unit's Overrun in a combat that goes on is not made")
 @pytest.mark.rule(PURSUIT, "published.t9a-charge")
 def test_an_overrun_out_of_a_combat_that_goes_on_charges_a_fresh_enemy_it_reaches() -> None:
     # "Overruns follow the rules for Pursuits" (round 41: a Pursuit Move that reaches an enemy in no combat charges
@@ -168,7 +182,6 @@ def test_an_overrun_out_of_a_combat_that_goes_on_charges_a_fresh_enemy_it_reache
     assert Fraction(engine.get(True, 0)) == want == Fraction(60, 1296)
 
 
-@pytest.mark.xfail(strict=True, reason="round 48: a No More Foes unit's Overrun in a combat that goes on is not made")
 @pytest.mark.rule(PURSUIT, BREAK, "published.t9a-flee")
 def test_an_overrun_with_no_more_foes_is_rolled_after_the_pursuit_of_its_sides_winner() -> None:
     # The mob without a Standard: the scout slain, the elves win 1 to 0. The mob tests on Ld 7 - 1: 6 6 breaks, it
