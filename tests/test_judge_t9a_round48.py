@@ -123,7 +123,6 @@ def test_a_charger_with_no_more_foes_overruns_out_of_a_combat_that_goes_on() -> 
     assert g2.state == before
 
 
-@pytest.mark.xfail(strict=True, reason="round 48: the Overrun not made is told citing no clause")
 @pytest.mark.rule(PURSUIT)
 def test_an_overrun_not_made_while_the_scout_stands_is_told_citing_the_pursuit_clause() -> None:
     # The Spearman misses (1): the scout stands in the Spearmen's base contact, so no Overrun ("if all enemy units in

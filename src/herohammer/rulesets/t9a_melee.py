@@ -1041,6 +1041,8 @@ class MeleePhase(Ruleset):
             state, said = self._no_more_foes_moves(state, tuple(live), pursuit, said, rules)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
         unmade = _overruns_not_made(state, live, pursuit, free)  # enemies are left: an Overrun named is not made
+        if unmade:  # (round 48: told, citing no clause until then)
+            rules.append(PURSUIT)
         if diff == 0:
             state, moved = self._no_more_foes_end(state, free, pursuit, dice, "", rules, flees)
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}"
