@@ -201,6 +201,41 @@ def test_an_overrun_with_no_more_foes_is_rolled_after_the_pursuit_of_its_sides_w
     reloads(g)
 
 
+@pytest.mark.rule(PURSUIT, "t9a.join.part-of-unit", "published.t9a-unit-spacing")
+def test_a_hero_overruns_with_his_unit_and_the_friend_ahead_stops_it_an_inch_short() -> None:
+    # Round 46's column with its Hero (no Attacks) in the Spearmen, who charged this turn: they slay the scout (6 6),
+    # the Guard hold (1 2). The Spearmen's Overrun (3 + 4 = 7") goes straight up the table toward the Guard, a friend
+    # 2" ahead that is not within 1" of them: it stops them 1" short ("within 1" of another unit", as every Pursuit
+    # Move), so they move a little under 1" of their 7"; the Hero, part of the unit (t9a.join.part-of-unit), moves
+    # with it and stays joined, in its first rank. A save and load after; the undo gives the state back.
+    from test_judge_t9a_round46 import _no_more_foes_with_hero
+    data = _no_more_foes_with_hero()
+    data["sides"]["elves"][0]["status"].append("charged")
+    g = reloading_game(data)
+    assert OVERRUN in offered(g, "fight")
+    before = g.state
+    hero_was = g.state.unit("hero").models[0].at
+    events = g.apply(OVERRUN, ScriptedDice([6, 6, 1, 2, 3, 4]))
+    said = next(e for e in events if e.kind in ("combat", "break"))
+    assert "spears overruns 0.9" in said.message and "of its 7\" straight forward" in said.message, said.message
+    assert "guard" in said.message and "published.t9a-unit-spacing" in said.rules, said
+    went = g.state.unit("spears").formation.position[1] - 20.0
+    guard_front = 20 + 50 / MM  # the scout's 50mm-deep base stood between them
+    assert guard_front - 1 - 1 / 64 <= 20.0 + went <= guard_front - 1  # "between 1" and 1 1/64" short"
+    hero = g.state.unit("hero")
+    assert hero.joined == "spears" and hero.models[0].facing == 0.0
+    f = g.state.unit("spears").formation
+    assert "Hero" in f.order[:f.files]
+    assert hero.models[0].at[0] == hero_was[0] and abs(hero.models[0].at[1] - hero_was[1] - went) < 1e-6
+    assert not g.state.unit("spears").has(Status.ENGAGED) and g.state.unit("guard").has(Status.ENGAGED)
+    g = saved_and_loaded(g)
+    reloads(g)
+    g2 = reloading_game(data)
+    g2.apply(OVERRUN, ScriptedDice([6, 6, 1, 2, 3, 4]))
+    g2.undo()
+    assert g2.state == before
+
+
 # -- 2. a failed charge out that leaves the Hero in his unit -------------------------------------------------------------
 def _hero_and_mage() -> dict[str, Any]:
     """The elves' Charge phase: ten Spearmen with their Hero and a Mage (both joined), the orcs 12" ahead."""
