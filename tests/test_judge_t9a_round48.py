@@ -88,10 +88,11 @@ def _block(name: str, at: tuple[float, float], facing: float, files: int, n: int
 
 def _side_by_side(mob_standard: bool = True, boyz: bool = False) -> dict[str, Any]:
     """One combat, the elves' Melee phase. Five Spearmen (one rank, A1) who charged this turn face a lone orc scout on
-    a 100mm square base (T1, no save, A0), its centre in their Front Arc; only their right-hand Spearman touches it. Beside them (0.76" to the right) the
-    Guard (eight elves in one rank, A0) face up the table and touch both the scout's front and the orc mob's (five orcs
-    in one rank, A0, a Standard Bearer unless told). The Spearmen touch no unit but the scout. ``boyz``: five more orcs
-    10.5" straight ahead of the Spearmen, in no combat, more than 6" from the scout (no Panic test when it dies)."""
+    a 100mm square base (T1, no save, A0), its centre in their Front Arc; only their right-hand Spearman touches it.
+    Beside them (0.76" to the right) the Guard (eight elves in one rank, A0) face up the table and touch both the
+    scout's front and the orc mob's (five orcs in one rank, A0, a Standard Bearer unless told). The Spearmen touch no
+    unit but the scout. ``boyz``: five more orcs 10.5" straight ahead of the Spearmen, in no combat, more than 6" from
+    the scout (no Panic test when it dies)."""
     spears = _block("spears", (32.77, 20), 0, 5, 5, SPEAR, [20, 20], ("engaged", "charged"))
     scout = _block("scout", (36, 20), 180, 1, 1, SCOUT, [100, 100])
     guard = _block("guard", (38.65, 20), 0, 8, 8, STILL_SPEAR, [20, 20])
@@ -110,7 +111,7 @@ def _front(g_state: Any) -> float:
     return round(f.position[1], 2)
 
 
-# -- 1. No More Foes: the Overrun while the combat goes on ----------------------------------------------------------------
+# -- 1. No More Foes: the Overrun while the combat goes on -------------------------------------------------------------
 @pytest.mark.rule(PURSUIT, BREAK, "published.t9a-combat-resolution")
 def test_a_charger_with_no_more_foes_overruns_out_of_a_combat_that_goes_on() -> None:
     # The Spearman's 6 hits and 6 wounds the scout (T1, no save): the Spearmen have destroyed every enemy in their base
@@ -267,7 +268,7 @@ def test_a_hero_overruns_with_his_unit_and_the_friend_ahead_stops_it_an_inch_sho
     assert g2.state == before
 
 
-# -- 2. a failed charge out that leaves the Hero in his unit -------------------------------------------------------------
+# -- 2. a failed charge out that leaves the Hero in his unit -----------------------------------------------------------
 def _hero_and_mage() -> dict[str, Any]:
     """The elves' Charge phase: ten Spearmen with their Hero and a Mage (both joined), the orcs 12" ahead."""
     data = scenario(phase="charge", active="elves", enemy_y=32)
@@ -315,7 +316,7 @@ def test_after_a_failed_charge_out_the_unit_and_its_other_character_charge_no_mo
     assert g2.state == before and g2.check({"do": "charge", "unit": "spears", "target": "orcs"}).legal
 
 
-# -- 3. a Hero who left his unit, which is then charged ------------------------------------------------------------------
+# -- 3. a Hero who left his unit, which is then charged ----------------------------------------------------------------
 def _left_then_charged() -> Any:
     """The elves' Movement phase: ten Spearmen (A0, two ranks) with their Hero, fifteen orcs (A0, three ranks) 8"
     ahead. The Hero leaves; the orcs charge the Spearmen (4 + 3 + 3 = 10 >= 8) in their turn; their Melee phase."""
@@ -361,7 +362,7 @@ def test_a_unit_charged_after_its_hero_left_breaks_on_its_own_discipline_brute_f
     refused(g, {"do": "join", "character": "hero", "unit": "spears"}, "t9a.join.forbidden", "engaged")
 
 
-# -- 4. joining a unit shot down to a single rank ------------------------------------------------------------------------
+# -- 4. joining a unit shot down to a single rank ----------------------------------------------------------------------
 def _shot_down(kills: int) -> Any:
     """Ten Spearmen (two ranks of five), their Hero 6" behind them on his own; the orcs shoot ``kills`` of them dead
     (the rear rank first) and the Spearmen pass their Panic test; then the elves' Movement phase."""

@@ -151,8 +151,8 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     free = _no_more_foes(state, live, hosts)
     if free:
         notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
-                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes the Overrun (if it "
-                  "charged), Post-Combat Pivot or Reform its fight's pursuit names, if any" for uid in free]
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes the Overrun "
+                  "(if it charged), Post-Combat Pivot or Reform its fight's pursuit names, if any" for uid in free]
         hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
@@ -331,8 +331,9 @@ def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[s
                        free: Sequence[str] = ()) -> str:
     """Say why the Overrun each unit named is not made when enemy units of its combat are left (round 40: until then
     the event said nothing of it): one in its base contact is not wiped out (the 2022 text: an Overrun only "if all
-    enemy units in base contact were wiped out").  A unit with No More Foes (``free``) makes it (round 48,
-    ``MeleePhase._no_more_foes_end``); the "none touching it" words are kept for a state no fight reaches."""
+    enemy units in base contact were wiped out"), or, none touching it, others of the combat stand (a unit of a combat
+    of two, which ``_no_more_foes`` does not look at).  A unit with No More Foes (``free``) makes it (round 48,
+    ``MeleePhase._no_more_foes_end``)."""
     said = ""
     for uid in live:
         choice = (pursuit or {}).get(uid)
@@ -1267,9 +1268,9 @@ class MeleePhase(Ruleset):
     def _overruns(self, state: GameState, asked: Sequence[str], dice: Dice, said: str, rules: list[str],
                   kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str]:
         """Make the Overruns of the units that asked for one (the fight's ``pursuit``: ``overrun: true``) once every
-        enemy of the combat is wiped out, or every enemy in their own base contact (No More Foes, ``_no_more_foes_end``)
-        (2022 text, Pursuits and Overruns: "A unit that fought its First Round of
-        Combat after Charging can choose to make a special Pursuit Move called Overrun if all enemy units in base
+        enemy of the combat is wiped out, or every enemy in their own base contact (No More Foes,
+        ``_no_more_foes_end``; 2022 text, Pursuits and Overruns: "A unit that fought its First Round of Combat after
+        Charging can choose to make a special Pursuit Move called Overrun if all enemy units in base
         contact were wiped out ... Overruns follow the rules for Pursuits, except that step 1. Pivot is ignored (i.e.
         Overruns are straight forward) and that no Restrain Pursuit Test is required"): each rolls its Pursuit
         Distance, 2D6, and moves it straight forward as a Pursuit Move does (``_pursuit_move``, no pivot); a Shaken
@@ -1301,7 +1302,8 @@ class MeleePhase(Ruleset):
         Pursuit Moves (``_overruns``); then the Post-Combat Pivots and Reforms (``_no_more_foes_moves``).  Round 48:
         until then the Overrun was not made (said)."""
         if free and pursuit:
-            asked = [now for uid, choice in pursuit.items() if choice.overrun and (now := current(state, uid).id) in free]
+            asked = [now for uid, choice in pursuit.items()
+                     if choice.overrun and (now := current(state, uid).id) in free]
             if asked:
                 state, said = self._overruns(state, asked, dice, said, rules, kept)
         return self._no_more_foes_moves(state, free, pursuit, said, rules)
