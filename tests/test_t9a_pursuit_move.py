@@ -321,7 +321,7 @@ def test_a_charger_that_wipes_out_its_enemy_overruns_its_2d6_straight_forward() 
     blows = _blow_dice(data, OVERRUN)
     g = reloading_game(data)
     ruling = g.check(OVERRUN)
-    assert ruling.legal and "spears Overruns if every enemy of the combat is wiped out" in ruling.reason, ruling
+    assert ruling.legal and "spears Overruns if every enemy in its base contact is wiped out" in ruling.reason, ruling
     events = g.apply(OVERRUN, ScriptedDice([6] * blows + [3, 4]))
     combat = next(e for e in events if e.kind == "combat")
     assert "one side has no models left" in combat.message and "spears overruns 7\" straight forward" \

@@ -151,9 +151,8 @@ def _combat_score(state: GameState, mine: str, foes: list[str], caused: dict[str
     free = _no_more_foes(state, live, hosts)
     if free:
         notes += [f"{uid} destroyed every enemy in its base contact and is Engaged no more (No More Foes): it counts "
-                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes the Post-Combat "
-                  "Pivot or Reform its fight's pursuit names, if any (an Overrun out of a combat that goes on is not "
-                  "modelled)" for uid in free]
+                  "as winning, takes no Break test and its Combat Score bonuses are ignored; it makes the Overrun "
+                  "(if it charged), Post-Combat Pivot or Reform its fight's pursuit names, if any" for uid in free]
         hosts = {u: h for u, h in hosts.items() if u not in free}
     fronts = facings(state, hosts)
     counted = _static_bonuses(state, hosts, fronts)
@@ -328,15 +327,17 @@ def _touching(a: Sequence[Unit], b: Sequence[Unit]) -> bool:
 
 
 @implements(PURSUIT)
-def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None) -> str:
+def _overruns_not_made(state: GameState, live: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None,
+                       free: Sequence[str] = ()) -> str:
     """Say why the Overrun each unit named is not made when enemy units of its combat are left (round 40: until then
     the event said nothing of it): one in its base contact is not wiped out (the 2022 text: an Overrun only "if all
-    enemy units in base contact were wiped out"), or, none touching it, others of the combat stand (an Overrun in a
-    multiple combat is not modelled, published.t9a-pursuit's decision)."""
+    enemy units in base contact were wiped out"), or, none touching it, others of the combat stand (a unit of a combat
+    of two, which ``_no_more_foes`` does not look at).  A unit with No More Foes (``free``) makes it (round 48,
+    ``MeleePhase._no_more_foes_end``)."""
     said = ""
     for uid in live:
         choice = (pursuit or {}).get(uid)
-        if choice is None or not choice.overrun:
+        if choice is None or not choice.overrun or uid in free:
             continue
         touching = engaged_with(state, uid)
         said += (f"; {uid} makes no Overrun: {', '.join(touching)}, in its base contact, "
@@ -517,7 +518,7 @@ class MeleePhase(Ruleset):
                 said += (f"; {name} makes a Post-Combat {_reform_kind(choice)} if it "
                          + ("passes that test or " if choice.restrain else "") + "has No More Foes")
             if choice.overrun:
-                said += f"; {name} Overruns if every enemy of the combat is wiped out"
+                said += f"; {name} Overruns if every enemy in its base contact is wiped out"
             rules.append(PURSUIT)
         return Ruling.allow(f"{unit.id} fights {', '.join(enemies)}{also}{said}", *dict.fromkeys(rules))
 
@@ -992,7 +993,7 @@ class MeleePhase(Ruleset):
                                                                   for uid, (fled, touching, way, away)
                                                                   in pending.fled_by},
                                             dict(pending.pursuit), dice, pending.said, rules, flees)
-        state, said = self._no_more_foes_moves(state, pending.free, dict(pending.pursuit), said, rules)
+        state, said = self._no_more_foes_end(state, pending.free, dict(pending.pursuit), dice, said, rules, flees)
         if len(pending.broke) == len(pending.losers):  # no enemy left standing in the combat: the winners are free
             # (but for one whose Pursuit Move charged a fresh enemy)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
@@ -1040,11 +1041,14 @@ class MeleePhase(Ruleset):
             state, said = self._overruns(state, asked, dice, said, rules, flees)
             state, said = self._no_more_foes_moves(state, tuple(live), pursuit, said, rules)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
-        unmade = _overruns_not_made(state, live, pursuit)  # enemies are left: an Overrun named is not made
+        unmade = _overruns_not_made(state, live, pursuit, free)  # enemies are left: an Overrun named is not made
+        if unmade:  # (round 48: told, citing no clause until then)
+            rules.append(PURSUIT)
         if diff == 0:
-            state, moved = self._no_more_foes_moves(state, free, pursuit, "", rules)
+            state, moved = self._no_more_foes_end(state, free, pursuit, dice, "", rules, flees)
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}"
-                                 f"{moved}", tuple(dict.fromkeys(rules)), (), (("outcome", "draw"),))]
+                                 f"{moved}", tuple(dict.fromkeys(rules)), rolls_since(dice, start),
+                                 (("outcome", "draw"),))]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         losers = [u for u in live if hosts[u].side == loser and u not in free]
         chosen = [u for u in break_order if u in losers]
@@ -1113,7 +1117,7 @@ class MeleePhase(Ruleset):
             fled_by[uid] = (fled, touching, way, away)
         said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
-            state, said = self._no_more_foes_moves(state, free, pursuit, said, rules)
+            state, said = self._no_more_foes_end(state, free, pursuit, dice, said, rules, flees)
             return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                                  (("outcome", "held"),))]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
@@ -1264,8 +1268,9 @@ class MeleePhase(Ruleset):
     def _overruns(self, state: GameState, asked: Sequence[str], dice: Dice, said: str, rules: list[str],
                   kept: dict[Hashable, Any] | None = None) -> tuple[GameState, str]:
         """Make the Overruns of the units that asked for one (the fight's ``pursuit``: ``overrun: true``) once every
-        enemy of the combat is wiped out (2022 text, Pursuits and Overruns: "A unit that fought its First Round of
-        Combat after Charging can choose to make a special Pursuit Move called Overrun if all enemy units in base
+        enemy of the combat is wiped out, or every enemy in their own base contact (No More Foes,
+        ``_no_more_foes_end``; 2022 text, Pursuits and Overruns: "A unit that fought its First Round of Combat after
+        Charging can choose to make a special Pursuit Move called Overrun if all enemy units in base
         contact were wiped out ... Overruns follow the rules for Pursuits, except that step 1. Pivot is ignored (i.e.
         Overruns are straight forward) and that no Restrain Pursuit Test is required"): each rolls its Pursuit
         Distance, 2D6, and moves it straight forward as a Pursuit Move does (``_pursuit_move``, no pivot); a Shaken
@@ -1285,6 +1290,23 @@ class MeleePhase(Ruleset):
             said += f"; {moved}"
             rules += cited
         return state, said
+
+    @implements(PURSUIT, BREAK)
+    def _no_more_foes_end(self, state: GameState, free: Sequence[str], pursuit: Mapping[str, PursuitChoice] | None,
+                          dice: Dice, said: str, rules: list[str], kept: dict[Hashable, Any] | None = None
+                          ) -> tuple[GameState, str]:
+        """Make the moves of the units with No More Foes (``free``) at the end of a combat that goes on: the Overrun
+        each that charged named (2022 text, No More Foes: they "can either make an Overrun (if they were Charging), a
+        Post-Combat Pivot, or a Post-Combat Reform"; an Overrun "if all enemy units in base contact were wiped out"),
+        rolled after every Break test, flee and pursuit roll and made after every flee and Pursuit Move, as the last
+        Pursuit Moves (``_overruns``); then the Post-Combat Pivots and Reforms (``_no_more_foes_moves``).  Round 48:
+        until then the Overrun was not made (said)."""
+        if free and pursuit:
+            asked = [now for uid, choice in pursuit.items()
+                     if choice.overrun and (now := current(state, uid).id) in free]
+            if asked:
+                state, said = self._overruns(state, asked, dice, said, rules, kept)
+        return self._no_more_foes_moves(state, free, pursuit, said, rules)
 
     @implements(PURSUIT, "published.t9a-reform")
     def _post_combat_reform(self, state: GameState, unit_id: str, choice: PursuitChoice) -> tuple[GameState, str]:
