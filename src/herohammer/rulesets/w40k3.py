@@ -682,6 +682,23 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                              (self.join_rule,))]
 
     @implements("40k3.ic.join", "40k3.ic.movement-phase-only")
+    def joins_not_here(self, state: GameState, unit_id: str, move: str) -> list[Event]:
+        """Say that a lone independent character whose run or consolidation ended within 2\" of a friendly unit he could
+        join does not join it: he joins by moving there in his Movement phase (40k3.ic.join), and joining happens in
+        no other phase (40k3.ic.movement-phase-only).  Session 46: before, nothing was said, as a judge round 48 case
+        found (round 36 said it of a Movement-phase move that could not join)."""
+        character = state.unit(unit_id)
+        if not (self.joins_by_moving_close and character.is_independent and character.joined is None
+                and character.on_table):
+            return []
+        host = self._host_in_reach(state, character, character.models[0].at)
+        if host is None:
+            return []
+        return [Event("join", f"{unit_id} ends its {move} within 2\" of {host.id} but does not join it: an independent "
+                      "character joins a unit only by moving to it in his Movement phase",
+                      ("40k3.ic.join", "40k3.ic.movement-phase-only"))]
+
+    @implements("40k3.ic.join", "40k3.ic.movement-phase-only")
     def _joins_none_in_reach(self, state: GameState, character: Unit, at: geo.Point,
                              leaving: str | None) -> list[Event]:
         """Say why a character whose move ends within 2\" of a friendly unit joins none (judge round 36): the nearest

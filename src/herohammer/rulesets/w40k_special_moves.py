@@ -156,6 +156,11 @@ class SpecialMoves(CombatRules):
         def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove],
                              dice: Dice) -> Resolution: ...
 
+    def joins_not_here(self, state: GameState, unit_id: str, move: str) -> list[Event]:
+        """Say that a lone character whose ``move`` (a run, a consolidation) outside the Movement phase ended within
+        reach of a unit he could join does not join it (none in 4th edition, which joins by declaring; 3rd overrides)."""
+        return []
+
     # == phases ========================================================================
     @implements("published.infiltrate")
     def resolve_end_phase(self, state: GameState, action: object, dice: Dice) -> Resolution:
@@ -258,7 +263,7 @@ class SpecialMoves(CombatRules):
         ran, (state, more) = state, self._dangerous_tests(state, moves, dice)
         events += more
         state, more = self._last_man_after_tests(state, ran, dice, more)
-        return state, events + more
+        return state, events + more + self.joins_not_here(state, unit.id, "run")
 
     # == consolidation after a close combat (both editions) ==============================
     @staticmethod
@@ -348,7 +353,7 @@ class SpecialMoves(CombatRules):
                         rolls_since(dice, start))]
         touched = _touched_hosts(state, unit.side, state.combined(unit.id))
         if not touched:
-            return state, events
+            return state, events + self.joins_not_here(state, unit.id, "consolidation")
         return self._consolidated_into(state, unit.id, touched, dice, events)
 
     @implements("published.consolidation", "published.assaulted-while-falling-back", "40k4.cc.locked")
