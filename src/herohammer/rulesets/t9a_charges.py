@@ -20,7 +20,7 @@ from ..dice import Dice, rolls_made, rolls_since
 from ..errors import IllegalActionError
 from .. import movement
 from ..formations import WHO_CAN_SHOOT
-from ..geometry import (EPSILON, Placed, Point, distance, footprint_slack, group_distance, nearest_in_rows,
+from ..geometry import (BASE_TOLERANCE, EPSILON, Placed, Point, distance, footprint_slack, group_distance, nearest_in_rows,
                         unit_line_of_sight)
 from ..rulings import Event, Ruling
 from ..state import GameState
@@ -56,6 +56,9 @@ PANIC_RULE = "published.t9a-panic"
 
 #: A charging unit that fails its Panic test after Stand and Shoot casualties flees instead of charging.
 FLED = "fled"
+#: How near a move stopped short comes to where its way is last clear, in inches (``_cut_short``): finer than the
+#: 0.01" its event gives.
+STOP_PRECISION = 0.001
 
 
 #: The outcomes of a charge at a unit that fled from it (published.t9a-flee-reaction).
@@ -572,20 +575,42 @@ class ChargeRules(JoinRules):
         On the ground no model passes through another unit or Impassable Terrain, nor ends on a model
         (published.t9a-move): the move stops where its way is last clear (until round 42 it went the whole way and
         ended on, or walked through, a unit behind the one that fled).  A Flying one passes over them, never ends on
-        them, and keeps Unit Spacing where it ends (published.t9a-fly).  A move in the open is measured once."""
+        them, and keeps Unit Spacing where it ends (published.t9a-fly).  A move in the open is measured once.
+
+        Stopped short, it goes back 0.1" at a time to a legal place, then halves the last 0.1" until the place is
+        known to within ``STOP_PRECISION``, and takes back the overlap the measuring forgives (``BASE_TOLERANCE``), so
+        that bases stopped head-on touch (until session 46 it stopped at the 0.1" step, up to 0.1" short of where its
+        way is last clear).  On the ground a shorter move's way is part of a longer one's, so this is the last clear
+        place; a Flying move, which may pass over what it may not end on, stops at the nearest such edge."""
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
         movers = [m for m in unit.models] if out else [m for _, m in member_models(state, unit)]
+
+        def problem_at(inches: float) -> str | None:
+            ends = [(m, (m.at[0] + ux * inches, m.at[1] + uy * inches)) for m in movers]
+            return path_problem(state, ends, own, fly) or (spacing_problem(state, ends, own) if fly else None)
+
         first: str | None = None
+        barred = step
         while step > 0:
-            ends = [(m, (m.at[0] + ux * step, m.at[1] + uy * step)) for m in movers]
-            problem = path_problem(state, ends, own, fly) or (spacing_problem(state, ends, own) if fly else None)
+            problem = problem_at(step)
             if problem is None:
-                return step, first  # back to its last legal place
+                break
             first = first or problem
-            step = max(0.0, step - 0.1)
-        return 0.0, first
+            barred, step = step, max(0.0, step - 0.1)  # (no move at all, at 0, is where it stands)
+        if first is None:
+            return step, None
+        while barred - step > STOP_PRECISION:  # the last 0.1" halved: step legal, barred not
+            middle = (step + barred) / 2
+            if problem_at(middle) is None:
+                step = middle
+            else:
+                barred = middle
+        snug = step - BASE_TOLERANCE  # bases may overlap by the tolerance: back to where they touch, if legal there
+        if snug > 0 and problem_at(snug) is None:
+            step = snug
+        return step, first  # back to its last legal place (0.0: it could not move)
 
     @staticmethod
     @implements("t9a.charge-out.own-rate", FLY_RULE, "t9a.leave.move")
