@@ -252,7 +252,8 @@ def test_json_on_a_pipe_says_how_far_a_long_compile_has_gone_on_stderr() -> None
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         line = _first_line(proc.stderr, 60 + LINE_SECONDS)
-        assert re.fullmatch(r"compiling exact odds \(rules-code runs\): [\d,]+ of 200,000 \((\d+m )?\d+s\)\n", line), line
+        assert re.fullmatch(r"compiling exact odds \(rules-code runs\): [\d,]+ of 200,000 \((\d+m )?\d+s\)\n",
+                            line), line
         assert proc.poll() is None  # still at work
     finally:
         proc.kill()

@@ -348,10 +348,10 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
     paths' rounds, none below 0, so once the rounds counted so far pass ``paths x ESTIMATE_MARGIN x max_runs`` the
     mean is over ``ESTIMATE_MARGIN x max_runs`` whatever the rest would count, and ``too_large`` would hold at the end
     as it holds now.  The stop therefore refuses no plan the finished estimate would let through; it only spares the
-    rest of the paths (the 9th Age whole turn's first path counts 2.8e6 by its sixth step, at a budget of 5,000).  Only rounds
-    before a path's blind step are added in: a path retried from there (a blind step read a position) counts its
-    earlier rounds alike, its later ones not.  ``PlanEstimate.runs`` is then the least the mean could be, and the
-    refusal says so (``more than``) with where the paths stopped and what they had counted.
+    rest of the paths (the 9th Age whole turn's first path counts 2.8e6 by its sixth step, at a budget of 5,000).
+    Only rounds before a path's blind step are added in: a path retried from there (a blind step read a position)
+    counts its earlier rounds alike, its later ones not.  ``PlanEstimate.runs`` is then the least the mean could be,
+    and the refusal says so (``more than``) with where the paths stopped and what they had counted.
     """
     from .dice import SeededDice
     from .simulate import Node
@@ -418,12 +418,13 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
                     if size.far_over(max_runs):
                         words = _step_words(driver, node)
                         return PlanEstimate(max_runs, size.runs, spent, ((words, size.runs),), known, (size.runs, words))
-                    budget = _Watched(max(0, max_runs // 2 - spent), tick, size, _stepper(driver, node), not blind,
-                                      max_runs, max_runs // 2 // paths)
+                    rules = _stepper(driver, node)
+                    budget = _Watched(max(0, max_runs // 2 - spent), tick, size, rules, not blind, max_runs,
+                                      max_runs // 2 // paths)
                     try:
                         if size.runs > budget.max_runs:
                             raise EnumerationTooLarge(budget.max_runs)
-                        dist = enumerate_within(_stepper(driver, node), budget, not blind, tally_view)
+                        dist = enumerate_within(rules, budget, not blind, tally_view)
                     except EnumerationTooLarge:  # past what the estimate may spend: its estimate, and as many results
                         spent += budget.runs + budget.resizing
                         if budget.alone:
@@ -484,8 +485,10 @@ class _Watched(Budget):
     A step is sized from ``SIZING_PATHS`` paths (``estimate_runs``), which a skewed tree fools: the 9th Age whole
     turn's Fireball (casting roll, Fizzles, Miscasts, Panic, flees) sized at 4,133 runs takes about a million, and its
     enumeration spent the estimate's whole allowance (100,000 runs, 7 minutes) before the plan was refused.  Once the
-    enumeration has spent ``ESTIMATE_MARGIN`` times the step's size and a path's share of the allowance (the budget,
-    halved, over the paths: less than that is not worth a second look), the step is sized again from
+    enumeration has spent ``ESTIMATE_MARGIN`` times the step's size (the excess a sizing is trusted within), a path's
+    share of the allowance (the budget, halved, over the paths) and ``CLOSER_ZONE`` times what a second sizing costs
+    (so that it costs at most a quarter of what the step has spent: the 40k3 Librarian's Smite, sized at 31 runs,
+    takes 429, and plans that fit their budget are estimated as before), the step is sized again from
     ``CLOSER_PATHS`` paths, as ``enumerate_outcomes`` sizes a tree near its budget.  Far over the plan's whole
     budget, the step alone is (``alone``: the plan is refused as for a step found far over it ahead); far over the
     allowance, the enumeration stops, as it would have at its end, and the step counts its new size.  Otherwise it
