@@ -139,17 +139,20 @@ def counted_steps(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 
 def test_a_plan_step_far_over_budget_stops_the_compile_before_it_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The 9th Age whole turn: its captain's fight would take far more runs than the budget; the compile stops at once.
+    """The 9th Age whole turn: its steps added up would take far more runs than the budget; the compile stops at once.
 
     Since the 2022 Magic phase (session 32) the Conclave's cast rolls its dice as one request merged by what the rules
     tell apart, so the steps before the fight (the cast among them) are walked whole: they, and the estimate's few
-    paths, are all the compile takes - never the budget; before, the cast itself was the step far over it (under 500)."""
+    paths, are all the compile takes - never the budget; before, the cast itself was the step far over it (under 500).
+    Since reliability round 46 the estimate stops on its first path, once that path's rounds alone pass 16 x 2 x the
+    budget (at the Conclave's shooting after the cast, 2.8e6): it named the captain's fight, the heaviest step, when it
+    walked all 16 paths to the end first."""
     state, driver = whole_turn("t9a_whole_turn.yaml")
     steps = counted_steps(monkeypatch)
     with pytest.raises(EnumerationTooLarge) as info:
         fastsim.compile_plan(state, driver, 5_000)
-    assert info.value.estimate is not None and info.value.estimate > 2 * 5_000
-    assert "at step 9 (fight: captain)" in info.value.where
+    assert info.value.estimate is not None and info.value.estimate > 2 * 5_000 and info.value.at_least
+    assert "stopped on its random path 1 of 16 through the plan, at step 6 (shoot: conclave)" in info.value.where
     assert steps["n"] < 5_000  # the steps before it, and the estimate's few paths: not the budget
 
 
@@ -160,10 +163,12 @@ def test_simulate_auto_says_why_it_plays_the_engine() -> None:
     plan = [json.loads(a) for a in re.findall(r"--action '([^']+)'", path.read_text(encoding="utf-8"))]
     result = simulate(read_data(path), 3, 1, plan, "auto", str(path))
     assert result.meta["method"] == "engine"
-    # the largest step is the captain's fight since the 2022 Magic phase (session 32) merged the cast's dice
-    assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"for its steps added up, most of them at step 9 \(fight: captain\)",
-                        result.meta["too_large"]), result.meta["too_large"]
+    # the largest step is the captain's fight since the 2022 Magic phase (session 32) merged the cast's dice; since
+    # reliability round 46 the estimate stops on its first path, at the shooting, before it meets the fight
+    assert re.fullmatch(r"exact enumeration would take more than [\d.,e]+ rules-code runs \(budget 5,000\) "
+                        r"for its steps added up \(the estimate stopped on its random path 1 of 16 through the plan, "
+                        r"at step 6 \(shoot: conclave\), the paths having counted [\d.,e]+, most of them at step \d "
+                        r"\(\w+: \w+\)\)", result.meta["too_large"]), result.meta["too_large"]
     assert plan[8]["do"] == "fight"  # the plan's own step 9, counted from 1 as its skipped rows count
 
 
@@ -240,6 +245,14 @@ def test_the_most_paths_allowed_are_followed() -> None:
     assert sorted(outcomes.items()) == [(face, Fraction(1, 6)) for face in range(1, 7)]
 
 
+#: A step of the default policy as a refusal names it.
+POLICY_STEP = r"the default policy's \w+(: \w+)? \(side \w+, \w+ phase, turn \d\)"
+#: A refusal of a plan whose estimate stopped as soon as its paths' rounds passed 16 x 2 x 5,000 (reliability round 46).
+STOPPED = (r"more than [\d.,e]+ rules-code runs \(budget 5,000\) for its steps added up \(the estimate stopped on its "
+           rf"random path \d+ of 16 through the plan, at {POLICY_STEP}, the paths having counted [\d.,e]+, most of "
+           rf"them at {POLICY_STEP}\)")
+
+
 def test_a_plan_whose_rounds_add_up_far_over_budget_goes_to_the_engine_before_any_round_naming_the_step(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The 9th Age Wizard charging out (default policy): its charge and (since speed18) its fight each fit the budget,
@@ -257,9 +270,10 @@ def test_a_plan_whose_rounds_add_up_far_over_budget_goes_to_the_engine_before_an
     assert steps["n"] < 5_000, steps  # the runs played ahead and the estimate's paths: less than the budget
     result = simulate(read_data(path), 3, 1, None, "auto", str(path))
     assert result.meta["method"] == "engine"
-    assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"(for its steps added up, most of them )?at the default policy's \w+(: \w+)? "
-                        r"\(side \w+, \w+ phase, turn \d\)", result.meta["too_large"]), result.meta["too_large"]
+    # since reliability round 46 the estimate stops as soon as its paths' rounds settle it (``stopped``)
+    assert re.fullmatch(rf"exact enumeration would take (about [\d.,e]+ rules-code runs \(budget 5,000\) "
+                        rf"(for its steps added up, most of them )?at {POLICY_STEP}|{STOPPED})",
+                        result.meta["too_large"]), result.meta["too_large"]
 
 
 def test_a_plan_that_fits_is_still_compiled_after_its_steps_are_estimated() -> None:
@@ -333,9 +347,7 @@ def test_a_policy_whose_rounds_each_fit_but_add_up_past_the_budget_goes_to_the_e
     assert runs["n"] <= 5_000 * 0.6, runs  # the estimate's paths (at most half the budget enumerated), not the budget
     result = simulate(read_data(path), 3, 1, None, "auto", str(path))
     assert result.meta["method"] == "engine"
-    assert re.fullmatch(r"exact enumeration would take about [\d.,e]+ rules-code runs \(budget 5,000\) "
-                        r"for its steps added up, most of them at the default policy's \w+(: \w+)? "
-                        r"\(side \w+, \w+ phase, turn \d\)", result.meta["too_large"]), result.meta["too_large"]
+    assert re.fullmatch(f"exact enumeration would take {STOPPED}", result.meta["too_large"]), result.meta["too_large"]
 
 
 @pytest.mark.parametrize("example", ["40k4_chaplain_combat.yaml", "40k4_hive_tyrant_target.yaml"])

@@ -37,6 +37,13 @@ DEFAULT_RUNS = 10_000
 #: How often (in rules-code runs) ``action_odds`` tells ``walked`` how far the exact enumeration has gone, and
 #: ``advance`` how many Monte Carlo runs are done (a bar moves, and a caller may cancel, that often).
 PROGRESS_EVERY = 16
+#: How ``odds action`` reads a status, said beside its status rows (reliability round 46): what the action did, so a
+#: unit it gave a status and then destroyed (broken and caught by the Sweeping Advance, fallen back off the table)
+#: counts as gaining it; ``simulate`` reads where the game ended, where a destroyed unit holds none
+#: (``simulate.state_outcome``).  Both readings are kept: each answers its own question (published.leaving-the-battle).
+STATUS_READING = ("a status row counts each unit the action gave that status, whether or not the action then "
+                  "destroyed it; simulate reads where the game ended, where a destroyed unit holds no status "
+                  "(published.leaving-the-battle)")
 #: Event kinds worth reporting as "did it happen?" (ruleset-neutral names).
 FLAG_KINDS = ("psychic_test", "perils", "power_used", "fall_back", "destroyed", "last_man", "combat_result",
               "beyond_reach", "not_carried_over")
@@ -191,14 +198,21 @@ class ActionOdds:
             rows[flag] = self.probability(_happens(flag))
         return rows
 
+    def status_reading(self) -> str | None:
+        """Say how the status rows read (``STATUS_READING``), if the answer has any."""
+        return STATUS_READING if any(o.statuses_gained for o, _ in self.weights) else None
+
     def to_json(self) -> dict[str, Any]:
         """Return the answer as JSON data but for its exact probabilities, kept as Fractions (or estimates with
-        intervals): ``json.dumps(..., default=str)`` writes them as the commands do (``"11/12"``), never as floats."""
+        intervals): ``json.dumps(..., default=str)`` writes them as the commands do (``"11/12"``), never as floats.
+        ``status_rows`` says how the status rows read, where there are any."""
         units = sorted({u for o, _ in self.weights for u, _ in o.models_lost})
+        reading = self.status_reading()
         return {
             "action": self.action.to_json(), "method": self.method, "exact": self.exact, "runs": self.runs,
             "rows": {k: v.to_json() for k, v in self.rows().items()},
             "mean_models_slain": {u: self.mean_lost(u) if self.exact else float(self.mean_lost(u)) for u in units},
+            **({"status_rows": reading} if reading else {}),
         }
 
 

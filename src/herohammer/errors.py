@@ -111,11 +111,14 @@ class EnumerationTooLarge(_Rebuildable, Exception):
     Not a user error: callers catch it and fall back to Monte Carlo, naming the method.
     """
 
-    def __init__(self, limit: int, estimate: int | None = None, where: str | None = None) -> None:
+    def __init__(self, limit: int, estimate: int | None = None, where: str | None = None,
+                 at_least: bool = False) -> None:
         self.limit = limit
         self.estimate = estimate
         #: Where the size was found (a plan's step: ``at step 5 (fight: wizard)``), if known.
         self.where = where
+        #: ``estimate`` is the least the estimate could come to (a plan's estimate stopped early), not the estimate.
+        self.at_least = at_least
         super().__init__(self.reason())
 
     def reason(self) -> str:
@@ -123,8 +126,8 @@ class EnumerationTooLarge(_Rebuildable, Exception):
         or the budget spent."""
         if self.estimate:
             at = f" {self.where}" if self.where else ""
-            return (f"exact enumeration would take about {about(self.estimate)} rules-code runs "
-                    f"(budget {self.limit:,}){at}")
+            return (f"exact enumeration would take {'more than' if self.at_least else 'about'} "
+                    f"{about(self.estimate)} rules-code runs (budget {self.limit:,}){at}")
         at = f" (the budget ran out {self.where})" if self.where else ""
         return f"the chance tree has more than {self.limit:,} rules-code runs{at}"
 

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .dice import ESTIMATE_MARGIN, Budget, Dice, TreeSize, enumerate_within, estimate_runs
+from .dice import CLOSER_PATHS, CLOSER_ZONE, ESTIMATE_MARGIN, Budget, Dice, TreeSize, enumerate_within, estimate_runs
 from .collector import with_fewer_collections
-from .errors import EnumerationTooLarge
+from .errors import EnumerationTooLarge, about
 from .outcome_labels import event_labels
 from .unplaced import PositionsRead, erase_positions
 
@@ -298,6 +298,10 @@ class PlanEstimate:
     known: dict[tuple[Node, bool], Distribution[Node]]
     #: A single step alone far over the budget (``TreeSize.far_over``), if one was met: its size and words.
     step_over: tuple[int, str] | None = None
+    #: Where the paths stopped once what they had counted settled the answer (``estimate_plan``): the path (from 1),
+    #: the paths there would have been, the step that path had reached and the rounds all of them had counted.
+    #: ``runs`` is then the least the finished estimate could have come to.
+    stopped: tuple[int, int, str, int] | None = None
 
     def too_large(self) -> bool:
         """Say whether the plan is too large to try: one step alone far over the budget, or its rounds added up over
@@ -306,12 +310,18 @@ class PlanEstimate:
         return self.step_over is not None or self.runs > ESTIMATE_MARGIN * self.max_runs
 
     def refusal(self) -> EnumerationTooLarge:
-        """Say why in one line: the size against the budget and the step that weighs most."""
+        """Say why in one line: the size against the budget, what the paths counted if they stopped early, and the
+        step that weighs most."""
         if self.step_over is not None:
             size, words = self.step_over
             return EnumerationTooLarge(self.max_runs, size, f"at {words}")
-        return EnumerationTooLarge(self.max_runs, self.runs,
-                                   f"for its steps added up, most of them at {self.shares[0][0]}" if self.shares else None)
+        most = f", most of them at {self.shares[0][0]}" if self.shares else ""
+        if self.stopped is not None:  # what the paths counted, before the rest of the plan: "most" is of those
+            path, paths, words, counted = self.stopped
+            return EnumerationTooLarge(self.max_runs, self.runs, f"for its steps added up (the estimate stopped on its "
+                                       f"random path {path} of {paths} through the plan, at {words}, the paths having "
+                                       f"counted {about(counted)}{most})", at_least=True)
+        return EnumerationTooLarge(self.max_runs, self.runs, f"for its steps added up{most}" if most else None)
 
 
 def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
@@ -329,9 +339,19 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
     holds (Knuth's estimator: unbiased while runs never meet again, large where they
     merge), so ``nodes x runs`` estimates the round; the rounds added up and averaged over
     ``paths`` estimate the compile.  The enumerations (which a round takes as they are, so
-    none is spent twice) spend at most half the budget: past that a step counts its estimated runs, and as many distinct results (an upper bound: a
-    result is one run at least), and the path goes on from a seeded run of it.  ``tick``
-    hears every rules-code run spent.
+    none is spent twice) spend at most half the budget: past that a step counts its estimated runs, and as many
+    distinct results (an upper bound: a result is one run at least), and the path goes on from a seeded run of it.
+    An enumeration that runs far past its step's size has the step sized again (``_Watched``).  ``tick`` hears every
+    rules-code run spent.
+
+    The paths stop as soon as what they have counted settles the answer: the estimate is the mean of ``paths``
+    paths' rounds, none below 0, so once the rounds counted so far pass ``paths x ESTIMATE_MARGIN x max_runs`` the
+    mean is over ``ESTIMATE_MARGIN x max_runs`` whatever the rest would count, and ``too_large`` would hold at the end
+    as it holds now.  The stop therefore refuses no plan the finished estimate would let through; it only spares the
+    rest of the paths (the 9th Age whole turn's first path counts 2.8e6 by its sixth step, at a budget of 5,000).
+    Only rounds before a path's blind step are added in: a path retried from there (a blind step read a position)
+    counts its earlier rounds alike, its later ones not.  ``PlanEstimate.runs`` is then the least the mean could be,
+    and the refusal says so (``more than``) with where the paths stopped and what they had counted.
     """
     from .dice import SeededDice
     from .simulate import Node
@@ -385,6 +405,7 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
         nodes = 1.0  # the round's nodes, as this path estimates them
         depth = 0
         counted: list[tuple[str, float]] = []  # this path's rounds, added once it ends
+        settled = 0.0  # those of its rounds before its blind step, which a retried path counts alike
         try:
             while not driver.done(node):
                 blind = depth == blind_from  # the first blind round: places one branch, positions erased after
@@ -397,17 +418,23 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
                     if size.far_over(max_runs):
                         words = _step_words(driver, node)
                         return PlanEstimate(max_runs, size.runs, spent, ((words, size.runs),), known, (size.runs, words))
-                    budget = Budget(max(0, max_runs // 2 - spent), tick)
+                    rules = _stepper(driver, node)
+                    budget = _Watched(max(0, max_runs // 2 - spent), tick, size, rules, not blind, max_runs,
+                                      max_runs // 2 // paths)
                     try:
                         if size.runs > budget.max_runs:
                             raise EnumerationTooLarge(budget.max_runs)
-                        dist = enumerate_within(_stepper(driver, node), budget, not blind, tally_view)
+                        dist = enumerate_within(rules, budget, not blind, tally_view)
                     except EnumerationTooLarge:  # past what the estimate may spend: its estimate, and as many results
-                        spent += budget.runs
-                        found = ([], size.runs)
-                        width = size.runs
+                        spent += budget.runs + budget.resizing
+                        if budget.alone:
+                            words = _step_words(driver, node)
+                            runs = budget.size.runs
+                            return PlanEstimate(max_runs, runs, spent, ((words, runs),), known, (runs, words))
+                        found = ([], budget.size.runs)
+                        width = budget.size.runs
                     else:
-                        spent += budget.runs
+                        spent += budget.runs + budget.resizing
                         known[(node, blind)] = dist
                         found = (list({Node(erase_positions(n.state, erased) if blind else n.state, n.cursor, n.memo): None
                                        for n in dist}), budget.runs)
@@ -416,6 +443,14 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
                     widths[(node, blind)] = width
                 following, runs = found
                 counted.append((_step_words(driver, node), nodes * runs))
+                if len(counted) <= blind_from:  # a path retried from its blind step counts the same before it
+                    settled += nodes * runs
+                    if total + settled > paths * ESTIMATE_MARGIN * max_runs:  # the mean is over, whatever is to come
+                        for words, weight in counted:
+                            shares[words] = shares.get(words, 0.0) + weight
+                        return PlanEstimate(max_runs, math.ceil((total + settled) / paths), spent,
+                                            _ordered(shares, paths), known,
+                                            stopped=(path + 1, paths, counted[-1][0], math.ceil(total + settled)))
                 nodes *= widths[(node, blind)]
                 if following:
                     node = following[rng.randrange(len(following))]
@@ -435,8 +470,48 @@ def estimate_plan(initial: GameState, driver: Driver, max_runs: int,
             shares[words] = shares.get(words, 0.0) + weight
             total += weight
         path += 1
-    ordered = tuple(sorted(((w, math.ceil(r / paths)) for w, r in shares.items()), key=lambda wr: -wr[1]))
-    return PlanEstimate(max_runs, math.ceil(total / paths), spent, ordered, known)
+    return PlanEstimate(max_runs, math.ceil(total / paths), spent, _ordered(shares, paths), known)
+
+
+def _ordered(shares: dict[str, float], paths: int) -> tuple[tuple[str, int], ...]:
+    """Each step's share of the rounds counted on ``paths`` paths, per path, most first (``PlanEstimate.shares``)."""
+    return tuple(sorted(((w, math.ceil(r / paths)) for w, r in shares.items()), key=lambda wr: -wr[1]))
+
+
+class _Watched(Budget):
+    """The budget of a step the plan's estimate enumerates on a path, which sizes the step again should the
+    enumeration run far past what it was sized at (``estimate_plan``).
+
+    A step is sized from ``SIZING_PATHS`` paths (``estimate_runs``), which a skewed tree fools: the 9th Age whole
+    turn's Fireball (casting roll, Fizzles, Miscasts, Panic, flees) sized at 4,133 runs takes about a million, and its
+    enumeration spent the estimate's whole allowance (100,000 runs, 7 minutes) before the plan was refused.  Once the
+    enumeration has spent ``ESTIMATE_MARGIN`` times the step's size (the excess a sizing is trusted within), a path's
+    share of the allowance (the budget, halved, over the paths) and ``CLOSER_ZONE`` times what a second sizing costs
+    (so that it costs at most a quarter of what the step has spent: the 40k3 Librarian's Smite, sized at 31 runs,
+    takes 429, and plans that fit their budget are estimated as before), the step is sized again from
+    ``CLOSER_PATHS`` paths, as ``enumerate_outcomes`` sizes a tree near its budget.  Far over the plan's whole
+    budget, the step alone is (``alone``: the plan is refused as for a step found far over it ahead); far over the
+    allowance, the enumeration stops, as it would have at its end, and the step counts its new size.  Otherwise it
+    goes on, nothing spent twice.  A step with loops is left as it was: its sizing errs large, not small."""
+
+    def __init__(self, max_runs: int, tick: Callable[[int], None] | None, size: TreeSize, rules: Callable[[Dice], Any],
+                 positions: bool, plan_budget: int, share: int) -> None:
+        super().__init__(max_runs, tick)
+        self.size, self.rules, self.positions, self.plan_budget = size, rules, positions, plan_budget
+        self.look_at = -1 if size.loops else max(ESTIMATE_MARGIN * size.runs, share, CLOSER_ZONE * CLOSER_PATHS)
+        #: Rules-code runs the second sizing took (not on this budget: the caller counts them).
+        self.resizing = 0
+        self.alone = False
+
+    def spend(self) -> None:
+        super().spend()
+        if self.runs == self.look_at:
+            closer = estimate_runs(self.rules, CLOSER_PATHS, self.positions, seed=1)
+            self.size, self.resizing = closer, closer.cost
+            _tell(self.tick, closer.cost)
+            self.alone = closer.far_over(self.plan_budget)
+            if self.alone or closer.far_over(self.max_runs):
+                raise EnumerationTooLarge(self.max_runs, closer.runs)
 
 
 def _reads_positions_after(driver: Driver, node: Node) -> tuple[int, bool]:

@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     loaded = say_notes(state, args.json)  # the input is good: the notes come with the answer
     if not args.json:  # the header, before the enumeration (which may take a while on a large squad)
         print(f"odds of {one_line_json(action.to_json())}", flush=True)
-    with _Progress(not (args.json or args.quiet), args.max_branches, args.runs) as shown:
+    with _Progress(not args.quiet, args.max_branches, args.runs) as shown:  # on stderr, so with --json too
         answer = action_odds(state, action, max_runs=args.max_branches, runs=args.runs, seed=args.seed,
                              walked=shown.walked, advance=shown.advance, notice=None if args.json else shown.notice)
     notes = ruleset.odds_notes(state, answer.action)
@@ -63,6 +63,9 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  {name:<40} {fraction_text(est.p):>14}  {percent(est.p):>8}")
         else:
             print(f"  {name:<40} {float(est.p):>8.4f}  (95% CI {est.low:.4f}-{est.high:.4f})")
+    reading = answer.status_reading()
+    if reading:  # what a status row counts: a unit the action gave it and then destroyed too
+        print(f"  ({reading})")
     for unit in sorted({u for o, _ in answer.weights for u, _ in o.models_lost}):
         mean = answer.mean_lost(unit)
         print(f"  mean models slain in {unit}: {float(mean):.4f}" + (f" (exactly {mean})" if answer.exact else ""))

@@ -110,7 +110,9 @@ def _check_plot(path: str | None) -> None:
 def _run_simulate(args: argparse.Namespace) -> int:
     _check_plot(args.plot)
     console = _console()
-    progress = not (args.json or args.csv or args.quiet)  # a bar on a terminal, lines on a pipe (progress_bar)
+    # progress goes to stderr (a bar on a terminal, a line every LINE_SECONDS on a pipe: progress_bar), so --json and
+    # --csv on stdout show it too: a long compile was a silent wait there (reliability round 46)
+    progress = not args.quiet
     if args.scenario is None:
         if args.actions is not None:  # the demos play their own plans: a plan given for them would be dropped unsaid
             from ..errors import HerohammerError
@@ -579,8 +581,7 @@ def _run_sweep(args: argparse.Namespace) -> int:
         check_outcomes(data, varies, args.outcome, seed, plan, args.method, args.scenario, lambda n: print(
             f"--outcome: events are known only from play: checking against a trial of {n} runs of the first variant",
             file=sys.stderr))
-    with progress_bar(not (args.json or args.csv or args.quiet), variants, "variants",
-                      elapsed=True) as advance:
+    with progress_bar(not args.quiet, variants, "variants", elapsed=True) as advance:  # on stderr: --json/--csv too
         sweep = run_sweep(data, varies, args.runs, seed, plan, args.method,
                           args.workers, args.scheduler, args.scenario, advance, notice=_notice(args))
     notes = say(sweep.pop("notes"), args.json)  # each once for the sweep (sweep_notes), before the answer

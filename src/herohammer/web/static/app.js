@@ -601,6 +601,8 @@ function renderOdds(answer) {
     table.append(tr);
   }
   box.append(table);
+  // how the status rows read: a unit the action gave a status and then destroyed counts (simulate reads the end)
+  if (result.status_rows) box.append(el("div", { class: "reading" }, result.status_rows));
   for (const [unit, mean] of Object.entries(result.mean_models_slain || {})) {
     box.append(el("div", {}, `mean models slain in ${unit}: ${mean}`));
   }
