@@ -156,16 +156,18 @@ def next_turn_to(g: Game, side: str, phase: str) -> None:
         g.apply({"do": "end_phase"}, dice=ScriptedDice([6] * 12))
 
 
-def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
-    """Return the distribution of ``read`` after ``action``, enumerated twice (merged, positions not read, and die by
-    die) and asserted equal: the brute-force oracle of the exact odds."""
+def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any],
+          positions: bool = False) -> dict[Any, Fraction]:
+    """Return the distribution of ``read`` after ``action``, enumerated twice (merged, and die by die) and asserted
+    equal: the brute-force oracle of the exact odds.  ``positions``: ``read`` asks where models end, so the merged
+    enumeration places every branch (else it places one)."""
 
     def play(dice: Dice) -> Any:
         played = Game(state, dice)
         played.apply(action, dice=dice)
         return read(played)
 
-    fast = enumerate_outcomes(play, positions=False)
+    fast = enumerate_outcomes(play, positions=positions)
     assert fast == enumerate_outcomes(play, fine=True)
     return dict(fast)
 

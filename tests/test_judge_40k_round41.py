@@ -50,16 +50,16 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 
-from _w40k import (BASE_25, EDITIONS, PSY_SHOOT, assert_illegal, assert_legal, game, hero, kinds, messages, model,
-                   next_turn_to, scenario, squad)
+from _w40k import (BASE_25, EDITIONS, PSY_SHOOT, assert_illegal, assert_legal, brute, game, hero, kinds, messages,
+                   model, next_turn_to, scenario, squad)
 
 #: A wood 2" in front of the characters: every move below ends 4" inside it, needing 6" in all.
 WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 20], [40, 20], [40, 40], [26, 40]]}]
@@ -77,20 +77,6 @@ def highest_reaches(n: int, need: int, reroll_below: int) -> Fraction:
                 faces[i] = f
             ways += 6 ** (n - len(rerolled)) * (max(faces) >= need)  # weighted to 6**(2n) outcomes
     return Fraction(ways, 6 ** (2 * n))
-
-
-def brute(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
-    """Return the distribution of ``read`` after ``action`` from ``state``, every die a branch (merged and fine
-    enumerations asserted equal)."""
-
-    def play(dice: Dice) -> Any:
-        played = Game(state, dice)
-        played.apply(action, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play)
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
 
 
 # == 1. the independent character's re-roll beside his own Move Through Cover ========================================
@@ -135,7 +121,8 @@ def test_a_lone_captain_with_move_through_cover_of_his_own_rolls_three_dice(rule
     assert g.state.unit("cap").models[0].at == ((30.0, 30.0) if reroll or ruleset == "40k3" else (27.0, 30.0))
     g.undo()
     assert g.state == start
-    reached = brute(start, MOVE_IN, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    reached = brute(start, MOVE_IN,
+                    lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0), positions=True)
     assert reached[True] == expected
 
 
@@ -159,7 +146,8 @@ def test_40k3_two_independent_characters_of_one_unit_reroll_their_dice() -> None
     assert g.state.unit("cap").models[0].at == (30.0, 30.0) and g.state.unit("chap").models[0].at == (28.0, 30.0)
     g.undo()
     assert g.state == start
-    reached = brute(start, move, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    reached = brute(start, move,
+                    lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0), positions=True)
     assert reached[True] == highest_reaches(2, 6, 6) == Fraction(671, 1296)
 
 

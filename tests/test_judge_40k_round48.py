@@ -83,11 +83,11 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from herohammer.dice import Dice, ScriptedDice, enumerate_outcomes
+from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
@@ -110,19 +110,6 @@ def gunners(uid: str, weapon: str, *at: tuple[float, float]) -> dict[str, Any]:
 
 def statuses(g: Game, uid: str) -> set[str]:
     return {s.value for s in g.state.unit(uid).status}
-
-
-def brute_placed(state: Any, action: dict[str, Any], read: Callable[[Game], Any]) -> dict[Any, Fraction]:
-    """``brute`` for a question about where models end (positions read), merged and die-by-die asserted equal."""
-
-    def play(dice: Dice) -> Any:
-        played = Game(state, dice)
-        played.apply(action, dice=dice)
-        return read(played)
-
-    fast = enumerate_outcomes(play)
-    assert fast == enumerate_outcomes(play, fine=True)
-    return dict(fast)
 
 
 # == 1. 4th edition: a Captain pinned with his squad, the squad then shot away ======================================
@@ -510,7 +497,8 @@ def test_a_captain_whose_squad_was_shot_away_rolls_his_own_difficult_terrain_dic
     together = Game(g.state, ScriptedDice([]))
     next_turn_to(together, "red", "movement")
     move_all = {"do": "move", "unit": "tac", "to": [[30, 28], [30, 32], [30, 30]]}
-    reached = brute_placed(together.state, move_all, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    reached = brute(together.state, move_all,
+                    lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0), positions=True)
     assert reached[True] == highest_reaches(2, 6, 0) == Fraction(11, 36)
     g.apply({"do": "shoot", "unit": "las", "target": "tac"}, dice=ScriptedDice([6] * 6))
     assert not g.state.unit("tac").alive
@@ -518,7 +506,8 @@ def test_a_captain_whose_squad_was_shot_away_rolls_his_own_difficult_terrain_dic
     alone = {"do": "move", "unit": "cap", "to": [[30, 30]]}
     expected = highest_reaches(2, 6, 6) if ruleset == "40k3" else highest_reaches(3, 6, 0)
     assert expected == {"40k3": Fraction(671, 1296), "40k4": Fraction(91, 216)}[ruleset]
-    reached = brute_placed(g.state, alone, lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0))
+    reached = brute(g.state, alone,
+                    lambda p: p.state.unit("cap").models[0].at == (30.0, 30.0), positions=True)
     assert reached[True] == expected
     [rolled] = kinds(g.apply(alone, dice=ScriptedDice([6, 6, 6])), "difficult_terrain")
     assert {"40k3": "40k3.ic.move-through-cover", "40k4": "40k4.char.move-through-cover"}[ruleset] in rolled.rules

@@ -42,6 +42,7 @@ from herohammer.scenario import read_data
 from herohammer.simulate import LINE_SECONDS, Driver, prepare
 from tests._cli import result_of, run
 from tests.test_reliability_round45 import LONG_COMPILE, _first_line
+from tests.test_size_estimate import counted_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
@@ -54,19 +55,6 @@ def _plan(name: str, policy: bool = False) -> tuple[Any, Driver]:
     return state, driver
 
 
-def _counted_runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Count every plan step the rules code takes from now on (an enumeration's, a sizing path's, a run's)."""
-    runs = {"n": 0}
-    step = Driver.step
-
-    def counted(self: Driver, node: Any, dice: Any) -> Any:
-        runs["n"] += 1
-        return step(self, node, dice)
-
-    monkeypatch.setattr(Driver, "step", counted)
-    return runs
-
-
 # == 1. the plan's estimate stops as soon as it is sure ===========================================================
 def test_the_whole_turn_is_refused_at_its_cast_far_within_what_the_estimate_may_spend(
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,7 +62,7 @@ def test_the_whole_turn_is_refused_at_its_cast_far_within_what_the_estimate_may_
     sizing: 256 paths read it far over the budget on its own, so the compile is refused there, naming the step,
     having run the rules code a small part of the 100,000 runs the estimate spent before."""
     state, driver = _plan("t9a_whole_turn.yaml")
-    runs = _counted_runs(monkeypatch)
+    runs = counted_steps(monkeypatch)
     with pytest.raises(EnumerationTooLarge) as info:
         fastsim.compile_plan(state, driver, 200_000)
     assert info.value.estimate is not None and info.value.estimate > ESTIMATE_MARGIN * 200_000
