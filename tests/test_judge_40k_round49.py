@@ -97,6 +97,34 @@ def test_a_split_on_a_boy_slain_first_still_wounds_only_the_boyz_touching_the_ca
     assert g.state == split and g.state.allocations == (("cap", (("Boy1", 2), ("Boy2", 1))),)
 
 
+@pytest.mark.rule("40k3.char.allocation-b2b-only", "40k3.char.attack-allocation", "40k4.cc.engaged-only",
+                  "published.combat-resolution")
+@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(
+    strict=True, reason="judge round 49: the blows a split leaves undeclared are struck at the Boyz as a unit and "
+    "slay Boy3, beyond the Captain's base (40k3.char.allocation-b2b-only)")), "40k4"])
+def test_a_split_of_one_attack_keeps_all_three_of_the_captains_blows_to_the_boyz_he_touches(ruleset: str) -> None:
+    """The Captain declares 1 of his 3 attacks on Boy2, the other two left to fall as they may. Fast misses (1); the
+    Captain's dice all 6. Seed 000: "if the player chose to split the attacks this way, the character wounds only the
+    models in base contact with him" - the split is the player's choice for the character's attacks, so his two
+    undeclared blows may wound only Boy1 and Boy2 too (3rd edition, 40k3.char.allocation-b2b-only; 4th edition always,
+    40k4.cc.engaged-only): Boy2 falls to the declared blow, Boy1 to the other two (one wound lost on him), Boy3 stands,
+    and the combat result counts the 2 wounds the two slain Boyz took (published.combat-resolution: one Wound each).
+    Undone, the same fight with no split: 3rd edition his unsplit blows are his unit's wounds and reach Boy3 (round 41:
+    only a split keeps them to his base), 4th edition they stay on the two he touches."""
+    g = captain_between_boyz(ruleset)
+    g.apply({"do": "allocate", "character": "cap", "attacks": {"Boy2": 1}})
+    fight = {"do": "fight", "unit": "cap"}
+    faces = [1] + [6] * 6 + [1] * 20
+    events = g.apply(fight, dice=ScriptedDice(faces))
+    assert names(g, "boyz") == ["Boy3"], messages(events, "casualties")
+    assert "blue 0, red 2" in messages(events, "combat_result")[0]
+    g.undo()
+    g.undo()
+    assert not g.state.allocations
+    g.apply(fight, dice=ScriptedDice(faces))
+    assert names(g, "boyz") == ([] if ruleset == "40k3" else ["Boy3"])
+
+
 @pytest.mark.rule("40k3.char.allocation-b2b-only", "40k3.char.attack-allocation", "published.close-combat",
                   "40k4.cc.base-contact")
 @EDITIONS
