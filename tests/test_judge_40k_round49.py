@@ -8,7 +8,7 @@ Expected results are derived from the texts (seeds 000 and 001, the catalogue an
 read off the engine; the fractions are counted over the dice in the tests and checked against brute-force
 enumeration (every die a branch).
 
-Found wrong (first written as xfail(strict=True) tests, commits f5d5527 and the one after it):
+Found wrong (first written as xfail(strict=True) tests, commits f5d5527 and 1086cab):
 - 3rd edition (40k3.char.allocation-b2b-only, 40k3.char.attack-allocation): a Captain who split his attacks 2 on
   Boy1 and 1 on Boy2, Boy1 then slain by a faster Veteran before the Captain struck, had the 2 blows declared on Boy1
   struck at the Boyz as a unit, as his blows with no split are - and they slew Boy3, who never touched him. The seed:
