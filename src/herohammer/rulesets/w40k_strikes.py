@@ -327,11 +327,14 @@ class StrikeRules(CombatResultRules):
                        model.name if apart else unit.id)
                 if sole is not None and not apart:
                     same[(sole, model.weapons, model.profile.ws, model.profile.s)] = job
-                if job in jobs and not (apart and separate):
+                # a character who fights apart (4th ed.) or declared a split (40k3.char.allocation-b2b-only) wounds
+                # only the models touching him, with the blows left of his split too
+                touching_only = apart and (separate or bool(own))
+                if job in jobs and not touching_only:
                     _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
-                if apart and separate:
+                if touching_only:
                     pool = self._engaged_only(pool, touched)
                     if not pool:
                         continue
@@ -437,9 +440,10 @@ class StrikeRules(CombatResultRules):
         return min(supported, key=lambda e: (e.is_character, geo.group_distance([model.placed], e.placed)),
                    default=None)
 
-    @implements("40k4.cc.engaged-only")
+    @implements("40k4.cc.engaged-only", "40k3.char.allocation-b2b-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
-        """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.)."""
+        """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.; 3rd
+        ed. once he split his attacks, the blows whose model fell before he struck too: judge round 49)."""
         return list(filter(set(touched).__contains__, pool))
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
