@@ -1038,6 +1038,7 @@ class MeleePhase(Ruleset):
         """
         start = rolls_made(dice)
         panics: list[Event] = []  # the friends' Panic tests (and their flee moves), told after the combat's event
+        skipped: list[tuple[int, int]] = []  # where their rolls lie among the combat's
         at = (state, mine, tuple(foes), tuple(caused.items()))
         scored = scores.get(at) if scores is not None else None
         if scored is None:
@@ -1047,8 +1048,10 @@ class MeleePhase(Ruleset):
         state, live, hosts, score, notes, fronts, counted, kept_rules, free = scored
         rules = list(kept_rules)
         if began is not None and (gone := [u for u in (mine, *foes) if is_destroyed(state, u)]):
+            at_panic = rolls_made(dice)
             state, told = panic_at_once(state, began, gone, "destroyed", dice)
             panics += told
+            skipped.append((at_panic, rolls_made(dice)))
         if free:  # no longer Engaged, counting as winning: no Break test, no pursuit (``_no_more_foes``)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in free
                                           for u in members(state, uid)))
@@ -1062,7 +1065,7 @@ class MeleePhase(Ruleset):
             asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
             state, said = self._overruns(state, asked, dice, said, rules, flees)
             state, said = self._no_more_foes_moves(state, tuple(live), pursuit, said, rules)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, panics)),
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped)),
                            *panics]
         unmade = _overruns_not_made(state, live, pursuit, free)  # enemies are left: an Overrun named is not made
         if unmade:  # (round 48: told, citing no clause until then)
@@ -1070,7 +1073,7 @@ class MeleePhase(Ruleset):
         if diff == 0:
             state, moved = self._no_more_foes_end(state, free, pursuit, dice, "", rules, flees)
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}"
-                                 f"{moved}", tuple(dict.fromkeys(rules)), _own_rolls(dice, start, panics),
+                                 f"{moved}", tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped),
                                  (("outcome", "draw"),)), *panics]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         losers = [u for u in live if hosts[u].side == loser and u not in free]
@@ -1124,8 +1127,10 @@ class MeleePhase(Ruleset):
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
             if began is not None:  # its friends test as it breaks, before its flee roll (round 49)
+                at_panic = rolls_made(dice)
                 state, told = panic_at_once(state, state, [uid], "breaks from combat", dice)
                 panics += told
+                skipped.append((at_panic, rolls_made(dice)))
             # the winners in base contact with it, before it flees (any winner when none touches it now)
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
@@ -1144,13 +1149,13 @@ class MeleePhase(Ruleset):
         said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             state, said = self._no_more_foes_end(state, free, pursuit, dice, said, rules, flees)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, panics),
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped),
                                  (("outcome", "held"),)), *panics]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
                                tuple((uid, (fled, tuple(touching), way, away))
                                      for uid, (fled, touching, way, away) in fled_by.items()),
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
-                               _own_rolls(dice, start, panics), free, tuple(panics))
+                               _own_rolls(dice, start, skipped), free, tuple(panics))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
@@ -1507,13 +1512,18 @@ def _uncounted(state: GameState, hosts: dict[str, Unit], counted: dict[str, dict
     return out
 
 
-def _own_rolls(dice: Dice, start: int, panics: Sequence[Event]) -> tuple[Any, ...]:
-    """The rolls since ``start`` but the friends' Panic tests' taken among them (their own events tell those)."""
+def _own_rolls(dice: Dice, start: int, skipped: Sequence[tuple[int, int]]) -> tuple[Any, ...]:
+    """The rolls since ``start`` but those ``skipped`` (from, to): the friends' Panic tests' taken among them, which
+    their own events tell."""
     rolls = rolls_since(dice, start)
-    if not panics:
+    if not skipped:
         return rolls
-    theirs = {id(r) for e in panics for r in e.rolls}
-    return tuple(r for r in rolls if id(r) not in theirs)
+    kept: list[Any] = []
+    at = start
+    for first, end in skipped:
+        kept += rolls[at - start:first - start]
+        at = end
+    return (*kept, *rolls[at - start:])
 
 
 def _only(unit: Unit, model: Model) -> Unit:
