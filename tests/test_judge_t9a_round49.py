@@ -8,9 +8,10 @@ to take immediately after any of the following situations arise: A friendly unit
 ... A friendly unit Breaks from Combat within 6" of the unit", "units that fail a Panic Test immediately Flee").
 
 Cases: a lone Hero whose front meets an Engaged unit's flank charges straight forward into it, flush (a save and load,
-an undo); the same Hero a little further up, whose forward path passes behind the orcs: slid sideways onto their rear
-corner (strict xfail, below); orc boyz 4" from a scout the Spearmen slay test at once, before the Spearmen's Overrun
-(a save and load, an undo), and the exact odds that they flee, the scout slain or broken, brute-forced over six dice
+an undo); the same Hero a little further up, whose forward path passes behind the orcs: his charge refused without a
+wheel, made with one and aligned flush with their flank (strict xfail: the engine slides him onto their rear
+corner); orc boyz 4" from a scout the Spearmen slay test at once, before the Spearmen's Overrun (a save and load, an
+undo), and the exact odds that they flee, the scout slain or broken, brute-forced over six dice
 (55/162); two Spearmen slain around their Hero: the Guard beside them take no Panic test, then test when he falls in
 the next turn's fight (t9a.combined.last-survivor; a save and load, the elves' turn played to their Melee phase, the
 fight offered under his name, an undo); a Hero keeps his Front Rank place as five of his ten Spearmen are shot down
@@ -46,7 +47,8 @@ Found wrong (each first committed as a strict xfail):
    and Shoot only once per player turn; a character slain by Stand and Shoot charging out), test_judge_t9a_round3.py
    (two cases), round40 (a character who left and his unit both charge), round42 (a lone character whose charge
    failed joins no unit), round44 (the askew lone Hero, 20 degrees), round47 (the last survivor aligns), and the book's
-   t9a-a-character-in-a-unit-shoots-only-at-what-he-sees and t9a-a-charger-at-an-angle-aligns-about-the-point-of-contact.
+   t9a-a-character-in-a-unit-shoots-only-at-what-he-sees and
+   t9a-a-charger-at-an-angle-aligns-about-the-point-of-contact.
    Each has to be re-derived (a wheel named, or the Hero placed ahead of his target) and the decision written; with
    units of several models (the same rule, their contact made by their front after the wheel) it is its own round.
    Not done in this round's time: the code was reverted, the case stays a strict xfail.
@@ -90,7 +92,7 @@ def _block(name: str, at: tuple[float, float], facing: float, files: int, n: int
             "models": [{"name": f"{name}{i}", "profile": profile, "base": base} for i in range(n)]}
 
 
-# -- 1. a lone Hero charging the flank of a combat: the Charge Move goes forward ------------------------------------------
+# -- 1. a lone Hero charging the flank of a combat: the Charge Move goes forward -------------------------------------
 def _flank(hero_y: float) -> dict[str, Any]:
     """Five Spearmen (one rank, facing up the table) Engaged front to front with five orcs (25mm, one rank, facing down,
     their front at y = 20, their rear at y = 20 + 25mm); a lone Hero (20mm base) 44" across, facing left (90) towards
@@ -162,7 +164,7 @@ def test_a_lone_hero_whose_forward_path_passes_behind_the_orcs_must_wheel_and_en
     assert g2.state == before
 
 
-# -- 2. the Panic test of a friend of a unit destroyed in melee: after the whole fight ------------------------------------
+# -- 2. the Panic test of a friend of a unit destroyed or broken in melee: at once -----------------------------------
 OVERRUN = {"do": "fight", "unit": "spears", "pursuit": {"spears": {"overrun": True}}}
 
 
@@ -234,10 +236,11 @@ def test_the_odds_that_the_boyz_flee_from_the_scouts_loss_are_the_dice_brute_for
         panic = (b1 + b2) if slain else (p1 + p2)
         if (slain or broken) and panic > 7:
             want += Fraction(1, 6 ** 6)
-    assert Fraction(engine.get(True, 0)) == want == Fraction(15, 36) * (Fraction(20, 36) + Fraction(16, 36) * Fraction(21, 36))
+    by_hand = Fraction(15, 36) * (Fraction(20, 36) + Fraction(16, 36) * Fraction(21, 36))
+    assert Fraction(engine.get(True, 0)) == want == by_hand == Fraction(55, 162)
 
 
-# -- 3. characters across phases and turns ---------------------------------------------------------------------------------
+# -- 3. characters across phases and turns -------------------------------------------------------------------------
 def _two_spearmen_and_guard() -> dict[str, Any]:
     """Round 44's fight: two Spearmen (A0) and their Hero (A2, W3) Engaged with five orcs (WS9 S6 A2), the orcs' Melee
     phase; beside them, 4.3" from the Spearmen and in no combat, five elf Guards (Ld8)."""
