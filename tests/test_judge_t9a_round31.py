@@ -398,10 +398,11 @@ def _breaking_near_guards(n: int = 10) -> Game:
 @pytest.mark.rule("published.t9a-panic")
 def test_a_friend_breaking_from_combat_panics_its_neighbours_without_a_last_survivor_citation() -> None:
     g = _breaking_near_guards()
-    # the Hero misses (1 1 1); five orcs hit, wound, go unsaved: five Spearmen fall; the Spearmen break on 6 6,
-    # flee 3 3, escape a pursuit of 1 1; the Guards, 5.2" away, test: 6 6 fails, flee 2 2
+    # the Hero misses (1 1 1); five orcs hit, wound, go unsaved: five Spearmen fall; the Spearmen break on 6 6; the
+    # Guards, 5.2" away, test at once (round 49: before the flee and pursuit rolls): 6 6 fails, flee 2 2; the Spearmen
+    # flee 3 3 and escape a pursuit of 1 1
     events = g.apply({"do": "fight", "unit": "orcs"},
-                     ScriptedDice([1, 1, 1] + [6] * 5 + [6] * 5 + [1] * 5 + [6, 6] + [3, 3] + [1, 1] + [6, 6] + [2, 2]))
+                     ScriptedDice([1, 1, 1] + [6] * 5 + [6] * 5 + [1] * 5 + [6, 6] + [6, 6] + [2, 2] + [3, 3] + [1, 1]))
     panic = next(e for e in events if e.kind == "panic")
     assert "guards fails its Panic test for spears breaks from combat" in panic.message, panic.message
     assert "published.t9a-panic" in panic.rules and LAST not in panic.rules, panic.rules
@@ -410,10 +411,10 @@ def test_a_friend_breaking_from_combat_panics_its_neighbours_without_a_last_surv
 @pytest.mark.rule("published.t9a-panic", LAST)
 def test_a_last_survivor_breaking_from_combat_panics_its_neighbours_citing_the_clause() -> None:
     g = _breaking_near_guards(n=2)
-    # the two Spearmen fall to the orcs' first three blows (the rest miss); the Hero alone breaks on 6 6, flees 3 3,
-    # escapes 1 1; the Guards pass on 1 1
+    # the two Spearmen fall to the orcs' first three blows (the rest miss); the Hero alone breaks on 6 6; the Guards
+    # test at once (round 49) and pass on 1 1; he flees 3 3 and escapes 1 1
     events = g.apply({"do": "fight", "unit": "orcs"},
-                     ScriptedDice([1, 1, 1] + [6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6] + [3, 3] + [1, 1] + [1, 1]))
+                     ScriptedDice([1, 1, 1] + [6, 6, 6] + [6, 6, 6] + [1, 1, 1] + [6, 6] + [1, 1] + [3, 3] + [1, 1]))
     panic = next(e for e in events if e.kind == "panic")
     assert "guards passes its Panic test for spears breaks from combat" in panic.message, panic.message
     assert LAST in panic.rules

@@ -304,13 +304,17 @@ def test_the_odds_that_the_spearmen_break_are_the_dice_brute_forced_no_more_foes
     engine = enumerate_outcomes(broke)
     # the Spearman hits on 3+ (WS4 against WS3) and wounds on 2+ (S3 against T1), no save: the scout is slain, and the
     # Spearmen test not at all; else the score is 3 (standard, the Guard in the scout's rear) to 4 and they test on
-    # Ld 8 - 1 = 7 (until round 42 they tested on Ld 8 - 2 after slaying it: 55/108 broke them, not 5/27)
+    # Ld 8 - 1 = 7 (until round 42 they tested on Ld 8 - 2 after slaying it: 55/108 broke them, not 5/27). Round 49:
+    # the scout slain, the Guard test on Ld 8 - 3 and break on 6 or more; the Spearmen, Engaged no more and 1" away,
+    # take their Panic test for it at once ("immediately after ... A friendly unit Breaks from Combat within 6"",
+    # published.t9a-panic) and flee on 9 or more, before the mob's pursuit (which until round 49 charged them first,
+    # so they took no test: 5/27)
     want = Fraction(0)
-    for hit, wound, a, b in itertools.product(range(1, 7), repeat=4):
+    for hit, wound, a, b, p, q in itertools.product(range(1, 7), repeat=6):
         slain = hit >= 3 and wound >= 2
-        if not slain and a + b > 7:
-            want += Fraction(1, 6 ** 4)
-    assert Fraction(engine.get(True, 0)) == want
+        if (not slain and a + b > 7) or (slain and a + b > 5 and p + q > 8):
+            want += Fraction(1, 6 ** 6)
+    assert Fraction(engine.get(True, 0)) == want == Fraction(865, 2916)
 
 
 # -- 5. whole turns around a character ---------------------------------------------------------------------------------

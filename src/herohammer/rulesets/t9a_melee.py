@@ -32,6 +32,9 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   model, Impassable Terrain, or 1" from another unit), or charges a fresh enemy it reaches,
   their combat fought in the next Melee phase; a winner that restrains its pursuit
   may make a Post-Combat Pivot or Reform.
+* Friends' Panic tests (published.t9a-panic, "immediately after"): taken as the losses come, for a unit the blows
+  destroyed before the Break tests, for a unit that breaks before its flee roll (``t9a_panic.panic_at_once``); for a
+  friend a broken unit fled through, once the flee moves are made.
 """
 
 from __future__ import annotations
@@ -58,13 +61,14 @@ from .t9a_discipline import BATTLE_STANDARD, BSB_RULE, SHAKEN_RULE, discipline_t
 from .t9a_casualties import COMMAND_GROUP, command_said, no_models_left, rank_and_file, remove_casualties
 from .t9a_moves import SPACING_RULE, UNIT_SPACING, path_problem, shift_unit, spacing_problem
 from .t9a_align import aligned
-from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, off_table, unit_centre
+from .t9a_units import CHARGE_ARC, LARGE_RULES, current, formation_of, is_destroyed, off_table, unit_centre
+from .t9a_panic import fled_through_panic, panic_at_once
 from .t9a_weapons import CLOSE_COMBAT_WEAPONS, Wielded, attack_ap, close_combat_weapon, wielded
 from .t9a_combat import (FLEE_RULE, GENERAL, TO_WOUND, away_direction, fled_to, generals_near, members, models_in,
                          strike_unit)
 
 if TYPE_CHECKING:
-    from ..actions import Fight, PursuitChoice
+    from ..actions import Action, Fight, PursuitChoice
 
 TO_HIT = "published.t9a-to-hit-melee"
 RESOLUTION = "published.t9a-combat-resolution"
@@ -236,6 +240,7 @@ class _PendingPursuit(NamedTuple):
     losers: tuple[str, ...]
     rolls: tuple[Any, ...]
     free: tuple[str, ...] = ()  # the units with No More Foes (``_no_more_foes``), who may pivot or reform at the end
+    panics: tuple[Event, ...] = ()  # the friends' Panic tests taken as units broke, told after the ``break`` event
 
     def key(self) -> Hashable:
         """Everything but the words and the rolls (read by the ``break`` event alone: merged carries show one's)."""
@@ -763,6 +768,7 @@ class MeleePhase(Ruleset):
             duel = duel.fought
         elif any(u.has(Status.DUEL_REFUSED) for uid in sides for u in members(state, uid)):
             rules.append(DUEL)  # an earlier refusal's shame still holds
+        began = state  # where the units stand before the blows: a friend lost is measured from there
         arms = self._arms(state, sides)
         steps = tuple(sorted({arms[(u.id, m.name)].profile.i if (u.id, m.name) in arms else m.profile.i
                               for uid in sides for u in members(state, uid) for m in u.models}, reverse=True))
@@ -777,7 +783,7 @@ class MeleePhase(Ruleset):
                 return _Fight(state, -1, fight.caused, fight.overkill, fight.rules, (), (), (*fight.events, *more))
             if fight.at == len(steps):
                 return self._fight_result(fight, mine, rest, friends, events, dice, flees, scores,
-                                          action.break_order or (), action.pursuit or {}, named)
+                                          action.break_order or (), action.pursuit or {}, named, began)
             step = steps[fight.at]
             state = fight.state
             at = (state, mine, step, action.at, action.reactive_at, duel)
@@ -830,7 +836,13 @@ class MeleePhase(Ruleset):
         fought = dice.loop(_Fight(state, 0, tuple(caused.items()), tuple(dict.fromkeys(caused, 0).items()),
                                   tuple(rules), (), ()),
                            strike, _Fight.over, lambda f: f.key(view))
-        return duels_left(fought.state), list(fought.events)
+        after = duels_left(fought.state)
+        # the friends its broken units fled through test once the flee moves are made (its other losses as they came)
+        return fled_through_panic(after, began, (mine, *rest), dice, list(fought.events))
+
+    def takes_own_panic_tests(self, action: Action) -> bool:
+        """A fight takes its friends' Panic tests as its losses come (``_combat_until_pursuit``), round 49."""
+        return action.do == "fight"
 
     @staticmethod
     @implements(DUEL)
@@ -849,7 +861,8 @@ class MeleePhase(Ruleset):
 
     def _fight_result(self, fight: _Fight, mine: str, rest: list[str], friends: list[str], opening: list[Event], dice: Dice, flees: dict[Hashable, Any],
                       scores: dict[Hashable, _Scored], break_order: tuple[str, ...] = (),
-                      pursuit: Mapping[str, PursuitChoice] | None = None, named: str | None = None) -> _Fight:
+                      pursuit: Mapping[str, PursuitChoice] | None = None, named: str | None = None,
+                      began: GameState | None = None) -> _Fight:
         """Add the Overkill, tell the blows (one ``fight`` event with their rolls), and resolve the combat: ``rest``,
         the combat's other units, ``friends`` among them fighting beside ``mine`` (``combat_of``); the event names
         the unit the player named (``named``), the others of his side beside it."""
@@ -870,7 +883,7 @@ class MeleePhase(Ruleset):
                      + ": " + ("; ".join(lines) or "no blows are struck (no model in contact has an Attack)"),
                      rules, fight.rolls)
         result = self._combat_until_pursuit(fight.state, mine, rest, caused, dice, flees, scores, break_order,
-                                            pursuit)
+                                            pursuit, began)
         if isinstance(result, _PendingPursuit):
             return _Fight(result.state, PURSUING, fight.caused, fight.overkill, fight.rules, (), (), (*opening, told),
                           result)
@@ -999,14 +1012,15 @@ class MeleePhase(Ruleset):
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for w in pending.winners
                                           for u in members(state, w) if not u.has(Status.PURSUIT_CHARGED)))
         return state, [Event("break", said, tuple(dict.fromkeys(rules)), (*pending.rolls, *rolls_since(dice, start)),
-                             (("outcome", outcome),))]
+                             (("outcome", outcome),)), *pending.panics]
 
     @implements(RESOLUTION, BREAK, PURSUIT, "t9a.combined.last-survivor")
     def _combat_until_pursuit(self, state: GameState, mine: str, foes: list[str], caused: dict[str, int],
                               dice: Dice, flees: dict[Hashable, Any] | None = None,
                               scores: dict[Hashable, _Scored] | None = None,
                               break_order: tuple[str, ...] = (),
-                              pursuit: Mapping[str, PursuitChoice] | None = None
+                              pursuit: Mapping[str, PursuitChoice] | None = None,
+                              began: GameState | None = None
                               ) -> tuple[GameState, list[Event]] | _PendingPursuit:
         """Score the combat, take the loser's Break test, and flee; return the result, or what its pursuits read
         (``_PendingPursuit``) when a unit broke.
@@ -1017,8 +1031,14 @@ class MeleePhase(Ruleset):
 
         ``scores``: the combat's score by the state, units and wounds caused it is worked out from (what the dice
         do not decide: an enumeration's branches after the blows share it).
+
+        ``began``: the state before the blows. With it, the friends of a unit the blows destroyed, then of each unit
+        that breaks, take their Panic tests at once (published.t9a-panic: "immediately after"), before the Break
+        tests and before its flee roll respectively (round 49); their events follow the combat's.
         """
         start = rolls_made(dice)
+        panics: list[Event] = []  # the friends' Panic tests (and their flee moves), told after the combat's event
+        skipped: list[tuple[int, int]] = []  # where their rolls lie among the combat's
         at = (state, mine, tuple(foes), tuple(caused.items()))
         scored = scores.get(at) if scores is not None else None
         if scored is None:
@@ -1027,6 +1047,11 @@ class MeleePhase(Ruleset):
                 keep_bounded(scores, at, scored, BLOWS_KEPT)
         state, live, hosts, score, notes, fronts, counted, kept_rules, free = scored
         rules = list(kept_rules)
+        if began is not None and (gone := [u for u in (mine, *foes) if is_destroyed(state, u)]):
+            at_panic = rolls_made(dice)
+            state, told = panic_at_once(state, began, gone, "destroyed", dice)
+            panics += told
+            skipped.append((at_panic, rolls_made(dice)))
         if free:  # no longer Engaged, counting as winning: no Break test, no pursuit (``_no_more_foes``)
             state = state.replace_units(*(u.with_status(remove=(Status.ENGAGED,)) for uid in free
                                           for u in members(state, uid)))
@@ -1040,15 +1065,16 @@ class MeleePhase(Ruleset):
             asked = [u for u in live if (c := (pursuit or {}).get(u)) is not None and c.overrun]
             state, said = self._overruns(state, asked, dice, said, rules, flees)
             state, said = self._no_more_foes_moves(state, tuple(live), pursuit, said, rules)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start))]
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped)),
+                           *panics]
         unmade = _overruns_not_made(state, live, pursuit, free)  # enemies are left: an Overrun named is not made
         if unmade:  # (round 48: told, citing no clause until then)
             rules.append(PURSUIT)
         if diff == 0:
             state, moved = self._no_more_foes_end(state, free, pursuit, dice, "", rules, flees)
             return state, [Event("combat", f"a draw, {score[side_a]} to {score[side_b]} ({'; '.join(notes)}){unmade}"
-                                 f"{moved}", tuple(dict.fromkeys(rules)), rolls_since(dice, start),
-                                 (("outcome", "draw"),))]
+                                 f"{moved}", tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped),
+                                 (("outcome", "draw"),)), *panics]
         winner, loser = (side_a, side_b) if diff > 0 else (side_b, side_a)
         losers = [u for u in live if hosts[u].side == loser and u not in free]
         chosen = [u for u in break_order if u in losers]
@@ -1100,6 +1126,11 @@ class MeleePhase(Ruleset):
                 continue
             if len(members(state, uid)) > 1:  # its characters break, flee and die with it
                 rules.append("t9a.join.part-of-unit")
+            if began is not None:  # its friends test as it breaks, before its flee roll (round 49)
+                at_panic = rolls_made(dice)
+                state, told = panic_at_once(state, state, [uid], "breaks from combat", dice)
+                panics += told
+                skipped.append((at_panic, rolls_made(dice)))
             # the winners in base contact with it, before it flees (any winner when none touches it now)
             touching = [w for w in winners if _touching(members(state, w), members(state, uid))] or winners[:1]
             away = unit_centre(state, touching[0])
@@ -1118,13 +1149,13 @@ class MeleePhase(Ruleset):
         said += unmade
         if not broke:  # every loser held: no pursuit (``_pursue`` would roll none and change nothing)
             state, said = self._no_more_foes_end(state, free, pursuit, dice, said, rules, flees)
-            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
-                                 (("outcome", "held"),))]
+            return state, [Event("combat", said, tuple(dict.fromkeys(rules)), _own_rolls(dice, start, skipped),
+                                 (("outcome", "held"),)), *panics]
         return _PendingPursuit(state, tuple(winners), tuple(u for u in losers if u not in broke), tuple(broke),
                                tuple((uid, (fled, tuple(touching), way, away))
                                      for uid, (fled, touching, way, away) in fled_by.items()),
                                tuple(sorted((pursuit or {}).items())), said, tuple(rules), tuple(losers),
-                               rolls_since(dice, start), free)
+                               _own_rolls(dice, start, skipped), free, tuple(panics))
 
     @implements(PURSUIT, GENERAL, BATTLE_STANDARD, SHAKEN_RULE, "t9a.combined.last-survivor")
     def _pursue(self, state: GameState, winners: list[str], held: list[str], broke: list[str],
@@ -1479,6 +1510,20 @@ def _uncounted(state: GameState, hosts: dict[str, Unit], counted: dict[str, dict
         if not counted[uid]["charge"] and any(u.has(Status.CHARGED) for u in members(state, uid)):
             out.append(f"the charge of {uid} not counted again: +1 a side")
     return out
+
+
+def _own_rolls(dice: Dice, start: int, skipped: Sequence[tuple[int, int]]) -> tuple[Any, ...]:
+    """The rolls since ``start`` but those ``skipped`` (from, to): the friends' Panic tests' taken among them, which
+    their own events tell."""
+    rolls = rolls_since(dice, start)
+    if not skipped:
+        return rolls
+    kept: list[Any] = []
+    at = start
+    for first, end in skipped:
+        kept += rolls[at - start:first - start]
+        at = end
+    return (*kept, *rolls[at - start:])
 
 
 def _only(unit: Unit, model: Model) -> Unit:

@@ -9,8 +9,9 @@ same time, take all Panic Tests before performing any Flee Moves"; "units do not
 if they are Engaged in Combat, if they are already Fleeing, or if they already passed a Panic Test
 during this phase".
 
-Every action a 9th Age unit can be destroyed or broken by (a shot, a spell or its Miscast, a fight,
-a Stand and Shoot, a flee off the table) goes through ``resolve_checked``; the hook here compares
+Every action a 9th Age unit can be destroyed or broken by (a shot, a spell or its Miscast, a Stand and
+Shoot, a flee off the table) goes through ``resolve_checked``; a fight takes its own tests as its
+losses come (``panic_at_once``, ``fled_through_panic``: round 49). The hook here compares
 the state before it with the state after (only the units the action replaced) and has the friends
 near each unit lost take their test, and the friends a flee move went through ("a friendly unit
 Flees through the unit's Unit Boundary", not a Flee Charge Reaction: published.t9a-flee-reaction).
@@ -198,12 +199,40 @@ def _mean(points: Sequence[Placed]) -> tuple[float, float]:
     return (sum(p.at[0] for p in points) / len(points), sum(p.at[1] for p in points) / len(points))
 
 
+@implements(PANIC, LAST_SURVIVOR)
+def panic_at_once(state: GameState, stood_in: GameState, unit_ids: Sequence[str], what: str,
+                  dice: Dice) -> Resolution:
+    """Take the Panic tests of the friends of units lost in the middle of a fight (``what``: "destroyed" by its blows,
+    or "breaks from combat" at its Break test), measured where they stood in ``stood_in``: "immediately after" the
+    loss (published.t9a-panic), before any flee or pursuit roll of the combat (round 49)."""
+    lost = [Alarm(uid, stood_in.unit(uid).side, _stood(stood_in, uid), what,
+                  tuple(m.id for m in members(state, uid)) if what != "destroyed" else ()) for uid in unit_ids]
+    return friends_panic(state, lost, dice, [])
+
+
+@implements(PANIC)
+def fled_through_panic(state: GameState, before: GameState, unit_ids: Sequence[str], dice: Dice,
+                       events: list[Event]) -> Resolution:
+    """Take the Panic tests of the friends the flee moves of ``unit_ids`` went through ("after completing the Flee
+    Move"), a fight's broken units once its pursuits are made; its other losses were tested as they came."""
+    lost = [Alarm(uid, before.unit(uid).side, _stood(before, uid), "fleeing through it", (), through)
+            for uid in unit_ids if not is_destroyed(state, uid) and current(state, uid).has(Status.FLEEING)
+            and (through := fled_through(before, state, uid))]
+    return friends_panic(state, lost, dice, events) if lost else (state, events)
+
+
 class FriendsPanic(Ruleset):
     """The hook: after every action, the Panic tests its destroyed or broken units call for in their friends."""
+
+    def takes_own_panic_tests(self, action: Action) -> bool:
+        """Say whether the action takes its friends' Panic tests itself, as it goes (a 9th Age fight: round 49)."""
+        return False
 
     def resolve_checked(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         """Resolve the action, then take the Panic tests of the friends near each unit it destroyed or broke."""
         after, events = super().resolve_checked(state, action, dice)
+        if self.takes_own_panic_tests(action):
+            return after, events
         lost = alarms(state, after) + charged_out_slain(state, after, action)
         if not lost:
             return after, events
