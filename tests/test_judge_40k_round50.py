@@ -410,6 +410,33 @@ def test_two_captains_left_of_their_squad_are_two_units_and_only_in_3rd_edition_
     assert_illegal(k, {"do": "shoot", "unit": "bolt", "target": "cap"}, "40k3.ic.target")
 
 
+@pytest.mark.rule("40k3.ic.no-last-man", "published.last-man-standing", "published.morale-casualties",
+                  "40k3.ic.join")
+@pytest.mark.xfail(strict=True, reason="judge round 50: the host is told only that he takes no Last Man Standing "
+                   "test; nothing says why the loss of half his unit calls for no Morale check")
+def test_40k3_a_captain_whose_joined_captain_is_slain_is_told_he_takes_no_morale_check_for_the_loss() -> None:
+    """3rd edition: ``cap`` has joined the lone Captain ``cap2`` (40k3.ic.join's decision), a unit of two models. A
+    plasma pistol that reaches ``cap`` alone slays him: the unit has lost one of its two models, a half, and ``cap2``
+    is its last model. As an independent character he takes no Last Man Standing test (40k3.ic.no-last-man), and a
+    character spared it "is spared this check too" (published.last-man-standing's decision): no Morale check is
+    rolled and he does not fall back - and, as when a squad is shot away around him (a ``morale_spared`` event, session
+    22), the shot must say so, citing published.morale-casualties with 40k3.ic.no-last-man: every decision names its
+    clause in what it tells the user. After a save and load, in red's Movement phase, he moves at will."""
+    cap = {"id": "cap", "character": "independent", "joined": "cap2", "models": [model("Cap", 20, 23, 10, CAP_W1)]}
+    cap2 = {"id": "cap2", "character": "independent", "models": [model("Cap2", 22, 22, 10, CAP_W1)]}
+    g = game(scenario("40k3", [cap, cap2, squad("tac", 50, 10, n=2)], [gunners("pp", "plasma pistol", (18, 35))],
+                      phase="shooting", active="blue"))
+    events = g.apply({"do": "shoot", "unit": "pp", "target": "cap2"}, dice=ScriptedDice([6, 6]))
+    assert not g.state.unit("cap").alive and g.state.unit("cap2").alive
+    assert not messages(events, "morale") and "falling_back" not in statuses(g, "cap2")
+    assert any("40k3.ic.no-last-man" in e.rules for e in kinds(events, "last_man"))
+    [spared] = kinds(events, "morale_spared")
+    assert "cap2" in spared.message and "Morale check" in spared.message, spared.message
+    assert {"published.morale-casualties", "40k3.ic.no-last-man"} <= set(spared.rules)
+    k = saved_and_loaded(g)
+    next_turn_to(k, "red", "movement")
+    assert_legal(k, {"do": "move", "unit": "cap2", "to": [[22, 24]]})
+
 # == 6. a Leadership test after the Captain whose Leadership the squad used is slain in the same phase ==============
 
 def squad_with_a_captain_of_one_wound(ruleset: str, n: int, squad_ld: int, cap_ld: int, guns: int,
