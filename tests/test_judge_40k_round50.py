@@ -412,8 +412,6 @@ def test_two_captains_left_of_their_squad_are_two_units_and_only_in_3rd_edition_
 
 @pytest.mark.rule("40k3.ic.no-last-man", "published.last-man-standing", "published.morale-casualties",
                   "40k3.ic.join")
-@pytest.mark.xfail(strict=True, reason="judge round 50: the host is told only that he takes no Last Man Standing "
-                   "test; nothing says why the loss of half his unit calls for no Morale check")
 def test_40k3_a_captain_whose_joined_captain_is_slain_is_told_he_takes_no_morale_check_for_the_loss() -> None:
     """3rd edition: ``cap`` has joined the lone Captain ``cap2`` (40k3.ic.join's decision), a unit of two models. A
     plasma pistol that reaches ``cap`` alone slays him: the unit has lost one of its two models, a half, and ``cap2``
