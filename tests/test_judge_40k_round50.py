@@ -87,11 +87,10 @@ from herohammer.game import Game
 from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
-from _w40k import (BASE_25, EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, messages, model, next_turn_to,
-                   offered, saved_and_loaded, scenario, squad)
+from _w40k import (BASE_25, EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, messages, model,
+                   next_turn_to, offered, saved_and_loaded, scenario, squad)
 
 D6 = range(1, 7)
-CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
 NO_LAST_MAN = {"40k3": "40k3.ic.no-last-man", "40k4": "40k4.char.no-last-man"}
 CAP_W1 = "WS5 BS5 S4 T4 W1 I5 A3 Ld{ld} Sv3+"  # a Captain of one Wound, whom a plasma pistol may slay
@@ -300,11 +299,11 @@ def test_a_captain_held_in_a_squad_below_half_strength_regroups_once_its_last_ma
 
 # == 3. 4th edition: a Captain who left his squad before it is pinned ===============================================
 
-def squad_and_captain(ruleset: str = "40k4", squad_ld: int = 8) -> Game:
-    """Red's Movement phase: ``tac`` (three Marines, Ld ``squad_ld``) with its Captain (Ld 10) joined; blue's Boyz
+def squad_and_captain() -> Game:
+    """4th edition, red's Movement phase: ``tac`` (three Marines, Ld 8) with its Captain (Ld 10) joined; blue's Boyz
     far off."""
-    tac = squad("tac", 20, 20, n=3, ld=squad_ld)
-    return game(scenario(ruleset, [tac, hero("cap", 22, 22, joined="tac")], [squad("boyz", 20, 44)]))
+    tac = squad("tac", 20, 20, n=3)
+    return game(scenario("40k4", [tac, hero("cap", 22, 22, joined="tac")], [squad("boyz", 20, 44)]))
 
 
 PINNING = {"do": "test", "unit": "tac", "characteristic": "Ld", "kind": "Pinning"}
