@@ -859,9 +859,9 @@ class ShootingRules(MoraleRules):
         """Take the casualties' Morale check as well as Last Man Standing (published.last-man-standing's decision):
         the last model of a unit that lost 25% of its models to the attack, having passed its Last Man Standing
         test, takes that check too (one that failed falls back and takes none: ``_morale_facts``). A character left
-        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before; when
-        the attack destroyed his unit around him a ``morale_spared`` event says so (3rd edition: 40k3.ic.no-last-man,
-        published.morale-casualties)."""
+        alone, spared Last Man Standing (``last_man_spared``: a ``last_man`` event), takes neither, as before; a
+        ``morale_spared`` event says so (3rd edition: 40k3.ic.no-last-man, published.morale-casualties) when the
+        attack destroyed his unit around him, or (judge round 50) slew the character who had joined him."""
         if check is None or isinstance(check, bool):
             return state, events
         spared = [dict(e.data).get("unit") for e in events if e.kind == "last_man"]
@@ -872,6 +872,11 @@ class ShootingRules(MoraleRules):
                 return state, [*events, Event(
                     "morale_spared", f"{who} {own} now that {target_id} is destroyed: no Morale check for its "
                     "shooting casualties", ("published.morale-casualties", self.no_last_man_rule))]
+            if isinstance(check, _MoraleDue) and check.unit_id in spared:  # its last model a character spared
+                return state, [*events, Event(
+                    "morale_spared", f"{check.unit_id} {check.why}, but he is its last model, a character spared Last "
+                    "Man Standing: no Morale check for its shooting casualties either",
+                    ("published.morale-casualties", "published.last-man-standing", self.no_last_man_rule))]
             return state, events
         if isinstance(check, _MoraleDue):
             state, more = self._morale_check(state, check.unit_id, dice, check.why, "published.morale-casualties")
