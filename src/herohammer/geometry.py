@@ -716,6 +716,8 @@ def in_base_contact(a: Placed, b: Placed, tolerance: float = BASE_TOLERANCE) -> 
         _check_tolerance(tolerance)
     if a.base.round and b.base.round:  # inlined: close combat asks it for every pair of models, every step
         return math.dist(a.at, b.at) - (a.base.radius_inches + b.base.radius_inches) <= tolerance
+    if math.dist(a.at, b.at) - (a.base.reach_inches + b.base.reach_inches) > tolerance:
+        return False  # the circles holding the bases are apart: so are the bases, no shape built (9th Age melee)
     return distance(a, b) <= tolerance
 
 
