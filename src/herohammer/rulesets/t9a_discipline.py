@@ -14,7 +14,7 @@ from ..geometry import EPSILON, group_distance
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a_units import combined_status, CONCLAVE_PATTERN, current, discipline_of, has_conclave
+from .t9a_units import combined_status, CONCLAVE_PATTERN, current, has_conclave
 
 
 SHAKEN_RULE = "published.t9a-shaken"
@@ -120,21 +120,17 @@ def march_test_enemies(state: GameState, host: Unit) -> list[str]:
 
 @implements("t9a.combined.last-survivor")
 def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
-                           lent: Sequence[int] = ()) -> tuple[TestResult, str] | None:
-    """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
+                           leadership: int) -> tuple[TestResult, str] | None:
+    """Take the Panic test for heavy casualties (a quarter of the models lost) on ``leadership``, the unit's
+    (``t9a_combat.unit_discipline``: its highest, a joined character's too, or its General's); None when none is due.
 
-    A character left alone takes it alone, with its own Leadership; it is a Leadership
-    test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
-    instead (its General's, from the Melee and Shooting rules above).  A failure is re-rolled within the reach of
+    A character left alone takes it alone, with his own Leadership; it is a Leadership
+    test (core.test.leadership-kinds).  A failure is re-rolled within the reach of
     the Battle Standard Bearer (``discipline_test``); the second string says so.
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
-    host = current(state, host_id)
-    models = [discipline_of(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
-    if not models:
-        return None
-    return discipline_test(state, host.id, dice, max([*models, *lent]), LeadershipTestKind.PANIC)
+    return discipline_test(state, current(state, host_id).id, dice, leadership, LeadershipTestKind.PANIC)
 
 
 @implements("t9a.spell.wizard-conclave")
