@@ -389,3 +389,60 @@ def test_a_units_leadership_test_on_its_generals_discipline_in_it_beside_it_and_
     want = sum((Fraction(1, 36) for a, b in product(D6, repeat=2) if a + b <= 8), Fraction(0))
     assert Fraction(engine.get("passed", 0)) == want == Fraction(26, 36)
     assert action_odds(state, {**test, "unmodified": True}).exact
+
+
+# -- 6. a Hero whose March Test to leave failed, and his unit's March --------------------------------------------------
+MARCH = "published.t9a-move"
+MARCH_OUT = {"do": "leave", "character": "hero", "to": [28, 19.6]}
+ADVANCE_OUT = {"do": "leave", "character": "hero", "to": [32, 19.6]}
+UNIT_MARCH = {"do": "move", "unit": "spears", "to": [[36, 12]], "march": True}
+
+
+def _orcs_near() -> dict[str, Any]:
+    """The elves' Movement phase: five Spearmen (Ld 8) and their Hero (Ld 9), the orcs 6" in front of them."""
+    return scenario(n=5, phase="movement", active="elves", enemy_y=27)
+
+
+@pytest.mark.xfail(strict=True, reason="a unit marches carrying a character who failed his March Test this phase "
+                   "(t9a.rule_move reads only the unit's own mark)")
+@pytest.mark.rule(MARCH, "t9a.leave.when", "t9a.leave.move", "t9a.join.part-of-unit", "core.test.leadership")
+def test_a_hero_whose_march_out_failed_its_test_is_not_carried_in_a_march_by_his_unit() -> None:
+    # The orcs stand within 8": a March owes a March Test (the 2022 text, Moving Units: "the unit must take a
+    # Discipline Test, called a March Test. If the test is failed, the unit cannot perform a March Move during this
+    # Movement Phase (it can perform any other type of move as normal, or choose not to move at all)"). The Hero
+    # leaves by a March (8", more than his Advance Rate 5"), a unit of his own for the move (t9a.leave.move): his
+    # test on his own Ld 9, 6 + 6, fails; he stays in his unit, unmoved. He may still leave by an Advance (offered),
+    # not by a March. Had his unit failed its March Test he would be barred from marching out of it (he failed with
+    # it); the same holds the other way: the Spearmen's March would carry him in a March Move he may not make this
+    # phase, so it is refused (citing the March Test's rule and t9a.join.part-of-unit) and not offered; their
+    # Advance is legal. A save and load keeps it. Once he has left by an Advance, the Spearmen may March on their own
+    # test (now on their Ld 8). An undo of his leave bars their March again.
+    g = reloading_game(_orcs_near())
+    events = g.apply(MARCH_OUT, ScriptedDice([6, 6]))
+    assert [e.kind for e in events] == ["march_test"] and g.state.unit("hero").joined == "spears"
+    assert not g.state.unit("hero").has(Status.MOVED)
+    refused(g, MARCH_OUT, "t9a.leave.move", "failed his March Test")
+    assert g.check(ADVANCE_OUT).legal
+    for game in (g, saved_and_loaded(g)):
+        refused(game, UNIT_MARCH, MARCH, "failed his March Test")
+        assert "t9a.join.part-of-unit" in game.check(UNIT_MARCH).rules
+        assert not [a for a in offered(game, "move") if a["unit"] == "spears" and a.get("march")]
+        assert game.check({**UNIT_MARCH, "march": False, "to": [[36, 15]]}).legal
+    before = g.state
+    g.apply(ADVANCE_OUT)
+    ruling = g.check(UNIT_MARCH)
+    assert ruling.legal and "March Test on Ld 8" in ruling.reason, ruling
+    g.undo()
+    assert g.state == before and not g.check(UNIT_MARCH).legal
+
+
+@pytest.mark.rule(MARCH, "t9a.leave.move", "core.test.leadership", CHOICE)
+def test_the_odds_that_the_heros_march_out_passes_are_the_dice_brute_forced() -> None:
+    # His March Test on his own Ld 9 (he leaves as a unit of his own; no General near): 2D6 at most 9 passes and he
+    # ends 8" away, out of his unit; else he stays in it.
+    state = reloading_game(_orcs_near()).state
+    rules = get_ruleset("t9a")
+    act = rules.named_now(state, parse_action(MARCH_OUT))
+    engine = enumerate_outcomes(lambda dice: rules.resolve(state, act, dice)[0].unit("hero").joined is None, fine=True)
+    want = sum((Fraction(1, 36) for a, b in product(D6, repeat=2) if a + b <= 9), Fraction(0))
+    assert Fraction(engine.get(True, 0)) == want == Fraction(30, 36)
