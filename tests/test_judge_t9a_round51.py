@@ -403,8 +403,6 @@ def _orcs_near() -> dict[str, Any]:
     return scenario(n=5, phase="movement", active="elves", enemy_y=27)
 
 
-@pytest.mark.xfail(strict=True, reason="a unit marches carrying a character who failed his March Test this phase "
-                   "(t9a.rule_move reads only the unit's own mark)")
 @pytest.mark.rule(MARCH, "t9a.leave.when", "t9a.leave.move", "t9a.join.part-of-unit", "core.test.leadership")
 def test_a_hero_whose_march_out_failed_its_test_is_not_carried_in_a_march_by_his_unit() -> None:
     # The orcs stand within 8": a March owes a March Test (the 2022 text, Moving Units: "the unit must take a
