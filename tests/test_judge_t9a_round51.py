@@ -444,3 +444,38 @@ def test_the_odds_that_the_heros_march_out_passes_are_the_dice_brute_forced() ->
     engine = enumerate_outcomes(lambda dice: rules.resolve(state, act, dice)[0].unit("hero").joined is None, fine=True)
     want = sum((Fraction(1, 36) for a, b in product(D6, repeat=2) if a + b <= 9), Fraction(0))
     assert Fraction(engine.get(True, 0)) == want == Fraction(30, 36)
+
+
+# -- 7. a Hero who advanced to join a unit that had marched ----------------------------------------------------------
+@pytest.mark.xfail(strict=True, reason="the join's ruling says 'the unit does not' count as having moved, of a unit "
+                   "that marched before he joined it (t9a_joins.rule_join)")
+@pytest.mark.rule("t9a.join.moved-separately", "t9a.join.unit-stops", "published.t9a-who-can-shoot",
+                  "published.t9a-to-hit-shooting")
+def test_a_hero_who_advanced_to_join_a_unit_that_had_marched_is_told_so_and_shoots_alone_from_it() -> None:
+    # The elves' Movement phase: the Spearmen (bows) march 8" up the table; then their Hero (a bow), 2" in front of
+    # them, advances 2.43" into their first rank. Seed 002: "Персонаж и его подразделение считаются двигавшимися или
+    # нет ... раздельно": he has moved, not marched; the unit marched, by its own move. The ruling on his join must
+    # not tell the player that "the unit does not" count as having moved: it marched. A save and load. The Shooting
+    # phase: the unit's volley is the Hero's one arrow (a unit that Marched does not shoot, the 2022 text), at BS6
+    # with -1 for long range (16") and -1 for moving: 3+. An undo of the volley gives the Shooting phase back.
+    data = _archers(scenario(n=5, phase="movement", active="elves", enemy_y=44, joined=False, hero_at=(36, 30),
+                             hero_weapons=["bow"]))
+    g = reloading_game(data)
+    g.apply({"do": "move", "unit": "spears", "to": [[36, 28]], "march": True})
+    join = {"do": "join", "character": "hero", "unit": "spears", "position": 2, "rank_choice": "widen"}
+    assert join in offered(g, "join")
+    ruling = g.check(join)
+    assert ruling.legal and "it counts as having moved; the unit does not" not in ruling.notes, ruling
+    assert any("spears marched this turn" in n and "t9a.join.moved-separately" in n for n in ruling.notes), ruling
+    g.apply(join)
+    hero, spears = g.state.unit("hero"), g.state.unit("spears")
+    assert hero.has(Status.MOVED) and not hero.has(Status.MARCHED) and spears.has(Status.MARCHED)
+    g = saved_and_loaded(g)
+    play_to(g, "shooting", "elves")
+    before = g.state
+    dice = ScriptedDice([1])
+    shot = g.apply({"do": "shoot", "unit": "spears", "target": "orcs"}, dice)[0]
+    assert dice.unused == () and _rolls(shot) == [("spears shooting: to hit (3+)", (1,))], shot
+    assert "spears marched this turn and does not shoot" in shot.message, shot
+    g.undo()
+    assert g.state == before
