@@ -447,8 +447,6 @@ def test_the_odds_that_the_heros_march_out_passes_are_the_dice_brute_forced() ->
 
 
 # -- 7. a Hero who advanced to join a unit that had marched ----------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="the join's ruling says 'the unit does not' count as having moved, of a unit "
-                   "that marched before he joined it (t9a_joins.rule_join)")
 @pytest.mark.rule("t9a.join.moved-separately", "t9a.join.unit-stops", "published.t9a-who-can-shoot",
                   "published.t9a-to-hit-shooting")
 def test_a_hero_who_advanced_to_join_a_unit_that_had_marched_is_told_so_and_shoots_alone_from_it() -> None:
