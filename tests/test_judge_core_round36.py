@@ -610,6 +610,10 @@ def _plays(capsys: pytest.CaptureFixture[str]) -> Callable[[set[str]], None]:
         t9a = _t9a.game(phase="movement", active="elves")
         for e in t9a.apply(take("spears", "Ld", leadership=8), dice=ScriptedDice([3, 3])):
             cited.update(e.rules)
+        shot = _t9a.game(phase="shooting", active="orcs")  # three of eleven shot: a Panic test on the Hero's Ld 9
+        for e in shot.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
+                            dice=ScriptedDice([6, 6, 6, 1, 1] + [6] * 3 + [1] * 3 + [3, 3])):
+            cited.update(e.rules)
         _t9a_march(cited)
         cited.update(run_json(["odds", "test", "-"], capsys)["rules"])
     return play

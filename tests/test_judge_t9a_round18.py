@@ -269,7 +269,7 @@ def test_a_miscast_that_kills_a_quarter_of_the_wizards_unit_calls_for_its_panic_
     cast = {**CAST, "dice": 3}
     events = g.apply(cast, ScriptedDice([3, 3, 3, 1, 1, 6] + [6] * 6 + [6, 6] + [3, 3]))
     assert [e.kind for e in events] == ["cast", "miscast", "panic"]
-    assert "fails its Panic test (12 against Ld 9)" in events[-1].message and MISCAST in events[-1].rules
+    assert "fails its Panic test (12 against Ld 9, Hero)" in events[-1].message and MISCAST in events[-1].rules
     assert g.state.unit("spears").has(Status.FLEEING) and g.state.unit("hero").has(Status.FLEEING)
     reloads(g)
     # one slain of nine is no quarter: no test

@@ -52,7 +52,7 @@ def test_a_unit_that_survives_a_quarter_lost_tests_on_its_near_generals_leadersh
     events = g.apply(SHOOT, ScriptedDice([6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [5, 4]))
     assert [e.kind for e in events] == ["shoot", "panic"], events
     assert GENERAL in events[1].rules and PANIC in events[1].rules, events[1]
-    assert "passes" in events[1].message and "the General's" in events[1].message, events[1].message
+    assert "passes" in events[1].message and "the General within 12\"" in events[1].message, events[1].message
     reloads(g)
 
 

@@ -272,7 +272,7 @@ def test_a_character_flees_with_his_unit_that_failed_a_panic_test_and_stays_part
     events = g.apply({"do": "shoot", "unit": "orcs", "target": "spears"},
                      ScriptedDice([6] * 5 + [6, 6, 6, 1, 1] + [1, 1, 1] + [6] * 20))
     panic = next(e for e in events if e.kind == "panic")
-    assert panic.message.startswith("spears fails its Panic test (12 against Ld 9)"), panic.message
+    assert panic.message.startswith("spears fails its Panic test (12 against Ld 9, Hero)"), panic.message
     hero, spears = g.state.unit("hero"), g.state.unit("spears")
     assert hero.joined == "spears" and hero.has(Status.FLEEING) and spears.has(Status.FLEEING)
     assert len(spears.models) == 7

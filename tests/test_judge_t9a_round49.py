@@ -196,7 +196,7 @@ def test_the_boyz_near_the_scout_slain_in_melee_test_for_panic_at_once_before_th
     combat, panic, fled = events[1:]
     assert "spears overruns 7\" straight forward" in combat.message, combat.message
     assert [r.purpose for r in combat.rolls] == ["spears: Overrun (2D6)"]
-    assert "boyz fails its Panic test for scout destroyed 4.1\" away (12 against Ld 7)" in panic.message, panic
+    assert "boyz fails its Panic test for scout destroyed 4.1\" away (12 against Ld 7, boyz0)" in panic.message, panic
     assert PANIC in panic.rules and [r.faces for r in panic.rolls] == [(6, 6)], panic
     assert [r.faces for r in fled.rolls] == [(3, 3)], fled
     assert g.state.unit("boyz").has(Status.FLEEING) and not g.state.unit("scout").alive

@@ -477,9 +477,9 @@ def test_a_unit_takes_its_panic_test_on_the_generals_leadership_within_12_inches
     near = Game(state_from_data(data))  # the Hero (Ld 9) is the General, 4" from the Spearmen (Ld 8)
     dice = [6, 6, 1, 1, 1] + [6, 6] + [1, 1] + [4, 5]  # two of four slain; Panic test: 9
     events = near.apply(CHARGE, ScriptedDice(dice + [6, 6]))
-    assert events[0].kind == "panic" and "against Ld 9, the General's" in events[0].message
+    assert events[0].kind == "panic" and "against Ld 9, Hero, the General within 12\"" in events[0].message
     assert "published.t9a-general" in events[0].rules and dict(events[-1].data)["outcome"] == "charged"
     data["sides"]["elves"][1]["models"][0]["at"] = [60, 45]  # far away: the unit's own Ld 8 fails on 9
     far = Game(state_from_data(data))
     events = far.apply(CHARGE, ScriptedDice(dice + [3, 2]))
-    assert "against Ld 8)" in events[0].message and dict(events[-1].data)["outcome"] == "fled"
+    assert "against Ld 8, s0)" in events[0].message and dict(events[-1].data)["outcome"] == "fled"

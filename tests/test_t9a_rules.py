@@ -17,6 +17,7 @@ from herohammer.game import Game
 from herohammer.rulesets.t9a_turn import charge_out_odds
 from herohammer.rulesets.t9a import is_character, NinthAge
 from herohammer.rulesets.t9a_discipline import choose_conclave_spells, heavy_casualties_panic
+from herohammer.rulesets.t9a_combat import unit_discipline
 from herohammer.rulesets.t9a_units import combined_status, is_destroyed, model_wounds
 from herohammer.rulesets.t9a_casualties import remove_casualties
 from herohammer.scenario import load_scenario, state_from_data, state_to_data
@@ -341,11 +342,13 @@ def test_last_survivor_is_still_the_unit() -> None:
     alone = remove_casualties(state, "swordmasters", ["sword1", "sword2"])
     assert not alone.unit("swordmasters").alive and not is_destroyed(alone, "swordmasters")
     assert Status.SHAKEN in combined_status(alone, alone.unit("captain"))
-    dist = enumerate_outcomes(lambda d: heavy_casualties_panic(alone, "swordmasters", 2, 3, d))
-    assert all(r is not None and r[0].value == 9 for r in dist)  # the Captain's own Leadership (no re-roll)
+    ld, lent = unit_discipline(alone, "swordmasters") or (None, True)
+    assert ld is not None and (ld.value, ld.source, lent) == (9, "Captain", False)  # the Captain's own Leadership
+    dist = enumerate_outcomes(lambda d: heavy_casualties_panic(alone, "swordmasters", 2, 3, d, ld.value))
+    assert all(r is not None and r[0].value == 9 for r in dist)  # (no re-roll)
     dead = remove_casualties(alone, "swordmasters", ["Captain"])
     assert is_destroyed(dead, "swordmasters")
-    assert heavy_casualties_panic(state, "swordmasters", 0, 3, ScriptedDice([])) is None
+    assert heavy_casualties_panic(state, "swordmasters", 0, 3, ScriptedDice([]), 9) is None
 
 
 @pytest.mark.rule("t9a.spell.wizard-conclave")

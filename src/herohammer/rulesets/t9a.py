@@ -36,7 +36,7 @@ from .t9a_casualties import DISTRIBUTING_HITS, no_models_left
 from .t9a_moves import (beyond_charge_reach, greatest_charge_range, in_front_arc, own_models_apart, path_problem,
                         shift_unit, spacing_problem, SPACING_RULE, wheel_problem, WHEEL_RULE, wheeled)
 from .t9a_stand_and_shoot import stand_and_shoot_volley, stands_and_shoots_unasked
-from .t9a_discipline import MARCH_RULE, shaken_refusal
+from .t9a_discipline import MARCH_RULE, march_failed_refusal, shaken_refusal
 from .t9a_joins import FLY_RULE
 from .t9a_charges import PANIC_RULE, charge_rules, ChargeRules
 
@@ -357,9 +357,8 @@ class NinthAge(ChargeRules):
         if any(u.has(s) for u in state.combined(unit.id) for s in (*MOVED, *BUSY)):
             said, rally = why_moved(unit, why_unmovable(state, unit))
             return Ruling.forbid(said, "published.t9a-move", *rally, *failed_charge_rules(state, unit))
-        if action.march and unit.has(Status.MARCH_TEST_FAILED):
-            return Ruling.forbid(f"{unit.id} failed its March Test this Movement Phase: it cannot March (it may still "
-                                 "make an Advance move, Reform or stay)", MARCH_RULE, "core.test.leadership")
+        if action.march and (refusal := march_failed_refusal(state, unit)):
+            return refusal
         if len(action.to) > 1 or (not action.to and action.wheel is None):
             return Ruling.forbid("give one point: the new place of the unit's front centre (or of a lone model)",
                                  "published.t9a-move")

@@ -41,6 +41,7 @@ from ..geometry import box_gap, group_distance, group_extent, on_table
 from ..state import GameState
 from ..values import evolve
 from ..units import Model, Status, Unit
+from .base import LeadershipRuling, LeadershipSource
 from ..formations import is_character
 from .t9a_discipline import BATTLE_STANDARD, heavy_casualties_panic
 from .t9a_casualties import (command_said, LOOK_OUT_SIR, rank_and_file, remove_casualties, share_hits, sharing,
@@ -258,32 +259,33 @@ def panic_after_losses(state: GameState, unit_id: str, before: int, dice: Dice, 
     if host.has(Status.ENGAGED) or host.has(Status.FLEEING) or host.has(Status.PANIC_PASSED):
         return state, None
     start = rolls_made(dice)
-    general = [m.profile.ld for m in generals_near(state, host.id)]
     now = models_in(state, host.id)
     if now >= before:  # this attack took no model: nothing new to test for
         return state, None
-    taken = heavy_casualties_panic(state, host.id, had - now, had, dice, general)
+    discipline = unit_discipline(state, host.id)
+    if discipline is None:
+        return state, None
+    ld, lent = discipline
+    taken = heavy_casualties_panic(state, host.id, had - now, had, dice, ld.value)
     if taken is None:
         return state, None
     result, flag = taken
-    rules = [PANIC, result.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
-    lent = bool(general) and result.value == max(general) and result.value > max(
-        discipline_of(u, m) for u in members(state, host.id) for m in u.models)
+    rules = [PANIC, result.rule, ld.rule, *also, *((BATTLE_STANDARD,) if flag else ())]
     if lent:
         rules.append(GENERAL)
     if host.last_of:
         rules.append("t9a.combined.last-survivor")
-    ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
+    ld_said = discipline_said(ld, lent, flag)
     if had > before:  # the phase's earlier losses count too
-        ld += (f"; {had - now} of the {had} models it had when the phase began lost this phase, "
-               f"{had - before} to earlier attacks")
+        ld_said += (f"; {had - now} of the {had} models it had when the phase began lost this phase, "
+                    f"{had - before} to earlier attacks")
     if result.passed:  # a unit that passed takes no other Panic test this phase
         state = state.replace_units(*(u.with_status(Status.PANIC_PASSED) for u in members(state, host.id)))
-        said = f"{host.id} passes its Panic test ({result.roll} against {ld})"
+        said = f"{host.id} passes its Panic test ({result.roll} against {ld_said})"
     else:
         fled_from = state
         state, dist = flee(state, host.id, away_from, dice)
-        said = f"{host.id} fails its Panic test ({result.roll} against {ld}) and flees {dist}\""
+        said = f"{host.id} fails its Panic test ({result.roll} against {ld_said}) and flees {dist}\""
         if not current(state, host.id).alive:
             gone, cite = off_table(fled_from, host.id)
             said += gone
@@ -440,3 +442,26 @@ def generals_near(state: GameState, host_id: str, apart: bool = False) -> list[M
                 group_distance([m.placed for m in g.models], mine) <= COMMANDING_PRESENCE:
             out.extend(g.models)
     return out
+
+
+@implements("core.test.leadership-choice", GENERAL, "published.t9a-duel")
+def unit_discipline(state: GameState, host_id: str) -> tuple[LeadershipRuling, bool] | None:
+    """Return the Discipline a unit takes a Panic or Rally test on, and whether it is its General's: the highest of
+    its models' values (a joined character's too; one shamed by a refused Duel brings 0) and the General's within 12"
+    (Commanding Presence), taken only where higher than all its own; the model it is named after.  None when the unit
+    has no model left (it takes no test).  Seed 004 lets the player pick among the values: no one picks a lower one
+    to flee on, so the highest is taken (core.test.leadership-choice's default)."""
+    own = [LeadershipSource(m.name, discipline_of(u, m), is_character(u)) for u in members(state, host_id)
+           for m in u.models]
+    if not own:
+        return None
+    near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host_id)]
+    best = max([*own, *near], key=lambda s: s.leadership)  # the first of the highest: its own before the General's
+    return (LeadershipRuling(best.leadership, "core.test.leadership-choice", best.name),
+            best.leadership > max(s.leadership for s in own))
+
+
+def discipline_said(ld: LeadershipRuling, lent: bool, flag: str = "") -> str:
+    """Say the Discipline a Panic test was taken on and whose it is ("Ld 9, Hero"), as a Break or Rally test says it
+    (judge round 51: a Panic test said "Ld 9" alone, whoever's it was)."""
+    return f"Ld {ld.value}, {ld.source}" + (", the General within 12\"" if lent else "") + (f"; {flag}" if flag else "")

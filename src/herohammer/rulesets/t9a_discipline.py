@@ -14,7 +14,7 @@ from ..geometry import EPSILON, group_distance
 from ..rulings import Ruling
 from ..state import GameState
 from ..units import Model, Status, Unit
-from .t9a_units import combined_status, CONCLAVE_PATTERN, current, discipline_of, has_conclave
+from .t9a_units import combined_status, CONCLAVE_PATTERN, current, has_conclave
 
 
 SHAKEN_RULE = "published.t9a-shaken"
@@ -118,23 +118,42 @@ def march_test_enemies(state: GameState, host: Unit) -> list[str]:
     return near
 
 
+@implements(MARCH_RULE, "t9a.join.part-of-unit")
+def march_failed_refusal(state: GameState, unit: Unit) -> Ruling | None:
+    """Refuse the March of a unit that failed its March Test this Movement Phase, or that holds a character who failed
+    his own (marching out of it, or to join another unit, he stayed where he stood), or None.
+
+    The 2022 text (Moving Units): failed, "the unit cannot perform a March Move during this Movement Phase"; a unit
+    that failed marks its characters too, who then do not march out of it, and a character who failed would March
+    carried by his unit's March Move (judge round 51: it was made, on his own Discipline).  He may still leave by an
+    Advance move, after which the unit marches on its own test."""
+    failed = [u for u in state.combined(unit.id) if u.has(Status.MARCH_TEST_FAILED)]
+    if not failed:
+        return None
+    if unit in failed:
+        return Ruling.forbid(f"{unit.id} failed its March Test this Movement Phase: it cannot March (it may still "
+                             "make an Advance move, Reform or stay)", MARCH_RULE, "core.test.leadership")
+    names = " and ".join(u.id for u in failed)
+    return Ruling.forbid(f"{names}, part of {unit.id}, failed {'his' if len(failed) == 1 else 'their'} March Test this "
+                         f"Movement Phase and cannot March: {unit.id} cannot March carrying "
+                         f"{'him' if len(failed) == 1 else 'them'} (it may still make an Advance move, Reform or stay; "
+                         f"or {names} may first leave it by an Advance move)", MARCH_RULE, "core.test.leadership",
+                         "t9a.join.part-of-unit")
+
+
 @implements("t9a.combined.last-survivor")
 def heavy_casualties_panic(state: GameState, host_id: str, lost: int, at_start: int, dice: Dice,
-                           lent: Sequence[int] = ()) -> tuple[TestResult, str] | None:
-    """Take the Panic test for heavy casualties (a quarter of the models lost) on the survivors' Leadership.
+                           leadership: int) -> tuple[TestResult, str] | None:
+    """Take the Panic test for heavy casualties (a quarter of the models lost) on ``leadership``, the unit's
+    (``t9a_combat.unit_discipline``: its highest, a joined character's too, or its General's); None when none is due.
 
-    A character left alone takes it alone, with its own Leadership; it is a Leadership
-    test (core.test.leadership-kinds).  ``lent``: Leadership values the unit may use
-    instead (its General's, from the Melee and Shooting rules above).  A failure is re-rolled within the reach of
+    A character left alone takes it alone, with his own Leadership; it is a Leadership
+    test (core.test.leadership-kinds).  A failure is re-rolled within the reach of
     the Battle Standard Bearer (``discipline_test``); the second string says so.
     """
     if at_start <= 0 or lost * 4 < at_start:
         return None
-    host = current(state, host_id)
-    models = [discipline_of(u, m) for u in [host, *state.joined_to(host.id)] for m in u.models]
-    if not models:
-        return None
-    return discipline_test(state, host.id, dice, max([*models, *lent]), LeadershipTestKind.PANIC)
+    return discipline_test(state, current(state, host_id).id, dice, leadership, LeadershipTestKind.PANIC)
 
 
 @implements("t9a.spell.wizard-conclave")

@@ -132,6 +132,19 @@ def _unit_left(state: GameState, plan: LeavePlan) -> tuple[str, str, str]:
             f"{heir.id} leads the unit on and does not count as having moved")
 
 
+@implements("t9a.join.moved-separately")
+def _moved_apart_note(host: Unit, marched: bool) -> str:
+    """Say, in a ruling on a join, how the character and the unit count as having moved: apart.  His join makes the
+    unit count as having moved no more than it had; a unit that moved or marched this turn before he joined it still
+    has (judge round 51: it was told "the unit does not" of a unit that had marched)."""
+    own = "it counts as having marched" if marched else "it counts as having moved"
+    if not any(host.has(s) for s in (Status.MOVED, Status.MARCHED)):
+        return f"{own}; the unit does not"
+    done = "marched" if host.has(Status.MARCHED) else "moved"
+    return (f"{own}; {host.id} {done} this turn on its own move before he joined it, and counts as having {done} "
+            "[t9a.join.moved-separately]")
+
+
 def _refuse(reason: str, *rules: str) -> IllegalActionError:
     return IllegalActionError(reason, rules)
 
@@ -270,8 +283,7 @@ class JoinRules(Ruleset):
             return Ruling.allow(f"{plan.character.id} is deployed as part of {plan.host.id} ({where})",
                                 "t9a.join.deploy", "t9a.join.position", "t9a.char.front-rank")
         marched = plan.moved > plan.advance + EPSILON
-        note = "it counts as having marched; the unit does not" if marched else \
-            "it counts as having moved; the unit does not"
+        note = _moved_apart_note(plan.host, marched)
         test = self.march_test_note(plan.start or state, plan.character) if marched else ""
         gone = _no_longer(plan)
         out = f"leaves {plan.left} and " if plan.left else ""

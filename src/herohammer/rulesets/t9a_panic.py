@@ -38,8 +38,8 @@ from ..units import Status, Unit
 from ..values import evolve
 from .base import Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, is_destroyed, off_table, unit_centre
-from .t9a_combat import FLEE_RULE, GENERAL, PANIC, flee, generals_near, members
+from .t9a_units import current, is_destroyed, off_table, unit_centre
+from .t9a_combat import FLEE_RULE, GENERAL, PANIC, discipline_said, flee, members, unit_discipline
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -275,11 +275,11 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
         for u, a, d in tests:  # every test first, then the flee moves (published.t9a-panic)
             start = rolls_made(dice)
             group = members(state, u.id)
-            general = [m.profile.ld for m in generals_near(state, u.id)]
-            own = max(discipline_of(c, m) for c in group for m in c.models)  # a shamed character's is 0
-            result, flag = discipline_test(state, u.id, dice, max([own, *general]), LeadershipTestKind.PANIC)
-            rules = [PANIC, result.rule, *((BATTLE_STANDARD,) if flag else ())]
-            lent = bool(general) and result.value == max(general) and result.value > own
+            discipline = unit_discipline(state, u.id)
+            assert discipline is not None  # a standing unit has models
+            ld, lent = discipline
+            result, flag = discipline_test(state, u.id, dice, ld.value, LeadershipTestKind.PANIC)
+            rules = [PANIC, result.rule, ld.rule, *((BATTLE_STANDARD,) if flag else ())]
             if lent:
                 rules.append(GENERAL)
             # the clause is cited when a last survivor tests or is lost; ``a.keeps`` lists every model of a unit that
@@ -288,17 +288,17 @@ def friends_panic(state: GameState, lost: list[Alarm], dice: Dice, events: list[
                 rules.append(LAST_SURVIVOR)
             if a.charged_out:
                 rules.append(CHARGE_OUT)
-            ld = f"Ld {result.value}" + (", the General's" if lent else "") + (f"; {flag}" if flag else "")
+            ld_said = discipline_said(ld, lent, flag)
             cause = f"{a.unit} {a.what}" if a.through is not None else f"{a.unit} {a.what} {d:.1f}\" away"
             if a.charged_out:
                 cause += " (a separate unit once he declared his charge out)"
             if result.passed:
                 state = state.replace_units(*(c.with_status(Status.PANIC_PASSED) for c in group))
-                said = f"{u.id} passes its Panic test for {cause} ({result.roll} against {ld})"
+                said = f"{u.id} passes its Panic test for {cause} ({result.roll} against {ld_said})"
                 outcome = "passed"
             else:
                 fleeing.append((u.id, a))
-                said = f"{u.id} fails its Panic test for {cause} ({result.roll} against {ld}) and flees"
+                said = f"{u.id} fails its Panic test for {cause} ({result.roll} against {ld_said}) and flees"
                 outcome = "fled"
             events.append(Event("panic", said, tuple(dict.fromkeys(rules)), rolls_since(dice, start),
                                 (("outcome", outcome),)))

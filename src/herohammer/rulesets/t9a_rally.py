@@ -24,11 +24,11 @@ from ..geometry import Placed, group_distance
 from ..rulings import Event, Ruling
 from ..state import GameState, Phase
 from ..units import Status, Unit
-from .base import LeadershipRuling, LeadershipSource, Resolution, Ruleset
+from .base import LeadershipRuling, Resolution, Ruleset
 from .t9a_discipline import BATTLE_STANDARD, discipline_test
-from .t9a_units import current, discipline_of, off_table, RALLY_RULE, unit_centre
+from .t9a_units import current, off_table, RALLY_RULE, unit_centre
 from .t9a_casualties import no_models_left
-from .t9a_combat import FLEE_RULE, GENERAL, flee, generals_near, members
+from .t9a_combat import FLEE_RULE, GENERAL, flee, members, unit_discipline
 
 if TYPE_CHECKING:
     from ..actions import Action, Rally
@@ -56,12 +56,11 @@ class Rallying(Ruleset):
                 if u.joined is None and u.alive and u.has(Status.FLEEING) and not u.has(Status.RALLY_TESTED)]
 
     def rally_leadership(self, state: GameState, host: Unit) -> tuple[LeadershipRuling, bool]:
-        """Return the Leadership a unit rallies on, and whether it is the General's from up to 12" away."""
-        own = [LeadershipSource(m.name, discipline_of(u, m), u.is_character) for u in members(state, host.id)
-               for m in u.models]  # a character shamed by a refused Duel brings 0 (published.t9a-duel)
-        near = [LeadershipSource(m.name, m.profile.ld, True) for m in generals_near(state, host.id)]
-        ld = self.unit_leadership([*own, *near])
-        return ld, bool(near) and ld.value > max(s.leadership for s in own)
+        """Return the Leadership a unit rallies on, and whether it is the General's from up to 12" away, as its Panic
+        tests read them (``unit_discipline``)."""
+        discipline = unit_discipline(state, host.id)
+        assert discipline is not None  # rule_rally refuses a unit with no model left
+        return discipline
 
     @implements(RALLY)
     def rule_rally(self, state: GameState, action: Rally) -> Ruling:
