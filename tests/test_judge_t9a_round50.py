@@ -24,7 +24,11 @@ them wheels 38 degrees onto their rear (the Target Facing, read where his front 
 one scout moves as the Hero does; a Hero whose straight distance is within 5" + 12" but whose reach with the wheel is
 not is refused; the exact odds that a Hero 12.7" off reaches (15/36) brute-forced over the two dice; a failed charge
 follows the wheel, then forward by the higher die; a character charging out of his unit still goes the shortest
-straight way into base contact (seed 002: "in base contact with his target").
+straight way into base contact (seed 002: "in base contact with his target"); a file of his own Guard across every
+forward way bars the charge, with or without a wheel (refused, the state unchanged); orcs that Flee straight away
+from a Hero square below them are caught straight ahead (destroyed, he moves to where they fled), or, fled too far,
+his Failed Charge Move goes forward by the higher die (an undo between), and the odds of the catch are the four dice
+brute-forced.
 
 Found wrong (each first committed as a strict xfail, round 49's kept as one until fixed):
 
@@ -362,3 +366,56 @@ def test_a_character_charging_out_of_his_unit_still_goes_the_shortest_straight_w
     moved = g.state.unit("hero").models[0]
     assert moved.facing == pytest.approx(0) and moved.at[0] > hero.at[0] + 1
     assert g.state.unit("hero").has(Status.ENGAGED)
+
+
+# -- 4. a way barred, and a target that flees -----------------------------------------------------------------------
+@pytest.mark.rule(CHARGE, WHEEL, "published.t9a-move")
+def test_a_file_of_guards_across_every_forward_way_bars_the_charge_with_or_without_a_wheel() -> None:
+    # Round 49's first Hero (at (44, 21.2), his front square on the orcs' flank) with six of his own Guard in one file
+    # between them (x 40.11 to 40.89, y 19.28 to 24): straight forward his way crosses them. A wheel then a straight
+    # move that brings his front onto the flank (x 38.46, y 20 to 20.98) runs from his base (y 20.81 to 21.59 at x
+    # 43.6 to 44.4) to it, so it passes x = 40.5 between y 20 and 21.6, through the Guard: no wheel clears it (a unit
+    # does not block sight, so the charge is declared and ruled on). Refused naming the Guard, with or without a
+    # wheel named; the state unchanged.
+    data = _flank(21.2)
+    guard = {"id": "guard", "formation": {"position": [40.5, 24], "facing": 0, "files": 1},
+             "models": [{"name": f"g{i}", "profile": HERO, "base": [20, 20]} for i in range(6)]}
+    data["sides"]["elves"].append(guard)
+    g = reloading_game(data)
+    refused(g, _charge(), CHARGE, "has no clear way (Hero's path crosses guard's model")
+    refused(g, _charge(wheel=10), CHARGE, "guard's model")
+    assert _charge() not in offered(g, "charge")
+
+
+def _fresh_orcs() -> dict[str, Any]:
+    """A lone Hero at (36, 26) facing up the table, square below five orcs (one rank, facing down) whose front is at
+    y = 34 and who are in no combat: 34 - 26.39 = 7.61" from his front."""
+    return scenario(joined=False, hero_at=(36, 26), phase="charge", active="elves", enemy_y=34)
+
+
+@pytest.mark.rule(CHARGE, "published.t9a-flee-reaction", FAILED)
+def test_a_hero_charging_orcs_that_flee_catches_them_straight_ahead_or_fails_forward() -> None:
+    # The orcs Flee: 2D6" directly away from his centre, straight up the table (their centre is straight above his).
+    # He then rolls 5" + 2D6 against where they ended: straight forward, no wheel (his front square below theirs).
+    # 1 + 2 = 3" fled: 10.61" away; 3 + 3 + 5 = 11 catches them: they are destroyed and he moves 10.61" up to where
+    # he caught them. 6 + 6 fled: 19.61"; 2 + 4 + 5 = 11 fails, and his Failed Charge Move goes forward by the higher
+    # die, 4". The exact odds of the catch: the four dice brute-forced, 5 + C >= 7.61 + F. An undo gives the start.
+    gap = 34 - 26 - H
+    g = reloading_game(_fresh_orcs())
+    before = g.state
+    events = g.apply(_charge(reaction="flee"), ScriptedDice([1, 2, 3, 3]))
+    assert "is caught and destroyed" in events[-1].message, events[-1].message
+    assert not g.state.unit("orcs").alive
+    assert g.state.unit("hero").models[0].at == pytest.approx((36, 26 + gap + 3), abs=1e-6)
+    g.undo()
+    assert g.state == before
+    g.apply(_charge(reaction="flee"), ScriptedDice([6, 6, 2, 4]))
+    hero = g.state.unit("hero")
+    assert hero.has(Status.FAILED_CHARGE) and hero.models[0].at == pytest.approx((36, 30), abs=1e-6)
+    want = sum((Fraction(1, 6 ** 4) for f1, f2, c1, c2 in product(range(1, 7), repeat=4)
+                if ADV + c1 + c2 >= gap + f1 + f2), Fraction(0))
+    state = reloading_game(_fresh_orcs()).state
+    rules = get_ruleset("t9a")
+    act = rules.named_now(state, parse_action(_charge(reaction="flee")))
+    engine = enumerate_outcomes(lambda dice: not rules.resolve(state, act, dice)[0].unit("orcs").alive)
+    assert Fraction(engine.get(True, 0)) == want
