@@ -118,6 +118,10 @@ def test_stand_and_shoot_only_once_per_player_turn_and_again_the_next() -> None:
     events = g.apply(UNIT_CHARGE, ScriptedDice([1] * 5 + [1, 1]))  # they shoot and miss; the charge fails
     assert _shots(events) == 5
     assert g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
+    # round 50 (published.t9a-charge): his base (x 40.61 to 41.39) lies right of the orcs' end (38.46), so straight
+    # forward he would pass them: his Charge Move wheels left about his left front corner, 13 degrees (9.61" up the
+    # table it must come 2.15" left: atan 0.224 = 12.6), and his Failed Charge Move follows that wheel; the Stand and
+    # Shoot, ruled where he stood, is unchanged
     events = g.apply({"do": "charge", "unit": "hero", "target": "orcs"}, ScriptedDice([1, 1]))
     ev = _charge(events)
     assert _shots(events) == 0 and "stood and shot already this player turn" in ev.message

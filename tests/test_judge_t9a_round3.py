@@ -68,7 +68,10 @@ def test_a_unit_that_held_against_one_charge_may_stand_and_shoot_at_the_next_tha
     g.apply({**UNIT_CHARGE, "reaction": "hold"}, ScriptedDice([1, 1]))  # the orcs hold; the charge fails
     assert not g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
     shoot = {"do": "charge", "unit": "hero", "target": "orcs", "reaction": "stand_and_shoot"}
-    assert g.check(shoot).legal
+    # round 50 (published.t9a-charge): his base lies right of the orcs' end, so his Charge Move wheels 13 degrees left
+    # (9.61" up the table it must come 2.15" left: atan 0.224 = 12.6) and is still legal; the Stand and Shoot is ruled
+    # where he stood, unchanged
+    assert g.check(shoot).legal and "wheeling 13 degrees" in g.check(shoot).reason
     events = g.apply(shoot, ScriptedDice([1] * 5 + [1, 1]))
     assert _shots(events) == 5 and g.state.unit("orcs").has(Status.STOOD_AND_SHOT)
     # once per player turn: a third charge that turn cannot be met by Stand and Shoot, but by Hold
@@ -218,7 +221,10 @@ def test_a_character_in_a_unit_that_stands_and_shoots_shoots_only_if_he_sees_the
     events = seen.apply(CHARGE_OUT, ScriptedDice([1] * 6 + [6, 6]))
     assert _shots(events) == 6  # five archers and the Boss
     g = _boss_behind_a_wall(wall=True)
-    assert g.check(CHARGE_OUT).legal
+    # round 50 (published.t9a-charge): the Hero's base (x 39.11 to 39.89) lies right of the orcs' end (38.46): his
+    # Charge Move wheels 5 degrees left (8.61" up it must come 0.65" left: atan 0.075 = 4.3); who sees him is read
+    # where he stood as he declared, so the Boss's sight is unchanged
+    assert g.check(CHARGE_OUT).legal and "wheeling 5 degrees" in g.check(CHARGE_OUT).reason
     events = g.apply(CHARGE_OUT, ScriptedDice([1] * 5 + [6, 6]))
     ev = _charge(events)
     assert _shots(events) == 5 and dict(ev.data)["outcome"] == "charged"

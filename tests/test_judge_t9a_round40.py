@@ -294,6 +294,9 @@ def test_a_character_who_left_in_the_movement_phase_and_his_unit_both_charge_nex
     # a plain leave bars no charge (only a charge out does): the Hero charges as a unit of his own, then his unit
     offered = {a["unit"] for a in _offered(g, "charge")}
     assert {"hero", "spears"} <= offered, offered
+    # round 50 (published.t9a-charge): at (30, 22) his base lies left of the orcs' end (33.54), so his Charge Move
+    # wheels right about his right front corner, 16 degrees (11.61" up it must come 3.15" right: atan 0.271 = 15.2),
+    # then forward onto their front (his 6 + 6 + 5 reaching it)
     g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([6, 6]))
     assert g.state.unit("hero").has(Status.CHARGED) and g.state.unit("hero").has(Status.ENGAGED)
     ruling = g.check({"do": "charge", "unit": "spears", "target": "orcs", "reaction": "hold"})

@@ -119,7 +119,10 @@ def test_a_character_whose_failed_charge_out_took_him_clear_rejoins_only_in_his_
 
 @pytest.mark.rule(FAILED_CHARGE, LONE, JOIN)
 def test_a_lone_character_whose_charge_failed_joins_no_unit_that_player_turn() -> None:
-    # the Hero alone beside his Spearmen charges the orcs 10" up the table and fails (5" + 1 + 1)
+    # the Hero alone beside his Spearmen charges the orcs 10" up the table and fails (5" + 1 + 1); round 50
+    # (published.t9a-charge): his base (x 29.61 to 30.39) lies left of the orcs' end (33.54), so his Charge Move, and
+    # the Failed Charge Move that follows it, wheels 18 degrees right (10.01" up it must come 3.15" right: atan 0.314 =
+    # 17.4), then 1" less the wheel's 0.25" forward: still no join
     data = scenario(phase="charge", active="elves", joined=False, hero_at=(30, 19.6), enemy_y=30)
     g = reloading_game(data)
     g.apply({"do": "charge", "unit": "hero", "target": "orcs", "reaction": "hold"}, ScriptedDice([1, 1]))

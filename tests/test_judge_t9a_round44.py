@@ -235,7 +235,10 @@ def test_a_lone_hero_charging_at_an_angle_aligns_to_the_orcs(facing: float, alig
     # 2022 text (Move Chargers, Charge Move): the charger's Front Facing must contact the charged Facing, then an Align
     # move turns it flush with it. Round 44 read it as not modelled and said so; round 47 makes it
     # (published.t9a-charge-arc's decision): a Hero standing 20 degrees off the orcs' Facings reaches them and is turned
-    # square to them (facing 0, the orcs facing 180), said; one already square to them is told nothing of it.
+    # square to them (facing 0, the orcs facing 180), said; one already square to them is told nothing of it. Round 50
+    # (published.t9a-charge: forwards after at most one Wheel): at 20 degrees his right front corner (36.23, 26.51)
+    # would pass 0.03" beyond their left end straight forward (x 36.23 - 7.49 x tan 20 = 33.51 < 33.54): he wheels 1
+    # degree right (33.65) and then aligns the other 19.
     # The orcs' player holds. Then the Melee phase: he fights them alone, his unit is not in the fight.
     data = scenario(n=10, orcs=5, phase="charge", active="elves", joined=False, hero_at=(36, 26), enemy_y=34)
     data["sides"]["elves"][1]["models"][0]["facing"] = facing

@@ -303,7 +303,9 @@ LAST = "t9a.combined.last-survivor"
 @pytest.mark.rule(LAST, CHARGE_ARC, CHARGE)
 def test_a_hero_left_the_last_of_his_unit_charges_as_that_unit_and_aligns() -> None:
     # seed 002: the character left alone "все равно считается тем подразделением, частью которого он был": he charges
-    # as the unit, not out of one (no charge-out clause cited), with his own Advance Rate (3 + 3 + 5 = 11" >= 7.5"), and
+    # as the unit, not out of one (no charge-out clause cited), with his own Advance Rate (3 + 3 + 5 = 11" >= 7.94":
+    # round 50's Charge Move, forwards after the 1 degree wheel right he needs, his right front corner passing their
+    # left end by 0.03" straight forward; tests/test_judge_t9a_round44.py), and
     # makes the general rules' Align move as any charger: from 20 degrees askew to square with the orcs (facing 0), about
     # the point where he touched their front (y = 34). An undo puts him back askew; a save and load keeps him the last of
     # the Spearmen.

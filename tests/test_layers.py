@@ -22,8 +22,8 @@ W40K_CHAIN = ("w40k_hooks", "w40k_wounds", "w40k_morale", "w40k_shooting", "w40k
 
 #: The 9th Age's rules below the ruleset class, lowest first (``rulesets/t9a_units.py``'s docstring): each imports
 #: only the links before it; the phase mixins (``t9a_combat`` and above) build on ``t9a``.
-T9A_CHAIN = ("t9a_weapons", "t9a_units", "t9a_casualties", "t9a_moves", "t9a_align", "t9a_stand_and_shoot",
-             "t9a_discipline", "t9a_joins", "t9a_charges", "t9a")
+T9A_CHAIN = ("t9a_weapons", "t9a_units", "t9a_casualties", "t9a_moves", "t9a_align", "t9a_forward",
+             "t9a_stand_and_shoot", "t9a_discipline", "t9a_joins", "t9a_charges", "t9a")
 
 #: Modules at the bottom (dice and odds' arithmetic, immutable values, geometry, the game state), which the rules,
 #: the simulator and the interfaces build on; none of them may import those.

@@ -32,6 +32,7 @@ from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_align import aligned
+from .t9a_forward import forward_charge, ForwardCharge, single_charger
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
@@ -59,6 +60,10 @@ FLED = "fled"
 #: How near a move stopped short comes to where its way is last clear, in inches (``_cut_short``): finer than the
 #: 0.01" its event gives.
 STOP_PRECISION = 0.001
+
+
+#: What a charge's ruling says of the wheel ``t9a_forward`` chose for a single model's charge named without one.
+_SMALLEST = ", the smallest that brings its front onto the Target Facing"
 
 
 #: The outcomes of a charge at a unit that fled from it (published.t9a-flee-reaction).
@@ -431,17 +436,24 @@ class ChargeRules(JoinRules):
             return Ruling.forbid(f"{target.id} is {gap:.2f}\" away{' with the wheel' if arc else ''}, beyond "
                                  f"{unit.id}'s greatest Charge Range ({adv}\" + 12\")", *decl,
                                  *((WHEEL_RULE,) if arc else ()))
-        if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
-            rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
-        pairs = contact_pairs(placed, target.placed, rows, slack)
-        problem = None
-        if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
-            _, _, movers = contact_move(models, pairs)
-            touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
-            problem = path_problem(way, movers, own, bool(action.fly), frozenset({target.id}), touched)
-        if problem:
-            return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
-                                 "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
+        wheel = action.wheel
+        if single_charger(state, unit, out):  # one model: forwards, after at most one Wheel (t9a_forward)
+            ahead = forward_charge(state, unit, target, action.wheel, adv + MAX_CHARGE_BONUS, own, bool(action.fly))
+            if isinstance(ahead, str):
+                return self._no_forward_way(unit, target, action.wheel, ahead, decl)
+            gap, arc, wheel = ahead.reach, ahead.arc, ahead.wheel
+        else:
+            if len(placed) > len(rows):  # its characters: only one nearer than the unit's nearest can lead the move
+                rows += nearest_in_rows(placed[len(rows):], target.placed, nearest, slack)
+            pairs = contact_pairs(placed, target.placed, rows, slack)
+            problem = None
+            if action.fly or not charge_way_clear(way, placed, pairs, own, target.id, slack):
+                _, _, movers = contact_move(models, pairs)
+                touched = frozenset({target.id}) if slack <= CONTACT_OVERLAP_SLACK else frozenset()
+                problem = path_problem(way, movers, own, bool(action.fly), frozenset({target.id}), touched)
+            if problem:
+                return Ruling.forbid(f"{unit.id} has no clear way to {target.id}: {problem}", *decl,
+                                     "published.t9a-move", *((FLY_RULE,) if action.fly else ()))
         rules: tuple[str, ...] = (*decl, "t9a.charge-out.own-rate") if out else decl
         if action.fly:  # a character charging out flies as he may when leaving (t9a.leave.move)
             rules += (FLY_RULE, *(("t9a.leave.move",) if out else ()))
@@ -450,9 +462,19 @@ class ChargeRules(JoinRules):
         who = f"{unit.id} charges out of {unit.joined}" if out else f"{unit.id} charges"
         if arc:
             rules += (WHEEL_RULE,)
-            who += f", wheeling {action.wheel:g} degrees ({arc:.2f}\" of the move),"
+            who += f", wheeling {wheel:g} degrees ({arc:.2f}\" of the move{_SMALLEST if action.wheel is None else ''}),"
         return Ruling.allow(f"{who} at {target.id}, {gap:.2f}\" away, in its Front Arc and sight (Charge Range "
                             f"{adv}\" + 2D6{', flying' if action.fly else ''})", *rules, "published.t9a-charge-arc")
+
+    @staticmethod
+    @implements(CHARGE_RULE, WHEEL_RULE)
+    def _no_forward_way(unit: Unit, target: Unit, wheel: float | None, why: str, decl: tuple[str, ...]) -> Ruling:
+        """Refuse a single model's charge whose forward move (``t9a_forward``) brings its front onto no model of the
+        Target Facing: after the wheel named, or after none and every wheel up to 90 degrees."""
+        after = f" after its {wheel:g} degree wheel" if wheel is not None else ""
+        return Ruling.forbid(f"{unit.id} moving straight forward{after} {why}: a Charge Move goes forwards, after at "
+                             f"most one Wheel, its front onto the Target Facing of {target.id}", *decl,
+                             *((WHEEL_RULE,) if wheel is not None else ()))
 
     @implements(CHARGE_REACTIONS, STAND_AND_SHOOT, FLEE_REACTION, SHOOTING_WEAPONS)
     def _reaction_problem(self, state: GameState, action: Charge, charger: Unit, target: Unit,
@@ -516,16 +538,21 @@ class ChargeRules(JoinRules):
 
     @implements(FLEE_REACTION, "t9a.charge-out.success")
     def _caught(self, state: GameState, way: GameState, unit: Unit, target: Unit, out: bool,
-                fly: bool = False) -> tuple[GameState, str]:
+                fly: bool = False, move: Point | None = None) -> tuple[GameState, str]:
         """Destroy a fled unit the charge reached; the charger makes its Charge Move into contact where it fled to.
 
         ``way`` is the state after the charge's wheel.  The move goes straight, as every charge's,
         and only if its way is clear and its end stands on no model (the ruling measured the way to
         where the unit stood, not to where it fled); otherwise the charger stays where it stood (a
-        character charging out: in his unit).  Return the state and what the charger did.
+        character charging out: in his unit).  ``move``: a single model's forward move after its wheel
+        (``t9a_forward``).  Return the state and what the charger did.
         """
         gone = [m.name for u in state.combined(target.id) for m in u.models]
-        dx, dy, movers = charge_contact(way, way.unit(unit.id), target, out)
+        if move is None:
+            dx, dy, movers = charge_contact(way, way.unit(unit.id), target, out)
+        else:
+            dx, dy = move
+            movers = [(m, (m.at[0] + dx, m.at[1] + dy)) for m in way.unit(unit.id).models]
         host = host_of(state, unit)
         own = {unit.id, host.id, *(c.id for c in state.joined_to(host.id))} if out else \
             {u.id for u in state.combined(unit.id)}
@@ -794,22 +821,32 @@ class ChargeRules(JoinRules):
             event = partial(_charge_event, note=said)
         if out:
             rules.append("t9a.charge-out.own-rate")
-        arc, way = 0.0, state
-        if action.wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
+        arc, way, wheel = 0.0, state, action.wheel
+        ahead = forward_charge(state, unit, target, wheel, rate + MAX_CHARGE_BONUS, {unit.id}, bool(action.fly)) \
+            if single_charger(given, given.unit(action.unit), out) else None  # as declared: one model (t9a_forward)
+        if isinstance(ahead, ForwardCharge):
+            wheel = ahead.wheel or None
+        if wheel is not None and not out:  # the one wheel of the charge move (published.t9a-wheel)
             f = formation_of(unit)
-            arc = f.wheel_distance(action.wheel) if f is not None else 0.0
-            way = wheeled(state, unit, action.wheel)
-        reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
-                                     target.placed)
+            arc = f.wheel_distance(wheel) if f is not None else 0.0
+            way = wheeled(state, unit, wheel)
+        if isinstance(ahead, ForwardCharge):
+            reach = ahead.reach
+        elif isinstance(ahead, str):  # no forward move reaches it (a target that fled out of its way)
+            reach = math.inf
+        else:
+            reach = arc + group_distance(way.unit(unit.id).placed if out else placed_all(way, way.unit(unit.id)),
+                                         target.placed)
+        move = ahead.move if isinstance(ahead, ForwardCharge) else None
         if roll.range + EPSILON >= reach and flees:  # the charger catches the unit that fled: it is destroyed
-            caught, where = self._caught(state, way, unit, target, out, bool(action.fly))
+            caught, where = self._caught(state, way, unit, target, out, bool(action.fly), move)
             if where.startswith("moves") and out:
                 rules.append("t9a.charge-out.success")
             return caught, [*events, event(f"{unit.id}'s charge reaches {target.id}, which fled: range {roll.range}\" >= "
                                            f"{reach:.2f}\"; {target.id} is caught and destroyed, and {unit.id} {where}",
                                            rules, dice, start, CAUGHT, skip)]
         if roll.range + EPSILON >= reach:
-            dx, dy, _ = charge_contact(way, way.unit(unit.id), target, out)
+            dx, dy = move if move is not None else charge_contact(way, way.unit(unit.id), target, out)[:2]
             model = unit.models[0]
             to = (model.at[0] + dx, model.at[1] + dy)
             new = detach(state, unit, to) if out else shift_unit(way, way.unit(unit.id), dx, dy)
@@ -818,25 +855,31 @@ class ChargeRules(JoinRules):
                                     *charged_with(new, unit.id, out))
             if out:
                 rules.append("t9a.charge-out.success")
-            turn = f" after a {action.wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
+            turn = f" after a {wheel:g} degree wheel ({arc:.2f}\")" if arc else ""
+            if arc and action.wheel is None:
+                turn = f" wheeling {wheel:g} degrees ({arc:.2f}\"{_SMALLEST})"
             if arc:
                 rules.append(WHEEL_RULE)
-            new, align = aligned(new, unit.id, host_of(state, state.unit(target.id)).id, way)
+            # the Target Facing is read where the charger's front stood as its Charge Move began: before a single
+            # model's wheel (t9a_forward); a unit's, as until round 50, after its wheel
+            new, align = aligned(new, unit.id, host_of(state, state.unit(target.id)).id, state if move else way)
             if align:
                 rules.append(CHARGE_ARC)
             return new, [*events, event(f"{unit.id} charges {target.id}{turn}: range {roll.range}\" >= "
                                         f"{reach:.2f}\"{align}", rules, dice, start, CHARGED, skip)]
-        gap = reach if arc else group_distance(unit.placed if out else placed_all(state, unit), target.placed)
-        dx, dy, _ = charge_contact(state, unit, target, out)
+        gap = reach if (arc or move) and reach < math.inf else \
+            group_distance(unit.placed if out else placed_all(state, unit), target.placed)
+        dx, dy = move if move is not None else charge_contact(state, unit, target, out)[:2]
         model = unit.models[0]
         rules.append("t9a.charge-out.failure" if out else FAILED_CHARGE)  # a unit's: the general rule
         failed = float(roll.failed_move)
-        if arc and action.wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
-            turned = action.wheel * min(1.0, failed / arc)
+        if arc and wheel is not None:  # the Failed Charge move follows the wheel as far as it goes
+            turned = wheel * min(1.0, failed / arc)
             state = wheeled(state, unit, turned)
             unit = state.unit(unit.id)
             failed = max(0.0, failed - arc * min(1.0, failed / arc))
-            dx, dy, _ = charge_contact(state, unit, target, out)
+            if move is None:
+                dx, dy, _ = charge_contact(state, unit, target, out)
             rules.append(WHEEL_RULE)
         length = math.hypot(dx, dy)
         step = min(failed, max(0.0, length - 0.01))
