@@ -451,9 +451,12 @@ def test_a_charge_wheels_once_around_what_blocks_its_straight_way() -> None:
     wheel = {**straight, "wheel": 20}
     ruling = g.check(wheel)
     assert ruling.legal and WHEEL in ruling.rules and "13.70\"" in ruling.reason  # 1.37" arc + 12.33" straight
-    far = {**straight, "wheel": 150}  # the arc (10.31") and the way left are beyond 5" + 12"
-    refused(g, far, WHEEL)
-    assert "with the wheel" in g.check(far).reason
+    far = {**straight, "wheel": 150}  # the 2022 Charge Move: "a Wheel may not exceed 90" (round 47; its arc, 10.31",
+    refused(g, far, WHEEL)  # and the way left were beyond 5" + 12" too)
+    assert "at most 90 degrees in its Charge Move, not 150" in g.check(far).reason
+    assert "published.t9a-charge" in g.check(far).rules
+    assert "not -91" in g.check({**straight, "wheel": -91}).reason
+    assert "at most 90" not in g.check({**straight, "wheel": 90}).reason  # 90 itself is a wheel it may make
     hit = g.apply(wheel, ScriptedDice([5, 4]))  # 5 + 9 = 14 >= 13.70
     assert dict(hit[-1].data)["outcome"] == "charged" and WHEEL in hit[-1].rules
     spears = g.state.unit("spears")

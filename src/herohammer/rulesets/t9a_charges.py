@@ -32,7 +32,7 @@ from .t9a_units import (advance_rate, BUSY, CHARGE_ARC, charger_centre, combined
                         rallied, RALLIED_WORDS, RALLY_RULE, sight_all, unit_centre, unit_rates)
 from .t9a_casualties import COMMAND_GROUP, DISTRIBUTING_HITS, no_models_left, remove_casualties, take_wounds
 from .t9a_align import aligned
-from .t9a_forward import forward_charge, ForwardCharge, single_charger
+from .t9a_forward import forward_charge, ForwardCharge, MOST_WHEEL, single_charger
 from .t9a_moves import (charge_way_clear, charge_contact, contact_models, contact_move, CONTACT_OVERLAP_SLACK,
                         contact_pairs, detach, in_front_arc, path_problem, shift_unit, spacing_problem, wheel_problem,
                         WHEEL_RULE, wheeled)
@@ -419,6 +419,9 @@ class ChargeRules(JoinRules):
             f = formation_of(unit)
             if f is None:
                 return Ruling.forbid(f"{unit.id} has no ranks and files to wheel", WHEEL_RULE)
+            if abs(action.wheel) > MOST_WHEEL:  # 2022 text, Charge Move: "a Wheel may not exceed 90"
+                return Ruling.forbid(f"{unit.id} may wheel at most {MOST_WHEEL} degrees in its Charge Move, not "
+                                     f"{action.wheel:g}", *decl, WHEEL_RULE)
             arc = f.wheel_distance(action.wheel)
             problem = None if action.fly else wheel_problem(state, unit, action.wheel, own, frozenset({target.id}))
             if problem:
