@@ -281,7 +281,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"a unit with a character tests on the character's Leadership {best.leadership}, not {chosen}",
                 ["40k3.char.leadership"],
             )
-        return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name)
+        return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name, best.dashed)
 
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:
