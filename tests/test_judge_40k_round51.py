@@ -347,9 +347,7 @@ WOODS = [{"id": "woods", "kind": "difficult", "polygon": [[26, 20], [40, 20], [4
 
 @pytest.mark.rule("40k3.char.move-as-type", "40k3.ic.move-through-cover", "40k3.char.coherency",
                   "published.difficult-terrain", "published.dangerous-terrain", "40k4.char.move-through-cover")
-@pytest.mark.parametrize("ruleset", [pytest.param("40k3", marks=pytest.mark.xfail(
-    strict=True, reason="judge round 51: a 3rd edition independent character's Dangerous Terrain test for moving "
-    "through difficult terrain is not re-rolled (40k3.ic.move-through-cover: any die)")), "40k4"])
+@EDITIONS
 def test_a_jump_pack_captain_with_a_squad_on_foot_then_alone_through_a_wood(ruleset: str) -> None:
     """A Captain with a jump pack (jump infantry) joined to two Marines on foot 2" short of a wood: the unit rolls as
     infantry (a member on foot: the group at its slowest, published.difficult-terrain's decision) - 2D6, no re-roll

@@ -288,6 +288,11 @@ class Warhammer40k4(Warhammer40k3):
         return tuple(dict.fromkeys(TYPE_RULES_CITED[u.type] for u in members if TYPE_RULES.get(u.type, frozenset())
                                    & names and not rule_keys(u.rules) & names))
 
+    def character_test_reroll(self, unit: Unit) -> tuple[bool, tuple[str, ...]]:
+        """No re-roll of a character's own in 4th edition: his Dangerous Terrain tests are re-rolled by Skilled Rider
+        alone, on a bike or horse (40k4.char.move-through-cover; a jump pack's test is not)."""
+        return False, ()
+
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Re-roll dangerous terrain with Skilled Rider: every character has it on a bike or horse (not in a vehicle)."""
         reroll, why = super().dangerous_reroll(state, unit)
