@@ -387,8 +387,6 @@ def test_a_jump_pack_captain_with_a_squad_on_foot_then_alone_through_a_wood(rule
 
 @pytest.mark.rule("40k3.char.kinds", "40k3.char.special-agreement", "published.40k4-character-kinds",
                   "published.last-man-standing", "40k3.ic.join", "40k4.ic.join")
-@pytest.mark.xfail(strict=True, reason="judge round 51: a joined ordinary character asked to move alone is told to "
-                   "'use leave', which his kind may never do, and the kinds clause is not cited")
 @EDITIONS
 def test_an_ordinary_sergeant_left_alone_joins_nothing_and_a_special_captain_needs_the_agreement(
         ruleset: str) -> None:
@@ -435,3 +433,46 @@ def test_an_ordinary_sergeant_left_alone_joins_nothing_and_a_special_captain_nee
     k.apply({"do": "move", "unit": "sgt", "to": [[23, 24.4]]})
     assert k.state.unit("sgt").joined is None
     assert_legal(k, {"do": "join", "character": "cap", "unit": "tac2", "to": [23.5, 27]})
+
+
+@pytest.mark.rule("core.profile.dash", "published.morale-casualties", "published.insane-heroism",
+                  "published.regroup", "core.test.leadership")
+@EDITIONS
+def test_servitors_of_ld_dash_shot_at_check_on_0_pass_only_on_a_double_1_and_never_regroup(ruleset: str) -> None:
+    """Three Servitors (Ld '-') with no character: blue's lascannon slays one (a third of the unit) - a Morale check
+    (3rd edition at once, 4th when the Shooting phase ends) on Ld 0 (core.profile.dash): a Morale check rolled as a
+    double 1 is passed whatever the Leadership (published.insane-heroism; the decision extends it to a profile's 0),
+    so they fall back with 35/36; with the shot's dice (hit 3+, S9 against T3 on 2+, no save against AP2: 5/9) 3rd
+    edition's shot leaves them falling back with 5/9 x 35/36 = 175/324, against brute force. The check's event names
+    the '-' and cites the dash clause. On 1 + 1 they hold. Falling back (6 + 6), their Regroup test in red's Movement
+    phase is on the '-' as well and always fails, citing it."""
+    serv = {"id": "serv", "models": [{"name": f"S{i + 1}", "profile": SERVITOR, "base": 25, "at": [20 + 2 * i, 20]}
+                                     for i in range(3)]}
+    las = {"id": "las", "models": [armed("L1", 20, 40, "lascannon")]}
+    g = game(scenario(ruleset, [serv], [las], phase="shooting", active="blue"))
+    shot = {"do": "shoot", "unit": "las", "target": "serv"}
+    fled = lambda p: p.state.unit("serv").has(Status.FALLING_BACK)  # noqa: E731
+    slain = shot_kills(4, 9, 3, 2, 4)
+    assert slain == Fraction(5, 9)
+    if ruleset == "40k3":
+        assert brute(g.state, shot, fled) == {True: slain * Fraction(35, 36), False: 1 - slain * Fraction(35, 36)}
+    start = g.state
+    events = shoot_then_test(g, shot, [6, 6, 1, 1])
+    [check] = kinds(events, "morale")
+    assert "Ld 0" in check.message and "'-'" in check.message and "passes" in check.message, check
+    assert {"core.profile.dash", "published.insane-heroism"} <= set(check.rules), check
+    assert not g.state.unit("serv").has(Status.FALLING_BACK)
+    h = Game(start, ScriptedDice([]))
+    if ruleset == "40k4":
+        h.apply(shot, dice=ScriptedDice([6, 6]))
+        assert brute(h.state, {"do": "end_phase"}, fled) == {True: Fraction(35, 36), False: Fraction(1, 36)}
+        h = Game(start, ScriptedDice([]))
+    shoot_then_test(h, shot, [6, 6, 6, 6, 3, 3])
+    assert h.state.unit("serv").has(Status.FALLING_BACK)
+    next_turn_to(h, "red", "movement")
+    regroup = {"do": "regroup", "unit": "serv"}
+    ruling = h.check(regroup)
+    assert ruling.legal and "core.profile.dash" in ruling.rules, ruling
+    assert brute(h.state, regroup, fled) == {True: Fraction(1)}
+    [test] = kinds(h.apply(regroup, dice=ScriptedDice([1, 1, 3, 3])), "regroup")
+    assert "'-'" in test.message and "core.profile.dash" in test.rules, test

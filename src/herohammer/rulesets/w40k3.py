@@ -552,6 +552,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if action.wheel is not None:
             return Ruling.forbid("40k has no wheels: each model moves to its own place (leave out wheel)")
         if unit.joined:
+            if not unit.is_independent:  # an ordinary character never leaves: not told to (judge round 51)
+                return Ruling.forbid(f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions "
+                                     "follow its own); an ordinary character stays with its unit all game",
+                                     self.join_rule, self.character_kinds_rule)
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
                 "or use leave", self.join_rule,
