@@ -701,7 +701,8 @@ class Ruleset:
         if heroism is not None and result.insane_heroism:
             cited += (heroism,)
         event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.said}{how}), rolls "
-                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", *ld.rules, "core.test.leadership-kinds",
+                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", *ld.rules,
+                                                           "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
                       rolls_since(dice, start), _outcome(result.passed))
         if result.passed:

@@ -147,9 +147,10 @@ class MoraleRules(WoundRules):
             verdict = result.verdict(kind._value_)
             if heroism is not None and result.insane_heroism:
                 rule_extra = (*rule_extra, heroism)
-            words = keep_bounded(said, said_key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.said}), "
-                                      f"rolls {result.roll}, {verdict}",
-                                      (rule, *ld.rules, "core.test.leadership", *rule_extra, *lost)), MORALE_WORDS_KEPT)
+            text = f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.said}), rolls {result.roll}, " \
+                f"{verdict}"
+            words = keep_bounded(said, said_key, (text, (rule, *ld.rules, "core.test.leadership", *rule_extra, *lost)),
+                                 MORALE_WORDS_KEPT)
         event = Event("morale", words[0], words[1], rolls_since(dice, start))
         if result.passed:
             return state, [event]
