@@ -266,9 +266,12 @@ def test_40k4_a_character_on_a_bike_rerolls_dangerous_terrain_but_does_not_lend_
 @pytest.mark.rule("40k3.char.move-as-type")
 def test_40k3_a_character_on_a_bike_has_no_skilled_rider_unless_his_profile_gives_it() -> None:
     g = game(scenario("40k3", [hero("cap", 20, 10, type="bike")], terrain=SWAMP))  # unslowed: the test's die only
-    events = g.apply({"do": "move", "unit": "cap", "to": [[20, 16]]}, dice=ScriptedDice([1]))
+    # judge round 51: an independent character re-rolls his test's die (40k3.ic.move-through-cover, "any dice roll
+    # when moving through difficult terrain"), which is no Skilled Rider: a 1 and a 1 again still wound him
+    events = g.apply({"do": "move", "unit": "cap", "to": [[20, 16]]}, dice=ScriptedDice([1, 1]))
     test = [e for e in events if e.kind == "dangerous_terrain"][0]
     assert "1 failed" in test.message and g.state.unit("cap").models[0].wounds_taken == 1
+    assert "published.skilled-rider" not in test.rules and "40k3.ic.move-through-cover" in test.rules, test
     g = game(scenario("40k3", [hero("cap", 20, 10, type="bike", rules=["Skilled Rider"])], terrain=SWAMP))
     g.apply({"do": "move", "unit": "cap", "to": [[20, 16]]}, dice=ScriptedDice([1, 4]))
     assert g.state.unit("cap").models[0].wounds_taken == 0

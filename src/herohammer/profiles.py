@@ -62,6 +62,8 @@ _TOKEN = re.compile(r"^([A-Za-z]+)(.*)$")
 
 #: What a profile prints for a characteristic of 0 (core.profile.dash).
 DASHES = frozenset({"-", "*"})
+#: What a test taken on a '-' says of the value (core.profile.dash).
+DASH_WORDS = " (a '-': the value 0)"
 
 
 @implements("core.profile.dash")
@@ -114,6 +116,9 @@ class Profile:
     #: The 9th Age's Armour Penetration (None: not given, read as 0): each point worsens the armour saves against the
     #: model's close combat attacks by 1 (published.t9a-to-wound); 40k has none (a weapon's AP is its own)
     ap: int | None = None
+    #: The characteristics the profile prints as '-' or '*' (their field names): each is the value 0
+    #: (core.profile.dash), kept so that a test taken on one cites the clause and the profile is written back as printed
+    dashed: frozenset[str] = frozenset()
 
     def __getitem__(self, characteristic: Characteristic) -> int:
         value = getattr(self, _FIELD[characteristic])
@@ -125,6 +130,7 @@ class Profile:
         if not isinstance(text, str):
             raise OutOfRangeError("profile", text, "text such as 'WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+'")
         values: dict[str, int | None] = {}
+        dashed: set[str] = set()
         seen: set[str] = set()
         for token in text.replace(",", " ").split():
             m = _TOKEN.match(token)
@@ -142,9 +148,11 @@ class Profile:
             elif lower in _BY_LOWER:
                 ch = _BY_LOWER[lower]
                 values[_FIELD[ch]] = parse_value(rest, ch.value, RATE_MAX if ch in RATES else CHARACTERISTIC_MAX)
+                if rest.strip() in DASHES:
+                    dashed.add(_FIELD[ch])
             else:
                 raise OutOfRangeError("profile", token, "one of WS BS S T W I A Ld Sv Inv Adv Mar AP")
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values, dashed=frozenset(dashed))  # type: ignore[arg-type]
 
     @staticmethod
     def missing(text: str) -> list[str]:
@@ -159,15 +167,21 @@ class Profile:
 
     def format(self) -> str:
         """Write the profile back as one line that ``parse`` reads."""
-        parts = [f"{c.value}{self[c]}" for c in Characteristic if getattr(self, _FIELD[c]) is not None]
+        parts = [f"{c.value}{'-' if _FIELD[c] in self.dashed else self[c]}" for c in Characteristic
+                 if getattr(self, _FIELD[c]) is not None]
         parts.append(f"Sv{self.save}+" if self.save else "Sv-")
         if self.invulnerable:
             parts.append(f"Inv{self.invulnerable}+")
         return " ".join(parts)
 
+    def is_dashed(self, characteristic: Characteristic) -> bool:
+        """Say whether the profile prints this characteristic as '-' or '*', the value 0 (core.profile.dash)."""
+        return _FIELD[characteristic] in self.dashed
+
     def with_value(self, characteristic: Characteristic, value: int) -> Profile:
-        """Return a copy with one characteristic changed (for writing the profile)."""
-        return replace(self, **{_FIELD[characteristic]: value})
+        """Return a copy with one characteristic changed (for writing the profile): a value set is no longer a '-'."""
+        field = _FIELD[characteristic]
+        return replace(self, **{field: value}, dashed=self.dashed - {field})
 
     @implements("core.value.unmodified")
     def promoted_to_veteran(self) -> Profile:

@@ -161,6 +161,8 @@ class LeadershipSource:
     name: str
     leadership: int
     is_character: bool = False
+    #: the model's profile prints its Leadership as '-' or '*', the value 0 (core.profile.dash)
+    dashed: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,18 @@ class LeadershipRuling:
     value: int
     rule: str
     source: str
+    #: the Leadership tested is a '-' or '*' in the source's profile: the value 0 (core.profile.dash)
+    dashed: bool = False
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The clauses that decided the value: its rule, and core.profile.dash when it is a '-' (judge round 51)."""
+        return (self.rule, "core.profile.dash") if self.dashed else (self.rule,)
+
+    @property
+    def said(self) -> str:
+        """Whose Leadership it is, in words, and that it is a '-' (the value 0) when it is."""
+        return f"{self.source}, whose Ld is '-': the value 0" if self.dashed else self.source
 
 
 class Ruleset:
@@ -547,14 +561,16 @@ class Ruleset:
     def unit_leadership(self, sources: Sequence[LeadershipSource], chosen: int | None = None) -> LeadershipRuling:
         """Return the Leadership a unit tests on: the player's choice, the highest by default."""
         value = chosen_leadership([s.leadership for s in sources], chosen)
-        source = next(s.name for s in sources if s.leadership == value)
-        return LeadershipRuling(value, "core.test.leadership-choice", source)
+        source = next(s for s in sources if s.leadership == value)
+        return LeadershipRuling(value, "core.test.leadership-choice", source.name, source.dashed)
 
+    @implements("core.profile.dash")
     def leadership_of(self, state: GameState, unit_id: str, chosen: int | None = None) -> LeadershipRuling:
         """Return the Leadership a unit (with the characters that joined it) tests on, by ``unit_leadership``.
 
         The hook sees one source per distinct (Leadership, character or not), the first model
-        of each in order: all a test on the highest, the character's or a chosen value reads.
+        of each in order: all a test on the highest, the character's or a chosen value reads. A Leadership
+        printed '-' is kept as such (``LeadershipRuling.dashed``), so the test taken on it cites core.profile.dash.
         """
         seen: set[tuple[int, bool]] = set()
         sources = []
@@ -566,7 +582,7 @@ class Ruleset:
                 kind = (m.profile.ld, is_character)
                 if kind not in seen:
                     seen.add(kind)
-                    sources.append(LeadershipSource(m.name, *kind))
+                    sources.append(LeadershipSource(m.name, *kind, m.profile.is_dashed(Characteristic.LD)))
         return self.unit_leadership(sources, chosen)
 
     def takes_last_man_standing(self, is_character: bool) -> bool:
@@ -608,12 +624,12 @@ class Ruleset:
                 field = "kind" if action.kind is not None else "leadership"
                 return Ruling.forbid(f"field {field}: only a Leadership test (characteristic Ld) has one",
                                      "core.test.leadership-kinds")
-            value, source = self._tested_value(state, action)
+            value, source, dash = self._tested_value(state, action)
             # the ruling cites the value the roll is taken on as the rolled test's event does (core.value.used,
             # core.value.unmodified), and as a Leadership test's ruling does
             return Ruling.allow(f"{unit.id} may take a {action.characteristic} test on {value} ({source}): "
                                 "a D6, at most the value passes, a 6 always fails", "core.test.characteristic",
-                                "core.test.highest-value", *_valued(action))
+                                "core.test.highest-value", *dash, *_valued(action))
         try:
             ld = self._tested_leadership(state, action)
         except IllegalActionError as exc:
@@ -622,26 +638,30 @@ class Ruleset:
         # the ruling names the value the roll is taken on, as resolve_test does (core.value.used)
         value, cited, how = self._modified_leadership(state, unit.joined or unit.id, LeadershipTestKind(kind),
                                                       ld.value, action)
-        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {value} ({ld.source}{how}): 2D6, at most the "
-                            "value passes", "core.test.leadership", ld.rule, "core.test.leadership-kinds", *cited)
+        return Ruling.allow(f"{unit.id} may take a {kind} test on Ld {value} ({ld.said}{how}): 2D6, at most the "
+                            "value passes", "core.test.leadership", *ld.rules, "core.test.leadership-kinds", *cited)
 
-    @implements("core.value.used", "core.value.unmodified", "core.test.highest-value")
-    def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str]:
+    @implements("core.value.used", "core.value.unmodified", "core.test.highest-value", "core.profile.dash")
+    def _tested_value(self, state: GameState, action: TakeTest) -> tuple[int, str, tuple[str, ...]]:
         """Return the value a characteristic test uses: each model's used value, the highest in the unit.
 
         ``unmodified`` tests the profile as it stood at the start of the game (a Veteran's
         Strength already written in); otherwise the modifiers apply in the fixed order of
-        core.value.used.
+        core.value.used.  The third value cites core.profile.dash when the model tested prints the characteristic as
+        '-' (its words say so): judge round 51, a test on a '-' cited only the test's clause.
         """
         ch = Characteristic(action.characteristic)
         mods = [_modifier(ch, m.kind, m.value, m.source) for m in action.modifiers]
         members = state.combined(action.unit) if not state.unit(action.unit).joined else [state.unit(action.unit)]
-        values = [(m.profile[ch] if action.unmodified else used_value(m.profile, ch, mods), m.name)
+        values = [(m.profile[ch] if action.unmodified else used_value(m.profile, ch, mods), m)
                   for u in members for m in u.models]
         best = highest_value([v for v, _ in values])
-        source = next(name for v, name in values if v == best)
+        source = next(m for v, m in values if v == best)
         how = "unmodified" if action.unmodified else ("used value" if mods else "profile")
-        return best, f"{source}'s {how}" + (", the highest in the unit" if len(values) > 1 else "")
+        dashed = source.profile.is_dashed(ch)
+        how += f": its {ch.value} is '-', the value 0" if dashed else ""
+        return (best, f"{source.name}'s {how}" + (", the highest in the unit" if len(values) > 1 else ""),
+                ("core.profile.dash",) if dashed else ())
 
     def _tested_leadership(self, state: GameState, action: TakeTest) -> LeadershipRuling:
         unit = state.unit(action.unit)
@@ -654,12 +674,13 @@ class Ruleset:
         unit = state.unit(action.unit)
         start = rolls_made(dice)
         if action.characteristic != "Ld":
-            value, source = self._tested_value(state, action)
+            value, source, dash = self._tested_value(state, action)
             result = characteristic_test(dice, value, f"{unit.id}: {action.characteristic} test")
             verdict = "passes" if result.passed else "fails"
             return state, [Event("test", f"{unit.id} takes a {action.characteristic} test on {value} ({source}), "
                                  f"rolls {result.roll}: {verdict}", ("core.test.characteristic",
-                                                                     "core.test.highest-value", *_valued(action)),
+                                                                     "core.test.highest-value", *dash,
+                                                                     *_valued(action)),
                                  rolls_since(dice, start), _outcome(result.passed))]
         kind = LeadershipTestKind(action.kind or "Leadership")
         ld = self._tested_leadership(state, action)
@@ -679,8 +700,9 @@ class Ruleset:
         verdict = result.verdict(kind.value)
         if heroism is not None and result.insane_heroism:
             cited += (heroism,)
-        event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.source}{how}), rolls "
-                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", ld.rule, "core.test.leadership-kinds",
+        event = Event("test", f"{host} takes a {kind.value} test on Ld {value} ({ld.said}{how}), rolls "
+                      f"{result.roll}: {verdict}{again}", ("core.test.leadership", *ld.rules,
+                                                           "core.test.leadership-kinds",
                                                    *cited, *self.lost_rules_cited(state, host)),
                       rolls_since(dice, start), _outcome(result.passed))
         if result.passed:

@@ -41,6 +41,9 @@ LONE_CHARACTER_SAFE_INCHES = 6.0
 CLOSEST_TARGET_INCHES = 12.0
 #: Troop types Skilled Rider helps through dangerous terrain (published 4th edition: bikes and cavalry).
 SKILLED_RIDER_TYPES = frozenset({UnitType.BIKE, UnitType.CAVALRY})
+#: Who re-rolls a failed Dangerous Terrain test, by the first rule ``dangerous_reroll`` cites (the events' words).
+TEST_REROLLERS = {"published.skilled-rider": "Skilled Rider",
+                  "40k3.ic.move-through-cover": "an independent character re-rolls any die in difficult terrain"}
 
 
 class Warhammer40k3(SpecialMoves, Ruleset):
@@ -281,7 +284,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 f"a unit with a character tests on the character's Leadership {best.leadership}, not {chosen}",
                 ["40k3.char.leadership"],
             )
-        return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name)
+        return LeadershipRuling(best.leadership, "40k3.char.leadership", best.name, best.dashed)
 
     @implements("40k3.ic.no-last-man")
     def takes_last_man_standing(self, is_character: bool) -> bool:
@@ -476,11 +479,21 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         """
         return frozenset(u.id for u in members if "fly" in self.effective_rules(state, u.id))
 
+    @implements("published.skilled-rider")
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
-        """Say whether a unit's models re-roll failed dangerous terrain tests (Skilled Rider on a bike or horse)."""
+        """Say whether a unit's models re-roll failed dangerous terrain tests: Skilled Rider on a bike or horse, else
+        the character's own re-roll the edition gives (``character_test_reroll``)."""
         if unit.type in SKILLED_RIDER_TYPES and "skilled_rider" in self.effective_rules(state, unit.id):
             return True, ("published.skilled-rider",)
-        return False, ()
+        return self.character_test_reroll(unit)
+
+    @implements("40k3.ic.move-through-cover")
+    def character_test_reroll(self, unit: Unit) -> tuple[bool, tuple[str, ...]]:
+        """An independent character "may re-roll any dice roll when moving through difficult terrain": the D6 of his
+        own Dangerous Terrain test (a jump pack ending in the terrain, a bike crossing it, a steed's accident) is such a
+        roll, a failure re-rolled once (judge round 51: it was not). The test is each model's own, so the unit he has
+        joined keeps its own dice, as its models keep theirs."""
+        return (True, ("40k3.ic.move-through-cover",)) if unit.is_independent else (False, ())
 
     @implements("published.dangerous-terrain")
     def _dangerous_tests(self, state: GameState, moves: Sequence[movement.PlannedMove], dice: Dice) -> Resolution:
@@ -504,7 +517,7 @@ class Warhammer40k3(SpecialMoves, Ruleset):
                 "dangerous terrain", "published.dangerous-terrain")
             failed = [mv for mv in tested if not dice.pool(1, 2, f"{uid}: {test} ({mv.model.name})", test_rule, again)]
             rules = ("published.dangerous-terrain", *why, *self.aboard_terrain_rules(state, unit))
-            again_said = ", failures re-rolled (Skilled Rider)" if reroll else ""
+            again_said = f", failures re-rolled ({TEST_REROLLERS[why[0]]})" if reroll else ""
             who = f" ({', '.join(mv.model.name for mv in failed)})" if failed else ""
             if accident:  # 3rd edition cavalry: a 1 is an accident, the model removed
                 rules = (*self.accident_rules(unit), *why)
@@ -539,6 +552,10 @@ class Warhammer40k3(SpecialMoves, Ruleset):
         if action.wheel is not None:
             return Ruling.forbid("40k has no wheels: each model moves to its own place (leave out wheel)")
         if unit.joined:
+            if not unit.is_independent:  # an ordinary character never leaves: not told to (judge round 51)
+                return Ruling.forbid(f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions "
+                                     "follow its own); an ordinary character stays with its unit all game",
+                                     self.join_rule, self.character_kinds_rule)
             return Ruling.forbid(
                 f"{unit.id} is part of {unit.joined}: move that unit (its characters' positions follow its own), "
                 "or use leave", self.join_rule,

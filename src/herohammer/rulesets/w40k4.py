@@ -288,6 +288,11 @@ class Warhammer40k4(Warhammer40k3):
         return tuple(dict.fromkeys(TYPE_RULES_CITED[u.type] for u in members if TYPE_RULES.get(u.type, frozenset())
                                    & names and not rule_keys(u.rules) & names))
 
+    def character_test_reroll(self, unit: Unit) -> tuple[bool, tuple[str, ...]]:
+        """No re-roll of a character's own in 4th edition: his Dangerous Terrain tests are re-rolled by Skilled Rider
+        alone, on a bike or horse (40k4.char.move-through-cover; a jump pack's test is not)."""
+        return False, ()
+
     def dangerous_reroll(self, state: GameState, unit: Unit) -> tuple[bool, tuple[str, ...]]:
         """Re-roll dangerous terrain with Skilled Rider: every character has it on a bike or horse (not in a vehicle)."""
         reroll, why = super().dangerous_reroll(state, unit)
@@ -416,8 +421,8 @@ class Warhammer40k4(Warhammer40k3):
         verdict = f"passes: it fires at {action.target}" if result.passed else \
             f"fails: it fires at {closest}, the closest enemy unit, instead"
         event = Event("target_priority", f"{action.unit} takes a Target Priority test to fire at {action.target} "
-                      f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.source}), rolls "
-                      f"{result.roll}: {verdict}", ("published.target-priority", ld.rule, "core.test.leadership"),
+                      f"rather than {closest}, the closest enemy unit, on Ld {ld.value} ({ld.said}), rolls "
+                      f"{result.roll}: {verdict}", ("published.target-priority", *ld.rules, "core.test.leadership"),
                       rolls_since(dice, start))
         shot = action if result.passed else Shoot.trusted(do="shoot", unit=action.unit, target=closest,
                                                          weapon=action.weapon)
@@ -443,7 +448,7 @@ class Warhammer40k4(Warhammer40k3):
                         f"the character's Leadership {best.leadership} is superior to the unit's, so the test "
                         f"uses it, not {chosen}", ["40k4.char.leadership"],
                     )
-                return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name)
+                return LeadershipRuling(best.leadership, "40k4.char.leadership", best.name, best.dashed)
         return Ruleset.unit_leadership(self, sources, chosen)
 
     @implements("published.regroup")

@@ -298,8 +298,8 @@ class AssaultRules(PsychicPowerRules):
         ld = self.leadership_of(state, host_id)
         start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP)
-        rules = ("published.assaulted-while-falling-back", "published.regroup", ld.rule, "core.test.leadership")
-        said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.source}), rolls " \
+        rules = ("published.assaulted-while-falling-back", "published.regroup", *ld.rules, "core.test.leadership")
+        said = f"{host_id} is assaulted while falling back: Regroup test on Ld {ld.value} ({ld.said}), rolls " \
                f"{result.roll}"
         if result.passed:
             regrouped = [u.with_status(remove=(Status.FALLING_BACK,)) for u in group]

@@ -147,9 +147,10 @@ class MoraleRules(WoundRules):
             verdict = result.verdict(kind._value_)
             if heroism is not None and result.insane_heroism:
                 rule_extra = (*rule_extra, heroism)
-            words = keep_bounded(said, said_key, (f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.source}), "
-                                      f"rolls {result.roll}, {verdict}",
-                                      (rule, ld.rule, "core.test.leadership", *rule_extra, *lost)), MORALE_WORDS_KEPT)
+            text = f"{host_id} {why}: {kind._value_} check on Ld {ld.value}{mod} ({ld.said}), rolls {result.roll}, " \
+                f"{verdict}"
+            words = keep_bounded(said, said_key, (text, (rule, *ld.rules, "core.test.leadership", *rule_extra, *lost)),
+                                 MORALE_WORDS_KEPT)
         event = Event("morale", words[0], words[1], rolls_since(dice, start))
         if result.passed:
             return state, [event]
@@ -678,8 +679,8 @@ class MoraleRules(WoundRules):
                                  "published.regroup", *self.coherency_rules(members))
         ld = self.leadership_of(state, unit.id, action.leadership)
         why = self.regroup_modifier(state, unit.id)[1]
-        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.source}){why}",
-                            "published.regroup", ld.rule)
+        return Ruling.allow(f"{unit.id} may take a Regroup test on Ld {ld.value} ({ld.said}){why}",
+                            "published.regroup", *ld.rules)
 
     @staticmethod
     def _regroup_too_late(state: GameState, unit: Unit) -> Ruling | None:
@@ -705,8 +706,8 @@ class MoraleRules(WoundRules):
         start = rolls_made(dice)
         result = leadership_test(dice, ld.value, LeadershipTestKind.REGROUP, modifier)
         verdict = "regroups" if result.passed else "fails and falls back again"
-        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.source}){why}, rolls "
-                      f"{result.roll}: {verdict}", ("published.regroup", ld.rule, "core.test.leadership"),
+        event = Event("regroup", f"{unit.id} takes a Regroup test on Ld {ld.value} ({ld.said}){why}, rolls "
+                      f"{result.roll}: {verdict}", ("published.regroup", *ld.rules, "core.test.leadership"),
                       rolls_since(dice, start))
         if not result.passed:
             state, more = self._fall_back(state, unit.id, dice)

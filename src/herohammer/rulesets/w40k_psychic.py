@@ -8,6 +8,7 @@ from ..actions import Manifest
 from ..catalogue import implements
 from ..charts import can_shoot
 from ..dice import Dice, rolls_made, rolls_since
+from ..profiles import DASH_WORDS, Characteristic
 from ..powers import Power, PowerEffect, find_power, known_powers
 from ..psychic import PsychicResult
 from ..rulings import Event, Ruling
@@ -223,14 +224,18 @@ class PsychicPowerRules(ShootingRules):
         result = self.psychic_test(dice, model.profile.ld, model.profile.t, model.wounds_left,
                                    model.profile.invulnerable)
         verdict = "passed" if result.passed else "failed"
-        test_rules: tuple[str, ...] = (self.psychic_test_rule,)
+        # a psyker whose profile prints Ld '-' tests on 0 (core.profile.dash): said and cited, as every Leadership
+        # test on a '-' is (judge round 51)
+        dashed = model.profile.is_dashed(Characteristic.LD)
+        test_rules: tuple[str, ...] = (self.psychic_test_rule, *(("core.profile.dash",) if dashed else ()))
         if result.power_used and not result.passed:
             # a 2 over Leadership 0 or 1 fails the test, yet on a 2 the power is still used (40k3.psyker.perils-on-2;
             # 4th edition alike): the event says both, so "failed" and "uses Smite" do not read as a contradiction
             verdict = f"failed, but on a roll of 2 the power is still used ({self.power_on_two_rule})"
             test_rules += (self.power_on_two_rule,)
         events = [Event("psychic_test", f"{model.name} takes a psychic test for {power.name}: {result.roll} against "
-                        f"Ld {model.profile.ld}, {verdict}", test_rules, rolls_since(dice, start))]
+                        f"Ld {model.profile.ld}{DASH_WORDS if dashed else ''}, {verdict}", test_rules,
+                        rolls_since(dice, start))]
         before = state
         after = state.replace_unit(psyker.with_status(Status.USED_POWER, *(
             () if result.power_used else (Status.PSYCHIC_TEST_FAILED,))))  # why another power is refused: said
