@@ -283,3 +283,35 @@ def test_only_the_orc_facing_the_front_rank_hero_may_strike_him() -> None:
     reloads(g)
     g.undo()
     assert g.state == before
+
+
+@pytest.mark.xfail(strict=True, reason="a supporting attack is never directed at a character (t9a_melee._blows)")
+@pytest.mark.rule("t9a.char.front-rank")
+@pytest.mark.rule("t9a.join.part-of-unit")
+@pytest.mark.rule("published.t9a-to-hit-melee")
+def test_the_orc_behind_the_one_facing_the_hero_may_strike_him_with_its_supporting_attack() -> None:
+    # Ten orcs in two ranks of five against the Spearmen, the Hero in the middle of their front rank. The 2022 text,
+    # Allocating Attacks: "If a model is making Supporting Attacks, it can allocate its attacks as if it was in the
+    # first rank of the unit (in the same file)". The orcs name the Hero: the middle orc, whose base meets his, and
+    # the orc right behind it both strike him (2 attacks); the other four front orcs and their four supporters strike
+    # the Spearmen (8). Every elf misses (1s); every orc blow hits and wounds (6s) and is saved (6s): a draw, 1 to 1
+    # (each side's second rank).
+    g = reloading_game(scenario(orcs=10, phase="melee", active="orcs", enemy_y=20, spear_status=["engaged"],
+                                orc_status=["engaged"]))
+    before = g.state
+    events = g.apply({"do": "fight", "unit": "orcs", "at": "hero"}, ScriptedDice([1] * 12 + [6] * 30))
+    said = " | ".join(e.message for e in events)
+    assert "I2: orcs 2 attacks at hero: 2 hits, 0 unsaved" in said, said
+    assert "I2: orcs 8 attacks at spears: 8 hits, 0 unsaved" in said, said
+    assert "a draw, 1 to 1" in said, said
+    reloads(g)
+    # The elves' turn: the orcs, now the reactive side, direct their blows at him the same way (reactive_at).
+    g = saved_and_loaded(g)
+    play_to(g, "melee", "elves")
+    events = g.apply({"do": "fight", "unit": "spears", "reactive_at": "hero"}, ScriptedDice([1] * 12 + [6] * 30))
+    said = " | ".join(e.message for e in events)
+    assert "I2: orcs 2 attacks at hero" in said and "I2: orcs 8 attacks at spears" in said, said
+    g.undo()
+    assert offered(g, "fight")
+    g = Game(before)
+    assert g.state.unit("hero").models[0].wounds_taken == 0
