@@ -285,7 +285,6 @@ def test_only_the_orc_facing_the_front_rank_hero_may_strike_him() -> None:
     assert g.state == before
 
 
-@pytest.mark.xfail(strict=True, reason="a supporting attack is never directed at a character (t9a_melee._blows)")
 @pytest.mark.rule("t9a.char.front-rank")
 @pytest.mark.rule("t9a.join.part-of-unit")
 @pytest.mark.rule("published.t9a-to-hit-melee")

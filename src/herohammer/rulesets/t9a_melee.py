@@ -943,7 +943,10 @@ class MeleePhase(Ruleset):
                                 and champions.get(u.id) != m.name \
                                 and (u is host or not any(_touching([_only(u, m)], members(state, f))
                                                           for f in foes)):
-                            victim = self._victim(state, u, m, foes[0], None, apart)
+                            aim = at if side == state.active else reactive_at
+                            # aimed as if from the first rank, in its file
+                            seat = m if aim is None else _in_first_rank(host, m)
+                            victim = self._victim(state, u, seat, foes[0], aim, apart)
                             if victim is not None:
                                 out.append(Blow(side, m, victim, 1, None, ap, weapon))
         return out
@@ -1528,6 +1531,17 @@ def _own_rolls(dice: Dice, start: int, skipped: Sequence[tuple[int, int]]) -> tu
 
 def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
+
+
+@implements(TO_HIT, "t9a.join.part-of-unit")
+def _in_first_rank(host: Unit, model: Model) -> Model:
+    """Return a supporting model standing in its file's first-rank slot: the 2022 text (Allocating Attacks) lets it
+    "allocate its attacks as if it was in the first rank of the unit (in the same file)", so it may strike a
+    character the model in front of it touches (round 52; until then its attack always went to the rank and file)."""
+    formation = host.formation
+    assert formation is not None  # a supporting model stands in a rank of its unit's formation
+    front = formation.slot_point(formation.order.index(model.name) % formation.files)
+    return replace(model, at=front)
 
 
 @implements(GENERAL, BREAK)
