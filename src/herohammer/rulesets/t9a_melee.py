@@ -8,7 +8,8 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   strikes at the same time; a model slain before its step does not strike.
 * Whom: a model attacks the enemy unit it touches.  Its attacks go to the unit's rank and
   file unless it touches an enemy character and its player directs them at it (``at``:
-  only models in base contact with that character may); a lone character, or the last
+  only models in base contact with that character may, and a supporting model as if it stood
+  in the first rank of its file, ``_in_first_rank``); a lone character, or the last
   survivor of a unit, is a unit of its own and takes them all (t9a.char.lone,
   t9a.combined.last-survivor).  To hit by WS against WS, to wound by S against T, armour
   by S (``t9a_charts``), through the same wounding code as shooting and spells.
