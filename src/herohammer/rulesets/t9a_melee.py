@@ -8,7 +8,8 @@ Published 9th Age rules as the engine reads them (``herohammer rules --ruleset p
   strikes at the same time; a model slain before its step does not strike.
 * Whom: a model attacks the enemy unit it touches.  Its attacks go to the unit's rank and
   file unless it touches an enemy character and its player directs them at it (``at``:
-  only models in base contact with that character may); a lone character, or the last
+  only models in base contact with that character may, and a supporting model as if it stood
+  in the first rank of its file, ``_in_first_rank``); a lone character, or the last
   survivor of a unit, is a unit of its own and takes them all (t9a.char.lone,
   t9a.combined.last-survivor).  To hit by WS against WS, to wound by S against T, armour
   by S (``t9a_charts``), through the same wounding code as shooting and spells.
@@ -943,7 +944,10 @@ class MeleePhase(Ruleset):
                                 and champions.get(u.id) != m.name \
                                 and (u is host or not any(_touching([_only(u, m)], members(state, f))
                                                           for f in foes)):
-                            victim = self._victim(state, u, m, foes[0], None, apart)
+                            aim = at if side == state.active else reactive_at
+                            # aimed as if from the first rank, in its file
+                            seat = m if aim is None else _in_first_rank(host, m)
+                            victim = self._victim(state, u, seat, foes[0], aim, apart)
                             if victim is not None:
                                 out.append(Blow(side, m, victim, 1, None, ap, weapon))
         return out
@@ -1528,6 +1532,17 @@ def _own_rolls(dice: Dice, start: int, skipped: Sequence[tuple[int, int]]) -> tu
 
 def _only(unit: Unit, model: Model) -> Unit:
     return replace(unit, models=(model,))
+
+
+@implements(TO_HIT, "t9a.join.part-of-unit")
+def _in_first_rank(host: Unit, model: Model) -> Model:
+    """Return a supporting model standing in its file's first-rank slot: the 2022 text (Allocating Attacks) lets it
+    "allocate its attacks as if it was in the first rank of the unit (in the same file)", so it may strike a
+    character the model in front of it touches (round 52; until then its attack always went to the rank and file)."""
+    formation = host.formation
+    assert formation is not None  # a supporting model stands in a rank of its unit's formation
+    front = formation.slot_point(formation.order.index(model.name) % formation.files)
+    return replace(model, at=front)
 
 
 @implements(GENERAL, BREAK)
