@@ -1,0 +1,196 @@
+"""A judge's cases for 40k 3rd and 4th edition, round 52 (a short round): close combat and its result with
+characters, as sequences in which the state changes around a character.
+
+DOCSTRING-TODO
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from herohammer.dice import ScriptedDice
+from herohammer.game import Game
+from herohammer.units import Status
+
+from _w40k import (BASE_25, EDITIONS, assert_illegal, assert_legal, brute, game, kinds, messages, model,
+                   next_turn_to, offered, saved_and_loaded, scenario)
+
+D6 = range(1, 7)
+MARINE = "WS4 BS4 S4 T4 W1 I4 A0 Ld{ld} Sv-"  # strikes no blow: the red side causes no wound unless told
+CAP_W1 = "WS5 BS5 S4 T4 W1 I5 A0 Ld{ld} Sv-"
+BANSHEE = "WS4 BS4 S4 T3 W1 I6 A1 Ld9 Sv-"  # strikes first; hits WS4 and WS5 on 4+, wounds T4 on 4+
+TOUCH = 20 + BASE_25 + 0.001  # the y of a model whose base touches one at y = 20 (same x)
+FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
+CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
+
+
+def fails(ld: int) -> Fraction:
+    """The chance 2D6 scores more than ``ld`` (a failed Leadership test), counted over both dice."""
+    return Fraction(sum(1 for a, b in itertools.product(D6, D6) if a + b > ld), 36)
+
+
+def at_least(margin: int) -> Fraction:
+    """The chance a D6 plus ``margin`` equals or beats another D6 (a Sweeping Advance that catches)."""
+    return Fraction(sum(1 for w, f in itertools.product(D6, D6) if w + margin >= f), 36)
+
+
+def statuses(g: Game, uid: str) -> set[str]:
+    return {s.value for s in g.state.unit(uid).status}
+
+
+#: One Banshee's blow slays a Marine or the Captain: hit on 4+ (WS4 against WS4 or WS5), wound on 4+ (S4, T4).
+SLAYS = Fraction(sum(1 for h, w in itertools.product(D6, D6) if h >= 4 and w >= 4), 36)
+
+
+# == 1. the combat result's Morale check when the Captain is slain in the fight (exact) ============================
+
+def squad_captain_and_banshees(ruleset: str, squad_ld: int, cap_ld: int) -> Game:
+    """Red's Assault phase, locked: three Marines (A0, Ld ``squad_ld``) along y = 20 and their joined Captain (W1, A0,
+    Ld ``cap_ld``) at their east end; blue's Banshee B1 touches the Captain only, B2 the Marine M1 only."""
+    tac = {"id": "tac", "status": ["locked"],
+           "models": [model(f"M{i}", 18 + 2 * i, 20, squad_ld, MARINE) for i in (1, 2, 3)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 26, 20, cap_ld, CAP_W1)]}
+    ban = {"id": "ban", "status": ["locked"],
+           "models": [model("B1", 26, TOUCH, 9, BANSHEE), model("B2", 20, TOUCH, 9, BANSHEE)]}
+    return game(scenario(ruleset, [tac, cap], [ban], phase="assault"))
+
+
+def after_the_fight(p: Game) -> tuple[bool, bool, bool, bool]:
+    """(Captain alive, squad alive, squad falling back, Captain falling back)."""
+    cap, tac = p.state.unit("cap"), p.state.unit("tac")
+    return (cap.alive, tac.alive, tac.alive and tac.has(Status.FALLING_BACK),
+            cap.alive and cap.has(Status.FALLING_BACK))
+
+
+def add(odds: dict[Any, Fraction], key: Any, p: Fraction) -> None:
+    odds[key] = odds.get(key, Fraction(0)) + p
+
+
+@pytest.mark.rule("40k4.char.leadership", "40k4.cc.separate-unit", "40k4.cc.engaged-only", "40k4.ic.falling-back",
+                  "published.combat-resolution", "published.sweeping-advance")
+def test_40k4_the_loss_check_after_the_captain_is_slain_in_the_fight_is_on_the_squads_ld_exact() -> None:
+    """4th edition: B1, engaged only with the Captain, may strike only him (40k4.cc.engaged-only), B2 only M1; each
+    slays with 1/4. Red strikes nothing. Counted here over the dice:
+    - neither slain: 0 to 0, a draw, no check;
+    - the Captain slain: the squad alone tests on its own Ld 8 less the margin (1, or 2 with M1 slain too) - he whose
+      Ld 10 it would have used is gone (40k4.char.leadership); failing with M1 alive, B2 still touches it and the
+      Banshees sweep (I6 + D6 against the Marines' I4 + D6: caught when equal or more, destroyed); with M1 slain no
+      Banshee touches it any more and it just falls back (published.sweeping-advance);
+    - M1 slain, the Captain alive: the squad and he take one check on his Ld 10 - 1 (40k4.char.leadership,
+      40k4.cc.separate-unit's decision); failing, both fall back, and B1 touching him sweeps them on the majority I4
+      (two Marines of I4, he I5): caught, he is destroyed with the squad (40k4.ic.falling-back: he stays with it);
+      broken off, both fall back.
+    Against brute force (every die a branch)."""
+    g = squad_captain_and_banshees("40k4", 8, 10)
+    a = b = SLAYS
+    caught = at_least(2)
+    expected: dict[Any, Fraction] = {}
+    add(expected, (True, True, False, False), (1 - a) * (1 - b))
+    # the Captain and M1 slain: Ld 8 - 2, no Banshee touches the squad
+    add(expected, (False, True, True, False), a * b * fails(6))
+    add(expected, (False, True, False, False), a * b * (1 - fails(6)))
+    # the Captain slain, M1 alive: Ld 8 - 1, swept by B2's unit
+    add(expected, (False, False, False, False), a * (1 - b) * fails(7) * caught)
+    add(expected, (False, True, True, False), a * (1 - b) * fails(7) * (1 - caught))
+    add(expected, (False, True, False, False), a * (1 - b) * (1 - fails(7)))
+    # M1 slain, the Captain alive: Ld 10 - 1 (Cap), swept together or falling back together
+    add(expected, (False, False, False, False), (1 - a) * b * fails(9) * caught)
+    add(expected, (True, True, True, True), (1 - a) * b * fails(9) * (1 - caught))
+    add(expected, (True, True, False, False), (1 - a) * b * (1 - fails(9)))
+    assert brute(g.state, {"do": "fight", "unit": "tac"}, after_the_fight) == expected
+
+
+@pytest.mark.rule("40k3.char.leadership", "40k3.ic.falling-back", "published.combat-resolution")
+def test_40k3_the_loss_check_after_the_captain_of_lower_ld_is_slain_in_the_fight_is_on_the_squads_ld_exact() -> None:
+    """3rd edition: every Leadership test of a unit a character is part of is on his Leadership, even a lower one
+    (40k3.char.leadership's decision). The Captain (Ld 7) and his squad (Ld 9) strike nothing; the Banshee touching
+    each slays with 1/4. Neither slain: a draw. The Captain slain: the squad tests on its own Ld 9 (no modifier in
+    3rd edition's check) and falls back on 10 or more. M1 slain, he alive: on his Ld 7, failing on 8 or more, and he
+    falls back with it (40k3.ic.falling-back). No Sweeping Advance in 3rd edition (the loser falls back). Against
+    brute force."""
+    g = squad_captain_and_banshees("40k3", 9, 7)
+    a = b = SLAYS
+    expected: dict[Any, Fraction] = {}
+    add(expected, (True, True, False, False), (1 - a) * (1 - b))
+    add(expected, (False, True, True, False), a * fails(9))
+    add(expected, (False, True, False, False), a * (1 - fails(9)))
+    add(expected, (True, True, True, True), (1 - a) * b * fails(7))
+    add(expected, (True, True, False, False), (1 - a) * b * (1 - fails(7)))
+    assert brute(g.state, {"do": "fight", "unit": "tac"}, after_the_fight) == expected
+
+
+# == 2. the squad wiped out in a fight its Captain wins; the Shooting phase after ==================================
+
+ORK_FAST = "WS4 BS2 S4 T4 W1 I6 A1 Ld7 Sv-"
+ORK_A0 = "WS4 BS2 S3 T4 W1 I2 A0 Ld7 Sv-"
+CAP_W2 = "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv-"
+
+
+def captain_wins_as_his_squad_falls(ruleset: str) -> Game:
+    """Red's Assault phase, locked: the last Marine M1 (A0) of ``tac`` and its joined Captain (W2, A3) 2" east;
+    blue's Boyz: o1 (I6, A1) touches M1 only, o2 and o3 (A0) touch the Captain only. Far off, red's ``tac2`` (three
+    Marines at x 40-44, y 20) and two blue gun units: ``near`` 11" south of the Captain, ``far`` 11" south of tac2."""
+    tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 8, MARINE)]}
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", 22, 20, 10, CAP_W2)]}
+    boyz = {"id": "boyz", "status": ["locked"],
+            "models": [model("o1", 20, 20 - BASE_25 - 0.001, 7, ORK_FAST), model("o2", 22, TOUCH, 7, ORK_A0),
+                       model("o3", 22 + BASE_25 + 0.001, 20, 7, ORK_A0)]}
+    tac2 = {"id": "tac2", "models": [model(f"N{i}", 38 + 2 * i, 20, 8, MARINE) for i in (1, 2, 3)]}
+    guns = [{"id": uid, "models": [{**model(f"{uid}{i}", x + 2 * i, 32, 8), "weapons": ["boltgun"]}
+                                    for i in range(2)]} for uid, x in (("near", 21), ("far", 39))]
+    return game(scenario(ruleset, [tac, cap, tac2], [boyz, *guns], phase="assault"))
+
+
+TARGET = {"40k3": "40k3.ic.target", "40k4": "40k4.target.closest"}
+
+
+@pytest.mark.rule("40k4.cc.separate-unit", "40k4.cc.engaged-only", "40k4.cc.no-carry-over", "40k4.target.closest",
+                  "40k3.ic.target", "40k3.ic.no-last-man", "40k4.char.no-last-man", "published.combat-resolution")
+@EDITIONS
+def test_a_captain_who_wins_as_his_squad_falls_is_a_lone_target_in_the_next_shooting_phase(ruleset: str) -> None:
+    """o1 (I6) slays M1 first (6, 6): the squad is gone, one wound to blue. The Captain (I5) then strikes three blows
+    (all 6s). 4th edition: he is a unit of his own whose blows hurt only the models engaged with him (40k4.cc.
+    engaged-only): o2 and o3 are slain, the third wound lost (a wound counts only on a model it can take a Wound
+    from, published.combat-resolution's decision), o1 stands - red wins 2 to 1; the Boyz test on Ld 7 - 1, fail on
+    6 + 6, and no red model touches them any more, so they fall back with no Sweeping Advance. 3rd edition: his
+    unsplit blows are his unit's wounds (40k3.char.allocation-b2b-only's decision) and the three slay all three
+    Boyz: red wins 3 to 1, the combat ends with no check. Either way the Captain, left alone, takes no Last Man
+    Standing test (a unit of his own) and may consolidate; he is not joined to anything. Saved and loaded, in blue's
+    next Shooting phase: 4th edition, he may be picked out by ``near`` (he is its closest target) but not by ``far``
+    (tac2 is closer to it; 40k4.target.closest); 3rd edition, he stands more than 6" from every other red unit, so
+    ``near`` and ``far`` both may pick him out (40k3.ic.target). Undone, the squad and the Boyz stand, he joined."""
+    g = captain_wins_as_his_squad_falls(ruleset)
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 8 + [6, 6] + [3] * 10))
+    [result] = messages(events, "combat_result")
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    assert len(g.state.unit("cap").models) == 1 and g.state.unit("cap").models[0].wounds_taken == 0
+    if ruleset == "40k4":
+        assert "blue 1, red 2" in result, result
+        assert [m.name for m in g.state.unit("boyz").models] == ["o1"]
+        [check] = messages(events, "morale")
+        assert "Ld 7 -1" in check and "fails" in check, check
+        assert "falling_back" in statuses(g, "boyz")
+        assert not [e for e in kinds(events, "sweeping_advance") if "caught" in e.message]
+    else:
+        assert "blue 1, red 3" in result, result
+        assert not g.state.unit("boyz").alive and not messages(events, "morale")
+    assert any("cap" in m for m in messages(events, "last_man"))
+    assert "may_consolidate" in statuses(g, "cap") and "locked" not in statuses(g, "cap")
+    k = saved_and_loaded(g)
+    next_turn_to(k, "blue", "shooting")
+    assert_legal(k, {"do": "shoot", "unit": "near", "target": "cap"}, TARGET[ruleset])
+    if ruleset == "40k4":
+        assert_illegal(k, {"do": "shoot", "unit": "far", "target": "cap"}, "40k4.target.closest")
+        assert ("far", "cap") not in offered(k, "shoot")
+    else:
+        assert_legal(k, {"do": "shoot", "unit": "far", "target": "cap"}, "40k3.ic.target")
+        assert ("far", "cap") in offered(k, "shoot")
+    g.undo()
+    assert g.state == start and g.state.unit("cap").joined == "tac"
