@@ -22,6 +22,7 @@ from _w40k import (BASE_25, EDITIONS, assert_illegal, assert_legal, brute, game,
 D6 = range(1, 7)
 MARINE = "WS4 BS4 S4 T4 W1 I4 A0 Ld{ld} Sv-"  # strikes no blow: the red side causes no wound unless told
 CAP_W1 = "WS5 BS5 S4 T4 W1 I5 A0 Ld{ld} Sv-"
+CAP_W2_A0 = "WS5 BS5 S4 T4 W2 I5 A0 Ld{ld} Sv-"
 BANSHEE = "WS4 BS4 S4 T3 W1 I6 A1 Ld9 Sv-"  # strikes first; hits WS4 and WS5 on 4+, wounds T4 on 4+
 TOUCH = 20 + BASE_25 + 0.001  # the y of a model whose base touches one at y = 20 (same x)
 FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
@@ -194,3 +195,114 @@ def test_a_captain_who_wins_as_his_squad_falls_is_a_lone_target_in_the_next_shoo
         assert ("far", "cap") in offered(k, "shoot")
     g.undo()
     assert g.state == start and g.state.unit("cap").joined == "tac"
+
+
+# == 3. falling back after a lost combat: with the squad, and alone once it is destroyed ===========================
+
+def squad_and_captain_in_blues_assault(ruleset: str, marines: int, touch_captain: bool,
+                                       cap_profile: str = CAP_W1) -> Game:
+    """Blue's Assault phase, locked: ``marines`` Marines of ``tac`` (A0, Ld 8) along y = 20 from x 20 and their
+    joined Captain (``cap_profile``, Ld 10; W1, A0 unless told) 2" east of the last; a Banshee touches each Marine, and one more the Captain when
+    ``touch_captain``. Red's ``tac2`` stands 5" south of the Captain, a squad he could join."""
+    tac = {"id": "tac", "status": ["locked"],
+           "models": [model(f"M{i + 1}", 20 + 2 * i, 20, 8, MARINE) for i in range(marines)]}
+    cx = 20 + 2 * marines
+    cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
+           "models": [model("Cap", cx, 20, 10, cap_profile)]}
+    at = [(20 + 2 * i, TOUCH) for i in range(marines)] + ([(cx, TOUCH)] if touch_captain else [])
+    ban = {"id": "ban", "status": ["locked"],
+           "models": [model(f"B{i + 1}", x, y, 9, BANSHEE) for i, (x, y) in enumerate(at)]}
+    tac2 = {"id": "tac2", "models": [model(f"N{i}", cx - 2 + 2 * i, 14, 8, MARINE) for i in (1, 2, 3)]}
+    return game(scenario(ruleset, [tac, cap, tac2], [ban], phase="assault", active="blue"))
+
+
+@pytest.mark.rule("40k4.ic.falling-back", "40k4.char.leadership", "published.sweeping-advance", "40k4.cc.locked")
+def test_40k4_a_captain_breaks_off_with_his_squad_and_may_not_leave_it_or_is_caught_with_it() -> None:
+    """4th edition, blue's Assault phase: the Banshees slay M1 (hits 6 and 1, wound 6), blue wins 1 to 0; the squad
+    and its Captain take one check on his Ld 10 - 1 and fail on 6 + 6. The Sweeping Advance: the squad rolls on its
+    Initiative (M2 I4 and he I5: no majority, the lowest, I4): 4 + 6 against the Banshees' 6 + 1 - it breaks off,
+    and he falls back with it (40k4.ic.falling-back). In red's Movement phase, after a save and load, he may not
+    leave it nor is leaving offered. Undone to before the sweep's dice, 4 + 6 against 6 + 6: caught - the squad is
+    destroyed and he with it, no save (40k4.ic.falling-back: he stays with it until it regroups)."""
+    g = squad_and_captain_in_blues_assault("40k4", 2, False)
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([6, 1, 6, 6, 6, 6, 1] + [3] * 10))
+    [check] = messages(events, "morale")
+    assert "Ld 10 -1 (Cap)" in check and "fails" in check, check
+    assert {"falling_back"} <= statuses(g, "tac") & statuses(g, "cap") and g.state.unit("cap").joined == "tac"
+    k = saved_and_loaded(g)
+    next_turn_to(k, "red", "movement")
+    at = k.state.unit("cap").models[0].at
+    assert_illegal(k, {"do": "leave", "character": "cap", "to": [at[0] + 4, at[1]]}, "40k4.ic.falling-back")
+    assert not [a for a in k.legal_actions() if a.do == "leave"]
+    g.undo()
+    assert g.state == start
+    events = g.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([6, 1, 6, 6, 6, 6, 6] + [3] * 10))
+    [sweep] = messages(events, "sweeping_advance")
+    assert "caught" in sweep, sweep
+    assert not g.state.unit("tac").alive and not g.state.unit("cap").alive
+
+
+@pytest.mark.rule("40k3.ic.falling-back", "40k3.ic.no-last-man", "40k3.char.leadership", "published.fall-back",
+                  "published.regroup")
+def test_40k3_a_captain_whose_squad_is_destroyed_in_the_fight_falls_back_alone_and_regroups_alone() -> None:
+    """3rd edition, blue's Assault phase: the Banshee slays M1, the squad's last Marine (6, 6); blue wins 1 to 0. The
+    Captain, touching no Banshee, struck nothing; now a unit of his own (40k3.ic.no-last-man: no Last Man Standing)
+    he takes the loser's check on his Ld 10 and fails on 6 + 6: he falls back alone. Saved and loaded, in red's
+    Movement phase he may not move at will nor join tac2 5" away (published.fall-back); only the Regroup test is
+    offered him, on his own Ld 10 (33/36 to pass, brute force). Undone, the squad and he stand, joined."""
+    g = squad_and_captain_in_blues_assault("40k3", 1, False)
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([6, 6, 6, 6] + [3] * 10))
+    [check] = messages(events, "morale")
+    assert check.startswith("cap") and "Ld 10 (Cap)" in check and "fails" in check, check
+    assert any("40k3.ic.no-last-man" in e.rules for e in kinds(events, "last_man"))
+    assert not g.state.unit("tac").alive and g.state.unit("cap").joined is None
+    assert "falling_back" in statuses(g, "cap")
+    k = saved_and_loaded(g)
+    next_turn_to(k, "red", "movement")
+    at = k.state.unit("cap").models[0].at
+    assert_illegal(k, {"do": "move", "unit": "cap", "to": [[at[0] + 1, at[1]]]}, "published.fall-back")
+    n1 = k.state.unit("tac2").models[0].at
+    assert_illegal(k, {"do": "join", "character": "cap", "unit": "tac2", "to": [n1[0], n1[1] + 1.5]},
+                   "published.fall-back")
+    assert {a.do for a in k.legal_actions() if "cap" in (a.to_json().get("unit"), a.to_json().get("character"))} \
+        == {"regroup"}
+    odds = brute(k.state, {"do": "regroup", "unit": "cap"}, lambda p: p.state.unit("cap").has(Status.FALLING_BACK))
+    assert odds == {False: 1 - fails(10), True: fails(10)}
+    g.undo()
+    assert g.state == start and g.state.unit("cap").joined == "tac"
+
+
+@pytest.mark.rule("40k4.cc.separate-unit", "40k4.cc.no-carry-over", "40k4.char.leadership", "40k4.ic.falling-back",
+                  "published.sweeping-advance", "published.combat-resolution")
+def test_40k4_a_captain_left_the_last_model_by_the_fight_tests_and_is_swept_alone_exact() -> None:
+    """4th edition, blue's Assault phase: the last Marine M1 and his Captain (W2 here, A0); B1 touches M1, B2 the
+    Captain, each one blow slaying M1 or wounding him with 1/4 (the wound on him is his, never carried to M1 nor
+    M1's to him, 40k4.cc.no-carry-over; it counts for the result all the same). Counted over the dice:
+    - no wound: a draw;
+    - the Captain wounded, M1 alive: blue wins by 1, the squad and he test once on his Ld 10 - 1; failing, the Banshees
+      sweep (I6 + D6 against the lowest I, 4, of M1 and him: no majority of two) - caught, both destroyed; else both
+      fall back;
+    - M1 slain: he is the last model, a unit of his own, and tests alone on Ld 10 less the margin (1, or 2 when
+      wounded too); failing, B2 touching him sweeps on I6 + D6 against his I5 + D6 - caught, destroyed; else he
+      falls back alone.
+    Read: (Captain alive, squad alive, Captain falling back). Against brute force."""
+    g = squad_and_captain_in_blues_assault("40k4", 1, True, CAP_W2_A0)
+    expected: dict[Any, Fraction] = {}
+    s = SLAYS
+    add(expected, (True, True, False), (1 - s) * (1 - s))
+    add(expected, (False, False, False), s * (1 - s) * fails(9) * at_least(2))
+    add(expected, (True, True, True), s * (1 - s) * fails(9) * (1 - at_least(2)))
+    add(expected, (True, True, False), s * (1 - s) * (1 - fails(9)))
+    for wounded, margin in ((False, 1), (True, 2)):
+        p = s * (s if wounded else 1 - s)
+        add(expected, (False, False, False), p * fails(10 - margin) * at_least(1))
+        add(expected, (True, False, True), p * fails(10 - margin) * (1 - at_least(1)))
+        add(expected, (True, False, False), p * (1 - fails(10 - margin)))
+
+    def read(p: Game) -> tuple[bool, bool, bool]:
+        cap, tac = p.state.unit("cap"), p.state.unit("tac")
+        return cap.alive, tac.alive, cap.alive and cap.has(Status.FALLING_BACK)
+
+    assert brute(g.state, {"do": "fight", "unit": "ban"}, read) == expected
