@@ -14,6 +14,7 @@ import pytest
 
 from herohammer.dice import ScriptedDice
 from herohammer.game import Game
+from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _w40k import (BASE_25, EDITIONS, assert_illegal, assert_legal, brute, game, kinds, messages, model,
@@ -26,6 +27,7 @@ CAP_W2_A0 = "WS5 BS5 S4 T4 W2 I5 A0 Ld{ld} Sv-"
 BANSHEE = "WS4 BS4 S4 T3 W1 I6 A1 Ld9 Sv-"  # strikes first; hits WS4 and WS5 on 4+, wounds T4 on 4+
 TOUCH = 20 + BASE_25 + 0.001  # the y of a model whose base touches one at y = 20 (same x)
 FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
+JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
 CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 
 
@@ -306,3 +308,52 @@ def test_40k4_a_captain_left_the_last_model_by_the_fight_tests_and_is_swept_alon
         return cap.alive, tac.alive, cap.alive and cap.has(Status.FALLING_BACK)
 
     assert brute(g.state, {"do": "fight", "unit": "ban"}, read) == expected
+
+
+# == 4. a second round of the same combat, in the next turn, the Captain alone ======================================
+
+CAP_A2 = "WS5 BS5 S4 T4 W2 I5 A2 Ld{ld} Sv-"
+
+
+@pytest.mark.rule("40k4.cc.locked", "40k4.cc.engaged-only", "40k4.cc.separate-unit", "40k3.ic.movement-phase-only",
+                  "40k4.ic.movement-phase-only", "published.pile-in", "published.combat-resolution")
+@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
+    strict=True, reason="40k4.cc.engaged-only: B1, engaged with him (within 2\" of B2), strikes him but his blows "
+    "may hurt only B2, touching him"))])
+def test_a_captain_whose_squad_fell_fights_the_second_round_alone_then_joins_another_squad(ruleset: str) -> None:
+    """Red's Assault phase: the Banshees slay both Marines (6, 6, 6, 6); the Captain touches none and strikes no blow
+    (4th edition: 40k4.cc.base-contact; 3rd: base contact, published.close-combat); blue wins 2 to 0 and he, left
+    alone, tests on Ld 10 (4th edition less 2), passes on 3 + 3 and, a Banshee within reach, piles in and stays
+    locked. Saved and loaded, in blue's Shooting phase he is no target (locked in close combat). Blue's Assault
+    phase, the same combat's second round: the Banshees miss (1, 1), he strikes twice, hits and wounds (6s): both
+    Banshees fall - 4th edition, both are engaged with him (B2 touching, B1 within 2" of B2, 40k4.cc.engaged-only's
+    decision) - red wins 2 to 0, the Banshees are destroyed and he is locked no more. In red's Movement phase,
+    locked no more, he joins tac2 (40k3.ic.join / 40k4.ic.join). Undone to before the second round, in red's
+    Movement phase (the round fought as a draw) he may neither move nor join: he is locked."""
+    g = squad_and_captain_in_blues_assault(ruleset, 2, False, CAP_A2)
+    data = state_to_data(g.state)
+    g = Game(state_from_data({**data, "active": "red"}), ScriptedDice([]))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 3, 3] + [3] * 10))
+    assert "blue 2, red 0" in messages(events, "combat_result")[0]
+    [check] = messages(events, "morale")
+    assert check.startswith("cap") and ("Ld 10 -2" if ruleset == "40k4" else "Ld 10 (Cap)") in check, check
+    assert kinds(events, "pile_in") and "locked" in statuses(g, "cap") and not g.state.unit("tac").alive
+    k = saved_and_loaded(g)
+    next_turn_to(k, "blue", "shooting")
+    next_turn_to(k, "blue", "assault")
+    before_round_two = k.state
+    misses = [1, 1] if ruleset == "40k4" else [1]  # 3rd edition: only B2, touching him, strikes
+    events = k.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice(misses + [6, 6, 6, 6] + [3] * 10))
+    assert "blue 0, red 2" in messages(events, "combat_result")[0], messages(events, "combat_result")
+    assert not k.state.unit("ban").alive and "locked" not in statuses(k, "cap")
+    next_turn_to(k, "red", "movement")
+    n1 = k.state.unit("tac2").models[0].at
+    join = {"do": "join", "character": "cap", "unit": "tac2", "to": [n1[0], n1[1] + 1.5]}
+    assert_legal(k, join, JOIN[ruleset])
+    k.apply(join)
+    assert k.state.unit("cap").joined == "tac2"
+    h = Game(before_round_two, ScriptedDice([]))
+    h.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([1] * 12))
+    next_turn_to(h, "red", "movement")
+    assert_illegal(h, join, "published.close-combat")
+    assert not [a for a in h.legal_actions() if "cap" in (a.to_json().get("unit"), a.to_json().get("character"))]
