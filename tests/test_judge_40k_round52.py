@@ -136,13 +136,14 @@ CAP_W2 = "WS5 BS5 S4 T4 W2 I5 A3 Ld10 Sv-"
 
 def captain_wins_as_his_squad_falls(ruleset: str) -> Game:
     """Red's Assault phase, locked: the last Marine M1 (A0) of ``tac`` and its joined Captain (W2, A3) 2" east;
-    blue's Boyz: o1 (I6, A1) touches M1 only, o2 and o3 (A0) touch the Captain only. Far off, red's ``tac2`` (three
+    blue's Boyz: o1 (I6, A1) touches M1 only, from the west, more than 2" from o2 and o3 (A0), who touch the Captain
+    only. Far off, red's ``tac2`` (three
     Marines at x 40-44, y 20) and two blue gun units: ``near`` 11" south of the Captain, ``far`` 11" south of tac2."""
     tac = {"id": "tac", "status": ["locked"], "models": [model("M1", 20, 20, 8, MARINE)]}
     cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
            "models": [model("Cap", 22, 20, 10, CAP_W2)]}
     boyz = {"id": "boyz", "status": ["locked"],
-            "models": [model("o1", 20, 20 - BASE_25 - 0.001, 7, ORK_FAST), model("o2", 22, TOUCH, 7, ORK_A0),
+            "models": [model("o1", 20 - BASE_25 - 0.001, 20, 7, ORK_FAST), model("o2", 22, TOUCH, 7, ORK_A0),
                        model("o3", 22 + BASE_25 + 0.001, 20, 7, ORK_A0)]}
     tac2 = {"id": "tac2", "models": [model(f"N{i}", 38 + 2 * i, 20, 8, MARINE) for i in (1, 2, 3)]}
     guns = [{"id": uid, "models": [{**model(f"{uid}{i}", x + 2 * i, 32, 8), "weapons": ["boltgun"]}
@@ -202,16 +203,19 @@ def test_a_captain_who_wins_as_his_squad_falls_is_a_lone_target_in_the_next_shoo
 # == 3. falling back after a lost combat: with the squad, and alone once it is destroyed ===========================
 
 def squad_and_captain_in_blues_assault(ruleset: str, marines: int, touch_captain: bool,
-                                       cap_profile: str = CAP_W1) -> Game:
+                                       cap_profile: str = CAP_W1, west: bool = False) -> Game:
     """Blue's Assault phase, locked: ``marines`` Marines of ``tac`` (A0, Ld 8) along y = 20 from x 20 and their
     joined Captain (``cap_profile``, Ld 10; W1, A0 unless told) 2" east of the last; a Banshee touches each Marine, and one more the Captain when
-    ``touch_captain``. Red's ``tac2`` stands 5" south of the Captain, a squad he could join."""
+    ``touch_captain``; with ``west`` the first Banshee touches M1 from the west, more than 2" from the second. Red's
+    ``tac2`` stands 5" south of the Captain, a squad he could join."""
     tac = {"id": "tac", "status": ["locked"],
            "models": [model(f"M{i + 1}", 20 + 2 * i, 20, 8, MARINE) for i in range(marines)]}
     cx = 20 + 2 * marines
     cap = {"id": "cap", "character": "independent", "joined": "tac", "status": ["locked"],
            "models": [model("Cap", cx, 20, 10, cap_profile)]}
     at = [(20 + 2 * i, TOUCH) for i in range(marines)] + ([(cx, TOUCH)] if touch_captain else [])
+    if west:
+        at[0] = (20 - BASE_25 - 0.001, 20)
     ban = {"id": "ban", "status": ["locked"],
            "models": [model(f"B{i + 1}", x, y, 9, BANSHEE) for i, (x, y) in enumerate(at)]}
     tac2 = {"id": "tac2", "models": [model(f"N{i}", cx - 2 + 2 * i, 14, 8, MARINE) for i in (1, 2, 3)]}
@@ -317,9 +321,7 @@ CAP_A2 = "WS5 BS5 S4 T4 W2 I5 A2 Ld{ld} Sv-"
 
 @pytest.mark.rule("40k4.cc.locked", "40k4.cc.engaged-only", "40k4.cc.separate-unit", "40k3.ic.movement-phase-only",
                   "40k4.ic.movement-phase-only", "published.pile-in", "published.combat-resolution")
-@pytest.mark.parametrize("ruleset", ["40k3", pytest.param("40k4", marks=pytest.mark.xfail(
-    strict=True, reason="40k4.cc.engaged-only: B1, engaged with him (within 2\" of B2), strikes him but his blows "
-    "may hurt only B2, touching him"))])
+@EDITIONS
 def test_a_captain_whose_squad_fell_fights_the_second_round_alone_then_joins_another_squad(ruleset: str) -> None:
     """Red's Assault phase: the Banshees slay both Marines (6, 6, 6, 6); the Captain touches none and strikes no blow
     (4th edition: 40k4.cc.base-contact; 3rd: base contact, published.close-combat); blue wins 2 to 0 and he, left
@@ -330,7 +332,7 @@ def test_a_captain_whose_squad_fell_fights_the_second_round_alone_then_joins_ano
     decision) - red wins 2 to 0, the Banshees are destroyed and he is locked no more. In red's Movement phase,
     locked no more, he joins tac2 (40k3.ic.join / 40k4.ic.join). Undone to before the second round, in red's
     Movement phase (the round fought as a draw) he may neither move nor join: he is locked."""
-    g = squad_and_captain_in_blues_assault(ruleset, 2, False, CAP_A2)
+    g = squad_and_captain_in_blues_assault(ruleset, 2, False, CAP_A2, west=True)
     data = state_to_data(g.state)
     g = Game(state_from_data({**data, "active": "red"}), ScriptedDice([]))
     events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 3, 3] + [3] * 10))
@@ -342,10 +344,18 @@ def test_a_captain_whose_squad_fell_fights_the_second_round_alone_then_joins_ano
     next_turn_to(k, "blue", "shooting")
     next_turn_to(k, "blue", "assault")
     before_round_two = k.state
-    misses = [1, 1] if ruleset == "40k4" else [1]  # 3rd edition: only B2, touching him, strikes
-    events = k.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice(misses + [6, 6, 6, 6] + [3] * 10))
-    assert "blue 0, red 2" in messages(events, "combat_result")[0], messages(events, "combat_result")
-    assert not k.state.unit("ban").alive and "locked" not in statuses(k, "cap")
+    events = k.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([1, 6, 6, 6, 6, 6, 6] + [3] * 10))
+    assert [m for m in messages(events, "attacks") if m.startswith("ban")] == ["ban attacks cap (1): 0 hits, 0 wounds"]
+    if ruleset == "40k4":
+        assert "blue 0, red 1" in messages(events, "combat_result")[0], messages(events, "combat_result")
+        [check] = messages(events, "morale")
+        assert "Ld 9 -1" in check and "fails" in check, check
+        assert [m.name for m in k.state.unit("ban").models] == ["B1"] and "falling_back" in statuses(k, "ban")
+        assert not [e for e in kinds(events, "sweeping_advance") if "caught" in e.message]
+    else:
+        assert "blue 0, red 2" in messages(events, "combat_result")[0], messages(events, "combat_result")
+        assert not k.state.unit("ban").alive
+    assert "locked" not in statuses(k, "cap")
     next_turn_to(k, "red", "movement")
     n1 = k.state.unit("tac2").models[0].at
     join = {"do": "join", "character": "cap", "unit": "tac2", "to": [n1[0], n1[1] + 1.5]}
