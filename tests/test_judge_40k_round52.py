@@ -367,3 +367,31 @@ def test_a_captain_whose_squad_fell_fights_the_second_round_alone_then_joins_ano
     next_turn_to(h, "red", "movement")
     assert_illegal(h, join, "published.close-combat")
     assert not [a for a in h.legal_actions() if "cap" in (a.to_json().get("unit"), a.to_json().get("character"))]
+
+
+# == 5. 4th edition: the models engaged with a character - who may strike him is who he may hurt ====================
+
+@pytest.mark.xfail(strict=True, reason="40k4.cc.engaged-only: B1, engaged with him (within 2\" of B2), strikes him "
+                   "but his blows may hurt only B2, touching him")
+@pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit", "40k4.cc.locked", "published.pile-in",
+                  "published.combat-resolution")
+def test_40k4_the_banshee_engaged_with_the_captain_strikes_him_and_may_be_struck_by_him() -> None:
+    """4th edition, the same combat's second round (as in the case above, but B1 stands beside B2, 2" apart, and so
+    within 2" of B2, who touches the Captain after his pile in). Seed 001: "only the enemy models that are engaged with
+    the character may allocate their attacks against it and can be hurt by its attacks" - one set of models for both
+    halves. B1, in base contact with no enemy but within 2" of a friend who touches him, is engaged with him
+    (40k4.cc.engaged-only's decision, session 27: it strikes him); so it can be hurt by his blows too. The Banshees
+    miss (1, 1); his two blows hit and wound (6s): B2 and B1 fall, red wins 2 to 0 and the Banshees are destroyed;
+    he is locked no more. Undone, the state stands."""
+    g = squad_and_captain_in_blues_assault("40k4", 2, False, CAP_A2)
+    data = state_to_data(g.state)
+    g = Game(state_from_data({**data, "active": "red"}), ScriptedDice([]))
+    g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6, 6, 6, 6, 3, 3] + [3] * 10))
+    next_turn_to(g, "blue", "assault")
+    start = g.state
+    events = g.apply({"do": "fight", "unit": "ban"}, dice=ScriptedDice([1, 1, 6, 6, 6, 6] + [3] * 10))
+    assert messages(events, "attacks")[0] == "ban attacks cap (2): 0 hits, 0 wounds"
+    assert "blue 0, red 2" in messages(events, "combat_result")[0], messages(events, "combat_result")
+    assert not g.state.unit("ban").alive and "locked" not in statuses(g, "cap")
+    g.undo()
+    assert g.state == start
