@@ -17,7 +17,7 @@ Found wrong (first written as an xfail(strict=True) test, commit 244949d):
 
 Fixed (judge round 52), the xfail mark removed: ``StrikeRules._engaged_with`` (w40k_strikes) gives the models of a
 pool engaged with a character fighting apart (4th edition): those touching him and those in base contact with no
-enemy that may strike him for a friend touching him (``_supported_units``, the very test that lets them strike);
+enemy that stand within 2" of a friend touching him (who may strike him, as ``_supported_units`` has it);
 ``_strikes`` keeps his blows (declared split's leftovers too) to them, 3rd edition's split still to his base
 (40k3.char.allocation-b2b-only). Asked only when a 4th edition character strikes; troop units untouched.
 

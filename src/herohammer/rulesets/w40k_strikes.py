@@ -335,7 +335,7 @@ class StrikeRules(CombatResultRules):
                     continue
                 pool = self._combat_pool(state, target, model)
                 if touching_only:
-                    pool = self._engaged_only(pool, self._engaged_with(unit.id, pool, touched, contacts, standing)
+                    pool = self._engaged_only(pool, self._engaged_with(pool, touched, contacts, standing)
                                               if separate else touched)
                     if not pool:
                         continue
@@ -442,19 +442,19 @@ class StrikeRules(CombatResultRules):
                    default=None)
 
     @implements("40k4.cc.engaged-only")
-    def _engaged_with(self, char_id: str, pool: list[ModelRef], touched: list[ModelRef], contacts: Contacts,
+    def _engaged_with(self, pool: list[ModelRef], touched: list[ModelRef], contacts: Contacts,
                       standing: Mapping[str, Unit]) -> list[ModelRef]:
-        """Return the models of ``pool`` engaged with the character ``char_id`` fighting apart: those touching him, and
-        those in base contact with no enemy that may strike him for standing within 2" of a friend who touches him
-        (``_supported_units``). The seed's one set: "only the enemy models that are engaged with the character may
-        allocate their attacks against it and can be hurt by its attacks" (judge round 52: before, he hurt only the
-        models touching him while those beside them struck him)."""
+        """Return the models of ``pool`` engaged with a character fighting apart: those touching him (``touched``), and
+        those in base contact with no enemy that stand within 2" of a friend touching him - the models that may
+        strike him (``_supported_units``). The seed's one set: "only the enemy models that are engaged with the
+        character may allocate their attacks against it and can be hurt by its attacks" (judge round 52: before, he
+        hurt only the models touching him while those beside them struck him)."""
         engaged = list(touched)
         for eid, k in pool:
-            if (eid, k) in touched or contacts.of(eid, k):
+            if (eid, k) in touched or contacts.of(eid, k) or not self.fights_near_contact(foe := standing[eid]):
                 continue
-            foe = standing[eid]
-            if any(u.id == char_id for u in self._supported_units(foe, k, foe.models[k], contacts, standing)):
+            friends = [foe.models[j].placed for fid, j in touched if fid == eid]
+            if friends and geo.within(foe.models[k].placed, friends, NEAR_CONTACT_INCHES):
                 engaged.append((eid, k))
         return engaged
 
