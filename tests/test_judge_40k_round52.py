@@ -81,9 +81,7 @@ CAP_W1 = "WS5 BS5 S4 T4 W1 I5 A0 Ld{ld} Sv-"
 CAP_W2_A0 = "WS5 BS5 S4 T4 W2 I5 A0 Ld{ld} Sv-"
 BANSHEE = "WS4 BS4 S4 T3 W1 I6 A1 Ld9 Sv-"  # strikes first; hits WS4 and WS5 on 4+, wounds T4 on 4+
 TOUCH = 20 + BASE_25 + 0.001  # the y of a model whose base touches one at y = 20 (same x)
-FALLING = {"40k3": "40k3.ic.falling-back", "40k4": "40k4.ic.falling-back"}
 JOIN = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
-CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 
 
 def fails(ld: int) -> Fraction:
