@@ -167,12 +167,14 @@ def captain_touched_by_one_boy(ruleset: str, boy4_near_boy2: bool) -> Game:
 @pytest.mark.rule("40k4.cc.engaged-only", "40k4.cc.separate-unit", "published.initiative")
 @pytest.mark.parametrize("boy4_near_boy2", [False, True])
 def test_40k4_a_boy_fighting_through_the_boy_the_captain_slew_strikes_him_no_more(boy4_near_boy2: bool) -> None:
-    """4th edition: Boy 4 is engaged only through Boy 1 (and Boy 2). The Captain's three blows at Initiative 5 slay Boy
-    1, the only Boy they may hurt (40k4.cc.engaged-only). At Initiative 2 Boy 4 has no friend touching the Captain: he
-    does not strike him; with Boy 2 beside him he strikes the squad Boy 2 touches (2 + 2 + 2 attacks), else he does
-    not fight (2 + 2)."""
+    """4th edition: Boy 4 is engaged only through Boy 1 (and Boy 2). The Captain's three blows at Initiative 5 hit and
+    one wounds (6, 1, 1): it slays Boy 1, the Boy touching him (the nearest first). At Initiative 2 Boy 4 has no
+    friend touching the Captain: he does not strike him; with Boy 2 beside him he strikes the squad Boy 2 touches
+    (2 + 2 + 2 attacks), else he does not fight (2 + 2). Amended in judge round 52: the blows were three wounds, all
+    said to fall on Boy 1 alone; Boy 4, engaged with the Captain through Boy 1, may be hurt by them as he may strike
+    him (40k4.cc.engaged-only: one set), so one wound keeps the case's point."""
     g = captain_touched_by_one_boy("40k4", boy4_near_boy2)
-    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 6 + [1] * 40))
+    events = g.apply({"do": "fight", "unit": "tac"}, dice=ScriptedDice([6] * 4 + [1] * 42))
     assert messages(events, "casualties") == ["slain: Boy1"]
     blows = messages(events, "attacks")
     assert blows[-1] == f"boyz attacks tac ({6 if boy4_near_boy2 else 4}): 0 hits, 0 wounds"

@@ -327,15 +327,16 @@ class StrikeRules(CombatResultRules):
                        model.name if apart else unit.id)
                 if sole is not None and not apart:
                     same[(sole, model.weapons, model.profile.ws, model.profile.s)] = job
-                # a character who fights apart (4th ed.) or declared a split (40k3.char.allocation-b2b-only) wounds
-                # only the models touching him, with the blows left of his split too
+                # a character who fights apart (4th ed.: the models engaged with him) or declared a split
+                # (40k3.char.allocation-b2b-only: touching him) wounds only those, with the blows left of his split too
                 touching_only = apart and (separate or bool(own))
                 if job in jobs and not touching_only:
                     _add(jobs, job, n, jobs[job][1])  # the pool is the first striker's: no need to order another
                     continue
                 pool = self._combat_pool(state, target, model)
                 if touching_only:
-                    pool = self._engaged_only(pool, touched)
+                    pool = self._engaged_only(pool, self._engaged_with(pool, touched, contacts, standing)
+                                              if separate else touched)
                     if not pool:
                         continue
                 _add(jobs, job, n, pool)
@@ -440,10 +441,28 @@ class StrikeRules(CombatResultRules):
         return min(supported, key=lambda e: (e.is_character, geo.group_distance([model.placed], e.placed)),
                    default=None)
 
+    @implements("40k4.cc.engaged-only")
+    def _engaged_with(self, pool: list[ModelRef], touched: list[ModelRef], contacts: Contacts,
+                      standing: Mapping[str, Unit]) -> list[ModelRef]:
+        """Return the models of ``pool`` engaged with a character fighting apart: those touching him (``touched``), and
+        those in base contact with no enemy that stand within 2" of a friend touching him - the models that may
+        strike him (``_supported_units``). The seed's one set: "only the enemy models that are engaged with the
+        character may allocate their attacks against it and can be hurt by its attacks" (judge round 52: before, he
+        hurt only the models touching him while those beside them struck him)."""
+        engaged = list(touched)
+        for eid, k in pool:
+            if (eid, k) in touched or contacts.of(eid, k) or not self.fights_near_contact(foe := standing[eid]):
+                continue
+            friends = [foe.models[j].placed for fid, j in touched if fid == eid]
+            if friends and geo.within(foe.models[k].placed, friends, NEAR_CONTACT_INCHES):
+                engaged.append((eid, k))
+        return engaged
+
     @implements("40k4.cc.engaged-only", "40k3.char.allocation-b2b-only")
     def _engaged_only(self, pool: list[ModelRef], touched: Iterable[ModelRef]) -> list[ModelRef]:
-        """Keep the enemy models a character's attacks may hurt: only those engaged with (touching) it (4th ed.; 3rd
-        ed. once he split his attacks, the blows whose model fell before he struck too: judge round 49)."""
+        """Keep the enemy models a character's attacks may hurt: only those engaged with it (4th ed., ``_engaged_with``;
+        3rd ed. once he split his attacks, touching him, the blows whose model fell before he struck too: judge round
+        49)."""
         return list(filter(set(touched).__contains__, pool))
 
     def _combat_pool(self, state: GameState, target: Unit, attacker: Model) -> list[ModelRef]:
