@@ -28,6 +28,9 @@ PERILS = {"40k3": "40k3.psyker.perils", "40k4": "published.40k4-perils-of-the-wa
 ON_TWO = {"40k3": "40k3.psyker.perils-on-2", "40k4": "published.40k4-perils-of-the-warp"}
 CHAR_LD = {"40k3": "40k3.char.leadership", "40k4": "40k4.char.leadership"}
 MOVE = {"40k3": "40k3.char.move-as-type", "40k4": "published.movement"}
+LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
+SEPARATE = {"40k3": "40k3.char.shooting-dice", "40k4": "40k4.shoot.separate-dice"}
+SAME_TARGET = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}
 
 
 def offered(g: Game, do: str) -> set[tuple[Any, ...]]:

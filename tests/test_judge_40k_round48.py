@@ -91,15 +91,12 @@ from herohammer.dice import ScriptedDice
 from herohammer.game import Game
 from herohammer.units import Status
 
-from _w40k import (EDITIONS, assert_illegal, assert_legal, brute, game, hero, kinds, messages, model, next_turn_to,
-                   offered, saved_and_loaded, scenario, squad)
+from _w40k import (EDITIONS, LEAVE, SAME_TARGET, SEPARATE, assert_illegal, assert_legal, brute, game, hero, kinds,
+                   messages, model, next_turn_to, offered, saved_and_loaded, scenario, squad)
 
 D6 = range(1, 7)
 JOINED = {"40k3": "40k3.ic.join", "40k4": "40k4.ic.join"}
-LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
 COHERENCY = {"40k3": "40k3.char.coherency", "40k4": "40k4.ic.join"}
-SEPARATE = {"40k3": "40k3.char.shooting-dice", "40k4": "40k4.shoot.separate-dice"}
-SAME_TARGET = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}
 
 
 def gunners(uid: str, weapon: str, *at: tuple[float, float]) -> dict[str, Any]:

@@ -99,13 +99,11 @@ from herohammer.scenario import state_from_data, state_to_data
 from herohammer.units import Status
 
 from _cli import run
-from _w40k import (CHAR_LD, EDITIONS, PSY_SHOOT, PSY_TEST, assert_illegal, assert_legal, brute, game, hero, kinds,
-                   messages, model, next_turn_to, offered, saved_and_loaded, scenario, shoot_then_test, squad)
+from _w40k import (CHAR_LD, EDITIONS, LEAVE, PSY_SHOOT, PSY_TEST, SAME_TARGET, SEPARATE, assert_illegal, assert_legal,
+                   brute, game, hero, kinds, messages, model, next_turn_to, offered, saved_and_loaded, scenario,
+                   shoot_then_test, squad)
 
 D6 = range(1, 7)
-LEAVE = {"40k3": "40k3.ic.leave", "40k4": "40k4.ic.leave"}
-SEPARATE = {"40k3": "40k3.char.shooting-dice", "40k4": "40k4.shoot.separate-dice"}
-SAME_TARGET = {"40k3": "published.shooting", "40k4": "40k4.shoot.same-target"}
 KINDS = {"40k3": "40k3.char.kinds", "40k4": "published.40k4-character-kinds"}
 FLEET = {"40k3": "published.fleet-of-foot", "40k4": "published.fleet"}
 MARINE = "WS4 BS4 S4 T4 W1 I4 A1 Ld8 Sv3+"
