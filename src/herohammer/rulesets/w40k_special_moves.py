@@ -200,7 +200,7 @@ class SpecialMoves(CombatRules):
         return None
 
     # == Fleet: run in the Shooting phase ===============================================
-    @implements("published.fleet-of-foot", "published.fleet")
+    @implements("published.fleet-of-foot", "published.fleet", "40k3.psyker.as-shooting", "published.40k4-psychic-shooting")
     def rule_run(self, state: GameState, action: Run) -> Ruling:
         """Rule on a unit with Fleet running D6" in its Shooting phase instead of shooting."""
         unit = state.unit(action.unit)
@@ -225,6 +225,11 @@ class SpecialMoves(CombatRules):
         if fired := next((u for u in members if u.has(Status.SHOT) or u.has(Status.RAN)), None):
             return Ruling.forbid(f"{fired.id} has already shot or run this turn: {unit.id} runs instead of shooting",
                                  self.fleet_rule)
+        if (shot_at := state.target_fired_at(unit.id)) is not None:
+            # its shooting began with a member since slain: a power used on a 2 before Perils slew its psyker
+            words, rules = self.shooting_of(state, unit.id, shot_at)
+            return Ruling.forbid(f"{words}: {unit.id}'s shooting has begun, and it runs instead of shooting",
+                                 self.fleet_rule, *rules)
         if problem := self._lacking(state, unit, FLEET, "Fleet", self.fleet_rule):
             return problem
         if wrong := self._positions_problem(state, members, action.to):
