@@ -319,6 +319,16 @@ def target_rules(state: GameState, target: Unit) -> tuple[str, ...]:
     return ("t9a.char.lone",) if is_character(target) else ()
 
 
+@implements("t9a.combined.last-survivor")
+def survivor_said(unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the clause and the note a cast by a combined unit's last survivor is ruled under: he casts as that unit,
+    asked by either name (judge round 53: his cast said neither, where his shooting says both), else nothing."""
+    if not unit.last_of:
+        return (), ()
+    return ("t9a.combined.last-survivor",), (f"{unit.id} is all that is left of {unit.last_of} and casts as it "
+                                             "[t9a.combined.last-survivor]",)
+
+
 def caster_model(unit: Unit) -> Model | None:
     """Return the Caster's own model, the one a Miscast's Backlash, Implosion and Breach in the Veil strike: a
     character's model, a Wizard Conclave's champion (its Master Wizard), else the unit's first model."""
@@ -412,11 +422,12 @@ class MagicPhase(Ruleset):
         rules: tuple[str, ...] = (MAGIC, CONCLAVE) if conclave else (MAGIC,)
         if spell.missile:
             rules += (SPELL_TYPES, "published.line-of-sight")
-        rules += target_rules(state, target)
+        survivor, notes = survivor_said(unit)
+        rules += survivor + target_rules(state, target)
         mod = casting_modifier(unit)
         return Ruling.allow(f"{unit.id} casts {spell.name} (casting value {spell.casting_value}+) at {target.id} with "
                             f"{action.dice} Magic Dice {mod:+d}" + (
-                                f" (a Wizard Master's Casting Modifier)" if mod else ""), *rules)
+                                f" (a Wizard Master's Casting Modifier)" if mod else ""), *rules, notes=notes)
 
     @implements(CONCLAVE, MAGIC, MISCAST)
     def resolve_cast(self, state: GameState, action: Cast, dice: Dice) -> Resolution:
@@ -431,7 +442,7 @@ class MagicPhase(Ruleset):
         rolled = faces_of(dice.roll(MagicRoll(f"{unit.id}: casting dice", MAGIC, action.dice, reads)))
         roll = sum(rolled) + mod
         miscast = miscast_value(rolled)
-        rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ())]
+        rules = [MAGIC, *((CONCLAVE,) if has_conclave(unit) else ()), *survivor_said(unit)[0]]
         enemy = state.opponent(unit.side)
         magic = state.magic.spend(unit.side, action.dice)
         magic = replace(magic, cast=(*magic.cast, f"{unit.id}/{spell.name}"))

@@ -140,7 +140,7 @@ class ShootingPhase(Ruleset):
         return state, [panic] if panic is not None else []
 
     @implements("t9a.join.part-of-unit", "t9a.char.lone", "t9a.join.moved-separately", "t9a.combined.last-survivor",
-                WHO_CAN_SHOOT, SHOOTING_WEAPONS)
+                WHO_CAN_SHOOT, SHOOTING_WEAPONS, DISTRIBUTING_HITS)
     def rule_shoot(self, state: GameState, action: Shoot) -> Ruling:
         """Rule on a shooting attack: a combined unit shoots as one; joined characters are hit through the unit."""
         unit = state.unit(action.unit)  # a destroyed combined unit's name is its last survivor's (named_now)
@@ -186,6 +186,10 @@ class ShootingPhase(Ruleset):
             rules.append(WHO_CAN_SHOOT)
         if any(SHOOTING_WEAPONS in n for n in notes):
             rules.append(SHOOTING_WEAPONS)
+        if action.at is not None and action.at != target.id:  # the attacker's pick of who takes the odd hits
+            rules.append(DISTRIBUTING_HITS)
+            notes.append(f"{action.at} is named: he takes his share of the hits, and the first of any that do not "
+                         f"divide evenly among {target.id}'s models [{DISTRIBUTING_HITS}]")
         if unit.last_of:  # the destroyed unit shoots as its last survivor, who moved or marched on his own
             rules += ["t9a.combined.last-survivor", "t9a.join.moved-separately"]
             notes.append(f"{unit.id} is all that is left of {unit.last_of} and shoots as it, as far as his own move "
